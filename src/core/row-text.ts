@@ -1,0 +1,112 @@
+/**
+ * Renders a row's parts to plain text: what search indexes and what `session_history` pages.
+ * Text parts as they are; tool parts as `name(input) → output`; reasoning dropped; media as
+ * `[image]` / `[file]`; earlier `session_history` results as `[history result omitted]`.
+ */
+
+/** Name of the recovery tool; its own earlier results are never rendered back. */
+export const SESSION_HISTORY_TOOL_NAME = "session_history";
+export const HISTORY_RESULT_OMITTED = "[history result omitted]";
+export const TRUNCATION_MARKER = "…[truncated]";
+
+export interface RenderOptions {
+  /** Longest rendering of one tool input or output before it is cut with a marker. */
+  maxValueChars?: number;
+}
+
+interface PartLike {
+  type: string;
+  [key: string]: unknown;
+}
+
+/**
+ * @example
+ * renderRowText({ parts: [{ type: "text", text: "hello" }] }) // "hello"
+ */
+export function renderRowText(row: { parts: readonly PartLike[] }, options: RenderOptions = {}): string {
+  const lines: string[] = [];
+  for (const part of row.parts) {
+    const line = renderPart(part, options);
+    if (line !== undefined) lines.push(line);
+  }
+  return lines.join("\n");
+}
+
+/** The text of one part, or `undefined` for parts that render to nothing. */
+export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INFINITY }: RenderOptions = {}): string | undefined {
+  const type = part.type;
+  if (type === "text") return typeof part["text"] === "string" ? part["text"] : undefined;
+  if (type === "reasoning" || type === "step-start" || type.startsWith("data-")) return undefined;
+  if (type === "file") {
+    const mediaType = typeof part["mediaType"] === "string" ? part["mediaType"] : "";
+    return mediaType.startsWith("image/") ? "[image]" : "[file]";
+  }
+  if (type === "source-url") return `[source: ${String(part["url"] ?? "")}]`;
+  if (type === "source-document") return `[source: ${String(part["title"] ?? "")}]`;
+  const toolName = toolNameOf(part);
+  if (toolName === undefined) return undefined;
+  const input = truncate(stringifyValue(part["input"]), maxValueChars);
+  if (toolName === SESSION_HISTORY_TOOL_NAME) return `${toolName}(${input}) → ${HISTORY_RESULT_OMITTED}`;
+  return `${toolName}(${input}) → ${truncate(toolOutcome(part), maxValueChars)}`;
+}
+
+/** The tool name of a static (`tool-<name>`) or dynamic tool part, else `undefined`. */
+export function toolNameOf(part: PartLike): string | undefined {
+  if (part.type === "dynamic-tool") return typeof part["toolName"] === "string" ? part["toolName"] : "tool";
+  if (part.type.startsWith("tool-")) return part.type.slice("tool-".length);
+  return undefined;
+}
+
+function toolOutcome(part: PartLike): string {
+  switch (part["state"]) {
+    case "output-available":
+      return stringifyValue(part["output"]);
+    case "output-error":
+      return `error: ${String(part["errorText"] ?? "")}`;
+    case "output-denied":
+      return "denied";
+    default:
+      return "(no result)";
+  }
+}
+
+function stringifyValue(value: unknown): string {
+  if (value === undefined) return "";
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Cuts text to at most `maxChars` UTF-16 units plus a marker, never splitting a surrogate pair.
+ *
+ * @example truncate("abcdef", 3) // "abc…[truncated]"
+ */
+export function truncate(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  return `${sliceSafe(text, 0, maxChars)}${TRUNCATION_MARKER}`;
+}
+
+/**
+ * `text.slice(start, end)` moved inward so that neither edge splits a UTF-16 surrogate pair.
+ *
+ * @example sliceSafe("a😀b", 0, 2) // "a"
+ */
+export function sliceSafe(text: string, start: number, end: number): string {
+  let from = Math.max(0, start);
+  let to = Math.min(text.length, end);
+  if (from > 0 && from < text.length && isLowSurrogate(text.charCodeAt(from)) && isHighSurrogate(text.charCodeAt(from - 1))) from += 1;
+  if (to > 0 && to < text.length && isLowSurrogate(text.charCodeAt(to)) && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
+  return to > from ? text.slice(from, to) : "";
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,70 @@
+/**
+ * Search query rules shared by every store backend, so that all of them answer alike.
+ * - literal: case-insensitive substring of the rendered row text.
+ * - ranked: words (letters and digits), any of them, ordered by BM25 relevance.
+ */
+import { CtxwinError } from "./errors.js";
+
+export type SearchMode = "literal" | "ranked";
+
+export const MAX_QUERY_CHARS = 1_000;
+export const MAX_RANKED_WORDS = 32;
+
+/**
+ * The query cannot be searched (empty, too long, no words for a ranked search).
+ *
+ * @example
+ * if (InvalidQueryError.isInstance(error)) return { error: error.message }
+ */
+export class InvalidQueryError extends CtxwinError {
+  static readonly errorName = "CtxwinInvalidQueryError";
+
+  constructor(message: string) {
+    super(InvalidQueryError.errorName, message);
+  }
+
+  static override isInstance(error: unknown): error is InvalidQueryError {
+    return CtxwinError.isInstance(error) && error.name === InvalidQueryError.errorName;
+  }
+}
+
+/** Checks a query for either mode; returns it unchanged when it can be searched. */
+export function assertSearchableQuery(query: unknown, mode: SearchMode): string {
+  if (typeof query !== "string" || query.trim().length === 0) {
+    throw new InvalidQueryError("The search query is empty; pass the text to look for.");
+  }
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new InvalidQueryError(`The search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`);
+  }
+  if (mode === "ranked" && rankedQueryWords(query).length === 0) {
+    throw new InvalidQueryError("A ranked search needs at least one word of letters or digits; use literal mode for punctuation.");
+  }
+  return query;
+}
+
+/** Case folding used by literal search on every backend. */
+export function foldCase(text: string): string {
+  return text.toLowerCase();
+}
+
+/** @example containsLiteral("Hello World", "o w") // true */
+export function containsLiteral(text: string, query: string): boolean {
+  return foldCase(text).includes(foldCase(query));
+}
+
+const wordPattern = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Words of a text as the ranked index sees them: letters and digits, case and diacritics folded.
+ *
+ * @example tokenizeWords("Café au-lait 42") // ["cafe", "au", "lait", "42"]
+ */
+export function tokenizeWords(text: string): string[] {
+  const folded = text.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+  return folded.match(wordPattern) ?? [];
+}
+
+/** Distinct words of a ranked query, at most `MAX_RANKED_WORDS`. */
+export function rankedQueryWords(query: string): string[] {
+  return [...new Set(tokenizeWords(query))].slice(0, MAX_RANKED_WORDS);
+}

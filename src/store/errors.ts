@@ -1,0 +1,84 @@
+/**
+ * Store failures. Bad input to the store (a conflicting writer, a database that is not ours)
+ * gets a typed error with an actionable message; nothing is written when one is thrown.
+ */
+import { CtxwinError } from "../core/errors.js";
+
+function defineIsInstance(name: string) {
+  return (error: unknown): boolean => CtxwinError.isInstance(error) && error.name === name;
+}
+
+/**
+ * `expectLastSeq` did not match: another writer appended first. Re-read and retry.
+ *
+ * @example
+ * if (AppendConflictError.isInstance(error)) await retryFrom(error.actualLastSeq)
+ */
+export class AppendConflictError extends CtxwinError {
+  static readonly errorName = "CtxwinAppendConflictError";
+  static override isInstance = defineIsInstance(AppendConflictError.errorName) as (error: unknown) => error is AppendConflictError;
+
+  constructor(
+    readonly sessionId: string,
+    readonly expectedLastSeq: number,
+    readonly actualLastSeq: number,
+  ) {
+    super(
+      AppendConflictError.errorName,
+      `Append to session '${sessionId}' refused: expected last seq ${expectedLastSeq}, but it is ${actualLastSeq} (another writer got in first). Nothing was written.`,
+    );
+  }
+}
+
+/**
+ * A second boundary with an existing `rolloverId` was refused (one boundary per rollover).
+ *
+ * @example
+ * if (DuplicateRolloverError.isInstance(error)) console.warn(error.rolloverId)
+ */
+export class DuplicateRolloverError extends CtxwinError {
+  static readonly errorName = "CtxwinDuplicateRolloverError";
+  static override isInstance = defineIsInstance(DuplicateRolloverError.errorName) as (error: unknown) => error is DuplicateRolloverError;
+
+  constructor(
+    readonly sessionId: string,
+    readonly rolloverId: string,
+  ) {
+    super(DuplicateRolloverError.errorName, `Session '${sessionId}' already has a boundary for rollover '${rolloverId}'. Nothing was written.`);
+  }
+}
+
+/**
+ * The database file cannot be used: it is not a ctxwin database, or was written by a newer
+ * ctxwin. The file is left untouched.
+ *
+ * @example
+ * if (StoreFormatError.isInstance(error)) console.error(error.message)
+ */
+export class StoreFormatError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreFormatError";
+  static override isInstance = defineIsInstance(StoreFormatError.errorName) as (error: unknown) => error is StoreFormatError;
+
+  constructor(
+    readonly path: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(StoreFormatError.errorName, message, options);
+  }
+}
+
+/**
+ * The store was used after `close()`.
+ *
+ * @example
+ * await store.close(); await store.lastSeq("s") // throws StoreClosedError
+ */
+export class StoreClosedError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreClosedError";
+  static override isInstance = defineIsInstance(StoreClosedError.errorName) as (error: unknown) => error is StoreClosedError;
+
+  constructor() {
+    super(StoreClosedError.errorName, "The history store is closed; open it again with openStore().");
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * The `memory` backend: the same contract as SQLite, held in process memory. For tests and
+ * ephemeral sessions; rows are kept as JSON so that reads return fresh copies, as a database would.
+ */
+import { validateRowInputs, type RowInput } from "../../core/row.js";
+import { containsLiteral, rankedQueryWords, tokenizeWords } from "../../core/search-query.js";
+import { windowIdFor, type WindowKind } from "../../core/windows.js";
+import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
+import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
+import { checkItemsOptions, checkOperationId, checkSearchOptions, checkWindowsOptions, checkSeq } from "../options.js";
+import type {
+  ActiveWindow,
+  AppendOptions,
+  FloorOptions,
+  HistoryStore,
+  ItemPage,
+  ItemsOptions,
+  SearchOptions,
+  SearchPage,
+  SessionSummary,
+  StoredRow,
+  WindowPage,
+  WindowSummary,
+  WindowsOptions,
+} from "../port.js";
+import { assertSessionId } from "../../core/row.js";
+import { bm25Rank } from "./bm25.js";
+
+interface MemoryRow {
+  seq: number;
+  windowSeq: number;
+  visible: boolean;
+  searchText: string;
+  body: string;
+}
+
+interface MemoryWindow {
+  boundarySeq: number;
+  kind: WindowKind;
+  reason: string | undefined;
+  rolloverId: string | undefined;
+  firstSeq: number;
+  lastSeq: number;
+  rowCount: number;
+  visibleCount: number;
+  startedAt: string;
+  endedAt: string;
+}
+
+interface MemorySession {
+  rows: MemoryRow[];
+  windows: Map<number, MemoryWindow>;
+  operations: Map<string, { firstSeq: number; lastSeq: number }>;
+  cursor: SessionCursor;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MemoryStoreOptions {
+  now?: () => Date;
+  generateId?: () => string;
+  maxRowBytes?: number;
+}
+
+/**
+ * @example
+ * const store = createMemoryStore();
+ * await store.append("s1", [{ role: "user", parts: [{ type: "text", text: "hi" }] }]);
+ */
+export function createMemoryStore({ now = () => new Date(), generateId = () => crypto.randomUUID(), maxRowBytes }: MemoryStoreOptions = {}): HistoryStore {
+  const sessions = new Map<string, MemorySession>();
+  let closed = false;
+
+  const open = () => {
+    if (closed) throw new StoreClosedError();
+  };
+  const rowOf = (session: MemorySession, seq: number): MemoryRow | undefined => session.rows[seq - 1];
+  const parse = (sessionId: string, memoryRow: MemoryRow): StoredRow => (({ v: _version, ...rest }) => ({ sessionId, seq: memoryRow.seq, ...rest }))(JSON.parse(memoryRow.body)) as StoredRow;
+  const floorOf = (session: MemorySession | undefined, options: FloorOptions) => (options.includeCleared === true || session === undefined ? 0 : session.cursor.floorSeq);
+
+  function recordWindows(session: MemorySession, planned: PlannedRow[]): void {
+    for (const entry of planned) {
+      let window = session.windows.get(entry.windowSeq);
+      if (window === undefined) {
+        window = {
+          boundarySeq: entry.windowSeq,
+          kind: entry.boundaryKind ?? "start",
+          reason: entry.reason,
+          rolloverId: entry.rolloverId,
+          firstSeq: entry.row.seq,
+          lastSeq: entry.row.seq,
+          rowCount: 0,
+          visibleCount: 0,
+          startedAt: entry.row.createdAt,
+          endedAt: entry.row.createdAt,
+        };
+        session.windows.set(entry.windowSeq, window);
+      }
+      window.lastSeq = entry.row.seq;
+      window.rowCount += 1;
+      window.visibleCount += entry.visible ? 1 : 0;
+      window.endedAt = entry.row.createdAt;
+    }
+  }
+
+  function summarize(session: MemorySession, window: MemoryWindow): WindowSummary {
+    return {
+      windowId: windowIdFor(window.boundarySeq),
+      boundarySeq: window.boundarySeq,
+      kind: window.kind,
+      ...(window.reason === undefined ? {} : { reason: window.reason }),
+      ...(window.rolloverId === undefined ? {} : { rolloverId: window.rolloverId }),
+      firstSeq: window.firstSeq,
+      lastSeq: window.lastSeq,
+      rowCount: window.rowCount,
+      visibleCount: window.visibleCount,
+      startedAt: window.startedAt,
+      endedAt: window.endedAt,
+      active: window.boundarySeq === session.cursor.activeWindowSeq,
+    };
+  }
+
+  const store: HistoryStore = {
+    backend: "memory",
+
+    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
+      open();
+      assertSessionId(sessionId);
+      const operationId = checkOperationId(options.operationId);
+      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
+      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
+      const existing = sessions.get(sessionId);
+      if (existing !== undefined && operationId !== undefined) {
+        const seen = existing.operations.get(operationId);
+        if (seen !== undefined) return existing.rows.slice(seen.firstSeq - 1, seen.lastSeq).map((row) => parse(sessionId, row));
+      }
+      const start = existing?.cursor ?? { lastSeq: 0, activeWindowSeq: 0, floorSeq: 0 };
+      if (expectLastSeq !== undefined && expectLastSeq !== start.lastSeq) throw new AppendConflictError(sessionId, expectLastSeq, start.lastSeq);
+      const plan = planAppend(sessionId, valid, start, { now, generateId });
+      const knownRollovers = new Set([...(existing?.windows.values() ?? [])].map((window) => window.rolloverId));
+      for (const entry of plan.rows) {
+        if (entry.rolloverId === undefined) continue;
+        if (knownRollovers.has(entry.rolloverId)) throw new DuplicateRolloverError(sessionId, entry.rolloverId);
+        knownRollovers.add(entry.rolloverId);
+      }
+      const timestamp = now().toISOString();
+      const session: MemorySession = existing ?? { rows: [], windows: new Map(), operations: new Map(), cursor: start, createdAt: timestamp, updatedAt: timestamp };
+      for (const entry of plan.rows) {
+        session.rows.push({ seq: entry.row.seq, windowSeq: entry.windowSeq, visible: entry.visible, searchText: entry.searchText, body: entry.body });
+      }
+      recordWindows(session, plan.rows);
+      session.cursor = plan.cursor;
+      session.updatedAt = timestamp;
+      if (operationId !== undefined) session.operations.set(operationId, { firstSeq: start.lastSeq + 1, lastSeq: plan.cursor.lastSeq });
+      sessions.set(sessionId, session);
+      return plan.rows.map((entry) => parse(sessionId, session.rows[entry.row.seq - 1] as MemoryRow));
+    },
+
+    async activeWindow(sessionId: string): Promise<ActiveWindow> {
+      open();
+      assertSessionId(sessionId);
+      const session = sessions.get(sessionId);
+      if (session === undefined) return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+      const boundarySeq = session.cursor.activeWindowSeq;
+      const window = session.windows.get(boundarySeq);
+      const rows = session.rows.slice(Math.max(0, boundarySeq - 1)).map((row) => parse(sessionId, row));
+      return { windowId: windowIdFor(boundarySeq), boundarySeq, kind: window?.kind ?? "start", rows, skipped: 0, lastSeq: session.cursor.lastSeq };
+    },
+
+    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
+      open();
+      const checked = checkWindowsOptions(sessionId, options);
+      const session = sessions.get(sessionId);
+      if (session === undefined) return { windows: [], hasMore: false };
+      const floor = floorOf(session, checked);
+      const eligible = [...session.windows.values()]
+        .filter((window) => window.boundarySeq >= floor && (checked.beforeWindowSeq === undefined || window.boundarySeq < checked.beforeWindowSeq))
+        .sort((left, right) => right.boundarySeq - left.boundarySeq);
+      return { windows: eligible.slice(0, checked.limit).map((window) => summarize(session, window)), hasMore: eligible.length > checked.limit };
+    },
+
+    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
+      open();
+      const checked = checkItemsOptions(sessionId, options);
+      const session = sessions.get(sessionId);
+      if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
+      const floor = floorOf(session, checked);
+      const matching = session.rows.filter(
+        (row) =>
+          row.seq > floor &&
+          (checked.windowSeq === undefined || row.windowSeq === checked.windowSeq) &&
+          (checked.afterSeq === undefined || row.seq > checked.afterSeq) &&
+          (checked.beforeSeq === undefined || row.seq < checked.beforeSeq),
+      );
+      const newestFirst = checked.afterSeq === undefined && checked.beforeSeq !== undefined;
+      const page = newestFirst ? matching.slice(-checked.limit) : matching.slice(0, checked.limit);
+      return { rows: page.map((row) => parse(sessionId, row)), hasMore: matching.length > checked.limit, skipped: 0 };
+    },
+
+    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
+      open();
+      assertSessionId(sessionId);
+      const session = sessions.get(sessionId);
+      if (session === undefined || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= floorOf(session, options)) return undefined;
+      const row = rowOf(session, seq);
+      return row === undefined ? undefined : parse(sessionId, row);
+    },
+
+    async search(sessionId: string, options: SearchOptions): Promise<SearchPage> {
+      open();
+      const checked = checkSearchOptions(sessionId, options);
+      const session = sessions.get(sessionId);
+      if (session === undefined) return { hits: [], hasMore: false };
+      const floor = floorOf(session, checked);
+      const candidates = session.rows.filter(
+        (row) =>
+          row.visible &&
+          row.seq > floor &&
+          (checked.windowSeq === undefined || row.windowSeq === checked.windowSeq) &&
+          (checked.beforeSeq === undefined || row.seq < checked.beforeSeq),
+      );
+      let ordered: MemoryRow[];
+      if (checked.mode === "literal") {
+        ordered = candidates.filter((row) => containsLiteral(row.searchText, checked.query)).reverse();
+      } else {
+        const corpus = session.rows.filter((row) => row.visible).map((row) => tokenizeWords(row.searchText));
+        const ranked = bm25Rank(
+          candidates.map((row) => ({ key: row, words: tokenizeWords(row.searchText) })),
+          rankedQueryWords(checked.query),
+          corpus,
+        );
+        ordered = ranked;
+      }
+      const page = ordered.slice(checked.offset, checked.offset + checked.limit);
+      return {
+        hits: page.map((row) => ({ row: parse(sessionId, row), windowId: windowIdFor(row.windowSeq) })),
+        hasMore: ordered.length > checked.offset + checked.limit,
+      };
+    },
+
+    async lastSeq(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return sessions.get(sessionId)?.cursor.lastSeq ?? 0;
+    },
+
+    async privacyFloor(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return sessions.get(sessionId)?.cursor.floorSeq ?? 0;
+    },
+
+    async sessions(): Promise<SessionSummary[]> {
+      open();
+      return [...sessions.entries()]
+        .map(([sessionId, session]) => ({
+          sessionId,
+          lastSeq: session.cursor.lastSeq,
+          windowCount: session.windows.size,
+          createdAt: session.createdAt,
+          updatedAt: session.updatedAt,
+        }))
+        .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt) || left.sessionId.localeCompare(right.sessionId));
+    },
+
+    async deleteSession(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return sessions.delete(sessionId);
+    },
+
+    diagnostics() {
+      return { corruptRowsSkipped: 0 };
+    },
+
+    async close() {
+      closed = true;
+      sessions.clear();
+    },
+  };
+  return store;
+}

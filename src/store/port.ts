@@ -1,0 +1,159 @@
+/**
+ * The HistoryStore port (DESIGN.md §4): one narrow interface, atomic by contract, that every
+ * backend implements and the shared conformance suite checks.
+ */
+import type { Row, RowInput } from "../core/row.js";
+import type { SearchMode } from "../core/search-query.js";
+import type { WindowKind } from "../core/windows.js";
+
+export type StoredRow = Row;
+
+export interface AppendOptions {
+  /** A retry with an `operationId` seen before returns the first result and writes nothing. */
+  operationId?: string;
+  /** Refuse the write (AppendConflictError) unless the session's last seq is exactly this. */
+  expectLastSeq?: number;
+}
+
+/** Read options shared by the history views. */
+export interface FloorOptions {
+  /**
+   * Include rows at or before the newest manual reset (the privacy floor). Off by default:
+   * only a person asking explicitly (e.g. `--include-cleared`) should turn it on.
+   */
+  includeCleared?: boolean;
+}
+
+export interface ActiveWindow {
+  windowId: string;
+  /** Seq of the boundary that opened the window (0 for the first window). */
+  boundarySeq: number;
+  kind: WindowKind;
+  /** Every row of the window, in seq order, including hidden and internal rows. */
+  rows: StoredRow[];
+  /** Rows of the window skipped because their stored JSON is corrupt. */
+  skipped: number;
+  /** Last seq of the session (0 when it has no rows). */
+  lastSeq: number;
+}
+
+export interface WindowSummary {
+  windowId: string;
+  boundarySeq: number;
+  kind: WindowKind;
+  /** Rollover reason, for windows opened by a rollover. */
+  reason?: string;
+  rolloverId?: string;
+  firstSeq: number;
+  lastSeq: number;
+  rowCount: number;
+  /** Rows `session_history` may show (not hidden, not rejected, not a boundary marker). */
+  visibleCount: number;
+  startedAt: string;
+  endedAt: string;
+  active: boolean;
+}
+
+export interface WindowsOptions extends FloorOptions {
+  /** At most this many windows, newest first (default 50). */
+  limit?: number;
+  /** Only windows older than this window id. */
+  beforeWindow?: string;
+}
+
+export interface WindowPage {
+  windows: WindowSummary[];
+  hasMore: boolean;
+}
+
+export interface ItemsOptions extends FloorOptions {
+  /** Restrict to one window. */
+  windowId?: string;
+  /** Rows with seq greater than this, oldest first. */
+  afterSeq?: number;
+  /** Rows with seq less than this; without `afterSeq`, the newest such rows are returned. */
+  beforeSeq?: number;
+  /** At most this many rows (default 50). */
+  limit?: number;
+}
+
+export interface ItemPage {
+  /** Rows in seq order. */
+  rows: StoredRow[];
+  /** More rows exist past the page in its reading direction. */
+  hasMore: boolean;
+  /** Rows of the page skipped because their stored JSON is corrupt. */
+  skipped: number;
+}
+
+export interface SearchOptions extends FloorOptions {
+  query: string;
+  mode: SearchMode;
+  windowId?: string;
+  /** Only rows with seq less than this. */
+  beforeSeq?: number;
+  /** At most this many hits (default 10). */
+  limit?: number;
+  /** Skip this many hits first (paging of ranked results). */
+  offset?: number;
+}
+
+export interface SearchHit {
+  row: StoredRow;
+  windowId: string;
+}
+
+export interface SearchPage {
+  /** Literal: newest first. Ranked: most relevant first. */
+  hits: SearchHit[];
+  hasMore: boolean;
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  lastSeq: number;
+  windowCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A problem the store worked around without failing the call. */
+export interface StoreWarning {
+  code: "corrupt-row" | "newer-row-format";
+  sessionId: string;
+  seq: number;
+  message: string;
+}
+
+/**
+ * @example
+ * const store = openStore({ path: ".ctxwin/ctxwin.db" });
+ * const [row] = await store.append("s1", [{ role: "user", parts: [{ type: "text", text: "hi" }] }]);
+ * const { rows } = await store.activeWindow("s1");
+ */
+export interface HistoryStore {
+  readonly backend: "sqlite" | "memory";
+  /** All rows of one call commit together or not at all; returns the stored rows. */
+  append(sessionId: string, rows: readonly RowInput[], options?: AppendOptions): Promise<StoredRow[]>;
+  /** The last window; cost follows the window, not the history. */
+  activeWindow(sessionId: string): Promise<ActiveWindow>;
+  windows(sessionId: string, options?: WindowsOptions): Promise<WindowPage>;
+  items(sessionId: string, options?: ItemsOptions): Promise<ItemPage>;
+  /** One row, or `undefined` when unknown, corrupt, or at/before the privacy floor. */
+  read(sessionId: string, seq: number, options?: FloorOptions): Promise<StoredRow | undefined>;
+  search(sessionId: string, options: SearchOptions): Promise<SearchPage>;
+  /** Seq of the session's newest row (0 when it has none). */
+  lastSeq(sessionId: string): Promise<number>;
+  /** Seq of the newest manual reset boundary (0 when none). */
+  privacyFloor(sessionId: string): Promise<number>;
+  sessions(): Promise<SessionSummary[]>;
+  /** Removes a session and its index entries; `false` when it did not exist. */
+  deleteSession(sessionId: string): Promise<boolean>;
+  /** Counters of problems worked around since the store was opened. */
+  diagnostics(): StoreDiagnostics;
+  close(): Promise<void>;
+}
+
+export interface StoreDiagnostics {
+  corruptRowsSkipped: number;
+}

@@ -1,0 +1,95 @@
+/**
+ * Opens (or creates) a ctxwin SQLite database safely: a file that is not a SQLite database, a
+ * SQLite database of another application, or one written by a newer ctxwin is refused before
+ * anything is written to it.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { StoreFormatError } from "../errors.js";
+import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
+
+export type Durability = "full" | "normal";
+
+export interface OpenDatabaseOptions {
+  path: string;
+  /** How long a writer waits for another process's lock before failing (ms). */
+  busyTimeoutMs: number;
+  durability: Durability;
+}
+
+const sqliteHeader = "SQLite format 3\u0000";
+
+export function openDatabase({ path: file, busyTimeoutMs, durability }: OpenDatabaseOptions): Database.Database {
+  assertSqliteFile(file);
+  mkdirSync(path.dirname(file), { recursive: true });
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw new StoreFormatError(file, `Cannot open '${file}' as a ctxwin database: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    assertOurs(db, file);
+    db.pragma("journal_mode = WAL");
+    db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
+    initialize(db, file);
+    return db;
+  } catch (error) {
+    db.close();
+    if (StoreFormatError.isInstance(error)) throw error;
+    throw new StoreFormatError(file, `Cannot open '${file}' as a ctxwin database: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function assertSqliteFile(file: string): void {
+  if (!existsSync(file)) return;
+  const stats = statSync(file);
+  if (!stats.isFile()) throw new StoreFormatError(file, `'${file}' is not a file; pass the path of a ctxwin database file.`);
+  if (stats.size === 0) return;
+  const header = Buffer.alloc(16);
+  const descriptor = openSync(file, "r");
+  try {
+    readSync(descriptor, header, 0, 16, 0);
+  } finally {
+    closeSync(descriptor);
+  }
+  if (header.toString("latin1") !== sqliteHeader) {
+    throw new StoreFormatError(file, `'${file}' is not a ctxwin database (not a SQLite file); it was left untouched. Point ctxwin at another path.`);
+  }
+}
+
+function assertOurs(db: Database.Database, file: string): void {
+  const applicationId = db.pragma("application_id", { simple: true }) as number;
+  if (applicationId === CTXWIN_APPLICATION_ID) {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > STORE_FORMAT_VERSION) {
+      throw new StoreFormatError(
+        file,
+        `'${file}' was written by a newer ctxwin (store format ${version}; this build reads up to ${STORE_FORMAT_VERSION}). Upgrade ctxwin to open it; the file was left untouched.`,
+      );
+    }
+    return;
+  }
+  if (applicationId !== 0 || countTables(db) > 0) {
+    throw new StoreFormatError(file, `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`);
+  }
+}
+
+function countTables(db: Database.Database): number {
+  return (db.prepare("SELECT count(*) AS count FROM sqlite_schema").get() as { count: number }).count;
+}
+
+function initialize(db: Database.Database, file: string): void {
+  db.transaction(() => {
+    const applicationId = db.pragma("application_id", { simple: true }) as number;
+    if (applicationId === CTXWIN_APPLICATION_ID) return;
+    if (countTables(db) > 0) {
+      throw new StoreFormatError(file, `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`);
+    }
+    db.exec(SCHEMA_V1);
+    db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
+    db.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
+  }).immediate();
+}

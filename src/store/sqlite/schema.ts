@@ -1,0 +1,64 @@
+/**
+ * On-disk format of the SQLite backend. `application_id` marks the file as ctxwin's;
+ * `user_version` is the format version (older versions are migrated, newer ones refused).
+ */
+
+/** "ctxw" as a big-endian 32-bit integer. */
+export const CTXWIN_APPLICATION_ID = 0x63747877;
+
+/** Format version written by this build. */
+export const STORE_FORMAT_VERSION = 1;
+
+export const SCHEMA_V1 = `
+CREATE TABLE ctxwin_sessions (
+  session_key INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL UNIQUE,
+  last_seq INTEGER NOT NULL DEFAULT 0,
+  active_window_seq INTEGER NOT NULL DEFAULT 0,
+  floor_seq INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE ctxwin_rows (
+  row_key INTEGER PRIMARY KEY,
+  session_key INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  window_seq INTEGER NOT NULL,
+  visible INTEGER NOT NULL,
+  tokens INTEGER,
+  body TEXT NOT NULL
+);
+CREATE UNIQUE INDEX ctxwin_rows_by_seq ON ctxwin_rows (session_key, seq);
+
+CREATE TABLE ctxwin_windows (
+  session_key INTEGER NOT NULL,
+  window_seq INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  reason TEXT,
+  rollover_id TEXT,
+  first_seq INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL,
+  row_count INTEGER NOT NULL,
+  visible_count INTEGER NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at TEXT NOT NULL,
+  PRIMARY KEY (session_key, window_seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX ctxwin_windows_by_rollover ON ctxwin_windows (session_key, rollover_id) WHERE rollover_id IS NOT NULL;
+
+CREATE TABLE ctxwin_operations (
+  session_key INTEGER NOT NULL,
+  operation_id TEXT NOT NULL,
+  first_seq INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL,
+  PRIMARY KEY (session_key, operation_id)
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
+  text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
+);
+CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
+  text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+);
+`;

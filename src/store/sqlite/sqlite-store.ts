@@ -1,0 +1,339 @@
+/**
+ * The `sqlite` backend (embedded default): better-sqlite3 in WAL mode, one file per project.
+ * Appends run in `BEGIN IMMEDIATE` transactions, so several processes can write one session and
+ * `seq` stays gap-free; search uses two contentless FTS5 indexes (trigram for literal substrings,
+ * unicode61 words for BM25 ranking).
+ */
+import type Database from "better-sqlite3";
+import { InvalidArgumentError } from "../../core/errors.js";
+import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
+import { renderRowText } from "../../core/row-text.js";
+import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
+import { windowIdFor, type WindowKind } from "../../core/windows.js";
+import { planAppend } from "../append-plan.js";
+import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
+import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
+import type {
+  ActiveWindow,
+  AppendOptions,
+  FloorOptions,
+  HistoryStore,
+  ItemPage,
+  ItemsOptions,
+  SearchHit,
+  SearchOptions,
+  SearchPage,
+  StoreWarning,
+  StoredRow,
+  WindowPage,
+  WindowsOptions,
+} from "../port.js";
+import { openDatabase, type Durability } from "./open-database.js";
+import { decodeRow } from "./row-codec.js";
+import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
+
+export interface SqliteStoreOptions {
+  path: string;
+  /** `full` (default) survives power loss; `normal` survives process crashes only. */
+  durability?: Durability;
+  busyTimeoutMs?: number;
+  now?: () => Date;
+  generateId?: () => string;
+  maxRowBytes?: number;
+  onWarning?: (warning: StoreWarning) => void;
+}
+
+interface EncodedRow {
+  seq: number;
+  window_seq: number;
+  body: string;
+}
+
+/**
+ * @example
+ * const store = createSqliteStore({ path: ".ctxwin/ctxwin.db" });
+ */
+export function createSqliteStore({
+  path,
+  durability = "full",
+  busyTimeoutMs = 10_000,
+  now = () => new Date(),
+  generateId = () => crypto.randomUUID(),
+  maxRowBytes,
+  onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
+}: SqliteStoreOptions): HistoryStore {
+  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability });
+  const sql = prepareStatements(db);
+  let closed = false;
+  let corruptRowsSkipped = 0;
+
+  const open = () => {
+    if (closed) throw new StoreClosedError();
+  };
+  const sessionOf = (sessionId: string) => sql.session.get(sessionId) as SessionRecord | undefined;
+  const floorOf = (session: SessionRecord, options: FloorOptions) => (options.includeCleared === true ? 0 : session.floor_seq);
+
+  function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
+    const result = decodeRow(sessionId, encoded.seq, encoded.body);
+    if (result.ok) return result.row;
+    corruptRowsSkipped += 1;
+    onWarning(result.warning);
+    return undefined;
+  }
+
+  function decodeAll(sessionId: string, encoded: EncodedRow[]): { rows: StoredRow[]; skipped: number } {
+    const rows: StoredRow[] = [];
+    for (const entry of encoded) {
+      const row = decode(sessionId, entry);
+      if (row !== undefined) rows.push(row);
+    }
+    return { rows, skipped: encoded.length - rows.length };
+  }
+
+  const appendTransaction = db.transaction(
+    (sessionId: string, inputs: RowInput[], operationId: string | undefined, expectLastSeq: number | undefined): EncodedRow[] => {
+      const timestamp = now().toISOString();
+      let session = sessionOf(sessionId);
+      if (session === undefined) {
+        sql.insertSession.run(sessionId, timestamp, timestamp);
+        session = sessionOf(sessionId) as SessionRecord;
+      }
+      if (operationId !== undefined) {
+        const seen = sql.operation.get(session.session_key, operationId) as { first_seq: number; last_seq: number } | undefined;
+        if (seen !== undefined) return sql.rowRange.all(session.session_key, seen.first_seq, seen.last_seq) as EncodedRow[];
+      }
+      if (expectLastSeq !== undefined && expectLastSeq !== session.last_seq) throw new AppendConflictError(sessionId, expectLastSeq, session.last_seq);
+      const plan = planAppend(
+        sessionId,
+        inputs,
+        { lastSeq: session.last_seq, activeWindowSeq: session.active_window_seq, floorSeq: session.floor_seq },
+        { now, generateId },
+      );
+      const rolloverIds = new Set<string>();
+      for (const entry of plan.rows) {
+        if (entry.rolloverId === undefined) continue;
+        if (rolloverIds.has(entry.rolloverId) || sql.rolloverExists.get(session.session_key, entry.rolloverId) !== undefined) {
+          throw new DuplicateRolloverError(sessionId, entry.rolloverId);
+        }
+        rolloverIds.add(entry.rolloverId);
+      }
+      const stored: EncodedRow[] = [];
+      for (const entry of plan.rows) {
+        const { seq, createdAt } = entry.row;
+        const rowKey = sql.insertRow.run(session.session_key, seq, entry.windowSeq, entry.visible ? 1 : 0, entry.row.tokens ?? null, entry.body).lastInsertRowid;
+        if (entry.searchText.length > 0) {
+          sql.insertLiteral.run(rowKey, entry.searchText);
+          sql.insertWords.run(rowKey, entry.searchText);
+        }
+        sql.upsertWindow.run({
+          session_key: session.session_key,
+          window_seq: entry.windowSeq,
+          kind: entry.boundaryKind ?? "start",
+          reason: entry.reason ?? null,
+          rollover_id: entry.rolloverId ?? null,
+          seq,
+          visible: entry.visible ? 1 : 0,
+          at: createdAt,
+        });
+        stored.push({ seq, window_seq: entry.windowSeq, body: entry.body });
+      }
+      sql.updateSession.run(plan.cursor.lastSeq, plan.cursor.activeWindowSeq, plan.cursor.floorSeq, timestamp, session.session_key);
+      if (operationId !== undefined) sql.insertOperation.run(session.session_key, operationId, session.last_seq + 1, plan.cursor.lastSeq);
+      return stored;
+    },
+  );
+
+  const activeWindowTransaction = db.transaction((sessionId: string): ActiveWindow => {
+    const session = sessionOf(sessionId);
+    if (session === undefined) return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+    const window = sql.window.get(session.session_key, session.active_window_seq) as WindowRecord | undefined;
+    const { rows, skipped } = decodeAll(sessionId, sql.rowsFrom.all(session.session_key, Math.max(1, session.active_window_seq)) as EncodedRow[]);
+    return {
+      windowId: windowIdFor(session.active_window_seq),
+      boundarySeq: session.active_window_seq,
+      kind: (window?.kind ?? "start") as WindowKind,
+      rows,
+      skipped,
+      lastSeq: session.last_seq,
+    };
+  });
+
+  function literalCandidates(session: SessionRecord, checked: CheckedSearch, floor: number): Iterable<EncodedRow> {
+    const bounds = [session.session_key, floor, checked.beforeSeq ?? Number.MAX_SAFE_INTEGER, checked.windowSeq ?? null, checked.windowSeq ?? null];
+    if ([...checked.query].length >= 3) {
+      return sql.searchLiteral.iterate(`"${checked.query.replaceAll('"', '""')}"`, ...bounds) as Iterable<EncodedRow>;
+    }
+    // Shorter than one trigram: the index cannot answer, so scan this session newest first.
+    return sql.scanVisible.iterate(...bounds) as Iterable<EncodedRow>;
+  }
+
+  const searchTransaction = db.transaction((sessionId: string, checked: CheckedSearch): SearchPage => {
+    const session = sessionOf(sessionId);
+    if (session === undefined) return { hits: [], hasMore: false };
+    const floor = floorOf(session, checked);
+    const hits: SearchHit[] = [];
+    if (checked.mode === "literal") {
+      const wanted = checked.offset + checked.limit + 1;
+      let matched = 0;
+      for (const candidate of literalCandidates(session, checked, floor)) {
+        const row = decode(sessionId, candidate);
+        if (row === undefined || !containsLiteral(renderRowText(row), checked.query)) continue;
+        matched += 1;
+        if (matched > checked.offset) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
+        if (matched >= wanted) break;
+      }
+    } else {
+      const match = rankedQueryWords(checked.query)
+        .map((word) => `"${word}"`)
+        .join(" OR ");
+      const bounds = [session.session_key, floor, checked.beforeSeq ?? Number.MAX_SAFE_INTEGER, checked.windowSeq ?? null, checked.windowSeq ?? null];
+      for (const candidate of sql.searchWords.iterate(match, ...bounds, checked.limit + 1, checked.offset) as Iterable<EncodedRow>) {
+        const row = decode(sessionId, candidate);
+        if (row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
+      }
+    }
+    const hasMore = hits.length > checked.limit;
+    return { hits: hits.slice(0, checked.limit), hasMore };
+  });
+
+  const deleteTransaction = db.transaction((sessionId: string): boolean => {
+    const session = sessionOf(sessionId);
+    if (session === undefined) return false;
+    sql.deleteLiteral.run(session.session_key);
+    sql.deleteWords.run(session.session_key);
+    sql.deleteRows.run(session.session_key);
+    sql.deleteWindows.run(session.session_key);
+    sql.deleteOperations.run(session.session_key);
+    sql.deleteSession.run(session.session_key);
+    return true;
+  });
+
+  return {
+    backend: "sqlite",
+
+    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
+      open();
+      assertSessionId(sessionId);
+      const operationId = checkOperationId(options.operationId);
+      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
+      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
+      const stored = appendTransaction.immediate(sessionId, valid, operationId, expectLastSeq);
+      return stored.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
+    },
+
+    async activeWindow(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return activeWindowTransaction(sessionId);
+    },
+
+    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
+      open();
+      const checked = checkWindowsOptions(sessionId, options);
+      const session = sessionOf(sessionId);
+      if (session === undefined) return { windows: [], hasMore: false };
+      const records = sql.windows.all(
+        session.session_key,
+        floorOf(session, checked),
+        checked.beforeWindowSeq ?? Number.MAX_SAFE_INTEGER,
+        checked.limit + 1,
+      ) as WindowRecord[];
+      return {
+        windows: records.slice(0, checked.limit).map((record) => ({
+          windowId: windowIdFor(record.window_seq),
+          boundarySeq: record.window_seq,
+          kind: record.kind as WindowKind,
+          ...(record.reason === null ? {} : { reason: record.reason }),
+          ...(record.rollover_id === null ? {} : { rolloverId: record.rollover_id }),
+          firstSeq: record.first_seq,
+          lastSeq: record.last_seq,
+          rowCount: record.row_count,
+          visibleCount: record.visible_count,
+          startedAt: record.started_at,
+          endedAt: record.ended_at,
+          active: record.window_seq === session.active_window_seq,
+        })),
+        hasMore: records.length > checked.limit,
+      };
+    },
+
+    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
+      open();
+      const checked = checkItemsOptions(sessionId, options);
+      const session = sessionOf(sessionId);
+      if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
+      let low = Math.max(floorOf(session, checked), checked.afterSeq ?? 0);
+      let high = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+      if (checked.windowSeq !== undefined) {
+        const window = sql.window.get(session.session_key, checked.windowSeq) as WindowRecord | undefined;
+        if (window === undefined) return { rows: [], hasMore: false, skipped: 0 };
+        low = Math.max(low, window.first_seq - 1);
+        high = Math.min(high, window.last_seq + 1);
+      }
+      const newestFirst = checked.afterSeq === undefined && checked.beforeSeq !== undefined;
+      const statement = newestFirst ? sql.rowsBetweenDescending : sql.rowsBetween;
+      const encoded = statement.all(session.session_key, low, high, checked.limit + 1) as EncodedRow[];
+      const hasMore = encoded.length > checked.limit;
+      const page = encoded.slice(0, checked.limit);
+      if (newestFirst) page.reverse();
+      const { rows, skipped } = decodeAll(sessionId, page);
+      return { rows, hasMore, skipped };
+    },
+
+    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
+      open();
+      assertSessionId(sessionId);
+      if (typeof seq !== "number" || !Number.isSafeInteger(seq)) throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+      const session = sessionOf(sessionId);
+      if (session === undefined || seq <= floorOf(session, options)) return undefined;
+      const encoded = sql.row.get(session.session_key, seq) as EncodedRow | undefined;
+      return encoded === undefined ? undefined : decode(sessionId, encoded);
+    },
+
+    async search(sessionId: string, options: SearchOptions) {
+      open();
+      const checked = checkSearchOptions(sessionId, options);
+      return searchTransaction(sessionId, checked);
+    },
+
+    async lastSeq(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return sessionOf(sessionId)?.last_seq ?? 0;
+    },
+
+    async privacyFloor(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return sessionOf(sessionId)?.floor_seq ?? 0;
+    },
+
+    async sessions() {
+      open();
+      const records = sql.sessions.all() as (SessionRecord & { window_count: number })[];
+      return records.map((record) => ({
+        sessionId: record.session_id,
+        lastSeq: record.last_seq,
+        windowCount: record.window_count,
+        createdAt: record.created_at,
+        updatedAt: record.updated_at,
+      }));
+    },
+
+    async deleteSession(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return deleteTransaction.immediate(sessionId);
+    },
+
+    diagnostics() {
+      return { corruptRowsSkipped };
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

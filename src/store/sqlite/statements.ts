@@ -1,0 +1,76 @@
+/**
+ * Prepared statements of the SQLite backend, in one place so the queries can be read together.
+ * Every read is bounded by the session's seq index; search joins an FTS5 index to the rows.
+ */
+import type Database from "better-sqlite3";
+
+export interface SessionRecord {
+  session_key: number;
+  session_id: string;
+  last_seq: number;
+  active_window_seq: number;
+  floor_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WindowRecord {
+  window_seq: number;
+  kind: string;
+  reason: string | null;
+  rollover_id: string | null;
+  first_seq: number;
+  last_seq: number;
+  row_count: number;
+  visible_count: number;
+  started_at: string;
+  ended_at: string;
+}
+
+const rowColumns = "seq, window_seq, body";
+// Filters shared by the search statements: session, privacy floor, before, optional window.
+const searchFilter = "r.session_key = ? AND r.seq > ? AND r.seq < ? AND (? IS NULL OR r.window_seq = ?)";
+
+const statementSql = {
+  session: "SELECT * FROM ctxwin_sessions WHERE session_id = ?",
+  sessions: `SELECT s.*, (SELECT count(*) FROM ctxwin_windows w WHERE w.session_key = s.session_key) AS window_count
+       FROM ctxwin_sessions s ORDER BY s.updated_at DESC, s.session_id`,
+  insertSession: "INSERT INTO ctxwin_sessions (session_id, created_at, updated_at) VALUES (?, ?, ?)",
+  updateSession: "UPDATE ctxwin_sessions SET last_seq = ?, active_window_seq = ?, floor_seq = ?, updated_at = ? WHERE session_key = ?",
+  operation: "SELECT first_seq, last_seq FROM ctxwin_operations WHERE session_key = ? AND operation_id = ?",
+  insertOperation: "INSERT INTO ctxwin_operations (session_key, operation_id, first_seq, last_seq) VALUES (?, ?, ?, ?)",
+  rolloverExists: "SELECT 1 FROM ctxwin_windows WHERE session_key = ? AND rollover_id = ?",
+  insertRow: "INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, tokens, body) VALUES (?, ?, ?, ?, ?, ?)",
+  insertLiteral: "INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)",
+  insertWords: "INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)",
+  upsertWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
+       VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @seq, @seq, 1, @visible, @at, @at)
+       ON CONFLICT (session_key, window_seq) DO UPDATE SET
+         last_seq = excluded.last_seq, row_count = row_count + 1,
+         visible_count = visible_count + excluded.visible_count, ended_at = excluded.ended_at`,
+  window: "SELECT * FROM ctxwin_windows WHERE session_key = ? AND window_seq = ?",
+  windows: "SELECT * FROM ctxwin_windows WHERE session_key = ? AND window_seq >= ? AND window_seq < ? ORDER BY window_seq DESC LIMIT ?",
+  row: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq = ?`,
+  rowRange: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
+  rowsFrom: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq >= ? ORDER BY seq`,
+  rowsBetween: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?`,
+  rowsBetweenDescending: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+  searchLiteral: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_literal f JOIN ctxwin_rows r ON r.row_key = f.rowid
+       WHERE ctxwin_search_literal MATCH ? AND ${searchFilter} ORDER BY f.rowid DESC`,
+  scanVisible: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_rows r WHERE r.visible = 1 AND ${searchFilter} ORDER BY r.seq DESC`,
+  searchWords: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_words f JOIN ctxwin_rows r ON r.row_key = f.rowid
+       WHERE ctxwin_search_words MATCH ? AND ${searchFilter} ORDER BY f.rank LIMIT ? OFFSET ?`,
+  deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
+  deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
+  deleteRows: "DELETE FROM ctxwin_rows WHERE session_key = ?",
+  deleteWindows: "DELETE FROM ctxwin_windows WHERE session_key = ?",
+  deleteOperations: "DELETE FROM ctxwin_operations WHERE session_key = ?",
+  deleteSession: "DELETE FROM ctxwin_sessions WHERE session_key = ?",
+} as const;
+
+export type StatementName = keyof typeof statementSql;
+
+export function prepareStatements(db: Database.Database): Record<StatementName, Database.Statement> {
+  const entries = Object.entries(statementSql).map(([name, text]) => [name, db.prepare(text)] as const);
+  return Object.fromEntries(entries) as Record<StatementName, Database.Statement>;
+}
