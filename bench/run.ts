@@ -1,0 +1,27 @@
+/**
+ * Benchmark runner: `npm run bench` runs every `bench/*.bench.ts`; `npm run bench -- store`
+ * runs only `bench/store.bench.ts`. Each benchmark prints its figures as ratios against a
+ * baseline measured in the same run (the machines are shared and noisy).
+ */
+import { readdirSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import path from "node:path";
+
+const directory = path.dirname(fileURLToPath(import.meta.url));
+const available = readdirSync(directory)
+  .filter((file) => file.endsWith(".bench.ts"))
+  .map((file) => file.slice(0, -".bench.ts".length))
+  .sort();
+
+const requested = process.argv.slice(2).filter((argument) => !argument.startsWith("-"));
+const unknown = requested.filter((name) => !available.includes(name));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark(s): ${unknown.join(", ")}. Available: ${available.join(", ")}.`);
+  process.exit(2);
+}
+
+for (const name of requested.length > 0 ? requested : available) {
+  console.log(`\n## ${name}\n`);
+  const module = (await import(pathToFileURL(path.join(directory, `${name}.bench.ts`)).href)) as { run: () => Promise<void> };
+  await module.run();
+}
