@@ -38,10 +38,9 @@ export function planAppend(
   sessionId: string,
   inputs: readonly RowInput[],
   start: SessionCursor,
-  { now, generateId }: { now: () => Date; generateId: () => string },
+  { createdAt, generateId }: { createdAt: string; generateId: () => string },
 ): AppendPlan {
   const cursor = { ...start };
-  const createdAt = now().toISOString();
   const rows = inputs.map((input): PlannedRow => {
     cursor.lastSeq += 1;
     const seq = cursor.lastSeq;

@@ -136,14 +136,14 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       }
       const start = existing?.cursor ?? { lastSeq: 0, activeWindowSeq: 0, floorSeq: 0 };
       if (expectLastSeq !== undefined && expectLastSeq !== start.lastSeq) throw new AppendConflictError(sessionId, expectLastSeq, start.lastSeq);
-      const plan = planAppend(sessionId, valid, start, { now, generateId });
+      const timestamp = now().toISOString();
+      const plan = planAppend(sessionId, valid, start, { createdAt: timestamp, generateId });
       const knownRollovers = new Set([...(existing?.windows.values() ?? [])].map((window) => window.rolloverId));
       for (const entry of plan.rows) {
         if (entry.rolloverId === undefined) continue;
         if (knownRollovers.has(entry.rolloverId)) throw new DuplicateRolloverError(sessionId, entry.rolloverId);
         knownRollovers.add(entry.rolloverId);
       }
-      const timestamp = now().toISOString();
       const session: MemorySession = existing ?? { rows: [], windows: new Map(), operations: new Map(), cursor: start, createdAt: timestamp, updatedAt: timestamp };
       for (const entry of plan.rows) {
         session.rows.push({ seq: entry.row.seq, windowSeq: entry.windowSeq, visible: entry.visible, searchText: entry.searchText, body: entry.body });

@@ -107,7 +107,7 @@ export function createSqliteStore({
         sessionId,
         inputs,
         { lastSeq: session.last_seq, activeWindowSeq: session.active_window_seq, floorSeq: session.floor_seq },
-        { now, generateId },
+        { createdAt: timestamp, generateId },
       );
       const rolloverIds = new Set<string>();
       for (const entry of plan.rows) {

@@ -1,0 +1,401 @@
+/**
+ * The HistoryStore conformance suite: one set of cases that every backend must pass (like Hono's
+ * shared router tests). A backend that cannot support a case lists it in `skip` with the reason.
+ * Test-only: excluded from the build.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RowValidationError } from "../core/errors.js";
+import type { RowInput } from "../core/row.js";
+import { InvalidQueryError } from "../core/search-query.js";
+import { InvalidArgumentError } from "../core/errors.js";
+import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "./errors.js";
+import type { HistoryStore } from "./port.js";
+
+export interface ConformanceContext {
+  now: () => Date;
+  generateId: () => string;
+}
+
+export interface ConformanceOptions {
+  /** Case titles this backend skips, each with the reason. */
+  skip?: Record<string, string>;
+}
+
+const text = (value: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "user", parts: [{ type: "text", text: value }], ...extra });
+const reply = (value: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "assistant", parts: [{ type: "text", text: value }], ...extra });
+const rollover = (rolloverId: string, previousWindowId = "w:0"): RowInput => ({
+  role: "assistant",
+  parts: [],
+  boundary: { kind: "rollover" },
+  meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId, flushOpportunity: true, contextTokens: 900, maxTokens: 1000 },
+});
+const leadIn = (rolloverId: string): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text: `lead-in ${rolloverId}` }],
+  synthetic: true,
+  uiVisible: false,
+  meta: { type: "lead-in", rolloverId },
+});
+const reset = (): RowInput => ({ role: "assistant", parts: [], boundary: { kind: "reset" } });
+const compaction = (summary: string): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text: summary }],
+  synthetic: true,
+  boundary: { kind: "compaction" },
+  meta: { type: "compaction-summary" },
+});
+const textOf = (row: { parts: readonly { type: string }[] }) =>
+  row.parts.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
+
+/**
+ * @example
+ * describeStoreConformance("memory", (context) => openStore({ backend: "memory", ...context }));
+ */
+export function describeStoreConformance(name: string, open: (context: ConformanceContext) => HistoryStore | Promise<HistoryStore>, options: ConformanceOptions = {}): void {
+  describe(`HistoryStore conformance: ${name}`, () => {
+    let store: HistoryStore;
+    let clock: number;
+    let counter: number;
+
+    beforeEach(async () => {
+      clock = Date.parse("2026-01-01T00:00:00.000Z");
+      counter = 0;
+      store = await open({
+        now: () => new Date((clock += 1000)),
+        generateId: () => `id-${(counter += 1)}`,
+      });
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const test = (title: string, body: () => Promise<void>) => {
+      const reason = options.skip?.[title];
+      if (reason === undefined) it(title, body);
+      else it.skip(`${title} (skipped: ${reason})`, body);
+    };
+
+    describe("append", () => {
+      test("assigns gap-free seqs from 1 and fills the envelope", async () => {
+        const first = await store.append("s", [text("one"), reply("two")]);
+        const second = await store.append("s", [text("three")]);
+        expect([...first, ...second].map((row) => row.seq)).toEqual([1, 2, 3]);
+        expect(first[0]).toMatchObject({ sessionId: "s", seq: 1, id: "id-1", role: "user", createdAt: "2026-01-01T00:00:01.000Z" });
+        expect(await store.lastSeq("s")).toBe(3);
+        expect(await store.lastSeq("other")).toBe(0);
+      });
+
+      test("keeps caller ids, timestamps, tokens, metadata and complex parts intact", async () => {
+        const input: RowInput = {
+          id: "mine",
+          role: "assistant",
+          createdAt: "2025-05-05T05:05:05.000Z",
+          tokens: 42,
+          metadata: { model: "m", nested: [1, { deep: true }] },
+          parts: [
+            { type: "step-start" },
+            { type: "reasoning", text: "thinking" },
+            { type: "tool-read_file", toolCallId: "c1", state: "output-available", input: { path: "a.ts" }, output: { lines: ["x", "y"] } },
+            { type: "text", text: "done 😀" },
+          ],
+        };
+        const [stored] = await store.append("s", [input]);
+        const read = await store.read("s", 1);
+        expect(read).toEqual(stored);
+        expect(read).toMatchObject({ ...input, sessionId: "s", seq: 1 });
+      });
+
+      test("preserves rows of unknown internal type", async () => {
+        await store.append("s", [text("x", { synthetic: true, meta: { type: "future-thing", payload: { a: 1 } } })]);
+        expect((await store.read("s", 1))?.meta).toEqual({ type: "future-thing", payload: { a: 1 } });
+      });
+
+      test("round-trips a 5 MB row", async () => {
+        const big = "0123456789abcdef".repeat(5 * 65536);
+        await store.append("s", [reply(big)]);
+        expect(textOf((await store.read("s", 1))!)).toBe(big);
+      });
+
+      test("refuses invalid rows with a validation error and writes nothing of the call", async () => {
+        await store.append("s", [text("before")]);
+        const bad = [text("fine"), { role: "robot", parts: [] }] as unknown as RowInput[];
+        await expect(store.append("s", bad)).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
+        await expect(store.append("s", [])).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
+        await expect(store.append("", [text("x")])).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
+        expect(await store.lastSeq("s")).toBe(1);
+      });
+
+      test("an operationId retry returns the first result and writes nothing new", async () => {
+        const first = await store.append("s", [text("a"), text("b")], { operationId: "op-1" });
+        await store.append("s", [text("c")]);
+        const retry = await store.append("s", [text("different"), text("rows")], { operationId: "op-1" });
+        expect(retry).toEqual(first);
+        expect(await store.lastSeq("s")).toBe(3);
+        const elsewhere = await store.append("t", [text("a")], { operationId: "op-1" });
+        expect(elsewhere.map((row) => row.seq)).toEqual([1]);
+      });
+
+      test("expectLastSeq refuses a stale writer and writes nothing", async () => {
+        await store.append("s", [text("a")], { expectLastSeq: 0 });
+        await store.append("s", [text("b")], { expectLastSeq: 1 });
+        const error = await store.append("s", [text("late")], { expectLastSeq: 1 }).catch((caught: unknown) => caught);
+        expect(AppendConflictError.isInstance(error)).toBe(true);
+        expect(error).toMatchObject({ expectedLastSeq: 1, actualLastSeq: 2 });
+        expect(await store.lastSeq("s")).toBe(2);
+      });
+
+      test("refuses a second boundary for the same rolloverId, atomically", async () => {
+        await store.append("s", [text("a"), rollover("r1"), leadIn("r1")]);
+        await expect(store.append("s", [text("b"), rollover("r1", "w:2")])).rejects.toSatisfy((error: unknown) => DuplicateRolloverError.isInstance(error));
+        await expect(store.append("s", [rollover("r2", "w:2"), rollover("r2", "w:2")])).rejects.toSatisfy((error: unknown) => DuplicateRolloverError.isInstance(error));
+        expect(await store.lastSeq("s")).toBe(3);
+      });
+
+      test("returned rows are copies: mutating them changes nothing stored", async () => {
+        const [row] = await store.append("s", [text("original")]);
+        (row!.parts[0] as { text: string }).text = "mutated";
+        const read = await store.read("s", 1);
+        (read!.parts[0] as { text: string }).text = "mutated again";
+        expect(textOf((await store.read("s", 1))!)).toBe("original");
+      });
+
+      test("refuses malformed options", async () => {
+        for (const options of [{ operationId: "" }, { expectLastSeq: -1 }, { expectLastSeq: 1.5 }]) {
+          await expect(store.append("s", [text("x")], options)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+        }
+        expect(await store.lastSeq("s")).toBe(0);
+      });
+    });
+
+    describe("windows", () => {
+      test("activeWindow of an unknown session is an empty first window", async () => {
+        expect(await store.activeWindow("nobody")).toEqual({ windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 });
+      });
+
+      test("activeWindow starts at the newest boundary and includes its row", async () => {
+        await store.append("s", [text("a"), reply("b")]);
+        expect((await store.activeWindow("s")).rows.map((row) => row.seq)).toEqual([1, 2]);
+        await store.append("s", [rollover("r1"), leadIn("r1"), text("c")]);
+        const afterRollover = await store.activeWindow("s");
+        expect(afterRollover).toMatchObject({ windowId: "w:3", boundarySeq: 3, kind: "rollover", lastSeq: 5 });
+        expect(afterRollover.rows.map((row) => row.seq)).toEqual([3, 4, 5]);
+        await store.append("s", [compaction("summary"), text("d")]);
+        const afterCompaction = await store.activeWindow("s");
+        expect(afterCompaction).toMatchObject({ windowId: "w:6", kind: "compaction" });
+        expect(afterCompaction.rows.map((row) => textOf(row))).toEqual(["summary", "d"]);
+      });
+
+      test("lists windows newest first with counts, reasons and paging", async () => {
+        await store.append("s", [text("a"), reply("b")]);
+        await store.append("s", [rollover("r1"), leadIn("r1"), text("c"), reply("d")]);
+        await store.append("s", [compaction("sum"), text("e")]);
+        const page = await store.windows("s", { limit: 2 });
+        expect(page.hasMore).toBe(true);
+        expect(page.windows.map((window) => window.windowId)).toEqual(["w:7", "w:3"]);
+        expect(page.windows[0]).toMatchObject({ kind: "compaction", firstSeq: 7, lastSeq: 8, rowCount: 2, visibleCount: 2, active: true });
+        expect(page.windows[1]).toMatchObject({
+          kind: "rollover",
+          reason: "on-send",
+          rolloverId: "r1",
+          firstSeq: 3,
+          lastSeq: 6,
+          rowCount: 4,
+          visibleCount: 2,
+          active: false,
+          startedAt: "2026-01-01T00:00:02.000Z",
+          endedAt: "2026-01-01T00:00:02.000Z",
+        });
+        const next = await store.windows("s", { limit: 2, beforeWindow: "w:3" });
+        expect(next).toEqual({ hasMore: false, windows: [expect.objectContaining({ windowId: "w:0", kind: "start", firstSeq: 1, lastSeq: 2, rowCount: 2 })] });
+      });
+
+      test("windows before the newest manual reset are hidden unless includeCleared", async () => {
+        await store.append("s", [text("secret"), rollover("r1"), text("also secret"), reset(), text("after")]);
+        expect((await store.windows("s")).windows.map((window) => window.windowId)).toEqual(["w:4"]);
+        expect((await store.windows("s", { includeCleared: true })).windows.map((window) => window.windowId)).toEqual(["w:4", "w:2", "w:0"]);
+        expect(await store.privacyFloor("s")).toBe(4);
+      });
+
+      test("refuses malformed window options", async () => {
+        for (const options of [{ limit: 0 }, { limit: -1 }, { limit: 2.5 }, { limit: 100_000 }, { beforeWindow: "w:-1" }, { beforeWindow: "3" }]) {
+          await expect(store.windows("s", options)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+        }
+      });
+    });
+
+    describe("items and read", () => {
+      beforeEach(async () => {
+        await store.append("s", [text("one"), reply("two"), text("three")]);
+        await store.append("s", [rollover("r1"), leadIn("r1"), text("five"), reply("six"), text("seven")]);
+        await store.append("other", [text("foreign")]);
+      });
+
+      test("pages a window forward with afterSeq", async () => {
+        const first = await store.items("s", { windowId: "w:4", limit: 2 });
+        expect(first.rows.map((row) => row.seq)).toEqual([4, 5]);
+        expect(first.hasMore).toBe(true);
+        const second = await store.items("s", { windowId: "w:4", afterSeq: 5, limit: 2 });
+        expect(second.rows.map((row) => row.seq)).toEqual([6, 7]);
+        const last = await store.items("s", { windowId: "w:4", afterSeq: 7, limit: 2 });
+        expect(last).toEqual({ rows: [expect.objectContaining({ seq: 8 })], hasMore: false, skipped: 0 });
+      });
+
+      test("pages backwards with beforeSeq, newest rows first in seq order", async () => {
+        const page = await store.items("s", { beforeSeq: 7, limit: 3 });
+        expect(page.rows.map((row) => row.seq)).toEqual([4, 5, 6]);
+        expect(page.hasMore).toBe(true);
+        const earlier = await store.items("s", { beforeSeq: 4, limit: 3 });
+        expect(earlier.rows.map((row) => row.seq)).toEqual([1, 2, 3]);
+        expect(earlier.hasMore).toBe(false);
+      });
+
+      test("stays inside the window and the session", async () => {
+        expect((await store.items("s", { windowId: "w:0" })).rows.map((row) => row.seq)).toEqual([1, 2, 3]);
+        expect((await store.items("s", { windowId: "w:2" })).rows).toEqual([]);
+        expect((await store.items("other")).rows.map((row) => textOf(row))).toEqual(["foreign"]);
+        expect(await store.read("other", 2)).toBeUndefined();
+        expect(await store.read("s", 99)).toBeUndefined();
+        expect(await store.read("nobody", 1)).toBeUndefined();
+      });
+
+      test("nothing at or before the newest reset is listed or read unless includeCleared", async () => {
+        await store.append("s", [reset(), text("fresh")]);
+        expect((await store.items("s")).rows.map((row) => row.seq)).toEqual([10]);
+        expect((await store.items("s", { windowId: "w:0" })).rows).toEqual([]);
+        expect((await store.items("s", { afterSeq: 0, beforeSeq: 11 })).rows.map((row) => row.seq)).toEqual([10]);
+        expect(await store.read("s", 9)).toBeUndefined();
+        expect(await store.read("s", 1)).toBeUndefined();
+        expect(await store.read("s", 10)).toMatchObject({ seq: 10 });
+        expect(await store.read("s", 1, { includeCleared: true })).toMatchObject({ seq: 1 });
+        expect((await store.items("s", { includeCleared: true })).rows).toHaveLength(10);
+      });
+
+      test("refuses malformed item options", async () => {
+        for (const options of [{ windowId: "window-1" }, { afterSeq: -1 }, { beforeSeq: 1.5 }, { limit: 0 }]) {
+          await expect(store.items("s", options)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+        }
+      });
+    });
+
+    describe("search", () => {
+      beforeEach(async () => {
+        await store.append("s", [
+          text("The Deploy key is ZX-4471 for staging"),
+          reply("Noted: deploy key ZX-4471."),
+          {
+            role: "assistant",
+            parts: [
+              { type: "reasoning", text: "private reasoning mentions ZEBRA" },
+              { type: "tool-grep", toolCallId: "c1", state: "output-available", input: { pattern: "needle" }, output: "found the Needle-in-haystack at line 7" },
+            ],
+          },
+          text("hidden ZX-4471 lead", { synthetic: true, uiVisible: false, meta: { type: "continue" } }),
+          text("rejected ZX-4471 input", { meta: { type: "rejected-input" } }),
+        ]);
+        await store.append("s", [rollover("r1"), leadIn("r1"), text("Ärger über \"quotes\" and ZX-4471 again"), reply("café crème")]);
+        await store.append("other", [text("ZX-4471 in another session")]);
+      });
+
+      test("literal search is a case-insensitive substring match, newest first", async () => {
+        const page = await store.search("s", { query: "zx-4471", mode: "literal" });
+        expect(page.hits.map((hit) => [hit.row.seq, hit.windowId])).toEqual([
+          [8, "w:6"],
+          [2, "w:0"],
+          [1, "w:0"],
+        ]);
+        expect(page.hasMore).toBe(false);
+        expect((await store.search("s", { query: "key is zx", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([1]);
+        expect((await store.search("s", { query: "ärger ÜBER", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([8]);
+        expect((await store.search("s", { query: '"quotes"', mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([8]);
+      });
+
+      test("literal search finds tool input and output but not reasoning, hidden or rejected rows", async () => {
+        expect((await store.search("s", { query: "needle-in-haystack", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
+        expect((await store.search("s", { query: "zebra", mode: "literal" })).hits).toEqual([]);
+        expect((await store.search("s", { query: "hidden zx", mode: "literal" })).hits).toEqual([]);
+        expect((await store.search("s", { query: "rejected", mode: "literal" })).hits).toEqual([]);
+        expect((await store.search("s", { query: "lead-in", mode: "literal" })).hits).toEqual([]);
+      });
+
+      test("queries shorter than three characters still work", async () => {
+        expect((await store.search("s", { query: "zx", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([8, 2, 1]);
+        expect((await store.search("s", { query: "é", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([9]);
+      });
+
+      test("filters by window, before an item, limit and offset", async () => {
+        expect((await store.search("s", { query: "zx-4471", mode: "literal", windowId: "w:0" })).hits.map((hit) => hit.row.seq)).toEqual([2, 1]);
+        expect((await store.search("s", { query: "zx-4471", mode: "literal", beforeSeq: 8 })).hits.map((hit) => hit.row.seq)).toEqual([2, 1]);
+        const limited = await store.search("s", { query: "zx-4471", mode: "literal", limit: 2 });
+        expect(limited.hits.map((hit) => hit.row.seq)).toEqual([8, 2]);
+        expect(limited.hasMore).toBe(true);
+        const offset = await store.search("s", { query: "zx-4471", mode: "literal", limit: 2, offset: 2 });
+        expect(offset.hits.map((hit) => hit.row.seq)).toEqual([1]);
+        expect(offset.hasMore).toBe(false);
+      });
+
+      test("search respects the privacy floor", async () => {
+        await store.append("s", [reset(), text("after the reset ZX-4471")]);
+        expect((await store.search("s", { query: "zx-4471", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([11]);
+        expect((await store.search("s", { query: "deploy key", mode: "ranked" })).hits).toEqual([]);
+        expect((await store.search("s", { query: "zx", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([11]);
+        expect((await store.search("s", { query: "zx-4471", mode: "literal", includeCleared: true })).hits).toHaveLength(4);
+      });
+
+      test("ranked search orders by relevance and drops rows without any query word", async () => {
+        await store.append("r", [
+          text("apples and oranges"),
+          text("bananas only"),
+          text("oranges oranges apples apples"),
+          text("just apples"),
+          text("Crème brûlée recipe"),
+        ]);
+        const page = await store.search("r", { query: "apples oranges", mode: "ranked" });
+        expect(page.hits.map((hit) => hit.row.seq).sort()).toEqual([1, 3, 4]);
+        expect(page.hits.at(-1)?.row.seq).toBe(4);
+        expect((await store.search("r", { query: "CREME brulee", mode: "ranked" })).hits.map((hit) => hit.row.seq)).toEqual([5]);
+        const paged = await store.search("r", { query: "apples oranges", mode: "ranked", limit: 2 });
+        expect(paged.hasMore).toBe(true);
+        const rest = await store.search("r", { query: "apples oranges", mode: "ranked", limit: 2, offset: 2 });
+        expect(rest.hits.map((hit) => hit.row.seq)).toEqual([4]);
+      });
+
+      test("refuses queries that cannot be searched", async () => {
+        for (const options of [
+          { query: "", mode: "literal" },
+          { query: "   ", mode: "ranked" },
+          { query: "x".repeat(10_000), mode: "literal" },
+          { query: "!!!", mode: "ranked" },
+        ] as const) {
+          await expect(store.search("s", options)).rejects.toSatisfy((error: unknown) => InvalidQueryError.isInstance(error));
+        }
+        await expect(store.search("s", { query: "x", mode: "fuzzy" as "literal" })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+      });
+    });
+
+    describe("sessions", () => {
+      test("lists sessions and deletes one completely", async () => {
+        await store.append("a", [text("alpha needle")]);
+        await store.append("b", [text("beta needle"), rollover("r1"), text("more")]);
+        const sessions = await store.sessions();
+        expect(sessions.map((session) => [session.sessionId, session.lastSeq, session.windowCount])).toEqual([
+          ["b", 3, 2],
+          ["a", 1, 1],
+        ]);
+        expect(await store.deleteSession("b")).toBe(true);
+        expect(await store.deleteSession("b")).toBe(false);
+        expect((await store.sessions()).map((session) => session.sessionId)).toEqual(["a"]);
+        expect((await store.search("b", { query: "needle", mode: "literal" })).hits).toEqual([]);
+        expect((await store.search("a", { query: "needle", mode: "ranked" })).hits).toHaveLength(1);
+        const [fresh] = await store.append("b", [text("new life")]);
+        expect(fresh?.seq).toBe(1);
+        expect((await store.append("b", [rollover("r1")]))[0]?.seq).toBe(2);
+      });
+
+      test("a closed store refuses further use", async () => {
+        await store.close();
+        await expect(store.lastSeq("s")).rejects.toSatisfy((error: unknown) => StoreClosedError.isInstance(error));
+        await expect(store.append("s", [text("x")])).rejects.toSatisfy((error: unknown) => StoreClosedError.isInstance(error));
+      });
+    });
+  });
+}
