@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RowInput } from "../../core/row.js";
+import { StoreFormatError } from "../errors.js";
+import { DEFAULT_STORE_PATH, openStore } from "../open-store.js";
+import type { HistoryStore, StoreWarning } from "../port.js";
+import { CTXWIN_APPLICATION_ID, STORE_FORMAT_VERSION } from "./schema.js";
+
+const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
+const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+describe("SQLite store files", () => {
+  let directory: string;
+  let file: string;
+  const opened: HistoryStore[] = [];
+  const open = (options: Parameters<typeof openStore>[0] = {}) => {
+    const store = openStore({ path: file, ...options });
+    opened.push(store);
+    return store;
+  };
+
+  beforeEach(() => {
+    directory = mkdtempSync(path.join(tmpdir(), "ctxwin-files-"));
+    file = path.join(directory, "nested", "ctxwin.db");
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+  });
+
+  it("creates the database (and its directory) and keeps rows across reopen", async () => {
+    const first = open();
+    await first.append("s", [text("durable")]);
+    await first.close();
+    const second = open();
+    expect((await second.read("s", 1))?.parts).toEqual([{ type: "text", text: "durable" }]);
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma("application_id", { simple: true })).toBe(CTXWIN_APPLICATION_ID);
+    expect(db.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  it("defaults to .ctxwin/ctxwin.db inside the project directory", async () => {
+    const store = openStore({ directory });
+    opened.push(store);
+    await store.append("s", [text("x")]);
+    expect(existsSync(path.join(directory, DEFAULT_STORE_PATH))).toBe(true);
+  });
+
+  it("two handles on one file see each other's writes and keep seq gap-free", async () => {
+    const left = open();
+    const right = open();
+    await left.append("s", [text("a")]);
+    await right.append("s", [text("b"), text("c")]);
+    await left.append("s", [text("d")]);
+    expect((await right.items("s")).rows.map((row) => [row.seq, (row.parts[0] as { text: string }).text])).toEqual([
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+      [4, "d"],
+    ]);
+  });
+
+  it("skips a row whose stored JSON is corrupt, with a warning and a count, on every read path", async () => {
+    const warnings: StoreWarning[] = [];
+    const store = open({ onWarning: (warning) => warnings.push(warning) });
+    await store.append("s", [text("first needle"), text("second needle"), text("third needle")]);
+    const db = new Database(file);
+    db.prepare("UPDATE ctxwin_rows SET body = ? WHERE seq = 2").run('{"id": "broken", "role": "us');
+    db.close();
+    const window = await store.activeWindow("s");
+    expect(window.rows.map((row) => row.seq)).toEqual([1, 3]);
+    expect(window.skipped).toBe(1);
+    expect((await store.items("s")).skipped).toBe(1);
+    expect(await store.read("s", 2)).toBeUndefined();
+    expect((await store.search("s", { query: "needle", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3, 1]);
+    expect((await store.search("s", { query: "needle", mode: "ranked" })).hits.map((hit) => hit.row.seq).sort()).toEqual([1, 3]);
+    expect(warnings.length).toBeGreaterThanOrEqual(5);
+    expect(warnings[0]).toMatchObject({ code: "corrupt-row", sessionId: "s", seq: 2 });
+    expect(store.diagnostics().corruptRowsSkipped).toBe(warnings.length);
+    expect((await store.append("s", [text("still writable")]))[0]?.seq).toBe(4);
+  });
+
+  it("skips rows of a newer row format and rows that no longer match the schema", async () => {
+    const warnings: StoreWarning[] = [];
+    const store = open({ onWarning: (warning) => warnings.push(warning) });
+    await store.append("s", [text("a"), text("b"), text("c")]);
+    const db = new Database(file);
+    db.prepare("UPDATE ctxwin_rows SET body = ? WHERE seq = 1").run(JSON.stringify({ v: 99, id: "x", role: "user", parts: [], createdAt: "now" }));
+    db.prepare("UPDATE ctxwin_rows SET body = ? WHERE seq = 2").run(JSON.stringify({ id: "x", role: "robot", parts: [], createdAt: "now" }));
+    db.close();
+    expect((await store.activeWindow("s")).rows.map((row) => row.seq)).toEqual([3]);
+    expect(warnings.map((warning) => [warning.seq, warning.code])).toEqual([
+      [1, "newer-row-format"],
+      [2, "corrupt-row"],
+    ]);
+  });
+
+  it("refuses a database written by a newer ctxwin and leaves it untouched", async () => {
+    const store = open();
+    await store.append("s", [text("x")]);
+    await store.close();
+    const db = new Database(file);
+    db.pragma(`user_version = ${STORE_FORMAT_VERSION + 1}`);
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    db.close();
+    const before = digest(file);
+    const error = (() => {
+      try {
+        openStore({ path: file });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(StoreFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/newer ctxwin.*format 2.*up to 1/);
+    expect(digest(file)).toBe(before);
+  });
+
+  it("refuses a file that is not a SQLite database and leaves it untouched", () => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "this is my shopping list, not a database\n".repeat(100));
+    const before = digest(file);
+    expect(() => openStore({ path: file })).toThrowError(/not a ctxwin database \(not a SQLite file\)/);
+    expect(digest(file)).toBe(before);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it("refuses a SQLite database of another application and leaves it untouched", () => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const db = new Database(file);
+    db.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (9.5);");
+    db.close();
+    const before = digest(file);
+    expect(() => openStore({ path: file })).toThrowError(/SQLite database of another application/);
+    expect(digest(file)).toBe(before);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("journal_mode", { simple: true })).toBe("delete");
+    check.close();
+  });
+
+  it("refuses a directory in place of the database file", () => {
+    mkdirSync(file, { recursive: true });
+    expect(() => openStore({ path: file })).toThrowError(/is not a file/);
+  });
+
+  it("stores the token count of a row in its own column for the budget engine", async () => {
+    const store = open();
+    await store.append("s", [{ ...text("counted"), tokens: 17 }, text("uncounted")]);
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare("SELECT seq, tokens FROM ctxwin_rows ORDER BY seq").all()).toEqual([
+      { seq: 1, tokens: 17 },
+      { seq: 2, tokens: null },
+    ]);
+    db.close();
+    expect((await store.read("s", 1))?.tokens).toBe(17);
+  });
+});
