@@ -31,7 +31,10 @@ const rowColumns = "seq, window_seq, body";
 // Filters shared by the search statements: session, privacy floor, before, optional window.
 const searchFilter = "r.session_key = ? AND r.seq > ? AND r.seq < ? AND (? IS NULL OR r.window_seq = ?)";
 
-const statementSql = {
+// The search statements use CROSS JOIN on purpose: it makes SQLite drive the query from the FTS5
+// index (newest match first, stopping at the page limit) instead of walking every row of the
+// session and probing the index per row. `statements.test.ts` pins these query plans.
+export const statementSql = {
   session: "SELECT * FROM ctxwin_sessions WHERE session_id = ?",
   sessions: `SELECT s.*, (SELECT count(*) FROM ctxwin_windows w WHERE w.session_key = s.session_key) AS window_count
        FROM ctxwin_sessions s ORDER BY s.updated_at DESC, s.session_id`,
@@ -55,10 +58,10 @@ const statementSql = {
   rowsFrom: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq >= ? ORDER BY seq`,
   rowsBetween: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?`,
   rowsBetweenDescending: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-  searchLiteral: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_literal f JOIN ctxwin_rows r ON r.row_key = f.rowid
+  searchLiteral: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_literal f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
        WHERE ctxwin_search_literal MATCH ? AND ${searchFilter} ORDER BY f.rowid DESC`,
   scanVisible: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_rows r WHERE r.visible = 1 AND ${searchFilter} ORDER BY r.seq DESC`,
-  searchWords: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_words f JOIN ctxwin_rows r ON r.row_key = f.rowid
+  searchWords: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
        WHERE ctxwin_search_words MATCH ? AND ${searchFilter} ORDER BY f.rank LIMIT ? OFFSET ?`,
   deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",

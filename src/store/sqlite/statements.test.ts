@@ -1,0 +1,32 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { openStore } from "../open-store.js";
+import { statementSql } from "./statements.js";
+
+function queryPlan(db: Database.Database, sql: string, parameters: unknown[]): string[] {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+}
+
+describe("SQLite query plans", () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-plan-")), "ctxwin.db");
+
+  it("search is driven by the FTS5 index, never by a walk over the session's rows", async () => {
+    const store = openStore({ path: file });
+    await store.append("s", [{ role: "user", parts: [{ type: "text", text: "hello" }] }]);
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    const filters = [1, 0, 10, null, null];
+    const literal = queryPlan(db, statementSql.searchLiteral, ['"hello"', ...filters]);
+    const ranked = queryPlan(db, statementSql.searchWords, ['"hello"', ...filters, 10, 0]);
+    for (const plan of [literal, ranked]) {
+      expect(plan[0]).toMatch(/^SCAN f VIRTUAL TABLE/);
+      expect(plan[1]).toMatch(/^SEARCH r USING INTEGER PRIMARY KEY/);
+      expect(plan.join(" ")).not.toMatch(/TEMP B-TREE/);
+    }
+    expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual(["SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)"]);
+    db.close();
+  });
+});
