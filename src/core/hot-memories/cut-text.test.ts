@@ -1,0 +1,60 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { boundaryAtOrBefore, longestFittingPrefix, utf8ByteLength } from "./cut-text.js";
+
+const encoder = new TextEncoder();
+
+describe("utf8ByteLength", () => {
+  it("agrees with TextEncoder on any string, lone surrogates included", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (text) => {
+        expect(utf8ByteLength(text)).toBe(encoder.encode(text).length);
+      }),
+    );
+  });
+});
+
+describe("boundaryAtOrBefore", () => {
+  it("never lands inside a surrogate pair, a ZWJ emoji or a combining accent", () => {
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
+    const accented = "e\u0301";
+    const text = `a${family}b${accented}c`;
+    const graphemes = ["a", family, "b", accented, "c"];
+    const boundaries = new Set<number>();
+    let offset = 0;
+    for (const grapheme of graphemes) {
+      boundaries.add(offset);
+      offset += grapheme.length;
+    }
+    boundaries.add(offset);
+    for (let index = 0; index <= text.length; index += 1) {
+      const boundary = boundaryAtOrBefore(text, index);
+      expect(boundary).toBeLessThanOrEqual(index);
+      expect(boundaries.has(boundary)).toBe(true);
+    }
+  });
+
+  it("keeps every prefix of random text well formed", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), fc.nat(), (text, index) => {
+        const prefix = text.slice(0, boundaryAtOrBefore(text, index % (text.length + 1)));
+        expect(prefix).toBe(new TextDecoder().decode(encoder.encode(prefix)));
+        expect(text.startsWith(prefix)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe("longestFittingPrefix", () => {
+  it("returns the longest prefix that fits and undefined when nothing fits", () => {
+    expect(longestFittingPrefix({ text: "hello world", fits: (prefix) => prefix.length <= 5 })).toBe("hello");
+    expect(longestFittingPrefix({ text: "hello", fits: () => true })).toBe("hello");
+    expect(longestFittingPrefix({ text: "hello", fits: (prefix) => prefix.length < 0 })).toBeUndefined();
+  });
+
+  it("cuts by bytes without splitting a multi-byte character", () => {
+    const text = "\u{1F600}".repeat(10);
+    const prefix = longestFittingPrefix({ text, fits: (part) => utf8ByteLength(part) <= 10 });
+    expect(prefix).toBe("\u{1F600}\u{1F600}");
+  });
+});
