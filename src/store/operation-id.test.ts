@@ -1,0 +1,105 @@
+/**
+ * `operationId` makes an append retry-safe across processes (DESIGN.md §4): a retry from another
+ * process, after a crash, or racing the first attempt returns the first result and writes
+ * nothing new. The in-process case is in the conformance suite; these cases need the SQLite
+ * backend and real child processes.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "./open-store.js";
+import type { HistoryStore } from "./port.js";
+import { GO_LINE, parseRetryResult, type AppendWorkerConfig, type RetryResult } from "./test-support/append-worker-protocol.js";
+import { tagOf } from "./test-support/row-tags.js";
+import { readWholeSession, seqProblems } from "./test-support/transcript-checks.js";
+import { startAppendWorker, type WorkerProcess } from "./test-support/worker-process.js";
+
+const SESSION = "retry";
+const directories: string[] = [];
+const started: WorkerProcess[] = [];
+const stores: HistoryStore[] = [];
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((worker) => worker.kill()));
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function temporaryDatabase(): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-operation-id-"));
+  directories.push(directory);
+  return path.join(directory, "ctxwin.db");
+}
+
+function open(file: string): HistoryStore {
+  const store = openStore({ path: file });
+  stores.push(store);
+  return store;
+}
+
+function start(file: string, config: Omit<AppendWorkerConfig, "mode" | "path" | "sessionId">): WorkerProcess {
+  const worker = startAppendWorker({ mode: "retry", path: file, sessionId: SESSION, ...config });
+  started.push(worker);
+  return worker;
+}
+
+/** Lets the workers go together and returns what each reported. */
+async function resultsOf(...workers: WorkerProcess[]): Promise<RetryResult[]> {
+  await Promise.all(workers.map((worker) => worker.waitForLine(/^ready$/)));
+  for (const worker of workers) worker.send(GO_LINE);
+  const lines = await Promise.all(workers.map((worker) => worker.waitForLine(/^result /)));
+  return lines.map((line) => parseRetryResult(line) as RetryResult);
+}
+
+const writersOf = async (store: HistoryStore) => (await readWholeSession(store, SESSION)).map((row) => tagOf(row)?.worker ?? "untagged");
+
+describe("operationId retries across processes (sqlite)", () => {
+  it("a retry from a second process returns the first result and writes nothing", async () => {
+    const file = temporaryDatabase();
+    const [first] = await resultsOf(start(file, { worker: "first", operationId: "op-x", rowCount: 3 }));
+    expect(first).toMatchObject({ seqs: [1, 2, 3], lastSeq: 3 });
+
+    // Different rows, a stale expectLastSeq: a retry carries what the first attempt carried.
+    const [retry] = await resultsOf(start(file, { worker: "second", operationId: "op-x", rowCount: 2, expectLastSeq: 0 }));
+    expect(retry).toEqual(first);
+
+    const store = open(file);
+    expect(await writersOf(store)).toEqual(["first", "first", "first"]);
+    const again = await store.append(SESSION, [{ role: "user", parts: [{ type: "text", text: "third try" }] }], { operationId: "op-x" });
+    expect(again.map((row) => [row.seq, row.id])).toEqual(first?.seqs.map((seq, index) => [seq, first.ids[index]]));
+    expect(await store.lastSeq(SESSION)).toBe(3);
+  });
+
+  it("a retry after the first writer was killed returns what that writer committed", async () => {
+    const file = temporaryDatabase();
+    const store = open(file);
+    await store.append(SESSION, [{ role: "user", parts: [{ type: "text", text: "before" }] }]);
+    const victim = start(file, { worker: "victim", operationId: "op-k", rowCount: 4, holdAfterwards: true });
+    const [committed] = await resultsOf(victim);
+    // Killed with the store still open: the caller never learns whether the append landed.
+    expect((await victim.kill()).signal).toBe("SIGKILL");
+
+    const [retry] = await resultsOf(start(file, { worker: "survivor", operationId: "op-k", rowCount: 4 }));
+    expect(retry).toEqual(committed);
+    expect(retry).toMatchObject({ seqs: [2, 3, 4, 5], lastSeq: 5 });
+    expect(await writersOf(store)).toEqual(["untagged", "victim", "victim", "victim", "victim"]);
+  });
+
+  it("processes racing with the same operationId write it once and all get the same result", async () => {
+    const file = temporaryDatabase();
+    const store = open(file);
+    await store.close();
+    const racers = ["a", "b", "c"].map((worker) => start(file, { worker, operationId: "op-race", rowCount: 5 }));
+
+    const results = await resultsOf(...racers);
+
+    const reader = open(file);
+    const rows = await readWholeSession(reader, SESSION);
+    expect(seqProblems(rows, await reader.lastSeq(SESSION))).toEqual([]);
+    expect(rows).toHaveLength(5);
+    const winner = tagOf(rows[0] as (typeof rows)[number])?.worker;
+    expect(rows.every((row) => tagOf(row)?.worker === winner)).toBe(true);
+    for (const result of results) expect(result.seqs.map((seq, index) => [seq, result.ids[index]])).toEqual(rows.map((row) => [row.seq, row.id]));
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * A child process that appends to a SQLite history store, for the multi-process, crash and
+ * operation-id tests. Run it as
+ * `node --import tsx append-worker.ts '<AppendWorkerConfig as JSON>'`; the protocol is in
+ * `append-worker-protocol.ts`.
+ */
+import { writeSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { openStore } from "../open-store.js";
+import type { HistoryStore } from "../port.js";
+import {
+  GO_LINE,
+  HUGE_WRITING_LINE,
+  READY_LINE,
+  formatCommitted,
+  type AppendWorkerConfig,
+  type RetryResult,
+} from "./append-worker-protocol.js";
+import { taggedRows } from "./row-tags.js";
+import { createSeededRandom } from "./seeded-random.js";
+
+/** Synchronous, so a line printed before a SIGKILL still reaches the parent. */
+function say(line: string): void {
+  writeSync(1, `${line}\n`);
+}
+
+const config = JSON.parse(process.argv[2] ?? "{}") as AppendWorkerConfig;
+let announceTransaction = false;
+const store = openStore({
+  path: config.path,
+  durability: config.durability ?? "full",
+  // The store reads the clock inside its append transaction: the huge mode uses that moment to
+  // tell the parent that rows are being written right now.
+  now: () => {
+    if (announceTransaction) {
+      announceTransaction = false;
+      say(HUGE_WRITING_LINE);
+    }
+    return new Date();
+  },
+});
+
+const input = createInterface({ input: process.stdin });
+let stdinOpen = true;
+const go = new Promise<void>((resolve) => {
+  input.on("line", (line) => {
+    if (line.trim() === GO_LINE) resolve();
+  });
+});
+input.on("close", () => {
+  stdinOpen = false;
+});
+
+say(READY_LINE);
+await go;
+
+let order = 0;
+let batchNumber = 0;
+
+async function appendBatch(target: HistoryStore, size: number, text?: (order: number) => string): Promise<void> {
+  const batch = `${config.worker}:${batchNumber}`;
+  batchNumber += 1;
+  const rows = taggedRows({ worker: config.worker, batch, size, firstOrder: order, ...(text ? { text: (tag) => text(tag.order) } : {}) });
+  const stored = await target.append(config.sessionId, rows);
+  order += size;
+  say(formatCommitted({ batch, firstSeq: stored[0]?.seq ?? -1, lastSeq: stored.at(-1)?.seq ?? -1 }));
+}
+
+async function runBatches(random: ReturnType<typeof createSeededRandom>): Promise<void> {
+  const maxBatches = config.maxBatches ?? Number.POSITIVE_INFINITY;
+  for (let count = 0; count < maxBatches && stdinOpen; count += 1) {
+    await appendBatch(store, random.integer(1, 20));
+  }
+}
+
+switch (config.mode) {
+  case "interleaved":
+    for (let call = 0; call < 550; call += 1) await appendBatch(store, call % 11 === 10 ? 10 : 1);
+    break;
+  case "batches":
+    await runBatches(createSeededRandom(config.seed ?? 1));
+    break;
+  case "huge": {
+    await appendBatch(store, 3);
+    const random = createSeededRandom(config.seed ?? 1);
+    const filler = Array.from({ length: 4096 }, () => "abcdefghijklmnopqrstuvwxyz "[random.integer(0, 26)]).join("");
+    const chars = config.hugeRowChars ?? 50_000;
+    const body = filler.repeat(Math.ceil(chars / filler.length)).slice(0, chars);
+    announceTransaction = true;
+    await appendBatch(store, config.hugeRows ?? 200, (rowOrder) => `huge row ${rowOrder} ${body}`);
+    break;
+  }
+  case "retry": {
+    const stored = await store.append(
+      config.sessionId,
+      taggedRows({ worker: config.worker, batch: `${config.worker}:retry`, size: config.rowCount ?? 1, firstOrder: 0 }),
+      {
+        ...(config.operationId === undefined ? {} : { operationId: config.operationId }),
+        ...(config.expectLastSeq === undefined ? {} : { expectLastSeq: config.expectLastSeq }),
+      },
+    );
+    const result: RetryResult = { seqs: stored.map((row) => row.seq), ids: stored.map((row) => row.id), lastSeq: await store.lastSeq(config.sessionId) };
+    say(`result ${JSON.stringify(result)}`);
+    if (config.holdAfterwards === true) await new Promise((resolve) => input.on("close", resolve));
+    break;
+  }
+}
+
+await store.close();
+say("done");
+process.exit(0);
