@@ -1,0 +1,135 @@
+/**
+ * The rows of one rollover transaction (DESIGN.md §6): the boundary, the hidden lead-in and the
+ * triggering input, all carrying the same `rolloverId`, appended in one atomic call.
+ */
+import type { RolloverMeta, RolloverReason, RowInput, RowPart } from "../row.js";
+import { leadInText, type LeadInTextOptions } from "./lead-in-text.js";
+
+export interface RolloverBoundaryOptions {
+  rolloverId: string;
+  reason: RolloverReason;
+  previousWindowId: string;
+  flushOpportunity: boolean;
+  /** Tokens the previous window held when it rolled over. */
+  contextTokens: number;
+  /** The model's context limit. */
+  maxTokens: number;
+  createdAt?: string;
+}
+
+/**
+ * A rollover boundary: provider-invisible, shown to people as a divider.
+ *
+ * @example
+ * rolloverBoundaryRow({ rolloverId: "r1", reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens: 7_100, maxTokens: 10_000 })
+ */
+export function rolloverBoundaryRow({ rolloverId, reason, previousWindowId, flushOpportunity, contextTokens, maxTokens, createdAt }: RolloverBoundaryOptions): RowInput {
+  const meta: RolloverMeta = {
+    type: "rollover",
+    rolloverId,
+    reason,
+    previousWindowId,
+    flushOpportunity,
+    contextTokens: Math.max(0, Math.round(contextTokens)),
+    maxTokens: Math.max(0, Math.round(maxTokens)),
+  };
+  return withCreatedAt({ role: "assistant", parts: [], synthetic: true, uiVisible: true, boundary: { kind: "rollover" }, meta: { ...meta } }, createdAt);
+}
+
+/**
+ * The hidden lead-in after a rollover boundary.
+ *
+ * @example
+ * leadInRow({ rolloverId: "r1", windowId: "w:12", previousWindowId: "w:0", reason: "on-send", flushOpportunity: true })
+ */
+export function leadInRow({ rolloverId, createdAt, text, ...textOptions }: LeadInTextOptions & { rolloverId: string; createdAt?: string; text?: string }): RowInput {
+  return withCreatedAt(
+    {
+      role: "user",
+      parts: [{ type: "text", text: text ?? leadInText(textOptions) }],
+      synthetic: true,
+      uiVisible: false,
+      meta: { type: "lead-in", rolloverId, windowId: textOptions.windowId },
+    },
+    createdAt,
+  );
+}
+
+/** Text of the `continue` row that resumes a turn stopped by a rollover. */
+export const CONTINUE_TEXT = "Continue the task you were working on.";
+
+/**
+ * The hidden `continue` input that resumes work after a rollover when no real user input is queued.
+ *
+ * @example
+ * continueRow({ rolloverId: "r1" })
+ */
+export function continueRow({ rolloverId, createdAt, text = CONTINUE_TEXT }: { rolloverId?: string; createdAt?: string; text?: string }): RowInput {
+  return withCreatedAt(
+    {
+      role: "user",
+      parts: [{ type: "text", text }],
+      synthetic: true,
+      uiVisible: false,
+      meta: rolloverId === undefined ? { type: "continue" } : { type: "continue", rolloverId },
+    },
+    createdAt,
+  );
+}
+
+/**
+ * A user's input row. When it triggers a rollover it carries the `rolloverId` in its `metadata`
+ * (its `meta` stays empty: a user row with an internal `meta.type` would not be sent).
+ *
+ * @example
+ * userInputRow({ parts: [{ type: "text", text: "hello" }] })
+ */
+export function userInputRow({ parts, rolloverId, metadata, createdAt }: { parts: RowPart[]; rolloverId?: string; metadata?: Record<string, unknown>; createdAt?: string }): RowInput {
+  const merged = rolloverId === undefined ? metadata : { ...metadata, rolloverId };
+  return withCreatedAt(merged === undefined ? { role: "user", parts } : { role: "user", parts, metadata: merged }, createdAt);
+}
+
+export interface RolloverTransactionOptions extends RolloverBoundaryOptions {
+  /** Id of the window the boundary opens: `w:<seq of the boundary>`. */
+  windowId: string;
+  historyToolAvailable?: boolean;
+  notesPath?: string;
+  /** The input that rides along: a user's row or a `continue` row, stamped with the rolloverId. */
+  trigger: RowInput;
+}
+
+/**
+ * `[boundary, lead-in, trigger]`, every row stamped with the same rolloverId.
+ *
+ * @example
+ * const rows = rolloverTransactionRows({ ...boundaryOptions, windowId: "w:12", trigger: continueRow({}) });
+ * await store.append(sessionId, rows, { expectLastSeq: 11 });
+ */
+export function rolloverTransactionRows({ windowId, historyToolAvailable, notesPath, trigger, ...boundary }: RolloverTransactionOptions): RowInput[] {
+  const leadIn = leadInRow({
+    rolloverId: boundary.rolloverId,
+    windowId,
+    previousWindowId: boundary.previousWindowId,
+    reason: boundary.reason,
+    flushOpportunity: boundary.flushOpportunity,
+    ...(historyToolAvailable === undefined ? {} : { historyToolAvailable }),
+    ...(notesPath === undefined ? {} : { notesPath }),
+    ...(boundary.createdAt === undefined ? {} : { createdAt: boundary.createdAt }),
+  });
+  return [rolloverBoundaryRow(boundary), leadIn, stampRolloverId(trigger, boundary.rolloverId)];
+}
+
+/** The trigger row with the rolloverId: in `meta` for internal rows, in `metadata` for user rows. */
+export function stampRolloverId(row: RowInput, rolloverId: string): RowInput {
+  if (row.meta !== undefined) return { ...row, meta: { ...row.meta, rolloverId } };
+  const metadata = isRecord(row.metadata) ? row.metadata : {};
+  return { ...row, metadata: { ...metadata, rolloverId } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function withCreatedAt(row: RowInput, createdAt: string | undefined): RowInput {
+  return createdAt === undefined ? row : { ...row, createdAt };
+}
