@@ -1,0 +1,81 @@
+/**
+ * What every action needs: the store, the session, and the session's privacy floor and last seq
+ * read once at the start of the call. Also the shared checks that keep hidden rows and rows at or
+ * before the floor out of every result, whatever the store returned (defence in depth).
+ */
+import type { StoredRow, HistoryStore, WindowSummary } from "../../store/port.js";
+import { sliceSafe } from "../../core/row-text.js";
+import { isHistoryVisible } from "../../core/visibility.js";
+import { windowIdFor } from "../../core/windows.js";
+import type { ItemFields } from "./results.js";
+
+export interface HistoryContext {
+  store: HistoryStore;
+  sessionId: string;
+  /** Seq of the newest manual reset (0 when none): nothing at or before it is shown. */
+  floor: number;
+  lastSeq: number;
+}
+
+/**
+ * @example const context = await loadHistoryContext({ store, sessionId: "s1" });
+ */
+export async function loadHistoryContext({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<HistoryContext> {
+  const [floor, lastSeq] = await Promise.all([store.privacyFloor(sessionId), store.lastSeq(sessionId)]);
+  return { store, sessionId, floor, lastSeq };
+}
+
+/** A row the tool may show: of this session, after the floor, and visible to history. */
+export function isReadable(context: HistoryContext, row: StoredRow): boolean {
+  return row.sessionId === context.sessionId && row.seq > context.floor && isHistoryVisible(row);
+}
+
+/** A window the tool may name: its boundary is at or after the floor (the reset window itself is fine). */
+export function isListable(context: HistoryContext, window: WindowSummary): boolean {
+  return window.boundarySeq >= context.floor;
+}
+
+/**
+ * The window that opened at `boundarySeq`, when it exists and is listable.
+ *
+ * @example await windowAt(context, 120) // the summary of "w:120", or undefined
+ */
+export async function windowAt(context: HistoryContext, boundarySeq: number): Promise<WindowSummary | undefined> {
+  if (boundarySeq > context.lastSeq || boundarySeq < context.floor) return undefined;
+  const window = await windowContaining(context, boundarySeq);
+  return window?.boundarySeq === boundarySeq ? window : undefined;
+}
+
+/** The listable window a seq falls into. */
+export async function windowContaining(context: HistoryContext, seq: number): Promise<WindowSummary | undefined> {
+  if (seq > context.lastSeq) return undefined;
+  const page = await context.store.windows(context.sessionId, { beforeWindow: windowIdFor(seq + 1), limit: 1 });
+  const window = page.windows[0];
+  return window !== undefined && isListable(context, window) ? window : undefined;
+}
+
+/** The fields every item entry shares. `text` is the row's full rendering. */
+export function itemFields({ row, windowId, text }: { row: StoredRow; windowId: string; text: string }): ItemFields {
+  const type = row.meta?.type;
+  return {
+    item_id: String(row.seq),
+    window_id: windowId,
+    role: row.role,
+    created_at: row.createdAt,
+    ...(typeof type === "string" ? { type: sliceSafe(type, 0, 60) } : {}),
+    total_chars: text.length,
+  };
+}
+
+/**
+ * An item cursor (`after_item`, `before_item`): a non-negative integer, as a number or written
+ * plainly as a string; `undefined` when malformed.
+ *
+ * @example parseItemCursor("0") // 0
+ */
+export function parseItemCursor(value: unknown): number | undefined {
+  const text = typeof value === "number" ? String(value) : value;
+  if (typeof text !== "string" || !/^(0|[1-9][0-9]{0,15})$/.test(text)) return undefined;
+  const seq = Number(text);
+  return Number.isSafeInteger(seq) ? seq : undefined;
+}

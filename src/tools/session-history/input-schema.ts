@@ -1,0 +1,140 @@
+/**
+ * The input of `session_history`. One strict zod schema is the single source of truth: it is what
+ * the model sees (as JSON Schema) and what `execute` validates against. The schema handed to the
+ * AI SDK is its permissive twin: the same JSON Schema, but every value passes, because the SDK
+ * refuses schema-invalid input before `execute` runs and the model would get a raw validation
+ * dump instead of an error result it can act on (docs/adr: tool input validation).
+ */
+import { z } from "zod";
+import { MAX_QUERY_CHARS } from "../../core/search-query.js";
+import { ITEM_LIMIT, MAX_SEARCH_OFFSET, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
+
+export const SESSION_HISTORY_ACTIONS = ["list_windows", "list_items", "search", "read_item"] as const;
+export type SessionHistoryAction = (typeof SESSION_HISTORY_ACTIONS)[number];
+
+const maxListLimit = Math.max(WINDOW_LIMIT.max, ITEM_LIMIT.max, SEARCH_LIMIT.max);
+const itemId = z.union([z.string(), z.number().int().nonnegative()]);
+
+/** What each field must be, phrased for the error result the model reads. */
+const expectations: Record<string, string> = {
+  action: `one of ${SESSION_HISTORY_ACTIONS.map((action) => `'${action}'`).join(", ")}`,
+  limit: `an integer from 1 to ${maxListLimit} (search: up to ${SEARCH_LIMIT.max})`,
+  before_window: "a window id such as 'w:0' or 'w:120', as list_windows shows them",
+  window_id: "a window id such as 'w:0' or 'w:120', as list_windows shows them",
+  after_item: "an item id such as '42', as list_items and search show them",
+  query: "a string",
+  mode: "'literal' or 'ranked'",
+  before_item: "an item id such as '42', as list_items and search show them",
+  offset: `an integer from 0 to ${MAX_SEARCH_OFFSET}`,
+  item_id: "an item id such as '42', as list_items and search show them",
+  offset_chars: "a non-negative integer",
+  limit_chars: `an integer from 1 to ${READ_LIMIT_CHARS.max}`,
+};
+
+/** Every optional field is nullish: strict-mode providers send `null` for fields they leave out. */
+export const SessionHistoryInputSchema = z.object({
+  action: z
+    .enum(SESSION_HISTORY_ACTIONS)
+    .describe(
+      "list_windows: the context windows of this session, newest first. list_items: the items of one window (or of the whole readable history), oldest first. search: find items by text. read_item: read one item's text page by page.",
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxListLimit)
+    .nullish()
+    .describe(
+      `list_windows and list_items: at most this many entries (default ${WINDOW_LIMIT.default}, max ${maxListLimit}). search: at most this many hits (default ${SEARCH_LIMIT.default}, max ${SEARCH_LIMIT.max}).`,
+    ),
+  before_window: z.string().nullish().describe("list_windows: only windows older than this window id (the `next` of the previous page)."),
+  window_id: z.string().nullish().describe("list_items: the window to list (default: the whole readable history). search: only this window."),
+  after_item: itemId.nullish().describe("list_items: only items after this item id (the `next` of the previous page)."),
+  query: z.string().nullish().describe(`search: the text to look for (1 to ${MAX_QUERY_CHARS} characters).`),
+  mode: z
+    .enum(["literal", "ranked"])
+    .nullish()
+    .describe("search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first."),
+  before_item: itemId.nullish().describe("search: only items older than this item id (literal paging: the `next` of the previous page)."),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_SEARCH_OFFSET)
+    .nullish()
+    .describe("search, ranked mode only: skip this many hits (ranked paging: the `next` of the previous page)."),
+  item_id: itemId.nullish().describe("read_item: the item to read."),
+  offset_chars: z.number().int().min(0).nullish().describe("read_item: where the page starts, in characters (default 0)."),
+  limit_chars: z
+    .number()
+    .int()
+    .min(1)
+    .max(READ_LIMIT_CHARS.max)
+    .nullish()
+    .describe(`read_item: page length in characters (default ${READ_LIMIT_CHARS.default}, max ${READ_LIMIT_CHARS.max}); a page may be shorter to keep the result within 16 KiB.`),
+});
+
+export type SessionHistoryInput = z.infer<typeof SessionHistoryInputSchema>;
+
+/** What the AI SDK hands to `execute`: any object, to be checked against the strict schema. */
+export type SessionHistoryRawInput = Record<string, unknown>;
+
+const fieldNames = Object.keys(SessionHistoryInputSchema.shape) as (keyof typeof SessionHistoryInputSchema.shape)[];
+
+/**
+ * The permissive twin given to the AI SDK: renders to the same JSON Schema as
+ * `SessionHistoryInputSchema`, accepts any value of any field (unknown fields are dropped, a
+ * non-object input becomes `{}`), so that `execute` always runs and can answer with an error result.
+ *
+ * @example
+ * tool({ inputSchema: permissiveInputSchema(), execute: async (input) => ... })
+ */
+export function permissiveInputSchema(): z.ZodType<SessionHistoryRawInput, unknown> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of fieldNames) {
+    const strict = SessionHistoryInputSchema.shape[name];
+    const { $schema: _dialect, ...json } = z.toJSONSchema(strict, { io: "input", target: "draft-7" }) as Record<string, unknown>;
+    shape[name] = (name === "action" ? z.unknown() : z.unknown().optional()).meta(json);
+  }
+  return z.preprocess((value) => {
+    const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    // `action` is required in the JSON Schema; a missing one must still reach execute.
+    return { ...record, action: record["action"] ?? null };
+  }, z.object(shape)) as unknown as z.ZodType<SessionHistoryRawInput, unknown>;
+}
+
+export type InputCheck = { ok: true; input: SessionHistoryInput } | { ok: false; message: string };
+
+/**
+ * Validates raw tool input against the strict schema; on failure, one message naming each
+ * wrong field, what it must be, and what was given (long values summarized, never echoed).
+ *
+ * @example checkInput({ action: "read_item", item_id: "7" }) // { ok: true, input: { action: "read_item", item_id: "7" } }
+ */
+export function checkInput(raw: unknown): InputCheck {
+  const parsed = SessionHistoryInputSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const record = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
+  const problems = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    const field = typeof issue.path[0] === "string" ? issue.path[0] : undefined;
+    if (field === undefined) {
+      problems.set("", "the input must be an object with at least an 'action' field");
+      continue;
+    }
+    if (problems.has(field)) continue;
+    const value = record[field];
+    const given = value === undefined || value === null ? "it is missing" : `got ${describeValue(value)}`;
+    problems.set(field, `${field} must be ${expectations[field] ?? "valid"}; ${given}`);
+  }
+  return { ok: false, message: `Invalid input: ${[...problems.values()].join("; ")}.` };
+}
+
+/** A short description of a value: small values as JSON, large ones by type and size only. */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `an array of ${value.length} element(s)`;
+  if (value === null) return "null";
+  return `a value of type ${typeof value}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * `list_windows`: the session's listable context windows, newest first, each with its visible
+ * item count, first and last visible item, time span, rollover reason and a one-line preview.
+ */
+import { fitEntries } from "../../core/history-view/bounded-result.js";
+import { HISTORY_LABEL, MAX_RESULT_BYTES, WINDOW_LIMIT, WINDOW_PREVIEW_CHARS } from "../../core/history-view/limits.js";
+import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
+import { renderRowText } from "../../core/row-text.js";
+import { parseWindowId } from "../../core/windows.js";
+import type { StoredRow, WindowSummary } from "../../store/port.js";
+import { isListable, isReadable, type HistoryContext } from "./history-context.js";
+import type { SessionHistoryInput } from "./input-schema.js";
+import { errorResult, type ListWindowsResult, type SessionHistoryErrorResult, type WindowEntry } from "./results.js";
+
+/** Rows read per step, and steps at most, when looking for a window's first or last visible row. */
+const EDGE_PAGE_ROWS = 4;
+const EDGE_MAX_STEPS = 4;
+
+/**
+ * @example await listWindows(context, { action: "list_windows", limit: 5 })
+ */
+export async function listWindows(context: HistoryContext, input: SessionHistoryInput): Promise<ListWindowsResult | SessionHistoryErrorResult> {
+  const limit = input.limit ?? WINDOW_LIMIT.default;
+  if (limit > WINDOW_LIMIT.max) {
+    return errorResult({ action: "list_windows", code: "invalid_input", message: `limit must be an integer from 1 to ${WINDOW_LIMIT.max}; got ${limit}.` });
+  }
+  const beforeWindow = input.before_window ?? undefined;
+  if (beforeWindow !== undefined && parseWindowId(beforeWindow) === undefined) {
+    return errorResult({
+      action: "list_windows",
+      code: "invalid_input",
+      message: "before_window must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
+    });
+  }
+  const page = await context.store.windows(context.sessionId, { limit, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+  const windows = page.windows.filter((window) => isListable(context, window));
+  const entries: WindowEntry[] = [];
+  for (const window of windows) entries.push(await windowEntry(context, window));
+  const build = (kept: WindowEntry[]): ListWindowsResult => {
+    const hasMore = page.hasMore || kept.length < entries.length;
+    const last = kept.at(-1);
+    return {
+      label: HISTORY_LABEL,
+      ok: true,
+      action: "list_windows",
+      windows: kept,
+      has_more: hasMore,
+      next: hasMore && last !== undefined ? { before_window: last.window_id } : null,
+    };
+  };
+  const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
+  return fitted?.result ?? build([]);
+}
+
+async function windowEntry(context: HistoryContext, window: WindowSummary): Promise<WindowEntry> {
+  const first = window.visibleCount > 0 ? await edgeVisibleRow(context, window, "first") : undefined;
+  const last = window.visibleCount > 0 ? await edgeVisibleRow(context, window, "last") : undefined;
+  return {
+    window_id: window.windowId,
+    kind: window.kind,
+    ...(window.reason === undefined ? {} : { reason: window.reason }),
+    active: window.active,
+    item_count: window.visibleCount,
+    first_item: first === undefined ? null : String(first.seq),
+    last_item: last === undefined ? null : String(last.seq),
+    started_at: window.startedAt,
+    ended_at: window.endedAt,
+    preview: first === undefined ? null : oneLinePreview({ text: renderRowText(first, { maxValueChars: WINDOW_PREVIEW_CHARS }), maxChars: WINDOW_PREVIEW_CHARS }),
+  };
+}
+
+/** The first or last readable row of a window, scanning a few small pages past hidden rows. */
+async function edgeVisibleRow(context: HistoryContext, window: WindowSummary, edge: "first" | "last"): Promise<StoredRow | undefined> {
+  let afterSeq = window.firstSeq - 1;
+  let beforeSeq = window.lastSeq + 1;
+  for (let step = 0; step < EDGE_MAX_STEPS; step += 1) {
+    const page = await context.store.items(context.sessionId, {
+      windowId: window.windowId,
+      limit: EDGE_PAGE_ROWS,
+      ...(edge === "first" ? { afterSeq: Math.max(0, afterSeq) } : { beforeSeq }),
+    });
+    const rows = edge === "first" ? page.rows : [...page.rows].reverse();
+    const found = rows.find((row) => isReadable(context, row));
+    if (found !== undefined) return found;
+    const lastScanned = rows.at(-1);
+    if (!page.hasMore || lastScanned === undefined) return undefined;
+    if (edge === "first") afterSeq = lastScanned.seq;
+    else beforeSeq = lastScanned.seq;
+  }
+  return undefined;
+}

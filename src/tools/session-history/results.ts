@@ -1,0 +1,107 @@
+/**
+ * The result shapes of `session_history`. Every result carries `label` (the content is historical
+ * transcript data, not instructions) and `ok`; page results carry `has_more` and `next`, the plain
+ * parameters to change for the next page (no opaque cursors, docs/adr: no opaque cursors).
+ */
+import { HISTORY_LABEL } from "../../core/history-view/limits.js";
+import type { WindowKind } from "../../core/windows.js";
+import type { SessionHistoryAction } from "./input-schema.js";
+
+export type SessionHistoryErrorCode =
+  | "invalid_input"
+  | "invalid_query"
+  | "window_not_available"
+  | "item_not_available"
+  | "offset_past_end";
+
+export interface SessionHistoryErrorResult {
+  label: string;
+  ok: false;
+  action: SessionHistoryAction | null;
+  error: { code: SessionHistoryErrorCode; message: string };
+}
+
+interface PageFields<Next> {
+  label: string;
+  ok: true;
+  has_more: boolean;
+  /** Repeat the call with these parameters changed to get the next page; `null` at the end. */
+  next: Next | null;
+}
+
+/** What every listed item, hit and page says about its row. */
+export interface ItemFields {
+  item_id: string;
+  window_id: string;
+  role: string;
+  created_at: string;
+  /** `meta.type` of synthetic rows (e.g. `budget-warning`, `compaction-summary`). */
+  type?: string;
+  /** Length of the item's rendered text, in characters (what read_item pages through). */
+  total_chars: number;
+}
+
+export interface WindowEntry {
+  window_id: string;
+  kind: WindowKind;
+  reason?: string;
+  active: boolean;
+  item_count: number;
+  first_item: string | null;
+  last_item: string | null;
+  started_at: string;
+  ended_at: string;
+  preview: string | null;
+}
+
+export interface ListWindowsResult extends PageFields<{ before_window: string }> {
+  action: "list_windows";
+  windows: WindowEntry[];
+}
+
+export interface ItemEntry extends ItemFields {
+  preview: string;
+}
+
+export interface ListItemsResult extends PageFields<{ after_item: string }> {
+  action: "list_items";
+  window_id: string | null;
+  items: ItemEntry[];
+}
+
+export interface SearchHitEntry extends ItemFields {
+  /** A verbatim stretch of the rendered item around the match. */
+  snippet: string;
+  /** Where the snippet starts in the item: pass it as read_item's `offset_chars` to read on. */
+  snippet_offset_chars: number;
+}
+
+export interface SearchResult extends PageFields<{ before_item: string } | { offset: number }> {
+  action: "search";
+  mode: "literal" | "ranked";
+  hits: SearchHitEntry[];
+}
+
+export interface ReadItemResult extends PageFields<{ offset_chars: number }>, ItemFields {
+  action: "read_item";
+  offset_chars: number;
+  text: string;
+  next_offset_chars: number | null;
+}
+
+export type SessionHistoryResult = SessionHistoryErrorResult | ListWindowsResult | ListItemsResult | SearchResult | ReadItemResult;
+
+/**
+ * @example errorResult({ action: "read_item", code: "item_not_available", message: "Item 9 is not available." })
+ */
+export function errorResult({
+  action,
+  code,
+  message,
+}: {
+  action: SessionHistoryAction | null;
+  code: SessionHistoryErrorCode;
+  message: string;
+}): SessionHistoryErrorResult {
+  return { label: HISTORY_LABEL, ok: false, action, error: { code, message } };
+}

@@ -1,0 +1,89 @@
+/**
+ * `search`: literal (case-insensitive substring, newest first, paged with `before_item`) or
+ * ranked (any of the words, most relevant first, paged with `offset`). Each hit carries a
+ * verbatim snippet of at most 500 characters around the match and the offset where the snippet
+ * starts, so `read_item` can continue from there.
+ */
+import { fitEntries } from "../../core/history-view/bounded-result.js";
+import { HISTORY_LABEL, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
+import { excerptAround, findLiteralMatch, findWordMatch, type MatchSpan } from "../../core/history-view/text-excerpt.js";
+import { renderRowText } from "../../core/row-text.js";
+import { InvalidQueryError, MAX_QUERY_CHARS, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
+import { parseWindowId } from "../../core/windows.js";
+import { isReadable, itemFields, parseItemCursor, windowAt, type HistoryContext } from "./history-context.js";
+import type { SessionHistoryInput } from "./input-schema.js";
+import { errorResult, type SearchHitEntry, type SearchResult, type SessionHistoryErrorResult } from "./results.js";
+
+/**
+ * @example await searchHistory(context, { action: "search", query: "migration plan", mode: "ranked" })
+ */
+export async function searchHistory(context: HistoryContext, input: SessionHistoryInput): Promise<SearchResult | SessionHistoryErrorResult> {
+  const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") => errorResult({ action: "search", code, message });
+  const query = input.query ?? "";
+  if (query.trim().length === 0) return invalid("search needs a query: pass the text to look for in `query`.", "invalid_query");
+  if (query.length > MAX_QUERY_CHARS) {
+    return invalid(`The query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`, "invalid_query");
+  }
+  const mode: SearchMode = input.mode ?? "literal";
+  if (mode === "ranked" && rankedQueryWords(query).length === 0) {
+    return invalid("A ranked search needs at least one word of letters or digits; use mode 'literal' to search for punctuation.", "invalid_query");
+  }
+  const limit = input.limit ?? SEARCH_LIMIT.default;
+  if (limit > SEARCH_LIMIT.max) return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
+  const offset = input.offset ?? 0;
+  if (mode === "literal" && offset > 0) return invalid("offset pages ranked results only; literal results page with before_item (see `next`).");
+  const beforeItem = input.before_item ?? undefined;
+  const beforeSeq = beforeItem === undefined ? undefined : parseItemCursor(beforeItem);
+  if (beforeItem !== undefined && beforeSeq === undefined) return invalid("before_item must be an item id such as '42', as list_items and search show them.");
+  const windowId = input.window_id ?? undefined;
+  if (windowId !== undefined) {
+    const windowSeq = parseWindowId(windowId);
+    if (windowSeq === undefined) return invalid("window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.");
+    if ((await windowAt(context, windowSeq)) === undefined) {
+      return errorResult({
+        action: "search",
+        code: "window_not_available",
+        message: `Window ${windowId} is not available: it does not exist in this session, or it lies before a manual reset of the history. Call list_windows for the windows you can search.`,
+      });
+    }
+  }
+
+  let page;
+  try {
+    page = await context.store.search(context.sessionId, {
+      query,
+      mode,
+      limit,
+      offset,
+      ...(windowId === undefined ? {} : { windowId }),
+      ...(beforeSeq === undefined ? {} : { beforeSeq }),
+    });
+  } catch (error) {
+    if (InvalidQueryError.isInstance(error)) return invalid(error.message, "invalid_query");
+    throw error;
+  }
+
+  const words = mode === "ranked" ? rankedQueryWords(query) : [];
+  const readable = page.hits.filter((hit) => isReadable(context, hit.row));
+  const entries: SearchHitEntry[] = readable.map((hit) => {
+      const text = renderRowText(hit.row);
+      const match: MatchSpan = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? { start: 0, length: 0 };
+      const snippet = excerptAround({ text, match, maxChars: SNIPPET_MAX_CHARS });
+      return { ...itemFields({ row: hit.row, windowId: hit.windowId, text }), snippet: snippet.text, snippet_offset_chars: snippet.offsetChars };
+  });
+  // Ranked paging counts the store's hits, including any this call left out.
+  const consumed = (kept: number) => (kept === readable.length ? page.hits.length : page.hits.indexOf(readable[kept] as (typeof page.hits)[number]));
+
+  const build = (kept: SearchHitEntry[]): SearchResult => {
+    const hasMore = page.hasMore || kept.length < entries.length;
+    return { label: HISTORY_LABEL, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next: hasMore ? nextPage({ mode, nextOffset: offset + consumed(kept.length), kept }) : null };
+  };
+  const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
+  return fitted?.result ?? build([]);
+}
+
+function nextPage({ mode, nextOffset, kept }: { mode: SearchMode; nextOffset: number; kept: readonly SearchHitEntry[] }): SearchResult["next"] {
+  if (mode === "ranked") return nextOffset <= MAX_SEARCH_OFFSET && kept.length > 0 ? { offset: nextOffset } : null;
+  const oldest = kept.at(-1);
+  return oldest === undefined ? null : { before_item: oldest.item_id };
+}
