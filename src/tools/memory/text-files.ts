@@ -1,0 +1,184 @@
+/**
+ * Reading and writing memory files: text only (UTF-8 without NUL bytes), at most 100 KiB, written
+ * atomically (a temporary file in the same directory, then a rename), with a last check that the
+ * file is still the one that was read, so a concurrent edit is never silently overwritten.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { lstatIfExists } from "./host-paths.js";
+import { refusal, type Refusal } from "./results.js";
+
+export const MAX_MEMORY_FILE_BYTES = 100 * 1024;
+export const MAX_FILES_PER_SCOPE = 1000;
+/** Prefix of temporary files; hidden names are refused as memory paths, so they never collide. */
+export const TEMPORARY_FILE_PREFIX = ".ctxwin-tmp-";
+
+/** Identity of a file's version as read: a write compares it before replacing the file. */
+export interface FileVersion {
+  inode: number;
+  size: number;
+  modifiedMs: number;
+}
+
+export interface TextFile {
+  text: string;
+  bytes: number;
+  version: FileVersion;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+
+/**
+ * Reads a memory file, refusing binary content and files over the limit without reading them.
+ *
+ * @example
+ * const file = readTextFile({ file: target.contentPath, shownPath: "/memories/project/a.md" });
+ */
+export function readTextFile({ file, shownPath, maxBytes = MAX_MEMORY_FILE_BYTES }: { file: string; shownPath: string; maxBytes?: number }): TextFile | Refusal {
+  const descriptor = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  try {
+    const stats = fs.fstatSync(descriptor);
+    if (!stats.isFile()) return refusal("not_a_file", `${shownPath} is not a regular file.`);
+    if (stats.size > maxBytes) {
+      return refusal("file_too_large", `${shownPath} is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} limit for memory files; it is not read.`);
+    }
+    const buffer = Buffer.alloc(stats.size);
+    let offset = 0;
+    while (offset < buffer.length) {
+      const read = fs.readSync(descriptor, buffer, offset, buffer.length - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    const bytes = buffer.subarray(0, offset);
+    if (bytes.includes(0)) return refusal("binary_file", `${shownPath} is a binary file (it contains NUL bytes); only text files can be used.`);
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      return refusal("binary_file", `${shownPath} is not valid UTF-8 text; only text files can be used.`);
+    }
+    return { text, bytes: offset, version: versionOf(stats) };
+  } finally {
+    fs.closeSync(descriptor);
+  }
+}
+
+/**
+ * Refuses content that may not be written: NUL bytes, invalid Unicode, more than the limit.
+ *
+ * @example
+ * const problem = checkTextContent({ text: input.file_text, shownPath });
+ */
+export function checkTextContent({ text, shownPath, maxBytes = MAX_MEMORY_FILE_BYTES }: { text: string; shownPath: string; maxBytes?: number }): Refusal | undefined {
+  if (text.includes("\u0000")) return refusal("binary_file", `The new content of ${shownPath} contains NUL bytes; memory files are text only.`);
+  if (LONE_SURROGATE.test(text)) return refusal("invalid_input", `The new content of ${shownPath} contains invalid Unicode (a lone surrogate).`);
+  const bytes = encoder.encode(text).length;
+  if (bytes > maxBytes) {
+    return refusal("file_too_large", `The new content of ${shownPath} would be ${formatBytes(bytes)}, over the ${formatBytes(maxBytes)} limit; make it shorter or split it into several files.`);
+  }
+  return undefined;
+}
+
+export interface AtomicWriteOptions {
+  file: string;
+  content: string | Uint8Array;
+  /** The version that was read (replace only that), or `"absent"` (create only). `undefined`: replace whatever is there. */
+  expected?: FileVersion | "absent";
+  shownPath?: string;
+  /** Test hook: runs after the temporary file is written, right before the final check. */
+  beforeCommit?: () => void;
+}
+
+/**
+ * Writes `content` to `file` through a temporary file and a rename, so readers see the old or the
+ * new file, never a mix. With `expected`, refuses when the file changed since it was read.
+ *
+ * @example
+ * const problem = writeFileAtomic({ file, content: "new text", expected: read.version, shownPath });
+ */
+export function writeFileAtomic({ file, content, expected, shownPath = file, beforeCommit }: AtomicWriteOptions): Refusal | undefined {
+  const directory = path.dirname(file);
+  const current = lstatIfExists(file);
+  const mode = current?.isFile() === true ? current.mode & 0o777 : 0o644;
+  const temporary = path.join(directory, `${TEMPORARY_FILE_PREFIX}${randomBytes(8).toString("hex")}`);
+  const descriptor = fs.openSync(temporary, "wx", mode);
+  let committed = false;
+  try {
+    try {
+      fs.writeFileSync(descriptor, content);
+      fs.fsyncSync(descriptor);
+    } finally {
+      fs.closeSync(descriptor);
+    }
+    beforeCommit?.();
+    if (expected === "absent") {
+      // link() creates the name only if nothing is there: a file created meanwhile is never replaced.
+      try {
+        fs.linkSync(temporary, file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return changed(shownPath, "was created by someone else");
+        throw error;
+      }
+      committed = true;
+      return undefined;
+    }
+    if (expected !== undefined) {
+      const now = lstatIfExists(file);
+      if (now === undefined) return changed(shownPath, "was deleted");
+      if (!sameVersion(versionOf(now), expected)) return changed(shownPath, "was changed");
+    }
+    fs.renameSync(temporary, file);
+    committed = true;
+    return undefined;
+  } finally {
+    if (!committed || expected === "absent") fs.rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * Counts the files of a scope (hidden entries excluded, links not followed), stopping early once
+ * `stopAfter` is passed.
+ *
+ * @example
+ * if (countFiles({ directory: scopeDirectory, stopAfter: 1000 }) >= 1000) ...
+ */
+export function countFiles({ directory, stopAfter = Number.POSITIVE_INFINITY }: { directory: string; stopAfter?: number }): number {
+  let count = 0;
+  const pending = [directory];
+  while (pending.length > 0 && count <= stopAfter) {
+    const current = pending.pop() as string;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw error;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".")) continue;
+      if (entry.isDirectory()) pending.push(path.join(current, entry.name));
+      else count += 1;
+    }
+  }
+  return count;
+}
+
+export function versionOf(stats: fs.Stats): FileVersion {
+  return { inode: stats.ino, size: stats.size, modifiedMs: stats.mtimeMs };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  return `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} KiB`;
+}
+
+function sameVersion(left: FileVersion, right: FileVersion): boolean {
+  return left.inode === right.inode && left.size === right.size && left.modifiedMs === right.modifiedMs;
+}
+
+function changed(shownPath: string, what: string): Refusal {
+  return refusal("changed_concurrently", `${shownPath} ${what} while this command ran; nothing was written. View the file again and retry.`);
+}
