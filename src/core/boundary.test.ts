@@ -54,6 +54,7 @@ describe("classifyBoundary", () => {
     ["an empty object", rowWith({})],
     ["an empty array", rowWith([])],
     ["an array holding a compaction", rowWith([{ kind: "compaction" }])],
+    ["an array carrying a compaction kind", rowWith(Object.assign([], { kind: "compaction" }))],
     ["a bare string kind", rowWith("compaction")],
     ["an empty string", rowWith("")],
     ["a number", rowWith(1)],
