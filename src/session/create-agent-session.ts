@@ -1,0 +1,121 @@
+/**
+ * `createAgentSession`: an agent session on the AI SDK that never sends an over-limit request,
+ * rolls over at the budget without losing anything, warns the agent once per window, and recovers
+ * from crashes and provider errors (DESIGN.md §5–6, §10).
+ */
+import type { LanguageModel } from "ai";
+import { assertSessionId } from "../core/row.js";
+import { InvalidArgumentError } from "../core/errors.js";
+import { resetBoundaryRow } from "../core/rollover/notice-rows.js";
+import { windowIdFor } from "../core/windows.js";
+import { createDefaultBudgetPolicy } from "./budget-policy.js";
+import { SessionStoreError } from "./errors.js";
+import { createSendFlow } from "./send-flow.js";
+import { memoizeToolTokens, primaryModel, type SessionContext } from "./session-context.js";
+import { createSessionEvents, type SessionEventName, type SessionListener } from "./session-events.js";
+import { createSessionLock } from "./session-lock.js";
+import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendResult, SessionUsage } from "./session-types.js";
+import { buildToolSet } from "./tool-set.js";
+import { createTurnQueue } from "./turn-queue.js";
+import { readSessionUsage } from "./session-usage.js";
+
+export interface AgentSession {
+  readonly sessionId: string;
+  /** Sends one input; resolves when its turn and every continuation it queued have finished. */
+  send(input: SendInput): Promise<SendResult>;
+  /** Manual soft clear: writes a `reset` boundary (a privacy floor) and drops any pending rollover. */
+  clear(options: { soft: true }): Promise<{ windowId: string }>;
+  /** Token figures of the active window for a budget bar. */
+  usage(): Promise<SessionUsage>;
+  /** Switches the primary model; a pending rollover and a queued `continue` are dropped. */
+  setModel(model: LanguageModel): Promise<void>;
+  on<Name extends SessionEventName>(name: Name, listener: SessionListener<Name>): () => void;
+}
+
+const noHotMemories: HotMemoriesProvider = { mode: "off", render: async () => "" };
+
+/**
+ * @example
+ * const session = createAgentSession({ store: openStore(), sessionId: "build-42", model: openai("gpt-4o"), tools });
+ * const result = await session.send("Summarize the open issues.");
+ * if (result.status === "blocked") console.log(result.reason);
+ */
+export function createAgentSession({
+  store,
+  sessionId,
+  model,
+  fallbackModels = [],
+  system,
+  tools,
+  toolPolicy,
+  budget = {},
+  memory = false,
+  maxSteps = 20,
+  maxTurnsPerSend = 25,
+  now = () => new Date(),
+  generateId = () => crypto.randomUUID(),
+  budgetPolicy,
+  hotMemories,
+  historyTool,
+  logWarning = (message) => console.warn(message),
+}: AgentSessionOptions): AgentSession {
+  assertSessionId(sessionId);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
+  const policy = budgetPolicy ?? createDefaultBudgetPolicy({ settings: budget, primaryModel: model });
+  const toolSet = buildToolSet({
+    ...(tools === undefined ? {} : { tools }),
+    ...(toolPolicy === undefined ? {} : { toolPolicy }),
+    ...(historyTool === undefined ? {} : { historyTool: historyTool({ store, sessionId }) }),
+  });
+  const warned = new Set<string>();
+  const events = createSessionEvents();
+  const context: SessionContext = {
+    store,
+    sessionId,
+    now,
+    generateId,
+    policy,
+    strategy: budget.strategy ?? "rollover",
+    models: [model, ...fallbackModels],
+    system,
+    tools: toolSet.tools,
+    historyToolAvailable: toolSet.historyToolAvailable,
+    hotMemories: hotMemories ?? noHotMemories,
+    notesPath: memory === false ? undefined : "/memories/workspace/context-notes.md",
+    maxSteps,
+    maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
+    events,
+    warnOnce: (message) => {
+      if (warned.has(message)) return;
+      warned.add(message);
+      logWarning(message);
+    },
+    toolTokens: memoizeToolTokens(toolSet.tools, (text) => policy.countTokens(text, model)),
+  };
+  const queue = createTurnQueue();
+  const lock = createSessionLock();
+  const send = createSendFlow({ context, queue, lock, maxTurnsPerSend });
+
+  return {
+    sessionId,
+    send,
+    clear: (options) =>
+      lock.run(async () => {
+        if (options?.soft !== true) throw new InvalidArgumentError("clear() needs { soft: true }: a soft clear keeps the transcript and starts a fresh window. To delete a session, use store.deleteSession().");
+        queue.supersede();
+        try {
+          const [row] = await store.append(sessionId, [resetBoundaryRow({ createdAt: now().toISOString() })], { operationId: `${generateId()}:clear` });
+          return { windowId: windowIdFor(row?.seq ?? 0) };
+        } catch (error) {
+          throw new SessionStoreError("the reset boundary", error);
+        }
+      }),
+    usage: () => readSessionUsage(context, primaryModel(context)),
+    setModel: (next) =>
+      lock.run(async () => {
+        queue.supersede();
+        context.models = [next, ...context.models.slice(1)];
+      }),
+    on: (name, listener) => events.on(name, listener),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Failures of the session engine. Expected outcomes (a budget block) are values in the send
+ * result; these classes describe failures, and a failed send carries one in `error`.
+ */
+import { CtxwinError } from "../core/errors.js";
+
+function defineIsInstance(name: string) {
+  return (error: unknown): boolean => CtxwinError.isInstance(error) && error.name === name;
+}
+
+/**
+ * The provider refused a request as too long again, after the emergency rollover already gave it
+ * a fresh window. The turn stops here instead of looping.
+ *
+ * @example
+ * if (ContextExceededError.isInstance(result.error)) console.error(result.error.message)
+ */
+export class ContextExceededError extends CtxwinError {
+  static readonly errorName = "CtxwinContextExceededError";
+  static override isInstance = defineIsInstance(ContextExceededError.errorName) as (error: unknown) => error is ContextExceededError;
+
+  constructor(
+    readonly model: string,
+    options: { cause?: unknown; afterRollover: boolean },
+  ) {
+    super(
+      ContextExceededError.errorName,
+      options.afterRollover
+        ? `The provider refused the request to ${model} as too long even in a fresh context window. Shorten the input, lower the system prompt or memory size, or use a model with a larger context.`
+        : `The provider refused the request to ${model} as too long, and the window is already fresh, so a rollover cannot help. Shorten the input or use a model with a larger context.`,
+      { cause: options.cause },
+    );
+  }
+}
+
+/**
+ * A provider call failed (network, authentication, rate limit, ...) on every model tried.
+ *
+ * @example
+ * if (ProviderCallError.isInstance(result.error)) console.error(result.error.cause)
+ */
+export class ProviderCallError extends CtxwinError {
+  static readonly errorName = "CtxwinProviderCallError";
+  static override isInstance = defineIsInstance(ProviderCallError.errorName) as (error: unknown) => error is ProviderCallError;
+
+  constructor(
+    readonly model: string,
+    cause: unknown,
+  ) {
+    super(ProviderCallError.errorName, `The call to ${model} failed: ${messageOf(cause)}`, { cause });
+  }
+}
+
+/**
+ * Persisting a row failed; nothing of that write is stored, and the next `send` starts over.
+ *
+ * @example
+ * if (SessionStoreError.isInstance(result.error)) console.error(result.error.cause)
+ */
+export class SessionStoreError extends CtxwinError {
+  static readonly errorName = "CtxwinSessionStoreError";
+  static override isInstance = defineIsInstance(SessionStoreError.errorName) as (error: unknown) => error is SessionStoreError;
+
+  constructor(
+    readonly operation: string,
+    cause: unknown,
+  ) {
+    super(SessionStoreError.errorName, `Could not store ${operation}: ${messageOf(cause)}. Nothing of it was written; the next send retries.`, { cause });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

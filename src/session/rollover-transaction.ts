@@ -1,0 +1,221 @@
+/**
+ * The start of every turn, and the only place a rollover happens (DESIGN.md §6): derive the
+ * window's pressure from stored rows, preflight the input against a fresh window, decide, and
+ * write boundary + hidden lead-in + the triggering input (or just the input, maybe behind a
+ * warning) in ONE atomic append. A window with no substantive row never gets a second boundary.
+ */
+import type { LanguageModel } from "ai";
+import { budgetWarningText } from "../core/rollover/budget-warning-text.js";
+import { budgetWarningRow, rejectedInputRow } from "../core/rollover/notice-rows.js";
+import { continueRow, leadInRow, rolloverTransactionRows, userInputRow } from "../core/rollover/rollover-rows.js";
+import { deriveWindowPressure, hasBudgetWarning, isWindowFresh } from "../core/rollover/window-pressure.js";
+import type { RolloverReason, RowInput, RowPart } from "../core/row.js";
+import { windowIdFor } from "../core/windows.js";
+import { AppendConflictError } from "../store/errors.js";
+import type { ActiveWindow, StoredRow } from "../store/port.js";
+import { modelKey } from "./budget-policy.js";
+import { SessionStoreError } from "./errors.js";
+import { overheadTokens, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
+import { contextLimitFor, toolOutputLimits, type SessionContext } from "./session-context.js";
+import type { RolloverInfo, WarningInfo } from "./session-types.js";
+import type { PendingRollover } from "./turn-queue.js";
+
+export type TurnTrigger = { kind: "user"; parts: RowPart[]; metadata?: Record<string, unknown> } | { kind: "continue" } | { kind: "warning" };
+
+export interface TurnStartRequest {
+  trigger: TurnTrigger;
+  /** A rollover decided after a settled step, waiting for this send. */
+  latch: PendingRollover | undefined;
+  /** Put the budget warning in front of this input. */
+  warningAhead: boolean;
+  /** An emergency rollover (the provider refused the request as too long). */
+  forced?: { reason: RolloverReason };
+  operationId: string;
+  model: LanguageModel;
+  frame: RequestFrame;
+}
+
+export type TurnStart =
+  | {
+      status: "ready";
+      windowId: string;
+      /** The active window after the append, trigger included. */
+      rows: StoredRow[];
+      trigger: StoredRow;
+      rollover?: RolloverInfo;
+      warning?: WarningInfo;
+      /** The rollover latch was consumed (executed, or found stale on a fresh window). */
+      latchConsumed: boolean;
+    }
+  | { status: "blocked"; reason: string; estimatedTokens: number; hardCeiling: number; rejected?: StoredRow }
+  | { status: "already-fresh" };
+
+const MAX_CONFLICT_RETRIES = 3;
+
+/**
+ * @example
+ * const start = await startTurn(context, { trigger: { kind: "user", parts }, latch, warningAhead: false, operationId, model, frame });
+ */
+export async function startTurn(context: SessionContext, request: TurnStartRequest): Promise<TurnStart> {
+  for (let attempt = 0; ; attempt += 1) {
+    const window = await context.store.activeWindow(context.sessionId);
+    try {
+      return await planAndAppend(context, request, window);
+    } catch (error) {
+      if (AppendConflictError.isInstance(error) && attempt < MAX_CONFLICT_RETRIES) continue;
+      if (SessionStoreError.isInstance(error)) throw error;
+      throw new SessionStoreError("the turn's input", error);
+    }
+  }
+}
+
+async function planAndAppend(context: SessionContext, request: TurnStartRequest, window: ActiveWindow): Promise<TurnStart> {
+  const { model, frame, trigger } = request;
+  const countTokens = frame.countTokens;
+  const limits = toolOutputLimits(context, model);
+  const rowTokens = (row: StoredRow) => rowRequestTokens(row, countTokens, limits);
+  const overhead = overheadTokens(frame);
+  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens, overheadTokens: overhead });
+  const fresh = isWindowFresh(window.rows);
+  const warned = hasBudgetWarning(window.rows);
+  const limit = contextLimitFor(context, model);
+  const createdAt = context.now().toISOString();
+
+  const triggerRow = triggerRowFor(trigger, { createdAt });
+  const triggerTokens = triggerRow === undefined ? 0 : rowRequestTokens({ seq: 0, parts: triggerRow.parts, tokens: undefined }, countTokens, limits);
+  const projected = pressure.contextTokens + triggerTokens;
+  const nextWindowId = windowIdFor(window.lastSeq + 1);
+
+  let rollover: Omit<RolloverInfo, "windowId" | "rolloverId"> | undefined;
+  let warningDue = false;
+  let rolloverAt: number | undefined;
+  const latchConsumed = request.latch !== undefined;
+  if (limit !== undefined) {
+    const ceiling = context.policy.hardCeiling(limit);
+    const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context) });
+    const freshEstimate = overhead + rowRequestTokens({ seq: 0, parts: leadIn.parts, tokens: undefined }, countTokens, limits) + triggerTokens;
+    if (freshEstimate > ceiling && trigger.kind === "user") {
+      const reason = `This message does not fit even a fresh context window of ${modelKey(model)}: about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. Shorten it, remove attachments, or use a model with a larger context.`;
+      return reject(context, request, { reason, estimatedTokens: freshEstimate, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+    }
+    const evaluation = context.policy.evaluate({ moment: "on-send", projected, contextLimit: limit, warningEmitted: warned });
+    rolloverAt = evaluation.rolloverAt;
+    // A latch from another window is stale: that window already rolled over (or was cleared).
+    const latch = request.latch !== undefined && request.latch.windowId === window.windowId ? request.latch : undefined;
+    if (context.strategy === "off") {
+      if (projected > ceiling && trigger.kind === "user") {
+        const reason = `The context window is full (about ${projected.toLocaleString("en-US")} tokens, ceiling ${ceiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
+        return reject(context, request, { reason, estimatedTokens: projected, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+      }
+    } else if (request.forced !== undefined) {
+      rollover = { reason: request.forced.reason, previousWindowId: window.windowId, flushOpportunity: false, contextTokens: pressure.contextTokens, maxTokens: limit };
+    } else if (latch !== undefined) {
+      rollover = { reason: latch.reason, previousWindowId: window.windowId, flushOpportunity: latch.flushOpportunity, contextTokens: latch.contextTokens, maxTokens: latch.maxTokens };
+    } else if (trigger.kind === "warning" ? projected >= ceiling : evaluation.decision === "rollover") {
+      rollover = { reason: "on-send", previousWindowId: window.windowId, flushOpportunity: trigger.kind === "warning" ? false : evaluation.flushOpportunity, contextTokens: pressure.contextTokens, maxTokens: limit };
+    } else if (trigger.kind === "user" && !warned && (request.warningAhead || evaluation.decision === "warn")) {
+      warningDue = true;
+    }
+    if (rollover !== undefined && fresh) {
+      if (request.forced !== undefined) return { status: "already-fresh" };
+      rollover = undefined;
+    }
+    if (rollover !== undefined && !context.historyToolAvailable) {
+      const reason = `The context window is at its budget (about ${pressure.contextTokens.toLocaleString("en-US")} of ${limit.toLocaleString("en-US")} tokens), and this session's tool policy does not grant session_history, so a rollover would make earlier context unrecoverable. Grant session_history, compact the session, or clear it.`;
+      if (trigger.kind !== "user") return { status: "blocked", reason, estimatedTokens: projected, hardCeiling: ceiling };
+      return reject(context, request, { reason, estimatedTokens: projected, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+    }
+  }
+
+  const rows = rowsToAppend({ context, request, window, triggerRow, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
+  let stored: StoredRow[];
+  try {
+    const withTokens = rows.rows.map((row) => ({ ...row, tokens: rowRequestTokens({ seq: 0, parts: row.parts, tokens: undefined }, countTokens, limits) }));
+    stored = await context.store.append(context.sessionId, withTokens, { expectLastSeq: window.lastSeq, operationId: request.operationId });
+  } catch (error) {
+    if (AppendConflictError.isInstance(error)) throw error;
+    throw new SessionStoreError(rollover === undefined ? "the turn's input" : "the rollover (boundary, lead-in and input)", error);
+  }
+  const triggerStored = stored[stored.length - 1];
+  if (triggerStored === undefined) throw new SessionStoreError("the turn's input", new Error("the store returned no rows"));
+  const activeRows = rollover === undefined ? [...window.rows, ...stored] : stored;
+  return {
+    status: "ready",
+    windowId: rollover === undefined ? window.windowId : nextWindowId,
+    rows: activeRows,
+    trigger: triggerStored,
+    latchConsumed,
+    ...(rows.rolloverInfo === undefined ? {} : { rollover: rows.rolloverInfo }),
+    ...(rows.warningInfo === undefined ? {} : { warning: rows.warningInfo }),
+  };
+}
+
+function rowsToAppend({
+  context,
+  request,
+  window,
+  triggerRow,
+  rollover,
+  warningDue,
+  warned,
+  projected,
+  limit,
+  rolloverAt,
+  nextWindowId,
+  createdAt,
+}: {
+  context: SessionContext;
+  request: TurnStartRequest;
+  window: ActiveWindow;
+  triggerRow: RowInput | undefined;
+  rollover: Omit<RolloverInfo, "windowId" | "rolloverId"> | undefined;
+  warningDue: boolean;
+  warned: boolean;
+  projected: number;
+  limit: number | undefined;
+  rolloverAt: number | undefined;
+  nextWindowId: string;
+  createdAt: string;
+}): { rows: RowInput[]; rolloverInfo?: RolloverInfo; warningInfo?: WarningInfo } {
+  if (rollover !== undefined) {
+    const rolloverId = context.generateId();
+    const trigger = triggerRow ?? continueRow({ createdAt });
+    const rows = rolloverTransactionRows({ ...rollover, rolloverId, windowId: nextWindowId, trigger, historyToolAvailable: context.historyToolAvailable, createdAt, ...notes(context) });
+    return { rows, rolloverInfo: { ...rollover, rolloverId, windowId: nextWindowId } };
+  }
+  const wantsWarning = request.trigger.kind === "warning" ? !warned : warningDue;
+  if (wantsWarning && limit !== undefined && rolloverAt !== undefined) {
+    const text = budgetWarningText({ windowId: window.windowId, contextTokens: projected, maxTokens: limit, rolloverAtTokens: rolloverAt, memoryMode: context.hotMemories.mode, ...notes(context) });
+    const warning = budgetWarningRow({ text, windowId: window.windowId, contextTokens: projected, maxTokens: limit, createdAt });
+    const warningInfo: WarningInfo = { windowId: window.windowId, contextTokens: projected, maxTokens: limit, text };
+    return { rows: triggerRow === undefined ? [warning] : [warning, triggerRow], warningInfo };
+  }
+  if (triggerRow !== undefined) return { rows: [triggerRow] };
+  // A warning turn whose warning is no longer due (already in the window): continue instead.
+  return { rows: [continueRow({ createdAt })] };
+}
+
+function triggerRowFor(trigger: TurnTrigger, { createdAt }: { createdAt: string }): RowInput | undefined {
+  if (trigger.kind === "user") return userInputRow({ parts: trigger.parts, createdAt, ...(trigger.metadata === undefined ? {} : { metadata: trigger.metadata }) });
+  if (trigger.kind === "continue") return continueRow({ createdAt });
+  return undefined;
+}
+
+async function reject(
+  context: SessionContext,
+  request: TurnStartRequest,
+  { reason, estimatedTokens, hardCeiling, parts, metadata }: { reason: string; estimatedTokens: number; hardCeiling: number; parts: RowPart[]; metadata: Record<string, unknown> | undefined },
+): Promise<TurnStart> {
+  const row = rejectedInputRow({ parts, reason, estimatedTokens, hardCeiling, model: modelKey(request.model), createdAt: context.now().toISOString(), ...(metadata === undefined ? {} : { metadata }) });
+  let stored: StoredRow[];
+  try {
+    stored = await context.store.append(context.sessionId, [row], { operationId: `${request.operationId}:rejected` });
+  } catch (error) {
+    throw new SessionStoreError("the rejected input", error);
+  }
+  return { status: "blocked", reason, estimatedTokens, hardCeiling, ...(stored[0] === undefined ? {} : { rejected: stored[0] }) };
+}
+
+function notes(context: SessionContext): { notesPath?: string } {
+  return context.notesPath === undefined ? {} : { notesPath: context.notesPath };
+}

@@ -1,0 +1,184 @@
+/**
+ * One turn on `streamText`: the window view is applied on every step (`prepareStep`; with ai@6 a
+ * messages override holds for one step only), each settled step is stored before the next request
+ * is built, and after each settled step the budget decides whether the turn stops at that step
+ * boundary (`stopWhen`). A rollover is never performed here: the decision is returned to the send
+ * flow, which latches it.
+ */
+import { stepCountIs, streamText, type LanguageModel } from "ai";
+import { deriveWindowPressure, hasBudgetWarning } from "../core/rollover/window-pressure.js";
+import type { StoredRow } from "../store/port.js";
+import { modelKey, type BudgetEvaluation } from "./budget-policy.js";
+import { isContextExceededError } from "./context-exceeded.js";
+import { ProviderCallError, SessionStoreError } from "./errors.js";
+import { assembleRequest, overheadTokens, rowRequestTokens, type AssembledRequest, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
+import { estimateRowTokens } from "./row-tokens.js";
+import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
+import { createStepRecorder, type StoredStep } from "./step-recorder.js";
+import { viewOversizedToolOutputs } from "../core/rollover/tool-output-view.js";
+
+export interface TurnStop {
+  decision: "warn" | "rollover" | "block";
+  evaluation: BudgetEvaluation;
+  windowId: string;
+  contextLimit: number;
+}
+
+export interface TurnRun {
+  status: "completed" | "failed" | "context-exceeded" | "blocked";
+  text: string;
+  steps: StoredStep[];
+  stop?: TurnStop;
+  error?: Error;
+  reason?: string;
+  /** Whether anything was produced (and stored) before a failure. */
+  streamedAnything: boolean;
+  model?: string;
+}
+
+/**
+ * A request estimated above the hard ceiling of its model was about to be sent (invariant 3).
+ *
+ * @example
+ * if (RequestOverCeilingError.isInstance(error)) console.error(error.estimatedTokens)
+ */
+export class RequestOverCeilingError extends Error {
+  constructor(
+    readonly model: string,
+    readonly estimatedTokens: number,
+    readonly hardCeiling: number,
+  ) {
+    super(`The next request to ${model} is estimated at ${estimatedTokens} tokens, over its hard ceiling of ${hardCeiling}; it was not sent.`);
+    this.name = "CtxwinRequestOverCeilingError";
+  }
+}
+
+/**
+ * Runs a turn over the active window `rows` (its trigger already stored), trying the primary model
+ * and then each fallback that fits its own ceiling.
+ *
+ * @example
+ * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId });
+ */
+export async function runTurn(context: SessionContext, { windowId, rows, turnId }: { windowId: string; rows: StoredRow[]; turnId: string }): Promise<TurnRun> {
+  const skipped: string[] = [];
+  let lastFailure: TurnRun | undefined;
+  for (const [index, model] of context.models.entries()) {
+    const limit = contextLimitFor(context, model);
+    const frame = await requestFrame(context, model);
+    const limits = toolOutputLimits(context, model);
+    const request = await assembleRequest({ rows, frame, limits });
+    if (limit !== undefined && request.estimatedTokens > context.policy.hardCeiling(limit)) {
+      skipped.push(`${modelKey(model)} (about ${request.estimatedTokens} tokens, ceiling ${context.policy.hardCeiling(limit)})`);
+      continue;
+    }
+    const run = await streamAttempt(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}` });
+    if (run.status !== "failed" || run.streamedAnything) return run;
+    lastFailure = run;
+  }
+  if (lastFailure !== undefined) return lastFailure;
+  return {
+    status: "blocked",
+    text: "",
+    steps: [],
+    streamedAnything: false,
+    reason: `The request does not fit under the hard ceiling of any model: ${skipped.join("; ")}. Clear or compact the session, or use a model with a larger context.`,
+  };
+}
+
+interface AttemptOptions {
+  model: LanguageModel;
+  limit: number | undefined;
+  frame: RequestFrame;
+  limits: ToolOutputLimits;
+  request: AssembledRequest;
+  rows: StoredRow[];
+  windowId: string;
+  operationPrefix: string;
+}
+
+async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix }: AttemptOptions): Promise<TurnRun> {
+  const key = modelKey(model);
+  const countTokens = frame.countTokens;
+  const steps: StoredStep[] = [];
+  const recorder = createStepRecorder({
+    store: context.store,
+    sessionId: context.sessionId,
+    generateId: context.generateId,
+    operationPrefix,
+    tokensOf: (parts) => estimateRowTokens(viewOversizedToolOutputs({ rows: [{ seq: 0, parts }], countTokens, ...limits }).rows[0] ?? { parts }, countTokens),
+    onStored: (step) => {
+      steps.push(step);
+      context.events.emit("step-end", { row: step.row, stepIndex: step.stepIndex, usage: step.usage, model: step.model });
+      const contextTokens = step.usage.inputTokens;
+      context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100 });
+    },
+  });
+  let stop: TurnStop | undefined;
+  let streamError: unknown;
+
+  const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
+    await recorder.stored(stepIndex);
+    if (limit === undefined) return false;
+    const all = [...rows, ...recorder.rows];
+    const pressure = deriveWindowPressure({ rows: all, rowTokens: (row) => rowRequestTokens(row, countTokens, limits), overheadTokens: overheadTokens(frame) });
+    const evaluation = context.policy.evaluate({ moment: "after-step", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
+    if (context.strategy === "off") {
+      if (pressure.contextTokens < evaluation.hardCeiling) return false;
+      stop = { decision: "block", evaluation, windowId, contextLimit: limit };
+      return true;
+    }
+    if (evaluation.decision === "continue") return false;
+    stop = { decision: evaluation.decision === "warn" ? "warn" : "rollover", evaluation, windowId, contextLimit: limit };
+    return true;
+  };
+
+  const result = streamText({
+    model,
+    ...(request.system === undefined ? {} : { system: request.system }),
+    messages: request.messages,
+    tools: frame.tools,
+    stopWhen: [stepCountIs(context.maxSteps), ({ steps: settled }) => evaluateSettledStep(settled.length - 1)],
+    prepareStep: async ({ stepNumber }) => {
+      if (stepNumber === 0) return undefined;
+      const nextFrame = await requestFrame(context, model);
+      const next = await assembleRequest({ rows: [...rows, ...recorder.rows], frame: nextFrame, limits });
+      if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
+      return { messages: next.messages, ...(next.system === undefined ? {} : { system: next.system }) };
+    },
+    onStepFinish: (step) => recorder.acceptStepResult(step),
+    onError: ({ error }) => {
+      streamError ??= error;
+    },
+  });
+
+  let consumeError: unknown;
+  try {
+    await recorder.consume(result.toUIMessageStream({ onError: (error) => (error instanceof Error ? error.message : String(error)) }), { model: key });
+  } catch (error) {
+    consumeError = error;
+  }
+  const text = lastText(steps);
+  const failure = consumeError ?? streamError;
+  if (failure === undefined) return { status: "completed", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
+  if (isContextExceededError(failure) && !recorder.streamedAnything) return { status: "context-exceeded", text, steps, streamedAnything: false, model: key, error: asError(failure) };
+  const error = SessionStoreError.isInstance(failure) || failure instanceof RequestOverCeilingError ? failure : new ProviderCallError(key, failure);
+  context.events.emit("error", { error });
+  return { status: "failed", text, steps, streamedAnything: recorder.streamedAnything, model: key, error };
+}
+
+function lastText(steps: readonly StoredStep[]): string {
+  for (let index = steps.length - 1; index >= 0; index -= 1) {
+    const parts = steps[index]?.row.parts ?? [];
+    const text = parts
+      .filter((part): part is { type: "text"; text: string } => part.type === "text")
+      .map((part) => part.text)
+      .join("");
+    if (text.length > 0) return text;
+  }
+  return "";
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { readStepMetadata } from "../core/rollover/step-usage.js";
+import { createAgentSession } from "./create-agent-session.js";
+import { scriptedModel } from "./test-support/scripted-model.js";
+import { deterministic, memoryStore, readTool } from "./test-support/session-fixture.js";
+
+describe("send", () => {
+  it("sends system + tools + the window, and stores one assistant row per step with its usage", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({
+      script: [{ text: "Let me read it.", toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 120, outputTokens: 7 }, { text: "It says alpha.", inputTokens: 150, outputTokens: 4 }],
+    });
+    const session = createAgentSession({ store, sessionId: "s", model, system: "You are terse.", tools: { read: readTool({ "a.txt": "alpha" }) }, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const steps: number[] = [];
+    session.on("step-end", (event) => steps.push(event.stepIndex));
+
+    const result = await session.send("What is in a.txt?");
+
+    expect(result).toMatchObject({ status: "completed", text: "It says alpha.", rollovers: [], warnings: [], usage: { inputTokens: 270, outputTokens: 11, steps: 2 } });
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.system).toBe("You are terse.");
+    expect(calls[0]!.toolNames).toEqual(["read"]);
+    expect(calls[0]!.text).toBe("system: You are terse.\nuser: What is in a.txt?");
+    // The second step sees the tool call and its result, built from the stored rows.
+    expect(calls[1]!.text).toContain('assistant: call read {"path":"a.txt"}');
+    expect(calls[1]!.text).toContain('tool: result read {"type":"text","value":"alpha"}');
+    expect(steps).toEqual([0, 1]);
+
+    const { rows } = await store.activeWindow("s");
+    expect(rows.map((row) => row.role)).toEqual(["user", "assistant", "assistant"]);
+    const toolPart = rows[1]!.parts.find((part) => part.type === "tool-read") as { state: string; output: unknown; input: unknown } | undefined;
+    expect(toolPart).toMatchObject({ state: "output-available", input: { path: "a.txt" }, output: "alpha" });
+    expect(readStepMetadata(rows[1]!)?.usage).toMatchObject({ inputTokens: 120, outputTokens: 7 });
+    expect(rows.every((row) => typeof row.tokens === "number" && row.tokens > 0)).toBe(true);
+  });
+
+  it("applies the window view on every step: the second request is rebuilt from stored rows, not the SDK's memory", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({
+      script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, { toolCalls: [{ toolName: "read", input: { path: "b.txt" } }] }, { text: "done" }],
+    });
+    const session = createAgentSession({ store, sessionId: "s", model, tools: { read: readTool({ "a.txt": "alpha", "b.txt": "beta" }) }, budget: { contextLimit: 100_000 }, ...deterministic() });
+    await session.send("read both");
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.text.match(/result read/g)).toHaveLength(2);
+    expect(calls[2]!.text).toContain('"value":"beta"');
+  });
+
+  it("queues a second send behind the first; each gets its own result", async () => {
+    const store = memoryStore();
+    const { model } = scriptedModel({ script: (call) => ({ text: `answer ${call.index}` }) });
+    const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const [first, second] = await Promise.all([session.send("one"), session.send("two")]);
+    expect(first.text).toBe("answer 0");
+    expect(second.text).toBe("answer 1");
+    const { rows } = await store.activeWindow("s");
+    expect(rows.map((row) => row.parts.map((part) => ("text" in part ? part.text : "")).join(""))).toEqual(["one", "answer 0", "two", "answer 1"]);
+  });
+
+  it("accepts text with attachments", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({ script: [{ text: "a cat" }] });
+    const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
+    await session.send({ text: "what is this?", files: [{ mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" }] });
+    expect(calls[0]!.text).toContain("user: [file image/png]");
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The send loop (DESIGN.md §6). `send` queues the input and drives the queue until its own turns
+ * (the input and every continuation or warning turn it queued) have run. Turns run one at a time
+ * under the session lock. Each turn: start (maybe a rollover, in one append) → stream → act on
+ * the settled-step decision by latching and queueing, never by rolling over from a callback.
+ */
+import type { RowPart } from "../core/row.js";
+import { ContextExceededError } from "./errors.js";
+import { startTurn, type TurnStart, type TurnTrigger } from "./rollover-transaction.js";
+import { runTurn, type TurnRun } from "./run-turn.js";
+import { primaryModel, requestFrame, type SessionContext } from "./session-context.js";
+import type { createSessionLock } from "./session-lock.js";
+import { createSendCollector, type SendCollector } from "./send-result.js";
+import type { SendInput, SendResult } from "./session-types.js";
+import type { QueueEntry, TurnOwner, TurnQueue } from "./turn-queue.js";
+
+export interface SendFlowOptions {
+  context: SessionContext;
+  queue: TurnQueue;
+  lock: ReturnType<typeof createSessionLock>;
+  maxTurnsPerSend: number;
+}
+
+/**
+ * @example
+ * const send = createSendFlow({ context, queue, lock, maxTurnsPerSend: 25 });
+ * const result = await send("hello");
+ */
+export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFlowOptions) {
+  const collectors = new Map<TurnOwner, SendCollector>();
+
+  async function runEntry(entry: QueueEntry): Promise<void> {
+    const collector = collectors.get(entry.owner);
+    if (collector === undefined) return;
+    const turnId = context.generateId();
+    const model = primaryModel(context);
+    const frame = await requestFrame(context, model);
+    const trigger: TurnTrigger = entry.kind === "user" ? { kind: "user", parts: entry.parts, ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }) } : { kind: entry.kind };
+    const warningAhead = entry.kind === "user" && queue.pendingWarning !== undefined;
+    const start = await startOrEnd(collector, entry.owner, () =>
+      startTurn(context, { trigger, latch: entry.kind === "warning" ? undefined : queue.pendingRollover, warningAhead, operationId: `${turnId}:start`, model, frame }),
+    );
+    if (start === undefined) return;
+    if (start.latchConsumed) queue.clearRollover();
+    if (warningAhead) queue.clearWarning();
+    let run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId });
+    if (run.status === "context-exceeded") {
+      const retryTrigger: TurnTrigger =
+        entry.kind === "user" && run.steps.length === 0 ? { kind: "user", parts: entry.parts, metadata: { ...entry.metadata, retryOfSeq: start.trigger.seq } } : { kind: "continue" };
+      const emergency = await startOrEnd(collector, entry.owner, () =>
+        startTurn(context, { trigger: retryTrigger, latch: undefined, warningAhead: false, forced: { reason: "context-exceeded" }, operationId: `${turnId}:emergency`, model, frame }),
+      );
+      if (emergency === undefined) {
+        if (!collector.ended) endWith(collector, entry.owner, { status: "failed", error: new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: false }) });
+        return;
+      }
+      collector.addTurn(run.steps, run.text);
+      run = await runTurn(context, { windowId: emergency.windowId, rows: emergency.rows, turnId: `${turnId}:retry` });
+      if (run.status === "context-exceeded") {
+        collector.addTurn(run.steps, run.text);
+        endWith(collector, entry.owner, { status: "failed", error: new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: true }) });
+        return;
+      }
+    }
+    collector.addTurn(run.steps, run.text);
+    afterRun(collector, entry.owner, run);
+  }
+
+  /** Starts a turn; on a block or failure, ends the owner's send and returns `undefined`. */
+  async function startOrEnd(collector: SendCollector, owner: TurnOwner, start: () => Promise<TurnStart>): Promise<Extract<TurnStart, { status: "ready" }> | undefined> {
+    let outcome: TurnStart;
+    try {
+      outcome = await start();
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      context.events.emit("error", { error: failure });
+      endWith(collector, owner, { status: "failed", error: failure });
+      return undefined;
+    }
+    if (outcome.status === "blocked") {
+      context.events.emit("blocked", { reason: outcome.reason, estimatedTokens: outcome.estimatedTokens, hardCeiling: outcome.hardCeiling });
+      endWith(collector, owner, { status: "blocked", reason: outcome.reason });
+      return undefined;
+    }
+    if (outcome.status === "already-fresh") return undefined;
+    if (outcome.rollover !== undefined) {
+      collector.addRollover(outcome.rollover);
+      context.events.emit("rollover", outcome.rollover);
+    }
+    if (outcome.warning !== undefined) {
+      collector.addWarning(outcome.warning);
+      context.events.emit("budget-warning", outcome.warning);
+    }
+    return outcome;
+  }
+
+  function afterRun(collector: SendCollector, owner: TurnOwner, run: TurnRun): void {
+    if (run.status === "failed") return endWith(collector, owner, { status: "failed", ...(run.error === undefined ? {} : { error: run.error }) });
+    if (run.status === "blocked") {
+      const reason = run.reason ?? "The request does not fit the context window.";
+      context.events.emit("blocked", { reason });
+      return endWith(collector, owner, { status: "blocked", reason });
+    }
+    const stop = run.stop;
+    if (stop === undefined) return;
+    if (stop.decision === "rollover") {
+      const { evaluation } = stop;
+      queue.latchRollover({ reason: "mid-stream", flushOpportunity: evaluation.flushOpportunity, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId }, owner);
+    } else if (stop.decision === "warn") {
+      queue.requestWarning({ windowId: stop.windowId }, owner);
+    } else {
+      const reason = `The context window is full (about ${stop.evaluation.projected.toLocaleString("en-US")} tokens, ceiling ${stop.evaluation.hardCeiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
+      context.events.emit("blocked", { reason, estimatedTokens: stop.evaluation.projected, hardCeiling: stop.evaluation.hardCeiling });
+      endWith(collector, owner, { status: "blocked", reason });
+    }
+  }
+
+  function endWith(collector: SendCollector, owner: TurnOwner, outcome: Pick<SendResult, "status" | "reason" | "error">): void {
+    collector.end(outcome);
+    queue.dropInternalOf(owner);
+  }
+
+  return async function send(input: SendInput): Promise<SendResult> {
+    const owner: TurnOwner = { id: context.generateId() };
+    const collector = createSendCollector();
+    collectors.set(owner, collector);
+    const { parts, metadata } = partsOf(input);
+    queue.push({ kind: "user", parts, owner, ...(metadata === undefined ? {} : { metadata }) });
+    try {
+      while (queue.hasEntriesFor(owner)) {
+        await lock.run(async () => {
+          if (!queue.hasEntriesFor(owner)) return;
+          const entry = queue.shift();
+          if (entry === undefined) return;
+          await runEntry(entry);
+          const entryCollector = collectors.get(entry.owner);
+          if (entryCollector !== undefined && entryCollector.turns >= maxTurnsPerSend) queue.dropInternalOf(entry.owner);
+        });
+      }
+      return collector.result();
+    } finally {
+      collectors.delete(owner);
+    }
+  };
+}
+
+function partsOf(input: SendInput): { parts: RowPart[]; metadata?: Record<string, unknown> } {
+  if (typeof input === "string") return { parts: [{ type: "text", text: input }] };
+  if ("parts" in input) return { parts: input.parts };
+  const parts: RowPart[] = [{ type: "text", text: input.text }];
+  for (const file of input.files ?? []) parts.push({ type: "file", mediaType: file.mediaType, url: file.url, ...(file.filename === undefined ? {} : { filename: file.filename }) });
+  return { parts };
+}

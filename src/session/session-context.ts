@@ -1,0 +1,98 @@
+/**
+ * What every part of a session's send flow shares: the store, the models, the tools, the budget
+ * policy and the request frame around the rows.
+ */
+import type { LanguageModel, ToolSet } from "ai";
+import type { HistoryStore } from "../store/port.js";
+import { modelKey, type SessionBudgetPolicy } from "./budget-policy.js";
+import type { RequestFrame, ToolOutputLimits } from "./request-assembly.js";
+import { estimateToolSetTokens } from "./row-tokens.js";
+import type { SessionEvents } from "./session-events.js";
+import type { BudgetStrategy, HotMemoriesProvider } from "./session-types.js";
+
+export interface SessionContext {
+  store: HistoryStore;
+  sessionId: string;
+  now: () => Date;
+  generateId: () => string;
+  policy: SessionBudgetPolicy;
+  strategy: BudgetStrategy;
+  /** The primary model first, then the fallbacks; replaced by `setModel`. */
+  models: LanguageModel[];
+  system: string | undefined;
+  tools: ToolSet;
+  historyToolAvailable: boolean;
+  hotMemories: HotMemoriesProvider;
+  notesPath: string | undefined;
+  maxSteps: number;
+  maxToolOutputShare: number;
+  events: SessionEvents;
+  /** Logs a message once per distinct text. */
+  warnOnce: (message: string) => void;
+  /** Tool definition tokens, counted once per session. */
+  toolTokens: () => Promise<number>;
+}
+
+/**
+ * The primary model of the session.
+ *
+ * @example primaryModel(context).modelId
+ */
+export function primaryModel(context: SessionContext): LanguageModel {
+  const model = context.models[0];
+  if (model === undefined) throw new Error("a session needs a model");
+  return model;
+}
+
+/**
+ * The context limit of a model, warning once when it is unknown (then no rollover decision is made).
+ *
+ * @example contextLimitFor(context, model) // 128_000 or undefined
+ */
+export function contextLimitFor(context: SessionContext, model: LanguageModel): number | undefined {
+  const limit = context.policy.contextLimitOf(model);
+  if (limit === undefined) {
+    context.warnOnce(`ctxwin: the context limit of ${modelKey(model)} is unknown, so no rollover decision is made for it; set budget.contextLimit or add it to the model catalog.`);
+  }
+  return limit;
+}
+
+/**
+ * The request frame for the next request: hot memories are rendered fresh every time, so a notes
+ * update is visible in the very next request.
+ *
+ * @example const frame = await requestFrame(context, model);
+ */
+export async function requestFrame(context: SessionContext, model: LanguageModel): Promise<RequestFrame> {
+  return {
+    system: context.system,
+    hotMemories: await context.hotMemories.render(),
+    tools: context.tools,
+    toolTokens: await context.toolTokens(),
+    countTokens: (text) => context.policy.countTokens(text, model),
+  };
+}
+
+/** Without a known limit, tool outputs above this many tokens are still shown as a view. */
+const UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS = 32_000;
+
+/**
+ * How big one tool output may be in a request for this model before a truncated view replaces it.
+ *
+ * @example toolOutputLimits(context, model) // { maxOutputTokens: 6_000, headChars: 3_000 }
+ */
+export function toolOutputLimits(context: SessionContext, model: LanguageModel): ToolOutputLimits {
+  const limit = context.policy.contextLimitOf(model);
+  const maxOutputTokens = limit === undefined ? UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS : Math.max(1, Math.floor(context.maxToolOutputShare * context.policy.hardCeiling(limit)));
+  return { maxOutputTokens, headChars: Math.min(4_000, Math.max(200, Math.floor(maxOutputTokens / 2))) };
+}
+
+/**
+ * Counts the tool definitions once.
+ *
+ * @example const toolTokens = memoizeToolTokens(() => tools, (text) => policy.countTokens(text, model));
+ */
+export function memoizeToolTokens(tools: ToolSet, countTokens: (text: string) => number): () => Promise<number> {
+  let cached: Promise<number> | undefined;
+  return () => (cached ??= estimateToolSetTokens(tools, countTokens));
+}

@@ -1,0 +1,48 @@
+/**
+ * Typed events of an agent session: `step-end`, `usage`, `budget-warning`, `rollover`, `blocked`,
+ * `error`. Listeners run synchronously; one that throws does not stop the session.
+ */
+import type { StoredRow } from "../store/port.js";
+import type { RolloverInfo, StepUsageSummary, WarningInfo } from "./session-types.js";
+
+export interface SessionEventMap {
+  "step-end": { row: StoredRow; stepIndex: number; usage: StepUsageSummary; model: string };
+  usage: { windowId: string; contextTokens: number; contextLimit: number | undefined; percent: number | undefined };
+  "budget-warning": WarningInfo;
+  rollover: RolloverInfo;
+  blocked: { reason: string; estimatedTokens?: number; hardCeiling?: number };
+  error: { error: Error };
+}
+
+export type SessionEventName = keyof SessionEventMap;
+export type SessionListener<Name extends SessionEventName> = (event: SessionEventMap[Name]) => void;
+
+/**
+ * @example
+ * const events = createSessionEvents();
+ * const off = events.on("rollover", (event) => console.log(event.windowId));
+ */
+export function createSessionEvents({
+  onListenerError = (error) => console.error("ctxwin: a session event listener threw:", error),
+}: { onListenerError?: (error: unknown) => void } = {}) {
+  const listeners = new Map<SessionEventName, Set<(event: never) => void>>();
+  return {
+    on<Name extends SessionEventName>(name: Name, listener: SessionListener<Name>): () => void {
+      const set = listeners.get(name) ?? new Set();
+      set.add(listener as (event: never) => void);
+      listeners.set(name, set);
+      return () => set.delete(listener as (event: never) => void);
+    },
+    emit<Name extends SessionEventName>(name: Name, event: SessionEventMap[Name]): void {
+      for (const listener of listeners.get(name) ?? []) {
+        try {
+          (listener as SessionListener<Name>)(event);
+        } catch (error) {
+          onListenerError(error);
+        }
+      }
+    },
+  };
+}
+
+export type SessionEvents = ReturnType<typeof createSessionEvents>;

@@ -1,0 +1,109 @@
+/**
+ * Public types of the agent session: options, send input and result, and the records of rollovers
+ * and warnings a send reports.
+ */
+import type { LanguageModel, Tool, ToolSet } from "ai";
+import type { RolloverReason, RowPart } from "../core/row.js";
+import type { HistoryStore } from "../store/port.js";
+import type { BudgetSettings, SessionBudgetPolicy } from "./budget-policy.js";
+
+export type BudgetStrategy = "rollover" | "compact" | "off";
+
+export interface SessionBudgetOptions extends BudgetSettings {
+  /** `rollover` (default): hard rollovers; `compact`: LLM summary boundary; `off`: only the hard ceiling blocks. */
+  strategy?: BudgetStrategy;
+  /** Share of the hard ceiling one tool output may take before the request shows a truncated view (default 0.5). */
+  maxToolOutputShare?: number;
+}
+
+/** Which tools the agent may use. An allowlist also governs the built-in tools. */
+export interface ToolPolicy {
+  /** Tool names the agent may use; every other tool is withheld. */
+  allow?: readonly string[];
+}
+
+/** Renders the `<hot_memories>` block for the next request ('' when there is nothing to show). */
+export interface HotMemoriesProvider {
+  render(): Promise<string>;
+  /** Memory mode for the warning text. */
+  readonly mode: "read-write" | "read-only" | "off";
+}
+
+export interface AgentSessionOptions {
+  store: HistoryStore;
+  sessionId: string;
+  model: LanguageModel;
+  /** Tried in order when a call to the model before them fails before anything streamed. */
+  fallbackModels?: readonly LanguageModel[];
+  system?: string;
+  tools?: ToolSet;
+  toolPolicy?: ToolPolicy;
+  budget?: SessionBudgetOptions;
+  /** Memory tool and hot memories (`{ root }`), or `false` (default) for none. */
+  memory?: { root: string; readOnly?: boolean } | false;
+  /** Most steps of one turn (default 20). */
+  maxSteps?: number;
+  /** Most turns (the input plus queued continuations) one `send` runs (default 25). */
+  maxTurnsPerSend?: number;
+  now?: () => Date;
+  generateId?: () => string;
+  /** Seams, for tests and for engines that are not wired by default. */
+  budgetPolicy?: SessionBudgetPolicy;
+  hotMemories?: HotMemoriesProvider;
+  /** Builds the `session_history` tool for this session. */
+  historyTool?: (options: { store: HistoryStore; sessionId: string }) => Tool;
+  /** Where one-off warnings go (an unknown model limit); default `console.warn`. */
+  logWarning?: (message: string) => void;
+}
+
+/** What `send` accepts: text, or text with file/image attachments, or raw UI parts. */
+export type SendInput =
+  | string
+  | { text: string; files?: ReadonlyArray<{ mediaType: string; url: string; filename?: string }> }
+  | { parts: RowPart[] };
+
+export interface RolloverInfo {
+  rolloverId: string;
+  reason: RolloverReason;
+  previousWindowId: string;
+  windowId: string;
+  flushOpportunity: boolean;
+  contextTokens: number;
+  maxTokens: number;
+}
+
+export interface WarningInfo {
+  windowId: string;
+  contextTokens: number;
+  maxTokens: number;
+  text: string;
+}
+
+export interface StepUsageSummary {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface SendResult {
+  status: "completed" | "blocked" | "failed";
+  /** Text of the last assistant answer of this send. */
+  text: string;
+  rollovers: RolloverInfo[];
+  warnings: WarningInfo[];
+  /** Sum over every step of this send. */
+  usage: StepUsageSummary & { steps: number };
+  /** Why a send was blocked, for people. */
+  reason?: string;
+  error?: Error;
+}
+
+export interface SessionUsage {
+  windowId: string;
+  contextTokens: number;
+  contextLimit: number | undefined;
+  /** Tokens at which the window rolls over on the next send. */
+  threshold: number | undefined;
+  hardCeiling: number | undefined;
+  /** `contextTokens / contextLimit × 100`, when the limit is known. */
+  percent: number | undefined;
+}

@@ -1,0 +1,31 @@
+/**
+ * `session.usage()`: the active window's pressure as a budget bar shows it, derived from stored
+ * rows (the same figure the next send starts from).
+ */
+import type { LanguageModel } from "ai";
+import { deriveWindowPressure } from "../core/rollover/window-pressure.js";
+import { overheadTokens, rowRequestTokens } from "./request-assembly.js";
+import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
+import type { SessionUsage } from "./session-types.js";
+
+/**
+ * @example
+ * const { percent } = await readSessionUsage(context, model);
+ */
+export async function readSessionUsage(context: SessionContext, model: LanguageModel): Promise<SessionUsage> {
+  const window = await context.store.activeWindow(context.sessionId);
+  const frame = await requestFrame(context, model);
+  const limits = toolOutputLimits(context, model);
+  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => rowRequestTokens(row, frame.countTokens, limits), overheadTokens: overheadTokens(frame) });
+  const limit = contextLimitFor(context, model);
+  if (limit === undefined) return { windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined };
+  const evaluation = context.policy.evaluate({ moment: "on-send", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: true });
+  return {
+    windowId: window.windowId,
+    contextTokens: pressure.contextTokens,
+    contextLimit: limit,
+    threshold: evaluation.rolloverAt,
+    hardCeiling: evaluation.hardCeiling,
+    percent: (pressure.contextTokens / limit) * 100,
+  };
+}

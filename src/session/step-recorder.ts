@@ -1,0 +1,160 @@
+/**
+ * Turns the SDK's UI message stream into one assistant row per settled step and stores each one
+ * before the next step is requested. The SDK's own reader (`readUIMessageStream`) builds the row,
+ * so a tool call and its result always land in one part (DESIGN.md §10, invariant 5).
+ */
+import { readUIMessageStream, type StepResult, type ToolSet, type UIMessage, type UIMessageChunk } from "ai";
+import type { RowInput, RowPart } from "../core/row.js";
+import { stepMetadata } from "../core/rollover/step-usage.js";
+import type { HistoryStore, StoredRow } from "../store/port.js";
+import { createDeferredList } from "./deferred.js";
+import { SessionStoreError } from "./errors.js";
+import type { StepUsageSummary } from "./session-types.js";
+
+const framingChunks: ReadonlySet<string> = new Set(["start", "finish", "start-step", "finish-step", "error", "abort", "message-metadata"]);
+const settledToolStates: ReadonlySet<string> = new Set(["output-available", "output-error", "output-denied"]);
+
+export interface StoredStep {
+  row: StoredRow;
+  stepIndex: number;
+  usage: StepUsageSummary;
+  model: string;
+}
+
+export interface StepRecorderOptions {
+  store: HistoryStore;
+  sessionId: string;
+  generateId: () => string;
+  /** Prefix of the operation ids of the step appends (retry-safe). */
+  operationPrefix: string;
+  /** Tokens of a row with these parts as it is sent (its view). */
+  tokensOf: (parts: RowPart[]) => number;
+  onStored: (step: StoredStep) => void;
+}
+
+/**
+ * @example
+ * const recorder = createStepRecorder({ store, sessionId, generateId, operationPrefix: "turn-1", tokensOf, onStored });
+ * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
+ * await recorder.consume(result.toUIMessageStream());
+ */
+export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, onStored }: StepRecorderOptions) {
+  const stepResults = createDeferredList<StepResult<ToolSet>>();
+  const storedSteps = createDeferredList<StoredStep>();
+  const rows: StoredRow[] = [];
+  let stepIndex = 0;
+  let segment: UIMessageChunk[] | undefined;
+  let segmentHasContent = false;
+
+  async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
+    const input: RowInput = {
+      id: generateId(),
+      role: "assistant",
+      parts,
+      metadata: stepMetadata({ usage: { inputTokens: step.reportedInput, outputTokens: step.reportedOutput }, model: step.model, finishReason: step.finishReason }),
+      tokens: tokensOf(parts),
+    };
+    let stored: StoredRow[];
+    try {
+      stored = await store.append(sessionId, [input], { operationId: `${operationPrefix}:step:${stepIndex}` });
+    } catch (error) {
+      throw new SessionStoreError(`step ${stepIndex} of the turn`, error);
+    }
+    const row = stored[0];
+    if (row === undefined) throw new SessionStoreError(`step ${stepIndex} of the turn`, new Error("the store returned no row"));
+    rows.push(row);
+    const result: StoredStep = { row, stepIndex, usage: step.usage, model: step.model };
+    onStored(result);
+    return result;
+  }
+
+  async function finishSegment(chunks: UIMessageChunk[]): Promise<void> {
+    const index = stepIndex;
+    try {
+      const message = await lastMessage(chunks);
+      const step = await stepResults.at(index).promise;
+      const reportedInput = step.usage.inputTokens;
+      const reportedOutput = step.usage.outputTokens;
+      const stored = await storeStep(message.parts as RowPart[], {
+        usage: { inputTokens: reportedInput ?? 0, outputTokens: reportedOutput ?? 0 },
+        model: `${step.model.provider}:${step.model.modelId}`,
+        finishReason: step.finishReason,
+        reportedInput,
+        reportedOutput,
+      });
+      storedSteps.at(index).resolve(stored);
+    } catch (error) {
+      storedSteps.at(index).reject(error);
+      throw error;
+    } finally {
+      stepIndex = index + 1;
+    }
+  }
+
+  return {
+    /** Pass as `onStepFinish` of `streamText`. */
+    acceptStepResult(step: StepResult<ToolSet>): void {
+      stepResults.at(step.stepNumber).resolve(step);
+    },
+    /** Resolves once step `index` is stored (rejects when storing it failed). */
+    stored(index: number): Promise<StoredStep> {
+      return storedSteps.at(index).promise;
+    },
+    /** Rows stored so far in this turn. */
+    rows,
+    /** Whether the current attempt produced any content (text, reasoning, tool calls). */
+    get streamedAnything(): boolean {
+      return rows.length > 0 || segmentHasContent;
+    },
+    /** Reads the whole stream; stores each step as it settles and a partial last step, if any. */
+    async consume(stream: AsyncIterable<UIMessageChunk>, { model }: { model: string }): Promise<void> {
+      try {
+        for await (const chunk of stream) {
+          if (chunk.type === "start-step") {
+            segment = [chunk];
+            segmentHasContent = false;
+            continue;
+          }
+          if (segment === undefined) continue;
+          segment.push(chunk);
+          if (!framingChunks.has(chunk.type)) segmentHasContent = true;
+          if (chunk.type === "finish-step") {
+            const chunks = segment;
+            segment = undefined;
+            segmentHasContent = false;
+            await finishSegment(chunks);
+          }
+        }
+      } finally {
+        storedSteps.rejectPending(new Error("the stream ended before this step settled"));
+      }
+      if (segment !== undefined && segmentHasContent) {
+        const message = await lastMessage(segment);
+        const parts = (message.parts as RowPart[]).filter((part) => !isUnsettledTool(part));
+        segment = undefined;
+        if (parts.some((part) => part.type !== "step-start")) {
+          await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
+        }
+      }
+    },
+  };
+}
+
+export type StepRecorder = ReturnType<typeof createStepRecorder>;
+
+async function lastMessage(chunks: readonly UIMessageChunk[]): Promise<UIMessage> {
+  let last: UIMessage = { id: "", role: "assistant", parts: [] };
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  for await (const message of readUIMessageStream({ stream, terminateOnError: true })) last = message;
+  return last;
+}
+
+function isUnsettledTool(part: RowPart): boolean {
+  const isTool = part.type === "dynamic-tool" || part.type.startsWith("tool-");
+  return isTool && !settledToolStates.has(String((part as { state?: unknown }).state));
+}

@@ -1,0 +1,91 @@
+/**
+ * A scripted `MockLanguageModelV3` for session tests: each call's answer comes from a script, and
+ * every request the provider received is recorded, flattened to text for assertions.
+ */
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
+
+export interface ScriptedToolCall {
+  toolName: string;
+  input: unknown;
+}
+
+export interface ScriptedStep {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Reported input tokens; default: characters of the prompt / 3, rounded up. */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Thrown by the provider before anything streams. */
+  error?: unknown;
+}
+
+export interface RecordedCall {
+  index: number;
+  prompt: LanguageModelV3Prompt;
+  /** Every message flattened to `role: text` lines (tool calls and results as JSON). */
+  text: string;
+  system: string;
+  toolNames: string[];
+}
+
+export type Script = ScriptedStep[] | ((call: RecordedCall) => ScriptedStep);
+
+/**
+ * @example
+ * const { model, calls } = scriptedModel({ script: [{ text: "hello" }] });
+ */
+export function scriptedModel({ script, provider = "mock", modelId = "scripted" }: { script: Script; provider?: string; modelId?: string }) {
+  const calls: RecordedCall[] = [];
+  const model = new MockLanguageModelV3({
+    provider,
+    modelId,
+    doStream: async (options: LanguageModelV3CallOptions) => {
+      const call = recordCall(calls.length, options);
+      calls.push(call);
+      const step = typeof script === "function" ? script(call) : (script[call.index] ?? { text: "(script ended)" });
+      if (step.error !== undefined) throw step.error;
+      return { stream: convertArrayToReadableStream(streamParts(call, step)) };
+    },
+  });
+  return { model, calls };
+}
+
+function recordCall(index: number, options: LanguageModelV3CallOptions): RecordedCall {
+  const lines: string[] = [];
+  let system = "";
+  for (const message of options.prompt) {
+    if (message.role === "system") {
+      system += message.content;
+      lines.push(`system: ${message.content}`);
+      continue;
+    }
+    for (const part of message.content) {
+      if (part.type === "text" || part.type === "reasoning") lines.push(`${message.role}: ${part.text}`);
+      else if (part.type === "tool-call") lines.push(`${message.role}: call ${part.toolName} ${JSON.stringify(part.input)}`);
+      else if (part.type === "tool-result") lines.push(`${message.role}: result ${part.toolName} ${JSON.stringify(part.output)}`);
+      else if (part.type === "file") lines.push(`${message.role}: [file ${part.mediaType}]`);
+    }
+  }
+  const toolNames = (options.tools ?? []).map((tool) => tool.name);
+  return { index, prompt: options.prompt, text: lines.join("\n"), system, toolNames };
+}
+
+function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3StreamPart[] {
+  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  if (step.text !== undefined) {
+    const id = `text-${call.index}`;
+    parts.push({ type: "text-start", id }, { type: "text-delta", id, delta: step.text }, { type: "text-end", id });
+  }
+  (step.toolCalls ?? []).forEach((toolCall, position) => {
+    parts.push({ type: "tool-call", toolCallId: `call-${call.index}-${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
+  });
+  const inputTokens = step.inputTokens ?? Math.ceil(call.text.length / 3);
+  const outputTokens = step.outputTokens ?? 10;
+  parts.push({
+    type: "finish",
+    finishReason: { unified: (step.toolCalls ?? []).length > 0 ? "tool-calls" : "stop", raw: undefined },
+    usage: { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 } },
+  });
+  return parts;
+}

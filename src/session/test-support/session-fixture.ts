@@ -1,0 +1,59 @@
+/**
+ * Builds sessions over real stores for tests: a memory store, or SQLite in a temp directory, with
+ * deterministic clocks and ids, and a small `read` tool that returns a file's text.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { tool, type Tool } from "ai";
+import { z } from "zod";
+import { createMemoryStore } from "../../store/memory/memory-store.js";
+import { createSqliteStore } from "../../store/sqlite/sqlite-store.js";
+import type { HistoryStore } from "../../store/port.js";
+
+/** A deterministic clock and id generator. */
+export function deterministic(prefix = "id") {
+  let clock = Date.parse("2026-01-01T00:00:00.000Z");
+  let counter = 0;
+  return {
+    now: () => new Date((clock += 1000)),
+    generateId: () => `${prefix}-${++counter}`,
+  };
+}
+
+export function memoryStore(): HistoryStore {
+  return createMemoryStore(deterministic("store"));
+}
+
+/** A SQLite store in a fresh temp directory, and a function that removes the directory. */
+export function sqliteStore(): { store: HistoryStore; path: string; cleanup: () => Promise<void> } {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-session-"));
+  const file = path.join(directory, "ctxwin.db");
+  const store = createSqliteStore({ path: file, ...deterministic("store") });
+  return {
+    store,
+    path: file,
+    cleanup: async () => {
+      await store.close();
+      fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A `read` tool over an in-memory file table; unknown files give an error result.
+ *
+ * @example readTool({ "a.txt": "alpha" })
+ */
+export function readTool(files: Record<string, string>): Tool {
+  return tool({
+    description: "Reads a file",
+    inputSchema: z.object({ path: z.string() }),
+    execute: async ({ path: name }) => files[name] ?? `no such file: ${name}`,
+  });
+}
+
+/** Text of every part of a row, for assertions. */
+export function rowText(row: { parts: readonly { type: string }[] }): string {
+  return row.parts.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
+}
