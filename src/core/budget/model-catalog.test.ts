@@ -175,6 +175,14 @@ describe("overrides", () => {
     expect(defaultModelCatalog.lookup("claude-sonnet-4-5")).toMatchObject({ contextLimit: 200_000 });
   });
 
+  it("applies a provider-qualified override of a shipped model to all its spellings", () => {
+    const catalog = createModelCatalog({ overrides: { "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000 } } });
+    for (const model of ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "openrouter:anthropic/claude-sonnet-4.5", "anthropic.claude-sonnet-4-5-20250929-v1:0"]) {
+      expect(catalog.lookup(model), model).toMatchObject({ status: "found", contextLimit: 1_000_000, entry: { origin: "override" } });
+    }
+    expect(catalog.lookup("claude-opus-4-5")).toMatchObject({ contextLimit: 200_000 });
+  });
+
   it("prefers an exact shipped id over an override that only matches after stripping a suffix", () => {
     const catalog = createModelCatalog({ overrides: { "gpt-4o": { contextLimit: 64_000 } } });
     expect(catalog.lookup("gpt-4o-2024-05-13")).toMatchObject({ contextLimit: 128_000, entry: { origin: "built-in" } });

@@ -226,7 +226,10 @@ function buildCatalog(shipped: readonly ModelCatalogEntry[], overrides: readonly
       const candidates = idCandidates(reading.id);
       for (const [position, id] of candidates.entries()) {
         const hit = findIn(overrideIndex, reading, id) ?? (reading.providerKind === "local" ? undefined : findIn(builtInIndex, reading, id));
-        if (hit) return found(model, hit, position > 0 ? "suffix" : hit.id === id ? "exact" : "alias");
+        if (hit === undefined) continue;
+        // A shipped model may be overridden under any of its spellings, with its provider.
+        const override = hit.origin === "built-in" ? overrideFor(overrideIndex, hit) : undefined;
+        return found(model, override ?? hit, position > 0 ? "suffix" : hit.id === id ? "exact" : "alias");
       }
     }
     return unknown(model, readings);
@@ -248,6 +251,14 @@ function findIn(index: Index, reading: ModelReading, id: string): ModelCatalogEn
     return bare?.provider === undefined ? bare : undefined;
   }
   return index.byId.get(id);
+}
+
+function overrideFor(index: Index, entry: ModelCatalogEntry): ModelCatalogEntry | undefined {
+  for (const id of [entry.id, ...entry.aliases]) {
+    const override = index.byKey.get(`${entry.provider}:${id.toLowerCase()}`);
+    if (override) return override;
+  }
+  return undefined;
 }
 
 function found(model: string, entry: ModelCatalogEntry, matched: FoundModel["matched"]): FoundModel {
