@@ -1,19 +1,20 @@
 /**
- * What the session engine needs from the budget engine (DESIGN.md §5), behind one small seam:
- * a model's context limit, a token counter, and the decision at the two moments (on send, after a
- * settled step). The default follows the numbers of DESIGN.md §5; the catalog-backed engine of
- * `core/budget` plugs in through the same interface.
+ * What the session engine needs from the budget engine (`core/budget`, DESIGN.md §5), behind one
+ * small seam: a model's context limit (catalog + overrides), a token counter for the model, and
+ * the decision at the two moments (on send, after a settled step).
  */
 import type { LanguageModel } from "ai";
+import { createModelCatalog, type ModelOverrides } from "../core/budget/model-catalog.js";
+import { DEFAULT_OUTPUT_RESERVE, DEFAULT_THRESHOLD, budgetBands, evaluateStepBudget, hardCeilingFor, type BudgetDecision, type BudgetMoment } from "../core/budget/step-budget.js";
+import { countTokens as countModelTokens } from "../core/budget/token-count.js";
 
-export type BudgetMoment = "on-send" | "after-step";
-export type BudgetDecision = "continue" | "warn" | "rollover" | "block";
+export type { BudgetDecision, BudgetMoment };
 
 export interface BudgetEvaluation {
   decision: BudgetDecision;
   projected: number;
   hardCeiling: number;
-  /** Whether the agent had its chance to save notes (a warning was issued in this window). */
+  /** Whether the agent has had its chance to save notes in this window. */
   flushOpportunity: boolean;
   /** Tokens at which this moment rolls over. */
   rolloverAt: number;
@@ -27,15 +28,15 @@ export interface BudgetEvaluationInput {
   warningEmitted: boolean;
 }
 
+export type ModelLimitLookup = { contextLimit: number } | { contextLimit: undefined; key: string; message: string };
+
 /** The seam the session uses. */
 export interface SessionBudgetPolicy {
-  /** The model's context limit, or `undefined` when unknown (then no rollover decision is made). */
-  contextLimitOf(model: LanguageModel): number | undefined;
+  /** The model's context limit, or why it is unknown (then no rollover decision is made). */
+  limitOf(model: LanguageModel): ModelLimitLookup;
   countTokens(text: string, model: LanguageModel): number;
   hardCeiling(contextLimit: number): number;
   evaluate(input: BudgetEvaluationInput): BudgetEvaluation;
-  /** Tokens at which a warning is due. */
-  warnAt(contextLimit: number): number;
 }
 
 export interface BudgetSettings {
@@ -43,75 +44,67 @@ export interface BudgetSettings {
   threshold?: number;
   /** Tokens kept free for the answer, capped at 25% of the limit (default 8192). */
   outputReserve?: number;
-  /** Context limit of the primary model; overrides any catalog entry. */
+  /** Context limit of the primary model; overrides the catalog. */
   contextLimit?: number;
-  /** Tokens a warning turn needs; a warning that would not fit becomes a rollover without flush. */
-  warningReserve?: number;
+  /** Limits of other models (fallbacks, local servers), by any reference the catalog accepts. */
+  models?: ModelOverrides;
+  /** Tokens a warning turn needs; a warning that would not fit becomes a rollover without flush (default 2500). */
+  warningTurnTokens?: number;
 }
 
-export const DEFAULT_THRESHOLD = 0.7;
-export const DEFAULT_OUTPUT_RESERVE = 8192;
-export const DEFAULT_WARNING_RESERVE = 1024;
-const WARN_BAND = 0.1;
-const FORCE_BAND = 0.05;
-
 /**
- * The hard ceiling of DESIGN.md §1: `limit − min(outputReserve, floor(0.25 × limit))`.
+ * The catalog key of an AI SDK model: `openai.chat` + `gpt-4o` → `openai:gpt-4o`.
  *
- * @example hardCeilingOf(16_000, 8_192) // 12_000
+ * @example modelKey(anthropic("claude-sonnet-4-5")) // "anthropic:claude-sonnet-4-5"
  */
-export function hardCeilingOf(contextLimit: number, outputReserve: number = DEFAULT_OUTPUT_RESERVE): number {
-  return contextLimit - Math.min(outputReserve, Math.floor(0.25 * contextLimit));
+export function modelKey(model: LanguageModel): string {
+  if (typeof model === "string") return model;
+  const provider = model.provider.split(".")[0] ?? model.provider;
+  return `${provider}:${model.modelId}`;
 }
 
 /**
- * The default policy: characters / 3 as a conservative token count, and limits only from
- * `contextLimit` (for the primary model) or `limits` (by `provider:modelId` or model id).
+ * The budget policy over `core/budget`: limits from the shipped catalog with `models` overrides
+ * (and `contextLimit` for the primary model), token counts per model, `evaluateStepBudget`.
  *
  * @example
- * const policy = createDefaultBudgetPolicy({ settings: { contextLimit: 16_000 }, primaryModel: model });
+ * const policy = createBudgetPolicy({ settings: { contextLimit: 16_000 }, primaryModel: model });
  */
-export function createDefaultBudgetPolicy({
+export function createBudgetPolicy({
   settings = {},
   primaryModel,
-  limits = {},
+  countTokens,
 }: {
   settings?: BudgetSettings;
   primaryModel?: LanguageModel;
-  limits?: Readonly<Record<string, number>>;
+  /** Replaces the per-model token counter (tests use a fixed ratio). */
+  countTokens?: (text: string) => number;
 }): SessionBudgetPolicy {
   const threshold = settings.threshold ?? DEFAULT_THRESHOLD;
   const outputReserve = settings.outputReserve ?? DEFAULT_OUTPUT_RESERVE;
-  const warningReserve = settings.warningReserve ?? DEFAULT_WARNING_RESERVE;
-  const hardCeiling = (contextLimit: number) => hardCeilingOf(contextLimit, outputReserve);
+  const catalog = createModelCatalog({ overrides: settings.models ?? [] });
   return {
-    contextLimitOf(model) {
-      if (settings.contextLimit !== undefined && (primaryModel === undefined || model === primaryModel)) return settings.contextLimit;
-      const key = modelKey(model);
-      return limits[key] ?? (typeof model === "string" ? undefined : limits[model.modelId]);
+    limitOf(model) {
+      if (settings.contextLimit !== undefined && (primaryModel === undefined || model === primaryModel)) return { contextLimit: settings.contextLimit };
+      const found = catalog.lookup(modelKey(model));
+      return found.status === "found" ? { contextLimit: found.contextLimit } : { contextLimit: undefined, key: found.key, message: found.message };
     },
-    countTokens: (text) => Math.ceil(text.length / 3),
-    hardCeiling,
-    warnAt: (contextLimit) => Math.floor((threshold - WARN_BAND) * contextLimit),
+    countTokens: countTokens ?? ((text, model) => countModelTokens(text, { model: modelKey(model) })),
+    hardCeiling: (contextLimit) => hardCeilingFor({ limit: contextLimit, outputReserve }),
     evaluate({ moment, projected, contextLimit, warningEmitted }) {
-      const ceiling = hardCeiling(contextLimit);
-      const rolloverAt = Math.min(ceiling, Math.floor((moment === "on-send" ? threshold : threshold + FORCE_BAND) * contextLimit));
-      const result = (decision: BudgetDecision, flushOpportunity = warningEmitted): BudgetEvaluation => ({ decision, projected, hardCeiling: ceiling, flushOpportunity, rolloverAt });
-      if (threshold >= 1) return result(projected >= ceiling ? "block" : "continue");
-      if (projected >= rolloverAt) return result("rollover");
-      if (!warningEmitted && projected >= Math.floor((threshold - WARN_BAND) * contextLimit)) {
-        return projected + warningReserve < ceiling ? result("warn") : result("rollover", false);
-      }
-      return result("continue");
+      const budget = evaluateStepBudget({
+        moment,
+        limit: contextLimit,
+        contextTokens: Math.max(0, Math.round(projected)),
+        threshold,
+        outputReserve,
+        warningEmitted,
+        ...(settings.warningTurnTokens === undefined ? {} : { warningTurnTokens: settings.warningTurnTokens }),
+      });
+      const bands = budgetBands({ limit: contextLimit, threshold, outputReserve });
+      const rolloverAt = bands.proactive ? (moment === "on-send" ? bands.thresholdAt : bands.forceAt) : bands.hardCeiling;
+      const hardCeiling = budget.hardCeiling ?? bands.hardCeiling;
+      return { decision: budget.decision, projected: budget.projected, hardCeiling, flushOpportunity: budget.flushOpportunity, rolloverAt };
     },
   };
-}
-
-/**
- * `provider:modelId` of a model (a string model id is returned as it is).
- *
- * @example modelKey(openai("gpt-4o")) // "openai.chat:gpt-4o"
- */
-export function modelKey(model: LanguageModel): string {
-  return typeof model === "string" ? model : `${model.provider}:${model.modelId}`;
 }

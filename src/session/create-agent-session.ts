@@ -8,7 +8,7 @@ import { assertSessionId } from "../core/row.js";
 import { InvalidArgumentError } from "../core/errors.js";
 import { resetBoundaryRow } from "../core/rollover/notice-rows.js";
 import { windowIdFor } from "../core/windows.js";
-import { createDefaultBudgetPolicy } from "./budget-policy.js";
+import { createBudgetPolicy } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
 import { createSendFlow } from "./send-flow.js";
 import { memoizeToolTokens, primaryModel, type SessionContext } from "./session-context.js";
@@ -18,6 +18,10 @@ import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendResult, S
 import { buildToolSet } from "./tool-set.js";
 import { createTurnQueue } from "./turn-queue.js";
 import { readSessionUsage } from "./session-usage.js";
+import { sessionHistoryTool } from "../tools/session-history/session-history-tool.js";
+import { memoryTool } from "../tools/memory/memory-tool.js";
+import { renderHotMemories } from "../tools/memory/hot-memories.js";
+import { CONTEXT_NOTES_PATH } from "../core/hot-memories/limits.js";
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -33,6 +37,15 @@ export interface AgentSession {
 }
 
 const noHotMemories: HotMemoriesProvider = { mode: "off", render: async () => "" };
+
+/** The `<hot_memories>` block of a session with memory, read fresh for every request. */
+function memoryHotMemories(memory: AgentSessionOptions["memory"], sessionId: string, now: () => Date, countTokens: (text: string) => number): HotMemoriesProvider {
+  if (memory === undefined || memory === false) return noHotMemories;
+  return {
+    mode: memory.readOnly === true ? "read-only" : "read-write",
+    render: async () => renderHotMemories({ root: memory.root, sessionId, now, countTokens }).text,
+  };
+}
 
 /**
  * @example
@@ -56,16 +69,17 @@ export function createAgentSession({
   generateId = () => crypto.randomUUID(),
   budgetPolicy,
   hotMemories,
-  historyTool,
+  historyTool = sessionHistoryTool,
   logWarning = (message) => console.warn(message),
 }: AgentSessionOptions): AgentSession {
   assertSessionId(sessionId);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
-  const policy = budgetPolicy ?? createDefaultBudgetPolicy({ settings: budget, primaryModel: model });
+  const policy = budgetPolicy ?? createBudgetPolicy({ settings: budget, primaryModel: model });
   const toolSet = buildToolSet({
     ...(tools === undefined ? {} : { tools }),
     ...(toolPolicy === undefined ? {} : { toolPolicy }),
-    ...(historyTool === undefined ? {} : { historyTool: historyTool({ store, sessionId }) }),
+    historyTool: historyTool({ store, sessionId }),
+    ...(memory === false ? {} : { memoryTool: memoryTool({ root: memory.root, sessionId, readOnly: memory.readOnly === true, now }) }),
   });
   const warned = new Set<string>();
   const events = createSessionEvents();
@@ -80,8 +94,8 @@ export function createAgentSession({
     system,
     tools: toolSet.tools,
     historyToolAvailable: toolSet.historyToolAvailable,
-    hotMemories: hotMemories ?? noHotMemories,
-    notesPath: memory === false ? undefined : "/memories/workspace/context-notes.md",
+    hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, model)),
+    notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
     maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
     events,

@@ -5,6 +5,7 @@
  * warning) in ONE atomic append. A window with no substantive row never gets a second boundary.
  */
 import type { LanguageModel } from "ai";
+import { notesWarningSentence } from "../core/hot-memories/notes-guidance.js";
 import { budgetWarningText } from "../core/rollover/budget-warning-text.js";
 import { budgetWarningRow, rejectedInputRow } from "../core/rollover/notice-rows.js";
 import { continueRow, leadInRow, rolloverTransactionRows, userInputRow } from "../core/rollover/rollover-rows.js";
@@ -185,7 +186,7 @@ function rowsToAppend({
   }
   const wantsWarning = request.trigger.kind === "warning" ? !warned : warningDue;
   if (wantsWarning && limit !== undefined && rolloverAt !== undefined) {
-    const text = budgetWarningText({ windowId: window.windowId, contextTokens: projected, maxTokens: limit, rolloverAtTokens: rolloverAt, memoryMode: context.hotMemories.mode, ...notes(context) });
+    const text = budgetWarningText({ windowId: window.windowId, contextTokens: projected, maxTokens: limit, rolloverAtTokens: rolloverAt, memoryMode: context.hotMemories.mode, notesSentence: notesWarningSentence({ mode: context.hotMemories.mode }), ...notes(context) });
     const warning = budgetWarningRow({ text, windowId: window.windowId, contextTokens: projected, maxTokens: limit, createdAt });
     const warningInfo: WarningInfo = { windowId: window.windowId, contextTokens: projected, maxTokens: limit, text };
     return { rows: triggerRow === undefined ? [warning] : [warning, triggerRow], warningInfo };

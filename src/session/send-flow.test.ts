@@ -19,7 +19,7 @@ describe("send", () => {
     expect(result).toMatchObject({ status: "completed", text: "It says alpha.", rollovers: [], warnings: [], usage: { inputTokens: 270, outputTokens: 11, steps: 2 } });
     expect(calls).toHaveLength(2);
     expect(calls[0]!.system).toBe("You are terse.");
-    expect(calls[0]!.toolNames).toEqual(["read"]);
+    expect(calls[0]!.toolNames).toEqual(["read", "session_history"]);
     expect(calls[0]!.text).toBe("system: You are terse.\nuser: What is in a.txt?");
     // The second step sees the tool call and its result, built from the stored rows.
     expect(calls[1]!.text).toContain('assistant: call read {"path":"a.txt"}');

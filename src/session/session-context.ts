@@ -50,11 +50,11 @@ export function primaryModel(context: SessionContext): LanguageModel {
  * @example contextLimitFor(context, model) // 128_000 or undefined
  */
 export function contextLimitFor(context: SessionContext, model: LanguageModel): number | undefined {
-  const limit = context.policy.contextLimitOf(model);
-  if (limit === undefined) {
-    context.warnOnce(`ctxwin: the context limit of ${modelKey(model)} is unknown, so no rollover decision is made for it; set budget.contextLimit or add it to the model catalog.`);
+  const lookup = context.policy.limitOf(model);
+  if (lookup.contextLimit === undefined) {
+    context.warnOnce(`ctxwin: ${lookup.message} Until then no rollover decision is made for ${modelKey(model)}.`);
   }
-  return limit;
+  return lookup.contextLimit;
 }
 
 /**
@@ -82,7 +82,7 @@ const UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS = 32_000;
  * @example toolOutputLimits(context, model) // { maxOutputTokens: 6_000, headChars: 3_000 }
  */
 export function toolOutputLimits(context: SessionContext, model: LanguageModel): ToolOutputLimits {
-  const limit = context.policy.contextLimitOf(model);
+  const limit = context.policy.limitOf(model).contextLimit;
   const maxOutputTokens = limit === undefined ? UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS : Math.max(1, Math.floor(context.maxToolOutputShare * context.policy.hardCeiling(limit)));
   return { maxOutputTokens, headChars: Math.min(4_000, Math.max(200, Math.floor(maxOutputTokens / 2))) };
 }

@@ -50,7 +50,7 @@ export interface AgentSessionOptions {
   /** Seams, for tests and for engines that are not wired by default. */
   budgetPolicy?: SessionBudgetPolicy;
   hotMemories?: HotMemoriesProvider;
-  /** Builds the `session_history` tool for this session. */
+  /** Builds the `session_history` tool for this session (default: `sessionHistoryTool`). */
   historyTool?: (options: { store: HistoryStore; sessionId: string }) => Tool;
   /** Where one-off warnings go (an unknown model limit); default `console.warn`. */
   logWarning?: (message: string) => void;
