@@ -92,6 +92,8 @@ export function truncate(text: string, maxChars: number): string {
 
 /**
  * `text.slice(start, end)` moved inward so that neither edge splits a UTF-16 surrogate pair.
+ * Unlike `String.prototype.slice`, negative positions are clamped to 0 (they do not count from
+ * the end).
  *
  * @example sliceSafe("a😀b", 0, 2) // "a"
  */

@@ -224,7 +224,7 @@ describe("validateRowInputs: refusals", () => {
   // issues, so the cross-field checks (rollover meta, lead-in rolloverId) stay silent whenever
   // another field of the same row is wrong. validateRowInputs promises "all problems of all rows
   // at once"; here only `role` is reported, `meta` is missing from the issues.
-  it.fails("reports cross-field problems of a row that also has a field problem", () => {
+  it("reports cross-field problems of a row that also has a field problem", () => {
     const row = { role: "robot", parts: [], boundary: { kind: "rollover" } };
     expect(locationsOf(() => validateRowInputs([row]))).toEqual([
       [0, "role"],
@@ -285,7 +285,14 @@ describe("assertSessionId", () => {
     ["a number", 42, "Invalid input: expected string, received number"],
     ["undefined", undefined, "Invalid input: expected string, received undefined"],
   ])("refuses %s", (_label, sessionId, message) => {
-    expect(refusalOf(() => assertSessionId(sessionId)).issues).toEqual([{ index: -1, path: "sessionId", message }]);
+    let caught: unknown;
+    try {
+      assertSessionId(sessionId);
+    } catch (error) {
+      caught = error;
+    }
+    expect(InvalidArgumentError.isInstance(caught)).toBe(true);
+    expect((caught as Error).message).toBe(`Invalid sessionId: ${message}.`);
   });
 });
 

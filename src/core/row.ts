@@ -5,7 +5,7 @@
  */
 import type { UIDataTypes, UIMessagePart, UITools } from "ai";
 import { z } from "zod";
-import { RowValidationError, type RowIssue } from "./errors.js";
+import { InvalidArgumentError, RowValidationError, type RowIssue } from "./errors.js";
 
 /** Version of the row format written by this build. Older versions load; newer are refused. */
 export const ROW_FORMAT_VERSION = 1;
@@ -77,7 +77,7 @@ export interface Row extends RowInput {
 }
 
 const windowIdPattern = /^w:(0|[1-9][0-9]{0,15})$/;
-const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const tokenCount = z.number().int().nonnegative();
 
 export const RolloverMetaSchema = z.object({
   type: z.literal("rollover"),
@@ -143,6 +143,10 @@ export const RowInputSchema = z
     if (metaType === "lead-in" && typeof row.meta?.["rolloverId"] !== "string") {
       context.addIssue({ code: "custom", path: ["meta", "rolloverId"], message: "a lead-in row needs its rolloverId" });
     }
+  }, {
+    // Run the cross-field checks even when another field already failed, so that every
+    // problem of a row is reported at once.
+    when: (payload) => typeof payload.value === "object" && payload.value !== null,
   });
 
 /** Stored row body as written by this and earlier builds: lenient, so reads never crash on extras. */
@@ -167,7 +171,7 @@ const sessionIdSchema = z
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), "sessionId contains control characters");
 
 /**
- * Checks a session id; throws `RowValidationError` when it cannot be used.
+ * Checks a session id; throws `InvalidArgumentError` when it cannot be used.
  *
  * @example
  * assertSessionId("build-42") // ok
@@ -175,7 +179,7 @@ const sessionIdSchema = z
 export function assertSessionId(sessionId: unknown): asserts sessionId is string {
   const parsed = sessionIdSchema.safeParse(sessionId);
   if (!parsed.success) {
-    throw new RowValidationError(parsed.error.issues.map((issue) => ({ index: -1, path: "sessionId", message: issue.message })));
+    throw new InvalidArgumentError(`Invalid sessionId: ${parsed.error.issues.map((issue) => issue.message).join("; ")}.`);
   }
 }
 

@@ -139,3 +139,13 @@ describe("visibility laws over arbitrary envelopes", () => {
     fc.assert(fc.property(envelope, (row) => !hasUnknownType(row) || !isProviderEligible(row)));
   });
 });
+
+describe("a stray rollover marker (meta.type 'rollover' without a boundary, only by hand-editing)", () => {
+  const stray: VisibilityFields = { meta: { type: "rollover", rolloverId: "r1" } };
+
+  it("goes neither to the provider nor to session_history (fail closed)", () => {
+    expect(isProviderEligible(stray)).toBe(false);
+    expect(isHistoryVisible(stray)).toBe(false);
+    expect(isSubstantive(stray)).toBe(false);
+  });
+});

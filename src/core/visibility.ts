@@ -38,9 +38,17 @@ export function isHidden(row: VisibilityFields): boolean {
  * window.rows.filter(isProviderEligible)
  */
 export function isProviderEligible(row: VisibilityFields): boolean {
-  if (isExclusiveBoundary(classifyBoundary(row))) return false;
+  if (isExclusiveBoundary(classifyBoundary(row)) || isStrayRolloverMarker(row)) return false;
   if (row.meta?.type === "rejected-input") return false;
   return !hasUnknownType(row);
+}
+
+/**
+ * A row that says it is a rollover marker but carries no boundary (only possible by editing the
+ * stored JSON, since append refuses it): it has no content, so it goes nowhere (fail closed).
+ */
+function isStrayRolloverMarker(row: VisibilityFields): boolean {
+  return row.meta?.type === "rollover" && classifyBoundary(row) === undefined;
 }
 
 /**
@@ -49,7 +57,7 @@ export function isProviderEligible(row: VisibilityFields): boolean {
  */
 export function isHistoryVisible(row: VisibilityFields): boolean {
   if (isHidden(row)) return false;
-  if (row.meta?.type === "rejected-input") return false;
+  if (row.meta?.type === "rejected-input" || isStrayRolloverMarker(row)) return false;
   return !isExclusiveBoundary(classifyBoundary(row));
 }
 

@@ -121,7 +121,7 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         const bad = [text("fine"), { role: "robot", parts: [] }] as unknown as RowInput[];
         await expect(store.append("s", bad)).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
         await expect(store.append("s", [])).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
-        await expect(store.append("", [text("x")])).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
+        await expect(store.append("", [text("x")])).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
         expect(await store.lastSeq("s")).toBe(1);
       });
 

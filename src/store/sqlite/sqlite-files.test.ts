@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
 import { StoreFormatError } from "../errors.js";
-import { DEFAULT_STORE_PATH, openStore } from "../open-store.js";
+import { DEFAULT_STORE_PATH, openStore, type SqliteOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning } from "../port.js";
 import { CTXWIN_APPLICATION_ID, STORE_FORMAT_VERSION } from "./schema.js";
 
@@ -17,7 +17,7 @@ describe("SQLite store files", () => {
   let directory: string;
   let file: string;
   const opened: HistoryStore[] = [];
-  const open = (options: Parameters<typeof openStore>[0] = {}) => {
+  const open = (options: SqliteOpenOptions = {}) => {
     const store = openStore({ path: file, ...options });
     opened.push(store);
     return store;
