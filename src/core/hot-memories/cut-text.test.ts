@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boundaryAtOrBefore, longestFittingPrefix, utf8ByteLength } from "./cut-text.js";
+import { boundaryAtOrBefore, longestFittingPrefix, longestPrefixWithin, prefixWithinBytes, utf8ByteLength } from "./cut-text.js";
 
 const encoder = new TextEncoder();
 
@@ -56,5 +56,52 @@ describe("longestFittingPrefix", () => {
     const text = "\u{1F600}".repeat(10);
     const prefix = longestFittingPrefix({ text, fits: (part) => utf8ByteLength(part) <= 10 });
     expect(prefix).toBe("\u{1F600}\u{1F600}");
+  });
+});
+
+describe("longestPrefixWithin", () => {
+  it("lands within the tolerance of the longest fitting prefix with few measurements", () => {
+    let calls = 0;
+    const measure = (part: string) => {
+      calls += 1;
+      return Math.ceil(part.length / 4) + (part.match(/\n/g) ?? []).length; // roughly, not exactly, linear
+    };
+    const text = "word word\n".repeat(2_000);
+    const prefix = longestPrefixWithin({ text, measure, limit: 1_000 }) ?? "";
+    expect(measure(prefix)).toBeLessThanOrEqual(1_000);
+    const longest = longestFittingPrefix({ text, fits: (part) => measure(part) <= 1_000 }) ?? "";
+    expect(prefix.length).toBeGreaterThanOrEqual(longest.length * 0.98);
+    calls = 0;
+    longestPrefixWithin({ text, measure, limit: 1_000 });
+    expect(calls).toBeLessThanOrEqual(10);
+  });
+
+  it("returns the whole text when it fits, and undefined when nothing fits", () => {
+    expect(longestPrefixWithin({ text: "abc", measure: (part) => part.length, limit: 5 })).toBe("abc");
+    expect(longestPrefixWithin({ text: "abc", measure: (part) => part.length + 10, limit: 5 })).toBeUndefined();
+  });
+
+  it("never splits a character", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), fc.nat({ max: 400 }), (text, limit) => {
+        const prefix = longestPrefixWithin({ text, measure: utf8ByteLength, limit });
+        expect(prefix).toBeDefined();
+        expect(text.startsWith(prefix ?? "")).toBe(true);
+        expect(utf8ByteLength(prefix ?? "")).toBeLessThanOrEqual(limit);
+        expect(new TextDecoder().decode(encoder.encode(prefix ?? ""))).toBe(prefix);
+      }),
+    );
+  });
+});
+
+describe("prefixWithinBytes", () => {
+  it("is the longest prefix within the byte budget, never splitting a character", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 100 }), fc.nat({ max: 300 }), (text, maxBytes) => {
+        const prefix = prefixWithinBytes(text, maxBytes);
+        const longest = longestFittingPrefix({ text, fits: (part) => utf8ByteLength(part) <= maxBytes }) ?? "";
+        expect(prefix).toBe(longest);
+      }),
+    );
   });
 });

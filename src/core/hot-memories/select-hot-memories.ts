@@ -10,9 +10,10 @@
  * Pure: the caller reads the files and the access index and passes them in.
  */
 import { decayedScore, type AccessRecord } from "./access-score.js";
-import { longestFittingPrefix, utf8ByteLength } from "./cut-text.js";
+import { longestPrefixWithin, prefixWithinBytes, utf8ByteLength } from "./cut-text.js";
 import { CONTEXT_NOTES_PATH, DEFAULT_HOT_MEMORY_LIMITS, estimateTokensConservatively, type HotMemoryLimits } from "./limits.js";
 import { HOT_MEMORIES_FOOTER, HOT_MEMORIES_HEADER, renderHotMemoryBlock, renderHotMemoryEntry } from "./render-block.js";
+import { countBlockTags } from "./untrusted-text.js";
 
 /** One memory file that may be shown. */
 export interface HotMemoryCandidate {
@@ -120,6 +121,7 @@ export function selectHotMemories({
       reason: candidate.pinned === true ? "pinned" : "accessed",
       maxBytes,
       maxTokens: limits.maxTotalTokens - usedTokens,
+      minimumExcerptBytes: minimumExcerpt,
       countTokens,
       now,
       limits,
@@ -134,20 +136,23 @@ export function selectHotMemories({
   }
 
   // Token counts of pieces need not add up exactly: check the rendered text and drop from the end.
-  const fitsTotal = (section: string, ceilingBytes: number, ceilingTokens: number) =>
-    utf8ByteLength(section) <= ceilingBytes && countTokens(section) <= ceilingTokens;
-  while (ordinary.length > 0 && !fitsTotal(renderHotMemoryBlock(ordinary.map((entry) => entry.text)), limits.maxTotalBytes, limits.maxTotalTokens)) {
+  const measure = (text: string) => ({ text, bytes: utf8ByteLength(text), tokens: text === "" ? 0 : countTokens(text) });
+  let section = measure(renderHotMemoryBlock(ordinary.map((fitted) => fitted.text)));
+  while (ordinary.length > 0 && (section.bytes > limits.maxTotalBytes || section.tokens > limits.maxTotalTokens)) {
     dropLast(ordinary, skipped);
+    section = measure(renderHotMemoryBlock(ordinary.map((fitted) => fitted.text)));
   }
-  const assemble = () => renderHotMemoryBlock([...(notes === undefined ? [] : [notes.text]), ...ordinary.map((entry) => entry.text)]);
-  let text = assemble();
-  while (ordinary.length > 0 && !fitsTotal(text, limits.maxTotalBytes + limits.notesBytes, limits.maxTotalTokens + limits.notesTokens)) {
+  const assemble = () =>
+    notes === undefined ? section : measure(renderHotMemoryBlock([notes.text, ...ordinary.map((fitted) => fitted.text)]));
+  let block = assemble();
+  while (ordinary.length > 0 && (block.bytes > limits.maxTotalBytes + limits.notesBytes || block.tokens > limits.maxTotalTokens + limits.notesTokens)) {
     dropLast(ordinary, skipped);
-    text = assemble();
+    section = measure(renderHotMemoryBlock(ordinary.map((fitted) => fitted.text)));
+    block = assemble();
   }
 
   const entries = [...(notes === undefined ? [] : [notes.entry]), ...ordinary.map((fitted) => fitted.entry)];
-  return { text, entries, skipped, bytes: utf8ByteLength(text), tokens: text === "" ? 0 : countTokens(text) };
+  return { text: block.text, entries, skipped, bytes: block.bytes, tokens: block.tokens };
 }
 
 interface FittedEntry {
@@ -162,6 +167,7 @@ function fitEntry({
   reason,
   maxBytes,
   maxTokens,
+  minimumExcerptBytes = 0,
   countTokens,
   now,
   limits,
@@ -170,29 +176,35 @@ function fitEntry({
   reason: HotMemoryReason;
   maxBytes: number;
   maxTokens: number;
+  /** A cut excerpt smaller than this is not worth showing: give up without searching. */
+  minimumExcerptBytes?: number;
   countTokens: (text: string) => number;
   now: number;
   limits: HotMemoryLimits;
 }): FittedEntry | undefined {
-  const fits = (text: string) => utf8ByteLength(text) <= maxBytes && countTokens(text) <= maxTokens;
   const contentBytes = utf8ByteLength(candidate.content);
   const score = decayedScore({ record: candidate.access, now, halfLifeMs: limits.halfLifeMs });
-  const whole = renderHotMemoryEntry({ path: candidate.path, content: candidate.content, truncated: false });
+  const render = (content: string, truncated: boolean) => renderHotMemoryEntry({ path: candidate.path, content, truncated });
+  const whole = render(candidate.content, false);
   let text = whole;
   let shown = candidate.content;
-  if (!fits(whole)) {
-    const prefix = longestFittingPrefix({
-      text: candidate.content,
-      upperBound: Math.max(0, maxBytes),
-      fits: (part) => fits(renderHotMemoryEntry({ path: candidate.path, content: part, truncated: true })),
-    });
+  let tokens = utf8ByteLength(whole) <= maxBytes ? countTokens(whole) : Number.POSITIVE_INFINITY;
+  if (tokens > maxTokens) {
+    if (maxBytes - utf8ByteLength(render("", true)) < minimumExcerptBytes) return undefined;
+    // Cut by bytes first (cheap and exact), then, only if needed, by tokens with few counter calls.
+    // Room for content: the frame, a separator newline, and 3 bytes for each tag `neutralizeBlockTags` defuses.
+    const frameBytes = utf8ByteLength(render("", true)) + 1 + 3 * countBlockTags(candidate.content);
+    if (frameBytes > maxBytes) return undefined;
+    const byBytes = prefixWithinBytes(candidate.content, maxBytes - frameBytes);
+    const prefix = longestPrefixWithin({ text: byBytes, measure: (part) => countTokens(render(part, true)), limit: maxTokens });
     if (prefix === undefined) return undefined;
     shown = prefix;
-    text = renderHotMemoryEntry({ path: candidate.path, content: prefix, truncated: true });
+    text = render(prefix, true);
+    tokens = countTokens(text);
   }
   const truncated = text !== whole;
   const entry: HotMemoryEntry = { path: candidate.path, reason, truncated, contentBytes, shownBytes: utf8ByteLength(shown), score };
-  return { entry, text, bytes: utf8ByteLength(text), tokens: countTokens(text) };
+  return { entry, text, bytes: utf8ByteLength(text), tokens };
 }
 
 function compareRanked(

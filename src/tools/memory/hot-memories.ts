@@ -8,7 +8,7 @@ import { CONTEXT_NOTES_PATH, type HotMemoryLimits } from "../../core/hot-memorie
 import { selectHotMemories, type HotMemoryCandidate, type HotMemorySelection } from "../../core/hot-memories/select-hot-memories.js";
 import { resolveHostTarget } from "./host-paths.js";
 import { readHotIndex } from "./hot-index.js";
-import { resolveMemoryLayout, virtualPathOfIndexKey, type MemoryLocation } from "./layout.js";
+import { resolveMemoryLayout, virtualPathOfIndexKey, type MemoryLayout, type MemoryLocation } from "./layout.js";
 import { isRefusal } from "./results.js";
 import { MAX_MEMORY_FILE_BYTES, readTextFile } from "./text-files.js";
 import { parseVirtualPath } from "./virtual-path.js";
@@ -45,29 +45,30 @@ export function loadHotMemoryCandidates({ maxFileBytes = MAX_MEMORY_FILE_BYTES, 
   const candidates: HotMemoryCandidate[] = [];
   const unreadable: UnreadableMemory[] = [];
   for (const [path, { pinned, access }] of wanted) {
-    const parsed = parseVirtualPath(path);
-    if (!parsed.ok) {
-      unreadable.push({ path, reason: parsed.message });
-      continue;
+    try {
+      const loaded = loadOne(layout, path, maxFileBytes);
+      if (loaded === undefined) continue;
+      if (typeof loaded === "string") unreadable.push({ path, reason: loaded });
+      else candidates.push({ ...loaded, pinned, ...(access === undefined ? {} : { access }) });
+    } catch (error) {
+      // One broken file (permissions, a race with a delete) must not take the whole block down.
+      unreadable.push({ path, reason: error instanceof Error ? error.message : String(error) });
     }
-    const target = resolveHostTarget({ layout, virtualPath: parsed.path, createScope: false });
-    if (isRefusal(target)) {
-      unreadable.push({ path, reason: target.message });
-      continue;
-    }
-    if (target.kind === "missing") continue;
-    if (target.kind !== "file") {
-      unreadable.push({ path, reason: `${path} is not a regular file.` });
-      continue;
-    }
-    const file = readTextFile({ file: target.contentPath, shownPath: path, maxBytes: maxFileBytes });
-    if (isRefusal(file)) {
-      unreadable.push({ path, reason: file.message });
-      continue;
-    }
-    candidates.push({ path: parsed.path.text, content: file.text, pinned, ...(access === undefined ? {} : { access }) });
   }
   return { candidates, unreadable, ...(index.problem === undefined ? {} : { indexProblem: index.problem }) };
+}
+
+/** The file at `path` as a candidate, `undefined` when it does not exist, or why it cannot be used. */
+function loadOne(layout: MemoryLayout, path: string, maxFileBytes: number): { path: string; content: string } | string | undefined {
+  const parsed = parseVirtualPath(path);
+  if (!parsed.ok) return parsed.message;
+  const target = resolveHostTarget({ layout, virtualPath: parsed.path, createScope: false });
+  if (isRefusal(target)) return target.message;
+  if (target.kind === "missing") return undefined;
+  if (target.kind !== "file") return `${path} is not a regular file.`;
+  const file = readTextFile({ file: target.contentPath, shownPath: path, maxBytes: maxFileBytes });
+  if (isRefusal(file)) return file.message;
+  return { path: parsed.path.text, content: file.text };
 }
 
 export interface RenderHotMemoriesOptions extends MemoryLocation {
