@@ -74,3 +74,40 @@ export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreFor
 export { DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";
+export * from "./core/budget/index.js";
+export { CONFIG_FILE_PATH, ConfigFileError, ConfigFileSchema, MAX_CONFIG_FILE_BYTES, parseConfigText, readConfigFile, type ConfigFileResult, type ConfigIssue, type CtxwinConfig } from "./store/config-file.js";
+export {
+  CONTEXT_NOTES_PATH,
+  DEFAULT_HOT_MEMORY_LIMITS,
+  HOT_MEMORY_TRUNCATION_MARKER,
+  estimateTokensConservatively,
+  type HotMemoryLimits,
+} from "./core/hot-memories/limits.js";
+export { decayedScore, recordAccess, type AccessRecord } from "./core/hot-memories/access-score.js";
+export {
+  selectHotMemories,
+  type HotMemoryCandidate,
+  type HotMemoryEntry,
+  type HotMemoryReason,
+  type HotMemorySelection,
+  type HotMemorySkipReason,
+  type SelectHotMemoriesOptions,
+} from "./core/hot-memories/select-hot-memories.js";
+export { memoryModeOf, notesWarningSentence, type MemoryMode } from "./core/hot-memories/notes-guidance.js";
+export { MEMORY_TOOL_NAME, memoryInputSchema, memoryTool, type MemoryToolInput, type MemoryToolOptions } from "./tools/memory/memory-tool.js";
+export { createMemoryExecutor, type MemoryExecutor, type MemoryExecutorOptions } from "./tools/memory/memory-executor.js";
+export {
+  MEMORY_COMMANDS,
+  formatMemoryResult,
+  type MemoryCommand,
+  type MemoryCommandFailure,
+  type MemoryCommandResult,
+  type MemoryCommandSuccess,
+  type MemoryErrorCode,
+} from "./tools/memory/results.js";
+export { DEFAULT_MEMORY_DIRECTORY, defaultMemoryRoot, resolveMemoryLayout, type MemoryLayout, type MemoryLocation } from "./tools/memory/layout.js";
+export { MEMORY_SCOPES, MEMORY_VIRTUAL_ROOT, parseVirtualPath, type MemoryScope, type VirtualPath } from "./tools/memory/virtual-path.js";
+export { MAX_FILES_PER_SCOPE, MAX_MEMORY_FILE_BYTES } from "./tools/memory/text-files.js";
+export { loadHotMemoryCandidates, renderHotMemories, type HotMemoryCandidates, type RenderHotMemoriesOptions, type UnreadableMemory } from "./tools/memory/hot-memories.js";
+export { listMemoryPins, setMemoryPin } from "./tools/memory/pins.js";
+export { MemoryIndexFormatError, MemoryLockTimeoutError, MemoryPathError } from "./tools/memory/errors.js";

@@ -82,7 +82,7 @@ interface Tally {
 }
 
 function addUiPart(tally: Tally, part: PartLike): void {
-  if (part === null || typeof part !== "object") return;
+  if (part === null || typeof part !== "object" || typeof part.type !== "string") return;
   const type = part.type;
   if (type === "text" || type === "reasoning") {
     if (typeof part["text"] === "string") tally.texts.push(part["text"]);

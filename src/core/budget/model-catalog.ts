@@ -96,7 +96,12 @@ interface CatalogFile {
 
 const shippedCatalog: CatalogFile = catalogFile;
 
-/** The entries of the shipped catalog, in file order. */
+/**
+ * The entries of the shipped catalog, in file order, each with its family, source and date.
+ *
+ * @example
+ * builtInModelEntries().filter((entry) => entry.provider === "anthropic").map((entry) => entry.id)
+ */
 export function builtInModelEntries(): ModelCatalogEntry[] {
   return shippedCatalog.families.flatMap((family) =>
     family.models.map((model) => ({
