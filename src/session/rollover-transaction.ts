@@ -29,8 +29,11 @@ export interface TurnStartRequest {
   latch: PendingRollover | undefined;
   /** Put the budget warning in front of this input. */
   warningAhead: boolean;
-  /** An emergency rollover (the provider refused the request as too long). */
-  forced?: { reason: RolloverReason };
+  /**
+   * An emergency rollover (the provider refused the request as too long). `triggerSeq` is the row
+   * being retried: a window whose only substantive row is that one is as fresh as it gets.
+   */
+  forced?: { reason: RolloverReason; triggerSeq?: number };
   operationId: string;
   model: LanguageModel;
   frame: RequestFrame;
@@ -77,7 +80,8 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   const rowTokens = (row: StoredRow) => rowRequestTokens(row, countTokens, limits);
   const overhead = overheadTokens(frame);
   const pressure = deriveWindowPressure({ rows: window.rows, rowTokens, overheadTokens: overhead });
-  const fresh = isWindowFresh(window.rows);
+  const retried = request.forced?.triggerSeq;
+  const fresh = isWindowFresh(retried === undefined ? window.rows : window.rows.filter((row) => row.seq !== retried));
   const warned = hasBudgetWarning(window.rows);
   const limit = contextLimitFor(context, model);
   const createdAt = context.now().toISOString();

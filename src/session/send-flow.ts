@@ -48,7 +48,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       const retryTrigger: TurnTrigger =
         entry.kind === "user" && run.steps.length === 0 ? { kind: "user", parts: entry.parts, metadata: { ...entry.metadata, retryOfSeq: start.trigger.seq } } : { kind: "continue" };
       const emergency = await startOrEnd(collector, entry.owner, () =>
-        startTurn(context, { trigger: retryTrigger, latch: undefined, warningAhead: false, forced: { reason: "context-exceeded" }, operationId: `${turnId}:emergency`, model, frame }),
+        startTurn(context, { trigger: retryTrigger, latch: undefined, warningAhead: false, forced: { reason: "context-exceeded", ...(run.steps.length === 0 ? { triggerSeq: start.trigger.seq } : {}) }, operationId: `${turnId}:emergency`, model, frame }),
       );
       if (emergency === undefined) {
         if (!collector.ended) endWith(collector, entry.owner, { status: "failed", error: new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: false }) });
