@@ -3,6 +3,12 @@
  * value with a stable `code` and a message that says what to do instead; the tool never throws.
  */
 
+/**
+ * The commands of Anthropic's memory tool, all supported.
+ *
+ * @example
+ * MEMORY_COMMANDS.includes("view") // true
+ */
 export const MEMORY_COMMANDS = ["view", "create", "str_replace", "insert", "delete", "rename"] as const;
 export type MemoryCommand = (typeof MEMORY_COMMANDS)[number];
 

@@ -9,7 +9,9 @@ import path from "node:path";
 import { lstatIfExists } from "./host-paths.js";
 import { refusal, type Refusal } from "./results.js";
 
+/** Largest memory file (100 KiB); larger files are neither written nor read. */
 export const MAX_MEMORY_FILE_BYTES = 100 * 1024;
+/** Most files in one scope; a new file beyond it is refused. */
 export const MAX_FILES_PER_SCOPE = 1000;
 /** Prefix of temporary files; hidden names are refused as memory paths, so they never collide. */
 export const TEMPORARY_FILE_PREFIX = ".ctxwin-tmp-";

@@ -5,7 +5,14 @@
  * characters, hidden names (reserved for ctxwin's own temporary and lock files), overlong names.
  */
 
+/** Root of the virtual tree the model sees. */
 export const MEMORY_VIRTUAL_ROOT = "/memories";
+/**
+ * The folders directly below `/memories`: shared by all projects, by this project, by this session.
+ *
+ * @example
+ * MEMORY_SCOPES.map((scope) => `/memories/${scope}`)
+ */
 export const MEMORY_SCOPES = ["global", "project", "workspace"] as const;
 export type MemoryScope = (typeof MEMORY_SCOPES)[number];
 
