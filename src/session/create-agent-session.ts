@@ -11,6 +11,7 @@ import { windowIdFor } from "../core/windows.js";
 import { createBudgetPolicy } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
 import { createSendFlow } from "./send-flow.js";
+import { compactActiveWindow, type CompactResult } from "./compaction.js";
 import { memoizeToolTokens, primaryModel, type SessionContext } from "./session-context.js";
 import { createSessionEvents, type SessionEventName, type SessionListener } from "./session-events.js";
 import { createSessionLock } from "./session-lock.js";
@@ -29,6 +30,8 @@ export interface AgentSession {
   send(input: SendInput): Promise<SendResult>;
   /** Manual soft clear: writes a `reset` boundary (a privacy floor) and drops any pending rollover. */
   clear(options: { soft: true }): Promise<{ windowId: string }>;
+  /** Summarizes the active window into a `compaction` boundary; drops any pending rollover. */
+  compact(): Promise<CompactResult>;
   /** Token figures of the active window for a budget bar. */
   usage(): Promise<SessionUsage>;
   /** Switches the primary model; a pending rollover and a queued `continue` are dropped. */
@@ -123,6 +126,11 @@ export function createAgentSession({
         } catch (error) {
           throw new SessionStoreError("the reset boundary", error);
         }
+      }),
+    compact: () =>
+      lock.run(async () => {
+        queue.supersede();
+        return compactActiveWindow(context, { operationId: `${generateId()}:compact` });
       }),
     usage: () => readSessionUsage(context, primaryModel(context)),
     setModel: (next) =>

@@ -72,3 +72,38 @@ export class SessionStoreError extends CtxwinError {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A request estimated above the hard ceiling of its model was about to be sent; it was not
+ * (DESIGN.md §10, invariant 3).
+ *
+ * @example
+ * if (RequestOverCeilingError.isInstance(result.error)) console.error(result.error.estimatedTokens)
+ */
+export class RequestOverCeilingError extends CtxwinError {
+  static readonly errorName = "CtxwinRequestOverCeilingError";
+  static override isInstance = defineIsInstance(RequestOverCeilingError.errorName) as (error: unknown) => error is RequestOverCeilingError;
+
+  constructor(
+    readonly model: string,
+    readonly estimatedTokens: number,
+    readonly hardCeiling: number,
+  ) {
+    super(RequestOverCeilingError.errorName, `The next request to ${model} is estimated at ${estimatedTokens} tokens, over its hard ceiling of ${hardCeiling}; it was not sent.`);
+  }
+}
+
+/**
+ * A window could not be compacted (too large to summarize, or an empty summary).
+ *
+ * @example
+ * if (CompactionError.isInstance(result.error)) console.error(result.error.message)
+ */
+export class CompactionError extends CtxwinError {
+  static readonly errorName = "CtxwinCompactionError";
+  static override isInstance = defineIsInstance(CompactionError.errorName) as (error: unknown) => error is CompactionError;
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(CompactionError.errorName, message, options);
+  }
+}

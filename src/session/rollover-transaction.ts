@@ -12,13 +12,16 @@ import { continueRow, leadInRow, rolloverTransactionRows, userInputRow } from ".
 import { deriveWindowPressure, hasBudgetWarning, isWindowFresh } from "../core/rollover/window-pressure.js";
 import type { RolloverReason, RowInput, RowPart } from "../core/row.js";
 import { windowIdFor } from "../core/windows.js";
+import { CtxwinError } from "../core/errors.js";
+import { compactionSummaryRow } from "../core/rollover/notice-rows.js";
+import { summarizeWindow } from "./compaction.js";
 import { AppendConflictError } from "../store/errors.js";
 import type { ActiveWindow, StoredRow } from "../store/port.js";
 import { modelKey } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
 import { overheadTokens, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
 import { contextLimitFor, toolOutputLimits, type SessionContext } from "./session-context.js";
-import type { RolloverInfo, WarningInfo } from "./session-types.js";
+import type { CompactionInfo, RolloverInfo, WarningInfo } from "./session-types.js";
 import type { PendingRollover } from "./turn-queue.js";
 
 export type TurnTrigger = { kind: "user"; parts: RowPart[]; metadata?: Record<string, unknown> } | { kind: "continue" } | { kind: "warning" };
@@ -48,6 +51,8 @@ export type TurnStart =
       trigger: StoredRow;
       rollover?: RolloverInfo;
       warning?: WarningInfo;
+      /** Strategy `compact`: the window was summarized into a compaction boundary instead. */
+      compaction?: CompactionInfo;
       /** The rollover latch was consumed (executed, or found stale on a fresh window). */
       latchConsumed: boolean;
     }
@@ -67,7 +72,7 @@ export async function startTurn(context: SessionContext, request: TurnStartReque
       return await planAndAppend(context, request, window);
     } catch (error) {
       if (AppendConflictError.isInstance(error) && attempt < MAX_CONFLICT_RETRIES) continue;
-      if (SessionStoreError.isInstance(error)) throw error;
+      if (CtxwinError.isInstance(error) && !AppendConflictError.isInstance(error)) throw error;
       throw new SessionStoreError("the turn's input", error);
     }
   }
@@ -125,14 +130,22 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
       if (request.forced !== undefined) return { status: "already-fresh" };
       rollover = undefined;
     }
-    if (rollover !== undefined && !context.historyToolAvailable) {
+    if (rollover !== undefined && context.strategy !== "compact" && !context.historyToolAvailable) {
       const reason = `The context window is at its budget (about ${pressure.contextTokens.toLocaleString("en-US")} of ${limit.toLocaleString("en-US")} tokens), and this session's tool policy does not grant session_history, so a rollover would make earlier context unrecoverable. Grant session_history, compact the session, or clear it.`;
       if (trigger.kind !== "user") return { status: "blocked", reason, estimatedTokens: projected, hardCeiling: ceiling };
       return reject(context, request, { reason, estimatedTokens: projected, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
     }
   }
 
-  const rows = rowsToAppend({ context, request, window, triggerRow, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
+  // Strategy `compact`: the model summarizes the window and the summary opens the next one.
+  // An emergency (the provider refused the request) cannot be summarized by that provider: it rolls over.
+  const compacting = rollover !== undefined && context.strategy === "compact" && request.forced === undefined;
+  const rows = compacting
+    ? {
+        rows: [compactionSummaryRow({ summary: await summarizeWindow(context, { rows: window.rows, model, frame }), previousWindowId: window.windowId, createdAt }), triggerRow ?? continueRow({ createdAt })],
+        compaction: { windowId: nextWindowId, previousWindowId: window.windowId },
+      }
+    : rowsToAppend({ context, request, window, triggerRow, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
   let stored: StoredRow[];
   try {
     const withTokens = rows.rows.map((row) => ({ ...row, tokens: rowRequestTokens({ seq: 0, parts: row.parts, tokens: undefined }, countTokens, limits) }));
@@ -143,15 +156,17 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   }
   const triggerStored = stored[stored.length - 1];
   if (triggerStored === undefined) throw new SessionStoreError("the turn's input", new Error("the store returned no rows"));
-  const activeRows = rollover === undefined ? [...window.rows, ...stored] : stored;
+  const newWindow = rollover !== undefined;
+  const activeRows = newWindow ? stored : [...window.rows, ...stored];
   return {
     status: "ready",
-    windowId: rollover === undefined ? window.windowId : nextWindowId,
+    windowId: newWindow ? nextWindowId : window.windowId,
     rows: activeRows,
     trigger: triggerStored,
     latchConsumed,
-    ...(rows.rolloverInfo === undefined ? {} : { rollover: rows.rolloverInfo }),
-    ...(rows.warningInfo === undefined ? {} : { warning: rows.warningInfo }),
+    ...("rolloverInfo" in rows && rows.rolloverInfo !== undefined ? { rollover: rows.rolloverInfo } : {}),
+    ...("warningInfo" in rows && rows.warningInfo !== undefined ? { warning: rows.warningInfo } : {}),
+    ...("compaction" in rows ? { compaction: rows.compaction } : {}),
   };
 }
 

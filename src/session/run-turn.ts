@@ -10,7 +10,7 @@ import { deriveWindowPressure, hasBudgetWarning } from "../core/rollover/window-
 import type { StoredRow } from "../store/port.js";
 import { modelKey, type BudgetEvaluation } from "./budget-policy.js";
 import { isContextExceededError } from "./context-exceeded.js";
-import { ProviderCallError, SessionStoreError } from "./errors.js";
+import { ProviderCallError, RequestOverCeilingError, SessionStoreError } from "./errors.js";
 import { assembleRequest, overheadTokens, rowRequestTokens, type AssembledRequest, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
 import { estimateRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
@@ -34,23 +34,6 @@ export interface TurnRun {
   /** Whether anything was produced (and stored) before a failure. */
   streamedAnything: boolean;
   model?: string;
-}
-
-/**
- * A request estimated above the hard ceiling of its model was about to be sent (invariant 3).
- *
- * @example
- * if (RequestOverCeilingError.isInstance(error)) console.error(error.estimatedTokens)
- */
-export class RequestOverCeilingError extends Error {
-  constructor(
-    readonly model: string,
-    readonly estimatedTokens: number,
-    readonly hardCeiling: number,
-  ) {
-    super(`The next request to ${model} is estimated at ${estimatedTokens} tokens, over its hard ceiling of ${hardCeiling}; it was not sent.`);
-    this.name = "CtxwinRequestOverCeilingError";
-  }
 }
 
 /**
@@ -162,7 +145,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const failure = consumeError ?? streamError;
   if (failure === undefined) return { status: "completed", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
   if (isContextExceededError(failure) && !recorder.streamedAnything) return { status: "context-exceeded", text, steps, streamedAnything: false, model: key, error: asError(failure) };
-  const error = SessionStoreError.isInstance(failure) || failure instanceof RequestOverCeilingError ? failure : new ProviderCallError(key, failure);
+  const error = SessionStoreError.isInstance(failure) || RequestOverCeilingError.isInstance(failure) ? failure : new ProviderCallError(key, failure);
   context.events.emit("error", { error });
   return { status: "failed", text, steps, streamedAnything: recorder.streamedAnything, model: key, error };
 }

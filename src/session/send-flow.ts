@@ -87,6 +87,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       collector.addRollover(outcome.rollover);
       context.events.emit("rollover", outcome.rollover);
     }
+    if (outcome.compaction !== undefined) collector.addCompaction(outcome.compaction);
     if (outcome.warning !== undefined) {
       collector.addWarning(outcome.warning);
       context.events.emit("budget-warning", outcome.warning);

@@ -2,7 +2,7 @@
  * Collects what one `send` did across its turns (the input and every continuation it queued)
  * into the result the caller receives.
  */
-import type { RolloverInfo, SendResult, StepUsageSummary, WarningInfo } from "./session-types.js";
+import type { CompactionInfo, RolloverInfo, SendResult, StepUsageSummary, WarningInfo } from "./session-types.js";
 import type { StoredStep } from "./step-recorder.js";
 
 /**
@@ -12,6 +12,7 @@ import type { StoredStep } from "./step-recorder.js";
 export function createSendCollector() {
   const rollovers: RolloverInfo[] = [];
   const warnings: WarningInfo[] = [];
+  const compactions: CompactionInfo[] = [];
   const usage: StepUsageSummary & { steps: number } = { inputTokens: 0, outputTokens: 0, steps: 0 };
   let text = "";
   let turns = 0;
@@ -19,6 +20,9 @@ export function createSendCollector() {
   return {
     addRollover(rollover: RolloverInfo): void {
       rollovers.push(rollover);
+    },
+    addCompaction(compaction: CompactionInfo): void {
+      compactions.push(compaction);
     },
     addWarning(warning: WarningInfo): void {
       warnings.push(warning);
@@ -49,6 +53,7 @@ export function createSendCollector() {
         text,
         rollovers: [...rollovers],
         warnings: [...warnings],
+        compactions: [...compactions],
         usage: { ...usage },
         ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),

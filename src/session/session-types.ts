@@ -72,6 +72,12 @@ export interface RolloverInfo {
   maxTokens: number;
 }
 
+export interface CompactionInfo {
+  /** The window the compaction summary opens. */
+  windowId: string;
+  previousWindowId: string;
+}
+
 export interface WarningInfo {
   windowId: string;
   contextTokens: number;
@@ -90,6 +96,8 @@ export interface SendResult {
   text: string;
   rollovers: RolloverInfo[];
   warnings: WarningInfo[];
+  /** Compactions strategy `compact` made instead of rollovers. */
+  compactions: CompactionInfo[];
   /** Sum over every step of this send. */
   usage: StepUsageSummary & { steps: number };
   /** Why a send was blocked, for people. */
