@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
+import { memoryStore, readTool } from "./test-support/session-fixture.js";
+import { FORCE_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
+
+const directories: string[] = [];
+afterEach(() => {
+  while (directories.length > 0) fs.rmSync(directories.pop()!, { recursive: true, force: true });
+});
+
+function memoryRoot(): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-session-memory-"));
+  directories.push(directory);
+  return directory;
+}
+
+const files = { "a.txt": "A".repeat(1_000), "b.txt": "B".repeat(2_000), "c.txt": "C".repeat(2_000) };
+
+describe("notes across a rollover", () => {
+  it("warning → the agent writes its notes with the memory tool → after the rollover the notes are in <hot_memories>", async () => {
+    const store = memoryStore();
+    const root = memoryRoot();
+    const script = (call: RecordedCall): ScriptedStep => {
+      const last = call.text.split("\n").at(-1) ?? "";
+      if (call.index === 0) return { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 };
+      if (last.startsWith("user: [Context budget]")) {
+        return { toolCalls: [{ toolName: "memory", input: { command: "create", path: "/memories/workspace/context-notes.md", file_text: "Goal: count the Bs. Found: a.txt is all As." } }], inputTokens: WARN_AT + 700 };
+      }
+      if (call.index === 2) return { toolCalls: [{ toolName: "read", input: { path: "b.txt" } }, { toolName: "read", input: { path: "c.txt" } }], inputTokens: FORCE_AT - 300 };
+      return { text: "continuing from my notes", inputTokens: 1_500 };
+    };
+    const { model, calls } = scriptedModel({ script });
+    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root } });
+
+    const result = await session.send("count the letters");
+
+    expect(result.warnings).toHaveLength(1);
+    expect(calls[1]!.text.split("\n").at(-1)).toContain("/memories/workspace/context-notes.md");
+    expect(calls[0]!.toolNames).toEqual(["read", "session_history", "memory"]);
+    expect(result.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream", flushOpportunity: true })]);
+    const afterRollover = calls.at(-1)!;
+    expect(afterRollover.system).toContain("<hot_memories>");
+    expect(afterRollover.system).toContain("Goal: count the Bs. Found: a.txt is all As.");
+    expect(afterRollover.text).toMatch(/Your notes from \/memories\/workspace\/context-notes\.md, if you wrote any, are in <hot_memories>/);
+    expect(afterRollover.text).not.toContain("AAAA");
+  });
+
+  it("a read-only memory gets a warning that says notes cannot be saved", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }, { text: "ok" }] });
+    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root: memoryRoot(), readOnly: true } });
+    await session.send("go");
+    const warning = calls[1]!.text.split("\n").at(-1)!;
+    expect(warning).toContain("Memory is read-only in this session");
+    expect(warning).toContain("session_history");
+  });
+});
