@@ -81,7 +81,7 @@ describe("sqlite store, several processes appending to one session", () => {
   it("lets several processes create a brand-new database file at the same moment", async () => {
     const file = temporaryDatabase();
     const workers = Array.from({ length: WORKERS }, (_unused, index) =>
-      startAppendWorker({ mode: "batches", path: file, sessionId: "fresh", worker: `n${index}`, seed: index + 1, maxBatches: 3 }),
+      startAppendWorker({ mode: "batches", path: file, sessionId: "fresh", worker: `n${index}`, seed: index + 1, maxBatches: 3, openAfterGo: true }),
     );
 
     await runTogether(workers);

@@ -35,6 +35,8 @@ export interface AppendWorkerConfig {
   expectLastSeq?: number;
   rowCount?: number;
   holdAfterwards?: boolean;
+  /** Open the store only after `go` (to have several processes create a new file at once). */
+  openAfterGo?: boolean;
 }
 
 /** What `retry` mode prints after its append. */

@@ -26,19 +26,21 @@ function say(line: string): void {
 
 const config = JSON.parse(process.argv[2] ?? "{}") as AppendWorkerConfig;
 let announceTransaction = false;
-const store = openStore({
-  path: config.path,
-  durability: config.durability ?? "full",
-  // The store reads the clock inside its append transaction: the huge mode uses that moment to
-  // tell the parent that rows are being written right now.
-  now: () => {
-    if (announceTransaction) {
-      announceTransaction = false;
-      say(HUGE_WRITING_LINE);
-    }
-    return new Date();
-  },
-});
+const openTheStore = () =>
+  openStore({
+    path: config.path,
+    durability: config.durability ?? "full",
+    // The store reads the clock inside its append transaction: the huge mode uses that moment to
+    // tell the parent that rows are being written right now.
+    now: () => {
+      if (announceTransaction) {
+        announceTransaction = false;
+        say(HUGE_WRITING_LINE);
+      }
+      return new Date();
+    },
+  });
+const early = config.openAfterGo === true ? undefined : openTheStore();
 
 const input = createInterface({ input: process.stdin });
 let stdinOpen = true;
@@ -53,6 +55,7 @@ input.on("close", () => {
 
 say(READY_LINE);
 await go;
+const store = early ?? openTheStore();
 
 let order = 0;
 let batchNumber = 0;
