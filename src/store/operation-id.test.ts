@@ -1,8 +1,8 @@
 /**
  * `operationId` makes an append retry-safe across processes (DESIGN.md §4): a retry from another
- * process, after a crash, or racing the first attempt returns the first result and writes
- * nothing new. The in-process case is in the conformance suite; these cases need the SQLite
- * backend and real child processes.
+ * process, after the first writer was killed, or racing the first attempt returns the first
+ * result and writes nothing new. The in-process case is in the conformance suite; these cases
+ * need the SQLite backend and real child processes (the test process is one of the writers).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -57,17 +57,17 @@ const writersOf = async (store: HistoryStore) => (await readWholeSession(store, 
 describe("operationId retries across processes (sqlite)", () => {
   it("a retry from a second process returns the first result and writes nothing", async () => {
     const file = temporaryDatabase();
-    const [first] = await resultsOf(start(file, { worker: "first", operationId: "op-x", rowCount: 3 }));
-    expect(first).toMatchObject({ seqs: [1, 2, 3], lastSeq: 3 });
-
-    // Different rows, a stale expectLastSeq: a retry carries what the first attempt carried.
-    const [retry] = await resultsOf(start(file, { worker: "second", operationId: "op-x", rowCount: 2, expectLastSeq: 0 }));
-    expect(retry).toEqual(first);
-
     const store = open(file);
+    const tagged = (worker: string, size: number) =>
+      Array.from({ length: size }, (_unused, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: `${worker} ${index}` }], metadata: { worker, batch: `${worker}:0`, index, size, order: index } }));
+    const first = await store.append(SESSION, tagged("first", 3), { operationId: "op-x", expectLastSeq: 0 });
+    expect(first.map((row) => row.seq)).toEqual([1, 2, 3]);
+
+    // Different rows and the same, now stale, expectLastSeq: a retry carries what the first
+    // attempt carried.
+    const [retry] = await resultsOf(start(file, { worker: "second", operationId: "op-x", rowCount: 2, expectLastSeq: 0 }));
+    expect(retry).toEqual({ seqs: [1, 2, 3], ids: first.map((row) => row.id), lastSeq: 3 });
     expect(await writersOf(store)).toEqual(["first", "first", "first"]);
-    const again = await store.append(SESSION, [{ role: "user", parts: [{ type: "text", text: "third try" }] }], { operationId: "op-x" });
-    expect(again.map((row) => [row.seq, row.id])).toEqual(first?.seqs.map((seq, index) => [seq, first.ids[index]]));
     expect(await store.lastSeq(SESSION)).toBe(3);
   });
 
@@ -77,12 +77,14 @@ describe("operationId retries across processes (sqlite)", () => {
     await store.append(SESSION, [{ role: "user", parts: [{ type: "text", text: "before" }] }]);
     const victim = start(file, { worker: "victim", operationId: "op-k", rowCount: 4, holdAfterwards: true });
     const [committed] = await resultsOf(victim);
-    // Killed with the store still open: the caller never learns whether the append landed.
+    expect(committed).toMatchObject({ seqs: [2, 3, 4, 5], lastSeq: 5 });
+    // Killed with its store still open: its caller never learned whether the append landed.
     expect((await victim.kill()).signal).toBe("SIGKILL");
 
-    const [retry] = await resultsOf(start(file, { worker: "survivor", operationId: "op-k", rowCount: 4 }));
-    expect(retry).toEqual(committed);
-    expect(retry).toMatchObject({ seqs: [2, 3, 4, 5], lastSeq: 5 });
+    const retry = await store.append(SESSION, [{ role: "user", parts: [{ type: "text", text: "retried" }] }], { operationId: "op-k" });
+    expect(retry.map((row) => row.seq)).toEqual(committed?.seqs);
+    expect(retry.map((row) => row.id)).toEqual(committed?.ids);
+    expect(await store.lastSeq(SESSION)).toBe(5);
     expect(await writersOf(store)).toEqual(["untagged", "victim", "victim", "victim", "victim"]);
   });
 
