@@ -315,8 +315,8 @@ async function benchAppendThroughput(sentences: readonly string[]): Promise<void
  * that the RSS probe runs on plain node as a product would, without the tsx loader's memory.
  */
 function compiledStore(): string {
-  const sources = ["src/core", "src/store", "src/store/sqlite", "src/store/memory"].flatMap((directory) =>
-    readdirSync(path.join(repositoryRoot, directory))
+  const sources = ["src/core", "src/store"].flatMap((directory) =>
+    readdirSync(path.join(repositoryRoot, directory), { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
       .sort()
       .map((file) => readFileSync(path.join(repositoryRoot, directory, file))),
