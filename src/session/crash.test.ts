@@ -1,0 +1,90 @@
+/**
+ * SIGKILL of a child process running a long agent session, 50 times at random moments, on one
+ * SQLite file: after each kill the session reopens with every invariant intact, every acknowledged
+ * input stored, and the next process's sends work. Moments are random but replayable: set
+ * CTXWIN_SESSION_CRASH_SEED to the seed a failure prints.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { createSqliteStore } from "../store/sqlite/sqlite-store.js";
+import { createSeededRandom, seedFromEnvironment } from "../store/test-support/seeded-random.js";
+import { createAgentSession } from "./create-agent-session.js";
+import { scriptedModel } from "./test-support/scripted-model.js";
+import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
+import { CRASH_LIMIT, CRASH_SESSION, crashReadTool, crashScript } from "./test-support/session-worker.js";
+import { startSessionWorker, type SessionWorker } from "./test-support/session-worker-process.js";
+import { rowText } from "./test-support/session-fixture.js";
+
+const KILLS = 50;
+/** Workers started ahead of their turn, so their start-up overlaps the previous rounds. */
+const STARTED_AHEAD = 2;
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-session-crash-"));
+/** Workers started ahead of their round, by round. */
+const pending = new Map<number, SessionWorker>();
+afterAll(async () => {
+  await Promise.all([...pending.values()].map((worker) => worker.kill()));
+  fs.rmSync(directory, { recursive: true, force: true });
+});
+
+describe("session crash safety", () => {
+  it(`survives ${KILLS} SIGKILLs at random moments of a long session`, { timeout: 600_000 }, async () => {
+    const seed = seedFromEnvironment("CTXWIN_SESSION_CRASH_SEED");
+    const random = createSeededRandom(seed);
+    const file = path.join(directory, "ctxwin.db");
+    const acknowledged: string[] = [];
+    let rollovers = 0;
+    const startAhead = (upTo: number) => {
+      for (let round = 1; round <= Math.min(upTo, KILLS); round += 1) if (!pending.has(round) && !finished.has(round)) pending.set(round, startSessionWorker({ path: file, label: `round-${round}` }));
+    };
+    const finished = new Set<number>();
+    for (let round = 1; round <= KILLS; round += 1) {
+      const context = `seed ${seed}, round ${round}`;
+      startAhead(round + STARTED_AHEAD);
+      const worker = pending.get(round)!;
+      pending.delete(round);
+      finished.add(round);
+      try {
+        await worker.waitForLines(/^ready$/, 1);
+        worker.go();
+        await worker.waitForLines(/^(step|rollover .*|warning|done .*)$/, random.integer(1, 14));
+        await delay(random.integer(0, 25));
+      } finally {
+        await worker.kill();
+      }
+      for (const line of worker.lines) {
+        const done = /^done (\S+) /.exec(line);
+        if (done !== null) acknowledged.push(done[1]!);
+        if (line.startsWith("rollover ")) rollovers += 1;
+      }
+
+      const store = createSqliteStore({ path: file });
+      try {
+        const rows = await readAllRows(store, CRASH_SESSION);
+        expect(sessionProblems(rows, await store.lastSeq(CRASH_SESSION)), context).toEqual([]);
+        const texts = new Set(rows.filter((row) => row.role === "user").map(rowText));
+        expect(acknowledged.filter((label) => ![...texts].some((text) => text.startsWith(`${label}:`))), `${context}: acknowledged input lost`).toEqual([]);
+        expect(store.diagnostics().corruptRowsSkipped, context).toBe(0);
+      } finally {
+        await store.close();
+      }
+    }
+    expect(rollovers, `seed ${seed}: the runs must include rollovers`).toBeGreaterThan(0);
+    console.log(`session crash test (seed ${seed}): ${KILLS} kills, ${acknowledged.length} acknowledged sends, ${rollovers} rollovers`);
+
+    // After the last kill, a session in this process sends normally from the reopened file.
+    const store = createSqliteStore({ path: file });
+    try {
+      const { model, calls } = scriptedModel({ script: crashScript });
+      const session = createAgentSession({ store, sessionId: CRASH_SESSION, model, tools: { read: crashReadTool }, budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 }, logWarning: () => undefined });
+      const result = await session.send("after the crashes: read some files and summarize");
+      expect(result.status, `seed ${seed}`).toBe("completed");
+      expect(calls.length).toBeGreaterThan(0);
+      expect(sessionProblems(await readAllRows(store, CRASH_SESSION), await store.lastSeq(CRASH_SESSION))).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
