@@ -7,7 +7,7 @@ import type { HistoryStore } from "../../store/port.js";
 import type { SessionHistoryResult } from "./results.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
 import { backends, type OpenedStore } from "./test-support/backends.js";
-import { callTool } from "./test-support/call-tool.js";
+import { callTool, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 import { CLEARED_SECRET, seedMixedHistory } from "./test-support/mixed-history.js";
 
@@ -118,9 +118,9 @@ describe.each(backends)("session_history privacy floor ($name)", (backend) => {
     const [newReset] = await store.append("s1", [rows.reset(), rows.userText("fresh start")]);
     const after = await callTool(historyTool, { action: "read_item", item_id: String(seq.activeAnswer) });
     expect(after.ok ? "ok" : after.error.code).toBe("item_not_available");
-    const search = await callTool(historyTool, { action: "search", query: "orders", mode: "ranked" });
-    expect(search.ok && search.hits).toEqual([]);
-    const windows = await callTool(historyTool, { action: "list_windows" });
-    expect(windows.ok && windows.windows.map((window) => window.window_id)).toEqual([`w:${newReset!.seq}`]);
+    const search = expectOk(await callTool(historyTool, { action: "search", query: "orders", mode: "ranked" }), "search");
+    expect(search.hits).toEqual([]);
+    const windows = expectOk(await callTool(historyTool, { action: "list_windows" }), "list_windows");
+    expect(windows.windows.map((window) => window.window_id)).toEqual([`w:${newReset!.seq}`]);
   });
 });
