@@ -111,3 +111,40 @@ export { MAX_FILES_PER_SCOPE, MAX_MEMORY_FILE_BYTES } from "./tools/memory/text-
 export { loadHotMemoryCandidates, renderHotMemories, type HotMemoryCandidates, type RenderHotMemoriesOptions, type UnreadableMemory } from "./tools/memory/hot-memories.js";
 export { listMemoryPins, setMemoryPin } from "./tools/memory/pins.js";
 export { MemoryIndexFormatError, MemoryLockTimeoutError, MemoryPathError } from "./tools/memory/errors.js";
+export { leadInText, type LeadInTextOptions } from "./core/rollover/lead-in-text.js";
+export { budgetWarningText, type BudgetWarningTextOptions, type WarningMemoryMode } from "./core/rollover/budget-warning-text.js";
+export {
+  CONTINUE_TEXT,
+  continueRow,
+  leadInRow,
+  rolloverBoundaryRow,
+  rolloverTransactionRows,
+  stampRolloverId,
+  userInputRow,
+  type RolloverBoundaryOptions,
+  type RolloverTransactionOptions,
+} from "./core/rollover/rollover-rows.js";
+export { COMPACTION_SUMMARY_HEADING, budgetWarningRow, compactionSummaryRow, rejectedInputRow, resetBoundaryRow, type RejectedInputOptions } from "./core/rollover/notice-rows.js";
+export { deriveWindowPressure, hasBudgetWarning, isWindowFresh, type PressureRow, type WindowPressure, type WindowPressureOptions } from "./core/rollover/window-pressure.js";
+export { readStepMetadata, stepMetadata, type StepMetadata, type StepUsage } from "./core/rollover/step-usage.js";
+export { toolOutputViewText, viewOversizedToolOutputs, type ToolOutputViewOptions, type ToolOutputViews } from "./core/rollover/tool-output-view.js";
+export { createAgentSession, type AgentSession } from "./session/create-agent-session.js";
+export type {
+  AgentSessionOptions,
+  BudgetStrategy,
+  CompactionInfo,
+  HotMemoriesProvider,
+  RolloverInfo,
+  SendInput,
+  SendResult,
+  SessionBudgetOptions,
+  SessionUsage,
+  StepUsageSummary,
+  ToolPolicy,
+  WarningInfo,
+} from "./session/session-types.js";
+export type { SessionEventMap, SessionEventName, SessionListener } from "./session/session-events.js";
+export { createBudgetPolicy, modelKey, type BudgetEvaluation, type BudgetEvaluationInput, type BudgetSettings, type ModelLimitLookup, type SessionBudgetPolicy } from "./session/budget-policy.js";
+export { COMPACTION_INSTRUCTION, type CompactResult } from "./session/compaction.js";
+export { isContextExceededError } from "./session/context-exceeded.js";
+export { CompactionError, ContextExceededError, ProviderCallError, RequestOverCeilingError, SessionStoreError } from "./session/errors.js";
