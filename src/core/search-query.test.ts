@@ -8,6 +8,7 @@ import {
   assertSearchableQuery,
   containsLiteral,
   foldCase,
+  literalWordPhrase,
   rankedQueryWords,
   tokenizeWords,
   type SearchMode,
@@ -145,5 +146,45 @@ describe("rankedQueryWords", () => {
 
   it("returns no words for punctuation", () => {
     expect(rankedQueryWords("--- !!!")).toEqual([]);
+  });
+});
+
+describe("literalWordPhrase (a safe word pre-filter for literal search)", () => {
+  it.each<[string, { words: string[]; lastIsPrefix: boolean } | undefined]>([
+    ["we should have bought the lighthouse", { words: ["should", "have", "bought", "the", "lighthouse"], lastIsPrefix: true }],
+    [" alpha beta ", { words: ["alpha", "beta"], lastIsPrefix: false }],
+    ["quokka-ledger-7781", { words: ["ledger", "7781"], lastIsPrefix: true }],
+    ["Deploy Key IS", { words: ["key", "is"], lastIsPrefix: true }],
+    ["(x) y", { words: ["x", "y"], lastIsPrefix: true }],
+    ["single", undefined],
+    ["two words", undefined],
+    ["café au lait", { words: ["au", "lait"], lastIsPrefix: true }],
+    ["le café noir", undefined],
+    ["a b_c d", { words: ["b", "c", "d"], lastIsPrefix: true }],
+    ["", undefined],
+  ])("%j → %j", (query, expected) => {
+    expect(literalWordPhrase(query)).toEqual(expected);
+  });
+
+  it("never claims words a matching text could lack (property)", () => {
+    const alphabet = fc.constantFrom("a", "b", "Z", "1", " ", "-", ",", "é", "_", "😀");
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 30 }), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 }), (characters, start, length) => {
+        const text = characters.join("");
+        const query = [...text].slice(start, start + length).join("");
+        const phrase = literalWordPhrase(query);
+        if (phrase === undefined) return;
+        const tokens = tokenizeWords(text);
+        const expected = phrase.words;
+        const found = tokens.some((_, index) =>
+          expected.every((word, offset) => {
+            const token = tokens[index + offset];
+            if (token === undefined) return false;
+            return offset === expected.length - 1 && phrase.lastIsPrefix ? token.startsWith(word) : token === word;
+          }),
+        );
+        expect(found).toBe(true);
+      }),
+    );
   });
 });

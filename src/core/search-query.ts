@@ -68,3 +68,37 @@ export function tokenizeWords(text: string): string[] {
 export function rankedQueryWords(query: string): string[] {
   return [...new Set(tokenizeWords(query))].slice(0, MAX_RANKED_WORDS);
 }
+
+/** Characters the ranked index keeps inside tokens (SQLite unicode61's default categories). */
+const tokenCharacter = /[\p{L}\p{N}\p{Co}]/u;
+
+/**
+ * A word phrase that every text containing `query` (as a literal) also contains, usable as a
+ * fast pre-filter on a word index; `undefined` when the query does not allow a safe one.
+ * The first run of word characters is left out when the query starts inside a word (it may be the
+ * end of a longer word), the last is a prefix when the query ends inside a word, and only plain
+ * ASCII letters and digits are used so that case folding is identical on both sides. At least two
+ * words are required, so that the phrase is selective.
+ *
+ * @example literalWordPhrase("we should have bought") // { words: ["should", "have", "bought"], lastIsPrefix: true }
+ */
+export function literalWordPhrase(query: string): { words: string[]; lastIsPrefix: boolean } | undefined {
+  const characters = [...query];
+  const chunks: string[] = [];
+  let current = "";
+  for (const character of characters) {
+    if (tokenCharacter.test(character)) {
+      current += character;
+    } else if (current.length > 0) {
+      chunks.push(current);
+      current = "";
+    }
+  }
+  if (current.length > 0) chunks.push(current);
+  const first = characters[0];
+  const last = characters.at(-1);
+  if (first !== undefined && tokenCharacter.test(first)) chunks.shift();
+  const lastIsPrefix = last !== undefined && tokenCharacter.test(last);
+  if (chunks.length < 2 || !chunks.every((chunk) => /^[A-Za-z0-9]+$/.test(chunk))) return undefined;
+  return { words: chunks.map((chunk) => chunk.toLowerCase()), lastIsPrefix };
+}

@@ -359,6 +359,32 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect(rest.hits.map((hit) => hit.row.seq)).toEqual([4]);
       });
 
+      test("literal search stays exact where a word pre-filter would mislead", async () => {
+        const decoys = Array.from({ length: 260 }, (_, index) => reply(`decoy ${index}: alpha, beta; alpha-beta`));
+        await store.append("w", [text("the real x alpha beta gamma"), ...decoys, text("alpha beta at the start")]);
+        const page = await store.search("w", { query: " alpha beta", mode: "literal", limit: 5 });
+        expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
+        expect((await store.search("w", { query: "x alpha beta g", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([1]);
+        expect((await store.search("w", { query: "alpha beta", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([262, 1]);
+        expect((await store.search("w", { query: "ALPHA, BETA; alpha", mode: "literal", limit: 2 })).hits.map((hit) => hit.row.seq)).toEqual([261, 260]);
+      });
+
+      test("sessions written in turns stay apart in search", async () => {
+        for (let index = 0; index < 30; index += 1) {
+          await store.append("left", [text(`shared phrase number ${index}`)]);
+          await store.append("right", [text(`shared phrase number ${index}`)]);
+        }
+        const left = await store.search("left", { query: "shared phrase number", mode: "literal", limit: 3 });
+        expect(left.hits.map((hit) => [hit.row.sessionId, hit.row.seq])).toEqual([
+          ["left", 30],
+          ["left", 29],
+          ["left", 28],
+        ]);
+        const ranked = await store.search("right", { query: "shared phrase", mode: "ranked", limit: 50 });
+        expect(ranked.hits).toHaveLength(30);
+        expect(new Set(ranked.hits.map((hit) => hit.row.sessionId))).toEqual(new Set(["right"]));
+      });
+
       test("refuses queries that cannot be searched", async () => {
         for (const options of [
           { query: "", mode: "literal" },

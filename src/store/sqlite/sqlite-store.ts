@@ -7,8 +7,6 @@
 import type Database from "better-sqlite3";
 import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
-import { renderRowText } from "../../core/row-text.js";
-import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
@@ -20,7 +18,6 @@ import type {
   HistoryStore,
   ItemPage,
   ItemsOptions,
-  SearchHit,
   SearchOptions,
   SearchPage,
   StoreWarning,
@@ -30,6 +27,7 @@ import type {
 } from "../port.js";
 import { openDatabase, type Durability } from "./open-database.js";
 import { decodeRow } from "./row-codec.js";
+import { searchSession } from "./search.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 
 export interface SqliteStoreOptions {
@@ -158,42 +156,10 @@ export function createSqliteStore({
     };
   });
 
-  function literalCandidates(session: SessionRecord, checked: CheckedSearch, floor: number): Iterable<EncodedRow> {
-    const bounds = [session.session_key, floor, checked.beforeSeq ?? Number.MAX_SAFE_INTEGER, checked.windowSeq ?? null, checked.windowSeq ?? null];
-    if ([...checked.query].length >= 3) {
-      return sql.searchLiteral.iterate(`"${checked.query.replaceAll('"', '""')}"`, ...bounds) as Iterable<EncodedRow>;
-    }
-    // Shorter than one trigram: the index cannot answer, so scan this session newest first.
-    return sql.scanVisible.iterate(...bounds) as Iterable<EncodedRow>;
-  }
-
   const searchTransaction = db.transaction((sessionId: string, checked: CheckedSearch): SearchPage => {
     const session = sessionOf(sessionId);
     if (session === undefined) return { hits: [], hasMore: false };
-    const floor = floorOf(session, checked);
-    const hits: SearchHit[] = [];
-    if (checked.mode === "literal") {
-      const wanted = checked.offset + checked.limit + 1;
-      let matched = 0;
-      for (const candidate of literalCandidates(session, checked, floor)) {
-        const row = decode(sessionId, candidate);
-        if (row === undefined || !containsLiteral(renderRowText(row), checked.query)) continue;
-        matched += 1;
-        if (matched > checked.offset) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
-        if (matched >= wanted) break;
-      }
-    } else {
-      const match = rankedQueryWords(checked.query)
-        .map((word) => `"${word}"`)
-        .join(" OR ");
-      const bounds = [session.session_key, floor, checked.beforeSeq ?? Number.MAX_SAFE_INTEGER, checked.windowSeq ?? null, checked.windowSeq ?? null];
-      for (const candidate of sql.searchWords.iterate(match, ...bounds, checked.limit + 1, checked.offset) as Iterable<EncodedRow>) {
-        const row = decode(sessionId, candidate);
-        if (row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
-      }
-    }
-    const hasMore = hits.length > checked.limit;
-    return { hits: hits.slice(0, checked.limit), hasMore };
+    return searchSession({ sql, decode }, session, checked, floorOf(session, checked));
   });
 
   const deleteTransaction = db.transaction((sessionId: string): boolean => {

@@ -13,19 +13,23 @@ function queryPlan(db: Database.Database, sql: string, parameters: unknown[]): s
 describe("SQLite query plans", () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-plan-")), "ctxwin.db");
 
-  it("search is driven by the FTS5 index, never by a walk over the session's rows", async () => {
+  it("search is driven by the FTS5 index within the session's row-key range, never by a walk over rows", async () => {
     const store = openStore({ path: file });
     await store.append("s", [{ role: "user", parts: [{ type: "text", text: "hello" }] }]);
     await store.close();
     const db = new Database(file, { readonly: true });
-    const filters = [1, 0, 10, null, null];
-    const literal = queryPlan(db, statementSql.searchLiteral, ['"hello"', ...filters]);
-    const ranked = queryPlan(db, statementSql.searchWords, ['"hello"', ...filters, 10, 0]);
-    for (const plan of [literal, ranked]) {
+    const bounds = [1, 1000, 1, 0, 10];
+    const plans = [
+      queryPlan(db, statementSql.searchLiteral, ['"hello"', ...bounds]),
+      queryPlan(db, statementSql.searchWordPhrase, ['"hello world" *', ...bounds]),
+      queryPlan(db, statementSql.searchWords, ['"hello"', ...bounds, 10, 0]),
+    ];
+    for (const plan of plans) {
       expect(plan[0]).toMatch(/^SCAN f VIRTUAL TABLE/);
       expect(plan[1]).toMatch(/^SEARCH r USING INTEGER PRIMARY KEY/);
       expect(plan.join(" ")).not.toMatch(/TEMP B-TREE/);
     }
+    expect(queryPlan(db, statementSql.scanVisible, bounds)).toEqual(["SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>? AND seq<?)"]);
     expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual(["SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)"]);
     db.close();
   });

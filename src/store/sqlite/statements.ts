@@ -28,8 +28,9 @@ export interface WindowRecord {
 }
 
 const rowColumns = "seq, window_seq, body";
-// Filters shared by the search statements: session, privacy floor, before, optional window.
-const searchFilter = "r.session_key = ? AND r.seq > ? AND r.seq < ? AND (? IS NULL OR r.window_seq = ?)";
+// Filters shared by the search statements (session, exclusive seq bounds) and their columns.
+const searchFilter = "r.session_key = ? AND r.seq > ? AND r.seq < ?";
+const candidateColumns = "r.row_key, r.seq, r.window_seq, r.body";
 
 // The search statements use CROSS JOIN on purpose: it makes SQLite drive the query from the FTS5
 // index (newest match first, stopping at the page limit) instead of walking every row of the
@@ -58,11 +59,16 @@ export const statementSql = {
   rowsFrom: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq >= ? ORDER BY seq`,
   rowsBetween: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?`,
   rowsBetweenDescending: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-  searchLiteral: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_literal f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
-       WHERE ctxwin_search_literal MATCH ? AND ${searchFilter} ORDER BY f.rowid DESC`,
-  scanVisible: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_rows r WHERE r.visible = 1 AND ${searchFilter} ORDER BY r.seq DESC`,
-  searchWords: `SELECT r.seq, r.window_seq, r.body FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
-       WHERE ctxwin_search_words MATCH ? AND ${searchFilter} ORDER BY f.rank LIMIT ? OFFSET ?`,
+  firstRowKeyAfter: "SELECT row_key FROM ctxwin_rows WHERE session_key = ? AND seq > ? ORDER BY seq LIMIT 1",
+  lastRowKeyBefore: "SELECT row_key FROM ctxwin_rows WHERE session_key = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+  searchLiteral: `SELECT ${candidateColumns} FROM ctxwin_search_literal f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_literal MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,
+  searchWordPhrase: `SELECT ${candidateColumns} FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,
+  scanVisible: `SELECT ${candidateColumns} FROM ctxwin_rows r
+     WHERE r.row_key BETWEEN ? AND ? AND r.visible = 1 AND ${searchFilter} ORDER BY r.seq DESC`,
+  searchWords: `SELECT ${candidateColumns} FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rank LIMIT ? OFFSET ?`,
   deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteRows: "DELETE FROM ctxwin_rows WHERE session_key = ?",

@@ -1,0 +1,120 @@
+/**
+ * Search over the SQLite backend's FTS5 indexes (ADR 0004).
+ * - The session's row-key range bounds every index query, so a search costs what this session
+ *   (and its window, floor and before-seq bounds) holds, not what the whole file holds.
+ * - Literal: candidates from the trigram index, newest first, each verified with the rule every
+ *   backend shares (`containsLiteral`). A query with whole ASCII words first tries the faster word
+ *   index as a phrase pre-filter, and switches to trigrams if that produces too many misses.
+ * - Ranked: BM25 over the word index.
+ */
+import { renderRowText } from "../../core/row-text.js";
+import { containsLiteral, literalWordPhrase, rankedQueryWords } from "../../core/search-query.js";
+import { windowIdFor } from "../../core/windows.js";
+import type { CheckedSearch } from "../options.js";
+import type { SearchHit, SearchPage, StoredRow } from "../port.js";
+import type { SessionRecord, StatementName, WindowRecord } from "./statements.js";
+import type Database from "better-sqlite3";
+
+export interface CandidateRow {
+  row_key: number;
+  seq: number;
+  window_seq: number;
+  body: string;
+}
+
+/** Failed verifications of word-phrase candidates before the trigram index takes over. */
+const phraseMissBudget = 200;
+
+export interface SearchDependencies {
+  sql: Record<StatementName, Database.Statement>;
+  decode: (sessionId: string, candidate: CandidateRow) => StoredRow | undefined;
+}
+
+export function searchSession({ sql, decode }: SearchDependencies, session: SessionRecord, checked: CheckedSearch, floor: number): SearchPage {
+  const range = rowKeyRange(sql, session, checked, floor);
+  if (range === undefined) return { hits: [], hasMore: false };
+  const filters = [session.session_key, range.lowSeq, range.highSeq];
+  const hits: SearchHit[] = [];
+  const sessionId = session.session_id;
+
+  if (checked.mode === "ranked") {
+    const match = rankedQueryWords(checked.query)
+      .map((word) => `"${word}"`)
+      .join(" OR ");
+    for (const candidate of sql.searchWords.iterate(match, range.lowKey, range.highKey, ...filters, checked.limit + 1, checked.offset) as Iterable<CandidateRow>) {
+      const row = decode(sessionId, candidate);
+      if (row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
+    }
+    return { hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit };
+  }
+
+  const wanted = checked.offset + checked.limit + 1;
+  let matched = 0;
+  /** Verifies one candidate; returns whether it matched. */
+  const consider = (candidate: CandidateRow): boolean => {
+    const row = decode(sessionId, candidate);
+    if (row === undefined || !containsLiteral(renderRowText(row), checked.query)) return false;
+    matched += 1;
+    if (matched > checked.offset) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
+    return true;
+  };
+  const done = () => matched >= wanted;
+  const page = (): SearchPage => ({ hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit });
+
+  let highKey = range.highKey;
+  const phrase = literalWordPhrase(checked.query);
+  if (phrase !== undefined) {
+    const match = `"${phrase.words.join(" ")}"${phrase.lastIsPrefix ? " *" : ""}`;
+    let misses = 0;
+    let switched = false;
+    for (const candidate of sql.searchWordPhrase.iterate(match, range.lowKey, highKey, ...filters) as Iterable<CandidateRow>) {
+      if (consider(candidate)) {
+        if (done()) return page();
+      } else if ((misses += 1) > phraseMissBudget) {
+        // The phrase is common here: continue below this row with the precise trigram index.
+        highKey = candidate.row_key - 1;
+        switched = true;
+        break;
+      }
+    }
+    if (!switched) return page();
+  }
+
+  const candidates =
+    [...checked.query].length >= 3
+      ? sql.searchLiteral.iterate(`"${checked.query.replaceAll('"', '""')}"`, range.lowKey, highKey, ...filters)
+      : // Shorter than one trigram: the index cannot answer, so scan the range newest first.
+        sql.scanVisible.iterate(range.lowKey, highKey, ...filters);
+  for (const candidate of candidates as Iterable<CandidateRow>) {
+    if (consider(candidate) && done()) break;
+  }
+  return page();
+}
+
+interface RowKeyRange {
+  lowKey: number;
+  highKey: number;
+  /** Exclusive seq bounds, applied again on the rows themselves. */
+  lowSeq: number;
+  highSeq: number;
+}
+
+/**
+ * The row keys of the first and last row a search may return. Row keys grow with seq inside a
+ * session (rows are never updated or moved), so the range holds exactly the session's rows
+ * between the bounds, plus rows of other sessions written in between (filtered out by seq).
+ */
+function rowKeyRange(sql: SearchDependencies["sql"], session: SessionRecord, checked: CheckedSearch, floor: number): RowKeyRange | undefined {
+  let lowSeq = floor;
+  let highSeq = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+  if (checked.windowSeq !== undefined) {
+    const window = sql.window.get(session.session_key, checked.windowSeq) as WindowRecord | undefined;
+    if (window === undefined) return undefined;
+    lowSeq = Math.max(lowSeq, window.first_seq - 1);
+    highSeq = Math.min(highSeq, window.last_seq + 1);
+  }
+  const low = sql.firstRowKeyAfter.get(session.session_key, lowSeq) as { row_key: number } | undefined;
+  const high = sql.lastRowKeyBefore.get(session.session_key, highSeq) as { row_key: number } | undefined;
+  if (low === undefined || high === undefined || low.row_key > high.row_key) return undefined;
+  return { lowKey: low.row_key, highKey: high.row_key, lowSeq, highSeq };
+}
