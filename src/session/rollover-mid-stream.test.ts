@@ -88,4 +88,17 @@ describe("rollover after a settled step", () => {
     expect(result.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream", flushOpportunity: false })]);
     expect(calls).toHaveLength(2);
   });
+
+  it("stops queueing continuations after maxTurnsPerSend; the latch waits for the next send", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({ script: (call) => (call.index < 2 ? { ...readBoth, inputTokens: FORCE_AT + 10 } : { text: "resumed", inputTokens: 500 }) });
+    const session = budgetSession({ store, model, tools: { read: readTool(files) }, maxTurnsPerSend: 2 });
+    const first = await session.send("keep reading");
+    expect(first.status).toBe("completed");
+    expect(first.rollovers).toHaveLength(1);
+    expect(calls).toHaveLength(2);
+    const second = await session.send("go on");
+    expect(second.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream" })]);
+    expect(calls[2]!.text.split("\n").at(-1)).toBe("user: go on");
+  });
 });
