@@ -10,7 +10,7 @@ import { compactionSummaryRow } from "../core/rollover/notice-rows.js";
 import { isWindowFresh } from "../core/rollover/window-pressure.js";
 import { windowIdFor } from "../core/windows.js";
 import { CompactionError, ProviderCallError, SessionStoreError } from "./errors.js";
-import { assembleRequest, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
+import { assembleRequest, calibrate, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 
 export const COMPACTION_INSTRUCTION = [
@@ -29,7 +29,7 @@ export const COMPACTION_INSTRUCTION = [
 export async function summarizeWindow(context: SessionContext, { rows, model, frame }: { rows: readonly StoredRow[]; model: LanguageModel; frame: RequestFrame }): Promise<string> {
   const limits = toolOutputLimits(context, model);
   const request = await assembleRequest({ rows, frame, limits });
-  const instructionTokens = frame.countTokens(COMPACTION_INSTRUCTION);
+  const instructionTokens = calibrate(frame.countTokens(COMPACTION_INSTRUCTION), frame.calibrationFactor);
   const limit = contextLimitFor(context, model);
   if (limit !== undefined && request.estimatedTokens + instructionTokens > context.policy.hardCeiling(limit)) {
     throw new CompactionError(

@@ -18,6 +18,7 @@ import { createSessionLock } from "./session-lock.js";
 import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendResult, SessionUsage } from "./session-types.js";
 import { buildToolSet } from "./tool-set.js";
 import { createTurnQueue } from "./turn-queue.js";
+import { createSessionCalibration } from "./session-calibration.js";
 import { readSessionUsage } from "./session-usage.js";
 import { sessionHistoryTool } from "../tools/session-history/session-history-tool.js";
 import { memoryTool } from "../tools/memory/memory-tool.js";
@@ -108,6 +109,7 @@ export function createAgentSession({
       logWarning(message);
     },
     toolTokens: memoizeToolTokens(toolSet.tools, (text) => policy.countTokens(text, model)),
+    calibration: createSessionCalibration(),
   };
   const queue = createTurnQueue();
   const lock = createSessionLock();

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
-import { FORCE_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { FORCE_AT, WARN_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
 
 const directories: string[] = [];
 afterEach(() => {
@@ -33,7 +33,7 @@ describe("notes across a rollover", () => {
       return { text: "continuing from my notes", inputTokens: 1_500 };
     };
     const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root } });
+    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root }, system: systemOfTokens(WARN_AT + 100 - 1_600) });
 
     const result = await session.send("count the letters");
 
@@ -51,7 +51,7 @@ describe("notes across a rollover", () => {
   it("a read-only memory gets a warning that says notes cannot be saved", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }, { text: "ok" }] });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root: memoryRoot(), readOnly: true } });
+    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root: memoryRoot(), readOnly: true }, system: systemOfTokens(WARN_AT + 100 - 1_600) });
     await session.send("go");
     const warning = calls[1]!.text.split("\n").at(-1)!;
     expect(warning).toContain("Memory is read-only in this session");

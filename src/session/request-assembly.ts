@@ -18,6 +18,8 @@ export interface RequestFrame {
   /** Estimated tokens of the tool definitions. */
   toolTokens: number;
   countTokens: (text: string) => number;
+  /** Multiplier for our estimates, learned from the provider's reports (1 until calibrated). */
+  calibrationFactor: number;
 }
 
 export interface ToolOutputLimits {
@@ -29,8 +31,10 @@ export interface ToolOutputLimits {
 export interface AssembledRequest {
   system: string | undefined;
   messages: ModelMessage[];
-  /** Estimate of the whole request: overhead plus every row as sent. */
+  /** Estimate of the whole request (overhead plus every row as sent), calibrated. */
   estimatedTokens: number;
+  /** The same before calibration: what calibration learns from. */
+  rawEstimatedTokens: number;
 }
 
 /**
@@ -78,7 +82,16 @@ export async function assembleRequest({ rows, frame, limits }: { rows: readonly 
     tools: conversionTools(frame.tools, views),
     ignoreIncompleteToolCalls: true,
   });
-  return { system: systemText(frame), messages, estimatedTokens };
+  return { system: systemText(frame), messages, estimatedTokens: calibrate(estimatedTokens, frame.calibrationFactor), rawEstimatedTokens: estimatedTokens };
+}
+
+/**
+ * An estimate times the calibration factor, rounded up.
+ *
+ * @example calibrate(1_000, 1.125) // 1_125
+ */
+export function calibrate(estimate: number, factor: number): number {
+  return factor === 1 ? estimate : Math.ceil(estimate * factor - 1e-9);
 }
 
 function toUIMessage(row: StoredRow): UIMessage {

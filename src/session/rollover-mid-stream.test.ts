@@ -4,7 +4,7 @@ import type { StoredRow } from "../store/port.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, readTool, rowText } from "./test-support/session-fixture.js";
 import { recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { FORCE_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
 const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
@@ -68,7 +68,7 @@ describe("rollover after a settled step", () => {
     const { model, calls } = scriptedModel({
       script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 14_200 }, { text: "done", inputTokens: 14_400 }],
     });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings: { warningTurnTokens: 0 } });
+    const session = budgetSession({ store, model, tools: { read: readTool(files) }, system: systemOfTokens(14_200 - 1_000), settings: { warningTurnTokens: 0 } });
     const result = await session.send("read a");
     expect(result.rollovers).toEqual([]);
     expect(calls).toHaveLength(2);

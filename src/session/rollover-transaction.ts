@@ -19,7 +19,7 @@ import { AppendConflictError } from "../store/errors.js";
 import type { ActiveWindow, StoredRow } from "../store/port.js";
 import { modelKey } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
-import { overheadTokens, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
+import { calibrate, overheadTokens, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
 import { contextLimitFor, toolOutputLimits, type SessionContext } from "./session-context.js";
 import type { CompactionInfo, RolloverInfo, WarningInfo } from "./session-types.js";
 import type { PendingRollover } from "./turn-queue.js";
@@ -84,7 +84,9 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   const limits = toolOutputLimits(context, model);
   const rowTokens = (row: StoredRow) => rowRequestTokens(row, countTokens, limits);
   const overhead = overheadTokens(frame);
-  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens, overheadTokens: overhead });
+  context.calibration.seedOnce(window.rows);
+  const factor = frame.calibrationFactor;
+  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens, overheadTokens: overhead, calibrationFactor: factor });
   const retried = request.forced?.triggerSeq;
   const fresh = isWindowFresh(retried === undefined ? window.rows : window.rows.filter((row) => row.seq !== retried));
   const warned = hasBudgetWarning(window.rows);
@@ -92,7 +94,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   const createdAt = context.now().toISOString();
 
   const triggerRow = triggerRowFor(trigger, { createdAt });
-  const triggerTokens = triggerRow === undefined ? 0 : rowRequestTokens({ seq: 0, parts: triggerRow.parts, tokens: undefined }, countTokens, limits);
+  const triggerTokens = triggerRow === undefined ? 0 : calibrate(rowRequestTokens({ seq: 0, parts: triggerRow.parts, tokens: undefined }, countTokens, limits), factor);
   const projected = pressure.contextTokens + triggerTokens;
   const nextWindowId = windowIdFor(window.lastSeq + 1);
 
@@ -103,7 +105,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   if (limit !== undefined) {
     const ceiling = context.policy.hardCeiling(limit);
     const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context) });
-    const freshEstimate = overhead + rowRequestTokens({ seq: 0, parts: leadIn.parts, tokens: undefined }, countTokens, limits) + triggerTokens;
+    const freshEstimate = calibrate(overhead + rowRequestTokens({ seq: 0, parts: leadIn.parts, tokens: undefined }, countTokens, limits), factor) + triggerTokens;
     if (freshEstimate > ceiling && trigger.kind === "user") {
       const reason = `This message does not fit even a fresh context window of ${modelKey(model)}: about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. Shorten it, remove attachments, or use a model with a larger context.`;
       return reject(context, request, { reason, estimatedTokens: freshEstimate, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });

@@ -84,14 +84,17 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const key = modelKey(model);
   const countTokens = frame.countTokens;
   const steps: StoredStep[] = [];
+  const estimates: number[] = [request.rawEstimatedTokens];
   const recorder = createStepRecorder({
     store: context.store,
     sessionId: context.sessionId,
     generateId: context.generateId,
     operationPrefix,
     tokensOf: (parts) => estimateRowTokens(viewOversizedToolOutputs({ rows: [{ seq: 0, parts }], countTokens, ...limits }).rows[0] ?? { parts }, countTokens),
+    estimateOf: (stepIndex) => estimates[stepIndex],
     onStored: (step) => {
       steps.push(step);
+      if (step.estimatedInputTokens !== undefined) context.calibration.learn(model, { estimated: step.estimatedInputTokens, reported: step.reportedInputTokens });
       context.events.emit("step-end", { row: step.row, stepIndex: step.stepIndex, usage: step.usage, model: step.model });
       const contextTokens = step.usage.inputTokens;
       context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100 });
@@ -104,7 +107,12 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     await recorder.stored(stepIndex);
     if (limit === undefined) return false;
     const all = [...rows, ...recorder.rows];
-    const pressure = deriveWindowPressure({ rows: all, rowTokens: (row) => rowRequestTokens(row, countTokens, limits), overheadTokens: overheadTokens(frame) });
+    const pressure = deriveWindowPressure({
+      rows: all,
+      rowTokens: (row) => rowRequestTokens(row, countTokens, limits),
+      overheadTokens: overheadTokens(frame),
+      calibrationFactor: context.calibration.factor(model),
+    });
     const evaluation = context.policy.evaluate({ moment: "after-step", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
     if (context.strategy === "off") {
       if (pressure.contextTokens < evaluation.hardCeiling) return false;
@@ -126,6 +134,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       if (stepNumber === 0) return undefined;
       const nextFrame = await requestFrame(context, model);
       const next = await assembleRequest({ rows: [...rows, ...recorder.rows], frame: nextFrame, limits });
+      estimates[stepNumber] = next.rawEstimatedTokens;
       if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
       return { messages: next.messages, ...(next.system === undefined ? {} : { system: next.system }) };
     },

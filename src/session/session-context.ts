@@ -9,6 +9,7 @@ import type { RequestFrame, ToolOutputLimits } from "./request-assembly.js";
 import { estimateToolSetTokens } from "./row-tokens.js";
 import type { SessionEvents } from "./session-events.js";
 import type { BudgetStrategy, HotMemoriesProvider } from "./session-types.js";
+import type { SessionCalibration } from "./session-calibration.js";
 
 export interface SessionContext {
   store: HistoryStore;
@@ -31,6 +32,8 @@ export interface SessionContext {
   warnOnce: (message: string) => void;
   /** Tool definition tokens, counted once per session. */
   toolTokens: () => Promise<number>;
+  /** Correction of our estimates learned from the provider's reported input tokens. */
+  calibration: SessionCalibration;
 }
 
 /**
@@ -70,6 +73,7 @@ export async function requestFrame(context: SessionContext, model: LanguageModel
     tools: context.tools,
     toolTokens: await context.toolTokens(),
     countTokens: (text) => context.policy.countTokens(text, model),
+    calibrationFactor: context.calibration.factor(model),
   };
 }
 

@@ -14,9 +14,10 @@ import type { SessionUsage } from "./session-types.js";
  */
 export async function readSessionUsage(context: SessionContext, model: LanguageModel): Promise<SessionUsage> {
   const window = await context.store.activeWindow(context.sessionId);
+  context.calibration.seedOnce(window.rows);
   const frame = await requestFrame(context, model);
   const limits = toolOutputLimits(context, model);
-  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => rowRequestTokens(row, frame.countTokens, limits), overheadTokens: overheadTokens(frame) });
+  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => rowRequestTokens(row, frame.countTokens, limits), overheadTokens: overheadTokens(frame), calibrationFactor: frame.calibrationFactor });
   const limit = contextLimitFor(context, model);
   if (limit === undefined) return { windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined };
   const evaluation = context.policy.evaluate({ moment: "on-send", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: true });

@@ -19,6 +19,10 @@ export interface StoredStep {
   stepIndex: number;
   usage: StepUsageSummary;
   model: string;
+  /** Input tokens the provider reported for the step's request, when it did. */
+  reportedInputTokens: number | undefined;
+  /** Our raw estimate of that request, when known. */
+  estimatedInputTokens: number | undefined;
 }
 
 export interface StepRecorderOptions {
@@ -29,6 +33,8 @@ export interface StepRecorderOptions {
   operationPrefix: string;
   /** Tokens of a row with these parts as it is sent (its view). */
   tokensOf: (parts: RowPart[]) => number;
+  /** Our raw estimate of the request step `index` answered, kept for calibration. */
+  estimateOf?: (stepIndex: number) => number | undefined;
   onStored: (step: StoredStep) => void;
 }
 
@@ -38,7 +44,7 @@ export interface StepRecorderOptions {
  * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
  * await recorder.consume(result.toUIMessageStream());
  */
-export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, onStored }: StepRecorderOptions) {
+export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, onStored }: StepRecorderOptions) {
   const stepResults = createDeferredList<StepResult<ToolSet>>();
   const storedSteps = createDeferredList<StoredStep>();
   const rows: StoredRow[] = [];
@@ -47,11 +53,17 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
   let segmentHasContent = false;
 
   async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
+    const estimated = estimateOf(stepIndex);
     const input: RowInput = {
       id: generateId(),
       role: "assistant",
       parts,
-      metadata: stepMetadata({ usage: { inputTokens: step.reportedInput, outputTokens: step.reportedOutput }, model: step.model, finishReason: step.finishReason }),
+      metadata: stepMetadata({
+        usage: { inputTokens: step.reportedInput, outputTokens: step.reportedOutput },
+        model: step.model,
+        finishReason: step.finishReason,
+        ...(estimated === undefined ? {} : { estimatedInputTokens: estimated }),
+      }),
       tokens: tokensOf(parts),
     };
     let stored: StoredRow[];
@@ -63,7 +75,7 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
     const row = stored[0];
     if (row === undefined) throw new SessionStoreError(`step ${stepIndex} of the turn`, new Error("the store returned no row"));
     rows.push(row);
-    const result: StoredStep = { row, stepIndex, usage: step.usage, model: step.model };
+    const result: StoredStep = { row, stepIndex, usage: step.usage, model: step.model, reportedInputTokens: step.reportedInput, estimatedInputTokens: estimated };
     onStored(result);
     return result;
   }

@@ -46,9 +46,11 @@ export function readStepMetadata(row: { metadata?: unknown }): StepMetadata | un
   const inputTokens = countOrUndefined((usage as { inputTokens?: unknown }).inputTokens);
   const outputTokens = countOrUndefined((usage as { outputTokens?: unknown }).outputTokens);
   const model = (step as { model?: unknown }).model;
+  const estimatedInputTokens = countOrUndefined((step as { estimatedInputTokens?: unknown }).estimatedInputTokens);
   return {
     usage: { inputTokens, outputTokens, cachedInputTokens: countOrUndefined((usage as { cachedInputTokens?: unknown }).cachedInputTokens) },
     model: typeof model === "string" ? model : "unknown",
+    ...(estimatedInputTokens === undefined ? {} : { estimatedInputTokens }),
   };
 }
 

@@ -68,3 +68,12 @@ describe("isWindowFresh and hasBudgetWarning", () => {
     expect(hasBudgetWarning([leadIn])).toBe(false);
   });
 });
+
+describe("deriveWindowPressure with a calibration factor", () => {
+  it("scales our own estimates but never the provider's reported figure", () => {
+    const anchored = deriveWindowPressure({ rows: [user(100), assistant(200, 5_000)], rowTokens, overheadTokens: 1_000, calibrationFactor: 1.5 });
+    expect(anchored.contextTokens).toBe(5_000 + 300);
+    const estimated = deriveWindowPressure({ rows: [user(100)], rowTokens, overheadTokens: 1_000, calibrationFactor: 1.5 });
+    expect(estimated.contextTokens).toBe(1_500 + 150);
+  });
+});

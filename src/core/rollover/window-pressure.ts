@@ -29,13 +29,19 @@ export interface WindowPressureOptions<T extends PressureRow> {
   rowTokens: (row: T) => number;
   /** Tokens of the request around the rows: system prompt, hot memories, tool schemas. */
   overheadTokens: number;
+  /**
+   * Multiplier for our own estimates (not for the provider's reported figure), learned by
+   * calibration against reported input tokens; default 1.
+   */
+  calibrationFactor?: number;
 }
 
 /**
  * @example
  * deriveWindowPressure({ rows: window.rows, rowTokens: (row) => row.tokens ?? 0, overheadTokens: 1_200 })
  */
-export function deriveWindowPressure<T extends PressureRow>({ rows, rowTokens, overheadTokens }: WindowPressureOptions<T>): WindowPressure {
+export function deriveWindowPressure<T extends PressureRow>({ rows, rowTokens, overheadTokens, calibrationFactor = 1 }: WindowPressureOptions<T>): WindowPressure {
+  const calibrated = (estimate: number) => (calibrationFactor === 1 ? estimate : Math.ceil(estimate * calibrationFactor - 1e-9));
   const eligible = rows.filter(isProviderEligible);
   let anchorIndex = -1;
   let reported: number | undefined;
@@ -50,14 +56,15 @@ export function deriveWindowPressure<T extends PressureRow>({ rows, rowTokens, o
     }
   }
   if (reported === undefined) {
-    const total = eligible.reduce((sum, row) => sum + rowTokens(row), 0);
-    return { contextTokens: overheadTokens + total, anchorSeq: undefined, tailTokens: total };
+    const total = calibrated(eligible.reduce((sum, row) => sum + rowTokens(row), 0));
+    return { contextTokens: calibrated(overheadTokens) + total, anchorSeq: undefined, tailTokens: total };
   }
   let tailTokens = 0;
   for (let index = anchorIndex; index < eligible.length; index += 1) {
     const row = eligible[index];
     if (row !== undefined) tailTokens += rowTokens(row);
   }
+  tailTokens = calibrated(tailTokens);
   return { contextTokens: reported + tailTokens, anchorSeq: eligible[anchorIndex]?.seq, tailTokens };
 }
 

@@ -19,6 +19,13 @@ export const FORCE_AT = 15_000;
 export const countQuarter = (text: string) => Math.ceil(text.length / 4);
 
 /**
+ * A system prompt of exactly `tokens` tokens (at four characters per token). Tests that script a
+ * large reported input use it so that the request really is about that large: the session learns
+ * a calibration factor from reported / estimated, and an implausible ratio would skew it.
+ */
+export const systemOfTokens = (tokens: number) => "x".repeat(Math.max(0, tokens) * 4);
+
+/**
  * @example
  * const session = budgetSession({ store, model, tools });
  */
