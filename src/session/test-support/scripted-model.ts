@@ -35,7 +35,18 @@ export type Script = ScriptedStep[] | ((call: RecordedCall) => ScriptedStep);
  * @example
  * const { model, calls } = scriptedModel({ script: [{ text: "hello" }] });
  */
-export function scriptedModel({ script, provider = "mock", modelId = "scripted" }: { script: Script; provider?: string; modelId?: string }) {
+export function scriptedModel({
+  script,
+  provider = "mock",
+  modelId = "scripted",
+  beforeAnswer,
+}: {
+  script: Script;
+  provider?: string;
+  modelId?: string;
+  /** Runs when a request arrives, before the script answers (e.g. to look at the store at that moment). */
+  beforeAnswer?: (call: RecordedCall) => Promise<void>;
+}) {
   const calls: RecordedCall[] = [];
   const model = new MockLanguageModelV3({
     provider,
@@ -43,6 +54,7 @@ export function scriptedModel({ script, provider = "mock", modelId = "scripted" 
     doStream: async (options: LanguageModelV3CallOptions) => {
       const call = recordCall(calls.length, options);
       calls.push(call);
+      await beforeAnswer?.(call);
       const step = typeof script === "function" ? script(call) : (script[call.index] ?? { text: "(script ended)" });
       if (step.error !== undefined) throw step.error;
       return { stream: convertArrayToReadableStream(streamParts(call, step)) };
