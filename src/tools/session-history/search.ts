@@ -66,17 +66,18 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
   const words = mode === "ranked" ? rankedQueryWords(query) : [];
   const readable = page.hits.filter((hit) => isReadable(context, hit.row));
   const entries: SearchHitEntry[] = readable.map((hit) => {
-      const text = renderRowText(hit.row);
-      const match: MatchSpan = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? { start: 0, length: 0 };
-      const snippet = excerptAround({ text, match, maxChars: SNIPPET_MAX_CHARS });
-      return { ...itemFields({ row: hit.row, windowId: hit.windowId, text }), snippet: snippet.text, snippet_offset_chars: snippet.offsetChars };
+    const text = renderRowText(hit.row);
+    const match: MatchSpan = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? { start: 0, length: 0 };
+    const snippet = excerptAround({ text, match, maxChars: SNIPPET_MAX_CHARS });
+    return { ...itemFields({ row: hit.row, windowId: hit.windowId, text }), snippet: snippet.text, snippet_offset_chars: snippet.offsetChars };
   });
   // Ranked paging counts the store's hits, including any this call left out.
   const consumed = (kept: number) => (kept === readable.length ? page.hits.length : page.hits.indexOf(readable[kept] as (typeof page.hits)[number]));
 
   const build = (kept: SearchHitEntry[]): SearchResult => {
     const hasMore = page.hasMore || kept.length < entries.length;
-    return { label: HISTORY_LABEL, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next: hasMore ? nextPage({ mode, nextOffset: offset + consumed(kept.length), kept }) : null };
+    const next = hasMore ? nextPage({ mode, nextOffset: offset + consumed(kept.length), kept }) : null;
+    return { label: HISTORY_LABEL, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
   };
   const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
   return fitted?.result ?? build([]);
