@@ -65,3 +65,25 @@ describe("send", () => {
     expect(calls[0]!.text).toContain("user: [file image/png]");
   });
 });
+
+describe("send failures", () => {
+  it("an unexpected failure while preparing a turn ends the send as failed instead of throwing", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({ script: [{ text: "never" }] });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      hotMemories: { mode: "read-write", render: async () => Promise.reject(new Error("memory index unreadable")) },
+      ...deterministic(),
+    });
+    const errors: string[] = [];
+    session.on("error", (event) => errors.push(event.error.message));
+    const result = await session.send("hello");
+    expect(result.status).toBe("failed");
+    expect(result.error?.message).toBe("memory index unreadable");
+    expect(errors).toEqual(["memory index unreadable"]);
+    expect(calls).toHaveLength(0);
+  });
+});

@@ -29,9 +29,20 @@ export interface SendFlowOptions {
 export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFlowOptions) {
   const collectors = new Map<TurnOwner, SendCollector>();
 
+  /** Runs one queued turn; an unexpected failure (hot memories unreadable, a bug) ends its send as `failed`. */
   async function runEntry(entry: QueueEntry): Promise<void> {
     const collector = collectors.get(entry.owner);
     if (collector === undefined) return;
+    try {
+      await runTurnOf(entry, collector);
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      context.events.emit("error", { error: failure });
+      endWith(collector, entry.owner, { status: "failed", error: failure });
+    }
+  }
+
+  async function runTurnOf(entry: QueueEntry, collector: SendCollector): Promise<void> {
     const turnId = context.generateId();
     const model = primaryModel(context);
     const frame = await requestFrame(context, model);
