@@ -148,3 +148,18 @@ export { createBudgetPolicy, modelKey, type BudgetEvaluation, type BudgetEvaluat
 export { COMPACTION_INSTRUCTION, type CompactResult } from "./session/compaction.js";
 export { isContextExceededError } from "./session/context-exceeded.js";
 export { CompactionError, ContextExceededError, ProviderCallError, RequestOverCeilingError, SessionStoreError } from "./session/errors.js";
+export { SESSION_HISTORY_DESCRIPTION, executeSessionHistory, sessionHistoryTool, type SessionHistoryToolOptions } from "./tools/session-history/session-history-tool.js";
+export { SESSION_HISTORY_ACTIONS, SessionHistoryInputSchema, type SessionHistoryAction, type SessionHistoryInput } from "./tools/session-history/input-schema.js";
+export type {
+  ItemEntry as SessionHistoryItemEntry,
+  ListItemsResult as SessionHistoryListItemsResult,
+  ListWindowsResult as SessionHistoryListWindowsResult,
+  ReadItemResult as SessionHistoryReadItemResult,
+  SearchHitEntry as SessionHistorySearchHit,
+  SearchResult as SessionHistorySearchResult,
+  SessionHistoryErrorCode,
+  SessionHistoryErrorResult,
+  SessionHistoryResult,
+  WindowEntry as SessionHistoryWindowEntry,
+} from "./tools/session-history/results.js";
+export { HISTORY_LABEL, ITEM_LIMIT, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT, type CountLimit } from "./core/history-view/limits.js";
