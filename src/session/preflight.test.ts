@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isProviderEligible } from "../core/visibility.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, rowText } from "./test-support/session-fixture.js";
-import { CEILING, THRESHOLD_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { CEILING, THRESHOLD_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
 
 describe("preflight", () => {
   it("blocks a message that cannot fit even a fresh window: no provider call, the input kept visible as rejected-input", async () => {
@@ -71,5 +71,19 @@ describe("preflight", () => {
     const result = await session.send("hello");
     expect(result).toMatchObject({ status: "completed", text: "from the fallback" });
     expect(fallback.calls[0]!.text).toBe(primary.calls[0]!.text);
+  });
+
+  it("with a threshold of 1 or more: no proactive rollover, and the hard ceiling still blocks", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({ script: [{ text: "a", inputTokens: THRESHOLD_AT + 500 }, { text: "b", inputTokens: THRESHOLD_AT + 600 }] });
+    const session = budgetSession({ store, model, system: systemOfTokens(THRESHOLD_AT - 500), settings: { threshold: 1 } });
+    await session.send("one");
+    const second = await session.send("two");
+    expect(second).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
+    const third = await session.send("word ".repeat(1_000));
+    expect(third.status).toBe("blocked");
+    expect(calls).toHaveLength(2);
+    const { rows } = await store.activeWindow("s");
+    expect(rows.at(-1)?.meta?.type).toBe("rejected-input");
   });
 });

@@ -114,7 +114,8 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     rolloverAt = evaluation.rolloverAt;
     // A latch from another window is stale: that window already rolled over (or was cleared).
     const latch = request.latch !== undefined && request.latch.windowId === window.windowId ? request.latch : undefined;
-    if (context.strategy === "off") {
+    // Strategy `off`, or a threshold ≥ 1 (proactive action disabled): only the hard ceiling applies.
+    if (context.strategy === "off" || evaluation.decision === "block") {
       if (projected > ceiling && trigger.kind === "user") {
         const reason = `The context window is full (about ${projected.toLocaleString("en-US")} tokens, ceiling ${ceiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
         return reject(context, request, { reason, estimatedTokens: projected, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });

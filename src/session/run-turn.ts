@@ -114,7 +114,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       calibrationFactor: context.calibration.factor(model),
     });
     const evaluation = context.policy.evaluate({ moment: "after-step", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
-    if (context.strategy === "off") {
+    if (context.strategy === "off" || evaluation.decision === "block") {
       if (pressure.contextTokens < evaluation.hardCeiling) return false;
       stop = { decision: "block", evaluation, windowId, contextLimit: limit };
       return true;
