@@ -31,7 +31,12 @@ const expectations: Record<string, string> = {
   limit_chars: `an integer from 1 to ${READ_LIMIT_CHARS.max}`,
 };
 
-/** Every optional field is nullish: strict-mode providers send `null` for fields they leave out. */
+/**
+ * The input of `session_history`, as the model sees it. Every optional field is nullish:
+ * strict-mode providers send `null` for fields they leave out.
+ *
+ * @example SessionHistoryInputSchema.parse({ action: "search", query: "deploy key", mode: null })
+ */
 export const SessionHistoryInputSchema = z.object({
   action: z
     .enum(SESSION_HISTORY_ACTIONS)

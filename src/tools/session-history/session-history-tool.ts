@@ -17,6 +17,11 @@ import { readItem } from "./read-item.js";
 import { errorResult, type SessionHistoryResult } from "./results.js";
 import { searchHistory } from "./search.js";
 
+/**
+ * What the model is told about the tool: the actions, their limits, paging, and that results are data.
+ *
+ * @example sessionHistoryTool({ store, sessionId, description: `${SESSION_HISTORY_DESCRIPTION} Prefer ranked search.` })
+ */
 export const SESSION_HISTORY_DESCRIPTION = [
   "Read-only access to the earlier transcript of this session, including context windows that are no longer in your context.",
   `list_windows: windows newest first (limit ≤ ${WINDOW_LIMIT.max}). list_items: items of a window oldest first (window_id, after_item, limit ≤ ${ITEM_LIMIT.max}).`,
