@@ -15,14 +15,61 @@ export interface HistoryContext {
   /** Seq of the newest manual reset (0 when none): nothing at or before it is shown. */
   floor: number;
   lastSeq: number;
+  /** Items read recently by this tool instance, so paging a huge item does not re-read it per page. */
+  recentItems: RecentItems;
+}
+
+/** A rendered item kept between `read_item` pages. */
+export interface RecentItem {
+  row: StoredRow;
+  text: string;
+}
+
+/**
+ * The last few items `read_item` rendered, by seq. Rows never change once stored; the cache is
+ * dropped when the session's last seq goes down (the session was deleted and started again).
+ */
+export class RecentItems {
+  private readonly items = new Map<number, RecentItem>();
+  private highestLastSeq = 0;
+
+  constructor(private readonly capacity = 2) {}
+
+  /** Forgets everything if the session shrank since the last call. */
+  observe(lastSeq: number): void {
+    if (lastSeq < this.highestLastSeq) this.items.clear();
+    this.highestLastSeq = lastSeq;
+  }
+
+  get(seq: number): RecentItem | undefined {
+    return this.items.get(seq);
+  }
+
+  set(seq: number, item: RecentItem): void {
+    this.items.delete(seq);
+    this.items.set(seq, item);
+    for (const oldest of this.items.keys()) {
+      if (this.items.size <= this.capacity) break;
+      this.items.delete(oldest);
+    }
+  }
 }
 
 /**
  * @example const context = await loadHistoryContext({ store, sessionId: "s1" });
  */
-export async function loadHistoryContext({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<HistoryContext> {
+export async function loadHistoryContext({
+  store,
+  sessionId,
+  recentItems = new RecentItems(),
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  recentItems?: RecentItems;
+}): Promise<HistoryContext> {
   const [floor, lastSeq] = await Promise.all([store.privacyFloor(sessionId), store.lastSeq(sessionId)]);
-  return { store, sessionId, floor, lastSeq };
+  recentItems.observe(lastSeq);
+  return { store, sessionId, floor, lastSeq, recentItems };
 }
 
 /** A row the tool may show: of this session, after the floor, and visible to history. */

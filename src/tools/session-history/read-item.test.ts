@@ -128,15 +128,24 @@ describe("session_history read_item of a 5 MB item (sqlite, the default backend)
   });
   afterEach(() => opened.close());
 
-  // Every page decodes and renders the whole row again (the store reads whole rows), so this
-  // test takes a while: a generous bound for loaded machines, not a timing assertion.
+  // The tool instance keeps the rendered item between pages (RecentItems), so the row is read
+  // and rendered once; the generous bound is for loaded machines, not a timing assertion.
   it("pages a 5 MB tool output so that the pages concatenate to exactly the rendered item", async () => {
     const [row] = await opened.store.append("s1", [rows.toolCall({ name: "run_tests", input: { filter: "orders" }, output: logOutput(5 * 1024 * 1024) })]);
     const rendered = renderRowText(row!);
     expect(rendered.length).toBeGreaterThan(5 * 1024 * 1024);
     const pages = await readEveryPage(sessionHistoryTool({ store: opened.store, sessionId: "s1" }), row!.seq, rendered);
     expect(pages.length).toBeGreaterThan(300);
-  }, 600_000);
+  }, 120_000);
+
+  it("never serves a remembered item after its session was deleted and started again", async () => {
+    const tool = sessionHistoryTool({ store: opened.store, sessionId: "s1" });
+    await opened.store.append("s1", [rows.userText("first life: the old secret")]);
+    expect(await callTool(tool, { action: "read_item", item_id: "1" })).toMatchObject({ ok: true, text: "first life: the old secret" });
+    await opened.store.deleteSession("s1");
+    await opened.store.append("s1", [rows.userText("second life")]);
+    expect(await callTool(tool, { action: "read_item", item_id: "1" })).toMatchObject({ ok: true, text: "second life" });
+  });
 });
 
 describe("session_history over rows stored by other builds (sqlite)", () => {

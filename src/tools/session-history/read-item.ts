@@ -32,10 +32,16 @@ export async function readItem(context: HistoryContext, input: SessionHistoryInp
       message: `Item ${label} is not available: it does not exist in this session, is not part of the readable transcript, or lies at or before a manual reset of the history. Use search or list_items to find readable items.`,
     });
   if (seq <= context.floor || seq > context.lastSeq) return notAvailable();
-  const row = await context.store.read(context.sessionId, seq);
-  if (row === undefined || row.seq !== seq || !isReadable(context, row)) return notAvailable();
+  let recent = context.recentItems.get(seq);
+  if (recent === undefined) {
+    const stored = await context.store.read(context.sessionId, seq);
+    if (stored === undefined) return notAvailable();
+    recent = { row: stored, text: renderRowText(stored) };
+    context.recentItems.set(seq, recent);
+  }
+  const { row, text } = recent;
+  if (row.seq !== seq || !isReadable(context, row)) return notAvailable();
 
-  const text = renderRowText(row);
   const offsetChars = input.offset_chars ?? 0;
   if (offsetChars > text.length) {
     return errorResult({

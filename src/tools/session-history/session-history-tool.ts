@@ -9,7 +9,7 @@ import { assertSessionId } from "../../core/row.js";
 import { InvalidQueryError } from "../../core/search-query.js";
 import { ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
 import type { HistoryStore } from "../../store/port.js";
-import { loadHistoryContext } from "./history-context.js";
+import { RecentItems, loadHistoryContext } from "./history-context.js";
 import { checkInput, permissiveInputSchema, type SessionHistoryRawInput } from "./input-schema.js";
 import { listItems } from "./list-items.js";
 import { listWindows } from "./list-windows.js";
@@ -49,14 +49,17 @@ export async function executeSessionHistory({
   store,
   sessionId,
   input,
+  recentItems,
 }: {
   store: HistoryStore;
   sessionId: string;
   input: unknown;
+  /** Keep one per tool instance so that paging a huge item reads and renders it once. */
+  recentItems?: RecentItems;
 }): Promise<SessionHistoryResult> {
   const checked = checkInput(input);
   if (!checked.ok) return errorResult({ action: actionOf(input), code: "invalid_input", message: checked.message });
-  const context = await loadHistoryContext({ store, sessionId });
+  const context = await loadHistoryContext({ store, sessionId, ...(recentItems === undefined ? {} : { recentItems }) });
   try {
     switch (checked.input.action) {
       case "list_windows":
@@ -87,10 +90,11 @@ export async function executeSessionHistory({
  */
 export function sessionHistoryTool({ store, sessionId, description = SESSION_HISTORY_DESCRIPTION }: SessionHistoryToolOptions): Tool<SessionHistoryRawInput, SessionHistoryResult> {
   assertSessionId(sessionId);
+  const recentItems = new RecentItems();
   return tool({
     description,
     inputSchema: permissiveInputSchema(),
-    execute: async (input) => executeSessionHistory({ store, sessionId, input }),
+    execute: async (input) => executeSessionHistory({ store, sessionId, input, recentItems }),
   });
 }
 
