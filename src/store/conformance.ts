@@ -414,7 +414,19 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect((await store.search("a", { query: "needle", mode: "ranked" })).hits).toHaveLength(1);
         const [fresh] = await store.append("b", [text("new life")]);
         expect(fresh?.seq).toBe(1);
+        expect((await store.session("b"))?.incarnation).not.toBe(sessions[0]?.incarnation);
         expect((await store.append("b", [rollover("r1")]))[0]?.seq).toBe(2);
+      });
+
+      test("summarizes one session with its incarnation, counters and floor", async () => {
+        expect(await store.session("nobody")).toBeUndefined();
+        await store.append("s", [text("a"), rollover("r1"), text("b"), reset(), text("c")]);
+        const summary = await store.session("s");
+        expect(summary).toMatchObject({ sessionId: "s", lastSeq: 5, floorSeq: 4, windowCount: 3, createdAt: "2026-01-01T00:00:01.000Z" });
+        expect(summary?.incarnation).toEqual(expect.any(String));
+        expect((await store.sessions())[0]).toEqual(summary);
+        await store.append("s", [text("d")]);
+        expect((await store.session("s"))?.incarnation).toBe(summary?.incarnation);
       });
 
       test("a closed store refuses further use", async () => {

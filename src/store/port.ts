@@ -111,7 +111,14 @@ export interface SearchPage {
 
 export interface SessionSummary {
   sessionId: string;
+  /**
+   * A new value each time the session is created, including after `deleteSession` and a new
+   * first append: caches keyed by seq compare it to know their rows are still the same rows.
+   */
+  incarnation: string;
   lastSeq: number;
+  /** Seq of the newest manual reset (0 when none). */
+  floorSeq: number;
   windowCount: number;
   createdAt: string;
   updatedAt: string;
@@ -147,6 +154,8 @@ export interface HistoryStore {
   /** Seq of the newest manual reset boundary (0 when none). */
   privacyFloor(sessionId: string): Promise<number>;
   sessions(): Promise<SessionSummary[]>;
+  /** One session's summary, or `undefined` when it has no rows. */
+  session(sessionId: string): Promise<SessionSummary | undefined>;
   /** Removes a session and its index entries; `false` when it did not exist. */
   deleteSession(sessionId: string): Promise<boolean>;
   /** Counters of problems worked around since the store was opened. */

@@ -48,6 +48,7 @@ interface MemoryWindow {
 }
 
 interface MemorySession {
+  incarnation: string;
   rows: MemoryRow[];
   windows: Map<number, MemoryWindow>;
   operations: Map<string, { firstSeq: number; lastSeq: number }>;
@@ -120,6 +121,16 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
     };
   }
 
+  const summaryOf = (sessionId: string, session: MemorySession): SessionSummary => ({
+    sessionId,
+    incarnation: session.incarnation,
+    lastSeq: session.cursor.lastSeq,
+    floorSeq: session.cursor.floorSeq,
+    windowCount: session.windows.size,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+  });
+
   const store: HistoryStore = {
     backend: "memory",
 
@@ -144,7 +155,15 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
         if (knownRollovers.has(entry.rolloverId)) throw new DuplicateRolloverError(sessionId, entry.rolloverId);
         knownRollovers.add(entry.rolloverId);
       }
-      const session: MemorySession = existing ?? { rows: [], windows: new Map(), operations: new Map(), cursor: start, createdAt: timestamp, updatedAt: timestamp };
+      const session: MemorySession = existing ?? {
+        incarnation: crypto.randomUUID(),
+        rows: [],
+        windows: new Map(),
+        operations: new Map(),
+        cursor: start,
+        createdAt: timestamp,
+        updatedAt: timestamp,
+      };
       for (const entry of plan.rows) {
         session.rows.push({ seq: entry.row.seq, windowSeq: entry.windowSeq, visible: entry.visible, searchText: entry.searchText, body: entry.body });
       }
@@ -253,14 +272,15 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
     async sessions(): Promise<SessionSummary[]> {
       open();
       return [...sessions.entries()]
-        .map(([sessionId, session]) => ({
-          sessionId,
-          lastSeq: session.cursor.lastSeq,
-          windowCount: session.windows.size,
-          createdAt: session.createdAt,
-          updatedAt: session.updatedAt,
-        }))
+        .map(([sessionId, session]) => summaryOf(sessionId, session))
         .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt) || left.sessionId.localeCompare(right.sessionId));
+    },
+
+    async session(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      const session = sessions.get(sessionId);
+      return session === undefined ? undefined : summaryOf(sessionId, session);
     },
 
     async deleteSession(sessionId: string) {

@@ -13,6 +13,7 @@ export const SCHEMA_V1 = `
 CREATE TABLE ctxwin_sessions (
   session_key INTEGER PRIMARY KEY,
   session_id TEXT NOT NULL UNIQUE,
+  incarnation TEXT NOT NULL,
   last_seq INTEGER NOT NULL DEFAULT 0,
   active_window_seq INTEGER NOT NULL DEFAULT 0,
   floor_seq INTEGER NOT NULL DEFAULT 0,

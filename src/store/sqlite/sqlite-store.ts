@@ -20,6 +20,7 @@ import type {
   ItemsOptions,
   SearchOptions,
   SearchPage,
+  SessionSummary,
   StoreWarning,
   StoredRow,
   WindowPage,
@@ -93,7 +94,7 @@ export function createSqliteStore({
       const timestamp = now().toISOString();
       let session = sessionOf(sessionId);
       if (session === undefined) {
-        sql.insertSession.run(sessionId, timestamp, timestamp);
+        sql.insertSession.run(sessionId, crypto.randomUUID(), timestamp, timestamp);
         session = sessionOf(sessionId) as SessionRecord;
       }
       if (operationId !== undefined) {
@@ -276,14 +277,14 @@ export function createSqliteStore({
 
     async sessions() {
       open();
-      const records = sql.sessions.all() as (SessionRecord & { window_count: number })[];
-      return records.map((record) => ({
-        sessionId: record.session_id,
-        lastSeq: record.last_seq,
-        windowCount: record.window_count,
-        createdAt: record.created_at,
-        updatedAt: record.updated_at,
-      }));
+      return (sql.sessions.all() as SessionSummaryRecord[]).map(toSessionSummary);
+    },
+
+    async session(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      const record = sql.sessionSummary.get(sessionId) as SessionSummaryRecord | undefined;
+      return record === undefined ? undefined : toSessionSummary(record);
     },
 
     async deleteSession(sessionId: string) {
@@ -301,5 +302,19 @@ export function createSqliteStore({
       closed = true;
       db.close();
     },
+  };
+}
+
+type SessionSummaryRecord = SessionRecord & { window_count: number };
+
+function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
+  return {
+    sessionId: record.session_id,
+    incarnation: record.incarnation,
+    lastSeq: record.last_seq,
+    floorSeq: record.floor_seq,
+    windowCount: record.window_count,
+    createdAt: record.created_at,
+    updatedAt: record.updated_at,
   };
 }

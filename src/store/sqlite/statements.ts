@@ -7,6 +7,7 @@ import type Database from "better-sqlite3";
 export interface SessionRecord {
   session_key: number;
   session_id: string;
+  incarnation: string;
   last_seq: number;
   active_window_seq: number;
   floor_seq: number;
@@ -39,7 +40,9 @@ export const statementSql = {
   session: "SELECT * FROM ctxwin_sessions WHERE session_id = ?",
   sessions: `SELECT s.*, (SELECT count(*) FROM ctxwin_windows w WHERE w.session_key = s.session_key) AS window_count
        FROM ctxwin_sessions s ORDER BY s.updated_at DESC, s.session_id`,
-  insertSession: "INSERT INTO ctxwin_sessions (session_id, created_at, updated_at) VALUES (?, ?, ?)",
+  insertSession: "INSERT INTO ctxwin_sessions (session_id, incarnation, created_at, updated_at) VALUES (?, ?, ?, ?)",
+  sessionSummary: `SELECT s.*, (SELECT count(*) FROM ctxwin_windows w WHERE w.session_key = s.session_key) AS window_count
+     FROM ctxwin_sessions s WHERE s.session_id = ?`,
   updateSession: "UPDATE ctxwin_sessions SET last_seq = ?, active_window_seq = ?, floor_seq = ?, updated_at = ? WHERE session_key = ?",
   operation: "SELECT first_seq, last_seq FROM ctxwin_operations WHERE session_key = ? AND operation_id = ?",
   insertOperation: "INSERT INTO ctxwin_operations (session_key, operation_id, first_seq, last_seq) VALUES (?, ?, ?, ?)",

@@ -27,18 +27,18 @@ export interface RecentItem {
 
 /**
  * The last few items `read_item` rendered, by seq. Rows never change once stored; the cache is
- * dropped when the session's last seq goes down (the session was deleted and started again).
+ * dropped when the session's incarnation changes (it was deleted and started again).
  */
 export class RecentItems {
   private readonly items = new Map<number, RecentItem>();
-  private highestLastSeq = 0;
+  private incarnation: string | undefined;
 
   constructor(private readonly capacity = 2) {}
 
-  /** Forgets everything if the session shrank since the last call. */
-  observe(lastSeq: number): void {
-    if (lastSeq < this.highestLastSeq) this.items.clear();
-    this.highestLastSeq = lastSeq;
+  /** Forgets everything when the session is not the one the items were read from. */
+  observe(incarnation: string | undefined): void {
+    if (incarnation !== this.incarnation) this.items.clear();
+    this.incarnation = incarnation;
   }
 
   get(seq: number): RecentItem | undefined {
@@ -67,9 +67,9 @@ export async function loadHistoryContext({
   sessionId: string;
   recentItems?: RecentItems;
 }): Promise<HistoryContext> {
-  const [floor, lastSeq] = await Promise.all([store.privacyFloor(sessionId), store.lastSeq(sessionId)]);
-  recentItems.observe(lastSeq);
-  return { store, sessionId, floor, lastSeq, recentItems };
+  const summary = await store.session(sessionId);
+  recentItems.observe(summary?.incarnation);
+  return { store, sessionId, floor: summary?.floorSeq ?? 0, lastSeq: summary?.lastSeq ?? 0, recentItems };
 }
 
 /** A row the tool may show: of this session, after the floor, and visible to history. */
