@@ -32,7 +32,7 @@ export function openDatabase({ path: file, busyTimeoutMs, durability }: OpenData
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     assertOurs(db, file);
-    db.pragma("journal_mode = WAL");
+    useWriteAheadLog(db, busyTimeoutMs);
     db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
     initialize(db, file);
     return db;
@@ -41,6 +41,29 @@ export function openDatabase({ path: file, busyTimeoutMs, durability }: OpenData
     if (StoreFormatError.isInstance(error)) throw error;
     throw new StoreFormatError(file, `Cannot open '${file}' as a ctxwin database: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/**
+ * Switches the file to WAL. SQLite answers SQLITE_BUSY at once (without the busy handler) while
+ * another process holds a lock during its own switch, e.g. when several processes create a new
+ * database at the same moment, so wait and retry within the busy timeout.
+ */
+function useWriteAheadLog(db: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if (db.pragma("journal_mode", { simple: true }) === "wal") return;
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      sleepSync(Math.min(50, 2 ** attempt));
+    }
+  }
+}
+
+function sleepSync(milliseconds: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds);
 }
 
 function assertSqliteFile(file: string): void {
