@@ -54,6 +54,10 @@ function essayNames(): string[] {
     .slice(0, 32);
 }
 
+// The essays live beside the repository (../shared). A developer without them may skip this test;
+// CI must not: there a missing fixture fails the run instead of passing it silently.
+if (!available && process.env["CI"] === "true") throw new Error(`The long-session test needs the essays at ${haystack} (../shared/data/haystack).`);
+
 describe.skipIf(!available)("long session over the haystack essays", () => {
   it("rolls over ≥ 5 times under 16k, keeps every request under the ceiling, and recovers the planted fact through session_history", async () => {
     const essays = essayNames();
