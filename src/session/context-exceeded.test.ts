@@ -1,6 +1,8 @@
-import { APICallError, RetryError } from "ai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { APICallError, RetryError, generateText, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { isContextExceededError } from "./context-exceeded.js";
+import { contextLengthExceeded, startOpenAICompatibleServer } from "./test-support/openai-compatible-server.js";
 
 function apiError({ statusCode = 400, responseBody, message = "Bad Request", data }: { statusCode?: number; responseBody?: string; message?: string; data?: unknown }) {
   return new APICallError({ message, url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, statusCode, ...(responseBody === undefined ? {} : { responseBody }), ...(data === undefined ? {} : { data }) });
@@ -48,5 +50,23 @@ describe("isContextExceededError", () => {
     const second = new Error("b", { cause: first });
     (first as { cause?: unknown }).cause = second;
     expect(isContextExceededError(first)).toBe(false);
+  });
+
+  it("recognizes what @ai-sdk/openai-compatible raises for a context_length_exceeded answer, streaming or not, and not other 400s", async () => {
+    const server = await startOpenAICompatibleServer({
+      script: [contextLengthExceeded({ limit: 4096 }), contextLengthExceeded({ limit: 4096 }), { error: { status: 400, message: "Invalid value for 'temperature'.", code: "invalid_value" } }],
+    });
+    try {
+      const model = createOpenAICompatible({ name: "local", baseURL: server.baseURL, includeUsage: true }).chatModel("test-model");
+      let streamed: unknown;
+      await streamText({ model, prompt: "long", onError: ({ error }) => void (streamed = error) }).consumeStream();
+      const generated = await generateText({ model, prompt: "long" }).catch((error: unknown) => error);
+      const other = await generateText({ model, prompt: "hot" }).catch((error: unknown) => error);
+      expect([streamed, generated, other].map((error) => APICallError.isInstance(error))).toEqual([true, true, true]);
+      expect([isContextExceededError(streamed), isContextExceededError(generated), isContextExceededError(other)]).toEqual([true, true, false]);
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 });
