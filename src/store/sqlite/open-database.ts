@@ -7,7 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "
 import path from "node:path";
 import Database from "better-sqlite3";
 import { StoreFormatError } from "../errors.js";
-import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
+import { CTXWIN_APPLICATION_ID, MIGRATIONS, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
 
 export type Durability = "full" | "normal";
 
@@ -104,15 +104,24 @@ function countTables(db: Database.Database): number {
   return (db.prepare("SELECT count(*) AS count FROM sqlite_schema").get() as { count: number }).count;
 }
 
+/** Creates the schema of a new database, or migrates an older format to this build's. */
 function initialize(db: Database.Database, file: string): void {
   db.transaction(() => {
-    const applicationId = db.pragma("application_id", { simple: true }) as number;
-    if (applicationId === CTXWIN_APPLICATION_ID) return;
-    if (countTables(db) > 0) {
-      throw new StoreFormatError(file, `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`);
+    let version = db.pragma("user_version", { simple: true }) as number;
+    if ((db.pragma("application_id", { simple: true }) as number) !== CTXWIN_APPLICATION_ID) {
+      if (countTables(db) > 0) {
+        throw new StoreFormatError(file, `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`);
+      }
+      db.exec(SCHEMA_V1);
+      db.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
+      version = 1;
     }
-    db.exec(SCHEMA_V1);
+    if (version === STORE_FORMAT_VERSION) return;
+    for (; version < STORE_FORMAT_VERSION; version += 1) {
+      const migration = MIGRATIONS[version];
+      if (migration === undefined) throw new StoreFormatError(file, `'${file}' has store format ${version}, which this build cannot migrate.`);
+      db.exec(migration);
+    }
     db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
-    db.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
   }).immediate();
 }

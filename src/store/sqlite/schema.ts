@@ -7,13 +7,12 @@
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 1;
+export const STORE_FORMAT_VERSION = 2;
 
 export const SCHEMA_V1 = `
 CREATE TABLE ctxwin_sessions (
   session_key INTEGER PRIMARY KEY,
   session_id TEXT NOT NULL UNIQUE,
-  incarnation TEXT NOT NULL,
   last_seq INTEGER NOT NULL DEFAULT 0,
   active_window_seq INTEGER NOT NULL DEFAULT 0,
   floor_seq INTEGER NOT NULL DEFAULT 0,
@@ -63,3 +62,15 @@ CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
   text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
 );
 `;
+
+/**
+ * Migrations: `MIGRATIONS[n]` turns format n into format n + 1. They run inside the same
+ * `BEGIN IMMEDIATE` transaction that checks the version, so concurrent openers migrate once.
+ */
+export const MIGRATIONS: Readonly<Record<number, string>> = {
+  // 1 → 2: each session gets an incarnation, a value that changes when a session is recreated.
+  1: `
+ALTER TABLE ctxwin_sessions ADD COLUMN incarnation TEXT NOT NULL DEFAULT '';
+UPDATE ctxwin_sessions SET incarnation = lower(hex(randomblob(16)));
+`,
+};

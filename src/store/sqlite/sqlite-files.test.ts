@@ -8,7 +8,7 @@ import type { RowInput } from "../../core/row.js";
 import { StoreFormatError } from "../errors.js";
 import { DEFAULT_STORE_PATH, openStore, type SqliteOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning } from "../port.js";
-import { CTXWIN_APPLICATION_ID, STORE_FORMAT_VERSION } from "./schema.js";
+import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -117,7 +117,7 @@ describe("SQLite store files", () => {
       }
     })();
     expect(StoreFormatError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/newer ctxwin.*format 2.*up to 1/);
+    expect((error as Error).message).toMatch(new RegExp(`newer ctxwin.*format ${STORE_FORMAT_VERSION + 1}.*up to ${STORE_FORMAT_VERSION}`));
     expect(digest(file)).toBe(before);
   });
 
@@ -158,5 +158,32 @@ describe("SQLite store files", () => {
     ]);
     db.close();
     expect((await store.read("s", 1))?.tokens).toBe(17);
+  });
+});
+
+describe("SQLite store format migrations", () => {
+  it("opens a format-1 database, migrates it once, and keeps its rows", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
+    const old = new Database(file);
+    old.exec(SCHEMA_V1);
+    old.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
+    old.pragma("user_version = 1");
+    old.prepare("INSERT INTO ctxwin_sessions (session_id, last_seq, created_at, updated_at) VALUES ('s', 1, 'then', 'then')").run();
+    old.prepare("INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, body) VALUES (1, 1, 0, 1, ?)").run(
+      JSON.stringify({ v: 1, id: "r1", role: "user", parts: [{ type: "text", text: "from format 1" }], createdAt: "2026-01-01T00:00:00.000Z" }),
+    );
+    old.close();
+    const store = openStore({ path: file });
+    expect((await store.read("s", 1))?.parts).toEqual([{ type: "text", text: "from format 1" }]);
+    const summary = await store.session("s");
+    expect(summary?.incarnation).toMatch(/^[0-9a-f]{32}$/);
+    expect((await store.append("s", [text("after the migration")]))[0]?.seq).toBe(2);
+    await store.close();
+    const reopened = openStore({ path: file });
+    expect((await reopened.session("s"))?.incarnation).toBe(summary?.incarnation);
+    await reopened.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    check.close();
   });
 });
