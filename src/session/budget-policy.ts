@@ -1,7 +1,8 @@
 /**
  * What the session engine needs from the budget engine (`core/budget`, DESIGN.md §5), behind one
- * small seam: a model's context limit (catalog + overrides), a token counter for the model, and
- * the decision at the two moments (on send, after a settled step).
+ * small seam: a model's context limit (catalog + overrides), the budget engine's token count for
+ * the model, and the decision at the two moments (on send, after a settled step). Request
+ * estimates are not part of the seam: they always come from `estimateRequestTokens`.
  */
 import type { LanguageModel } from "ai";
 import { createModelCatalog, type ModelOverrides } from "../core/budget/model-catalog.js";
@@ -34,6 +35,7 @@ export type ModelLimitLookup = { contextLimit: number } | { contextLimit: undefi
 export interface SessionBudgetPolicy {
   /** The model's context limit, or why it is unknown (then no rollover decision is made). */
   limitOf(model: LanguageModel): ModelLimitLookup;
+  /** Tokens of a text for the model (hot memory selection, the note of a truncated tool output). */
   countTokens(text: string, model: LanguageModel): number;
   hardCeiling(contextLimit: number): number;
   evaluate(input: BudgetEvaluationInput): BudgetEvaluation;
@@ -73,12 +75,9 @@ export function modelKey(model: LanguageModel): string {
 export function createBudgetPolicy({
   settings = {},
   primaryModel,
-  countTokens,
 }: {
   settings?: BudgetSettings;
   primaryModel?: LanguageModel;
-  /** Replaces the per-model token counter (tests use a fixed ratio). */
-  countTokens?: (text: string) => number;
 }): SessionBudgetPolicy {
   const threshold = settings.threshold ?? DEFAULT_THRESHOLD;
   const outputReserve = settings.outputReserve ?? DEFAULT_OUTPUT_RESERVE;
@@ -89,7 +88,7 @@ export function createBudgetPolicy({
       const found = catalog.lookup(modelKey(model));
       return found.status === "found" ? { contextLimit: found.contextLimit } : { contextLimit: undefined, key: found.key, message: found.message };
     },
-    countTokens: countTokens ?? ((text, model) => countModelTokens(text, { model: modelKey(model) })),
+    countTokens: (text, model) => countModelTokens(text, { model: modelKey(model) }),
     hardCeiling: (contextLimit) => hardCeilingFor({ limit: contextLimit, outputReserve }),
     evaluate({ moment, projected, contextLimit, warningEmitted }) {
       const budget = evaluateStepBudget({

@@ -10,7 +10,8 @@ import { compactionSummaryRow } from "../core/rollover/notice-rows.js";
 import { isWindowFresh } from "../core/rollover/window-pressure.js";
 import { windowIdFor } from "../core/windows.js";
 import { CompactionError, ProviderCallError, SessionStoreError } from "./errors.js";
-import { assembleRequest, calibrate, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
+import { assembleRequest, calibrate, type RequestFrame } from "./request-assembly.js";
+import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 
 export const COMPACTION_INSTRUCTION = [
@@ -76,7 +77,7 @@ export async function compactActiveWindow(context: SessionContext, { operationId
     const frame = await requestFrame(context, model);
     const summary = await summarizeWindow(context, { rows: window.rows, model, frame });
     const row = compactionSummaryRow({ summary, previousWindowId: window.windowId, createdAt: context.now().toISOString() });
-    const tokens = rowRequestTokens({ seq: 0, parts: row.parts, tokens: undefined }, frame.countTokens, toolOutputLimits(context, model));
+    const tokens = storedRowTokens(row);
     let stored;
     try {
       stored = await context.store.append(context.sessionId, [{ ...row, tokens }], { expectLastSeq: window.lastSeq, operationId });

@@ -12,7 +12,7 @@ import { createBudgetPolicy } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
 import { createSendFlow } from "./send-flow.js";
 import { compactActiveWindow, type CompactResult } from "./compaction.js";
-import { memoizeToolTokens, primaryModel, type SessionContext } from "./session-context.js";
+import { primaryModel, type SessionContext } from "./session-context.js";
 import { createSessionEvents, type SessionEventName, type SessionListener } from "./session-events.js";
 import { createSessionLock } from "./session-lock.js";
 import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendResult, SessionUsage } from "./session-types.js";
@@ -108,7 +108,7 @@ export function createAgentSession({
       warned.add(message);
       logWarning(message);
     },
-    toolTokens: memoizeToolTokens(toolSet.tools, (text) => policy.countTokens(text, model)),
+    overheadEstimates: new Map(),
     calibration: createSessionCalibration(),
   };
   const queue = createTurnQueue();

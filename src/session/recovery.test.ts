@@ -8,7 +8,7 @@ import { SessionStoreError } from "./errors.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, readTool, rowText, sqliteStore } from "./test-support/session-fixture.js";
 import { failingStore, recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, THRESHOLD_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
+import { FORCE_AT, THRESHOLD_AT, budgetSession, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -25,7 +25,7 @@ describe("restart", () => {
     cleanups.push(opened.cleanup);
     // The first process stops right after a tool step (maxSteps 1): its results were never reported as input.
     const first = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: THRESHOLD_AT - 900 }] });
-    const lenient = budgetSession({ store: opened.store, model: first.model, tools: { read: readTool({ "a.txt": "A".repeat(4_000) }) }, maxSteps: 1, system: systemOfTokens(THRESHOLD_AT - 900 - 1_000), settings: { threshold: 0.95 } });
+    const lenient = budgetSession({ store: opened.store, model: first.model, tools: { read: readTool({ "a.txt": textOfTokens(1_000, "AAAA") }) }, maxSteps: 1, system: systemOfTokens(THRESHOLD_AT - 900 - 1_000), settings: { threshold: 0.95 } });
     expect((await lenient.send("read a")).rollovers).toEqual([]);
     await opened.store.close();
 

@@ -1,31 +1,35 @@
 /**
  * Builds one provider request from stored rows: system prompt + hot memories + tools + the provider
  * slice of the active window (plus the steps of the running turn). Stored rows are never rewritten;
- * oversized tool outputs are replaced by a view in the request only.
+ * oversized tool outputs are replaced by a view in the request only. The estimate of the request is
+ * the budget engine's (`estimateRequestTokens`), for the model the request goes to.
  */
 import { convertToModelMessages, type ModelMessage, type Tool, type ToolSet, type UIMessage } from "ai";
-import { viewOversizedToolOutputs } from "../core/rollover/tool-output-view.js";
+import { applyCalibration, type CalibrationState } from "../core/budget/calibration.js";
+import type { CountableMessage } from "../core/budget/message-tokens.js";
+import { estimateRequestTokens, type RequestEstimate } from "../core/budget/request-estimate.js";
 import { providerSlice } from "../core/windows.js";
 import type { StoredRow } from "../store/port.js";
-import { estimateRowTokens } from "./row-tokens.js";
+import { requestRows, sentRowTokens, type ToolOutputLimits } from "./row-tokens.js";
+
+export type { ToolOutputLimits } from "./row-tokens.js";
 
 export interface RequestFrame {
+  /** Catalog key of the model the request is for (`openai:gpt-4o`); decides how tokens are counted. */
+  model: string;
   /** The system prompt the session was created with. */
   system: string | undefined;
   /** The rendered `<hot_memories>` block ('' when empty). */
   hotMemories: string;
   tools: ToolSet;
-  /** Estimated tokens of the tool definitions. */
-  toolTokens: number;
+  /** Estimate of the request without any message (system text, tool definitions, framing). */
+  overhead: RequestEstimate;
+  /** The model's token count of a text (the budget engine's `countTokens`). */
   countTokens: (text: string) => number;
-  /** Multiplier for our estimates, learned from the provider's reports (1 until calibrated). */
+  /** The session's calibration, applied by the request estimate. */
+  calibration: CalibrationState;
+  /** Multiplier for our estimates of this model, learned from the provider's reports (1 until calibrated). */
   calibrationFactor: number;
-}
-
-export interface ToolOutputLimits {
-  /** A tool output above this many tokens is shown as a truncated view. */
-  maxOutputTokens: number;
-  headChars: number;
 }
 
 export interface AssembledRequest {
@@ -35,6 +39,8 @@ export interface AssembledRequest {
   estimatedTokens: number;
   /** The same before calibration: what calibration learns from. */
   rawEstimatedTokens: number;
+  /** The budget engine's estimate; pass it as `previous` for the next request of this window. */
+  estimate: RequestEstimate;
 }
 
 /**
@@ -48,41 +54,58 @@ export function systemText({ system, hotMemories }: Pick<RequestFrame, "system" 
 }
 
 /**
- * Tokens of everything around the rows: system prompt, hot memories and tool definitions.
+ * Tokens of everything around the rows (system prompt, hot memories, tool definitions, framing),
+ * before calibration.
  *
  * @example overheadTokens(frame) // 1_250
  */
 export function overheadTokens(frame: RequestFrame): number {
-  const system = systemText(frame);
-  return (system === undefined ? 0 : frame.countTokens(system)) + frame.toolTokens;
+  return frame.overhead.rawTokens;
 }
 
 /**
- * Tokens of one row as it is sent: its cached `tokens` when present, else an estimate of its view.
+ * Tokens one row adds to a request of this frame as it is sent (its view; message framing and
+ * the model's factor included), before calibration.
  *
- * @example rowRequestTokens(row, frame.countTokens, limits)
+ * @example rowRequestTokens(row, frame, limits)
  */
-export function rowRequestTokens(row: Pick<StoredRow, "seq" | "parts" | "tokens">, countTokens: (text: string) => number, limits: ToolOutputLimits): number {
-  if (row.tokens !== undefined) return row.tokens;
-  const { rows } = viewOversizedToolOutputs({ rows: [row], countTokens, ...limits });
-  return estimateRowTokens(rows[0] ?? row, countTokens);
+export function rowRequestTokens(row: Pick<StoredRow, "seq" | "role" | "parts" | "tokens">, frame: RequestFrame, limits: ToolOutputLimits): number {
+  return sentRowTokens({ row, model: frame.model, countTokens: frame.countTokens, limits });
 }
 
 /**
  * @example
  * const request = await assembleRequest({ rows: window.rows, frame, limits });
  * streamText({ model, system: request.system, messages: request.messages, tools: frame.tools });
+ * const next = await assembleRequest({ rows: [...window.rows, step], frame, limits, previous: request.estimate });
  */
-export async function assembleRequest({ rows, frame, limits }: { rows: readonly StoredRow[]; frame: RequestFrame; limits: ToolOutputLimits }): Promise<AssembledRequest> {
-  const slice = providerSlice(rows);
-  const { rows: viewed, views } = viewOversizedToolOutputs({ rows: slice, countTokens: frame.countTokens, ...limits });
-  let estimatedTokens = overheadTokens(frame);
-  for (const row of viewed) estimatedTokens += row.tokens !== undefined ? row.tokens : estimateRowTokens(row, frame.countTokens);
-  const messages = await convertToModelMessages(viewed.map(toUIMessage), {
+export async function assembleRequest({
+  rows,
+  frame,
+  limits,
+  previous,
+}: {
+  rows: readonly StoredRow[];
+  frame: RequestFrame;
+  limits: ToolOutputLimits;
+  /** The estimate of this window's previous request for the same model: only rows added since are counted. */
+  previous?: RequestEstimate | undefined;
+}): Promise<AssembledRequest> {
+  const { rows: sent, views } = requestRows({ rows: providerSlice(rows), countTokens: frame.countTokens, limits });
+  const system = systemText(frame);
+  const estimate = estimateRequestTokens({
+    model: frame.model,
+    system,
+    messages: sent as unknown as CountableMessage[],
+    tools: frame.tools,
+    calibration: frame.calibration,
+    previous: previous ?? frame.overhead,
+  });
+  const messages = await convertToModelMessages(sent.map(toUIMessage), {
     tools: conversionTools(frame.tools, views),
     ignoreIncompleteToolCalls: true,
   });
-  return { system: systemText(frame), messages, estimatedTokens: calibrate(estimatedTokens, frame.calibrationFactor), rawEstimatedTokens: estimatedTokens };
+  return { system, messages, estimatedTokens: estimate.tokens, rawEstimatedTokens: estimate.rawTokens, estimate };
 }
 
 /**
@@ -91,7 +114,7 @@ export async function assembleRequest({ rows, frame, limits }: { rows: readonly 
  * @example calibrate(1_000, 1.125) // 1_125
  */
 export function calibrate(estimate: number, factor: number): number {
-  return factor === 1 ? estimate : Math.ceil(estimate * factor - 1e-9);
+  return applyCalibration({ estimate, factor });
 }
 
 function toUIMessage(row: StoredRow): UIMessage {

@@ -20,6 +20,7 @@ import type { ActiveWindow, StoredRow } from "../store/port.js";
 import { modelKey } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
 import { calibrate, overheadTokens, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
+import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, toolOutputLimits, type SessionContext } from "./session-context.js";
 import type { CompactionInfo, RolloverInfo, WarningInfo } from "./session-types.js";
 import type { PendingRollover } from "./turn-queue.js";
@@ -80,9 +81,8 @@ export async function startTurn(context: SessionContext, request: TurnStartReque
 
 async function planAndAppend(context: SessionContext, request: TurnStartRequest, window: ActiveWindow): Promise<TurnStart> {
   const { model, frame, trigger } = request;
-  const countTokens = frame.countTokens;
   const limits = toolOutputLimits(context, model);
-  const rowTokens = (row: StoredRow) => rowRequestTokens(row, countTokens, limits);
+  const rowTokens = (row: StoredRow) => rowRequestTokens(row, frame, limits);
   const overhead = overheadTokens(frame);
   context.calibration.seedOnce(window.rows);
   const factor = frame.calibrationFactor;
@@ -94,7 +94,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   const createdAt = context.now().toISOString();
 
   const triggerRow = triggerRowFor(trigger, { createdAt });
-  const triggerTokens = triggerRow === undefined ? 0 : calibrate(rowRequestTokens({ seq: 0, parts: triggerRow.parts, tokens: undefined }, countTokens, limits), factor);
+  const triggerTokens = triggerRow === undefined ? 0 : calibrate(rowRequestTokens({ seq: 0, role: triggerRow.role, parts: triggerRow.parts, tokens: undefined }, frame, limits), factor);
   const projected = pressure.contextTokens + triggerTokens;
   const nextWindowId = windowIdFor(window.lastSeq + 1);
 
@@ -105,7 +105,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   if (limit !== undefined) {
     const ceiling = context.policy.hardCeiling(limit);
     const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context) });
-    const freshEstimate = calibrate(overhead + rowRequestTokens({ seq: 0, parts: leadIn.parts, tokens: undefined }, countTokens, limits), factor) + triggerTokens;
+    const freshEstimate = calibrate(overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits), factor) + triggerTokens;
     if (freshEstimate > ceiling && trigger.kind === "user") {
       const reason = `This message does not fit even a fresh context window of ${modelKey(model)}: about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. Shorten it, remove attachments, or use a model with a larger context.`;
       return reject(context, request, { reason, estimatedTokens: freshEstimate, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
@@ -151,7 +151,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     : rowsToAppend({ context, request, window, triggerRow, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
   let stored: StoredRow[];
   try {
-    const withTokens = rows.rows.map((row) => ({ ...row, tokens: rowRequestTokens({ seq: 0, parts: row.parts, tokens: undefined }, countTokens, limits) }));
+    const withTokens = rows.rows.map((row) => ({ ...row, tokens: storedRowTokens(row) }));
     stored = await context.store.append(context.sessionId, withTokens, { expectLastSeq: window.lastSeq, operationId: request.operationId });
   } catch (error) {
     if (AppendConflictError.isInstance(error)) throw error;

@@ -1,71 +1,72 @@
 /**
- * Token estimates of what a request carries: rows as they are sent (their view, with oversized
- * tool outputs replaced) and the overhead around them (system prompt, hot memories, tool schemas).
- * Each stored row caches its estimate in `tokens`, so a step's budget check does not re-count the
- * window.
+ * The session's thin adapter to the budget engine's token counting (`core/budget`). A stored row
+ * caches `countRowTokens(row)` in `tokens`: its content in o200k_base, model-independent. What a
+ * request carries is counted by `estimateRequestTokens` for the model of that request. The one
+ * session-specific step is the view: an oversized tool output is sent as a truncated view, so a
+ * viewed row drops its cached count and is counted as sent, not as stored.
  */
-import { asSchema, type ToolSet } from "ai";
-import { toolNameOf } from "../core/row-text.js";
+import { countRowTokens, type CountableMessage } from "../core/budget/message-tokens.js";
+import { estimateRequestTokens } from "../core/budget/request-estimate.js";
+import { viewOversizedToolOutputs, type ViewableRow } from "../core/rollover/tool-output-view.js";
 
-/** Tokens assumed for one image (DESIGN.md §5). */
-export const IMAGE_TOKENS = 1024;
-const MESSAGE_OVERHEAD = 4;
-const TOOL_PART_OVERHEAD = 8;
-
-interface CountablePart {
-  type: string;
-  [key: string]: unknown;
+export interface ToolOutputLimits {
+  /** A tool output above this many tokens is shown as a truncated view. */
+  maxOutputTokens: number;
+  headChars: number;
 }
 
 /**
- * Estimated tokens of one row as sent.
+ * The count a row caches in `tokens` when the engine writes it (the budget engine's `countRowTokens`).
  *
  * @example
- * estimateRowTokens({ parts: [{ type: "text", text: "hello" }] }, countTokens)
+ * store.append(sessionId, [{ ...row, tokens: storedRowTokens(row) }]);
  */
-export function estimateRowTokens(row: { parts: readonly CountablePart[] }, countTokens: (text: string) => number): number {
-  let total = MESSAGE_OVERHEAD;
-  for (const part of row.parts) total += estimatePartTokens(part, countTokens);
-  return total;
-}
-
-function estimatePartTokens(part: CountablePart, countTokens: (text: string) => number): number {
-  if (part.type === "text" || part.type === "reasoning") return typeof part["text"] === "string" ? countTokens(part["text"]) : 0;
-  if (part.type === "file") {
-    const mediaType = String(part["mediaType"] ?? "");
-    if (mediaType.startsWith("image/")) return IMAGE_TOKENS;
-    const url = String(part["url"] ?? "");
-    return Math.max(IMAGE_TOKENS, Math.ceil(url.length / 4));
-  }
-  const toolName = toolNameOf(part);
-  if (toolName === undefined) return 0;
-  let total = TOOL_PART_OVERHEAD + countTokens(toolName) + countTokens(stringify(part["input"]));
-  if (part["state"] === "output-available") total += countTokens(stringify(part["output"]));
-  else if (part["state"] === "output-error") total += countTokens(String(part["errorText"] ?? ""));
-  return total;
+export function storedRowTokens(row: { role: string; parts: readonly { type: string }[] }): number {
+  return countRowTokens(row as CountableMessage);
 }
 
 /**
- * Estimated tokens of the tool definitions a request carries (names, descriptions, input schemas).
+ * The rows as a request sends them: oversized tool outputs replaced by their views (`views` maps
+ * the tool call id to the view text). A viewed row is a copy without its cached `tokens`, so an
+ * estimate counts the view; every other row is the same object.
  *
  * @example
- * await estimateToolSetTokens(tools, countTokens)
+ * const { rows: sent, views } = requestRows({ rows: slice, countTokens, limits });
  */
-export async function estimateToolSetTokens(tools: ToolSet, countTokens: (text: string) => number): Promise<number> {
-  let total = 0;
-  for (const [name, definition] of Object.entries(tools)) {
-    const schema = definition.inputSchema === undefined ? {} : await asSchema(definition.inputSchema).jsonSchema;
-    total += TOOL_PART_OVERHEAD + countTokens(name) + countTokens(definition.description ?? "") + countTokens(JSON.stringify(schema));
-  }
-  return total;
+export function requestRows<T extends ViewableRow & { tokens?: number | undefined }>({
+  rows,
+  countTokens,
+  limits,
+}: {
+  rows: readonly T[];
+  /** The request model's token count, for the size test and the view's note. */
+  countTokens: (text: string) => number;
+  limits: ToolOutputLimits;
+}): { rows: T[]; views: Map<string, string> } {
+  const { rows: viewed, views } = viewOversizedToolOutputs({ rows, countTokens, ...limits });
+  return { rows: viewed.map((row, index) => (row === rows[index] || row.tokens === undefined ? row : { ...row, tokens: undefined })), views };
 }
 
-function stringify(value: unknown): string {
-  if (value === undefined) return "";
-  if (typeof value === "string") return value;
-  try {
-    return JSON.stringify(value) ?? "";
-  } catch {
-    return String(value);
-  }
+/**
+ * Tokens one row adds to a request for `model` as it is sent (its view), with the message framing
+ * and the model's provider factor, before calibration: `estimateRequestTokens` of that one message.
+ *
+ * @example
+ * sentRowTokens({ row, model: "anthropic:claude-sonnet-4-5", countTokens, limits }) // ⌈(content + 4) × 1.35⌉
+ */
+export function sentRowTokens<T extends ViewableRow & { role: string; tokens?: number | undefined }>({
+  row,
+  model,
+  countTokens,
+  limits,
+}: {
+  row: T;
+  model: string;
+  countTokens: (text: string) => number;
+  limits: ToolOutputLimits;
+}): number {
+  const sent = requestRows({ rows: [row], countTokens, limits }).rows[0] ?? row;
+  const estimate = estimateRequestTokens({ model, messages: [sent as unknown as CountableMessage] });
+  const messages = estimate.breakdown.messages;
+  return estimate.profile.factor === 1 ? messages : Math.ceil(messages * estimate.profile.factor - 1e-9);
 }

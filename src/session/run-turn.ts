@@ -12,10 +12,9 @@ import { modelKey, type BudgetEvaluation } from "./budget-policy.js";
 import { isContextExceededError } from "./context-exceeded.js";
 import { ProviderCallError, RequestOverCeilingError, SessionStoreError } from "./errors.js";
 import { assembleRequest, overheadTokens, rowRequestTokens, type AssembledRequest, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
-import { estimateRowTokens } from "./row-tokens.js";
+import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
-import { viewOversizedToolOutputs } from "../core/rollover/tool-output-view.js";
 
 export interface TurnStop {
   decision: "warn" | "rollover" | "block";
@@ -82,15 +81,16 @@ interface AttemptOptions {
 
 async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix }: AttemptOptions): Promise<TurnRun> {
   const key = modelKey(model);
-  const countTokens = frame.countTokens;
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
+  // Each step's request estimate reuses the previous one: only the rows stored since are counted.
+  let previous = request.estimate;
   const recorder = createStepRecorder({
     store: context.store,
     sessionId: context.sessionId,
     generateId: context.generateId,
     operationPrefix,
-    tokensOf: (parts) => estimateRowTokens(viewOversizedToolOutputs({ rows: [{ seq: 0, parts }], countTokens, ...limits }).rows[0] ?? { parts }, countTokens),
+    tokensOf: (parts) => storedRowTokens({ role: "assistant", parts }),
     estimateOf: (stepIndex) => estimates[stepIndex],
     onStored: (step) => {
       steps.push(step);
@@ -109,7 +109,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     const all = [...rows, ...recorder.rows];
     const pressure = deriveWindowPressure({
       rows: all,
-      rowTokens: (row) => rowRequestTokens(row, countTokens, limits),
+      rowTokens: (row) => rowRequestTokens(row, frame, limits),
       overheadTokens: overheadTokens(frame),
       calibrationFactor: context.calibration.factor(model),
     });
@@ -133,7 +133,8 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     prepareStep: async ({ stepNumber }) => {
       if (stepNumber === 0) return undefined;
       const nextFrame = await requestFrame(context, model);
-      const next = await assembleRequest({ rows: [...rows, ...recorder.rows], frame: nextFrame, limits });
+      const next = await assembleRequest({ rows: [...rows, ...recorder.rows], frame: nextFrame, limits, previous });
+      previous = next.estimate;
       estimates[stepNumber] = next.rawEstimatedTokens;
       if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
       return { messages: next.messages, ...(next.system === undefined ? {} : { system: next.system }) };

@@ -5,14 +5,14 @@
  * object learns again from the stored rows of the active window.
  */
 import type { LanguageModel } from "ai";
-import { applyCalibration, calibrationFactor, createCalibrationState, updateCalibration, type CalibrationState } from "../core/budget/calibration.js";
+import { calibrationFactor, createCalibrationState, updateCalibration, type CalibrationState } from "../core/budget/calibration.js";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { modelKey } from "./budget-policy.js";
 
 /**
  * @example
  * const calibration = createSessionCalibration();
- * calibration.learn({ model, estimated: 10_000, reported: 11_200 });
+ * calibration.learn(model, { estimated: 10_000, reported: 11_200 });
  * calibration.factor(model) // 1.12
  */
 export function createSessionCalibration() {
@@ -22,13 +22,13 @@ export function createSessionCalibration() {
     state = updateCalibration(state, { model, estimated: Math.max(0, Math.round(estimated)), reported: reported === undefined ? undefined : Math.max(0, Math.round(reported)) });
   };
   return {
+    /** The learned state, for `estimateRequestTokens({ calibration })`. */
+    state(): CalibrationState {
+      return state;
+    },
     /** Multiplier for our estimates of requests to `model` (1 until calibrated). */
     factor(model: LanguageModel): number {
       return calibrationFactor(state, { model: modelKey(model) });
-    },
-    /** An estimate times the factor of `model`. */
-    apply(model: LanguageModel, estimate: number): number {
-      return applyCalibration({ estimate, factor: calibrationFactor(state, { model: modelKey(model) }) });
     },
     learn(model: LanguageModel, { estimated, reported }: { estimated: number; reported: number | undefined }): void {
       learn({ model: modelKey(model), estimated, reported });

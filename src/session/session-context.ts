@@ -5,8 +5,8 @@
 import type { LanguageModel, ToolSet } from "ai";
 import type { HistoryStore } from "../store/port.js";
 import { modelKey, type SessionBudgetPolicy } from "./budget-policy.js";
-import type { RequestFrame, ToolOutputLimits } from "./request-assembly.js";
-import { estimateToolSetTokens } from "./row-tokens.js";
+import { estimateRequestTokens, type RequestEstimate } from "../core/budget/request-estimate.js";
+import { systemText, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
 import type { SessionEvents } from "./session-events.js";
 import type { BudgetStrategy, HotMemoriesProvider } from "./session-types.js";
 import type { SessionCalibration } from "./session-calibration.js";
@@ -30,8 +30,11 @@ export interface SessionContext {
   events: SessionEvents;
   /** Logs a message once per distinct text. */
   warnOnce: (message: string) => void;
-  /** Tool definition tokens, counted once per session. */
-  toolTokens: () => Promise<number>;
+  /**
+   * The last estimate of the request overhead (system text, tools) per model key: the next one
+   * reuses it, so an unchanged system prompt and tool set are not tokenized again.
+   */
+  overheadEstimates: Map<string, RequestEstimate>;
   /** Correction of our estimates learned from the provider's reported input tokens. */
   calibration: SessionCalibration;
 }
@@ -67,12 +70,23 @@ export function contextLimitFor(context: SessionContext, model: LanguageModel): 
  * @example const frame = await requestFrame(context, model);
  */
 export async function requestFrame(context: SessionContext, model: LanguageModel): Promise<RequestFrame> {
-  return {
-    system: context.system,
-    hotMemories: await context.hotMemories.render(),
+  const key = modelKey(model);
+  const hotMemories = await context.hotMemories.render();
+  const overhead = estimateRequestTokens({
+    model: key,
+    system: systemText({ system: context.system, hotMemories }),
     tools: context.tools,
-    toolTokens: await context.toolTokens(),
+    previous: context.overheadEstimates.get(key),
+  });
+  context.overheadEstimates.set(key, overhead);
+  return {
+    model: key,
+    system: context.system,
+    hotMemories,
+    tools: context.tools,
+    overhead,
     countTokens: (text) => context.policy.countTokens(text, model),
+    calibration: context.calibration.state(),
     calibrationFactor: context.calibration.factor(model),
   };
 }
@@ -89,14 +103,4 @@ export function toolOutputLimits(context: SessionContext, model: LanguageModel):
   const limit = context.policy.limitOf(model).contextLimit;
   const maxOutputTokens = limit === undefined ? UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS : Math.max(1, Math.floor(context.maxToolOutputShare * context.policy.hardCeiling(limit)));
   return { maxOutputTokens, headChars: Math.min(4_000, Math.max(200, Math.floor(maxOutputTokens / 2))) };
-}
-
-/**
- * Counts the tool definitions once.
- *
- * @example const toolTokens = memoizeToolTokens(() => tools, (text) => policy.countTokens(text, model));
- */
-export function memoizeToolTokens(tools: ToolSet, countTokens: (text: string) => number): () => Promise<number> {
-  let cached: Promise<number> | undefined;
-  return () => (cached ??= estimateToolSetTokens(tools, countTokens));
 }

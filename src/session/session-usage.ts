@@ -17,7 +17,7 @@ export async function readSessionUsage(context: SessionContext, model: LanguageM
   context.calibration.seedOnce(window.rows);
   const frame = await requestFrame(context, model);
   const limits = toolOutputLimits(context, model);
-  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => rowRequestTokens(row, frame.countTokens, limits), overheadTokens: overheadTokens(frame), calibrationFactor: frame.calibrationFactor });
+  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => rowRequestTokens(row, frame, limits), overheadTokens: overheadTokens(frame), calibrationFactor: frame.calibrationFactor });
   const limit = contextLimitFor(context, model);
   if (limit === undefined) return { windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined };
   const evaluation = context.policy.evaluate({ moment: "on-send", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: true });

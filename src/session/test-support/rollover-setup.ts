@@ -1,11 +1,12 @@
 /**
- * A session under a small, exact budget for rollover tests: a 20,000-token limit (hard ceiling
- * 15,000; warn from 12,000; on-send rollover from 14,000; force band from 15,000) and a token count
- * of one token per four characters, so the figures a test plans are the figures the session sees.
+ * A session under a small budget for rollover tests: a 20,000-token limit (hard ceiling 15,000;
+ * warn from 12,000; on-send rollover from 14,000; force band from 15,000). Tokens are counted the
+ * way the session counts them in production, by the budget engine: the scripted models' provider
+ * (`mock`) is not a known one, so their estimates are the o200k_base count × 1.3.
  */
 import type { LanguageModel, ToolSet } from "ai";
+import { countEncodedTokens, tokenizerProfileFor } from "../../core/budget/token-count.js";
 import type { HistoryStore } from "../../store/port.js";
-import { createBudgetPolicy } from "../budget-policy.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions, SessionBudgetOptions } from "../session-types.js";
 import { deterministic } from "./session-fixture.js";
@@ -16,14 +17,26 @@ export const THRESHOLD_AT = 14_000;
 export const WARN_AT = 12_000;
 export const FORCE_AT = 15_000;
 
-export const countQuarter = (text: string) => Math.ceil(text.length / 4);
+/** The budget engine's factor for the scripted models (an unknown provider). */
+export const SCRIPTED_MODEL_FACTOR = tokenizerProfileFor({ model: "mock:scripted" }).factor;
 
 /**
- * A system prompt of exactly `tokens` tokens (at four characters per token). Tests that script a
- * large reported input use it so that the request really is about that large: the session learns
- * a calibration factor from reported / estimated, and an implausible ratio would skew it.
+ * Text the session estimates at about `tokens` tokens for a scripted model: `unit` (a word) repeated,
+ * space-separated, as many times as its o200k_base count and the scripted models' factor allow.
+ *
+ * @example textOfTokens(1_000, "AAAA") // "AAAA AAAA ..." (~1,000 tokens by the session's count)
  */
-export const systemOfTokens = (tokens: number) => "x".repeat(Math.max(0, tokens) * 4);
+export function textOfTokens(tokens: number, unit = "word"): string {
+  const perUnit = countEncodedTokens(` ${unit}`) * SCRIPTED_MODEL_FACTOR;
+  return Array.from({ length: Math.max(0, Math.round(tokens / perUnit)) }, () => unit).join(" ");
+}
+
+/**
+ * A system prompt of about `tokens` tokens. Tests that script a large reported input use it so
+ * that the request really is about that large: the session learns a calibration factor from
+ * reported / estimated, and an implausible ratio would skew it.
+ */
+export const systemOfTokens = (tokens: number) => textOfTokens(tokens);
 
 /**
  * @example
@@ -43,7 +56,6 @@ export function budgetSession({
     model,
     ...(tools === undefined ? {} : { tools }),
     budget,
-    budgetPolicy: createBudgetPolicy({ settings: budget, primaryModel: model, countTokens: countQuarter }),
     ...deterministic(),
     ...rest,
   });
