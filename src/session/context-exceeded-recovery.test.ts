@@ -43,11 +43,14 @@ describe("provider context_exceeded", () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ text: "first answer" }, { error: tooLong() }, { error: tooLong() }, { text: "never" }] });
     const session = budgetSession({ store, model });
+    const errors: Error[] = [];
+    session.on("error", (event) => errors.push(event.error));
     await session.send("first question");
     const result = await session.send("second question");
     expect(result.status).toBe("failed");
     expect(ContextExceededError.isInstance(result.error)).toBe(true);
     expect(result.error?.message).toMatch(/even in a fresh context window/);
+    expect(errors).toEqual([result.error]);
     expect(calls).toHaveLength(3);
   });
 
@@ -55,10 +58,13 @@ describe("provider context_exceeded", () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ error: tooLong() }, { text: "never" }] });
     const session = budgetSession({ store, model });
+    const errors: Error[] = [];
+    session.on("error", (event) => errors.push(event.error));
     const result = await session.send("hello");
     expect(result.status).toBe("failed");
     expect(ContextExceededError.isInstance(result.error)).toBe(true);
     expect(result.error?.message).toMatch(/already fresh/);
+    expect(errors).toEqual([result.error]);
     expect(calls).toHaveLength(1);
     const all = (await store.items("s", { limit: 100 })).rows;
     expect(all.some((row) => row.boundary !== undefined)).toBe(false);

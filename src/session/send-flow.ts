@@ -62,14 +62,14 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
         startTurn(context, { trigger: retryTrigger, latch: undefined, warningAhead: false, forced: { reason: "context-exceeded", ...(run.steps.length === 0 ? { triggerSeq: start.trigger.seq } : {}) }, operationId: `${turnId}:emergency`, model, frame }),
       );
       if (emergency === undefined) {
-        if (!collector.ended) endWith(collector, entry.owner, { status: "failed", error: new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: false }) });
+        if (!collector.ended) failWith(collector, entry.owner, new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: false }));
         return;
       }
       collector.addTurn(run.steps, run.text);
       run = await runTurn(context, { windowId: emergency.windowId, rows: emergency.rows, turnId: `${turnId}:retry` });
       if (run.status === "context-exceeded") {
         collector.addTurn(run.steps, run.text);
-        endWith(collector, entry.owner, { status: "failed", error: new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: true }) });
+        failWith(collector, entry.owner, new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: true }));
         return;
       }
     }
@@ -125,6 +125,12 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       context.events.emit("blocked", { reason, estimatedTokens: stop.evaluation.projected, hardCeiling: stop.evaluation.hardCeiling });
       endWith(collector, owner, { status: "blocked", reason });
     }
+  }
+
+  /** Ends the owner's send as failed and tells listeners (`error` event) why. */
+  function failWith(collector: SendCollector, owner: TurnOwner, error: Error): void {
+    context.events.emit("error", { error });
+    endWith(collector, owner, { status: "failed", error });
   }
 
   function endWith(collector: SendCollector, owner: TurnOwner, outcome: Pick<SendResult, "status" | "reason" | "error">): void {
