@@ -15,12 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { ROW_FORMAT_VERSION, type RowInput } from "../src/core/row.js";
+import { ROW_FORMAT_VERSION } from "../src/core/row.js";
 import { openStore } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
 import { STORE_FORMAT_VERSION } from "../src/store/sqlite/schema.js";
 import { createSeededRandom, type SeededRandom } from "../src/store/test-support/seeded-random.js";
-import { chop, contentRow, plant, rolloverRows, splitSentences } from "../src/store/test-support/synthetic-transcript.js";
+import { splitSentences, writeSyntheticTranscript } from "../src/store/test-support/synthetic-transcript.js";
 import { sessionHistoryTool } from "../src/tools/session-history/session-history-tool.js";
 import type { SessionHistoryResult } from "../src/tools/session-history/results.js";
 import { formatMs, formatRatio, goal, summarize } from "./measure.js";
@@ -58,40 +58,9 @@ function loadSentences(): string[] {
   return splitSentences(text);
 }
 
-/** Writes the fixture's rows into `store`, 10,000 per append; returns the characters of text. */
+/** Writes the fixture's rows into `store`, 10,000 per append; returns the bytes of text. */
 async function writeFixture(store: HistoryStore, spec: FixtureSpec, sentences: readonly string[]): Promise<number> {
-  const random = createSeededRandom(spec.seed);
-  const planted = new Map<number, string>();
-  for (const phrase of RARE_PHRASES) {
-    for (let count = 0; count < PLANTED_PER_PHRASE; ) {
-      const seq = random.integer(2, spec.rows);
-      if (!planted.has(seq) && (seq - 1) % spec.windowRows > 1) {
-        planted.set(seq, phrase);
-        count += 1;
-      }
-    }
-  }
-  let textBytes = 0;
-  let windowSeq = 0;
-  let pending: RowInput[] = [];
-  for (let seq = 1; seq <= spec.rows; seq += 1) {
-    if (seq > 1 && (seq - 1) % spec.windowRows === 0 && seq < spec.rows) {
-      pending.push(...rolloverRows(`r${seq}`, windowSeq));
-      windowSeq = seq;
-      seq += 1;
-    } else {
-      const length = random.integer(Math.floor(spec.meanChars / 2), Math.floor((spec.meanChars * 3) / 2));
-      const phrase = planted.get(seq);
-      const text = phrase === undefined ? chop(sentences, random, length) : plant(chop(sentences, random, length), phrase, random);
-      textBytes += Buffer.byteLength(text);
-      pending.push(contentRow(text, random, seq));
-    }
-    if (pending.length >= 10_000 || seq >= spec.rows) {
-      await store.append(SESSION, pending);
-      pending = [];
-    }
-  }
-  return textBytes;
+  return writeSyntheticTranscript({ store, sessionId: SESSION, spec, sentences, phrases: RARE_PHRASES, plantedPerPhrase: PLANTED_PER_PHRASE });
 }
 
 interface Fixture {

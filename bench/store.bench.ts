@@ -19,13 +19,13 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import { ROW_FORMAT_VERSION, type RowInput } from "../src/core/row.js";
+import { ROW_FORMAT_VERSION } from "../src/core/row.js";
 import { openStore } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
 import { STORE_FORMAT_VERSION } from "../src/store/sqlite/schema.js";
 import { statementSql } from "../src/store/sqlite/statements.js";
 import { createSeededRandom, type SeededRandom } from "../src/store/test-support/seeded-random.js";
-import { chop, contentRow, plant, rolloverRows, splitSentences } from "../src/store/test-support/synthetic-transcript.js";
+import { chop, contentRow, rolloverRows, splitSentences, writeSyntheticTranscript } from "../src/store/test-support/synthetic-transcript.js";
 import { formatMs, formatRatio, goal, summarize, time, type Timing } from "./measure.js";
 
 const thisFile = fileURLToPath(import.meta.url);
@@ -94,37 +94,19 @@ async function ensureFixture(spec: FixtureSpec, sentences: readonly string[]): P
   const started = performance.now();
   const partial = `${paths.file}.partial`;
   for (const stale of [partial, `${partial}-wal`, `${partial}-shm`, `${paths.jsonl}.partial`]) rmSync(stale, { force: true });
-  const random = createSeededRandom(spec.seed);
-  const planted = new Map<number, string>();
-  for (const phrase of RARE_PHRASES) {
-    while ([...planted.values()].filter((value) => value === phrase).length < PLANTED_PER_PHRASE) {
-      const seq = random.integer(2, spec.rows);
-      if (!planted.has(seq) && (seq - 1) % spec.windowRows > 1) planted.set(seq, phrase);
-    }
-  }
   const store = openStore({ path: partial, durability: "normal" });
   const jsonl = spec.jsonl ? openSync(`${paths.jsonl}.partial`, "w") : undefined;
-  let textBytes = 0;
-  let windowSeq = 0;
-  let pending: RowInput[] = [];
-  for (let seq = 1; seq <= spec.rows; seq += 1) {
-    if (seq > 1 && (seq - 1) % spec.windowRows === 0 && seq < spec.rows) {
-      pending.push(...rolloverRows(`r${seq}`, windowSeq));
-      windowSeq = seq;
-      seq += 1;
-    } else {
-      const length = random.integer(Math.floor(spec.meanChars / 2), Math.floor((spec.meanChars * 3) / 2));
-      const phrase = planted.get(seq);
-      const text = phrase === undefined ? chop(sentences, random, length) : plant(chop(sentences, random, length), phrase, random);
-      textBytes += Buffer.byteLength(text);
-      pending.push(contentRow(text, random, seq));
-    }
-    if (pending.length >= 10_000 || seq >= spec.rows) {
-      const stored = await store.append(SESSION, pending);
+  const textBytes = await writeSyntheticTranscript({
+    store,
+    sessionId: SESSION,
+    spec,
+    sentences,
+    phrases: RARE_PHRASES,
+    plantedPerPhrase: PLANTED_PER_PHRASE,
+    onBatch: (stored) => {
       if (jsonl !== undefined) writeSync(jsonl, `${stored.map((row) => JSON.stringify(row)).join("\n")}\n`);
-      pending = [];
-    }
-  }
+    },
+  });
   const rows = await store.lastSeq(SESSION);
   await store.close();
   if (jsonl !== undefined) {

@@ -5,7 +5,8 @@
  */
 import type { RowInput } from "../../core/row.js";
 import { windowIdFor } from "../../core/windows.js";
-import type { SeededRandom } from "./seeded-random.js";
+import type { HistoryStore, StoredRow } from "../port.js";
+import { createSeededRandom, type SeededRandom } from "./seeded-random.js";
 
 /**
  * Sentences of a text, whitespace collapsed.
@@ -60,4 +61,70 @@ export function rolloverRows(rolloverId: string, previousWindowSeq: number): Row
     },
     { role: "user", parts: [{ type: "text", text: `New window after rollover ${rolloverId}.` }], synthetic: true, uiVisible: false, meta: { type: "lead-in", rolloverId } },
   ];
+}
+
+export interface SyntheticTranscriptSpec {
+  rows: number;
+  /** A rollover boundary and lead-in every this many rows. */
+  windowRows: number;
+  /** Mean characters of text per content row (rows vary from half to one and a half times it). */
+  meanChars: number;
+  seed: number;
+}
+
+/**
+ * Writes a realistic transcript into `store`: content rows chopped from `sentences`, a rollover
+ * every `windowRows` rows, each of `phrases` planted in `plantedPerPhrase` random rows. Appends
+ * 10,000 rows per call; `onBatch` sees every stored batch (e.g. to export it). Returns the bytes of
+ * text written.
+ */
+export async function writeSyntheticTranscript({
+  store,
+  sessionId,
+  spec,
+  sentences,
+  phrases,
+  plantedPerPhrase,
+  onBatch = () => {},
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  spec: SyntheticTranscriptSpec;
+  sentences: readonly string[];
+  phrases: readonly string[];
+  plantedPerPhrase: number;
+  onBatch?: (rows: StoredRow[]) => void;
+}): Promise<number> {
+  const random = createSeededRandom(spec.seed);
+  const planted = new Map<number, string>();
+  for (const phrase of phrases) {
+    for (let count = 0; count < plantedPerPhrase; ) {
+      const seq = random.integer(2, spec.rows);
+      if (!planted.has(seq) && (seq - 1) % spec.windowRows > 1) {
+        planted.set(seq, phrase);
+        count += 1;
+      }
+    }
+  }
+  let textBytes = 0;
+  let windowSeq = 0;
+  let pending: RowInput[] = [];
+  for (let seq = 1; seq <= spec.rows; seq += 1) {
+    if (seq > 1 && (seq - 1) % spec.windowRows === 0 && seq < spec.rows) {
+      pending.push(...rolloverRows(`r${seq}`, windowSeq));
+      windowSeq = seq;
+      seq += 1;
+    } else {
+      const length = random.integer(Math.floor(spec.meanChars / 2), Math.floor((spec.meanChars * 3) / 2));
+      const phrase = planted.get(seq);
+      const text = phrase === undefined ? chop(sentences, random, length) : plant(chop(sentences, random, length), phrase, random);
+      textBytes += new TextEncoder().encode(text).length;
+      pending.push(contentRow(text, random, seq));
+    }
+    if (pending.length >= 10_000 || seq >= spec.rows) {
+      onBatch(await store.append(sessionId, pending));
+      pending = [];
+    }
+  }
+  return textBytes;
 }
