@@ -1,0 +1,140 @@
+/**
+ * `ctxwin history`: inspect any session of a project's store from the shell. Each subcommand
+ * takes `--dir`, `--json` and `--include-cleared`; expected failures are one line on stderr and
+ * exit code 1.
+ */
+import { InvalidArgumentError, Option, type Command } from "commander";
+import type { SearchMode } from "../../core/search-query.js";
+import type { HistoryStore } from "../../store/port.js";
+import { EXPORT_FORMATS, exportSession, type ExportFormat } from "./export-session.js";
+import { formatHits, formatItems, formatRead, formatSessions, formatWindows } from "./format-human.js";
+import { HistoryCommandError } from "./history-errors.js";
+import { listItemEntries, listSessions, listWindowEntries, openScope, readEntry, searchEntries, type HistoryScope } from "./history-queries.js";
+import { openProjectStore } from "./open-project-store.js";
+
+interface CommonOptions {
+  dir?: string;
+  json?: boolean;
+  includeCleared?: boolean;
+}
+
+/** Where the commands write; the defaults are the process streams. */
+export interface HistoryOutput {
+  stdout: (chunk: string) => void;
+  stderr: (chunk: string) => void;
+}
+
+const processOutput: HistoryOutput = {
+  stdout: (chunk) => process.stdout.write(chunk),
+  stderr: (chunk) => process.stderr.write(chunk),
+};
+
+const DEFAULT_SEARCH_LIMIT = 20;
+
+/**
+ * Adds `history` and its subcommands to a commander program.
+ *
+ * @example registerHistoryCommand({ program: new Command("ctxwin") });
+ */
+export function registerHistoryCommand({ program, output = processOutput }: { program: Command; output?: HistoryOutput }): Command {
+  const history = program.command("history").description("Inspect the stored history of any session of a project");
+  const run = runner(output);
+
+  withCommonOptions(history.command("sessions").description("List the sessions of the project")).action((options: CommonOptions) =>
+    run(options, async ({ store }) => {
+      const sessions = await listSessions({ store });
+      return options.json === true ? sessions : formatSessions(sessions);
+    }),
+  );
+
+  withCommonOptions(history.command("windows").description("List the context windows of a session, oldest first").argument("<session>", "session id")).action(
+    (session: string, options: CommonOptions) =>
+      run(options, async ({ store }) => {
+        const windows = await listWindowEntries(await scopeOf(store, session, options));
+        return options.json === true ? windows : formatWindows(windows);
+      }),
+  );
+
+  withCommonOptions(
+    history.command("items").description("List the items of one context window, oldest first").argument("<session>", "session id").argument("<window>", "window id, e.g. w:0"),
+  ).action((session: string, window: string, options: CommonOptions) =>
+    run(options, async ({ store }) => {
+      const items = await listItemEntries(await scopeOf(store, session, options), window);
+      return options.json === true ? items : formatItems(window, items);
+    }),
+  );
+
+  withCommonOptions(
+    history
+      .command("search")
+      .description("Search a session: literal (case-insensitive, newest first) or --ranked (any of the words, most relevant first)")
+      .argument("<session>", "session id")
+      .argument("<text>", "text to look for")
+      .option("--ranked", "rank by relevance instead of a literal match")
+      .option("--limit <count>", `most hits to show (default ${DEFAULT_SEARCH_LIMIT})`, parsePositiveInteger),
+  ).action((session: string, text: string, options: CommonOptions & { ranked?: boolean; limit?: number }) =>
+    run(options, async ({ store }) => {
+      const mode: SearchMode = options.ranked === true ? "ranked" : "literal";
+      const hits = await searchEntries(await scopeOf(store, session, options), { query: text, mode, limit: options.limit ?? DEFAULT_SEARCH_LIMIT });
+      return options.json === true ? hits : formatHits(hits);
+    }),
+  );
+
+  withCommonOptions(history.command("read").description("Print one item's full text").argument("<session>", "session id").argument("<item>", "item id, e.g. 42")).action(
+    (session: string, item: string, options: CommonOptions) =>
+      run(options, async ({ store }) => {
+        const entry = await readEntry(await scopeOf(store, session, options), item);
+        return options.json === true ? entry : formatRead(entry);
+      }),
+  );
+
+  withCommonOptions(
+    history
+      .command("export")
+      .description("Export a session: jsonl (every stored row after the floor) or markdown (the readable transcript)")
+      .argument("<session>", "session id")
+      .addOption(new Option("--format <format>", "export format").choices(EXPORT_FORMATS).default("jsonl")),
+  ).action((session: string, options: CommonOptions & { format: ExportFormat }) =>
+    run(options, async ({ store }) => {
+      await exportSession(await scopeOf(store, session, options), { format: options.format, write: output.stdout });
+      return undefined;
+    }),
+  );
+
+  return history;
+}
+
+function withCommonOptions(command: Command): Command {
+  return command
+    .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
+    .option("--json", "print JSON instead of text lines")
+    .option("--include-cleared", "also show history at or before the newest manual reset (off by default)");
+}
+
+function scopeOf(store: HistoryStore, sessionId: string, options: CommonOptions): Promise<HistoryScope> {
+  return openScope({ store, sessionId, includeCleared: options.includeCleared === true });
+}
+
+/** Opens the store, runs one command, prints its result, and turns failures into one stderr line and exit code 1. */
+function runner(output: HistoryOutput) {
+  return async (options: CommonOptions, body: (context: { store: HistoryStore }) => Promise<unknown>): Promise<void> => {
+    let store: HistoryStore | undefined;
+    try {
+      store = openProjectStore(options.dir === undefined ? {} : { directory: options.dir });
+      const result = await body({ store });
+      if (typeof result === "string") output.stdout(`${result}\n`);
+      else if (result !== undefined) output.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      output.stderr(`ctxwin history: ${HistoryCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "));
+      process.exitCode = 1;
+    } finally {
+      await store?.close();
+    }
+  };
+}
+
+function parsePositiveInteger(value: string): number {
+  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new InvalidArgumentError("expected a positive whole number.");
+  return Number(value);
+}

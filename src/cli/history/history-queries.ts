@@ -1,0 +1,204 @@
+/**
+ * What `ctxwin history` reads: sessions, windows, items, search hits and whole items of one
+ * project's store, as plain JSON-ready values. The rules are the `session_history` tool's (same
+ * rendering, previews, snippets, hidden rows and privacy floor); only the floor can be lifted,
+ * by the person, with `includeCleared`. Unlike the tool, results are not bounded to 16 KiB.
+ */
+import { ITEM_PREVIEW_CHARS, SNIPPET_MAX_CHARS, WINDOW_PREVIEW_CHARS } from "../../core/history-view/limits.js";
+import { excerptAround, findLiteralMatch, findWordMatch, oneLinePreview } from "../../core/history-view/text-excerpt.js";
+import { renderRowText } from "../../core/row-text.js";
+import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
+import { isHistoryVisible } from "../../core/visibility.js";
+import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
+import type { HistoryStore, StoredRow, WindowSummary } from "../../store/port.js";
+import { itemFields } from "../../tools/session-history/history-context.js";
+import type { ItemEntry, ItemFields, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
+import { HistoryCommandError } from "./history-errors.js";
+
+/** Rows read per store call while paging through a window. */
+const PAGE_ROWS = 200;
+
+export interface HistoryScope {
+  store: HistoryStore;
+  sessionId: string;
+  /** Seq at or before which nothing is shown (0 with `includeCleared`). */
+  floor: number;
+  includeCleared: boolean;
+}
+
+export interface SessionEntry {
+  session_id: string;
+  last_item: string;
+  window_count: number;
+  /** Seq of the newest manual reset (`"0"` when none): the privacy floor. */
+  floor_item: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReadEntry extends ItemFields {
+  text: string;
+}
+
+/**
+ * @example const sessions = await listSessions({ store });
+ */
+export async function listSessions({ store }: { store: HistoryStore }): Promise<SessionEntry[]> {
+  const sessions = await store.sessions();
+  return sessions.map((session) => ({
+    session_id: session.sessionId,
+    last_item: String(session.lastSeq),
+    window_count: session.windowCount,
+    floor_item: String(session.floorSeq),
+    created_at: session.createdAt,
+    updated_at: session.updatedAt,
+  }));
+}
+
+/**
+ * The scope of one session; an unknown session is a HistoryCommandError.
+ *
+ * @example const scope = await openScope({ store, sessionId: "s1", includeCleared: false });
+ */
+export async function openScope({ store, sessionId, includeCleared = false }: { store: HistoryStore; sessionId: string; includeCleared?: boolean }): Promise<HistoryScope> {
+  const summary = await store.session(sessionId);
+  if (summary === undefined) throw new HistoryCommandError(`Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`);
+  return { store, sessionId, floor: includeCleared ? 0 : summary.floorSeq, includeCleared };
+}
+
+/** A row these commands may show: after the floor and visible to history. */
+export function isShown(scope: HistoryScope, row: StoredRow): boolean {
+  return row.sessionId === scope.sessionId && row.seq > scope.floor && isHistoryVisible(row);
+}
+
+/**
+ * Every shown window, oldest first.
+ *
+ * @example const windows = await allWindows(scope);
+ */
+export async function allWindows(scope: HistoryScope): Promise<WindowSummary[]> {
+  const collected: WindowSummary[] = [];
+  let beforeWindow: string | undefined;
+  for (;;) {
+    const page = await scope.store.windows(scope.sessionId, { includeCleared: scope.includeCleared, limit: 50, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+    collected.push(...page.windows);
+    const oldest = page.windows.at(-1);
+    if (!page.hasMore || oldest === undefined) break;
+    beforeWindow = oldest.windowId;
+  }
+  return collected.filter((window) => window.boundarySeq >= scope.floor).reverse();
+}
+
+/**
+ * Every shown window, oldest first, with its first item's preview.
+ *
+ * @example const entries = await listWindowEntries(scope);
+ */
+export async function listWindowEntries(scope: HistoryScope): Promise<WindowEntry[]> {
+  const entries: WindowEntry[] = [];
+  for (const window of await allWindows(scope)) {
+    const rows = await windowRows(scope, window.windowId);
+    const first = rows[0];
+    const last = rows.at(-1);
+    entries.push({
+      window_id: window.windowId,
+      kind: window.kind,
+      ...(window.reason === undefined ? {} : { reason: window.reason }),
+      active: window.active,
+      item_count: rows.length,
+      first_item: first === undefined ? null : String(first.seq),
+      last_item: last === undefined ? null : String(last.seq),
+      started_at: window.startedAt,
+      ended_at: window.endedAt,
+      preview: first === undefined ? null : oneLinePreview({ text: renderRowText(first, { maxValueChars: WINDOW_PREVIEW_CHARS }), maxChars: WINDOW_PREVIEW_CHARS }),
+    });
+  }
+  return entries;
+}
+
+/**
+ * The window a window id names, checked against the shown windows.
+ *
+ * @example const window = await resolveWindow(scope, "w:8");
+ */
+export async function resolveWindow(scope: HistoryScope, windowId: string): Promise<WindowSummary> {
+  const boundarySeq = parseWindowId(windowId);
+  if (boundarySeq === undefined) throw new HistoryCommandError(`Malformed window id '${windowId}': expected an id such as w:0 or w:120, as \`ctxwin history windows\` shows them.`);
+  const window = (await allWindows(scope)).find((candidate) => candidate.boundarySeq === boundarySeq);
+  if (window === undefined) {
+    throw new HistoryCommandError(`Window ${windowId} is not available in session '${scope.sessionId}': it does not exist, or it lies before a manual reset (--include-cleared shows cleared history).`);
+  }
+  return window;
+}
+
+/** Rows of one window in seq order; only shown rows unless `all` is set (hidden rows too, still after the floor). */
+export async function windowRows(scope: HistoryScope, windowId: string, { all = false }: { all?: boolean } = {}): Promise<StoredRow[]> {
+  const rows: StoredRow[] = [];
+  let afterSeq = scope.floor;
+  for (;;) {
+    const page = await scope.store.items(scope.sessionId, { windowId, afterSeq, limit: PAGE_ROWS, includeCleared: scope.includeCleared });
+    for (const row of page.rows) {
+      if (row.seq > scope.floor && (all || isShown(scope, row))) rows.push(row);
+    }
+    const last = page.rows.at(-1);
+    if (!page.hasMore || last === undefined) return rows;
+    afterSeq = last.seq;
+  }
+}
+
+/**
+ * Every shown item of a window, oldest first, with a one-line preview.
+ *
+ * @example const items = await listItemEntries(scope, "w:8");
+ */
+export async function listItemEntries(scope: HistoryScope, windowId: string): Promise<ItemEntry[]> {
+  const window = await resolveWindow(scope, windowId);
+  const rows = await windowRows(scope, window.windowId);
+  return rows.map((row) => ({
+    ...itemFields({ row, windowId: window.windowId, text: renderRowText(row) }),
+    preview: oneLinePreview({ text: renderRowText(row, { maxValueChars: ITEM_PREVIEW_CHARS }), maxChars: ITEM_PREVIEW_CHARS }),
+  }));
+}
+
+/**
+ * Search hits with a verbatim snippet: literal newest first, ranked most relevant first.
+ *
+ * @example const hits = await searchEntries(scope, { query: "orders", mode: "literal", limit: 20 });
+ */
+export async function searchEntries(scope: HistoryScope, { query, mode, limit }: { query: string; mode: SearchMode; limit: number }): Promise<SearchHitEntry[]> {
+  if (query.trim().length === 0) throw new HistoryCommandError("The search text is empty.");
+  let page;
+  try {
+    page = await scope.store.search(scope.sessionId, { query, mode, limit, includeCleared: scope.includeCleared });
+  } catch (error) {
+    if (InvalidQueryError.isInstance(error)) throw new HistoryCommandError(error.message);
+    throw error;
+  }
+  const words = mode === "ranked" ? rankedQueryWords(query) : [];
+  return page.hits
+    .filter((hit) => isShown(scope, hit.row))
+    .map((hit) => {
+      const text = renderRowText(hit.row);
+      const match = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? { start: 0, length: 0 };
+      const snippet = excerptAround({ text, match, maxChars: SNIPPET_MAX_CHARS });
+      return { ...itemFields({ row: hit.row, windowId: hit.windowId, text }), snippet: snippet.text, snippet_offset_chars: snippet.offsetChars };
+    });
+}
+
+/**
+ * One item's full rendered text.
+ *
+ * @example const entry = await readEntry(scope, "9");
+ */
+export async function readEntry(scope: HistoryScope, itemId: string): Promise<ReadEntry> {
+  const seq = parseItemId(itemId);
+  if (seq === undefined) throw new HistoryCommandError(`Malformed item id '${itemId}': expected a positive whole number such as 42, as \`ctxwin history items\` shows them.`);
+  const row = await scope.store.read(scope.sessionId, seq, { includeCleared: scope.includeCleared });
+  if (row === undefined || !isShown(scope, row)) {
+    throw new HistoryCommandError(`Item ${seq} is not available in session '${scope.sessionId}': it does not exist, is not part of the readable transcript, or lies at or before a manual reset (--include-cleared shows cleared history).`);
+  }
+  const page = await scope.store.windows(scope.sessionId, { beforeWindow: windowIdFor(seq + 1), limit: 1, includeCleared: scope.includeCleared });
+  const windowId = page.windows[0]?.windowId ?? windowIdFor(0);
+  const text = renderRowText(row);
+  return { ...itemFields({ row, windowId, text }), text };
+}
