@@ -98,7 +98,8 @@ export function createAgentSession({
     system,
     tools: toolSet.tools,
     historyToolAvailable: toolSet.historyToolAvailable,
-    hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, model)),
+    // Counted with the current primary model, so a setModel() also changes how memories are measured.
+    hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, primaryModel(context))),
     notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
     maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
