@@ -1,0 +1,211 @@
+/**
+ * End to end: the built `ctxwin` binary, run as a child process against a temp project whose
+ * store holds a history crossing reset, rollover and compaction boundaries with hidden rows.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { renderRowText } from "../../core/row-text.js";
+import { openStore } from "../../store/open-store.js";
+import type { StoredRow } from "../../store/port.js";
+import { CLEARED_SECRET, seedMixedHistory, type MixedHistory } from "../../tools/session-history/test-support/mixed-history.js";
+import * as rows from "../../tools/session-history/test-support/history-rows.js";
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const binary = path.join(repositoryRoot, "dist", "cli", "main.js");
+
+// Each test spawns a few Node processes; leave room for a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+let project: string;
+let history: MixedHistory;
+
+function ctxwin(args: string[], { cwd = project }: { cwd?: string } = {}) {
+  const result = spawnSync(process.execPath, [binary, "history", ...args], { cwd, encoding: "utf8" });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function json<T>(args: string[]): T {
+  const result = ctxwin([...args, "--json"]);
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+function expectOneLineError(result: { status: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
+  expect(result.status).toBe(1);
+  expect(result.stdout).toBe("");
+  expect(result.stderr).toMatch(pattern);
+  expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+beforeAll(async () => {
+  // Build once for this file; a compile error elsewhere in the tree still emits, so check the output exists.
+  spawnSync(process.execPath, [path.join(repositoryRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: repositoryRoot });
+  expect(existsSync(binary)).toBe(true);
+  project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-history-cli-"));
+  const store = openStore({ directory: project });
+  history = await seedMixedHistory(store, "s1");
+  await store.append("s2", [rows.userText("a second session about invoices")]);
+  await store.close();
+}, 120_000);
+
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+});
+
+async function storedRows(sessionId: string): Promise<StoredRow[]> {
+  const store = openStore({ directory: project });
+  try {
+    return (await store.items(sessionId, { includeCleared: true, limit: 500 })).rows;
+  } finally {
+    await store.close();
+  }
+}
+
+describe("ctxwin history sessions", () => {
+  it("lists every session with its floor", () => {
+    const sessions = json<{ session_id: string; floor_item: string; last_item: string }[]>(["sessions"]);
+    const byId = new Map(sessions.map((session) => [session.session_id, session]));
+    expect([...byId.keys()].sort()).toEqual(["s1", "s2"]);
+    expect(byId.get("s1")).toMatchObject({ floor_item: String(history.seq["resetBoundary"]), last_item: String(history.all.length) });
+    expect(byId.get("s2")).toMatchObject({ floor_item: "0", last_item: "1" });
+    expect(ctxwin(["sessions"]).stdout).toMatch(/^s1 .*reset at #5$/m);
+  });
+});
+
+describe("ctxwin history windows", () => {
+  it("lists the windows from the reset on, oldest first, and all of them with --include-cleared", () => {
+    const windows = json<{ window_id: string; kind: string; item_count: number; active: boolean; first_item: string | null }[]>(["windows", "s1"]);
+    expect(windows.map((window) => [window.window_id, window.kind])).toEqual([
+      ["w:5", "reset"],
+      ["w:8", "rollover"],
+      ["w:14", "compaction"],
+      ["w:17", "rollover"],
+    ]);
+    expect(windows.map((window) => window.item_count)).toEqual([2, 3, 3, 1]);
+    expect(windows.at(-1)?.active).toBe(true);
+    expect(windows[1]?.first_item).toBe(String(history.seq["secondWindowQuestion"]));
+    const all = json<{ window_id: string }[]>(["windows", "s1", "--include-cleared"]);
+    expect(all.map((window) => window.window_id)).toEqual(["w:0", "w:5", "w:8", "w:14", "w:17"]);
+    expect(ctxwin(["windows", "s1"]).stdout).not.toContain(CLEARED_SECRET);
+  });
+});
+
+describe("ctxwin history items", () => {
+  it("lists the visible items of a window, never hidden or rejected rows", () => {
+    const items = json<{ item_id: string; role: string; type?: string; preview: string }[]>(["items", "s1", "w:8"]);
+    expect(items.map((item) => item.item_id)).toEqual([history.seq["secondWindowQuestion"], history.seq["grepCall"], history.seq["unknownType"]].map(String));
+    expect(items[2]?.type).toBe("checkpoint-v9");
+    expect(JSON.stringify(items)).not.toMatch(/hidden-lead-in-marker|rejected-input-marker/);
+    const human = ctxwin(["items", "s1", "w:8"]).stdout;
+    expect(human).toContain("── w:8 ──");
+    expect(human).toContain("#10  user  Which services write to orders.status?");
+  });
+
+  it("keeps the cleared window out unless --include-cleared", () => {
+    expectOneLineError(ctxwin(["items", "s1", "w:0"]), /Window w:0 is not available/);
+    const cleared = json<{ item_id: string }[]>(["items", "s1", "w:0", "--include-cleared"]);
+    expect(cleared.map((item) => item.item_id)).toEqual(["1", "2", "3"]);
+  });
+});
+
+describe("ctxwin history search", () => {
+  it("finds literal matches newest first, with snippets, and nothing hidden or cleared", () => {
+    const hits = json<{ item_id: string; window_id: string; snippet: string }[]>(["search", "s1", "orders.status"]);
+    expect(hits.map((hit) => hit.item_id)).toEqual([history.seq["compaction"], history.seq["grepCall"], history.seq["secondWindowQuestion"]].map(String));
+    expect(hits[0]).toMatchObject({ window_id: "w:14" });
+    expect(hits.every((hit) => hit.snippet.toLowerCase().includes("orders.status"))).toBe(true);
+    expect(json<unknown[]>(["search", "s1", "hidden-lead-in-marker"])).toEqual([]);
+    expect(json<unknown[]>(["search", "s1", CLEARED_SECRET])).toEqual([]);
+    expect(ctxwin(["search", "s1", CLEARED_SECRET]).stdout).toBe("No matches.\n");
+    const cleared = json<{ item_id: string }[]>(["search", "s1", CLEARED_SECRET, "--include-cleared"]);
+    expect(cleared.map((hit) => hit.item_id).sort()).toEqual(["1", "2", "3"]);
+  });
+
+  it("ranks with --ranked and honours --limit", () => {
+    const hits = json<{ item_id: string }[]>(["search", "s1", "backfill", "--ranked"]);
+    expect(hits.map((hit) => hit.item_id).sort()).toEqual([history.seq["legacyMixed"], history.seq["activeAnswer"]].map(String).sort());
+    expect(json<unknown[]>(["search", "s1", "orders", "--limit", "1"])).toHaveLength(1);
+  });
+});
+
+describe("ctxwin history read", () => {
+  it("prints an item's full rendered text", () => {
+    const grepRow = history.all.find((row) => row.seq === history.seq["grepCall"])!;
+    const entry = json<{ item_id: string; window_id: string; text: string; total_chars: number }>(["read", "s1", String(grepRow.seq)]);
+    expect(entry).toMatchObject({ item_id: String(grepRow.seq), window_id: "w:8", text: renderRowText(grepRow) });
+    expect(entry.total_chars).toBe(renderRowText(grepRow).length);
+    expect(ctxwin(["read", "s1", String(grepRow.seq)]).stdout).toContain(`\n\n${renderRowText(grepRow)}\n`);
+  });
+
+  it("refuses hidden rows, and cleared rows unless --include-cleared", () => {
+    expectOneLineError(ctxwin(["read", "s1", String(history.seq["leadIn1"])]), /Item 9 is not available/);
+    expectOneLineError(ctxwin(["read", "s1", "1"]), /Item 1 is not available/);
+    expect(json<{ text: string }>(["read", "s1", "1", "--include-cleared"]).text).toContain(CLEARED_SECRET);
+  });
+});
+
+describe("ctxwin history export", () => {
+  it("exports jsonl that round-trips every stored row after the floor", async () => {
+    const stored = await storedRows("s1");
+    const parse = (stdout: string) => stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as StoredRow);
+    const result = ctxwin(["export", "s1"]);
+    expect(result.status).toBe(0);
+    expect(parse(result.stdout)).toEqual(stored.filter((row) => row.seq > history.seq["resetBoundary"]!));
+    expect(result.stdout).not.toContain(CLEARED_SECRET);
+    expect(parse(ctxwin(["export", "s1", "--format", "jsonl", "--include-cleared"]).stdout)).toEqual(stored);
+  });
+
+  it("exports markdown with one divided section per window and only readable rows", () => {
+    const result = ctxwin(["export", "s1", "--format", "markdown"]);
+    expect(result.status).toBe(0);
+    const headings = [...result.stdout.matchAll(/^## Window (w:\d+)/gm)].map((match) => match[1]);
+    expect(headings).toEqual(["w:5", "w:8", "w:14", "w:17"]);
+    expect(result.stdout.match(/^---$/gm)).toHaveLength(4);
+    expect(result.stdout).toContain("Backfill finished; 1,204 orders updated");
+    expect(result.stdout).not.toMatch(new RegExp(`${CLEARED_SECRET}|hidden-lead-in-marker|hidden-continue-marker|rejected-input-marker`));
+  });
+});
+
+describe("ctxwin history errors", () => {
+  it("reports an unknown session and malformed ids on one line with exit code 1", () => {
+    expectOneLineError(ctxwin(["windows", "nope"]), /^ctxwin history: Unknown session 'nope'/);
+    expectOneLineError(ctxwin(["items", "s1", "window-3"]), /Malformed window id 'window-3'/);
+    expectOneLineError(ctxwin(["read", "s1", "abc"]), /Malformed item id 'abc'/);
+    expectOneLineError(ctxwin(["export", "nope"]), /Unknown session 'nope'/);
+  });
+
+  it("refuses a directory without a database and does not create one", () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), "ctxwin-history-empty-"));
+    try {
+      expectOneLineError(ctxwin(["sessions"], { cwd: empty }), /No ctxwin history in .*ctxwin\.db does not exist/);
+      expectOneLineError(ctxwin(["windows", "s1", "--dir", empty]), /No ctxwin history in/);
+      expect(existsSync(path.join(empty, ".ctxwin"))).toBe(false);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it("reads another directory with --dir", () => {
+    const result = ctxwin(["sessions", "--dir", project, "--json"], { cwd: os.tmpdir() });
+    expect(result.status).toBe(0);
+    expect((JSON.parse(result.stdout) as { session_id: string }[]).map((session) => session.session_id).sort()).toEqual(["s1", "s2"]);
+  });
+
+  it("leaves bad flags and values to commander", () => {
+    const unknown = ctxwin(["windows", "s1", "--bogus"]);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toContain("unknown option '--bogus'");
+    const format = ctxwin(["export", "s1", "--format", "pdf"]);
+    expect(format.status).not.toBe(0);
+    expect(format.stderr).toContain("--format");
+    const limit = ctxwin(["search", "s1", "orders", "--limit", "zero"]);
+    expect(limit.status).not.toBe(0);
+    expect(limit.stderr).toContain("positive whole number");
+  });
+});
