@@ -207,5 +207,8 @@ describe("ctxwin history errors", () => {
     const limit = ctxwin(["search", "s1", "orders", "--limit", "zero"]);
     expect(limit.status).not.toBe(0);
     expect(limit.stderr).toContain("positive whole number");
+    const tooMany = ctxwin(["search", "s1", "orders", "--limit", "5000"]);
+    expect(tooMany.status).not.toBe(0);
+    expect(tooMany.stderr).toContain("up to 1000");
   });
 });

@@ -30,6 +30,8 @@ const processOutput: HistoryOutput = {
 };
 
 const DEFAULT_SEARCH_LIMIT = 20;
+/** The store's cap on one search call. */
+const MAX_SEARCH_LIMIT = 1000;
 
 /**
  * Adds `history` and its subcommands to a commander program.
@@ -71,7 +73,7 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       .argument("<session>", "session id")
       .argument("<text>", "text to look for")
       .option("--ranked", "rank by relevance instead of a literal match")
-      .option("--limit <count>", `most hits to show (default ${DEFAULT_SEARCH_LIMIT})`, parsePositiveInteger),
+      .option("--limit <count>", `most hits to show (default ${DEFAULT_SEARCH_LIMIT})`, parseSearchLimit),
   ).action((session: string, text: string, options: CommonOptions & { ranked?: boolean; limit?: number }) =>
     run(options, async ({ store }) => {
       const mode: SearchMode = options.ranked === true ? "ranked" : "literal";
@@ -134,7 +136,8 @@ function runner(output: HistoryOutput) {
   };
 }
 
-function parsePositiveInteger(value: string): number {
-  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new InvalidArgumentError("expected a positive whole number.");
-  return Number(value);
+function parseSearchLimit(value: string): number {
+  const count = /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : 0;
+  if (count < 1 || count > MAX_SEARCH_LIMIT) throw new InvalidArgumentError(`expected a positive whole number up to ${MAX_SEARCH_LIMIT}.`);
+  return count;
 }
