@@ -90,22 +90,23 @@ export async function allWindows(scope: HistoryScope): Promise<WindowSummary[]> 
 }
 
 /**
- * Every shown window, oldest first, with its first item's preview.
+ * Every shown window, oldest first, with its first item's preview. Counts come from the store's
+ * window summaries and only the edges of each window are read, so the cost follows the number of
+ * windows, not the length of the history.
  *
  * @example const entries = await listWindowEntries(scope);
  */
 export async function listWindowEntries(scope: HistoryScope): Promise<WindowEntry[]> {
   const entries: WindowEntry[] = [];
   for (const window of await allWindows(scope)) {
-    const rows = await windowRows(scope, window.windowId);
-    const first = rows[0];
-    const last = rows.at(-1);
+    const first = await edgeRow(scope, window, "first");
+    const last = first === undefined ? undefined : await edgeRow(scope, window, "last");
     entries.push({
       window_id: window.windowId,
       kind: window.kind,
       ...(window.reason === undefined ? {} : { reason: window.reason }),
       active: window.active,
-      item_count: rows.length,
+      item_count: window.visibleCount,
       first_item: first === undefined ? null : String(first.seq),
       last_item: last === undefined ? null : String(last.seq),
       started_at: window.startedAt,
@@ -114,6 +115,25 @@ export async function listWindowEntries(scope: HistoryScope): Promise<WindowEntr
     });
   }
   return entries;
+}
+
+const EDGE_PAGE_ROWS = 20;
+
+/** The first or last shown row of a window, reading pages from that edge inward. */
+async function edgeRow(scope: HistoryScope, window: WindowSummary, edge: "first" | "last"): Promise<StoredRow | undefined> {
+  let afterSeq = Math.max(window.firstSeq - 1, scope.floor);
+  let beforeSeq = window.lastSeq + 1;
+  for (;;) {
+    const bounds = edge === "first" ? { afterSeq } : { beforeSeq };
+    const page = await scope.store.items(scope.sessionId, { windowId: window.windowId, ...bounds, limit: EDGE_PAGE_ROWS, includeCleared: scope.includeCleared });
+    const ordered = edge === "first" ? page.rows : [...page.rows].reverse();
+    const found = ordered.find((row) => isShown(scope, row));
+    if (found !== undefined) return found;
+    const furthest = ordered.at(-1);
+    if (!page.hasMore || furthest === undefined || furthest.seq <= scope.floor) return undefined;
+    if (edge === "first") afterSeq = furthest.seq;
+    else beforeSeq = furthest.seq;
+  }
 }
 
 /**
