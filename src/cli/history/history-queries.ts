@@ -10,6 +10,7 @@ import { renderRowText } from "../../core/row-text.js";
 import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
+import { windowEdgeRow } from "../../store/window-edges.js";
 import type { HistoryStore, StoredRow, WindowSummary } from "../../store/port.js";
 import { itemFields } from "../../tools/session-history/history-context.js";
 import type { ItemEntry, ItemFields, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
@@ -117,23 +118,16 @@ export async function listWindowEntries(scope: HistoryScope): Promise<WindowEntr
   return entries;
 }
 
-const EDGE_PAGE_ROWS = 20;
-
 /** The first or last shown row of a window, reading pages from that edge inward. */
-async function edgeRow(scope: HistoryScope, window: WindowSummary, edge: "first" | "last"): Promise<StoredRow | undefined> {
-  let afterSeq = Math.max(window.firstSeq - 1, scope.floor);
-  let beforeSeq = window.lastSeq + 1;
-  for (;;) {
-    const bounds = edge === "first" ? { afterSeq } : { beforeSeq };
-    const page = await scope.store.items(scope.sessionId, { windowId: window.windowId, ...bounds, limit: EDGE_PAGE_ROWS, includeCleared: scope.includeCleared });
-    const ordered = edge === "first" ? page.rows : [...page.rows].reverse();
-    const found = ordered.find((row) => isShown(scope, row));
-    if (found !== undefined) return found;
-    const furthest = ordered.at(-1);
-    if (!page.hasMore || furthest === undefined || furthest.seq <= scope.floor) return undefined;
-    if (edge === "first") afterSeq = furthest.seq;
-    else beforeSeq = furthest.seq;
-  }
+function edgeRow(scope: HistoryScope, window: WindowSummary, edge: "first" | "last"): Promise<StoredRow | undefined> {
+  return windowEdgeRow({
+    store: scope.store,
+    sessionId: scope.sessionId,
+    window,
+    edge,
+    accept: (row) => isShown(scope, row),
+    includeCleared: scope.includeCleared,
+  });
 }
 
 /**

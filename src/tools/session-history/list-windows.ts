@@ -8,6 +8,7 @@ import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
 import { renderRowText } from "../../core/row-text.js";
 import { parseWindowId } from "../../core/windows.js";
 import type { StoredRow, WindowSummary } from "../../store/port.js";
+import { windowEdgeRow } from "../../store/window-edges.js";
 import { isListable, isReadable, type HistoryContext } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
 import { errorResult, type ListWindowsResult, type SessionHistoryErrorResult, type WindowEntry } from "./results.js";
@@ -70,22 +71,14 @@ async function windowEntry(context: HistoryContext, window: WindowSummary): Prom
 }
 
 /** The first or last readable row of a window, scanning a few small pages past hidden rows. */
-async function edgeVisibleRow(context: HistoryContext, window: WindowSummary, edge: "first" | "last"): Promise<StoredRow | undefined> {
-  let afterSeq = window.firstSeq - 1;
-  let beforeSeq = window.lastSeq + 1;
-  for (let step = 0; step < EDGE_MAX_STEPS; step += 1) {
-    const page = await context.store.items(context.sessionId, {
-      windowId: window.windowId,
-      limit: EDGE_PAGE_ROWS,
-      ...(edge === "first" ? { afterSeq: Math.max(0, afterSeq) } : { beforeSeq }),
-    });
-    const rows = edge === "first" ? page.rows : [...page.rows].reverse();
-    const found = rows.find((row) => isReadable(context, row));
-    if (found !== undefined) return found;
-    const lastScanned = rows.at(-1);
-    if (!page.hasMore || lastScanned === undefined) return undefined;
-    if (edge === "first") afterSeq = lastScanned.seq;
-    else beforeSeq = lastScanned.seq;
-  }
-  return undefined;
+function edgeVisibleRow(context: HistoryContext, window: WindowSummary, edge: "first" | "last"): Promise<StoredRow | undefined> {
+  return windowEdgeRow({
+    store: context.store,
+    sessionId: context.sessionId,
+    window,
+    edge,
+    accept: (row) => isReadable(context, row),
+    pageRows: EDGE_PAGE_ROWS,
+    maxPages: EDGE_MAX_STEPS,
+  });
 }
