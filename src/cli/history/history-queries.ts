@@ -4,7 +4,7 @@
  * rendering, previews, snippets, hidden rows and privacy floor); only the floor can be lifted,
  * by the person, with `includeCleared`. Unlike the tool, results are not bounded to 16 KiB.
  */
-import { ITEM_PREVIEW_CHARS, SNIPPET_MAX_CHARS, WINDOW_PREVIEW_CHARS } from "../../core/history-view/limits.js";
+import { ITEM_PREVIEW_CHARS, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
 import { excerptAround, findLiteralMatch, findWordMatch, oneLinePreview } from "../../core/history-view/text-excerpt.js";
 import { renderRowText } from "../../core/row-text.js";
 import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
@@ -13,6 +13,7 @@ import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
 import type { HistoryStore, StoredRow, WindowSummary } from "../../store/port.js";
 import { itemFields } from "../../tools/session-history/history-context.js";
+import { windowEntryOf } from "../../tools/session-history/list-windows.js";
 import type { ItemEntry, ItemFields, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
 import { HistoryCommandError } from "./history-errors.js";
 
@@ -102,18 +103,7 @@ export async function listWindowEntries(scope: HistoryScope): Promise<WindowEntr
   for (const window of await allWindows(scope)) {
     const first = await edgeRow(scope, window, "first");
     const last = first === undefined ? undefined : await edgeRow(scope, window, "last");
-    entries.push({
-      window_id: window.windowId,
-      kind: window.kind,
-      ...(window.reason === undefined ? {} : { reason: window.reason }),
-      active: window.active,
-      item_count: window.visibleCount,
-      first_item: first === undefined ? null : String(first.seq),
-      last_item: last === undefined ? null : String(last.seq),
-      started_at: window.startedAt,
-      ended_at: window.endedAt,
-      preview: first === undefined ? null : oneLinePreview({ text: renderRowText(first, { maxValueChars: WINDOW_PREVIEW_CHARS }), maxChars: WINDOW_PREVIEW_CHARS }),
-    });
+    entries.push(windowEntryOf({ window, first, last }));
   }
   return entries;
 }

@@ -56,6 +56,16 @@ export async function listWindows(context: HistoryContext, input: SessionHistory
 async function windowEntry(context: HistoryContext, window: WindowSummary): Promise<WindowEntry> {
   const first = window.visibleCount > 0 ? await edgeVisibleRow(context, window, "first") : undefined;
   const last = window.visibleCount > 0 ? await edgeVisibleRow(context, window, "last") : undefined;
+  return windowEntryOf({ window, first, last });
+}
+
+/**
+ * A window as `list_windows` (and `ctxwin history windows`) shows it, given its first and last
+ * readable rows.
+ *
+ * @example windowEntryOf({ window, first: rows[0], last: rows.at(-1) })
+ */
+export function windowEntryOf({ window, first, last }: { window: WindowSummary; first: StoredRow | undefined; last: StoredRow | undefined }): WindowEntry {
   return {
     window_id: window.windowId,
     kind: window.kind,
