@@ -31,7 +31,8 @@ export function openDatabase({ path: file, busyTimeoutMs, durability }: OpenData
   }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-    assertOurs(db, file);
+    // One read transaction, so that both reads see the same state while another process may be creating the schema.
+    db.transaction(() => assertOurs(db, file))();
     useWriteAheadLog(db, busyTimeoutMs);
     db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
     initialize(db, file);
