@@ -1,11 +1,11 @@
 // Lint configuration. The `ctxwin/layer-direction` rule enforces DESIGN.md §2:
-// imports only point downward (core < store < tools < session < front ends),
+// imports only point downward (core < store < tools < session < agent < front ends),
 // and `core/` imports no node built-ins and no I/O packages.
 import { builtinModules } from "node:module";
 import path from "node:path";
 import tseslint from "typescript-eslint";
 
-const layerRank = { core: 0, store: 1, tools: 2, session: 3, cli: 4, server: 4, web: 4 };
+const layerRank = { core: 0, store: 1, tools: 2, session: 3, agent: 4, cli: 5, server: 5, web: 5 };
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const ioPackages = new Set(["better-sqlite3"]);
 
@@ -41,7 +41,7 @@ const layerDirection = {
       if (layerRank[target] >= layerRank[layer]) {
         context.report({
           node,
-          message: `${layer}/ may not import from ${target}/ (imports only point downward: core < store < tools < session < cli/server/web).`,
+          message: `${layer}/ may not import from ${target}/ (imports only point downward: core < store < tools < session < agent < cli/server/web).`,
         });
       }
     }

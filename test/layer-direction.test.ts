@@ -18,6 +18,9 @@ describe("lint rule ctxwin/layer-direction (DESIGN.md §2)", () => {
     ["src/store/example.ts", 'import { memoryTool } from "../tools/memory/memory-tool.js";', "store/ may not import from tools/"],
     ["src/tools/memory/example.ts", 'import { createAgentSession } from "../../session/create-agent-session.js";', "tools/ may not import from session/"],
     ["src/session/example.ts", 'const cli = await import("../cli/main.js");', "session/ may not import from cli/"],
+    ["src/session/example.ts", 'import { demoModel } from "../agent/demo/demo-model.js";', "session/ may not import from agent/"],
+    ["src/agent/example.ts", 'import { serve } from "../server/serve.js";', "agent/ may not import from server/"],
+    ["src/server/example.ts", 'import { main } from "../cli/main.js";', "server/ may not import from cli/"],
   ])("refuses %s: %s", async (file, source, expected) => {
     const errors = await layerErrors(file, source);
     expect(errors).toHaveLength(1);
@@ -29,6 +32,8 @@ describe("lint rule ctxwin/layer-direction (DESIGN.md §2)", () => {
     ["src/session/example.ts", 'import { sessionHistoryTool } from "../tools/session-history/session-history-tool.js";'],
     ["src/core/budget/example.ts", 'import { z } from "zod";\nimport { parseWindowId } from "../windows.js";'],
     ["src/cli/example.ts", 'import { createAgentSession } from "../session/create-agent-session.js";'],
+    ["src/agent/example.ts", 'import { createAgentSession } from "../session/create-agent-session.js";'],
+    ["src/server/example.ts", 'import { demoModel } from "../agent/demo/demo-model.js";'],
   ])("allows %s: downward and pure imports", async (file, source) => {
     expect(await layerErrors(file, source)).toEqual([]);
   });
