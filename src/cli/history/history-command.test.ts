@@ -44,8 +44,7 @@ function expectOneLineError(result: { status: number | null; stdout: string; std
 }
 
 beforeAll(async () => {
-  // Build once for this file; a compile error elsewhere in the tree still emits, so check the output exists.
-  spawnSync(process.execPath, [path.join(repositoryRoot, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], { cwd: repositoryRoot });
+  // test/build-once.ts (vitest global setup) built dist/ before any test ran.
   expect(existsSync(binary)).toBe(true);
   project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-history-cli-"));
   const store = openStore({ directory: project });
