@@ -1,15 +1,24 @@
 /**
  * Vitest global setup: builds the package once (TypeScript to `dist/`, and the web UI when it
  * exists) before any test runs, so end-to-end tests that spawn `dist/cli/main.js` never race each
- * other rebuilding the same files.
+ * other rebuilding the same files. A type error does not stop the emit (the `typecheck` step of
+ * `npm test` reports it); a missing output does. `CTXWIN_SKIP_BUILD=1` skips the build for quick
+ * runs of tests that do not spawn the CLI.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 
 export default function buildOnce(): void {
+  if (process.env["CTXWIN_SKIP_BUILD"] === "1") return;
   const root = path.resolve(import.meta.dirname, "..");
-  const result = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`npm run build failed before the tests:\n${result.stdout}\n${result.stderr}`);
-  if (!existsSync(path.join(root, "dist", "cli", "main.js"))) throw new Error("npm run build did not produce dist/cli/main.js");
+  const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+  const run = (command: string, args: string[]) => spawnSync(command, args, { cwd: root, encoding: "utf8" });
+  run(bin("tsc"), ["-p", "tsconfig.build.json"]);
+  run(process.execPath, [path.join(root, "scripts", "mark-executable.mjs")]);
+  if (!existsSync(path.join(root, "dist", "cli", "main.js"))) throw new Error("building dist/ before the tests did not produce dist/cli/main.js");
+  if (existsSync(path.join(root, "web", "vite.config.ts"))) {
+    const web = run(bin("vite"), ["build", "--config", path.join("web", "vite.config.ts"), "--logLevel", "error"]);
+    if (web.status !== 0) throw new Error(`building the web UI before the tests failed:\n${web.stdout}\n${web.stderr}`);
+  }
 }
