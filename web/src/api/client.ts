@@ -1,0 +1,108 @@
+/**
+ * A small typed client of the `ctxwin serve` API: every call carries the access token as a Bearer
+ * header, and an error answer becomes an `ApiError` with the server's code and message.
+ */
+import type { InfoView, RowsPage, SearchHit, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
+
+/** An error answer of the API (or a network failure, status 0). */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly status: number;
+  readonly code: string;
+
+  constructor({ status, code, message }: { status: number; code: string; message: string }) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+
+  static isInstance(value: unknown): value is ApiError {
+    return value instanceof Error && value.name === "ApiError";
+  }
+}
+
+export type RowsQuery = { before?: number; after?: number; from?: number; limit?: number; internal?: boolean };
+
+export interface ApiClient {
+  info(): Promise<InfoView>;
+  sessions(options?: { query?: string; limit?: number }): Promise<SessionSummary[]>;
+  createSession(): Promise<string>;
+  session(sessionId: string): Promise<SessionDetail>;
+  rows(sessionId: string, query?: RowsQuery): Promise<RowsPage>;
+  windows(sessionId: string): Promise<WindowView[]>;
+  search(sessionId: string, options: { query: string; mode: "literal" | "ranked"; limit?: number }): Promise<SearchHit[]>;
+  usage(sessionId: string): Promise<UsageView>;
+  sendMessage(sessionId: string, text: string): Promise<void>;
+  interrupt(sessionId: string): Promise<boolean>;
+  clear(sessionId: string): Promise<string>;
+  compact(sessionId: string): Promise<string>;
+  settings(): Promise<SettingsView>;
+  saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
+  /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
+  eventsUrl(sessionId: string): string;
+}
+
+/**
+ * @example
+ * const api = createApiClient({ token });
+ * const { sessions } = { sessions: await api.sessions({ query: "demo" }) };
+ */
+export function createApiClient({ token, base = "", fetchImplementation = (input: string, init?: RequestInit) => fetch(input, init) }: { token: string; base?: string; fetchImplementation?: (input: string, init?: RequestInit) => Promise<Response> }): ApiClient {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response: Response;
+    try {
+      response = await fetchImplementation(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit", cache: "no-store" });
+    } catch (error) {
+      throw new ApiError({ status: 0, code: "network", message: `The server did not answer (${error instanceof Error ? error.message : String(error)}).` });
+    }
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const error = (parsed as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+      throw new ApiError({
+        status: response.status,
+        code: typeof error?.code === "string" ? error.code : `http-${response.status}`,
+        message: typeof error?.message === "string" ? error.message : `The server answered ${response.status}.`,
+      });
+    }
+    return parsed as T;
+  }
+
+  const session = (sessionId: string) => `/api/sessions/${encodeURIComponent(sessionId)}`;
+
+  return {
+    info: () => call<InfoView>("GET", "/api/info"),
+    sessions: async ({ query = "", limit = 50 } = {}) => (await call<{ sessions: SessionSummary[] }>("GET", `/api/sessions?${new URLSearchParams({ q: query, limit: String(limit) })}`)).sessions,
+    createSession: async () => (await call<{ sessionId: string }>("POST", "/api/sessions", {})).sessionId,
+    session: (sessionId) => call<SessionDetail>("GET", session(sessionId)),
+    rows: (sessionId, query = {}) => call<RowsPage>("GET", `${session(sessionId)}/rows?${rowsParameters(query)}`),
+    windows: async (sessionId) => (await call<{ windows: WindowView[] }>("GET", `${session(sessionId)}/windows`)).windows,
+    search: async (sessionId, { query, mode, limit = 20 }) =>
+      (await call<{ hits: SearchHit[] }>("GET", `${session(sessionId)}/search?${new URLSearchParams({ q: query, mode, limit: String(limit) })}`)).hits,
+    usage: (sessionId) => call<UsageView>("GET", `${session(sessionId)}/usage`),
+    sendMessage: async (sessionId, text) => {
+      await call<{ accepted: boolean }>("POST", `${session(sessionId)}/messages`, { text });
+    },
+    interrupt: async (sessionId) => (await call<{ interrupted: boolean }>("POST", `${session(sessionId)}/interrupt`, {})).interrupted,
+    clear: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/clear`, {})).windowId,
+    compact: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/compact`, {})).windowId,
+    settings: () => call<SettingsView>("GET", "/api/settings"),
+    saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
+    eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,
+  };
+}
+
+function rowsParameters({ before, after, from, limit = 100, internal = false }: RowsQuery): URLSearchParams {
+  const parameters = new URLSearchParams({ limit: String(limit), internal: String(internal) });
+  if (before !== undefined) parameters.set("before", String(before));
+  if (after !== undefined) parameters.set("after", String(after));
+  if (from !== undefined) parameters.set("from", String(from));
+  return parameters;
+}

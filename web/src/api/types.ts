@@ -1,0 +1,121 @@
+/**
+ * The shapes of the `ctxwin serve` HTTP API, as the front end reads them (the contract both sides
+ * code against; see docs/web-ui.md).
+ */
+
+export type RowKind = "message" | "tool" | "boundary" | "warning" | "internal" | "rejected-input";
+
+export type RowPart =
+  | { type: "text"; text: string }
+  | { type: "tool"; toolName: string; state: string; input: string; output: string }
+  | { type: "file"; mediaType: string; filename?: string }
+  | { type: "other"; label: string };
+
+export type BoundaryKind = "rollover" | "compaction" | "reset";
+
+export interface RowBoundary {
+  kind: BoundaryKind;
+  reason?: string;
+  percent?: number;
+  contextTokens?: number;
+  maxTokens?: number;
+}
+
+export interface RowView {
+  seq: number;
+  itemId: string;
+  windowId: string;
+  windowNumber: number;
+  role: string;
+  createdAt: string;
+  kind: RowKind;
+  hidden: boolean;
+  text: string;
+  truncated: boolean;
+  parts: RowPart[];
+  boundary?: RowBoundary;
+}
+
+export interface WindowView {
+  windowId: string;
+  number: number;
+  kind: "initial" | BoundaryKind;
+  firstSeq: number;
+  lastSeq: number;
+  items: number;
+  startedAt: string;
+  reason?: string;
+  percent?: number;
+}
+
+export interface UsageView {
+  windowId: string;
+  contextTokens: number;
+  contextLimit: number | null;
+  threshold: number | null;
+  hardCeiling: number | null;
+  percent: number | null;
+  thresholdPercent: number | null;
+  tokensUntilRollover: number | null;
+}
+
+export interface InfoView {
+  version: string;
+  dir: string;
+  chat: { available: boolean; model: string | null; demo: boolean };
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  title: string;
+  lastActivity: string;
+  windows: number;
+  rows: number;
+}
+
+export interface SessionDetail extends SessionSummary {
+  lastSeq: number;
+  usage: UsageView;
+  busy: boolean;
+}
+
+export interface RowsPage {
+  rows: RowView[];
+  hasMoreBefore: boolean;
+  hasMoreAfter: boolean;
+}
+
+export interface SearchHit {
+  itemId: string;
+  seq: number;
+  windowId: string;
+  windowNumber: number;
+  role: string;
+  snippet: string;
+}
+
+export type Strategy = "rollover" | "compact" | "off";
+
+export interface SettingsView {
+  strategy: Strategy;
+  threshold: number;
+  contextLimit: number | null;
+  path: string;
+  explanations: { strategy: string; threshold: string; contextLimit: string };
+}
+
+/** Server-sent events of `GET /api/sessions/:id/events`, by event name. */
+export interface SessionEventMap {
+  "turn-start": Record<string, never>;
+  "text-delta": { delta: string };
+  "step-end": { seq: number };
+  usage: UsageView;
+  "budget-warning": Record<string, never>;
+  rollover: { windowId: string; reason: string; percent: number };
+  blocked: { reason: string };
+  error: { message: string };
+  "turn-end": { status: string; text: string };
+  rows: { lastSeq: number };
+}
+
+export type SessionEventName = keyof SessionEventMap;

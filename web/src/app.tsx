@@ -1,0 +1,49 @@
+/**
+ * The web UI's shell: the access token, the server's info, and the page chosen by the address hash.
+ */
+import { useEffect, useMemo, useState } from "react";
+import { createApiClient } from "./api/client";
+import type { InfoView } from "./api/types";
+import { SessionView } from "./components/session-view";
+import { SessionsList } from "./components/sessions-list";
+import { useHashRoute } from "./use-hash-route";
+
+/** @example <App token={takeAccessToken()} /> */
+export function App({ token }: { token: string }) {
+  const api = useMemo(() => createApiClient({ token }), [token]);
+  const route = useHashRoute();
+  const [info, setInfo] = useState<InfoView | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+
+  useEffect(() => {
+    api.info().then(setInfo, (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)));
+  }, [api]);
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <a className="brand" href="#/">
+          ctxwin
+        </a>
+        {info === undefined ? null : (
+          <span className="server-info">
+            <span className="server-dir" title={info.dir}>
+              {info.dir}
+            </span>
+            <span className="server-model">{info.chat.available ? `model: ${info.chat.model ?? "?"}${info.chat.demo ? " (demo)" : ""}` : "read-only"}</span>
+          </span>
+        )}
+      </header>
+      {token === "" ? (
+        <p className="error" role="alert">
+          No access token. Open the address `ctxwin serve` printed (it ends in ?token=…).
+        </p>
+      ) : error !== undefined ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {token === "" ? null : route.page === "session" ? <SessionView key={route.sessionId} api={api} info={info} sessionId={route.sessionId} /> : <SessionsList api={api} info={info} />}
+    </div>
+  );
+}

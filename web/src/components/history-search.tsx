@@ -1,0 +1,82 @@
+/**
+ * Search of the session's history, literal or ranked, with the same privacy floor as the agent's
+ * `session_history` tool (nothing before your last soft clear). Choosing a hit jumps to it.
+ */
+import { useId, useState, type FormEvent } from "react";
+import type { ApiClient } from "../api/client";
+import type { SearchHit } from "../api/types";
+
+/** @example <HistorySearch api={api} sessionId={id} onJump={(seq) => transcript.jumpTo(seq)} /> */
+export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sessionId: string; onJump: (seq: number) => void }) {
+  const [query, setQuery] = useState("");
+  const [mode, setMode] = useState<"literal" | "ranked">("literal");
+  const [hits, setHits] = useState<SearchHit[] | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [searching, setSearching] = useState(false);
+  const inputId = useId();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (query.trim() === "") return;
+    setSearching(true);
+    setError(undefined);
+    try {
+      setHits(await api.search(sessionId, { query, mode }));
+    } catch (failure) {
+      setHits(undefined);
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setSearching(false);
+    }
+  };
+
+  return (
+    <div className="history-search">
+      <form role="search" onSubmit={(event) => void submit(event)}>
+        <label htmlFor={inputId}>Search this session's history</label>
+        <div className="search-row">
+          <input id={inputId} type="search" value={query} onChange={(event) => setQuery(event.target.value)} autoComplete="off" />
+          <button type="submit" disabled={searching || query.trim() === ""}>
+            Search
+          </button>
+        </div>
+        <fieldset className="mode">
+          <legend>Match</legend>
+          <label>
+            <input type="radio" name="mode" value="literal" checked={mode === "literal"} onChange={() => setMode("literal")} /> exact text
+          </label>
+          <label>
+            <input type="radio" name="mode" value="ranked" checked={mode === "ranked"} onChange={() => setMode("ranked")} /> ranked words
+          </label>
+        </fieldset>
+      </form>
+      <p className="hint">Like the agent's history tool, this finds nothing before your last soft clear.</p>
+      {error === undefined ? null : (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {hits === undefined ? null : hits.length === 0 ? (
+        <p role="status">No matches.</p>
+      ) : (
+        <>
+          <p role="status">
+            {hits.length} {hits.length === 1 ? "match" : "matches"}
+          </p>
+          <ol className="hits">
+            {hits.map((hit) => (
+              <li key={hit.itemId}>
+                <button type="button" className="hit" onClick={() => onJump(hit.seq)}>
+                  <span className="hit-where">
+                    Window {hit.windowNumber} · {hit.role} · #{hit.itemId}
+                  </span>
+                  <span className="hit-snippet">{hit.snippet}</span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * One session: budget bar, transcript, side panel (windows, history search, settings) and the chat
+ * box, kept current by the session's server-sent events.
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ApiClient } from "../api/client";
+import type { InfoView, SessionDetail, UsageView, WindowView } from "../api/types";
+import { formatPercent } from "../format";
+import { useSessionEvents, type SessionEvent } from "../use-session-events";
+import { useTranscript } from "../use-transcript";
+import { BudgetBar } from "./budget-bar";
+import { ChatBox } from "./chat-box";
+import { HistorySearch } from "./history-search";
+import { SettingsPanel } from "./settings-panel";
+import { Transcript } from "./transcript";
+import { WindowsPanel } from "./windows-panel";
+
+type Panel = "windows" | "search" | "settings";
+const PANELS: { id: Panel; label: string }[] = [
+  { id: "windows", label: "Windows" },
+  { id: "search", label: "Search" },
+  { id: "settings", label: "Settings" },
+];
+
+/** @example <SessionView api={api} info={info} sessionId="abc" /> */
+export function SessionView({ api, info, sessionId }: { api: ApiClient; info: InfoView | undefined; sessionId: string }) {
+  const [internal, setInternal] = useState(false);
+  const transcript = useTranscript({ api, sessionId, internal });
+  const [detail, setDetail] = useState<SessionDetail | undefined>(undefined);
+  const [loadError, setLoadError] = useState<string | undefined>(undefined);
+  const [usage, setUsage] = useState<UsageView | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const [windows, setWindows] = useState<WindowView[]>([]);
+  const [panel, setPanel] = useState<Panel | undefined>(() => (window.matchMedia("(min-width: 900px)").matches ? "windows" : undefined));
+  const [streamingText, setStreamingText] = useState("");
+  const streamed = useRef(0);
+  const [highlightSeq, setHighlightSeq] = useState<number | undefined>(undefined);
+  const [notice, setNotice] = useState<{ text: string; error: boolean } | undefined>(undefined);
+  const [draft, setDraft] = useState("");
+  const chatInput = useRef<HTMLTextAreaElement>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      const [loaded, loadedWindows] = await Promise.all([api.session(sessionId), api.windows(sessionId)]);
+      setDetail(loaded);
+      setUsage(loaded.usage);
+      setBusy(loaded.busy);
+      setWindows(loadedWindows);
+      setLoadError(undefined);
+    } catch (error) {
+      setLoadError(error instanceof Error ? error.message : String(error));
+    }
+  }, [api, sessionId]);
+
+  useEffect(() => {
+    setDetail(undefined);
+    setStreamingText("");
+    streamed.current = 0;
+    void refresh();
+  }, [refresh]);
+
+  /** The rows of a finished step are stored: fetch them, then drop the text they replace. */
+  const settleStep = async () => {
+    const length = streamed.current;
+    await transcript.catchUp();
+    streamed.current -= length;
+    setStreamingText((text) => text.slice(length));
+  };
+
+  const onEvent = (event: SessionEvent) => {
+    switch (event.name) {
+      case "turn-start":
+        setBusy(true);
+        setNotice(undefined);
+        return;
+      case "text-delta":
+        streamed.current += event.data.delta.length;
+        setStreamingText((text) => text + event.data.delta);
+        return;
+      case "step-end":
+        void settleStep();
+        return;
+      case "usage":
+        setUsage(event.data);
+        return;
+      case "budget-warning":
+        setNotice({ text: "Budget warning: the agent was asked to write its notes before the window rolls over.", error: false });
+        return;
+      case "rollover":
+        setNotice({ text: `Rolled over to a new context window at ${formatPercent(event.data.percent)} (${event.data.reason}).`, error: false });
+        void api.windows(sessionId).then(setWindows, (error: unknown) => setNotice({ text: error instanceof Error ? error.message : String(error), error: true }));
+        return;
+      case "blocked":
+        setNotice({ text: `Not sent: ${event.data.reason}`, error: true });
+        return;
+      case "error":
+        setNotice({ text: event.data.message, error: true });
+        return;
+      case "turn-end":
+        setBusy(false);
+        void settleStep().then(refresh);
+        return;
+      case "rows":
+        void transcript.catchUp();
+        return;
+    }
+  };
+  const connected = useSessionEvents({ url: api.eventsUrl(sessionId), onEvent });
+
+  const jump = (seq: number) => {
+    setHighlightSeq(seq);
+    void transcript.jumpTo(seq);
+  };
+  const edit = (text: string) => {
+    setDraft(text);
+    chatInput.current?.focus();
+  };
+  const chatAvailable = info?.chat.available === true;
+
+  return (
+    <main className="session-page">
+      <div className="session-header">
+        <a href="#/" className="back-link">
+          ← Sessions
+        </a>
+        <h1 className="session-title-heading">{detail?.title ?? sessionId}</h1>
+        <label className="toggle">
+          <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.target.checked)} /> Show internal rows
+        </label>
+      </div>
+      {loadError === undefined ? null : (
+        <p className="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {usage === undefined ? null : <BudgetBar usage={usage} />}
+      <div className="session-body">
+        <div className="main-column">
+          <p className={`notice${notice?.error === true ? " error" : ""}`} role="status" aria-live="polite">
+            {notice?.text ?? (connected ? "" : "Connecting to live updates…")}
+          </p>
+          <Transcript transcript={transcript} streamingText={streamingText} highlightSeq={highlightSeq} onEdit={chatAvailable ? edit : undefined} />
+          {chatAvailable ? (
+            <ChatBox api={api} sessionId={sessionId} busy={busy} draft={draft} onDraftChange={setDraft} onChanged={() => void refresh().then(transcript.catchUp)} textareaRef={chatInput} />
+          ) : (
+            <p className="hint chat-off">Read-only: start `ctxwin serve --model …` (or `--demo-model`) to chat here.</p>
+          )}
+        </div>
+        <aside className="side-panel" aria-label="Session tools">
+          <div className="tabs" role="group" aria-label="Panels">
+            {PANELS.map(({ id, label }) => (
+              <button key={id} type="button" className="tab" aria-pressed={panel === id} onClick={() => setPanel(panel === id ? undefined : id)}>
+                {label}
+              </button>
+            ))}
+          </div>
+          {panel === undefined ? null : (
+            <div className="panel-content">
+              {panel === "windows" ? <WindowsPanel windows={windows} activeWindowId={usage?.windowId} onJump={jump} /> : null}
+              {panel === "search" ? <HistorySearch api={api} sessionId={sessionId} onJump={jump} /> : null}
+              {panel === "settings" ? <SettingsPanel api={api} /> : null}
+            </div>
+          )}
+        </aside>
+      </div>
+    </main>
+  );
+}

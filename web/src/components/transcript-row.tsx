@@ -1,0 +1,120 @@
+/**
+ * One transcript row: a message with its parts, a window divider, a collapsed budget warning, an
+ * internal row, or input that was not sent (offered for editing, never for a retry as-is).
+ */
+import { useId, useState } from "react";
+import type { RowBoundary, RowPart, RowView } from "../api/types";
+import { dividerLabel, formatTime } from "../format";
+import { ToolCall } from "./tool-call";
+
+export interface TranscriptRowProps {
+  row: RowView;
+  highlighted: boolean;
+  /** Puts a rejected input's text into the chat box; undefined when chatting is not available. */
+  onEdit: ((text: string) => void) | undefined;
+}
+
+/** @example <TranscriptRow row={row} highlighted={false} onEdit={undefined} /> */
+export function TranscriptRow({ row, highlighted, onEdit }: TranscriptRowProps) {
+  const className = `row row-${row.kind} role-${row.role}${row.hidden ? " row-hidden" : ""}${highlighted ? " row-highlighted" : ""}`;
+  const common = { className, "data-seq": row.seq, "data-window": row.windowNumber, id: `row-${row.seq}` };
+  if (row.kind === "boundary" && row.boundary !== undefined) return <Divider row={row} boundary={row.boundary} common={common} />;
+  if (row.kind === "warning") return <Collapsed common={common} label="Budget warning — the agent was asked to write its notes now" row={row} />;
+  if (row.kind === "internal" || row.hidden) return <Collapsed common={common} label={`Internal row${row.role === "" ? "" : ` (${row.role})`}`} row={row} />;
+  if (row.kind === "rejected-input") {
+    return (
+      <article {...common} aria-label={`Not sent, item ${row.itemId}`}>
+        <RowHeader row={row} tag="Not sent — too large for a fresh window" />
+        <Body row={row} />
+        {onEdit === undefined ? (
+          <p className="hint">Start the server with a model to edit and send it again.</p>
+        ) : (
+          <button type="button" className="secondary" onClick={() => onEdit(row.text)}>
+            Edit in the chat box
+          </button>
+        )}
+      </article>
+    );
+  }
+  return (
+    <article {...common} aria-label={`${row.role}, item ${row.itemId}`}>
+      <RowHeader row={row} />
+      <Body row={row} />
+    </article>
+  );
+}
+
+type Common = { className: string; "data-seq": number; "data-window": number; id: string };
+
+function Divider({ row, boundary, common }: { row: RowView; boundary: RowBoundary; common: Common }) {
+  const [open, setOpen] = useState(false);
+  const summaryId = useId();
+  const label = dividerLabel({ windowNumber: row.windowNumber, boundary });
+  return (
+    <div {...common} className={`${common.className} divider divider-${boundary.kind}`} role="separator" aria-label={label}>
+      <div className="divider-line">
+        <span className="divider-label">{label}</span>
+      </div>
+      {boundary.kind === "compaction" && row.text !== "" ? (
+        <div className="divider-extra">
+          <button type="button" className="link-button" aria-expanded={open} aria-controls={summaryId} onClick={() => setOpen(!open)}>
+            {open ? "Hide the summary" : "Show the summary"}
+          </button>
+          {open ? (
+            <div id={summaryId} className="text">
+              {row.text}
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function Collapsed({ common, label, row }: { common: Common; label: string; row: RowView }) {
+  const [open, setOpen] = useState(false);
+  const textId = useId();
+  return (
+    <div {...common}>
+      <button type="button" className="collapsed-toggle" aria-expanded={open} aria-controls={textId} onClick={() => setOpen(!open)}>
+        <span aria-hidden="true">{open ? "▾" : "▸"}</span> {label}
+      </button>
+      {open ? (
+        <div id={textId} className="text collapsed-text">
+          {row.text}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function RowHeader({ row, tag }: { row: RowView; tag?: string }) {
+  return (
+    <header className="row-header">
+      <span className="row-role">{row.role}</span>
+      {tag === undefined ? null : <span className="row-tag">{tag}</span>}
+      <span className="row-meta">
+        #{row.itemId} · <time dateTime={row.createdAt}>{formatTime(row.createdAt)}</time>
+      </span>
+    </header>
+  );
+}
+
+function Body({ row }: { row: RowView }) {
+  const parts = row.parts.length > 0 ? row.parts : [{ type: "text", text: row.text } satisfies RowPart];
+  return (
+    <div className="row-body">
+      {parts.map((part, index) => (
+        <Part key={index} part={part} />
+      ))}
+      {row.truncated ? <p className="hint">(shortened — the full text is in the transcript store)</p> : null}
+    </div>
+  );
+}
+
+function Part({ part }: { part: RowPart }) {
+  if (part.type === "text") return part.text === "" ? null : <div className="text">{part.text}</div>;
+  if (part.type === "tool") return <ToolCall toolName={part.toolName} state={part.state} input={part.input} output={part.output} />;
+  if (part.type === "file") return <div className="attachment">[file{part.filename === undefined ? "" : ` ${part.filename}`} · {part.mediaType}]</div>;
+  return <div className="attachment">[{part.label}]</div>;
+}

@@ -1,0 +1,15 @@
+/** Entry point of the web UI bundle. */
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { takeAccessToken } from "./api/token";
+import { App } from "./app";
+import "./styles.css";
+
+const root = document.getElementById("root");
+if (root !== null) {
+  createRoot(root).render(
+    <StrictMode>
+      <App token={takeAccessToken()} />
+    </StrictMode>,
+  );
+}
