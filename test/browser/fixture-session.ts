@@ -1,0 +1,66 @@
+/**
+ * A fixture session for the browser tests, written with the library into `<directory>/.ctxwin/ctxwin.db`
+ * (where `ctxwin serve --dir <directory>` looks): several context windows opened by rollovers, tool
+ * calls with long results, a budget warning, a row holding markup that must stay inert, input that
+ * was too large to send (a `rejected-input` row) and a soft clear.
+ */
+import path from "node:path";
+import { tool } from "ai";
+import { z } from "zod";
+import { createAgentSession } from "../../src/session/create-agent-session.js";
+import { textOfTokens } from "../../src/session/test-support/rollover-setup.js";
+import { scriptedModel, type RecordedCall, type ScriptedStep } from "../../src/session/test-support/scripted-model.js";
+import { deterministic } from "../../src/session/test-support/session-fixture.js";
+import { DEFAULT_STORE_PATH, openStore } from "../../src/store/open-store.js";
+
+export const FIXTURE_SESSION = "fixture-session";
+export const FIXTURE_LIMIT = 20_000;
+/** Markup stored as the text of a user message; the UI must show it as text and never run it. */
+export const HOSTILE_TEXT = `Look at this: <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> <b>not bold</b>`;
+export const REJECTED_MARKER = "REJECTED-INPUT-MARKER";
+export const SEARCH_WORD = "zanzibar";
+
+/** Reads two files after each user message, then answers. */
+function script(call: RecordedCall): ScriptedStep {
+  const lines = call.text.split("\n");
+  const lastUser = lines.findLastIndex((line) => line.startsWith("user: "));
+  const reads = lines.slice(lastUser + 1).filter((line) => line.startsWith("tool: result read_file")).length;
+  if (reads < 2) return { toolCalls: [{ toolName: "read_file", input: { path: `src/part-${call.index}.ts` } }] };
+  return { text: `I read ${reads} files. The word of the day is ${SEARCH_WORD}.` };
+}
+
+const readFile = tool({
+  description: "Reads a file of the project",
+  inputSchema: z.object({ path: z.string() }),
+  execute: async ({ path: file }) => `// ${file}\n${textOfTokens(1_400, "const")}\n{"long":"${"x".repeat(400)}"}`,
+});
+
+/**
+ * @example
+ * const summary = await writeFixtureSession({ directory: tmp });
+ */
+export async function writeFixtureSession({ directory }: { directory: string }): Promise<{ windows: number; rows: number }> {
+  const store = openStore({ path: path.join(directory, DEFAULT_STORE_PATH), ...deterministic("fixture") });
+  const { model } = scriptedModel({ script });
+  const session = createAgentSession({
+    store,
+    sessionId: FIXTURE_SESSION,
+    model,
+    tools: { read_file: readFile },
+    budget: { contextLimit: FIXTURE_LIMIT },
+    logWarning: () => undefined,
+    ...deterministic("fixture-session"),
+  });
+  try {
+    await session.send("Fixture session: please read the project files.");
+    await session.send(HOSTILE_TEXT);
+    for (let turn = 0; turn < 6; turn += 1) await session.send(`Turn ${turn}: read two more files.`);
+    await session.send(`${REJECTED_MARKER} ${textOfTokens(30_000, "huge")}`);
+    await session.clear({ soft: true });
+    await session.send("After the soft clear: read again.");
+    const summary = await store.session(FIXTURE_SESSION);
+    return { windows: summary?.windowCount ?? 0, rows: await store.lastSeq(FIXTURE_SESSION) };
+  } finally {
+    await store.close();
+  }
+}
