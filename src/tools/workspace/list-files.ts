@@ -1,0 +1,77 @@
+/**
+ * `list_files`: the files under a workspace folder, one line each with its size, in the walk's
+ * fixed order (depth-first, each folder's entries sorted by name). Recursive listings show files
+ * (and symbolic links); a one-level listing also shows sub-folders as `name/`. Past the cap, a
+ * last line says how many more entries there are and how to narrow the listing.
+ */
+import fs from "node:fs";
+import { isRefusal, refusal, formatSize, type Refusal } from "./results.js";
+import { walkTree, type WalkEntry } from "./walk-tree.js";
+import type { Workspace } from "./workspace-root.js";
+import { resolveWorkspacePath } from "./workspace-paths.js";
+
+export interface ListFilesInput {
+  /** Folder (or file) to list, root-relative (default "."). */
+  path?: string | null | undefined;
+  /** Walk sub-folders too (default true). */
+  recursive?: boolean | null | undefined;
+}
+
+/**
+ * Runs one `list_files` call.
+ *
+ * @example
+ * listWorkspaceFiles({ workspace, input: { path: "src", recursive: false }, maxListEntries: 200 })
+ * // "src/cli/\nsrc/index.ts (4.1 KB)"
+ */
+export function listWorkspaceFiles({ workspace, input, maxListEntries }: { workspace: Workspace; input: ListFilesInput; maxListEntries: number }): string | Refusal {
+  const resolved = resolveWorkspacePath({ workspace, input: input.path ?? "." });
+  if (isRefusal(resolved)) return resolved;
+  const shown = resolved.shown;
+  if (resolved.kind === "missing") return refusal(`${shown} does not exist; list its parent folder to see what is there.`);
+  if (resolved.kind === "file") return `${shown} (${formatSize(resolved.stats?.size ?? 0)})`;
+  if (resolved.kind === "other") return refusal(`${shown} is not a file or folder (a device, socket or pipe).`);
+
+  const recursive = input.recursive ?? true;
+  const lines: string[] = [];
+  let more = 0;
+  let firstFolder: string | undefined;
+  const summary = walkTree({
+    absolute: resolved.target,
+    shown,
+    recursive,
+    visit: (entry) => {
+      if (entry.kind === "directory") {
+        firstFolder ??= entry.shown;
+        if (recursive) return true;
+      }
+      if (lines.length < maxListEntries) lines.push(lineOf(entry));
+      else more += 1;
+      return true;
+    },
+  });
+
+  const notes: string[] = [];
+  if (more > 0 || summary.exhausted) {
+    const count = summary.exhausted ? `more than ${more}` : String(more);
+    const narrow = firstFolder === undefined ? "" : ` (e.g. path: "${firstFolder}")`;
+    const oneLevel = recursive ? ', or recursive: false for one level' : "";
+    notes.push(`[… ${count} more entries not shown; list a sub-folder with path${narrow}${oneLevel}, or use search_text]`);
+  }
+  if (summary.unreadableFolders > 0) notes.push(`[${summary.unreadableFolders} folder(s) could not be read]`);
+  if (lines.length === 0 && notes.length === 0) return recursive ? `No files in ${shown}.` : `${shown} is empty.`;
+  return [...lines, ...notes].join("\n");
+}
+
+function lineOf(entry: WalkEntry): string {
+  if (entry.kind === "directory") return `${entry.shown}/`;
+  if (entry.kind === "link") return `${entry.shown} (symbolic link)`;
+  if (entry.kind === "other") return `${entry.shown} (not a regular file)`;
+  let size: number;
+  try {
+    size = fs.statSync(entry.absolute).size;
+  } catch {
+    return `${entry.shown} (unreadable)`;
+  }
+  return `${entry.shown} (${formatSize(size)})`;
+}

@@ -1,0 +1,108 @@
+/**
+ * The workspace tools for the AI SDK: `read_file`, `list_files` and `search_text` over one folder,
+ * plus `write_file` and `edit_file` when writing is allowed. Every answer is plain text; every
+ * refusal (bad input, a path outside the root, a binary file, ...) is text starting `Error: `.
+ * The tools never throw. Rules and caps: docs/workspace-tools.md.
+ */
+import { tool, type Tool, type ToolSet } from "ai";
+import type { z } from "zod";
+import { checkToolInput, permissiveTwin, type RawToolInput } from "./input-check.js";
+import { workspaceFieldExpectations, workspaceInputSchemas } from "./input-schemas.js";
+import { resolveLimits, type WorkspaceToolLimits } from "./limits.js";
+import { listWorkspaceFiles } from "./list-files.js";
+import { readWorkspaceFile } from "./read-file.js";
+import { failureText, formatRefusal, isRefusal, type Refusal } from "./results.js";
+import { searchWorkspaceText } from "./search-text.js";
+import { openWorkspace } from "./workspace-root.js";
+
+export type { WorkspaceToolLimits } from "./limits.js";
+
+/** The tools every workspace tool set has. */
+export const WORKSPACE_READ_TOOL_NAMES = ["read_file", "list_files", "search_text"] as const;
+/** The tools added by `allowWrite: true`. */
+export const WORKSPACE_WRITE_TOOL_NAMES = ["write_file", "edit_file"] as const;
+
+export interface WorkspaceToolsOptions {
+  /** The folder the tools see; resolved once (a symbolic link is followed here). Must exist. */
+  root: string;
+  /** Adds `write_file` and `edit_file` (default false). */
+  allowWrite?: boolean;
+  limits?: WorkspaceToolLimits;
+}
+
+const READ_DESCRIPTIONS = {
+  read_file:
+    "Read a text file of the workspace. Returns 'File: <path> · lines A–B of N' and then the raw lines. Long files come in parts: a truncated result ends with '[… truncated: continue with offset=K]'; call again with that offset. Use offset and limit to read a known range.",
+  list_files:
+    "List the files under a workspace folder, one per line with its size, sorted by name (each folder's contents right after it). Skips .git, node_modules and .ctxwin. Use path to list one folder and recursive: false for a single level.",
+  search_text:
+    "Search the text files of the workspace for a literal, case-insensitive string. Returns lines 'path:LINE: text'. Skips binary and very large files, .git, node_modules and .ctxwin. Narrow with path (a folder or file).",
+} as const;
+
+/**
+ * Creates the workspace tools over `root`. Throws `WorkspaceRootError` when the root is missing
+ * and `InvalidArgumentError` for a bad limit; the tools themselves never throw.
+ *
+ * @example
+ * const result = streamText({
+ *   model,
+ *   tools: { ...workspaceTools({ root: process.cwd() }), memory: memoryTool({ root: ".ctxwin/memory", sessionId }) },
+ *   prompt: "Where is the retry policy configured?",
+ * });
+ */
+export function workspaceTools({ root, allowWrite = false, limits }: WorkspaceToolsOptions): ToolSet {
+  const workspace = openWorkspace({ root });
+  const resolved = resolveLimits(limits);
+  const schemas = workspaceInputSchemas(resolved);
+  const expectations = workspaceFieldExpectations(resolved);
+  const tools: ToolSet = {
+    read_file: workspaceTool({
+      description: READ_DESCRIPTIONS.read_file,
+      schema: schemas.read_file,
+      expectations,
+      run: (input) => readWorkspaceFile({ workspace, input, maxReadChars: resolved.maxReadChars }),
+    }),
+    list_files: workspaceTool({
+      description: READ_DESCRIPTIONS.list_files,
+      schema: schemas.list_files,
+      expectations,
+      run: (input) => listWorkspaceFiles({ workspace, input, maxListEntries: resolved.maxListEntries }),
+    }),
+    search_text: workspaceTool({
+      description: READ_DESCRIPTIONS.search_text,
+      schema: schemas.search_text,
+      expectations: { ...expectations, limit: expectations["search_limit"] as string },
+      run: (input) => searchWorkspaceText({ workspace, input, limits: resolved }),
+    }),
+  };
+  if (!allowWrite) return tools;
+  return tools;
+}
+
+function workspaceTool<Schema extends z.ZodObject>({
+  description,
+  schema,
+  expectations,
+  run,
+}: {
+  description: string;
+  schema: Schema;
+  expectations: Record<string, string>;
+  run: (input: z.infer<Schema>) => string | Refusal;
+}): Tool<RawToolInput, string> {
+  return tool({
+    description,
+    inputSchema: permissiveTwin(schema),
+    execute: async (raw: RawToolInput): Promise<string> => {
+      const checked = checkToolInput({ schema, raw, expectations });
+      if (!checked.ok) return `Error: ${checked.message}`;
+      try {
+        const outcome = run(checked.input);
+        return isRefusal(outcome) ? formatRefusal(outcome) : outcome;
+      } catch (error) {
+        const path = (checked.input as { path?: unknown }).path;
+        return failureText(error, typeof path === "string" ? path : undefined);
+      }
+    },
+  });
+}
