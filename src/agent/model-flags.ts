@@ -70,6 +70,12 @@ export interface ResolvedModel {
   label: string;
   /** The context limit to give the session: the flag's, or `undefined` when the catalog knows the model. */
   contextLimit?: number;
+  /** Which package serves the model. */
+  provider: ModelProvider | "openai-compatible";
+  /** The server the requests go to, when not the provider's default (`--base-url`, `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`). */
+  baseUrl?: string;
+  /** The environment variable the key came from, to name when the provider refuses it. */
+  keyVariable?: string;
 }
 
 /**
@@ -92,19 +98,24 @@ export function resolveModel({ model, baseUrl, apiKey, contextLimit, env = proce
   const key = `${provider}:${id}`;
   const limit = requireLimit({ key, shown: key, contextLimit, catalog });
   if (provider === "openai") {
-    const openaiBaseUrl = nonEmpty(env["OPENAI_BASE_URL"]);
+    const openaiBaseUrl = optionalBaseUrl(env, "OPENAI_BASE_URL");
     const openai = createOpenAI({
       apiKey: requireKey({ apiKey, env, variable: "OPENAI_API_KEY", hint: "set OPENAI_API_KEY (or pass --base-url <url> for a local OpenAI-compatible server)" }),
-      ...(openaiBaseUrl === undefined ? {} : { baseURL: checkBaseUrl(openaiBaseUrl, "OPENAI_BASE_URL") }),
+      ...(openaiBaseUrl === undefined ? {} : { baseURL: openaiBaseUrl }),
     });
-    return { model: openai(id), label: key, ...limit };
+    return { model: openai(id), label: key, provider, ...limit, ...(openaiBaseUrl === undefined ? {} : { baseUrl: openaiBaseUrl }), ...(nonEmpty(apiKey) === undefined ? { keyVariable: "OPENAI_API_KEY" } : {}) };
   }
-  const anthropicBaseUrl = nonEmpty(env["ANTHROPIC_BASE_URL"]);
+  const anthropicBaseUrl = optionalBaseUrl(env, "ANTHROPIC_BASE_URL");
   const anthropic = createAnthropic({
     apiKey: requireKey({ apiKey, env, variable: "ANTHROPIC_API_KEY", hint: "set ANTHROPIC_API_KEY" }),
-    ...(anthropicBaseUrl === undefined ? {} : { baseURL: checkBaseUrl(anthropicBaseUrl, "ANTHROPIC_BASE_URL") }),
+    ...(anthropicBaseUrl === undefined ? {} : { baseURL: anthropicBaseUrl }),
   });
-  return { model: anthropic(id), label: key, ...limit };
+  return { model: anthropic(id), label: key, provider, ...limit, ...(anthropicBaseUrl === undefined ? {} : { baseUrl: anthropicBaseUrl }), ...(nonEmpty(apiKey) === undefined ? { keyVariable: "ANTHROPIC_API_KEY" } : {}) };
+}
+
+function optionalBaseUrl(env: NodeJS.ProcessEnv, variable: string): string | undefined {
+  const value = nonEmpty(env[variable]);
+  return value === undefined ? undefined : checkBaseUrl(value, variable);
 }
 
 /**
@@ -152,9 +163,11 @@ function compatibleModel({
   const name = named ? prefix : COMPATIBLE_PROVIDER_NAME;
   const label = `${id} @ ${baseUrl}`;
   const limit = requireLimit({ key: `${name}:${id}`, shown: label, contextLimit, catalog });
-  const key = apiKey ?? nonEmpty(env["CTXWIN_API_KEY"]) ?? nonEmpty(env["OPENAI_API_KEY"]);
+  const flagKey = nonEmpty(apiKey);
+  const keyVariable = flagKey !== undefined ? undefined : ["CTXWIN_API_KEY", "OPENAI_API_KEY"].find((variable) => nonEmpty(env[variable]) !== undefined);
+  const key = flagKey ?? (keyVariable === undefined ? undefined : nonEmpty(env[keyVariable]));
   const provider = createOpenAICompatible({ name, baseURL: baseUrl, includeUsage: true, ...(key === undefined ? {} : { apiKey: key }) });
-  return { model: provider.chatModel(id), label, ...limit };
+  return { model: provider.chatModel(id), label, provider: "openai-compatible", baseUrl, ...limit, ...(keyVariable === undefined ? {} : { keyVariable }) };
 }
 
 function providerOf(reference: string, catalog: ModelCatalog): { provider: ModelProvider; id: string } {
