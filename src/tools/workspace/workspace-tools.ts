@@ -10,10 +10,12 @@ import { checkToolInput, permissiveTwin, type RawToolInput } from "./input-check
 import { workspaceFieldExpectations, workspaceInputSchemas } from "./input-schemas.js";
 import { resolveLimits, type WorkspaceToolLimits } from "./limits.js";
 import { listWorkspaceFiles } from "./list-files.js";
+import { editWorkspaceFile } from "./edit-file.js";
 import { readWorkspaceFile } from "./read-file.js";
 import { failureText, formatRefusal, isRefusal, type Refusal } from "./results.js";
 import { searchWorkspaceText } from "./search-text.js";
 import { openWorkspace } from "./workspace-root.js";
+import { writeWorkspaceFile } from "./write-file.js";
 
 export type { WorkspaceToolLimits } from "./limits.js";
 
@@ -37,6 +39,13 @@ const READ_DESCRIPTIONS = {
     "List the files under a workspace folder, one per line with its size, sorted by name (each folder's contents right after it). Skips .git, node_modules and .ctxwin. Use path to list one folder and recursive: false for a single level.",
   search_text:
     "Search the text files of the workspace for a literal, case-insensitive string. Returns lines 'path:LINE: text'. Skips binary and very large files, .git, node_modules and .ctxwin. Narrow with path (a folder or file).",
+} as const;
+
+const WRITE_DESCRIPTIONS = {
+  write_file:
+    "Create or replace a text file of the workspace with the given content (missing folders are created; the write is atomic). Prefer edit_file for changing part of an existing file.",
+  edit_file:
+    "Change part of a text file: old_text must occur exactly once in the file (copy it exactly from read_file, with enough surrounding lines to be unique); it is replaced by new_text.",
 } as const;
 
 /**
@@ -76,6 +85,18 @@ export function workspaceTools({ root, allowWrite = false, limits }: WorkspaceTo
     }),
   };
   if (!allowWrite) return tools;
+  tools["write_file"] = workspaceTool({
+    description: WRITE_DESCRIPTIONS.write_file,
+    schema: schemas.write_file,
+    expectations,
+    run: (input) => writeWorkspaceFile({ workspace, input }),
+  });
+  tools["edit_file"] = workspaceTool({
+    description: WRITE_DESCRIPTIONS.edit_file,
+    schema: schemas.edit_file,
+    expectations,
+    run: (input) => editWorkspaceFile({ workspace, input }),
+  });
   return tools;
 }
 
