@@ -15,7 +15,7 @@ import { compactActiveWindow, type CompactResult } from "./compaction.js";
 import { primaryModel, type SessionContext } from "./session-context.js";
 import { createSessionEvents, type SessionEventName, type SessionListener } from "./session-events.js";
 import { createSessionLock } from "./session-lock.js";
-import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendResult, SessionUsage } from "./session-types.js";
+import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendOptions, SendResult, SessionUsage } from "./session-types.js";
 import { buildToolSet } from "./tool-set.js";
 import { createTurnQueue } from "./turn-queue.js";
 import { createSessionCalibration } from "./session-calibration.js";
@@ -27,8 +27,11 @@ import { CONTEXT_NOTES_PATH } from "../core/hot-memories/limits.js";
 
 export interface AgentSession {
   readonly sessionId: string;
-  /** Sends one input; resolves when its turn and every continuation it queued have finished. */
-  send(input: SendInput): Promise<SendResult>;
+  /**
+   * Sends one input; resolves when its turn and every continuation it queued have finished.
+   * `options.signal` interrupts it (status `interrupted`, what streamed is stored).
+   */
+  send(input: SendInput, options?: SendOptions): Promise<SendResult>;
   /** Manual soft clear: writes a `reset` boundary (a privacy floor) and drops any pending rollover. */
   clear(options: { soft: true }): Promise<{ windowId: string }>;
   /** Summarizes the active window into a `compaction` boundary; drops any pending rollover. */
@@ -56,6 +59,8 @@ function memoryHotMemories(memory: AgentSessionOptions["memory"], sessionId: str
  * const session = createAgentSession({ store: openStore(), sessionId: "build-42", model: openai("gpt-4o"), tools });
  * const result = await session.send("Summarize the open issues.");
  * if (result.status === "blocked") console.log(result.reason);
+ * const controller = new AbortController(); // Ctrl-C: controller.abort()
+ * const partial = await session.send("Write the report.", { signal: controller.signal });
  */
 export function createAgentSession({
   store,

@@ -24,7 +24,8 @@ export interface TurnStop {
 }
 
 export interface TurnRun {
-  status: "completed" | "failed" | "context-exceeded" | "blocked";
+  /** `interrupted`: the turn's signal aborted it; what streamed of the current step is stored. */
+  status: "completed" | "failed" | "context-exceeded" | "blocked" | "interrupted";
   text: string;
   steps: StoredStep[];
   stop?: TurnStop;
@@ -35,17 +36,26 @@ export interface TurnRun {
   model?: string;
 }
 
+export interface RunTurnOptions {
+  windowId: string;
+  rows: StoredRow[];
+  turnId: string;
+  /** Aborts the provider call (and tools); the turn then ends `interrupted`, no fallback is tried. */
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Runs a turn over the active window `rows` (its trigger already stored), trying the primary model
  * and then each fallback that fits its own ceiling.
  *
  * @example
- * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId });
+ * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId, signal });
  */
-export async function runTurn(context: SessionContext, { windowId, rows, turnId }: { windowId: string; rows: StoredRow[]; turnId: string }): Promise<TurnRun> {
+export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal }: RunTurnOptions): Promise<TurnRun> {
   const skipped: string[] = [];
   let lastFailure: TurnRun | undefined;
   for (const [index, model] of context.models.entries()) {
+    if (signal?.aborted === true) return { status: "interrupted", text: "", steps: [], streamedAnything: false };
     const limit = contextLimitFor(context, model);
     const frame = await requestFrame(context, model);
     const limits = toolOutputLimits(context, model);
@@ -54,7 +64,7 @@ export async function runTurn(context: SessionContext, { windowId, rows, turnId 
       skipped.push(`${modelKey(model)} (about ${request.estimatedTokens} tokens, ceiling ${context.policy.hardCeiling(limit)})`);
       continue;
     }
-    const run = await streamAttempt(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}` });
+    const run = await streamAttempt(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal });
     if (run.status !== "failed" || run.streamedAnything) return run;
     lastFailure = run;
   }
@@ -77,9 +87,10 @@ interface AttemptOptions {
   rows: StoredRow[];
   windowId: string;
   operationPrefix: string;
+  signal: AbortSignal | undefined;
 }
 
-async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix }: AttemptOptions): Promise<TurnRun> {
+async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal }: AttemptOptions): Promise<TurnRun> {
   const key = modelKey(model);
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
@@ -96,12 +107,20 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       steps.push(step);
       if (step.estimatedInputTokens !== undefined) context.calibration.learn(model, { estimated: step.estimatedInputTokens, reported: step.reportedInputTokens });
       context.events.emit("step-end", { row: step.row, stepIndex: step.stepIndex, usage: step.usage, model: step.model });
+      // A partial step (interrupted, or cut by a failure) has no reported usage: no new budget figure.
+      if (step.reportedInputTokens === undefined) return;
       const contextTokens = step.usage.inputTokens;
       context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100 });
     },
+    onTextDelta: (delta, stepIndex) => context.events.emit("text-delta", { delta, stepIndex }),
   });
   let stop: TurnStop | undefined;
   let streamError: unknown;
+  /** The next step's request, assembled when the previous step was evaluated. */
+  let prepared: { stepNumber: number; request: AssembledRequest } | undefined;
+  // The signal fired between steps: the SDK would still start the next one.
+  let stoppedByAbort = false;
+  const abortedBetweenSteps = (): boolean => (stoppedByAbort ||= signal?.aborted === true);
 
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
     await recorder.stored(stepIndex);
@@ -113,9 +132,16 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       overheadTokens: overheadTokens(frame),
       calibrationFactor: context.calibration.factor(model),
     });
-    const evaluation = context.policy.evaluate({ moment: "after-step", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
+    // The request the next step would send, built now (prepareStep reuses it): the reported anchor
+    // of the pressure figure cannot see a frame that grew since (notes written by a memory step) nor
+    // a provider that counts lower than our estimate, and the next request must never pass the ceiling.
+    const nextFrame = await requestFrame(context, model);
+    const next = await assembleRequest({ rows: all, frame: nextFrame, limits, previous });
+    prepared = { stepNumber: stepIndex + 1, request: next };
+    const projected = Math.max(pressure.contextTokens, next.estimatedTokens);
+    const evaluation = context.policy.evaluate({ moment: "after-step", projected, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
     if (context.strategy === "off" || evaluation.decision === "block") {
-      if (pressure.contextTokens < evaluation.hardCeiling) return false;
+      if (projected < evaluation.hardCeiling) return false;
       stop = { decision: "block", evaluation, windowId, contextLimit: limit };
       return true;
     }
@@ -129,11 +155,19 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     ...(request.system === undefined ? {} : { system: request.system }),
     messages: request.messages,
     tools: frame.tools,
-    stopWhen: [stepCountIs(context.maxSteps), ({ steps: settled }) => evaluateSettledStep(settled.length - 1)],
+    ...(signal === undefined ? {} : { abortSignal: signal }),
+    stopWhen: [
+      stepCountIs(context.maxSteps),
+      async ({ steps: settled }) => {
+        const stopHere = await evaluateSettledStep(settled.length - 1);
+        // Asked once the step is stored (its step-end listeners have run), so an abort from them counts.
+        return abortedBetweenSteps() || stopHere;
+      },
+    ],
     prepareStep: async ({ stepNumber }) => {
       if (stepNumber === 0) return undefined;
-      const nextFrame = await requestFrame(context, model);
-      const next = await assembleRequest({ rows: [...rows, ...recorder.rows], frame: nextFrame, limits, previous });
+      const next = prepared?.stepNumber === stepNumber ? prepared.request : await assembleRequest({ rows: [...rows, ...recorder.rows], frame: await requestFrame(context, model), limits, previous });
+      prepared = undefined;
       previous = next.estimate;
       estimates[stepNumber] = next.rawEstimatedTokens;
       if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
@@ -153,6 +187,10 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   }
   const text = lastText(steps);
   const failure = consumeError ?? streamError;
+  // An abort is the caller's choice, not a provider failure: no error event, no fallback. Only a
+  // failure to store what streamed still fails the turn.
+  const interrupted = recorder.aborted || stoppedByAbort || (failure !== undefined && signal?.aborted === true);
+  if (interrupted && !SessionStoreError.isInstance(consumeError)) return { status: "interrupted", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
   if (failure === undefined) return { status: "completed", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
   if (isContextExceededError(failure) && !recorder.streamedAnything) return { status: "context-exceeded", text, steps, streamedAnything: false, model: key, error: asError(failure) };
   const error = SessionStoreError.isInstance(failure) || RequestOverCeilingError.isInstance(failure) ? failure : new ProviderCallError(key, failure);

@@ -3,6 +3,8 @@
  * (the input and every continuation or warning turn it queued) have run. Turns run one at a time
  * under the session lock. Each turn: start (maybe a rollover, in one append) → stream → act on
  * the settled-step decision by latching and queueing, never by rolling over from a callback.
+ * A send's `signal` interrupts it: its running turn stops, its queued turns are dropped, and a
+ * budget decision already made stays latched for the next send (docs/adr/0011).
  */
 import type { RowPart } from "../core/row.js";
 import { ContextExceededError } from "./errors.js";
@@ -11,7 +13,7 @@ import { runTurn, type TurnRun } from "./run-turn.js";
 import { primaryModel, requestFrame, type SessionContext } from "./session-context.js";
 import type { createSessionLock } from "./session-lock.js";
 import { createSendCollector, type SendCollector } from "./send-result.js";
-import type { SendInput, SendResult } from "./session-types.js";
+import type { SendInput, SendOptions, SendResult } from "./session-types.js";
 import type { QueueEntry, TurnOwner, TurnQueue } from "./turn-queue.js";
 
 export interface SendFlowOptions {
@@ -21,29 +23,38 @@ export interface SendFlowOptions {
   maxTurnsPerSend: number;
 }
 
+const interrupted = { status: "interrupted" } as const;
+
 /**
  * @example
  * const send = createSendFlow({ context, queue, lock, maxTurnsPerSend: 25 });
- * const result = await send("hello");
+ * const result = await send("hello", { signal: controller.signal });
  */
 export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFlowOptions) {
   const collectors = new Map<TurnOwner, SendCollector>();
+  /** The turn running under the lock (whichever send's loop runs it). */
+  let running: { owner: TurnOwner; done: Promise<void> } | undefined;
 
   /** Runs one queued turn; an unexpected failure (hot memories unreadable, a bug) ends its send as `failed`. */
   async function runEntry(entry: QueueEntry): Promise<void> {
     const collector = collectors.get(entry.owner);
     if (collector === undefined) return;
+    // Interrupted before this turn started: nothing of it is stored.
+    if (entry.owner.signal?.aborted === true) return endWith(collector, entry.owner, interrupted);
+    const turnId = context.generateId();
+    context.events.emit("turn-start", { turnId });
     try {
-      await runTurnOf(entry, collector);
+      await runTurnOf(entry, collector, turnId);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       context.events.emit("error", { error: failure });
       endWith(collector, entry.owner, { status: "failed", error: failure });
     }
+    context.events.emit("turn-end", { turnId, status: collector.status ?? "completed" });
   }
 
-  async function runTurnOf(entry: QueueEntry, collector: SendCollector): Promise<void> {
-    const turnId = context.generateId();
+  async function runTurnOf(entry: QueueEntry, collector: SendCollector, turnId: string): Promise<void> {
+    const { signal } = entry.owner;
     const model = primaryModel(context);
     const frame = await requestFrame(context, model);
     const trigger: TurnTrigger = entry.kind === "user" ? { kind: "user", parts: entry.parts, ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }) } : { kind: entry.kind };
@@ -54,7 +65,8 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     if (start === undefined) return;
     if (start.latchConsumed) queue.clearRollover();
     if (warningAhead) queue.clearWarning();
-    let run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId });
+    let run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId, signal });
+    if (run.status === "context-exceeded" && signal?.aborted === true) run = { ...run, status: "interrupted" };
     if (run.status === "context-exceeded") {
       const retryTrigger: TurnTrigger =
         entry.kind === "user" && run.steps.length === 0 ? { kind: "user", parts: entry.parts, metadata: { ...entry.metadata, retryOfSeq: start.trigger.seq } } : { kind: "continue" };
@@ -66,7 +78,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
         return;
       }
       collector.addTurn(run.steps, run.text);
-      run = await runTurn(context, { windowId: emergency.windowId, rows: emergency.rows, turnId: `${turnId}:retry` });
+      run = await runTurn(context, { windowId: emergency.windowId, rows: emergency.rows, turnId: `${turnId}:retry`, signal });
       if (run.status === "context-exceeded") {
         collector.addTurn(run.steps, run.text);
         failWith(collector, entry.owner, new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: true }));
@@ -107,6 +119,10 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
   }
 
   function afterRun(collector: SendCollector, owner: TurnOwner, run: TurnRun): void {
+    if (run.status === "interrupted") {
+      keepBudgetDecision(run, owner);
+      return endWith(collector, owner, interrupted);
+    }
     if (run.status === "failed") return endWith(collector, owner, { status: "failed", ...(run.error === undefined ? {} : { error: run.error }) });
     if (run.status === "blocked") {
       const reason = run.reason ?? "The request does not fit the context window.";
@@ -127,6 +143,20 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     }
   }
 
+  /**
+   * An interrupted turn whose last settled step decided a rollover or a warning: the decision
+   * stands (the window's pressure did not change), but the continuation does not run. The rollover
+   * stays latched and the warning rides in front of the next user input.
+   */
+  function keepBudgetDecision(run: TurnRun, owner: TurnOwner): void {
+    const stop = run.stop;
+    if (stop?.decision === "rollover") {
+      queue.latchRollover({ reason: "mid-stream", flushOpportunity: stop.evaluation.flushOpportunity, contextTokens: stop.evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId }, owner);
+    } else if (stop?.decision === "warn") {
+      queue.deferWarning({ windowId: stop.windowId });
+    }
+  }
+
   /** Ends the owner's send as failed and tells listeners (`error` event) why. */
   function failWith(collector: SendCollector, owner: TurnOwner, error: Error): void {
     context.events.emit("error", { error });
@@ -138,22 +168,42 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     queue.dropInternalOf(owner);
   }
 
-  return async function send(input: SendInput): Promise<SendResult> {
-    const owner: TurnOwner = { id: context.generateId() };
+  /** Runs the entry at the head of the queue, if `owner` still has turns queued. */
+  async function runNext(owner: TurnOwner): Promise<void> {
+    if (!queue.hasEntriesFor(owner)) return;
+    const entry = queue.shift();
+    if (entry === undefined) return;
+    const done = runEntry(entry);
+    running = { owner: entry.owner, done };
+    try {
+      await done;
+    } finally {
+      running = undefined;
+    }
+    const entryCollector = collectors.get(entry.owner);
+    if (entryCollector !== undefined && entryCollector.turns >= maxTurnsPerSend) queue.dropInternalOf(entry.owner);
+  }
+
+  return async function send(input: SendInput, { signal }: SendOptions = {}): Promise<SendResult> {
     const collector = createSendCollector();
+    if (signal?.aborted === true) {
+      collector.end(interrupted);
+      return collector.result();
+    }
+    const owner: TurnOwner = { id: context.generateId(), ...(signal === undefined ? {} : { signal }) };
     collectors.set(owner, collector);
     const { parts, metadata } = partsOf(input);
     queue.push({ kind: "user", parts, owner, ...(metadata === undefined ? {} : { metadata }) });
     try {
       while (queue.hasEntriesFor(owner)) {
-        await lock.run(async () => {
-          if (!queue.hasEntriesFor(owner)) return;
-          const entry = queue.shift();
-          if (entry === undefined) return;
-          await runEntry(entry);
-          const entryCollector = collectors.get(entry.owner);
-          if (entryCollector !== undefined && entryCollector.turns >= maxTurnsPerSend) queue.dropInternalOf(entry.owner);
-        });
+        const outcome = await lock.runUnlessAborted(() => runNext(owner), signal);
+        if (outcome.status === "aborted") {
+          // Interrupted while waiting for the lock: drop what has not started; a turn of this send
+          // that another send's loop is running sees the same signal and ends soon.
+          queue.dropAllOf(owner);
+          if (running?.owner === owner) await running.done;
+          collector.end(interrupted);
+        }
       }
       return collector.result();
     } finally {

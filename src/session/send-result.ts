@@ -46,6 +46,10 @@ export function createSendCollector() {
     get ended(): boolean {
       return ending !== undefined;
     },
+    /** How the send ends, once it has ended. */
+    get status(): SendResult["status"] | undefined {
+      return ending?.status;
+    },
     result(): SendResult {
       const outcome = ending ?? { status: "completed" as const };
       return {

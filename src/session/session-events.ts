@@ -1,17 +1,27 @@
 /**
- * Typed events of an agent session: `step-end`, `usage`, `budget-warning`, `rollover`, `blocked`,
- * `error`. Listeners run synchronously; one that throws does not stop the session.
+ * Typed events of an agent session: `turn-start`, `text-delta`, `step-end`, `usage`, `budget-warning`,
+ * `rollover`, `blocked`, `error`, `turn-end`. Listeners run synchronously; one that throws does not
+ * stop the session.
  */
 import type { StoredRow } from "../store/port.js";
-import type { RolloverInfo, StepUsageSummary, WarningInfo } from "./session-types.js";
+import type { RolloverInfo, SendResult, StepUsageSummary, WarningInfo } from "./session-types.js";
 
 export interface SessionEventMap {
+  /** A turn begins: the send's input, or a continuation or warning turn it queued. */
+  "turn-start": { turnId: string };
+  /**
+   * Assistant text as it streams, before its step is stored. The deltas of a step concatenate to
+   * the text parts of its stored row (an interrupted step included: what streamed is what is stored).
+   */
+  "text-delta": { delta: string; stepIndex: number };
   "step-end": { row: StoredRow; stepIndex: number; usage: StepUsageSummary; model: string };
   usage: { windowId: string; contextTokens: number; contextLimit: number | undefined; percent: number | undefined };
   "budget-warning": WarningInfo;
   rollover: RolloverInfo;
   blocked: { reason: string; estimatedTokens?: number; hardCeiling?: number };
   error: { error: Error };
+  /** A turn ended; `status` is how its send ends (`completed` while the send goes on). */
+  "turn-end": { turnId: string; status: SendResult["status"] };
 }
 
 export type SessionEventName = keyof SessionEventMap;

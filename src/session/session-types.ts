@@ -90,9 +90,21 @@ export interface StepUsageSummary {
   outputTokens: number;
 }
 
+/** Options of one `send`. */
+export interface SendOptions {
+  /**
+   * Interrupts the send: the provider call is aborted, what already streamed of the current step
+   * is stored as a partial step, and no further step, turn or continuation runs. The result has
+   * status `interrupted`. Aborted before its input was stored (already aborted, or while waiting
+   * behind another send), the send stores nothing.
+   */
+  signal?: AbortSignal;
+}
+
 export interface SendResult {
-  status: "completed" | "blocked" | "failed";
-  /** Text of the last assistant answer of this send. */
+  /** `interrupted`: the send's `signal` aborted it (see `SendOptions.signal`). */
+  status: "completed" | "blocked" | "failed" | "interrupted";
+  /** Text of the last assistant answer of this send (interrupted: what streamed of it). */
   text: string;
   rollovers: RolloverInfo[];
   warnings: WarningInfo[];

@@ -36,6 +36,8 @@ export interface StepRecorderOptions {
   /** Our raw estimate of the request step `index` answered, kept for calibration. */
   estimateOf?: (stepIndex: number) => number | undefined;
   onStored: (step: StoredStep) => void;
+  /** Assistant text as it streams, with the index of the step it belongs to. */
+  onTextDelta?: (delta: string, stepIndex: number) => void;
 }
 
 /**
@@ -44,13 +46,14 @@ export interface StepRecorderOptions {
  * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
  * await recorder.consume(result.toUIMessageStream());
  */
-export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, onStored }: StepRecorderOptions) {
+export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, onStored, onTextDelta = () => undefined }: StepRecorderOptions) {
   const stepResults = createDeferredList<StepResult<ToolSet>>();
   const storedSteps = createDeferredList<StoredStep>();
   const rows: StoredRow[] = [];
   let stepIndex = 0;
   let segment: UIMessageChunk[] | undefined;
   let segmentHasContent = false;
+  let aborted = false;
 
   async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
@@ -118,6 +121,10 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
     get streamedAnything(): boolean {
       return rows.length > 0 || segmentHasContent;
     },
+    /** Whether the stream ended with an `abort` chunk (the call's abort signal fired). */
+    get aborted(): boolean {
+      return aborted;
+    },
     /** Reads the whole stream; stores each step as it settles and a partial last step, if any. */
     async consume(stream: AsyncIterable<UIMessageChunk>, { model }: { model: string }): Promise<void> {
       try {
@@ -127,8 +134,10 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
             segmentHasContent = false;
             continue;
           }
+          if (chunk.type === "abort") aborted = true;
           if (segment === undefined) continue;
           segment.push(chunk);
+          if (chunk.type === "text-delta") onTextDelta(chunk.delta, stepIndex);
           if (!framingChunks.has(chunk.type)) segmentHasContent = true;
           if (chunk.type === "finish-step") {
             const chunks = segment;

@@ -11,6 +11,8 @@ import type { RolloverReason, RowPart } from "../core/row.js";
 /** Whoever is waiting for a turn's result: one `send` call. */
 export interface TurnOwner {
   readonly id: string;
+  /** The send's `signal`: its turns stop when it aborts. */
+  readonly signal?: AbortSignal;
 }
 
 export type QueueEntry =
@@ -77,6 +79,13 @@ export function createTurnQueue() {
       else if (!entries.some((entry) => entry.kind === "warning")) entries.push({ kind: "warning", owner });
       return true;
     },
+    /**
+     * Puts a warning in front of the next user input without queueing a warning turn (the send
+     * that decided it was interrupted). Never with a rollover pending.
+     */
+    deferWarning(warning: PendingWarning): void {
+      if (pendingRollover === undefined) pendingWarning = warning;
+    },
     /** The rollover latch was executed (or found stale): clear it. */
     clearRollover(): void {
       pendingRollover = undefined;
@@ -97,6 +106,10 @@ export function createTurnQueue() {
         const entry = entries[index];
         if (entry !== undefined && entry.owner === owner && entry.kind !== "user") entries.splice(index, 1);
       }
+    },
+    /** Drops every queued turn of one owner, its input included (its send was interrupted before they ran). */
+    dropAllOf(owner: TurnOwner): void {
+      for (let index = entries.length - 1; index >= 0; index -= 1) if (entries[index]?.owner === owner) entries.splice(index, 1);
     },
   };
 }

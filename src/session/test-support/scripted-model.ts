@@ -12,12 +12,19 @@ export interface ScriptedToolCall {
 
 export interface ScriptedStep {
   text?: string;
+  /** Text streamed as these deltas, one chunk each (after `text`, if both are given). */
+  textChunks?: string[];
   toolCalls?: ScriptedToolCall[];
   /** Reported input tokens; default: characters of the prompt / 3, rounded up. */
   inputTokens?: number;
   outputTokens?: number;
   /** Thrown by the provider before anything streams. */
   error?: unknown;
+  /**
+   * After its text and tool calls, the stream stalls until the call's abort signal fires, then
+   * fails with the signal's reason (like an HTTP response cut by `fetch`'s abort). It never finishes.
+   */
+  stallUntilAborted?: boolean;
 }
 
 export interface RecordedCall {
@@ -57,6 +64,7 @@ export function scriptedModel({
       await beforeAnswer?.(call);
       const step = typeof script === "function" ? script(call) : (script[call.index] ?? { text: "(script ended)" });
       if (step.error !== undefined) throw step.error;
+      if (step.stallUntilAborted === true) return { stream: stalledStream(streamParts(call, step).filter((part) => part.type !== "finish"), options.abortSignal) };
       return { stream: convertArrayToReadableStream(streamParts(call, step)) };
     },
   });
@@ -85,9 +93,12 @@ function recordCall(index: number, options: LanguageModelV3CallOptions): Recorde
 
 function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
-  if (step.text !== undefined) {
+  const deltas = [...(step.text === undefined ? [] : [step.text]), ...(step.textChunks ?? [])];
+  if (deltas.length > 0) {
     const id = `text-${call.index}`;
-    parts.push({ type: "text-start", id }, { type: "text-delta", id, delta: step.text }, { type: "text-end", id });
+    parts.push({ type: "text-start", id }, ...deltas.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id, delta })));
+    // A stalled answer is cut mid-text: its text part never ends.
+    if (step.stallUntilAborted !== true) parts.push({ type: "text-end", id });
   }
   (step.toolCalls ?? []).forEach((toolCall, position) => {
     parts.push({ type: "tool-call", toolCallId: `call-${call.index}-${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
@@ -100,4 +111,17 @@ function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3Str
     usage: { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 } },
   });
   return parts;
+}
+
+/** Streams `parts`, then waits for `signal` and fails with its reason. */
+function stalledStream(parts: readonly LanguageModelV3StreamPart[], signal: AbortSignal | undefined): ReadableStream<LanguageModelV3StreamPart> {
+  if (signal === undefined) throw new Error("stallUntilAborted needs a call with an abort signal (send with { signal })");
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      const fail = () => controller.error(signal.reason);
+      if (signal.aborted) fail();
+      else signal.addEventListener("abort", fail, { once: true });
+    },
+  });
 }
