@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * The `ctxwin` command: `history` inspects stored sessions; the demo and chat commands arrive with the CLI issue. This
- * entry already answers `--version` and `--help` so that `npx ctxwin` works after `npm install`.
+ * The `ctxwin` command: `demo` runs the offline demonstration, `history` inspects stored sessions.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
 import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
 
@@ -17,6 +17,7 @@ const program = new Command()
   .showHelpAfterError();
 
 exitQuietlyOnClosedOutput();
+registerDemoCommand({ program });
 registerHistoryCommand({ program });
 
 await program.parseAsync(process.argv);

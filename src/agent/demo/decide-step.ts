@@ -1,0 +1,241 @@
+/**
+ * The demo model's policy: from one observed request, the next step — a tool call or an answer.
+ * It explores a folder with the workspace tools, writes notes when the budget warning arrives,
+ * continues from its pinned notes after a rollover, and answers a question about an early file by
+ * searching and reading its session history. Nothing in an answer is fixed: it all comes from tool
+ * results in the request.
+ */
+import { CONTEXT_NOTES_PATH } from "../../core/hot-memories/limits.js";
+import { CONTINUE_TEXT } from "../../core/rollover/rollover-rows.js";
+import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
+import { BUDGET_WARNING_MARKER, RECALL_PATTERN, TASK_PATTERN } from "./demo-prompts.js";
+import { FILE_HEADER, parseNotes, renderNotes, summarizeFile, type ExplorerNotes, type FileNote } from "./explorer-notes.js";
+import type { ObservedRequest, ObservedToolStep } from "./observe-request.js";
+
+export interface DemoToolCall {
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+export type DemoStep = { kind: "text"; text: string } | { kind: "tool"; call: DemoToolCall };
+
+const HELP_TEXT =
+  "I am ctxwin's scripted demo model: I only follow two kinds of requests. " +
+  'Ask me to "explore the folder … read up to 12 of them" and I read files with the workspace tools, keeping notes; ' +
+  'ask "what exactly does line 7 of the first file you read say?" (or of a named file) and I look it up, in my session history if need be.';
+
+/**
+ * @example
+ * const step = decideStep(observeRequest(options));
+ * if (step.kind === "tool") console.log(step.call.toolName);
+ */
+export function decideStep(request: ObservedRequest): DemoStep {
+  const notes = parseNotes(request.system);
+  const lastUser = request.userTexts.at(-1) ?? "";
+  const recall = RECALL_PATTERN.exec(lastUser) ?? interruptedQuestion(request);
+  if (recall !== null) return answerRecall(request, notes, { line: Number(recall[1]), file: recall[2]! });
+  const resumed = resumeAfterRollover(request, notes);
+  if (resumed !== undefined) return resumed;
+  if (lastUser.includes(BUDGET_WARNING_MARKER) && request.toolNames.includes("memory") && !request.sinceLastUser.some((step) => step.toolName === "memory")) {
+    return { kind: "tool", call: { toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: renderNotes(progressOf(request, notes)), overwrite: true } } };
+  }
+  return explore(request, notes);
+}
+
+/** Everything known about the exploration: the notes, plus what this window read and listed. */
+function progressOf(request: ObservedRequest, notes: ExplorerNotes): ExplorerNotes & { target: number } {
+  const taskText = [...request.userTexts].reverse().find((text) => TASK_PATTERN.test(text)) ?? notes.task;
+  const target = Number(TASK_PATTERN.exec(taskText ?? "")?.[1] ?? 0);
+  const read: FileNote[] = [...notes.read];
+  for (const note of readInWindow(request)) if (!read.some((known) => known.path === note.path)) read.push(note);
+  const isRead = (path: string) => read.some((note) => note.path === path);
+  const listings = listingsInWindow(request);
+  const listed = new Set([...notes.listed, ...listings.map((listing) => listing.folder)]);
+  const files = unique([...notes.next, ...listings.flatMap((listing) => listing.files)]).filter((path) => !isRead(path));
+  const folders = unique([...notes.folders, ...listings.flatMap((listing) => listing.folders)]).filter((folder) => !listed.has(folder));
+  return {
+    task: taskText,
+    read,
+    next: rankPaths(files, fileRank).slice(0, Math.max(0, target - read.length)),
+    folders: rankPaths(folders, folderRank),
+    listed: [...listed],
+    target,
+  };
+}
+
+/**
+ * A rollover in the middle of a turn leaves only "continue" in the new window. When the exploration
+ * is already done, the interrupted request must have been something else: look at the last items
+ * of the previous window to find it.
+ */
+function resumeAfterRollover(request: ObservedRequest, notes: ExplorerNotes): DemoStep | undefined {
+  const leadIn = request.userTexts.find((text) => text.includes("begins.]"));
+  const previousWindow = leadIn === undefined ? undefined : /the one just before is (w:\d+)/.exec(leadIn)?.[1];
+  if (previousWindow === undefined || request.userTexts.at(-1) !== CONTINUE_TEXT) return undefined;
+  const progress = progressOf(request, notes);
+  if (progress.read.length < progress.target) return undefined;
+  if (request.sinceLastUser.some((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items")) return undefined;
+  return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "list_items", window_id: previousWindow, limit: 50 } } };
+}
+
+/** The question found by `resumeAfterRollover` in the previous window's items. */
+function interruptedQuestion(request: ObservedRequest): RegExpExecArray | null {
+  const listing = request.sinceLastUser.findLast((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items");
+  const items = listing === undefined ? undefined : resultField(listing, "items");
+  if (!Array.isArray(items)) return null;
+  for (const item of [...(items as Array<{ role?: string; preview?: string }>)].reverse()) {
+    if (item.role !== "user" || typeof item.preview !== "string") continue;
+    const match = RECALL_PATTERN.exec(item.preview);
+    if (match !== null) return match;
+  }
+  return null;
+}
+
+function explore(request: ObservedRequest, notes: ExplorerNotes): DemoStep {
+  const progress = progressOf(request, notes);
+  if (progress.task === undefined || progress.target === 0) return { kind: "text", text: HELP_TEXT };
+  if (progress.read.length >= progress.target) return { kind: "text", text: finalReport(progress) };
+  if (!progress.listed.includes(".")) return listFolder(".");
+  const file = progress.next[0];
+  const folder = progress.folders[0];
+  if (folder !== undefined && (file === undefined || folderRank(folder) < fileRank(file))) return listFolder(folder);
+  if (file !== undefined) return { kind: "tool", call: { toolName: "read_file", input: { path: file } } };
+  return { kind: "text", text: finalReport(progress) };
+}
+
+function listFolder(folder: string): DemoStep {
+  return { kind: "tool", call: { toolName: "list_files", input: { path: folder, recursive: false } } };
+}
+
+function finalReport({ read }: ExplorerNotes): string {
+  const lines = read.map((note, index) => `${index + 1}. ${note.path} (${note.lines} lines): ${note.summary}`);
+  return [`I read ${read.length} files. What each one is for:`, ...lines].join("\n");
+}
+
+/** The files `read_file` returned in this window, in order. */
+function readInWindow(request: ObservedRequest): FileNote[] {
+  const notes: FileNote[] = [];
+  for (const step of request.toolSteps) {
+    if (step.toolName !== "read_file") continue;
+    const header = FILE_HEADER.exec(step.resultText);
+    if (header === null) continue;
+    const content = step.resultText.slice(header.index + header[0].length + 1);
+    notes.push({ path: header[1]!, lines: Number(header[4]), summary: summarizeFile(content) });
+  }
+  return notes;
+}
+
+const FILE_ENTRY = /^(\S.*?) \(([\d.,]+ ?[KMG]?i?B|\d+ bytes?)\)$/;
+
+/** The `list_files` results of this window: which folder, its files and sub-folders. */
+function listingsInWindow(request: ObservedRequest): Array<{ folder: string; files: string[]; folders: string[] }> {
+  return request.toolSteps
+    .filter((step) => step.toolName === "list_files" && step.resultText !== "" && !step.resultText.startsWith("Error"))
+    .map((step) => {
+      const lines = step.resultText.split("\n").map((line) => line.trim());
+      const files = lines.map((line) => FILE_ENTRY.exec(line)?.[1]).filter((entry): entry is string => entry !== undefined);
+      const folders = lines.filter((line) => /^[^\s[(].*\/$/.test(line)).map((line) => line.slice(0, -1));
+      return { folder: normalizeFolder(String(step.input["path"] ?? ".")), files, folders };
+    });
+}
+
+function normalizeFolder(folder: string): string {
+  const trimmed = folder.replace(/^\.\//, "").replace(/\/+$/, "");
+  return trimmed === "" ? "." : trimmed;
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function rankPaths(paths: string[], rank: (path: string) => number): string[] {
+  return paths
+    .map((path, order) => ({ path, order, rank: rank(path) }))
+    .filter((entry) => entry.rank < 9)
+    .sort((left, right) => left.rank - right.rank || left.order - right.order)
+    .map((entry) => entry.path);
+}
+
+/** Documentation first, then manifests, then code; generated, binary and lock files never. */
+function fileRank(path: string): number {
+  const name = path.split("/").at(-1)!.toLowerCase();
+  const depth = path.split("/").length - 1;
+  if (/\.(map|lock|png|jpe?g|gif|ico|svg|woff2?|ttf|zip|gz|tgz|db|sqlite|wasm|pdf|bin|exe)$/.test(name) || name === "package-lock.json" || name.endsWith(".d.ts")) return 9;
+  if (name.startsWith("readme")) return 0;
+  if (/\.(md|txt|rst|adoc)$/.test(name)) return 1 + Math.min(2, depth);
+  if (/^(package\.json|pyproject\.toml|cargo\.toml|go\.mod|makefile|dockerfile)$/.test(name)) return 4;
+  return 5 + Math.min(3, depth);
+}
+
+/** Where documentation lives comes first; build output last. */
+function folderRank(folder: string): number {
+  const name = folder.split("/").at(-1)!.toLowerCase();
+  if (name.startsWith(".") || /^(node_modules|coverage|target|out|build|\.next|vendor)$/.test(name)) return 9;
+  if (/^(docs?|documentation|guides?|adr)$/.test(name)) return 1.5;
+  if (/^(src|lib|app|packages?|cmd|internal)$/.test(name)) return 5.5;
+  if (name === "dist") return 8.5;
+  return 6.5;
+}
+
+function answerRecall(request: ObservedRequest, notes: ExplorerNotes, question: { line: number; file: string }): DemoStep {
+  const file = /^the first file/i.test(question.file) ? (notes.read[0]?.path ?? readInWindow(request)[0]?.path) : question.file;
+  if (file === undefined) return { kind: "text", text: "I have no record of which file I read first: my notes are empty and this window holds no file." };
+  const inWindow = request.toolSteps.find((step) => step.toolName === "read_file" && FILE_HEADER.exec(step.resultText)?.[1] === file);
+  if (inWindow !== undefined) {
+    const line = lineOf(inWindow.resultText, question.line);
+    if (line !== undefined) return { kind: "text", text: quoteAnswer({ file, question, line, how: "It is still in my context window." }) };
+  }
+  const history = request.sinceLastUser.filter((step) => step.toolName === SESSION_HISTORY_TOOL_NAME);
+  const read = history.findLast((step) => step.input["action"] === "read_item");
+  if (read !== undefined) {
+    const text = typeof resultField(read, "text") === "string" ? (resultField(read, "text") as string) : "";
+    const line = lineOf(text, question.line);
+    const how = `It is no longer in my context, so I found it with ${SESSION_HISTORY_TOOL_NAME}: search, then read_item ${String(read.input["item_id"])}.`;
+    if (line !== undefined) return { kind: "text", text: quoteAnswer({ file, question, line, how }) };
+    return { kind: "text", text: `I read item ${String(read.input["item_id"])} of my history, but it does not show line ${question.line} of ${file}.` };
+  }
+  const search = history.findLast((step) => step.input["action"] === "search");
+  if (search !== undefined) {
+    const hits = resultField(search, "hits");
+    const earliest = Array.isArray(hits)
+      ? (hits as Array<{ item_id: string; snippet_offset_chars?: number }>).reduce<{ item_id: string; snippet_offset_chars?: number } | undefined>(
+          (best, hit) => (best === undefined || Number(hit.item_id) < Number(best.item_id) ? hit : best),
+          undefined,
+        )
+      : undefined;
+    if (earliest === undefined) return { kind: "text", text: `My session history has no read of ${file}, so I cannot quote its line ${question.line}.` };
+    // A page from just before the match: the header, then enough lines for the question.
+    const offset = Math.max(0, (earliest.snippet_offset_chars ?? 0) - 200);
+    return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "read_item", item_id: earliest.item_id, offset_chars: offset, limit_chars: Math.min(16_000, 240 * (question.line + 4)) } } };
+  }
+  return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "search", query: `File: ${file} · lines 1`, mode: "literal" } } };
+}
+
+function quoteAnswer({ file, question, line, how }: { file: string; question: { line: number; file: string }; line: string; how: string }): string {
+  const which = /^the first file/i.test(question.file) ? ` (the first file I read)` : "";
+  return `Line ${question.line} of ${file}${which} says: "${line}"\n${how}`;
+}
+
+/** Line `number` of the file whose `read_file` header appears in `text`. */
+function lineOf(text: string, number: number): string | undefined {
+  const header = FILE_HEADER.exec(text);
+  if (header === null) return undefined;
+  const first = Number(header[2]);
+  const last = Number(header[3]);
+  if (number < first || number > last) return undefined;
+  const lines = text.slice(header.index + header[0].length + 1).split("\n");
+  return lines[number - first];
+}
+
+function resultField(step: ObservedToolStep, field: string): unknown {
+  const value = step.resultJson ?? safeParse(step.resultText);
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[field] : undefined;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

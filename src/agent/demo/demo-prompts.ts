@@ -1,0 +1,18 @@
+/**
+ * The messages `ctxwin demo` sends, and the patterns the demo model recognizes in them. The model
+ * never sees this module's constants directly: it reads the same words in the request it receives.
+ */
+
+/** The task of the exploration turn. */
+export function explorationTask({ folderName, files }: { folderName: string; files: number }): string {
+  return `Explore the folder "${folderName}": list its files, then read up to ${files} of them one by one, most informative first (documentation before code), and keep notes of what each file is for.`;
+}
+
+/** The final question: a detail of the first file read, long gone from the context by then. */
+export function recallQuestion({ line }: { line: number }): string {
+  return `Final question: what exactly does line ${line} of the first file you read say? Quote it exactly.`;
+}
+
+export const TASK_PATTERN = /read up to (\d+) of them/i;
+export const RECALL_PATTERN = /line (\d+) of (the first file you read|[\w./@-]+\.\w+)/i;
+export const BUDGET_WARNING_MARKER = "[Context budget]";

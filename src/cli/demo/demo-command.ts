@@ -1,0 +1,87 @@
+/**
+ * `ctxwin demo`: the offline demonstration. A scripted agent explores a folder (default: the
+ * installed ctxwin package itself) under a small context limit, so that warnings, notes, rollovers
+ * and a recovery through `session_history` all happen within a minute, then prints a report.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { InvalidArgumentError, type Command } from "commander";
+import { wantsColor } from "../terminal/budget-bar.js";
+import { createDemoDisplay } from "./demo-display.js";
+import { runDemo } from "./run-demo.js";
+
+interface DemoCommandOptions {
+  dir?: string;
+  path?: string;
+  contextLimit: number;
+  files: number;
+  pace?: number;
+  json?: boolean;
+}
+
+/** The installed package's root (this file is `<root>/dist/cli/demo/demo-command.js`). */
+export const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+export const DEMO_DEFAULTS = { contextLimit: 16_000, files: 24 } as const;
+
+/**
+ * @example registerDemoCommand({ program: new Command("ctxwin") });
+ */
+export function registerDemoCommand({ program }: { program: Command }): Command {
+  return program
+    .command("demo")
+    .description("Run an offline demo: a scripted agent reads files under a small context limit, rolls over, and recovers an early detail from its history")
+    .option("--dir <path>", "where the session is stored (.ctxwin/ inside it)", process.cwd())
+    .option("--path <folder>", "folder the agent explores (default: the ctxwin package itself)")
+    .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: 6_000, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
+    .option("--files <count>", "files the agent is asked to read", wholeNumber({ min: 1, max: 500 }), DEMO_DEFAULTS.files)
+    .option("--pace <ms>", "pause before each model step so you can follow it (default 60 on a terminal, else 0)", wholeNumber({ min: 0, max: 10_000 }))
+    .option("--json", "print only the final report, as JSON")
+    .action(async (options: DemoCommandOptions) => {
+      try {
+        const directory = path.resolve(options.dir ?? process.cwd());
+        const folder = path.resolve(options.path ?? PACKAGE_ROOT);
+        if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new DemoCommandError(`--path ${folder} is not a folder.`);
+        const live = options.json !== true && process.stdout.isTTY === true;
+        const display = options.json === true ? undefined : createDemoDisplay({ output: process.stdout, live, color: wantsColor({ stream: process.stdout }) });
+        const report = await runDemo({
+          directory,
+          folder,
+          contextLimit: options.contextLimit,
+          files: options.files,
+          // The warning turn must fit under the hard ceiling at small limits (ADR 0006); reads stay a fraction of the window.
+          warningTurnTokens: Math.min(2_500, Math.round(options.contextLimit * 0.06)),
+          maxReadChars: Math.min(12_000, Math.round(options.contextLimit * 0.4)),
+          paceMilliseconds: options.pace ?? (live ? 60 : 0),
+          ...(display === undefined ? {} : { onEvent: display.onEvent }),
+        });
+        if (display === undefined) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else display.finish(report);
+        if (report.status !== "completed") process.exitCode = 1;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        process.stderr.write(`ctxwin demo: ${DemoCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "));
+        process.exitCode = 1;
+      }
+    });
+}
+
+class DemoCommandError extends Error {
+  static isInstance(error: unknown): error is DemoCommandError {
+    return error instanceof Error && error.name === "DemoCommandError";
+  }
+
+  constructor(message: string) {
+    super(message);
+    this.name = "DemoCommandError";
+  }
+}
+
+function wholeNumber({ min, max }: { min: number; max: number }) {
+  return (value: string): number => {
+    const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+    if (!(number >= min && number <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    return number;
+  };
+}

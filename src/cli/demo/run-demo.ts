@@ -1,0 +1,218 @@
+/**
+ * Runs the offline demo: a workspace agent on the built-in scripted model explores a folder under a
+ * small context limit (warnings, notes, rollovers), then answers a question about the first file it
+ * read, which by then only its session history holds. Returns the report; progress goes to
+ * `onEvent` as it happens.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { createDemoModel } from "../../agent/demo/demo-model.js";
+import { explorationTask, recallQuestion } from "../../agent/demo/demo-prompts.js";
+import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
+import { SESSION_HISTORY_TOOL_NAME, toolNameOf } from "../../core/row-text.js";
+import type { RowPart } from "../../core/row.js";
+import type { SessionUsage } from "../../session/session-types.js";
+import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
+import { defaultMemoryRoot } from "../../tools/memory/layout.js";
+
+export interface DemoOptions {
+  /** Where `.ctxwin/` goes. */
+  directory: string;
+  /** The folder the agent explores. */
+  folder: string;
+  contextLimit: number;
+  /** Files the agent is asked to read. */
+  files: number;
+  /** Tokens a warning turn needs (small limits need a small value, ADR 0006). */
+  warningTurnTokens: number;
+  /** Most characters one `read_file` returns (small windows need small reads). */
+  maxReadChars: number;
+  /** Pause before each model step and streamed word, so a person can follow (default 0). */
+  paceMilliseconds?: number;
+  sessionId?: string;
+  now?: () => Date;
+  onEvent?: (event: DemoEvent) => void;
+}
+
+export type DemoEvent =
+  | { type: "start"; sessionId: string; folder: string; database: string; usage: SessionUsage }
+  | { type: "tool"; toolName: string; summary: string }
+  | { type: "usage"; usage: SessionUsage }
+  | { type: "warning"; windowId: string; percent: number }
+  | { type: "notes"; path: string; bytes: number }
+  | { type: "rollover"; windowNumber: number; windowId: string; reason: string; percent: number; flushOpportunity: boolean }
+  | { type: "recovery"; summary: string }
+  | { type: "question"; text: string }
+  | { type: "answer"; text: string };
+
+export interface DemoReport {
+  sessionId: string;
+  database: string;
+  folder: string;
+  contextLimit: number;
+  threshold: number | null;
+  hardCeiling: number | null;
+  windows: number;
+  rows: number;
+  requests: number;
+  peakRequestTokens: number;
+  filesRead: number;
+  warnings: number;
+  notesWritten: number;
+  rollovers: Array<{ windowId: string; reason: string; percent: number; flushOpportunity: boolean }>;
+  recoveries: number;
+  recovered: { firstFile: string | null; line: number | null; question: string | null; answer: string; expected: string | null; correct: boolean };
+  status: "completed" | "blocked" | "failed" | "interrupted";
+  /** Why the run did not complete. */
+  problem?: string;
+  durationMilliseconds: number;
+  inspect: string[];
+}
+
+/**
+ * @example
+ * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 24, warningTurnTokens: 1_000, maxReadChars: 6_000 });
+ */
+export async function runDemo({ directory, folder, contextLimit, files, warningTurnTokens, maxReadChars, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
+  const started = Date.now();
+  const id = sessionId ?? demoSessionId(now());
+  const store = openStore({ directory });
+  const database = path.join(directory, DEFAULT_STORE_PATH);
+  let requests = 0;
+  let peakRequestTokens = 0;
+  const model = createDemoModel({
+    stepDelayMilliseconds: paceMilliseconds,
+    chunkDelayMilliseconds: Math.round(paceMilliseconds / 10),
+    onRequest: ({ inputTokens }) => {
+      requests += 1;
+      peakRequestTokens = Math.max(peakRequestTokens, inputTokens);
+    },
+  });
+  const agent = createWorkspaceAgent({
+    store,
+    sessionId: id,
+    model,
+    workspaceRoot: folder,
+    memoryRoot: defaultMemoryRoot({ directory }),
+    contextLimit,
+    budget: { warningTurnTokens },
+    toolLimits: { maxReadChars },
+    maxSteps: 60,
+    maxTurnsPerSend: 60,
+    logWarning: () => {},
+  });
+  const counts = { warnings: 0, notesWritten: 0, recoveries: 0, filesRead: 0, windows: 1 };
+  const rollovers: DemoReport["rollovers"] = [];
+  const readOrder: string[] = [];
+  const percentOf = (tokens: number, max: number) => Math.round((tokens / max) * 100);
+  agent.on("budget-warning", (warning) => {
+    counts.warnings += 1;
+    onEvent({ type: "warning", windowId: warning.windowId, percent: percentOf(warning.contextTokens, warning.maxTokens) });
+  });
+  agent.on("rollover", (rollover) => {
+    counts.windows += 1;
+    const percent = percentOf(rollover.contextTokens, rollover.maxTokens);
+    rollovers.push({ windowId: rollover.windowId, reason: rollover.reason, percent, flushOpportunity: rollover.flushOpportunity });
+    onEvent({ type: "rollover", windowNumber: counts.windows, windowId: rollover.windowId, reason: rollover.reason, percent, flushOpportunity: rollover.flushOpportunity });
+    reportUsage();
+  });
+  agent.on("step-end", ({ row }) => {
+    for (const part of row.parts as RowPart[]) {
+      const toolName = toolNameOf(part as { type: string });
+      if (toolName === undefined) continue;
+      const input = ((part as { input?: unknown }).input ?? {}) as Record<string, unknown>;
+      const failed = (part as { state?: string }).state !== "output-available";
+      if (toolName === "read_file" && !failed) {
+        counts.filesRead += 1;
+        readOrder.push(String(input["path"]));
+      }
+      if (toolName === "memory" && !failed) {
+        counts.notesWritten += 1;
+        onEvent({ type: "notes", path: String(input["path"]), bytes: Buffer.byteLength(String(input["file_text"] ?? "")) });
+      } else if (toolName === SESSION_HISTORY_TOOL_NAME) {
+        counts.recoveries += input["action"] === "read_item" ? 1 : 0;
+        onEvent({ type: "recovery", summary: recoverySummary(input) });
+      } else {
+        onEvent({ type: "tool", toolName, summary: `${toolName} ${String(input["path"] ?? input["query"] ?? "")}`.trim() });
+      }
+    }
+  });
+  // Usage events come from the session's listeners, which run synchronously: read the figures after.
+  let usageRead: Promise<void> = Promise.resolve();
+  const reportUsage = () => {
+    usageRead = usageRead.then(async () => onEvent({ type: "usage", usage: await agent.usage() }));
+  };
+  agent.on("usage", reportUsage);
+
+  try {
+    onEvent({ type: "start", sessionId: id, folder, database, usage: await agent.usage() });
+    const exploration = await agent.send(explorationTask({ folderName: path.basename(folder), files }));
+    let recovered: DemoReport["recovered"] = { firstFile: null, line: null, question: null, answer: exploration.text, expected: null, correct: false };
+    let status = exploration.status;
+    let problem = exploration.reason ?? exploration.error?.message;
+    const firstFile = readOrder[0];
+    if (exploration.status === "completed" && firstFile !== undefined) {
+      const { line, text } = await pickDetail(path.join(folder, firstFile));
+      const question = recallQuestion({ line });
+      onEvent({ type: "question", text: question });
+      const answer = await agent.send(question);
+      status = answer.status;
+      problem = answer.reason ?? answer.error?.message;
+      onEvent({ type: "answer", text: answer.text });
+      recovered = { firstFile, line, question, answer: answer.text, expected: text, correct: answer.text.includes(`"${text}"`) };
+    }
+    await usageRead;
+    const usage = await agent.usage();
+    const summary = await store.session(id);
+    return {
+      sessionId: id,
+      database,
+      folder,
+      contextLimit,
+      threshold: usage.threshold ?? null,
+      hardCeiling: usage.hardCeiling ?? null,
+      windows: summary?.windowCount ?? counts.windows,
+      rows: summary?.lastSeq ?? 0,
+      requests,
+      peakRequestTokens,
+      filesRead: counts.filesRead,
+      warnings: counts.warnings,
+      notesWritten: counts.notesWritten,
+      rollovers,
+      recoveries: counts.recoveries,
+      recovered,
+      status,
+      ...(status === "completed" || problem === undefined ? {} : { problem }),
+      durationMilliseconds: Date.now() - started,
+      inspect: inspectCommands({ directory, sessionId: id }),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** A line of the file worth asking about: the longest of its first 40 lines (a real detail, not a heading). */
+async function pickDetail(file: string): Promise<{ line: number; text: string }> {
+  const lines = (await readFile(file, "utf8")).split("\n").slice(0, 40);
+  let best = { line: 1, text: lines[0] ?? "" };
+  lines.forEach((text, index) => {
+    if (index > 0 && text.trim().length > best.text.trim().length && text.length <= 200) best = { line: index + 1, text };
+  });
+  return best;
+}
+
+function recoverySummary(input: Record<string, unknown>): string {
+  if (input["action"] === "search") return `${SESSION_HISTORY_TOOL_NAME} search "${String(input["query"])}"`;
+  if (input["action"] === "read_item") return `${SESSION_HISTORY_TOOL_NAME} read_item ${String(input["item_id"])}`;
+  return `${SESSION_HISTORY_TOOL_NAME} ${String(input["action"])}`;
+}
+
+function demoSessionId(date: Date): string {
+  const stamp = date.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `demo-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+function inspectCommands({ directory, sessionId }: { directory: string; sessionId: string }): string[] {
+  const dirFlag = path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`;
+  return [`npx ctxwin history windows ${sessionId}${dirFlag}`, `npx ctxwin history search ${sessionId} "File:"${dirFlag}`, `npx ctxwin history export ${sessionId} --format markdown${dirFlag}`];
+}
