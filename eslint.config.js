@@ -5,7 +5,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import tseslint from "typescript-eslint";
 
-const layerRank = { core: 0, store: 1, tools: 2, session: 3, agent: 4, cli: 5, server: 5, web: 5 };
+const layerRank = { core: 0, store: 1, tools: 2, session: 3, agent: 4, server: 5, web: 5, cli: 6 };
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const ioPackages = new Set(["better-sqlite3"]);
 
@@ -41,7 +41,7 @@ const layerDirection = {
       if (layerRank[target] >= layerRank[layer]) {
         context.report({
           node,
-          message: `${layer}/ may not import from ${target}/ (imports only point downward: core < store < tools < session < agent < cli/server/web).`,
+          message: `${layer}/ may not import from ${target}/ (imports only point downward: core < store < tools < session < agent < server/web < cli).`,
         });
       }
     }

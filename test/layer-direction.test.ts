@@ -34,6 +34,7 @@ describe("lint rule ctxwin/layer-direction (DESIGN.md §2)", () => {
     ["src/cli/example.ts", 'import { createAgentSession } from "../session/create-agent-session.js";'],
     ["src/agent/example.ts", 'import { createAgentSession } from "../session/create-agent-session.js";'],
     ["src/server/example.ts", 'import { demoModel } from "../agent/demo/demo-model.js";'],
+    ["src/cli/example.ts", 'import { startServer } from "../server/start-server.js";'],
   ])("allows %s: downward and pure imports", async (file, source) => {
     expect(await layerErrors(file, source)).toEqual([]);
   });
