@@ -1,0 +1,63 @@
+import fs from "node:fs";
+import path from "node:path";
+import { asSchema, type ToolSet } from "ai";
+import { describe, expect, it } from "vitest";
+import { workspaceInputSchemas } from "./input-schemas.js";
+import { MAX_READ_FILE_BYTES } from "./limits.js";
+import { callTool, makeWorkspace } from "./test-support/workspace-fixture.js";
+import { WORKSPACE_READ_TOOL_NAMES, WORKSPACE_WRITE_TOOL_NAMES, workspaceTools } from "./workspace-tools.js";
+
+describe("workspace tool input", () => {
+  it("shows the model the strict schemas: typed fields, described, optional fields nullable", async () => {
+    const { root } = makeWorkspace();
+    const tools: ToolSet = workspaceTools({ root, allowWrite: true, limits: { maxSearchMatches: 30 } });
+    const schemas = workspaceInputSchemas({ maxSearchMatches: 30 });
+    for (const name of [...WORKSPACE_READ_TOOL_NAMES, ...WORKSPACE_WRITE_TOOL_NAMES]) {
+      const advertised = (await asSchema(tools[name]!.inputSchema).jsonSchema) as { properties: Record<string, { description?: string }>; required?: string[] };
+      expect(advertised, name).toEqual(await asSchema(schemas[name]).jsonSchema);
+      for (const [field, property] of Object.entries(advertised.properties)) expect(property.description, `${name}.${field}`).toBeTruthy();
+      expect(tools[name]!.description, name).toBeTruthy();
+    }
+    const search = (await asSchema(tools["search_text"]!.inputSchema).jsonSchema) as { properties: Record<string, { anyOf?: unknown[] }>; required: string[] };
+    expect(search.required).toEqual(["query"]);
+    expect(search.properties["limit"]!.anyOf).toContainEqual({ type: "integer", minimum: 1, maximum: 30 });
+    expect(search.properties["limit"]!.anyOf).toContainEqual({ type: "null" });
+  });
+
+  it("lets every value through the SDK and answers wrong types with an error result, never an exception", async () => {
+    const { root } = makeWorkspace({ "a.txt": "a" });
+    const tools = workspaceTools({ root, allowWrite: true });
+    const inputs: unknown[] = [null, [], "a.txt", 42, { path: { nested: true } }, { path: ["a"] }, { path: "a.txt", offset: 1.5 }, { recursive: "yes" }, { query: 7 }, { path: "a.txt", content: 5 }];
+    for (const name of [...WORKSPACE_READ_TOOL_NAMES, ...WORKSPACE_WRITE_TOOL_NAMES]) {
+      for (const input of inputs) {
+        const result = await callTool(tools, name, input);
+        expect(typeof result).toBe("string");
+        expect(result.length).toBeLessThan(600);
+      }
+    }
+    expect(await callTool(tools, "list_files", { recursive: "yes" })).toBe('Error: Invalid input: recursive must be true or false; got "yes".');
+    expect(await callTool(tools, "write_file", { path: "a.txt", content: "x".repeat(100) + 5 })).toMatch(/^Replaced a\.txt/);
+    expect(await callTool(tools, "write_file", { path: "a.txt" })).toBe("Error: Invalid input: content must be a string (the whole new file); it is missing.");
+    expect(await callTool(tools, "read_file", { path: "a.txt", unknown_field: 1 })).toBe("File: a.txt · lines 1–1 of 1\n" + "x".repeat(100) + "5");
+  });
+
+  it("refuses files too large to read without reading them, and reads a large file's middle", async () => {
+    const { root } = makeWorkspace();
+    fs.closeSync(fs.openSync(path.join(root, "huge.log"), "w"));
+    fs.truncateSync(path.join(root, "huge.log"), MAX_READ_FILE_BYTES + 1024 * 1024);
+    const lines = Array.from({ length: 200_000 }, (_, index) => `line ${index + 1}`);
+    fs.writeFileSync(path.join(root, "large.log"), `${lines.join("\n")}\n`);
+    const tools = workspaceTools({ root });
+    expect(await callTool(tools, "read_file", { path: "huge.log" })).toBe("Error: huge.log is 51.0 MB, over the 50.0 MB limit; it is not read. Use search_text with this path to find lines in it.");
+    expect(await callTool(tools, "read_file", { path: "large.log", offset: 150_000, limit: 2 })).toBe("File: large.log · lines 150000–150001 of 200000\nline 150000\nline 150001");
+  });
+
+  // As root, permissions do not stop reads, so there is nothing to observe.
+  it.skipIf(process.getuid?.() === 0)("answers an unreadable file with an error result", async () => {
+    const { root } = makeWorkspace({ "locked.txt": "secret" });
+    fs.chmodSync(path.join(root, "locked.txt"), 0o000);
+    const tools = workspaceTools({ root });
+    expect(await callTool(tools, "read_file", { path: "locked.txt" })).toBe("Error: permission denied (locked.txt); this file or folder cannot be used.");
+    expect(await callTool(tools, "search_text", { query: "secret" })).toBe('No matches for "secret" in . (0 file(s) searched; skipped 1 unreadable).');
+  });
+});
