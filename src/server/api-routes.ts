@@ -1,0 +1,241 @@
+/**
+ * The API routes of docs/web-api.md over the library: sessions, transcript pages, windows,
+ * search, usage, chat, settings and the event stream. Query and body are validated with zod; bad
+ * input is a 400, an unknown session a 404.
+ */
+import type { ServerResponse } from "node:http";
+import { z } from "zod";
+import { assertSessionId } from "../core/row.js";
+import type { HistoryStore } from "../store/port.js";
+import { badRequest, notFound } from "./api-error.js";
+import type { ChatSessions } from "./chat-sessions.js";
+import type { EventHub } from "./event-hub.js";
+import { searchHistory } from "./history-search.js";
+import { readJsonBody, sendJson } from "./http-io.js";
+import type { Route, RouteContext } from "./router.js";
+import { listSessionEntries, type TitleCache } from "./session-list.js";
+import type { WindowCache } from "./session-windows.js";
+import type { SettingsStore } from "./settings-file.js";
+import { transcriptPage, type PagePosition } from "./transcript-pages.js";
+import { windowViews } from "./window-views.js";
+
+/** Longest chat message accepted (characters). */
+export const MAX_MESSAGE_CHARS = 200_000;
+
+export interface ApiDependencies {
+  store: HistoryStore;
+  directory: string;
+  version: string;
+  chats: ChatSessions;
+  hub: EventHub;
+  settings: SettingsStore;
+  windows: WindowCache;
+  titles: TitleCache;
+}
+
+const seqParameter = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const booleanParameter = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
+
+const sessionsQuery = z.object({ q: z.string().max(500).default(""), limit: z.coerce.number().int().min(1).max(500).default(50) });
+const rowsQuery = z
+  .object({
+    before: seqParameter.optional(),
+    after: seqParameter.optional(),
+    from: seqParameter.optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    internal: booleanParameter.default(false),
+  })
+  .refine((query) => [query.before, query.after, query.from].filter((value) => value !== undefined).length <= 1, { message: "give at most one of before, after and from" });
+const searchQuery = z.object({
+  q: z.string().max(1000),
+  mode: z.enum(["literal", "ranked"]).default("literal"),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+const emptyBody = z.union([z.undefined(), z.strictObject({})]);
+const messageBody = z.strictObject({
+  text: z
+    .string()
+    .refine((text) => text.trim().length > 0, "the message is empty")
+    .refine((text) => text.length <= MAX_MESSAGE_CHARS, `the message is longer than ${MAX_MESSAGE_CHARS} characters`),
+});
+const settingsBody = z.strictObject({
+  strategy: z.enum(["rollover", "compact", "off"]).optional(),
+  threshold: z.number().min(0.1).max(0.95).optional(),
+  contextLimit: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+});
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+  throw badRequest(`Bad ${what}: ${details}.`);
+}
+
+function queryOf(url: URL): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) if (key !== "token") query[key] = value;
+  return query;
+}
+
+/**
+ * @example const router = createRouter(apiRoutes(dependencies));
+ */
+export function apiRoutes(dependencies: ApiDependencies): Route[] {
+  const { store, chats, hub, settings, windows, titles } = dependencies;
+
+  /** The session an id names: stored, or created here and not stored yet; else 400/404. */
+  async function knownSession(id: string | undefined) {
+    try {
+      assertSessionId(id);
+    } catch {
+      throw badRequest(`Malformed session id ${JSON.stringify(id)}.`);
+    }
+    const summary = await store.session(id);
+    if (summary === undefined && !chats.isCreated(id)) throw notFound(`Unknown session '${id}'.`);
+    return { sessionId: id, summary };
+  }
+
+  const json = (response: ServerResponse, body: unknown, status = 200) => sendJson({ response, status, body });
+
+  return [
+    {
+      method: "GET",
+      path: "/api/info",
+      handler: async ({ response }) =>
+        json(response, { version: dependencies.version, dir: dependencies.directory, chat: { available: chats.available, model: chats.label, demo: chats.demo } }),
+    },
+    {
+      method: "GET",
+      path: "/api/sessions",
+      handler: async ({ response, url }) => {
+        const query = parse(sessionsQuery, queryOf(url), "query");
+        const sessions = await listSessionEntries({ store, titles, query: query.q, limit: query.limit, extra: chats.createdEntries() });
+        json(response, { sessions });
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/sessions",
+      handler: async ({ request, response }) => {
+        parse(emptyBody, await readJsonBody({ request }), "body");
+        json(response, { sessionId: chats.createSession() }, 201);
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/sessions/:id",
+      handler: async ({ response, params }) => {
+        const { sessionId, summary } = await knownSession(params["id"]);
+        const [entry, usage] = await Promise.all([summary === undefined ? undefined : titles.entryOf(summary), chats.usage(sessionId)]);
+        json(response, {
+          sessionId,
+          title: entry?.title ?? sessionId,
+          lastActivity: entry?.lastActivity ?? null,
+          windows: entry?.windows ?? 0,
+          rows: entry?.rows ?? 0,
+          lastSeq: summary?.lastSeq ?? 0,
+          usage,
+          busy: chats.isBusy(sessionId),
+        });
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/sessions/:id/rows",
+      handler: async ({ response, params, url }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        const query = parse(rowsQuery, queryOf(url), "query");
+        const position: PagePosition =
+          query.before !== undefined ? { kind: "before", seq: query.before } : query.after !== undefined ? { kind: "after", seq: query.after } : query.from !== undefined ? { kind: "from", seq: query.from } : { kind: "newest" };
+        json(response, await transcriptPage({ store, sessionId, windows: await windows.windowsOf(sessionId), position, limit: query.limit, internal: query.internal }));
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/sessions/:id/windows",
+      handler: async ({ response, params }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        json(response, { windows: await windowViews({ store, sessionId, windows: await windows.windowsOf(sessionId) }) });
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/sessions/:id/search",
+      handler: async ({ response, params, url }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        const query = parse(searchQuery, queryOf(url), "query");
+        const hits = await searchHistory({ store, sessionId, windows: await windows.windowsOf(sessionId), query: query.q, mode: query.mode, limit: query.limit });
+        json(response, { hits });
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/sessions/:id/usage",
+      handler: async ({ response, params }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        json(response, await chats.usage(sessionId));
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/sessions/:id/messages",
+      handler: async ({ request, response, params }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        const body = parse(messageBody, await readJsonBody({ request }), "body");
+        await chats.send(sessionId, body.text);
+        json(response, { accepted: true }, 202);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/sessions/:id/interrupt",
+      handler: async ({ request, response, params }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        parse(emptyBody, await readJsonBody({ request }), "body");
+        json(response, { interrupted: chats.interrupt(sessionId) });
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/sessions/:id/clear",
+      handler: async ({ request, response, params }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        parse(emptyBody, await readJsonBody({ request }), "body");
+        json(response, await chats.clear(sessionId));
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/sessions/:id/compact",
+      handler: async ({ request, response, params }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        parse(emptyBody, await readJsonBody({ request }), "body");
+        json(response, await chats.compact(sessionId));
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/sessions/:id/events",
+      handler: async ({ response, params }: RouteContext) => {
+        const { sessionId, summary } = await knownSession(params["id"]);
+        hub.subscribe({ sessionId, response, lastSeq: summary?.lastSeq ?? 0 });
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/settings",
+      handler: async ({ response }) => json(response, (await settings.read()).view),
+    },
+    {
+      method: "PUT",
+      path: "/api/settings",
+      handler: async ({ request, response }) => {
+        const change = parse(settingsBody, await readJsonBody({ request }), "body");
+        const view = await settings.write(change);
+        chats.settingsChanged();
+        json(response, view);
+      },
+    },
+  ];
+}
+

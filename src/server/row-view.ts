@@ -1,0 +1,121 @@
+/**
+ * RowView: one stored row as the web UI shows it (docs/web-api.md). Text is rendered by the core
+ * renderer and capped; the UI renders every string as text, never as HTML.
+ */
+import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
+import { renderRowText, toolNameOf, truncate } from "../core/row-text.js";
+import { hasUnknownType, internalTypeOf, isHidden } from "../core/visibility.js";
+import type { StoredRow } from "../store/port.js";
+import type { NumberedWindow } from "./session-windows.js";
+
+/** Caps of the strings of a RowView (UTF-16 units). */
+export const ROW_TEXT_MAX_CHARS = 64 * 1024;
+export const TOOL_INPUT_MAX_CHARS = 16 * 1024;
+export const TOOL_OUTPUT_MAX_CHARS = 64 * 1024;
+
+export type RowKind = "message" | "tool" | "boundary" | "warning" | "internal" | "rejected-input";
+
+export type PartView =
+  | { type: "text"; text: string }
+  | { type: "tool"; toolName: string; state: string; input: string; output: string }
+  | { type: "file"; mediaType: string; filename?: string }
+  | { type: "other"; label: string };
+
+export interface BoundaryView {
+  kind: "rollover" | "compaction" | "reset";
+  reason?: string;
+  percent?: number;
+  contextTokens?: number;
+  maxTokens?: number;
+}
+
+export interface RowView {
+  seq: number;
+  itemId: string;
+  windowId: string;
+  windowNumber: number;
+  role: string;
+  createdAt: string;
+  kind: RowKind;
+  hidden: boolean;
+  text: string;
+  truncated: boolean;
+  parts: PartView[];
+  boundary?: BoundaryView;
+}
+
+/**
+ * @example rowView({ row, window }) // { seq: 12, kind: "tool", text: "read_file({…}) → …", … }
+ */
+export function rowView({ row, window }: { row: StoredRow; window: NumberedWindow | undefined }): RowView {
+  const text = renderRowText(row);
+  const boundary = boundaryView(row);
+  return {
+    seq: row.seq,
+    itemId: String(row.seq),
+    windowId: window?.windowId ?? "w:0",
+    windowNumber: window?.number ?? 1,
+    role: row.role,
+    createdAt: row.createdAt,
+    kind: kindOf(row),
+    hidden: isHidden(row),
+    text: truncate(text, ROW_TEXT_MAX_CHARS),
+    truncated: text.length > ROW_TEXT_MAX_CHARS,
+    parts: row.parts.flatMap((part) => partView(part as { type: string; [key: string]: unknown })),
+    ...(boundary === undefined ? {} : { boundary }),
+  };
+}
+
+function kindOf(row: StoredRow): RowKind {
+  if (classifyBoundary(row) !== undefined) return "boundary";
+  const type = internalTypeOf(row);
+  if (type === "budget-warning") return "warning";
+  if (type === "rejected-input") return "rejected-input";
+  if (type !== undefined || hasUnknownType(row) || isHidden(row)) return "internal";
+  return row.parts.some((part) => toolNameOf(part as { type: string }) !== undefined) ? "tool" : "message";
+}
+
+function boundaryView(row: StoredRow): BoundaryView | undefined {
+  const kind = classifyBoundary(row);
+  if (kind === undefined) return undefined;
+  const rollover = rolloverMetaOf(row);
+  if (rollover === undefined) return { kind };
+  return {
+    kind,
+    reason: rollover.reason,
+    contextTokens: rollover.contextTokens,
+    maxTokens: rollover.maxTokens,
+    ...(rollover.maxTokens > 0 ? { percent: Math.round((rollover.contextTokens / rollover.maxTokens) * 100) } : {}),
+  };
+}
+
+function partView(part: { type: string; [key: string]: unknown }): PartView[] {
+  if (part.type === "text") return [{ type: "text", text: truncate(String(part["text"] ?? ""), ROW_TEXT_MAX_CHARS) }];
+  if (part.type === "step-start") return [];
+  if (part.type === "file") {
+    const filename = typeof part["filename"] === "string" ? part["filename"] : undefined;
+    return [{ type: "file", mediaType: String(part["mediaType"] ?? ""), ...(filename === undefined ? {} : { filename }) }];
+  }
+  const toolName = toolNameOf(part);
+  if (toolName !== undefined) {
+    const state = typeof part["state"] === "string" ? part["state"] : "unknown";
+    return [{ type: "tool", toolName, state, input: truncate(jsonText(part["input"]), TOOL_INPUT_MAX_CHARS), output: truncate(toolOutput(part, state), TOOL_OUTPUT_MAX_CHARS) }];
+  }
+  return [{ type: "other", label: part.type }];
+}
+
+function toolOutput(part: { [key: string]: unknown }, state: string): string {
+  if (state === "output-available") return typeof part["output"] === "string" ? part["output"] : jsonText(part["output"]);
+  if (state === "output-error") return `error: ${String(part["errorText"] ?? "")}`;
+  if (state === "output-denied") return "denied";
+  return "";
+}
+
+function jsonText(value: unknown): string {
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * What the server needs to chat: a label for people, the model's catalog key, and a factory of
+ * agent sessions. `workspaceChat` builds them with `createWorkspaceAgent`, like `ctxwin chat`.
+ */
+import type { LanguageModel } from "ai";
+import { createWorkspaceAgent } from "../agent/workspace-agent.js";
+import type { AgentSession } from "../session/create-agent-session.js";
+import { modelKey as modelKeyOf } from "../session/budget-policy.js";
+import type { CtxwinConfig } from "../store/config-file.js";
+import type { HistoryStore } from "../store/port.js";
+import { defaultMemoryRoot } from "../tools/memory/layout.js";
+
+export interface AgentRequest {
+  store: HistoryStore;
+  sessionId: string;
+  /** The project directory (where `.ctxwin/` lives). */
+  directory: string;
+  /** `.ctxwin/config.json` as it is now: strategy, budget and model limits. */
+  config: CtxwinConfig;
+  /** Context limit override for the model, when one is set. */
+  contextLimit: number | undefined;
+}
+
+export interface ServerChat {
+  /** Shown by `/api/info` (e.g. `openai:gpt-4.1-mini`). */
+  label: string;
+  /** The built-in scripted demo model. */
+  demo: boolean;
+  /** Catalog key of the model (`provider:model`): where a context limit override is saved. */
+  modelKey: string;
+  /** `--context-limit` given at start. */
+  contextLimit?: number;
+  createAgent(request: AgentRequest): AgentSession;
+}
+
+/**
+ * @example
+ * const chat = workspaceChat({ model: createDemoModel(), label: "demo", demo: true, workspaceRoot: "." });
+ * await startServer({ directory: ".", chat });
+ */
+export function workspaceChat({
+  model,
+  label,
+  demo = false,
+  workspaceRoot,
+  memoryRoot,
+  allowWrite = false,
+  contextLimit,
+  logWarning,
+}: {
+  model: LanguageModel;
+  label: string;
+  demo?: boolean;
+  workspaceRoot: string;
+  /** Default: `<dir>/.ctxwin/memory`. */
+  memoryRoot?: string;
+  allowWrite?: boolean;
+  contextLimit?: number;
+  logWarning?: (message: string) => void;
+}): ServerChat {
+  return {
+    label,
+    demo,
+    modelKey: modelKeyOf(model),
+    ...(contextLimit === undefined ? {} : { contextLimit }),
+    createAgent: ({ store, sessionId, directory, config, contextLimit: limit }) =>
+      createWorkspaceAgent({
+        store,
+        sessionId,
+        model,
+        workspaceRoot,
+        memoryRoot: memoryRoot ?? defaultMemoryRoot({ directory }),
+        allowWrite,
+        config,
+        ...(limit === undefined ? {} : { contextLimit: limit }),
+        ...(logWarning === undefined ? {} : { logWarning }),
+      }),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * UsageView: the active window's budget as the web UI's bar shows it — used / limit, the rollover
+ * threshold and the tokens left until it. Built from an agent session's own figure when the server
+ * has one for the session, otherwise derived from the stored rows alone (the last reported input
+ * tokens plus what the window gained since), so it works for viewing without a model.
+ */
+import { budgetBands, DEFAULT_OUTPUT_RESERVE, hardCeilingFor } from "../core/budget/step-budget.js";
+import { countRowTokens } from "../core/budget/message-tokens.js";
+import { createModelCatalog } from "../core/budget/model-catalog.js";
+import { readStepMetadata } from "../core/rollover/step-usage.js";
+import { deriveWindowPressure } from "../core/rollover/window-pressure.js";
+import type { CtxwinConfig } from "../store/config-file.js";
+import type { HistoryStore, StoredRow } from "../store/port.js";
+
+export interface UsageView {
+  windowId: string;
+  contextTokens: number;
+  contextLimit: number | null;
+  threshold: number | null;
+  hardCeiling: number | null;
+  percent: number | null;
+  thresholdPercent: number | null;
+  tokensUntilRollover: number | null;
+}
+
+export interface BudgetSettingsForUsage {
+  strategy: "rollover" | "compact" | "off";
+  threshold: number;
+  outputReserve?: number;
+}
+
+/**
+ * The view of a window's figure under the given settings.
+ *
+ * @example usageViewOf({ windowId: "w:0", contextTokens: 5_000, contextLimit: 10_000, settings: { strategy: "rollover", threshold: 0.7 } })
+ * // { percent: 50, threshold: 7_000, thresholdPercent: 70, tokensUntilRollover: 2_000, … }
+ */
+export function usageViewOf({ windowId, contextTokens, contextLimit, settings }: { windowId: string; contextTokens: number; contextLimit: number | undefined; settings: BudgetSettingsForUsage }): UsageView {
+  const tokens = Math.max(0, Math.round(contextTokens));
+  if (contextLimit === undefined || !(contextLimit > 0)) {
+    return { windowId, contextTokens: tokens, contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null };
+  }
+  const outputReserve = settings.outputReserve ?? DEFAULT_OUTPUT_RESERVE;
+  const hardCeiling = hardCeilingFor({ limit: contextLimit, outputReserve });
+  const bands = settings.strategy === "off" ? undefined : budgetBands({ limit: contextLimit, threshold: settings.threshold, outputReserve });
+  const threshold = bands?.proactive === true ? bands.thresholdAt : null;
+  return {
+    windowId,
+    contextTokens: tokens,
+    contextLimit,
+    threshold,
+    hardCeiling,
+    percent: round1((tokens / contextLimit) * 100),
+    thresholdPercent: threshold === null ? null : round1((threshold / contextLimit) * 100),
+    tokensUntilRollover: threshold === null ? null : Math.max(0, threshold - tokens),
+  };
+}
+
+/**
+ * The usage of a session's active window from its stored rows: the context limit comes from the
+ * override, else the configuration's or the catalog's limit of the model that answered last
+ * (`fallbackModelKey` when no step names one).
+ *
+ * @example const usage = await usageFromStore({ store, sessionId: "s1", config, settings, contextLimit: undefined });
+ */
+export async function usageFromStore({
+  store,
+  sessionId,
+  config,
+  settings,
+  contextLimit,
+  fallbackModelKey,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  config: CtxwinConfig;
+  settings: BudgetSettingsForUsage;
+  contextLimit: number | undefined;
+  fallbackModelKey?: string | undefined;
+}): Promise<UsageView> {
+  const window = await store.activeWindow(sessionId);
+  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => row.tokens ?? countRowTokens(row), overheadTokens: 0 });
+  const modelKey = lastModelKey(window.rows) ?? fallbackModelKey;
+  const limit = contextLimit ?? (modelKey === undefined ? undefined : catalogLimit({ config, modelKey }));
+  return usageViewOf({ windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: limit, settings });
+}
+
+function lastModelKey(rows: readonly StoredRow[]): string | undefined {
+  for (let index = rows.length - 1; index >= 0; index -= 1) {
+    const row = rows[index];
+    if (row === undefined || row.role !== "assistant") continue;
+    const model = readStepMetadata(row)?.model;
+    if (model !== undefined && model !== "unknown") return model;
+  }
+  return undefined;
+}
+
+function catalogLimit({ config, modelKey }: { config: CtxwinConfig; modelKey: string }): number | undefined {
+  try {
+    const found = createModelCatalog({ overrides: config.models ?? {} }).lookup(modelKey);
+    return found.status === "found" ? found.contextLimit : undefined;
+  } catch {
+    // A model key the catalog cannot read has no known limit: the bar shows tokens only.
+    return undefined;
+  }
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
