@@ -116,7 +116,17 @@ export function textOf(message: ChatMessage): string {
  * const provider = createOpenAICompatible({ name: "local", baseURL: server.baseURL, includeUsage: true });
  * await server.close();
  */
-export async function startOpenAICompatibleServer({ script, chunkSize = 16 }: { script: ServerScript; /** Characters per streamed delta. */ chunkSize?: number }): Promise<OpenAICompatibleServer> {
+export async function startOpenAICompatibleServer({
+  script,
+  chunkSize = 16,
+  chunkDelayMs = 0,
+}: {
+  script: ServerScript;
+  /** Characters per streamed delta. */
+  chunkSize?: number;
+  /** Pause before each streamed event after the first, for a slow stream a client can interrupt (it stops when the client disconnects). */
+  chunkDelayMs?: number;
+}): Promise<OpenAICompatibleServer> {
   const requests: ReceivedRequest[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -138,7 +148,10 @@ export async function startOpenAICompatibleServer({ script, chunkSize = 16 }: { 
       const completion = completionOf(answer, received);
       const includeUsage = body.stream !== true || body.stream_options?.include_usage === true;
       if (includeUsage) received.reportedUsage = completion.usage;
-      if (body.stream === true) return sendEvents(response, streamChunks(completion, { includeUsage, chunkSize }));
+      if (body.stream === true) {
+        sendEvents(response, streamChunks(completion, { includeUsage, chunkSize }), chunkDelayMs).catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
+        return;
+      }
       sendJson(response, 200, completionJson(completion));
     });
   });
@@ -232,8 +245,13 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
   response.end(JSON.stringify(body));
 }
 
-function sendEvents(response: http.ServerResponse, chunks: readonly unknown[]): void {
+async function sendEvents(response: http.ServerResponse, chunks: readonly unknown[], delayMs: number): Promise<void> {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  for (const chunk of chunks) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  for (const [index, chunk] of chunks.entries()) {
+    if (delayMs > 0 && index > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    // The client went away (an aborted request): stop writing.
+    if (response.destroyed) return;
+    response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  }
   response.end("data: [DONE]\n\n");
 }
