@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { asSchema, type ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { workspaceInputSchemas } from "./input-schemas.js";
 import { MAX_READ_FILE_BYTES } from "./limits.js";
 import { callTool, makeWorkspace } from "./test-support/workspace-fixture.js";
@@ -14,7 +15,8 @@ describe("workspace tool input", () => {
     const schemas = workspaceInputSchemas({ maxSearchMatches: 30 });
     for (const name of [...WORKSPACE_READ_TOOL_NAMES, ...WORKSPACE_WRITE_TOOL_NAMES]) {
       const advertised = (await asSchema(tools[name]!.inputSchema).jsonSchema) as { properties: Record<string, { description?: string }>; required?: string[] };
-      expect(advertised, name).toEqual(await asSchema(schemas[name]).jsonSchema);
+      const strict: z.ZodType = schemas[name];
+      expect(advertised, name).toEqual(await asSchema(strict).jsonSchema);
       for (const [field, property] of Object.entries(advertised.properties)) expect(property.description, `${name}.${field}`).toBeTruthy();
       expect(tools[name]!.description, name).toBeTruthy();
     }
