@@ -102,12 +102,16 @@ export function searchWorkspaceText({ workspace, input, limits }: { workspace: W
 function searchFile({ file, shown, state, limits }: { file: string; shown: string; state: SearchState; limits: SearchTextLimits }): void {
   let bytes: Buffer;
   try {
-    const opened = openRegularFile({ file, shown, maxBytes: limits.maxSearchFileBytes, tooLargeHint: "" });
+    const opened = openRegularFile({ file, shown, maxBytes: Number.POSITIVE_INFINITY, tooLargeHint: "" });
     if (isRefusal(opened)) {
-      state.tooLarge += 1;
+      state.unreadable += 1;
       return;
     }
     try {
+      if (opened.stats.size > limits.maxSearchFileBytes) {
+        state.tooLarge += 1;
+        return;
+      }
       bytes = readAll({ descriptor: opened.descriptor, size: opened.stats.size });
     } finally {
       fs.closeSync(opened.descriptor);
