@@ -9,7 +9,7 @@ import { modelKey } from "./budget-policy.js";
 import { compactionSummaryRow } from "../core/rollover/notice-rows.js";
 import { isWindowFresh } from "../core/rollover/window-pressure.js";
 import { windowIdFor } from "../core/windows.js";
-import { CompactionError, ProviderCallError, SessionStoreError } from "./errors.js";
+import { CompactionError, ProviderCallError, SendInterruptedError, SessionStoreError } from "./errors.js";
 import { assembleRequest, calibrate, type RequestFrame } from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
@@ -27,7 +27,10 @@ export const COMPACTION_INSTRUCTION = [
  * @example
  * const summary = await summarizeWindow(context, { rows: window.rows, model, frame });
  */
-export async function summarizeWindow(context: SessionContext, { rows, model, frame }: { rows: readonly StoredRow[]; model: LanguageModel; frame: RequestFrame }): Promise<string> {
+export async function summarizeWindow(
+  context: SessionContext,
+  { rows, model, frame, signal }: { rows: readonly StoredRow[]; model: LanguageModel; frame: RequestFrame; /** Aborts the call; the summary is then not used (`SendInterruptedError`). */ signal?: AbortSignal | undefined },
+): Promise<string> {
   const limits = toolOutputLimits(context, model);
   const request = await assembleRequest({ rows, frame, limits });
   const instructionTokens = calibrate(frame.countTokens(COMPACTION_INSTRUCTION), frame.calibrationFactor);
@@ -44,12 +47,19 @@ export async function summarizeWindow(context: SessionContext, { rows, model, fr
     messages: [...request.messages, { role: "user", content: COMPACTION_INSTRUCTION }],
     tools: frame.tools,
     toolChoice: "none",
+    ...(signal === undefined ? {} : { abortSignal: signal }),
     onError: ({ error }) => {
       failure ??= error;
     },
   });
   let text = "";
-  for await (const delta of result.textStream) text += delta;
+  try {
+    for await (const delta of result.textStream) text += delta;
+  } catch (error) {
+    if (signal?.aborted !== true) throw error;
+  }
+  // A cut summary would lose what it did not get to: nothing of it is kept.
+  if (signal?.aborted === true) throw new SendInterruptedError("the compaction summary");
   if (failure !== undefined) throw new ProviderCallError(modelKey(model), failure);
   const summary = text.trim();
   if (summary.length === 0) throw new CompactionError(`${modelKey(model)} returned an empty summary; nothing was compacted.`);

@@ -107,3 +107,19 @@ export class CompactionError extends CtxwinError {
     super(CompactionError.errorName, message, options);
   }
 }
+
+/**
+ * A send's signal aborted work that has no partial result to keep (the compaction summary a turn
+ * was writing). It never reaches a caller: the send flow turns it into status `interrupted`.
+ *
+ * @example
+ * if (SendInterruptedError.isInstance(error)) return { status: "interrupted" };
+ */
+export class SendInterruptedError extends CtxwinError {
+  static readonly errorName = "CtxwinSendInterruptedError";
+  static override isInstance = defineIsInstance(SendInterruptedError.errorName) as (error: unknown) => error is SendInterruptedError;
+
+  constructor(what: string) {
+    super(SendInterruptedError.errorName, `The send was interrupted during ${what}.`);
+  }
+}

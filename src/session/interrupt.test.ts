@@ -10,8 +10,9 @@ import type { HistoryStore } from "../store/port.js";
 import { createAgentSession, type AgentSession } from "./create-agent-session.js";
 import { createDeferred } from "./deferred.js";
 import type { SessionEventMap, SessionEventName } from "./session-events.js";
-import { FORCE_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
-import { scriptedModel } from "./test-support/scripted-model.js";
+import { COMPACTION_INSTRUCTION } from "./compaction.js";
+import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { scriptedModel, type RecordedCall } from "./test-support/scripted-model.js";
 import { deterministic, memoryStore, readTool, rowText } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 
@@ -183,7 +184,7 @@ describe("interrupting a send", () => {
   });
 });
 
-describe("interrupting a send whose step decided a budget action", () => {
+describe("interrupting a send at a budget action", () => {
   it("a rollover decided by the last settled step stays latched: the continuation does not run, the next input gets the rollover", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "answer in the new window", inputTokens: 800 }] });
@@ -220,6 +221,38 @@ describe("interrupting a send whose step decided a budget action", () => {
     const lines = calls[1]!.text.split("\n");
     expect(lines.at(-2)).toMatch(/^user: \[Context budget\] Window w:0 holds about/);
     expect(lines.at(-1)).toBe("user: and now?");
+    await expectInvariants(store);
+  });
+
+  it("during strategy compact's summary: no summary is kept, the input is not stored, and the next send compacts", async () => {
+    const store = memoryStore();
+    const controller = new AbortController();
+    const isSummary = (call: RecordedCall) => call.text.endsWith(`user: ${COMPACTION_INSTRUCTION}`);
+    let summaries = 0;
+    const { model, calls } = scriptedModel({
+      script: (call) => {
+        if (!isSummary(call)) return call.index === 0 ? { text: "first answer", inputTokens: THRESHOLD_AT + 100 } : { text: "second answer", inputTokens: 1_200 };
+        summaries += 1;
+        return summaries === 1 ? { textChunks: ["SUMMARY: half"], stallUntilAborted: true } : { text: "SUMMARY: whole" };
+      },
+      beforeAnswer: async (call) => {
+        if (isSummary(call) && summaries === 0) controller.abort();
+      },
+    });
+    const session = budgetSession({ store, model, settings: { strategy: "compact" } });
+    const errors = recordEvents(session, "error");
+    await session.send("first question");
+
+    const interrupted = await session.send("second question", { signal: controller.signal });
+    expect(interrupted).toMatchObject({ status: "interrupted", compactions: [] });
+    expect(errors).toEqual([]);
+    expect((await readAllRows(store, "s")).map(rowText)).toEqual(["first question", "first answer"]);
+
+    const next = await session.send("second question");
+    expect(next).toMatchObject({ status: "completed", text: "second answer", compactions: [expect.objectContaining({ previousWindowId: "w:0" })] });
+    expect(calls.at(-1)!.text).toContain("SUMMARY: whole");
+    expect(calls.at(-1)!.text).not.toContain("SUMMARY: half");
+    expect(calls.filter(isSummary)).toHaveLength(2);
     await expectInvariants(store);
   });
 });

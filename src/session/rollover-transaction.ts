@@ -41,6 +41,8 @@ export interface TurnStartRequest {
   operationId: string;
   model: LanguageModel;
   frame: RequestFrame;
+  /** The send's signal, for the one provider call a turn start can make (strategy `compact`'s summary). */
+  signal?: AbortSignal | undefined;
 }
 
 export type TurnStart =
@@ -145,7 +147,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   const compacting = rollover !== undefined && context.strategy === "compact" && request.forced === undefined;
   const rows = compacting
     ? {
-        rows: [compactionSummaryRow({ summary: await summarizeWindow(context, { rows: window.rows, model, frame }), previousWindowId: window.windowId, createdAt }), triggerRow ?? continueRow({ createdAt })],
+        rows: [compactionSummaryRow({ summary: await summarizeWindow(context, { rows: window.rows, model, frame, signal: request.signal }), previousWindowId: window.windowId, createdAt }), triggerRow ?? continueRow({ createdAt })],
         compaction: { windowId: nextWindowId, previousWindowId: window.windowId },
       }
     : rowsToAppend({ context, request, window, triggerRow, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });

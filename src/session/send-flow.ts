@@ -7,7 +7,7 @@
  * budget decision already made stays latched for the next send (docs/adr/0011).
  */
 import type { RowPart } from "../core/row.js";
-import { ContextExceededError } from "./errors.js";
+import { ContextExceededError, SendInterruptedError } from "./errors.js";
 import { startTurn, type TurnStart, type TurnTrigger } from "./rollover-transaction.js";
 import { runTurn, type TurnRun } from "./run-turn.js";
 import { primaryModel, requestFrame, type SessionContext } from "./session-context.js";
@@ -60,7 +60,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     const trigger: TurnTrigger = entry.kind === "user" ? { kind: "user", parts: entry.parts, ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }) } : { kind: entry.kind };
     const warningAhead = entry.kind === "user" && queue.pendingWarning !== undefined;
     const start = await startOrEnd(collector, entry.owner, () =>
-      startTurn(context, { trigger, latch: entry.kind === "warning" ? undefined : queue.pendingRollover, warningAhead, operationId: `${turnId}:start`, model, frame }),
+      startTurn(context, { trigger, latch: entry.kind === "warning" ? undefined : queue.pendingRollover, warningAhead, operationId: `${turnId}:start`, model, frame, signal }),
     );
     if (start === undefined) return;
     if (start.latchConsumed) queue.clearRollover();
@@ -95,6 +95,10 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     try {
       outcome = await start();
     } catch (error) {
+      if (SendInterruptedError.isInstance(error)) {
+        endWith(collector, owner, interrupted);
+        return undefined;
+      }
       const failure = error instanceof Error ? error : new Error(String(error));
       context.events.emit("error", { error: failure });
       endWith(collector, owner, { status: "failed", error: failure });
