@@ -35,15 +35,19 @@ export function listWorkspaceFiles({ workspace, input, maxListEntries }: { works
   const recursive = input.recursive ?? true;
   const lines: string[] = [];
   let more = 0;
-  let firstFolder: string | undefined;
+  /** Entries per direct sub-folder of the listed folder, to suggest where to narrow. */
+  const perFolder = new Map<string, number>();
+  const prefixLength = shown === "." ? 0 : shown.length + 1;
   const summary = walkTree({
     absolute: resolved.target,
     shown,
     recursive,
     visit: (entry) => {
-      if (entry.kind === "directory") {
-        firstFolder ??= entry.shown;
-        if (recursive) return true;
+      if (entry.kind === "directory" && recursive) return true;
+      const slash = entry.shown.indexOf("/", prefixLength);
+      if (slash >= 0) {
+        const folder = entry.shown.slice(0, slash);
+        perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
       }
       if (lines.length < maxListEntries) lines.push(lineOf(entry));
       else more += 1;
@@ -54,13 +58,20 @@ export function listWorkspaceFiles({ workspace, input, maxListEntries }: { works
   const notes: string[] = [];
   if (more > 0 || summary.exhausted) {
     const count = summary.exhausted ? `more than ${more}` : String(more);
-    const narrow = firstFolder === undefined ? "" : ` (e.g. path: "${firstFolder}")`;
+    const narrow = largestFolders(perFolder);
     const oneLevel = recursive ? ', or recursive: false for one level' : "";
     notes.push(`[… ${count} more entries not shown; list a sub-folder with path${narrow}${oneLevel}, or use search_text]`);
   }
   if (summary.unreadableFolders > 0) notes.push(`[${summary.unreadableFolders} folder(s) could not be read]`);
   if (lines.length === 0 && notes.length === 0) return recursive ? `No files in ${shown}.` : `${shown} is empty.`;
   return [...lines, ...notes].join("\n");
+}
+
+/** ` (largest: "src" 420 entries, "dist" 300)`: the sub-folders holding the most entries, ties by name. */
+function largestFolders(perFolder: Map<string, number>): string {
+  const largest = [...perFolder].sort(([leftName, left], [rightName, right]) => right - left || (leftName < rightName ? -1 : 1)).slice(0, 3);
+  if (largest.length === 0) return "";
+  return ` (largest: ${largest.map(([name, count], index) => `"${name}" ${count}${index === 0 ? " entries" : ""}`).join(", ")})`;
 }
 
 function lineOf(entry: WalkEntry): string {
