@@ -3,7 +3,8 @@
  * to `<dir>/.ctxwin/config.json`. Writing keeps every other section of the file untouched
  * (unknown ones included) and replaces the file atomically. The context limit is stored as the
  * override of the server's chat model (`models["<provider>:<model>"].contextLimit`), the place
- * `ctxwin chat` and the catalog already read it from.
+ * `ctxwin chat` and the catalog already read it from; `--context-limit` wins at start, a limit
+ * set in the settings after that, and clearing it (null) returns to the flag's.
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -47,8 +48,9 @@ export interface SettingsStore {
  */
 export function createSettingsStore({ directory, modelKey, initialContextLimit }: { directory: string; modelKey: string | undefined; initialContextLimit?: number }): SettingsStore {
   const filePath = path.join(directory, CONFIG_FILE_PATH);
-  // `--context-limit` wins at start; a change made in the settings wins after it.
-  let flagContextLimit = initialContextLimit;
+  // `--context-limit` wins at start; a limit saved in the settings wins after it, and removing
+  // that one (null) falls back to the flag's again.
+  let preferFlag = initialContextLimit !== undefined;
   let writing: Promise<unknown> = Promise.resolve();
 
   async function read() {
@@ -56,7 +58,7 @@ export function createSettingsStore({ directory, modelKey, initialContextLimit }
     if (result.status === "invalid") throw invalidConfig(result.error.message);
     const config = result.config;
     const fileLimit = modelKey === undefined ? undefined : config.models?.[modelKey]?.contextLimit;
-    const contextLimit = flagContextLimit ?? fileLimit;
+    const contextLimit = preferFlag ? initialContextLimit : (fileLimit ?? initialContextLimit);
     const view: SettingsView = {
       strategy: config.strategy ?? "rollover",
       threshold: config.budget?.threshold ?? DEFAULT_THRESHOLD,
@@ -81,7 +83,7 @@ export function createSettingsStore({ directory, modelKey, initialContextLimit }
       else models[modelKey] = { ...objectOr(models[modelKey]), contextLimit: change.contextLimit };
       if (Object.keys(models).length === 0) delete next["models"];
       else next["models"] = models;
-      flagContextLimit = undefined;
+      preferFlag = change.contextLimit === null && initialContextLimit !== undefined;
     }
     const text = `${JSON.stringify(next, null, 2)}\n`;
     const checked = parseConfigText({ text, path: filePath });

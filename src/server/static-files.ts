@@ -57,8 +57,7 @@ export async function serveStaticFile({ webRoot, pathname, response, head }: { w
     return;
   }
   const relative = safeRelativePath(pathname);
-  let file = await resolveInside(root, relative);
-  if (file === undefined && !path.extname(relative) && !relative.startsWith("assets")) file = await resolveInside(root, "index.html");
+  const file = await resolveInside(root, relative);
   if (file === undefined) throw notFound(`No file ${pathname}.`);
   const extension = path.extname(file.path).toLowerCase();
   const isIndex = path.basename(file.path) === "index.html";

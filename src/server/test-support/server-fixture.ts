@@ -95,12 +95,13 @@ export function scriptedChat({ model, contextLimit = 10_000, modelKey = "mock:sc
     label: "scripted",
     demo: false,
     modelKey,
+    contextLimit,
     createAgent: ({ store, sessionId, config, contextLimit: override }) =>
       createAgentSession({
         store,
         sessionId,
         model,
-        budget: { ...(config.budget ?? {}), ...(config.strategy === undefined ? {} : { strategy: config.strategy }), contextLimit: override ?? contextLimit },
+        budget: { ...(config.budget ?? {}), ...(config.strategy === undefined ? {} : { strategy: config.strategy }), ...(override === undefined ? {} : { contextLimit: override }) },
         logWarning: () => undefined,
       }),
   };
