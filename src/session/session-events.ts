@@ -15,6 +15,7 @@ export interface SessionEventMap {
    */
   "text-delta": { delta: string; stepIndex: number };
   "step-end": { row: StoredRow; stepIndex: number; usage: StepUsageSummary; model: string };
+  /** After each step whose provider reported input tokens (not after a partial, interrupted step). */
   usage: { windowId: string; contextTokens: number; contextLimit: number | undefined; percent: number | undefined };
   "budget-warning": WarningInfo;
   rollover: RolloverInfo;
