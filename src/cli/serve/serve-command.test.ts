@@ -1,0 +1,137 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Command } from "commander";
+import { afterEach, describe, expect, it } from "vitest";
+import { registerServeCommand, type ServeHost } from "./serve-command.js";
+
+const mainScript = path.resolve(import.meta.dirname, "../../../dist/cli/main.js");
+const directories: string[] = [];
+
+function temporaryDirectory(): string {
+  const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-serve-cli-"));
+  directories.push(directory);
+  return directory;
+}
+
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** Runs `serve` in-process with a fake host; `stop()` plays SIGINT. */
+function runInProcess(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  let stop: (() => void) | undefined;
+  let exitCode = 0;
+  let printed!: () => void;
+  const started = new Promise<void>((resolve) => {
+    printed = resolve;
+  });
+  const host: ServeHost = {
+    stdout: (line) => {
+      stdout.push(line);
+      printed();
+    },
+    stderr: (line) => {
+      stderr.push(line);
+      printed();
+    },
+    env,
+    onStopSignal: (callback) => {
+      stop = callback;
+    },
+    setExitCode: (code) => {
+      exitCode = code;
+    },
+  };
+  const program = new Command().exitOverride();
+  registerServeCommand({ program, host });
+  const finished = program.parseAsync(["node", "ctxwin", "serve", ...argv]);
+  return { stdout, stderr, started, finished, stop: () => stop?.(), exitCode: () => exitCode };
+}
+
+describe("ctxwin serve (in process)", () => {
+  it("prints one line with the loopback URL and token, serves the API, and stops on the signal", async () => {
+    const directory = temporaryDirectory();
+    const run = runInProcess(["--dir", directory, "--workspace", directory, "--demo-model"]);
+    await run.started;
+    expect(run.stderr).toEqual([]);
+    expect(run.stdout).toHaveLength(1);
+    const match = /^ctxwin serve: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))$/.exec(run.stdout[0] ?? "");
+    expect(match).not.toBeNull();
+    const url = new URL(match![1]!);
+    const info = await fetch(`${url.origin}/api/info`, { headers: { Authorization: `Bearer ${url.searchParams.get("token")}` } });
+    expect(await info.json()).toMatchObject({ dir: directory, chat: { available: true, model: "demo", demo: true } });
+    const settings = await fetch(`${url.origin}/api/settings?token=${url.searchParams.get("token")}`);
+    expect(await settings.json()).toMatchObject({ contextLimit: 16_000 });
+    run.stop();
+    await run.finished;
+    expect(run.exitCode()).toBe(0);
+    await expect(fetch(`${url.origin}/api/info`)).rejects.toThrow();
+  });
+
+  it("refuses bad flags with one line and exit code 1", async () => {
+    const directory = temporaryDirectory();
+    const cases: Array<[string[], RegExp]> = [
+      [["--dir", path.join(directory, "missing")], /^ctxwin serve: --dir .* is not a directory\.$/],
+      [["--dir", directory, "--demo-model", "--model", "openai:gpt-4o"], /cannot be combined/],
+      [["--dir", directory, "--model", "openai:gpt-4o"], /OPENAI_API_KEY/],
+      [["--dir", directory, "--demo-model", "--context-limit", "lots"], /--context-limit/],
+    ];
+    for (const [argv, expected] of cases) {
+      const run = runInProcess(argv);
+      await run.finished;
+      expect(run.exitCode(), argv.join(" ")).toBe(1);
+      expect(run.stderr, argv.join(" ")).toHaveLength(1);
+      expect(run.stderr[0]).toMatch(expected);
+      expect(run.stdout).toEqual([]);
+    }
+  });
+
+  it("says so in one line when the port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const run = runInProcess(["--dir", temporaryDirectory(), "--port", String(port)]);
+      await run.finished;
+      expect(run.exitCode()).toBe(1);
+      expect(run.stderr).toEqual([expect.stringMatching(/^ctxwin serve: the port is already in use/)]);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe("node dist/cli/main.js serve (child process)", () => {
+  it("prints the URL, answers with the token only, and exits 0 on SIGTERM", async () => {
+    const directory = temporaryDirectory();
+    const child = spawn(process.execPath, [mainScript, "serve", "--dir", directory, "--workspace", directory], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const line = await new Promise<string>((resolve, reject) => {
+      let buffer = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const newline = buffer.indexOf("\n");
+        if (newline >= 0) resolve(buffer.slice(0, newline));
+      });
+      child.on("exit", () => reject(new Error(`serve exited before printing its URL: ${stderr}`)));
+    });
+    const url = new URL(line.replace(/^ctxwin serve: /, ""));
+    expect(url.hostname).toBe("127.0.0.1");
+    const token = url.searchParams.get("token") ?? "";
+    expect((await fetch(`${url.origin}/api/sessions`)).status).toBe(401);
+    const sessions = await fetch(`${url.origin}/api/sessions`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(sessions.status).toBe(200);
+    expect(await sessions.json()).toEqual({ sessions: [] });
+    expect(await (await fetch(`${url.origin}/api/info?token=${token}`)).json()).toMatchObject({ chat: { available: false } });
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
+  });
+});
