@@ -14,6 +14,9 @@ import type { ChatOutput } from "./chat-output.js";
 import { parseSlashCommand, runSlashCommand } from "./slash-commands.js";
 import { compactionText } from "./turn-printer.js";
 
+/** Longest echo of a piped line (the whole line is still sent). */
+const MAX_ECHO_CHARS = 160;
+
 export type ChatEnd = "end-of-input" | "exit" | "interrupt";
 
 /** The process-wide signal source (`process` by default); tests of the loop may pass their own. */
@@ -108,7 +111,7 @@ export function runChatLoop({
 
     const handleLine = async (line: string): Promise<"exit" | "continue"> => {
       if (line.trim().length === 0) return "continue";
-      if (!interactive) output.line(`> ${line}`);
+      if (!interactive) output.line(`> ${echoOf(line)}`);
       const command = parseSlashCommand(line);
       if (command !== undefined) {
         try {
@@ -154,4 +157,9 @@ export function runChatLoop({
     });
     prompt();
   });
+}
+
+/** A piped line as echoed before its answer: long lines are cut, the message itself is not. */
+function echoOf(line: string): string {
+  return line.length > MAX_ECHO_CHARS ? `${line.slice(0, MAX_ECHO_CHARS)}… (${line.length} characters)` : line;
 }
