@@ -73,15 +73,17 @@ describe("ctxwin chat against a local OpenAI-compatible server", () => {
     rmSync(project, { recursive: true, force: true });
   });
 
-  it("answers through a tool call, and runs /usage, /windows, /search, /notes and /clear --soft", async () => {
+  it("answers through a tool call, and runs /usage, /windows, /search, /notes, /compact and /clear --soft", async () => {
     server = await startOpenAICompatibleServer({ script: assistant });
     const chat = startChat({ args: localFlags({ extra: ["--session", "s1"] }), cwd: project });
-    for (const line of ["What is the code name?", "/usage", "/windows", "/search orchid", "/notes", "/clear", "/clear --soft", "/search orchid", "/exit", "never sent"]) chat.send(line);
+    for (const line of ["What is the code name?", "/usage", "/windows", "/search orchid", "/notes", "/compact", "/clear", "/clear --soft", "/search orchid", "/exit", "never sent"]) {
+      chat.send(line);
+    }
     const exit = await chat.exited;
     expectCleanExit(exit);
 
-    // The tool ran on the real workspace and its result went back to the model.
-    expect(server.requests).toHaveLength(2);
+    // The tool ran on the real workspace and its result went back to the model; /compact asked for a summary.
+    expect(server.requests).toHaveLength(3);
     expect(server.requests[0]?.body.tools).toEqual(expect.arrayContaining([expect.objectContaining({ function: expect.objectContaining({ name: "read_file" }) })]));
     expect(lastMessage(server.requests[1]!)).toMatchObject({ role: "tool" });
     expect(textOf(lastMessage(server.requests[1]!))).toContain("ORCHID-7");
@@ -98,7 +100,9 @@ describe("ctxwin chat against a local OpenAI-compatible server", () => {
     const [beforeClear, afterClear] = exit.stdout.split("/clear --soft");
     expect(beforeClear).toMatch(/> \/search orchid\n── w:0 ──\n#\d+ {2}assistant {2}.*ORCHID-7/);
     expect(beforeClear).toContain("No notes yet");
-    expect(afterClear).toMatch(/^──── new context window w:4 · cleared/m);
+    expect(beforeClear).toMatch(/^──── new context window w:4 · compacted \(summary of w:0\) ─+$/m);
+    expect(textOf(lastMessage(server.requests[2]!))).toMatch(/^Write a summary of the conversation/);
+    expect(afterClear).toMatch(/^──── new context window w:5 · cleared/m);
     expect(afterClear).toMatch(/> \/search orchid\nNo matches\./);
     // Plain /clear is refused with a hint; /exit ends the chat before the next line.
     expect(exit.stderr).toMatch(/^ctxwin: \/clear needs --soft/m);

@@ -73,6 +73,8 @@ export function runChatLoop({
       interrupts.off("SIGINT", onInterrupt);
       lines.close();
       output.endLine();
+      // On a terminal the prompt is showing: end its line (after /exit the line is already ended).
+      if (interactive && end !== "exit") terminal.write("\n");
       resolve(end);
     };
     const prompt = () => {
