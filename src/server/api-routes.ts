@@ -130,7 +130,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
         json(response, {
           sessionId,
           title: entry?.title ?? sessionId,
-          lastActivity: entry?.lastActivity ?? null,
+          lastActivity: entry?.lastActivity ?? chats.createdAt(sessionId) ?? null,
           windows: entry?.windows ?? 0,
           rows: entry?.rows ?? 0,
           lastSeq: summary?.lastSeq ?? 0,

@@ -127,7 +127,9 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
 
   /** After an activity: tell subscribers about new rows and the new usage. */
   async function publishAfterChange(sessionId: string) {
-    hub.noticeLastSeq(sessionId, await store.lastSeq(sessionId));
+    const lastSeq = await store.lastSeq(sessionId);
+    if (lastSeq > 0) created.delete(sessionId);
+    hub.noticeLastSeq(sessionId, lastSeq);
     hub.emit(sessionId, "usage", await usage(sessionId));
   }
 
@@ -147,6 +149,8 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     demo: chat?.demo ?? false,
     isBusy: (sessionId: string) => activities.has(sessionId),
     isCreated: (sessionId: string) => created.has(sessionId),
+    /** When a session made here and not stored yet was created. */
+    createdAt: (sessionId: string) => created.get(sessionId),
     usage,
 
     /** A new session id for chatting (stored with its first message). */
@@ -197,7 +201,6 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
           hub.emit(sessionId, "error", { message: error instanceof Error ? error.message : String(error) });
           ended = { status: "failed", text: "" };
         }
-        created.delete(sessionId);
         await publishAfterChange(sessionId);
         hub.emit(sessionId, "turn-end", ended);
       });
@@ -230,7 +233,6 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
           const [row] = await store.append(sessionId, [resetBoundaryRow({ createdAt: now().toISOString() })], { operationId: `${generateId()}:clear` });
           windowId = windowIdFor(row?.seq ?? 0);
         }
-        created.delete(sessionId);
         await publishAfterChange(sessionId);
       });
       return { windowId };
