@@ -51,6 +51,10 @@ export function writeFileAtomic({ file, content, expected, shown }: { file: stri
   }
 }
 
+/**
+ * @example
+ * writeFileAtomic({ file, content, expected: versionOf(statsWhenRead), shown });
+ */
 export function versionOf(stats: fs.Stats): FileVersion {
   return { inode: stats.ino, size: stats.size, modifiedMs: stats.mtimeMs };
 }

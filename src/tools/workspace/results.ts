@@ -9,10 +9,18 @@ export interface Refusal {
   readonly message: string;
 }
 
+/**
+ * @example
+ * return refusal("src/x.ts does not exist; use list_files to find the right path.");
+ */
 export function refusal(message: string): Refusal {
   return { refused: true, message };
 }
 
+/**
+ * @example
+ * const resolved = resolveWorkspacePath({ workspace, input }); if (isRefusal(resolved)) return resolved;
+ */
 export function isRefusal(value: unknown): value is Refusal {
   return typeof value === "object" && value !== null && (value as Partial<Refusal>).refused === true;
 }

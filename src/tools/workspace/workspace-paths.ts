@@ -106,7 +106,12 @@ export function isInside(child: string, parent: string): boolean {
   return child.startsWith(prefix);
 }
 
-/** The first protected folder name among `segments` (compared case-insensitively), if any. */
+/**
+ * The first protected folder name among `segments` (compared case-insensitively), if any.
+ *
+ * @example
+ * protectedSegment(["pkg", ".GIT", "HEAD"]) // ".git"
+ */
 export function protectedSegment(segments: readonly string[]): string | undefined {
   for (const segment of segments) {
     const lower = segment.toLowerCase();
