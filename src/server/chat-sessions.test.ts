@@ -141,6 +141,29 @@ describe("chat through the API with a scripted model", () => {
     });
   });
 
+  it("relays a rollover and a blocked input to subscribers", async () => {
+    await withChat([{ text: "a long answer", inputTokens: 7_600 }, { text: "fresh window answer" }], async (fixture) => {
+      const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+      await readEvents({ fixture, sessionId, until: (event) => event.event === "turn-end", start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "first" } }) });
+      await waitUntilIdle(fixture, sessionId);
+      expect((await fixture.api(`/api/sessions/${sessionId}/usage`)).body).toMatchObject({ tokensUntilRollover: 0 });
+      const rolled = await readEvents({ fixture, sessionId, until: (event) => event.event === "turn-end", start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "second" } }) });
+      const rollover = rolled.find((event) => event.event === "rollover");
+      expect(rollover?.data).toEqual({ windowId: expect.stringMatching(/^w:\d+$/), reason: "on-send", percent: expect.any(Number) });
+      expect(rollover?.data.percent).toBeGreaterThanOrEqual(70);
+      expect(rolled.at(-1)?.data).toEqual({ status: "completed", text: "fresh window answer" });
+      const windows = (await fixture.api(`/api/sessions/${sessionId}/windows`)).body.windows;
+      expect(windows.map((window: { kind: string; reason?: string }) => [window.kind, window.reason])).toEqual([["initial", undefined], ["rollover", "on-send"]]);
+
+      await waitUntilIdle(fixture, sessionId);
+      const blocked = await readEvents({ fixture, sessionId, until: (event) => event.event === "turn-end", start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "word ".repeat(20_000) } }) });
+      expect(blocked.find((event) => event.event === "blocked")?.data).toEqual({ reason: expect.any(String) });
+      expect(blocked.at(-1)?.data.status).toBe("blocked");
+      const last = (await fixture.api(`/api/sessions/${sessionId}/rows?limit=1`)).body.rows[0];
+      expect(last).toMatchObject({ kind: "rejected-input", role: "user" });
+    });
+  });
+
   it("tells subscribers about rows another writer stored", async () => {
     await withChat([], async (fixture) => {
       await fixture.store.append("other", [{ role: "user", parts: [{ type: "text", text: "one" }] }]);
