@@ -10,6 +10,7 @@ import type { HistoryStore } from "../store/port.js";
 import { createAgentSession, type AgentSession } from "./create-agent-session.js";
 import { createDeferred } from "./deferred.js";
 import type { SessionEventMap, SessionEventName } from "./session-events.js";
+import type { SendResult } from "./session-types.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
 import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
 import { scriptedModel, type RecordedCall } from "./test-support/scripted-model.js";
@@ -147,6 +148,31 @@ describe("interrupting a send", () => {
     const rows = await readAllRows(store, "s");
     expect(rows.map(rowText)).toEqual(["first", "answer 0", "third", "answer 1"]);
     expect(calls.map((call) => call.text.split("\n").at(-1))).toEqual(["user: first", "user: third"]);
+    await expectInvariants(store);
+  });
+
+  it("while its continuation runs in another send's loop: that turn stops, the other send goes on", async () => {
+    const store = memoryStore();
+    const controllerA = new AbortController();
+    const { model, calls } = scriptedModel({
+      script: (call) => (call.index === 0 ? { ...readBoth, inputTokens: FORCE_AT - 400 } : call.index === 1 ? { textChunks: ["resum"], stallUntilAborted: true } : { text: "answer B", inputTokens: 900 }),
+    });
+    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
+    let sendingB: Promise<SendResult> | undefined;
+    // B arrives after A's turn latched its rollover and queued A's continue: B's loop, first in line
+    // for the lock, runs A's continue.
+    session.on("turn-end", () => (sendingB ??= session.send("B: what next?")));
+    session.on("text-delta", (event) => {
+      if (event.delta === "resum") controllerA.abort();
+    });
+
+    const resultA = await session.send("A: read both files", { signal: controllerA.signal });
+    const resultB = await sendingB!;
+
+    expect(resultA).toMatchObject({ status: "interrupted", text: "resum", rollovers: [expect.objectContaining({ reason: "mid-stream" })] });
+    expect(resultB).toMatchObject({ status: "completed", text: "answer B", rollovers: [] });
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.text.split("\n").slice(-3)).toEqual(["user: Continue the task you were working on.", "assistant: resum", "user: B: what next?"]);
     await expectInvariants(store);
   });
 
