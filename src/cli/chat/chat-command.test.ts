@@ -96,7 +96,7 @@ describe("ctxwin chat against a local OpenAI-compatible server", () => {
     expect(exit.stdout).toMatch(/^\[[█░│]+\] [\d,]+ \/ 32,000 tokens · \d+% · rolls over at 70% \(~[\d,]+ tokens left\)$/m);
     expect(exit.stdout).toMatch(/^window w:0 · [\d,]+ tokens in context · limit 32,000 · rolls over at 22,400 · hard ceiling 24,000$/m);
     // /windows lists the one window; /search finds the answer (newest first) before the clear, nothing after it.
-    expect(exit.stdout).toMatch(/^w:0 {2}start {2}3 items {2}#1\.\.#3 {2}\[active\]/m);
+    expect(exit.stdout).toMatch(/^1\. w:0 {2}start {2}3 items {2}#1\.\.#3 {2}\[active\]/m);
     const [beforeClear, afterClear] = exit.stdout.split("/clear --soft");
     expect(beforeClear).toMatch(/> \/search orchid\n── w:0 ──\n#\d+ {2}assistant {2}.*ORCHID-7/);
     expect(beforeClear).toContain("No notes yet");
@@ -149,7 +149,7 @@ describe("ctxwin chat against a local OpenAI-compatible server", () => {
     // The request after the rollover carries none of the earlier window's messages.
     const afterRollover = server.requests.find((request) => sentTexts(request).some((text) => text.startsWith("third")));
     expect(sentTexts(afterRollover!).some((text) => text.startsWith("first") || text.startsWith("second"))).toBe(false);
-    expect(stdout).toMatch(/^w:0 {2}start .*\n(?:.*\n)*?w:\d+ {2}rollover \(on-send\) .*\[active\]/m);
+    expect(stdout).toMatch(/^1\. w:0 {2}start .*\n(?:.*\n)*?2\. w:\d+ {2}rollover \(on-send\) .*\[active\]/m);
   });
 
   it("interrupts a streaming turn on SIGINT, keeps the session usable, and ends at end of input", async () => {

@@ -108,7 +108,10 @@ async function showUsage({ session, output }: SlashContext): Promise<void> {
 
 async function showWindows({ session, store, output }: SlashContext): Promise<void> {
   const scope = await scopeOrNothing(store, session.sessionId);
-  output.line(scope === undefined ? "No windows yet." : formatWindows(await listWindowEntries(scope)));
+  const entries = scope === undefined ? [] : await listWindowEntries(scope);
+  if (entries.length === 0) return output.line("No windows yet.");
+  // Numbered in order, so that "window 3" means the same to the person as the divider lines' ids.
+  output.line(entries.map((entry, index) => `${index + 1}. ${formatWindows([entry])}`).join("\n"));
 }
 
 async function showSearch({ session, store, output }: SlashContext, text: string): Promise<void> {
