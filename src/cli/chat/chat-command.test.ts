@@ -184,6 +184,25 @@ describe("ctxwin chat against a local OpenAI-compatible server", () => {
     expect(exit.stderr).toContain("resume with: ctxwin chat --session idle");
   });
 
+  it("reports a refused key and a message too large for any window in one line each, and goes on", async () => {
+    server = await startOpenAICompatibleServer({
+      script: (request) => (request.index === 0 ? { error: { status: 401, message: "Invalid API key.", type: "invalid_request_error", code: "invalid_api_key" } } : assistant(request)),
+    });
+    // 8,000 tokens: hard ceiling 6,000, so a message of about 6,000 tokens never fits.
+    const chat = startChat({ args: localFlags({ contextLimit: "8000" }), cwd: project });
+    for (const line of ["hello", `huge ${"lorem ipsum dolor sit amet ".repeat(900)}`, "still there?"]) chat.send(line);
+    chat.end();
+    const exit = await chat.exited;
+    expectCleanExit(exit);
+    const problems = exit.stderr.split("\n").filter((line) => line.startsWith("ctxwin: "));
+    expect(problems).toEqual([
+      "ctxwin: the provider refused the API key (401: Invalid API key.): check CTXWIN_API_KEY",
+      expect.stringMatching(/^ctxwin: blocked: .+/),
+    ]);
+    expect(exit.stdout).toMatch(/^You said: still there\?$/m);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("reports an unreachable server in one line and goes on", async () => {
     const closedPort = await unusedPort();
     const baseUrl = `http://127.0.0.1:${closedPort}/v1`;
