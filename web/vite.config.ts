@@ -8,17 +8,22 @@ import { defineConfig } from "vite";
 
 const webRoot = import.meta.dirname;
 
-export default defineConfig({
-  root: webRoot,
-  base: "./",
-  plugins: [react()],
-  publicDir: false,
-  logLevel: "warn",
-  build: {
-    outDir: path.resolve(webRoot, "../dist/web"),
-    emptyOutDir: true,
-    sourcemap: false,
-    assetsInlineLimit: 0,
-    modulePreload: { polyfill: false },
-  },
+export default defineConfig(({ command }) => {
+  // A build is always React's production build, also when a test runner (NODE_ENV=test) runs it:
+  // Vite and the React plugin read NODE_ENV after loading this file.
+  if (command === "build") process.env.NODE_ENV = "production";
+  return {
+    root: webRoot,
+    base: "./",
+    plugins: [react()],
+    publicDir: false,
+    logLevel: "warn",
+    build: {
+      outDir: path.resolve(webRoot, "../dist/web"),
+      emptyOutDir: true,
+      sourcemap: false,
+      assetsInlineLimit: 0,
+      modulePreload: { polyfill: false },
+    },
+  };
 });

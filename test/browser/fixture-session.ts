@@ -32,7 +32,7 @@ function script(call: RecordedCall): ScriptedStep {
 const readFile = tool({
   description: "Reads a file of the project",
   inputSchema: z.object({ path: z.string() }),
-  execute: async ({ path: file }) => `// ${file}\n${textOfTokens(1_400, "const")}\n{"long":"${"x".repeat(400)}"}`,
+  execute: async ({ path: file }) => `// ${file}\n${textOfTokens(900, "const")}\n{"long":"${"x".repeat(400)}"}`,
 });
 
 /**
@@ -47,7 +47,7 @@ export async function writeFixtureSession({ directory }: { directory: string }):
     sessionId: FIXTURE_SESSION,
     model,
     tools: { read_file: readFile },
-    budget: { contextLimit: FIXTURE_LIMIT },
+    budget: { contextLimit: FIXTURE_LIMIT, warningTurnTokens: 300 },
     logWarning: () => undefined,
     ...deterministic("fixture-session"),
   });

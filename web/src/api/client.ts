@@ -21,6 +21,9 @@ export class ApiError extends Error {
   }
 }
 
+/** `skipped` when there was nothing to compact (the reason says why). */
+export type CompactResult = { windowId: string; status: "completed" | "skipped"; reason?: string };
+
 export type RowsQuery = { before?: number; after?: number; from?: number; limit?: number; internal?: boolean };
 
 export interface ApiClient {
@@ -35,7 +38,7 @@ export interface ApiClient {
   sendMessage(sessionId: string, text: string): Promise<void>;
   interrupt(sessionId: string): Promise<boolean>;
   clear(sessionId: string): Promise<string>;
-  compact(sessionId: string): Promise<string>;
+  compact(sessionId: string): Promise<CompactResult>;
   settings(): Promise<SettingsView>;
   saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
   /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
@@ -92,7 +95,7 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     },
     interrupt: async (sessionId) => (await call<{ interrupted: boolean }>("POST", `${session(sessionId)}/interrupt`, {})).interrupted,
     clear: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/clear`, {})).windowId,
-    compact: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/compact`, {})).windowId,
+    compact: (sessionId) => call<CompactResult>("POST", `${session(sessionId)}/compact`, {}),
     settings: () => call<SettingsView>("GET", "/api/settings"),
     saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
     eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,

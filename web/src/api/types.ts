@@ -68,7 +68,8 @@ export interface InfoView {
 export interface SessionSummary {
   sessionId: string;
   title: string;
-  lastActivity: string;
+  /** null for a session created for chatting that has no rows yet. */
+  lastActivity: string | null;
   windows: number;
   rows: number;
 }
@@ -111,7 +112,7 @@ export interface SessionEventMap {
   "step-end": { seq: number };
   usage: UsageView;
   "budget-warning": Record<string, never>;
-  rollover: { windowId: string; reason: string; percent: number };
+  rollover: { windowId: string; reason: string; percent: number | null };
   blocked: { reason: string };
   error: { message: string };
   "turn-end": { status: string; text: string };

@@ -55,9 +55,13 @@ export function ChatBox({ api, sessionId, busy, draft, onDraftChange, onChanged,
         onChanged();
       } else {
         setStatus({ text: "Compacting…", error: false });
-        await api.compact(sessionId);
+        const result = await api.compact(sessionId);
         onDraftChange("");
-        setStatus({ text: "Compacted: a new window starts from a summary.", error: false });
+        setStatus(
+          result.status === "skipped"
+            ? { text: `Nothing compacted${result.reason === undefined ? "." : `: ${result.reason}`}`, error: false }
+            : { text: "Compacted: a new window starts from a summary.", error: false },
+        );
         onChanged();
       }
     } catch (error) {

@@ -87,7 +87,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         setNotice({ text: "Budget warning: the agent was asked to write its notes before the window rolls over.", error: false });
         return;
       case "rollover":
-        setNotice({ text: `Rolled over to a new context window at ${formatPercent(event.data.percent)} (${event.data.reason}).`, error: false });
+        setNotice({ text: `Rolled over to a new context window${event.data.percent === null ? "" : ` at ${formatPercent(event.data.percent)}`} (${event.data.reason}).`, error: false });
         void api.windows(sessionId).then(setWindows, (error: unknown) => setNotice({ text: error instanceof Error ? error.message : String(error), error: true }));
         return;
       case "blocked":

@@ -72,7 +72,7 @@ export function SessionsList({ api, info }: { api: ApiClient; info: InfoView | u
               <a className="session-entry" href={sessionHref(session.sessionId)}>
                 <span className="session-title">{session.title}</span>
                 <span className="session-detail">
-                  <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time> · {session.windows} {session.windows === 1 ? "window" : "windows"} · {session.rows}{" "}
+                  {session.lastActivity === null ? "new" : <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time>} · {session.windows} {session.windows === 1 ? "window" : "windows"} · {session.rows}{" "}
                   {session.rows === 1 ? "row" : "rows"}
                   {session.title === session.sessionId ? "" : ` · ${session.sessionId}`}
                 </span>

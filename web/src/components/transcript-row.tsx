@@ -5,6 +5,7 @@
 import { useId, useState } from "react";
 import type { RowBoundary, RowPart, RowView } from "../api/types";
 import { dividerLabel, formatTime } from "../format";
+import { LongText } from "./long-text";
 import { ToolCall } from "./tool-call";
 
 export interface TranscriptRowProps {
@@ -61,8 +62,8 @@ function Divider({ row, boundary, common }: { row: RowView; boundary: RowBoundar
             {open ? "Hide the summary" : "Show the summary"}
           </button>
           {open ? (
-            <div id={summaryId} className="text">
-              {row.text}
+            <div id={summaryId}>
+              <LongText text={row.text} />
             </div>
           ) : null}
         </div>
@@ -80,8 +81,8 @@ function Collapsed({ common, label, row }: { common: Common; label: string; row:
         <span aria-hidden="true">{open ? "▾" : "▸"}</span> {label}
       </button>
       {open ? (
-        <div id={textId} className="text collapsed-text">
-          {row.text}
+        <div id={textId}>
+          <LongText text={row.text} className="text collapsed-text" />
         </div>
       ) : null}
     </div>
@@ -113,7 +114,7 @@ function Body({ row }: { row: RowView }) {
 }
 
 function Part({ part }: { part: RowPart }) {
-  if (part.type === "text") return part.text === "" ? null : <div className="text">{part.text}</div>;
+  if (part.type === "text") return part.text === "" ? null : <LongText text={part.text} />;
   if (part.type === "tool") return <ToolCall toolName={part.toolName} state={part.state} input={part.input} output={part.output} />;
   if (part.type === "file") return <div className="attachment">[file{part.filename === undefined ? "" : ` ${part.filename}`} · {part.mediaType}]</div>;
   return <div className="attachment">[{part.label}]</div>;
