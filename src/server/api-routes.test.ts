@@ -90,6 +90,10 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     const from = await fixture.api("/api/sessions/s1/rows?from=5&limit=3");
     expect(from.body.rows.map((row: { seq: number }) => row.seq)).toEqual([5, 7, 8]);
     expect(from.body).toMatchObject({ hasMoreBefore: true, hasMoreAfter: true });
+    const none = await fixture.api("/api/sessions/s1/rows?before=1");
+    expect(none.body).toEqual({ rows: [], hasMoreBefore: false, hasMoreAfter: true });
+    const beyond = await fixture.api("/api/sessions/s1/rows?after=12");
+    expect(beyond.body).toEqual({ rows: [], hasMoreBefore: true, hasMoreAfter: false });
     const first = await fixture.api("/api/sessions/s1/rows?from=1&limit=1");
     expect(first.body).toMatchObject({ hasMoreBefore: false, hasMoreAfter: true });
   });

@@ -47,8 +47,8 @@ export async function transcriptPage({
   if (position.kind === "newest" || position.kind === "before") {
     const beforeSeq = position.kind === "before" ? position.seq : Number.MAX_SAFE_INTEGER;
     const { rows, more } = await collect({ store, sessionId, direction: "backward", edge: beforeSeq, limit, shown });
-    const newest = rows.at(-1);
-    const hasMoreAfter = position.kind === "before" && newest !== undefined ? await anyShown({ store, sessionId, direction: "forward", edge: newest.seq, shown }) : false;
+    const newestSeq = rows.at(-1)?.seq ?? beforeSeq - 1;
+    const hasMoreAfter = position.kind === "before" ? await anyShown({ store, sessionId, direction: "forward", edge: newestSeq, shown }) : false;
     return { rows: rows.map(toView), hasMoreBefore: more, hasMoreAfter };
   }
   const afterSeq = position.kind === "after" ? position.seq : Math.max(0, position.seq - 1);
