@@ -164,6 +164,32 @@ describe("chat through the API with a scripted model", () => {
     });
   });
 
+  it("close() interrupts a running turn, ends the event streams and keeps what streamed", async () => {
+    const { model, calls } = scriptedModel({ script: [{ textChunks: ["half an answer"], stallUntilAborted: true }] });
+    const fixture = await startFixture({ chat: () => scriptedChat({ model }) });
+    try {
+      const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+      const events = await readEvents({
+        fixture,
+        sessionId,
+        until: () => false,
+        start: async () => {
+          await fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "go" } });
+          while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+          await fixture.server.close();
+        },
+      });
+      expect(events.map((event) => event.event)).toContain("turn-start");
+      const rows = await fixture.store.items(sessionId, { afterSeq: 0 });
+      expect(rows.rows.map((row) => [row.role, row.parts.filter((part) => part.type === "text").map((part) => (part as { text: string }).text).join("")])).toEqual([
+        ["user", "go"],
+        ["assistant", "half an answer"],
+      ]);
+    } finally {
+      await fixture.close();
+    }
+  });
+
   it("tells subscribers about rows another writer stored", async () => {
     await withChat([], async (fixture) => {
       await fixture.store.append("other", [{ role: "user", parts: [{ type: "text", text: "one" }] }]);
