@@ -32,22 +32,30 @@ const HELP_TEXT =
 export function decideStep(request: ObservedRequest): DemoStep {
   const notes = parseNotes(request.system);
   const lastUser = request.userTexts.at(-1) ?? "";
-  const recall = RECALL_PATTERN.exec(lastUser) ?? interruptedQuestion(request);
-  if (recall !== null) return answerRecall(request, notes, { line: Number(recall[1]), file: recall[2]! });
-  const resumed = resumeAfterRollover(request, notes);
-  if (resumed !== undefined) return resumed;
+  // The request being answered: warnings and lead-ins interrupt it, they do not replace it.
+  const current = request.userMessages.findLast((message) => !isSynthetic(message.text));
+  const currentText = current?.text ?? "";
+  const sinceCurrent = request.toolSteps.slice(current?.stepsBefore ?? 0);
   if (lastUser.includes(BUDGET_WARNING_MARKER) && request.toolNames.includes("memory") && !request.sinceLastUser.some((step) => step.toolName === "memory")) {
-    return { kind: "tool", call: { toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: renderNotes(progressOf(request, notes)), overwrite: true } } };
+    const working = TASK_PATTERN.test(currentText) || currentText === CONTINUE_TEXT || currentText === "" ? notes.working : currentText;
+    return { kind: "tool", call: { toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: renderNotes({ ...progressOf(request, notes), working }), overwrite: true } } };
   }
+  const recall = RECALL_PATTERN.exec(currentText) ?? (currentText === CONTINUE_TEXT ? (RECALL_PATTERN.exec(notes.working ?? "") ?? interruptedQuestion(sinceCurrent)) : null);
+  if (recall !== null) return answerRecall(request, notes, { line: Number(recall[1]), file: recall[2]!, steps: sinceCurrent });
+  const resumed = resumeAfterRollover(request, notes, { currentText, steps: sinceCurrent });
+  if (resumed !== undefined) return resumed;
+  // Rolled over without a chance to write notes: the task and the files read are only in the history.
+  if (currentText === CONTINUE_TEXT && progressOf(request, notes).task === undefined && historyListing(request) === undefined) return listHistory();
   return explore(request, notes);
 }
 
 /** Everything known about the exploration: the notes, plus what this window read and listed. */
 function progressOf(request: ObservedRequest, notes: ExplorerNotes): ExplorerNotes & { target: number } {
-  const taskText = [...request.userTexts].reverse().find((text) => TASK_PATTERN.test(text)) ?? notes.task;
+  const earlier = historyListing(request);
+  const taskText = [...request.userTexts].reverse().find((text) => TASK_PATTERN.test(text)) ?? notes.task ?? earlier?.task;
   const target = Number(TASK_PATTERN.exec(taskText ?? "")?.[1] ?? 0);
   const read: FileNote[] = [...notes.read];
-  for (const note of readInWindow(request)) if (!read.some((known) => known.path === note.path)) read.push(note);
+  for (const note of [...(earlier?.read ?? []), ...readInWindow(request)]) if (!read.some((known) => known.path === note.path)) read.push(note);
   const isRead = (path: string) => read.some((note) => note.path === path);
   const listings = listingsInWindow(request);
   const listed = new Set([...notes.listed, ...listings.map((listing) => listing.folder)]);
@@ -68,19 +76,48 @@ function progressOf(request: ObservedRequest, notes: ExplorerNotes): ExplorerNot
  * is already done, the interrupted request must have been something else: look at the last items
  * of the previous window to find it.
  */
-function resumeAfterRollover(request: ObservedRequest, notes: ExplorerNotes): DemoStep | undefined {
-  const leadIn = request.userTexts.find((text) => text.includes("begins.]"));
+function resumeAfterRollover(request: ObservedRequest, notes: ExplorerNotes, { currentText, steps }: { currentText: string; steps: ObservedToolStep[] }): DemoStep | undefined {
+  if (progressOf(request, notes).task === undefined) return undefined;
+  const leadIn = request.userTexts.find((text) => LEAD_IN.test(text));
   const previousWindow = leadIn === undefined ? undefined : /the one just before is (w:\d+)/.exec(leadIn)?.[1];
-  if (previousWindow === undefined || request.userTexts.at(-1) !== CONTINUE_TEXT) return undefined;
+  if (previousWindow === undefined || currentText !== CONTINUE_TEXT) return undefined;
   const progress = progressOf(request, notes);
   if (progress.read.length < progress.target) return undefined;
-  if (request.sinceLastUser.some((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items")) return undefined;
+  if (steps.some((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items")) return undefined;
   return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "list_items", window_id: previousWindow, limit: 50 } } };
 }
 
+function listHistory(): DemoStep {
+  return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "list_items", limit: 50 } } };
+}
+
+const EARLIER_READ = /read_file\(\{"path":"(.+?)"[^)]*\) → File: (.+?) · lines \d+[–-]\d+ of (\d+)/;
+
+/** The task and the files read, from a `list_items` over the whole history (oldest first) in this window. */
+function historyListing(request: ObservedRequest): { task: string | undefined; read: FileNote[] } | undefined {
+  const listing = request.toolSteps.findLast((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items" && step.input["window_id"] === undefined);
+  const items = listing === undefined ? undefined : resultField(listing, "items");
+  if (!Array.isArray(items)) return undefined;
+  let task: string | undefined;
+  const read: FileNote[] = [];
+  for (const item of items as Array<{ role?: string; preview?: string }>) {
+    const preview = item.preview ?? "";
+    if (item.role === "user" && task === undefined && TASK_PATTERN.test(preview)) task = preview;
+    const match = EARLIER_READ.exec(preview);
+    if (match !== null && !read.some((note) => note.path === match[2])) read.push({ path: match[2]!, lines: Number(match[3]), summary: "(read in an earlier window; no notes were saved)" });
+  }
+  return { task, read };
+}
+
+const LEAD_IN = /^\[Context window w:\d+ begins\.\]/;
+
+function isSynthetic(text: string): boolean {
+  return text.includes(BUDGET_WARNING_MARKER) || LEAD_IN.test(text);
+}
+
 /** The question found by `resumeAfterRollover` in the previous window's items. */
-function interruptedQuestion(request: ObservedRequest): RegExpExecArray | null {
-  const listing = request.sinceLastUser.findLast((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items");
+function interruptedQuestion(steps: ObservedToolStep[]): RegExpExecArray | null {
+  const listing = steps.findLast((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items");
   const items = listing === undefined ? undefined : resultField(listing, "items");
   if (!Array.isArray(items)) return null;
   for (const item of [...(items as Array<{ role?: string; preview?: string }>)].reverse()) {
@@ -177,15 +214,16 @@ function folderRank(folder: string): number {
   return 6.5;
 }
 
-function answerRecall(request: ObservedRequest, notes: ExplorerNotes, question: { line: number; file: string }): DemoStep {
-  const file = /^the first file/i.test(question.file) ? (notes.read[0]?.path ?? readInWindow(request)[0]?.path) : question.file;
+function answerRecall(request: ObservedRequest, notes: ExplorerNotes, question: { line: number; file: string; steps: ObservedToolStep[] }): DemoStep {
+  const file = /^the first file/i.test(question.file) ? (notes.read[0]?.path ?? historyListing(request)?.read[0]?.path ?? readInWindow(request)[0]?.path) : question.file;
+  if (file === undefined && historyListing(request) === undefined) return listHistory();
   if (file === undefined) return { kind: "text", text: "I have no record of which file I read first: my notes are empty and this window holds no file." };
   const inWindow = request.toolSteps.find((step) => step.toolName === "read_file" && FILE_HEADER.exec(step.resultText)?.[1] === file);
   if (inWindow !== undefined) {
     const line = lineOf(inWindow.resultText, question.line);
     if (line !== undefined) return { kind: "text", text: quoteAnswer({ file, question, line, how: "It is still in my context window." }) };
   }
-  const history = request.sinceLastUser.filter((step) => step.toolName === SESSION_HISTORY_TOOL_NAME);
+  const history = question.steps.filter((step) => step.toolName === SESSION_HISTORY_TOOL_NAME);
   const read = history.findLast((step) => step.input["action"] === "read_item");
   if (read !== undefined) {
     const text = typeof resultField(read, "text") === "string" ? (resultField(read, "text") as string) : "";

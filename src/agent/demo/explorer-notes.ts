@@ -18,6 +18,8 @@ export interface ExplorerNotes {
   folders: string[];
   /** Folders already listed. */
   listed: string[];
+  /** The request being answered when the notes were written, when it was not the task itself. */
+  working?: string | undefined;
 }
 
 const NOTES_HEADING = "# Exploration notes";
@@ -27,10 +29,11 @@ const READ_LINE = /^- read: (.+?) — (\d+) lines — (.*)$/;
  * @example
  * renderNotes({ task: "Explore …", read: [{ path: "README.md", lines: 120, summary: "ctxwin" }], next: ["docs/a.md"], folders: ["src"], listed: ["."] })
  */
-export function renderNotes({ task, read, next, folders, listed }: ExplorerNotes): string {
+export function renderNotes({ task, read, next, folders, listed, working }: ExplorerNotes): string {
   return [
     NOTES_HEADING,
     `Task: ${task ?? "(unknown)"}`,
+    ...(working === undefined ? [] : [`Working on: ${working.replace(/\s+/g, " ")}`]),
     `Files read so far, in order (${read.length}):`,
     ...read.map((note) => `- read: ${note.path} — ${note.lines} lines — ${note.summary}`),
     `Next: ${next.join(", ")}`,
@@ -58,6 +61,7 @@ export function parseNotes(system: string): ExplorerNotes {
       .filter((entry) => entry !== "");
   for (const line of lines) {
     if (line.startsWith("Task: ")) notes.task = line.slice("Task: ".length);
+    else if (line.startsWith("Working on: ")) notes.working = line.slice("Working on: ".length);
     else if (line.startsWith("Next: ")) notes.next = list(line, "Next: ");
     else if (line.startsWith("Folders to list: ")) notes.folders = list(line, "Folders to list: ");
     else if (line.startsWith("Folders listed: ")) notes.listed = list(line, "Folders listed: ");
@@ -77,6 +81,6 @@ export function summarizeFile(content: string): string {
   const lines = content.split("\n").map((line) => line.trim());
   const heading = lines.find((line) => /^#{1,3} \S/.test(line));
   const meaningful = lines.find((line) => /[A-Za-z]{3,}/.test(line) && !/^(import|export \{|"use |\/\/ ?eslint|#!)/.test(line));
-  const chosen = (heading ?? meaningful ?? "(no text)").replace(/^(#+|\/\*\*?|\*|\/\/)\s*/, "").replace(/\s+/g, " ");
+  const chosen = (heading ?? meaningful ?? "(no text)").replace(/^(#+|\/\*\*?|\*|\/\/)\s*/, "").replace(/\s*\*\/\s*$/, "").replace(/\s+/g, " ");
   return chosen.length > 90 ? `${chosen.slice(0, 89)}…` : chosen;
 }

@@ -19,6 +19,8 @@ export interface ObservedRequest {
   system: string;
   /** User texts in order. */
   userTexts: string[];
+  /** User texts with the number of tool steps before each. */
+  userMessages: Array<{ text: string; stepsBefore: number }>;
   /** Tool steps in order. */
   toolSteps: ObservedToolStep[];
   /** Tool steps after the last user text (what the agent did for the message it answers now). */
@@ -34,6 +36,7 @@ export interface ObservedRequest {
 export function observeRequest(options: LanguageModelV3CallOptions): ObservedRequest {
   const system: string[] = [];
   const userTexts: string[] = [];
+  const userMessages: Array<{ text: string; stepsBefore: number }> = [];
   const toolSteps: ObservedToolStep[] = [];
   const byId = new Map<string, ObservedToolStep>();
   let lastUserIndex = 0;
@@ -49,6 +52,7 @@ export function observeRequest(options: LanguageModelV3CallOptions): ObservedReq
         .join("\n");
       if (text !== "") {
         userTexts.push(text);
+        userMessages.push({ text, stepsBefore: toolSteps.length });
         lastUserIndex = toolSteps.length;
       }
       continue;
@@ -70,6 +74,7 @@ export function observeRequest(options: LanguageModelV3CallOptions): ObservedReq
   return {
     system: system.join("\n"),
     userTexts,
+    userMessages,
     toolSteps,
     sinceLastUser: toolSteps.slice(lastUserIndex),
     toolNames: (options.tools ?? []).map((tool) => tool.name),
