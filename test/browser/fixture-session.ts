@@ -19,6 +19,9 @@ export const FIXTURE_LIMIT = 20_000;
 export const HOSTILE_TEXT = `Look at this: <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> <b>not bold</b>`;
 export const REJECTED_MARKER = "REJECTED-INPUT-MARKER";
 export const SEARCH_WORD = "zanzibar";
+/** A long plain session (more rows than one page of the transcript). */
+export const LONG_SESSION = "long-session";
+export const LONG_SESSION_ROWS = 1_200;
 
 /** Reads two files after each user message, then answers. */
 function script(call: RecordedCall): ScriptedStep {
@@ -34,6 +37,20 @@ const readFile = tool({
   inputSchema: z.object({ path: z.string() }),
   execute: async ({ path: file }) => `// ${file}\n${textOfTokens(900, "const")}\n{"long":"${"x".repeat(400)}"}`,
 });
+
+/**
+ * A session of `LONG_SESSION_ROWS` short messages, appended straight to the store (no model), for
+ * paging: its transcript opens on the newest page and loads earlier pages on scrolling up.
+ */
+async function writeLongSession(store: ReturnType<typeof openStore>): Promise<void> {
+  for (let start = 0; start < LONG_SESSION_ROWS; start += 200) {
+    const rows = Array.from({ length: 200 }, (_, index) => {
+      const number = start + index + 1;
+      return { role: number % 2 === 1 ? ("user" as const) : ("assistant" as const), parts: [{ type: "text" as const, text: `Long session message ${number}.` }] };
+    });
+    await store.append(LONG_SESSION, rows);
+  }
+}
 
 /**
  * @example
@@ -58,6 +75,7 @@ export async function writeFixtureSession({ directory }: { directory: string }):
     await session.send(`${REJECTED_MARKER} ${textOfTokens(30_000, "huge")}`);
     await session.clear({ soft: true });
     await session.send("After the soft clear: read again.");
+    await writeLongSession(store);
     const summary = await store.session(FIXTURE_SESSION);
     return { windows: summary?.windowCount ?? 0, rows: await store.lastSeq(FIXTURE_SESSION) };
   } finally {

@@ -13,7 +13,7 @@ import { createDemoModel } from "../../src/agent/demo/demo-model.js";
 import { workspaceChat } from "../../src/server/server-chat.js";
 import { startServer } from "../../src/server/start-server.js";
 import { CHROMIUM_AVAILABLE, CHROMIUM_PATH, REQUIRE_CHROMIUM, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
-import { FIXTURE_SESSION, REJECTED_MARKER, SEARCH_WORD, writeFixtureSession } from "./fixture-session.js";
+import { FIXTURE_SESSION, LONG_SESSION, LONG_SESSION_ROWS, REJECTED_MARKER, SEARCH_WORD, writeFixtureSession } from "./fixture-session.js";
 
 const VIEWPORTS = [
   { name: "phone", width: 375, height: 667 },
@@ -42,7 +42,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
     server = await startServer({
       directory,
       webRoot: WEB_ROOT,
-      chat: workspaceChat({ model: createDemoModel(), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, logWarning: () => undefined }),
+      chat: workspaceChat({ model: createDemoModel({ chunkDelayMilliseconds: 10 }), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, logWarning: () => undefined }),
     });
     browser = await launchChromium();
   }, 120_000);
@@ -169,6 +169,23 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await close(page);
       });
 
+      it("opens a long session on its newest page and loads earlier pages when scrolling up", async () => {
+        const page = await open(viewport, `#/session/${LONG_SESSION}`);
+        await page.getByText(`Long session message ${LONG_SESSION_ROWS}.`, { exact: true }).waitFor();
+        const firstPage = await page.locator(".rows > li").count();
+        expect(firstPage).toBeLessThanOrEqual(100);
+        expect(await page.getByText("Start of the session").count()).toBe(0);
+        await page.locator(".transcript").hover();
+        await page.mouse.wheel(0, -50_000);
+        const rows = () => page.locator(".rows > li").count();
+        await expect.poll(rows, { timeout: 15_000 }).toBeGreaterThan(firstPage);
+        const afterScroll = await rows();
+        await page.getByRole("button", { name: "Load earlier rows" }).click();
+        await expect.poll(rows, { timeout: 15_000 }).toBeGreaterThan(afterScroll);
+        await expectNoHorizontalOverflow(page);
+        await close(page);
+      });
+
       it("marks input that was not sent and offers it for editing, never for a retry as-is", async () => {
         const page = await open(viewport, `#/session/${FIXTURE_SESSION}`);
         const rejected = page.locator(".row-rejected-input");
@@ -190,10 +207,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         const before = Number(await meter.getAttribute("aria-valuenow"));
         await page.getByLabel("Message to the agent").fill('Explore the folder "project": list its files, then read up to 3 of them one by one.');
         await page.getByRole("button", { name: "Send", exact: true }).click();
+        await page.locator(".row-streaming").waitFor({ state: "attached", timeout: 30_000 });
         await page.locator(".tool-call-toggle", { hasText: "read_file" }).first().waitFor({ timeout: 30_000 });
         await page.locator(".row.role-assistant", { hasText: /I read \d+ files\. What each one is for/ }).waitFor({ timeout: 30_000 });
-        await page.waitForFunction(`Number(document.querySelector("[role=meter]")?.getAttribute("aria-valuenow")) > ${before}`, undefined, { timeout: 30_000 });
-        expect(await page.getByRole("button", { name: "Send", exact: true }).count()).toBe(1);
+        await expect.poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: 30_000 }).toBeGreaterThan(before);
+        await page.getByRole("button", { name: "Send", exact: true }).waitFor();
         await expectNoHorizontalOverflow(page);
         await saveScreenshot(page, `web-ui-${viewport.width}-chat`);
         await close(page);

@@ -102,10 +102,14 @@ export function ChatBox({ api, sessionId, busy, draft, onDraftChange, onChanged,
         ref={ref}
         rows={2}
         value={draft}
-        placeholder="Message the agent (Enter sends, Shift+Enter new line; /clear --soft, /compact)"
+        placeholder="Message the agent… (/clear --soft, /compact)"
+        aria-describedby={`${inputId}-keys`}
         onChange={(event) => onDraftChange(event.target.value)}
         onKeyDown={onKeyDown}
       />
+      <p id={`${inputId}-keys`} className="visually-hidden">
+        Enter sends, Shift+Enter starts a new line.
+      </p>
       <div className="chat-actions">
         {busy ? (
           <button type="button" className="danger" onClick={() => void interrupt()}>
