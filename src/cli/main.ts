@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
- * The `ctxwin` command: `demo` runs the offline demonstration, `history` inspects stored sessions.
+ * The `ctxwin` command: `demo` runs the offline demonstration, `chat` an agent on a real provider,
+ * `history` inspects stored sessions, `serve` opens the web UI.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
+import { registerServeCommand } from "./serve/serve-command.js";
 import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
 
 const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; description: string };
@@ -18,7 +21,9 @@ const program = new Command()
 
 exitQuietlyOnClosedOutput();
 registerDemoCommand({ program });
+registerChatCommand({ program });
 registerHistoryCommand({ program });
+registerServeCommand({ program });
 
 await program.parseAsync(process.argv);
 if (process.argv.length <= 2) program.outputHelp();

@@ -1,0 +1,113 @@
+/**
+ * End to end: `ctxwin demo` as the built binary in a child process. With the defaults it explores
+ * the package itself; on a generated folder it answers about that folder, which shows that nothing
+ * in the answer is fixed in advance.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import type { DemoReport } from "./run-demo.js";
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const binary = path.join(repositoryRoot, "dist", "cli", "main.js");
+const temporary: string[] = [];
+
+vi.setConfig({ testTimeout: 120_000 });
+
+function scratch(prefix: string): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
+  temporary.push(directory);
+  return directory;
+}
+
+/** Runs the binary asynchronously, so the test worker stays responsive. */
+function ctxwin(args: string[], { cwd }: { cwd: string }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binary, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+afterAll(() => {
+  for (const directory of temporary) rmSync(directory, { recursive: true, force: true });
+});
+
+describe("ctxwin demo", () => {
+  it("with the defaults: ≥ 2 warnings, ≥ 3 rollovers, every request under the ceiling, and the first file's detail recovered through session_history", async () => {
+    const project = scratch("ctxwin-demo-");
+    const result = await ctxwin(["demo", "--json"], { cwd: project });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout) as DemoReport;
+
+    expect(report.status).toBe("completed");
+    expect(report.database).toBe(path.join(project, ".ctxwin", "ctxwin.db"));
+    expect(report.contextLimit).toBe(16_000);
+    expect(report.warnings).toBeGreaterThanOrEqual(2);
+    expect(report.notesWritten).toBeGreaterThanOrEqual(2);
+    expect(report.rollovers.length).toBeGreaterThanOrEqual(3);
+    expect(report.windows).toBe(report.rollovers.length + 1);
+    expect(report.peakRequestTokens).toBeLessThanOrEqual(report.hardCeiling!);
+    expect(report.recoveries).toBeGreaterThanOrEqual(1);
+
+    // The question was about the first file read; the expected text is that file's line on disk.
+    const { firstFile, line, expected, answer, correct } = report.recovered;
+    expect(firstFile).not.toBeNull();
+    const actualLine = readFileSync(path.join(repositoryRoot, firstFile!), "utf8").split("\n")[line! - 1];
+    expect(expected).toBe(actualLine);
+    expect(answer).toContain(`"${actualLine}"`);
+    expect(answer).toContain("session_history");
+    expect(correct).toBe(true);
+
+    // The session is there to inspect with the commands the report prints.
+    const windows = spawnSync(process.execPath, [binary, "history", "windows", report.sessionId, "--json"], { cwd: project, encoding: "utf8" });
+    expect(windows.status).toBe(0);
+    expect((JSON.parse(windows.stdout) as unknown[]).length).toBe(report.windows);
+    expect(report.inspect[0]).toBe(`npx ctxwin history windows ${report.sessionId}`);
+  });
+
+  it("answers about another folder (--path): the recovered line comes from that folder's first file", async () => {
+    const folder = scratch("ctxwin-demo-folder-");
+    const planted = "The calibration constant of the north reservoir gauge is 7.3142 per millibar, recorded by Ines Okafor.";
+    const filler = (topic: string, lines: number) => Array.from({ length: lines }, (_, index) => `${topic} note ${index + 1}: ${"lorem ipsum dolor sit amet ".repeat(3)}`).join("\n");
+    writeFileSync(path.join(folder, "README.md"), `# Reservoir field notes\n\nShort intro.\n${planted}\n${filler("intro", 30)}\n`);
+    mkdirSync(path.join(folder, "logs"));
+    for (let index = 0; index < 30; index += 1) writeFileSync(path.join(folder, "logs", `day-${String(index).padStart(2, "0")}.txt`), `Day ${index}\n${filler(`day ${index}`, 60)}\n`);
+    const project = scratch("ctxwin-demo-project-");
+
+    const result = await ctxwin(["demo", "--json", "--path", folder, "--dir", project], { cwd: os.tmpdir() });
+    expect(result.stderr).toBe("");
+    const report = JSON.parse(result.stdout) as DemoReport;
+    expect(report.status).toBe("completed");
+    expect(report.rollovers.length).toBeGreaterThanOrEqual(1);
+    expect(report.recovered.firstFile).toBe("README.md");
+    expect(report.recovered.line).toBe(4);
+    expect(report.recovered.answer).toContain(planted);
+    expect(report.recovered.correct).toBe(true);
+  });
+
+  it("refuses bad flags with one line on stderr", async () => {
+    const project = scratch("ctxwin-demo-flags-");
+    for (const args of [
+      ["demo", "--context-limit", "12k"],
+      ["demo", "--context-limit", "100"],
+      ["demo", "--files", "0"],
+      ["demo", "--path", path.join(project, "missing")],
+      ["demo", "--no-such-flag"],
+    ]) {
+      const result = await ctxwin(args, { cwd: project });
+      expect(result.status, args.join(" ")).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.split("\n")[0]).toMatch(/^(error: |ctxwin demo: )/);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+});
