@@ -121,7 +121,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await toggle.scrollIntoViewIfNeeded();
         expect(await toggle.textContent()).toMatch(/read_file src\/part-\d+\.ts/);
         expect(await toggle.getAttribute("aria-expanded")).toBe("false");
-        await toggle.click();
+        await toggle.focus();
+        await page.keyboard.press("Enter");
         expect(await toggle.getAttribute("aria-expanded")).toBe("true");
         const output = page.locator(".tool-output").first();
         expect(await output.textContent()).toContain("// src/part-");
@@ -147,11 +148,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.locator(".divider-rollover").first().waitFor();
         await showPanel(page, "Search");
         await page.getByLabel("Search this session's history").fill(SEARCH_WORD);
-        await page.getByRole("button", { name: "Search", exact: true }).last().click();
+        await page.keyboard.press("Enter");
         const hit = page.locator(".hit").first();
         await hit.waitFor();
         expect(await hit.textContent()).toContain(SEARCH_WORD);
-        await hit.click();
+        await hit.focus();
+        await page.keyboard.press("Enter");
         const highlighted = page.locator(".row-highlighted");
         await highlighted.waitFor();
         expect(await highlighted.textContent()).toContain(SEARCH_WORD);
@@ -212,16 +214,25 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.locator(".row.role-assistant", { hasText: /I read \d+ files\. What each one is for/ }).waitFor({ timeout: 30_000 });
         await expect.poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: 30_000 }).toBeGreaterThan(before);
         await page.getByRole("button", { name: "Send", exact: true }).waitFor();
+        await page.getByLabel("Message to the agent").fill("/clear --soft");
+        await page.getByLabel("Message to the agent").press("Enter");
+        await page.locator(".divider-reset").waitFor();
         await expectNoHorizontalOverflow(page);
         await saveScreenshot(page, `web-ui-${viewport.width}-chat`);
         await close(page);
       });
 
-      it("keeps the layout within the viewport on the sessions list and the settings panel", async () => {
+      it("saves settings to .ctxwin/config.json and keeps the layout within the viewport", async () => {
         const page = await open(viewport, `#/session/${FIXTURE_SESSION}`);
         await showPanel(page, "Settings");
         await page.getByLabel("Strategy").waitFor();
         expect(await page.locator(".settings .hint").count()).toBe(3);
+        const threshold = viewport.width < 900 ? "0.65" : "0.75";
+        await page.getByLabel("Threshold").fill(threshold);
+        await page.getByRole("button", { name: "Save settings" }).click();
+        await page.getByText(/^Saved to .*config\.json/).waitFor();
+        const config = JSON.parse(fs.readFileSync(path.join(directory, ".ctxwin", "config.json"), "utf8")) as { budget?: { threshold?: number } };
+        expect(config.budget?.threshold).toBe(Number(threshold));
         await expectNoHorizontalOverflow(page);
         await page.goto(`${server.origin}/#/`);
         await page.getByRole("link", { name: /Fixture session/ }).waitFor();

@@ -35,9 +35,15 @@ export function SettingsPanel({ api }: { api: ApiClient }) {
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    if (settings === undefined) return;
     const limit = contextLimit.trim() === "" ? null : Number(contextLimit);
+    // Only what changed: a server without a model refuses any context limit, even an unchanged one.
+    const change: Parameters<ApiClient["saveSettings"]>[0] = {};
+    if (strategy !== settings.strategy) change.strategy = strategy;
+    if (Number(threshold) !== settings.threshold) change.threshold = Number(threshold);
+    if (limit !== settings.contextLimit) change.contextLimit = limit;
     try {
-      const saved = await api.saveSettings({ strategy, threshold: Number(threshold), contextLimit: limit });
+      const saved = await api.saveSettings(change);
       show(saved);
       setMessage({ text: `Saved to ${saved.path}. New turns use these settings.`, error: false });
     } catch (error) {
