@@ -2,11 +2,12 @@
  * A fixture session for the browser tests, written with the library into `<directory>/.ctxwin/ctxwin.db`
  * (where `ctxwin serve --dir <directory>` looks): several context windows opened by rollovers, tool
  * calls with long results, a budget warning, a row holding markup that must stay inert, input that
- * was too large to send (a `rejected-input` row) and a soft clear.
+ * was too large to send (a `rejected-input` row), a compaction and a soft clear.
  */
 import path from "node:path";
 import { tool } from "ai";
 import { z } from "zod";
+import { COMPACTION_INSTRUCTION } from "../../src/session/compaction.js";
 import { createAgentSession } from "../../src/session/create-agent-session.js";
 import { textOfTokens } from "../../src/session/test-support/rollover-setup.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "../../src/session/test-support/scripted-model.js";
@@ -19,12 +20,14 @@ export const FIXTURE_LIMIT = 20_000;
 export const HOSTILE_TEXT = `Look at this: <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> <b>not bold</b>`;
 export const REJECTED_MARKER = "REJECTED-INPUT-MARKER";
 export const SEARCH_WORD = "zanzibar";
+export const COMPACTION_SUMMARY = "Summary so far: the agent read the project's files two at a time.";
 /** A long plain session (more rows than one page of the transcript). */
 export const LONG_SESSION = "long-session";
 export const LONG_SESSION_ROWS = 1_200;
 
 /** Reads two files after each user message, then answers. */
 function script(call: RecordedCall): ScriptedStep {
+  if (call.text.includes(COMPACTION_INSTRUCTION.slice(0, 40))) return { text: COMPACTION_SUMMARY };
   const lines = call.text.split("\n");
   const lastUser = lines.findLastIndex((line) => line.startsWith("user: "));
   const reads = lines.slice(lastUser + 1).filter((line) => line.startsWith("tool: result read_file")).length;
@@ -73,6 +76,10 @@ export async function writeFixtureSession({ directory }: { directory: string }):
     await session.send(HOSTILE_TEXT);
     for (let turn = 0; turn < 6; turn += 1) await session.send(`Turn ${turn}: read two more files.`);
     await session.send(`${REJECTED_MARKER} ${textOfTokens(30_000, "huge")}`);
+    await session.send("Before the compaction: read two files.");
+    const compaction = await session.compact();
+    if (compaction.status !== "completed") throw new Error(`the fixture compaction did not complete: ${JSON.stringify(compaction)}`);
+    await session.send("After the compaction: read two more.");
     await session.clear({ soft: true });
     await session.send("After the soft clear: read again.");
     await writeLongSession(store);

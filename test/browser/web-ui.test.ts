@@ -13,7 +13,7 @@ import { createDemoModel } from "../../src/agent/demo/demo-model.js";
 import { workspaceChat } from "../../src/server/server-chat.js";
 import { startServer } from "../../src/server/start-server.js";
 import { CHROMIUM_AVAILABLE, CHROMIUM_PATH, REQUIRE_CHROMIUM, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
-import { FIXTURE_SESSION, LONG_SESSION, LONG_SESSION_ROWS, REJECTED_MARKER, SEARCH_WORD, writeFixtureSession } from "./fixture-session.js";
+import { COMPACTION_SUMMARY, FIXTURE_SESSION, LONG_SESSION, LONG_SESSION_ROWS, REJECTED_MARKER, SEARCH_WORD, writeFixtureSession } from "./fixture-session.js";
 
 const VIEWPORTS = [
   { name: "phone", width: 375, height: 667 },
@@ -107,6 +107,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         expect(await rollover.getAttribute("aria-label")).toMatch(/^Context window \d+ — rolled over at \d+% · [a-z-]+$/);
         expect(await page.locator(".divider-reset").count()).toBe(1);
         expect(await page.locator(".divider-reset").textContent()).toMatch(/cleared by you/);
+        const compaction = page.locator(".divider-compaction");
+        expect(await compaction.getAttribute("aria-label")).toMatch(/^Context window \d+ — compacted into a summary/);
+        await compaction.getByRole("button", { name: "Show the summary" }).click();
+        expect(await compaction.textContent()).toContain(COMPACTION_SUMMARY);
 
         const countdown = await page.getByTestId("budget-countdown").textContent();
         expect(countdown).toMatch(/rolls over in ~[\d,]+ tokens|over the threshold|automatic rollover is off/);
@@ -139,6 +143,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.locator(".row-hidden").first().waitFor();
 
         await expectNoHorizontalOverflow(page);
+        await rollover.scrollIntoViewIfNeeded();
         await saveScreenshot(page, `web-ui-${viewport.width}-session`);
         await close(page);
       });
