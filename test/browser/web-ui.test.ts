@@ -85,6 +85,18 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
   }
 
+  it("without the access token says where to find it and loads no data", async () => {
+    const page = await browser.newPage();
+    const apiCalls: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/api/")) apiCalls.push(request.url());
+    });
+    await page.goto(`${server.origin}/#/`);
+    expect(await page.getByRole("alert").textContent()).toMatch(/No access token/);
+    expect(apiCalls).toEqual([]);
+    await page.close();
+  });
+
   for (const viewport of VIEWPORTS) {
     describe(`at ${viewport.width}×${viewport.height}`, () => {
       it("lists sessions newest first with a search, and opens one", async () => {

@@ -16,8 +16,9 @@ export function App({ token }: { token: string }) {
   const [error, setError] = useState<string | undefined>(undefined);
 
   useEffect(() => {
+    if (token === "") return;
     api.info().then(setInfo, (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)));
-  }, [api]);
+  }, [api, token]);
 
   return (
     <div className="app">
