@@ -163,3 +163,9 @@ export type {
   WindowEntry as SessionHistoryWindowEntry,
 } from "./tools/session-history/results.js";
 export { HISTORY_LABEL, ITEM_LIMIT, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT, type CountLimit } from "./core/history-view/limits.js";
+export { WORKSPACE_READ_TOOL_NAMES, WORKSPACE_WRITE_TOOL_NAMES, workspaceTools, type WorkspaceToolLimits, type WorkspaceToolsOptions } from "./tools/workspace/workspace-tools.js";
+export { WorkspaceRootError } from "./tools/workspace/workspace-root.js";
+export { DEFAULT_WORKSPACE_TOOL_LIMITS } from "./tools/workspace/limits.js";
+export { WORKSPACE_AGENT_SYSTEM_PROMPT, createWorkspaceAgent, type WorkspaceAgentOptions } from "./agent/workspace-agent.js";
+export { DEMO_MODEL_ID, DEMO_MODEL_PROVIDER, createDemoModel, type DemoModelOptions } from "./agent/demo/demo-model.js";
+export { ModelConfigError, resolveModel, type ModelFlags, type ResolvedModel } from "./agent/model-flags.js";
