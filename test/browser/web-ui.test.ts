@@ -97,6 +97,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
     await page.close();
   });
 
+  /** The element was scrolled into the transcript's visible area (a jump landed on it). */
+  async function expectInsideTranscript(page: Page, element: ReturnType<Page["locator"]>): Promise<void> {
+    await expect
+      .poll(async () => {
+        const [box, area] = await Promise.all([element.boundingBox(), page.locator(".transcript").boundingBox()]);
+        return box !== null && area !== null && box.y >= area.y - 1 && box.y < area.y + area.height;
+      })
+      .toBe(true);
+  }
+
   for (const viewport of VIEWPORTS) {
     describe(`at ${viewport.width}×${viewport.height}`, () => {
       it("lists sessions newest first with a search, and opens one", async () => {
@@ -174,6 +184,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         const highlighted = page.locator(".row-highlighted");
         await highlighted.waitFor();
         expect(await highlighted.textContent()).toContain(SEARCH_WORD);
+        await expectInsideTranscript(page, highlighted);
 
         await page.getByLabel("ranked words").check();
         await page.getByRole("button", { name: "Search", exact: true }).last().click();
@@ -184,6 +195,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         expect(await page.locator(".window-entry").count()).toBeGreaterThanOrEqual(3);
         await first.click();
         await page.getByText("Start of the session").waitFor();
+        await expectInsideTranscript(page, page.locator(".rows > li").first());
         await expectNoHorizontalOverflow(page);
         await close(page);
       });
