@@ -3,7 +3,10 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { takeAccessToken } from "./api/token";
 import { App } from "./app";
-import "./styles.css";
+import "./styles/base.css";
+import "./styles/layout.css";
+import "./styles/transcript.css";
+import "./styles/chat.css";
 
 const root = document.getElementById("root");
 if (root !== null) {
