@@ -59,7 +59,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
     const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
     const errors: string[] = [];
     pageErrors.set(page, errors);
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(30_000);
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`console: ${message.text()}`);
@@ -103,7 +103,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
       .poll(async () => {
         const [box, area] = await Promise.all([element.boundingBox(), page.locator(".transcript").boundingBox()]);
         return box !== null && area !== null && box.y >= area.y - 1 && box.y < area.y + area.height;
-      })
+      }, { timeout: 10_000 })
       .toBe(true);
   }
 
@@ -209,10 +209,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.locator(".transcript").hover();
         await page.mouse.wheel(0, -50_000);
         const rows = () => page.locator(".rows > li").count();
-        await expect.poll(rows, { timeout: 15_000 }).toBeGreaterThan(firstPage);
+        await expect.poll(rows, { timeout: 30_000 }).toBeGreaterThan(firstPage);
         const afterScroll = await rows();
         await page.getByRole("button", { name: "Load earlier rows" }).click();
-        await expect.poll(rows, { timeout: 15_000 }).toBeGreaterThan(afterScroll);
+        await expect.poll(rows, { timeout: 30_000 }).toBeGreaterThan(afterScroll);
         await expectNoHorizontalOverflow(page);
         await close(page);
       });
