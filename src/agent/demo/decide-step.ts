@@ -55,7 +55,7 @@ function progressOf(request: ObservedRequest, notes: ExplorerNotes): ExplorerNot
   const taskText = [...request.userTexts].reverse().find((text) => TASK_PATTERN.test(text)) ?? notes.task ?? earlier?.task;
   const target = Number(TASK_PATTERN.exec(taskText ?? "")?.[1] ?? 0);
   const read: FileNote[] = [...notes.read];
-  for (const note of [...(earlier?.read ?? []), ...readInWindow(request)]) if (!read.some((known) => known.path === note.path)) read.push(note);
+  for (const note of [...(earlier?.read ?? []), ...windowListingReads(request), ...readInWindow(request)]) if (!read.some((known) => known.path === note.path)) read.push(note);
   const isRead = (path: string) => read.some((note) => note.path === path);
   const listings = listingsInWindow(request);
   const listed = new Set([...notes.listed, ...listings.map((listing) => listing.folder)]);
@@ -77,14 +77,32 @@ function progressOf(request: ObservedRequest, notes: ExplorerNotes): ExplorerNot
  * of the previous window to find it.
  */
 function resumeAfterRollover(request: ObservedRequest, notes: ExplorerNotes, { currentText, steps }: { currentText: string; steps: ObservedToolStep[] }): DemoStep | undefined {
-  if (progressOf(request, notes).task === undefined) return undefined;
+  const progress = progressOf(request, notes);
+  if (progress.task === undefined) return undefined;
   const leadIn = request.userTexts.find((text) => LEAD_IN.test(text));
   const previousWindow = leadIn === undefined ? undefined : /the one just before is (w:\d+)/.exec(leadIn)?.[1];
   if (previousWindow === undefined || currentText !== CONTINUE_TEXT) return undefined;
-  const progress = progressOf(request, notes);
-  if (progress.read.length < progress.target) return undefined;
-  if (steps.some((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items")) return undefined;
+  // Notes miss what the previous window did when it ended without a warning; a finished task
+  // means the interrupted request was something else. Either way, look at that window.
+  const notesAreStale = leadIn!.includes("without a chance to update");
+  if (!notesAreStale && progress.read.length < progress.target) return undefined;
+  if (steps.some((step) => step.toolName === SESSION_HISTORY_TOOL_NAME && step.input["action"] === "list_items" && step.input["window_id"] === previousWindow)) return undefined;
   return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "list_items", window_id: previousWindow, limit: 50 } } };
+}
+
+/** Files read according to `list_items` results of single windows in this request. */
+function windowListingReads(request: ObservedRequest): FileNote[] {
+  const reads: FileNote[] = [];
+  for (const step of request.toolSteps) {
+    if (step.toolName !== SESSION_HISTORY_TOOL_NAME || step.input["action"] !== "list_items" || step.input["window_id"] === undefined) continue;
+    const items = resultField(step, "items");
+    if (!Array.isArray(items)) continue;
+    for (const item of items as Array<{ preview?: string }>) {
+      const match = EARLIER_READ.exec(item.preview ?? "");
+      if (match !== null) reads.push({ path: match[2]!, lines: Number(match[3]), summary: "(read in the previous window, after the notes were written)" });
+    }
+  }
+  return reads;
 }
 
 function listHistory(): DemoStep {

@@ -23,7 +23,7 @@ interface DemoCommandOptions {
 /** The installed package's root (this file is `<root>/dist/cli/demo/demo-command.js`). */
 export const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-export const DEMO_DEFAULTS = { contextLimit: 16_000, files: 24 } as const;
+export const DEMO_DEFAULTS = { contextLimit: 16_000, files: 32 } as const;
 
 /**
  * @example registerDemoCommand({ program: new Command("ctxwin") });
@@ -50,9 +50,10 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
           folder,
           contextLimit: options.contextLimit,
           files: options.files,
-          // The warning turn must fit under the hard ceiling at small limits (ADR 0006); reads stay a fraction of the window.
+          // The warning turn must fit under the hard ceiling at small limits (ADR 0006), and one read
+          // must be smaller than the band in which a warning still fits, or a step can jump over it.
           warningTurnTokens: Math.min(2_500, Math.round(options.contextLimit * 0.06)),
-          maxReadChars: Math.min(12_000, Math.round(options.contextLimit * 0.4)),
+          maxReadChars: Math.min(12_000, Math.round(options.contextLimit * 0.25)),
           paceMilliseconds: options.pace ?? (live ? 60 : 0),
           ...(display === undefined ? {} : { onEvent: display.onEvent }),
         });
