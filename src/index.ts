@@ -136,6 +136,7 @@ export type {
   HotMemoriesProvider,
   RolloverInfo,
   SendInput,
+  SendOptions,
   SendResult,
   SessionBudgetOptions,
   SessionUsage,
