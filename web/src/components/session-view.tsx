@@ -59,6 +59,13 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
     void refresh();
   }, [refresh]);
 
+  useEffect(() => {
+    document.title = `${detail?.title ?? sessionId} — ctxwin`;
+    return () => {
+      document.title = "ctxwin";
+    };
+  }, [detail?.title, sessionId]);
+
   /** The rows of a finished step are stored: fetch them, then drop the text they replace. */
   const settleStep = async () => {
     const length = streamed.current;
