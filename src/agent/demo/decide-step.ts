@@ -36,11 +36,12 @@ export function decideStep(request: ObservedRequest): DemoStep {
   const current = request.userMessages.findLast((message) => !isSynthetic(message.text));
   const currentText = current?.text ?? "";
   const sinceCurrent = request.toolSteps.slice(current?.stepsBefore ?? 0);
+  // After a rollover the request is "continue": what it continues is in the notes or the history.
+  const recall = RECALL_PATTERN.exec(currentText) ?? (currentText === CONTINUE_TEXT ? (RECALL_PATTERN.exec(notes.working ?? "") ?? interruptedQuestion(sinceCurrent)) : null);
   if (lastUser.includes(BUDGET_WARNING_MARKER) && request.toolNames.includes("memory") && !request.sinceLastUser.some((step) => step.toolName === "memory")) {
-    const working = TASK_PATTERN.test(currentText) || currentText === CONTINUE_TEXT || currentText === "" ? notes.working : currentText;
+    const working = recall !== null ? recall.input : TASK_PATTERN.test(currentText) || currentText === CONTINUE_TEXT || currentText === "" ? notes.working : currentText;
     return { kind: "tool", call: { toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: renderNotes({ ...progressOf(request, notes), working }), overwrite: true } } };
   }
-  const recall = RECALL_PATTERN.exec(currentText) ?? (currentText === CONTINUE_TEXT ? (RECALL_PATTERN.exec(notes.working ?? "") ?? interruptedQuestion(sinceCurrent)) : null);
   if (recall !== null) return answerRecall(request, notes, { line: Number(recall[1]), file: recall[2]!, steps: sinceCurrent });
   const resumed = resumeAfterRollover(request, notes, { currentText, steps: sinceCurrent });
   if (resumed !== undefined) return resumed;
@@ -163,7 +164,7 @@ function listFolder(folder: string): DemoStep {
 }
 
 function finalReport({ read }: ExplorerNotes): string {
-  const lines = read.map((note, index) => `${index + 1}. ${note.path} (${note.lines} lines): ${note.summary}`);
+  const lines = read.map((note, index) => (note.summary === "" ? `${index + 1}. ${note.path}` : `${index + 1}. ${note.path} (${note.lines} lines): ${note.summary}`));
   return [`I read ${read.length} files. What each one is for:`, ...lines].join("\n");
 }
 

@@ -23,6 +23,9 @@ export interface ExplorerNotes {
 }
 
 const NOTES_HEADING = "# Exploration notes";
+/** Files listed with their summary; earlier ones by path only. */
+const DETAILED_READS = 16;
+const EARLIER_READS = "- read earlier: ";
 const READ_LINE = /^- read: (.+?) — (\d+) lines — (.*)$/;
 
 /**
@@ -30,15 +33,18 @@ const READ_LINE = /^- read: (.+?) — (\d+) lines — (.*)$/;
  * renderNotes({ task: "Explore …", read: [{ path: "README.md", lines: 120, summary: "ctxwin" }], next: ["docs/a.md"], folders: ["src"], listed: ["."] })
  */
 export function renderNotes({ task, read, next, folders, listed, working }: ExplorerNotes): string {
+  // Short state first: the block that pins the notes cuts long files at the end.
   return [
     NOTES_HEADING,
     `Task: ${task ?? "(unknown)"}`,
     ...(working === undefined ? [] : [`Working on: ${working.replace(/\s+/g, " ")}`]),
-    `Files read so far, in order (${read.length}):`,
-    ...read.map((note) => `- read: ${note.path} — ${note.lines} lines — ${note.summary}`),
     `Next: ${next.join(", ")}`,
     `Folders to list: ${folders.join(", ")}`,
     `Folders listed: ${listed.join(", ")}`,
+    `Files read so far, in order (${read.length}):`,
+    // Older files by path only, so that the notes stay inside their pinned allowance.
+    ...(read.length > DETAILED_READS ? [`- read earlier: ${read.slice(0, read.length - DETAILED_READS).map((note) => note.path).join(", ")}`] : []),
+    ...read.slice(-DETAILED_READS).map((note) => `- read: ${note.path} — ${note.lines} lines — ${note.summary}`),
     "",
   ].join("\n");
 }
@@ -65,6 +71,7 @@ export function parseNotes(system: string): ExplorerNotes {
     else if (line.startsWith("Next: ")) notes.next = list(line, "Next: ");
     else if (line.startsWith("Folders to list: ")) notes.folders = list(line, "Folders to list: ");
     else if (line.startsWith("Folders listed: ")) notes.listed = list(line, "Folders listed: ");
+    else if (line.startsWith(EARLIER_READS)) notes.read.push(...list(line, EARLIER_READS).map((entry) => ({ path: entry, lines: 0, summary: "" })));
     else {
       const match = READ_LINE.exec(line);
       if (match !== null) notes.read.push({ path: match[1]!, lines: Number(match[2]), summary: match[3]! });
@@ -82,5 +89,5 @@ export function summarizeFile(content: string): string {
   const heading = lines.find((line) => /^#{1,3} \S/.test(line));
   const meaningful = lines.find((line) => /[A-Za-z]{3,}/.test(line) && !/^(import|export \{|"use |\/\/ ?eslint|#!)/.test(line));
   const chosen = (heading ?? meaningful ?? "(no text)").replace(/^(#+|\/\*\*?|\*|\/\/)\s*/, "").replace(/\s*\*\/\s*$/, "").replace(/\s+/g, " ");
-  return chosen.length > 90 ? `${chosen.slice(0, 89)}…` : chosen;
+  return chosen.length > 60 ? `${chosen.slice(0, 59)}…` : chosen;
 }

@@ -34,7 +34,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
     .description("Run an offline demo: a scripted agent reads files under a small context limit, rolls over, and recovers an early detail from its history")
     .option("--dir <path>", "where the session is stored (.ctxwin/ inside it)", process.cwd())
     .option("--path <folder>", "folder the agent explores (default: the ctxwin package itself)")
-    .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: 6_000, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
+    .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: 12_000, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
     .option("--files <count>", "files the agent is asked to read", wholeNumber({ min: 1, max: 500 }), DEMO_DEFAULTS.files)
     .option("--pace <ms>", "pause before each model step so you can follow it (default 60 on a terminal, else 0)", wholeNumber({ min: 0, max: 10_000 }))
     .option("--json", "print only the final report, as JSON")
