@@ -214,5 +214,10 @@ function demoSessionId(date: Date): string {
 
 function inspectCommands({ directory, sessionId }: { directory: string; sessionId: string }): string[] {
   const dirFlag = path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`;
-  return [`npx ctxwin history windows ${sessionId}${dirFlag}`, `npx ctxwin history search ${sessionId} "File:"${dirFlag}`, `npx ctxwin history export ${sessionId} --format markdown${dirFlag}`];
+  return [
+    `npx ctxwin history windows ${sessionId}${dirFlag}`,
+    `npx ctxwin history search ${sessionId} "File:"${dirFlag}`,
+    `npx ctxwin history export ${sessionId} --format markdown${dirFlag}`,
+    `npx ctxwin serve${dirFlag}   # the same session in the browser`,
+  ];
 }
