@@ -1,7 +1,7 @@
 /**
  * WindowView: one entry per context window for the windows panel — number, kind, span, row count,
- * and for rollovers the reason and how full the window was. Reads the window summaries and each
- * rollover's boundary row, so the cost follows the number of windows.
+ * and for rollovers the reason and how full the window was. Reads the window summaries and, once
+ * per rollover, its boundary row: a stored boundary never changes, so its figure is kept.
  */
 import { rolloverMetaOf } from "../core/boundary.js";
 import type { HistoryStore } from "../store/port.js";
@@ -18,6 +18,22 @@ export interface WindowView {
   startedAt: string;
   reason?: string;
   percent?: number;
+}
+
+/** How full each rollover's window was, by store, session, boundary seq and start (a recreated session starts anew). */
+const percentCache = new WeakMap<HistoryStore, Map<string, number | null>>();
+
+async function rolloverPercent({ store, sessionId, window }: { store: HistoryStore; sessionId: string; window: SessionWindows["windows"][number] }): Promise<number | undefined> {
+  let known = percentCache.get(store);
+  if (known === undefined) percentCache.set(store, (known = new Map()));
+  const key = `${sessionId}\u0000${window.boundarySeq}\u0000${window.startedAt}`;
+  const cached = known.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const boundary = await store.read(sessionId, window.boundarySeq, { includeCleared: true });
+  const meta = boundary === undefined ? undefined : rolloverMetaOf(boundary);
+  const percent = meta !== undefined && meta.maxTokens > 0 ? Math.round((meta.contextTokens / meta.maxTokens) * 100) : undefined;
+  if (boundary !== undefined) known.set(key, percent ?? null);
+  return percent;
 }
 
 /**
@@ -37,9 +53,8 @@ export async function windowViews({ store, sessionId, windows }: { store: Histor
       ...(window.reason === undefined ? {} : { reason: window.reason }),
     };
     if (window.kind === "rollover") {
-      const boundary = await store.read(sessionId, window.boundarySeq, { includeCleared: true });
-      const meta = boundary === undefined ? undefined : rolloverMetaOf(boundary);
-      if (meta !== undefined && meta.maxTokens > 0) view.percent = Math.round((meta.contextTokens / meta.maxTokens) * 100);
+      const percent = await rolloverPercent({ store, sessionId, window });
+      if (percent !== undefined) view.percent = percent;
     }
     views.push(view);
   }
