@@ -58,8 +58,9 @@ export function usageViewOf({ windowId, contextTokens, contextLimit, settings }:
 
 /**
  * The usage of a session's active window from its stored rows: the context limit comes from the
- * override, else the configuration's or the catalog's limit of the model that answered last
- * (`fallbackModelKey` when no step names one).
+ * override, else the limit its newest step was budgeted against (what the agent really used), else
+ * the configuration's or the catalog's limit of the model that answered last (`fallbackModelKey`
+ * when no step names one; rows written before steps stored their limit).
  *
  * @example const usage = await usageFromStore({ store, sessionId: "s1", config, settings, contextLimit: undefined });
  */
@@ -81,7 +82,7 @@ export async function usageFromStore({
   const window = await store.activeWindow(sessionId);
   const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => row.tokens ?? countRowTokens(row), overheadTokens: 0 });
   const modelKey = lastModelKey(window.rows) ?? fallbackModelKey;
-  const limit = contextLimit ?? (modelKey === undefined ? undefined : catalogLimit({ config, modelKey }));
+  const limit = contextLimit ?? lastStepLimit(window.rows) ?? (modelKey === undefined ? undefined : catalogLimit({ config, modelKey }));
   return usageViewOf({ windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: limit, settings });
 }
 
@@ -91,6 +92,17 @@ function lastModelKey(rows: readonly StoredRow[]): string | undefined {
     if (row === undefined || row.role !== "assistant") continue;
     const model = readStepMetadata(row)?.model;
     if (model !== undefined && model !== "unknown") return model;
+  }
+  return undefined;
+}
+
+/** The limit the newest step was budgeted against (models the catalog does not know: local servers, the demo model). */
+function lastStepLimit(rows: readonly StoredRow[]): number | undefined {
+  for (let index = rows.length - 1; index >= 0; index -= 1) {
+    const row = rows[index];
+    if (row?.role !== "assistant") continue;
+    const limit = readStepMetadata(row)?.contextLimit;
+    if (limit !== undefined) return limit;
   }
   return undefined;
 }

@@ -103,6 +103,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     operationPrefix,
     tokensOf: (parts) => storedRowTokens({ role: "assistant", parts }),
     estimateOf: (stepIndex) => estimates[stepIndex],
+    contextLimit: limit,
     onStored: (step) => {
       steps.push(step);
       if (step.estimatedInputTokens !== undefined) context.calibration.learn(model, { estimated: step.estimatedInputTokens, reported: step.reportedInputTokens });

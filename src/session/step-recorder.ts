@@ -38,6 +38,8 @@ export interface StepRecorderOptions {
   onStored: (step: StoredStep) => void;
   /** Assistant text as it streams, with the index of the step it belongs to. */
   onTextDelta?: (delta: string, stepIndex: number) => void;
+  /** The context limit the turn is budgeted against, stored with each step. */
+  contextLimit?: number | undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface StepRecorderOptions {
  * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
  * await recorder.consume(result.toUIMessageStream());
  */
-export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, onStored, onTextDelta = () => undefined }: StepRecorderOptions) {
+export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, onStored, onTextDelta = () => undefined, contextLimit }: StepRecorderOptions) {
   const stepResults = createDeferredList<StepResult<ToolSet>>();
   const storedSteps = createDeferredList<StoredStep>();
   const rows: StoredRow[] = [];
@@ -66,6 +68,7 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
         model: step.model,
         finishReason: step.finishReason,
         ...(estimated === undefined ? {} : { estimatedInputTokens: estimated }),
+        ...(contextLimit === undefined ? {} : { contextLimit }),
       }),
       tokens: tokensOf(parts),
     };
