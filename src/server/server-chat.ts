@@ -5,10 +5,12 @@
 import type { LanguageModel } from "ai";
 import { createWorkspaceAgent } from "../agent/workspace-agent.js";
 import type { AgentSession } from "../session/create-agent-session.js";
+import type { SessionBudgetOptions } from "../session/session-types.js";
 import { modelKey as modelKeyOf } from "../session/budget-policy.js";
 import type { CtxwinConfig } from "../store/config-file.js";
 import type { HistoryStore } from "../store/port.js";
 import { defaultMemoryRoot } from "../tools/memory/layout.js";
+import type { WorkspaceToolLimits } from "../tools/workspace/limits.js";
 
 export interface AgentRequest {
   store: HistoryStore;
@@ -47,6 +49,7 @@ export function workspaceChat({
   allowWrite = false,
   contextLimit,
   logWarning,
+  tuning,
 }: {
   model: LanguageModel;
   label: string;
@@ -57,6 +60,8 @@ export function workspaceChat({
   allowWrite?: boolean;
   contextLimit?: number;
   logWarning?: (message: string) => void;
+  /** Budget and tool settings for a given limit (the demo model's, see `demoTuning`). */
+  tuning?: (options: { contextLimit: number }) => { budget?: SessionBudgetOptions; toolLimits?: WorkspaceToolLimits };
 }): ServerChat {
   return {
     label,
@@ -74,6 +79,7 @@ export function workspaceChat({
         config,
         ...(limit === undefined ? {} : { contextLimit: limit }),
         ...(logWarning === undefined ? {} : { logWarning }),
+        ...(tuning === undefined || limit === undefined ? {} : tuning({ contextLimit: limit })),
       }),
   };
 }

@@ -98,7 +98,7 @@ describe("ctxwin demo", () => {
     const project = scratch("ctxwin-demo-flags-");
     for (const args of [
       ["demo", "--context-limit", "12k"],
-      ["demo", "--context-limit", "100"],
+      ["demo", "--context-limit", "11999"],
       ["demo", "--files", "0"],
       ["demo", "--path", path.join(project, "missing")],
       ["demo", "--no-such-flag"],
@@ -106,7 +106,8 @@ describe("ctxwin demo", () => {
       const result = await ctxwin(args, { cwd: project });
       expect(result.status, args.join(" ")).toBe(1);
       expect(result.stdout).toBe("");
-      expect(result.stderr.split("\n")[0]).toMatch(/^(error: |ctxwin demo: )/);
+      expect(result.stderr).toMatch(/^(error: |ctxwin demo: )/);
+      expect(result.stderr.trimEnd().split("\n"), args.join(" ")).toHaveLength(1);
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
   });

@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { InvalidArgumentError, type Command } from "commander";
+import { DEMO_MINIMUM_CONTEXT_LIMIT } from "../../agent/demo/demo-tuning.js";
 import { wantsColor } from "../terminal/budget-bar.js";
 import { createDemoDisplay } from "./demo-display.js";
 import { runDemo } from "./run-demo.js";
@@ -34,10 +35,11 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
     .description("Run an offline demo: a scripted agent reads files under a small context limit, rolls over, and recovers an early detail from its history")
     .option("--dir <path>", "where the session is stored (.ctxwin/ inside it)", process.cwd())
     .option("--path <folder>", "folder the agent explores (default: the ctxwin package itself)")
-    .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: 12_000, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
+    .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: DEMO_MINIMUM_CONTEXT_LIMIT, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
     .option("--files <count>", "files the agent is asked to read", wholeNumber({ min: 1, max: 500 }), DEMO_DEFAULTS.files)
     .option("--pace <ms>", "pause before each model step so you can follow it (default 60 on a terminal, else 0)", wholeNumber({ min: 0, max: 10_000 }))
     .option("--json", "print only the final report, as JSON")
+    .showHelpAfterError(false)
     .action(async (options: DemoCommandOptions) => {
       try {
         const directory = path.resolve(options.dir ?? process.cwd());
@@ -50,10 +52,6 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
           folder,
           contextLimit: options.contextLimit,
           files: options.files,
-          // The warning turn must fit under the hard ceiling at small limits (ADR 0006), and one read
-          // must be smaller than the band in which a warning still fits, or a step can jump over it.
-          warningTurnTokens: Math.min(2_500, Math.round(options.contextLimit * 0.06)),
-          maxReadChars: Math.min(12_000, Math.round(options.contextLimit * 0.25)),
           paceMilliseconds: options.pace ?? (live ? 60 : 0),
           ...(display === undefined ? {} : { onEvent: display.onEvent }),
         });

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { explorationTask, recallQuestion } from "../../agent/demo/demo-prompts.js";
+import { demoTuning } from "../../agent/demo/demo-tuning.js";
 import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
 import { SESSION_HISTORY_TOOL_NAME, toolNameOf } from "../../core/row-text.js";
 import type { RowPart } from "../../core/row.js";
@@ -23,10 +24,6 @@ export interface DemoOptions {
   contextLimit: number;
   /** Files the agent is asked to read. */
   files: number;
-  /** Tokens a warning turn needs (small limits need a small value, ADR 0006). */
-  warningTurnTokens: number;
-  /** Most characters one `read_file` returns (small windows need small reads). */
-  maxReadChars: number;
   /** Pause before each model step and streamed word, so a person can follow (default 0). */
   paceMilliseconds?: number;
   sessionId?: string;
@@ -71,9 +68,9 @@ export interface DemoReport {
 
 /**
  * @example
- * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 24, warningTurnTokens: 1_000, maxReadChars: 6_000 });
+ * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 32 });
  */
-export async function runDemo({ directory, folder, contextLimit, files, warningTurnTokens, maxReadChars, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
+export async function runDemo({ directory, folder, contextLimit, files, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const id = sessionId ?? demoSessionId(now());
   const store = openStore({ directory });
@@ -95,8 +92,7 @@ export async function runDemo({ directory, folder, contextLimit, files, warningT
     workspaceRoot: folder,
     memoryRoot: defaultMemoryRoot({ directory }),
     contextLimit,
-    budget: { warningTurnTokens },
-    toolLimits: { maxReadChars },
+    ...demoTuning({ contextLimit }),
     maxSteps: 60,
     maxTurnsPerSend: 60,
     logWarning: () => {},

@@ -39,7 +39,8 @@ const MAX_SEARCH_LIMIT = 1000;
  * @example registerHistoryCommand({ program: new Command("ctxwin") });
  */
 export function registerHistoryCommand({ program, output = processOutput }: { program: Command; output?: HistoryOutput }): Command {
-  const history = program.command("history").description("Inspect the stored history of any session of a project");
+  // A bad flag is one line (commander's message), not the message plus the whole usage.
+  const history = program.command("history").description("Inspect the stored history of any session of a project").showHelpAfterError(false);
   const run = runner(output);
 
   withCommonOptions(history.command("sessions").description("List the sessions of the project")).action((options: CommonOptions) =>
@@ -98,6 +99,8 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       .addOption(new Option("--format <format>", "export format").choices(EXPORT_FORMATS).default("jsonl")),
   ).action((session: string, options: CommonOptions & { format: ExportFormat }) =>
     run(options, async ({ store }) => {
+      // jsonl is the JSON form of an export; markdown is for reading.
+      if (options.json === true && options.format === "markdown") throw new HistoryCommandError("--json and --format markdown do not go together: the JSON export is --format jsonl (the default).");
       await exportSession(await scopeOf(store, session, options), { format: options.format, write: output.stdout });
       return undefined;
     }),

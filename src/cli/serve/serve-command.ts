@@ -8,6 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
+import { DEMO_MINIMUM_CONTEXT_LIMIT, demoTuning } from "../../agent/demo/demo-tuning.js";
 import { ModelConfigError, parseContextLimit, resolveModel } from "../../agent/model-flags.js";
 import { CtxwinError } from "../../core/errors.js";
 import { createModelCatalog } from "../../core/budget/model-catalog.js";
@@ -121,7 +122,10 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
 async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {
   const common = { workspaceRoot, allowWrite: flags.allowWrite === true, logWarning: (message: string) => host.stderr(message) };
   if (flags.demoModel === true) {
-    return workspaceChat({ ...common, model: createDemoModel(), label: "demo", demo: true, contextLimit: contextLimit ?? DEMO_CONTEXT_LIMIT });
+    if (contextLimit !== undefined && contextLimit < DEMO_MINIMUM_CONTEXT_LIMIT) throw new ServeCommandError(`--context-limit must be at least ${DEMO_MINIMUM_CONTEXT_LIMIT} with --demo-model.`);
+    // Paced like `ctxwin demo` on a terminal, so a person sees the bar move and can interrupt.
+    const model = createDemoModel({ stepDelayMilliseconds: 60, chunkDelayMilliseconds: 6 });
+    return workspaceChat({ ...common, model, label: "demo", demo: true, contextLimit: contextLimit ?? DEMO_CONTEXT_LIMIT, tuning: demoTuning });
   }
   if (flags.model === undefined && flags.baseUrl === undefined && host.env["CTXWIN_MODEL"] === undefined) return undefined;
   const config = await readConfigFile({ directory });
