@@ -68,8 +68,13 @@ describe("compaction", () => {
     const { model, calls } = scriptedModel({ script: summarizingScript([{ text: "first answer", inputTokens: THRESHOLD_AT + 100 }, { text: "second answer", inputTokens: 1_200 }]) });
     const session = budgetSession({ store, model, settings: { strategy: "compact" } });
     await session.send("first question");
+    const order: string[] = [];
+    session.on("compaction", ({ windowId }) => order.push(`compaction ${windowId}`));
+    session.on("text-delta", ({ delta }) => order.push(delta));
     const result = await session.send("second question");
     expect(result).toMatchObject({ status: "completed", rollovers: [], compactions: [{ windowId: "w:3", previousWindowId: "w:0" }], text: "second answer" });
+    // The event comes before the answer streams, so a front end draws the divider in its place.
+    expect(order).toEqual(["compaction w:3", "second answer"]);
     expect(calls.map(isSummaryRequest)).toEqual([false, true, false]);
     const { rows } = await store.activeWindow("s");
     expect(rows.map((row) => row.meta?.type ?? rowText(row))).toEqual(["compaction-summary", "second question", "second answer"]);

@@ -114,7 +114,10 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       collector.addRollover(outcome.rollover);
       context.events.emit("rollover", outcome.rollover);
     }
-    if (outcome.compaction !== undefined) collector.addCompaction(outcome.compaction);
+    if (outcome.compaction !== undefined) {
+      collector.addCompaction(outcome.compaction);
+      context.events.emit("compaction", outcome.compaction);
+    }
     if (outcome.warning !== undefined) {
       collector.addWarning(outcome.warning);
       context.events.emit("budget-warning", outcome.warning);

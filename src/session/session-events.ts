@@ -4,7 +4,7 @@
  * stop the session.
  */
 import type { StoredRow } from "../store/port.js";
-import type { RolloverInfo, SendResult, StepUsageSummary, WarningInfo } from "./session-types.js";
+import type { CompactionInfo, RolloverInfo, SendResult, StepUsageSummary, WarningInfo } from "./session-types.js";
 
 export interface SessionEventMap {
   /** A turn begins: the send's input, or a continuation or warning turn it queued. */
@@ -19,6 +19,8 @@ export interface SessionEventMap {
   usage: { windowId: string; contextTokens: number; contextLimit: number | undefined; percent: number | undefined };
   "budget-warning": WarningInfo;
   rollover: RolloverInfo;
+  /** Strategy `compact` replaced the window with a summary (before the input that triggered it is answered). */
+  compaction: CompactionInfo;
   blocked: { reason: string; estimatedTokens?: number; hardCeiling?: number };
   error: { error: Error };
   /** A turn ended; `status` is how its send ends (`completed` while the send goes on). */

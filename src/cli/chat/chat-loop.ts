@@ -12,7 +12,6 @@ import type { HistoryStore } from "../../store/port.js";
 import { renderBudgetBar } from "../terminal/budget-bar.js";
 import type { ChatOutput } from "./chat-output.js";
 import { parseSlashCommand, runSlashCommand } from "./slash-commands.js";
-import { compactionText } from "./turn-printer.js";
 
 /** Longest echo of a piped line (the whole line is still sent). */
 const MAX_ECHO_CHARS = 160;
@@ -140,7 +139,6 @@ export function runChatLoop({
         turn = undefined;
       }
       output.endLine();
-      for (const compaction of result.compactions) output.divider(compactionText(compaction));
       if (result.status === "interrupted") output.note("(interrupted)");
       else if (result.status === "failed") output.problem(describeFailure(result.error ?? new Error("the turn failed")));
       else if (result.status === "blocked") output.problem(`blocked: ${result.reason ?? "the message does not fit the context window"}`);

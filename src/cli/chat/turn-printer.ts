@@ -25,6 +25,7 @@ export function printTurns({ session, output }: { session: AgentSession; output:
       for (const line of toolLines(row)) output.note(line);
     }),
     session.on("rollover", (rollover) => output.divider(rolloverText(rollover))),
+    session.on("compaction", (compaction) => output.divider(compactionText(compaction))),
     session.on("budget-warning", (warning) => output.divider(warningText(warning))),
   ];
   return () => {
