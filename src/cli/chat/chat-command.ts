@@ -9,11 +9,10 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
-import { ModelConfigError, parseContextLimit, resolveModel } from "../../agent/model-flags.js";
-import { createModelCatalog } from "../../core/budget/model-catalog.js";
+import { ModelConfigError, parseContextLimit } from "../../agent/model-flags.js";
+import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { assertSessionId } from "../../core/row.js";
-import { readConfigFile } from "../../store/config-file.js";
 import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
@@ -84,16 +83,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     if (flags.dir !== undefined) requireDirectory(directory, "--dir");
     const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
     const threshold = flags.threshold === undefined ? undefined : parseThreshold(flags.threshold);
-    const config = await readConfigFile({ directory });
-    if (config.status === "invalid") throw config.error;
-    for (const warning of config.warnings) output.problem(warning);
-    const resolved = resolveModel({
-      ...(flags.model === undefined ? {} : { model: flags.model }),
-      ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
-      ...(contextLimit === undefined ? {} : { contextLimit }),
-      env: host.env,
-      catalog: createModelCatalog({ overrides: config.config.models ?? {} }),
-    });
+    const { resolved, config } = await resolveProjectModel({ directory, model: flags.model, baseUrl: flags.baseUrl, contextLimit, env: host.env, onWarning: (message) => output.problem(message) });
     const sessionId = flags.session ?? newSessionId();
     assertSessionId(sessionId);
 
@@ -109,7 +99,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
       allowWrite: flags.allowWrite === true,
       ...(resolved.contextLimit === undefined ? {} : { contextLimit: resolved.contextLimit }),
       ...(threshold === undefined ? {} : { budget: { threshold } }),
-      config: config.config,
+      config,
       logWarning: (message) => output.problem(message),
     });
     const usage = await session.usage();

@@ -9,10 +9,9 @@ import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { DEMO_MINIMUM_CONTEXT_LIMIT, demoTuning } from "../../agent/demo/demo-tuning.js";
-import { ModelConfigError, parseContextLimit, resolveModel } from "../../agent/model-flags.js";
+import { ModelConfigError, parseContextLimit } from "../../agent/model-flags.js";
+import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
-import { createModelCatalog } from "../../core/budget/model-catalog.js";
-import { readConfigFile } from "../../store/config-file.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
 
@@ -128,16 +127,7 @@ async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: {
     return workspaceChat({ ...common, model, label: "demo", demo: true, contextLimit: contextLimit ?? DEMO_CONTEXT_LIMIT, tuning: demoTuning });
   }
   if (flags.model === undefined && flags.baseUrl === undefined && host.env["CTXWIN_MODEL"] === undefined) return undefined;
-  const config = await readConfigFile({ directory });
-  if (config.status === "invalid") throw config.error;
-  for (const warning of config.warnings) host.stderr(warning);
-  const resolved = resolveModel({
-    ...(flags.model === undefined ? {} : { model: flags.model }),
-    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
-    ...(contextLimit === undefined ? {} : { contextLimit }),
-    env: host.env,
-    catalog: createModelCatalog({ overrides: config.config.models ?? {} }),
-  });
+  const { resolved } = await resolveProjectModel({ directory, model: flags.model, baseUrl: flags.baseUrl, contextLimit, env: host.env, onWarning: (message) => host.stderr(message) });
   return workspaceChat({ ...common, model: resolved.model, label: resolved.label, ...(resolved.contextLimit === undefined ? {} : { contextLimit: resolved.contextLimit }) });
 }
 
