@@ -121,8 +121,10 @@ export interface SessionUsage {
   windowId: string;
   contextTokens: number;
   contextLimit: number | undefined;
-  /** Tokens at which the window rolls over on the next send. */
+  /** Tokens at which the window rolls over (or, with strategy `compact`, is compacted) on the next send; none with strategy `off`. */
   threshold: number | undefined;
+  /** What happens at the threshold. */
+  strategy?: BudgetStrategy;
   hardCeiling: number | undefined;
   /** `contextTokens / contextLimit × 100`, when the limit is known. */
   percent: number | undefined;

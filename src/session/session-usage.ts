@@ -19,13 +19,16 @@ export async function readSessionUsage(context: SessionContext, model: LanguageM
   const limits = toolOutputLimits(context, model);
   const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => rowRequestTokens(row, frame, limits), overheadTokens: overheadTokens(frame), calibrationFactor: frame.calibrationFactor });
   const limit = contextLimitFor(context, model);
-  if (limit === undefined) return { windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined };
+  const strategy = context.strategy;
+  if (limit === undefined) return { windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined, strategy };
   const evaluation = context.policy.evaluate({ moment: "on-send", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: true });
   return {
     windowId: window.windowId,
+    strategy,
     contextTokens: pressure.contextTokens,
     contextLimit: limit,
-    threshold: evaluation.rolloverAt,
+    // Strategy `off` never acts before the hard ceiling.
+    threshold: strategy === "off" ? undefined : evaluation.rolloverAt,
     hardCeiling: evaluation.hardCeiling,
     percent: (pressure.contextTokens / limit) * 100,
   };

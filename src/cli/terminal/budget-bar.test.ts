@@ -12,6 +12,11 @@ describe("renderBudgetBar", () => {
     expect(renderBudgetBar({ usage: { ...usage, contextTokens: 12_500 } })).toMatch(/78% · over the 70% threshold: rolls over on the next send$/);
   });
 
+  it("names what happens at the threshold under each strategy", () => {
+    expect(renderBudgetBar({ usage: { ...usage, strategy: "compact" } })).toMatch(/· compacts at 70% \(~3,200 tokens left\)$/);
+    expect(renderBudgetBar({ usage: { ...usage, strategy: "off", threshold: undefined } })).toMatch(/· no automatic rollover \(strategy off\)$/);
+  });
+
   it("works without a known limit", () => {
     expect(renderBudgetBar({ usage: { ...usage, contextLimit: undefined, threshold: undefined } })).toBe("8,000 tokens in this window · context limit unknown");
   });

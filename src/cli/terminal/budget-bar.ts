@@ -52,12 +52,15 @@ export function renderBudgetBar({ usage, width = 20, color = false }: { usage: S
   }
   const percent = Math.round(share * 100);
   const paint = !color ? (text: string) => text : threshold !== undefined && contextTokens >= threshold ? ansi.red : share >= 0.5 ? ansi.yellow : ansi.green;
+  const action = usage.strategy === "compact" ? "compacts" : "rolls over";
   const rollover =
     threshold === undefined
-      ? ""
+      ? usage.strategy === "off"
+        ? " · no automatic rollover (strategy off)"
+        : ""
       : contextTokens >= threshold
-        ? ` · over the ${Math.round((threshold / contextLimit) * 100)}% threshold: rolls over on the next send`
-        : ` · rolls over at ${Math.round((threshold / contextLimit) * 100)}% (~${formatTokens(threshold - contextTokens)} tokens left)`;
+        ? ` · over the ${Math.round((threshold / contextLimit) * 100)}% threshold: ${action} on the next send`
+        : ` · ${action} at ${Math.round((threshold / contextLimit) * 100)}% (~${formatTokens(threshold - contextTokens)} tokens left)`;
   return `[${paint(bar)}] ${formatTokens(contextTokens)} / ${formatTokens(contextLimit)} tokens · ${percent}%${rollover}`;
 }
 
