@@ -133,6 +133,17 @@ export function parseContextLimit(text: string): number {
   return value;
 }
 
+/**
+ * `--max-retries`: how often a failed model call is retried (with backoff) before the turn fails.
+ *
+ * @example parseMaxRetries("0") // 0
+ */
+export function parseMaxRetries(text: string): number {
+  const value = /^\d{1,2}$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(value >= 0 && value <= 10)) throw new ModelConfigError(`bad --max-retries '${text}': expected a whole number from 0 to 10 (0: report a failed call at once).`);
+  return value;
+}
+
 function checkContextLimit(contextLimit: number | undefined, shown: string = String(contextLimit)): void {
   if (contextLimit === undefined) return;
   if (!Number.isSafeInteger(contextLimit) || contextLimit < MINIMUM_CONTEXT_LIMIT || contextLimit > MAXIMUM_CONTEXT_LIMIT) {

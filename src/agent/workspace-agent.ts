@@ -42,8 +42,8 @@ export interface WorkspaceAgentOptions {
   maxSteps?: number;
   maxTurnsPerSend?: number;
   logWarning?: (message: string) => void;
-  /** Other session options (clock, ids, fallback models) passed through unchanged. */
-  sessionOptions?: Pick<AgentSessionOptions, "now" | "generateId" | "fallbackModels" | "historyTool">;
+  /** Other session options (clock, ids, fallback models, retries) passed through unchanged. */
+  sessionOptions?: Pick<AgentSessionOptions, "now" | "generateId" | "fallbackModels" | "historyTool" | "maxRetries">;
 }
 
 /**

@@ -50,6 +50,7 @@ export function workspaceChat({
   contextLimit,
   logWarning,
   tuning,
+  maxRetries,
 }: {
   model: LanguageModel;
   label: string;
@@ -62,6 +63,8 @@ export function workspaceChat({
   logWarning?: (message: string) => void;
   /** Budget and tool settings for a given limit (the demo model's, see `demoTuning`). */
   tuning?: (options: { contextLimit: number }) => { budget?: SessionBudgetOptions; toolLimits?: WorkspaceToolLimits };
+  /** Retries of a failed model call (default: the AI SDK's 2). */
+  maxRetries?: number;
 }): ServerChat {
   return {
     label,
@@ -80,6 +83,7 @@ export function workspaceChat({
         ...(limit === undefined ? {} : { contextLimit: limit }),
         ...(logWarning === undefined ? {} : { logWarning }),
         ...(tuning === undefined || limit === undefined ? {} : tuning({ contextLimit: limit })),
+        ...(maxRetries === undefined ? {} : { sessionOptions: { maxRetries } }),
       }),
   };
 }

@@ -47,6 +47,7 @@ export async function summarizeWindow(
     messages: [...request.messages, { role: "user", content: COMPACTION_INSTRUCTION }],
     tools: frame.tools,
     toolChoice: "none",
+    maxRetries: context.maxRetries,
     ...(signal === undefined ? {} : { abortSignal: signal }),
     onError: ({ error }) => {
       failure ??= error;

@@ -74,6 +74,7 @@ export function createAgentSession({
   memory = false,
   maxSteps = 20,
   maxTurnsPerSend = 25,
+  maxRetries = 2,
   now = () => new Date(),
   generateId = () => crypto.randomUUID(),
   budgetPolicy,
@@ -83,6 +84,7 @@ export function createAgentSession({
 }: AgentSessionOptions): AgentSession {
   assertSessionId(sessionId);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidArgumentError(`maxRetries must be a whole number of 0 or more, got ${maxRetries}`);
   const policy = budgetPolicy ?? createBudgetPolicy({ settings: budget, primaryModel: model });
   const toolSet = buildToolSet({
     ...(tools === undefined ? {} : { tools }),
@@ -107,6 +109,7 @@ export function createAgentSession({
     hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, primaryModel(context))),
     notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
+    maxRetries,
     maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
     events,
     warnOnce: (message) => {

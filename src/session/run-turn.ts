@@ -156,6 +156,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     ...(request.system === undefined ? {} : { system: request.system }),
     messages: request.messages,
     tools: frame.tools,
+    maxRetries: context.maxRetries,
     ...(signal === undefined ? {} : { abortSignal: signal }),
     stopWhen: [
       stepCountIs(context.maxSteps),

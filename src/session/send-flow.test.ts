@@ -1,3 +1,4 @@
+import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { createAgentSession } from "./create-agent-session.js";
@@ -85,5 +86,28 @@ describe("send failures", () => {
     expect(result.error?.message).toBe("memory index unreadable");
     expect(errors).toEqual(["memory index unreadable"]);
     expect(calls).toHaveLength(0);
+  });
+});
+
+describe("maxRetries", () => {
+  // A retryable failure (503) that asks for a 1 ms wait, so the AI SDK's retries do not back off for seconds.
+  const unavailable = () => new APICallError({ message: "Service Unavailable", url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, statusCode: 503, responseHeaders: { "retry-after-ms": "1" }, isRetryable: true });
+
+  it.each([
+    [undefined, 3],
+    [0, 1],
+    [1, 2],
+  ])("with maxRetries %s calls the provider %i times before the turn fails", async (maxRetries, expectedCalls) => {
+    const { model, calls } = scriptedModel({ script: () => ({ error: unavailable() }) });
+    const session = createAgentSession({ store: memoryStore(), sessionId: "s", model, budget: { contextLimit: 100_000 }, ...(maxRetries === undefined ? {} : { maxRetries }), logWarning: () => {}, ...deterministic() });
+    const result = await session.send("hello?");
+    expect(result.status).toBe("failed");
+    expect(calls).toHaveLength(expectedCalls);
+  });
+
+  it("refuses a negative or fractional count", () => {
+    const { model } = scriptedModel({ script: [] });
+    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, maxRetries: -1 })).toThrow(/maxRetries must be a whole number/);
+    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, maxRetries: 1.5 })).toThrow(/maxRetries must be a whole number/);
   });
 });

@@ -26,6 +26,8 @@ export interface SessionContext {
   hotMemories: HotMemoriesProvider;
   notesPath: string | undefined;
   maxSteps: number;
+  /** Retries of a failed model call (the AI SDK's `maxRetries`). */
+  maxRetries: number;
   maxToolOutputShare: number;
   events: SessionEvents;
   /** Logs a message once per distinct text. */

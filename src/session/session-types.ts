@@ -45,6 +45,11 @@ export interface AgentSessionOptions {
   maxSteps?: number;
   /** Most turns (the input plus queued continuations) one `send` runs (default 25). */
   maxTurnsPerSend?: number;
+  /**
+   * Retries of a failed model call before it counts as failed (the AI SDK's `maxRetries`, default
+   * 2, with backoff). 0 reports an unreachable server at once.
+   */
+  maxRetries?: number;
   now?: () => Date;
   generateId?: () => string;
   /** Seams, for tests and for engines that are not wired by default. */

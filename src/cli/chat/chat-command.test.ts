@@ -206,7 +206,8 @@ describe("ctxwin chat against a local OpenAI-compatible server", () => {
   it("reports an unreachable server in one line and goes on", async () => {
     const closedPort = await unusedPort();
     const baseUrl = `http://127.0.0.1:${closedPort}/v1`;
-    const chat = startChat({ args: ["--model", "local-model", "--base-url", baseUrl, "--context-limit", "32000", "--dir", project, "--workspace", workspace], cwd: project });
+    // --max-retries 0: reported at once instead of after the AI SDK's two retries with backoff.
+    const chat = startChat({ args: ["--model", "local-model", "--base-url", baseUrl, "--context-limit", "32000", "--max-retries", "0", "--dir", project, "--workspace", workspace], cwd: project });
     chat.send("hello?");
     chat.send("/usage");
     chat.end();
@@ -228,6 +229,7 @@ describe("ctxwin chat refusals", () => {
     { name: "an unknown flag", args: ["--model", "openai:gpt-4.1-mini", "--bogus"], env: { OPENAI_API_KEY: "sk-test" }, message: /unknown option '--bogus'/ },
     { name: "a bad --context-limit", args: ["--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--context-limit", "lots"], message: /^ctxwin: bad --context-limit 'lots'/ },
     { name: "a bad --threshold", args: ["--model", "openai:gpt-4.1-mini", "--threshold", "high"], env: { OPENAI_API_KEY: "sk-test" }, message: /^ctxwin: bad --threshold 'high'/ },
+    { name: "a bad --max-retries", args: ["--model", "openai:gpt-4.1-mini", "--max-retries", "-1"], env: { OPENAI_API_KEY: "sk-test" }, message: /^ctxwin: bad --max-retries '-1'/ },
     { name: "no model", args: [], message: /^ctxwin: no model given: pass --model/ },
     { name: "a missing OPENAI_API_KEY", args: ["--model", "openai:gpt-4.1-mini"], message: /^ctxwin: no API key: set OPENAI_API_KEY/ },
     { name: "an unknown provider", args: ["--model", "mistral:7b"], message: /^ctxwin: unknown provider 'mistral'.*openai:<model> or anthropic:<model>/ },

@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
-import { ModelConfigError, parseContextLimit } from "../../agent/model-flags.js";
+import { ModelConfigError, parseContextLimit, parseMaxRetries } from "../../agent/model-flags.js";
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { assertSessionId } from "../../core/row.js";
@@ -34,6 +34,7 @@ export interface ChatFlags {
   workspace?: string;
   allowWrite?: boolean;
   threshold?: string;
+  maxRetries?: string;
 }
 
 /** The process seams: streams, environment and Ctrl-C source. */
@@ -64,6 +65,7 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
     .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
     .option("--threshold <fraction>", "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)")
+    .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
 }
@@ -83,6 +85,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     if (flags.dir !== undefined) requireDirectory(directory, "--dir");
     const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
     const threshold = flags.threshold === undefined ? undefined : parseThreshold(flags.threshold);
+    const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
     const { resolved, config } = await resolveProjectModel({ directory, model: flags.model, baseUrl: flags.baseUrl, contextLimit, env: host.env, onWarning: (message) => output.problem(message) });
     const sessionId = flags.session ?? newSessionId();
     assertSessionId(sessionId);
@@ -101,6 +104,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
       ...(threshold === undefined ? {} : { budget: { threshold } }),
       config,
       logWarning: (message) => output.problem(message),
+      ...(maxRetries === undefined ? {} : { sessionOptions: { maxRetries } }),
     });
     const usage = await session.usage();
     const limit = usage.contextLimit === undefined ? "context limit unknown" : `context ${formatTokens(usage.contextLimit)} tokens`;

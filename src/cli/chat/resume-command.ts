@@ -18,6 +18,7 @@ export function resumeCommand({ sessionId, flags }: { sessionId: string; flags: 
   add("--base-url", flags.baseUrl);
   add("--context-limit", flags.contextLimit);
   add("--threshold", flags.threshold);
+  add("--max-retries", flags.maxRetries);
   add("--dir", flags.dir);
   add("--workspace", flags.workspace);
   if (flags.allowWrite === true) words.push("--allow-write");

@@ -9,7 +9,7 @@ import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { DEMO_MINIMUM_CONTEXT_LIMIT, demoTuning } from "../../agent/demo/demo-tuning.js";
-import { ModelConfigError, parseContextLimit } from "../../agent/model-flags.js";
+import { ModelConfigError, parseContextLimit, parseMaxRetries } from "../../agent/model-flags.js";
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
@@ -28,6 +28,7 @@ interface ServeFlags {
   demoModel?: boolean;
   workspace?: string;
   allowWrite?: boolean;
+  maxRetries?: string;
 }
 
 /** Where the command writes, and the process it stops with; the defaults are the real ones. */
@@ -88,6 +89,7 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .option("--demo-model", "chat with the built-in offline scripted model (no network)")
     .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
+    .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
@@ -119,7 +121,8 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
 }
 
 async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {
-  const common = { workspaceRoot, allowWrite: flags.allowWrite === true, logWarning: (message: string) => host.stderr(message) };
+  const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
+  const common = { workspaceRoot, allowWrite: flags.allowWrite === true, logWarning: (message: string) => host.stderr(message), ...(maxRetries === undefined ? {} : { maxRetries }) };
   if (flags.demoModel === true) {
     if (contextLimit !== undefined && contextLimit < DEMO_MINIMUM_CONTEXT_LIMIT) throw new ServeCommandError(`--context-limit must be at least ${DEMO_MINIMUM_CONTEXT_LIMIT} with --demo-model.`);
     // Paced like `ctxwin demo` on a terminal, so a person sees the bar move and can interrupt.
