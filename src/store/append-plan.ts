@@ -21,6 +21,9 @@ export interface PlannedRow {
   boundaryKind: BoundaryKind | undefined;
   rolloverId: string | undefined;
   reason: string | undefined;
+  /** A rollover boundary's figures (its meta), kept in the window summary: context tokens and the limit they were measured against. */
+  contextTokens: number | undefined;
+  maxTokens: number | undefined;
   /** Listable, searchable and readable through `session_history`. */
   visible: boolean;
   /** Text indexed for search ('' for rows that are not visible). */
@@ -49,13 +52,16 @@ export function planAppend(
     if (boundaryKind !== undefined) cursor.activeWindowSeq = seq;
     if (boundaryKind === "reset") cursor.floorSeq = seq;
     const visible = isHistoryVisible(row);
+    const rollover = rolloverMetaOf(row);
     const { sessionId: _sessionId, seq: _seq, ...rest } = row;
     return {
       row,
       windowSeq: cursor.activeWindowSeq,
       boundaryKind,
-      rolloverId: rolloverMetaOf(row)?.rolloverId,
-      reason: rolloverMetaOf(row)?.reason,
+      rolloverId: rollover?.rolloverId,
+      reason: rollover?.reason,
+      contextTokens: rollover?.contextTokens,
+      maxTokens: rollover?.maxTokens,
       visible,
       searchText: visible ? renderRowText(row) : "",
       body: JSON.stringify({ v: ROW_FORMAT_VERSION, ...rest }),

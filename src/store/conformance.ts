@@ -209,6 +209,32 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect(next).toEqual({ hasMore: false, windows: [expect.objectContaining({ windowId: "w:0", kind: "start", firstSeq: 1, lastSeq: 2, rowCount: 2 })] });
       });
 
+      test("a rollover window's summary carries its boundary's contextTokens and maxTokens; other windows none", async () => {
+        const measured = (rolloverId: string, contextTokens: number, maxTokens: number): RowInput => {
+          const row = rollover(rolloverId);
+          return { ...row, meta: { ...row.meta, type: "rollover", contextTokens, maxTokens } };
+        };
+        await store.append("s", [text("a"), measured("r1", 1420, 2000), leadIn("r1"), text("b")]);
+        await store.append("s", [measured("r2", 0, 128_000), text("c"), compaction("sum"), reset(), text("d")]);
+        const { windows } = await store.windows("s", { includeCleared: true });
+        const figures = windows.map(({ windowId, kind, contextTokens, maxTokens }) => ({ windowId, kind, contextTokens, maxTokens }));
+        expect(figures).toEqual([
+          { windowId: "w:8", kind: "reset", contextTokens: undefined, maxTokens: undefined },
+          { windowId: "w:7", kind: "compaction", contextTokens: undefined, maxTokens: undefined },
+          { windowId: "w:5", kind: "rollover", contextTokens: 0, maxTokens: 128_000 },
+          { windowId: "w:2", kind: "rollover", contextTokens: 1420, maxTokens: 2000 },
+          { windowId: "w:0", kind: "start", contextTokens: undefined, maxTokens: undefined },
+        ]);
+        for (const window of windows.filter((entry) => entry.kind !== "rollover")) {
+          expect(Object.keys(window)).not.toContain("contextTokens");
+          expect(Object.keys(window)).not.toContain("maxTokens");
+        }
+        // Rows appended to a window later do not change its figures.
+        await store.append("s", [measured("r3", 10, 20), text("e"), text("f")]);
+        const [newest] = (await store.windows("s", { limit: 1 })).windows;
+        expect(newest).toMatchObject({ windowId: "w:10", contextTokens: 10, maxTokens: 20, rowCount: 3 });
+      });
+
       test("windows before the newest manual reset are hidden unless includeCleared", async () => {
         await store.append("s", [text("secret"), rollover("r1"), text("also secret"), reset(), text("after")]);
         expect((await store.windows("s")).windows.map((window) => window.windowId)).toEqual(["w:4"]);

@@ -44,6 +44,12 @@ export interface WindowSummary {
   /** Rollover reason, for windows opened by a rollover. */
   reason?: string;
   rolloverId?: string;
+  /**
+   * For windows opened by a rollover: the boundary's `contextTokens` and `maxTokens` (how full
+   * the previous window was, against which limit), so views need not read the boundary row.
+   */
+  contextTokens?: number;
+  maxTokens?: number;
   firstSeq: number;
   lastSeq: number;
   rowCount: number;

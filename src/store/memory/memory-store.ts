@@ -39,6 +39,8 @@ interface MemoryWindow {
   kind: WindowKind;
   reason: string | undefined;
   rolloverId: string | undefined;
+  contextTokens: number | undefined;
+  maxTokens: number | undefined;
   firstSeq: number;
   lastSeq: number;
   rowCount: number;
@@ -88,6 +90,8 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
           kind: entry.boundaryKind ?? "start",
           reason: entry.reason,
           rolloverId: entry.rolloverId,
+          contextTokens: entry.contextTokens,
+          maxTokens: entry.maxTokens,
           firstSeq: entry.row.seq,
           lastSeq: entry.row.seq,
           rowCount: 0,
@@ -111,6 +115,7 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       kind: window.kind,
       ...(window.reason === undefined ? {} : { reason: window.reason }),
       ...(window.rolloverId === undefined ? {} : { rolloverId: window.rolloverId }),
+      ...(window.contextTokens === undefined || window.maxTokens === undefined ? {} : { contextTokens: window.contextTokens, maxTokens: window.maxTokens }),
       firstSeq: window.firstSeq,
       lastSeq: window.lastSeq,
       rowCount: window.rowCount,

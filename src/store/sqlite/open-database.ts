@@ -121,7 +121,8 @@ function initialize(db: Database.Database, file: string): void {
     for (; version < STORE_FORMAT_VERSION; version += 1) {
       const migration = MIGRATIONS[version];
       if (migration === undefined) throw new StoreFormatError(file, `'${file}' has store format ${version}, which this build cannot migrate.`);
-      db.exec(migration);
+      if (typeof migration === "string") db.exec(migration);
+      else migration(db);
     }
     db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
   }).immediate();

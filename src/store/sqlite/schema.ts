@@ -1,13 +1,16 @@
 /**
  * On-disk format of the SQLite backend. `application_id` marks the file as ctxwin's;
  * `user_version` is the format version (older versions are migrated, newer ones refused).
+ * A new database is created as format 1 and migrated up, so every file ends in the same schema.
  */
+import type Database from "better-sqlite3";
+import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
 
 /** "ctxw" as a big-endian 32-bit integer. */
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT_VERSION = 3;
 
 export const SCHEMA_V1 = `
 CREATE TABLE ctxwin_sessions (
@@ -63,14 +66,27 @@ CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
 );
 `;
 
+/** SQL to run, or a function for a migration that must read stored rows with this build's codec. */
+export type Migration = string | ((db: Database.Database) => void);
+
 /**
  * Migrations: `MIGRATIONS[n]` turns format n into format n + 1. They run inside the same
- * `BEGIN IMMEDIATE` transaction that checks the version, so concurrent openers migrate once.
+ * `BEGIN IMMEDIATE` transaction that checks the version, so concurrent openers migrate once and a
+ * crash part-way leaves the file at its old format (the next open migrates again).
  */
-export const MIGRATIONS: Readonly<Record<number, string>> = {
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {
   // 1 → 2: each session gets an incarnation, a value that changes when a session is recreated.
   1: `
 ALTER TABLE ctxwin_sessions ADD COLUMN incarnation TEXT NOT NULL DEFAULT '';
 UPDATE ctxwin_sessions SET incarnation = lower(hex(randomblob(16)));
 `,
+  // 2 → 3: a rollover window's summary keeps its boundary's contextTokens and maxTokens (ADR 0015),
+  // filled in for existing windows from their boundary rows.
+  2: (db) => {
+    db.exec(`
+ALTER TABLE ctxwin_windows ADD COLUMN context_tokens INTEGER;
+ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
+`);
+    backfillRolloverFigures(db);
+  },
 };

@@ -7,8 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
 import { StoreFormatError } from "../errors.js";
 import { DEFAULT_STORE_PATH, openStore, type SqliteOpenOptions } from "../open-store.js";
-import type { HistoryStore, StoreWarning } from "../port.js";
+import type { HistoryStore, StoreWarning, WindowSummary } from "../port.js";
 import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
+import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -168,22 +169,86 @@ describe("SQLite store format migrations", () => {
     old.exec(SCHEMA_V1);
     old.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
     old.pragma("user_version = 1");
-    old.prepare("INSERT INTO ctxwin_sessions (session_id, last_seq, created_at, updated_at) VALUES ('s', 1, 'then', 'then')").run();
-    old.prepare("INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, body) VALUES (1, 1, 0, 1, ?)").run(
-      JSON.stringify({ v: 1, id: "r1", role: "user", parts: [{ type: "text", text: "from format 1" }], createdAt: "2026-01-01T00:00:00.000Z" }),
+    old.prepare("INSERT INTO ctxwin_sessions (session_id, last_seq, active_window_seq, created_at, updated_at) VALUES ('s', 2, 2, 'then', 'then')").run();
+    const insertRow = old.prepare("INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, body) VALUES (1, ?, ?, ?, ?)");
+    insertRow.run(1, 0, 1, JSON.stringify({ v: 1, id: "r1", role: "user", parts: [{ type: "text", text: "from format 1" }], createdAt: "2026-01-01T00:00:00.000Z" }));
+    const { meta } = rolloverBoundary("roll", 1500, 2000);
+    insertRow.run(2, 2, 0, JSON.stringify({ v: 1, id: "r2", role: "assistant", parts: [], boundary: { kind: "rollover" }, meta, createdAt: "2026-01-01T00:00:01.000Z" }));
+    const insertWindow = old.prepare(
+      "INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, first_seq, last_seq, row_count, visible_count, started_at, ended_at) VALUES (1, ?, ?, ?, ?, ?, ?, 1, ?, 'then', 'then')",
     );
+    insertWindow.run(0, "start", null, null, 1, 1, 1);
+    insertWindow.run(2, "rollover", "on-send", "roll", 2, 2, 0);
     old.close();
     const store = openStore({ path: file });
     expect((await store.read("s", 1))?.parts).toEqual([{ type: "text", text: "from format 1" }]);
     const summary = await store.session("s");
     expect(summary?.incarnation).toMatch(/^[0-9a-f]{32}$/);
-    expect((await store.append("s", [text("after the migration")]))[0]?.seq).toBe(2);
+    // Format 2 → 3 ran too: the rollover window got its boundary's figures.
+    expect((await store.windows("s")).windows.map(({ windowId, contextTokens, maxTokens }) => [windowId, contextTokens, maxTokens])).toEqual([
+      ["w:2", 1500, 2000],
+      ["w:0", undefined, undefined],
+    ]);
+    expect((await store.append("s", [text("after the migration")]))[0]?.seq).toBe(3);
     await store.close();
     const reopened = openStore({ path: file });
     expect((await reopened.session("s"))?.incarnation).toBe(summary?.incarnation);
     await reopened.close();
     const check = new Database(file, { readonly: true });
     expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    check.close();
+  });
+
+  it("opens a format-2 database and fills each rollover window's figures from its boundary row", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
+    const compaction: RowInput = { role: "user", parts: [{ type: "text", text: "summary" }], synthetic: true, boundary: { kind: "compaction" }, meta: { type: "compaction-summary" } };
+    // 1,201 rollover windows in one session: more than two pages of the backfill.
+    const many = Array.from({ length: 1201 }, (_, index) => rolloverBoundary(`m${index}`, index, 100_000));
+    await writeFormatTwoDatabase({
+      file,
+      sessions: {
+        s: [[text("a"), rolloverBoundary("r1", 1420, 2000), text("b")], [rolloverBoundary("r2", 500, 1000), text("c")], [rolloverBoundary("r3", 7, 8), compaction]],
+        many: [[text("first"), ...many]],
+      },
+    });
+    const old = new Database(file);
+    expect(old.pragma("user_version", { simple: true })).toBe(2);
+    // Boundaries a read would skip: corrupt JSON (r2) and a newer row format (r3).
+    old.prepare("UPDATE ctxwin_rows SET body = '{\"broken' WHERE seq = 4 AND session_key = 1").run();
+    const r3 = JSON.parse((old.prepare("SELECT body FROM ctxwin_rows WHERE seq = 6 AND session_key = 1").get() as { body: string }).body) as Record<string, unknown>;
+    old.prepare("UPDATE ctxwin_rows SET body = ? WHERE seq = 6 AND session_key = 1").run(JSON.stringify({ ...r3, v: 99 }));
+    old.close();
+
+    const warnings: StoreWarning[] = [];
+    const store = openStore({ path: file, onWarning: (warning) => warnings.push(warning) });
+    const figures = async (sessionId: string) =>
+      (await store.windows(sessionId, { limit: 1000 })).windows.map(({ windowId, kind, contextTokens, maxTokens }) => [windowId, kind, contextTokens, maxTokens]);
+    expect(await figures("s")).toEqual([
+      ["w:7", "compaction", undefined, undefined],
+      ["w:6", "rollover", undefined, undefined],
+      ["w:4", "rollover", undefined, undefined],
+      ["w:2", "rollover", 1420, 2000],
+      ["w:0", "start", undefined, undefined],
+    ]);
+    const manyWindows: WindowSummary[] = [];
+    for (let beforeWindow: string | undefined; ; ) {
+      const page = await store.windows("many", { limit: 1000, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+      manyWindows.push(...page.windows);
+      if (!page.hasMore) break;
+      beforeWindow = page.windows.at(-1)?.windowId;
+    }
+    expect(manyWindows).toHaveLength(1202);
+    expect(manyWindows.filter((window) => window.kind === "rollover").map((window) => [window.boundarySeq, window.contextTokens, window.maxTokens])).toEqual(
+      many.map((_, index) => [index + 2, index, 100_000]).reverse(),
+    );
+    // The migration does not warn: the read path warns when it meets those rows.
+    expect(warnings).toEqual([]);
+    await store.append("s", [rolloverBoundary("r4", 30, 40)]);
+    expect((await store.windows("s", { limit: 1 })).windows[0]).toMatchObject({ windowId: "w:8", contextTokens: 30, maxTokens: 40 });
+    await store.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
     check.close();
   });
 });

@@ -20,6 +20,9 @@ export interface WindowRecord {
   kind: string;
   reason: string | null;
   rollover_id: string | null;
+  /** A rollover boundary's figures (format 3); NULL for other windows. */
+  context_tokens: number | null;
+  max_tokens: number | null;
   first_seq: number;
   last_seq: number;
   row_count: number;
@@ -50,8 +53,8 @@ export const statementSql = {
   insertRow: "INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, tokens, body) VALUES (?, ?, ?, ?, ?, ?)",
   insertLiteral: "INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)",
   insertWords: "INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)",
-  upsertWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
-       VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @seq, @seq, 1, @visible, @at, @at)
+  upsertWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
+       VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @context_tokens, @max_tokens, @seq, @seq, 1, @visible, @at, @at)
        ON CONFLICT (session_key, window_seq) DO UPDATE SET
          last_seq = excluded.last_seq, row_count = row_count + 1,
          visible_count = visible_count + excluded.visible_count, ended_at = excluded.ended_at`,

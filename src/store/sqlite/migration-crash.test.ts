@@ -1,0 +1,159 @@
+/**
+ * A process killed with SIGKILL in the middle of migrating the store format leaves a usable
+ * database: the migration runs in the opening `BEGIN IMMEDIATE` transaction, so the file stays at
+ * its old format, whole (a build of that format still opens it), and the next open migrates it.
+ * Exercised on the 2 → 3 migration, whose backfill reads every rollover boundary row.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "../open-store.js";
+import type { WindowSummary } from "../port.js";
+import { createSeededRandom, seedFromEnvironment } from "../test-support/seeded-random.js";
+import { STORE_FORMAT_VERSION } from "./schema.js";
+import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
+
+/** Enough rollover windows that the backfill runs for about a second, far longer than the kill takes to land. */
+const WINDOWS = 30_000;
+const KILLS = 3;
+
+const workerPath = fileURLToPath(new URL("./test-support/open-store-worker.ts", import.meta.url));
+const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const directories: string[] = [];
+const children: ReturnType<typeof spawn>[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+interface Opener {
+  lines: string[];
+  waitForLine(line: string): Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+function startOpener(file: string): { opener: Opener; kill: () => void } {
+  const child = spawn(process.execPath, ["--import", "tsx", workerPath, file], { cwd: repositoryRoot, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  const lines: string[] = [];
+  const waiters: { line: string; resolve: () => void }[] = [];
+  let errorOutput = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    errorOutput += chunk;
+  });
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    lines.push(line);
+    for (const waiter of waiters.filter((entry) => entry.line === line)) waiter.resolve();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal }));
+  });
+  const opener: Opener = {
+    lines,
+    waitForLine: (line) =>
+      lines.includes(line)
+        ? Promise.resolve()
+        : Promise.race([
+            new Promise<void>((resolve) => waiters.push({ line, resolve })),
+            exited.then(() => {
+              if (!lines.includes(line)) throw new Error(`opener ended before printing '${line}'; stderr:\n${errorOutput}`);
+            }),
+          ]),
+    exited,
+    stderr: () => errorOutput,
+  };
+  return { opener, kill: () => child.kill("SIGKILL") };
+}
+
+/** Waits until another connection holds the write lock: the opener is inside its migration transaction. */
+async function waitForWriteLock(file: string, opener: Opener): Promise<void> {
+  const probe = new Database(file, { timeout: 0 });
+  try {
+    for (;;) {
+      try {
+        probe.exec("BEGIN IMMEDIATE");
+        probe.exec("ROLLBACK");
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "SQLITE_BUSY") return;
+        throw error;
+      }
+      if (opener.lines.includes("opened")) throw new Error("the opener finished before its migration was seen holding the write lock");
+      await delay(2);
+    }
+  } finally {
+    probe.close();
+  }
+}
+
+/** What a format-2 build reads of the file: its format, integrity and the size of its tables. */
+function formatTwoState(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      version: db.pragma("user_version", { simple: true }),
+      integrity: db.pragma("integrity_check", { simple: true }),
+      windowColumns: (db.prepare("SELECT name FROM pragma_table_info('ctxwin_windows')").all() as { name: string }[]).map((column) => column.name),
+      rows: (db.prepare("SELECT count(*) AS count FROM ctxwin_rows").get() as { count: number }).count,
+      windows: (db.prepare("SELECT count(*) AS count FROM ctxwin_windows").get() as { count: number }).count,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe("store format migration, opener killed with SIGKILL", () => {
+  it(`a kill in the middle of the 2 → 3 migration (${KILLS} times) leaves the file at format 2, whole; the next open migrates it`, async () => {
+    const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
+    const random = createSeededRandom(seed);
+    const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
+    directories.push(directory);
+    const file = path.join(directory, "ctxwin.db");
+    const boundaries = Array.from({ length: WINDOWS }, (_, index) => rolloverBoundary(`m${index}`, index, 200_000));
+    await writeFormatTwoDatabase({ file, sessions: { big: [boundaries.slice(0, WINDOWS / 2), boundaries.slice(WINDOWS / 2)], small: [[rolloverBoundary("s1", 3, 4)]] } });
+    const before = formatTwoState(file);
+    expect(before).toMatchObject({ version: 2, integrity: "ok", rows: WINDOWS + 1, windows: WINDOWS + 1 });
+    expect(before.windowColumns).not.toContain("context_tokens");
+
+    for (let kill = 0; kill < KILLS; kill += 1) {
+      const { opener, kill: sendKill } = startOpener(file);
+      await opener.waitForLine("opening");
+      await waitForWriteLock(file, opener);
+      await delay(random.integer(10, 150));
+      sendKill();
+      const exit = await opener.exited;
+      const round = `kill ${kill} (seed ${seed})`;
+      expect(exit.signal, `${round}: stderr:\n${opener.stderr()}`).toBe("SIGKILL");
+      expect(opener.lines, round).toEqual(["opening"]);
+      expect(formatTwoState(file), round).toEqual(before);
+    }
+
+    const store = openStore({ path: file });
+    try {
+      const figures: [number, number | undefined, number | undefined][] = [];
+      for (let beforeWindow: string | undefined; ; ) {
+        const page = await store.windows("big", { limit: 1000, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+        figures.push(...page.windows.map((window: WindowSummary) => [window.boundarySeq, window.contextTokens, window.maxTokens] as [number, number | undefined, number | undefined]));
+        if (!page.hasMore) break;
+        beforeWindow = page.windows.at(-1)?.windowId;
+      }
+      expect(figures.reverse()).toEqual(boundaries.map((_, index) => [index + 1, index, 200_000]));
+      expect((await store.windows("small")).windows[0]).toMatchObject({ contextTokens: 3, maxTokens: 4 });
+    } finally {
+      await store.close();
+    }
+    const after = new Database(file, { readonly: true });
+    expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
+    after.close();
+  }, 180_000);
+});

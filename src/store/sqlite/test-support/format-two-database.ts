@@ -1,0 +1,42 @@
+/**
+ * Test fixture: a store-format-2 database (before window summaries kept rollover figures, ADR
+ * 0015) with real content. The rows are appended through this build's store, then the file is
+ * turned back into format 2: the two columns format 3 added are dropped and `user_version` is set
+ * to 2, which is exactly what a format-2 build would have written for the same appends.
+ */
+import Database from "better-sqlite3";
+import type { RowInput } from "../../../core/row.js";
+import { openStore } from "../../open-store.js";
+
+/**
+ * @example
+ * await writeFormatTwoDatabase({ file, sessions: { s: [[text("a"), rolloverRow]] } });
+ */
+export async function writeFormatTwoDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
+  const store = openStore({ path: file, durability: "normal" });
+  try {
+    for (const [sessionId, appends] of Object.entries(sessions)) {
+      for (const rows of appends) await store.append(sessionId, rows);
+    }
+  } finally {
+    await store.close();
+  }
+  const db = new Database(file);
+  try {
+    db.exec("ALTER TABLE ctxwin_windows DROP COLUMN context_tokens; ALTER TABLE ctxwin_windows DROP COLUMN max_tokens;");
+    db.pragma("user_version = 2");
+    db.pragma("wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.close();
+  }
+}
+
+/** A valid rollover boundary row with the given figures. */
+export function rolloverBoundary(rolloverId: string, contextTokens: number, maxTokens: number): RowInput {
+  return {
+    role: "assistant",
+    parts: [],
+    boundary: { kind: "rollover" },
+    meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens, maxTokens },
+  };
+}
