@@ -4,15 +4,11 @@
  * (the readable transcript, one section per context window).
  */
 import { renderRowText } from "../../core/row-text.js";
-import type { StoredRow } from "../../store/port.js";
-import { allWindows, windowRows, type HistoryScope } from "./history-queries.js";
+import { allWindows, scopeRows, windowRows, type HistoryScope } from "./history-queries.js";
 
 export type ExportFormat = "jsonl" | "markdown";
 
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["jsonl", "markdown"];
-
-/** Rows read per store call. */
-const PAGE_ROWS = 200;
 
 /**
  * Writes the export chunk by chunk through `write`.
@@ -21,7 +17,7 @@ const PAGE_ROWS = 200;
  */
 export async function exportSession(scope: HistoryScope, { format, write }: { format: ExportFormat; write: (chunk: string) => void }): Promise<void> {
   if (format === "jsonl") {
-    for await (const row of allRows(scope)) write(`${JSON.stringify(row)}\n`);
+    for await (const row of scopeRows(scope, { all: true })) write(`${JSON.stringify(row)}\n`);
     return;
   }
   write(`# Session ${scope.sessionId}\n`);
@@ -32,16 +28,5 @@ export async function exportSession(scope: HistoryScope, { format, write }: { fo
       const type = typeof row.meta?.type === "string" ? ` (${row.meta.type})` : "";
       write(`\n### #${row.seq} ${row.role}${type} · ${row.createdAt}\n\n${renderRowText(row)}\n`);
     }
-  }
-}
-
-async function* allRows(scope: HistoryScope): AsyncGenerator<StoredRow> {
-  let afterSeq = scope.floor;
-  for (;;) {
-    const page = await scope.store.items(scope.sessionId, { afterSeq, limit: PAGE_ROWS, includeCleared: scope.includeCleared });
-    for (const row of page.rows) if (row.seq > scope.floor) yield row;
-    const last = page.rows.at(-1);
-    if (!page.hasMore || last === undefined) return;
-    afterSeq = last.seq;
   }
 }

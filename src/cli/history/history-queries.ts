@@ -4,10 +4,10 @@
  * rendering, previews, snippets, hidden rows and privacy floor); only the floor can be lifted,
  * by the person, with `includeCleared`. Unlike the tool, results are not bounded to 16 KiB.
  */
-import { ITEM_PREVIEW_CHARS, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
-import { excerptAround, findLiteralMatch, findWordMatch, oneLinePreview } from "../../core/history-view/text-excerpt.js";
+import { ITEM_PREVIEW_CHARS } from "../../core/history-view/limits.js";
+import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
 import { renderRowText } from "../../core/row-text.js";
-import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
+import type { SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
@@ -15,9 +15,10 @@ import type { HistoryStore, StoredRow, WindowSummary } from "../../store/port.js
 import { itemFields } from "../../tools/session-history/history-context.js";
 import { windowEntryOf } from "../../tools/session-history/list-windows.js";
 import type { ItemEntry, ItemFields, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
+import { findSnippetHits, searchHitEntry } from "../../tools/session-history/search-hits.js";
 import { HistoryCommandError } from "./history-errors.js";
 
-/** Rows read per store call while paging through a window. */
+/** Rows read per store call while paging through rows. */
 const PAGE_ROWS = 200;
 
 export interface HistoryScope {
@@ -138,14 +139,25 @@ export async function resolveWindow(scope: HistoryScope, windowId: string): Prom
 /** Rows of one window in seq order; only shown rows unless `all` is set (hidden rows too, still after the floor). */
 export async function windowRows(scope: HistoryScope, windowId: string, { all = false }: { all?: boolean } = {}): Promise<StoredRow[]> {
   const rows: StoredRow[] = [];
+  for await (const row of scopeRows(scope, { windowId, all })) rows.push(row);
+  return rows;
+}
+
+/**
+ * Rows after the floor in seq order, of one window or of the whole session, read page by page;
+ * only shown rows unless `all` is set (hidden and boundary rows too, still after the floor).
+ *
+ * @example for await (const row of scopeRows(scope, { all: true })) write(JSON.stringify(row));
+ */
+export async function* scopeRows(scope: HistoryScope, { windowId, all = false }: { windowId?: string; all?: boolean } = {}): AsyncGenerator<StoredRow> {
   let afterSeq = scope.floor;
   for (;;) {
-    const page = await scope.store.items(scope.sessionId, { windowId, afterSeq, limit: PAGE_ROWS, includeCleared: scope.includeCleared });
+    const page = await scope.store.items(scope.sessionId, { ...(windowId === undefined ? {} : { windowId }), afterSeq, limit: PAGE_ROWS, includeCleared: scope.includeCleared });
     for (const row of page.rows) {
-      if (row.seq > scope.floor && (all || isShown(scope, row))) rows.push(row);
+      if (row.seq > scope.floor && (all || isShown(scope, row))) yield row;
     }
     const last = page.rows.at(-1);
-    if (!page.hasMore || last === undefined) return rows;
+    if (!page.hasMore || last === undefined) return;
     afterSeq = last.seq;
   }
 }
@@ -170,23 +182,9 @@ export async function listItemEntries(scope: HistoryScope, windowId: string): Pr
  * @example const hits = await searchEntries(scope, { query: "orders", mode: "literal", limit: 20 });
  */
 export async function searchEntries(scope: HistoryScope, { query, mode, limit }: { query: string; mode: SearchMode; limit: number }): Promise<SearchHitEntry[]> {
-  if (query.trim().length === 0) throw new HistoryCommandError("The search text is empty.");
-  let page;
-  try {
-    page = await scope.store.search(scope.sessionId, { query, mode, limit, includeCleared: scope.includeCleared });
-  } catch (error) {
-    if (InvalidQueryError.isInstance(error)) throw new HistoryCommandError(error.message);
-    throw error;
-  }
-  const words = mode === "ranked" ? rankedQueryWords(query) : [];
-  return page.hits
-    .filter((hit) => isShown(scope, hit.row))
-    .map((hit) => {
-      const text = renderRowText(hit.row);
-      const match = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? { start: 0, length: 0 };
-      const snippet = excerptAround({ text, match, maxChars: SNIPPET_MAX_CHARS });
-      return { ...itemFields({ row: hit.row, windowId: hit.windowId, text }), snippet: snippet.text, snippet_offset_chars: snippet.offsetChars };
-    });
+  const result = await findSnippetHits({ store: scope.store, sessionId: scope.sessionId, query, mode, limit, includeCleared: scope.includeCleared });
+  if (result.status === "invalid-query") throw new HistoryCommandError(result.message);
+  return result.hits.map(searchHitEntry);
 }
 
 /**
