@@ -1,10 +1,10 @@
 /**
  * WindowView: one entry per context window for the windows panel — number, kind, span, row count,
- * and for rollovers the reason and how full the window was. Reads the window summaries and, once
- * per rollover, its boundary row: a stored boundary never changes, so its figure is kept.
+ * and for rollovers the reason and how full the window was. Built from the window summaries alone:
+ * a rollover's summary carries its boundary's contextTokens and maxTokens (store format 3, ADR 0015).
  */
 import { rolloverMetaOf } from "../core/boundary.js";
-import type { HistoryStore } from "../store/port.js";
+import type { HistoryStore, WindowSummary } from "../store/port.js";
 import type { SessionWindows } from "./session-windows.js";
 
 export interface WindowView {
@@ -20,20 +20,36 @@ export interface WindowView {
   percent?: number;
 }
 
-/** How full each rollover's window was, by store, session, boundary seq and start (a recreated session starts anew). */
-const percentCache = new WeakMap<HistoryStore, Map<string, number | null>>();
+/** Percent of the limit the window's context had reached when it rolled over. */
+function percentOf({ contextTokens, maxTokens }: { contextTokens: number; maxTokens: number }): number | undefined {
+  return maxTokens > 0 ? Math.round((contextTokens / maxTokens) * 100) : undefined;
+}
 
-async function rolloverPercent({ store, sessionId, window }: { store: HistoryStore; sessionId: string; window: SessionWindows["windows"][number] }): Promise<number | undefined> {
-  let known = percentCache.get(store);
-  if (known === undefined) percentCache.set(store, (known = new Map()));
+/**
+ * Fallback for a rollover summary without figures: one written by a format-2 ctxwin process that
+ * had the database open across the upgrade, or whose boundary no longer decoded at the migration.
+ * The boundary row is read once and its figure kept (a stored boundary never changes), by store,
+ * session, boundary seq and start (a recreated session starts anew).
+ */
+const fallbackPercents = new WeakMap<HistoryStore, Map<string, number | null>>();
+
+async function percentFromBoundary({ store, sessionId, window }: { store: HistoryStore; sessionId: string; window: WindowSummary }): Promise<number | undefined> {
+  let known = fallbackPercents.get(store);
+  if (known === undefined) fallbackPercents.set(store, (known = new Map()));
   const key = `${sessionId}\u0000${window.boundarySeq}\u0000${window.startedAt}`;
   const cached = known.get(key);
   if (cached !== undefined) return cached ?? undefined;
   const boundary = await store.read(sessionId, window.boundarySeq, { includeCleared: true });
   const meta = boundary === undefined ? undefined : rolloverMetaOf(boundary);
-  const percent = meta !== undefined && meta.maxTokens > 0 ? Math.round((meta.contextTokens / meta.maxTokens) * 100) : undefined;
+  const percent = meta === undefined ? undefined : percentOf(meta);
   if (boundary !== undefined) known.set(key, percent ?? null);
   return percent;
+}
+
+async function rolloverPercent({ store, sessionId, window }: { store: HistoryStore; sessionId: string; window: WindowSummary }): Promise<number | undefined> {
+  const { contextTokens, maxTokens } = window;
+  if (contextTokens !== undefined && maxTokens !== undefined) return percentOf({ contextTokens, maxTokens });
+  return percentFromBoundary({ store, sessionId, window });
 }
 
 /**
