@@ -5,13 +5,13 @@
  * starts, so `read_item` can continue from there.
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
-import { HISTORY_LABEL, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
-import { excerptAround, findLiteralMatch, findWordMatch, type MatchSpan } from "../../core/history-view/text-excerpt.js";
+import { HISTORY_LABEL, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT } from "../../core/history-view/limits.js";
 import { renderRowText } from "../../core/row-text.js";
 import { InvalidQueryError, MAX_QUERY_CHARS, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { parseWindowId } from "../../core/windows.js";
-import { isReadable, itemFields, parseItemCursor, windowAt, type HistoryContext } from "./history-context.js";
+import { isReadable, parseItemCursor, windowAt, type HistoryContext } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
+import { searchHitEntry, snippetFinder } from "./search-hits.js";
 import { errorResult, type SearchHitEntry, type SearchResult, type SessionHistoryErrorResult } from "./results.js";
 
 /**
@@ -63,13 +63,11 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
     throw error;
   }
 
-  const words = mode === "ranked" ? rankedQueryWords(query) : [];
+  const snippetOf = snippetFinder({ query, mode });
   const readable = page.hits.filter((hit) => isReadable(context, hit.row));
   const entries: SearchHitEntry[] = readable.map((hit) => {
     const text = renderRowText(hit.row);
-    const match: MatchSpan = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? { start: 0, length: 0 };
-    const snippet = excerptAround({ text, match, maxChars: SNIPPET_MAX_CHARS });
-    return { ...itemFields({ row: hit.row, windowId: hit.windowId, text }), snippet: snippet.text, snippet_offset_chars: snippet.offsetChars };
+    return searchHitEntry({ row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text) });
   });
   // Ranked paging counts the store's hits, including any this call left out.
   const consumed = (kept: number) => (kept === readable.length ? page.hits.length : page.hits.indexOf(readable[kept] as (typeof page.hits)[number]));
