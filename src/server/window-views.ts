@@ -46,12 +46,6 @@ async function percentFromBoundary({ store, sessionId, window }: { store: Histor
   return percent;
 }
 
-async function rolloverPercent({ store, sessionId, window }: { store: HistoryStore; sessionId: string; window: WindowSummary }): Promise<number | undefined> {
-  const { contextTokens, maxTokens } = window;
-  if (contextTokens !== undefined && maxTokens !== undefined) return percentOf({ contextTokens, maxTokens });
-  return percentFromBoundary({ store, sessionId, window });
-}
-
 /**
  * @example const views = await windowViews({ store, sessionId: "s1", windows: await cache.windowsOf("s1") });
  */
@@ -69,7 +63,9 @@ export async function windowViews({ store, sessionId, windows }: { store: Histor
       ...(window.reason === undefined ? {} : { reason: window.reason }),
     };
     if (window.kind === "rollover") {
-      const percent = await rolloverPercent({ store, sessionId, window });
+      const { contextTokens, maxTokens } = window;
+      // Only a summary without figures waits for a read.
+      const percent = contextTokens !== undefined && maxTokens !== undefined ? percentOf({ contextTokens, maxTokens }) : await percentFromBoundary({ store, sessionId, window });
       if (percent !== undefined) view.percent = percent;
     }
     views.push(view);
