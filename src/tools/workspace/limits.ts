@@ -44,6 +44,13 @@ export const MAX_QUERY_CHARS = 1000;
 export const MAX_WALK_ENTRIES = 100_000;
 /** Bytes inspected for a NUL byte to tell binary files from text. */
 export const BINARY_SNIFF_BYTES = 8 * 1024;
+/** A `.gitignore` (or `.git/info/exclude`) larger than this is not used; the walk says so. */
+export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
+/**
+ * A rules file with more patterns than this is not used (every walked entry is tested against
+ * every pattern of every rules file above it, so this bounds the cost of a walk).
+ */
+export const MAX_IGNORE_FILE_RULES = 1000;
 /** Folders that `list_files` and `search_text` never enter. */
 export const SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules", ".ctxwin"];
 /** Folders no workspace tool reads or writes (the session store and memories have their own tools). */

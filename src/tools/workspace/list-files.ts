@@ -2,9 +2,12 @@
  * `list_files`: the files under a workspace folder, one line each with its size, in the walk's
  * fixed order (depth-first, each folder's entries sorted by name). Recursive listings show files
  * (and symbolic links); a one-level listing also shows sub-folders as `name/`. Past the cap, a
- * last line says how many more entries there are and how to narrow the listing.
+ * last line says how many more entries there are and how to narrow the listing. Git-ignored
+ * entries are left out (unless `respectGitignore` is false) and a note names the first few.
  */
 import fs from "node:fs";
+import { gitignoreRules } from "./gitignore-rules.js";
+import { ignoredNote, ignoreProblemsNote } from "./ignore-notes.js";
 import { isRefusal, refusal, formatSize, type Refusal } from "./results.js";
 import { walkTree, type WalkEntry } from "./walk-tree.js";
 import type { Workspace } from "./workspace-root.js";
@@ -18,13 +21,24 @@ export interface ListFilesInput {
 }
 
 /**
- * Runs one `list_files` call.
+ * Runs one `list_files` call. A path that is named (a file, or the folder to list) is shown even
+ * when it is git-ignored; only what the walk finds below it is filtered.
  *
  * @example
- * listWorkspaceFiles({ workspace, input: { path: "src", recursive: false }, maxListEntries: 200 })
+ * listWorkspaceFiles({ workspace, input: { path: "src", recursive: false }, maxListEntries: 200, respectGitignore: true })
  * // "src/cli/\nsrc/index.ts (4.1 KB)"
  */
-export function listWorkspaceFiles({ workspace, input, maxListEntries }: { workspace: Workspace; input: ListFilesInput; maxListEntries: number }): string | Refusal {
+export function listWorkspaceFiles({
+  workspace,
+  input,
+  maxListEntries,
+  respectGitignore,
+}: {
+  workspace: Workspace;
+  input: ListFilesInput;
+  maxListEntries: number;
+  respectGitignore: boolean;
+}): string | Refusal {
   const resolved = resolveWorkspacePath({ workspace, input: input.path ?? "." });
   if (isRefusal(resolved)) return resolved;
   const shown = resolved.shown;
@@ -38,10 +52,12 @@ export function listWorkspaceFiles({ workspace, input, maxListEntries }: { works
   /** Entries per direct sub-folder of the listed folder, to suggest where to narrow. */
   const perFolder = new Map<string, number>();
   const prefixLength = shown === "." ? 0 : shown.length + 1;
+  const rules = respectGitignore ? gitignoreRules({ root: workspace.root }) : undefined;
   const summary = walkTree({
     absolute: resolved.target,
     shown,
     recursive,
+    isIgnored: rules?.isIgnored,
     visit: (entry) => {
       if (entry.kind === "directory" && recursive) return true;
       const slash = entry.shown.indexOf("/", prefixLength);
@@ -63,7 +79,10 @@ export function listWorkspaceFiles({ workspace, input, maxListEntries }: { works
     notes.push(`[… ${count} more entries not shown; list a sub-folder with path${narrow}${oneLevel}, or use search_text]`);
   }
   if (summary.unreadableFolders > 0) notes.push(`[${summary.unreadableFolders} folder(s) could not be read]`);
+  if (summary.ignored > 0) notes.push(ignoredNote({ summary, verb: "shown", hint: "pass one as path to list it" }));
+  if (rules !== undefined && rules.problems.length > 0) notes.push(ignoreProblemsNote(rules.problems));
   if (lines.length === 0 && notes.length === 0) return recursive ? `No files in ${shown}.` : `${shown} is empty.`;
+  if (lines.length === 0) lines.push(recursive ? `No files in ${shown} are shown.` : `No entries of ${shown} are shown.`);
   return [...lines, ...notes].join("\n");
 }
 

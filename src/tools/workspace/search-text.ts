@@ -2,9 +2,12 @@
  * `search_text`: a literal, case-insensitive search through the text files under a workspace path.
  * One result line per matching line, `path:LINE: text`, in the walk's fixed order; the text is cut
  * to `maxLineChars` around the match. Binary files, files over `maxSearchFileBytes`, symbolic links
- * and the skipped folders are not searched. Past `limit`, the remaining matches are counted.
+ * and the skipped folders are not searched, nor git-ignored entries (unless `respectGitignore` is
+ * false; a named path is searched even when ignored). Past `limit`, the remaining matches are counted.
  */
 import fs from "node:fs";
+import { gitignoreRules, type IgnoreFileProblem } from "./gitignore-rules.js";
+import { ignoredNote, ignoreProblemsNote } from "./ignore-notes.js";
 import { MAX_QUERY_CHARS } from "./limits.js";
 import { isRefusal, refusal, formatSize, type Refusal } from "./results.js";
 import { looksBinary, openRegularFile, readAll } from "./text-file.js";
@@ -40,16 +43,29 @@ interface SearchState {
   unreadable: number;
   scannedBytes: number;
   stoppedEarly: boolean;
+  ignored: number;
+  firstIgnored: string[];
+  ignoreProblems: readonly IgnoreFileProblem[];
 }
 
 /**
  * Runs one `search_text` call.
  *
  * @example
- * searchWorkspaceText({ workspace, input: { query: "retryPolicy", path: "src" }, limits })
+ * searchWorkspaceText({ workspace, input: { query: "retryPolicy", path: "src" }, limits, respectGitignore: true })
  * // "src/net/retry.ts:12: export const retryPolicy = {"
  */
-export function searchWorkspaceText({ workspace, input, limits }: { workspace: Workspace; input: SearchTextInput; limits: SearchTextLimits }): string | Refusal {
+export function searchWorkspaceText({
+  workspace,
+  input,
+  limits,
+  respectGitignore,
+}: {
+  workspace: Workspace;
+  input: SearchTextInput;
+  limits: SearchTextLimits;
+  respectGitignore: boolean;
+}): string | Refusal {
   const query = input.query;
   if (query.length === 0) return refusal("query is empty; give the text to look for.");
   if (query.length > MAX_QUERY_CHARS) return refusal(`query is ${query.length} characters long, over the ${MAX_QUERY_CHARS} limit.`);
@@ -71,6 +87,9 @@ export function searchWorkspaceText({ workspace, input, limits }: { workspace: W
     unreadable: 0,
     scannedBytes: 0,
     stoppedEarly: false,
+    ignored: 0,
+    firstIgnored: [],
+    ignoreProblems: [],
   };
   if (resolved.kind === "file") {
     const size = resolved.stats?.size ?? 0;
@@ -79,10 +98,12 @@ export function searchWorkspaceText({ workspace, input, limits }: { workspace: W
     }
     searchFile({ file: resolved.target, shown, state, limits });
   } else {
+    const rules = respectGitignore ? gitignoreRules({ root: workspace.root }) : undefined;
     const summary = walkTree({
       absolute: resolved.target,
       shown,
       recursive: true,
+      isIgnored: rules?.isIgnored,
       visit: (entry) => {
         if (entry.kind !== "file") return true;
         searchFile({ file: entry.absolute, shown: entry.shown, state, limits });
@@ -95,6 +116,9 @@ export function searchWorkspaceText({ workspace, input, limits }: { workspace: W
     });
     state.unreadable += summary.unreadableFolders;
     state.stoppedEarly ||= summary.exhausted;
+    state.ignored = summary.ignored;
+    state.firstIgnored = summary.firstIgnored;
+    state.ignoreProblems = rules?.problems ?? [];
   }
   return render({ state, query, shown, limits });
 }
@@ -162,7 +186,12 @@ function render({ state, query, shown, limits }: { state: SearchState; query: st
   if (state.unreadable > 0) skipped.push(`${state.unreadable} unreadable`);
   const skippedText = skipped.length === 0 ? "" : `; skipped ${skipped.join(", ")}`;
   const stopped = state.stoppedEarly ? "; the search stopped early, narrow it with path" : "";
-  if (state.lines.length === 0) return `No matches for ${quoted} in ${shown} (${state.filesSearched} file(s) searched${skippedText}${stopped}).`;
+  const problems = state.ignoreProblems.length > 0 ? [ignoreProblemsNote(state.ignoreProblems)] : [];
+  if (state.lines.length === 0) {
+    // Only here: "no match" must not read as "not in the workspace" when ignored files were not searched.
+    const ignored = state.ignored > 0 ? [ignoredNote({ summary: state, verb: "searched", hint: "pass one as path to search it" })] : [];
+    return [`No matches for ${quoted} in ${shown} (${state.filesSearched} file(s) searched${skippedText}${stopped}).`, ...ignored, ...problems].join("\n");
+  }
   const lines = [...state.lines];
   if (state.more > 0) {
     const count = state.stoppedEarly ? `at least ${state.more}` : String(state.more);
@@ -170,5 +199,5 @@ function render({ state, query, shown, limits }: { state: SearchState; query: st
     lines.push(`[… ${count} more matches not shown; narrow with path or a longer query${raise}]`);
   }
   if (skippedText !== "" || stopped !== "") lines.push(`[${state.filesSearched} file(s) searched${skippedText}${stopped}]`);
-  return lines.join("\n");
+  return [...lines, ...problems].join("\n");
 }

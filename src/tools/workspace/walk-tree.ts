@@ -2,7 +2,9 @@
  * Depth-first walk of a workspace folder in a fixed order: the entries of each folder sorted by
  * name (UTF-16 code-unit order, independent of locale), a folder's contents right after the
  * folder. `.git`, `node_modules` and `.ctxwin` are never entered (nor shown); symbolic links are reported but
- * never followed (no loops, no escapes). The walk stops after `MAX_WALK_ENTRIES` entries.
+ * never followed (no loops, no escapes). With `isIgnored` (git's ignore rules), ignored entries are
+ * counted but not shown, and ignored folders are not entered. The walk stops after
+ * `MAX_WALK_ENTRIES` entries.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -22,7 +24,14 @@ export interface WalkSummary {
   unreadableFolders: number;
   /** The walk hit `maxEntries` before it was done. */
   exhausted: boolean;
+  /** Entries left out by `isIgnored` (an ignored folder counts once: it is not entered). */
+  ignored: number;
+  /** The first few of them in walk order, shown paths with a trailing `/` for folders. */
+  firstIgnored: string[];
 }
+
+/** How many ignored entries `WalkSummary.firstIgnored` keeps. */
+export const IGNORED_EXAMPLES = 3;
 
 /**
  * Visits the entries under `absolute` (not the folder itself); `visit` returns `false` to stop.
@@ -35,15 +44,18 @@ export function walkTree({
   shown,
   recursive,
   visit,
+  isIgnored,
   maxEntries = MAX_WALK_ENTRIES,
 }: {
   absolute: string;
   shown: string;
   recursive: boolean;
   visit: (entry: WalkEntry) => boolean;
+  /** Leaves an entry out (and a folder unentered), e.g. `GitignoreRules.isIgnored`. */
+  isIgnored?: ((absolute: string, isDirectory: boolean) => boolean) | undefined;
   maxEntries?: number;
 }): WalkSummary {
-  const summary: WalkSummary = { unreadableFolders: 0, exhausted: false };
+  const summary: WalkSummary = { unreadableFolders: 0, exhausted: false, ignored: 0, firstIgnored: [] };
   let visited = 0;
 
   const walk = (folder: string, prefix: string): boolean => {
@@ -62,9 +74,14 @@ export function walkTree({
         summary.exhausted = true;
         return false;
       }
-      visited += 1;
       const childShown = prefix === "." ? entry.name : `${prefix}/${entry.name}`;
       const childAbsolute = path.join(folder, entry.name);
+      if (isIgnored?.(childAbsolute, kind === "directory") === true) {
+        summary.ignored += 1;
+        if (summary.firstIgnored.length < IGNORED_EXAMPLES) summary.firstIgnored.push(kind === "directory" ? `${childShown}/` : childShown);
+        continue;
+      }
+      visited += 1;
       if (!visit({ shown: childShown, absolute: childAbsolute, kind })) return false;
       if (recursive && kind === "directory" && !walk(childAbsolute, childShown)) return false;
     }

@@ -29,17 +29,27 @@ export interface WorkspaceToolsOptions {
   root: string;
   /** Adds `write_file` and `edit_file` (default false). */
   allowWrite?: boolean;
+  /**
+   * `list_files` and `search_text` leave out what git ignores: the `.gitignore` files from the root
+   * down and the root's `.git/info/exclude` (default true). Nothing above the root is read.
+   */
+  respectGitignore?: boolean;
   limits?: WorkspaceToolLimits;
 }
 
-const READ_DESCRIPTIONS = {
-  read_file:
-    "Read a text file of the workspace. Returns 'File: <path> · lines A–B of N' and then the raw lines. Long files come in parts: a truncated result ends with '[… truncated: continue with offset=K]'; call again with that offset. Use offset and limit to read a known range.",
-  list_files:
-    "List the files under a workspace folder, one per line with its size, sorted by name (each folder's contents right after it). Skips .git, node_modules and .ctxwin. Use path to list one folder and recursive: false for a single level.",
-  search_text:
-    "Search the text files of the workspace for a literal, case-insensitive string. Returns lines 'path:LINE: text'. Skips binary and very large files, .git, node_modules and .ctxwin. Narrow with path (a folder or file).",
-} as const;
+const READ_FILE_DESCRIPTION =
+  "Read a text file of the workspace. Returns 'File: <path> · lines A–B of N' and then the raw lines. Long files come in parts: a truncated result ends with '[… truncated: continue with offset=K]'; call again with that offset. Use offset and limit to read a known range.";
+
+/** The descriptions of list_files and search_text, which say what the walk skips. */
+function walkDescriptions({ respectGitignore }: { respectGitignore: boolean }): { list_files: string; search_text: string } {
+  const skipped = respectGitignore
+    ? "Skips files and folders ignored by git (.gitignore files, .git/info/exclude; a path you name is used even if ignored), .git, node_modules and .ctxwin."
+    : "Skips .git, node_modules and .ctxwin.";
+  return {
+    list_files: `List the files under a workspace folder, one per line with its size, sorted by name (each folder's contents right after it). ${skipped} Use path to list one folder and recursive: false for a single level.`,
+    search_text: `Search the text files of the workspace for a literal, case-insensitive string. Returns lines 'path:LINE: text'. Skips binary and very large files. ${skipped} Narrow with path (a folder or file).`,
+  };
+}
 
 const WRITE_DESCRIPTIONS = {
   write_file:
@@ -59,29 +69,30 @@ const WRITE_DESCRIPTIONS = {
  *   prompt: "Where is the retry policy configured?",
  * });
  */
-export function workspaceTools({ root, allowWrite = false, limits }: WorkspaceToolsOptions): ToolSet {
+export function workspaceTools({ root, allowWrite = false, respectGitignore = true, limits }: WorkspaceToolsOptions): ToolSet {
   const workspace = openWorkspace({ root });
   const resolved = resolveLimits(limits);
   const schemas = workspaceInputSchemas(resolved);
   const expectations = workspaceFieldExpectations(resolved);
+  const descriptions = walkDescriptions({ respectGitignore });
   const tools: ToolSet = {
     read_file: workspaceTool({
-      description: READ_DESCRIPTIONS.read_file,
+      description: READ_FILE_DESCRIPTION,
       schema: schemas.read_file,
       expectations,
       run: (input) => readWorkspaceFile({ workspace, input, maxReadChars: resolved.maxReadChars }),
     }),
     list_files: workspaceTool({
-      description: READ_DESCRIPTIONS.list_files,
+      description: descriptions.list_files,
       schema: schemas.list_files,
       expectations,
-      run: (input) => listWorkspaceFiles({ workspace, input, maxListEntries: resolved.maxListEntries }),
+      run: (input) => listWorkspaceFiles({ workspace, input, maxListEntries: resolved.maxListEntries, respectGitignore }),
     }),
     search_text: workspaceTool({
-      description: READ_DESCRIPTIONS.search_text,
+      description: descriptions.search_text,
       schema: schemas.search_text,
       expectations: { ...expectations, limit: expectations["search_limit"] as string },
-      run: (input) => searchWorkspaceText({ workspace, input, limits: resolved }),
+      run: (input) => searchWorkspaceText({ workspace, input, limits: resolved, respectGitignore }),
     }),
   };
   if (!allowWrite) return tools;
