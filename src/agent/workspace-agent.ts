@@ -31,6 +31,8 @@ export interface WorkspaceAgentOptions {
   memoryRoot: string;
   /** Adds `write_file` and `edit_file` (inside the workspace only). */
   allowWrite?: boolean;
+  /** `list_files` and `search_text` skip what `.gitignore` ignores (default true, see docs/workspace-tools.md). */
+  respectGitignore?: boolean;
   /** Context limit of the model when the catalog does not know it (or to use less of it). */
   contextLimit?: number;
   /** Budget settings; they win over the configuration file's. */
@@ -59,6 +61,7 @@ export function createWorkspaceAgent({
   workspaceRoot,
   memoryRoot,
   allowWrite = false,
+  respectGitignore = true,
   contextLimit,
   budget = {},
   config = {},
@@ -81,7 +84,7 @@ export function createWorkspaceAgent({
     sessionId,
     model,
     system,
-    tools: workspaceTools({ root: path.resolve(workspaceRoot), allowWrite, ...(toolLimits === undefined ? {} : { limits: toolLimits }) }),
+    tools: workspaceTools({ root: path.resolve(workspaceRoot), allowWrite, respectGitignore, ...(toolLimits === undefined ? {} : { limits: toolLimits }) }),
     memory: { root: path.resolve(memoryRoot) },
     budget: merged,
     ...(maxSteps === undefined ? {} : { maxSteps }),
