@@ -24,7 +24,8 @@ export interface SessionWindows {
  * const { windowOf } = await cache.windowsOf("s1");
  */
 export function createWindowCache({ store }: { store: HistoryStore }) {
-  const cache = new Map<string, { key: string; value: SessionWindows }>();
+  // Promises, so that requests arriving together (the UI asks for windows and rows at once) share one read.
+  const cache = new Map<string, { key: string; value: Promise<SessionWindows> }>();
   return {
     async windowsOf(sessionId: string): Promise<SessionWindows> {
       const summary = await store.session(sessionId);
@@ -32,9 +33,15 @@ export function createWindowCache({ store }: { store: HistoryStore }) {
       const key = `${summary.incarnation}:${summary.lastSeq}`;
       const cached = cache.get(sessionId);
       if (cached !== undefined && cached.key === key) return cached.value;
-      const value = numbered(await readAllWindows({ store, sessionId }));
+      const value = readAllWindows({ store, sessionId }).then(numbered);
       cache.set(sessionId, { key, value });
-      return value;
+      try {
+        return await value;
+      } catch (error) {
+        // A failed read is not kept: the next request reads again.
+        if (cache.get(sessionId)?.value === value) cache.delete(sessionId);
+        throw error;
+      }
     },
   };
 }
