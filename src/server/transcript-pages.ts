@@ -91,6 +91,8 @@ async function collect({
     }
     const furthest = ordered.at(-1);
     if (!page.hasMore || furthest === undefined) return finish(collected, direction, false);
+    // A full page whose last read held hidden rows: whether more follow is a probe, not another full read.
+    if (collected.length === limit) return finish(collected, direction, await anyShown({ store, sessionId, direction, edge: furthest.seq, shown }));
     cursor = furthest.seq;
   }
 }
