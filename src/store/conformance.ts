@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RowValidationError } from "../core/errors.js";
 import type { RowInput } from "../core/row.js";
+import { RANKED_CANDIDATE_LIMIT } from "../core/ranked-search-plan.js";
 import { InvalidQueryError } from "../core/search-query.js";
 import { InvalidArgumentError } from "../core/errors.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "./errors.js";
@@ -383,6 +384,72 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect(paged.hasMore).toBe(true);
         const rest = await store.search("r", { query: "apples oranges", mode: "ranked", limit: 2, offset: 2 });
         expect(rest.hits.map((hit) => hit.row.seq)).toEqual([4]);
+      });
+
+      // ADR 0016: a ranked search scores at most RANKED_CANDIDATE_LIMIT rows.
+      const fillers = (count: number, from = 0) => Array.from({ length: count }, (_, index) => reply(`routine progress note ${from + index}`));
+
+      test("ranked search drops a word found in very many rows when a rarer word is given", async () => {
+        const half = RANKED_CANDIDATE_LIMIT / 2;
+        await store.append("c", [...fillers(half), text("ledger migration is blocked"), ...fillers(half + 100, half), text("ledger totals checked in the progress note")]);
+        const page = await store.search("c", { query: "progress ledger", mode: "ranked", limit: 25 });
+        expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([half + 1, RANKED_CANDIDATE_LIMIT + 102]);
+        expect(page.hasMore).toBe(false);
+        // The rare word alone, and rare words together, are ranked as before.
+        expect((await store.search("c", { query: "ledger", mode: "ranked" })).hits).toHaveLength(2);
+        expect((await store.search("c", { query: "ledger blocked", mode: "ranked" })).hits.map((hit) => hit.row.seq)[0]).toBe(half + 1);
+      });
+
+      test("a ranked query of only common words ranks the newest matching rows, and pages them without gaps or repeats", async () => {
+        await store.append("c", [...fillers(RANKED_CANDIDATE_LIMIT + 100), text("ledger totals checked in the progress note"), text("nothing to see")]);
+        const newest = RANKED_CANDIDATE_LIMIT + 101;
+        const seen: number[] = [];
+        for (let offset = 0; ; offset += 300) {
+          const page = await store.search("c", { query: "progress", mode: "ranked", limit: 300, offset });
+          seen.push(...page.hits.map((hit) => hit.row.seq));
+          if (!page.hasMore) break;
+        }
+        // Equal scores (the fillers) come newest first; the longer row scores lower.
+        const fillersNewestFirst = Array.from({ length: RANKED_CANDIDATE_LIMIT - 1 }, (_, index) => newest - 1 - index);
+        expect(seen).toEqual([...fillersNewestFirst, newest]);
+        const first = await store.search("c", { query: "progress", mode: "ranked", limit: 10 });
+        const second = await store.search("c", { query: "progress", mode: "ranked", limit: 10, offset: 10 });
+        const both = await store.search("c", { query: "progress", mode: "ranked", limit: 20 });
+        expect([...first.hits, ...second.hits].map((hit) => hit.row.seq)).toEqual(both.hits.map((hit) => hit.row.seq));
+        expect(second.hasMore).toBe(true);
+        // Older matches stay reachable by narrowing the range (here: before an item).
+        const older = await store.search("c", { query: "progress", mode: "ranked", beforeSeq: 50, limit: 100 });
+        expect(older.hits.map((hit) => hit.row.seq)).toEqual(Array.from({ length: 49 }, (_, index) => 49 - index));
+      });
+
+      test("ranked search counts words within the searched range: window, privacy floor and session", async () => {
+        const quiet = (count: number) => Array.from({ length: count }, (_, index) => reply(`quiet line ${index}`));
+        const only = (word: string, count: number) => Array.from({ length: count }, (_, index) => text(`${word} only ${index}`));
+        // A range of at most RANKED_CANDIDATE_LIMIT rows keeps every word, however common.
+        const window = [...only("alpha", 200), ...only("beta", 200), ...Array.from({ length: 80 }, (_, index) => text(`alpha beta ${index}`))];
+        await store.append("c", [...quiet(RANKED_CANDIDATE_LIMIT), rollover("rc"), ...window]);
+        const boundary = RANKED_CANDIDATE_LIMIT + 1;
+        const inWindow = await store.search("c", { query: "alpha beta", mode: "ranked", windowId: `w:${boundary}`, limit: 1_000 });
+        expect(inWindow.hits).toHaveLength(window.length);
+        // Over the whole session (more rows than the limit) the two words together match too many
+        // rows: the rarer is kept, the first one on a tie.
+        const whole = await store.search("c", { query: "alpha beta", mode: "ranked", limit: 1_000 });
+        expect(whole.hits.map((hit) => textOf(hit.row)).every((value) => value.startsWith("alpha"))).toBe(true);
+        expect(whole.hits).toHaveLength(280);
+
+        // Rows before the privacy floor do not make a word common.
+        await store.append("f", [...fillers(RANKED_CANDIDATE_LIMIT + 1), reset(), text("progress after the reset"), ...quiet(RANKED_CANDIDATE_LIMIT), text("ledger after the reset")]);
+        expect((await store.search("f", { query: "progress ledger", mode: "ranked" })).hits).toHaveLength(2);
+
+        // Nor do another session's rows written in between.
+        await store.append("d", [text("progress once"), ...quiet(RANKED_CANDIDATE_LIMIT)]);
+        await store.append("e", fillers(RANKED_CANDIDATE_LIMIT + 1));
+        await store.append("d", [text("ledger once")]);
+        const interleaved = await store.search("d", { query: "progress ledger", mode: "ranked" });
+        expect(interleaved.hits.map((hit) => [hit.row.sessionId, hit.row.seq]).sort()).toEqual([
+          ["d", 1],
+          ["d", RANKED_CANDIDATE_LIMIT + 2],
+        ]);
       });
 
       test("literal search stays exact where a word pre-filter would mislead", async () => {

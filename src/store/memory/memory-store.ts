@@ -3,7 +3,7 @@
  * ephemeral sessions; rows are kept as JSON so that reads return fresh copies, as a database would.
  */
 import { validateRowInputs, type RowInput } from "../../core/row.js";
-import { containsLiteral, rankedQueryWords, tokenizeWords } from "../../core/search-query.js";
+import { containsLiteral, tokenizeWords } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
@@ -24,7 +24,7 @@ import type {
   WindowsOptions,
 } from "../port.js";
 import { assertSessionId } from "../../core/row.js";
-import { bm25Rank } from "./bm25.js";
+import { rankRows } from "./ranked-search.js";
 
 interface MemoryRow {
   seq: number;
@@ -236,24 +236,16 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       const session = sessions.get(sessionId);
       if (session === undefined) return { hits: [], hasMore: false };
       const floor = floorOf(session, checked);
-      const candidates = session.rows.filter(
-        (row) =>
-          row.visible &&
-          row.seq > floor &&
-          (checked.windowSeq === undefined || row.windowSeq === checked.windowSeq) &&
-          (checked.beforeSeq === undefined || row.seq < checked.beforeSeq),
-      );
+      const inRange = (row: MemoryRow) =>
+        row.seq > floor && (checked.windowSeq === undefined || row.windowSeq === checked.windowSeq) && (checked.beforeSeq === undefined || row.seq < checked.beforeSeq);
+      const candidates = session.rows.filter((row) => row.visible && inRange(row));
       let ordered: MemoryRow[];
       if (checked.mode === "literal") {
         ordered = candidates.filter((row) => containsLiteral(row.searchText, checked.query)).reverse();
       } else {
         const corpus = session.rows.filter((row) => row.visible).map((row) => tokenizeWords(row.searchText));
-        const ranked = bm25Rank(
-          candidates.map((row) => ({ key: row, words: tokenizeWords(row.searchText) })),
-          rankedQueryWords(checked.query),
-          corpus,
-        );
-        ordered = ranked;
+        const rangeRows = session.rows.filter(inRange).length;
+        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, corpus });
       }
       const page = ordered.slice(checked.offset, checked.offset + checked.limit);
       return {

@@ -5,13 +5,15 @@
  * - Literal: candidates from the trigram index, newest first, each verified with the rule every
  *   backend shares (`containsLiteral`). A query with whole ASCII words first tries the faster word
  *   index as a phrase pre-filter, and switches to trigrams if that produces too many misses.
- * - Ranked: BM25 over the word index.
+ * - Ranked: BM25 over the word index, at most `RANKED_CANDIDATE_LIMIT` rows scored (ADR 0016,
+ *   `ranked-search.ts`).
  */
 import { renderRowText } from "../../core/row-text.js";
-import { containsLiteral, literalWordPhrase, rankedQueryWords } from "../../core/search-query.js";
+import { containsLiteral, literalWordPhrase } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
+import { searchRankedWords } from "./ranked-search.js";
 import type { SessionRecord, StatementName, WindowRecord } from "./statements.js";
 import type Database from "better-sqlite3";
 
@@ -33,21 +35,11 @@ export interface SearchDependencies {
 export function searchSession({ sql, decode }: SearchDependencies, session: SessionRecord, checked: CheckedSearch, floor: number): SearchPage {
   const range = rowKeyRange(sql, session, checked, floor);
   if (range === undefined) return { hits: [], hasMore: false };
+  if (checked.mode === "ranked") return searchRankedWords({ sql, decode }, session, checked, range);
+
   const filters = [session.session_key, range.lowSeq, range.highSeq];
   const hits: SearchHit[] = [];
   const sessionId = session.session_id;
-
-  if (checked.mode === "ranked") {
-    const match = rankedQueryWords(checked.query)
-      .map((word) => `"${word}"`)
-      .join(" OR ");
-    for (const candidate of sql.searchWords.iterate(match, range.lowKey, range.highKey, ...filters, checked.limit + 1, checked.offset) as Iterable<CandidateRow>) {
-      const row = decode(sessionId, candidate);
-      if (row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
-    }
-    return { hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit };
-  }
-
   const wanted = checked.offset + checked.limit + 1;
   let matched = 0;
   /** Verifies one candidate; returns whether it matched. */
@@ -91,12 +83,16 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
   return page();
 }
 
-interface RowKeyRange {
+export interface RowKeyRange {
   lowKey: number;
   highKey: number;
   /** Exclusive seq bounds, applied again on the rows themselves. */
   lowSeq: number;
   highSeq: number;
+  /** Rows of the session in the range, of any kind. */
+  rows: number;
+  /** The range holds nothing but the session's rows between the bounds (no other session wrote in between). */
+  exclusive: boolean;
 }
 
 /**
@@ -113,8 +109,11 @@ function rowKeyRange(sql: SearchDependencies["sql"], session: SessionRecord, che
     lowSeq = Math.max(lowSeq, window.first_seq - 1);
     highSeq = Math.min(highSeq, window.last_seq + 1);
   }
-  const low = sql.firstRowKeyAfter.get(session.session_key, lowSeq) as { row_key: number } | undefined;
-  const high = sql.lastRowKeyBefore.get(session.session_key, highSeq) as { row_key: number } | undefined;
+  const low = sql.firstRowKeyAfter.get(session.session_key, lowSeq) as { row_key: number; seq: number } | undefined;
+  const high = sql.lastRowKeyBefore.get(session.session_key, highSeq) as { row_key: number; seq: number } | undefined;
   if (low === undefined || high === undefined || low.row_key > high.row_key) return undefined;
-  return { lowKey: low.row_key, highKey: high.row_key, lowSeq, highSeq };
+  // Seqs are gap-free, so the session has exactly `high.seq - low.seq + 1` rows in the range; when
+  // the range has no more keys than that, every key in it is one of them.
+  const exclusive = high.row_key - low.row_key === high.seq - low.seq;
+  return { lowKey: low.row_key, highKey: high.row_key, lowSeq, highSeq, rows: high.seq - low.seq + 1, exclusive };
 }

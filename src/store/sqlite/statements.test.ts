@@ -22,13 +22,24 @@ describe("SQLite query plans", () => {
     const plans = [
       queryPlan(db, statementSql.searchLiteral, ['"hello"', ...bounds]),
       queryPlan(db, statementSql.searchWordPhrase, ['"hello world" *', ...bounds]),
-      queryPlan(db, statementSql.searchWords, ['"hello"', ...bounds, 10, 0]),
     ];
     for (const plan of plans) {
       expect(plan[0]).toMatch(/^SCAN f VIRTUAL TABLE/);
       expect(plan[1]).toMatch(/^SEARCH r USING INTEGER PRIMARY KEY/);
       expect(plan.join(" ")).not.toMatch(/TEMP B-TREE/);
     }
+    // Ranked search: the index alone (or joined row by row) picks the newest candidates, newest
+    // first; the only sort is over those candidates (ADR 0016).
+    const keys = [1, 1000];
+    // idxNum 192 = FTS5 itself delivers rowid order, descending (0x40 | 0x80), so the scan stops
+    // at the cap; "M1><" = MATCH plus both row-key bounds.
+    const index = expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 192:M1></);
+    const byKey = "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)";
+    expect(queryPlan(db, statementSql.countWordRows, ['"hello"', ...keys, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, "SCAN (subquery-1)"]);
+    expect(queryPlan(db, statementSql.countSessionWordRows, ['"hello"', ...bounds, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, byKey, "SCAN (subquery-1)"]);
+    const sortCandidates = ["SCAN c", byKey, "USE TEMP B-TREE FOR ORDER BY"];
+    expect(queryPlan(db, statementSql.searchWordsNewest, ['"hello"', ...keys, 1000, 10, 0])).toEqual(["MATERIALIZE candidates", index, ...sortCandidates]);
+    expect(queryPlan(db, statementSql.searchSessionWordsNewest, ['"hello"', ...bounds, 1000, 10, 0])).toEqual(["MATERIALIZE candidates", index, byKey, ...sortCandidates]);
     expect(queryPlan(db, statementSql.scanVisible, bounds)).toEqual(["SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>? AND seq<?)"]);
     expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual(["SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)"]);
     db.close();

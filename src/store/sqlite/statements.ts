@@ -65,16 +65,28 @@ export const statementSql = {
   rowsFrom: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq >= ? ORDER BY seq`,
   rowsBetween: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?`,
   rowsBetweenDescending: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-  firstRowKeyAfter: "SELECT row_key FROM ctxwin_rows WHERE session_key = ? AND seq > ? ORDER BY seq LIMIT 1",
-  lastRowKeyBefore: "SELECT row_key FROM ctxwin_rows WHERE session_key = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+  firstRowKeyAfter: "SELECT row_key, seq FROM ctxwin_rows WHERE session_key = ? AND seq > ? ORDER BY seq LIMIT 1",
+  lastRowKeyBefore: "SELECT row_key, seq FROM ctxwin_rows WHERE session_key = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
   searchLiteral: `SELECT ${candidateColumns} FROM ctxwin_search_literal f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_literal MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,
   searchWordPhrase: `SELECT ${candidateColumns} FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,
   scanVisible: `SELECT ${candidateColumns} FROM ctxwin_rows r
      WHERE r.row_key BETWEEN ? AND ? AND r.visible = 1 AND ${searchFilter} ORDER BY r.seq DESC`,
-  searchWords: `SELECT ${candidateColumns} FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
-     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rank LIMIT ? OFFSET ?`,
+  // Ranked search (ADR 0016). The plain forms serve a row-key range that holds only the session's
+  // rows between the bounds; the `Session` forms join the rows to leave out other sessions' rows.
+  // Each word is counted newest first up to a cap; then BM25 scores only the newest `?` matching
+  // rows (FTS5's own `ORDER BY rank` would score every match in the file, whatever the range).
+  countWordRows: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words f
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?)`,
+  countSessionWordRows: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?)`,
+  searchWordsNewest: `WITH candidates AS MATERIALIZED (SELECT f.rowid AS row_key, f.rank AS score FROM ctxwin_search_words f
+       WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?)
+     SELECT ${candidateColumns} FROM candidates c CROSS JOIN ctxwin_rows r ON r.row_key = c.row_key ORDER BY c.score, c.row_key DESC LIMIT ? OFFSET ?`,
+  searchSessionWordsNewest: `WITH candidates AS MATERIALIZED (SELECT f.rowid AS row_key, f.rank AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+       WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?)
+     SELECT ${candidateColumns} FROM candidates c CROSS JOIN ctxwin_rows r ON r.row_key = c.row_key ORDER BY c.score, c.row_key DESC LIMIT ? OFFSET ?`,
   deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteRows: "DELETE FROM ctxwin_rows WHERE session_key = ?",

@@ -1,0 +1,42 @@
+/**
+ * Ranked search on the SQLite backend, at a cost bounded by `RANKED_CANDIDATE_LIMIT` rows
+ * whatever the size of the session (ADR 0016):
+ * 1. in a range of more rows than the limit, count each query word's rows there, newest first,
+ *    stopping past the limit;
+ * 2. keep the words the shared rule selects (`selectRankedWords`: rarest first, common words
+ *    dropped when rarer ones fill the limit);
+ * 3. score with BM25 only the newest `RANKED_CANDIDATE_LIMIT` rows that match any kept word,
+ *    and page them by score, newest first among equal scores.
+ * When the row-key range holds only this session's rows (the usual case: one agent per session,
+ * or sessions written one after another) the index is read alone; otherwise each index row is
+ * joined to its row to leave out the other sessions'.
+ */
+import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
+import { rankedQueryWords } from "../../core/search-query.js";
+import { windowIdFor } from "../../core/windows.js";
+import type { CheckedSearch } from "../options.js";
+import type { SearchHit, SearchPage } from "../port.js";
+import type { CandidateRow, RowKeyRange, SearchDependencies } from "./search.js";
+import type { SessionRecord } from "./statements.js";
+
+/** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
+const phraseOf = (word: string) => `"${word}"`;
+
+export function searchRankedWords({ sql, decode }: SearchDependencies, session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): SearchPage {
+  const bounds = range.exclusive ? [range.lowKey, range.highKey] : [range.lowKey, range.highKey, session.session_key, range.lowSeq, range.highSeq];
+  const count = range.exclusive ? sql.countWordRows : sql.countSessionWordRows;
+  const kept = selectRankedWords({
+    words: rankedQueryWords(checked.query),
+    rangeRows: range.rows,
+    countRows: (word, cap) => (count.get(phraseOf(word), ...bounds, cap) as { matches: number }).matches,
+  });
+  const match = kept.map(phraseOf).join(" OR ");
+
+  const search = range.exclusive ? sql.searchWordsNewest : sql.searchSessionWordsNewest;
+  const hits: SearchHit[] = [];
+  for (const candidate of search.iterate(match, ...bounds, RANKED_CANDIDATE_LIMIT, checked.limit + 1, checked.offset) as Iterable<CandidateRow>) {
+    const row = decode(session.session_id, candidate);
+    if (row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
+  }
+  return { hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit };
+}
