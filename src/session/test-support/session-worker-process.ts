@@ -1,13 +1,12 @@
 /**
  * Parent side of the session crash test: starts `session-worker.ts` as a real child process
- * (`node --import tsx`), collects its stdout lines, and kills it with SIGKILL.
+ * (`spawnTestWorker`, plain node on a bundle built before the tests), collects its stdout lines,
+ * and kills it with SIGKILL.
  */
-import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { spawnTestWorker } from "../../../test/test-workers.js";
 
-const workerPath = fileURLToPath(new URL("./session-worker.ts", import.meta.url));
-const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const workerSource = new URL("./session-worker.ts", import.meta.url);
 
 export interface SessionWorker {
   readonly lines: readonly string[];
@@ -26,7 +25,7 @@ export interface SessionWorker {
  * await worker.kill();
  */
 export function startSessionWorker(config: { path: string; label: string }): SessionWorker {
-  const child = spawn(process.execPath, ["--import", "tsx", workerPath, JSON.stringify(config)], { cwd: repositoryRoot, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnTestWorker({ source: workerSource, args: [JSON.stringify(config)] });
   // Writing to a worker that was just killed fails with EPIPE; the kill is what the test wants.
   child.stdin.on("error", () => undefined);
   const lines: string[] = [];

@@ -5,7 +5,8 @@
  * lines; the parent kills it with SIGKILL at random moments. It starts sending only after the
  * parent writes `go` to its stdin, so the parent can start it ahead of its turn.
  *
- * Usage: node --import tsx session-worker.ts '{"path":"...","label":"w1"}'
+ * Started through `spawnTestWorker` (test/test-workers.ts), which runs its bundle with plain node:
+ * `node session-worker.mjs '{"path":"...","label":"w1"}'`.
  */
 import { createInterface } from "node:readline";
 import { tool } from "ai";
@@ -50,7 +51,8 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1]?.endsWith("session-worker.ts")) {
+// Runs only as the entry point (the crash test itself imports the script and the tool above).
+if (/session-worker\.(?:ts|mjs)$/.test(process.argv[1] ?? "")) {
   main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);

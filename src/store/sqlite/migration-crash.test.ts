@@ -4,15 +4,15 @@
  * its old format, whole (a build of that format still opens it), and the next open migrates it.
  * Exercised on the 2 → 3 migration, whose backfill reads every rollover boundary row.
  */
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { spawnTestWorker } from "../../../test/test-workers.js";
 import { openStore } from "../open-store.js";
 import type { WindowSummary } from "../port.js";
 import { createSeededRandom, seedFromEnvironment } from "../test-support/seeded-random.js";
@@ -23,10 +23,9 @@ import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-
 const WINDOWS = 30_000;
 const KILLS = 3;
 
-const workerPath = fileURLToPath(new URL("./test-support/open-store-worker.ts", import.meta.url));
-const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const workerSource = new URL("./test-support/open-store-worker.ts", import.meta.url);
 const directories: string[] = [];
-const children: ReturnType<typeof spawn>[] = [];
+const children: ChildProcess[] = [];
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -41,7 +40,7 @@ interface Opener {
 }
 
 function startOpener(file: string): { opener: Opener; kill: () => void } {
-  const child = spawn(process.execPath, ["--import", "tsx", workerPath, file], { cwd: repositoryRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnTestWorker({ source: workerSource, args: [file] });
   children.push(child);
   const lines: string[] = [];
   const waiters: { line: string; resolve: () => void }[] = [];

@@ -1,7 +1,7 @@
 /**
  * A child process that appends to a SQLite history store, for the multi-process, crash and
- * operation-id tests. Run it as
- * `node --import tsx append-worker.ts '<AppendWorkerConfig as JSON>'`; the protocol is in
+ * operation-id tests. Started through `spawnTestWorker` (test/test-workers.ts), which runs its bundle
+ * with plain node: `node append-worker.mjs '<AppendWorkerConfig as JSON>'`; the protocol is in
  * `append-worker-protocol.ts`.
  */
 import { writeSync } from "node:fs";

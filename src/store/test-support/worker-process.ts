@@ -1,14 +1,12 @@
 /**
- * Parent side of the append worker: spawns real child processes (`node --import tsx`), reads
- * their stdout line by line, and kills them with SIGKILL.
+ * Parent side of the append worker: spawns real child processes (`spawnTestWorker`, plain node on
+ * a bundle built before the tests), reads their stdout line by line, and kills them with SIGKILL.
  */
-import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { spawnTestWorker } from "../../../test/test-workers.js";
 import type { AppendWorkerConfig } from "./append-worker-protocol.js";
 
-const workerPath = fileURLToPath(new URL("./append-worker.ts", import.meta.url));
-const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const workerSource = new URL("./append-worker.ts", import.meta.url);
 
 export interface WorkerExit {
   code: number | null;
@@ -38,10 +36,7 @@ export interface WorkerProcess {
  * worker.send("go");
  */
 export function startAppendWorker(config: AppendWorkerConfig): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", workerPath, JSON.stringify(config)], {
-    cwd: repositoryRoot,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawnTestWorker({ source: workerSource, args: [JSON.stringify(config)] });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
   let errorOutput = "";

@@ -1,6 +1,7 @@
 /**
  * A child process that opens a SQLite history store (migrating it if its format is older) and
- * exits, for the migration crash test. Run it as `node --import tsx open-store-worker.ts <path>`.
+ * exits, for the migration crash test. Started through `spawnTestWorker` (test/test-workers.ts):
+ * `node open-store-worker.mjs <path>`.
  * It prints `opening` before the open and `opened` after it, synchronously, so a line printed
  * before a SIGKILL still reaches the parent.
  */

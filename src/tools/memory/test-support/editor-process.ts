@@ -1,14 +1,13 @@
 /**
- * Parent side of `concurrent-editor.ts`: spawns it as a real child process (`node --import tsx`)
- * and exposes its stdout lines.
+ * Parent side of `concurrent-editor.ts`: spawns it as a real child process (`spawnTestWorker`,
+ * plain node on a bundle built before the tests) and exposes its stdout lines.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { spawnTestWorker } from "../../../../test/test-workers.js";
 import type { EditorConfig, EditorReport } from "./concurrent-editor.js";
 
-const editorPath = fileURLToPath(new URL("./concurrent-editor.ts", import.meta.url));
-const repositoryRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const editorSource = new URL("./concurrent-editor.ts", import.meta.url);
 
 export interface EditorProcess {
   child: ChildProcessWithoutNullStreams;
@@ -21,7 +20,7 @@ export interface EditorProcess {
 }
 
 export function startEditor(config: EditorConfig): EditorProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", editorPath, JSON.stringify(config)], { cwd: repositoryRoot, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnTestWorker({ source: editorSource, args: [JSON.stringify(config)] });
   const lines: string[] = [];
   const waiters: Array<{ prefix: string; resolve: (line: string) => void }> = [];
   let stderr = "";
