@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * The `ctxwin` command: `demo` runs the offline demonstration, `chat` an agent on a real provider,
- * `history` inspects stored sessions, `serve` opens the web UI.
+ * `history` inspects stored sessions, `import`
+ * loads transcripts, `serve` opens the web UI.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
+import { registerImportCommand } from "./import/import-command.js";
 import { registerServeCommand } from "./serve/serve-command.js";
 import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
 
@@ -23,6 +25,7 @@ exitQuietlyOnClosedOutput();
 registerDemoCommand({ program });
 registerChatCommand({ program });
 registerHistoryCommand({ program });
+registerImportCommand({ program });
 registerServeCommand({ program });
 
 await program.parseAsync(process.argv);

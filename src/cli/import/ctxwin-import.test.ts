@@ -1,0 +1,147 @@
+/**
+ * `ctxwin import` of ctxwin's own export: export → import → export gives the same rows, a second
+ * import adds nothing, a grown export adds only its new rows, bad lines are reported as file:line
+ * and the rest imports; the built binary does the same end to end.
+ */
+import { spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openStore } from "../../store/open-store.js";
+import type { HistoryStore, StoredRow } from "../../store/port.js";
+import { seedMixedHistory } from "../../tools/session-history/test-support/mixed-history.js";
+import * as rows from "../../tools/session-history/test-support/history-rows.js";
+import { exportSession } from "../history/export-session.js";
+import { openScope } from "../history/history-queries.js";
+import { importFiles, parseImportArguments } from "./import-command.js";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const binary = path.join(repositoryRoot, "dist", "cli", "main.js");
+const directories: string[] = [];
+const stores: HistoryStore[] = [];
+
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function temporaryDirectory(): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-import-"));
+  directories.push(directory);
+  return directory;
+}
+
+function open(directory: string): HistoryStore {
+  const store = openStore({ directory });
+  stores.push(store);
+  return store;
+}
+
+async function exportText(store: HistoryStore, sessionId: string): Promise<string> {
+  let text = "";
+  await exportSession(await openScope({ store, sessionId, includeCleared: true }), { format: "jsonl", write: (chunk) => (text += chunk) });
+  return text;
+}
+
+async function allRows(store: HistoryStore, sessionId: string): Promise<StoredRow[]> {
+  return (await store.items(sessionId, { includeCleared: true, afterSeq: 0, limit: 1000 })).rows;
+}
+
+describe("ctxwin import (ctxwin format)", () => {
+  it("round-trips export → import → export, and a second import adds nothing", async () => {
+    const source = open(temporaryDirectory());
+    await seedMixedHistory(source, "s1");
+    const file = path.join(temporaryDirectory(), "s1.jsonl");
+    writeFileSync(file, await exportText(source, "s1"));
+
+    const target = open(temporaryDirectory());
+    const first = await importFiles({ store: target, format: "ctxwin", paths: [file] });
+    expect(first.rowsAdded).toBe((await allRows(source, "s1")).length);
+    expect(first.malformedCount).toBe(0);
+    expect(await exportText(target, "s1")).toBe(await exportText(source, "s1"));
+    expect((await target.windows("s1", { includeCleared: true })).windows.length).toBe((await source.windows("s1", { includeCleared: true })).windows.length);
+
+    const second = await importFiles({ store: target, format: "ctxwin", paths: [file] });
+    expect(second.rowsAdded).toBe(0);
+    expect(second.rowsAlreadyPresent).toBe(first.rowsAdded);
+    expect(await allRows(target, "s1")).toHaveLength(first.rowsAdded);
+
+    // Into the store the export came from: also nothing.
+    const back = await importFiles({ store: source, format: "ctxwin", paths: [file] });
+    expect(back.rowsAdded).toBe(0);
+  });
+
+  it("imports only the rows a grown export added", async () => {
+    const source = open(temporaryDirectory());
+    await source.append("g", [rows.userText("first question"), rows.assistantText("first answer")]);
+    const file = path.join(temporaryDirectory(), "g.jsonl");
+    writeFileSync(file, await exportText(source, "g"));
+    const target = open(temporaryDirectory());
+    expect((await importFiles({ store: target, format: "ctxwin", paths: [file] })).rowsAdded).toBe(2);
+
+    await source.append("g", [rows.userText("second question")]);
+    writeFileSync(file, await exportText(source, "g"));
+    const grown = await importFiles({ store: target, format: "ctxwin", paths: [file] });
+    expect(grown).toMatchObject({ rowsAdded: 1, rowsAlreadyPresent: 2 });
+    expect((await allRows(target, "g")).map((row) => row.id)).toEqual((await allRows(source, "g")).map((row) => row.id));
+  });
+
+  it("reports malformed lines as file:line and imports the rest", async () => {
+    const source = open(temporaryDirectory());
+    await source.append("m", [rows.userText("kept one"), rows.assistantText("kept two")]);
+    const file = path.join(temporaryDirectory(), "m.jsonl");
+    const [line1, line2] = (await exportText(source, "m")).trimEnd().split("\n");
+    writeFileSync(file, `${line1}\n{not json\n[1,2]\n${JSON.stringify({ sessionId: "m", id: "x", role: "robot", parts: [] })}\n${line2}\n`);
+    const target = open(temporaryDirectory());
+    const report = await importFiles({ store: target, format: "ctxwin", paths: [file] });
+    expect(report.rowsAdded).toBe(2);
+    expect(report.malformed.map((entry) => entry.line)).toEqual([2, 3, 4]);
+    expect(report.malformed.every((entry) => entry.file === file)).toBe(true);
+    expect(report.malformed[2]?.message).toMatch(/role/);
+  });
+
+  it("keeps a store whose session diverged from the file untouched", async () => {
+    const target = open(temporaryDirectory());
+    await target.append("d", [rows.userText("the store's own history")]);
+    const other = open(temporaryDirectory());
+    await other.append("d", [rows.userText("an unrelated export")]);
+    const file = path.join(temporaryDirectory(), "d.jsonl");
+    writeFileSync(file, await exportText(other, "d"));
+    const report = await importFiles({ store: target, format: "ctxwin", paths: [file] });
+    expect(report.rowsAdded).toBe(0);
+    expect(report.warnings[0]).toMatch(/session 'd'.*different history/);
+    expect(await allRows(target, "d")).toHaveLength(1);
+  });
+
+  it("takes the format name as optional", () => {
+    expect(parseImportArguments(["a.jsonl", "b.jsonl"])).toEqual({ format: "ctxwin", paths: ["a.jsonl", "b.jsonl"] });
+    expect(parseImportArguments(["ctxwin", "a.jsonl"])).toEqual({ format: "ctxwin", paths: ["a.jsonl"] });
+    expect(() => parseImportArguments(["ctxwin"])).toThrow(/at least one file/);
+  });
+
+  it("works from the built binary, twice, with --json", async () => {
+    expect(existsSync(binary)).toBe(true);
+    const source = open(temporaryDirectory());
+    await seedMixedHistory(source, "s1");
+    const file = path.join(temporaryDirectory(), "s1.jsonl");
+    writeFileSync(file, await exportText(source, "s1"));
+    appendFileSync(file, "{broken\n");
+    const project = temporaryDirectory();
+    const run = () => spawnSync(process.execPath, [binary, "import", file, "--dir", project, "--json"], { encoding: "utf8" });
+    const first = run();
+    expect(first.stderr).toBe("");
+    const report = JSON.parse(first.stdout) as { rowsAdded: number; malformed: { file: string; line: number }[] };
+    expect(report.rowsAdded).toBeGreaterThan(5);
+    expect(report.malformed).toEqual([expect.objectContaining({ file, line: (await exportText(source, "s1")).split("\n").length })]);
+    expect(first.status).toBe(1);
+    const second = JSON.parse(run().stdout) as { rowsAdded: number };
+    expect(second.rowsAdded).toBe(0);
+    const human = spawnSync(process.execPath, [binary, "import", "ctxwin", "--dir", project], { encoding: "utf8" });
+    expect(human.status).toBe(2);
+    expect(human.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+});
