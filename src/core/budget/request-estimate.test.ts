@@ -78,6 +78,22 @@ describe("estimateRequestTokens", () => {
     expect(calibrated.tokens).toBe(Math.ceil(plain.rawTokens * 1.2 - 1e-9));
   });
 
+  it("lets calibration raise an exact count but never lower it; an estimated count may go down", () => {
+    let calibration = createCalibrationState();
+    for (let round = 0; round < 40; round += 1) {
+      for (const model of ["gpt-4o", "gemini-2.5-pro"]) calibration = updateCalibration(calibration, { model, estimated: 10_000, reported: 8_000 });
+    }
+    const messages = window(20, { cached: false });
+    const exact = estimateRequestTokens({ model: "gpt-4o", messages, calibration });
+    expect(exact.calibrationFactor).toBeLessThan(0.85);
+    expect(exact.tokens).toBe(exact.rawTokens);
+    const estimated = estimateRequestTokens({ model: "gemini-2.5-pro", messages, calibration });
+    expect(estimated.tokens).toBeLessThan(estimated.rawTokens);
+    const raised = updateCalibration(createCalibrationState(), { model: "gpt-4o", estimated: 10_000, reported: 11_000 });
+    const framed = estimateRequestTokens({ model: "gpt-4o", messages, calibration: raised });
+    expect(framed.tokens).toBe(Math.ceil(framed.rawTokens * 1.1 - 1e-9));
+  });
+
   it("renders AI SDK tools (zod or JSON schema) and charges a fixed allowance for a schema it cannot render", () => {
     const tools = {
       read_file: tool({ description: "Read a file.", inputSchema: z.object({ path: z.string().describe("Relative path") }) }),

@@ -62,7 +62,10 @@ export interface RequestEstimateMemo {
 
 export interface RequestEstimate {
   model: string | undefined;
-  /** The estimate to compare with a ceiling: raw × calibration factor, rounded up. */
+  /**
+   * The estimate to compare with a ceiling: raw × calibration factor, rounded up. For a model with
+   * an exact tokenizer (OpenAI) calibration may raise the count but never lower it: max(raw, calibrated).
+   */
   tokens: number;
   /** Before calibration: the figure to calibrate against the provider's reported input tokens. */
   rawTokens: number;
@@ -128,7 +131,9 @@ export function estimateRequestTokens({
   const factor = calibrationFactor(calibration, { model });
   return {
     model,
-    tokens: applyCalibration({ estimate: rawTokens, factor }),
+    // An exact count is a floor: a provider or gateway reporting fewer input tokens than the
+    // tokenizer counts must not let a request past the ceiling (issue 15, item 5).
+    tokens: profile.exact ? Math.max(rawTokens, applyCalibration({ estimate: rawTokens, factor })) : applyCalibration({ estimate: rawTokens, factor }),
     rawTokens,
     calibrationFactor: factor,
     profile,
