@@ -3,6 +3,7 @@
  * result; these classes describe failures, and a failed send carries one in `error`.
  */
 import { CtxwinError } from "../core/errors.js";
+import { providerErrorText } from "./provider-error-text.js";
 
 function defineIsInstance(name: string) {
   return (error: unknown): boolean => CtxwinError.isInstance(error) && error.name === name;
@@ -47,7 +48,7 @@ export class ProviderCallError extends CtxwinError {
     readonly model: string,
     cause: unknown,
   ) {
-    super(ProviderCallError.errorName, `The call to ${model} failed: ${messageOf(cause)}`, { cause });
+    super(ProviderCallError.errorName, `The call to ${model} failed: ${providerErrorText(cause)}`, { cause });
   }
 }
 

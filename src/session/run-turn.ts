@@ -14,6 +14,7 @@ import { ProviderCallError, RequestOverCeilingError, SessionStoreError } from ".
 import { assembleRequest, overheadTokens, rowRequestTokens, type AssembledRequest, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
+import { providerErrorText } from "./provider-error-text.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 
 export interface TurnStop {
@@ -186,7 +187,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
 
   let consumeError: unknown;
   try {
-    await recorder.consume(result.toUIMessageStream({ onError: (error) => (error instanceof Error ? error.message : String(error)) }), { model: key });
+    await recorder.consume(result.toUIMessageStream({ onError: providerErrorText }), { model: key });
   } catch (error) {
     consumeError = error;
   }

@@ -1,0 +1,85 @@
+/**
+ * A local fake of the Anthropic Messages API (`POST /v1/messages`, streaming SSE) for tests that
+ * drive the real `@ai-sdk/anthropic` package: it records every request body and answers each one
+ * from a script, with the event shapes the API sends (message_start, content_block_*, message_delta,
+ * message_stop) and its `error` event after output started.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type AnthropicScriptedResponse =
+  | { text: string; inputTokens?: number; outputTokens?: number }
+  /** Streams `text`, then an SSE `error` event (the API's mid-stream failure). */
+  | { text: string; midStreamError: { type: string; message: string } }
+  /** A refusal before the stream: an HTTP status with the API's error body. */
+  | { status: number; error: { type: string; message: string } };
+
+export interface AnthropicRequestBody {
+  model: string;
+  max_tokens?: number;
+  system?: unknown;
+  messages: Array<{ role: string; content: unknown }>;
+  stream?: boolean;
+  [field: string]: unknown;
+}
+
+export interface AnthropicMessagesServer {
+  baseURL: string;
+  requests: AnthropicRequestBody[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the fake on 127.0.0.1 with a random port.
+ *
+ * @example
+ * const server = await startAnthropicMessagesServer({ script: [{ text: "Hi." }] });
+ * createAnthropic({ baseURL: server.baseURL, apiKey: "test" })("claude-sonnet-4-5");
+ */
+export async function startAnthropicMessagesServer({ script }: { script: readonly AnthropicScriptedResponse[] }): Promise<AnthropicMessagesServer> {
+  const requests: AnthropicRequestBody[] = [];
+  const server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      response.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AnthropicRequestBody;
+    requests.push(body);
+    const answer = script[Math.min(requests.length - 1, script.length - 1)];
+    if (answer === undefined) throw new Error("empty script");
+    if ("status" in answer) {
+      response.writeHead(answer.status, { "content-type": "application/json" });
+      response.end(JSON.stringify({ type: "error", error: answer.error }));
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const inputTokens = "inputTokens" in answer ? (answer.inputTokens ?? 100) : 100;
+    send("message_start", {
+      type: "message_start",
+      message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } },
+    });
+    send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+    for (const piece of answer.text.match(/.{1,8}/gs) ?? []) send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: piece } });
+    if ("midStreamError" in answer) {
+      send("error", { type: "error", error: answer.midStreamError });
+      response.end();
+      return;
+    }
+    send("content_block_stop", { type: "content_block_stop", index: 0 });
+    const outputTokens = "outputTokens" in answer ? (answer.outputTokens ?? 10) : 10;
+    send("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: outputTokens } });
+    send("message_stop", { type: "message_stop" });
+    response.end();
+  }
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error)))),
+  };
+}
