@@ -7,6 +7,7 @@
 import type { LanguageModel } from "ai";
 import { createModelCatalog, type ModelOverrides } from "../core/budget/model-catalog.js";
 import { DEFAULT_OUTPUT_RESERVE, DEFAULT_THRESHOLD, budgetBands, evaluateStepBudget, hardCeilingFor, type BudgetDecision, type BudgetMoment } from "../core/budget/step-budget.js";
+import { requestOutputLimit } from "../core/budget/output-limit.js";
 import { countTokens as countModelTokens } from "../core/budget/token-count.js";
 
 export type { BudgetDecision, BudgetMoment };
@@ -38,6 +39,8 @@ export interface SessionBudgetPolicy {
   /** Tokens of a text for the model (hot memory selection, the note of a truncated tool output). */
   countTokens(text: string, model: LanguageModel): number;
   hardCeiling(contextLimit: number): number;
+  /** The output limit a request to `model` asks for (none when absent): the output reserve, bounded by what the window has left and the model's catalog maximum. */
+  outputLimit?(input: { model: LanguageModel; contextLimit: number | undefined; inputTokens: number }): number;
   evaluate(input: BudgetEvaluationInput): BudgetEvaluation;
 }
 
@@ -90,6 +93,11 @@ export function createBudgetPolicy({
     },
     countTokens: (text, model) => countModelTokens(text, { model: modelKey(model) }),
     hardCeiling: (contextLimit) => hardCeilingFor({ limit: contextLimit, outputReserve }),
+    outputLimit({ model, contextLimit, inputTokens }) {
+      const found = catalog.lookup(modelKey(model));
+      const modelMaxOutputTokens = found.status === "found" ? found.maxOutputTokens : undefined;
+      return requestOutputLimit({ limit: contextLimit, outputReserve, inputTokens, modelMaxOutputTokens });
+    },
     evaluate({ moment, projected, contextLimit, warningEmitted }) {
       const budget = evaluateStepBudget({
         moment,

@@ -18,6 +18,14 @@ describe("isContextExceededError", () => {
     ],
     ["OpenAI responses API", apiError({ responseBody: JSON.stringify({ error: { message: "Your input exceeds the context window of this model. Please adjust your input and try again.", type: "invalid_request_error", code: "context_length_exceeded" } }) })],
     ["Anthropic", apiError({ responseBody: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" } }) })],
+    [
+      "Anthropic input + max_tokens over the window",
+      apiError({ responseBody: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "input length and `max_tokens` exceed context limit: 137360 + 64000 > 200000, decrease input length or `max_tokens` and try again" } }) }),
+    ],
+    [
+      "Google Gemini",
+      apiError({ responseBody: JSON.stringify({ error: { code: 400, message: "The input token count (1205336) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } }) }),
+    ],
     ["Anthropic 413", apiError({ statusCode: 413, responseBody: JSON.stringify({ type: "error", error: { type: "request_too_large", message: "Request exceeds the maximum size" } }) })],
     ["vLLM", apiError({ responseBody: JSON.stringify({ object: "error", message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", type: "BadRequestError", code: 400 }) })],
     ["llama.cpp server", apiError({ responseBody: JSON.stringify({ error: { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 9000, n_ctx: 8192 } }) })],

@@ -1,6 +1,7 @@
 /**
  * Recognizes a provider's "the request is too long for this model" refusal, whatever the
- * provider: OpenAI (`context_length_exceeded`), Anthropic (`prompt is too long`, 413
+ * provider: OpenAI (`context_length_exceeded`), Anthropic (`prompt is too long`, `input length and
+ * max_tokens exceed context limit`, 413
  * `request_too_large`), and OpenAI-compatible servers (vLLM, llama.cpp, Mistral, Groq, DeepSeek,
  * Together, ...), which reach the SDK as an `APICallError` with a status and a response body.
  */
@@ -12,6 +13,7 @@ const messagePatterns: readonly RegExp[] = [
   /maximum context length/i,
   /context[_ ]length[_ ]exceeded/i,
   /prompt is too long/i,
+  /input length and `?max_tokens`? exceed context limit/i,
   /input is too long/i,
   /exceeds? (?:the )?(?:available |model'?s? )?context (?:size|window|length)/i,
   /too large for model with \d+ maximum context length/i,

@@ -72,6 +72,8 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
     expect(server.requests).toHaveLength(2);
     const [first, second] = server.requests.map((request) => request.body);
     expect(first!.stream).toBe(true);
+    // The output limit is the budget's output reserve: 8,192 capped at 25% of the 20,000-token limit.
+    expect(server.requests.map((request) => request.body["max_tokens"])).toEqual([5000, 5000]);
     expect(first!.messages).toEqual([
       { role: "system", content: "You read files." },
       { role: "user", content: "What is in a.txt?" },
@@ -139,6 +141,8 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
     expect(second.rollovers).toEqual([expect.objectContaining({ reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, maxTokens: 10_000 })]);
     const windowId = second.rollovers[0]!.windowId;
     expect(server.requests).toHaveLength(4);
+    // Every request, on both sides of the rollover, asks for the 1,000-token output reserve.
+    expect(server.requests.map((request) => request.body["max_tokens"])).toEqual([1000, 1000, 1000, 1000]);
     const rows = await allRows(store);
     const boundary = rows.find((row) => row.boundary !== undefined)!;
     expect(rolloverMetaOf(boundary)).toMatchObject({ reason: "on-send", flushOpportunity: true, previousWindowId: "w:0" });

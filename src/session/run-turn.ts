@@ -156,6 +156,9 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     ...(request.system === undefined ? {} : { system: request.system }),
     messages: request.messages,
     tools: frame.tools,
+    // The budget's output reserve is what the request asks for (every later step's input stays
+    // under the hard ceiling, so the same limit fits it too).
+    ...(context.policy.outputLimit === undefined ? {} : { maxOutputTokens: context.policy.outputLimit({ model, contextLimit: limit, inputTokens: request.estimatedTokens }) }),
     maxRetries: context.maxRetries,
     ...(signal === undefined ? {} : { abortSignal: signal }),
     stopWhen: [

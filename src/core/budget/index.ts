@@ -23,6 +23,7 @@ export {
   type ContentTokenOptions,
   type CountableMessage,
 } from "./message-tokens.js";
+export { requestOutputLimit, type OutputLimitInput } from "./output-limit.js";
 export {
   builtInModelEntries,
   contextLimitFor,
