@@ -36,6 +36,9 @@ export function assertSearchableQuery(query: unknown, mode: SearchMode): string 
   if (query.length > MAX_QUERY_CHARS) {
     throw new InvalidQueryError(`The search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`);
   }
+  if (query.includes("\u0000")) {
+    throw new InvalidQueryError("The search query contains a NUL character (\\u0000), which no search matches reliably; remove it and search for the text around it.");
+  }
   if (mode === "ranked" && rankedQueryWords(query).length === 0) {
     throw new InvalidQueryError("A ranked search needs at least one word of letters or digits; use literal mode for punctuation.");
   }

@@ -123,8 +123,8 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     expect((await fixture.api("/api/sessions/s1/search?q=RETRIES")).body.hits).toEqual([]);
   });
 
-  it("search refuses an empty query, a bad mode and a bad limit", async () => {
-    for (const query of ["q=", "q=%20%20", "q=x&mode=fuzzy", "q=x&limit=0", "q=x&limit=101", ""]) {
+  it("search refuses an empty query, a NUL character, a bad mode and a bad limit", async () => {
+    for (const query of ["q=", "q=x%00y", "q=abc%00def&mode=ranked", "q=%20%20", "q=x&mode=fuzzy", "q=x&limit=0", "q=x&limit=101", ""]) {
       expect((await fixture.api(`/api/sessions/s1/search?${query}`)).status, query).toBe(400);
     }
   });

@@ -484,6 +484,9 @@ export function describeStoreConformance(name: string, open: (context: Conforman
           { query: "   ", mode: "ranked" },
           { query: "x".repeat(10_000), mode: "literal" },
           { query: "!!!", mode: "ranked" },
+          { query: "x\u0000y", mode: "literal" },
+          { query: "needle\u0000", mode: "literal" },
+          { query: "alpha\u0000beta", mode: "ranked" },
         ] as const) {
           await expect(store.search("s", options)).rejects.toSatisfy((error: unknown) => InvalidQueryError.isInstance(error));
         }

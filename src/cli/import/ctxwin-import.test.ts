@@ -120,7 +120,9 @@ describe("ctxwin import (ctxwin format)", () => {
   it("takes the format name as optional", () => {
     expect(parseImportArguments(["a.jsonl", "b.jsonl"])).toEqual({ format: "ctxwin", paths: ["a.jsonl", "b.jsonl"] });
     expect(parseImportArguments(["ctxwin", "a.jsonl"])).toEqual({ format: "ctxwin", paths: ["a.jsonl"] });
-    expect(() => parseImportArguments(["ctxwin"])).toThrow(/at least one file/);
+    expect(() => parseImportArguments(["ctxwin"])).toThrow(/at least one exported/);
+    expect(parseImportArguments(["codex"], { home: "/h" })).toEqual({ format: "codex", paths: ["/h/.codex/sessions"] });
+    expect(parseImportArguments(["claude-code"], { home: "/h" })).toEqual({ format: "claude-code", paths: ["/h/.claude/projects"] });
   });
 
   it("works from the built binary, twice, with --json", async () => {

@@ -1,18 +1,23 @@
 /**
  * `ctxwin import [format] <paths…>`: loads transcripts into a project's store. Formats: `ctxwin`
- * (the JSON lines of `ctxwin history export`; the default when the first argument is a path).
+ * (the JSON lines of `ctxwin history export`; the default when the first argument is a path),
+ * `claude-code` and `codex` (their session files; default: where each agent keeps them).
  * Repeating an import adds nothing; a malformed line is reported as file:line and the rest of
  * the file still imports.
  */
+import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
+import { readClaudeCodeSession } from "./claude-code-format.js";
+import { readCodexRollout } from "./codex-format.js";
 import { readCtxwinExport } from "./ctxwin-format.js";
 import { emptyReport, formatReport, type ImportReport } from "./import-report.js";
 import { importRows, type SourceItem } from "./import-rows.js";
+import { defaultSourceFolder, sourceFiles } from "./source-files.js";
 
-export const IMPORT_FORMATS = ["ctxwin"] as const;
+export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export interface ImportOutput {
@@ -42,34 +47,72 @@ export class ImportCommandError extends CtxwinError {
  *
  * @example parseImportArguments(["ctxwin", "a.jsonl"]) // { format: "ctxwin", paths: ["a.jsonl"] }
  */
-export function parseImportArguments(values: readonly string[]): { format: ImportFormat; paths: string[] } {
+export function parseImportArguments(values: readonly string[], { home }: { home?: string } = {}): { format: ImportFormat; paths: string[] } {
   const [first, ...rest] = values;
   const format = IMPORT_FORMATS.find((name) => name === first);
   const paths = format === undefined ? [...values] : rest;
-  if (paths.length === 0) throw new ImportCommandError(`ctxwin import ${format ?? ""} needs at least one file to import.`.replace("  ", " "));
-  return { format: format ?? "ctxwin", paths };
+  if (paths.length > 0) return { format: format ?? "ctxwin", paths };
+  if (format === "claude-code" || format === "codex") return { format, paths: [defaultSourceFolder(format, home)] };
+  throw new ImportCommandError("ctxwin import ctxwin needs at least one exported .jsonl file.");
 }
+
+export interface ImportProgress {
+  /** Called once with the number of files, then after each file. */
+  start: (files: number) => void;
+  advance: () => void;
+  stop: () => void;
+}
+
+const readers: Record<ImportFormat, (file: string) => AsyncGenerator<SourceItem>> = {
+  ctxwin: readCtxwinExport,
+  "claude-code": readClaudeCodeSession,
+  codex: readCodexRollout,
+};
 
 /**
  * Imports files of one format into a store.
  *
  * @example const report = await importFiles({ store, format: "ctxwin", paths: ["s1.jsonl"] });
  */
-export async function importFiles({ store, format, paths }: { store: HistoryStore; format: ImportFormat; paths: readonly string[] }): Promise<ImportReport & { malformedCount: number }> {
+export async function importFiles({
+  store,
+  format,
+  paths,
+  progress,
+}: {
+  store: HistoryStore;
+  format: ImportFormat;
+  paths: readonly string[];
+  progress?: ImportProgress;
+}): Promise<ImportReport & { malformedCount: number }> {
   const report = emptyReport(format);
+  const { files, missing } = format === "ctxwin" ? { files: [...paths], missing: [] } : sourceFiles({ format, paths });
+  for (const path of missing) report.warnings.push(`${path} does not exist.`);
+  progress?.start(files.length);
   async function* allItems(): AsyncGenerator<SourceItem> {
-    for (const file of paths) {
+    for (const file of files) {
       report.files += 1;
       try {
-        yield* readCtxwinExport(file);
+        yield* readers[format](file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === undefined) throw error;
         report.warnings.push(`${file}: ${(error as Error).message}`);
       }
+      progress?.advance();
     }
   }
-  await importRows({ store, items: allItems(), report, source: format });
+  try {
+    await importRows({ store, items: allItems(), report, source: format });
+  } finally {
+    progress?.stop();
+  }
   return report;
+}
+
+function terminalProgress(): ImportProgress | undefined {
+  if (process.stderr.isTTY !== true) return undefined;
+  const bar = new cliProgress.SingleBar({ format: "importing {bar} {value}/{total} files", stream: process.stderr, clearOnComplete: true, hideCursor: true }, cliProgress.Presets.shades_classic);
+  return { start: (total) => bar.start(total, 0), advance: () => bar.increment(), stop: () => bar.stop() };
 }
 
 /**
@@ -80,9 +123,9 @@ export async function importFiles({ store, format, paths }: { store: HistoryStor
 export function registerImportCommand({ program, output = processOutput }: { program: Command; output?: ImportOutput }): Command {
   return program
     .command("import")
-    .description("Import transcripts into the project's store: ctxwin (JSON lines of `ctxwin history export`, the default)")
+    .description("Import transcripts into the project's store: ctxwin (JSON lines of `ctxwin history export`, the default), claude-code, codex")
     .argument("<format-or-file>", `format (${IMPORT_FORMATS.join(", ")}) or the first file to import`)
-    .argument("[files...]", "files to import")
+    .argument("[paths...]", "files or folders (claude-code: ~/.claude/projects, codex: ~/.codex/sessions by default)")
     .option("--dir <project>", "project directory whose .ctxwin/ctxwin.db receives the rows (default: the current directory)")
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
@@ -91,7 +134,8 @@ export function registerImportCommand({ program, output = processOutput }: { pro
       try {
         const { format, paths } = parseImportArguments([first, ...rest]);
         store = openStore(options.dir === undefined ? {} : { directory: options.dir });
-        const report = await importFiles({ store, format, paths });
+        const progress = options.json === true ? undefined : terminalProgress();
+        const report = await importFiles({ store, format, paths, ...(progress === undefined ? {} : { progress }) });
         output.stdout(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
         if (report.malformedCount > 0 || report.warnings.length > 0) process.exitCode = 1;
       } catch (error) {

@@ -51,6 +51,7 @@ export async function importRows({ store, items, report, source, batchSize = 500
     state.updated = true;
   };
 
+  let previous: [string, SessionState] | undefined;
   for await (const item of items) {
     if (item.kind === "unknown") {
       report.unknownLines += 1;
@@ -65,11 +66,14 @@ export async function importRows({ store, items, report, source, batchSize = 500
       addMalformed(report, { file: item.file, line: item.line, message: problem });
       continue;
     }
+    // Sources hold one session after another: a session's rows are written when the next begins.
+    if (previous !== undefined && previous[0] !== item.sessionId) await flush(...previous);
     let state = sessions.get(item.sessionId);
     if (state === undefined) {
       state = await startSession(store, item.sessionId);
       sessions.set(item.sessionId, state);
     }
+    previous = [item.sessionId, state];
     if (state.phase === "seeking") {
       state.seekingSkipped += 1;
       report.rowsAlreadyPresent += 1;

@@ -6,6 +6,7 @@ import path from "node:path";
 import { withFileLock } from "./file-lock.js";
 import type { MemoryLayout } from "./layout.js";
 import { refusal, type Refusal } from "./results.js";
+import { removeAbandonedTemporaryFiles } from "./text-files.js";
 import { MEMORY_SCOPES, parseVirtualPath, type MemoryScope, type VirtualPath } from "./virtual-path.js";
 
 export interface CommandContext {
@@ -46,7 +47,11 @@ export async function withScopeLocks<T>(context: CommandContext, scopes: readonl
     if (scope === undefined) return run();
     const directory = context.layout.scopeDirectories[scope];
     fs.mkdirSync(directory, { recursive: true });
-    return withFileLock({ lockFile: path.join(directory, SCOPE_LOCK_NAME), maxWaitMs: context.lockWaitMs, run: () => runLocked(index + 1) });
+    const runInScope = () => {
+      removeAbandonedTemporaryFiles(directory);
+      return runLocked(index + 1);
+    };
+    return withFileLock({ lockFile: path.join(directory, SCOPE_LOCK_NAME), maxWaitMs: context.lockWaitMs, run: runInScope });
   };
   return runLocked(0);
 }

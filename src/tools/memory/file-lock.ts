@@ -1,11 +1,14 @@
 /**
  * A lock file shared by every process that writes one memory scope (or the hot-memory index).
- * It is created with `O_EXCL`, holds `<pid> <token>`, and is removed by its holder. A lock whose
- * holder process no longer exists, or that is older than `staleAfterMs`, is broken, so a crash
- * during a write does not block memory forever.
+ * Taking it is atomic with its contents: `<pid> <token>` is written to a private file first, which
+ * is then hard-linked to the lock name (`link` fails when the name exists). So a lock file is never
+ * seen empty, whatever moment a holder is killed at (ADR 0017). A lock whose holder process no
+ * longer exists is broken at once; one without a readable owner (left by an older ctxwin) after
+ * `unreadableAfterMs`; any lock older than `staleAfterMs` as a last resort.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MemoryLockTimeoutError } from "./errors.js";
 
@@ -16,9 +19,14 @@ export interface FileLockOptions<T> {
   maxWaitMs?: number;
   /** Age after which a lock is considered abandoned even if its holder seems alive. */
   staleAfterMs?: number;
+  /** Age after which a lock without a readable `<pid> <token>` owner is broken. */
+  unreadableAfterMs?: number;
   /** Clock for the lock's age, compared with the file's modification time. */
   clock?: () => number;
 }
+
+/** Suffix of the private file a taker writes before linking it to the lock name. */
+export const LOCK_TAKING_SUFFIX = ".taking";
 
 /**
  * Runs `run` while holding `lockFile`; throws `MemoryLockTimeoutError` when the lock stays taken.
@@ -26,13 +34,14 @@ export interface FileLockOptions<T> {
  * @example
  * await withFileLock({ lockFile: path.join(scopeDirectory, ".ctxwin.lock"), run: () => editFile() });
  */
-export async function withFileLock<T>({ lockFile, run, maxWaitMs = 10_000, staleAfterMs = 30_000, clock = Date.now }: FileLockOptions<T>): Promise<T> {
+export async function withFileLock<T>(options: FileLockOptions<T>): Promise<T> {
+  const { lockFile, run, maxWaitMs = 10_000, staleAfterMs = 30_000, unreadableAfterMs = 1_000, clock = Date.now } = options;
   const token = `${process.pid} ${randomBytes(8).toString("hex")}`;
   let waited = 0;
   let delay = 2;
   for (;;) {
     if (tryCreate(lockFile, token)) break;
-    if (isStale(lockFile, staleAfterMs, clock)) {
+    if (isStale(lockFile, { staleAfterMs, unreadableAfterMs, clock })) {
       breakLock(lockFile);
       continue;
     }
@@ -41,6 +50,7 @@ export async function withFileLock<T>({ lockFile, run, maxWaitMs = 10_000, stale
     waited += delay;
     delay = Math.min(delay * 2, 50);
   }
+  removeAbandonedTakingFiles(lockFile);
   try {
     return await run();
   } finally {
@@ -49,22 +59,45 @@ export async function withFileLock<T>({ lockFile, run, maxWaitMs = 10_000, stale
 }
 
 function tryCreate(lockFile: string, token: string): boolean {
-  let descriptor: number;
+  const taking = `${lockFile}.${process.pid}-${randomBytes(6).toString("hex")}${LOCK_TAKING_SUFFIX}`;
+  fs.writeFileSync(taking, token, { flag: "wx", mode: 0o644 });
   try {
-    descriptor = fs.openSync(lockFile, "wx", 0o644);
+    fs.linkSync(taking, lockFile);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
-  }
-  try {
-    fs.writeSync(descriptor, token);
   } finally {
-    fs.closeSync(descriptor);
+    fs.rmSync(taking, { force: true });
   }
-  return true;
 }
 
-function isStale(lockFile: string, staleAfterMs: number, clock: () => number): boolean {
+/** A taker killed before it linked its private file leaves it behind: the next holder removes it. */
+function removeAbandonedTakingFiles(lockFile: string): void {
+  const directory = path.dirname(lockFile);
+  const prefix = `${path.basename(lockFile)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(directory);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(LOCK_TAKING_SUFFIX)) continue;
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !processExists(pid)) {
+      fs.rmSync(path.join(directory, name), { force: true });
+    }
+  }
+}
+
+interface StaleRules {
+  staleAfterMs: number;
+  unreadableAfterMs: number;
+  clock: () => number;
+}
+
+function isStale(lockFile: string, { staleAfterMs, unreadableAfterMs, clock }: StaleRules): boolean {
   let content: string;
   let modifiedMs: number;
   try {
@@ -74,13 +107,18 @@ function isStale(lockFile: string, staleAfterMs: number, clock: () => number): b
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false; // released meanwhile: just retry
     throw error;
   }
-  if (clock() - modifiedMs > staleAfterMs) return true;
-  const pid = Number.parseInt(content.split(" ")[0] ?? "", 10);
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  const age = clock() - modifiedMs;
+  if (age > staleAfterMs) return true;
+  const owner = /^(\d+) \S+$/.exec(content);
+  const pid = owner === null ? Number.NaN : Number(owner[1]);
+  // No readable owner: an older ctxwin killed between creating and filling its lock.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return age > unreadableAfterMs;
+  if (pid === process.pid) return false;
   return !processExists(pid);
 }
 
-function processExists(pid: number): boolean {
+/** Whether a process with this pid exists (one we may not signal counts as existing). */
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { processExists } from "./file-lock.js";
 import { lstatIfExists } from "./host-paths.js";
 import { refusal, type Refusal } from "./results.js";
 
@@ -105,7 +106,7 @@ export function writeFileAtomic({ file, content, expected, shownPath = file, bef
   const directory = path.dirname(file);
   const current = lstatIfExists(file);
   const mode = current?.isFile() === true ? current.mode & 0o777 : 0o644;
-  const temporary = path.join(directory, `${TEMPORARY_FILE_PREFIX}${randomBytes(8).toString("hex")}`);
+  const temporary = path.join(directory, `${TEMPORARY_FILE_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
   const descriptor = fs.openSync(temporary, "wx", mode);
   let committed = false;
   try {
@@ -183,4 +184,48 @@ function sameVersion(left: FileVersion, right: FileVersion): boolean {
 
 function changed(shownPath: string, what: string): Refusal {
   return refusal("changed_concurrently", `${shownPath} ${what} while this command ran; nothing was written. View the file again and retry.`);
+}
+
+/** A temporary file without a live owner is abandoned after this long (older ctxwin names carry no pid). */
+export const ABANDONED_TEMPORARY_AFTER_MS = 10 * 60 * 1000;
+
+/**
+ * Removes the temporary files a killed writer left in a scope: those whose writer process is gone,
+ * and those older than `ABANDONED_TEMPORARY_AFTER_MS` whatever their name says. Called by the
+ * holder of the scope's lock, so no write of a live process of this scope is in progress.
+ *
+ * @example
+ * removeAbandonedTemporaryFiles(layout.scopeDirectories.project);
+ */
+export function removeAbandonedTemporaryFiles(scopeDirectory: string, now = Date.now()): number {
+  let removed = 0;
+  const visit = (directory: string, depth: number): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(directory, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory() && depth < 16) visit(full, depth + 1);
+      if (!entry.isFile() || !entry.name.startsWith(TEMPORARY_FILE_PREFIX)) continue;
+      if (!isAbandoned(full, entry.name.slice(TEMPORARY_FILE_PREFIX.length), now)) continue;
+      fs.rmSync(full, { force: true });
+      removed += 1;
+    }
+  };
+  visit(scopeDirectory, 0);
+  return removed;
+}
+
+function isAbandoned(file: string, rest: string, now: number): boolean {
+  const owner = /^(\d+)-/.exec(rest);
+  const pid = owner === null ? Number.NaN : Number(owner[1]);
+  if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !processExists(pid)) return true;
+  try {
+    return now - fs.statSync(file).mtimeMs > ABANDONED_TEMPORARY_AFTER_MS;
+  } catch {
+    return false;
+  }
 }

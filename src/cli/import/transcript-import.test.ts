@@ -1,0 +1,162 @@
+/**
+ * The Claude Code and Codex importers on fixture transcripts written from the formats' public
+ * definitions: rows, paired tool calls, reasoning, compaction boundaries, sidechains, images,
+ * long outputs, unknown and malformed lines; repeating, growing and rewriting files.
+ */
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "../../store/open-store.js";
+import type { HistoryStore, StoredRow } from "../../store/port.js";
+import { exportSession } from "../history/export-session.js";
+import { openScope } from "../history/history-queries.js";
+import { importFiles } from "./import-command.js";
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
+const CODEX = "codex:0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05";
+const directories: string[] = [];
+const stores: HistoryStore[] = [];
+
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function temporaryDirectory(): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-transcripts-"));
+  directories.push(directory);
+  return directory;
+}
+
+function freshStore(): HistoryStore {
+  const store = openStore({ directory: temporaryDirectory() });
+  stores.push(store);
+  return store;
+}
+
+function copyFixture(name: string): string {
+  const file = path.join(temporaryDirectory(), name);
+  copyFileSync(path.join(fixtures, name), file);
+  return file;
+}
+
+async function allRows(store: HistoryStore, sessionId: string): Promise<StoredRow[]> {
+  return (await store.items(sessionId, { includeCleared: true, afterSeq: 0, limit: 1000 })).rows;
+}
+
+function toolParts(rows: StoredRow[]): Record<string, unknown>[] {
+  return rows.flatMap((row) => row.parts.filter((part) => part.type === "dynamic-tool")) as Record<string, unknown>[];
+}
+
+describe("claude-code import", () => {
+  it("turns a session into rows with paired tools, reasoning, a sidechain and a compaction boundary", async () => {
+    const store = freshStore();
+    const file = copyFixture("claude-code-session.jsonl");
+    const report = await importFiles({ store, format: "claude-code", paths: [file] });
+    expect(report).toMatchObject({ files: 1, sessionsUpdated: 1, malformedCount: 0 });
+    // The informational system line and the future line type; summary/snapshot/queue lines are bookkeeping.
+    expect(report.unknownLines).toBe(2);
+
+    const rows = await allRows(store, CLAUDE);
+    expect(rows[0]?.meta).toMatchObject({ type: "imported-session", source: "claude-code", title: "Move the orders service to the new staging database.", project: "/home/dev/shop-api" });
+    expect(rows[0]?.uiVisible).toBe(false);
+    const tools = toolParts(rows);
+    expect(tools.map((part) => [part["toolName"], part["state"]])).toEqual([
+      ["Read", "output-available"],
+      ["Bash", "output-error"],
+      ["Task", "output-available"],
+      ["Bash", "output-available"],
+    ]);
+    expect(tools[0]?.["output"]).toContain("port: 6543");
+    expect(String(tools[3]?.["output"]).length).toBeGreaterThan(100_000);
+    expect(rows.some((row) => row.parts.some((part) => part.type === "reasoning"))).toBe(true);
+    expect(rows.filter((row) => (row.metadata as { sidechain?: boolean } | undefined)?.sidechain === true)).toHaveLength(3);
+    expect(JSON.stringify(rows)).toContain("[image image/png");
+    expect(JSON.stringify(rows)).not.toContain("AAAAAAAAAAAAAAAA");
+
+    const windows = (await store.windows(CLAUDE)).windows;
+    expect(windows.map((window) => window.kind)).toEqual(["compaction", "start"]);
+    const compactionRowFound = rows.find((row) => row.boundary?.kind === "compaction");
+    expect(compactionRowFound?.parts[0]).toMatchObject({ type: "text" });
+    expect(JSON.stringify(compactionRowFound)).toContain("staging database on db-stage-2");
+
+    // Everything before the compaction stays searchable.
+    const hits = await store.search(CLAUDE, { query: "6543", mode: "literal" });
+    expect(hits.hits.length).toBeGreaterThan(0);
+  });
+
+  it("adds nothing the second time, follows a growing file, and survives a rewritten one", async () => {
+    const store = freshStore();
+    const file = copyFixture("claude-code-session.jsonl");
+    const first = await importFiles({ store, format: "claude-code", paths: [file] });
+    const again = await importFiles({ store, format: "claude-code", paths: [file] });
+    expect(again.rowsAdded).toBe(0);
+    expect(again.rowsAlreadyPresent).toBe(first.rowsAdded);
+
+    const line = (uuid: string, text: string) =>
+      `${JSON.stringify({ type: "user", uuid, parentUuid: null, sessionId: "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", timestamp: "2026-11-02T10:00:00.000Z", cwd: "/home/dev/shop-api", message: { role: "user", content: text } })}\n`;
+    appendFileSync(file, line("u-0100", "Use port 6543 in the checklist."));
+    const grown = await importFiles({ store, format: "claude-code", paths: [file] });
+    expect(grown.rowsAdded).toBe(1);
+
+    // Rewritten: same lines, reformatted and with a new line at the end.
+    const rewritten = readFileSync(file, "utf8").trimEnd().split("\n").map((text) => JSON.stringify(JSON.parse(text), null, 0)).join("\n");
+    writeFileSync(file, `${rewritten}\n${line("u-0101", "And note the pool size.")}`);
+    const afterRewrite = await importFiles({ store, format: "claude-code", paths: [file] });
+    expect(afterRewrite.rowsAdded).toBe(1);
+    const ids = (await allRows(store, CLAUDE)).map((row) => row.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe("codex import", () => {
+  it("turns a rollout into rows with paired calls, errors, reasoning and a compaction boundary", async () => {
+    const store = freshStore();
+    const file = copyFixture("rollout-2026-11-03T14-00-00-0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05.jsonl");
+    const report = await importFiles({ store, format: "codex", paths: [file] });
+    expect(report.malformed).toEqual([{ file, line: 19, message: expect.stringMatching(/not JSON/) }]);
+    expect(report.unknownLines).toBe(1);
+    const rows = await allRows(store, CODEX);
+    expect(rows[0]?.meta).toMatchObject({ type: "imported-session", source: "codex", title: "Find why invoice totals are off by a cent.", project: "/home/dev/billing" });
+    expect(rows[1]?.uiVisible).toBe(false);
+    const tools = toolParts(rows);
+    expect(tools.map((part) => [part["toolName"], part["state"]])).toEqual([
+      ["shell", "output-available"],
+      ["apply_patch", "output-available"],
+      ["shell", "output-error"],
+    ]);
+    expect(rows.some((row) => row.parts.some((part) => part.type === "reasoning"))).toBe(true);
+    expect(rows.some((row) => row.boundary?.kind === "compaction")).toBe(true);
+    expect((await store.search(CODEX, { query: "half-even", mode: "literal" })).hits.length).toBeGreaterThan(0);
+    expect((await importFiles({ store, format: "codex", paths: [file] })).rowsAdded).toBe(0);
+  });
+});
+
+describe("source folders", () => {
+  it("finds rollout files below a folder and reports a path that does not exist", async () => {
+    const store = freshStore();
+    const report = await importFiles({ store, format: "codex", paths: [fixtures, path.join(fixtures, "missing")] });
+    expect(report.files).toBe(1);
+    expect(report.rowsAdded).toBeGreaterThan(5);
+    expect(report.warnings).toEqual([`${path.join(fixtures, "missing")} does not exist.`]);
+  });
+});
+
+describe("round trip", () => {
+  it("import → export → import adds nothing, into the same store or a fresh one", async () => {
+    const store = freshStore();
+    const first = await importFiles({ store, format: "claude-code", paths: [copyFixture("claude-code-session.jsonl")] });
+    let text = "";
+    await exportSession(await openScope({ store, sessionId: CLAUDE, includeCleared: true }), { format: "jsonl", write: (chunk) => (text += chunk) });
+    const file = path.join(temporaryDirectory(), "export.jsonl");
+    writeFileSync(file, text);
+    expect((await importFiles({ store, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
+    const fresh = freshStore();
+    expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(first.rowsAdded);
+    expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
+    expect((await allRows(fresh, CLAUDE)).map((row) => row.id)).toEqual((await allRows(store, CLAUDE)).map((row) => row.id));
+  });
+});
