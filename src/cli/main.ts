@@ -11,6 +11,7 @@ import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
 import { registerImportCommand } from "./import/import-command.js";
 import { registerServeCommand } from "./serve/serve-command.js";
+import { configureCommandLine, runCommandLine } from "./command-line.js";
 import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
 
 const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; description: string };
@@ -18,8 +19,7 @@ const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import
 const program = new Command()
   .name("ctxwin")
   .description(packageJson.description)
-  .version(packageJson.version)
-  .showHelpAfterError();
+  .version(packageJson.version);
 
 exitQuietlyOnClosedOutput();
 registerDemoCommand({ program });
@@ -28,5 +28,6 @@ registerHistoryCommand({ program });
 registerImportCommand({ program });
 registerServeCommand({ program });
 
-await program.parseAsync(process.argv);
+configureCommandLine(program);
+await runCommandLine(program, process.argv);
 if (process.argv.length <= 2) program.outputHelp();

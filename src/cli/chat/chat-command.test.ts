@@ -238,11 +238,11 @@ describe("ctxwin chat refusals", () => {
     { name: "a missing workspace", args: ["--model", "openai:gpt-4.1-mini", "--workspace", "no-such-folder"], env: { OPENAI_API_KEY: "sk-test" }, message: /^ctxwin: --workspace .*no-such-folder is not a directory\./ },
   ];
   for (const refusal of refusals) {
-    it(`refuses ${refusal.name} in one line with exit code 1`, async () => {
+    it(`refuses ${refusal.name} in one line with exit code 2 (usage)`, async () => {
       const chat = startChat({ args: refusal.args, cwd: folder, ...(refusal.env === undefined ? {} : { env: refusal.env }) });
       chat.end();
       const exit = await chat.exited;
-      expect(exit.code).toBe(1);
+      expect(exit.code).toBe(2);
       expect(exit.stdout).toBe("");
       expect(exit.stderr).toMatch(refusal.message);
       expect(exit.stderr.trimEnd().split("\n")).toHaveLength(1);

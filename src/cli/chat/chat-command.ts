@@ -17,6 +17,7 @@ import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
 import { formatTokens } from "../terminal/budget-bar.js";
+import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { ChatCommandError } from "./chat-errors.js";
 import { runChatLoop, type InterruptSource } from "./chat-loop.js";
 import { createChatOutput, type ChatStreams } from "./chat-output.js";
@@ -137,7 +138,8 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     host.streams.stderr.write(`resume with: ${resumeCommand({ sessionId, flags })}\n`);
   } catch (error) {
     output.problem(messageOf(error));
-    process.exitCode = 1;
+    // A bad flag or missing configuration is a usage error; anything after the chat started is not.
+    process.exitCode = ModelConfigError.isInstance(error) || ChatCommandError.isInstance(error) ? USAGE_EXIT_CODE : FAILURE_EXIT_CODE;
   } finally {
     await store?.close();
   }
