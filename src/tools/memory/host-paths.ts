@@ -44,6 +44,13 @@ export function resolveHostTarget({
   const scope = virtualPath.scope;
   if (scope === undefined) return refusal("invalid_input", `${virtualPath.text} is the memory root, not a file or scope.`);
   const configured = layout.scopeDirectories[scope];
+  const linked = linkedScopeComponent(layout.root, configured);
+  if (linked !== undefined) {
+    return refusal(
+      "outside_memory",
+      `/memories/${scope} is stored in ${linked}, which is a symbolic link; scope folders must be real folders inside the memory root (a link could lead anywhere). Replace the link with a folder.`,
+    );
+  }
   if (createScope) fs.mkdirSync(configured, { recursive: true });
   const scopeDirectory = realpathIfExists(configured);
   const base = { virtualPath, scope, scopeDirectory, isLink: false };
@@ -83,6 +90,28 @@ export function resolveHostTarget({
     current = next;
   }
   return { ...base, entryPath: scopeDirectory, contentPath: scopeDirectory, kind: kindOf(stats), isLink: false };
+}
+
+/**
+ * The first folder between the memory root (exclusive) and a scope directory that is a symbolic
+ * link, if any. The root itself may be a link (the user chose it); a scope configured outside the
+ * root (a separate global root) is checked from its own parent.
+ *
+ * @example
+ * linkedScopeComponent("/m", "/m/workspaces/s1") // "/m/workspaces" when that folder is a link
+ */
+export function linkedScopeComponent(root: string, scopeDirectory: string): string | undefined {
+  const start = isInside(scopeDirectory, root) ? root : path.dirname(scopeDirectory);
+  const relative = path.relative(start, scopeDirectory);
+  if (relative === "") return undefined;
+  let current = start;
+  for (const name of relative.split(path.sep)) {
+    current = path.join(current, name);
+    const stats = lstatIfExists(current);
+    if (stats === undefined) return undefined;
+    if (stats.isSymbolicLink()) return current;
+  }
+  return undefined;
 }
 
 /**

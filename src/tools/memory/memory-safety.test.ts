@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { renderHotMemories } from "./hot-memories.js";
 import { SENTINEL_SECRET, createMemoryFixture, okText, type MemoryFixture } from "./test-support/memory-fixture.js";
 
 let fixture: MemoryFixture;
@@ -135,4 +136,31 @@ describe("content limits", () => {
     okText(await executor.execute({ command: "delete", path: "/memories/project/f2.md" }));
     okText(await executor.execute({ command: "create", path: "/memories/project/one-more.md", file_text: "x" }));
   });
+});
+
+describe("scope folders that are symbolic links", () => {
+  const layouts: Array<{ name: string; link: (root: string) => string; target: string }> = [
+    { name: "<root>/project", link: (root) => path.join(root, "project"), target: "/memories/project/notes.md" },
+    { name: "<root>/workspaces", link: (root) => path.join(root, "workspaces"), target: "/memories/workspace/notes.md" },
+    { name: "<root>/workspaces/<id>", link: (root) => path.join(root, "workspaces", "s1"), target: "/memories/workspace/notes.md" },
+  ];
+  for (const { name, link, target } of layouts) {
+    it(`${name} as a link out of the root: every command is refused and its notes never reach <hot_memories>`, async () => {
+      fs.writeFileSync(path.join(fixture.sentinel, "notes.md"), `${SENTINEL_SECRET}\n`);
+      fs.mkdirSync(path.join(fixture.sentinel, "s1"), { recursive: true });
+      fs.writeFileSync(path.join(fixture.sentinel, "s1", "notes.md"), `${SENTINEL_SECRET}\n`);
+      before = fixture.sentinelSnapshot();
+      const linkPath = link(fixture.root);
+      fs.mkdirSync(path.dirname(linkPath), { recursive: true });
+      fs.symlinkSync(fixture.sentinel, linkPath);
+      const executor = fixture.executor();
+      for (const input of everyCommandOn(target).filter((input) => !("new_path" in input && input.new_path === target))) {
+        const result = await executor.execute(input);
+        expect(result, JSON.stringify(input)).toMatchObject({ status: "error", code: "outside_memory" });
+        expect(JSON.stringify(result)).not.toContain(SENTINEL_SECRET);
+      }
+      const { text } = renderHotMemories({ root: fixture.root, sessionId: "s1" });
+      expect(text).not.toContain(SENTINEL_SECRET);
+    });
+  }
 });
