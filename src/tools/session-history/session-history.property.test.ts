@@ -179,8 +179,15 @@ describe.each(backends)("session_history property ($name)", (backend) => {
             forbidden.push("mk-other-session-z", "private reasoning", "secret earlier output");
             const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
             // Each generated call, then up to three pages more through its `next`, as an agent would.
+            // Every run also asks for each forbidden marker outright (literal and ranked), so the
+            // floor and hidden-row checks are exercised on every run, not only when the generator
+            // happens to name a forbidden row.
+            const direct = forbidden.flatMap((marker) => [
+              { action: "search", query: marker },
+              { action: "search", query: marker, mode: "ranked" },
+            ]);
             const followed = async function* () {
-              for (const call of calls) {
+              for (const call of [...calls, ...direct]) {
                 let input: Record<string, unknown> = call;
                 for (let page = 0; page < 4; page += 1) {
                   const result = await callTool(historyTool, input);
