@@ -9,6 +9,7 @@
 import path from "node:path";
 import type { RowPart } from "../../core/row.js";
 import type { SourceItem, SourceRow } from "./import-rows.js";
+import { CallPairing } from "./call-pairing.js";
 import { jsonLines } from "./jsonl-lines.js";
 import { compactionRow, cutText, imagePlaceholder, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
 
@@ -17,38 +18,26 @@ type Json = Record<string, unknown>;
 /** Line types that carry no transcript content: skipped without counting them as unknown. */
 const BOOKKEEPING_TYPES = new Set(["summary", "file-history-snapshot", "queue-operation"]);
 
-interface PendingRow {
-  row: SourceRow;
-  line: number;
-  /** Tool calls of this row still waiting for their result. */
-  waiting: Set<string>;
-}
-
 /**
  * @example for await (const item of readClaudeCodeSession(file)) console.log(item.kind);
  */
 export async function* readClaudeCodeSession(file: string): AsyncGenerator<SourceItem> {
-  const queue: PendingRow[] = [];
-  const callsById = new Map<string, { pending: PendingRow; partIndex: number }>();
+  const queue = new CallPairing();
   let sessionId: string | undefined;
   let header: { title?: string; project?: string; sourceSessionId: string; createdAt?: string } | undefined;
   let pendingCompaction: { id: string; createdAt: string | undefined; line: number } | undefined;
   const extras: SourceItem[] = [];
 
-  const push = (row: SourceRow, line: number, waiting: Set<string> = new Set()) => queue.push({ row, line, waiting });
   const flushCompaction = (summary: string | undefined) => {
     if (pendingCompaction === undefined) return;
-    push(compactionRow({ ...pendingCompaction, summary, source: "Claude Code" }), pendingCompaction.line);
+    queue.push(compactionRow({ ...pendingCompaction, summary, source: "Claude Code" }), pendingCompaction.line);
     pendingCompaction = undefined;
   };
   /** Rows leave in order once the front row's tool calls have their results (or at the end). */
   function* drain(all: boolean): Generator<SourceItem> {
     if (sessionId === undefined || header === undefined) return;
     if (header.title === undefined && !all) return;
-    while (queue.length > 0 && (all || queue[0]!.waiting.size === 0)) {
-      const next = queue.shift()!;
-      yield { kind: "row", sessionId, row: next.row, file, line: next.line };
-    }
+    yield* queue.drain({ sessionId, file, all });
   }
 
   for await (const entry of jsonLines(file)) {
@@ -115,32 +104,20 @@ export async function* readClaudeCodeSession(file: string): AsyncGenerator<Sourc
         parts.push(toolPart({ toolName: String(block["name"] ?? "tool"), toolCallId: block["id"], input: block["input"] ?? {} }));
         waiting.add(block["id"]);
       } else if (block["type"] === "tool_result" && typeof block["tool_use_id"] === "string") {
-        const output = textOf(block["content"]) ?? "";
-        const call = callsById.get(block["tool_use_id"]);
-        if (call === undefined) {
-          parts.push(toolPart({ toolName: "tool", toolCallId: block["tool_use_id"], input: {}, output, isError: block["is_error"] === true }));
-          continue;
-        }
-        const part = call.pending.row.parts[call.partIndex] as { toolName: string; input: unknown };
-        call.pending.row.parts[call.partIndex] = toolPart({ toolName: part.toolName, toolCallId: block["tool_use_id"], input: part.input, output, isError: block["is_error"] === true });
-        call.pending.waiting.delete(block["tool_use_id"]);
-        callsById.delete(block["tool_use_id"]);
+        const result = { callId: block["tool_use_id"], output: textOf(block["content"]) ?? "", isError: block["is_error"] === true };
+        if (!queue.resolve(result)) parts.push(toolPart({ toolName: "tool", toolCallId: result.callId, input: {}, output: result.output, isError: result.isError }));
       }
     }
     // A result paired with its call adds no row (it went into the call's row); an orphan keeps one.
     if (parts.length === 0) continue;
     const row: SourceRow = { id: uuid, role: type, parts, ...(createdAt === undefined ? {} : { createdAt }), ...(metadata === undefined ? {} : { metadata }) };
     if (type === "user" && value["isMeta"] === true) Object.assign(row, { synthetic: true, uiVisible: false });
-    const pending: PendingRow = { row, line: entry.line, waiting };
-    queue.push(pending);
-    parts.forEach((part, index) => {
-      if (part.type === "dynamic-tool" && waiting.has((part as { toolCallId: string }).toolCallId)) callsById.set((part as { toolCallId: string }).toolCallId, { pending, partIndex: index });
-    });
+    queue.push(row, entry.line, waiting);
     if (header.title === undefined && type === "user" && value["isMeta"] !== true) {
       const text = parts.find((part) => part.type === "text") as { text: string } | undefined;
       if (text !== undefined) {
         header.title = titleOf(text.text);
-        queue.unshift({ row: headerRow(sessionId!, header, file), line: entry.line, waiting: new Set() });
+        queue.unshift(headerRow(sessionId!, header, file), entry.line);
       }
     }
     yield* extras.splice(0);
@@ -149,7 +126,7 @@ export async function* readClaudeCodeSession(file: string): AsyncGenerator<Sourc
   flushCompaction(undefined);
   if (header !== undefined && header.title === undefined) {
     header.title = "(no user message)";
-    queue.unshift({ row: headerRow(sessionId!, header, file), line: 1, waiting: new Set() });
+    queue.unshift(headerRow(sessionId!, header, file), 1);
   }
   yield* extras.splice(0);
   yield* drain(true);

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import type { RowPart } from "../../core/row.js";
 import type { SourceItem, SourceRow } from "./import-rows.js";
+import { CallPairing } from "./call-pairing.js";
 import { jsonLines } from "./jsonl-lines.js";
 import { compactionRow, cutText, imagePlaceholder, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
 
@@ -20,18 +21,11 @@ const BOOKKEEPING_TYPES = new Set(["turn_context", "event_msg"]);
 /** Messages Codex injects itself (environment, instructions): kept hidden. */
 const INJECTED_PREFIXES = ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions"];
 
-interface PendingRow {
-  row: SourceRow;
-  line: number;
-  waiting: Set<string>;
-}
-
 /**
  * @example for await (const item of readCodexRollout(file)) console.log(item.kind);
  */
 export async function* readCodexRollout(file: string): AsyncGenerator<SourceItem> {
-  const queue: PendingRow[] = [];
-  const calls = new Map<string, { pending: PendingRow; partIndex: number }>();
+  const queue = new CallPairing();
   const extras: SourceItem[] = [];
   let sessionId: string | undefined;
   let header: { sourceSessionId: string; project?: string; createdAt?: string; title?: string; line: number } | undefined;
@@ -39,10 +33,7 @@ export async function* readCodexRollout(file: string): AsyncGenerator<SourceItem
   function* drain(all: boolean): Generator<SourceItem> {
     yield* extras.splice(0);
     if (sessionId === undefined || header === undefined || (header.title === undefined && !all)) return;
-    while (queue.length > 0 && (all || queue[0]!.waiting.size === 0)) {
-      const next = queue.shift()!;
-      yield { kind: "row", sessionId, row: next.row, file, line: next.line };
-    }
+    yield* queue.drain({ sessionId, file, all });
   }
 
   for await (const entry of jsonLines(file)) {
@@ -77,7 +68,7 @@ export async function* readCodexRollout(file: string): AsyncGenerator<SourceItem
       if (createdAt !== undefined) header.createdAt = createdAt;
     }
     if (type === "compacted") {
-      queue.push({ row: compactionRow({ id, createdAt, summary: typeof payload["message"] === "string" ? payload["message"] : undefined, source: "Codex" }), line: entry.line, waiting: new Set() });
+      queue.push(compactionRow({ id, createdAt, summary: typeof payload["message"] === "string" ? payload["message"] : undefined, source: "Codex" }), entry.line);
       yield* drain(false);
       continue;
     }
@@ -95,24 +86,17 @@ export async function* readCodexRollout(file: string): AsyncGenerator<SourceItem
       continue;
     }
     if ("output" in item) {
-      const call = calls.get(item.callId);
-      if (call === undefined) {
-        queue.push({ row: { id, role: "assistant", parts: [toolPart({ toolName: "tool", toolCallId: item.callId, input: {}, output: item.output, isError: item.isError })], ...(createdAt === undefined ? {} : { createdAt }) }, line: entry.line, waiting: new Set() });
-      } else {
-        const part = call.pending.row.parts[call.partIndex] as { toolName: string; input: unknown };
-        call.pending.row.parts[call.partIndex] = toolPart({ toolName: part.toolName, toolCallId: item.callId, input: part.input, output: item.output, isError: item.isError });
-        call.pending.waiting.delete(item.callId);
-        calls.delete(item.callId);
+      if (!queue.resolve(item)) {
+        const orphan = toolPart({ toolName: "tool", toolCallId: item.callId, input: {}, output: item.output, isError: item.isError });
+        queue.push({ id, role: "assistant", parts: [orphan], ...(createdAt === undefined ? {} : { createdAt }) }, entry.line);
       }
     } else {
-      const pending: PendingRow = { row: item.row, line: entry.line, waiting: new Set(item.callId === undefined ? [] : [item.callId]) };
-      queue.push(pending);
-      if (item.callId !== undefined) calls.set(item.callId, { pending, partIndex: 0 });
+      queue.push(item.row, entry.line, item.callId === undefined ? [] : [item.callId]);
       if (header.title === undefined && item.row.role === "user" && item.row.uiVisible !== false) {
         const text = item.row.parts.find((part) => part.type === "text") as { text: string } | undefined;
         if (text !== undefined) {
           header.title = titleOf(text.text);
-          queue.unshift({ row: headerRow(sessionId!, header, file), line: header.line, waiting: new Set() });
+          queue.unshift(headerRow(sessionId!, header, file), header.line);
         }
       }
     }
@@ -120,7 +104,7 @@ export async function* readCodexRollout(file: string): AsyncGenerator<SourceItem
   }
   if (header !== undefined && header.title === undefined) {
     header.title = "(no user message)";
-    queue.unshift({ row: headerRow(sessionId!, header, file), line: header.line, waiting: new Set() });
+    queue.unshift(headerRow(sessionId!, header, file), header.line);
   }
   yield* drain(true);
 }
