@@ -2,29 +2,17 @@
  * Every command-line mistake is one line on stderr that says what to do, exit code 2; help and
  * version still exit 0. Runs the built binary, as a user would.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { usageLine } from "./command-line.js";
+import { runCtxwin } from "./test-support/run-ctxwin.js";
 
-const binary = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/main.js");
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-usage-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-function ctxwin(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binary, ...args], { cwd: folder, env: { ...process.env, NO_COLOR: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const ctxwin = (args: string[]) => runCtxwin(args, { cwd: folder });
 
 describe("command-line mistakes", () => {
   const cases: Array<{ args: string[]; line: RegExp }> = [

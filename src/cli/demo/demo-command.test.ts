@@ -3,16 +3,17 @@
  * the package itself; on a generated folder it answers about that folder, which shows that nothing
  * in the answer is fixed in advance.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { CTXWIN_BINARY, runCtxwin } from "../test-support/run-ctxwin.js";
 import type { DemoReport } from "./run-demo.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const binary = path.join(repositoryRoot, "dist", "cli", "main.js");
+const binary = CTXWIN_BINARY;
 const temporary: string[] = [];
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -23,18 +24,7 @@ function scratch(prefix: string): string {
   return directory;
 }
 
-/** Runs the binary asynchronously, so the test worker stays responsive. */
-function ctxwin(args: string[], { cwd }: { cwd: string }): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binary, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const ctxwin = runCtxwin;
 
 afterAll(() => {
   for (const directory of temporary) rmSync(directory, { recursive: true, force: true });

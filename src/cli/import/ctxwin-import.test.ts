@@ -4,42 +4,22 @@
  * and the rest imports; the built binary does the same end to end.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { openStore } from "../../store/open-store.js";
+import { describe, expect, it, vi } from "vitest";
 import type { HistoryStore, StoredRow } from "../../store/port.js";
 import { seedMixedHistory } from "../../tools/session-history/test-support/mixed-history.js";
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { exportSession } from "../history/export-session.js";
 import { openScope } from "../history/history-queries.js";
 import { importFiles, parseImportArguments } from "./import-command.js";
+import { scratchStores } from "./test-support/scratch-stores.js";
+import { CTXWIN_BINARY } from "../test-support/run-ctxwin.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const binary = path.join(repositoryRoot, "dist", "cli", "main.js");
-const directories: string[] = [];
-const stores: HistoryStore[] = [];
-
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-
-function temporaryDirectory(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-import-"));
-  directories.push(directory);
-  return directory;
-}
-
-function open(directory: string): HistoryStore {
-  const store = openStore({ directory });
-  stores.push(store);
-  return store;
-}
+const binary = CTXWIN_BINARY;
+const { temporaryDirectory, openScratchStore: open } = scratchStores("ctxwin-import-");
 
 async function exportText(store: HistoryStore, sessionId: string): Promise<string> {
   let text = "";

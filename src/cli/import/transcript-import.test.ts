@@ -3,39 +3,21 @@
  * definitions: rows, paired tool calls, reasoning, compaction boundaries, sidechains, images,
  * long outputs, unknown and malformed lines; repeating, growing and rewriting files.
  */
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { openStore } from "../../store/open-store.js";
+import { describe, expect, it } from "vitest";
 import type { HistoryStore, StoredRow } from "../../store/port.js";
 import { exportSession } from "../history/export-session.js";
 import { openScope } from "../history/history-queries.js";
 import { importFiles } from "./import-command.js";
+import { scratchStores } from "./test-support/scratch-stores.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const CODEX = "codex:0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05";
-const directories: string[] = [];
-const stores: HistoryStore[] = [];
-
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
-
-function temporaryDirectory(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-transcripts-"));
-  directories.push(directory);
-  return directory;
-}
-
-function freshStore(): HistoryStore {
-  const store = openStore({ directory: temporaryDirectory() });
-  stores.push(store);
-  return store;
-}
+const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-transcripts-");
+const freshStore = () => openScratchStore();
 
 function copyFixture(name: string): string {
   const file = path.join(temporaryDirectory(), name);

@@ -1,0 +1,31 @@
+/**
+ * Runs the built `ctxwin` binary as a user would, asynchronously so the test worker stays
+ * responsive while the child works.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const CTXWIN_BINARY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../dist/cli/main.js");
+
+export interface CtxwinExit {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * @example
+ * const { status, stderr } = await runCtxwin(["frobnicate"], { cwd: folder });
+ */
+export function runCtxwin(args: readonly string[], { cwd }: { cwd: string }): Promise<CtxwinExit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CTXWIN_BINARY, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
