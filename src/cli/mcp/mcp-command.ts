@@ -4,12 +4,10 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
-import { createCtxwinMcpServer } from "./mcp-server.js";
 
 /** An expected failure of `ctxwin mcp` before it serves: one line on stderr, exit code 1. */
 export class McpCommandError extends CtxwinError {
@@ -55,6 +53,9 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
         throw new McpCommandError(`No ctxwin history at ${databasePath}: import transcripts first (ctxwin import claude-code|codex), or pass --dir <project> or --db <file>.`);
       }
       const projectDirectory = options.db === undefined ? path.resolve(options.dir ?? process.cwd()) : undefined;
+      // Loaded here, not at start-up: every other ctxwin command starts without the MCP SDK.
+      const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+      const { createCtxwinMcpServer } = await import("./mcp-server.js");
       const store: HistoryStore = openStore({ path: databasePath });
       try {
         const server = createCtxwinMcpServer({
