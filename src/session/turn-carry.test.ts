@@ -6,7 +6,7 @@ import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-supp
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 import { recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { FORCE_AT, budgetSession, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
 
 const files = { "answer.txt": "The codeword is PLOVER.", "big.txt": "B".repeat(2_000) };
 const QUESTION = "What is the codeword in answer.txt?";
@@ -113,6 +113,37 @@ describe("the task travels with the turn", () => {
     expect(third).not.toContain("CCCC");
     const rows: StoredRow[] = await readAllRows(store, "s");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
+  });
+});
+
+describe("the carry is counted in the preflight", () => {
+  it("is cut further when the fresh window could not hold it whole under the hard ceiling", async () => {
+    const store = memoryStore();
+    // The notes grow during the turn: the fresh window has less room than when the input was sent.
+    let grown = false;
+    const hotMemories = { mode: "read-write" as const, render: async () => (grown ? `<hot_memories>${textOfTokens(2_000, "note")}</hot_memories>` : "") };
+    const longQuestion = `${QUESTION} ${textOfTokens(2_500, "context")}`;
+    const { model, calls } = scriptedModel({
+      script: (call) => (call.index === 0 ? { toolCalls: [{ toolName: "read", input: { path: "big.txt" } }], inputTokens: FORCE_AT - 400 } : { text: "done", inputTokens: 800 }),
+    });
+    const read = readTool(files);
+    const session = budgetSession({
+      store,
+      model,
+      system: systemOfTokens(10_000),
+      hotMemories,
+      tools: { read: { ...read, execute: async (...args: Parameters<NonNullable<typeof read.execute>>) => ((grown = true), read.execute!(...args)) } },
+      settings: { warningTurnTokens: 0 },
+    });
+
+    const result = await session.send(longQuestion);
+
+    expect(result, result.reason).toMatchObject({ status: "completed", rollovers: [expect.objectContaining({ reason: "mid-stream" })] });
+    const carry = (await readAllRows(store, "s")).find((row) => row.meta?.type === "continue")?.meta?.["carry"] as { input: { truncated: boolean; text: string } };
+    expect(carry.input.truncated).toBe(true);
+    // Halved from the 2,000-token bound at least once: the session's own count of the carried text.
+    expect(textOfTokens(1_000, "context").length).toBeGreaterThan(carry.input.text.length);
+    expect(calls[1]!.text).toContain('truncated="true"');
   });
 });
 
