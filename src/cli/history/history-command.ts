@@ -11,7 +11,8 @@ import { formatHits, formatItems, formatRead, formatSessions, formatWindows } fr
 import { HistoryCommandError } from "./history-errors.js";
 import { listItemEntries, listSessions, listWindowEntries, openScope, readEntry, searchEntries, type HistoryScope } from "./history-queries.js";
 import { openProjectStore } from "./open-project-store.js";
-import { formatUsage, sessionTimeline, timelineSettingsOf } from "./usage-command.js";
+import { DEFAULT_USAGE_WINDOWS, formatUsage, sessionTimeline } from "./usage-command.js";
+import { timelineSettingsOf } from "../../core/timeline/timeline-settings.js";
 import { readConfigFile } from "../../store/config-file.js";
 import { wantsUnicode } from "../terminal/timeline-chart.js";
 
@@ -116,8 +117,8 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
     .option("--json", "print the timeline as JSON (every request, mark and window)")
     .option("--ascii", "plain ASCII characters (the default when the locale is not UTF-8)")
-    .option("--windows <count>", "read only the newest <count> windows request by request (default: all)", parseWindowCount)
-    .action((session: string, options: CommonOptions & { ascii?: boolean; windows?: number }) =>
+    .option("--windows <count>", `read the newest <count> windows request by request, or all (default ${DEFAULT_USAGE_WINDOWS})`, parseWindowCount, DEFAULT_USAGE_WINDOWS)
+    .action((session: string, options: CommonOptions & { ascii?: boolean; windows: number | "all" }) =>
       run(options, async ({ store }) => {
         const config = await readConfigFile({ directory: options.dir ?? process.cwd() });
         const settings = timelineSettingsOf(config.status === "invalid" ? {} : config.config);
@@ -129,8 +130,9 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
   return history;
 }
 
-function parseWindowCount(value: string): number {
-  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new InvalidArgumentError("expected a positive whole number.");
+function parseWindowCount(value: string): number | "all" {
+  if (value === "all") return "all";
+  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new InvalidArgumentError("expected a positive whole number or all.");
   return Number(value);
 }
 

@@ -77,9 +77,17 @@ describe("ctxwin history usage", () => {
     const all = JSON.parse((await history(["usage", "timeline", "--json"])).stdout) as Timeline;
     expect(all.points).toHaveLength(12);
     expect(all.marks.map((mark) => mark.kind)).toEqual(["warning", "notes", "rollover", "compaction", "clear", "warning", "flush", "notes", "rollover"]);
+    const every = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "all"])).stdout) as Timeline;
+    expect(every).toEqual(all);
     const newest = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "2"])).stdout) as Timeline;
     expect(newest.windows.map((window) => window.detailed)).toEqual([false, false, false, true, true]);
     expect(newest.points.map((point) => point.seq)).toEqual([17, 18, 20, 24]);
+  });
+
+  it("says how many windows it read when it did not read them all", async () => {
+    const { stdout } = await history(["usage", "timeline", "--windows", "1"]);
+    expect(stdout.split("\n")[0]).toContain("(the newest 1 of 5 windows read request by request; --windows all reads every one)");
+    expect(stdout).toMatch(/^#1 w:0\s+\(not read\)\s+rolled over at 7,100 \(on-send\)$/m);
   });
 
   it("fails in one line for an unknown session", async () => {

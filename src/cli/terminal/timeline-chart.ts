@@ -113,7 +113,7 @@ function headline(timeline: Timeline, separator: string): string {
         ]
           .filter((part) => part !== undefined)
           .join(", ");
-  const read = detailed === windows ? "" : ` (${detailed} of ${windows} windows read)`;
+  const read = detailed === windows ? "" : ` (the newest ${detailed} of ${windows} windows read request by request; --windows all reads every one)`;
   return `Context timeline of ${timeline.sessionId}: ${plural(windows, "window")}, ${plural(requests, "request")}${read} ${separator} ${limitText}${bands === "" ? "" : ` (${bands})`}`;
 }
 
