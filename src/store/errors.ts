@@ -84,6 +84,25 @@ export class StoreClosedError extends CtxwinError {
 }
 
 /**
+ * `openStore` was given an option its backend does not know (a typo, or an option of another
+ * backend). Nothing was opened or created.
+ *
+ * @example
+ * if (StoreOptionsError.isInstance(error)) console.error(error.unknownOptions)
+ */
+export class StoreOptionsError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreOptionsError";
+  static override isInstance = defineIsInstance(StoreOptionsError.errorName) as (error: unknown) => error is StoreOptionsError;
+
+  constructor(
+    message: string,
+    readonly unknownOptions: readonly string[] = [],
+  ) {
+    super(StoreOptionsError.errorName, message);
+  }
+}
+
+/**
  * A write was attempted on a store that cannot be written: it was opened with `readOnly: true`,
  * or the database file or its folder is not writable by this user. Reads keep working.
  *
