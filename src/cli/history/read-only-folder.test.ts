@@ -7,13 +7,16 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createInterface } from "node:readline";
 import { runUnprivileged, spawnUnprivileged, UNPRIVILEGED_SKIP_REASON } from "../../../test/unprivileged-user.js";
 import type { RowInput } from "../../core/row.js";
 import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { CTXWIN_BINARY } from "../test-support/run-ctxwin.js";
+
+// Each test runs the built CLI a few times in child processes; leave room for a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
