@@ -75,6 +75,7 @@ export function createAgentSession({
   maxSteps = 20,
   maxTurnsPerSend = 25,
   maxRetries = 2,
+  providerStore = false,
   now = () => new Date(),
   generateId = () => crypto.randomUUID(),
   budgetPolicy,
@@ -110,6 +111,7 @@ export function createAgentSession({
     notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
     maxRetries,
+    providerStore,
     maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
     events,
     warnOnce: (message) => {
