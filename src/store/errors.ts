@@ -82,3 +82,22 @@ export class StoreClosedError extends CtxwinError {
     super(StoreClosedError.errorName, "The history store is closed; open it again with openStore().");
   }
 }
+
+/**
+ * `openStore` was given an option its backend does not know (a typo, or an option of another
+ * backend). Nothing was opened or created.
+ *
+ * @example
+ * if (StoreOptionsError.isInstance(error)) console.error(error.unknownOptions)
+ */
+export class StoreOptionsError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreOptionsError";
+  static override isInstance = defineIsInstance(StoreOptionsError.errorName) as (error: unknown) => error is StoreOptionsError;
+
+  constructor(
+    message: string,
+    readonly unknownOptions: readonly string[] = [],
+  ) {
+    super(StoreOptionsError.errorName, message);
+  }
+}

@@ -6,6 +6,8 @@ import { createMemoryStore, type MemoryStoreOptions } from "./memory/memory-stor
 import type { HistoryStore, StoreWarning } from "./port.js";
 import { createSqliteStore } from "./sqlite/sqlite-store.js";
 import type { Durability } from "./sqlite/open-database.js";
+import { StoreOptionsError } from "./errors.js";
+import { assertKnownStoreOptions, chooseBackend } from "./store-option-keys.js";
 
 /** Default location of the database inside a project directory. */
 export const DEFAULT_STORE_PATH = path.join(".ctxwin", "ctxwin.db");
@@ -31,20 +33,32 @@ export interface MemoryOpenOptions extends MemoryStoreOptions {
   backend: "memory";
 }
 
-export type OpenStoreOptions = SqliteOpenOptions | MemoryOpenOptions;
+export interface PostgresOpenOptions {
+  backend?: "postgres";
+  /** `postgres://user:password@host:5432/database` (libpq connection URL). */
+  url: string;
+}
+
+export type OpenStoreOptions = SqliteOpenOptions | MemoryOpenOptions | PostgresOpenOptions;
 
 /**
- * Opens a history store.
+ * Opens a history store. Options the chosen backend does not know are refused with a
+ * `StoreOptionsError` (nothing is opened or created).
  *
  * @example
  * const store = openStore({ path: ".ctxwin/ctxwin.db" }); // SQLite, the embedded default
  * const scratch = openStore({ backend: "memory" });       // tests and ephemeral sessions
  */
 export function openStore(options: OpenStoreOptions = {}): HistoryStore {
+  const backend = chooseBackend(options as Record<string, unknown>);
+  assertKnownStoreOptions(backend, options as Record<string, unknown>);
+  if (backend === "postgres") {
+    throw new StoreOptionsError("openStore: the postgres backend is not available in this build yet; nothing was opened.");
+  }
   if (options.backend === "memory") {
     const { backend: _backend, ...memoryOptions } = options;
     return createMemoryStore(memoryOptions);
   }
-  const { backend: _backend, path: file, directory = process.cwd(), ...sqliteOptions } = options;
+  const { backend: _backend, path: file, directory = process.cwd(), ...sqliteOptions } = options as SqliteOpenOptions;
   return createSqliteStore({ ...sqliteOptions, path: path.resolve(file ?? path.join(directory, DEFAULT_STORE_PATH)) });
 }

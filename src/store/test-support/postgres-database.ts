@@ -1,0 +1,46 @@
+/**
+ * PostgreSQL for tests: each test file gets a fresh database on the server of the run (see
+ * test/postgres-server.ts), dropped when the file is done; a store opened on it may use its own
+ * schema per test (`schema` option).
+ */
+import pg from "pg";
+import { inject } from "vitest";
+
+/** Why the PostgreSQL tests cannot run here ("" when they can). */
+export const postgresUnavailable = inject("postgresUnavailable");
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * @example
+ * const database = await createTestDatabase();
+ * const store = openStore({ url: database.url, schema: "t1" });
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = inject("postgresUrl");
+  if (serverUrl === "") throw new Error(postgresUnavailable);
+  counter += 1;
+  const name = `ctxwin_test_${process.pid}_${counter}_${Math.floor(Math.random() * 1e9)}`;
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
