@@ -22,6 +22,9 @@ const program = new Command()
   .description(packageJson.description)
   .version(packageJson.version);
 
+// Lets a read-only command open a store in a folder this user cannot write (as an immutable
+// snapshot, `file:` URI): better-sqlite3 reads this setting when it first opens a database.
+process.env.SQLITE_USE_URI ??= "1";
 exitQuietlyOnClosedOutput();
 registerDemoCommand({ program });
 registerChatCommand({ program });

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { StoreReadOnlyError } from "../store/errors.js";
 import { openStore } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
 import { ApiError } from "./api-error.js";
@@ -79,7 +80,7 @@ export async function startServer({
   log = (message, error) => console.error(message, error),
 }: StartServerOptions): Promise<RunningServer> {
   const root = path.resolve(directory);
-  const store = givenStore ?? openStore({ directory: root });
+  const store = givenStore ?? openServedStore(root, log);
   const settings = createSettingsStore({ directory: root, modelKey: chat?.modelKey, ...(chat?.contextLimit === undefined ? {} : { initialContextLimit: chat.contextLimit }) });
   const hub = createEventHub({
     store,
@@ -159,4 +160,19 @@ function readVersion(): string {
     }
   }
   return "unknown";
+}
+
+/**
+ * The project's store, written by chat turns. In a folder this user cannot write it is served
+ * read-only instead: browsing and search work, and a write is answered 409 `read-only`.
+ */
+function openServedStore(root: string, log: (message: string, error: unknown) => void): HistoryStore {
+  try {
+    return openStore({ directory: root });
+  } catch (error) {
+    if (!StoreReadOnlyError.isInstance(error)) throw error;
+    const store = openStore({ directory: root, readOnly: true });
+    log("ctxwin serve: serving the history read-only (sending and clearing are refused):", error);
+    return store;
+  }
 }

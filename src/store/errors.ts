@@ -101,3 +101,31 @@ export class StoreOptionsError extends CtxwinError {
     super(StoreOptionsError.errorName, message);
   }
 }
+
+/**
+ * A write was attempted on a store that cannot be written: it was opened with `readOnly: true`,
+ * or the database file or its folder is not writable by this user. Reads keep working.
+ *
+ * @example
+ * if (StoreReadOnlyError.isInstance(error)) console.error(error.message)
+ */
+export class StoreReadOnlyError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreReadOnlyError";
+  static override isInstance = defineIsInstance(StoreReadOnlyError.errorName) as (error: unknown) => error is StoreReadOnlyError;
+
+  constructor(
+    readonly path: string,
+    readonly reason: "opened-read-only" | "not-writable",
+    options: { cause?: unknown; detail?: string } = {},
+  ) {
+    const why =
+      reason === "opened-read-only"
+        ? "it was opened read-only"
+        : `this user cannot write the file or its folder${options.detail === undefined ? "" : ` (${options.detail})`}`;
+    super(
+      StoreReadOnlyError.errorName,
+      `Cannot write to the ctxwin history '${path}': ${why}. Nothing was written; reading still works (e.g. 'ctxwin history'). To write, make the folder and the file writable for this user, or use another directory.`,
+      options,
+    );
+  }
+}

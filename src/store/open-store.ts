@@ -27,6 +27,11 @@ export interface SqliteOpenOptions {
   maxRowBytes?: number;
   /** Called for rows skipped on read (corrupt JSON, newer format); default: a line on stderr. */
   onWarning?: (warning: StoreWarning) => void;
+  /**
+   * Open an existing database without ever writing to it (works in a folder this user cannot
+   * write); `append` and `deleteSession` throw `StoreReadOnlyError`. Default `false`.
+   */
+  readOnly?: boolean;
 }
 
 export interface MemoryOpenOptions extends MemoryStoreOptions {
@@ -48,6 +53,7 @@ export type OpenStoreOptions = SqliteOpenOptions | MemoryOpenOptions | PostgresO
  * @example
  * const store = openStore({ path: ".ctxwin/ctxwin.db" }); // SQLite, the embedded default
  * const scratch = openStore({ backend: "memory" });       // tests and ephemeral sessions
+ * const reader = openStore({ directory: "/srv/project", readOnly: true }); // never writes
  */
 export function openStore(options: OpenStoreOptions = {}): HistoryStore {
   const backend = chooseBackend(options as Record<string, unknown>);

@@ -1,6 +1,7 @@
 /**
- * Opens the history store of a project directory for reading, without ever creating one: a
- * directory without `.ctxwin/ctxwin.db` is an error, not an empty history.
+ * Opens the history store of a project directory for reading, without ever creating or writing
+ * one: a directory without `.ctxwin/ctxwin.db` is an error, not an empty history, and a folder
+ * this user cannot write is read as it is.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -17,5 +18,5 @@ export function openProjectStore({ directory = process.cwd() }: { directory?: st
   if (!existsSync(databasePath)) {
     throw new HistoryCommandError(`No ctxwin history in ${resolved}: ${databasePath} does not exist.`);
   }
-  return openStore({ directory: resolved });
+  return openStore({ directory: resolved, readOnly: true });
 }

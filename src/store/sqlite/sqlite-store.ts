@@ -9,7 +9,7 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend } from "../append-plan.js";
-import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
+import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreReadOnlyError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
 import type {
   ActiveWindow,
@@ -29,6 +29,7 @@ import type {
 import { openDatabase, type Durability } from "./open-database.js";
 import { decodeRow } from "./row-codec.js";
 import { searchSession } from "./search.js";
+import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 
 export interface SqliteStoreOptions {
@@ -40,6 +41,8 @@ export interface SqliteStoreOptions {
   generateId?: () => string;
   maxRowBytes?: number;
   onWarning?: (warning: StoreWarning) => void;
+  /** Open without ever writing: the file must exist, and `append`/`deleteSession` throw `StoreReadOnlyError`. */
+  readOnly?: boolean;
 }
 
 interface EncodedRow {
@@ -60,8 +63,9 @@ export function createSqliteStore({
   generateId = () => crypto.randomUUID(),
   maxRowBytes,
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
+  readOnly = false,
 }: SqliteStoreOptions): HistoryStore {
-  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability });
+  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability, readOnly });
   const sql = prepareStatements(db);
   let closed = false;
   let corruptRowsSkipped = 0;
@@ -69,6 +73,11 @@ export function createSqliteStore({
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
+  const writable = () => {
+    open();
+    if (readOnly) throw new StoreReadOnlyError(path, "opened-read-only");
+  };
+
   const sessionOf = (sessionId: string) => sql.session.get(sessionId) as SessionRecord | undefined;
   const floorOf = (session: SessionRecord, options: FloorOptions) => (options.includeCleared === true ? 0 : session.floor_seq);
 
@@ -177,11 +186,11 @@ export function createSqliteStore({
     return true;
   });
 
-  return {
+  const store: HistoryStore = {
     backend: "sqlite",
 
     async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      open();
+      writable();
       assertSessionId(sessionId);
       const operationId = checkOperationId(options.operationId);
       const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
@@ -291,7 +300,7 @@ export function createSqliteStore({
     },
 
     async deleteSession(sessionId: string) {
-      open();
+      writable();
       assertSessionId(sessionId);
       return deleteTransaction.immediate(sessionId);
     },
@@ -306,6 +315,23 @@ export function createSqliteStore({
       db.close();
     },
   };
+  return withTypedFailures(store, (error) => storeFailure(path, error));
+}
+
+/** Every asynchronous call of `store` with SQLite failures turned into the store's typed errors. */
+function withTypedFailures(store: HistoryStore, translate: (error: unknown) => unknown): HistoryStore {
+  const wrapped: Record<string, unknown> = { ...store };
+  for (const [name, method] of Object.entries(store)) {
+    if (typeof method !== "function" || name === "diagnostics") continue;
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        throw translate(error);
+      }
+    };
+  }
+  return wrapped as unknown as HistoryStore;
 }
 
 type SessionSummaryRecord = SessionRecord & { window_count: number };

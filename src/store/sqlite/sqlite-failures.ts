@@ -1,0 +1,28 @@
+/**
+ * What a failure raised by SQLite means for the store: a write the file or its folder does not
+ * allow, or a damaged file. Everything else keeps its own meaning.
+ */
+import { CtxwinError } from "../../core/errors.js";
+import { StoreReadOnlyError } from "../errors.js";
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** SQLITE_READONLY and its extended codes (e.g. SQLITE_READONLY_DIRECTORY: no `-shm` can be created). */
+export function isReadOnlyFailure(error: unknown): boolean {
+  return codeOf(error)?.startsWith("SQLITE_READONLY") === true;
+}
+
+/**
+ * The typed store error for a SQLite failure, or the failure itself when it has no store meaning.
+ *
+ * @example
+ * try { statement.run() } catch (error) { throw storeFailure(file, error) }
+ */
+export function storeFailure(file: string, error: unknown): unknown {
+  if (CtxwinError.isInstance(error)) return error;
+  if (isReadOnlyFailure(error)) return new StoreReadOnlyError(file, "not-writable", { cause: error });
+  return error;
+}
