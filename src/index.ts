@@ -70,7 +70,7 @@ export type {
   WindowSummary,
   WindowsOptions,
 } from "./store/port.js";
-export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreFormatError, StoreOptionsError, StoreReadOnlyError } from "./store/errors.js";
+export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError } from "./store/errors.js";
 export { DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
+import { registerDoctorCommand } from "./doctor/doctor-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
 import { registerImportCommand } from "./import/import-command.js";
 import { registerMcpCommand } from "./mcp/mcp-command.js";
@@ -32,6 +33,7 @@ registerHistoryCommand({ program });
 registerImportCommand({ program });
 registerMcpCommand({ program, version: packageJson.version });
 registerServeCommand({ program });
+registerDoctorCommand({ program });
 
 configureCommandLine(program);
 await runCommandLine(program, process.argv);

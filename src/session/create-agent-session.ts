@@ -76,6 +76,7 @@ export function createAgentSession({
   maxSteps = 20,
   maxTurnsPerSend = 25,
   maxRetries = 2,
+  providerStore = false,
   now = () => new Date(),
   generateId = () => crypto.randomUUID(),
   budgetPolicy,
@@ -112,6 +113,7 @@ export function createAgentSession({
     maxSteps,
     continuity: { carry: continuity.carry ?? true },
     maxRetries,
+    providerStore,
     maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
     events,
     warnOnce: (message) => {

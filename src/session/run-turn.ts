@@ -15,6 +15,7 @@ import { assembleRequest, overheadTokens, rowRequestTokens, type AssembledReques
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerErrorText } from "./provider-error-text.js";
+import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 
 export interface TurnStop {
@@ -159,12 +160,13 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const result = streamText({
     model,
     ...(request.system === undefined ? {} : { system: request.system }),
-    messages: request.messages,
+    messages: selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore }),
     tools: frame.tools,
     // The budget's output reserve is what the request asks for (every later step's input stays
     // under the hard ceiling, so the same limit fits it too).
     ...(context.policy.outputLimit === undefined ? {} : { maxOutputTokens: context.policy.outputLimit({ model, contextLimit: limit, inputTokens: request.estimatedTokens }) }),
     maxRetries: context.maxRetries,
+    ...providerOptionsOf(context, model),
     ...(signal === undefined ? {} : { abortSignal: signal }),
     stopWhen: [
       stepCountIs(context.maxSteps),
@@ -181,7 +183,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       previous = next.estimate;
       estimates[stepNumber] = next.rawEstimatedTokens;
       if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
-      return { messages: next.messages, ...(next.system === undefined ? {} : { system: next.system }) };
+      return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { system: next.system }) };
     },
     onStepFinish: (step) => recorder.acceptStepResult(step),
     onError: ({ error }) => {

@@ -64,6 +64,12 @@ export interface AgentSessionOptions {
    * 2, with backoff). 0 reports an unreachable server at once.
    */
   maxRetries?: number;
+  /**
+   * Let the provider store requests and responses on its servers (the OpenAI Responses API's
+   * `store`). Default `false`: every request is self-contained, earlier output is sent as content,
+   * never as references to stored items (docs/adr/0027).
+   */
+  providerStore?: boolean;
   now?: () => Date;
   generateId?: () => string;
   /** Seams, for tests and for engines that are not wired by default. */

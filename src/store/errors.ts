@@ -129,3 +129,28 @@ export class StoreReadOnlyError extends CtxwinError {
     );
   }
 }
+
+/**
+ * The database file is damaged (SQLite reports a malformed page, or a search index cannot be
+ * loaded). Once a store has seen this it refuses every write, and later opens refuse the file
+ * until `ctxwin doctor` finds it healthy.
+ *
+ * @example
+ * if (StoreCorruptError.isInstance(error)) console.error(error.message) // says to run ctxwin doctor
+ */
+export class StoreCorruptError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreCorruptError";
+  static override isInstance = defineIsInstance(StoreCorruptError.errorName) as (error: unknown) => error is StoreCorruptError;
+
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(
+      StoreCorruptError.errorName,
+      `The ctxwin history '${path}' is damaged (${detail}); nothing more is written to it. Run 'ctxwin doctor --db ${path}' to check it, rebuild its search indexes, or salvage its readable rows (--salvage rows.jsonl).`,
+      options,
+    );
+  }
+}

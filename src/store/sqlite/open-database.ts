@@ -9,7 +9,9 @@ import { closeSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, op
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import { StoreFormatError, StoreReadOnlyError } from "../errors.js";
+import { StoreCorruptError, StoreFormatError, StoreReadOnlyError } from "../errors.js";
+import { readDamageMark, writeDamageMark } from "./damage-mark.js";
+import { FULL_CHECK_MAX_BYTES, findDamage } from "./open-check.js";
 import { CTXWIN_APPLICATION_ID, MIGRATIONS, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
 import { isReadOnlyFailure } from "./sqlite-failures.js";
 
@@ -22,6 +24,8 @@ export interface OpenDatabaseOptions {
   durability: Durability;
   /** Never write (no schema creation, no WAL switch); the file must exist. */
   readOnly?: boolean;
+  /** Files up to this size get a full `quick_check` on open (ADR 0020). */
+  fullCheckMaxBytes?: number;
 }
 
 const sqliteHeader = "SQLite format 3\u0000";
@@ -34,8 +38,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   return options.readOnly === true ? openReadOnly(options) : openWritable(options);
 }
 
-function openWritable({ path: file, busyTimeoutMs, durability }: OpenDatabaseOptions): Database.Database {
+function openWritable({ path: file, busyTimeoutMs, durability, fullCheckMaxBytes = FULL_CHECK_MAX_BYTES }: OpenDatabaseOptions): Database.Database {
   assertUsableFile(file);
+  assertNotMarkedDamaged(file);
   if (!existsSync(file)) {
     try {
       mkdirSync(path.dirname(file), { recursive: true });
@@ -49,6 +54,7 @@ function openWritable({ path: file, busyTimeoutMs, durability }: OpenDatabaseOpt
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     // One read transaction, so that both reads see the same state while another process may be creating the schema.
     const version = db.transaction(() => assertOurs(db, file))();
+    if (version > 0) assertUndamaged(db, file, { fullCheckMaxBytes, mark: true });
     useWriteAheadLog(db, busyTimeoutMs);
     db.pragma(`synchronous = ${durability === "full" ? "FULL" : "NORMAL"}`);
     // A file at this build's format needs no write to open; only creating or migrating takes the write lock.
@@ -66,9 +72,10 @@ function openWritable({ path: file, busyTimeoutMs, durability }: OpenDatabaseOpt
  * waiting to be checkpointed, the file is complete as it is and is read as an immutable snapshot.
  * An older format is migrated once through a writable open when the folder allows it.
  */
-function openReadOnly({ path: file, busyTimeoutMs, durability }: OpenDatabaseOptions): Database.Database {
+function openReadOnly({ path: file, busyTimeoutMs, durability, fullCheckMaxBytes = FULL_CHECK_MAX_BYTES }: OpenDatabaseOptions): Database.Database {
   if (!existsSync(file)) throw new StoreFormatError(file, `No ctxwin database at '${file}' (a read-only open never creates one).`);
   assertUsableFile(file);
+  assertNotMarkedDamaged(file);
   let db = connect(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
@@ -81,6 +88,7 @@ function openReadOnly({ path: file, busyTimeoutMs, durability }: OpenDatabaseOpt
       db = openSnapshot(file, error);
       version = assertOurs(db, file);
     }
+    if (version > 0) assertUndamaged(db, file, { fullCheckMaxBytes, mark: false });
     if (version === STORE_FORMAT_VERSION) return db;
     if (version === 0) throw new StoreFormatError(file, `'${file}' is an empty SQLite database with no ctxwin history in it yet.`);
     db.close();
@@ -95,7 +103,7 @@ function openReadOnly({ path: file, busyTimeoutMs, durability }: OpenDatabaseOpt
 
 function migrateForReading(file: string, version: number, busyTimeoutMs: number, durability: Durability): void {
   try {
-    openWritable({ path: file, busyTimeoutMs, durability }).close();
+    openWritable({ path: file, busyTimeoutMs, durability, fullCheckMaxBytes: 0 }).close();
   } catch (error) {
     if (!StoreReadOnlyError.isInstance(error)) throw error;
     throw new StoreReadOnlyError(file, "not-writable", {
@@ -138,7 +146,7 @@ function connect(file: string, options: Database.Options): Database.Database {
 
 /** A typed error for a failed open: read-only failures keep their meaning, everything else is a format problem. */
 function openFailure(file: string, error: unknown): Error {
-  if (StoreFormatError.isInstance(error) || StoreReadOnlyError.isInstance(error)) return error as Error;
+  if (StoreFormatError.isInstance(error) || StoreReadOnlyError.isInstance(error) || StoreCorruptError.isInstance(error)) return error as Error;
   if (isReadOnlyFailure(error)) return new StoreReadOnlyError(file, "not-writable", { cause: error });
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EACCES" || code === "EPERM" || code === "EROFS") return new StoreReadOnlyError(file, "not-writable", { cause: error, detail: (error as Error).message });
@@ -207,13 +215,31 @@ function sleepSync(milliseconds: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds);
 }
 
+function assertNotMarkedDamaged(file: string): void {
+  const earlier = readDamageMark(file);
+  if (earlier !== undefined) throw new StoreCorruptError(file, earlier);
+}
+
+/**
+ * Runs the bounded damage check (ADR 0020). A damaged file is marked, so that later opens refuse
+ * it too, except by a read-only open, which writes nothing at all.
+ */
+function assertUndamaged(db: Database.Database, file: string, { fullCheckMaxBytes, mark }: { fullCheckMaxBytes: number; mark: boolean }): void {
+  // SQLite then checks each cell's size as it reads a page, which finds more damage before use.
+  db.pragma("cell_size_check = ON");
+  const damage = findDamage(db, file, { fullCheckMaxBytes });
+  if (damage === undefined) return;
+  if (mark) writeDamageMark(file, damage);
+  throw new StoreCorruptError(file, damage);
+}
+
 /**
  * Refuses what is not a database file. An empty file is refused too: ctxwin never leaves one (a
  * new database appears whole), so it is a placeholder or the remains of a failed copy, and
  * turning it into a new, empty history would hide the history the user expected there. An empty
  * file whose `-wal` holds data is a database whose pages were not yet copied back: SQLite reads it.
  */
-function assertUsableFile(file: string): void {
+export function assertUsableFile(file: string): void {
   if (!existsSync(file)) return;
   const stats = statSync(file);
   if (!stats.isFile()) throw new StoreFormatError(file, `'${file}' is not a file; pass the path of a ctxwin database file.`);

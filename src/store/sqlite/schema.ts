@@ -12,6 +12,16 @@ export const CTXWIN_APPLICATION_ID = 0x63747877;
 /** Format version written by this build. */
 export const STORE_FORMAT_VERSION = 3;
 
+/** The two search indexes (derived from the rows; `ctxwin doctor` creates them again when damaged). */
+export const SEARCH_INDEX_SCHEMA = `
+CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
+  text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
+);
+CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
+  text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+);
+`;
+
 export const SCHEMA_V1 = `
 CREATE TABLE ctxwin_sessions (
   session_key INTEGER PRIMARY KEY,
@@ -58,13 +68,7 @@ CREATE TABLE ctxwin_operations (
   PRIMARY KEY (session_key, operation_id)
 ) WITHOUT ROWID;
 
-CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
-  text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
-);
-CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
-  text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
-);
-`;
+${SEARCH_INDEX_SCHEMA}`;
 
 /** SQL to run, or a function for a migration that must read stored rows with this build's codec. */
 export type Migration = string | ((db: Database.Database) => void);

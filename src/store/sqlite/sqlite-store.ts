@@ -9,7 +9,7 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend } from "../append-plan.js";
-import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreReadOnlyError } from "../errors.js";
+import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
 import type {
   ActiveWindow,
@@ -26,6 +26,7 @@ import type {
   WindowPage,
   WindowsOptions,
 } from "../port.js";
+import { writeDamageMark } from "./damage-mark.js";
 import { openDatabase, type Durability } from "./open-database.js";
 import { decodeRow } from "./row-codec.js";
 import { searchSession } from "./search.js";
@@ -43,6 +44,8 @@ export interface SqliteStoreOptions {
   onWarning?: (warning: StoreWarning) => void;
   /** Open without ever writing: the file must exist, and `append`/`deleteSession` throw `StoreReadOnlyError`. */
   readOnly?: boolean;
+  /** Files up to this size (with their `-wal`) get SQLite's full `quick_check` on open; default 32 MiB (ADR 0020). */
+  fullCheckMaxBytes?: number;
 }
 
 interface EncodedRow {
@@ -64,10 +67,19 @@ export function createSqliteStore({
   maxRowBytes,
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
   readOnly = false,
+  fullCheckMaxBytes,
 }: SqliteStoreOptions): HistoryStore {
-  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability, readOnly });
-  const sql = prepareStatements(db);
+  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability, readOnly, ...(fullCheckMaxBytes === undefined ? {} : { fullCheckMaxBytes }) });
+  let sql: ReturnType<typeof prepareStatements>;
+  try {
+    sql = prepareStatements(db);
+  } catch (error) {
+    db.close();
+    throw storeFailure(path, error);
+  }
   let closed = false;
+  /** Set once any call met damage: from then on every write is refused. */
+  let damage: StoreCorruptError | undefined;
   let corruptRowsSkipped = 0;
 
   const open = () => {
@@ -76,6 +88,16 @@ export function createSqliteStore({
   const writable = () => {
     open();
     if (readOnly) throw new StoreReadOnlyError(path, "opened-read-only");
+    if (damage !== undefined) throw new StoreCorruptError(path, damage.detail, { cause: damage });
+  };
+  /** The typed error for a failed call; damage is remembered, and marked on disk for later opens. */
+  const failure = (error: unknown): unknown => {
+    const typed = storeFailure(path, error);
+    if (StoreCorruptError.isInstance(typed) && damage === undefined) {
+      damage = typed;
+      if (!readOnly) writeDamageMark(path, typed.detail);
+    }
+    return typed;
   };
 
   const sessionOf = (sessionId: string) => sql.session.get(sessionId) as SessionRecord | undefined;
@@ -315,7 +337,7 @@ export function createSqliteStore({
       db.close();
     },
   };
-  return withTypedFailures(store, (error) => storeFailure(path, error));
+  return withTypedFailures(store, failure);
 }
 
 /** Every asynchronous call of `store` with SQLite failures turned into the store's typed errors. */
