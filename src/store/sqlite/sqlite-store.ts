@@ -27,7 +27,7 @@ import type {
   WindowsOptions,
 } from "../port.js";
 import { openDatabase, type Durability } from "./open-database.js";
-import { decodeRow } from "./row-codec.js";
+import { decodeRow } from "../row-codec.js";
 import { searchSession } from "./search.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 
