@@ -28,7 +28,7 @@ import type {
 } from "../port.js";
 import { writeDamageMark } from "./damage-mark.js";
 import { openDatabase, type Durability } from "./open-database.js";
-import { decodeRow } from "./row-codec.js";
+import { decodeRow } from "../row-codec.js";
 import { searchSession } from "./search.js";
 import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";

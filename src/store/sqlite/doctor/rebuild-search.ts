@@ -7,7 +7,7 @@
  */
 import type Database from "better-sqlite3";
 import { renderRowText } from "../../../core/row-text.js";
-import { decodeRow } from "../row-codec.js";
+import { decodeRow } from "../../row-codec.js";
 import { SEARCH_INDEX_SCHEMA } from "../schema.js";
 import { SEARCH_INDEXES } from "./check-database.js";
 
