@@ -147,6 +147,11 @@ describe("rankedQueryWords", () => {
   it("returns no words for punctuation", () => {
     expect(rankedQueryWords("--- !!!")).toEqual([]);
   });
+
+  it("drops English stop words, and keeps them when the query has nothing else", () => {
+    expect(rankedQueryWords("When did Melanie paint a sunrise?")).toEqual(["melanie", "paint", "sunrise"]);
+    expect(rankedQueryWords("What is it?")).toEqual(["what", "is", "it"]);
+  });
 });
 
 describe("literalWordPhrase (a safe word pre-filter for literal search)", () => {

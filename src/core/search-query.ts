@@ -1,9 +1,11 @@
 /**
  * Search query rules shared by every store backend, so that all of them answer alike.
  * - literal: case-insensitive substring of the rendered row text.
- * - ranked: words (letters and digits), any of them, ordered by BM25 relevance.
+ * - ranked: words (letters and digits) less English stop words, any of them, ordered by BM25
+ *   relevance (`ranked-score.ts`).
  */
 import { CtxwinError } from "./errors.js";
+import { isStopWord } from "./stop-words.js";
 
 export type SearchMode = "literal" | "ranked";
 
@@ -67,9 +69,17 @@ export function tokenizeWords(text: string): string[] {
   return folded.match(wordPattern) ?? [];
 }
 
-/** Distinct words of a ranked query, at most `MAX_RANKED_WORDS`. */
+/**
+ * Distinct words of a ranked query, at most `MAX_RANKED_WORDS`, without its English stop words
+ * ("when", "did", "the": `core/stop-words.ts`); a query of nothing but stop words keeps them all.
+ *
+ * @example rankedQueryWords("When did Melanie paint a sunrise?") // ["melanie", "paint", "sunrise"]
+ * @example rankedQueryWords("to be or not to be") // ["to", "be", "or", "not"]
+ */
 export function rankedQueryWords(query: string): string[] {
-  return [...new Set(tokenizeWords(query))].slice(0, MAX_RANKED_WORDS);
+  const words = [...new Set(tokenizeWords(query))];
+  const content = words.filter((word) => !isStopWord(word));
+  return (content.length > 0 ? content : words).slice(0, MAX_RANKED_WORDS);
 }
 
 /** Characters the ranked index keeps inside tokens (SQLite unicode61's default categories). */

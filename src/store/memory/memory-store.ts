@@ -245,7 +245,7 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       } else {
         const corpus = session.rows.filter((row) => row.visible).map((row) => tokenizeWords(row.searchText));
         const rangeRows = session.rows.filter(inRange).length;
-        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, corpus });
+        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus });
       }
       const page = ordered.slice(checked.offset, checked.offset + checked.limit);
       return {
