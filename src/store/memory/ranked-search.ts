@@ -5,7 +5,7 @@
  */
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
 import { orderRankedCandidates } from "../../core/ranked-score.js";
-import { rankedQueryWords, tokenizeWords } from "../../core/search-query.js";
+import { rankedQueryWords, rankedTerms } from "../../core/search-query.js";
 import { bm25Scores } from "./bm25.js";
 
 export interface RankRowsOptions<T> {
@@ -16,7 +16,7 @@ export interface RankRowsOptions<T> {
   query: string;
   textOf: (row: T) => string;
   seqOf: (row: T) => number;
-  /** The words of every searchable row of the session, for the words' weights. */
+  /** The terms (`rankedTerms`) of every searchable row of the session, for the terms' weights. */
   corpus: string[][];
 }
 
@@ -25,7 +25,7 @@ export interface RankRowsOptions<T> {
  */
 export function rankRows<T>({ candidates, rangeRows, query, textOf, seqOf, corpus }: RankRowsOptions<T>): T[] {
   const documents = candidates.map((row) => {
-    const words = tokenizeWords(textOf(row));
+    const words = rankedTerms(textOf(row));
     return { row, words, distinct: new Set(words) };
   });
   const words = selectRankedWords({
