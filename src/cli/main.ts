@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `ctxwin` command: `demo` runs the offline demonstration, `chat` an agent on a real provider,
- * `history` inspects stored sessions, `import`
- * loads transcripts, `serve` opens the web UI.
+ * `history` inspects stored sessions, `import` loads transcripts, `mcp` serves the history to MCP
+ * clients, `serve` opens the web UI.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
@@ -10,6 +10,7 @@ import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
 import { registerImportCommand } from "./import/import-command.js";
+import { registerMcpCommand } from "./mcp/mcp-command.js";
 import { registerServeCommand } from "./serve/serve-command.js";
 import { configureCommandLine, runCommandLine } from "./command-line.js";
 import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
@@ -26,6 +27,7 @@ registerDemoCommand({ program });
 registerChatCommand({ program });
 registerHistoryCommand({ program });
 registerImportCommand({ program });
+registerMcpCommand({ program, version: packageJson.version });
 registerServeCommand({ program });
 
 configureCommandLine(program);

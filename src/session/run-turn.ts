@@ -25,7 +25,11 @@ export interface TurnStop {
 }
 
 export interface TurnRun {
-  /** `interrupted`: the turn's signal aborted it; what streamed of the current step is stored. */
+  /**
+   * `interrupted`: the turn's signal aborted it; what streamed of the current step is stored.
+   * `context-exceeded`: the provider refused a request as too long before it produced anything;
+   * `steps` holds the settled steps before it (none when the first request was refused).
+   */
   status: "completed" | "failed" | "context-exceeded" | "blocked" | "interrupted";
   text: string;
   steps: StoredStep[];
@@ -198,7 +202,11 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const interrupted = recorder.aborted || stoppedByAbort || (failure !== undefined && signal?.aborted === true);
   if (interrupted && !SessionStoreError.isInstance(consumeError)) return { status: "interrupted", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
   if (failure === undefined) return { status: "completed", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
-  if (isContextExceededError(failure) && !recorder.streamedAnything) return { status: "context-exceeded", text, steps, streamedAnything: false, model: key, error: asError(failure) };
+  // Refused as too long before the failing request produced anything: the steps before it (if any)
+  // are stored and settled, so the turn can roll over and continue (issue 15 item 4).
+  if (isContextExceededError(failure) && !recorder.partialStored && !SessionStoreError.isInstance(failure)) {
+    return { status: "context-exceeded", text, steps, streamedAnything: recorder.streamedAnything, model: key, error: asError(failure) };
+  }
   const error = SessionStoreError.isInstance(failure) || RequestOverCeilingError.isInstance(failure) ? failure : new ProviderCallError(key, failure);
   context.events.emit("error", { error });
   return { status: "failed", text, steps, streamedAnything: recorder.streamedAnything, model: key, error };

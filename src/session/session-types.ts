@@ -29,6 +29,18 @@ export interface HotMemoriesProvider {
   readonly mode: "read-write" | "read-only" | "off";
 }
 
+/**
+ * How a turn stopped by a rollover keeps its task (docs/adr/0023). Each feature can be switched
+ * off, e.g. to measure it against today's behaviour.
+ */
+export interface ContinuityOptions {
+  /**
+   * The `continue` row after a rollover that stops a turn carries the turn's user input (verbatim,
+   * bounded) and a ledger of its finished tool calls (default true).
+   */
+  carry?: boolean;
+}
+
 export interface AgentSessionOptions {
   store: HistoryStore;
   sessionId: string;
@@ -41,6 +53,8 @@ export interface AgentSessionOptions {
   budget?: SessionBudgetOptions;
   /** Memory tool and hot memories (`{ root }`), or `false` (default) for none. */
   memory?: { root: string; readOnly?: boolean } | false;
+  /** Continuity across a rollover in the middle of a turn (all on by default). */
+  continuity?: ContinuityOptions;
   /** Most steps of one turn (default 20). */
   maxSteps?: number;
   /** Most turns (the input plus queued continuations) one `send` runs (default 25). */
