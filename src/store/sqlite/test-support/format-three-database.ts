@@ -28,7 +28,7 @@ export function downgradeSearchIndexes(db: Database.Database): void {
     const rows = db.prepare("SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1");
     const literal = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
     const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
-    for (const record of rows.iterate() as Iterable<{ row_key: number; seq: number; session_id: string; body: string }>) {
+    for (const record of rows.all() as { row_key: number; seq: number; session_id: string; body: string }[]) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);
       const text = decoded.ok ? renderRowText(decoded.row) : "";
       if (text.length === 0) continue;
