@@ -30,6 +30,7 @@ import { writeDamageMark } from "./damage-mark.js";
 import { openDatabase, type Durability } from "./open-database.js";
 import { decodeRow } from "../row-codec.js";
 import { searchSession } from "./search.js";
+import { wordIndexText } from "./search-index.js";
 import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 
@@ -153,7 +154,7 @@ export function createSqliteStore({
         const rowKey = sql.insertRow.run(session.session_key, seq, entry.windowSeq, entry.visible ? 1 : 0, entry.row.tokens ?? null, entry.body).lastInsertRowid;
         if (entry.searchText.length > 0) {
           sql.insertLiteral.run(rowKey, entry.searchText);
-          sql.insertWords.run(rowKey, entry.searchText);
+          sql.insertWords.run(rowKey, wordIndexText(entry.searchText));
         }
         sql.upsertWindow.run({
           session_key: session.session_key,
