@@ -13,7 +13,7 @@ export const CTXWIN_APPLICATION_ID = 0x63747877;
 /** Format version written by this build. */
 export const STORE_FORMAT_VERSION = 4;
 
-/** The two search indexes (derived from the rows; `ctxwin doctor` creates them again when damaged). */
+/** The two search indexes as format 1 created them (format 4 rebuilds them: `SEARCH_INDEXES_V4`, which `ctxwin doctor` also uses). */
 export const SEARCH_INDEX_SCHEMA = `
 CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
   text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'

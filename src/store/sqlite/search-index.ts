@@ -11,7 +11,7 @@
 import type Database from "better-sqlite3";
 import { renderRowText } from "../../core/row-text.js";
 import { rankedTerms } from "../../core/search-query.js";
-import { decodeRow } from "./row-codec.js";
+import { decodeRow } from "../row-codec.js";
 
 /** The text the word index holds for a row's rendered text. */
 export function wordIndexText(searchText: string): string {

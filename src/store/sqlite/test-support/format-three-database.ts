@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { renderRowText } from "../../../core/row-text.js";
 import type { RowInput } from "../../../core/row.js";
 import { openStore } from "../../open-store.js";
-import { decodeRow } from "../row-codec.js";
+import { decodeRow } from "../../row-codec.js";
 
 const FORMAT_THREE_INDEXES = `
 DROP TABLE ctxwin_search_literal;
