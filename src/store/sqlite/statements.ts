@@ -15,21 +15,7 @@ export interface SessionRecord {
   updated_at: string;
 }
 
-export interface WindowRecord {
-  window_seq: number;
-  kind: string;
-  reason: string | null;
-  rollover_id: string | null;
-  /** A rollover boundary's figures (format 3); NULL for other windows. */
-  context_tokens: number | null;
-  max_tokens: number | null;
-  first_seq: number;
-  last_seq: number;
-  row_count: number;
-  visible_count: number;
-  started_at: string;
-  ended_at: string;
-}
+export type { WindowRecord } from "../window-record.js";
 
 const rowColumns = "seq, window_seq, body";
 // Filters shared by the search statements (session, exclusive seq bounds) and their columns.
