@@ -11,6 +11,17 @@ describe("orderRankedCandidates", () => {
     expect(order).toEqual(["best", "new", "old"]);
   });
 
+  it("orders the same rows newest first when asked", () => {
+    const candidates = [
+      { key: "old", position: 1, score: 5 },
+      { key: "none", position: 7, score: 0 },
+      { key: "new", position: 9, score: 1 },
+      { key: "middle", position: 4, score: 2 },
+    ];
+    expect(orderRankedCandidates(candidates, { order: "newest" })).toEqual(["new", "middle", "old"]);
+    expect(orderRankedCandidates(candidates, { order: "relevance" })).toEqual(["old", "middle", "new"]);
+  });
+
   it("adds a share of the previous row's score when that row matched too", () => {
     const order = orderRankedCandidates([
       { key: "question", position: 4, score: 2 },

@@ -9,6 +9,7 @@
  * named it ("Did you paint that sunrise?" → "Yes, last year"). Only rows that match some query
  * word are results; the previous row's score only reorders them.
  */
+import type { SearchOrder } from "./search-filter.js";
 
 /** Share of the previous row's score that a matching row adds to its own (measured: ADR 0031). */
 export const PREVIOUS_ROW_WEIGHT = 0.3;
@@ -26,12 +27,19 @@ export interface ScoredCandidate<T> {
 
 /**
  * The candidates' keys, most relevant first, newest first among equal scores (a total order, so
- * pages by offset never overlap while the session is unchanged).
+ * pages by offset never overlap while the session is unchanged). With `order: "newest"`, the same
+ * rows newest first (ADR 0033).
  *
  * @example
  * orderRankedCandidates([{ key: "a", position: 4, score: 2 }, { key: "b", position: 5, score: 1.5 }]) // ["b", "a"] (1.5 + 0.3 × 2)
  */
-export function orderRankedCandidates<T>(candidates: readonly ScoredCandidate<T>[]): T[] {
+export function orderRankedCandidates<T>(candidates: readonly ScoredCandidate<T>[], { order = "relevance" }: { order?: SearchOrder } = {}): T[] {
+  if (order === "newest") {
+    return candidates
+      .filter((candidate) => candidate.score > 0)
+      .sort((left, right) => right.position - left.position)
+      .map((candidate) => candidate.key);
+  }
   const scoreAt = new Map(candidates.map((candidate) => [candidate.position, candidate.score]));
   return candidates
     .filter((candidate) => candidate.score > 0)

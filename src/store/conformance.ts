@@ -501,6 +501,88 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect(new Set(ranked.hits.map((hit) => hit.row.sessionId))).toEqual(new Set(["right"]));
       });
 
+      const toolRows = (): RowInput[] => [
+        text("deploy the ledger service"),
+        reply("ledger deployed"),
+        { role: "assistant", parts: [{ type: "tool-Bash", toolCallId: "c1", state: "output-available", input: { command: "ledger status" }, output: "ok" }] },
+        {
+          role: "assistant",
+          parts: [{ type: "dynamic-tool", toolName: "read_file", toolCallId: "c2", state: "output-error", input: { path: "ledger.md" }, errorText: "missing" }],
+        },
+        text("ledger again"),
+        { role: "assistant", parts: [{ type: "text", text: "checking the ledger" }, { type: "tool-bash", toolCallId: "c3", state: "input-available", input: { command: "ls" } }] },
+      ];
+      const seqsOf = (page: { hits: { row: { seq: number } }[] }) => page.hits.map((hit) => hit.row.seq);
+
+      test("filters by role and by tool name (ADR 0033), in both modes", async () => {
+        await store.append("t", toolRows());
+        for (const mode of ["literal", "ranked"] as const) {
+          const sorted = async (options: object) => seqsOf(await store.search("t", { query: "ledger", mode, limit: 25, ...options })).sort((left, right) => left - right);
+          expect(await sorted({})).toEqual([1, 2, 3, 4, 5, 6]);
+          expect(await sorted({ role: "user" })).toEqual([1, 5]);
+          expect(await sorted({ role: "assistant" })).toEqual([2, 3, 4, 6]);
+          // A tool part matches in any state (call only, result, error), whatever the name's case.
+          expect(await sorted({ toolName: "BASH" })).toEqual([3, 6]);
+          expect(await sorted({ toolName: "read_file" })).toEqual([4]);
+          expect(await sorted({ toolName: "grep" })).toEqual([]);
+          expect(await sorted({ role: "user", toolName: "bash" })).toEqual([]);
+        }
+        expect(seqsOf(await store.search("t", { query: "ledger", mode: "literal", role: "assistant" }))).toEqual([6, 4, 3, 2]);
+        // A filtered page is full when enough rows pass, and pages on by offset without gaps.
+        const first = await store.search("t", { query: "ledger", mode: "ranked", role: "assistant", limit: 3 });
+        const rest = await store.search("t", { query: "ledger", mode: "ranked", role: "assistant", limit: 3, offset: 3 });
+        expect(first.hasMore).toBe(true);
+        expect(rest.hasMore).toBe(false);
+        expect([...seqsOf(first), ...seqsOf(rest)].sort((left, right) => left - right)).toEqual([2, 3, 4, 6]);
+        const literalPage = await store.search("t", { query: "ledger", mode: "literal", toolName: "bash", limit: 1 });
+        expect([seqsOf(literalPage), literalPage.hasMore]).toEqual([[6], true]);
+      });
+
+      test("ranked results come newest first on request, the same rows as by relevance", async () => {
+        await store.append("t", toolRows());
+        const newest = await store.search("t", { query: "ledger deploy", mode: "ranked", order: "newest", limit: 25 });
+        expect(seqsOf(newest)).toEqual([6, 5, 4, 3, 2, 1]);
+        const relevant = await store.search("t", { query: "ledger deploy", mode: "ranked", order: "relevance", limit: 25 });
+        expect(seqsOf(relevant)).not.toEqual(seqsOf(newest));
+        expect([...seqsOf(relevant)].sort((left, right) => right - left)).toEqual(seqsOf(newest));
+        const paged = await store.search("t", { query: "ledger", mode: "ranked", order: "newest", role: "user", limit: 1, offset: 1 });
+        expect([seqsOf(paged), paged.hasMore]).toEqual([[1], false]);
+        expect(seqsOf(await store.search("t", { query: "ledger", mode: "literal", order: "newest", limit: 2 }))).toEqual([6, 5]);
+      });
+
+      test("filters never reach rows at or before the privacy floor, hidden or rejected rows", async () => {
+        expect(seqsOf(await store.search("s", { query: "zx-4471", mode: "literal", role: "user" }))).toEqual([8, 1]);
+        expect(seqsOf(await store.search("s", { query: "needle", mode: "ranked", toolName: "grep" }))).toEqual([3]);
+        await store.append("s", [reset(), reply("after the reset: needle again")]);
+        expect(seqsOf(await store.search("s", { query: "needle", mode: "ranked", toolName: "grep" }))).toEqual([]);
+        expect(seqsOf(await store.search("s", { query: "needle", mode: "literal", role: "assistant" }))).toEqual([11]);
+        expect(seqsOf(await store.search("s", { query: "zx-4471", mode: "literal", role: "user", includeCleared: true }))).toEqual([8, 1]);
+      });
+
+      test("a filtered ranked search keeps to the rows the ranked bound scores (ADR 0016, 0033)", async () => {
+        await store.append("b", [text("progress from the user"), ...fillers(RANKED_CANDIDATE_LIMIT + 10)]);
+        // The newest RANKED_CANDIDATE_LIMIT rows with the word are all the assistant's.
+        expect(seqsOf(await store.search("b", { query: "progress", mode: "ranked", role: "user" }))).toEqual([]);
+        expect(seqsOf(await store.search("b", { query: "progress", mode: "literal", role: "user" }))).toEqual([1]);
+        expect(seqsOf(await store.search("b", { query: "progress", mode: "ranked", role: "user", beforeSeq: 100 }))).toEqual([1]);
+      });
+
+      test("refuses malformed filters and orders", async () => {
+        for (const options of [
+          { role: "tool" },
+          { role: "" },
+          { toolName: "" },
+          { toolName: "  " },
+          { toolName: 7 },
+          { toolName: "x".repeat(201) },
+          { order: "oldest" },
+          { order: "relevance" },
+        ]) {
+          await expect(store.search("s", { query: "zx", mode: "literal", ...(options as object) })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+        }
+        await expect(store.search("s", { query: "zx", mode: "ranked", order: "oldest" as "newest" })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+      });
+
       test("refuses queries that cannot be searched", async () => {
         for (const options of [
           { query: "", mode: "literal" },

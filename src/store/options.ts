@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from "../core/errors.js";
 import { assertSessionId } from "../core/row.js";
+import { checkSearchFilter, type CheckedSearchFilter } from "../core/search-filter.js";
 import { assertSearchableQuery } from "../core/search-query.js";
 import { parseWindowId } from "../core/windows.js";
 import type { ItemsOptions, SearchOptions, WindowsOptions } from "./port.js";
@@ -67,7 +68,7 @@ export function checkItemsOptions(sessionId: unknown, options: ItemsOptions = {}
   };
 }
 
-export interface CheckedSearch {
+export interface CheckedSearch extends CheckedSearchFilter {
   query: string;
   mode: "literal" | "ranked";
   windowSeq: number | undefined;
@@ -90,6 +91,7 @@ export function checkSearchOptions(sessionId: unknown, options: SearchOptions): 
     limit: checkLimit(options.limit, 10),
     offset: checkSeq("offset", options.offset) ?? 0,
     includeCleared: options.includeCleared === true,
+    ...checkSearchFilter({ mode, role: options.role, toolName: options.toolName, order: options.order }),
   };
 }
 

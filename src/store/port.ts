@@ -2,7 +2,8 @@
  * The HistoryStore port (DESIGN.md §4): one narrow interface, atomic by contract, that every
  * backend implements and the shared conformance suite checks.
  */
-import type { Row, RowInput } from "../core/row.js";
+import type { Row, RowInput, RowRole } from "../core/row.js";
+import type { SearchOrder } from "../core/search-filter.js";
 import type { SearchMode } from "../core/search-query.js";
 import type { WindowKind } from "../core/windows.js";
 
@@ -102,6 +103,15 @@ export interface SearchOptions extends FloorOptions {
   limit?: number;
   /** Skip this many hits first (paging of ranked results). */
   offset?: number;
+  /** Only rows of this role (ADR 0033). */
+  role?: RowRole;
+  /** Only rows holding a call of this tool, compared case-insensitively (ADR 0033). */
+  toolName?: string;
+  /**
+   * Ranked: `relevance` (default) or `newest` first, over the same rows. Literal results are
+   * always newest first; `relevance` is refused for them.
+   */
+  order?: SearchOrder;
 }
 
 export interface SearchHit {
@@ -110,7 +120,7 @@ export interface SearchHit {
 }
 
 export interface SearchPage {
-  /** Literal: newest first. Ranked: most relevant first. */
+  /** Literal: newest first. Ranked: most relevant first, or newest first with `order: "newest"`. */
   hits: SearchHit[];
   hasMore: boolean;
 }

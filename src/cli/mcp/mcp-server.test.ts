@@ -52,7 +52,9 @@ describe("ctxwin mcp", () => {
     const schema = tools[0]!.inputSchema as { properties: Record<string, { enum?: string[] }>; required?: string[] };
     expect(schema.required).toEqual(["action"]);
     expect(schema.properties["action"]?.enum).toEqual(["list_sessions", "list_windows", "list_items", "search", "read_item"]);
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["session_id", "project", "source", "since", "until", "session_offset", "query", "item_id"]));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(["session_id", "project", "source", "since", "until", "session_offset", "query", "item_id", "role", "tool_name", "order", "max_item_chars"]),
+    );
     expect(tools[0]!.annotations?.readOnlyHint).toBe(true);
   });
 

@@ -44,4 +44,7 @@ export const MAX_SEARCH_OFFSET = 1_000;
 
 export const SNIPPET_MAX_CHARS = 500;
 export const ITEM_PREVIEW_CHARS = 200;
+
+/** Range of `max_item_chars`, the caller's cap on each search snippet or list preview. */
+export const ITEM_CHARS = { min: 20, max: SNIPPET_MAX_CHARS } as const;
 export const WINDOW_PREVIEW_CHARS = 160;

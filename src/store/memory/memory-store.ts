@@ -3,6 +3,7 @@
  * ephemeral sessions; rows are kept as JSON so that reads return fresh copies, as a database would.
  */
 import { validateRowInputs, type RowInput } from "../../core/row.js";
+import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral, rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
@@ -245,8 +246,10 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       } else {
         const corpus = session.rows.filter((row) => row.visible).map((row) => rankedTerms(row.searchText));
         const rangeRows = session.rows.filter(inRange).length;
-        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus });
+        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus, order: checked.order });
       }
+      // Filters narrow what the search found, after the ranked bound (ADR 0033).
+      if (hasSearchFilter(checked)) ordered = ordered.filter((row) => rowMatchesFilter(parse(sessionId, row), checked));
       const page = ordered.slice(checked.offset, checked.offset + checked.limit);
       return {
         hits: page.map((row) => ({ row: parse(sessionId, row), windowId: windowIdFor(row.windowSeq) })),

@@ -5,6 +5,7 @@
  */
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
 import { orderRankedCandidates } from "../../core/ranked-score.js";
+import type { SearchOrder } from "../../core/search-filter.js";
 import { rankedQueryWords, rankedTerms } from "../../core/search-query.js";
 import { bm25Scores } from "./bm25.js";
 
@@ -18,12 +19,13 @@ export interface RankRowsOptions<T> {
   seqOf: (row: T) => number;
   /** The terms (`rankedTerms`) of every searchable row of the session, for the terms' weights. */
   corpus: string[][];
+  order?: SearchOrder;
 }
 
 /**
  * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus })
  */
-export function rankRows<T>({ candidates, rangeRows, query, textOf, seqOf, corpus }: RankRowsOptions<T>): T[] {
+export function rankRows<T>({ candidates, rangeRows, query, textOf, seqOf, corpus, order = "relevance" }: RankRowsOptions<T>): T[] {
   const documents = candidates.map((row) => {
     const words = rankedTerms(textOf(row));
     return { row, words, distinct: new Set(words) };
@@ -35,5 +37,5 @@ export function rankRows<T>({ candidates, rangeRows, query, textOf, seqOf, corpu
   });
   const newest = documents.filter((document) => words.some((word) => document.distinct.has(word))).slice(-RANKED_CANDIDATE_LIMIT);
   const scores = bm25Scores(newest, words, corpus);
-  return orderRankedCandidates(newest.map((document, index) => ({ key: document.row, position: seqOf(document.row), score: scores[index] ?? 0 })));
+  return orderRankedCandidates(newest.map((document, index) => ({ key: document.row, position: seqOf(document.row), score: scores[index] ?? 0 })), { order });
 }

@@ -10,11 +10,14 @@
  *   when the range holds more than `RANKED_CANDIDATE_LIMIT` rows, and only the newest
  *   `RANKED_CANDIDATE_LIMIT` matching rows are scored (`ts_rank`, length-normalized), newest first
  *   among equal scores.
+ * - Role and tool-name filters (ADR 0033) are checked on each decoded row, in result order, before
+ *   it counts as a hit; for ranked search, among the scored rows only.
  */
 import type pg from "pg";
 import { foldCase, rankedQueryWords } from "../../core/search-query.js";
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
 import { orderRankedCandidates } from "../../core/ranked-score.js";
+import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
@@ -46,6 +49,7 @@ export function containsPattern(text: string): string {
 
 export async function searchRows(context: SearchContext, checked: CheckedSearch): Promise<SearchPage> {
   if (context.highSeq - context.lowSeq <= 1) return { hits: [], hasMore: false };
+  if (hasSearchFilter(checked)) return filteredRows(context, checked);
   const rows = checked.mode === "literal" ? await literalRows(context, checked) : await rankedRows(context, checked);
   const hits: SearchHit[] = [];
   for (const encoded of rows.slice(0, checked.limit)) {
@@ -65,7 +69,74 @@ async function literalRows({ client, tables, sessionKey, lowSeq, highSeq }: Sear
   return result.rows;
 }
 
-async function rankedRows({ client, tables, sessionKey, lastSeq, lowSeq, highSeq }: SearchContext, checked: CheckedSearch): Promise<EncodedRow[]> {
+/** Rows read per query while looking for rows that pass a filter. */
+const FILTER_BATCH = 200;
+
+/**
+ * A page of the rows that pass the role and tool-name filters, in result order: literal matches
+ * are read newest first in batches, ranked ones from the scored rows, until the page and one more
+ * hit are found.
+ */
+async function filteredRows(context: SearchContext, checked: CheckedSearch): Promise<SearchPage> {
+  const hits: SearchHit[] = [];
+  let passed = 0;
+  /** Takes one row; returns true once the page is full and one more hit was seen. */
+  const take = (encoded: EncodedRow): boolean => {
+    const row = context.decode(context.sessionId, encoded);
+    if (row === undefined || !rowMatchesFilter(row, checked)) return false;
+    passed += 1;
+    if (passed <= checked.offset) return false;
+    if (hits.length === checked.limit) return true;
+    hits.push({ row, windowId: windowIdFor(encoded.window_seq) });
+    return false;
+  };
+  const batches = checked.mode === "literal" ? literalBatches(context, checked) : rankedBatches(context, checked);
+  for await (const batch of batches) {
+    for (const encoded of batch) if (take(encoded)) return { hits, hasMore: true };
+  }
+  return { hits, hasMore: false };
+}
+
+async function* literalBatches({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, checked: CheckedSearch): AsyncGenerator<EncodedRow[]> {
+  for (let before = highSeq; ; ) {
+    const result = await client.query<EncodedRow>(
+      `SELECT seq, window_seq, body FROM ${tables.rows}
+       WHERE session_key = $1 AND seq > $2 AND seq < $3 AND visible AND literal_text LIKE $4
+       ORDER BY seq DESC LIMIT $5`,
+      [sessionKey, lowSeq, before, containsPattern(checked.query), FILTER_BATCH],
+    );
+    yield result.rows;
+    const last = result.rows.at(-1);
+    if (result.rows.length < FILTER_BATCH || last === undefined) return;
+    before = Number(last.seq);
+  }
+}
+
+async function* rankedBatches(context: SearchContext, checked: CheckedSearch): AsyncGenerator<EncodedRow[]> {
+  const ordered = await rankedOrder(context, checked);
+  for (let start = 0; start < ordered.length; start += FILTER_BATCH) {
+    yield await rowsBySeq(context, ordered.slice(start, start + FILTER_BATCH));
+  }
+}
+
+async function rankedRows(context: SearchContext, checked: CheckedSearch): Promise<EncodedRow[]> {
+  const ordered = await rankedOrder(context, checked);
+  return rowsBySeq(context, ordered.slice(checked.offset, checked.offset + checked.limit + 1));
+}
+
+/** The rows of `seqs`, in that order (rows gone meanwhile left out). */
+async function rowsBySeq({ client, tables, sessionKey }: SearchContext, seqs: readonly number[]): Promise<EncodedRow[]> {
+  if (seqs.length === 0) return [];
+  const result = await client.query<EncodedRow>(
+    `SELECT seq, window_seq, body FROM ${tables.rows} WHERE session_key = $1 AND seq = ANY($2::bigint[])`,
+    [sessionKey, seqs],
+  );
+  const bySeq = new Map(result.rows.map((row) => [Number(row.seq), row]));
+  return seqs.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
+}
+
+/** Seqs of the scored rows (at most `RANKED_CANDIDATE_LIMIT`), in result order. */
+async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSeq }: SearchContext, checked: CheckedSearch): Promise<number[]> {
   // Seqs are gap-free from 1 to lastSeq, so the range's row count needs no query.
   const rangeRows = Math.max(0, Math.min(highSeq - 1, lastSeq) - lowSeq);
   const range = [sessionKey, lowSeq, highSeq];
@@ -92,13 +163,8 @@ async function rankedRows({ client, tables, sessionKey, lastSeq, lowSeq, highSeq
      ORDER BY seq DESC LIMIT $5`,
     [...range, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
   );
-  const ordered = orderRankedCandidates(scored.rows.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })));
-  const page = ordered.slice(checked.offset, checked.offset + checked.limit + 1);
-  if (page.length === 0) return [];
-  const result = await client.query<EncodedRow>(
-    `SELECT seq, window_seq, body FROM ${tables.rows} WHERE session_key = $1 AND seq = ANY($2::bigint[])`,
-    [sessionKey, page],
+  return orderRankedCandidates(
+    scored.rows.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })),
+    { order: checked.order },
   );
-  const bySeq = new Map(result.rows.map((row) => [Number(row.seq), row]));
-  return page.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
 }

@@ -13,6 +13,7 @@
  */
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
 import { orderRankedCandidates, type ScoredCandidate } from "../../core/ranked-score.js";
+import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
@@ -35,12 +36,38 @@ export function searchRankedWords({ sql, decode }: SearchDependencies, session: 
 
   const score = range.exclusive ? sql.scoreWordsNewest : sql.scoreSessionWordsNewest;
   const scored = score.all(match, ...bounds, RANKED_CANDIDATE_LIMIT) as { row_key: number; position: number; score: number }[];
-  const ordered = orderRankedCandidates(scored.map((candidate): ScoredCandidate<number> => ({ key: candidate.row_key, ...candidate })));
-  const hits: SearchHit[] = [];
-  for (const rowKey of ordered.slice(checked.offset, checked.offset + checked.limit)) {
+  const ordered = orderRankedCandidates(
+    scored.map((candidate): ScoredCandidate<number> => ({ key: candidate.row_key, ...candidate })),
+    { order: checked.order },
+  );
+  const load = (rowKey: number): SearchHit | undefined => {
     const candidate = sql.rowByKey.get(rowKey) as CandidateRow | undefined;
     const row = candidate === undefined ? undefined : decode(session.session_id, candidate);
-    if (candidate !== undefined && row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
+    return candidate === undefined || row === undefined ? undefined : { row, windowId: windowIdFor(candidate.window_seq) };
+  };
+  if (hasSearchFilter(checked)) return filteredPage({ ordered, load, checked });
+  const hits: SearchHit[] = [];
+  for (const rowKey of ordered.slice(checked.offset, checked.offset + checked.limit)) {
+    const hit = load(rowKey);
+    if (hit !== undefined) hits.push(hit);
   }
   return { hits, hasMore: ordered.length > checked.offset + checked.limit };
+}
+
+/**
+ * The page of the scored rows that pass the role and tool-name filters (ADR 0033), in their order:
+ * rows are read one by one until the page and one more hit are found, at most every scored row.
+ */
+function filteredPage({ ordered, load, checked }: { ordered: readonly number[]; load: (rowKey: number) => SearchHit | undefined; checked: CheckedSearch }): SearchPage {
+  const hits: SearchHit[] = [];
+  let passed = 0;
+  for (const rowKey of ordered) {
+    const hit = load(rowKey);
+    if (hit === undefined || !rowMatchesFilter(hit.row, checked)) continue;
+    passed += 1;
+    if (passed <= checked.offset) continue;
+    if (hits.length === checked.limit) return { hits, hasMore: true };
+    hits.push(hit);
+  }
+  return { hits, hasMore: false };
 }

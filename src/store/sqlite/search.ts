@@ -9,8 +9,11 @@
  *   to trigrams if that produces too many misses.
  * - Ranked: BM25 over the word index, at most `RANKED_CANDIDATE_LIMIT` rows scored (ADR 0016,
  *   `ranked-search.ts`).
+ * - Role and tool-name filters are checked on each decoded row before it counts as a hit
+ *   (ADR 0033); for ranked search, among the scored rows only.
  */
 import { renderRowText } from "../../core/row-text.js";
+import { rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral, literalTermPhrase } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
@@ -47,7 +50,7 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
   /** Verifies one candidate; returns whether it matched. */
   const consider = (candidate: CandidateRow): boolean => {
     const row = decode(sessionId, candidate);
-    if (row === undefined || !containsLiteral(renderRowText(row), checked.query)) return false;
+    if (row === undefined || !rowMatchesFilter(row, checked) || !containsLiteral(renderRowText(row), checked.query)) return false;
     matched += 1;
     if (matched > checked.offset) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
     return true;

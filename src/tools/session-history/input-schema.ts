@@ -7,7 +7,17 @@
  */
 import { z } from "zod";
 import { MAX_QUERY_CHARS } from "../../core/search-query.js";
-import { ITEM_LIMIT, MAX_SEARCH_OFFSET, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
+import { MAX_TOOL_NAME_CHARS, SEARCH_ORDERS, SEARCH_ROLES } from "../../core/search-filter.js";
+import {
+  ITEM_CHARS,
+  ITEM_LIMIT,
+  ITEM_PREVIEW_CHARS,
+  MAX_SEARCH_OFFSET,
+  READ_LIMIT_CHARS,
+  SEARCH_LIMIT,
+  SNIPPET_MAX_CHARS,
+  WINDOW_LIMIT,
+} from "../../core/history-view/limits.js";
 
 export const SESSION_HISTORY_ACTIONS = ["list_windows", "list_items", "search", "read_item"] as const;
 export type SessionHistoryAction = (typeof SESSION_HISTORY_ACTIONS)[number];
@@ -29,6 +39,18 @@ const expectations: Record<string, string> = {
   item_id: "an item id such as '42', as list_items and search show them",
   offset_chars: "a non-negative integer",
   limit_chars: `an integer from 1 to ${READ_LIMIT_CHARS.max}`,
+  role: "'user', 'assistant' or 'system'",
+  tool_name: `a tool name of 1 to ${MAX_TOOL_NAME_CHARS} characters, such as 'read_file'`,
+  order: "'relevance' or 'newest'",
+  max_item_chars: `an integer from ${ITEM_CHARS.min} to ${ITEM_CHARS.max}`,
+};
+
+/** The fields only some actions use; given to another action, they are refused rather than ignored. */
+export const ACTION_FIELDS: Readonly<Record<string, readonly SessionHistoryAction[]>> = {
+  role: ["search"],
+  tool_name: ["search"],
+  order: ["search"],
+  max_item_chars: ["search", "list_items"],
 };
 
 /**
@@ -68,6 +90,29 @@ export const SessionHistoryInputSchema = z.object({
     .max(MAX_SEARCH_OFFSET)
     .nullish()
     .describe("search, ranked mode only: skip this many hits (ranked paging: the `next` of the previous page)."),
+  role: z
+    .enum(SEARCH_ROLES)
+    .nullish()
+    .describe("search: only items of this role ('user': the user's messages; 'assistant': your replies and tool calls; 'system')."),
+  tool_name: z
+    .string()
+    .min(1)
+    .max(MAX_TOOL_NAME_CHARS)
+    .nullish()
+    .describe("search: only items that call this tool (e.g. 'read_file'; any case), the call and its result being one item."),
+  order: z
+    .enum(SEARCH_ORDERS)
+    .nullish()
+    .describe("search, ranked mode only: 'relevance' (default) or 'newest' first, over the same hits. Literal hits are always newest first."),
+  max_item_chars: z
+    .number()
+    .int()
+    .min(ITEM_CHARS.min)
+    .max(ITEM_CHARS.max)
+    .nullish()
+    .describe(
+      `search: longest snippet per hit (default ${SNIPPET_MAX_CHARS}); list_items: longest preview per item (default ${ITEM_PREVIEW_CHARS}). From ${ITEM_CHARS.min} to ${ITEM_CHARS.max} characters; shorter items fit more of them into one result.`,
+    ),
   item_id: itemId.nullish().describe("read_item: the item to read."),
   offset_chars: z.number().int().min(0).nullish().describe("read_item: where the page starts, in characters (default 0)."),
   limit_chars: z
@@ -133,6 +178,19 @@ export function checkInput(raw: unknown): InputCheck {
     problems.set(field, `${field} must be ${expectations[field] ?? "valid"}; ${given}`);
   }
   return { ok: false, message: `Invalid input: ${[...problems.values()].join("; ")}.` };
+}
+
+/**
+ * The message for fields given to an action that does not use them (`ACTION_FIELDS`), or
+ * `undefined` when there are none: a filter left out silently would widen what the caller asked for.
+ *
+ * @example misplacedFields({ action: "read_item", item_id: "4", role: "user" }) // "Invalid input: role applies to search only; …"
+ */
+export function misplacedFields(input: SessionHistoryInput): string | undefined {
+  const problems = Object.entries(ACTION_FIELDS)
+    .filter(([field, actions]) => input[field as keyof SessionHistoryInput] != null && !actions.includes(input.action))
+    .map(([field, actions]) => `${field} applies to ${actions.join(" and ")} only`);
+  return problems.length === 0 ? undefined : `Invalid input: ${problems.join("; ")}; leave ${problems.length === 1 ? "it" : "them"} out of ${input.action}.`;
 }
 
 /** A short description of a value: small values as JSON, large ones by type and size only. */

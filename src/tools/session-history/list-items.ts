@@ -1,6 +1,6 @@
 /**
  * `list_items`: readable items oldest first, of one window or of the whole readable history,
- * each with a one-line preview. Pages with `after_item`; hidden rows are skipped, and the next
+ * each with a one-line preview (200 characters, or `max_item_chars`). Pages with `after_item`; hidden rows are skipped, and the next
  * `after_item` is the last item shown, so paging neither repeats nor loses an item.
  */
 import { classifyBoundary } from "../../core/boundary.js";
@@ -42,11 +42,12 @@ export async function listItems(context: HistoryContext, input: SessionHistoryIn
   }
 
   const { rows, exhausted, scannedTo } = await collectReadable(context, { windowId, afterSeq: Math.max(afterSeq, context.floor), wanted: limit + 1 });
+  const previewChars = input.max_item_chars ?? ITEM_PREVIEW_CHARS;
   const entries: ItemEntry[] = rows.slice(0, limit).map(({ row, windowId: rowWindowId }) => {
     const text = renderRowText(row);
     return {
       ...itemFields({ row, windowId: rowWindowId, text }),
-      preview: oneLinePreview({ text: renderRowText(row, { maxValueChars: ITEM_PREVIEW_CHARS }), maxChars: ITEM_PREVIEW_CHARS }),
+      preview: oneLinePreview({ text: renderRowText(row, { maxValueChars: previewChars }), maxChars: previewChars }),
     };
   });
   const build = (kept: ItemEntry[]): ListItemsResult => {

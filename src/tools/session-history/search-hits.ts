@@ -68,15 +68,17 @@ export async function findSnippetHits({
 
 /**
  * Cuts the snippet of a hit's rendered text: around the first literal occurrence of `query`, or
- * the first word ranked search would count; from the start when neither is in the text.
+ * the first word ranked search would count; from the start when neither is in the text. At most
+ * `maxChars` characters (default and maximum: 500).
  *
  * @example snippetFinder({ query: "STATUS", mode: "literal" })("orders.status") // { text: "orders.status", offsetChars: 0 }
  */
-export function snippetFinder({ query, mode }: { query: string; mode: SearchMode }): (text: string) => Excerpt {
+export function snippetFinder({ query, mode, maxChars = SNIPPET_MAX_CHARS }: { query: string; mode: SearchMode; maxChars?: number }): (text: string) => Excerpt {
   const words = mode === "ranked" ? rankedQueryWords(query) : [];
+  const cap = Math.min(maxChars, SNIPPET_MAX_CHARS);
   return (text) => {
     const match = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? NO_MATCH;
-    return excerptAround({ text, match, maxChars: SNIPPET_MAX_CHARS });
+    return excerptAround({ text, match, maxChars: cap });
   };
 }
 

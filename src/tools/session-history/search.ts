@@ -1,11 +1,12 @@
 /**
  * `search`: literal (case-insensitive substring, newest first, paged with `before_item`) or
- * ranked (any of the words, most relevant first, paged with `offset`). Each hit carries a
+ * ranked (any of the words, most relevant or newest first, paged with `offset`), optionally only
+ * items of one role or calling one tool (ADR 0033). Each hit carries a
  * verbatim snippet of at most 500 characters around the match and the offset where the snippet
  * starts, so `read_item` can continue from there.
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
-import { HISTORY_LABEL, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT } from "../../core/history-view/limits.js";
+import { HISTORY_LABEL, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
 import { renderRowText } from "../../core/row-text.js";
 import { InvalidQueryError, MAX_QUERY_CHARS, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { parseWindowId } from "../../core/windows.js";
@@ -51,13 +52,16 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
       offset,
       ...(windowId === undefined ? {} : { windowId }),
       ...(beforeSeq === undefined ? {} : { beforeSeq }),
+      ...(input.role == null ? {} : { role: input.role }),
+      ...(input.tool_name == null ? {} : { toolName: input.tool_name }),
+      ...(input.order == null ? {} : { order: input.order }),
     });
   } catch (error) {
     if (InvalidQueryError.isInstance(error)) return invalid(error.message, "invalid_query");
     throw error;
   }
 
-  const snippetOf = snippetFinder({ query, mode });
+  const snippetOf = snippetFinder({ query, mode, maxChars: input.max_item_chars ?? SNIPPET_MAX_CHARS });
   const readable = page.hits.filter((hit) => isReadable(context, hit.row));
   const entries: SearchHitEntry[] = readable.map((hit) => {
     const text = renderRowText(hit.row);
@@ -76,8 +80,8 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
 }
 
 /**
- * The error result for a query or limit no search could answer (empty, too long, no ranked word,
- * limit above the maximum); `undefined` when the search can run. Shared with cross-session search.
+ * The error result for a query, limit or order no search could answer (empty, too long, no ranked
+ * word, limit above the maximum, relevance order of literal hits); `undefined` when the search can run. Shared with cross-session search.
  *
  * @example searchQueryProblem({ action: "search", query: "  " })?.error.code // "invalid_query"
  */
@@ -93,6 +97,10 @@ export function searchQueryProblem(input: SessionHistoryInput): SessionHistoryEr
   }
   const limit = input.limit ?? SEARCH_LIMIT.default;
   if (limit > SEARCH_LIMIT.max) return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
+  if ((input.mode ?? "literal") === "literal" && input.order === "relevance") {
+    return invalid("order 'relevance' needs mode 'ranked'; literal hits are always newest first.");
+  }
+  if (input.tool_name != null && input.tool_name.trim().length === 0) return invalid("tool_name must name a tool, such as 'read_file'; got only spaces.");
   return undefined;
 }
 
