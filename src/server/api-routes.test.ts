@@ -123,8 +123,21 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     expect((await fixture.api("/api/sessions/s1/search?q=RETRIES")).body.hits).toEqual([]);
   });
 
-  it("search refuses an empty query, a NUL character, a bad mode and a bad limit", async () => {
-    for (const query of ["q=", "q=x%00y", "q=abc%00def&mode=ranked", "q=%20%20", "q=x&mode=fuzzy", "q=x&limit=0", "q=x&limit=101", ""]) {
+  it("search narrows by role and tool and orders ranked hits newest first on request", async () => {
+    const seqs = async (query: string) => ((await fixture.api(`/api/sessions/s1/search?${query}`)).body.hits as { seq: number }[]).map((hit) => hit.seq);
+    expect(await seqs("q=clear")).toEqual([12, 11]);
+    expect(await seqs("q=clear&role=user")).toEqual([11]);
+    expect(await seqs("q=clear&role=assistant&mode=ranked")).toEqual([12]);
+    expect(await seqs("q=clear&mode=ranked&order=newest")).toEqual([12, 11]);
+    expect(await seqs("q=secret&mode=ranked&order=newest&role=assistant")).toEqual([12]);
+    // The only read_file call is before the soft clear: a filter never reaches past the floor.
+    expect(await seqs("q=retries&tool=READ_FILE&mode=ranked")).toEqual([]);
+    expect(await seqs("q=clear&tool=read_file")).toEqual([]);
+  });
+
+  it("search refuses an empty query, a NUL character, a bad mode, limit, role, tool or order", async () => {
+    const bad = ["q=x&role=tool", "q=x&tool=", "q=x&tool=%20", "q=x&order=oldest", "q=x&order=relevance", "q=x&mode=ranked&order=best"];
+    for (const query of ["q=", "q=x%00y", "q=abc%00def&mode=ranked", "q=%20%20", "q=x&mode=fuzzy", "q=x&limit=0", "q=x&limit=101", "", ...bad]) {
       expect((await fixture.api(`/api/sessions/s1/search?${query}`)).status, query).toBe(400);
     }
   });

@@ -11,6 +11,7 @@ import { badRequest, notFound } from "./api-error.js";
 import type { ChatSessions } from "./chat-sessions.js";
 import type { EventHub } from "./event-hub.js";
 import { searchHistory } from "./history-search.js";
+import { MAX_TOOL_NAME_CHARS, SEARCH_ORDERS, SEARCH_ROLES } from "../core/search-filter.js";
 import { readJsonBody, sendJson } from "./http-io.js";
 import type { Route, RouteContext } from "./router.js";
 import { listSessionEntries, type TitleCache } from "./session-list.js";
@@ -52,6 +53,9 @@ const searchQuery = z.object({
   q: z.string().max(1000),
   mode: z.enum(["literal", "ranked"]).default("literal"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
+  role: z.enum(SEARCH_ROLES).optional(),
+  tool: z.string().trim().min(1).max(MAX_TOOL_NAME_CHARS).optional(),
+  order: z.enum(SEARCH_ORDERS).optional(),
 });
 const timelineQuery = z.object({
   window: z.string().regex(/^w:(0|[1-9][0-9]{0,15})$/, "expected a window id such as w:0 or w:120").optional(),
@@ -180,7 +184,16 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       handler: async ({ response, params, url }) => {
         const { sessionId } = await knownSession(params["id"]);
         const query = parse(searchQuery, queryOf(url), "query");
-        const hits = await searchHistory({ store, sessionId, windows: await windows.windowsOf(sessionId), query: query.q, mode: query.mode, limit: query.limit });
+        const hits = await searchHistory({
+          store,
+          sessionId,
+          windows: await windows.windowsOf(sessionId),
+          query: query.q,
+          mode: query.mode,
+          limit: query.limit,
+          filter: { role: query.role, toolName: query.tool },
+          ...(query.order === undefined ? {} : { order: query.order }),
+        });
         json(response, { hits });
       },
     },

@@ -1,8 +1,10 @@
 /**
  * History search for the web UI with the `session_history` tool's rules (privacy floor, no hidden
  * or rejected rows, a verbatim snippet around the match; see tools/session-history/search-hits.ts),
- * shaped as the UI's hit view. Literal hits come newest first, ranked ones most relevant first.
+ * shaped as the UI's hit view. Literal hits come newest first, ranked ones most relevant (or, with
+ * `order: "newest"`, newest) first; a role or tool filter narrows them (ADR 0033).
  */
+import type { SearchFilter, SearchOrder } from "../core/search-filter.js";
 import type { SearchMode } from "../core/search-query.js";
 import type { HistoryStore } from "../store/port.js";
 import { findSnippetHits, type SnippetHit } from "../tools/session-history/search-hits.js";
@@ -28,6 +30,8 @@ export async function searchHistory({
   query,
   mode,
   limit,
+  filter = {},
+  order,
 }: {
   store: HistoryStore;
   sessionId: string;
@@ -35,8 +39,11 @@ export async function searchHistory({
   query: string;
   mode: SearchMode;
   limit: number;
+  /** Only hits of this role, or calling this tool (ADR 0033). */
+  filter?: SearchFilter;
+  order?: SearchOrder;
 }): Promise<SearchHitView[]> {
-  const result = await findSnippetHits({ store, sessionId, query, mode, limit });
+  const result = await findSnippetHits({ store, sessionId, query, mode, limit, filter, ...(order === undefined ? {} : { order }) });
   if (result.status === "invalid-query") throw badRequest(result.message);
   return result.hits.map((hit) => searchHitView({ hit, windows }));
 }

@@ -189,6 +189,15 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.getByLabel("ranked words").check();
         await page.getByRole("button", { name: "Search", exact: true }).last().click();
         await page.locator(".hit").first().waitFor();
+        // Narrowed to the user's own messages, the assistant's word of the day is not found.
+        await page.getByLabel("newest first").check();
+        await page.getByLabel("From").selectOption("user");
+        await page.getByRole("button", { name: "Search", exact: true }).last().click();
+        await page.getByText("No matches.").waitFor();
+        await page.getByLabel("From").selectOption("assistant");
+        await page.getByRole("button", { name: "Search", exact: true }).last().click();
+        await page.locator(".hit").first().waitFor();
+        expect(await page.locator(".hit-where").first().textContent()).toContain("assistant");
 
         await showPanel(page, "Windows");
         const first = page.locator(".window-entry").filter({ has: page.locator(".window-title", { hasText: /^Window 1$/ }) });

@@ -131,6 +131,21 @@ describe("ctxwin history search", () => {
     expect(hits.map((hit) => hit.item_id).sort()).toEqual([history.seq["legacyMixed"], history.seq["activeAnswer"]].map(String).sort());
     expect(json<unknown[]>(["search", "s1", "orders", "--limit", "1"])).toHaveLength(1);
   });
+
+  it("narrows by --role and --tool, and orders ranked hits --newest first", () => {
+    const ids = (args: string[]) => json<{ item_id: string; role: string }[]>(["search", "s1", ...args]).map((hit) => hit.item_id);
+    const { seq } = history;
+    expect(ids(["orders", "--role", "user"])).toEqual([seq["compaction"], seq["secondWindowQuestion"], seq["afterReset"]].map(String));
+    expect(ids(["orders", "--tool", "GREP"])).toEqual([String(seq["grepCall"])]);
+    expect(ids(["orders", "--ranked", "--role", "assistant", "--tool", "grep"])).toEqual([String(seq["grepCall"])]);
+    const newest = ids(["orders", "--ranked", "--newest"]);
+    expect(newest).toEqual([...newest].sort((left, right) => Number(right) - Number(left)));
+    expect(newest.length).toBeGreaterThan(2);
+    const role = ctxwin(["search", "s1", "orders", "--role", "tool"]);
+    expect(role.status).not.toBe(0);
+    expect(role.stderr).toContain("--role");
+    expectOneLineError(ctxwin(["search", "s1", "orders", "--newest"]), /--newest orders ranked hits/);
+  });
 });
 
 describe("ctxwin history read", () => {

@@ -4,6 +4,8 @@
  * exit code 1.
  */
 import { InvalidArgumentError, Option, type Command } from "commander";
+import type { RowRole } from "../../core/row.js";
+import { SEARCH_ROLES } from "../../core/search-filter.js";
 import type { SearchMode } from "../../core/search-query.js";
 import type { HistoryStore } from "../../store/port.js";
 import { EXPORT_FORMATS, exportSession, type ExportFormat } from "./export-session.js";
@@ -20,6 +22,14 @@ interface CommonOptions {
   dir?: string;
   json?: boolean;
   includeCleared?: boolean;
+}
+
+interface SearchFlags {
+  ranked?: boolean;
+  newest?: boolean;
+  role?: RowRole;
+  tool?: string;
+  limit?: number;
 }
 
 /** Where the commands write; the defaults are the process streams. */
@@ -77,12 +87,22 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       .description("Search a session: literal (case-insensitive, newest first) or --ranked (any of the words, most relevant first)")
       .argument("<session>", "session id")
       .argument("<text>", "text to look for")
-      .option("--ranked", "rank by relevance instead of a literal match")
+      .option("--ranked", "match any of the words (stemmed), most relevant first, instead of the exact text")
+      .option("--newest", "with --ranked: the same hits newest first")
+      .addOption(new Option("--role <role>", "only items of this role").choices(SEARCH_ROLES))
+      .option("--tool <name>", "only items calling this tool (any case): the call and its result")
       .option("--limit <count>", `most hits to show (default ${DEFAULT_SEARCH_LIMIT})`, parseSearchLimit),
-  ).action((session: string, text: string, options: CommonOptions & { ranked?: boolean; limit?: number }) =>
+  ).action((session: string, text: string, options: CommonOptions & SearchFlags) =>
     run(options, async ({ store }) => {
       const mode: SearchMode = options.ranked === true ? "ranked" : "literal";
-      const hits = await searchEntries(await scopeOf(store, session, options), { query: text, mode, limit: options.limit ?? DEFAULT_SEARCH_LIMIT });
+      if (options.newest === true && mode === "literal") throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
+      const hits = await searchEntries(await scopeOf(store, session, options), {
+        query: text,
+        mode,
+        limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
+        filter: { role: options.role, toolName: options.tool },
+        ...(options.newest === true ? { order: "newest" as const } : {}),
+      });
       return options.json === true ? hits : formatHits(hits);
     }),
   );

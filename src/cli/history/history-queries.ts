@@ -7,6 +7,7 @@
 import { ITEM_PREVIEW_CHARS } from "../../core/history-view/limits.js";
 import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
 import { renderRowText } from "../../core/row-text.js";
+import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import type { SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
@@ -177,12 +178,17 @@ export async function listItemEntries(scope: HistoryScope, windowId: string): Pr
 }
 
 /**
- * Search hits with a verbatim snippet: literal newest first, ranked most relevant first.
+ * Search hits with a verbatim snippet: literal newest first, ranked most relevant (or newest)
+ * first, only of a role or calling a tool when `filter` says so.
  *
  * @example const hits = await searchEntries(scope, { query: "orders", mode: "literal", limit: 20 });
  */
-export async function searchEntries(scope: HistoryScope, { query, mode, limit }: { query: string; mode: SearchMode; limit: number }): Promise<SearchHitEntry[]> {
-  const result = await findSnippetHits({ store: scope.store, sessionId: scope.sessionId, query, mode, limit, includeCleared: scope.includeCleared });
+export async function searchEntries(
+  scope: HistoryScope,
+  { query, mode, limit, filter = {}, order }: { query: string; mode: SearchMode; limit: number; filter?: SearchFilter; order?: SearchOrder },
+): Promise<SearchHitEntry[]> {
+  const narrowing = { filter, ...(order === undefined ? {} : { order }) };
+  const result = await findSnippetHits({ store: scope.store, sessionId: scope.sessionId, query, mode, limit, includeCleared: scope.includeCleared, ...narrowing });
   if (result.status === "invalid-query") throw new HistoryCommandError(result.message);
   return result.hits.map(searchHitEntry);
 }

@@ -7,7 +7,9 @@
  */
 import { SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
 import { excerptAround, findLiteralMatch, findWordMatch, type Excerpt, type MatchSpan } from "../../core/history-view/text-excerpt.js";
+import { InvalidArgumentError } from "../../core/errors.js";
 import { renderRowText } from "../../core/row-text.js";
+import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import type { HistoryStore, SearchHit, StoredRow } from "../../store/port.js";
@@ -23,7 +25,7 @@ export interface SnippetHit {
   snippet: Excerpt;
 }
 
-/** Hits, or a query the person has to change (an expected outcome, not an exception). */
+/** Hits, or a query (or filter) the person has to change (an expected outcome, not an exception). */
 export type SnippetSearchResult = { status: "ok"; hits: SnippetHit[] } | { status: "invalid-query"; message: string };
 
 /** Where the snippet starts when the rendered text holds no match (e.g. the match was in metadata). */
@@ -43,6 +45,9 @@ export async function findSnippetHits({
   mode,
   limit,
   includeCleared = false,
+  filter = {},
+  order,
+  maxChars = SNIPPET_MAX_CHARS,
 }: {
   store: HistoryStore;
   sessionId: string;
@@ -51,17 +56,29 @@ export async function findSnippetHits({
   limit: number;
   /** Also show hits at or before the newest manual reset: only when the person asks for it. */
   includeCleared?: boolean;
+  /** Only hits of this role, or calling this tool (ADR 0033). */
+  filter?: SearchFilter;
+  /** Ranked hits most relevant (default) or newest first. */
+  order?: SearchOrder;
+  /** Longest snippet (at most 500). */
+  maxChars?: number;
 }): Promise<SnippetSearchResult> {
   if (query.trim().length === 0) return { status: "invalid-query", message: "The search text is empty." };
   const floor = includeCleared ? 0 : await store.privacyFloor(sessionId);
   let hits: SearchHit[];
   try {
-    hits = (await store.search(sessionId, { query, mode, limit, includeCleared })).hits;
+    const narrowing = {
+      ...(filter.role === undefined ? {} : { role: filter.role }),
+      ...(filter.toolName === undefined ? {} : { toolName: filter.toolName }),
+      ...(order === undefined ? {} : { order }),
+    };
+    hits = (await store.search(sessionId, { query, mode, limit, includeCleared, ...narrowing })).hits;
   } catch (error) {
-    if (InvalidQueryError.isInstance(error)) return { status: "invalid-query", message: error.message };
+    // A filter or order the store refuses is the person's to change, like a bad query.
+    if (InvalidQueryError.isInstance(error) || InvalidArgumentError.isInstance(error)) return { status: "invalid-query", message: error.message };
     throw error;
   }
-  const snippetOf = snippetFinder({ query, mode });
+  const snippetOf = snippetFinder({ query, mode, maxChars });
   const shown = hits.filter((hit) => isShownHit({ row: hit.row, sessionId, floor }));
   return { status: "ok", hits: shown.map((hit) => snippetHit({ hit, snippetOf })) };
 }

@@ -27,6 +27,18 @@ export type CompactResult = { windowId: string; status: "completed" | "skipped";
 
 export type RowsQuery = { before?: number; after?: number; from?: number; limit?: number; internal?: boolean };
 
+export interface SearchOptions {
+  query: string;
+  mode: "literal" | "ranked";
+  limit?: number;
+  /** Only hits of this role. */
+  role?: "user" | "assistant" | "system";
+  /** Only hits that call this tool (any case). */
+  tool?: string;
+  /** Ranked hits: most relevant (default) or newest first. */
+  order?: "relevance" | "newest";
+}
+
 export interface ApiClient {
   info(): Promise<InfoView>;
   sessions(options?: { query?: string; limit?: number }): Promise<SessionSummary[]>;
@@ -34,7 +46,8 @@ export interface ApiClient {
   session(sessionId: string): Promise<SessionDetail>;
   rows(sessionId: string, query?: RowsQuery): Promise<RowsPage>;
   windows(sessionId: string): Promise<WindowView[]>;
-  search(sessionId: string, options: { query: string; mode: "literal" | "ranked"; limit?: number }): Promise<SearchHit[]>;
+  /** Ranked hits newest first with `order: "newest"`; `role` and `tool` narrow the hits (docs/web-api.md). */
+  search(sessionId: string, options: SearchOptions): Promise<SearchHit[]>;
   usage(sessionId: string): Promise<UsageView>;
   /** The context timeline; without a range, the newest windows (docs/web-api.md). */
   timeline(sessionId: string, range?: { windowId: string; count: number }): Promise<TimelineView>;
@@ -90,8 +103,13 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     session: (sessionId) => call<SessionDetail>("GET", session(sessionId)),
     rows: (sessionId, query = {}) => call<RowsPage>("GET", `${session(sessionId)}/rows?${rowsParameters(query)}`),
     windows: async (sessionId) => (await call<{ windows: WindowView[] }>("GET", `${session(sessionId)}/windows`)).windows,
-    search: async (sessionId, { query, mode, limit = 20 }) =>
-      (await call<{ hits: SearchHit[] }>("GET", `${session(sessionId)}/search?${new URLSearchParams({ q: query, mode, limit: String(limit) })}`)).hits,
+    search: async (sessionId, { query, mode, limit = 20, role, tool, order }) => {
+      const parameters = new URLSearchParams({ q: query, mode, limit: String(limit) });
+      if (role !== undefined) parameters.set("role", role);
+      if (tool !== undefined && tool.trim() !== "") parameters.set("tool", tool.trim());
+      if (order !== undefined) parameters.set("order", order);
+      return (await call<{ hits: SearchHit[] }>("GET", `${session(sessionId)}/search?${parameters}`)).hits;
+    },
     usage: (sessionId) => call<UsageView>("GET", `${session(sessionId)}/usage`),
     timeline: (sessionId, range) =>
       call<TimelineView>("GET", `${session(sessionId)}/timeline${range === undefined ? "" : `?${new URLSearchParams({ window: range.windowId, count: String(range.count) })}`}`),

@@ -1,6 +1,7 @@
 /**
- * Search of the session's history, literal or ranked, with the same privacy floor as the agent's
- * `session_history` tool (nothing before your last soft clear). Choosing a hit jumps to it.
+ * Search of the session's history, literal or ranked (optionally newest first), from one role or
+ * calling one tool, with the same privacy floor as the agent's `session_history` tool (nothing
+ * before your last soft clear). Choosing a hit jumps to it.
  */
 import { useId, useState, type FormEvent } from "react";
 import type { ApiClient } from "../api/client";
@@ -10,6 +11,9 @@ import type { SearchHit } from "../api/types";
 export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sessionId: string; onJump: (seq: number) => void }) {
   const [query, setQuery] = useState("");
   const [mode, setMode] = useState<"literal" | "ranked">("literal");
+  const [newest, setNewest] = useState(false);
+  const [role, setRole] = useState<"" | "user" | "assistant">("");
+  const [tool, setTool] = useState("");
   const [hits, setHits] = useState<SearchHit[] | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [searching, setSearching] = useState(false);
@@ -21,7 +25,12 @@ export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sess
     setSearching(true);
     setError(undefined);
     try {
-      setHits(await api.search(sessionId, { query, mode }));
+      const narrowing = {
+        ...(role === "" ? {} : { role }),
+        ...(tool.trim() === "" ? {} : { tool }),
+        ...(mode === "ranked" && newest ? { order: "newest" as const } : {}),
+      };
+      setHits(await api.search(sessionId, { query, mode, ...narrowing }));
     } catch (failure) {
       setHits(undefined);
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -48,7 +57,26 @@ export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sess
           <label>
             <input type="radio" name="mode" value="ranked" checked={mode === "ranked"} onChange={() => setMode("ranked")} /> ranked words
           </label>
+          {mode === "ranked" ? (
+            <label>
+              <input type="checkbox" checked={newest} onChange={(event) => setNewest(event.target.checked)} /> newest first
+            </label>
+          ) : null}
         </fieldset>
+        <div className="search-filters">
+          <label>
+            From{" "}
+            <select value={role} onChange={(event) => setRole(event.target.value as "" | "user" | "assistant")}>
+              <option value="">anyone</option>
+              <option value="user">user</option>
+              <option value="assistant">assistant</option>
+            </select>
+          </label>
+          <label>
+            Tool{" "}
+            <input type="text" value={tool} onChange={(event) => setTool(event.target.value)} placeholder="any" size={10} autoComplete="off" />
+          </label>
+        </div>
       </form>
       <p className="hint">Like the agent's history tool, this finds nothing before your last soft clear.</p>
       {error === undefined ? null : (
