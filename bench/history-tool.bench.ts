@@ -137,6 +137,14 @@ const CALL_KINDS: CallKind[] = [
   { name: "search literal, common words", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal" }) },
   { name: "search ranked, rare words", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_RARE)(iteration), mode: "ranked" }) },
   { name: "search ranked, common words", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked" }) },
+  // Filters (ADR 0033): a filtered search reads the rows it filters, at most the 500 scored rows when ranked.
+  { name: "search ranked, common words, newest first", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked", order: "newest" }) },
+  { name: "search ranked, common words, role user", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked", role: "user" }) },
+  { name: "search ranked, common words, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked", tool_name: "grep" }) },
+  { name: "search literal, common words, tool read_file", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal", tool_name: "read_file" }) },
+  { name: "search literal, common words, role user", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal", role: "user" }) },
+  { name: "search literal, common words, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal", tool_name: "grep" }) },
+  { name: "search literal, rare phrase, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_RARE)(iteration), mode: "literal", tool_name: "grep" }) },
   { name: "read_item", input: (target, _iteration, random) => ({ action: "read_item", item_id: target.itemIds[random.integer(0, target.itemIds.length - 1)] }) },
 ];
 

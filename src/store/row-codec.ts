@@ -3,6 +3,7 @@
  * written in a newer row format is skipped with a warning; a read never crashes on it.
  */
 import { ROW_FORMAT_VERSION, StoredRowBodySchema } from "../core/row.js";
+import { hasSearchFilter, rowMatchesFilter, type SearchFilter } from "../core/search-filter.js";
 import type { StoreWarning, StoredRow } from "./port.js";
 
 export type RowDecodeResult = { ok: true; row: StoredRow } | { ok: false; warning: StoreWarning };
@@ -28,4 +29,26 @@ export function decodeRow(sessionId: string, seq: number, body: string): RowDeco
     };
   }
   return { ok: true, row: { sessionId, seq, ...rest } as StoredRow };
+}
+
+/**
+ * Whether a stored body may pass a search filter, judged from its JSON alone (no schema check):
+ * `false` only when the body parses and its role or tool parts rule it out. A filtered search
+ * skips the full decode of the rows this drops (ADR 0033); the rows it keeps are decoded as usual.
+ *
+ * @example bodyMayMatchFilter('{"role":"user","parts":[]}', { role: "assistant" }) // false
+ */
+export function bodyMayMatchFilter(body: string, filter: SearchFilter): boolean {
+  if (!hasSearchFilter(filter)) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return true;
+  }
+  if (typeof value !== "object" || value === null) return true;
+  const { role, parts } = value as { role?: unknown; parts?: unknown };
+  if (typeof role !== "string" || !Array.isArray(parts)) return true;
+  if (!parts.every((part) => typeof part === "object" && part !== null && typeof (part as { type?: unknown }).type === "string")) return true;
+  return rowMatchesFilter({ role, parts: parts as { type: string }[] }, filter);
 }

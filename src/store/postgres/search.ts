@@ -20,6 +20,7 @@ import { orderRankedCandidates } from "../../core/ranked-score.js";
 import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
+import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import type { TableNames } from "./schema.js";
 import { anyWordQuery } from "./word-vector.js";
@@ -82,6 +83,7 @@ async function filteredRows(context: SearchContext, checked: CheckedSearch): Pro
   let passed = 0;
   /** Takes one row; returns true once the page is full and one more hit was seen. */
   const take = (encoded: EncodedRow): boolean => {
+    if (!bodyMayMatchFilter(encoded.body, checked)) return false;
     const row = context.decode(context.sessionId, encoded);
     if (row === undefined || !rowMatchesFilter(row, checked)) return false;
     passed += 1;

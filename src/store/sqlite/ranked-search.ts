@@ -17,6 +17,7 @@ import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
+import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage } from "../port.js";
 import type { CandidateRow, RowKeyRange, SearchDependencies } from "./search.js";
 import type { SessionRecord } from "./statements.js";
@@ -42,6 +43,8 @@ export function searchRankedWords({ sql, decode }: SearchDependencies, session: 
   );
   const load = (rowKey: number): SearchHit | undefined => {
     const candidate = sql.rowByKey.get(rowKey) as CandidateRow | undefined;
+    // A row the filter drops is not decoded at all (ADR 0033).
+    if (candidate !== undefined && !bodyMayMatchFilter(candidate.body, checked)) return undefined;
     const row = candidate === undefined ? undefined : decode(session.session_id, candidate);
     return candidate === undefined || row === undefined ? undefined : { row, windowId: windowIdFor(candidate.window_seq) };
   };

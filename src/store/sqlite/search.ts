@@ -17,6 +17,7 @@ import { rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral, literalTermPhrase } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
+import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import { searchRankedWords } from "./ranked-search.js";
 import type { SessionRecord, StatementName, WindowRecord } from "./statements.js";
@@ -49,6 +50,7 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
   let matched = 0;
   /** Verifies one candidate; returns whether it matched. */
   const consider = (candidate: CandidateRow): boolean => {
+    if (!bodyMayMatchFilter(candidate.body, checked)) return false;
     const row = decode(sessionId, candidate);
     if (row === undefined || !rowMatchesFilter(row, checked) || !containsLiteral(renderRowText(row), checked.query)) return false;
     matched += 1;
