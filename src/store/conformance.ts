@@ -10,6 +10,7 @@ import { RANKED_CANDIDATE_LIMIT } from "../core/ranked-search-plan.js";
 import { InvalidQueryError } from "../core/search-query.js";
 import { InvalidArgumentError } from "../core/errors.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "./errors.js";
+import { FILTER_SCAN_LIMIT } from "./filtered-scan.js";
 import type { HistoryStore } from "./port.js";
 
 export interface ConformanceContext {
@@ -565,6 +566,21 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect(seqsOf(await store.search("b", { query: "progress", mode: "ranked", role: "user" }))).toEqual([]);
         expect(seqsOf(await store.search("b", { query: "progress", mode: "literal", role: "user" }))).toEqual([1]);
         expect(seqsOf(await store.search("b", { query: "progress", mode: "ranked", role: "user", beforeSeq: 100 }))).toEqual([1]);
+      });
+
+      test("a filtered literal search reads a bounded number of rows and says where to resume (ADR 0033)", async () => {
+        await store.append("l", [text("progress from the user"), ...fillers(FILTER_SCAN_LIMIT + 100)]);
+        const first = await store.search("l", { query: "progress", mode: "literal", role: "user" });
+        expect([seqsOf(first), first.hasMore]).toEqual([[], true]);
+        expect(first.resumeBeforeSeq).toBeGreaterThan(1);
+        expect(first.resumeBeforeSeq).toBeLessThanOrEqual(FILTER_SCAN_LIMIT + 101);
+        const second = await store.search("l", { query: "progress", mode: "literal", role: "user", beforeSeq: first.resumeBeforeSeq! });
+        expect([seqsOf(second), second.hasMore, second.resumeBeforeSeq]).toEqual([[1], false, undefined]);
+        // A page that fills first, an unfiltered search and a ranked one never stop early.
+        const assistant = await store.search("l", { query: "progress", mode: "literal", role: "assistant", limit: 3 });
+        expect([seqsOf(assistant), assistant.resumeBeforeSeq]).toEqual([[FILTER_SCAN_LIMIT + 101, FILTER_SCAN_LIMIT + 100, FILTER_SCAN_LIMIT + 99], undefined]);
+        expect((await store.search("l", { query: "from the user", mode: "literal" })).resumeBeforeSeq).toBeUndefined();
+        expect((await store.search("l", { query: "progress", mode: "ranked", role: "user" })).resumeBeforeSeq).toBeUndefined();
       });
 
       test("refuses malformed filters and orders", async () => {

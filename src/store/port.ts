@@ -123,6 +123,12 @@ export interface SearchPage {
   /** Literal: newest first. Ranked: most relevant first, or newest first with `order: "newest"`. */
   hits: SearchHit[];
   hasMore: boolean;
+  /**
+   * Set when a filtered literal search stopped after reading `FILTER_SCAN_LIMIT` rows without
+   * filling its page (ADR 0033): the page may hold fewer hits than `limit`; search again with
+   * `beforeSeq: resumeBeforeSeq` to continue below the rows it read.
+   */
+  resumeBeforeSeq?: number;
 }
 
 export interface SessionSummary {

@@ -40,6 +40,7 @@ export function decodeRow(sessionId: string, seq: number, body: string): RowDeco
  */
 export function bodyMayMatchFilter(body: string, filter: SearchFilter): boolean {
   if (!hasSearchFilter(filter)) return true;
+  if (!bodyMayHold(body, filter)) return false;
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -51,4 +52,27 @@ export function bodyMayMatchFilter(body: string, filter: SearchFilter): boolean 
   if (typeof role !== "string" || !Array.isArray(parts)) return true;
   if (!parts.every((part) => typeof part === "object" && part !== null && typeof (part as { type?: unknown }).type === "string")) return true;
   return rowMatchesFilter({ role, parts: parts as { type: string }[] }, filter);
+}
+
+const rolePatterns = {
+  user: /"role"\s*:\s*"user"/,
+  assistant: /"role"\s*:\s*"assistant"/,
+  system: /"role"\s*:\s*"system"/,
+} as const;
+
+/** A tool name whose letters JSON.stringify writes as they are and whose lower case is per character. */
+const plainToolName = /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/**
+ * Cheaper than parsing: a row of the role has `"role": "<role>"` in its JSON text, and a row
+ * calling a plainly named tool has the name somewhere in it (in any case), since bodies are
+ * written by `JSON.stringify`, which escapes no ASCII letter, digit or punctuation other than
+ * quotes and backslashes. `false` only when one of them is missing. (A body edited by hand to spell
+ * those letters as `\u` escapes would be missed by the filter; nothing ctxwin writes is.)
+ */
+function bodyMayHold(body: string, filter: SearchFilter): boolean {
+  if (filter.role !== undefined && !rolePatterns[filter.role].test(body)) return false;
+  const name = filter.toolName;
+  if (name === undefined || !plainToolName.test(name)) return true;
+  return body.toLowerCase().includes(name.toLowerCase());
 }

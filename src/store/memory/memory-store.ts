@@ -8,6 +8,7 @@ import { containsLiteral, rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
+import { FILTER_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkWindowsOptions, checkSeq } from "../options.js";
 import type {
   ActiveWindow,
@@ -16,6 +17,7 @@ import type {
   HistoryStore,
   ItemPage,
   ItemsOptions,
+  SearchHit,
   SearchOptions,
   SearchPage,
   SessionSummary,
@@ -248,8 +250,15 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
         const rangeRows = session.rows.filter(inRange).length;
         ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus, order: checked.order });
       }
-      // Filters narrow what the search found, after the ranked bound (ADR 0033).
-      if (hasSearchFilter(checked)) ordered = ordered.filter((row) => rowMatchesFilter(parse(sessionId, row), checked));
+      // Filters narrow what the search found, after the ranked bound; a literal scan stops early (ADR 0033).
+      if (hasSearchFilter(checked)) {
+        const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? FILTER_SCAN_LIMIT : Number.POSITIVE_INFINITY });
+        for (const row of ordered) {
+          const stored = parse(sessionId, row);
+          if (scan.take(row.seq, rowMatchesFilter(stored, checked) ? { row: stored, windowId: windowIdFor(row.windowSeq) } : undefined)) break;
+        }
+        return scan.page();
+      }
       const page = ordered.slice(checked.offset, checked.offset + checked.limit);
       return {
         hits: page.map((row) => ({ row: parse(sessionId, row), windowId: windowIdFor(row.windowSeq) })),

@@ -10,8 +10,9 @@
  *   when the range holds more than `RANKED_CANDIDATE_LIMIT` rows, and only the newest
  *   `RANKED_CANDIDATE_LIMIT` matching rows are scored (`ts_rank`, length-normalized), newest first
  *   among equal scores.
- * - Role and tool-name filters (ADR 0033) are checked on each decoded row, in result order, before
- *   it counts as a hit; for ranked search, among the scored rows only.
+ * - Role and tool-name filters (ADR 0033) are checked on each row, in result order, before it
+ *   counts as a hit: for ranked search among the scored rows only; a filtered literal search reads
+ *   at most `FILTER_SCAN_LIMIT` matches and then says where to resume.
  */
 import type pg from "pg";
 import { foldCase, rankedQueryWords } from "../../core/search-query.js";
@@ -20,6 +21,7 @@ import { orderRankedCandidates } from "../../core/ranked-score.js";
 import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
+import { FILTER_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
 import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import type { TableNames } from "./schema.js";
@@ -79,24 +81,18 @@ const FILTER_BATCH = 200;
  * hit are found.
  */
 async function filteredRows(context: SearchContext, checked: CheckedSearch): Promise<SearchPage> {
-  const hits: SearchHit[] = [];
-  let passed = 0;
-  /** Takes one row; returns true once the page is full and one more hit was seen. */
-  const take = (encoded: EncodedRow): boolean => {
-    if (!bodyMayMatchFilter(encoded.body, checked)) return false;
+  // A literal scan stops after FILTER_SCAN_LIMIT matches and says where to resume (ADR 0033).
+  const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? FILTER_SCAN_LIMIT : Number.POSITIVE_INFINITY });
+  const hitOf = (encoded: EncodedRow): SearchHit | undefined => {
+    if (!bodyMayMatchFilter(encoded.body, checked)) return undefined;
     const row = context.decode(context.sessionId, encoded);
-    if (row === undefined || !rowMatchesFilter(row, checked)) return false;
-    passed += 1;
-    if (passed <= checked.offset) return false;
-    if (hits.length === checked.limit) return true;
-    hits.push({ row, windowId: windowIdFor(encoded.window_seq) });
-    return false;
+    return row === undefined || !rowMatchesFilter(row, checked) ? undefined : { row, windowId: windowIdFor(encoded.window_seq) };
   };
   const batches = checked.mode === "literal" ? literalBatches(context, checked) : rankedBatches(context, checked);
   for await (const batch of batches) {
-    for (const encoded of batch) if (take(encoded)) return { hits, hasMore: true };
+    for (const encoded of batch) if (scan.take(Number(encoded.seq), hitOf(encoded))) return scan.page();
   }
-  return { hits, hasMore: false };
+  return scan.page();
 }
 
 async function* literalBatches({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, checked: CheckedSearch): AsyncGenerator<EncodedRow[]> {

@@ -9,14 +9,16 @@
  *   to trigrams if that produces too many misses.
  * - Ranked: BM25 over the word index, at most `RANKED_CANDIDATE_LIMIT` rows scored (ADR 0016,
  *   `ranked-search.ts`).
- * - Role and tool-name filters are checked on each decoded row before it counts as a hit
- *   (ADR 0033); for ranked search, among the scored rows only.
+ * - Role and tool-name filters are checked on each row before it counts as a hit (ADR 0033); for
+ *   ranked search among the scored rows only; a filtered literal search reads at most
+ *   `FILTER_SCAN_LIMIT` candidates and then says where to resume.
  */
 import { renderRowText } from "../../core/row-text.js";
-import { rowMatchesFilter } from "../../core/search-filter.js";
+import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral, literalTermPhrase } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
+import { FILTER_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
 import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import { searchRankedWords } from "./ranked-search.js";
@@ -48,17 +50,29 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
   const sessionId = session.session_id;
   const wanted = checked.offset + checked.limit + 1;
   let matched = 0;
-  /** Verifies one candidate; returns whether it matched. */
+  // A filtered search reads at most FILTER_SCAN_LIMIT candidates, then says where to resume (ADR 0033).
+  const scan = hasSearchFilter(checked) ? filteredScan<SearchHit>({ ...checked, scanLimit: FILTER_SCAN_LIMIT }) : undefined;
+  let stopped = false;
+  /** Verifies one candidate; returns false only when it does not hold the query (a phrase miss). */
   const consider = (candidate: CandidateRow): boolean => {
-    if (!bodyMayMatchFilter(candidate.body, checked)) return false;
+    if (scan !== undefined && !bodyMayMatchFilter(candidate.body, checked)) {
+      stopped = scan.take(candidate.seq, undefined);
+      return true;
+    }
     const row = decode(sessionId, candidate);
-    if (row === undefined || !rowMatchesFilter(row, checked) || !containsLiteral(renderRowText(row), checked.query)) return false;
+    const found = row !== undefined && containsLiteral(renderRowText(row), checked.query);
+    if (scan !== undefined) {
+      const passes = found && rowMatchesFilter(row, checked);
+      stopped = scan.take(candidate.seq, passes ? { row, windowId: windowIdFor(candidate.window_seq) } : undefined);
+      return found || row === undefined;
+    }
+    if (!found) return false;
     matched += 1;
     if (matched > checked.offset) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
     return true;
   };
-  const done = () => matched >= wanted;
-  const page = (): SearchPage => ({ hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit });
+  const done = () => (scan === undefined ? matched >= wanted : stopped);
+  const page = (): SearchPage => scan?.page() ?? { hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit };
 
   let highKey = range.highKey;
   const phrase = literalTermPhrase(checked.query);
@@ -67,9 +81,9 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
     let misses = 0;
     let switched = false;
     for (const candidate of sql.searchWordPhrase.iterate(match, range.lowKey, highKey, ...filters) as Iterable<CandidateRow>) {
-      if (consider(candidate)) {
-        if (done()) return page();
-      } else if ((misses += 1) > phraseMissBudget) {
+      const held = consider(candidate);
+      if (done()) return page();
+      if (!held && (misses += 1) > phraseMissBudget) {
         // The phrase is common here: continue below this row with the precise trigram index.
         highKey = candidate.row_key - 1;
         switched = true;
@@ -85,7 +99,8 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
       : // Shorter than one trigram: the index cannot answer, so scan the range newest first.
         sql.scanVisible.iterate(range.lowKey, highKey, ...filters);
   for (const candidate of candidates as Iterable<CandidateRow>) {
-    if (consider(candidate) && done()) break;
+    consider(candidate);
+    if (done()) break;
   }
   return page();
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_RESULT_BYTES } from "../../core/history-view/limits.js";
+import { FILTER_SCAN_LIMIT } from "../../store/filtered-scan.js";
 import type { HistoryStore } from "../../store/port.js";
 import { SESSION_HISTORY_DESCRIPTION, sessionHistoryTool } from "./session-history-tool.js";
 import { backends, type OpenedStore } from "./test-support/backends.js";
@@ -85,6 +86,19 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
     }
     const hidden = expectOk(await callTool(historyTool, { action: "search", query: "hidden-lead-in-marker", role: "user" }), "search");
     expect(hidden.hits).toEqual([]);
+  });
+
+  it("pages a filtered literal search that stopped early with a plain before_item", async () => {
+    const progress = Array.from({ length: FILTER_SCAN_LIMIT + 50 }, (_unused, index) => rows.assistantText(`progress note ${index}`));
+    await store.append("s1", [rows.userText("progress from the user"), ...progress]);
+    const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
+    const base = { action: "search", query: "progress", role: "user" };
+    const first = expectOk(await callTool(historyTool, base), "search");
+    expect(first.hits).toEqual([]);
+    expect(first.has_more).toBe(true);
+    expect(first.next).toEqual({ before_item: expect.stringMatching(/^[0-9]+$/) });
+    const second = expectOk(await callTool(historyTool, { ...base, ...first.next }), "search");
+    expect([ids(second), second.has_more, second.next]).toEqual([["1"], false, null]);
   });
 
   it("answers bad filters with error results that say what to send", async () => {

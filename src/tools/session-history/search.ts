@@ -72,7 +72,9 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
 
   const build = (kept: SearchHitEntry[]): SearchResult => {
     const hasMore = page.hasMore || kept.length < entries.length;
-    const next = hasMore ? nextPage({ mode, nextOffset: offset + consumed(kept.length), kept }) : null;
+    // A filtered literal search that stopped early resumes below the rows it read (ADR 0033).
+    const resume = kept.length === entries.length ? page.resumeBeforeSeq : undefined;
+    const next = !hasMore ? null : resume !== undefined ? { before_item: String(resume) } : nextPage({ mode, nextOffset: offset + consumed(kept.length), kept });
     return { label: HISTORY_LABEL, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
   };
   const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
