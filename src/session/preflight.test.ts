@@ -76,7 +76,8 @@ describe("preflight", () => {
   it("with a threshold of 1 or more: no proactive rollover, and the hard ceiling still blocks", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ text: "a", inputTokens: THRESHOLD_AT + 500 }, { text: "b", inputTokens: THRESHOLD_AT + 600 }] });
-    const session = budgetSession({ store, model, system: systemOfTokens(THRESHOLD_AT - 500), settings: { threshold: 1 } });
+    // The system prompt leaves room for the tool definitions (session_history's included) under the ceiling.
+    const session = budgetSession({ store, model, system: systemOfTokens(THRESHOLD_AT - 1_000), settings: { threshold: 1 } });
     await session.send("one");
     const second = await session.send("two");
     expect(second).toMatchObject({ status: "completed", rollovers: [], warnings: [] });

@@ -93,26 +93,24 @@ export const SessionHistoryInputSchema = z.object({
   role: z
     .enum(SEARCH_ROLES)
     .nullish()
-    .describe("search: only items of this role ('user': the user's messages; 'assistant': your replies and tool calls; 'system')."),
+    .describe("search: only items of this role (tool calls are the assistant's)."),
   tool_name: z
     .string()
     .min(1)
     .max(MAX_TOOL_NAME_CHARS)
     .nullish()
-    .describe("search: only items that call this tool (e.g. 'read_file'; any case), the call and its result being one item."),
+    .describe("search: only items calling this tool (any case)."),
   order: z
     .enum(SEARCH_ORDERS)
     .nullish()
-    .describe("search, ranked mode only: 'relevance' (default) or 'newest' first, over the same hits. Literal hits are always newest first."),
+    .describe("search, ranked only: 'relevance' (default) or 'newest' first."),
   max_item_chars: z
     .number()
     .int()
     .min(ITEM_CHARS.min)
     .max(ITEM_CHARS.max)
     .nullish()
-    .describe(
-      `search: longest snippet per hit (default ${SNIPPET_MAX_CHARS}); list_items: longest preview per item (default ${ITEM_PREVIEW_CHARS}). From ${ITEM_CHARS.min} to ${ITEM_CHARS.max} characters; shorter items fit more of them into one result.`,
-    ),
+    .describe(`search: longest snippet (default ${SNIPPET_MAX_CHARS}); list_items: longest preview (default ${ITEM_PREVIEW_CHARS}).`),
   item_id: itemId.nullish().describe("read_item: the item to read."),
   offset_chars: z.number().int().min(0).nullish().describe("read_item: where the page starts, in characters (default 0)."),
   limit_chars: z

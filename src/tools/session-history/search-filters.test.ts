@@ -125,7 +125,7 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
 
 describe("session_history description", () => {
   it("tells the agent when to search literally and when ranked, and names every filter", () => {
-    for (const phrase of ["Use 'literal' for an exact string", "use 'ranked' for a question", "role", "tool_name", "max_item_chars", "order 'newest'"]) {
+    for (const phrase of ["Use 'literal' for exact text", "'ranked' for a question", "role", "tool_name", "max_item_chars", "order 'newest'"]) {
       expect(SESSION_HISTORY_DESCRIPTION).toContain(phrase);
     }
   });
