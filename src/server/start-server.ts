@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { openStore } from "../store/open-store.js";
+import { openStore, type OpenStoreOptions } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
 import { ApiError } from "./api-error.js";
 import { apiRoutes } from "./api-routes.js";
@@ -38,6 +38,8 @@ export interface StartServerOptions {
   webRoot?: string;
   /** An open store to use instead of opening the directory's (it is not closed by `close`). */
   store?: HistoryStore;
+  /** How to open the store instead (e.g. a PostgreSQL URL); default the directory's. Closed by `close`. */
+  storeOptions?: OpenStoreOptions;
   /** Seams for tests. */
   pingIntervalMs?: number;
   pollIntervalMs?: number;
@@ -74,12 +76,13 @@ export async function startServer({
   chat,
   webRoot = defaultWebRoot(),
   store: givenStore,
+  storeOptions,
   pingIntervalMs,
   pollIntervalMs,
   log = (message, error) => console.error(message, error),
 }: StartServerOptions): Promise<RunningServer> {
   const root = path.resolve(directory);
-  const store = givenStore ?? openStore({ directory: root });
+  const store = givenStore ?? openStore(storeOptions ?? { directory: root });
   const settings = createSettingsStore({ directory: root, modelKey: chat?.modelKey, ...(chat?.contextLimit === undefined ? {} : { initialContextLimit: chat.contextLimit }) });
   const hub = createEventHub({
     store,

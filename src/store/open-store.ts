@@ -8,7 +8,7 @@ import { createSqliteStore } from "./sqlite/sqlite-store.js";
 import type { Durability } from "./sqlite/open-database.js";
 import { StoreOptionsError } from "./errors.js";
 import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
-import { isValidSchemaName } from "./postgres/schema.js";
+import { isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
 import { assertKnownStoreOptions, chooseBackend } from "./store-option-keys.js";
 
 /** Default location of the database inside a project directory. */
@@ -59,7 +59,8 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
   const backend = chooseBackend(options as Record<string, unknown>);
   assertKnownStoreOptions(backend, options as Record<string, unknown>);
   if (backend === "postgres") {
-    const { backend: _backend, ...postgresOptions } = options as PostgresOpenOptions;
+    const { backend: _backend, ...given } = options as PostgresOpenOptions;
+    const postgresOptions = typeof given.url === "string" ? { ...given, ...schemaFromUrl(given.url, given.schema) } : given;
     if (typeof postgresOptions.url !== "string" || !/^postgres(ql)?:\/\//.test(postgresOptions.url)) {
       throw new StoreOptionsError("openStore: the postgres backend needs url: 'postgres://user@host:5432/database'. Nothing was opened.");
     }

@@ -11,9 +11,11 @@ import { formatHits, formatItems, formatRead, formatSessions, formatWindows } fr
 import { HistoryCommandError } from "./history-errors.js";
 import { listItemEntries, listSessions, listWindowEntries, openScope, readEntry, searchEntries, type HistoryScope } from "./history-queries.js";
 import { openProjectStore } from "./open-project-store.js";
+import { STORE_FLAG, STORE_FLAG_HELP } from "../store-flag.js";
 
 interface CommonOptions {
   dir?: string;
+  store?: string;
   json?: boolean;
   includeCleared?: boolean;
 }
@@ -112,6 +114,7 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
 function withCommonOptions(command: Command): Command {
   return command
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
+    .option(STORE_FLAG, STORE_FLAG_HELP)
     .option("--json", "print JSON instead of text lines")
     .option("--include-cleared", "also show history at or before the newest manual reset (off by default)");
 }
@@ -125,7 +128,7 @@ function runner(output: HistoryOutput) {
   return async (options: CommonOptions, body: (context: { store: HistoryStore }) => Promise<unknown>): Promise<void> => {
     let store: HistoryStore | undefined;
     try {
-      store = openProjectStore(options.dir === undefined ? {} : { directory: options.dir });
+      store = openProjectStore({ ...(options.dir === undefined ? {} : { directory: options.dir }), ...(options.store === undefined ? {} : { store: options.store }) });
       const result = await body({ store });
       if (typeof result === "string") output.stdout(`${result}\n`);
       else if (result !== undefined) output.stdout(`${JSON.stringify(result, null, 2)}\n`);

@@ -22,6 +22,26 @@ export function isValidSchemaName(name: unknown): name is string {
   return typeof name === "string" && schemaNamePattern.test(name) && !name.startsWith("pg_");
 }
 
+/**
+ * A `schema` query parameter of the URL (`postgres://host/db?schema=project_a`) moved into the
+ * options, so a URL alone (`--store`, `CTXWIN_DATABASE_URL`) can name the schema. An explicit
+ * `schema` option wins.
+ *
+ * @example schemaFromUrl("postgres://h/db?schema=a", undefined) // { url: "postgres://h/db", schema: "a" }
+ */
+export function schemaFromUrl(url: string, schema: string | undefined): { url: string; schema: string | undefined } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, schema };
+  }
+  const fromUrl = parsed.searchParams.get("schema");
+  if (fromUrl === null) return { url, schema };
+  parsed.searchParams.delete("schema");
+  return { url: parsed.toString(), schema: schema ?? fromUrl };
+}
+
 /** The tables of a store, qualified by its schema. */
 export function tableNames(schema: string) {
   const table = (name: string) => `"${schema}".${name}`;
