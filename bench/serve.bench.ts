@@ -99,9 +99,9 @@ interface RequestKind {
 
 const base = (target: Target) => `/api/sessions/${encodeURIComponent(target.sessionId)}`;
 
-/** What the web UI sends at once when a session is opened (session-view.tsx and use-transcript.ts). */
+/** What the web UI sends at once when a session is opened (session-view.tsx, use-transcript.ts, context-timeline.tsx). */
 function openSession(get: Get, target: Target): Promise<unknown> {
-  return Promise.all([get(base(target)), get(`${base(target)}/windows`), get(`${base(target)}/rows?limit=100`)]);
+  return Promise.all([get(base(target)), get(`${base(target)}/windows`), get(`${base(target)}/rows?limit=100`), get(`${base(target)}/timeline`)]);
 }
 
 const REQUEST_KINDS: RequestKind[] = [
@@ -109,7 +109,8 @@ const REQUEST_KINDS: RequestKind[] = [
   { name: "GET …/rows?limit=100 (newest)", openPath: true, send: (get, target) => get(`${base(target)}/rows?limit=100`) },
   { name: "GET …/windows", openPath: true, send: (get, target) => get(`${base(target)}/windows`) },
   { name: "GET …/usage", openPath: true, send: (get, target) => get(`${base(target)}/usage`) },
-  { name: "open: detail + windows + newest rows, in parallel", openPath: true, send: (get, target) => openSession(get, target) },
+  { name: "GET …/timeline (context timeline, default range)", openPath: true, send: (get, target) => get(`${base(target)}/timeline`) },
+  { name: "open: detail + windows + newest rows + timeline, in parallel", openPath: true, send: (get, target) => openSession(get, target) },
   // From the middle of the big session; from the end of the small one (its middle has no full page before it).
   { name: "GET …/rows?before=middle&limit=100", openPath: false, send: (get, target) => get(`${base(target)}/rows?before=${Math.max(Math.ceil(target.rows / 2), 101)}&limit=100`) },
 ];

@@ -70,7 +70,7 @@ export type {
   WindowSummary,
   WindowsOptions,
 } from "./store/port.js";
-export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreFormatError, StoreOptionsError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
+export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";
@@ -112,6 +112,7 @@ export { loadHotMemoryCandidates, renderHotMemories, type HotMemoryCandidates, t
 export { listMemoryPins, setMemoryPin } from "./tools/memory/pins.js";
 export { MemoryIndexFormatError, MemoryLockTimeoutError, MemoryPathError } from "./tools/memory/errors.js";
 export { leadInText, type LeadInTextOptions } from "./core/rollover/lead-in-text.js";
+export { carriedContinueText, carryBounds, deriveTurnCarry, readCarry, type CarriedInput, type CarryBounds, type LedgerEntry, type TurnCarry } from "./core/rollover/turn-carry.js";
 export { budgetWarningText, type BudgetWarningTextOptions, type WarningMemoryMode } from "./core/rollover/budget-warning-text.js";
 export {
   CONTINUE_TEXT,
@@ -133,6 +134,7 @@ export type {
   AgentSessionOptions,
   BudgetStrategy,
   CompactionInfo,
+  ContinuityOptions,
   HotMemoriesProvider,
   RolloverInfo,
   SendInput,

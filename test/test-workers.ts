@@ -20,6 +20,7 @@ export const TEST_WORKER_SOURCES = [
   "src/store/sqlite/test-support/open-store-worker.ts",
   "src/session/test-support/session-worker.ts",
   "src/tools/memory/test-support/concurrent-editor.ts",
+  "src/tools/workspace/test-support/call-tool-worker.ts",
 ] as const;
 
 /**

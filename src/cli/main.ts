@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /**
  * The `ctxwin` command: `demo` runs the offline demonstration, `chat` an agent on a real provider,
- * `history` inspects stored sessions, `import`
- * loads transcripts, `serve` opens the web UI.
+ * `history` inspects stored sessions, `import` loads transcripts, `mcp` serves the history to MCP
+ * clients, `serve` opens the web UI.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
+import { registerDoctorCommand } from "./doctor/doctor-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
 import { registerImportCommand } from "./import/import-command.js";
+import { registerMcpCommand } from "./mcp/mcp-command.js";
 import { registerServeCommand } from "./serve/serve-command.js";
 import { configureCommandLine, runCommandLine } from "./command-line.js";
 import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
@@ -21,12 +23,17 @@ const program = new Command()
   .description(packageJson.description)
   .version(packageJson.version);
 
+// Lets a read-only command open a store in a folder this user cannot write (as an immutable
+// snapshot, `file:` URI): better-sqlite3 reads this setting when it first opens a database.
+process.env.SQLITE_USE_URI ??= "1";
 exitQuietlyOnClosedOutput();
 registerDemoCommand({ program });
 registerChatCommand({ program });
 registerHistoryCommand({ program });
 registerImportCommand({ program });
+registerMcpCommand({ program, version: packageJson.version });
 registerServeCommand({ program });
+registerDoctorCommand({ program });
 
 configureCommandLine(program);
 await runCommandLine(program, process.argv);

@@ -12,6 +12,7 @@ export type ApiErrorCode =
   | "not-found"
   | "method-not-allowed"
   | "busy"
+  | "read-only"
   | "chat-unavailable"
   | "config-invalid"
   | "payload-too-large"

@@ -18,6 +18,8 @@ import type { WindowCache } from "./session-windows.js";
 import type { SettingsStore } from "./settings-file.js";
 import { transcriptPage, type PagePosition } from "./transcript-pages.js";
 import { windowViews } from "./window-views.js";
+import { MAX_TIMELINE_WINDOWS, timelineView } from "./timeline-view.js";
+import { timelineSettingsOf } from "../core/timeline/timeline-settings.js";
 
 /** Longest chat message accepted (characters). */
 export const MAX_MESSAGE_CHARS = 200_000;
@@ -50,6 +52,10 @@ const searchQuery = z.object({
   q: z.string().max(1000),
   mode: z.enum(["literal", "ranked"]).default("literal"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+const timelineQuery = z.object({
+  window: z.string().regex(/^w:(0|[1-9][0-9]{0,15})$/, "expected a window id such as w:0 or w:120").optional(),
+  count: z.coerce.number().int().min(1).max(MAX_TIMELINE_WINDOWS).optional(),
 });
 const emptyBody = z.union([z.undefined(), z.strictObject({})]);
 const messageBody = z.strictObject({
@@ -156,6 +162,16 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       handler: async ({ response, params }) => {
         const { sessionId } = await knownSession(params["id"]);
         json(response, { windows: await windowViews({ store, sessionId, windows: await windows.windowsOf(sessionId) }) });
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/sessions/:id/timeline",
+      handler: async ({ response, params, url }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        const query = parse(timelineQuery, queryOf(url), "query");
+        const [sessionWindows, read] = await Promise.all([windows.windowsOf(sessionId), settings.read()]);
+        json(response, await timelineView({ store, sessionId, windows: sessionWindows, settings: timelineSettingsOf(read.config), windowId: query.window, count: query.count }));
       },
     },
     {

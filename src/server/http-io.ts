@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError } from "./api-error.js";
+import { StoreReadOnlyError } from "../store/errors.js";
 
 /** Largest request body accepted (the contract's 1 MB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -40,7 +41,7 @@ export function sendJson({ response, status = 200, body }: { response: ServerRes
  * @example sendError({ response, error, log: console.error });
  */
 export function sendError({ response, error, log }: { response: ServerResponse; error: unknown; log: (message: string, error: unknown) => void }): void {
-  const known = ApiError.isInstance(error) ? error : undefined;
+  const known = ApiError.isInstance(error) ? error : StoreReadOnlyError.isInstance(error) ? readOnly(error) : undefined;
   if (known === undefined) log("ctxwin serve: a request failed:", error);
   const status = known?.status ?? 500;
   const body = { error: { code: known?.code ?? "internal", message: known?.message ?? "The server could not complete the request; see the server's output for details." } };
@@ -51,6 +52,11 @@ export function sendError({ response, error, log }: { response: ServerResponse; 
   // A refused body may still be arriving: close the connection after the answer.
   if (status === 413) response.setHeader("Connection", "close");
   sendJson({ response, status, body });
+}
+
+/** A write refused because the store is served read-only: the client's answer, not a server fault. */
+function readOnly(error: StoreReadOnlyError): ApiError {
+  return new ApiError({ status: 409, code: "read-only", message: error.message, cause: error });
 }
 
 /**

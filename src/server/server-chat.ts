@@ -51,6 +51,7 @@ export function workspaceChat({
   logWarning,
   tuning,
   maxRetries,
+  providerStore = false,
 }: {
   model: LanguageModel;
   label: string;
@@ -65,6 +66,8 @@ export function workspaceChat({
   tuning?: (options: { contextLimit: number }) => { budget?: SessionBudgetOptions; toolLimits?: WorkspaceToolLimits };
   /** Retries of a failed model call (default: the AI SDK's 2). */
   maxRetries?: number;
+  /** Let the provider keep server-side state (OpenAI Responses `store`); default: self-contained requests. */
+  providerStore?: boolean;
 }): ServerChat {
   return {
     label,
@@ -83,7 +86,7 @@ export function workspaceChat({
         ...(limit === undefined ? {} : { contextLimit: limit }),
         ...(logWarning === undefined ? {} : { logWarning }),
         ...(tuning === undefined || limit === undefined ? {} : tuning({ contextLimit: limit })),
-        ...(maxRetries === undefined ? {} : { sessionOptions: { maxRetries } }),
+        sessionOptions: { ...(maxRetries === undefined ? {} : { maxRetries }), ...(providerStore ? { providerStore } : {}) },
       }),
   };
 }

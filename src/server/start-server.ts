@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { StoreReadOnlyError } from "../store/errors.js";
 import { openStore, type OpenStoreOptions } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
 import { ApiError } from "./api-error.js";
@@ -82,7 +83,7 @@ export async function startServer({
   log = (message, error) => console.error(message, error),
 }: StartServerOptions): Promise<RunningServer> {
   const root = path.resolve(directory);
-  const store = givenStore ?? openStore(storeOptions ?? { directory: root });
+  const store = givenStore ?? openServedStore(storeOptions ?? { directory: root }, log);
   const settings = createSettingsStore({ directory: root, modelKey: chat?.modelKey, ...(chat?.contextLimit === undefined ? {} : { initialContextLimit: chat.contextLimit }) });
   const hub = createEventHub({
     store,
@@ -162,4 +163,19 @@ function readVersion(): string {
     }
   }
   return "unknown";
+}
+
+/**
+ * The project's store, written by chat turns. In a folder this user cannot write it is served
+ * read-only instead: browsing and search work, and a write is answered 409 `read-only`.
+ */
+function openServedStore(options: OpenStoreOptions, log: (message: string, error: unknown) => void): HistoryStore {
+  try {
+    return openStore(options);
+  } catch (error) {
+    if (!StoreReadOnlyError.isInstance(error) || "url" in options || options.backend === "memory") throw error;
+    const store = openStore({ ...options, backend: "sqlite", readOnly: true });
+    log("ctxwin serve: serving the history read-only (sending and clearing are refused):", error);
+    return store;
+  }
 }

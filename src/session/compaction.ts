@@ -13,6 +13,7 @@ import { CompactionError, ProviderCallError, SendInterruptedError, SessionStoreE
 import { assembleRequest, calibrate, type RequestFrame } from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
+import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
 
 export const COMPACTION_INSTRUCTION = [
   "Write a summary of the conversation so far that lets you continue the work without it.",
@@ -44,10 +45,11 @@ export async function summarizeWindow(
   const result = streamText({
     model,
     ...(request.system === undefined ? {} : { system: request.system }),
-    messages: [...request.messages, { role: "user", content: COMPACTION_INSTRUCTION }],
+    messages: [...selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore }), { role: "user", content: COMPACTION_INSTRUCTION }],
     tools: frame.tools,
     toolChoice: "none",
     maxRetries: context.maxRetries,
+    ...providerOptionsOf(context, model),
     ...(signal === undefined ? {} : { abortSignal: signal }),
     onError: ({ error }) => {
       failure ??= error;

@@ -172,7 +172,9 @@ describe("interrupting a send", () => {
     expect(resultA).toMatchObject({ status: "interrupted", text: "resum", rollovers: [expect.objectContaining({ reason: "mid-stream" })] });
     expect(resultB).toMatchObject({ status: "completed", text: "answer B", rollovers: [] });
     expect(calls).toHaveLength(3);
-    expect(calls[2]!.text.split("\n").slice(-3)).toEqual(["user: Continue the task you were working on.", "assistant: resum", "user: B: what next?"]);
+    expect(calls[2]!.text.split("\n").slice(-2)).toEqual(["assistant: resum", "user: B: what next?"]);
+    // A's continuation (carrying A's input) stays in the window before B's input.
+    expect(calls[2]!.text).toMatch(/user: Continue the task you were working on\.\n\nThe turn you are continuing began with this user input \(item 1, window w:0\)[^]*A: read both files[^]*assistant: resum/);
     await expectInvariants(store);
   });
 

@@ -40,9 +40,11 @@ describe("rollover after a settled step", () => {
     expect(new Set(rolloverAppend?.map((row) => row.meta?.["rolloverId"])).size).toBe(1);
     const request = calls[1]!.text;
     expect(request).not.toContain("AAAA");
-    expect(request).not.toContain("read both files");
     expect(request).toMatch(/user: \[Context window w:3 begins\.\] Your previous turn was stopped at a step boundary/);
-    expect(request.split("\n").at(-1)).toBe("user: Continue the task you were working on.");
+    // The continuation carries the turn's input and its finished calls, never their results (docs/adr/0023).
+    expect(request).toContain("user: Continue the task you were working on.");
+    expect(request).toContain('<carried_user_input item="1" window="w:0">\nread both files\n</carried_user_input>');
+    expect(request.split("\n").slice(-2)).toEqual(['- item 2: read {"path":"a.txt"}', '- item 2: read {"path":"b.txt"}']);
     expect(rolloverMetaOf(rows[2]!)?.reason).toBe("mid-stream");
   });
 

@@ -15,6 +15,7 @@ import { assembleRequest, overheadTokens, rowRequestTokens, type AssembledReques
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerErrorText } from "./provider-error-text.js";
+import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 
 export interface TurnStop {
@@ -25,7 +26,11 @@ export interface TurnStop {
 }
 
 export interface TurnRun {
-  /** `interrupted`: the turn's signal aborted it; what streamed of the current step is stored. */
+  /**
+   * `interrupted`: the turn's signal aborted it; what streamed of the current step is stored.
+   * `context-exceeded`: the provider refused a request as too long before it produced anything;
+   * `steps` holds the settled steps before it (none when the first request was refused).
+   */
   status: "completed" | "failed" | "context-exceeded" | "blocked" | "interrupted";
   text: string;
   steps: StoredStep[];
@@ -43,6 +48,8 @@ export interface RunTurnOptions {
   turnId: string;
   /** Aborts the provider call (and tools); the turn then ends `interrupted`, no fallback is tried. */
   signal?: AbortSignal | undefined;
+  /** A notes-flush step (ADR 0024): one step, only these tools active, a short output limit, no budget decision. */
+  flush?: { activeTools: string[]; maxOutputTokens: number } | undefined;
 }
 
 /**
@@ -52,7 +59,7 @@ export interface RunTurnOptions {
  * @example
  * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId, signal });
  */
-export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal }: RunTurnOptions): Promise<TurnRun> {
+export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal, flush }: RunTurnOptions): Promise<TurnRun> {
   const skipped: string[] = [];
   let lastFailure: TurnRun | undefined;
   for (const [index, model] of context.models.entries()) {
@@ -65,7 +72,7 @@ export async function runTurn(context: SessionContext, { windowId, rows, turnId,
       skipped.push(`${modelKey(model)} (about ${request.estimatedTokens} tokens, ceiling ${context.policy.hardCeiling(limit)})`);
       continue;
     }
-    const run = await streamAttempt(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal });
+    const run = await streamAttempt(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal, flush });
     if (run.status !== "failed" || run.streamedAnything) return run;
     lastFailure = run;
   }
@@ -89,9 +96,10 @@ interface AttemptOptions {
   windowId: string;
   operationPrefix: string;
   signal: AbortSignal | undefined;
+  flush: RunTurnOptions["flush"];
 }
 
-async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal }: AttemptOptions): Promise<TurnRun> {
+async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal, flush }: AttemptOptions): Promise<TurnRun> {
   const key = modelKey(model);
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
@@ -126,6 +134,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
 
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
     await recorder.stored(stepIndex);
+    if (flush !== undefined) return true;
     if (limit === undefined) return false;
     const all = [...rows, ...recorder.rows];
     const pressure = deriveWindowPressure({
@@ -155,15 +164,17 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const result = streamText({
     model,
     ...(request.system === undefined ? {} : { system: request.system }),
-    messages: request.messages,
+    messages: selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore }),
     tools: frame.tools,
     // The budget's output reserve is what the request asks for (every later step's input stays
     // under the hard ceiling, so the same limit fits it too).
-    ...(context.policy.outputLimit === undefined ? {} : { maxOutputTokens: context.policy.outputLimit({ model, contextLimit: limit, inputTokens: request.estimatedTokens }) }),
+    ...outputLimitOf(context, { model, limit, inputTokens: request.estimatedTokens, flush }),
+    ...(flush === undefined ? {} : { activeTools: flush.activeTools }),
     maxRetries: context.maxRetries,
+    ...providerOptionsOf(context, model),
     ...(signal === undefined ? {} : { abortSignal: signal }),
     stopWhen: [
-      stepCountIs(context.maxSteps),
+      stepCountIs(flush === undefined ? context.maxSteps : 1),
       async ({ steps: settled }) => {
         const stopHere = await evaluateSettledStep(settled.length - 1);
         // Asked once the step is stored (its step-end listeners have run), so an abort from them counts.
@@ -177,7 +188,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       previous = next.estimate;
       estimates[stepNumber] = next.rawEstimatedTokens;
       if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
-      return { messages: next.messages, ...(next.system === undefined ? {} : { system: next.system }) };
+      return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { system: next.system }) };
     },
     onStepFinish: (step) => recorder.acceptStepResult(step),
     onError: ({ error }) => {
@@ -198,10 +209,21 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const interrupted = recorder.aborted || stoppedByAbort || (failure !== undefined && signal?.aborted === true);
   if (interrupted && !SessionStoreError.isInstance(consumeError)) return { status: "interrupted", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
   if (failure === undefined) return { status: "completed", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
-  if (isContextExceededError(failure) && !recorder.streamedAnything) return { status: "context-exceeded", text, steps, streamedAnything: false, model: key, error: asError(failure) };
+  // Refused as too long before the failing request produced anything: the steps before it (if any)
+  // are stored and settled, so the turn can roll over and continue (issue 15 item 4).
+  if (isContextExceededError(failure) && !recorder.partialStored && !SessionStoreError.isInstance(failure)) {
+    return { status: "context-exceeded", text, steps, streamedAnything: recorder.streamedAnything, model: key, error: asError(failure) };
+  }
   const error = SessionStoreError.isInstance(failure) || RequestOverCeilingError.isInstance(failure) ? failure : new ProviderCallError(key, failure);
   context.events.emit("error", { error });
   return { status: "failed", text, steps, streamedAnything: recorder.streamedAnything, model: key, error };
+}
+
+/** The output limit a request asks for: the budget's reserve, and for a notes flush at most its own short limit. */
+function outputLimitOf(context: SessionContext, { model, limit, inputTokens, flush }: { model: LanguageModel; limit: number | undefined; inputTokens: number; flush: RunTurnOptions["flush"] }): { maxOutputTokens?: number } {
+  const budgeted = context.policy.outputLimit?.({ model, contextLimit: limit, inputTokens });
+  if (flush === undefined) return budgeted === undefined ? {} : { maxOutputTokens: budgeted };
+  return { maxOutputTokens: Math.min(budgeted ?? flush.maxOutputTokens, flush.maxOutputTokens) };
 }
 
 function lastText(steps: readonly StoredStep[]): string {

@@ -8,7 +8,7 @@ import { modelKey, type SessionBudgetPolicy } from "./budget-policy.js";
 import { estimateRequestTokens, type RequestEstimate } from "../core/budget/request-estimate.js";
 import { systemText, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
 import type { SessionEvents } from "./session-events.js";
-import type { BudgetStrategy, HotMemoriesProvider } from "./session-types.js";
+import type { BudgetStrategy, ContinuityOptions, HotMemoriesProvider } from "./session-types.js";
 import type { SessionCalibration } from "./session-calibration.js";
 
 export interface SessionContext {
@@ -26,8 +26,12 @@ export interface SessionContext {
   hotMemories: HotMemoriesProvider;
   notesPath: string | undefined;
   maxSteps: number;
+  /** The continuity features (docs/adr/0023), resolved to their defaults. */
+  continuity: Required<ContinuityOptions>;
   /** Retries of a failed model call (the AI SDK's `maxRetries`). */
   maxRetries: number;
+  /** Whether the provider may keep server-side state (OpenAI Responses `store`); default false. */
+  providerStore: boolean;
   maxToolOutputShare: number;
   events: SessionEvents;
   /** Logs a message once per distinct text. */

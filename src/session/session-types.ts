@@ -29,6 +29,24 @@ export interface HotMemoriesProvider {
   readonly mode: "read-write" | "read-only" | "off";
 }
 
+/**
+ * How a turn stopped by a rollover keeps its task (docs/adr/0023). Each feature can be switched
+ * off, e.g. to measure it against today's behaviour.
+ */
+export interface ContinuityOptions {
+  /**
+   * The `continue` row after a rollover that stops a turn carries the turn's user input (verbatim,
+   * bounded) and a ledger of its finished tool calls (default true).
+   */
+  carry?: boolean;
+  /**
+   * Before a rollover decided after a settled step (force band, not the hard ceiling), the agent
+   * gets one step with only the memory tool to update its notes, once per window, when memory is
+   * writable and the request fits (default true).
+   */
+  notesFlush?: boolean;
+}
+
 export interface AgentSessionOptions {
   store: HistoryStore;
   sessionId: string;
@@ -41,6 +59,8 @@ export interface AgentSessionOptions {
   budget?: SessionBudgetOptions;
   /** Memory tool and hot memories (`{ root }`), or `false` (default) for none. */
   memory?: { root: string; readOnly?: boolean } | false;
+  /** Continuity across a rollover in the middle of a turn (all on by default). */
+  continuity?: ContinuityOptions;
   /** Most steps of one turn (default 20). */
   maxSteps?: number;
   /** Most turns (the input plus queued continuations) one `send` runs (default 25). */
@@ -50,6 +70,12 @@ export interface AgentSessionOptions {
    * 2, with backoff). 0 reports an unreachable server at once.
    */
   maxRetries?: number;
+  /**
+   * Let the provider store requests and responses on its servers (the OpenAI Responses API's
+   * `store`). Default `false`: every request is self-contained, earlier output is sent as content,
+   * never as references to stored items (docs/adr/0027).
+   */
+  providerStore?: boolean;
   now?: () => Date;
   generateId?: () => string;
   /** Seams, for tests and for engines that are not wired by default. */

@@ -56,6 +56,7 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
   let segment: UIMessageChunk[] | undefined;
   let segmentHasContent = false;
   let aborted = false;
+  let partialStored = false;
 
   async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
@@ -124,6 +125,10 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
     get streamedAnything(): boolean {
       return rows.length > 0 || segmentHasContent;
     },
+    /** Whether the last step was cut before it settled and what it streamed was stored as a partial step. */
+    get partialStored(): boolean {
+      return partialStored;
+    },
     /** Whether the stream ended with an `abort` chunk (the call's abort signal fired). */
     get aborted(): boolean {
       return aborted;
@@ -158,6 +163,7 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
         segment = undefined;
         if (parts.some((part) => part.type !== "step-start")) {
           await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
+          partialStored = true;
         }
       }
     },

@@ -103,6 +103,59 @@ export class StoreOptionsError extends CtxwinError {
 }
 
 /**
+ * A write was attempted on a store that cannot be written: it was opened with `readOnly: true`,
+ * or the database file or its folder is not writable by this user. Reads keep working.
+ *
+ * @example
+ * if (StoreReadOnlyError.isInstance(error)) console.error(error.message)
+ */
+export class StoreReadOnlyError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreReadOnlyError";
+  static override isInstance = defineIsInstance(StoreReadOnlyError.errorName) as (error: unknown) => error is StoreReadOnlyError;
+
+  constructor(
+    readonly path: string,
+    readonly reason: "opened-read-only" | "not-writable",
+    options: { cause?: unknown; detail?: string } = {},
+  ) {
+    const why =
+      reason === "opened-read-only"
+        ? "it was opened read-only"
+        : `this user cannot write the file or its folder${options.detail === undefined ? "" : ` (${options.detail})`}`;
+    super(
+      StoreReadOnlyError.errorName,
+      `Cannot write to the ctxwin history '${path}': ${why}. Nothing was written; reading still works (e.g. 'ctxwin history'). To write, make the folder and the file writable for this user, or use another directory.`,
+      options,
+    );
+  }
+}
+
+/**
+ * The database file is damaged (SQLite reports a malformed page, or a search index cannot be
+ * loaded). Once a store has seen this it refuses every write, and later opens refuse the file
+ * until `ctxwin doctor` finds it healthy.
+ *
+ * @example
+ * if (StoreCorruptError.isInstance(error)) console.error(error.message) // says to run ctxwin doctor
+ */
+export class StoreCorruptError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreCorruptError";
+  static override isInstance = defineIsInstance(StoreCorruptError.errorName) as (error: unknown) => error is StoreCorruptError;
+
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(
+      StoreCorruptError.errorName,
+      `The ctxwin history '${path}' is damaged (${detail}); nothing more is written to it. Run 'ctxwin doctor --db ${path}' to check it, rebuild its search indexes, or salvage its readable rows (--salvage rows.jsonl).`,
+      options,
+    );
+  }
+}
+
+/**
  * The database server cannot be reached (down, refusing connections, unknown host, bad
  * credentials). Nothing was written.
  *

@@ -29,6 +29,11 @@ export interface SqliteOpenOptions {
   maxRowBytes?: number;
   /** Called for rows skipped on read (corrupt JSON, newer format); default: a line on stderr. */
   onWarning?: (warning: StoreWarning) => void;
+  /**
+   * Open an existing database without ever writing to it (works in a folder this user cannot
+   * write); `append` and `deleteSession` throw `StoreReadOnlyError`. Default `false`.
+   */
+  readOnly?: boolean;
 }
 
 export interface MemoryOpenOptions extends MemoryStoreOptions {
@@ -52,6 +57,7 @@ export type OpenStoreOptions = SqliteOpenOptions | MemoryOpenOptions | PostgresO
  * @example
  * const store = openStore({ path: ".ctxwin/ctxwin.db" }); // SQLite, the embedded default
  * const scratch = openStore({ backend: "memory" });       // tests and ephemeral sessions
+ * const reader = openStore({ directory: "/srv/project", readOnly: true }); // never writes
  * const shared = openStore({ url: "postgres://agent@db.internal/ctxwin" }); // a fleet of workers
  */
 export function openStore(given: OpenStoreOptions = {}): HistoryStore {
@@ -84,13 +90,14 @@ export const DATABASE_URL_VARIABLE = "CTXWIN_DATABASE_URL";
 
 /**
  * `options` with `url` from `CTXWIN_DATABASE_URL` when they name no store themselves (no
- * `backend`, `url` or `path`); the project `directory` then does not apply.
+ * `backend`, `url` or `path`); the project `directory` and the SQLite-only options then do not apply.
  */
 function withDatabaseUrlFromEnvironment(options: OpenStoreOptions): OpenStoreOptions {
   const url = process.env[DATABASE_URL_VARIABLE];
   if (url === undefined || url === "" || options === null || typeof options !== "object") return options;
   const record = options as Record<string, unknown>;
   if (record["backend"] !== undefined || record["url"] !== undefined || record["path"] !== undefined) return options;
-  const { directory: _directory, ...rest } = record;
+  // SQLite-only knobs (e.g. readOnly from the history commands) do not apply to a server.
+  const { directory: _directory, readOnly: _readOnly, durability: _durability, busyTimeoutMs: _busy, ...rest } = record;
   return { ...rest, url } as PostgresOpenOptions;
 }

@@ -10,7 +10,7 @@ export type StoreBackendName = "sqlite" | "memory" | "postgres";
 const shared = ["backend", "now", "generateId", "maxRowBytes"] as const;
 
 export const STORE_OPTION_KEYS: Readonly<Record<StoreBackendName, readonly string[]>> = {
-  sqlite: [...shared, "path", "directory", "durability", "busyTimeoutMs", "onWarning"],
+  sqlite: [...shared, "path", "directory", "durability", "busyTimeoutMs", "onWarning", "readOnly"],
   memory: [...shared],
   postgres: [...shared, "url", "schema", "ssl", "maxConnections", "connectTimeoutMs", "statementTimeoutMs", "onWarning"],
 };

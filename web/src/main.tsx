@@ -7,6 +7,7 @@ import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/transcript.css";
 import "./styles/chat.css";
+import "./styles/timeline.css";
 
 const root = document.getElementById("root");
 if (root !== null) {

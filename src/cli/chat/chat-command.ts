@@ -38,6 +38,7 @@ export interface ChatFlags {
   allowWrite?: boolean;
   threshold?: string;
   maxRetries?: string;
+  providerStore?: boolean;
 }
 
 /** The process seams: streams, environment and Ctrl-C source. */
@@ -70,6 +71,7 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
     .option("--threshold <fraction>", "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)")
     .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
+    .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
 }
@@ -109,7 +111,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
       ...(threshold === undefined ? {} : { budget: { threshold } }),
       config,
       logWarning: (message) => output.problem(message),
-      ...(maxRetries === undefined ? {} : { sessionOptions: { maxRetries } }),
+      sessionOptions: { ...(maxRetries === undefined ? {} : { maxRetries }), ...(flags.providerStore === true ? { providerStore: true } : {}) },
     });
     const usage = await session.usage();
     const limit = usage.contextLimit === undefined ? "context limit unknown" : `context ${formatTokens(usage.contextLimit)} tokens`;

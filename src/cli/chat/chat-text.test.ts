@@ -88,5 +88,6 @@ describe("resumeCommand", () => {
     expect(resumeCommand({ sessionId: "chat-1", flags: { model: "qwen3:32b", baseUrl: "http://127.0.0.1:11434/v1", contextLimit: "32k", allowWrite: true, workspace: "my project" } })).toBe(
       "ctxwin chat --session chat-1 --model qwen3:32b --base-url http://127.0.0.1:11434/v1 --context-limit 32k --workspace 'my project' --allow-write",
     );
+    expect(resumeCommand({ sessionId: "chat-2", flags: { model: "openai:gpt-4.1", providerStore: true } })).toBe("ctxwin chat --session chat-2 --model openai:gpt-4.1 --provider-store");
   });
 });

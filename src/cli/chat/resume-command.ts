@@ -22,6 +22,7 @@ export function resumeCommand({ sessionId, flags }: { sessionId: string; flags: 
   add("--dir", flags.dir);
   add("--workspace", flags.workspace);
   if (flags.allowWrite === true) words.push("--allow-write");
+  if (flags.providerStore === true) words.push("--provider-store");
   return words.map(shellQuote).join(" ");
 }
 

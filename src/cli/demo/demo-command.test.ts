@@ -62,6 +62,24 @@ describe("ctxwin demo", () => {
     expect(windows.status).toBe(0);
     expect((JSON.parse(windows.stdout) as unknown[]).length).toBe(report.windows);
     expect(report.inspect[0]).toBe(`npx ctxwin history windows ${report.sessionId}`);
+
+    // The report's timeline: a point per request, a window per rollover, the warnings marked.
+    expect(report.timeline.points).toHaveLength(report.requests);
+    expect(report.timeline.windows).toHaveLength(report.windows);
+    expect(report.timeline.marks.filter((mark) => mark.kind === "warning")).toHaveLength(report.warnings);
+    expect(report.timeline.marks.filter((mark) => mark.kind === "rollover")).toHaveLength(report.rollovers.length);
+    expect(Math.max(...report.timeline.points.map((point) => point.tokens))).toBe(report.peakRequestTokens);
+  });
+
+  it("ends its printed report with the context timeline chart", async () => {
+    const project = scratch("ctxwin-demo-chart-");
+    const result = await ctxwin(["demo", "--files", "12"], { cwd: project });
+    expect(result.status).toBe(0);
+    const chart = result.stdout.slice(result.stdout.lastIndexOf("\nContext timeline of ") + 1).trimEnd().split("\n");
+    expect(chart[0]).toMatch(/^Context timeline of demo-\S+: \d+ windows?, \d+ requests?/);
+    expect(chart.length).toBeGreaterThanOrEqual(2);
+    expect(chart.slice(1).every((line) => /^#\d+ w:\d+\*? /.test(line))).toBe(true);
+    expect(chart.at(-1)).toMatch(/active$/);
   });
 
   it("answers about another folder (--path): the recovered line comes from that folder's first file", async () => {

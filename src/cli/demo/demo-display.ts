@@ -4,6 +4,7 @@
  */
 import type { SessionUsage } from "../../session/session-types.js";
 import { dim, dividerLine, formatTokens, renderBudgetBar } from "../terminal/budget-bar.js";
+import { renderTimelineChart, wantsUnicode } from "../terminal/timeline-chart.js";
 import type { DemoEvent, DemoReport } from "./run-demo.js";
 
 export interface DemoDisplay {
@@ -89,6 +90,8 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
         "",
         "Inspect the session:",
         ...report.inspect.map((command) => `  ${command}`),
+        "",
+        renderTimelineChart(report.timeline, { ascii: !wantsUnicode() }),
       ];
       output.write(`${lines.join("\n")}\n`);
     },

@@ -14,6 +14,9 @@ import { SESSION_HISTORY_TOOL_NAME, toolNameOf } from "../../core/row-text.js";
 import type { RowPart } from "../../core/row.js";
 import type { SessionUsage } from "../../session/session-types.js";
 import { openStore } from "../../store/open-store.js";
+import { readTimeline } from "../../store/read-timeline.js";
+import { DEFAULT_OUTPUT_RESERVE, DEFAULT_THRESHOLD } from "../../core/budget/step-budget.js";
+import type { Timeline } from "../../core/timeline/timeline-types.js";
 import { describeStoreOptions, storeOptionsOf } from "../store-flag.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
 
@@ -67,6 +70,8 @@ export interface DemoReport {
   problem?: string;
   durationMilliseconds: number;
   inspect: string[];
+  /** The session's context timeline, drawn at the end of the report (`ctxwin history usage`). */
+  timeline: Timeline;
 }
 
 /**
@@ -164,6 +169,7 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
     await usageRead;
     const usage = await agent.usage();
     const summary = await store.session(id);
+    const timeline = await readTimeline({ store, sessionId: id, settings: { strategy: "rollover", threshold: DEFAULT_THRESHOLD, outputReserve: DEFAULT_OUTPUT_RESERVE } });
     return {
       sessionId: id,
       database,
@@ -185,6 +191,7 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
       ...(status === "completed" || problem === undefined ? {} : { problem }),
       durationMilliseconds: Date.now() - started,
       inspect: inspectCommands({ directory, store: storeUrl, sessionId: id }),
+      timeline,
     };
   } finally {
     await store.close();
@@ -216,6 +223,7 @@ function inspectCommands({ directory, store, sessionId }: { directory: string; s
   const dirFlag = (path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`) + (store === undefined ? "" : ` --store ${JSON.stringify(describeStoreOptions(storeOptionsOf({ store, directory })))}`);
   return [
     `npx ctxwin history windows ${sessionId}${dirFlag}`,
+    `npx ctxwin history usage ${sessionId}${dirFlag}`,
     `npx ctxwin history search ${sessionId} "File:"${dirFlag}`,
     `npx ctxwin history export ${sessionId} --format markdown${dirFlag}`,
     `npx ctxwin serve${dirFlag}   # the same session in the browser`,

@@ -11,6 +11,10 @@ import { formatHits, formatItems, formatRead, formatSessions, formatWindows } fr
 import { HistoryCommandError } from "./history-errors.js";
 import { listItemEntries, listSessions, listWindowEntries, openScope, readEntry, searchEntries, type HistoryScope } from "./history-queries.js";
 import { openProjectStore } from "./open-project-store.js";
+import { DEFAULT_USAGE_WINDOWS, formatUsage, sessionTimeline } from "./usage-command.js";
+import { timelineSettingsOf } from "../../core/timeline/timeline-settings.js";
+import { readConfigFile } from "../../store/config-file.js";
+import { wantsUnicode } from "../terminal/timeline-chart.js";
 import { STORE_FLAG, STORE_FLAG_HELP } from "../store-flag.js";
 
 interface CommonOptions {
@@ -108,7 +112,31 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     }),
   );
 
+  history
+    .command("usage")
+    .description("Chart how a session's context filled: a sparkline per window, then a table per window")
+    .argument("<session>", "session id")
+    .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
+    .option(STORE_FLAG, STORE_FLAG_HELP)
+    .option("--json", "print the timeline as JSON (every request, mark and window)")
+    .option("--ascii", "plain ASCII characters (the default when the locale is not UTF-8)")
+    .option("--windows <count>", `read the newest <count> windows request by request, or all (default ${DEFAULT_USAGE_WINDOWS})`, parseWindowCount, DEFAULT_USAGE_WINDOWS)
+    .action((session: string, options: CommonOptions & { ascii?: boolean; windows: number | "all" }) =>
+      run(options, async ({ store }) => {
+        const config = await readConfigFile({ directory: options.dir ?? process.cwd() });
+        const settings = timelineSettingsOf(config.status === "invalid" ? {} : config.config);
+        const timeline = await sessionTimeline({ store, sessionId: session, settings, windows: options.windows });
+        return options.json === true ? timeline : formatUsage(timeline, { ascii: options.ascii === true || !wantsUnicode() });
+      }),
+    );
+
   return history;
+}
+
+function parseWindowCount(value: string): number | "all" {
+  if (value === "all") return "all";
+  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new InvalidArgumentError("expected a positive whole number or all.");
+  return Number(value);
 }
 
 function withCommonOptions(command: Command): Command {

@@ -1,7 +1,8 @@
 /**
  * Opens the history store of a project (or the one `--store` / `CTXWIN_DATABASE_URL` names) for
- * reading, without ever creating a SQLite file: a directory without `.ctxwin/ctxwin.db` is an
- * error, not an empty history.
+ * reading, without ever creating or writing a SQLite file: a directory without
+ * `.ctxwin/ctxwin.db` is an error, not an empty history, and a folder this user cannot write is
+ * read as it is.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -11,14 +12,19 @@ import { storeOptionsOf } from "../store-flag.js";
 import { HistoryCommandError } from "./history-errors.js";
 
 /**
- * @example const store = openProjectStore({ directory: "/work/project" });
+ * @example const store = openProjectStore({ directory: "/work/project", store: "postgres://agent@db/ctxwin" });
  */
 export function openProjectStore({ directory = process.cwd(), store }: { directory?: string; store?: string } = {}): HistoryStore {
   const resolved = path.resolve(directory);
   const options = storeOptionsOf({ store, directory: resolved });
-  const file = "path" in options ? options.path : "url" in options || process.env[DATABASE_URL_VARIABLE] ? undefined : path.join(resolved, DEFAULT_STORE_PATH);
-  if (file !== undefined && !existsSync(file)) {
-    throw new HistoryCommandError(store === undefined ? `No ctxwin history in ${resolved}: ${file} does not exist.` : `No ctxwin history at ${file}: the file does not exist.`);
+  if ("url" in options) return openStore(options);
+  const fromEnvironment = store === undefined && (process.env[DATABASE_URL_VARIABLE] ?? "") !== "";
+  if (fromEnvironment) return openStore(options);
+  const file = "path" in options && options.path !== undefined ? options.path : path.join(resolved, DEFAULT_STORE_PATH);
+  if (!existsSync(file)) {
+    throw new HistoryCommandError(
+      store === undefined ? `No ctxwin history in ${resolved}: ${file} does not exist.` : `No ctxwin history at ${file}: the file does not exist.`,
+    );
   }
-  return openStore(options);
+  return openStore({ path: file, readOnly: true });
 }

@@ -31,6 +31,7 @@ interface ServeFlags {
   workspace?: string;
   allowWrite?: boolean;
   maxRetries?: string;
+  providerStore?: boolean;
 }
 
 /** Where the command writes, and the process it stops with; the defaults are the real ones. */
@@ -93,6 +94,7 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
     .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
+    .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
@@ -125,7 +127,7 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
 
 async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {
   const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
-  const common = { workspaceRoot, allowWrite: flags.allowWrite === true, logWarning: (message: string) => host.stderr(message), ...(maxRetries === undefined ? {} : { maxRetries }) };
+  const common = { workspaceRoot, allowWrite: flags.allowWrite === true, logWarning: (message: string) => host.stderr(message), ...(maxRetries === undefined ? {} : { maxRetries }), ...(flags.providerStore === true ? { providerStore: true } : {}) };
   if (flags.demoModel === true) {
     if (contextLimit !== undefined && contextLimit < DEMO_MINIMUM_CONTEXT_LIMIT) throw new ServeCommandError(`--context-limit must be at least ${DEMO_MINIMUM_CONTEXT_LIMIT} with --demo-model.`);
     // Paced like `ctxwin demo` on a terminal, so a person sees the bar move and can interrupt.

@@ -4,6 +4,7 @@
  */
 import type { RolloverMeta, RolloverReason, RowInput, RowPart } from "../row.js";
 import { leadInText, type LeadInTextOptions } from "./lead-in-text.js";
+import { carriedContinueText, type TurnCarry } from "./turn-carry.js";
 
 export interface RolloverBoundaryOptions {
   rolloverId: string;
@@ -60,21 +61,30 @@ export const CONTINUE_TEXT = "Continue the task you were working on.";
 
 /**
  * The hidden `continue` input that resumes work after a rollover when no real user input is queued.
+ * With a `carry` (a turn stopped by the rollover) it also carries that turn's user input and the
+ * ledger of its finished tool calls, as text for the model and as records in `meta.carry`.
  *
  * @example
  * continueRow({ rolloverId: "r1" })
  */
-export function continueRow({ rolloverId, createdAt, text = CONTINUE_TEXT }: { rolloverId?: string; createdAt?: string; text?: string }): RowInput {
-  return withCreatedAt(
-    {
-      role: "user",
-      parts: [{ type: "text", text }],
-      synthetic: true,
-      uiVisible: false,
-      meta: rolloverId === undefined ? { type: "continue" } : { type: "continue", rolloverId },
-    },
-    createdAt,
-  );
+export function continueRow({
+  rolloverId,
+  createdAt,
+  text = CONTINUE_TEXT,
+  carry,
+  historyToolAvailable,
+}: {
+  rolloverId?: string;
+  createdAt?: string;
+  text?: string;
+  carry?: TurnCarry;
+  historyToolAvailable?: boolean;
+}): RowInput {
+  const meta: RowInput["meta"] = { type: "continue" };
+  if (rolloverId !== undefined) meta["rolloverId"] = rolloverId;
+  if (carry !== undefined) meta["carry"] = carry;
+  const body = carry === undefined ? text : carriedContinueText({ instruction: text, carry, ...(historyToolAvailable === undefined ? {} : { historyToolAvailable }) });
+  return withCreatedAt({ role: "user", parts: [{ type: "text", text: body }], synthetic: true, uiVisible: false, meta }, createdAt);
 }
 
 /**

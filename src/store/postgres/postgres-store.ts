@@ -12,6 +12,7 @@ import { StoreClosedError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions } from "../options.js";
 import type { AppendOptions, FloorOptions, HistoryStore, ItemPage, ItemsOptions, SearchOptions, SessionSummary, StoreWarning, StoredRow, WindowPage, WindowsOptions } from "../port.js";
 import { decodeRow } from "../row-codec.js";
+import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
 import { createConnectionPool } from "./connection-pool.js";
 import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
@@ -34,21 +35,6 @@ export interface PostgresStoreOptions {
   generateId?: () => string;
   maxRowBytes?: number;
   onWarning?: (warning: StoreWarning) => void;
-}
-
-interface WindowRecord {
-  window_seq: number;
-  kind: string;
-  reason: string | null;
-  rollover_id: string | null;
-  context_tokens: number | null;
-  max_tokens: number | null;
-  first_seq: number;
-  last_seq: number;
-  row_count: number;
-  visible_count: number;
-  started_at: string;
-  ended_at: string;
 }
 
 type SessionSummaryRecord = SessionRecord & { window_count: number };
@@ -150,21 +136,7 @@ export function createPostgresStore({
           [session.session_key, floorOf(session, checked), checked.beforeWindowSeq ?? Number.MAX_SAFE_INTEGER, checked.limit + 1],
         );
         return {
-          windows: records.rows.slice(0, checked.limit).map((record) => ({
-            windowId: windowIdFor(record.window_seq),
-            boundarySeq: record.window_seq,
-            kind: record.kind as WindowKind,
-            ...(record.reason === null ? {} : { reason: record.reason }),
-            ...(record.rollover_id === null ? {} : { rolloverId: record.rollover_id }),
-            ...(record.context_tokens === null || record.max_tokens === null ? {} : { contextTokens: record.context_tokens, maxTokens: record.max_tokens }),
-            firstSeq: record.first_seq,
-            lastSeq: record.last_seq,
-            rowCount: record.row_count,
-            visibleCount: record.visible_count,
-            startedAt: record.started_at,
-            endedAt: record.ended_at,
-            active: record.window_seq === session.active_window_seq,
-          })),
+          windows: records.rows.slice(0, checked.limit).map((record) => windowSummaryOf(record, session.active_window_seq)),
           hasMore: records.rows.length > checked.limit,
         };
       });

@@ -14,6 +14,7 @@
 import type pg from "pg";
 import { foldCase, rankedQueryWords } from "../../core/search-query.js";
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
+import { orderRankedCandidates } from "../../core/ranked-score.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
@@ -83,15 +84,21 @@ async function rankedRows({ client, tables, sessionKey, lastSeq, lowSeq, highSeq
     for (const word of words) counts.set(word, await countRows(word, RANKED_CANDIDATE_LIMIT + 1));
   }
   const kept = selectRankedWords({ words, rangeRows, countRows: (word) => counts.get(word) ?? 0 });
-  const result = await client.query<EncodedRow>(
-    `WITH candidates AS MATERIALIZED (
-       SELECT seq FROM ${tables.rows}
-       WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
-       ORDER BY seq DESC LIMIT $5)
-     SELECT r.seq, r.window_seq, r.body FROM candidates c
-     JOIN ${tables.rows} r ON r.session_key = $1 AND r.seq = c.seq
-     ORDER BY ts_rank(r.words, $4::tsquery, 1) DESC, r.seq DESC LIMIT $6 OFFSET $7`,
-    [...range, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT, checked.limit + 1, checked.offset],
+  // The newest matching rows (at most RANKED_CANDIDATE_LIMIT) are scored here; core orders them
+  // (ADR 0031: a row right after another matching row is lifted), like every backend.
+  const scored = await client.query<{ seq: number; score: number }>(
+    `SELECT seq, ts_rank(words, $4::tsquery, 1)::float8 AS score FROM ${tables.rows}
+     WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
+     ORDER BY seq DESC LIMIT $5`,
+    [...range, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
   );
-  return result.rows;
+  const ordered = orderRankedCandidates(scored.rows.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })));
+  const page = ordered.slice(checked.offset, checked.offset + checked.limit + 1);
+  if (page.length === 0) return [];
+  const result = await client.query<EncodedRow>(
+    `SELECT seq, window_seq, body FROM ${tables.rows} WHERE session_key = $1 AND seq = ANY($2::bigint[])`,
+    [sessionKey, page],
+  );
+  const bySeq = new Map(result.rows.map((row) => [Number(row.seq), row]));
+  return page.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
 }

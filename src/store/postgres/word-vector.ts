@@ -6,7 +6,7 @@
  * positions per lexeme, and a vector under 1 MB; past them words are left out of the ranked index
  * (literal search still finds them).
  */
-import { tokenizeWords } from "../../core/search-query.js";
+import { rankedTerms } from "../../core/search-query.js";
 
 const maxLexemeBytes = 2_047;
 const maxPosition = 16_383;
@@ -22,7 +22,7 @@ const maxVectorBytes = 512 * 1024;
 export function wordVector(text: string): string | null {
   const positions = new Map<string, number[]>();
   let position = 0;
-  for (const word of tokenizeWords(text)) {
+  for (const word of rankedTerms(text)) {
     position = Math.min(position + 1, maxPosition);
     if (Buffer.byteLength(word) > maxLexemeBytes) continue;
     const list = positions.get(word);

@@ -1,18 +1,28 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
-import { StoreFormatError } from "../errors.js";
+import { StoreFormatError, StoreReadOnlyError } from "../errors.js";
 import { DEFAULT_STORE_PATH, openStore, type SqliteOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning, WindowSummary } from "../port.js";
 import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
+import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+function catchError(call: () => unknown): unknown {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
 
 describe("SQLite store files", () => {
   let directory: string;
@@ -144,6 +154,52 @@ describe("SQLite store files", () => {
     check.close();
   });
 
+  it("creates a new database whole: no half-made file, no temporary file left behind", async () => {
+    const store = open();
+    expect(readdirSync(path.dirname(file)).filter((name) => !name.startsWith("ctxwin.db-"))).toEqual(["ctxwin.db"]);
+    expect(statSync(file).size).toBeGreaterThan(0);
+    await store.append("s", [text("x")]);
+    await store.close();
+    expect(readdirSync(path.dirname(file))).toEqual(["ctxwin.db"]);
+  });
+
+  it("refuses an empty file named like the database and leaves it empty", () => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, "");
+    for (const readOnly of [false, true]) {
+      const error = catchError(() => openStore({ path: file, readOnly }));
+      expect(StoreFormatError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/is an empty file \(0 bytes\), not a ctxwin database; it was left untouched\. If it is not needed, delete it/);
+    }
+    expect(statSync(file).size).toBe(0);
+    expect(readdirSync(path.dirname(file))).toEqual(["ctxwin.db"]);
+  });
+
+  it("opens read-only: reads work, writes throw StoreReadOnlyError, and the file is unchanged", async () => {
+    const writer = open();
+    await writer.append("s", [text("kept"), text("also kept")]);
+    await writer.close();
+    const before = digest(file);
+    const reader = open({ readOnly: true });
+    expect((await reader.items("s")).rows.map((row) => row.seq)).toEqual([1, 2]);
+    expect((await reader.search("s", { query: "also", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([2]);
+    for (const write of [() => reader.append("s", [text("refused")]), () => reader.deleteSession("s")]) {
+      const error = await write().catch((caught: unknown) => caught);
+      expect(StoreReadOnlyError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ reason: "opened-read-only", path: file });
+      expect((error as Error).message).toMatch(/it was opened read-only\. Nothing was written/);
+    }
+    await reader.close();
+    expect(digest(file)).toBe(before);
+  });
+
+  it("never creates a database when opened read-only", () => {
+    const error = catchError(() => openStore({ path: file, readOnly: true }));
+    expect(StoreFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/No ctxwin database at .*read-only open never creates one/);
+    expect(existsSync(path.dirname(file))).toBe(false);
+  });
+
   it("refuses a directory in place of the database file", () => {
     mkdirSync(file, { recursive: true });
     expect(() => openStore({ path: file })).toThrowError(/is not a file/);
@@ -194,6 +250,21 @@ describe("SQLite store format migrations", () => {
     const reopened = openStore({ path: file });
     expect((await reopened.session("s"))?.incarnation).toBe(summary?.incarnation);
     await reopened.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    check.close();
+  });
+
+  it("a read-only open of an older format upgrades it once (the folder is writable) and then reads", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
+    await writeFormatTwoDatabase({ file, sessions: { s: [[text("a"), rolloverBoundary("r1", 1420, 2000), text("b")]] } });
+    const store = openStore({ path: file, readOnly: true });
+    expect((await store.windows("s")).windows.map(({ windowId, contextTokens }) => [windowId, contextTokens])).toEqual([
+      ["w:2", 1420],
+      ["w:0", undefined],
+    ]);
+    expect(StoreReadOnlyError.isInstance(await store.append("s", [text("c")]).catch((error: unknown) => error))).toBe(true);
+    await store.close();
     const check = new Database(file, { readonly: true });
     expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
     check.close();
@@ -250,5 +321,47 @@ describe("SQLite store format migrations", () => {
     expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
     expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
     check.close();
+  });
+
+  it("opens a format-3 database and rebuilds its search indexes: smaller, stemmed, every row still found (ADR 0032)", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-"));
+    const file = path.join(directory, "ctxwin.db");
+    const filler = Array.from({ length: 1_500 }, (_, index) => text(`routine progress note ${index} ${"about the ledger totals ".repeat(20)}`));
+    await writeFormatThreeDatabase({
+      file,
+      sessions: {
+        s: [[text("Yeah, I painted that lake sunrise last year"), text("ZX-4471 deploy key rotated"), text("broken later")], filler],
+        other: [[text("painting classes on Tuesdays")]],
+      },
+    });
+    const old = new Database(file);
+    expect(old.pragma("user_version", { simple: true })).toBe(3);
+    // A row whose body no longer decodes: the rebuild leaves it out, as every read path skips it.
+    old.prepare("UPDATE ctxwin_rows SET body = '{\"broken' WHERE seq = 3 AND session_key = 1").run();
+    old.close();
+    const sizeBefore = statSync(file).size;
+
+    const warnings: StoreWarning[] = [];
+    const store = openStore({ path: file, onWarning: (warning) => warnings.push(warning) });
+    const seqs = async (sessionId: string, query: string, mode: "literal" | "ranked") => (await store.search(sessionId, { query, mode })).hits.map((hit) => hit.row.seq);
+    expect(await seqs("s", "When did she paint a sunrise?", "ranked")).toEqual([1]);
+    expect(await seqs("other", "painted", "ranked")).toEqual([1]);
+    expect(await seqs("s", "zx-4471 DEPLOY", "literal")).toEqual([2]);
+    expect(await seqs("s", "i painted that lake", "literal")).toEqual([1]);
+    expect(await seqs("s", "broken", "literal")).toEqual([]);
+    expect((await store.search("s", { query: "ledger totals about", mode: "literal", limit: 25 })).hits).toHaveLength(25);
+    expect(warnings).toEqual([]);
+    await store.append("s", [text("sunrises again")]);
+    expect(await seqs("s", "sunrise", "ranked")).toHaveLength(2);
+    await store.close();
+
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
+    const literalSql = (check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }).sql;
+    expect(literalSql).toMatch(/detail = none/);
+    check.close();
+    // The old indexes' pages went back to the file system (VACUUM after the migration).
+    expect(statSync(file).size).toBeLessThan(sizeBefore);
   });
 });

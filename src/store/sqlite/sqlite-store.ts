@@ -9,7 +9,7 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend } from "../append-plan.js";
-import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
+import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
 import type {
   ActiveWindow,
@@ -26,9 +26,13 @@ import type {
   WindowPage,
   WindowsOptions,
 } from "../port.js";
+import { writeDamageMark } from "./damage-mark.js";
 import { openDatabase, type Durability } from "./open-database.js";
 import { decodeRow } from "../row-codec.js";
+import { windowSummaryOf } from "../window-record.js";
 import { searchSession } from "./search.js";
+import { wordIndexText } from "./search-index.js";
+import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 
 export interface SqliteStoreOptions {
@@ -40,6 +44,10 @@ export interface SqliteStoreOptions {
   generateId?: () => string;
   maxRowBytes?: number;
   onWarning?: (warning: StoreWarning) => void;
+  /** Open without ever writing: the file must exist, and `append`/`deleteSession` throw `StoreReadOnlyError`. */
+  readOnly?: boolean;
+  /** Files up to this size (with their `-wal`) get SQLite's full `quick_check` on open; default 32 MiB (ADR 0020). */
+  fullCheckMaxBytes?: number;
 }
 
 interface EncodedRow {
@@ -60,15 +68,40 @@ export function createSqliteStore({
   generateId = () => crypto.randomUUID(),
   maxRowBytes,
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
+  readOnly = false,
+  fullCheckMaxBytes,
 }: SqliteStoreOptions): HistoryStore {
-  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability });
-  const sql = prepareStatements(db);
+  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability, readOnly, ...(fullCheckMaxBytes === undefined ? {} : { fullCheckMaxBytes }) });
+  let sql: ReturnType<typeof prepareStatements>;
+  try {
+    sql = prepareStatements(db);
+  } catch (error) {
+    db.close();
+    throw storeFailure(path, error);
+  }
   let closed = false;
+  /** Set once any call met damage: from then on every write is refused. */
+  let damage: StoreCorruptError | undefined;
   let corruptRowsSkipped = 0;
 
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
+  const writable = () => {
+    open();
+    if (readOnly) throw new StoreReadOnlyError(path, "opened-read-only");
+    if (damage !== undefined) throw new StoreCorruptError(path, damage.detail, { cause: damage });
+  };
+  /** The typed error for a failed call; damage is remembered, and marked on disk for later opens. */
+  const failure = (error: unknown): unknown => {
+    const typed = storeFailure(path, error);
+    if (StoreCorruptError.isInstance(typed) && damage === undefined) {
+      damage = typed;
+      if (!readOnly) writeDamageMark(path, typed.detail);
+    }
+    return typed;
+  };
+
   const sessionOf = (sessionId: string) => sql.session.get(sessionId) as SessionRecord | undefined;
   const floorOf = (session: SessionRecord, options: FloorOptions) => (options.includeCleared === true ? 0 : session.floor_seq);
 
@@ -122,7 +155,7 @@ export function createSqliteStore({
         const rowKey = sql.insertRow.run(session.session_key, seq, entry.windowSeq, entry.visible ? 1 : 0, entry.row.tokens ?? null, entry.body).lastInsertRowid;
         if (entry.searchText.length > 0) {
           sql.insertLiteral.run(rowKey, entry.searchText);
-          sql.insertWords.run(rowKey, entry.searchText);
+          sql.insertWords.run(rowKey, wordIndexText(entry.searchText));
         }
         sql.upsertWindow.run({
           session_key: session.session_key,
@@ -177,11 +210,11 @@ export function createSqliteStore({
     return true;
   });
 
-  return {
+  const store: HistoryStore = {
     backend: "sqlite",
 
     async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      open();
+      writable();
       assertSessionId(sessionId);
       const operationId = checkOperationId(options.operationId);
       const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
@@ -208,21 +241,7 @@ export function createSqliteStore({
         checked.limit + 1,
       ) as WindowRecord[];
       return {
-        windows: records.slice(0, checked.limit).map((record) => ({
-          windowId: windowIdFor(record.window_seq),
-          boundarySeq: record.window_seq,
-          kind: record.kind as WindowKind,
-          ...(record.reason === null ? {} : { reason: record.reason }),
-          ...(record.rollover_id === null ? {} : { rolloverId: record.rollover_id }),
-          ...(record.context_tokens === null || record.max_tokens === null ? {} : { contextTokens: record.context_tokens, maxTokens: record.max_tokens }),
-          firstSeq: record.first_seq,
-          lastSeq: record.last_seq,
-          rowCount: record.row_count,
-          visibleCount: record.visible_count,
-          startedAt: record.started_at,
-          endedAt: record.ended_at,
-          active: record.window_seq === session.active_window_seq,
-        })),
+        windows: records.slice(0, checked.limit).map((record) => windowSummaryOf(record, session.active_window_seq)),
         hasMore: records.length > checked.limit,
       };
     },
@@ -291,7 +310,7 @@ export function createSqliteStore({
     },
 
     async deleteSession(sessionId: string) {
-      open();
+      writable();
       assertSessionId(sessionId);
       return deleteTransaction.immediate(sessionId);
     },
@@ -306,6 +325,23 @@ export function createSqliteStore({
       db.close();
     },
   };
+  return withTypedFailures(store, failure);
+}
+
+/** Every asynchronous call of `store` with SQLite failures turned into the store's typed errors. */
+function withTypedFailures(store: HistoryStore, translate: (error: unknown) => unknown): HistoryStore {
+  const wrapped: Record<string, unknown> = { ...store };
+  for (const [name, method] of Object.entries(store)) {
+    if (typeof method !== "function" || name === "diagnostics") continue;
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        throw translate(error);
+      }
+    };
+  }
+  return wrapped as unknown as HistoryStore;
 }
 
 type SessionSummaryRecord = SessionRecord & { window_count: number };

@@ -19,17 +19,11 @@ import { errorResult, type SearchHitEntry, type SearchResult, type SessionHistor
  */
 export async function searchHistory(context: HistoryContext, input: SessionHistoryInput): Promise<SearchResult | SessionHistoryErrorResult> {
   const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") => errorResult({ action: "search", code, message });
+  const problem = searchQueryProblem(input);
+  if (problem !== undefined) return problem;
   const query = input.query ?? "";
-  if (query.trim().length === 0) return invalid("search needs a query: pass the text to look for in `query`.", "invalid_query");
-  if (query.length > MAX_QUERY_CHARS) {
-    return invalid(`The query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`, "invalid_query");
-  }
   const mode: SearchMode = input.mode ?? "literal";
-  if (mode === "ranked" && rankedQueryWords(query).length === 0) {
-    return invalid("A ranked search needs at least one word of letters or digits; use mode 'literal' to search for punctuation.", "invalid_query");
-  }
   const limit = input.limit ?? SEARCH_LIMIT.default;
-  if (limit > SEARCH_LIMIT.max) return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
   const offset = input.offset ?? 0;
   if (mode === "literal" && offset > 0) return invalid("offset pages ranked results only; literal results page with before_item (see `next`).");
   const beforeItem = input.before_item ?? undefined;
@@ -79,6 +73,27 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
   };
   const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
   return fitted?.result ?? build([]);
+}
+
+/**
+ * The error result for a query or limit no search could answer (empty, too long, no ranked word,
+ * limit above the maximum); `undefined` when the search can run. Shared with cross-session search.
+ *
+ * @example searchQueryProblem({ action: "search", query: "  " })?.error.code // "invalid_query"
+ */
+export function searchQueryProblem(input: SessionHistoryInput): SessionHistoryErrorResult | undefined {
+  const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") => errorResult({ action: "search", code, message });
+  const query = input.query ?? "";
+  if (query.trim().length === 0) return invalid("search needs a query: pass the text to look for in `query`.", "invalid_query");
+  if (query.length > MAX_QUERY_CHARS) {
+    return invalid(`The query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`, "invalid_query");
+  }
+  if ((input.mode ?? "literal") === "ranked" && rankedQueryWords(query).length === 0) {
+    return invalid("A ranked search needs at least one word of letters or digits; use mode 'literal' to search for punctuation.", "invalid_query");
+  }
+  const limit = input.limit ?? SEARCH_LIMIT.default;
+  if (limit > SEARCH_LIMIT.max) return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
+  return undefined;
 }
 
 function nextPage({ mode, nextOffset, kept }: { mode: SearchMode; nextOffset: number; kept: readonly SearchHitEntry[] }): SearchResult["next"] {

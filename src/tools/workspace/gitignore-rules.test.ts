@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { gitignoreRules } from "./gitignore-rules.js";
 import { MAX_IGNORE_FILE_BYTES, MAX_IGNORE_FILE_RULES } from "./limits.js";
 import { formatSize } from "./results.js";
+import { callToolWithPermissions, UNPRIVILEGED_SKIP_REASON } from "./test-support/permission-call.js";
 import { callTool, makeWorkspace } from "./test-support/workspace-fixture.js";
 import { walkTree } from "./walk-tree.js";
 import { workspaceTools } from "./workspace-tools.js";
@@ -263,10 +264,11 @@ describe("unusable ignore files", () => {
     expect(await callTool(tools, "list_files", {})).toBe("a.txt (0 B)\nb.txt (0 B)\n[ignore rules not used: .git/info/exclude is a symbolic link (git does not follow it either)]");
   });
 
-  it.skipIf(process.getuid?.() === 0)("ignores an unreadable .gitignore and says so (skipped as root, who can read it)", async () => {
-    const { root } = makeWorkspace({ ".gitignore": "a.txt\n", "a.txt": "" });
+  // Permissions do not stop root: as root (CI) the call runs in a child process as `nobody`.
+  it.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(`ignores an unreadable .gitignore and says so${UNPRIVILEGED_SKIP_REASON === undefined ? "" : ` (skipped: ${UNPRIVILEGED_SKIP_REASON})`}`, async () => {
+    const { base, root } = makeWorkspace({ ".gitignore": "a.txt\n", "a.txt": "" });
     fs.chmodSync(path.join(root, ".gitignore"), 0o000);
-    const text = await callTool(workspaceTools({ root }), "list_files", {});
+    const text = await callToolWithPermissions({ base, root, name: "list_files", input: {} });
     expect(text).toBe(".gitignore (6 B)\na.txt (0 B)\n[ignore rules not used: .gitignore could not be opened (EACCES)]");
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { workspaceInputSchemas } from "./input-schemas.js";
 import { MAX_READ_FILE_BYTES } from "./limits.js";
+import { callToolWithPermissions, UNPRIVILEGED_SKIP_REASON } from "./test-support/permission-call.js";
 import { callTool, makeWorkspace } from "./test-support/workspace-fixture.js";
 import { WORKSPACE_READ_TOOL_NAMES, WORKSPACE_WRITE_TOOL_NAMES, workspaceTools } from "./workspace-tools.js";
 
@@ -54,12 +55,12 @@ describe("workspace tool input", () => {
     expect(await callTool(tools, "read_file", { path: "large.log", offset: 150_000, limit: 2 })).toBe("File: large.log · lines 150000–150001 of 200000\nline 150000\nline 150001");
   });
 
-  // As root, permissions do not stop reads, so there is nothing to observe.
-  it.skipIf(process.getuid?.() === 0)("answers an unreadable file with an error result", async () => {
-    const { root } = makeWorkspace({ "locked.txt": "secret" });
+  // Permissions do not stop root: as root (CI) the calls run in a child process as `nobody`.
+  it.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(`answers an unreadable file with an error result${UNPRIVILEGED_SKIP_REASON === undefined ? "" : ` (skipped: ${UNPRIVILEGED_SKIP_REASON})`}`, async () => {
+    const { base, root } = makeWorkspace({ "locked.txt": "secret" });
     fs.chmodSync(path.join(root, "locked.txt"), 0o000);
-    const tools = workspaceTools({ root });
-    expect(await callTool(tools, "read_file", { path: "locked.txt" })).toBe("Error: permission denied (locked.txt); this file or folder cannot be used.");
-    expect(await callTool(tools, "search_text", { query: "secret" })).toBe('No matches for "secret" in . (0 file(s) searched; skipped 1 unreadable).');
+    const call = (name: string, input: unknown) => callToolWithPermissions({ base, root, name, input });
+    expect(await call("read_file", { path: "locked.txt" })).toBe("Error: permission denied (locked.txt); this file or folder cannot be used.");
+    expect(await call("search_text", { query: "secret" })).toBe('No matches for "secret" in . (0 file(s) searched; skipped 1 unreadable).');
   });
 });

@@ -2,6 +2,7 @@
  * A small typed client of the `ctxwin serve` API: every call carries the access token as a Bearer
  * header, and an error answer becomes an `ApiError` with the server's code and message.
  */
+import type { TimelineView } from "./timeline-types";
 import type { InfoView, RowsPage, SearchHit, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
 
 /** An error answer of the API (or a network failure, status 0). */
@@ -35,6 +36,8 @@ export interface ApiClient {
   windows(sessionId: string): Promise<WindowView[]>;
   search(sessionId: string, options: { query: string; mode: "literal" | "ranked"; limit?: number }): Promise<SearchHit[]>;
   usage(sessionId: string): Promise<UsageView>;
+  /** The context timeline; without a range, the newest windows (docs/web-api.md). */
+  timeline(sessionId: string, range?: { windowId: string; count: number }): Promise<TimelineView>;
   sendMessage(sessionId: string, text: string): Promise<void>;
   interrupt(sessionId: string): Promise<boolean>;
   clear(sessionId: string): Promise<string>;
@@ -90,6 +93,8 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     search: async (sessionId, { query, mode, limit = 20 }) =>
       (await call<{ hits: SearchHit[] }>("GET", `${session(sessionId)}/search?${new URLSearchParams({ q: query, mode, limit: String(limit) })}`)).hits,
     usage: (sessionId) => call<UsageView>("GET", `${session(sessionId)}/usage`),
+    timeline: (sessionId, range) =>
+      call<TimelineView>("GET", `${session(sessionId)}/timeline${range === undefined ? "" : `?${new URLSearchParams({ window: range.windowId, count: String(range.count) })}`}`),
     sendMessage: async (sessionId, text) => {
       await call<{ accepted: boolean }>("POST", `${session(sessionId)}/messages`, { text });
     },

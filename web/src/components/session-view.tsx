@@ -10,6 +10,7 @@ import { useSessionEvents, type SessionEvent } from "../use-session-events";
 import { useTranscript } from "../use-transcript";
 import { BudgetBar } from "./budget-bar";
 import { ChatBox } from "./chat-box";
+import { ContextTimeline } from "./context-timeline";
 import { HistorySearch } from "./history-search";
 import { SettingsPanel } from "./settings-panel";
 import { Transcript } from "./transcript";
@@ -38,6 +39,9 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
   const [notice, setNotice] = useState<{ text: string; error: boolean } | undefined>(undefined);
   const [draft, setDraft] = useState("");
   const chatInput = useRef<HTMLTextAreaElement>(null);
+  /** Bumped when stored rows may have changed, so the timeline reloads. */
+  const [rowsVersion, setRowsVersion] = useState(0);
+  const rowsChanged = () => setRowsVersion((version) => version + 1);
 
   const refresh = useCallback(async () => {
     try {
@@ -86,6 +90,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         return;
       case "step-end":
         void settleStep();
+        rowsChanged();
         return;
       case "usage":
         setUsage(event.data);
@@ -96,6 +101,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
       case "rollover":
         setNotice({ text: `Rolled over to a new context window${event.data.percent === null ? "" : ` at ${formatPercent(event.data.percent)}`} (${event.data.reason}).`, error: false });
         void api.windows(sessionId).then(setWindows, (error: unknown) => setNotice({ text: error instanceof Error ? error.message : String(error), error: true }));
+        rowsChanged();
         return;
       case "blocked":
         setNotice({ text: `Not sent: ${event.data.reason}`, error: true });
@@ -106,9 +112,11 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
       case "turn-end":
         setBusy(false);
         void settleStep().then(refresh);
+        rowsChanged();
         return;
       case "rows":
         void transcript.catchUp();
+        rowsChanged();
         return;
     }
   };
@@ -146,6 +154,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
           <p className={`notice${notice?.error === true ? " error" : ""}`} role="status" aria-live="polite">
             {notice?.text ?? (connected ? "" : "Connecting to live updates…")}
           </p>
+          <ContextTimeline api={api} sessionId={sessionId} version={rowsVersion} onJump={jump} />
           <Transcript transcript={transcript} streamingText={streamingText} highlightSeq={highlightSeq} onEdit={chatAvailable ? edit : undefined} />
           {chatAvailable ? (
             <ChatBox api={api} sessionId={sessionId} busy={busy} draft={draft} onDraftChange={setDraft} onChanged={() => void refresh().then(transcript.catchUp)} textareaRef={chatInput} />

@@ -1,0 +1,65 @@
+/**
+ * End to end: the built `ctxwin chat` as a child process against local fakes of the hosted
+ * providers' own APIs (OPENAI_BASE_URL, ANTHROPIC_BASE_URL), through their real provider packages.
+ * What each provider path sends is asserted on the request bodies the fakes received.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { startAnthropicMessagesServer, type AnthropicMessagesServer } from "../../session/test-support/anthropic-messages-server.js";
+import { startOpenAIResponsesServer, type OpenAIResponsesServer } from "../../session/test-support/openai-responses-server.js";
+import { startChat } from "./test-support/chat-process.js";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let project: string;
+const servers: Array<OpenAIResponsesServer | AnthropicMessagesServer> = [];
+
+beforeEach(() => {
+  project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-chat-providers-"));
+});
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  rmSync(project, { recursive: true, force: true });
+});
+
+async function chatTwice({ args, env }: { args: string[]; env: Record<string, string> }): Promise<void> {
+  const chat = startChat({ args: [...args, "--dir", project, "--workspace", project, "--max-retries", "0"], cwd: project, env });
+  chat.send("First question.");
+  await chat.waitFor(/First answer\./);
+  chat.send("Second question.");
+  await chat.waitFor(/Second answer\./);
+  chat.end();
+  const exit = await chat.exited;
+  expect(exit.code, exit.stderr).toBe(0);
+}
+
+describe("ctxwin chat on hosted provider paths", () => {
+  it("openai:<id> sends self-contained Responses requests (store: false, no item references) with the budget's output limit", async () => {
+    const server = await startOpenAIResponsesServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    servers.push(server);
+    await chatTwice({ args: ["--model", "openai:gpt-4.1"], env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL } });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.map((body) => body.store)).toEqual([false, false]);
+    expect(server.requests.map((body) => body.max_output_tokens)).toEqual([8192, 8192]);
+    expect(JSON.stringify(server.requests[1]!.input)).not.toContain("item_reference");
+    expect(JSON.stringify(server.requests[1]!.input)).toContain("First answer.");
+  });
+
+  it("--provider-store lets OpenAI keep the responses: store: true", async () => {
+    const server = await startOpenAIResponsesServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    servers.push(server);
+    await chatTwice({ args: ["--model", "openai:gpt-4.1", "--provider-store"], env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL } });
+    expect(server.requests.map((body) => body.store)).toEqual([true, true]);
+  });
+
+  it("anthropic:<id> asks for the budget's output reserve as max_tokens", async () => {
+    const server = await startAnthropicMessagesServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    servers.push(server);
+    await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5"], env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL } });
+    expect(server.requests.map((body) => body.max_tokens)).toEqual([8192, 8192]);
+    expect(server.requests[1]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+  });
+});

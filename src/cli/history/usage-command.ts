@@ -1,0 +1,36 @@
+/**
+ * `ctxwin history usage <session>`: the session's context timeline in the terminal — one sparkline
+ * per window and a table per window — or the timeline as JSON (`--json`) for scripts.
+ */
+import type { Timeline, TimelineSettings } from "../../core/timeline/timeline-types.js";
+import type { HistoryStore } from "../../store/port.js";
+import { readAllWindows, readTimeline } from "../../store/read-timeline.js";
+import { renderTimelineChart, renderTimelineTable } from "../terminal/timeline-chart.js";
+import { HistoryCommandError } from "./history-errors.js";
+
+/**
+ * Windows read request by request unless `--windows` says otherwise: reading every row of a
+ * 100,000-row session takes seconds, the newest 20 windows a fraction of one (ADR 0043).
+ */
+export const DEFAULT_USAGE_WINDOWS = 20;
+
+export interface UsageOptions {
+  ascii: boolean;
+}
+
+/**
+ * @example const timeline = await sessionTimeline({ store, sessionId: "demo", settings, windows: 20 });
+ */
+export async function sessionTimeline({ store, sessionId, settings, windows }: { store: HistoryStore; sessionId: string; settings: TimelineSettings; windows: number | "all" }): Promise<Timeline> {
+  if ((await store.session(sessionId)) === undefined) {
+    throw new HistoryCommandError(`Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`);
+  }
+  const summaries = await readAllWindows({ store, sessionId });
+  const detail = windows === "all" ? "all" : { windowIds: summaries.slice(-windows).map((window) => window.windowId) };
+  return readTimeline({ store, sessionId, settings, detail, windows: summaries });
+}
+
+/** The chart, a blank line and the table. */
+export function formatUsage(timeline: Timeline, { ascii }: UsageOptions): string {
+  return `${renderTimelineChart(timeline, { ascii })}\n\n${renderTimelineTable(timeline)}`;
+}

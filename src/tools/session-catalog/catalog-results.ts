@@ -1,0 +1,86 @@
+/**
+ * Result shapes of the store-wide `session_history` actions: `list_sessions` and cross-session
+ * `search`. Like every session_history result they carry a label, `ok`, `has_more` and `next`
+ * (the plain parameters to change for the next page), and fit in 16 KiB of JSON.
+ */
+import { STORE_HISTORY_LABEL } from "../../core/history-view/limits.js";
+import type { SearchHitEntry } from "../session-history/results.js";
+import type { CatalogAction } from "./catalog-input.js";
+import type { SessionDescriptor, SessionSource } from "./session-descriptors.js";
+
+export type CatalogErrorCode = "invalid_input" | "invalid_query" | "session_not_available";
+
+export interface CatalogErrorResult {
+  label: string;
+  ok: false;
+  action: CatalogAction | null;
+  error: { code: CatalogErrorCode; message: string };
+}
+
+export interface SessionEntry {
+  session_id: string;
+  source: SessionSource;
+  title: string | null;
+  project: string | null;
+  started_at: string;
+  ended_at: string;
+  window_count: number;
+}
+
+interface SessionPageFields {
+  label: string;
+  ok: true;
+  /** Sessions that match the filters, in all. */
+  sessions_total: number;
+  has_more: boolean;
+  next: { session_offset: number } | null;
+}
+
+export interface ListSessionsResult extends SessionPageFields {
+  action: "list_sessions";
+  sessions: SessionEntry[];
+}
+
+/** A hit of a cross-session search: a session_history hit that also names its session. */
+export interface CrossSessionHit extends SearchHitEntry {
+  session_id: string;
+}
+
+/** The hits of one session, in that session's own order (literal: newest first). */
+export interface SessionHits {
+  session_id: string;
+  source: SessionSource;
+  title: string | null;
+  project: string | null;
+  hits: CrossSessionHit[];
+  /** The session has further hits: search again with this session_id to page through them. */
+  more_hits_in_session: boolean;
+}
+
+export interface SearchSessionsResult extends SessionPageFields {
+  action: "search";
+  scope: "all_sessions";
+  mode: "literal" | "ranked";
+  /** Sessions looked into by this call (from `session_offset` on). */
+  sessions_searched: number;
+  results: SessionHits[];
+}
+
+export type CatalogResult = CatalogErrorResult | ListSessionsResult | SearchSessionsResult;
+
+/** @example catalogError({ action: "list_windows", code: "session_not_available", message: "…" }) */
+export function catalogError({ action, code, message }: { action: CatalogAction | null; code: CatalogErrorCode; message: string }): CatalogErrorResult {
+  return { label: STORE_HISTORY_LABEL, ok: false, action, error: { code, message } };
+}
+
+export function sessionEntry(descriptor: SessionDescriptor): SessionEntry {
+  return {
+    session_id: descriptor.sessionId,
+    source: descriptor.source,
+    title: descriptor.title,
+    project: descriptor.project,
+    started_at: descriptor.startedAt,
+    ended_at: descriptor.endedAt,
+    window_count: descriptor.windowCount,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * What cross-session discovery knows about each session of a store: where it came from (an
+ * imported Claude Code or Codex session, or a ctxwin session), its title and project folder, and
+ * when it ran. Imported sessions carry this in their hidden first row (`meta.type`
+ * "imported-session"); a ctxwin session ran in the store's own project. Descriptors are cached
+ * per session and re-read only when the session grows or is created again, so listing thousands
+ * of sessions costs two row reads per new or changed session.
+ */
+import { sliceSafe } from "../../core/row-text.js";
+import type { HistoryStore, SessionSummary } from "../../store/port.js";
+
+/** Where a session's rows came from. */
+export const SESSION_SOURCES = ["claude-code", "codex", "ctxwin"] as const;
+export type SessionSource = (typeof SESSION_SOURCES)[number];
+
+/** `meta.type` of the hidden header row that importers write first. */
+const IMPORTED_SESSION_TYPE = "imported-session";
+const MAX_PROJECT_CHARS = 300;
+const MAX_TITLE_CHARS = 120;
+
+export interface SessionDescriptor {
+  sessionId: string;
+  source: SessionSource;
+  /**
+   * The source's title (its first user message's first line). `null` for ctxwin sessions and for
+   * sessions with a manual reset: the title is transcript text from before the privacy floor.
+   */
+  title: string | null;
+  /** The folder the agent ran in, when known. */
+  project: string | null;
+  /** Time of the session's first row (an imported session: the source's own time). */
+  startedAt: string;
+  /** Time of the session's newest row. */
+  endedAt: string;
+  windowCount: number;
+  summary: SessionSummary;
+}
+
+/** Which sessions to keep; every field is optional and all given fields must match. */
+export interface SessionFilter {
+  /** A project folder: sessions that ran in it or in a folder below it. */
+  project?: string;
+  source?: SessionSource;
+  /** Sessions with activity at or after this time (ISO). */
+  since?: string;
+  /** Sessions that started at or before this time (ISO). */
+  until?: string;
+}
+
+interface CachedDescriptor {
+  incarnation: string;
+  lastSeq: number;
+  descriptor: SessionDescriptor;
+}
+
+/**
+ * The sessions of one store, described and cached.
+ *
+ * @example
+ * const catalog = new SessionCatalog({ store, projectDirectory: "/work/app" });
+ * const recent = await catalog.describe({ source: "claude-code" }); // newest activity first
+ */
+export class SessionCatalog {
+  readonly store: HistoryStore;
+  private readonly projectDirectory: string | undefined;
+  private readonly cache = new Map<string, CachedDescriptor>();
+
+  constructor({ store, projectDirectory }: { store: HistoryStore; projectDirectory?: string }) {
+    this.store = store;
+    this.projectDirectory = projectDirectory;
+  }
+
+  /** The sessions that match `filter`, newest activity first (ties: by session id). */
+  async describe(filter: SessionFilter = {}): Promise<SessionDescriptor[]> {
+    const summaries = await this.store.sessions();
+    const known = new Set<string>();
+    const descriptors: SessionDescriptor[] = [];
+    for (const summary of summaries) {
+      known.add(summary.sessionId);
+      const descriptor = await this.descriptorOf(summary);
+      if (matches(descriptor, filter)) descriptors.push(descriptor);
+    }
+    for (const sessionId of this.cache.keys()) if (!known.has(sessionId)) this.cache.delete(sessionId);
+    return descriptors.sort((left, right) => right.endedAt.localeCompare(left.endedAt) || left.sessionId.localeCompare(right.sessionId));
+  }
+
+  private async descriptorOf(summary: SessionSummary): Promise<SessionDescriptor> {
+    const cached = this.cache.get(summary.sessionId);
+    if (cached !== undefined && cached.incarnation === summary.incarnation && cached.lastSeq === summary.lastSeq) {
+      return { ...cached.descriptor, summary };
+    }
+    const descriptor = await this.readDescriptor(summary);
+    this.cache.set(summary.sessionId, { incarnation: summary.incarnation, lastSeq: summary.lastSeq, descriptor });
+    return descriptor;
+  }
+
+  private async readDescriptor(summary: SessionSummary): Promise<SessionDescriptor> {
+    const { sessionId } = summary;
+    // Metadata only: the header's title is shown only when no reset hides the session's start.
+    const first = await this.store.read(sessionId, 1, { includeCleared: true });
+    const last = summary.lastSeq <= 1 ? first : await this.store.read(sessionId, summary.lastSeq, { includeCleared: true });
+    const header = first?.meta?.type === IMPORTED_SESSION_TYPE && first.synthetic === true ? first.meta : undefined;
+    const source = header === undefined ? "ctxwin" : sourceOf(header["source"]);
+    const title = header !== undefined && summary.floorSeq === 0 && typeof header["title"] === "string" && header["title"] !== "" ? sliceSafe(header["title"], 0, MAX_TITLE_CHARS) : null;
+    const headerProject = header === undefined ? undefined : header["project"];
+    const project = typeof headerProject === "string" ? sliceSafe(headerProject, 0, MAX_PROJECT_CHARS) : header === undefined ? (this.projectDirectory ?? null) : null;
+    return {
+      sessionId,
+      source,
+      title,
+      project,
+      startedAt: first?.createdAt ?? summary.createdAt,
+      endedAt: last?.createdAt ?? summary.updatedAt,
+      windowCount: summary.windowCount,
+      summary,
+    };
+  }
+}
+
+function sourceOf(value: unknown): SessionSource {
+  return value === "claude-code" || value === "codex" ? value : "ctxwin";
+}
+
+function matches(descriptor: SessionDescriptor, filter: SessionFilter): boolean {
+  if (filter.source !== undefined && descriptor.source !== filter.source) return false;
+  if (filter.project !== undefined && !isInFolder(descriptor.project, filter.project)) return false;
+  if (filter.since !== undefined && descriptor.endedAt < filter.since) return false;
+  if (filter.until !== undefined && descriptor.startedAt > filter.until) return false;
+  return true;
+}
+
+/** `project` is `folder` or lies below it (either path separator; a trailing one is ignored). */
+function isInFolder(project: string | null, folder: string): boolean {
+  if (project === null) return false;
+  const trimmed = folder.replace(/[\\/]+$/, "");
+  if (trimmed === "") return project.startsWith("/") || project.startsWith("\\");
+  return project === trimmed || project.startsWith(`${trimmed}/`) || project.startsWith(`${trimmed}\\`);
+}

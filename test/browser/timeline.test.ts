@@ -1,0 +1,161 @@
+/**
+ * The context timeline in a real browser (Debian's Chromium through playwright-core) at 375×667
+ * and 1900×1080, over a view-only server and the timeline fixture session (two warnings, two
+ * rollovers, a compaction, a clear, notes writes and a flush step): every mark is drawn, a click
+ * or Enter lands on the row in the transcript, a row stored by another process appears live, and
+ * both exports download. Screenshots go to test-artifacts/.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stepMetadata } from "../../src/core/rollover/step-usage.js";
+import { startServer } from "../../src/server/start-server.js";
+import { openStore } from "../../src/store/open-store.js";
+import { writeTimelineFixture } from "../../src/store/test-support/timeline-fixture.js";
+import { CHROMIUM_AVAILABLE, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
+
+const VIEWPORTS = [
+  { name: "phone", width: 375, height: 667 },
+  { name: "desktop", width: 1900, height: 1080 },
+] as const;
+
+/** Built by `npm run build` (the test run's global setup). */
+const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
+
+describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-timeline-ui-"));
+    const store = openStore({ directory });
+    for (const viewport of VIEWPORTS) await writeTimelineFixture({ store, sessionId: `timeline-${viewport.width}` });
+    await store.close();
+    server = await startServer({ directory, webRoot: WEB_ROOT, log: () => undefined });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  async function open(viewport: (typeof VIEWPORTS)[number]): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height }, acceptDownloads: true });
+    const errors: string[] = [];
+    page.setDefaultTimeout(30_000);
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console: ${message.text()}`);
+    });
+    await page.goto(`${server.url}#/session/timeline-${viewport.width}`);
+    await page.getByRole("group", { name: "Context timeline" }).waitFor();
+    return { page, errors };
+  }
+
+  const chart = (page: Page) => page.getByRole("group", { name: "Context timeline" });
+  const figures = (page: Page) => page.getByTestId("timeline-figures");
+
+  async function expectLandedOn(page: Page, seq: number): Promise<void> {
+    const row = page.locator(`.row-highlighted[data-seq="${seq}"]`);
+    await row.waitFor();
+    await expect
+      .poll(async () => {
+        const [box, area] = await Promise.all([row.boundingBox(), page.locator(".transcript").boundingBox()]);
+        return box !== null && area !== null && box.y >= area.y - 1 && box.y < area.y + area.height;
+      }, { timeout: 10_000 })
+      .toBe(true);
+  }
+
+  for (const viewport of VIEWPORTS) {
+    describe(`at ${viewport.width}×${viewport.height}`, () => {
+      it("draws every request, mark, window span and budget line; a click lands on the row", async () => {
+        const { page, errors } = await open(viewport);
+        const svg = chart(page);
+        await expect.poll(() => svg.locator("[data-point]").count()).toBe(12);
+        const marks = async (kind: string) => svg.locator(`[data-mark="${kind}"]`).count();
+        expect(await marks("warning")).toBe(2);
+        expect(await marks("rollover")).toBe(2);
+        expect(await marks("compaction")).toBe(1);
+        expect(await marks("clear")).toBe(1);
+        expect(await marks("notes")).toBe(2);
+        expect(await marks("flush")).toBe(1);
+        expect(await svg.locator("[data-window]").count()).toBe(5);
+        expect(await svg.locator('[data-line="threshold"]').count()).toBe(5);
+        expect(await svg.locator('[data-line="ceiling"]').count()).toBe(5);
+        expect(await svg.locator('[data-mark="rollover"]').first().getAttribute("aria-label")).toBe("Rollover (row #8, window 2) at 7,100 tokens · on-send");
+
+        const point = svg.locator('[data-point][data-seq="18"]');
+        await point.hover();
+        expect(await figures(page).textContent()).toBe("Request at row #18, window 4: 6,500 tokens sent (65% of 10,000); 40 out, 39 tool output");
+        await point.click();
+        await expectLandedOn(page, 18);
+
+        await saveScreenshot(page, `timeline-${viewport.width}`);
+        const { scrollWidth, clientWidth } = await horizontalOverflow(page);
+        expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+        await page.close();
+        expect(errors).toEqual([]);
+      });
+
+      it("has one tab stop; the arrow keys move between items and Enter jumps", async () => {
+        const { page, errors } = await open(viewport);
+        const svg = chart(page);
+        await expect.poll(() => svg.locator("[data-point]").count()).toBe(12);
+        expect(await svg.locator('[tabindex="0"]').count()).toBe(1);
+        await svg.locator('[tabindex="0"]').focus();
+        await page.keyboard.press("Home");
+        expect(await figures(page).textContent()).toMatch(/^Request at row #2, window 1: 2,000 tokens sent/);
+        await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("ArrowRight");
+        expect(await figures(page).textContent()).toBe("Budget warning (row #5, window 1) at 6,300 tokens");
+        await page.keyboard.press("ArrowLeft");
+        expect(await figures(page).textContent()).toMatch(/^Request at row #4, window 1/);
+        await page.keyboard.press("Enter");
+        await expectLandedOn(page, 4);
+        expect(await svg.locator('[tabindex="0"]').count()).toBe(1);
+        await page.close();
+        expect(errors).toEqual([]);
+      });
+    });
+  }
+
+  it("shows a request stored by another process without a reload", async () => {
+    const { page, errors } = await open(VIEWPORTS[1]);
+    const svg = chart(page);
+    await expect.poll(() => svg.locator("[data-point]").count()).toBe(12);
+    const store = openStore({ directory });
+    try {
+      const metadata = stepMetadata({ usage: { inputTokens: 3_300, outputTokens: 20 }, model: "demo:scripted", contextLimit: 10_000 });
+      await store.append("timeline-1900", [{ role: "assistant", parts: [{ type: "text", text: "One more step." }], tokens: 5, metadata }]);
+    } finally {
+      await store.close();
+    }
+    await expect.poll(() => svg.locator("[data-point]").count(), { timeout: 15_000 }).toBe(13);
+    expect(await svg.locator('[data-point][data-seq="25"]').getAttribute("aria-label")).toMatch(/^Request at row #25, window 5: 3,300 tokens sent/);
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("exports the timeline as CSV and as JSON", async () => {
+    const { page, errors } = await open(VIEWPORTS[0]);
+    await expect.poll(() => chart(page).locator("[data-point]").count()).toBe(12);
+    const [csvDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    expect(csvDownload.suggestedFilename()).toBe("timeline-375-timeline.csv");
+    const csv = fs.readFileSync(await csvDownload.path(), "utf8").trimEnd().split("\n");
+    expect(csv[0]).toBe("type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,detail");
+    expect(csv.filter((line) => line.startsWith("request,"))).toHaveLength(12);
+    expect(csv.filter((line) => line.startsWith("mark,"))).toHaveLength(9);
+    expect(csv.some((line) => /^mark,rollover,21,w:21,[^,]+,6900,,,,,mid-stream$/.test(line))).toBe(true);
+    const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
+    const json = JSON.parse(fs.readFileSync(await jsonDownload.path(), "utf8")) as { points: unknown[]; marks: unknown[]; windows: unknown[] };
+    expect([json.points.length, json.marks.length, json.windows.length]).toEqual([12, 9, 5]);
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The answer of `GET /api/sessions/:id/timeline` (docs/web-api.md): every window's span, and the
+ * requests and marks of the windows read row by row (`detailWindowIds`).
+ */
+
+export type TimelineMarkKind = "warning" | "notes" | "flush" | "rollover" | "compaction" | "clear";
+
+export interface TimelinePoint {
+  seq: number;
+  windowId: string;
+  at: string;
+  tokens: number;
+  source: "reported" | "estimated";
+  limit: number | null;
+  outputTokens: number | null;
+  toolOutputTokens: number;
+  model: string;
+}
+
+export interface TimelineMark {
+  kind: TimelineMarkKind;
+  seq: number;
+  windowId: string;
+  at: string;
+  tokens: number | null;
+  detail: string | null;
+}
+
+export interface TimelineLines {
+  warnAt: number | null;
+  threshold: number | null;
+  hardCeiling: number;
+}
+
+export interface TimelineWindow {
+  windowId: string;
+  number: number;
+  kind: "start" | "rollover" | "compaction" | "reset";
+  reason: string | null;
+  firstSeq: number;
+  lastSeq: number;
+  rows: number;
+  startedAt: string;
+  endedAt: string;
+  active: boolean;
+  detailed: boolean;
+  limit: number | null;
+  lines: TimelineLines | null;
+  requests: number | null;
+  peakTokens: number | null;
+  warning: { seq: number; tokens: number | null } | null;
+  rolledOver: { seq: number; tokens: number | null; reason: string | null } | null;
+  toolOutputTokens: number | null;
+}
+
+export interface TimelineView {
+  sessionId: string;
+  settings: { strategy: "rollover" | "compact" | "off"; threshold: number; outputReserve: number };
+  windows: TimelineWindow[];
+  points: TimelinePoint[];
+  marks: TimelineMark[];
+  detailWindowIds: string[];
+}
