@@ -14,7 +14,7 @@ import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { assertSessionId } from "../../core/row.js";
 import { openStore } from "../../store/open-store.js";
-import { STORE_FLAG, STORE_FLAG_HELP, describeStoreOptions, storeOptionsOf } from "../store-flag.js";
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, describeStoreOptions, storeOptionsOf } from "../store-flag.js";
 import type { HistoryStore } from "../../store/port.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
 import { formatTokens } from "../terminal/budget-bar.js";
@@ -66,7 +66,7 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
     .option("--context-limit <tokens>", "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)")
     .option("--session <id>", "resume this session (or start one with this id); default: a new session")
     .option("--dir <project>", "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory")
-    .option(STORE_FLAG, STORE_FLAG_HELP)
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
     .option("--threshold <fraction>", "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)")

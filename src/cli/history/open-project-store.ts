@@ -17,9 +17,10 @@ import { HistoryCommandError } from "./history-errors.js";
 export function openProjectStore({ directory = process.cwd(), store }: { directory?: string; store?: string } = {}): HistoryStore {
   const resolved = path.resolve(directory);
   const options = storeOptionsOf({ store, directory: resolved });
-  if ("url" in options) return openStore(options);
+  if ("url" in options) return openStore({ ...options, readOnly: true });
   const fromEnvironment = store === undefined && (process.env[DATABASE_URL_VARIABLE] ?? "") !== "";
-  if (fromEnvironment) return openStore(options);
+  // CTXWIN_DATABASE_URL: openStore takes the server from it and keeps readOnly.
+  if (fromEnvironment) return openStore({ directory: resolved, readOnly: true });
   const file = "path" in options && options.path !== undefined ? options.path : path.join(resolved, DEFAULT_STORE_PATH);
   if (!existsSync(file)) {
     throw new HistoryCommandError(

@@ -14,7 +14,7 @@ import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
-import { STORE_FLAG, STORE_FLAG_HELP, storeOptionsOf } from "../store-flag.js";
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
 
 /** Context limit of the demo model when `--context-limit` is not given (as `ctxwin demo`). */
 export const DEMO_CONTEXT_LIMIT = 16_000;
@@ -84,7 +84,7 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .command("serve")
     .description("Open the web UI: watch sessions, their windows and budget in the browser, and chat when a model is given")
     .option("--dir <project>", "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory")
-    .option(STORE_FLAG, STORE_FLAG_HELP)
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--port <n>", "port to listen on (default: a free port)", portNumber)
     .option("--host <address>", "address to bind (default 127.0.0.1; anything else exposes the UI to the network)")
     .option("--model <model>", "chat with this model: openai:<id>, anthropic:<id>, or with --base-url the server's model id")

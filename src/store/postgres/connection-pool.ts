@@ -18,6 +18,8 @@ export interface ConnectionPoolOptions {
   connectTimeoutMs: number;
   /** Server-side `statement_timeout` of every statement (ms; 0 = none). */
   statementTimeoutMs: number;
+  /** Only check the schema (never create or migrate it), and run every transaction READ ONLY. */
+  readOnly?: boolean | undefined;
 }
 
 /** 64-bit integers (seq, counts) as numbers; seqs stay far below 2^53. */
@@ -81,7 +83,7 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     };
     client.on("error", onError);
     try {
-      await client.query(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+      await client.query(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : options.readOnly === true ? "BEGIN READ ONLY" : "BEGIN");
       const result = await work(client);
       await client.query("COMMIT");
       return result;
@@ -100,7 +102,8 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
   }
 
   function ensureSchema(): Promise<InitializeResult> {
-    ready ??= run((client) => initializeSchema(client, options.schema, where), { writing: true }).then(
+    const readOnly = options.readOnly === true;
+    ready ??= run((client) => initializeSchema(client, options.schema, where, { readOnly }), { writing: !readOnly }).then(
       (result) => (initialized = result),
       (error: unknown) => {
         // Not cached: the next call tries again (the server may be back).

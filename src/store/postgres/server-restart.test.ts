@@ -25,8 +25,18 @@ afterEach(async () => {
 
 const committedCount = (worker: WorkerProcess) => worker.lines.filter((line) => parseCommitted(line) !== undefined).length;
 
-async function waitUntil(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits for `condition`; fails at once, with its stderr, if a worker ends first. */
+async function waitUntil(workers: readonly WorkerProcess[], condition: () => boolean): Promise<void> {
+  let met = false;
+  const poll = async () => {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+    met = true;
+  };
+  const endedEarly = workers.map(async (worker) => {
+    const exit = await worker.exited;
+    if (!met) throw new Error(`worker ${worker.label} ended before the test expected (${JSON.stringify(exit)}):\n${worker.stderr()}`);
+  });
+  await Promise.race([poll(), ...endedEarly]);
 }
 
 describe.skipIf(postgresUnavailable !== "" || findPostgresBinaries() === undefined)("postgres store, server restart during appends", () => {
@@ -45,12 +55,12 @@ describe.skipIf(postgresUnavailable !== "" || findPostgresBinaries() === undefin
     started.push(...workers);
     await Promise.all(workers.map((worker) => worker.waitForLine(/^ready$/)));
     for (const worker of workers) worker.send(GO_LINE);
-    await waitUntil(() => workers.every((worker) => committedCount(worker) >= 3));
+    await waitUntil(workers, () => workers.every((worker) => committedCount(worker) >= 3));
 
-    cluster.control(["restart", "-m", "immediate", "-w", "-t", "60"]);
+    cluster.restart();
     const before = workers.map(committedCount);
     // Every client appends again after the restart, then finishes its batch and stops.
-    await waitUntil(() => workers.every((worker, index) => committedCount(worker) >= (before[index] ?? 0) + 5));
+    await waitUntil(workers, () => workers.every((worker, index) => committedCount(worker) >= (before[index] ?? 0) + 5));
     for (const worker of workers) worker.closeInput();
     const exits = await Promise.all(workers.map((worker) => worker.exited));
     exits.forEach((exit, index) => expect(exit, `worker ${index} stderr:\n${workers[index]?.stderr()}`).toEqual({ code: 0, signal: null }));
