@@ -74,7 +74,14 @@ function run(file: string, arguments_: readonly string[]): void {
  * const cluster = await startPostgresCluster();
  * try { ... cluster.url ... } finally { cluster.stop(); }
  */
-export async function startPostgresCluster({ binaries = findPostgresBinaries() }: { binaries?: string | undefined } = {}): Promise<PostgresCluster> {
+export async function startPostgresCluster({
+  binaries = findPostgresBinaries(),
+  durable = false,
+}: {
+  binaries?: string | undefined;
+  /** Keep fsync on, as a production server does (benchmarks); tests run without it. */
+  durable?: boolean;
+} = {}): Promise<PostgresCluster> {
   if (binaries === undefined) {
     throw new Error("No PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin, $CTXWIN_POSTGRES_BIN and PATH); install Debian's 'postgresql' package.");
   }
@@ -104,8 +111,7 @@ export async function startPostgresCluster({ binaries = findPostgresBinaries() }
         `-k ${directory}`,
         "-c listen_addresses=127.0.0.1",
         // A test server: no fsync (the OS keeps the WAL across a server crash), small memory.
-        "-c fsync=off",
-        "-c shared_buffers=32MB",
+        ...(durable ? ["-c shared_buffers=256MB"] : ["-c fsync=off", "-c shared_buffers=32MB"]),
         "-c max_connections=300",
       ].join(" ");
       try {
