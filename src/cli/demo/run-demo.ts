@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { explorationTask, recallQuestion } from "../../agent/demo/demo-prompts.js";
-import { demoTuning } from "../../agent/demo/demo-tuning.js";
+import { DEMO_THRESHOLD, demoTuning } from "../../agent/demo/demo-tuning.js";
 import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
 import type { RowPart } from "../../core/row.js";
@@ -18,7 +18,7 @@ import { createDemoTally, succeededCalls } from "./demo-tally.js";
 import type { SessionUsage } from "../../session/session-types.js";
 import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import { readTimeline } from "../../store/read-timeline.js";
-import { DEFAULT_OUTPUT_RESERVE, DEFAULT_THRESHOLD } from "../../core/budget/step-budget.js";
+import { DEFAULT_OUTPUT_RESERVE } from "../../core/budget/step-budget.js";
 import type { Timeline } from "../../core/timeline/timeline-types.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
 
@@ -117,7 +117,8 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
       tally.requestCounted(inputTokens);
     },
   });
-  const tuning = demoTuning({ contextLimit });
+  const defaults = demoTuning({ contextLimit });
+  const tuning = { ...defaults, budget: { ...defaults.budget, threshold: DEMO_THRESHOLD } };
   const agent = createWorkspaceAgent({
     store,
     sessionId: id,
@@ -208,7 +209,7 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
     await carriedRead;
     const usage = await agent.usage();
     const summary = await store.session(id);
-    const timeline = await readTimeline({ store, sessionId: id, settings: { strategy: "rollover", threshold: tuning.budget.threshold ?? DEFAULT_THRESHOLD, outputReserve: DEFAULT_OUTPUT_RESERVE } });
+    const timeline = await readTimeline({ store, sessionId: id, settings: { strategy: "rollover", threshold: DEMO_THRESHOLD, outputReserve: DEFAULT_OUTPUT_RESERVE } });
     return {
       sessionId: id,
       database,
