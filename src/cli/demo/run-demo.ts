@@ -16,15 +16,18 @@ import { readCarry } from "../../core/rollover/turn-carry.js";
 import { parseWindowId } from "../../core/windows.js";
 import { createDemoTally, succeededCalls } from "./demo-tally.js";
 import type { SessionUsage } from "../../session/session-types.js";
-import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
+import { openStore } from "../../store/open-store.js";
 import { readTimeline } from "../../store/read-timeline.js";
 import { DEFAULT_OUTPUT_RESERVE } from "../../core/budget/step-budget.js";
 import type { Timeline } from "../../core/timeline/timeline-types.js";
+import { describeStoreOptions, storeOptionsOf } from "../store-flag.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
 
 export interface DemoOptions {
   /** Where `.ctxwin/` goes. */
   directory: string;
+  /** `--store`: a postgres:// URL or a SQLite file instead of `<directory>/.ctxwin/ctxwin.db`. */
+  store?: string | undefined;
   /** The folder the agent explores. */
   folder: string;
   contextLimit: number;
@@ -102,11 +105,12 @@ export interface DemoReport {
  * @example
  * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 32 });
  */
-export async function runDemo({ directory, folder, contextLimit, files, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
+export async function runDemo({ directory, store: storeUrl, folder, contextLimit, files, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const id = sessionId ?? demoSessionId(now());
-  const store = openStore({ directory });
-  const database = path.join(directory, DEFAULT_STORE_PATH);
+  const storeOptions = storeOptionsOf({ store: storeUrl, directory });
+  const store = openStore(storeOptions);
+  const database = describeStoreOptions(storeOptions);
   let requests = 0;
   const tally = createDemoTally();
   const model = createDemoModel({
@@ -234,7 +238,7 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
       status,
       ...(status === "completed" || problem === undefined ? {} : { problem }),
       durationMilliseconds: Date.now() - started,
-      inspect: inspectCommands({ directory, sessionId: id }),
+      inspect: inspectCommands({ directory, store: storeUrl, sessionId: id }),
       timeline,
     };
   } finally {
@@ -263,8 +267,8 @@ function demoSessionId(date: Date): string {
   return `demo-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-function inspectCommands({ directory, sessionId }: { directory: string; sessionId: string }): string[] {
-  const dirFlag = path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`;
+function inspectCommands({ directory, store, sessionId }: { directory: string; store: string | undefined; sessionId: string }): string[] {
+  const dirFlag = (path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`) + (store === undefined ? "" : ` --store ${JSON.stringify(describeStoreOptions(storeOptionsOf({ store, directory })))}`);
   return [
     `npx ctxwin history windows ${sessionId}${dirFlag}`,
     `npx ctxwin history usage ${sessionId}${dirFlag}`,
