@@ -17,12 +17,15 @@ import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } 
 import { providerErrorText } from "./provider-error-text.js";
 import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
+import { takeNewContextRequest } from "./new-context.js";
 
 export interface TurnStop {
   decision: "warn" | "rollover" | "block";
   evaluation: BudgetEvaluation;
   windowId: string;
   contextLimit: number;
+  /** The agent asked for this rollover with `new_context` (docs/adr/0025). */
+  requested?: { note: string | undefined };
 }
 
 export interface TurnRun {
@@ -60,6 +63,8 @@ export interface RunTurnOptions {
  * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId, signal });
  */
 export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal, flush }: RunTurnOptions): Promise<TurnRun> {
+  // A `new_context` request lives only in the turn that made it: one left by a step cut before it settled is dropped.
+  context.newContextRequest = undefined;
   const skipped: string[] = [];
   let lastFailure: TurnRun | undefined;
   for (const [index, model] of context.models.entries()) {
@@ -103,6 +108,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const key = modelKey(model);
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
+  const checkedEstimates: number[] = [request.estimatedTokens];
   // Each step's request estimate reuses the previous one: only the rows stored since are counted.
   let previous = request.estimate;
   const recorder = createStepRecorder({
@@ -112,6 +118,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     operationPrefix,
     tokensOf: (parts) => storedRowTokens({ role: "assistant", parts }),
     estimateOf: (stepIndex) => estimates[stepIndex],
+    checkedEstimateOf: (stepIndex) => checkedEstimates[stepIndex],
     contextLimit: limit,
     onStored: (step) => {
       steps.push(step);
@@ -135,6 +142,8 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
     await recorder.stored(stepIndex);
     if (flush !== undefined) return true;
+    // A `new_context` call of this step: the turn stops here and the window rolls over.
+    const requested = takeNewContextRequest(context, windowId);
     if (limit === undefined) return false;
     const all = [...rows, ...recorder.rows];
     const pressure = deriveWindowPressure({
@@ -151,6 +160,10 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     prepared = { stepNumber: stepIndex + 1, request: next };
     const projected = Math.max(pressure.contextTokens, next.estimatedTokens);
     const evaluation = context.policy.evaluate({ moment: "after-step", projected, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
+    if (requested !== undefined) {
+      stop = { decision: "rollover", evaluation, windowId, contextLimit: limit, requested: { note: requested.note } };
+      return true;
+    }
     if (context.strategy === "off" || evaluation.decision === "block") {
       if (projected < evaluation.hardCeiling) return false;
       stop = { decision: "block", evaluation, windowId, contextLimit: limit };
@@ -187,6 +200,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       prepared = undefined;
       previous = next.estimate;
       estimates[stepNumber] = next.rawEstimatedTokens;
+      checkedEstimates[stepNumber] = next.estimatedTokens;
       if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
       return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { system: next.system }) };
     },
