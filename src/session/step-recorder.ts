@@ -35,6 +35,8 @@ export interface StepRecorderOptions {
   tokensOf: (parts: RowPart[]) => number;
   /** Our raw estimate of the request step `index` answered, kept for calibration. */
   estimateOf?: (stepIndex: number) => number | undefined;
+  /** Our calibrated estimate of that request: the figure checked against the hard ceiling. */
+  checkedEstimateOf?: (stepIndex: number) => number | undefined;
   onStored: (step: StoredStep) => void;
   /** Assistant text as it streams, with the index of the step it belongs to. */
   onTextDelta?: (delta: string, stepIndex: number) => void;
@@ -48,7 +50,7 @@ export interface StepRecorderOptions {
  * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
  * await recorder.consume(result.toUIMessageStream());
  */
-export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, onStored, onTextDelta = () => undefined, contextLimit }: StepRecorderOptions) {
+export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, checkedEstimateOf = () => undefined, onStored, onTextDelta = () => undefined, contextLimit }: StepRecorderOptions) {
   const stepResults = createDeferredList<StepResult<ToolSet>>();
   const storedSteps = createDeferredList<StoredStep>();
   const rows: StoredRow[] = [];
@@ -60,6 +62,7 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
 
   async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
+    const checked = checkedEstimateOf(stepIndex);
     const input: RowInput = {
       id: generateId(),
       role: "assistant",
@@ -69,6 +72,7 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
         model: step.model,
         finishReason: step.finishReason,
         ...(estimated === undefined ? {} : { estimatedInputTokens: estimated }),
+        ...(checked === undefined ? {} : { checkedInputTokens: checked }),
         ...(contextLimit === undefined ? {} : { contextLimit }),
       }),
       tokens: tokensOf(parts),
