@@ -40,6 +40,11 @@ export interface StepRecorderOptions {
   onTextDelta?: (delta: string, stepIndex: number) => void;
   /** The context limit the turn is budgeted against, stored with each step. */
   contextLimit?: number | undefined;
+  /**
+   * Asked when the stream ends inside a step: whether what streamed of it is stored as a partial
+   * step (default: yes). A step that will be requested again (a transient failure retried) is not.
+   */
+  keepPartial?: () => boolean;
 }
 
 /**
@@ -48,7 +53,18 @@ export interface StepRecorderOptions {
  * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
  * await recorder.consume(result.toUIMessageStream());
  */
-export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, onStored, onTextDelta = () => undefined, contextLimit }: StepRecorderOptions) {
+export function createStepRecorder({
+  store,
+  sessionId,
+  generateId,
+  operationPrefix,
+  tokensOf,
+  estimateOf = () => undefined,
+  onStored,
+  onTextDelta = () => undefined,
+  contextLimit,
+  keepPartial = () => true,
+}: StepRecorderOptions) {
   const stepResults = createDeferredList<StepResult<ToolSet>>();
   const storedSteps = createDeferredList<StoredStep>();
   const rows: StoredRow[] = [];
@@ -57,6 +73,8 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
   let segmentHasContent = false;
   let aborted = false;
   let partialStored = false;
+  let discardedText = "";
+  let cutStep = false;
 
   async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
@@ -129,6 +147,14 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
     get partialStored(): boolean {
       return partialStored;
     },
+    /** Whether the stream ended inside a step that had produced content (stored as partial or discarded). */
+    get cutStep(): boolean {
+      return cutStep;
+    },
+    /** Text of a partial step that was not stored (`keepPartial` said no); '' otherwise. */
+    get discardedText(): string {
+      return discardedText;
+    },
     /** Whether the stream ended with an `abort` chunk (the call's abort signal fired). */
     get aborted(): boolean {
       return aborted;
@@ -161,6 +187,11 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
         const message = await lastMessage(segment);
         const parts = (message.parts as RowPart[]).filter((part) => !isUnsettledTool(part));
         segment = undefined;
+        cutStep = true;
+        if (!keepPartial()) {
+          discardedText = parts.map((part) => (part.type === "text" ? (part as { text: string }).text : "")).join("");
+          return;
+        }
         if (parts.some((part) => part.type !== "step-start")) {
           await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
           partialStored = true;
