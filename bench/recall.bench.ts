@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import type { RowInput } from "../src/core/row.js";
-import { rankedQueryWords } from "../src/core/search-query.js";
+import { rankedQueryWords, tokenizeWords } from "../src/core/search-query.js";
 import { isStopWord } from "../src/core/stop-words.js";
 import { openStore } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
@@ -133,7 +133,8 @@ function rankWithPorter(turns: readonly Turn[], probes: readonly Probe[]): numbe
     db.transaction(() => turns.forEach((turn, index) => insert.run(index + 1, turnText(turn))))();
     const search = db.prepare("SELECT rowid FROM turns WHERE turns MATCH ? ORDER BY rank LIMIT ?").pluck();
     return probes.map((probe) => {
-      const words = rankedQueryWords(probe.query);
+      // The words as written (FTS5's porter tokenizer stems them itself), less the stop words.
+      const words = [...new Set(tokenizeWords(probe.query))];
       const kept = words.filter((word) => !isStopWord(word));
       const match = (kept.length > 0 ? kept : words).map((word) => `"${word}"`).join(" OR ");
       return (search.all(match, TOP) as number[]).map((rowid) => rowid - 1);

@@ -12,6 +12,8 @@ const DEFAULT_FILES = [
   "src/store/sqlite/crash.test.ts",
   "src/store/sqlite/migration-crash.test.ts",
   "src/store/sqlite/multi-process.test.ts",
+  "src/store/postgres/crash.test.ts",
+  "src/store/postgres/multi-process.test.ts",
   "src/session/crash.test.ts",
 ];
 

@@ -70,8 +70,8 @@ export type {
   WindowSummary,
   WindowsOptions,
 } from "./store/port.js";
-export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError } from "./store/errors.js";
-export { DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
+export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
+export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";
 export * from "./core/budget/index.js";

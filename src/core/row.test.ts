@@ -320,7 +320,7 @@ describe("row vocabulary (DESIGN.md §3)", () => {
   it("names the format version, boundary kinds, internal types and rollover reasons", () => {
     expect(ROW_FORMAT_VERSION).toBe(1);
     expect(BOUNDARY_KINDS).toEqual(["rollover", "reset", "compaction"]);
-    expect(INTERNAL_ROW_TYPES).toEqual(["rollover", "lead-in", "budget-warning", "compaction-summary", "rejected-input", "continue"]);
+    expect(INTERNAL_ROW_TYPES).toEqual(["rollover", "lead-in", "budget-warning", "compaction-summary", "rejected-input", "continue", "notes-flush"]);
     expect(ROLLOVER_REASONS).toEqual(["on-send", "mid-stream", "context-exceeded", "requested"]);
   });
 });

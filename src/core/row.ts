@@ -24,6 +24,7 @@ export const INTERNAL_ROW_TYPES = [
   "compaction-summary",
   "rejected-input",
   "continue",
+  "notes-flush",
 ] as const;
 export type InternalRowType = (typeof INTERNAL_ROW_TYPES)[number];
 

@@ -10,6 +10,8 @@ import {
   foldCase,
   literalWordPhrase,
   rankedQueryWords,
+  rankedTerms,
+  stemWord,
   tokenizeWords,
   type SearchMode,
 } from "./search-query.js";
@@ -146,6 +148,17 @@ describe("rankedQueryWords", () => {
 
   it("returns no words for punctuation", () => {
     expect(rankedQueryWords("--- !!!")).toEqual([]);
+  });
+
+  it("stems English words like the index does, and leaves other words alone", () => {
+    expect(rankedQueryWords("painted painting paints")).toEqual(["paint"]);
+    expect(rankedTerms("Painted the x86 sunrises, café")).toEqual(["paint", "the", "x86", "sunris", "cafe"]);
+    expect(stemWord("привет")).toBe("привет");
+  });
+
+  it("drops English stop words, and keeps them when the query has nothing else", () => {
+    expect(rankedQueryWords("When did Melanie paint a sunrise?")).toEqual(["melani", "paint", "sunris"]);
+    expect(rankedQueryWords("What is it?")).toEqual(["what", "is", "it"]);
   });
 });
 

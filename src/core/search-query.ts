@@ -1,9 +1,13 @@
 /**
  * Search query rules shared by every store backend, so that all of them answer alike.
  * - literal: case-insensitive substring of the rendered row text.
- * - ranked: words (letters and digits), any of them, ordered by BM25 relevance.
+ * - ranked: words (letters and digits) less English stop words, reduced to their English stems
+ *   ("painted" and "painting" are "paint"), any of them, ordered by BM25 relevance
+ *   (`ranked-score.ts`). Backends index `rankedTerms(text)` and match `rankedQueryWords(query)`.
  */
+import { stemmer } from "stemmer";
 import { CtxwinError } from "./errors.js";
+import { isStopWord } from "./stop-words.js";
 
 export type SearchMode = "literal" | "ranked";
 
@@ -67,9 +71,38 @@ export function tokenizeWords(text: string): string[] {
   return folded.match(wordPattern) ?? [];
 }
 
-/** Distinct words of a ranked query, at most `MAX_RANKED_WORDS`. */
+/**
+ * The English stem of a folded word (Porter's algorithm, the `stemmer` package): words of plain
+ * ASCII letters only; other words (digits, other scripts, identifiers with digits) stay as they are.
+ *
+ * @example stemWord("painting") // "paint"
+ * @example stemWord("x86") // "x86"
+ */
+export function stemWord(word: string): string {
+  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+}
+
+/**
+ * The terms a ranked index holds for a text: its words, each stemmed, in order.
+ *
+ * @example rankedTerms("Painted the sunrises") // ["paint", "the", "sunris"]
+ */
+export function rankedTerms(text: string): string[] {
+  return tokenizeWords(text).map(stemWord);
+}
+
+/**
+ * Distinct terms of a ranked query, at most `MAX_RANKED_WORDS`: its words less English stop words
+ * ("when", "did", "the": `core/stop-words.ts`; a query of nothing but stop words keeps them all),
+ * stemmed like `rankedTerms`.
+ *
+ * @example rankedQueryWords("When did Melanie paint a sunrise?") // ["melani", "paint", "sunris"]
+ * @example rankedQueryWords("to be or not to be") // ["to", "be", "or", "not"]
+ */
 export function rankedQueryWords(query: string): string[] {
-  return [...new Set(tokenizeWords(query))].slice(0, MAX_RANKED_WORDS);
+  const words = [...new Set(tokenizeWords(query))];
+  const content = words.filter((word) => !isStopWord(word));
+  return [...new Set((content.length > 0 ? content : words).map(stemWord))].slice(0, MAX_RANKED_WORDS);
 }
 
 /** Characters the ranked index keeps inside tokens (SQLite unicode61's default categories). */
@@ -104,4 +137,19 @@ export function literalWordPhrase(query: string): { words: string[]; lastIsPrefi
   const lastIsPrefix = last !== undefined && tokenCharacter.test(last);
   if (chunks.length < 2 || !chunks.every((chunk) => /^[A-Za-z0-9]+$/.test(chunk))) return undefined;
   return { words: chunks.map((chunk) => chunk.toLowerCase()), lastIsPrefix };
+}
+
+/**
+ * `literalWordPhrase` for a stemmed word index (`rankedTerms`): the phrase's complete words,
+ * stemmed, in order; `undefined` unless at least two remain. A word the query ends inside is left
+ * out: a prefix of a word does not stem like the word ("happy" vs "happiness").
+ *
+ * @example literalTermPhrase("we should have bought the ") // ["should", "have", "bought", "the"]
+ * @example literalTermPhrase("painted sunrises over") // undefined ("painted" may end a longer word, "over" start one)
+ */
+export function literalTermPhrase(query: string): string[] | undefined {
+  const phrase = literalWordPhrase(query);
+  if (phrase === undefined) return undefined;
+  const complete = phrase.lastIsPrefix ? phrase.words.slice(0, -1) : phrase.words;
+  return complete.length >= 2 ? complete.map(stemWord) : undefined;
 }

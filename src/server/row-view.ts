@@ -13,7 +13,7 @@ export const ROW_TEXT_MAX_CHARS = 64 * 1024;
 export const TOOL_INPUT_MAX_CHARS = 16 * 1024;
 export const TOOL_OUTPUT_MAX_CHARS = 64 * 1024;
 
-export type RowKind = "message" | "tool" | "boundary" | "warning" | "internal" | "rejected-input";
+export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush" | "internal" | "rejected-input";
 
 export type PartView =
   | { type: "text"; text: string }
@@ -70,6 +70,7 @@ function kindOf(row: StoredRow): RowKind {
   if (classifyBoundary(row) !== undefined) return "boundary";
   const type = internalTypeOf(row);
   if (type === "budget-warning") return "warning";
+  if (type === "notes-flush") return "notes-flush";
   if (type === "rejected-input") return "rejected-input";
   if (type !== undefined || hasUnknownType(row) || isHidden(row)) return "internal";
   return row.parts.some((part) => toolNameOf(part as { type: string }) !== undefined) ? "tool" : "message";

@@ -112,7 +112,7 @@ export function createAgentSession({
     hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, primaryModel(context))),
     notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
-    continuity: { carry: continuity.carry ?? true },
+    continuity: { carry: continuity.carry ?? true, notesFlush: continuity.notesFlush ?? true },
     maxRetries,
     providerStore,
     retryDelay,

@@ -49,6 +49,8 @@ export interface RunTurnOptions {
   turnId: string;
   /** Aborts the provider call (and tools); the turn then ends `interrupted`, no fallback is tried. */
   signal?: AbortSignal | undefined;
+  /** A notes-flush step (ADR 0024): one step, only these tools active, a short output limit, no budget decision. */
+  flush?: { activeTools: string[]; maxOutputTokens: number } | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface RunTurnOptions {
  * @example
  * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId, signal });
  */
-export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal }: RunTurnOptions): Promise<TurnRun> {
+export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal, flush }: RunTurnOptions): Promise<TurnRun> {
   const skipped: string[] = [];
   let lastFailure: TurnRun | undefined;
   for (const [index, model] of context.models.entries()) {
@@ -71,7 +73,7 @@ export async function runTurn(context: SessionContext, { windowId, rows, turnId,
       skipped.push(`${modelKey(model)} (about ${request.estimatedTokens} tokens, ceiling ${context.policy.hardCeiling(limit)})`);
       continue;
     }
-    const run = await attemptWithRetries(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal, retriesLeft: context.maxRetries });
+    const run = await attemptWithRetries(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal, flush, retriesLeft: context.maxRetries });
     if (run.status !== "failed" || run.streamedAnything) return run;
     lastFailure = run;
   }
@@ -95,6 +97,7 @@ interface AttemptOptions {
   windowId: string;
   operationPrefix: string;
   signal: AbortSignal | undefined;
+  flush: RunTurnOptions["flush"];
   /** Transient failures after the answer began that may still be retried in this turn. */
   retriesLeft: number;
 }
@@ -145,7 +148,7 @@ function waitOrAbort(milliseconds: number, signal: AbortSignal | undefined): Pro
   });
 }
 
-async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal, retriesLeft }: AttemptOptions): Promise<TurnRun> {
+async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal, flush, retriesLeft }: AttemptOptions): Promise<TurnRun> {
   const key = modelKey(model);
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
@@ -182,6 +185,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
 
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
     await recorder.stored(stepIndex);
+    if (flush !== undefined) return true;
     if (limit === undefined) return false;
     const all = [...rows, ...recorder.rows];
     const pressure = deriveWindowPressure({
@@ -215,12 +219,13 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     tools: frame.tools,
     // The budget's output reserve is what the request asks for (every later step's input stays
     // under the hard ceiling, so the same limit fits it too).
-    ...(context.policy.outputLimit === undefined ? {} : { maxOutputTokens: context.policy.outputLimit({ model, contextLimit: limit, inputTokens: request.estimatedTokens }) }),
+    ...outputLimitOf(context, { model, limit, inputTokens: request.estimatedTokens, flush }),
+    ...(flush === undefined ? {} : { activeTools: flush.activeTools }),
     maxRetries: context.maxRetries,
     ...providerOptionsOf(context, model),
     ...(signal === undefined ? {} : { abortSignal: signal }),
     stopWhen: [
-      stepCountIs(context.maxSteps),
+      stepCountIs(flush === undefined ? context.maxSteps : 1),
       async ({ steps: settled }) => {
         const stopHere = await evaluateSettledStep(settled.length - 1);
         // Asked once the step is stored (its step-end listeners have run), so an abort from them counts.
@@ -267,6 +272,13 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const error = SessionStoreError.isInstance(failure) || RequestOverCeilingError.isInstance(failure) ? failure : new ProviderCallError(key, failure);
   context.events.emit("error", { error });
   return { status: "failed", text, steps, streamedAnything: recorder.streamedAnything, model: key, error };
+}
+
+/** The output limit a request asks for: the budget's reserve, and for a notes flush at most its own short limit. */
+function outputLimitOf(context: SessionContext, { model, limit, inputTokens, flush }: { model: LanguageModel; limit: number | undefined; inputTokens: number; flush: RunTurnOptions["flush"] }): { maxOutputTokens?: number } {
+  const budgeted = context.policy.outputLimit?.({ model, contextLimit: limit, inputTokens });
+  if (flush === undefined) return budgeted === undefined ? {} : { maxOutputTokens: budgeted };
+  return { maxOutputTokens: Math.min(budgeted ?? flush.maxOutputTokens, flush.maxOutputTokens) };
 }
 
 function lastText(steps: readonly StoredStep[]): string {

@@ -9,6 +9,7 @@
 import type { RowPart } from "../core/row.js";
 import { ContextExceededError, SendInterruptedError } from "./errors.js";
 import { startTurn, type TurnStart, type TurnTrigger } from "./rollover-transaction.js";
+import { runNotesFlush } from "./notes-flush.js";
 import { runTurn, type TurnRun } from "./run-turn.js";
 import { primaryModel, requestFrame, type SessionContext } from "./session-context.js";
 import type { createSessionLock } from "./session-lock.js";
@@ -86,7 +87,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       }
     }
     collector.addTurn(run.steps, run.text);
-    afterRun(collector, entry.owner, run);
+    await afterRun(collector, entry.owner, run, turnId);
   }
 
   /** Starts a turn; on a block or failure, ends the owner's send and returns `undefined`. */
@@ -125,7 +126,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     return outcome;
   }
 
-  function afterRun(collector: SendCollector, owner: TurnOwner, run: TurnRun): void {
+  async function afterRun(collector: SendCollector, owner: TurnOwner, run: TurnRun, turnId: string): Promise<void> {
     if (run.status === "interrupted") {
       keepBudgetDecision(run, owner);
       return endWith(collector, owner, interrupted);
@@ -140,7 +141,14 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     if (stop === undefined) return;
     if (stop.decision === "rollover") {
       const { evaluation } = stop;
-      queue.latchRollover({ reason: "mid-stream", flushOpportunity: evaluation.flushOpportunity, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId }, owner);
+      // The agent's one step to update its notes in the old window, when it is due (ADR 0024).
+      const flush = await runNotesFlush(context, { stop, turnId, signal: owner.signal });
+      if (flush !== undefined) collector.addTurn(flush.run.steps, "");
+      const flushed = flush?.run.status === "completed";
+      queue.latchRollover({ reason: "mid-stream", flushOpportunity: evaluation.flushOpportunity || flushed, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId }, owner);
+      if (flush?.run.status === "interrupted") {
+        return endWith(collector, owner, interrupted);
+      }
     } else if (stop.decision === "warn") {
       queue.requestWarning({ windowId: stop.windowId }, owner);
     } else {

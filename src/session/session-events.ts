@@ -18,6 +18,8 @@ export interface SessionEventMap {
   /** After each step whose provider reported input tokens (not after a partial, interrupted step). */
   usage: { windowId: string; contextTokens: number; contextLimit: number | undefined; percent: number | undefined };
   "budget-warning": WarningInfo;
+  /** A mid-turn rollover is about to happen: the agent gets one step to update its notes first (ADR 0024). */
+  "notes-flush": { windowId: string; notesPath: string };
   rollover: RolloverInfo;
   /** Strategy `compact` replaced the window with a summary (before the input that triggered it is answered). */
   compaction: CompactionInfo;

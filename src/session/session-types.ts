@@ -39,6 +39,12 @@ export interface ContinuityOptions {
    * bounded) and a ledger of its finished tool calls (default true).
    */
   carry?: boolean;
+  /**
+   * Before a rollover decided after a settled step (force band, not the hard ceiling), the agent
+   * gets one step with only the memory tool to update its notes, once per window, when memory is
+   * writable and the request fits (default true).
+   */
+  notesFlush?: boolean;
 }
 
 export interface AgentSessionOptions {

@@ -386,6 +386,27 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect(rest.hits.map((hit) => hit.row.seq)).toEqual([4]);
       });
 
+      test("a ranked query drops its English stop words, unless it has nothing else", async () => {
+        await store.append("q", [text("what did you do there"), text("the ledger was reconciled"), text("when is it due"), text("ledger")]);
+        const question = await store.search("q", { query: "What did the ledger say?", mode: "ranked" });
+        expect(question.hits.map((hit) => hit.row.seq)).toEqual((await store.search("q", { query: "ledger say", mode: "ranked" })).hits.map((hit) => hit.row.seq));
+        expect(question.hits.map((hit) => hit.row.seq).sort()).toEqual([2, 4]);
+        expect((await store.search("q", { query: "when is it", mode: "ranked" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
+      });
+
+      test("a matching row right after another matching row ranks higher; a row without a query word is never a hit (ADR 0031)", async () => {
+        await store.append("n", [
+          text("did you paint the sunrise"),
+          reply("yes, the sunrise last year"),
+          text("unrelated words here"),
+          reply("yes, the sunrise last year"),
+          reply("nothing to see"),
+        ]);
+        const page = await store.search("n", { query: "sunrise", mode: "ranked" });
+        // Rows 2 and 4 say the same; row 2 follows a row that matched, so it ranks first although older.
+        expect(page.hits.map((hit) => hit.row.seq)).toEqual([2, 4, 1]);
+      });
+
       // ADR 0016: a ranked search scores at most RANKED_CANDIDATE_LIMIT rows.
       const fillers = (count: number, from = 0) => Array.from({ length: count }, (_, index) => reply(`routine progress note ${from + index}`));
 
@@ -409,9 +430,11 @@ export function describeStoreConformance(name: string, open: (context: Conforman
           seen.push(...page.hits.map((hit) => hit.row.seq));
           if (!page.hasMore) break;
         }
-        // Equal scores (the fillers) come newest first; the longer row scores lower.
-        const fillersNewestFirst = Array.from({ length: RANKED_CANDIDATE_LIMIT - 1 }, (_, index) => newest - 1 - index);
-        expect(seen).toEqual([...fillersNewestFirst, newest]);
+        // Equal scores (the fillers) come newest first; the longer row scores lower, and so does
+        // the oldest scored filler, whose previous row was not scored (ADR 0031).
+        const oldest = newest - (RANKED_CANDIDATE_LIMIT - 1);
+        const fillersNewestFirst = Array.from({ length: RANKED_CANDIDATE_LIMIT - 2 }, (_, index) => newest - 1 - index);
+        expect(seen).toEqual([...fillersNewestFirst, newest, oldest]);
         const first = await store.search("c", { query: "progress", mode: "ranked", limit: 10 });
         const second = await store.search("c", { query: "progress", mode: "ranked", limit: 10, offset: 10 });
         const both = await store.search("c", { query: "progress", mode: "ranked", limit: 20 });

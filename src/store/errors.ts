@@ -154,3 +154,52 @@ export class StoreCorruptError extends CtxwinError {
     );
   }
 }
+
+/**
+ * The database server cannot be reached (down, refusing connections, unknown host, bad
+ * credentials). Nothing was written.
+ *
+ * @example
+ * if (StoreUnavailableError.isInstance(error)) console.error(error.message) // check the URL and the server
+ */
+export class StoreUnavailableError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreUnavailableError";
+  static override isInstance = defineIsInstance(StoreUnavailableError.errorName) as (error: unknown) => error is StoreUnavailableError;
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(StoreUnavailableError.errorName, message, options);
+  }
+}
+
+/**
+ * The connection to the database server was lost during a call. An append either committed
+ * entirely or not at all, never in part: retry it with the same `operationId` to get its rows
+ * whichever happened.
+ *
+ * @example
+ * if (StoreConnectionLostError.isInstance(error)) rows = await store.append(id, input, { operationId })
+ */
+export class StoreConnectionLostError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreConnectionLostError";
+  static override isInstance = defineIsInstance(StoreConnectionLostError.errorName) as (error: unknown) => error is StoreConnectionLostError;
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(StoreConnectionLostError.errorName, message, options);
+  }
+}
+
+/**
+ * A statement ran longer than the store's statement timeout and was cancelled; its transaction
+ * was rolled back, so nothing of the call was written.
+ *
+ * @example
+ * if (StoreTimeoutError.isInstance(error)) console.error(error.message)
+ */
+export class StoreTimeoutError extends CtxwinError {
+  static readonly errorName = "CtxwinStoreTimeoutError";
+  static override isInstance = defineIsInstance(StoreTimeoutError.errorName) as (error: unknown) => error is StoreTimeoutError;
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(StoreTimeoutError.errorName, message, options);
+  }
+}

@@ -7,6 +7,8 @@ import type { HistoryStore, StoreWarning } from "./port.js";
 import { createSqliteStore } from "./sqlite/sqlite-store.js";
 import type { Durability } from "./sqlite/open-database.js";
 import { StoreOptionsError } from "./errors.js";
+import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
+import { isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
 import { assertKnownStoreOptions, chooseBackend } from "./store-option-keys.js";
 
 /** Default location of the database inside a project directory. */
@@ -38,9 +40,9 @@ export interface MemoryOpenOptions extends MemoryStoreOptions {
   backend: "memory";
 }
 
-export interface PostgresOpenOptions {
+export interface PostgresOpenOptions extends PostgresStoreOptions {
   backend?: "postgres";
-  /** `postgres://user:password@host:5432/database` (libpq connection URL). */
+  /** `postgres://user:password@host:5432/database` (a libpq connection URL). */
   url: string;
 }
 
@@ -48,18 +50,32 @@ export type OpenStoreOptions = SqliteOpenOptions | MemoryOpenOptions | PostgresO
 
 /**
  * Opens a history store. Options the chosen backend does not know are refused with a
- * `StoreOptionsError` (nothing is opened or created).
+ * `StoreOptionsError` (nothing is opened or created). Without `backend`, `url` or `path`,
+ * `CTXWIN_DATABASE_URL` (when set) selects a PostgreSQL server instead of the project's SQLite file.
+ * The PostgreSQL store connects, and creates or checks its schema, on its first call.
  *
  * @example
  * const store = openStore({ path: ".ctxwin/ctxwin.db" }); // SQLite, the embedded default
  * const scratch = openStore({ backend: "memory" });       // tests and ephemeral sessions
  * const reader = openStore({ directory: "/srv/project", readOnly: true }); // never writes
+ * const shared = openStore({ url: "postgres://agent@db.internal/ctxwin" }); // a fleet of workers
  */
-export function openStore(options: OpenStoreOptions = {}): HistoryStore {
+export function openStore(given: OpenStoreOptions = {}): HistoryStore {
+  const options = withDatabaseUrlFromEnvironment(given);
   const backend = chooseBackend(options as Record<string, unknown>);
   assertKnownStoreOptions(backend, options as Record<string, unknown>);
   if (backend === "postgres") {
-    throw new StoreOptionsError("openStore: the postgres backend is not available in this build yet; nothing was opened.");
+    const { backend: _backend, ...given } = options as PostgresOpenOptions;
+    const postgresOptions = typeof given.url === "string" ? { ...given, ...schemaFromUrl(given.url, given.schema) } : given;
+    if (typeof postgresOptions.url !== "string" || !/^postgres(ql)?:\/\//.test(postgresOptions.url)) {
+      throw new StoreOptionsError("openStore: the postgres backend needs url: 'postgres://user@host:5432/database'. Nothing was opened.");
+    }
+    if (postgresOptions.schema !== undefined && !isValidSchemaName(postgresOptions.schema)) {
+      throw new StoreOptionsError(
+        `openStore: schema must be a lower-case PostgreSQL name (letters, digits, '_', at most 63, not starting with 'pg_'); got ${JSON.stringify(postgresOptions.schema)}. Nothing was opened.`,
+      );
+    }
+    return createPostgresStore(postgresOptions);
   }
   if (options.backend === "memory") {
     const { backend: _backend, ...memoryOptions } = options;
@@ -67,4 +83,21 @@ export function openStore(options: OpenStoreOptions = {}): HistoryStore {
   }
   const { backend: _backend, path: file, directory = process.cwd(), ...sqliteOptions } = options as SqliteOpenOptions;
   return createSqliteStore({ ...sqliteOptions, path: path.resolve(file ?? path.join(directory, DEFAULT_STORE_PATH)) });
+}
+
+/** Environment variable naming the PostgreSQL server to use when no store is given explicitly. */
+export const DATABASE_URL_VARIABLE = "CTXWIN_DATABASE_URL";
+
+/**
+ * `options` with `url` from `CTXWIN_DATABASE_URL` when they name no store themselves (no
+ * `backend`, `url` or `path`); the project `directory` and the SQLite-only options then do not apply.
+ */
+function withDatabaseUrlFromEnvironment(options: OpenStoreOptions): OpenStoreOptions {
+  const url = process.env[DATABASE_URL_VARIABLE];
+  if (url === undefined || url === "" || options === null || typeof options !== "object") return options;
+  const record = options as Record<string, unknown>;
+  if (record["backend"] !== undefined || record["url"] !== undefined || record["path"] !== undefined) return options;
+  // SQLite-only knobs (e.g. readOnly from the history commands) do not apply to a server.
+  const { directory: _directory, readOnly: _readOnly, durability: _durability, busyTimeoutMs: _busy, ...rest } = record;
+  return { ...rest, url } as PostgresOpenOptions;
 }

@@ -145,7 +145,7 @@ export interface StoreWarning {
  * const { rows } = await store.activeWindow("s1");
  */
 export interface HistoryStore {
-  readonly backend: "sqlite" | "memory";
+  readonly backend: "sqlite" | "memory" | "postgres";
   /** All rows of one call commit together or not at all; returns the stored rows. */
   append(sessionId: string, rows: readonly RowInput[], options?: AppendOptions): Promise<StoredRow[]>;
   /** The last window; cost follows the window, not the history. */

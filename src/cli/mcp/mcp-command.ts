@@ -6,8 +6,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
+import { USAGE_EXIT_CODE } from "../command-line.js";
 import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
+import { importFiles } from "../import/import-command.js";
+import { defaultSourceFolder } from "../import/source-files.js";
+import { createImportFreshener, type ImportFreshener } from "./import-freshener.js";
 
 /** An expected failure of `ctxwin mcp` before it serves: one line on stderr, exit code 1. */
 export class McpCommandError extends CtxwinError {
@@ -26,6 +30,26 @@ export interface McpCommandOptions {
   memory?: string;
   memoryReadOnly?: boolean;
   workspace?: string;
+  import?: string;
+  importPath?: string[];
+  importInterval?: string;
+}
+
+const IMPORT_SOURCES = ["claude-code", "codex"] as const;
+
+type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+/** The transcript format of `--import`, or what is wrong with the import options (a usage error). */
+function checkImportOptions(options: McpCommandOptions): { format: ImportSource | undefined } | { problem: string } {
+  const format = options.import;
+  if (format === undefined) return options.importPath === undefined ? { format } : { problem: "--import-path needs --import claude-code|codex" };
+  const known = IMPORT_SOURCES.find((name) => name === format);
+  if (known === undefined) return { problem: `--import must be claude-code or codex; got '${format}'` };
+  const interval = Number(options.importInterval);
+  if (!Number.isFinite(interval) || interval < 0 || interval > 86_400) {
+    return { problem: `--import-interval must be a number of seconds from 0 to 86400; got '${options.importInterval ?? ""}'` };
+  }
+  return { format: known };
 }
 
 /** The database file the options name; `--db` wins over `--dir`. */
@@ -47,9 +71,15 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
     .option("--memory <root>", "also serve the memory tool over this memory root")
     .option("--memory-read-only", "memory tool: only view works")
     .option("--workspace <id>", "memory tool: the id of /memories/workspace (default: mcp)", "mcp")
-    .action(async (options: McpCommandOptions) => {
+    .option("--import <format>", "before answering, import new lines of claude-code or codex transcripts into the store")
+    .option("--import-path <paths...>", "--import: transcript files or folders (default: ~/.claude/projects or ~/.codex/sessions)")
+    .option("--import-interval <seconds>", "--import: at most one import per this many seconds (default: 5)", "5")
+    .action(async (options: McpCommandOptions, command: Command) => {
+      const checked = checkImportOptions(options);
+      if ("problem" in checked) command.error(checked.problem, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.mcp.options" });
+      const importFormat = "format" in checked ? checked.format : undefined;
       const databasePath = storePathOf(options);
-      if (!existsSync(databasePath)) {
+      if (importFormat === undefined && !existsSync(databasePath)) {
         throw new McpCommandError(`No ctxwin history at ${databasePath}: import transcripts first (ctxwin import claude-code|codex), or pass --dir <project> or --db <file>.`);
       }
       const projectDirectory = options.db === undefined ? path.resolve(options.dir ?? process.cwd()) : undefined;
@@ -57,11 +87,23 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
       const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
       const { createCtxwinMcpServer } = await import("./mcp-server.js");
       const store: HistoryStore = openStore({ path: databasePath });
+      let freshener: ImportFreshener | undefined;
       try {
+        if (importFormat !== undefined) {
+          const paths = options.importPath ?? [defaultSourceFolder(importFormat)];
+          freshener = createImportFreshener({
+            label: importFormat,
+            run: (progress) => importFiles({ store, format: importFormat, paths, progress }),
+            minIntervalMs: Number(options.importInterval) * 1000,
+          });
+          freshener.startNow();
+        }
+        const active = freshener;
         const server = createCtxwinMcpServer({
           store,
           ...(projectDirectory === undefined ? {} : { projectDirectory }),
           ...(options.memory === undefined ? {} : { memory: { root: path.resolve(options.memory), workspaceId: options.workspace ?? "mcp", readOnly: options.memoryReadOnly === true } }),
+          ...(active === undefined ? {} : { beforeCall: () => active.beforeCall() }),
           version,
         });
         const closed = new Promise<void>((resolve) => {
@@ -73,6 +115,7 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
         await closed;
         await server.close();
       } finally {
+        await freshener?.settle();
         await store.close();
       }
     });

@@ -4,7 +4,7 @@
  * single line. Neither ever cuts a UTF-16 surrogate pair.
  */
 import { sliceSafe } from "../row-text.js";
-import { tokenizeWords } from "../search-query.js";
+import { rankedTerms } from "../search-query.js";
 import { isHighSurrogate, isLowSurrogate } from "./json-size.js";
 
 /** A stretch of text that starts `offsetChars` UTF-16 units into the rendered item. */
@@ -81,8 +81,9 @@ export function findLiteralMatch({ text, query }: { text: string; query: string 
 const wordRun = /[\p{L}\p{N}\p{M}]+/gu;
 
 /**
- * The first word of `text` that ranked search would count as one of `words` (already folded
- * with `tokenizeWords`).
+ * A word of `text` that ranked search counts as one of `words` (terms as `rankedQueryWords` gives
+ * them: folded and stemmed): the first one written exactly as a term, else the first whose stem
+ * is one ("painted" for "paint").
  *
  * @example findWordMatch({ text: "A café here", words: ["cafe"] }) // { start: 2, length: 4 }
  */
@@ -92,7 +93,7 @@ export function findWordMatch({ text, words }: { text: string; words: readonly s
   const fast = findPlainWord(text, wanted);
   if (fast !== undefined) return fast;
   for (const match of text.matchAll(wordRun)) {
-    if (tokenizeWords(match[0]).some((word) => wanted.has(word))) return { start: match.index, length: match[0].length };
+    if (rankedTerms(match[0]).some((word) => wanted.has(word))) return { start: match.index, length: match[0].length };
   }
   return undefined;
 }

@@ -1,24 +1,23 @@
 /**
- * BM25 relevance ranking for the memory backend (the SQLite backend uses FTS5's bm25()).
- * Documents with none of the query words are dropped; ties keep the newest first.
+ * BM25 relevance for the memory backend (the SQLite backend uses FTS5's bm25(), with the same
+ * constants). Word weights come from `corpus`; a document with none of the words scores 0.
  */
 const k1 = 1.2;
 const b = 0.75;
 
-export interface RankedDocument<T> {
-  key: T;
+export interface RankedDocument {
   words: string[];
 }
 
-export function bm25Rank<T>(documents: RankedDocument<T>[], queryWords: string[], corpus: string[][]): T[] {
+/** Each document's BM25 score for `queryWords`, in the documents' order. */
+export function bm25Scores(documents: readonly RankedDocument[], queryWords: readonly string[], corpus: readonly string[][]): number[] {
   const totalDocuments = Math.max(1, corpus.length);
   const averageLength = corpus.reduce((sum, words) => sum + words.length, 0) / totalDocuments || 1;
   const documentFrequency = new Map<string, number>();
   for (const word of queryWords) {
     documentFrequency.set(word, corpus.filter((words) => words.includes(word)).length);
   }
-  const scored: { key: T; score: number; order: number }[] = [];
-  documents.forEach((document, order) => {
+  return documents.map((document) => {
     let score = 0;
     for (const word of queryWords) {
       const frequency = document.words.filter((candidate) => candidate === word).length;
@@ -27,8 +26,6 @@ export function bm25Rank<T>(documents: RankedDocument<T>[], queryWords: string[]
       const idf = Math.log(1 + (totalDocuments - containing + 0.5) / (containing + 0.5));
       score += (idf * frequency * (k1 + 1)) / (frequency + k1 * (1 - b + (b * document.words.length) / averageLength));
     }
-    if (score > 0) scored.push({ key: document.key, score, order });
+    return score;
   });
-  scored.sort((left, right) => right.score - left.score || right.order - left.order);
-  return scored.map((entry) => entry.key);
 }

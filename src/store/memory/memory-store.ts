@@ -3,7 +3,7 @@
  * ephemeral sessions; rows are kept as JSON so that reads return fresh copies, as a database would.
  */
 import { validateRowInputs, type RowInput } from "../../core/row.js";
-import { containsLiteral, tokenizeWords } from "../../core/search-query.js";
+import { containsLiteral, rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
@@ -243,9 +243,9 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       if (checked.mode === "literal") {
         ordered = candidates.filter((row) => containsLiteral(row.searchText, checked.query)).reverse();
       } else {
-        const corpus = session.rows.filter((row) => row.visible).map((row) => tokenizeWords(row.searchText));
+        const corpus = session.rows.filter((row) => row.visible).map((row) => rankedTerms(row.searchText));
         const rangeRows = session.rows.filter(inRange).length;
-        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, corpus });
+        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus });
       }
       const page = ordered.slice(checked.offset, checked.offset + checked.limit);
       return {

@@ -1,11 +1,12 @@
 /**
- * Ranked search on the memory backend, under the same bound as the SQLite backend (ADR 0016):
- * the words `selectRankedWords` keeps, and BM25 over the newest `RANKED_CANDIDATE_LIMIT` rows
- * that match any of them.
+ * Ranked search on the memory backend, under the same rules as the SQLite backend: the words
+ * `selectRankedWords` keeps (ADR 0016), BM25 over the newest `RANKED_CANDIDATE_LIMIT` rows that
+ * match any of them, ordered by `orderRankedCandidates` (ADR 0031).
  */
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
-import { rankedQueryWords, tokenizeWords } from "../../core/search-query.js";
-import { bm25Rank } from "./bm25.js";
+import { orderRankedCandidates } from "../../core/ranked-score.js";
+import { rankedQueryWords, rankedTerms } from "../../core/search-query.js";
+import { bm25Scores } from "./bm25.js";
 
 export interface RankRowsOptions<T> {
   /** The searchable rows of the searched range, oldest first. */
@@ -14,17 +15,18 @@ export interface RankRowsOptions<T> {
   rangeRows: number;
   query: string;
   textOf: (row: T) => string;
-  /** The words of every searchable row of the session, for the words' weights. */
+  seqOf: (row: T) => number;
+  /** The terms (`rankedTerms`) of every searchable row of the session, for the terms' weights. */
   corpus: string[][];
 }
 
 /**
- * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", textOf: (row) => row.searchText, corpus })
+ * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus })
  */
-export function rankRows<T>({ candidates, rangeRows, query, textOf, corpus }: RankRowsOptions<T>): T[] {
+export function rankRows<T>({ candidates, rangeRows, query, textOf, seqOf, corpus }: RankRowsOptions<T>): T[] {
   const documents = candidates.map((row) => {
-    const words = tokenizeWords(textOf(row));
-    return { key: row, words, distinct: new Set(words) };
+    const words = rankedTerms(textOf(row));
+    return { row, words, distinct: new Set(words) };
   });
   const words = selectRankedWords({
     words: rankedQueryWords(query),
@@ -32,5 +34,6 @@ export function rankRows<T>({ candidates, rangeRows, query, textOf, corpus }: Ra
     countRows: (word) => documents.filter((document) => document.distinct.has(word)).length,
   });
   const newest = documents.filter((document) => words.some((word) => document.distinct.has(word))).slice(-RANKED_CANDIDATE_LIMIT);
-  return bm25Rank(newest, words, corpus);
+  const scores = bm25Scores(newest, words, corpus);
+  return orderRankedCandidates(newest.map((document, index) => ({ key: document.row, position: seqOf(document.row), score: scores[index] ?? 0 })));
 }

@@ -2,7 +2,8 @@
  * A process killed with SIGKILL in the middle of migrating the store format leaves a usable
  * database: the migration runs in the opening `BEGIN IMMEDIATE` transaction, so the file stays at
  * its old format, whole (a build of that format still opens it), and the next open migrates it.
- * Exercised on the 2 → 3 migration, whose backfill reads every rollover boundary row.
+ * Exercised on the 2 → 3 migration, whose backfill reads every rollover boundary row, and on the
+ * 3 → 4 migration, which rebuilds both search indexes from every row (ADR 0032).
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +18,7 @@ import { openStore } from "../open-store.js";
 import type { WindowSummary } from "../port.js";
 import { createSeededRandom, seedFromEnvironment } from "../test-support/seeded-random.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
+import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
 
 /** Enough rollover windows that the backfill runs for about a second, far longer than the kill takes to land. */
@@ -155,4 +157,61 @@ describe("store format migration, opener killed with SIGKILL", () => {
     expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
     after.close();
   }, 180_000);
+
+  it(`a kill in the middle of the 3 → 4 migration (${KILLS} times) leaves the file at format 3 with its search indexes whole; the next open migrates it`, async () => {
+    const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
+    const random = createSeededRandom(seed);
+    const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
+    directories.push(directory);
+    const file = path.join(directory, "ctxwin.db");
+    // Enough indexed text that the rebuild runs for seconds, far longer than the kill takes to land.
+    const line = (index: number) => `note ${index}: ${index % 100 === 0 ? "she painted the sunrise" : "routine progress on the ledger"} ${"and more words about it ".repeat(12)}`;
+    const batches = Array.from({ length: 4 }, (_, batch) => Array.from({ length: 5_000 }, (_, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: line(batch * 5_000 + index) }] })));
+    await writeFormatThreeDatabase({ file, sessions: { big: batches } });
+    const state = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return {
+          version: db.pragma("user_version", { simple: true }),
+          integrity: db.pragma("integrity_check", { simple: true }),
+          literalSql: (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }).sql,
+          // Format 3's word index holds the words as written: "painted", not "paint".
+          painted: (db.prepare("SELECT count(*) AS count FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'painted'").get() as { count: number }).count,
+          phrase: (db.prepare("SELECT count(*) AS count FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH '\"the sunrise\"'").get() as { count: number }).count,
+        };
+      } finally {
+        db.close();
+      }
+    };
+    const before = state();
+    expect(before).toMatchObject({ version: 3, integrity: "ok", painted: 200, phrase: 200 });
+    expect(before.literalSql).not.toMatch(/detail/);
+
+    for (let kill = 0; kill < KILLS; kill += 1) {
+      const { opener, kill: sendKill } = startOpener(file);
+      await opener.waitForLine("opening");
+      await waitForWriteLock(file, opener);
+      await delay(random.integer(10, 300));
+      sendKill();
+      const exit = await opener.exited;
+      const round = `kill ${kill} (seed ${seed})`;
+      expect(exit.signal, `${round}: stderr:\n${opener.stderr()}`).toBe("SIGKILL");
+      expect(opener.lines, round).toEqual(["opening"]);
+      expect(state(), round).toEqual(before);
+    }
+
+    const store = openStore({ path: file });
+    try {
+      const ranked = await store.search("big", { query: "When did she paint a sunrise?", mode: "ranked", limit: 25 });
+      expect(ranked.hits.map((hit) => hit.row.seq)).toEqual(Array.from({ length: 25 }, (_, index) => 19_901 - index * 100));
+      const literal = await store.search("big", { query: "note 12300: she painted", mode: "literal" });
+      expect(literal.hits.map((hit) => hit.row.seq)).toEqual([12_301]);
+    } finally {
+      await store.close();
+    }
+    const after = new Database(file, { readonly: true });
+    expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
+    after.close();
+  }, 300_000);
 });

@@ -38,11 +38,12 @@ const EDGE_PROBES: readonly (readonly [string, string, string])[] = [
   ],
   ["windows", "SELECT * FROM ctxwin_windows ORDER BY session_key, window_seq LIMIT 1", "SELECT * FROM ctxwin_windows ORDER BY session_key DESC, window_seq DESC LIMIT 1"],
   ["operations", "SELECT * FROM ctxwin_operations ORDER BY session_key, operation_id LIMIT 1", "SELECT * FROM ctxwin_operations ORDER BY session_key DESC, operation_id DESC LIMIT 1"],
+  // 'ctx' is a single trigram: format 4's literal index keeps no positions, so it takes no phrase query.
   ...SEARCH_INDEXES.map(
     (name) =>
       [
         `the search index ${name}`,
-        `SELECT rowid FROM ${name} WHERE ${name} MATCH 'ctxwin' ORDER BY rowid LIMIT 1`,
+        `SELECT rowid FROM ${name} WHERE ${name} MATCH 'ctx' ORDER BY rowid LIMIT 1`,
         `SELECT rowid FROM ${name}_data ORDER BY rowid DESC LIMIT 1`,
       ] as const,
   ),

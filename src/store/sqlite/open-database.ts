@@ -288,8 +288,24 @@ function countTables(db: Database.Database): number {
 
 /** Creates the schema of a new database, or migrates an older format to this build's. */
 function initialize(db: Database.Database, file: string): void {
-  db.transaction(() => {
+  const migratedFrom = migrate(db, file);
+  // Format 4 rebuilt the search indexes smaller (ADR 0032); the pages the old ones used are only
+  // given back to the file system by a VACUUM, itself atomic. Another process reading or writing
+  // the file at this moment makes it busy: the file then stays at its old size, and works as well.
+  if (migratedFrom !== undefined && migratedFrom < 4) {
+    try {
+      db.exec("VACUUM");
+    } catch (error) {
+      if (!["SQLITE_BUSY", "SQLITE_LOCKED"].includes(String((error as { code?: unknown }).code))) throw error;
+    }
+  }
+}
+
+/** Runs the migrations; returns the format an existing file was migrated from, if it was. */
+function migrate(db: Database.Database, file: string): number | undefined {
+  return db.transaction((): number | undefined => {
     let version = db.pragma("user_version", { simple: true }) as number;
+    let fresh = false;
     if ((db.pragma("application_id", { simple: true }) as number) !== CTXWIN_APPLICATION_ID) {
       if (countTables(db) > 0) {
         throw new StoreFormatError(file, `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`);
@@ -297,8 +313,10 @@ function initialize(db: Database.Database, file: string): void {
       db.exec(SCHEMA_V1);
       db.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
       version = 1;
+      fresh = true;
     }
-    if (version === STORE_FORMAT_VERSION) return;
+    if (version === STORE_FORMAT_VERSION) return undefined;
+    const from = version;
     for (; version < STORE_FORMAT_VERSION; version += 1) {
       const migration = MIGRATIONS[version];
       if (migration === undefined) throw new StoreFormatError(file, `'${file}' has store format ${version}, which this build cannot migrate.`);
@@ -306,5 +324,6 @@ function initialize(db: Database.Database, file: string): void {
       else migration(db);
     }
     db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
+    return fresh ? undefined : from;
   }).immediate();
 }

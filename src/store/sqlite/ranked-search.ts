@@ -6,12 +6,13 @@
  * 2. keep the words the shared rule selects (`selectRankedWords`: rarest first, common words
  *    dropped when rarer ones fill the limit);
  * 3. score with BM25 only the newest `RANKED_CANDIDATE_LIMIT` rows that match any kept word,
- *    and page them by score, newest first among equal scores.
+ *    order them with the shared rule (`orderRankedCandidates`, ADR 0031) and read the page's rows.
  * When the row-key range holds only this session's rows (the usual case: one agent per session,
  * or sessions written one after another) the index is read alone; otherwise each index row is
  * joined to its row to leave out the other sessions'.
  */
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
+import { orderRankedCandidates, type ScoredCandidate } from "../../core/ranked-score.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
@@ -32,11 +33,14 @@ export function searchRankedWords({ sql, decode }: SearchDependencies, session: 
   });
   const match = kept.map(phraseOf).join(" OR ");
 
-  const search = range.exclusive ? sql.searchWordsNewest : sql.searchSessionWordsNewest;
+  const score = range.exclusive ? sql.scoreWordsNewest : sql.scoreSessionWordsNewest;
+  const scored = score.all(match, ...bounds, RANKED_CANDIDATE_LIMIT) as { row_key: number; position: number; score: number }[];
+  const ordered = orderRankedCandidates(scored.map((candidate): ScoredCandidate<number> => ({ key: candidate.row_key, ...candidate })));
   const hits: SearchHit[] = [];
-  for (const candidate of search.iterate(match, ...bounds, RANKED_CANDIDATE_LIMIT, checked.limit + 1, checked.offset) as Iterable<CandidateRow>) {
-    const row = decode(session.session_id, candidate);
-    if (row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
+  for (const rowKey of ordered.slice(checked.offset, checked.offset + checked.limit)) {
+    const candidate = sql.rowByKey.get(rowKey) as CandidateRow | undefined;
+    const row = candidate === undefined ? undefined : decode(session.session_id, candidate);
+    if (candidate !== undefined && row !== undefined) hits.push({ row, windowId: windowIdFor(candidate.window_seq) });
   }
-  return { hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit };
+  return { hits, hasMore: ordered.length > checked.offset + checked.limit };
 }

@@ -6,7 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import { rolloverMetaOf } from "../../core/boundary.js";
-import { decodeRow } from "./row-codec.js";
+import { decodeRow } from "../row-codec.js";
 
 /** Boundaries read per query, so memory stays bounded on a database with many windows. */
 const PAGE = 500;

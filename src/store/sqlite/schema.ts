@@ -5,14 +5,15 @@
  */
 import type Database from "better-sqlite3";
 import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
+import { rebuildSearchIndexes } from "./search-index.js";
 
 /** "ctxw" as a big-endian 32-bit integer. */
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 3;
+export const STORE_FORMAT_VERSION = 4;
 
-/** The two search indexes (derived from the rows; `ctxwin doctor` creates them again when damaged). */
+/** The two search indexes as format 1 created them (format 4 rebuilds them: `SEARCH_INDEXES_V4`, which `ctxwin doctor` also uses). */
 export const SEARCH_INDEX_SCHEMA = `
 CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
   text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
@@ -93,4 +94,7 @@ ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
 `);
     backfillRolloverFigures(db);
   },
+  // 3 → 4: smaller search indexes, and stemmed words for ranked search (ADR 0032): the trigram
+  // index keeps no positions, the word index holds `rankedTerms`. Both are rebuilt from the rows.
+  3: rebuildSearchIndexes,
 };

@@ -2,14 +2,16 @@
  * Search over the SQLite backend's FTS5 indexes (ADR 0004).
  * - The session's row-key range bounds every index query, so a search costs what this session
  *   (and its window, floor and before-seq bounds) holds, not what the whole file holds.
- * - Literal: candidates from the trigram index, newest first, each verified with the rule every
- *   backend shares (`containsLiteral`). A query with whole ASCII words first tries the faster word
- *   index as a phrase pre-filter, and switches to trigrams if that produces too many misses.
+ * - Literal: candidates from the trigram index (rows holding every trigram of the query, a
+ *   sample of them for a long query: the index keeps no positions, ADR 0032), newest first, each
+ *   verified with the rule every backend shares (`containsLiteral`). A query with two or more whole
+ *   ASCII words first tries the faster (stemmed) word index as a phrase pre-filter, and switches
+ *   to trigrams if that produces too many misses.
  * - Ranked: BM25 over the word index, at most `RANKED_CANDIDATE_LIMIT` rows scored (ADR 0016,
  *   `ranked-search.ts`).
  */
 import { renderRowText } from "../../core/row-text.js";
-import { containsLiteral, literalWordPhrase } from "../../core/search-query.js";
+import { containsLiteral, literalTermPhrase } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
@@ -54,9 +56,9 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
   const page = (): SearchPage => ({ hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit });
 
   let highKey = range.highKey;
-  const phrase = literalWordPhrase(checked.query);
+  const phrase = literalTermPhrase(checked.query);
   if (phrase !== undefined) {
-    const match = `"${phrase.words.join(" ")}"${phrase.lastIsPrefix ? " *" : ""}`;
+    const match = `"${phrase.join(" ")}"`;
     let misses = 0;
     let switched = false;
     for (const candidate of sql.searchWordPhrase.iterate(match, range.lowKey, highKey, ...filters) as Iterable<CandidateRow>) {
@@ -74,13 +76,32 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
 
   const candidates =
     [...checked.query].length >= 3
-      ? sql.searchLiteral.iterate(`"${checked.query.replaceAll('"', '""')}"`, range.lowKey, highKey, ...filters)
+      ? sql.searchLiteral.iterate(trigramMatch(checked.query), range.lowKey, highKey, ...filters)
       : // Shorter than one trigram: the index cannot answer, so scan the range newest first.
         sql.scanVisible.iterate(range.lowKey, highKey, ...filters);
   for (const candidate of candidates as Iterable<CandidateRow>) {
     if (consider(candidate) && done()) break;
   }
   return page();
+}
+
+/** Most trigrams one literal query asks the index for; more add little but cost a posting list each. */
+const MAX_TRIGRAMS = 16;
+
+/**
+ * An FTS5 query for the rows holding every trigram of `query` (at least three characters): all of
+ * its distinct trigrams, or `MAX_TRIGRAMS` of them spread evenly from the first to the last.
+ *
+ * @example trigramMatch("ab\"cd") // '"ab""" AND "b""c" AND """cd"'
+ */
+export function trigramMatch(query: string): string {
+  const characters = [...query];
+  const trigrams = [...new Set(characters.slice(2).map((_, index) => characters.slice(index, index + 3).join("")))];
+  const picked =
+    trigrams.length <= MAX_TRIGRAMS
+      ? trigrams
+      : Array.from({ length: MAX_TRIGRAMS }, (_, index) => trigrams[Math.round((index * (trigrams.length - 1)) / (MAX_TRIGRAMS - 1))] ?? "");
+  return picked.map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
 }
 
 export interface RowKeyRange {

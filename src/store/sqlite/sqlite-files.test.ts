@@ -9,6 +9,7 @@ import { StoreFormatError, StoreReadOnlyError } from "../errors.js";
 import { DEFAULT_STORE_PATH, openStore, type SqliteOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning, WindowSummary } from "../port.js";
 import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
+import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
@@ -320,5 +321,47 @@ describe("SQLite store format migrations", () => {
     expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
     expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
     check.close();
+  });
+
+  it("opens a format-3 database and rebuilds its search indexes: smaller, stemmed, every row still found (ADR 0032)", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-"));
+    const file = path.join(directory, "ctxwin.db");
+    const filler = Array.from({ length: 1_500 }, (_, index) => text(`routine progress note ${index} ${"about the ledger totals ".repeat(20)}`));
+    await writeFormatThreeDatabase({
+      file,
+      sessions: {
+        s: [[text("Yeah, I painted that lake sunrise last year"), text("ZX-4471 deploy key rotated"), text("broken later")], filler],
+        other: [[text("painting classes on Tuesdays")]],
+      },
+    });
+    const old = new Database(file);
+    expect(old.pragma("user_version", { simple: true })).toBe(3);
+    // A row whose body no longer decodes: the rebuild leaves it out, as every read path skips it.
+    old.prepare("UPDATE ctxwin_rows SET body = '{\"broken' WHERE seq = 3 AND session_key = 1").run();
+    old.close();
+    const sizeBefore = statSync(file).size;
+
+    const warnings: StoreWarning[] = [];
+    const store = openStore({ path: file, onWarning: (warning) => warnings.push(warning) });
+    const seqs = async (sessionId: string, query: string, mode: "literal" | "ranked") => (await store.search(sessionId, { query, mode })).hits.map((hit) => hit.row.seq);
+    expect(await seqs("s", "When did she paint a sunrise?", "ranked")).toEqual([1]);
+    expect(await seqs("other", "painted", "ranked")).toEqual([1]);
+    expect(await seqs("s", "zx-4471 DEPLOY", "literal")).toEqual([2]);
+    expect(await seqs("s", "i painted that lake", "literal")).toEqual([1]);
+    expect(await seqs("s", "broken", "literal")).toEqual([]);
+    expect((await store.search("s", { query: "ledger totals about", mode: "literal", limit: 25 })).hits).toHaveLength(25);
+    expect(warnings).toEqual([]);
+    await store.append("s", [text("sunrises again")]);
+    expect(await seqs("s", "sunrise", "ranked")).toHaveLength(2);
+    await store.close();
+
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
+    const literalSql = (check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }).sql;
+    expect(literalSql).toMatch(/detail = none/);
+    check.close();
+    // The old indexes' pages went back to the file system (VACUUM after the migration).
+    expect(statSync(file).size).toBeLessThan(sizeBefore);
   });
 });

@@ -28,8 +28,10 @@ import type {
 } from "../port.js";
 import { writeDamageMark } from "./damage-mark.js";
 import { openDatabase, type Durability } from "./open-database.js";
-import { decodeRow } from "./row-codec.js";
+import { decodeRow } from "../row-codec.js";
+import { windowSummaryOf } from "../window-record.js";
 import { searchSession } from "./search.js";
+import { wordIndexText } from "./search-index.js";
 import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 
@@ -153,7 +155,7 @@ export function createSqliteStore({
         const rowKey = sql.insertRow.run(session.session_key, seq, entry.windowSeq, entry.visible ? 1 : 0, entry.row.tokens ?? null, entry.body).lastInsertRowid;
         if (entry.searchText.length > 0) {
           sql.insertLiteral.run(rowKey, entry.searchText);
-          sql.insertWords.run(rowKey, entry.searchText);
+          sql.insertWords.run(rowKey, wordIndexText(entry.searchText));
         }
         sql.upsertWindow.run({
           session_key: session.session_key,
@@ -239,21 +241,7 @@ export function createSqliteStore({
         checked.limit + 1,
       ) as WindowRecord[];
       return {
-        windows: records.slice(0, checked.limit).map((record) => ({
-          windowId: windowIdFor(record.window_seq),
-          boundarySeq: record.window_seq,
-          kind: record.kind as WindowKind,
-          ...(record.reason === null ? {} : { reason: record.reason }),
-          ...(record.rollover_id === null ? {} : { rolloverId: record.rollover_id }),
-          ...(record.context_tokens === null || record.max_tokens === null ? {} : { contextTokens: record.context_tokens, maxTokens: record.max_tokens }),
-          firstSeq: record.first_seq,
-          lastSeq: record.last_seq,
-          rowCount: record.row_count,
-          visibleCount: record.visible_count,
-          startedAt: record.started_at,
-          endedAt: record.ended_at,
-          active: record.window_seq === session.active_window_seq,
-        })),
+        windows: records.slice(0, checked.limit).map((record) => windowSummaryOf(record, session.active_window_seq)),
         hasMore: records.length > checked.limit,
       };
     },

@@ -29,7 +29,7 @@ describe("SQLite query plans", () => {
       expect(plan.join(" ")).not.toMatch(/TEMP B-TREE/);
     }
     // Ranked search: the index alone (or joined row by row) picks the newest candidates, newest
-    // first; the only sort is over those candidates (ADR 0016).
+    // first; no sort in SQL (ADR 0016).
     const keys = [1, 1000];
     // idxNum 192 = FTS5 itself delivers rowid order, descending (0x40 | 0x80), so the scan stops
     // at the cap; "M1><" = MATCH plus both row-key bounds.
@@ -37,9 +37,9 @@ describe("SQLite query plans", () => {
     const byKey = "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)";
     expect(queryPlan(db, statementSql.countWordRows, ['"hello"', ...keys, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, "SCAN (subquery-1)"]);
     expect(queryPlan(db, statementSql.countSessionWordRows, ['"hello"', ...bounds, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, byKey, "SCAN (subquery-1)"]);
-    const sortCandidates = ["SCAN c", byKey, "USE TEMP B-TREE FOR ORDER BY"];
-    expect(queryPlan(db, statementSql.searchWordsNewest, ['"hello"', ...keys, 1000, 10, 0])).toEqual(["MATERIALIZE candidates", index, ...sortCandidates]);
-    expect(queryPlan(db, statementSql.searchSessionWordsNewest, ['"hello"', ...bounds, 1000, 10, 0])).toEqual(["MATERIALIZE candidates", index, byKey, ...sortCandidates]);
+    // The newest candidates and their scores, unsorted: core orders them (ADR 0031).
+    expect(queryPlan(db, statementSql.scoreWordsNewest, ['"hello"', ...keys, 500])).toEqual([index]);
+    expect(queryPlan(db, statementSql.scoreSessionWordsNewest, ['"hello"', ...bounds, 500])).toEqual([index, byKey]);
     expect(queryPlan(db, statementSql.scanVisible, bounds)).toEqual(["SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>? AND seq<?)"]);
     expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual(["SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)"]);
     db.close();

@@ -15,21 +15,7 @@ export interface SessionRecord {
   updated_at: string;
 }
 
-export interface WindowRecord {
-  window_seq: number;
-  kind: string;
-  reason: string | null;
-  rollover_id: string | null;
-  /** A rollover boundary's figures (format 3); NULL for other windows. */
-  context_tokens: number | null;
-  max_tokens: number | null;
-  first_seq: number;
-  last_seq: number;
-  row_count: number;
-  visible_count: number;
-  started_at: string;
-  ended_at: string;
-}
+export type { WindowRecord } from "../window-record.js";
 
 const rowColumns = "seq, window_seq, body";
 // Filters shared by the search statements (session, exclusive seq bounds) and their columns.
@@ -77,16 +63,18 @@ export const statementSql = {
   // rows between the bounds; the `Session` forms join the rows to leave out other sessions' rows.
   // Each word is counted newest first up to a cap; then BM25 scores only the newest `?` matching
   // rows (FTS5's own `ORDER BY rank` would score every match in the file, whatever the range).
+  // In the plain forms consecutive row keys are consecutive rows of the session.
   countWordRows: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words f
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?)`,
   countSessionWordRows: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?)`,
-  searchWordsNewest: `WITH candidates AS MATERIALIZED (SELECT f.rowid AS row_key, f.rank AS score FROM ctxwin_search_words f
-       WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?)
-     SELECT ${candidateColumns} FROM candidates c CROSS JOIN ctxwin_rows r ON r.row_key = c.row_key ORDER BY c.score, c.row_key DESC LIMIT ? OFFSET ?`,
-  searchSessionWordsNewest: `WITH candidates AS MATERIALIZED (SELECT f.rowid AS row_key, f.rank AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
-       WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?)
-     SELECT ${candidateColumns} FROM candidates c CROSS JOIN ctxwin_rows r ON r.row_key = c.row_key ORDER BY c.score, c.row_key DESC LIMIT ? OFFSET ?`,
+  // The newest `?` matching rows with their BM25 scores (higher is better) and their places in
+  // the session (consecutive for consecutive rows); core orders them (ADR 0031).
+  scoreWordsNewest: `SELECT f.rowid AS row_key, f.rowid AS position, -f.rank AS score FROM ctxwin_search_words f
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?`,
+  scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, -f.rank AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?`,
+  rowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ?`,
   deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteRows: "DELETE FROM ctxwin_rows WHERE session_key = ?",

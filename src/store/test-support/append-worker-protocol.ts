@@ -22,7 +22,19 @@ export type AppendWorkerMode =
 
 export interface AppendWorkerConfig {
   mode: AppendWorkerMode;
+  /** SQLite file; ignored when `url` is given. */
   path: string;
+  /** A PostgreSQL server to append to instead of a SQLite file, and its schema. */
+  url?: string;
+  schema?: string;
+  /** Append calls of the interleaved mode (default 550: 500 singles and 50 batches of 10). */
+  interleavedCalls?: number;
+  /**
+   * Batches mode: give every batch its batch name as operationId, and when the server is
+   * unreachable or the connection is lost, print `retry <batch> <error name>` and append the same
+   * batch again (with the same operationId) until it is acknowledged.
+   */
+  retryLostConnections?: boolean;
   sessionId: string;
   /** Label of this worker, written into every row's metadata. */
   worker: string;

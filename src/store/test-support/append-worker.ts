@@ -1,5 +1,5 @@
 /**
- * A child process that appends to a SQLite history store, for the multi-process, crash and
+ * A child process that appends to a history store (a SQLite file, or a PostgreSQL server), for the multi-process, crash and
  * operation-id tests. Started through `spawnTestWorker` (test/test-workers.ts), which runs its bundle
  * with plain node: `node append-worker.mjs '<AppendWorkerConfig as JSON>'`; the protocol is in
  * `append-worker-protocol.ts`.
@@ -7,7 +7,9 @@
 import { writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { openStore } from "../open-store.js";
-import type { HistoryStore } from "../port.js";
+import type { RowInput } from "../../core/row.js";
+import { StoreConnectionLostError, StoreUnavailableError } from "../errors.js";
+import type { HistoryStore, StoredRow } from "../port.js";
 import {
   GO_LINE,
   HUGE_WRITING_LINE,
@@ -28,8 +30,7 @@ const config = JSON.parse(process.argv[2] ?? "{}") as AppendWorkerConfig;
 let announceTransaction = false;
 const openTheStore = () =>
   openStore({
-    path: config.path,
-    durability: config.durability ?? "full",
+    ...(config.url === undefined ? { path: config.path, durability: config.durability ?? "full" } : { url: config.url, schema: config.schema }),
     // The store reads the clock inside its append transaction: the huge mode uses that moment to
     // tell the parent that rows are being written right now.
     now: () => {
@@ -64,9 +65,21 @@ async function appendBatch(target: HistoryStore, size: number, text?: (order: nu
   const batch = `${config.worker}:${batchNumber}`;
   batchNumber += 1;
   const rows = taggedRows({ worker: config.worker, batch, size, firstOrder: order, ...(text ? { text: (tag) => text(tag.order) } : {}) });
-  const stored = await target.append(config.sessionId, rows);
+  const stored = config.retryLostConnections === true ? await appendRetrying(target, batch, rows) : await target.append(config.sessionId, rows);
   order += size;
   say(formatCommitted({ batch, firstSeq: stored[0]?.seq ?? -1, lastSeq: stored.at(-1)?.seq ?? -1 }));
+}
+
+async function appendRetrying(target: HistoryStore, batch: string, rows: RowInput[]): Promise<StoredRow[]> {
+  for (;;) {
+    try {
+      return await target.append(config.sessionId, rows, { operationId: batch });
+    } catch (error) {
+      if (!StoreConnectionLostError.isInstance(error) && !StoreUnavailableError.isInstance(error)) throw error;
+      say(`retry ${batch} ${error.name}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 async function runBatches(random: ReturnType<typeof createSeededRandom>): Promise<void> {
@@ -78,7 +91,7 @@ async function runBatches(random: ReturnType<typeof createSeededRandom>): Promis
 
 switch (config.mode) {
   case "interleaved":
-    for (let call = 0; call < 550; call += 1) await appendBatch(store, call % 11 === 10 ? 10 : 1);
+    for (let call = 0; call < (config.interleavedCalls ?? 550); call += 1) await appendBatch(store, call % 11 === 10 ? 10 : 1);
     break;
   case "batches":
     await runBatches(createSeededRandom(config.seed ?? 1));

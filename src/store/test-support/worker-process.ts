@@ -21,6 +21,8 @@ export interface WorkerProcess {
   waitForLine(pattern: RegExp): Promise<string>;
   /** Writes one line to the worker's stdin. */
   send(line: string): void;
+  /** Closes the worker's stdin (the batches mode then finishes its batch and exits). */
+  closeInput(): void;
   /** SIGKILL, then waits until the worker's output is fully read. */
   kill(): Promise<WorkerExit>;
   /** Resolves once the worker has exited and its output is fully read. */
@@ -84,6 +86,9 @@ export function startAppendWorker(config: AppendWorkerConfig): WorkerProcess {
     },
     send(line) {
       child.stdin.write(`${line}\n`);
+    },
+    closeInput() {
+      child.stdin.end();
     },
     async kill() {
       if (ended === undefined) child.kill("SIGKILL");

@@ -3,7 +3,7 @@
  * code against; see docs/web-ui.md).
  */
 
-export type RowKind = "message" | "tool" | "boundary" | "warning" | "internal" | "rejected-input";
+export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush" | "internal" | "rejected-input";
 
 export type RowPart =
   | { type: "text"; text: string }

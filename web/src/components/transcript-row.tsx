@@ -21,6 +21,7 @@ export function TranscriptRow({ row, highlighted, onEdit }: TranscriptRowProps) 
   const common = { className, "data-seq": row.seq, "data-window": row.windowNumber, id: `row-${row.seq}` };
   if (row.kind === "boundary" && row.boundary !== undefined) return <Divider row={row} boundary={row.boundary} common={common} />;
   if (row.kind === "warning") return <Collapsed common={common} label="Budget warning — the agent was asked to write its notes now" row={row} />;
+  if (row.kind === "notes-flush") return <Collapsed common={common} label="Notes flush — one memory-only step before the window rolls over" row={row} />;
   if (row.kind === "internal" || row.hidden) return <Collapsed common={common} label={`Internal row${row.role === "" ? "" : ` (${row.role})`}`} row={row} />;
   if (row.kind === "rejected-input") {
     return (

@@ -11,8 +11,8 @@ export interface McpSession {
   client: Client;
   /** Calls a tool and returns its whole answer. */
   call: (name: string, input: unknown) => Promise<CallToolResult>;
-  /** Calls session_history and parses its JSON result (the first text item). */
-  history: (input: unknown) => Promise<{ result: Record<string, unknown>; text: string; answer: CallToolResult }>;
+  /** Calls session_history and parses its JSON result (the first text item); `note`: a second text item. */
+  history: (input: unknown) => Promise<{ result: Record<string, unknown>; text: string; note: string | undefined; answer: CallToolResult }>;
   /** What the server wrote to stderr so far. */
   stderr: () => string;
   close: () => Promise<void>;
@@ -23,12 +23,12 @@ export interface McpSession {
  * const mcp = await startMcp({ args: ["--dir", folder], cwd: folder });
  * const { result } = await mcp.history({ action: "list_sessions" });
  */
-export async function startMcp({ args, cwd }: { args: readonly string[]; cwd: string }): Promise<McpSession> {
+export async function startMcp({ args, cwd, env = {} }: { args: readonly string[]; cwd: string; env?: Record<string, string> }): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CTXWIN_BINARY, "mcp", ...args],
     cwd,
-    env: { ...(process.env as Record<string, string>), NO_COLOR: "1" },
+    env: { ...(process.env as Record<string, string>), NO_COLOR: "1", ...env },
     stderr: "pipe",
   });
   let stderr = "";
@@ -41,9 +41,10 @@ export async function startMcp({ args, cwd }: { args: readonly string[]; cwd: st
     call,
     history: async (input) => {
       const answer = await call("session_history", input);
-      const first = answer.content[0];
+      const [first, second] = answer.content;
       const text = first?.type === "text" ? first.text : "";
-      return { result: JSON.parse(text) as Record<string, unknown>, text, answer };
+      const note = second?.type === "text" ? second.text : undefined;
+      return { result: JSON.parse(text) as Record<string, unknown>, text, note, answer };
     },
     stderr: () => stderr,
     close: () => client.close(),

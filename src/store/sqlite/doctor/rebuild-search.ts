@@ -7,8 +7,8 @@
  */
 import type Database from "better-sqlite3";
 import { renderRowText } from "../../../core/row-text.js";
-import { decodeRow } from "../row-codec.js";
-import { SEARCH_INDEX_SCHEMA } from "../schema.js";
+import { decodeRow } from "../../row-codec.js";
+import { SEARCH_INDEXES_V4, wordIndexText } from "../search-index.js";
 import { SEARCH_INDEXES } from "./check-database.js";
 
 const SHADOW_TABLES = ["data", "idx", "docsize", "config"] as const;
@@ -50,7 +50,7 @@ export function rebuildSearchIndexes(connect: () => Database.Database): number {
     db.exec("VACUUM");
     let indexed = 0;
     db.transaction(() => {
-      db.exec(SEARCH_INDEX_SCHEMA);
+      db.exec(SEARCH_INDEXES_V4);
       const insertLiteral = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
       const insertWords = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
       const page = db.prepare(
@@ -64,7 +64,7 @@ export function rebuildSearchIndexes(connect: () => Database.Database): number {
           const text = decoded.ok ? renderRowText(decoded.row) : "";
           if (text.length === 0) continue;
           insertLiteral.run(row.row_key, text);
-          insertWords.run(row.row_key, text);
+          insertWords.run(row.row_key, wordIndexText(text));
           indexed += 1;
         }
         const last = rows.at(-1);

@@ -6,7 +6,7 @@
  * otherwise `recovered-session-<key>`.
  */
 import type Database from "better-sqlite3";
-import { decodeRow } from "../row-codec.js";
+import { decodeRow } from "../../row-codec.js";
 import { isCorruptionFailure } from "../sqlite-failures.js";
 
 /** Row keys read per range query. */

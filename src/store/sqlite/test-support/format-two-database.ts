@@ -2,11 +2,13 @@
  * Test fixture: a store-format-2 database (before window summaries kept rollover figures, ADR
  * 0015) with real content. The rows are appended through this build's store, then the file is
  * turned back into format 2: the two columns format 3 added are dropped and `user_version` is set
- * to 2, which is exactly what a format-2 build would have written for the same appends.
+ * to 2, and the search indexes are rebuilt as formats 2 and 3 had them: exactly what a format-2
+ * build would have written for the same appends.
  */
 import Database from "better-sqlite3";
 import type { RowInput } from "../../../core/row.js";
 import { openStore } from "../../open-store.js";
+import { downgradeSearchIndexes } from "./format-three-database.js";
 
 /**
  * @example
@@ -24,6 +26,7 @@ export async function writeFormatTwoDatabase({ file, sessions }: { file: string;
   const db = new Database(file);
   try {
     db.exec("ALTER TABLE ctxwin_windows DROP COLUMN context_tokens; ALTER TABLE ctxwin_windows DROP COLUMN max_tokens;");
+    downgradeSearchIndexes(db);
     db.pragma("user_version = 2");
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {

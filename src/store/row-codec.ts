@@ -2,8 +2,8 @@
  * Reading stored row bodies back. A body whose JSON is corrupt (edited by hand) or that was
  * written in a newer row format is skipped with a warning; a read never crashes on it.
  */
-import { ROW_FORMAT_VERSION, StoredRowBodySchema } from "../../core/row.js";
-import type { StoreWarning, StoredRow } from "../port.js";
+import { ROW_FORMAT_VERSION, StoredRowBodySchema } from "../core/row.js";
+import type { StoreWarning, StoredRow } from "./port.js";
 
 export type RowDecodeResult = { ok: true; row: StoredRow } | { ok: false; warning: StoreWarning };
 

@@ -1,0 +1,125 @@
+/**
+ * The PostgreSQL backend's connection pool (node-postgres `pg.Pool`, ADR 0035) and the one way
+ * the store talks to it: each call runs in a transaction on one pooled connection, and failures
+ * come back as typed store errors (`server-errors.ts`). The schema is checked (created, migrated)
+ * on the first call, not in `openStore`, which stays synchronous.
+ */
+import type { ConnectionOptions } from "node:tls";
+import pg from "pg";
+import { initializeSchema, type InitializeResult } from "./initialize.js";
+import { describeServer, toStoreError } from "./server-errors.js";
+
+export interface ConnectionPoolOptions {
+  url: string;
+  schema: string;
+  /** Passed to node-postgres as is: `true`, or Node `tls.connect` options (`ca`, `cert`, ...). */
+  ssl?: boolean | ConnectionOptions | undefined;
+  maxConnections: number;
+  connectTimeoutMs: number;
+  /** Server-side `statement_timeout` of every statement (ms; 0 = none). */
+  statementTimeoutMs: number;
+}
+
+/** 64-bit integers (seq, counts) as numbers; seqs stay far below 2^53. */
+const int8 = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === int8 && format !== "binary" ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+export interface TransactionOptions {
+  /** The transaction writes: a lost connection leaves its outcome to be checked by a retry. */
+  writing?: boolean;
+  /** A read-only transaction whose statements all see one snapshot (REPEATABLE READ). */
+  snapshot?: boolean;
+}
+
+export interface ConnectionPool {
+  /** The server and schema, for messages (no password). */
+  where: string;
+  schema: InitializeResult;
+  transaction<T>(work: (client: pg.PoolClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  end(): Promise<void>;
+}
+
+/**
+ * @example
+ * const pool = createConnectionPool({ url, schema: "ctxwin", maxConnections: 10, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000 });
+ * const count = await pool.transaction((client) => client.query("SELECT 1"));
+ */
+export function createConnectionPool(options: ConnectionPoolOptions): ConnectionPool {
+  const where = `${describeServer(options.url)} (schema '${options.schema}')`;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
+    max: options.maxConnections,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+    types,
+  });
+  // An idle connection that the server closes (restart, idle timeout) is dropped by the pool and
+  // reported here; the next call opens a new one, so there is nothing else to do with it.
+  pool.on("error", () => undefined);
+  let ready: Promise<InitializeResult> | undefined;
+  let initialized: InitializeResult = { trigramIndex: false };
+
+  async function connect(): Promise<pg.PoolClient> {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      throw toStoreError(error, "connect", where);
+    }
+  }
+
+  async function run<T>(work: (client: pg.PoolClient) => Promise<T>, { writing = false, snapshot = false }: TransactionOptions): Promise<T> {
+    const client = await connect();
+    let broken: Error | undefined;
+    // The connection can die between statements (server restart, terminated backend); node-postgres
+    // then emits 'error' on the client. Mark it broken: the next statement fails and is reported.
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on("error", onError);
+    try {
+      await client.query(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      try {
+        await client.query("ROLLBACK");
+      } catch (rollbackError) {
+        // The connection is gone (the server rolls the transaction back): drop it from the pool.
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      }
+      throw toStoreError(error, "call", where, { writing });
+    } finally {
+      client.off("error", onError);
+      client.release(broken);
+    }
+  }
+
+  function ensureSchema(): Promise<InitializeResult> {
+    ready ??= run((client) => initializeSchema(client, options.schema, where), { writing: true }).then(
+      (result) => (initialized = result),
+      (error: unknown) => {
+        // Not cached: the next call tries again (the server may be back).
+        ready = undefined;
+        throw error;
+      },
+    );
+    return ready;
+  }
+
+  return {
+    where,
+    get schema() {
+      return initialized;
+    },
+    async transaction(work, transactionOptions = {}) {
+      await ensureSchema();
+      return run(work, transactionOptions);
+    },
+    end: () => pool.end(),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Eight real processes append to one session on a PostgreSQL server at the same time (invariant 7
+ * across machines: each process has its own pool, as a worker on another machine would): seq stays
+ * gap-free, every append call contiguous, each writer's rows in their own order; and eight
+ * processes opening a brand-new schema at once create it once.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { openStore } from "../open-store.js";
+import { GO_LINE, parseCommitted } from "../test-support/append-worker-protocol.js";
+import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { tagOf } from "../test-support/row-tags.js";
+import { batchProblems, readWholeSession, seqProblems, workerOrderProblems } from "../test-support/transcript-checks.js";
+import { startAppendWorker, type WorkerProcess } from "../test-support/worker-process.js";
+
+const WORKERS = 8;
+/** 50 single-row appends and 5 batches of 10 per worker. */
+const CALLS = 55;
+const ROWS_PER_WORKER = 100;
+
+// Eight child processes start and connect: slow on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 240_000 });
+
+const started: WorkerProcess[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((worker) => worker.kill()));
+});
+
+async function runTogether(workers: WorkerProcess[]): Promise<void> {
+  started.push(...workers);
+  await Promise.all(workers.map((worker) => worker.waitForLine(/^ready$/)));
+  for (const worker of workers) worker.send(GO_LINE);
+  const exits = await Promise.all(workers.map((worker) => worker.exited));
+  exits.forEach((exit, index) => expect(exit, `worker ${index} stderr:\n${workers[index]?.stderr()}`).toEqual({ code: 0, signal: null }));
+}
+
+describe.skipIf(postgresUnavailable !== "")("postgres store, several processes appending to one session", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it(`keeps seq gap-free with ${WORKERS} writer processes, every batch contiguous and every writer's order`, async () => {
+    const schema = "writers";
+    const creator = openStore({ url: database.url, schema });
+    await creator.lastSeq("shared");
+    await creator.close();
+    const workers = Array.from({ length: WORKERS }, (_unused, index) =>
+      startAppendWorker({ mode: "interleaved", interleavedCalls: CALLS, path: "", url: database.url, schema, sessionId: "shared", worker: `w${index}` }),
+    );
+
+    await runTogether(workers);
+
+    const store = openStore({ url: database.url, schema });
+    try {
+      const total = WORKERS * ROWS_PER_WORKER;
+      expect(await store.lastSeq("shared")).toBe(total);
+      const rows = await readWholeSession(store, "shared");
+      expect(seqProblems(rows, total)).toEqual([]);
+      expect(batchProblems(rows)).toEqual([]);
+      expect(workerOrderProblems(rows)).toEqual([]);
+      for (let index = 0; index < WORKERS; index += 1) {
+        expect(rows.filter((row) => tagOf(row)?.worker === `w${index}`)).toHaveLength(ROWS_PER_WORKER);
+      }
+      for (const worker of workers) {
+        for (const committed of worker.lines.map(parseCommitted)) {
+          if (committed === undefined) continue;
+          expect(tagOf(rows[committed.firstSeq - 1]!)?.batch).toBe(committed.batch);
+        }
+      }
+      // The writes really overlapped: one worker after the other would change writer exactly WORKERS - 1 times.
+      const writerChanges = rows.filter((row, position) => position > 0 && tagOf(row)?.worker !== tagOf(rows[position - 1] as typeof row)?.worker);
+      expect(writerChanges.length).toBeGreaterThan(WORKERS - 1);
+      // The search columns agree with the rows.
+      const found = await store.search("shared", { query: "(w3:5)", mode: "literal", limit: 50 });
+      expect(found.hits.map((hit) => tagOf(hit.row)?.batch)).toEqual(found.hits.map(() => "w3:5"));
+      expect(found.hits.length).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it(`lets ${WORKERS} processes create a brand-new schema at the same moment`, async () => {
+    const schema = "fresh";
+    const workers = Array.from({ length: WORKERS }, (_unused, index) =>
+      startAppendWorker({ mode: "batches", path: "", url: database.url, schema, sessionId: "fresh", worker: `n${index}`, seed: index + 1, maxBatches: 3, openAfterGo: true }),
+    );
+
+    await runTogether(workers);
+
+    const store = openStore({ url: database.url, schema });
+    try {
+      const rows = await readWholeSession(store, "fresh");
+      expect(seqProblems(rows, await store.lastSeq("fresh"))).toEqual([]);
+      expect(batchProblems(rows)).toEqual([]);
+      expect(new Set(rows.map((row) => tagOf(row)?.batch)).size).toBe(WORKERS * 3);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,206 @@
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { RowInput } from "../../core/row.js";
+import { StoreConnectionLostError, StoreFormatError, StoreOptionsError, StoreTimeoutError, StoreUnavailableError } from "../errors.js";
+import { openStore, type PostgresOpenOptions } from "../open-store.js";
+import type { HistoryStore, StoreWarning } from "../port.js";
+import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { POSTGRES_FORMAT_VERSION } from "./schema.js";
+
+const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
+const textOf = (row: { parts: readonly unknown[] }) => (row.parts[0] as { text: string }).text;
+
+describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server", () => {
+  let database: TestDatabase;
+  let admin: pg.Client;
+  let schemas = 0;
+  const opened: HistoryStore[] = [];
+  const newSchema = () => `files_${(schemas += 1)}`;
+  const open = (options: Partial<PostgresOpenOptions> = {}) => {
+    const store = openStore({ url: database.url, ...options });
+    opened.push(store);
+    return store;
+  };
+  const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => (await admin.query<T>(sql, values)).rows;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    vi.unstubAllEnvs();
+  });
+  afterAll(async () => {
+    await admin.end();
+    await database.drop();
+  });
+
+  it("creates its schema with a format marker and a trigram index, and keeps rows across reopen", async () => {
+    const schema = newSchema();
+    const first = open({ schema });
+    await first.append("s", [text("durable")]);
+    await first.close();
+    expect(await query(`SELECT name, value FROM ${schema}.ctxwin_meta ORDER BY name`)).toEqual([
+      { name: "application", value: "ctxwin" },
+      { name: "format", value: String(POSTGRES_FORMAT_VERSION) },
+    ]);
+    expect(await query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'", [schema])).toHaveLength(1);
+    const second = open({ schema });
+    expect(textOf((await second.read("s", 1))!)).toBe("durable");
+  });
+
+  it("keeps projects apart by schema on one server", async () => {
+    const left = open({ schema: newSchema() });
+    const right = open({ schema: newSchema() });
+    await left.append("s", [text("left only")]);
+    expect(await right.lastSeq("s")).toBe(0);
+    expect((await right.search("s", { query: "left", mode: "literal" })).hits).toEqual([]);
+  });
+
+  it("refuses a schema of a newer format, or one that is not ctxwin's, and leaves it untouched", async () => {
+    const newer = newSchema();
+    await open({ schema: newer }).append("s", [text("from the future")]);
+    await query(`UPDATE ${newer}.ctxwin_meta SET value = $1 WHERE name = 'format'`, [String(POSTGRES_FORMAT_VERSION + 1)]);
+    const before = await query(`SELECT seq, body FROM ${newer}.ctxwin_rows ORDER BY seq`);
+    const error = await open({ schema: newer })
+      .append("s", [text("must not land")])
+      .catch((caught: unknown) => caught);
+    expect(StoreFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/newer ctxwin \(store format 2; this build reads up to 1\)/);
+    expect(await query(`SELECT seq, body FROM ${newer}.ctxwin_rows ORDER BY seq`)).toEqual(before);
+    expect(await query(`SELECT value FROM ${newer}.ctxwin_meta WHERE name = 'format'`)).toEqual([{ value: String(POSTGRES_FORMAT_VERSION + 1) }]);
+
+    const foreign = newSchema();
+    await query(`CREATE SCHEMA ${foreign}; CREATE TABLE ${foreign}.accounts (id int)`);
+    const refused = await open({ schema: foreign })
+      .lastSeq("s")
+      .catch((caught: unknown) => caught);
+    expect(StoreFormatError.isInstance(refused)).toBe(true);
+    expect(await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [foreign])).toEqual([{ table_name: "accounts" }]);
+  });
+
+  it("skips a row whose stored JSON is corrupt, with a warning and a count, on every read path", async () => {
+    const schema = newSchema();
+    const warnings: StoreWarning[] = [];
+    const store = open({ schema, onWarning: (warning) => warnings.push(warning) });
+    await store.append("s", [text("first needle"), text("second needle"), text("third needle")]);
+    await query(`UPDATE ${schema}.ctxwin_rows SET body = $1 WHERE seq = 2`, ['{"id": "broken", "role": "us']);
+    const window = await store.activeWindow("s");
+    expect(window.rows.map((row) => row.seq)).toEqual([1, 3]);
+    expect(window.skipped).toBe(1);
+    expect((await store.items("s")).skipped).toBe(1);
+    expect(await store.read("s", 2)).toBeUndefined();
+    expect((await store.search("s", { query: "needle", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3, 1]);
+    expect((await store.search("s", { query: "needle", mode: "ranked" })).hits.map((hit) => hit.row.seq).sort()).toEqual([1, 3]);
+    expect(store.diagnostics().corruptRowsSkipped).toBe(5);
+    expect(warnings[0]).toMatchObject({ code: "corrupt-row", sessionId: "s", seq: 2 });
+  });
+
+  it("keeps seq gap-free when many connections and several first openers append at once", async () => {
+    const schema = newSchema();
+    const stores = Array.from({ length: 4 }, () => open({ schema, maxConnections: 5 }));
+    const writes = stores.flatMap((store, storeIndex) =>
+      Array.from({ length: 10 }, (_, index) => store.append("busy", [text(`${storeIndex}-${index}-a`), text(`${storeIndex}-${index}-b`)])),
+    );
+    const results = await Promise.all(writes);
+    for (const rows of results) expect(rows[1]!.seq).toBe(rows[0]!.seq + 1);
+    const { rows } = await stores[0]!.items("busy", { limit: 1000 });
+    expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: 80 }, (_, index) => index + 1));
+  });
+
+  it("stores text with NUL characters and finds the text around them", async () => {
+    const store = open({ schema: newSchema() });
+    await store.append("s", [text("before\u0000after")]);
+    expect(textOf((await store.read("s", 1))!)).toBe("before\u0000after");
+    expect((await store.search("s", { query: "before", mode: "literal" })).hits).toHaveLength(1);
+    expect((await store.search("s", { query: "after", mode: "ranked" })).hits).toHaveLength(1);
+  });
+
+  it("CTXWIN_DATABASE_URL selects the server when no store is named, and an explicit path still wins", async () => {
+    const url = new URL(database.url);
+    vi.stubEnv("CTXWIN_DATABASE_URL", url.toString());
+    const fromEnvironment = openStore({ directory: "/nonexistent/project" });
+    opened.push(fromEnvironment);
+    expect(fromEnvironment.backend).toBe("postgres");
+    await fromEnvironment.append("env", [text("via environment")]);
+    expect(await query("SELECT count(*)::int AS count FROM ctxwin.ctxwin_rows")).toEqual([{ count: 1 }]);
+    const memory = openStore({ backend: "memory" });
+    expect(memory.backend).toBe("memory");
+    await memory.close();
+  });
+
+  it("a server that cannot be reached is a StoreUnavailableError, and TLS options reach the driver", async () => {
+    const down = open({ url: "postgres://postgres@127.0.0.1:1/none", connectTimeoutMs: 2_000 });
+    const error = await down.lastSeq("s").catch((caught: unknown) => caught);
+    expect(StoreUnavailableError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/Cannot connect to the PostgreSQL server at postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
+    // The test server speaks no TLS: asking for it fails the connection, as the driver reports.
+    const tls = await open({ schema: newSchema(), ssl: { rejectUnauthorized: false } })
+      .lastSeq("s")
+      .catch((caught: unknown) => caught);
+    expect(StoreUnavailableError.isInstance(tls)).toBe(true);
+    expect((tls as Error).message).toMatch(/SSL/);
+  });
+
+  it("openStore refuses a malformed url or schema name", () => {
+    for (const options of [{ url: "mysql://x" }, { url: database.url, schema: "Bad-Name" }, { url: database.url, schema: "pg_catalog" }]) {
+      expect(() => openStore(options)).toThrow(expect.objectContaining({ name: StoreOptionsError.errorName }));
+    }
+  });
+
+  describe("a writer blocked by a lock another connection holds", () => {
+    const holdSessionLock = async (schema: string) => {
+      const holder = new pg.Client({ connectionString: database.url });
+      await holder.connect();
+      await holder.query("BEGIN");
+      await holder.query(`SELECT * FROM ${schema}.ctxwin_sessions WHERE session_id = 's' FOR UPDATE`);
+      return holder;
+    };
+    const waitUntilBlocked = async () => {
+      for (;;) {
+        const waiting = await query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+        if (waiting.length > 0) return waiting[0] as { pid: number };
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+
+    it("gets a StoreTimeoutError past the statement timeout, and nothing is written", async () => {
+      const schema = newSchema();
+      const store = open({ schema, statementTimeoutMs: 300 });
+      await store.append("s", [text("first")]);
+      const holder = await holdSessionLock(schema);
+      try {
+        const error = await store.append("s", [text("blocked")]).catch((caught: unknown) => caught);
+        expect(StoreTimeoutError.isInstance(error)).toBe(true);
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
+      expect(await store.lastSeq("s")).toBe(1);
+    });
+
+    it("gets a StoreConnectionLostError when its connection dies mid-append; a retry with the operationId writes once", async () => {
+      const schema = newSchema();
+      const store = open({ schema, statementTimeoutMs: 0 });
+      await store.append("s", [text("first")]);
+      const holder = await holdSessionLock(schema);
+      try {
+        const pending = store.append("s", [text("a"), text("b")], { operationId: "op-lost" }).catch((caught: unknown) => caught);
+        const { pid } = await waitUntilBlocked();
+        await query("SELECT pg_terminate_backend($1)", [pid]);
+        const error = await pending;
+        expect(StoreConnectionLostError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toMatch(/either committed entirely or not at all; retry it with the same operationId/);
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
+      const retried = await store.append("s", [text("a"), text("b")], { operationId: "op-lost" });
+      expect(retried.map((row) => row.seq)).toEqual([2, 3]);
+      expect(await store.append("s", [text("a"), text("b")], { operationId: "op-lost" })).toEqual(retried);
+      expect(await store.lastSeq("s")).toBe(3);
+    });
+  });
+});

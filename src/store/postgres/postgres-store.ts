@@ -1,0 +1,270 @@
+/**
+ * The `postgres` backend: one shared, durable transcript on a PostgreSQL server for agents on
+ * many machines (issue 17, ADRs 0035–0036). Same contract and conformance suite as SQLite:
+ * appends lock the session's row so `seq` stays gap-free under concurrent writers, every read
+ * applies the privacy floor inside its query, and reads of one call share one snapshot.
+ */
+import type { ConnectionOptions } from "node:tls";
+import { InvalidArgumentError } from "../../core/errors.js";
+import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
+import { windowIdFor, type WindowKind } from "../../core/windows.js";
+import { StoreClosedError } from "../errors.js";
+import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions } from "../options.js";
+import type { AppendOptions, FloorOptions, HistoryStore, ItemPage, ItemsOptions, SearchOptions, SessionSummary, StoreWarning, StoredRow, WindowPage, WindowsOptions } from "../port.js";
+import { decodeRow } from "../row-codec.js";
+import { windowSummaryOf, type WindowRecord } from "../window-record.js";
+import { appendRows, type SessionRecord } from "./append-rows.js";
+import { createConnectionPool } from "./connection-pool.js";
+import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
+import { searchRows, type EncodedRow } from "./search.js";
+import type pg from "pg";
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** PostgreSQL schema holding the store (default `ctxwin`); one per project on a shared server. */
+  schema?: string;
+  /** TLS options passed to node-postgres as is (`true`, or Node `tls.connect` options). */
+  ssl?: boolean | ConnectionOptions;
+  /** Pool size (default 10). */
+  maxConnections?: number;
+  /** How long to wait for a connection (ms, default 10 000). */
+  connectTimeoutMs?: number;
+  /** Server-side limit of one statement (ms, default 60 000; 0 = none). */
+  statementTimeoutMs?: number;
+  now?: () => Date;
+  generateId?: () => string;
+  maxRowBytes?: number;
+  onWarning?: (warning: StoreWarning) => void;
+}
+
+type SessionSummaryRecord = SessionRecord & { window_count: number };
+
+const emptyWindow = { windowId: "w:0", boundarySeq: 0, kind: "start" as const, rows: [], skipped: 0, lastSeq: 0 };
+
+/**
+ * @example
+ * const store = createPostgresStore({ url: "postgres://agent@db.internal/ctxwin", schema: "project_a" });
+ */
+export function createPostgresStore({
+  url,
+  schema = DEFAULT_POSTGRES_SCHEMA,
+  ssl,
+  maxConnections = 10,
+  connectTimeoutMs = 10_000,
+  statementTimeoutMs = 60_000,
+  now = () => new Date(),
+  generateId = () => crypto.randomUUID(),
+  maxRowBytes,
+  onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
+}: PostgresStoreOptions): HistoryStore {
+  const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs });
+  const t = tableNames(schema);
+  let closed = false;
+  let corruptRowsSkipped = 0;
+
+  const open = () => {
+    if (closed) throw new StoreClosedError();
+  };
+  /** A read-only call: one snapshot for all its statements. */
+  const read = <T>(work: (client: pg.PoolClient) => Promise<T>) => pool.transaction(work, { snapshot: true });
+  const sessionOf = async (client: pg.PoolClient, sessionId: string) =>
+    (await client.query<SessionRecord>(`SELECT * FROM ${t.sessions} WHERE session_id = $1`, [sessionId])).rows[0];
+  const windowOf = async (client: pg.PoolClient, sessionKey: number, windowSeq: number) =>
+    (await client.query<WindowRecord>(`SELECT * FROM ${t.windows} WHERE session_key = $1 AND window_seq = $2`, [sessionKey, windowSeq])).rows[0];
+  const floorOf = (session: SessionRecord, options: FloorOptions) => (options.includeCleared === true ? 0 : session.floor_seq);
+
+  function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
+    const result = decodeRow(sessionId, encoded.seq, encoded.body);
+    if (result.ok) return result.row;
+    corruptRowsSkipped += 1;
+    onWarning(result.warning);
+    return undefined;
+  }
+
+  function decodeAll(sessionId: string, encoded: readonly EncodedRow[]): { rows: StoredRow[]; skipped: number } {
+    const rows = encoded.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
+    return { rows, skipped: encoded.length - rows.length };
+  }
+
+  return {
+    backend: "postgres",
+
+    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
+      open();
+      assertSessionId(sessionId);
+      const operationId = checkOperationId(options.operationId);
+      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
+      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
+      const timestamp = now().toISOString();
+      const stored = await pool.transaction((client) => appendRows(client, t, { sessionId, inputs: valid, operationId, expectLastSeq, timestamp, generateId }), {
+        writing: true,
+      });
+      return decodeAll(sessionId, stored).rows;
+    },
+
+    async activeWindow(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return read(async (client) => {
+        const session = await sessionOf(client, sessionId);
+        if (session === undefined) return { ...emptyWindow, rows: [] };
+        const window = await windowOf(client, session.session_key, session.active_window_seq);
+        const encoded = await client.query<EncodedRow>(`SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq >= $2 ORDER BY seq`, [
+          session.session_key,
+          Math.max(1, session.active_window_seq),
+        ]);
+        const { rows, skipped } = decodeAll(sessionId, encoded.rows);
+        return {
+          windowId: windowIdFor(session.active_window_seq),
+          boundarySeq: session.active_window_seq,
+          kind: (window?.kind ?? "start") as WindowKind,
+          rows,
+          skipped,
+          lastSeq: session.last_seq,
+        };
+      });
+    },
+
+    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
+      open();
+      const checked = checkWindowsOptions(sessionId, options);
+      return read(async (client) => {
+        const session = await sessionOf(client, sessionId);
+        if (session === undefined) return { windows: [], hasMore: false };
+        const records = await client.query<WindowRecord>(
+          `SELECT * FROM ${t.windows} WHERE session_key = $1 AND window_seq >= $2 AND window_seq < $3 ORDER BY window_seq DESC LIMIT $4`,
+          [session.session_key, floorOf(session, checked), checked.beforeWindowSeq ?? Number.MAX_SAFE_INTEGER, checked.limit + 1],
+        );
+        return {
+          windows: records.rows.slice(0, checked.limit).map((record) => windowSummaryOf(record, session.active_window_seq)),
+          hasMore: records.rows.length > checked.limit,
+        };
+      });
+    },
+
+    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
+      open();
+      const checked = checkItemsOptions(sessionId, options);
+      return read(async (client) => {
+        const session = await sessionOf(client, sessionId);
+        if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
+        let low = Math.max(floorOf(session, checked), checked.afterSeq ?? 0);
+        let high = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+        if (checked.windowSeq !== undefined) {
+          const window = await windowOf(client, session.session_key, checked.windowSeq);
+          if (window === undefined) return { rows: [], hasMore: false, skipped: 0 };
+          low = Math.max(low, window.first_seq - 1);
+          high = Math.min(high, window.last_seq + 1);
+        }
+        const newestFirst = checked.afterSeq === undefined && checked.beforeSeq !== undefined;
+        const encoded = await client.query<EncodedRow>(
+          `SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq > $2 AND seq < $3 ORDER BY seq ${newestFirst ? "DESC" : "ASC"} LIMIT $4`,
+          [session.session_key, low, high, checked.limit + 1],
+        );
+        const page = encoded.rows.slice(0, checked.limit);
+        if (newestFirst) page.reverse();
+        return { ...decodeAll(sessionId, page), hasMore: encoded.rows.length > checked.limit };
+      });
+    },
+
+    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
+      open();
+      assertSessionId(sessionId);
+      if (typeof seq !== "number" || !Number.isSafeInteger(seq)) throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+      const includeCleared = options.includeCleared === true;
+      const encoded = await read((client) =>
+        client.query<EncodedRow>(
+          `SELECT r.seq, r.window_seq, r.body FROM ${t.rows} r JOIN ${t.sessions} s ON s.session_key = r.session_key
+           WHERE s.session_id = $1 AND r.seq = $2 AND ($3 OR r.seq > s.floor_seq)`,
+          [sessionId, seq, includeCleared],
+        ),
+      );
+      const row = encoded.rows[0];
+      return row === undefined ? undefined : decode(sessionId, row);
+    },
+
+    async search(sessionId: string, options: SearchOptions) {
+      open();
+      const checked = checkSearchOptions(sessionId, options);
+      return read(async (client) => {
+        const session = await sessionOf(client, sessionId);
+        if (session === undefined) return { hits: [], hasMore: false };
+        let lowSeq = floorOf(session, checked);
+        let highSeq = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+        if (checked.windowSeq !== undefined) {
+          const window = await windowOf(client, session.session_key, checked.windowSeq);
+          if (window === undefined) return { hits: [], hasMore: false };
+          lowSeq = Math.max(lowSeq, window.first_seq - 1);
+          highSeq = Math.min(highSeq, window.last_seq + 1);
+        }
+        return searchRows({ client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq, decode }, checked);
+      });
+    },
+
+    async lastSeq(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return (await read((client) => sessionOf(client, sessionId)))?.last_seq ?? 0;
+    },
+
+    async privacyFloor(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return (await read((client) => sessionOf(client, sessionId)))?.floor_seq ?? 0;
+    },
+
+    async sessions() {
+      open();
+      const records = await read((client) => client.query<SessionSummaryRecord>(`${sessionSummarySql(t)} ORDER BY s.updated_at DESC, s.session_id COLLATE "C"`));
+      return records.rows.map(toSessionSummary);
+    },
+
+    async session(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      const records = await read((client) => client.query<SessionSummaryRecord>(`${sessionSummarySql(t)} WHERE s.session_id = $1`, [sessionId]));
+      const record = records.rows[0];
+      return record === undefined ? undefined : toSessionSummary(record);
+    },
+
+    async deleteSession(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return pool.transaction(
+        async (client) => {
+          const locked = await client.query<{ session_key: number }>(`SELECT session_key FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`, [sessionId]);
+          const key = locked.rows[0]?.session_key;
+          if (key === undefined) return false;
+          for (const table of [t.rows, t.windows, t.operations, t.sessions]) await client.query(`DELETE FROM ${table} WHERE session_key = $1`, [key]);
+          return true;
+        },
+        { writing: true },
+      );
+    },
+
+    diagnostics() {
+      return { corruptRowsSkipped };
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+const sessionSummarySql = (t: ReturnType<typeof tableNames>) =>
+  `SELECT s.*, (SELECT count(*) FROM ${t.windows} w WHERE w.session_key = s.session_key) AS window_count FROM ${t.sessions} s`;
+
+function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
+  return {
+    sessionId: record.session_id,
+    incarnation: record.incarnation,
+    lastSeq: record.last_seq,
+    floorSeq: record.floor_seq,
+    windowCount: record.window_count,
+    createdAt: record.created_at,
+    updatedAt: record.updated_at,
+  };
+}
