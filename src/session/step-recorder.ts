@@ -73,6 +73,8 @@ export function createStepRecorder({
   let segmentHasContent = false;
   let aborted = false;
   let partialStored = false;
+  let segmentFailed = false;
+  let contentSeen = false;
   let discardedText = "";
   let cutStep = false;
 
@@ -128,6 +130,31 @@ export function createStepRecorder({
     }
   }
 
+  /**
+   * A step the stream cut (a failure or an abort before it settled): what it delivered is stored
+   * as a partial step (`finishReason: "interrupted"`, tool calls without a settled result dropped),
+   * unless `keepPartial` says the step will be requested again.
+   */
+  async function cutSegment(chunks: UIMessageChunk[], model: string): Promise<void> {
+    const index = stepIndex;
+    cutStep = true;
+    try {
+      const message = await lastMessage(chunks);
+      const parts = (message.parts as RowPart[]).filter((part) => !isUnsettledTool(part));
+      if (!parts.some((part) => part.type !== "step-start")) return;
+      if (!keepPartial()) {
+        discardedText = parts.map((part) => (part.type === "text" ? (part as { text: string }).text : "")).join("");
+        return;
+      }
+      await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
+      partialStored = true;
+    } finally {
+      // No later step may build on a step that did not settle.
+      storedSteps.at(index).reject(new Error("the stream failed before this step settled"));
+      stepIndex = index + 1;
+    }
+  }
+
   return {
     /** Pass as `onStepFinish` of `streamText`. */
     acceptStepResult(step: StepResult<ToolSet>): void {
@@ -141,13 +168,13 @@ export function createStepRecorder({
     rows,
     /** Whether the current attempt produced any content (text, reasoning, tool calls). */
     get streamedAnything(): boolean {
-      return rows.length > 0 || segmentHasContent;
+      return rows.length > 0 || contentSeen;
     },
     /** Whether the last step was cut before it settled and what it streamed was stored as a partial step. */
     get partialStored(): boolean {
       return partialStored;
     },
-    /** Whether the stream ended inside a step that had produced content (stored as partial or discarded). */
+    /** Whether a step was cut before it settled, by a failure or an abort (its content stored as partial, discarded, or none). */
     get cutStep(): boolean {
       return cutStep;
     },
@@ -166,36 +193,36 @@ export function createStepRecorder({
           if (chunk.type === "start-step") {
             segment = [chunk];
             segmentHasContent = false;
+            segmentFailed = false;
             continue;
           }
           if (chunk.type === "abort") aborted = true;
           if (segment === undefined) continue;
+          // A provider failure inside a step (an SSE `error` event, `response.failed`): the SDK
+          // still closes the step, but it did not settle.
+          if (chunk.type === "error") {
+            segmentFailed = true;
+            continue;
+          }
           segment.push(chunk);
           if (chunk.type === "text-delta") onTextDelta(chunk.delta, stepIndex);
-          if (!framingChunks.has(chunk.type)) segmentHasContent = true;
+          if (!framingChunks.has(chunk.type)) segmentHasContent = contentSeen = true;
           if (chunk.type === "finish-step") {
             const chunks = segment;
+            const failed = segmentFailed;
             segment = undefined;
             segmentHasContent = false;
-            await finishSegment(chunks);
+            segmentFailed = false;
+            await (failed ? cutSegment(chunks, model) : finishSegment(chunks));
           }
         }
       } finally {
         storedSteps.rejectPending(new Error("the stream ended before this step settled"));
       }
-      if (segment !== undefined && segmentHasContent) {
-        const message = await lastMessage(segment);
-        const parts = (message.parts as RowPart[]).filter((part) => !isUnsettledTool(part));
+      if (segment !== undefined) {
+        const chunks = segment;
         segment = undefined;
-        cutStep = true;
-        if (!keepPartial()) {
-          discardedText = parts.map((part) => (part.type === "text" ? (part as { text: string }).text : "")).join("");
-          return;
-        }
-        if (parts.some((part) => part.type !== "step-start")) {
-          await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
-          partialStored = true;
-        }
+        if (segmentHasContent || segmentFailed) await cutSegment(chunks, model);
       }
     },
   };
