@@ -8,13 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startAnthropicMessagesServer, type AnthropicMessagesServer } from "../../session/test-support/anthropic-messages-server.js";
+import { startGeminiStreamServer, type GeminiStreamServer } from "../../session/test-support/gemini-stream-server.js";
 import { startOpenAIResponsesServer, type OpenAIResponsesServer } from "../../session/test-support/openai-responses-server.js";
 import { startChat } from "./test-support/chat-process.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let project: string;
-const servers: Array<OpenAIResponsesServer | AnthropicMessagesServer> = [];
+const servers: Array<OpenAIResponsesServer | AnthropicMessagesServer | GeminiStreamServer> = [];
 
 beforeEach(() => {
   project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-chat-providers-"));
@@ -88,5 +89,14 @@ describe("ctxwin chat on hosted provider paths", () => {
     // The retried request was the cut one; the next turn carries only the kept answer.
     expect(server.requests[1]!.messages).toEqual(server.requests[0]!.messages);
     expect(JSON.stringify(server.requests[2]!.messages)).not.toContain("Partial answ");
+  });
+
+  it("google:<id> goes through @ai-sdk/google with the budget's output limit as maxOutputTokens", async () => {
+    const server = await startGeminiStreamServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    servers.push(server);
+    await chatTwice({ args: ["--model", "google:gemini-2.5-flash"], env: { GEMINI_API_KEY: "g-test", GOOGLE_GENERATIVE_AI_BASE_URL: server.baseURL } });
+    expect(server.requests.map((request) => request.model)).toEqual(["gemini-2.5-flash", "gemini-2.5-flash"]);
+    expect(server.requests.map((request) => request.body.generationConfig?.maxOutputTokens)).toEqual([8192, 8192]);
+    expect(server.requests[1]!.body.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
   });
 });
