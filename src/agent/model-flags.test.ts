@@ -87,6 +87,18 @@ describe("resolveModel", () => {
     expect(proxied.contextLimit).toBeUndefined();
   });
 
+  it("reaches OpenRouter as an OpenAI-compatible server: openrouter:<provider>/<model> sends the router's id and takes the catalog's limit", () => {
+    const routed = modelOf({ model: "openrouter:anthropic/claude-sonnet-4.5", baseUrl: "https://openrouter.ai/api/v1", env: { CTXWIN_API_KEY: "sk-or-test" } });
+    expect(routed.model.modelId).toBe("anthropic/claude-sonnet-4.5");
+    expect(routed.model.provider).toBe("openrouter.chat");
+    expect(modelKey(routed.model)).toBe("openrouter:anthropic/claude-sonnet-4.5");
+    expect(routed.contextLimit).toBeUndefined();
+    expect(routed.keyVariable).toBe("CTXWIN_API_KEY");
+    expect(createModelCatalog().lookup(modelKey(routed.model))).toMatchObject({ status: "found", contextLimit: 200_000 });
+    // Without the prefix the id is the server's own, whose window only the user knows.
+    expect(refusal({ model: "anthropic/claude-sonnet-4.5", baseUrl: "https://openrouter.ai/api/v1", env: {} })).toMatch(/context limit of anthropic\/claude-sonnet-4.5 @ https:\/\/openrouter.ai\/api\/v1 is unknown/);
+  });
+
   it("takes the base URL from CTXWIN_BASE_URL", () => {
     expect(resolveModel({ model: "llama", contextLimit: 8192, env: { CTXWIN_BASE_URL: "http://127.0.0.1:8080/v1" } }).label).toBe("llama @ http://127.0.0.1:8080/v1");
   });

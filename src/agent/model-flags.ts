@@ -48,10 +48,11 @@ export const MAXIMUM_CONTEXT_LIMIT = 100_000_000;
 
 /**
  * Prefixes that name the host of an OpenAI-compatible server rather than part of the model id:
- * with `--base-url`, `ollama:qwen3:32b` sends `qwen3:32b`. Other prefixes stay part of the id
- * (Ollama has tags such as `mistral:7b`).
+ * with `--base-url`, `ollama:qwen3:32b` sends `qwen3:32b` and `openrouter:anthropic/claude-sonnet-4.5`
+ * sends `anthropic/claude-sonnet-4.5` (the catalog reads a router's `provider/model` ids, ADR 0030).
+ * Other prefixes stay part of the id (Ollama has tags such as `mistral:7b`).
  */
-const HOST_PREFIXES = new Set(["openai-compatible", "ollama", "vllm", "llamacpp", "llama.cpp", "llama-cpp", "lmstudio", "lm-studio", "localai", "local", "tgi"]);
+const HOST_PREFIXES = new Set(["openai-compatible", "ollama", "vllm", "llamacpp", "llama.cpp", "llama-cpp", "lmstudio", "lm-studio", "localai", "local", "tgi", "openrouter"]);
 
 /** Default provider name of a `--base-url` model: the catalog treats it as a host whose window only the user knows. */
 const COMPATIBLE_PROVIDER_NAME = "openai-compatible";
