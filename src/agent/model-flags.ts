@@ -36,9 +36,19 @@ const HOSTED_PROVIDERS: Readonly<Record<ModelProvider, HostedProvider>> = {
     keyHint: " (or pass --base-url <url> for a local OpenAI-compatible server)",
     create: (options) => createOpenAI(options),
   },
-  anthropic: { keyVariables: ["ANTHROPIC_API_KEY"], baseUrlVariable: "ANTHROPIC_BASE_URL", example: "claude-sonnet-4-5", create: (options) => createAnthropic(options) },
-  // The package's own variable first, then the one Google's Gemini API docs use (ADR 0029).
-  google: { keyVariables: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"], baseUrlVariable: "GOOGLE_GENERATIVE_AI_BASE_URL", example: "gemini-2.5-flash", create: (options) => createGoogleGenerativeAI(options) },
+  anthropic: {
+    keyVariables: ["ANTHROPIC_API_KEY"],
+    baseUrlVariable: "ANTHROPIC_BASE_URL",
+    example: "claude-sonnet-4-5",
+    create: (options) => createAnthropic(options),
+  },
+  google: {
+    // The package's own variable first, then the one Google's Gemini API docs use (ADR 0029).
+    keyVariables: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
+    baseUrlVariable: "GOOGLE_GENERATIVE_AI_BASE_URL",
+    example: "gemini-2.5-flash",
+    create: (options) => createGoogleGenerativeAI(options),
+  },
 };
 
 /** Smallest `--context-limit` accepted: below it not even the system prompt and tools fit. */
@@ -126,11 +136,18 @@ export function resolveModel({ model, baseUrl, apiKey, contextLimit, env = proce
   const hosted = HOSTED_PROVIDERS[provider];
   const hostedBaseUrl = optionalBaseUrl(env, hosted.baseUrlVariable);
   const flagKey = nonEmpty(apiKey);
-  const keyVariable = flagKey !== undefined ? undefined : (hosted.keyVariables.find((variable) => nonEmpty(env[variable]) !== undefined) ?? hosted.keyVariables[0]);
+  const keyVariable = flagKey !== undefined ? undefined : hosted.keyVariables.find((variable) => nonEmpty(env[variable]) !== undefined);
   const resolvedKey = flagKey ?? (keyVariable === undefined ? undefined : nonEmpty(env[keyVariable]));
   if (resolvedKey === undefined) throw new ModelConfigError(`no API key: set ${hosted.keyVariables.join(" or ")}${hosted.keyHint ?? ""}.`);
   const create = hosted.create({ apiKey: resolvedKey, ...(hostedBaseUrl === undefined ? {} : { baseURL: hostedBaseUrl }) });
-  return { model: create(id), label: key, provider, ...limit, ...(hostedBaseUrl === undefined ? {} : { baseUrl: hostedBaseUrl }), ...(keyVariable === undefined ? {} : { keyVariable }) };
+  return {
+    model: create(id),
+    label: key,
+    provider,
+    ...limit,
+    ...(hostedBaseUrl === undefined ? {} : { baseUrl: hostedBaseUrl }),
+    ...(keyVariable === undefined ? {} : { keyVariable }),
+  };
 }
 
 function optionalBaseUrl(env: NodeJS.ProcessEnv, variable: string): string | undefined {
