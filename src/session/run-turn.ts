@@ -126,6 +126,8 @@ async function attemptWithRetries(context: SessionContext, options: AttemptOptio
     if (!isRetryableRun(run)) return settled.length === 0 ? run : { ...run, steps: [...settled, ...run.steps], streamedAnything: true };
     settled.push(...run.steps);
     context.events.emit("retry", { error: run.retry.error, retry, discardedText: run.retry.discardedText });
+    // A `new_context` call in the discarded step is discarded with it.
+    context.newContextRequest = undefined;
     const waited = await waitOrAbort(context.retryDelay(retry), options.signal);
     const rows = [...options.rows, ...settled.map((step) => step.row)];
     if (!waited) return { status: "interrupted", text: lastText(settled), steps: settled, streamedAnything: true, model: modelKey(options.model) };
