@@ -152,6 +152,8 @@ export { COMPACTION_INSTRUCTION, type CompactResult } from "./session/compaction
 export { isContextExceededError } from "./session/context-exceeded.js";
 export { CompactionError, ContextExceededError, ProviderCallError, RequestOverCeilingError, SessionStoreError } from "./session/errors.js";
 export { SESSION_HISTORY_DESCRIPTION, executeSessionHistory, sessionHistoryTool, type SessionHistoryToolOptions } from "./tools/session-history/session-history-tool.js";
+export { NEW_CONTEXT_DESCRIPTION, newContextTool, type NewContextRequester, type NewContextResult } from "./tools/new-context/new-context-tool.js";
+export { HANDOFF_NOTE_MAX_CHARS, MIN_STEPS_AFTER_REQUESTED, NEW_CONTEXT_TOOL_NAME, checkHandoffNote, checkNewContextRequest, handoffNoteText, type NewContextCheck } from "./core/rollover/new-context.js";
 export { SESSION_HISTORY_ACTIONS, SessionHistoryInputSchema, type SessionHistoryAction, type SessionHistoryInput } from "./tools/session-history/input-schema.js";
 export type {
   ItemEntry as SessionHistoryItemEntry,

@@ -24,6 +24,8 @@ import { sessionHistoryTool } from "../tools/session-history/session-history-too
 import { memoryTool } from "../tools/memory/memory-tool.js";
 import { renderHotMemories } from "../tools/memory/hot-memories.js";
 import { CONTEXT_NOTES_PATH } from "../core/hot-memories/limits.js";
+import { newContextTool } from "../tools/new-context/new-context-tool.js";
+import { newContextRequester } from "./new-context.js";
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -89,11 +91,15 @@ export function createAgentSession({
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidArgumentError(`maxRetries must be a whole number of 0 or more, got ${maxRetries}`);
   const policy = budgetPolicy ?? createBudgetPolicy({ settings: budget, primaryModel: model });
+  const strategy = budget.strategy ?? "rollover";
+  // Only a rollover session can open a window on request: `compact` would summarize, `off` never rolls over.
+  const offersNewContext = continuity.newContextTool === true && strategy === "rollover";
   const toolSet = buildToolSet({
     ...(tools === undefined ? {} : { tools }),
     ...(toolPolicy === undefined ? {} : { toolPolicy }),
     historyTool: historyTool({ store, sessionId }),
     ...(memory === false ? {} : { memoryTool: memoryTool({ root: memory.root, sessionId, readOnly: memory.readOnly === true, now }) }),
+    ...(offersNewContext ? { newContextTool: newContextTool({ request: newContextRequester(() => context) }) } : {}),
   });
   const warned = new Set<string>();
   const events = createSessionEvents();
@@ -103,7 +109,7 @@ export function createAgentSession({
     now,
     generateId,
     policy,
-    strategy: budget.strategy ?? "rollover",
+    strategy,
     models: [model, ...fallbackModels],
     system,
     tools: toolSet.tools,
@@ -112,7 +118,7 @@ export function createAgentSession({
     hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, primaryModel(context))),
     notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
-    continuity: { carry: continuity.carry ?? true, notesFlush: continuity.notesFlush ?? true },
+    continuity: { carry: continuity.carry ?? true, notesFlush: continuity.notesFlush ?? true, newContextTool: offersNewContext },
     maxRetries,
     providerStore,
     retryDelay,

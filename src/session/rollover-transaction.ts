@@ -108,7 +108,9 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   const latchConsumed = request.latch !== undefined;
   if (limit !== undefined) {
     const ceiling = context.policy.hardCeiling(limit);
-    const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context) });
+    // A latched handoff note rides in the lead-in: it counts toward the fresh window like the rest.
+    const handoffNote = request.latch?.windowId === window.windowId ? request.latch.handoffNote : undefined;
+    const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context), ...(handoffNote === undefined ? {} : { handoffNote }) });
     freshBase = calibrate(overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits), factor);
     const freshEstimate = freshBase + triggerTokens;
     if (freshEstimate > ceiling && trigger.kind === "user") {
@@ -119,8 +121,11 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     rolloverAt = evaluation.rolloverAt;
     // A latch from another window is stale: that window already rolled over (or was cleared).
     const latch = request.latch !== undefined && request.latch.windowId === window.windowId ? request.latch : undefined;
-    // Strategy `off`, or a threshold ≥ 1 (proactive action disabled): only the hard ceiling applies.
-    if (context.strategy === "off" || evaluation.decision === "block") {
+    // The agent asked for this window to end (`new_context`): its own decision, whatever the budget says.
+    if (latch?.reason === "requested" && request.forced === undefined) {
+      rollover = { reason: "requested", previousWindowId: window.windowId, flushOpportunity: latch.flushOpportunity, contextTokens: latch.contextTokens, maxTokens: latch.maxTokens, ...(latch.handoffNote === undefined ? {} : { handoffNote: latch.handoffNote }) };
+    } else if (context.strategy === "off" || evaluation.decision === "block") {
+      // Strategy `off`, or a threshold ≥ 1 (proactive action disabled): only the hard ceiling applies.
       if (projected > ceiling && trigger.kind === "user") {
         const reason = `The context window is full (about ${projected.toLocaleString("en-US")} tokens, ceiling ${ceiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
         return reject(context, request, { reason, estimatedTokens: projected, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });

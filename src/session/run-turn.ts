@@ -18,12 +18,15 @@ import { providerErrorText } from "./provider-error-text.js";
 import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
 import { isTransientProviderError } from "./transient-error.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
+import { takeNewContextRequest } from "./new-context.js";
 
 export interface TurnStop {
   decision: "warn" | "rollover" | "block";
   evaluation: BudgetEvaluation;
   windowId: string;
   contextLimit: number;
+  /** The agent asked for this rollover with `new_context` (docs/adr/0025). */
+  requested?: { note: string | undefined };
 }
 
 export interface TurnRun {
@@ -61,6 +64,8 @@ export interface RunTurnOptions {
  * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId, signal });
  */
 export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal, flush }: RunTurnOptions): Promise<TurnRun> {
+  // A `new_context` request lives only in the turn that made it: one left by a step cut before it settled is dropped.
+  context.newContextRequest = undefined;
   const skipped: string[] = [];
   let lastFailure: TurnRun | undefined;
   for (const [index, model] of context.models.entries()) {
@@ -121,6 +126,8 @@ async function attemptWithRetries(context: SessionContext, options: AttemptOptio
     if (!isRetryableRun(run)) return settled.length === 0 ? run : { ...run, steps: [...settled, ...run.steps], streamedAnything: true };
     settled.push(...run.steps);
     context.events.emit("retry", { error: run.retry.error, retry, discardedText: run.retry.discardedText });
+    // A `new_context` call in the discarded step is discarded with it.
+    context.newContextRequest = undefined;
     const waited = await waitOrAbort(context.retryDelay(retry), options.signal);
     const rows = [...options.rows, ...settled.map((step) => step.row)];
     if (!waited) return { status: "interrupted", text: lastText(settled), steps: settled, streamedAnything: true, model: modelKey(options.model) };
@@ -186,6 +193,8 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
     await recorder.stored(stepIndex);
     if (flush !== undefined) return true;
+    // A `new_context` call of this step: the turn stops here and the window rolls over.
+    const requested = takeNewContextRequest(context, windowId);
     if (limit === undefined) return false;
     const all = [...rows, ...recorder.rows];
     const pressure = deriveWindowPressure({
@@ -202,6 +211,10 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     prepared = { stepNumber: stepIndex + 1, request: next };
     const projected = Math.max(pressure.contextTokens, next.estimatedTokens);
     const evaluation = context.policy.evaluate({ moment: "after-step", projected, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
+    if (requested !== undefined) {
+      stop = { decision: "rollover", evaluation, windowId, contextLimit: limit, requested: { note: requested.note } };
+      return true;
+    }
     if (context.strategy === "off" || evaluation.decision === "block") {
       if (projected < evaluation.hardCeiling) return false;
       stop = { decision: "block", evaluation, windowId, contextLimit: limit };

@@ -10,12 +10,12 @@ import type { RowPart } from "../core/row.js";
 import { ContextExceededError, SendInterruptedError } from "./errors.js";
 import { startTurn, type TurnStart, type TurnTrigger } from "./rollover-transaction.js";
 import { runNotesFlush } from "./notes-flush.js";
-import { runTurn, type TurnRun } from "./run-turn.js";
+import { runTurn, type TurnRun, type TurnStop } from "./run-turn.js";
 import { primaryModel, requestFrame, type SessionContext } from "./session-context.js";
 import type { createSessionLock } from "./session-lock.js";
 import { createSendCollector, type SendCollector } from "./send-result.js";
 import type { SendInput, SendOptions, SendResult } from "./session-types.js";
-import type { QueueEntry, TurnOwner, TurnQueue } from "./turn-queue.js";
+import type { PendingRollover, QueueEntry, TurnOwner, TurnQueue } from "./turn-queue.js";
 
 export interface SendFlowOptions {
   context: SessionContext;
@@ -139,7 +139,10 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     }
     const stop = run.stop;
     if (stop === undefined) return;
-    if (stop.decision === "rollover") {
+    if (stop.decision === "rollover" && stop.requested !== undefined) {
+      // The agent chose the moment (and could write its notes before): no flush step is given.
+      queue.latchRollover(requestedLatch(stop), owner);
+    } else if (stop.decision === "rollover") {
       const { evaluation } = stop;
       // The agent's one step to update its notes in the old window, when it is due (ADR 0024).
       const flush = await runNotesFlush(context, { stop, turnId, signal: owner.signal });
@@ -165,7 +168,9 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
    */
   function keepBudgetDecision(run: TurnRun, owner: TurnOwner): void {
     const stop = run.stop;
-    if (stop?.decision === "rollover") {
+    if (stop?.decision === "rollover" && stop.requested !== undefined) {
+      queue.latchRollover(requestedLatch(stop), owner);
+    } else if (stop?.decision === "rollover") {
       queue.latchRollover({ reason: "mid-stream", flushOpportunity: stop.evaluation.flushOpportunity, contextTokens: stop.evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId }, owner);
     } else if (stop?.decision === "warn") {
       queue.deferWarning({ windowId: stop.windowId });
@@ -225,6 +230,12 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       collectors.delete(owner);
     }
   };
+}
+
+/** The latch of a rollover the agent asked for with `new_context` (docs/adr/0025). */
+function requestedLatch(stop: TurnStop): PendingRollover {
+  const note = stop.requested?.note;
+  return { reason: "requested", flushOpportunity: true, contextTokens: stop.evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId, ...(note === undefined ? {} : { handoffNote: note }) };
 }
 
 function partsOf(input: SendInput): { parts: RowPart[]; metadata?: Record<string, unknown> } {

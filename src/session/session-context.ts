@@ -10,6 +10,7 @@ import { systemText, type RequestFrame, type ToolOutputLimits } from "./request-
 import type { SessionEvents } from "./session-events.js";
 import type { BudgetStrategy, ContinuityOptions, HotMemoriesProvider } from "./session-types.js";
 import type { SessionCalibration } from "./session-calibration.js";
+import type { NewContextRequest } from "./new-context.js";
 
 export interface SessionContext {
   store: HistoryStore;
@@ -45,6 +46,8 @@ export interface SessionContext {
   overheadEstimates: Map<string, RequestEstimate>;
   /** Correction of our estimates learned from the provider's reported input tokens. */
   calibration: SessionCalibration;
+  /** A `new_context` call of the running step, taken when the step settles (docs/adr/0025). */
+  newContextRequest?: NewContextRequest | undefined;
 }
 
 /**

@@ -45,6 +45,12 @@ export interface ContinuityOptions {
    * writable and the request fits (default true).
    */
   notesFlush?: boolean;
+  /**
+   * Offer the agent the `new_context` tool, to ask for a fresh window itself (docs/adr/0025;
+   * default false). Only with strategy `rollover`, and only when the tool policy grants both
+   * `new_context` and `session_history`.
+   */
+  newContextTool?: boolean;
 }
 
 export interface AgentSessionOptions {
@@ -106,6 +112,8 @@ export interface RolloverInfo {
   flushOpportunity: boolean;
   contextTokens: number;
   maxTokens: number;
+  /** Reason `requested`: the agent's handoff note, quoted by the new window's lead-in. */
+  handoffNote?: string;
 }
 
 export interface CompactionInfo {

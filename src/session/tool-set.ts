@@ -1,10 +1,12 @@
 /**
  * The tools a session offers: the caller's tools plus the built-in `session_history` and `memory`
  * tools, filtered by the tool policy. An allowlist governs the built-ins too: a session whose
- * allowlist does not grant `session_history` gets none (ADR 0008).
+ * allowlist does not grant `session_history` gets none (ADR 0008). The opt-in `new_context` tool
+ * is offered only beside `session_history`: a fresh window without it would lose context (ADR 0025).
  */
 import type { Tool, ToolSet } from "ai";
 import { SESSION_HISTORY_TOOL_NAME } from "../core/row-text.js";
+import { NEW_CONTEXT_TOOL_NAME } from "../core/rollover/new-context.js";
 import type { ToolPolicy } from "./session-types.js";
 
 export const MEMORY_TOOL_NAME = "memory";
@@ -24,19 +26,25 @@ export function buildToolSet({
   toolPolicy,
   historyTool,
   memoryTool,
+  newContextTool,
 }: {
   tools?: ToolSet;
   toolPolicy?: ToolPolicy;
   historyTool?: Tool;
   memoryTool?: Tool;
+  /** The `new_context` tool, when the session opted in. */
+  newContextTool?: Tool;
 }): SessionToolSet {
   const candidates: ToolSet = { ...tools };
   if (historyTool !== undefined) candidates[SESSION_HISTORY_TOOL_NAME] = historyTool;
   if (memoryTool !== undefined) candidates[MEMORY_TOOL_NAME] = memoryTool;
+  if (newContextTool !== undefined) candidates[NEW_CONTEXT_TOOL_NAME] = newContextTool;
   const allow = toolPolicy?.allow === undefined ? undefined : new Set(toolPolicy.allow);
   const granted: ToolSet = {};
   for (const [name, definition] of Object.entries(candidates)) {
     if (allow === undefined || allow.has(name)) granted[name] = definition;
   }
-  return { tools: granted, historyToolAvailable: SESSION_HISTORY_TOOL_NAME in granted };
+  const historyToolAvailable = SESSION_HISTORY_TOOL_NAME in granted;
+  if (!historyToolAvailable && newContextTool !== undefined) delete granted[NEW_CONTEXT_TOOL_NAME];
+  return { tools: granted, historyToolAvailable };
 }

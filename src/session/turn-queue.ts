@@ -27,6 +27,8 @@ export interface PendingRollover {
   maxTokens: number;
   /** The window the decision was made in; a latch for another window is stale. */
   windowId: string;
+  /** A requested rollover's handoff note, for the lead-in (docs/adr/0025). */
+  handoffNote?: string;
 }
 
 export interface PendingWarning {

@@ -4,6 +4,7 @@
  */
 import type { RolloverReason } from "../row.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../row-text.js";
+import { handoffNoteText } from "./new-context.js";
 
 export interface LeadInTextOptions {
   /** Id of the window the lead-in opens, e.g. `w:42`. */
@@ -17,13 +18,15 @@ export interface LeadInTextOptions {
   historyToolAvailable?: boolean;
   /** Path of the notes file when memory is on, shown in `<hot_memories>`; omitted when memory is off. */
   notesPath?: string;
+  /** A requested rollover's handoff note (docs/adr/0025), quoted as the agent's own words. */
+  handoffNote?: string;
 }
 
 const reasonSentences: Record<RolloverReason, string> = {
   "on-send": "The previous window was near its token budget, so this message starts a fresh one.",
   "mid-stream": "Your previous turn was stopped at a step boundary because its window reached the token budget; every tool call of that turn finished and its result is stored.",
   "context-exceeded": "The provider refused the previous request as too long, so the request was sent again in a fresh window.",
-  requested: "A fresh window was requested.",
+  requested: "You asked for a fresh window with new_context, so the previous one ended after that step; every tool call of it finished and its result is stored.",
 };
 
 /**
@@ -38,6 +41,7 @@ export function leadInText({
   flushOpportunity,
   historyToolAvailable = true,
   notesPath,
+  handoffNote,
 }: LeadInTextOptions): string {
   const sentences = [`[Context window ${windowId} begins.]`, reasonSentences[reason]];
   sentences.push(
@@ -58,5 +62,6 @@ export function leadInText({
     );
   }
   sentences.push("This note does not summarize earlier work.");
-  return sentences.join(" ");
+  const text = sentences.join(" ");
+  return handoffNote === undefined ? text : `${text}\n${handoffNoteText(handoffNote)}`;
 }

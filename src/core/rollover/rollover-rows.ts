@@ -50,7 +50,7 @@ export function leadInRow({ rolloverId, createdAt, text, ...textOptions }: LeadI
       parts: [{ type: "text", text: text ?? leadInText(textOptions) }],
       synthetic: true,
       uiVisible: false,
-      meta: { type: "lead-in", rolloverId, windowId: textOptions.windowId },
+      meta: { type: "lead-in", rolloverId, windowId: textOptions.windowId, ...(textOptions.handoffNote === undefined ? {} : { handoffNote: textOptions.handoffNote }) },
     },
     createdAt,
   );
@@ -104,6 +104,8 @@ export interface RolloverTransactionOptions extends RolloverBoundaryOptions {
   windowId: string;
   historyToolAvailable?: boolean;
   notesPath?: string;
+  /** A requested rollover's handoff note, quoted by the lead-in. */
+  handoffNote?: string;
   /** The input that rides along: a user's row or a `continue` row, stamped with the rolloverId. */
   trigger: RowInput;
 }
@@ -115,7 +117,7 @@ export interface RolloverTransactionOptions extends RolloverBoundaryOptions {
  * const rows = rolloverTransactionRows({ ...boundaryOptions, windowId: "w:12", trigger: continueRow({}) });
  * await store.append(sessionId, rows, { expectLastSeq: 11 });
  */
-export function rolloverTransactionRows({ windowId, historyToolAvailable, notesPath, trigger, ...boundary }: RolloverTransactionOptions): RowInput[] {
+export function rolloverTransactionRows({ windowId, historyToolAvailable, notesPath, handoffNote, trigger, ...boundary }: RolloverTransactionOptions): RowInput[] {
   const leadIn = leadInRow({
     rolloverId: boundary.rolloverId,
     windowId,
@@ -124,6 +126,7 @@ export function rolloverTransactionRows({ windowId, historyToolAvailable, notesP
     flushOpportunity: boundary.flushOpportunity,
     ...(historyToolAvailable === undefined ? {} : { historyToolAvailable }),
     ...(notesPath === undefined ? {} : { notesPath }),
+    ...(handoffNote === undefined ? {} : { handoffNote }),
     ...(boundary.createdAt === undefined ? {} : { createdAt: boundary.createdAt }),
   });
   return [rolloverBoundaryRow(boundary), leadIn, stampRolloverId(trigger, boundary.rolloverId)];
