@@ -1,6 +1,6 @@
 /**
  * History store benchmarks (issue 2), run with `npm run bench -- store`. Figures are ratios
- * measured in the same run, on the SQLite backend:
+ * measured in the same run, on the SQLite backend (`--backend postgres`: store-postgres.ts):
  * - activeWindow + one append on a 1,000,000-row session vs a 1,000-row one (goal ≤ 1.5×);
  * - literal search for a rare phrase over ≥ 200 MB of text vs `grep -F -i -c` on a JSONL export
  *   of the same rows (goal ≥ 20× faster per query);
@@ -21,17 +21,18 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { ROW_FORMAT_VERSION } from "../src/core/row.js";
 import { openStore } from "../src/store/open-store.js";
-import type { HistoryStore } from "../src/store/port.js";
 import { STORE_FORMAT_VERSION } from "../src/store/sqlite/schema.js";
 import { statementSql } from "../src/store/sqlite/statements.js";
-import { createSeededRandom, type SeededRandom } from "../src/store/test-support/seeded-random.js";
-import { chop, contentRow, rolloverRows, splitSentences, writeSyntheticTranscript } from "../src/store/test-support/synthetic-transcript.js";
-import { formatMs, formatRatio, goal, summarize, time, type Timing } from "./measure.js";
+import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
+import { chop, contentRow, writeSyntheticTranscript } from "../src/store/test-support/synthetic-transcript.js";
+import { formatMs, formatRatio, goal, summarize, time } from "./measure.js";
+import { loadSentences } from "./haystack.js";
+import { compareWindowTurn } from "./window-turn.js";
+import { runPostgresStoreBench } from "./store-postgres.js";
 
 const thisFile = fileURLToPath(import.meta.url);
 const repositoryRoot = path.resolve(path.dirname(thisFile), "..");
 const cacheDirectory = path.join(repositoryRoot, ".bench-cache");
-const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
 /** Bump when the way fixtures are generated changes. */
 const FIXTURE_VERSION = 1;
 const SESSION = "bench";
@@ -61,18 +62,6 @@ interface Fixture {
 const scale = Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1);
 const HISTORY: FixtureSpec = { name: "history", rows: Math.round(1_000_000 * scale), meanChars: 160, windowRows: 500, seed: 11, jsonl: false };
 const SEARCH: FixtureSpec = { name: "search", rows: Math.round(105_000 * scale), meanChars: 2_048, windowRows: 400, seed: 23, jsonl: true };
-
-// ---------------------------------------------------------------- transcript text
-
-function loadSentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_BENCH_HAYSTACK.`);
-  const text = readdirSync(haystackDirectory)
-    .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
-    .sort()
-    .map((file) => readFileSync(path.join(haystackDirectory, file), "utf8"))
-    .join(" ");
-  return splitSentences(text);
-}
 
 // ---------------------------------------------------------------- fixtures
 
@@ -135,21 +124,6 @@ function printPlan(file: string, label: string, sql: string, parameters: unknown
 
 // ---------------------------------------------------------------- activeWindow + append
 
-interface WindowTarget {
-  label: string;
-  store: HistoryStore;
-  sessionId: string;
-  activeWindow: number[];
-  append: number[];
-}
-
-/** Opens a fresh window of 50 rows (rollover boundary, lead-in, 48 rows), outside the timings. */
-async function freshWindow(target: WindowTarget, random: SeededRandom, sentences: readonly string[]): Promise<void> {
-  const { boundarySeq } = await target.store.activeWindow(target.sessionId);
-  const rows = Array.from({ length: 48 }, (_unused, index) => contentRow(chop(sentences, random, 160), random, index));
-  await target.store.append(target.sessionId, [...rolloverRows(`bench-${process.pid}-${Date.now()}-${random.next()}`, boundarySeq), ...rows]);
-}
-
 async function benchActiveWindow(history: Fixture, sentences: readonly string[]): Promise<void> {
   console.log(`\n### activeWindow + append one row: ${history.rows.toLocaleString("en")}-row session vs 1,000-row session (durability full)\n`);
   const random = createSeededRandom(5);
@@ -159,41 +133,12 @@ async function benchActiveWindow(history: Fixture, sentences: readonly string[])
     await small.append(SESSION, Array.from({ length: 100 }, (_unused, index) => contentRow(chop(sentences, random, 160), random, written + index)));
   }
   const large = openStore({ path: history.file });
-  const targets: WindowTarget[] = [
-    { label: `${history.rows.toLocaleString("en")} rows`, store: large, sessionId: SESSION, activeWindow: [], append: [] },
-    { label: "1,000 rows (own file)", store: small, sessionId: SESSION, activeWindow: [], append: [] },
-  ];
-  for (const target of targets) await freshWindow(target, random, sentences);
-  const iterations = 300;
-  const warmup = 20;
-  for (let iteration = 0; iteration < warmup + iterations; iteration += 1) {
-    // Interleaved, so that noise from the shared machine hits every target alike.
-    for (const target of targets) {
-      const before = performance.now();
-      const window = await target.store.activeWindow(target.sessionId);
-      const between = performance.now();
-      await target.store.append(target.sessionId, [contentRow(chop(sentences, random, 160), random, iteration)]);
-      const after = performance.now();
-      if (iteration >= warmup) {
-        target.activeWindow.push(between - before);
-        target.append.push(after - between);
-      }
-      if (window.rows.length >= 100) await freshWindow(target, random, sentences);
-    }
-  }
-  const [longTarget, shortTarget] = targets as [WindowTarget, WindowTarget];
-  const combined = (target: WindowTarget) => summarize(target.activeWindow.map((value, index) => value + (target.append[index] ?? 0)));
-  for (const target of targets) {
-    const window = summarize(target.activeWindow);
-    const append = summarize(target.append);
-    const both = combined(target);
-    console.log(
-      `${target.label.padEnd(24)} activeWindow p50 ${formatMs(window.p50)} p95 ${formatMs(window.p95)} | append p50 ${formatMs(append.p50)} p95 ${formatMs(append.p95)} | both p50 ${formatMs(both.p50)} p95 ${formatMs(both.p95)}`,
-    );
-  }
-  const ratio = (pick: (target: WindowTarget) => Timing) => pick(longTarget).p50 / pick(shortTarget).p50;
-  console.log(`ratios (long / short, p50): activeWindow ${formatRatio(ratio((target) => summarize(target.activeWindow)))}, append ${formatRatio(ratio((target) => summarize(target.append)))}`);
-  const headline = ratio(combined);
+  const headline = await compareWindowTurn({
+    long: { label: `${history.rows.toLocaleString("en")} rows`, store: large, sessionId: SESSION },
+    short: { label: "1,000 rows (own file)", store: small, sessionId: SESSION },
+    sentences,
+    random,
+  });
   goal(`activeWindow + append, ${history.rows.toLocaleString("en")}-row / 1,000-row session (p50)`, headline, "<=", 1.5, formatRatio);
   if (headline > 1.5) {
     printPlan(history.file, "activeWindow rows", statementSql.rowsFrom, [1, 1]);
@@ -371,6 +316,12 @@ function benchPeakRss(history: Fixture): void {
 // ---------------------------------------------------------------- entry points
 
 export async function run(): Promise<void> {
+  const backend = process.argv[process.argv.indexOf("--backend") + 1];
+  if (process.argv.includes("--backend") && backend !== "sqlite") {
+    if (backend !== "postgres") throw new Error(`--backend must be sqlite or postgres; got ${String(backend)}`);
+    await runPostgresStoreBench();
+    return;
+  }
   const sentences = loadSentences();
   const history = await ensureFixture(HISTORY, sentences);
   const search = await ensureFixture(SEARCH, sentences);

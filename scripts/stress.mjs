@@ -14,6 +14,7 @@ const DEFAULT_FILES = [
   "src/store/sqlite/multi-process.test.ts",
   "src/store/postgres/crash.test.ts",
   "src/store/postgres/multi-process.test.ts",
+  "src/store/postgres/server-restart.test.ts",
   "src/session/crash.test.ts",
 ];
 

@@ -17,8 +17,13 @@ export interface PostgresCluster {
   port: number;
   /** The directory holding the data directory, the socket and the log. */
   directory: string;
-  /** Runs `pg_ctl` with `arguments` as the cluster's owner (e.g. to restart the server). */
+  /** Runs `pg_ctl` with `arguments` as the cluster's owner. */
   control(arguments_: readonly string[]): void;
+  /**
+   * Crashes the server (`-m immediate`: every connection is cut, nothing is shut down cleanly) and
+   * starts it again on the same port; returns once it accepts connections.
+   */
+  restart(): void;
   stop(): void;
 }
 
@@ -69,7 +74,14 @@ function run(file: string, arguments_: readonly string[]): void {
  * const cluster = await startPostgresCluster();
  * try { ... cluster.url ... } finally { cluster.stop(); }
  */
-export async function startPostgresCluster({ binaries = findPostgresBinaries() }: { binaries?: string | undefined } = {}): Promise<PostgresCluster> {
+export async function startPostgresCluster({
+  binaries = findPostgresBinaries(),
+  durable = false,
+}: {
+  binaries?: string | undefined;
+  /** Keep fsync on, as a production server does (benchmarks); tests run without it. */
+  durable?: boolean;
+} = {}): Promise<PostgresCluster> {
   if (binaries === undefined) {
     throw new Error("No PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin, $CTXWIN_POSTGRES_BIN and PATH); install Debian's 'postgresql' package.");
   }
@@ -99,8 +111,7 @@ export async function startPostgresCluster({ binaries = findPostgresBinaries() }
         `-k ${directory}`,
         "-c listen_addresses=127.0.0.1",
         // A test server: no fsync (the OS keeps the WAL across a server crash), small memory.
-        "-c fsync=off",
-        "-c shared_buffers=32MB",
+        ...(durable ? ["-c shared_buffers=256MB"] : ["-c fsync=off", "-c shared_buffers=32MB"]),
         "-c max_connections=300",
       ].join(" ");
       try {
@@ -115,7 +126,10 @@ export async function startPostgresCluster({ binaries = findPostgresBinaries() }
     const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; "$0" "$@" >/dev/null 2>&1; rm -rf '${directory}'`;
     watchdog = spawn("sh", ["-c", script, stopCommand, ...stopArguments], { detached: true, stdio: "ignore" });
     watchdog.unref();
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, directory, control, stop };
+    // The restarted server must log to the file: pg_ctl's own output is a pipe that the new
+    // server would hold open, and spawnSync would wait for it forever.
+    const restart = () => control(["restart", "-m", "immediate", "-w", "-t", "60", "-l", path.join(directory, "server.log")]);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, directory, control, restart, stop };
   } catch (error) {
     stop();
     throw error;

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { StoreReadOnlyError } from "../store/errors.js";
-import { openStore } from "../store/open-store.js";
+import { openStore, type OpenStoreOptions } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
 import { ApiError } from "./api-error.js";
 import { apiRoutes } from "./api-routes.js";
@@ -39,6 +39,8 @@ export interface StartServerOptions {
   webRoot?: string;
   /** An open store to use instead of opening the directory's (it is not closed by `close`). */
   store?: HistoryStore;
+  /** How to open the store instead (e.g. a PostgreSQL URL); default the directory's. Closed by `close`. */
+  storeOptions?: OpenStoreOptions;
   /** Seams for tests. */
   pingIntervalMs?: number;
   pollIntervalMs?: number;
@@ -75,12 +77,13 @@ export async function startServer({
   chat,
   webRoot = defaultWebRoot(),
   store: givenStore,
+  storeOptions,
   pingIntervalMs,
   pollIntervalMs,
   log = (message, error) => console.error(message, error),
 }: StartServerOptions): Promise<RunningServer> {
   const root = path.resolve(directory);
-  const store = givenStore ?? openServedStore(root, log);
+  const store = givenStore ?? openServedStore(storeOptions ?? { directory: root }, log);
   const settings = createSettingsStore({ directory: root, modelKey: chat?.modelKey, ...(chat?.contextLimit === undefined ? {} : { initialContextLimit: chat.contextLimit }) });
   const hub = createEventHub({
     store,
@@ -166,12 +169,12 @@ function readVersion(): string {
  * The project's store, written by chat turns. In a folder this user cannot write it is served
  * read-only instead: browsing and search work, and a write is answered 409 `read-only`.
  */
-function openServedStore(root: string, log: (message: string, error: unknown) => void): HistoryStore {
+function openServedStore(options: OpenStoreOptions, log: (message: string, error: unknown) => void): HistoryStore {
   try {
-    return openStore({ directory: root });
+    return openStore(options);
   } catch (error) {
-    if (!StoreReadOnlyError.isInstance(error)) throw error;
-    const store = openStore({ directory: root, readOnly: true });
+    if (!StoreReadOnlyError.isInstance(error) || "url" in options || options.backend === "memory") throw error;
+    const store = openStore({ ...options, backend: "sqlite", readOnly: true });
     log("ctxwin serve: serving the history read-only (sending and clearing are refused):", error);
     return store;
   }

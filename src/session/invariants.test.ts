@@ -2,9 +2,13 @@
  * DESIGN.md §10 over a whole mixed session, asserted on what the model received: at every request,
  * nothing from before the active window's boundary (2); after the run, the stored transcript keeps
  * invariants 1, 4, 5 and 7. Invariant 6 through the session: after a manual reset, session_history
- * returns nothing from before it to the model.
+ * returns nothing from before it to the model. Runs on the memory store and on a real PostgreSQL
+ * server (a schema per test), so the engine keeps the invariants on a server backend too.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../store/open-store.js";
+import type { HistoryStore } from "../store/port.js";
+import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../store/test-support/postgres-database.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
@@ -13,9 +17,34 @@ import { renderRowText } from "../core/row-text.js";
 
 const MARKER = /\[#\d+\]/g;
 
-describe("invariants over a mixed session", () => {
-  it("no request carries a row from before the active window's boundary; the transcript keeps invariants 1, 4, 5, 7", async () => {
-    const store = memoryStore();
+let database: TestDatabase | undefined;
+let schemas = 0;
+const opened: HistoryStore[] = [];
+beforeAll(async () => {
+  if (postgresUnavailable === "") database = await createTestDatabase();
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+const backends = [
+  { name: "memory", open: () => memoryStore() },
+  { name: "postgres", open: () => openStore({ url: database!.url, schema: `invariants_${(schemas += 1)}` }) },
+];
+
+describe.each(backends)("invariants over a mixed session on $name", ({ name, open }) => {
+  const newStore = () => {
+    const store = open();
+    opened.push(store);
+    return store;
+  };
+  const skip = name === "postgres" && postgresUnavailable !== "";
+
+  it.skipIf(skip)("no request carries a row from before the active window's boundary; the transcript keeps invariants 1, 4, 5, 7", async () => {
+    const store = newStore();
     let fileCounter = 0;
     const files = new Proxy<Record<string, string>>({}, { get: () => `[#${++fileCounter}] ${"data ".repeat(900)}` });
     const script = (call: RecordedCall): ScriptedStep => {
@@ -55,8 +84,8 @@ describe("invariants over a mixed session", () => {
     expect(sessionProblems(await readAllRows(store, "s"), await store.lastSeq("s"))).toEqual([]);
   });
 
-  it("after a manual reset, session_history gives the model nothing from before it (invariant 6)", async () => {
-    const store = memoryStore();
+  it.skipIf(skip)("after a manual reset, session_history gives the model nothing from before it (invariant 6)", async () => {
+    const store = newStore();
     const script = (call: RecordedCall): ScriptedStep => {
       const last = call.prompt.at(-1);
       if (last?.role === "user" && call.text.endsWith("what was the password?")) return { toolCalls: [{ toolName: "session_history", input: { action: "search", query: "HUNTER2", mode: "literal" } }] };

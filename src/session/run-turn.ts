@@ -159,6 +159,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const key = modelKey(model);
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
+  const checkedEstimates: number[] = [request.estimatedTokens];
   // Each step's request estimate reuses the previous one: only the rows stored since are counted.
   let previous = request.estimate;
   const recorder = createStepRecorder({
@@ -168,6 +169,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     operationPrefix,
     tokensOf: (parts) => storedRowTokens({ role: "assistant", parts }),
     estimateOf: (stepIndex) => estimates[stepIndex],
+    checkedEstimateOf: (stepIndex) => checkedEstimates[stepIndex],
     contextLimit: limit,
     onStored: (step) => {
       steps.push(step);
@@ -251,6 +253,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       prepared = undefined;
       previous = next.estimate;
       estimates[stepNumber] = next.rawEstimatedTokens;
+      checkedEstimates[stepNumber] = next.estimatedTokens;
       if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
       return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { system: next.system }) };
     },

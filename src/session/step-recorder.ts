@@ -35,6 +35,8 @@ export interface StepRecorderOptions {
   tokensOf: (parts: RowPart[]) => number;
   /** Our raw estimate of the request step `index` answered, kept for calibration. */
   estimateOf?: (stepIndex: number) => number | undefined;
+  /** Our calibrated estimate of that request: the figure checked against the hard ceiling. */
+  checkedEstimateOf?: (stepIndex: number) => number | undefined;
   onStored: (step: StoredStep) => void;
   /** Assistant text as it streams, with the index of the step it belongs to. */
   onTextDelta?: (delta: string, stepIndex: number) => void;
@@ -60,6 +62,7 @@ export function createStepRecorder({
   operationPrefix,
   tokensOf,
   estimateOf = () => undefined,
+  checkedEstimateOf = () => undefined,
   onStored,
   onTextDelta = () => undefined,
   contextLimit,
@@ -80,6 +83,7 @@ export function createStepRecorder({
 
   async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
+    const checked = checkedEstimateOf(stepIndex);
     const input: RowInput = {
       id: generateId(),
       role: "assistant",
@@ -89,6 +93,7 @@ export function createStepRecorder({
         model: step.model,
         finishReason: step.finishReason,
         ...(estimated === undefined ? {} : { estimatedInputTokens: estimated }),
+        ...(checked === undefined ? {} : { checkedInputTokens: checked }),
         ...(contextLimit === undefined ? {} : { contextLimit }),
       }),
       tokens: tokensOf(parts),

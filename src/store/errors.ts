@@ -122,9 +122,11 @@ export class StoreReadOnlyError extends CtxwinError {
       reason === "opened-read-only"
         ? "it was opened read-only"
         : `this user cannot write the file or its folder${options.detail === undefined ? "" : ` (${options.detail})`}`;
+    const remedy =
+      reason === "opened-read-only" ? "To write, open it without readOnly." : "To write, make the folder and the file writable for this user, or use another directory.";
     super(
       StoreReadOnlyError.errorName,
-      `Cannot write to the ctxwin history '${path}': ${why}. Nothing was written; reading still works (e.g. 'ctxwin history'). To write, make the folder and the file writable for this user, or use another directory.`,
+      `Cannot write to the ctxwin history '${path}': ${why}. Nothing was written; reading still works (e.g. 'ctxwin history'). ${remedy}`,
       options,
     );
   }

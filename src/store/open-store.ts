@@ -97,7 +97,7 @@ function withDatabaseUrlFromEnvironment(options: OpenStoreOptions): OpenStoreOpt
   if (url === undefined || url === "" || options === null || typeof options !== "object") return options;
   const record = options as Record<string, unknown>;
   if (record["backend"] !== undefined || record["url"] !== undefined || record["path"] !== undefined) return options;
-  // SQLite-only knobs (e.g. readOnly from the history commands) do not apply to a server.
-  const { directory: _directory, readOnly: _readOnly, durability: _durability, busyTimeoutMs: _busy, ...rest } = record;
+  // SQLite-only knobs do not apply to a server; readOnly does (nothing is created or written).
+  const { directory: _directory, durability: _durability, busyTimeoutMs: _busy, ...rest } = record;
   return { ...rest, url } as PostgresOpenOptions;
 }

@@ -50,6 +50,23 @@ describe("the demo model's policy", () => {
     expect(next).toEqual({ kind: "tool", call: { toolName: "read_file", input: { path: "guide.md" } } });
   });
 
+  it("writes the files read since the warning when the notes-flush step arrives, with only the memory tool offered", () => {
+    const messages = [
+      user(task),
+      ...toolStep("list_files", { path: "." }, "README.md (2.0 KB)\nguide.md (1.0 KB)"),
+      ...toolStep("read_file", { path: "README.md" }, readme),
+      user("[Context budget] Window w:0 holds about 9,000 of 16,000 tokens …"),
+      ...toolStep("memory", { command: "create" }, "File created."),
+      ...toolStep("read_file", { path: "guide.md" }, "File: guide.md · lines 1–2 of 2\n# Guide\nSteps."),
+      user("[Context window w:0 rolls over after this step.] Update your notes file /memories/workspace/context-notes.md now with the memory tool: …"),
+    ];
+    const flush = { ...request("", messages), tools: tools.filter((tool) => tool.name === "memory") } as LanguageModelV3CallOptions;
+    const step = decideStep(observeRequest(flush));
+    expect(step.kind === "tool" && step.call.toolName).toBe("memory");
+    const notes = parseNotes(`<memory path="x">\n${step.kind === "tool" ? String(step.call.input["file_text"]) : ""}</memory>`);
+    expect(notes.read.map((note) => note.path)).toEqual(["README.md", "guide.md"]);
+  });
+
   it("answers a question about its first file through session_history: search, read_item, then the quoted line", () => {
     const notes = renderNotes({ task, read: [{ path: "README.md", lines: 3, summary: "Reservoir notes" }], next: [], folders: [], listed: ["."] });
     const system = `<memory path="/memories/workspace/context-notes.md">\n${notes}</memory>`;

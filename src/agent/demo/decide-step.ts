@@ -38,7 +38,9 @@ export function decideStep(request: ObservedRequest): DemoStep {
   const sinceCurrent = request.toolSteps.slice(current?.stepsBefore ?? 0);
   // After a rollover the request is "continue": what it continues is in the notes or the history.
   const recall = RECALL_PATTERN.exec(currentText) ?? (currentText === CONTINUE_TEXT ? (RECALL_PATTERN.exec(notes.working ?? "") ?? interruptedQuestion(sinceCurrent)) : null);
-  if (lastUser.includes(BUDGET_WARNING_MARKER) && request.toolNames.includes("memory") && !request.sinceLastUser.some((step) => step.toolName === "memory")) {
+  // The budget warning, or the notes-flush step just before a rollover: write down everything so far.
+  const asksForNotes = lastUser.includes(BUDGET_WARNING_MARKER) || NOTES_FLUSH.test(lastUser);
+  if (asksForNotes && request.toolNames.includes("memory") && !request.sinceLastUser.some((step) => step.toolName === "memory")) {
     const working = recall !== null ? recall.input : TASK_PATTERN.test(currentText) || currentText === CONTINUE_TEXT || currentText === "" ? notes.working : currentText;
     return { kind: "tool", call: { toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: renderNotes({ ...progressOf(request, notes), working }), overwrite: true } } };
   }
@@ -56,7 +58,7 @@ function progressOf(request: ObservedRequest, notes: ExplorerNotes): ExplorerNot
   const taskText = [...request.userTexts].reverse().find((text) => TASK_PATTERN.test(text)) ?? notes.task ?? earlier?.task;
   const target = Number(TASK_PATTERN.exec(taskText ?? "")?.[1] ?? 0);
   const read: FileNote[] = [...notes.read];
-  for (const note of [...(earlier?.read ?? []), ...windowListingReads(request), ...readInWindow(request)]) if (!read.some((known) => known.path === note.path)) read.push(note);
+  for (const note of [...(earlier?.read ?? []), ...windowListingReads(request), ...ledgerReads(request), ...readInWindow(request)]) if (!read.some((known) => known.path === note.path)) read.push(note);
   const isRead = (path: string) => read.some((note) => note.path === path);
   const listings = listingsInWindow(request);
   const listed = new Set([...notes.listed, ...listings.map((listing) => listing.folder)]);
@@ -129,9 +131,11 @@ function historyListing(request: ObservedRequest): { task: string | undefined; r
 }
 
 const LEAD_IN = /^\[Context window w:\d+ begins\.\]/;
+/** The notes-flush instruction (ADR 0024): the window ends after this one memory-only step. */
+const NOTES_FLUSH = /^\[Context window w:\d+ rolls over after this step\.\]/;
 
 function isSynthetic(text: string): boolean {
-  return text.includes(BUDGET_WARNING_MARKER) || LEAD_IN.test(text);
+  return text.includes(BUDGET_WARNING_MARKER) || LEAD_IN.test(text) || NOTES_FLUSH.test(text);
 }
 
 /** The question found by `resumeAfterRollover` in the previous window's items. */
@@ -166,6 +170,24 @@ function listFolder(folder: string): DemoStep {
 function finalReport({ read }: ExplorerNotes): string {
   const lines = read.map((note, index) => (note.summary === "" ? `${index + 1}. ${note.path}` : `${index + 1}. ${note.path} (${note.lines} lines): ${note.summary}`));
   return [`I read ${read.length} files. What each one is for:`, ...lines].join("\n");
+}
+
+const LEDGER_READ = /^- item (\d+): read_file (\{.*?\})$/gm;
+
+/**
+ * Files the carried ledger of a continued turn lists as read (ADR 0023): their results are in the
+ * previous window, so they are not read again, even when the notes could not be updated in time.
+ */
+function ledgerReads(request: ObservedRequest): FileNote[] {
+  const reads: FileNote[] = [];
+  for (const text of request.userTexts) {
+    for (const match of text.matchAll(LEDGER_READ)) {
+      const input = safeParse(match[2]!);
+      const path = typeof input === "object" && input !== null ? (input as Record<string, unknown>)["path"] : undefined;
+      if (typeof path === "string") reads.push({ path, lines: 0, summary: "" });
+    }
+  }
+  return reads;
 }
 
 /** The files `read_file` returned in this window, in order. */

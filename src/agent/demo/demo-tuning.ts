@@ -9,6 +9,14 @@ import type { WorkspaceToolLimits } from "../../tools/workspace/limits.js";
 export const DEMO_MINIMUM_CONTEXT_LIMIT = 12_000;
 
 /**
+ * The rollover threshold of `ctxwin demo` (the library default is 0.7): the force band (65%) then
+ * lies below the hard ceiling (75% at 16k), so the notes-flush step before a mid-turn rollover fits
+ * (ADR 0024); at 0.7 and limits up to ~33k the two coincide. `serve --demo-model` keeps the
+ * project's settings.
+ */
+export const DEMO_THRESHOLD = 0.6;
+
+/**
  * @example demoTuning({ contextLimit: 16_000 }) // { budget: { warningTurnTokens: 960 }, toolLimits: { maxReadChars: 4_000 } }
  */
 export function demoTuning({ contextLimit }: { contextLimit: number }): { budget: SessionBudgetOptions; toolLimits: WorkspaceToolLimits } {

@@ -13,7 +13,8 @@ import { ModelConfigError, parseContextLimit, parseMaxRetries } from "../../agen
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { assertSessionId } from "../../core/row.js";
-import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
+import { openStore } from "../../store/open-store.js";
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, describeStoreOptions, storeOptionsOf } from "../store-flag.js";
 import type { HistoryStore } from "../../store/port.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
 import { formatTokens } from "../terminal/budget-bar.js";
@@ -27,6 +28,7 @@ import { printTurns } from "./turn-printer.js";
 
 /** The flags of `ctxwin chat` as commander hands them over. */
 export interface ChatFlags {
+  store?: string;
   model?: string;
   baseUrl?: string;
   contextLimit?: string;
@@ -64,6 +66,7 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
     .option("--context-limit <tokens>", "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)")
     .option("--session <id>", "resume this session (or start one with this id); default: a new session")
     .option("--dir <project>", "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory")
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
     .option("--threshold <fraction>", "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)")
@@ -93,7 +96,8 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     const sessionId = flags.session ?? newSessionId();
     assertSessionId(sessionId);
 
-    store = openStore({ directory });
+    const storeOptions = storeOptionsOf({ store: flags.store, directory });
+    store = openStore(storeOptions);
     const existing = await store.session(sessionId);
     const memoryRoot = defaultMemoryRoot({ directory });
     const session = createWorkspaceAgent({
@@ -115,7 +119,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     host.streams.stderr.write(
       [
         `ctxwin chat · ${resolved.label} · ${limit}`,
-        `session ${sessionId} (${state}) · workspace ${workspaceRoot} (${flags.allowWrite === true ? "read and write" : "read-only"}) · store ${path.join(directory, DEFAULT_STORE_PATH)}`,
+        `session ${sessionId} (${state}) · workspace ${workspaceRoot} (${flags.allowWrite === true ? "read and write" : "read-only"}) · store ${describeStoreOptions(storeOptions, host.env)}`,
         "Type a message. /help lists the commands; Ctrl-C interrupts a turn, or ends the chat at the prompt.",
         "",
       ].join("\n"),

@@ -46,7 +46,20 @@ describe("ctxwin demo", () => {
     expect(report.rollovers.length).toBeGreaterThanOrEqual(3);
     expect(report.windows).toBe(report.rollovers.length + 1);
     expect(report.peakRequestTokens).toBeLessThanOrEqual(report.hardCeiling!);
+    // ctxwin's own estimate of the largest request, beside the model's count: the one checked against the ceiling.
+    expect(report.peakEstimatedTokens).toBeGreaterThan(0);
+    expect(report.peakEstimatedTokens).toBeLessThanOrEqual(report.hardCeiling!);
     expect(report.recoveries).toBeGreaterThanOrEqual(1);
+
+    // Continuity (issue 14): the notes flush before each mid-turn rollover leaves nothing to re-read,
+    // and every rollover that stopped the exploration carried its task into the new window.
+    expect(report.notesFlushes).toBeGreaterThanOrEqual(1);
+    expect(report.filesReReadAfterRollover).toBe(0);
+    expect(report.filesRead).toBe(32);
+    const midStream = report.rollovers.filter((rollover) => rollover.reason === "mid-stream");
+    expect(report.carried.length).toBe(midStream.length);
+    expect(report.carried[0]).toMatchObject({ windowId: report.rollovers[0]!.windowId, itemId: "1", input: expect.stringMatching(/^Explore the folder /) });
+    expect(report.carried[0]!.calls).toBeGreaterThan(0);
 
     // The question was about the first file read; the expected text is that file's line on disk.
     const { firstFile, line, expected, answer, correct } = report.recovered;
@@ -75,6 +88,9 @@ describe("ctxwin demo", () => {
     const project = scratch("ctxwin-demo-chart-");
     const result = await ctxwin(["demo", "--files", "12"], { cwd: project });
     expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^ {2}↳ carried into w:\d+: the task \(item 1\) "Explore the folder /m);
+    expect(result.stdout).toMatch(/^ {2}files read {9}12, re-read after a rollover: 0 \(\d+ notes flushes before rollovers\)$/m);
+    expect(result.stdout).toMatch(/^ {2}requests {11}\d+, the largest [\d,]+ tokens by ctxwin's estimate, [\d,]+ by the model's count \(hard ceiling 12,000, limit 16,000\)$/m);
     const chart = result.stdout.slice(result.stdout.lastIndexOf("\nContext timeline of ") + 1).trimEnd().split("\n");
     expect(chart[0]).toMatch(/^Context timeline of demo-\S+: \d+ windows?, \d+ requests?/);
     expect(chart.length).toBeGreaterThanOrEqual(2);

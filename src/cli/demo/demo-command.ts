@@ -12,9 +12,11 @@ import { DEMO_MINIMUM_CONTEXT_LIMIT } from "../../agent/demo/demo-tuning.js";
 import { wantsColor } from "../terminal/budget-bar.js";
 import { createDemoDisplay } from "./demo-display.js";
 import { runDemo } from "./run-demo.js";
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag } from "../store-flag.js";
 
 interface DemoCommandOptions {
   dir?: string;
+  store?: string;
   path?: string;
   contextLimit: number;
   files: number;
@@ -35,6 +37,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
     .command("demo")
     .description("Run an offline demo: a scripted agent reads files under a small context limit, rolls over, and recovers an early detail from its history")
     .option("--dir <path>", "where the session is stored (.ctxwin/ inside it)", process.cwd())
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--path <folder>", "folder the agent explores (default: the ctxwin package itself)")
     .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: DEMO_MINIMUM_CONTEXT_LIMIT, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
     .option("--files <count>", "files the agent is asked to read", wholeNumber({ min: 1, max: 500 }), DEMO_DEFAULTS.files)
@@ -50,6 +53,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
         const display = options.json === true ? undefined : createDemoDisplay({ output: process.stdout, live, color: wantsColor({ stream: process.stdout }) });
         const report = await runDemo({
           directory,
+          store: options.store,
           folder,
           contextLimit: options.contextLimit,
           files: options.files,

@@ -65,6 +65,15 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
           line(dividerLine({ text: `context window ${event.windowNumber} (${event.windowId}) · rolled over at ${event.percent}% · ${event.reason}${event.flushOpportunity ? "" : " · no chance to save notes"}`, color }));
           barDue = true;
           break;
+        case "notes-flush":
+          line(`  ⚑ ${event.windowId} rolls over after this step: one memory-only step to bring the notes up to date`);
+          break;
+        case "carried":
+          line(`  ↳ carried into ${event.windowId}: the task (item ${event.carried.itemId}) "${cut(event.carried.input, 90)}" + ${event.carried.calls} finished call(s)`);
+          break;
+        case "re-read":
+          line(`  ↻ re-read after a rollover: ${event.path}`);
+          break;
         case "recovery":
           line(`  ↺ recovery: ${event.summary}`);
           break;
@@ -83,8 +92,9 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
         "Report",
         `  windows            ${report.windows} (${report.rollovers.length} rollovers, ${report.warnings} warnings, ${report.notesWritten} notes written)`,
         `  rows stored        ${formatTokens(report.rows)} in ${report.database}`,
-        `  files read         ${report.filesRead}`,
-        `  requests           ${report.requests}, the largest ${formatTokens(report.peakRequestTokens)} tokens (hard ceiling ${formatTokens(report.hardCeiling ?? 0)}, limit ${formatTokens(report.contextLimit)})`,
+        `  files read         ${report.filesRead}, re-read after a rollover: ${report.filesReReadAfterRollover} (${report.notesFlushes} notes flushes before rollovers)`,
+        `  tasks carried      ${report.carried.length} of ${report.rollovers.length} rollovers carried the task into the new window`,
+        `  requests           ${report.requests}, the largest ${formatTokens(report.peakEstimatedTokens)} tokens by ctxwin's estimate, ${formatTokens(report.peakRequestTokens)} by the model's count (hard ceiling ${formatTokens(report.hardCeiling ?? 0)}, limit ${formatTokens(report.contextLimit)})`,
         `  recovered answer   ${check(report.recovered.correct)} ${report.recovered.firstFile === null ? "(no file was read)" : `line ${report.recovered.line} of ${report.recovered.firstFile}, through ${report.recoveries} session_history read(s)`}`,
         `  took               ${(report.durationMilliseconds / 1000).toFixed(1)} s · status ${report.status}${report.problem === undefined ? "" : ` (${report.problem})`}`,
         "",
@@ -96,4 +106,8 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
       output.write(`${lines.join("\n")}\n`);
     },
   };
+}
+
+function cut(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }

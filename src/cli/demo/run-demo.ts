@@ -8,20 +8,26 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { explorationTask, recallQuestion } from "../../agent/demo/demo-prompts.js";
-import { demoTuning } from "../../agent/demo/demo-tuning.js";
+import { DEMO_THRESHOLD, demoTuning } from "../../agent/demo/demo-tuning.js";
 import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
-import { SESSION_HISTORY_TOOL_NAME, toolNameOf } from "../../core/row-text.js";
+import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
 import type { RowPart } from "../../core/row.js";
+import { readCarry } from "../../core/rollover/turn-carry.js";
+import { parseWindowId } from "../../core/windows.js";
+import { createDemoTally, succeededCalls } from "./demo-tally.js";
 import type { SessionUsage } from "../../session/session-types.js";
-import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
+import { openStore } from "../../store/open-store.js";
 import { readTimeline } from "../../store/read-timeline.js";
-import { DEFAULT_OUTPUT_RESERVE, DEFAULT_THRESHOLD } from "../../core/budget/step-budget.js";
+import { DEFAULT_OUTPUT_RESERVE } from "../../core/budget/step-budget.js";
 import type { Timeline } from "../../core/timeline/timeline-types.js";
+import { describeStoreOptions, storeOptionsOf } from "../store-flag.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
 
 export interface DemoOptions {
   /** Where `.ctxwin/` goes. */
   directory: string;
+  /** `--store`: a postgres:// URL or a SQLite file instead of `<directory>/.ctxwin/ctxwin.db`. */
+  store?: string | undefined;
   /** The folder the agent explores. */
   folder: string;
   contextLimit: number;
@@ -40,10 +46,24 @@ export type DemoEvent =
   | { type: "usage"; usage: SessionUsage }
   | { type: "warning"; windowId: string; percent: number }
   | { type: "notes"; path: string; bytes: number }
+  | { type: "notes-flush"; windowId: string }
   | { type: "rollover"; windowNumber: number; windowId: string; reason: string; percent: number; flushOpportunity: boolean }
+  | { type: "carried"; windowId: string; carried: CarriedTask }
+  | { type: "re-read"; path: string }
   | { type: "recovery"; summary: string }
   | { type: "question"; text: string }
   | { type: "answer"; text: string };
+
+/** The task a rollover carried into its new window (ADR 0023), as stored in the `continue` row. */
+export interface CarriedTask {
+  windowId: string;
+  /** Item id of the user input that started the turn. */
+  itemId: string;
+  /** The carried input's first line. */
+  input: string;
+  /** Finished tool calls in the carried ledger. */
+  calls: number;
+}
 
 export interface DemoReport {
   sessionId: string;
@@ -55,8 +75,18 @@ export interface DemoReport {
   windows: number;
   rows: number;
   requests: number;
+  /** The largest request by the scripted model's own count. */
   peakRequestTokens: number;
+  /** The largest request by ctxwin's estimate (calibrated; the figure checked against the hard ceiling). */
+  peakEstimatedTokens: number;
+  /** Distinct files read successfully (a refused read is not a read). */
   filesRead: number;
+  /** Successful reads of a file already read in an earlier window. */
+  filesReReadAfterRollover: number;
+  /** Notes-flush steps given before mid-turn rollovers (ADR 0024). */
+  notesFlushes: number;
+  /** What each rollover that stopped a turn carried into its new window. */
+  carried: CarriedTask[];
   warnings: number;
   notesWritten: number;
   rollovers: Array<{ windowId: string; reason: string; percent: number; flushOpportunity: boolean }>;
@@ -75,21 +105,24 @@ export interface DemoReport {
  * @example
  * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 32 });
  */
-export async function runDemo({ directory, folder, contextLimit, files, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
+export async function runDemo({ directory, store: storeUrl, folder, contextLimit, files, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const id = sessionId ?? demoSessionId(now());
-  const store = openStore({ directory });
-  const database = path.join(directory, DEFAULT_STORE_PATH);
+  const storeOptions = storeOptionsOf({ store: storeUrl, directory });
+  const store = openStore(storeOptions);
+  const database = describeStoreOptions(storeOptions);
   let requests = 0;
-  let peakRequestTokens = 0;
+  const tally = createDemoTally();
   const model = createDemoModel({
     stepDelayMilliseconds: paceMilliseconds,
     chunkDelayMilliseconds: Math.round(paceMilliseconds / 10),
     onRequest: ({ inputTokens }) => {
       requests += 1;
-      peakRequestTokens = Math.max(peakRequestTokens, inputTokens);
+      tally.requestCounted(inputTokens);
     },
   });
+  const defaults = demoTuning({ contextLimit });
+  const tuning = { ...defaults, budget: { ...defaults.budget, threshold: DEMO_THRESHOLD } };
   const agent = createWorkspaceAgent({
     store,
     sessionId: id,
@@ -97,37 +130,38 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
     workspaceRoot: folder,
     memoryRoot: defaultMemoryRoot({ directory }),
     contextLimit,
-    ...demoTuning({ contextLimit }),
+    ...tuning,
     maxSteps: 60,
     maxTurnsPerSend: 60,
     logWarning: () => {},
   });
-  const counts = { warnings: 0, notesWritten: 0, recoveries: 0, filesRead: 0, windows: 1 };
+  const counts = { warnings: 0, notesWritten: 0, notesFlushes: 0, recoveries: 0, windows: 1 };
   const rollovers: DemoReport["rollovers"] = [];
-  const readOrder: string[] = [];
+  const carried: CarriedTask[] = [];
   const percentOf = (tokens: number, max: number) => Math.round((tokens / max) * 100);
   agent.on("budget-warning", (warning) => {
     counts.warnings += 1;
     onEvent({ type: "warning", windowId: warning.windowId, percent: percentOf(warning.contextTokens, warning.maxTokens) });
   });
+  agent.on("notes-flush", ({ windowId }) => {
+    counts.notesFlushes += 1;
+    onEvent({ type: "notes-flush", windowId });
+  });
   agent.on("rollover", (rollover) => {
     counts.windows += 1;
+    tally.windowOpened(rollover.windowId);
     const percent = percentOf(rollover.contextTokens, rollover.maxTokens);
     rollovers.push({ windowId: rollover.windowId, reason: rollover.reason, percent, flushOpportunity: rollover.flushOpportunity });
     onEvent({ type: "rollover", windowNumber: counts.windows, windowId: rollover.windowId, reason: rollover.reason, percent, flushOpportunity: rollover.flushOpportunity });
     reportUsage();
+    readCarried(rollover.windowId);
   });
   agent.on("step-end", ({ row }) => {
-    for (const part of row.parts as RowPart[]) {
-      const toolName = toolNameOf(part as { type: string });
-      if (toolName === undefined) continue;
-      const input = ((part as { input?: unknown }).input ?? {}) as Record<string, unknown>;
-      const failed = (part as { state?: string }).state !== "output-available";
-      if (toolName === "read_file" && !failed) {
-        counts.filesRead += 1;
-        readOrder.push(String(input["path"]));
-      }
-      if (toolName === "memory" && !failed) {
+    tally.stepStored(row);
+    // Only calls that succeeded count: a refused read is not a file read, a refused write no notes.
+    for (const { toolName, input } of succeededCalls(row.parts as RowPart[])) {
+      if (toolName === "read_file" && tally.fileRead(String(input["path"]))) onEvent({ type: "re-read", path: String(input["path"]) });
+      if (toolName === "memory") {
         counts.notesWritten += 1;
         onEvent({ type: "notes", path: String(input["path"]), bytes: Buffer.byteLength(String(input["file_text"] ?? "")) });
       } else if (toolName === SESSION_HISTORY_TOOL_NAME) {
@@ -144,6 +178,19 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
     usageRead = usageRead.then(async () => onEvent({ type: "usage", usage: await agent.usage() }));
   };
   agent.on("usage", reportUsage);
+  // The `continue` row is the third of the rollover's one append: boundary, lead-in, continue.
+  let carriedRead: Promise<void> = Promise.resolve();
+  const readCarried = (windowId: string) => {
+    carriedRead = carriedRead.then(async () => {
+      const boundarySeq = parseWindowId(windowId);
+      const row = boundarySeq === undefined ? undefined : await store.read(id, boundarySeq + 2);
+      const carry = row?.meta?.type === "continue" ? readCarry(row.meta["carry"]) : undefined;
+      if (carry?.input === undefined) return;
+      const task: CarriedTask = { windowId, itemId: carry.input.itemId, input: carry.input.text.split("\n")[0] ?? "", calls: carry.ledger.length + carry.omittedCalls };
+      carried.push(task);
+      onEvent({ type: "carried", windowId, carried: task });
+    });
+  };
 
   try {
     onEvent({ type: "start", sessionId: id, folder, database, usage: await agent.usage() });
@@ -151,7 +198,7 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
     let recovered: DemoReport["recovered"] = { firstFile: null, line: null, question: null, answer: exploration.text, expected: null, correct: false };
     let status = exploration.status;
     let problem = exploration.reason ?? exploration.error?.message;
-    const firstFile = readOrder[0];
+    const firstFile = tally.readOrder[0];
     if (exploration.status === "completed" && firstFile !== undefined) {
       const { line, text } = await pickDetail(path.join(folder, firstFile));
       const question = recallQuestion({ line });
@@ -163,9 +210,10 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
       recovered = { firstFile, line, question, answer: answer.text, expected: text, correct: answer.text.includes(`"${text}"`) };
     }
     await usageRead;
+    await carriedRead;
     const usage = await agent.usage();
     const summary = await store.session(id);
-    const timeline = await readTimeline({ store, sessionId: id, settings: { strategy: "rollover", threshold: DEFAULT_THRESHOLD, outputReserve: DEFAULT_OUTPUT_RESERVE } });
+    const timeline = await readTimeline({ store, sessionId: id, settings: { strategy: "rollover", threshold: DEMO_THRESHOLD, outputReserve: DEFAULT_OUTPUT_RESERVE } });
     return {
       sessionId: id,
       database,
@@ -176,8 +224,12 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
       windows: summary?.windowCount ?? counts.windows,
       rows: summary?.lastSeq ?? 0,
       requests,
-      peakRequestTokens,
-      filesRead: counts.filesRead,
+      peakRequestTokens: tally.peak.modelCount,
+      peakEstimatedTokens: tally.peak.estimate,
+      filesRead: tally.readOrder.length,
+      filesReReadAfterRollover: tally.reReads.length,
+      notesFlushes: counts.notesFlushes,
+      carried,
       warnings: counts.warnings,
       notesWritten: counts.notesWritten,
       rollovers,
@@ -186,7 +238,7 @@ export async function runDemo({ directory, folder, contextLimit, files, paceMill
       status,
       ...(status === "completed" || problem === undefined ? {} : { problem }),
       durationMilliseconds: Date.now() - started,
-      inspect: inspectCommands({ directory, sessionId: id }),
+      inspect: inspectCommands({ directory, store: storeUrl, sessionId: id }),
       timeline,
     };
   } finally {
@@ -215,8 +267,8 @@ function demoSessionId(date: Date): string {
   return `demo-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-function inspectCommands({ directory, sessionId }: { directory: string; sessionId: string }): string[] {
-  const dirFlag = path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`;
+function inspectCommands({ directory, store, sessionId }: { directory: string; store: string | undefined; sessionId: string }): string[] {
+  const dirFlag = (path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`) + (store === undefined ? "" : ` --store ${JSON.stringify(describeStoreOptions(storeOptionsOf({ store, directory })))}`);
   return [
     `npx ctxwin history windows ${sessionId}${dirFlag}`,
     `npx ctxwin history usage ${sessionId}${dirFlag}`,

@@ -2,19 +2,24 @@
  * `ctxwin doctor`: checks a project's store for damage, rebuilds its search indexes when only
  * they are damaged, and with `--salvage <out.jsonl>` writes every readable row as a ctxwin JSONL
  * export that `ctxwin import` loads into a new store. Exit code 0 when the store is healthy in
- * the end, 1 when damage remains or the check failed, 2 for a bad command line.
+ * the end, 1 when damage remains or the check failed, 2 for a bad command line. It checks SQLite
+ * files only: a PostgreSQL store (`--store postgres://…`, `CTXWIN_DATABASE_URL`) is refused with a
+ * line saying what to use instead.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
-import { DEFAULT_STORE_PATH } from "../../store/open-store.js";
+import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "../../store/open-store.js";
 import { doctorDatabase, type DoctorReport } from "../../store/sqlite/doctor/doctor.js";
-import { FAILURE_EXIT_CODE } from "../command-line.js";
+import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
+import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
+import { describeServer } from "../../store/postgres/server-errors.js";
 
 interface DoctorFlags {
   dir?: string;
   db?: string;
+  store?: string;
   salvage?: string;
   json?: boolean;
 }
@@ -43,12 +48,23 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
     .description("Check the project's store for damage; rebuild its search indexes when only they are damaged; --salvage exports every readable row")
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
     .addOption(new Option("--db <file>", "the database file itself, instead of --dir").conflicts("dir"))
+    .addOption(new Option(STORE_FLAG, `${STORE_FLAG_HELP}; doctor checks SQLite files only`).argParser(parseStoreFlag).conflicts(["dir", "db"]))
     .option("--salvage <out.jsonl>", "write every readable row to this new file (ctxwin JSONL export; load it with 'ctxwin import')")
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
     .action((flags: DoctorFlags) => {
+      const server = serverOf(flags);
+      if (server !== undefined) {
+        output.stderr(
+          `ctxwin doctor: ${server} is a PostgreSQL server; doctor checks SQLite files only. The server keeps its own consistency: ` +
+            `check it with its tools (pg_amcheck), copy it with pg_dump, or export sessions with 'ctxwin history export --store <url>'. ` +
+            `Nothing was checked.${flags.store === undefined ? ` To check a SQLite file, pass --dir <project> or --db <file>.` : ""}\n`,
+        );
+        process.exitCode = USAGE_EXIT_CODE;
+        return;
+      }
       try {
-        const file = path.resolve(flags.db ?? path.join(flags.dir ?? process.cwd(), DEFAULT_STORE_PATH));
+        const file = path.resolve(flags.db ?? flags.store ?? path.join(flags.dir ?? process.cwd(), DEFAULT_STORE_PATH));
         const report = flags.salvage === undefined ? doctorDatabase({ path: file }) : withSalvageFile(path.resolve(flags.salvage), (salvage) => doctorDatabase({ path: file, salvage }));
         output.stdout(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${describeReport(report, flags.salvage)}\n`);
         if (report.condition !== "healthy" && report.condition !== "repaired") process.exitCode = FAILURE_EXIT_CODE;
@@ -58,6 +74,14 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
         process.exitCode = FAILURE_EXIT_CODE;
       }
     });
+}
+
+/** The server (without password) that the flags or `CTXWIN_DATABASE_URL` name instead of a file. */
+function serverOf(flags: DoctorFlags): string | undefined {
+  if (flags.store !== undefined) return isServerUrl(flags.store) ? describeServer(flags.store) : undefined;
+  const fromEnvironment = process.env[DATABASE_URL_VARIABLE] ?? "";
+  if (fromEnvironment === "" || flags.dir !== undefined || flags.db !== undefined) return undefined;
+  return `${describeServer(fromEnvironment)} (from ${DATABASE_URL_VARIABLE})`;
 }
 
 /** Runs `body` with a writer into a new file (an existing file is never overwritten). */

@@ -15,9 +15,11 @@ import { DEFAULT_USAGE_WINDOWS, formatUsage, sessionTimeline } from "./usage-com
 import { timelineSettingsOf } from "../../core/timeline/timeline-settings.js";
 import { readConfigFile } from "../../store/config-file.js";
 import { wantsUnicode } from "../terminal/timeline-chart.js";
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag } from "../store-flag.js";
 
 interface CommonOptions {
   dir?: string;
+  store?: string;
   json?: boolean;
   includeCleared?: boolean;
 }
@@ -115,6 +117,7 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     .description("Chart how a session's context filled: a sparkline per window, then a table per window")
     .argument("<session>", "session id")
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--json", "print the timeline as JSON (every request, mark and window)")
     .option("--ascii", "plain ASCII characters (the default when the locale is not UTF-8)")
     .option("--windows <count>", `read the newest <count> windows request by request, or all (default ${DEFAULT_USAGE_WINDOWS})`, parseWindowCount, DEFAULT_USAGE_WINDOWS)
@@ -139,6 +142,7 @@ function parseWindowCount(value: string): number | "all" {
 function withCommonOptions(command: Command): Command {
   return command
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--json", "print JSON instead of text lines")
     .option("--include-cleared", "also show history at or before the newest manual reset (off by default)");
 }
@@ -152,7 +156,7 @@ function runner(output: HistoryOutput) {
   return async (options: CommonOptions, body: (context: { store: HistoryStore }) => Promise<unknown>): Promise<void> => {
     let store: HistoryStore | undefined;
     try {
-      store = openProjectStore(options.dir === undefined ? {} : { directory: options.dir });
+      store = openProjectStore({ ...(options.dir === undefined ? {} : { directory: options.dir }), ...(options.store === undefined ? {} : { store: options.store }) });
       const result = await body({ store });
       if (typeof result === "string") output.stdout(`${result}\n`);
       else if (result !== undefined) output.stdout(`${JSON.stringify(result, null, 2)}\n`);

@@ -9,6 +9,7 @@ import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { openStore } from "../../store/open-store.js";
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
 import type { HistoryStore } from "../../store/port.js";
 import { readClaudeCodeSession } from "./claude-code-format.js";
 import { readCodexRollout } from "./codex-format.js";
@@ -127,13 +128,14 @@ export function registerImportCommand({ program, output = processOutput }: { pro
     .argument("<format-or-file>", `format (${IMPORT_FORMATS.join(", ")}) or the first file to import`)
     .argument("[paths...]", "files or folders (claude-code: ~/.claude/projects, codex: ~/.codex/sessions by default)")
     .option("--dir <project>", "project directory whose .ctxwin/ctxwin.db receives the rows (default: the current directory)")
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
-    .action(async (first: string, rest: string[], options: { dir?: string; json?: boolean }) => {
+    .action(async (first: string, rest: string[], options: { dir?: string; store?: string; json?: boolean }) => {
       let store: HistoryStore | undefined;
       try {
         const { format, paths } = parseImportArguments([first, ...rest]);
-        store = openStore(options.dir === undefined ? {} : { directory: options.dir });
+        store = openStore(storeOptionsOf({ store: options.store, directory: options.dir ?? process.cwd() }));
         const progress = options.json === true ? undefined : terminalProgress();
         const report = await importFiles({ store, format, paths, ...(progress === undefined ? {} : { progress }) });
         output.stdout(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);

@@ -1,16 +1,18 @@
 /**
  * `ctxwin mcp`: serves a project's history to any MCP client over stdio (stdout carries only the
- * protocol; messages for people go to stderr). Read-only: the server never writes to the store.
+ * protocol; messages for people go to stderr). Read-only: the server never writes to the store
+ * (a PostgreSQL store is opened `readOnly`), unless `--import` brings in new transcript lines.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { USAGE_EXIT_CODE } from "../command-line.js";
-import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
+import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type OpenStoreOptions } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { importFiles } from "../import/import-command.js";
 import { defaultSourceFolder } from "../import/source-files.js";
+import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
 import { createImportFreshener, type ImportFreshener } from "./import-freshener.js";
 
 /** An expected failure of `ctxwin mcp` before it serves: one line on stderr, exit code 1. */
@@ -27,6 +29,7 @@ export class McpCommandError extends CtxwinError {
 export interface McpCommandOptions {
   dir?: string;
   db?: string;
+  store?: string;
   memory?: string;
   memoryReadOnly?: boolean;
   workspace?: string;
@@ -52,9 +55,23 @@ function checkImportOptions(options: McpCommandOptions): { format: ImportSource 
   return { format: known };
 }
 
-/** The database file the options name; `--db` wins over `--dir`. */
-export function storePathOf({ dir, db }: Pick<McpCommandOptions, "dir" | "db">): string {
-  return db === undefined ? path.resolve(dir ?? process.cwd(), DEFAULT_STORE_PATH) : path.resolve(db);
+/** The database file the options name; `--db` (or a `--store` file) wins over `--dir`. */
+export function storePathOf({ dir, db, store }: Pick<McpCommandOptions, "dir" | "db" | "store">): string {
+  const file = db ?? store;
+  return file === undefined ? path.resolve(dir ?? process.cwd(), DEFAULT_STORE_PATH) : path.resolve(file);
+}
+
+/**
+ * The store the options name: a `--store` URL, else `CTXWIN_DATABASE_URL` when no file is named,
+ * else the SQLite file. A server is opened read-only unless the command imports into it.
+ */
+function storeOptionsOfMcp(options: McpCommandOptions, { importing }: { importing: boolean }): OpenStoreOptions {
+  const readOnly = importing ? {} : { readOnly: true };
+  if (options.store !== undefined && isServerUrl(options.store)) return { url: options.store, ...readOnly };
+  const fromEnvironment = process.env[DATABASE_URL_VARIABLE] ?? "";
+  const namesFile = options.store !== undefined || options.db !== undefined || options.dir !== undefined;
+  if (fromEnvironment !== "" && !namesFile) return { url: fromEnvironment, ...readOnly };
+  return { path: storePathOf(options) };
 }
 
 /**
@@ -68,6 +85,7 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
     .description("Serve session_history (and optionally memory) to an MCP client over stdio")
     .option("--dir <project>", "project directory whose .ctxwin/ctxwin.db is served (default: the current directory)")
     .option("--db <file>", "database file to serve (instead of <project>/.ctxwin/ctxwin.db)")
+    .addOption(new Option(STORE_FLAG, `${STORE_FLAG_HELP}; a server is opened read-only unless --import`).argParser(parseStoreFlag).conflicts("db"))
     .option("--memory <root>", "also serve the memory tool over this memory root")
     .option("--memory-read-only", "memory tool: only view works")
     .option("--workspace <id>", "memory tool: the id of /memories/workspace (default: mcp)", "mcp")
@@ -78,15 +96,19 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
       const checked = checkImportOptions(options);
       if ("problem" in checked) command.error(checked.problem, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.mcp.options" });
       const importFormat = "format" in checked ? checked.format : undefined;
-      const databasePath = storePathOf(options);
-      if (importFormat === undefined && !existsSync(databasePath)) {
-        throw new McpCommandError(`No ctxwin history at ${databasePath}: import transcripts first (ctxwin import claude-code|codex), or pass --dir <project> or --db <file>.`);
+      const storeOptions = storeOptionsOfMcp(options, { importing: importFormat !== undefined });
+      const databasePath = "path" in storeOptions ? storeOptions.path : undefined;
+      if (importFormat === undefined && databasePath !== undefined && !existsSync(databasePath)) {
+        throw new McpCommandError(`No ctxwin history at ${databasePath}: import transcripts first (ctxwin import claude-code|codex), or pass --dir <project>, --db <file> or --store <url>.`);
       }
-      const projectDirectory = options.db === undefined ? path.resolve(options.dir ?? process.cwd()) : undefined;
+      // A file named directly (--db, a --store file) belongs to no project folder; a server does when --dir is given.
+      const namesFile = options.db !== undefined || (options.store !== undefined && !isServerUrl(options.store));
+      const inProject = !namesFile && (databasePath !== undefined || options.dir !== undefined);
+      const projectDirectory = inProject ? path.resolve(options.dir ?? process.cwd()) : undefined;
       // Loaded here, not at start-up: every other ctxwin command starts without the MCP SDK.
       const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
       const { createCtxwinMcpServer } = await import("./mcp-server.js");
-      const store: HistoryStore = openStore({ path: databasePath });
+      const store: HistoryStore = openStore(storeOptions);
       let freshener: ImportFreshener | undefined;
       try {
         if (importFormat !== undefined) {

@@ -14,12 +14,14 @@ import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
 
 /** Context limit of the demo model when `--context-limit` is not given (as `ctxwin demo`). */
 export const DEMO_CONTEXT_LIMIT = 16_000;
 
 interface ServeFlags {
   dir?: string;
+  store?: string;
   port?: number;
   host?: string;
   model?: string;
@@ -82,6 +84,7 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .command("serve")
     .description("Open the web UI: watch sessions, their windows and budget in the browser, and chat when a model is given")
     .option("--dir <project>", "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory")
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--port <n>", "port to listen on (default: a free port)", portNumber)
     .option("--host <address>", "address to bind (default 127.0.0.1; anything else exposes the UI to the network)")
     .option("--model <model>", "chat with this model: openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id")
@@ -119,7 +122,7 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
   if (flags.demoModel === true && (flags.model !== undefined || flags.baseUrl !== undefined)) throw new ServeCommandError("--demo-model cannot be combined with --model or --base-url.");
   const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
   const chat = await chatOf({ flags, directory, workspaceRoot, contextLimit, host });
-  return startServer({ directory, host: flags.host ?? "127.0.0.1", port: flags.port ?? 0, ...(chat === undefined ? {} : { chat }), log: (message, error) => host.stderr(`${message} ${describeFailure(error)}`) });
+  return startServer({ directory, storeOptions: storeOptionsOf({ store: flags.store, directory }), host: flags.host ?? "127.0.0.1", port: flags.port ?? 0, ...(chat === undefined ? {} : { chat }), log: (message, error) => host.stderr(`${message} ${describeFailure(error)}`) });
 }
 
 async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {

@@ -20,6 +20,8 @@ export interface StepMetadata {
   finishReason?: string;
   /** Our own estimate of the request the step answered (for calibration). */
   estimatedInputTokens?: number;
+  /** Our calibrated estimate of that request: the figure the hard-ceiling check used. */
+  checkedInputTokens?: number;
   /** The context limit the step was budgeted against, so a viewer without the model can draw the bar. */
   contextLimit?: number;
 }
@@ -49,11 +51,13 @@ export function readStepMetadata(row: { metadata?: unknown }): StepMetadata | un
   const outputTokens = countOrUndefined((usage as { outputTokens?: unknown }).outputTokens);
   const model = (step as { model?: unknown }).model;
   const estimatedInputTokens = countOrUndefined((step as { estimatedInputTokens?: unknown }).estimatedInputTokens);
+  const checkedInputTokens = countOrUndefined((step as { checkedInputTokens?: unknown }).checkedInputTokens);
   const contextLimit = countOrUndefined((step as { contextLimit?: unknown }).contextLimit);
   return {
     usage: { inputTokens, outputTokens, cachedInputTokens: countOrUndefined((usage as { cachedInputTokens?: unknown }).cachedInputTokens) },
     model: typeof model === "string" ? model : "unknown",
     ...(estimatedInputTokens === undefined ? {} : { estimatedInputTokens }),
+    ...(checkedInputTokens === undefined ? {} : { checkedInputTokens }),
     ...(contextLimit === undefined || contextLimit === 0 ? {} : { contextLimit }),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { createInterface } from "node:readline";
 import { spawnTestWorker } from "../../../test/test-workers.js";
+import type { SessionWorkerConfig } from "./session-worker.js";
 
 const workerSource = new URL("./session-worker.ts", import.meta.url);
 
@@ -24,7 +25,7 @@ export interface SessionWorker {
  * await worker.waitForLines(/^step$/, 3);
  * await worker.kill();
  */
-export function startSessionWorker(config: { path: string; label: string }): SessionWorker {
+export function startSessionWorker(config: SessionWorkerConfig): SessionWorker {
   const child = spawnTestWorker({ source: workerSource, args: [JSON.stringify(config)] });
   // Writing to a worker that was just killed fails with EPIPE; the kill is what the test wants.
   child.stdin.on("error", () => undefined);

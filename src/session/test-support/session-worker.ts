@@ -1,5 +1,6 @@
 /**
- * Child process for the session crash test: runs an endless agent session on a SQLite file with a
+ * Child process for the session crash test: runs an endless agent session on a SQLite file (or a
+ * PostgreSQL server: `url` and `schema` instead of `path`) with a
  * scripted model that reads files through a tool under a small limit, so steps, warnings and
  * rollovers keep happening. Prints `step`, `rollover <id>`, `warning` and `done <label> <status>`
  * lines; the parent kills it with SIGKILL at random moments. It starts sending only after the
@@ -11,11 +12,15 @@
 import { createInterface } from "node:readline";
 import { tool } from "ai";
 import { z } from "zod";
-import { createSqliteStore } from "../../store/sqlite/sqlite-store.js";
+import { openStore } from "../../store/open-store.js";
 import { createAgentSession } from "../create-agent-session.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./scripted-model.js";
 
 export const CRASH_SESSION = "crash-session";
+
+/** The worker's store: a SQLite `path`, or a server `url` and `schema`. */
+export type SessionWorkerStore = { path: string; url?: undefined } | { url: string; schema: string; path?: undefined };
+export type SessionWorkerConfig = SessionWorkerStore & { label: string };
 export const CRASH_LIMIT = 8_000;
 
 /** Reads a few files per turn (counted from the prompt), then answers. Deterministic from what it receives. */
@@ -35,8 +40,8 @@ export const crashReadTool = tool({
 });
 
 async function main(): Promise<void> {
-  const config = JSON.parse(process.argv[2] ?? "{}") as { path: string; label: string };
-  const store = createSqliteStore({ path: config.path });
+  const config = JSON.parse(process.argv[2] ?? "{}") as SessionWorkerConfig;
+  const store = openStore(config.url === undefined ? { path: config.path } : { url: config.url, schema: config.schema });
   const { model } = scriptedModel({ script: crashScript });
   const session = createAgentSession({ store, sessionId: CRASH_SESSION, model, tools: { read: crashReadTool }, budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 }, logWarning: () => undefined });
   session.on("step-end", () => console.log("step"));

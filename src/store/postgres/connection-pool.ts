@@ -2,10 +2,11 @@
  * The PostgreSQL backend's connection pool (node-postgres `pg.Pool`, ADR 0035) and the one way
  * the store talks to it: each call runs in a transaction on one pooled connection, and failures
  * come back as typed store errors (`server-errors.ts`). The schema is checked (created, migrated)
- * on the first call, not in `openStore`, which stays synchronous.
+ * on the first call, not in `openStore`, which stays synchronous. The driver itself is loaded on
+ * that first call too (ADR 0037): a program that only uses SQLite never loads node-postgres.
  */
 import type { ConnectionOptions } from "node:tls";
-import pg from "pg";
+import type pg from "pg";
 import { initializeSchema, type InitializeResult } from "./initialize.js";
 import { describeServer, toStoreError } from "./server-errors.js";
 
@@ -18,14 +19,20 @@ export interface ConnectionPoolOptions {
   connectTimeoutMs: number;
   /** Server-side `statement_timeout` of every statement (ms; 0 = none). */
   statementTimeoutMs: number;
+  /** Only check the schema (never create or migrate it), and run every transaction READ ONLY. */
+  readOnly?: boolean | undefined;
 }
 
 /** 64-bit integers (seq, counts) as numbers; seqs stay far below 2^53. */
 const int8 = 20;
-const types = {
+const typesOf = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === int8 && format !== "binary" ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
-};
+    oid === int8 && format !== "binary" ? (value: string) => Number(value) : driver.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+});
+
+let driverLoad: Promise<typeof pg> | undefined;
+/** node-postgres, imported once per process on first use. */
+const loadDriver = () => (driverLoad ??= import("pg").then((module) => module.default));
 
 export interface TransactionOptions {
   /** The transaction writes: a lost connection leaves its outcome to be checked by a retry. */
@@ -49,21 +56,28 @@ export interface ConnectionPool {
  */
 export function createConnectionPool(options: ConnectionPoolOptions): ConnectionPool {
   const where = `${describeServer(options.url)} (schema '${options.schema}')`;
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
-    max: options.maxConnections,
-    connectionTimeoutMillis: options.connectTimeoutMs,
-    ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
-    types,
-  });
-  // An idle connection that the server closes (restart, idle timeout) is dropped by the pool and
-  // reported here; the next call opens a new one, so there is nothing else to do with it.
-  pool.on("error", () => undefined);
+  let created: Promise<pg.Pool> | undefined;
+  let ended = false;
+  const poolOf = () =>
+    (created ??= loadDriver().then((driver) => {
+      const pool = new driver.Pool({
+        connectionString: options.url,
+        ...(options.ssl === undefined ? {} : { ssl: options.ssl }),
+        max: options.maxConnections,
+        connectionTimeoutMillis: options.connectTimeoutMs,
+        ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+        types: typesOf(driver),
+      });
+      // An idle connection that the server closes (restart, idle timeout) is dropped by the pool
+      // and reported here; the next call opens a new one, so there is nothing else to do with it.
+      pool.on("error", () => undefined);
+      return pool;
+    }));
   let ready: Promise<InitializeResult> | undefined;
   let initialized: InitializeResult = { trigramIndex: false };
 
   async function connect(): Promise<pg.PoolClient> {
+    const pool = await poolOf();
     try {
       return await pool.connect();
     } catch (error) {
@@ -81,7 +95,7 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     };
     client.on("error", onError);
     try {
-      await client.query(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN");
+      await client.query(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : options.readOnly === true ? "BEGIN READ ONLY" : "BEGIN");
       const result = await work(client);
       await client.query("COMMIT");
       return result;
@@ -100,7 +114,8 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
   }
 
   function ensureSchema(): Promise<InitializeResult> {
-    ready ??= run((client) => initializeSchema(client, options.schema, where), { writing: true }).then(
+    const readOnly = options.readOnly === true;
+    ready ??= run((client) => initializeSchema(client, options.schema, where, { readOnly }), { writing: !readOnly }).then(
       (result) => (initialized = result),
       (error: unknown) => {
         // Not cached: the next call tries again (the server may be back).
@@ -120,6 +135,12 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
       await ensureSchema();
       return run(work, transactionOptions);
     },
-    end: () => pool.end(),
+    async end() {
+      if (ended) return;
+      ended = true;
+      // A driver that failed to load already failed the call that loaded it; closing has nothing to end.
+      const pool = await created?.catch(() => undefined);
+      await pool?.end();
+    },
   };
 }

@@ -16,13 +16,19 @@ export interface InitializeResult {
   trigramIndex: boolean;
 }
 
-/** Runs inside a transaction of `client`. */
-export async function initializeSchema(client: pg.PoolClient, schema: string, where: string): Promise<InitializeResult> {
+/**
+ * Runs inside a transaction of `client`. With `readOnly` the schema is only checked: a missing
+ * store, or one of an older format that would need migrating, is refused and nothing is written.
+ */
+export async function initializeSchema(client: pg.PoolClient, schema: string, where: string, { readOnly = false }: { readOnly?: boolean } = {}): Promise<InitializeResult> {
   const t = tableNames(schema);
-  await client.query("SELECT pg_advisory_xact_lock($1)", [initializeLockKey]);
+  if (!readOnly) await client.query("SELECT pg_advisory_xact_lock($1)", [initializeLockKey]);
   const tables = await client.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1", [schema]);
   const names = new Set(tables.rows.map((row) => row.name));
   let version: number;
+  if (names.size === 0 && readOnly) {
+    throw new StoreFormatError(where, `No ctxwin store in the schema '${schema}' on ${where} (a read-only open never creates one). Check the URL and its ?schema=.`);
+  }
   if (names.size === 0) {
     const operatorClass = await trigramOperatorClass(client);
     for (const statement of schemaV1(schema, operatorClass)) await client.query(statement);
@@ -43,6 +49,9 @@ export async function initializeSchema(client: pg.PoolClient, schema: string, wh
         `The schema '${schema}' on ${where} was written by a newer ctxwin (store format ${version}; this build reads up to ${POSTGRES_FORMAT_VERSION}). Upgrade ctxwin to open it; it was left untouched.`,
       );
     }
+  }
+  if (readOnly && version < POSTGRES_FORMAT_VERSION) {
+    throw new StoreFormatError(where, `The schema '${schema}' on ${where} has store format ${version}; open it once without readOnly to migrate it to format ${POSTGRES_FORMAT_VERSION}.`);
   }
   for (; version < POSTGRES_FORMAT_VERSION; version += 1) {
     const migration = POSTGRES_MIGRATIONS[version];

@@ -8,7 +8,7 @@ import type { ConnectionOptions } from "node:tls";
 import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
-import { StoreClosedError } from "../errors.js";
+import { StoreClosedError, StoreReadOnlyError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions } from "../options.js";
 import type { AppendOptions, FloorOptions, HistoryStore, ItemPage, ItemsOptions, SearchOptions, SessionSummary, StoreWarning, StoredRow, WindowPage, WindowsOptions } from "../port.js";
 import { decodeRow } from "../row-codec.js";
@@ -35,6 +35,11 @@ export interface PostgresStoreOptions {
   generateId?: () => string;
   maxRowBytes?: number;
   onWarning?: (warning: StoreWarning) => void;
+  /**
+   * Only read: the schema must exist already (it is never created or migrated), every
+   * transaction runs READ ONLY, and `append` / `deleteSession` throw `StoreReadOnlyError`.
+   */
+  readOnly?: boolean;
 }
 
 type SessionSummaryRecord = SessionRecord & { window_count: number };
@@ -56,14 +61,19 @@ export function createPostgresStore({
   generateId = () => crypto.randomUUID(),
   maxRowBytes,
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
+  readOnly = false,
 }: PostgresStoreOptions): HistoryStore {
-  const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs });
+  const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, readOnly });
   const t = tableNames(schema);
   let closed = false;
   let corruptRowsSkipped = 0;
 
   const open = () => {
     if (closed) throw new StoreClosedError();
+  };
+  const writable = () => {
+    open();
+    if (readOnly) throw new StoreReadOnlyError(pool.where, "opened-read-only");
   };
   /** A read-only call: one snapshot for all its statements. */
   const read = <T>(work: (client: pg.PoolClient) => Promise<T>) => pool.transaction(work, { snapshot: true });
@@ -90,7 +100,7 @@ export function createPostgresStore({
     backend: "postgres",
 
     async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      open();
+      writable();
       assertSessionId(sessionId);
       const operationId = checkOperationId(options.operationId);
       const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
@@ -228,7 +238,7 @@ export function createPostgresStore({
     },
 
     async deleteSession(sessionId: string) {
-      open();
+      writable();
       assertSessionId(sessionId);
       return pool.transaction(
         async (client) => {

@@ -1,0 +1,190 @@
+/**
+ * Rollover continuity (issue 14), run with `npm run bench -- continuity` (`--large` for more
+ * limits and tasks, `--seed=N` for other draws): lookup tasks over ../shared/data/haystack (essays)
+ * and ../shared/data/locomo-dev (LoCoMo dev conversations, CC BY-NC 4.0, never shipped) that read
+ * more than one window holds, run through the real session engine by a scripted agent that sees
+ * only its requests (bench/continuity/agent.ts, docs/adr/0026). Each task starts after a random
+ * amount of earlier conversation, so its rollovers fall at random points in the middle of its turn.
+ *
+ * The same tasks run in three configurations in one run: today's continuity features on (carried
+ * task and ledger, notes-flush step), the features off (the baseline), and strategy `compact`.
+ * Reported per configuration and per context limit: tasks answered correctly after a mid-turn
+ * rollover (goal 100%), redundant document re-reads per rollover (goal 0), tokens spent on
+ * continuity per rollover (carry + flush, or the compaction summary), and all tokens of the tasks
+ * against the baseline.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { openStore } from "../src/store/open-store.js";
+import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
+import { loadCorpus, type Corpus } from "./continuity/corpus.js";
+import { runTask, scratchDirectory, type Configuration, type TaskRun } from "./continuity/run-task.js";
+import { makeTask, type LookupTask } from "./continuity/tasks.js";
+import { formatRatio, goal } from "./measure.js";
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
+const locomoFile = process.env["CTXWIN_BENCH_LOCOMO"] ?? path.resolve(repositoryRoot, "../shared/data/locomo-dev/locomo-dev.json");
+
+export const CONFIGURATIONS: readonly Configuration[] = [
+  { name: "on", strategy: "rollover", continuity: { carry: true, notesFlush: true } },
+  { name: "off", strategy: "rollover", continuity: { carry: false, notesFlush: false } },
+  { name: "compact", strategy: "compact", continuity: { carry: false, notesFlush: false } },
+];
+
+const LABELS: Record<string, string> = { on: "carry + notes flush (default)", off: "baseline: features off", compact: 'strategy "compact"' };
+
+export interface RunPlan {
+  limits: readonly number[];
+  /** Tasks per family (essays, LoCoMo) and limit. */
+  tasksPerFamily: number;
+  seed: number;
+}
+
+/** The tasks of a plan, drawn from one seed: the same tasks run in every configuration. */
+export function planTasks(corpus: Corpus, plan: RunPlan): LookupTask[] {
+  const random = createSeededRandom(plan.seed);
+  const tasks: LookupTask[] = [];
+  for (const limit of plan.limits) {
+    for (let index = 1; index <= plan.tasksPerFamily; index += 1) {
+      for (const family of ["essays", "locomo"] as const) {
+        tasks.push(makeTask({ corpus, family, limit, id: `${family === "essays" ? "E" : "L"}${limit / 1000}k-${index}`, random }));
+      }
+    }
+  }
+  return tasks;
+}
+
+/** Runs every task in every configuration, each configuration on its own SQLite file. */
+export async function runPlan(tasks: readonly LookupTask[], configurations: readonly Configuration[] = CONFIGURATIONS): Promise<TaskRun[]> {
+  const runs: TaskRun[] = [];
+  for (const configuration of configurations) {
+    const scratch = scratchDirectory(`ctxwin-continuity-${configuration.name}-`);
+    const store = openStore({ path: path.join(scratch.directory, "ctxwin.db"), durability: "normal" });
+    try {
+      for (const task of tasks) runs.push(await runTask({ task, configuration, store, memoryRoot: path.join(scratch.directory, "memory") }));
+    } finally {
+      await store.close();
+      scratch.remove();
+    }
+  }
+  return runs;
+}
+
+export interface Summary {
+  tasks: number;
+  correct: number;
+  /** Tasks whose turn had at least one rollover (or compaction, or a failed compaction) in the middle. */
+  crossed: number;
+  correctCrossed: number;
+  midTurn: number;
+  notesFlushes: number;
+  redundantReads: number;
+  historyCalls: number;
+  /** Tasks stopped at the request cap, failed or blocked. */
+  unfinished: number;
+  carryTokens: number;
+  /** Notes-flush requests, or compaction summary requests and rows. */
+  stepTokens: number;
+  totalTokens: number;
+}
+
+export function summarize(runs: readonly TaskRun[]): Summary {
+  const crossed = runs.filter((run) => run.crossed);
+  const sum = (pick: (run: TaskRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  return {
+    tasks: runs.length,
+    correct: runs.filter((run) => run.correct).length,
+    crossed: crossed.length,
+    correctCrossed: crossed.filter((run) => run.correct).length,
+    midTurn: sum((run) => run.midTurn),
+    notesFlushes: sum((run) => run.notesFlushes),
+    redundantReads: sum((run) => run.redundantReads),
+    historyCalls: sum((run) => run.historyCalls),
+    unfinished: runs.filter((run) => run.stopped || run.status !== "completed").length,
+    carryTokens: sum((run) => run.carryTokens),
+    stepTokens: sum((run) => run.flushTokens + run.summaryTokens),
+    totalTokens: sum((run) => run.totalTokens),
+  };
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? "–" : `${((part / whole) * 100).toFixed(0)}%`);
+const perRollover = (value: number, rollovers: number) => (rollovers === 0 ? "–" : (value / rollovers).toFixed(2));
+const perRolloverTokens = (value: number, rollovers: number) => (rollovers === 0 ? "–" : Math.round(value / rollovers).toLocaleString("en-US"));
+
+function row(label: string, summary: Summary, baseline: Summary): string {
+  return [
+    label,
+    `${summary.correctCrossed}/${summary.crossed} (${percent(summary.correctCrossed, summary.crossed)})`,
+    `${summary.correct}/${summary.tasks}`,
+    String(summary.unfinished),
+    String(summary.midTurn),
+    String(summary.notesFlushes),
+    perRollover(summary.redundantReads, summary.midTurn),
+    perRollover(summary.historyCalls, summary.midTurn),
+    perRolloverTokens(summary.carryTokens, summary.midTurn),
+    perRolloverTokens(summary.stepTokens, summary.midTurn),
+    `${Math.round(summary.totalTokens / Math.max(1, summary.tasks)).toLocaleString("en-US")} (${formatRatio(summary.totalTokens / Math.max(1, baseline.totalTokens))})`,
+  ].join(" | ");
+}
+
+const HEADER = [
+  "| configuration | correct after a mid-turn rollover | correct, all tasks | unfinished | mid-turn rollovers | notes flushes | redundant re-reads / rollover | history calls / rollover | carry tokens / rollover | flush or summary tokens / rollover | tokens / task (vs baseline) |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+].join("\n");
+
+/** Prints the tables and the goal lines. */
+export function report(runs: readonly TaskRun[], limits: readonly number[]): void {
+  const of = (name: string, limit?: number) => runs.filter((run) => run.configuration === name && (limit === undefined || run.task.limit === limit));
+  const baseline = summarize(of("off"));
+  console.log(HEADER);
+  for (const configuration of CONFIGURATIONS) console.log(`| ${row(LABELS[configuration.name] ?? configuration.name, summarize(of(configuration.name)), baseline)} |`);
+  console.log("\nPer context limit:\n");
+  console.log(HEADER.replace("| configuration |", "| limit, configuration |"));
+  for (const limit of limits) {
+    const limitBaseline = summarize(of("off", limit));
+    for (const configuration of CONFIGURATIONS) console.log(`| ${row(`${limit / 1000}k, ${configuration.name}`, summarize(of(configuration.name, limit)), limitBaseline)} |`);
+  }
+  const on = summarize(of("on"));
+  console.log("");
+  goal("features on: correct after a mid-turn rollover", on.crossed === 0 ? 0 : on.correctCrossed / on.crossed, ">=", 1, (value) => `${(value * 100).toFixed(0)}%`);
+  goal("features on: redundant re-reads per rollover", on.midTurn === 0 ? 0 : on.redundantReads / on.midTurn, "<=", 0, (value) => value.toFixed(2));
+  const difference = (on.redundantReads - baseline.redundantReads) / Math.max(1, baseline.redundantReads);
+  console.log(`redundant re-reads vs baseline: ${on.redundantReads} vs ${baseline.redundantReads} (${(difference * 100).toFixed(0)}%)`);
+}
+
+function flagValue(name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return process.argv.find((argument) => argument.startsWith(prefix))?.slice(prefix.length);
+}
+
+export async function run(): Promise<void> {
+  const corpus = loadCorpus({ haystackDirectory, locomoFile });
+  if ("missing" in corpus) {
+    console.log(`skipped: ${corpus.missing} is missing (set CTXWIN_BENCH_HAYSTACK / CTXWIN_BENCH_LOCOMO).`);
+    return;
+  }
+  const large = process.argv.includes("--large");
+  const plan: RunPlan = {
+    limits: large ? [8_000, 12_000, 16_000, 24_000, 32_000, 48_000, 64_000] : [8_000, 16_000, 32_000, 64_000],
+    tasksPerFamily: large ? 4 : 1,
+    seed: Number(flagValue("seed") ?? process.env["CTXWIN_BENCH_SEED"] ?? 14),
+  };
+  const tasks = planTasks(corpus, plan);
+  const started = performance.now();
+  const runs = await runPlan(tasks);
+  const reads = tasks.reduce((sum, task) => sum + task.readTokens, 0);
+  console.log(
+    `${tasks.length} tasks (seed ${plan.seed}; limits ${plan.limits.map((limit) => `${limit / 1000}k`).join(", ")}; ${plan.tasksPerFamily} per family and limit), ` +
+      `${CONFIGURATIONS.length} configurations, ${runs.reduce((sum, run) => sum + run.requests, 0).toLocaleString("en-US")} requests in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+      `the pages a task must read average ${(reads / tasks.reduce((sum, task) => sum + task.limit, 0)).toFixed(2)}× its limit.\n`,
+  );
+  if (process.argv.includes("--verbose")) {
+    for (const run of runs) {
+      const { task } = run;
+      console.log(`${task.id} ${run.configuration}: ${run.status}${run.correct ? "" : " (wrong)"}, filler ${task.fillerTokens}, reads ${task.readTokens} tokens in ${task.documents.length} documents; mid-turn ${run.midTurn}, flushes ${run.notesFlushes}, reads ${run.documentReads} (${run.redundantReads} redundant), history ${run.historyCalls}, requests ${run.requests}${run.stopped ? " (stopped)" : ""}${run.error === undefined ? "" : `; ${run.error}`}`);
+    }
+    console.log("");
+  }
+  report(runs, plan.limits);
+}
