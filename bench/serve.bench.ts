@@ -35,7 +35,7 @@ const WARMUP = 5;
 /** Goal of issue 8 for the open path: big-session time over small-session time. */
 const RATIO_GOAL = 1.5;
 
-const SHAPE = { meanChars: 800, windowRows: 450, seed: 11 };
+const SHAPE = { meanChars: 800, windowRows: 450, seed: 11, stepRows: true };
 const BIG: SyntheticTranscriptSpec = { ...SHAPE, rows: Math.round(100_000 * scale) };
 const SMALL: SyntheticTranscriptSpec = { ...SHAPE, rows: 100 };
 const FULL_WINDOW: SyntheticTranscriptSpec = { ...SHAPE, rows: SHAPE.windowRows };

@@ -42,7 +42,7 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   });
 
   it("answers 404 for an unknown session and 400 for a malformed id, on every session route", async () => {
-    for (const suffix of ["", "/rows", "/windows", "/search?q=x", "/usage", "/events"]) {
+    for (const suffix of ["", "/rows", "/windows", "/search?q=x", "/usage", "/timeline", "/events"]) {
       const unknown = await fixture.api(`/api/sessions/nope${suffix}`);
       expect(unknown.status, suffix).toBe(404);
       expect(unknown.body.error.code).toBe("not-found");

@@ -4,7 +4,7 @@
  * default the active one — so the answer costs the same on a 100,000-row session as on a 100-row
  * one (ADR 0044). The UI asks for earlier windows as the person moves back.
  */
-import type { Timeline, TimelineSettings } from "../core/timeline/timeline-types.js";
+import type { Timeline, TimelineSettings, TimelineWindow } from "../core/timeline/timeline-types.js";
 import type { HistoryStore } from "../store/port.js";
 import { readTimeline } from "../store/read-timeline.js";
 import { badRequest } from "./api-error.js";
@@ -30,8 +30,25 @@ export interface TimelineViewOptions {
   count?: number | undefined;
 }
 
-/** The timeline plus which windows were read, for the UI's paging. */
+/** One window as the overview strip draws it: a bar as high as `tokens` against `limit`. */
+export interface TimelineOverviewBar {
+  windowId: string;
+  number: number;
+  kind: TimelineWindow["kind"];
+  limit: number | null;
+  /** The window's largest request when it was read row by row, else the figure it rolled over at. */
+  tokens: number | null;
+}
+
+/**
+ * The windows read row by row in full, every window of the session as an overview bar, and which
+ * windows were read, for the UI's paging.
+ */
 export interface TimelineView extends Timeline {
+  /** Only the windows read row by row (`detailWindowIds`), oldest first. */
+  windows: TimelineWindow[];
+  /** Every window of the session, oldest first. */
+  overview: TimelineOverviewBar[];
   /** The window ids read row by row, oldest first. */
   detailWindowIds: string[];
 }
@@ -45,7 +62,28 @@ export async function timelineView({ store, sessionId, windows, settings, window
   if (end < 0 && list.length > 0) throw badRequest(`Unknown window '${windowId}' in session '${sessionId}'.`);
   const detailWindowIds = list.slice(Math.max(0, end - (count ?? fittingCount(list, end)) + 1), end + 1).map((window) => window.windowId);
   const timeline = await readTimeline({ store, sessionId, settings, windows: list, detail: { windowIds: detailWindowIds } });
-  return { ...timeline, detailWindowIds };
+  const shown = new Set(detailWindowIds);
+  return {
+    ...timeline,
+    windows: timeline.windows.filter((window) => shown.has(window.windowId)),
+    overview: timeline.windows.map(overviewBar),
+    marks: timeline.marks.filter((mark) => shown.has(mark.windowId)),
+    detailWindowIds,
+  };
+}
+
+/**
+ * A window outside the detail range costs the answer one small bar, not a whole window entry and
+ * its boundary mark: the answer then grows with the number of windows by ~80 bytes each (ADR 0045).
+ */
+function overviewBar(window: TimelineWindow): TimelineOverviewBar {
+  return {
+    windowId: window.windowId,
+    number: window.number,
+    kind: window.kind,
+    limit: window.limit,
+    tokens: window.peakTokens ?? window.rolledOver?.tokens ?? null,
+  };
 }
 
 /** How many windows ending at `end` fit the default row budget (at least one). */

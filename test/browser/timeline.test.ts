@@ -33,6 +33,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-timeline-ui-"));
     const store = openStore({ directory });
     for (const viewport of VIEWPORTS) await writeTimelineFixture({ store, sessionId: `timeline-${viewport.width}` });
+    // A first window too long to open with (600 filler rows): the chart opens on the newer windows.
+    await store.append("timeline-long", Array.from({ length: 600 }, (_, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: `row ${index}` }] })));
+    await writeTimelineFixture({ store, sessionId: "timeline-long" });
     await store.close();
     server = await startServer({ directory, webRoot: WEB_ROOT, log: () => undefined });
     browser = await launchChromium();
@@ -44,7 +47,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
   });
 
-  async function open(viewport: (typeof VIEWPORTS)[number]): Promise<{ page: Page; errors: string[] }> {
+  async function open(viewport: (typeof VIEWPORTS)[number], sessionId?: string): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height }, acceptDownloads: true });
     const errors: string[] = [];
     page.setDefaultTimeout(30_000);
@@ -52,7 +55,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`console: ${message.text()}`);
     });
-    await page.goto(`${server.url}#/session/timeline-${viewport.width}`);
+    await page.goto(`${server.url}#/session/${sessionId ?? `timeline-${viewport.width}`}`);
     await page.getByRole("group", { name: "Context timeline" }).waitFor();
     return { page, errors };
   }
@@ -138,6 +141,26 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     }
     await expect.poll(() => svg.locator("[data-point]").count(), { timeout: 15_000 }).toBe(13);
     expect(await svg.locator('[data-point][data-seq="25"]').getAttribute("aria-label")).toMatch(/^Request at row #25, window 5: 3,300 tokens sent/);
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("opens a long session on its newest windows; the overview and Earlier/Later move between windows", async () => {
+    const { page, errors } = await open(VIEWPORTS[1], "timeline-long");
+    const svg = chart(page);
+    await expect.poll(() => svg.locator("[data-window]").count()).toBe(4);
+    expect(await page.locator(".timeline-overview-bar").count()).toBe(5);
+    expect(await page.locator(".timeline-overview-shown").count()).toBe(4);
+    await expect.poll(() => figures(page).textContent()).toMatch(/^Windows 2–5 of 5: /);
+    await page.getByRole("button", { name: "Earlier window" }).click();
+    await expect.poll(() => figures(page).textContent()).toMatch(/^Window 1 of 5: 5 requests/);
+    expect(await svg.locator('[data-window="w:0"]').count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Earlier window" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "Later window" }).click();
+    await expect.poll(() => figures(page).textContent()).toMatch(/^Window 2 of 5: /);
+    await page.locator(".timeline-overview-bar").nth(4).click();
+    await expect.poll(() => figures(page).textContent()).toMatch(/^Window 5 of 5: /);
+    expect(await page.getByRole("button", { name: "Later window" }).isDisabled()).toBe(true);
     await page.close();
     expect(errors).toEqual([]);
   });

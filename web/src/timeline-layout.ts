@@ -117,11 +117,11 @@ export function describeItem(item: TimelineItem, view: TimelineView): string {
 /** One line about the windows shown, for when nothing is focused. */
 export function describeWindows(view: TimelineView): string {
   const shown = shownWindows(view);
-  if (view.windows.length === 0) return "No requests yet.";
+  if (view.overview.length === 0) return "No requests yet.";
   const first = shown[0];
   const last = shown.at(-1);
   const range = first === undefined || last === undefined ? "" : first === last ? `Window ${first.number}` : `Windows ${first.number}–${last.number}`;
   const requests = shown.reduce((sum, window) => sum + (window.requests ?? 0), 0);
   const peak = Math.max(0, ...shown.map((window) => window.peakTokens ?? 0));
-  return `${range} of ${view.windows.length}: ${requests} ${requests === 1 ? "request" : "requests"}, the largest ${formatTokens(peak)} tokens.`;
+  return `${range} of ${view.overview.length}: ${requests} ${requests === 1 ? "request" : "requests"}, the largest ${formatTokens(peak)} tokens.`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateRowInputs } from "../../core/row.js";
+import { requestOf } from "../../core/timeline/row-marks.js";
 import { createSeededRandom } from "./seeded-random.js";
 import { chop, contentRow, plant, rolloverRows, splitSentences } from "./synthetic-transcript.js";
 
@@ -29,5 +30,17 @@ describe("synthetic transcripts", () => {
     const rows = [...Array.from({ length: 30 }, (_unused, seq) => contentRow(chop(sentences, random, 60), random, seq)), ...rolloverRows("r1", 0)];
     expect(validateRowInputs(rows)).toHaveLength(32);
     expect(new Set(rows.map((row) => row.parts[0]?.type))).toEqual(new Set(["text", "dynamic-tool", undefined]));
+  });
+
+  it("with a window's running tokens, make assistant rows step rows the timeline draws as requests", () => {
+    const random = createSeededRandom(6);
+    const rows = Array.from({ length: 40 }, (_unused, seq) => contentRow(chop(sentences, random, 60), random, seq, seq * 100));
+    expect(validateRowInputs(rows)).toHaveLength(40);
+    const requests = rows.map((row, seq) => ({ row, request: requestOf({ ...row, seq, createdAt: "" }) }));
+    for (const { row, request } of requests) {
+      if (row.role === "assistant") expect(request).toMatchObject({ source: "reported", limit: 128_000 });
+      else expect(request).toBeUndefined();
+    }
+    expect(requests.some(({ request }) => request !== undefined)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
  * sentences, e.g. essays) chopped and recombined into user, assistant and tool rows, with
  * rollover boundaries and phrases planted where a search should find them.
  */
+import { stepMetadata } from "../../core/rollover/step-usage.js";
 import type { RowInput } from "../../core/row.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { HistoryStore, StoredRow } from "../port.js";
@@ -37,16 +38,33 @@ export function plant(text: string, phrase: string, random: SeededRandom): strin
   return at < 0 ? `${text} ${cased}` : `${text.slice(0, at)} ${cased}${text.slice(at)}`;
 }
 
-/** One content row: user text, assistant text, or an assistant tool call with its output. */
-export function contentRow(text: string, random: SeededRandom, seq: number): RowInput {
+/** The context limit synthetic step rows say they were budgeted against. */
+export const SYNTHETIC_CONTEXT_LIMIT = 128_000;
+
+/**
+ * One content row: user text, assistant text, or an assistant tool call with its output. With
+ * `windowTokens` (the tokens of the window's rows before this one), an assistant row is a step row
+ * as the session engine stores it: its metadata says what the request it answered held.
+ */
+export function contentRow(text: string, random: SeededRandom, seq: number, windowTokens?: number): RowInput {
   const tokens = Math.ceil(text.length / 4);
   const draw = random.next();
   if (draw < 0.25) return { role: "user", parts: [{ type: "text", text }], tokens };
-  if (draw < 0.6) return { role: "assistant", parts: [{ type: "text", text }], tokens };
+  const metadata =
+    windowTokens === undefined
+      ? undefined
+      : stepMetadata({
+          usage: { inputTokens: windowTokens, outputTokens: tokens },
+          model: "synthetic:model",
+          estimatedInputTokens: windowTokens,
+          contextLimit: SYNTHETIC_CONTEXT_LIMIT,
+        });
+  if (draw < 0.6) return { role: "assistant", parts: [{ type: "text", text }], tokens, ...(metadata && { metadata }) };
   return {
     role: "assistant",
     parts: [{ type: "dynamic-tool", toolName: "read_file", toolCallId: `call-${seq}`, state: "output-available", input: { path: `notes/${seq % 97}.md` }, output: text }],
     tokens,
+    ...(metadata && { metadata }),
   };
 }
 
@@ -70,6 +88,8 @@ export interface SyntheticTranscriptSpec {
   /** Mean characters of text per content row (rows vary from half to one and a half times it). */
   meanChars: number;
   seed: number;
+  /** Assistant rows carry step metadata (the request's tokens and limit), as the timeline reads them. */
+  stepRows?: boolean;
 }
 
 /**
@@ -108,18 +128,22 @@ export async function writeSyntheticTranscript({
   }
   let textBytes = 0;
   let windowSeq = 0;
+  let windowTokens = 0;
   let pending: RowInput[] = [];
   for (let seq = 1; seq <= spec.rows; seq += 1) {
     if (seq > 1 && (seq - 1) % spec.windowRows === 0 && seq < spec.rows) {
       pending.push(...rolloverRows(`r${seq}`, windowSeq));
       windowSeq = seq;
+      windowTokens = 0;
       seq += 1;
     } else {
       const length = random.integer(Math.floor(spec.meanChars / 2), Math.floor((spec.meanChars * 3) / 2));
       const phrase = planted.get(seq);
       const text = phrase === undefined ? chop(sentences, random, length) : plant(chop(sentences, random, length), phrase, random);
       textBytes += new TextEncoder().encode(text).length;
-      pending.push(contentRow(text, random, seq));
+      const row = contentRow(text, random, seq, spec.stepRows === true ? windowTokens : undefined);
+      windowTokens += row.tokens ?? 0;
+      pending.push(row);
     }
     if (pending.length >= 10_000 || seq >= spec.rows) {
       onBatch(await store.append(sessionId, pending));

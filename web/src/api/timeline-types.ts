@@ -1,6 +1,6 @@
 /**
- * The answer of `GET /api/sessions/:id/timeline` (docs/web-api.md): every window's span, and the
- * requests and marks of the windows read row by row (`detailWindowIds`).
+ * The answer of `GET /api/sessions/:id/timeline` (docs/web-api.md): every window as an overview
+ * bar, and the spans, requests and marks of the windows read row by row (`detailWindowIds`).
  */
 
 export type TimelineMarkKind = "warning" | "notes" | "flush" | "rollover" | "compaction" | "clear";
@@ -53,10 +53,23 @@ export interface TimelineWindow {
   toolOutputTokens: number | null;
 }
 
+/** One window as the overview strip draws it: a bar as high as `tokens` against `limit`. */
+export interface TimelineOverviewBar {
+  windowId: string;
+  number: number;
+  kind: TimelineWindow["kind"];
+  limit: number | null;
+  /** The window's largest request when read row by row, else the figure it rolled over at. */
+  tokens: number | null;
+}
+
 export interface TimelineView {
   sessionId: string;
   settings: { strategy: "rollover" | "compact" | "off"; threshold: number; outputReserve: number };
+  /** The windows read row by row (`detailWindowIds`), oldest first. */
   windows: TimelineWindow[];
+  /** Every window of the session, oldest first. */
+  overview: TimelineOverviewBar[];
   points: TimelinePoint[];
   marks: TimelineMark[];
   detailWindowIds: string[];

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ApiClient } from "../api/client";
-import type { TimelineView, TimelineWindow } from "../api/timeline-types";
+import type { TimelineOverviewBar, TimelineView } from "../api/timeline-types";
 import { chartBox, describeItem, describeWindows, scalesFor, shortTokens, shownWindows, timelineItems, type ChartBox, type Scales, type TimelineItem } from "../timeline-layout";
 import { downloadText, timelineCsv } from "../timeline-export";
 
@@ -85,12 +85,11 @@ export function ContextTimeline({ api, sessionId, version, onJump }: ContextTime
     }
   };
 
-  const shown = view === undefined ? [] : shownWindows(view);
-  const firstShown = shown[0];
-  const lastShown = shown.at(-1);
-  const windowIndex = (window: TimelineWindow | undefined) => (view === undefined || window === undefined ? -1 : view.windows.indexOf(window));
-  const earlier = view?.windows[windowIndex(firstShown) - 1];
-  const later = view?.windows[windowIndex(lastShown) + 1];
+  const bars = view?.overview ?? [];
+  const barIndex = (windowId: string | undefined) => bars.findIndex((bar) => bar.windowId === windowId);
+  const earlier = bars[barIndex(view?.detailWindowIds[0]) - 1];
+  const lastShown = barIndex(view?.detailWindowIds.at(-1));
+  const later = lastShown < 0 ? undefined : bars[lastShown + 1];
   const box = chartBox(width);
   const scales = view === undefined ? undefined : scalesFor(view, box);
 
@@ -279,19 +278,19 @@ function Item({ item, view, box, scales, active, tabbable, register, onActivate,
  * against its limit); the windows shown above are outlined. A click shows that window; the
  * Earlier / Later buttons do the same from the keyboard.
  */
-function Overview({ view, onChoose }: { view: TimelineView; onChoose: (window: TimelineWindow) => void }) {
+function Overview({ view, onChoose }: { view: TimelineView; onChoose: (bar: TimelineOverviewBar) => void }) {
   const height = 26;
-  const total = Math.max(1, view.windows.length);
+  const total = Math.max(1, view.overview.length);
   return (
     <svg className="timeline-overview" viewBox={`0 0 ${total * 10} ${height}`} preserveAspectRatio="none" aria-hidden="true">
-      {view.windows.map((window, index) => {
-        const figure = window.peakTokens ?? window.rolledOver?.tokens ?? null;
+      {view.overview.map((window, index) => {
+        const figure = window.tokens;
         const share = figure === null || window.limit === null ? 0.15 : Math.min(1, figure / window.limit);
         const barHeight = Math.max(2, share * (height - 4));
         return (
           <rect
             key={window.windowId}
-            className={`timeline-overview-bar${window.detailed ? " timeline-overview-shown" : ""} timeline-overview-${window.kind}`}
+            className={`timeline-overview-bar${view.detailWindowIds.includes(window.windowId) ? " timeline-overview-shown" : ""} timeline-overview-${window.kind}`}
             x={index * 10 + 1}
             y={height - barHeight}
             width={8}
