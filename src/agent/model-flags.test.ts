@@ -36,6 +36,22 @@ describe("resolveModel", () => {
     expect(modelKey(anthropic.model)).toBe("anthropic:claude-sonnet-4-5");
   });
 
+  it("builds a Gemini model from google:<id> through @ai-sdk/google, with the key from either of Google's variables", () => {
+    const google = modelOf({ model: "google:gemini-2.5-pro", env: { GOOGLE_GENERATIVE_AI_API_KEY: "g-test" } });
+    expect(google.label).toBe("google:gemini-2.5-pro");
+    expect(google.provider).toBe("google");
+    expect(google.model.provider).toBe("google.generative-ai");
+    expect(modelKey(google.model)).toBe("google:gemini-2.5-pro");
+    expect(google.contextLimit).toBeUndefined();
+    expect(google.keyVariable).toBe("GOOGLE_GENERATIVE_AI_API_KEY");
+    expect(modelOf({ model: "google:gemini-2.5-flash", env: { GEMINI_API_KEY: "g-test" } }).keyVariable).toBe("GEMINI_API_KEY");
+    const proxied = modelOf({ model: "google:gemini-2.5-flash", env: { GEMINI_API_KEY: "g-test", GOOGLE_GENERATIVE_AI_BASE_URL: "http://127.0.0.1:9/v1beta/" } });
+    expect(proxied.baseUrl).toBe("http://127.0.0.1:9/v1beta");
+    expect(modelKey(modelOf({ model: "gemini-2.5-flash", env: { GEMINI_API_KEY: "g-test" } }).model)).toBe("google:gemini-2.5-flash");
+    expect(refusal({ model: "google:gemini-2.5-pro", env: keys })).toBe("no API key: set GOOGLE_GENERATIVE_AI_API_KEY or GEMINI_API_KEY.");
+    expect(refusal({ model: "google:", env: keys })).toMatch(/no model id in --model 'google:': expected e.g. google:gemini-2.5-flash/);
+  });
+
   it("infers the provider of a bare catalog id", () => {
     expect(modelKey(modelOf({ model: "gpt-4.1", env: keys }).model)).toBe("openai:gpt-4.1");
     expect(modelKey(modelOf({ model: "claude-haiku-4-5", env: keys }).model)).toBe("anthropic:claude-haiku-4-5");
@@ -71,6 +87,18 @@ describe("resolveModel", () => {
     expect(proxied.contextLimit).toBeUndefined();
   });
 
+  it("reaches OpenRouter as an OpenAI-compatible server: openrouter:<provider>/<model> sends the router's id and takes the catalog's limit", () => {
+    const routed = modelOf({ model: "openrouter:anthropic/claude-sonnet-4.5", baseUrl: "https://openrouter.ai/api/v1", env: { CTXWIN_API_KEY: "sk-or-test" } });
+    expect(routed.model.modelId).toBe("anthropic/claude-sonnet-4.5");
+    expect(routed.model.provider).toBe("openrouter.chat");
+    expect(modelKey(routed.model)).toBe("openrouter:anthropic/claude-sonnet-4.5");
+    expect(routed.contextLimit).toBeUndefined();
+    expect(routed.keyVariable).toBe("CTXWIN_API_KEY");
+    expect(createModelCatalog().lookup(modelKey(routed.model))).toMatchObject({ status: "found", contextLimit: 200_000 });
+    // Without the prefix the id is the server's own, whose window only the user knows.
+    expect(refusal({ model: "anthropic/claude-sonnet-4.5", baseUrl: "https://openrouter.ai/api/v1", env: {} })).toMatch(/context limit of anthropic\/claude-sonnet-4.5 @ https:\/\/openrouter.ai\/api\/v1 is unknown/);
+  });
+
   it("takes the base URL from CTXWIN_BASE_URL", () => {
     expect(resolveModel({ model: "llama", contextLimit: 8192, env: { CTXWIN_BASE_URL: "http://127.0.0.1:8080/v1" } }).label).toBe("llama @ http://127.0.0.1:8080/v1");
   });
@@ -90,6 +118,7 @@ describe("resolveModel", () => {
     expect(message).toContain("unknown provider 'gemini'");
     expect(message).toContain("openai:<model>");
     expect(message).toContain("anthropic:<model>");
+    expect(message).toContain("google:<model>");
     expect(message).toContain("--base-url");
     expect(refusal({ model: "qwen3:32b", env: keys })).toContain("unknown provider 'qwen3'");
   });

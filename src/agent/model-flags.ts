@@ -1,11 +1,13 @@
 /**
  * From what people type (`--model`, `--base-url`, `--context-limit`, API keys in the environment)
- * to an AI SDK language model: `openai:<id>` and `anthropic:<id>` through their provider packages,
+ * to an AI SDK language model: `openai:<id>`, `anthropic:<id>` and `google:<id>` (Gemini) through
+ * their provider packages,
  * any OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio, proxies) through
  * `@ai-sdk/openai-compatible` when a base URL is given. Every refusal is a `ModelConfigError` with a
  * one-line message that says what to do. No terminal code here: the web server uses it too.
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
@@ -13,8 +15,41 @@ import { CtxwinError } from "../core/errors.js";
 import { defaultModelCatalog, lookupModel, type ModelCatalog } from "../core/budget/model-catalog.js";
 
 /** Providers reached through their own package (no `--base-url`). */
-export const MODEL_PROVIDERS = ["openai", "anthropic"] as const;
+export const MODEL_PROVIDERS = ["openai", "anthropic", "google"] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** How each provider package is reached: its key variables (first set wins), base URL variable, and a model id for hints. */
+interface HostedProvider {
+  keyVariables: readonly string[];
+  baseUrlVariable: string;
+  example: string;
+  /** An extra hint when the key is missing. */
+  keyHint?: string;
+  create(options: { apiKey: string; baseURL?: string }): (id: string) => LanguageModel;
+}
+
+const HOSTED_PROVIDERS: Readonly<Record<ModelProvider, HostedProvider>> = {
+  openai: {
+    keyVariables: ["OPENAI_API_KEY"],
+    baseUrlVariable: "OPENAI_BASE_URL",
+    example: "gpt-4.1-mini",
+    keyHint: " (or pass --base-url <url> for a local OpenAI-compatible server)",
+    create: (options) => createOpenAI(options),
+  },
+  anthropic: {
+    keyVariables: ["ANTHROPIC_API_KEY"],
+    baseUrlVariable: "ANTHROPIC_BASE_URL",
+    example: "claude-sonnet-4-5",
+    create: (options) => createAnthropic(options),
+  },
+  google: {
+    // The package's own variable first, then the one Google's Gemini API docs use (ADR 0029).
+    keyVariables: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
+    baseUrlVariable: "GOOGLE_GENERATIVE_AI_BASE_URL",
+    example: "gemini-2.5-flash",
+    create: (options) => createGoogleGenerativeAI(options),
+  },
+};
 
 /** Smallest `--context-limit` accepted: below it not even the system prompt and tools fit. */
 export const MINIMUM_CONTEXT_LIMIT = 1024;
@@ -23,10 +58,11 @@ export const MAXIMUM_CONTEXT_LIMIT = 100_000_000;
 
 /**
  * Prefixes that name the host of an OpenAI-compatible server rather than part of the model id:
- * with `--base-url`, `ollama:qwen3:32b` sends `qwen3:32b`. Other prefixes stay part of the id
- * (Ollama has tags such as `mistral:7b`).
+ * with `--base-url`, `ollama:qwen3:32b` sends `qwen3:32b` and `openrouter:anthropic/claude-sonnet-4.5`
+ * sends `anthropic/claude-sonnet-4.5` (the catalog reads a router's `provider/model` ids, ADR 0030).
+ * Other prefixes stay part of the id (Ollama has tags such as `mistral:7b`).
  */
-const HOST_PREFIXES = new Set(["openai-compatible", "ollama", "vllm", "llamacpp", "llama.cpp", "llama-cpp", "lmstudio", "lm-studio", "localai", "local", "tgi"]);
+const HOST_PREFIXES = new Set(["openai-compatible", "ollama", "vllm", "llamacpp", "llama.cpp", "llama-cpp", "lmstudio", "lm-studio", "localai", "local", "tgi", "openrouter"]);
 
 /** Default provider name of a `--base-url` model: the catalog treats it as a host whose window only the user knows. */
 const COMPATIBLE_PROVIDER_NAME = "openai-compatible";
@@ -51,11 +87,11 @@ export class ModelConfigError extends CtxwinError {
 }
 
 export interface ModelFlags {
-  /** `openai:<id>`, `anthropic:<id>`, a catalog id such as `gpt-4.1` or, with `baseUrl`, the server's model id. Default: `CTXWIN_MODEL`. */
+  /** `openai:<id>`, `anthropic:<id>`, `google:<id>`, a catalog id such as `gpt-4.1` or, with `baseUrl`, the server's model id. Default: `CTXWIN_MODEL`. */
   model?: string;
   /** URL of an OpenAI-compatible server (`http://127.0.0.1:11434/v1`). Default: `CTXWIN_BASE_URL`. */
   baseUrl?: string;
-  /** API key; default from the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `CTXWIN_API_KEY`). */
+  /** API key; default from the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY` or `GEMINI_API_KEY`, `CTXWIN_API_KEY`). */
   apiKey?: string;
   /** The model's context window in tokens; needed when the catalog does not know the model. */
   contextLimit?: number;
@@ -72,7 +108,7 @@ export interface ResolvedModel {
   contextLimit?: number;
   /** Which package serves the model. */
   provider: ModelProvider | "openai-compatible";
-  /** The server the requests go to, when not the provider's default (`--base-url`, `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`). */
+  /** The server the requests go to, when not the provider's default (`--base-url`, `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GOOGLE_GENERATIVE_AI_BASE_URL`). */
   baseUrl?: string;
   /** The environment variable the key came from, to name when the provider refuses it. */
   keyVariable?: string;
@@ -97,20 +133,21 @@ export function resolveModel({ model, baseUrl, apiKey, contextLimit, env = proce
   const { provider, id } = providerOf(reference, catalog);
   const key = `${provider}:${id}`;
   const limit = requireLimit({ key, shown: key, contextLimit, catalog });
-  if (provider === "openai") {
-    const openaiBaseUrl = optionalBaseUrl(env, "OPENAI_BASE_URL");
-    const openai = createOpenAI({
-      apiKey: requireKey({ apiKey, env, variable: "OPENAI_API_KEY", hint: "set OPENAI_API_KEY (or pass --base-url <url> for a local OpenAI-compatible server)" }),
-      ...(openaiBaseUrl === undefined ? {} : { baseURL: openaiBaseUrl }),
-    });
-    return { model: openai(id), label: key, provider, ...limit, ...(openaiBaseUrl === undefined ? {} : { baseUrl: openaiBaseUrl }), ...(nonEmpty(apiKey) === undefined ? { keyVariable: "OPENAI_API_KEY" } : {}) };
-  }
-  const anthropicBaseUrl = optionalBaseUrl(env, "ANTHROPIC_BASE_URL");
-  const anthropic = createAnthropic({
-    apiKey: requireKey({ apiKey, env, variable: "ANTHROPIC_API_KEY", hint: "set ANTHROPIC_API_KEY" }),
-    ...(anthropicBaseUrl === undefined ? {} : { baseURL: anthropicBaseUrl }),
-  });
-  return { model: anthropic(id), label: key, provider, ...limit, ...(anthropicBaseUrl === undefined ? {} : { baseUrl: anthropicBaseUrl }), ...(nonEmpty(apiKey) === undefined ? { keyVariable: "ANTHROPIC_API_KEY" } : {}) };
+  const hosted = HOSTED_PROVIDERS[provider];
+  const hostedBaseUrl = optionalBaseUrl(env, hosted.baseUrlVariable);
+  const flagKey = nonEmpty(apiKey);
+  const keyVariable = flagKey !== undefined ? undefined : hosted.keyVariables.find((variable) => nonEmpty(env[variable]) !== undefined);
+  const resolvedKey = flagKey ?? (keyVariable === undefined ? undefined : nonEmpty(env[keyVariable]));
+  if (resolvedKey === undefined) throw new ModelConfigError(`no API key: set ${hosted.keyVariables.join(" or ")}${hosted.keyHint ?? ""}.`);
+  const create = hosted.create({ apiKey: resolvedKey, ...(hostedBaseUrl === undefined ? {} : { baseURL: hostedBaseUrl }) });
+  return {
+    model: create(id),
+    label: key,
+    provider,
+    ...limit,
+    ...(hostedBaseUrl === undefined ? {} : { baseUrl: hostedBaseUrl }),
+    ...(keyVariable === undefined ? {} : { keyVariable }),
+  };
 }
 
 function optionalBaseUrl(env: NodeJS.ProcessEnv, variable: string): string | undefined {
@@ -191,7 +228,7 @@ function providerOf(reference: string, catalog: ModelCatalog): { provider: Model
         `unknown provider '${prefix}' in --model '${reference}': use ${MODEL_PROVIDERS.map((name) => `${name}:<model>`).join(" or ")}, or --base-url <url> for an OpenAI-compatible server (Ollama, llama.cpp, vLLM).`,
       );
     }
-    if (id.length === 0) throw new ModelConfigError(`no model id in --model '${reference}': expected e.g. ${prefix}:${prefix === "openai" ? "gpt-4.1-mini" : "claude-sonnet-4-5"}.`);
+    if (id.length === 0) throw new ModelConfigError(`no model id in --model '${reference}': expected e.g. ${prefix}:${HOSTED_PROVIDERS[prefix].example}.`);
     return { provider: prefix, id };
   }
   const found = lookupModel({ model: reference, catalog });
@@ -212,12 +249,6 @@ function requireLimit({ key, shown, contextLimit, catalog }: { key: string; show
   const found = lookupModel({ model: key, catalog });
   if (found.status === "found") return {};
   throw new ModelConfigError(`the context limit of ${shown} is unknown: pass --context-limit <tokens> (the window the model or server was started with, e.g. --context-limit 32768).`);
-}
-
-function requireKey({ apiKey, env, variable, hint }: { apiKey: string | undefined; env: NodeJS.ProcessEnv; variable: string; hint: string }): string {
-  const key = nonEmpty(apiKey) ?? nonEmpty(env[variable]);
-  if (key === undefined) throw new ModelConfigError(`no API key: ${hint}.`);
-  return key;
 }
 
 function checkBaseUrl(text: string, flag = "--base-url"): string {

@@ -164,6 +164,29 @@ describe("chat through the API with a scripted model", () => {
     });
   });
 
+  it("relays a retry of a step cut by a transient provider failure, with the streamed characters it drops", async () => {
+    const overloaded = { type: "overloaded_error", message: "Overloaded" };
+    await withChat([{ textChunks: ["Partial ", "answ"], errorMidStream: overloaded }, { textChunks: ["Whole answer."] }], async (fixture, calls) => {
+      const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+      const events = await readEvents({
+        fixture,
+        sessionId,
+        until: (event) => event.event === "turn-end",
+        start: async () => expect((await fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "Hi" } })).status).toBe(202),
+      });
+      const retry = events.find((event) => event.event === "retry");
+      expect(retry?.data).toEqual({ message: expect.stringContaining("Overloaded"), retry: 1, discardedChars: "Partial answ".length });
+      expect(events.map((event) => event.event)).not.toContain("error");
+      expect(events.at(-1)?.data).toEqual({ status: "completed", text: "Whole answer." });
+      expect(calls).toHaveLength(2);
+      const rows = await fixture.api(`/api/sessions/${sessionId}/rows`);
+      expect(rows.body.rows.map((row: { role: string; text: string }) => [row.role, row.text])).toEqual([
+        ["user", "Hi"],
+        ["assistant", "Whole answer."],
+      ]);
+    });
+  });
+
   it("close() interrupts a running turn, ends the event streams and keeps what streamed", async () => {
     const { model, calls } = scriptedModel({ script: [{ textChunks: ["half an answer"], stallUntilAborted: true }] });
     const fixture = await startFixture({ chat: () => scriptedChat({ model }) });

@@ -93,6 +93,8 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     );
     relay.push(agent.on("blocked", (event) => hub.emit(sessionId, "blocked", { reason: event.reason })));
     relay.push(agent.on("error", (event) => hub.emit(sessionId, "error", { message: event.error.message })));
+    // A step cut by a provider failure is asked again: the UI drops what streamed of it.
+    relay.push(agent.on("retry", (event) => hub.emit(sessionId, "retry", { message: event.error.message, retry: event.retry, discardedChars: event.discardedText.length })));
     agents.set(sessionId, state);
     return state;
   }

@@ -17,6 +17,7 @@ export type ServerEventName =
   | "rollover"
   | "blocked"
   | "error"
+  | "retry"
   | "turn-end"
   | "rows";
 

@@ -79,6 +79,7 @@ export function createAgentSession({
   maxTurnsPerSend = 25,
   maxRetries = 2,
   providerStore = false,
+  retryDelay = (retry) => Math.min(30_000, 1_000 * 2 ** (retry - 1)),
   now = () => new Date(),
   generateId = () => crypto.randomUUID(),
   budgetPolicy,
@@ -120,6 +121,7 @@ export function createAgentSession({
     continuity: { carry: continuity.carry ?? true, notesFlush: continuity.notesFlush ?? true, newContextTool: offersNewContext },
     maxRetries,
     providerStore,
+    retryDelay,
     maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
     events,
     warnOnce: (message) => {

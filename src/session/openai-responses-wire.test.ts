@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgentSession } from "./create-agent-session.js";
 import { startOpenAIResponsesServer, type OpenAIResponsesServer, type ResponsesRequestBody, type ResponsesScriptedResponse } from "./test-support/openai-responses-server.js";
-import { deterministic, memoryStore } from "./test-support/session-fixture.js";
+import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
 
 let server: OpenAIResponsesServer | undefined;
 afterEach(async () => {
@@ -24,19 +24,24 @@ const readFile = tool({
   execute: async ({ path }) => `contents of ${path}`,
 });
 
-async function responsesSession(script: readonly ResponsesScriptedResponse[], { modelId = "gpt-4.1", providerStore }: { modelId?: string; providerStore?: boolean } = {}) {
+async function responsesSession(
+  script: readonly ResponsesScriptedResponse[],
+  { modelId = "gpt-4.1", providerStore, maxRetries = 0, retryDelay = () => 0 }: { modelId?: string; providerStore?: boolean; maxRetries?: number; retryDelay?: (retry: number) => number } = {},
+) {
   server = await startOpenAIResponsesServer({ script });
   const provider = createOpenAI({ baseURL: server.baseURL, apiKey: "test-key" });
+  const store = memoryStore();
   const session = createAgentSession({
-    store: memoryStore(),
+    store,
     sessionId: "s",
     model: provider(modelId),
     tools: { read_file: readFile },
-    maxRetries: 0,
+    maxRetries,
+    retryDelay,
     ...(providerStore === undefined ? {} : { providerStore }),
     ...deterministic(),
   });
-  return { session, server };
+  return { session, server, store };
 }
 
 /** The kinds of input items in order: `user`, `assistant` for messages, the item type otherwise. */
@@ -116,5 +121,65 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
     expect(server.requests).toHaveLength(3);
     expect(JSON.stringify(server.requests[2]!.input)).not.toContain("First answer.");
     expect(server.requests[2]!.store).toBe(false);
+  });
+
+  it("retries a response.failed with a retryable code after output began: settled steps kept, the cut step not stored, the request repeated", async () => {
+    const { session, server, store } = await responsesSession(
+      [{ toolCall: { name: "read_file", arguments: { path: "a.txt" } } }, { text: "It say", failed: { code: "server_error", message: "The server had an error while processing your request." } }, { text: "It says hello." }],
+      { maxRetries: 2 },
+    );
+    const retries: Array<{ message: string; discardedText: string }> = [];
+    session.on("retry", (event) => retries.push({ message: event.error.message, discardedText: event.discardedText }));
+    const result = await session.send("What is in a.txt?");
+    expect(result).toMatchObject({ status: "completed", text: "It says hello." });
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.discardedText).toBe("It say");
+    expect(retries[0]!.message).toContain("The server had an error");
+    expect(retries[0]!.message).not.toContain("[object Object]");
+    expect(server.requests).toHaveLength(3);
+    // The repeated request is the cut one: the tool call with its output, no partial text.
+    expect(server.requests[2]!.input).toEqual(server.requests[1]!.input);
+    expect(itemKinds(server.requests[2]!)).toEqual(["user", "function_call", "function_call_output"]);
+    expect(server.requests[2]!.store).toBe(false);
+    const rows = (await store.activeWindow("s")).rows;
+    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+      ["user", "What is in a.txt?"],
+      ["assistant", ""],
+      ["assistant", "It says hello."],
+    ]);
+  });
+
+  it("fails at once on a response.failed another try cannot fix (insufficient_quota): one readable line, the partial answer stored", async () => {
+    const { session, server, store } = await responsesSession([{ text: "Partial", failed: { code: "insufficient_quota", message: "You exceeded your current quota, please check your plan and billing details." } }], { maxRetries: 2 });
+    const retries: number[] = [];
+    session.on("retry", (event) => retries.push(event.retry));
+    const result = await session.send("Hi.");
+    expect(result.status).toBe("failed");
+    expect(result.error?.message).toContain("You exceeded your current quota");
+    expect(result.error?.message).not.toContain("[object Object]");
+    expect(retries).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+    const rows = (await store.activeWindow("s")).rows;
+    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+      ["user", "Hi."],
+      ["assistant", "Partial"],
+    ]);
+    // The next request carries the stored partial answer as content.
+    await session.send("Again.");
+    expect(itemKinds(server.requests[1]!)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(server.requests[1]!.input[1]!.content)).toContain("Partial");
+  });
+
+  it("an abort during the backoff ends the send interrupted without another request", async () => {
+    const { session, server, store } = await responsesSession([{ text: "Partial", failed: { code: "server_error", message: "The server had an error." } }, { text: "Never sent." }], {
+      maxRetries: 2,
+      retryDelay: () => 3_600_000,
+    });
+    const controller = new AbortController();
+    session.on("retry", () => controller.abort());
+    const result = await session.send("Hi.", { signal: controller.signal });
+    expect(result.status).toBe("interrupted");
+    expect(server.requests).toHaveLength(1);
+    expect((await store.activeWindow("s")).rows.map((row) => row.role)).toEqual(["user"]);
   });
 });

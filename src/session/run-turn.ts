@@ -16,6 +16,7 @@ import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerErrorText } from "./provider-error-text.js";
 import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
+import { isTransientProviderError } from "./transient-error.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 import { takeNewContextRequest } from "./new-context.js";
 
@@ -77,7 +78,7 @@ export async function runTurn(context: SessionContext, { windowId, rows, turnId,
       skipped.push(`${modelKey(model)} (about ${request.estimatedTokens} tokens, ceiling ${context.policy.hardCeiling(limit)})`);
       continue;
     }
-    const run = await streamAttempt(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal, flush });
+    const run = await attemptWithRetries(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal, flush, retriesLeft: context.maxRetries });
     if (run.status !== "failed" || run.streamedAnything) return run;
     lastFailure = run;
   }
@@ -102,9 +103,59 @@ interface AttemptOptions {
   operationPrefix: string;
   signal: AbortSignal | undefined;
   flush: RunTurnOptions["flush"];
+  /** Transient failures after the answer began that may still be retried in this turn. */
+  retriesLeft: number;
 }
 
-async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal, flush }: AttemptOptions): Promise<TurnRun> {
+/** An attempt that failed after its step began streaming, with a failure worth another try. */
+interface RetryableRun extends TurnRun {
+  retry: { error: Error; discardedText: string };
+}
+
+/**
+ * Streams the turn on one model; a transient failure after the answer began (an overloaded server
+ * mid-stream) is retried like the SDK retries one before the stream: the cut step is not stored,
+ * and the turn goes on from its settled steps after a backoff, at most `retriesLeft` times. The
+ * last failure stores what streamed (the interrupt rules, docs/adr/0011) and fails the turn.
+ */
+async function attemptWithRetries(context: SessionContext, options: AttemptOptions): Promise<TurnRun> {
+  const settled: StoredStep[] = [];
+  let attempt = options;
+  for (let retry = 1; ; retry += 1) {
+    const run = await streamAttempt(context, attempt);
+    if (!isRetryableRun(run)) return settled.length === 0 ? run : { ...run, steps: [...settled, ...run.steps], streamedAnything: true };
+    settled.push(...run.steps);
+    context.events.emit("retry", { error: run.retry.error, retry, discardedText: run.retry.discardedText });
+    // A `new_context` call in the discarded step is discarded with it.
+    context.newContextRequest = undefined;
+    const waited = await waitOrAbort(context.retryDelay(retry), options.signal);
+    const rows = [...options.rows, ...settled.map((step) => step.row)];
+    if (!waited) return { status: "interrupted", text: lastText(settled), steps: settled, streamedAnything: true, model: modelKey(options.model) };
+    const request = await assembleRequest({ rows, frame: await requestFrame(context, options.model), limits: options.limits });
+    attempt = { ...options, rows, request, operationPrefix: `${options.operationPrefix}:retry-${retry}`, retriesLeft: options.retriesLeft - retry };
+  }
+}
+
+function isRetryableRun(run: TurnRun): run is RetryableRun {
+  return (run as Partial<RetryableRun>).retry !== undefined;
+}
+
+/** Resolves `true` after `milliseconds`, or `false` as soon as `signal` aborts. */
+function waitOrAbort(milliseconds: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted === true) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (waited: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(waited);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), milliseconds);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal, flush, retriesLeft }: AttemptOptions): Promise<TurnRun> {
   const key = modelKey(model);
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
@@ -130,9 +181,11 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100 });
     },
     onTextDelta: (delta, stepIndex) => context.events.emit("text-delta", { delta, stepIndex }),
+    keepPartial: () => !retryable(streamError),
   });
   let stop: TurnStop | undefined;
   let streamError: unknown;
+  const retryable = (failure: unknown): boolean => retriesLeft > 0 && signal?.aborted !== true && failure !== undefined && isTransientProviderError(failure);
   /** The next step's request, assembled when the previous step was evaluated. */
   let prepared: { stepNumber: number; request: AssembledRequest } | undefined;
   // The signal fired between steps: the SDK would still start the next one.
@@ -223,6 +276,10 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const interrupted = recorder.aborted || stoppedByAbort || (failure !== undefined && signal?.aborted === true);
   if (interrupted && !SessionStoreError.isInstance(consumeError)) return { status: "interrupted", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
   if (failure === undefined) return { status: "completed", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
+  if (consumeError === undefined && recorder.cutStep && retryable(streamError)) {
+    const retrying: RetryableRun = { status: "failed", text, steps, streamedAnything: true, model: key, retry: { error: new ProviderCallError(key, streamError), discardedText: recorder.discardedText } };
+    return retrying;
+  }
   // Refused as too long before the failing request produced anything: the steps before it (if any)
   // are stored and settled, so the turn can roll over and continue (issue 15 item 4).
   if (isContextExceededError(failure) && !recorder.partialStored && !SessionStoreError.isInstance(failure)) {

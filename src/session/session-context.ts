@@ -31,6 +31,8 @@ export interface SessionContext {
   continuity: Required<ContinuityOptions>;
   /** Retries of a failed model call (the AI SDK's `maxRetries`). */
   maxRetries: number;
+  /** Milliseconds to wait before retry `n` (from 1) of a step that failed mid-stream. */
+  retryDelay: (retry: number) => number;
   /** Whether the provider may keep server-side state (OpenAI Responses `store`); default false. */
   providerStore: boolean;
   maxToolOutputShare: number;

@@ -1,6 +1,6 @@
 /**
  * Typed events of an agent session: `turn-start`, `text-delta`, `step-end`, `usage`, `budget-warning`,
- * `rollover`, `blocked`, `error`, `turn-end`. Listeners run synchronously; one that throws does not
+ * `rollover`, `blocked`, `error`, `retry`, `turn-end`. Listeners run synchronously; one that throws does not
  * stop the session.
  */
 import type { StoredRow } from "../store/port.js";
@@ -25,6 +25,12 @@ export interface SessionEventMap {
   compaction: CompactionInfo;
   blocked: { reason: string; estimatedTokens?: number; hardCeiling?: number };
   error: { error: Error };
+  /**
+   * A step failed after its answer began streaming, with a failure worth another try (an
+   * overloaded server): what streamed of it (`discardedText`, already sent as `text-delta`) is not
+   * stored, and the step is requested again after a backoff. `retry` counts from 1.
+   */
+  retry: { error: Error; retry: number; discardedText: string };
   /** A turn ended; `status` is how its send ends (`completed` while the send goes on). */
   "turn-end": { turnId: string; status: SendResult["status"] };
 }

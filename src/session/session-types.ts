@@ -77,6 +77,11 @@ export interface AgentSessionOptions {
    */
   maxRetries?: number;
   /**
+   * Milliseconds to wait before retry `n` (counting from 1) of a step that failed after its answer
+   * began streaming (default 1 s, doubling, at most 30 s). Retries before the stream are the SDK's.
+   */
+  retryDelay?: (retry: number) => number;
+  /**
    * Let the provider store requests and responses on its servers (the OpenAI Responses API's
    * `store`). Default `false`: every request is self-contained, earlier output is sent as content,
    * never as references to stored items (docs/adr/0027).

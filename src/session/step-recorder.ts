@@ -42,6 +42,11 @@ export interface StepRecorderOptions {
   onTextDelta?: (delta: string, stepIndex: number) => void;
   /** The context limit the turn is budgeted against, stored with each step. */
   contextLimit?: number | undefined;
+  /**
+   * Asked when the stream ends inside a step: whether what streamed of it is stored as a partial
+   * step (default: yes). A step that will be requested again (a transient failure retried) is not.
+   */
+  keepPartial?: () => boolean;
 }
 
 /**
@@ -50,7 +55,19 @@ export interface StepRecorderOptions {
  * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
  * await recorder.consume(result.toUIMessageStream());
  */
-export function createStepRecorder({ store, sessionId, generateId, operationPrefix, tokensOf, estimateOf = () => undefined, checkedEstimateOf = () => undefined, onStored, onTextDelta = () => undefined, contextLimit }: StepRecorderOptions) {
+export function createStepRecorder({
+  store,
+  sessionId,
+  generateId,
+  operationPrefix,
+  tokensOf,
+  estimateOf = () => undefined,
+  checkedEstimateOf = () => undefined,
+  onStored,
+  onTextDelta = () => undefined,
+  contextLimit,
+  keepPartial = () => true,
+}: StepRecorderOptions) {
   const stepResults = createDeferredList<StepResult<ToolSet>>();
   const storedSteps = createDeferredList<StoredStep>();
   const rows: StoredRow[] = [];
@@ -59,6 +76,10 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
   let segmentHasContent = false;
   let aborted = false;
   let partialStored = false;
+  let segmentFailed = false;
+  let contentSeen = false;
+  let discardedText = "";
+  let cutStep = false;
 
   async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
@@ -114,6 +135,31 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
     }
   }
 
+  /**
+   * A step the stream cut (a failure or an abort before it settled): what it delivered is stored
+   * as a partial step (`finishReason: "interrupted"`, tool calls without a settled result dropped),
+   * unless `keepPartial` says the step will be requested again.
+   */
+  async function cutSegment(chunks: UIMessageChunk[], model: string): Promise<void> {
+    const index = stepIndex;
+    cutStep = true;
+    try {
+      const message = await lastMessage(chunks);
+      const parts = (message.parts as RowPart[]).filter((part) => !isUnsettledTool(part));
+      if (!parts.some((part) => part.type !== "step-start")) return;
+      if (!keepPartial()) {
+        discardedText = parts.map((part) => (part.type === "text" ? (part as { text: string }).text : "")).join("");
+        return;
+      }
+      await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
+      partialStored = true;
+    } finally {
+      // No later step may build on a step that did not settle.
+      storedSteps.at(index).reject(new Error("the stream failed before this step settled"));
+      stepIndex = index + 1;
+    }
+  }
+
   return {
     /** Pass as `onStepFinish` of `streamText`. */
     acceptStepResult(step: StepResult<ToolSet>): void {
@@ -127,11 +173,19 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
     rows,
     /** Whether the current attempt produced any content (text, reasoning, tool calls). */
     get streamedAnything(): boolean {
-      return rows.length > 0 || segmentHasContent;
+      return rows.length > 0 || contentSeen;
     },
     /** Whether the last step was cut before it settled and what it streamed was stored as a partial step. */
     get partialStored(): boolean {
       return partialStored;
+    },
+    /** Whether a step was cut before it settled, by a failure or an abort (its content stored as partial, discarded, or none). */
+    get cutStep(): boolean {
+      return cutStep;
+    },
+    /** Text of a partial step that was not stored (`keepPartial` said no); '' otherwise. */
+    get discardedText(): string {
+      return discardedText;
     },
     /** Whether the stream ended with an `abort` chunk (the call's abort signal fired). */
     get aborted(): boolean {
@@ -144,31 +198,36 @@ export function createStepRecorder({ store, sessionId, generateId, operationPref
           if (chunk.type === "start-step") {
             segment = [chunk];
             segmentHasContent = false;
+            segmentFailed = false;
             continue;
           }
           if (chunk.type === "abort") aborted = true;
           if (segment === undefined) continue;
+          // A provider failure inside a step (an SSE `error` event, `response.failed`): the SDK
+          // still closes the step, but it did not settle.
+          if (chunk.type === "error") {
+            segmentFailed = true;
+            continue;
+          }
           segment.push(chunk);
           if (chunk.type === "text-delta") onTextDelta(chunk.delta, stepIndex);
-          if (!framingChunks.has(chunk.type)) segmentHasContent = true;
+          if (!framingChunks.has(chunk.type)) segmentHasContent = contentSeen = true;
           if (chunk.type === "finish-step") {
             const chunks = segment;
+            const failed = segmentFailed;
             segment = undefined;
             segmentHasContent = false;
-            await finishSegment(chunks);
+            segmentFailed = false;
+            await (failed ? cutSegment(chunks, model) : finishSegment(chunks));
           }
         }
       } finally {
         storedSteps.rejectPending(new Error("the stream ended before this step settled"));
       }
-      if (segment !== undefined && segmentHasContent) {
-        const message = await lastMessage(segment);
-        const parts = (message.parts as RowPart[]).filter((part) => !isUnsettledTool(part));
+      if (segment !== undefined) {
+        const chunks = segment;
         segment = undefined;
-        if (parts.some((part) => part.type !== "step-start")) {
-          await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
-          partialStored = true;
-        }
+        if (segmentHasContent || segmentFailed) await cutSegment(chunks, model);
       }
     },
   };

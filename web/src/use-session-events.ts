@@ -7,7 +7,7 @@ import type { SessionEventMap, SessionEventName } from "./api/types";
 
 export type SessionEvent = { [Name in SessionEventName]: { name: Name; data: SessionEventMap[Name] } }[SessionEventName];
 
-const EVENT_NAMES: SessionEventName[] = ["turn-start", "text-delta", "step-end", "usage", "budget-warning", "rollover", "blocked", "error", "turn-end", "rows"];
+const EVENT_NAMES: SessionEventName[] = ["turn-start", "text-delta", "step-end", "usage", "budget-warning", "rollover", "blocked", "error", "retry", "turn-end", "rows"];
 
 /**
  * @example

@@ -61,7 +61,7 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
   return program
     .command("chat")
     .description("Chat with an agent over a folder on a real provider; near the context limit it rolls over to a fresh window instead of summarizing")
-    .option("--model <model>", "openai:<id>, anthropic:<id>, or with --base-url the server's model id (default: $CTXWIN_MODEL)")
+    .option("--model <model>", "openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id (default: $CTXWIN_MODEL)")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $CTXWIN_BASE_URL)")
     .option("--context-limit <tokens>", "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)")
     .option("--session <id>", "resume this session (or start one with this id); default: a new session")

@@ -8,13 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startAnthropicMessagesServer, type AnthropicMessagesServer } from "../../session/test-support/anthropic-messages-server.js";
+import { startGeminiStreamServer, type GeminiStreamServer } from "../../session/test-support/gemini-stream-server.js";
 import { startOpenAIResponsesServer, type OpenAIResponsesServer } from "../../session/test-support/openai-responses-server.js";
 import { startChat } from "./test-support/chat-process.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
 let project: string;
-const servers: Array<OpenAIResponsesServer | AnthropicMessagesServer> = [];
+const servers: Array<OpenAIResponsesServer | AnthropicMessagesServer | GeminiStreamServer> = [];
 
 beforeEach(() => {
   project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-chat-providers-"));
@@ -61,5 +62,41 @@ describe("ctxwin chat on hosted provider paths", () => {
     await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5"], env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL } });
     expect(server.requests.map((body) => body.max_tokens)).toEqual([8192, 8192]);
     expect(server.requests[1]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+  });
+
+  it("anthropic:<id> asks again after an overloaded_error mid-answer and says so; a failure it cannot retry is one line", async () => {
+    const overloaded = { type: "overloaded_error", message: "Overloaded" };
+    const refusal = { type: "invalid_request_error", message: "messages: text content blocks must be non-empty" };
+    const server = await startAnthropicMessagesServer({
+      script: [{ text: "Partial answ", midStreamError: overloaded }, { text: "First answer." }, { text: "Cut", midStreamError: refusal }],
+    });
+    servers.push(server);
+    const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL };
+    const chat = startChat({ args: ["--model", "anthropic:claude-sonnet-4-5", "--dir", project, "--workspace", project, "--max-retries", "1"], cwd: project, env });
+    chat.send("First question.");
+    await chat.waitFor(/First answer\./);
+    chat.send("Second question.");
+    await chat.waitFor(/text content blocks/, "stderr");
+    chat.end();
+    const exit = await chat.exited;
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exit.stdout).toMatch(/Partial answ\n.*↻ the provider failed mid-answer \(Overloaded \(overloaded_error\)\); asking again \(retry 1\), the partial answer above is not kept.*\nFirst answer\./);
+    const problems = exit.stderr.split("\n").filter((line) => line.startsWith("ctxwin: "));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain("messages: text content blocks must be non-empty");
+    expect(exit.stderr).not.toContain("[object Object]");
+    expect(server.requests).toHaveLength(3);
+    // The retried request was the cut one; the next turn carries only the kept answer.
+    expect(server.requests[1]!.messages).toEqual(server.requests[0]!.messages);
+    expect(JSON.stringify(server.requests[2]!.messages)).not.toContain("Partial answ");
+  });
+
+  it("google:<id> goes through @ai-sdk/google with the budget's output limit as maxOutputTokens", async () => {
+    const server = await startGeminiStreamServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    servers.push(server);
+    await chatTwice({ args: ["--model", "google:gemini-2.5-flash"], env: { GEMINI_API_KEY: "g-test", GOOGLE_GENERATIVE_AI_BASE_URL: server.baseURL } });
+    expect(server.requests.map((request) => request.model)).toEqual(["gemini-2.5-flash", "gemini-2.5-flash"]);
+    expect(server.requests.map((request) => request.body.generationConfig?.maxOutputTokens)).toEqual([8192, 8192]);
+    expect(server.requests[1]!.body.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
   });
 });

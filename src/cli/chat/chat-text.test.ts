@@ -9,7 +9,7 @@ import { ProviderCallError } from "../../session/errors.js";
 import { describeFailure } from "./describe-failure.js";
 import { resumeCommand } from "./resume-command.js";
 import { parseSlashCommand } from "./slash-commands.js";
-import { rolloverText, toolLines, warningText } from "./turn-printer.js";
+import { retryText, rolloverText, toolLines, warningText } from "./turn-printer.js";
 
 function callError(options: { statusCode?: number; responseBody?: string; message?: string; cause?: unknown }): APICallError {
   return new APICallError({ message: options.message ?? "Bad Request", url: "http://127.0.0.1:8080/v1/chat/completions", requestBodyValues: {}, ...options });
@@ -80,6 +80,12 @@ describe("turn lines", () => {
     );
     expect(rolloverText({ windowId: "w:9", reason: "context-exceeded", contextTokens: 0, maxTokens: 16_000, flushOpportunity: false })).toContain("(context-exceeded, no chance to save notes)");
     expect(warningText({ contextTokens: 9_920, maxTokens: 16_000 })).toBe("budget warning at 62%: the agent is asked to save its notes");
+  });
+
+  it("says a cut answer is asked again, why, and that the partial text is not kept", () => {
+    const error = new Error("The call to anthropic:claude-sonnet-4-5 failed: Overloaded (overloaded_error)");
+    expect(retryText({ error, retry: 2, discardedText: "Partial" })).toBe("↻ the provider failed mid-answer (Overloaded (overloaded_error)); asking again (retry 2), the partial answer above is not kept");
+    expect(retryText({ error: new Error("socket\nclosed"), retry: 1, discardedText: "" })).toBe("↻ the provider failed mid-answer (socket closed); asking again (retry 1)");
   });
 });
 

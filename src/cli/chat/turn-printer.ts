@@ -1,7 +1,8 @@
 /**
  * Shows a session's events in the terminal while turns run: assistant text as it streams, one dim
  * line per tool call (`· read_file src/x.ts`), and divider lines for rollovers, budget warnings
- * and compactions. Failures and blocks are printed from the send's result, once.
+ * and compactions, and a dim line when a step cut by a provider failure is requested again.
+ * Failures and blocks are printed from the send's result, once.
  */
 import { toolNameOf } from "../../core/row-text.js";
 import type { AgentSession } from "../../session/create-agent-session.js";
@@ -11,6 +12,8 @@ import type { ChatOutput } from "./chat-output.js";
 
 /** Longest tool line argument text. */
 const MAX_TOOL_ARGUMENT_CHARS = 80;
+/** Longest provider reason in a retry line. */
+const MAX_RETRY_REASON_CHARS = 160;
 
 /**
  * Subscribes to `session`; returns the function that unsubscribes.
@@ -27,6 +30,7 @@ export function printTurns({ session, output }: { session: AgentSession; output:
     session.on("rollover", (rollover) => output.divider(rolloverText(rollover))),
     session.on("compaction", (compaction) => output.divider(compactionText(compaction))),
     session.on("budget-warning", (warning) => output.divider(warningText(warning))),
+    session.on("retry", (retry) => output.note(retryText(retry))),
   ];
   return () => {
     for (const unsubscribe of subscriptions) unsubscribe();
@@ -52,6 +56,16 @@ export function warningText(warning: Pick<WarningInfo, "contextTokens" | "maxTok
 /** @example compactionText({ windowId: "w:30", previousWindowId: "w:0" }) // "new context window w:30 · compacted (summary of w:0)" */
 export function compactionText(compaction: CompactionInfo): string {
   return `new context window ${compaction.windowId} · compacted (summary of ${compaction.previousWindowId})`;
+}
+
+/**
+ * @example retryText({ error: new Error("The call to anthropic:claude-sonnet-4-5 failed: Overloaded (overloaded_error)"), retry: 1, discardedText: "Partial" })
+ * // "↻ the provider failed mid-answer (Overloaded (overloaded_error)); asking again (retry 1), the partial answer above is not kept"
+ */
+export function retryText({ error, retry, discardedText }: { error: Error; retry: number; discardedText: string }): string {
+  const reason = oneLine(error.message.replace(/^The call to \S+ failed: /, ""), MAX_RETRY_REASON_CHARS);
+  const discarded = discardedText.length > 0 ? ", the partial answer above is not kept" : "";
+  return `↻ the provider failed mid-answer (${reason}); asking again (retry ${retry})${discarded}`;
 }
 
 /** One `· name argument…` line per tool call of a stored step, marked when the call failed. */

@@ -87,7 +87,7 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--port <n>", "port to listen on (default: a free port)", portNumber)
     .option("--host <address>", "address to bind (default 127.0.0.1; anything else exposes the UI to the network)")
-    .option("--model <model>", "chat with this model: openai:<id>, anthropic:<id>, or with --base-url the server's model id")
+    .option("--model <model>", "chat with this model: openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id")
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
     .option("--context-limit <tokens>", "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)")
     .option("--demo-model", "chat with the built-in offline scripted model (no network)")

@@ -103,6 +103,7 @@ export function scriptedChat({ model, contextLimit = 10_000, modelKey = "mock:sc
         model,
         budget: { ...(config.budget ?? {}), ...(config.strategy === undefined ? {} : { strategy: config.strategy }), ...(override === undefined ? {} : { contextLimit: override }) },
         logWarning: () => undefined,
+        retryDelay: () => 0,
       }),
   };
 }

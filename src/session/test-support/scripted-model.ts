@@ -21,6 +21,11 @@ export interface ScriptedStep {
   /** Thrown by the provider before anything streams. */
   error?: unknown;
   /**
+   * Sent as an `error` part after the text (its text part never ends), then the stream finishes
+   * with reason `error`: a provider's failure after output began (an SSE `error` event).
+   */
+  errorMidStream?: unknown;
+  /**
    * After its text and tool calls, the stream stalls until the call's abort signal fires, then
    * fails with the signal's reason (like an HTTP response cut by `fetch`'s abort). It never finishes.
    */
@@ -98,7 +103,11 @@ function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3Str
     const id = `text-${call.index}`;
     parts.push({ type: "text-start", id }, ...deltas.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id, delta })));
     // A stalled answer is cut mid-text: its text part never ends.
-    if (step.stallUntilAborted !== true) parts.push({ type: "text-end", id });
+    if (step.stallUntilAborted !== true && step.errorMidStream === undefined) parts.push({ type: "text-end", id });
+  }
+  if (step.errorMidStream !== undefined) {
+    parts.push({ type: "error", error: step.errorMidStream }, { type: "finish", finishReason: { unified: "error", raw: undefined }, usage: { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } } });
+    return parts;
   }
   (step.toolCalls ?? []).forEach((toolCall, position) => {
     parts.push({ type: "tool-call", toolCallId: `call-${call.index}-${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });

@@ -115,6 +115,8 @@ export interface SessionEventMap {
   rollover: { windowId: string; reason: string; percent: number | null };
   blocked: { reason: string };
   error: { message: string };
+  /** A step cut by a provider failure is requested again; its last `discardedChars` streamed characters are dropped. */
+  retry: { message: string; retry: number; discardedChars: number };
   "turn-end": { status: string; text: string };
   rows: { lastSeq: number };
 }

@@ -109,6 +109,14 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
       case "error":
         setNotice({ text: event.data.message, error: true });
         return;
+      case "retry": {
+        // The cut step's text is not stored: take it off the streaming text before the retry streams.
+        const discarded = Math.min(event.data.discardedChars, streamed.current);
+        streamed.current -= discarded;
+        setStreamingText((text) => text.slice(0, text.length - discarded));
+        setNotice({ text: `The provider failed mid-answer; asking again (retry ${event.data.retry}): ${event.data.message}`, error: false });
+        return;
+      }
       case "turn-end":
         setBusy(false);
         void settleStep().then(refresh);

@@ -12,7 +12,11 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 /** `dist/cli/main.js`, built by the vitest global setup (test/build-once.ts). */
 export const CTXWIN_BINARY = path.join(repositoryRoot, "dist", "cli", "main.js");
 
-const PROVIDER_VARIABLES = ["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CTXWIN_MODEL", "CTXWIN_BASE_URL", "CTXWIN_API_KEY", "NO_COLOR", "FORCE_COLOR"];
+const PROVIDER_VARIABLES = [
+  ...["OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+  ...["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_BASE_URL"],
+  ...["CTXWIN_MODEL", "CTXWIN_BASE_URL", "CTXWIN_API_KEY", "NO_COLOR", "FORCE_COLOR"],
+];
 
 /** Longest wait for an expected output before a test fails with what was printed so far. */
 const WAIT_LIMIT_MS = 30_000;
