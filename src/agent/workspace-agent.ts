@@ -44,8 +44,8 @@ export interface WorkspaceAgentOptions {
   maxSteps?: number;
   maxTurnsPerSend?: number;
   logWarning?: (message: string) => void;
-  /** Other session options (clock, ids, fallback models, retries, provider storage) passed through unchanged. */
-  sessionOptions?: Pick<AgentSessionOptions, "now" | "generateId" | "fallbackModels" | "historyTool" | "maxRetries" | "providerStore">;
+  /** Other session options (clock, ids, fallback models, retries, provider storage, continuity) passed through unchanged. */
+  sessionOptions?: Pick<AgentSessionOptions, "now" | "generateId" | "fallbackModels" | "historyTool" | "maxRetries" | "providerStore" | "continuity">;
 }
 
 /**

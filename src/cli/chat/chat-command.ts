@@ -39,6 +39,7 @@ export interface ChatFlags {
   threshold?: string;
   maxRetries?: string;
   providerStore?: boolean;
+  newContextTool?: boolean;
 }
 
 /** The process seams: streams, environment and Ctrl-C source. */
@@ -72,6 +73,7 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
     .option("--threshold <fraction>", "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)")
     .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
     .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
+    .option("--new-context-tool", "give the agent the new_context tool, with which it asks for a fresh window itself (e.g. after finishing a sub-task)")
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
 }
@@ -111,7 +113,11 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
       ...(threshold === undefined ? {} : { budget: { threshold } }),
       config,
       logWarning: (message) => output.problem(message),
-      sessionOptions: { ...(maxRetries === undefined ? {} : { maxRetries }), ...(flags.providerStore === true ? { providerStore: true } : {}) },
+      sessionOptions: {
+        ...(maxRetries === undefined ? {} : { maxRetries }),
+        ...(flags.providerStore === true ? { providerStore: true } : {}),
+        ...(flags.newContextTool === true ? { continuity: { newContextTool: true } } : {}),
+      },
     });
     const usage = await session.usage();
     const limit = usage.contextLimit === undefined ? "context limit unknown" : `context ${formatTokens(usage.contextLimit)} tokens`;

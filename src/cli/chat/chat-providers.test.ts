@@ -56,6 +56,17 @@ describe("ctxwin chat on hosted provider paths", () => {
     expect(server.requests.map((body) => body.store)).toEqual([true, true]);
   });
 
+  it("--new-context-tool offers the agent new_context beside session_history; without it the tool is absent", async () => {
+    const server = await startOpenAIResponsesServer({ script: [{ text: "First answer." }, { text: "Second answer." }, { text: "First answer." }, { text: "Second answer." }] });
+    servers.push(server);
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL };
+    await chatTwice({ args: ["--model", "openai:gpt-4.1", "--new-context-tool"], env });
+    await chatTwice({ args: ["--model", "openai:gpt-4.1"], env });
+    const toolNames = server.requests.map((body) => JSON.stringify(body.tools ?? []));
+    expect(toolNames.slice(0, 2).every((tools) => tools.includes('"new_context"') && tools.includes('"session_history"'))).toBe(true);
+    expect(toolNames.slice(2).some((tools) => tools.includes('"new_context"'))).toBe(false);
+  });
+
   it("anthropic:<id> asks for the budget's output reserve as max_tokens", async () => {
     const server = await startAnthropicMessagesServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
     servers.push(server);

@@ -23,6 +23,7 @@ export function resumeCommand({ sessionId, flags }: { sessionId: string; flags: 
   add("--workspace", flags.workspace);
   if (flags.allowWrite === true) words.push("--allow-write");
   if (flags.providerStore === true) words.push("--provider-store");
+  if (flags.newContextTool === true) words.push("--new-context-tool");
   return words.map(shellQuote).join(" ");
 }
 
