@@ -337,6 +337,22 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect((await store.search("s", { query: '"quotes"', mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([8]);
       });
 
+      test("literal search pages newest first whether few or many rows match, with another session's rows in between", async () => {
+        for (let index = 1; index <= 150; index += 1) {
+          await store.append("mixed", [text(`entry ${index} of the qv-ledger${index % 20 === 0 ? " qv-rare" : ""}`)]);
+          await store.append("noise", [text(`noise ${index} of the qv-ledger qv-rare`)]);
+        }
+        const seqsOf = async (options: { query: string; limit?: number; offset?: number; beforeSeq?: number }) =>
+          (await store.search("mixed", { mode: "literal", ...options })).hits.map((hit) => hit.row.seq);
+        const range = (from: number, to: number) => Array.from({ length: from - to + 1 }, (_, index) => from - index);
+        expect(await seqsOf({ query: "qv-ledger", limit: 10 })).toEqual(range(150, 141));
+        expect(await seqsOf({ query: "qv-ledger", limit: 10, offset: 60 })).toEqual(range(90, 81));
+        expect(await seqsOf({ query: "qv-ledger", limit: 5, beforeSeq: 8 })).toEqual(range(7, 3));
+        expect(await seqsOf({ query: "qv-rare", limit: 10 })).toEqual([140, 120, 100, 80, 60, 40, 20]);
+        expect(await seqsOf({ query: "qv-rare", limit: 2, offset: 3 })).toEqual([80, 60]);
+        expect(await seqsOf({ query: "qv-rare", beforeSeq: 100 })).toEqual([80, 60, 40, 20]);
+      });
+
       test("literal search finds tool input and output but not reasoning, hidden or rejected rows", async () => {
         expect((await store.search("s", { query: "needle-in-haystack", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
         expect((await store.search("s", { query: "zebra", mode: "literal" })).hits).toEqual([]);

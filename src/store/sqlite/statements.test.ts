@@ -37,6 +37,9 @@ describe("SQLite query plans", () => {
     const byKey = "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)";
     expect(queryPlan(db, statementSql.countWordRows, ['"hello"', ...keys, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, "SCAN (subquery-1)"]);
     expect(queryPlan(db, statementSql.countSessionWordRows, ['"hello"', ...bounds, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, byKey, "SCAN (subquery-1)"]);
+    // A literal query's first matches, oldest first (idxNum 64 = FTS5 delivers ascending rowid order): no sort.
+    expect(queryPlan(db, statementSql.literalKeysAscending, ['"hel"', ...keys, 65])).toEqual([expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 64:M1></)]);
+    expect(queryPlan(db, statementSql.sessionRowByKey, [1, 1, 0, 10])).toEqual(["SEARCH r USING INTEGER PRIMARY KEY (rowid=?)"]);
     // The newest candidates and their scores, unsorted: core orders them (ADR 0031).
     expect(queryPlan(db, statementSql.scoreWordsNewest, ['"hello"', ...keys, 500])).toEqual([index]);
     expect(queryPlan(db, statementSql.scoreSessionWordsNewest, ['"hello"', ...bounds, 500])).toEqual([index, byKey]);

@@ -55,6 +55,11 @@ export const statementSql = {
   lastRowKeyBefore: "SELECT row_key, seq FROM ctxwin_rows WHERE session_key = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
   searchLiteral: `SELECT ${candidateColumns} FROM ctxwin_search_literal f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_literal MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,
+  // The first `?` trigram matches in the range, oldest first: FTS5 walks an AND of trigrams without
+  // positions 2–3× faster ascending than descending, so a rare query is answered by this walk.
+  literalKeysAscending: `SELECT f.rowid AS row_key FROM ctxwin_search_literal f
+     WHERE ctxwin_search_literal MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid LIMIT ?`,
+  sessionRowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ? AND ${searchFilter}`,
   searchWordPhrase: `SELECT ${candidateColumns} FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,
   scanVisible: `SELECT ${candidateColumns} FROM ctxwin_rows r
