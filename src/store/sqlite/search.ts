@@ -2,8 +2,8 @@
  * Search over the SQLite backend's FTS5 indexes (ADR 0004).
  * - The session's row-key range bounds every index query, so a search costs what this session
  *   (and its window, floor and before-seq bounds) holds, not what the whole file holds.
- * - Literal: candidates from the trigram index (rows holding every trigram of the query, a
- *   sample of them for a long query: the index keeps no positions, ADR 0032), newest first, each
+ * - Literal: candidates from the trigram index (rows holding every trigram of the query, or the
+ *   rarest-looking few of a long one: the index keeps no positions, ADR 0032), newest first, each
  *   verified with the rule every backend shares (`containsLiteral`). A query with two or more whole
  *   ASCII words first tries the faster (stemmed) word index as a phrase pre-filter, and switches
  *   to trigrams if that produces too many misses.
@@ -127,23 +127,45 @@ function* trigramCandidates(sql: SearchDependencies["sql"], match: string, lowKe
   }
 }
 
-/** Most trigrams one literal query asks the index for; more add little but cost a posting list each. */
-const MAX_TRIGRAMS = 16;
+/**
+ * Trigrams one literal query asks the index for. Each one the AND opens costs a walk of its
+ * posting list, which grows with the file; six rare ones already leave few rows to verify
+ * (docs/benchmarks.md, history-tool).
+ */
+const QUERY_TRIGRAMS = 6;
+
+/** Letters from the most to the least frequent in English text: a cheap guess at a trigram's rarity. */
+const LETTERS_BY_FREQUENCY = "etaoinshrdlcumwfgypbvkjxqz";
+
+/**
+ * How common a trigram probably is, higher for more common: the sum of its characters' letter
+ * frequency ranks (a space counts like a frequent letter; digits, punctuation and other scripts
+ * count as rare). Only which rows are candidates depends on it, never which rows match: every
+ * candidate is verified.
+ */
+function commonness(trigram: string): number {
+  let score = 0;
+  for (const character of trigram.toLowerCase()) {
+    const rank = LETTERS_BY_FREQUENCY.indexOf(character);
+    score += character === " " ? 20 : rank < 0 ? 0 : LETTERS_BY_FREQUENCY.length - rank;
+  }
+  return score;
+}
 
 /**
  * An FTS5 query for the rows holding every trigram of `query` (at least three characters): all of
- * its distinct trigrams, or `MAX_TRIGRAMS` of them spread evenly from the first to the last.
+ * its distinct trigrams, or the `QUERY_TRIGRAMS` that look rarest, in the query's order.
  *
  * @example trigramMatch("ab\"cd") // '"ab""" AND "b""c" AND """cd"'
  */
 export function trigramMatch(query: string): string {
   const characters = [...query];
   const trigrams = [...new Set(characters.slice(2).map((_, index) => characters.slice(index, index + 3).join("")))];
-  const picked =
-    trigrams.length <= MAX_TRIGRAMS
-      ? trigrams
-      : Array.from({ length: MAX_TRIGRAMS }, (_, index) => trigrams[Math.round((index * (trigrams.length - 1)) / (MAX_TRIGRAMS - 1))] ?? "");
-  return picked.map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
+  const kept = new Set([...trigrams].sort((left, right) => commonness(left) - commonness(right)).slice(0, QUERY_TRIGRAMS));
+  return trigrams
+    .filter((trigram) => kept.has(trigram))
+    .map((trigram) => `"${trigram.replaceAll('"', '""')}"`)
+    .join(" AND ");
 }
 
 export interface RowKeyRange {
