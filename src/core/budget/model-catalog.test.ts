@@ -118,6 +118,8 @@ describe("lookupModel", () => {
     ["anthropic.claude-3-5-sonnet-20241022-v2:0", "anthropic:claude-3-5-sonnet", 200_000, 8_192, "suffix"],
     ["openrouter:anthropic/claude-3.7-sonnet", "anthropic:claude-3-7-sonnet", 200_000, 64_000, "alias"],
     ["google:gemini-2.5-pro", "google:gemini-2.5-pro", 1_048_576, 65_536, "exact"],
+    ["google:gemini-3.1-pro-preview", "google:gemini-3.1-pro-preview", 1_048_576, 65_536, "exact"],
+    ["gemini-3-flash-preview", "google:gemini-3-flash-preview", 1_048_576, 65_536, "exact"],
     ["models/gemini-2.0-flash-001", "google:gemini-2.0-flash", 1_048_576, 8_192, "suffix"],
     ["gemini-1.5-pro-002", "google:gemini-1.5-pro", 2_097_152, 8_192, "suffix"],
     ["mistral:mistral-large-latest", "mistral:mistral-large", 128_000, undefined, "suffix"],
