@@ -170,6 +170,28 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
     expect(JSON.stringify(server.requests[1]!.input[1]!.content)).toContain("Partial");
   });
 
+  it("retries the generic error event with a transient code after output began, with its own message", async () => {
+    const { session, server } = await responsesSession([{ text: "Half", errorEvent: { code: "server_error", message: "The server had an error while processing your request." } }, { text: "Whole answer." }], {
+      maxRetries: 2,
+    });
+    const retries: string[] = [];
+    session.on("retry", (event) => retries.push(event.error.message));
+    expect(await session.send("Hi.")).toMatchObject({ status: "completed", text: "Whole answer." });
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toContain("The server had an error");
+    expect(retries[0]).not.toContain("[object Object]");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("fails at once on a generic error event another try cannot fix, with its message", async () => {
+    const { session, server } = await responsesSession([{ text: "Half", errorEvent: { code: "invalid_prompt", message: "Invalid prompt: your prompt was flagged." } }], { maxRetries: 2 });
+    const result = await session.send("Hi.");
+    expect(result.status).toBe("failed");
+    expect(result.error?.message).toContain("Invalid prompt: your prompt was flagged.");
+    expect(result.error?.message).not.toContain("[object Object]");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("an abort during the backoff ends the send interrupted without another request", async () => {
     const { session, server, store } = await responsesSession([{ text: "Partial", failed: { code: "server_error", message: "The server had an error." } }, { text: "Never sent." }], {
       maxRetries: 2,

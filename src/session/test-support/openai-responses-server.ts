@@ -25,6 +25,8 @@ export type ResponsesScriptedResponse =
   | { toolCall: { name: string; arguments: unknown }; inputTokens?: number }
   /** Streams `text`, then `response.failed` with this error (the API's mid-stream failure). */
   | { text: string; failed: { code: string; message: string } }
+  /** Streams `text`, then the API's generic `error` event (no `response.failed` follows). */
+  | { text: string; errorEvent: { code: string; message: string } }
   /** A refusal before the stream: an HTTP status with the API's error body. */
   | { status: number; error: { message: string; type: string; code?: string; param?: string } };
 
@@ -109,6 +111,11 @@ export async function startOpenAIResponsesServer({ script }: { script: readonly 
     send({ type: "response.content_part.added", item_id: message.id, output_index: outputIndex, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
     for (const piece of answer.text.match(/.{1,8}/gs) ?? []) {
       send({ type: "response.output_text.delta", item_id: message.id, output_index: outputIndex, content_index: 0, delta: piece, logprobs: [] });
+    }
+    if ("errorEvent" in answer) {
+      send({ type: "error", code: answer.errorEvent.code, message: answer.errorEvent.message, param: null });
+      response.end();
+      return;
     }
     if ("failed" in answer) {
       send({ type: "response.failed", response: { id: responseId, object: "response", created_at: 1_700_000_000, model: body.model, status: "failed", error: answer.failed, output: [] } });
