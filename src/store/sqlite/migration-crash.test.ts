@@ -76,7 +76,12 @@ function startOpener(file: string): { opener: Opener; kill: () => void } {
   return { opener, kill: () => child.kill("SIGKILL") };
 }
 
-/** Waits until another connection holds the write lock: the opener is inside its migration transaction. */
+/**
+ * Waits until another connection holds the write lock: the opener is inside its migration
+ * transaction. The probe has no busy handler, so it also sees the moments when the opener (or the
+ * probe's own open) rebuilds the write-ahead log's index after the previous kill:
+ * SQLITE_BUSY_RECOVERY, "database is locked" too, which is not the migration's lock: poll on.
+ */
 async function waitForWriteLock(file: string, opener: Opener): Promise<void> {
   const probe = new Database(file, { timeout: 0 });
   try {
@@ -85,8 +90,9 @@ async function waitForWriteLock(file: string, opener: Opener): Promise<void> {
         probe.exec("BEGIN IMMEDIATE");
         probe.exec("ROLLBACK");
       } catch (error) {
-        if ((error as { code?: unknown }).code === "SQLITE_BUSY") return;
-        throw error;
+        const code = String((error as { code?: unknown }).code);
+        if (code === "SQLITE_BUSY") return;
+        if (!code.startsWith("SQLITE_BUSY_")) throw error;
       }
       if (opener.lines.includes("opened")) throw new Error("the opener finished before its migration was seen holding the write lock");
       await delay(2);

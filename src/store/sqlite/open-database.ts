@@ -205,7 +205,8 @@ function useWriteAheadLog(db: Database.Database, busyTimeoutMs: number): void {
       db.pragma("journal_mode = WAL");
       return;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      // Any busy variant: another process holds a lock, or rebuilds the log's index after a crash (SQLITE_BUSY_RECOVERY).
+      if (!String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY") || Date.now() >= deadline) throw error;
       sleepSync(Math.min(50, 2 ** attempt));
     }
   }
