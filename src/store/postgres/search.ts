@@ -153,14 +153,22 @@ async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSe
     for (const word of words) counts.set(word, await countRows(word, RANKED_CANDIDATE_LIMIT + 1));
   }
   const kept = selectRankedWords({ words, rangeRows, countRows: (word) => counts.get(word) ?? 0 });
+  const keptRows = kept.reduce((sum, word) => sum + (counts.get(word) ?? 0), 0);
   // The newest matching rows (at most RANKED_CANDIDATE_LIMIT) are scored here; core orders them
-  // (ADR 0031: a row right after another matching row is lifted), like every backend.
+  // (ADR 0031: a row right after another matching row is lifted), like every backend. When the
+  // words were counted, how they are read follows the counts, not the planner's statistics, whose
+  // guesses flipped the plan between runs (docs/benchmarks.md): few matches come from the word
+  // index (walking the rows newest first would read the whole range), many from the rows newest
+  // first (the word index would list every match in the table before sorting).
+  const plan = counts.size === 0 ? undefined : keptRows <= RANKED_CANDIDATE_LIMIT ? "enable_indexscan" : "enable_bitmapscan";
+  if (plan !== undefined) await client.query(`SELECT set_config('${plan}', 'off', true), set_config('enable_seqscan', 'off', true)`);
   const scored = await client.query<{ seq: number; score: number }>(
     `SELECT seq, ts_rank(words, $4::tsquery, 1)::float8 AS score FROM ${tables.rows}
      WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
      ORDER BY seq DESC LIMIT $5`,
     [...range, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
   );
+  if (plan !== undefined) await client.query(`SELECT set_config('${plan}', 'on', true), set_config('enable_seqscan', 'on', true)`);
   return orderRankedCandidates(
     scored.rows.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })),
     { order: checked.order },
