@@ -62,28 +62,26 @@ export function findDamage(db: Database.Database, file: string, { fullCheckMaxBy
     // `quick_check` reuses the index structure a probe cached on this connection without checking
     // that it is still current: another process's commit between two statements (a segment merge)
     // would otherwise be reported as "fts5: corruption found", and the file wrongly marked damaged.
-    return db.transaction(() => checkInOneSnapshot(db, file, fullCheckMaxBytes, (next) => (step = next)))();
+    return db.transaction((): string | undefined => {
+      const names = new Set((db.prepare("SELECT name FROM sqlite_schema").all() as { name: string }[]).map((entry) => entry.name));
+      const missing = EXPECTED_SCHEMA_OBJECTS.filter((name) => !names.has(name));
+      if (missing.length > 0) return `its schema lacks ${missing.join(", ")}`;
+      for (const [what, first, last] of EDGE_PROBES) {
+        step = what;
+        db.prepare(first).get();
+        db.prepare(last).get();
+      }
+      if (sizeOnDisk(file) <= fullCheckMaxBytes) {
+        step = "its pages";
+        const result = db.pragma("quick_check(1)", { simple: true }) as string;
+        if (result !== "ok") return `SQLite's quick_check reports: ${result}`;
+      }
+      return undefined;
+    })();
   } catch (error) {
     if (!isCorruptionFailure(error)) throw error;
     return `reading ${step} failed: ${(error as Error).message}`;
   }
-}
-
-function checkInOneSnapshot(db: Database.Database, file: string, fullCheckMaxBytes: number, reading: (step: string) => void): string | undefined {
-  const names = new Set((db.prepare("SELECT name FROM sqlite_schema").all() as { name: string }[]).map((entry) => entry.name));
-  const missing = EXPECTED_SCHEMA_OBJECTS.filter((name) => !names.has(name));
-  if (missing.length > 0) return `its schema lacks ${missing.join(", ")}`;
-  for (const [what, first, last] of EDGE_PROBES) {
-    reading(what);
-    db.prepare(first).get();
-    db.prepare(last).get();
-  }
-  if (sizeOnDisk(file) <= fullCheckMaxBytes) {
-    reading("its pages");
-    const result = db.pragma("quick_check(1)", { simple: true }) as string;
-    if (result !== "ok") return `SQLite's quick_check reports: ${result}`;
-  }
-  return undefined;
 }
 
 function sizeOnDisk(file: string): number {

@@ -106,7 +106,7 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
 }
 
 /** A trigram query with at most this many matches in the range is answered by one ascending walk. */
-export const FEW_TRIGRAM_MATCHES = 64;
+const FEW_TRIGRAM_MATCHES = 64;
 
 /**
  * The rows holding every trigram of the query, newest first. FTS5 walks an AND of trigrams in a
