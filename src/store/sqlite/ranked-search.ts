@@ -25,7 +25,7 @@ import type { SessionRecord } from "./statements.js";
 /** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
 const phraseOf = (word: string) => `"${word}"`;
 
-export function searchRankedWords({ sql, decode }: SearchDependencies, session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): SearchPage {
+export function searchRankedWords({ sql, decode }: Pick<SearchDependencies, "sql" | "decode">, session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): SearchPage {
   const bounds = range.exclusive ? [range.lowKey, range.highKey] : [range.lowKey, range.highKey, session.session_key, range.lowSeq, range.highSeq];
   const count = range.exclusive ? sql.countWordRows : sql.countSessionWordRows;
   const kept = selectRankedWords({

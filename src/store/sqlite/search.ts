@@ -2,11 +2,11 @@
  * Search over the SQLite backend's FTS5 indexes (ADR 0004).
  * - The session's row-key range bounds every index query, so a search costs what this session
  *   (and its window, floor and before-seq bounds) holds, not what the whole file holds.
- * - Literal: candidates from the trigram index (rows holding every trigram of the query, or the
- *   rarest-looking few of a long one: the index keeps no positions, ADR 0032), newest first, each
- *   verified with the rule every backend shares (`containsLiteral`). A query with two or more whole
- *   ASCII words first tries the faster (stemmed) word index as a phrase pre-filter, and switches
- *   to trigrams if that produces too many misses.
+ * - Literal: candidates from the trigram index (rows holding the query's rarest trigrams, chosen
+ *   by `trigram-plan.ts`: the index keeps no positions, ADR 0032), newest first, each verified
+ *   with the rule every backend shares (`containsLiteral`). When those trigrams are common and the
+ *   query holds two or more whole ASCII words, the (stemmed) word index first serves as a phrase
+ *   pre-filter, and trigrams take over if that produces too many misses.
  * - Ranked: BM25 over the word index, at most `RANKED_CANDIDATE_LIMIT` rows scored (ADR 0016,
  *   `ranked-search.ts`).
  * - Role and tool-name filters are checked on each row before it counts as a hit (ADR 0033); for
@@ -23,6 +23,7 @@ import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import { searchRankedWords } from "./ranked-search.js";
 import type { SessionRecord, StatementName, WindowRecord } from "./statements.js";
+import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
 import type Database from "better-sqlite3";
 
 export interface CandidateRow {
@@ -34,13 +35,16 @@ export interface CandidateRow {
 
 /** Failed verifications of word-phrase candidates before the trigram index takes over. */
 const phraseMissBudget = 200;
+/** Trigram candidates expected above which a query of whole words tries the word-phrase pre-filter first. */
+const PHRASE_FIRST_ABOVE = 256;
 
 export interface SearchDependencies {
   sql: Record<StatementName, Database.Statement>;
   decode: (sessionId: string, candidate: CandidateRow) => StoredRow | undefined;
+  trigramRarity: TrigramRarity;
 }
 
-export function searchSession({ sql, decode }: SearchDependencies, session: SessionRecord, checked: CheckedSearch, floor: number): SearchPage {
+export function searchSession({ sql, decode, trigramRarity }: SearchDependencies, session: SessionRecord, checked: CheckedSearch, floor: number): SearchPage {
   const range = rowKeyRange(sql, session, checked, floor);
   if (range === undefined) return { hits: [], hasMore: false };
   if (checked.mode === "ranked") return searchRankedWords({ sql, decode }, session, checked, range);
@@ -75,8 +79,9 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
   const page = (): SearchPage => scan?.page() ?? { hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit };
 
   let highKey = range.highKey;
+  const plan = [...checked.query].length >= 3 ? planTrigramQuery({ query: checked.query, rangeKeys: range.highKey - range.lowKey + 1, rarity: trigramRarity }) : undefined;
   const phrase = literalTermPhrase(checked.query);
-  if (phrase !== undefined) {
+  if (phrase !== undefined && (plan === undefined || plan.expectedRows > PHRASE_FIRST_ABOVE)) {
     const match = `"${phrase.join(" ")}"`;
     let misses = 0;
     let switched = false;
@@ -94,8 +99,8 @@ export function searchSession({ sql, decode }: SearchDependencies, session: Sess
   }
 
   const candidates =
-    [...checked.query].length >= 3
-      ? trigramCandidates(sql, trigramMatch(checked.query), range.lowKey, highKey, filters)
+    plan !== undefined
+      ? trigramCandidates(sql, plan.match, range.lowKey, highKey, filters)
       : // Shorter than one trigram: the index cannot answer, so scan the range newest first.
         (sql.scanVisible.iterate(range.lowKey, highKey, ...filters) as Iterable<CandidateRow>);
   for (const candidate of candidates) {
@@ -125,47 +130,6 @@ function* trigramCandidates(sql: SearchDependencies["sql"], match: string, lowKe
     const candidate = sql.sessionRowByKey.get(key, ...filters) as CandidateRow | undefined;
     if (candidate !== undefined) yield candidate;
   }
-}
-
-/**
- * Trigrams one literal query asks the index for. Each one the AND opens costs a walk of its
- * posting list, which grows with the file; six rare ones already leave few rows to verify
- * (docs/benchmarks.md, history-tool).
- */
-const QUERY_TRIGRAMS = 6;
-
-/** Letters from the most to the least frequent in English text: a cheap guess at a trigram's rarity. */
-const LETTERS_BY_FREQUENCY = "etaoinshrdlcumwfgypbvkjxqz";
-
-/**
- * How common a trigram probably is, higher for more common: the sum of its characters' letter
- * frequency ranks (a space counts like a frequent letter; digits, punctuation and other scripts
- * count as rare). Only which rows are candidates depends on it, never which rows match: every
- * candidate is verified.
- */
-function commonness(trigram: string): number {
-  let score = 0;
-  for (const character of trigram.toLowerCase()) {
-    const rank = LETTERS_BY_FREQUENCY.indexOf(character);
-    score += character === " " ? 20 : rank < 0 ? 0 : LETTERS_BY_FREQUENCY.length - rank;
-  }
-  return score;
-}
-
-/**
- * An FTS5 query for the rows holding every trigram of `query` (at least three characters): all of
- * its distinct trigrams, or the `QUERY_TRIGRAMS` that look rarest, in the query's order.
- *
- * @example trigramMatch("ab\"cd") // '"ab""" AND "b""c" AND """cd"'
- */
-export function trigramMatch(query: string): string {
-  const characters = [...query];
-  const trigrams = [...new Set(characters.slice(2).map((_, index) => characters.slice(index, index + 3).join("")))];
-  const kept = new Set([...trigrams].sort((left, right) => commonness(left) - commonness(right)).slice(0, QUERY_TRIGRAMS));
-  return trigrams
-    .filter((trigram) => kept.has(trigram))
-    .map((trigram) => `"${trigram.replaceAll('"', '""')}"`)
-    .join(" AND ");
 }
 
 export interface RowKeyRange {

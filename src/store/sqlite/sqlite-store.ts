@@ -31,6 +31,7 @@ import { openDatabase, type Durability } from "./open-database.js";
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
 import { searchSession } from "./search.js";
+import { createTrigramRarity } from "./trigram-plan.js";
 import { wordIndexText } from "./search-index.js";
 import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
@@ -79,6 +80,7 @@ export function createSqliteStore({
     db.close();
     throw storeFailure(path, error);
   }
+  const trigramRarity = createTrigramRarity({ probe: sql.literalProbe });
   let closed = false;
   /** Set once any call met damage: from then on every write is refused. */
   let damage: StoreCorruptError | undefined;
@@ -195,7 +197,7 @@ export function createSqliteStore({
   const searchTransaction = db.transaction((sessionId: string, checked: CheckedSearch): SearchPage => {
     const session = sessionOf(sessionId);
     if (session === undefined) return { hits: [], hasMore: false };
-    return searchSession({ sql, decode }, session, checked, floorOf(session, checked));
+    return searchSession({ sql, decode, trigramRarity }, session, checked, floorOf(session, checked));
   });
 
   const deleteTransaction = db.transaction((sessionId: string): boolean => {

@@ -59,6 +59,8 @@ export const statementSql = {
   // positions 2–3× faster ascending than descending, so a rare query is answered by this walk.
   literalKeysAscending: `SELECT f.rowid AS row_key FROM ctxwin_search_literal f
      WHERE ctxwin_search_literal MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid LIMIT ?`,
+  // The first `?` rows holding one trigram, in the whole file: how rare it is (trigram-plan.ts).
+  literalProbe: `SELECT rowid AS row_key FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH ? ORDER BY rowid LIMIT ?`,
   sessionRowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ? AND ${searchFilter}`,
   searchWordPhrase: `SELECT ${candidateColumns} FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,

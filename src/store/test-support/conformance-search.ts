@@ -212,13 +212,16 @@ describe("search", () => {
   });
 
   test("literal search stays exact where a word pre-filter would mislead", async () => {
-    const decoys = Array.from({ length: 260 }, (_, index) => reply(`decoy ${index}: alpha, beta; alpha-beta`));
+    // Each decoy holds the words "alpha beta" in a row and every trigram of "x alpha beta g", never the text.
+    const decoyCount = 300;
+    const decoys = Array.from({ length: decoyCount }, (_, index) => reply(`decoy ${index}: alpha, beta; max alpha gamma beta tag`));
     await suite.store.append("w", [text("the real x alpha beta gamma"), ...decoys, text("alpha beta at the start")]);
     const page = await suite.store.search("w", { query: " alpha beta", mode: "literal", limit: 5 });
     expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
     expect((await suite.store.search("w", { query: "x alpha beta g", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([1]);
-    expect((await suite.store.search("w", { query: "alpha beta", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([262, 1]);
-    expect((await suite.store.search("w", { query: "ALPHA, BETA; alpha", mode: "literal", limit: 2 })).hits.map((hit) => hit.row.seq)).toEqual([261, 260]);
+    expect((await suite.store.search("w", { query: "alpha beta", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([decoyCount + 2, 1]);
+    const decoyPage = await suite.store.search("w", { query: "ALPHA, BETA; MAX", mode: "literal", limit: 2 });
+    expect(decoyPage.hits.map((hit) => hit.row.seq)).toEqual([decoyCount + 1, decoyCount]);
   });
 
   test("sessions written in turns stay apart in search", async () => {

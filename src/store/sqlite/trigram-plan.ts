@@ -1,0 +1,144 @@
+/**
+ * Which trigrams a literal search asks the SQLite trigram index for (ADR 0032).
+ *
+ * The index keeps no positions (`detail=none`), and FTS5 answers an AND of trigrams by walking the
+ * list of rows of each of them: on a 100,000-row file a trigram found in most rows costs ~2 ms to
+ * walk, one found in five rows almost nothing, and a trigram inside a word rules out little that
+ * its neighbour has not (docs/benchmarks.md, history-tool). So the plan starts from the query's
+ * rarest trigram and adds the next rarest one that does not overlap a chosen one only while the
+ * candidates it would rule out cost more to verify than its list costs to walk.
+ *
+ * How rare a trigram is comes from the index itself: one short walk over the first rows holding it
+ * (`createTrigramRarity`; FTS5 walks a list 2–3× faster ascending), remembered for a minute per open
+ * store. Probing goes from the rarest-looking trigram on and stops at one with few rows. Rarity decides only which rows
+ * are candidates, never which rows match: every candidate is verified with `containsLiteral`.
+ */
+import type Database from "better-sqlite3";
+
+/** Rows of a trigram's list one probe reads: enough to tell a rare trigram from a common one. */
+const PROBE_ROWS = 16;
+/** Most trigrams of one query probed, the rarest-looking first. */
+const MAX_PROBED = 24;
+/** Most trigrams one query ANDs. */
+const MAX_CHOSEN = 6;
+/** Verifying one candidate (read, decode, render, compare) costs about as much as walking this many list entries. */
+const VERIFY_COST_IN_LIST_ENTRIES = 800;
+/** How long a probed rarity is reused: it drifts only as the file grows. */
+const RARITY_TTL_MS = 60_000;
+/** Remembered trigrams per open store; past it the memory starts afresh. */
+const MAX_REMEMBERED = 20_000;
+
+/** How many rows hold a trigram: exactly, when it has few, else as a share of the row keys. */
+type Rarity = { rows: number } | { share: number };
+
+export interface TrigramRarity {
+  /** The rows holding `trigram` among `rangeKeys` consecutive row keys, estimated. */
+  rowsIn(trigram: string, rangeKeys: number): number;
+}
+
+/**
+ * Rarity of trigrams probed from the index: `probe` lists the row keys holding one trigram
+ * (an FTS5 phrase), oldest first, at most `?` of them, as `row_key`; the share of row keys holding
+ * it is read off the span of the first `PROBE_ROWS + 1`.
+ *
+ * @example createTrigramRarity({ probe: sql.literalProbe })
+ */
+export function createTrigramRarity({ probe, now = Date.now }: { probe: Database.Statement; now?: () => number }): TrigramRarity {
+  const remembered = new Map<string, { rarity: Rarity; at: number }>();
+  const measure = (trigram: string): Rarity => {
+    const keys = (probe.all(phraseOf(trigram), PROBE_ROWS + 1) as { row_key: number }[]).map((entry) => entry.row_key);
+    const first = keys[0];
+    const last = keys[PROBE_ROWS];
+    if (first === undefined || last === undefined) return { rows: keys.length };
+    return { share: PROBE_ROWS / Math.max(1, last - first) };
+  };
+  return {
+    rowsIn(trigram, rangeKeys) {
+      const key = trigram.toLowerCase();
+      let entry = remembered.get(key);
+      if (entry === undefined || now() - entry.at > RARITY_TTL_MS) {
+        if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+        entry = { rarity: measure(trigram), at: now() };
+        remembered.set(key, entry);
+      }
+      const { rarity } = entry;
+      return "rows" in rarity ? Math.min(rarity.rows, rangeKeys) : Math.min(1, rarity.share) * rangeKeys;
+    },
+  };
+}
+
+export interface TrigramPlan {
+  /** The FTS5 query: an AND of the chosen trigrams, in the query's order. */
+  match: string;
+  /** Rows of the range the AND is expected to match (trigrams taken as independent). */
+  expectedRows: number;
+}
+
+/**
+ * The trigrams to ask the index for, for a query of at least three characters over `rangeKeys`
+ * consecutive row keys.
+ *
+ * @example planTrigramQuery({ query: "lighthouse budget review", rangeKeys: 100_000, rarity }) // { match: '"hth"', expectedRows: 5 }
+ */
+export function planTrigramQuery({ query, rangeKeys, rarity }: { query: string; rangeKeys: number; rarity: TrigramRarity }): TrigramPlan {
+  // Rarest-looking first, so that probing can stop at the first trigram that leaves few candidates.
+  const probed: { text: string; position: number; rows: number }[] = [];
+  for (const trigram of trigramsOf(query).sort((left, right) => commonness(left.text) - commonness(right.text))) {
+    const rows = rarity.rowsIn(trigram.text, rangeKeys);
+    probed.push({ ...trigram, rows });
+    if (rows <= PROBE_ROWS || probed.length >= MAX_PROBED) break;
+  }
+  probed.sort((left, right) => left.rows - right.rows || left.position - right.position);
+  const [rarest, ...others] = probed;
+  if (rarest === undefined) throw new Error("planTrigramQuery needs a query of three characters or more");
+  const chosen = [rarest];
+  let expectedRows = rarest.rows;
+  for (const trigram of others) {
+    if (chosen.length >= MAX_CHOSEN) break;
+    // Sorted rarest first: once one trigram's walk costs more than it saves, every later one does.
+    const share = trigram.rows / Math.max(1, rangeKeys);
+    if (expectedRows * (1 - share) * VERIFY_COST_IN_LIST_ENTRIES <= trigram.rows) break;
+    if (chosen.some((other) => Math.abs(other.position - trigram.position) < 3)) continue;
+    chosen.push(trigram);
+    expectedRows *= share;
+  }
+  const match = chosen
+    .sort((left, right) => left.position - right.position)
+    .map((trigram) => phraseOf(trigram.text))
+    .join(" AND ");
+  return { match, expectedRows };
+}
+
+/** The query's distinct trigrams (case folded, as the index folds them), each at its first position. */
+function trigramsOf(query: string): { text: string; position: number }[] {
+  const characters = [...query];
+  const seen = new Map<string, { text: string; position: number }>();
+  for (let position = 0; position + 3 <= characters.length; position += 1) {
+    const text = characters.slice(position, position + 3).join("");
+    const key = text.toLowerCase();
+    if (!seen.has(key)) seen.set(key, { text, position });
+  }
+  return [...seen.values()];
+}
+
+/** An FTS5 string holding `text` as one phrase (`"` doubled). */
+function phraseOf(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** Letters from the most to the least frequent in English text: which trigrams of a long query to probe. */
+const LETTERS_BY_FREQUENCY = "etaoinshrdlcumwfgypbvkjxqz";
+
+/**
+ * How common a trigram probably is, higher for more common, before the index is asked: the sum
+ * of its characters' letter frequency ranks (a space counts like a frequent letter; digits,
+ * punctuation and other scripts count as rare).
+ */
+function commonness(trigram: string): number {
+  let score = 0;
+  for (const character of trigram.toLowerCase()) {
+    const rank = LETTERS_BY_FREQUENCY.indexOf(character);
+    score += character === " " ? 20 : rank < 0 ? 0 : LETTERS_BY_FREQUENCY.length - rank;
+  }
+  return score;
+}
