@@ -17,6 +17,7 @@ import { appendRows, type SessionRecord } from "./append-rows.js";
 import { createConnectionPool } from "./connection-pool.js";
 import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
 import { searchRows, type EncodedRow } from "./search.js";
+import { createWordShares } from "./word-shares.js";
 import type pg from "pg";
 
 export interface PostgresStoreOptions {
@@ -65,6 +66,7 @@ export function createPostgresStore({
 }: PostgresStoreOptions): HistoryStore {
   const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, readOnly });
   const t = tableNames(schema);
+  const wordShares = createWordShares({ schema });
   let closed = false;
   let corruptRowsSkipped = 0;
 
@@ -207,7 +209,7 @@ export function createPostgresStore({
           lowSeq = Math.max(lowSeq, window.first_seq - 1);
           highSeq = Math.min(highSeq, window.last_seq + 1);
         }
-        return searchRows({ client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq, decode }, checked);
+        return searchRows({ client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq, decode, wordShares }, checked);
       });
     },
 

@@ -26,6 +26,7 @@ import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import type { TableNames } from "./schema.js";
 import { anyWordQuery } from "./word-vector.js";
+import type { WordShares } from "./word-shares.js";
 
 export interface EncodedRow {
   seq: number;
@@ -43,6 +44,7 @@ export interface SearchContext {
   lowSeq: number;
   highSeq: number;
   decode: (sessionId: string, row: EncodedRow) => StoredRow | undefined;
+  wordShares: WordShares;
 }
 
 /** `LIKE` pattern matching `text` anywhere (backslash is the default escape). */
@@ -133,42 +135,82 @@ async function rowsBySeq({ client, tables, sessionKey }: SearchContext, seqs: re
   return seqs.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
 }
 
+/** Share of rows holding a word (server statistics) from which its rows are counted by walking the rows. */
+const WALK_COUNT_SHARE = 0.2;
+
+/**
+ * Runs `work` with the planner methods `off` disabled (for this transaction only), then enables
+ * them again: ctxwin picks the plan where it knows more than the planner's statistics.
+ */
+async function withPlan<T>(client: pg.PoolClient, off: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> {
+  if (off.length === 0) return work();
+  const set = (value: "on" | "off") => client.query(`SELECT ${off.map((method) => `set_config('${method}', '${value}', true)`).join(", ")}`);
+  await set("off");
+  const result = await work();
+  await set("on");
+  return result;
+}
+
+type PlannerMethod = "enable_seqscan" | "enable_indexscan" | "enable_bitmapscan";
+/** Read the range's rows newest first (primary key), testing each row's words. */
+const WALK_ROWS: PlannerMethod[] = ["enable_seqscan", "enable_bitmapscan"];
+/** Read the rows the word index lists. */
+const USE_WORD_INDEX: PlannerMethod[] = ["enable_seqscan", "enable_indexscan"];
+
 /** Seqs of the scored rows (at most `RANKED_CANDIDATE_LIMIT`), in result order. */
-async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSeq }: SearchContext, checked: CheckedSearch): Promise<number[]> {
+async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSeq, wordShares }: SearchContext, checked: CheckedSearch): Promise<number[]> {
   // Seqs are gap-free from 1 to lastSeq, so the range's row count needs no query.
   const rangeRows = Math.max(0, Math.min(highSeq - 1, lastSeq) - lowSeq);
   const range = [sessionKey, lowSeq, highSeq];
-  const countRows = async (word: string, cap: number) => {
-    const result = await client.query<{ matches: number }>(
-      `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows}
-       WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery LIMIT $5) matching`,
-      [...range, anyWordQuery([word]), cap],
-    );
-    return result.rows[0]?.matches ?? 0;
-  };
+  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a word in
+  // a fifth or more of the rows reaches the cap within a few thousand rows, a rarer one is
+  // counted from the word index (docs/benchmarks.md, store, PostgreSQL).
+  const countRows = async (word: string, cap: number, shares: ReadonlyMap<string, number>) =>
+    withPlan(client, (shares.get(word) ?? 0) >= WALK_COUNT_SHARE ? WALK_ROWS : USE_WORD_INDEX, async () => {
+      const result = await client.query<{ matches: number }>(
+        `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows}
+         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery LIMIT $5) matching`,
+        [...range, anyWordQuery([word]), cap],
+      );
+      return result.rows[0]?.matches ?? 0;
+    });
   // selectRankedWords asks for counts synchronously, and only in this case: count first.
   const words = rankedQueryWords(checked.query);
   const counts = new Map<string, number>();
+  const shares = rangeRows > RANKED_CANDIDATE_LIMIT ? await wordShares(client) : new Map<string, number>();
   if (words.length > 1 && rangeRows > RANKED_CANDIDATE_LIMIT) {
-    for (const word of words) counts.set(word, await countRows(word, RANKED_CANDIDATE_LIMIT + 1));
+    for (const word of words) counts.set(word, await countRows(word, RANKED_CANDIDATE_LIMIT + 1, shares));
   }
   const kept = selectRankedWords({ words, rangeRows, countRows: (word) => counts.get(word) ?? 0 });
   const keptRows = kept.reduce((sum, word) => sum + (counts.get(word) ?? 0), 0);
+  const single = kept.length === 1 && kept[0] !== undefined && rangeRows > RANKED_CANDIDATE_LIMIT ? kept[0] : undefined;
   // The newest matching rows (at most RANKED_CANDIDATE_LIMIT) are scored here; core orders them
   // (ADR 0031: a row right after another matching row is lifted), like every backend. When the
   // words were counted, how they are read follows the counts, not the planner's statistics, whose
   // guesses flipped the plan between runs (docs/benchmarks.md): few matches come from the word
   // index (walking the rows newest first would read the whole range), many from the rows newest
-  // first (the word index would list every match in the table before sorting).
-  const plan = counts.size === 0 ? undefined : keptRows <= RANKED_CANDIDATE_LIMIT ? "enable_indexscan" : "enable_bitmapscan";
-  if (plan !== undefined) await client.query(`SELECT set_config('${plan}', 'off', true), set_config('enable_seqscan', 'off', true)`);
-  const scored = await client.query<{ seq: number; score: number }>(
-    `SELECT seq, ts_rank(words, $4::tsquery, 1)::float8 AS score FROM ${tables.rows}
-     WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
-     ORDER BY seq DESC LIMIT $5`,
-    [...range, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
+  // first (the word index would list every match in the table before sorting); a single word
+  // uncounted goes by its share, like a count. Only the rows kept are scored: ranking every
+  // match before the limit would read each one's words again.
+  const plan =
+    counts.size > 0
+      ? keptRows <= RANKED_CANDIDATE_LIMIT
+        ? USE_WORD_INDEX
+        : WALK_ROWS
+      : single !== undefined
+        ? (shares.get(single) ?? 0) >= WALK_COUNT_SHARE
+          ? WALK_ROWS
+          : USE_WORD_INDEX
+        : [];
+  const scored = await withPlan(client, plan, () =>
+    client.query<{ seq: number; score: number }>(
+      `SELECT seq, ts_rank(words, $4::tsquery, 1)::float8 AS score FROM ${tables.rows}
+       WHERE session_key = $1 AND seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
+         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
+         ORDER BY seq DESC LIMIT $5))`,
+      [...range, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
+    ),
   );
-  if (plan !== undefined) await client.query(`SELECT set_config('${plan}', 'on', true), set_config('enable_seqscan', 'on', true)`);
   return orderRankedCandidates(
     scored.rows.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })),
     { order: checked.order },

@@ -1,0 +1,66 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RowInput } from "../../core/row.js";
+import { openStore } from "../open-store.js";
+import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { createWordShares } from "./word-shares.js";
+
+const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
+
+describe.skipIf(postgresUnavailable !== "")("word shares from the server's statistics", () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  async function storeWith(schema: string, rows: RowInput[]): Promise<void> {
+    const store = openStore({ url: database.url, schema });
+    try {
+      if (rows.length > 0) await store.append("s", rows);
+      else await store.lastSeq("s");
+    } finally {
+      await store.close();
+    }
+  }
+
+  it("reads each frequent word's share of rows after ANALYZE, once per period", async () => {
+    await storeWith("shares_a", Array.from({ length: 400 }, (_unused, index) => text(index % 4 === 0 ? `ledger entry ${index} settled` : `status report ${index}`)));
+    await pool.query("ANALYZE shares_a.ctxwin_rows");
+    let clock = 0;
+    const shares = createWordShares({ schema: "shares_a", ttlMs: 1_000, now: () => clock });
+    const client = await pool.connect();
+    try {
+      const first = await shares(client);
+      expect(first.get("ledger")).toBeCloseTo(0.25, 2);
+      expect(first.get("report")).toBeCloseTo(0.75, 2);
+      // Within the period the figures are not read again, even after the table changed.
+      await pool.query("TRUNCATE shares_a.ctxwin_rows, shares_a.ctxwin_sessions, shares_a.ctxwin_windows, shares_a.ctxwin_operations");
+      await storeWith("shares_a", Array.from({ length: 100 }, (_unused, index) => text(`ledger line ${index}`)));
+      await pool.query("ANALYZE shares_a.ctxwin_rows");
+      expect(await shares(client)).toBe(first);
+      clock = 1_001;
+      const later = await shares(client);
+      expect(later.get("ledger")).toBeCloseTo(1, 2);
+      expect(later.has("report")).toBe(false);
+    } finally {
+      client.release();
+    }
+  });
+
+  it("is empty for a table without statistics, and for another schema's table", async () => {
+    await storeWith("shares_b", []);
+    const client = await pool.connect();
+    try {
+      expect((await createWordShares({ schema: "shares_b" })(client)).size).toBe(0);
+      expect((await createWordShares({ schema: "no_such_schema" })(client)).size).toBe(0);
+    } finally {
+      client.release();
+    }
+  });
+});
