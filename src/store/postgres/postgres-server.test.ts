@@ -144,6 +144,20 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     expect((tls as Error).message).toMatch(/SSL/);
   });
 
+  it("literal search reads the newest rows one by one, then older ones by the plan their matches call for, losing no row at the seam", async () => {
+    const store = open({ schema: newSchema() });
+    // 300 rows; the walk covers the newest 100 (201–300), where only row 201 holds "kestrel": the
+    // older rows then come from the trigram index. "common" is in every row: the walk goes on.
+    const rare = new Set([201, 200, 199, 150, 10]);
+    await store.append("s", Array.from({ length: 300 }, (_unused, index) => text(`${rare.has(index + 1) ? "kestrel" : "filler"} common ${index + 1}`)));
+    const seqs = async (query: string, limit: number, offset = 0) => (await store.search("s", { query, mode: "literal", limit, offset })).hits.map((hit) => hit.row.seq);
+    expect(await seqs("kestrel", 10)).toEqual([201, 200, 199, 150, 10]);
+    expect(await seqs("kestrel", 2, 1)).toEqual([200, 199]);
+    const all = await seqs("common", 250);
+    expect([all.length, all[0], all[99], all[100], all.at(-1)]).toEqual([250, 300, 201, 200, 51]);
+    expect(await store.search("s", { query: "kestrel", mode: "literal", role: "user" })).toMatchObject({ hits: [{}, {}, {}, {}, {}] });
+  });
+
   it("openStore refuses a malformed url or schema name", () => {
     for (const options of [{ url: "mysql://x" }, { url: database.url, schema: "Bad-Name" }, { url: database.url, schema: "pg_catalog" }]) {
       expect(() => openStore(options)).toThrow(expect.objectContaining({ name: StoreOptionsError.errorName }));

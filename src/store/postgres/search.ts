@@ -26,7 +26,7 @@ import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import type { TableNames } from "./schema.js";
 import { anyWordQuery } from "./word-vector.js";
-import type { WordShares } from "./word-shares.js";
+import type { WordShares, WordStatistics } from "./word-shares.js";
 
 export interface EncodedRow {
   seq: number;
@@ -64,14 +64,14 @@ export async function searchRows(context: SearchContext, checked: CheckedSearch)
   return { hits, hasMore: rows.length > checked.limit };
 }
 
-async function literalRows({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, checked: CheckedSearch): Promise<EncodedRow[]> {
-  const result = await client.query<EncodedRow>(
-    `SELECT seq, window_seq, body FROM ${tables.rows}
-     WHERE session_key = $1 AND seq > $2 AND seq < $3 AND visible AND literal_text LIKE $4
-     ORDER BY seq DESC LIMIT $5 OFFSET $6`,
-    [sessionKey, lowSeq, highSeq, containsPattern(checked.query), checked.limit + 1, checked.offset],
-  );
-  return result.rows;
+async function literalRows(context: SearchContext, checked: CheckedSearch): Promise<EncodedRow[]> {
+  const wanted = checked.offset + checked.limit + 1;
+  const rows: EncodedRow[] = [];
+  for await (const batch of literalBatches(context, checked, wanted)) {
+    rows.push(...batch);
+    if (rows.length >= wanted) break;
+  }
+  return rows.slice(checked.offset, wanted);
 }
 
 /** Rows read per query while looking for rows that pass a filter. */
@@ -97,18 +97,43 @@ async function filteredRows(context: SearchContext, checked: CheckedSearch): Pro
   return scan.page();
 }
 
-async function* literalBatches({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, checked: CheckedSearch): AsyncGenerator<EncodedRow[]> {
-  for (let before = highSeq; ; ) {
-    const result = await client.query<EncodedRow>(
-      `SELECT seq, window_seq, body FROM ${tables.rows}
-       WHERE session_key = $1 AND seq > $2 AND seq < $3 AND visible AND literal_text LIKE $4
-       ORDER BY seq DESC LIMIT $5`,
-      [sessionKey, lowSeq, before, containsPattern(checked.query), FILTER_BATCH],
-    );
-    yield result.rows;
-    const last = result.rows.at(-1);
-    if (result.rows.length < FILTER_BATCH || last === undefined) return;
-    before = Number(last.seq);
+/** Newest rows of the range a literal search tests one by one before it turns to the trigram index. */
+const LITERAL_WALK_ROWS = 100;
+
+/**
+ * The rows holding the literal query, newest first, in batches of at most `batch`. The planner
+ * cannot tell how many rows a `LIKE` pattern matches, and its guess flipped a common word from a
+ * 2 ms walk to a 265 ms trigram-index plan (docs/benchmarks.md, store, PostgreSQL), so ctxwin
+ * decides: the newest `LITERAL_WALK_ROWS` rows are tested one by one (a common query fills its
+ * page there); older rows come from the trigram index when those rows held few matches, else by
+ * walking on.
+ */
+async function* literalBatches(context: SearchContext, checked: CheckedSearch, batch = FILTER_BATCH): AsyncGenerator<EncodedRow[]> {
+  const { client, tables, sessionKey, lowSeq, highSeq, lastSeq } = context;
+  const top = Math.min(highSeq, lastSeq + 1);
+  const walkLow = Math.max(lowSeq, top - 1 - LITERAL_WALK_ROWS);
+  let walkedMatches = 0;
+  const segments = [
+    { low: walkLow, high: top, walk: true, plan: () => WALK_ROWS },
+    // A query that matched at least one walked row in 16 keeps walking; a rarer one uses the index.
+    { low: lowSeq, high: walkLow + 1, walk: false, plan: () => (walkedMatches * 16 >= top - 1 - walkLow ? WALK_ROWS : USE_TEXT_INDEX) },
+  ];
+  for (const segment of segments) {
+    for (let before = segment.high; before - segment.low > 1; ) {
+      const result = await withPlan(client, segment.plan(), () =>
+        client.query<EncodedRow>(
+          `SELECT seq, window_seq, body FROM ${tables.rows}
+           WHERE session_key = $1 AND seq > $2 AND seq < $3 AND visible AND literal_text LIKE $4
+           ORDER BY seq DESC LIMIT $5`,
+          [sessionKey, segment.low, before, containsPattern(checked.query), batch],
+        ),
+      );
+      if (segment.walk) walkedMatches += result.rows.length;
+      yield result.rows;
+      const last = result.rows.at(-1);
+      if (result.rows.length < batch || last === undefined) break;
+      before = Number(last.seq);
+    }
   }
 }
 
@@ -135,20 +160,30 @@ async function rowsBySeq({ client, tables, sessionKey }: SearchContext, seqs: re
   return seqs.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
 }
 
-/** Share of rows holding a word (server statistics) from which its rows are counted by walking the rows. */
-const WALK_COUNT_SHARE = 0.2;
+/** Testing one row's words by walking costs about as much as this many entries of the word index (docs/benchmarks.md). */
+const WALK_ROW_IN_INDEX_ENTRIES = 16;
 
 /**
- * Runs `work` with the planner methods `off` disabled (for this transaction only), then enables
- * them again: ctxwin picks the plan where it knows more than the planner's statistics.
+ * Whether finding `wanted` rows of a word by walking the rows newest first costs less than
+ * listing all of its rows from the word index: the walk reads about `wanted / share` rows, the
+ * index `share × tableRows` entries. A word without statistics counts as rare.
+ */
+function walkIsCheaper(word: string, wanted: number, { shares, tableRows }: WordStatistics): boolean {
+  const share = shares.get(word) ?? 0;
+  return share > 0 && (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES < share * tableRows;
+}
+
+/**
+ * Runs `work` with the planner methods `off` disabled and the others enabled: ctxwin picks the
+ * plan where it knows more than the planner's statistics. The settings are local to the search's
+ * read transaction (`set_config(..., true)`), so they end with it; each planned statement sets
+ * all three, and the statements between them (rows by seq) are served alike by any plan.
  */
 async function withPlan<T>(client: pg.PoolClient, off: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> {
   if (off.length === 0) return work();
-  const set = (value: "on" | "off") => client.query(`SELECT ${off.map((method) => `set_config('${method}', '${value}', true)`).join(", ")}`);
-  await set("off");
-  const result = await work();
-  await set("on");
-  return result;
+  const methods: PlannerMethod[] = ["enable_seqscan", "enable_indexscan", "enable_bitmapscan"];
+  await client.query(`SELECT ${methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`).join(", ")}`);
+  return work();
 }
 
 type PlannerMethod = "enable_seqscan" | "enable_indexscan" | "enable_bitmapscan";
@@ -156,17 +191,19 @@ type PlannerMethod = "enable_seqscan" | "enable_indexscan" | "enable_bitmapscan"
 const WALK_ROWS: PlannerMethod[] = ["enable_seqscan", "enable_bitmapscan"];
 /** Read the rows the word index lists. */
 const USE_WORD_INDEX: PlannerMethod[] = ["enable_seqscan", "enable_indexscan"];
+/** Read the rows the trigram index lists (the same methods: only GIN indexes serve the query). */
+const USE_TEXT_INDEX = USE_WORD_INDEX;
 
 /** Seqs of the scored rows (at most `RANKED_CANDIDATE_LIMIT`), in result order. */
 async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSeq, wordShares }: SearchContext, checked: CheckedSearch): Promise<number[]> {
   // Seqs are gap-free from 1 to lastSeq, so the range's row count needs no query.
   const rangeRows = Math.max(0, Math.min(highSeq - 1, lastSeq) - lowSeq);
   const range = [sessionKey, lowSeq, highSeq];
-  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a word in
-  // a fifth or more of the rows reaches the cap within a few thousand rows, a rarer one is
-  // counted from the word index (docs/benchmarks.md, store, PostgreSQL).
-  const countRows = async (word: string, cap: number, shares: ReadonlyMap<string, number>) =>
-    withPlan(client, (shares.get(word) ?? 0) >= WALK_COUNT_SHARE ? WALK_ROWS : USE_WORD_INDEX, async () => {
+  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a common
+  // word reaches the cap within a few thousand rows, a rarer one is counted from the word index
+  // (walkIsCheaper; docs/benchmarks.md, store, PostgreSQL).
+  const countRows = async (word: string, cap: number, statistics: WordStatistics) =>
+    withPlan(client, walkIsCheaper(word, cap, statistics) ? WALK_ROWS : USE_WORD_INDEX, async () => {
       const result = await client.query<{ matches: number }>(
         `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows}
          WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery LIMIT $5) matching`,
@@ -177,13 +214,13 @@ async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSe
   // selectRankedWords asks for counts synchronously, and only in this case: count first.
   const words = rankedQueryWords(checked.query);
   const counts = new Map<string, number>();
-  const shares = rangeRows > RANKED_CANDIDATE_LIMIT ? await wordShares(client) : new Map<string, number>();
-  if (words.length > 1 && rangeRows > RANKED_CANDIDATE_LIMIT) {
-    for (const word of words) counts.set(word, await countRows(word, RANKED_CANDIDATE_LIMIT + 1, shares));
+  const statistics = rangeRows > RANKED_CANDIDATE_LIMIT ? await wordShares(client) : undefined;
+  if (words.length > 1 && statistics !== undefined) {
+    for (const word of words) counts.set(word, await countRows(word, RANKED_CANDIDATE_LIMIT + 1, statistics));
   }
   const kept = selectRankedWords({ words, rangeRows, countRows: (word) => counts.get(word) ?? 0 });
   const keptRows = kept.reduce((sum, word) => sum + (counts.get(word) ?? 0), 0);
-  const single = kept.length === 1 && kept[0] !== undefined && rangeRows > RANKED_CANDIDATE_LIMIT ? kept[0] : undefined;
+  const single = kept.length === 1 ? kept[0] : undefined;
   // The newest matching rows (at most RANKED_CANDIDATE_LIMIT) are scored here; core orders them
   // (ADR 0031: a row right after another matching row is lifted), like every backend. When the
   // words were counted, how they are read follows the counts, not the planner's statistics, whose
@@ -197,8 +234,8 @@ async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSe
       ? keptRows <= RANKED_CANDIDATE_LIMIT
         ? USE_WORD_INDEX
         : WALK_ROWS
-      : single !== undefined
-        ? (shares.get(single) ?? 0) >= WALK_COUNT_SHARE
+      : single !== undefined && statistics !== undefined
+        ? walkIsCheaper(single, RANKED_CANDIDATE_LIMIT, statistics)
           ? WALK_ROWS
           : USE_WORD_INDEX
         : [];

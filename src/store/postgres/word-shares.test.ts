@@ -37,8 +37,9 @@ describe.skipIf(postgresUnavailable !== "")("word shares from the server's stati
     const client = await pool.connect();
     try {
       const first = await shares(client);
-      expect(first.get("ledger")).toBeCloseTo(0.25, 2);
-      expect(first.get("report")).toBeCloseTo(0.75, 2);
+      expect(first.shares.get("ledger")).toBeCloseTo(0.25, 2);
+      expect(first.shares.get("report")).toBeCloseTo(0.75, 2);
+      expect(first.tableRows).toBe(400);
       // Within the period the figures are not read again, even after the table changed.
       await pool.query("TRUNCATE shares_a.ctxwin_rows, shares_a.ctxwin_sessions, shares_a.ctxwin_windows, shares_a.ctxwin_operations");
       await storeWith("shares_a", Array.from({ length: 100 }, (_unused, index) => text(`ledger line ${index}`)));
@@ -46,8 +47,9 @@ describe.skipIf(postgresUnavailable !== "")("word shares from the server's stati
       expect(await shares(client)).toBe(first);
       clock = 1_001;
       const later = await shares(client);
-      expect(later.get("ledger")).toBeCloseTo(1, 2);
-      expect(later.has("report")).toBe(false);
+      expect(later.shares.get("ledger")).toBeCloseTo(1, 2);
+      expect(later.shares.has("report")).toBe(false);
+      expect(later.tableRows).toBe(100);
     } finally {
       client.release();
     }
@@ -57,8 +59,8 @@ describe.skipIf(postgresUnavailable !== "")("word shares from the server's stati
     await storeWith("shares_b", []);
     const client = await pool.connect();
     try {
-      expect((await createWordShares({ schema: "shares_b" })(client)).size).toBe(0);
-      expect((await createWordShares({ schema: "no_such_schema" })(client)).size).toBe(0);
+      expect((await createWordShares({ schema: "shares_b" })(client)).shares.size).toBe(0);
+      expect(await createWordShares({ schema: "no_such_schema" })(client)).toEqual({ shares: new Map(), tableRows: 0 });
     } finally {
       client.release();
     }

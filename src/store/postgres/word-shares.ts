@@ -8,25 +8,33 @@
  */
 import type pg from "pg";
 
-export type WordShares = (client: pg.PoolClient) => Promise<ReadonlyMap<string, number>>;
+export interface WordStatistics {
+  /** Share of the table's rows holding each frequent word. */
+  shares: ReadonlyMap<string, number>;
+  /** Rows in the table (all sessions), as the statistics last counted them. */
+  tableRows: number;
+}
+
+export type WordShares = (client: pg.PoolClient) => Promise<WordStatistics>;
 
 /**
- * @example const shares = createWordShares({ schema: "ctxwin" }); (await shares(client)).get("the") // 0.995
+ * @example const statistics = createWordShares({ schema: "ctxwin" }); (await statistics(client)).shares.get("the") // 0.995
  */
 export function createWordShares({ schema, ttlMs = 10 * 60_000, now = Date.now }: { schema: string; ttlMs?: number; now?: () => number }): WordShares {
-  let cached: { at: number; shares: ReadonlyMap<string, number> } | undefined;
+  let cached: { at: number; statistics: WordStatistics } | undefined;
   return async (client) => {
-    if (cached !== undefined && now() - cached.at <= ttlMs) return cached.shares;
-    const result = await client.query<{ words: string[] | null; shares: number[] | null }>(
-      `SELECT most_common_elems::text::text[] AS words, most_common_elem_freqs AS shares FROM pg_stats
-       WHERE schemaname = $1 AND tablename = 'ctxwin_rows' AND attname = 'words'`,
+    if (cached !== undefined && now() - cached.at <= ttlMs) return cached.statistics;
+    const result = await client.query<{ words: string[] | null; shares: number[] | null; table_rows: number | null }>(
+      `SELECT most_common_elems::text::text[] AS words, most_common_elem_freqs AS shares,
+         (SELECT reltuples::float8 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = 'ctxwin_rows') AS table_rows
+       FROM (SELECT 1) one LEFT JOIN pg_stats ON schemaname = $1 AND tablename = 'ctxwin_rows' AND attname = 'words'`,
       [schema],
     );
-    const { words, shares } = result.rows[0] ?? { words: null, shares: null };
+    const { words, shares, table_rows: tableRows } = result.rows[0] ?? { words: null, shares: null, table_rows: null };
     const map = new Map<string, number>();
     // The frequencies list ends with three summary figures; the words pair with its first entries.
     words?.forEach((word, index) => map.set(word, Number(shares?.[index] ?? 0)));
-    cached = { at: now(), shares: map };
-    return map;
+    cached = { at: now(), statistics: { shares: map, tableRows: Math.max(0, Number(tableRows ?? 0)) } };
+    return cached.statistics;
   };
 }
