@@ -158,6 +158,21 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     expect(await store.search("s", { query: "kestrel", mode: "literal", role: "user" })).toMatchObject({ hits: [{}, {}, {}, {}, {}] });
   });
 
+  it("ranked search counts a word rare in this session but common in the table exactly (ADR 0036)", async () => {
+    const schema = newSchema();
+    const store = open({ schema });
+    // "ledger" is in most of the table's rows (another session), so its count starts with a
+    // bounded walk of this session's newest rows, which hold none of its 10 rows: the word index
+    // must count the rest. Counted right (10 + 495 > 500), only "ledger" is kept (ADR 0016).
+    for (let start = 0; start < 15_000; start += 5_000) {
+      await store.append("other", Array.from({ length: 5_000 }, (_unused, index) => text(`ledger line ${start + index}`)));
+    }
+    await store.append("s", Array.from({ length: 3_000 }, (_unused, index) => text(index < 10 ? `ledger ${index}` : index % 6 === 0 && index <= 2_970 ? `kestrel ${index}` : `filler ${index}`)));
+    await query(`ANALYZE ${schema}.ctxwin_rows`);
+    const page = await store.search("s", { query: "ledger kestrel", mode: "ranked", limit: 20 });
+    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
   it("openStore refuses a malformed url or schema name", () => {
     for (const options of [{ url: "mysql://x" }, { url: database.url, schema: "Bad-Name" }, { url: database.url, schema: "pg_catalog" }]) {
       expect(() => openStore(options)).toThrow(expect.objectContaining({ name: StoreOptionsError.errorName }));

@@ -209,7 +209,8 @@ export function createPostgresStore({
           lowSeq = Math.max(lowSeq, window.first_seq - 1);
           highSeq = Math.min(highSeq, window.last_seq + 1);
         }
-        return searchRows({ client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq, decode, wordShares }, checked);
+        const context = { client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq };
+        return searchRows({ ...context, decode, wordShares, trigramIndex: pool.schema.trigramIndex }, checked);
       });
     },
 

@@ -45,6 +45,8 @@ export interface SearchContext {
   highSeq: number;
   decode: (sessionId: string, row: EncodedRow) => StoredRow | undefined;
   wordShares: WordShares;
+  /** The schema has pg_trgm's index on `literal_text`. */
+  trigramIndex: boolean;
 }
 
 /** `LIKE` pattern matching `text` anywhere (backslash is the default escape). */
@@ -97,26 +99,31 @@ async function filteredRows(context: SearchContext, checked: CheckedSearch): Pro
   return scan.page();
 }
 
-/** Newest rows of the range a literal search tests one by one before it turns to the trigram index. */
+/** Newest rows of the range a literal search tests one by one before it may turn to the trigram index. */
 const LITERAL_WALK_ROWS = 100;
+/** Most rows a literal search expects to walk for one batch before it prefers the trigram index. */
+const LITERAL_WALK_LIMIT = 2_000;
 
 /**
  * The rows holding the literal query, newest first, in batches of at most `batch`. The planner
  * cannot tell how many rows a `LIKE` pattern matches, and its guess flipped a common word from a
  * 2 ms walk to a 265 ms trigram-index plan (docs/benchmarks.md, store, PostgreSQL), so ctxwin
  * decides: the newest `LITERAL_WALK_ROWS` rows are tested one by one (a common query fills its
- * page there); older rows come from the trigram index when those rows held few matches, else by
- * walking on.
+ * page there), and older rows are walked on while the matches seen so far say a batch lies within
+ * `LITERAL_WALK_LIMIT` rows; else they come from the trigram index, when it can serve the query.
  */
 async function* literalBatches(context: SearchContext, checked: CheckedSearch, batch = FILTER_BATCH): AsyncGenerator<EncodedRow[]> {
   const { client, tables, sessionKey, lowSeq, highSeq, lastSeq } = context;
   const top = Math.min(highSeq, lastSeq + 1);
   const walkLow = Math.max(lowSeq, top - 1 - LITERAL_WALK_ROWS);
   let walkedMatches = 0;
+  const olderRowsPlan = () =>
+    !trigramIndexServes(context, checked.query) || (walkedMatches > 0 && (batch * (top - 1 - walkLow)) / walkedMatches <= LITERAL_WALK_LIMIT)
+      ? WALK_ROWS
+      : USE_TEXT_INDEX;
   const segments = [
     { low: walkLow, high: top, walk: true, plan: () => WALK_ROWS },
-    // A query that matched at least one walked row in 16 keeps walking; a rarer one uses the index.
-    { low: lowSeq, high: walkLow + 1, walk: false, plan: () => (walkedMatches * 16 >= top - 1 - walkLow ? WALK_ROWS : USE_TEXT_INDEX) },
+    { low: lowSeq, high: walkLow + 1, walk: false, plan: olderRowsPlan },
   ];
   for (const segment of segments) {
     for (let before = segment.high; before - segment.low > 1; ) {
@@ -135,6 +142,14 @@ async function* literalBatches(context: SearchContext, checked: CheckedSearch, b
       before = Number(last.seq);
     }
   }
+}
+
+/**
+ * Whether pg_trgm's index narrows the rows for `query`: it needs the index, and a run of three
+ * letters or digits in the query (a shorter pattern makes it list every row).
+ */
+function trigramIndexServes({ trigramIndex }: SearchContext, query: string): boolean {
+  return trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
 }
 
 async function* rankedBatches(context: SearchContext, checked: CheckedSearch): AsyncGenerator<EncodedRow[]> {
@@ -160,17 +175,20 @@ async function rowsBySeq({ client, tables, sessionKey }: SearchContext, seqs: re
   return seqs.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
 }
 
-/** Testing one row's words by walking costs about as much as this many entries of the word index (docs/benchmarks.md). */
+/** Testing one row's words on a walk costs about as much as this many word-index entries (docs/benchmarks.md). */
 const WALK_ROW_IN_INDEX_ENTRIES = 16;
 
 /**
- * Whether finding `wanted` rows of a word by walking the rows newest first costs less than
- * listing all of its rows from the word index: the walk reads about `wanted / share` rows, the
- * index `share × tableRows` entries. A word without statistics counts as rare.
+ * How many of the newest rows to walk to find `wanted` rows of a word, or undefined when listing
+ * all of the word's rows from the word index costs less. The walk reads about `wanted / share`
+ * rows and the index `share × tableRows` entries; the walk is allowed four times its expected
+ * rows, since the share is the whole table's and this session's may be lower (the index then
+ * takes over). A word without statistics counts as rare.
  */
-function walkIsCheaper(word: string, wanted: number, { shares, tableRows }: WordStatistics): boolean {
+function walkLimit(word: string, wanted: number, { shares, tableRows }: WordStatistics): number | undefined {
   const share = shares.get(word) ?? 0;
-  return share > 0 && (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES < share * tableRows;
+  if (share <= 0 || (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES >= share * tableRows) return undefined;
+  return Math.ceil((4 * wanted) / share);
 }
 
 /**
@@ -191,26 +209,34 @@ type PlannerMethod = "enable_seqscan" | "enable_indexscan" | "enable_bitmapscan"
 const WALK_ROWS: PlannerMethod[] = ["enable_seqscan", "enable_bitmapscan"];
 /** Read the rows the word index lists. */
 const USE_WORD_INDEX: PlannerMethod[] = ["enable_seqscan", "enable_indexscan"];
-/** Read the rows the trigram index lists (the same methods: only GIN indexes serve the query). */
+/** Read the rows an index lists (GIN indexes serve only bitmap scans: the trigram one, or the key's range). */
 const USE_TEXT_INDEX = USE_WORD_INDEX;
 
 /** Seqs of the scored rows (at most `RANKED_CANDIDATE_LIMIT`), in result order. */
 async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSeq, wordShares }: SearchContext, checked: CheckedSearch): Promise<number[]> {
   // Seqs are gap-free from 1 to lastSeq, so the range's row count needs no query.
-  const rangeRows = Math.max(0, Math.min(highSeq - 1, lastSeq) - lowSeq);
-  const range = [sessionKey, lowSeq, highSeq];
-  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a common
-  // word reaches the cap within a few thousand rows, a rarer one is counted from the word index
-  // (walkIsCheaper; docs/benchmarks.md, store, PostgreSQL).
-  const countRows = async (word: string, cap: number, statistics: WordStatistics) =>
-    withPlan(client, walkIsCheaper(word, cap, statistics) ? WALK_ROWS : USE_WORD_INDEX, async () => {
+  const top = Math.min(highSeq, lastSeq + 1);
+  const rangeRows = Math.max(0, top - 1 - lowSeq);
+  /** The lower seq bound of a walk over the newest `rows` rows of the range. */
+  const walkFloor = (rows: number) => Math.max(lowSeq, top - 1 - rows);
+  const count = (word: string, cap: number, low: number, plan: PlannerMethod[]) =>
+    withPlan(client, plan, async () => {
       const result = await client.query<{ matches: number }>(
         `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows}
          WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery LIMIT $5) matching`,
-        [...range, anyWordQuery([word]), cap],
+        [sessionKey, low, highSeq, anyWordQuery([word]), cap],
       );
       return result.rows[0]?.matches ?? 0;
     });
+  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a common
+  // word reaches the cap within a few thousand rows, a rarer one is counted from the word index
+  // (walkLimit; docs/benchmarks.md, store, PostgreSQL). A walk that ends short of the cap
+  // proves nothing about the older rows: the index counts the whole range then.
+  const countRows = async (word: string, cap: number, statistics: WordStatistics) => {
+    const walk = walkLimit(word, cap, statistics);
+    const walked = walk === undefined ? 0 : await count(word, cap, walkFloor(walk), WALK_ROWS);
+    return walked >= cap ? walked : count(word, cap, lowSeq, USE_WORD_INDEX);
+  };
   // selectRankedWords asks for counts synchronously, and only in this case: count first.
   const words = rankedQueryWords(checked.query);
   const counts = new Map<string, number>();
@@ -220,36 +246,35 @@ async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSe
   }
   const kept = selectRankedWords({ words, rangeRows, countRows: (word) => counts.get(word) ?? 0 });
   const keptRows = kept.reduce((sum, word) => sum + (counts.get(word) ?? 0), 0);
-  const single = kept.length === 1 ? kept[0] : undefined;
+  const score = (low: number, plan: PlannerMethod[]) =>
+    withPlan(client, plan, async () => {
+      const result = await client.query<{ seq: number; score: number }>(
+        `SELECT seq, ts_rank(words, $4::tsquery, 1)::float8 AS score FROM ${tables.rows}
+         WHERE session_key = $1 AND seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
+           WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
+           ORDER BY seq DESC LIMIT $5))`,
+        [sessionKey, low, highSeq, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
+      );
+      return result.rows;
+    });
   // The newest matching rows (at most RANKED_CANDIDATE_LIMIT) are scored here; core orders them
   // (ADR 0031: a row right after another matching row is lifted), like every backend. When the
   // words were counted, how they are read follows the counts, not the planner's statistics, whose
   // guesses flipped the plan between runs (docs/benchmarks.md): few matches come from the word
   // index (walking the rows newest first would read the whole range), many from the rows newest
-  // first (the word index would list every match in the table before sorting); a single word
-  // uncounted goes by its share, like a count. Only the rows kept are scored: ranking every
-  // match before the limit would read each one's words again.
-  const plan =
-    counts.size > 0
-      ? keptRows <= RANKED_CANDIDATE_LIMIT
-        ? USE_WORD_INDEX
-        : WALK_ROWS
-      : single !== undefined && statistics !== undefined
-        ? walkIsCheaper(single, RANKED_CANDIDATE_LIMIT, statistics)
-          ? WALK_ROWS
-          : USE_WORD_INDEX
-        : [];
-  const scored = await withPlan(client, plan, () =>
-    client.query<{ seq: number; score: number }>(
-      `SELECT seq, ts_rank(words, $4::tsquery, 1)::float8 AS score FROM ${tables.rows}
-       WHERE session_key = $1 AND seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
-         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
-         ORDER BY seq DESC LIMIT $5))`,
-      [...range, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
-    ),
-  );
+  // first (the word index would list every match in the table before sorting). A single word,
+  // not counted, walks a bounded number of rows by its share and turns to the index if they hold
+  // too few. Only the rows kept are scored: ranking every match first would read each one twice.
+  let scored: { seq: number; score: number }[];
+  if (counts.size > 0) scored = await score(lowSeq, keptRows <= RANKED_CANDIDATE_LIMIT ? USE_WORD_INDEX : WALK_ROWS);
+  else if (kept.length !== 1 || statistics === undefined) scored = await score(lowSeq, []);
+  else {
+    const walk = walkLimit(kept[0]!, RANKED_CANDIDATE_LIMIT, statistics);
+    const walked = walk === undefined ? [] : await score(walkFloor(walk), WALK_ROWS);
+    scored = walked.length >= RANKED_CANDIDATE_LIMIT || (walk !== undefined && walkFloor(walk) === lowSeq) ? walked : await score(lowSeq, USE_WORD_INDEX);
+  }
   return orderRankedCandidates(
-    scored.rows.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })),
+    scored.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })),
     { order: checked.order },
   );
 }

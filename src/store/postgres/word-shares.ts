@@ -32,7 +32,7 @@ export function createWordShares({ schema, ttlMs = 10 * 60_000, now = Date.now }
     );
     const { words, shares, table_rows: tableRows } = result.rows[0] ?? { words: null, shares: null, table_rows: null };
     const map = new Map<string, number>();
-    // The frequencies list ends with three summary figures; the words pair with its first entries.
+    // The frequencies list ends with summary figures (lowest, highest); the words pair with its first entries.
     words?.forEach((word, index) => map.set(word, Number(shares?.[index] ?? 0)));
     cached = { at: now(), statistics: { shares: map, tableRows: Math.max(0, Number(tableRows ?? 0)) } };
     return cached.statistics;
