@@ -79,7 +79,7 @@ export function searchSession({ sql, decode, trigramRarity }: SearchDependencies
   const page = (): SearchPage => scan?.page() ?? { hits: hits.slice(0, checked.limit), hasMore: hits.length > checked.limit };
 
   let highKey = range.highKey;
-  const plan = [...checked.query].length >= 3 ? planTrigramQuery({ query: checked.query, rangeKeys: range.highKey - range.lowKey + 1, rarity: trigramRarity }) : undefined;
+  const plan = planTrigramQuery({ query: checked.query, rangeKeys: range.highKey - range.lowKey + 1, rarity: trigramRarity });
   const phrase = literalTermPhrase(checked.query);
   if (phrase !== undefined && (plan === undefined || plan.expectedRows > PHRASE_FIRST_ABOVE)) {
     const match = `"${phrase.join(" ")}"`;
@@ -101,7 +101,7 @@ export function searchSession({ sql, decode, trigramRarity }: SearchDependencies
   const candidates =
     plan !== undefined
       ? trigramCandidates(sql, plan.match, range.lowKey, highKey, filters)
-      : // Shorter than one trigram: the index cannot answer, so scan the range newest first.
+      : // Shorter than a trigram, or none the index folds alike: scan the range newest first.
         (sql.scanVisible.iterate(range.lowKey, highKey, ...filters) as Iterable<CandidateRow>);
   for (const candidate of candidates) {
     consider(candidate);

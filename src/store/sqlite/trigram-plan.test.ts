@@ -24,27 +24,36 @@ describe("planTrigramQuery", () => {
     // "mig" overlaps "igr"; "edg" (in another word) leaves 10% of igr's rows; "lan" would cost more than it saves.
     const rarity = tableRarity({ igr: 800, mig: 900, edg: 10_000, dge: 20_000, lan: 47_000 });
     const plan = planTrigramQuery({ query: "migration plan for the ledger", rangeKeys: 100_000, rarity });
-    expect(plan.match).toBe('"igr" AND "edg"');
-    expect(plan.expectedRows).toBeCloseTo(80);
+    expect(plan?.match).toBe('"igr" AND "edg"');
+    expect(plan?.expectedRows).toBeCloseTo(80);
   });
 
   it("ANDs at most six trigrams, in the query's order", () => {
     const rows = Object.fromEntries("abcdefghijklmnopqrstuvwx".split("").map((letter, index) => [`${letter}${letter}${letter}`, 40_000 + index]));
     const plan = planTrigramQuery({ query: "bbbcccdddfffggghhhkkk", rangeKeys: 100_000, rarity: tableRarity(rows) });
-    expect(plan.match).toBe('"bbb" AND "ccc" AND "ddd" AND "fff" AND "ggg" AND "hhh"');
+    expect(plan?.match).toBe('"bbb" AND "ccc" AND "ddd" AND "fff" AND "ggg" AND "hhh"');
   });
 
   it("stops probing at the first trigram with few rows, trying the rarest-looking (digits, punctuation) first", () => {
     const rarity = tableRarity({ "441": 5, "-44": 5, "417": 5, "e-4": 5 });
     const plan = planTrigramQuery({ query: "kestrel-invoice-4417", rangeKeys: 100_000, rarity });
     expect(rarity.probed).toHaveLength(1);
-    expect(plan.expectedRows).toBe(5);
+    expect(plan?.expectedRows).toBe(5);
   });
 
   it("probes at most 24 trigrams of a long query", () => {
     const rarity = tableRarity({});
     planTrigramQuery({ query: "the quick brown fox jumps over the lazy dog again and again", rangeKeys: 1_000, rarity });
     expect(rarity.probed).toHaveLength(24);
+  });
+
+  it("never asks for a trigram the index folds otherwise than containsLiteral, and gives up when none is left", () => {
+    const rarity = tableRarity({});
+    expect(planTrigramQuery({ query: "ᲐᲑᲒᲓ", rangeKeys: 1_000, rarity })).toBeUndefined();
+    expect(planTrigramQuery({ query: "ab", rangeKeys: 1_000, rarity })).toBeUndefined();
+    planTrigramQuery({ query: "İzmir", rangeKeys: 1_000, rarity });
+    planTrigramQuery({ query: "\uDE00abc", rangeKeys: 1_000, rarity });
+    expect(rarity.probed.sort()).toEqual(["abc", "mir", "zmi"]);
   });
 
   it("treats trigrams that differ only in case as one, as the index does", () => {

@@ -75,12 +75,13 @@ export interface TrigramPlan {
 }
 
 /**
- * The trigrams to ask the index for, for a query of at least three characters over `rangeKeys`
- * consecutive row keys.
+ * The trigrams to ask the index for, for a query over `rangeKeys` consecutive row keys; undefined
+ * when the index cannot narrow the search (fewer than three characters, or no trigram that the
+ * index folds as `containsLiteral` does): the caller then reads the range.
  *
  * @example planTrigramQuery({ query: "lighthouse budget review", rangeKeys: 100_000, rarity }) // { match: '"hth"', expectedRows: 5 }
  */
-export function planTrigramQuery({ query, rangeKeys, rarity }: { query: string; rangeKeys: number; rarity: TrigramRarity }): TrigramPlan {
+export function planTrigramQuery({ query, rangeKeys, rarity }: { query: string; rangeKeys: number; rarity: TrigramRarity }): TrigramPlan | undefined {
   // Rarest-looking first, so that probing can stop at the first trigram that leaves few candidates.
   const probed: { text: string; position: number; rows: number }[] = [];
   for (const trigram of trigramsOf(query).sort((left, right) => commonness(left.text) - commonness(right.text))) {
@@ -90,7 +91,7 @@ export function planTrigramQuery({ query, rangeKeys, rarity }: { query: string; 
   }
   probed.sort((left, right) => left.rows - right.rows || left.position - right.position);
   const [rarest, ...others] = probed;
-  if (rarest === undefined) throw new Error("planTrigramQuery needs a query of three characters or more");
+  if (rarest === undefined) return undefined;
   const chosen = [rarest];
   let expectedRows = rarest.rows;
   for (const trigram of others) {
@@ -109,11 +110,41 @@ export function planTrigramQuery({ query, rangeKeys, rarity }: { query: string; 
   return { match, expectedRows };
 }
 
+/**
+ * Characters whose case JavaScript's `toLowerCase` (what `containsLiteral` compares) folds and the
+ * trigram tokenizer does not: letters that gained case in later Unicode versions than SQLite's
+ * folding table (Cherokee, Georgian Mtavruli, Osage, Adlam, …; measured on SQLite 3.53 by folding
+ * every code point both ways), their lower-case forms, and "İ", which JavaScript folds to "i" plus
+ * a combining dot. A trigram holding one could miss a row that matches, so it is never asked for.
+ */
+const FOLDED_APART = (() => {
+  const upper: [number, number][] = [
+    [0x37f, 0x37f], [0x528, 0x52e], [0x13a0, 0x13f5], [0x1c89, 0x1c89], [0x1c90, 0x1cbf], [0x2c2f, 0x2c2f],
+    [0xa698, 0xa69a], [0xa796, 0xa79e], [0xa7ab, 0xa7dc], [0xa7f5, 0xa7f5], [0x104b0, 0x104d3], [0x10570, 0x10595],
+    [0x10c80, 0x10cb2], [0x10d50, 0x10d65], [0x118a0, 0x118bf], [0x16e40, 0x16e5f], [0x16ea0, 0x16eb8], [0x1e900, 0x1e921],
+  ];
+  const codePoints = new Set([0x130, 0x307]);
+  for (const [first, last] of upper) {
+    for (let codePoint = first; codePoint <= last; codePoint += 1) {
+      codePoints.add(codePoint);
+      for (const lower of String.fromCodePoint(codePoint).toLowerCase()) codePoints.add(lower.codePointAt(0) ?? 0);
+    }
+  }
+  return codePoints;
+})();
+
+/** Whether the index folds `character` (one code point) as `containsLiteral` does; a lone surrogate never is. */
+function foldsAlike(character: string): boolean {
+  const codePoint = character.codePointAt(0) ?? 0;
+  return !FOLDED_APART.has(codePoint) && !(codePoint >= 0xd800 && codePoint <= 0xdfff);
+}
+
 /** The query's distinct trigrams (case folded, as the index folds them), each at its first position. */
 function trigramsOf(query: string): { text: string; position: number }[] {
   const characters = [...query];
   const seen = new Map<string, { text: string; position: number }>();
   for (let position = 0; position + 3 <= characters.length; position += 1) {
+    if (!characters.slice(position, position + 3).every(foldsAlike)) continue;
     const text = characters.slice(position, position + 3).join("");
     const key = text.toLowerCase();
     if (!seen.has(key)) seen.set(key, { text, position });

@@ -56,6 +56,15 @@ describe("search", () => {
     expect((await suite.store.search("s", { query: '"quotes"', mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([8]);
   });
 
+  test("literal search folds case as toLowerCase does in every script, also where SQLite's folding table stops", async () => {
+    const rows = ["ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ", "ᲥᲐᲠᲗᲣᲚᲘ ᲔᲜᲐ", "İzmir'e hoş geldiniz"];
+    await suite.store.append("f", rows.map((row) => text(row)));
+    const seqs = async (query: string) => (await suite.store.search("f", { query, mode: "literal" })).hits.map((hit) => hit.row.seq);
+    for (const [index, row] of rows.entries()) expect(await seqs(row.toLowerCase().slice(0, 6))).toEqual([index + 1]);
+    expect(await seqs("i\u0307zmir")).toEqual([3]);
+    expect(await seqs("ᲥᲐᲠ")).toEqual([2]);
+  });
+
   test("literal search pages newest first whether few or many rows match, with another session's rows in between", async () => {
     for (let index = 1; index <= 150; index += 1) {
       await suite.store.append("mixed", [text(`entry ${index} of the qv-ledger${index % 20 === 0 ? " qv-rare" : ""}`)]);
