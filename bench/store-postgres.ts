@@ -16,8 +16,8 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
-import pg from "pg";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { openStore, type OpenStoreOptions } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
@@ -32,7 +32,14 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 const SESSION = "bench";
 const RARE_PHRASES = ["quokka-ledger-7781", "we should have bought the lighthouse"];
 /** Ranked queries from rare to common words: one, two and three words kept after stop words. */
-const RANKED_QUERIES = ["lighthouse bought", "startup founders", "we should have bought", "the same", "investors funding startup", "programming language design"];
+const RANKED_QUERIES = [
+  "lighthouse bought",
+  "startup founders",
+  "we should have bought",
+  "the same",
+  "investors funding startup",
+  "programming language design",
+];
 
 /** The long session's rows: `--rows n`, else 1,000,000 × CTXWIN_BENCH_SCALE. */
 function longSessionRows(): number {

@@ -117,10 +117,10 @@ async function* literalBatches(context: SearchContext, checked: CheckedSearch, b
   const top = Math.min(highSeq, lastSeq + 1);
   const walkLow = Math.max(lowSeq, top - 1 - LITERAL_WALK_ROWS);
   let walkedMatches = 0;
-  const olderRowsPlan = () =>
-    !trigramIndexServes(context, checked.query) || (walkedMatches > 0 && (batch * (top - 1 - walkLow)) / walkedMatches <= LITERAL_WALK_LIMIT)
-      ? WALK_ROWS
-      : USE_TEXT_INDEX;
+  const olderRowsPlan = () => {
+    const rowsPerBatch = walkedMatches > 0 ? (batch * (top - 1 - walkLow)) / walkedMatches : Number.POSITIVE_INFINITY;
+    return !trigramIndexServes(context, checked.query) || rowsPerBatch <= LITERAL_WALK_LIMIT ? WALK_ROWS : USE_TEXT_INDEX;
+  };
   const segments = [
     { low: walkLow, high: top, walk: true, plan: () => WALK_ROWS },
     { low: lowSeq, high: walkLow + 1, walk: false, plan: olderRowsPlan },
@@ -200,7 +200,8 @@ function walkLimit(word: string, wanted: number, { shares, tableRows }: WordStat
 async function withPlan<T>(client: pg.PoolClient, off: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> {
   if (off.length === 0) return work();
   const methods: PlannerMethod[] = ["enable_seqscan", "enable_indexscan", "enable_bitmapscan"];
-  await client.query(`SELECT ${methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`).join(", ")}`);
+  const settings = methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`);
+  await client.query(`SELECT ${settings.join(", ")}`);
   return work();
 }
 
@@ -213,7 +214,8 @@ const USE_WORD_INDEX: PlannerMethod[] = ["enable_seqscan", "enable_indexscan"];
 const USE_TEXT_INDEX = USE_WORD_INDEX;
 
 /** Seqs of the scored rows (at most `RANKED_CANDIDATE_LIMIT`), in result order. */
-async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSeq, wordShares }: SearchContext, checked: CheckedSearch): Promise<number[]> {
+async function rankedOrder(context: SearchContext, checked: CheckedSearch): Promise<number[]> {
+  const { client, tables, sessionKey, lastSeq, lowSeq, highSeq, wordShares } = context;
   // Seqs are gap-free from 1 to lastSeq, so the range's row count needs no query.
   const top = Math.min(highSeq, lastSeq + 1);
   const rangeRows = Math.max(0, top - 1 - lowSeq);
@@ -271,7 +273,8 @@ async function rankedOrder({ client, tables, sessionKey, lastSeq, lowSeq, highSe
   else {
     const walk = walkLimit(kept[0]!, RANKED_CANDIDATE_LIMIT, statistics);
     const walked = walk === undefined ? [] : await score(walkFloor(walk), WALK_ROWS);
-    scored = walked.length >= RANKED_CANDIDATE_LIMIT || (walk !== undefined && walkFloor(walk) === lowSeq) ? walked : await score(lowSeq, USE_WORD_INDEX);
+    const walkedEnough = walked.length >= RANKED_CANDIDATE_LIMIT || (walk !== undefined && walkFloor(walk) === lowSeq);
+    scored = walkedEnough ? walked : await score(lowSeq, USE_WORD_INDEX);
   }
   return orderRankedCandidates(
     scored.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })),
