@@ -144,8 +144,9 @@ function trigramsOf(query: string): { text: string; position: number }[] {
   const characters = [...query];
   const seen = new Map<string, { text: string; position: number }>();
   for (let position = 0; position + 3 <= characters.length; position += 1) {
-    if (!characters.slice(position, position + 3).every(foldsAlike)) continue;
-    const text = characters.slice(position, position + 3).join("");
+    const trigram = characters.slice(position, position + 3);
+    if (!trigram.every(foldsAlike)) continue;
+    const text = trigram.join("");
     const key = text.toLowerCase();
     if (!seen.has(key)) seen.set(key, { text, position });
   }

@@ -5,6 +5,9 @@
  */
 import type { RowInput } from "../../../core/row.js";
 
+// The boundary rows are the store conformance suite's own.
+export { compaction, reset, rollover } from "../../../store/test-support/conformance-rows.js";
+
 export const userText = (text: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "user", parts: [{ type: "text", text }], ...extra });
 
 export const assistantText = (text: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "assistant", parts: [{ type: "text", text }], ...extra });
@@ -15,13 +18,6 @@ let toolCallCounter = 0;
 export const toolCall = ({ name, input, output }: { name: string; input: unknown; output: unknown }): RowInput => ({
   role: "assistant",
   parts: [{ type: `tool-${name}`, toolCallId: `call-${(toolCallCounter += 1)}`, state: "output-available", input, output } as never],
-});
-
-export const rollover = (rolloverId: string, previousWindowId = "w:0"): RowInput => ({
-  role: "assistant",
-  parts: [],
-  boundary: { kind: "rollover" },
-  meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId, flushOpportunity: true, contextTokens: 900, maxTokens: 1000 },
 });
 
 export const leadIn = (rolloverId: string, text = `New context window after rollover ${rolloverId}; use session_history.`): RowInput => ({
@@ -38,16 +34,6 @@ export const continueRow = (text = "continue"): RowInput => ({
   synthetic: true,
   uiVisible: false,
   meta: { type: "continue" },
-});
-
-export const reset = (): RowInput => ({ role: "assistant", parts: [], boundary: { kind: "reset" } });
-
-export const compaction = (summary: string): RowInput => ({
-  role: "user",
-  parts: [{ type: "text", text: summary }],
-  synthetic: true,
-  boundary: { kind: "compaction" },
-  meta: { type: "compaction-summary" },
 });
 
 export const budgetWarning = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }], synthetic: true, meta: { type: "budget-warning" } });
