@@ -7,8 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { importFiles } from "../src/cli/import/import-command.js";
-import { readClaudeCodeSession } from "../src/cli/import/claude-code-format.js";
+import { claudeCodeFormat } from "../src/import/claude-code-format.js";
+import { importFiles } from "../src/import/import-files.js";
 import { openStore } from "../src/store/open-store.js";
 
 const SESSIONS = Number(process.env["CTXWIN_BENCH_IMPORT_SESSIONS"] ?? 5000);
@@ -43,14 +43,15 @@ export async function run(): Promise<void> {
     // Baseline: the importer's rows, parsed beforehand, appended directly.
     const parsed: { sessionId: string; rows: unknown[] }[] = [];
     for (let index = 0; index < SESSIONS; index += 1) {
-      const rows: unknown[] = [];
+      const lines = [];
       let sessionId = "";
-      for await (const item of readClaudeCodeSession(path.join(sources, `${index}.jsonl`))) {
-        if (item.kind === "row") {
-          rows.push(item.row);
-          sessionId = item.sessionId;
+      for await (const entry of claudeCodeFormat.lines(path.join(sources, `${index}.jsonl`))) {
+        if (entry.kind === "line") {
+          lines.push(entry.line);
+          sessionId = entry.sessionId;
         }
       }
+      const rows = claudeCodeFormat.rows({ sessionId, lines, settled: true }).rows.map((built) => built.row);
       parsed.push({ sessionId, rows });
     }
     const baselineStore = openStore({ directory: path.join(root, "baseline") });

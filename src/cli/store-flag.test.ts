@@ -196,7 +196,7 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
   it("an unreachable server is one line and exit code 1, on reading and writing commands", async () => {
     const project = temporaryDirectory();
     const down = "postgres://nobody:secret@127.0.0.1:1/none";
-    const transcript = fileURLToPath(new URL("./import/fixtures/claude-code-session.jsonl", import.meta.url));
+    const transcript = fileURLToPath(new URL("../import/fixtures/claude-code-session.jsonl", import.meta.url));
     for (const command of [["history", "sessions"], ["demo", "--files", "1", "--json"], ["import", "claude-code", transcript]]) {
       const result = await runCtxwin([...command, "--store", down], { cwd: project });
       expect(result.status, command.join(" ")).toBe(1);

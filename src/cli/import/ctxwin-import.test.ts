@@ -4,7 +4,8 @@
  * and the rest imports; the built binary does the same end to end.
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { HistoryStore, StoredRow } from "../../store/port.js";
@@ -12,8 +13,9 @@ import { seedMixedHistory } from "../../tools/session-history/test-support/mixed
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { exportSession } from "../history/export-session.js";
 import { openScope } from "../history/history-queries.js";
-import { importFiles, parseImportArguments } from "./import-command.js";
-import { scratchStores } from "./test-support/scratch-stores.js";
+import { importFiles } from "../../import/import-files.js";
+import { parseImportArguments } from "./import-command.js";
+import { scratchStores } from "../../import/test-support/scratch-stores.js";
 import { CTXWIN_BINARY } from "../test-support/run-ctxwin.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -125,5 +127,28 @@ describe("ctxwin import (ctxwin format)", () => {
     const human = spawnSync(process.execPath, [binary, "import", "ctxwin", "--dir", project], { encoding: "utf8" });
     expect(human.status).toBe(2);
     expect(human.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+});
+
+const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
+
+function copyClaudeFixture(): string {
+  const file = path.join(temporaryDirectory(), "claude-code-session.jsonl");
+  copyFileSync(fileURLToPath(new URL("../../import/fixtures/claude-code-session.jsonl", import.meta.url)), file);
+  return file;
+}
+
+describe("round trip", () => {
+  it("import → export → import adds nothing, into the same store or a fresh one", async () => {
+    const store = open();
+    const first = await importFiles({ store, format: "claude-code", paths: [copyClaudeFixture()] });
+    const text = await exportText(store, CLAUDE);
+    const file = path.join(temporaryDirectory(), "export.jsonl");
+    writeFileSync(file, text);
+    expect((await importFiles({ store, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
+    const fresh = open();
+    expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(first.rowsAdded);
+    expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
+    expect((await allRows(fresh, CLAUDE)).map((row) => row.id)).toEqual((await allRows(store, CLAUDE)).map((row) => row.id));
   });
 });

@@ -8,18 +8,12 @@
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
+import { IMPORT_FORMATS, importFiles, type ImportFormat, type ImportProgress } from "../../import/import-files.js";
+import { formatReport } from "../../import/import-report.js";
+import { defaultSourceFolder } from "../../import/source-files.js";
 import { openStore } from "../../store/open-store.js";
-import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
 import type { HistoryStore } from "../../store/port.js";
-import { readClaudeCodeSession } from "./claude-code-format.js";
-import { readCodexRollout } from "./codex-format.js";
-import { readCtxwinExport } from "./ctxwin-format.js";
-import { emptyReport, formatReport, type ImportReport } from "./import-report.js";
-import { importRows, type SourceItem } from "./import-rows.js";
-import { defaultSourceFolder, sourceFiles } from "./source-files.js";
-
-export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
 
 export interface ImportOutput {
   stdout: (chunk: string) => void;
@@ -55,59 +49,6 @@ export function parseImportArguments(values: readonly string[], { home }: { home
   if (paths.length > 0) return { format: format ?? "ctxwin", paths };
   if (format === "claude-code" || format === "codex") return { format, paths: [defaultSourceFolder(format, home)] };
   throw new ImportCommandError("ctxwin import ctxwin needs at least one exported .jsonl file.");
-}
-
-export interface ImportProgress {
-  /** Called once with the number of files, then after each file. */
-  start: (files: number) => void;
-  advance: () => void;
-  stop: () => void;
-}
-
-const readers: Record<ImportFormat, (file: string) => AsyncGenerator<SourceItem>> = {
-  ctxwin: readCtxwinExport,
-  "claude-code": readClaudeCodeSession,
-  codex: readCodexRollout,
-};
-
-/**
- * Imports files of one format into a store.
- *
- * @example const report = await importFiles({ store, format: "ctxwin", paths: ["s1.jsonl"] });
- */
-export async function importFiles({
-  store,
-  format,
-  paths,
-  progress,
-}: {
-  store: HistoryStore;
-  format: ImportFormat;
-  paths: readonly string[];
-  progress?: ImportProgress;
-}): Promise<ImportReport & { malformedCount: number }> {
-  const report = emptyReport(format);
-  const { files, missing } = format === "ctxwin" ? { files: [...paths], missing: [] } : sourceFiles({ format, paths });
-  for (const path of missing) report.warnings.push(`${path} does not exist.`);
-  progress?.start(files.length);
-  async function* allItems(): AsyncGenerator<SourceItem> {
-    for (const file of files) {
-      report.files += 1;
-      try {
-        yield* readers[format](file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === undefined) throw error;
-        report.warnings.push(`${file}: ${(error as Error).message}`);
-      }
-      progress?.advance();
-    }
-  }
-  try {
-    await importRows({ store, items: allItems(), report, source: format });
-  } finally {
-    progress?.stop();
-  }
-  return report;
 }
 
 function terminalProgress(): ImportProgress | undefined {

@@ -12,7 +12,7 @@ import { afterAll, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "import", "fixtures", "claude-code-session.jsonl");
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-e2e-"));
 let mcp: McpSession | undefined;
 

@@ -4,7 +4,7 @@
  * reports a failed import instead of failing the call.
  */
 import { describe, expect, it } from "vitest";
-import type { ImportProgress } from "../import/import-command.js";
+import type { ImportProgress } from "../../import/import-files.js";
 import { createImportFreshener, type ImportRun } from "./import-freshener.js";
 
 /** An import that reads `files` files only when the test says so. */

@@ -4,7 +4,7 @@
  * import that takes longer (the first one over thousands of files) goes on in the background,
  * one at a time, and the answer says how far it got.
  */
-import type { ImportProgress } from "../import/import-command.js";
+import type { ImportProgress } from "../../import/import-files.js";
 
 /** Runs one incremental import, reporting progress; resolves with the rows it added. */
 export type ImportRun = (progress: ImportProgress) => Promise<{ rowsAdded: number }>;

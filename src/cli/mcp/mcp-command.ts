@@ -10,8 +10,8 @@ import { CtxwinError } from "../../core/errors.js";
 import { USAGE_EXIT_CODE } from "../command-line.js";
 import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type OpenStoreOptions } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
-import { importFiles } from "../import/import-command.js";
-import { defaultSourceFolder } from "../import/source-files.js";
+import { importFiles } from "../../import/import-files.js";
+import { defaultSourceFolder } from "../../import/source-files.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
 import { createImportFreshener, type ImportFreshener } from "./import-freshener.js";
 

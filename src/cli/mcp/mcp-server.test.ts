@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_RESULT_BYTES } from "../../core/history-view/limits.js";
 import { openStore } from "../../store/open-store.js";
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
-import { importFiles } from "../import/import-command.js";
+import { importFiles } from "../../import/import-files.js";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "import", "fixtures");
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures");
 const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const CODEX = "codex:0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05";
 const CLEARED = "cleared-secret-tangerine";

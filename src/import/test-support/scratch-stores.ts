@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
-import { openStore } from "../../../store/open-store.js";
-import type { HistoryStore } from "../../../store/port.js";
+import { openStore } from "../../store/open-store.js";
+import type { HistoryStore } from "../../store/port.js";
 
 /**
  * Call at the top of a test file.

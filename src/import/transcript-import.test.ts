@@ -7,10 +7,8 @@ import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { HistoryStore, StoredRow } from "../../store/port.js";
-import { exportSession } from "../history/export-session.js";
-import { openScope } from "../history/history-queries.js";
-import { importFiles } from "./import-command.js";
+import type { HistoryStore, StoredRow } from "../store/port.js";
+import { importFiles } from "./import-files.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -124,21 +122,5 @@ describe("source folders", () => {
     expect(report.files).toBe(1);
     expect(report.rowsAdded).toBeGreaterThan(5);
     expect(report.warnings).toEqual([`${path.join(fixtures, "missing")} does not exist.`]);
-  });
-});
-
-describe("round trip", () => {
-  it("import → export → import adds nothing, into the same store or a fresh one", async () => {
-    const store = freshStore();
-    const first = await importFiles({ store, format: "claude-code", paths: [copyFixture("claude-code-session.jsonl")] });
-    let text = "";
-    await exportSession(await openScope({ store, sessionId: CLAUDE, includeCleared: true }), { format: "jsonl", write: (chunk) => (text += chunk) });
-    const file = path.join(temporaryDirectory(), "export.jsonl");
-    writeFileSync(file, text);
-    expect((await importFiles({ store, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
-    const fresh = freshStore();
-    expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(first.rowsAdded);
-    expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
-    expect((await allRows(fresh, CLAUDE)).map((row) => row.id)).toEqual((await allRows(store, CLAUDE)).map((row) => row.id));
   });
 });

@@ -2,9 +2,9 @@
  * Row builders shared by the transcript importers (Claude Code, Codex): the session header row,
  * tool parts, compaction boundaries, and the bounds that keep one imported row reasonable.
  */
-import type { RowPart } from "../../core/row.js";
-import { COMPACTION_SUMMARY_HEADING } from "../../core/rollover/notice-rows.js";
-import type { SourceRow } from "./import-rows.js";
+import type { RowPart } from "../core/row.js";
+import { COMPACTION_SUMMARY_HEADING } from "../core/rollover/notice-rows.js";
+import type { SourceRow } from "./source-format.js";
 
 /** Tool outputs longer than this are cut (the row says how long the whole output was). */
 export const MAX_IMPORTED_TEXT_CHARS = 1_000_000;

@@ -1,0 +1,148 @@
+/**
+ * The import engine shared by every source format (ADR 0049). The files given are grouped by the
+ * session their lines belong to; each session's lines are read from all its files, merged into
+ * one transcript order (each line once), turned into rows, and the rows the session does not hold
+ * yet are appended. So the same import gives the same session whatever the file order, however
+ * often it runs, and while a transcript is still being written; the report counts only rows that
+ * were committed.
+ */
+import { statSync } from "node:fs";
+import { RowValidationError } from "../core/errors.js";
+import { assertSessionId, validateRowInputs } from "../core/row.js";
+import type { HistoryStore } from "../store/port.js";
+import { claudeCodeFormat } from "./claude-code-format.js";
+import { codexFormat } from "./codex-format.js";
+import { ctxwinFormat } from "./ctxwin-format.js";
+import { addNote, emptyReport, type ImportReport } from "./import-report.js";
+import { mergeLines } from "./merge-lines.js";
+import { readSessionLines, type FileReader } from "./session-lines.js";
+import { sourceFiles, type SourceFormatName } from "./source-files.js";
+import type { BuiltRow, SourceFormat } from "./source-format.js";
+import { writeSessionRows } from "./session-writer.js";
+
+export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
+export type ImportFormat = SourceFormatName;
+
+const FORMATS: Record<ImportFormat, SourceFormat> = { ctxwin: ctxwinFormat, "claude-code": claudeCodeFormat, codex: codexFormat };
+
+/**
+ * A transcript whose files have not changed for this long is settled: a tool call still without a
+ * result in it will never get one, and is imported as it is.
+ */
+export const DEFAULT_SETTLE_MS = 10 * 60 * 1000;
+
+export interface ImportProgress {
+  /** Called once with the number of files, then after each file. */
+  start: (files: number) => void;
+  advance: () => void;
+  stop: () => void;
+}
+
+export interface ImportFilesOptions {
+  store: HistoryStore;
+  format: ImportFormat;
+  /** Files or folders (folders are searched for the format's files). */
+  paths: readonly string[];
+  progress?: ImportProgress;
+  /** The clock that decides whether a transcript is settled (tests). */
+  now?: () => number;
+  settleMs?: number;
+}
+
+/**
+ * @example const report = await importFiles({ store, format: "claude-code", paths: ["~/.claude/projects"] });
+ */
+export async function importFiles({ store, format, paths, progress, now = Date.now, settleMs = DEFAULT_SETTLE_MS }: ImportFilesOptions): Promise<ImportReport> {
+  const source = FORMATS[format];
+  const report = emptyReport(format);
+  const { files, missing, warnings } = sourceFiles({ format, paths });
+  for (const path of missing) report.warnings.push(`${path} does not exist.`);
+  report.warnings.push(...warnings);
+  progress?.start(files.length);
+  try {
+    const sessions = new Map<string, string[]>();
+    const reader: FileReader = { format: source, remaining: new Map(), cache: new Map(), onFileRead: () => progress?.advance() };
+    for (const file of files) {
+      let ids: string[];
+      try {
+        ids = await source.sessionsOf(file);
+      } catch (error) {
+        report.warnings.push(unreadable(file, error));
+        continue;
+      }
+      report.files += 1;
+      reader.remaining.set(file, ids.length);
+      for (const id of ids) sessions.set(id, [...(sessions.get(id) ?? []), file]);
+      // A file with no session still has lines the report counts.
+      if (ids.length === 0) await readSessionLines({ reader, sessionId: undefined, files: [file], report });
+    }
+    for (const [sessionId, sessionFiles] of sessions) {
+      const settled = sessionFiles.every((file) => now() - modifiedAt(file) >= settleMs);
+      const sequences = await readSessionLines({ reader, sessionId, files: sessionFiles, report, settled });
+      const built = source.rows({ sessionId, lines: mergeLines(sequences), settled });
+      for (const note of built.notes) addNote(report, note);
+      report.rowsWaiting += built.waiting;
+      await importSession({ store, source, sessionId, rows: validRows(sessionId, built.rows, report), report });
+    }
+  } finally {
+    progress?.stop();
+  }
+  return report;
+}
+
+async function importSession({ store, source, sessionId, rows, report }: { store: HistoryStore; source: SourceFormat; sessionId: string; rows: BuiltRow[]; report: ImportReport }): Promise<void> {
+  if (rows.length === 0) return;
+  const outcome = await writeSessionRows({
+    store,
+    sessionId,
+    rows,
+    ...(source.normalizeStoredId === undefined ? {} : { normalizeId: source.normalizeStoredId }),
+    refuseForeignRows: source.name === "ctxwin",
+  });
+  report.rowsAdded += outcome.added;
+  report.rowsAlreadyPresent += outcome.alreadyPresent;
+  if (outcome.added > 0) report.sessionsUpdated += 1;
+  if (outcome.divergent !== undefined) {
+    report.warnings.push(
+      `session '${sessionId}': the store holds ${outcome.divergent.foreignRows} rows that are not in the source (a different history under the same id); nothing was imported into it.`,
+    );
+  }
+  if (outcome.late > 0) {
+    report.warnings.push(`session '${sessionId}': ${outcome.late} rows belong before rows an earlier import stored; they were appended at the end with their own times (marked importedLate).`);
+  }
+  if (outcome.lateResults > 0) report.warnings.push(`session '${sessionId}': ${outcome.lateResults} tool results came after their calls were stored without one; each was added as a row of its own.`);
+}
+
+/** Rows the store would refuse are reported as malformed lines; the others import. */
+function validRows(sessionId: string, rows: BuiltRow[], report: ImportReport): BuiltRow[] {
+  try {
+    assertSessionId(sessionId);
+  } catch (error) {
+    for (const { file, line } of rows) addNote(report, { kind: "malformed", file, line, message: (error as Error).message });
+    return [];
+  }
+  return rows.filter(({ row, file, line }) => {
+    try {
+      validateRowInputs([row]);
+      return true;
+    } catch (error) {
+      if (!RowValidationError.isInstance(error)) throw error;
+      const message = error.issues.map((issue) => `${issue.path === "" ? "" : `${issue.path}: `}${issue.message}`).join("; ");
+      addNote(report, { kind: "malformed", file, line, message });
+      return false;
+    }
+  });
+}
+
+function modifiedAt(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    // A file that vanished since it was read will not grow any more.
+    return 0;
+  }
+}
+
+function unreadable(file: string, error: unknown): string {
+  return `${file}: ${error instanceof Error ? error.message : String(error)}`;
+}

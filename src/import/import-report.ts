@@ -1,0 +1,79 @@
+/**
+ * What an import did, as counts plus the lines it could not use (file:line), for the summary
+ * line and `--json`. Row counts are rows committed to the store by this import, nothing else.
+ */
+import type { LineNote } from "./source-format.js";
+
+export interface MalformedLine {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface ImportReport {
+  format: string;
+  files: number;
+  /** Sessions that received at least one new row. */
+  sessionsUpdated: number;
+  rowsAdded: number;
+  /** Rows already in the store (an earlier import), not written again. */
+  rowsAlreadyPresent: number;
+  /** Rows held back until their tool result (or compaction summary) is written: the next import adds them. */
+  rowsWaiting: number;
+  /** Lines of a type the importer does not know: counted, never fatal. */
+  unknownLines: number;
+  /** Lines holding bytes that are not UTF-8: imported with U+FFFD in their place. */
+  invalidUtf8Lines: number;
+  malformed: MalformedLine[];
+  /** Every malformed line; `malformed` lists the first `MAX_REPORTED_MALFORMED`. */
+  malformedCount: number;
+  /** Problems that skipped a path, a whole session or file, or changed how rows were stored, one sentence each. */
+  warnings: string[];
+}
+
+/** Malformed lines kept in a report; past this only the count grows. */
+export const MAX_REPORTED_MALFORMED = 200;
+
+export function emptyReport(format: string): ImportReport {
+  return {
+    format,
+    files: 0,
+    sessionsUpdated: 0,
+    rowsAdded: 0,
+    rowsAlreadyPresent: 0,
+    rowsWaiting: 0,
+    unknownLines: 0,
+    invalidUtf8Lines: 0,
+    malformed: [],
+    malformedCount: 0,
+    warnings: [],
+  };
+}
+
+/** Counts a line that did not become a row as it is. */
+export function addNote(report: ImportReport, note: LineNote): void {
+  if (note.kind === "unknown") report.unknownLines += 1;
+  else if (note.kind === "invalid-utf8") report.invalidUtf8Lines += 1;
+  else {
+    report.malformedCount += 1;
+    if (report.malformed.length < MAX_REPORTED_MALFORMED) report.malformed.push({ file: note.file, line: note.line, message: note.message });
+  }
+}
+
+/**
+ * @example formatReport(report) // "Imported 120 rows into 3 sessions from 2 files (...)"
+ */
+export function formatReport(report: ImportReport): string {
+  const counts = [
+    `${report.rowsAlreadyPresent} already present`,
+    ...(report.rowsWaiting > 0 ? [`${report.rowsWaiting} waiting for their tool results`] : []),
+    `${report.unknownLines} unknown lines skipped`,
+    `${report.malformedCount} malformed`,
+    ...(report.invalidUtf8Lines > 0 ? [`${report.invalidUtf8Lines} lines with invalid UTF-8`] : []),
+  ];
+  const lines = [`Imported ${report.rowsAdded} rows into ${report.sessionsUpdated} sessions from ${report.files} ${report.format} files (${counts.join(", ")}).`];
+  for (const entry of report.malformed) lines.push(`malformed: ${entry.file}:${entry.line}: ${entry.message}`);
+  if (report.malformedCount > report.malformed.length) lines.push(`malformed: ${report.malformedCount - report.malformed.length} more not shown`);
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,191 @@
+/**
+ * Issue 34: one session's lines in several files (a shorter copy, a resumed Codex rollout, two
+ * overlapping ctxwin exports) import as the union of their lines, each once, in transcript order,
+ * whatever the file order and however often the import runs; every report counts exactly the rows
+ * the store gained.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryStore } from "../store/memory/memory-store.js";
+import type { HistoryStore } from "../store/port.js";
+import { importFiles, type ImportFormat } from "./import-files.js";
+import type { ImportReport } from "./import-report.js";
+import { scratchStores } from "./test-support/scratch-stores.js";
+import { sessionSnapshot, storeRowCount } from "./test-support/session-snapshot.js";
+import { CLAUDE_SESSION, CODEX_SESSION, claudeCodeLines, codexLines, writeLines } from "./test-support/transcript-lines.js";
+
+const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-import-union-");
+
+/**
+ * Imports and checks that the report's rows are exactly the store's change. `live`: the files are
+ * still being written (the default, files just written are); otherwise they are settled.
+ */
+async function importChecked(store: HistoryStore, format: ImportFormat, paths: string[], { live = false } = {}): Promise<ImportReport> {
+  const before = await storeRowCount(store);
+  const report = await importFiles({ store, format, paths, ...(live ? {} : { settleMs: 0 }) });
+  expect(report.rowsAdded).toBe((await storeRowCount(store)) - before);
+  return report;
+}
+
+async function cleanImport(format: ImportFormat, lines: string[], sessionId: string, { live = false } = {}): Promise<unknown[]> {
+  const store = createMemoryStore();
+  await importFiles({ store, format, paths: [writeLines(temporaryDirectory(), "whole.jsonl", lines)], ...(live ? {} : { settleMs: 0 }) });
+  return sessionSnapshot(store, sessionId);
+}
+
+const CTXWIN_SESSION = "exported-session";
+
+function ctxwinLines(count: number): string[] {
+  return Array.from({ length: count }, (_, index) =>
+    JSON.stringify({
+      sessionId: CTXWIN_SESSION,
+      seq: index + 1,
+      id: `row-${index}`,
+      role: index % 2 === 0 ? "user" : "assistant",
+      parts: [{ type: "text", text: `Exported line ${index} mentions PLOVER-${index}.` }],
+      createdAt: new Date(Date.UTC(2026, 10, 1, 0, 0, index)).toISOString(),
+    }),
+  );
+}
+
+describe("one session in several files", () => {
+  it("imports the union when a shorter copy's file sorts first, and reports only what was stored", async () => {
+    const lines = claudeCodeLines({ exchanges: 6, compactAfter: 3 });
+    const folder = temporaryDirectory();
+    writeLines(folder, "11111111-0000-4000-8000-000000000000.jsonl", lines.slice(0, 6));
+    writeLines(folder, "good.jsonl", lines);
+    const store = openScratchStore();
+
+    const first = await importChecked(store, "claude-code", [folder]);
+    expect(first.warnings).toEqual([]);
+    expect(await sessionSnapshot(store, CLAUDE_SESSION)).toEqual(await cleanImport("claude-code", lines, CLAUDE_SESSION));
+    expect(first.sessionsUpdated).toBe(1);
+
+    const again = await importChecked(store, "claude-code", [folder]);
+    expect(again.rowsAdded).toBe(0);
+    expect(again.rowsAlreadyPresent).toBe(first.rowsAdded);
+  });
+
+  it("gives the same session whichever file sorts first", async () => {
+    const lines = claudeCodeLines({ exchanges: 5 });
+    const snapshots: unknown[][] = [];
+    for (const [short, long] of [["a.jsonl", "b.jsonl"], ["b.jsonl", "a.jsonl"]] as const) {
+      const folder = temporaryDirectory();
+      writeLines(folder, short, lines.slice(0, 7));
+      writeLines(folder, long, lines);
+      const store = openScratchStore();
+      await importChecked(store, "claude-code", [folder]);
+      snapshots.push(await sessionSnapshot(store, CLAUDE_SESSION));
+    }
+    expect(snapshots[0]).toEqual(snapshots[1]);
+    expect(snapshots[0]).toEqual(await cleanImport("claude-code", lines, CLAUDE_SESSION));
+  });
+
+  it("follows a resumed Codex session whose new rollout starts with the earlier items, in either run order", async () => {
+    const lines = codexLines({ exchanges: 6, compactAfter: 2 });
+    const folder = temporaryDirectory();
+    const earlier = writeLines(folder, "rollout-2026-11-20T09-00-00-a.jsonl", lines.slice(0, 12));
+    const resumed = writeLines(folder, "rollout-2026-11-21T09-00-00-b.jsonl", lines);
+    const expected = await cleanImport("codex", lines, CODEX_SESSION);
+
+    for (const runs of [[earlier, resumed], [resumed, earlier]]) {
+      const store = openScratchStore();
+      for (const file of runs) await importChecked(store, "codex", [file]);
+      expect(await sessionSnapshot(store, CODEX_SESSION)).toEqual(expected);
+      expect((await importChecked(store, "codex", [folder])).rowsAdded).toBe(0);
+    }
+  });
+
+  it("merges two overlapping ctxwin exports of one session", async () => {
+    const lines = ctxwinLines(30);
+    const folder = temporaryDirectory();
+    const later = writeLines(folder, "a-later.jsonl", lines.slice(10));
+    const earlier = writeLines(folder, "b-earlier.jsonl", lines.slice(0, 20));
+    const store = openScratchStore();
+    const report = await importChecked(store, "ctxwin", [later, earlier]);
+    expect(report.rowsAdded).toBe(30);
+    expect(await sessionSnapshot(store, CTXWIN_SESSION)).toEqual(await cleanImport("ctxwin", lines, CTXWIN_SESSION));
+  });
+
+  it("still refuses a ctxwin export into a session that holds a different history", async () => {
+    const store = openScratchStore();
+    await store.append(CTXWIN_SESSION, [{ id: "local-1", role: "user", parts: [{ type: "text", text: "a local session of the same name" }] }]);
+    const report = await importChecked(store, "ctxwin", [writeLines(temporaryDirectory(), "export.jsonl", ctxwinLines(4))]);
+    expect(report.rowsAdded).toBe(0);
+    expect(report.warnings.join("\n")).toMatch(/different history/);
+  });
+});
+
+describe("property: any split of a transcript into overlapping files", () => {
+  const directories: string[] = [];
+  afterEach(() => {
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  const transcripts: Record<ImportFormat, { lines: (exchanges: number) => string[]; sessionId: string; header: number }> = {
+    "claude-code": { lines: (exchanges) => claudeCodeLines({ exchanges, compactAfter: 1 }), sessionId: CLAUDE_SESSION, header: 0 },
+    // A resumed rollout starts with the session's first line (session_meta), as Codex writes it.
+    codex: { lines: (exchanges) => codexLines({ exchanges, compactAfter: 1 }), sessionId: CODEX_SESSION, header: 1 },
+    ctxwin: { lines: (exchanges) => ctxwinLines(exchanges * 4), sessionId: CTXWIN_SESSION, header: 0 },
+  };
+
+  it("imported in any order, any number of times, gives the session of one clean import", async () => {
+    const scenario = fc.record({
+      format: fc.constantFrom<ImportFormat>("claude-code", "codex", "ctxwin"),
+      exchanges: fc.integer({ min: 1, max: 5 }),
+      cuts: fc.uniqueArray(fc.double({ min: 0.05, max: 0.95, noNaN: true }), { maxLength: 3 }),
+      overlaps: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 4, maxLength: 4 }),
+      names: fc.shuffledSubarray(["a", "b", "c", "d"], { minLength: 4, maxLength: 4 }),
+      runs: fc.array(fc.shuffledSubarray([0, 1, 2, 3], { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 3 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ format, exchanges, cuts, overlaps, names, runs }) => {
+        const { lines, sessionId, header } = transcripts[format];
+        const all = lines(exchanges);
+        const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-import-split-"));
+        directories.push(folder);
+        const points = [0, ...cuts.map((cut) => Math.floor(cut * all.length)).sort((a, b) => a - b), all.length];
+        const files = points.slice(1).map((end, index) => {
+          const start = Math.max(header, points[index]! - overlaps[index]!);
+          const segment = [...all.slice(0, header), ...all.slice(start, Math.max(end, start + 1))];
+          return writeLines(folder, `${names[index]}.jsonl`, segment);
+        });
+        const store = createMemoryStore();
+        // Runs of any subset of the files, in any order, then every file, forwards and backwards.
+        const live = { live: true };
+        for (const run of runs) for (const index of run) if (index < files.length) await importChecked(store, format, [files[index]!], live);
+        await importChecked(store, format, files, live);
+        expect((await importChecked(store, format, [...files].reverse(), live)).rowsAdded).toBe(0);
+        const clean = await cleanImport(format, all, sessionId, live);
+        const imported = (await sessionSnapshot(store, sessionId)).map(stripLateMark);
+        // Each line once, none lost. Rows a run stored before their predecessors arrived come later
+        // (marked importedLate), and the header names the first prompt that run saw (ADR 0049).
+        expect(new Set(imported.map(idOf)).size).toBe(imported.length);
+        expect(sortById(imported.filter(isContent))).toEqual(sortById(clean.filter(isContent)));
+        expect(imported.filter((row) => !isContent(row))).toHaveLength(clean.filter((row) => !isContent(row)).length);
+        // Run once over all the files (each run in any order), the import is exactly the clean one.
+        const together = createMemoryStore();
+        await importChecked(together, format, runs.length % 2 === 0 ? files : [...files].reverse(), live);
+        expect(await sessionSnapshot(together, sessionId)).toEqual(clean);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+function stripLateMark(row: unknown): unknown {
+  const { metadata, ...rest } = row as { metadata?: Record<string, unknown> };
+  if (metadata?.["importedLate"] !== true) return row;
+  const { importedLate: _late, ...others } = metadata;
+  return Object.keys(others).length === 0 ? rest : { ...rest, metadata: others };
+}
+
+const idOf = (row: unknown) => (row as { id: string }).id;
+const isContent = (row: unknown) => !idOf(row).endsWith("#session");
+
+function sortById(rows: unknown[]): unknown[] {
+  return [...rows].sort((a, b) => (idOf(a) < idOf(b) ? -1 : 1));
+}

@@ -1,0 +1,100 @@
+/**
+ * Where each format's transcripts live by default, and how the paths given to an import become
+ * files: Claude Code keeps `~/.claude/projects/<folder>/<session>.jsonl`, Codex
+ * `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`; ctxwin exports are `*.jsonl` files. Symbolic
+ * links are followed (each folder once, so a link loop ends); a file reached twice (named twice,
+ * or named and inside a named folder) is read once. A path that cannot be read is a warning and
+ * the other paths still import. Files are returned sorted, so imports are repeatable.
+ */
+import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export type SourceFormatName = "ctxwin" | "claude-code" | "codex";
+export type TranscriptFormat = Exclude<SourceFormatName, "ctxwin">;
+
+/** The folder each format is read from when no path is given. */
+export function defaultSourceFolder(format: TranscriptFormat, home: string = os.homedir()): string {
+  return format === "claude-code" ? path.join(home, ".claude", "projects") : path.join(home, ".codex", "sessions");
+}
+
+const RULES: Record<SourceFormatName, { accept: (name: string) => boolean; depth: number }> = {
+  ctxwin: { accept: (name) => name.endsWith(".jsonl"), depth: 1 },
+  "claude-code": { accept: (name) => name.endsWith(".jsonl"), depth: 2 },
+  codex: { accept: (name) => /^rollout-.*\.jsonl$/.test(name), depth: 6 },
+};
+
+export interface SourceFiles {
+  files: string[];
+  /** Paths that do not exist. */
+  missing: string[];
+  /** Paths (given or found in a folder) that could not be read, one sentence each. */
+  warnings: string[];
+}
+
+/**
+ * @example sourceFiles({ format: "codex", paths: ["~/.codex/sessions"] })
+ */
+export function sourceFiles({ format, paths }: { format: SourceFormatName; paths: readonly string[] }): SourceFiles {
+  const found = new Map<string, string>();
+  const visitedFolders = new Set<string>();
+  const result: SourceFiles = { files: [], missing: [], warnings: [] };
+  const { accept, depth } = RULES[format];
+
+  const add = (file: string) => {
+    const real = realPath(file);
+    if (real !== undefined && !found.has(real)) found.set(real, file);
+  };
+  const walk = (folder: string, levels: number) => {
+    const real = realPath(folder);
+    if (real === undefined || visitedFolders.has(real)) return;
+    visitedFolders.add(real);
+    let entries: string[];
+    try {
+      entries = readdirSync(folder);
+    } catch (error) {
+      result.warnings.push(`${folder}: ${(error as Error).message}`);
+      return;
+    }
+    for (const name of entries) {
+      const full = path.join(folder, name);
+      const stat = statOrWarn(full, result.warnings);
+      if (stat === undefined) continue;
+      if (stat.isDirectory() && levels > 1) walk(full, levels - 1);
+      else if (stat.isFile() && accept(name)) add(full);
+    }
+  };
+
+  for (const given of paths) {
+    let stat: Stats | undefined;
+    try {
+      stat = statSync(given, { throwIfNoEntry: false });
+    } catch (error) {
+      result.warnings.push(`${given}: ${(error as Error).message}`);
+      continue;
+    }
+    if (stat === undefined) result.missing.push(given);
+    else if (stat.isDirectory()) walk(given, depth);
+    else add(given);
+  }
+  result.files = [...found.values()].sort();
+  return result;
+}
+
+function realPath(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder entry's target (links followed); a link that leads nowhere or loops is a warning. */
+function statOrWarn(file: string, warnings: string[]): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch (error) {
+    warnings.push(`${file}: ${(error as Error).message}`);
+    return undefined;
+  }
+}
