@@ -27,8 +27,10 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET /api/sessions lists sessions newest first with titles, and filters by id or title", async () => {
     const { body } = await fixture.api("/api/sessions");
     expect(body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual(["s1", "older"]);
-    expect(body.sessions[0]).toEqual({ sessionId: "s1", title: "Where is the retry policy configured?", lastActivity: expect.any(String), windows: 3, rows: 12 });
+    // s1 was cleared at seq 10: its title is its first user message after the clear (ADR 0046).
+    expect(body.sessions[0]).toEqual({ sessionId: "s1", title: "after the clear", lastActivity: expect.any(String), windows: 3, rows: 12 });
     expect((await fixture.api("/api/sessions?q=DEPLOY")).body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual(["older"]);
+    expect((await fixture.api("/api/sessions?q=retry%20policy")).body.sessions).toEqual([]);
     expect((await fixture.api("/api/sessions?q=s1")).body.sessions).toHaveLength(1);
     expect((await fixture.api("/api/sessions?limit=1")).body.sessions).toHaveLength(1);
     expect((await fixture.api("/api/sessions?limit=0")).status).toBe(400);
@@ -37,7 +39,7 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET /api/sessions/:id summarizes the session with its usage", async () => {
     const { status, body } = await fixture.api("/api/sessions/s1");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ sessionId: "s1", title: "Where is the retry policy configured?", windows: 3, rows: 12, lastSeq: 12, busy: false });
+    expect(body).toMatchObject({ sessionId: "s1", title: "after the clear", windows: 3, rows: 12, lastSeq: 12, busy: false });
     expect(body.usage).toMatchObject({ windowId: "w:10", contextLimit: null });
   });
 
@@ -50,6 +52,13 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
       expect(malformed.status, suffix).toBe(400);
       expect(malformed.body.error).toEqual({ code: "bad-request", message: expect.any(String) });
     }
+    // A path that is not valid percent-encoding is a bad request, not an unknown route.
+    for (const suffix of ["", "/rows", "/timeline"]) {
+      const broken = await fixture.api(`/api/sessions/%E0%A4%A${suffix}`);
+      expect(broken.status, suffix).toBe(400);
+      expect(broken.body.error).toEqual({ code: "bad-request", message: expect.stringMatching(/percent-encoding/) });
+    }
+    expect((await fixture.api("/api/sessions/%ZZ/clear", { method: "POST", body: {} })).status).toBe(400);
     for (const action of ["messages", "interrupt", "clear", "compact"]) {
       expect((await fixture.api(`/api/sessions/nope/${action}`, { method: "POST", body: action === "messages" ? { text: "hi" } : {} })).status, action).toBe(404);
     }

@@ -1,9 +1,10 @@
 /**
- * A tiny router: `METHOD /path/:param` patterns matched segment by segment. An unknown path is a
- * 404, a known path with another method a 405.
+ * A tiny router: `METHOD /path/:param` patterns matched segment by segment. A path that is not
+ * valid percent-encoding is a 400 (the request is malformed, whatever route it was meant for), an
+ * unknown path a 404, a known path with another method a 405.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError } from "./api-error.js";
+import { ApiError, badRequest } from "./api-error.js";
 
 export interface RouteContext {
   request: IncomingMessage;
@@ -35,6 +36,9 @@ export function createRouter(routes: readonly Route[]): Router {
   return {
     match(method, pathname) {
       const segments = pathname.split("/").filter(Boolean);
+      if (!segments.every(decodes)) {
+        throw badRequest("The URL path holds malformed percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8).");
+      }
       let pathKnown = false;
       for (const route of compiled) {
         const params = matchSegments(route.segments, segments);
@@ -55,16 +59,19 @@ function matchSegments(pattern: readonly string[], segments: readonly string[]):
     const expected = pattern[index] as string;
     const actual = segments[index] as string;
     if (expected.startsWith(":")) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(actual);
-      } catch {
-        return undefined;
-      }
-      params[expected.slice(1)] = decoded;
+      params[expected.slice(1)] = decodeURIComponent(actual);
     } else if (expected !== actual) {
       return undefined;
     }
   }
   return params;
+}
+
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
 }

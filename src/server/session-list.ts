@@ -1,14 +1,17 @@
 /**
  * The sessions list of the web UI: newest activity first, each with a title (its first user
- * message, at most 80 characters, or the id), filtered by a case-insensitive substring of id or
- * title. Titles are cached per session incarnation: the first user message never changes.
+ * message after the privacy floor, at most 80 characters, or the id), filtered by a
+ * case-insensitive substring of id or title. A list is a place to find sessions, so it follows the
+ * floor like search does (ADR 0046): text at or before the newest manual reset never names or
+ * finds a session. Titles are cached per session incarnation and floor: the first user message
+ * after a floor never changes, and a new reset moves the floor.
  */
 import { renderRowText } from "../core/row-text.js";
 import { foldCase } from "../core/search-query.js";
 import type { HistoryStore, SessionSummary } from "../store/port.js";
 
 export const TITLE_MAX_CHARS = 80;
-/** Rows looked at from a session's start to find its first user message. */
+/** Rows looked at from the privacy floor on (the session's start without one) to find a title. */
 const TITLE_SCAN_ROWS = 50;
 
 export interface SessionListEntry {
@@ -25,16 +28,18 @@ export interface SessionListEntry {
  * const entry = await titles.entryOf(summary);
  */
 export function createTitleCache({ store }: { store: HistoryStore }) {
-  const titles = new Map<string, { incarnation: string; title: string }>();
+  const titles = new Map<string, { incarnation: string; floorSeq: number; title: string }>();
   return {
     async entryOf(summary: SessionSummary): Promise<SessionListEntry> {
       const cached = titles.get(summary.sessionId);
-      let title = cached !== undefined && cached.incarnation === summary.incarnation ? cached.title : undefined;
+      const current = cached !== undefined && cached.incarnation === summary.incarnation && cached.floorSeq === summary.floorSeq;
+      let title = current ? cached.title : undefined;
       if (title === undefined) {
         const found = await firstUserText({ store, sessionId: summary.sessionId });
         title = found ?? summary.sessionId;
         // A session without a user message yet may get one: only a found title is final.
-        if (found !== undefined) titles.set(summary.sessionId, { incarnation: summary.incarnation, title });
+        if (found !== undefined) titles.set(summary.sessionId, { incarnation: summary.incarnation, floorSeq: summary.floorSeq, title });
+        else titles.delete(summary.sessionId);
       }
       return { sessionId: summary.sessionId, title, lastActivity: summary.updatedAt, windows: summary.windowCount, rows: summary.lastSeq };
     },
@@ -60,8 +65,9 @@ export async function listSessionEntries({ store, titles, query = "", limit = 50
     .slice(0, limit);
 }
 
+/** The first user message after the privacy floor: the store applies its own current floor. */
 async function firstUserText({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<string | undefined> {
-  const page = await store.items(sessionId, { afterSeq: 0, limit: TITLE_SCAN_ROWS, includeCleared: true });
+  const page = await store.items(sessionId, { afterSeq: 0, limit: TITLE_SCAN_ROWS });
   for (const row of page.rows) {
     if (row.role !== "user" || row.synthetic === true || row.meta !== undefined) continue;
     const text = renderRowText(row).replace(/\s+/g, " ").trim();

@@ -44,6 +44,9 @@ describe("GET /api/sessions/:id/timeline", () => {
     expect(first.points.map((point: { seq: number }) => point.seq)).toEqual([602, 603, 604, 606, 607]);
     const two = (await fixture.api("/api/sessions/long/timeline?window=w:613&count=2")).body;
     expect(two.detailWindowIds).toEqual(["w:608", "w:613"]);
+    // count without window ends at the active window: the newest `count` windows, whatever their rows.
+    expect((await fixture.api("/api/sessions/long/timeline?count=2")).body.detailWindowIds).toEqual(["w:615", "w:621"]);
+    expect((await fixture.api("/api/sessions/long/timeline?count=5")).body.detailWindowIds).toEqual(["w:0", "w:608", "w:613", "w:615", "w:621"]);
   });
 
   it("draws the lines for the project's settings", async () => {

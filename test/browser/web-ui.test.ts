@@ -112,12 +112,13 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
       it("lists sessions newest first with a search, and opens one", async () => {
         const page = await open(viewport, "#/");
         expect(new URL(page.url()).searchParams.get("token")).toBeNull();
-        await page.getByRole("link", { name: /Fixture session: please read/ }).waitFor();
+        // The fixture session was soft-cleared: it is named by its first message after the clear (ADR 0046).
+        await page.getByRole("link", { name: /After the soft clear: read again/ }).waitFor();
         await page.getByLabel("Find a session by title or id").fill("no such session at all");
         await page.getByText("No session matches.").waitFor();
         await page.getByLabel("Find a session by title or id").fill("FIXTURE");
-        await page.getByRole("link", { name: /Fixture session: please read/ }).click();
-        await page.getByRole("heading", { name: /Fixture session: please read/ }).waitFor();
+        await page.getByRole("link", { name: /After the soft clear: read again/ }).click();
+        await page.getByRole("heading", { name: /After the soft clear: read again/ }).waitFor();
         expect(new URL(page.url()).hash).toBe(`#/session/${FIXTURE_SESSION}`);
         await close(page);
       });
@@ -273,7 +274,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         expect(config.budget?.threshold).toBe(Number(threshold));
         await expectNoHorizontalOverflow(page);
         await page.goto(`${server.origin}/#/`);
-        await page.getByRole("link", { name: /Fixture session/ }).waitFor();
+        await page.getByRole("link", { name: /After the soft clear: read again/ }).waitFor();
         await expectNoHorizontalOverflow(page);
         await saveScreenshot(page, `web-ui-${viewport.width}-sessions`);
         expect(await page.evaluate(`window.matchMedia(${JSON.stringify(WIDE)}).matches`)).toBe(viewport.width >= 900);

@@ -2,11 +2,14 @@
  * What cross-session discovery knows about each session of a store: where it came from (an
  * imported Claude Code or Codex session, or a ctxwin session), its title and project folder, and
  * when it ran. Imported sessions carry this in their hidden first row (`meta.type`
- * "imported-session"); a ctxwin session ran in the store's own project. Descriptors are cached
- * per session and re-read only when the session grows or is created again, so listing thousands
- * of sessions costs two row reads per new or changed session.
+ * "imported-session"); a ctxwin session ran in the store's own project. A session with a manual
+ * reset is described from its privacy floor on (ADR 0046): no title, and its start time and window
+ * count are those of the windows after the floor. Descriptors are cached per session and re-read
+ * only when the session grows or is created again, so listing thousands of sessions costs two row
+ * reads per new or changed session (and one window page per changed session with a reset).
  */
 import { sliceSafe } from "../../core/row-text.js";
+import { MAX_PAGE_LIMIT } from "../../store/options.js";
 import type { HistoryStore, SessionSummary } from "../../store/port.js";
 
 /** Where a session's rows came from. */
@@ -28,10 +31,14 @@ export interface SessionDescriptor {
   title: string | null;
   /** The folder the agent ran in, when known. */
   project: string | null;
-  /** Time of the session's first row (an imported session: the source's own time). */
+  /**
+   * Time of the session's first row (an imported session: the source's own time); with a manual
+   * reset, when the reset's window began.
+   */
   startedAt: string;
   /** Time of the session's newest row. */
   endedAt: string;
+  /** The session's windows; with a manual reset, only the reset's window and those after it. */
   windowCount: number;
   summary: SessionSummary;
 }
@@ -104,16 +111,27 @@ export class SessionCatalog {
     const title = header !== undefined && summary.floorSeq === 0 && typeof header["title"] === "string" && header["title"] !== "" ? sliceSafe(header["title"], 0, MAX_TITLE_CHARS) : null;
     const headerProject = header === undefined ? undefined : header["project"];
     const project = typeof headerProject === "string" ? sliceSafe(headerProject, 0, MAX_PROJECT_CHARS) : header === undefined ? (this.projectDirectory ?? null) : null;
-    return {
-      sessionId,
-      source,
-      title,
-      project,
-      startedAt: first?.createdAt ?? summary.createdAt,
-      endedAt: last?.createdAt ?? summary.updatedAt,
-      windowCount: summary.windowCount,
-      summary,
-    };
+    const endedAt = last?.createdAt ?? summary.updatedAt;
+    if (summary.floorSeq === 0) {
+      return { sessionId, source, title, project, startedAt: first?.createdAt ?? summary.createdAt, endedAt, windowCount: summary.windowCount, summary };
+    }
+    const visible = await this.windowsAfterFloor(sessionId);
+    return { sessionId, source, title, project, startedAt: visible.startedAt ?? endedAt, endedAt, windowCount: visible.count, summary };
+  }
+
+  /** How many windows lie after the privacy floor (the store applies it) and when the oldest began. */
+  private async windowsAfterFloor(sessionId: string): Promise<{ count: number; startedAt: string | undefined }> {
+    let count = 0;
+    let startedAt: string | undefined;
+    let beforeWindow: string | undefined;
+    for (;;) {
+      const page = await this.store.windows(sessionId, { limit: MAX_PAGE_LIMIT, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+      const oldest = page.windows.at(-1);
+      count += page.windows.length;
+      if (oldest !== undefined) startedAt = oldest.startedAt;
+      if (!page.hasMore || oldest === undefined) return { count, startedAt };
+      beforeWindow = oldest.windowId;
+    }
   }
 }
 

@@ -1,0 +1,85 @@
+/**
+ * Cross-session discovery describes only what lies after a session's privacy floor (ADR 0046):
+ * with a manual reset, `started_at` is when the reset's window began and `window_count` counts
+ * the windows from it on; the title is hidden. Sessions without a reset are described whole.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RowInput } from "../../core/row.js";
+import { openStore } from "../../store/open-store.js";
+import type { HistoryStore } from "../../store/port.js";
+import { leadIn, reply, reset, rollover, text } from "../../store/test-support/conformance-rows.js";
+import { listSessions } from "./list-sessions.js";
+import { SessionCatalog } from "./session-descriptors.js";
+
+const at = (row: RowInput, createdAt: string): RowInput => ({ ...row, createdAt });
+
+const importedHeader: RowInput = {
+  role: "system",
+  parts: [{ type: "text", text: "Imported codex session: Rotate the staging keys" }],
+  synthetic: true,
+  uiVisible: false,
+  meta: { type: "imported-session", source: "codex", sourceSessionId: "x1", title: "Rotate the staging keys", project: "/home/dev/ops", file: "/tmp/x1.jsonl" },
+};
+
+/** Two windows before the reset, the reset's window and one rollover after it: four windows, two after the floor. */
+async function writeCleared(store: HistoryStore, sessionId: string, first: RowInput[] = []): Promise<void> {
+  await store.append(sessionId, [
+    ...first.map((row) => at(row, "2026-01-01T00:00:00.000Z")),
+    at(text("the old plan"), "2026-01-01T00:00:00.000Z"),
+    at(rollover("r-1"), "2026-01-01T01:00:00.000Z"),
+    at(leadIn("r-1"), "2026-01-01T01:00:00.000Z"),
+    at(reply("more of the old plan"), "2026-01-01T02:00:00.000Z"),
+    at(reset(), "2026-01-05T00:00:00.000Z"),
+    at(text("the new plan"), "2026-01-05T01:00:00.000Z"),
+  ]);
+  const resetWindow = `w:${first.length + 5}`;
+  await store.append(sessionId, [at(rollover("r-2", resetWindow), "2026-01-06T00:00:00.000Z"), at(text("later"), "2026-01-06T01:00:00.000Z")]);
+}
+
+describe.each(["sqlite", "memory"] as const)("session descriptors after a reset (%s)", (backend) => {
+  let folder: string | undefined;
+  let store: HistoryStore | undefined;
+
+  afterEach(async () => {
+    await store?.close();
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+  });
+
+  function open(): HistoryStore {
+    if (backend === "memory") return (store = openStore({ backend: "memory" }));
+    folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-catalog-"));
+    return (store = openStore({ directory: folder }));
+  }
+
+  it("start time and window count describe only the part after the floor", async () => {
+    const opened = open();
+    await writeCleared(opened, "cleared");
+    await writeCleared(opened, "codex:x1", [importedHeader]);
+    await opened.append("whole", [at(text("no reset here"), "2026-01-02T00:00:00.000Z"), at(rollover("r-9"), "2026-01-02T01:00:00.000Z"), at(text("still"), "2026-01-03T00:00:00.000Z")]);
+    expect((await opened.session("cleared"))?.windowCount).toBe(4);
+
+    const catalog = new SessionCatalog({ store: opened, projectDirectory: "/work/app" });
+    const listed = await listSessions({ catalog, filter: {}, offset: 0 });
+    expect(listed.ok).toBe(true);
+    const sessions = listed.ok ? listed.sessions : [];
+    expect(sessions).toEqual([
+      { session_id: "cleared", source: "ctxwin", title: null, project: "/work/app", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
+      { session_id: "codex:x1", source: "codex", title: null, project: "/home/dev/ops", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
+      { session_id: "whole", source: "ctxwin", title: null, project: "/work/app", started_at: "2026-01-02T00:00:00.000Z", ended_at: "2026-01-03T00:00:00.000Z", window_count: 2 },
+    ]);
+    // `until` compares with the start of what is visible: the cleared sessions began after it.
+    expect((await catalog.describe({ until: "2026-01-04T00:00:00.000Z" })).map((descriptor) => descriptor.sessionId)).toEqual(["whole"]);
+  });
+
+  it("a reset made after a listing is seen by the next one (the cache follows the session's rows)", async () => {
+    const opened = open();
+    await opened.append("s", [at(text("first"), "2026-02-01T00:00:00.000Z"), at(rollover("r-1"), "2026-02-01T01:00:00.000Z"), at(text("second"), "2026-02-01T02:00:00.000Z")]);
+    const catalog = new SessionCatalog({ store: opened });
+    expect((await catalog.describe())[0]).toMatchObject({ startedAt: "2026-02-01T00:00:00.000Z", windowCount: 2 });
+    await opened.append("s", [at(reset(), "2026-02-02T00:00:00.000Z")]);
+    expect((await catalog.describe())[0]).toMatchObject({ startedAt: "2026-02-02T00:00:00.000Z", windowCount: 1, title: null });
+  });
+});
