@@ -1,7 +1,9 @@
 /**
- * Renders a row's parts to plain text: what search indexes and what `session_history` pages.
+ * Renders a row's parts to plain text: what `session_history` pages and what search indexes.
  * Text parts as they are; tool parts as `name(input) → output`; reasoning dropped; media as
- * `[image]` / `[file]`; earlier `session_history` results as `[history result omitted]`.
+ * `[image]` / `[file]`; earlier `session_history` results as `[history result omitted]`. Search
+ * indexes the same text without the agent's own `session_history` calls (`searchTextOf`): a
+ * lookup is bookkeeping, not history, and must never be a hit for the next lookup.
  */
 
 /** Name of the recovery tool; its own earlier results are never rendered back. */
@@ -9,9 +11,22 @@ export const SESSION_HISTORY_TOOL_NAME = "session_history";
 export const HISTORY_RESULT_OMITTED = "[history result omitted]";
 export const TRUNCATION_MARKER = "…[truncated]";
 
+/**
+ * Whether a tool name is the recovery tool: ctxwin's own `session_history`, or the name an MCP
+ * client gives it (Claude Code: `mcp__<server>__session_history`; Codex's `namespace` joined the
+ * same way by the importer).
+ *
+ * @example isHistoryToolName("mcp__ctxwin__session_history") // true
+ */
+export function isHistoryToolName(name: string): boolean {
+  return name === SESSION_HISTORY_TOOL_NAME || (name.startsWith("mcp__") && name.endsWith(`__${SESSION_HISTORY_TOOL_NAME}`));
+}
+
 export interface RenderOptions {
   /** Longest rendering of one tool input or output before it is cut with a marker. */
   maxValueChars?: number;
+  /** Leave out calls of the history tool entirely (the text search indexes). */
+  omitHistoryCalls?: boolean;
 }
 
 interface PartLike {
@@ -32,8 +47,40 @@ export function renderRowText(row: { parts: readonly PartLike[] }, options: Rend
   return lines.join("\n");
 }
 
+/**
+ * The text search indexes for a row: its rendering without the agent's own history lookups.
+ *
+ * @example searchTextOf({ parts: [{ type: "dynamic-tool", toolName: "session_history", input: {} }] }) // ""
+ */
+export function searchTextOf(row: { parts: readonly PartLike[] }): string {
+  return renderRowText(row, { omitHistoryCalls: true });
+}
+
+/** Stands in for each character of a history lookup in `searchableText`: it matches no query. */
+const MASK = "\u0000";
+
+/**
+ * A row's rendering and, of the same length, the text search matches are looked for in: the
+ * rendering with the history tool's calls blanked out. A snippet found in `searchable` lies at the
+ * same offset in `text`, so `read_item` offsets stay right.
+ *
+ * @example renderRowForSearch(row).searchable.length === renderRowText(row).length // true
+ */
+export function renderRowForSearch(row: { parts: readonly PartLike[] }): { text: string; searchable: string } {
+  const lines: string[] = [];
+  const searchable: string[] = [];
+  for (const part of row.parts) {
+    const line = renderPart(part);
+    if (line === undefined) continue;
+    lines.push(line);
+    const toolName = toolNameOf(part);
+    searchable.push(toolName !== undefined && isHistoryToolName(toolName) ? MASK.repeat(line.length) : line);
+  }
+  return { text: lines.join("\n"), searchable: searchable.join("\n") };
+}
+
 /** The text of one part, or `undefined` for parts that render to nothing. */
-export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INFINITY }: RenderOptions = {}): string | undefined {
+export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INFINITY, omitHistoryCalls = false }: RenderOptions = {}): string | undefined {
   const type = part.type;
   if (type === "text") return typeof part["text"] === "string" ? part["text"] : undefined;
   if (type === "reasoning" || type === "step-start" || type.startsWith("data-")) return undefined;
@@ -45,8 +92,10 @@ export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INF
   if (type === "source-document") return `[source: ${String(part["title"] ?? "")}]`;
   const toolName = toolNameOf(part);
   if (toolName === undefined) return undefined;
+  const history = isHistoryToolName(toolName);
+  if (history && omitHistoryCalls) return undefined;
   const input = truncate(stringifyValue(part["input"]), maxValueChars);
-  if (toolName === SESSION_HISTORY_TOOL_NAME) return `${toolName}(${input}) → ${HISTORY_RESULT_OMITTED}`;
+  if (history) return `${toolName}(${input}) → ${HISTORY_RESULT_OMITTED}`;
   return `${toolName}(${input}) → ${truncate(toolOutcome(part), maxValueChars)}`;
 }
 

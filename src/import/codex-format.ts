@@ -164,7 +164,10 @@ function itemRow(payload: Json, id: string, createdAt: string | undefined): Item
     case "local_shell_call": {
       const callId = payload["call_id"] ?? payload["id"];
       if (typeof callId !== "string") return "malformed";
-      const toolName = payload["type"] === "local_shell_call" ? "local_shell" : String(payload["name"] ?? "tool");
+      const name = typeof payload["name"] === "string" && payload["name"] !== "" ? payload["name"] : "tool";
+      // An MCP tool is named by its server's namespace too (`mcp__ctxwin` + `session_history`), as Claude Code names it.
+      const namespace = typeof payload["namespace"] === "string" && payload["namespace"] !== "" ? `${payload["namespace"]}__` : "";
+      const toolName = payload["type"] === "local_shell_call" ? "local_shell" : `${namespace}${name}`;
       const input = payload["type"] === "function_call" ? parseArguments(payload["arguments"]) : payload["type"] === "custom_tool_call" ? payload["input"] : payload["action"];
       return { row: { id, role: "assistant", parts: [toolPart({ toolName, toolCallId: callId, input: input ?? {} })], ...time }, callId };
     }

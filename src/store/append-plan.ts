@@ -4,7 +4,7 @@
  */
 import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
 import { ROW_FORMAT_VERSION, type BoundaryKind, type RowInput } from "../core/row.js";
-import { renderRowText } from "../core/row-text.js";
+import { searchTextOf } from "../core/row-text.js";
 import { isHistoryVisible } from "../core/visibility.js";
 import type { StoredRow } from "./port.js";
 
@@ -63,7 +63,7 @@ export function planAppend(
       contextTokens: rollover?.contextTokens,
       maxTokens: rollover?.maxTokens,
       visible,
-      searchText: visible ? renderRowText(row) : "",
+      searchText: visible ? searchTextOf(row) : "",
       body: JSON.stringify({ v: ROW_FORMAT_VERSION, ...rest }),
     };
   });

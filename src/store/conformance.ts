@@ -10,6 +10,7 @@ import { InvalidArgumentError } from "../core/errors.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "./errors.js";
 import type { HistoryStore } from "./port.js";
 import { compaction, leadIn, reply, reset, rollover, text, textOf } from "./test-support/conformance-rows.js";
+import { describeHistoryLookupConformance } from "./test-support/conformance-history-lookups.js";
 import { describeSearchConformance } from "./test-support/conformance-search.js";
 
 export interface ConformanceContext {
@@ -279,6 +280,12 @@ export function describeStoreConformance(name: string, open: (context: Conforman
     });
 
     describeSearchConformance({
+      get store() {
+        return store;
+      },
+      test,
+    });
+    describeHistoryLookupConformance({
       get store() {
         return store;
       },

@@ -34,7 +34,7 @@ export interface AppendRequest {
 }
 
 /** PostgreSQL text cannot hold NUL; queries cannot contain it either, so no match is lost. */
-const withoutNul = (text: string) => text.replaceAll("\u0000", "\uffff");
+export const withoutNul = (text: string) => text.replaceAll("\u0000", "\uffff");
 
 export async function appendRows(client: pg.PoolClient, t: TableNames, request: AppendRequest): Promise<EncodedRow[]> {
   const { sessionId, operationId, expectLastSeq, timestamp } = request;

@@ -11,7 +11,7 @@
  */
 
 /** Format version written by this build. */
-export const POSTGRES_FORMAT_VERSION = 1;
+export const POSTGRES_FORMAT_VERSION = 2;
 
 export const DEFAULT_POSTGRES_SCHEMA = "ctxwin";
 
@@ -115,6 +115,3 @@ export function schemaV1(schema: string, trigramOperatorClass: string | undefine
     `INSERT INTO ${t.meta} (name, value) VALUES ('application', 'ctxwin'), ('format', '1')`,
   ];
 }
-
-/** `MIGRATIONS[n]` turns format n into n + 1 (none yet); they run under the same lock as creation. */
-export const POSTGRES_MIGRATIONS: Readonly<Record<number, (schema: string) => string[]>> = {};

@@ -5,13 +5,13 @@
  */
 import type Database from "better-sqlite3";
 import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
-import { rebuildSearchIndexes } from "./search-index.js";
+import { rebuildSearchIndexes, reindexHistoryLookups } from "./search-index.js";
 
 /** "ctxw" as a big-endian 32-bit integer. */
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 4;
+export const STORE_FORMAT_VERSION = 5;
 
 /** The two search indexes as format 1 created them (format 4 rebuilds them: `SEARCH_INDEXES_V4`, which `ctxwin doctor` also uses). */
 export const SEARCH_INDEX_SCHEMA = `
@@ -97,4 +97,7 @@ ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
   // 3 → 4: smaller search indexes, and stemmed words for ranked search (ADR 0032): the trigram
   // index keeps no positions, the word index holds `rankedTerms`. Both are rebuilt from the rows.
   3: rebuildSearchIndexes,
+  // 4 → 5: rows holding a history lookup are indexed without it (issue 27: search never returns
+  // the agent's own lookups).
+  4: reindexHistoryLookups,
 };

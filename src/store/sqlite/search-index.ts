@@ -7,9 +7,11 @@
  * - `ctxwin_search_words`: the row's ranked terms (`rankedTerms`: words folded and stemmed),
  *   space-separated, with positions: BM25 for ranked search, and phrases for literal search's
  *   word pre-filter.
+ * Both hold `searchTextOf(row)`: the rendering without the agent's own history lookups; format 5
+ * re-indexes the rows that hold one (`reindexHistoryLookups`).
  */
 import type Database from "better-sqlite3";
-import { renderRowText } from "../../core/row-text.js";
+import { SESSION_HISTORY_TOOL_NAME, searchTextOf } from "../../core/row-text.js";
 import { rankedTerms } from "../../core/search-query.js";
 import { decodeRow } from "../row-codec.js";
 
@@ -59,7 +61,41 @@ export function rebuildSearchIndexes(db: Database.Database): void {
     const page = rows.all(after, PAGE) as IndexedRecord[];
     for (const record of page) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);
-      const text = decoded.ok ? renderRowText(decoded.row) : "";
+      const text = decoded.ok ? searchTextOf(decoded.row) : "";
+      if (text.length === 0) continue;
+      insertLiteral.run(record.row_key, text);
+      insertWords.run(record.row_key, wordIndexText(text));
+    }
+    const last = page.at(-1);
+    if (page.length < PAGE || last === undefined) return;
+    after = last.row_key;
+  }
+}
+
+/**
+ * Store format 4 → 5: rows holding a call of the history tool were indexed with the call's text
+ * (its query); they are indexed again without it, so a lookup is never a hit for the next one.
+ * Only rows whose body names the tool are read. Runs inside the migration's transaction.
+ *
+ * @example db.transaction(() => reindexHistoryLookups(db)).immediate();
+ */
+export function reindexHistoryLookups(db: Database.Database): void {
+  const rows = db.prepare(
+    `SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s ON s.session_key = r.session_key
+     WHERE r.visible = 1 AND r.row_key > ? AND instr(r.body, '${SESSION_HISTORY_TOOL_NAME}') > 0 ORDER BY r.row_key LIMIT ?`,
+  );
+  const deleteLiteral = db.prepare("DELETE FROM ctxwin_search_literal WHERE rowid = ?");
+  const deleteWords = db.prepare("DELETE FROM ctxwin_search_words WHERE rowid = ?");
+  const insertLiteral = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
+  const insertWords = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
+  for (let after = 0; ; ) {
+    const page = rows.all(after, PAGE) as IndexedRecord[];
+    for (const record of page) {
+      const decoded = decodeRow(record.session_id, record.seq, record.body);
+      if (!decoded.ok) continue;
+      deleteLiteral.run(record.row_key);
+      deleteWords.run(record.row_key);
+      const text = searchTextOf(decoded.row);
       if (text.length === 0) continue;
       insertLiteral.run(record.row_key, text);
       insertWords.run(record.row_key, wordIndexText(text));

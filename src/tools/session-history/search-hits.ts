@@ -8,7 +8,7 @@
 import { SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
 import { excerptAround, findLiteralMatch, findWordMatch, type Excerpt, type MatchSpan } from "../../core/history-view/text-excerpt.js";
 import { InvalidArgumentError } from "../../core/errors.js";
-import { renderRowText } from "../../core/row-text.js";
+import { renderRowForSearch } from "../../core/row-text.js";
 import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
@@ -101,11 +101,12 @@ export async function findSnippetHits({
  *
  * @example snippetFinder({ query: "STATUS", mode: "literal" })("orders.status") // { text: "orders.status", offsetChars: 0 }
  */
-export function snippetFinder({ query, mode, maxChars = SNIPPET_MAX_CHARS }: { query: string; mode: SearchMode; maxChars?: number }): (text: string) => Excerpt {
+export function snippetFinder({ query, mode, maxChars = SNIPPET_MAX_CHARS }: { query: string; mode: SearchMode; maxChars?: number }): (text: string, searchable?: string) => Excerpt {
   const words = mode === "ranked" ? rankedQueryWords(query) : [];
   const cap = Math.min(maxChars, SNIPPET_MAX_CHARS);
-  return (text) => {
-    const match = (mode === "literal" ? findLiteralMatch({ text, query }) : findWordMatch({ text, words })) ?? NO_MATCH;
+  // The match is looked for where search looks (history lookups blanked), the excerpt cut from the text.
+  return (text, searchable = text) => {
+    const match = (mode === "literal" ? findLiteralMatch({ text: searchable, query }) : findWordMatch({ text: searchable, words })) ?? NO_MATCH;
     return excerptAround({ text, match, maxChars: cap });
   };
 }
@@ -124,7 +125,7 @@ function isShownHit({ row, sessionId, floor }: { row: StoredRow; sessionId: stri
   return row.sessionId === sessionId && row.seq > floor && isHistoryVisible(row);
 }
 
-function snippetHit({ hit, snippetOf }: { hit: SearchHit; snippetOf: (text: string) => Excerpt }): SnippetHit {
-  const text = renderRowText(hit.row);
-  return { row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text) };
+function snippetHit({ hit, snippetOf }: { hit: SearchHit; snippetOf: (text: string, searchable?: string) => Excerpt }): SnippetHit {
+  const { text, searchable } = renderRowForSearch(hit.row);
+  return { row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text, searchable) };
 }

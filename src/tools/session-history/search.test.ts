@@ -41,6 +41,25 @@ describe.each(backends)("session_history search ($name)", (backend) => {
     }
   });
 
+  it("never returns the agent's own lookups, and cuts a row's snippet from its content, not from a lookup in it", async () => {
+    const lookup = (query: string) => ({ type: "dynamic-tool", toolName: "session_history", toolCallId: `h-${query}`, state: "output-available", input: { action: "search", query }, output: "…" });
+    const [, , mixed] = await store.append("s1", [
+      rows.userText("The deploy key is KESTREL-3141."),
+      { role: "assistant", parts: [lookup("KESTREL-3141")] } as never,
+      { role: "assistant", parts: [lookup(`KESTREL-3141 ${"and more words ".repeat(80)}`), { type: "dynamic-tool", toolName: "grep", toolCallId: "g1", state: "output-available", input: { pattern: "KESTREL" }, output: "deploy.md: KESTREL-3141" }] } as never,
+    ]);
+    const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
+    for (const mode of ["literal", "ranked"] as const) {
+      const result = expectOk(await callTool(historyTool, { action: "search", query: "KESTREL-3141", mode }), "search");
+      expect(result.hits.map((hit) => Number(hit.item_id)).sort()).toEqual([1, 3]);
+      const hit = result.hits.find((entry) => Number(entry.item_id) === mixed!.seq)!;
+      // The lookup's input is long: a snippet cut around a match in it would not reach the grep output.
+      expect(hit.snippet).toContain("deploy.md: KESTREL-3141");
+      const page = expectOk(await callTool(historyTool, { action: "read_item", item_id: hit.item_id, offset_chars: hit.snippet_offset_chars, limit_chars: hit.snippet.length }), "read_item");
+      expect(page.text).toBe(hit.snippet);
+    }
+  });
+
   it("cuts a snippet of at most 500 characters around a deep match that read_item finds at the same offset", async () => {
     const before = "😀 filler ".repeat(2_000);
     const after = " tail 字".repeat(2_000);

@@ -7,7 +7,7 @@
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
 import { HISTORY_LABEL, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
-import { renderRowText } from "../../core/row-text.js";
+import { renderRowForSearch } from "../../core/row-text.js";
 import { InvalidQueryError, MAX_QUERY_CHARS, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { parseWindowId } from "../../core/windows.js";
 import { isReadable, parseItemCursor, windowAt, type HistoryContext } from "./history-context.js";
@@ -64,8 +64,8 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
   const snippetOf = snippetFinder({ query, mode, maxChars: input.max_item_chars ?? SNIPPET_MAX_CHARS });
   const readable = page.hits.filter((hit) => isReadable(context, hit.row));
   const entries: SearchHitEntry[] = readable.map((hit) => {
-    const text = renderRowText(hit.row);
-    return searchHitEntry({ row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text) });
+    const { text, searchable } = renderRowForSearch(hit.row);
+    return searchHitEntry({ row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text, searchable) });
   });
   // Ranked paging counts the store's hits, including any this call left out.
   const consumed = (kept: number) => (kept === readable.length ? page.hits.length : page.hits.indexOf(readable[kept] as (typeof page.hits)[number]));

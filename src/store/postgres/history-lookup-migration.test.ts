@@ -1,0 +1,54 @@
+/**
+ * PostgreSQL store format 1 → 2 (issue 27): a schema written before lookups were left out of
+ * search holds each history lookup's text in both search columns; opening it rewrites those rows'
+ * columns, and search stops returning them while every other row stays found.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderRowText } from "../../core/row-text.js";
+import type { RowInput } from "../../core/row.js";
+import { foldCase } from "../../core/search-query.js";
+import { openStore } from "../open-store.js";
+import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { wordVector } from "./word-vector.js";
+
+const rows: RowInput[] = [
+  { role: "user", parts: [{ type: "text", text: "The codename is PELICAN-77." }] },
+  { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "mcp__ctxwin__session_history", toolCallId: "c1", state: "output-available", input: { action: "search", query: "PELICAN-77" }, output: "hit" }] } as RowInput,
+];
+
+describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", () => {
+  let database: TestDatabase;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin.end();
+    await database.drop();
+  });
+
+  it("rewrites the search columns of rows holding a history lookup", async () => {
+    const schema = "lookup_migration";
+    const store = openStore({ url: database.url, schema });
+    await store.append("s", rows);
+    await store.close();
+    // Write the columns as format 1 did: the lookup's call and query included.
+    const oldText = renderRowText(rows[1]!);
+    await admin.query(`UPDATE ${schema}.ctxwin_rows SET literal_text = $1, words = $2::tsvector WHERE seq = 2`, [foldCase(oldText), wordVector(oldText)]);
+    await admin.query(`UPDATE ${schema}.ctxwin_meta SET value = '1' WHERE name = 'format'`);
+
+    const reopened = openStore({ url: database.url, schema });
+    try {
+      for (const mode of ["literal", "ranked"] as const) {
+        expect((await reopened.search("s", { query: "PELICAN-77", mode })).hits.map((hit) => hit.row.seq)).toEqual([1]);
+      }
+    } finally {
+      await reopened.close();
+    }
+    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([{ value: "2" }]);
+    expect((await admin.query(`SELECT literal_text, words FROM ${schema}.ctxwin_rows WHERE seq = 2`)).rows).toEqual([{ literal_text: null, words: null }]);
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * Migrations of the PostgreSQL store's format (schema.ts writes format 1; initialize.ts runs these).
+ */
+import type pg from "pg";
+import { reindexHistoryLookups } from "./reindex-history-lookups.js";
+
+/**
+ * `MIGRATIONS[n]` turns format n into n + 1, in the same transaction and under the same lock as
+ * creation: statements, or a function for a migration that must read rows with this build's codec.
+ */
+export type PostgresMigration = { statements: (schema: string) => string[] } | { run: (client: pg.PoolClient, schema: string) => Promise<void> };
+
+export const POSTGRES_MIGRATIONS: Readonly<Record<number, PostgresMigration>> = {
+  // 1 → 2: rows holding a history lookup are indexed without it (issue 27).
+  1: { run: reindexHistoryLookups },
+};
