@@ -146,7 +146,8 @@ export async function startPostgresCluster({
     // Stops the cluster if this process dies without calling stop() (e.g. the test run is killed).
     const [stopCommand, stopArguments] = asOwner(pgCtl, ["-D", data, "stop", "-m", "immediate"]);
     // A frozen server (freeze()) is let run first, or it could not stop.
-    const thawScript = `postmaster=$(head -n 1 '${path.join(data, "postmaster.pid")}' 2>/dev/null) && kill -CONT "$postmaster" && pkill -CONT -P "$postmaster"`;
+    const pidFile = path.join(data, "postmaster.pid");
+    const thawScript = `postmaster=$(head -n 1 '${pidFile}' 2>/dev/null) && kill -CONT "$postmaster" && pkill -CONT -P "$postmaster"`;
     const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${thawScript}; "$0" "$@" >/dev/null 2>&1; rm -rf '${directory}'`;
     watchdog = spawn("sh", ["-c", script, stopCommand, ...stopArguments], { detached: true, stdio: "ignore" });
     watchdog.unref();

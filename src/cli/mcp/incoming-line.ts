@@ -26,7 +26,11 @@ export type IncomingLine =
   | { kind: "ignored"; note: string | undefined };
 
 /** The requests this server answers, with the SDK's schema of their params. */
-const REQUEST_SCHEMAS = new Map<string, { safeParse: (value: unknown) => { success: boolean; error?: { issues: Issue[] } } }>([
+interface ParamsSchema {
+  safeParse: (value: unknown) => { success: boolean; error?: { issues: Issue[] } };
+}
+
+const REQUEST_SCHEMAS = new Map<string, ParamsSchema>([
   ["initialize", InitializeRequestSchema],
   ["ping", PingRequestSchema],
   ["tools/list", ListToolsRequestSchema],
@@ -90,15 +94,20 @@ export function readIncomingLine(line: string): IncomingLine {
     return refused(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON; send one JSON-RPC message per line");
   }
   if (Array.isArray(value)) {
-    return refused(null, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches (arrays) are not supported by MCP; send one message per line");
+    const batches = "Invalid Request: JSON-RPC batches (arrays) are not supported by MCP; send one message per line";
+    return refused(null, ErrorCode.InvalidRequest, batches);
   }
-  if (typeof value !== "object" || value === null) return refused(null, ErrorCode.InvalidRequest, "Invalid Request: a message must be a JSON object");
+  if (typeof value !== "object" || value === null) {
+    return refused(null, ErrorCode.InvalidRequest, "Invalid Request: a message must be a JSON object");
+  }
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (!parsed.success) return refuseInvalid(value as Record<string, unknown>);
   const message = parsed.data;
   if (isJSONRPCRequest(message)) {
     const issues = REQUEST_SCHEMAS.get(message.method)?.safeParse(message).error?.issues ?? [];
-    if (issues.length > 0) return refused(message.id, ErrorCode.InvalidParams, `Invalid params for ${message.method}: ${describeIssues(issues)}`);
+    if (issues.length > 0) {
+      return refused(message.id, ErrorCode.InvalidParams, `Invalid params for ${message.method}: ${describeIssues(issues)}`);
+    }
   }
   return { kind: "message", message };
 }

@@ -57,12 +57,21 @@ export class StdioLineTransport implements Transport {
   #started = false;
   #closed = false;
 
-  constructor({ input = process.stdin, output = process.stdout, maxLineBytes = MAX_LINE_BYTES, report = () => undefined }: StdioLineTransportOptions = {}) {
+  constructor({
+    input = process.stdin,
+    output = process.stdout,
+    maxLineBytes = MAX_LINE_BYTES,
+    report = () => undefined,
+  }: StdioLineTransportOptions = {}) {
     this.#input = input;
     this.#output = output;
     this.#maxLineBytes = maxLineBytes;
     this.#report = report;
-    this.#splitter = createLineSplitter({ maxLineBytes, onLine: (line) => this.#receive(line), onOversizedLine: (line) => this.#refuseOversized(line) });
+    this.#splitter = createLineSplitter({
+      maxLineBytes,
+      onLine: (line) => this.#receive(line),
+      onOversizedLine: (line) => this.#refuseOversized(line),
+    });
   }
 
   start(): Promise<void> {
@@ -119,7 +128,8 @@ export class StdioLineTransport implements Transport {
 
   #refuseOversized({ bytes, id }: OversizedLine): void {
     this.#report(`refused a line of ${bytes} bytes (the limit is ${this.#maxLineBytes} bytes per message)`);
-    const message = `Invalid Request: the message is ${bytes} bytes, over the limit of ${this.#maxLineBytes} bytes per line; it was not read`;
+    const limit = this.#maxLineBytes;
+    const message = `Invalid Request: the message is ${bytes} bytes, over the limit of ${limit} bytes per line; it was not read`;
     this.#write({ jsonrpc: "2.0", id: id ?? null, error: { code: ErrorCode.InvalidRequest, message } });
   }
 

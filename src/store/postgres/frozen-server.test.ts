@@ -68,7 +68,11 @@ describe.skipIf(postgresUnavailable !== "" || findPostgresBinaries() === undefin
     cluster.freeze();
     let failures: unknown[];
     try {
-      failures = await Promise.all([failureOf(hitsOf(byStatementTimeout)), failureOf(hitsOf(byQueryTimeout)), failureOf(connecting.lastSeq("s"))]);
+      failures = await Promise.all([
+        failureOf(hitsOf(byStatementTimeout)),
+        failureOf(hitsOf(byQueryTimeout)),
+        failureOf(connecting.lastSeq("s")),
+      ]);
     } finally {
       cluster.thaw();
     }

@@ -41,7 +41,8 @@ export function toStoreError(
     : "Nothing was written; retry the call.";
   if (isQueryTimeout(error)) {
     return new StoreConnectionLostError(
-      `The PostgreSQL server at ${where} did not answer within the store's query timeout (${queryTimeoutMs} ms): it may be stopped, frozen or overloaded. The connection was closed. ${outcome}`,
+      `The PostgreSQL server at ${where} did not answer within the store's query timeout (${queryTimeoutMs} ms): ` +
+        `it may be stopped, frozen or overloaded. The connection was closed. ${outcome}`,
       { cause: error },
     );
   }

@@ -60,7 +60,9 @@ export async function startRawMcp({ args, cwd }: { args: readonly string[]; cwd:
     for (;;) {
       const found = received.find((line) => line.id === id && line.jsonrpc === "2.0" && !("method" in line));
       if (found !== undefined) return found;
-      if (exitCode !== undefined) throw new Error(`ctxwin mcp exited (code ${String(exitCode)}) before answering ${String(id)}; stderr: ${stderr}`);
+      if (exitCode !== undefined) {
+        throw new Error(`ctxwin mcp exited (code ${String(exitCode)}) before answering ${String(id)}; stderr: ${stderr}`);
+      }
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
@@ -76,7 +78,8 @@ export async function startRawMcp({ args, cwd }: { args: readonly string[]; cwd:
     return after.slice(0, after.findIndex((answer) => answer.id === pingId));
   };
 
-  writeLine({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw-test", version: "0" } } });
+  const clientInfo = { name: "raw-test", version: "0" };
+  writeLine({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } });
   await answerOf("init");
   writeLine({ jsonrpc: "2.0", method: "notifications/initialized" });
   return {
