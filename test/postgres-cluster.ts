@@ -6,7 +6,7 @@
  * the process that started it dies without calling `stop()`.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -24,6 +24,12 @@ export interface PostgresCluster {
    * starts it again on the same port; returns once it accepts connections.
    */
   restart(): void;
+  /**
+   * Freezes the server (SIGSTOP to the postmaster, then to every backend): its sockets stay
+   * open, nothing answers. `thaw()` (SIGCONT) lets it run again; `stop()` thaws first.
+   */
+  freeze(): void;
+  thaw(): void;
   stop(): void;
 }
 
@@ -96,7 +102,23 @@ export async function startPostgresCluster({
   const pgCtl = path.join(binaries, "pg_ctl");
   const control = (arguments_: readonly string[]) => run(pgCtl, ["-D", data, ...arguments_]);
   let watchdog: ReturnType<typeof spawn> | undefined;
+  let frozen: string[] = [];
+  const thaw = () => {
+    // A process that has exited meanwhile needs no signal: the result is not checked.
+    if (frozen.length > 0) spawnSync("kill", ["-CONT", ...frozen]);
+    frozen = [];
+  };
+  const freeze = () => {
+    const postmaster = readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]?.trim() ?? "";
+    execFileSync("kill", ["-STOP", postmaster]);
+    frozen = [postmaster];
+    // Stopped, the postmaster forks no new backend: the list below is complete.
+    const children = spawnSync("pgrep", ["-P", postmaster], { encoding: "utf8" }).stdout.split("\n").filter((pid) => pid.trim() !== "");
+    if (children.length > 0) spawnSync("kill", ["-STOP", ...children]);
+    frozen.push(...children);
+  };
   const stop = () => {
+    thaw();
     spawnSync(...asOwner(pgCtl, ["-D", data, "stop", "-m", "immediate", "-w"]), { encoding: "utf8" });
     watchdog?.kill();
     rmSync(directory, { recursive: true, force: true });
@@ -123,13 +145,16 @@ export async function startPostgresCluster({
     }
     // Stops the cluster if this process dies without calling stop() (e.g. the test run is killed).
     const [stopCommand, stopArguments] = asOwner(pgCtl, ["-D", data, "stop", "-m", "immediate"]);
-    const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; "$0" "$@" >/dev/null 2>&1; rm -rf '${directory}'`;
+    // A frozen server (freeze()) is let run first, or it could not stop.
+    const pidFile = path.join(data, "postmaster.pid");
+    const thawScript = `postmaster=$(head -n 1 '${pidFile}' 2>/dev/null) && kill -CONT "$postmaster" && pkill -CONT -P "$postmaster"`;
+    const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${thawScript}; "$0" "$@" >/dev/null 2>&1; rm -rf '${directory}'`;
     watchdog = spawn("sh", ["-c", script, stopCommand, ...stopArguments], { detached: true, stdio: "ignore" });
     watchdog.unref();
     // The restarted server must log to the file: pg_ctl's own output is a pipe that the new
     // server would hold open, and spawnSync would wait for it forever.
     const restart = () => control(["restart", "-m", "immediate", "-w", "-t", "60", "-l", path.join(directory, "server.log")]);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, directory, control, restart, stop };
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, directory, control, restart, freeze, thaw, stop };
   } catch (error) {
     stop();
     throw error;

@@ -106,7 +106,7 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
       const inProject = !namesFile && (databasePath !== undefined || options.dir !== undefined);
       const projectDirectory = inProject ? path.resolve(options.dir ?? process.cwd()) : undefined;
       // Loaded here, not at start-up: every other ctxwin command starts without the MCP SDK.
-      const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+      const { StdioLineTransport } = await import("./stdio-line-transport.js");
       const { createCtxwinMcpServer } = await import("./mcp-server.js");
       const store: HistoryStore = openStore(storeOptions);
       let freshener: ImportFreshener | undefined;
@@ -133,9 +133,11 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
           process.stdin.once("close", resolve);
           server.server.onclose = resolve;
         });
-        await server.connect(new StdioServerTransport());
+        const transport = new StdioLineTransport({ report: (line) => process.stderr.write(`ctxwin mcp: ${line}\n`) });
+        await server.connect(transport);
         await closed;
         await server.close();
+        if (transport.failure !== undefined) throw new McpCommandError(`stopped serving: ${transport.failure.message}`);
       } finally {
         await freshener?.settle();
         await store.close();

@@ -8,7 +8,7 @@
 import type { ConnectionOptions } from "node:tls";
 import type pg from "pg";
 import { initializeSchema, type InitializeResult } from "./initialize.js";
-import { describeServer, toStoreError } from "./server-errors.js";
+import { describeServer, isQueryTimeout, toStoreError } from "./server-errors.js";
 
 export interface ConnectionPoolOptions {
   url: string;
@@ -19,6 +19,11 @@ export interface ConnectionPoolOptions {
   connectTimeoutMs: number;
   /** Server-side `statement_timeout` of every statement (ms; 0 = none). */
   statementTimeoutMs: number;
+  /**
+   * Client-side deadline of every statement (ms; 0 = none): a server that has not answered by
+   * then (frozen, overloaded, unreachable without a reset) is given up and its connection closed.
+   */
+  queryTimeoutMs: number;
   /** Only check the schema (never create or migrate it), and run every transaction READ ONLY. */
   readOnly?: boolean | undefined;
 }
@@ -29,6 +34,9 @@ const typesOf = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
     oid === int8 && format !== "binary" ? (value: string) => Number(value) : driver.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 });
+
+/** Idle time before a connection's first TCP keepalive probe. */
+const KEEPALIVE_DELAY_MS = 10_000;
 
 let driverLoad: Promise<typeof pg> | undefined;
 /** node-postgres, imported once per process on first use. */
@@ -51,7 +59,9 @@ export interface ConnectionPool {
 
 /**
  * @example
- * const pool = createConnectionPool({ url, schema: "ctxwin", maxConnections: 10, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000 });
+ * const pool = createConnectionPool({
+ *   url, schema: "ctxwin", maxConnections: 10, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000,
+ * });
  * const count = await pool.transaction((client) => client.query("SELECT 1"));
  */
 export function createConnectionPool(options: ConnectionPoolOptions): ConnectionPool {
@@ -66,6 +76,10 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
         max: options.maxConnections,
         connectionTimeoutMillis: options.connectTimeoutMs,
         ...(options.statementTimeoutMs > 0 ? { statement_timeout: options.statementTimeoutMs } : {}),
+        ...(options.queryTimeoutMs > 0 ? { query_timeout: options.queryTimeoutMs } : {}),
+        // TCP keepalive: a connection to a host that vanished (not just a slow server) is noticed.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
         types: typesOf(driver),
       });
       // An idle connection that the server closes (restart, idle timeout) is dropped by the pool
@@ -100,13 +114,19 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
       await client.query("COMMIT");
       return result;
     } catch (error) {
-      try {
-        await client.query("ROLLBACK");
-      } catch (rollbackError) {
-        // The connection is gone (the server rolls the transaction back): drop it from the pool.
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      if (isQueryTimeout(error)) {
+        // The server did not answer in time: a ROLLBACK would wait as long again. Releasing the
+        // connection as broken closes it; the server rolls the transaction back when it sees that.
+        broken = error;
+      } else {
+        try {
+          await client.query("ROLLBACK");
+        } catch (rollbackError) {
+          // The connection is gone (the server rolls the transaction back): drop it from the pool.
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        }
       }
-      throw toStoreError(error, "call", where, { writing });
+      throw toStoreError(error, "call", where, { writing, queryTimeoutMs: options.queryTimeoutMs });
     } finally {
       client.off("error", onError);
       client.release(broken);

@@ -32,6 +32,13 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** Server-side limit of one statement (ms, default 60 000; 0 = none). */
   statementTimeoutMs?: number;
+  /**
+   * Client-side limit of one statement: how long to wait for the server's answer before the
+   * connection is given up and the call fails with `StoreConnectionLostError` (ms; default
+   * `statementTimeoutMs` + 5 000, or none when `statementTimeoutMs` is 0; 0 = none). It covers a
+   * server that cannot cancel the statement itself: frozen, overloaded, or cut off.
+   */
+  queryTimeoutMs?: number;
   now?: () => Date;
   generateId?: () => string;
   maxRowBytes?: number;
@@ -42,6 +49,13 @@ export interface PostgresStoreOptions {
    */
   readOnly?: boolean;
 }
+
+/**
+ * How much longer than the statement timeout the client waits by default: a slow statement is
+ * cancelled by the server first (`StoreTimeoutError`, the connection stays usable); the client's
+ * own deadline only ends a wait the server cannot end.
+ */
+const QUERY_TIMEOUT_GRACE_MS = 5_000;
 
 type SessionSummaryRecord = SessionRecord & { window_count: number };
 
@@ -58,13 +72,14 @@ export function createPostgresStore({
   maxConnections = 10,
   connectTimeoutMs = 10_000,
   statementTimeoutMs = 60_000,
+  queryTimeoutMs = statementTimeoutMs > 0 ? statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS : 0,
   now = () => new Date(),
   generateId = () => crypto.randomUUID(),
   maxRowBytes,
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
   readOnly = false,
 }: PostgresStoreOptions): HistoryStore {
-  const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, readOnly });
+  const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, readOnly });
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
   let closed = false;

@@ -1,6 +1,7 @@
 /**
  * Turns node-postgres failures into ctxwin's typed store errors: a server that cannot be reached,
- * a connection lost during a call, a statement timeout. Other errors pass through unchanged.
+ * a connection lost during a call (or a server that stopped answering it within the client-side
+ * query timeout), a statement timeout. Other errors pass through unchanged.
  */
 import { StoreConnectionLostError, StoreTimeoutError, StoreUnavailableError } from "../errors.js";
 
@@ -17,6 +18,9 @@ const codeOf = (error: unknown): string | undefined => {
 };
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** node-postgres's error when `query_timeout` passed without an answer from the server. */
+export const isQueryTimeout = (error: unknown): error is Error => error instanceof Error && error.message === "Query read timeout";
+
 /** Where the failure happened: opening a connection, or during a call on an open one. */
 export type FailurePhase = "connect" | "call";
 
@@ -24,9 +28,24 @@ export type FailurePhase = "connect" | "call";
  * @example
  * try { await pool.connect() } catch (error) { throw toStoreError(error, "connect", where) }
  */
-export function toStoreError(error: unknown, phase: FailurePhase, where: string, { writing = false }: { writing?: boolean } = {}): unknown {
+export function toStoreError(
+  error: unknown,
+  phase: FailurePhase,
+  where: string,
+  { writing = false, queryTimeoutMs = 0 }: { writing?: boolean; queryTimeoutMs?: number } = {},
+): unknown {
   const code = codeOf(error);
   const message = messageOf(error);
+  const outcome = writing
+    ? "The append either committed entirely or not at all; retry it with the same operationId to get its rows either way."
+    : "Nothing was written; retry the call.";
+  if (isQueryTimeout(error)) {
+    return new StoreConnectionLostError(
+      `The PostgreSQL server at ${where} did not answer within the store's query timeout (${queryTimeoutMs} ms): ` +
+        `it may be stopped, frozen or overloaded. The connection was closed. ${outcome}`,
+      { cause: error },
+    );
+  }
   if (code === "57014") {
     return new StoreTimeoutError(`A statement on ${where} ran past the store's statement timeout and was cancelled; nothing of the call was written. (${message})`, { cause: error });
   }
@@ -40,9 +59,6 @@ export function toStoreError(error: unknown, phase: FailurePhase, where: string,
     });
   }
   if (lost || unreachable) {
-    const outcome = writing
-      ? "The append either committed entirely or not at all; retry it with the same operationId to get its rows either way."
-      : "Nothing was written; retry the call.";
     return new StoreConnectionLostError(`The connection to the PostgreSQL server at ${where} was lost during the call: ${message}. ${outcome}`, { cause: error });
   }
   return error;
