@@ -119,7 +119,7 @@ describe("source folders", () => {
   it("finds rollout files below a folder and reports a path that does not exist", async () => {
     const store = freshStore();
     const report = await importFiles({ store, format: "codex", paths: [fixtures, path.join(fixtures, "missing")] });
-    expect(report.files).toBe(1);
+    expect(report.files).toBe(2);
     expect(report.rowsAdded).toBeGreaterThan(5);
     expect(report.warnings).toEqual([`${path.join(fixtures, "missing")} does not exist.`]);
   });

@@ -1,0 +1,174 @@
+/**
+ * The rows of one Claude Code session from its lines in transcript order (claude-code-format.ts
+ * reads the lines). A tool call and its result become one row; a `compact_boundary` with the
+ * summary after it becomes a `compaction` boundary; a slash command is kept as the command and its
+ * output as a synthetic row; replies Claude Code wrote itself are synthetic (an API error visible,
+ * "No response requested." hidden); a file the user attached is a synthetic row with its text; the
+ * usage of each API message is the step metadata of its first row.
+ */
+import path from "node:path";
+import type { RowPart } from "../core/row.js";
+import { CallPairing } from "./call-pairing.js";
+import { LISTING_ATTACHMENTS, commandLineOf, fileAttachmentText, partsOf, stepUsageOf, syntheticReplyOf, textOf } from "./claude-code-content.js";
+import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
+import { compactionRow, isoTime, sessionHeaderRow, titleOf } from "./transcript-rows.js";
+
+interface Header {
+  title?: string;
+  project?: string;
+  sourceSessionId: string;
+  createdAt?: string;
+  file: string;
+  line: number;
+}
+
+interface PendingCompaction {
+  id: string;
+  createdAt: string | undefined;
+  file: string;
+  line: number;
+}
+
+/**
+ * @example const { rows } = claudeCodeRows({ sessionId: "claude-code:abc", lines, settled: true });
+ */
+export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: string; lines: readonly SourceLine[]; settled: boolean }): SessionRows {
+  const queue = new CallPairing();
+  const rows: BuiltRow[] = [];
+  const notes: LineNote[] = [];
+  const messagesWithUsage = new Set<string>();
+  let header: Header | undefined;
+  let pendingCompaction: PendingCompaction | undefined;
+
+  const flushCompaction = (summary: string | undefined, { untilSettled = false } = {}) => {
+    if (pendingCompaction === undefined) return;
+    const { file, line } = pendingCompaction;
+    queue.push(compactionRow({ ...pendingCompaction, summary, source: "Claude Code" }), { file, line }, [], { untilSettled });
+    pendingCompaction = undefined;
+  };
+
+  for (const { key: uuid, value, file, line } of lines) {
+    const type = value["type"] as "user" | "assistant" | "system" | "attachment";
+    const at = { file, line };
+    const createdAt = isoTime(value["timestamp"]);
+    header ??= headerOf(value, at);
+
+    if (type === "system") {
+      if (value["subtype"] === "compact_boundary") {
+        flushCompaction(undefined);
+        pendingCompaction = { id: uuid, createdAt, ...at };
+      }
+      // Other system lines (hook output, API errors, notices) are not transcript content.
+      else notes.push({ kind: "unknown", ...at });
+      continue;
+    }
+    const message = value["message"] as Json | undefined;
+    const content = message?.["content"];
+    if (type === "user" && value["isCompactSummary"] === true) {
+      // A summary whose boundary line is not among the lines read may meet it in another file.
+      const alone = pendingCompaction === undefined;
+      if (alone) pendingCompaction = { id: uuid, createdAt, ...at };
+      flushCompaction(textOf(content), { untilSettled: alone });
+      continue;
+    }
+    flushCompaction(undefined);
+    const time = createdAt === undefined ? {} : { createdAt };
+    const sidechain = value["isSidechain"] === true ? { sidechain: true } : {};
+
+    if (type === "attachment") {
+      const attachment = value["attachment"] as Json | undefined;
+      const text = attachment === undefined ? undefined : fileAttachmentText(attachment);
+      if (text !== undefined) {
+        const row: SourceRow = { id: uuid, role: "user", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, metadata: { ...sidechain, attachment: "file" }, ...time };
+        queue.push(row, at);
+      } else if (typeof attachment?.["type"] !== "string" || !LISTING_ATTACHMENTS.has(attachment["type"])) notes.push({ kind: "unknown", ...at });
+    } else if (typeof content !== "string" && !Array.isArray(content)) {
+      notes.push({ kind: "malformed", ...at, message: `a '${type}' line needs message.content` });
+    } else {
+      const command = type === "user" ? commandLineOf(content) : undefined;
+      const built = command === undefined ? partsOf(content, queue) : undefined;
+      if (built !== undefined && built.parts.length === 0) {
+        // A result paired with its call adds no row (it went into the call's row); anything else is counted.
+        if (built.paired === 0) notes.push(built.unknownBlocks ? { kind: "unknown", ...at } : { kind: "malformed", ...at, message: "no content block ctxwin can read" });
+      } else {
+        const parts: RowPart[] = command === undefined ? built!.parts : [{ type: "text", text: command.kind === "command" ? `${command.name} ${command.args}`.trim() : command.text }];
+        const row: SourceRow = { id: uuid, role: type, parts, ...time };
+        const metadata: Record<string, unknown> = { ...sidechain };
+        if (command?.kind === "command") metadata["command"] = command.name;
+        if (command?.kind === "output") {
+          Object.assign(row, { synthetic: true, uiVisible: true });
+          metadata["commandOutput"] = true;
+        }
+        if (type === "user" && value["isMeta"] === true) Object.assign(row, { synthetic: true, uiVisible: false });
+        if (type === "assistant") describeReply({ row, value, message, metadata, messagesWithUsage });
+        if (Object.keys(metadata).length > 0) row.metadata = metadata;
+
+        const isPrompt = type === "user" && value["isMeta"] !== true && command === undefined && built!.paired === 0;
+        // The user's next prompt means a call still without a result will never get one (a sub-agent's
+        // prompt, on a sidechain, comes while its Task call runs).
+        if (isPrompt && sidechain.sidechain !== true) queue.abandonOpenCalls();
+        queue.push(row, at, built?.waiting ?? [], { untilSettled: (built?.orphans ?? 0) > 0 });
+        if (header.title === undefined && isPrompt) {
+          const text = parts.find((part) => part.type === "text") as { text: string } | undefined;
+          if (text !== undefined) {
+            header.title = titleOf(text.text);
+            queue.unshift(headerRow(sessionId, header), header);
+          }
+        }
+      }
+    }
+    if (header.title !== undefined) rows.push(...queue.drain({ settled: false }));
+  }
+  if (settled) {
+    flushCompaction(undefined);
+    if (header !== undefined && header.title === undefined) {
+      header.title = "(no user message)";
+      queue.unshift(headerRow(sessionId, header), header);
+    }
+  }
+  if (header?.title !== undefined) rows.push(...queue.drain({ settled }));
+  return { rows, notes, waiting: queue.size + (pendingCompaction === undefined ? 0 : 1) };
+}
+
+/** Marks a reply Claude Code wrote itself, and gives the first row of each API message its usage. */
+function describeReply({ row, value, message, metadata, messagesWithUsage }: { row: SourceRow; value: Json; message: Json | undefined; metadata: Record<string, unknown>; messagesWithUsage: Set<string> }): void {
+  const synthetic = syntheticReplyOf(value, message);
+  if (synthetic === "api-error") {
+    Object.assign(row, { synthetic: true, uiVisible: true });
+    metadata["apiError"] = true;
+    return;
+  }
+  if (synthetic === "notice") {
+    Object.assign(row, { synthetic: true, uiVisible: false });
+    return;
+  }
+  const messageId = typeof message?.["id"] === "string" ? message["id"] : undefined;
+  if (messageId === undefined || messagesWithUsage.has(messageId)) return;
+  const usage = stepUsageOf(message);
+  if (usage === undefined) return;
+  messagesWithUsage.add(messageId);
+  Object.assign(metadata, usage);
+}
+
+function headerOf(value: Json, at: { file: string; line: number }): Header {
+  const header: Header = { sourceSessionId: typeof value["sessionId"] === "string" ? value["sessionId"] : path.basename(at.file, ".jsonl"), ...at };
+  const createdAt = isoTime(value["timestamp"]);
+  if (createdAt !== undefined) header.createdAt = createdAt;
+  if (typeof value["cwd"] === "string") header.project = value["cwd"];
+  return header;
+}
+
+function headerRow(sessionId: string, header: Header): SourceRow {
+  return sessionHeaderRow({
+    id: `${sessionId}#session`,
+    createdAt: header.createdAt,
+    meta: {
+      type: "imported-session",
+      source: "claude-code",
+      sourceSessionId: header.sourceSessionId,
+      title: header.title ?? "",
+      ...(header.project === undefined ? {} : { project: header.project }),
+      file: header.file,
+    },
+  });
+}

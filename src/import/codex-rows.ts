@@ -1,0 +1,116 @@
+/**
+ * The rows of one Codex session from its lines in transcript order (codex-format.ts reads the
+ * lines). A call and its output become one row; a `compacted` line becomes a `compaction`
+ * boundary whose summary is the compaction's own reply (the assistant message Codex writes just
+ * before `compacted`), which is not repeated as a row of its own.
+ */
+import { CallPairing } from "./call-pairing.js";
+import { itemRow } from "./codex-items.js";
+import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
+import { compactionRow, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
+
+interface Header {
+  sourceSessionId: string;
+  project?: string;
+  createdAt?: string;
+  title?: string;
+  file: string;
+  line: number;
+}
+
+/**
+ * Whether a bookkeeping line tells a reply's fate: an event other than a token count (a finished
+ * task, say) shows the reply before it was an ordinary one. Token counts, usage records, turn
+ * settings and world state come between a compaction's reply and its `compacted` line.
+ */
+export function decidesReply(value: Json): boolean {
+  return value["type"] === "event_msg" && (value["payload"] as Json | undefined)?.["type"] !== "token_count";
+}
+
+/** What the line after an assistant message says it was: the compaction's reply, an ordinary one, or not known yet. */
+function replyFate(lines: readonly SourceLine[], index: number): "compaction" | "ordinary" | "unknown" {
+  const next = lines[index + 1];
+  if (next === undefined) return "unknown";
+  return next.value["type"] === "compacted" ? "compaction" : "ordinary";
+}
+
+/**
+ * @example const { rows } = codexRows({ sessionId: "codex:abc", lines, settled: true });
+ */
+export function codexRows({ sessionId, lines, settled }: { sessionId: string; lines: readonly SourceLine[]; settled: boolean }): SessionRows {
+  const queue = new CallPairing();
+  const rows: BuiltRow[] = [];
+  const notes: LineNote[] = [];
+  let header: Header | undefined;
+  let compactionReply: string | undefined;
+
+  for (const [index, { key: id, value, file, line }] of lines.entries()) {
+    const at = { file, line };
+    const type = value["type"] as string;
+    const payload = value["payload"] as Json;
+    const createdAt = isoTime(value["timestamp"]);
+    if (header === undefined) {
+      const sourceSessionId = sessionId.slice("codex:".length);
+      header = { sourceSessionId, ...at };
+      const started = type === "session_meta" ? (isoTime(payload["timestamp"]) ?? createdAt) : createdAt;
+      if (started !== undefined) header.createdAt = started;
+    }
+    if (type === "session_meta") {
+      if (header.project === undefined && typeof payload["cwd"] === "string") header.project = payload["cwd"];
+      continue;
+    }
+    // Events are read only to tell a reply's fate (replyFate).
+    if (type === "event_msg") continue;
+    if (type === "compacted") {
+      const summary = compactionReply ?? (typeof payload["message"] === "string" ? payload["message"] : undefined);
+      compactionReply = undefined;
+      queue.push(compactionRow({ id, createdAt, summary, source: "Codex" }), at);
+    } else if (type !== "response_item") notes.push({ kind: "unknown", ...at });
+    else {
+      const item = itemRow(payload, id, createdAt);
+      if (item === "unknown") notes.push({ kind: "unknown", ...at });
+      else if (item === "malformed") notes.push({ kind: "malformed", ...at, message: `a '${String(payload["type"])}' item is missing its fields` });
+      else if ("output" in item) {
+        if (!queue.resolve(item)) {
+          const orphan = toolPart({ toolName: "tool", toolCallId: item.callId, input: {}, output: item.output, isError: item.isError });
+          // Its call may be in another file of the session: it waits until the source is settled.
+          queue.push({ id, role: "assistant", parts: [orphan], ...(createdAt === undefined ? {} : { createdAt }) }, at, [], { untilSettled: true });
+        }
+      } else {
+        const reply = item.row.role === "assistant" && payload["type"] === "message" ? replyFate(lines, index) : "ordinary";
+        if (reply === "compaction") {
+          // The compaction's own reply is its summary: the boundary carries it.
+          compactionReply = item.row.parts.map((part) => (part as { text?: string }).text ?? "").join("\n");
+          continue;
+        }
+        const isPrompt = item.row.role === "user" && item.row.uiVisible !== false;
+        // The user's next prompt means a call still without an output will never get one.
+        if (isPrompt) queue.abandonOpenCalls();
+        // A reply whose next line is not written yet may still turn out to be a compaction's.
+        queue.push(item.row, at, item.callId === undefined ? [] : [item.callId], { untilSettled: reply === "unknown" });
+        if (header.title === undefined && isPrompt) {
+          const text = item.row.parts.find((part) => part.type === "text") as { text: string } | undefined;
+          if (text !== undefined) {
+            header.title = titleOf(text.text);
+            queue.unshift(headerRow(sessionId, header), header);
+          }
+        }
+      }
+    }
+    if (header.title !== undefined) rows.push(...queue.drain({ settled: false }));
+  }
+  if (settled && header !== undefined && header.title === undefined) {
+    header.title = "(no user message)";
+    queue.unshift(headerRow(sessionId, header), header);
+  }
+  if (header?.title !== undefined) rows.push(...queue.drain({ settled }));
+  return { rows, notes, waiting: queue.size };
+}
+
+function headerRow(sessionId: string, header: Header): SourceRow {
+  return sessionHeaderRow({
+    id: `${sessionId}#session`,
+    createdAt: header.createdAt,
+    meta: { type: "imported-session", source: "codex", sourceSessionId: header.sourceSessionId, title: header.title ?? "", ...(header.project === undefined ? {} : { project: header.project }), file: header.file },
+  });
+}
