@@ -130,6 +130,15 @@ export { deriveWindowPressure, hasBudgetWarning, isWindowFresh, type PressureRow
 export { readStepMetadata, stepMetadata, type StepMetadata, type StepUsage } from "./core/rollover/step-usage.js";
 export { toolOutputViewText, viewOversizedToolOutputs, type ToolOutputViewOptions, type ToolOutputViews } from "./core/rollover/tool-output-view.js";
 export { createAgentSession, type AgentSession } from "./session/create-agent-session.js";
+export { createContextAgent, type ContextAgent, type ContextAgentOptions } from "./session/context-agent/create-context-agent.js";
+export { AgentInputError, MAX_INPUT_CHARS } from "./session/context-agent/agent-input.js";
+export { sumUsage, type ContextGenerateResult, type ContextStreamResult } from "./session/context-agent/agent-results.js";
+export type { CtxwinDataTypes, CtxwinUIMessage, UIMessageStreamOptions } from "./session/ui-message-stream.js";
+export type { LoopSettings } from "./session/loop-settings.js";
+export { importFiles as importTranscripts, IMPORT_FORMATS, DEFAULT_SETTLE_MS, type ImportFilesOptions as ImportTranscriptsOptions, type ImportFormat, type ImportProgress } from "./import/import-files.js";
+export type { ImportReport } from "./import/import-report.js";
+export { listSessions, searchSessions, type CatalogFilter } from "./tools/session-catalog/catalog-api.js";
+export { createStoreHistory, STORE_HISTORY_DESCRIPTION, type StoreHistory } from "./tools/session-catalog/store-history.js";
 export type {
   AgentSessionOptions,
   BudgetStrategy,
@@ -146,7 +155,7 @@ export type {
   ToolPolicy,
   WarningInfo,
 } from "./session/session-types.js";
-export type { SessionEventMap, SessionEventName, SessionListener } from "./session/session-events.js";
+export type { SessionEventMap, SessionEventName, SessionListener, TurnSink } from "./session/session-events.js";
 export { createBudgetPolicy, modelKey, type BudgetEvaluation, type BudgetEvaluationInput, type BudgetSettings, type ModelLimitLookup, type SessionBudgetPolicy } from "./session/budget-policy.js";
 export { COMPACTION_INSTRUCTION, type CompactResult } from "./session/compaction.js";
 export { isContextExceededError } from "./session/context-exceeded.js";

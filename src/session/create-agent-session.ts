@@ -3,7 +3,7 @@
  * rolls over at the budget without losing anything, warns the agent once per window, and recovers
  * from crashes and provider errors (DESIGN.md §5–6, §10).
  */
-import type { LanguageModel } from "ai";
+import type { LanguageModel, ToolSet, UIMessageChunk } from "ai";
 import { assertSessionId } from "../core/row.js";
 import { InvalidArgumentError } from "../core/errors.js";
 import { resetBoundaryRow } from "../core/rollover/notice-rows.js";
@@ -13,7 +13,7 @@ import { SessionStoreError } from "./errors.js";
 import { createSendFlow } from "./send-flow.js";
 import { compactActiveWindow, type CompactResult } from "./compaction.js";
 import { primaryModel, type SessionContext } from "./session-context.js";
-import { createSessionEvents, type SessionEventName, type SessionListener } from "./session-events.js";
+import { createSessionEvents, type SessionEventName, type SessionListener, type TurnSink } from "./session-events.js";
 import { createSessionLock } from "./session-lock.js";
 import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendOptions, SendResult, SessionUsage } from "./session-types.js";
 import { buildToolSet } from "./tool-set.js";
@@ -26,6 +26,8 @@ import { renderHotMemories } from "../tools/memory/hot-memories.js";
 import { CONTEXT_NOTES_PATH } from "../core/hot-memories/limits.js";
 import { newContextTool } from "../tools/new-context/new-context-tool.js";
 import { newContextRequester } from "./new-context.js";
+import { loopSettingsOf } from "./loop-settings.js";
+import { sendAsUIMessageStream, type UIMessageStreamOptions } from "./ui-message-stream.js";
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -42,6 +44,12 @@ export interface AgentSession {
   usage(): Promise<SessionUsage>;
   /** Switches the primary model; a pending rollover and a queued `continue` are dropped. */
   setModel(model: LanguageModel): Promise<void>;
+  /**
+   * Sends one input and returns its answer as the AI SDK's UI message stream (what `useChat`
+   * reads): tool calls and results as the SDK's tool parts, ctxwin's budget facts as
+   * `data-ctxwin-*` parts (ui-message-stream.ts). The send runs whether or not the stream is read.
+   */
+  toUIMessageStream(input: SendInput, options?: UIMessageStreamOptions): ReadableStream<UIMessageChunk>;
   on<Name extends SessionEventName>(name: Name, listener: SessionListener<Name>): () => void;
 }
 
@@ -57,6 +65,19 @@ function memoryHotMemories(memory: AgentSessionOptions["memory"], sessionId: str
 }
 
 /**
+ * The session engine behind both faces: the `AgentSession` of `createAgentSession` and the AI SDK
+ * `Agent` of `createContextAgent`, which sends through `sendWithSink` to stream its output.
+ */
+export interface SessionEngine {
+  session: AgentSession;
+  sendWithSink: (input: SendInput, options: SendOptions, sink: TurnSink) => Promise<SendResult>;
+  /** The pinned notes file, when the session has memory. */
+  notesPath: string | undefined;
+  /** The tools the agent is offered (the caller's, plus the built-in ones its policy grants). */
+  tools: ToolSet;
+}
+
+/**
  * @example
  * const session = createAgentSession({ store: openStore(), sessionId: "build-42", model: openai("gpt-4o"), tools });
  * const result = await session.send("Summarize the open issues.");
@@ -64,7 +85,14 @@ function memoryHotMemories(memory: AgentSessionOptions["memory"], sessionId: str
  * const controller = new AbortController(); // Ctrl-C: controller.abort()
  * const partial = await session.send("Write the report.", { signal: controller.signal });
  */
-export function createAgentSession({
+export function createAgentSession(options: AgentSessionOptions): AgentSession {
+  return createSessionEngine(options).session;
+}
+
+/**
+ * @example const { session, sendWithSink } = createSessionEngine({ store, sessionId, model });
+ */
+export function createSessionEngine({
   store,
   sessionId,
   model,
@@ -86,7 +114,13 @@ export function createAgentSession({
   hotMemories,
   historyTool = sessionHistoryTool,
   logWarning = (message) => console.warn(message),
-}: AgentSessionOptions): AgentSession {
+  stopWhen,
+  prepareStep,
+  onStepFinish,
+  providerOptions,
+  callSettings,
+  toolChoice,
+}: AgentSessionOptions): SessionEngine {
   assertSessionId(sessionId);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidArgumentError(`maxRetries must be a whole number of 0 or more, got ${maxRetries}`);
@@ -102,7 +136,7 @@ export function createAgentSession({
     ...(offersNewContext ? { newContextTool: newContextTool({ request: newContextRequester(() => context) }) } : {}),
   });
   const warned = new Set<string>();
-  const events = createSessionEvents();
+  const events = createSessionEvents({ sink: () => context.activeSink });
   const context: SessionContext = {
     store,
     sessionId,
@@ -131,12 +165,13 @@ export function createAgentSession({
     },
     overheadEstimates: new Map(),
     calibration: createSessionCalibration(),
+    loop: loopSettingsOf({ stopWhen, prepareStep, onStepFinish, providerOptions, callSettings, toolChoice }),
   };
   const queue = createTurnQueue();
   const lock = createSessionLock();
   const send = createSendFlow({ context, queue, lock, maxTurnsPerSend });
 
-  return {
+  const session: AgentSession = {
     sessionId,
     send,
     clear: (options) =>
@@ -162,5 +197,7 @@ export function createAgentSession({
         context.models = [next, ...context.models.slice(1)];
       }),
     on: (name, listener) => events.on(name, listener),
+    toUIMessageStream: (input, options) => sendAsUIMessageStream({ send, input, notesPath: context.notesPath, ...(options === undefined ? {} : { options }) }),
   };
+  return { session, sendWithSink: send, notesPath: context.notesPath, tools: toolSet.tools };
 }

@@ -5,7 +5,7 @@
  * boundary (`stopWhen`). A rollover is never performed here: the decision is returned to the send
  * flow, which latches it.
  */
-import { stepCountIs, streamText, type LanguageModel } from "ai";
+import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from "ai";
 import { deriveWindowPressure, hasBudgetWarning } from "../core/rollover/window-pressure.js";
 import type { StoredRow } from "../store/port.js";
 import { modelKey, type BudgetEvaluation } from "./budget-policy.js";
@@ -19,6 +19,8 @@ import { providerOptionsOf, selfContainedMessages } from "./provider-options.js"
 import { isTransientProviderError } from "./transient-error.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 import { takeNewContextRequest } from "./new-context.js";
+import { applyCallerPrepareStep, mergeProviderOptions, stopConditions } from "./loop-settings.js";
+import { chunkForwarder } from "./stream-chunks.js";
 
 export interface TurnStop {
   decision: "warn" | "rollover" | "block";
@@ -181,6 +183,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100 });
     },
     onTextDelta: (delta, stepIndex) => context.events.emit("text-delta", { delta, stepIndex }),
+    onChunk: chunkForwarder(context),
     keepPartial: () => !retryable(streamError),
   });
   let stop: TurnStop | undefined;
@@ -191,6 +194,16 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   // The signal fired between steps: the SDK would still start the next one.
   let stoppedByAbort = false;
   const abortedBetweenSteps = (): boolean => (stoppedByAbort ||= signal?.aborted === true);
+
+  const prepareNextStep = async (stepNumber: number): Promise<{ messages: ModelMessage[]; system?: string }> => {
+    const next = prepared?.stepNumber === stepNumber ? prepared.request : await assembleRequest({ rows: [...rows, ...recorder.rows], frame: await requestFrame(context, model), limits, previous });
+    prepared = undefined;
+    previous = next.estimate;
+    estimates[stepNumber] = next.rawEstimatedTokens;
+    checkedEstimates[stepNumber] = next.estimatedTokens;
+    if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
+    return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { system: next.system }) };
+  };
 
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
     await recorder.stored(stepIndex);
@@ -227,37 +240,46 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     return true;
   };
 
+  const firstMessages = selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore });
+  const { loop } = context;
   const result = streamText({
+    ...loop.callSettings,
     model,
     ...(request.system === undefined ? {} : { system: request.system }),
-    messages: selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore }),
+    messages: firstMessages,
     tools: frame.tools,
+    ...(loop.toolChoice === undefined ? {} : { toolChoice: loop.toolChoice }),
     // The budget's output reserve is what the request asks for (every later step's input stays
     // under the hard ceiling, so the same limit fits it too).
     ...outputLimitOf(context, { model, limit, inputTokens: request.estimatedTokens, flush }),
     ...(flush === undefined ? {} : { activeTools: flush.activeTools }),
     maxRetries: context.maxRetries,
-    ...providerOptionsOf(context, model),
+    ...mergeProviderOptions(providerOptionsOf(context, model).providerOptions, loop.providerOptions),
     ...(signal === undefined ? {} : { abortSignal: signal }),
-    stopWhen: [
-      stepCountIs(flush === undefined ? context.maxSteps : 1),
-      async ({ steps: settled }) => {
-        const stopHere = await evaluateSettledStep(settled.length - 1);
-        // Asked once the step is stored (its step-end listeners have run), so an abort from them counts.
-        return abortedBetweenSteps() || stopHere;
-      },
-    ],
-    prepareStep: async ({ stepNumber }) => {
-      if (stepNumber === 0) return undefined;
-      const next = prepared?.stepNumber === stepNumber ? prepared.request : await assembleRequest({ rows: [...rows, ...recorder.rows], frame: await requestFrame(context, model), limits, previous });
-      prepared = undefined;
-      previous = next.estimate;
-      estimates[stepNumber] = next.rawEstimatedTokens;
-      checkedEstimates[stepNumber] = next.estimatedTokens;
-      if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
-      return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { system: next.system }) };
+    stopWhen: stopConditions(
+      [
+        stepCountIs(flush === undefined ? context.maxSteps : 1),
+        async ({ steps: settled }) => {
+          const stopHere = await evaluateSettledStep(settled.length - 1);
+          // Asked once the step is stored (its step-end listeners have run), so an abort from them counts.
+          return abortedBetweenSteps() || stopHere;
+        },
+      ],
+      // A notes-flush step is one step whatever the caller's conditions say.
+      flush === undefined ? loop : {},
+    ),
+    prepareStep: async ({ stepNumber, steps: settled, experimental_context }) => {
+      const ours = stepNumber === 0 ? undefined : await prepareNextStep(stepNumber);
+      // The caller's own prepareStep never changes a notes-flush step (only the memory tool is active).
+      if (flush !== undefined) return ours;
+      const messages = ours?.messages ?? firstMessages;
+      return applyCallerPrepareStep({ loop, messages, ours, stepNumber, steps: settled, model, experimentalContext: experimental_context, warnOnce: context.warnOnce });
     },
-    onStepFinish: (step) => recorder.acceptStepResult(step),
+    onStepFinish: async (step) => {
+      recorder.acceptStepResult(step);
+      await context.activeSink?.step(step);
+      await loop.onStepFinish?.(step);
+    },
     onError: ({ error }) => {
       streamError ??= error;
     },

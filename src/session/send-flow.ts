@@ -15,6 +15,7 @@ import { primaryModel, requestFrame, type SessionContext } from "./session-conte
 import type { createSessionLock } from "./session-lock.js";
 import { createSendCollector, type SendCollector } from "./send-result.js";
 import type { SendInput, SendOptions, SendResult } from "./session-types.js";
+import type { TurnSink } from "./session-events.js";
 import type { PendingRollover, QueueEntry, TurnOwner, TurnQueue } from "./turn-queue.js";
 
 export interface SendFlowOptions {
@@ -43,15 +44,21 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     // Interrupted before this turn started: nothing of it is stored.
     if (entry.owner.signal?.aborted === true) return endWith(collector, entry.owner, interrupted);
     const turnId = context.generateId();
-    context.events.emit("turn-start", { turnId });
+    // Turns run one at a time: while this one runs, its send's sink sees the session's output.
+    context.activeSink = entry.owner.sink;
     try {
-      await runTurnOf(entry, collector, turnId);
-    } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      context.events.emit("error", { error: failure });
-      endWith(collector, entry.owner, { status: "failed", error: failure });
+      context.events.emit("turn-start", { turnId });
+      try {
+        await runTurnOf(entry, collector, turnId);
+      } catch (error) {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        context.events.emit("error", { error: failure });
+        endWith(collector, entry.owner, { status: "failed", error: failure });
+      }
+      context.events.emit("turn-end", { turnId, status: collector.status ?? "completed" });
+    } finally {
+      context.activeSink = undefined;
     }
-    context.events.emit("turn-end", { turnId, status: collector.status ?? "completed" });
   }
 
   async function runTurnOf(entry: QueueEntry, collector: SendCollector, turnId: string): Promise<void> {
@@ -204,13 +211,14 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     if (entryCollector !== undefined && entryCollector.turns >= maxTurnsPerSend) queue.dropInternalOf(entry.owner);
   }
 
-  return async function send(input: SendInput, { signal }: SendOptions = {}): Promise<SendResult> {
+  /** `sink`: where this send's live output goes while its turns run (its UI message stream). */
+  return async function send(input: SendInput, { signal }: SendOptions = {}, sink?: TurnSink): Promise<SendResult> {
     const collector = createSendCollector();
     if (signal?.aborted === true) {
       collector.end(interrupted);
       return collector.result();
     }
-    const owner: TurnOwner = { id: context.generateId(), ...(signal === undefined ? {} : { signal }) };
+    const owner: TurnOwner = { id: context.generateId(), ...(signal === undefined ? {} : { signal }), ...(sink === undefined ? {} : { sink }) };
     collectors.set(owner, collector);
     const { parts, metadata } = partsOf(input);
     queue.push({ kind: "user", parts, owner, ...(metadata === undefined ? {} : { metadata }) });

@@ -7,10 +7,11 @@ import type { HistoryStore } from "../store/port.js";
 import { modelKey, type SessionBudgetPolicy } from "./budget-policy.js";
 import { estimateRequestTokens, type RequestEstimate } from "../core/budget/request-estimate.js";
 import { systemText, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
-import type { SessionEvents } from "./session-events.js";
+import type { SessionEvents, TurnSink } from "./session-events.js";
 import type { BudgetStrategy, ContinuityOptions, HotMemoriesProvider } from "./session-types.js";
 import type { SessionCalibration } from "./session-calibration.js";
 import type { NewContextRequest } from "./new-context.js";
+import type { LoopSettings } from "./loop-settings.js";
 
 export interface SessionContext {
   store: HistoryStore;
@@ -48,6 +49,10 @@ export interface SessionContext {
   calibration: SessionCalibration;
   /** A `new_context` call of the running step, taken when the step settles (docs/adr/0025). */
   newContextRequest?: NewContextRequest | undefined;
+  /** The sink of the send whose turn is running (turns run one at a time), if it has one. */
+  activeSink?: TurnSink | undefined;
+  /** The caller's own settings of the AI SDK's loop, applied around ctxwin's (loop-settings.ts). */
+  loop: LoopSettings;
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
- * Typed events of an agent session: `turn-start`, `text-delta`, `step-end`, `usage`, `budget-warning`,
- * `rollover`, `blocked`, `error`, `retry`, `turn-end`. Listeners run synchronously; one that throws does not
- * stop the session.
+ * Typed events of an agent session: `turn-start`, `step-start`, `text-delta`, `reasoning-delta`,
+ * `tool-call`, `tool-result`, `step-end`, `usage`, `budget-warning`, `rollover`, `blocked`, `error`,
+ * `retry`, `turn-end`. Listeners run synchronously; one that throws does not stop the session. The
+ * send whose turn is running may also have a sink (its UI message stream) that sees every event.
  */
+import type { StepResult, ToolSet, UIMessageChunk } from "ai";
 import type { StoredRow } from "../store/port.js";
 import type { CompactionInfo, RolloverInfo, SendResult, StepUsageSummary, WarningInfo } from "./session-types.js";
 
@@ -14,6 +16,14 @@ export interface SessionEventMap {
    * the text parts of its stored row (an interrupted step included: what streamed is what is stored).
    */
   "text-delta": { delta: string; stepIndex: number };
+  /** A step's request was sent: what follows belongs to step `stepIndex` of the turn. */
+  "step-start": { stepIndex: number };
+  /** Reasoning as it streams (providers that send it); never stored in search or sent back. */
+  "reasoning-delta": { delta: string; stepIndex: number };
+  /** The model called a tool; its input is complete. */
+  "tool-call": { toolCallId: string; toolName: string; input: unknown; stepIndex: number };
+  /** A tool call settled: its output, or the error or denial that ended it. */
+  "tool-result": { toolCallId: string; toolName: string; stepIndex: number } & ({ output: unknown } | { errorText: string } | { denied: true });
   "step-end": { row: StoredRow; stepIndex: number; usage: StepUsageSummary; model: string };
   /** After each step whose provider reported input tokens (not after a partial, interrupted step). */
   usage: { windowId: string; contextTokens: number; contextLimit: number | undefined; percent: number | undefined };
@@ -39,13 +49,30 @@ export type SessionEventName = keyof SessionEventMap;
 export type SessionListener<Name extends SessionEventName> = (event: SessionEventMap[Name]) => void;
 
 /**
+ * Where the running send's live output goes besides the session's listeners: the UI message
+ * stream of `toUIMessageStream` and of the agent face (`createContextAgent`).
+ */
+export interface TurnSink {
+  event<Name extends SessionEventName>(name: Name, event: SessionEventMap[Name]): void;
+  /** A chunk of the SDK's UI message stream of a step (text, reasoning, tool parts, step framing). */
+  chunk(chunk: UIMessageChunk): void;
+  /** A settled step as the AI SDK reports it (`onStepFinish`); the next step waits for it. */
+  step(step: StepResult<ToolSet>): void | PromiseLike<void>;
+}
+
+/**
  * @example
  * const events = createSessionEvents();
  * const off = events.on("rollover", (event) => console.log(event.windowId));
  */
 export function createSessionEvents({
   onListenerError = (error) => console.error("ctxwin: a session event listener threw:", error),
-}: { onListenerError?: (error: unknown) => void } = {}) {
+  sink = () => undefined,
+}: {
+  onListenerError?: (error: unknown) => void;
+  /** The sink of the send whose turn is running, if it has one. */
+  sink?: () => TurnSink | undefined;
+} = {}) {
   const listeners = new Map<SessionEventName, Set<(event: never) => void>>();
   return {
     on<Name extends SessionEventName>(name: Name, listener: SessionListener<Name>): () => void {
@@ -55,6 +82,11 @@ export function createSessionEvents({
       return () => set.delete(listener as (event: never) => void);
     },
     emit<Name extends SessionEventName>(name: Name, event: SessionEventMap[Name]): void {
+      try {
+        sink()?.event(name, event);
+      } catch (error) {
+        onListenerError(error);
+      }
       for (const listener of listeners.get(name) ?? []) {
         try {
           (listener as SessionListener<Name>)(event);

@@ -6,6 +6,7 @@ import type { LanguageModel, Tool, ToolSet } from "ai";
 import type { RolloverReason, RowPart } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
 import type { BudgetSettings, SessionBudgetPolicy } from "./budget-policy.js";
+import type { LoopSettings } from "./loop-settings.js";
 
 export type BudgetStrategy = "rollover" | "compact" | "off";
 
@@ -96,6 +97,18 @@ export interface AgentSessionOptions {
   historyTool?: (options: { store: HistoryStore; sessionId: string }) => Tool;
   /** Where one-off warnings go (an unknown model limit); default `console.warn`. */
   logWarning?: (message: string) => void;
+  /**
+   * The AI SDK's own loop settings, applied around ctxwin's (loop-settings.ts): stop conditions
+   * after ctxwin's; `prepareStep` may set a step's active tools, tool choice and provider options
+   * (the messages, system prompt and model stay the window's); `onStepFinish` after each stored
+   * step; `providerOptions` under the ones ctxwin sets; the usual call settings.
+   */
+  stopWhen?: LoopSettings["stopWhen"];
+  prepareStep?: LoopSettings["prepareStep"];
+  onStepFinish?: LoopSettings["onStepFinish"];
+  providerOptions?: LoopSettings["providerOptions"];
+  callSettings?: LoopSettings["callSettings"];
+  toolChoice?: LoopSettings["toolChoice"];
 }
 
 /** What `send` accepts: text, or text with file/image attachments, or raw UI parts. */

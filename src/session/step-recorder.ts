@@ -40,6 +40,8 @@ export interface StepRecorderOptions {
   onStored: (step: StoredStep) => void;
   /** Assistant text as it streams, with the index of the step it belongs to. */
   onTextDelta?: (delta: string, stepIndex: number) => void;
+  /** Every chunk of the stream as it arrives, with the index of the step it belongs to (the UI stream). */
+  onChunk?: (chunk: UIMessageChunk, stepIndex: number) => void;
   /** The context limit the turn is budgeted against, stored with each step. */
   contextLimit?: number | undefined;
   /**
@@ -65,6 +67,7 @@ export function createStepRecorder({
   checkedEstimateOf = () => undefined,
   onStored,
   onTextDelta = () => undefined,
+  onChunk = () => undefined,
   contextLimit,
   keepPartial = () => true,
 }: StepRecorderOptions) {
@@ -195,6 +198,7 @@ export function createStepRecorder({
     async consume(stream: AsyncIterable<UIMessageChunk>, { model }: { model: string }): Promise<void> {
       try {
         for await (const chunk of stream) {
+          onChunk(chunk, stepIndex);
           if (chunk.type === "start-step") {
             segment = [chunk];
             segmentHasContent = false;

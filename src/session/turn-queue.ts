@@ -7,12 +7,15 @@
  * pressure from stored rows.
  */
 import type { RolloverReason, RowPart } from "../core/row.js";
+import type { TurnSink } from "./session-events.js";
 
 /** Whoever is waiting for a turn's result: one `send` call. */
 export interface TurnOwner {
   readonly id: string;
   /** The send's `signal`: its turns stop when it aborts. */
   readonly signal?: AbortSignal;
+  /** Where the send's live output goes while its turns run (its UI message stream), if anywhere. */
+  readonly sink?: TurnSink;
 }
 
 export type QueueEntry =

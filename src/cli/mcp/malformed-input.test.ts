@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startRawMcp, type RawMcpProcess, type ServerLine } from "./test-support/raw-mcp-process.js";
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "import", "fixtures", "claude-code-session.jsonl");
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-malformed-"));
 const MEBIBYTE = 1024 * 1024;
 let server: RawMcpProcess;

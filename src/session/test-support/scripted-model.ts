@@ -39,6 +39,7 @@ export interface RecordedCall {
   text: string;
   system: string;
   toolNames: string[];
+  providerOptions: LanguageModelV3CallOptions["providerOptions"];
 }
 
 export type Script = ScriptedStep[] | ((call: RecordedCall) => ScriptedStep);
@@ -93,7 +94,7 @@ function recordCall(index: number, options: LanguageModelV3CallOptions): Recorde
     }
   }
   const toolNames = (options.tools ?? []).map((tool) => tool.name);
-  return { index, prompt: options.prompt, text: lines.join("\n"), system, toolNames };
+  return { index, prompt: options.prompt, text: lines.join("\n"), system, toolNames, providerOptions: options.providerOptions };
 }
 
 function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3StreamPart[] {

@@ -1,0 +1,72 @@
+/**
+ * What an `Agent` call brings that is new: ctxwin keeps the conversation in the store, so of the
+ * `prompt` or `messages` a caller passes (the whole chat, when `useChat` sent it) only the last
+ * user message is taken. The request is built from the store's window, never from the caller's
+ * copy, so a client cannot inject or bring back rows. Anything else as the last message (a tool
+ * approval, a client-side tool result) is refused, as is an input over the size limit.
+ */
+import type { ModelMessage, UserModelMessage } from "ai";
+import { CtxwinError } from "../../core/errors.js";
+import type { RowPart } from "../../core/row.js";
+import type { SendInput } from "../session-types.js";
+
+/** Characters of text one new user message may hold (default of `createContextAgent`'s `maxInputChars`). */
+export const MAX_INPUT_CHARS = 1_000_000;
+
+/** A call the agent cannot take as it is; nothing was written. A route answers it with HTTP 400. */
+export class AgentInputError extends CtxwinError {
+  static readonly errorName = "CtxwinAgentInputError";
+
+  constructor(message: string) {
+    super(AgentInputError.errorName, message);
+  }
+
+  static override isInstance(error: unknown): error is AgentInputError {
+    return CtxwinError.isInstance(error) && error.name === AgentInputError.errorName;
+  }
+}
+
+/**
+ * The new input of a call, and the messages before it (for `checkClientHistory`).
+ *
+ * @example newInputOf({ prompt: "Fix the build" }) // { input: "Fix the build", earlier: [] }
+ */
+export function newInputOf({ prompt, messages, maxInputChars = MAX_INPUT_CHARS }: { prompt?: string | ModelMessage[] | undefined; messages?: ModelMessage[] | undefined; maxInputChars?: number }): { input: SendInput; earlier: ModelMessage[] } {
+  if (typeof prompt === "string") return { input: { parts: checkedParts([{ type: "text", text: prompt }], maxInputChars) }, earlier: [] };
+  const list = prompt ?? messages;
+  if (list === undefined || list.length === 0) throw new AgentInputError("The call has no message: pass `prompt` (text or messages) or `messages`, ending with the user's new message.");
+  const last = list.at(-1)!;
+  if (last.role !== "user") {
+    throw new AgentInputError(
+      `The last message must be the user's new message; got a '${last.role}' message. ctxwin keeps the conversation in its store and takes only what is new from a call (tool approvals and client-side tool results are not supported).`,
+    );
+  }
+  return { input: { parts: checkedParts(userParts(last), maxInputChars) }, earlier: list.slice(0, -1) };
+}
+
+function userParts(message: UserModelMessage): RowPart[] {
+  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  return message.content.map((part): RowPart => {
+    if (part.type === "text") return { type: "text", text: part.text };
+    if (part.type === "image") return { type: "file", mediaType: part.mediaType ?? "image/*", url: urlOf(part.image, part.mediaType ?? "image/png") };
+    if (part.type === "file") return { type: "file", mediaType: part.mediaType, url: urlOf(part.data, part.mediaType), ...(part.filename === undefined ? {} : { filename: part.filename }) };
+    throw new AgentInputError(`A user message part of type '${(part as { type: string }).type}' is not supported.`);
+  });
+}
+
+function checkedParts(parts: RowPart[], maxInputChars: number): RowPart[] {
+  const chars = parts.reduce((total, part) => total + (part.type === "text" ? (part as { text: string }).text.length : 0), 0);
+  if (chars > maxInputChars) {
+    throw new AgentInputError(`The new message holds ${chars.toLocaleString("en-US")} characters of text; at most ${maxInputChars.toLocaleString("en-US")} are taken in one message. Attach it as a file or split it.`);
+  }
+  if (parts.length === 0) throw new AgentInputError("The new message is empty.");
+  return parts;
+}
+
+/** A file or image as the URL a row keeps: a URL as it is, bytes or base64 as a data URL. */
+function urlOf(data: unknown, mediaType: string): string {
+  if (data instanceof URL) return data.toString();
+  if (typeof data === "string") return /^(https?|data):/i.test(data) ? data : `data:${mediaType};base64,${data}`;
+  if (data instanceof Uint8Array || data instanceof ArrayBuffer) return `data:${mediaType};base64,${Buffer.from(data as Uint8Array).toString("base64")}`;
+  throw new AgentInputError("A file or image part holds data that is neither a URL, base64 text nor bytes.");
+}

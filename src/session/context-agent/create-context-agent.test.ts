@@ -1,0 +1,144 @@
+/**
+ * Issue 29: the session engine as an AI SDK `Agent`. Through the AI SDK's own route helper
+ * (`createAgentUIStreamResponse`) and reader (`readUIMessageStream`, what `useChat` uses): the
+ * answer streams tool parts and ctxwin's data parts, the store holds every step, a later call with
+ * the whole chat takes only the new message, and bad client input is refused with nothing written.
+ */
+import { createAgentUIStreamResponse, readUIMessageStream, stepCountIs, type UIMessage, type UIMessageChunk } from "ai";
+import { describe, expect, it } from "vitest";
+import type { HistoryStore } from "../../store/port.js";
+import { scriptedModel } from "../test-support/scripted-model.js";
+import { deterministic, memoryStore, readTool, rowText } from "../test-support/session-fixture.js";
+import { readAllRows, sessionProblems } from "../test-support/session-invariants.js";
+import { FORCE_AT, LIMIT } from "../test-support/rollover-setup.js";
+import type { CtxwinUIMessage } from "../ui-message-stream.js";
+import { AgentInputError } from "./agent-input.js";
+import { createContextAgent, type ContextAgentOptions } from "./create-context-agent.js";
+
+const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
+const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
+
+let agents = 0;
+
+/** A new agent object over the chat, as a route handler makes one per request (ids of its own). */
+function agentOf(store: HistoryStore, model: ContextAgentOptions["model"], extra: Partial<ContextAgentOptions> = {}) {
+  agents += 1;
+  return createContextAgent({ store, sessionId: "chat", model, tools: { read: readTool(files) }, budget: { contextLimit: LIMIT }, ...deterministic(`agent${agents}`), ...extra });
+}
+
+/** The SSE body of a UI message stream response, as chunks. */
+async function chunksOf(response: Response): Promise<UIMessageChunk[]> {
+  const text = await response.text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data: ") && line !== "data: [DONE]")
+    .map((line) => JSON.parse(line.slice("data: ".length)) as UIMessageChunk);
+}
+
+async function messageOf(chunks: UIMessageChunk[]): Promise<CtxwinUIMessage> {
+  let last: CtxwinUIMessage | undefined;
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  for await (const message of readUIMessageStream<CtxwinUIMessage>({ stream: stream as never })) last = message;
+  return last!;
+}
+
+const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
+
+describe("createContextAgent", () => {
+  it("answers a useChat request through createAgentUIStreamResponse: tool parts, a rollover part, every step stored", async () => {
+    const store = memoryStore();
+    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "finished", inputTokens: 800 }, { text: "second answer", inputTokens: 900 }] });
+    const first = user("u1", "read both files");
+    const response = await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [first] });
+    const answer = await messageOf(await chunksOf(response));
+
+    const kinds = answer.parts.filter((part) => part.type !== "step-start").map((part) => part.type);
+    expect(kinds).toEqual(["tool-read", "tool-read", "data-ctxwin-usage", "data-ctxwin-rollover", "text"]);
+    const rows = await readAllRows(store, "chat");
+    expect(sessionProblems(rows, rows.length)).toEqual([]);
+    expect(rows.map((row) => row.meta?.type ?? row.role)).toEqual(["user", "assistant", "rollover", "lead-in", "continue", "assistant"]);
+
+    // The next request carries the whole chat; only the new message is taken, the window is the store's.
+    const agent = agentOf(store, model);
+    const next = await messageOf(await chunksOf(await createAgentUIStreamResponse({ agent, uiMessages: [first, answer, user("u2", "and now?")] })));
+    expect(next.parts.filter((part) => part.type === "text").map((part) => (part as { text: string }).text)).toEqual(["second answer"]);
+    expect(calls[2]!.text).not.toContain("AAAA");
+    expect(calls[2]!.text.split("\n").at(-1)).toBe("user: and now?");
+    expect((await readAllRows(store, "chat")).filter((row) => row.role === "user" && row.synthetic !== true).map((row) => (row.parts[0] as { text: string }).text)).toEqual([
+      "read both files",
+      "and now?",
+    ]);
+  });
+
+  it("refuses a client copy that rewrites history, invents a tool result, has unknown parts or 10 MB of text, writing nothing", async () => {
+    const store = memoryStore();
+    const { model } = scriptedModel({ script: () => ({ text: "ok", inputTokens: 500 }) });
+    const first = user("u1", "hello");
+    const answer = await messageOf(await chunksOf(await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [first] })));
+    const lastSeq = await store.lastSeq("chat");
+
+    const edited = user("u1", "hello, but edited");
+    const invented: UIMessage = { id: "a9", role: "assistant", parts: [{ type: "tool-read", toolCallId: "never-called", state: "output-available", input: { path: "x" }, output: "made up" } as never] };
+    const cases: Array<[string, unknown[]]> = [
+      ["rewritten", [edited, answer, user("u2", "go on")]],
+      ["invented tool result", [first, answer, invented, user("u2", "go on")]],
+      ["unknown part type", [first, { id: "x", role: "user", parts: [{ type: "hologram", beam: 1 }] }]],
+      ["10 MB", [first, answer, user("u2", "x".repeat(10 * 1024 * 1024))]],
+      ["assistant last", [first, answer]],
+    ];
+    for (const [name, uiMessages] of cases) {
+      const outcome = await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages }).then(
+        () => "answered",
+        (error: unknown) => (AgentInputError.isInstance(error) ? "refused" : `refused by the AI SDK: ${(error as Error).name}`),
+      );
+      expect(outcome, name).toMatch(/^refused/);
+      expect(await store.lastSeq("chat"), name).toBe(lastSeq);
+    }
+  });
+
+  it("runs two concurrent requests of one chat one after the other, never interleaved", async () => {
+    const store = memoryStore();
+    const { model } = scriptedModel({ script: (call) => ({ textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")], inputTokens: 400 }) });
+    const [left, right] = await Promise.all([
+      createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [user("u1", "one")] }).then(chunksOf),
+      createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [user("u2", "two")] }).then(chunksOf),
+    ]);
+    expect((await messageOf(left)).parts.some((part) => part.type === "text" && part.text === "answer to one")).toBe(true);
+    expect((await messageOf(right)).parts.some((part) => part.type === "text" && part.text === "answer to two")).toBe(true);
+    const texts = (await readAllRows(store, "chat")).map(rowText);
+    expect(texts).toEqual(["one", "answer to one", "two", "answer to two"]);
+  });
+
+  it("generate() answers like ToolLoopAgent, with the caller's stopWhen, prepareStep, onStepFinish and providerOptions applied", async () => {
+    const store = memoryStore();
+    const seen: string[] = [];
+    const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 500 }, { text: "never reached", inputTokens: 600 }] });
+    const agent = agentOf(store, model, {
+      instructions: "You are terse.",
+      stopWhen: stepCountIs(1),
+      prepareStep: ({ stepNumber }) => {
+        seen.push(`prepare ${stepNumber}`);
+        return { activeTools: ["read"], messages: [] };
+      },
+      onStepFinish: (step) => void seen.push(`finish ${step.finishReason}`),
+      providerOptions: { mock: { flavour: "plain" } },
+      logWarning: (message) => seen.push(message.slice(0, 40)),
+    });
+    const result = await agent.generate({ prompt: "read a" });
+    expect(result.steps).toHaveLength(1);
+    expect(result.finishReason).toBe("tool-calls");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.system).toContain("You are terse.");
+    expect(calls[0]!.toolNames).toEqual(["read"]);
+    expect(calls[0]!.providerOptions).toEqual({ mock: { flavour: "plain" } });
+    expect(seen).toEqual(["prepare 0", "ctxwin: a prepareStep result's messages,", "finish tool-calls"]);
+    expect((result as unknown as { ctxwin: { status: string } }).ctxwin.status).toBe("completed");
+    expect(agent.version).toBe("agent-v1");
+    expect(Object.keys(agent.tools)).toContain("session_history");
+  });
+});

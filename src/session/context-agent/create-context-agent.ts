@@ -1,0 +1,101 @@
+/**
+ * `createContextAgent`: the session engine as an AI SDK `Agent` (the `agent-v1` interface
+ * `ToolLoopAgent` implements), so a `ToolLoopAgent` user or a `useChat` route handler
+ * (`createAgentUIStreamResponse({ agent, uiMessages })`) gets token-budget windows without leaving
+ * the AI SDK. The same engine as `createAgentSession` runs every call: durable rows per step,
+ * preflight, the warning, the notes slot and flush step, rollovers with the carried task, the
+ * privacy floor. A call brings only its new user message; the request is the store's window.
+ */
+import type { Agent, AgentCallParameters, AgentStreamParameters, GenerateTextResult, StreamTextResult, ToolSet } from "ai";
+import { createSessionEngine, type AgentSession } from "../create-agent-session.js";
+import type { AgentSessionOptions } from "../session-types.js";
+import { withSendLock } from "../shared-send-lock.js";
+import { startSendChunks, type SendChunks } from "../ui-message-stream.js";
+import { AgentInputError, MAX_INPUT_CHARS, newInputOf } from "./agent-input.js";
+import { generateResultOf, streamResultOf } from "./agent-results.js";
+import { checkClientHistory } from "./client-history.js";
+
+export interface ContextAgentOptions extends Omit<AgentSessionOptions, "system"> {
+  /** The agent's id (the `Agent` interface's `id`). */
+  id?: string;
+  /** The system prompt; `instructions` is `ToolLoopAgent`'s name for it. */
+  system?: string;
+  instructions?: string;
+  /** Characters of text one new user message may hold (default 1,000,000); more is refused, nothing written. */
+  maxInputChars?: number;
+  /**
+   * Check the messages a caller sends before the new one against the stored conversation, and
+   * refuse a copy that differs (default true; client-history.ts).
+   */
+  checkClientHistory?: boolean;
+}
+
+/**
+ * An AI SDK `Agent` whose calls run on a ctxwin session. `stream` returns the members of
+ * `StreamTextResult` listed in `ContextStreamResult` (agent-results.ts), plus `ctxwin`.
+ */
+export type ContextAgent = Agent<never, ToolSet, never> & {
+  /** The session face of the same engine: events, `usage()`, `clear`, `compact`. */
+  readonly session: AgentSession;
+};
+
+/**
+ * @example
+ * const agent = createContextAgent({ store: openStore(), sessionId: chatId, model, instructions, tools });
+ * return createAgentUIStreamResponse({ agent, uiMessages: messages });
+ */
+export function createContextAgent({ id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, ...options }: ContextAgentOptions): ContextAgent {
+  const prompt = system ?? instructions;
+  const engine = createSessionEngine({ ...options, ...(prompt === undefined ? {} : { system: prompt }) });
+  const { store, sessionId } = options;
+
+  async function start(call: AgentCallParameters<never, ToolSet>): Promise<SendChunks> {
+    const { input, earlier } = newInputOf({ prompt: call.prompt, messages: call.messages, maxInputChars });
+    const signal = signalOf(call);
+    const onStep = call.onStepFinish;
+    let begin!: (chunks: SendChunks) => void;
+    let refuse!: (error: unknown) => void;
+    const started = new Promise<SendChunks>((resolve, reject) => ((begin = resolve), (refuse = reject)));
+    // The lock is held for the whole send; the stream is handed out as soon as the send starts.
+    const locked = withSendLock({ store, sessionId, signal }, async () => {
+      try {
+        if (checkHistory) await checkClientHistory({ store, sessionId, earlier });
+      } catch (error) {
+        refuse(error);
+        return;
+      }
+      const chunks = startSendChunks({ send: engine.sendWithSink, input, notesPath: engine.notesPath, signal, ...(onStep === undefined ? {} : { onStep: (step) => onStep(step) }) });
+      begin(chunks);
+      await chunks.result.catch(() => undefined);
+    });
+    locked.then(
+      (outcome) => {
+        if (outcome.status === "aborted") refuse(new AgentInputError("The call was aborted while another call of the same session ran; nothing was written."));
+      },
+      (error: unknown) => refuse(error),
+    );
+    return started;
+  }
+
+  const agent = {
+    version: "agent-v1" as const,
+    id,
+    tools: engine.tools,
+    session: engine.session,
+    async stream(call: AgentStreamParameters<never, ToolSet>) {
+      return streamResultOf(await start(call)) as unknown as StreamTextResult<ToolSet, never>;
+    },
+    async generate(call: AgentCallParameters<never, ToolSet>) {
+      return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<ToolSet, never>;
+    },
+  };
+  return agent;
+}
+
+/** The call's abort signal, with its timeout (a number, or `totalMs`) added. */
+function signalOf(call: AgentCallParameters<never, ToolSet>): AbortSignal | undefined {
+  const timeout = typeof call.timeout === "number" ? call.timeout : (call.timeout as { totalMs?: number } | undefined)?.totalMs;
+  const signals = [call.abortSignal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter((signal): signal is AbortSignal => signal !== undefined);
+  if (signals.length <= 1) return signals[0];
+  return AbortSignal.any(signals);
+}

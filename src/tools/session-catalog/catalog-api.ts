@@ -1,0 +1,55 @@
+/**
+ * The cross-session catalog as library calls: the results `ctxwin mcp`'s `session_history` gives
+ * (list_sessions; search across sessions), for code that wants them without an MCP client. Input
+ * is checked as the tool checks it; bad input is an error result, never an exception.
+ */
+import type { HistoryStore } from "../../store/port.js";
+import { createStoreHistory } from "./store-history.js";
+import type { CatalogResult } from "./catalog-results.js";
+import type { SessionHistoryResult } from "../session-history/results.js";
+
+/** Filters shared by both calls, as the tool names them. */
+export interface CatalogFilter {
+  /** Only sessions that ran in this folder or below it. */
+  project?: string;
+  /** Only sessions imported from this agent (`claude-code`, `codex`) or written by ctxwin (`ctxwin`). */
+  source?: "claude-code" | "codex" | "ctxwin";
+  /** ISO 8601 date or time: only sessions active at or after it. */
+  since?: string;
+  /** ISO 8601 date or time: only sessions that started at or before it. */
+  until?: string;
+  /** The page (the previous result's `next.session_offset`). */
+  session_offset?: number;
+}
+
+/**
+ * The sessions of a store, newest activity first, each with its source, title (after the privacy
+ * floor) and project, as many as fit in 16 KiB.
+ *
+ * @example const page = await listSessions({ store, source: "claude-code" });
+ */
+export async function listSessions({ store, projectDirectory, limit, ...filter }: { store: HistoryStore; projectDirectory?: string; limit?: number } & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
+  return createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) }).execute({ action: "list_sessions", ...filter, ...(limit === undefined ? {} : { limit }) });
+}
+
+/**
+ * A search across every session of a store (literal or ranked); each hit names its session and item.
+ *
+ * @example const hits = await searchSessions({ store, query: "staging database", mode: "ranked" });
+ */
+export async function searchSessions({
+  store,
+  projectDirectory,
+  query,
+  mode,
+  limit,
+  ...filter
+}: { store: HistoryStore; projectDirectory?: string; query: string; mode?: "literal" | "ranked"; limit?: number } & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
+  return createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) }).execute({
+    action: "search",
+    query,
+    ...(mode === undefined ? {} : { mode }),
+    ...(limit === undefined ? {} : { limit }),
+    ...filter,
+  });
+}
