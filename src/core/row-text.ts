@@ -12,6 +12,10 @@ export const TRUNCATION_MARKER = "…[truncated]";
 export interface RenderOptions {
   /** Longest rendering of one tool input or output before it is cut with a marker. */
   maxValueChars?: number;
+  /** Longest text part before it is cut with a marker (default: text parts are never cut). */
+  maxTextChars?: number;
+  /** What ends a cut value; default `TRUNCATION_MARKER`. */
+  truncationMarker?: string;
 }
 
 interface PartLike {
@@ -33,9 +37,13 @@ export function renderRowText(row: { parts: readonly PartLike[] }, options: Rend
 }
 
 /** The text of one part, or `undefined` for parts that render to nothing. */
-export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INFINITY }: RenderOptions = {}): string | undefined {
+export function renderPart(
+  part: PartLike,
+  { maxValueChars = Number.POSITIVE_INFINITY, maxTextChars = Number.POSITIVE_INFINITY, truncationMarker = TRUNCATION_MARKER }: RenderOptions = {},
+): string | undefined {
   const type = part.type;
-  if (type === "text") return typeof part["text"] === "string" ? part["text"] : undefined;
+  const cut = (text: string, maxChars: number) => truncate(text, maxChars, truncationMarker);
+  if (type === "text") return typeof part["text"] === "string" ? cut(part["text"], maxTextChars) : undefined;
   if (type === "reasoning" || type === "step-start" || type.startsWith("data-")) return undefined;
   if (type === "file") {
     const mediaType = typeof part["mediaType"] === "string" ? part["mediaType"] : "";
@@ -45,9 +53,9 @@ export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INF
   if (type === "source-document") return `[source: ${String(part["title"] ?? "")}]`;
   const toolName = toolNameOf(part);
   if (toolName === undefined) return undefined;
-  const input = truncate(stringifyValue(part["input"]), maxValueChars);
+  const input = cut(stringifyValue(part["input"]), maxValueChars);
   if (toolName === SESSION_HISTORY_TOOL_NAME) return `${toolName}(${input}) → ${HISTORY_RESULT_OMITTED}`;
-  return `${toolName}(${input}) → ${truncate(toolOutcome(part), maxValueChars)}`;
+  return `${toolName}(${input}) → ${cut(toolOutcome(part), maxValueChars)}`;
 }
 
 /** The tool name of a static (`tool-<name>`) or dynamic tool part, else `undefined`. */
@@ -70,13 +78,27 @@ function toolOutcome(part: PartLike): string {
   }
 }
 
-function stringifyValue(value: unknown): string {
+/** What a value renders as when neither JSON nor `String` can write it. */
+export const UNWRITABLE_VALUE = "[value JSON cannot write]";
+
+/**
+ * A tool input or output as text: a string as it is, anything else as JSON (as a provider
+ * receives it). Never throws: a value JSON cannot write (a cycle, a BigInt, nesting deeper than
+ * the stack allows) falls back to `String(value)`, and to `UNWRITABLE_VALUE` when that throws too.
+ *
+ * @example stringifyValue({ path: "a.ts" }) // '{"path":"a.ts"}'
+ */
+export function stringifyValue(value: unknown): string {
   if (value === undefined) return "";
   if (typeof value === "string") return value;
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return UNWRITABLE_VALUE;
+    }
   }
 }
 
@@ -85,9 +107,9 @@ function stringifyValue(value: unknown): string {
  *
  * @example truncate("abcdef", 3) // "abc…[truncated]"
  */
-export function truncate(text: string, maxChars: number): string {
+export function truncate(text: string, maxChars: number, marker = TRUNCATION_MARKER): string {
   if (text.length <= maxChars) return text;
-  return `${sliceSafe(text, 0, maxChars)}${TRUNCATION_MARKER}`;
+  return `${sliceSafe(text, 0, maxChars)}${marker}`;
 }
 
 /**
