@@ -10,6 +10,7 @@ import { InvalidArgumentError } from "../core/errors.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "./errors.js";
 import type { HistoryStore } from "./port.js";
 import { compaction, leadIn, reply, reset, rollover, text, textOf } from "./test-support/conformance-rows.js";
+import { describeHugeRowConformance } from "./test-support/conformance-huge-rows.js";
 import { describeSearchConformance } from "./test-support/conformance-search.js";
 
 export interface ConformanceContext {
@@ -279,6 +280,13 @@ export function describeStoreConformance(name: string, open: (context: Conforman
     });
 
     describeSearchConformance({
+      get store() {
+        return store;
+      },
+      test,
+    });
+
+    describeHugeRowConformance({
       get store() {
         return store;
       },

@@ -9,8 +9,8 @@
  *   word pre-filter.
  */
 import type Database from "better-sqlite3";
-import { renderRowText } from "../../core/row-text.js";
 import { rankedTerms } from "../../core/search-query.js";
+import { renderSearchText } from "../../core/search-text.js";
 import { decodeRow } from "../row-codec.js";
 
 /** The text the word index holds for a row's rendered text. */
@@ -59,7 +59,7 @@ export function rebuildSearchIndexes(db: Database.Database): void {
     const page = rows.all(after, PAGE) as IndexedRecord[];
     for (const record of page) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);
-      const text = decoded.ok ? renderRowText(decoded.row) : "";
+      const text = decoded.ok ? renderSearchText(decoded.row) : "";
       if (text.length === 0) continue;
       insertLiteral.run(record.row_key, text);
       insertWords.run(record.row_key, wordIndexText(text));
