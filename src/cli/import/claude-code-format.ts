@@ -11,7 +11,7 @@ import type { RowPart } from "../../core/row.js";
 import type { SourceItem, SourceRow } from "./import-rows.js";
 import { CallPairing } from "./call-pairing.js";
 import { jsonLines } from "./jsonl-lines.js";
-import { compactionRow, cutText, imagePlaceholder, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
+import { compactionRow, cutInput, cutText, imagePlaceholder, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
 
 type Json = Record<string, unknown>;
 
@@ -98,10 +98,10 @@ export async function* readClaudeCodeSession(file: string): AsyncGenerator<Sourc
     for (const block of typeof content === "string" ? [{ type: "text", text: content }] : (content as Json[])) {
       if (typeof block !== "object" || block === null) continue;
       if (block["type"] === "text" && typeof block["text"] === "string") parts.push({ type: "text", text: cutText(block["text"]) });
-      else if (block["type"] === "thinking" && typeof block["thinking"] === "string") parts.push({ type: "reasoning", text: block["thinking"] });
+      else if (block["type"] === "thinking" && typeof block["thinking"] === "string") parts.push({ type: "reasoning", text: cutText(block["thinking"]) });
       else if (block["type"] === "image") parts.push(imageOf(block));
       else if (block["type"] === "tool_use" && typeof block["id"] === "string") {
-        parts.push(toolPart({ toolName: String(block["name"] ?? "tool"), toolCallId: block["id"], input: block["input"] ?? {} }));
+        parts.push(toolPart({ toolName: String(block["name"] ?? "tool"), toolCallId: block["id"], input: cutInput(block["input"] ?? {}) }));
         waiting.add(block["id"]);
       } else if (block["type"] === "tool_result" && typeof block["tool_use_id"] === "string") {
         const result = { callId: block["tool_use_id"], output: textOf(block["content"]) ?? "", isError: block["is_error"] === true };

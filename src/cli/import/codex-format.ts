@@ -12,7 +12,7 @@ import type { RowPart } from "../../core/row.js";
 import type { SourceItem, SourceRow } from "./import-rows.js";
 import { CallPairing } from "./call-pairing.js";
 import { jsonLines } from "./jsonl-lines.js";
-import { compactionRow, cutText, imagePlaceholder, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
+import { compactionRow, cutInput, cutText, imagePlaceholder, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
 
 type Json = Record<string, unknown>;
 
@@ -132,7 +132,7 @@ function itemRow(payload: Json, id: string, createdAt: string | undefined): Item
       const summary = Array.isArray(payload["summary"]) ? (payload["summary"] as Json[]) : [];
       const text = summary.map((block) => (typeof block?.["text"] === "string" ? block["text"] : "")).filter((line) => line !== "").join("\n\n");
       if (text === "") return "unknown";
-      return { row: { id, role: "assistant", parts: [{ type: "reasoning", text }], ...time } };
+      return { row: { id, role: "assistant", parts: [{ type: "reasoning", text: cutText(text) }], ...time } };
     }
     case "function_call":
     case "custom_tool_call":
@@ -141,7 +141,7 @@ function itemRow(payload: Json, id: string, createdAt: string | undefined): Item
       if (typeof callId !== "string") return "malformed";
       const toolName = payload["type"] === "local_shell_call" ? "local_shell" : String(payload["name"] ?? "tool");
       const input = payload["type"] === "function_call" ? parseArguments(payload["arguments"]) : payload["type"] === "custom_tool_call" ? payload["input"] : payload["action"];
-      return { row: { id, role: "assistant", parts: [toolPart({ toolName, toolCallId: callId, input: input ?? {} })], ...time }, callId };
+      return { row: { id, role: "assistant", parts: [toolPart({ toolName, toolCallId: callId, input: cutInput(input ?? {}) })], ...time }, callId };
     }
     case "function_call_output":
     case "custom_tool_call_output": {
