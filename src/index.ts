@@ -7,6 +7,7 @@ export {
   BOUNDARY_KINDS,
   INTERNAL_ROW_TYPES,
   MAX_ROW_BYTES,
+  MAX_ROW_NESTING,
   ROLLOVER_REASONS,
   ROW_FORMAT_VERSION,
   RolloverMetaSchema,
@@ -52,6 +53,7 @@ export {
   type RenderOptions,
 } from "./core/row-text.js";
 export { InvalidQueryError, containsLiteral, rankedQueryWords, tokenizeWords, type SearchMode } from "./core/search-query.js";
+export { MAX_SEARCH_VALUE_CHARS, renderSearchText } from "./core/search-text.js";
 export type {
   ActiveWindow,
   AppendOptions,

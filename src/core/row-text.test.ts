@@ -4,6 +4,7 @@ import {
   HISTORY_RESULT_OMITTED,
   SESSION_HISTORY_TOOL_NAME,
   TRUNCATION_MARKER,
+  UNWRITABLE_VALUE,
   renderPart,
   renderRowText,
   sliceSafe,
@@ -73,6 +74,11 @@ describe("renderPart: tool parts", () => {
     expect(renderPart(part)).toBe(expected);
   });
 
+  it("renders an input nested deeper than JSON.stringify can go without throwing", () => {
+    const input: unknown = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`);
+    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input })).toBe(`walk(${UNWRITABLE_VALUE}) → (no result)`);
+  });
+
   it("renders an unserializable (circular) input without throwing", () => {
     const input: Record<string, unknown> = { name: "loop" };
     input["self"] = input;
@@ -116,6 +122,15 @@ describe("renderRowText", () => {
 
   it("renders a row without parts as empty text", () => {
     expect(renderRowText({ parts: [] })).toBe("");
+  });
+
+  it("cuts text parts at maxTextChars, and cut values end with the given marker", () => {
+    const parts: Part[] = [
+      { type: "text", text: "a long sentence" },
+      { type: "tool-read", toolCallId: "c", state: "output-available", input: "0123456789", output: "x" },
+    ];
+    expect(renderRowText({ parts }, { maxTextChars: 6, maxValueChars: 2 })).toBe(`a long${TRUNCATION_MARKER}\nread(01${TRUNCATION_MARKER}) → x`);
+    expect(renderRowText({ parts }, { maxTextChars: 6, maxValueChars: 2, truncationMarker: "" })).toBe("a long\nread(01) → x");
   });
 
   it("passes maxValueChars on to tool parts but never cuts text parts", () => {

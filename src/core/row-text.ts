@@ -2,8 +2,8 @@
  * Renders a row's parts to plain text: what `session_history` pages and what search indexes.
  * Text parts as they are; tool parts as `name(input) → output`; reasoning dropped; media as
  * `[image]` / `[file]`; earlier `session_history` results as `[history result omitted]`. Search
- * indexes the same text without the agent's own `session_history` calls (`searchTextOf`): a
- * lookup is bookkeeping, not history, and must never be a hit for the next lookup.
+ * indexes the same text without the agent's own `session_history` calls (`renderSearchText` in
+ * search-text.ts): a lookup is bookkeeping, not history, and must never be a hit for the next lookup.
  */
 
 /** Name of the recovery tool; its own earlier results are never rendered back. */
@@ -25,6 +25,10 @@ export function isHistoryToolName(name: string): boolean {
 export interface RenderOptions {
   /** Longest rendering of one tool input or output before it is cut with a marker. */
   maxValueChars?: number;
+  /** Longest text part before it is cut with a marker (default: text parts are never cut). */
+  maxTextChars?: number;
+  /** What ends a cut value; default `TRUNCATION_MARKER`. */
+  truncationMarker?: string;
   /** Leave out calls of the history tool entirely (the text search indexes). */
   omitHistoryCalls?: boolean;
 }
@@ -45,15 +49,6 @@ export function renderRowText(row: { parts: readonly PartLike[] }, options: Rend
     if (line !== undefined) lines.push(line);
   }
   return lines.join("\n");
-}
-
-/**
- * The text search indexes for a row: its rendering without the agent's own history lookups.
- *
- * @example searchTextOf({ parts: [{ type: "dynamic-tool", toolName: "session_history", input: {} }] }) // ""
- */
-export function searchTextOf(row: { parts: readonly PartLike[] }): string {
-  return renderRowText(row, { omitHistoryCalls: true });
 }
 
 /** Stands in for each character of a history lookup in `searchableText`: it matches no query. */
@@ -80,9 +75,13 @@ export function renderRowForSearch(row: { parts: readonly PartLike[] }): { text:
 }
 
 /** The text of one part, or `undefined` for parts that render to nothing. */
-export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INFINITY, omitHistoryCalls = false }: RenderOptions = {}): string | undefined {
+export function renderPart(
+  part: PartLike,
+  { maxValueChars = Number.POSITIVE_INFINITY, maxTextChars = Number.POSITIVE_INFINITY, truncationMarker = TRUNCATION_MARKER, omitHistoryCalls = false }: RenderOptions = {},
+): string | undefined {
   const type = part.type;
-  if (type === "text") return typeof part["text"] === "string" ? part["text"] : undefined;
+  const cut = (text: string, maxChars: number) => truncate(text, maxChars, truncationMarker);
+  if (type === "text") return typeof part["text"] === "string" ? cut(part["text"], maxTextChars) : undefined;
   if (type === "reasoning" || type === "step-start" || type.startsWith("data-")) return undefined;
   if (type === "file") {
     const mediaType = typeof part["mediaType"] === "string" ? part["mediaType"] : "";
@@ -94,9 +93,9 @@ export function renderPart(part: PartLike, { maxValueChars = Number.POSITIVE_INF
   if (toolName === undefined) return undefined;
   const history = isHistoryToolName(toolName);
   if (history && omitHistoryCalls) return undefined;
-  const input = truncate(stringifyValue(part["input"]), maxValueChars);
+  const input = cut(stringifyValue(part["input"]), maxValueChars);
   if (history) return `${toolName}(${input}) → ${HISTORY_RESULT_OMITTED}`;
-  return `${toolName}(${input}) → ${truncate(toolOutcome(part), maxValueChars)}`;
+  return `${toolName}(${input}) → ${cut(toolOutcome(part), maxValueChars)}`;
 }
 
 /** The tool name of a static (`tool-<name>`) or dynamic tool part, else `undefined`. */
@@ -119,13 +118,27 @@ function toolOutcome(part: PartLike): string {
   }
 }
 
-function stringifyValue(value: unknown): string {
+/** What a value renders as when neither JSON nor `String` can write it. */
+export const UNWRITABLE_VALUE = "[value JSON cannot write]";
+
+/**
+ * A tool input or output as text: a string as it is, anything else as JSON (as a provider
+ * receives it). Never throws: a value JSON cannot write (a cycle, a BigInt, nesting deeper than
+ * the stack allows) falls back to `String(value)`, and to `UNWRITABLE_VALUE` when that throws too.
+ *
+ * @example stringifyValue({ path: "a.ts" }) // '{"path":"a.ts"}'
+ */
+export function stringifyValue(value: unknown): string {
   if (value === undefined) return "";
   if (typeof value === "string") return value;
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return UNWRITABLE_VALUE;
+    }
   }
 }
 
@@ -134,9 +147,9 @@ function stringifyValue(value: unknown): string {
  *
  * @example truncate("abcdef", 3) // "abc…[truncated]"
  */
-export function truncate(text: string, maxChars: number): string {
+export function truncate(text: string, maxChars: number, marker = TRUNCATION_MARKER): string {
   if (text.length <= maxChars) return text;
-  return `${sliceSafe(text, 0, maxChars)}${TRUNCATION_MARKER}`;
+  return `${sliceSafe(text, 0, maxChars)}${marker}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   BOUNDARY_KINDS,
   INTERNAL_ROW_TYPES,
   MAX_ROW_BYTES,
+  MAX_ROW_NESTING,
   ROLLOVER_REASONS,
   ROW_FORMAT_VERSION,
   StoredRowBodySchema,
@@ -245,7 +246,7 @@ describe("validateRowInputs: size limit", () => {
     const size = utf8Length(row);
     expect(validateRowInputs([row], { maxRowBytes: size })).toEqual([row]);
     expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: size - 1 })).issues).toEqual([
-      { index: 0, path: "", message: `row is ${size} bytes, more than the limit of ${size - 1}` },
+      { index: 0, path: "", message: `row is ${size} bytes of JSON, more than the limit of ${size - 1} bytes (maxRowBytes)` },
     ]);
   });
 
@@ -256,7 +257,7 @@ describe("validateRowInputs: size limit", () => {
     expect(bytes).toBe(units + 100);
     expect(validateRowInputs([row], { maxRowBytes: bytes })).toEqual([row]);
     expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: units + 50 })).issues).toEqual([
-      { index: 0, path: "", message: `row is ${bytes} bytes, more than the limit of ${units + 50}` },
+      { index: 0, path: "", message: `row is ${bytes} bytes of JSON, more than the limit of ${units + 50} bytes (maxRowBytes)` },
     ]);
   });
 
@@ -266,6 +267,42 @@ describe("validateRowInputs: size limit", () => {
     expect(locationsOf(() => validateRowInputs([small, large, small, large], { maxRowBytes: 200 }))).toEqual([
       [1, ""],
       [3, ""],
+    ]);
+  });
+});
+
+describe("validateRowInputs: shape", () => {
+  const nested = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+  /** A tool part whose input nests `depth` levels: the row, `parts` and the part are three more. */
+  const rowNesting = (depth: number) => ({ role: "assistant", parts: [{ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(depth - 3) }] });
+
+  it(`accepts ${MAX_ROW_NESTING} levels of arrays and objects and refuses one more, naming the part`, () => {
+    expect(validateRowInputs([rowNesting(MAX_ROW_NESTING)])).toHaveLength(1);
+    expect(refusalOf(() => validateRowInputs([rowNesting(MAX_ROW_NESTING + 1)])).issues).toEqual([
+      { index: 0, path: "parts.0", message: `row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep (MAX_ROW_NESTING)` },
+    ]);
+  });
+
+  it("refuses a value nested deeper than the stack allows with the same typed error", () => {
+    expect(refusalOf(() => validateRowInputs([rowNesting(200_000)])).issues[0]?.message).toContain(`more than ${MAX_ROW_NESTING} levels deep`);
+  });
+
+  it("refuses what JSON cannot write: a value that contains itself, a BigInt", () => {
+    const loop: Record<string, unknown> = {};
+    loop["self"] = loop;
+    expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: loop }])).issues).toEqual([
+      { index: 0, path: "metadata.self", message: "row cannot be stored as JSON: a value contains itself" },
+    ]);
+    expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: { count: 10n } }])).issues).toEqual([
+      { index: 0, path: "", message: "row cannot be stored as JSON: Do not know how to serialize a BigInt" },
+    ]);
+  });
+
+  it("refuses a value that repeats one array so often that its JSON could never fit, without writing it out", () => {
+    let doubling: unknown[] = [];
+    for (let level = 0; level < 60; level += 1) doubling = [doubling, doubling];
+    expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: doubling }], { maxRowBytes: 1_000 })).issues).toEqual([
+      { index: 0, path: "", message: "row holds more than 500 arrays and objects: its JSON is over the limit of 1000 bytes (maxRowBytes)" },
     ]);
   });
 });

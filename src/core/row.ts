@@ -6,12 +6,20 @@
 import type { UIDataTypes, UIMessagePart, UITools } from "ai";
 import { z } from "zod";
 import { InvalidArgumentError, RowValidationError, type RowIssue } from "./errors.js";
+import { valueShapeProblem } from "./value-shape.js";
 
 /** Version of the row format written by this build. Older versions load; newer are refused. */
 export const ROW_FORMAT_VERSION = 1;
 
-/** Largest serialized row accepted by `append` (a 5 MB tool output fits comfortably). */
+/**
+ * Largest row `append` accepts: bytes of its JSON (UTF-8), the `maxRowBytes` option of every
+ * store. A 20 MiB reasoning part or a 5 MB tool output fits; search holds the first
+ * `MAX_SEARCH_VALUE_CHARS` characters of each value (ADR 0048).
+ */
 export const MAX_ROW_BYTES = 32 * 1024 * 1024;
+
+/** Deepest nesting of arrays and objects in a row that `append` accepts (the row itself is level 1). */
+export const MAX_ROW_NESTING = 512;
 
 export const BOUNDARY_KINDS = ["rollover", "reset", "compaction"] as const;
 export type BoundaryKind = (typeof BOUNDARY_KINDS)[number];
@@ -206,16 +214,38 @@ export function validateRowInputs(rows: unknown, { maxRowBytes = MAX_ROW_BYTES }
       for (const issue of parsed.error.issues) issues.push({ index, path: issue.path.map(String).join("."), message: issue.message });
       return;
     }
-    const json = JSON.stringify(parsed.data);
-    const size = json.length * 3 <= maxRowBytes ? json.length : byteLength(json);
-    if (size > maxRowBytes) {
-      issues.push({ index, path: "", message: `row is ${size} bytes, more than the limit of ${maxRowBytes}` });
+    const problem = storageProblem(parsed.data, maxRowBytes);
+    if (problem !== undefined) {
+      issues.push({ index, ...problem });
       return;
     }
     valid.push(parsed.data as RowInput);
   });
   if (issues.length > 0) throw new RowValidationError(issues);
   return valid;
+}
+
+/**
+ * Why a row that passed the schema cannot be stored: its shape (`valueShapeProblem`: checked
+ * first, so nothing below recurses past `MAX_ROW_NESTING` levels), JSON that cannot write it, or
+ * its size. Each message names the limit.
+ */
+function storageProblem(row: unknown, maxRowBytes: number): Omit<RowIssue, "index"> | undefined {
+  const limit = `the limit of ${maxRowBytes} bytes (maxRowBytes)`;
+  // Every array or object takes at least 2 bytes of JSON ("[]"), so more of them cannot fit.
+  const shape = valueShapeProblem(row, { maxDepth: MAX_ROW_NESTING, maxContainers: Math.floor(maxRowBytes / 2) });
+  if (shape?.kind === "too-deep") return { path: shape.path, message: `row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep (MAX_ROW_NESTING)` };
+  if (shape?.kind === "contains-itself") return { path: shape.path, message: "row cannot be stored as JSON: a value contains itself" };
+  if (shape?.kind === "too-many") return { path: "", message: `row holds more than ${Math.floor(maxRowBytes / 2)} arrays and objects: its JSON is over ${limit}` };
+  let json: string;
+  try {
+    json = JSON.stringify(row);
+  } catch (error) {
+    // A BigInt, a toJSON that throws, or JSON longer than a string can be.
+    return { path: "", message: `row cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const size = json.length * 3 <= maxRowBytes ? json.length : byteLength(json);
+  return size > maxRowBytes ? { path: "", message: `row is ${size} bytes of JSON, more than ${limit}` } : undefined;
 }
 
 function byteLength(text: string): number {

@@ -5,6 +5,7 @@ import {
   InvalidQueryError,
   MAX_QUERY_CHARS,
   MAX_RANKED_WORDS,
+  MAX_STEMMED_WORD_CHARS,
   assertSearchableQuery,
   containsLiteral,
   foldCase,
@@ -129,6 +130,24 @@ describe("tokenizeWords", () => {
         expect(tokenizeWords(words.join(" "))).toEqual(words);
       }),
     );
+  });
+
+  it("takes a word of five million letters in a text that is not Latin-1, and five million marks", () => {
+    expect(tokenizeWords(`write_file(→ ${"X".repeat(5_000_000)}) ok`).map((word) => word.length)).toEqual([5, 4, 5_000_000, 2]);
+    expect(tokenizeWords(`→ e${"\u0301".repeat(5_000_000)}te`)).toEqual(["ete"]);
+  });
+});
+
+describe("stemWord", () => {
+  it(`stems words up to ${MAX_STEMMED_WORD_CHARS} characters and leaves longer ones as they are`, () => {
+    const word = (length: number) => `${"ab".repeat((length - 3) / 2)}ing`;
+    // Sliced from a text that is not Latin-1, as words of a rendered tool part are.
+    const inTwoByteText = (value: string) => `→${value}`.slice(1);
+    expect(stemWord(inTwoByteText(word(MAX_STEMMED_WORD_CHARS - 1)))).toBe("ab".repeat((MAX_STEMMED_WORD_CHARS - 4) / 2));
+    const long = inTwoByteText(word(5_000_001));
+    expect(stemWord(long)).toBe(long);
+    expect(rankedTerms(`→ ${long}`)).toEqual([long]);
+    expect(MAX_STEMMED_WORD_CHARS).toBeGreaterThan(MAX_QUERY_CHARS + 64);
   });
 });
 

@@ -8,6 +8,7 @@
 import { stemmer } from "stemmer";
 import { CtxwinError } from "./errors.js";
 import { isStopWord } from "./stop-words.js";
+import { runTexts, withoutCharacters } from "./text-runs.js";
 
 export type SearchMode = "literal" | "ranked";
 
@@ -59,7 +60,8 @@ export function containsLiteral(text: string, query: string): boolean {
   return foldCase(text).includes(foldCase(query));
 }
 
-const wordPattern = /[\p{L}\p{N}]+/gu;
+/** What a word is made of: letters and digits. */
+const WORD_CLASS = "[\\p{L}\\p{N}]";
 
 /**
  * Words of a text as the ranked index sees them: letters and digits, case and diacritics folded.
@@ -67,19 +69,27 @@ const wordPattern = /[\p{L}\p{N}]+/gu;
  * @example tokenizeWords("Café au-lait 42") // ["cafe", "au", "lait", "42"]
  */
 export function tokenizeWords(text: string): string[] {
-  const folded = text.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
-  return folded.match(wordPattern) ?? [];
+  // Bounded regex loops (`text-runs.ts`): a word of megabytes must not overflow V8's regex stack.
+  return runTexts(withoutCharacters(text.normalize("NFD"), "\\p{M}").toLowerCase(), WORD_CLASS);
 }
 
 /**
+ * Words longer than this are not stemmed: the stemmer's regexes overflow V8's stack on a word of
+ * megabytes. No query word is longer than `MAX_QUERY_CHARS`, and a stem is at most a few dozen
+ * characters shorter than its word, so a word this long never matched a query term either way.
+ */
+export const MAX_STEMMED_WORD_CHARS = 2_048;
+
+/**
  * The English stem of a folded word (Porter's algorithm, the `stemmer` package): words of plain
- * ASCII letters only; other words (digits, other scripts, identifiers with digits) stay as they are.
+ * ASCII letters only, at most `MAX_STEMMED_WORD_CHARS` long; other words (digits, other scripts,
+ * identifiers with digits) stay as they are.
  *
  * @example stemWord("painting") // "paint"
  * @example stemWord("x86") // "x86"
  */
 export function stemWord(word: string): string {
-  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+  return word.length <= MAX_STEMMED_WORD_CHARS && /^[a-z]+$/.test(word) ? stemmer(word) : word;
 }
 
 /**

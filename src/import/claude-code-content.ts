@@ -8,7 +8,7 @@ import type { RowPart } from "../core/row.js";
 import { stepMetadata, type StepMetadata } from "../core/rollover/step-usage.js";
 import type { CallPairing } from "./call-pairing.js";
 import type { Json } from "./source-format.js";
-import { cutText, imagePlaceholder, toolPart } from "./transcript-rows.js";
+import { cutInput, cutText, imagePlaceholder, toolPart } from "./transcript-rows.js";
 
 /** Attachment types that only list what Claude Code offers (agents, skills): not transcript content. */
 export const LISTING_ATTACHMENTS = new Set(["agent_listing_delta", "skill_listing"]);
@@ -37,7 +37,7 @@ export function partsOf(content: string | unknown[], queue: CallPairing): BlockP
     else if (type === "image") result.parts.push(imageOf(block));
     else if (type === "tool_use" && typeof block["id"] === "string") {
       const toolName = typeof block["name"] === "string" && block["name"] !== "" ? block["name"] : "tool";
-      result.parts.push(toolPart({ toolName, toolCallId: block["id"], input: block["input"] ?? {} }));
+      result.parts.push(toolPart({ toolName, toolCallId: block["id"], input: cutInput(block["input"] ?? {}) }));
       result.waiting.add(block["id"]);
     } else if (type === "tool_result" && typeof block["tool_use_id"] === "string") {
       const call = { callId: block["tool_use_id"], output: textOf(block["content"]) ?? "", isError: block["is_error"] === true };

@@ -5,7 +5,7 @@
  */
 import type { RowPart } from "../core/row.js";
 import type { Json, SourceRow } from "./source-format.js";
-import { cutText, imagePlaceholder, toolPart } from "./transcript-rows.js";
+import { cutInput, cutText, imagePlaceholder, toolPart } from "./transcript-rows.js";
 
 /** Messages Codex injects itself (environment, instructions): kept hidden. */
 const INJECTED_PREFIXES = ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions"];
@@ -33,7 +33,7 @@ export function itemRow(payload: Json, id: string, createdAt: string | undefined
       const summary = Array.isArray(payload["summary"]) ? (payload["summary"] as Json[]) : [];
       const text = summary.map((block) => (typeof block?.["text"] === "string" ? block["text"] : "")).filter((line) => line !== "").join("\n\n");
       if (text === "") return "unknown";
-      return { row: { id, role: "assistant", parts: [{ type: "reasoning", text }], ...time } };
+      return { row: { id, role: "assistant", parts: [{ type: "reasoning", text: cutText(text) }], ...time } };
     }
     case "function_call":
     case "custom_tool_call":
@@ -45,7 +45,7 @@ export function itemRow(payload: Json, id: string, createdAt: string | undefined
       const namespace = typeof payload["namespace"] === "string" && payload["namespace"] !== "" ? `${payload["namespace"]}__` : "";
       const toolName = payload["type"] === "local_shell_call" ? "local_shell" : `${namespace}${name}`;
       const input = payload["type"] === "function_call" ? parseArguments(payload["arguments"]) : payload["type"] === "custom_tool_call" ? payload["input"] : payload["action"];
-      return { row: { id, role: "assistant", parts: [toolPart({ toolName, toolCallId: callId, input: input ?? {} })], ...time }, callId };
+      return { row: { id, role: "assistant", parts: [toolPart({ toolName, toolCallId: callId, input: cutInput(input ?? {}) })], ...time }, callId };
     }
     case "function_call_output":
     case "custom_tool_call_output": {

@@ -3,11 +3,17 @@
  * tool parts, compaction boundaries, and the bounds that keep one imported row reasonable.
  */
 import type { RowPart } from "../core/row.js";
+import { sliceSafe } from "../core/row-text.js";
+import { MAX_SEARCH_VALUE_CHARS } from "../core/search-text.js";
 import { COMPACTION_SUMMARY_HEADING } from "../core/rollover/notice-rows.js";
 import type { SourceRow } from "./source-format.js";
 
-/** Tool outputs longer than this are cut (the row says how long the whole output was). */
-export const MAX_IMPORTED_TEXT_CHARS = 1_000_000;
+/**
+ * Texts, reasoning, tool inputs and outputs longer than this are cut (the row says how long the
+ * whole value was). Equal to what search holds of each value (ADR 0048), so an imported value is
+ * searchable whole.
+ */
+export const MAX_IMPORTED_TEXT_CHARS = MAX_SEARCH_VALUE_CHARS;
 
 /** `meta.type` of the hidden first row of an imported session: where it came from. */
 export const IMPORTED_SESSION_TYPE = "imported-session";
@@ -53,6 +59,26 @@ export function compactionRow({ id, createdAt, summary, source }: { id: string; 
 export function cutText(text: string): string {
   if (text.length <= MAX_IMPORTED_TEXT_CHARS) return text;
   return `${text.slice(0, MAX_IMPORTED_TEXT_CHARS)}\n[… cut on import: ${text.length} characters in all]`;
+}
+
+/**
+ * A tool input bounded like text (ADR 0048): a string is cut as `cutText` cuts it; another value
+ * whose JSON is longer than `MAX_IMPORTED_TEXT_CHARS` becomes `{ truncated_json: <the first
+ * MAX_IMPORTED_TEXT_CHARS characters of its JSON>, total_chars: <the JSON's length> }`. A value
+ * JSON cannot write is kept: the row is then reported as malformed with the store's reason.
+ *
+ * @example cutInput({ path: "a.ts" }) // { path: "a.ts" }
+ */
+export function cutInput(input: unknown): unknown {
+  if (typeof input === "string") return cutText(input);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input);
+  } catch {
+    return input;
+  }
+  if (json === undefined || json.length <= MAX_IMPORTED_TEXT_CHARS) return input;
+  return { truncated_json: sliceSafe(json, 0, MAX_IMPORTED_TEXT_CHARS), total_chars: json.length };
 }
 
 export function toolPart({ toolName, toolCallId, input, output, isError }: { toolName: string; toolCallId: string; input: unknown; output?: string; isError?: boolean }): RowPart {

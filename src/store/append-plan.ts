@@ -4,7 +4,7 @@
  */
 import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
 import { ROW_FORMAT_VERSION, type BoundaryKind, type RowInput } from "../core/row.js";
-import { searchTextOf } from "../core/row-text.js";
+import { renderSearchText } from "../core/search-text.js";
 import { isHistoryVisible } from "../core/visibility.js";
 import type { StoredRow } from "./port.js";
 
@@ -26,7 +26,7 @@ export interface PlannedRow {
   maxTokens: number | undefined;
   /** Listable, searchable and readable through `session_history`. */
   visible: boolean;
-  /** Text indexed for search ('' for rows that are not visible). */
+  /** Text indexed for search (`renderSearchText`; '' for rows that are not visible). */
   searchText: string;
   /** The row as stored (JSON), without the columns sessionId and seq. */
   body: string;
@@ -63,7 +63,7 @@ export function planAppend(
       contextTokens: rollover?.contextTokens,
       maxTokens: rollover?.maxTokens,
       visible,
-      searchText: visible ? searchTextOf(row) : "",
+      searchText: visible ? renderSearchText(row) : "",
       body: JSON.stringify({ v: ROW_FORMAT_VERSION, ...rest }),
     };
   });

@@ -11,6 +11,7 @@ import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from ".
 import type { HistoryStore } from "./port.js";
 import { compaction, leadIn, reply, reset, rollover, text, textOf } from "./test-support/conformance-rows.js";
 import { describeHistoryLookupConformance } from "./test-support/conformance-history-lookups.js";
+import { describeHugeRowConformance } from "./test-support/conformance-huge-rows.js";
 import { describeSearchConformance } from "./test-support/conformance-search.js";
 
 export interface ConformanceContext {
@@ -286,6 +287,13 @@ export function describeStoreConformance(name: string, open: (context: Conforman
       test,
     });
     describeHistoryLookupConformance({
+      get store() {
+        return store;
+      },
+      test,
+    });
+
+    describeHugeRowConformance({
       get store() {
         return store;
       },

@@ -80,6 +80,12 @@ describe("countRowTokens (transcript rows)", () => {
     };
     expect(countRowTokens(row as never)).toBeGreaterThan(0);
   });
+
+  it("never throws on an input nested deeper than JSON.stringify can go", () => {
+    const deep: unknown = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`);
+    const row = { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "x", toolCallId: "c", state: "input-available", input: deep }] };
+    expect(countRowTokens(row)).toBeGreaterThan(0);
+  });
 });
 
 describe("countMessageContent (model messages)", () => {

@@ -4,6 +4,7 @@
  * tokenized; images and other files get fixed estimates. `countRowTokens` is the number a row
  * caches in its `tokens` field when it is stored (o200k_base, model-independent).
  */
+import { stringifyValue } from "../row-text.js";
 import { countEncodedTokens, type TokenEncodingName } from "./token-count.js";
 
 /** Estimated tokens of one image (a typical high-detail image on current providers). */
@@ -190,13 +191,7 @@ function stringField(part: PartLike, key: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** JSON of a tool input or output as a provider would receive it; never throws. */
+/** JSON of a tool input or output as a provider would receive it; never throws (`stringifyValue`). */
 export function stringify(value: unknown): string {
-  if (value === undefined) return "";
-  if (typeof value === "string") return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return stringifyValue(value);
 }

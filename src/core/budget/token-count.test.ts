@@ -78,6 +78,20 @@ describe("countEncodedTokens", () => {
     expect(countEncodedTokens(url)).toBe(encodeO200k(url, asText).length);
   });
 
+  it("counts a run of five million letters, symbols or marks in a text that is not Latin-1, chunk by chunk", () => {
+    const chunks = (run: string) => {
+      const full = Math.floor(run.length / LONG_RUN_CHARACTERS);
+      const rest = run.length - full * LONG_RUN_CHARACTERS;
+      return full * countEncodedTokens(run.slice(0, LONG_RUN_CHARACTERS)) + (rest === 0 ? 0 : countEncodedTokens(run.slice(0, rest)));
+    };
+    const letters = "x".repeat(5_000_000);
+    expect(countEncodedTokens(`→ ${letters}`)).toBe(countEncodedTokens("→ ") + chunks(letters));
+    const arrows = "→".repeat(5_000_000);
+    expect(countEncodedTokens(arrows)).toBe(chunks(arrows));
+    const marks = "\u0301".repeat(5_000_000);
+    expect(countEncodedTokens(`→ ${marks}`)).toBe(countEncodedTokens("→ ") + chunks(marks));
+  });
+
   it("counts the empty string as zero", () => {
     expect(countEncodedTokens("")).toBe(0);
   });

@@ -6,6 +6,7 @@
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { textRuns } from "../text-runs.js";
 import { readModelReference } from "./model-reference.js";
 
 export type TokenEncodingName = "o200k_base" | "cl100k_base";
@@ -154,7 +155,8 @@ export function countEncodedTokens(text: string, { encoding = "o200k_base" }: { 
   return total;
 }
 
-const LONG_PIECE = new RegExp(`[\\p{L}\\p{M}]{${LONG_RUN_CHARACTERS},}|[^\\s\\p{L}\\p{N}]{${LONG_RUN_CHARACTERS},}`, "gu");
+/** Letters (with their marks), and punctuation or symbols: the pieces a long run may hold. */
+const LONG_PIECE_CLASSES = ["[\\p{L}\\p{M}]", "[^\\s\\p{L}\\p{N}]"];
 
 /** Ranges that the pre-tokenizer would turn into one over-long piece. */
 function longRuns(text: string): Array<[number, number]> {
@@ -169,9 +171,9 @@ function longRuns(text: string): Array<[number, number]> {
     }
     // A long run without spaces is usually ordinary (a URL, minified code): only its long
     // letter or punctuation pieces need chunking.
-    LONG_PIECE.lastIndex = 0;
-    for (const match of text.slice(runStart, end).matchAll(LONG_PIECE)) {
-      runs.push([runStart + match.index, runStart + match.index + match[0].length]);
+    // Bounded regex loops (`text-runs.ts`): a run of megabytes must not overflow V8's regex stack.
+    for (const piece of textRuns(text.slice(runStart, end), { classes: LONG_PIECE_CLASSES, minimum: LONG_RUN_CHARACTERS })) {
+      runs.push([runStart + piece.start, runStart + piece.end]);
     }
   };
   for (let index = 1; index < text.length; index += 1) {

@@ -92,4 +92,9 @@ describe("findWordMatch", () => {
   it("gives undefined when no word matches", () => {
     expect(findWordMatch({ text: "nothing to see", words: ["absent"] })).toBeUndefined();
   });
+
+  it("finds a word after a run of five million letters in a text that is not Latin-1", () => {
+    const text = `Ünïcödé → ${"x".repeat(5_000_000)} café`;
+    expect(findWordMatch({ text, words: tokenizeWords("cafe") })).toEqual({ start: 5_000_011, length: 4 });
+  });
 });

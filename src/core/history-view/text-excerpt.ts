@@ -5,6 +5,7 @@
  */
 import { sliceSafe } from "../row-text.js";
 import { rankedTerms } from "../search-query.js";
+import { textRuns } from "../text-runs.js";
 import { isHighSurrogate, isLowSurrogate } from "./json-size.js";
 
 /** A stretch of text that starts `offsetChars` UTF-16 units into the rendered item. */
@@ -78,7 +79,7 @@ export function findLiteralMatch({ text, query }: { text: string; query: string 
   return { start: from, length: position - from };
 }
 
-const wordRun = /[\p{L}\p{N}\p{M}]+/gu;
+const WORD_RUN_CLASS = "[\\p{L}\\p{N}\\p{M}]";
 
 /**
  * A word of `text` that ranked search counts as one of `words` (terms as `rankedQueryWords` gives
@@ -92,8 +93,9 @@ export function findWordMatch({ text, words }: { text: string; words: readonly s
   if (wanted.size === 0) return undefined;
   const fast = findPlainWord(text, wanted);
   if (fast !== undefined) return fast;
-  for (const match of text.matchAll(wordRun)) {
-    if (rankedTerms(match[0]).some((word) => wanted.has(word))) return { start: match.index, length: match[0].length };
+  // Bounded regex loops (`text-runs.ts`): a word of megabytes must not overflow V8's regex stack.
+  for (const run of textRuns(text, { classes: [WORD_RUN_CLASS] })) {
+    if (rankedTerms(text.slice(run.start, run.end)).some((word) => wanted.has(word))) return { start: run.start, length: run.end - run.start };
   }
   return undefined;
 }

@@ -34,6 +34,8 @@ interface MemoryRow {
   windowSeq: number;
   visible: boolean;
   searchText: string;
+  /** `rankedTerms(searchText)`, worked out by the first ranked search that needs them. */
+  terms?: string[];
   body: string;
 }
 
@@ -246,9 +248,10 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       if (checked.mode === "literal") {
         ordered = candidates.filter((row) => containsLiteral(row.searchText, checked.query)).reverse();
       } else {
-        const corpus = session.rows.filter((row) => row.visible).map((row) => rankedTerms(row.searchText));
+        const termsOf = (row: MemoryRow) => (row.terms ??= rankedTerms(row.searchText));
+        const corpus = session.rows.filter((row) => row.visible).map(termsOf);
         const rangeRows = session.rows.filter(inRange).length;
-        ordered = rankRows({ candidates, rangeRows, query: checked.query, textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus, order: checked.order });
+        ordered = rankRows({ candidates, rangeRows, query: checked.query, termsOf, seqOf: (row) => row.seq, corpus, order: checked.order });
       }
       // Filters narrow what the search found, after the ranked bound; a literal scan stops early (ADR 0033).
       if (hasSearchFilter(checked)) {

@@ -6,7 +6,7 @@
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
 import { orderRankedCandidates } from "../../core/ranked-score.js";
 import type { SearchOrder } from "../../core/search-filter.js";
-import { rankedQueryWords, rankedTerms } from "../../core/search-query.js";
+import { rankedQueryWords } from "../../core/search-query.js";
 import { bm25Scores } from "./bm25.js";
 
 export interface RankRowsOptions<T> {
@@ -15,7 +15,8 @@ export interface RankRowsOptions<T> {
   /** Rows of any kind in the searched range. */
   rangeRows: number;
   query: string;
-  textOf: (row: T) => string;
+  /** The row's terms (`rankedTerms` of its search text). */
+  termsOf: (row: T) => string[];
   seqOf: (row: T) => number;
   /** The terms (`rankedTerms`) of every searchable row of the session, for the terms' weights. */
   corpus: string[][];
@@ -23,11 +24,11 @@ export interface RankRowsOptions<T> {
 }
 
 /**
- * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", textOf: (row) => row.searchText, seqOf: (row) => row.seq, corpus })
+ * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", termsOf: (row) => rankedTerms(row.searchText), seqOf: (row) => row.seq, corpus })
  */
-export function rankRows<T>({ candidates, rangeRows, query, textOf, seqOf, corpus, order = "relevance" }: RankRowsOptions<T>): T[] {
+export function rankRows<T>({ candidates, rangeRows, query, termsOf, seqOf, corpus, order = "relevance" }: RankRowsOptions<T>): T[] {
   const documents = candidates.map((row) => {
-    const words = rankedTerms(textOf(row));
+    const words = termsOf(row);
     return { row, words, distinct: new Set(words) };
   });
   const words = selectRankedWords({

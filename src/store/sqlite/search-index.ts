@@ -7,12 +7,13 @@
  * - `ctxwin_search_words`: the row's ranked terms (`rankedTerms`: words folded and stemmed),
  *   space-separated, with positions: BM25 for ranked search, and phrases for literal search's
  *   word pre-filter.
- * Both hold `searchTextOf(row)`: the rendering without the agent's own history lookups; format 5
+ * Both hold `renderSearchText(row)`: the rendering without the agent's own history lookups; format 5
  * re-indexes the rows that hold one (`reindexHistoryLookups`).
  */
 import type Database from "better-sqlite3";
-import { SESSION_HISTORY_TOOL_NAME, searchTextOf } from "../../core/row-text.js";
+import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
 import { rankedTerms } from "../../core/search-query.js";
+import { MAX_SEARCH_VALUE_CHARS, renderSearchText } from "../../core/search-text.js";
 import { decodeRow } from "../row-codec.js";
 
 /** The text the word index holds for a row's rendered text. */
@@ -61,7 +62,7 @@ export function rebuildSearchIndexes(db: Database.Database): void {
     const page = rows.all(after, PAGE) as IndexedRecord[];
     for (const record of page) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);
-      const text = decoded.ok ? searchTextOf(decoded.row) : "";
+      const text = decoded.ok ? renderSearchText(decoded.row) : "";
       if (text.length === 0) continue;
       insertLiteral.run(record.row_key, text);
       insertWords.run(record.row_key, wordIndexText(text));
@@ -74,15 +75,18 @@ export function rebuildSearchIndexes(db: Database.Database): void {
 
 /**
  * Store format 4 → 5: rows holding a call of the history tool were indexed with the call's text
- * (its query); they are indexed again without it, so a lookup is never a hit for the next one.
- * Only rows whose body names the tool are read. Runs inside the migration's transaction.
+ * (its query); they are indexed again without it, so a lookup is never a hit for the next one
+ * (ADR 0053). Rows with a value over the search cut are indexed again with the cut (ADR 0048).
+ * Only rows whose body names the tool or is longer than the cut are read. Runs inside the
+ * migration's transaction.
  *
  * @example db.transaction(() => reindexHistoryLookups(db)).immediate();
  */
 export function reindexHistoryLookups(db: Database.Database): void {
   const rows = db.prepare(
     `SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s ON s.session_key = r.session_key
-     WHERE r.visible = 1 AND r.row_key > ? AND instr(r.body, '${SESSION_HISTORY_TOOL_NAME}') > 0 ORDER BY r.row_key LIMIT ?`,
+     WHERE r.visible = 1 AND r.row_key > ? AND (instr(r.body, '${SESSION_HISTORY_TOOL_NAME}') > 0 OR length(r.body) > ${MAX_SEARCH_VALUE_CHARS})
+     ORDER BY r.row_key LIMIT ?`,
   );
   const deleteLiteral = db.prepare("DELETE FROM ctxwin_search_literal WHERE rowid = ?");
   const deleteWords = db.prepare("DELETE FROM ctxwin_search_words WHERE rowid = ?");
@@ -95,7 +99,7 @@ export function reindexHistoryLookups(db: Database.Database): void {
       if (!decoded.ok) continue;
       deleteLiteral.run(record.row_key);
       deleteWords.run(record.row_key);
-      const text = searchTextOf(decoded.row);
+      const text = renderSearchText(decoded.row);
       if (text.length === 0) continue;
       insertLiteral.run(record.row_key, text);
       insertWords.run(record.row_key, wordIndexText(text));

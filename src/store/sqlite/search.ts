@@ -13,9 +13,9 @@
  *   ranked search among the scored rows only; a filtered literal search reads at most
  *   `FILTER_SCAN_LIMIT` candidates and then says where to resume.
  */
-import { searchTextOf } from "../../core/row-text.js";
 import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral, literalTermPhrase } from "../../core/search-query.js";
+import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
 import { FILTER_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
@@ -64,7 +64,7 @@ export function searchSession({ sql, decode, trigramRarity }: SearchDependencies
       return true;
     }
     const row = decode(sessionId, candidate);
-    const found = row !== undefined && containsLiteral(searchTextOf(row), checked.query);
+    const found = row !== undefined && containsLiteral(renderSearchText(row), checked.query);
     if (scan !== undefined) {
       const passes = found && rowMatchesFilter(row, checked);
       stopped = scan.take(candidate.seq, passes ? { row, windowId: windowIdFor(candidate.window_seq) } : undefined);

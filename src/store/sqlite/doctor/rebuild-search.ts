@@ -6,7 +6,7 @@
  * file again without their pages, and the indexes are created anew.
  */
 import type Database from "better-sqlite3";
-import { searchTextOf } from "../../../core/row-text.js";
+import { renderSearchText } from "../../../core/search-text.js";
 import { decodeRow } from "../../row-codec.js";
 import { SEARCH_INDEXES_V4, wordIndexText } from "../search-index.js";
 import { SEARCH_INDEXES } from "./check-database.js";
@@ -61,7 +61,7 @@ export function rebuildSearchIndexes(connect: () => Database.Database): number {
         const rows = page.all(after) as IndexedRow[];
         for (const row of rows) {
           const decoded = decodeRow(row.session_id, row.seq, row.body);
-          const text = decoded.ok ? searchTextOf(decoded.row) : "";
+          const text = decoded.ok ? renderSearchText(decoded.row) : "";
           if (text.length === 0) continue;
           insertLiteral.run(row.row_key, text);
           insertWords.run(row.row_key, wordIndexText(text));
