@@ -6,6 +6,8 @@
  * single-session tool itself; this module checks only what it adds.
  */
 import { z } from "zod";
+import { SESSION_LIMIT } from "../../core/history-view/limits.js";
+import { integerFromText, integerInput } from "../../core/integer-input.js";
 import { assertSessionId } from "../../core/row.js";
 import { SessionHistoryInputSchema, SESSION_HISTORY_ACTIONS, describeValue } from "../session-history/input-schema.js";
 import { SESSION_SOURCES, type SessionFilter, type SessionSource } from "./session-descriptors.js";
@@ -36,11 +38,7 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
   source: z.enum(SESSION_SOURCES).nullish().describe("list_sessions and cross-session search: only sessions imported from this agent ('claude-code', 'codex') or written by ctxwin ('ctxwin')."),
   since: z.string().nullish().describe("list_sessions and cross-session search: only sessions active at or after this date or time (ISO 8601, e.g. '2026-11-03')."),
   until: z.string().nullish().describe("list_sessions and cross-session search: only sessions that started at or before this date or time (ISO 8601; a date means the end of that day)."),
-  session_offset: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_SESSION_OFFSET)
+  session_offset: integerInput(z.number().int().min(0).max(MAX_SESSION_OFFSET))
     .nullish()
     .describe("list_sessions and cross-session search: skip this many sessions (the `next` of the previous page)."),
 });
@@ -95,16 +93,16 @@ export function checkCatalogInput(raw: unknown): CatalogCheck {
 
   const filter = checkFilter(record);
   if (typeof filter === "string") return fail(filter);
-  const offset = record["session_offset"] ?? 0;
+  const offset = integerFromText(record["session_offset"] ?? 0);
   if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0 || offset > MAX_SESSION_OFFSET) {
-    return fail(`session_offset must be an integer from 0 to ${MAX_SESSION_OFFSET}; got ${describeValue(offset)}.`);
+    return fail(`session_offset must be an integer from 0 to ${MAX_SESSION_OFFSET}; got ${describeValue(record["session_offset"])}.`);
   }
   if (action === "search") return { ok: true, request: { kind: "search_sessions", filter, offset, input: rest } };
   const extra = Object.keys(rest).filter((key) => key !== "action" && key !== "limit" && given(key));
   if (extra.length > 0) return fail(`list_sessions takes limit, session_offset, project, source, since and until; leave out ${extra.join(", ")}.`);
-  const limit = record["limit"] ?? undefined;
-  if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) {
-    return fail(`limit must be an integer from 1 to 50; got ${describeValue(limit)}.`);
+  const limit = integerFromText(record["limit"] ?? undefined);
+  if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > SESSION_LIMIT.max)) {
+    return fail(`limit must be an integer from 1 to ${SESSION_LIMIT.max}; got ${describeValue(record["limit"])}.`);
   }
   return { ok: true, request: { kind: "list_sessions", filter, offset, limit } };
 }

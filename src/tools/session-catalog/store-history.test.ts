@@ -1,0 +1,44 @@
+/**
+ * The store-wide `session_history` (what `ctxwin mcp` serves), called directly: integers written
+ * as text, the label of every answer (an MCP client is not "this session"), and the wording of
+ * the refusals it adds to the single-session tool.
+ */
+import { describe, expect, it } from "vitest";
+import { openStore } from "../../store/open-store.js";
+import { reply, text } from "../../store/test-support/conformance-rows.js";
+import { createStoreHistory } from "./store-history.js";
+
+async function storeHistory() {
+  const store = openStore({ backend: "memory" });
+  for (const sessionId of ["alpha", "beta", "gamma"]) {
+    await store.append(sessionId, [text(`${sessionId} asks about the deploy`), reply(`${sessionId} answers: deploy on friday`), text(`${sessionId} thanks`)]);
+  }
+  return createStoreHistory({ store, projectDirectory: "/work/app" });
+}
+
+type Answer = { label: string; ok: boolean; error?: { code: string; message: string }; [key: string]: unknown };
+
+describe("store-wide session_history", () => {
+  it("reads a canonical decimal string wherever an integer is expected, its own fields and the session's", async () => {
+    const history = await storeHistory();
+    const call = async (input: unknown) => (await history.execute(input)) as unknown as Answer;
+    const listed = await call({ action: "list_sessions", limit: "1", session_offset: "1" });
+    expect(listed).toMatchObject({ ok: true, sessions_total: 3, next: { session_offset: 2 } });
+    expect(listed["sessions"]).toHaveLength(1);
+    const across = await call({ action: "search", query: "deploy", limit: "2", session_offset: "1" });
+    expect(across).toMatchObject({ ok: true, scope: "all_sessions" });
+    expect((across["results"] as unknown[]).length).toBeGreaterThan(0);
+    const items = await call({ action: "list_items", session_id: "beta", limit: "2", max_item_chars: "20" });
+    expect((items["items"] as unknown[]).length).toBe(2);
+    const page = await call({ action: "read_item", session_id: "beta", item_id: "2", offset_chars: "0", limit_chars: "4" });
+    expect(page).toMatchObject({ ok: true, text: "beta" });
+
+    for (const bad of ["1.5", "1e1", "", " 1", "+1", "01", "-1"]) {
+      const offset = await call({ action: "list_sessions", session_offset: bad });
+      expect(offset.error).toEqual({ code: "invalid_input", message: `Invalid input: session_offset must be an integer from 0 to 1000000; got ${JSON.stringify(bad)}.` });
+      const limit = await call({ action: "list_sessions", limit: bad });
+      expect(limit.error).toEqual({ code: "invalid_input", message: `Invalid input: limit must be an integer from 1 to 50; got ${JSON.stringify(bad)}.` });
+    }
+    expect((await call({ action: "list_sessions", limit: "51" })).error?.message).toBe('Invalid input: limit must be an integer from 1 to 50; got "51".');
+  });
+});
