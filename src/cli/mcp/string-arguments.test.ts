@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STORE_HISTORY_LABEL } from "../../core/history-view/limits.js";
 import { openStore } from "../../store/open-store.js";
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
@@ -76,6 +77,20 @@ describe("ctxwin mcp with every argument a string", () => {
     for (const field of ["limit", "session_offset", "offset", "offset_chars", "limit_chars", "max_item_chars"]) {
       expect(history.properties[field]!.anyOf, field).toContainEqual(expect.objectContaining({ type: "integer" }));
       expect(JSON.stringify(history.properties[field]), field).not.toContain('"string"');
+    }
+  });
+
+  it("labels every result as data from the sessions ctxwin keeps, never as this session's", async () => {
+    for (const input of [
+      { action: "list_sessions" },
+      { action: "search", query: "friday" },
+      { action: "list_windows", session_id: "alpha" },
+      { action: "read_item", session_id: "alpha", item_id: "2" },
+      { action: "read_item", session_id: "alpha", item_id: "999" },
+    ]) {
+      const { result } = await mcp.history(input);
+      expect(result["label"], JSON.stringify(input)).toBe(STORE_HISTORY_LABEL);
+      expect(result["label"]).not.toMatch(/this session/);
     }
   });
 });

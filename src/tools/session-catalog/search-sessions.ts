@@ -55,7 +55,7 @@ export async function searchSessions({
   for (; position < descriptors.length && position < offset + maxSessions && found < limit; position += 1) {
     const descriptor = descriptors[position]!;
     const { summary } = descriptor;
-    const context: HistoryContext = { store: catalog.store, sessionId: summary.sessionId, floor: summary.floorSeq, lastSeq: summary.lastSeq, recentItems: new RecentItems() };
+    const context: HistoryContext = { store: catalog.store, sessionId: summary.sessionId, floor: summary.floorSeq, lastSeq: summary.lastSeq, recentItems: new RecentItems(), label: STORE_HISTORY_LABEL };
     const result = await searchHistory(context, { ...checked.input, limit: Math.min(HITS_PER_SESSION, limit - found) });
     if (!result.ok) return invalid(result.error.code === "invalid_query" ? "invalid_query" : "invalid_input", result.error.message);
     if (result.hits.length === 0) continue;

@@ -4,6 +4,7 @@
  * the refusals it adds to the single-session tool.
  */
 import { describe, expect, it } from "vitest";
+import { HISTORY_LABEL, STORE_HISTORY_LABEL } from "../../core/history-view/limits.js";
 import { openStore } from "../../store/open-store.js";
 import { reply, text } from "../../store/test-support/conformance-rows.js";
 import { createStoreHistory } from "./store-history.js";
@@ -40,5 +41,28 @@ describe("store-wide session_history", () => {
       expect(limit.error).toEqual({ code: "invalid_input", message: `Invalid input: limit must be an integer from 1 to 50; got ${JSON.stringify(bad)}.` });
     }
     expect((await call({ action: "list_sessions", limit: "51" })).error?.message).toBe('Invalid input: limit must be an integer from 1 to 50; got "51".');
+  });
+
+  it("labels every answer as data from the sessions the store keeps, never as this session's own history", async () => {
+    const history = await storeHistory();
+    const inputs: unknown[] = [
+      { action: "list_sessions" },
+      { action: "search", query: "deploy" },
+      { action: "list_windows", session_id: "alpha" },
+      { action: "list_items", session_id: "alpha" },
+      { action: "search", session_id: "alpha", query: "deploy" },
+      { action: "read_item", session_id: "alpha", item_id: "1" },
+      { action: "read_item", session_id: "alpha", item_id: "99" },
+      { action: "read_item", session_id: "alpha", item_id: "1", limit_chars: "lots" },
+      { action: "search", session_id: "alpha", query: "" },
+      { action: "list_windows", session_id: "nobody" },
+      { action: "list_windows" },
+    ];
+    for (const input of inputs) {
+      const answer = (await history.execute(input)) as unknown as Answer;
+      expect(answer.label, JSON.stringify(input)).toBe(STORE_HISTORY_LABEL);
+    }
+    expect(STORE_HISTORY_LABEL).not.toMatch(/this session/);
+    expect(HISTORY_LABEL).toMatch(/this session/);
   });
 });
