@@ -84,7 +84,7 @@ export function checkCatalogInput(raw: unknown): CatalogCheck {
     }
     if (action === "list_sessions") return fail("list_sessions lists every session; leave out session_id.");
     const filters = FILTER_FIELDS.filter(given);
-    if (filters.length > 0) return fail(`${filters.join(", ")} apply to list_sessions and cross-session search only; leave them out when session_id is given.`);
+    if (filters.length > 0) return fail(misplacedFilters(filters));
     return { ok: true, request: { kind: "one_session", sessionId, input: rest } };
   }
   if (action !== "list_sessions" && action !== "search") {
@@ -105,6 +105,22 @@ export function checkCatalogInput(raw: unknown): CatalogCheck {
     return fail(`limit must be an integer from 1 to ${SESSION_LIMIT.max}; got ${describeValue(record["limit"])}.`);
   }
   return { ok: true, request: { kind: "list_sessions", filter, offset, limit } };
+}
+
+/** "project applies to …" / "source and since apply to …": the session filters given with a session_id. */
+function misplacedFilters(fields: readonly string[]): string {
+  const { names, verb, pronoun } = fieldPhrase(fields, { singular: "applies", plural: "apply" });
+  return `${names} ${verb} to list_sessions and to search without session_id; leave ${pronoun} out when session_id is given.`;
+}
+
+/**
+ * Field names as the subject of a sentence: "project applies", "source and since apply".
+ *
+ * @example fieldPhrase(["a", "b", "c"], { singular: "is", plural: "are" }) // { names: "a, b and c", verb: "are", pronoun: "them" }
+ */
+export function fieldPhrase(fields: readonly string[], verbs: { singular: string; plural: string }): { names: string; verb: string; pronoun: string } {
+  if (fields.length === 1) return { names: fields[0]!, verb: verbs.singular, pronoun: "it" };
+  return { names: `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)!}`, verb: verbs.plural, pronoun: "them" };
 }
 
 function checkFilter(record: Record<string, unknown>): SessionFilter | string {

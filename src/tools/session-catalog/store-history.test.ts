@@ -65,4 +65,20 @@ describe("store-wide session_history", () => {
     expect(STORE_HISTORY_LABEL).not.toMatch(/this session/);
     expect(HISTORY_LABEL).toMatch(/this session/);
   });
+
+  it("says which filters apply where, in one grammatical sentence", async () => {
+    const history = await storeHistory();
+    const one = (await history.execute({ action: "list_items", session_id: "alpha", project: "/work" })) as unknown as Answer;
+    expect(one.error?.message).toBe(
+      "Invalid input: project applies to list_sessions and to search without session_id; leave it out when session_id is given.",
+    );
+    const two = (await history.execute({ action: "search", session_id: "alpha", query: "x", source: "codex", session_offset: 2 })) as unknown as Answer;
+    expect(two.error?.message).toBe(
+      "Invalid input: source and session_offset apply to list_sessions and to search without session_id; leave them out when session_id is given.",
+    );
+    const scoped = (await history.execute({ action: "search", query: "x", window_id: "w:0" })) as unknown as Answer;
+    expect(scoped.error?.message).toBe("Invalid input: window_id works within one session only; give session_id too, or page across sessions with session_offset.");
+    const both = (await history.execute({ action: "search", query: "x", mode: "ranked", before_item: "3", offset: 2 })) as unknown as Answer;
+    expect(both.error?.message).toBe("Invalid input: before_item and offset work within one session only; give session_id too, or page across sessions with session_offset.");
+  });
 });
