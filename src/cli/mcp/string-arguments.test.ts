@@ -80,6 +80,15 @@ describe("ctxwin mcp with every argument a string", () => {
     }
   });
 
+  it("titles ctxwin's own sessions by their first user message's first line", async () => {
+    const listed = await mcp.history({ action: "list_sessions" });
+    expect((listed.result["sessions"] as { session_id: string; title: string | null }[]).map((entry) => [entry.session_id, entry.title]).sort()).toEqual([
+      ["alpha", "alpha: plan the orders migration"],
+      ["beta", "beta: plan the orders migration"],
+      ["gamma", "gamma: plan the orders migration"],
+    ]);
+  });
+
   it("labels every result as data from the sessions ctxwin keeps, never as this session's", async () => {
     for (const input of [
       { action: "list_sessions" },
