@@ -6,13 +6,11 @@
  * finds a session. Titles are cached per session incarnation and floor: the first user message
  * after a floor never changes, and a new reset moves the floor.
  */
-import { renderRowText } from "../core/row-text.js";
 import { foldCase } from "../core/search-query.js";
 import type { HistoryStore, SessionSummary } from "../store/port.js";
+import { firstUserText } from "../tools/session-catalog/first-user-text.js";
 
 export const TITLE_MAX_CHARS = 80;
-/** Rows looked at from the privacy floor on (the session's start without one) to find a title. */
-const TITLE_SCAN_ROWS = 50;
 
 export interface SessionListEntry {
   sessionId: string;
@@ -35,7 +33,7 @@ export function createTitleCache({ store }: { store: HistoryStore }) {
       const current = cached !== undefined && cached.incarnation === summary.incarnation && cached.floorSeq === summary.floorSeq;
       let title = current ? cached.title : undefined;
       if (title === undefined) {
-        const found = await firstUserText({ store, sessionId: summary.sessionId });
+        const found = await webTitle({ store, sessionId: summary.sessionId });
         title = found ?? summary.sessionId;
         // A session without a user message yet may get one: only a found title is final.
         if (found !== undefined) titles.set(summary.sessionId, { incarnation: summary.incarnation, floorSeq: summary.floorSeq, title });
@@ -65,14 +63,10 @@ export async function listSessionEntries({ store, titles, query = "", limit = 50
     .slice(0, limit);
 }
 
-/** The first user message after the privacy floor: the store applies its own current floor. */
-async function firstUserText({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<string | undefined> {
-  const page = await store.items(sessionId, { afterSeq: 0, limit: TITLE_SCAN_ROWS });
-  for (const row of page.rows) {
-    if (row.role !== "user" || row.synthetic === true || row.meta !== undefined) continue;
-    const text = renderRowText(row).replace(/\s+/g, " ").trim();
-    if (text.length === 0) continue;
-    return text.length <= TITLE_MAX_CHARS ? text : `${text.slice(0, TITLE_MAX_CHARS - 1)}…`;
-  }
-  return undefined;
+/** The first user message after the privacy floor, on one line, at most `TITLE_MAX_CHARS`. */
+async function webTitle({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<string | undefined> {
+  const found = await firstUserText({ store, sessionId });
+  if (found === undefined) return undefined;
+  const text = found.replace(/\s+/g, " ");
+  return text.length <= TITLE_MAX_CHARS ? text : `${text.slice(0, TITLE_MAX_CHARS - 1)}…`;
 }

@@ -69,10 +69,11 @@ describe("ctxwin mcp", () => {
     const byProject = await mcp.history({ action: "list_sessions", project: "/home/dev/" });
     expect((byProject.result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual([CLAUDE, CODEX].sort());
     const native = await mcp.history({ action: "list_sessions", project: folder, source: "ctxwin", limit: 50 });
-    // The reset hides the native session's start: no title from before the floor.
+    // The reset hides the native session's start: its title is the first user message after the floor.
     expect(native.result["sessions_total"]).toBe(CROWD + 1);
     const oldest = await mcp.history({ action: "list_sessions", project: folder, source: "ctxwin", ...(native.result["next"] as object) });
-    expect(oldest.result["sessions"]).toContainEqual(expect.objectContaining({ session_id: "native", title: null, project: folder }));
+    expect(oldest.result["sessions"]).toContainEqual(expect.objectContaining({ session_id: "native", title: "after the reset: lantern", project: folder }));
+    expect(JSON.stringify(oldest.result)).not.toContain(CLEARED);
     const old = await mcp.history({ action: "list_sessions", until: "2000-01-01" });
     expect(old.result).toMatchObject({ ok: true, sessions_total: 0, sessions: [] });
 

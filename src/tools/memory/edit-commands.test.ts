@@ -139,10 +139,29 @@ describe("insert", () => {
   it("refuses a line outside the file and bad values", async () => {
     const executor = fixture.executor();
     okText(await executor.execute({ command: "create", path: "/memories/project/a.md", file_text: "one\n" }));
-    for (const insert_line of [2, -1, 0.5, "1", null]) {
+    for (const insert_line of [2, -1, 0.5, "1.0", "01", null]) {
       expect(await executor.execute({ command: "insert", path: "/memories/project/a.md", insert_line, insert_text: "x" })).toMatchObject({ code: "invalid_input" });
     }
     expect(await executor.execute({ command: "insert", path: "/memories/project/a.md", insert_line: 0, insert_text: "" })).toMatchObject({ code: "invalid_input" });
     expect(read("project", "a.md")).toBe("one\n");
+  });
+
+  it("reads insert_line written as a canonical decimal string (MCP Inspector sends text), refuses other text", async () => {
+    const executor = fixture.executor();
+    okText(await executor.execute({ command: "create", path: "/memories/project/a.md", file_text: "one\nthree\n" }));
+    okText(await executor.execute({ command: "insert", path: "/memories/project/a.md", insert_line: "1", insert_text: "two" }));
+    expect(read("project", "a.md")).toBe("one\ntwo\nthree\n");
+    for (const insert_line of ["1.5", "1e0", "", " 1", "+1", "01", "-1", "-0"]) {
+      expect(await executor.execute({ command: "insert", path: "/memories/project/a.md", insert_line, insert_text: "x" })).toEqual({
+        status: "error",
+        command: "insert",
+        code: "invalid_input",
+        message: "insert_line must be a whole number ≥ 0: the line after which to insert (0 inserts at the top).",
+      });
+    }
+    expect(await executor.execute({ command: "insert", path: "/memories/project/a.md", insert_line: "4", insert_text: "x" })).toMatchObject({
+      message: "insert_line must be from 0 to 3 (/memories/project/a.md has 3 line(s)); got 4.",
+    });
+    expect(read("project", "a.md")).toBe("one\ntwo\nthree\n");
   });
 });

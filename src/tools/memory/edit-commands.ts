@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { integerFromText } from "../../core/integer-input.js";
 import {
   entryPathField,
   numberLines,
@@ -110,7 +111,7 @@ export async function insertCommand(context: CommandContext, input: CommandInput
   const insertText = stringField(input, "insert_text", "the text to insert");
   if (isRefusal(insertText)) return insertText;
   if (insertText === "") return refusal("invalid_input", "insert_text is empty; use \"\\n\" to insert a blank line.");
-  const line = input["insert_line"];
+  const line = integerFromText(input["insert_line"]);
   if (typeof line !== "number" || !Number.isSafeInteger(line) || line < 0) {
     return refusal("invalid_input", "insert_line must be a whole number ≥ 0: the line after which to insert (0 inserts at the top).");
   }

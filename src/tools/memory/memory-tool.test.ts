@@ -57,6 +57,30 @@ describe("memoryTool with the AI SDK", () => {
     expect(result.text).toBe("done");
   });
 
+  it("takes integers a model or client wrote as text, and still shows the model numbers", async () => {
+    const model = scriptedModel([
+      { command: "create", path: "/memories/project/a.md", file_text: "one\nthree\n" },
+      { command: "insert", path: "/memories/project/a.md", insert_line: "1", insert_text: "two" },
+      { command: "view", path: "/memories/project/a.md", view_range: ["2", "-1"] },
+      { command: "insert", path: "/memories/project/a.md", insert_line: "01", insert_text: "x" },
+    ]);
+    const result = await generateText({
+      model,
+      tools: { [MEMORY_TOOL_NAME]: memoryTool({ root: fixture.root, sessionId: "s1" }) },
+      prompt: "remember",
+      stopWhen: stepCountIs(6),
+    });
+    const outputs = result.steps.flatMap((step) => [...step.toolResults.map((toolResult) => toolResult.output), ...step.content.filter((part) => part.type === "tool-error").map((part) => String(part.error))]);
+    expect(outputs[1]).toMatch(/^Inserted 1 line\(s\) into \/memories\/project\/a\.md after line 1\./);
+    expect(outputs[2]).toBe("File /memories/project/a.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree");
+    // Text that is not a canonical integer is refused by the schema, as any other wrong type is.
+    expect(outputs[3]).toMatch(/Invalid input for tool memory.*insert_line/s);
+    expect(fs.readFileSync(fixture.hostPath("project", "a.md"), "utf8")).toBe("one\ntwo\nthree\n");
+    const schema = (await asSchema(memoryTool({ root: fixture.root, sessionId: "s1" }).inputSchema).jsonSchema) as { properties: Record<string, unknown> };
+    expect(schema.properties["insert_line"]).toEqual({ type: ["number", "null"], description: expect.any(String) });
+    expect(schema.properties["view_range"]).toEqual({ anyOf: [{ type: "array", items: { type: "number" } }, { type: "null" }], description: expect.any(String) });
+  });
+
   it("describes itself and refuses writes when read-only", async () => {
     const readOnly = memoryTool({ root: fixture.root, sessionId: "s1", readOnly: true });
     expect(readOnly.description).toContain("Read-only");

@@ -71,6 +71,15 @@ describe("view", () => {
     expect(result.status === "error" && result.message).toContain(message);
   });
 
+  it("reads view_range written as canonical decimal strings (MCP Inspector sends text), refuses other text", async () => {
+    put("project", "list.md", "one\ntwo\nthree\n");
+    const view = (range: unknown) => fixture.executor().execute({ command: "view", path: "/memories/project/list.md", view_range: range });
+    expect(okText(await view(["2", "-1"]))).toBe("File /memories/project/list.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree");
+    for (const range of [["02", "3"], ["2", "3.0"], ["", "3"], [" 2", "3"], ["+2", "3"], ["2", "-01"]]) {
+      expect(await view(range)).toMatchObject({ status: "error", code: "invalid_input", message: expect.stringContaining("two integers") });
+    }
+  });
+
   it("reports a missing path and says the file is empty", async () => {
     put("project", "empty.md", "");
     const executor = fixture.executor();

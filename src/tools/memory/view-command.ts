@@ -5,6 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { integerFromText } from "../../core/integer-input.js";
 import { numberLines, pathField, splitLines, type CommandContext, type CommandInput, type CommandOutcome } from "./command-context.js";
 import { isInside, realpathIfExists, resolveHostTarget } from "./host-paths.js";
 import { isRefusal, refusal, type Refusal } from "./results.js";
@@ -17,7 +18,8 @@ export const MAX_LISTED_ENTRIES = 300;
 export function viewCommand(context: CommandContext, input: CommandInput): CommandOutcome | Refusal {
   const virtualPath = pathField(input, "path");
   if (isRefusal(virtualPath)) return virtualPath;
-  const range = input["view_range"];
+  const given = input["view_range"];
+  const range = Array.isArray(given) ? given.map(integerFromText) : given;
   if (virtualPath.scope === undefined) {
     if (range !== undefined && range !== null) return refusal("invalid_input", "view_range applies to files only; /memories is a directory.");
     return listing(context, virtualPath);

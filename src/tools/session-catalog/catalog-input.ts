@@ -6,6 +6,8 @@
  * single-session tool itself; this module checks only what it adds.
  */
 import { z } from "zod";
+import { SESSION_LIMIT } from "../../core/history-view/limits.js";
+import { integerFromText, integerInput } from "../../core/integer-input.js";
 import { assertSessionId } from "../../core/row.js";
 import { SessionHistoryInputSchema, SESSION_HISTORY_ACTIONS, describeValue } from "../session-history/input-schema.js";
 import { SESSION_SOURCES, type SessionFilter, type SessionSource } from "./session-descriptors.js";
@@ -36,11 +38,7 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
   source: z.enum(SESSION_SOURCES).nullish().describe("list_sessions and cross-session search: only sessions imported from this agent ('claude-code', 'codex') or written by ctxwin ('ctxwin')."),
   since: z.string().nullish().describe("list_sessions and cross-session search: only sessions active at or after this date or time (ISO 8601, e.g. '2026-11-03')."),
   until: z.string().nullish().describe("list_sessions and cross-session search: only sessions that started at or before this date or time (ISO 8601; a date means the end of that day)."),
-  session_offset: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_SESSION_OFFSET)
+  session_offset: integerInput(z.number().int().min(0).max(MAX_SESSION_OFFSET))
     .nullish()
     .describe("list_sessions and cross-session search: skip this many sessions (the `next` of the previous page)."),
 });
@@ -86,7 +84,7 @@ export function checkCatalogInput(raw: unknown): CatalogCheck {
     }
     if (action === "list_sessions") return fail("list_sessions lists every session; leave out session_id.");
     const filters = FILTER_FIELDS.filter(given);
-    if (filters.length > 0) return fail(`${filters.join(", ")} apply to list_sessions and cross-session search only; leave them out when session_id is given.`);
+    if (filters.length > 0) return fail(misplacedFilters(filters));
     return { ok: true, request: { kind: "one_session", sessionId, input: rest } };
   }
   if (action !== "list_sessions" && action !== "search") {
@@ -95,18 +93,34 @@ export function checkCatalogInput(raw: unknown): CatalogCheck {
 
   const filter = checkFilter(record);
   if (typeof filter === "string") return fail(filter);
-  const offset = record["session_offset"] ?? 0;
+  const offset = integerFromText(record["session_offset"] ?? 0);
   if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0 || offset > MAX_SESSION_OFFSET) {
-    return fail(`session_offset must be an integer from 0 to ${MAX_SESSION_OFFSET}; got ${describeValue(offset)}.`);
+    return fail(`session_offset must be an integer from 0 to ${MAX_SESSION_OFFSET}; got ${describeValue(record["session_offset"])}.`);
   }
   if (action === "search") return { ok: true, request: { kind: "search_sessions", filter, offset, input: rest } };
   const extra = Object.keys(rest).filter((key) => key !== "action" && key !== "limit" && given(key));
   if (extra.length > 0) return fail(`list_sessions takes limit, session_offset, project, source, since and until; leave out ${extra.join(", ")}.`);
-  const limit = record["limit"] ?? undefined;
-  if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) {
-    return fail(`limit must be an integer from 1 to 50; got ${describeValue(limit)}.`);
+  const limit = integerFromText(record["limit"] ?? undefined);
+  if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > SESSION_LIMIT.max)) {
+    return fail(`limit must be an integer from 1 to ${SESSION_LIMIT.max}; got ${describeValue(record["limit"])}.`);
   }
   return { ok: true, request: { kind: "list_sessions", filter, offset, limit } };
+}
+
+/** "project applies to …" / "source and since apply to …": the session filters given with a session_id. */
+function misplacedFilters(fields: readonly string[]): string {
+  const { names, verb, pronoun } = fieldPhrase(fields, { singular: "applies", plural: "apply" });
+  return `${names} ${verb} to list_sessions and to search without session_id; leave ${pronoun} out when session_id is given.`;
+}
+
+/**
+ * Field names as the subject of a sentence: "project applies", "source and since apply".
+ *
+ * @example fieldPhrase(["a", "b", "c"], { singular: "is", plural: "are" }) // { names: "a, b and c", verb: "are", pronoun: "them" }
+ */
+export function fieldPhrase(fields: readonly string[], verbs: { singular: string; plural: string }): { names: string; verb: string; pronoun: string } {
+  if (fields.length === 1) return { names: fields[0]!, verb: verbs.singular, pronoun: "it" };
+  return { names: `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)!}`, verb: verbs.plural, pronoun: "them" };
 }
 
 function checkFilter(record: Record<string, unknown>): SessionFilter | string {

@@ -10,7 +10,7 @@ import { MAX_RESULT_BYTES, SEARCH_LIMIT, STORE_HISTORY_LABEL } from "../../core/
 import { RecentItems, type HistoryContext } from "../session-history/history-context.js";
 import { checkInput } from "../session-history/input-schema.js";
 import { searchHistory, searchQueryProblem } from "../session-history/search.js";
-import { MAX_SESSION_OFFSET } from "./catalog-input.js";
+import { MAX_SESSION_OFFSET, fieldPhrase } from "./catalog-input.js";
 import { catalogError, type CatalogErrorResult, type SearchSessionsResult, type SessionHits } from "./catalog-results.js";
 import type { SessionCatalog, SessionFilter } from "./session-descriptors.js";
 
@@ -41,7 +41,8 @@ export async function searchSessions({
   if (!checked.ok) return invalid("invalid_input", checked.message);
   const scoped = (["window_id", "before_item", "offset"] as const).filter((field) => checked.input[field] !== undefined && checked.input[field] !== null);
   if (scoped.length > 0) {
-    return invalid("invalid_input", `Invalid input: ${scoped.join(", ")} page within one session; give session_id too, or page across sessions with session_offset.`);
+    const { names, verb } = fieldPhrase(scoped, { singular: "works", plural: "work" });
+    return invalid("invalid_input", `Invalid input: ${names} ${verb} within one session only; give session_id too, or page across sessions with session_offset.`);
   }
   const problem = searchQueryProblem(checked.input);
   if (problem !== undefined) return invalid(problem.error.code === "invalid_query" ? "invalid_query" : "invalid_input", problem.error.message);
@@ -55,7 +56,7 @@ export async function searchSessions({
   for (; position < descriptors.length && position < offset + maxSessions && found < limit; position += 1) {
     const descriptor = descriptors[position]!;
     const { summary } = descriptor;
-    const context: HistoryContext = { store: catalog.store, sessionId: summary.sessionId, floor: summary.floorSeq, lastSeq: summary.lastSeq, recentItems: new RecentItems() };
+    const context: HistoryContext = { store: catalog.store, sessionId: summary.sessionId, floor: summary.floorSeq, lastSeq: summary.lastSeq, recentItems: new RecentItems(), label: STORE_HISTORY_LABEL };
     const result = await searchHistory(context, { ...checked.input, limit: Math.min(HITS_PER_SESSION, limit - found) });
     if (!result.ok) return invalid(result.error.code === "invalid_query" ? "invalid_query" : "invalid_input", result.error.message);
     if (result.hits.length === 0) continue;

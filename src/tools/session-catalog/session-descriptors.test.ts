@@ -1,7 +1,9 @@
 /**
  * Cross-session discovery describes only what lies after a session's privacy floor (ADR 0046):
- * with a manual reset, `started_at` is when the reset's window began and `window_count` counts
- * the windows from it on; the title is hidden. Sessions without a reset are described whole.
+ * with a manual reset, `started_at` is when the reset's window began, `window_count` counts
+ * the windows from it on, and the title is the first user message after the floor (ADR 0054).
+ * Sessions without a reset are described whole; a ctxwin session is titled by its first user
+ * message, as an importer titles an imported one.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -66,9 +68,9 @@ describe.each(["sqlite", "memory"] as const)("session descriptors after a reset 
     expect(listed.ok).toBe(true);
     const sessions = listed.ok ? listed.sessions : [];
     expect(sessions).toEqual([
-      { session_id: "cleared", source: "ctxwin", title: null, project: "/work/app", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
-      { session_id: "codex:x1", source: "codex", title: null, project: "/home/dev/ops", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
-      { session_id: "whole", source: "ctxwin", title: null, project: "/work/app", started_at: "2026-01-02T00:00:00.000Z", ended_at: "2026-01-03T00:00:00.000Z", window_count: 2 },
+      { session_id: "cleared", source: "ctxwin", title: "the new plan", project: "/work/app", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
+      { session_id: "codex:x1", source: "codex", title: "the new plan", project: "/home/dev/ops", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
+      { session_id: "whole", source: "ctxwin", title: "no reset here", project: "/work/app", started_at: "2026-01-02T00:00:00.000Z", ended_at: "2026-01-03T00:00:00.000Z", window_count: 2 },
     ]);
     // `until` compares with the start of what is visible: the cleared sessions began after it.
     expect((await catalog.describe({ until: "2026-01-04T00:00:00.000Z" })).map((descriptor) => descriptor.sessionId)).toEqual(["whole"]);
@@ -78,8 +80,20 @@ describe.each(["sqlite", "memory"] as const)("session descriptors after a reset 
     const opened = open();
     await opened.append("s", [at(text("first"), "2026-02-01T00:00:00.000Z"), at(rollover("r-1"), "2026-02-01T01:00:00.000Z"), at(text("second"), "2026-02-01T02:00:00.000Z")]);
     const catalog = new SessionCatalog({ store: opened });
-    expect((await catalog.describe())[0]).toMatchObject({ startedAt: "2026-02-01T00:00:00.000Z", windowCount: 2 });
+    expect((await catalog.describe())[0]).toMatchObject({ startedAt: "2026-02-01T00:00:00.000Z", windowCount: 2, title: "first" });
     await opened.append("s", [at(reset(), "2026-02-02T00:00:00.000Z")]);
     expect((await catalog.describe())[0]).toMatchObject({ startedAt: "2026-02-02T00:00:00.000Z", windowCount: 1, title: null });
+    await opened.append("s", [at(text("after the clear\nsecond line"), "2026-02-02T01:00:00.000Z")]);
+    expect((await catalog.describe())[0]).toMatchObject({ title: "after the clear" });
+  });
+
+  it("titles a ctxwin session by its first user message: typed text only, its first line, at most 120 characters", async () => {
+    const opened = open();
+    await opened.append("notes", [leadIn("r-0"), { ...text("a budget warning"), synthetic: true, meta: { type: "budget-warning" } }]);
+    await opened.append("notes", [reply("the assistant speaks first"), text("\n  Rotate the staging keys  \nthen deploy"), text("later")]);
+    await opened.append("long", [text(`${"x".repeat(200)}`)]);
+    await opened.append("silent", [reply("only the assistant")]);
+    const titles = Object.fromEntries((await new SessionCatalog({ store: opened }).describe()).map((descriptor) => [descriptor.sessionId, descriptor.title]));
+    expect(titles).toEqual({ notes: "Rotate the staging keys", long: `${"x".repeat(119)}…`, silent: null });
   });
 });

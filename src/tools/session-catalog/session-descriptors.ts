@@ -2,15 +2,19 @@
  * What cross-session discovery knows about each session of a store: where it came from (an
  * imported Claude Code or Codex session, or a ctxwin session), its title and project folder, and
  * when it ran. Imported sessions carry this in their hidden first row (`meta.type`
- * "imported-session"); a ctxwin session ran in the store's own project. A session with a manual
- * reset is described from its privacy floor on (ADR 0046): no title, and its start time and window
- * count are those of the windows after the floor. Descriptors are cached per session and re-read
- * only when the session grows or is created again, so listing thousands of sessions costs two row
- * reads per new or changed session (and one window page per changed session with a reset).
+ * "imported-session"); a ctxwin session ran in the store's own project and is titled by its first
+ * user message, as an importer titles an imported one. A session with a manual reset is described
+ * from its privacy floor on (ADR 0046): its title is the first user message after the floor
+ * (ADR 0054), its start time and window count are those of the windows after the floor.
+ * Descriptors are cached per session and re-read only when the session grows or is created again,
+ * so listing thousands of sessions costs two row reads per new or changed session, plus one item
+ * page per session whose title is not known yet and one window page per changed session with a
+ * reset.
  */
 import { sliceSafe } from "../../core/row-text.js";
 import { MAX_PAGE_LIMIT } from "../../store/options.js";
 import type { HistoryStore, SessionSummary } from "../../store/port.js";
+import { firstUserText } from "./first-user-text.js";
 
 /** Where a session's rows came from. */
 export const SESSION_SOURCES = ["claude-code", "codex", "ctxwin"] as const;
@@ -25,8 +29,9 @@ export interface SessionDescriptor {
   sessionId: string;
   source: SessionSource;
   /**
-   * The source's title (its first user message's first line). `null` for ctxwin sessions and for
-   * sessions with a manual reset: the title is transcript text from before the privacy floor.
+   * The first line of the session's first user message (an imported session: the importer's
+   * title, which is that line); with a manual reset, of the first user message after it. At most
+   * 120 characters; `null` while the session has no such message.
    */
   title: string | null;
   /** The folder the agent ran in, when known. */
@@ -71,6 +76,8 @@ export class SessionCatalog {
   readonly store: HistoryStore;
   private readonly projectDirectory: string | undefined;
   private readonly cache = new Map<string, CachedDescriptor>();
+  /** Titles found by reading the session, per incarnation and floor: a found title never changes. */
+  private readonly titles = new Map<string, { incarnation: string; floorSeq: number; title: string }>();
 
   constructor({ store, projectDirectory }: { store: HistoryStore; projectDirectory?: string }) {
     this.store = store;
@@ -88,6 +95,7 @@ export class SessionCatalog {
       if (matches(descriptor, filter)) descriptors.push(descriptor);
     }
     for (const sessionId of this.cache.keys()) if (!known.has(sessionId)) this.cache.delete(sessionId);
+    for (const sessionId of this.titles.keys()) if (!known.has(sessionId)) this.titles.delete(sessionId);
     return descriptors.sort((left, right) => right.endedAt.localeCompare(left.endedAt) || left.sessionId.localeCompare(right.sessionId));
   }
 
@@ -108,7 +116,8 @@ export class SessionCatalog {
     const last = summary.lastSeq <= 1 ? first : await this.store.read(sessionId, summary.lastSeq, { includeCleared: true });
     const header = first?.meta?.type === IMPORTED_SESSION_TYPE && first.synthetic === true ? first.meta : undefined;
     const source = header === undefined ? "ctxwin" : sourceOf(header["source"]);
-    const title = header !== undefined && summary.floorSeq === 0 && typeof header["title"] === "string" && header["title"] !== "" ? sliceSafe(header["title"], 0, MAX_TITLE_CHARS) : null;
+    const headerTitle = header !== undefined && summary.floorSeq === 0 && typeof header["title"] === "string" && header["title"] !== "" ? header["title"] : undefined;
+    const title = headerTitle === undefined ? await this.titleAfterFloor(summary) : sliceSafe(headerTitle, 0, MAX_TITLE_CHARS);
     const headerProject = header === undefined ? undefined : header["project"];
     const project = typeof headerProject === "string" ? sliceSafe(headerProject, 0, MAX_PROJECT_CHARS) : header === undefined ? (this.projectDirectory ?? null) : null;
     const endedAt = last?.createdAt ?? summary.updatedAt;
@@ -117,6 +126,21 @@ export class SessionCatalog {
     }
     const visible = await this.windowsAfterFloor(sessionId);
     return { sessionId, source, title, project, startedAt: visible.startedAt ?? endedAt, endedAt, windowCount: visible.count, summary };
+  }
+
+  /** The first line of the first user message after the floor (the store applies it), or null. */
+  private async titleAfterFloor(summary: SessionSummary): Promise<string | null> {
+    const cached = this.titles.get(summary.sessionId);
+    if (cached !== undefined && cached.incarnation === summary.incarnation && cached.floorSeq === summary.floorSeq) return cached.title;
+    const text = await firstUserText({ store: this.store, sessionId: summary.sessionId });
+    if (text === undefined) {
+      this.titles.delete(summary.sessionId);
+      return null;
+    }
+    const line = text.split("\n")[0]!.trim();
+    const title = line.length <= MAX_TITLE_CHARS ? line : `${sliceSafe(line, 0, MAX_TITLE_CHARS - 1)}…`;
+    this.titles.set(summary.sessionId, { incarnation: summary.incarnation, floorSeq: summary.floorSeq, title });
+    return title;
   }
 
   /** How many windows lie after the privacy floor (the store applies it) and when the oldest began. */

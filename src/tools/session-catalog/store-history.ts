@@ -4,7 +4,7 @@
  * that tool's own code, plus `list_sessions` and cross-session `search`. Read-only; every answer
  * is one JSON result of at most 16 KiB, bad input included (an error result, never an exception).
  */
-import { ITEM_CHARS, ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, SESSION_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
+import { ITEM_CHARS, ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, SESSION_LIMIT, STORE_HISTORY_LABEL, WINDOW_LIMIT } from "../../core/history-view/limits.js";
 import type { HistoryStore } from "../../store/port.js";
 import { RecentItems } from "../session-history/history-context.js";
 import type { SessionHistoryResult } from "../session-history/results.js";
@@ -72,7 +72,8 @@ export function createStoreHistory({ store, projectDirectory }: { store: History
           const action = request.input["action"] as CatalogResult["action"];
           return catalogError({ action, code: "session_not_available", message: `Session ${JSON.stringify(request.sessionId)} is not in this store; call list_sessions for the sessions there are.` });
         }
-        return executeSessionHistory({ store, sessionId: request.sessionId, input: request.input, recentItems: recentItemsOf(request.sessionId) });
+        // The caller is not that session's agent: its results do not speak of "this session".
+        return executeSessionHistory({ store, sessionId: request.sessionId, input: request.input, recentItems: recentItemsOf(request.sessionId), label: STORE_HISTORY_LABEL });
       }
     }
   }

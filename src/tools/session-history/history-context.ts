@@ -4,6 +4,7 @@
  * before the floor out of every result, whatever the store returned (defence in depth).
  */
 import type { StoredRow, HistoryStore, WindowSummary } from "../../store/port.js";
+import { HISTORY_LABEL } from "../../core/history-view/limits.js";
 import { sliceSafe } from "../../core/row-text.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { windowIdFor } from "../../core/windows.js";
@@ -17,6 +18,11 @@ export interface HistoryContext {
   lastSeq: number;
   /** Items read recently by this tool instance, so paging a huge item does not re-read it per page. */
   recentItems: RecentItems;
+  /**
+   * What every result says its content is: `HISTORY_LABEL` for an agent's own session,
+   * `STORE_HISTORY_LABEL` when the caller is not the session's agent (the MCP server).
+   */
+  label: string;
 }
 
 /** A rendered item kept between `read_item` pages. */
@@ -62,14 +68,16 @@ export async function loadHistoryContext({
   store,
   sessionId,
   recentItems = new RecentItems(),
+  label = HISTORY_LABEL,
 }: {
   store: HistoryStore;
   sessionId: string;
   recentItems?: RecentItems;
+  label?: string;
 }): Promise<HistoryContext> {
   const summary = await store.session(sessionId);
   recentItems.observe(summary?.incarnation);
-  return { store, sessionId, floor: summary?.floorSeq ?? 0, lastSeq: summary?.lastSeq ?? 0, recentItems };
+  return { store, sessionId, floor: summary?.floorSeq ?? 0, lastSeq: summary?.lastSeq ?? 0, recentItems, label };
 }
 
 /** A row the tool may show: of this session, after the floor, and visible to history. */

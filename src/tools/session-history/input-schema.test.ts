@@ -45,7 +45,7 @@ describe("session_history input schema", () => {
       ["read_item", ["action must be one of"]],
       [[1, 2], ["action must be one of"]],
       [{ action: "delete_everything" }, ['got "delete_everything"']],
-      [{ action: "list_windows", limit: "10" }, ['limit must be an integer from 1 to 50', 'got "10"']],
+      [{ action: "list_windows", limit: "ten" }, ['limit must be an integer from 1 to 50', 'got "ten"']],
       [{ action: "list_windows", limit: 2.5 }, ["limit must be an integer", "got 2.5"]],
       [{ action: "list_windows", limit: -4 }, ["got -4"]],
       [{ action: "list_windows", limit: 1e12 }, ["got 1000000000000"]],

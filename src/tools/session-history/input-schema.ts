@@ -3,9 +3,12 @@
  * the model sees (as JSON Schema) and what `execute` validates against. The schema handed to the
  * AI SDK is its permissive twin: the same JSON Schema, but every value passes, because the SDK
  * refuses schema-invalid input before `execute` runs and the model would get a raw validation
- * dump instead of an error result it can act on (docs/adr: tool input validation).
+ * dump instead of an error result it can act on (docs/adr: tool input validation). Integer fields
+ * also take a canonical decimal string such as "5" (some MCP clients send every argument as text,
+ * ADR 0054) and still render as `integer`.
  */
 import { z } from "zod";
+import { integerInput } from "../../core/integer-input.js";
 import { MAX_QUERY_CHARS } from "../../core/search-query.js";
 import { MAX_TOOL_NAME_CHARS, SEARCH_ORDERS, SEARCH_ROLES } from "../../core/search-filter.js";
 import {
@@ -65,11 +68,7 @@ export const SessionHistoryInputSchema = z.object({
     .describe(
       "list_windows: the context windows of this session, newest first. list_items: the items of one window (or of the whole readable history), oldest first. search: find items by text. read_item: read one item's text page by page.",
     ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(maxListLimit)
+  limit: integerInput(z.number().int().min(1).max(maxListLimit))
     .nullish()
     .describe(
       `list_windows and list_items: at most this many entries (default ${WINDOW_LIMIT.default}, max ${maxListLimit}). search: at most this many hits (default ${SEARCH_LIMIT.default}, max ${SEARCH_LIMIT.max}).`,
@@ -83,11 +82,7 @@ export const SessionHistoryInputSchema = z.object({
     .nullish()
     .describe("search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first."),
   before_item: itemId.nullish().describe("search: only items older than this item id (literal paging: the `next` of the previous page)."),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_SEARCH_OFFSET)
+  offset: integerInput(z.number().int().min(0).max(MAX_SEARCH_OFFSET))
     .nullish()
     .describe("search, ranked mode only: skip this many hits (ranked paging: the `next` of the previous page)."),
   role: z
@@ -104,20 +99,13 @@ export const SessionHistoryInputSchema = z.object({
     .enum(SEARCH_ORDERS)
     .nullish()
     .describe("search, ranked only: 'relevance' (default) or 'newest' first."),
-  max_item_chars: z
-    .number()
-    .int()
-    .min(ITEM_CHARS.min)
-    .max(ITEM_CHARS.max)
+  max_item_chars: integerInput(z.number().int().min(ITEM_CHARS.min).max(ITEM_CHARS.max))
     .nullish()
     .describe(`search: longest snippet (default ${SNIPPET_MAX_CHARS}); list_items: longest preview (default ${ITEM_PREVIEW_CHARS}).`),
   item_id: itemId.nullish().describe("read_item: the item to read."),
-  offset_chars: z.number().int().min(0).nullish().describe("read_item: where the page starts, in characters (default 0)."),
-  limit_chars: z
-    .number()
-    .int()
-    .min(1)
-    .max(READ_LIMIT_CHARS.max)
+  offset_chars: integerInput(z.number().int().min(0))
+    .nullish().describe("read_item: where the page starts, in characters (default 0)."),
+  limit_chars: integerInput(z.number().int().min(1).max(READ_LIMIT_CHARS.max))
     .nullish()
     .describe(`read_item: page length in characters (default ${READ_LIMIT_CHARS.default}, max ${READ_LIMIT_CHARS.max}); a page may be shorter to keep the result within 16 KiB.`),
 });

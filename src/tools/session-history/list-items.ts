@@ -5,7 +5,7 @@
  */
 import { classifyBoundary } from "../../core/boundary.js";
 import { fitEntries } from "../../core/history-view/bounded-result.js";
-import { HISTORY_LABEL, ITEM_LIMIT, ITEM_PREVIEW_CHARS, MAX_RESULT_BYTES } from "../../core/history-view/limits.js";
+import { ITEM_LIMIT, ITEM_PREVIEW_CHARS, MAX_RESULT_BYTES } from "../../core/history-view/limits.js";
 import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
 import { renderRowText } from "../../core/row-text.js";
 import { parseWindowId, windowIdFor } from "../../core/windows.js";
@@ -54,7 +54,7 @@ export async function listItems(context: HistoryContext, input: SessionHistoryIn
     const hasMore = rows.length > kept.length || !exhausted;
     const last = kept.at(-1)?.item_id ?? (kept.length === 0 && !exhausted ? String(scannedTo) : undefined);
     return {
-      label: HISTORY_LABEL,
+      label: context.label,
       ok: true,
       action: "list_items",
       window_id: windowId ?? null,

@@ -3,7 +3,7 @@
  * item count, first and last visible item, time span, rollover reason and a one-line preview.
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
-import { HISTORY_LABEL, MAX_RESULT_BYTES, WINDOW_LIMIT, WINDOW_PREVIEW_CHARS } from "../../core/history-view/limits.js";
+import { MAX_RESULT_BYTES, WINDOW_LIMIT, WINDOW_PREVIEW_CHARS } from "../../core/history-view/limits.js";
 import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
 import { renderRowText } from "../../core/row-text.js";
 import { parseWindowId } from "../../core/windows.js";
@@ -41,7 +41,7 @@ export async function listWindows(context: HistoryContext, input: SessionHistory
     const hasMore = page.hasMore || kept.length < entries.length;
     const last = kept.at(-1);
     return {
-      label: HISTORY_LABEL,
+      label: context.label,
       ok: true,
       action: "list_windows",
       windows: kept,

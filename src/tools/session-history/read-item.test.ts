@@ -113,7 +113,8 @@ describe.each(backends)("session_history read_item ($name)", (backend) => {
       [{ action: "read_item", item_id: "1", offset_chars: 11 }, "offset_past_end"],
       [{ action: "read_item", item_id: "1", limit_chars: 0 }, "invalid_input"],
       [{ action: "read_item", item_id: "1", limit_chars: 16_001 }, "invalid_input"],
-      [{ action: "read_item", item_id: "1", limit_chars: "8000" }, "invalid_input"],
+      [{ action: "read_item", item_id: "1", limit_chars: "08000" }, "invalid_input"],
+      [{ action: "read_item", item_id: "1", limit_chars: "8000.0" }, "invalid_input"],
     ];
     for (const [input, code] of cases) expectError(await callTool(historyTool, input), code);
     const end = expectOk(await callTool(historyTool, { action: "read_item", item_id: String(row!.seq), offset_chars: 10 }), "read_item");

@@ -4,7 +4,7 @@
  * 16 KiB, so reading every page in turn reconstructs the rendered item exactly, however large.
  */
 import { jsonByteLength } from "../../core/history-view/json-size.js";
-import { HISTORY_LABEL, MAX_RESULT_BYTES, READ_LIMIT_CHARS } from "../../core/history-view/limits.js";
+import { MAX_RESULT_BYTES, READ_LIMIT_CHARS } from "../../core/history-view/limits.js";
 import { pageText } from "../../core/history-view/page.js";
 import { renderRowText } from "../../core/row-text.js";
 import { parseItemId, windowIdFor } from "../../core/windows.js";
@@ -54,7 +54,7 @@ export async function readItem(context: HistoryContext, input: SessionHistoryInp
   const windowId = (await windowContaining(context, seq))?.windowId ?? windowIdFor(0);
 
   const build = (page: { text: string; offsetChars: number; endChars: number; hasMore: boolean }): ReadItemResult => ({
-    label: HISTORY_LABEL,
+    label: context.label,
     ok: true,
     action: "read_item",
     ...itemFields({ row, windowId, text }),

@@ -6,7 +6,7 @@
  * starts, so `read_item` can continue from there.
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
-import { HISTORY_LABEL, MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
+import { MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
 import { renderRowForSearch } from "../../core/row-text.js";
 import { InvalidQueryError, MAX_QUERY_CHARS, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { parseWindowId } from "../../core/windows.js";
@@ -75,7 +75,7 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
     // A filtered literal search that stopped early resumes below the rows it read (ADR 0033).
     const resume = kept.length === entries.length ? page.resumeBeforeSeq : undefined;
     const next = !hasMore ? null : resume !== undefined ? { before_item: String(resume) } : nextPage({ mode, nextOffset: offset + consumed(kept.length), kept });
-    return { label: HISTORY_LABEL, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
+    return { label: context.label, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
   };
   const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
   return fitted?.result ?? build([]);

@@ -7,7 +7,7 @@ import { tool, type Tool } from "ai";
 import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId } from "../../core/row.js";
 import { InvalidQueryError } from "../../core/search-query.js";
-import { ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
+import { HISTORY_LABEL, ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
 import type { HistoryStore } from "../../store/port.js";
 import { RecentItems, loadHistoryContext } from "./history-context.js";
 import { checkInput, misplacedFields, permissiveInputSchema, type SessionHistoryRawInput } from "./input-schema.js";
@@ -42,7 +42,7 @@ export interface SessionHistoryToolOptions {
 
 /**
  * Runs one `session_history` call against the store: validates the raw input, dispatches the
- * action, and turns every kind of bad input into an error result.
+ * action, and turns every kind of bad input into an error result. Every result carries `label`.
  *
  * @example
  * const result = await executeSessionHistory({ store, sessionId: "s1", input: { action: "search", query: "deploy" } });
@@ -52,18 +52,28 @@ export async function executeSessionHistory({
   sessionId,
   input,
   recentItems,
+  label = HISTORY_LABEL,
 }: {
   store: HistoryStore;
   sessionId: string;
   input: unknown;
   /** Keep one per tool instance so that paging a huge item reads and renders it once. */
   recentItems?: RecentItems;
+  /** What the results say they are; the default speaks of the caller's own session. */
+  label?: string;
 }): Promise<SessionHistoryResult> {
+  const result = await dispatch({ store, sessionId, input, recentItems, label });
+  // Results are built to their bound with `label` already in them; error results (a few hundred
+  // bytes, built where no context is at hand) get it here.
+  return result.ok || result.label === label ? result : { ...result, label };
+}
+
+async function dispatch({ store, sessionId, input, recentItems, label }: { store: HistoryStore; sessionId: string; input: unknown; recentItems: RecentItems | undefined; label: string }): Promise<SessionHistoryResult> {
   const checked = checkInput(input);
   if (!checked.ok) return errorResult({ action: actionOf(input), code: "invalid_input", message: checked.message });
   const misplaced = misplacedFields(checked.input);
   if (misplaced !== undefined) return errorResult({ action: checked.input.action, code: "invalid_input", message: misplaced });
-  const context = await loadHistoryContext({ store, sessionId, ...(recentItems === undefined ? {} : { recentItems }) });
+  const context = await loadHistoryContext({ store, sessionId, label, ...(recentItems === undefined ? {} : { recentItems }) });
   try {
     switch (checked.input.action) {
       case "list_windows":

@@ -44,6 +44,19 @@ describe("workspace tool input", () => {
     expect(await callTool(tools, "read_file", { path: "a.txt", unknown_field: 1 })).toBe("File: a.txt · lines 1–1 of 1\n" + "x".repeat(100) + "5");
   });
 
+  it("reads a canonical decimal string as an integer (MCP Inspector sends every argument as text), refuses other text", async () => {
+    const { root } = makeWorkspace({ "a.txt": "one hit\ntwo hit\nthree hit\n" });
+    const tools = workspaceTools({ root, limits: { maxSearchMatches: 10 } });
+    expect(await callTool(tools, "read_file", { path: "a.txt", offset: "2", limit: "1" })).toMatch(/^File: a\.txt · lines 2–2 of 3\ntwo hit/);
+    expect((await callTool(tools, "search_text", { query: "hit", limit: "1" })).split("\n")[0]).toBe("a.txt:1: one hit");
+    for (const text of ["1.0", "1e0", "", " 1", "+1", "01", "-1", "0"]) {
+      expect(await callTool(tools, "read_file", { path: "a.txt", limit: text })).toBe(`Error: Invalid input: limit must be an integer ≥ 1; got ${JSON.stringify(text)}.`);
+    }
+    expect(await callTool(tools, "search_text", { query: "hit", limit: "11" })).toBe('Error: Invalid input: limit must be an integer from 1 to 10; got "11".');
+    const schema = (await asSchema(tools["read_file"]!.inputSchema).jsonSchema) as { properties: Record<string, { anyOf?: unknown[] }> };
+    expect(schema.properties["offset"]!.anyOf).toEqual([{ type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, { type: "null" }]);
+  });
+
   it("refuses files too large to read without reading them, and reads a large file's middle", async () => {
     const { root } = makeWorkspace();
     fs.closeSync(fs.openSync(path.join(root, "huge.log"), "w"));

@@ -2,8 +2,10 @@
  * The strict input schemas of the workspace tools (what the model sees, as JSON Schema, and what
  * `execute` validates) and, per field, what it must be, phrased for the error the model reads.
  * Optional fields are nullish: strict-mode providers send `null` for fields they leave out.
+ * Integer fields also take a canonical decimal string such as "5" (ADR 0054).
  */
 import { z } from "zod";
+import { integerInput } from "../../core/integer-input.js";
 import { MAX_PATH_CHARS, MAX_QUERY_CHARS } from "./limits.js";
 
 const pathField = z.string().max(MAX_PATH_CHARS);
@@ -18,8 +20,8 @@ export function workspaceInputSchemas({ maxSearchMatches }: { maxSearchMatches: 
   return {
     read_file: z.object({
       path: pathField.describe('File to read, relative to the workspace root, e.g. "src/index.ts".'),
-      offset: z.number().int().min(1).nullish().describe("1-based line to start at (default 1). Use the offset a truncated result gives to continue."),
-      limit: z.number().int().min(1).nullish().describe("Most lines to return (default: as many as fit in the result)."),
+      offset: integerInput(z.number().int().min(1)).nullish().describe("1-based line to start at (default 1). Use the offset a truncated result gives to continue."),
+      limit: integerInput(z.number().int().min(1)).nullish().describe("Most lines to return (default: as many as fit in the result)."),
     }),
     list_files: z.object({
       path: pathField.nullish().describe('Folder to list, relative to the workspace root (default ".", the root).'),
@@ -28,11 +30,7 @@ export function workspaceInputSchemas({ maxSearchMatches }: { maxSearchMatches: 
     search_text: z.object({
       query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Text to find: literal (no regular expressions), case-insensitive, within one line."),
       path: pathField.nullish().describe('Folder or file to search, relative to the workspace root (default ".", everything).'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(maxSearchMatches)
+      limit: integerInput(z.number().int().min(1).max(maxSearchMatches))
         .nullish()
         .describe(`Most matching lines to return (default and maximum ${maxSearchMatches}).`),
     }),

@@ -90,8 +90,8 @@ describe("read_file", () => {
     const tools = workspaceTools({ root });
     expect(await callTool(tools, "read_file", { path: 7 })).toMatch(/^Error: Invalid input: path must be a path string .*; got 7\.$/);
     expect(await callTool(tools, "read_file", {})).toMatch(/^Error: Invalid input: path must be .*; it is missing\.$/);
-    expect(await callTool(tools, "read_file", { path: "a.txt", offset: 0, limit: "5" })).toBe(
-      'Error: Invalid input: offset must be an integer ≥ 1 (a 1-based line number); got 0; limit must be an integer ≥ 1; got "5".',
+    expect(await callTool(tools, "read_file", { path: "a.txt", offset: 0, limit: "5 lines" })).toBe(
+      'Error: Invalid input: offset must be an integer ≥ 1 (a 1-based line number); got 0; limit must be an integer ≥ 1; got "5 lines".',
     );
     expect(await callTool(tools, "read_file", "a.txt")).toMatch(/^Error: Invalid input: path must be/);
   });
