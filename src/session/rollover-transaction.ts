@@ -9,7 +9,6 @@ import { notesWarningSentence } from "../core/hot-memories/notes-guidance.js";
 import { budgetWarningText } from "../core/rollover/budget-warning-text.js";
 import { budgetWarningRow, rejectedInputRow } from "../core/rollover/notice-rows.js";
 import { continueRow, leadInRow, rolloverTransactionRows, userInputRow } from "../core/rollover/rollover-rows.js";
-import { carryBounds, deriveTurnCarry } from "../core/rollover/turn-carry.js";
 import { deriveWindowPressure, hasBudgetWarning, isWindowFresh } from "../core/rollover/window-pressure.js";
 import type { RolloverReason, RowInput, RowPart } from "../core/row.js";
 import { windowIdFor } from "../core/windows.js";
@@ -20,6 +19,7 @@ import { AppendConflictError } from "../store/errors.js";
 import type { ActiveWindow, StoredRow } from "../store/port.js";
 import { modelKey } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
+import { carriedContinuation } from "./carried-continuation.js";
 import { calibrate, overheadTokens, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, toolOutputLimits, type SessionContext } from "./session-context.js";
@@ -156,7 +156,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   // A turn stopped by this rollover continues in the new window with its task and its finished calls.
   const continuation =
     rollover !== undefined && !compacting && trigger.kind !== "user" && context.continuity.carry && limit !== undefined
-      ? carriedContinuation({ context, window, limit, freshBase, createdAt, rowTokens: (row) => calibrate(rowRequestTokens({ seq: 0, role: row.role, parts: row.parts, tokens: undefined }, frame, limits), factor), countTokens: frame.countTokens })
+      ? carriedContinuation({ context, window, rollover, nextWindowId, limit, frame, limits, createdAt })
       : triggerRow;
   const rows = compacting
     ? {
@@ -231,40 +231,6 @@ function rowsToAppend({
   if (triggerRow !== undefined) return { rows: [triggerRow] };
   // A warning turn whose warning is no longer due (already in the window): continue instead.
   return { rows: [continueRow({ createdAt })] };
-}
-
-/**
- * The `continue` row of a rollover that stops a turn, carrying the turn's input and ledger
- * (docs/adr/0023). The carry is counted like every row: when the fresh window could not hold it
- * under the hard ceiling, it is carried with halved bounds, and at worst not at all.
- */
-function carriedContinuation({
-  context,
-  window,
-  limit,
-  freshBase,
-  createdAt,
-  rowTokens,
-  countTokens,
-}: {
-  context: SessionContext;
-  window: ActiveWindow;
-  limit: number;
-  freshBase: number;
-  createdAt: string;
-  rowTokens: (row: RowInput) => number;
-  countTokens: (text: string) => number;
-}): RowInput {
-  const ceiling = context.policy.hardCeiling(limit);
-  let bounds = carryBounds(limit);
-  while (bounds.inputTokens > 0 || bounds.ledgerTokens > 0) {
-    const carry = deriveTurnCarry({ rows: window.rows, windowId: window.windowId, bounds, countTokens });
-    if (carry === undefined) break;
-    const row = continueRow({ createdAt, carry, historyToolAvailable: context.historyToolAvailable });
-    if (freshBase + rowTokens(row) <= ceiling) return row;
-    bounds = { inputTokens: Math.floor(bounds.inputTokens / 2), ledgerTokens: Math.floor(bounds.ledgerTokens / 2) };
-  }
-  return continueRow({ createdAt });
 }
 
 function triggerRowFor(trigger: TurnTrigger, { createdAt }: { createdAt: string }): RowInput | undefined {
