@@ -13,8 +13,7 @@ import { deriveWindowPressure, hasBudgetWarning, isWindowFresh } from "../core/r
 import type { RolloverReason, RowInput, RowPart } from "../core/row.js";
 import { windowIdFor } from "../core/windows.js";
 import { CtxwinError } from "../core/errors.js";
-import { compactionSummaryRow } from "../core/rollover/notice-rows.js";
-import { summarizeWindow } from "./compaction.js";
+import { planSummary, summarizeWindow, summaryRow } from "./compaction.js";
 import { AppendConflictError } from "../store/errors.js";
 import type { ActiveWindow, StoredRow } from "../store/port.js";
 import { modelKey } from "./budget-policy.js";
@@ -158,11 +157,17 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     rollover !== undefined && !compacting && trigger.kind !== "user" && context.continuity.carry && limit !== undefined
       ? carriedContinuation({ context, window, rollover, nextWindowId, limit, frame, limits, createdAt })
       : triggerRow;
-  const rows = compacting
-    ? {
-        rows: [compactionSummaryRow({ summary: await summarizeWindow(context, { rows: window.rows, model, frame, signal: request.signal }), previousWindowId: window.windowId, createdAt }), triggerRow ?? continueRow({ createdAt })],
-        compaction: { windowId: nextWindowId, previousWindowId: window.windowId },
-      }
+  let summary: RowInput | undefined;
+  if (compacting) {
+    const plan = await planSummary(context, { rows: window.rows, model, frame });
+    if (plan.status === "too-large") {
+      if (trigger.kind !== "user") return { status: "blocked", reason: plan.reason, estimatedTokens: plan.estimatedTokens, hardCeiling: plan.hardCeiling };
+      return reject(context, request, { reason: plan.reason, estimatedTokens: plan.estimatedTokens, hardCeiling: plan.hardCeiling, parts: trigger.parts, metadata: trigger.metadata });
+    }
+    summary = summaryRow(context, { plan, summary: await summarizeWindow(context, { plan, model, frame, signal: request.signal }), previousWindowId: window.windowId, createdAt });
+  }
+  const rows = summary !== undefined
+    ? { rows: [summary, triggerRow ?? continueRow({ createdAt })], compaction: { windowId: nextWindowId, previousWindowId: window.windowId } }
     : rowsToAppend({ context, request, window, triggerRow: continuation, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
   let stored: StoredRow[];
   try {

@@ -5,9 +5,9 @@
 import type { LanguageModel, Tool, ToolSet } from "ai";
 import type { RolloverReason, RowPart } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
-import type { BudgetSettings, SessionBudgetPolicy } from "./budget-policy.js";
+import type { BudgetSettings, BudgetStrategy, SessionBudgetPolicy } from "./budget-policy.js";
 
-export type BudgetStrategy = "rollover" | "compact" | "off";
+export type { BudgetStrategy } from "./budget-policy.js";
 
 export interface SessionBudgetOptions extends BudgetSettings {
   /** `rollover` (default): hard rollovers; `compact`: LLM summary boundary; `off`: only the hard ceiling blocks. */
