@@ -103,14 +103,13 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   let rollover: Omit<RolloverInfo, "windowId" | "rolloverId"> | undefined;
   let warningDue = false;
   let rolloverAt: number | undefined;
-  let freshBase = 0;
   const latchConsumed = request.latch !== undefined;
   if (limit !== undefined) {
     const ceiling = context.policy.hardCeiling(limit);
     // A latched handoff note rides in the lead-in: it counts toward the fresh window like the rest.
     const handoffNote = request.latch?.windowId === window.windowId ? request.latch.handoffNote : undefined;
     const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context), ...(handoffNote === undefined ? {} : { handoffNote }) });
-    freshBase = calibrate(overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits), factor);
+    const freshBase = calibrate(overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits), factor);
     const freshEstimate = freshBase + triggerTokens;
     if (freshEstimate > ceiling && trigger.kind === "user") {
       const reason = `This message does not fit even a fresh context window of ${modelKey(model)}: about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. Shorten it, remove attachments, or use a model with a larger context.`;
@@ -152,7 +151,7 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   // Strategy `compact`: the model summarizes the window and the summary opens the next one.
   // An emergency (the provider refused the request) cannot be summarized by that provider: it rolls over.
   const compacting = rollover !== undefined && context.strategy === "compact" && request.forced === undefined;
-  // A turn stopped by this rollover continues in the new window with its task and its finished calls.
+  // A turn stopped by this rollover continues in the new window with its task and its calls' outcomes.
   const continuation =
     rollover !== undefined && !compacting && trigger.kind !== "user" && context.continuity.carry && limit !== undefined
       ? carriedContinuation({ context, window, rollover, nextWindowId, limit, frame, limits, createdAt })

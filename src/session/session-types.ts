@@ -36,7 +36,8 @@ export interface HotMemoriesProvider {
 export interface ContinuityOptions {
   /**
    * The `continue` row after a rollover that stops a turn carries the turn's user input (verbatim,
-   * bounded) and a ledger of its finished tool calls (default true).
+   * bounded) and a ledger of its tool calls, each with its outcome: finished, failed or not run
+   * (default true; docs/adr/0050).
    */
   carry?: boolean;
   /**
