@@ -6,8 +6,10 @@
  * only its requests (bench/continuity/agent.ts, docs/adr/0026). Each task starts after a random
  * amount of earlier conversation, so its rollovers fall at random points in the middle of its turn.
  *
- * The same tasks run in three configurations in one run: today's continuity features on (carried
- * task and ledger, notes-flush step), the features off (the baseline), and strategy `compact`.
+ * The same tasks run in four configurations in one run: today's continuity features on (carried
+ * task and ledger, notes-flush step), the features off (the baseline), strategy `compact`, and
+ * strategy `off` (only the hard ceiling: a task that reads more than a window holds must end
+ * `blocked` with a reason, never stop silently).
  * Reported per configuration and per context limit: tasks answered correctly after a mid-turn
  * rollover (goal 100%), redundant document re-reads per rollover (goal 0), tokens spent on
  * continuity per rollover (carry + flush, or the compaction summary), and all tokens of the tasks
@@ -30,9 +32,10 @@ export const CONFIGURATIONS: readonly Configuration[] = [
   { name: "on", strategy: "rollover", continuity: { carry: true, notesFlush: true } },
   { name: "off", strategy: "rollover", continuity: { carry: false, notesFlush: false } },
   { name: "compact", strategy: "compact", continuity: { carry: false, notesFlush: false } },
+  { name: "strategy-off", strategy: "off", continuity: {} },
 ];
 
-const LABELS: Record<string, string> = { on: "carry + notes flush (default)", off: "baseline: features off", compact: 'strategy "compact"' };
+const LABELS: Record<string, string> = { on: "carry + notes flush (default)", off: "baseline: features off", compact: 'strategy "compact"', "strategy-off": 'strategy "off"' };
 
 export interface RunPlan {
   limits: readonly number[];
@@ -83,6 +86,10 @@ export interface Summary {
   historyCalls: number;
   /** Tasks stopped at the request cap, failed or blocked. */
   unfinished: number;
+  /** Of those: ended `blocked` with a reason, ended `failed`, stopped by the benchmark's request cap. */
+  blocked: number;
+  failed: number;
+  stopped: number;
   carryTokens: number;
   /** Notes-flush requests, or compaction summary requests and rows. */
   stepTokens: number;
@@ -102,6 +109,9 @@ export function summarize(runs: readonly TaskRun[]): Summary {
     redundantReads: sum((run) => run.redundantReads),
     historyCalls: sum((run) => run.historyCalls),
     unfinished: runs.filter((run) => run.stopped || run.status !== "completed").length,
+    blocked: runs.filter((run) => run.status === "blocked" && run.error !== undefined && run.error !== "").length,
+    failed: runs.filter((run) => run.status !== "completed" && !(run.status === "blocked" && run.error !== undefined && run.error !== "")).length,
+    stopped: runs.filter((run) => run.stopped).length,
     carryTokens: sum((run) => run.carryTokens),
     stepTokens: sum((run) => run.flushTokens + run.summaryTokens),
     totalTokens: sum((run) => run.totalTokens),
@@ -112,12 +122,18 @@ const percent = (part: number, whole: number) => (whole === 0 ? "–" : `${((par
 const perRollover = (value: number, rollovers: number) => (rollovers === 0 ? "–" : (value / rollovers).toFixed(2));
 const perRolloverTokens = (value: number, rollovers: number) => (rollovers === 0 ? "–" : Math.round(value / rollovers).toLocaleString("en-US"));
 
+/** `0`, or `3 (2 blocked, 1 stopped)`. */
+function unfinishedCell(summary: Summary): string {
+  const kinds = [summary.blocked > 0 ? `${summary.blocked} blocked` : "", summary.failed > 0 ? `${summary.failed} failed` : "", summary.stopped > 0 ? `${summary.stopped} stopped` : ""].filter((text) => text !== "");
+  return kinds.length === 0 ? String(summary.unfinished) : `${summary.unfinished} (${kinds.join(", ")})`;
+}
+
 function row(label: string, summary: Summary, baseline: Summary): string {
   return [
     label,
     `${summary.correctCrossed}/${summary.crossed} (${percent(summary.correctCrossed, summary.crossed)})`,
     `${summary.correct}/${summary.tasks}`,
-    String(summary.unfinished),
+    unfinishedCell(summary),
     String(summary.midTurn),
     String(summary.notesFlushes),
     perRollover(summary.redundantReads, summary.midTurn),
@@ -149,6 +165,11 @@ export function report(runs: readonly TaskRun[], limits: readonly number[]): voi
   console.log("");
   goal("features on: correct after a mid-turn rollover", on.crossed === 0 ? 0 : on.correctCrossed / on.crossed, ">=", 1, (value) => `${(value * 100).toFixed(0)}%`);
   goal("features on: redundant re-reads per rollover", on.midTurn === 0 ? 0 : on.redundantReads / on.midTurn, "<=", 0, (value) => value.toFixed(2));
+  const compact = summarize(of("compact"));
+  goal('strategy "compact": tasks answered correctly', compact.tasks === 0 ? 0 : compact.correct / compact.tasks, ">=", 1, (value) => `${(value * 100).toFixed(0)}%`);
+  // Strategy `off` cannot finish a task that reads more than a window holds: it must say so.
+  const off = summarize(of("strategy-off"));
+  goal('strategy "off": tasks unfinished without a blocked reason', off.unfinished - off.blocked, "<=", 0);
   const difference = (on.redundantReads - baseline.redundantReads) / Math.max(1, baseline.redundantReads);
   console.log(`redundant re-reads vs baseline: ${on.redundantReads} vs ${baseline.redundantReads} (${(difference * 100).toFixed(0)}%)`);
 }
@@ -166,7 +187,7 @@ export async function run(): Promise<void> {
   }
   const large = process.argv.includes("--large");
   const plan: RunPlan = {
-    limits: large ? [8_000, 12_000, 16_000, 24_000, 32_000, 48_000, 64_000] : [8_000, 16_000, 32_000, 64_000],
+    limits: large ? [8_000, 12_000, 16_000, 24_000, 32_000, 48_000, 64_000, 128_000] : [8_000, 16_000, 32_000, 64_000, 128_000],
     tasksPerFamily: large ? 4 : 1,
     seed: Number(flagValue("seed") ?? process.env["CTXWIN_BENCH_SEED"] ?? 14),
   };

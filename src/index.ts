@@ -114,7 +114,7 @@ export { loadHotMemoryCandidates, renderHotMemories, type HotMemoryCandidates, t
 export { listMemoryPins, setMemoryPin } from "./tools/memory/pins.js";
 export { MemoryIndexFormatError, MemoryLockTimeoutError, MemoryPathError } from "./tools/memory/errors.js";
 export { leadInText, type LeadInTextOptions } from "./core/rollover/lead-in-text.js";
-export { carriedContinueText, carryBounds, deriveTurnCarry, readCarry, type CarriedInput, type CarryBounds, type LedgerEntry, type TurnCarry } from "./core/rollover/turn-carry.js";
+export { carriedContinueText, carryBounds, deriveTurnCarry, readCarry, type CallOutcome, type CarriedInput, type CarryBounds, type LedgerEntry, type TurnCarry } from "./core/rollover/turn-carry.js";
 export { budgetWarningText, type BudgetWarningTextOptions, type WarningMemoryMode } from "./core/rollover/budget-warning-text.js";
 export {
   CONTINUE_TEXT,

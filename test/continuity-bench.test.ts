@@ -1,7 +1,7 @@
 /**
  * Smoke test of the continuity benchmark (bench/continuity.bench.ts) on a miniature corpus made up
  * here, so it runs without ../shared/data: the same engine, agent and accounting, two small tasks
- * under an 8k limit, all three configurations.
+ * under an 8k limit, all four configurations.
  */
 import { describe, expect, it } from "vitest";
 import { planTasks, runPlan, summarize } from "../bench/continuity.bench.js";
@@ -46,5 +46,9 @@ describe("continuity benchmark", () => {
     // The benchmark tells the configurations apart: without the features, pages are read again.
     expect(of("off").redundantReads).toBeGreaterThan(0);
     expect(of("compact").tasks).toBe(2);
+    // Strategy `off` cannot read more than a window holds: it says so, with a reason.
+    const off = runs.filter((run) => run.configuration === "strategy-off");
+    expect(off.map((run) => run.status)).toEqual(["blocked", "blocked"]);
+    expect(off.every((run) => /rollovers are off/.test(run.error ?? ""))).toBe(true);
   });
 });

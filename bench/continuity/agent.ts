@@ -43,7 +43,7 @@ interface PageRecord {
 
 const TASK_PATTERN = new RegExp(`${TASK_MARKER} \\S+\\. For each document below, .*? Documents: (.+?)\\. ${escapeRegExp(ANSWER_FORMAT)}`);
 const NOTE_LINE = /^- (\S+) p(\d+)\/(\d+): (\[.*\])$/gm;
-const LEDGER_LINE = /^- item (\d+): read_document (\{.*\})$/gm;
+const LEDGER_LINE = /^- item (\d+): read_document (\{.*\}) → finished$/gm;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

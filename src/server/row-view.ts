@@ -4,6 +4,8 @@
  */
 import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
 import { renderRowText, toolNameOf, truncate } from "../core/row-text.js";
+import { readCarry } from "../core/rollover/turn-carry.js";
+import { toolCallOutcome, type CallOutcome } from "../core/rollover/turn-ledger.js";
 import { hasUnknownType, internalTypeOf, isHidden } from "../core/visibility.js";
 import type { StoredRow } from "../store/port.js";
 import type { NumberedWindow } from "./session-windows.js";
@@ -17,9 +19,18 @@ export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush
 
 export type PartView =
   | { type: "text"; text: string }
-  | { type: "tool"; toolName: string; state: string; input: string; output: string }
+  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string }
   | { type: "file"; mediaType: string; filename?: string }
   | { type: "other"; label: string };
+
+/** What a `continue` row carried into its window (docs/adr/0023, 0050): `meta.carry`, as records. */
+export interface CarryView {
+  /** The stopped turn's user input, by item id (its text is in the row's `text`). */
+  input?: { itemId: string; windowId: string; truncated: boolean };
+  /** Each call of the turn in order; `session_history` calls carry only their action. */
+  calls: Array<{ itemId: string; toolName: string; input: string; outcome: CallOutcome; detail?: string }>;
+  omittedCalls: number;
+}
 
 export interface BoundaryView {
   kind: "rollover" | "compaction" | "reset";
@@ -42,6 +53,8 @@ export interface RowView {
   truncated: boolean;
   parts: PartView[];
   boundary?: BoundaryView;
+  /** A `continue` row that carries a stopped turn. */
+  carry?: CarryView;
 }
 
 /**
@@ -50,6 +63,7 @@ export interface RowView {
 export function rowView({ row, window }: { row: StoredRow; window: NumberedWindow | undefined }): RowView {
   const text = renderRowText(row);
   const boundary = boundaryView(row);
+  const carry = carryView(row);
   return {
     seq: row.seq,
     itemId: String(row.seq),
@@ -61,8 +75,9 @@ export function rowView({ row, window }: { row: StoredRow; window: NumberedWindo
     hidden: isHidden(row),
     text: truncate(text, ROW_TEXT_MAX_CHARS),
     truncated: text.length > ROW_TEXT_MAX_CHARS,
-    parts: row.parts.flatMap((part) => partView(part as { type: string; [key: string]: unknown })),
+    parts: row.parts.flatMap((part) => partView(part as { type: string; [key: string]: unknown }, row)),
     ...(boundary === undefined ? {} : { boundary }),
+    ...(carry === undefined ? {} : { carry }),
   };
 }
 
@@ -90,7 +105,16 @@ function boundaryView(row: StoredRow): BoundaryView | undefined {
   };
 }
 
-function partView(part: { type: string; [key: string]: unknown }): PartView[] {
+function carryView(row: StoredRow): CarryView | undefined {
+  if (internalTypeOf(row) !== "continue") return undefined;
+  const carry = readCarry(row.meta?.["carry"]);
+  if (carry === undefined) return undefined;
+  const calls = carry.ledger.map(({ itemId, toolName, input, outcome, detail }) => ({ itemId, toolName, input: truncate(input, TOOL_INPUT_MAX_CHARS), outcome, ...(detail === undefined ? {} : { detail: truncate(detail, TOOL_INPUT_MAX_CHARS) }) }));
+  const input = carry.input === undefined ? undefined : { itemId: carry.input.itemId, windowId: carry.input.windowId, truncated: carry.input.truncated };
+  return { calls, omittedCalls: carry.omittedCalls, ...(input === undefined ? {} : { input }) };
+}
+
+function partView(part: { type: string; [key: string]: unknown }, row: StoredRow): PartView[] {
   if (part.type === "text") return [{ type: "text", text: truncate(String(part["text"] ?? ""), ROW_TEXT_MAX_CHARS) }];
   if (part.type === "step-start") return [];
   if (part.type === "file") {
@@ -100,7 +124,10 @@ function partView(part: { type: string; [key: string]: unknown }): PartView[] {
   const toolName = toolNameOf(part);
   if (toolName !== undefined) {
     const state = typeof part["state"] === "string" ? part["state"] : "unknown";
-    return [{ type: "tool", toolName, state, input: truncate(jsonText(part["input"]), TOOL_INPUT_MAX_CHARS), output: truncate(toolOutput(part, state), TOOL_OUTPUT_MAX_CHARS) }];
+    const outcome = toolCallOutcome({ part, row })?.outcome ?? "not-run";
+    // A call refused before it ran keeps its arguments as `rawInput`.
+    const input = jsonText(part["input"] !== undefined ? part["input"] : part["rawInput"]);
+    return [{ type: "tool", toolName, state, outcome, input: truncate(input, TOOL_INPUT_MAX_CHARS), output: truncate(toolOutput(part, state), TOOL_OUTPUT_MAX_CHARS) }];
   }
   return [{ type: "other", label: part.type }];
 }

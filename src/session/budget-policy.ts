@@ -12,6 +12,9 @@ import { countTokens as countModelTokens } from "../core/budget/token-count.js";
 
 export type { BudgetDecision, BudgetMoment };
 
+/** `rollover` (default): hard rollovers; `compact`: LLM summary boundary; `off`: only the hard ceiling blocks. */
+export type BudgetStrategy = "rollover" | "compact" | "off";
+
 export interface BudgetEvaluation {
   decision: BudgetDecision;
   projected: number;
@@ -28,6 +31,12 @@ export interface BudgetEvaluationInput {
   projected: number;
   contextLimit: number;
   warningEmitted: boolean;
+  /**
+   * The session's strategy (default `rollover`). With `compact`, a settled step compacts from the
+   * threshold on, like a send: the summary request carries the whole window and must still fit
+   * under the hard ceiling, which the force band may equal (docs/adr/0050).
+   */
+  strategy?: BudgetStrategy;
 }
 
 export type ModelLimitLookup = { contextLimit: number } | { contextLimit: undefined; key: string; message: string };
@@ -98,7 +107,9 @@ export function createBudgetPolicy({
       const modelMaxOutputTokens = found.status === "found" ? found.maxOutputTokens : undefined;
       return requestOutputLimit({ limit: contextLimit, outputReserve, inputTokens, modelMaxOutputTokens });
     },
-    evaluate({ moment, projected, contextLimit, warningEmitted }) {
+    evaluate({ moment: asked, projected, contextLimit, warningEmitted, strategy = "rollover" }) {
+      // Strategy `compact` has one point at both moments: the threshold (see BudgetEvaluationInput.strategy).
+      const moment = strategy === "compact" ? "on-send" : asked;
       const budget = evaluateStepBudget({
         moment,
         limit: contextLimit,

@@ -8,9 +8,10 @@ import type { StoredRow } from "../store/port.js";
 import { modelKey } from "./budget-policy.js";
 import { compactionSummaryRow } from "../core/rollover/notice-rows.js";
 import { isWindowFresh } from "../core/rollover/window-pressure.js";
-import { windowIdFor } from "../core/windows.js";
+import type { RowInput } from "../core/row.js";
+import { itemIdFor, windowIdFor } from "../core/windows.js";
 import { CompactionError, ProviderCallError, SendInterruptedError, SessionStoreError } from "./errors.js";
-import { assembleRequest, calibrate, type RequestFrame } from "./request-assembly.js";
+import { assembleRequest, calibrate, overheadTokens, rowRequestTokens, type AssembledRequest, type RequestFrame } from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
@@ -22,25 +23,75 @@ export const COMPACTION_INSTRUCTION = [
   "Answer with the summary only.",
 ].join(" ");
 
+/** The rows a summary request carries, or why none fits under the hard ceiling. */
+export type SummaryPlan =
+  | {
+      status: "ready";
+      /** The window's rows the summary covers: all of them, or its oldest rows that fit. */
+      rows: StoredRow[];
+      request: AssembledRequest;
+      /** Item ids of the first and last row left out (a step that pushed the window past what a summary request holds). */
+      leftOut?: { firstItemId: string; lastItemId: string };
+    }
+  | { status: "too-large"; reason: string; estimatedTokens: number; hardCeiling: number };
+
 /**
- * Asks `model` for a summary of the window `rows` (the provider slice, as a request would carry it).
+ * The summary request for the window `rows`: the whole window when it fits under the hard ceiling
+ * with the instruction, else its longest run of oldest rows that does (whole rows, so a tool call
+ * stays with its result). `too-large` when not even the first substantive row fits.
  *
  * @example
- * const summary = await summarizeWindow(context, { rows: window.rows, model, frame });
+ * const plan = await planSummary(context, { rows: window.rows, model, frame });
+ */
+export async function planSummary(context: SessionContext, { rows, model, frame }: { rows: readonly StoredRow[]; model: LanguageModel; frame: RequestFrame }): Promise<SummaryPlan> {
+  const limits = toolOutputLimits(context, model);
+  const instructionTokens = calibrate(frame.countTokens(COMPACTION_INSTRUCTION), frame.calibrationFactor);
+  const whole = await assembleRequest({ rows, frame, limits });
+  const limit = contextLimitFor(context, model);
+  if (limit === undefined) return { status: "ready", rows: [...rows], request: whole };
+  const ceiling = context.policy.hardCeiling(limit);
+  const fits = (request: AssembledRequest) => request.estimatedTokens + instructionTokens <= ceiling;
+  if (fits(whole)) return { status: "ready", rows: [...rows], request: whole };
+  // The longest prefix by the rows' own counts, then confirmed (and shortened) by the request's estimate.
+  let total = overheadTokens(frame);
+  let count = 0;
+  while (count < rows.length && calibrate(total + rowRequestTokens(rows[count]!, frame, limits), frame.calibrationFactor) + instructionTokens <= ceiling) {
+    total += rowRequestTokens(rows[count]!, frame, limits);
+    count += 1;
+  }
+  for (; count > 0; count -= 1) {
+    const covered = rows.slice(0, count);
+    if (isWindowFresh(covered)) break;
+    const request = await assembleRequest({ rows: covered, frame, limits });
+    if (!fits(request)) continue;
+    const first = rows[count];
+    const last = rows.at(-1);
+    return { status: "ready", rows: covered, request, ...(first === undefined || last === undefined ? {} : { leftOut: { firstItemId: itemIdFor(first.seq), lastItemId: itemIdFor(last.seq) } }) };
+  }
+  const estimatedTokens = whole.estimatedTokens + instructionTokens;
+  return {
+    status: "too-large",
+    estimatedTokens,
+    hardCeiling: ceiling,
+    reason: `The window cannot be summarized with ${modelKey(model)}: even its first message does not fit a summary request under the hard ceiling (the whole window is about ${estimatedTokens.toLocaleString("en-US")} tokens, ceiling ${ceiling.toLocaleString("en-US")}). Clear the session, or use a model with a larger context.`,
+  };
+}
+
+/**
+ * Asks `model` for a summary of the rows of a `ready` plan (the provider slice, as a request would
+ * carry it), asking for at most the output the budget reserves.
+ *
+ * @example
+ * const plan = await planSummary(context, { rows: window.rows, model, frame });
+ * if (plan.status === "ready") summary = await summarizeWindow(context, { plan, model, frame });
  */
 export async function summarizeWindow(
   context: SessionContext,
-  { rows, model, frame, signal }: { rows: readonly StoredRow[]; model: LanguageModel; frame: RequestFrame; /** Aborts the call; the summary is then not used (`SendInterruptedError`). */ signal?: AbortSignal | undefined },
+  { plan, model, frame, signal }: { plan: Extract<SummaryPlan, { status: "ready" }>; model: LanguageModel; frame: RequestFrame; /** Aborts the call; the summary is then not used (`SendInterruptedError`). */ signal?: AbortSignal | undefined },
 ): Promise<string> {
-  const limits = toolOutputLimits(context, model);
-  const request = await assembleRequest({ rows, frame, limits });
-  const instructionTokens = calibrate(frame.countTokens(COMPACTION_INSTRUCTION), frame.calibrationFactor);
+  const { request } = plan;
   const limit = contextLimitFor(context, model);
-  if (limit !== undefined && request.estimatedTokens + instructionTokens > context.policy.hardCeiling(limit)) {
-    throw new CompactionError(
-      `The window is too large to summarize with ${modelKey(model)} (about ${request.estimatedTokens + instructionTokens} tokens, ceiling ${context.policy.hardCeiling(limit)}). Clear the session instead.`,
-    );
-  }
+  const outputLimit = context.policy.outputLimit?.({ model, contextLimit: limit, inputTokens: request.estimatedTokens });
   let failure: unknown;
   const result = streamText({
     model,
@@ -48,6 +99,7 @@ export async function summarizeWindow(
     messages: [...selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore }), { role: "user", content: COMPACTION_INSTRUCTION }],
     tools: frame.tools,
     toolChoice: "none",
+    ...(outputLimit === undefined ? {} : { maxOutputTokens: outputLimit }),
     maxRetries: context.maxRetries,
     ...providerOptionsOf(context, model),
     ...(signal === undefined ? {} : { abortSignal: signal }),
@@ -69,6 +121,16 @@ export async function summarizeWindow(
   return summary;
 }
 
+/**
+ * The compaction boundary row for a summary of `plan`'s rows; it names the rows left out, if any.
+ *
+ * @example summaryRow(context, { plan, summary, previousWindowId: "w:0", createdAt })
+ */
+export function summaryRow(context: SessionContext, { plan, summary, previousWindowId, createdAt }: { plan: Extract<SummaryPlan, { status: "ready" }>; summary: string; previousWindowId: string; createdAt: string }): RowInput {
+  const unsummarized = plan.leftOut === undefined ? undefined : { ...plan.leftOut, historyToolAvailable: context.historyToolAvailable };
+  return compactionSummaryRow({ summary, previousWindowId, createdAt, ...(unsummarized === undefined ? {} : { unsummarized }) });
+}
+
 export type CompactResult =
   | { status: "completed"; windowId: string; previousWindowId: string; summary: string }
   | { status: "skipped"; windowId: string; reason: string }
@@ -88,8 +150,10 @@ export async function compactActiveWindow(context: SessionContext, { operationId
   if (isWindowFresh(window.rows)) return { status: "skipped", windowId: window.windowId, reason: "The active window holds nothing to summarize." };
   try {
     const frame = await requestFrame(context, model);
-    const summary = await summarizeWindow(context, { rows: window.rows, model, frame });
-    const row = compactionSummaryRow({ summary, previousWindowId: window.windowId, createdAt: context.now().toISOString() });
+    const plan = await planSummary(context, { rows: window.rows, model, frame });
+    if (plan.status === "too-large") throw new CompactionError(plan.reason);
+    const summary = await summarizeWindow(context, { plan, model, frame });
+    const row = summaryRow(context, { plan, summary, previousWindowId: window.windowId, createdAt: context.now().toISOString() });
     const tokens = storedRowTokens(row);
     let stored;
     try {

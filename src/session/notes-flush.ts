@@ -41,7 +41,8 @@ export async function runNotesFlush(context: SessionContext, { stop, turnId, sig
   if (window.windowId !== stop.windowId || hasNotesFlush(window.rows) || isWindowFresh(window.rows)) return undefined;
   const model = primaryModel(context);
   const frame = await requestFrame(context, model);
-  const row = notesFlushRow({ windowId: window.windowId, notesPath, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, createdAt: context.now().toISOString() });
+  const activeTools = [MEMORY_TOOL_NAME];
+  const row = notesFlushRow({ windowId: window.windowId, notesPath, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, activeTools, createdAt: context.now().toISOString() });
   const rowTokens = calibrate(rowRequestTokens({ seq: 0, role: row.role, parts: row.parts, tokens: undefined }, frame, toolOutputLimits(context, model)), frame.calibrationFactor);
   if (evaluation.projected + rowTokens > evaluation.hardCeiling) return undefined;
   let stored;
@@ -58,7 +59,7 @@ export async function runNotesFlush(context: SessionContext, { stop, turnId, sig
     rows: [...window.rows, ...stored],
     turnId: `${turnId}:notes-flush`,
     signal,
-    flush: { activeTools: [MEMORY_TOOL_NAME], maxOutputTokens: NOTES_FLUSH_MAX_OUTPUT_TOKENS },
+    flush: { activeTools, maxOutputTokens: NOTES_FLUSH_MAX_OUTPUT_TOKENS },
   });
   return { windowId: window.windowId, run };
 }

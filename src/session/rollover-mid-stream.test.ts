@@ -44,7 +44,7 @@ describe("rollover after a settled step", () => {
     // The continuation carries the turn's input and its finished calls, never their results (docs/adr/0023).
     expect(request).toContain("user: Continue the task you were working on.");
     expect(request).toContain('<carried_user_input item="1" window="w:0">\nread both files\n</carried_user_input>');
-    expect(request.split("\n").slice(-2)).toEqual(['- item 2: read {"path":"a.txt"}', '- item 2: read {"path":"b.txt"}']);
+    expect(request.split("\n").slice(-2)).toEqual(['- item 2: read {"path":"a.txt"} → finished', '- item 2: read {"path":"b.txt"} → finished']);
     expect(rolloverMetaOf(rows[2]!)?.reason).toBe("mid-stream");
   });
 

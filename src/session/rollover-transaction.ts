@@ -9,17 +9,16 @@ import { notesWarningSentence } from "../core/hot-memories/notes-guidance.js";
 import { budgetWarningText } from "../core/rollover/budget-warning-text.js";
 import { budgetWarningRow, rejectedInputRow } from "../core/rollover/notice-rows.js";
 import { continueRow, leadInRow, rolloverTransactionRows, userInputRow } from "../core/rollover/rollover-rows.js";
-import { carryBounds, deriveTurnCarry } from "../core/rollover/turn-carry.js";
 import { deriveWindowPressure, hasBudgetWarning, isWindowFresh } from "../core/rollover/window-pressure.js";
 import type { RolloverReason, RowInput, RowPart } from "../core/row.js";
 import { windowIdFor } from "../core/windows.js";
 import { CtxwinError } from "../core/errors.js";
-import { compactionSummaryRow } from "../core/rollover/notice-rows.js";
-import { summarizeWindow } from "./compaction.js";
+import { planSummary, summarizeWindow, summaryRow } from "./compaction.js";
 import { AppendConflictError } from "../store/errors.js";
 import type { ActiveWindow, StoredRow } from "../store/port.js";
 import { modelKey } from "./budget-policy.js";
 import { SessionStoreError } from "./errors.js";
+import { carriedContinuation } from "./carried-continuation.js";
 import { calibrate, overheadTokens, rowRequestTokens, type RequestFrame } from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, toolOutputLimits, type SessionContext } from "./session-context.js";
@@ -104,14 +103,13 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   let rollover: Omit<RolloverInfo, "windowId" | "rolloverId"> | undefined;
   let warningDue = false;
   let rolloverAt: number | undefined;
-  let freshBase = 0;
   const latchConsumed = request.latch !== undefined;
   if (limit !== undefined) {
     const ceiling = context.policy.hardCeiling(limit);
     // A latched handoff note rides in the lead-in: it counts toward the fresh window like the rest.
     const handoffNote = request.latch?.windowId === window.windowId ? request.latch.handoffNote : undefined;
     const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context), ...(handoffNote === undefined ? {} : { handoffNote }) });
-    freshBase = calibrate(overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits), factor);
+    const freshBase = calibrate(overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits), factor);
     const freshEstimate = freshBase + triggerTokens;
     if (freshEstimate > ceiling && trigger.kind === "user") {
       const reason = `This message does not fit even a fresh context window of ${modelKey(model)}: about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. Shorten it, remove attachments, or use a model with a larger context.`;
@@ -153,16 +151,22 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   // Strategy `compact`: the model summarizes the window and the summary opens the next one.
   // An emergency (the provider refused the request) cannot be summarized by that provider: it rolls over.
   const compacting = rollover !== undefined && context.strategy === "compact" && request.forced === undefined;
-  // A turn stopped by this rollover continues in the new window with its task and its finished calls.
+  // A turn stopped by this rollover continues in the new window with its task and its calls' outcomes.
   const continuation =
     rollover !== undefined && !compacting && trigger.kind !== "user" && context.continuity.carry && limit !== undefined
-      ? carriedContinuation({ context, window, limit, freshBase, createdAt, rowTokens: (row) => calibrate(rowRequestTokens({ seq: 0, role: row.role, parts: row.parts, tokens: undefined }, frame, limits), factor), countTokens: frame.countTokens })
+      ? carriedContinuation({ context, window, rollover, nextWindowId, limit, frame, limits, createdAt })
       : triggerRow;
-  const rows = compacting
-    ? {
-        rows: [compactionSummaryRow({ summary: await summarizeWindow(context, { rows: window.rows, model, frame, signal: request.signal }), previousWindowId: window.windowId, createdAt }), triggerRow ?? continueRow({ createdAt })],
-        compaction: { windowId: nextWindowId, previousWindowId: window.windowId },
-      }
+  let summary: RowInput | undefined;
+  if (compacting) {
+    const plan = await planSummary(context, { rows: window.rows, model, frame });
+    if (plan.status === "too-large") {
+      if (trigger.kind !== "user") return { status: "blocked", reason: plan.reason, estimatedTokens: plan.estimatedTokens, hardCeiling: plan.hardCeiling };
+      return reject(context, request, { reason: plan.reason, estimatedTokens: plan.estimatedTokens, hardCeiling: plan.hardCeiling, parts: trigger.parts, metadata: trigger.metadata });
+    }
+    summary = summaryRow(context, { plan, summary: await summarizeWindow(context, { plan, model, frame, signal: request.signal }), previousWindowId: window.windowId, createdAt });
+  }
+  const rows = summary !== undefined
+    ? { rows: [summary, triggerRow ?? continueRow({ createdAt })], compaction: { windowId: nextWindowId, previousWindowId: window.windowId } }
     : rowsToAppend({ context, request, window, triggerRow: continuation, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
   let stored: StoredRow[];
   try {
@@ -231,40 +235,6 @@ function rowsToAppend({
   if (triggerRow !== undefined) return { rows: [triggerRow] };
   // A warning turn whose warning is no longer due (already in the window): continue instead.
   return { rows: [continueRow({ createdAt })] };
-}
-
-/**
- * The `continue` row of a rollover that stops a turn, carrying the turn's input and ledger
- * (docs/adr/0023). The carry is counted like every row: when the fresh window could not hold it
- * under the hard ceiling, it is carried with halved bounds, and at worst not at all.
- */
-function carriedContinuation({
-  context,
-  window,
-  limit,
-  freshBase,
-  createdAt,
-  rowTokens,
-  countTokens,
-}: {
-  context: SessionContext;
-  window: ActiveWindow;
-  limit: number;
-  freshBase: number;
-  createdAt: string;
-  rowTokens: (row: RowInput) => number;
-  countTokens: (text: string) => number;
-}): RowInput {
-  const ceiling = context.policy.hardCeiling(limit);
-  let bounds = carryBounds(limit);
-  while (bounds.inputTokens > 0 || bounds.ledgerTokens > 0) {
-    const carry = deriveTurnCarry({ rows: window.rows, windowId: window.windowId, bounds, countTokens });
-    if (carry === undefined) break;
-    const row = continueRow({ createdAt, carry, historyToolAvailable: context.historyToolAvailable });
-    if (freshBase + rowTokens(row) <= ceiling) return row;
-    bounds = { inputTokens: Math.floor(bounds.inputTokens / 2), ledgerTokens: Math.floor(bounds.ledgerTokens / 2) };
-  }
-  return continueRow({ createdAt });
 }
 
 function triggerRowFor(trigger: TurnTrigger, { createdAt }: { createdAt: string }): RowInput | undefined {

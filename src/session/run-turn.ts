@@ -225,7 +225,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     const next = await assembleRequest({ rows: all, frame: nextFrame, limits, previous });
     prepared = { stepNumber: stepIndex + 1, request: next };
     const projected = Math.max(pressure.contextTokens, next.estimatedTokens);
-    const evaluation = context.policy.evaluate({ moment: "after-step", projected, contextLimit: limit, warningEmitted: hasBudgetWarning(all) });
+    const evaluation = context.policy.evaluate({ moment: "after-step", projected, contextLimit: limit, warningEmitted: hasBudgetWarning(all), strategy: context.strategy });
     if (requested !== undefined) {
       stop = { decision: "rollover", evaluation, windowId, contextLimit: limit, requested: { note: requested.note } };
       return true;

@@ -5,10 +5,10 @@
 import type { LanguageModel, Tool, ToolSet } from "ai";
 import type { RolloverReason, RowPart } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
-import type { BudgetSettings, SessionBudgetPolicy } from "./budget-policy.js";
+import type { BudgetSettings, BudgetStrategy, SessionBudgetPolicy } from "./budget-policy.js";
 import type { LoopSettings } from "./loop-settings.js";
 
-export type BudgetStrategy = "rollover" | "compact" | "off";
+export type { BudgetStrategy } from "./budget-policy.js";
 
 export interface SessionBudgetOptions extends BudgetSettings {
   /** `rollover` (default): hard rollovers; `compact`: LLM summary boundary; `off`: only the hard ceiling blocks. */
@@ -37,7 +37,8 @@ export interface HotMemoriesProvider {
 export interface ContinuityOptions {
   /**
    * The `continue` row after a rollover that stops a turn carries the turn's user input (verbatim,
-   * bounded) and a ledger of its finished tool calls (default true).
+   * bounded) and a ledger of its tool calls, each with its outcome: finished, failed or not run
+   * (default true; docs/adr/0050).
    */
   carry?: boolean;
   /**

@@ -84,7 +84,10 @@ export function createStepRecorder({
   let discardedText = "";
   let cutStep = false;
 
-  async function storeStep(parts: RowPart[], step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined }): Promise<StoredStep> {
+  async function storeStep(
+    parts: RowPart[],
+    step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined; notRunToolCallIds?: string[] },
+  ): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
     const checked = checkedEstimateOf(stepIndex);
     const input: RowInput = {
@@ -98,6 +101,7 @@ export function createStepRecorder({
         ...(estimated === undefined ? {} : { estimatedInputTokens: estimated }),
         ...(checked === undefined ? {} : { checkedInputTokens: checked }),
         ...(contextLimit === undefined ? {} : { contextLimit }),
+        ...(step.notRunToolCallIds === undefined || step.notRunToolCallIds.length === 0 ? {} : { notRunToolCallIds: step.notRunToolCallIds }),
       }),
       tokens: tokensOf(parts),
     };
@@ -128,6 +132,7 @@ export function createStepRecorder({
         finishReason: step.finishReason,
         reportedInput,
         reportedOutput,
+        notRunToolCallIds: refusedToolCallIds(step),
       });
       storedSteps.at(index).resolve(stored);
     } catch (error) {
@@ -249,6 +254,11 @@ async function lastMessage(chunks: readonly UIMessageChunk[]): Promise<UIMessage
   });
   for await (const message of readUIMessageStream({ stream, terminateOnError: true })) last = message;
   return last;
+}
+
+/** Calls the SDK refused before running them (unknown or unavailable tool, input its schema rejected). */
+function refusedToolCallIds(step: StepResult<ToolSet>): string[] {
+  return step.content.flatMap((part) => (part.type === "tool-call" && (part as { invalid?: boolean }).invalid === true ? [part.toolCallId] : []));
 }
 
 function isUnsettledTool(part: RowPart): boolean {

@@ -164,6 +164,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         expect(hiddenBefore).toBe(0);
         await page.getByLabel("Show internal rows").check();
         await page.locator(".row-hidden").first().waitFor();
+        // A continue row that carried a stopped turn says what it carried, call by call.
+        const continuation = page.locator(".collapsed-toggle", { hasText: "Continuation — carries the stopped turn" }).first();
+        await continuation.scrollIntoViewIfNeeded();
+        expect(await continuation.textContent()).toMatch(/its input \(item \d+\) and \d+ tool calls \(\d+ finished\)/);
+        await continuation.click();
+        expect(await page.locator(".carry-call").first().textContent()).toMatch(/^read_file \{"path":"src\/part-\d+\.ts"\} — finished \(item \d+\)$/);
 
         await expectNoHorizontalOverflow(page);
         await rollover.scrollIntoViewIfNeeded();

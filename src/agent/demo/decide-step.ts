@@ -172,7 +172,7 @@ function finalReport({ read }: ExplorerNotes): string {
   return [`I read ${read.length} files. What each one is for:`, ...lines].join("\n");
 }
 
-const LEDGER_READ = /^- item (\d+): read_file (\{.*?\})$/gm;
+const LEDGER_READ = /^- item (\d+): read_file (\{.*?\}) → finished$/gm;
 
 /**
  * Files the carried ledger of a continued turn lists as read (ADR 0023): their results are in the

@@ -69,7 +69,7 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
           line(`  ⚑ ${event.windowId} rolls over after this step: one memory-only step to bring the notes up to date`);
           break;
         case "carried":
-          line(`  ↳ carried into ${event.windowId}: the task (item ${event.carried.itemId}) "${cut(event.carried.input, 90)}" + ${event.carried.calls} finished call(s)`);
+          line(`  ↳ carried into ${event.windowId}: the task (item ${event.carried.itemId}) "${cut(event.carried.input, 90)}" + ${event.carried.calls} tool call(s) with their outcomes`);
           break;
         case "re-read":
           line(`  ↻ re-read after a rollover: ${event.path}`);

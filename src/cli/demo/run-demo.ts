@@ -61,7 +61,7 @@ export interface CarriedTask {
   itemId: string;
   /** The carried input's first line. */
   input: string;
-  /** Finished tool calls in the carried ledger. */
+  /** Tool calls in the carried ledger (any outcome), left-out ones included. */
   calls: number;
 }
 

@@ -24,9 +24,9 @@ export interface LeadInTextOptions {
 
 const reasonSentences: Record<RolloverReason, string> = {
   "on-send": "The previous window was near its token budget, so this message starts a fresh one.",
-  "mid-stream": "Your previous turn was stopped at a step boundary because its window reached the token budget; every tool call of that turn finished and its result is stored.",
+  "mid-stream": "Your previous turn was stopped at a step boundary because its window reached the token budget; no tool call was cut off, and every call that ran has its result stored.",
   "context-exceeded": "The provider refused the previous request as too long, so the request was sent again in a fresh window.",
-  requested: "You asked for a fresh window with new_context, so the previous one ended after that step; every tool call of it finished and its result is stored.",
+  requested: "You asked for a fresh window with new_context, so the previous one ended after that step; every tool call of it that ran has its result stored.",
 };
 
 /**

@@ -3,7 +3,7 @@
  * roll over in the middle of a turn, answered by one step with only the memory tool, so the notes
  * pinned into the next window include the work done since the budget warning.
  */
-import type { RowInput } from "../row.js";
+import type { RowInput, RowMeta } from "../row.js";
 
 /**
  * @example
@@ -19,18 +19,30 @@ export function notesFlushText({ windowId, notesPath }: { windowId: string; note
 
 /**
  * A visible synthetic user row of type `notes-flush`, sent to the provider, at most one per window.
+ * `activeTools` (the tools the flush step offers) lets the carried ledger say why a call of that
+ * step did not run.
  *
  * @example
- * notesFlushRow({ windowId: "w:0", notesPath, contextTokens: 15_200, maxTokens: 20_000 })
+ * notesFlushRow({ windowId: "w:0", notesPath, contextTokens: 15_200, maxTokens: 20_000, activeTools: ["memory"] })
  */
-export function notesFlushRow({ windowId, notesPath, contextTokens, maxTokens, createdAt }: { windowId: string; notesPath: string; contextTokens: number; maxTokens: number; createdAt?: string }): RowInput {
-  const row: RowInput = {
-    role: "user",
-    parts: [{ type: "text", text: notesFlushText({ windowId, notesPath }) }],
-    synthetic: true,
-    uiVisible: true,
-    meta: { type: "notes-flush", windowId, contextTokens: Math.max(0, Math.round(contextTokens)), maxTokens: Math.max(0, Math.round(maxTokens)) },
-  };
+export function notesFlushRow({
+  windowId,
+  notesPath,
+  contextTokens,
+  maxTokens,
+  activeTools,
+  createdAt,
+}: {
+  windowId: string;
+  notesPath: string;
+  contextTokens: number;
+  maxTokens: number;
+  activeTools?: readonly string[];
+  createdAt?: string;
+}): RowInput {
+  const meta: RowMeta = { type: "notes-flush", windowId, contextTokens: Math.max(0, Math.round(contextTokens)), maxTokens: Math.max(0, Math.round(maxTokens)) };
+  if (activeTools !== undefined) meta["activeTools"] = [...activeTools];
+  const row: RowInput = { role: "user", parts: [{ type: "text", text: notesFlushText({ windowId, notesPath }) }], synthetic: true, uiVisible: true, meta };
   return createdAt === undefined ? row : { ...row, createdAt };
 }
 

@@ -2,7 +2,7 @@
  * The other rows the session engine writes for itself: the budget warning, a rejected input, a
  * manual reset and a compaction summary (DESIGN.md §1, §3).
  */
-import type { RowInput, RowPart } from "../row.js";
+import type { RowInput, RowMeta, RowPart } from "../row.js";
 
 /**
  * The visible budget warning (at most one per window).
@@ -67,20 +67,40 @@ export function resetBoundaryRow({ createdAt }: { createdAt?: string }): RowInpu
 /** Heading of a compaction summary as the model reads it. */
 export const COMPACTION_SUMMARY_HEADING = "[Summary of the earlier conversation, written when the context was compacted]";
 
+/** Rows of the compacted window a summary request could not hold (a step that pushed the window past it). */
+export interface UnsummarizedItems {
+  firstItemId: string;
+  lastItemId: string;
+  /** Whether the agent can read them back with `session_history`. */
+  historyToolAvailable: boolean;
+}
+
 /**
  * A compaction boundary carrying an LLM summary; unlike a rollover it is sent to the provider.
+ * When the summary covers only the window's oldest rows, it names the rows it does not cover.
  *
  * @example
  * compactionSummaryRow({ summary: "We fixed the parser; next: tests.", previousWindowId: "w:0" })
  */
-export function compactionSummaryRow({ summary, previousWindowId, createdAt }: { summary: string; previousWindowId: string; createdAt?: string }): RowInput {
+export function compactionSummaryRow({ summary, previousWindowId, unsummarized, createdAt }: { summary: string; previousWindowId: string; unsummarized?: UnsummarizedItems; createdAt?: string }): RowInput {
+  const note = unsummarized === undefined ? "" : `\n${unsummarizedNote(unsummarized)}`;
+  const meta: RowMeta = { type: "compaction-summary", previousWindowId };
+  if (unsummarized !== undefined) meta["unsummarized"] = { firstItemId: unsummarized.firstItemId, lastItemId: unsummarized.lastItemId };
   const row: RowInput = {
     role: "user",
-    parts: [{ type: "text", text: `${COMPACTION_SUMMARY_HEADING}\n${summary}` }],
+    parts: [{ type: "text", text: `${COMPACTION_SUMMARY_HEADING}\n${summary}${note}` }],
     synthetic: true,
     uiVisible: true,
     boundary: { kind: "compaction" },
-    meta: { type: "compaction-summary", previousWindowId },
+    meta,
   };
   return createdAt === undefined ? row : { ...row, createdAt };
+}
+
+function unsummarizedNote({ firstItemId, lastItemId, historyToolAvailable }: UnsummarizedItems): string {
+  const items = firstItemId === lastItemId ? `Item ${firstItemId}` : `Items ${firstItemId}–${lastItemId}`;
+  const reach = historyToolAvailable
+    ? "read them with session_history read_item if you need them"
+    : "this session cannot read them back, so redo that work if you need it";
+  return `[${items} of the compacted window came after what this summary covers (the summary request could not hold them). They are stored in the transcript: ${reach}.]`;
 }

@@ -24,6 +24,12 @@ export interface StepMetadata {
   checkedInputTokens?: number;
   /** The context limit the step was budgeted against, so a viewer without the model can draw the bar. */
   contextLimit?: number;
+  /**
+   * Tool calls of the step that never executed: the SDK refused them before running (a tool the
+   * step did not offer, input its schema rejected). Their parts end in `output-error` like a tool
+   * that threw; this tells the two apart (docs/adr/0050).
+   */
+  notRunToolCallIds?: string[];
 }
 
 /**
@@ -53,12 +59,14 @@ export function readStepMetadata(row: { metadata?: unknown }): StepMetadata | un
   const estimatedInputTokens = countOrUndefined((step as { estimatedInputTokens?: unknown }).estimatedInputTokens);
   const checkedInputTokens = countOrUndefined((step as { checkedInputTokens?: unknown }).checkedInputTokens);
   const contextLimit = countOrUndefined((step as { contextLimit?: unknown }).contextLimit);
+  const notRun = (step as { notRunToolCallIds?: unknown }).notRunToolCallIds;
   return {
     usage: { inputTokens, outputTokens, cachedInputTokens: countOrUndefined((usage as { cachedInputTokens?: unknown }).cachedInputTokens) },
     model: typeof model === "string" ? model : "unknown",
     ...(estimatedInputTokens === undefined ? {} : { estimatedInputTokens }),
     ...(checkedInputTokens === undefined ? {} : { checkedInputTokens }),
     ...(contextLimit === undefined || contextLimit === 0 ? {} : { contextLimit }),
+    ...(Array.isArray(notRun) ? { notRunToolCallIds: notRun.filter((id): id is string => typeof id === "string") } : {}),
   };
 }
 

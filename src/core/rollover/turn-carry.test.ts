@@ -18,14 +18,15 @@ describe("carryBounds", () => {
 });
 
 describe("deriveTurnCarry", () => {
-  it("takes the last real user input and the finished calls after it, across a warning, never results", () => {
+  it("takes the last real user input and every call after it with its outcome, across a warning, never results", () => {
     const rows = [user(1, "old question"), step(2, ["read", { path: "x" }]), user(3, "the task"), step(4, ["read", { path: "a" }]), warning(5), step(6, ["read", { path: "b" }, "output-error"], ["read", { path: "c" }, "input-available"])];
     const carry = deriveTurnCarry({ rows, windowId: "w:0", bounds: carryBounds(100_000), countTokens });
     expect(carry).toEqual({
       input: { itemId: "3", windowId: "w:0", text: "the task", totalChars: 8, truncated: false },
       ledger: [
-        { itemId: "4", toolName: "read", input: '{"path":"a"}' },
-        { itemId: "6", toolName: "read", input: '{"path":"b"}', failed: true },
+        { itemId: "4", toolName: "read", input: '{"path":"a"}', outcome: "finished" },
+        { itemId: "6", toolName: "read", input: '{"path":"b"}', outcome: "failed" },
+        { itemId: "6", toolName: "read", input: '{"path":"c"}', outcome: "not-run", detail: "it has no result" },
       ],
       omittedCalls: 0,
     });
@@ -49,7 +50,7 @@ describe("deriveTurnCarry", () => {
     const rows = [continued, ...Array.from({ length: 30 }, (_, index) => step(6 + index, ["read", { path: `file-${index}` }]))];
     const carry = deriveTurnCarry({ rows, windowId: "w:4", bounds: { inputTokens: 500, ledgerTokens: 120 }, countTokens })!;
     expect(carry.input).toEqual(first.input);
-    expect(carry.ledger.at(-1)).toEqual({ itemId: "35", toolName: "read", input: '{"path":"file-29"}' });
+    expect(carry.ledger.at(-1)).toEqual({ itemId: "35", toolName: "read", input: '{"path":"file-29"}', outcome: "finished" });
     expect(carry.omittedCalls + carry.ledger.length).toBe(31);
     expect(carry.omittedCalls).toBeGreaterThan(0);
     expect(carriedContinueText({ instruction: "Continue.", carry })).toContain(`(${carry.omittedCalls} earlier calls of the turn left out)`);
@@ -67,8 +68,15 @@ describe("deriveTurnCarry", () => {
     expect(deriveTurnCarry({ rows: [warning(1)], windowId: "w:0", bounds: carryBounds(100_000), countTokens })).toBeUndefined();
   });
 
-  it("reads stored carries leniently", () => {
-    expect(readCarry({ ledger: [{ itemId: "1" }, { itemId: "2", toolName: "t", input: "{}" }], omittedCalls: -1 })).toEqual({ ledger: [{ itemId: "2", toolName: "t", input: "{}" }], omittedCalls: 0 });
+  it("reads stored carries leniently, entries of older builds as finished or failed", () => {
+    const stored = { ledger: [{ itemId: "1" }, { itemId: "2", toolName: "t", input: "{}" }, { itemId: "3", toolName: "t", input: "{}", failed: true }], omittedCalls: -1 };
+    expect(readCarry(stored)).toEqual({
+      ledger: [
+        { itemId: "2", toolName: "t", input: "{}", outcome: "finished" },
+        { itemId: "3", toolName: "t", input: "{}", outcome: "failed" },
+      ],
+      omittedCalls: 0,
+    });
     expect(readCarry("nonsense")).toBeUndefined();
   });
 });

@@ -1,12 +1,16 @@
 /**
- * What a turn stopped by a rollover carries into the new window (docs/adr/0023): the user input
- * that started the turn, verbatim up to a bound, and a ledger of the turn's finished tool calls
- * (name, arguments cut to a bound, item id). Facts from stored rows, never tool results and never
- * a summary. The records live in the `continue` row's `meta.carry`; its text is rendered here.
+ * What a turn stopped by a rollover carries into the new window (docs/adr/0023, 0050): the user
+ * input that started the turn, verbatim up to a bound, and a ledger of the turn's tool calls (name,
+ * arguments cut to a bound, outcome, item id; `turn-ledger.ts`). Facts from stored rows, never tool
+ * results and never a summary. The records live in the `continue` row's `meta.carry`; its text is
+ * rendered here.
  */
-import { renderRowText, toolNameOf } from "../row-text.js";
+import { renderRowText } from "../row-text.js";
 import { internalTypeOf, isProviderEligible } from "../visibility.js";
 import { itemIdFor } from "../windows.js";
+import { ledgerEntriesOf, readLedgerEntry, renderLedger, type LedgerEntry, type LedgerRow } from "./turn-ledger.js";
+
+export { LEDGER_ARGUMENT_CHARS, LEDGER_DETAIL_CHARS, type CallOutcome, type LedgerEntry } from "./turn-ledger.js";
 
 /** The carried input may take this many tokens at most … */
 export const CARRIED_INPUT_MAX_TOKENS = 2_000;
@@ -16,8 +20,6 @@ export const CARRIED_INPUT_LIMIT_SHARE = 0.1;
 export const LEDGER_MAX_TOKENS = 1_000;
 /** … and at most this share of the context limit. */
 export const LEDGER_LIMIT_SHARE = 0.05;
-/** Longest rendering of one call's arguments in the ledger. */
-export const LEDGER_ARGUMENT_CHARS = 200;
 
 export interface CarriedInput {
   /** Item id of the stored user input (`session_history read_item`). */
@@ -31,16 +33,6 @@ export interface CarriedInput {
   truncated: boolean;
 }
 
-export interface LedgerEntry {
-  /** Item id of the assistant step that made the call (its result is stored there). */
-  itemId: string;
-  toolName: string;
-  /** The arguments as JSON, cut to `LEDGER_ARGUMENT_CHARS`. */
-  input: string;
-  /** The call ended with an error result (still finished: it is not repeated silently). */
-  failed?: boolean;
-}
-
 /** `meta.carry` of a `continue` row. */
 export interface TurnCarry {
   input?: CarriedInput;
@@ -49,15 +41,7 @@ export interface TurnCarry {
   omittedCalls: number;
 }
 
-export interface CarryRow {
-  seq: number;
-  role: string;
-  parts: readonly { type: string; [key: string]: unknown }[];
-  synthetic?: boolean | undefined;
-  uiVisible?: boolean | undefined;
-  boundary?: unknown;
-  meta?: { type?: unknown; [key: string]: unknown } | undefined;
-}
+export type CarryRow = LedgerRow;
 
 export interface CarryBounds {
   inputTokens: number;
@@ -108,11 +92,11 @@ export function deriveTurnCarry({
     earlier = previous?.ledger ?? [];
     omittedCalls = previous?.omittedCalls ?? 0;
   }
-  const calls = [...earlier, ...finishedCalls(rows.slice(startIndex + 1))];
+  const calls = [...earlier, ...ledgerEntriesOf(rows.slice(startIndex + 1))];
   if (input === undefined && calls.length === 0) return undefined;
   const kept = [...calls];
   // Oldest calls go first: the latest work is what the agent would otherwise repeat.
-  while (kept.length > 0 && countTokens(renderLedger(kept, omittedCalls + calls.length - kept.length)) > bounds.ledgerTokens) kept.shift();
+  while (kept.length > 0 && countTokens(renderLedger({ entries: kept, omitted: omittedCalls + calls.length - kept.length })) > bounds.ledgerTokens) kept.shift();
   const carry: TurnCarry = { ledger: kept, omittedCalls: omittedCalls + calls.length - kept.length };
   if (input !== undefined) carry.input = input;
   return carry;
@@ -140,7 +124,7 @@ export function carriedContinueText({ instruction, carry, historyToolAvailable =
     }
     blocks.push(lines.join("\n"));
   }
-  if (carry.ledger.length > 0 || carry.omittedCalls > 0) blocks.push(renderLedger(carry.ledger, carry.omittedCalls, historyToolAvailable));
+  if (carry.ledger.length > 0 || carry.omittedCalls > 0) blocks.push(renderLedger({ entries: carry.ledger, omitted: carry.omittedCalls, historyToolAvailable }));
   return blocks.join("\n\n");
 }
 
@@ -148,22 +132,11 @@ export function carriedContinueText({ instruction, carry, historyToolAvailable =
 export function readCarry(value: unknown): TurnCarry | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  const ledger = Array.isArray(record["ledger"]) ? record["ledger"].filter(isLedgerEntry) : [];
+  const ledger = Array.isArray(record["ledger"]) ? record["ledger"].flatMap((entry: unknown) => readLedgerEntry(entry) ?? []) : [];
   const omittedCalls = typeof record["omittedCalls"] === "number" && Number.isInteger(record["omittedCalls"]) && record["omittedCalls"] >= 0 ? record["omittedCalls"] : 0;
   const carry: TurnCarry = { ledger, omittedCalls };
   if (isCarriedInput(record["input"])) carry.input = record["input"];
   return carry;
-}
-
-function renderLedger(entries: readonly LedgerEntry[], omitted: number, historyToolAvailable = true): string {
-  const lines = [
-    historyToolAvailable
-      ? "Tool calls of that turn that finished before the rollover (their results are stored, not repeated here; read one with session_history read_item and its item id instead of calling the tool again):"
-      : "Tool calls of that turn that finished before the rollover (their results are stored, not repeated here):",
-  ];
-  if (omitted > 0) lines.push(`- (${omitted} earlier call${omitted === 1 ? "" : "s"} of the turn left out)`);
-  for (const entry of entries) lines.push(`- item ${entry.itemId}: ${entry.toolName} ${entry.input}${entry.failed === true ? " (failed)" : ""}`);
-  return lines.join("\n");
 }
 
 /** A real user input, or a `continue` row (a turn carried into this window starts there). */
@@ -172,22 +145,6 @@ function isTurnStart(row: CarryRow): boolean {
   if (row.role !== "user") return false;
   const type = internalTypeOf(row);
   return type === undefined || type === "continue";
-}
-
-function finishedCalls(rows: readonly CarryRow[]): LedgerEntry[] {
-  const entries: LedgerEntry[] = [];
-  for (const row of rows) {
-    if (row.role !== "assistant" || !isProviderEligible(row)) continue;
-    for (const part of row.parts) {
-      const toolName = toolNameOf(part);
-      const state = part["state"];
-      if (toolName === undefined || (state !== "output-available" && state !== "output-error")) continue;
-      const entry: LedgerEntry = { itemId: itemIdFor(row.seq), toolName, input: cutChars(argumentsText(part["input"]), LEDGER_ARGUMENT_CHARS) };
-      if (state === "output-error") entry.failed = true;
-      entries.push(entry);
-    }
-  }
-  return entries;
 }
 
 function cutInput({ text, itemId, windowId, maxTokens, countTokens }: { text: string; itemId: string; windowId: string; maxTokens: number; countTokens: (text: string) => number }): CarriedInput {
@@ -203,30 +160,11 @@ function cutInput({ text, itemId, windowId, maxTokens, countTokens }: { text: st
   return { itemId, windowId, text: text.slice(0, low), totalChars: text.length, truncated: true };
 }
 
-function argumentsText(value: unknown): string {
-  if (value === undefined) return "{}";
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function cutChars(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
 const CARRY_TAG = /<(\s*\/?\s*)(carried_user_input)(?![\w-])/gi;
 
 /** The carried text cannot close its own block. */
 function neutralizeCarryTags(text: string): string {
   return text.replace(CARRY_TAG, (_match, between: string, name: string) => `&lt;${between}${name}`);
-}
-
-function isLedgerEntry(value: unknown): value is LedgerEntry {
-  if (typeof value !== "object" || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return typeof record["itemId"] === "string" && typeof record["toolName"] === "string" && typeof record["input"] === "string";
 }
 
 function isCarriedInput(value: unknown): value is CarriedInput {

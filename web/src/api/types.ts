@@ -7,9 +7,19 @@ export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush
 
 export type RowPart =
   | { type: "text"; text: string }
-  | { type: "tool"; toolName: string; state: string; input: string; output: string }
+  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string }
   | { type: "file"; mediaType: string; filename?: string }
   | { type: "other"; label: string };
+
+/** What became of a tool call: it ran (`finished`, `failed`: it threw) or it never executed (`not-run`). */
+export type CallOutcome = "finished" | "failed" | "not-run";
+
+/** What a `continue` row carried into its window: the stopped turn's input and each of its tool calls. */
+export interface RowCarry {
+  input?: { itemId: string; windowId: string; truncated: boolean };
+  calls: Array<{ itemId: string; toolName: string; input: string; outcome: CallOutcome; detail?: string }>;
+  omittedCalls: number;
+}
 
 export type BoundaryKind = "rollover" | "compaction" | "reset";
 
@@ -34,6 +44,7 @@ export interface RowView {
   truncated: boolean;
   parts: RowPart[];
   boundary?: RowBoundary;
+  carry?: RowCarry;
 }
 
 export interface WindowView {

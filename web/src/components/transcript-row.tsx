@@ -3,7 +3,7 @@
  * internal row, or input that was not sent (offered for editing, never for a retry as-is).
  */
 import { useId, useState } from "react";
-import type { RowBoundary, RowPart, RowView } from "../api/types";
+import type { RowBoundary, RowCarry, RowPart, RowView } from "../api/types";
 import { dividerLabel, formatTime } from "../format";
 import { LongText } from "./long-text";
 import { ToolCall } from "./tool-call";
@@ -22,6 +22,7 @@ export function TranscriptRow({ row, highlighted, onEdit }: TranscriptRowProps) 
   if (row.kind === "boundary" && row.boundary !== undefined) return <Divider row={row} boundary={row.boundary} common={common} />;
   if (row.kind === "warning") return <Collapsed common={common} label="Budget warning — the agent was asked to write its notes now" row={row} />;
   if (row.kind === "notes-flush") return <Collapsed common={common} label="Notes flush — one memory-only step before the window rolls over" row={row} />;
+  if (row.carry !== undefined) return <Continuation common={common} carry={row.carry} row={row} />;
   if (row.kind === "internal" || row.hidden) return <Collapsed common={common} label={`Internal row${row.role === "" ? "" : ` (${row.role})`}`} row={row} />;
   if (row.kind === "rejected-input") {
     return (
@@ -90,6 +91,46 @@ function Collapsed({ common, label, row }: { common: Common; label: string; row:
   );
 }
 
+/** The hidden `continue` row that carries a stopped turn: what it carried, call by call, then its text. */
+function Continuation({ common, carry, row }: { common: Common; carry: RowCarry; row: RowView }) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  return (
+    <div {...common}>
+      <button type="button" className="collapsed-toggle" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>
+        <span aria-hidden="true">{open ? "▾" : "▸"}</span> {carryLabel(carry)}
+      </button>
+      {open ? (
+        <div id={detailsId}>
+          {carry.calls.length === 0 ? null : (
+            <ol className="carry-calls">
+              {carry.calls.map((call, index) => (
+                <li key={index} className={`carry-call carry-call-${call.outcome}`}>
+                  <span className="tool-name">{call.toolName}</span> {call.input}{" "}
+                  <span className="carry-outcome">
+                    — {call.outcome === "not-run" ? "not run" : call.outcome}
+                    {call.outcome === "finished" ? ` (item ${call.itemId})` : ""}
+                    {call.detail === undefined ? "" : `: ${call.detail}`}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+          <LongText text={row.text} className="text collapsed-text" />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function carryLabel(carry: RowCarry): string {
+  const count = (outcome: string) => carry.calls.filter((call) => call.outcome === outcome).length;
+  const outcomes = [`${count("finished")} finished`, `${count("failed")} failed`, `${count("not-run")} not run`].filter((text) => !text.startsWith("0 "));
+  const calls = carry.calls.length + carry.omittedCalls;
+  const input = carry.input === undefined ? "" : ` its input (item ${carry.input.itemId}) and`;
+  return `Continuation — carries the stopped turn:${input} ${calls} tool call${calls === 1 ? "" : "s"}${outcomes.length === 0 ? "" : ` (${outcomes.join(", ")})`}`;
+}
+
 function RowHeader({ row, tag }: { row: RowView; tag?: string }) {
   return (
     <header className="row-header">
@@ -116,7 +157,7 @@ function Body({ row }: { row: RowView }) {
 
 function Part({ part }: { part: RowPart }) {
   if (part.type === "text") return part.text === "" ? null : <LongText text={part.text} />;
-  if (part.type === "tool") return <ToolCall toolName={part.toolName} state={part.state} input={part.input} output={part.output} />;
+  if (part.type === "tool") return <ToolCall toolName={part.toolName} state={part.state} outcome={part.outcome} input={part.input} output={part.output} />;
   if (part.type === "file") return <div className="attachment">[file{part.filename === undefined ? "" : ` ${part.filename}`} · {part.mediaType}]</div>;
   return <div className="attachment">[{part.label}]</div>;
 }

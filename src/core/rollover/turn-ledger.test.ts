@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { stepMetadata } from "./step-usage.js";
+import { LEDGER_DETAIL_CHARS, ledgerEntriesOf, renderLedger, toolCallOutcome, type LedgerRow } from "./turn-ledger.js";
+
+type Part = { type: string; [key: string]: unknown };
+const step = (seq: number, parts: Part[], notRunToolCallIds?: string[]): LedgerRow => ({
+  seq,
+  role: "assistant",
+  parts,
+  ...(notRunToolCallIds === undefined ? {} : { metadata: stepMetadata({ usage: { inputTokens: 1, outputTokens: 1 }, model: "m:x", notRunToolCallIds }) }),
+});
+const finished = (id: string, name: string, input: unknown): Part => ({ type: `tool-${name}`, toolCallId: id, state: "output-available", input, output: "RESULT" });
+const threw = (id: string, name: string, input: unknown, errorText: string): Part => ({ type: `tool-${name}`, toolCallId: id, state: "output-error", input, errorText });
+const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
+  seq,
+  role: "user",
+  parts: [{ type: "text", text: "[Context window w:0 rolls over after this step.] …" }],
+  synthetic: true,
+  uiVisible: true,
+  meta: { type: "notes-flush", windowId: "w:0", ...(activeTools === undefined ? {} : { activeTools }) },
+});
+
+describe("toolCallOutcome", () => {
+  it("tells a tool that threw from a call the step refused, by the step's record, whatever the part's shape", () => {
+    // An unknown tool comes back as a dynamic part with its input, like a dynamic tool that threw.
+    const refused: Part = { type: "dynamic-tool", toolName: "fetch_page", toolCallId: "c1", state: "output-error", input: { url: "u" }, errorText: "Model tried to call unavailable tool 'fetch_page'." };
+    const failing: Part = { type: "dynamic-tool", toolName: "fetch_page", toolCallId: "c2", state: "output-error", input: { url: "v" }, errorText: "HTTP 500" };
+    const row = step(4, [refused, failing], ["c1"]);
+    expect(toolCallOutcome({ part: refused, row })).toEqual({ outcome: "not-run", detail: "Model tried to call unavailable tool 'fetch_page'." });
+    expect(toolCallOutcome({ part: failing, row })).toEqual({ outcome: "failed", detail: "HTTP 500" });
+  });
+
+  it("reads a step without that record by the part: a refused static call has only its raw input", () => {
+    const refused: Part = { type: "tool-read", toolCallId: "c1", state: "output-error", rawInput: { path: 7 }, errorText: "Invalid input for tool read" };
+    expect(toolCallOutcome({ part: refused, row: step(2, [refused]) })?.outcome).toBe("not-run");
+    expect(toolCallOutcome({ part: threw("c2", "read", { path: "a" }, "ENOENT"), row: step(2, []) })?.outcome).toBe("failed");
+  });
+
+  it("counts a denied call and a call without a result as not run, a finished one as finished, text as nothing", () => {
+    const row = step(2, []);
+    expect(toolCallOutcome({ part: { type: "tool-rm", toolCallId: "c", state: "output-denied", input: {}, approval: { id: "a", approved: false, reason: "too risky" } }, row })).toEqual({ outcome: "not-run", detail: "denied: too risky" });
+    expect(toolCallOutcome({ part: { type: "tool-rm", toolCallId: "c", state: "input-available", input: {} }, row })?.outcome).toBe("not-run");
+    expect(toolCallOutcome({ part: finished("c", "read", {}), row })).toEqual({ outcome: "finished" });
+    expect(toolCallOutcome({ part: { type: "text", text: "hi" }, row })).toBeUndefined();
+  });
+});
+
+describe("ledgerEntriesOf", () => {
+  it("keeps the real arguments of a call the notes-flush step refused, and says why it did not run", () => {
+    const refused: Part = { type: "tool-fetch_page", toolCallId: "c9", state: "output-error", rawInput: { url: "https://example.com/p2" }, errorText: "Model tried to call unavailable tool 'fetch_page'. Available tools: memory." };
+    const rows = [step(2, [finished("c1", "read", { path: "a" })]), flushRow(3, ["memory"]), step(4, [finished("c8", "memory", { command: "view" }), refused], ["c9"])];
+    expect(ledgerEntriesOf(rows)).toEqual([
+      { itemId: "2", toolName: "read", input: '{"path":"a"}', outcome: "finished" },
+      { itemId: "4", toolName: "memory", input: '{"command":"view"}', outcome: "finished" },
+      { itemId: "4", toolName: "fetch_page", input: '{"url":"https://example.com/p2"}', outcome: "not-run", detail: "not offered in the notes-flush step (only memory was)" },
+    ]);
+  });
+
+  it("keeps the error text of a refused call when the flush row does not name its tools (older rows)", () => {
+    const refused: Part = { type: "tool-fetch_page", toolCallId: "c9", state: "output-error", rawInput: { url: "u" }, errorText: "Model tried to call unavailable tool 'fetch_page'." };
+    expect(ledgerEntriesOf([flushRow(3), step(4, [refused], ["c9"])])[0]).toMatchObject({ outcome: "not-run", detail: "Model tried to call unavailable tool 'fetch_page'." });
+  });
+
+  it("puts a failed call's error on one line, cut to its bound", () => {
+    const error = `Error: disk full\n    at write (fs.js:1)\n${"x".repeat(400)}`;
+    const [entry] = ledgerEntriesOf([step(2, [threw("c1", "write", { path: "out" }, error)])]);
+    expect(entry).toMatchObject({ outcome: "failed" });
+    expect(entry!.detail!.startsWith("Error: disk full at write (fs.js:1) xxx")).toBe(true);
+    expect(entry!.detail).toHaveLength(LEDGER_DETAIL_CHARS + 1);
+  });
+
+  it("never stores a session_history query: only its action", () => {
+    const lookups = [
+      finished("h1", "session_history", { action: "search", query: "secret phrase alpha", mode: "literal" }),
+      finished("h2", "session_history", { action: "read_item", item_id: "12" }),
+    ];
+    const entries = ledgerEntriesOf([step(5, lookups)]);
+    expect(entries.map((entry) => entry.input)).toEqual(['{"action":"search"}', '{"action":"read_item"}']);
+    expect(JSON.stringify(entries)).not.toContain("secret phrase");
+  });
+});
+
+describe("renderLedger", () => {
+  it("writes one line per call with its outcome, and session_history lookups as counts without queries", () => {
+    const text = renderLedger({
+      entries: [
+        { itemId: "2", toolName: "read", input: '{"path":"a"}', outcome: "finished" },
+        { itemId: "2", toolName: "session_history", input: '{"action":"search"}', outcome: "finished" },
+        { itemId: "4", toolName: "boom", input: '{"why":"x"}', outcome: "failed", detail: "kaput" },
+        { itemId: "6", toolName: "session_history", input: '{"action":"search"}', outcome: "finished" },
+        { itemId: "6", toolName: "session_history", input: '{"action":"read_item"}', outcome: "not-run", detail: "not offered" },
+        { itemId: "6", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run", detail: "not offered in the notes-flush step (only memory was)" },
+      ],
+      omitted: 1,
+    });
+    expect(text.split("\n").slice(1)).toEqual([
+      "- (1 earlier call of the turn left out)",
+      '- item 2: read {"path":"a"} → finished',
+      '- item 4: boom {"why":"x"} → failed: kaput',
+      '- fetch_page {"url":"u"} → not run: not offered in the notes-flush step (only memory was)',
+      "- session_history: 3 lookups (search ×2, read_item ×1; 1 not run); their queries and results are not repeated here",
+    ]);
+    expect(text.split("\n")[0]).toContain("not run: it never executed; call it again if you still need it.");
+  });
+});
