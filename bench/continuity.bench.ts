@@ -20,6 +20,8 @@ import { fileURLToPath } from "node:url";
 import { openStore } from "../src/store/open-store.js";
 import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
 import { loadCorpus, type Corpus } from "./continuity/corpus.js";
+import { formatUsd } from "../src/core/budget/cost.js";
+import { taskCostMeter } from "./cache/task-cost.js";
 import { runTask, scratchDirectory, type Configuration, type TaskRun } from "./continuity/run-task.js";
 import { makeTask, type LookupTask } from "./continuity/tasks.js";
 import { formatRatio, goal } from "./measure.js";
@@ -58,14 +60,24 @@ export function planTasks(corpus: Corpus, plan: RunPlan): LookupTask[] {
   return tasks;
 }
 
+/** A task's run with what its requests cost, with a prompt cache and without. */
+export interface PricedTaskRun extends TaskRun {
+  usd: number;
+  uncachedUsd: number;
+}
+
 /** Runs every task in every configuration, each configuration on its own SQLite file. */
-export async function runPlan(tasks: readonly LookupTask[], configurations: readonly Configuration[] = CONFIGURATIONS): Promise<TaskRun[]> {
-  const runs: TaskRun[] = [];
+export async function runPlan(tasks: readonly LookupTask[], configurations: readonly Configuration[] = CONFIGURATIONS): Promise<PricedTaskRun[]> {
+  const runs: PricedTaskRun[] = [];
   for (const configuration of configurations) {
     const scratch = scratchDirectory(`ctxwin-continuity-${configuration.name}-`);
     const store = openStore({ path: path.join(scratch.directory, "ctxwin.db"), durability: "normal" });
     try {
-      for (const task of tasks) runs.push(await runTask({ task, configuration, store, memoryRoot: path.join(scratch.directory, "memory") }));
+      for (const task of tasks) {
+        const meter = taskCostMeter();
+        const run = await runTask({ task, configuration, store, memoryRoot: path.join(scratch.directory, "memory"), hooks: { onRequest: meter.record } });
+        runs.push({ ...run, ...meter.cost() });
+      }
     } finally {
       await store.close();
       scratch.remove();
@@ -94,11 +106,14 @@ export interface Summary {
   /** Notes-flush requests, or compaction summary requests and rows. */
   stepTokens: number;
   totalTokens: number;
+  /** USD of all tasks with a prompt cache, and without. */
+  usd: number;
+  uncachedUsd: number;
 }
 
-export function summarize(runs: readonly TaskRun[]): Summary {
+export function summarize(runs: readonly PricedTaskRun[]): Summary {
   const crossed = runs.filter((run) => run.crossed);
-  const sum = (pick: (run: TaskRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const sum = (pick: (run: PricedTaskRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
   return {
     tasks: runs.length,
     correct: runs.filter((run) => run.correct).length,
@@ -115,6 +130,8 @@ export function summarize(runs: readonly TaskRun[]): Summary {
     carryTokens: sum((run) => run.carryTokens),
     stepTokens: sum((run) => run.flushTokens + run.summaryTokens),
     totalTokens: sum((run) => run.totalTokens),
+    usd: sum((run) => run.usd),
+    uncachedUsd: sum((run) => run.uncachedUsd),
   };
 }
 
@@ -141,16 +158,17 @@ function row(label: string, summary: Summary, baseline: Summary): string {
     perRolloverTokens(summary.carryTokens, summary.midTurn),
     perRolloverTokens(summary.stepTokens, summary.midTurn),
     `${Math.round(summary.totalTokens / Math.max(1, summary.tasks)).toLocaleString("en-US")} (${formatRatio(summary.totalTokens / Math.max(1, baseline.totalTokens))})`,
+    `${formatUsd(summary.usd / Math.max(1, summary.tasks))} (${formatUsd(summary.uncachedUsd / Math.max(1, summary.tasks))})`,
   ].join(" | ");
 }
 
 const HEADER = [
-  "| configuration | correct after a mid-turn rollover | correct, all tasks | unfinished | mid-turn rollovers | notes flushes | redundant re-reads / rollover | history calls / rollover | carry tokens / rollover | flush or summary tokens / rollover | tokens / task (vs baseline) |",
-  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  "| configuration | correct after a mid-turn rollover | correct, all tasks | unfinished | mid-turn rollovers | notes flushes | redundant re-reads / rollover | history calls / rollover | carry tokens / rollover | flush or summary tokens / rollover | tokens / task (vs baseline) | cost / task, cache-aware (no cache) |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
 ].join("\n");
 
 /** Prints the tables and the goal lines. */
-export function report(runs: readonly TaskRun[], limits: readonly number[]): void {
+export function report(runs: readonly PricedTaskRun[], limits: readonly number[]): void {
   const of = (name: string, limit?: number) => runs.filter((run) => run.configuration === name && (limit === undefined || run.task.limit === limit));
   const baseline = summarize(of("off"));
   console.log(HEADER);

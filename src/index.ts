@@ -129,7 +129,7 @@ export {
 } from "./core/rollover/rollover-rows.js";
 export { COMPACTION_SUMMARY_HEADING, budgetWarningRow, compactionSummaryRow, rejectedInputRow, resetBoundaryRow, type RejectedInputOptions } from "./core/rollover/notice-rows.js";
 export { deriveWindowPressure, hasBudgetWarning, isWindowFresh, type PressureRow, type WindowPressure, type WindowPressureOptions } from "./core/rollover/window-pressure.js";
-export { readStepMetadata, stepMetadata, type StepMetadata, type StepUsage } from "./core/rollover/step-usage.js";
+export { readStepMetadata, stepMetadata, type CacheHintDrop, type StepCacheHints, type StepMetadata, type StepUsage } from "./core/rollover/step-usage.js";
 export { toolOutputViewText, viewOversizedToolOutputs, type ToolOutputViewOptions, type ToolOutputViews } from "./core/rollover/tool-output-view.js";
 export { createAgentSession, type AgentSession } from "./session/create-agent-session.js";
 export { createContextAgent, type ContextAgent, type ContextAgentOptions } from "./session/context-agent/create-context-agent.js";
@@ -147,6 +147,7 @@ export type {
   CompactionInfo,
   ContinuityOptions,
   HotMemoriesProvider,
+  RequestSpend,
   RolloverInfo,
   SendInput,
   SendOptions,
@@ -156,7 +157,9 @@ export type {
   StepUsageSummary,
   ToolPolicy,
   WarningInfo,
+  WindowSpend,
 } from "./session/session-types.js";
+export { cacheHintedModel, promptCacheKeyFor, type CacheTtl } from "./session/cache-hints.js";
 export type { SessionEventMap, SessionEventName, SessionListener, TurnSink } from "./session/session-events.js";
 export { createBudgetPolicy, modelKey, type BudgetEvaluation, type BudgetEvaluationInput, type BudgetSettings, type ModelLimitLookup, type SessionBudgetPolicy } from "./session/budget-policy.js";
 export { COMPACTION_INSTRUCTION, type CompactResult } from "./session/compaction.js";

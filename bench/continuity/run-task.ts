@@ -15,7 +15,8 @@ import { CONTINUE_TEXT } from "../../src/core/rollover/rollover-rows.js";
 import { createAgentSession } from "../../src/session/create-agent-session.js";
 import { CompactionError } from "../../src/session/errors.js";
 import type { ContinuityOptions, SessionBudgetOptions } from "../../src/session/session-types.js";
-import { scriptedModel } from "../../src/session/test-support/scripted-model.js";
+import { scriptedModel, type RecordedCall } from "../../src/session/test-support/scripted-model.js";
+import type { AgentSession } from "../../src/session/create-agent-session.js";
 import { deterministic } from "../../src/session/test-support/session-fixture.js";
 import { readAllRows } from "../../src/session/test-support/session-invariants.js";
 import type { HistoryStore } from "../../src/store/port.js";
@@ -92,20 +93,29 @@ function readDocumentTool(task: LookupTask) {
   });
 }
 
+/** Optional hooks of a run: the model's identity, and every request as the model received it. */
+export interface TaskRunHooks {
+  /** The scripted model's provider and id (default `mock` / `scripted`). */
+  model?: { provider: string; modelId: string };
+  onRequest?: (call: RecordedCall, facts: { kind: RequestKind; phase: "filler" | "task"; outputTokens: number }) => void;
+  onSession?: (session: AgentSession) => void;
+}
+
 /**
  * @example const run = await runTask({ task, configuration, store, memoryRoot });
  */
-export async function runTask({ task, configuration, store, memoryRoot }: { task: LookupTask; configuration: Configuration; store: HistoryStore; memoryRoot: string }): Promise<TaskRun> {
+export async function runTask({ task, configuration, store, memoryRoot, hooks = {} }: { task: LookupTask; configuration: Configuration; store: HistoryStore; memoryRoot: string; hooks?: TaskRunHooks }): Promise<TaskRun> {
   const usage = new Map<RequestKind, number>();
   let phase: "filler" | "task" = "filler";
   let requests = 0;
   const pagesToRead = task.documents.reduce((sum, document) => sum + pagesNeeded(document, task.answers.get(document.id) ?? ""), 0);
   const maxRequests = REQUESTS_PER_PAGE * pagesToRead + 40;
   const { model } = scriptedModel({
-    provider: "mock",
-    modelId: "scripted",
+    provider: hooks.model?.provider ?? "mock",
+    modelId: hooks.model?.modelId ?? "scripted",
     script: (call) => {
       const { kind, step } = requests >= maxRequests ? { kind: "answer" as const, step: { text: STOPPED } } : decide(observeRequest(call.prompt));
+      hooks.onRequest?.(call, { kind, phase, outputTokens: step.outputTokens ?? 10 });
       const inputTokens = Math.ceil(call.text.length / 3);
       if (phase === "task") {
         requests += 1;
@@ -129,6 +139,7 @@ export async function runTask({ task, configuration, store, memoryRoot }: { task
     logWarning: () => undefined,
     ...deterministic(configuration.name),
   });
+  hooks.onSession?.(session);
   for (const filler of task.filler) {
     const result = await session.send(filler);
     if (result.status !== "completed") throw new Error(`filler send ${result.status}: ${result.reason ?? result.error?.message ?? ""}`);

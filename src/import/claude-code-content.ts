@@ -87,9 +87,10 @@ export function stepUsageOf(message: Json | undefined): { ctxwinStep: StepMetada
   const model = message?.["model"];
   if (usage === undefined || typeof model !== "string" || model === "<synthetic>") return undefined;
   const count = (key: string) => (typeof usage[key] === "number" && Number.isSafeInteger(usage[key]) && (usage[key] as number) >= 0 ? (usage[key] as number) : 0);
-  const cached = count("cache_read_input_tokens");
+  const cacheReadTokens = count("cache_read_input_tokens");
+  const cacheWriteTokens = count("cache_creation_input_tokens");
   return stepMetadata({
-    usage: { inputTokens: count("input_tokens") + count("cache_creation_input_tokens") + cached, outputTokens: count("output_tokens"), cachedInputTokens: cached },
+    usage: { inputTokens: count("input_tokens") + cacheWriteTokens + cacheReadTokens, outputTokens: count("output_tokens"), cacheReadTokens, cacheWriteTokens },
     model: `anthropic:${model}`,
   });
 }

@@ -41,7 +41,7 @@ describe("Claude Code 2.1.197", () => {
     expect(byId.get("a18")).toMatchObject({ synthetic: true, uiVisible: true, metadata: { apiError: true } });
     expect(byId.get("a9")?.boundary?.kind).toBe("compaction");
     // The usage of each API message is the step metadata of its first row.
-    expect(metadataOf(byId.get("a4")!)["ctxwinStep"]).toMatchObject({ usage: { inputTokens: 9205, outputTokens: 14, cachedInputTokens: 8000 }, model: "anthropic:claude-opus-4-8" });
+    expect(metadataOf(byId.get("a4")!)["ctxwinStep"]).toMatchObject({ usage: { inputTokens: 9205, outputTokens: 14, cacheReadTokens: 8000, cacheWriteTokens: 1200 }, model: "anthropic:claude-opus-4-8" });
     expect(metadataOf(byId.get("a16")!)["ctxwinStep"]).toBeUndefined();
     // An attached file is searchable; the word of a command is not a title.
     expect((await store.search(rows[0]!.sessionId, { query: "ledger-nightly", mode: "literal" })).hits.map((hit) => hit.row.id)).toEqual(["a14", "a6"]);

@@ -139,7 +139,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     const state = agents.get(sessionId);
     if (state !== undefined && !state.stale && !activities.has(sessionId)) {
       const figure = await state.agent.usage();
-      return usageViewOf({ windowId: figure.windowId, contextTokens: figure.contextTokens, contextLimit: figure.contextLimit, settings: state.settings });
+      return usageViewOf({ windowId: figure.windowId, contextTokens: figure.contextTokens, contextLimit: figure.contextLimit, settings: state.settings, spend: figure.window ?? null });
     }
     const { usage: budget, read } = await budgetSettings();
     return usageFromStore({ store, sessionId, config: read.config, settings: budget, contextLimit: read.contextLimit, fallbackModelKey: chat?.modelKey });

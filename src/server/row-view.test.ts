@@ -27,7 +27,7 @@ describe("rowView", () => {
       input: { itemId: "1", windowId: "w:0", text: "do it", totalChars: 5, truncated: false },
       ledger: [
         { itemId: "2", toolName: "read", input: '{"path":"a"}', outcome: "finished" as const },
-        { itemId: "4", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run" as const, detail: "not offered in the notes-flush step (only memory was)" },
+        { itemId: "4", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run" as const, detail: "held back in the notes-flush step (only memory ran there)" },
       ],
       omittedCalls: 1,
     };
@@ -37,7 +37,7 @@ describe("rowView", () => {
       input: { itemId: "1", windowId: "w:0", truncated: false },
       calls: [
         { itemId: "2", toolName: "read", input: '{"path":"a"}', outcome: "finished" },
-        { itemId: "4", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run", detail: "not offered in the notes-flush step (only memory was)" },
+        { itemId: "4", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run", detail: "held back in the notes-flush step (only memory ran there)" },
       ],
       omittedCalls: 1,
     });

@@ -8,6 +8,7 @@ import { budgetBands, DEFAULT_OUTPUT_RESERVE, hardCeilingFor } from "../core/bud
 import { countRowTokens } from "../core/budget/message-tokens.js";
 import { createModelCatalog } from "../core/budget/model-catalog.js";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
+import { summarizeSpend, type Spend } from "../core/budget/step-spend.js";
 import { deriveWindowPressure } from "../core/rollover/window-pressure.js";
 import type { CtxwinConfig } from "../store/config-file.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
@@ -21,6 +22,8 @@ export interface UsageView {
   percent: number | null;
   thresholdPercent: number | null;
   tokensUntilRollover: number | null;
+  /** What the window's requests spent: input, the part read from the provider's cache, estimated cost (`null` while a turn streams). */
+  spend: Spend | null;
 }
 
 export interface BudgetSettingsForUsage {
@@ -35,10 +38,22 @@ export interface BudgetSettingsForUsage {
  * @example usageViewOf({ windowId: "w:0", contextTokens: 5_000, contextLimit: 10_000, settings: { strategy: "rollover", threshold: 0.7 } })
  * // { percent: 50, threshold: 7_000, thresholdPercent: 70, tokensUntilRollover: 2_000, … }
  */
-export function usageViewOf({ windowId, contextTokens, contextLimit, settings }: { windowId: string; contextTokens: number; contextLimit: number | undefined; settings: BudgetSettingsForUsage }): UsageView {
+export function usageViewOf({
+  windowId,
+  contextTokens,
+  contextLimit,
+  settings,
+  spend = null,
+}: {
+  windowId: string;
+  contextTokens: number;
+  contextLimit: number | undefined;
+  settings: BudgetSettingsForUsage;
+  spend?: Spend | null;
+}): UsageView {
   const tokens = Math.max(0, Math.round(contextTokens));
   if (contextLimit === undefined || !(contextLimit > 0)) {
-    return { windowId, contextTokens: tokens, contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null };
+    return { windowId, contextTokens: tokens, contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null, spend };
   }
   const outputReserve = settings.outputReserve ?? DEFAULT_OUTPUT_RESERVE;
   const hardCeiling = hardCeilingFor({ limit: contextLimit, outputReserve });
@@ -53,6 +68,7 @@ export function usageViewOf({ windowId, contextTokens, contextLimit, settings }:
     percent: round1((tokens / contextLimit) * 100),
     thresholdPercent: threshold === null ? null : round1((threshold / contextLimit) * 100),
     tokensUntilRollover: threshold === null ? null : Math.max(0, threshold - tokens),
+    spend,
   };
 }
 
@@ -83,7 +99,8 @@ export async function usageFromStore({
   const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => row.tokens ?? countRowTokens(row), overheadTokens: 0 });
   const modelKey = lastModelKey(window.rows) ?? fallbackModelKey;
   const limit = contextLimit ?? lastStepLimit(window.rows) ?? (modelKey === undefined ? undefined : catalogLimit({ config, modelKey }));
-  return usageViewOf({ windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: limit, settings });
+  const spend = summarizeSpend(window.rows.flatMap((row) => (row.role === "assistant" ? (readStepMetadata(row) ?? []) : [])));
+  return usageViewOf({ windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: limit, settings, spend });
 }
 
 function lastModelKey(rows: readonly StoredRow[]): string | undefined {

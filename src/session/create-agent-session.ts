@@ -28,6 +28,7 @@ import { newContextTool } from "../tools/new-context/new-context-tool.js";
 import { newContextRequester } from "./new-context.js";
 import { loopSettingsOf } from "./loop-settings.js";
 import { sendAsUIMessageStream, type UIMessageStreamOptions } from "./ui-message-stream.js";
+import { createWindowMemories } from "./window-memories.js";
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -107,6 +108,7 @@ export function createSessionEngine({
   maxTurnsPerSend = 25,
   maxRetries = 2,
   providerStore = false,
+  cache = {},
   retryDelay = (retry) => Math.min(30_000, 1_000 * 2 ** (retry - 1)),
   now = () => new Date(),
   generateId = () => crypto.randomUUID(),
@@ -124,6 +126,9 @@ export function createSessionEngine({
   assertSessionId(sessionId);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidArgumentError(`maxRetries must be a whole number of 0 or more, got ${maxRetries}`);
+  if (cache !== false && cache.ttl !== undefined && cache.ttl !== "5m" && cache.ttl !== "1h") {
+    throw new InvalidArgumentError(`cache.ttl must be "5m" or "1h" (Anthropic's two cache lifetimes), got ${JSON.stringify(cache.ttl)}`);
+  }
   const policy = budgetPolicy ?? createBudgetPolicy({ settings: budget, primaryModel: model });
   const strategy = budget.strategy ?? "rollover";
   // Only a rollover session can open a window on request: `compact` would summarize, `off` never rolls over.
@@ -150,11 +155,13 @@ export function createSessionEngine({
     historyToolAvailable: toolSet.historyToolAvailable,
     // Counted with the current primary model, so a setModel() also changes how memories are measured.
     hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, primaryModel(context))),
+    windowMemories: createWindowMemories({ render: () => context.hotMemories.render() }),
     notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
     continuity: { carry: continuity.carry ?? true, notesFlush: continuity.notesFlush ?? true, newContextTool: offersNewContext },
     maxRetries,
     providerStore,
+    cache: { enabled: cache !== false, ttl: cache === false ? undefined : cache.ttl, refusedBy: new Set() },
     retryDelay,
     maxToolOutputShare: budget.maxToolOutputShare ?? 0.5,
     events,

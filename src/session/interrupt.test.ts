@@ -186,7 +186,7 @@ describe("interrupting a send", () => {
 
     const result = await session.send("hello", { signal: AbortSignal.abort() });
 
-    expect(result).toEqual({ status: "interrupted", text: "", rollovers: [], warnings: [], compactions: [], usage: { inputTokens: 0, outputTokens: 0, steps: 0 } });
+    expect(result).toEqual({ status: "interrupted", text: "", rollovers: [], warnings: [], compactions: [], usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, steps: 0 } });
     expect(calls).toHaveLength(0);
     expect(events.flat()).toEqual([]);
     expect((await store.activeWindow("s")).lastSeq).toBe(0);

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
@@ -39,7 +41,7 @@ function script(call: RecordedCall): ScriptedStep {
 }
 
 describe("notes flush before a mid-turn rollover", () => {
-  it("gives the agent one memory-only step in the old window, then rolls over with its notes pinned", async () => {
+  it("gives the agent one step in the old window where only the memory tool runs, then rolls over with its notes pinned", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script });
     const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root: memoryRoot() }, settings });
@@ -51,8 +53,10 @@ describe("notes flush before a mid-turn rollover", () => {
     expect(result).toMatchObject({ status: "completed", text: "notes say a.txt, b.txt" });
     expect(flushes).toEqual(["w:0"]);
     expect(calls).toHaveLength(3);
-    // The flush request: the old window plus the instruction, only the memory tool offered.
-    expect(calls[1]!.toolNames).toEqual(["memory"]);
+    // The flush request: the old window plus the instruction, with the same tool definitions as the
+    // request before it, so it keeps the window's cached prefix (ADR 0055).
+    expect(calls[1]!.tools).toEqual(calls[0]!.tools);
+    expect(calls[1]!.toolNames).toContain("memory");
     expect(calls[1]!.text).toContain("AAAA");
     expect(result.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream", flushOpportunity: true, previousWindowId: "w:0" })]);
     expect(calls[2]!.text).not.toContain("AAAA");
@@ -61,6 +65,37 @@ describe("notes flush before a mid-turn rollover", () => {
     expect(sessionProblems(rows, rows.length)).toEqual([]);
     expect(rows.map((row) => row.meta?.type ?? row.role)).toEqual(["user", "assistant", "notes-flush", "assistant", "rollover", "lead-in", "continue", "assistant"]);
     expect(rows[2]).toMatchObject({ synthetic: true, uiVisible: true, meta: { windowId: "w:0" } });
+  });
+
+  it("runs no tool but memory in the flush step: another tool's call ends with an error result and is not executed", async () => {
+    const store = memoryStore();
+    const reads: string[] = [];
+    const { model, calls } = scriptedModel({
+      script: (call) => {
+        if (call.index === 0) return { ...readBoth, inputTokens: FORCE_AT - 1_500 };
+        if (call.text.split("\n").at(-1)?.includes("rolls over after this step")) return { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: FORCE_AT - 200 };
+        return { text: "done", inputTokens: 900 };
+      },
+    });
+    const counting = tool({
+      description: "Reads a file",
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path: name }) => {
+        reads.push(name);
+        return files[name as keyof typeof files] ?? "";
+      },
+    });
+    const session = budgetSession({ store, model, tools: { read: counting }, memory: { root: memoryRoot() }, settings });
+
+    const result = await session.send("read both files");
+
+    expect(result).toMatchObject({ status: "completed", text: "done" });
+    expect(calls).toHaveLength(3);
+    // The two reads of the first step ran; the one asked in the flush step did not.
+    expect(reads).toEqual(["a.txt", "b.txt"]);
+    const flushStep = (await readAllRows(store, "s")).find((row, index, rows) => rows[index - 1]?.meta?.type === "notes-flush")!;
+    expect(flushStep.parts).toContainEqual(expect.objectContaining({ type: "tool-read", state: "output-error", errorText: expect.stringContaining("Only memory runs in this step") }));
+    expect(result.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream", previousWindowId: "w:0" })]);
   });
 
   it("is never given without memory, when switched off, or when the hard ceiling forced the rollover", async () => {

@@ -1,7 +1,8 @@
 /**
  * The notes-flush step before a mid-turn rollover (docs/adr/0024): when a settled step decides a
  * rollover in the force band, the agent first gets one short step in the old window with only the
- * memory tool, so the notes pinned into the next window hold its latest work. Only when memory is
+ * memory tool running (every tool is offered, so the request keeps the window's cached prefix,
+ * ADR 0055), so the notes pinned into the next window hold its latest work. Only when memory is
  * writable, once per window, never when the hard ceiling forced the rollover, and only if that
  * request fits under the hard ceiling.
  */
@@ -40,7 +41,7 @@ export async function runNotesFlush(context: SessionContext, { stop, turnId, sig
   const window = await context.store.activeWindow(context.sessionId);
   if (window.windowId !== stop.windowId || hasNotesFlush(window.rows) || isWindowFresh(window.rows)) return undefined;
   const model = primaryModel(context);
-  const frame = await requestFrame(context, model);
+  const frame = await requestFrame(context, model, { windowId: window.windowId });
   const activeTools = [MEMORY_TOOL_NAME];
   const row = notesFlushRow({ windowId: window.windowId, notesPath, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, activeTools, createdAt: context.now().toISOString() });
   const rowTokens = calibrate(rowRequestTokens({ seq: 0, role: row.role, parts: row.parts, tokens: undefined }, frame, toolOutputLimits(context, model)), frame.calibrationFactor);
@@ -59,7 +60,7 @@ export async function runNotesFlush(context: SessionContext, { stop, turnId, sig
     rows: [...window.rows, ...stored],
     turnId: `${turnId}:notes-flush`,
     signal,
-    flush: { activeTools, maxOutputTokens: NOTES_FLUSH_MAX_OUTPUT_TOKENS },
+    flush: { runnableTools: activeTools, maxOutputTokens: NOTES_FLUSH_MAX_OUTPUT_TOKENS },
   });
   return { windowId: window.windowId, run };
 }

@@ -101,6 +101,9 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
     expect(result.usage).toEqual({
       inputTokens: reported[0]!.promptTokens + reported[1]!.promptTokens,
       outputTokens: reported[0]!.completionTokens + reported[1]!.completionTokens,
+      // The server reported no cached tokens.
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
       steps: 2,
     });
     // The budget bar starts from the last reported input and adds only the answer stored after it.

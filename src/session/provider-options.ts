@@ -11,8 +11,12 @@ import type { LanguageModel, ModelMessage } from "ai";
 
 type ProviderOptions = Record<string, Record<string, boolean>>;
 
-/** The provider-options name `@ai-sdk/openai` reads for a Responses model, or `undefined` for any other model. */
-function responsesOptionsName(model: LanguageModel): "openai" | "azure" | undefined {
+/**
+ * The provider-options name `@ai-sdk/openai` reads for a Responses model, or `undefined` for any other model.
+ *
+ * @example responsesOptionsName(openai("gpt-4.1")) // "openai"
+ */
+export function responsesOptionsName(model: LanguageModel): "openai" | "azure" | undefined {
   if (typeof model === "string" || !model.provider.endsWith(".responses")) return undefined;
   return model.provider.includes("azure") ? "azure" : "openai";
 }

@@ -21,6 +21,9 @@ import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 import { takeNewContextRequest } from "./new-context.js";
 import { applyCallerPrepareStep, mergeProviderOptions, stopConditions } from "./loop-settings.js";
 import { chunkForwarder } from "./stream-chunks.js";
+import { cacheHintedModel } from "./cache-hints.js";
+import { flushStepTools } from "./flush-tools.js";
+import { requestSpend } from "./session-usage.js";
 
 export interface TurnStop {
   decision: "warn" | "rollover" | "block";
@@ -54,8 +57,11 @@ export interface RunTurnOptions {
   turnId: string;
   /** Aborts the provider call (and tools); the turn then ends `interrupted`, no fallback is tried. */
   signal?: AbortSignal | undefined;
-  /** A notes-flush step (ADR 0024): one step, only these tools active, a short output limit, no budget decision. */
-  flush?: { activeTools: string[]; maxOutputTokens: number } | undefined;
+  /**
+   * A notes-flush step (ADR 0024): one step, a short output limit, no budget decision; every tool
+   * is offered as in the window's other requests (its cached prefix, ADR 0055), only these run.
+   */
+  flush?: { runnableTools: string[]; maxOutputTokens: number } | undefined;
 }
 
 /**
@@ -73,7 +79,7 @@ export async function runTurn(context: SessionContext, { windowId, rows, turnId,
   for (const [index, model] of context.models.entries()) {
     if (signal?.aborted === true) return { status: "interrupted", text: "", steps: [], streamedAnything: false };
     const limit = contextLimitFor(context, model);
-    const frame = await requestFrame(context, model);
+    const frame = await requestFrame(context, model, { windowId });
     const limits = toolOutputLimits(context, model);
     const request = await assembleRequest({ rows, frame, limits });
     if (limit !== undefined && request.estimatedTokens > context.policy.hardCeiling(limit)) {
@@ -133,7 +139,7 @@ async function attemptWithRetries(context: SessionContext, options: AttemptOptio
     const waited = await waitOrAbort(context.retryDelay(retry), options.signal);
     const rows = [...options.rows, ...settled.map((step) => step.row)];
     if (!waited) return { status: "interrupted", text: lastText(settled), steps: settled, streamedAnything: true, model: modelKey(options.model) };
-    const request = await assembleRequest({ rows, frame: await requestFrame(context, options.model), limits: options.limits });
+    const request = await assembleRequest({ rows, frame: await requestFrame(context, options.model, { windowId: options.windowId }), limits: options.limits });
     attempt = { ...options, rows, request, operationPrefix: `${options.operationPrefix}:retry-${retry}`, retriesLeft: options.retriesLeft - retry };
   }
 }
@@ -180,7 +186,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       // A partial step (interrupted, or cut by a failure) has no reported usage: no new budget figure.
       if (step.reportedInputTokens === undefined) return;
       const contextTokens = step.usage.inputTokens;
-      context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100 });
+      context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100, ...requestSpend(step.row) });
     },
     onTextDelta: (delta, stepIndex) => context.events.emit("text-delta", { delta, stepIndex }),
     onChunk: chunkForwarder(context),
@@ -196,7 +202,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const abortedBetweenSteps = (): boolean => (stoppedByAbort ||= signal?.aborted === true);
 
   const prepareNextStep = async (stepNumber: number): Promise<{ messages: ModelMessage[]; system?: string }> => {
-    const next = prepared?.stepNumber === stepNumber ? prepared.request : await assembleRequest({ rows: [...rows, ...recorder.rows], frame: await requestFrame(context, model), limits, previous });
+    const next = prepared?.stepNumber === stepNumber ? prepared.request : await assembleRequest({ rows: [...rows, ...recorder.rows], frame: await requestFrame(context, model, { windowId }), limits, previous });
     prepared = undefined;
     previous = next.estimate;
     estimates[stepNumber] = next.rawEstimatedTokens;
@@ -221,7 +227,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     // The request the next step would send, built now (prepareStep reuses it): the reported anchor
     // of the pressure figure cannot see a frame that grew since (notes written by a memory step) nor
     // a provider that counts lower than our estimate, and the next request must never pass the ceiling.
-    const nextFrame = await requestFrame(context, model);
+    const nextFrame = await requestFrame(context, model, { windowId });
     const next = await assembleRequest({ rows: all, frame: nextFrame, limits, previous });
     prepared = { stepNumber: stepIndex + 1, request: next };
     const projected = Math.max(pressure.contextTokens, next.estimatedTokens);
@@ -244,15 +250,14 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const { loop } = context;
   const result = streamText({
     ...loop.callSettings,
-    model,
+    model: cacheHintedModel(context, model, { windowId }),
     ...(request.system === undefined ? {} : { system: request.system }),
     messages: firstMessages,
-    tools: frame.tools,
+    tools: flush === undefined ? frame.tools : flushStepTools({ tools: frame.tools, runnable: flush.runnableTools }),
     ...(loop.toolChoice === undefined ? {} : { toolChoice: loop.toolChoice }),
     // The budget's output reserve is what the request asks for (every later step's input stays
     // under the hard ceiling, so the same limit fits it too).
     ...outputLimitOf(context, { model, limit, inputTokens: request.estimatedTokens, flush }),
-    ...(flush === undefined ? {} : { activeTools: flush.activeTools }),
     maxRetries: context.maxRetries,
     ...mergeProviderOptions(providerOptionsOf(context, model).providerOptions, loop.providerOptions),
     ...(signal === undefined ? {} : { abortSignal: signal }),
@@ -270,7 +275,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     ),
     prepareStep: async ({ stepNumber, steps: settled, experimental_context }) => {
       const ours = stepNumber === 0 ? undefined : await prepareNextStep(stepNumber);
-      // The caller's own prepareStep never changes a notes-flush step (only the memory tool is active).
+      // The caller's own prepareStep never changes a notes-flush step (only the memory tool runs).
       if (flush !== undefined) return ours;
       const messages = ours?.messages ?? firstMessages;
       return applyCallerPrepareStep({ loop, messages, ours, stepNumber, steps: settled, model, experimentalContext: experimental_context, warnOnce: context.warnOnce });

@@ -13,7 +13,7 @@ export function createSendCollector() {
   const rollovers: RolloverInfo[] = [];
   const warnings: WarningInfo[] = [];
   const compactions: CompactionInfo[] = [];
-  const usage: StepUsageSummary & { steps: number } = { inputTokens: 0, outputTokens: 0, steps: 0 };
+  const usage: StepUsageSummary & { steps: number } = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, steps: 0 };
   let text = "";
   let turns = 0;
   let ending: Pick<SendResult, "status" | "reason" | "error"> | undefined;
@@ -32,6 +32,8 @@ export function createSendCollector() {
       for (const step of steps) {
         usage.inputTokens += step.usage.inputTokens;
         usage.outputTokens += step.usage.outputTokens;
+        usage.cacheReadTokens += step.usage.cacheReadTokens;
+        usage.cacheWriteTokens += step.usage.cacheWriteTokens;
         usage.steps += 1;
       }
       if (turnText.length > 0) text = turnText;

@@ -12,6 +12,8 @@ import type { BudgetStrategy, ContinuityOptions, HotMemoriesProvider } from "./s
 import type { SessionCalibration } from "./session-calibration.js";
 import type { NewContextRequest } from "./new-context.js";
 import type { LoopSettings } from "./loop-settings.js";
+import type { CacheHintSettings } from "./cache-hints.js";
+import type { WindowMemories } from "./window-memories.js";
 
 export interface SessionContext {
   store: HistoryStore;
@@ -26,6 +28,8 @@ export interface SessionContext {
   tools: ToolSet;
   historyToolAvailable: boolean;
   hotMemories: HotMemoriesProvider;
+  /** The hot memories block each window's requests carry (rendered once per window, `window-memories.ts`). */
+  windowMemories: WindowMemories;
   notesPath: string | undefined;
   maxSteps: number;
   /** The continuity features (docs/adr/0023), resolved to their defaults. */
@@ -36,6 +40,8 @@ export interface SessionContext {
   retryDelay: (retry: number) => number;
   /** Whether the provider may keep server-side state (OpenAI Responses `store`); default false. */
   providerStore: boolean;
+  /** Provider prompt-cache hints (`cache-hints.ts`). */
+  cache: CacheHintSettings;
   maxToolOutputShare: number;
   events: SessionEvents;
   /** Logs a message once per distinct text. */
@@ -80,14 +86,16 @@ export function contextLimitFor(context: SessionContext, model: LanguageModel): 
 }
 
 /**
- * The request frame for the next request: hot memories are rendered fresh every time, so a notes
- * update is visible in the very next request.
+ * The request frame for the next request. A request of a known window carries the hot memories
+ * block rendered for that window's first request, so its system prompt (the start of the cached
+ * prefix) stays the same through the window (docs/adr/0055); without a window the block is
+ * rendered afresh (the on-send figures before the turn's window is decided).
  *
- * @example const frame = await requestFrame(context, model);
+ * @example const frame = await requestFrame(context, model, { windowId });
  */
-export async function requestFrame(context: SessionContext, model: LanguageModel): Promise<RequestFrame> {
+export async function requestFrame(context: SessionContext, model: LanguageModel, { windowId }: { windowId?: string | undefined } = {}): Promise<RequestFrame> {
   const key = modelKey(model);
-  const hotMemories = await context.hotMemories.render();
+  const hotMemories = await context.windowMemories.blockFor(windowId);
   const overhead = estimateRequestTokens({
     model: key,
     system: systemText({ system: context.system, hotMemories }),

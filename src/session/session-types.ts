@@ -6,6 +6,7 @@ import type { LanguageModel, Tool, ToolSet } from "ai";
 import type { RolloverReason, RowPart } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
 import type { BudgetSettings, BudgetStrategy, SessionBudgetPolicy } from "./budget-policy.js";
+import type { CacheTtl } from "./cache-breakpoints.js";
 import type { LoopSettings } from "./loop-settings.js";
 
 export type { BudgetStrategy } from "./budget-policy.js";
@@ -89,6 +90,13 @@ export interface AgentSessionOptions {
    * never as references to stored items (docs/adr/0027).
    */
   providerStore?: boolean;
+  /**
+   * Provider prompt-cache hints (docs/adr/0055): Anthropic `cache_control` breakpoints and an OpenAI
+   * Responses `prompt_cache_key` per window; nothing for other providers. On by default; `false`
+   * sends none. `ttl: "1h"` keeps Anthropic's cache an hour instead of 5 minutes (writes cost 2×
+   * instead of 1.25× the input price). Hints change what a request costs, never what fits.
+   */
+  cache?: { ttl?: CacheTtl } | false;
   now?: () => Date;
   generateId?: () => string;
   /** Seams, for tests and for engines that are not wired by default. */
@@ -144,8 +152,13 @@ export interface WarningInfo {
 }
 
 export interface StepUsageSummary {
+  /** Input tokens, cached reads and writes included once. */
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens the provider read from its prompt cache (0 when it reported none). */
+  cacheReadTokens: number;
+  /** Input tokens the provider wrote to its prompt cache (0 when it reported none). */
+  cacheWriteTokens: number;
 }
 
 /** Options of one `send`. */
@@ -186,4 +199,31 @@ export interface SessionUsage {
   hardCeiling: number | undefined;
   /** `contextTokens / contextLimit × 100`, when the limit is known. */
   percent: number | undefined;
+  /** What the active window's requests cost so far, from the usage stored with each step. */
+  window?: WindowSpend;
+}
+
+/** What one provider request spent: its cache figures and its estimated cost. */
+export interface RequestSpend {
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** `cacheReadTokens / inputTokens` of the request. */
+  cachedShare: number;
+  /** USD at the catalog's public prices; `null` when the model has no known price. */
+  costUsd: number | null;
+}
+
+/** Tokens and estimated cost of a window's provider requests (docs/budget.md, Cost). */
+export interface WindowSpend {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** `cacheReadTokens / inputTokens` (0 without input). */
+  cachedShare: number;
+  /** USD from the catalog's public prices; `null` when a request's model has no known price. */
+  costUsd: number | null;
+  /** USD for the same tokens without a cache; `null` like `costUsd`. */
+  uncachedCostUsd: number | null;
 }

@@ -3,10 +3,11 @@
  * before the next step is requested. The SDK's own reader (`readUIMessageStream`) builds the row,
  * so a tool call and its result always land in one part (DESIGN.md §10, invariant 5).
  */
-import { readUIMessageStream, type StepResult, type ToolSet, type UIMessage, type UIMessageChunk } from "ai";
+import { readUIMessageStream, type LanguageModelUsage, type StepResult, type ToolSet, type UIMessage, type UIMessageChunk } from "ai";
 import type { RowInput, RowPart } from "../core/row.js";
-import { stepMetadata } from "../core/rollover/step-usage.js";
+import { stepMetadata, type StepCacheHints } from "../core/rollover/step-usage.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
+import { cacheHintsOf } from "./cache-hints.js";
 import { createDeferredList } from "./deferred.js";
 import { SessionStoreError } from "./errors.js";
 import type { StepUsageSummary } from "./session-types.js";
@@ -84,10 +85,7 @@ export function createStepRecorder({
   let discardedText = "";
   let cutStep = false;
 
-  async function storeStep(
-    parts: RowPart[],
-    step: { usage: StepUsageSummary; model: string; finishReason: string; reportedInput: number | undefined; reportedOutput: number | undefined; notRunToolCallIds?: string[] },
-  ): Promise<StoredStep> {
+  async function storeStep(parts: RowPart[], step: StepFacts): Promise<StoredStep> {
     const estimated = estimateOf(stepIndex);
     const checked = checkedEstimateOf(stepIndex);
     const input: RowInput = {
@@ -95,7 +93,8 @@ export function createStepRecorder({
       role: "assistant",
       parts,
       metadata: stepMetadata({
-        usage: { inputTokens: step.reportedInput, outputTokens: step.reportedOutput },
+        usage: { inputTokens: step.reportedInput, outputTokens: step.reportedOutput, ...step.reportedCache },
+        ...(step.cache === undefined ? {} : { cache: step.cache }),
         model: step.model,
         finishReason: step.finishReason,
         ...(estimated === undefined ? {} : { estimatedInputTokens: estimated }),
@@ -126,13 +125,17 @@ export function createStepRecorder({
       const step = await stepResults.at(index).promise;
       const reportedInput = step.usage.inputTokens;
       const reportedOutput = step.usage.outputTokens;
+      const reportedCache = cacheUsageOf(step.usage);
+      const cache = cacheHintsOf(step.providerMetadata);
       const stored = await storeStep(message.parts as RowPart[], {
-        usage: { inputTokens: reportedInput ?? 0, outputTokens: reportedOutput ?? 0 },
+        usage: { inputTokens: reportedInput ?? 0, outputTokens: reportedOutput ?? 0, cacheReadTokens: reportedCache.cacheReadTokens ?? 0, cacheWriteTokens: reportedCache.cacheWriteTokens ?? 0 },
         model: `${step.model.provider}:${step.model.modelId}`,
         finishReason: step.finishReason,
         reportedInput,
         reportedOutput,
         notRunToolCallIds: refusedToolCallIds(step),
+        reportedCache,
+        cache,
       });
       storedSteps.at(index).resolve(stored);
     } catch (error) {
@@ -159,7 +162,7 @@ export function createStepRecorder({
         discardedText = parts.map((part) => (part.type === "text" ? (part as { text: string }).text : "")).join("");
         return;
       }
-      await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined });
+      await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined, reportedCache: {}, cache: undefined });
       partialStored = true;
     } finally {
       // No later step may build on a step that did not settle.
@@ -243,6 +246,26 @@ export function createStepRecorder({
 }
 
 export type StepRecorder = ReturnType<typeof createStepRecorder>;
+
+interface StepFacts {
+  usage: StepUsageSummary;
+  model: string;
+  finishReason: string;
+  reportedInput: number | undefined;
+  reportedOutput: number | undefined;
+  /** The cache figures the provider reported (absent when it reported none). */
+  reportedCache: { cacheReadTokens?: number; cacheWriteTokens?: number };
+  cache: StepCacheHints | undefined;
+  /** Tool calls the SDK refused before running them (docs/adr/0050). */
+  notRunToolCallIds?: string[];
+}
+
+/** The cache reads and writes of a step's usage (the AI SDK's `inputTokenDetails`), only those reported. */
+function cacheUsageOf(usage: LanguageModelUsage): { cacheReadTokens?: number; cacheWriteTokens?: number } {
+  const read = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens;
+  const write = usage.inputTokenDetails?.cacheWriteTokens;
+  return { ...(read === undefined ? {} : { cacheReadTokens: read }), ...(write === undefined ? {} : { cacheWriteTokens: write }) };
+}
 
 async function lastMessage(chunks: readonly UIMessageChunk[]): Promise<UIMessage> {
   let last: UIMessage = { id: "", role: "assistant", parts: [] };

@@ -34,12 +34,13 @@ const boom = tool({
     throw new Error("kaput:\ndisk on fire");
   },
 }) as Tool;
-const fetchPage = tool({ description: "Fetches a page", inputSchema: z.object({ url: z.string() }), execute: async ({ url }) => `page ${url}` }) as Tool;
+const fetched: string[] = [];
+const fetchPage = tool({ description: "Fetches a page", inputSchema: z.object({ url: z.string() }), execute: async ({ url }) => (fetched.push(url), `page ${url}`) }) as Tool;
 
 const isFlushRequest = (call: RecordedCall) => call.text.split("\n").at(-1)?.includes("rolls over after this step") === true;
 
 describe("the carried ledger states each call's outcome truthfully", () => {
-  it("a call the notes-flush step refused keeps its arguments and is 'not run'; a throw is 'failed' with its error", async () => {
+  it("a call the notes-flush step held back keeps its arguments and is 'not run'; a throw is 'failed' with its error", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({
       script: (call): ScriptedStep => {
@@ -54,7 +55,7 @@ describe("the carried ledger states each call's outcome truthfully", () => {
           };
         }
         if (isFlushRequest(call)) {
-          // The agent also reaches for the next page: the flush step offers only the memory tool.
+          // The agent also reaches for the next page: the flush step runs only the memory tool.
           const write = { toolName: "memory", input: { command: "create", path: NOTES, file_text: "read a.txt" } };
           return { toolCalls: [write, { toolName: "fetch_page", input: { url: "https://example.com/p2" } }], inputTokens: FORCE_AT - 200 };
         }
@@ -67,13 +68,15 @@ describe("the carried ledger states each call's outcome truthfully", () => {
 
     expect(result).toMatchObject({ status: "completed", rollovers: [expect.objectContaining({ reason: "mid-stream", flushOpportunity: true })] });
     expect(calls).toHaveLength(3);
-    expect(calls[1]!.toolNames).toEqual(["memory"]);
+    // The flush request sends the window's tool list unchanged (its cached prefix holds, ADR 0055).
+    expect(calls[1]!.toolNames).toEqual(calls[0]!.toolNames);
+    expect(fetched).toEqual([]);
     // What the provider receives in the new window.
     const continued = calls[2]!.text;
     expect(continued).toContain('- item 2: read {"path":"a.txt"} → finished');
     expect(continued).toContain('- item 2: boom {"why":"x"} → failed: kaput: disk on fire');
     expect(continued).toContain(`- item 4: memory {"command":"create","path":"${NOTES}","file_text":"read a.txt"} → finished`);
-    expect(continued).toContain('- fetch_page {"url":"https://example.com/p2"} → not run: not offered in the notes-flush step (only memory was)');
+    expect(continued).toContain('- fetch_page {"url":"https://example.com/p2"} → not run: held back in the notes-flush step (only memory ran there)');
     expect(continued).toContain("- session_history: 1 lookup (search ×1); their queries and results are not repeated here");
     expect(continued).not.toContain("fetch_page {}");
     expect(continued).not.toContain("(failed)");
@@ -89,7 +92,7 @@ describe("the carried ledger states each call's outcome truthfully", () => {
       { itemId: "2", toolName: "boom", input: '{"why":"x"}', outcome: "failed", detail: "kaput: disk on fire" },
       { itemId: "2", toolName: "session_history", input: '{"action":"search"}', outcome: "finished" },
       { itemId: "4", toolName: "memory", input: `{"command":"create","path":"${NOTES}","file_text":"read a.txt"}`, outcome: "finished" },
-      { itemId: "4", toolName: "fetch_page", input: '{"url":"https://example.com/p2"}', outcome: "not-run", detail: "not offered in the notes-flush step (only memory was)" },
+      { itemId: "4", toolName: "fetch_page", input: '{"url":"https://example.com/p2"}', outcome: "not-run", detail: "held back in the notes-flush step (only memory ran there)" },
     ]);
     expect(JSON.stringify(carry)).not.toContain(QUERY);
   });

@@ -36,6 +36,13 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     // A first window too long to open with (600 filler rows): the chart opens on the newer windows.
     await store.append("timeline-long", Array.from({ length: 600 }, (_, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: `row ${index}` }] })));
     await writeTimelineFixture({ store, sessionId: "timeline-long" });
+    // Two requests to a priced model, the second mostly read from the provider's prompt cache.
+    const cachedStep = (inputTokens: number, cacheReadTokens: number, cacheWriteTokens: number) => ({
+      role: "assistant" as const,
+      parts: [{ type: "text" as const, text: "ok" }],
+      metadata: stepMetadata({ usage: { inputTokens, outputTokens: 100, cacheReadTokens, cacheWriteTokens }, model: "anthropic.messages:claude-sonnet-4-5", contextLimit: 200_000 }),
+    });
+    await store.append("timeline-cached", [{ role: "user", parts: [{ type: "text", text: "Read the repository." }] }, cachedStep(10_000, 0, 9_900), cachedStep(10_500, 9_900, 500)]);
     await store.close();
     server = await startServer({ directory, webRoot: WEB_ROOT, log: () => undefined });
     browser = await launchChromium();
@@ -165,16 +172,31 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
+  it("shows the part of each request read from the provider's cache, and the window's cached share and cost", async () => {
+    const { page, errors } = await open(VIEWPORTS[1], "timeline-cached");
+    const svg = chart(page);
+    await expect.poll(() => svg.locator("[data-point]").count()).toBe(2);
+    // Only the second request read anything from the cache: one bar under its dot.
+    expect(await svg.locator(".timeline-cached").count()).toBe(1);
+    expect(await svg.locator(".timeline-cached").getAttribute("data-cached")).toBe("9900");
+    expect(await svg.locator("[data-point]").nth(1).getAttribute("aria-label")).toMatch(/10,500 tokens sent .*; 94% cached, 100 out, ~\$0\.0\d+/);
+    // 9,900 of 20,500 input tokens from the cache; Claude Sonnet 4.5's public prices.
+    await expect.poll(() => figures(page).textContent()).toMatch(/48% of input from the cache · ~\$0\.0456 \(no cache: \$0\.0645\)/);
+    await expect.poll(() => page.getByTestId("budget-spend").textContent()).toBe("48% of input from the cache · ~$0.0456 (no cache: $0.0645)");
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+
   it("exports the timeline as CSV and as JSON", async () => {
     const { page, errors } = await open(VIEWPORTS[0]);
     await expect.poll(() => chart(page).locator("[data-point]").count()).toBe(12);
     const [csvDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
     expect(csvDownload.suggestedFilename()).toBe("timeline-375-timeline.csv");
     const csv = fs.readFileSync(await csvDownload.path(), "utf8").trimEnd().split("\n");
-    expect(csv[0]).toBe("type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,detail");
+    expect(csv[0]).toBe("type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,cache_read_tokens,cache_write_tokens,cost_usd,detail");
     expect(csv.filter((line) => line.startsWith("request,"))).toHaveLength(12);
     expect(csv.filter((line) => line.startsWith("mark,"))).toHaveLength(9);
-    expect(csv.some((line) => /^mark,rollover,21,w:21,[^,]+,6900,,,,,mid-stream$/.test(line))).toBe(true);
+    expect(csv.some((line) => /^mark,rollover,21,w:21,[^,]+,6900,,,,,,,,mid-stream$/.test(line))).toBe(true);
     const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
     const json = JSON.parse(fs.readFileSync(await jsonDownload.path(), "utf8")) as { points: unknown[]; marks: unknown[]; windows: unknown[] };
     expect([json.points.length, json.marks.length, json.windows.length]).toEqual([12, 9, 5]);

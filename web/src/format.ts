@@ -2,7 +2,7 @@
  * Text the UI shows for numbers, times and window events, kept in one place so the dividers, the
  * windows panel and the budget bar say the same thing the same way.
  */
-import type { RowBoundary, UsageView, WindowView } from "./api/types";
+import type { RowBoundary, SpendView, UsageView, WindowView } from "./api/types";
 
 /** `12,345` */
 export function formatTokens(tokens: number): string {
@@ -82,6 +82,28 @@ export function budgetFigures({ usage }: { usage: UsageView }): BudgetFigures {
 
 function clampPercent(value: number): number {
   return Math.min(100, Math.max(0, value));
+}
+
+/**
+ * A dollar figure: two decimals from $0.10, three significant digits below.
+ *
+ * @example formatUsd(0.0123) // "$0.0123"
+ */
+export function formatUsd(usd: number): string {
+  return usd >= 0.1 || usd === 0 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(3)}`;
+}
+
+/**
+ * What a window's requests spent, in one line: the share of their input read from the provider's
+ * prompt cache and the estimated cost (without a cache in brackets); tokens only when no price is known.
+ *
+ * @example spendLine(spend) // "91% of input from the cache · ~$0.53 (no cache: $1.80)"
+ */
+export function spendLine(spend: SpendView | null): string | undefined {
+  if (spend === null || spend.requests === 0) return undefined;
+  const cache = `${formatPercent(spend.cachedShare * 100)} of input from the cache`;
+  if (spend.costUsd === null || spend.uncachedCostUsd === null) return `${cache} · ${formatTokens(spend.inputTokens)} input tokens`;
+  return `${cache} · ~${formatUsd(spend.costUsd)} (no cache: ${formatUsd(spend.uncachedCostUsd)})`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * only draws.
  */
 import type { TimelineMark, TimelinePoint, TimelineView, TimelineWindow } from "./api/timeline-types";
-import { formatPercent, formatTokens } from "./format";
+import { formatPercent, formatTokens, formatUsd, spendLine } from "./format";
 
 export interface ChartBox {
   width: number;
@@ -104,9 +104,16 @@ export function describeItem(item: TimelineItem, view: TimelineView): string {
   const window = view.windows.find((candidate) => candidate.windowId === (item.type === "point" ? item.point.windowId : item.mark.windowId));
   const where = `row #${item.seq}${window === undefined ? "" : `, window ${window.number}`}`;
   if (item.type === "point") {
-    const { tokens, limit, source, outputTokens, toolOutputTokens } = item.point;
+    const { tokens, limit, source, outputTokens, toolOutputTokens, cacheReadTokens, costUsd } = item.point;
     const share = limit === null ? "" : ` (${formatPercent((tokens / limit) * 100)} of ${formatTokens(limit)})`;
-    const extra = [outputTokens === null ? undefined : `${formatTokens(outputTokens)} out`, toolOutputTokens > 0 ? `${formatTokens(toolOutputTokens)} tool output` : undefined].filter(Boolean).join(", ");
+    const extra = [
+      cacheReadTokens === null || tokens <= 0 ? undefined : `${formatPercent((cacheReadTokens / tokens) * 100)} cached`,
+      outputTokens === null ? undefined : `${formatTokens(outputTokens)} out`,
+      toolOutputTokens > 0 ? `${formatTokens(toolOutputTokens)} tool output` : undefined,
+      costUsd === null ? undefined : `~${formatUsd(costUsd)}`,
+    ]
+      .filter(Boolean)
+      .join(", ");
     return `Request at ${where}: ${formatTokens(tokens)} tokens sent${source === "estimated" ? " (estimated)" : ""}${share}${extra === "" ? "" : `; ${extra}`}`;
   }
   const { kind, tokens, detail } = item.mark;
@@ -123,5 +130,6 @@ export function describeWindows(view: TimelineView): string {
   const range = first === undefined || last === undefined ? "" : first === last ? `Window ${first.number}` : `Windows ${first.number}–${last.number}`;
   const requests = shown.reduce((sum, window) => sum + (window.requests ?? 0), 0);
   const peak = Math.max(0, ...shown.map((window) => window.peakTokens ?? 0));
-  return `${range} of ${view.overview.length}: ${requests} ${requests === 1 ? "request" : "requests"}, the largest ${formatTokens(peak)} tokens.`;
+  const spend = spendLine(view.spend);
+  return `${range} of ${view.overview.length}: ${requests} ${requests === 1 ? "request" : "requests"}, the largest ${formatTokens(peak)} tokens${spend === undefined ? "" : `; ${spend}`}.`;
 }

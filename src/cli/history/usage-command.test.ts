@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Timeline } from "../../core/timeline/timeline-types.js";
 import { openStore } from "../../store/open-store.js";
 import { writeTimelineFixture } from "../../store/test-support/timeline-fixture.js";
+import { stepMetadata, type StepUsage } from "../../core/rollover/step-usage.js";
+import { formatUsd } from "../../core/budget/cost.js";
 import { renderTimelineChart, wantsUnicode } from "../terminal/timeline-chart.js";
 import { registerHistoryCommand } from "./history-command.js";
 
@@ -15,6 +17,13 @@ beforeAll(async () => {
   project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-usage-cli-"));
   const store = openStore({ directory: project });
   await writeTimelineFixture({ store, sessionId: "timeline" });
+  // Two requests to a priced model, the second mostly read from the provider's cache.
+  const step = (usage: StepUsage) => ({ role: "assistant" as const, parts: [{ type: "text" as const, text: "ok" }], metadata: stepMetadata({ usage, model: "anthropic.messages:claude-sonnet-4-5", contextLimit: 200_000 }) });
+  await store.append("cached", [
+    { role: "user", parts: [{ type: "text", text: "Read the repository." }] },
+    step({ inputTokens: 10_000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 9_900 }),
+    step({ inputTokens: 10_500, outputTokens: 100, cacheReadTokens: 9_900, cacheWriteTokens: 500 }),
+  ]);
   await store.close();
 });
 
@@ -52,9 +61,27 @@ describe("ctxwin history usage", () => {
     expect(lines[1]).toMatch(/rolled over at 7,100 \(on-send\)/);
     expect(lines[5]).toMatch(/^#5 w:21\* .*active/);
     const tableStart = lines.indexOf("") + 1;
-    expect(lines[tableStart]).toMatch(/^window\s+kind\s+requests\s+peak tokens\s+warning at\s+rolled over at\s+rows\s+tool output$/);
-    expect(lines[tableStart + 1]).toMatch(/^w:0\s+start\s+5\s+7,100\s+6,300 #5\s+7,100 #8\s+7\s+\d+$/);
-    expect(lines[tableStart + 3]).toMatch(/^w:13\s+compaction\s+1\s+1,200\s+-\s+-\s+2\s+0$/);
+    expect(lines[tableStart]).toMatch(/^window\s+kind\s+requests\s+peak tokens\s+warning at\s+rolled over at\s+rows\s+tool output\s+cached\s+cost$/);
+    // The fixture's model has no public price and its provider reported no cache: 0%, cost unknown.
+    expect(lines[tableStart + 1]).toMatch(/^w:0\s+start\s+5\s+7,100\s+6,300 #5\s+7,100 #8\s+7\s+\d+\s+0%\s+-$/);
+    expect(lines[tableStart + 3]).toMatch(/^w:13\s+compaction\s+1\s+1,200\s+-\s+-\s+2\s+0\s+0%\s+-$/);
+    expect(lines.at(-1)).toBe("Input of 12 requests: 49,000 tokens, 0% read from the cache (0), 0 written to it; 480 output tokens; cost unknown (no public price for a model of these requests: tokens only).");
+  });
+
+  it("shows the share of each window's input read from the provider's cache and its estimated cost", async () => {
+    const { stdout } = await history(["usage", "cached"]);
+    const lines = stdout.trimEnd().split("\n");
+    // 9,900 of 20,500 input tokens read from the cache; Claude Sonnet 4.5's public prices.
+    const usd = (100 * 3 + 9_900 * 3.75 + 100 * 15 + (100 * 3 + 9_900 * 0.3 + 500 * 3.75 + 100 * 15)) / 1e6;
+    expect(formatUsd(usd)).toBe("$0.0456");
+    expect(lines).toContainEqual(expect.stringMatching(/^w:0\s+start\s+2\s+10,500\s+-\s+-\s+3\s+0\s+48%\s+\$0\.0456$/));
+    expect(lines.at(-1)).toBe("Input of 2 requests: 20,500 tokens, 48% read from the cache (9,900), 10,400 written to it; 200 output tokens; estimated cost $0.0456 ($0.0645 without a cache).");
+    const json = JSON.parse((await history(["usage", "cached", "--json"])).stdout) as Timeline;
+    expect(json.points.map((point) => [point.cacheReadTokens, point.cacheWriteTokens])).toEqual([
+      [0, 9_900],
+      [9_900, 500],
+    ]);
+    expect(json.points[1]!.costUsd).toBeCloseTo((100 * 3 + 9_900 * 0.3 + 500 * 3.75 + 100 * 15) / 1e6, 12);
   });
 
   it("draws plain ASCII with --ascii and block characters otherwise", async () => {

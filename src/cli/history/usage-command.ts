@@ -5,7 +5,7 @@
 import type { Timeline, TimelineSettings } from "../../core/timeline/timeline-types.js";
 import type { HistoryStore } from "../../store/port.js";
 import { readAllWindows, readTimeline } from "../../store/read-timeline.js";
-import { renderTimelineChart, renderTimelineTable } from "../terminal/timeline-chart.js";
+import { renderSpendLine, renderTimelineChart, renderTimelineTable } from "../terminal/timeline-chart.js";
 import { HistoryCommandError } from "./history-errors.js";
 
 /**
@@ -30,7 +30,7 @@ export async function sessionTimeline({ store, sessionId, settings, windows }: {
   return readTimeline({ store, sessionId, settings, detail, windows: summaries });
 }
 
-/** The chart, a blank line and the table. */
+/** The chart, a blank line, the table, and what the requests spent. */
 export function formatUsage(timeline: Timeline, { ascii }: UsageOptions): string {
-  return `${renderTimelineChart(timeline, { ascii })}\n\n${renderTimelineTable(timeline)}`;
+  return `${renderTimelineChart(timeline, { ascii })}\n\n${renderTimelineTable(timeline)}\n\n${renderSpendLine(timeline.spend)}`;
 }

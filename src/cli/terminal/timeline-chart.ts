@@ -3,7 +3,8 @@
  * sparkline per window, one bar per request scaled to the window's context limit, then a table
  * per window. Unicode block characters, or plain ASCII where the terminal may not show them.
  */
-import type { Timeline, TimelinePoint, TimelineWindow } from "../../core/timeline/timeline-types.js";
+import { formatUsd } from "../../core/budget/cost.js";
+import type { Timeline, TimelinePoint, TimelineSpend, TimelineWindow } from "../../core/timeline/timeline-types.js";
 import { formatTokens } from "./budget-bar.js";
 
 const UNICODE_LEVELS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
@@ -54,12 +55,13 @@ export function renderTimelineChart(timeline: Timeline, { ascii = false, width =
 }
 
 /**
- * The per-window table: requests, peak tokens, warning at, rolled over at, rows, tool output.
+ * The per-window table: requests, peak tokens, warning at, rolled over at, rows, tool output, the
+ * share of the window's input read from the provider's cache, and its estimated cost.
  *
  * @example renderTimelineTable(timeline).split("\n")[0] // "window  kind  requests  peak  …"
  */
 export function renderTimelineTable(timeline: Timeline): string {
-  const header = ["window", "kind", "requests", "peak tokens", "warning at", "rolled over at", "rows", "tool output"];
+  const header = ["window", "kind", "requests", "peak tokens", "warning at", "rolled over at", "rows", "tool output", "cached", "cost"];
   const body = timeline.windows.map((window) => [
     window.windowId,
     window.kind === "start" ? "start" : window.reason === null ? window.kind : `${window.kind} (${window.reason})`,
@@ -69,6 +71,8 @@ export function renderTimelineTable(timeline: Timeline): string {
     window.rolledOver === null ? "-" : `${optional(window.rolledOver.tokens)} #${window.rolledOver.seq}`,
     formatTokens(window.rows),
     optional(window.toolOutputTokens),
+    window.spend === null ? "?" : window.spend.requests === 0 ? "-" : formatShare(window.spend.cachedShare),
+    window.spend === null ? "?" : window.spend.costUsd === null ? "-" : formatUsd(window.spend.costUsd),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? "").length)));
   const format = (cells: readonly string[]) =>
@@ -77,6 +81,26 @@ export function renderTimelineTable(timeline: Timeline): string {
       .join("  ")
       .trimEnd();
   return [format(header), ...body.map(format)].join("\n");
+}
+
+/**
+ * One line on what the requests read row by row spent: their input, the part read from the
+ * provider's prompt cache, and the estimated cost beside the same tokens without a cache.
+ *
+ * @example renderSpendLine(timeline.spend) // "Input of 12 requests: 48,200 tokens, 91% read from the cache …"
+ */
+export function renderSpendLine(spend: TimelineSpend): string {
+  if (spend.requests === 0) return "No request reported its usage yet.";
+  const cache = `${formatShare(spend.cachedShare)} read from the cache (${formatTokens(spend.cacheReadTokens)}), ${formatTokens(spend.cacheWriteTokens)} written to it`;
+  const cost =
+    spend.costUsd === null || spend.uncachedCostUsd === null
+      ? "cost unknown (no public price for a model of these requests: tokens only)"
+      : `estimated cost ${formatUsd(spend.costUsd)} (${formatUsd(spend.uncachedCostUsd)} without a cache)`;
+  return `Input of ${plural(spend.requests, "request")}: ${formatTokens(spend.inputTokens)} tokens, ${cache}; ${formatTokens(spend.outputTokens)} output tokens; ${cost}.`;
+}
+
+function formatShare(share: number): string {
+  return `${Math.round(share * 100)}%`;
 }
 
 /** Bars of one window's requests: each scaled to the limit, the peak of each slice when there are more than `width`. */

@@ -91,3 +91,6 @@ export {
   type TokenizerProfile,
 } from "./token-count.js";
 export { createUnknownModelWarner, type UnknownModelNotice, type UnknownModelWarner } from "./unknown-model-warnings.js";
+export { addUsage, cachedShare, formatUsd, NO_USAGE, usageCost, type TokenUsage, type UsageCost } from "./cost.js";
+export { lookupModelPrices, modelPriceEntries, type ModelPrices } from "./model-prices.js";
+export { stepSpend, summarizeSpend, type Spend } from "./step-spend.js";

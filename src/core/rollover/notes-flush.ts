@@ -19,8 +19,8 @@ export function notesFlushText({ windowId, notesPath }: { windowId: string; note
 
 /**
  * A visible synthetic user row of type `notes-flush`, sent to the provider, at most one per window.
- * `activeTools` (the tools the flush step offers) lets the carried ledger say why a call of that
- * step did not run.
+ * `activeTools` (the tools the flush step runs; every other one is held back) lets the carried
+ * ledger say why a call of that step did not run.
  *
  * @example
  * notesFlushRow({ windowId: "w:0", notesPath, contextTokens: 15_200, maxTokens: 20_000, activeTools: ["memory"] })

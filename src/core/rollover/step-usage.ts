@@ -9,7 +9,35 @@ export interface StepUsage {
   inputTokens: number | undefined;
   outputTokens: number | undefined;
   /** Input tokens read from the provider's cache (already inside `inputTokens`). */
+  cacheReadTokens?: number | undefined;
+  /** Input tokens written to the provider's cache (already inside `inputTokens`; Anthropic charges them extra). */
+  cacheWriteTokens?: number | undefined;
+  /** The name importers wrote for `cacheReadTokens` before issue 28; read as it, never written. */
   cachedInputTokens?: number | undefined;
+}
+
+/** A cache hint ctxwin did not send, and why (docs/adr/0055). */
+export interface CacheHintDrop {
+  /**
+   * `rejected`: the provider refused the request with it (it was sent again without);
+   * `breakpoint-limit`: no room left under Anthropic's 4 breakpoints; `below-minimum`: the prefix is
+   * shorter than the model's minimum cacheable length.
+   */
+  reason: "rejected" | "breakpoint-limit" | "below-minimum";
+  detail: string;
+}
+
+/** The cache hints a step's request was sent with. */
+export interface StepCacheHints {
+  /** `anthropic`: `cache_control` breakpoints; `openai`: a `prompt_cache_key`. */
+  provider: "anthropic" | "openai";
+  /** Breakpoints ctxwin placed (Anthropic). */
+  breakpoints?: number;
+  /** The breakpoints' lifetime when it is not Anthropic's default of 5 minutes (its writes cost more). */
+  ttl?: "1h";
+  /** Whether the request carried ctxwin's `prompt_cache_key` (OpenAI Responses). */
+  promptCacheKey?: boolean;
+  dropped?: CacheHintDrop[];
 }
 
 /** What ctxwin stores in an assistant step row's `metadata`. */
@@ -30,6 +58,8 @@ export interface StepMetadata {
    * that threw; this tells the two apart (docs/adr/0050).
    */
   notRunToolCallIds?: string[];
+  /** The cache hints of the request, when ctxwin sent (or dropped) any. */
+  cache?: StepCacheHints;
 }
 
 /**
@@ -60,13 +90,45 @@ export function readStepMetadata(row: { metadata?: unknown }): StepMetadata | un
   const checkedInputTokens = countOrUndefined((step as { checkedInputTokens?: unknown }).checkedInputTokens);
   const contextLimit = countOrUndefined((step as { contextLimit?: unknown }).contextLimit);
   const notRun = (step as { notRunToolCallIds?: unknown }).notRunToolCallIds;
+  const fields = usage as { cacheReadTokens?: unknown; cacheWriteTokens?: unknown; cachedInputTokens?: unknown };
+  const cacheReadTokens = countOrUndefined(fields.cacheReadTokens) ?? countOrUndefined(fields.cachedInputTokens);
+  const cacheWriteTokens = countOrUndefined(fields.cacheWriteTokens);
+  const cache = readCacheHints((step as { cache?: unknown }).cache);
   return {
-    usage: { inputTokens, outputTokens, cachedInputTokens: countOrUndefined((usage as { cachedInputTokens?: unknown }).cachedInputTokens) },
+    usage: {
+      inputTokens,
+      outputTokens,
+      ...(cacheReadTokens === undefined ? {} : { cacheReadTokens }),
+      ...(cacheWriteTokens === undefined ? {} : { cacheWriteTokens }),
+    },
     model: typeof model === "string" ? model : "unknown",
     ...(estimatedInputTokens === undefined ? {} : { estimatedInputTokens }),
     ...(checkedInputTokens === undefined ? {} : { checkedInputTokens }),
     ...(contextLimit === undefined || contextLimit === 0 ? {} : { contextLimit }),
     ...(Array.isArray(notRun) ? { notRunToolCallIds: notRun.filter((id): id is string => typeof id === "string") } : {}),
+    ...(cache === undefined ? {} : { cache }),
+  };
+}
+
+const DROP_REASONS: ReadonlySet<string> = new Set(["rejected", "breakpoint-limit", "below-minimum"]);
+
+function readCacheHints(value: unknown): StepCacheHints | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { provider, breakpoints, ttl, promptCacheKey, dropped } = value as Record<string, unknown>;
+  if (provider !== "anthropic" && provider !== "openai") return undefined;
+  const drops = Array.isArray(dropped)
+    ? dropped.flatMap((entry): CacheHintDrop[] => {
+        const { reason, detail } = (entry ?? {}) as Record<string, unknown>;
+        return typeof reason === "string" && DROP_REASONS.has(reason) ? [{ reason: reason as CacheHintDrop["reason"], detail: typeof detail === "string" ? detail : "" }] : [];
+      })
+    : [];
+  const count = countOrUndefined(breakpoints);
+  return {
+    provider,
+    ...(count === undefined ? {} : { breakpoints: count }),
+    ...(ttl === "1h" ? { ttl } : {}),
+    ...(typeof promptCacheKey === "boolean" ? { promptCacheKey } : {}),
+    ...(drops.length === 0 ? {} : { dropped: drops }),
   };
 }
 

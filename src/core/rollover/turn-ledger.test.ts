@@ -52,7 +52,7 @@ describe("ledgerEntriesOf", () => {
     expect(ledgerEntriesOf(rows)).toEqual([
       { itemId: "2", toolName: "read", input: '{"path":"a"}', outcome: "finished" },
       { itemId: "4", toolName: "memory", input: '{"command":"view"}', outcome: "finished" },
-      { itemId: "4", toolName: "fetch_page", input: '{"url":"https://example.com/p2"}', outcome: "not-run", detail: "not offered in the notes-flush step (only memory was)" },
+      { itemId: "4", toolName: "fetch_page", input: '{"url":"https://example.com/p2"}', outcome: "not-run", detail: "held back in the notes-flush step (only memory ran there)" },
     ]);
   });
 
@@ -89,7 +89,7 @@ describe("renderLedger", () => {
         { itemId: "4", toolName: "boom", input: '{"why":"x"}', outcome: "failed", detail: "kaput" },
         { itemId: "6", toolName: "session_history", input: '{"action":"search"}', outcome: "finished" },
         { itemId: "6", toolName: "session_history", input: '{"action":"read_item"}', outcome: "not-run", detail: "not offered" },
-        { itemId: "6", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run", detail: "not offered in the notes-flush step (only memory was)" },
+        { itemId: "6", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run", detail: "held back in the notes-flush step (only memory ran there)" },
       ],
       omitted: 1,
     });
@@ -97,7 +97,7 @@ describe("renderLedger", () => {
       "- (1 earlier call of the turn left out)",
       '- item 2: read {"path":"a"} → finished',
       '- item 4: boom {"why":"x"} → failed: kaput',
-      '- fetch_page {"url":"u"} → not run: not offered in the notes-flush step (only memory was)',
+      '- fetch_page {"url":"u"} → not run: held back in the notes-flush step (only memory ran there)',
       "- session_history: 3 lookups (search ×2, read_item ×1; 1 not run); their queries and results are not repeated here",
     ]);
     expect(text.split("\n")[0]).toContain("not run: it never executed; call it again if you still need it.");

@@ -72,7 +72,7 @@ export function toolCallOutcome({ part, row }: { part: LedgerPart; row: { metada
 
 /**
  * Every tool call of `rows` (the turn's rows after its start), in order. A call the notes-flush
- * step refused because it offered only its own tools says so.
+ * step held back because it runs only its own tools says so.
  *
  * @example ledgerEntriesOf(window.rows.slice(start + 1))
  */
@@ -90,8 +90,11 @@ export function ledgerEntriesOf(rows: readonly LedgerRow[]): LedgerEntry[] {
       const outcome = toolCallOutcome({ part, row });
       if (toolName === undefined || outcome === undefined) continue;
       const input = toolName === SESSION_HISTORY_TOOL_NAME ? historyActionOf(part["input"]) : argumentsOf(part);
-      const entry: LedgerEntry = { itemId: itemIdFor(row.seq), toolName, input: cutChars(input, LEDGER_ARGUMENT_CHARS), outcome: outcome.outcome };
-      const detail = outcome.outcome === "not-run" && offered !== undefined && !offered.includes(toolName) ? notOfferedInFlush(offered) : outcome.detail;
+      // The flush step runs only its own tools: a call of any other one was held back, whether the
+      // SDK refused it or ctxwin's flush wrapper answered it with an error (session/flush-tools.ts).
+      const heldBack = outcome.outcome !== "finished" && offered !== undefined && !offered.includes(toolName);
+      const entry: LedgerEntry = { itemId: itemIdFor(row.seq), toolName, input: cutChars(input, LEDGER_ARGUMENT_CHARS), outcome: heldBack ? "not-run" : outcome.outcome };
+      const detail = heldBack ? notOfferedInFlush(offered) : outcome.detail;
       if (outcome.outcome !== "finished" && detail !== undefined && detail !== "") entry.detail = cutChars(oneLine(detail), LEDGER_DETAIL_CHARS);
       entries.push(entry);
     }
@@ -196,7 +199,7 @@ function offeredTools(value: unknown): readonly string[] | undefined {
 }
 
 function notOfferedInFlush(tools: readonly string[]): string {
-  return `not offered in the notes-flush step (only ${tools.join(", ")} ${tools.length === 1 ? "was" : "were"})`;
+  return `held back in the notes-flush step (only ${tools.join(", ")} ran there)`;
 }
 
 function oneLine(text: string): string {

@@ -4,6 +4,8 @@
  * summaries, so every window has its span and its rollover even when its rows were not read.
  */
 import { budgetBands, hardCeilingFor } from "../budget/step-budget.js";
+import { summarizeSpend } from "../budget/step-spend.js";
+import { readStepMetadata, type StepMetadata } from "../rollover/step-usage.js";
 import type { WindowKind } from "../windows.js";
 import { isFlushStep, notesWriteOf, requestOf, toolOutputTokensOf, warningOf, type TimelineRow } from "./row-marks.js";
 import type { Timeline, TimelineLines, TimelineMark, TimelineMarkKind, TimelinePoint, TimelineSettings, TimelineWindow } from "./timeline-types.js";
@@ -43,6 +45,7 @@ const boundaryMarks: Partial<Record<WindowKind, TimelineMarkKind>> = { rollover:
 export function buildTimeline({ sessionId, windows, details, settings }: BuildTimelineOptions): Timeline {
   const points: TimelinePoint[] = [];
   const marks: TimelineMark[] = [];
+  const allSteps: StepMetadata[] = [];
   const timelineWindows = windows.map((window, index): TimelineWindow => {
     const next = windows[index + 1];
     const boundaryMark = boundaryMarks[window.kind];
@@ -58,6 +61,7 @@ export function buildTimeline({ sessionId, windows, details, settings }: BuildTi
     }
     const rows = details.get(window.windowId);
     const detail = rows === undefined ? undefined : readWindowRows({ windowId: window.windowId, rows, points, marks });
+    if (detail !== undefined) allSteps.push(...detail.steps);
     const closingRollover =
       next?.kind === "rollover" ? { seq: next.boundarySeq, tokens: next.contextTokens ?? null, reason: next.reason ?? null } : null;
     const limit = detail?.limit ?? (next?.kind === "rollover" ? next.maxTokens : undefined) ?? (window.kind === "rollover" ? window.maxTokens : undefined) ?? null;
@@ -80,10 +84,11 @@ export function buildTimeline({ sessionId, windows, details, settings }: BuildTi
       warning: detail?.warning ?? null,
       rolledOver: closingRollover,
       toolOutputTokens: detail?.toolOutputTokens ?? null,
+      spend: detail === undefined ? null : summarizeSpend(detail.steps),
     };
   });
   marks.sort((left, right) => left.seq - right.seq);
-  return { sessionId, settings, windows: timelineWindows, points, marks };
+  return { sessionId, settings, windows: timelineWindows, points, marks, spend: summarizeSpend(allSteps) };
 }
 
 function readWindowRows({ windowId, rows, points, marks }: { windowId: string; rows: readonly TimelineRow[]; points: TimelinePoint[]; marks: TimelineMark[] }) {
@@ -92,7 +97,10 @@ function readWindowRows({ windowId, rows, points, marks }: { windowId: string; r
   let limit: number | undefined;
   let toolOutputTokens = 0;
   let warning: { seq: number; tokens: number | null } | null = null;
+  const steps: StepMetadata[] = [];
   for (const row of rows) {
+    const step = row.role === "assistant" ? readStepMetadata(row) : undefined;
+    if (step !== undefined) steps.push(step);
     const base = { seq: row.seq, windowId, at: row.createdAt };
     const rowToolTokens = toolOutputTokensOf(row);
     toolOutputTokens += rowToolTokens;
@@ -112,7 +120,7 @@ function readWindowRows({ windowId, rows, points, marks }: { windowId: string; r
     const notesCommand = notesWriteOf(row);
     if (notesCommand !== undefined) marks.push({ ...base, kind: "notes", tokens: request?.tokens ?? null, detail: notesCommand });
   }
-  return { requests, peakTokens, limit, toolOutputTokens, warning };
+  return { requests, peakTokens, limit, toolOutputTokens, warning, steps };
 }
 
 /** The lines a window's chart draws: warn band start, threshold and hard ceiling, for its limit. */

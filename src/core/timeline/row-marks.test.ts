@@ -11,7 +11,11 @@ function memoryPart(input: Record<string, unknown>, output: unknown = { status: 
 describe("requestOf", () => {
   it("takes the reported input, else our estimate, and ignores rows that are not steps", () => {
     const reported = requestOf({ ...base, role: "assistant", parts: [], metadata: stepMetadata({ usage: { inputTokens: 900, outputTokens: 12 }, model: "m", estimatedInputTokens: 800, contextLimit: 4000 }) });
-    expect(reported).toEqual({ tokens: 900, source: "reported", limit: 4000, outputTokens: 12, model: "m" });
+    expect(reported).toEqual({ tokens: 900, source: "reported", limit: 4000, outputTokens: 12, cacheReadTokens: null, cacheWriteTokens: null, costUsd: null, model: "m" });
+    // A priced model with cached input: the cache figures and the cost at Claude Sonnet 4.5's prices.
+    const cached = requestOf({ ...base, role: "assistant", parts: [], metadata: stepMetadata({ usage: { inputTokens: 1_000, outputTokens: 10, cacheReadTokens: 900, cacheWriteTokens: 50 }, model: "anthropic.messages:claude-sonnet-4-5" }) });
+    expect(cached).toMatchObject({ tokens: 1_000, cacheReadTokens: 900, cacheWriteTokens: 50 });
+    expect(cached?.costUsd).toBeCloseTo((50 * 3 + 900 * 0.3 + 50 * 3.75 + 10 * 15) / 1e6, 12);
     const estimated = requestOf({ ...base, role: "assistant", parts: [], metadata: stepMetadata({ usage: { inputTokens: 0, outputTokens: undefined }, model: "m", estimatedInputTokens: 800 }) });
     expect(estimated).toMatchObject({ tokens: 800, source: "estimated", limit: null, outputTokens: null });
     expect(requestOf({ ...base, role: "assistant", parts: [], metadata: stepMetadata({ usage: { inputTokens: undefined, outputTokens: undefined }, model: "m" }) })).toBeUndefined();

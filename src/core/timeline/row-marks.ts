@@ -3,6 +3,7 @@
  * notes write or a flush step, and the tokens of tool output it holds. Reads only what ctxwin
  * itself stores in the row; never parses prompt text.
  */
+import { stepSpend } from "../budget/step-spend.js";
 import { readStepMetadata } from "../rollover/step-usage.js";
 import type { RowPart } from "../row.js";
 
@@ -23,8 +24,22 @@ export interface TimelineRow {
   metadata?: unknown;
 }
 
+/** What the timeline shows of the request a step row answered. */
+export interface RowRequest {
+  tokens: number;
+  source: "reported" | "estimated";
+  limit: number | null;
+  outputTokens: number | null;
+  /** Input tokens read from / written to the provider's prompt cache, when it reported them. */
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
+  /** USD at the catalog's public prices; `null` when the model has no known price or no usage was reported. */
+  costUsd: number | null;
+  model: string;
+}
+
 /** The request a step row answered, or `undefined` for any other row. */
-export function requestOf(row: TimelineRow): { tokens: number; source: "reported" | "estimated"; limit: number | null; outputTokens: number | null; model: string } | undefined {
+export function requestOf(row: TimelineRow): RowRequest | undefined {
   if (row.role !== "assistant") return undefined;
   const step = readStepMetadata(row);
   if (step === undefined) return undefined;
@@ -33,11 +48,15 @@ export function requestOf(row: TimelineRow): { tokens: number; source: "reported
   const useReported = reported !== undefined && (reported > 0 || estimated === undefined);
   const tokens = useReported ? reported : estimated;
   if (tokens === undefined) return undefined;
+  const spent = useReported ? stepSpend(step) : undefined;
   return {
     tokens: Math.round(tokens),
     source: useReported ? "reported" : "estimated",
     limit: step.contextLimit ?? null,
     outputTokens: step.usage.outputTokens ?? null,
+    cacheReadTokens: step.usage.cacheReadTokens ?? null,
+    cacheWriteTokens: step.usage.cacheWriteTokens ?? null,
+    costUsd: spent?.cost?.usd ?? null,
     model: step.model,
   };
 }

@@ -22,9 +22,30 @@ export interface TimelinePoint {
   /** The context limit the step was budgeted against, when the row stores it. */
   limit: number | null;
   outputTokens: number | null;
+  /** Input tokens the provider read from its prompt cache (`null` when it reported none). */
+  cacheReadTokens: number | null;
+  /** Input tokens the provider wrote to its prompt cache (`null` when it reported none). */
+  cacheWriteTokens: number | null;
+  /** The request's cost at the catalog's public prices; `null` when the model has no known price. */
+  costUsd: number | null;
   /** Tokens of the tool output the step's row holds (a share of the row's stored count). */
   toolOutputTokens: number;
   model: string;
+}
+
+/** What a window's (or the shown windows') requests spent, from the usage stored with each step. */
+export interface TimelineSpend {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** `cacheReadTokens / inputTokens`. */
+  cachedShare: number;
+  /** USD at the catalog's prices; `null` when a request's model has no known price. */
+  costUsd: number | null;
+  /** USD for the same tokens without a cache. */
+  uncachedCostUsd: number | null;
 }
 
 export interface TimelineMark {
@@ -79,6 +100,8 @@ export interface TimelineWindow {
   rolledOver: (TimelineMoment & { reason: string | null }) | null;
   /** Tokens of tool output stored in the window (`null` when not detailed). */
   toolOutputTokens: number | null;
+  /** What the window's requests spent (`null` when not detailed). */
+  spend: TimelineSpend | null;
 }
 
 /** The budget settings the lines are drawn for (rows store the limit, not the threshold). */
@@ -97,4 +120,6 @@ export interface Timeline {
   points: TimelinePoint[];
   /** Boundaries of every window, plus warnings, notes writes and flush steps of the detailed ones; seq order. */
   marks: TimelineMark[];
+  /** What the requests of the detailed windows spent together. */
+  spend: TimelineSpend;
 }

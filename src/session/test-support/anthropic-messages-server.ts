@@ -8,7 +8,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 export type AnthropicScriptedResponse =
-  | { text: string; inputTokens?: number; outputTokens?: number }
+  | {
+      text: string;
+      /** Uncached input tokens (`usage.input_tokens`). */
+      inputTokens?: number;
+      outputTokens?: number;
+      /** `usage.cache_read_input_tokens` and `usage.cache_creation_input_tokens`, sent only when given. */
+      cacheReadTokens?: number;
+      cacheWriteTokens?: number;
+    }
   /** Streams `text`, then an SSE `error` event (the API's mid-stream failure). */
   | { text: string; midStreamError: { type: string; message: string } }
   /** A refusal before the stream: an HTTP status with the API's error body. */
@@ -36,7 +44,12 @@ export interface AnthropicMessagesServer {
  * const server = await startAnthropicMessagesServer({ script: [{ text: "Hi." }] });
  * createAnthropic({ baseURL: server.baseURL, apiKey: "test" })("claude-sonnet-4-5");
  */
-export async function startAnthropicMessagesServer({ script }: { script: readonly AnthropicScriptedResponse[] }): Promise<AnthropicMessagesServer> {
+export async function startAnthropicMessagesServer({
+  script,
+}: {
+  /** Answers in order (the last one repeats), or an answer computed from each request body. */
+  script: readonly AnthropicScriptedResponse[] | ((body: AnthropicRequestBody, index: number) => AnthropicScriptedResponse);
+}): Promise<AnthropicMessagesServer> {
   const requests: AnthropicRequestBody[] = [];
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -48,7 +61,7 @@ export async function startAnthropicMessagesServer({ script }: { script: readonl
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AnthropicRequestBody;
     requests.push(body);
-    const answer = script[Math.min(requests.length - 1, script.length - 1)];
+    const answer = typeof script === "function" ? script(body, requests.length - 1) : script[Math.min(requests.length - 1, script.length - 1)];
     if (answer === undefined) throw new Error("empty script");
     if ("status" in answer) {
       response.writeHead(answer.status, { "content-type": "application/json" });
@@ -58,9 +71,13 @@ export async function startAnthropicMessagesServer({ script }: { script: readonl
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const inputTokens = "inputTokens" in answer ? (answer.inputTokens ?? 100) : 100;
+    const cache = {
+      ...("cacheReadTokens" in answer && answer.cacheReadTokens !== undefined ? { cache_read_input_tokens: answer.cacheReadTokens } : {}),
+      ...("cacheWriteTokens" in answer && answer.cacheWriteTokens !== undefined ? { cache_creation_input_tokens: answer.cacheWriteTokens } : {}),
+    };
     send("message_start", {
       type: "message_start",
-      message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } },
+      message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1, ...cache } },
     });
     send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
     for (const piece of answer.text.match(/.{1,8}/gs) ?? []) send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: piece } });

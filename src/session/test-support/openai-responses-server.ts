@@ -21,6 +21,8 @@ export type ResponsesScriptedResponse =
       reasoning?: ResponsesScriptedReasoning;
       inputTokens?: number;
       outputTokens?: number;
+      /** `usage.input_tokens_details.cached_tokens` (part of `inputTokens`). */
+      cachedTokens?: number;
     }
   | { toolCall: { name: string; arguments: unknown }; inputTokens?: number }
   /** Streams `text`, then `response.failed` with this error (the API's mid-stream failure). */
@@ -55,7 +57,12 @@ export interface OpenAIResponsesServer {
  * const server = await startOpenAIResponsesServer({ script: [{ text: "Hi." }] });
  * createOpenAI({ baseURL: server.baseURL, apiKey: "test" })("gpt-4.1");
  */
-export async function startOpenAIResponsesServer({ script }: { script: readonly ResponsesScriptedResponse[] }): Promise<OpenAIResponsesServer> {
+export async function startOpenAIResponsesServer({
+  script,
+}: {
+  /** Answers in order (the last one repeats), or an answer computed from each request body. */
+  script: readonly ResponsesScriptedResponse[] | ((body: ResponsesRequestBody, index: number) => ResponsesScriptedResponse);
+}): Promise<OpenAIResponsesServer> {
   const requests: ResponsesRequestBody[] = [];
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -68,7 +75,7 @@ export async function startOpenAIResponsesServer({ script }: { script: readonly 
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ResponsesRequestBody;
     requests.push(body);
     const number = requests.length;
-    const answer = script[Math.min(number - 1, script.length - 1)];
+    const answer = typeof script === "function" ? script(body, number - 1) : script[Math.min(number - 1, script.length - 1)];
     if (answer === undefined) throw new Error("empty script");
     if ("status" in answer) {
       response.writeHead(answer.status, { "content-type": "application/json" });
@@ -124,7 +131,7 @@ export async function startOpenAIResponsesServer({ script }: { script: readonly 
     }
     send({ type: "response.output_text.done", item_id: message.id, output_index: outputIndex, content_index: 0, text: answer.text, logprobs: [] });
     send({ type: "response.output_item.done", output_index: outputIndex, item: { ...message, status: "completed", content: [{ type: "output_text", text: answer.text, annotations: [] }] } });
-    send(completed(responseId, answer.inputTokens ?? 100, answer.outputTokens ?? 10));
+    send(completed(responseId, answer.inputTokens ?? 100, answer.outputTokens ?? 10, "cachedTokens" in answer ? (answer.cachedTokens ?? 0) : 0));
     response.end();
   }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -136,7 +143,7 @@ export async function startOpenAIResponsesServer({ script }: { script: readonly 
   };
 }
 
-function completed(responseId: string, inputTokens: number, outputTokens: number): Record<string, unknown> {
+function completed(responseId: string, inputTokens: number, outputTokens: number, cachedTokens = 0): Record<string, unknown> {
   return {
     type: "response.completed",
     response: {
@@ -145,7 +152,7 @@ function completed(responseId: string, inputTokens: number, outputTokens: number
       status: "completed",
       usage: {
         input_tokens: inputTokens,
-        input_tokens_details: { cached_tokens: 0 },
+        input_tokens_details: { cached_tokens: cachedTokens },
         output_tokens: outputTokens,
         output_tokens_details: { reasoning_tokens: 0 },
         total_tokens: inputTokens + outputTokens,

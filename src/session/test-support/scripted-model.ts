@@ -39,6 +39,8 @@ export interface RecordedCall {
   text: string;
   system: string;
   toolNames: string[];
+  /** The tool definitions and call-level provider options as the model received them. */
+  tools: NonNullable<LanguageModelV3CallOptions["tools"]>;
   providerOptions: LanguageModelV3CallOptions["providerOptions"];
 }
 
@@ -94,7 +96,7 @@ function recordCall(index: number, options: LanguageModelV3CallOptions): Recorde
     }
   }
   const toolNames = (options.tools ?? []).map((tool) => tool.name);
-  return { index, prompt: options.prompt, text: lines.join("\n"), system, toolNames, providerOptions: options.providerOptions };
+  return { index, prompt: options.prompt, text: lines.join("\n"), system, toolNames, tools: options.tools ?? [], providerOptions: options.providerOptions };
 }
 
 function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3StreamPart[] {

@@ -13,8 +13,25 @@ export interface TimelinePoint {
   source: "reported" | "estimated";
   limit: number | null;
   outputTokens: number | null;
+  /** Input tokens read from / written to the provider's prompt cache (`null` when it reported none). */
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
+  /** Estimated cost at public prices (`null` when the model has none). */
+  costUsd: number | null;
   toolOutputTokens: number;
   model: string;
+}
+
+/** What requests spent: their input, the part read from the provider's cache, the estimated cost. */
+export interface TimelineSpend {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  cachedShare: number;
+  costUsd: number | null;
+  uncachedCostUsd: number | null;
 }
 
 export interface TimelineMark {
@@ -51,6 +68,7 @@ export interface TimelineWindow {
   warning: { seq: number; tokens: number | null } | null;
   rolledOver: { seq: number; tokens: number | null; reason: string | null } | null;
   toolOutputTokens: number | null;
+  spend: TimelineSpend | null;
 }
 
 /** One window as the overview strip draws it: a bar as high as `tokens` against `limit`. */
@@ -73,4 +91,6 @@ export interface TimelineView {
   points: TimelinePoint[];
   marks: TimelineMark[];
   detailWindowIds: string[];
+  /** What the requests of the windows read row by row spent together. */
+  spend: TimelineSpend;
 }

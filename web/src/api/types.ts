@@ -68,6 +68,21 @@ export interface UsageView {
   percent: number | null;
   thresholdPercent: number | null;
   tokensUntilRollover: number | null;
+  /** What the window's requests spent (`null` in the usage events while a turn streams). */
+  spend: SpendView | null;
+}
+
+/** Input of a window's requests, the part read from the provider's prompt cache, and the estimated cost. */
+export interface SpendView {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  cachedShare: number;
+  /** USD at public prices; `null` when a model of the window has none (tokens only). */
+  costUsd: number | null;
+  uncachedCostUsd: number | null;
 }
 
 export interface InfoView {

@@ -1,13 +1,15 @@
 /**
- * The active window's budget: used / limit, the rollover threshold as a marker on the bar, and the
- * countdown in tokens. It follows the `usage` events while a turn streams.
+ * The active window's budget: used / limit, the rollover threshold as a marker on the bar, the
+ * countdown in tokens, and what the window's requests spent (cached share, estimated cost). It
+ * follows the `usage` events while a turn streams.
  */
 import type { UsageView } from "../api/types";
-import { budgetFigures } from "../format";
+import { budgetFigures, spendLine } from "../format";
 
 /** @example <BudgetBar usage={usage} /> */
 export function BudgetBar({ usage }: { usage: UsageView }) {
   const figures = budgetFigures({ usage });
+  const spend = spendLine(usage.spend);
   return (
     <section className={`budget budget-${figures.state}`} aria-label="Context budget of the active window">
       <div className="budget-text">
@@ -17,6 +19,11 @@ export function BudgetBar({ usage }: { usage: UsageView }) {
         <span className="budget-countdown" data-testid="budget-countdown">
           {figures.countdown}
         </span>
+        {spend === undefined ? null : (
+          <span className="budget-spend" data-testid="budget-spend" title="Input read from the provider's prompt cache, and the estimated cost of this window's requests at public prices">
+            {spend}
+          </span>
+        )}
       </div>
       {figures.usedPercent === undefined ? null : (
         <div

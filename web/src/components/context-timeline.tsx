@@ -1,6 +1,6 @@
 /**
  * The context timeline above the transcript: a plain SVG chart of the tokens each provider request
- * was sent with, the warn band, threshold and hard ceiling of each window, the marks (warnings,
+ * was sent with (and, below each dot, the part of it read from the provider's prompt cache), the warn band, threshold and hard ceiling of each window, the marks (warnings,
  * notes, flush steps, rollovers, compactions, clears) and the windows as shaded spans. Hover or
  * focus shows an item's figures; a click or Enter jumps the transcript to its row. The arrow keys
  * move between items (one tab stop). Plain SVG, no charting library: ADR 0044.
@@ -238,9 +238,12 @@ function Item({ item, view, box, scales, active, tabbable, register, onActivate,
   };
   if (item.type === "point") {
     const y = scales.y(item.point.tokens);
+    const cached = item.point.cacheReadTokens ?? 0;
     return (
       <g {...common} data-point={item.point.source}>
         <title>{label}</title>
+        {/* The part of the request read from the provider's prompt cache, from the axis up. */}
+        {cached > 0 ? <line className="timeline-cached" x1={x} x2={x} y1={box.height - box.bottom} y2={scales.y(Math.min(cached, item.point.tokens))} data-cached={cached} /> : null}
         <circle className="timeline-hit" cx={x} cy={y} r={9} />
         <circle className={`timeline-point timeline-point-${item.point.source}`} cx={x} cy={y} r={active ? 5 : 3.5} />
       </g>

@@ -93,7 +93,8 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         rowsChanged();
         return;
       case "usage":
-        setUsage(event.data);
+        // While a turn streams the events carry no spend: the window's last known one stays.
+        setUsage((previous) => (event.data.spend === null && previous?.windowId === event.data.windowId ? { ...event.data, spend: previous.spend } : event.data));
         return;
       case "budget-warning":
         setNotice({ text: "Budget warning: the agent was asked to write its notes before the window rolls over.", error: false });
