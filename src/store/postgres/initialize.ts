@@ -6,7 +6,8 @@
  */
 import type pg from "pg";
 import { StoreFormatError } from "../errors.js";
-import { POSTGRES_FORMAT_VERSION, POSTGRES_MIGRATIONS, schemaV1, tableNames } from "./schema.js";
+import { POSTGRES_MIGRATIONS } from "./migrations.js";
+import { POSTGRES_FORMAT_VERSION, schemaV1, tableNames } from "./schema.js";
 
 /** Key of the advisory lock taken while a store's schema is checked or created ("ctxw"). */
 const initializeLockKey = 0x63747877;
@@ -56,7 +57,7 @@ export async function initializeSchema(client: pg.PoolClient, schema: string, wh
   for (; version < POSTGRES_FORMAT_VERSION; version += 1) {
     const migration = POSTGRES_MIGRATIONS[version];
     if (migration === undefined) throw new StoreFormatError(where, `The schema '${schema}' on ${where} has store format ${version}, which this build cannot migrate.`);
-    for (const statement of migration(schema)) await client.query(statement);
+    await migration(client, schema);
     await client.query(`UPDATE ${t.meta} SET value = $1 WHERE name = 'format'`, [String(version + 1)]);
   }
   const index = await client.query("SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'", [schema]);
