@@ -46,11 +46,12 @@ export interface AppendPlan {
 
 /**
  * The text a stored row's search entries hold: its rendered text when `session_history` may show
- * it, else '' (not indexed).
+ * it, else '' (not indexed). The one place appends, index rebuilds and the context of the next row
+ * (ADR 0052) get it from.
  *
- * @example searchTextOf(storedUserRow) // "Deploy the ledger service"
+ * @example indexedTextOf(storedUserRow) // "Deploy the ledger service"
  */
-export function searchTextOf(row: StoredRow): string {
+export function indexedTextOf(row: StoredRow): string {
   return isHistoryVisible(row) ? renderRowText(row) : "";
 }
 
@@ -77,7 +78,7 @@ export function planAppend(sessionId: string, inputs: readonly RowInput[], start
     const visible = isHistoryVisible(row);
     const rollover = rolloverMetaOf(row);
     const { sessionId: _sessionId, seq: _seq, ...rest } = row;
-    const searchText = visible ? renderRowText(row) : "";
+    const searchText = indexedTextOf(row);
     const terms = rankedTerms(searchText);
     const context = searchText.length === 0 ? [] : contextTerms(typeof previous === "function" ? previous() : previous);
     previous = terms;

@@ -8,7 +8,7 @@
 import type pg from "pg";
 import type { RowInput } from "../../core/row.js";
 import { foldCase, rankedTerms } from "../../core/search-query.js";
-import { planAppend, searchTextOf, type PlannedRow } from "../append-plan.js";
+import { planAppend, indexedTextOf, type PlannedRow } from "../append-plan.js";
 import { decodeRow } from "../row-codec.js";
 import { AppendConflictError, DuplicateRolloverError } from "../errors.js";
 import type { TableNames } from "./schema.js";
@@ -122,7 +122,7 @@ async function previousTerms(client: pg.PoolClient, t: TableNames, session: Sess
   ]);
   const encoded = result.rows[0];
   const decoded = encoded === undefined ? undefined : decodeRow(session.session_id, Number(encoded.seq), encoded.body);
-  return decoded?.ok === true ? rankedTerms(searchTextOf(decoded.row)) : [];
+  return decoded?.ok === true ? rankedTerms(indexedTextOf(decoded.row)) : [];
 }
 
 /** The session's row, created when missing, locked until the transaction ends. */

@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
 import { rankedTerms } from "../../core/search-query.js";
-import { searchTextOf } from "../append-plan.js";
+import { indexedTextOf } from "../append-plan.js";
 import { StoreFormatError } from "../errors.js";
 import { openStore } from "../open-store.js";
 import { decodeRow } from "../row-codec.js";
@@ -56,7 +56,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format migrations"
     );
     for (const row of rows) {
       const decoded = decodeRow(row.session_id, Number(row.seq), row.body);
-      const vector = decoded.ok ? formatOneVector(rankedTerms(searchTextOf(decoded.row))) : null;
+      const vector = decoded.ok ? formatOneVector(rankedTerms(indexedTextOf(decoded.row))) : null;
       await query(`UPDATE ${schema}.ctxwin_rows SET words = $3::tsvector WHERE session_key = $1 AND seq = $2`, [row.session_key, row.seq, vector]);
     }
     await query(`ALTER TABLE ${schema}.ctxwin_rows DROP COLUMN word_count`);

@@ -9,7 +9,7 @@
 import type pg from "pg";
 import { contextTerms } from "../../core/ranked-context.js";
 import { rankedTerms } from "../../core/search-query.js";
-import { searchTextOf } from "../append-plan.js";
+import { indexedTextOf } from "../append-plan.js";
 import { decodeRow } from "../row-codec.js";
 import { tableNames } from "./schema.js";
 import { wordVector } from "./word-vector.js";
@@ -38,7 +38,7 @@ export async function addContextToWordIndex(client: pg.PoolClient, schema: strin
       for (const record of page.rows) {
         const seq = Number(record.seq);
         const decoded = decodeRow(session.session_id, seq, record.body);
-        const text = decoded.ok ? searchTextOf(decoded.row) : "";
+        const text = decoded.ok ? indexedTextOf(decoded.row) : "";
         const terms = rankedTerms(text);
         const context = text.length > 0 && previous?.seq === seq - 1 ? previous.terms : [];
         previous = { seq, terms: contextTerms(terms) };

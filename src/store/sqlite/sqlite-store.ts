@@ -9,7 +9,7 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
 import { rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
-import { planAppend, searchTextOf } from "../append-plan.js";
+import { planAppend, indexedTextOf } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
 import type {
@@ -128,7 +128,7 @@ export function createSqliteStore({
   function previousTerms(session: SessionRecord): string[] {
     const encoded = sql.row.get(session.session_key, session.last_seq) as EncodedRow | undefined;
     const row = encoded === undefined ? undefined : decodeRow(session.session_id, encoded.seq, encoded.body);
-    return row?.ok === true ? rankedTerms(searchTextOf(row.row)) : [];
+    return row?.ok === true ? rankedTerms(indexedTextOf(row.row)) : [];
   }
 
   const appendTransaction = db.transaction(

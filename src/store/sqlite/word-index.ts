@@ -11,7 +11,7 @@
 import type Database from "better-sqlite3";
 import { CONTEXT_WEIGHT, contextTerms } from "../../core/ranked-context.js";
 import { rankedTerms } from "../../core/search-query.js";
-import { searchTextOf } from "../append-plan.js";
+import { indexedTextOf } from "../append-plan.js";
 import { decodeRow } from "../row-codec.js";
 
 /** Format 5's word index (format 4's had no `context`). */
@@ -68,7 +68,7 @@ export function* indexedRows(db: Database.Database): Generator<IndexedRow> {
     const records = page.all(after) as StoredRecord[];
     for (const record of records) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);
-      const text = decoded.ok ? searchTextOf(decoded.row) : "";
+      const text = decoded.ok ? indexedTextOf(decoded.row) : "";
       const terms = rankedTerms(text);
       const previous = previousBySession.get(record.session_key);
       previousBySession.set(record.session_key, { seq: record.seq, terms: contextTerms(terms) });

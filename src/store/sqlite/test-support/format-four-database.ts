@@ -7,7 +7,7 @@
 import Database from "better-sqlite3";
 import type { RowInput } from "../../../core/row.js";
 import { rankedTerms } from "../../../core/search-query.js";
-import { searchTextOf } from "../../append-plan.js";
+import { indexedTextOf } from "../../append-plan.js";
 import { openStore } from "../../open-store.js";
 import { decodeRow } from "../../row-codec.js";
 
@@ -39,7 +39,7 @@ export async function writeFormatFourDatabase({ file, sessions }: { file: string
       const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
       for (const record of rows.all() as { row_key: number; seq: number; session_id: string; body: string }[]) {
         const decoded = decodeRow(record.session_id, record.seq, record.body);
-        const text = decoded.ok ? searchTextOf(decoded.row) : "";
+        const text = decoded.ok ? indexedTextOf(decoded.row) : "";
         if (text.length > 0) words.run(record.row_key, rankedTerms(text).join(" "));
       }
     })();
