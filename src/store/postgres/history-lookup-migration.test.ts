@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderRowText } from "../../core/row-text.js";
 import type { RowInput } from "../../core/row.js";
-import { foldCase } from "../../core/search-query.js";
+import { foldCase, rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { wordVector } from "./word-vector.js";
@@ -37,7 +37,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", (
     await store.close();
     // Write the columns as format 1 did: the lookup's call and query included.
     const oldText = renderRowText(rows[1]!);
-    await admin.query(`UPDATE ${schema}.ctxwin_rows SET literal_text = $1, words = $2::tsvector WHERE seq = 2`, [foldCase(oldText), wordVector(oldText)]);
+    await admin.query(`UPDATE ${schema}.ctxwin_rows SET literal_text = $1, words = $2::tsvector WHERE seq = 2`, [foldCase(oldText), wordVector({ terms: rankedTerms(oldText), context: [] })]);
     await admin.query(`UPDATE ${schema}.ctxwin_meta SET value = '1' WHERE name = 'format'`);
 
     const reopened = openStore({ url: database.url, schema });

@@ -3,6 +3,7 @@
  */
 import type pg from "pg";
 import { reindexHistoryLookups } from "./reindex-history-lookups.js";
+import { addContextToWordIndex } from "./word-index-migration.js";
 
 /**
  * `MIGRATIONS[n]` turns format n into n + 1, in the same transaction and under the same lock as
@@ -13,4 +14,6 @@ export type PostgresMigration = { statements: (schema: string) => string[] } | {
 export const POSTGRES_MIGRATIONS: Readonly<Record<number, PostgresMigration>> = {
   // 1 → 2: rows holding a history lookup are indexed without it (issue 27).
   1: { run: reindexHistoryLookups },
+  // 2 → 3: each row's words carry its context and term counts for BM25 (ADR 0052), rebuilt from the rows.
+  2: { run: addContextToWordIndex },
 };

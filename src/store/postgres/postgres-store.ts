@@ -225,7 +225,8 @@ export function createPostgresStore({
           highSeq = Math.min(highSeq, window.last_seq + 1);
         }
         const context = { client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq };
-        return searchRows({ ...context, decode, wordShares, trigramIndex: pool.schema.trigramIndex }, checked);
+        const corpus = { indexedRows: session.indexed_rows, indexedTerms: session.indexed_terms };
+        return searchRows({ ...context, ...corpus, decode, wordShares, trigramIndex: pool.schema.trigramIndex }, checked);
       });
     },
 

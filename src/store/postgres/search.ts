@@ -5,28 +5,22 @@
  *   text folded by `core/`'s `foldCase` when it was stored, so the match is exactly
  *   `containsLiteral`; newest first. A pg_trgm GIN index serves queries of three or more
  *   characters when the extension is installed.
- * - Ranked: PostgreSQL full-text search over the `words` vector (`core/`'s `tokenizeWords`),
- *   under the same bound as every backend (ADR 0016): `selectRankedWords` keeps the rarest words
- *   when the range holds more than `RANKED_CANDIDATE_LIMIT` rows, and only the newest
- *   `RANKED_CANDIDATE_LIMIT` matching rows are scored (`ts_rank`, length-normalized), newest first
- *   among equal scores.
+ * - Ranked: PostgreSQL full-text search over the `words` vector (`core/`'s `rankedTerms`, with each
+ *   row's context, ADR 0052), under the same bound as every backend (ADR 0016), scored with BM25
+ *   exactly as SQLite's FTS5 computes it (`ranked-order.ts`).
  * - Role and tool-name filters (ADR 0033) are checked on each row, in result order, before it
  *   counts as a hit: for ranked search among the scored rows only; a filtered literal search reads
  *   at most `FILTER_SCAN_LIMIT` matches and then says where to resume.
  */
-import type pg from "pg";
-import { foldCase, rankedQueryWords } from "../../core/search-query.js";
-import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
-import { orderRankedCandidates } from "../../core/ranked-score.js";
+import { foldCase } from "../../core/search-query.js";
 import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
 import { FILTER_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
 import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
-import type { TableNames } from "./schema.js";
-import { anyWordQuery } from "./word-vector.js";
-import type { WordShares, WordStatistics } from "./word-shares.js";
+import { USE_TEXT_INDEX, WALK_ROWS, withPlan } from "./planner-methods.js";
+import { rankedOrder, type RankedOrderContext } from "./ranked-order.js";
 
 export interface EncodedRow {
   seq: number;
@@ -34,17 +28,9 @@ export interface EncodedRow {
   body: string;
 }
 
-export interface SearchContext {
-  client: pg.PoolClient;
-  tables: TableNames;
-  sessionKey: number;
+export interface SearchContext extends RankedOrderContext {
   sessionId: string;
-  lastSeq: number;
-  /** Exclusive seq bounds of the searched range (floor, window, before-item applied). */
-  lowSeq: number;
-  highSeq: number;
   decode: (sessionId: string, row: EncodedRow) => StoredRow | undefined;
-  wordShares: WordShares;
   /** The schema has pg_trgm's index on `literal_text`. */
   trigramIndex: boolean;
 }
@@ -175,109 +161,3 @@ async function rowsBySeq({ client, tables, sessionKey }: SearchContext, seqs: re
   return seqs.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
 }
 
-/** Testing one row's words on a walk costs about as much as this many word-index entries (docs/benchmarks.md). */
-const WALK_ROW_IN_INDEX_ENTRIES = 16;
-
-/**
- * How many of the newest rows to walk to find `wanted` rows of a word, or undefined when listing
- * all of the word's rows from the word index costs less. The walk reads about `wanted / share`
- * rows and the index `share × tableRows` entries; the walk is allowed four times its expected
- * rows, since the share is the whole table's and this session's may be lower (the index then
- * takes over). A word without statistics counts as rare.
- */
-function walkLimit(word: string, wanted: number, { shares, tableRows }: WordStatistics): number | undefined {
-  const share = shares.get(word) ?? 0;
-  if (share <= 0 || (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES >= share * tableRows) return undefined;
-  return Math.ceil((4 * wanted) / share);
-}
-
-/**
- * Runs `work` with the planner methods `off` disabled and the others enabled: ctxwin picks the
- * plan where it knows more than the planner's statistics. The settings are local to the search's
- * read transaction (`set_config(..., true)`), so they end with it; each planned statement sets
- * all three, and the statements between them (rows by seq) are served alike by any plan.
- */
-async function withPlan<T>(client: pg.PoolClient, off: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> {
-  if (off.length === 0) return work();
-  const methods: PlannerMethod[] = ["enable_seqscan", "enable_indexscan", "enable_bitmapscan"];
-  const settings = methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`);
-  await client.query(`SELECT ${settings.join(", ")}`);
-  return work();
-}
-
-type PlannerMethod = "enable_seqscan" | "enable_indexscan" | "enable_bitmapscan";
-/** Read the range's rows newest first (primary key), testing each row's words. */
-const WALK_ROWS: PlannerMethod[] = ["enable_seqscan", "enable_bitmapscan"];
-/** Read the rows the word index lists. */
-const USE_WORD_INDEX: PlannerMethod[] = ["enable_seqscan", "enable_indexscan"];
-/** Read the rows an index lists (GIN indexes serve only bitmap scans: the trigram one, or the key's range). */
-const USE_TEXT_INDEX = USE_WORD_INDEX;
-
-/** Seqs of the scored rows (at most `RANKED_CANDIDATE_LIMIT`), in result order. */
-async function rankedOrder(context: SearchContext, checked: CheckedSearch): Promise<number[]> {
-  const { client, tables, sessionKey, lastSeq, lowSeq, highSeq, wordShares } = context;
-  // Seqs are gap-free from 1 to lastSeq, so the range's row count needs no query.
-  const top = Math.min(highSeq, lastSeq + 1);
-  const rangeRows = Math.max(0, top - 1 - lowSeq);
-  /** The lower seq bound of a walk over the newest `rows` rows of the range. */
-  const walkFloor = (rows: number) => Math.max(lowSeq, top - 1 - rows);
-  const count = (word: string, cap: number, low: number, plan: PlannerMethod[]) =>
-    withPlan(client, plan, async () => {
-      const result = await client.query<{ matches: number }>(
-        `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows}
-         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery LIMIT $5) matching`,
-        [sessionKey, low, highSeq, anyWordQuery([word]), cap],
-      );
-      return result.rows[0]?.matches ?? 0;
-    });
-  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a common
-  // word reaches the cap within a few thousand rows, a rarer one is counted from the word index
-  // (walkLimit; docs/benchmarks.md, store, PostgreSQL). A walk that ends short of the cap
-  // proves nothing about the older rows: the index counts the whole range then.
-  const countRows = async (word: string, cap: number, statistics: WordStatistics) => {
-    const walk = walkLimit(word, cap, statistics);
-    const walked = walk === undefined ? 0 : await count(word, cap, walkFloor(walk), WALK_ROWS);
-    return walked >= cap ? walked : count(word, cap, lowSeq, USE_WORD_INDEX);
-  };
-  // selectRankedWords asks for counts synchronously, and only in this case: count first.
-  const words = rankedQueryWords(checked.query);
-  const counts = new Map<string, number>();
-  const statistics = rangeRows > RANKED_CANDIDATE_LIMIT ? await wordShares(client) : undefined;
-  if (words.length > 1 && statistics !== undefined) {
-    for (const word of words) counts.set(word, await countRows(word, RANKED_CANDIDATE_LIMIT + 1, statistics));
-  }
-  const kept = selectRankedWords({ words, rangeRows, countRows: (word) => counts.get(word) ?? 0 });
-  const keptRows = kept.reduce((sum, word) => sum + (counts.get(word) ?? 0), 0);
-  const score = (low: number, plan: PlannerMethod[]) =>
-    withPlan(client, plan, async () => {
-      const result = await client.query<{ seq: number; score: number }>(
-        `SELECT seq, ts_rank(words, $4::tsquery, 1)::float8 AS score FROM ${tables.rows}
-         WHERE session_key = $1 AND seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
-           WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
-           ORDER BY seq DESC LIMIT $5))`,
-        [sessionKey, low, highSeq, anyWordQuery(kept), RANKED_CANDIDATE_LIMIT],
-      );
-      return result.rows;
-    });
-  // The newest matching rows (at most RANKED_CANDIDATE_LIMIT) are scored here; core orders them
-  // (ADR 0031: a row right after another matching row is lifted), like every backend. When the
-  // words were counted, how they are read follows the counts, not the planner's statistics, whose
-  // guesses flipped the plan between runs (docs/benchmarks.md): few matches come from the word
-  // index (walking the rows newest first would read the whole range), many from the rows newest
-  // first (the word index would list every match in the table before sorting). A single word,
-  // not counted, walks a bounded number of rows by its share and turns to the index if they hold
-  // too few. Only the rows kept are scored: ranking every match first would read each one twice.
-  let scored: { seq: number; score: number }[];
-  if (counts.size > 0) scored = await score(lowSeq, keptRows <= RANKED_CANDIDATE_LIMIT ? USE_WORD_INDEX : WALK_ROWS);
-  else if (kept.length !== 1 || statistics === undefined) scored = await score(lowSeq, []);
-  else {
-    const walk = walkLimit(kept[0]!, RANKED_CANDIDATE_LIMIT, statistics);
-    const walked = walk === undefined ? [] : await score(walkFloor(walk), WALK_ROWS);
-    const walkedEnough = walked.length >= RANKED_CANDIDATE_LIMIT || (walk !== undefined && walkFloor(walk) === lowSeq);
-    scored = walkedEnough ? walked : await score(lowSeq, USE_WORD_INDEX);
-  }
-  return orderRankedCandidates(
-    scored.map(({ seq, score }) => ({ key: Number(seq), position: Number(seq), score: Number(score) })),
-    { order: checked.order },
-  );
-}

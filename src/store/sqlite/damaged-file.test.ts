@@ -18,6 +18,7 @@ import { damageMarkPath } from "./damage-mark.js";
 import { doctorDatabase } from "./doctor/doctor.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import { middleLeafOf, overwritePage } from "./test-support/damage-page.js";
+import { wordIndexEntries } from "./test-support/format-four-database.js";
 
 const PAGE_SIZE = 4096;
 const SESSIONS = ["alpha", "beta", "gamma"];
@@ -183,6 +184,8 @@ describe("a ctxwin file with one 4 KiB page overwritten", () => {
       expectCorrupt(await caught(async () => openStore({ path: file })), file);
       const report = doctorDatabase({ path: file });
       expect(report, index).toMatchObject({ condition: "repaired", rowsIndexed: SESSIONS.length * ROWS_PER_SESSION });
+      // The same word index as the appends wrote: each row's terms and its context (ADR 0052).
+      expect(wordIndexEntries(file), index).toEqual(wordIndexEntries(pristine));
       expect(existsSync(damageMarkPath(file))).toBe(false);
       expect(doctorDatabase({ path: file }).condition).toBe("healthy");
       const store = openStore({ path: file });

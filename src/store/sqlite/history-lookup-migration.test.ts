@@ -10,9 +10,10 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderRowText } from "../../core/row-text.js";
 import type { RowInput } from "../../core/row.js";
+import { rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { decodeRow } from "../row-codec.js";
-import { wordIndexText } from "./search-index.js";
+import { STORE_FORMAT_VERSION } from "./schema.js";
 
 const folders: string[] = [];
 afterEach(() => {
@@ -42,7 +43,7 @@ describe("SQLite store format 4 → 5", () => {
       db.prepare("DELETE FROM ctxwin_search_literal WHERE rowid = ?").run(record.row_key);
       db.prepare("DELETE FROM ctxwin_search_words WHERE rowid = ?").run(record.row_key);
       db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)").run(record.row_key, oldText);
-      db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)").run(record.row_key, wordIndexText(oldText));
+      db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)").run(record.row_key, rankedTerms(oldText).join(" "));
     }
     expect((db.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as { n: number }).n).toBe(2);
     db.pragma("user_version = 4");
@@ -58,7 +59,7 @@ describe("SQLite store format 4 → 5", () => {
       await reopened.close();
     }
     const check = new Database(file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(5);
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
     expect((check.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as { n: number }).n).toBe(1);
     check.close();
   });

@@ -1,6 +1,6 @@
 /**
- * What the SQLite backend writes into its two search indexes for a row (ADR 0032), and the
- * format 3 → 4 rebuild of both indexes:
+ * What the SQLite backend wrote into its two search indexes for a row at format 4 (ADR 0032), and
+ * the format 3 → 4 rebuild of both indexes (format 5 changed the word index: `word-index.ts`):
  * - `ctxwin_search_literal`: the row's rendered text, trigram-tokenized, without positions
  *   (`detail=none`): literal candidates are the rows holding every trigram of the query, each then
  *   verified as a substring.
@@ -16,16 +16,20 @@ import { rankedTerms } from "../../core/search-query.js";
 import { MAX_SEARCH_VALUE_CHARS, renderSearchText } from "../../core/search-text.js";
 import { decodeRow } from "../row-codec.js";
 
-/** The text the word index holds for a row's rendered text. */
-export function wordIndexText(searchText: string): string {
+/** The text format 4's word index held for a row's rendered text. */
+function wordIndexText(searchText: string): string {
   return rankedTerms(searchText).join(" ");
 }
 
-/** Format 4's search indexes; format 3 had positions in the trigram index and unstemmed words. */
-export const SEARCH_INDEXES_V4 = `
+/** Format 4's trigram index (unchanged since); format 3's had positions. */
+export const LITERAL_INDEX_V4 = `
 CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
   text, content = '', contentless_delete = 1, detail = none, tokenize = 'trigram case_sensitive 0'
 );
+`;
+
+/** Format 4's search indexes; format 3 had positions in the trigram index and unstemmed words. */
+const SEARCH_INDEXES_V4 = `${LITERAL_INDEX_V4}
 CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
   text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
 );

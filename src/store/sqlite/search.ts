@@ -24,6 +24,7 @@ import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import { searchRankedWords } from "./ranked-search.js";
 import type { SessionRecord, StatementName, WindowRecord } from "./statements.js";
 import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
+import { ownTextMatch } from "./word-index.js";
 import type Database from "better-sqlite3";
 
 export interface CandidateRow {
@@ -82,7 +83,7 @@ export function searchSession({ sql, decode, trigramRarity }: SearchDependencies
   const plan = planTrigramQuery({ query: checked.query, rangeKeys: range.highKey - range.lowKey + 1, rarity: trigramRarity });
   const phrase = literalTermPhrase(checked.query);
   if (phrase !== undefined && (plan === undefined || plan.expectedRows > PHRASE_FIRST_ABOVE)) {
-    const match = `"${phrase.join(" ")}"`;
+    const match = ownTextMatch(`"${phrase.join(" ")}"`);
     let misses = 0;
     let switched = false;
     for (const candidate of sql.searchWordPhrase.iterate(match, range.lowKey, highKey, ...filters) as Iterable<CandidateRow>) {

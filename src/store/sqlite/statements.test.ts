@@ -32,8 +32,9 @@ describe("SQLite query plans", () => {
     // first; no sort in SQL (ADR 0016).
     const keys = [1, 1000];
     // idxNum 192 = FTS5 itself delivers rowid order, descending (0x40 | 0x80), so the scan stops
-    // at the cap; "M1><" = MATCH plus both row-key bounds.
-    const index = expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 192:M1></);
+    // at the cap; "M2><" = MATCH (of every column: the word index has two, ADR 0052) plus both
+    // row-key bounds.
+    const index = expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 192:M2></);
     const byKey = "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)";
     expect(queryPlan(db, statementSql.countWordRows, ['"hello"', ...keys, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, "SCAN (subquery-1)"]);
     expect(queryPlan(db, statementSql.countSessionWordRows, ['"hello"', ...bounds, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, byKey, "SCAN (subquery-1)"]);

@@ -3,6 +3,7 @@
  * Every read is bounded by the session's seq index; search joins an FTS5 index to the rows.
  */
 import type Database from "better-sqlite3";
+import { WORD_SCORE } from "./word-index.js";
 
 export interface SessionRecord {
   session_key: number;
@@ -38,7 +39,7 @@ export const statementSql = {
   rolloverExists: "SELECT 1 FROM ctxwin_windows WHERE session_key = ? AND rollover_id = ?",
   insertRow: "INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, tokens, body) VALUES (?, ?, ?, ?, ?, ?)",
   insertLiteral: "INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)",
-  insertWords: "INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)",
+  insertWords: "INSERT INTO ctxwin_search_words (rowid, text, context) VALUES (?, ?, ?)",
   upsertWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
        VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @context_tokens, @max_tokens, @seq, @seq, 1, @visible, @at, @at)
        ON CONFLICT (session_key, window_seq) DO UPDATE SET
@@ -75,11 +76,12 @@ export const statementSql = {
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?)`,
   countSessionWordRows: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?)`,
-  // The newest `?` matching rows with their BM25 scores (higher is better) and their places in
-  // the session (consecutive for consecutive rows); core orders them (ADR 0031).
-  scoreWordsNewest: `SELECT f.rowid AS row_key, f.rowid AS position, -f.rank AS score FROM ctxwin_search_words f
+  // The newest `?` matching rows with their BM25 scores over both columns (higher is better; a
+  // context term weighs CONTEXT_WEIGHT, ADR 0052) and their places in the session (consecutive
+  // for consecutive rows); core orders them (ADR 0031).
+  scoreWordsNewest: `SELECT f.rowid AS row_key, f.rowid AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?`,
-  scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, -f.rank AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+  scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?`,
   rowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ?`,
   deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",

@@ -6,22 +6,11 @@
  * file again without their pages, and the indexes are created anew.
  */
 import type Database from "better-sqlite3";
-import { renderSearchText } from "../../../core/search-text.js";
-import { decodeRow } from "../../row-codec.js";
-import { SEARCH_INDEXES_V4, wordIndexText } from "../search-index.js";
+import { LITERAL_INDEX_V4 } from "../search-index.js";
+import { WORD_INDEX_V6, indexedRows } from "../word-index.js";
 import { SEARCH_INDEXES } from "./check-database.js";
 
 const SHADOW_TABLES = ["data", "idx", "docsize", "config"] as const;
-/** Rows read per query while indexing, so memory stays bounded. */
-const PAGE = 500;
-
-interface IndexedRow {
-  row_key: number;
-  seq: number;
-  body: string;
-  session_id: string;
-}
-
 /**
  * Returns how many rows were indexed. Needs the only connection to the file: run it while no
  * other process uses the store.
@@ -50,26 +39,15 @@ export function rebuildSearchIndexes(connect: () => Database.Database): number {
     db.exec("VACUUM");
     let indexed = 0;
     db.transaction(() => {
-      db.exec(SEARCH_INDEXES_V4);
+      db.exec(LITERAL_INDEX_V4);
+      db.exec(WORD_INDEX_V6);
       const insertLiteral = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
-      const insertWords = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
-      const page = db.prepare(
-        `SELECT r.row_key, r.seq, r.body, s.session_id FROM ctxwin_rows r JOIN ctxwin_sessions s ON s.session_key = r.session_key
-         WHERE r.visible = 1 AND r.row_key > ? ORDER BY r.row_key LIMIT ${PAGE}`,
-      );
-      for (let after = 0; ; ) {
-        const rows = page.all(after) as IndexedRow[];
-        for (const row of rows) {
-          const decoded = decodeRow(row.session_id, row.seq, row.body);
-          const text = decoded.ok ? renderSearchText(decoded.row) : "";
-          if (text.length === 0) continue;
-          insertLiteral.run(row.row_key, text);
-          insertWords.run(row.row_key, wordIndexText(text));
-          indexed += 1;
-        }
-        const last = rows.at(-1);
-        if (last === undefined) break;
-        after = last.row_key;
+      const insertWords = db.prepare("INSERT INTO ctxwin_search_words (rowid, text, context) VALUES (?, ?, ?)");
+      // The same rows, terms and contexts as appends and the format 5 migration write (word-index.ts).
+      for (const row of indexedRows(db)) {
+        insertLiteral.run(row.rowKey, row.text);
+        insertWords.run(row.rowKey, row.terms, row.context);
+        indexed += 1;
       }
     }).immediate();
     return indexed;
