@@ -5,6 +5,7 @@
 import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
 import { ROW_FORMAT_VERSION, type BoundaryKind, type RowInput } from "../core/row.js";
 import { renderRowText } from "../core/row-text.js";
+import { filterTermsOf } from "../core/search-filter.js";
 import { isHistoryVisible } from "../core/visibility.js";
 import type { StoredRow } from "./port.js";
 
@@ -28,6 +29,8 @@ export interface PlannedRow {
   visible: boolean;
   /** Text indexed for search ('' for rows that are not visible). */
   searchText: string;
+  /** Filter terms indexed for search (`filterTermsOf`; none for rows without search text, ADR 0051). */
+  filterTerms: string[];
   /** The row as stored (JSON), without the columns sessionId and seq. */
   body: string;
 }
@@ -52,6 +55,7 @@ export function planAppend(
     if (boundaryKind !== undefined) cursor.activeWindowSeq = seq;
     if (boundaryKind === "reset") cursor.floorSeq = seq;
     const visible = isHistoryVisible(row);
+    const searchText = visible ? renderRowText(row) : "";
     const rollover = rolloverMetaOf(row);
     const { sessionId: _sessionId, seq: _seq, ...rest } = row;
     return {
@@ -63,7 +67,8 @@ export function planAppend(
       contextTokens: rollover?.contextTokens,
       maxTokens: rollover?.maxTokens,
       visible,
-      searchText: visible ? renderRowText(row) : "",
+      searchText,
+      filterTerms: searchText.length > 0 ? filterTermsOf(row) : [],
       body: JSON.stringify({ v: ROW_FORMAT_VERSION, ...rest }),
     };
   });

@@ -9,6 +9,7 @@ import type { RowInput } from "../../core/row.js";
 import { foldCase } from "../../core/search-query.js";
 import { planAppend, type PlannedRow } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError } from "../errors.js";
+import { insertFilterTerms } from "./filter-terms.js";
 import type { TableNames } from "./schema.js";
 import type { EncodedRow } from "./search.js";
 import { wordVector } from "./word-vector.js";
@@ -75,6 +76,12 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
       plan.rows.map((entry) => (entry.visible ? withoutNul(foldCase(entry.searchText)) : null)),
       plan.rows.map((entry) => (entry.visible ? wordVector(entry.searchText) : null)),
     ],
+  );
+  await insertFilterTerms(
+    client,
+    t,
+    session.session_key,
+    plan.rows.map((entry) => ({ seq: entry.row.seq, terms: entry.filterTerms })),
   );
   for (const window of windowsOf(plan.rows)) {
     await client.query(

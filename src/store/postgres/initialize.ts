@@ -56,7 +56,7 @@ export async function initializeSchema(client: pg.PoolClient, schema: string, wh
   for (; version < POSTGRES_FORMAT_VERSION; version += 1) {
     const migration = POSTGRES_MIGRATIONS[version];
     if (migration === undefined) throw new StoreFormatError(where, `The schema '${schema}' on ${where} has store format ${version}, which this build cannot migrate.`);
-    for (const statement of migration(schema)) await client.query(statement);
+    await migration(client, t);
     await client.query(`UPDATE ${t.meta} SET value = $1 WHERE name = 'format'`, [String(version + 1)]);
   }
   const index = await client.query("SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'", [schema]);

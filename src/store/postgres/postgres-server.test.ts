@@ -68,7 +68,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       .append("s", [text("must not land")])
       .catch((caught: unknown) => caught);
     expect(StoreFormatError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/newer ctxwin \(store format 2; this build reads up to 1\)/);
+    expect((error as Error).message).toContain(`newer ctxwin (store format ${POSTGRES_FORMAT_VERSION + 1}; this build reads up to ${POSTGRES_FORMAT_VERSION})`);
     expect(await query(`SELECT seq, body FROM ${newer}.ctxwin_rows ORDER BY seq`)).toEqual(before);
     expect(await query(`SELECT value FROM ${newer}.ctxwin_meta WHERE name = 'format'`)).toEqual([{ value: String(POSTGRES_FORMAT_VERSION + 1) }]);
 
@@ -79,6 +79,31 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       .catch((caught: unknown) => caught);
     expect(StoreFormatError.isInstance(refused)).toBe(true);
     expect(await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [foreign])).toEqual([{ table_name: "accounts" }]);
+  });
+
+  it("migrates a format-1 schema on open: the filter terms are filled in from its rows (ADR 0051)", async () => {
+    const schema = newSchema();
+    const writer = open({ schema });
+    await writer.append("s", [
+      text("deploy the ledger"),
+      { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Read_File", toolCallId: "c1", state: "output-available", input: { path: "ledger.md" }, output: "ledger" }] },
+      { role: "user", parts: [{ type: "text", text: "hidden ledger" }], synthetic: true, uiVisible: false, meta: { type: "continue" } },
+      { role: "system", parts: [{ type: "text", text: "ledger rules" }] },
+      text("corrupt ledger"),
+    ]);
+    await writer.append("t", [{ role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } }] }]);
+    await writer.close();
+    const terms = `SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`;
+    const written = await query(terms);
+    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual(["s role:assistant 2", "s role:system 4", "s role:user 1", "s role:user 5", "s tool:read_file 2", "t role:assistant 1", "t tool:bash 1"]);
+    // What format 1 held: no terms table; one row's JSON broken since.
+    await query(`DROP TABLE ${schema}.ctxwin_filter_terms; UPDATE ${schema}.ctxwin_meta SET value = '1' WHERE name = 'format'`);
+    await query(`UPDATE ${schema}.ctxwin_rows SET body = '{"broken' WHERE seq = 5`);
+    const store = open({ schema, onWarning: () => {} });
+    expect((await store.search("s", { query: "ledger", mode: "literal", toolName: "read_file" })).hits.map((hit) => hit.row.seq)).toEqual([2]);
+    expect(await query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
+    expect(await query(terms)).toEqual(written.filter((entry) => !(entry["session_id"] === "s" && entry["seq"] === "5")));
+    expect((await store.search("s", { query: "ledger", mode: "literal", role: "system" })).hits.map((hit) => hit.row.seq)).toEqual([4]);
   });
 
   it("skips a row whose stored JSON is corrupt, with a warning and a count, on every read path", async () => {

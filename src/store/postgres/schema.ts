@@ -8,10 +8,13 @@
  * search columns written by the same append: `literal_text`, the case-folded text literal search
  * matches with `LIKE` (a pg_trgm GIN index when the extension is available), and `words`, the
  * ranked-search words as a `tsvector` built by ctxwin from `core/`'s tokenizer (ADR 0036).
+ * `ctxwin_filter_terms` (format 2) lists each searchable row's role and tools (ADR 0051).
  */
+import type pg from "pg";
+import { addFilterTerms } from "./filter-terms.js";
 
 /** Format version written by this build. */
-export const POSTGRES_FORMAT_VERSION = 1;
+export const POSTGRES_FORMAT_VERSION = 2;
 
 export const DEFAULT_POSTGRES_SCHEMA = "ctxwin";
 
@@ -51,6 +54,7 @@ export function tableNames(schema: string) {
     rows: table("ctxwin_rows"),
     windows: table("ctxwin_windows"),
     operations: table("ctxwin_operations"),
+    filterTerms: table("ctxwin_filter_terms"),
   };
 }
 
@@ -116,5 +120,14 @@ export function schemaV1(schema: string, trigramOperatorClass: string | undefine
   ];
 }
 
-/** `MIGRATIONS[n]` turns format n into n + 1 (none yet); they run under the same lock as creation. */
-export const POSTGRES_MIGRATIONS: Readonly<Record<number, (schema: string) => string[]>> = {};
+/** A migration runs its statements in the opening transaction, under the same lock as creation. */
+export type PostgresMigration = (client: pg.PoolClient, tables: TableNames) => Promise<void>;
+
+/**
+ * `MIGRATIONS[n]` turns format n into n + 1. A new schema is created as format 1 and migrated up,
+ * so every store ends in the same schema.
+ */
+export const POSTGRES_MIGRATIONS: Readonly<Record<number, PostgresMigration>> = {
+  // 1 → 2: each searchable row's role and called tools as filter terms (ADR 0051), filled in from the rows.
+  1: addFilterTerms,
+};

@@ -12,16 +12,18 @@
  *   among equal scores.
  * - Role and tool-name filters (ADR 0033) are checked on each row, in result order, before it
  *   counts as a hit: for ranked search among the scored rows only; a filtered literal search reads
- *   at most `FILTER_SCAN_LIMIT` matches and then says where to resume.
+ *   at most `LITERAL_SCAN_LIMIT` matches and then says where to resume. The filter terms (ADR
+ *   0051) say first how many rows of the range can pass: none, and the answer is empty at once;
+ *   fewer than a call reads, and a literal search reads only those.
  */
 import type pg from "pg";
 import { foldCase, rankedQueryWords } from "../../core/search-query.js";
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
 import { orderRankedCandidates } from "../../core/ranked-score.js";
-import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
+import { filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { CheckedSearch } from "../options.js";
-import { FILTER_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
+import { LITERAL_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
 import { bodyMayMatchFilter } from "../row-codec.js";
 import type { SearchHit, SearchPage, StoredRow } from "../port.js";
 import type { TableNames } from "./schema.js";
@@ -85,18 +87,48 @@ const FILTER_BATCH = 200;
  * hit are found.
  */
 async function filteredRows(context: SearchContext, checked: CheckedSearch): Promise<SearchPage> {
-  // A literal scan stops after FILTER_SCAN_LIMIT matches and says where to resume (ADR 0033).
-  const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? FILTER_SCAN_LIMIT : Number.POSITIVE_INFINITY });
+  // The rows of the range that can pass the filter (ADR 0051): none, and there is nothing to read.
+  const term = filterWalkTerm(checked) as string;
+  const termRows = await countTermRows(context, term);
+  if (termRows === 0) return { hits: [], hasMore: false };
+  // A literal scan stops after LITERAL_SCAN_LIMIT matches and says where to resume (ADR 0033).
+  const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? LITERAL_SCAN_LIMIT : Number.POSITIVE_INFINITY });
   const hitOf = (encoded: EncodedRow): SearchHit | undefined => {
     if (!bodyMayMatchFilter(encoded.body, checked)) return undefined;
     const row = context.decode(context.sessionId, encoded);
     return row === undefined || !rowMatchesFilter(row, checked) ? undefined : { row, windowId: windowIdFor(encoded.window_seq) };
   };
-  const batches = checked.mode === "literal" ? literalBatches(context, checked) : rankedBatches(context, checked);
+  // Fewer rows can pass the filter than one call reads: a literal search reads just those.
+  const batches =
+    checked.mode === "ranked" ? rankedBatches(context, checked) : termRows < LITERAL_SCAN_LIMIT ? termRowBatches(context, checked, term) : literalBatches(context, checked);
   for await (const batch of batches) {
     for (const encoded of batch) if (scan.take(Number(encoded.seq), hitOf(encoded))) return scan.page();
   }
   return scan.page();
+}
+
+/** Rows of the range holding the filter term `term`, counted up to `LITERAL_SCAN_LIMIT`. */
+async function countTermRows({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, term: string): Promise<number> {
+  const result = await client.query<{ matches: number }>(
+    `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.filterTerms}
+     WHERE session_key = $1 AND term = $2 AND seq > $3 AND seq < $4 LIMIT $5) holding`,
+    [sessionKey, term, lowSeq, highSeq, LITERAL_SCAN_LIMIT],
+  );
+  return result.rows[0]?.matches ?? 0;
+}
+
+/** The rows holding the filter term `term` and the literal query, newest first (one batch: they are fewer than a call reads). */
+async function* termRowBatches({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, checked: CheckedSearch, term: string): AsyncGenerator<EncodedRow[]> {
+  // Each listed row is read by its key (the rows are few); never a scan of the session.
+  const result = await withPlan(client, WALK_ROWS, () =>
+    client.query<EncodedRow>(
+      `SELECT r.seq, r.window_seq, r.body FROM ${tables.filterTerms} f JOIN ${tables.rows} r ON r.session_key = f.session_key AND r.seq = f.seq
+       WHERE f.session_key = $1 AND f.term = $2 AND f.seq > $3 AND f.seq < $4 AND r.visible AND r.literal_text LIKE $5
+       ORDER BY f.seq DESC`,
+      [sessionKey, term, lowSeq, highSeq, containsPattern(checked.query)],
+    ),
+  );
+  yield result.rows;
 }
 
 /** Newest rows of the range a literal search tests one by one before it may turn to the trigram index. */

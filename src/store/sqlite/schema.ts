@@ -4,6 +4,7 @@
  * A new database is created as format 1 and migrated up, so every file ends in the same schema.
  */
 import type Database from "better-sqlite3";
+import { addFilterTerms } from "./filter-terms.js";
 import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
 import { rebuildSearchIndexes } from "./search-index.js";
 
@@ -11,7 +12,7 @@ import { rebuildSearchIndexes } from "./search-index.js";
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 4;
+export const STORE_FORMAT_VERSION = 5;
 
 /** The two search indexes as format 1 created them (format 4 rebuilds them: `SEARCH_INDEXES_V4`, which `ctxwin doctor` also uses). */
 export const SEARCH_INDEX_SCHEMA = `
@@ -97,4 +98,6 @@ ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
   // 3 → 4: smaller search indexes, and stemmed words for ranked search (ADR 0032): the trigram
   // index keeps no positions, the word index holds `rankedTerms`. Both are rebuilt from the rows.
   3: rebuildSearchIndexes,
+  // 4 → 5: each searchable row's role and called tools as filter terms (ADR 0051), filled in from the rows.
+  4: addFilterTerms,
 };
