@@ -131,12 +131,15 @@ describe("search", () => {
     expect(rest.hits.map((hit) => hit.row.seq)).toEqual([4]);
   });
 
-  test("a ranked query drops its English stop words, unless it has nothing else", async () => {
+  test("a ranked query drops its English stop words; one of nothing but stop words is refused, and literal search finds it (ADR 0051)", async () => {
     await suite.store.append("q", [text("what did you do there"), text("the ledger was reconciled"), text("when is it due"), text("ledger")]);
     const question = await suite.store.search("q", { query: "What did the ledger say?", mode: "ranked" });
     expect(question.hits.map((hit) => hit.row.seq)).toEqual((await suite.store.search("q", { query: "ledger say", mode: "ranked" })).hits.map((hit) => hit.row.seq));
     expect(question.hits.map((hit) => hit.row.seq).sort()).toEqual([2, 4]);
-    expect((await suite.store.search("q", { query: "when is it", mode: "ranked" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
+    await expect(suite.store.search("q", { query: "when is it", mode: "ranked" })).rejects.toSatisfy(
+      (error: unknown) => InvalidQueryError.isInstance(error) && /common English word .*literal mode/.test((error as Error).message),
+    );
+    expect((await suite.store.search("q", { query: "when is it", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
   });
 
   test("a matching row right after another matching row ranks higher; a row without a query word is never a hit (ADR 0031)", async () => {
@@ -365,6 +368,15 @@ describe("search", () => {
     expect(await allLiteralHits("r", { query: "ledger", toolName: "bash", limit: 1 })).toMatchObject({ seqs: [6] });
   });
 
+  test("a literal query of punctuation or stop words is searched exactly, and a miss costs a bounded call (ADR 0051)", async () => {
+    await suite.store.append("p", [text("it is what it is ?! ~~"), ...fillers(LITERAL_SCAN_LIMIT + 50)]);
+    for (const query of ["?!", "~~", " ?! ", "it is what it is", "the the the", "!!!"]) {
+      const found = await allLiteralHits("p", { query });
+      expect([query, found.seqs, found.hasMore]).toEqual([query, query === "the the the" || query === "!!!" ? [] : [1], false]);
+      expect(found.calls).toBeLessThanOrEqual(3);
+    }
+  });
+
   test("refuses malformed filters and orders", async () => {
     for (const options of [
       { role: "tool" },
@@ -386,7 +398,9 @@ describe("search", () => {
       { query: "", mode: "literal" },
       { query: "   ", mode: "ranked" },
       { query: "x".repeat(10_000), mode: "literal" },
+      { query: "ledger ".repeat(1_500), mode: "ranked" },
       { query: "!!!", mode: "ranked" },
+      { query: "the of and to", mode: "ranked" },
       { query: "x\u0000y", mode: "literal" },
       { query: "needle\u0000", mode: "literal" },
       { query: "alpha\u0000beta", mode: "ranked" },
