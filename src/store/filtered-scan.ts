@@ -16,8 +16,12 @@ export const LITERAL_SCAN_LIMIT = 1_000;
 export interface FilteredScan<T> {
   /** Takes the scan's next row: its hit when it passes the filter (and the query), else `undefined`. Returns true when the scan must stop. */
   take(seq: number, hit: T | undefined): boolean;
-  /** The page so far; call once the scan stopped or ran out of rows. */
-  page(): Omit<SearchPage, "hits"> & { hits: T[] };
+  /**
+   * The page so far; call once the scan stopped or ran out of rows. `readTo`: the rows below this
+   * seq were not read (the source of the rows stopped at its own bound), so a page not yet full
+   * resumes there.
+   */
+  page(readTo?: number): Omit<SearchPage, "hits"> & { hits: T[] };
 }
 
 /**
@@ -52,9 +56,10 @@ export function filteredScan<T>({ offset, limit, scanLimit }: { offset: number; 
       }
       return false;
     },
-    page() {
+    page(readTo) {
       if (state === "full") return { hits, hasMore: true };
       if (state === "bounded" && lastSeq !== undefined) return { hits, hasMore: true, resumeBeforeSeq: lastSeq };
+      if (readTo !== undefined) return { hits, hasMore: true, resumeBeforeSeq: readTo };
       return { hits, hasMore: false };
     },
   };

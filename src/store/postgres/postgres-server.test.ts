@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RowInput } from "../../core/row.js";
+import { LITERAL_SCAN_LIMIT } from "../filtered-scan.js";
 import { StoreConnectionLostError, StoreFormatError, StoreOptionsError, StoreTimeoutError, StoreUnavailableError } from "../errors.js";
 import { openStore, type PostgresOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning } from "../port.js";
@@ -137,10 +138,11 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
 
   it("stores text with NUL characters and finds the text around them", async () => {
     const store = open({ schema: newSchema() });
-    await store.append("s", [text("before\u0000after")]);
-    expect(textOf((await store.read("s", 1))!)).toBe("before\u0000after");
-    expect((await store.search("s", { query: "before", mode: "literal" })).hits).toHaveLength(1);
-    expect((await store.search("s", { query: "after", mode: "ranked" })).hits).toHaveLength(1);
+    await store.append("s", [text("lantern\u0000harbour")]);
+    expect(textOf((await store.read("s", 1))!)).toBe("lantern\u0000harbour");
+    expect((await store.search("s", { query: "lantern", mode: "literal" })).hits).toHaveLength(1);
+    // ("after" alone, a stop word, is no ranked query: ADR 0051.)
+    expect((await store.search("s", { query: "harbour", mode: "ranked" })).hits).toHaveLength(1);
   });
 
   it("CTXWIN_DATABASE_URL selects the server when no store is named, and an explicit path still wins", async () => {
@@ -181,6 +183,22 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const all = await seqs("common", 250);
     expect([all.length, all[0], all[99], all[100], all.at(-1)]).toEqual([250, 300, 201, 200, 51]);
     expect(await store.search("s", { query: "kestrel", mode: "literal", role: "user" })).toMatchObject({ hits: [{}, {}, {}, {}, {}] });
+  });
+
+  it("a literal query the trigram index cannot serve tests at most LITERAL_SCAN_LIMIT rows a call, then says where to resume (ADR 0051)", async () => {
+    const store = open({ schema: newSchema() });
+    const fillers = Array.from({ length: LITERAL_SCAN_LIMIT + 150 }, (_, index) => text(`plain row ${index}`));
+    await store.append("s", [text("the ~~ marker"), ...fillers]);
+    const newest = LITERAL_SCAN_LIMIT + 151;
+    for (const query of ["~~", "zq", "?!"]) {
+      const first = await store.search("s", { query, mode: "literal" });
+      expect([query, first.hits, first.hasMore, first.resumeBeforeSeq]).toEqual([query, [], true, newest - LITERAL_SCAN_LIMIT + 1]);
+      const second = await store.search("s", { query, mode: "literal", beforeSeq: first.resumeBeforeSeq! });
+      expect([query, second.hits.map((hit) => hit.row.seq), second.hasMore]).toEqual([query, query === "~~" ? [1] : [], false]);
+    }
+    // A filtered search stops at the same place when its rows come from the walk.
+    const filtered = await store.search("s", { query: "~~", mode: "literal", role: "user" });
+    expect([filtered.hits, filtered.resumeBeforeSeq]).toEqual([[], newest - LITERAL_SCAN_LIMIT + 1]);
   });
 
   it("ranked search counts a word rare in this session but common in the table exactly (ADR 0036)", async () => {
