@@ -63,6 +63,14 @@ describe("SQLite literal search reads at most LITERAL_SCAN_LIMIT candidates a ca
     expect(found.first?.seqs).toEqual([]);
   });
 
+  it("a query of stop words is not walked through the word index's common position lists, but read from bounded trigram candidates", async () => {
+    // Every filler holds each trigram of "and the of to" and its words, never the phrase "the of".
+    const fillers = Array.from({ length: LITERAL_SCAN_LIMIT + 200 }, (_, index) => reply(`and then the off to a proof of it ${index}`));
+    await store.append("s", [text("this and the of to that"), ...fillers]);
+    const found = await everyHit({ query: "and the of to" });
+    expect(found).toMatchObject({ seqs: [1], pages: 2, first: { seqs: [] } });
+  });
+
   it("a filter few rows pass reads those rows, however many rows the query alone matches", async () => {
     await store.append("s", [toolCall("deploy_tool", "deploy ledger"), ...Array.from({ length: LITERAL_SCAN_LIMIT + 200 }, (_, index) => reply(`the ledger line ${index}`))]);
     expect(await everyHit({ query: "ledger", toolName: "Deploy_Tool" })).toMatchObject({ seqs: [1], pages: 1 });

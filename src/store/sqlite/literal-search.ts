@@ -5,7 +5,8 @@
  * - the filter terms (ADR 0051), when a filter is given and fewer rows of the range hold its term
  *   than the text index is expected to offer: every row that can pass the filter, and no other;
  * - the (stemmed) word index as a phrase pre-filter, when the query holds two or more whole ASCII
- *   words and its trigrams are common; trigrams take over after too many misses;
+ *   words, not all of them stop words, and its trigrams are common; trigrams take over after too
+ *   many misses;
  * - the trigram index (rows holding the query's rarest trigrams, `trigram-plan.ts`, ADR 0032);
  * - the range itself, newest first, for a query without a usable trigram (shorter than three
  *   characters, or none the index folds alike).
@@ -15,6 +16,7 @@
 import { renderRowText } from "../../core/row-text.js";
 import { filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral, literalTermPhrase } from "../../core/search-query.js";
+import { isStopWord } from "../../core/stop-words.js";
 import { windowIdFor } from "../../core/windows.js";
 import { LITERAL_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
 import type { CheckedSearch } from "../options.js";
@@ -73,7 +75,10 @@ export function searchLiteralRows(
 
   let highKey = range.highKey;
   const phrase = literalTermPhrase(checked.query);
-  if (phrase !== undefined && (plan === undefined || plan.expectedRows > PHRASE_FIRST_ABOVE)) {
+  // A phrase of stop words only ("the of", "be or not to") walks position lists found in nearly every row, at a
+  // cost that grows with the session whether or not it matches: the trigram candidates, bounded per call, serve it.
+  const selective = phrase !== undefined && !phrase.every(isStopWord);
+  if (phrase !== undefined && selective && (plan === undefined || plan.expectedRows > PHRASE_FIRST_ABOVE)) {
     const match = `"${phrase.join(" ")}"`;
     let misses = 0;
     let switched = false;
