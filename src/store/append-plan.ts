@@ -6,6 +6,7 @@
 import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
 import { contextTerms } from "../core/ranked-context.js";
 import { ROW_FORMAT_VERSION, type BoundaryKind, type RowInput } from "../core/row.js";
+import { filterTermsOf } from "../core/search-filter.js";
 import { rankedTerms } from "../core/search-query.js";
 import { renderSearchText } from "../core/search-text.js";
 import { isHistoryVisible } from "../core/visibility.js";
@@ -35,6 +36,8 @@ export interface PlannedRow {
   terms: string[];
   /** The ranked-search context of an indexed row: the last terms of the indexed row right before it (ADR 0052). */
   contextTerms: string[];
+  /** Filter terms indexed for search (`filterTermsOf`; none for rows without search text, ADR 0051). */
+  filterTerms: string[];
   /** The row as stored (JSON), without the columns sessionId and seq. */
   body: string;
 }
@@ -94,6 +97,7 @@ export function planAppend(sessionId: string, inputs: readonly RowInput[], start
       searchText,
       terms,
       contextTerms: context,
+      filterTerms: searchText.length > 0 ? filterTermsOf(row) : [],
       body: JSON.stringify({ v: ROW_FORMAT_VERSION, ...rest }),
     };
   });

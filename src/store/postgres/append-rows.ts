@@ -11,6 +11,7 @@ import { foldCase, rankedTerms } from "../../core/search-query.js";
 import { planAppend, indexedTextOf, type PlannedRow } from "../append-plan.js";
 import { decodeRow } from "../row-codec.js";
 import { AppendConflictError, DuplicateRolloverError } from "../errors.js";
+import { insertFilterTerms } from "./filter-terms.js";
 import type { TableNames } from "./schema.js";
 import type { EncodedRow } from "./search.js";
 import { wordVector } from "./word-vector.js";
@@ -82,6 +83,12 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
       plan.rows.map((entry) => (entry.searchText.length > 0 ? wordVector({ terms: entry.terms, context: entry.contextTerms }) : null)),
       plan.rows.map(termCount),
     ],
+  );
+  await insertFilterTerms(
+    client,
+    t,
+    session.session_key,
+    plan.rows.map((entry) => ({ seq: entry.row.seq, terms: entry.filterTerms })),
   );
   for (const window of windowsOf(plan.rows)) {
     await client.query(

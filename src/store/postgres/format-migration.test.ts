@@ -1,29 +1,27 @@
 /**
- * PostgreSQL store format 1 → 2 (ADR 0052): a schema written by a format-1 build is migrated on
- * its first writable open to exactly what this build's appends write: each row's words with its
- * context and term count, and each session's indexed rows and terms.
+ * PostgreSQL store format 2 → 3 (ADR 0051, 0052): a schema written by a format-2 build (main
+ * before issue 27's search parts) is migrated on its first writable open to exactly what this
+ * build's appends write: each row's words with its context and term count, each session's indexed
+ * rows and terms, and each indexed row's filter terms. A format-1 schema takes the same way after
+ * the 1 → 2 step.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
-import { rankedTerms } from "../../core/search-query.js";
-import { indexedTextOf } from "../append-plan.js";
 import { StoreFormatError } from "../errors.js";
 import { openStore } from "../open-store.js";
-import { decodeRow } from "../row-codec.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
+import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const reset: RowInput = { role: "assistant", parts: [], boundary: { kind: "reset" } };
+/** A call of the history tool: stored, never indexed (ADR 0053). */
+const lookup: RowInput = {
+  role: "assistant",
+  parts: [{ type: "dynamic-tool", toolName: "session_history", toolCallId: "h1", state: "output-available", input: { action: "search", query: "append" }, output: "hit" }],
+} as RowInput;
 const hidden: RowInput = { ...text("hidden"), synthetic: true, uiVisible: false, meta: { type: "continue" } };
-
-/** Format 1's words: the row's terms at their positions, no labels, no context. */
-function formatOneVector(terms: readonly string[]): string | null {
-  const positions = new Map<string, number[]>();
-  terms.forEach((term, index) => positions.set(term, [...(positions.get(term) ?? []), index + 1]));
-  return positions.size === 0 ? null : [...positions].map(([term, list]) => `'${term}':${list.join(",")}`).join(" ");
-}
 
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format migrations", () => {
   let database: TestDatabase;
@@ -49,42 +47,31 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format migrations"
     }
   }
 
-  /** Turns a format-2 schema into what a format-1 build wrote for the same appends. */
-  async function downgradeToFormatOne(schema: string): Promise<void> {
-    const rows = await query<{ session_id: string; session_key: number; seq: number; body: string }>(
-      `SELECT s.session_id, r.session_key, r.seq, r.body FROM ${schema}.ctxwin_rows r JOIN ${schema}.ctxwin_sessions s USING (session_key) WHERE r.visible`,
-    );
-    for (const row of rows) {
-      const decoded = decodeRow(row.session_id, Number(row.seq), row.body);
-      const vector = decoded.ok ? formatOneVector(rankedTerms(indexedTextOf(decoded.row))) : null;
-      await query(`UPDATE ${schema}.ctxwin_rows SET words = $3::tsvector WHERE session_key = $1 AND seq = $2`, [row.session_key, row.seq, vector]);
-    }
-    await query(`ALTER TABLE ${schema}.ctxwin_rows DROP COLUMN word_count`);
-    await query(`ALTER TABLE ${schema}.ctxwin_sessions DROP COLUMN indexed_rows, DROP COLUMN indexed_terms`);
-    await query(`UPDATE ${schema}.ctxwin_meta SET value = '1' WHERE name = 'format'`);
-  }
-
   const index = (schema: string) =>
     query<{ entry: string }>(
       `SELECT s.session_id || '#' || r.seq || ' ' || coalesce(r.words::text, '-') || ' ' || r.word_count AS entry
        FROM ${schema}.ctxwin_rows r JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY s.session_id, r.seq`,
     );
+  const filterTerms = (schema: string) =>
+    query(`SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`);
   const counters = (schema: string) => query(`SELECT session_id, indexed_rows, indexed_terms FROM ${schema}.ctxwin_sessions ORDER BY session_id`);
 
-  it("opens a format-1 schema and rebuilds each row's words with its context: what appends write (ADR 0052)", async () => {
+  it.each([2, 1] as const)("opens a format-%i schema and rebuilds each row's words with its context and its filter terms: what appends write", async (format) => {
+    const old = `format_${format}`;
+    const fresh = `fresh_${format}`;
     const appends: [string, RowInput[]][] = [
       ["s", [text("How often do you work out with your family?"), text("Three times a week; it keeps us on track.")]],
       ["other", [text("painting classes on Tuesdays"), hidden, text("after a hidden row")]],
       ["s", Array.from({ length: 600 }, (_unused, item) => text(`routine progress note ${item}`))],
-      ["other", [text("the next append")]],
+      ["other", [text("the next append"), lookup, { role: "assistant", parts: [{ type: "tool-bash", toolCallId: "b1", state: "input-available", input: { command: "ls" } }] }]],
       ["s", [reset, text("after the reset")]],
     ];
-    await write("format_one", appends);
-    await write("fresh", appends);
-    await downgradeToFormatOne("format_one");
-    await expect(openStore({ url: database.url, schema: "format_one", readOnly: true }).lastSeq("s")).rejects.toSatisfy((error: unknown) => StoreFormatError.isInstance(error));
+    await write(old, appends);
+    await write(fresh, appends);
+    await downgradeToFormatTwo(admin, old, { format });
+    await expect(openStore({ url: database.url, schema: old, readOnly: true }).lastSeq("s")).rejects.toSatisfy((error: unknown) => StoreFormatError.isInstance(error));
 
-    const store = openStore({ url: database.url, schema: "format_one" });
+    const store = openStore({ url: database.url, schema: old });
     try {
       const seqs = async (search: string) => (await store.search("s", { query: search, mode: "ranked", includeCleared: true })).hits.map((hit) => hit.row.seq);
       // The reply is found by the words of the question it answers.
@@ -92,10 +79,19 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format migrations"
     } finally {
       await store.close();
     }
-    expect(await query("SELECT value FROM format_one.ctxwin_meta WHERE name = 'format'")).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
-    const migrated = await index("format_one");
-    expect(migrated).toEqual(await index("fresh"));
-    expect(await counters("format_one")).toEqual(await counters("fresh"));
+    expect(await query(`SELECT value FROM ${old}.ctxwin_meta WHERE name = 'format'`)).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
+    const migrated = await index(old);
+    expect(migrated).toEqual(await index(fresh));
+    expect(await counters(old)).toEqual(await counters(fresh));
+    expect(await filterTerms(old)).toEqual(await filterTerms(fresh));
+    // Filter terms for indexed rows only: not the hidden row (other#2) nor the history lookup (other#5).
+    expect((await filterTerms(old)).filter((entry) => entry["session_id"] === "other").map((entry) => `${entry["term"]} ${entry["seq"]}`)).toEqual([
+      "role:assistant 6",
+      "role:user 1",
+      "role:user 3",
+      "role:user 4",
+      "tool:bash 6",
+    ]);
     // Own terms labelled A, context terms B; no context across the reset or the hidden row.
     expect(migrated.find((row) => row.entry.startsWith("s#2 "))?.entry).toMatch(/'often':\d+B/);
     expect(migrated.filter((row) => /^(s#604|other#3) .*\d+B/.test(row.entry))).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Store format 4 → 5 (issue 27): a database written before lookups were left out of search holds
+ * Store format 4 → 5 → 6 (issue 27): a database written before lookups were left out of search holds
  * each history lookup's text in both indexes; opening it re-indexes those rows, and search stops
  * returning them while every other row stays found.
  */
@@ -14,6 +14,7 @@ import { rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { decodeRow } from "../row-codec.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
+import { writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 
 const folders: string[] = [];
 afterEach(() => {
@@ -30,10 +31,7 @@ describe("SQLite store format 4 → 5", () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-lookup-migration-"));
     folders.push(folder);
     const file = path.join(folder, "ctxwin.db");
-    const store = openStore({ path: file });
-    await store.append("s", rows);
-    await store.close();
-
+    await writeFormatFiveDatabase({ file, sessions: { s: [rows] }, format: 4 });
     // Write the index as format 4 did: the lookup's call and query included.
     const db = new Database(file);
     for (const record of db.prepare("SELECT r.row_key, r.seq, r.body FROM ctxwin_rows r").all() as { row_key: number; seq: number; body: string }[]) {

@@ -4,9 +4,9 @@
  * A new database is created as format 1 and migrated up, so every file ends in the same schema.
  */
 import type Database from "better-sqlite3";
+import { migrateToFormatSix } from "./format-six-migration.js";
 import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
 import { rebuildSearchIndexes, reindexHistoryLookups } from "./search-index.js";
-import { rebuildWordIndex } from "./word-index.js";
 
 /** "ctxw" as a big-endian 32-bit integer. */
 export const CTXWIN_APPLICATION_ID = 0x63747877;
@@ -15,7 +15,7 @@ export const CTXWIN_APPLICATION_ID = 0x63747877;
 export const STORE_FORMAT_VERSION = 6;
 
 /**
- * The two search indexes as format 1 created them (format 4 rebuilds them, `SEARCH_INDEXES_V4`; format 5
+ * The two search indexes as format 1 created them (format 4 rebuilds them, `SEARCH_INDEXES_V4`; format 6
  * the word index, `WORD_INDEX_V6`; `ctxwin doctor` builds the current ones, `SEARCH_INDEXES`).
  */
 export const SEARCH_INDEX_SCHEMA = `
@@ -105,6 +105,7 @@ ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
   // the agent's own lookups).
   4: reindexHistoryLookups,
   // 5 → 6: the word index carries each row's context, the last terms of the row before it, in a
-  // second column that ranked search weighs lower (ADR 0052). Rebuilt from the rows.
-  5: rebuildWordIndex,
+  // second column that ranked search weighs lower (ADR 0052); each indexed row's role and called
+  // tools become filter terms (ADR 0051). Both built from the rows.
+  5: migrateToFormatSix,
 };

@@ -166,6 +166,7 @@ export function createSqliteStore({
           sql.insertLiteral.run(rowKey, entry.searchText);
           sql.insertWords.run(rowKey, entry.terms.join(" "), entry.contextTerms.join(" "));
         }
+        for (const term of entry.filterTerms) sql.insertFilterTerm.run(session.session_key, term, seq);
         sql.upsertWindow.run({
           session_key: session.session_key,
           window_seq: entry.windowSeq,
@@ -212,6 +213,7 @@ export function createSqliteStore({
     if (session === undefined) return false;
     sql.deleteLiteral.run(session.session_key);
     sql.deleteWords.run(session.session_key);
+    sql.deleteFilterTerms.run(session.session_key);
     sql.deleteRows.run(session.session_key);
     sql.deleteWindows.run(session.session_key);
     sql.deleteOperations.run(session.session_key);

@@ -44,6 +44,16 @@ describe("SQLite query plans", () => {
     // The newest candidates and their scores, unsorted: core orders them (ADR 0031).
     expect(queryPlan(db, statementSql.scoreWordsNewest, ['"hello"', ...keys, 500])).toEqual([index]);
     expect(queryPlan(db, statementSql.scoreSessionWordsNewest, ['"hello"', ...bounds, 500])).toEqual([index, byKey]);
+    // Filter terms (ADR 0051): counted and walked on the table's key, newest first, each row by its key.
+    expect(queryPlan(db, statementSql.countFilterTermRows, [1, "tool:bash", 0, 10, 1000])).toEqual([
+      "CO-ROUTINE (subquery-1)",
+      "SEARCH ctxwin_filter_terms USING PRIMARY KEY (session_key=? AND term=? AND seq>? AND seq<?)",
+      "SCAN (subquery-1)",
+    ]);
+    expect(queryPlan(db, statementSql.filterTermRows, [1, "tool:bash", 0, 10])).toEqual([
+      "SEARCH t USING PRIMARY KEY (session_key=? AND term=? AND seq>? AND seq<?)",
+      "SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq=?)",
+    ]);
     expect(queryPlan(db, statementSql.scanVisible, bounds)).toEqual(["SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>? AND seq<?)"]);
     expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual(["SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)"]);
     db.close();

@@ -5,7 +5,7 @@ import { contextTerms } from "../../core/ranked-context.js";
 import { rankedTerms } from "../../core/search-query.js";
 import { WORD_INDEX_V6, WORD_SCORE } from "./word-index.js";
 
-describe("the SQLite word index (format 5)", () => {
+describe("the SQLite word index (format 6)", () => {
   it("FTS5's bm25() over a row's terms and context is core's BM25, so every backend ranks alike (ADR 0052)", () => {
     const texts = [
       "Did you paint that sunrise over the lake?",

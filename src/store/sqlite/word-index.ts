@@ -5,11 +5,13 @@
  * with FTS5's `bm25()`, a context term counting `CONTEXT_WEIGHT` of an own one; literal search's
  * word pre-filter reads `text` only.
  *
- * `indexedRows` reads every indexed row of a file with its terms and context, for the format
- * 5 → 6 migration and for `ctxwin doctor`'s rebuild, so both build the index an append builds.
+ * `indexedRows` reads every indexed row of a file with its terms, context and filter terms, for
+ * the format 5 → 6 migration (`format-six-migration.ts`) and for `ctxwin doctor`'s rebuild, so
+ * both build the indexes an append builds.
  */
 import type Database from "better-sqlite3";
 import { CONTEXT_WEIGHT, contextTerms } from "../../core/ranked-context.js";
+import { filterTermsOf } from "../../core/search-filter.js";
 import { rankedTerms } from "../../core/search-query.js";
 import { indexedTextOf } from "../append-plan.js";
 import { decodeRow } from "../row-codec.js";
@@ -31,11 +33,15 @@ export function ownTextMatch(phrase: string): string {
 
 export interface IndexedRow {
   rowKey: number;
+  sessionKey: number;
+  seq: number;
   /** The text the literal index holds. */
   text: string;
   /** Word-index columns: the row's terms, and its context's. */
   terms: string;
   context: string;
+  /** The row's role and called tools (`filterTermsOf`, ADR 0051). */
+  filterTerms: string[];
 }
 
 interface StoredRecord {
@@ -72,26 +78,20 @@ export function* indexedRows(db: Database.Database): Generator<IndexedRow> {
       const terms = rankedTerms(text);
       const previous = previousBySession.get(record.session_key);
       previousBySession.set(record.session_key, { seq: record.seq, terms: contextTerms(terms) });
-      if (text.length === 0) continue;
+      if (!decoded.ok || text.length === 0) continue;
       const context = previous !== undefined && previous.seq === record.seq - 1 ? previous.terms : [];
-      yield { rowKey: record.row_key, text, terms: terms.join(" "), context: context.join(" ") };
+      yield {
+        rowKey: record.row_key,
+        sessionKey: record.session_key,
+        seq: record.seq,
+        text,
+        terms: terms.join(" "),
+        context: context.join(" "),
+        filterTerms: filterTermsOf(decoded.row),
+      };
     }
     const last = records.at(-1);
     if (records.length < PAGE || last === undefined) return;
     after = last.row_key;
   }
-}
-
-/**
- * Store format 5 → 6: the word index gets the `context` column; it is dropped and built again
- * from the rows. Runs inside the migration's transaction (`initialize` in open-database.ts), so a
- * crash part-way leaves format 5 whole. The trigram index is left as it is.
- *
- * @example db.transaction(() => rebuildWordIndex(db)).immediate();
- */
-export function rebuildWordIndex(db: Database.Database): void {
-  db.exec("DROP TABLE ctxwin_search_words;");
-  db.exec(WORD_INDEX_V6);
-  const insert = db.prepare("INSERT INTO ctxwin_search_words (rowid, text, context) VALUES (?, ?, ?)");
-  for (const row of indexedRows(db)) insert.run(row.rowKey, row.terms, row.context);
 }

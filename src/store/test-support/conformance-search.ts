@@ -7,8 +7,8 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import type { RowInput } from "../../core/row.js";
 import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
 import { InvalidQueryError } from "../../core/search-query.js";
-import { FILTER_SCAN_LIMIT } from "../filtered-scan.js";
-import type { HistoryStore } from "../port.js";
+import { LITERAL_SCAN_LIMIT } from "../filtered-scan.js";
+import type { HistoryStore, SearchOptions } from "../port.js";
 import { leadIn, reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 
 export interface ConformanceSuite {
@@ -136,13 +136,16 @@ describe("search", () => {
     expect([...paged.hits, ...rest.hits].map((hit) => hit.row.seq)).toEqual(page.hits.slice(0, 4).map((hit) => hit.row.seq));
   });
 
-  test("a ranked query drops its English stop words, unless it has nothing else", async () => {
+  test("a ranked query drops its English stop words; one of nothing but stop words is refused, and literal search finds it (ADR 0051)", async () => {
     await suite.store.append("q", [text("what did you do there"), text("the ledger was reconciled"), text("when is it due"), text("ledger")]);
     const question = await suite.store.search("q", { query: "What did the ledger say?", mode: "ranked" });
     expect(question.hits.map((hit) => hit.row.seq)).toEqual((await suite.store.search("q", { query: "ledger say", mode: "ranked" })).hits.map((hit) => hit.row.seq));
     // Row 3 holds no query word: it follows row 2, which does (its context, ADR 0052).
     expect(question.hits.map((hit) => hit.row.seq).sort()).toEqual([2, 3, 4]);
-    expect((await suite.store.search("q", { query: "when is it", mode: "ranked" })).hits.map((hit) => hit.row.seq)).toEqual([3, 4]);
+    await expect(suite.store.search("q", { query: "when is it", mode: "ranked" })).rejects.toSatisfy(
+      (error: unknown) => InvalidQueryError.isInstance(error) && /common English word .*literal mode/.test((error as Error).message),
+    );
+    expect((await suite.store.search("q", { query: "when is it", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
   });
 
   test("a matching row right after another matching row ranks higher (ADR 0031); a reply is found by the row it answers (ADR 0052)", async () => {
@@ -350,19 +353,63 @@ describe("search", () => {
     expect(seqsOf(await suite.store.search("b", { query: "progress", mode: "ranked", role: "user", beforeSeq: 100 }))).toEqual([1]);
   });
 
+  /** Every hit of a literal search, paging on where each page says to resume; and how many calls it took. */
+  const allLiteralHits = async (sessionId: string, options: Omit<SearchOptions, "mode" | "beforeSeq">) => {
+    const seqs: number[] = [];
+    let beforeSeq: number | undefined;
+    for (let calls = 1; calls <= 20; calls += 1) {
+      const page = await suite.store.search(sessionId, { ...options, mode: "literal", ...(beforeSeq === undefined ? {} : { beforeSeq }) });
+      seqs.push(...seqsOf(page));
+      if (page.resumeBeforeSeq === undefined) return { seqs, calls, hasMore: page.hasMore };
+      beforeSeq = page.resumeBeforeSeq;
+    }
+    throw new Error("the search did not end within 20 calls");
+  };
+  /** User rows without the word "progress": they hold the filter term `role:user`, not the query. */
+  const userChatter = (count: number) => Array.from({ length: count }, (_, index) => text(`user chatter ${index}`));
+
   test("a filtered literal search reads a bounded number of rows and says where to resume (ADR 0033)", async () => {
-    await suite.store.append("l", [text("progress from the user"), ...fillers(FILTER_SCAN_LIMIT + 100)]);
+    // Many rows of the role, and many matches of the query, but only the oldest row is both.
+    await suite.store.append("l", [text("progress from the user"), ...userChatter(LITERAL_SCAN_LIMIT + 10), ...fillers(LITERAL_SCAN_LIMIT + 100)]);
+    const newest = 2 * LITERAL_SCAN_LIMIT + 111;
     const first = await suite.store.search("l", { query: "progress", mode: "literal", role: "user" });
     expect([seqsOf(first), first.hasMore]).toEqual([[], true]);
     expect(first.resumeBeforeSeq).toBeGreaterThan(1);
-    expect(first.resumeBeforeSeq).toBeLessThanOrEqual(FILTER_SCAN_LIMIT + 101);
-    const second = await suite.store.search("l", { query: "progress", mode: "literal", role: "user", beforeSeq: first.resumeBeforeSeq! });
-    expect([seqsOf(second), second.hasMore, second.resumeBeforeSeq]).toEqual([[1], false, undefined]);
+    expect(first.resumeBeforeSeq).toBeLessThanOrEqual(newest);
+    expect(await allLiteralHits("l", { query: "progress", role: "user" })).toMatchObject({ seqs: [1], hasMore: false });
     // A page that fills first, an unfiltered search and a ranked one never stop early.
     const assistant = await suite.store.search("l", { query: "progress", mode: "literal", role: "assistant", limit: 3 });
-    expect([seqsOf(assistant), assistant.resumeBeforeSeq]).toEqual([[FILTER_SCAN_LIMIT + 101, FILTER_SCAN_LIMIT + 100, FILTER_SCAN_LIMIT + 99], undefined]);
+    expect([seqsOf(assistant), assistant.resumeBeforeSeq]).toEqual([[newest, newest - 1, newest - 2], undefined]);
     expect((await suite.store.search("l", { query: "from the user", mode: "literal" })).resumeBeforeSeq).toBeUndefined();
     expect((await suite.store.search("l", { query: "progress", mode: "ranked", role: "user" })).resumeBeforeSeq).toBeUndefined();
+  });
+
+  test("a filter that no row of the range passes answers an empty last page at once, in both modes (ADR 0051)", async () => {
+    await suite.store.append("n", [...toolRows(), ...fillers(LITERAL_SCAN_LIMIT + 100)]);
+    await suite.store.append("n-other", [{ role: "system", parts: [{ type: "text", text: "routine progress from the system" }] }]);
+    for (const mode of ["literal", "ranked"] as const) {
+      for (const filter of [{ toolName: "grep" }, { role: "system" as const }, { toolName: "bash", role: "user" as const }, { toolName: "bash", beforeSeq: 3 }]) {
+        const page = await suite.store.search("n", { query: "progress", mode, ...filter });
+        expect([mode, filter, seqsOf(page), page.hasMore, page.resumeBeforeSeq]).toEqual([mode, filter, [], false, undefined]);
+      }
+    }
+    // The rows that do pass are found, however many rows match the query alone.
+    expect(seqsOf(await suite.store.search("n", { query: "ledger", mode: "literal", toolName: "BASH" }))).toEqual([6, 3]);
+  });
+
+  test("a filtered literal search finds a tool's rare rows under many matching rows", async () => {
+    await suite.store.append("r", [...toolRows(), ...Array.from({ length: LITERAL_SCAN_LIMIT + 100 }, (_, index) => reply(`the ledger line ${index}`))]);
+    expect(await allLiteralHits("r", { query: "ledger", toolName: "read_file" })).toMatchObject({ seqs: [4], hasMore: false });
+    expect(await allLiteralHits("r", { query: "ledger", toolName: "bash", limit: 1 })).toMatchObject({ seqs: [6] });
+  });
+
+  test("a literal query of punctuation or stop words is searched exactly, and a miss costs a bounded call (ADR 0051)", async () => {
+    await suite.store.append("p", [text("it is what it is ?! ~~"), ...fillers(LITERAL_SCAN_LIMIT + 50)]);
+    for (const query of ["?!", "~~", " ?! ", "it is what it is", "the the the", "!!!"]) {
+      const found = await allLiteralHits("p", { query });
+      expect([query, found.seqs, found.hasMore]).toEqual([query, query === "the the the" || query === "!!!" ? [] : [1], false]);
+      expect(found.calls).toBeLessThanOrEqual(3);
+    }
   });
 
   test("refuses malformed filters and orders", async () => {
@@ -386,7 +433,9 @@ describe("search", () => {
       { query: "", mode: "literal" },
       { query: "   ", mode: "ranked" },
       { query: "x".repeat(10_000), mode: "literal" },
+      { query: "ledger ".repeat(1_500), mode: "ranked" },
       { query: "!!!", mode: "ranked" },
+      { query: "the of and to", mode: "ranked" },
       { query: "x\u0000y", mode: "literal" },
       { query: "needle\u0000", mode: "literal" },
       { query: "alpha\u0000beta", mode: "ranked" },

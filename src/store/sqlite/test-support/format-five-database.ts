@@ -1,8 +1,12 @@
 /**
- * Test fixture: a store-format-4 database (before the word index carried each row's context,
- * ADR 0052) with real content. The rows are appended through this build's store, then the word
- * index is rebuilt as format 4 had it (one column of stemmed terms) and `user_version` is set to
- * 4: what a format-4 build would have written for the same appends.
+ * Test fixture: a store-format-5 database, as main shipped it before format 6 (issue 27: no
+ * context column in the word index, ADR 0052, and no filter terms, ADR 0051), with real content.
+ * The rows are appended through this build's store, then the filter terms table is dropped, the
+ * word index is rebuilt as formats 4 and 5 had it (one column of stemmed terms of each row's
+ * search text) and `user_version` is set: what a format-5 build would have written for the same
+ * appends. `format: 4` labels the same file format 4, which differed only in indexing the agent's
+ * own history lookups (ADR 0053) and text past the search cut (ADR 0048): rows without those
+ * are written alike.
  */
 import Database from "better-sqlite3";
 import type { RowInput } from "../../../core/row.js";
@@ -10,19 +14,26 @@ import { rankedTerms } from "../../../core/search-query.js";
 import { indexedTextOf } from "../../append-plan.js";
 import { openStore } from "../../open-store.js";
 import { decodeRow } from "../../row-codec.js";
+import { SINGLE_COLUMN_WORD_INDEX } from "../search-index.js";
 
-const FORMAT_FOUR_WORD_INDEX = `
-DROP TABLE ctxwin_search_words;
-CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
-  text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
-);
-`;
+/** Removes what format 6 added to the tables (the filter terms table); older fixtures start from here too. */
+export function dropFilterTerms(db: Database.Database): void {
+  db.exec("DROP TABLE IF EXISTS ctxwin_filter_terms");
+}
 
 /**
  * @example
- * await writeFormatFourDatabase({ file, sessions: { s: [[text("painted a sunrise")]] } });
+ * await writeFormatFiveDatabase({ file, sessions: { s: [[text("painted a sunrise")]] } });
  */
-export async function writeFormatFourDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
+export async function writeFormatFiveDatabase({
+  file,
+  sessions,
+  format = 5,
+}: {
+  file: string;
+  sessions: Record<string, readonly (readonly RowInput[])[]>;
+  format?: 4 | 5;
+}): Promise<void> {
   const store = openStore({ path: file, durability: "normal" });
   try {
     for (const [sessionId, appends] of Object.entries(sessions)) {
@@ -34,7 +45,9 @@ export async function writeFormatFourDatabase({ file, sessions }: { file: string
   const db = new Database(file);
   try {
     db.transaction(() => {
-      db.exec(FORMAT_FOUR_WORD_INDEX);
+      dropFilterTerms(db);
+      db.exec("DROP TABLE ctxwin_search_words;");
+      db.exec(SINGLE_COLUMN_WORD_INDEX);
       const rows = db.prepare("SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1");
       const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
       for (const record of rows.all() as { row_key: number; seq: number; session_id: string; body: string }[]) {
@@ -43,7 +56,7 @@ export async function writeFormatFourDatabase({ file, sessions }: { file: string
         if (text.length > 0) words.run(record.row_key, rankedTerms(text).join(" "));
       }
     })();
-    db.pragma("user_version = 4");
+    db.pragma(`user_version = ${format}`);
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
     db.close();
