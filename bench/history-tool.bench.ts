@@ -122,6 +122,8 @@ async function sampleItemIds(tool: HistoryTool, rows: number, random: SeededRand
 interface CallKind {
   name: string;
   input: (target: Target, iteration: number, random: SeededRandom) => Record<string, unknown>;
+  /** Measured calls (default 200, after 20 warm-up calls; a tenth of them when fewer are given). */
+  iterations?: number;
 }
 
 /** Queries an agent might send after a rollover: planted identifiers and phrases, and common essay words. */
@@ -129,6 +131,10 @@ const LITERAL_RARE = RARE_PHRASES;
 const LITERAL_COMMON = ["the best startups", "investors", "hacker news", "programming language"];
 const RANKED_RARE = ["kestrel invoice", "quokka cache", "lighthouse budget review", "ledger migration"];
 const RANKED_COMMON = ["startup investors funding", "programming language design", "investors", "founders"];
+
+/** Bad queries (ADR 0051): punctuation without a trigram, and stop words whose trigrams every row holds. */
+const LITERAL_PUNCTUATION = ["~~", "?!", "}{", "#@"];
+const LITERAL_STOP_WORDS = ["the the the", "and the of to", "to be or not to be", "it is what it is"];
 
 const cycle = (queries: readonly string[]) => (iteration: number) => queries[iteration % queries.length]!;
 
@@ -146,16 +152,19 @@ const CALL_KINDS: CallKind[] = [
   { name: "search literal, common words, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal", tool_name: "grep" }) },
   { name: "search literal, rare phrase, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_RARE)(iteration), mode: "literal", tool_name: "grep" }) },
   { name: "read_item", input: (target, _iteration, random) => ({ action: "read_item", item_id: target.itemIds[random.integer(0, target.itemIds.length - 1)] }) },
+  // Bad queries (ADR 0051): before the literal scan bound each read every row of the session.
+  { name: "search literal, punctuation only", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_PUNCTUATION)(iteration), mode: "literal" }), iterations: 40 },
+  { name: "search literal, stop words only", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_STOP_WORDS)(iteration), mode: "literal" }), iterations: 40 },
 ];
 
 async function benchCalls(big: Target, small: Target): Promise<void> {
-  const iterations = 200;
-  const warmup = 20;
   const random = createSeededRandom(7);
   console.log(`| call | ${big.label} p50 | p95 | ${small.label} p50 | p95 | p95 ratio |`);
   console.log("|---|---|---|---|---|---|");
   const figures: { name: string; p95: number; ratio: number }[] = [];
   for (const kind of CALL_KINDS) {
+    const iterations = kind.iterations ?? 200;
+    const warmup = Math.ceil(iterations / 10);
     const samples = new Map<Target, number[]>([
       [big, []],
       [small, []],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "./errors.js";
-import { checkSearchFilter, hasSearchFilter, rowMatchesFilter } from "./search-filter.js";
+import { checkSearchFilter, filterTermsOf, filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "./search-filter.js";
 
 describe("rowMatchesFilter", () => {
   const call = { role: "assistant", parts: [{ type: "text", text: "looking" }, { type: "tool-Read_File", toolCallId: "c1" }] };
@@ -37,6 +37,29 @@ describe("checkSearchFilter", () => {
         checkSearchFilter(options);
       } catch (error) {
         expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      }
+    }
+  });
+});
+
+describe("filterTermsOf and filterWalkTerm", () => {
+  const rows = [
+    { role: "assistant", parts: [{ type: "text", text: "looking" }, { type: "tool-Read_File" }, { type: "tool-read_file" }] },
+    { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Bash" }, { type: "dynamic-tool" }] },
+    { role: "user", parts: [{ type: "text", text: "tool-read_file is not a tool part" }] },
+    { role: "system", parts: [] },
+  ];
+  const filters = [{ role: "user" as const }, { role: "assistant" as const }, { toolName: "READ_FILE" }, { toolName: "bash" }, { toolName: "tool" }, { role: "user" as const, toolName: "bash" }];
+
+  it("lists the role and each called tool once, in lower case", () => {
+    expect(rows.map(filterTermsOf)).toEqual([["role:assistant", "tool:read_file"], ["role:assistant", "tool:bash", "tool:tool"], ["role:user"], ["role:system"]]);
+    expect([filterWalkTerm({}), filterWalkTerm({ role: "user", toolName: "Bash" }), filterWalkTerm({ role: "system" })]).toEqual([undefined, "tool:bash", "role:system"]);
+  });
+
+  it("every row that passes a filter holds the filter's walk term", () => {
+    for (const filter of filters) {
+      for (const row of rows) {
+        if (rowMatchesFilter(row, filter)) expect(filterTermsOf(row)).toContain(filterWalkTerm(filter));
       }
     }
   });

@@ -48,6 +48,33 @@ export function rowMatchesFilter(row: FilteredRow, filter: SearchFilter): boolea
   return row.parts.some((part) => toolNameOf(part)?.toLowerCase() === wanted);
 }
 
+/**
+ * The filter terms a backend indexes for a searchable row (ADR 0051): `role:<role>`, and
+ * `tool:<name in lower case>` for each tool it calls. A row passes a filter only if it holds
+ * `filterWalkTerm(filter)`, so the rows holding that term are a complete list of candidates.
+ *
+ * @example filterTermsOf({ role: "assistant", parts: [{ type: "tool-Bash" }, { type: "tool-bash" }] }) // ["role:assistant", "tool:bash"]
+ */
+export function filterTermsOf(row: FilteredRow): string[] {
+  const terms = new Set([`role:${row.role}`]);
+  for (const part of row.parts) {
+    const name = toolNameOf(part);
+    if (name !== undefined) terms.add(`tool:${name.toLowerCase()}`);
+  }
+  return [...terms];
+}
+
+/**
+ * The one filter term every row passing `filter` holds (the tool's when a tool is named, which is
+ * the rarer, else the role's); `undefined` without a filter.
+ *
+ * @example filterWalkTerm({ role: "assistant", toolName: "Bash" }) // "tool:bash"
+ */
+export function filterWalkTerm(filter: SearchFilter): string | undefined {
+  if (filter.toolName !== undefined) return `tool:${filter.toolName.toLowerCase()}`;
+  return filter.role === undefined ? undefined : `role:${filter.role}`;
+}
+
 export interface CheckedSearchFilter extends SearchFilter {
   order: SearchOrder;
 }

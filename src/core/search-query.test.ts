@@ -30,6 +30,9 @@ function queryRefusalOf(action: () => unknown): InvalidQueryError {
 
 const emptyMessage = "The search query is empty; pass the text to look for.";
 const noWordsMessage = "A ranked search needs at least one word of letters or digits; use literal mode for punctuation.";
+const stopWordsMessage = (words: string) =>
+  `Every word of this ranked query is a common English word (${words}) that nearly every item holds, so ranked search cannot rank by it. ` +
+  "Add a word that names what you look for (a name, a file, an error, a topic), or use literal mode for this exact phrase.";
 const tooLongMessage = (length: number) => `The search query is ${length} characters long; the limit is 1000. Search for a shorter, distinctive phrase.`;
 
 describe("assertSearchableQuery", () => {
@@ -48,6 +51,9 @@ describe("assertSearchableQuery", () => {
     ["a query one character too long (ranked)", "word ".repeat(200) + "x", "ranked", tooLongMessage(1_001)],
     ["a ranked query of punctuation only", "!!! --- ...", "ranked", noWordsMessage],
     ["a ranked query of symbols and marks only", "→ © \u0301 _", "ranked", noWordsMessage],
+    ["a ranked query of stop words only", "What did we do?", "ranked", stopWordsMessage("'what', 'did', 'we', 'do'")],
+    ["a ranked query of stop words only, repeated", "to be or not to be, to be", "ranked", stopWordsMessage("'to', 'be', 'or', 'not'")],
+    ["a ranked query of many stop words", "the a an of in on at by", "ranked", stopWordsMessage("'the', 'a', 'an', 'of', 'in', 'on', …")],
   ])("refuses %s", (_label, query, mode, message) => {
     const error = queryRefusalOf(() => assertSearchableQuery(query, mode));
     expect([error.name, error.message]).toEqual(["CtxwinInvalidQueryError", message]);
@@ -60,6 +66,9 @@ describe("assertSearchableQuery", () => {
     ["a".repeat(1_000), "literal"],
     ["a".repeat(1_000), "ranked"],
     ["42", "ranked"],
+    ["What did we do?", "literal"],
+    ["what did we do about the ledger", "ranked"],
+    ["~~", "literal"],
   ])("returns %j unchanged in %s mode", (query, mode) => {
     expect(assertSearchableQuery(query, mode)).toBe(query);
   });

@@ -33,21 +33,45 @@ export class InvalidQueryError extends CtxwinError {
   }
 }
 
-/** Checks a query for either mode; returns it unchanged when it can be searched. */
-export function assertSearchableQuery(query: unknown, mode: SearchMode): string {
-  if (typeof query !== "string" || query.trim().length === 0) {
-    throw new InvalidQueryError("The search query is empty; pass the text to look for.");
-  }
+/**
+ * Why a query cannot be searched in `mode`, as a message that says what to send instead;
+ * `undefined` when it can be (ADR 0051). Refused in both modes: an empty or whitespace query, one
+ * longer than `MAX_QUERY_CHARS`, one holding NUL. Refused in ranked mode only: a query without a
+ * word of letters or digits, and one whose every word is an English stop word ("what did we do"),
+ * which nearly every item holds, so no ranking could tell items apart by it. Literal mode searches
+ * any other text exactly, punctuation and stop words included, at a bounded cost per call.
+ *
+ * @example queryProblem("what did we do", "ranked") // "Every word of this ranked query is a common English word …"
+ */
+export function queryProblem(query: unknown, mode: SearchMode): string | undefined {
+  if (typeof query !== "string" || query.trim().length === 0) return "The search query is empty; pass the text to look for.";
   if (query.length > MAX_QUERY_CHARS) {
-    throw new InvalidQueryError(`The search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`);
+    return `The search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`;
   }
   if (query.includes("\u0000")) {
-    throw new InvalidQueryError("The search query contains a NUL character (\\u0000), which no search matches reliably; remove it and search for the text around it.");
+    return "The search query contains a NUL character (\\u0000), which no search matches reliably; remove it and search for the text around it.";
   }
-  if (mode === "ranked" && rankedQueryWords(query).length === 0) {
-    throw new InvalidQueryError("A ranked search needs at least one word of letters or digits; use literal mode for punctuation.");
+  if (mode !== "ranked") return undefined;
+  const words = [...new Set(tokenizeWords(query))];
+  if (words.length === 0) return "A ranked search needs at least one word of letters or digits; use literal mode for punctuation.";
+  if (words.every(isStopWord)) {
+    const shown = words.slice(0, 6).map((word) => `'${word}'`);
+    return (
+      `Every word of this ranked query is a common English word (${shown.join(", ")}${words.length > shown.length ? ", …" : ""}) that nearly every item holds, ` +
+      "so ranked search cannot rank by it. Add a word that names what you look for (a name, a file, an error, a topic), or use literal mode for this exact phrase."
+    );
   }
-  return query;
+  return undefined;
+}
+
+/**
+ * Checks a query for either mode (`queryProblem`); returns it unchanged when it can be searched,
+ * else throws `InvalidQueryError` with the reason.
+ */
+export function assertSearchableQuery(query: unknown, mode: SearchMode): string {
+  const problem = queryProblem(query, mode);
+  if (problem !== undefined) throw new InvalidQueryError(problem);
+  return query as string;
 }
 
 /** Case folding used by literal search on every backend. */
@@ -103,8 +127,8 @@ export function rankedTerms(text: string): string[] {
 
 /**
  * Distinct terms of a ranked query, at most `MAX_RANKED_WORDS`: its words less English stop words
- * ("when", "did", "the": `core/stop-words.ts`; a query of nothing but stop words keeps them all),
- * stemmed like `rankedTerms`.
+ * ("when", "did", "the": `core/stop-words.ts`; a query of nothing but stop words keeps them all,
+ * though search refuses such a query, `queryProblem`), stemmed like `rankedTerms`.
  *
  * @example rankedQueryWords("When did Melanie paint a sunrise?") // ["melani", "paint", "sunris"]
  * @example rankedQueryWords("to be or not to be") // ["to", "be", "or", "not"]

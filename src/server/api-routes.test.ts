@@ -151,6 +151,24 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     }
   });
 
+  it("search answers a bad query with a 400 that says what to send, and searches stop words and punctuation literally (ADR 0051)", async () => {
+    const refused: [string, RegExp][] = [
+      ["q=what%20did%20we%20do&mode=ranked", /common English word .*literal mode/],
+      ["q=%3F!%20~~&mode=ranked", /at least one word of letters or digits/],
+      [`q=${"x".repeat(10_000)}`, /10000 characters long; the limit is 1000/],
+      [`q=${"ledger%20".repeat(1_500)}&mode=ranked`, /10500 characters long; the limit is 1000/],
+    ];
+    for (const [query, message] of refused) {
+      const { status, body } = await fixture.api(`/api/sessions/s1/search?${query}`);
+      expect([query.slice(0, 40), status]).toEqual([query.slice(0, 40), 400]);
+      expect(body.error.message).toMatch(message);
+    }
+    for (const query of ["q=what%20did%20we%20do", "q=~~", "q=%3F!", "q=the%20the%20the"]) {
+      const { status, body } = await fixture.api(`/api/sessions/s1/search?${query}`);
+      expect([query, status, Array.isArray(body.hits)]).toEqual([query, 200, true]);
+    }
+  });
+
   it("GET usage derives the active window's figure from the store without a model", async () => {
     const { status, body } = await fixture.api("/api/sessions/s1/usage");
     expect(status).toBe(200);

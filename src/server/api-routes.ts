@@ -50,7 +50,8 @@ const rowsQuery = z
   })
   .refine((query) => [query.before, query.after, query.from].filter((value) => value !== undefined).length <= 1, { message: "give at most one of before, after and from" });
 const searchQuery = z.object({
-  q: z.string().max(1000),
+  // Its length and words are checked by the store's rule (`queryProblem`), which says what to send instead.
+  q: z.string(),
   mode: z.enum(["literal", "ranked"]).default("literal"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   role: z.enum(SEARCH_ROLES).optional(),

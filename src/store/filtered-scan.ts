@@ -1,21 +1,27 @@
 /**
- * The page of a filtered search (ADR 0033): rows come newest first (literal) or in ranked order,
- * each with its hit when it passes the role / tool-name filter; the scan stops when the page and
- * one more hit are found, or, for a literal search, after `FILTER_SCAN_LIMIT` rows. A literal
- * search without a filter reads rows until its page is full, and almost every row it reads is a
- * hit; with a filter that few matches pass, it could read every match of the session instead.
- * Stopping early keeps one call's cost bounded: the page says where to resume (`resumeBeforeSeq`).
+ * The page of a search that reads candidate rows one by one (ADR 0033, 0051): rows come newest
+ * first (literal) or in ranked order, each with its hit when it holds the query and passes the
+ * role / tool-name filter; the scan stops when the page and one more hit are found, or, for a
+ * literal search, after `LITERAL_SCAN_LIMIT` rows. Most candidates of a literal search are hits,
+ * but not always: with a filter that few matches pass, or a query whose trigrams or words are
+ * common while the query itself is rare (or has no trigram at all), a call could otherwise read
+ * every row of the session. Stopping early keeps one call's cost bounded: the page says where to
+ * resume (`resumeBeforeSeq`).
  */
 import type { SearchPage } from "./port.js";
 
-/** Most rows one filtered literal search reads before it stops and says where to resume. */
-export const FILTER_SCAN_LIMIT = 1_000;
+/** Most candidate rows one literal search reads before it stops and says where to resume (ADR 0033, 0051). */
+export const LITERAL_SCAN_LIMIT = 1_000;
 
 export interface FilteredScan<T> {
   /** Takes the scan's next row: its hit when it passes the filter (and the query), else `undefined`. Returns true when the scan must stop. */
   take(seq: number, hit: T | undefined): boolean;
-  /** The page so far; call once the scan stopped or ran out of rows. */
-  page(): Omit<SearchPage, "hits"> & { hits: T[] };
+  /**
+   * The page so far; call once the scan stopped or ran out of rows. `readTo`: the rows below this
+   * seq were not read (the source of the rows stopped at its own bound), so a page not yet full
+   * resumes there.
+   */
+  page(readTo?: number): Omit<SearchPage, "hits"> & { hits: T[] };
 }
 
 /**
@@ -50,9 +56,10 @@ export function filteredScan<T>({ offset, limit, scanLimit }: { offset: number; 
       }
       return false;
     },
-    page() {
+    page(readTo) {
       if (state === "full") return { hits, hasMore: true };
       if (state === "bounded" && lastSeq !== undefined) return { hits, hasMore: true, resumeBeforeSeq: lastSeq };
+      if (readTo !== undefined) return { hits, hasMore: true, resumeBeforeSeq: readTo };
       return { hits, hasMore: false };
     },
   };

@@ -124,9 +124,9 @@ export interface SearchPage {
   hits: SearchHit[];
   hasMore: boolean;
   /**
-   * Set when a filtered literal search stopped after reading `FILTER_SCAN_LIMIT` rows without
-   * filling its page (ADR 0033): the page may hold fewer hits than `limit`; search again with
-   * `beforeSeq: resumeBeforeSeq` to continue below the rows it read.
+   * Set when a literal search stopped after reading `LITERAL_SCAN_LIMIT` candidate rows without
+   * filling its page (ADR 0033, 0051): the page may hold fewer hits than `limit`, even none; search
+   * again with `beforeSeq: resumeBeforeSeq` to continue below the rows it read.
    */
   resumeBeforeSeq?: number;
 }

@@ -183,6 +183,9 @@ describe("ctxwin mcp", () => {
       [{ action: "search", query: "" }, "invalid_query"],
       [{ action: "search", query: "q".repeat(100_000) }, "invalid_query"],
       [{ action: "search", query: "!!!", mode: "ranked" }, "invalid_query"],
+      [{ action: "search", query: "what did we do", mode: "ranked" }, "invalid_query"],
+      [{ action: "search", session_id: CLAUDE, query: "what did we do", mode: "ranked" }, "invalid_query"],
+      [{ action: "search", query: "x".repeat(10_000), mode: "ranked" }, "invalid_query"],
       [{ action: "search", query: "marker", window_id: "w:0" }, "invalid_input"],
       [{ action: "search", query: "marker", limit: 26 }, "invalid_input"],
       [{ action: "read_item", session_id: CLAUDE, item_id: "99999" }, "item_not_available"],
@@ -197,6 +200,13 @@ describe("ctxwin mcp", () => {
       expect(result["label"]).toMatch(/not instructions/);
       expect(answer.isError).toBe(true);
       expect(bytes(text)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    }
+    const stopWords = await mcp.history({ action: "search", query: "what did we do", mode: "ranked" });
+    expect(stopWords.text).toMatch(/common English word.*literal mode/);
+    // Stop words and punctuation are searched exactly in literal mode (ADR 0051).
+    for (const query of ["what did we do", "~~", "?!"]) {
+      const literal = await mcp.history({ action: "search", query });
+      expect({ query, ok: literal.result["ok"] }).toEqual({ query, ok: true });
     }
     const { result } = await mcp.history({ action: "list_sessions", limit: 1 });
     expect(result["ok"]).toBe(true);

@@ -3,12 +3,13 @@
  * ephemeral sessions; rows are kept as JSON so that reads return fresh copies, as a database would.
  */
 import { validateRowInputs, type RowInput } from "../../core/row.js";
-import { hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
-import { containsLiteral, rankedTerms } from "../../core/search-query.js";
+import { termCounts, type TermCounts } from "../../core/bm25.js";
+import { filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
+import { containsLiteral } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
-import { FILTER_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
+import { LITERAL_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkWindowsOptions, checkSeq } from "../options.js";
 import type {
   ActiveWindow,
@@ -34,8 +35,13 @@ interface MemoryRow {
   windowSeq: number;
   visible: boolean;
   searchText: string;
-  /** `rankedTerms(searchText)`, worked out by the first ranked search that needs them. */
-  terms?: string[];
+  /** Ranked terms of `searchText`, the context of the next row. */
+  terms: string[];
+  /** Ranked-search occurrences of each term, own and context (ADR 0052), and their total. */
+  counts: ReadonlyMap<string, TermCounts>;
+  length: number;
+  /** Filter terms of a searchable row (ADR 0051). */
+  filterTerms: string[];
   body: string;
 }
 
@@ -158,7 +164,8 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       const start = existing?.cursor ?? { lastSeq: 0, activeWindowSeq: 0, floorSeq: 0 };
       if (expectLastSeq !== undefined && expectLastSeq !== start.lastSeq) throw new AppendConflictError(sessionId, expectLastSeq, start.lastSeq);
       const timestamp = now().toISOString();
-      const plan = planAppend(sessionId, valid, start, { createdAt: timestamp, generateId });
+      const previousTerms = () => existing?.rows[start.lastSeq - 1]?.terms ?? [];
+      const plan = planAppend(sessionId, valid, start, { createdAt: timestamp, generateId, previousTerms });
       const knownRollovers = new Set([...(existing?.windows.values() ?? [])].map((window) => window.rolloverId));
       for (const entry of plan.rows) {
         if (entry.rolloverId === undefined) continue;
@@ -175,7 +182,17 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
         updatedAt: timestamp,
       };
       for (const entry of plan.rows) {
-        session.rows.push({ seq: entry.row.seq, windowSeq: entry.windowSeq, visible: entry.visible, searchText: entry.searchText, body: entry.body });
+        session.rows.push({
+          seq: entry.row.seq,
+          windowSeq: entry.windowSeq,
+          visible: entry.visible,
+          searchText: entry.searchText,
+          terms: entry.terms,
+          counts: termCounts({ own: entry.terms, context: entry.contextTerms }),
+          length: entry.terms.length + entry.contextTerms.length,
+          filterTerms: entry.filterTerms,
+          body: entry.body,
+        });
       }
       recordWindows(session, plan.rows);
       session.cursor = plan.cursor;
@@ -244,19 +261,25 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       const inRange = (row: MemoryRow) =>
         row.seq > floor && (checked.windowSeq === undefined || row.windowSeq === checked.windowSeq) && (checked.beforeSeq === undefined || row.seq < checked.beforeSeq);
       const candidates = session.rows.filter((row) => row.visible && inRange(row));
+      // The rows that can pass the filter (ADR 0051): none, and there is nothing to read.
+      const term = filterWalkTerm(checked);
+      const termRows = term === undefined ? 0 : candidates.filter((row) => row.filterTerms.includes(term)).length;
+      if (term !== undefined && termRows === 0) return { hits: [], hasMore: false };
       let ordered: MemoryRow[];
       if (checked.mode === "literal") {
         ordered = candidates.filter((row) => containsLiteral(row.searchText, checked.query)).reverse();
       } else {
-        const termsOf = (row: MemoryRow) => (row.terms ??= rankedTerms(row.searchText));
-        const corpus = session.rows.filter((row) => row.visible).map(termsOf);
+        // Indexed rows: those with text, as on SQLite (ADR 0052).
+        const corpus = session.rows.filter((row) => row.searchText.length > 0);
         const rangeRows = session.rows.filter(inRange).length;
-        ordered = rankRows({ candidates, rangeRows, query: checked.query, termsOf, seqOf: (row) => row.seq, corpus, order: checked.order });
+        ordered = rankRows({ candidates: candidates.filter((row) => row.searchText.length > 0), rangeRows, query: checked.query, corpus, order: checked.order });
       }
       // Filters narrow what the search found, after the ranked bound; a literal scan stops early (ADR 0033).
       if (hasSearchFilter(checked)) {
-        const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? FILTER_SCAN_LIMIT : Number.POSITIVE_INFINITY });
-        for (const row of ordered) {
+        const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? LITERAL_SCAN_LIMIT : Number.POSITIVE_INFINITY });
+        // Fewer rows can pass than one call reads: read just those, as SQLite and PostgreSQL do.
+        const scanned = termRows < LITERAL_SCAN_LIMIT ? ordered.filter((row) => term !== undefined && row.filterTerms.includes(term)) : ordered;
+        for (const row of scanned) {
           const stored = parse(sessionId, row);
           if (scan.take(row.seq, rowMatchesFilter(stored, checked) ? { row: stored, windowId: windowIdFor(row.windowSeq) } : undefined)) break;
         }

@@ -1,42 +1,46 @@
 /**
  * Ranked search on the memory backend, under the same rules as the SQLite backend: the words
- * `selectRankedWords` keeps (ADR 0016), BM25 over the newest `RANKED_CANDIDATE_LIMIT` rows that
- * match any of them, ordered by `orderRankedCandidates` (ADR 0031).
+ * `selectRankedWords` keeps (ADR 0016), BM25 as FTS5 computes it over each row's terms and context
+ * (`core/bm25.ts`, ADR 0052) for the newest `RANKED_CANDIDATE_LIMIT` rows that hold any of them,
+ * ordered by `orderRankedCandidates` (ADR 0031). Word weights come from the session's indexed
+ * rows (SQLite's from the whole file).
  */
+import { bm25Scorer, type RankedRowTerms } from "../../core/bm25.js";
 import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
 import { orderRankedCandidates } from "../../core/ranked-score.js";
 import type { SearchOrder } from "../../core/search-filter.js";
 import { rankedQueryWords } from "../../core/search-query.js";
-import { bm25Scores } from "./bm25.js";
 
-export interface RankRowsOptions<T> {
-  /** The searchable rows of the searched range, oldest first. */
+export interface RankedMemoryRow extends RankedRowTerms {
+  seq: number;
+}
+
+export interface RankRowsOptions<T extends RankedMemoryRow> {
+  /** The indexed rows of the searched range, oldest first. */
   candidates: readonly T[];
   /** Rows of any kind in the searched range. */
   rangeRows: number;
   query: string;
-  /** The row's terms (`rankedTerms` of its search text). */
-  termsOf: (row: T) => string[];
-  seqOf: (row: T) => number;
-  /** The terms (`rankedTerms`) of every searchable row of the session, for the terms' weights. */
-  corpus: string[][];
+  /** Every indexed row of the session, for the words' weights and the average length. */
+  corpus: readonly RankedRowTerms[];
   order?: SearchOrder;
 }
 
 /**
- * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", termsOf: (row) => rankedTerms(row.searchText), seqOf: (row) => row.seq, corpus })
+ * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", corpus })
  */
-export function rankRows<T>({ candidates, rangeRows, query, termsOf, seqOf, corpus, order = "relevance" }: RankRowsOptions<T>): T[] {
-  const documents = candidates.map((row) => {
-    const words = termsOf(row);
-    return { row, words, distinct: new Set(words) };
+export function rankRows<T extends RankedMemoryRow>({ candidates, rangeRows, query, corpus, order = "relevance" }: RankRowsOptions<T>): T[] {
+  const rowsWith = (rows: readonly RankedRowTerms[], word: string) => rows.reduce((count, row) => count + (row.counts.has(word) ? 1 : 0), 0);
+  const words = selectRankedWords({ words: rankedQueryWords(query), rangeRows, countRows: (word) => rowsWith(candidates, word) });
+  const newest = candidates.filter((row) => words.some((word) => row.counts.has(word))).slice(-RANKED_CANDIDATE_LIMIT);
+  const score = bm25Scorer({
+    words,
+    rows: corpus.length,
+    terms: corpus.reduce((sum, row) => sum + row.length, 0),
+    wordRows: (word) => rowsWith(corpus, word),
   });
-  const words = selectRankedWords({
-    words: rankedQueryWords(query),
-    rangeRows,
-    countRows: (word) => documents.filter((document) => document.distinct.has(word)).length,
-  });
-  const newest = documents.filter((document) => words.some((word) => document.distinct.has(word))).slice(-RANKED_CANDIDATE_LIMIT);
-  const scores = bm25Scores(newest, words, corpus);
-  return orderRankedCandidates(newest.map((document, index) => ({ key: document.row, position: seqOf(document.row), score: scores[index] ?? 0 })), { order });
+  return orderRankedCandidates(
+    newest.map((row) => ({ key: row, position: row.seq, score: score(row) })),
+    { order },
+  );
 }

@@ -2,13 +2,16 @@
  * One append on the PostgreSQL backend, inside the caller's transaction. The session's row is
  * locked (`SELECT ... FOR UPDATE`) before seqs are assigned, so writers on any number of machines
  * take turns per session and `seq` stays gap-free; the rows, their windows, the session's counters
- * and the operation id commit together or not at all.
+ * (including the ranked index's rows and terms, ADR 0052) and the operation id commit together or
+ * not at all.
  */
 import type pg from "pg";
 import type { RowInput } from "../../core/row.js";
-import { foldCase } from "../../core/search-query.js";
-import { planAppend, type PlannedRow } from "../append-plan.js";
+import { foldCase, rankedTerms } from "../../core/search-query.js";
+import { planAppend, indexedTextOf, type PlannedRow } from "../append-plan.js";
+import { decodeRow } from "../row-codec.js";
 import { AppendConflictError, DuplicateRolloverError } from "../errors.js";
+import { insertFilterTerms } from "./filter-terms.js";
 import type { TableNames } from "./schema.js";
 import type { EncodedRow } from "./search.js";
 import { wordVector } from "./word-vector.js";
@@ -22,6 +25,9 @@ export interface SessionRecord {
   floor_seq: number;
   created_at: string;
   updated_at: string;
+  /** Rows in the ranked index, and their terms (own and context): BM25's corpus (ADR 0052). */
+  indexed_rows: number;
+  indexed_terms: number;
 }
 
 export interface AppendRequest {
@@ -55,16 +61,17 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
     }
   }
   if (expectLastSeq !== undefined && expectLastSeq !== session.last_seq) throw new AppendConflictError(sessionId, expectLastSeq, session.last_seq);
+  const previous = await previousTerms(client, t, session);
   const plan = planAppend(
     sessionId,
     request.inputs,
     { lastSeq: session.last_seq, activeWindowSeq: session.active_window_seq, floorSeq: session.floor_seq },
-    { createdAt: timestamp, generateId: request.generateId },
+    { createdAt: timestamp, generateId: request.generateId, previousTerms: () => previous },
   );
   await refuseDuplicateRollovers(client, t, session, plan.rows);
   await client.query(
-    `INSERT INTO ${t.rows} (session_key, seq, window_seq, visible, tokens, body, literal_text, words)
-     SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::boolean[], $5::bigint[], $6::text[], $7::text[], $8::tsvector[])`,
+    `INSERT INTO ${t.rows} (session_key, seq, window_seq, visible, tokens, body, literal_text, words, word_count)
+     SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::boolean[], $5::bigint[], $6::text[], $7::text[], $8::tsvector[], $9::integer[])`,
     [
       session.session_key,
       plan.rows.map((entry) => entry.row.seq),
@@ -73,8 +80,15 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
       plan.rows.map((entry) => entry.row.tokens ?? null),
       plan.rows.map((entry) => entry.body),
       plan.rows.map((entry) => (entry.visible ? withoutNul(foldCase(entry.searchText)) : null)),
-      plan.rows.map((entry) => (entry.visible ? wordVector(entry.searchText) : null)),
+      plan.rows.map((entry) => (entry.searchText.length > 0 ? wordVector({ terms: entry.terms, context: entry.contextTerms }) : null)),
+      plan.rows.map(termCount),
     ],
+  );
+  await insertFilterTerms(
+    client,
+    t,
+    session.session_key,
+    plan.rows.map((entry) => ({ seq: entry.row.seq, terms: entry.filterTerms })),
   );
   for (const window of windowsOf(plan.rows)) {
     await client.query(
@@ -86,13 +100,12 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
       [session.session_key, ...window],
     );
   }
-  await client.query(`UPDATE ${t.sessions} SET last_seq = $1, active_window_seq = $2, floor_seq = $3, updated_at = $4 WHERE session_key = $5`, [
-    plan.cursor.lastSeq,
-    plan.cursor.activeWindowSeq,
-    plan.cursor.floorSeq,
-    timestamp,
-    session.session_key,
-  ]);
+  const indexed = plan.rows.filter((entry) => entry.searchText.length > 0);
+  await client.query(
+    `UPDATE ${t.sessions} SET last_seq = $1, active_window_seq = $2, floor_seq = $3, updated_at = $4,
+       indexed_rows = indexed_rows + $6, indexed_terms = indexed_terms + $7 WHERE session_key = $5`,
+    [plan.cursor.lastSeq, plan.cursor.activeWindowSeq, plan.cursor.floorSeq, timestamp, session.session_key, indexed.length, indexed.reduce((sum, entry) => sum + termCount(entry), 0)],
+  );
   if (operationId !== undefined) {
     await client.query(`INSERT INTO ${t.operations} (session_key, operation_id, first_seq, last_seq) VALUES ($1, $2, $3, $4)`, [
       session.session_key,
@@ -102,6 +115,21 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
     ]);
   }
   return plan.rows.map((entry) => ({ seq: entry.row.seq, window_seq: entry.windowSeq, body: entry.body }));
+}
+
+/** Terms of a row's ranked-index entry, own and context (BM25's row length); 0 when not indexed. */
+const termCount = (entry: PlannedRow) => (entry.searchText.length > 0 ? entry.terms.length + entry.contextTerms.length : 0);
+
+/** The ranked terms of the session's last row, the context of the next one (ADR 0052); [] when it is not indexed. */
+async function previousTerms(client: pg.PoolClient, t: TableNames, session: SessionRecord): Promise<string[]> {
+  if (session.last_seq === 0) return [];
+  const result = await client.query<EncodedRow>(`SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq = $2 AND visible`, [
+    session.session_key,
+    session.last_seq,
+  ]);
+  const encoded = result.rows[0];
+  const decoded = encoded === undefined ? undefined : decodeRow(session.session_id, Number(encoded.seq), encoded.body);
+  return decoded?.ok === true ? rankedTerms(indexedTextOf(decoded.row)) : [];
 }
 
 /** The session's row, created when missing, locked until the transaction ends. */

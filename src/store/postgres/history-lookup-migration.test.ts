@@ -7,10 +7,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderRowText } from "../../core/row-text.js";
 import type { RowInput } from "../../core/row.js";
-import { foldCase } from "../../core/search-query.js";
+import { foldCase, rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
-import { wordVector } from "./word-vector.js";
+import { POSTGRES_FORMAT_VERSION } from "./schema.js";
+import { downgradeToFormatTwo, formatTwoVector } from "./test-support/format-two-schema.js";
 
 const rows: RowInput[] = [
   { role: "user", parts: [{ type: "text", text: "The codename is PELICAN-77." }] },
@@ -36,9 +37,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", (
     await store.append("s", rows);
     await store.close();
     // Write the columns as format 1 did: the lookup's call and query included.
+    await downgradeToFormatTwo(admin, schema, { format: 1 });
     const oldText = renderRowText(rows[1]!);
-    await admin.query(`UPDATE ${schema}.ctxwin_rows SET literal_text = $1, words = $2::tsvector WHERE seq = 2`, [foldCase(oldText), wordVector(oldText)]);
-    await admin.query(`UPDATE ${schema}.ctxwin_meta SET value = '1' WHERE name = 'format'`);
+    await admin.query(`UPDATE ${schema}.ctxwin_rows SET literal_text = $1, words = $2::tsvector WHERE seq = 2`, [foldCase(oldText), formatTwoVector(rankedTerms(oldText))]);
 
     const reopened = openStore({ url: database.url, schema });
     try {
@@ -48,7 +49,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", (
     } finally {
       await reopened.close();
     }
-    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([{ value: "2" }]);
+    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
     expect((await admin.query(`SELECT literal_text, words FROM ${schema}.ctxwin_rows WHERE seq = 2`)).rows).toEqual([{ literal_text: null, words: null }]);
   });
 });

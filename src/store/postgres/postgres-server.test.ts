@@ -1,11 +1,13 @@
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RowInput } from "../../core/row.js";
+import { LITERAL_SCAN_LIMIT } from "../filtered-scan.js";
 import { StoreConnectionLostError, StoreFormatError, StoreOptionsError, StoreTimeoutError, StoreUnavailableError } from "../errors.js";
 import { openStore, type PostgresOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning } from "../port.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
+import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const textOf = (row: { parts: readonly unknown[] }) => (row.parts[0] as { text: string }).text;
@@ -81,6 +83,31 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     expect(await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [foreign])).toEqual([{ table_name: "accounts" }]);
   });
 
+  it("migrates a format-2 schema on open: the filter terms are filled in from its rows (ADR 0051)", async () => {
+    const schema = newSchema();
+    const writer = open({ schema });
+    await writer.append("s", [
+      text("deploy the ledger"),
+      { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Read_File", toolCallId: "c1", state: "output-available", input: { path: "ledger.md" }, output: "ledger" }] },
+      { role: "user", parts: [{ type: "text", text: "hidden ledger" }], synthetic: true, uiVisible: false, meta: { type: "continue" } },
+      { role: "system", parts: [{ type: "text", text: "ledger rules" }] },
+      text("corrupt ledger"),
+    ]);
+    await writer.append("t", [{ role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } }] }]);
+    await writer.close();
+    const terms = `SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`;
+    const written = await query(terms);
+    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual(["s role:assistant 2", "s role:system 4", "s role:user 1", "s role:user 5", "s tool:read_file 2", "t role:assistant 1", "t tool:bash 1"]);
+    // What format 2 held: no terms table (nor the words' context); one row's JSON broken since.
+    await downgradeToFormatTwo(admin, schema);
+    await query(`UPDATE ${schema}.ctxwin_rows SET body = '{"broken' WHERE seq = 5`);
+    const store = open({ schema, onWarning: () => {} });
+    expect((await store.search("s", { query: "ledger", mode: "literal", toolName: "read_file" })).hits.map((hit) => hit.row.seq)).toEqual([2]);
+    expect(await query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
+    expect(await query(terms)).toEqual(written.filter((entry) => !(entry["session_id"] === "s" && entry["seq"] === "5")));
+    expect((await store.search("s", { query: "ledger", mode: "literal", role: "system" })).hits.map((hit) => hit.row.seq)).toEqual([4]);
+  });
+
   it("skips a row whose stored JSON is corrupt, with a warning and a count, on every read path", async () => {
     const schema = newSchema();
     const warnings: StoreWarning[] = [];
@@ -112,10 +139,11 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
 
   it("stores text with NUL characters and finds the text around them", async () => {
     const store = open({ schema: newSchema() });
-    await store.append("s", [text("before\u0000after")]);
-    expect(textOf((await store.read("s", 1))!)).toBe("before\u0000after");
-    expect((await store.search("s", { query: "before", mode: "literal" })).hits).toHaveLength(1);
-    expect((await store.search("s", { query: "after", mode: "ranked" })).hits).toHaveLength(1);
+    await store.append("s", [text("lantern\u0000harbour")]);
+    expect(textOf((await store.read("s", 1))!)).toBe("lantern\u0000harbour");
+    expect((await store.search("s", { query: "lantern", mode: "literal" })).hits).toHaveLength(1);
+    // ("after" alone, a stop word, is no ranked query: ADR 0051.)
+    expect((await store.search("s", { query: "harbour", mode: "ranked" })).hits).toHaveLength(1);
   });
 
   it("CTXWIN_DATABASE_URL selects the server when no store is named, and an explicit path still wins", async () => {
@@ -158,19 +186,36 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     expect(await store.search("s", { query: "kestrel", mode: "literal", role: "user" })).toMatchObject({ hits: [{}, {}, {}, {}, {}] });
   });
 
+  it("a literal query the trigram index cannot serve tests at most LITERAL_SCAN_LIMIT rows a call, then says where to resume (ADR 0051)", async () => {
+    const store = open({ schema: newSchema() });
+    const fillers = Array.from({ length: LITERAL_SCAN_LIMIT + 150 }, (_, index) => text(`plain row ${index}`));
+    await store.append("s", [text("the ~~ marker"), ...fillers]);
+    const newest = LITERAL_SCAN_LIMIT + 151;
+    for (const query of ["~~", "zq", "?!"]) {
+      const first = await store.search("s", { query, mode: "literal" });
+      expect([query, first.hits, first.hasMore, first.resumeBeforeSeq]).toEqual([query, [], true, newest - LITERAL_SCAN_LIMIT + 1]);
+      const second = await store.search("s", { query, mode: "literal", beforeSeq: first.resumeBeforeSeq! });
+      expect([query, second.hits.map((hit) => hit.row.seq), second.hasMore]).toEqual([query, query === "~~" ? [1] : [], false]);
+    }
+    // A filtered search stops at the same place when its rows come from the walk.
+    const filtered = await store.search("s", { query: "~~", mode: "literal", role: "user" });
+    expect([filtered.hits, filtered.resumeBeforeSeq]).toEqual([[], newest - LITERAL_SCAN_LIMIT + 1]);
+  });
+
   it("ranked search counts a word rare in this session but common in the table exactly (ADR 0036)", async () => {
     const schema = newSchema();
     const store = open({ schema });
     // "ledger" is in most of the table's rows (another session), so its count starts with a
     // bounded walk of this session's newest rows, which hold none of its 10 rows: the word index
-    // must count the rest. Counted right (10 + 495 > 500), only "ledger" is kept (ADR 0016).
+    // must count the rest. Counted right (10 + 495 > 500), only "ledger" is kept (ADR 0016): its
+    // rows, and the row after the last of them (its context holds the word, ADR 0052).
     for (let start = 0; start < 15_000; start += 5_000) {
       await store.append("other", Array.from({ length: 5_000 }, (_unused, index) => text(`ledger line ${start + index}`)));
     }
     await store.append("s", Array.from({ length: 3_000 }, (_unused, index) => text(index < 10 ? `ledger ${index}` : index % 6 === 0 && index <= 2_970 ? `kestrel ${index}` : `filler ${index}`)));
     await query(`ANALYZE ${schema}.ctxwin_rows`);
     const page = await store.search("s", { query: "ledger kestrel", mode: "ranked", limit: 20 });
-    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
   it("openStore refuses a malformed url or schema name", () => {

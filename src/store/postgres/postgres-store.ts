@@ -225,7 +225,8 @@ export function createPostgresStore({
           highSeq = Math.min(highSeq, window.last_seq + 1);
         }
         const context = { client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq };
-        return searchRows({ ...context, decode, wordShares, trigramIndex: pool.schema.trigramIndex }, checked);
+        const corpus = { indexedRows: session.indexed_rows, indexedTerms: session.indexed_terms };
+        return searchRows({ ...context, ...corpus, decode, wordShares, trigramIndex: pool.schema.trigramIndex }, checked);
       });
     },
 
@@ -263,7 +264,7 @@ export function createPostgresStore({
           const locked = await client.query<{ session_key: number }>(`SELECT session_key FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`, [sessionId]);
           const key = locked.rows[0]?.session_key;
           if (key === undefined) return false;
-          for (const table of [t.rows, t.windows, t.operations, t.sessions]) await client.query(`DELETE FROM ${table} WHERE session_key = $1`, [key]);
+          for (const table of [t.filterTerms, t.rows, t.windows, t.operations, t.sessions]) await client.query(`DELETE FROM ${table} WHERE session_key = $1`, [key]);
           return true;
         },
         { writing: true },

@@ -8,7 +8,7 @@
 import type pg from "pg";
 import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
 import { MAX_SEARCH_VALUE_CHARS, renderSearchText } from "../../core/search-text.js";
-import { foldCase } from "../../core/search-query.js";
+import { foldCase, rankedTerms } from "../../core/search-query.js";
 import { decodeRow } from "../row-codec.js";
 import { withoutNul } from "./append-rows.js";
 import { tableNames } from "./schema.js";
@@ -35,7 +35,7 @@ export async function reindexHistoryLookups(client: pg.PoolClient, schema: strin
       const text = renderSearchText(decoded.row);
       await client.query(`UPDATE ${t.rows} SET literal_text = $1, words = $2::tsvector WHERE session_key = $3 AND seq = $4`, [
         text.length === 0 ? null : withoutNul(foldCase(text)),
-        text.length === 0 ? null : wordVector(text),
+        text.length === 0 ? null : wordVector({ terms: rankedTerms(text), context: [] }),
         record.session_key,
         record.seq,
       ]);

@@ -8,10 +8,18 @@
  * search columns written by the same append: `literal_text`, the case-folded text literal search
  * matches with `LIKE` (a pg_trgm GIN index when the extension is available), and `words`, the
  * ranked-search words as a `tsvector` built by ctxwin from `core/`'s tokenizer (ADR 0036).
+ *
+ * Format 2: rows holding a history lookup are indexed without it (ADR 0053).
+ * Format 3: `words` labels the row's own terms A and its context's (the last terms of the row
+ * before it) B, `word_count` holds how many terms it has in all, and each session counts its
+ * indexed rows and their terms (`indexed_rows`, `indexed_terms`): what BM25 needs, so that
+ * PostgreSQL ranks as SQLite's FTS5 does (ADR 0052); `ctxwin_filter_terms` lists each searchable
+ * row's role and tools (ADR 0051). A new schema is created as format 1 and migrated up
+ * (`migrations.ts`), so every store ends in the same schema.
  */
 
-/** Format version written by this build. */
-export const POSTGRES_FORMAT_VERSION = 2;
+/** Format version written by this build (`migrations.ts` turns older ones into it). */
+export const POSTGRES_FORMAT_VERSION = 3;
 
 export const DEFAULT_POSTGRES_SCHEMA = "ctxwin";
 
@@ -51,6 +59,7 @@ export function tableNames(schema: string) {
     rows: table("ctxwin_rows"),
     windows: table("ctxwin_windows"),
     operations: table("ctxwin_operations"),
+    filterTerms: table("ctxwin_filter_terms"),
   };
 }
 

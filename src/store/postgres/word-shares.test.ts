@@ -30,7 +30,8 @@ describe.skipIf(postgresUnavailable !== "")("word shares from the server's stati
   }
 
   it("reads each frequent word's share of rows after ANALYZE, once per period", async () => {
-    await storeWith("shares_a", Array.from({ length: 400 }, (_unused, index) => text(index % 4 === 0 ? `ledger entry ${index} settled` : `status report ${index}`)));
+    // The first 100 rows hold "ledger"; the 101st only in its context (ADR 0052): 101 of 400 rows.
+    await storeWith("shares_a", Array.from({ length: 400 }, (_unused, index) => text(index < 100 ? `ledger entry ${index} settled` : `status report ${index}`)));
     await pool.query("ANALYZE shares_a.ctxwin_rows");
     let clock = 0;
     const shares = createWordShares({ schema: "shares_a", ttlMs: 1_000, now: () => clock });

@@ -1,12 +1,13 @@
 /**
- * The `tsvector` of a row's ranked-search words, built by ctxwin rather than by the server's text
- * parser, so that PostgreSQL ranks exactly the words `core/`'s `tokenizeWords` sees (case and
- * diacritics folded, letters and digits only) whatever the server's locale (ADR 0036).
+ * The `tsvector` of a row's ranked-search terms, built by ctxwin rather than by the server's text
+ * parser, so that PostgreSQL holds exactly the terms `core/`'s `rankedTerms` sees (case and
+ * diacritics folded, letters and digits only, stemmed) whatever the server's locale (ADR 0036).
+ * The row's own terms carry weight label A, its context's (the last terms of the row before it,
+ * ADR 0052) label B, so ranked search can count each apart (`ranked-order.ts`).
  * PostgreSQL's limits apply: a lexeme of at most 2,047 bytes, positions 1–16,383, at most 256
- * positions per lexeme, and a vector under 1 MB; past them words are left out of the ranked index
- * (literal search still finds them).
+ * positions per lexeme, and a vector under 1 MB; past them terms are left out of the ranked index
+ * (literal search still finds them), or, past position 16,383, counted once.
  */
-import { rankedTerms } from "../../core/search-query.js";
 
 const maxLexemeBytes = 2_047;
 const maxPosition = 16_383;
@@ -14,25 +15,32 @@ const maxPositionsPerLexeme = 256;
 /** Well under PostgreSQL's 1 MB limit of one tsvector. */
 const maxVectorBytes = 512 * 1024;
 
+/** Weight labels of a row's own terms and of its context's. */
+export const OWN_LABEL = "A";
+export const CONTEXT_LABEL = "B";
+
 /**
- * A `tsvector` literal (`'word':1,3 'other':2`), or null for a text without words.
+ * A `tsvector` literal (`'word':1A,3A,5B 'other':2A`), or null for a row without terms: own terms
+ * first, then context terms, positions counting on.
  *
- * @example wordVector("Café au-lait, café") // "'cafe':1,4 'au':2 'lait':3"
+ * @example wordVector({ terms: ["cafe", "au", "lait", "cafe"], context: ["lait"] }) // "'cafe':1A,4A 'au':2A 'lait':3A,5B"
  */
-export function wordVector(text: string): string | null {
-  const positions = new Map<string, number[]>();
+export function wordVector({ terms, context }: { terms: readonly string[]; context: readonly string[] }): string | null {
+  const positions = new Map<string, string[]>();
   let position = 0;
-  for (const word of rankedTerms(text)) {
+  const add = (term: string, label: string) => {
     position = Math.min(position + 1, maxPosition);
-    if (Buffer.byteLength(word) > maxLexemeBytes) continue;
-    const list = positions.get(word);
-    if (list === undefined) positions.set(word, [position]);
-    else if (list.length < maxPositionsPerLexeme) list.push(position);
-  }
+    if (Buffer.byteLength(term) > maxLexemeBytes) return;
+    const list = positions.get(term);
+    if (list === undefined) positions.set(term, [`${position}${label}`]);
+    else if (list.length < maxPositionsPerLexeme) list.push(`${position}${label}`);
+  };
+  for (const term of terms) add(term, OWN_LABEL);
+  for (const term of context) add(term, CONTEXT_LABEL);
   const entries: string[] = [];
   let bytes = 0;
-  for (const [word, list] of positions) {
-    const entry = `'${word}':${list.join(",")}`;
+  for (const [term, list] of positions) {
+    const entry = `'${term}':${list.join(",")}`;
     bytes += Buffer.byteLength(entry) + 1;
     if (bytes > maxVectorBytes) break;
     entries.push(entry);

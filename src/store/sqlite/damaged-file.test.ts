@@ -18,6 +18,7 @@ import { damageMarkPath } from "./damage-mark.js";
 import { doctorDatabase } from "./doctor/doctor.js";
 import { createSqliteStore } from "./sqlite-store.js";
 import { middleLeafOf, overwritePage } from "./test-support/damage-page.js";
+import { wordIndexEntries } from "./test-support/format-five-database.js";
 
 const PAGE_SIZE = 4096;
 const SESSIONS = ["alpha", "beta", "gamma"];
@@ -178,16 +179,19 @@ describe("a ctxwin file with one 4 KiB page overwritten", () => {
   });
 
   it("doctor rebuilds a damaged search index when the history is intact, and the store opens and searches again", async () => {
-    for (const index of ["ctxwin_search_words_config", "ctxwin_search_literal_data"]) {
+    for (const index of ["ctxwin_search_words_config", "ctxwin_search_literal_data", "ctxwin_filter_terms"]) {
       const file = damagedCopy(`index-${index}`, rootPages.get(index) ?? 0);
       expectCorrupt(await caught(async () => openStore({ path: file })), file);
       const report = doctorDatabase({ path: file });
       expect(report, index).toMatchObject({ condition: "repaired", rowsIndexed: SESSIONS.length * ROWS_PER_SESSION });
+      // The same word index as the appends wrote: each row's terms and its context (ADR 0052).
+      expect(wordIndexEntries(file), index).toEqual(wordIndexEntries(pristine));
       expect(existsSync(damageMarkPath(file))).toBe(false);
       expect(doctorDatabase({ path: file }).condition).toBe("healthy");
       const store = openStore({ path: file });
       expect((await store.search("beta", { query: "row 17:", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([18]);
       expect((await store.search("gamma", { query: "needle", mode: "ranked", limit: 100 })).hits).toHaveLength(ROWS_PER_SESSION);
+      expect((await store.search("gamma", { query: "needle", mode: "literal", role: "user", limit: 100 })).hits).toHaveLength(ROWS_PER_SESSION);
       expect((await store.items("alpha", { limit: 1000 })).rows).toHaveLength(ROWS_PER_SESSION);
       await store.close();
     }

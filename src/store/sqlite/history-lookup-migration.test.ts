@@ -1,5 +1,5 @@
 /**
- * Store format 4 → 5 (issue 27): a database written before lookups were left out of search holds
+ * Store format 4 → 5 → 6 (issue 27): a database written before lookups were left out of search holds
  * each history lookup's text in both indexes; opening it re-indexes those rows, and search stops
  * returning them while every other row stays found.
  */
@@ -10,9 +10,11 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderRowText } from "../../core/row-text.js";
 import type { RowInput } from "../../core/row.js";
+import { rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { decodeRow } from "../row-codec.js";
-import { wordIndexText } from "./search-index.js";
+import { STORE_FORMAT_VERSION } from "./schema.js";
+import { writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 
 const folders: string[] = [];
 afterEach(() => {
@@ -29,10 +31,7 @@ describe("SQLite store format 4 → 5", () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-lookup-migration-"));
     folders.push(folder);
     const file = path.join(folder, "ctxwin.db");
-    const store = openStore({ path: file });
-    await store.append("s", rows);
-    await store.close();
-
+    await writeFormatFiveDatabase({ file, sessions: { s: [rows] }, format: 4 });
     // Write the index as format 4 did: the lookup's call and query included.
     const db = new Database(file);
     for (const record of db.prepare("SELECT r.row_key, r.seq, r.body FROM ctxwin_rows r").all() as { row_key: number; seq: number; body: string }[]) {
@@ -42,7 +41,7 @@ describe("SQLite store format 4 → 5", () => {
       db.prepare("DELETE FROM ctxwin_search_literal WHERE rowid = ?").run(record.row_key);
       db.prepare("DELETE FROM ctxwin_search_words WHERE rowid = ?").run(record.row_key);
       db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)").run(record.row_key, oldText);
-      db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)").run(record.row_key, wordIndexText(oldText));
+      db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)").run(record.row_key, rankedTerms(oldText).join(" "));
     }
     expect((db.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as { n: number }).n).toBe(2);
     db.pragma("user_version = 4");
@@ -58,7 +57,7 @@ describe("SQLite store format 4 → 5", () => {
       await reopened.close();
     }
     const check = new Database(file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(5);
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
     expect((check.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as { n: number }).n).toBe(1);
     check.close();
   });

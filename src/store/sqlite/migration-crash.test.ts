@@ -3,7 +3,8 @@
  * database: the migration runs in the opening `BEGIN IMMEDIATE` transaction, so the file stays at
  * its old format, whole (a build of that format still opens it), and the next open migrates it.
  * Exercised on the 2 → 3 migration, whose backfill reads every rollover boundary row, and on the
- * 3 → 4 migration, which rebuilds both search indexes from every row (ADR 0032).
+ * 3 → 4 → 5 → 6 migrations, which rebuild both search indexes from every row (ADR 0032), then the
+ * word index with each row's context and the filter terms (ADR 0052, 0051), in the same transaction.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -164,7 +165,7 @@ describe("store format migration, opener killed with SIGKILL", () => {
     after.close();
   }, 180_000);
 
-  it(`a kill in the middle of the 3 → 4 migration (${KILLS} times) leaves the file at format 3 with its search indexes whole; the next open migrates it`, async () => {
+  it(`a kill in the middle of the 3 → 4 → 5 → 6 migrations (${KILLS} times) leaves the file at format 3 with its search indexes whole; the next open migrates it`, async () => {
     const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
     const random = createSeededRandom(seed);
     const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
@@ -209,7 +210,9 @@ describe("store format migration, opener killed with SIGKILL", () => {
     const store = openStore({ path: file });
     try {
       const ranked = await store.search("big", { query: "When did she paint a sunrise?", mode: "ranked", limit: 25 });
-      expect(ranked.hits.map((hit) => hit.row.seq)).toEqual(Array.from({ length: 25 }, (_, index) => 19_901 - index * 100));
+      // The first row has no context (format 6, ADR 0052): shorter, it scores highest; then the
+      // other rows holding the words, newest first (the rows after them hold them in context only).
+      expect(ranked.hits.map((hit) => hit.row.seq)).toEqual([1, ...Array.from({ length: 24 }, (_, index) => 19_901 - index * 100)]);
       const literal = await store.search("big", { query: "note 12300: she painted", mode: "literal" });
       expect(literal.hits.map((hit) => hit.row.seq)).toEqual([12_301]);
     } finally {

@@ -4,6 +4,7 @@
  * A new database is created as format 1 and migrated up, so every file ends in the same schema.
  */
 import type Database from "better-sqlite3";
+import { migrateToFormatSix } from "./format-six-migration.js";
 import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
 import { rebuildSearchIndexes, reindexHistoryLookups } from "./search-index.js";
 
@@ -11,9 +12,12 @@ import { rebuildSearchIndexes, reindexHistoryLookups } from "./search-index.js";
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 5;
+export const STORE_FORMAT_VERSION = 6;
 
-/** The two search indexes as format 1 created them (format 4 rebuilds them: `SEARCH_INDEXES_V4`, which `ctxwin doctor` also uses). */
+/**
+ * The two search indexes as format 1 created them (format 4 rebuilds them, `SEARCH_INDEXES_V4`; format 6
+ * the word index, `WORD_INDEX_V6`; `ctxwin doctor` builds the current ones, `SEARCH_INDEXES`).
+ */
 export const SEARCH_INDEX_SCHEMA = `
 CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
   text, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
@@ -100,4 +104,8 @@ ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
   // 4 → 5: rows holding a history lookup are indexed without it (issue 27: search never returns
   // the agent's own lookups).
   4: reindexHistoryLookups,
+  // 5 → 6: the word index carries each row's context, the last terms of the row before it, in a
+  // second column that ranked search weighs lower (ADR 0052); each indexed row's role and called
+  // tools become filter terms (ADR 0051). Both built from the rows.
+  5: migrateToFormatSix,
 };

@@ -1,6 +1,7 @@
 /**
- * What the SQLite backend writes into its two search indexes for a row (ADR 0032), and the
- * format 3 → 4 rebuild of both indexes:
+ * What the SQLite backend wrote into its two search indexes for a row at formats 4 and 5 (ADR
+ * 0032), the format 3 → 4 rebuild of both indexes and the format 4 → 5 re-index of history lookups
+ * (format 6 changed the word index: `word-index.ts`):
  * - `ctxwin_search_literal`: the row's rendered text, trigram-tokenized, without positions
  *   (`detail=none`): literal candidates are the rows holding every trigram of the query, each then
  *   verified as a substring.
@@ -16,20 +17,27 @@ import { rankedTerms } from "../../core/search-query.js";
 import { MAX_SEARCH_VALUE_CHARS, renderSearchText } from "../../core/search-text.js";
 import { decodeRow } from "../row-codec.js";
 
-/** The text the word index holds for a row's rendered text. */
-export function wordIndexText(searchText: string): string {
+/** The text format 4's and 5's word index held for a row's rendered text. */
+function wordIndexText(searchText: string): string {
   return rankedTerms(searchText).join(" ");
 }
 
-/** Format 4's search indexes; format 3 had positions in the trigram index and unstemmed words. */
-export const SEARCH_INDEXES_V4 = `
+/** Format 4's trigram index (unchanged since); format 3's had positions. */
+export const LITERAL_INDEX_V4 = `
 CREATE VIRTUAL TABLE ctxwin_search_literal USING fts5(
   text, content = '', contentless_delete = 1, detail = none, tokenize = 'trigram case_sensitive 0'
 );
+`;
+
+/** Format 4's and 5's word index: one column of stemmed terms (format 6 added `context`, word-index.ts). */
+export const SINGLE_COLUMN_WORD_INDEX = `
 CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
   text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
 );
 `;
+
+/** Format 4's search indexes; format 3 had positions in the trigram index and unstemmed words. */
+const SEARCH_INDEXES_V4 = `${LITERAL_INDEX_V4}${SINGLE_COLUMN_WORD_INDEX}`;
 
 /** Rows read per query, so memory stays bounded on a large database. */
 const PAGE = 1_000;

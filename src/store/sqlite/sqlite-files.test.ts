@@ -9,10 +9,16 @@ import { StoreFormatError, StoreReadOnlyError } from "../errors.js";
 import { DEFAULT_STORE_PATH, openStore, type SqliteOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning, WindowSummary } from "../port.js";
 import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
+import { wordIndexEntries, writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
+/** A call of the history tool: stored and readable, never indexed (ADR 0053). */
+const lookup: RowInput = {
+  role: "assistant",
+  parts: [{ type: "dynamic-tool", toolName: "session_history", toolCallId: "h1", state: "output-available", input: { action: "search", query: "after" }, output: "hit" }],
+} as RowInput;
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 function catchError(call: () => unknown): unknown {
@@ -344,7 +350,8 @@ describe("SQLite store format migrations", () => {
     const warnings: StoreWarning[] = [];
     const store = openStore({ path: file, onWarning: (warning) => warnings.push(warning) });
     const seqs = async (sessionId: string, query: string, mode: "literal" | "ranked") => (await store.search(sessionId, { query, mode })).hits.map((hit) => hit.row.seq);
-    expect(await seqs("s", "When did she paint a sunrise?", "ranked")).toEqual([1]);
+    // Row 2 answers row 1: its context holds "sunrise" (format 6, ADR 0052).
+    expect(await seqs("s", "When did she paint a sunrise?", "ranked")).toEqual([1, 2]);
     expect(await seqs("other", "painted", "ranked")).toEqual([1]);
     expect(await seqs("s", "zx-4471 DEPLOY", "literal")).toEqual([2]);
     expect(await seqs("s", "i painted that lake", "literal")).toEqual([1]);
@@ -352,7 +359,7 @@ describe("SQLite store format migrations", () => {
     expect((await store.search("s", { query: "ledger totals about", mode: "literal", limit: 25 })).hits).toHaveLength(25);
     expect(warnings).toEqual([]);
     await store.append("s", [text("sunrises again")]);
-    expect(await seqs("s", "sunrise", "ranked")).toHaveLength(2);
+    expect(await seqs("s", "sunrise", "ranked")).toHaveLength(3);
     await store.close();
 
     const check = new Database(file, { readonly: true });
@@ -363,5 +370,47 @@ describe("SQLite store format migrations", () => {
     check.close();
     // The old indexes' pages went back to the file system (VACUUM after the migration).
     expect(statSync(file).size).toBeLessThan(sizeBefore);
+  });
+  it.each([5, 4] as const)("opens a format-%i database and rebuilds its word index with each row's context: the index appends write (ADR 0052)", async (format) => {
+    const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-"));
+    const reset: RowInput = { role: "assistant", parts: [], boundary: { kind: "reset" } };
+    const hidden: RowInput = { ...text("hidden"), synthetic: true, uiVisible: false, meta: { type: "continue" } };
+    const filler = Array.from({ length: 700 }, (_, index) => text(`routine progress note ${index}`));
+    const sessions = {
+      s: [[text("How often do you work out with your family?"), text("Three times a week; it keeps us on track.")], filler, [reset, text("after the reset")]],
+      other: [[text("painting classes on Tuesdays"), hidden, text("after a hidden row")], [text("the next append"), lookup, text("after a lookup")]],
+    };
+    const migrated = path.join(directory, `format-${format}.db`);
+    const fresh = path.join(directory, "fresh.db");
+    await writeFormatFiveDatabase({ file: migrated, sessions, format });
+    const old = new Database(migrated);
+    expect(old.pragma("user_version", { simple: true })).toBe(format);
+    // A row whose body no longer decodes: the rebuild leaves it out, and the row after it gets no context.
+    old.prepare("UPDATE ctxwin_rows SET body = '{\"broken' WHERE seq = 300 AND session_key = 1").run();
+    old.close();
+    const writer = openStore({ path: fresh });
+    for (const [sessionId, appends] of Object.entries(sessions)) for (const rows of appends) await writer.append(sessionId, rows);
+    await writer.close();
+
+    const store = openStore({ path: migrated });
+    const seqs = async (query: string) => (await store.search("s", { query, mode: "ranked", includeCleared: true })).hits.map((hit) => hit.row.seq);
+    // The reply is found by the words of the question it answers.
+    expect(await seqs("How often do they work out?")).toEqual([1, 2]);
+    await store.close();
+    const check = new Database(migrated, { readonly: true });
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+    expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
+    check.close();
+    // The same entries as appends write, but for the damaged row (left out) and the row after it (no context).
+    const entries = wordIndexEntries(migrated);
+    const damaged = /^s#30[01] /;
+    expect(entries.filter((entry) => !damaged.test(entry))).toEqual(wordIndexEntries(fresh).filter((entry) => !damaged.test(entry)));
+    expect(entries.filter((entry) => damaged.test(entry))).toEqual(["s#301 text@0 routin", "s#301 text@1 progress", "s#301 text@2 note", "s#301 text@3 298"]);
+    // The question's words in the reply's context; no context across the reset or the hidden row.
+    expect(entries).toContain("s#2 context@0 how");
+    expect(entries.filter((entry) => /^(s#704|other#3|other#6) context@/.test(entry))).toEqual([]);
+    // The agent's own history lookup is not indexed (ADR 0053), so it is no row's context either.
+    expect(entries.filter((entry) => entry.startsWith("other#5 "))).toEqual([]);
+    expect(entries.filter((entry) => entry.startsWith("other#4 context@"))).toEqual(["other#4 context@0 after", "other#4 context@1 a", "other#4 context@2 hidden", "other#4 context@3 row"]);
   });
 });

@@ -7,8 +7,9 @@
 import type Database from "better-sqlite3";
 import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
+import { rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
-import { planAppend } from "../append-plan.js";
+import { planAppend, indexedTextOf } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
 import type {
@@ -32,7 +33,6 @@ import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
 import { searchSession } from "./search.js";
 import { createTrigramRarity } from "./trigram-plan.js";
-import { wordIndexText } from "./search-index.js";
 import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 
@@ -124,6 +124,13 @@ export function createSqliteStore({
     return { rows, skipped: encoded.length - rows.length };
   }
 
+  /** The ranked terms of the session's last stored row, the context of the next one (ADR 0052). */
+  function previousTerms(session: SessionRecord): string[] {
+    const encoded = sql.row.get(session.session_key, session.last_seq) as EncodedRow | undefined;
+    const row = encoded === undefined ? undefined : decodeRow(session.session_id, encoded.seq, encoded.body);
+    return row?.ok === true ? rankedTerms(indexedTextOf(row.row)) : [];
+  }
+
   const appendTransaction = db.transaction(
     (sessionId: string, inputs: RowInput[], operationId: string | undefined, expectLastSeq: number | undefined): EncodedRow[] => {
       const timestamp = now().toISOString();
@@ -141,7 +148,7 @@ export function createSqliteStore({
         sessionId,
         inputs,
         { lastSeq: session.last_seq, activeWindowSeq: session.active_window_seq, floorSeq: session.floor_seq },
-        { createdAt: timestamp, generateId },
+        { createdAt: timestamp, generateId, previousTerms: () => previousTerms(session) },
       );
       const rolloverIds = new Set<string>();
       for (const entry of plan.rows) {
@@ -157,8 +164,9 @@ export function createSqliteStore({
         const rowKey = sql.insertRow.run(session.session_key, seq, entry.windowSeq, entry.visible ? 1 : 0, entry.row.tokens ?? null, entry.body).lastInsertRowid;
         if (entry.searchText.length > 0) {
           sql.insertLiteral.run(rowKey, entry.searchText);
-          sql.insertWords.run(rowKey, wordIndexText(entry.searchText));
+          sql.insertWords.run(rowKey, entry.terms.join(" "), entry.contextTerms.join(" "));
         }
+        for (const term of entry.filterTerms) sql.insertFilterTerm.run(session.session_key, term, seq);
         sql.upsertWindow.run({
           session_key: session.session_key,
           window_seq: entry.windowSeq,
@@ -205,6 +213,7 @@ export function createSqliteStore({
     if (session === undefined) return false;
     sql.deleteLiteral.run(session.session_key);
     sql.deleteWords.run(session.session_key);
+    sql.deleteFilterTerms.run(session.session_key);
     sql.deleteRows.run(session.session_key);
     sql.deleteWindows.run(session.session_key);
     sql.deleteOperations.run(session.session_key);

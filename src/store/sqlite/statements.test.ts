@@ -32,8 +32,9 @@ describe("SQLite query plans", () => {
     // first; no sort in SQL (ADR 0016).
     const keys = [1, 1000];
     // idxNum 192 = FTS5 itself delivers rowid order, descending (0x40 | 0x80), so the scan stops
-    // at the cap; "M1><" = MATCH plus both row-key bounds.
-    const index = expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 192:M1></);
+    // at the cap; "M2><" = MATCH (of every column: the word index has two, ADR 0052) plus both
+    // row-key bounds.
+    const index = expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 192:M2></);
     const byKey = "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)";
     expect(queryPlan(db, statementSql.countWordRows, ['"hello"', ...keys, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, "SCAN (subquery-1)"]);
     expect(queryPlan(db, statementSql.countSessionWordRows, ['"hello"', ...bounds, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, byKey, "SCAN (subquery-1)"]);
@@ -43,6 +44,16 @@ describe("SQLite query plans", () => {
     // The newest candidates and their scores, unsorted: core orders them (ADR 0031).
     expect(queryPlan(db, statementSql.scoreWordsNewest, ['"hello"', ...keys, 500])).toEqual([index]);
     expect(queryPlan(db, statementSql.scoreSessionWordsNewest, ['"hello"', ...bounds, 500])).toEqual([index, byKey]);
+    // Filter terms (ADR 0051): counted and walked on the table's key, newest first, each row by its key.
+    expect(queryPlan(db, statementSql.countFilterTermRows, [1, "tool:bash", 0, 10, 1000])).toEqual([
+      "CO-ROUTINE (subquery-1)",
+      "SEARCH ctxwin_filter_terms USING PRIMARY KEY (session_key=? AND term=? AND seq>? AND seq<?)",
+      "SCAN (subquery-1)",
+    ]);
+    expect(queryPlan(db, statementSql.filterTermRows, [1, "tool:bash", 0, 10])).toEqual([
+      "SEARCH t USING PRIMARY KEY (session_key=? AND term=? AND seq>? AND seq<?)",
+      "SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq=?)",
+    ]);
     expect(queryPlan(db, statementSql.scanVisible, bounds)).toEqual(["SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>? AND seq<?)"]);
     expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual(["SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)"]);
     db.close();

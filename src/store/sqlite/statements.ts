@@ -3,6 +3,8 @@
  * Every read is bounded by the session's seq index; search joins an FTS5 index to the rows.
  */
 import type Database from "better-sqlite3";
+import { INSERT_FILTER_TERM } from "./filter-terms.js";
+import { WORD_SCORE } from "./word-index.js";
 
 export interface SessionRecord {
   session_key: number;
@@ -38,7 +40,8 @@ export const statementSql = {
   rolloverExists: "SELECT 1 FROM ctxwin_windows WHERE session_key = ? AND rollover_id = ?",
   insertRow: "INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, tokens, body) VALUES (?, ?, ?, ?, ?, ?)",
   insertLiteral: "INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)",
-  insertWords: "INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)",
+  insertWords: "INSERT INTO ctxwin_search_words (rowid, text, context) VALUES (?, ?, ?)",
+  insertFilterTerm: INSERT_FILTER_TERM,
   upsertWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
        VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @context_tokens, @max_tokens, @seq, @seq, 1, @visible, @at, @at)
        ON CONFLICT (session_key, window_seq) DO UPDATE SET
@@ -61,6 +64,11 @@ export const statementSql = {
      WHERE ctxwin_search_literal MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid LIMIT ?`,
   // The first `?` rows holding one trigram, in the whole file: how rare it is (trigram-plan.ts).
   literalProbe: `SELECT rowid AS row_key FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH ? ORDER BY rowid LIMIT ?`,
+  // Filter terms (ADR 0051): how many rows of the range hold a term, up to a cap, and those rows newest first.
+  countFilterTermRows: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_filter_terms
+     WHERE session_key = ? AND term = ? AND seq > ? AND seq < ? LIMIT ?)`,
+  filterTermRows: `SELECT ${candidateColumns} FROM ctxwin_filter_terms t CROSS JOIN ctxwin_rows r ON r.session_key = t.session_key AND r.seq = t.seq
+     WHERE t.session_key = ? AND t.term = ? AND t.seq > ? AND t.seq < ? ORDER BY t.seq DESC`,
   sessionRowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ? AND ${searchFilter}`,
   searchWordPhrase: `SELECT ${candidateColumns} FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC`,
@@ -75,15 +83,17 @@ export const statementSql = {
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?)`,
   countSessionWordRows: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?)`,
-  // The newest `?` matching rows with their BM25 scores (higher is better) and their places in
-  // the session (consecutive for consecutive rows); core orders them (ADR 0031).
-  scoreWordsNewest: `SELECT f.rowid AS row_key, f.rowid AS position, -f.rank AS score FROM ctxwin_search_words f
+  // The newest `?` matching rows with their BM25 scores over both columns (higher is better; a
+  // context term weighs CONTEXT_WEIGHT, ADR 0052) and their places in the session (consecutive
+  // for consecutive rows); core orders them (ADR 0031).
+  scoreWordsNewest: `SELECT f.rowid AS row_key, f.rowid AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?`,
-  scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, -f.rank AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+  scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?`,
   rowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ?`,
   deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
+  deleteFilterTerms: "DELETE FROM ctxwin_filter_terms WHERE session_key = ?",
   deleteRows: "DELETE FROM ctxwin_rows WHERE session_key = ?",
   deleteWindows: "DELETE FROM ctxwin_windows WHERE session_key = ?",
   deleteOperations: "DELETE FROM ctxwin_operations WHERE session_key = ?",

@@ -38,6 +38,19 @@ export function describeHistoryLookupConformance(suite: ConformanceSuite): void 
       expect((await suite.store.search("lookups", { query: "read_item", mode: "literal" })).hits).toEqual([]);
     });
 
+    test("the item after a lookup is not found by the lookup's words: a ranked entry's context is indexed text only (ADR 0052)", async () => {
+      await suite.store.append("after-lookup", [
+        text("ordinary planning notes"),
+        { role: "assistant", parts: [call("session_history", { action: "search", query: "zebra crossing" }, "no hits")] },
+        reply("Nothing found, so I will ask the user."),
+      ]);
+      for (const mode of ["literal", "ranked"] as const) {
+        expect((await suite.store.search("after-lookup", { query: "zebra crossing", mode })).hits).toEqual([]);
+      }
+      // The lookup has no filter terms either (ADR 0051): a filter on the history tool finds nothing.
+      expect((await suite.store.search("after-lookup", { query: "no hits", mode: "literal", toolName: "session_history" })).hits).toEqual([]);
+    });
+
     test("a lookup stays readable by its item id", async () => {
       const row = await suite.store.read("lookups", 2);
       expect(row?.parts[0]).toMatchObject({ toolName: "session_history", input: { query: "PELICAN-77 port" } });

@@ -7,8 +7,8 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import type { RowInput } from "../../core/row.js";
 import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
 import { InvalidQueryError } from "../../core/search-query.js";
-import { FILTER_SCAN_LIMIT } from "../filtered-scan.js";
-import type { HistoryStore } from "../port.js";
+import { LITERAL_SCAN_LIMIT } from "../filtered-scan.js";
+import type { HistoryStore, SearchOptions } from "../port.js";
 import { leadIn, reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 
 export interface ConformanceSuite {
@@ -113,43 +113,74 @@ describe("search", () => {
     expect((await suite.store.search("s", { query: "zx-4471", mode: "literal", includeCleared: true })).hits).toHaveLength(4);
   });
 
-  test("ranked search orders by relevance and drops rows without any query word", async () => {
+  test("ranked search orders by relevance; a row is a hit when it or the row right before it holds a query word", async () => {
     await suite.store.append("r", [
-      text("apples and oranges"),
       text("bananas only"),
+      text("apples and oranges"),
+      reply("noted"),
+      text("more bananas"),
       text("oranges oranges apples apples"),
       text("just apples"),
+      reply("pears and plums"),
       text("Crème brûlée recipe"),
+      ...Array.from({ length: 8 }, (_, index) => reply(`quiet line ${index}`)),
     ]);
     const page = await suite.store.search("r", { query: "apples oranges", mode: "ranked" });
-    expect(page.hits.map((hit) => hit.row.seq).sort()).toEqual([1, 3, 4]);
-    expect(page.hits.at(-1)?.row.seq).toBe(4);
-    expect((await suite.store.search("r", { query: "CREME brulee", mode: "ranked" })).hits.map((hit) => hit.row.seq)).toEqual([5]);
+    // Rows 3 and 7 hold neither word: they answer rows that do (their context, ADR 0052).
+    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([2, 3, 5, 6, 7]);
+    expect(page.hits[0]?.row.seq).toBe(5);
+    expect((await suite.store.search("r", { query: "CREME brulee", mode: "ranked" })).hits.map((hit) => hit.row.seq)).toEqual([8, 9]);
     const paged = await suite.store.search("r", { query: "apples oranges", mode: "ranked", limit: 2 });
     expect(paged.hasMore).toBe(true);
     const rest = await suite.store.search("r", { query: "apples oranges", mode: "ranked", limit: 2, offset: 2 });
-    expect(rest.hits.map((hit) => hit.row.seq)).toEqual([4]);
+    expect([...paged.hits, ...rest.hits].map((hit) => hit.row.seq)).toEqual(page.hits.slice(0, 4).map((hit) => hit.row.seq));
   });
 
-  test("a ranked query drops its English stop words, unless it has nothing else", async () => {
+  test("a ranked query drops its English stop words; one of nothing but stop words is refused, and literal search finds it (ADR 0051)", async () => {
     await suite.store.append("q", [text("what did you do there"), text("the ledger was reconciled"), text("when is it due"), text("ledger")]);
     const question = await suite.store.search("q", { query: "What did the ledger say?", mode: "ranked" });
     expect(question.hits.map((hit) => hit.row.seq)).toEqual((await suite.store.search("q", { query: "ledger say", mode: "ranked" })).hits.map((hit) => hit.row.seq));
-    expect(question.hits.map((hit) => hit.row.seq).sort()).toEqual([2, 4]);
-    expect((await suite.store.search("q", { query: "when is it", mode: "ranked" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
+    // Row 3 holds no query word: it follows row 2, which does (its context, ADR 0052).
+    expect(question.hits.map((hit) => hit.row.seq).sort()).toEqual([2, 3, 4]);
+    await expect(suite.store.search("q", { query: "when is it", mode: "ranked" })).rejects.toSatisfy(
+      (error: unknown) => InvalidQueryError.isInstance(error) && /common English word .*literal mode/.test((error as Error).message),
+    );
+    expect((await suite.store.search("q", { query: "when is it", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3]);
   });
 
-  test("a matching row right after another matching row ranks higher; a row without a query word is never a hit (ADR 0031)", async () => {
+  test("a matching row right after another matching row ranks higher (ADR 0031); a reply is found by the row it answers (ADR 0052)", async () => {
     await suite.store.append("n", [
+      ...Array.from({ length: 6 }, (_, index) => reply(`quiet line ${index}`)),
       text("did you paint the sunrise"),
       reply("yes, the sunrise last year"),
       text("unrelated words here"),
       reply("yes, the sunrise last year"),
       reply("nothing to see"),
+      text("still nothing"),
     ]);
     const page = await suite.store.search("n", { query: "sunrise", mode: "ranked" });
-    // Rows 2 and 4 say the same; row 2 follows a row that matched, so it ranks first although older.
-    expect(page.hits.map((hit) => hit.row.seq)).toEqual([2, 4, 1]);
+    // Rows 8 and 10 say the same; row 8 follows a row that matched, so it ranks first although
+    // older. Rows 9 and 11 hold the word only through the row before them (their context), so
+    // they rank below every row that holds it; row 12 follows such a row: context does not chain.
+    expect(page.hits.map((hit) => hit.row.seq)).toEqual([8, 10, 7, 9, 11]);
+  });
+
+  test("a row's context is the indexed row right before it, never across a reset, a rollover or a hidden row (ADR 0052)", async () => {
+    const quiet = Array.from({ length: 6 }, (_, index) => reply(`quiet line ${index}`));
+    await suite.store.append("x", [...quiet, text("the quokka ledger"), reply("before the floor")]);
+    await suite.store.append("x", [reset(), reply("after the floor")]);
+    await suite.store.append("x", [text("the wombat ledger"), rollover("rx"), leadIn("rx"), reply("after the rollover")]);
+    await suite.store.append("x", [text("the numbat ledger"), text("hidden", { synthetic: true, uiVisible: false, meta: { type: "continue" } }), reply("after a hidden row")]);
+    await suite.store.append("x", [text("the bilby ledger")]);
+    await suite.store.append("x", [reply("in the next append")]);
+    const seqsOf = async (query: string) => (await suite.store.search("x", { query, mode: "ranked", includeCleared: true })).hits.map((hit) => hit.row.seq).sort((left, right) => left - right);
+    expect(await seqsOf("quokka")).toEqual([7, 8]);
+    expect(await seqsOf("wombat")).toEqual([11]);
+    expect(await seqsOf("numbat")).toEqual([15]);
+    // A row appended later still carries the last row of the earlier append as its context.
+    expect(await seqsOf("bilby")).toEqual([18, 19]);
+    // The row right after the floor does not carry what was said before it.
+    expect((await suite.store.search("x", { query: "quokka", mode: "ranked" })).hits).toEqual([]);
   });
 
   // ADR 0016: a ranked search scores at most RANKED_CANDIDATE_LIMIT rows.
@@ -159,16 +190,19 @@ describe("search", () => {
     const half = RANKED_CANDIDATE_LIMIT / 2;
     await suite.store.append("c", [...fillers(half), text("ledger migration is blocked"), ...fillers(half + 100, half), text("ledger totals checked in the progress note")]);
     const page = await suite.store.search("c", { query: "progress ledger", mode: "ranked", limit: 25 });
-    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([half + 1, RANKED_CANDIDATE_LIMIT + 102]);
+    // The rows holding "ledger", and the row after the first (its context holds it, ADR 0052).
+    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([half + 1, half + 2, RANKED_CANDIDATE_LIMIT + 102]);
     expect(page.hasMore).toBe(false);
     // The rare word alone, and rare words together, are ranked as before.
-    expect((await suite.store.search("c", { query: "ledger", mode: "ranked" })).hits).toHaveLength(2);
+    expect((await suite.store.search("c", { query: "ledger", mode: "ranked" })).hits).toHaveLength(3);
     expect((await suite.store.search("c", { query: "ledger blocked", mode: "ranked" })).hits.map((hit) => hit.row.seq)[0]).toBe(half + 1);
   });
 
   test("a ranked query of only common words ranks the newest matching rows, and pages them without gaps or repeats", async () => {
     await suite.store.append("c", [...fillers(RANKED_CANDIDATE_LIMIT + 100), text("ledger totals checked in the progress note"), text("nothing to see")]);
-    const newest = RANKED_CANDIDATE_LIMIT + 101;
+    const ledgerRow = RANKED_CANDIDATE_LIMIT + 101;
+    // The last row holds "progress" through its context only (ADR 0052): a match too.
+    const newest = ledgerRow + 1;
     const seen: number[] = [];
     for (let offset = 0; ; offset += 300) {
       const page = await suite.store.search("c", { query: "progress", mode: "ranked", limit: 300, offset });
@@ -176,38 +210,41 @@ describe("search", () => {
       if (!page.hasMore) break;
     }
     // Equal scores (the fillers) come newest first; the longer row scores lower, and so does
-    // the oldest scored filler, whose previous row was not scored (ADR 0031).
+    // the oldest scored filler, whose previous row was not scored (ADR 0031); the row that holds
+    // the word in its context only scores lowest.
     const oldest = newest - (RANKED_CANDIDATE_LIMIT - 1);
-    const fillersNewestFirst = Array.from({ length: RANKED_CANDIDATE_LIMIT - 2 }, (_, index) => newest - 1 - index);
-    expect(seen).toEqual([...fillersNewestFirst, newest, oldest]);
+    const fillersNewestFirst = Array.from({ length: RANKED_CANDIDATE_LIMIT - 3 }, (_, index) => ledgerRow - 1 - index);
+    expect(seen).toEqual([...fillersNewestFirst, ledgerRow, oldest, newest]);
     const first = await suite.store.search("c", { query: "progress", mode: "ranked", limit: 10 });
     const second = await suite.store.search("c", { query: "progress", mode: "ranked", limit: 10, offset: 10 });
     const both = await suite.store.search("c", { query: "progress", mode: "ranked", limit: 20 });
     expect([...first.hits, ...second.hits].map((hit) => hit.row.seq)).toEqual(both.hits.map((hit) => hit.row.seq));
     expect(second.hasMore).toBe(true);
-    // Older matches stay reachable by narrowing the range (here: before an item).
+    // Older matches stay reachable by narrowing the range (here: before an item). Row 1 has no
+    // context, so it is shorter and scores higher alone, and lifts row 2 above the other fillers.
     const older = await suite.store.search("c", { query: "progress", mode: "ranked", beforeSeq: 50, limit: 100 });
-    expect(older.hits.map((hit) => hit.row.seq)).toEqual(Array.from({ length: 49 }, (_, index) => 49 - index));
+    expect(older.hits.map((hit) => hit.row.seq)).toEqual([2, ...Array.from({ length: 47 }, (_, index) => 49 - index), 1]);
   });
 
   test("ranked search counts words within the searched range: window, privacy floor and session", async () => {
     const quiet = (count: number) => Array.from({ length: count }, (_, index) => reply(`quiet line ${index}`));
     const only = (word: string, count: number) => Array.from({ length: count }, (_, index) => text(`${word} only ${index}`));
     // A range of at most RANKED_CANDIDATE_LIMIT rows keeps every word, however common.
-    const window = [...only("alpha", 200), ...only("beta", 200), ...Array.from({ length: 80 }, (_, index) => text(`alpha beta ${index}`))];
+    const window = [...only("alpha", 150), ...only("beta", 250), ...Array.from({ length: 80 }, (_, index) => text(`alpha beta ${index}`))];
     await suite.store.append("c", [...quiet(RANKED_CANDIDATE_LIMIT), rollover("rc"), ...window]);
     const boundary = RANKED_CANDIDATE_LIMIT + 1;
     const inWindow = await suite.store.search("c", { query: "alpha beta", mode: "ranked", windowId: `w:${boundary}`, limit: 1_000 });
     expect(inWindow.hits).toHaveLength(window.length);
     // Over the whole session (more rows than the limit) the two words together match too many
-    // rows: the rarer is kept, the first one on a tie.
+    // rows: the rarer is kept. Its rows, and the first "beta only" row, whose context holds it.
     const whole = await suite.store.search("c", { query: "alpha beta", mode: "ranked", limit: 1_000 });
-    expect(whole.hits.map((hit) => textOf(hit.row)).every((value) => value.startsWith("alpha"))).toBe(true);
-    expect(whole.hits).toHaveLength(280);
+    expect(whole.hits.map((hit) => textOf(hit.row)).filter((value) => !value.startsWith("alpha"))).toEqual(["beta only 0"]);
+    expect(whole.hits).toHaveLength(231);
 
-    // Rows before the privacy floor do not make a word common.
+    // Rows before the privacy floor do not make a word common. Hits: the two rows, and the row
+    // after the first (its context, ADR 0052).
     await suite.store.append("f", [...fillers(RANKED_CANDIDATE_LIMIT + 1), reset(), text("progress after the reset"), ...quiet(RANKED_CANDIDATE_LIMIT), text("ledger after the reset")]);
-    expect((await suite.store.search("f", { query: "progress ledger", mode: "ranked" })).hits).toHaveLength(2);
+    expect((await suite.store.search("f", { query: "progress ledger", mode: "ranked" })).hits).toHaveLength(3);
 
     // Nor do another session's rows written in between.
     await suite.store.append("d", [text("progress once"), ...quiet(RANKED_CANDIDATE_LIMIT)]);
@@ -216,6 +253,7 @@ describe("search", () => {
     const interleaved = await suite.store.search("d", { query: "progress ledger", mode: "ranked" });
     expect(interleaved.hits.map((hit) => [hit.row.sessionId, hit.row.seq]).sort()).toEqual([
       ["d", 1],
+      ["d", 2],
       ["d", RANKED_CANDIDATE_LIMIT + 2],
     ]);
   });
@@ -315,19 +353,63 @@ describe("search", () => {
     expect(seqsOf(await suite.store.search("b", { query: "progress", mode: "ranked", role: "user", beforeSeq: 100 }))).toEqual([1]);
   });
 
+  /** Every hit of a literal search, paging on where each page says to resume; and how many calls it took. */
+  const allLiteralHits = async (sessionId: string, options: Omit<SearchOptions, "mode" | "beforeSeq">) => {
+    const seqs: number[] = [];
+    let beforeSeq: number | undefined;
+    for (let calls = 1; calls <= 20; calls += 1) {
+      const page = await suite.store.search(sessionId, { ...options, mode: "literal", ...(beforeSeq === undefined ? {} : { beforeSeq }) });
+      seqs.push(...seqsOf(page));
+      if (page.resumeBeforeSeq === undefined) return { seqs, calls, hasMore: page.hasMore };
+      beforeSeq = page.resumeBeforeSeq;
+    }
+    throw new Error("the search did not end within 20 calls");
+  };
+  /** User rows without the word "progress": they hold the filter term `role:user`, not the query. */
+  const userChatter = (count: number) => Array.from({ length: count }, (_, index) => text(`user chatter ${index}`));
+
   test("a filtered literal search reads a bounded number of rows and says where to resume (ADR 0033)", async () => {
-    await suite.store.append("l", [text("progress from the user"), ...fillers(FILTER_SCAN_LIMIT + 100)]);
+    // Many rows of the role, and many matches of the query, but only the oldest row is both.
+    await suite.store.append("l", [text("progress from the user"), ...userChatter(LITERAL_SCAN_LIMIT + 10), ...fillers(LITERAL_SCAN_LIMIT + 100)]);
+    const newest = 2 * LITERAL_SCAN_LIMIT + 111;
     const first = await suite.store.search("l", { query: "progress", mode: "literal", role: "user" });
     expect([seqsOf(first), first.hasMore]).toEqual([[], true]);
     expect(first.resumeBeforeSeq).toBeGreaterThan(1);
-    expect(first.resumeBeforeSeq).toBeLessThanOrEqual(FILTER_SCAN_LIMIT + 101);
-    const second = await suite.store.search("l", { query: "progress", mode: "literal", role: "user", beforeSeq: first.resumeBeforeSeq! });
-    expect([seqsOf(second), second.hasMore, second.resumeBeforeSeq]).toEqual([[1], false, undefined]);
+    expect(first.resumeBeforeSeq).toBeLessThanOrEqual(newest);
+    expect(await allLiteralHits("l", { query: "progress", role: "user" })).toMatchObject({ seqs: [1], hasMore: false });
     // A page that fills first, an unfiltered search and a ranked one never stop early.
     const assistant = await suite.store.search("l", { query: "progress", mode: "literal", role: "assistant", limit: 3 });
-    expect([seqsOf(assistant), assistant.resumeBeforeSeq]).toEqual([[FILTER_SCAN_LIMIT + 101, FILTER_SCAN_LIMIT + 100, FILTER_SCAN_LIMIT + 99], undefined]);
+    expect([seqsOf(assistant), assistant.resumeBeforeSeq]).toEqual([[newest, newest - 1, newest - 2], undefined]);
     expect((await suite.store.search("l", { query: "from the user", mode: "literal" })).resumeBeforeSeq).toBeUndefined();
     expect((await suite.store.search("l", { query: "progress", mode: "ranked", role: "user" })).resumeBeforeSeq).toBeUndefined();
+  });
+
+  test("a filter that no row of the range passes answers an empty last page at once, in both modes (ADR 0051)", async () => {
+    await suite.store.append("n", [...toolRows(), ...fillers(LITERAL_SCAN_LIMIT + 100)]);
+    await suite.store.append("n-other", [{ role: "system", parts: [{ type: "text", text: "routine progress from the system" }] }]);
+    for (const mode of ["literal", "ranked"] as const) {
+      for (const filter of [{ toolName: "grep" }, { role: "system" as const }, { toolName: "bash", role: "user" as const }, { toolName: "bash", beforeSeq: 3 }]) {
+        const page = await suite.store.search("n", { query: "progress", mode, ...filter });
+        expect([mode, filter, seqsOf(page), page.hasMore, page.resumeBeforeSeq]).toEqual([mode, filter, [], false, undefined]);
+      }
+    }
+    // The rows that do pass are found, however many rows match the query alone.
+    expect(seqsOf(await suite.store.search("n", { query: "ledger", mode: "literal", toolName: "BASH" }))).toEqual([6, 3]);
+  });
+
+  test("a filtered literal search finds a tool's rare rows under many matching rows", async () => {
+    await suite.store.append("r", [...toolRows(), ...Array.from({ length: LITERAL_SCAN_LIMIT + 100 }, (_, index) => reply(`the ledger line ${index}`))]);
+    expect(await allLiteralHits("r", { query: "ledger", toolName: "read_file" })).toMatchObject({ seqs: [4], hasMore: false });
+    expect(await allLiteralHits("r", { query: "ledger", toolName: "bash", limit: 1 })).toMatchObject({ seqs: [6] });
+  });
+
+  test("a literal query of punctuation or stop words is searched exactly, and a miss costs a bounded call (ADR 0051)", async () => {
+    await suite.store.append("p", [text("it is what it is ?! ~~"), ...fillers(LITERAL_SCAN_LIMIT + 50)]);
+    for (const query of ["?!", "~~", " ?! ", "it is what it is", "the the the", "!!!"]) {
+      const found = await allLiteralHits("p", { query });
+      expect([query, found.seqs, found.hasMore]).toEqual([query, query === "the the the" || query === "!!!" ? [] : [1], false]);
+      expect(found.calls).toBeLessThanOrEqual(3);
+    }
   });
 
   test("refuses malformed filters and orders", async () => {
@@ -351,7 +433,9 @@ describe("search", () => {
       { query: "", mode: "literal" },
       { query: "   ", mode: "ranked" },
       { query: "x".repeat(10_000), mode: "literal" },
+      { query: "ledger ".repeat(1_500), mode: "ranked" },
       { query: "!!!", mode: "ranked" },
+      { query: "the of and to", mode: "ranked" },
       { query: "x\u0000y", mode: "literal" },
       { query: "needle\u0000", mode: "literal" },
       { query: "alpha\u0000beta", mode: "ranked" },

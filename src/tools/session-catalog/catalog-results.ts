@@ -53,7 +53,10 @@ export interface SessionHits {
   title: string | null;
   project: string | null;
   hits: CrossSessionHit[];
-  /** The session has further hits: search again with this session_id to page through them. */
+  /**
+   * The session has further hits, or (with no hits) was searched only partly: a literal search
+   * reads at most 1,000 items of a session per call. Search again with this session_id to page on.
+   */
   more_hits_in_session: boolean;
 }
 

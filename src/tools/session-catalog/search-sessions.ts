@@ -59,7 +59,9 @@ export async function searchSessions({
     const context: HistoryContext = { store: catalog.store, sessionId: summary.sessionId, floor: summary.floorSeq, lastSeq: summary.lastSeq, recentItems: new RecentItems(), label: STORE_HISTORY_LABEL };
     const result = await searchHistory(context, { ...checked.input, limit: Math.min(HITS_PER_SESSION, limit - found) });
     if (!result.ok) return invalid(result.error.code === "invalid_query" ? "invalid_query" : "invalid_input", result.error.message);
-    if (result.hits.length === 0) continue;
+    // A session without hits is left out, unless its search stopped at the literal scan bound
+    // (ADR 0051): then it is listed with no hits and more_hits_in_session, never passed over silently.
+    if (result.hits.length === 0 && result.note === undefined) continue;
     found += result.hits.length;
     groups.push({
       position,

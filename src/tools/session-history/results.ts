@@ -80,6 +80,8 @@ export interface SearchResult extends PageFields<{ before_item: string } | { off
   action: "search";
   mode: "literal" | "ranked";
   hits: SearchHitEntry[];
+  /** Set when a literal search stopped after reading its bound of items: why the page is short, and what to do. */
+  note?: string;
 }
 
 export interface ReadItemResult extends PageFields<{ offset_chars: number }>, ItemFields {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_RESULT_BYTES } from "../../core/history-view/limits.js";
-import { FILTER_SCAN_LIMIT } from "../../store/filtered-scan.js";
+import { LITERAL_SCAN_LIMIT } from "../../store/filtered-scan.js";
 import type { HistoryStore } from "../../store/port.js";
 import { SESSION_HISTORY_DESCRIPTION, sessionHistoryTool } from "./session-history-tool.js";
 import { backends, type OpenedStore } from "./test-support/backends.js";
@@ -89,8 +89,10 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
   });
 
   it("pages a filtered literal search that stopped early with a plain before_item", async () => {
-    const progress = Array.from({ length: FILTER_SCAN_LIMIT + 50 }, (_unused, index) => rows.assistantText(`progress note ${index}`));
-    await store.append("s1", [rows.userText("progress from the user"), ...progress]);
+    // Many user rows and many matches, but only the oldest row is both: no index narrows it to one call.
+    const chatter = Array.from({ length: LITERAL_SCAN_LIMIT + 10 }, (_unused, index) => rows.userText(`user chatter ${index}`));
+    const progress = Array.from({ length: LITERAL_SCAN_LIMIT + 50 }, (_unused, index) => rows.assistantText(`progress note ${index}`));
+    await store.append("s1", [rows.userText("progress from the user"), ...chatter, ...progress]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const base = { action: "search", query: "progress", role: "user" };
     const first = expectOk(await callTool(historyTool, base), "search");

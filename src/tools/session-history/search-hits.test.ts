@@ -55,7 +55,8 @@ describe.each(backends)("findSnippetHits ($name)", (backend) => {
 
   it("ranks by words and cuts the snippet around the first counted word of a long row", async () => {
     const filler = "filler text ".repeat(200);
-    await store.append("s1", [rows.userText(`${filler}the café opens at nine`), rows.assistantText("Unrelated chatter about lunch")]);
+    // The unrelated row comes first: a row right after the café row would be a hit too (its context, ADR 0052).
+    await store.append("s1", [rows.assistantText("Unrelated chatter about lunch"), rows.userText(`${filler}the café opens at nine`)]);
     const [hit, ...rest] = hitsOf(await findSnippetHits({ store, sessionId: "s1", query: "CAFE", mode: "ranked", limit: 10 }));
     expect(rest).toEqual([]);
     expect(hit!.snippet.text.length).toBeLessThanOrEqual(500);

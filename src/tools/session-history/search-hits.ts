@@ -28,8 +28,8 @@ export interface SnippetHit {
 /** Hits, or a query (or filter) the person has to change (an expected outcome, not an exception). */
 export type SnippetSearchResult = { status: "ok"; hits: SnippetHit[] } | { status: "invalid-query"; message: string };
 
-/** Rounds of a filtered literal search that stopped early (each reads at most 1,000 rows). */
-const MAX_FILTERED_ROUNDS = 10;
+/** Rounds of a literal search that stopped early (each reads at most 1,000 candidate rows, ADR 0033, 0051). */
+const MAX_LITERAL_ROUNDS = 10;
 
 /** Where the snippet starts when the rendered text holds no match (e.g. the match was in metadata). */
 const NO_MATCH: MatchSpan = { start: 0, length: 0 };
@@ -76,9 +76,9 @@ export async function findSnippetHits({
       ...(order === undefined ? {} : { order }),
     };
     hits = [];
-    // A filtered literal search may stop early (ADR 0033); a person waits for a few more rounds.
+    // A literal search may stop early (ADR 0033, 0051); a person waits for a few more rounds.
     let beforeSeq: number | undefined;
-    for (let round = 0; round < MAX_FILTERED_ROUNDS && hits.length < limit; round += 1) {
+    for (let round = 0; round < MAX_LITERAL_ROUNDS && hits.length < limit; round += 1) {
       const page = await store.search(sessionId, { query, mode, limit: limit - hits.length, includeCleared, ...narrowing, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
       hits.push(...page.hits);
       if (page.resumeBeforeSeq === undefined) break;

@@ -92,7 +92,12 @@ describe.each(backends)("session_history search ($name)", (backend) => {
     expect(first).toMatchObject({ has_more: true, next: { offset: 1 } });
     const second = expectOk(await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit: 1, ...first.next }), "search");
     expect(second.hits.map((hit) => hit.item_id)).toEqual(["1"]);
-    expect(second).toMatchObject({ has_more: false, next: null });
+    expect(second).toMatchObject({ has_more: true, next: { offset: 2 } });
+    // Items 4 and 2 hold neither word: they follow items that do (their context, ADR 0052), and rank last.
+    const rest = expectOk(await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit: 2, ...second.next }), "search");
+    expect(rest.hits.map((hit) => hit.item_id)).toEqual(["4", "2"]);
+    expect(rest.hits[0]!.snippet).toBe("A note on the café menu");
+    expect(rest).toMatchObject({ has_more: false, next: null });
     const accent = expectOk(await callTool(historyTool, { action: "search", query: "CAFE", mode: "ranked" }), "search");
     expect(accent.hits.map((hit) => hit.item_id)).toEqual(["4"]);
   });

@@ -8,8 +8,9 @@
 import { fitEntries } from "../../core/history-view/bounded-result.js";
 import { MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
 import { renderRowForSearch } from "../../core/row-text.js";
-import { InvalidQueryError, MAX_QUERY_CHARS, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
+import { InvalidQueryError, queryProblem, type SearchMode } from "../../core/search-query.js";
 import { parseWindowId } from "../../core/windows.js";
+import { LITERAL_SCAN_LIMIT } from "../../store/filtered-scan.js";
 import { isReadable, parseItemCursor, windowAt, type HistoryContext } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
 import { searchHitEntry, snippetFinder } from "./search-hits.js";
@@ -75,15 +76,17 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
     // A filtered literal search that stopped early resumes below the rows it read (ADR 0033).
     const resume = kept.length === entries.length ? page.resumeBeforeSeq : undefined;
     const next = !hasMore ? null : resume !== undefined ? { before_item: String(resume) } : nextPage({ mode, nextOffset: offset + consumed(kept.length), kept });
-    return { label: context.label, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
+    const result: SearchResult = { label: context.label, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
+    return resume === undefined ? result : { ...result, note: stoppedEarlyNote(kept.length) };
   };
   const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
   return fitted?.result ?? build([]);
 }
 
 /**
- * The error result for a query, limit or order no search could answer (empty, too long, no ranked
- * word, limit above the maximum, relevance order of literal hits); `undefined` when the search can run. Shared with cross-session search.
+ * The error result for a query, limit or order no search could answer (empty, too long, a ranked
+ * query without a word or of stop words only, limit above the maximum, relevance order of literal
+ * hits); `undefined` when the search can run. Shared with cross-session search.
  *
  * @example searchQueryProblem({ action: "search", query: "  " })?.error.code // "invalid_query"
  */
@@ -91,12 +94,9 @@ export function searchQueryProblem(input: SessionHistoryInput): SessionHistoryEr
   const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") => errorResult({ action: "search", code, message });
   const query = input.query ?? "";
   if (query.trim().length === 0) return invalid("search needs a query: pass the text to look for in `query`.", "invalid_query");
-  if (query.length > MAX_QUERY_CHARS) {
-    return invalid(`The query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`, "invalid_query");
-  }
-  if ((input.mode ?? "literal") === "ranked" && rankedQueryWords(query).length === 0) {
-    return invalid("A ranked search needs at least one word of letters or digits; use mode 'literal' to search for punctuation.", "invalid_query");
-  }
+  // The store's own rules (too long, NUL, a ranked query without a word or of stop words only, ADR 0051).
+  const problem = queryProblem(query, input.mode ?? "literal");
+  if (problem !== undefined) return invalid(problem, "invalid_query");
   const limit = input.limit ?? SEARCH_LIMIT.default;
   if (limit > SEARCH_LIMIT.max) return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
   if ((input.mode ?? "literal") === "literal" && input.order === "relevance") {
@@ -104,6 +104,15 @@ export function searchQueryProblem(input: SessionHistoryInput): SessionHistoryEr
   }
   if (input.tool_name != null && input.tool_name.trim().length === 0) return invalid("tool_name must name a tool, such as 'read_file'; got only spaces.");
   return undefined;
+}
+
+/** Why a literal page that stopped at the scan bound holds fewer hits than asked for, and what to do (ADR 0051). */
+function stoppedEarlyNote(hits: number): string {
+  const found = hits === 0 ? "No match" : `Only ${hits} match${hits === 1 ? "" : "es"}`;
+  return (
+    `${found} among the ${LITERAL_SCAN_LIMIT.toLocaleString("en")} items this call read, newest first; older items are not searched yet. ` +
+    "Repeat the call with `next` to search them, or narrow it with window_id, role, tool_name or a more distinctive query."
+  );
 }
 
 function nextPage({ mode, nextOffset, kept }: { mode: SearchMode; nextOffset: number; kept: readonly SearchHitEntry[] }): SearchResult["next"] {

@@ -9,6 +9,7 @@ import { renderRowText } from "../../../core/row-text.js";
 import type { RowInput } from "../../../core/row.js";
 import { openStore } from "../../open-store.js";
 import { decodeRow } from "../../row-codec.js";
+import { dropFilterTerms } from "./format-five-database.js";
 
 const FORMAT_THREE_INDEXES = `
 DROP TABLE ctxwin_search_literal;
@@ -21,9 +22,10 @@ CREATE VIRTUAL TABLE ctxwin_search_words USING fts5(
 );
 `;
 
-/** Turns a format-4 file's search indexes back into format 3's (same text, old options). */
+/** Turns a newer file's search indexes back into format 3's (same text, old options), without format 6's filter terms. */
 export function downgradeSearchIndexes(db: Database.Database): void {
   db.transaction(() => {
+    dropFilterTerms(db);
     db.exec(FORMAT_THREE_INDEXES);
     const rows = db.prepare("SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1");
     const literal = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");

@@ -1,0 +1,49 @@
+/**
+ * How the PostgreSQL backend picks a search statement's plan where it knows more than the
+ * planner's statistics (ADR 0036; docs/benchmarks.md, store, PostgreSQL): walk the newest rows of
+ * the range testing each, or read what an index lists.
+ */
+import type pg from "pg";
+import type { WordStatistics } from "./word-shares.js";
+
+export type PlannerMethod = "enable_seqscan" | "enable_indexscan" | "enable_bitmapscan";
+/** Read the range's rows newest first (primary key), testing each row's words. */
+export const WALK_ROWS: PlannerMethod[] = ["enable_seqscan", "enable_bitmapscan"];
+/** Read the rows the word index lists. */
+export const USE_WORD_INDEX: PlannerMethod[] = ["enable_seqscan", "enable_indexscan"];
+/** Read the rows an index lists (GIN indexes serve only bitmap scans: the trigram one, or the key's range). */
+export const USE_TEXT_INDEX = USE_WORD_INDEX;
+
+/**
+ * Runs `work` with the planner methods `off` disabled and the others enabled: ctxwin picks the
+ * plan where it knows more than the planner's statistics. The settings are local to the search's
+ * read transaction (`set_config(..., true)`), so they end with it; each planned statement sets
+ * all three, and the statements between them (rows by seq) are served alike by any plan.
+ *
+ * @example await withPlan(client, WALK_ROWS, () => client.query(...));
+ */
+export async function withPlan<T>(client: pg.PoolClient, off: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> {
+  if (off.length === 0) return work();
+  const methods: PlannerMethod[] = ["enable_seqscan", "enable_indexscan", "enable_bitmapscan"];
+  const settings = methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`);
+  await client.query(`SELECT ${settings.join(", ")}`);
+  return work();
+}
+
+/** Testing one row's words on a walk costs about as much as this many word-index entries (docs/benchmarks.md). */
+const WALK_ROW_IN_INDEX_ENTRIES = 16;
+
+/**
+ * How many of the newest rows to walk to find `wanted` rows of a word, or undefined when listing
+ * all of the word's rows from the word index costs less. The walk reads about `wanted / share`
+ * rows and the index `share × tableRows` entries; the walk is allowed four times its expected
+ * rows, since the share is the whole table's and this session's may be lower (the index then
+ * takes over). A word without statistics counts as rare.
+ *
+ * @example walkLimit("the", 500, { shares: new Map([["the", 0.99]]), tableRows: 100_000 }) // 2021
+ */
+export function walkLimit(word: string, wanted: number, { shares, tableRows }: WordStatistics): number | undefined {
+  const share = shares.get(word) ?? 0;
+  if (share <= 0 || (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES >= share * tableRows) return undefined;
+  return Math.ceil((4 * wanted) / share);
+}

@@ -1,0 +1,157 @@
+/**
+ * Ranked search's order on the PostgreSQL backend, under the rules every backend shares:
+ * `selectRankedWords` keeps the rarest words when the range holds more than
+ * `RANKED_CANDIDATE_LIMIT` rows (ADR 0016), only the newest `RANKED_CANDIDATE_LIMIT` rows holding
+ * any of them are scored, with BM25 exactly as SQLite's FTS5 computes it (`core/bm25.ts`: each
+ * kept word's own and context occurrences and the row's term count come from the row, ADR 0052),
+ * and `orderRankedCandidates` orders them (ADR 0031). Word weights come from the session: its
+ * indexed rows and terms (counted by every append), and the rows holding each word, counted
+ * exactly up to `RANKED_CANDIDATE_LIMIT` and estimated above from how far back the newest
+ * `RANKED_CANDIDATE_LIMIT` of them reach (such a word weighs little either way).
+ */
+import type pg from "pg";
+import { bm25Scorer, type TermCounts } from "../../core/bm25.js";
+import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-search-plan.js";
+import { orderRankedCandidates } from "../../core/ranked-score.js";
+import { rankedQueryWords } from "../../core/search-query.js";
+import type { CheckedSearch } from "../options.js";
+import { USE_WORD_INDEX, WALK_ROWS, walkLimit, withPlan, type PlannerMethod } from "./planner-methods.js";
+import type { TableNames } from "./schema.js";
+import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
+import type { WordShares, WordStatistics } from "./word-shares.js";
+
+export interface RankedOrderContext {
+  client: pg.PoolClient;
+  tables: TableNames;
+  sessionKey: number;
+  lastSeq: number;
+  /** Exclusive seq bounds of the searched range (floor, window, before-item applied). */
+  lowSeq: number;
+  highSeq: number;
+  wordShares: WordShares;
+  /** The session's rows in the ranked index and their terms (own and context). */
+  indexedRows: number;
+  indexedTerms: number;
+}
+
+interface Candidate {
+  seq: number;
+  length: number;
+  counts: Map<string, TermCounts>;
+}
+
+/** Seqs of the scored rows (at most `RANKED_CANDIDATE_LIMIT`), in result order. */
+export async function rankedOrder(context: RankedOrderContext, checked: CheckedSearch): Promise<number[]> {
+  const { client, tables, sessionKey, lastSeq, lowSeq, highSeq } = context;
+  // Seqs are gap-free from 1 to lastSeq, so the range's row count needs no query.
+  const top = Math.min(highSeq, lastSeq + 1);
+  const rangeRows = Math.max(0, top - 1 - lowSeq);
+  /** The lower seq bound of a walk over the newest `rows` rows below `high`. */
+  const walkFloor = (rows: number, low = lowSeq, high = top) => Math.max(low, high - 1 - rows);
+  let statistics: Promise<WordStatistics> | undefined;
+  const shares = () => (statistics ??= context.wordShares(client));
+  /** How many rows hold `word` in (low, high), counting at most `cap`. */
+  const count = (word: string, cap: number, low: number, high: number, plan: PlannerMethod[]) =>
+    withPlan(client, plan, async () => {
+      const result = await client.query<{ matches: number }>(
+        `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows}
+         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery LIMIT $5) matching`,
+        [sessionKey, low, high, anyWordQuery([word]), cap],
+      );
+      return result.rows[0]?.matches ?? 0;
+    });
+  /** The seq of the oldest of the newest `cap` rows holding `word` below `high`. */
+  const oldestOfNewest = (word: string, cap: number, low: number, high: number, plan: PlannerMethod[]) =>
+    withPlan(client, plan, async () => {
+      const result = await client.query<{ matches: number; oldest: number | null }>(
+        `SELECT count(*)::int AS matches, min(seq) AS oldest FROM (SELECT seq FROM ${tables.rows}
+         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery ORDER BY seq DESC LIMIT $5) matching`,
+        [sessionKey, low, high, anyWordQuery([word]), cap],
+      );
+      return { matches: result.rows[0]?.matches ?? 0, oldest: Number(result.rows[0]?.oldest ?? low) };
+    });
+  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a common
+  // word reaches the cap within a few thousand rows, a rarer one is counted from the word index
+  // (walkLimit; docs/benchmarks.md, store, PostgreSQL). A walk that ends short of the cap
+  // proves nothing about the older rows: the index counts the whole range then.
+  const countRows = async (word: string, cap: number, low: number, high: number) => {
+    const walk = high - 1 - low > RANKED_CANDIDATE_LIMIT ? walkLimit(word, cap, await shares()) : undefined;
+    const walked = walk === undefined ? 0 : await count(word, cap, walkFloor(walk, low, high), high, WALK_ROWS);
+    return walked >= cap ? walked : count(word, cap, low, high, USE_WORD_INDEX);
+  };
+  /** Rows of the session holding a word whose count reached the cap: estimated from how far back its newest `cap` reach. */
+  const estimateRows = async (word: string, cap: number) => {
+    const walk = walkLimit(word, cap, await shares());
+    const walked = walk === undefined ? undefined : await oldestOfNewest(word, cap, walkFloor(walk, 0, lastSeq + 1), lastSeq + 1, WALK_ROWS);
+    const { matches, oldest } = walked !== undefined && walked.matches >= cap ? walked : await oldestOfNewest(word, cap, 0, lastSeq + 1, USE_WORD_INDEX);
+    return Math.round((matches * lastSeq) / Math.max(1, lastSeq - oldest + 1));
+  };
+
+  const cap = RANKED_CANDIDATE_LIMIT + 1;
+  const words = rankedQueryWords(checked.query);
+  const rangeCounts = new Map<string, number>();
+  // selectRankedWords asks for counts synchronously, and only in this case: count first.
+  if (words.length > 1 && rangeRows > RANKED_CANDIDATE_LIMIT) {
+    for (const word of words) rangeCounts.set(word, await countRows(word, cap, lowSeq, highSeq));
+  }
+  const kept = selectRankedWords({ words, rangeRows, countRows: (word) => rangeCounts.get(word) ?? 0 });
+  const keptRows = kept.reduce((sum, word) => sum + (rangeCounts.get(word) ?? 0), 0);
+
+  // The newest matching rows (at most RANKED_CANDIDATE_LIMIT), with the kept words' counts. When
+  // the words were counted, how they are read follows the counts, not the planner's statistics,
+  // whose guesses flipped the plan between runs (docs/benchmarks.md): few matches come from the
+  // word index (walking the rows newest first would read the whole range), many from the rows
+  // newest first (the word index would list every match in the table before sorting). A single
+  // word, not counted, walks a bounded number of rows by its share and turns to the index if they
+  // hold too few.
+  const read = (low: number, plan: PlannerMethod[]) => withPlan(client, plan, () => candidateTerms(context, kept, low));
+  let candidates: Candidate[];
+  if (rangeCounts.size > 0) candidates = await read(lowSeq, keptRows <= RANKED_CANDIDATE_LIMIT ? USE_WORD_INDEX : WALK_ROWS);
+  else if (kept.length !== 1 || rangeRows <= RANKED_CANDIDATE_LIMIT) candidates = await read(lowSeq, []);
+  else {
+    const walk = walkLimit(kept[0]!, RANKED_CANDIDATE_LIMIT, await shares());
+    const walked = walk === undefined ? [] : await read(walkFloor(walk), WALK_ROWS);
+    const walkedEnough = walked.length >= RANKED_CANDIDATE_LIMIT || (walk !== undefined && walkFloor(walk) === lowSeq);
+    candidates = walkedEnough ? walked : await read(lowSeq, USE_WORD_INDEX);
+  }
+
+  // Rows holding each kept word in the whole session: the range's count serves when the range is
+  // the whole session and the count is exact.
+  const wholeSession = lowSeq <= 0 && top > lastSeq;
+  const wordRows = new Map<string, number>();
+  for (const word of kept) {
+    const counted = (wholeSession ? rangeCounts.get(word) : undefined) ?? (await countRows(word, cap, 0, lastSeq + 1));
+    wordRows.set(word, counted < cap ? counted : await estimateRows(word, cap));
+  }
+  const score = bm25Scorer({ words: kept, rows: context.indexedRows, terms: context.indexedTerms, wordRows: (word) => wordRows.get(word) ?? 0 });
+  return orderRankedCandidates(
+    candidates.map((candidate) => ({ key: candidate.seq, position: candidate.seq, score: score(candidate) })),
+    { order: checked.order },
+  );
+}
+
+/**
+ * The newest `RANKED_CANDIDATE_LIMIT` rows above `low` holding any of `words`, each with its
+ * term count and each word's own (label A) and context (label B) occurrences.
+ */
+async function candidateTerms({ client, tables, sessionKey, highSeq }: RankedOrderContext, words: readonly string[], low: number): Promise<Candidate[]> {
+  const result = await client.query<{ seq: number; word_count: number; lexeme: string; own: number; context: number }>(
+    `SELECT r.seq, r.word_count, u.lexeme,
+       coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
+       coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
+     FROM ${tables.rows} r CROSS JOIN LATERAL unnest(r.words) AS u
+     WHERE r.session_key = $1 AND r.seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
+       WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
+       ORDER BY seq DESC LIMIT $5))
+       AND u.lexeme = ANY ($6::text[])`,
+    [sessionKey, low, highSeq, anyWordQuery(words), RANKED_CANDIDATE_LIMIT, words],
+  );
+  const bySeq = new Map<number, Candidate>();
+  for (const entry of result.rows) {
+    const seq = Number(entry.seq);
+    let candidate = bySeq.get(seq);
+    if (candidate === undefined) bySeq.set(seq, (candidate = { seq, length: entry.word_count, counts: new Map() }));
+    candidate.counts.set(entry.lexeme, { own: entry.own, context: entry.context });
+  }
+  return [...bySeq.values()];
+}
