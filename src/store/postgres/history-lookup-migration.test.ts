@@ -10,6 +10,7 @@ import type { RowInput } from "../../core/row.js";
 import { foldCase } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { wordVector } from "./word-vector.js";
 
 const rows: RowInput[] = [
@@ -48,7 +49,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", (
     } finally {
       await reopened.close();
     }
-    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([{ value: "2" }]);
+    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
     expect((await admin.query(`SELECT literal_text, words FROM ${schema}.ctxwin_rows WHERE seq = 2`)).rows).toEqual([{ literal_text: null, words: null }]);
   });
 });

@@ -11,7 +11,7 @@
  */
 
 /** Format version written by this build. */
-export const POSTGRES_FORMAT_VERSION = 2;
+export const POSTGRES_FORMAT_VERSION = 4;
 
 export const DEFAULT_POSTGRES_SCHEMA = "ctxwin";
 

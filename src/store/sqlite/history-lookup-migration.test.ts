@@ -13,6 +13,7 @@ import type { RowInput } from "../../core/row.js";
 import { openStore } from "../open-store.js";
 import { decodeRow } from "../row-codec.js";
 import { wordIndexText } from "./search-index.js";
+import { STORE_FORMAT_VERSION } from "./schema.js";
 
 const folders: string[] = [];
 afterEach(() => {
@@ -58,7 +59,7 @@ describe("SQLite store format 4 → 5", () => {
       await reopened.close();
     }
     const check = new Database(file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(5);
+    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
     expect((check.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as { n: number }).n).toBe(1);
     check.close();
   });

@@ -5,13 +5,14 @@
  */
 import type Database from "better-sqlite3";
 import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
+import { addSessionLineage } from "./lineage-migration.js";
 import { rebuildSearchIndexes, reindexHistoryLookups } from "./search-index.js";
 
 /** "ctxw" as a big-endian 32-bit integer. */
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 5;
+export const STORE_FORMAT_VERSION = 7;
 
 /** The two search indexes as format 1 created them (format 4 rebuilds them: `SEARCH_INDEXES_V4`, which `ctxwin doctor` also uses). */
 export const SEARCH_INDEX_SCHEMA = `
@@ -100,4 +101,9 @@ ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
   // 4 → 5: rows holding a history lookup are indexed without it (issue 27: search never returns
   // the agent's own lookups).
   4: reindexHistoryLookups,
+  // 5 → 6: reserved for the search-index change developed on another branch; nothing to do in
+  // this one. On merge that step takes this key and the lineage step below follows it.
+  5: "",
+  // 6 → 7: sessions record their parent and fork origin (issue 30, ADR 0059).
+  6: addSessionLineage,
 };
