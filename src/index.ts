@@ -78,6 +78,7 @@ export type {
 } from "./store/port.js";
 export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
 export { ForkRefusedError, SessionHasForksError, type ForkRefusal } from "./store/lineage/lineage-errors.js";
+export { TASK_TOOL_NAME, type SubagentDefinition, type SubagentSettings, type TaskResult } from "./session/subagents/subagent-types.js";
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";

@@ -74,12 +74,12 @@ async function visibleRows(store: HistoryStore, sessionId: string, afterSeq: num
   return visible;
 }
 
-/** How many of the session's windows open at or after `boundarySeq`. */
+/** How many of the session's windows open at or after `boundarySeq`: newest first, in pages that grow, stopping below it. */
 async function windowsFrom(store: HistoryStore, sessionId: string, boundarySeq: number): Promise<number> {
   let count = 0;
   let beforeWindow: string | undefined;
-  for (;;) {
-    const page = await store.windows(sessionId, { includeCleared: true, limit: MAX_PAGE_LIMIT, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+  for (let limit = 8; ; limit = Math.min(limit * 4, MAX_PAGE_LIMIT)) {
+    const page = await store.windows(sessionId, { includeCleared: true, limit, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
     const from = page.windows.filter((window) => window.boundarySeq >= boundarySeq);
     count += from.length;
     const oldest = page.windows.at(-1);
