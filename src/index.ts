@@ -58,13 +58,17 @@ export type {
   ActiveWindow,
   AppendOptions,
   FloorOptions,
+  ForkOptions,
+  ForkOrigin,
   HistoryStore,
   ItemPage,
   ItemsOptions,
   SearchHit,
   SearchOptions,
   SearchPage,
+  SessionParent,
   SessionSummary,
+  SessionsOptions,
   StoreDiagnostics,
   StoreWarning,
   StoredRow,
@@ -73,6 +77,8 @@ export type {
   WindowsOptions,
 } from "./store/port.js";
 export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
+export { ForkRefusedError, SessionHasForksError, type ForkRefusal } from "./store/lineage/lineage-errors.js";
+export { TASK_TOOL_NAME, type SubagentDefinition, type SubagentSettings, type TaskResult } from "./session/subagents/subagent-types.js";
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";

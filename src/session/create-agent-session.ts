@@ -29,6 +29,7 @@ import { newContextRequester } from "./new-context.js";
 import { loopSettingsOf } from "./loop-settings.js";
 import { sendAsUIMessageStream, type UIMessageStreamOptions } from "./ui-message-stream.js";
 import { createWindowMemories } from "./window-memories.js";
+import { subagentTaskTool } from "./subagents/subagent-task-tool.js";
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -122,6 +123,9 @@ export function createSessionEngine({
   providerOptions,
   callSettings,
   toolChoice,
+  subagents,
+  subagentSettings,
+  subagentDepth = 0,
 }: AgentSessionOptions): SessionEngine {
   assertSessionId(sessionId);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
@@ -139,6 +143,23 @@ export function createSessionEngine({
     historyTool: historyTool({ store, sessionId }),
     ...(memory === false ? {} : { memoryTool: memoryTool({ root: memory.root, sessionId, readOnly: memory.readOnly === true, now }) }),
     ...(offersNewContext ? { newContextTool: newContextTool({ request: newContextRequester(() => context) }) } : {}),
+    ...(subagents === undefined || Object.keys(subagents).length === 0
+      ? {}
+      : {
+          taskTool: subagentTaskTool({
+            store,
+            sessionId,
+            subagents,
+            settings: subagentSettings,
+            depth: subagentDepth,
+            parentModel: () => primaryModel(context),
+            parentBudget: budget,
+            parentMemory: memory,
+            generateId,
+            inherited: { now, generateId, logWarning, maxRetries, retryDelay },
+            startChild: createAgentSession,
+          }),
+        }),
   });
   const warned = new Set<string>();
   const events = createSessionEvents({ sink: () => context.activeSink });

@@ -7,6 +7,7 @@ import type { RolloverReason, RowPart } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
 import type { BudgetSettings, BudgetStrategy, SessionBudgetPolicy } from "./budget-policy.js";
 import type { CacheTtl } from "./cache-breakpoints.js";
+import type { SubagentDefinition, SubagentSettings } from "./subagents/subagent-types.js";
 import type { LoopSettings } from "./loop-settings.js";
 
 export type { BudgetStrategy } from "./budget-policy.js";
@@ -68,6 +69,14 @@ export interface AgentSessionOptions {
   budget?: SessionBudgetOptions;
   /** Memory tool and hot memories (`{ root }`), or `false` (default) for none. */
   memory?: { root: string; readOnly?: boolean } | false;
+  /**
+   * Sub-agents the session may delegate to with the `task` tool (ADR 0060); each task runs as a
+   * child session of this one. The tool is allowlisted like `session_history`.
+   */
+  subagents?: Readonly<Record<string, SubagentDefinition>>;
+  subagentSettings?: SubagentSettings;
+  /** How deep this session is among sub-agents (set by the `task` tool; 0 by default). */
+  subagentDepth?: number;
   /** Continuity across a rollover in the middle of a turn (all on by default). */
   continuity?: ContinuityOptions;
   /** Most steps of one turn (default 20). */

@@ -8,6 +8,7 @@ import type { Tool, ToolSet } from "ai";
 import { SESSION_HISTORY_TOOL_NAME } from "../core/row-text.js";
 import { NEW_CONTEXT_TOOL_NAME } from "../core/rollover/new-context.js";
 import type { ToolPolicy } from "./session-types.js";
+import { TASK_TOOL_NAME } from "./subagents/subagent-types.js";
 
 export const MEMORY_TOOL_NAME = "memory";
 
@@ -27,6 +28,7 @@ export function buildToolSet({
   historyTool,
   memoryTool,
   newContextTool,
+  taskTool,
 }: {
   tools?: ToolSet;
   toolPolicy?: ToolPolicy;
@@ -34,11 +36,14 @@ export function buildToolSet({
   memoryTool?: Tool;
   /** The `new_context` tool, when the session opted in. */
   newContextTool?: Tool;
+  /** The `task` tool, when the session has sub-agents (ADR 0060). */
+  taskTool?: Tool;
 }): SessionToolSet {
   const candidates: ToolSet = { ...tools };
   if (historyTool !== undefined) candidates[SESSION_HISTORY_TOOL_NAME] = historyTool;
   if (memoryTool !== undefined) candidates[MEMORY_TOOL_NAME] = memoryTool;
   if (newContextTool !== undefined) candidates[NEW_CONTEXT_TOOL_NAME] = newContextTool;
+  if (taskTool !== undefined) candidates[TASK_TOOL_NAME] = taskTool;
   const allow = toolPolicy?.allow === undefined ? undefined : new Set(toolPolicy.allow);
   const granted: ToolSet = {};
   for (const [name, definition] of Object.entries(candidates)) {

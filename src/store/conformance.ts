@@ -12,6 +12,7 @@ import type { HistoryStore } from "./port.js";
 import { compaction, leadIn, reply, reset, rollover, text, textOf } from "./test-support/conformance-rows.js";
 import { describeHistoryLookupConformance } from "./test-support/conformance-history-lookups.js";
 import { describeHugeRowConformance } from "./test-support/conformance-huge-rows.js";
+import { describeLineageConformance } from "./test-support/conformance-lineage.js";
 import { describeSearchConformance } from "./test-support/conformance-search.js";
 
 export interface ConformanceContext {
@@ -294,6 +295,13 @@ export function describeStoreConformance(name: string, open: (context: Conforman
     });
 
     describeHugeRowConformance({
+      get store() {
+        return store;
+      },
+      test,
+    });
+
+    describeLineageConformance({
       get store() {
         return store;
       },

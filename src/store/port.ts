@@ -14,6 +14,38 @@ export interface AppendOptions {
   operationId?: string;
   /** Refuse the write (AppendConflictError) unless the session's last seq is exactly this. */
   expectLastSeq?: number;
+  /**
+   * The session's parent (a sub-agent's session: the parent session and the item id of its
+   * `task` call). Recorded when this append creates the session; an existing session keeps its own.
+   */
+  parent?: SessionParent;
+}
+
+/** Who started a child session: the parent session and the item id of the `task` call. */
+export interface SessionParent {
+  sessionId: string;
+  itemId: string;
+}
+
+/** Where a fork starts: its origin session and the last seq it shares with it. */
+export interface ForkOrigin {
+  sessionId: string;
+  atSeq: number;
+}
+
+export interface ForkOptions {
+  /** The last seq of the origin the fork shares; the fork's own rows start at `atSeq + 1`. */
+  atSeq: number;
+  /** The new session's id; it must not exist yet. */
+  newSessionId: string;
+}
+
+/** Filters of `sessions()`; without them every session is listed. */
+export interface SessionsOptions {
+  /** Only the children of this session (sessions whose parent it is). */
+  parentSessionId?: string;
+  /** Only the forks of this session. */
+  forkOfSessionId?: string;
 }
 
 /** Read options shared by the history views. */
@@ -144,6 +176,10 @@ export interface SessionSummary {
   windowCount: number;
   createdAt: string;
   updatedAt: string;
+  /** Set for a child session (a sub-agent's). */
+  parent?: SessionParent;
+  /** Set for a fork: its rows up to `atSeq` are its origin's (ADR 0059). */
+  forkOf?: ForkOrigin;
 }
 
 /** A problem the store worked around without failing the call. */
@@ -175,10 +211,17 @@ export interface HistoryStore {
   lastSeq(sessionId: string): Promise<number>;
   /** Seq of the newest manual reset boundary (0 when none). */
   privacyFloor(sessionId: string): Promise<number>;
-  sessions(): Promise<SessionSummary[]>;
+  sessions(options?: SessionsOptions): Promise<SessionSummary[]>;
   /** One session's summary, or `undefined` when it has no rows. */
   session(sessionId: string): Promise<SessionSummary | undefined>;
-  /** Removes a session and its index entries; `false` when it did not exist. */
+  /**
+   * A new session sharing `sessionId`'s history up to `atSeq` without copying it (ADR 0059), with the
+   * privacy floor, windows and boundaries as they were at `atSeq`. Refused (`ForkRefusedError`,
+   * nothing written) for an unknown session or seq, a seq at or behind the privacy floor, or an
+   * existing `newSessionId`.
+   */
+  fork(sessionId: string, options: ForkOptions): Promise<SessionSummary>;
+  /** Removes a session and its index entries; `false` when it did not exist. Refused while it has forks. */
   deleteSession(sessionId: string): Promise<boolean>;
   /** Counters of problems worked around since the store was opened. */
   diagnostics(): StoreDiagnostics;

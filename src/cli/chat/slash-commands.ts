@@ -1,6 +1,6 @@
 /**
  * The slash commands of `ctxwin chat`: `/usage`, `/windows`, `/search <text>`, `/clear --soft`,
- * `/compact`, `/notes`, `/help`, `/exit`. Windows and search use the same queries as
+ * `/compact`, `/notes`, `/fork`, `/help`, `/exit`. Windows and search use the same queries as
  * `ctxwin history` (the tool's rules and privacy floor); the notes file is read from disk.
  */
 import { readFile } from "node:fs/promises";
@@ -16,6 +16,7 @@ import { formatTokens, renderBudgetBar } from "../terminal/budget-bar.js";
 import type { ChatOutput } from "./chat-output.js";
 import { describeFailure } from "./describe-failure.js";
 import { compactionText } from "./turn-printer.js";
+import { forkChat } from "./fork-command.js";
 
 /** Most hits `/search` prints. */
 const SEARCH_LIMIT = 20;
@@ -41,6 +42,7 @@ export const SLASH_HELP = [
   "/notes          the agent's notes file, pinned into every request",
   "/compact        summarize the window into a new one (the classic approach)",
   "/clear --soft   start a fresh window; the agent can no longer see what came before",
+  "/fork [<item>]  a new session sharing this one up to an item (default: the last); nothing is copied",
   "/help           this list",
   "/exit           end the chat (Ctrl-D and Ctrl-C at the prompt too)",
   "A line starting with // is sent as a message starting with /.",
@@ -89,6 +91,9 @@ export async function runSlashCommand(command: SlashCommand, context: SlashConte
       break;
     case "clear":
       await clear(context, command.argument);
+      break;
+    case "fork":
+      await forkChat(context, command.argument);
       break;
     default:
       output.problem(`unknown command /${command.name}: /help lists the commands (start a message with // to send a leading /).`);

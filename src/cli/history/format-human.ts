@@ -7,12 +7,34 @@ import type { ReadEntry, SessionEntry } from "./history-queries.js";
 /** @example formatSessions([]) // "No sessions." */
 export function formatSessions(sessions: readonly SessionEntry[]): string {
   if (sessions.length === 0) return "No sessions.";
-  return sessions
-    .map((session) => {
-      const floor = session.floor_item === "0" ? "" : `  reset at #${session.floor_item}`;
-      return `${session.session_id}  ${plural(session.window_count, "window")}  last item #${session.last_item}  updated ${session.updated_at}${floor}`;
-    })
-    .join("\n");
+  const known = new Set(sessions.map((session) => session.session_id));
+  const childrenOf = new Map<string, SessionEntry[]>();
+  for (const session of sessions) {
+    const parent = session.parent_session_id;
+    if (parent !== undefined && known.has(parent) && parent !== session.session_id) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), session]);
+  }
+  const lines: string[] = [];
+  const visit = (session: SessionEntry, depth: number, seen: Set<string>) => {
+    if (seen.has(session.session_id)) return;
+    seen.add(session.session_id);
+    lines.push(`${depth === 0 ? "" : `${"  ".repeat(depth - 1)}└ `}${sessionLine(session)}`);
+    for (const child of childrenOf.get(session.session_id) ?? []) visit(child, depth + 1, seen);
+  };
+  const seen = new Set<string>();
+  for (const session of sessions) {
+    const parent = session.parent_session_id;
+    if (parent === undefined || !known.has(parent)) visit(session, 0, seen);
+  }
+  // A cycle of parents (only a hand-written store can hold one) is still listed.
+  for (const session of sessions) visit(session, 0, seen);
+  return lines.join("\n");
+}
+
+function sessionLine(session: SessionEntry): string {
+  const floor = session.floor_item === "0" ? "" : `  reset at #${session.floor_item}`;
+  const task = session.parent_item === undefined ? "" : `  (task at ${session.parent_session_id ?? "?"} #${session.parent_item})`;
+  const fork = session.fork_of === undefined ? "" : `  (fork of ${session.fork_of} at #${session.fork_at_item ?? "?"})`;
+  return `${session.session_id}  ${plural(session.window_count, "window")}  last item #${session.last_item}  updated ${session.updated_at}${floor}${task}${fork}`;
 }
 
 /** @example formatWindows([]) // "No windows." */

@@ -13,6 +13,7 @@ import { formatHits, formatItems, formatRead, formatSessions, formatWindows } fr
 import { HistoryCommandError } from "./history-errors.js";
 import { listItemEntries, listSessions, listWindowEntries, openScope, readEntry, searchEntries, type HistoryScope } from "./history-queries.js";
 import { openProjectStore } from "./open-project-store.js";
+import { forkSession } from "./fork-session.js";
 import { DEFAULT_USAGE_WINDOWS, formatUsage, sessionTimeline } from "./usage-command.js";
 import { timelineSettingsOf } from "../../core/timeline/timeline-settings.js";
 import { readConfigFile } from "../../store/config-file.js";
@@ -65,6 +66,26 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       return options.json === true ? sessions : formatSessions(sessions);
     }),
   );
+
+  history
+    .command("fork")
+    .description("Start a new session that shares a session's history up to an item (nothing is copied)")
+    .argument("<session>", "session id")
+    .requiredOption("--at <item>", "the last item the fork shares, e.g. 42")
+    .option("--as <id>", "the new session's id (default: <session>-fork-<8 characters>)")
+    .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
+    .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
+    .option("--json", "print the new session's summary as JSON")
+    .action((session: string, options: CommonOptions & { at: string; as?: string }) =>
+      run(
+        options,
+        async ({ store }) => {
+          const fork = await forkSession({ store, sessionId: session, at: options.at, ...(options.as === undefined ? {} : { as: options.as }) });
+          return options.json === true ? fork : `Forked ${session} at #${options.at} as ${fork.session_id}.`;
+        },
+        { writable: true },
+      ),
+    );
 
   withCommonOptions(history.command("windows").description("List the context windows of a session, oldest first").argument("<session>", "session id")).action(
     (session: string, options: CommonOptions) =>
@@ -173,10 +194,14 @@ function scopeOf(store: HistoryStore, sessionId: string, options: CommonOptions)
 
 /** Opens the store, runs one command, prints its result, and turns failures into one stderr line and exit code 1. */
 function runner(output: HistoryOutput) {
-  return async (options: CommonOptions, body: (context: { store: HistoryStore }) => Promise<unknown>): Promise<void> => {
+  return async (options: CommonOptions, body: (context: { store: HistoryStore }) => Promise<unknown>, { writable = false }: { writable?: boolean } = {}): Promise<void> => {
     let store: HistoryStore | undefined;
     try {
-      store = openProjectStore({ ...(options.dir === undefined ? {} : { directory: options.dir }), ...(options.store === undefined ? {} : { store: options.store }) });
+      store = openProjectStore({
+        ...(options.dir === undefined ? {} : { directory: options.dir }),
+        ...(options.store === undefined ? {} : { store: options.store }),
+        readOnly: !writable,
+      });
       const result = await body({ store });
       if (typeof result === "string") output.stdout(`${result}\n`);
       else if (result !== undefined) output.stdout(`${JSON.stringify(result, null, 2)}\n`);

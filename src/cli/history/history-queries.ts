@@ -38,6 +38,12 @@ export interface SessionEntry {
   floor_item: string;
   created_at: string;
   updated_at: string;
+  /** A sub-agent's session: its parent and the item of the parent's `task` call. */
+  parent_session_id?: string;
+  parent_item?: string;
+  /** A fork: its origin and the last item it shares with it. */
+  fork_of?: string;
+  fork_at_item?: string;
 }
 
 export interface ReadEntry extends ItemFields {
@@ -56,6 +62,8 @@ export async function listSessions({ store }: { store: HistoryStore }): Promise<
     floor_item: String(session.floorSeq),
     created_at: session.createdAt,
     updated_at: session.updatedAt,
+    ...(session.parent === undefined ? {} : { parent_session_id: session.parent.sessionId, parent_item: session.parent.itemId }),
+    ...(session.forkOf === undefined ? {} : { fork_of: session.forkOf.sessionId, fork_at_item: String(session.forkOf.atSeq) }),
   }));
 }
 

@@ -1,6 +1,6 @@
 /**
  * Opens the history store of a project (or the one `--store` / `CTXWIN_DATABASE_URL` names) for
- * reading, without ever creating or writing a SQLite file: a directory without
+ * reading (or, for `history fork`, writing to an existing store), without ever creating or writing a SQLite file: a directory without
  * `.ctxwin/ctxwin.db` is an error, not an empty history, and a folder this user cannot write is
  * read as it is.
  */
@@ -14,18 +14,18 @@ import { HistoryCommandError } from "./history-errors.js";
 /**
  * @example const store = openProjectStore({ directory: "/work/project", store: "postgres://agent@db/ctxwin" });
  */
-export function openProjectStore({ directory = process.cwd(), store }: { directory?: string; store?: string } = {}): HistoryStore {
+export function openProjectStore({ directory = process.cwd(), store, readOnly = true }: { directory?: string; store?: string; readOnly?: boolean } = {}): HistoryStore {
   const resolved = path.resolve(directory);
   const options = storeOptionsOf({ store, directory: resolved });
-  if ("url" in options) return openStore({ ...options, readOnly: true });
+  if ("url" in options) return openStore({ ...options, readOnly });
   const fromEnvironment = store === undefined && (process.env[DATABASE_URL_VARIABLE] ?? "") !== "";
   // CTXWIN_DATABASE_URL: openStore takes the server from it and keeps readOnly.
-  if (fromEnvironment) return openStore({ directory: resolved, readOnly: true });
+  if (fromEnvironment) return openStore({ directory: resolved, readOnly });
   const file = "path" in options && options.path !== undefined ? options.path : path.join(resolved, DEFAULT_STORE_PATH);
   if (!existsSync(file)) {
     throw new HistoryCommandError(
       store === undefined ? `No ctxwin history in ${resolved}: ${file} does not exist.` : `No ctxwin history at ${file}: the file does not exist.`,
     );
   }
-  return openStore({ path: file, readOnly: true });
+  return openStore({ path: file, readOnly });
 }

@@ -21,7 +21,10 @@ import type {
   SearchHit,
   SearchOptions,
   SearchPage,
+  ForkOrigin,
+  SessionParent,
   SessionSummary,
+  SessionsOptions,
   StoredRow,
   WindowPage,
   WindowSummary,
@@ -29,6 +32,10 @@ import type {
 } from "../port.js";
 import { assertSessionId } from "../../core/row.js";
 import { rankRows } from "./ranked-search.js";
+import { sessionExists } from "../lineage/create-fork.js";
+import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
+import { checkParent, checkSessionsOptions, matchesLineage } from "../lineage/lineage-options.js";
+import { withLineage } from "../lineage/with-lineage.js";
 
 interface MemoryRow {
   seq: number;
@@ -68,6 +75,11 @@ interface MemorySession {
   cursor: SessionCursor;
   createdAt: string;
   updatedAt: string;
+  /** Rows up to this seq are a fork origin's (ADR 0059); `rows[0]` holds seq `baseSeq + 1`. */
+  baseSeq: number;
+  parent: SessionParent | undefined;
+  forkOf: ForkOrigin | undefined;
+  inheritedWindowCount: number;
 }
 
 export interface MemoryStoreOptions {
@@ -81,14 +93,19 @@ export interface MemoryStoreOptions {
  * const store = createMemoryStore();
  * await store.append("s1", [{ role: "user", parts: [{ type: "text", text: "hi" }] }]);
  */
-export function createMemoryStore({ now = () => new Date(), generateId = () => crypto.randomUUID(), maxRowBytes }: MemoryStoreOptions = {}): HistoryStore {
+export function createMemoryStore(options: MemoryStoreOptions = {}): HistoryStore {
+  return withLineage(createMemoryBackend(options));
+}
+
+/** The memory backend before `withLineage`: a fork's reads see its own rows only. */
+function createMemoryBackend({ now = () => new Date(), generateId = () => crypto.randomUUID(), maxRowBytes }: MemoryStoreOptions = {}): LineageBackend {
   const sessions = new Map<string, MemorySession>();
   let closed = false;
 
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
-  const rowOf = (session: MemorySession, seq: number): MemoryRow | undefined => session.rows[seq - 1];
+  const rowOf = (session: MemorySession, seq: number): MemoryRow | undefined => (seq > session.baseSeq ? session.rows[seq - 1 - session.baseSeq] : undefined);
   const parse = (sessionId: string, memoryRow: MemoryRow): StoredRow => (({ v: _version, ...rest }) => ({ sessionId, seq: memoryRow.seq, ...rest }))(JSON.parse(memoryRow.body)) as StoredRow;
   const floorOf = (session: MemorySession | undefined, options: FloorOptions) => (options.includeCleared === true || session === undefined ? 0 : session.cursor.floorSeq);
 
@@ -142,12 +159,14 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
     incarnation: session.incarnation,
     lastSeq: session.cursor.lastSeq,
     floorSeq: session.cursor.floorSeq,
-    windowCount: session.windows.size,
+    windowCount: session.windows.size + session.inheritedWindowCount,
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
+    ...(session.parent === undefined ? {} : { parent: { ...session.parent } }),
+    ...(session.forkOf === undefined ? {} : { forkOf: { ...session.forkOf } }),
   });
 
-  const store: HistoryStore = {
+  const store: LineageBackend = {
     backend: "memory",
 
     async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
@@ -159,7 +178,7 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       const existing = sessions.get(sessionId);
       if (existing !== undefined && operationId !== undefined) {
         const seen = existing.operations.get(operationId);
-        if (seen !== undefined) return existing.rows.slice(seen.firstSeq - 1, seen.lastSeq).map((row) => parse(sessionId, row));
+        if (seen !== undefined) return existing.rows.slice(seen.firstSeq - 1 - existing.baseSeq, seen.lastSeq - existing.baseSeq).map((row) => parse(sessionId, row));
       }
       const start = existing?.cursor ?? { lastSeq: 0, activeWindowSeq: 0, floorSeq: 0 };
       if (expectLastSeq !== undefined && expectLastSeq !== start.lastSeq) throw new AppendConflictError(sessionId, expectLastSeq, start.lastSeq);
@@ -180,6 +199,10 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
         cursor: start,
         createdAt: timestamp,
         updatedAt: timestamp,
+        baseSeq: 0,
+        parent: options.parent === undefined ? undefined : checkParent(options.parent),
+        forkOf: undefined,
+        inheritedWindowCount: 0,
       };
       for (const entry of plan.rows) {
         session.rows.push({
@@ -199,7 +222,7 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       session.updatedAt = timestamp;
       if (operationId !== undefined) session.operations.set(operationId, { firstSeq: start.lastSeq + 1, lastSeq: plan.cursor.lastSeq });
       sessions.set(sessionId, session);
-      return plan.rows.map((entry) => parse(sessionId, session.rows[entry.row.seq - 1] as MemoryRow));
+      return plan.rows.map((entry) => parse(sessionId, rowOf(session, entry.row.seq) as MemoryRow));
     },
 
     async activeWindow(sessionId: string): Promise<ActiveWindow> {
@@ -209,7 +232,7 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       if (session === undefined) return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
       const boundarySeq = session.cursor.activeWindowSeq;
       const window = session.windows.get(boundarySeq);
-      const rows = session.rows.slice(Math.max(0, boundarySeq - 1)).map((row) => parse(sessionId, row));
+      const rows = session.rows.slice(Math.max(0, boundarySeq - 1 - session.baseSeq)).map((row) => parse(sessionId, row));
       return { windowId: windowIdFor(boundarySeq), boundarySeq, kind: window?.kind ?? "start", rows, skipped: 0, lastSeq: session.cursor.lastSeq };
     },
 
@@ -304,9 +327,11 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       return sessions.get(sessionId)?.cursor.floorSeq ?? 0;
     },
 
-    async sessions(): Promise<SessionSummary[]> {
+    async sessions(options: SessionsOptions = {}): Promise<SessionSummary[]> {
       open();
+      const filter = checkSessionsOptions(options);
       return [...sessions.entries()]
+        .filter(([, session]) => matchesLineage(filter, session))
         .map(([sessionId, session]) => summaryOf(sessionId, session))
         .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt) || left.sessionId.localeCompare(right.sessionId));
     },
@@ -322,6 +347,33 @@ export function createMemoryStore({ now = () => new Date(), generateId = () => c
       open();
       assertSessionId(sessionId);
       return sessions.delete(sessionId);
+    },
+
+    async createFork(record: ForkRecord) {
+      open();
+      if (sessions.has(record.sessionId)) throw sessionExists(record.sessionId);
+      const timestamp = now().toISOString();
+      const { window } = record;
+      sessions.set(record.sessionId, {
+        incarnation: crypto.randomUUID(),
+        rows: [],
+        windows: new Map([[window.boundarySeq, { ...window, reason: window.reason, rolloverId: window.rolloverId, contextTokens: window.contextTokens, maxTokens: window.maxTokens }]]),
+        operations: new Map(),
+        cursor: { ...record.cursor },
+        createdAt: timestamp,
+        updatedAt: timestamp,
+        baseSeq: record.forkOf.atSeq,
+        parent: undefined,
+        forkOf: { ...record.forkOf },
+        inheritedWindowCount: record.inheritedWindowCount,
+      });
+    },
+
+    async lineageOf(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      const session = sessions.get(sessionId);
+      return session === undefined ? undefined : { ...(session.forkOf === undefined ? {} : { forkOf: { ...session.forkOf } }), floorSeq: session.cursor.floorSeq };
     },
 
     diagnostics() {

@@ -3,6 +3,7 @@
  */
 import type pg from "pg";
 import { addFilterTerms } from "./filter-terms.js";
+import { addSessionLineage } from "./lineage-migration.js";
 import { reindexHistoryLookups } from "./reindex-history-lookups.js";
 import { tableNames } from "./schema.js";
 import { addContextToWordIndex } from "./word-index-migration.js";
@@ -25,4 +26,6 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<number, PostgresMigration>> = 
       await addFilterTerms(client, tableNames(schema));
     },
   },
+  // 3 → 4: sessions record their parent and fork origin (issue 30, ADR 0059).
+  3: addSessionLineage,
 };

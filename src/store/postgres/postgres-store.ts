@@ -10,7 +10,24 @@ import { assertSessionId, validateRowInputs, type RowInput } from "../../core/ro
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { StoreClosedError, StoreReadOnlyError } from "../errors.js";
 import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions } from "../options.js";
-import type { AppendOptions, FloorOptions, HistoryStore, ItemPage, ItemsOptions, SearchOptions, SessionSummary, StoreWarning, StoredRow, WindowPage, WindowsOptions } from "../port.js";
+import type {
+  AppendOptions,
+  FloorOptions,
+  HistoryStore,
+  ItemPage,
+  ItemsOptions,
+  SearchOptions,
+  SessionSummary,
+  SessionsOptions,
+  StoreWarning,
+  StoredRow,
+  WindowPage,
+  WindowsOptions,
+} from "../port.js";
+import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
+import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import { withLineage } from "../lineage/with-lineage.js";
+import { insertFork, lineageOf, setParent } from "./lineage-migration.js";
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
@@ -57,7 +74,14 @@ export interface PostgresStoreOptions {
  */
 const QUERY_TIMEOUT_GRACE_MS = 5_000;
 
-type SessionSummaryRecord = SessionRecord & { window_count: number };
+type SessionSummaryRecord = SessionRecord & {
+  window_count: number;
+  parent_session_id: string | null;
+  parent_item_id: string | null;
+  fork_of_session_id: string | null;
+  fork_at_seq: number | null;
+  inherited_window_count: number;
+};
 
 const emptyWindow = { windowId: "w:0", boundarySeq: 0, kind: "start" as const, rows: [], skipped: 0, lastSeq: 0 };
 
@@ -79,6 +103,26 @@ export function createPostgresStore({
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
   readOnly = false,
 }: PostgresStoreOptions): HistoryStore {
+  return withLineage(createPostgresBackend({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, now, generateId, maxRowBytes, onWarning, readOnly }));
+}
+
+type BackendOptions = Required<Omit<PostgresStoreOptions, "ssl" | "maxRowBytes">> & Pick<PostgresStoreOptions, "ssl" | "maxRowBytes">;
+
+/** The PostgreSQL backend before `withLineage`: a fork's reads see its own rows only. */
+function createPostgresBackend({
+  url,
+  schema,
+  ssl,
+  maxConnections,
+  connectTimeoutMs,
+  statementTimeoutMs,
+  queryTimeoutMs,
+  now,
+  generateId,
+  maxRowBytes,
+  onWarning,
+  readOnly,
+}: BackendOptions): LineageBackend {
   const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, readOnly });
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
@@ -122,10 +166,18 @@ export function createPostgresStore({
       const operationId = checkOperationId(options.operationId);
       const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
       const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
+      const parent = options.parent === undefined ? undefined : checkParent(options.parent);
       const timestamp = now().toISOString();
-      const stored = await pool.transaction((client) => appendRows(client, t, { sessionId, inputs: valid, operationId, expectLastSeq, timestamp, generateId }), {
-        writing: true,
-      });
+      const stored = await pool.transaction(
+        async (client) => {
+          const rows = await appendRows(client, t, { sessionId, inputs: valid, operationId, expectLastSeq, timestamp, generateId });
+          // The parent is recorded when this append created the session (it had no rows before).
+          const created = await sessionOf(client, sessionId);
+          if (parent !== undefined && created !== undefined && created.last_seq === rows.length && rows[0]?.seq === 1) await setParent(client, t, created.session_key, parent);
+          return rows;
+        },
+        { writing: true },
+      );
       return decodeAll(sessionId, stored).rows;
     },
 
@@ -242,10 +294,29 @@ export function createPostgresStore({
       return (await read((client) => sessionOf(client, sessionId)))?.floor_seq ?? 0;
     },
 
-    async sessions() {
+    async sessions(options: SessionsOptions = {}) {
       open();
-      const records = await read((client) => client.query<SessionSummaryRecord>(`${sessionSummarySql(t)} ORDER BY s.updated_at DESC, s.session_id COLLATE "C"`));
+      const { parentSessionId, forkOfSessionId } = checkSessionsOptions(options);
+      const records = await read((client) =>
+        client.query<SessionSummaryRecord>(
+          `${sessionSummarySql(t)} WHERE ($1::text IS NULL OR s.parent_session_id = $1) AND ($2::text IS NULL OR s.fork_of_session_id = $2)
+           ORDER BY s.updated_at DESC, s.session_id COLLATE "C"`,
+          [parentSessionId ?? null, forkOfSessionId ?? null],
+        ),
+      );
       return records.rows.map(toSessionSummary);
+    },
+
+    async createFork(record: ForkRecord) {
+      writable();
+      const timestamp = now().toISOString();
+      await pool.transaction((client) => insertFork(client, t, record, timestamp), { writing: true });
+    },
+
+    async lineageOf(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      return read((client) => lineageOf(client, t, sessionId));
     },
 
     async session(sessionId: string) {
@@ -292,8 +363,10 @@ function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
     incarnation: record.incarnation,
     lastSeq: record.last_seq,
     floorSeq: record.floor_seq,
-    windowCount: record.window_count,
+    windowCount: Number(record.window_count) + Number(record.inherited_window_count),
     createdAt: record.created_at,
     updatedAt: record.updated_at,
+    ...(record.parent_session_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
+    ...(record.fork_of_session_id === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
   };
 }

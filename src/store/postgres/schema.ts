@@ -19,7 +19,7 @@
  */
 
 /** Format version written by this build (`migrations.ts` turns older ones into it). */
-export const POSTGRES_FORMAT_VERSION = 3;
+export const POSTGRES_FORMAT_VERSION = 4;
 
 export const DEFAULT_POSTGRES_SCHEMA = "ctxwin";
 

@@ -6,13 +6,14 @@
 import type Database from "better-sqlite3";
 import { migrateToFormatSix } from "./format-six-migration.js";
 import { backfillRolloverFigures } from "./rollover-figures-backfill.js";
+import { addSessionLineage } from "./lineage-migration.js";
 import { rebuildSearchIndexes, reindexHistoryLookups } from "./search-index.js";
 
 /** "ctxw" as a big-endian 32-bit integer. */
 export const CTXWIN_APPLICATION_ID = 0x63747877;
 
 /** Format version written by this build. */
-export const STORE_FORMAT_VERSION = 6;
+export const STORE_FORMAT_VERSION = 7;
 
 /**
  * The two search indexes as format 1 created them (format 4 rebuilds them, `SEARCH_INDEXES_V4`; format 6
@@ -108,4 +109,6 @@ ALTER TABLE ctxwin_windows ADD COLUMN max_tokens INTEGER;
   // second column that ranked search weighs lower (ADR 0052); each indexed row's role and called
   // tools become filter terms (ADR 0051). Both built from the rows.
   5: migrateToFormatSix,
+  // 6 → 7: sessions record their parent and fork origin (issue 30, ADR 0059).
+  6: addSessionLineage,
 };

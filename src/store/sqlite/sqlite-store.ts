@@ -21,7 +21,9 @@ import type {
   ItemsOptions,
   SearchOptions,
   SearchPage,
+  SessionParent,
   SessionSummary,
+  SessionsOptions,
   StoreWarning,
   StoredRow,
   WindowPage,
@@ -35,6 +37,11 @@ import { searchSession } from "./search.js";
 import { createTrigramRarity } from "./trigram-plan.js";
 import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
+import { sessionExists } from "../lineage/create-fork.js";
+import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
+import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import { withLineage } from "../lineage/with-lineage.js";
+import { lineageStatementSql } from "./lineage-migration.js";
 
 export interface SqliteStoreOptions {
   path: string;
@@ -74,8 +81,10 @@ export function createSqliteStore({
 }: SqliteStoreOptions): HistoryStore {
   const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability, readOnly, ...(fullCheckMaxBytes === undefined ? {} : { fullCheckMaxBytes }) });
   let sql: ReturnType<typeof prepareStatements>;
+  let lineageSql: Record<keyof typeof lineageStatementSql, Database.Statement>;
   try {
     sql = prepareStatements(db);
+    lineageSql = Object.fromEntries(Object.entries(lineageStatementSql).map(([name, text]) => [name, db.prepare(text)])) as typeof lineageSql;
   } catch (error) {
     db.close();
     throw storeFailure(path, error);
@@ -132,12 +141,13 @@ export function createSqliteStore({
   }
 
   const appendTransaction = db.transaction(
-    (sessionId: string, inputs: RowInput[], operationId: string | undefined, expectLastSeq: number | undefined): EncodedRow[] => {
+    (sessionId: string, inputs: RowInput[], operationId: string | undefined, expectLastSeq: number | undefined, parent: SessionParent | undefined): EncodedRow[] => {
       const timestamp = now().toISOString();
       let session = sessionOf(sessionId);
       if (session === undefined) {
         sql.insertSession.run(sessionId, crypto.randomUUID(), timestamp, timestamp);
         session = sessionOf(sessionId) as SessionRecord;
+        if (parent !== undefined) lineageSql.setParent.run(parent.sessionId, parent.itemId, session.session_key);
       }
       if (operationId !== undefined) {
         const seen = sql.operation.get(session.session_key, operationId) as { first_seq: number; last_seq: number } | undefined;
@@ -221,7 +231,32 @@ export function createSqliteStore({
     return true;
   });
 
-  const store: HistoryStore = {
+  const forkTransaction = db.transaction((record: ForkRecord) => {
+    if (sessionOf(record.sessionId) !== undefined) throw sessionExists(record.sessionId);
+    const timestamp = now().toISOString();
+    const { cursor, window } = record;
+    const key = lineageSql.insertFork.run(
+      record.sessionId, crypto.randomUUID(), timestamp, timestamp, cursor.lastSeq, cursor.activeWindowSeq, cursor.floorSeq,
+      record.forkOf.sessionId, record.forkOf.atSeq, record.inheritedWindowCount,
+    ).lastInsertRowid;
+    lineageSql.insertForkWindow.run({
+      session_key: key,
+      window_seq: window.boundarySeq,
+      kind: window.kind,
+      reason: window.reason ?? null,
+      rollover_id: window.rolloverId ?? null,
+      context_tokens: window.contextTokens ?? null,
+      max_tokens: window.maxTokens ?? null,
+      first_seq: window.firstSeq,
+      last_seq: window.lastSeq,
+      row_count: window.rowCount,
+      visible_count: window.visibleCount,
+      started_at: window.startedAt,
+      ended_at: window.endedAt,
+    });
+  });
+
+  const store: LineageBackend = {
     backend: "sqlite",
 
     async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
@@ -230,7 +265,8 @@ export function createSqliteStore({
       const operationId = checkOperationId(options.operationId);
       const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
       const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
-      const stored = appendTransaction.immediate(sessionId, valid, operationId, expectLastSeq);
+      const parent = options.parent === undefined ? undefined : checkParent(options.parent);
+      const stored = appendTransaction.immediate(sessionId, valid, operationId, expectLastSeq, parent);
       return stored.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
     },
 
@@ -308,9 +344,27 @@ export function createSqliteStore({
       return sessionOf(sessionId)?.floor_seq ?? 0;
     },
 
-    async sessions() {
+    async sessions(options: SessionsOptions = {}) {
       open();
-      return (sql.sessions.all() as SessionSummaryRecord[]).map(toSessionSummary);
+      const { parentSessionId, forkOfSessionId } = checkSessionsOptions(options);
+      const records = (
+        parentSessionId !== undefined ? lineageSql.childSessions.all(parentSessionId) : forkOfSessionId !== undefined ? lineageSql.forkSessions.all(forkOfSessionId) : sql.sessions.all()
+      ) as SessionSummaryRecord[];
+      return records.filter((record) => forkOfSessionId === undefined || record.fork_of_session_id === forkOfSessionId).map(toSessionSummary);
+    },
+
+    async createFork(record: ForkRecord) {
+      writable();
+      forkTransaction.immediate(record);
+    },
+
+    async lineageOf(sessionId: string) {
+      open();
+      assertSessionId(sessionId);
+      const found = lineageSql.lineage.get(sessionId) as { fork_of_session_id: string | null; fork_at_seq: number | null; floor_seq: number } | undefined;
+      if (found === undefined) return undefined;
+      const forkOf = found.fork_of_session_id === null ? {} : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } };
+      return { ...forkOf, floorSeq: found.floor_seq };
     },
 
     async session(sessionId: string) {
@@ -336,11 +390,11 @@ export function createSqliteStore({
       db.close();
     },
   };
-  return withTypedFailures(store, failure);
+  return withLineage(withTypedFailures(store, failure));
 }
 
 /** Every asynchronous call of `store` with SQLite failures turned into the store's typed errors. */
-function withTypedFailures(store: HistoryStore, translate: (error: unknown) => unknown): HistoryStore {
+function withTypedFailures(store: LineageBackend, translate: (error: unknown) => unknown): LineageBackend {
   const wrapped: Record<string, unknown> = { ...store };
   for (const [name, method] of Object.entries(store)) {
     if (typeof method !== "function" || name === "diagnostics") continue;
@@ -352,10 +406,17 @@ function withTypedFailures(store: HistoryStore, translate: (error: unknown) => u
       }
     };
   }
-  return wrapped as unknown as HistoryStore;
+  return wrapped as unknown as LineageBackend;
 }
 
-type SessionSummaryRecord = SessionRecord & { window_count: number };
+type SessionSummaryRecord = SessionRecord & {
+  window_count: number;
+  parent_session_id: string | null;
+  parent_item_id: string | null;
+  fork_of_session_id: string | null;
+  fork_at_seq: number | null;
+  inherited_window_count: number;
+};
 
 function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
   return {
@@ -363,8 +424,10 @@ function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
     incarnation: record.incarnation,
     lastSeq: record.last_seq,
     floorSeq: record.floor_seq,
-    windowCount: record.window_count,
+    windowCount: record.window_count + record.inherited_window_count,
     createdAt: record.created_at,
     updatedAt: record.updated_at,
+    ...(record.parent_session_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
+    ...(record.fork_of_session_id === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
   };
 }

@@ -12,7 +12,7 @@ import { assertSessionId } from "../../core/row.js";
 import { SessionHistoryInputSchema, SESSION_HISTORY_ACTIONS, describeValue } from "../session-history/input-schema.js";
 import { SESSION_SOURCES, type SessionFilter, type SessionSource } from "./session-descriptors.js";
 
-export const CATALOG_ACTIONS = ["list_sessions", ...SESSION_HISTORY_ACTIONS] as const;
+export const CATALOG_ACTIONS = ["list_sessions", ...SESSION_HISTORY_ACTIONS.filter((action) => action !== "list_sessions")] as const;
 export type CatalogAction = (typeof CATALOG_ACTIONS)[number];
 
 /** Fields only the store-wide tool has. */

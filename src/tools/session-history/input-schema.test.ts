@@ -13,7 +13,7 @@ describe("session_history input schema", () => {
     expect(advertised).toEqual(await asSchema(SessionHistoryInputSchema).jsonSchema);
     expect(advertised).toMatchObject({ type: "object", required: ["action"], additionalProperties: false });
     const properties = (advertised as { properties: Record<string, { anyOf?: unknown[]; enum?: unknown[]; description?: string }> }).properties;
-    expect(properties["action"]!.enum).toEqual(["list_windows", "list_items", "search", "read_item"]);
+    expect(properties["action"]!.enum).toEqual(["list_windows", "list_items", "search", "read_item", "list_sessions"]);
     expect(properties["limit"]!.anyOf).toContainEqual({ type: "null" });
     expect(properties["limit"]!.anyOf).toContainEqual({ type: "integer", minimum: 1, maximum: 50 });
     for (const [name, property] of Object.entries(properties)) expect(property.description, name).toBeTruthy();

@@ -22,7 +22,7 @@ import {
   WINDOW_LIMIT,
 } from "../../core/history-view/limits.js";
 
-export const SESSION_HISTORY_ACTIONS = ["list_windows", "list_items", "search", "read_item"] as const;
+export const SESSION_HISTORY_ACTIONS = ["list_windows", "list_items", "search", "read_item", "list_sessions"] as const;
 export type SessionHistoryAction = (typeof SESSION_HISTORY_ACTIONS)[number];
 
 const maxListLimit = Math.max(WINDOW_LIMIT.max, ITEM_LIMIT.max, SEARCH_LIMIT.max);
@@ -46,6 +46,7 @@ const expectations: Record<string, string> = {
   tool_name: `a tool name of 1 to ${MAX_TOOL_NAME_CHARS} characters, such as 'read_file'`,
   order: "'relevance' or 'newest'",
   max_item_chars: `an integer from ${ITEM_CHARS.min} to ${ITEM_CHARS.max}`,
+  session_id: "a sub-agent session id, as list_sessions and search hits show them",
 };
 
 /** The fields only some actions use; given to another action, they are refused rather than ignored. */
@@ -54,6 +55,7 @@ export const ACTION_FIELDS: Readonly<Record<string, readonly SessionHistoryActio
   tool_name: ["search"],
   order: ["search"],
   max_item_chars: ["search", "list_items"],
+  session_id: ["list_windows", "list_items", "search", "read_item"],
 };
 
 /**
@@ -66,7 +68,7 @@ export const SessionHistoryInputSchema = z.object({
   action: z
     .enum(SESSION_HISTORY_ACTIONS)
     .describe(
-      "list_windows: the context windows of this session, newest first. list_items: the items of one window (or of the whole readable history), oldest first. search: find items by text. read_item: read one item's text page by page.",
+      "list_windows: the context windows of this session, newest first. list_items: the items of one window (or of the whole readable history), oldest first. search: find items by text (also in your sub-agents' sessions). read_item: read one item's text page by page. list_sessions: your sub-agents' sessions.",
     ),
   limit: integerInput(z.number().int().min(1).max(maxListLimit))
     .nullish()
@@ -84,7 +86,7 @@ export const SessionHistoryInputSchema = z.object({
   before_item: itemId.nullish().describe("search: only items older than this item id (literal paging: the `next` of the previous page)."),
   offset: integerInput(z.number().int().min(0).max(MAX_SEARCH_OFFSET))
     .nullish()
-    .describe("search, ranked mode only: skip this many hits (ranked paging: the `next` of the previous page)."),
+    .describe("search, ranked mode only: skip this many hits (ranked paging: the `next` of the previous page). list_sessions: skip this many sessions."),
   role: z
     .enum(SEARCH_ROLES)
     .nullish()
@@ -103,6 +105,12 @@ export const SessionHistoryInputSchema = z.object({
     .nullish()
     .describe(`search: longest snippet (default ${SNIPPET_MAX_CHARS}); list_items: longest preview (default ${ITEM_PREVIEW_CHARS}).`),
   item_id: itemId.nullish().describe("read_item: the item to read."),
+  session_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .nullish()
+    .describe("list_windows, list_items, search, read_item: work in this sub-agent session (from list_sessions or a search hit) instead of your own."),
   offset_chars: integerInput(z.number().int().min(0))
     .nullish().describe("read_item: where the page starts, in characters (default 0)."),
   limit_chars: integerInput(z.number().int().min(1).max(READ_LIMIT_CHARS.max))

@@ -28,6 +28,8 @@ function namedIds(result: SessionHistoryResult): { items: number[]; windows: str
       return { items: result.hits.map((hit) => Number(hit.item_id)), windows: result.hits.map((hit) => hit.window_id) };
     case "read_item":
       return { items: [Number(result.item_id)], windows: [result.window_id] };
+    case "list_sessions":
+      return { items: [], windows: [] };
   }
 }
 

@@ -12,7 +12,8 @@ export type SessionHistoryErrorCode =
   | "invalid_query"
   | "window_not_available"
   | "item_not_available"
-  | "offset_past_end";
+  | "offset_past_end"
+  | "session_not_available";
 
 export interface SessionHistoryErrorResult {
   label: string;
@@ -70,6 +71,8 @@ export interface ListItemsResult extends PageFields<{ after_item: string }> {
 }
 
 export interface SearchHitEntry extends ItemFields {
+  /** The session the item belongs to, when the search covered sub-agent sessions too. */
+  session_id?: string;
   /** A verbatim stretch of the rendered item around the match. */
   snippet: string;
   /** Where the snippet starts in the item: pass it as read_item's `offset_chars` to read on. */
@@ -82,6 +85,8 @@ export interface SearchResult extends PageFields<{ before_item: string } | { off
   hits: SearchHitEntry[];
   /** Set when a literal search stopped after reading its bound of items: why the page is short, and what to do. */
   note?: string;
+  /** Sub-agent sessions holding more hits than this page shows: search them with `session_id`. */
+  more_in_sessions?: string[];
 }
 
 export interface ReadItemResult extends PageFields<{ offset_chars: number }>, ItemFields {
@@ -91,7 +96,24 @@ export interface ReadItemResult extends PageFields<{ offset_chars: number }>, It
   next_offset_chars: number | null;
 }
 
-export type SessionHistoryResult = SessionHistoryErrorResult | ListWindowsResult | ListItemsResult | SearchResult | ReadItemResult;
+export interface SessionEntry {
+  session_id: string;
+  parent_session_id: string;
+  /** The parent's item holding the `task` call that started this session. */
+  parent_item_id: string;
+  /** 1 for a child of this session, 2 for a grandchild, ... */
+  depth: number;
+  last_item: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ListSessionsResult extends PageFields<{ offset: number }> {
+  action: "list_sessions";
+  sessions: SessionEntry[];
+}
+
+export type SessionHistoryResult = SessionHistoryErrorResult | ListWindowsResult | ListItemsResult | SearchResult | ReadItemResult | ListSessionsResult;
 
 /**
  * @example errorResult({ action: "read_item", code: "item_not_available", message: "Item 9 is not available." })

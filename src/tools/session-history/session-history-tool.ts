@@ -10,11 +10,14 @@ import { InvalidQueryError } from "../../core/search-query.js";
 import { HISTORY_LABEL, ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
 import type { HistoryStore } from "../../store/port.js";
 import { RecentItems, loadHistoryContext } from "./history-context.js";
-import { checkInput, misplacedFields, permissiveInputSchema, type SessionHistoryRawInput } from "./input-schema.js";
+import { SESSION_HISTORY_ACTIONS, checkInput, misplacedFields, permissiveInputSchema, type SessionHistoryInput, type SessionHistoryRawInput } from "./input-schema.js";
+import { searchWithDescendants } from "./descendant-search.js";
+import { visibleDescendants } from "./descendants.js";
+import { listSessions } from "./list-sessions.js";
 import { listItems } from "./list-items.js";
 import { listWindows } from "./list-windows.js";
 import { readItem } from "./read-item.js";
-import { errorResult, type SessionHistoryResult } from "./results.js";
+import { errorResult, type SessionHistoryErrorResult, type SessionHistoryResult } from "./results.js";
 import { searchHistory } from "./search.js";
 
 /**
@@ -73,7 +76,9 @@ async function dispatch({ store, sessionId, input, recentItems, label }: { store
   if (!checked.ok) return errorResult({ action: actionOf(input), code: "invalid_input", message: checked.message });
   const misplaced = misplacedFields(checked.input);
   if (misplaced !== undefined) return errorResult({ action: checked.input.action, code: "invalid_input", message: misplaced });
-  const context = await loadHistoryContext({ store, sessionId, label, ...(recentItems === undefined ? {} : { recentItems }) });
+  const target = await targetSession(store, sessionId, checked.input);
+  if (typeof target !== "string") return target;
+  const context = await loadHistoryContext({ store, sessionId: target, label, ...(recentItems === undefined ? {} : { recentItems }) });
   try {
     switch (checked.input.action) {
       case "list_windows":
@@ -81,9 +86,11 @@ async function dispatch({ store, sessionId, input, recentItems, label }: { store
       case "list_items":
         return await listItems(context, checked.input);
       case "search":
-        return await searchHistory(context, checked.input);
+        return target === sessionId ? await searchWithDescendants(context, checked.input) : await searchHistory(context, checked.input);
       case "read_item":
         return await readItem(context, checked.input);
+      case "list_sessions":
+        return await listSessions(context, checked.input);
     }
   } catch (error) {
     // The tool validates first, so these are unexpected; still, bad input is never an exception.
@@ -112,7 +119,20 @@ export function sessionHistoryTool({ store, sessionId, description = SESSION_HIS
   });
 }
 
+/** The session a call reads: the tool's own, or a visible sub-agent session named by `session_id`. */
+async function targetSession(store: HistoryStore, sessionId: string, input: SessionHistoryInput): Promise<string | SessionHistoryErrorResult> {
+  const wanted = input.session_id ?? undefined;
+  if (wanted === undefined || wanted === sessionId) return sessionId;
+  const descendants = await visibleDescendants(store, sessionId);
+  if (descendants.some((descendant) => descendant.summary.sessionId === wanted)) return wanted;
+  return errorResult({
+    action: input.action,
+    code: "session_not_available",
+    message: `Session ${JSON.stringify(wanted)} is not available: it is not one of your sub-agents' sessions, or it started before a manual reset of the history. Call list_sessions for the sessions you can read.`,
+  });
+}
+
 function actionOf(input: unknown): SessionHistoryResult["action"] {
   const action = typeof input === "object" && input !== null ? (input as Record<string, unknown>)["action"] : undefined;
-  return action === "list_windows" || action === "list_items" || action === "search" || action === "read_item" ? action : null;
+  return typeof action === "string" && (SESSION_HISTORY_ACTIONS as readonly string[]).includes(action) ? (action as SessionHistoryResult["action"]) : null;
 }

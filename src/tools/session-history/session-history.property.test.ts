@@ -146,6 +146,8 @@ function shownItemIds(result: SessionHistoryResult): string[] {
       return result.hits.map((hit) => hit.item_id);
     case "read_item":
       return [result.item_id];
+    case "list_sessions":
+      return [];
   }
 }
 
@@ -154,6 +156,7 @@ function shownWindowIds(result: SessionHistoryResult): string[] {
   if (result.action === "list_windows") return result.windows.map((window) => window.window_id);
   if (result.action === "list_items") return result.items.map((item) => item.window_id);
   if (result.action === "search") return result.hits.map((hit) => hit.window_id);
+  if (result.action === "list_sessions") return [];
   return [result.window_id];
 }
 

@@ -1,0 +1,46 @@
+/**
+ * Failures of the lineage operations (ADR 0059): a fork that cannot be made, a session that
+ * cannot be deleted while forks share its rows. Nothing is written when one is thrown.
+ */
+import { CtxwinError } from "../../core/errors.js";
+
+export type ForkRefusal = "unknown-session" | "unknown-seq" | "behind-floor" | "session-exists";
+
+/**
+ * `store.fork` was refused; `reason` says why. Nothing was written.
+ *
+ * @example
+ * if (ForkRefusedError.isInstance(error) && error.reason === "session-exists") pickAnotherId()
+ */
+export class ForkRefusedError extends CtxwinError {
+  static readonly errorName = "CtxwinForkRefusedError";
+  static override isInstance = (error: unknown): error is ForkRefusedError => CtxwinError.isInstance(error) && error.name === ForkRefusedError.errorName;
+
+  constructor(
+    readonly reason: ForkRefusal,
+    message: string,
+  ) {
+    super(ForkRefusedError.errorName, `${message} Nothing was written.`);
+  }
+}
+
+/**
+ * `deleteSession` was refused: forks read their early history from this session's rows.
+ *
+ * @example
+ * if (SessionHasForksError.isInstance(error)) console.error(error.forkIds)
+ */
+export class SessionHasForksError extends CtxwinError {
+  static readonly errorName = "CtxwinSessionHasForksError";
+  static override isInstance = (error: unknown): error is SessionHasForksError => CtxwinError.isInstance(error) && error.name === SessionHasForksError.errorName;
+
+  constructor(
+    readonly sessionId: string,
+    readonly forkIds: readonly string[],
+  ) {
+    super(
+      SessionHasForksError.errorName,
+      `Session '${sessionId}' cannot be deleted: the forks ${forkIds.map((id) => `'${id}'`).join(", ")} share its rows. Delete them first. Nothing was deleted.`,
+    );
+  }
+}
