@@ -110,15 +110,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
         const svg = chart(page);
         await expect.poll(() => svg.locator("[data-point]").count()).toBe(12);
         // Every kind of shape drawn, by key.
-        const drawn = (await svg.evaluate((element) => {
-          const keys = new Set<string>();
-          element.querySelectorAll("[data-point]").forEach((node) => keys.add(`point-${node.getAttribute("data-point")}`));
-          element.querySelectorAll("[data-mark]").forEach((node) => keys.add(node.getAttribute("data-mark") ?? ""));
-          element.querySelectorAll("[data-line]").forEach((node) => keys.add(node.getAttribute("data-line") ?? ""));
-          const areas: Array<[string, string]> = [["span", ".timeline-span"], ["warn-band", ".timeline-warn-band"], ["request-line", ".timeline-request-line"]];
-          for (const [key, selector] of areas) if (element.querySelector(selector) !== null) keys.add(key);
+        const drawn = (await page.evaluate(`(() => {
+          const chart = document.querySelector('[aria-label="Context timeline"][role="group"]');
+          const keys = new Set();
+          chart.querySelectorAll("[data-point]").forEach((node) => keys.add("point-" + node.getAttribute("data-point")));
+          chart.querySelectorAll("[data-mark]").forEach((node) => keys.add(node.getAttribute("data-mark")));
+          chart.querySelectorAll("[data-line]").forEach((node) => keys.add(node.getAttribute("data-line")));
+          const areas = [["span", ".timeline-span"], ["warn-band", ".timeline-warn-band"], ["request-line", ".timeline-request-line"]];
+          for (const [key, selector] of areas) if (chart.querySelector(selector) !== null) keys.add(key);
           return [...keys];
-        })) as string[];
+        })()`)) as string[];
         expect(drawn.sort()).toEqual(["ceiling", "clear", "compaction", "flush", "notes", "point-reported", "request-line", "rollover", "span", "threshold", "warn-band", "warning"]);
         const legend = page.locator(".timeline-legend");
         if (viewport.width < 900) {

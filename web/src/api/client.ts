@@ -59,6 +59,8 @@ export interface ApiClient {
   saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
   /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
   eventsUrl(sessionId: string): string;
+  /** Where `useChat` posts the session's messages, and the headers it sends (ADR 0057). */
+  chatEndpoint(sessionId: string): { url: string; headers: Record<string, string> };
 }
 
 /**
@@ -122,6 +124,7 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     settings: () => call<SettingsView>("GET", "/api/settings"),
     saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
     eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,
+    chatEndpoint: (sessionId) => ({ url: `${base}${session(sessionId)}/chat`, headers: { Authorization: `Bearer ${token}` } }),
   };
 }
 
