@@ -51,7 +51,6 @@ export interface ApiClient {
   usage(sessionId: string): Promise<UsageView>;
   /** The context timeline; without a range, the newest windows (docs/web-api.md). */
   timeline(sessionId: string, range?: { windowId: string; count: number }): Promise<TimelineView>;
-  sendMessage(sessionId: string, text: string): Promise<void>;
   interrupt(sessionId: string): Promise<boolean>;
   clear(sessionId: string): Promise<string>;
   compact(sessionId: string): Promise<CompactResult>;
@@ -115,9 +114,6 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     usage: (sessionId) => call<UsageView>("GET", `${session(sessionId)}/usage`),
     timeline: (sessionId, range) =>
       call<TimelineView>("GET", `${session(sessionId)}/timeline${range === undefined ? "" : `?${new URLSearchParams({ window: range.windowId, count: String(range.count) })}`}`),
-    sendMessage: async (sessionId, text) => {
-      await call<{ accepted: boolean }>("POST", `${session(sessionId)}/messages`, { text });
-    },
     interrupt: async (sessionId) => (await call<{ interrupted: boolean }>("POST", `${session(sessionId)}/interrupt`, {})).interrupted,
     clear: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/clear`, {})).windowId,
     compact: (sessionId) => call<CompactResult>("POST", `${session(sessionId)}/compact`, {}),
