@@ -4,7 +4,8 @@
  * step is stored, bad messages are a 400 with nothing written, and a second request of a busy
  * session is refused (409), never interleaved.
  */
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import { readUIMessageStream, tool, type ToolSet, type UIMessage, type UIMessageChunk } from "ai";
+import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { FORCE_AT, LIMIT } from "../session/test-support/rollover-setup.js";
 import { scriptedModel, type Script } from "../session/test-support/scripted-model.js";
@@ -17,9 +18,9 @@ const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
 const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
 const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
 
-async function withChat(script: Script, run: (fixture: ServerFixture, sessionId: string) => Promise<void>) {
+async function withChat(script: Script, run: (fixture: ServerFixture, sessionId: string) => Promise<void>, tools: ToolSet = {}) {
   const { model } = scriptedModel({ script });
-  const fixture = await startFixture({ chat: () => scriptedChat({ model, contextLimit: LIMIT, tools: { read: readTool(files) } }) });
+  const fixture = await startFixture({ chat: () => scriptedChat({ model, contextLimit: LIMIT, tools: { read: readTool(files), ...tools } }) });
   try {
     const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
     await run(fixture, sessionId);
@@ -137,5 +138,34 @@ describe("POST /api/sessions/:id/chat", () => {
       expect(texts.filter((text) => text === "one" || text === "two" || text === "three")).toEqual(["one", "three"]);
       expect(texts.indexOf("answer to three")).toBeGreaterThan(texts.indexOf("three"));
     });
+  });
+
+  it("keeps a turn running when the client goes away mid-answer: it ends, is stored, and the session is free again", async () => {
+    let release!: () => void;
+    const gate = new Promise<string>((resolve) => (release = () => resolve("opened")));
+    const wait = tool({ description: "Waits for the test", inputSchema: z.object({}), execute: () => gate });
+    const script: Script = (call) => (call.text.includes("opened") ? { text: "done after the gate", inputTokens: 500 } : { toolCalls: [{ toolName: "wait", input: {} }], inputTokens: 400 });
+    await withChat(
+      script,
+      async (fixture, sessionId) => {
+        const controller = new AbortController();
+        const response = await fetch(`${fixture.server.origin}/api/sessions/${sessionId}/chat`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${fixture.server.token}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ messages: [user("u1", "wait for the gate")] }),
+          signal: controller.signal,
+        });
+        const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+        let seen = "";
+        while (!seen.includes('"type":"tool-input-available"')) seen += (await reader.read()).value ?? "";
+        controller.abort();
+        await reader.cancel().catch(() => undefined);
+        expect((await fixture.api(`/api/sessions/${sessionId}`)).body.busy).toBe(true);
+        release();
+        while ((await fixture.api(`/api/sessions/${sessionId}`)).body.busy === true) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect((await storedTexts(fixture, sessionId)).at(-1)).toBe("done after the gate");
+      },
+      { wait },
+    );
   });
 });
