@@ -8,7 +8,8 @@ import { z } from "zod";
 import { assertSessionId } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
 import { badRequest, notFound } from "./api-error.js";
-import type { ChatSessions } from "./chat-sessions.js";
+import { MAX_MESSAGE_CHARS, type ChatSessions } from "./chat-sessions.js";
+import { MAX_CHAT_BODY_BYTES } from "./chat-answer.js";
 import type { EventHub } from "./event-hub.js";
 import { searchHistory } from "./history-search.js";
 import { MAX_TOOL_NAME_CHARS, SEARCH_ORDERS, SEARCH_ROLES } from "../core/search-filter.js";
@@ -22,8 +23,7 @@ import { windowViews } from "./window-views.js";
 import { MAX_TIMELINE_WINDOWS, timelineView } from "./timeline-view.js";
 import { timelineSettingsOf } from "../core/timeline/timeline-settings.js";
 
-/** Longest chat message accepted (characters). */
-export const MAX_MESSAGE_CHARS = 200_000;
+export { MAX_MESSAGE_CHARS } from "./chat-sessions.js";
 
 export interface ApiDependencies {
   store: HistoryStore;
@@ -68,6 +68,13 @@ const messageBody = z.strictObject({
     .string()
     .refine((text) => text.trim().length > 0, "the message is empty")
     .refine((text) => text.length <= MAX_MESSAGE_CHARS, `the message is longer than ${MAX_MESSAGE_CHARS} characters`),
+});
+/** A `useChat` request (DefaultChatTransport's body); the messages are validated by the AI SDK. */
+const chatBody = z.strictObject({
+  id: z.string().max(500).optional(),
+  messages: z.array(z.unknown()).min(1, "no messages: the last one must be the user's new message").max(10_000),
+  trigger: z.literal("submit-message", "only 'submit-message' is supported: ctxwin keeps the transcript, so a reply is not regenerated").optional(),
+  messageId: z.string().max(500).optional(),
 });
 const settingsBody = z.strictObject({
   strategy: z.enum(["rollover", "compact", "off"]).optional(),
@@ -214,6 +221,15 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
         const body = parse(messageBody, await readJsonBody({ request }), "body");
         await chats.send(sessionId, body.text);
         json(response, { accepted: true }, 202);
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/sessions/:id/chat",
+      handler: async ({ request, response, params }) => {
+        const { sessionId } = await knownSession(params["id"]);
+        const body = parse(chatBody, await readJsonBody({ request, maxBytes: MAX_CHAT_BODY_BYTES }), "body");
+        await chats.streamChat(sessionId, { uiMessages: body.messages, response });
       },
     },
     {

@@ -1,22 +1,29 @@
 /**
- * The agents of a running server: at most one AgentSession per session id, one turn at a time
- * per session (409 while busy), interrupts through the send's abort signal, and every session
- * event relayed to the session's SSE subscribers. Settings changes apply to turns started after
+ * The agents of a running server: at most one agent (`createContextAgent`) per session id, one
+ * turn at a time per session (409 while busy), interrupts through the send's abort signal, and
+ * every session event relayed to the session's SSE subscribers. A turn starts from the page's
+ * `useChat` request (`streamChat`, answered as a UI message stream) or from a plain message. Settings changes apply to turns started after
  * them: idle agents are dropped and re-created with the new settings on their next use.
  */
 import { resetBoundaryRow } from "../core/rollover/notice-rows.js";
 import { windowIdFor } from "../core/windows.js";
-import type { AgentSession } from "../session/create-agent-session.js";
+import type { ServerResponse } from "node:http";
+import type { ContextAgent } from "../session/context-agent/create-context-agent.js";
+import type { SendResult } from "../session/session-types.js";
 import type { HistoryStore } from "../store/port.js";
 import { ApiError } from "./api-error.js";
+import { pipeChatAnswer } from "./chat-answer.js";
 import type { EventHub } from "./event-hub.js";
 import type { ServerChat } from "./server-chat.js";
 import type { SessionListEntry } from "./session-list.js";
 import type { SettingsStore } from "./settings-file.js";
 import { usageFromStore, usageViewOf, type BudgetSettingsForUsage, type UsageView } from "./usage-view.js";
 
+/** Longest chat message accepted (characters). */
+export const MAX_MESSAGE_CHARS = 200_000;
+
 interface AgentState {
-  agent: AgentSession;
+  agent: ContextAgent;
   settings: BudgetSettingsForUsage;
   /** Settings changed since the agent was made: replace it when it is idle. */
   stale: boolean;
@@ -74,8 +81,9 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     if (current !== undefined) dropAgent(sessionId);
     const serverChat = requireChat();
     const { usage, read } = await budgetSettings();
-    const agent = serverChat.createAgent({ store, sessionId, directory, config: read.config, contextLimit: read.contextLimit });
-    const state: AgentState = { agent, settings: usage, stale: false, unsubscribe: [] };
+    const contextAgent = serverChat.createAgent({ store, sessionId, directory, config: read.config, contextLimit: read.contextLimit, maxInputChars: MAX_MESSAGE_CHARS });
+    const state: AgentState = { agent: contextAgent, settings: usage, stale: false, unsubscribe: [] };
+    const agent = contextAgent.session;
     const relay = state.unsubscribe;
     relay.push(agent.on("text-delta", (event) => hub.emit(sessionId, "text-delta", { delta: event.delta })));
     relay.push(
@@ -138,11 +146,61 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
   async function usage(sessionId: string): Promise<UsageView> {
     const state = agents.get(sessionId);
     if (state !== undefined && !state.stale && !activities.has(sessionId)) {
-      const figure = await state.agent.usage();
+      const figure = await state.agent.session.usage();
       return usageViewOf({ windowId: figure.windowId, contextTokens: figure.contextTokens, contextLimit: figure.contextLimit, settings: state.settings, spend: figure.window ?? null });
     }
     const { usage: budget, read } = await budgetSettings();
     return usageFromStore({ store, sessionId, config: read.config, settings: budget, contextLimit: read.contextLimit, fallbackModelKey: chat?.modelKey });
+  }
+
+  /**
+   * Runs a turn: marks the session busy, gets its agent and calls `begin`, which starts the send
+   * (calling `announce` first) and gives how it ends. Resolves once the send has started; rejects
+   * when the agent could not be made or `begin` refused the input (the session is idle again).
+   */
+  async function runTurn(
+    sessionId: string,
+    begin: (state: AgentState, signal: AbortSignal, announce: () => void) => Promise<{ ended: Promise<SendResult> }>,
+  ): Promise<void> {
+    requireChat();
+    requireIdle(sessionId);
+    const controller = new AbortController();
+    let running!: () => void;
+    let failedToStart!: (error: unknown) => void;
+    const started = new Promise<void>((resolve, reject) => {
+      running = resolve;
+      failedToStart = reject;
+    });
+    const turn = track(sessionId, "turn", controller, async () => {
+      let ending: Promise<SendResult>;
+      try {
+        ending = (await begin(await agentFor(sessionId), controller.signal, () => hub.emit(sessionId, "turn-start", {}))).ended;
+      } catch (error) {
+        failedToStart(error);
+        return;
+      }
+      running();
+      let ended: { status: string; text: string };
+      try {
+        const result = await ending;
+        ended = { status: result.status, text: result.text };
+        if (result.status === "failed" && result.error !== undefined) hub.emit(sessionId, "error", { message: result.error.message });
+      } catch (error) {
+        log(`ctxwin serve: a turn of session '${sessionId}' failed:`, error);
+        hub.emit(sessionId, "error", { message: error instanceof Error ? error.message : String(error) });
+        ended = { status: "failed", text: "" };
+      }
+      await publishAfterChange(sessionId);
+      hub.emit(sessionId, "turn-end", ended);
+    });
+    turns.add(turn);
+    turn
+      .catch((error: unknown) => {
+        log(`ctxwin serve: a turn of session '${sessionId}' could not report its end:`, error);
+        hub.emit(sessionId, "turn-end", { status: "failed", text: "" });
+      })
+      .finally(() => turns.delete(turn));
+    await started;
   }
 
   return {
@@ -173,47 +231,19 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
      * Starts a turn and returns once it is running; its events go to the session's subscribers and
      * it ends with `turn-end`.
      */
-    async send(sessionId: string, text: string): Promise<void> {
-      requireChat();
-      requireIdle(sessionId);
-      const controller = new AbortController();
-      let running!: (state: AgentState) => void;
-      let failedToStart!: (error: unknown) => void;
-      const started = new Promise<AgentState>((resolve, reject) => {
-        running = resolve;
-        failedToStart = reject;
+    send(sessionId: string, text: string): Promise<void> {
+      return runTurn(sessionId, async (state, signal, announce) => {
+        announce();
+        return { ended: state.agent.session.send(text, { signal }) };
       });
-      const turn = track(sessionId, "turn", controller, async () => {
-        let state: AgentState;
-        try {
-          state = await agentFor(sessionId);
-        } catch (error) {
-          failedToStart(error);
-          return;
-        }
-        running(state);
-        hub.emit(sessionId, "turn-start", {});
-        let ended: { status: string; text: string };
-        try {
-          const result = await state.agent.send(text, { signal: controller.signal });
-          ended = { status: result.status, text: result.text };
-          if (result.status === "failed" && result.error !== undefined) hub.emit(sessionId, "error", { message: result.error.message });
-        } catch (error) {
-          log(`ctxwin serve: a turn of session '${sessionId}' failed:`, error);
-          hub.emit(sessionId, "error", { message: error instanceof Error ? error.message : String(error) });
-          ended = { status: "failed", text: "" };
-        }
-        await publishAfterChange(sessionId);
-        hub.emit(sessionId, "turn-end", ended);
-      });
-      turns.add(turn);
-      turn
-        .catch((error: unknown) => {
-          log(`ctxwin serve: a turn of session '${sessionId}' could not report its end:`, error);
-          hub.emit(sessionId, "turn-end", { status: "failed", text: "" });
-        })
-        .finally(() => turns.delete(turn));
-      await started;
+    },
+
+    /**
+     * Answers a `useChat` request on `response` (a UI message stream) and returns once the answer
+     * has started; refused messages reject with a 400 before anything is written or sent.
+     */
+    streamChat(sessionId: string, { uiMessages, response }: { uiMessages: unknown[]; response: ServerResponse }): Promise<void> {
+      return runTurn(sessionId, (state, signal, announce) => pipeChatAnswer({ agent: state.agent, uiMessages, response, signal, onStart: announce }));
     },
 
     interrupt(sessionId: string): boolean {
@@ -230,7 +260,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
       await track(sessionId, "clear", undefined, async () => {
         const state = agents.get(sessionId);
         if (state !== undefined) {
-          windowId = (await state.agent.clear({ soft: true })).windowId;
+          windowId = (await state.agent.session.clear({ soft: true })).windowId;
         } else {
           const [row] = await store.append(sessionId, [resetBoundaryRow({ createdAt: now().toISOString() })], { operationId: `${generateId()}:clear` });
           windowId = windowIdFor(row?.seq ?? 0);
@@ -247,7 +277,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
       let outcome: { windowId: string; status: string; reason?: string } = { windowId: "", status: "failed" };
       await track(sessionId, "compact", undefined, async () => {
         const state = await agentFor(sessionId);
-        const result = await state.agent.compact();
+        const result = await state.agent.session.compact();
         if (result.status === "failed") throw new ApiError({ status: 500, code: "internal", message: `Compaction failed: ${result.error.message}`, cause: result.error });
         outcome = result.status === "completed" ? { windowId: result.windowId, status: "completed" } : { windowId: result.windowId, status: "skipped", reason: result.reason };
         await publishAfterChange(sessionId);

@@ -1,10 +1,11 @@
 /**
  * What the server needs to chat: a label for people, the model's catalog key, and a factory of
- * agent sessions. `workspaceChat` builds them with `createWorkspaceAgent`, like `ctxwin chat`.
+ * agents (`createContextAgent`: an AI SDK `Agent` whose `session` is the same engine's session
+ * face). `workspaceChat` builds them with `createWorkspaceContextAgent`, the agent of `ctxwin chat`.
  */
 import type { LanguageModel } from "ai";
-import { createWorkspaceAgent } from "../agent/workspace-agent.js";
-import type { AgentSession } from "../session/create-agent-session.js";
+import { createWorkspaceContextAgent } from "../agent/workspace-agent.js";
+import type { ContextAgent } from "../session/context-agent/create-context-agent.js";
 import type { SessionBudgetOptions } from "../session/session-types.js";
 import { modelKey as modelKeyOf } from "../session/budget-policy.js";
 import type { CtxwinConfig } from "../store/config-file.js";
@@ -21,6 +22,8 @@ export interface AgentRequest {
   config: CtxwinConfig;
   /** Context limit override for the model, when one is set. */
   contextLimit: number | undefined;
+  /** Characters of text one new message may hold; more is refused (HTTP 400), nothing written. */
+  maxInputChars: number;
 }
 
 export interface ServerChat {
@@ -32,7 +35,7 @@ export interface ServerChat {
   modelKey: string;
   /** `--context-limit` given at start. */
   contextLimit?: number;
-  createAgent(request: AgentRequest): AgentSession;
+  createAgent(request: AgentRequest): ContextAgent;
 }
 
 /**
@@ -74,8 +77,8 @@ export function workspaceChat({
     demo,
     modelKey: modelKeyOf(model),
     ...(contextLimit === undefined ? {} : { contextLimit }),
-    createAgent: ({ store, sessionId, directory, config, contextLimit: limit }) =>
-      createWorkspaceAgent({
+    createAgent: ({ store, sessionId, directory, config, contextLimit: limit, maxInputChars }) =>
+      createWorkspaceContextAgent({
         store,
         sessionId,
         model,
@@ -87,6 +90,7 @@ export function workspaceChat({
         ...(logWarning === undefined ? {} : { logWarning }),
         ...(tuning === undefined || limit === undefined ? {} : tuning({ contextLimit: limit })),
         sessionOptions: { ...(maxRetries === undefined ? {} : { maxRetries }), ...(providerStore ? { providerStore } : {}) },
+        maxInputChars,
       }),
   };
 }

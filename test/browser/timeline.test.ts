@@ -112,6 +112,58 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
         expect(errors).toEqual([]);
       });
 
+      it("has a key that names every shape the chart draws, drawn with the chart's own classes", async () => {
+        const { page, errors } = await open(viewport);
+        const svg = chart(page);
+        await expect.poll(() => svg.locator("[data-point]").count()).toBe(12);
+        // Every kind of shape drawn, by key.
+        const drawn = (await page.evaluate(`(() => {
+          const chart = document.querySelector('[aria-label="Context timeline"][role="group"]');
+          const keys = new Set();
+          chart.querySelectorAll("[data-point]").forEach((node) => keys.add("point-" + node.getAttribute("data-point")));
+          chart.querySelectorAll("[data-mark]").forEach((node) => keys.add(node.getAttribute("data-mark")));
+          chart.querySelectorAll("[data-line]").forEach((node) => keys.add(node.getAttribute("data-line")));
+          const areas = [["span", ".timeline-span"], ["warn-band", ".timeline-warn-band"], ["request-line", ".timeline-request-line"]];
+          for (const [key, selector] of areas) if (chart.querySelector(selector) !== null) keys.add(key);
+          return [...keys];
+        })()`)) as string[];
+        expect(drawn.sort()).toEqual(["ceiling", "clear", "compaction", "flush", "notes", "point-reported", "request-line", "rollover", "span", "threshold", "warn-band", "warning"]);
+        const legend = page.locator(".timeline-legend");
+        if (viewport.width < 900) {
+          expect(await legend.getAttribute("open")).toBeNull();
+          await legend.getByText("Key", { exact: true }).click();
+        }
+        const classOf: Record<string, string> = {
+          "point-reported": ".timeline-point-reported",
+          "point-estimated": ".timeline-point-estimated",
+          "request-line": ".timeline-request-line",
+          span: ".timeline-span",
+          "warn-band": ".timeline-warn-band",
+          threshold: ".timeline-threshold",
+          ceiling: ".timeline-ceiling",
+          rollover: ".timeline-boundary-rollover",
+          compaction: ".timeline-boundary-compaction",
+          clear: ".timeline-boundary-clear",
+          warning: ".timeline-mark-warning",
+          notes: ".timeline-mark-notes",
+          flush: ".timeline-mark-flush",
+        };
+        for (const key of drawn) {
+          const entry = legend.locator(`[data-legend="${key}"]`);
+          expect(await entry.count(), key).toBe(1);
+          expect(await entry.isVisible(), key).toBe(true);
+          expect((await entry.textContent())?.trim().length, key).toBeGreaterThan(3);
+          // The key draws the shape as the chart does: the chart has an element of the same class.
+          expect(await entry.locator(classOf[key]!).count(), key).toBeGreaterThan(0);
+          expect(await svg.locator(classOf[key]!).count(), key).toBeGreaterThan(0);
+        }
+        const { scrollWidth, clientWidth } = await horizontalOverflow(page);
+        expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+        await saveScreenshot(page, `timeline-${viewport.width}-key`);
+        await page.close();
+        expect(errors).toEqual([]);
+      });
+
       it("has one tab stop; the arrow keys move between items and Enter jumps", async () => {
         const { page, errors } = await open(viewport);
         const svg = chart(page);

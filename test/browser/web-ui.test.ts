@@ -254,7 +254,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         const before = Number(await meter.getAttribute("aria-valuenow"));
         await page.getByLabel("Message to the agent").fill('Explore the folder "project": list its files, then read up to 3 of them one by one.');
         await page.getByRole("button", { name: "Send", exact: true }).click();
-        await page.locator(".row-streaming").waitFor({ state: "attached", timeout: 30_000 });
+        await page.locator(".live-answer").waitFor({ state: "attached", timeout: 30_000 });
         await page.locator(".tool-call-toggle", { hasText: "read_file" }).first().waitFor({ timeout: 30_000 });
         await page.locator(".row.role-assistant", { hasText: /I read \d+ files\. What each one is for/ }).waitFor({ timeout: 30_000 });
         await expect.poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: 30_000 }).toBeGreaterThan(before);

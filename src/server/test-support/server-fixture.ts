@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createAgentSession } from "../../session/create-agent-session.js";
-import type { LanguageModel } from "ai";
+import { createContextAgent } from "../../session/context-agent/create-context-agent.js";
+import type { LanguageModel, ToolSet } from "ai";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import type { ServerChat } from "../server-chat.js";
@@ -86,24 +86,27 @@ function rawRequest(server: RunningServer, { method = "GET", path: requestPath, 
 }
 
 /**
- * A chat whose agents run a given model through the plain session engine (no workspace tools).
+ * A chat whose agents run a given model through the plain session engine (no workspace tools), as
+ * `createContextAgent` agents.
  *
  * @example startFixture({ chat: () => scriptedChat({ model }) })
  */
-export function scriptedChat({ model, contextLimit = 10_000, modelKey = "mock:scripted" }: { model: LanguageModel; contextLimit?: number; modelKey?: string }): ServerChat {
+export function scriptedChat({ model, contextLimit = 10_000, modelKey = "mock:scripted", tools }: { model: LanguageModel; contextLimit?: number; modelKey?: string; tools?: ToolSet }): ServerChat {
   return {
     label: "scripted",
     demo: false,
     modelKey,
     contextLimit,
-    createAgent: ({ store, sessionId, config, contextLimit: override }) =>
-      createAgentSession({
+    createAgent: ({ store, sessionId, config, contextLimit: override, maxInputChars }) =>
+      createContextAgent({
         store,
         sessionId,
         model,
+        ...(tools === undefined ? {} : { tools }),
         budget: { ...(config.budget ?? {}), ...(config.strategy === undefined ? {} : { strategy: config.strategy }), ...(override === undefined ? {} : { contextLimit: override }) },
         logWarning: () => undefined,
         retryDelay: () => 0,
+        maxInputChars,
       }),
   };
 }

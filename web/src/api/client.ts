@@ -51,7 +51,6 @@ export interface ApiClient {
   usage(sessionId: string): Promise<UsageView>;
   /** The context timeline; without a range, the newest windows (docs/web-api.md). */
   timeline(sessionId: string, range?: { windowId: string; count: number }): Promise<TimelineView>;
-  sendMessage(sessionId: string, text: string): Promise<void>;
   interrupt(sessionId: string): Promise<boolean>;
   clear(sessionId: string): Promise<string>;
   compact(sessionId: string): Promise<CompactResult>;
@@ -59,6 +58,8 @@ export interface ApiClient {
   saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
   /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
   eventsUrl(sessionId: string): string;
+  /** Where `useChat` posts the session's messages, and the headers it sends (ADR 0057). */
+  chatEndpoint(sessionId: string): { url: string; headers: Record<string, string> };
 }
 
 /**
@@ -113,15 +114,13 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     usage: (sessionId) => call<UsageView>("GET", `${session(sessionId)}/usage`),
     timeline: (sessionId, range) =>
       call<TimelineView>("GET", `${session(sessionId)}/timeline${range === undefined ? "" : `?${new URLSearchParams({ window: range.windowId, count: String(range.count) })}`}`),
-    sendMessage: async (sessionId, text) => {
-      await call<{ accepted: boolean }>("POST", `${session(sessionId)}/messages`, { text });
-    },
     interrupt: async (sessionId) => (await call<{ interrupted: boolean }>("POST", `${session(sessionId)}/interrupt`, {})).interrupted,
     clear: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/clear`, {})).windowId,
     compact: (sessionId) => call<CompactResult>("POST", `${session(sessionId)}/compact`, {}),
     settings: () => call<SettingsView>("GET", "/api/settings"),
     saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
     eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,
+    chatEndpoint: (sessionId) => ({ url: `${base}${session(sessionId)}/chat`, headers: { Authorization: `Bearer ${token}` } }),
   };
 }
 

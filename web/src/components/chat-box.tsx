@@ -1,7 +1,7 @@
 /**
  * The message box for the session's agent (only when the server runs a model): Enter sends,
  * Shift+Enter adds a line; `/clear --soft` and `/compact` typed here (or the buttons) act on the
- * session; Interrupt stops a running turn.
+ * session; Interrupt stops a running turn. A message goes through `onSend` (the page's `useChat`).
  */
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from "react";
 import type { ApiClient } from "../api/client";
@@ -12,6 +12,8 @@ export interface ChatBoxProps {
   busy: boolean;
   draft: string;
   onDraftChange: (text: string) => void;
+  /** Sends a message; resolves when its answer ended, with the error's text when it failed. */
+  onSend: (text: string) => Promise<string | undefined>;
   /** Called after a command changed the session (a clear or a compaction). */
   onChanged: () => void;
   textareaRef?: RefObject<HTMLTextAreaElement | null>;
@@ -28,8 +30,8 @@ export function parseCommand(input: string): Command {
   return { type: "send", text: input };
 }
 
-/** @example <ChatBox api={api} sessionId={id} busy={false} draft="" onDraftChange={setDraft} onChanged={refresh} /> */
-export function ChatBox({ api, sessionId, busy, draft, onDraftChange, onChanged, textareaRef }: ChatBoxProps) {
+/** @example <ChatBox api={api} sessionId={id} busy={false} draft="" onDraftChange={setDraft} onSend={chat.send} onChanged={refresh} /> */
+export function ChatBox({ api, sessionId, busy, draft, onDraftChange, onSend, onChanged, textareaRef }: ChatBoxProps) {
   const [status, setStatus] = useState<{ text: string; error: boolean } | undefined>(undefined);
   const [working, setWorking] = useState(false);
   const inputId = useId();
@@ -46,8 +48,13 @@ export function ChatBox({ api, sessionId, busy, draft, onDraftChange, onChanged,
     setStatus(undefined);
     try {
       if (command.type === "send") {
-        await api.sendMessage(sessionId, command.text);
         onDraftChange("");
+        const failure = await onSend(command.text);
+        // A refused message goes back into the box to be edited.
+        if (failure !== undefined) {
+          onDraftChange(command.text);
+          setStatus({ text: failure, error: true });
+        }
       } else if (command.type === "clear") {
         await api.clear(sessionId);
         onDraftChange("");

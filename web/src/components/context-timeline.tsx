@@ -3,13 +3,15 @@
  * was sent with (and, below each dot, the part of it read from the provider's prompt cache), the warn band, threshold and hard ceiling of each window, the marks (warnings,
  * notes, flush steps, rollovers, compactions, clears) and the windows as shaded spans. Hover or
  * focus shows an item's figures; a click or Enter jumps the transcript to its row. The arrow keys
- * move between items (one tab stop). Plain SVG, no charting library: ADR 0044.
+ * move between items (one tab stop); the key below names every shape (timeline-legend.tsx). Plain
+ * SVG, no charting library: ADR 0044.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ApiClient } from "../api/client";
 import type { TimelineOverviewBar, TimelineView } from "../api/timeline-types";
 import { chartBox, describeItem, describeWindows, scalesFor, shortTokens, shownWindows, timelineItems, type ChartBox, type Scales, type TimelineItem } from "../timeline-layout";
 import { downloadText, timelineCsv } from "../timeline-export";
+import { TimelineLegend } from "./timeline-legend";
 
 export interface ContextTimelineProps {
   api: ApiClient;
@@ -151,6 +153,7 @@ export function ContextTimeline({ api, sessionId, version, onJump }: ContextTime
         )}
       </div>
       {view === undefined ? null : <Overview view={view} onChoose={(window) => setRange({ windowId: window.windowId, count: 1 })} />}
+      <TimelineLegend />
       <p className="timeline-figures" id="timeline-figures" aria-live="polite" data-testid="timeline-figures">
         {view === undefined ? "Loading the timeline…" : activeItem === undefined ? describeWindows(view) : describeItem(activeItem, view)}
       </p>

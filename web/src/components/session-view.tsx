@@ -1,17 +1,21 @@
 /**
  * One session: budget bar, transcript, side panel (windows, history search, settings) and the chat
- * box, kept current by the session's server-sent events.
+ * box, kept current by the session's server-sent events. This page's own chat runs on `useChat`
+ * (use-session-chat.ts): its answer streams below the rows until its rows are stored.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiClient } from "../api/client";
 import type { InfoView, SessionDetail, UsageView, WindowView } from "../api/types";
 import { formatPercent } from "../format";
+import { usageWithLive } from "../live-usage";
+import { useSessionChat } from "../use-session-chat";
 import { useSessionEvents, type SessionEvent } from "../use-session-events";
 import { useTranscript } from "../use-transcript";
 import { BudgetBar } from "./budget-bar";
 import { ChatBox } from "./chat-box";
 import { ContextTimeline } from "./context-timeline";
 import { HistorySearch } from "./history-search";
+import { LiveAnswer } from "./live-answer";
 import { SettingsPanel } from "./settings-panel";
 import { Transcript } from "./transcript";
 import { WindowsPanel } from "./windows-panel";
@@ -39,6 +43,15 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
   const [notice, setNotice] = useState<{ text: string; error: boolean } | undefined>(undefined);
   const [draft, setDraft] = useState("");
   const chatInput = useRef<HTMLTextAreaElement>(null);
+  const chat = useSessionChat({
+    api,
+    sessionId,
+    onSettled: () => transcript.catchUp(),
+    onData: (part) => {
+      if (part.type === "data-ctxwin-usage") setUsage((previous) => usageWithLive(previous, part.data));
+      if (part.type === "data-ctxwin-retry") setNotice({ text: `The provider failed mid-answer; asking again (retry ${part.data.retry}): ${part.data.message}`, error: false });
+    },
+  });
   /** Bumped when stored rows may have changed, so the timeline reloads. */
   const [rowsVersion, setRowsVersion] = useState(0);
   const rowsChanged = () => setRowsVersion((version) => version + 1);
@@ -85,11 +98,13 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         setNotice(undefined);
         return;
       case "text-delta":
+        // This page's own answer streams through useChat.
+        if (chat.running) return;
         streamed.current += event.data.delta.length;
         setStreamingText((text) => text + event.data.delta);
         return;
       case "step-end":
-        void settleStep();
+        if (!chat.running) void settleStep();
         rowsChanged();
         return;
       case "usage":
@@ -164,9 +179,25 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
             {notice?.text ?? (connected ? "" : "Connecting to live updates…")}
           </p>
           <ContextTimeline api={api} sessionId={sessionId} version={rowsVersion} onJump={jump} />
-          <Transcript transcript={transcript} streamingText={streamingText} highlightSeq={highlightSeq} onEdit={chatAvailable ? edit : undefined} />
+          <Transcript
+            transcript={transcript}
+            streamingText={streamingText}
+            live={<LiveAnswer messages={chat.messages} windows={windows} />}
+            liveSize={liveSize(chat.messages)}
+            highlightSeq={highlightSeq}
+            onEdit={chatAvailable ? edit : undefined}
+          />
           {chatAvailable ? (
-            <ChatBox api={api} sessionId={sessionId} busy={busy} draft={draft} onDraftChange={setDraft} onChanged={() => void refresh().then(transcript.catchUp)} textareaRef={chatInput} />
+            <ChatBox
+              api={api}
+              sessionId={sessionId}
+              busy={busy || chat.running}
+              draft={draft}
+              onDraftChange={setDraft}
+              onSend={chat.send}
+              onChanged={() => void refresh().then(transcript.catchUp)}
+              textareaRef={chatInput}
+            />
           ) : (
             <p className="hint chat-off">Read-only: start `ctxwin serve --model …` (or `--demo-model`) to chat here.</p>
           )}
@@ -190,4 +221,9 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
       </div>
     </main>
   );
+}
+
+/** How much of the live answer there is (parts and text), so the transcript follows it as it grows. */
+function liveSize(messages: ReturnType<typeof useSessionChat>["messages"]): number {
+  return messages.reduce((size, message) => size + message.parts.reduce((total, part) => total + 1 + (part.type === "text" ? part.text.length : 0), 0), 0);
 }

@@ -1,8 +1,9 @@
 /**
  * The transcript column: rows oldest to newest with the newest at the bottom, earlier rows loaded
- * when scrolling up (or with the button), and the reply being streamed shown live below the rows.
+ * when scrolling up (or with the button), and the reply being streamed shown live below the rows:
+ * this page's chat answer (`live`), or the text another page's turn streams (`streamingText`).
  */
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import type { Transcript as TranscriptModel } from "../use-transcript";
 import { TranscriptRow } from "./transcript-row";
 
@@ -11,12 +12,16 @@ const NEAR_EDGE_PIXELS = 160;
 export interface TranscriptProps {
   transcript: TranscriptModel;
   streamingText: string;
+  /** This page's answer in progress, below the rows. */
+  live?: ReactNode;
+  /** Changes whenever `live` grows, so the view follows it. */
+  liveSize?: number;
   highlightSeq: number | undefined;
   onEdit: ((text: string) => void) | undefined;
 }
 
 /** @example <Transcript transcript={transcript} streamingText="" highlightSeq={undefined} onEdit={undefined} /> */
-export function Transcript({ transcript, streamingText, highlightSeq, onEdit }: TranscriptProps) {
+export function Transcript({ transcript, streamingText, live, liveSize = 0, highlightSeq, onEdit }: TranscriptProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const lastMeasure = useRef({ scrollHeight: 0, scrollTop: 0, following: true });
 
@@ -48,9 +53,9 @@ export function Transcript({ transcript, streamingText, highlightSeq, onEdit }: 
 
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element !== null && streamingText !== "" && lastMeasure.current.following) element.scrollTop = element.scrollHeight;
+    if (element !== null && (streamingText !== "" || liveSize > 0) && lastMeasure.current.following) element.scrollTop = element.scrollHeight;
     measure();
-  }, [streamingText]);
+  }, [streamingText, liveSize]);
 
   useEffect(() => {
     const element = scroller.current;
@@ -102,6 +107,7 @@ export function Transcript({ transcript, streamingText, highlightSeq, onEdit }: 
           </button>
         </div>
       ) : null}
+      {live}
       {streamingText === "" ? null : (
         <article className="row row-message role-assistant row-streaming" aria-live="polite" aria-label="Reply in progress">
           <header className="row-header">

@@ -1,0 +1,69 @@
+/**
+ * One answer of the web chat: a `useChat` request answered through the AI SDK's own route helper
+ * for node:http (`pipeAgentUIStreamToResponse`, the `createAgentUIStreamResponse` of a Node
+ * server) by a `createContextAgent` agent. The AI SDK validates the client's messages; the agent
+ * takes only the new user message and checks the rest against the store (ADR 0057). Anything
+ * refused before the answer starts is a 400 with nothing written.
+ */
+import type { ServerResponse } from "node:http";
+import { AISDKError, pipeAgentUIStreamToResponse, type Agent, type ToolSet } from "ai";
+import { AgentInputError } from "../session/context-agent/agent-input.js";
+import type { ContextAgent } from "../session/context-agent/create-context-agent.js";
+import type { ContextStreamResult } from "../session/context-agent/agent-results.js";
+import type { SendResult } from "../session/session-types.js";
+import { badRequest } from "./api-error.js";
+import { SECURITY_HEADERS } from "./http-io.js";
+
+/** Largest body of a chat request: room for a long message list; a message over the input cap is a clear 400. */
+export const MAX_CHAT_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Streams the agent's answer to `uiMessages` on `response` and returns, once the answer has
+ * started, how the send ends (`onStart` is called first). Throws a 400 `ApiError` (nothing written, no header sent) when the
+ * AI SDK or the agent refuses the messages.
+ *
+ * @example const { ended } = await pipeChatAnswer({ agent, uiMessages, response, signal }); await ended;
+ */
+export async function pipeChatAnswer({
+  agent,
+  uiMessages,
+  response,
+  signal,
+  onStart = () => undefined,
+}: {
+  agent: ContextAgent;
+  uiMessages: unknown[];
+  response: ServerResponse;
+  signal: AbortSignal;
+  /** The messages were taken and the send started. */
+  onStart?: () => void;
+}): Promise<{ ended: Promise<SendResult> }> {
+  let outcome: Promise<SendResult> | undefined;
+  // The same agent, noting the send's result (the route helper hands out only the stream).
+  const observed: Agent<never, ToolSet, never> = {
+    version: agent.version,
+    id: agent.id,
+    tools: agent.tools,
+    generate: (call) => agent.generate(call),
+    stream: async (call) => {
+      const result = await agent.stream(call);
+      outcome = (result as unknown as ContextStreamResult).ctxwin;
+      onStart();
+      return result;
+    },
+  };
+  try {
+    await pipeAgentUIStreamToResponse({ response, agent: observed, uiMessages, abortSignal: signal, headers: { ...SECURITY_HEADERS, "Cache-Control": "no-store" } });
+  } catch (error) {
+    throw refusal(error);
+  }
+  if (outcome === undefined) throw new Error("The chat answer started without a send.");
+  return { ended: outcome };
+}
+
+/** A request the AI SDK's validation or the agent refused: the client's fault, a 400. */
+function refusal(error: unknown): unknown {
+  if (AgentInputError.isInstance(error)) return badRequest(error.message);
+  if (AISDKError.isInstance(error)) return badRequest(`The chat messages are not valid: ${error.message}`);
+  return error;
+}
