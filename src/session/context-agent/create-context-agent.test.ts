@@ -13,6 +13,7 @@ import { readAllRows, sessionProblems } from "../test-support/session-invariants
 import { FORCE_AT, LIMIT } from "../test-support/rollover-setup.js";
 import type { CtxwinUIMessage } from "../ui-message-stream.js";
 import { AgentInputError } from "./agent-input.js";
+import { SessionBusyError } from "./session-busy-error.js";
 import { createContextAgent, type ContextAgentOptions } from "./create-context-agent.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
@@ -112,6 +113,24 @@ describe("createContextAgent", () => {
     expect((await messageOf(right)).parts.some((part) => part.type === "text" && part.text === "answer to two")).toBe(true);
     const texts = (await readAllRows(store, "chat")).map(rowText);
     expect(texts).toEqual(["one", "answer to one", "two", "answer to two"]);
+  });
+
+  it("with whenBusy 'refuse', refuses a second call of a session while one runs, writing nothing for it", async () => {
+    const store = memoryStore();
+    const { model } = scriptedModel({ script: (call) => ({ textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")], inputTokens: 400 }) });
+    const first = createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u1", "one")] }).then(chunksOf);
+    const second = createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u2", "two")] });
+    const refusal = await second.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(SessionBusyError.isInstance(refusal)).toBe(true);
+    expect((refusal as Error).message).toMatch(/another call of session 'chat' is running/);
+    expect((await messageOf(await first)).parts.some((part) => part.type === "text" && part.text === "answer to one")).toBe(true);
+    expect((await readAllRows(store, "chat")).map(rowText)).toEqual(["one", "answer to one"]);
+    // Once the first call has finished, the session takes the next one.
+    await createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u2", "two")] }).then(chunksOf);
+    expect((await readAllRows(store, "chat")).map(rowText)).toEqual(["one", "answer to one", "two", "answer to two"]);
   });
 
   it("generate() answers like ToolLoopAgent, with the caller's stopWhen, prepareStep, onStepFinish and providerOptions applied", async () => {
