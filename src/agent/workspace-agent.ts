@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { LanguageModel } from "ai";
 import { createAgentSession, type AgentSession } from "../session/create-agent-session.js";
+import { createContextAgent, type ContextAgent } from "../session/context-agent/create-context-agent.js";
 import type { AgentSessionOptions, SessionBudgetOptions } from "../session/session-types.js";
 import type { HistoryStore } from "../store/port.js";
 import type { CtxwinConfig } from "../store/config-file.js";
@@ -54,7 +55,24 @@ export interface WorkspaceAgentOptions {
  * const agent = createWorkspaceAgent({ store, sessionId: "chat-1", model: openai("gpt-4.1-mini"), workspaceRoot: ".", memoryRoot: ".ctxwin/memory" });
  * const result = await agent.send("Where is the retry policy configured?");
  */
-export function createWorkspaceAgent({
+export function createWorkspaceAgent(options: WorkspaceAgentOptions): AgentSession {
+  return createAgentSession(workspaceSessionOptions(options));
+}
+
+/**
+ * The same agent as an AI SDK `Agent` (`createContextAgent`): for `createAgentUIStreamResponse`, or
+ * to drive the demo as a `useChat` client would.
+ *
+ * @example
+ * const agent = createWorkspaceContextAgent({ store, sessionId: chatId, model, workspaceRoot: ".", memoryRoot: ".ctxwin/memory" });
+ * return createAgentUIStreamResponse({ agent, uiMessages });
+ */
+export function createWorkspaceContextAgent(options: WorkspaceAgentOptions): ContextAgent {
+  return createContextAgent(workspaceSessionOptions(options));
+}
+
+/** The session options of a workspace agent: tools, memory, and the budget merged from the configuration. */
+function workspaceSessionOptions({
   store,
   sessionId,
   model,
@@ -71,7 +89,7 @@ export function createWorkspaceAgent({
   maxTurnsPerSend,
   logWarning,
   sessionOptions = {},
-}: WorkspaceAgentOptions): AgentSession {
+}: WorkspaceAgentOptions): AgentSessionOptions {
   const merged: SessionBudgetOptions = {
     ...(config.strategy === undefined ? {} : { strategy: config.strategy }),
     ...(config.budget ?? {}),
@@ -79,7 +97,7 @@ export function createWorkspaceAgent({
     ...budget,
     ...(contextLimit === undefined ? {} : { contextLimit }),
   };
-  return createAgentSession({
+  return {
     store,
     sessionId,
     model,
@@ -91,5 +109,5 @@ export function createWorkspaceAgent({
     ...(maxTurnsPerSend === undefined ? {} : { maxTurnsPerSend }),
     ...(logWarning === undefined ? {} : { logWarning }),
     ...sessionOptions,
-  });
+  };
 }
