@@ -7,7 +7,8 @@
  * - per-step time of a turn of 5 steps (4 tool calls, then the answer).
  * The model answers either at once (the ratio then is ctxwin's fixed cost against nearly nothing:
  * read it as milliseconds) or after a fixed time to first token per step, like a fast provider.
- * Goal: ratios ≤ 1.2× with the provider-like model.
+ * Goal: ratios ≤ 1.2× with the provider-like model. `CTXWIN_BENCH_DURABILITY=normal` runs ctxwin's
+ * store with `durability: "normal"` (no fsync per commit) instead of the default `full`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -23,6 +24,7 @@ import type { HistoryStore } from "../src/store/port.js";
 import { formatMs, formatRatio, goal, summarize, type Timing } from "./measure.js";
 
 const ITERATIONS = Number(process.env["CTXWIN_BENCH_ITERATIONS"] ?? 40);
+const DURABILITY = process.env["CTXWIN_BENCH_DURABILITY"] === "normal" ? "normal" : "full";
 const WARMUP = 5;
 const TOOL_STEPS = 4;
 /** Time to first token of the provider-like model, per step. */
@@ -103,9 +105,9 @@ async function measure({ label, latencyMs }: Scenario, store: HistoryStore): Pro
 
 export async function run(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-agent-stream-bench-"));
-  const store = openStore({ path: path.join(scratch, "bench.db") });
+  const store = openStore({ path: path.join(scratch, "bench.db"), durability: DURABILITY });
   try {
-    console.log(`${ITERATIONS} measured requests per figure after ${WARMUP} warm-up, interleaved; SQLite store, default durability.\n`);
+    console.log(`${ITERATIONS} measured requests per figure after ${WARMUP} warm-up, interleaved; SQLite store, durability ${DURABILITY}.\n`);
     console.log("| model | figure | bare ToolLoopAgent p50 | createContextAgent p50 | difference | ratio | p95 bare / ctxwin |");
     console.log("|---|---|---|---|---|---|---|");
     const scenarios: Scenario[] = [
