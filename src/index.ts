@@ -140,6 +140,7 @@ export { toolOutputViewText, viewOversizedToolOutputs, type ToolOutputViewOption
 export { createAgentSession, type AgentSession } from "./session/create-agent-session.js";
 export { createContextAgent, type ContextAgent, type ContextAgentOptions } from "./session/context-agent/create-context-agent.js";
 export { AgentInputError, MAX_INPUT_CHARS } from "./session/context-agent/agent-input.js";
+export { SessionBusyError } from "./session/context-agent/session-busy-error.js";
 export { sumUsage, type ContextGenerateResult, type ContextStreamResult } from "./session/context-agent/agent-results.js";
 export type { CtxwinDataTypes, CtxwinUIMessage, UIMessageStreamOptions } from "./session/ui-message-stream.js";
 export type { LoopSettings } from "./session/loop-settings.js";

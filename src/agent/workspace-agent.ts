@@ -61,17 +61,18 @@ export function createWorkspaceAgent(options: WorkspaceAgentOptions): AgentSessi
 
 /**
  * The same agent as an AI SDK `Agent` (`createContextAgent`), for `createAgentUIStreamResponse`
- * and `pipeAgentUIStreamToResponse`; `maxInputChars` caps one new message.
+ * and `pipeAgentUIStreamToResponse`, or to drive the demo as a `useChat` client would;
+ * `maxInputChars` caps one new message.
  *
  * @example
- * const agent = createWorkspaceContextAgent({ store, sessionId, model, workspaceRoot: ".", memoryRoot: ".ctxwin/memory" });
- * await pipeAgentUIStreamToResponse({ response, agent, uiMessages });
+ * const agent = createWorkspaceContextAgent({ store, sessionId: chatId, model, workspaceRoot: ".", memoryRoot: ".ctxwin/memory" });
+ * return createAgentUIStreamResponse({ agent, uiMessages });
  */
 export function createWorkspaceContextAgent({ maxInputChars, ...options }: WorkspaceAgentOptions & { maxInputChars?: number }): ContextAgent {
   return createContextAgent({ ...workspaceSessionOptions(options), ...(maxInputChars === undefined ? {} : { maxInputChars }) });
 }
 
-/** The session options of a workspace agent. */
+/** The session options of a workspace agent: tools, memory, and the budget merged from the configuration. */
 function workspaceSessionOptions({
   store,
   sessionId,

@@ -12,6 +12,15 @@ type Lock = ReturnType<typeof createSessionLock>;
 const locks = new WeakMap<HistoryStore, Map<string, { lock: Lock; users: number }>>();
 
 /**
+ * Whether a send of the session holds or waits for the lock in this process.
+ *
+ * @example if (sendRunning({ store, sessionId })) throw new SessionBusyError(sessionId);
+ */
+export function sendRunning({ store, sessionId }: { store: HistoryStore; sessionId: string }): boolean {
+  return (locks.get(store)?.get(sessionId)?.users ?? 0) > 0;
+}
+
+/**
  * Runs `task` when no other send of the session runs, unless `signal` aborts first.
  *
  * @example await withSendLock({ store, sessionId, signal }, () => send(input));

@@ -3,8 +3,11 @@
  * tools, filtered by the tool policy. An allowlist governs the built-ins too: a session whose
  * allowlist does not grant `session_history` gets none (ADR 0008). The opt-in `new_context` tool
  * is offered only beside `session_history`: a fresh window without it would lose context (ADR 0025).
+ * A tool that needs approval (`needsApproval`) is refused: a call waiting for approval would be
+ * stored without its result, and no call of either face can answer the approval.
  */
 import type { Tool, ToolSet } from "ai";
+import { InvalidArgumentError } from "../core/errors.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../core/row-text.js";
 import { NEW_CONTEXT_TOOL_NAME } from "../core/rollover/new-context.js";
 import type { ToolPolicy } from "./session-types.js";
@@ -48,6 +51,14 @@ export function buildToolSet({
   const granted: ToolSet = {};
   for (const [name, definition] of Object.entries(candidates)) {
     if (allow === undefined || allow.has(name)) granted[name] = definition;
+  }
+  for (const [name, definition] of Object.entries(granted)) {
+    const needsApproval = (definition as { needsApproval?: unknown }).needsApproval;
+    if (needsApproval !== undefined && needsApproval !== false) {
+      throw new InvalidArgumentError(
+        `Tool '${name}' needs approval (needsApproval): tool approvals are not supported by ctxwin sessions, since a call waiting for approval would be stored without its result. Remove needsApproval and confirm inside the tool's execute, or leave the tool out.`,
+      );
+    }
   }
   const historyToolAvailable = SESSION_HISTORY_TOOL_NAME in granted;
   if (!historyToolAvailable && newContextTool !== undefined) delete granted[NEW_CONTEXT_TOOL_NAME];

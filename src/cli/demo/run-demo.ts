@@ -9,12 +9,12 @@ import path from "node:path";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { explorationTask, recallQuestion } from "../../agent/demo/demo-prompts.js";
 import { DEMO_THRESHOLD, demoTuning } from "../../agent/demo/demo-tuning.js";
-import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
 import type { RowPart } from "../../core/row.js";
 import { readCarry } from "../../core/rollover/turn-carry.js";
 import { parseWindowId } from "../../core/windows.js";
 import { createDemoTally, succeededCalls } from "./demo-tally.js";
+import { demoAgent, type DemoFace } from "./demo-face.js";
 import type { SessionUsage } from "../../session/session-types.js";
 import { openStore } from "../../store/open-store.js";
 import { readTimeline } from "../../store/read-timeline.js";
@@ -36,6 +36,8 @@ export interface DemoOptions {
   /** Pause before each model step and streamed word, so a person can follow (default 0). */
   paceMilliseconds?: number;
   sessionId?: string;
+  /** The engine's face the demo runs on: the session API (default), or the AI SDK `Agent` read as `useChat` would. */
+  face?: DemoFace;
   now?: () => Date;
   onEvent?: (event: DemoEvent) => void;
 }
@@ -105,7 +107,7 @@ export interface DemoReport {
  * @example
  * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 32 });
  */
-export async function runDemo({ directory, store: storeUrl, folder, contextLimit, files, paceMilliseconds = 0, sessionId, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
+export async function runDemo({ directory, store: storeUrl, folder, contextLimit, files, paceMilliseconds = 0, sessionId, face = "session", now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const id = sessionId ?? demoSessionId(now());
   const storeOptions = storeOptionsOf({ store: storeUrl, directory });
@@ -123,7 +125,7 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
   });
   const defaults = demoTuning({ contextLimit });
   const tuning = { ...defaults, budget: { ...defaults.budget, threshold: DEMO_THRESHOLD } };
-  const agent = createWorkspaceAgent({
+  const agent = demoAgent(face, {
     store,
     sessionId: id,
     model,

@@ -189,9 +189,22 @@ function countTools(
   });
   const toolsJson = lines.join("\n");
   if (memo !== undefined && toolsJson === memo.toolsJson) return { toolsJson, toolsTokens: memo.toolsTokens };
-  const toolsTokens =
-    countEncodedTokens(toolsJson, { encoding: profile.encoding }) + entries.length * TOOL_OVERHEAD_TOKENS + unknownSchemas * UNKNOWN_SCHEMA_TOKENS;
+  const toolsTokens = countToolsJson(toolsJson, profile.encoding) + entries.length * TOOL_OVERHEAD_TOKENS + unknownSchemas * UNKNOWN_SCHEMA_TOKENS;
   return { toolsJson, toolsTokens };
+}
+
+/** Token counts of tool lists seen lately: a route handler makes a session per request, with the same tools. */
+const toolsJsonTokens = new Map<string, number>();
+const TOOLS_JSON_CACHE_ENTRIES = 32;
+
+function countToolsJson(toolsJson: string, encoding: TokenizerProfile["encoding"]): number {
+  const key = `${encoding}\n${toolsJson}`;
+  const cached = toolsJsonTokens.get(key);
+  if (cached !== undefined) return cached;
+  const tokens = countEncodedTokens(toolsJson, { encoding });
+  if (toolsJsonTokens.size >= TOOLS_JSON_CACHE_ENTRIES) toolsJsonTokens.delete(toolsJsonTokens.keys().next().value!);
+  toolsJsonTokens.set(key, tokens);
+  return tokens;
 }
 
 /** The JSON Schema of a tool's input: AI SDK schema wrapper, zod schema, or plain JSON Schema. */
@@ -199,6 +212,17 @@ function jsonSchemaOf(tool: ToolDefinitionLike): unknown {
   const schema = tool.inputSchema ?? tool.parameters;
   if (schema === undefined || schema === null) return {};
   if (typeof schema !== "object") return undefined;
+  if (renderedSchemas.has(schema)) return renderedSchemas.get(schema);
+  const rendered = renderJsonSchema(schema);
+  // Not one that could not be rendered yet (a lazy schema may resolve later).
+  if (rendered !== undefined) renderedSchemas.set(schema, rendered);
+  return rendered;
+}
+
+/** Schemas rendered before, by schema object (the same tools come with every session of a route). */
+const renderedSchemas = new WeakMap<object, unknown>();
+
+function renderJsonSchema(schema: object): unknown {
   try {
     if ("jsonSchema" in schema) {
       const value = (schema as { jsonSchema: unknown }).jsonSchema;

@@ -4,7 +4,10 @@
  * answer streams tool parts and ctxwin's data parts, the store holds every step, a later call with
  * the whole chat takes only the new message, and bad client input is refused with nothing written.
  */
-import { createAgentUIStreamResponse, readUIMessageStream, stepCountIs, type UIMessage, type UIMessageChunk } from "ai";
+import { createAgentUIStreamResponse, readUIMessageStream, stepCountIs, tool, type UIMessage, type UIMessageChunk } from "ai";
+import { z } from "zod";
+import { InvalidArgumentError } from "../../core/errors.js";
+import { createAgentSession } from "../create-agent-session.js";
 import { describe, expect, it } from "vitest";
 import type { HistoryStore } from "../../store/port.js";
 import { scriptedModel } from "../test-support/scripted-model.js";
@@ -13,6 +16,7 @@ import { readAllRows, sessionProblems } from "../test-support/session-invariants
 import { FORCE_AT, LIMIT } from "../test-support/rollover-setup.js";
 import type { CtxwinUIMessage } from "../ui-message-stream.js";
 import { AgentInputError } from "./agent-input.js";
+import { SessionBusyError } from "./session-busy-error.js";
 import { createContextAgent, type ContextAgentOptions } from "./create-context-agent.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
@@ -112,6 +116,49 @@ describe("createContextAgent", () => {
     expect((await messageOf(right)).parts.some((part) => part.type === "text" && part.text === "answer to two")).toBe(true);
     const texts = (await readAllRows(store, "chat")).map(rowText);
     expect(texts).toEqual(["one", "answer to one", "two", "answer to two"]);
+  });
+
+  it("with whenBusy 'refuse', refuses a second call of a session while one runs, writing nothing for it", async () => {
+    const store = memoryStore();
+    const { model } = scriptedModel({ script: (call) => ({ textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")], inputTokens: 400 }) });
+    const first = createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u1", "one")] }).then(chunksOf);
+    const second = createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u2", "two")] });
+    const refusal = await second.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(SessionBusyError.isInstance(refusal)).toBe(true);
+    expect((refusal as Error).message).toMatch(/another call of session 'chat' is running/);
+    expect((await messageOf(await first)).parts.some((part) => part.type === "text" && part.text === "answer to one")).toBe(true);
+    expect((await readAllRows(store, "chat")).map(rowText)).toEqual(["one", "answer to one"]);
+    // Once the first call has finished, the session takes the next one.
+    await createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u2", "two")] }).then(chunksOf);
+    expect((await readAllRows(store, "chat")).map(rowText)).toEqual(["one", "answer to one", "two", "answer to two"]);
+  });
+
+  it("refuses a tool that needs approval when the agent is made, on both faces (a call awaiting approval would have no result)", () => {
+    const { model } = scriptedModel({ script: [{ toolCalls: [{ toolName: "remove", input: { path: "x" } }] }] });
+    const remove = tool({ description: "Removes a file.", inputSchema: z.object({ path: z.string() }), needsApproval: true, execute: async () => "removed" });
+    const removeSometimes = tool({ description: "Removes a file.", inputSchema: z.object({ path: z.string() }), needsApproval: async ({ path }) => path !== "x", execute: async () => "removed" });
+    const makers = [
+      () => agentOf(memoryStore(), model, { tools: { remove } }),
+      () => agentOf(memoryStore(), model, { tools: { removeSometimes } }),
+      () => createAgentSession({ store: memoryStore(), sessionId: "s", model, tools: { remove } }),
+    ];
+    for (const make of makers) {
+      const refusal = (() => {
+        try {
+          make();
+          return undefined;
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(InvalidArgumentError.isInstance(refusal)).toBe(true);
+      expect((refusal as Error).message).toMatch(/^Tool '(remove|removeSometimes)' needs approval \(needsApproval\): tool approvals are not supported/);
+    }
+    // A tool the allowlist leaves out is never offered, so it may keep its approval.
+    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, tools: { remove }, toolPolicy: { allow: ["session_history"] } })).not.toThrow();
   });
 
   it("generate() answers like ToolLoopAgent, with the caller's stopWhen, prepareStep, onStepFinish and providerOptions applied", async () => {

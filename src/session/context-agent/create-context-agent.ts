@@ -9,11 +9,12 @@
 import type { Agent, AgentCallParameters, AgentStreamParameters, GenerateTextResult, StreamTextResult, ToolSet } from "ai";
 import { createSessionEngine, type AgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions } from "../session-types.js";
-import { withSendLock } from "../shared-send-lock.js";
+import { sendRunning, withSendLock } from "../shared-send-lock.js";
 import { startSendChunks, type SendChunks } from "../ui-message-stream.js";
 import { AgentInputError, MAX_INPUT_CHARS, newInputOf } from "./agent-input.js";
 import { generateResultOf, streamResultOf } from "./agent-results.js";
 import { checkClientHistory } from "./client-history.js";
+import { SessionBusyError } from "./session-busy-error.js";
 
 export interface ContextAgentOptions extends Omit<AgentSessionOptions, "system"> {
   /** The agent's id (the `Agent` interface's `id`). */
@@ -28,6 +29,11 @@ export interface ContextAgentOptions extends Omit<AgentSessionOptions, "system">
    * refuse a copy that differs (default true; client-history.ts).
    */
   checkClientHistory?: boolean;
+  /**
+   * A call while another call of the same session runs in this process: `"wait"` (default) runs it
+   * after that one; `"refuse"` rejects it with `SessionBusyError` (HTTP 409 in a route), nothing written.
+   */
+  whenBusy?: "wait" | "refuse";
 }
 
 /**
@@ -44,7 +50,7 @@ export type ContextAgent = Agent<never, ToolSet, never> & {
  * const agent = createContextAgent({ store: openStore(), sessionId: chatId, model, instructions, tools });
  * return createAgentUIStreamResponse({ agent, uiMessages: messages });
  */
-export function createContextAgent({ id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, ...options }: ContextAgentOptions): ContextAgent {
+export function createContextAgent({ id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, whenBusy = "wait", ...options }: ContextAgentOptions): ContextAgent {
   const prompt = system ?? instructions;
   const engine = createSessionEngine({ ...options, ...(prompt === undefined ? {} : { system: prompt }) });
   const { store, sessionId } = options;
@@ -52,6 +58,8 @@ export function createContextAgent({ id, system, instructions, maxInputChars = M
   async function start(call: AgentCallParameters<never, ToolSet>): Promise<SendChunks> {
     const { input, earlier } = newInputOf({ prompt: call.prompt, messages: call.messages, maxInputChars });
     const signal = signalOf(call);
+    // Checked and taken in one synchronous stretch: no other call can get in between.
+    if (whenBusy === "refuse" && sendRunning({ store, sessionId })) throw new SessionBusyError(sessionId);
     const onStep = call.onStepFinish;
     let begin!: (chunks: SendChunks) => void;
     let refuse!: (error: unknown) => void;

@@ -134,6 +134,13 @@ const fieldNames = Object.keys(SessionHistoryInputSchema.shape) as (keyof typeof
  * tool({ inputSchema: permissiveInputSchema(), execute: async (input) => ... })
  */
 export function permissiveInputSchema(): z.ZodType<SessionHistoryRawInput, unknown> {
+  // Built once: a route handler makes a session (and this tool) per request, and schemas are immutable.
+  return (permissive ??= buildPermissiveInputSchema());
+}
+
+let permissive: z.ZodType<SessionHistoryRawInput, unknown> | undefined;
+
+function buildPermissiveInputSchema(): z.ZodType<SessionHistoryRawInput, unknown> {
   const shape: Record<string, z.ZodType> = {};
   for (const name of fieldNames) {
     const strict = SessionHistoryInputSchema.shape[name];
