@@ -19,7 +19,7 @@ import { openStore } from "../src/store/open-store.js";
 import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
 import { loadCorpus, type Corpus } from "./continuity/corpus.js";
 import { runTask, scratchDirectory, type Configuration, type TaskRun } from "./continuity/run-task.js";
-import { makeTask, type LookupTask } from "./continuity/tasks.js";
+import { makeTask, type LookupTask } from "../src/eval/continuity/lookup-tasks.js";
 import { formatRatio, goal } from "./measure.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
