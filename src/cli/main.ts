@@ -9,6 +9,7 @@ import { Command } from "commander";
 import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerDoctorCommand } from "./doctor/doctor-command.js";
+import { registerEvalCommand } from "./eval/eval-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
 import { registerImportCommand } from "./import/import-command.js";
 import { registerMcpCommand } from "./mcp/mcp-command.js";
@@ -34,6 +35,7 @@ registerImportCommand({ program });
 registerMcpCommand({ program, version: packageJson.version });
 registerServeCommand({ program });
 registerDoctorCommand({ program });
+registerEvalCommand({ program });
 
 configureCommandLine(program);
 await runCommandLine(program, process.argv);
