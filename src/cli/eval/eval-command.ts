@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Command } from "commander";
-import { ModelConfigError, parseContextLimit, resolveModel } from "../../agent/model-flags.js";
+import { ModelConfigError, parseContextLimit, parseMaxRetries, resolveModel } from "../../agent/model-flags.js";
 import { priceOf, type ModelPrice } from "../../eval/cost.js";
 import { EvalSetupError } from "../../eval/eval-errors.js";
 import { parseStrategies, planItems } from "../../eval/plan-items.js";
@@ -33,6 +33,7 @@ export interface EvalFlags {
   maxCost?: string;
   data?: string;
   seed?: string;
+  maxRetries?: string;
 }
 
 export const DEFAULT_EVAL_CONTEXT_LIMIT = 16_000;
@@ -99,6 +100,7 @@ export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS
     const concurrency = wholeNumber(flags.concurrency, "--concurrency", { fallback: 1, min: 1, max: 32 });
     const seed = wholeNumber(flags.seed, "--seed", { fallback: 33, min: 0, max: 4_294_967_295 });
     const maxCost = dollars(flags.maxCost);
+    const maxRetries = flags.maxRetries === undefined ? 4 : parseMaxRetries(flags.maxRetries);
     const plan = planItems({ ...(flags.suite === undefined ? {} : { suites: flags.suite }), contextLimit, limit, seed, ...(flags.data === undefined ? {} : { dataFile: flags.data }) });
     const model = evalModel(flags, contextLimit);
     const header: RunHeader = { type: "run", version: 1, model: model.label, contextLimit, seed, startedAt: new Date().toISOString() };
@@ -125,6 +127,7 @@ export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS
       model: model.model,
       contextLimit,
       concurrency,
+      maxRetries,
       describeError: model.describeError,
       ...(model.price === undefined ? {} : { price: model.price }),
       onResult: (result) => {
@@ -136,6 +139,11 @@ export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS
     streams.stdout.write(`${formatSummaryTable(summarize(readResultsFile(flags.out).results))}\n\nresults: ${flags.out}\n`);
     if (outcome.stopped !== undefined) {
       say(`ctxwin eval: stopped: ${outcome.stopped}; fix it and run again with --resume.`);
+      return FAILURE_EXIT_CODE;
+    }
+    const failed = outcome.results.filter((result) => result.status === "failed").length;
+    if (failed > 0) {
+      say(`ctxwin eval: ${failed} of ${outcome.results.length} runs failed (see "error" in ${flags.out}); run again with --resume to retry them.`);
       return FAILURE_EXIT_CODE;
     }
     return 0;
@@ -166,6 +174,7 @@ export function registerEvalCommand({ program }: { program: Command }): void {
     .option("--max-cost <usd>", `budget in US dollars above which --yes is needed (default ${DEFAULT_MAX_COST_USD})`)
     .option("--data <file>", "recall-qa: a LoCoMo-format JSON file")
     .option("--seed <n>", "seed of the generated items (default 33)")
+    .option("--max-retries <n>", "retries of a failed model call (429s, dropped connections) before the item fails (default 4)")
     .action(async (flags: EvalFlags) => {
       process.exitCode = await runEvalCommand(flags);
     });
