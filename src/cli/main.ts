@@ -2,7 +2,7 @@
 /**
  * The `ctxwin` command: `demo` runs the offline demonstration, `chat` an agent on a real provider,
  * `history` inspects stored sessions, `import` loads transcripts, `mcp` serves the history to MCP
- * clients, `serve` opens the web UI.
+ * clients, `serve` opens the web UI, `eval` measures rollover against compaction on a model.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
