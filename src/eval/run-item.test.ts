@@ -114,6 +114,38 @@ describe("recall-qa", () => {
   });
 });
 
+describe("runEval", () => {
+  it("runs at most --concurrency items at a time and reports every result once", async () => {
+    const items = needleItems({ contextLimit: LIMIT, limit: 3, seed: 33 });
+    let running = 0;
+    let most = 0;
+    let calls = 0;
+    // The first call waits for a second one to start: only a run of two at a time gets past it.
+    let secondArrived: () => void = () => undefined;
+    const second = new Promise<void>((resolve) => (secondArrived = resolve));
+    const base = createScriptedEvalModel();
+    const model: LanguageModelV3 = {
+      ...base,
+      doStream: async (options) => {
+        calls += 1;
+        running += 1;
+        most = Math.max(most, running);
+        if (calls === 2) secondArrived();
+        try {
+          if (calls === 1) await second;
+          return await base.doStream(options);
+        } finally {
+          running -= 1;
+        }
+      },
+    };
+    const { results } = await runEval({ runs: items.map((item) => ({ item, strategy: "rollover" as const })), model, contextLimit: LIMIT, concurrency: 2 });
+    expect(results.map((result) => result.itemId).sort()).toEqual(["needle-1", "needle-2", "needle-3"]);
+    expect(results.every((result) => result.status === "scored")).toBe(true);
+    expect(most).toBe(2);
+  });
+});
+
 describe("failures", () => {
   it("a model that fails is a failed result, never an exception; three in a row stop the run", async () => {
     const failing = scriptedModel({ script: () => ({ error: new Error("tools are not supported by this model\nsecond line") }) }).model;
