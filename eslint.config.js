@@ -5,7 +5,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import tseslint from "typescript-eslint";
 
-const layerRank = { core: 0, store: 1, tools: 2, import: 2, session: 3, agent: 4, server: 5, web: 5, cli: 6 };
+const layerRank = { core: 0, store: 1, tools: 2, import: 2, session: 3, agent: 4, server: 5, web: 5, eval: 5, cli: 6 };
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const ioPackages = new Set(["better-sqlite3"]);
 

@@ -23,7 +23,7 @@ import { loadCorpus, type Corpus } from "./continuity/corpus.js";
 import { formatUsd } from "../src/core/budget/cost.js";
 import { taskCostMeter } from "./cache/task-cost.js";
 import { runTask, scratchDirectory, type Configuration, type TaskRun } from "./continuity/run-task.js";
-import { makeTask, type LookupTask } from "./continuity/tasks.js";
+import { makeTask, type LookupTask } from "../src/eval/continuity/lookup-tasks.js";
 import { formatRatio, goal } from "./measure.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -8,7 +8,7 @@ import { usageCost } from "../../src/core/budget/cost.js";
 import type { HistoryStore } from "../../src/store/port.js";
 import type { RequestKind } from "../continuity/agent.js";
 import { runTask, type Configuration, type TaskRun } from "../continuity/run-task.js";
-import type { LookupTask } from "../continuity/tasks.js";
+import type { LookupTask } from "../../src/eval/continuity/lookup-tasks.js";
 import { anthropicCache, openAICache, type SimulatedRequest } from "./provider-rules.js";
 import { requestBlocks, type RequestBlocks } from "./request-blocks.js";
 

@@ -15,7 +15,7 @@
 import type { ScriptedStep } from "../../src/session/test-support/scripted-model.js";
 import { PAGE_HEADER, pageHits, type DocumentKind } from "./corpus.js";
 import type { ObservedRequest, ObservedToolStep } from "./observe.js";
-import { ANSWER_FORMAT, FILLER_PREFIX, TASK_MARKER, formatFinding } from "./tasks.js";
+import { ANSWER_FORMAT, FILLER_PREFIX, TASK_MARKER, formatFinding } from "../../src/eval/continuity/lookup-tasks.js";
 
 export const NOTES_PATH = "/memories/workspace/context-notes.md";
 export const READ_TOOL = "read_document";

@@ -23,7 +23,7 @@ import type { HistoryStore } from "../../src/store/port.js";
 import { decide, READ_TOOL, type RequestKind } from "./agent.js";
 import { pageOutput } from "./corpus.js";
 import { observeRequest } from "./observe.js";
-import { isCorrect, type LookupTask } from "./tasks.js";
+import { isCorrect, type LookupTask } from "../../src/eval/continuity/lookup-tasks.js";
 
 export interface Configuration {
   name: string;

@@ -2,13 +2,14 @@
 /**
  * The `ctxwin` command: `demo` runs the offline demonstration, `chat` an agent on a real provider,
  * `history` inspects stored sessions, `import` loads transcripts, `mcp` serves the history to MCP
- * clients, `serve` opens the web UI.
+ * clients, `serve` opens the web UI, `eval` measures rollover against compaction on a model.
  */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerDoctorCommand } from "./doctor/doctor-command.js";
+import { registerEvalCommand } from "./eval/eval-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
 import { registerImportCommand } from "./import/import-command.js";
 import { registerMcpCommand } from "./mcp/mcp-command.js";
@@ -34,6 +35,7 @@ registerImportCommand({ program });
 registerMcpCommand({ program, version: packageJson.version });
 registerServeCommand({ program });
 registerDoctorCommand({ program });
+registerEvalCommand({ program });
 
 configureCommandLine(program);
 await runCommandLine(program, process.argv);

@@ -1,0 +1,136 @@
+/**
+ * `ctxwin eval` as the built binary in a child process: the offline demo run with its table,
+ * resumption, and every bad input or fault as one line on stderr.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { writeLocomoFixture } from "../../eval/test-support/locomo-fixture.js";
+import { CTXWIN_BINARY, runCtxwin, type CtxwinExit } from "../test-support/run-ctxwin.js";
+
+vi.setConfig({ testTimeout: 240_000 });
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-cli-"));
+  folders.push(folder);
+  return folder;
+}
+
+/** The binary with exactly this environment (no API keys unless given). */
+function ctxwinWithEnvironment(args: readonly string[], { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CtxwinExit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CTXWIN_BINARY, ...args], { cwd, env: { PATH: process.env["PATH"], NO_COLOR: "1", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const lines = (text: string) => text.split("\n").filter((line) => line.length > 0);
+const tableRows = (stdout: string) => lines(stdout).filter((line) => /^(continuity|needle|recall-qa)\s/.test(line));
+
+async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("ctxwin eval", () => {
+  it("--model demo --limit 5 runs offline, writes a line per item, prints the table; --resume then runs nothing", async () => {
+    const folder = scratch();
+    const run = await runCtxwin(["eval", "--model", "demo", "--limit", "5", "--out", "results.jsonl"], { cwd: folder });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("skipped suite recall-qa (no --data file)");
+    expect(run.stderr).toMatch(/30 runs \(10 items × rollover, compact, off\) on demo .*context limit 16,000: about [\d,]+ input and [\d,]+ output tokens, about \$0\.00\./);
+    expect(lines(run.stdout)[0]).toMatch(/^suite\s+strategy\s+items\s+score\s+evidence\s+failed\s+blocked\s+input tok\s+output tok\s+cost\s+wall s\s+rollovers\s+compactions\s+history calls$/);
+    const rows = tableRows(run.stdout).map((line) => line.split(/\s{2,}/).slice(0, 3));
+    expect(rows).toEqual([
+      ["continuity", "rollover", "5"],
+      ["continuity", "compact", "5"],
+      ["continuity", "off", "5"],
+      ["needle", "rollover", "5"],
+      ["needle", "compact", "5"],
+      ["needle", "off", "5"],
+    ]);
+    const file = lines(fs.readFileSync(path.join(folder, "results.jsonl"), "utf8"));
+    expect(file).toHaveLength(31);
+    expect(JSON.parse(file[0]!)).toMatchObject({ type: "run", model: "demo (ctxwin's scripted eval model)", contextLimit: 16_000, seed: 33 });
+
+    const resumed = await runCtxwin(["eval", "--model", "demo", "--limit", "5", "--out", "results.jsonl", "--resume"], { cwd: folder });
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toMatch(/^0 runs \(10 items × rollover, compact, off, 30 already done\)/m);
+    expect(tableRows(resumed.stdout)).toEqual(tableRows(run.stdout));
+
+    const again = await runCtxwin(["eval", "--model", "demo", "--limit", "5", "--out", "results.jsonl"], { cwd: folder });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toBe("ctxwin eval: results.jsonl already holds results: pass --resume to continue that run, or another --out.\n");
+  });
+
+  it("recall-qa with --data: LoCoMo F1 and the evidence share in the table", async () => {
+    const folder = scratch();
+    const data = writeLocomoFixture(folder);
+    const run = await runCtxwin(["eval", "--model", "demo", "--suite", "recall-qa", "--strategy", "rollover", "--limit", "1", "--data", data, "--out", "qa.jsonl"], { cwd: folder });
+    expect(run.status).toBe(0);
+    const [row] = tableRows(run.stdout);
+    expect(row?.split(/\s{2,}/).slice(0, 3)).toEqual(["recall-qa", "rollover", "1"]);
+    expect(row?.split(/\s{2,}/)[4]).toMatch(/^\d+\.\d%$/);
+  });
+
+  it("a corrupt results file for --resume: one line, exit 1, the file untouched", async () => {
+    const folder = scratch();
+    const file = path.join(folder, "results.jsonl");
+    const content = `${JSON.stringify({ type: "run", version: 1, model: "demo (ctxwin's scripted eval model)", contextLimit: 16_000, seed: 33, startedAt: "x" })}\n{oops\n`;
+    fs.writeFileSync(file, content);
+    const run = await runCtxwin(["eval", "--model", "demo", "--out", "results.jsonl", "--resume"], { cwd: folder });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe("ctxwin eval: the results file results.jsonl is corrupt: line 2 is not JSON; move it away to start over, or pass another --out.\n");
+    expect(fs.readFileSync(file, "utf8")).toBe(content);
+  });
+
+  it("bad setups are one line and exit 2: missing key, unknown price without --yes, too small a limit, unknown suite, recall-qa without data", async () => {
+    const folder = scratch();
+    const cases: Array<[string[], string]> = [
+      [["--model", "openai:gpt-4.1-mini"], "ctxwin eval: no API key: set OPENAI_API_KEY (or pass --base-url <url> for a local OpenAI-compatible server).\n"],
+      [["--model", "local-model", "--base-url", "http://127.0.0.1:9/v1"], "ctxwin eval: the price of this model is unknown, so the cost cannot be checked against --max-cost: pass --yes to run it.\n"],
+      [["--model", "demo", "--context-limit", "2000"], "ctxwin eval: --context-limit 2000 is too small for the eval suites: they need at least 4096 tokens (e.g. --context-limit 16k).\n"],
+      [["--model", "demo", "--suite", "needle,haystack"], "ctxwin eval: bad --suite 'needle,haystack': expected a comma-separated list of continuity, recall-qa, needle.\n"],
+      [["--model", "demo", "--suite", "recall-qa"], "ctxwin eval: suite recall-qa needs a LoCoMo-format file: pass --data <file> (e.g. locomo10.json from the LoCoMo release).\n"],
+    ];
+    for (const [args, expected] of cases) {
+      const run = await ctxwinWithEnvironment(["eval", ...args, "--out", "never.jsonl"], { cwd: folder, env: {} });
+      // The cost refusal comes after the plan and the estimate it refers to; every other refusal is alone.
+      const shown = expected.includes("price") ? `${lines(run.stderr).at(-1) ?? ""}\n` : run.stderr;
+      expect({ args, stderr: shown, status: run.status }).toEqual({ args, stderr: expected, status: 2 });
+    }
+    expect(fs.existsSync(path.join(folder, "never.jsonl"))).toBe(false);
+    const priced = await ctxwinWithEnvironment(["eval", "--model", "local-model", "--base-url", "http://127.0.0.1:9/v1", "--out", "never.jsonl"], { cwd: folder, env: {} });
+    expect(lines(priced.stderr)[1]).toMatch(/^30 runs .* cost unknown \(no price for this model\)\.$/);
+  });
+
+  it("an unreachable server: the failure is recorded per item and named in one line; --resume runs it again", async () => {
+    const folder = scratch();
+    const port = await closedPort();
+    const args = ["eval", "--model", "local-model", "--base-url", `http://127.0.0.1:${port}/v1`, "--yes", "--max-retries", "0", "--suite", "needle", "--strategy", "rollover", "--limit", "1", "--out", "down.jsonl"];
+    const run = await ctxwinWithEnvironment(args, { cwd: folder, env: {} });
+    expect(run.status).toBe(1);
+    expect(lines(run.stderr).at(-1)).toBe('ctxwin eval: 1 of 1 runs failed (see "error" in down.jsonl); run again with --resume to retry them.');
+    const [, line] = lines(fs.readFileSync(path.join(folder, "down.jsonl"), "utf8"));
+    expect(JSON.parse(line!).result).toMatchObject({ status: "failed", error: `cannot reach http://127.0.0.1:${port}/v1 (ECONNREFUSED)` });
+    const resumed = await ctxwinWithEnvironment([...args, "--resume"], { cwd: folder, env: {} });
+    expect(resumed.stderr).toMatch(/^1 runs \(1 items × rollover\)/m);
+  });
+});
