@@ -10,6 +10,7 @@ import { registerChatCommand } from "./chat/chat-command.js";
 import { registerDemoCommand } from "./demo/demo-command.js";
 import { registerDoctorCommand } from "./doctor/doctor-command.js";
 import { registerHistoryCommand } from "./history/history-command.js";
+import { registerHookCommand } from "./hook/hook-command.js";
 import { registerImportCommand } from "./import/import-command.js";
 import { registerMcpCommand } from "./mcp/mcp-command.js";
 import { registerServeCommand } from "./serve/serve-command.js";
@@ -34,6 +35,7 @@ registerImportCommand({ program });
 registerMcpCommand({ program, version: packageJson.version });
 registerServeCommand({ program });
 registerDoctorCommand({ program });
+registerHookCommand({ program });
 
 configureCommandLine(program);
 await runCommandLine(program, process.argv);
