@@ -14,6 +14,7 @@ import { registerHookCommand } from "./hook/hook-command.js";
 import { registerImportCommand } from "./import/import-command.js";
 import { registerMcpCommand } from "./mcp/mcp-command.js";
 import { registerServeCommand } from "./serve/serve-command.js";
+import { registerSetupCommand } from "./setup/setup-command.js";
 import { configureCommandLine, runCommandLine } from "./command-line.js";
 import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
 
@@ -36,6 +37,7 @@ registerMcpCommand({ program, version: packageJson.version });
 registerServeCommand({ program });
 registerDoctorCommand({ program });
 registerHookCommand({ program });
+registerSetupCommand({ program });
 
 configureCommandLine(program);
 await runCommandLine(program, process.argv);
