@@ -1,42 +1,17 @@
 #!/usr/bin/env node
 /**
- * The `ctxwin` command: `demo` runs the offline demonstration, `chat` an agent on a real provider,
- * `history` inspects stored sessions, `import` loads transcripts, `mcp` serves the history to MCP
- * clients, `serve` opens the web UI, `eval` measures rollover against compaction on a model.
+ * The `ctxwin` executable. `ctxwin hook …` (what Claude Code and Codex run at every session
+ * start, where each second counts) loads only the hook command; everything else loads the full
+ * program (program.ts), whose commands bring in the AI SDK, the MCP SDK and the web server.
  */
-import { readFileSync } from "node:fs";
-import { Command } from "commander";
-import { registerChatCommand } from "./chat/chat-command.js";
-import { registerDemoCommand } from "./demo/demo-command.js";
-import { registerDoctorCommand } from "./doctor/doctor-command.js";
-import { registerEvalCommand } from "./eval/eval-command.js";
-import { registerHistoryCommand } from "./history/history-command.js";
-import { registerImportCommand } from "./import/import-command.js";
-import { registerMcpCommand } from "./mcp/mcp-command.js";
-import { registerServeCommand } from "./serve/serve-command.js";
-import { configureCommandLine, runCommandLine } from "./command-line.js";
-import { exitQuietlyOnClosedOutput } from "./exit-on-closed-output.js";
-
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; description: string };
-
-const program = new Command()
-  .name("ctxwin")
-  .description(packageJson.description)
-  .version(packageJson.version);
 
 // Lets a read-only command open a store in a folder this user cannot write (as an immutable
 // snapshot, `file:` URI): better-sqlite3 reads this setting when it first opens a database.
 process.env.SQLITE_USE_URI ??= "1";
-exitQuietlyOnClosedOutput();
-registerDemoCommand({ program });
-registerChatCommand({ program });
-registerHistoryCommand({ program });
-registerImportCommand({ program });
-registerMcpCommand({ program, version: packageJson.version });
-registerServeCommand({ program });
-registerDoctorCommand({ program });
-registerEvalCommand({ program });
 
-configureCommandLine(program);
-await runCommandLine(program, process.argv);
-if (process.argv.length <= 2) program.outputHelp();
+if (process.argv[2] === "hook") {
+  const { runHookProgram } = await import("./hook/hook-program.js");
+  await runHookProgram(process.argv);
+} else {
+  await import("./program.js");
+}

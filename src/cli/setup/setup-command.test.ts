@@ -1,0 +1,186 @@
+/**
+ * `ctxwin setup` as a user runs it: the built binary, a temporary home folder. From a clean
+ * home, `setup claude-code` registers a hook that, run as Claude Code runs it after a
+ * compaction, adds the guidance to the new context. Settings files keep everything else;
+ * running twice changes nothing; `--remove` undoes it; bad files are refused whole.
+ */
+import { spawn } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { runUnprivileged, UNPRIVILEGED_SKIP_REASON } from "../../../test/unprivileged-user.js";
+import { CTXWIN_BINARY, type CtxwinExit } from "../test-support/run-ctxwin.js";
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
+/** Runs ctxwin the way the test's CLIs will: the built binary under this node. */
+const COMMAND = `${process.execPath} ${CTXWIN_BINARY}`;
+
+let home: string;
+
+beforeEach(() => {
+  home = mkdtempSync(path.join(os.tmpdir(), "ctxwin-setup-"));
+});
+
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+function run(program: string, args: readonly string[], { stdin = "", shell = false }: { stdin?: string; shell?: boolean } = {}): Promise<CtxwinExit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { cwd: home, shell, env: { ...process.env, HOME: home, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const setup = (...args: string[]) => run(process.execPath, [CTXWIN_BINARY, "setup", ...args, "--command", COMMAND]);
+const read = (...parts: string[]) => readFileSync(path.join(home, ...parts), "utf8");
+/** Every file under the home folder with its text: what a refused setup must leave alone. */
+function snapshot(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(home, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile()) files[path.relative(home, file)] = readFileSync(file, "utf8");
+  }
+  return files;
+}
+
+describe("claude-code", () => {
+  it("from a clean home: registers the server and a hook that answers a compaction with the guidance", async () => {
+    const result = await setup("claude-code");
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`created ${path.join(home, ".claude.json")}`);
+
+    const servers = (JSON.parse(read(".claude.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers;
+    expect(servers["ctxwin"]).toEqual({ type: "stdio", command: process.execPath, args: [CTXWIN_BINARY, "mcp", "--dir", home, "--import", "claude-code"] });
+    const settings = JSON.parse(read(".claude", "settings.json")) as { hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] } };
+    const [group] = settings.hooks.SessionStart;
+    expect(group?.matcher).toBe("compact|resume");
+
+    // What Claude Code does after a compaction: run the command through a shell, the input on stdin.
+    const transcript = path.join(home, ".claude", "projects", "-home-dev-shop-api", `${SESSION}.jsonl`);
+    mkdirSync(path.dirname(transcript), { recursive: true });
+    copyFileSync(fixture, transcript);
+    const input = { session_id: SESSION, transcript_path: transcript, cwd: "/home/dev/shop-api", hook_event_name: "SessionStart", source: "compact" };
+    const hook = await run(group!.hooks[0]!.command, [], { stdin: JSON.stringify(input), shell: true });
+    expect(hook.stderr).toBe("");
+    expect(hook.status).toBe(0);
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(context).toContain(`session_id "claude-code:${SESSION}"`);
+    expect(context).toContain("2 windows precede this point");
+    expect(existsSync(path.join(home, ".ctxwin", "ctxwin.db"))).toBe(true);
+  });
+
+  it("keeps the other settings, changes nothing the second time, and --remove takes only its own entries out", async () => {
+    mkdirSync(path.join(home, ".claude"));
+    const theirs = { theme: "dark", hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo hi" }] }] }, permissions: { allow: ["Bash(ls)"] } };
+    writeFileSync(path.join(home, ".claude", "settings.json"), `${JSON.stringify(theirs, null, 2)}\n`);
+    writeFileSync(path.join(home, ".claude.json"), `${JSON.stringify({ numStartups: 3, mcpServers: { github: { command: "gh" } } }, null, 2)}\n`);
+    const before = snapshot();
+
+    expect((await setup("claude-code")).status).toBe(0);
+    const installed = snapshot();
+    expect(read(".claude", "settings.json.ctxwin-backup")).toBe(before[path.join(".claude", "settings.json")]);
+    expect(JSON.parse(read(".claude", "settings.json"))).toMatchObject({ theme: "dark", permissions: { allow: ["Bash(ls)"] } });
+
+    const again = await setup("claude-code");
+    expect(again.stdout).toBe(`unchanged ${path.join(home, ".claude.json")}\nunchanged ${path.join(home, ".claude", "settings.json")}\n`);
+    expect(snapshot()).toEqual(installed);
+
+    expect((await run(process.execPath, [CTXWIN_BINARY, "setup", "--remove"])).status).toBe(0);
+    expect(JSON.parse(read(".claude", "settings.json"))).toEqual(theirs);
+    expect(JSON.parse(read(".claude.json"))).toEqual({ numStartups: 3, mcpServers: { github: { command: "gh" } } });
+  });
+
+  it("--dry-run prints the diff and writes nothing", async () => {
+    const result = await setup("claude-code", "--dry-run");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`+++ ${path.join(home, ".claude", "settings.json")}`);
+    expect(result.stdout).toContain('+        "matcher": "compact|resume",');
+    expect(snapshot()).toEqual({});
+  });
+});
+
+describe("codex", () => {
+  const config = `# my Codex settings
+model = "o3" # the model I like
+
+[features]
+web_search = true
+
+[mcp_servers.github]
+command = "gh-mcp"
+`;
+
+  it("appends its block, keeping comments and order, and --remove gives the file back byte for byte", async () => {
+    mkdirSync(path.join(home, ".codex"));
+    writeFileSync(path.join(home, ".codex", "config.toml"), config);
+    const result = await setup("codex");
+    expect(result.status).toBe(0);
+    const installed = read(".codex", "config.toml");
+    expect(installed.startsWith(config)).toBe(true);
+    expect(installed).toContain(`[mcp_servers.ctxwin]\ncommand = ${JSON.stringify(process.execPath)}`);
+    expect(installed).toContain('[[hooks.SessionStart]]\nmatcher = "resume"');
+    expect(read(".codex", "config.toml.ctxwin-backup")).toBe(config);
+
+    expect((await setup("codex")).stdout).toBe(`unchanged ${path.join(home, ".codex", "config.toml")}\n`);
+    const dryRemove = await run(process.execPath, [CTXWIN_BINARY, "setup", "codex", "--remove", "--dry-run"]);
+    expect(dryRemove.stdout).toContain("-[[hooks.SessionStart]]");
+    expect(read(".codex", "config.toml")).toBe(installed);
+    expect((await run(process.execPath, [CTXWIN_BINARY, "setup", "codex", "--remove"])).status).toBe(0);
+    expect(read(".codex", "config.toml")).toBe(config);
+  });
+});
+
+describe("bad settings files: one line, exit code 1, nothing written", () => {
+  it.each([
+    ["invalid JSON", ".claude/settings.json", "{ \"theme\": ", "claude-code", /settings\.json: it is not valid JSON .*Nothing was changed\.$/],
+    ["JSON that is not an object", ".claude.json", "[]", "claude-code", /\.claude\.json: it is not a JSON object\. Nothing was changed\.$/],
+    ["invalid TOML", ".codex/config.toml", "model = \"o3\nthis is not toml\n", "codex", /config\.toml: line 1 has a string that does not end on its line\. Nothing was changed\.$/],
+    ["a server of its own named ctxwin", ".codex/config.toml", "[mcp_servers.ctxwin]\ncommand = \"mine\"\n", "codex", /already has '\[mcp_servers\.ctxwin\]'/],
+  ])("%s", async (_name, file, text, client, message) => {
+    mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
+    writeFileSync(path.join(home, file), text);
+    const before = snapshot();
+    const result = await setup(client);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^ctxwin: [^\n]+\n$/);
+    expect(result.stderr.trim()).toMatch(message);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("a symbolic link: refused, and the file it points to is left alone", async () => {
+    mkdirSync(path.join(home, ".claude"));
+    writeFileSync(path.join(home, "real-settings.json"), "{}\n");
+    symlinkSync(path.join(home, "real-settings.json"), path.join(home, ".claude", "settings.json"));
+    const result = await setup("claude-code");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/settings\.json: it is a symbolic link; ctxwin setup edits only regular files .*Nothing was changed\.\n$/);
+    expect(snapshot()).toEqual({ "real-settings.json": "{}\n" });
+  });
+
+  describe.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(`a read-only file${UNPRIVILEGED_SKIP_REASON === undefined ? "" : ` (skipped: ${UNPRIVILEGED_SKIP_REASON})`}`, () => {
+    it("is refused with the way forward; no file is written", async () => {
+      // Project scope in a folder everyone may enter, run as a user the permissions apply to.
+      chmodSync(home, 0o777);
+      mkdirSync(path.join(home, ".claude"), { mode: 0o777 });
+      chmodSync(path.join(home, ".claude"), 0o777);
+      writeFileSync(path.join(home, ".claude", "settings.json"), "{}\n", { mode: 0o444 });
+      chmodSync(path.join(home, ".claude", "settings.json"), 0o444);
+      const result = await runUnprivileged(process.execPath, [CTXWIN_BINARY, "setup", "claude-code", "--scope", "project"], { cwd: home });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(/settings\.json: it is read-only for this user; make it writable \(chmod u\+w\) and run setup again\. Nothing was changed\.\n$/);
+      expect(snapshot()).toEqual({ [path.join(".claude", "settings.json")]: "{}\n" });
+    });
+  });
+});
