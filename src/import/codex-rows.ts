@@ -1,8 +1,11 @@
 /**
  * The rows of one Codex session from its lines in transcript order (codex-format.ts reads the
  * lines). A call and its output become one row; a `compacted` line becomes a `compaction`
- * boundary whose summary is the compaction's own reply (the assistant message Codex writes just
- * before `compacted`), which is not repeated as a row of its own.
+ * boundary whose summary is the compaction's own text: the line's `message` without the hand-over
+ * preamble Codex puts before it, which is the compaction's reply (the assistant message Codex
+ * writes just before `compacted`). That reply is not repeated as a row of its own. The summary
+ * comes from the `compacted` line alone, so a session split over files gets the same boundary
+ * whichever file arrives first (issue 34).
  */
 import { CallPairing } from "./call-pairing.js";
 import { itemRow } from "./codex-items.js";
@@ -62,7 +65,7 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
     // Events are read only to tell a reply's fate (replyFate).
     if (type === "event_msg") continue;
     if (type === "compacted") {
-      const summary = compactionReply ?? (typeof payload["message"] === "string" ? payload["message"] : undefined);
+      const summary = compactedSummary(payload["message"]) ?? compactionReply;
       compactionReply = undefined;
       queue.push(compactionRow({ id, createdAt, summary, source: "Codex" }), at);
     } else if (type !== "response_item") notes.push({ kind: "unknown", ...at });
@@ -105,6 +108,19 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
   }
   if (header?.title !== undefined) rows.push(...queue.drain({ settled }));
   return { rows, notes, waiting: queue.size };
+}
+
+/** The hand-over preamble Codex writes before a compaction's summary in its `compacted` line. */
+const HANDOVER_PREAMBLE = /^Another language model started to solve this problem[^\n]*?:\n/;
+
+/**
+ * The summary a `compacted` line's `message` holds, without Codex's hand-over preamble.
+ *
+ * @example compactedSummary("Another language model started to solve this problem … analysis:\nThe queue is X.") // "The queue is X."
+ */
+export function compactedSummary(message: unknown): string | undefined {
+  if (typeof message !== "string" || message.trim() === "") return undefined;
+  return message.replace(HANDOVER_PREAMBLE, "");
 }
 
 function headerRow(sessionId: string, header: Header): SourceRow {

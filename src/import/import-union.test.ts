@@ -110,6 +110,23 @@ describe("one session in several files", () => {
     expect(await sessionSnapshot(store, CTXWIN_SESSION)).toEqual(await cleanImport("ctxwin", lines, CTXWIN_SESSION));
   });
 
+  it("gives a Codex compaction the same summary when its file starts at the compacted line", async () => {
+    // Found by the property below (seed -840892220): the file holding the compaction's reply came
+    // second, and the boundary took whichever text the first file allowed.
+    const lines = codexLines({ exchanges: 3, compactAfter: 1 });
+    const compacted = lines.findIndex((line) => line.includes('"type":"compacted"'));
+    const folder = temporaryDirectory();
+    const tail = writeLines(folder, "a-tail.jsonl", [lines[0]!, ...lines.slice(compacted)]);
+    const head = writeLines(folder, "b-head.jsonl", lines.slice(0, compacted + 1));
+    const store = openScratchStore();
+    await importChecked(store, "codex", [tail]);
+    await importChecked(store, "codex", [head]);
+    const boundaries = (rows: unknown[]) => rows.filter((row) => JSON.stringify(row).includes("compaction-summary"));
+    const clean = boundaries(await cleanImport("codex", lines, CODEX_SESSION));
+    expect(clean).toHaveLength(1);
+    expect(boundaries(await sessionSnapshot(store, CODEX_SESSION))).toEqual(clean);
+  });
+
   it("still refuses a ctxwin export into a session that holds a different history", async () => {
     const store = openScratchStore();
     await store.append(CTXWIN_SESSION, [{ id: "local-1", role: "user", parts: [{ type: "text", text: "a local session of the same name" }] }]);
