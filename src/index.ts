@@ -142,6 +142,7 @@ export { EditRefusedError, type EditRefusal } from "./session/lineage/edit-refus
 export { editPointOf, isUserInput, type EditPoint } from "./session/lineage/edit-point.js";
 export { forkForEdit, forkStoredSession, type SessionForkOptions } from "./session/lineage/fork-stored-session.js";
 export type { SessionEditOptions } from "./session/lineage/session-lineage.js";
+export { cutRowToBytes, type InputCut } from "./core/rollover/input-cut.js";
 export { createContextAgent, type ContextAgent, type ContextAgentOptions } from "./session/context-agent/create-context-agent.js";
 export { AgentInputError, MAX_INPUT_CHARS } from "./session/context-agent/agent-input.js";
 export { SessionBusyError } from "./session/context-agent/session-busy-error.js";

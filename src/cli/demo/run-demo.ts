@@ -271,7 +271,10 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
 
 function recoverySummary(input: Record<string, unknown>): string {
   if (input["action"] === "search") return `${SESSION_HISTORY_TOOL_NAME} search "${String(input["query"])}"`;
-  if (input["action"] === "read_item") return `${SESSION_HISTORY_TOOL_NAME} read_item ${String(input["item_id"])}`;
+  if (input["action"] === "read_item") {
+    const session = typeof input["session_id"] === "string" ? ` of session ${input["session_id"]}` : "";
+    return `${SESSION_HISTORY_TOOL_NAME} read_item ${String(input["item_id"])}${session}`;
+  }
   return `${SESSION_HISTORY_TOOL_NAME} ${String(input["action"])}`;
 }
 
