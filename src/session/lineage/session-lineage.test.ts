@@ -10,7 +10,7 @@ import { createAgentSession } from "../create-agent-session.js";
 import { createContextAgent } from "../context-agent/create-context-agent.js";
 import { FORCE_AT, WARN_AT, budgetSession } from "../test-support/rollover-setup.js";
 import { scriptedModel } from "../test-support/scripted-model.js";
-import { deterministic, memoryStore, readTool, rowText } from "../test-support/session-fixture.js";
+import { deterministic, memoryStore, readTool, rowText, sqliteStore } from "../test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "../test-support/session-invariants.js";
 import { EditRefusedError } from "./edit-refused-error.js";
 
@@ -138,6 +138,21 @@ describe("session.edit", () => {
 
     // The session goes on in the fork.
     expect(await edit.session.send("four")).toMatchObject({ status: "completed" });
+  });
+
+  it("on SQLite: the edit's fork reads the shared rows, and a new session object on the same store sees the same", async () => {
+    const opened = sqliteStore();
+    try {
+      const session = await conversation(opened.store);
+      const edit = await session.edit({ itemId: "5", input: "THREE", newSessionId: "s-edit" });
+      expect(edit.result.status).toBe("completed");
+      const reopened = createAgentSession({ store: opened.store, sessionId: "s-edit", model: echo.model, budget: { contextLimit: 100_000 }, ...deterministic("again") });
+      expect(await reopened.send("four")).toMatchObject({ status: "completed" });
+      expect((await readAllRows(opened.store, "s-edit")).map(rowText)).toEqual(["one", "answer to user: one", "two", "answer to user: two", "THREE", "answer to user: THREE", "four", "answer to user: four"]);
+      expect((await readAllRows(opened.store, "s")).map(rowText).at(-2)).toBe("three");
+    } finally {
+      await opened.cleanup();
+    }
   });
 
   it("editing the first message starts a new session that shares nothing", async () => {
