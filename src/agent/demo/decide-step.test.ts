@@ -3,6 +3,8 @@
  */
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { CONTINUE_TEXT } from "../../core/rollover/rollover-rows.js";
+import { carriedContinueText } from "../../core/rollover/turn-carry.js";
 import { decideStep } from "./decide-step.js";
 import { delegationTask, explorationTask, recallQuestion, subagentQuestion } from "./demo-prompts.js";
 import { parseNotes, renderNotes, summarizeFile } from "./explorer-notes.js";
@@ -116,5 +118,14 @@ describe("the demo model with a sub-agent", () => {
     const read = request("", [...searched.prompt.slice(1), ...toolStep("session_history", { action: "read_item", item_id: "4", session_id: "main/explorer-1" }, { ok: true, text: readme })] as LanguageModelV3Message[]);
     const answer = decideStep(observeRequest(read));
     expect(answer).toEqual({ kind: "text", text: 'Line 2 of README.md says: "The gauge constant is 7.31."\nIt is not in my context, so I found it with session_history: search, then read_item 4 of session main/explorer-1.' });
+  });
+
+  it("after a rollover that stopped the delegation turn: a finished task in the carried ledger is not run again", () => {
+    const delegation = delegationTask({ agent: "explorer", task: explorationTask({ folderName: "docs", files: 3 }) });
+    const input = { itemId: "40", windowId: "w:0", text: delegation, totalChars: delegation.length, truncated: false };
+    const finished = carriedContinueText({ instruction: CONTINUE_TEXT, carry: { input, ledger: [{ itemId: "41", toolName: "task", input: JSON.stringify({ agent: "explorer", prompt: "…" }), outcome: "finished" }], omittedCalls: 0 } });
+    expect(decideStep(observeRequest(request("", [user(finished)])))).toEqual({ kind: "text", text: "The explorer sub-agent's task finished before my context rolled over (item 41); its transcript is in its own session." });
+    const notYet = carriedContinueText({ instruction: CONTINUE_TEXT, carry: { input, ledger: [], omittedCalls: 0 } });
+    expect(decideStep(observeRequest(request("", [user(notYet)])))).toMatchObject({ kind: "tool", call: { toolName: "task", input: { agent: "explorer" } } });
   });
 });

@@ -45,8 +45,8 @@ export function decideStep(request: ObservedRequest): DemoStep {
     const working = recall !== null ? recall.input : TASK_PATTERN.test(currentText) || currentText === CONTINUE_TEXT || currentText === "" ? notes.working : currentText;
     return { kind: "tool", call: { toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: renderNotes({ ...progressOf(request, notes), working }), overwrite: true } } };
   }
-  const delegation = DELEGATE_PATTERN.exec(currentText);
-  if (delegation !== null) return delegate({ agent: delegation[1]!, prompt: delegation[2]!, steps: sinceCurrent });
+  const delegation = DELEGATE_PATTERN.exec(currentText) ?? carriedDelegation(currentText);
+  if (delegation !== null) return delegate({ agent: delegation[1]!, prompt: delegation[2]!, steps: sinceCurrent, finishedItem: finishedTaskItem(currentText) });
   if (recall !== null) return answerRecall(request, notes, { line: Number(recall[1]), file: recall[2]!, steps: sinceCurrent });
   const resumed = resumeAfterRollover(request, notes, { currentText, steps: sinceCurrent });
   if (resumed !== undefined) return resumed;
@@ -300,13 +300,30 @@ function answerRecall(request: ObservedRequest, notes: ExplorerNotes, question: 
 }
 
 /** Hands the task to the sub-agent once (ADR 0060), then reports its answer and where its transcript is. */
-function delegate({ agent, prompt, steps }: { agent: string; prompt: string; steps: ObservedToolStep[] }): DemoStep {
+function delegate({ agent, prompt, steps, finishedItem }: { agent: string; prompt: string; steps: ObservedToolStep[]; finishedItem: string | undefined }): DemoStep {
   const done = steps.findLast((step) => step.toolName === TASK_TOOL_NAME);
+  // A rollover stopped the turn after the task: the carried ledger says it finished; it is not run again.
+  if (done === undefined && finishedItem !== undefined) {
+    return { kind: "text", text: `The ${agent} sub-agent's task finished before my context rolled over (item ${finishedItem}); its transcript is in its own session.` };
+  }
   if (done === undefined) return { kind: "tool", call: { toolName: TASK_TOOL_NAME, input: { agent, prompt } } };
   const status = resultField(done, "status");
   const answer = resultField(done, "answer");
   const firstLine = typeof answer === "string" ? (answer.split("\n")[0] ?? "") : "";
   return { kind: "text", text: `The ${agent} sub-agent's task ended ${String(status)} in its own session ${String(resultField(done, "session_id"))}: ${firstLine}` };
+}
+
+const CARRIED_DELEGATION = /<carried_user_input[^>]*>\n(?=Delegate to the )([\s\S]*?)\n<\/carried_user_input>/;
+const FINISHED_TASK = /^- item (\d+): task \{.*\} → finished$/m;
+
+/** A delegation carried into a new window by the `continue` row of the turn a rollover stopped (ADR 0023). */
+function carriedDelegation(text: string): RegExpExecArray | null {
+  const carried = CARRIED_DELEGATION.exec(text);
+  return carried === null ? null : DELEGATE_PATTERN.exec(carried[1]!);
+}
+
+function finishedTaskItem(text: string): string | undefined {
+  return FINISHED_TASK.exec(text)?.[1];
 }
 
 function quoteAnswer({ file, question, line, how }: { file: string; question: { line: number; file: string }; line: string; how: string }): string {
