@@ -42,7 +42,11 @@ export interface SubagentReport {
   correct: boolean;
 }
 
-/** The folder the sub-agent explores: `docs/` when there is one, else the first sub-folder with files, else the folder itself. */
+/**
+ * The folder the sub-agent explores: `docs/` when there is one, else the first sub-folder with files, else the folder itself.
+ *
+ * @example await subagentFolder("/repo") // { absolute: "/repo/docs", name: "docs" }
+ */
 export async function subagentFolder(folder: string): Promise<{ absolute: string; name: string }> {
   const entries = await readdir(folder, { withFileTypes: true });
   const candidates = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules").map((entry) => entry.name).sort();
@@ -76,7 +80,11 @@ export interface SubagentPhaseOptions {
   onEvent: (event: { type: "question"; text: string } | { type: "answer"; text: string } | { type: "delegated"; agent: string; folder: string } | { type: "subagent"; report: Pick<SubagentReport, "sessionId" | "windows" | "rollovers" | "filesRead"> }) => void;
 }
 
-/** Runs the two sends of the phase; `status` is the last send's. */
+/**
+ * Runs the two sends of the phase; `status` is the last send's.
+ *
+ * @example const { report } = await runSubagentPhase({ store, sessionId, folder, send, childReads, onEvent });
+ */
 export async function runSubagentPhase({ store, sessionId, folder, send, childReads, onEvent }: SubagentPhaseOptions): Promise<{ report: SubagentReport; status: string; problem?: string }> {
   onEvent({ type: "delegated", agent: DEMO_SUBAGENT, folder: folder.name });
   const delegated = await send(delegationTask({ agent: DEMO_SUBAGENT, task: explorationTask({ folderName: folder.name, files: DEMO_SUBAGENT_FILES }) }));

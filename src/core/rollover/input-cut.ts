@@ -38,6 +38,8 @@ export function cutRowToBytes(row: RowInput, maxRowBytes: number): RowInput {
  * Parts whose JSON array takes at most `maxBytes`: a file part is kept when it takes at most half
  * the room still left (else a line names it), then each text part keeps the longest beginning
  * that fits, in order.
+ *
+ * @example cutPartsToBytes([{ type: "text", text: "a".repeat(100) }], 50).parts // [{ type: "text", text: "aaa…" }] (23 "a")
  */
 export function cutPartsToBytes(parts: readonly RowPart[], maxBytes: number): { parts: RowPart[]; droppedFiles: number } {
   // "[" and "]", a comma between parts, and each text part's empty shell.
@@ -68,6 +70,8 @@ export function cutPartsToBytes(parts: readonly RowPart[], maxBytes: number): { 
 /**
  * The longest beginning of `text` whose JSON string content (quotes not counted) takes at most
  * `maxBytes` of UTF-8; never splits a surrogate pair.
+ *
+ * @example jsonPrefixLength('a"b', 3) // 2: `a` is 1 byte, `\"` is 2
  */
 export function jsonPrefixLength(text: string, maxBytes: number): number {
   let used = 0;
