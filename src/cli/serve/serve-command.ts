@@ -9,7 +9,7 @@ import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { DEMO_MINIMUM_CONTEXT_LIMIT, demoTuning } from "../../agent/demo/demo-tuning.js";
-import { ModelConfigError, parseContextLimit, parseMaxRetries } from "../../agent/model-flags.js";
+import { ModelConfigError, parseContextLimit, parseMaxRetries, parsePromptCache } from "../../agent/model-flags.js";
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
@@ -32,6 +32,7 @@ interface ServeFlags {
   allowWrite?: boolean;
   maxRetries?: string;
   providerStore?: boolean;
+  promptCache?: string;
 }
 
 /** Where the command writes, and the process it stops with; the defaults are the real ones. */
@@ -95,6 +96,7 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
     .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
     .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
+    .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
@@ -127,7 +129,15 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
 
 async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {
   const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
-  const common = { workspaceRoot, allowWrite: flags.allowWrite === true, logWarning: (message: string) => host.stderr(message), ...(maxRetries === undefined ? {} : { maxRetries }), ...(flags.providerStore === true ? { providerStore: true } : {}) };
+  const cache = flags.promptCache === undefined ? undefined : parsePromptCache(flags.promptCache);
+  const common = {
+    workspaceRoot,
+    allowWrite: flags.allowWrite === true,
+    logWarning: (message: string) => host.stderr(message),
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+    ...(flags.providerStore === true ? { providerStore: true } : {}),
+    ...(cache === undefined ? {} : { cache }),
+  };
   if (flags.demoModel === true) {
     if (contextLimit !== undefined && contextLimit < DEMO_MINIMUM_CONTEXT_LIMIT) throw new ServeCommandError(`--context-limit must be at least ${DEMO_MINIMUM_CONTEXT_LIMIT} with --demo-model.`);
     // Paced like `ctxwin demo` on a terminal, so a person sees the bar move and can interrupt.
