@@ -2,7 +2,8 @@
  * `ctxwin eval`: runs the eval suites with each strategy on the same items, model and context
  * limit (docs/eval.md). States the estimated cost first and needs `--yes` above `--max-cost` (or
  * when the price is unknown); writes each result to `--out` as it finishes; `--resume` continues
- * a killed run; prints the comparison table at the end.
+ * a killed run; prints the comparison table at the end; `--html` also writes the run as a page.
+ * `--report <results>` runs nothing: it prints a results file's table (and page).
  */
 import { existsSync } from "node:fs";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
@@ -17,6 +18,7 @@ import { createScriptedEvalModel } from "../../eval/scripted/scripted-eval-model
 import { formatSummaryTable, summarize } from "../../eval/summary-table.js";
 import { describeFailure } from "../chat/describe-failure.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
+import { checkPageTarget, reportResults, writeEvalPage } from "./eval-page.js";
 import { createEvalProgress } from "./eval-progress.js";
 
 export interface EvalFlags {
@@ -34,6 +36,8 @@ export interface EvalFlags {
   data?: string;
   seed?: string;
   maxRetries?: string;
+  html?: string;
+  report?: string;
 }
 
 export const DEFAULT_EVAL_CONTEXT_LIMIT = 16_000;
@@ -94,6 +98,11 @@ function checkResumable(found: RunHeader, wanted: RunHeader, file: string): void
 export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } = process): Promise<number> {
   const say = (line: string) => streams.stderr.write(`${line}\n`);
   try {
+    if (flags.report !== undefined) {
+      reportResults({ flags: { ...flags, report: flags.report }, stdout: streams.stdout });
+      return 0;
+    }
+    checkPageTarget({ html: flags.html, results: flags.out });
     const contextLimit = flags.contextLimit === undefined ? DEFAULT_EVAL_CONTEXT_LIMIT : parseContextLimit(flags.contextLimit);
     const strategies = parseStrategies(flags.strategy);
     const limit = wholeNumber(flags.limit, "--limit", { fallback: 5, min: 1, max: 1_000 });
@@ -137,6 +146,10 @@ export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS
     });
     progress.stop();
     streams.stdout.write(`${formatSummaryTable(summarize(readResultsFile(flags.out).results))}\n\nresults: ${flags.out}\n`);
+    if (flags.html !== undefined) {
+      writeEvalPage({ results: flags.out, html: flags.html });
+      streams.stdout.write(`page: ${flags.html}\n`);
+    }
     if (outcome.stopped !== undefined) {
       say(`ctxwin eval: stopped: ${outcome.stopped}; fix it and run again with --resume.`);
       return FAILURE_EXIT_CODE;
@@ -175,6 +188,8 @@ export function registerEvalCommand({ program }: { program: Command }): void {
     .option("--data <file>", "recall-qa: a LoCoMo-format JSON file")
     .option("--seed <n>", "seed of the generated items (default 33)")
     .option("--max-retries <n>", "retries of a failed model call (429s, dropped connections) before the item fails (default 4)")
+    .option("--html <file>", "also write the run as a self-contained HTML page (charts, table, items)")
+    .option("--report <results>", "run nothing: print the table of this results file (and its page with --html)")
     .action(async (flags: EvalFlags) => {
       process.exitCode = await runEvalCommand(flags);
     });
