@@ -31,20 +31,20 @@ describe("renderEvalReport", () => {
       for (const strategy of ["rollover", "compact", "off"]) {
         // A score bar, and the token bar's input and output segments.
         expect(count(section, new RegExp(`<rect data-strategy="${strategy}"`, "g")), strategy).toBe(3);
-        expect(section).toMatch(new RegExp(`<tr><td>${strategy}</td>`));
+        expect(section).toMatch(new RegExp(`<tr><td class="text">${strategy}</td>`));
       }
     }
     const needle = sections[1]!;
     expect(needle).toContain('aria-label="Score: rollover: 100.0%, compact: 50.0%, off: 0.0%"');
-    expect(needle).toContain("<td>needle-2</td><td>compact</td><td>scored</td><td>50.0%</td><td>12,000</td>");
+    expect(needle).toContain('<td class="text">needle-2</td><td>compact</td><td>scored</td><td>50.0%</td><td>12,000</td>');
     // The token bar is labelled with its total and cost.
-    expect(needle).toContain(">21k · $0.02</text>");
+    expect(needle).toContain(">21k · $0.0200</text>");
   });
 
   it("escapes every result text: a hostile error or answer stays text", () => {
     expect(page).not.toContain(HOSTILE_TEXT);
     expect(page).not.toMatch(/<img/i);
-    expect(page).toContain(`<td>${escapeHtml(HOSTILE_TEXT)}</td>`);
+    expect(page).toContain(`<td class="text">${escapeHtml(HOSTILE_TEXT)}</td>`);
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;");
   });
 

@@ -21,6 +21,9 @@ const tokens = (value: number) => Math.round(value).toLocaleString("en-US");
 const percent = (value: number | null | undefined) => (value === undefined || value === null ? "–" : `${(value * 100).toFixed(1)}%`);
 const dollars = (value: number | null | undefined) => (value === undefined || value === null ? "–" : `$${value.toFixed(4)}`);
 
+/** `$1.25`, `$0.00400`: as the web UI's figures. */
+const shortDollars = (value: number) => (value >= 0.1 || value === 0 ? `$${value.toFixed(2)}` : `$${value.toPrecision(3)}`);
+
 /** `12k`, `1.5M`: short axis labels, as the timeline's. */
 function shortTokens(value: number): string {
   const trim = (figure: number) => (figure >= 10 ? String(Math.round(figure)) : String(Math.round(figure * 10) / 10));
@@ -76,8 +79,9 @@ function scoreChart(rows: readonly SummaryRow[]): string {
 }
 
 function tokenChart(rows: readonly SummaryRow[]): string {
-  const bars = rows.map((row) => ({ strategy: row.strategy, segments: [row.inputTokens, row.outputTokens], label: `${shortTokens(row.inputTokens + row.outputTokens)}${row.costUsd === undefined ? "" : ` · $${row.costUsd.toFixed(2)}`}` }));
-  const top = niceCeiling(Math.max(1, ...bars.map((bar) => bar.segments[0]! + bar.segments[1]!)) * 1.1);
+  const bars = rows.map((row) => ({ strategy: row.strategy, segments: [row.inputTokens, row.outputTokens], label: `${shortTokens(row.inputTokens + row.outputTokens)}${row.costUsd === undefined ? "" : ` · ${shortDollars(row.costUsd)}`}` }));
+  // A round half as well as a round top: the middle tick is labelled too.
+  const top = 2 * niceCeiling((Math.max(1, ...bars.map((bar) => bar.segments[0]! + bar.segments[1]!)) * 1.1) / 2);
   return barChart({ title: "Tokens (input, then output lighter) · cost", bars, top, tick: shortTokens });
 }
 
@@ -122,8 +126,9 @@ function itemTable(results: readonly ItemResult[]): string {
 }
 
 function table({ caption, columns, cells, rowClass = () => "" }: { caption: string; columns: readonly string[]; cells: readonly string[][]; rowClass?: (index: number) => string }): string {
-  const head = `<tr>${columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join("")}</tr>`;
-  const body = cells.map((line, index) => `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>${line.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`).join("\n");
+  const textColumn = (index: number) => (index === 0 || columns[index] === "error" ? ' class="text"' : "");
+  const head = `<tr>${columns.map((column, index) => `<th scope="col"${textColumn(index)}>${escapeHtml(column)}</th>`).join("")}</tr>`;
+  const body = cells.map((line, index) => `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>${line.map((cell, column) => `<td${textColumn(column)}>${escapeHtml(cell)}</td>`).join("")}</tr>`).join("\n");
   return `<div class="table"><table><caption>${escapeHtml(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
@@ -143,9 +148,9 @@ h2 { font-size: 1.1rem; margin: 1.6rem 0 0.4rem; border-bottom: 1px solid #c9ced
 .table { overflow-x: auto; margin-top: 0.6rem; }
 table { border-collapse: collapse; font-size: 0.85rem; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: 0.2rem 0; }
-th, td { padding: 0.2rem 0.5rem; border-bottom: 1px solid #e2e8f0; text-align: right; vertical-align: top; }
-th:first-child, td:first-child, td:last-child { text-align: left; }
-td:last-child { overflow-wrap: anywhere; max-width: 28rem; }
+th, td { padding: 0.2rem 0.5rem; border-bottom: 1px solid #e2e8f0; text-align: right; vertical-align: top; white-space: nowrap; }
+.text { text-align: left; }
+td.text:last-child { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; max-width: 28rem; }
 tr.failed td { color: #b91c1c; }
 `;
 
