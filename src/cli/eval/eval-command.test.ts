@@ -97,6 +97,7 @@ describe("ctxwin eval", () => {
 
     const refusals: Array<[string[], number, string]> = [
       [["--report", "needle.jsonl", "--model", "demo", "--limit", "2"], 2, "ctxwin eval: --report reads a finished run: --model, --limit belong to a run; leave them out.\n"],
+      [["--report", "needle.jsonl", "--out", "other.jsonl"], 2, "ctxwin eval: --report reads a finished run: --out belongs to a run; leave it out.\n"],
       [["--report", "missing.jsonl"], 1, `ctxwin eval: cannot read the results file missing.jsonl: no such file.\n`],
       [["--report", "needle.jsonl", "--html", "needle.jsonl"], 2, "ctxwin eval: --html needle.jsonl is the results file itself: pass another file for the page, e.g. --html ctxwin-eval.html.\n"],
       [["--report", "needle.jsonl", "--html", path.join("no-such-folder", "page.html")], 2, `ctxwin eval: cannot write the page ${path.join("no-such-folder", "page.html")}: no such folder.\n`],

@@ -11,7 +11,7 @@ import { readResultsFile } from "../../eval/results-file.js";
 import { formatSummaryTable, summarize } from "../../eval/summary-table.js";
 
 /** Flags that only mean something to a run, refused with `--report` rather than ignored. */
-const RUN_FLAGS = ["model", "baseUrl", "strategy", "suite", "contextLimit", "limit", "concurrency", "resume", "yes", "maxCost", "data", "seed", "maxRetries"] as const;
+const RUN_FLAGS = ["out", "model", "baseUrl", "strategy", "suite", "contextLimit", "limit", "concurrency", "resume", "yes", "maxCost", "data", "seed", "maxRetries"] as const;
 const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
 /**
