@@ -89,6 +89,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("Eval view in Chromium", () => {
           expect(await table.locator("tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-strategy")))).toEqual(["rollover", "compact", "off"]);
         }
 
+        await saveScreenshot(page, `eval-view-${viewport.name}`);
+
         // The needle bars are drawn to scale: rollover scored 100%, compact 50%, off 0.
         const needleScore = page.getByRole("group", { name: "Score by strategy, needle" });
         const heights = await needleScore.locator(".eval-bar-segment").evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute("height"))));
@@ -112,7 +114,6 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("Eval view in Chromium", () => {
 
         const { scrollWidth, clientWidth } = await horizontalOverflow(page);
         expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-        await saveScreenshot(page, `eval-view-${viewport.name}`);
         expect(errors).toEqual([]);
         await page.close();
       });
