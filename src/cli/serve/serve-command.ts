@@ -2,7 +2,8 @@
  * `ctxwin serve`: the local web UI. Binds to 127.0.0.1 on a free port by default and prints one
  * line with the URL and its per-start access token; `--host` binds elsewhere, with a warning. With
  * `--model` (the same flags as `ctxwin chat`) or `--demo-model` the browser can chat with the
- * session's agent; without, it is view-only. SIGINT/SIGTERM stop it cleanly.
+ * session's agent; without, it is view-only. `--eval` adds a `ctxwin eval` results file to show.
+ * SIGINT/SIGTERM stop it cleanly.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +15,7 @@ import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
+import { openEvalSource } from "./eval-source.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
 
 /** Context limit of the demo model when `--context-limit` is not given (as `ctxwin demo`). */
@@ -33,6 +35,7 @@ interface ServeFlags {
   maxRetries?: string;
   providerStore?: boolean;
   promptCache?: string;
+  eval?: string;
 }
 
 /** Where the command writes, and the process it stops with; the defaults are the real ones. */
@@ -97,6 +100,7 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
     .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
     .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
+    .option("--eval <results>", "also show a ctxwin eval results file (JSON lines) on the page's Eval view")
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
@@ -123,8 +127,17 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
   requireDirectory(workspaceRoot, "--workspace");
   if (flags.demoModel === true && (flags.model !== undefined || flags.baseUrl !== undefined)) throw new ServeCommandError("--demo-model cannot be combined with --model or --base-url.");
   const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
+  const evalSource = flags.eval === undefined ? undefined : openEvalSource({ file: flags.eval });
   const chat = await chatOf({ flags, directory, workspaceRoot, contextLimit, host });
-  return startServer({ directory, storeOptions: storeOptionsOf({ store: flags.store, directory }), host: flags.host ?? "127.0.0.1", port: flags.port ?? 0, ...(chat === undefined ? {} : { chat }), log: (message, error) => host.stderr(`${message} ${describeFailure(error)}`) });
+  return startServer({
+    directory,
+    storeOptions: storeOptionsOf({ store: flags.store, directory }),
+    host: flags.host ?? "127.0.0.1",
+    port: flags.port ?? 0,
+    ...(chat === undefined ? {} : { chat }),
+    ...(evalSource === undefined ? {} : { eval: evalSource }),
+    log: (message, error) => host.stderr(`${message} ${describeFailure(error)}`),
+  });
 }
 
 async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {
