@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | "config-invalid"
   | "payload-too-large"
   | "unsupported-media-type"
+  | "eval-unreadable"
   | "internal";
 
 /**

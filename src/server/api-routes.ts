@@ -23,6 +23,7 @@ import { transcriptPage, type PagePosition } from "./transcript-pages.js";
 import { windowViews } from "./window-views.js";
 import { MAX_TIMELINE_WINDOWS, timelineView } from "./timeline-view.js";
 import { timelineSettingsOf } from "../core/timeline/timeline-settings.js";
+import { evalView, type EvalSource } from "./eval-view.js";
 
 export { MAX_MESSAGE_CHARS } from "./chat-sessions.js";
 
@@ -35,6 +36,8 @@ export interface ApiDependencies {
   settings: SettingsStore;
   windows: WindowCache;
   titles: TitleCache;
+  /** The eval run `ctxwin serve --eval` loaded, if any. */
+  eval?: EvalSource;
 }
 
 const seqParameter = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -121,7 +124,20 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       method: "GET",
       path: "/api/info",
       handler: async ({ response }) =>
-        json(response, { version: dependencies.version, dir: dependencies.directory, chat: { available: chats.available, model: chats.label, demo: chats.demo } }),
+        json(response, {
+          version: dependencies.version,
+          dir: dependencies.directory,
+          chat: { available: chats.available, model: chats.label, demo: chats.demo },
+          eval: { loaded: dependencies.eval !== undefined, file: dependencies.eval?.file ?? null },
+        }),
+    },
+    {
+      method: "GET",
+      path: "/api/eval",
+      handler: async ({ response }) => {
+        if (dependencies.eval === undefined) throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
+        json(response, evalView(dependencies.eval));
+      },
     },
     {
       method: "GET",

@@ -2,6 +2,7 @@
  * A small typed client of the `ctxwin serve` API: every call carries the access token as a Bearer
  * header, and an error answer becomes an `ApiError` with the server's code and message.
  */
+import type { EvalRunView } from "./eval-types";
 import type { TimelineView } from "./timeline-types";
 import type { InfoView, RowsPage, SearchHit, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
 
@@ -59,6 +60,8 @@ export interface ApiClient {
   clear(sessionId: string): Promise<string>;
   compact(sessionId: string): Promise<CompactResult>;
   settings(): Promise<SettingsView>;
+  /** The eval run `ctxwin serve --eval` loaded; a 404 ApiError when none is. */
+  evalRun(): Promise<EvalRunView>;
   saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
   /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
   eventsUrl(sessionId: string): string;
@@ -124,6 +127,7 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     clear: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/clear`, {})).windowId,
     compact: (sessionId) => call<CompactResult>("POST", `${session(sessionId)}/compact`, {}),
     settings: () => call<SettingsView>("GET", "/api/settings"),
+    evalRun: () => call<EvalRunView>("GET", "/api/eval"),
     saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
     eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,
     chatEndpoint: (sessionId) => ({ url: `${base}${session(sessionId)}/chat`, headers: { Authorization: `Bearer ${token}` } }),

@@ -89,6 +89,8 @@ export interface InfoView {
   version: string;
   dir: string;
   chat: { available: boolean; model: string | null; demo: boolean };
+  /** Whether `ctxwin serve --eval` loaded a results file (the Eval view). */
+  eval: { loaded: boolean; file: string | null };
 }
 
 export interface SessionSummary {
