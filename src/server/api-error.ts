@@ -12,6 +12,7 @@ export type ApiErrorCode =
   | "not-found"
   | "method-not-allowed"
   | "busy"
+  | "session-exists"
   | "read-only"
   | "chat-unavailable"
   | "config-invalid"

@@ -15,7 +15,8 @@ import { searchHistory } from "./history-search.js";
 import { MAX_TOOL_NAME_CHARS, SEARCH_ORDERS, SEARCH_ROLES } from "../core/search-filter.js";
 import { readJsonBody, sendJson } from "./http-io.js";
 import type { Route, RouteContext } from "./router.js";
-import { listSessionEntries, type TitleCache } from "./session-list.js";
+import { lineageRoutes } from "./lineage-routes.js";
+import { lineageOf, listSessionEntries, type TitleCache } from "./session-list.js";
 import type { WindowCache } from "./session-windows.js";
 import type { SettingsStore } from "./settings-file.js";
 import { transcriptPage, type PagePosition } from "./transcript-pages.js";
@@ -170,6 +171,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
           lastSeq: summary?.lastSeq ?? 0,
           usage,
           busy: chats.isBusy(sessionId),
+          ...lineageOf(summary),
         });
       },
     },
@@ -283,6 +285,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
         hub.subscribe({ sessionId, response, lastSeq: summary?.lastSeq ?? 0 });
       },
     },
+    ...lineageRoutes({ store, chats, titles, knownSession, parse }),
     {
       method: "GET",
       path: "/api/settings",

@@ -44,6 +44,10 @@ export interface ApiClient {
   info(): Promise<InfoView>;
   sessions(options?: { query?: string; limit?: number }): Promise<SessionSummary[]>;
   createSession(): Promise<string>;
+  /** Forks a session after `atItem` (the last item the fork shares); the new session's id. */
+  fork(sessionId: string, options: { atItem: string; newSessionId?: string }): Promise<string>;
+  /** The sessions a session's sub-agents ran in, in call order. */
+  children(sessionId: string): Promise<SessionSummary[]>;
   session(sessionId: string): Promise<SessionDetail>;
   rows(sessionId: string, query?: RowsQuery): Promise<RowsPage>;
   windows(sessionId: string): Promise<WindowView[]>;
@@ -104,6 +108,8 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     info: () => call<InfoView>("GET", "/api/info"),
     sessions: async ({ query = "", limit = 50 } = {}) => (await call<{ sessions: SessionSummary[] }>("GET", `/api/sessions?${new URLSearchParams({ q: query, limit: String(limit) })}`)).sessions,
     createSession: async () => (await call<{ sessionId: string }>("POST", "/api/sessions", {})).sessionId,
+    fork: async (sessionId, options) => (await call<{ sessionId: string }>("POST", `${session(sessionId)}/fork`, options)).sessionId,
+    children: async (sessionId) => (await call<{ sessions: SessionSummary[] }>("GET", `${session(sessionId)}/children`)).sessions,
     session: (sessionId) => call<SessionDetail>("GET", session(sessionId)),
     rows: (sessionId, query = {}) => call<RowsPage>("GET", `${session(sessionId)}/rows?${rowsParameters(query)}`),
     windows: async (sessionId) => (await call<{ windows: WindowView[] }>("GET", `${session(sessionId)}/windows`)).windows,
