@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createModelCatalog } from "../core/budget/model-catalog.js";
 import { modelKey } from "../session/budget-policy.js";
-import { MAXIMUM_CONTEXT_LIMIT, MINIMUM_CONTEXT_LIMIT, ModelConfigError, parseContextLimit, resolveModel, type ModelFlags } from "./model-flags.js";
+import { MAXIMUM_CONTEXT_LIMIT, MINIMUM_CONTEXT_LIMIT, ModelConfigError, parseContextLimit, parsePromptCache, resolveModel, type ModelFlags } from "./model-flags.js";
 
 const keys = { OPENAI_API_KEY: "sk-test", ANTHROPIC_API_KEY: "sk-ant-test" };
 
@@ -163,6 +163,21 @@ describe("parseContextLimit", () => {
   it("refuses anything else with a ModelConfigError", () => {
     for (const text of ["", "abc", "-1", "1e5", "12.5k", "100", "99999999999999"]) {
       expect(() => parseContextLimit(text), text).toThrow(/bad --context-limit/);
+    }
+  });
+});
+
+describe("parsePromptCache", () => {
+  it("reads on, 5m, 1h and off, in any case", () => {
+    expect(parsePromptCache("on")).toEqual({});
+    expect(parsePromptCache("5m")).toEqual({});
+    expect(parsePromptCache(" 1H ")).toEqual({ ttl: "1h" });
+    expect(parsePromptCache("off")).toBe(false);
+  });
+
+  it("refuses anything else in one line naming the choices", () => {
+    for (const text of ["", "yes", "2h", "60m"]) {
+      expect(() => parsePromptCache(text), text).toThrow(/bad --prompt-cache .*expected on .*1h .*off/);
     }
   });
 });

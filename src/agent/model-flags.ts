@@ -181,6 +181,22 @@ export function parseMaxRetries(text: string): number {
   return value;
 }
 
+/**
+ * `--prompt-cache`: the session's provider prompt-cache hints (docs/adr/0055). `on` is the default
+ * (Anthropic breakpoints with the 5-minute lifetime, an OpenAI prompt_cache_key per window), `1h`
+ * keeps Anthropic's cache an hour, `off` sends no hint at all.
+ *
+ * @example parsePromptCache("1h") // { ttl: "1h" }
+ * @example parsePromptCache("off") // false
+ */
+export function parsePromptCache(text: string): { ttl?: "1h" } | false {
+  const value = text.trim().toLowerCase();
+  if (value === "on" || value === "5m") return {};
+  if (value === "1h") return { ttl: "1h" };
+  if (value === "off") return false;
+  throw new ModelConfigError(`bad --prompt-cache '${text}': expected on (the default, Anthropic's 5-minute cache), 1h (an hour) or off (no cache hints).`);
+}
+
 function checkContextLimit(contextLimit: number | undefined, shown: string = String(contextLimit)): void {
   if (contextLimit === undefined) return;
   if (!Number.isSafeInteger(contextLimit) || contextLimit < MINIMUM_CONTEXT_LIMIT || contextLimit > MAXIMUM_CONTEXT_LIMIT) {

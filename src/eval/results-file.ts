@@ -42,9 +42,11 @@ function isItemLine(value: unknown): value is { type: "item"; result: ItemResult
 /**
  * The header and the results in a file, the last result of each key winning.
  *
+ * `hint` ends the message of a corrupt file: what to do about it where the file was given.
+ *
  * @example const { header, results } = readResultsFile("results.json");
  */
-export function readResultsFile(file: string): { header: RunHeader; results: ItemResult[] } {
+export function readResultsFile(file: string, { hint = "move it away to start over, or pass another --out" }: { hint?: string } = {}): { header: RunHeader; results: ItemResult[] } {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -59,16 +61,16 @@ export function readResultsFile(file: string): { header: RunHeader; results: Ite
     try {
       return JSON.parse(line) as unknown;
     } catch {
-      throw new EvalResultsError(`the results file ${file} is corrupt: line ${index + 1} is not JSON; move it away to start over, or pass another --out.`);
+      throw new EvalResultsError(`the results file ${file} is corrupt: line ${index + 1} is not JSON; ${hint}.`);
     }
   });
   const header = parsed[0] as Partial<RunHeader> | undefined;
   if (header?.type !== "run" || typeof header.model !== "string" || typeof header.contextLimit !== "number" || typeof header.seed !== "number") {
-    throw new EvalResultsError(`the results file ${file} is not a ctxwin eval results file (no run line first); move it away to start over, or pass another --out.`);
+    throw new EvalResultsError(`the results file ${file} is not a ctxwin eval results file (no run line first); ${hint}.`);
   }
   const byKey = new Map<string, ItemResult>();
   parsed.slice(1).forEach((value, index) => {
-    if (!isItemLine(value)) throw new EvalResultsError(`the results file ${file} is corrupt: line ${index + 2} is not an item result; move it away to start over, or pass another --out.`);
+    if (!isItemLine(value)) throw new EvalResultsError(`the results file ${file} is corrupt: line ${index + 2} is not an item result; ${hint}.`);
     byKey.set(resultKey(value.result), value.result);
   });
   return { header: header as RunHeader, results: [...byKey.values()] };

@@ -12,11 +12,13 @@ export type ApiErrorCode =
   | "not-found"
   | "method-not-allowed"
   | "busy"
+  | "session-exists"
   | "read-only"
   | "chat-unavailable"
   | "config-invalid"
   | "payload-too-large"
   | "unsupported-media-type"
+  | "eval-unreadable"
   | "internal";
 
 /**

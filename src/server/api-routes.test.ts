@@ -20,7 +20,7 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET /api/info names the directory and says chat is unavailable", async () => {
     const { status, body } = await fixture.api("/api/info");
     expect(status).toBe(200);
-    expect(body).toEqual({ version: expect.any(String), dir: fixture.directory, chat: { available: false, model: null, demo: false } });
+    expect(body).toEqual({ version: expect.any(String), dir: fixture.directory, chat: { available: false, model: null, demo: false }, eval: { loaded: false, file: null } });
     expect(body.version).not.toBe("unknown");
   });
 
@@ -28,7 +28,7 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     const { body } = await fixture.api("/api/sessions");
     expect(body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual(["s1", "older"]);
     // s1 was cleared at seq 10: its title is its first user message after the clear (ADR 0046).
-    expect(body.sessions[0]).toEqual({ sessionId: "s1", title: "after the clear", lastActivity: expect.any(String), windows: 3, rows: 12 });
+    expect(body.sessions[0]).toEqual({ sessionId: "s1", title: "after the clear", lastActivity: expect.any(String), windows: 3, rows: 12, parent: null, forkOf: null });
     expect((await fixture.api("/api/sessions?q=DEPLOY")).body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual(["older"]);
     expect((await fixture.api("/api/sessions?q=retry%20policy")).body.sessions).toEqual([]);
     expect((await fixture.api("/api/sessions?q=s1")).body.sessions).toHaveLength(1);

@@ -15,13 +15,15 @@ import { searchHistory } from "./history-search.js";
 import { MAX_TOOL_NAME_CHARS, SEARCH_ORDERS, SEARCH_ROLES } from "../core/search-filter.js";
 import { readJsonBody, sendJson } from "./http-io.js";
 import type { Route, RouteContext } from "./router.js";
-import { listSessionEntries, type TitleCache } from "./session-list.js";
+import { lineageRoutes } from "./lineage-routes.js";
+import { lineageOf, listSessionEntries, type TitleCache } from "./session-list.js";
 import type { WindowCache } from "./session-windows.js";
 import type { SettingsStore } from "./settings-file.js";
 import { transcriptPage, type PagePosition } from "./transcript-pages.js";
 import { windowViews } from "./window-views.js";
 import { MAX_TIMELINE_WINDOWS, timelineView } from "./timeline-view.js";
 import { timelineSettingsOf } from "../core/timeline/timeline-settings.js";
+import { evalView, type EvalSource } from "./eval-view.js";
 
 export { MAX_MESSAGE_CHARS } from "./chat-sessions.js";
 
@@ -34,6 +36,8 @@ export interface ApiDependencies {
   settings: SettingsStore;
   windows: WindowCache;
   titles: TitleCache;
+  /** The eval run `ctxwin serve --eval` loaded, if any. */
+  eval?: EvalSource;
 }
 
 const seqParameter = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -120,7 +124,20 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       method: "GET",
       path: "/api/info",
       handler: async ({ response }) =>
-        json(response, { version: dependencies.version, dir: dependencies.directory, chat: { available: chats.available, model: chats.label, demo: chats.demo } }),
+        json(response, {
+          version: dependencies.version,
+          dir: dependencies.directory,
+          chat: { available: chats.available, model: chats.label, demo: chats.demo },
+          eval: { loaded: dependencies.eval !== undefined, file: dependencies.eval?.file ?? null },
+        }),
+    },
+    {
+      method: "GET",
+      path: "/api/eval",
+      handler: async ({ response }) => {
+        if (dependencies.eval === undefined) throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
+        json(response, evalView(dependencies.eval));
+      },
     },
     {
       method: "GET",
@@ -154,6 +171,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
           lastSeq: summary?.lastSeq ?? 0,
           usage,
           busy: chats.isBusy(sessionId),
+          ...lineageOf(summary),
         });
       },
     },
@@ -267,6 +285,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
         hub.subscribe({ sessionId, response, lastSeq: summary?.lastSeq ?? 0 });
       },
     },
+    ...lineageRoutes({ store, chats, titles, knownSession, parse }),
     {
       method: "GET",
       path: "/api/settings",

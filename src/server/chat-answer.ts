@@ -3,10 +3,11 @@
  * for node:http (`pipeAgentUIStreamToResponse`, the `createAgentUIStreamResponse` of a Node
  * server) by a `createContextAgent` agent. The AI SDK validates the client's messages; the agent
  * takes only the new user message and checks the rest against the store (ADR 0057). Anything
- * refused before the answer starts is a 400 with nothing written.
+ * refused before the answer starts is a 400 with nothing written. The answer's last byte waits for
+ * `idle`: a client that has read the whole answer may send its next message at once (ADR 0070).
  */
 import type { ServerResponse } from "node:http";
-import { AISDKError, pipeAgentUIStreamToResponse, type Agent, type ToolSet } from "ai";
+import { AISDKError, pipeAgentUIStreamToResponse, type Agent, type ToolSet, type UIMessageChunk } from "ai";
 import { AgentInputError } from "../session/context-agent/agent-input.js";
 import type { ContextAgent } from "../session/context-agent/create-context-agent.js";
 import type { ContextStreamResult } from "../session/context-agent/agent-results.js";
@@ -19,8 +20,9 @@ export const MAX_CHAT_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Streams the agent's answer to `uiMessages` on `response` and returns, once the answer has
- * started, how the send ends (`onStart` is called first). Throws a 400 `ApiError` (nothing written, no header sent) when the
- * AI SDK or the agent refuses the messages.
+ * started, how the send ends (`onStart` is called first) and how the writing of the answer ends
+ * (`written`). Throws a 400 `ApiError` (nothing written, no header sent) when the AI SDK or the
+ * agent refuses the messages.
  *
  * @example const { ended } = await pipeChatAnswer({ agent, uiMessages, response, signal }); await ended;
  */
@@ -30,6 +32,7 @@ export async function pipeChatAnswer({
   response,
   signal,
   onStart = () => undefined,
+  idle = Promise.resolve(),
 }: {
   agent: ContextAgent;
   uiMessages: unknown[];
@@ -37,8 +40,12 @@ export async function pipeChatAnswer({
   signal: AbortSignal;
   /** The messages were taken and the send started. */
   onStart?: () => void;
-}): Promise<{ ended: Promise<SendResult> }> {
+  /** Settles when the session can take its next turn; the answer's stream closes after it. */
+  idle?: Promise<void>;
+}): Promise<{ ended: Promise<SendResult>; written: Promise<void> }> {
   let outcome: Promise<SendResult> | undefined;
+  let streaming!: () => void;
+  const started = new Promise<void>((resolve) => (streaming = resolve));
   // The same agent, noting the send's result (the route helper hands out only the stream).
   const observed: Agent<never, ToolSet, never> = {
     version: agent.version,
@@ -49,16 +56,31 @@ export async function pipeChatAnswer({
       const result = await agent.stream(call);
       outcome = (result as unknown as ContextStreamResult).ctxwin;
       onStart();
-      return result;
+      streaming();
+      return closingAfter(result, idle);
     },
   };
+  // Settles when the whole answer is written, which waits for `idle`: only its start is awaited here.
+  const written = pipeAgentUIStreamToResponse({ response, agent: observed, uiMessages, abortSignal: signal, headers: { ...SECURITY_HEADERS, "Cache-Control": "no-store" } });
   try {
-    await pipeAgentUIStreamToResponse({ response, agent: observed, uiMessages, abortSignal: signal, headers: { ...SECURITY_HEADERS, "Cache-Control": "no-store" } });
+    await Promise.race([started, written]);
   } catch (error) {
     throw refusal(error);
   }
   if (outcome === undefined) throw new Error("The chat answer started without a send.");
-  return { ended: outcome };
+  return { ended: outcome, written };
+}
+
+/**
+ * The stream result with its UI message stream held open until `idle` settles. The answer ends
+ * before the turn's bookkeeping (the stored rows' notice, the usage, `turn-end`), so without this a
+ * client that sends right after the answer's end could find the session still busy (409).
+ */
+function closingAfter<T>(result: T, idle: Promise<void>): T {
+  const source = result as unknown as ContextStreamResult;
+  const toUIMessageStream: ContextStreamResult["toUIMessageStream"] = (options) =>
+    source.toUIMessageStream(options).pipeThrough(new TransformStream<UIMessageChunk, UIMessageChunk>({ flush: () => idle }));
+  return Object.assign(Object.create(source) as ContextStreamResult, { toUIMessageStream }) as unknown as T;
 }
 
 /** A request the AI SDK's validation or the agent refused: the client's fault, a 400. */

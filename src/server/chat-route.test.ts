@@ -12,6 +12,8 @@ import { scriptedModel, type Script } from "../session/test-support/scripted-mod
 import { readTool, rowText } from "../session/test-support/session-fixture.js";
 import { readAllRows } from "../session/test-support/session-invariants.js";
 import type { CtxwinUIMessage } from "../session/ui-message-stream.js";
+import type { HistoryStore } from "../store/port.js";
+import { startServer } from "./start-server.js";
 import { scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
@@ -114,6 +116,36 @@ describe("POST /api/sessions/:id/chat", () => {
       const next = await answerOf(await postChat(fixture, sessionId, { messages: [first, answer, user("u2", "go on")] }));
       expect(next.parts.some((part) => part.type === "text" && part.text === "ok")).toBe(true);
     });
+  });
+
+  it("ends an answer only once its session is free again: a message sent right after it is taken, even when the turn's bookkeeping is slow", async () => {
+    const { model } = scriptedModel({ script: () => ({ text: "ok", inputTokens: 500 }) });
+    const fixture = await startFixture({ chat: () => scriptedChat({ model, contextLimit: LIMIT }) });
+    // The same store, with every `lastSeq` slow: the turn's end (its rows' notice, usage, turn-end) takes a while.
+    const slow: HistoryStore = Object.assign(Object.create(fixture.store) as HistoryStore, {
+      lastSeq: async (sessionId: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return fixture.store.lastSeq(sessionId);
+      },
+    });
+    const server = await startServer({ directory: fixture.directory, store: slow, webRoot: fixture.directory, log: () => undefined, chat: scriptedChat({ model, contextLimit: LIMIT }) });
+    const headers = { Authorization: `Bearer ${server.token}`, "Content-Type": "application/json" };
+    const post = (body: unknown) => fetch(`${server.origin}/api/sessions/${sessionId}/chat`, { method: "POST", headers, body: JSON.stringify(body) });
+    let sessionId = "";
+    try {
+      sessionId = ((await (await fetch(`${server.origin}/api/sessions`, { method: "POST", headers, body: "{}" })).json()) as { sessionId: string }).sessionId;
+      const messages: unknown[] = [];
+      for (const text of ["one", "two", "three"]) {
+        messages.push(user(`u-${text}`, text));
+        const response = await post({ messages });
+        expect(response.status, text).toBe(200);
+        messages.push(await answerOf(response));
+      }
+      expect((await storedTexts(fixture, sessionId)).filter((text) => ["one", "two", "three"].includes(text))).toEqual(["one", "two", "three"]);
+    } finally {
+      await server.close();
+      await fixture.close();
+    }
   });
 
   it("refuses a second request of a busy session (409) and a plain message too; the first answer ends when interrupted", async () => {

@@ -65,6 +65,11 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     return chat;
   };
 
+  const newSessionId = (prefix: string): string => {
+    const stamp = now().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
+    return `${prefix}-${stamp}-${generateId().slice(0, 8)}`;
+  };
+
   const requireIdle = (sessionId: string) => {
     if (activities.has(sessionId)) throw new ApiError({ status: 409, code: "busy", message: "The session is busy with a turn; wait for it to end or interrupt it." });
   };
@@ -118,7 +123,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
    * Marks a session busy (synchronously, so that a second request finds it busy) and runs `work`;
    * the session is idle again when the work settles.
    */
-  function track(sessionId: string, kind: Activity["kind"], controller: AbortController | undefined, work: () => Promise<void>): Promise<void> {
+  function track(sessionId: string, kind: Activity["kind"], controller: AbortController | undefined, work: (settled: Promise<void>) => Promise<void>): Promise<void> {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
@@ -126,7 +131,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     activities.set(sessionId, { kind, controller, done: settled });
     return (async () => {
       try {
-        await work();
+        await work(settled);
       } finally {
         activities.delete(sessionId);
         if (agents.get(sessionId)?.stale === true) dropAgent(sessionId);
@@ -155,12 +160,13 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
 
   /**
    * Runs a turn: marks the session busy, gets its agent and calls `begin`, which starts the send
-   * (calling `announce` first) and gives how it ends. Resolves once the send has started; rejects
+   * (calling `announce` first) and gives how it ends; `idle` settles when the session is free again
+   * (an answer streamed to a client ends after it). Resolves once the send has started; rejects
    * when the agent could not be made or `begin` refused the input (the session is idle again).
    */
   async function runTurn(
     sessionId: string,
-    begin: (state: AgentState, signal: AbortSignal, announce: () => void) => Promise<{ ended: Promise<SendResult> }>,
+    begin: (state: AgentState, signal: AbortSignal, announce: () => void, idle: Promise<void>) => Promise<{ ended: Promise<SendResult>; written?: Promise<void> }>,
   ): Promise<void> {
     requireChat();
     requireIdle(sessionId);
@@ -171,10 +177,13 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
       running = resolve;
       failedToStart = reject;
     });
-    const turn = track(sessionId, "turn", controller, async () => {
+    const turn = track(sessionId, "turn", controller, async (idle) => {
       let ending: Promise<SendResult>;
       try {
-        ending = (await begin(await agentFor(sessionId), controller.signal, () => hub.emit(sessionId, "turn-start", {}))).ended;
+        const begun = await begin(await agentFor(sessionId), controller.signal, () => hub.emit(sessionId, "turn-start", {}), idle);
+        ending = begun.ended;
+        // The answer is written while the turn runs and finishes after it (once the session is idle).
+        begun.written?.catch((error: unknown) => log(`ctxwin serve: the answer of session '${sessionId}' could not be written:`, error));
       } catch (error) {
         failedToStart(error);
         return;
@@ -208,6 +217,8 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     label: chat?.label ?? null,
     demo: chat?.demo ?? false,
     isBusy: (sessionId: string) => activities.has(sessionId),
+    /** Throws the 409 `busy` ApiError while the session runs a turn, a clear or a compaction. */
+    requireIdle,
     isCreated: (sessionId: string) => created.has(sessionId),
     /** When a session made here and not stored yet was created. */
     createdAt: (sessionId: string) => created.get(sessionId),
@@ -216,15 +227,17 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     /** A new session id for chatting (stored with its first message). */
     createSession(): string {
       requireChat();
-      const stamp = now().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
-      const sessionId = `web-${stamp}-${generateId().slice(0, 8)}`;
+      const sessionId = newSessionId("web");
       created.set(sessionId, now().toISOString());
       return sessionId;
     },
 
+    /** A fresh session id, `<prefix>-YYYYMMDD-HHMMSS-xxxxxxxx` (nothing is created). */
+    newSessionId,
+
     /** Sessions created here that have no stored row yet, for the sessions list. */
     createdEntries(): SessionListEntry[] {
-      return [...created].map(([sessionId, createdAt]) => ({ sessionId, title: sessionId, lastActivity: createdAt, windows: 0, rows: 0 }));
+      return [...created].map(([sessionId, createdAt]) => ({ sessionId, title: sessionId, lastActivity: createdAt, windows: 0, rows: 0, parent: null, forkOf: null }));
     },
 
     /**
@@ -243,7 +256,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
      * has started; refused messages reject with a 400 before anything is written or sent.
      */
     streamChat(sessionId: string, { uiMessages, response }: { uiMessages: unknown[]; response: ServerResponse }): Promise<void> {
-      return runTurn(sessionId, (state, signal, announce) => pipeChatAnswer({ agent: state.agent, uiMessages, response, signal, onStart: announce }));
+      return runTurn(sessionId, (state, signal, announce, idle) => pipeChatAnswer({ agent: state.agent, uiMessages, response, signal, onStart: announce, idle }));
     },
 
     interrupt(sessionId: string): boolean {

@@ -8,6 +8,7 @@ import { readCarry } from "../core/rollover/turn-carry.js";
 import { toolCallOutcome, type CallOutcome } from "../core/rollover/turn-ledger.js";
 import { hasUnknownType, internalTypeOf, isHidden } from "../core/visibility.js";
 import type { StoredRow } from "../store/port.js";
+import { NO_CHILD_LINKS, type ChildLinks } from "./child-links.js";
 import type { NumberedWindow } from "./session-windows.js";
 
 /** Caps of the strings of a RowView (UTF-16 units). */
@@ -19,7 +20,7 @@ export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush
 
 export type PartView =
   | { type: "text"; text: string }
-  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string }
+  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string; childSessionId?: string }
   | { type: "file"; mediaType: string; filename?: string }
   | { type: "other"; label: string };
 
@@ -58,9 +59,11 @@ export interface RowView {
 }
 
 /**
+ * `links` names the child session a call started (a `task` call of a sub-agent, ADR 0060).
+ *
  * @example rowView({ row, window }) // { seq: 12, kind: "tool", text: "read_file({…}) → …", … }
  */
-export function rowView({ row, window }: { row: StoredRow; window: NumberedWindow | undefined }): RowView {
+export function rowView({ row, window, links = NO_CHILD_LINKS }: { row: StoredRow; window: NumberedWindow | undefined; links?: ChildLinks }): RowView {
   const text = renderRowText(row);
   const boundary = boundaryView(row);
   const carry = carryView(row);
@@ -75,7 +78,7 @@ export function rowView({ row, window }: { row: StoredRow; window: NumberedWindo
     hidden: isHidden(row),
     text: truncate(text, ROW_TEXT_MAX_CHARS),
     truncated: text.length > ROW_TEXT_MAX_CHARS,
-    parts: row.parts.flatMap((part) => partView(part as { type: string; [key: string]: unknown }, row)),
+    parts: row.parts.flatMap((part) => partView(part as { type: string; [key: string]: unknown }, row, links)),
     ...(boundary === undefined ? {} : { boundary }),
     ...(carry === undefined ? {} : { carry }),
   };
@@ -114,7 +117,7 @@ function carryView(row: StoredRow): CarryView | undefined {
   return { calls, omittedCalls: carry.omittedCalls, ...(input === undefined ? {} : { input }) };
 }
 
-function partView(part: { type: string; [key: string]: unknown }, row: StoredRow): PartView[] {
+function partView(part: { type: string; [key: string]: unknown }, row: StoredRow, links: ChildLinks): PartView[] {
   if (part.type === "text") return [{ type: "text", text: truncate(String(part["text"] ?? ""), ROW_TEXT_MAX_CHARS) }];
   if (part.type === "step-start") return [];
   if (part.type === "file") {
@@ -127,7 +130,18 @@ function partView(part: { type: string; [key: string]: unknown }, row: StoredRow
     const outcome = toolCallOutcome({ part, row })?.outcome ?? "not-run";
     // A call refused before it ran keeps its arguments as `rawInput`.
     const input = jsonText(part["input"] !== undefined ? part["input"] : part["rawInput"]);
-    return [{ type: "tool", toolName, state, outcome, input: truncate(input, TOOL_INPUT_MAX_CHARS), output: truncate(toolOutput(part, state), TOOL_OUTPUT_MAX_CHARS) }];
+    const childSessionId = links.childOf(row, part);
+    return [
+      {
+        type: "tool",
+        toolName,
+        state,
+        outcome,
+        input: truncate(input, TOOL_INPUT_MAX_CHARS),
+        output: truncate(toolOutput(part, state), TOOL_OUTPUT_MAX_CHARS),
+        ...(childSessionId === undefined ? {} : { childSessionId }),
+      },
+    ];
   }
   return [{ type: "other", label: part.type }];
 }

@@ -55,6 +55,7 @@ export function workspaceChat({
   tuning,
   maxRetries,
   providerStore = false,
+  cache,
 }: {
   model: LanguageModel;
   label: string;
@@ -71,6 +72,8 @@ export function workspaceChat({
   maxRetries?: number;
   /** Let the provider keep server-side state (OpenAI Responses `store`); default: self-contained requests. */
   providerStore?: boolean;
+  /** Provider prompt-cache hints (docs/adr/0055): default on; `false` sends none; `ttl: "1h"` for Anthropic's hour. */
+  cache?: { ttl?: "1h" } | false;
 }): ServerChat {
   return {
     label,
@@ -89,7 +92,7 @@ export function workspaceChat({
         ...(limit === undefined ? {} : { contextLimit: limit }),
         ...(logWarning === undefined ? {} : { logWarning }),
         ...(tuning === undefined || limit === undefined ? {} : tuning({ contextLimit: limit })),
-        sessionOptions: { ...(maxRetries === undefined ? {} : { maxRetries }), ...(providerStore ? { providerStore } : {}) },
+        sessionOptions: { ...(maxRetries === undefined ? {} : { maxRetries }), ...(providerStore ? { providerStore } : {}), ...(cache === undefined ? {} : { cache }) },
         maxInputChars,
       }),
   };

@@ -4,10 +4,11 @@
  * case-insensitive substring of id or title. A list is a place to find sessions, so it follows the
  * floor like search does (ADR 0046): text at or before the newest manual reset never names or
  * finds a session. Titles are cached per session incarnation and floor: the first user message
- * after a floor never changes, and a new reset moves the floor.
+ * after a floor never changes, and a new reset moves the floor. Each entry names its parent (a
+ * sub-agent's session) and its fork origin, so that the list can show the sessions as a tree.
  */
 import { foldCase } from "../core/search-query.js";
-import type { HistoryStore, SessionSummary } from "../store/port.js";
+import type { HistoryStore, SessionParent, SessionSummary } from "../store/port.js";
 import { firstUserText } from "../tools/session-catalog/first-user-text.js";
 
 export const TITLE_MAX_CHARS = 80;
@@ -18,6 +19,26 @@ export interface SessionListEntry {
   lastActivity: string;
   windows: number;
   rows: number;
+  /** A sub-agent's session: its parent and the item id of the `task` call that started it (ADR 0060). */
+  parent: SessionParent | null;
+  /** A fork: its origin and the last item it shares with it (ADR 0059). */
+  forkOf: ForkOriginView | null;
+}
+
+/** A fork's origin as the API names it: by item id, like every other position. */
+export interface ForkOriginView {
+  sessionId: string;
+  atItem: string;
+}
+
+/** The lineage fields of an entry. */
+export function lineageOf(summary: SessionSummary | undefined): Pick<SessionListEntry, "parent" | "forkOf"> {
+  const parent = summary?.parent;
+  const forkOf = summary?.forkOf;
+  return {
+    parent: parent === undefined ? null : { sessionId: parent.sessionId, itemId: parent.itemId },
+    forkOf: forkOf === undefined ? null : { sessionId: forkOf.sessionId, atItem: String(forkOf.atSeq) },
+  };
 }
 
 /**
@@ -39,7 +60,7 @@ export function createTitleCache({ store }: { store: HistoryStore }) {
         if (found !== undefined) titles.set(summary.sessionId, { incarnation: summary.incarnation, floorSeq: summary.floorSeq, title });
         else titles.delete(summary.sessionId);
       }
-      return { sessionId: summary.sessionId, title, lastActivity: summary.updatedAt, windows: summary.windowCount, rows: summary.lastSeq };
+      return { sessionId: summary.sessionId, title, lastActivity: summary.updatedAt, windows: summary.windowCount, rows: summary.lastSeq, ...lineageOf(summary) };
     },
   };
 }

@@ -15,6 +15,7 @@ import { ApiError } from "./api-error.js";
 import { apiRoutes } from "./api-routes.js";
 import { createChatSessions } from "./chat-sessions.js";
 import { createEventHub } from "./event-hub.js";
+import type { EvalSource } from "./eval-view.js";
 import { sendError } from "./http-io.js";
 import { createRequestGuard, isLoopbackHost } from "./request-guards.js";
 import { createRouter } from "./router.js";
@@ -41,6 +42,8 @@ export interface StartServerOptions {
   store?: HistoryStore;
   /** How to open the store instead (e.g. a PostgreSQL URL); default the directory's. Closed by `close`. */
   storeOptions?: OpenStoreOptions;
+  /** An eval run to show (`GET /api/eval`); `ctxwin serve --eval` reads the results file. */
+  eval?: EvalSource;
   /** Seams for tests. */
   pingIntervalMs?: number;
   pollIntervalMs?: number;
@@ -78,6 +81,7 @@ export async function startServer({
   webRoot = defaultWebRoot(),
   store: givenStore,
   storeOptions,
+  eval: evalSource,
   pingIntervalMs,
   pollIntervalMs,
   log = (message, error) => console.error(message, error),
@@ -97,7 +101,7 @@ export async function startServer({
   });
   const chats = createChatSessions({ store, directory: root, chat, settings, hub, log });
   const router = createRouter(
-    apiRoutes({ store, directory: root, version: packageVersion, chats, hub, settings, windows: createWindowCache({ store }), titles: createTitleCache({ store }) }),
+    apiRoutes({ store, directory: root, version: packageVersion, chats, hub, settings, windows: createWindowCache({ store }), titles: createTitleCache({ store }), ...(evalSource === undefined ? {} : { eval: evalSource }) }),
   );
 
   const server = createServer();

@@ -2,10 +2,13 @@
  * Pages of a session's transcript for the person's view, by seq with the store's indexed range
  * reads: the newest rows, the rows before or after a seq, or from a seq on. A page of a
  * 100,000-row session reads what a page of a 100-row session reads. Rows below the privacy floor
- * are shown (this is the person's own transcript); hidden rows only with `internal`.
+ * are shown (this is the person's own transcript); hidden rows only with `internal`. A tool call
+ * that started a sub-agent names the child session (child-links.ts).
  */
+import { toolNameOf } from "../core/row-text.js";
 import { isHidden } from "../core/visibility.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
+import { childLinks, NO_CHILD_LINKS } from "./child-links.js";
 import { rowView, type RowView } from "./row-view.js";
 import type { SessionWindows } from "./session-windows.js";
 
@@ -43,19 +46,23 @@ export async function transcriptPage({
   internal?: boolean;
 }): Promise<TranscriptPage> {
   const shown = (row: StoredRow) => internal || !isHidden(row);
-  const toView = (row: StoredRow) => rowView({ row, window: windows.windowOf(row.seq) });
+  const toViews = async (rows: StoredRow[]) => {
+    // Only a page with a tool call can link to a child session.
+    const links = rows.some((row) => row.parts.some((part) => toolNameOf(part as { type: string }) !== undefined)) ? await childLinks({ store, sessionId }) : NO_CHILD_LINKS;
+    return rows.map((row) => rowView({ row, window: windows.windowOf(row.seq), links }));
+  };
   if (position.kind === "newest" || position.kind === "before") {
     const beforeSeq = position.kind === "before" ? position.seq : Number.MAX_SAFE_INTEGER;
     const { rows, more } = await collect({ store, sessionId, direction: "backward", edge: beforeSeq, limit, shown });
     const newestSeq = rows.at(-1)?.seq ?? beforeSeq - 1;
     const hasMoreAfter = position.kind === "before" ? await anyShown({ store, sessionId, direction: "forward", edge: newestSeq, shown }) : false;
-    return { rows: rows.map(toView), hasMoreBefore: more, hasMoreAfter };
+    return { rows: await toViews(rows), hasMoreBefore: more, hasMoreAfter };
   }
   const afterSeq = position.kind === "after" ? position.seq : Math.max(0, position.seq - 1);
   const { rows, more } = await collect({ store, sessionId, direction: "forward", edge: afterSeq, limit, shown });
   const oldestSeq = rows[0]?.seq ?? afterSeq + 1;
   const hasMoreBefore = await anyShown({ store, sessionId, direction: "backward", edge: oldestSeq, shown });
-  return { rows: rows.map(toView), hasMoreBefore, hasMoreAfter: more };
+  return { rows: await toViews(rows), hasMoreBefore, hasMoreAfter: more };
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
- * The web UI's shell: the access token, the server's info, and the page chosen by the address hash.
+ * The web UI's shell: the access token, the server's info, and the page chosen by the address hash
+ * (the Eval link only when `ctxwin serve --eval` loaded a run).
  */
 import { useEffect, useMemo, useState } from "react";
 import { createApiClient } from "./api/client";
 import type { InfoView } from "./api/types";
+import { EvalView } from "./components/eval-view";
 import { SessionView } from "./components/session-view";
 import { SessionsList } from "./components/sessions-list";
-import { useHashRoute } from "./use-hash-route";
+import { EVAL_HREF, useHashRoute } from "./use-hash-route";
 
 /** @example <App token={takeAccessToken()} /> */
 export function App({ token }: { token: string }) {
@@ -26,6 +28,11 @@ export function App({ token }: { token: string }) {
         <a className="brand" href="#/">
           ctxwin
         </a>
+        {info?.eval.loaded === true ? (
+          <a className="app-nav" href={EVAL_HREF} aria-current={route.page === "eval" ? "page" : undefined}>
+            Eval
+          </a>
+        ) : null}
         {info === undefined ? null : (
           <span className="server-info">
             <span className="server-dir" title={info.dir}>
@@ -44,7 +51,13 @@ export function App({ token }: { token: string }) {
           {error}
         </p>
       ) : null}
-      {token === "" ? null : route.page === "session" ? <SessionView key={route.sessionId} api={api} info={info} sessionId={route.sessionId} /> : <SessionsList api={api} info={info} />}
+      {token === "" ? null : route.page === "session" ? (
+        <SessionView key={route.sessionId} api={api} info={info} sessionId={route.sessionId} />
+      ) : route.page === "eval" ? (
+        <EvalView api={api} />
+      ) : (
+        <SessionsList api={api} info={info} />
+      )}
     </div>
   );
 }

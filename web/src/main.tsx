@@ -8,6 +8,7 @@ import "./styles/layout.css";
 import "./styles/transcript.css";
 import "./styles/chat.css";
 import "./styles/timeline.css";
+import "./styles/eval.css";
 
 const root = document.getElementById("root");
 if (root !== null) {

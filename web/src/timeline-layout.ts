@@ -68,7 +68,8 @@ function trim(value: number): string {
   return value >= 10 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
 }
 
-function niceCeiling(value: number): number {
+/** A round axis top at or above `value`: `1_234` → `1_500`. */
+export function niceCeiling(value: number): number {
   const magnitude = 10 ** Math.floor(Math.log10(value));
   for (const step of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (step * magnitude >= value) return step * magnitude;
   return 10 * magnitude;

@@ -1,13 +1,18 @@
 /**
- * Routing by the address's hash (`#/` for the sessions list, `#/session/<id>` for one session), so
- * the static server needs no fallback routes and the token never appears in paths.
+ * Routing by the address's hash (`#/` for the sessions list, `#/session/<id>` for one session,
+ * `#/eval` for a loaded eval run), so the static server needs no fallback routes and the token
+ * never appears in paths.
  */
 import { useEffect, useState } from "react";
 
-export type Route = { page: "sessions" } | { page: "session"; sessionId: string };
+export type Route = { page: "sessions" } | { page: "session"; sessionId: string } | { page: "eval" };
+
+/** Where the Eval view is. */
+export const EVAL_HREF = "#/eval";
 
 /** @example parseRoute("#/session/abc") // { page: "session", sessionId: "abc" } */
 export function parseRoute(hash: string): Route {
+  if (hash === EVAL_HREF) return { page: "eval" };
   const match = /^#\/session\/(.+)$/.exec(hash);
   if (match?.[1] !== undefined) {
     try {

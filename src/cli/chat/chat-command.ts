@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { createWorkspaceAgent } from "../../agent/workspace-agent.js";
-import { ModelConfigError, parseContextLimit, parseMaxRetries } from "../../agent/model-flags.js";
+import { ModelConfigError, parseContextLimit, parseMaxRetries, parsePromptCache } from "../../agent/model-flags.js";
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { assertSessionId } from "../../core/row.js";
@@ -39,6 +39,7 @@ export interface ChatFlags {
   threshold?: string;
   maxRetries?: string;
   providerStore?: boolean;
+  promptCache?: string;
   newContextTool?: boolean;
 }
 
@@ -73,6 +74,7 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
     .option("--threshold <fraction>", "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)")
     .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
     .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
+    .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
     .option("--new-context-tool", "give the agent the new_context tool, with which it asks for a fresh window itself (e.g. after finishing a sub-task)")
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
@@ -94,6 +96,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
     const threshold = flags.threshold === undefined ? undefined : parseThreshold(flags.threshold);
     const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
+    const cache = flags.promptCache === undefined ? undefined : parsePromptCache(flags.promptCache);
     const { resolved, config } = await resolveProjectModel({ directory, model: flags.model, baseUrl: flags.baseUrl, contextLimit, env: host.env, onWarning: (message) => output.problem(message) });
     const sessionId = flags.session ?? newSessionId();
     assertSessionId(sessionId);
@@ -116,6 +119,7 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
       sessionOptions: {
         ...(maxRetries === undefined ? {} : { maxRetries }),
         ...(flags.providerStore === true ? { providerStore: true } : {}),
+        ...(cache === undefined ? {} : { cache }),
         ...(flags.newContextTool === true ? { continuity: { newContextTool: true } } : {}),
       },
     });

@@ -75,6 +75,17 @@ describe("ctxwin chat on hosted provider paths", () => {
     expect(server.requests[1]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
   });
 
+  it("--prompt-cache 1h asks Anthropic for the hour-long cache; --prompt-cache off sends no cache_control at all", async () => {
+    const server = await startAnthropicMessagesServer({ script: [{ text: "First answer." }, { text: "Second answer." }, { text: "First answer." }, { text: "Second answer." }] });
+    servers.push(server);
+    const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL };
+    await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5", "--prompt-cache", "1h"], env });
+    await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5", "--prompt-cache", "off"], env });
+    const bodies = server.requests.map((body) => JSON.stringify(body));
+    expect(bodies.slice(0, 2).every((body) => body.includes('"cache_control"') && body.includes('"ttl":"1h"'))).toBe(true);
+    expect(bodies.slice(2).some((body) => body.includes('"cache_control"'))).toBe(false);
+  });
+
   it("anthropic:<id> asks again after an overloaded_error mid-answer and says so; a failure it cannot retry is one line", async () => {
     const overloaded = { type: "overloaded_error", message: "Overloaded" };
     const refusal = { type: "invalid_request_error", message: "messages: text content blocks must be non-empty" };

@@ -95,6 +95,7 @@ describe("resumeCommand", () => {
       "ctxwin chat --session chat-1 --model qwen3:32b --base-url http://127.0.0.1:11434/v1 --context-limit 32k --workspace 'my project' --allow-write",
     );
     expect(resumeCommand({ sessionId: "chat-2", flags: { model: "openai:gpt-4.1", providerStore: true } })).toBe("ctxwin chat --session chat-2 --model openai:gpt-4.1 --provider-store");
+    expect(resumeCommand({ sessionId: "chat-4", flags: { model: "anthropic:claude-sonnet-4-5", promptCache: "1h" } })).toBe("ctxwin chat --session chat-4 --model anthropic:claude-sonnet-4-5 --prompt-cache 1h");
     expect(resumeCommand({ sessionId: "chat-3", flags: { model: "openai:gpt-4.1", newContextTool: true } })).toBe("ctxwin chat --session chat-3 --model openai:gpt-4.1 --new-context-tool");
   });
 });

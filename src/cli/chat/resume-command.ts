@@ -19,6 +19,7 @@ export function resumeCommand({ sessionId, flags }: { sessionId: string; flags: 
   add("--context-limit", flags.contextLimit);
   add("--threshold", flags.threshold);
   add("--max-retries", flags.maxRetries);
+  add("--prompt-cache", flags.promptCache);
   add("--dir", flags.dir);
   add("--workspace", flags.workspace);
   if (flags.allowWrite === true) words.push("--allow-write");

@@ -80,6 +80,34 @@ describe("ctxwin eval", () => {
     expect(again.stderr).toBe("ctxwin eval: results.jsonl already holds results: pass --resume to continue that run, or another --out.\n");
   });
 
+  it("--html writes the run's page; --report prints a results file's table and page without running", async () => {
+    const folder = scratch();
+    const run = await runCtxwin(["eval", "--model", "demo", "--suite", "needle", "--limit", "1", "--out", "needle.jsonl", "--html", "needle.html"], { cwd: folder });
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout).slice(-2)).toEqual(["results: needle.jsonl", "page: needle.html"]);
+    const page = fs.readFileSync(path.join(folder, "needle.html"), "utf8");
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('<section data-suite="needle">');
+    for (const strategy of ["rollover", "compact", "off"]) expect(page).toContain(`<rect data-strategy="${strategy}"`);
+
+    const report = await runCtxwin(["eval", "--report", "needle.jsonl", "--html", "again.html"], { cwd: folder });
+    expect(report).toMatchObject({ status: 0, stderr: "" });
+    expect(tableRows(report.stdout)).toEqual(tableRows(run.stdout));
+    expect(fs.readFileSync(path.join(folder, "again.html"), "utf8")).toBe(page);
+
+    const refusals: Array<[string[], number, string]> = [
+      [["--report", "needle.jsonl", "--model", "demo", "--limit", "2"], 2, "ctxwin eval: --report reads a finished run: --model, --limit belong to a run; leave them out.\n"],
+      [["--report", "needle.jsonl", "--out", "other.jsonl"], 2, "ctxwin eval: --report reads a finished run: --out belongs to a run; leave it out.\n"],
+      [["--report", "missing.jsonl"], 1, `ctxwin eval: cannot read the results file missing.jsonl: no such file.\n`],
+      [["--report", "needle.jsonl", "--html", "needle.jsonl"], 2, "ctxwin eval: --html needle.jsonl is the results file itself: pass another file for the page, e.g. --html ctxwin-eval.html.\n"],
+      [["--report", "needle.jsonl", "--html", path.join("no-such-folder", "page.html")], 2, `ctxwin eval: cannot write the page ${path.join("no-such-folder", "page.html")}: no such folder.\n`],
+    ];
+    for (const [args, status, stderr] of refusals) {
+      const refused = await runCtxwin(["eval", ...args], { cwd: folder });
+      expect({ args, status: refused.status, stderr: refused.stderr }).toEqual({ args, status, stderr });
+    }
+  });
+
   it("recall-qa with --data: LoCoMo F1 and the evidence share in the table", async () => {
     const folder = scratch();
     const data = writeLocomoFixture(folder);

@@ -2,7 +2,8 @@
  * `ctxwin eval`: runs the eval suites with each strategy on the same items, model and context
  * limit (docs/eval.md). States the estimated cost first and needs `--yes` above `--max-cost` (or
  * when the price is unknown); writes each result to `--out` as it finishes; `--resume` continues
- * a killed run; prints the comparison table at the end.
+ * a killed run; prints the comparison table at the end; `--html` also writes the run as a page.
+ * `--report <results>` runs nothing: it prints a results file's table (and page).
  */
 import { existsSync } from "node:fs";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
@@ -17,6 +18,7 @@ import { createScriptedEvalModel } from "../../eval/scripted/scripted-eval-model
 import { formatSummaryTable, summarize } from "../../eval/summary-table.js";
 import { describeFailure } from "../chat/describe-failure.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
+import { checkPageTarget, reportResults, writeEvalPage } from "./eval-page.js";
 import { createEvalProgress } from "./eval-progress.js";
 
 export interface EvalFlags {
@@ -27,13 +29,16 @@ export interface EvalFlags {
   contextLimit?: string;
   limit?: string;
   concurrency?: string;
-  out: string;
+  /** Default `ctxwin-eval.jsonl`. */
+  out?: string;
   resume?: boolean;
   yes?: boolean;
   maxCost?: string;
   data?: string;
   seed?: string;
   maxRetries?: string;
+  html?: string;
+  report?: string;
 }
 
 export const DEFAULT_EVAL_CONTEXT_LIMIT = 16_000;
@@ -94,6 +99,12 @@ function checkResumable(found: RunHeader, wanted: RunHeader, file: string): void
 export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } = process): Promise<number> {
   const say = (line: string) => streams.stderr.write(`${line}\n`);
   try {
+    if (flags.report !== undefined) {
+      reportResults({ flags: { ...flags, report: flags.report }, stdout: streams.stdout });
+      return 0;
+    }
+    const out = flags.out ?? DEFAULT_RESULTS_FILE;
+    checkPageTarget({ html: flags.html, results: out });
     const contextLimit = flags.contextLimit === undefined ? DEFAULT_EVAL_CONTEXT_LIMIT : parseContextLimit(flags.contextLimit);
     const strategies = parseStrategies(flags.strategy);
     const limit = wholeNumber(flags.limit, "--limit", { fallback: 5, min: 1, max: 1_000 });
@@ -104,12 +115,12 @@ export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS
     const plan = planItems({ ...(flags.suite === undefined ? {} : { suites: flags.suite }), contextLimit, limit, seed, ...(flags.data === undefined ? {} : { dataFile: flags.data }) });
     const model = evalModel(flags, contextLimit);
     const header: RunHeader = { type: "run", version: 1, model: model.label, contextLimit, seed, startedAt: new Date().toISOString() };
-    const resuming = flags.resume === true && existsSync(flags.out);
-    if (!resuming && flags.resume !== true && existsSync(flags.out)) {
-      throw new EvalResultsError(`${flags.out} already holds results: pass --resume to continue that run, or another --out.`);
+    const resuming = flags.resume === true && existsSync(out);
+    if (!resuming && flags.resume !== true && existsSync(out)) {
+      throw new EvalResultsError(`${out} already holds results: pass --resume to continue that run, or another --out.`);
     }
-    const earlier = resuming ? readResultsFile(flags.out) : undefined;
-    if (earlier !== undefined) checkResumable(earlier.header, header, flags.out);
+    const earlier = resuming ? readResultsFile(out) : undefined;
+    if (earlier !== undefined) checkResumable(earlier.header, header, out);
     const done = new Set((earlier?.results ?? []).filter((result) => result.status !== "failed").map(resultKey));
     const runs = planRuns({ items: plan.items, strategies, done });
     for (const suite of plan.skipped) say(`skipped suite ${suite}`);
@@ -120,7 +131,7 @@ export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS
       if (estimate.costUsd === undefined) throw new EvalSetupError("the price of this model is unknown, so the cost cannot be checked against --max-cost: pass --yes to run it.");
       if (estimate.costUsd > maxCost) throw new EvalSetupError(`the estimate ($${estimate.costUsd.toFixed(2)}) is above --max-cost $${maxCost.toFixed(2)}: pass --yes to run it, or a smaller --limit.`);
     }
-    const writer = openResultsFile({ file: flags.out, header, resume: resuming });
+    const writer = openResultsFile({ file: out, header, resume: resuming });
     const progress = createEvalProgress({ total: runs.length, stream: streams.stderr });
     const outcome = await runEval({
       runs,
@@ -136,14 +147,18 @@ export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS
       },
     });
     progress.stop();
-    streams.stdout.write(`${formatSummaryTable(summarize(readResultsFile(flags.out).results))}\n\nresults: ${flags.out}\n`);
+    streams.stdout.write(`${formatSummaryTable(summarize(readResultsFile(out).results))}\n\nresults: ${out}\n`);
+    if (flags.html !== undefined) {
+      writeEvalPage({ results: out, html: flags.html });
+      streams.stdout.write(`page: ${flags.html}\n`);
+    }
     if (outcome.stopped !== undefined) {
       say(`ctxwin eval: stopped: ${outcome.stopped}; fix it and run again with --resume.`);
       return FAILURE_EXIT_CODE;
     }
     const failed = outcome.results.filter((result) => result.status === "failed").length;
     if (failed > 0) {
-      say(`ctxwin eval: ${failed} of ${outcome.results.length} runs failed (see "error" in ${flags.out}); run again with --resume to retry them.`);
+      say(`ctxwin eval: ${failed} of ${outcome.results.length} runs failed (see "error" in ${out}); run again with --resume to retry them.`);
       return FAILURE_EXIT_CODE;
     }
     return 0;
@@ -168,13 +183,15 @@ export function registerEvalCommand({ program }: { program: Command }): void {
     .option("--context-limit <tokens>", `the context limit every strategy runs with (default ${DEFAULT_EVAL_CONTEXT_LIMIT})`)
     .option("--limit <n>", "items per suite (default 5)")
     .option("--concurrency <n>", "items run at the same time (default 1)")
-    .option("--out <file>", "results file, one JSON line per item", DEFAULT_RESULTS_FILE)
+    .option("--out <file>", `results file, one JSON line per item (default ${DEFAULT_RESULTS_FILE})`)
     .option("--resume", "continue the run in --out: skip items already done")
     .option("--yes", "run even when the estimate is above --max-cost or the price is unknown")
     .option("--max-cost <usd>", `budget in US dollars above which --yes is needed (default ${DEFAULT_MAX_COST_USD})`)
     .option("--data <file>", "recall-qa: a LoCoMo-format JSON file")
     .option("--seed <n>", "seed of the generated items (default 33)")
     .option("--max-retries <n>", "retries of a failed model call (429s, dropped connections) before the item fails (default 4)")
+    .option("--html <file>", "also write the run as a self-contained HTML page (charts, table, items)")
+    .option("--report <results>", "run nothing: print the table of this results file (and its page with --html)")
     .action(async (flags: EvalFlags) => {
       process.exitCode = await runEvalCommand(flags);
     });

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeResultsFixture } from "../../eval/test-support/results-fixture.js";
 import { registerServeCommand, type ServeHost } from "./serve-command.js";
 
 const mainScript = path.resolve(import.meta.dirname, "../../../dist/cli/main.js");
@@ -75,11 +76,15 @@ describe("ctxwin serve (in process)", () => {
 
   it("refuses bad flags with one line and exit code 1", async () => {
     const directory = temporaryDirectory();
+    const corrupt = path.join(directory, "corrupt.jsonl");
+    writeFileSync(corrupt, '{"type":"item"}\n');
     const cases: Array<[string[], RegExp]> = [
       [["--dir", path.join(directory, "missing")], /^ctxwin serve: --dir .* is not a directory\.$/],
       [["--dir", directory, "--demo-model", "--model", "openai:gpt-4o"], /cannot be combined/],
       [["--dir", directory, "--model", "openai:gpt-4o"], /OPENAI_API_KEY/],
       [["--dir", directory, "--demo-model", "--context-limit", "lots"], /--context-limit/],
+      [["--dir", directory, "--eval", path.join(directory, "missing.jsonl")], /^ctxwin serve: cannot read the results file .*missing\.jsonl: no such file\.$/],
+      [["--dir", directory, "--eval", corrupt], /^ctxwin serve: the results file .*corrupt\.jsonl is not a ctxwin eval results file \(no run line first\); pass the file ctxwin eval --out wrote\.$/],
     ];
     for (const [argv, expected] of cases) {
       const run = runInProcess(argv);
@@ -89,6 +94,22 @@ describe("ctxwin serve (in process)", () => {
       expect(run.stderr[0]).toMatch(expected);
       expect(run.stdout).toEqual([]);
     }
+  });
+
+  it("--eval serves the results file on /api/eval", async () => {
+    const directory = temporaryDirectory();
+    const results = path.join(directory, "results.jsonl");
+    writeResultsFixture(results);
+    const run = runInProcess(["--dir", directory, "--eval", results]);
+    await run.started;
+    expect(run.stderr).toEqual([]);
+    const url = new URL((run.stdout[0] ?? "").replace(/^ctxwin serve: /, ""));
+    const token = url.searchParams.get("token") ?? "";
+    expect(await (await fetch(`${url.origin}/api/info?token=${token}`)).json()).toMatchObject({ eval: { loaded: true, file: results } });
+    expect(await (await fetch(`${url.origin}/api/eval?token=${token}`)).json()).toMatchObject({ suites: ["continuity", "needle"] });
+    run.stop();
+    await run.finished;
+    expect(run.exitCode()).toBe(0);
   });
 
   it("says so in one line when the port is taken", async () => {

@@ -2,18 +2,20 @@
  * `ctxwin serve`: the local web UI. Binds to 127.0.0.1 on a free port by default and prints one
  * line with the URL and its per-start access token; `--host` binds elsewhere, with a warning. With
  * `--model` (the same flags as `ctxwin chat`) or `--demo-model` the browser can chat with the
- * session's agent; without, it is view-only. SIGINT/SIGTERM stop it cleanly.
+ * session's agent; without, it is view-only. `--eval` adds a `ctxwin eval` results file to show.
+ * SIGINT/SIGTERM stop it cleanly.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { DEMO_MINIMUM_CONTEXT_LIMIT, demoTuning } from "../../agent/demo/demo-tuning.js";
-import { ModelConfigError, parseContextLimit, parseMaxRetries } from "../../agent/model-flags.js";
+import { ModelConfigError, parseContextLimit, parseMaxRetries, parsePromptCache } from "../../agent/model-flags.js";
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
+import { openEvalSource } from "./eval-source.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
 
 /** Context limit of the demo model when `--context-limit` is not given (as `ctxwin demo`). */
@@ -32,6 +34,8 @@ interface ServeFlags {
   allowWrite?: boolean;
   maxRetries?: string;
   providerStore?: boolean;
+  promptCache?: string;
+  eval?: string;
 }
 
 /** Where the command writes, and the process it stops with; the defaults are the real ones. */
@@ -95,6 +99,8 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
     .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
     .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
+    .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
+    .option("--eval <results>", "also show a ctxwin eval results file (JSON lines) on the page's Eval view")
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
@@ -121,13 +127,30 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
   requireDirectory(workspaceRoot, "--workspace");
   if (flags.demoModel === true && (flags.model !== undefined || flags.baseUrl !== undefined)) throw new ServeCommandError("--demo-model cannot be combined with --model or --base-url.");
   const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
+  const evalSource = flags.eval === undefined ? undefined : openEvalSource({ file: flags.eval });
   const chat = await chatOf({ flags, directory, workspaceRoot, contextLimit, host });
-  return startServer({ directory, storeOptions: storeOptionsOf({ store: flags.store, directory }), host: flags.host ?? "127.0.0.1", port: flags.port ?? 0, ...(chat === undefined ? {} : { chat }), log: (message, error) => host.stderr(`${message} ${describeFailure(error)}`) });
+  return startServer({
+    directory,
+    storeOptions: storeOptionsOf({ store: flags.store, directory }),
+    host: flags.host ?? "127.0.0.1",
+    port: flags.port ?? 0,
+    ...(chat === undefined ? {} : { chat }),
+    ...(evalSource === undefined ? {} : { eval: evalSource }),
+    log: (message, error) => host.stderr(`${message} ${describeFailure(error)}`),
+  });
 }
 
 async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {
   const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
-  const common = { workspaceRoot, allowWrite: flags.allowWrite === true, logWarning: (message: string) => host.stderr(message), ...(maxRetries === undefined ? {} : { maxRetries }), ...(flags.providerStore === true ? { providerStore: true } : {}) };
+  const cache = flags.promptCache === undefined ? undefined : parsePromptCache(flags.promptCache);
+  const common = {
+    workspaceRoot,
+    allowWrite: flags.allowWrite === true,
+    logWarning: (message: string) => host.stderr(message),
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+    ...(flags.providerStore === true ? { providerStore: true } : {}),
+    ...(cache === undefined ? {} : { cache }),
+  };
   if (flags.demoModel === true) {
     if (contextLimit !== undefined && contextLimit < DEMO_MINIMUM_CONTEXT_LIMIT) throw new ServeCommandError(`--context-limit must be at least ${DEMO_MINIMUM_CONTEXT_LIMIT} with --demo-model.`);
     // Paced like `ctxwin demo` on a terminal, so a person sees the bar move and can interrupt.

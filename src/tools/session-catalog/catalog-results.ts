@@ -25,6 +25,12 @@ export interface SessionEntry {
   started_at: string;
   ended_at: string;
   window_count: number;
+  /** A sub-agent's session: its parent session and the item id of the `task` call that started it. */
+  parent_session_id?: string;
+  parent_item_id?: string;
+  /** A fork: its origin session and the last item it shares with it (ADR 0059). */
+  fork_of_session_id?: string;
+  fork_at_item?: string;
 }
 
 interface SessionPageFields {
@@ -85,5 +91,14 @@ export function sessionEntry(descriptor: SessionDescriptor): SessionEntry {
     started_at: descriptor.startedAt,
     ended_at: descriptor.endedAt,
     window_count: descriptor.windowCount,
+    ...lineageFields(descriptor.summary),
+  };
+}
+
+/** The lineage of a session as entry fields; none for a session that is neither a child nor a fork. */
+function lineageFields({ parent, forkOf }: SessionDescriptor["summary"]): Partial<SessionEntry> {
+  return {
+    ...(parent === undefined ? {} : { parent_session_id: parent.sessionId, parent_item_id: parent.itemId }),
+    ...(forkOf === undefined ? {} : { fork_of_session_id: forkOf.sessionId, fork_at_item: String(forkOf.atSeq) }),
   };
 }

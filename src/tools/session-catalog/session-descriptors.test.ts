@@ -96,4 +96,17 @@ describe.each(["sqlite", "memory"] as const)("session descriptors after a reset 
     const titles = Object.fromEntries((await new SessionCatalog({ store: opened }).describe()).map((descriptor) => [descriptor.sessionId, descriptor.title]));
     expect(titles).toEqual({ notes: "Rotate the staging keys", long: `${"x".repeat(119)}…`, silent: null });
   });
+
+  it("list_sessions names a sub-agent's parent and a fork's origin; other sessions carry no lineage fields", async () => {
+    const opened = open();
+    await opened.append("lead", [text("delegate the review"), reply("calling task")]);
+    await opened.append("lead/reviewer-call-1", [text("review the diff")], { parent: { sessionId: "lead", itemId: "2" } });
+    await opened.fork("lead", { atSeq: 1, newSessionId: "lead-edit" });
+    const listed = await listSessions({ catalog: new SessionCatalog({ store: opened }), filter: {}, offset: 0 });
+    if (!listed.ok) throw new Error(listed.error.message);
+    const byId = Object.fromEntries(listed.sessions.map((entry) => [entry.session_id, entry]));
+    expect(byId["lead/reviewer-call-1"]).toMatchObject({ parent_session_id: "lead", parent_item_id: "2" });
+    expect(byId["lead-edit"]).toMatchObject({ fork_of_session_id: "lead", fork_at_item: "1" });
+    expect(Object.keys(byId["lead"] ?? {}).filter((key) => key.startsWith("parent_") || key.startsWith("fork_"))).toEqual([]);
+  });
 });

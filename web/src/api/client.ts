@@ -2,6 +2,7 @@
  * A small typed client of the `ctxwin serve` API: every call carries the access token as a Bearer
  * header, and an error answer becomes an `ApiError` with the server's code and message.
  */
+import type { EvalRunView } from "./eval-types";
 import type { TimelineView } from "./timeline-types";
 import type { InfoView, RowsPage, SearchHit, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
 
@@ -43,6 +44,10 @@ export interface ApiClient {
   info(): Promise<InfoView>;
   sessions(options?: { query?: string; limit?: number }): Promise<SessionSummary[]>;
   createSession(): Promise<string>;
+  /** Forks a session after `atItem` (the last item the fork shares); the new session's id. */
+  fork(sessionId: string, options: { atItem: string; newSessionId?: string }): Promise<string>;
+  /** The sessions a session's sub-agents ran in, in call order. */
+  children(sessionId: string): Promise<SessionSummary[]>;
   session(sessionId: string): Promise<SessionDetail>;
   rows(sessionId: string, query?: RowsQuery): Promise<RowsPage>;
   windows(sessionId: string): Promise<WindowView[]>;
@@ -55,6 +60,8 @@ export interface ApiClient {
   clear(sessionId: string): Promise<string>;
   compact(sessionId: string): Promise<CompactResult>;
   settings(): Promise<SettingsView>;
+  /** The eval run `ctxwin serve --eval` loaded; a 404 ApiError when none is. */
+  evalRun(): Promise<EvalRunView>;
   saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
   /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
   eventsUrl(sessionId: string): string;
@@ -101,6 +108,8 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     info: () => call<InfoView>("GET", "/api/info"),
     sessions: async ({ query = "", limit = 50 } = {}) => (await call<{ sessions: SessionSummary[] }>("GET", `/api/sessions?${new URLSearchParams({ q: query, limit: String(limit) })}`)).sessions,
     createSession: async () => (await call<{ sessionId: string }>("POST", "/api/sessions", {})).sessionId,
+    fork: async (sessionId, options) => (await call<{ sessionId: string }>("POST", `${session(sessionId)}/fork`, options)).sessionId,
+    children: async (sessionId) => (await call<{ sessions: SessionSummary[] }>("GET", `${session(sessionId)}/children`)).sessions,
     session: (sessionId) => call<SessionDetail>("GET", session(sessionId)),
     rows: (sessionId, query = {}) => call<RowsPage>("GET", `${session(sessionId)}/rows?${rowsParameters(query)}`),
     windows: async (sessionId) => (await call<{ windows: WindowView[] }>("GET", `${session(sessionId)}/windows`)).windows,
@@ -118,6 +127,7 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     clear: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/clear`, {})).windowId,
     compact: (sessionId) => call<CompactResult>("POST", `${session(sessionId)}/compact`, {}),
     settings: () => call<SettingsView>("GET", "/api/settings"),
+    evalRun: () => call<EvalRunView>("GET", "/api/eval"),
     saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
     eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,
     chatEndpoint: (sessionId) => ({ url: `${base}${session(sessionId)}/chat`, headers: { Authorization: `Bearer ${token}` } }),

@@ -7,7 +7,7 @@ export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush
 
 export type RowPart =
   | { type: "text"; text: string }
-  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string }
+  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string; /** The sub-agent session this call started. */ childSessionId?: string }
   | { type: "file"; mediaType: string; filename?: string }
   | { type: "other"; label: string };
 
@@ -89,6 +89,8 @@ export interface InfoView {
   version: string;
   dir: string;
   chat: { available: boolean; model: string | null; demo: boolean };
+  /** Whether `ctxwin serve --eval` loaded a results file (the Eval view). */
+  eval: { loaded: boolean; file: string | null };
 }
 
 export interface SessionSummary {
@@ -98,6 +100,10 @@ export interface SessionSummary {
   lastActivity: string | null;
   windows: number;
   rows: number;
+  /** A sub-agent's session: its parent session and the item of the `task` call that started it. */
+  parent: { sessionId: string; itemId: string } | null;
+  /** A fork: its origin session and the last item it shares with it. */
+  forkOf: { sessionId: string; atItem: string } | null;
 }
 
 export interface SessionDetail extends SessionSummary {

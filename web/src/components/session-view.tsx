@@ -1,13 +1,18 @@
 /**
  * One session: budget bar, transcript, side panel (windows, history search, settings) and the chat
  * box, kept current by the session's server-sent events. This page's own chat runs on `useChat`
- * (use-session-chat.ts): its answer streams below the rows until its rows are stored.
+ * (use-session-chat.ts): its answer streams below the rows until its rows are stored. Where the
+ * session comes from (a sub-agent's parent, a fork's origin) and its sub-agents' sessions are
+ * linked under the title; "Edit" on a user message forks the session just before it, opens the
+ * fork and sends the edited text there (ADR 0070).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiClient } from "../api/client";
-import type { InfoView, SessionDetail, UsageView, WindowView } from "../api/types";
+import type { InfoView, RowView, SessionDetail, SessionSummary, UsageView, WindowView } from "../api/types";
 import { formatPercent } from "../format";
 import { usageWithLive } from "../live-usage";
+import { holdMessage, takeMessage } from "../pending-message";
+import { sessionHref } from "../use-hash-route";
 import { useSessionChat } from "../use-session-chat";
 import { useSessionEvents, type SessionEvent } from "../use-session-events";
 import { useTranscript } from "../use-transcript";
@@ -36,6 +41,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
   const [usage, setUsage] = useState<UsageView | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [windows, setWindows] = useState<WindowView[]>([]);
+  const [children, setChildren] = useState<SessionSummary[]>([]);
   const [panel, setPanel] = useState<Panel | undefined>(() => (window.matchMedia("(min-width: 900px)").matches ? "windows" : undefined));
   const [streamingText, setStreamingText] = useState("");
   const streamed = useRef(0);
@@ -58,8 +64,9 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
 
   const refresh = useCallback(async () => {
     try {
-      const [loaded, loadedWindows] = await Promise.all([api.session(sessionId), api.windows(sessionId)]);
+      const [loaded, loadedWindows, loadedChildren] = await Promise.all([api.session(sessionId), api.windows(sessionId), api.children(sessionId)]);
       setDetail(loaded);
+      setChildren(loadedChildren);
       setUsage(loaded.usage);
       setBusy(loaded.busy);
       setWindows(loadedWindows);
@@ -156,6 +163,32 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
   };
   const chatAvailable = info?.chat.available === true;
 
+  /** Forks just before the message (a new session for the first one), opens the fork; its page sends the text. */
+  const editMessage = async (row: RowView, text: string): Promise<string | undefined> => {
+    try {
+      const target = row.seq > 1 ? await api.fork(sessionId, { atItem: String(row.seq - 1) }) : await api.createSession();
+      holdMessage(target, text);
+      window.location.hash = sessionHref(target);
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  };
+
+  // An edited message waiting for this session (a fork just made): send it once.
+  const sendOnOpen = useRef(chat.send);
+  sendOnOpen.current = chat.send;
+  useEffect(() => {
+    if (!chatAvailable) return;
+    const text = takeMessage(sessionId);
+    if (text === undefined) return;
+    void sendOnOpen.current(text).then((failure) => {
+      if (failure === undefined) return;
+      setDraft(text);
+      setNotice({ text: failure, error: true });
+    });
+  }, [chatAvailable, sessionId]);
+
   return (
     <main className="session-page">
       <div className="session-header">
@@ -167,6 +200,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
           <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.target.checked)} /> Show internal rows
         </label>
       </div>
+      <SessionOrigin detail={detail} subagents={children} />
       {loadError === undefined ? null : (
         <p className="error" role="alert">
           {loadError}
@@ -186,6 +220,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
             liveSize={liveSize(chat.messages)}
             highlightSeq={highlightSeq}
             onEdit={chatAvailable ? edit : undefined}
+            onEditMessage={chatAvailable ? editMessage : undefined}
           />
           {chatAvailable ? (
             <ChatBox
@@ -220,6 +255,36 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         </aside>
       </div>
     </main>
+  );
+}
+
+/** Where the session comes from and the sessions its sub-agents ran in, as links. */
+function SessionOrigin({ detail, subagents }: { detail: SessionDetail | undefined; subagents: SessionSummary[] }) {
+  if (detail === undefined || (detail.parent === null && detail.forkOf === null && subagents.length === 0)) return null;
+  return (
+    <p className="session-origin" aria-label="Session lineage">
+      {detail.parent === null ? null : (
+        <span>
+          Sub-agent session of <a href={sessionHref(detail.parent.sessionId)}>{detail.parent.sessionId}</a> (its task call at item {detail.parent.itemId}).{" "}
+        </span>
+      )}
+      {detail.forkOf === null ? null : (
+        <span>
+          Fork of <a href={sessionHref(detail.forkOf.sessionId)}>{detail.forkOf.sessionId}</a> after item {detail.forkOf.atItem}.{" "}
+        </span>
+      )}
+      {subagents.length === 0 ? null : (
+        <span>
+          Sub-agents:{" "}
+          {subagents.map((child, index) => (
+            <span key={child.sessionId}>
+              {index === 0 ? "" : ", "}
+              <a href={sessionHref(child.sessionId)}>{child.title}</a>
+            </span>
+          ))}
+        </span>
+      )}
+    </p>
   );
 }
 

@@ -1,11 +1,13 @@
 /**
  * The sessions of the project, newest first, with a search box over ids and titles; a new session
- * can be started when the server runs a model.
+ * can be started when the server runs a model. Sub-agent sessions are nested under their parent,
+ * forks say which session and item they started from (session-tree.ts).
  */
 import { useEffect, useId, useState } from "react";
 import type { ApiClient } from "../api/client";
 import type { InfoView, SessionSummary } from "../api/types";
 import { formatTime } from "../format";
+import { sessionTree, type SessionNode } from "../session-tree";
 import { sessionHref } from "../use-hash-route";
 
 /** @example <SessionsList api={api} info={info} /> */
@@ -66,21 +68,39 @@ export function SessionsList({ api, info }: { api: ApiClient; info: InfoView | u
       ) : sessions.length === 0 ? (
         <p className="hint">{query === "" ? "No sessions in this project yet." : "No session matches."}</p>
       ) : (
-        <ul className="sessions">
-          {sessions.map((session) => (
-            <li key={session.sessionId}>
-              <a className="session-entry" href={sessionHref(session.sessionId)}>
-                <span className="session-title">{session.title}</span>
-                <span className="session-detail">
-                  {session.lastActivity === null ? "new" : <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time>} · {session.windows} {session.windows === 1 ? "window" : "windows"} · {session.rows}{" "}
-                  {session.rows === 1 ? "row" : "rows"}
-                  {session.title === session.sessionId ? "" : ` · ${session.sessionId}`}
-                </span>
-              </a>
-            </li>
-          ))}
-        </ul>
+        <SessionEntries nodes={sessionTree(sessions)} titles={new Map(sessions.map((session) => [session.sessionId, session.title]))} nested={false} />
       )}
     </main>
   );
+}
+
+function SessionEntries({ nodes, titles, nested }: { nodes: SessionNode[]; titles: Map<string, string>; nested: boolean }) {
+  return (
+    <ul className={nested ? "sessions session-children" : "sessions"} aria-label={nested ? "Sub-agent sessions" : undefined}>
+      {nodes.map(({ session, children }) => (
+        <li key={session.sessionId}>
+          <a className="session-entry" href={sessionHref(session.sessionId)}>
+            <span className="session-title">{session.title}</span>
+            <LineageLabel session={session} titles={titles} nested={nested} />
+            <span className="session-detail">
+              {session.lastActivity === null ? "new" : <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time>} · {session.windows} {session.windows === 1 ? "window" : "windows"} · {session.rows}{" "}
+              {session.rows === 1 ? "row" : "rows"}
+              {session.title === session.sessionId ? "" : ` · ${session.sessionId}`}
+            </span>
+          </a>
+          {children.length === 0 ? null : <SessionEntries nodes={children} titles={titles} nested={true} />}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Where a session comes from: a sub-agent's parent (when not shown as nesting) or a fork's origin. */
+function LineageLabel({ session, titles, nested }: { session: SessionNode["session"]; titles: Map<string, string>; nested: boolean }) {
+  const name = (sessionId: string) => titles.get(sessionId) ?? sessionId;
+  const labels: string[] = [];
+  if (session.parent !== null) labels.push(nested ? `sub-agent · task call at item ${session.parent.itemId}` : `sub-agent of ${name(session.parent.sessionId)} (item ${session.parent.itemId})`);
+  if (session.forkOf !== null) labels.push(`fork of ${name(session.forkOf.sessionId)} after item ${session.forkOf.atItem}`);
+  if (labels.length === 0) return null;
+  return <span className="session-lineage">{labels.join(" · ")}</span>;
 }

@@ -13,10 +13,15 @@ export interface TranscriptRowProps {
   highlighted: boolean;
   /** Puts a rejected input's text into the chat box; undefined when chatting is not available. */
   onEdit: ((text: string) => void) | undefined;
+  /**
+   * Sends an edited version of a user message in a fork made just before it (ADR 0070); resolves
+   * with the error's text when that failed. Undefined when chatting is not available.
+   */
+  onEditMessage?: ((row: RowView, text: string) => Promise<string | undefined>) | undefined;
 }
 
 /** @example <TranscriptRow row={row} highlighted={false} onEdit={undefined} /> */
-export function TranscriptRow({ row, highlighted, onEdit }: TranscriptRowProps) {
+export function TranscriptRow({ row, highlighted, onEdit, onEditMessage }: TranscriptRowProps) {
   const className = `row row-${row.kind} role-${row.role}${row.hidden ? " row-hidden" : ""}${highlighted ? " row-highlighted" : ""}`;
   const common = { className, "data-seq": row.seq, "data-window": row.windowNumber, id: `row-${row.seq}` };
   if (row.kind === "boundary" && row.boundary !== undefined) return <Divider row={row} boundary={row.boundary} common={common} />;
@@ -39,11 +44,62 @@ export function TranscriptRow({ row, highlighted, onEdit }: TranscriptRowProps) 
       </article>
     );
   }
+  const editable = onEditMessage !== undefined && row.kind === "message" && row.role === "user" && !row.truncated;
   return (
     <article {...common} aria-label={`${row.role}, item ${row.itemId}`}>
       <RowHeader row={row} />
-      <Body row={row} />
+      {editable ? <EditableBody row={row} onEditMessage={onEditMessage} /> : <Body row={row} />}
     </article>
+  );
+}
+
+/** A user message with "Edit": the edited text goes to a fork made just before it, never into this session. */
+function EditableBody({ row, onEditMessage }: { row: RowView; onEditMessage: (row: RowView, text: string) => Promise<string | undefined> }) {
+  const [text, setText] = useState<string | undefined>(undefined);
+  const [sending, setSending] = useState(false);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const fieldId = useId();
+  if (text === undefined) {
+    return (
+      <>
+        <Body row={row} />
+        <button type="button" className="link-button" onClick={() => setText(row.text)} aria-label={`Edit item ${row.itemId} in a fork`}>
+          Edit
+        </button>
+      </>
+    );
+  }
+  const submit = async () => {
+    setSending(true);
+    setFailure(await onEditMessage(row, text));
+    setSending(false);
+  };
+  return (
+    <form
+      className="row-edit"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <label htmlFor={fieldId} className="hint">
+        The edited message is sent in a new fork of this session made just before item {row.itemId}; this session stays as it is.
+      </label>
+      <textarea id={fieldId} value={text} onChange={(event) => setText(event.target.value)} disabled={sending} />
+      <div className="row-edit-actions">
+        <button type="submit" disabled={sending || text.trim() === ""}>
+          Send in a fork
+        </button>
+        <button type="button" className="secondary" onClick={() => setText(undefined)} disabled={sending}>
+          Cancel
+        </button>
+      </div>
+      {failure === undefined ? null : (
+        <p className="error" role="alert">
+          {failure}
+        </p>
+      )}
+    </form>
   );
 }
 
@@ -157,7 +213,7 @@ function Body({ row }: { row: RowView }) {
 
 function Part({ part }: { part: RowPart }) {
   if (part.type === "text") return part.text === "" ? null : <LongText text={part.text} />;
-  if (part.type === "tool") return <ToolCall toolName={part.toolName} state={part.state} outcome={part.outcome} input={part.input} output={part.output} />;
+  if (part.type === "tool") return <ToolCall toolName={part.toolName} state={part.state} outcome={part.outcome} input={part.input} output={part.output} childSessionId={part.childSessionId} />;
   if (part.type === "file") return <div className="attachment">[file{part.filename === undefined ? "" : ` ${part.filename}`} · {part.mediaType}]</div>;
   return <div className="attachment">[{part.label}]</div>;
 }

@@ -4,6 +4,7 @@
  * this page's chat answer (`live`), or the text another page's turn streams (`streamingText`).
  */
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import type { RowView } from "../api/types";
 import type { Transcript as TranscriptModel } from "../use-transcript";
 import { TranscriptRow } from "./transcript-row";
 
@@ -18,10 +19,12 @@ export interface TranscriptProps {
   liveSize?: number;
   highlightSeq: number | undefined;
   onEdit: ((text: string) => void) | undefined;
+  /** "Edit" on a user message: send the edited text in a fork made just before it. */
+  onEditMessage?: ((row: RowView, text: string) => Promise<string | undefined>) | undefined;
 }
 
 /** @example <Transcript transcript={transcript} streamingText="" highlightSeq={undefined} onEdit={undefined} /> */
-export function Transcript({ transcript, streamingText, live, liveSize = 0, highlightSeq, onEdit }: TranscriptProps) {
+export function Transcript({ transcript, streamingText, live, liveSize = 0, highlightSeq, onEdit, onEditMessage }: TranscriptProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const lastMeasure = useRef({ scrollHeight: 0, scrollTop: 0, following: true });
 
@@ -93,7 +96,7 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
       <ol className="rows">
         {transcript.rows.map((row) => (
           <li key={row.seq}>
-            <TranscriptRow row={row} highlighted={row.seq === highlightSeq} onEdit={onEdit} />
+            <TranscriptRow row={row} highlighted={row.seq === highlightSeq} onEdit={onEdit} onEditMessage={onEditMessage} />
           </li>
         ))}
       </ol>

@@ -1,0 +1,147 @@
+/**
+ * The Eval view (`#/eval`): a `ctxwin eval` run loaded with `ctxwin serve --eval`. Per suite, bar
+ * charts comparing the strategies' score and tokens (cost on the bars), the comparison table
+ * `ctxwin eval` prints, and every item's result with its error when it failed.
+ */
+import { useEffect, useState } from "react";
+import type { ApiClient } from "../api/client";
+import type { EvalItemView, EvalRunView, EvalSummaryRow } from "../api/eval-types";
+import { scoreChart, tokenChart } from "../eval-layout";
+import { formatTime, formatTokens } from "../format";
+import { EvalBarChart } from "./eval-bar-chart";
+
+const percent = (value: number | null) => (value === null ? "–" : `${(value * 100).toFixed(1)}%`);
+const dollars = (value: number | null) => (value === null ? "–" : `$${value.toFixed(4)}`);
+
+/** @example <EvalView api={api} /> */
+export function EvalView({ api }: { api: ApiClient }) {
+  const [view, setView] = useState<EvalRunView | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+
+  useEffect(() => {
+    let live = true;
+    api.evalRun().then(
+      (loaded) => live && setView(loaded),
+      (failure: unknown) => live && setError(failure instanceof Error ? failure.message : String(failure)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  return (
+    <main className="eval-page">
+      <h1>Eval</h1>
+      {error === undefined ? null : (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {view === undefined ? (
+        error === undefined ? <p className="hint">Loading…</p> : null
+      ) : (
+        <>
+          <p className="eval-run" data-testid="eval-run">
+            {view.run.model} · context limit {formatTokens(view.run.contextLimit)} · seed {view.run.seed} · started <time dateTime={view.run.startedAt}>{formatTime(view.run.startedAt)}</time> · <span className="eval-file">{view.file}</span>
+          </p>
+          {view.suites.length === 0 ? <p className="hint">No results in the file yet.</p> : null}
+          {view.suites.map((suite) => (
+            <EvalSuite key={suite} suite={suite} rows={view.summary.filter((row) => row.suite === suite)} items={view.items.filter((item) => item.suite === suite)} />
+          ))}
+        </>
+      )}
+    </main>
+  );
+}
+
+function EvalSuite({ suite, rows, items }: { suite: string; rows: EvalSummaryRow[]; items: EvalItemView[] }) {
+  return (
+    <section className="eval-suite" aria-label={`Suite ${suite}`} data-suite={suite}>
+      <h2>{suite}</h2>
+      <div className="eval-charts">
+        <EvalBarChart chart={scoreChart(rows)} label={`Score by strategy, ${suite}`} />
+        <EvalBarChart chart={tokenChart(rows)} label={`Tokens and cost by strategy, ${suite}`} />
+      </div>
+      <ComparisonTable suite={suite} rows={rows} />
+      <ItemTable suite={suite} items={items} />
+    </section>
+  );
+}
+
+const COMPARISON_COLUMNS = ["strategy", "items", "score", "evidence", "failed", "blocked", "input tok", "output tok", "cost", "wall s", "rollovers", "compactions", "history calls"];
+
+function ComparisonTable({ suite, rows }: { suite: string; rows: EvalSummaryRow[] }) {
+  return (
+    <div className="eval-table">
+      <table aria-label={`Comparison, ${suite}`}>
+        <caption>Comparison</caption>
+        <thead>
+          <tr>
+            {COMPARISON_COLUMNS.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.strategy} data-strategy={row.strategy}>
+              <th scope="row">{row.strategy}</th>
+              <td>{row.items}</td>
+              <td>{percent(row.score)}</td>
+              <td>{percent(row.evidenceReached)}</td>
+              <td>{row.failed}</td>
+              <td>{row.blocked}</td>
+              <td>{formatTokens(row.inputTokens)}</td>
+              <td>{formatTokens(row.outputTokens)}</td>
+              <td>{dollars(row.costUsd)}</td>
+              <td>{row.wallSeconds.toFixed(1)}</td>
+              <td>{row.rollovers}</td>
+              <td>{row.compactions}</td>
+              <td>{row.historyCalls}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const ITEM_COLUMNS = ["item", "strategy", "status", "score", "input tok", "output tok", "cost", "rollovers", "compactions", "history calls", "error"];
+
+function ItemTable({ suite, items }: { suite: string; items: EvalItemView[] }) {
+  return (
+    <div className="eval-table">
+      <table aria-label={`Items, ${suite}`}>
+        <caption>Items</caption>
+        <thead>
+          <tr>
+            {ITEM_COLUMNS.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={`${item.itemId}/${item.strategy}`} className={`eval-item-${item.status}`} data-item={item.itemId} data-strategy={item.strategy}>
+              <th scope="row">{item.itemId}</th>
+              <td>{item.strategy}</td>
+              <td>{item.status}</td>
+              <td>{item.status === "failed" ? "–" : percent(item.score)}</td>
+              <td>{formatTokens(item.inputTokens)}</td>
+              <td>{formatTokens(item.outputTokens)}</td>
+              <td>{dollars(item.costUsd)}</td>
+              <td>{item.rollovers}</td>
+              <td>{item.compactions}</td>
+              <td>{item.historyCalls}</td>
+              <td className="eval-error">{item.error ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
