@@ -137,7 +137,12 @@ export { COMPACTION_SUMMARY_HEADING, budgetWarningRow, compactionSummaryRow, rej
 export { deriveWindowPressure, hasBudgetWarning, isWindowFresh, type PressureRow, type WindowPressure, type WindowPressureOptions } from "./core/rollover/window-pressure.js";
 export { readStepMetadata, stepMetadata, type CacheHintDrop, type StepCacheHints, type StepMetadata, type StepUsage } from "./core/rollover/step-usage.js";
 export { toolOutputViewText, viewOversizedToolOutputs, type ToolOutputViewOptions, type ToolOutputViews } from "./core/rollover/tool-output-view.js";
-export { createAgentSession, type AgentSession } from "./session/create-agent-session.js";
+export { createAgentSession, type AgentSession, type SessionEdit } from "./session/create-agent-session.js";
+export { EditRefusedError, type EditRefusal } from "./session/lineage/edit-refused-error.js";
+export { editPointOf, isUserInput, type EditPoint } from "./session/lineage/edit-point.js";
+export { forkForEdit, forkStoredSession, type SessionForkOptions } from "./session/lineage/fork-stored-session.js";
+export type { SessionEditOptions } from "./session/lineage/session-lineage.js";
+export { cutRowToBytes, type InputCut } from "./core/rollover/input-cut.js";
 export { createContextAgent, type ContextAgent, type ContextAgentOptions } from "./session/context-agent/create-context-agent.js";
 export { AgentInputError, MAX_INPUT_CHARS } from "./session/context-agent/agent-input.js";
 export { SessionBusyError } from "./session/context-agent/session-busy-error.js";

@@ -46,7 +46,7 @@ export interface WorkspaceAgentOptions {
   maxTurnsPerSend?: number;
   logWarning?: (message: string) => void;
   /** Other session options (clock, ids, fallback models, retries, provider storage, continuity) passed through unchanged. */
-  sessionOptions?: Pick<AgentSessionOptions, "now" | "generateId" | "fallbackModels" | "historyTool" | "maxRetries" | "providerStore" | "continuity">;
+  sessionOptions?: Pick<AgentSessionOptions, "now" | "generateId" | "fallbackModels" | "historyTool" | "maxRetries" | "providerStore" | "continuity" | "subagents" | "subagentSettings">;
 }
 
 /**

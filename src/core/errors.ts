@@ -29,6 +29,8 @@ export interface RowIssue {
   /** Dotted path inside the row, e.g. `parts.0.text`. */
   path: string;
   message: string;
+  /** Set when the row is over the size limit: that limit, in bytes of JSON (`maxRowBytes`). */
+  maxRowBytes?: number;
 }
 
 /**

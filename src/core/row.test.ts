@@ -246,7 +246,7 @@ describe("validateRowInputs: size limit", () => {
     const size = utf8Length(row);
     expect(validateRowInputs([row], { maxRowBytes: size })).toEqual([row]);
     expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: size - 1 })).issues).toEqual([
-      { index: 0, path: "", message: `row is ${size} bytes of JSON, more than the limit of ${size - 1} bytes (maxRowBytes)` },
+      { index: 0, path: "", message: `row is ${size} bytes of JSON, more than the limit of ${size - 1} bytes (maxRowBytes)`, maxRowBytes: size - 1 },
     ]);
   });
 
@@ -257,7 +257,7 @@ describe("validateRowInputs: size limit", () => {
     expect(bytes).toBe(units + 100);
     expect(validateRowInputs([row], { maxRowBytes: bytes })).toEqual([row]);
     expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: units + 50 })).issues).toEqual([
-      { index: 0, path: "", message: `row is ${bytes} bytes of JSON, more than the limit of ${units + 50} bytes (maxRowBytes)` },
+      { index: 0, path: "", message: `row is ${bytes} bytes of JSON, more than the limit of ${units + 50} bytes (maxRowBytes)`, maxRowBytes: units + 50 },
     ]);
   });
 
@@ -302,7 +302,7 @@ describe("validateRowInputs: shape", () => {
     let doubling: unknown[] = [];
     for (let level = 0; level < 60; level += 1) doubling = [doubling, doubling];
     expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: doubling }], { maxRowBytes: 1_000 })).issues).toEqual([
-      { index: 0, path: "", message: "row holds more than 500 arrays and objects: its JSON is over the limit of 1000 bytes (maxRowBytes)" },
+      { index: 0, path: "", message: "row holds more than 500 arrays and objects: its JSON is over the limit of 1000 bytes (maxRowBytes)", maxRowBytes: 1_000 },
     ]);
   });
 });

@@ -236,7 +236,7 @@ function storageProblem(row: unknown, maxRowBytes: number): Omit<RowIssue, "inde
   const shape = valueShapeProblem(row, { maxDepth: MAX_ROW_NESTING, maxContainers: Math.floor(maxRowBytes / 2) });
   if (shape?.kind === "too-deep") return { path: shape.path, message: `row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep (MAX_ROW_NESTING)` };
   if (shape?.kind === "contains-itself") return { path: shape.path, message: "row cannot be stored as JSON: a value contains itself" };
-  if (shape?.kind === "too-many") return { path: "", message: `row holds more than ${Math.floor(maxRowBytes / 2)} arrays and objects: its JSON is over ${limit}` };
+  if (shape?.kind === "too-many") return { path: "", message: `row holds more than ${Math.floor(maxRowBytes / 2)} arrays and objects: its JSON is over ${limit}`, maxRowBytes };
   let json: string;
   try {
     json = JSON.stringify(row);
@@ -245,7 +245,7 @@ function storageProblem(row: unknown, maxRowBytes: number): Omit<RowIssue, "inde
     return { path: "", message: `row cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
   const size = json.length * 3 <= maxRowBytes ? json.length : byteLength(json);
-  return size > maxRowBytes ? { path: "", message: `row is ${size} bytes of JSON, more than ${limit}` } : undefined;
+  return size > maxRowBytes ? { path: "", message: `row is ${size} bytes of JSON, more than ${limit}`, maxRowBytes } : undefined;
 }
 
 function byteLength(text: string): number {

@@ -30,6 +30,8 @@ import { loopSettingsOf } from "./loop-settings.js";
 import { sendAsUIMessageStream, type UIMessageStreamOptions } from "./ui-message-stream.js";
 import { createWindowMemories } from "./window-memories.js";
 import { subagentTaskTool } from "./subagents/subagent-task-tool.js";
+import type { SessionForkOptions } from "./lineage/fork-stored-session.js";
+import { lineageMethods, type SessionEditOptions } from "./lineage/session-lineage.js";
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -53,6 +55,27 @@ export interface AgentSession {
    */
   toUIMessageStream(input: SendInput, options?: UIMessageStreamOptions): ReadableStream<UIMessageChunk>;
   on<Name extends SessionEventName>(name: Name, listener: SessionListener<Name>): () => void;
+  /**
+   * A new session sharing this one's history up to an item (default: the last), without copying
+   * it (ADR 0059), opened with this session's options. It starts clean: no pending rollover or
+   * warning of this session goes with it, and this session is not changed (ADR 0068).
+   */
+  fork(options?: SessionForkOptions): Promise<AgentSession>;
+  /**
+   * Edits an earlier user message: forks just before it and sends `input` there as the next turn.
+   * This session is not changed. Refused (`EditRefusedError`, `ForkRefusedError`; nothing written)
+   * for an item that is unknown, not the user's message, or behind the privacy floor, or a
+   * `newSessionId` in use.
+   */
+  edit(options: SessionEditOptions, sendOptions?: SendOptions): Promise<SessionEdit>;
+}
+
+/** What `session.edit` made: the new session, and the send of the edited message in it. */
+export interface SessionEdit {
+  session: AgentSession;
+  /** The edited message's item id in the original session. */
+  editedItemId: string;
+  result: SendResult;
 }
 
 const noHotMemories: HotMemoriesProvider = { mode: "off", render: async () => "" };
@@ -94,7 +117,8 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
 /**
  * @example const { session, sendWithSink } = createSessionEngine({ store, sessionId, model });
  */
-export function createSessionEngine({
+export function createSessionEngine(options: AgentSessionOptions): SessionEngine {
+  const {
   store,
   sessionId,
   model,
@@ -126,7 +150,7 @@ export function createSessionEngine({
   subagents,
   subagentSettings,
   subagentDepth = 0,
-}: AgentSessionOptions): SessionEngine {
+  } = options;
   assertSessionId(sessionId);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidArgumentError(`maxRetries must be a whole number of 0 or more, got ${maxRetries}`);
@@ -198,6 +222,13 @@ export function createSessionEngine({
   const queue = createTurnQueue();
   const lock = createSessionLock();
   const send = createSendFlow({ context, queue, lock, maxTurnsPerSend });
+  const lineage = lineageMethods({
+    store,
+    sessionId,
+    generateId,
+    open: (forkId) => createAgentSession({ ...options, sessionId: forkId }),
+    send: (opened, input, sendOptions) => opened.send(input, sendOptions),
+  });
 
   const session: AgentSession = {
     sessionId,
@@ -225,6 +256,11 @@ export function createSessionEngine({
         context.models = [next, ...context.models.slice(1)];
       }),
     on: (name, listener) => events.on(name, listener),
+    fork: (forkOptions) => lineage.fork(forkOptions),
+    edit: async (editOptions, sendOptions) => {
+      const { opened, editedItemId, result } = await lineage.edit(editOptions, sendOptions);
+      return { session: opened, editedItemId, result };
+    },
     toUIMessageStream: (input, options) => sendAsUIMessageStream({ send, input, notesPath: context.notesPath, ...(options === undefined ? {} : { options }) }),
   };
   return { session, sendWithSink: send, notesPath: context.notesPath, tools: toolSet.tools };

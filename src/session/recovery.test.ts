@@ -8,7 +8,8 @@ import { SessionStoreError } from "./errors.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, readTool, rowText, sqliteStore } from "./test-support/session-fixture.js";
 import { failingStore, recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, THRESHOLD_AT, budgetSession, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
+import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
+import { COMPACTION_INSTRUCTION } from "./compaction.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -138,6 +139,32 @@ describe("supersession", () => {
     expect(next.rollovers).toEqual([]);
     expect(calls[1]!.text.split("\n")).toEqual(["user: fresh topic"]);
   });
+
+  for (const action of ["clear", "compact"] as const) {
+    it(`a ${action} drops the warning claim that waited for the next input`, async () => {
+      const store = memoryStore();
+      const { model, calls } = scriptedModel({
+        script: (call) =>
+          call.text.endsWith(`user: ${COMPACTION_INSTRUCTION}`)
+            ? { text: "SUMMARY: read a.", inputTokens: 300 }
+            : call.index === 0
+              ? { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }
+              : { text: "fine", inputTokens: 400 },
+      });
+      const session = budgetSession({ store, model, tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) }, settings: { warningTurnTokens: 500 } });
+      const controller = new AbortController();
+      const stop = session.on("step-end", () => controller.abort());
+      expect(await session.send("read a", { signal: controller.signal })).toMatchObject({ status: "interrupted", warnings: [] });
+      stop();
+
+      if (action === "clear") await session.clear({ soft: true });
+      else expect((await session.compact()).status).toBe("completed");
+      const next = await session.send("and now?");
+      expect(next).toMatchObject({ status: "completed", warnings: [], rollovers: [] });
+      expect(calls.at(-1)!.text).not.toContain("[Context budget]");
+      expect((await store.activeWindow("s")).rows.some((row) => row.meta?.type === "budget-warning")).toBe(false);
+    });
+  }
 
   it("a new model drops the pending rollover and the queued continue", async () => {
     const store = memoryStore();

@@ -12,7 +12,8 @@ import { continueRow, leadInRow, rolloverTransactionRows, userInputRow } from ".
 import { deriveWindowPressure, hasBudgetWarning, isWindowFresh } from "../core/rollover/window-pressure.js";
 import type { RolloverReason, RowInput, RowPart } from "../core/row.js";
 import { windowIdFor } from "../core/windows.js";
-import { CtxwinError } from "../core/errors.js";
+import { CtxwinError, RowValidationError } from "../core/errors.js";
+import { cutRowToBytes } from "../core/rollover/input-cut.js";
 import { planSummary, summarizeWindow, summaryRow } from "./compaction.js";
 import { AppendConflictError } from "../store/errors.js";
 import type { ActiveWindow, StoredRow } from "../store/port.js";
@@ -169,11 +170,18 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     ? { rows: [summary, triggerRow ?? continueRow({ createdAt })], compaction: { windowId: nextWindowId, previousWindowId: window.windowId } }
     : rowsToAppend({ context, request, window, triggerRow: continuation, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
   let stored: StoredRow[];
+  const withTokens = rows.rows.map((row) => ({ ...row, tokens: storedRowTokens(row) }));
   try {
-    const withTokens = rows.rows.map((row) => ({ ...row, tokens: storedRowTokens(row) }));
     stored = await context.store.append(context.sessionId, withTokens, { expectLastSeq: window.lastSeq, operationId: request.operationId });
   } catch (error) {
     if (AppendConflictError.isInstance(error)) throw error;
+    // The user's input fits the window but not the store's row limit: it is kept as a rejected input.
+    const overLimit = rowLimitOf(error, withTokens.length - 1);
+    if (overLimit !== undefined && trigger.kind === "user") {
+      const reason = `This message is too large to store: its row is over the store's limit of ${overLimit.toLocaleString("en-US")} bytes (maxRowBytes). Shorten it or remove attachments.`;
+      const ceiling = limit === undefined ? 0 : context.policy.hardCeiling(limit);
+      return reject(context, request, { reason, estimatedTokens: triggerTokens, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+    }
     throw new SessionStoreError(rollover === undefined ? "the turn's input" : "the rollover (boundary, lead-in and input)", error);
   }
   const triggerStored = stored[stored.length - 1];
@@ -253,9 +261,23 @@ async function reject(
   try {
     stored = await context.store.append(context.sessionId, [row], { operationId: `${request.operationId}:rejected` });
   } catch (error) {
-    throw new SessionStoreError("the rejected input", error);
+    // Over the store's row limit: kept as far as the store allows, `meta.cut` says what is missing (ADR 0069).
+    const overLimit = rowLimitOf(error, 0);
+    if (overLimit === undefined) throw new SessionStoreError("the rejected input", error);
+    try {
+      stored = await context.store.append(context.sessionId, [cutRowToBytes(row, overLimit)], { operationId: `${request.operationId}:rejected-cut` });
+    } catch (cutError) {
+      throw new SessionStoreError("the rejected input", cutError);
+    }
   }
   return { status: "blocked", reason, estimatedTokens, hardCeiling, ...(stored[0] === undefined ? {} : { rejected: stored[0] }) };
+}
+
+/** The store's row limit, when `error` refused the row at `index` for its size alone. */
+function rowLimitOf(error: unknown, index: number): number | undefined {
+  if (!RowValidationError.isInstance(error)) return undefined;
+  const [issue, ...others] = error.issues;
+  return issue !== undefined && others.length === 0 && issue.index === index ? issue.maxRowBytes : undefined;
 }
 
 function notes(context: SessionContext): { notesPath?: string } {

@@ -3,8 +3,10 @@
  */
 import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
+import { CONTINUE_TEXT } from "../../core/rollover/rollover-rows.js";
+import { carriedContinueText } from "../../core/rollover/turn-carry.js";
 import { decideStep } from "./decide-step.js";
-import { explorationTask, recallQuestion } from "./demo-prompts.js";
+import { delegationTask, explorationTask, recallQuestion, subagentQuestion } from "./demo-prompts.js";
 import { parseNotes, renderNotes, summarizeFile } from "./explorer-notes.js";
 import { observeRequest } from "./observe-request.js";
 
@@ -94,5 +96,36 @@ describe("summarizeFile", () => {
   it("takes the first heading, else the first meaningful line", () => {
     expect(summarizeFile("\n# Title here\ntext")).toBe("Title here");
     expect(summarizeFile('import x from "y";\n/** Opens the store. */\nexport function open() {}')).toBe("Opens the store.");
+  });
+});
+
+describe("the demo model with a sub-agent", () => {
+  it("delegates a task once with the task tool, then reports the sub-agent's answer and session", () => {
+    const delegation = delegationTask({ agent: "explorer", task: explorationTask({ folderName: "docs", files: 3 }) });
+    expect(decideStep(observeRequest(request("", [user(delegation)])))).toEqual({
+      kind: "tool",
+      call: { toolName: "task", input: { agent: "explorer", prompt: explorationTask({ folderName: "docs", files: 3 }) } },
+    });
+    const done = request("", [user(delegation), ...toolStep("task", { agent: "explorer", prompt: "…" }, { status: "completed", agent: "explorer", session_id: "main/explorer-1", answer: "I read 3 files.\n1. a.md" })]);
+    expect(decideStep(observeRequest(done))).toEqual({ kind: "text", text: "The explorer sub-agent's task ended completed in its own session main/explorer-1: I read 3 files." });
+  });
+
+  it("reads a search hit in a sub-agent's transcript from that session, and says so", () => {
+    const question = subagentQuestion({ line: 2, file: "README.md" });
+    const searched = request("", [user(question), ...toolStep("session_history", { action: "search", query: "File: README.md · lines 1", mode: "literal" }, { ok: true, hits: [{ item_id: "4", session_id: "main/explorer-1", snippet_offset_chars: 0 }] })]);
+    const step = decideStep(observeRequest(searched));
+    expect(step).toMatchObject({ kind: "tool", call: { toolName: "session_history", input: { action: "read_item", item_id: "4", session_id: "main/explorer-1" } } });
+    const read = request("", [...searched.prompt.slice(1), ...toolStep("session_history", { action: "read_item", item_id: "4", session_id: "main/explorer-1" }, { ok: true, text: readme })] as LanguageModelV3Message[]);
+    const answer = decideStep(observeRequest(read));
+    expect(answer).toEqual({ kind: "text", text: 'Line 2 of README.md says: "The gauge constant is 7.31."\nIt is not in my context, so I found it with session_history: search, then read_item 4 of session main/explorer-1.' });
+  });
+
+  it("after a rollover that stopped the delegation turn: a finished task in the carried ledger is not run again", () => {
+    const delegation = delegationTask({ agent: "explorer", task: explorationTask({ folderName: "docs", files: 3 }) });
+    const input = { itemId: "40", windowId: "w:0", text: delegation, totalChars: delegation.length, truncated: false };
+    const finished = carriedContinueText({ instruction: CONTINUE_TEXT, carry: { input, ledger: [{ itemId: "41", toolName: "task", input: JSON.stringify({ agent: "explorer", prompt: "…" }), outcome: "finished" }], omittedCalls: 0 } });
+    expect(decideStep(observeRequest(request("", [user(finished)])))).toEqual({ kind: "text", text: "The explorer sub-agent's task finished before my context rolled over (item 41); its transcript is in its own session." });
+    const notYet = carriedContinueText({ instruction: CONTINUE_TEXT, carry: { input, ledger: [], omittedCalls: 0 } });
+    expect(decideStep(observeRequest(request("", [user(notYet)])))).toMatchObject({ kind: "tool", call: { toolName: "task", input: { agent: "explorer" } } });
   });
 });

@@ -8,7 +8,8 @@
 import { CONTEXT_NOTES_PATH } from "../../core/hot-memories/limits.js";
 import { CONTINUE_TEXT } from "../../core/rollover/rollover-rows.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
-import { BUDGET_WARNING_MARKER, RECALL_PATTERN, TASK_PATTERN } from "./demo-prompts.js";
+import { TASK_TOOL_NAME } from "../../session/subagents/subagent-types.js";
+import { BUDGET_WARNING_MARKER, DELEGATE_PATTERN, RECALL_PATTERN, TASK_PATTERN } from "./demo-prompts.js";
 import { FILE_HEADER, parseNotes, renderNotes, summarizeFile, type ExplorerNotes, type FileNote } from "./explorer-notes.js";
 import type { ObservedRequest, ObservedToolStep } from "./observe-request.js";
 
@@ -44,6 +45,8 @@ export function decideStep(request: ObservedRequest): DemoStep {
     const working = recall !== null ? recall.input : TASK_PATTERN.test(currentText) || currentText === CONTINUE_TEXT || currentText === "" ? notes.working : currentText;
     return { kind: "tool", call: { toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: renderNotes({ ...progressOf(request, notes), working }), overwrite: true } } };
   }
+  const delegation = DELEGATE_PATTERN.exec(currentText) ?? carriedDelegation(currentText);
+  if (delegation !== null) return delegate({ agent: delegation[1]!, prompt: delegation[2]!, steps: sinceCurrent, finishedItem: finishedTaskItem(currentText) });
   if (recall !== null) return answerRecall(request, notes, { line: Number(recall[1]), file: recall[2]!, steps: sinceCurrent });
   const resumed = resumeAfterRollover(request, notes, { currentText, steps: sinceCurrent });
   if (resumed !== undefined) return resumed;
@@ -269,7 +272,11 @@ function answerRecall(request: ObservedRequest, notes: ExplorerNotes, question: 
   if (read !== undefined) {
     const text = typeof resultField(read, "text") === "string" ? (resultField(read, "text") as string) : "";
     const line = lineOf(text, question.line);
-    const how = `It is no longer in my context, so I found it with ${SESSION_HISTORY_TOOL_NAME}: search, then read_item ${String(read.input["item_id"])}.`;
+    const session = read.input["session_id"];
+    const how =
+      typeof session === "string"
+        ? `It is not in my context, so I found it with ${SESSION_HISTORY_TOOL_NAME}: search, then read_item ${String(read.input["item_id"])} of session ${session}.`
+        : `It is no longer in my context, so I found it with ${SESSION_HISTORY_TOOL_NAME}: search, then read_item ${String(read.input["item_id"])}.`;
     if (line !== undefined) return { kind: "text", text: quoteAnswer({ file, question, line, how }) };
     return { kind: "text", text: `I read item ${String(read.input["item_id"])} of my history, but it does not show line ${question.line} of ${file}.` };
   }
@@ -277,7 +284,7 @@ function answerRecall(request: ObservedRequest, notes: ExplorerNotes, question: 
   if (search !== undefined) {
     const hits = resultField(search, "hits");
     const earliest = Array.isArray(hits)
-      ? (hits as Array<{ item_id: string; snippet_offset_chars?: number }>).reduce<{ item_id: string; snippet_offset_chars?: number } | undefined>(
+      ? (hits as SearchHit[]).reduce<SearchHit | undefined>(
           (best, hit) => (best === undefined || Number(hit.item_id) < Number(best.item_id) ? hit : best),
           undefined,
         )
@@ -285,9 +292,38 @@ function answerRecall(request: ObservedRequest, notes: ExplorerNotes, question: 
     if (earliest === undefined) return { kind: "text", text: `My session history has no read of ${file}, so I cannot quote its line ${question.line}.` };
     // A page from just before the match: the header, then enough lines for the question.
     const offset = Math.max(0, (earliest.snippet_offset_chars ?? 0) - 200);
-    return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "read_item", item_id: earliest.item_id, offset_chars: offset, limit_chars: Math.min(16_000, 240 * (question.line + 4)) } } };
+    // A hit in a sub-agent's transcript names its session: the page is read from there.
+    const session = earliest.session_id === undefined ? {} : { session_id: earliest.session_id };
+    return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "read_item", item_id: earliest.item_id, ...session, offset_chars: offset, limit_chars: Math.min(16_000, 240 * (question.line + 4)) } } };
   }
   return { kind: "tool", call: { toolName: SESSION_HISTORY_TOOL_NAME, input: { action: "search", query: `File: ${file} · lines 1`, mode: "literal" } } };
+}
+
+/** Hands the task to the sub-agent once (ADR 0060), then reports its answer and where its transcript is. */
+function delegate({ agent, prompt, steps, finishedItem }: { agent: string; prompt: string; steps: ObservedToolStep[]; finishedItem: string | undefined }): DemoStep {
+  const done = steps.findLast((step) => step.toolName === TASK_TOOL_NAME);
+  // A rollover stopped the turn after the task: the carried ledger says it finished; it is not run again.
+  if (done === undefined && finishedItem !== undefined) {
+    return { kind: "text", text: `The ${agent} sub-agent's task finished before my context rolled over (item ${finishedItem}); its transcript is in its own session.` };
+  }
+  if (done === undefined) return { kind: "tool", call: { toolName: TASK_TOOL_NAME, input: { agent, prompt } } };
+  const status = resultField(done, "status");
+  const answer = resultField(done, "answer");
+  const firstLine = typeof answer === "string" ? (answer.split("\n")[0] ?? "") : "";
+  return { kind: "text", text: `The ${agent} sub-agent's task ended ${String(status)} in its own session ${String(resultField(done, "session_id"))}: ${firstLine}` };
+}
+
+const CARRIED_DELEGATION = /<carried_user_input[^>]*>\n(?=Delegate to the )([\s\S]*?)\n<\/carried_user_input>/;
+const FINISHED_TASK = /^- item (\d+): task \{.*\} → finished$/m;
+
+/** A delegation carried into a new window by the `continue` row of the turn a rollover stopped (ADR 0023). */
+function carriedDelegation(text: string): RegExpExecArray | null {
+  const carried = CARRIED_DELEGATION.exec(text);
+  return carried === null ? null : DELEGATE_PATTERN.exec(carried[1]!);
+}
+
+function finishedTaskItem(text: string): string | undefined {
+  return FINISHED_TASK.exec(text)?.[1];
 }
 
 function quoteAnswer({ file, question, line, how }: { file: string; question: { line: number; file: string }; line: string; how: string }): string {
@@ -304,6 +340,12 @@ function lineOf(text: string, number: number): string | undefined {
   if (number < first || number > last) return undefined;
   const lines = text.slice(header.index + header[0].length + 1).split("\n");
   return lines[number - first];
+}
+
+interface SearchHit {
+  item_id: string;
+  snippet_offset_chars?: number;
+  session_id?: string;
 }
 
 function resultField(step: ObservedToolStep, field: string): unknown {

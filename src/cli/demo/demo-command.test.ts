@@ -118,6 +118,44 @@ describe("ctxwin demo", () => {
     expect(report.recovered.correct).toBe(true);
   });
 
+  it("--subagents: a sub-agent rolls over in its own session, and the parent quotes a file only it read from its history", async () => {
+    const folder = scratch("ctxwin-demo-subagents-");
+    const filler = (topic: string, lines: number) => Array.from({ length: lines }, (_, index) => `${topic} note ${index + 1}: ${"lorem ipsum dolor sit amet ".repeat(3)}`).join("\n");
+    writeFileSync(path.join(folder, "README.md"), `# Station overview\n\n${filler("intro", 40)}\n`);
+    for (let index = 0; index < 6; index += 1) writeFileSync(path.join(folder, `station-${index}.md`), `# Station ${index}\n${filler(`station ${index}`, 50)}\n`);
+    mkdirSync(path.join(folder, "logs"));
+    const planted = "Pump 4 was recalibrated to 2.718 bar by Aino Virtanen after the spring flood, and the intake screen at the north weir was replaced the same week.";
+    writeFileSync(path.join(folder, "logs", "day-00.txt"), `Day 0\nShort.\n${planted}\n${filler("day 0", 60)}\n`);
+    for (let index = 1; index < 14; index += 1) writeFileSync(path.join(folder, "logs", `day-${String(index).padStart(2, "0")}.txt`), `Day ${index}\n${filler(`day ${index}`, 60)}\n`);
+    const project = scratch("ctxwin-demo-subagents-project-");
+
+    const result = await ctxwin(["demo", "--json", "--subagents", "--files", "6", "--path", folder, "--dir", project], { cwd: os.tmpdir() });
+    expect(result.stderr).toBe("");
+    const report = JSON.parse(result.stdout) as DemoReport;
+    expect(report.status).toBe("completed");
+    expect(report.recovered.correct).toBe(true);
+    const subagent = report.subagent!;
+    expect(subagent).toMatchObject({ agent: "explorer", folder: "logs", filesRead: 10, file: "day-00.txt", line: 3, expected: planted, readChildHistory: true, correct: true });
+    expect(subagent.sessionId).toMatch(new RegExp(`^${report.sessionId}/explorer-`));
+    expect(subagent.rollovers).toBeGreaterThanOrEqual(1);
+    expect(subagent.windows).toBe(subagent.rollovers + 1);
+    expect(subagent.answer).toContain(`"${planted}"`);
+    expect(subagent.answer).toContain(`of session ${subagent.sessionId}`);
+    expect(report.inspect).toContain(`npx ctxwin history windows ${subagent.sessionId} --dir ${JSON.stringify(project)}   # the sub-agent's own session`);
+
+    // The child's windows are its own: `ctxwin history` shows them under its id.
+    const windows = spawnSync(process.execPath, [binary, "history", "windows", subagent.sessionId!, "--json", "--dir", project], { cwd: os.tmpdir(), encoding: "utf8" });
+    expect(windows.status).toBe(0);
+    expect((JSON.parse(windows.stdout) as unknown[]).length).toBe(subagent.windows);
+  });
+
+  it("without --subagents the report has no sub-agent part", async () => {
+    const project = scratch("ctxwin-demo-plain-");
+    const result = await ctxwin(["demo", "--json", "--files", "3", "--context-limit", "40000"], { cwd: project });
+    expect(result.status).toBe(0);
+    expect((JSON.parse(result.stdout) as DemoReport).subagent).toBeUndefined();
+  });
+
   it("refuses bad flags with one line on stderr", async () => {
     const project = scratch("ctxwin-demo-flags-");
     for (const args of [

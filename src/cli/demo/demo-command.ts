@@ -22,6 +22,7 @@ interface DemoCommandOptions {
   files: number;
   pace?: number;
   json?: boolean;
+  subagents?: boolean;
 }
 
 /** The installed package's root (this file is `<root>/dist/cli/demo/demo-command.js`). */
@@ -42,6 +43,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
     .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: DEMO_MINIMUM_CONTEXT_LIMIT, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
     .option("--files <count>", "files the agent is asked to read", wholeNumber({ min: 1, max: 500 }), DEMO_DEFAULTS.files)
     .option("--pace <ms>", "pause before each model step so you can follow it (default 60 on a terminal, else 0)", wholeNumber({ min: 0, max: 10_000 }))
+    .option("--subagents", "add a phase where the agent delegates to a sub-agent that rolls over in its own session, then reads that session's history")
     .option("--json", "print only the final report, as JSON")
     .showHelpAfterError(false)
     .action(async (options: DemoCommandOptions) => {
@@ -58,6 +60,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
           contextLimit: options.contextLimit,
           files: options.files,
           paceMilliseconds: options.pace ?? (live ? 60 : 0),
+          subagents: options.subagents === true,
           ...(display === undefined ? {} : { onEvent: display.onEvent }),
         });
         if (display === undefined) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -77,6 +77,12 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
         case "recovery":
           line(`  ↺ recovery: ${event.summary}`);
           break;
+        case "delegated":
+          line(`\n» The agent delegates an exploration of ${event.folder} to the ${event.agent} sub-agent (task tool): it runs as a session of its own`);
+          break;
+        case "subagent":
+          line(`  ⤷ sub-agent session ${event.report.sessionId ?? "(none)"}: ${event.report.windows} window(s), ${event.report.rollovers} rollover(s) of its own, ${event.report.filesRead} files read`);
+          break;
         case "question":
           line(`\n» ${event.text}`);
           break;
@@ -96,6 +102,7 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
         `  tasks carried      ${report.carried.length} of ${report.rollovers.length} rollovers carried the task into the new window`,
         `  requests           ${report.requests}, the largest ${formatTokens(report.peakEstimatedTokens)} tokens by ctxwin's estimate, ${formatTokens(report.peakRequestTokens)} by the model's count (hard ceiling ${formatTokens(report.hardCeiling ?? 0)}, limit ${formatTokens(report.contextLimit)})`,
         `  recovered answer   ${check(report.recovered.correct)} ${report.recovered.firstFile === null ? "(no file was read)" : `line ${report.recovered.line} of ${report.recovered.firstFile}, through ${report.recoveries} session_history read(s)`}`,
+        ...(report.subagent === undefined ? [] : [subagentLine(report.subagent, check)]),
         `  took               ${(report.durationMilliseconds / 1000).toFixed(1)} s · status ${report.status}${report.problem === undefined ? "" : ` (${report.problem})`}`,
         "",
         "Inspect the session:",
@@ -106,6 +113,11 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
       output.write(`${lines.join("\n")}\n`);
     },
   };
+}
+
+function subagentLine(subagent: NonNullable<DemoReport["subagent"]>, check: (ok: boolean) => string): string {
+  const looked = subagent.file === null ? "no file to ask about" : `line ${subagent.line} of ${subagent.file} quoted from its history${subagent.readChildHistory ? "" : " (its session was not read)"}`;
+  return `  sub-agent          ${check(subagent.correct)} ${subagent.agent} in ${subagent.sessionId ?? "(no session)"}: ${subagent.windows} windows, ${subagent.rollovers} rollovers of its own, ${subagent.filesRead} files read; ${looked}`;
 }
 
 function cut(text: string, length: number): string {

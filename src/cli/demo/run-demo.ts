@@ -4,7 +4,6 @@
  * read, which by then only its session history holds. Returns the report; progress goes to
  * `onEvent` as it happens.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { explorationTask, recallQuestion } from "../../agent/demo/demo-prompts.js";
@@ -22,6 +21,7 @@ import { DEFAULT_OUTPUT_RESERVE } from "../../core/budget/step-budget.js";
 import type { Timeline } from "../../core/timeline/timeline-types.js";
 import { describeStoreOptions, storeOptionsOf } from "../store-flag.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
+import { demoSubagents, pickDetail, runSubagentPhase, subagentFolder, type SubagentReport } from "./subagent-phase.js";
 
 export interface DemoOptions {
   /** Where `.ctxwin/` goes. */
@@ -38,6 +38,8 @@ export interface DemoOptions {
   sessionId?: string;
   /** The engine's face the demo runs on: the session API (default), or the AI SDK `Agent` read as `useChat` would. */
   face?: DemoFace;
+  /** `--subagents`: after the recall, a phase with a sub-agent that rolls over in its own session (subagent-phase.ts). */
+  subagents?: boolean;
   now?: () => Date;
   onEvent?: (event: DemoEvent) => void;
 }
@@ -53,6 +55,8 @@ export type DemoEvent =
   | { type: "carried"; windowId: string; carried: CarriedTask }
   | { type: "re-read"; path: string }
   | { type: "recovery"; summary: string }
+  | { type: "delegated"; agent: string; folder: string }
+  | { type: "subagent"; report: Pick<SubagentReport, "sessionId" | "windows" | "rollovers" | "filesRead"> }
   | { type: "question"; text: string }
   | { type: "answer"; text: string };
 
@@ -101,13 +105,15 @@ export interface DemoReport {
   inspect: string[];
   /** The session's context timeline, drawn at the end of the report (`ctxwin history usage`). */
   timeline: Timeline;
+  /** `--subagents`: what the sub-agent did in its own session, and the parent's look into it. */
+  subagent?: SubagentReport;
 }
 
 /**
  * @example
  * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 32 });
  */
-export async function runDemo({ directory, store: storeUrl, folder, contextLimit, files, paceMilliseconds = 0, sessionId, face = "session", now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
+export async function runDemo({ directory, store: storeUrl, folder, contextLimit, files, paceMilliseconds = 0, sessionId, face = "session", subagents = false, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const id = sessionId ?? demoSessionId(now());
   const storeOptions = storeOptionsOf({ store: storeUrl, directory });
@@ -125,6 +131,7 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
   });
   const defaults = demoTuning({ contextLimit });
   const tuning = { ...defaults, budget: { ...defaults.budget, threshold: DEMO_THRESHOLD } };
+  const childFolder = subagents ? await subagentFolder(folder) : undefined;
   const agent = demoAgent(face, {
     store,
     sessionId: id,
@@ -136,7 +143,12 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
     maxSteps: 60,
     maxTurnsPerSend: 60,
     logWarning: () => {},
+    ...(childFolder === undefined
+      ? {}
+      : { sessionOptions: { subagents: demoSubagents({ root: childFolder.absolute, toolLimits: tuning.toolLimits }), subagentSettings: { maxAnswerChars: 1_200 } } }),
   });
+  /** Sessions the parent's `read_item` calls named (a sub-agent's transcript). */
+  const readSessions: string[] = [];
   const counts = { warnings: 0, notesWritten: 0, notesFlushes: 0, recoveries: 0, windows: 1 };
   const rollovers: DemoReport["rollovers"] = [];
   const carried: CarriedTask[] = [];
@@ -168,6 +180,7 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
         onEvent({ type: "notes", path: String(input["path"]), bytes: Buffer.byteLength(String(input["file_text"] ?? "")) });
       } else if (toolName === SESSION_HISTORY_TOOL_NAME) {
         counts.recoveries += input["action"] === "read_item" ? 1 : 0;
+        if (input["action"] === "read_item" && typeof input["session_id"] === "string") readSessions.push(input["session_id"]);
         onEvent({ type: "recovery", summary: recoverySummary(input) });
       } else {
         onEvent({ type: "tool", toolName, summary: `${toolName} ${String(input["path"] ?? input["query"] ?? "")}`.trim() });
@@ -211,6 +224,13 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
       onEvent({ type: "answer", text: answer.text });
       recovered = { firstFile, line, question, answer: answer.text, expected: text, correct: answer.text.includes(`"${text}"`) };
     }
+    let subagent: SubagentReport | undefined;
+    if (childFolder !== undefined && status === "completed") {
+      const phase = await runSubagentPhase({ store, sessionId: id, folder: childFolder, send: (text) => agent.send(text), childReads: () => readSessions, onEvent });
+      subagent = phase.report;
+      status = phase.status as DemoReport["status"];
+      problem = phase.problem;
+    }
     await usageRead;
     await carriedRead;
     const usage = await agent.usage();
@@ -240,27 +260,21 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
       status,
       ...(status === "completed" || problem === undefined ? {} : { problem }),
       durationMilliseconds: Date.now() - started,
-      inspect: inspectCommands({ directory, store: storeUrl, sessionId: id }),
+      inspect: inspectCommands({ directory, store: storeUrl, sessionId: id, childSessionId: subagent?.sessionId ?? undefined }),
       timeline,
+      ...(subagent === undefined ? {} : { subagent }),
     };
   } finally {
     await store.close();
   }
 }
 
-/** A line of the file worth asking about: the longest of its first 40 lines (a real detail, not a heading). */
-async function pickDetail(file: string): Promise<{ line: number; text: string }> {
-  const lines = (await readFile(file, "utf8")).split("\n").slice(0, 40);
-  let best = { line: 1, text: lines[0] ?? "" };
-  lines.forEach((text, index) => {
-    if (index > 0 && text.trim().length > best.text.trim().length && text.length <= 200) best = { line: index + 1, text };
-  });
-  return best;
-}
-
 function recoverySummary(input: Record<string, unknown>): string {
   if (input["action"] === "search") return `${SESSION_HISTORY_TOOL_NAME} search "${String(input["query"])}"`;
-  if (input["action"] === "read_item") return `${SESSION_HISTORY_TOOL_NAME} read_item ${String(input["item_id"])}`;
+  if (input["action"] === "read_item") {
+    const session = typeof input["session_id"] === "string" ? ` of session ${input["session_id"]}` : "";
+    return `${SESSION_HISTORY_TOOL_NAME} read_item ${String(input["item_id"])}${session}`;
+  }
   return `${SESSION_HISTORY_TOOL_NAME} ${String(input["action"])}`;
 }
 
@@ -269,13 +283,14 @@ function demoSessionId(date: Date): string {
   return `demo-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-function inspectCommands({ directory, store, sessionId }: { directory: string; store: string | undefined; sessionId: string }): string[] {
+function inspectCommands({ directory, store, sessionId, childSessionId }: { directory: string; store: string | undefined; sessionId: string; childSessionId?: string | undefined }): string[] {
   const dirFlag = (path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`) + (store === undefined ? "" : ` --store ${JSON.stringify(describeStoreOptions(storeOptionsOf({ store, directory })))}`);
   return [
     `npx ctxwin history windows ${sessionId}${dirFlag}`,
     `npx ctxwin history usage ${sessionId}${dirFlag}`,
     `npx ctxwin history search ${sessionId} "File:"${dirFlag}`,
     `npx ctxwin history export ${sessionId} --format markdown${dirFlag}`,
+    ...(childSessionId === undefined ? [] : [`npx ctxwin history windows ${childSessionId}${dirFlag}   # the sub-agent's own session`]),
     `npx ctxwin serve${dirFlag}   # the same session in the browser`,
   ];
 }

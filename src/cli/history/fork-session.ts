@@ -5,6 +5,7 @@
  */
 import { parseItemId } from "../../core/windows.js";
 import { ForkRefusedError } from "../../store/lineage/lineage-errors.js";
+import { forkStoredSession } from "../../session/lineage/fork-stored-session.js";
 import type { HistoryStore } from "../../store/port.js";
 import { listSessions, type SessionEntry } from "./history-queries.js";
 import { HistoryCommandError } from "./history-errors.js";
@@ -25,9 +26,9 @@ export async function forkSession({
 }): Promise<SessionEntry> {
   const atSeq = parseItemId(at);
   if (atSeq === undefined || atSeq < 1) throw new HistoryCommandError(`--at must be an item id such as 42, as \`ctxwin history items\` shows them; got ${JSON.stringify(at)}.`);
-  const newSessionId = as ?? `${sessionId}-fork-${generateId().replaceAll("-", "").slice(0, 8)}`;
+  let newSessionId: string;
   try {
-    await store.fork(sessionId, { atSeq, newSessionId });
+    newSessionId = await forkStoredSession({ store, sessionId, atSeq, generateId, ...(as === undefined ? {} : { newSessionId: as }) });
   } catch (error) {
     if (ForkRefusedError.isInstance(error)) throw new HistoryCommandError(error.message);
     throw error;

@@ -15,6 +15,9 @@ import { AgentInputError, MAX_INPUT_CHARS, newInputOf } from "./agent-input.js";
 import { generateResultOf, streamResultOf } from "./agent-results.js";
 import { checkClientHistory } from "./client-history.js";
 import { SessionBusyError } from "./session-busy-error.js";
+import type { SessionForkOptions } from "../lineage/fork-stored-session.js";
+import { lineageMethods, type SessionEditOptions } from "../lineage/session-lineage.js";
+import type { SendOptions, SendResult } from "../session-types.js";
 
 export interface ContextAgentOptions extends Omit<AgentSessionOptions, "system"> {
   /** The agent's id (the `Agent` interface's `id`). */
@@ -43,6 +46,13 @@ export interface ContextAgentOptions extends Omit<AgentSessionOptions, "system">
 export type ContextAgent = Agent<never, ToolSet, never> & {
   /** The session face of the same engine: events, `usage()`, `clear`, `compact`. */
   readonly session: AgentSession;
+  /**
+   * A new agent on a fork of this session (up to an item, default the last), with this agent's
+   * options; it starts clean, and this session is not changed (ADR 0068).
+   */
+  fork(options?: SessionForkOptions): Promise<ContextAgent>;
+  /** Edits an earlier user message: a new agent on a fork just before it, which sends `input` as its next turn. */
+  edit(options: SessionEditOptions, sendOptions?: SendOptions): Promise<{ agent: ContextAgent; editedItemId: string; result: SendResult }>;
 };
 
 /**
@@ -50,7 +60,8 @@ export type ContextAgent = Agent<never, ToolSet, never> & {
  * const agent = createContextAgent({ store: openStore(), sessionId: chatId, model, instructions, tools });
  * return createAgentUIStreamResponse({ agent, uiMessages: messages });
  */
-export function createContextAgent({ id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, whenBusy = "wait", ...options }: ContextAgentOptions): ContextAgent {
+export function createContextAgent(agentOptions: ContextAgentOptions): ContextAgent {
+  const { id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, whenBusy = "wait", ...options } = agentOptions;
   const prompt = system ?? instructions;
   const engine = createSessionEngine({ ...options, ...(prompt === undefined ? {} : { system: prompt }) });
   const { store, sessionId } = options;
@@ -85,7 +96,14 @@ export function createContextAgent({ id, system, instructions, maxInputChars = M
     return started;
   }
 
-  const agent = {
+  const lineage = lineageMethods({
+    store,
+    sessionId,
+    generateId: options.generateId ?? (() => crypto.randomUUID()),
+    open: (forkId) => createContextAgent({ ...agentOptions, sessionId: forkId }),
+    send: (opened, input, sendOptions) => opened.session.send(input, sendOptions),
+  });
+  const agent: ContextAgent = {
     version: "agent-v1" as const,
     id,
     tools: engine.tools,
@@ -95,6 +113,11 @@ export function createContextAgent({ id, system, instructions, maxInputChars = M
     },
     async generate(call: AgentCallParameters<never, ToolSet>) {
       return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<ToolSet, never>;
+    },
+    fork: (forkOptions) => lineage.fork(forkOptions),
+    edit: async (editOptions, sendOptions) => {
+      const { opened, editedItemId, result } = await lineage.edit(editOptions, sendOptions);
+      return { agent: opened, editedItemId, result };
     },
   };
   return agent;
