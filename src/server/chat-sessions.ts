@@ -224,10 +224,9 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     createdAt: (sessionId: string) => created.get(sessionId),
     usage,
 
-    /** A new session id for chatting (stored with its first message). */
-    createSession(): string {
+    /** A new session id for chatting (stored with its first message); `sessionId` to pick it (checked by the caller). */
+    createSession(sessionId: string = newSessionId("web")): string {
       requireChat();
-      const sessionId = newSessionId("web");
       created.set(sessionId, now().toISOString());
       return sessionId;
     },

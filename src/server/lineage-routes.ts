@@ -1,11 +1,14 @@
 /**
  * The session tree over HTTP (ADR 0070): a session's children (the sessions its sub-agents ran
- * in) and forking a session at an item (`store.fork`, ADR 0059). A fork is refused while the
+ * in) and forking a session at an item (`store.fork`, ADR 0059) or just before a user message to
+ * edit it (`beforeItem`, `forkForEdit`, ADR 0068). A fork is refused while the
  * session runs a turn (409 busy), into an id that exists (409 session-exists), at an item that
  * is not the session's or lies at or behind its privacy floor (400), of an unknown session (404).
  */
 import { z } from "zod";
 import { assertSessionId } from "../core/row.js";
+import { EditRefusedError } from "../session/lineage/edit-refused-error.js";
+import { forkForEdit } from "../session/lineage/fork-stored-session.js";
 import { ForkRefusedError } from "../store/lineage/lineage-errors.js";
 import type { HistoryStore } from "../store/port.js";
 import { ApiError, badRequest, notFound } from "./api-error.js";
@@ -18,10 +21,13 @@ const itemId = z
   .union([z.string().regex(/^[1-9][0-9]{0,15}$/, "expected an item id such as \"12\""), z.number().int().min(1)])
   .transform(Number)
   .refine(Number.isSafeInteger, "expected an item id such as \"12\"");
-const forkBody = z.strictObject({
-  atItem: itemId,
-  newSessionId: z.string().superRefine(validSessionId).optional(),
-});
+const forkBody = z
+  .strictObject({
+    atItem: itemId.optional(),
+    beforeItem: itemId.optional(),
+    newSessionId: z.string().superRefine(validSessionId).optional(),
+  })
+  .refine((body) => (body.atItem === undefined) !== (body.beforeItem === undefined), "give atItem (the last item the fork shares) or beforeItem (a user message to edit), one of the two");
 
 export interface LineageDependencies {
   store: HistoryStore;
@@ -56,8 +62,12 @@ export function lineageRoutes({ store, chats, titles, knownSession, parse }: Lin
         chats.requireIdle(sessionId);
         const newSessionId = body.newSessionId ?? chats.newSessionId("fork");
         if (chats.isCreated(newSessionId)) throw sessionExists(newSessionId);
+        if (body.beforeItem !== undefined) {
+          sendJson({ response, status: 201, body: await forkToEdit({ store, chats, sessionId, itemId: String(body.beforeItem), newSessionId }) });
+          return;
+        }
         try {
-          await store.fork(sessionId, { atSeq: body.atItem, newSessionId });
+          await store.fork(sessionId, { atSeq: body.atItem ?? 0, newSessionId });
         } catch (error) {
           throw forkFailure(error);
         }
@@ -65,6 +75,21 @@ export function lineageRoutes({ store, chats, titles, knownSession, parse }: Lin
       },
     },
   ];
+}
+
+/**
+ * Where an edited message goes (ADR 0068): a fork just before it and before what ctxwin wrote with
+ * it (`forkForEdit`), or, for the first message (after a clear too), a new session of this server.
+ */
+async function forkToEdit({ store, chats, sessionId, itemId, newSessionId }: { store: HistoryStore; chats: ChatSessions; sessionId: string; itemId: string; newSessionId: string }): Promise<{ sessionId: string; forkOf: { sessionId: string; atItem: string } | null }> {
+  let edit: Awaited<ReturnType<typeof forkForEdit>>;
+  try {
+    edit = await forkForEdit({ store, sessionId, itemId, newSessionId });
+  } catch (error) {
+    throw forkFailure(error);
+  }
+  if (!edit.linked) return { sessionId: chats.createSession(edit.sessionId), forkOf: null };
+  return { sessionId: edit.sessionId, forkOf: { sessionId, atItem: String(edit.point.atSeq) } };
 }
 
 function validSessionId(value: string, context: z.RefinementCtx): void {
@@ -87,6 +112,7 @@ function sessionExists(sessionId: string): ApiError {
 
 /** The store's refusal as the API's error; anything else is passed on. */
 function forkFailure(error: unknown): unknown {
+  if (EditRefusedError.isInstance(error)) return badRequest(error.message);
   if (!ForkRefusedError.isInstance(error)) return error;
   if (error.reason === "unknown-session") return notFound(error.message);
   if (error.reason === "session-exists") return new ApiError({ status: 409, code: "session-exists", message: error.message });

@@ -155,6 +155,32 @@ describe("forks and the chat route", () => {
     expect(await texts(sessionId)).toEqual(origin);
   });
 
+  it("beforeItem forks where an edit of that user message starts (ADR 0068): before it, or a new session for the first one; refusals are 400s", async () => {
+    const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+    await (await postChat(sessionId, [user("u1", "first question")])).text();
+    await (await postChat(sessionId, [user("u2", "second question")])).text();
+    const second = await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", body: { beforeItem: "3" } });
+    expect(second.status).toBe(201);
+    expect(second.body.forkOf).toEqual({ sessionId, atItem: "2" });
+    expect(await texts(second.body.sessionId)).toEqual(["first question", "answer 1"]);
+    const first = await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", body: { beforeItem: "1", newSessionId: "edit-first" } });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ sessionId: "edit-first", forkOf: null });
+    const answer = await postChat("edit-first", [user("e1", "first question, edited")]);
+    expect(answer.status).toBe(200);
+    await answer.text();
+    expect(await texts("edit-first")).toEqual(["first question, edited", "answer 1"]);
+    for (const [body, message] of [
+      [{ beforeItem: "2" }, /not a message the user typed/],
+      [{ beforeItem: "9" }, /no such item/],
+      [{ beforeItem: "1", atItem: "1" }, /atItem .* or beforeItem/],
+    ] as const) {
+      const refused = await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error.message, JSON.stringify(body)).toMatch(message);
+    }
+  });
+
   it("refuses to fork a session while it runs a turn (409 busy)", async () => {
     const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
     await (await postChat(sessionId, [user("u1", "hello")])).text();

@@ -44,8 +44,11 @@ export interface ApiClient {
   info(): Promise<InfoView>;
   sessions(options?: { query?: string; limit?: number }): Promise<SessionSummary[]>;
   createSession(): Promise<string>;
-  /** Forks a session after `atItem` (the last item the fork shares); the new session's id. */
-  fork(sessionId: string, options: { atItem: string; newSessionId?: string }): Promise<string>;
+  /**
+   * Forks a session after `atItem` (the last item the fork shares), or just before the user
+   * message `beforeItem` to edit it (a new session for the first message); the new session's id.
+   */
+  fork(sessionId: string, options: ({ atItem: string } | { beforeItem: string }) & { newSessionId?: string }): Promise<string>;
   /** The sessions a session's sub-agents ran in, in call order. */
   children(sessionId: string): Promise<SessionSummary[]>;
   session(sessionId: string): Promise<SessionDetail>;

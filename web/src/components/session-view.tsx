@@ -163,10 +163,13 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
   };
   const chatAvailable = info?.chat.available === true;
 
-  /** Forks just before the message (a new session for the first one), opens the fork; its page sends the text. */
+  /**
+   * Forks just before the message and what ctxwin wrote with it (a new session for the first one),
+   * opens the fork; its page sends the text.
+   */
   const editMessage = async (row: RowView, text: string): Promise<string | undefined> => {
     try {
-      const target = row.seq > 1 ? await api.fork(sessionId, { atItem: String(row.seq - 1) }) : await api.createSession();
+      const target = await api.fork(sessionId, { beforeItem: row.itemId });
       holdMessage(target, text);
       window.location.hash = sessionHref(target);
       return undefined;
