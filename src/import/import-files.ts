@@ -17,7 +17,8 @@ import { addNote, emptyReport, type ImportReport } from "./import-report.js";
 import { mergeLines } from "./merge-lines.js";
 import { readSessionLines, type FileReader } from "./session-lines.js";
 import { sourceFiles, type SourceFormatName } from "./source-files.js";
-import type { BuiltRow, SourceFormat } from "./source-format.js";
+import type { BuiltRow, SessionRows, SourceFormat } from "./source-format.js";
+import { parentOf } from "./session-parent.js";
 import { writeSessionRows } from "./session-writer.js";
 
 export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
@@ -76,13 +77,28 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
       // A file with no session still has lines the report counts.
       if (ids.length === 0) await readSessionLines({ reader, sessionId: undefined, files: [file], report });
     }
+    // A sub-agent's session is written after its parent's (ADR 0067), so it can name the row that started it.
+    const written = new Set<string>();
+    const children: { sessionId: string; built: SessionRows }[] = [];
     for (const [sessionId, sessionFiles] of sessions) {
       const settled = sessionFiles.every((file) => now() - modifiedAt(file) >= settleMs);
       const sequences = await readSessionLines({ reader, sessionId, files: sessionFiles, report, settled });
       const built = source.rows({ sessionId, lines: mergeLines(sequences), settled });
       for (const note of built.notes) addNote(report, note);
       report.rowsWaiting += built.waiting;
-      await importSession({ store, source, sessionId, rows: validRows(sessionId, built.rows, report), report });
+      const parent = built.parentSessionId;
+      if (parent !== undefined && sessions.has(parent) && !written.has(parent)) children.push({ sessionId, built });
+      else {
+        await importSession({ store, source, sessionId, built, report });
+        written.add(sessionId);
+      }
+    }
+    while (children.length > 0) {
+      // Parents first; sessions that name each other as parents (never written by the CLIs) go as they are.
+      const next = children.findIndex(({ built }) => written.has(built.parentSessionId!));
+      const [{ sessionId, built }] = children.splice(Math.max(next, 0), 1) as [{ sessionId: string; built: SessionRows }];
+      await importSession({ store, source, sessionId, built, report });
+      written.add(sessionId);
     }
   } finally {
     progress?.stop();
@@ -90,14 +106,17 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
   return report;
 }
 
-async function importSession({ store, source, sessionId, rows, report }: { store: HistoryStore; source: SourceFormat; sessionId: string; rows: BuiltRow[]; report: ImportReport }): Promise<void> {
+async function importSession({ store, source, sessionId, built, report }: { store: HistoryStore; source: SourceFormat; sessionId: string; built: SessionRows; report: ImportReport }): Promise<void> {
+  const rows = validRows(sessionId, built.rows, report);
   if (rows.length === 0) return;
+  const parent = built.parentSessionId === undefined ? undefined : await parentOf({ store, sessionId, parentSessionId: built.parentSessionId, report });
   const outcome = await writeSessionRows({
     store,
     sessionId,
     rows,
     ...(source.normalizeStoredId === undefined ? {} : { normalizeId: source.normalizeStoredId }),
     refuseForeignRows: source.name === "ctxwin",
+    ...(parent === undefined ? {} : { parent }),
   });
   report.rowsAdded += outcome.added;
   report.rowsAlreadyPresent += outcome.alreadyPresent;
