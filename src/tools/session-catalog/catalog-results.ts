@@ -22,6 +22,13 @@ export interface SessionEntry {
   source: SessionSource;
   title: string | null;
   project: string | null;
+  /** Imported sessions: the git branch the transcript records, else null. */
+  git_branch: string | null;
+  /** Imported sessions: the model of the first turn, else null. */
+  model: string | null;
+  /** A sub-agent's session: its parent session and the parent's item that started it, else null. */
+  parent_session_id: string | null;
+  parent_item_id: string | null;
   started_at: string;
   ended_at: string;
   window_count: number;
@@ -82,6 +89,10 @@ export function sessionEntry(descriptor: SessionDescriptor): SessionEntry {
     source: descriptor.source,
     title: descriptor.title,
     project: descriptor.project,
+    git_branch: descriptor.gitBranch,
+    model: descriptor.model,
+    parent_session_id: descriptor.summary.parent?.sessionId ?? null,
+    parent_item_id: descriptor.summary.parent?.itemId ?? null,
     started_at: descriptor.startedAt,
     ended_at: descriptor.endedAt,
     window_count: descriptor.windowCount,

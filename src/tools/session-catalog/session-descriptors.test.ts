@@ -67,10 +67,11 @@ describe.each(["sqlite", "memory"] as const)("session descriptors after a reset 
     const listed = await listSessions({ catalog, filter: {}, offset: 0 });
     expect(listed.ok).toBe(true);
     const sessions = listed.ok ? listed.sessions : [];
+    const noFacts = { git_branch: null, model: null, parent_session_id: null, parent_item_id: null };
     expect(sessions).toEqual([
-      { session_id: "cleared", source: "ctxwin", title: "the new plan", project: "/work/app", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
-      { session_id: "codex:x1", source: "codex", title: "the new plan", project: "/home/dev/ops", started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
-      { session_id: "whole", source: "ctxwin", title: "no reset here", project: "/work/app", started_at: "2026-01-02T00:00:00.000Z", ended_at: "2026-01-03T00:00:00.000Z", window_count: 2 },
+      { session_id: "cleared", source: "ctxwin", title: "the new plan", project: "/work/app", ...noFacts, started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
+      { session_id: "codex:x1", source: "codex", title: "the new plan", project: "/home/dev/ops", ...noFacts, started_at: "2026-01-05T00:00:00.000Z", ended_at: "2026-01-06T01:00:00.000Z", window_count: 2 },
+      { session_id: "whole", source: "ctxwin", title: "no reset here", project: "/work/app", ...noFacts, started_at: "2026-01-02T00:00:00.000Z", ended_at: "2026-01-03T00:00:00.000Z", window_count: 2 },
     ]);
     // `until` compares with the start of what is visible: the cleared sessions began after it.
     expect((await catalog.describe({ until: "2026-01-04T00:00:00.000Z" })).map((descriptor) => descriptor.sessionId)).toEqual(["whole"]);
