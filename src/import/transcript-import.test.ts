@@ -123,7 +123,8 @@ describe("source folders", () => {
   it("finds rollout files below a folder and reports a path that does not exist", async () => {
     const store = freshStore();
     const report = await importFiles({ store, format: "codex", paths: [fixtures, path.join(fixtures, "missing")] });
-    expect(report.files).toBe(2);
+    // This folder's rollout, codex-0.171.0/ and the two of codex-0.171.0-subagent/.
+    expect(report.files).toBe(4);
     expect(report.rowsAdded).toBeGreaterThan(5);
     expect(report.warnings).toEqual([`${path.join(fixtures, "missing")} does not exist.`]);
   });
