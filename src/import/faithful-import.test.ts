@@ -7,7 +7,7 @@
  * the real Claude Code 2.1.197 and Codex 0.171.0 wrote (../shared) and the project's own fixtures
  * in those versions' shapes.
  */
-import { cpSync, existsSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -142,6 +142,26 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     expect(again).toMatchObject({ files: 2, rowsAdded: 0, warnings: [] });
     expect((await store.sessions({ parentSessionId: claudeParent })).map((session) => session.sessionId)).toEqual([claudeChild]);
     expect((await store.sessions()).length).toBe(2);
+  });
+
+  it("Claude Code: while the Task call still runs, its sub-agent waits, then hangs under the call, not under the session's start", async () => {
+    const source = path.join(fixtures, "claude-code-2.1.197-subagent");
+    const folder = temporaryDirectory();
+    cpSync(source, folder, { recursive: true });
+    const parentFile = path.join(folder, "-home-dev-app", "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f.jsonl");
+    const lines = readFileSync(parentFile, "utf8").trimEnd().split("\n");
+    // The sub-agent is running: its result line is not written yet (both files are fresh, not settled).
+    writeFileSync(parentFile, `${lines.slice(0, 3).join("\n")}\n`);
+    const store = openScratchStore();
+    const running = await importFiles({ store, format: "claude-code", paths: [folder] });
+    expect(running.rowsWaiting).toBeGreaterThanOrEqual(5); // the call row, and the child's header and four rows
+    expect(await store.session(claudeChild)).toBeUndefined();
+
+    writeFileSync(parentFile, `${lines.join("\n")}\n`);
+    const finished = await importFiles({ store, format: "claude-code", paths: [folder] });
+    expect(finished).toMatchObject({ rowsWaiting: 0, warnings: [] });
+    const taskRow = (await allRows(store, claudeParent)).find((row) => toolParts([row]).some((part) => part.toolName === "Task"))!;
+    expect((await store.session(claudeChild))?.parent).toEqual({ sessionId: claudeParent, itemId: String(taskRow.seq) });
   });
 
   it("Codex: a rollout whose session_meta names a parent thread is the child of its spawn_agent call, even when its file is read first", async () => {
