@@ -16,6 +16,7 @@ import { isProviderEligible } from "../core/visibility.js";
 import { createMemoryStore } from "../store/memory/memory-store.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
+import { formatReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 import { allRows } from "./test-support/session-snapshot.js";
 import { writeLines } from "./test-support/transcript-lines.js";
@@ -78,6 +79,7 @@ describe("lines the importer does not know (ADR 0066)", () => {
     const report = await importFiles({ store, format: "claude-code", paths: [file], settleMs: 0 });
     expect(report.unknownLines).toBe(4);
     expect(report.unknownLineTypes).toEqual({ progress: 1, "system:hook_output": 1, "attachment:todo_reminder": 1, "assistant:server_widget": 1 });
+    expect(formatReport(report)).toContain("4 unknown lines kept as raw rows (assistant:server_widget: 1, attachment:todo_reminder: 1, progress: 1, system:hook_output: 1)");
     const { sessionId, rows } = await onlySession(store);
     const raw = rows.filter((row) => row.meta?.type === "imported-raw-line");
     expect(raw.map((row) => [row.id, row.meta?.["lineType"]])).toEqual([
