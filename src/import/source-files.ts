@@ -45,7 +45,7 @@ export function sourceFiles({ format, paths }: { format: SourceFormatName; paths
     const real = realPath(file);
     if (real === undefined || found.has(real)) return;
     found.set(real, file);
-    if (format === "claude-code") for (const companion of claudeCodeCompanions(file)) add(companion);
+    if (format === "claude-code") for (const companion of claudeCodeCompanions(file, result.warnings)) add(companion);
   };
   const walk = (folder: string, levels: number) => {
     const real = realPath(folder);
@@ -108,7 +108,7 @@ function statOrWarn(file: string, warnings: string[]): Stats | undefined {
  *
  * @example claudeCodeCompanions("/p/abc.jsonl") // ["/p/abc/subagents/agent-1.jsonl", ...]
  */
-export function claudeCodeCompanions(file: string): string[] {
+export function claudeCodeCompanions(file: string, warnings: string[] = []): string[] {
   const folder = path.dirname(file);
   const name = path.basename(file, ".jsonl");
   if (name.startsWith("agent-") && path.basename(folder) === "subagents") {
@@ -119,8 +119,10 @@ export function claudeCodeCompanions(file: string): string[] {
   let entries: string[];
   try {
     entries = readdirSync(subagents);
-  } catch {
-    // Most sessions started no sub-agent: no folder.
+  } catch (error) {
+    // Most sessions started no sub-agent: no folder. A folder that cannot be read is a warning.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`${subagents}: ${(error as Error).message}`);
     return [];
   }
   return entries.filter((entry) => /^agent-.*\.jsonl$/.test(entry)).map((entry) => path.join(subagents, entry)).filter(isFile);
