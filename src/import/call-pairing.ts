@@ -51,15 +51,31 @@ export class CallPairing {
     this.queue.unshift({ row, ...at, waiting: new Set(), untilSettled: false });
   }
 
-  /** Pairs a result with its queued call; false when no queued call waits for this id (an orphan). */
-  resolve({ callId, output, isError }: { callId: string; output: string; isError: boolean }): boolean {
+  /**
+   * Pairs a result with its queued call; false when no queued call waits for this id (an orphan).
+   * `childSession`: the sub-agent session the call started; the call's row lists it in
+   * `metadata.childSessions` (ADR 0067).
+   */
+  resolve({ callId, output, isError }: { callId: string; output: string; isError: boolean }, { childSession }: { childSession?: string | undefined } = {}): boolean {
     const call = this.calls.get(callId);
     if (call === undefined) return false;
-    const part = call.waiting.row.parts[call.partIndex] as { toolName: string; input: unknown };
-    call.waiting.row.parts[call.partIndex] = toolPart({ toolName: part.toolName, toolCallId: callId, input: part.input, output, isError });
+    const row = call.waiting.row;
+    const part = row.parts[call.partIndex] as { toolName: string; input: unknown };
+    row.parts[call.partIndex] = toolPart({ toolName: part.toolName, toolCallId: callId, input: part.input, output, isError });
+    if (childSession !== undefined) {
+      const metadata = (row.metadata ?? {}) as Record<string, unknown>;
+      const children = Array.isArray(metadata["childSessions"]) ? (metadata["childSessions"] as string[]) : [];
+      if (!children.includes(childSession)) row.metadata = { ...metadata, childSessions: [...children, childSession] };
+    }
     call.waiting.waiting.delete(callId);
     this.calls.delete(callId);
     return true;
+  }
+
+  /** The tool name of a queued call still waiting for its result. */
+  toolNameOf(callId: string): string | undefined {
+    const call = this.calls.get(callId);
+    return call === undefined ? undefined : (call.waiting.row.parts[call.partIndex] as { toolName?: string }).toolName;
   }
 
   /** Every waiting call is final without a result: the user moved on (a later result is an orphan). */

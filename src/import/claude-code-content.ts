@@ -8,7 +8,7 @@ import type { RowPart } from "../core/row.js";
 import { stepMetadata, type StepMetadata } from "../core/rollover/step-usage.js";
 import type { CallPairing } from "./call-pairing.js";
 import type { Json } from "./source-format.js";
-import { cutInput, cutText, imagePlaceholder, toolPart } from "./transcript-rows.js";
+import { cutInput, cutText, imagePlaceholder, mediaPart, toolPart } from "./transcript-rows.js";
 
 /** Attachment types that only list what Claude Code offers (agents, skills): not transcript content. */
 export const LISTING_ATTACHMENTS = new Set(["agent_listing_delta", "skill_listing"]);
@@ -25,23 +25,24 @@ export interface BlockParts {
   unknownBlocks: boolean;
 }
 
-const KNOWN_BLOCKS = new Set(["text", "thinking", "image", "tool_use", "tool_result"]);
+const KNOWN_BLOCKS = new Set(["text", "thinking", "image", "document", "tool_use", "tool_result"]);
 
-export function partsOf(content: string | unknown[], queue: CallPairing): BlockParts {
+/** `childSession`: the sub-agent session the line's tool result started; its call's row names it (ADR 0067). */
+export function partsOf(content: string | unknown[], queue: CallPairing, { childSession }: { childSession?: string | undefined } = {}): BlockParts {
   const result: BlockParts = { parts: [], waiting: new Set(), paired: 0, orphans: 0, unknownBlocks: false };
   for (const block of typeof content === "string" ? [{ type: "text", text: content }] : (content as Json[])) {
     if (typeof block !== "object" || block === null) continue;
     const type = block["type"];
     if (type === "text" && typeof block["text"] === "string") result.parts.push({ type: "text", text: cutText(block["text"]) });
     else if (type === "thinking" && typeof block["thinking"] === "string") result.parts.push({ type: "reasoning", text: cutText(block["thinking"]) });
-    else if (type === "image") result.parts.push(imageOf(block));
+    else if (type === "image" || type === "document") result.parts.push(mediaOf(block));
     else if (type === "tool_use" && typeof block["id"] === "string") {
       const toolName = typeof block["name"] === "string" && block["name"] !== "" ? block["name"] : "tool";
       result.parts.push(toolPart({ toolName, toolCallId: block["id"], input: cutInput(block["input"] ?? {}) }));
       result.waiting.add(block["id"]);
     } else if (type === "tool_result" && typeof block["tool_use_id"] === "string") {
       const call = { callId: block["tool_use_id"], output: textOf(block["content"]) ?? "", isError: block["is_error"] === true };
-      if (queue.resolve(call)) result.paired += 1;
+      if (queue.resolve(call, { childSession })) result.paired += 1;
       else {
         result.orphans += 1;
         result.parts.push(toolPart({ toolName: "tool", toolCallId: call.callId, input: {}, output: call.output, isError: call.isError }));
@@ -113,4 +114,13 @@ function imageOf(block: Json): RowPart {
   const source = block["source"] as Json | undefined;
   const data = source?.["data"];
   return imagePlaceholder(typeof source?.["media_type"] === "string" ? source["media_type"] : undefined, typeof data === "string" ? data.length : undefined);
+}
+
+/** An `image` or `document` block as a file part: its base64 bytes or its URL (a text document stays text). */
+function mediaOf(block: Json): RowPart {
+  const source = block["source"] as Json | undefined;
+  const string = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  if (source?.["type"] === "text" && typeof source["data"] === "string") return { type: "text", text: cutText(source["data"]) };
+  const mediaType = string(source?.["media_type"]) ?? (block["type"] === "document" ? "application/pdf" : "image/*");
+  return mediaPart({ mediaType, data: source?.["type"] === "base64" ? string(source["data"]) : undefined, url: string(source?.["url"]), filename: string(block["title"]) });
 }

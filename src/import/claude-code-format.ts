@@ -5,10 +5,11 @@
  * `isSidechain` and an Anthropic-style `message`. A line's key is its uuid; claude-code-rows.ts
  * turns a session's lines into rows.
  */
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { claudeCodeRows } from "./claude-code-rows.js";
 import { jsonLines } from "./jsonl-lines.js";
-import type { FileEntry, Json, SourceFormat } from "./source-format.js";
+import type { FileEntry, Json, SourceFormat, SourceLine } from "./source-format.js";
 
 /** Line types that carry no transcript content: skipped on purpose, not counted as unknown. */
 const BOOKKEEPING_TYPES = new Set(["summary", "file-history-snapshot", "queue-operation", "last-prompt", "mode"]);
@@ -31,6 +32,8 @@ export const claudeCodeFormat: SourceFormat = {
 
 async function* claudeCodeLines(file: string): AsyncGenerator<FileEntry> {
   let sessionId: string | undefined;
+  // Lines of unknown types before the first content line wait for it to name the session.
+  const early: { line: SourceLine; lineType: string }[] = [];
   for await (const entry of jsonLines(file)) {
     if (!entry.ok) {
       yield { kind: "malformed", file, line: entry.line, message: entry.message, ...(entry.complete ? {} : { partial: true }) };
@@ -44,8 +47,14 @@ async function* claudeCodeLines(file: string): AsyncGenerator<FileEntry> {
     }
     const type = value["type"];
     if (BOOKKEEPING_TYPES.has(type)) continue;
+    const time = Date.parse(String(value["timestamp"]));
+    const at = { time: Number.isNaN(time) ? undefined : time, value, file, line: entry.line };
     if (!CONTENT_TYPES.has(type)) {
-      yield { kind: "unknown", file, line: entry.line };
+      // Kept as a raw row of its session (ADR 0066): keyed by its uuid, or by a hash of the line.
+      const uuid = typeof value["uuid"] === "string" && value["uuid"] !== "" ? value["uuid"] : `raw:${createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16)}`;
+      const line: SourceLine = { key: uuid, ...at };
+      if (sessionId === undefined) early.push({ line, lineType: type });
+      else yield { kind: "line", sessionId, line };
       continue;
     }
     const uuid = contentLine(value);
@@ -53,10 +62,14 @@ async function* claudeCodeLines(file: string): AsyncGenerator<FileEntry> {
       yield { kind: "malformed", file, line: entry.line, message: `a '${type}' line needs a string 'uuid'` };
       continue;
     }
-    sessionId ??= sessionIdOf(file, value);
-    const time = Date.parse(String(value["timestamp"]));
-    yield { kind: "line", sessionId, line: { key: uuid, time: Number.isNaN(time) ? undefined : time, value, file, line: entry.line } };
+    if (sessionId === undefined) {
+      sessionId = sessionIdOf(file, value);
+      for (const { line } of early.splice(0)) yield { kind: "line", sessionId, line };
+    }
+    yield { kind: "line", sessionId, line: { key: uuid, ...at } };
   }
+  // A file with no content line names no session: its unknown lines are only counted.
+  for (const { line } of early) yield { kind: "unknown", file, line: line.line, lineType: String(line.value["type"]) };
 }
 
 /** The uuid of a line that holds transcript content, or undefined. */
@@ -66,8 +79,11 @@ function contentLine(value: unknown): string | undefined {
   return typeof type === "string" && CONTENT_TYPES.has(type) && typeof uuid === "string" && uuid !== "" ? uuid : undefined;
 }
 
-/** A file's session: its first content line's `sessionId`; sub-agent files (agent-*.jsonl) are their own. */
-function sessionIdOf(file: string, first: Json): string {
+/**
+ * A file's session: its first content line's `sessionId`; a sub-agent's file (agent-*.jsonl, whose
+ * lines carry its parent's `sessionId`) is a session of its own, `claude-code:<parent>/agent-<id>`.
+ */
+export function sessionIdOf(file: string, first: Json): string {
   const base = path.basename(file, ".jsonl");
   const sourceSessionId = typeof first["sessionId"] === "string" && first["sessionId"] !== "" ? first["sessionId"] : base;
   return base.startsWith("agent-") ? `claude-code:${sourceSessionId}/${base}` : `claude-code:${sourceSessionId}`;

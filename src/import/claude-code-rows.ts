@@ -11,15 +11,24 @@ import type { RowPart } from "../core/row.js";
 import { CallPairing } from "./call-pairing.js";
 import { LISTING_ATTACHMENTS, commandLineOf, fileAttachmentText, partsOf, stepUsageOf, syntheticReplyOf, textOf } from "./claude-code-content.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import { compactionRow, isoTime, sessionHeaderRow, titleOf } from "./transcript-rows.js";
+import { compactionRow, definedFacts, isoTime, rawLineRow, sessionHeaderRow, titleOf } from "./transcript-rows.js";
 
 interface Header {
   title?: string;
   project?: string;
+  gitBranch?: string;
+  model?: string;
+  cliVersion?: string;
+  parentSourceSessionId?: string;
+  agentId?: string;
   sourceSessionId: string;
   createdAt?: string;
   file: string;
   line: number;
+  /** An assistant line has been read: the facts the header keeps are known by now. */
+  replied: boolean;
+  /** The header row is queued (it goes first): rows may leave. */
+  written: boolean;
 }
 
 interface PendingCompaction {
@@ -39,6 +48,8 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
   const messagesWithUsage = new Set<string>();
   let header: Header | undefined;
   let pendingCompaction: PendingCompaction | undefined;
+  // A sub-agent's session (`claude-code:<parent>/agent-<id>`) is its parent's child (ADR 0067).
+  const parentSessionId = /^(claude-code:[^/]+)\/agent-[^/]+$/.exec(sessionId)?.[1];
 
   const flushCompaction = (summary: string | undefined, { untilSettled = false } = {}) => {
     if (pendingCompaction === undefined) return;
@@ -47,21 +58,51 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
     pendingCompaction = undefined;
   };
 
+  /** A line the importer does not know: counted, and kept whole as a raw row (ADR 0066). */
+  const keepRaw = (id: string, value: Json, lineType: string, at: { file: string; line: number }, createdAt: string | undefined) => {
+    notes.push({ kind: "unknown", ...at, lineType });
+    queue.push(rawLineRow({ id, createdAt, source: "claude-code", lineType, value }), at);
+  };
+  /** The header goes first once its title is known and an assistant line has shown the model (or the source is settled). */
+  const writeHeader = (settledNow: boolean) => {
+    if (header === undefined || header.written || header.title === undefined || !(header.replied || settledNow)) return;
+    header.written = true;
+    queue.unshift(headerRow(sessionId, header), header);
+  };
+
   for (const { key: uuid, value, file, line } of lines) {
-    const type = value["type"] as "user" | "assistant" | "system" | "attachment";
+    const type = value["type"] as string;
     const at = { file, line };
     const createdAt = isoTime(value["timestamp"]);
-    header ??= headerOf(value, at);
+    header ??= headerOf(sessionId, value, at);
+    noteFacts(header, value);
 
-    if (type === "system") {
+    if (type !== "user" && type !== "assistant" && type !== "system" && type !== "attachment") {
+      keepRaw(uuid, value, type, at, createdAt);
+    } else if (type === "system") {
       if (value["subtype"] === "compact_boundary") {
         flushCompaction(undefined);
         pendingCompaction = { id: uuid, createdAt, ...at };
       }
-      // Other system lines (hook output, API errors, notices) are not transcript content.
-      else notes.push({ kind: "unknown", ...at });
-      continue;
+      // Other system lines (hook output, API errors, notices) are kept as they were written.
+      else {
+        keepRaw(uuid, value, `system${typeof value["subtype"] === "string" ? `:${value["subtype"]}` : ""}`, at, createdAt);
+      }
+    } else {
+      contentLine({ uuid, type, value, at, createdAt });
     }
+    writeHeader(false);
+    if (header.written) rows.push(...queue.drain({ settled: false }));
+  }
+  if (settled) {
+    flushCompaction(undefined);
+    if (header !== undefined && header.title === undefined) header.title = "(no user message)";
+    writeHeader(true);
+  }
+  if (header?.written === true) rows.push(...queue.drain({ settled }));
+  return { rows, notes, waiting: queue.size + (pendingCompaction === undefined ? 0 : 1), ...(parentSessionId === undefined ? {} : { parentSessionId }) };
+
+  function contentLine({ uuid, type, value, at, createdAt }: { uuid: string; type: "user" | "assistant" | "attachment"; value: Json; at: { file: string; line: number }; createdAt: string | undefined }): void {
     const message = value["message"] as Json | undefined;
     const content = message?.["content"];
     if (type === "user" && value["isCompactSummary"] === true) {
@@ -69,7 +110,7 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
       const alone = pendingCompaction === undefined;
       if (alone) pendingCompaction = { id: uuid, createdAt, ...at };
       flushCompaction(textOf(content), { untilSettled: alone });
-      continue;
+      return;
     }
     flushCompaction(undefined);
     const time = createdAt === undefined ? {} : { createdAt };
@@ -81,53 +122,60 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
       if (text !== undefined) {
         const row: SourceRow = { id: uuid, role: "user", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, metadata: { ...sidechain, attachment: "file" }, ...time };
         queue.push(row, at);
-      } else if (typeof attachment?.["type"] !== "string" || !LISTING_ATTACHMENTS.has(attachment["type"])) notes.push({ kind: "unknown", ...at });
-    } else if (typeof content !== "string" && !Array.isArray(content)) {
-      notes.push({ kind: "malformed", ...at, message: `a '${type}' line needs message.content` });
-    } else {
-      const command = type === "user" ? commandLineOf(content) : undefined;
-      const built = command === undefined ? partsOf(content, queue) : undefined;
-      if (built !== undefined && built.parts.length === 0) {
-        // A result paired with its call adds no row (it went into the call's row); anything else is counted.
-        if (built.paired === 0) notes.push(built.unknownBlocks ? { kind: "unknown", ...at } : { kind: "malformed", ...at, message: "no content block ctxwin can read" });
-      } else {
-        const parts: RowPart[] = command === undefined ? built!.parts : [{ type: "text", text: command.kind === "command" ? `${command.name} ${command.args}`.trim() : command.text }];
-        const row: SourceRow = { id: uuid, role: type, parts, ...time };
-        const metadata: Record<string, unknown> = { ...sidechain };
-        if (command?.kind === "command") metadata["command"] = command.name;
-        if (command?.kind === "output") {
-          Object.assign(row, { synthetic: true, uiVisible: true });
-          metadata["commandOutput"] = true;
-        }
-        if (type === "user" && value["isMeta"] === true) Object.assign(row, { synthetic: true, uiVisible: false });
-        if (type === "assistant") describeReply({ row, value, message, metadata, messagesWithUsage });
-        if (Object.keys(metadata).length > 0) row.metadata = metadata;
-
-        const isPrompt = type === "user" && value["isMeta"] !== true && command === undefined && built!.paired === 0;
-        // The user's next prompt means a call still without a result will never get one (a sub-agent's
-        // prompt, on a sidechain, comes while its Task call runs).
-        if (isPrompt && sidechain.sidechain !== true) queue.abandonOpenCalls();
-        queue.push(row, at, built?.waiting ?? [], { untilSettled: (built?.orphans ?? 0) > 0 });
-        if (header.title === undefined && isPrompt) {
-          const text = parts.find((part) => part.type === "text") as { text: string } | undefined;
-          if (text !== undefined) {
-            header.title = titleOf(text.text);
-            queue.unshift(headerRow(sessionId, header), header);
-          }
-        }
+      } else if (typeof attachment?.["type"] !== "string" || !LISTING_ATTACHMENTS.has(attachment["type"])) {
+        keepRaw(uuid, value, `attachment${typeof attachment?.["type"] === "string" ? `:${attachment["type"]}` : ""}`, at, createdAt);
       }
+      return;
     }
-    if (header.title !== undefined) rows.push(...queue.drain({ settled: false }));
-  }
-  if (settled) {
-    flushCompaction(undefined);
-    if (header !== undefined && header.title === undefined) {
-      header.title = "(no user message)";
-      queue.unshift(headerRow(sessionId, header), header);
+    if (typeof content !== "string" && !Array.isArray(content)) {
+      notes.push({ kind: "malformed", ...at, message: `a '${type}' line needs message.content` });
+      return;
+    }
+    if (type === "assistant") header!.replied = true;
+    const command = type === "user" ? commandLineOf(content) : undefined;
+    const built = command === undefined ? partsOf(content, queue, { childSession: childSessionOf(value) }) : undefined;
+    if (built !== undefined && built.parts.length === 0) {
+      // A result paired with its call adds no row (it went into the call's row); blocks of unknown types are kept raw.
+      if (built.paired > 0) return;
+      if (built.unknownBlocks) keepRaw(uuid, value, `${type}:${unknownBlockTypes(content as unknown[])}`, at, createdAt);
+      else notes.push({ kind: "malformed", ...at, message: "no content block ctxwin can read" });
+      return;
+    }
+    const parts: RowPart[] = command === undefined ? built!.parts : [{ type: "text", text: command.kind === "command" ? `${command.name} ${command.args}`.trim() : command.text }];
+    const row: SourceRow = { id: uuid, role: type, parts, ...time };
+    const metadata: Record<string, unknown> = { ...sidechain };
+    if (command?.kind === "command") metadata["command"] = command.name;
+    if (command?.kind === "output") {
+      Object.assign(row, { synthetic: true, uiVisible: true });
+      metadata["commandOutput"] = true;
+    }
+    if (type === "user" && value["isMeta"] === true) Object.assign(row, { synthetic: true, uiVisible: false });
+    if (type === "assistant") describeReply({ row, value, message, metadata, messagesWithUsage });
+    if (Object.keys(metadata).length > 0) row.metadata = metadata;
+
+    const isPrompt = type === "user" && value["isMeta"] !== true && command === undefined && built!.paired === 0;
+    // The user's next prompt means a call still without a result will never get one (a sub-agent's
+    // prompt, on a sidechain, comes while its Task call runs).
+    if (isPrompt && sidechain.sidechain !== true) queue.abandonOpenCalls();
+    queue.push(row, at, built?.waiting ?? [], { untilSettled: (built?.orphans ?? 0) > 0 });
+    if (header!.title === undefined && isPrompt) {
+      const text = parts.find((part) => part.type === "text") as { text: string } | undefined;
+      if (text !== undefined) header!.title = titleOf(text.text);
     }
   }
-  if (header?.title !== undefined) rows.push(...queue.drain({ settled }));
-  return { rows, notes, waiting: queue.size + (pendingCompaction === undefined ? 0 : 1) };
+}
+
+/** The child session a line's tool result started (Claude Code names the sub-agent in `toolUseResult.agentId`). */
+function childSessionOf(value: Json): string | undefined {
+  const result = value["toolUseResult"] as Json | undefined;
+  const agentId = typeof result === "object" && result !== null ? result["agentId"] : undefined;
+  const sessionId = value["sessionId"];
+  return typeof agentId === "string" && agentId !== "" && typeof sessionId === "string" && sessionId !== "" ? `claude-code:${sessionId}/agent-${agentId}` : undefined;
+}
+
+function unknownBlockTypes(content: unknown[]): string {
+  const types = content.map((block) => (block as Json | null)?.["type"]).filter((type): type is string => typeof type === "string");
+  return [...new Set(types)].join(",");
 }
 
 /** Marks a reply Claude Code wrote itself, and gives the first row of each API message its usage. */
@@ -150,12 +198,27 @@ function describeReply({ row, value, message, metadata, messagesWithUsage }: { r
   Object.assign(metadata, usage);
 }
 
-function headerOf(value: Json, at: { file: string; line: number }): Header {
-  const header: Header = { sourceSessionId: typeof value["sessionId"] === "string" ? value["sessionId"] : path.basename(at.file, ".jsonl"), ...at };
+function headerOf(sessionId: string, value: Json, at: { file: string; line: number }): Header {
+  const header: Header = { sourceSessionId: typeof value["sessionId"] === "string" ? value["sessionId"] : path.basename(at.file, ".jsonl"), ...at, replied: false, written: false };
   const createdAt = isoTime(value["timestamp"]);
   if (createdAt !== undefined) header.createdAt = createdAt;
-  if (typeof value["cwd"] === "string") header.project = value["cwd"];
+  const child = /^claude-code:([^/]+)\/agent-([^/]+)$/.exec(sessionId);
+  if (child !== null) {
+    header.parentSourceSessionId = child[1]!;
+    header.agentId = child[2]!;
+  }
   return header;
+}
+
+/** The session's facts as its early lines state them: the first of each is kept. */
+function noteFacts(header: Header, value: Json): void {
+  if (header.written) return;
+  const text = (key: string) => (typeof value[key] === "string" && value[key] !== "" ? value[key] : undefined);
+  header.project ??= text("cwd");
+  header.gitBranch ??= text("gitBranch");
+  header.cliVersion ??= text("version");
+  const model = (value["message"] as Json | undefined)?.["model"];
+  if (value["type"] === "assistant" && typeof model === "string" && model !== "" && model !== "<synthetic>") header.model ??= model;
 }
 
 function headerRow(sessionId: string, header: Header): SourceRow {
@@ -167,7 +230,7 @@ function headerRow(sessionId: string, header: Header): SourceRow {
       source: "claude-code",
       sourceSessionId: header.sourceSessionId,
       title: header.title ?? "",
-      ...(header.project === undefined ? {} : { project: header.project }),
+      ...definedFacts(header),
       file: header.file,
     },
   });

@@ -57,8 +57,9 @@ async function* codexLines(file: string): AsyncGenerator<FileEntry> {
       yield { kind: "malformed", file, line: entry.line, message: "expected { timestamp, type, payload }" };
       continue;
     }
-    // Bookkeeping is skipped, but for the events that show whether a reply was a compaction's (codex-rows.ts).
-    if (BOOKKEEPING_TYPES.has(value["type"]) && !decidesReply(value)) continue;
+    // Bookkeeping is skipped, but for the events that show whether a reply was a compaction's, and
+    // the turn settings that name the model (codex-rows.ts).
+    if (BOOKKEEPING_TYPES.has(value["type"]) && !decidesReply(value) && value["type"] !== "turn_context") continue;
     sessionId ??= sessionIdOf(file, value);
     const time = Date.parse(String(value["timestamp"]));
     // Lines have no ids of their own: a line's key is a hash of the whole line (its time included).

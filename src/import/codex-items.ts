@@ -5,7 +5,7 @@
  */
 import type { RowPart } from "../core/row.js";
 import type { Json, SourceRow } from "./source-format.js";
-import { cutInput, cutText, imagePlaceholder, toolPart } from "./transcript-rows.js";
+import { cutInput, cutText, mediaPart, toolPart } from "./transcript-rows.js";
 
 /** Messages Codex injects itself (environment, instructions): kept hidden. */
 const INJECTED_PREFIXES = ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions"];
@@ -20,11 +20,11 @@ export function itemRow(payload: Json, id: string, createdAt: string | undefined
       if (!Array.isArray(payload["content"]) || typeof role !== "string") return "malformed";
       const parts = (payload["content"] as Json[]).flatMap((block): RowPart[] => {
         if ((block?.["type"] === "input_text" || block?.["type"] === "output_text") && typeof block["text"] === "string") return [{ type: "text", text: cutText(block["text"]) }];
-        if (block?.["type"] === "input_image") return [imagePlaceholder(mediaTypeOf(block["image_url"]), typeof block["image_url"] === "string" ? block["image_url"].length : undefined)];
+        if (block?.["type"] === "input_image") return [mediaPart({ mediaType: mediaTypeOf(block["image_url"]) ?? "image/*", url: typeof block["image_url"] === "string" ? block["image_url"] : undefined })];
         return [];
       });
       if (parts.length === 0) return "unknown";
-      const text = parts.map((part) => (part as { text: string }).text).join("\n").trimStart();
+      const text = parts.map((part) => (part as { text?: string }).text ?? "").join("\n").trimStart();
       const injected = role !== "assistant" && (role !== "user" || INJECTED_PREFIXES.some((prefix) => text.startsWith(prefix)));
       const rowRole = role === "assistant" ? "assistant" : role === "user" ? "user" : "system";
       return { row: { id, role: rowRole, parts, ...time, ...(injected ? { synthetic: true, uiVisible: false } : {}) } };

@@ -10,15 +10,24 @@
 import { CallPairing } from "./call-pairing.js";
 import { itemRow } from "./codex-items.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import { compactionRow, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
+import { compactionRow, definedFacts, isoTime, rawLineRow, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
 
 interface Header {
   sourceSessionId: string;
   project?: string;
+  gitBranch?: string;
+  model?: string;
+  cliVersion?: string;
+  parentSourceSessionId?: string;
+  agentId?: string;
   createdAt?: string;
   title?: string;
   file: string;
   line: number;
+  /** An assistant item has been read: the facts the header keeps are known by now. */
+  replied: boolean;
+  /** The header row is queued (it goes first): rows may leave. */
+  written: boolean;
 }
 
 /**
@@ -32,9 +41,11 @@ export function decidesReply(value: Json): boolean {
 
 /** What the line after an assistant message says it was: the compaction's reply, an ordinary one, or not known yet. */
 function replyFate(lines: readonly SourceLine[], index: number): "compaction" | "ordinary" | "unknown" {
-  const next = lines[index + 1];
-  if (next === undefined) return "unknown";
-  return next.value["type"] === "compacted" ? "compaction" : "ordinary";
+  // Turn settings say nothing about the reply before them.
+  let next = index + 1;
+  while (lines[next]?.value["type"] === "turn_context") next += 1;
+  if (lines[next] === undefined) return "unknown";
+  return lines[next]!.value["type"] === "compacted" ? "compaction" : "ordinary";
 }
 
 /**
@@ -47,6 +58,18 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
   let header: Header | undefined;
   let compactionReply: string | undefined;
 
+  /** A line the importer does not know: counted, and kept whole as a raw row (ADR 0066). */
+  const keepRaw = (id: string, value: Json, lineType: string, at: { file: string; line: number }, createdAt: string | undefined) => {
+    notes.push({ kind: "unknown", ...at, lineType });
+    queue.push(rawLineRow({ id, createdAt, source: "codex", lineType, value }), at);
+  };
+  /** The header goes first once its title is known and the model is (or an assistant item came, or the source is settled). */
+  const writeHeader = (settledNow: boolean) => {
+    if (header === undefined || header.written || header.title === undefined || !(header.model !== undefined || header.replied || settledNow)) return;
+    header.written = true;
+    queue.unshift(headerRow(sessionId, header), header);
+  };
+
   for (const [index, { key: id, value, file, line }] of lines.entries()) {
     const at = { file, line };
     const type = value["type"] as string;
@@ -54,12 +77,19 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
     const createdAt = isoTime(value["timestamp"]);
     if (header === undefined) {
       const sourceSessionId = sessionId.slice("codex:".length);
-      header = { sourceSessionId, ...at };
+      header = { sourceSessionId, ...at, replied: false, written: false };
       const started = type === "session_meta" ? (isoTime(payload["timestamp"]) ?? createdAt) : createdAt;
       if (started !== undefined) header.createdAt = started;
     }
     if (type === "session_meta") {
-      if (header.project === undefined && typeof payload["cwd"] === "string") header.project = payload["cwd"];
+      if (!header.written) noteSessionFacts(header, payload);
+      continue;
+    }
+    if (type === "turn_context") {
+      if (!header.written) {
+        header.model ??= textOf(payload["model"]);
+        header.project ??= textOf(payload["cwd"]);
+      }
       continue;
     }
     // Events are read only to tell a reply's fate (replyFate).
@@ -68,18 +98,19 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
       const summary = compactedSummary(payload["message"]) ?? compactionReply;
       compactionReply = undefined;
       queue.push(compactionRow({ id, createdAt, summary, source: "Codex" }), at);
-    } else if (type !== "response_item") notes.push({ kind: "unknown", ...at });
+    } else if (type !== "response_item") keepRaw(id, value, type, at, createdAt);
     else {
       const item = itemRow(payload, id, createdAt);
-      if (item === "unknown") notes.push({ kind: "unknown", ...at });
+      if (item === "unknown") keepRaw(id, value, `response_item:${typeof payload["type"] === "string" ? payload["type"] : "?"}`, at, createdAt);
       else if (item === "malformed") notes.push({ kind: "malformed", ...at, message: `a '${String(payload["type"])}' item is missing its fields` });
       else if ("output" in item) {
-        if (!queue.resolve(item)) {
+        if (!queue.resolve(item, { childSession: spawnedSession(queue.toolNameOf(item.callId), item.output) })) {
           const orphan = toolPart({ toolName: "tool", toolCallId: item.callId, input: {}, output: item.output, isError: item.isError });
           // Its call may be in another file of the session: it waits until the source is settled.
           queue.push({ id, role: "assistant", parts: [orphan], ...(createdAt === undefined ? {} : { createdAt }) }, at, [], { untilSettled: true });
         }
       } else {
+        if (item.row.role === "assistant") header.replied = true;
         const reply = item.row.role === "assistant" && payload["type"] === "message" ? replyFate(lines, index) : "ordinary";
         if (reply === "compaction") {
           // The compaction's own reply is its summary: the boundary carries it.
@@ -93,21 +124,53 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
         queue.push(item.row, at, item.callId === undefined ? [] : [item.callId], { untilSettled: reply === "unknown" });
         if (header.title === undefined && isPrompt) {
           const text = item.row.parts.find((part) => part.type === "text") as { text: string } | undefined;
-          if (text !== undefined) {
-            header.title = titleOf(text.text);
-            queue.unshift(headerRow(sessionId, header), header);
-          }
+          if (text !== undefined) header.title = titleOf(text.text);
         }
       }
     }
-    if (header.title !== undefined) rows.push(...queue.drain({ settled: false }));
+    writeHeader(false);
+    if (header.written) rows.push(...queue.drain({ settled: false }));
   }
-  if (settled && header !== undefined && header.title === undefined) {
-    header.title = "(no user message)";
-    queue.unshift(headerRow(sessionId, header), header);
+  if (settled && header !== undefined) {
+    header.title ??= "(no user message)";
+    writeHeader(true);
   }
-  if (header?.title !== undefined) rows.push(...queue.drain({ settled }));
-  return { rows, notes, waiting: queue.size };
+  if (header?.written === true) rows.push(...queue.drain({ settled }));
+  const parentSessionId = header?.parentSourceSessionId === undefined ? undefined : `codex:${header.parentSourceSessionId}`;
+  return { rows, notes, waiting: queue.size, ...(parentSessionId === undefined ? {} : { parentSessionId }) };
+}
+
+/**
+ * What `session_meta` says of the session: its folder, git branch, CLI version, and for a
+ * sub-agent's rollout the thread that spawned it (`source.subagent.thread_spawn.parent_thread_id`).
+ */
+function noteSessionFacts(header: Header, payload: Json): void {
+  header.project ??= textOf(payload["cwd"]);
+  header.gitBranch ??= textOf((payload["git"] as Json | undefined)?.["branch"]);
+  header.cliVersion ??= textOf(payload["cli_version"]);
+  const source = payload["source"] as Json | undefined;
+  const spawn = typeof source === "object" && source !== null ? ((source["subagent"] as Json | undefined)?.["thread_spawn"] as Json | undefined) : undefined;
+  const parent = typeof spawn === "object" && spawn !== null ? textOf(spawn["parent_thread_id"]) : undefined;
+  if (parent !== undefined) {
+    header.parentSourceSessionId ??= parent;
+    header.agentId ??= header.sourceSessionId;
+  }
+}
+
+/** The session a `spawn_agent` call started: its output is `{"agent_id": "<thread id>"}`. */
+function spawnedSession(toolName: string | undefined, output: string): string | undefined {
+  if (toolName === undefined || !/(^|__)spawn_agent$/.test(toolName)) return undefined;
+  try {
+    const agentId = (JSON.parse(output) as Json | null)?.["agent_id"];
+    return typeof agentId === "string" && agentId !== "" ? `codex:${agentId}` : undefined;
+  } catch {
+    // An output that is not JSON (an error text) started no session.
+    return undefined;
+  }
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 /** The hand-over preamble Codex writes before a compaction's summary in its `compacted` line. */
@@ -127,6 +190,6 @@ function headerRow(sessionId: string, header: Header): SourceRow {
   return sessionHeaderRow({
     id: `${sessionId}#session`,
     createdAt: header.createdAt,
-    meta: { type: "imported-session", source: "codex", sourceSessionId: header.sourceSessionId, title: header.title ?? "", ...(header.project === undefined ? {} : { project: header.project }), file: header.file },
+    meta: { type: "imported-session", source: "codex", sourceSessionId: header.sourceSessionId, title: header.title ?? "", ...definedFacts(header), file: header.file },
   });
 }

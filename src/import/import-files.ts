@@ -17,7 +17,8 @@ import { addNote, emptyReport, type ImportReport } from "./import-report.js";
 import { mergeLines } from "./merge-lines.js";
 import { readSessionLines, type FileReader } from "./session-lines.js";
 import { sourceFiles, type SourceFormatName } from "./source-files.js";
-import type { BuiltRow, SourceFormat } from "./source-format.js";
+import type { BuiltRow, SessionRows, SourceFormat } from "./source-format.js";
+import { parentOf } from "./session-parent.js";
 import { writeSessionRows } from "./session-writer.js";
 
 export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
@@ -76,13 +77,34 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
       // A file with no session still has lines the report counts.
       if (ids.length === 0) await readSessionLines({ reader, sessionId: undefined, files: [file], report });
     }
+    // A sub-agent's session is written after its parent's (ADR 0067), so it can name the row that started it.
+    const written = new Set<string>();
+    const children: { sessionId: string; built: SessionRows; parentSettled: boolean }[] = [];
+    const isSettled = (sessionFiles: readonly string[]) => sessionFiles.every((file) => now() - modifiedAt(file) >= settleMs);
+    const parentSettled = (built: SessionRows, settled: boolean) => {
+      const parentFiles = built.parentSessionId === undefined ? undefined : sessions.get(built.parentSessionId);
+      // A parent only in the store is settled as far as this import knows when its child is.
+      return parentFiles === undefined ? settled : isSettled(parentFiles);
+    };
     for (const [sessionId, sessionFiles] of sessions) {
-      const settled = sessionFiles.every((file) => now() - modifiedAt(file) >= settleMs);
+      const settled = isSettled(sessionFiles);
       const sequences = await readSessionLines({ reader, sessionId, files: sessionFiles, report, settled });
       const built = source.rows({ sessionId, lines: mergeLines(sequences), settled });
       for (const note of built.notes) addNote(report, note);
       report.rowsWaiting += built.waiting;
-      await importSession({ store, source, sessionId, rows: validRows(sessionId, built.rows, report), report });
+      const parent = built.parentSessionId;
+      if (parent !== undefined && sessions.has(parent) && !written.has(parent)) children.push({ sessionId, built, parentSettled: parentSettled(built, settled) });
+      else {
+        await importSession({ store, source, sessionId, built, parentSettled: parentSettled(built, settled), report });
+        written.add(sessionId);
+      }
+    }
+    while (children.length > 0) {
+      // Parents first; sessions that name each other as parents (never written by the CLIs) go as they are.
+      const next = children.findIndex(({ built }) => written.has(built.parentSessionId!));
+      const [child] = children.splice(Math.max(next, 0), 1) as [(typeof children)[number]];
+      await importSession({ store, source, ...child, report });
+      written.add(child.sessionId);
     }
   } finally {
     progress?.stop();
@@ -90,14 +112,37 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
   return report;
 }
 
-async function importSession({ store, source, sessionId, rows, report }: { store: HistoryStore; source: SourceFormat; sessionId: string; rows: BuiltRow[]; report: ImportReport }): Promise<void> {
+async function importSession({
+  store,
+  source,
+  sessionId,
+  built,
+  parentSettled,
+  report,
+}: {
+  store: HistoryStore;
+  source: SourceFormat;
+  sessionId: string;
+  built: SessionRows;
+  parentSettled: boolean;
+  report: ImportReport;
+}): Promise<void> {
+  const rows = validRows(sessionId, built.rows, report);
   if (rows.length === 0) return;
+  const decision = built.parentSessionId === undefined ? undefined : await parentOf({ store, sessionId, parentSessionId: built.parentSessionId, parentSettled, report });
+  if (decision?.kind === "wait") {
+    // The parent has not named the child yet: the next import attaches it to the call that started it.
+    report.rowsWaiting += rows.length;
+    return;
+  }
+  const parent = decision?.kind === "attach" ? decision.parent : undefined;
   const outcome = await writeSessionRows({
     store,
     sessionId,
     rows,
     ...(source.normalizeStoredId === undefined ? {} : { normalizeId: source.normalizeStoredId }),
     refuseForeignRows: source.name === "ctxwin",
+    ...(parent === undefined ? {} : { parent }),
   });
   report.rowsAdded += outcome.added;
   report.rowsAlreadyPresent += outcome.alreadyPresent;

@@ -20,8 +20,13 @@ export interface ImportReport {
   rowsAlreadyPresent: number;
   /** Rows held back until their tool result (or compaction summary) is written: the next import adds them. */
   rowsWaiting: number;
-  /** Lines of a type the importer does not know: counted, never fatal. */
+  /**
+   * Lines of a type the importer does not know: counted, never fatal, and kept in their session as
+   * raw rows (`meta.type` "imported-raw-line", ADR 0066) unless no session could be named for them.
+   */
   unknownLines: number;
+  /** `unknownLines` by what the lines were (`progress`, `system:hook_output`, `response_item:web_search_call`). */
+  unknownLineTypes: Record<string, number>;
   /** Lines holding bytes that are not UTF-8: imported with U+FFFD in their place. */
   invalidUtf8Lines: number;
   malformed: MalformedLine[];
@@ -43,6 +48,7 @@ export function emptyReport(format: string): ImportReport {
     rowsAlreadyPresent: 0,
     rowsWaiting: 0,
     unknownLines: 0,
+    unknownLineTypes: {},
     invalidUtf8Lines: 0,
     malformed: [],
     malformedCount: 0,
@@ -52,7 +58,11 @@ export function emptyReport(format: string): ImportReport {
 
 /** Counts a line that did not become a row as it is. */
 export function addNote(report: ImportReport, note: LineNote): void {
-  if (note.kind === "unknown") report.unknownLines += 1;
+  if (note.kind === "unknown") {
+    report.unknownLines += 1;
+    const lineType = note.lineType ?? "(unnamed)";
+    report.unknownLineTypes[lineType] = (report.unknownLineTypes[lineType] ?? 0) + 1;
+  }
   else if (note.kind === "invalid-utf8") report.invalidUtf8Lines += 1;
   else {
     report.malformedCount += 1;
@@ -67,7 +77,7 @@ export function formatReport(report: ImportReport): string {
   const counts = [
     `${report.rowsAlreadyPresent} already present`,
     ...(report.rowsWaiting > 0 ? [`${report.rowsWaiting} waiting for their tool results`] : []),
-    `${report.unknownLines} unknown lines skipped`,
+    `${report.unknownLines} unknown lines${report.unknownLines === 0 ? "" : ` kept as raw rows (${unknownTypesText(report.unknownLineTypes)})`}`,
     `${report.malformedCount} malformed`,
     ...(report.invalidUtf8Lines > 0 ? [`${report.invalidUtf8Lines} lines with invalid UTF-8`] : []),
   ];
@@ -76,4 +86,11 @@ export function formatReport(report: ImportReport): string {
   if (report.malformedCount > report.malformed.length) lines.push(`malformed: ${report.malformedCount - report.malformed.length} more not shown`);
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   return lines.join("\n");
+}
+
+function unknownTypesText(types: Record<string, number>): string {
+  return Object.entries(types)
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([type, count]) => `${type}: ${count}`)
+    .join(", ");
 }

@@ -143,9 +143,10 @@ describe("property: any split of a transcript into overlapping files", () => {
   });
 
   const transcripts: Record<ImportFormat, { lines: (exchanges: number) => string[]; sessionId: string; header: number }> = {
-    "claude-code": { lines: (exchanges) => claudeCodeLines({ exchanges, compactAfter: 1 }), sessionId: CLAUDE_SESSION, header: 0 },
+    // With lines kept as raw rows (ADR 0066) and the header's facts (git branch, model).
+    "claude-code": { lines: (exchanges) => claudeCodeLines({ exchanges, compactAfter: 1, extras: true }), sessionId: CLAUDE_SESSION, header: 0 },
     // A resumed rollout starts with the session's first line (session_meta), as Codex writes it.
-    codex: { lines: (exchanges) => codexLines({ exchanges, compactAfter: 1 }), sessionId: CODEX_SESSION, header: 1 },
+    codex: { lines: (exchanges) => codexLines({ exchanges, compactAfter: 1, extras: true }), sessionId: CODEX_SESSION, header: 1 },
     ctxwin: { lines: (exchanges) => ctxwinLines(exchanges * 4), sessionId: CTXWIN_SESSION, header: 0 },
   };
 

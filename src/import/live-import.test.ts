@@ -49,8 +49,8 @@ describe("a transcript imported while it is written", () => {
 
   it("property: any interleaving of appends and imports equals one clean import of the final file", async () => {
     const transcripts: Record<"claude-code" | "codex", { lines: string[]; sessionId: string }> = {
-      "claude-code": { lines: claudeCodeLines({ exchanges: 4, compactAfter: 1 }), sessionId: CLAUDE_SESSION },
-      codex: { lines: codexLines({ exchanges: 4, compactAfter: 1 }), sessionId: CODEX_SESSION },
+      "claude-code": { lines: claudeCodeLines({ exchanges: 4, compactAfter: 1, extras: true }), sessionId: CLAUDE_SESSION },
+      codex: { lines: codexLines({ exchanges: 4, compactAfter: 1, extras: true }), sessionId: CODEX_SESSION },
     };
     const scenario = fc.record({
       format: fc.constantFrom<"claude-code" | "codex">("claude-code", "codex"),

@@ -5,7 +5,7 @@
  * counts it returns are rows it committed, nothing else (ADR 0049).
  */
 import { AppendConflictError } from "../store/errors.js";
-import type { HistoryStore } from "../store/port.js";
+import type { HistoryStore, SessionParent } from "../store/port.js";
 import type { BuiltRow, SourceRow } from "./source-format.js";
 import { readStoredSession, type StoredSession } from "./stored-session.js";
 
@@ -33,6 +33,7 @@ export async function writeSessionRows({
   normalizeId,
   refuseForeignRows = false,
   batchSize = 500,
+  parent,
 }: {
   store: HistoryStore;
   sessionId: string;
@@ -41,6 +42,8 @@ export async function writeSessionRows({
   /** Refuse a session that holds rows other than the source's and manual resets (ctxwin exports). */
   refuseForeignRows?: boolean;
   batchSize?: number;
+  /** A sub-agent's session: recorded when this import creates the session (ADR 0067). */
+  parent?: SessionParent;
 }): Promise<WriteOutcome> {
   const committed = new Set<string>();
   for (let attempt = 1; ; attempt += 1) {
@@ -55,7 +58,7 @@ export async function writeSessionRows({
       let lastSeq = stored.lastSeq;
       for (let start = 0; start < plan.rows.length; start += batchSize) {
         const batch = plan.rows.slice(start, start + batchSize);
-        const written = await store.append(sessionId, batch, { expectLastSeq: lastSeq });
+        const written = await store.append(sessionId, batch, { expectLastSeq: lastSeq, ...(parent === undefined || lastSeq > 0 ? {} : { parent }) });
         lastSeq += written.length;
         for (const row of batch) committed.add(row.id);
       }

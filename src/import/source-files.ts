@@ -43,7 +43,9 @@ export function sourceFiles({ format, paths }: { format: SourceFormatName; paths
 
   const add = (file: string) => {
     const real = realPath(file);
-    if (real !== undefined && !found.has(real)) found.set(real, file);
+    if (real === undefined || found.has(real)) return;
+    found.set(real, file);
+    if (format === "claude-code") for (const companion of claudeCodeCompanions(file, result.warnings)) add(companion);
   };
   const walk = (folder: string, levels: number) => {
     const real = realPath(folder);
@@ -96,5 +98,40 @@ function statOrWarn(file: string, warnings: string[]): Stats | undefined {
   } catch (error) {
     warnings.push(`${file}: ${(error as Error).message}`);
     return undefined;
+  }
+}
+
+/**
+ * Claude Code keeps a session's sub-agents beside it (`<folder>/<session>/subagents/agent-<id>.jsonl`):
+ * a session file brings its sub-agents' files, and a sub-agent's file its session's, so a child is
+ * always imported with its parent (ADR 0067).
+ *
+ * @example claudeCodeCompanions("/p/abc.jsonl") // ["/p/abc/subagents/agent-1.jsonl", ...]
+ */
+export function claudeCodeCompanions(file: string, warnings: string[] = []): string[] {
+  const folder = path.dirname(file);
+  const name = path.basename(file, ".jsonl");
+  if (name.startsWith("agent-") && path.basename(folder) === "subagents") {
+    const session = path.join(path.dirname(path.dirname(folder)), `${path.basename(path.dirname(folder))}.jsonl`);
+    return isFile(session) ? [session] : [];
+  }
+  const subagents = path.join(folder, name, "subagents");
+  let entries: string[];
+  try {
+    entries = readdirSync(subagents);
+  } catch (error) {
+    // Most sessions started no sub-agent: no folder. A folder that cannot be read is a warning.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`${subagents}: ${(error as Error).message}`);
+    return [];
+  }
+  return entries.filter((entry) => /^agent-.*\.jsonl$/.test(entry)).map((entry) => path.join(subagents, entry)).filter(isFile);
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
   }
 }

@@ -23,7 +23,8 @@ export interface SourceLine {
 
 /** A line the report counts: not a row, never fatal. */
 export type LineNote =
-  | { kind: "unknown"; file: string; line: number }
+  /** `lineType`: what the line was (`mode`, `system:hook_output`), for the report's breakdown. */
+  | { kind: "unknown"; file: string; line: number; lineType?: string }
   /** `partial`: the file's last line, not yet ended by a newline (it may still be being written). */
   | { kind: "malformed"; file: string; line: number; message: string; partial?: boolean }
   | { kind: "invalid-utf8"; file: string; line: number };
@@ -40,6 +41,11 @@ export interface BuiltRow {
 export interface SessionRows {
   rows: BuiltRow[];
   notes: LineNote[];
+  /**
+   * A sub-agent's session: its parent's session id (ADR 0067). The parent names the child in the
+   * metadata of the row holding the call that started it (`childSessions`).
+   */
+  parentSessionId?: string;
   /**
    * Rows held back because a tool call in them (or before them) still waits for its result, or
    * a compaction for its summary, while the source is still being written: the next import adds

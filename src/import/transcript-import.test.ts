@@ -7,6 +7,7 @@ import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { renderRowText } from "../core/row-text.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
@@ -54,8 +55,11 @@ describe("claude-code import", () => {
     expect(String(tools[3]?.["output"]).length).toBeGreaterThan(100_000);
     expect(rows.some((row) => row.parts.some((part) => part.type === "reasoning"))).toBe(true);
     expect(rows.filter((row) => (row.metadata as { sidechain?: boolean } | undefined)?.sidechain === true)).toHaveLength(3);
-    expect(JSON.stringify(rows)).toContain("[image image/png");
-    expect(JSON.stringify(rows)).not.toContain("AAAAAAAAAAAAAAAA");
+    // An image is a file part holding the transcript's bytes; history and search show it as [image].
+    const image = rows.flatMap((row) => row.parts).find((part) => part.type === "file") as { mediaType: string; url: string } | undefined;
+    expect(image?.mediaType).toBe("image/png");
+    expect(image?.url.startsWith("data:image/png;base64,iVBORw0KGgo")).toBe(true);
+    expect(renderRowText(rows.find((row) => row.parts.includes(image as never))!)).toContain("[image]");
 
     const windows = (await store.windows(CLAUDE)).windows;
     expect(windows.map((window) => window.kind)).toEqual(["compaction", "start"]);
@@ -119,7 +123,8 @@ describe("source folders", () => {
   it("finds rollout files below a folder and reports a path that does not exist", async () => {
     const store = freshStore();
     const report = await importFiles({ store, format: "codex", paths: [fixtures, path.join(fixtures, "missing")] });
-    expect(report.files).toBe(2);
+    // This folder's rollout, codex-0.171.0/ and the two of codex-0.171.0-subagent/.
+    expect(report.files).toBe(4);
     expect(report.rowsAdded).toBeGreaterThan(5);
     expect(report.warnings).toEqual([`${path.join(fixtures, "missing")} does not exist.`]);
   });

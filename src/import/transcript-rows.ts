@@ -25,8 +25,27 @@ export interface ImportedSessionMeta {
   title: string;
   /** The folder the agent ran in (its cwd). */
   project?: string;
+  /** The git branch the session started on, as the transcript records it. */
+  gitBranch?: string;
+  /** The model of the session's first turn (Claude Code: the first reply's; Codex: `turn_context`). */
+  model?: string;
+  /** The version of the CLI that wrote the transcript. */
+  cliVersion?: string;
+  /** A sub-agent's session: the source session id of the session that started it (ADR 0067). */
+  parentSourceSessionId?: string;
+  /** A sub-agent's session: the id its parent's transcript gives it (Claude Code `agentId`, Codex thread id). */
+  agentId?: string;
   file: string;
 }
+
+/** The facts of a session header that are known, as header meta fields. */
+export function definedFacts(facts: Pick<ImportedSessionMeta, "project" | "gitBranch" | "model" | "cliVersion" | "parentSourceSessionId" | "agentId">): Partial<ImportedSessionMeta> {
+  const keys = ["project", "gitBranch", "model", "cliVersion", "parentSourceSessionId", "agentId"] as const;
+  return Object.fromEntries(keys.filter((key) => facts[key] !== undefined).map((key) => [key, facts[key]]));
+}
+
+/** `meta.type` of a source line the importer does not know, kept whole as a raw row (ADR 0066). */
+export const IMPORTED_RAW_LINE_TYPE = "imported-raw-line";
 
 /** Titles are the first user message's first line, at most this long. */
 const MAX_TITLE_CHARS = 120;
@@ -38,6 +57,18 @@ export function titleOf(text: string): string {
 
 export function sessionHeaderRow({ id, createdAt, meta }: { id: string; createdAt: string | undefined; meta: ImportedSessionMeta }): SourceRow {
   return withTime({ id, role: "system", parts: [{ type: "text", text: `Imported ${meta.source} session: ${meta.title}` }], synthetic: true, uiVisible: false, meta: { ...meta } }, createdAt);
+}
+
+/**
+ * A line the importer does not know, kept as it was written (ADR 0066): a visible synthetic system
+ * row whose `meta.type` no build sends to a model, so it is searchable and exported but never part
+ * of a request. `lineType` names what the line was (`attachment:hook_output`, `response_item:web_search_call`).
+ *
+ * @example rawLineRow({ id: "u-7", createdAt, source: "claude-code", lineType: "progress", value })
+ */
+export function rawLineRow({ id, createdAt, source, lineType, value }: { id: string; createdAt: string | undefined; source: "claude-code" | "codex"; lineType: string; value: unknown }): SourceRow {
+  const text = `[${source} line of type '${lineType}', kept as written]\n${cutText(JSON.stringify(value))}`;
+  return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, meta: { type: IMPORTED_RAW_LINE_TYPE, source, lineType } }, createdAt);
 }
 
 export function compactionRow({ id, createdAt, summary, source }: { id: string; createdAt: string | undefined; summary: string | undefined; source: string }): SourceRow {
@@ -87,9 +118,32 @@ export function toolPart({ toolName, toolCallId, input, output, isError }: { too
   return { type: "dynamic-tool", toolName, toolCallId, state: "output-available", input, output: cutText(output) } as RowPart;
 }
 
+/**
+ * An image or document of the transcript as a `file` part (shown as `[image]` / `[file]`): the data
+ * URL the transcript holds when it is at most `MAX_IMPORTED_TEXT_CHARS` long, or the URL the
+ * transcript names; otherwise (bytes too large, or none) a text placeholder saying what was there.
+ *
+ * @example mediaPart({ mediaType: "image/png", data: "iVBORw0…" }) // { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBORw0…" }
+ */
+export function mediaPart({ mediaType, data, url, filename }: { mediaType: string | undefined; data?: string | undefined; url?: string | undefined; filename?: string | undefined }): RowPart {
+  const name = filename === undefined ? {} : { filename };
+  if (data !== undefined && mediaType !== undefined) {
+    const dataUrl = `data:${mediaType};base64,${data}`;
+    if (dataUrl.length <= MAX_IMPORTED_TEXT_CHARS) return { type: "file", mediaType, url: dataUrl, ...name } as RowPart;
+    return imagePlaceholder(mediaType, data.length);
+  }
+  if (url !== undefined && url.length <= MAX_IMPORTED_TEXT_CHARS) {
+    const type = mediaType ?? /^data:([^;,]+)/.exec(url)?.[1] ?? "application/octet-stream";
+    return { type: "file", mediaType: type, url, ...name } as RowPart;
+  }
+  return imagePlaceholder(mediaType, data?.length ?? url?.length);
+}
+
+/** What stands for an image or document whose bytes are not kept: `[image image/png, 3 KiB — not imported]`. */
 export function imagePlaceholder(mediaType: string | undefined, size: number | undefined): RowPart {
   const bytes = size === undefined ? "" : `, ${Math.round((size * 3) / 4 / 1024)} KiB`;
-  return { type: "text", text: `[image${mediaType === undefined ? "" : ` ${mediaType}`}${bytes} — not imported]` };
+  const kind = mediaType === undefined || mediaType.startsWith("image/") ? "image" : "file";
+  return { type: "text", text: `[${kind}${mediaType === undefined ? "" : ` ${mediaType}`}${bytes} — not imported]` };
 }
 
 /** An ISO time the row schema accepts, or undefined (the store then stamps the import time). */

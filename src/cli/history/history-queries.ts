@@ -12,7 +12,7 @@ import type { SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
-import type { HistoryStore, StoredRow, WindowSummary } from "../../store/port.js";
+import type { HistoryStore, SessionSummary, StoredRow, WindowSummary } from "../../store/port.js";
 import { itemFields } from "../../tools/session-history/history-context.js";
 import { windowEntryOf } from "../../tools/session-history/list-windows.js";
 import type { ItemEntry, ItemFields, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
@@ -38,6 +38,16 @@ export interface SessionEntry {
   floor_item: string;
   created_at: string;
   updated_at: string;
+  /**
+   * An imported session (ADR 0067): what the transcript says of it — its source session id, the
+   * time of its first and last rows (the transcript's own times, where `created_at` and
+   * `updated_at` are the store's), its git branch and first model when recorded.
+   */
+  source_session_id?: string;
+  started_at?: string;
+  ended_at?: string;
+  git_branch?: string;
+  model?: string;
   /** A sub-agent's session: its parent and the item of the parent's `task` call. */
   parent_session_id?: string;
   parent_item?: string;
@@ -55,16 +65,44 @@ export interface ReadEntry extends ItemFields {
  */
 export async function listSessions({ store }: { store: HistoryStore }): Promise<SessionEntry[]> {
   const sessions = await store.sessions();
-  return sessions.map((session) => ({
-    session_id: session.sessionId,
-    last_item: String(session.lastSeq),
-    window_count: session.windowCount,
-    floor_item: String(session.floorSeq),
-    created_at: session.createdAt,
-    updated_at: session.updatedAt,
-    ...(session.parent === undefined ? {} : { parent_session_id: session.parent.sessionId, parent_item: session.parent.itemId }),
-    ...(session.forkOf === undefined ? {} : { fork_of: session.forkOf.sessionId, fork_at_item: String(session.forkOf.atSeq) }),
-  }));
+  const entries: SessionEntry[] = [];
+  for (const session of sessions) {
+    entries.push({
+      session_id: session.sessionId,
+      last_item: String(session.lastSeq),
+      window_count: session.windowCount,
+      floor_item: String(session.floorSeq),
+      created_at: session.createdAt,
+      updated_at: session.updatedAt,
+      ...(await importedFacts(store, session)),
+      ...(session.parent === undefined ? {} : { parent_session_id: session.parent.sessionId, parent_item: session.parent.itemId }),
+      ...(session.forkOf === undefined ? {} : { fork_of: session.forkOf.sessionId, fork_at_item: String(session.forkOf.atSeq) }),
+    });
+  }
+  return entries;
+}
+
+/**
+ * An imported session's facts from its hidden first row (the importer's header), or nothing. After
+ * a manual reset the start time is left out: it belongs to rows behind the privacy floor (ADR 0046).
+ */
+async function importedFacts(store: HistoryStore, session: SessionSummary): Promise<Partial<SessionEntry>> {
+  if (session.forkOf !== undefined) return {};
+  const first = await store.read(session.sessionId, 1, { includeCleared: true });
+  const meta = first?.meta;
+  if (first === undefined || meta?.type !== "imported-session" || first.synthetic !== true) return {};
+  const last = session.lastSeq <= 1 ? first : await store.read(session.sessionId, session.lastSeq, { includeCleared: true });
+  const text = (key: string) => (typeof meta[key] === "string" && meta[key] !== "" ? (meta[key] as string) : undefined);
+  const facts: Partial<SessionEntry> = {};
+  const sourceSessionId = text("sourceSessionId");
+  if (sourceSessionId !== undefined) facts.source_session_id = sourceSessionId;
+  if (session.floorSeq === 0) facts.started_at = first.createdAt;
+  facts.ended_at = last?.createdAt ?? session.updatedAt;
+  const gitBranch = text("gitBranch");
+  if (gitBranch !== undefined) facts.git_branch = gitBranch;
+  const model = text("model");
+  if (model !== undefined) facts.model = model;
+  return facts;
 }
 
 /**

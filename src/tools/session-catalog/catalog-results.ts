@@ -22,15 +22,19 @@ export interface SessionEntry {
   source: SessionSource;
   title: string | null;
   project: string | null;
+  /** Imported sessions: the git branch the transcript records, else null. */
+  git_branch: string | null;
+  /** Imported sessions: the model of the first turn, else null. */
+  model: string | null;
+  /** A sub-agent's session: its parent session and the item id of the call that started it (a `task` call, an imported sub-agent's call), else null. */
+  parent_session_id: string | null;
+  parent_item_id: string | null;
   started_at: string;
   ended_at: string;
   window_count: number;
-  /** A sub-agent's session: its parent session and the item id of the `task` call that started it. */
-  parent_session_id?: string;
-  parent_item_id?: string;
-  /** A fork: its origin session and the last item it shares with it (ADR 0059). */
-  fork_of_session_id?: string;
-  fork_at_item?: string;
+  /** A fork: its origin session and the last item it shares with it (ADR 0059), else null. */
+  fork_of_session_id: string | null;
+  fork_at_item: string | null;
 }
 
 interface SessionPageFields {
@@ -88,17 +92,14 @@ export function sessionEntry(descriptor: SessionDescriptor): SessionEntry {
     source: descriptor.source,
     title: descriptor.title,
     project: descriptor.project,
+    git_branch: descriptor.gitBranch,
+    model: descriptor.model,
+    parent_session_id: descriptor.summary.parent?.sessionId ?? null,
+    parent_item_id: descriptor.summary.parent?.itemId ?? null,
     started_at: descriptor.startedAt,
     ended_at: descriptor.endedAt,
     window_count: descriptor.windowCount,
-    ...lineageFields(descriptor.summary),
-  };
-}
-
-/** The lineage of a session as entry fields; none for a session that is neither a child nor a fork. */
-function lineageFields({ parent, forkOf }: SessionDescriptor["summary"]): Partial<SessionEntry> {
-  return {
-    ...(parent === undefined ? {} : { parent_session_id: parent.sessionId, parent_item_id: parent.itemId }),
-    ...(forkOf === undefined ? {} : { fork_of_session_id: forkOf.sessionId, fork_at_item: String(forkOf.atSeq) }),
+    fork_of_session_id: descriptor.summary.forkOf?.sessionId ?? null,
+    fork_at_item: descriptor.summary.forkOf === undefined ? null : String(descriptor.summary.forkOf.atSeq),
   };
 }

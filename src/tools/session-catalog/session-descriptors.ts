@@ -24,6 +24,7 @@ export type SessionSource = (typeof SESSION_SOURCES)[number];
 const IMPORTED_SESSION_TYPE = "imported-session";
 const MAX_PROJECT_CHARS = 300;
 const MAX_TITLE_CHARS = 120;
+const MAX_FACT_CHARS = 200;
 
 export interface SessionDescriptor {
   sessionId: string;
@@ -36,6 +37,10 @@ export interface SessionDescriptor {
   title: string | null;
   /** The folder the agent ran in, when known. */
   project: string | null;
+  /** An imported session: the git branch it started on, when the transcript records it. */
+  gitBranch: string | null;
+  /** An imported session: the model of its first turn, when the transcript records it. */
+  model: string | null;
   /**
    * Time of the session's first row (an imported session: the source's own time); with a manual
    * reset, when the reset's window began.
@@ -121,11 +126,12 @@ export class SessionCatalog {
     const headerProject = header === undefined ? undefined : header["project"];
     const project = typeof headerProject === "string" ? sliceSafe(headerProject, 0, MAX_PROJECT_CHARS) : header === undefined ? (this.projectDirectory ?? null) : null;
     const endedAt = last?.createdAt ?? summary.updatedAt;
+    const facts = { gitBranch: headerText(header, "gitBranch"), model: headerText(header, "model") };
     if (summary.floorSeq === 0) {
-      return { sessionId, source, title, project, startedAt: first?.createdAt ?? summary.createdAt, endedAt, windowCount: summary.windowCount, summary };
+      return { sessionId, source, title, project, ...facts, startedAt: first?.createdAt ?? summary.createdAt, endedAt, windowCount: summary.windowCount, summary };
     }
     const visible = await this.windowsAfterFloor(sessionId);
-    return { sessionId, source, title, project, startedAt: visible.startedAt ?? endedAt, endedAt, windowCount: visible.count, summary };
+    return { sessionId, source, title, project, ...facts, startedAt: visible.startedAt ?? endedAt, endedAt, windowCount: visible.count, summary };
   }
 
   /** The first line of the first user message after the floor (the store applies it), or null. */
@@ -157,6 +163,12 @@ export class SessionCatalog {
       beforeWindow = oldest.windowId;
     }
   }
+}
+
+/** A short text fact of an imported session's header (git branch, model), or null. */
+function headerText(header: Record<string, unknown> | undefined, key: string): string | null {
+  const value = header?.[key];
+  return typeof value === "string" && value !== "" ? sliceSafe(value, 0, MAX_FACT_CHARS) : null;
 }
 
 function sourceOf(value: unknown): SessionSource {
