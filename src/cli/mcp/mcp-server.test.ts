@@ -71,7 +71,14 @@ describe("ctxwin mcp", () => {
     const native = await mcp.history({ action: "list_sessions", project: folder, source: "ctxwin", limit: 50 });
     // The reset hides the native session's start: its title is the first user message after the floor.
     expect(native.result["sessions_total"]).toBe(CROWD + 1);
-    const oldest = await mcp.history({ action: "list_sessions", project: folder, source: "ctxwin", ...(native.result["next"] as object) });
+    // Pages within 16 KiB: the native session, the oldest, is on the last one.
+    let oldest = native;
+    for (let pages = 1; oldest.result["next"] !== null; pages += 1) {
+      expect(pages).toBeLessThan(10);
+      expect(bytes(JSON.stringify(oldest.result))).toBeLessThanOrEqual(16 * 1024);
+      expect(JSON.stringify(oldest.result)).not.toContain(CLEARED);
+      oldest = await mcp.history({ action: "list_sessions", project: folder, source: "ctxwin", ...(oldest.result["next"] as object) });
+    }
     expect(oldest.result["sessions"]).toContainEqual(expect.objectContaining({ session_id: "native", title: "after the reset: lantern", project: folder }));
     expect(JSON.stringify(oldest.result)).not.toContain(CLEARED);
     const old = await mcp.history({ action: "list_sessions", until: "2000-01-01" });
