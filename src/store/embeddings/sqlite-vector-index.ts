@@ -27,8 +27,8 @@ CREATE TABLE IF NOT EXISTS ctxwin_embeddings (
 `;
 
 /** Candidates the bit index proposes per wanted row, before exact rescoring. */
-const CANDIDATES_PER_ROW = 8;
-const MIN_CANDIDATES = 200;
+const CANDIDATES_PER_ROW = 4;
+const MIN_CANDIDATES = 100;
 /** vec0's largest `k`. */
 const MAX_CANDIDATES = 4_096;
 
@@ -166,9 +166,16 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
       const high = Math.min(highSeq, Number.MAX_SAFE_INTEGER);
       if (bitsUsable(record.model_key, record.dimensions)) {
         const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_ROW));
-        const candidates = db
-          .prepare(`SELECT rowid AS id FROM ${bitTableOf(record.model_key)} WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND session_id = ? AND seq > ? AND seq < ?`)
-          .all(asBlob(vector), k, sessionId, BigInt(lowSeq), BigInt(high)) as { id: number }[];
+        // vec0's seq filter costs more than the distances: leave it out when the bounds hold every row.
+        const whole = lowSeq <= 0 && high >= Number.MAX_SAFE_INTEGER;
+        const table = bitTableOf(record.model_key);
+        const candidates = (
+          whole
+            ? db.prepare(`SELECT rowid AS id FROM ${table} WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND session_id = ?`).all(asBlob(vector), k, sessionId)
+            : db
+                .prepare(`SELECT rowid AS id FROM ${table} WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND session_id = ? AND seq > ? AND seq < ?`)
+                .all(asBlob(vector), k, sessionId, BigInt(lowSeq), BigInt(high))
+        ) as { id: number }[];
         const rescored = db
           .prepare("SELECT seq, 1 - vec_distance_cosine(vector, ?) AS similarity FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))")
           .all(asBlob(vector), JSON.stringify(candidates.map((candidate) => candidate.id))) as NearestRow[];

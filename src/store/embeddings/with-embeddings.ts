@@ -24,7 +24,7 @@ import { fuseRankings } from "./fuse-rankings.js";
 import type { VectorIndex } from "./vector-index.js";
 
 /** Rows each ranking contributes to the fusion, at least. */
-const MIN_POOL = 50;
+const MIN_POOL = 30;
 
 const isEmbeddingMode = (mode: unknown): mode is "hybrid" | "semantic" => mode === "hybrid" || mode === "semantic";
 

@@ -143,7 +143,7 @@ export function permissiveInputSchema({ hybrid = false }: { hybrid?: boolean } =
 }
 
 /** The advertised `mode` of a store without an embedding model: 'hybrid' is not offered (ADR 0063). */
-const lexicalMode = z
+export const lexicalMode = z
   .enum(["literal", "ranked"])
   .nullish()
   .describe("search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first.");
