@@ -113,8 +113,9 @@ export function createEmbeddingWorker({
       vectors = result.vectors.map((vector, position) => ({ ...(owners[position] as { seq: number; chunk: number }), vector }));
     }
     if (dimensions === undefined) {
-      // No text yet and no vectors ever: nothing to learn the dimension from; come back later.
-      return page.rows.length === 0 ? undefined : countRows(page.rows, throughSeq);
+      if (page.rows.length === 0) return undefined;
+      // Rows without text before any vector: one tiny call learns the model's dimension, so the mark can move past them.
+      dimensions = (await embedWithRetries(["ctxwin"])).dimensions;
     }
     index.write({ sessionId, incarnation: start.incarnation, model: modelId, dimensions, throughSeq, vectors });
     const rows = countRows(page.rows, throughSeq);

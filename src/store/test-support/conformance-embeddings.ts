@@ -195,6 +195,16 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       expect(model.calls.length).toBe(calls);
     });
 
+    it("moves past rows without text before the first vector", async () => {
+      const store = openStore({ model: createSynonymEmbeddingModel(), ...quiet, batchSize: 4 });
+      const hidden = Array.from({ length: 6 }, () => text("internal note", { uiVisible: false, synthetic: true }));
+      await store.append("s", [...hidden, text("OAuth sign-in")]);
+      await store.embeddings?.idle();
+      expect(await store.embeddings?.pendingRows("s")).toBe(0);
+      const page = await store.search("s", { query: "login", mode: "semantic" });
+      expect(page.hits.map((hit) => hit.row.seq)).toEqual([7]);
+    });
+
     it("drops a deleted session's vectors", async () => {
       const store = openStore({ model: createSynonymEmbeddingModel(), ...quiet });
       await store.append("s", transcript);
