@@ -66,6 +66,11 @@ export type {
   SearchHit,
   SearchOptions,
   SearchPage,
+  SearchEmbeddingsNote,
+  EmbeddingSearchMode,
+  EmbeddingDiagnostics,
+  EmbeddingProgress,
+  EmbeddingsControl,
   SessionParent,
   SessionSummary,
   SessionsOptions,
@@ -79,6 +84,8 @@ export type {
 export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
 export { ForkRefusedError, SessionHasForksError, type ForkRefusal } from "./store/lineage/lineage-errors.js";
 export { TASK_TOOL_NAME, type SubagentDefinition, type SubagentSettings, type TaskResult } from "./session/subagents/subagent-types.js";
+export { EmbeddingMismatchError, EmbeddingProviderError } from "./store/embeddings/embedding-errors.js";
+export type { EmbeddingsOptions } from "./store/embeddings/embeddings-options.js";
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";
@@ -177,7 +184,7 @@ export { createBudgetPolicy, modelKey, type BudgetEvaluation, type BudgetEvaluat
 export { COMPACTION_INSTRUCTION, type CompactResult } from "./session/compaction.js";
 export { isContextExceededError } from "./session/context-exceeded.js";
 export { CompactionError, ContextExceededError, ProviderCallError, RequestOverCeilingError, SessionStoreError } from "./session/errors.js";
-export { SESSION_HISTORY_DESCRIPTION, executeSessionHistory, sessionHistoryTool, type SessionHistoryToolOptions } from "./tools/session-history/session-history-tool.js";
+export { HYBRID_SEARCH_DESCRIPTION, SESSION_HISTORY_DESCRIPTION, executeSessionHistory, sessionHistoryTool, type SessionHistoryToolOptions } from "./tools/session-history/session-history-tool.js";
 export { NEW_CONTEXT_DESCRIPTION, newContextTool, type NewContextRequester, type NewContextResult } from "./tools/new-context/new-context-tool.js";
 export { HANDOFF_NOTE_MAX_CHARS, MIN_STEPS_AFTER_REQUESTED, NEW_CONTEXT_TOOL_NAME, checkHandoffNote, checkNewContextRequest, handoffNoteText, type NewContextCheck } from "./core/rollover/new-context.js";
 export { SESSION_HISTORY_ACTIONS, SessionHistoryInputSchema, type SessionHistoryAction, type SessionHistoryInput } from "./tools/session-history/input-schema.js";

@@ -267,7 +267,7 @@ function requireLimit({ key, shown, contextLimit, catalog }: { key: string; show
   throw new ModelConfigError(`the context limit of ${shown} is unknown: pass --context-limit <tokens> (the window the model or server was started with, e.g. --context-limit 32768).`);
 }
 
-function checkBaseUrl(text: string, flag = "--base-url"): string {
+export function checkBaseUrl(text: string, flag = "--base-url"): string {
   let url: URL;
   try {
     url = new URL(text.trim());

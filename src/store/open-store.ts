@@ -10,12 +10,21 @@ import { StoreOptionsError } from "./errors.js";
 import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
 import { isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
 import { assertKnownStoreOptions, chooseBackend } from "./store-option-keys.js";
+import { checkEmbeddingsOptions, type EmbeddingsOptions } from "./embeddings/embeddings-options.js";
+import { createMemoryVectorIndex } from "./embeddings/memory-vector-index.js";
+import { createSqliteVectorIndex } from "./embeddings/sqlite-vector-index.js";
+import { withEmbeddings, withoutEmbeddings } from "./embeddings/with-embeddings.js";
 
 /** Default location of the database inside a project directory. */
 export const DEFAULT_STORE_PATH = path.join(".ctxwin", "ctxwin.db");
 
 export interface SqliteOpenOptions {
   backend?: "sqlite";
+  /**
+   * An AI SDK embedding model for hybrid and semantic search (ADR 0063): rows are embedded in the
+   * background after they commit; without it nothing is sent anywhere.
+   */
+  embeddings?: EmbeddingsOptions;
   /** Database file; default `<directory>/.ctxwin/ctxwin.db`. */
   path?: string;
   /** Project directory used when `path` is not given; default the current directory. */
@@ -38,6 +47,8 @@ export interface SqliteOpenOptions {
 
 export interface MemoryOpenOptions extends MemoryStoreOptions {
   backend: "memory";
+  /** An AI SDK embedding model for hybrid and semantic search (ADR 0063). */
+  embeddings?: EmbeddingsOptions;
 }
 
 export interface PostgresOpenOptions extends PostgresStoreOptions {
@@ -63,7 +74,15 @@ export type OpenStoreOptions = SqliteOpenOptions | MemoryOpenOptions | PostgresO
 export function openStore(given: OpenStoreOptions = {}): HistoryStore {
   const options = withDatabaseUrlFromEnvironment(given);
   const backend = chooseBackend(options as Record<string, unknown>);
+  if (backend === "postgres" && (options as Record<string, unknown>)["embeddings"] !== undefined) {
+    throw new StoreOptionsError(
+      "openStore: embeddings are not yet supported on the postgres backend (pgvector support is planned); use the sqlite or memory backend for hybrid search. Nothing was opened.",
+      ["embeddings"],
+    );
+  }
   assertKnownStoreOptions(backend, options as Record<string, unknown>);
+  const embeddingsGiven = (options as Record<string, unknown>)["embeddings"];
+  const embeddings = embeddingsGiven === undefined ? undefined : checkEmbeddingsOptions(embeddingsGiven);
   if (backend === "postgres") {
     const { backend: _backend, ...given } = options as PostgresOpenOptions;
     const postgresOptions = typeof given.url === "string" ? { ...given, ...schemaFromUrl(given.url, given.schema) } : given;
@@ -75,14 +94,27 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
         `openStore: schema must be a lower-case PostgreSQL name (letters, digits, '_', at most 63, not starting with 'pg_'); got ${JSON.stringify(postgresOptions.schema)}. Nothing was opened.`,
       );
     }
-    return createPostgresStore(postgresOptions);
+    return withoutEmbeddings(createPostgresStore(postgresOptions));
   }
   if (options.backend === "memory") {
-    const { backend: _backend, ...memoryOptions } = options;
-    return createMemoryStore(memoryOptions);
+    const { backend: _backend, embeddings: _embeddings, ...memoryOptions } = options;
+    const store = createMemoryStore(memoryOptions);
+    return embeddings === undefined ? withoutEmbeddings(store) : withEmbeddings(store, { ...embeddings, index: createMemoryVectorIndex() });
   }
-  const { backend: _backend, path: file, directory = process.cwd(), ...sqliteOptions } = options as SqliteOpenOptions;
-  return createSqliteStore({ ...sqliteOptions, path: path.resolve(file ?? path.join(directory, DEFAULT_STORE_PATH)) });
+  const { backend: _backend, embeddings: _embeddings, path: file, directory = process.cwd(), ...sqliteOptions } = options as SqliteOpenOptions;
+  const resolved = path.resolve(file ?? path.join(directory, DEFAULT_STORE_PATH));
+  const store = createSqliteStore({ ...sqliteOptions, path: resolved });
+  if (embeddings === undefined) return withoutEmbeddings(store);
+  const readOnly = sqliteOptions.readOnly === true;
+  let index;
+  try {
+    index = createSqliteVectorIndex({ path: resolved, readOnly, ...(sqliteOptions.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: sqliteOptions.busyTimeoutMs }), useExtension: embeddings.sqliteVec !== false });
+  } catch (error) {
+    // The SQLite store closes synchronously inside its async wrapper: nothing is left running.
+    void store.close();
+    throw error;
+  }
+  return withEmbeddings(store, { ...embeddings, index, readOnly, location: resolved });
 }
 
 /** Environment variable naming the PostgreSQL server to use when no store is given explicitly. */

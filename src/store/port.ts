@@ -125,9 +125,16 @@ export interface ItemPage {
   skipped: number;
 }
 
+/**
+ * Search modes that use an embedding model (ADR 0063): `hybrid` fuses BM25 and vector
+ * similarity, `semantic` ranks by vector similarity alone. A store opened without
+ * `embeddings` answers them with ranked word search and says so in `SearchPage.embeddings`.
+ */
+export type EmbeddingSearchMode = "hybrid" | "semantic";
+
 export interface SearchOptions extends FloorOptions {
   query: string;
-  mode: SearchMode;
+  mode: SearchMode | EmbeddingSearchMode;
   windowId?: string;
   /** Only rows with seq less than this. */
   beforeSeq?: number;
@@ -161,6 +168,21 @@ export interface SearchPage {
    * again with `beforeSeq: resumeBeforeSeq` to continue below the rows it read.
    */
   resumeBeforeSeq?: number;
+  /** Set for `hybrid` and `semantic` searches: whether vectors took part, and what they missed. */
+  embeddings?: SearchEmbeddingsNote;
+}
+
+/** How a `hybrid` or `semantic` search used the embedding model (ADR 0063). */
+export interface SearchEmbeddingsNote {
+  /** `used`: vectors took part in the ranking; `unavailable`: ranked word search alone, see `message`. */
+  status: "used" | "unavailable";
+  /** The embedding model's id (`provider:modelId`), when one is configured. */
+  model?: string;
+  dimensions?: number;
+  /** Rows of the searched range not embedded yet: only word search can find them. */
+  pendingRows: number;
+  /** What a reader should know (why vectors were not used, rows still pending). */
+  message?: string;
 }
 
 export interface SessionSummary {
@@ -225,9 +247,54 @@ export interface HistoryStore {
   deleteSession(sessionId: string): Promise<boolean>;
   /** Counters of problems worked around since the store was opened. */
   diagnostics(): StoreDiagnostics;
+  /** Set when the store was opened with `embeddings` (ADR 0063): the background embedder. */
+  readonly embeddings?: EmbeddingsControl;
   close(): Promise<void>;
 }
 
 export interface StoreDiagnostics {
   corruptRowsSkipped: number;
+  /** Set when the store was opened with `embeddings`. */
+  embeddings?: EmbeddingDiagnostics;
+}
+
+/** What the background embedder did since the store was opened (ADR 0063). */
+export interface EmbeddingDiagnostics {
+  model: string;
+  /** Learned from the provider's first answer (or the stored vectors). */
+  dimensions: number | undefined;
+  /** `sqlite-vec` (the extension), `sqlite-js` (vectors in SQLite, scored in JavaScript), `memory`. */
+  index: "sqlite-vec" | "sqlite-js" | "memory";
+  embeddedRows: number;
+  providerCalls: number;
+  /** Failed provider calls (each retried with backoff), and the last failure's message. */
+  failures: number;
+  lastError?: string;
+  /** Sessions waiting for the embedder. */
+  queuedSessions: number;
+}
+
+/** The background embedder of a store opened with `embeddings` (ADR 0063). */
+export interface EmbeddingsControl {
+  /** `provider:modelId` of the configured model. */
+  readonly model: string;
+  /** Resolves when every queued session has been embedded (or has given up until the next append). */
+  idle(): Promise<void>;
+  /**
+   * Embeds every row not embedded yet with this model, session by session, and resolves with the
+   * counts; resumable (progress is stored with the vectors) and idempotent. Throws
+   * `EmbeddingProviderError` when the provider keeps failing.
+   */
+  backfill(options?: { sessionIds?: readonly string[]; onProgress?: (progress: EmbeddingProgress) => void }): Promise<EmbeddingProgress>;
+  /** Rows of `sessionId` not embedded with this model yet. */
+  pendingRows(sessionId: string): Promise<number>;
+}
+
+export interface EmbeddingProgress {
+  sessions: number;
+  sessionsDone: number;
+  /** Rows embedded by this call. */
+  embeddedRows: number;
+  /** Rows still to embed (an estimate from each session's last seq). */
+  pendingRows: number;
 }

@@ -10,8 +10,8 @@ export type StoreBackendName = "sqlite" | "memory" | "postgres";
 const shared = ["backend", "now", "generateId", "maxRowBytes"] as const;
 
 export const STORE_OPTION_KEYS: Readonly<Record<StoreBackendName, readonly string[]>> = {
-  sqlite: [...shared, "path", "directory", "durability", "busyTimeoutMs", "onWarning", "readOnly"],
-  memory: [...shared],
+  sqlite: [...shared, "embeddings", "path", "directory", "durability", "busyTimeoutMs", "onWarning", "readOnly"],
+  memory: [...shared, "embeddings"],
   postgres: [...shared, "url", "schema", "ssl", "maxConnections", "connectTimeoutMs", "statementTimeoutMs", "queryTimeoutMs", "onWarning", "readOnly"],
 };
 

@@ -13,7 +13,8 @@ import { ModelConfigError, parseContextLimit, parseMaxRetries, parsePromptCache 
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
 import { assertSessionId } from "../../core/row.js";
-import { openStore } from "../../store/open-store.js";
+import { openStore, type OpenStoreOptions } from "../../store/open-store.js";
+import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, describeStoreOptions, storeOptionsOf } from "../store-flag.js";
 import type { HistoryStore } from "../../store/port.js";
 import { defaultMemoryRoot } from "../../tools/memory/layout.js";
@@ -41,6 +42,8 @@ export interface ChatFlags {
   providerStore?: boolean;
   promptCache?: string;
   newContextTool?: boolean;
+  embeddingModel?: string;
+  embeddingBaseUrl?: string;
 }
 
 /** The process seams: streams, environment and Ctrl-C source. */
@@ -76,6 +79,8 @@ export function registerChatCommand({ program, host = realProcess }: { program: 
     .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
     .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
     .option("--new-context-tool", "give the agent the new_context tool, with which it asks for a fresh window itself (e.g. after finishing a sub-task)")
+    .option("--embedding-model <provider:id>", "embed the transcript in the background and give session_history mode 'hybrid' (openai:<id>, google:<id>, or <id> with --embedding-base-url)")
+    .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
 }
@@ -102,7 +107,8 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     assertSessionId(sessionId);
 
     const storeOptions = storeOptionsOf({ store: flags.store, directory });
-    store = openStore(storeOptions);
+    const embeddingModel = resolveEmbeddingModel({ embeddingModel: flags.embeddingModel, embeddingBaseUrl: flags.embeddingBaseUrl, env: host.env });
+    store = openStore(embeddingModel === undefined ? storeOptions : ({ ...storeOptions, embeddings: { model: embeddingModel, onWarning: (message: string) => output.problem(message) } } as OpenStoreOptions));
     const existing = await store.session(sessionId);
     const memoryRoot = defaultMemoryRoot({ directory });
     const session = createWorkspaceAgent({

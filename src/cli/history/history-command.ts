@@ -7,7 +7,8 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 import type { RowRole } from "../../core/row.js";
 import { SEARCH_ROLES } from "../../core/search-filter.js";
 import type { SearchMode } from "../../core/search-query.js";
-import type { HistoryStore } from "../../store/port.js";
+import type { EmbeddingSearchMode, HistoryStore } from "../../store/port.js";
+import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { EXPORT_FORMATS, exportSession, type ExportFormat } from "./export-session.js";
 import { formatHits, formatItems, formatRead, formatSessions, formatWindows } from "./format-human.js";
 import { HistoryCommandError } from "./history-errors.js";
@@ -29,6 +30,10 @@ interface CommonOptions {
 
 interface SearchFlags {
   ranked?: boolean;
+  hybrid?: boolean;
+  semantic?: boolean;
+  embeddingModel?: string;
+  embeddingBaseUrl?: string;
   newest?: boolean;
   role?: RowRole;
   tool?: string;
@@ -111,17 +116,24 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       .argument("<session>", "session id")
       .argument("<text>", "text to look for")
       .option("--ranked", "match any of the words (stemmed), most relevant first, instead of the exact text")
-      .option("--newest", "with --ranked: the same hits newest first")
+      .option("--hybrid", "words and meaning (with --embedding-model), most relevant first")
+      .option("--semantic", "meaning alone (with --embedding-model), most similar first")
+      .option("--embedding-model <provider:id>", "the model the store was embedded with: openai:<id>, google:<id>, or <id> with --embedding-base-url")
+      .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
+      .option("--newest", "with --ranked or --hybrid: the same hits newest first")
       .addOption(new Option("--role <role>", "only items of this role").choices(SEARCH_ROLES))
       .option("--tool <name>", "only items calling this tool (any case): the call and its result")
       .option("--limit <count>", `most hits to show (default ${DEFAULT_SEARCH_LIMIT})`, parseSearchLimit),
   ).action((session: string, text: string, options: CommonOptions & SearchFlags) =>
     run(options, async ({ store }) => {
-      const mode: SearchMode = options.ranked === true ? "ranked" : "literal";
+      const modes = (["ranked", "hybrid", "semantic"] as const).filter((name) => options[name] === true);
+      if (modes.length > 1) throw new HistoryCommandError(`choose one of --ranked, --hybrid and --semantic; got ${modes.map((name) => `--${name}`).join(" and ")}.`);
+      const mode: SearchMode | EmbeddingSearchMode = modes[0] ?? "literal";
       if (options.newest === true && mode === "literal") throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
       const hits = await searchEntries(await scopeOf(store, session, options), {
         query: text,
         mode,
+        onNote: (note) => output.stderr(`ctxwin history: ${note}\n`),
         limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
         filter: { role: options.role, toolName: options.tool },
         ...(options.newest === true ? { order: "newest" as const } : {}),
@@ -194,10 +206,16 @@ function scopeOf(store: HistoryStore, sessionId: string, options: CommonOptions)
 
 /** Opens the store, runs one command, prints its result, and turns failures into one stderr line and exit code 1. */
 function runner(output: HistoryOutput) {
-  return async (options: CommonOptions, body: (context: { store: HistoryStore }) => Promise<unknown>, { writable = false }: { writable?: boolean } = {}): Promise<void> => {
+  return async (
+    options: CommonOptions & { embeddingModel?: string; embeddingBaseUrl?: string },
+    body: (context: { store: HistoryStore }) => Promise<unknown>,
+    { writable = false }: { writable?: boolean } = {},
+  ): Promise<void> => {
     let store: HistoryStore | undefined;
     try {
+      const model = resolveEmbeddingModel({ embeddingModel: options.embeddingModel, embeddingBaseUrl: options.embeddingBaseUrl });
       store = openProjectStore({
+        ...(model === undefined ? {} : { embeddings: { model, onWarning: (message: string) => output.stderr(`ctxwin history: ${message}\n`) } }),
         ...(options.dir === undefined ? {} : { directory: options.dir }),
         ...(options.store === undefined ? {} : { store: options.store }),
         readOnly: !writable,

@@ -12,7 +12,7 @@ import type { SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
-import type { HistoryStore, SessionSummary, StoredRow, WindowSummary } from "../../store/port.js";
+import type { EmbeddingSearchMode, HistoryStore, SessionSummary, StoredRow, WindowSummary } from "../../store/port.js";
 import { itemFields } from "../../tools/session-history/history-context.js";
 import { windowEntryOf } from "../../tools/session-history/list-windows.js";
 import type { ItemEntry, ItemFields, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
@@ -231,11 +231,19 @@ export async function listItemEntries(scope: HistoryScope, windowId: string): Pr
  */
 export async function searchEntries(
   scope: HistoryScope,
-  { query, mode, limit, filter = {}, order }: { query: string; mode: SearchMode; limit: number; filter?: SearchFilter; order?: SearchOrder },
+  {
+    query,
+    mode,
+    limit,
+    filter = {},
+    order,
+    onNote,
+  }: { query: string; mode: SearchMode | EmbeddingSearchMode; limit: number; filter?: SearchFilter; order?: SearchOrder; onNote?: (note: string) => void },
 ): Promise<SearchHitEntry[]> {
   const narrowing = { filter, ...(order === undefined ? {} : { order }) };
   const result = await findSnippetHits({ store: scope.store, sessionId: scope.sessionId, query, mode, limit, includeCleared: scope.includeCleared, ...narrowing });
   if (result.status === "invalid-query") throw new HistoryCommandError(result.message);
+  if (result.note !== undefined) onNote?.(result.note);
   return result.hits.map(searchHitEntry);
 }
 

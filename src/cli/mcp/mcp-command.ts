@@ -8,6 +8,7 @@ import path from "node:path";
 import { Option, type Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { USAGE_EXIT_CODE } from "../command-line.js";
+import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type OpenStoreOptions } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { importFiles } from "../../import/import-files.js";
@@ -36,6 +37,8 @@ export interface McpCommandOptions {
   import?: string;
   importPath?: string[];
   importInterval?: string;
+  embeddingModel?: string;
+  embeddingBaseUrl?: string;
 }
 
 const IMPORT_SOURCES = ["claude-code", "codex"] as const;
@@ -92,6 +95,8 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
     .option("--import <format>", "before answering, import new lines of claude-code or codex transcripts into the store")
     .option("--import-path <paths...>", "--import: transcript files or folders (default: ~/.claude/projects or ~/.codex/sessions)")
     .option("--import-interval <seconds>", "--import: at most one import per this many seconds (default: 5)", "5")
+    .option("--embedding-model <provider:id>", "offer hybrid search with this embedding model (openai:<id>, google:<id>, or <id> with --embedding-base-url); fill vectors with `ctxwin embed`")
+    .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
     .action(async (options: McpCommandOptions, command: Command) => {
       const checked = checkImportOptions(options);
       if ("problem" in checked) command.error(checked.problem, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.mcp.options" });
@@ -108,7 +113,11 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
       // Loaded here, not at start-up: every other ctxwin command starts without the MCP SDK.
       const { StdioLineTransport } = await import("./stdio-line-transport.js");
       const { createCtxwinMcpServer } = await import("./mcp-server.js");
-      const store: HistoryStore = openStore(storeOptions);
+      const embeddingModel = resolveEmbeddingModel({ embeddingModel: options.embeddingModel, embeddingBaseUrl: options.embeddingBaseUrl });
+      const store: HistoryStore = openStore({
+        ...storeOptions,
+        ...(embeddingModel === undefined ? {} : { embeddings: { model: embeddingModel, onWarning: (message: string) => process.stderr.write(`ctxwin mcp: ${message}\n`) } }),
+      } as OpenStoreOptions);
       let freshener: ImportFreshener | undefined;
       try {
         if (importFormat !== undefined) {

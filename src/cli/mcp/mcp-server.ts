@@ -11,6 +11,8 @@ import { createMemoryExecutor, type MemoryExecutor } from "../../tools/memory/me
 import { MEMORY_TOOL_NAME, memoryInputSchema } from "../../tools/memory/memory-tool.js";
 import { formatMemoryResult } from "../../tools/memory/results.js";
 import { CatalogInputSchema } from "../../tools/session-catalog/catalog-input.js";
+import { lexicalMode } from "../../tools/session-history/input-schema.js";
+import { HYBRID_SEARCH_DESCRIPTION } from "../../tools/session-history/session-history-tool.js";
 import { STORE_HISTORY_DESCRIPTION, createStoreHistory, type StoreHistory } from "../../tools/session-catalog/store-history.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
 import { advertisedSchema } from "./advertised-schema.js";
@@ -50,8 +52,9 @@ export function createCtxwinMcpServer({ store, projectDirectory, memory, beforeC
     SESSION_HISTORY_TOOL_NAME,
     {
       title: "Session history",
-      description: STORE_HISTORY_DESCRIPTION,
-      inputSchema: advertisedSchema(CatalogInputSchema),
+      // 'hybrid' is offered only when the store has an embedding model (ADR 0063).
+      description: store.embeddings === undefined ? STORE_HISTORY_DESCRIPTION : `${STORE_HISTORY_DESCRIPTION} ${HYBRID_SEARCH_DESCRIPTION}`,
+      inputSchema: advertisedSchema(store.embeddings === undefined ? CatalogInputSchema.extend({ mode: lexicalMode }) : CatalogInputSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (input) =>

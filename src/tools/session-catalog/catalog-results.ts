@@ -73,7 +73,7 @@ export interface SessionHits {
 export interface SearchSessionsResult extends SessionPageFields {
   action: "search";
   scope: "all_sessions";
-  mode: "literal" | "ranked";
+  mode: "literal" | "ranked" | "hybrid";
   /** Sessions looked into by this call (from `session_offset` on). */
   sessions_searched: number;
   results: SessionHits[];

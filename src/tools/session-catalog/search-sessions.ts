@@ -61,7 +61,7 @@ export async function searchSessions({
     if (!result.ok) return invalid(result.error.code === "invalid_query" ? "invalid_query" : "invalid_input", result.error.message);
     // A session without hits is left out, unless its search stopped at the literal scan bound
     // (ADR 0051): then it is listed with no hits and more_hits_in_session, never passed over silently.
-    if (result.hits.length === 0 && result.note === undefined) continue;
+    if (result.hits.length === 0 && (result.note === undefined || result.mode === "hybrid")) continue;
     found += result.hits.length;
     groups.push({
       position,

@@ -57,7 +57,7 @@ function takingTurns(lists: readonly SearchHitEntry[][]): SearchHitEntry[] {
 
 /** This session's next page after the own hits the merged page kept. */
 function ownNext(own: SearchResult, kept: readonly SearchHitEntry[]): SearchResult["next"] {
-  if (own.mode === "ranked") return { offset: kept.length };
+  if (own.mode !== "literal") return { offset: kept.length };
   const oldest = kept.at(-1) ?? own.hits[0];
   const item = oldest === undefined ? undefined : kept.length > 0 ? oldest.item_id : String(Number(oldest.item_id) + 1);
   return item === undefined ? null : { before_item: item };

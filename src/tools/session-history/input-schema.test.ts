@@ -5,12 +5,16 @@ import { SessionHistoryInputSchema, checkInput, describeValue, permissiveInputSc
 import { SESSION_HISTORY_DESCRIPTION, sessionHistoryTool } from "./session-history-tool.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
+import { createSynonymEmbeddingModel } from "../../store/test-support/synonym-embedding-model.js";
 
 describe("session_history input schema", () => {
   it("shows the model exactly the strict schema: typed fields, only action required, optional fields nullable", async () => {
     const historyTool = sessionHistoryTool({ store: openStore({ backend: "memory" }), sessionId: "s1" });
     const advertised = await asSchema(historyTool.inputSchema).jsonSchema;
-    expect(advertised).toEqual(await asSchema(SessionHistoryInputSchema).jsonSchema);
+    // With an embedding model the advertised schema is the strict one; without, `mode` leaves out 'hybrid' (ADR 0063).
+    const withHybrid = sessionHistoryTool({ store: openStore({ backend: "memory", embeddings: { model: createSynonymEmbeddingModel() } }), sessionId: "s1" });
+    expect(await asSchema(withHybrid.inputSchema).jsonSchema).toEqual(await asSchema(SessionHistoryInputSchema).jsonSchema);
+    expect(JSON.stringify((advertised as { properties: Record<string, unknown> }).properties["mode"])).not.toContain("hybrid");
     expect(advertised).toMatchObject({ type: "object", required: ["action"], additionalProperties: false });
     const properties = (advertised as { properties: Record<string, { anyOf?: unknown[]; enum?: unknown[]; description?: string }> }).properties;
     expect(properties["action"]!.enum).toEqual(["list_windows", "list_items", "search", "read_item", "list_sessions"]);
@@ -50,7 +54,7 @@ describe("session_history input schema", () => {
       [{ action: "list_windows", limit: -4 }, ["got -4"]],
       [{ action: "list_windows", limit: 1e12 }, ["got 1000000000000"]],
       [{ action: "list_items", window_id: 3 }, ["window_id must be a window id"]],
-      [{ action: "search", query: ["a"], mode: true }, ["query must be a string", "mode must be 'literal' or 'ranked'; got true"]],
+      [{ action: "search", query: ["a"], mode: true }, ["query must be a string", "mode must be 'literal', 'ranked' or 'hybrid'; got true"]],
       [{ action: "read_item", item_id: "1", offset_chars: "x".repeat(5_000) }, ["offset_chars must be a non-negative integer", "got a string of 5000 characters"]],
       [{ action: "read_item", item_id: true }, ["item_id must be an item id"]],
     ];

@@ -36,7 +36,7 @@ const expectations: Record<string, string> = {
   window_id: "a window id such as 'w:0' or 'w:120', as list_windows shows them",
   after_item: "an item id such as '42', as list_items and search show them",
   query: "a string",
-  mode: "'literal' or 'ranked'",
+  mode: "'literal', 'ranked' or 'hybrid'",
   before_item: "an item id such as '42', as list_items and search show them",
   offset: `an integer from 0 to ${MAX_SEARCH_OFFSET}`,
   item_id: "an item id such as '42', as list_items and search show them",
@@ -80,9 +80,12 @@ export const SessionHistoryInputSchema = z.object({
   after_item: itemId.nullish().describe("list_items: only items after this item id (the `next` of the previous page)."),
   query: z.string().nullish().describe(`search: the text to look for (1 to ${MAX_QUERY_CHARS} characters).`),
   mode: z
-    .enum(["literal", "ranked"])
+    .enum(["literal", "ranked", "hybrid"])
     .nullish()
-    .describe("search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first."),
+    .describe(
+      "search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first; " +
+        "'hybrid' finds items by meaning as well as by words, most relevant first (when the store has an embedding model).",
+    ),
   before_item: itemId.nullish().describe("search: only items older than this item id (literal paging: the `next` of the previous page)."),
   offset: integerInput(z.number().int().min(0).max(MAX_SEARCH_OFFSET))
     .nullish()
@@ -133,17 +136,25 @@ const fieldNames = Object.keys(SessionHistoryInputSchema.shape) as (keyof typeof
  * @example
  * tool({ inputSchema: permissiveInputSchema(), execute: async (input) => ... })
  */
-export function permissiveInputSchema(): z.ZodType<SessionHistoryRawInput, unknown> {
-  // Built once: a route handler makes a session (and this tool) per request, and schemas are immutable.
-  return (permissive ??= buildPermissiveInputSchema());
+export function permissiveInputSchema({ hybrid = false }: { hybrid?: boolean } = {}): z.ZodType<SessionHistoryRawInput, unknown> {
+  // Built once each: a route handler makes a session (and this tool) per request, and schemas are immutable.
+  if (hybrid) return (permissiveWithHybrid ??= buildPermissiveInputSchema(true));
+  return (permissive ??= buildPermissiveInputSchema(false));
 }
 
-let permissive: z.ZodType<SessionHistoryRawInput, unknown> | undefined;
+/** The advertised `mode` of a store without an embedding model: 'hybrid' is not offered (ADR 0063). */
+export const lexicalMode = z
+  .enum(["literal", "ranked"])
+  .nullish()
+  .describe("search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first.");
 
-function buildPermissiveInputSchema(): z.ZodType<SessionHistoryRawInput, unknown> {
+let permissive: z.ZodType<SessionHistoryRawInput, unknown> | undefined;
+let permissiveWithHybrid: z.ZodType<SessionHistoryRawInput, unknown> | undefined;
+
+function buildPermissiveInputSchema(hybrid: boolean): z.ZodType<SessionHistoryRawInput, unknown> {
   const shape: Record<string, z.ZodType> = {};
   for (const name of fieldNames) {
-    const strict = SessionHistoryInputSchema.shape[name];
+    const strict = name === "mode" && !hybrid ? lexicalMode : SessionHistoryInputSchema.shape[name];
     const { $schema: _dialect, ...json } = z.toJSONSchema(strict, { io: "input", target: "draft-7" }) as Record<string, unknown>;
     shape[name] = (name === "action" ? z.unknown() : z.unknown().optional()).meta(json);
   }

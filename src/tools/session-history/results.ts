@@ -81,7 +81,7 @@ export interface SearchHitEntry extends ItemFields {
 
 export interface SearchResult extends PageFields<{ before_item: string } | { offset: number }> {
   action: "search";
-  mode: "literal" | "ranked";
+  mode: "literal" | "ranked" | "hybrid";
   hits: SearchHitEntry[];
   /** Set when a literal search stopped after reading its bound of items: why the page is short, and what to do. */
   note?: string;

@@ -12,7 +12,7 @@ import { renderRowForSearch } from "../../core/row-text.js";
 import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
-import type { HistoryStore, SearchHit, StoredRow } from "../../store/port.js";
+import type { EmbeddingSearchMode, HistoryStore, SearchHit, StoredRow } from "../../store/port.js";
 import { itemFields } from "./history-context.js";
 import type { SearchHitEntry } from "./results.js";
 
@@ -26,7 +26,7 @@ export interface SnippetHit {
 }
 
 /** Hits, or a query (or filter) the person has to change (an expected outcome, not an exception). */
-export type SnippetSearchResult = { status: "ok"; hits: SnippetHit[] } | { status: "invalid-query"; message: string };
+export type SnippetSearchResult = { status: "ok"; hits: SnippetHit[]; /** What a hybrid or semantic search says about its vectors. */ note?: string } | { status: "invalid-query"; message: string };
 
 /** Rounds of a literal search that stopped early (each reads at most 1,000 candidate rows, ADR 0033, 0051). */
 const MAX_LITERAL_ROUNDS = 10;
@@ -55,7 +55,7 @@ export async function findSnippetHits({
   store: HistoryStore;
   sessionId: string;
   query: string;
-  mode: SearchMode;
+  mode: SearchMode | EmbeddingSearchMode;
   limit: number;
   /** Also show hits at or before the newest manual reset: only when the person asks for it. */
   includeCleared?: boolean;
@@ -69,6 +69,7 @@ export async function findSnippetHits({
   if (query.trim().length === 0) return { status: "invalid-query", message: "The search text is empty." };
   const floor = includeCleared ? 0 : await store.privacyFloor(sessionId);
   let hits: SearchHit[];
+  let note: string | undefined;
   try {
     const narrowing = {
       ...(filter.role === undefined ? {} : { role: filter.role }),
@@ -81,6 +82,7 @@ export async function findSnippetHits({
     for (let round = 0; round < MAX_LITERAL_ROUNDS && hits.length < limit; round += 1) {
       const page = await store.search(sessionId, { query, mode, limit: limit - hits.length, includeCleared, ...narrowing, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
       hits.push(...page.hits);
+      note = page.embeddings?.message ?? note;
       if (page.resumeBeforeSeq === undefined) break;
       beforeSeq = page.resumeBeforeSeq;
     }
@@ -89,9 +91,9 @@ export async function findSnippetHits({
     if (InvalidQueryError.isInstance(error) || InvalidArgumentError.isInstance(error)) return { status: "invalid-query", message: error.message };
     throw error;
   }
-  const snippetOf = snippetFinder({ query, mode, maxChars });
+  const snippetOf = snippetFinder({ query, mode: mode === "literal" ? "literal" : "ranked", maxChars });
   const shown = hits.filter((hit) => isShownHit({ row: hit.row, sessionId, floor }));
-  return { status: "ok", hits: shown.map((hit) => snippetHit({ hit, snippetOf })) };
+  return { status: "ok", hits: shown.map((hit) => snippetHit({ hit, snippetOf })), ...(note === undefined ? {} : { note }) };
 }
 
 /**

@@ -24,7 +24,7 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
   const problem = searchQueryProblem(input);
   if (problem !== undefined) return problem;
   const query = input.query ?? "";
-  const mode: SearchMode = input.mode ?? "literal";
+  const mode = input.mode ?? "literal";
   const limit = input.limit ?? SEARCH_LIMIT.default;
   const offset = input.offset ?? 0;
   if (mode === "literal" && offset > 0) return invalid("offset pages ranked results only; literal results page with before_item (see `next`).");
@@ -62,7 +62,7 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
     throw error;
   }
 
-  const snippetOf = snippetFinder({ query, mode, maxChars: input.max_item_chars ?? SNIPPET_MAX_CHARS });
+  const snippetOf = snippetFinder({ query, mode: mode === "hybrid" ? "ranked" : mode, maxChars: input.max_item_chars ?? SNIPPET_MAX_CHARS });
   const readable = page.hits.filter((hit) => isReadable(context, hit.row));
   const entries: SearchHitEntry[] = readable.map((hit) => {
     const { text, searchable } = renderRowForSearch(hit.row);
@@ -77,7 +77,10 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
     const resume = kept.length === entries.length ? page.resumeBeforeSeq : undefined;
     const next = !hasMore ? null : resume !== undefined ? { before_item: String(resume) } : nextPage({ mode, nextOffset: offset + consumed(kept.length), kept });
     const result: SearchResult = { label: context.label, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
-    return resume === undefined ? result : { ...result, note: stoppedEarlyNote(kept.length) };
+    // A hybrid search says when word search answered alone, or rows are not embedded yet (ADR 0063).
+    const embeddingNote = page.embeddings?.message;
+    if (resume === undefined) return embeddingNote === undefined ? result : { ...result, note: embeddingNote };
+    return { ...result, note: stoppedEarlyNote(kept.length) };
   };
   const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
   return fitted?.result ?? build([]);
@@ -95,7 +98,7 @@ export function searchQueryProblem(input: SessionHistoryInput): SessionHistoryEr
   const query = input.query ?? "";
   if (query.trim().length === 0) return invalid("search needs a query: pass the text to look for in `query`.", "invalid_query");
   // The store's own rules (too long, NUL, a ranked query without a word or of stop words only, ADR 0051).
-  const problem = queryProblem(query, input.mode ?? "literal");
+  const problem = queryProblem(query, input.mode === "hybrid" ? "literal" : (input.mode ?? "literal"));
   if (problem !== undefined) return invalid(problem, "invalid_query");
   const limit = input.limit ?? SEARCH_LIMIT.default;
   if (limit > SEARCH_LIMIT.max) return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
@@ -115,8 +118,8 @@ function stoppedEarlyNote(hits: number): string {
   );
 }
 
-function nextPage({ mode, nextOffset, kept }: { mode: SearchMode; nextOffset: number; kept: readonly SearchHitEntry[] }): SearchResult["next"] {
-  if (mode === "ranked") return nextOffset <= MAX_SEARCH_OFFSET && kept.length > 0 ? { offset: nextOffset } : null;
+function nextPage({ mode, nextOffset, kept }: { mode: SearchMode | "hybrid"; nextOffset: number; kept: readonly SearchHitEntry[] }): SearchResult["next"] {
+  if (mode !== "literal") return nextOffset <= MAX_SEARCH_OFFSET && kept.length > 0 ? { offset: nextOffset } : null;
   const oldest = kept.at(-1);
   return oldest === undefined ? null : { before_item: oldest.item_id };
 }

@@ -1,0 +1,160 @@
+/**
+ * Hybrid search on embedded rows (ADR 0063), `npm run bench -- embeddings`:
+ * - hybrid and semantic p95 on one session of 1,000 and 100,000 embedded rows, and their ratio
+ *   (goal: hybrid p95 ≤ 50 ms at 100,000 rows), on SQLite with the sqlite-vec bit index;
+ * - vector storage per row against the raw float bytes, and the whole file against the text;
+ * - provider calls per 1,000 appended rows (appends of 10 rows, the background embedder batching);
+ * - backfill throughput (rows embedded per second through `embeddings.backfill`).
+ * Rows are cut from the essays the store benchmarks use (plain repeated words without them).
+ * The model is offline: dense pseudo-random vectors seeded by each text's hash (the provider's
+ * own latency is not measured; the query's embedding call is part of each search's time).
+ * Dimensions: 384 by default; `CTXWIN_BENCH_EMBED_DIMS=384,1536` adds 1,536 (several minutes
+ * more); `CTXWIN_BENCH_EMBED_ROWS=1000,20000` changes the sizes.
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { openStore } from "../src/store/open-store.js";
+import type { RowInput } from "../src/core/row.js";
+import { loadSentences } from "./haystack.js";
+import { formatMs, formatRatio, goal, time } from "./measure.js";
+
+const WORDS = "deploy login oauth database migration budget palette latency release schema token window rollover search vector index cache provider session agent".split(" ");
+
+/** A deterministic dense embedding model: xorshift noise seeded by the text's hash, normalized. */
+function denseModel(dimensions: number): EmbeddingModelV3 & { calls: number } {
+  const model = {
+    specificationVersion: "v3" as const,
+    provider: "bench",
+    modelId: `dense-${dimensions}`,
+    maxEmbeddingsPerCall: 2_048,
+    supportsParallelCalls: false,
+    calls: 0,
+    async doEmbed({ values }: { values: string[] }) {
+      model.calls += 1;
+      return { embeddings: values.map((value) => vectorOf(value, dimensions)), warnings: [] };
+    },
+  };
+  return model;
+}
+
+function vectorOf(text: string, dimensions: number): number[] {
+  let seed = 2166136261;
+  for (let index = 0; index < text.length; index += 1) seed = Math.imul(seed ^ text.charCodeAt(index), 16777619);
+  const vector = new Array<number>(dimensions);
+  let norm = 0;
+  for (let index = 0; index < dimensions; index += 1) {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    const value = ((seed >>> 0) / 4294967296) * 2 - 1;
+    vector[index] = value;
+    norm += value * value;
+  }
+  return vector.map((value) => value / Math.sqrt(norm));
+}
+
+let sentences: string[] | undefined;
+
+/** Row `index`: three sentences of the essays (as the store benchmarks cut them), or plain words without them. */
+function rowOf(index: number): RowInput {
+  if (sentences === undefined) {
+    try {
+      sentences = loadSentences();
+    } catch {
+      sentences = [];
+    }
+  }
+  const text =
+    sentences.length > 0
+      ? [0, 1, 2].map((offset) => sentences?.[(index * 3 + offset) % (sentences?.length ?? 1)] ?? "").join(" ")
+      : Array.from({ length: 40 }, (_, position) => WORDS[(index * 7 + position * 13) % WORDS.length]).join(" ");
+  return { role: index % 2 === 0 ? "user" : "assistant", parts: [{ type: "text", text: `${text} (${index})` }] };
+}
+
+const listOf = (variable: string, fallback: number[]): number[] => {
+  const values = (process.env[variable] ?? "").split(",").map(Number).filter((value) => Number.isInteger(value) && value > 0);
+  return values.length > 0 ? values : fallback;
+};
+
+export async function run(): Promise<void> {
+  const dimensionsList = listOf("CTXWIN_BENCH_EMBED_DIMS", [384]);
+  const sizes = listOf("CTXWIN_BENCH_EMBED_ROWS", [1_000, 100_000]);
+  await providerCalls();
+  for (const dimensions of dimensionsList) {
+    const p95s: number[] = [];
+    for (const rows of sizes) p95s.push(await measure(rows, dimensions));
+    const [small, large] = [p95s[0] ?? Number.NaN, p95s.at(-1) ?? Number.NaN];
+    console.log(`hybrid p95 ratio ${sizes.at(-1)?.toLocaleString("en")} / ${sizes[0]?.toLocaleString("en")} rows at ${dimensions} dims: ${formatRatio(large / small)}`);
+    if (sizes.at(-1) === 100_000) goal(`hybrid p95 at 100,000 rows, ${dimensions} dims`, large, "<=", 50, formatMs);
+  }
+}
+
+async function providerCalls(): Promise<void> {
+  const model = denseModel(384);
+  const store = openStore({ backend: "memory", embeddings: { model } });
+  for (let append = 0; append < 100; append += 1) {
+    await store.append("s", Array.from({ length: 10 }, (_, row) => rowOf(append * 10 + row)));
+  }
+  await store.embeddings?.idle();
+  console.log(`provider calls per 1,000 appended rows (100 appends of 10 rows, default batch 64): ${model.calls}`);
+  await store.close();
+}
+
+async function measure(rows: number, dimensions: number): Promise<number> {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-bench-embed-"));
+  try {
+    const file = path.join(directory, "ctxwin.db");
+    const writer = openStore({ path: file, durability: "normal" });
+    const textBytes = { total: 0 };
+    for (let start = 0; start < rows; start += 1_000) {
+      const batch = Array.from({ length: Math.min(1_000, rows - start) }, (_, offset) => rowOf(start + offset));
+      for (const row of batch) textBytes.total += Buffer.byteLength(row.parts.map((part) => ("text" in part ? String(part.text) : "")).join(""));
+      await writer.append("s", batch);
+    }
+    await writer.close();
+    const before = fileBytes(file);
+
+    const model = denseModel(dimensions);
+    const store = openStore({ path: file, durability: "normal", embeddings: { model, batchSize: 512 } });
+    const started = performance.now();
+    const progress = await store.embeddings?.backfill();
+    const seconds = (performance.now() - started) / 1000;
+    const vectorBytes = fileBytes(file) - before;
+    const index = store.diagnostics().embeddings?.index;
+
+    let query = 0;
+    const queries = () => `${WORDS[query++ % WORDS.length]} ${WORDS[(query * 3) % WORDS.length]} plan`;
+    const hybrid = await time(() => store.search("s", { query: queries(), mode: "hybrid", limit: 10 }), { iterations: 40, warmup: 3 });
+    const semantic = await time(() => store.search("s", { query: queries(), mode: "semantic", limit: 10 }), { iterations: 40, warmup: 3 });
+    const ranked = await time(() => store.search("s", { query: queries(), mode: "ranked", limit: 10 }), { iterations: 40, warmup: 3 });
+    await store.close();
+    const total = fileBytes(file);
+    console.log(
+      `${rows.toLocaleString("en")} rows, ${dimensions} dims (${index}): hybrid p50 ${formatMs(hybrid.p50)} p95 ${formatMs(hybrid.p95)}; ` +
+        `semantic p95 ${formatMs(semantic.p95)}; ranked alone p95 ${formatMs(ranked.p95)}`,
+    );
+    console.log(
+      `  backfill ${progress?.embeddedRows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s (${Math.round((progress?.embeddedRows ?? 0) / seconds).toLocaleString("en")} rows/s); ` +
+        `vector storage ${Math.round(vectorBytes / rows).toLocaleString("en")} B/row (raw floats ${(dimensions * 4).toLocaleString("en")} B); ` +
+        `whole file ${(total / (textBytes.total + rows * dimensions * 4)).toFixed(2)}× (text + raw vectors)`,
+    );
+    return hybrid.p95;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+function fileBytes(file: string): number {
+  let total = 0;
+  for (const suffix of ["", "-wal"]) {
+    try {
+      total += statSync(`${file}${suffix}`).size;
+    } catch {
+      // No WAL file after a clean close.
+    }
+  }
+  return total;
+}

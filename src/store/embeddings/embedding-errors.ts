@@ -1,0 +1,57 @@
+/**
+ * Failures of the optional embedding index (ADR 0063). None of them ever fails an append: the
+ * background embedder reports them (diagnostics, a warning) and retries; a search falls back to
+ * word search and says why, except when a query vector cannot be compared with the stored ones.
+ */
+import { CtxwinError } from "../../core/errors.js";
+
+/**
+ * The embedding provider failed or answered something unusable (a wrong dimension, NaN, an empty
+ * vector, fewer vectors than texts). Nothing of the batch was written.
+ *
+ * @example
+ * if (EmbeddingProviderError.isInstance(error)) console.error(error.message)
+ */
+export class EmbeddingProviderError extends CtxwinError {
+  static readonly errorName = "CtxwinEmbeddingProviderError";
+
+  constructor(
+    readonly model: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(EmbeddingProviderError.errorName, message, options);
+  }
+
+  static override isInstance(error: unknown): error is EmbeddingProviderError {
+    return CtxwinError.isInstance(error) && error.name === EmbeddingProviderError.errorName;
+  }
+}
+
+/**
+ * A vector cannot be compared with the stored ones: the store holds this model's vectors at
+ * another dimension (the model or its `dimensions` setting changed under the same id).
+ *
+ * @example
+ * if (EmbeddingMismatchError.isInstance(error)) console.error(error.message)
+ */
+export class EmbeddingMismatchError extends CtxwinError {
+  static readonly errorName = "CtxwinEmbeddingMismatchError";
+
+  constructor(
+    readonly model: string,
+    readonly storedDimensions: number,
+    readonly givenDimensions: number,
+  ) {
+    super(
+      EmbeddingMismatchError.errorName,
+      `The store holds ${model} vectors of ${storedDimensions} dimensions, but this one has ${givenDimensions}: ` +
+        "vectors of different models or dimensions cannot be compared. Use the model the store was embedded with, " +
+        "or embed under another model id (`ctxwin embed --embedding-model …`). Nothing was written.",
+    );
+  }
+
+  static override isInstance(error: unknown): error is EmbeddingMismatchError {
+    return CtxwinError.isInstance(error) && error.name === EmbeddingMismatchError.errorName;
+  }
+}

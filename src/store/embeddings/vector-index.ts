@@ -1,0 +1,94 @@
+/**
+ * Where a store keeps its vectors (ADR 0063): an index derived from the rows, per model id and
+ * dimension, that can be dropped and rebuilt. One implementation per backend
+ * (`sqlite-vector-index.ts`, `memory-vector-index.ts`); the embedder and hybrid search see only this.
+ */
+export interface StoredVector {
+  seq: number;
+  /** Chunk number inside the row (0 for the first). */
+  chunk: number;
+  vector: Float32Array;
+}
+
+export interface VectorWrite {
+  sessionId: string;
+  /** The session's incarnation: a new one (the session was deleted and recreated) drops its old vectors. */
+  incarnation: string;
+  model: string;
+  dimensions: number;
+  /** Every row up to this seq is embedded (or has no text) once the write commits. */
+  throughSeq: number;
+  vectors: readonly StoredVector[];
+}
+
+export interface NearestQuery {
+  sessionId: string;
+  model: string;
+  vector: Float32Array;
+  /** Exclusive seq bounds. */
+  lowSeq: number;
+  highSeq: number;
+  /** At most this many rows. */
+  limit: number;
+}
+
+/** A row near the query: its best chunk's cosine similarity. */
+export interface NearestRow {
+  seq: number;
+  similarity: number;
+}
+
+export interface VectorProgress {
+  incarnation: string;
+  throughSeq: number;
+}
+
+export interface VectorIndex {
+  readonly kind: "sqlite-vec" | "sqlite-js" | "memory";
+  /** The stored dimension of `model`'s vectors, or `undefined` when it has none. */
+  dimensionsOf(model: string): number | undefined;
+  /** How far `sessionId` is embedded with `model`. */
+  progress(sessionId: string, model: string): VectorProgress | undefined;
+  /**
+   * Stores the vectors and moves the session's progress, in one transaction (idempotent: chunks
+   * already stored are kept). Refuses (`EmbeddingMismatchError`, nothing written) a dimension
+   * other than the model's stored one.
+   */
+  write(entry: VectorWrite): void;
+  /** The rows of the session nearest to `vector`, most similar first. */
+  nearest(query: NearestQuery): NearestRow[];
+  /** Models with vectors in the store, other than none. */
+  models(): { model: string; dimensions: number }[];
+  /** Rows and vectors stored for `model`. */
+  count(model: string): { rows: number; vectors: number };
+  deleteSession(sessionId: string): void;
+  close(): void;
+}
+
+/** Cosine similarity of two vectors of one length (0 when either is all zeros). */
+export function cosineSimilarity(left: Float32Array, right: Float32Array): number {
+  let dot = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  for (let index = 0; index < left.length; index += 1) {
+    const a = left[index] as number;
+    const b = right[index] as number;
+    dot += a * b;
+    leftNorm += a * a;
+    rightNorm += b * b;
+  }
+  return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
+}
+
+/** The best chunk of each row, most similar first, at most `limit` rows. */
+export function bestRows(scored: Iterable<NearestRow>, limit: number): NearestRow[] {
+  const best = new Map<number, number>();
+  for (const { seq, similarity } of scored) {
+    const known = best.get(seq);
+    if (known === undefined || similarity > known) best.set(seq, similarity);
+  }
+  return [...best.entries()]
+    .map(([seq, similarity]) => ({ seq, similarity }))
+    .sort((left, right) => right.similarity - left.similarity || right.seq - left.seq)
+    .slice(0, limit);
+}

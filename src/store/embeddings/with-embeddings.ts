@@ -1,0 +1,222 @@
+/**
+ * The embedding layer of a store (ADR 0063), one wrapper around any backend's store so that the
+ * default path reads as if embeddings did not exist:
+ * - `append` commits through the store, then names the session to the background embedder;
+ * - `search` with `mode: "hybrid"` fuses ranked word search and vector similarity (RRF, k = 60),
+ *   `"semantic"` uses the vectors alone; both keep the privacy floor, the window, `beforeSeq`, the
+ *   role and tool filters and the bounds, and say in `embeddings` how many rows are not embedded
+ *   yet. A provider that fails at query time gives the ranked word search, saying so;
+ * - `deleteSession` drops the session's vectors too; `close` stops the embedder first.
+ * `withoutEmbeddings` answers hybrid and semantic searches of a store opened without a model with
+ * ranked word search and a note saying why.
+ */
+import { InvalidQueryError, assertSearchableQuery } from "../../core/search-query.js";
+import { rowMatchesFilter } from "../../core/search-filter.js";
+import { windowIdFor } from "../../core/windows.js";
+import { checkSearchOptions } from "../options.js";
+import { StoreReadOnlyError } from "../errors.js";
+import type { EmbeddingProgress, EmbeddingsControl, HistoryStore, SearchEmbeddingsNote, SearchHit, SearchOptions, SearchPage } from "../port.js";
+import { embedTexts, embeddingModelId } from "./embed-texts.js";
+import { EmbeddingProviderError } from "./embedding-errors.js";
+import type { EmbeddingsOptions } from "./embeddings-options.js";
+import { createEmbeddingWorker } from "./embedding-worker.js";
+import { fuseRankings } from "./fuse-rankings.js";
+import type { VectorIndex } from "./vector-index.js";
+
+/** Rows each ranking contributes to the fusion, at least. */
+const MIN_POOL = 30;
+
+const isEmbeddingMode = (mode: unknown): mode is "hybrid" | "semantic" => mode === "hybrid" || mode === "semantic";
+
+export interface WithEmbeddingsOptions extends EmbeddingsOptions {
+  index: VectorIndex;
+  readOnly?: boolean;
+  /** Where the store lives, for the read-only error. */
+  location?: string;
+  sleep?: (milliseconds: number) => Promise<void>;
+}
+
+/**
+ * @example
+ * const store = withEmbeddings(createMemoryStore(), { model, index: createMemoryVectorIndex() });
+ * await store.search("s1", { query: "login flow", mode: "hybrid" });
+ */
+export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptions): HistoryStore {
+  const { model, index, readOnly = false, timeoutMs = 30_000 } = options;
+  const modelId = embeddingModelId(model);
+  const onWarning = options.onWarning ?? ((message: string) => console.warn(`ctxwin: ${message}`));
+  const worker = createEmbeddingWorker({
+    store: inner,
+    index,
+    model,
+    readOnly,
+    onWarning,
+    timeoutMs,
+    ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+    ...(options.maxChunkChars === undefined ? {} : { maxChunkChars: options.maxChunkChars }),
+    ...(options.retryDelaysMs === undefined ? {} : { retryDelaysMs: options.retryDelaysMs }),
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+  });
+
+  /** Exclusive seq bounds of a search: the floor, `beforeSeq`, the window; `undefined` for an unknown window. */
+  async function boundsOf(sessionId: string, checked: ReturnType<typeof checkSearchOptions>): Promise<{ lowSeq: number; highSeq: number } | undefined> {
+    let lowSeq = checked.includeCleared ? 0 : await inner.privacyFloor(sessionId);
+    let highSeq = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+    if (checked.windowSeq !== undefined) {
+      const page = await inner.windows(sessionId, { beforeWindow: windowIdFor(checked.windowSeq + 1), limit: 1, includeCleared: checked.includeCleared });
+      const window = page.windows[0];
+      if (window === undefined || window.boundarySeq !== checked.windowSeq) return undefined;
+      lowSeq = Math.max(lowSeq, window.firstSeq - 1);
+      highSeq = Math.min(highSeq, window.lastSeq + 1);
+    }
+    return { lowSeq, highSeq };
+  }
+
+  async function pendingIn(sessionId: string, bounds: { lowSeq: number; highSeq: number }): Promise<number> {
+    const summary = await inner.session(sessionId);
+    if (summary === undefined) return 0;
+    const progress = index.progress(sessionId, modelId);
+    const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
+    return Math.max(0, Math.min(bounds.highSeq - 1, summary.lastSeq) - Math.max(bounds.lowSeq, through));
+  }
+
+  function noteOf(pendingRows: number, status: SearchEmbeddingsNote["status"], reason?: string): SearchEmbeddingsNote {
+    const dimensions = index.dimensionsOf(modelId);
+    const others = index.models().filter((entry) => entry.model !== modelId);
+    const parts = [
+      reason,
+      pendingRows > 0 ? `${pendingRows} row(s) of the searched range are not embedded yet; only word search can find them.` : undefined,
+      status === "used" && dimensions === undefined && others.length > 0
+        ? `The store holds vectors of ${others.map((entry) => entry.model).join(", ")}, not of ${modelId}: its rows are being embedded again.`
+        : undefined,
+    ].filter((part): part is string => part !== undefined);
+    return {
+      status,
+      model: modelId,
+      ...(dimensions === undefined ? {} : { dimensions }),
+      pendingRows,
+      ...(parts.length === 0 ? {} : { message: parts.join(" ") }),
+    };
+  }
+
+  async function embeddingSearch(sessionId: string, options: SearchOptions): Promise<SearchPage> {
+    const mode = options.mode as "hybrid" | "semantic";
+    // The shared checks of every other option; the query itself only needs to be searchable text.
+    const checked = checkSearchOptions(sessionId, { ...options, mode: "ranked", query: "probe" });
+    const query = assertSearchableQuery(options.query, "literal");
+    worker.schedule(sessionId);
+    const bounds = await boundsOf(sessionId, checked);
+    if (bounds === undefined) return { hits: [], hasMore: false, embeddings: noteOf(0, "used") };
+    const pendingRows = await pendingIn(sessionId, bounds);
+    const pool = Math.min(1_000, Math.max(MIN_POOL, checked.offset + checked.limit + 1));
+    const words = async (limit: number, offset: number): Promise<SearchPage> => {
+      try {
+        return await inner.search(sessionId, { ...options, query, mode: "ranked", limit, offset, order: mode === "semantic" ? "relevance" : checked.order });
+      } catch (error) {
+        if (InvalidQueryError.isInstance(error) && mode === "hybrid") return { hits: [], hasMore: false };
+        throw error;
+      }
+    };
+
+    let queryVector: Float32Array;
+    try {
+      [queryVector] = (await embedTexts({ model, texts: [query], timeoutMs })).vectors as [Float32Array];
+    } catch (error) {
+      if (!EmbeddingProviderError.isInstance(error)) throw error;
+      const page = await words(checked.limit, checked.offset);
+      return { ...page, embeddings: noteOf(pendingRows, "unavailable", `${error.message} These are ranked word-search results.`) };
+    }
+    const nearest = index.nearest({ sessionId, model: modelId, vector: queryVector, ...bounds, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
+    const lexical = mode === "hybrid" ? (await words(pool, 0)).hits : [];
+    const known = new Map<number, SearchHit>(lexical.map((hit) => [hit.row.seq, hit]));
+    let ordered = mode === "hybrid" ? fuseRankings([lexical.map((hit) => hit.row.seq), nearest.map((row) => row.seq)]) : nearest.map((row) => row.seq);
+    if (checked.order === "newest") ordered = [...ordered].sort((left, right) => right - left);
+
+    const load = async (seq: number): Promise<SearchHit | undefined> => {
+      const found = known.get(seq);
+      if (found !== undefined) return found;
+      const row = await inner.read(sessionId, seq, { includeCleared: checked.includeCleared });
+      if (row === undefined || !rowMatchesFilter(row, checked)) return undefined;
+      const page = await inner.windows(sessionId, { beforeWindow: windowIdFor(seq + 1), limit: 1, includeCleared: true });
+      return { row, windowId: page.windows[0]?.windowId ?? "w:0" };
+    };
+    const hits: SearchHit[] = [];
+    let passed = 0;
+    for (const seq of ordered) {
+      const hit = await load(seq);
+      if (hit === undefined) continue;
+      passed += 1;
+      if (passed <= checked.offset) continue;
+      if (hits.length === checked.limit) return { hits, hasMore: true, embeddings: noteOf(pendingRows, "used") };
+      hits.push(hit);
+    }
+    return { hits, hasMore: false, embeddings: noteOf(pendingRows, "used") };
+  }
+
+  const control: EmbeddingsControl = {
+    model: modelId,
+    idle: () => worker.idle(),
+    async backfill({ sessionIds, onProgress } = {}) {
+      if (readOnly) throw new StoreReadOnlyError(options.location ?? "the store", "opened-read-only");
+      const ids = sessionIds ?? (await inner.sessions()).map((summary) => summary.sessionId);
+      const progress: EmbeddingProgress = { sessions: ids.length, sessionsDone: 0, embeddedRows: 0, pendingRows: 0 };
+      for (const sessionId of ids) progress.pendingRows += await worker.pendingRows(sessionId);
+      onProgress?.({ ...progress });
+      for (const sessionId of ids) {
+        await worker.catchUp(sessionId, (rows) => {
+          progress.embeddedRows += rows;
+          progress.pendingRows = Math.max(0, progress.pendingRows - rows);
+          onProgress?.({ ...progress });
+        });
+        progress.sessionsDone += 1;
+        onProgress?.({ ...progress });
+      }
+      return progress;
+    },
+    pendingRows: (sessionId) => worker.pendingRows(sessionId),
+  };
+
+  return {
+    ...inner,
+    embeddings: control,
+    async append(sessionId, rows, appendOptions) {
+      const stored = await inner.append(sessionId, rows, appendOptions);
+      worker.schedule(sessionId);
+      return stored;
+    },
+    search: (sessionId, searchOptions) => (isEmbeddingMode(searchOptions?.mode) ? embeddingSearch(sessionId, searchOptions) : inner.search(sessionId, searchOptions)),
+    async deleteSession(sessionId) {
+      const deleted = await inner.deleteSession(sessionId);
+      if (deleted && !readOnly) index.deleteSession(sessionId);
+      return deleted;
+    },
+    diagnostics: () => ({ ...inner.diagnostics(), embeddings: worker.diagnostics() }),
+    async close() {
+      await worker.close();
+      index.close();
+      await inner.close();
+    },
+  };
+}
+
+/** The message a hybrid or semantic search gets from a store opened without an embedding model. */
+export const NO_EMBEDDING_MODEL_MESSAGE =
+  "This store was opened without an embedding model, so these are ranked word-search results. " +
+  "Open it with `embeddings: { model }` (CLI: --embedding-model provider:id) to search by meaning.";
+
+/**
+ * A store without an embedding model: hybrid and semantic searches are answered by ranked word
+ * search, and the page says so.
+ *
+ * @example withoutEmbeddings(createMemoryStore())
+ */
+export function withoutEmbeddings(inner: HistoryStore): HistoryStore {
+  return {
+    ...inner,
+    async search(sessionId, options) {
+      if (!isEmbeddingMode(options?.mode)) return inner.search(sessionId, options);
+      const page = await inner.search(sessionId, { ...options, mode: "ranked" });
+      return { ...page, embeddings: { status: "unavailable", pendingRows: 0, message: NO_EMBEDDING_MODEL_MESSAGE } };
+    },
+  };
+}
