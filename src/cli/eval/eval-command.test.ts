@@ -19,9 +19,15 @@ afterAll(() => {
   for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 });
 
+/**
+ * A project folder one level inside its own temporary folder, so the development data's default
+ * path (../shared/data/locomo-dev) never resolves, whatever the machine's temporary folder holds.
+ */
 function scratch(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-cli-"));
-  folders.push(folder);
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-cli-"));
+  folders.push(parent);
+  const folder = path.join(parent, "project");
+  fs.mkdirSync(folder);
   return folder;
 }
 
