@@ -13,6 +13,13 @@
  * conversation, dropped afterwards); `--store postgres` starts a throwaway cluster for it
  * (test/postgres-cluster.ts). Every backend's recall@10 must be within 1 point of SQLite's.
  * The benchmark prints a note and skips when the data set is absent (it is not part of the package).
+ *
+ * `--embedding-model <provider:id>` (and `--embedding-base-url <url>` for an OpenAI-compatible
+ * server such as Ollama or LM Studio; the same flags as `ctxwin embed`) adds hybrid and semantic
+ * rows (ADR 0063): each conversation's SQLite store is embedded first (a backfill), then every
+ * question is searched with `mode: "hybrid"` and `"semantic"`. Without the flag those rows are
+ * skipped, saying so. `--embedding-model fake:synonyms` runs the offline synonym model of the
+ * tests: a smoke test of the plumbing, not a figure.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -26,6 +33,10 @@ import { rankedQueryWords, tokenizeWords } from "../src/core/search-query.js";
 import { isStopWord } from "../src/core/stop-words.js";
 import { openStore } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
+import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import { resolveEmbeddingModel } from "../src/agent/embedding-flags.js";
+import type { EmbeddingSearchMode } from "../src/store/port.js";
+import { createSynonymEmbeddingModel } from "../src/store/test-support/synonym-embedding-model.js";
 import { formatRatio, goal } from "./measure.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -134,16 +145,59 @@ function merge(parts: readonly Scores[]): Scores {
   return { questions, recallAt10: weighted((part) => part.recallAt10), recallAt1: weighted((part) => part.recallAt1), mrr: weighted((part) => part.mrr) };
 }
 
-async function rankWithStore(store: HistoryStore, turns: readonly Turn[], probes: readonly Probe[], speakerA: string): Promise<number[][]> {
+async function appendTurns(store: HistoryStore, turns: readonly Turn[], speakerA: string): Promise<Map<number, number>> {
   const rows: RowInput[] = turns.map((turn) => ({ role: turn.speaker === speakerA ? "user" : "assistant", parts: [{ type: "text", text: turnText(turn) }] }));
   const stored = await store.append(SESSION, rows);
-  const indexBySeq = new Map(stored.map((row, index) => [row.seq, index]));
-  const rankings: number[][] = [];
+  return new Map(stored.map((row, index) => [row.seq, index]));
+}
+
+async function rankings(store: HistoryStore, probes: readonly Probe[], indexBySeq: ReadonlyMap<number, number>, mode: "ranked" | EmbeddingSearchMode): Promise<number[][]> {
+  const ranked: number[][] = [];
   for (const probe of probes) {
-    const page = await store.search(SESSION, { query: probe.query, mode: "ranked", limit: TOP });
-    rankings.push(page.hits.map((hit) => indexBySeq.get(hit.row.seq) ?? -1));
+    const page = await store.search(SESSION, { query: probe.query, mode, limit: TOP });
+    if (page.embeddings?.status === "unavailable") throw new Error(`the ${mode} search fell back to word search: ${page.embeddings.message ?? "no reason given"}`);
+    ranked.push(page.hits.map((hit) => indexBySeq.get(hit.row.seq) ?? -1));
   }
-  return rankings;
+  return ranked;
+}
+
+async function rankWithStore(store: HistoryStore, turns: readonly Turn[], probes: readonly Probe[], speakerA: string): Promise<number[][]> {
+  return rankings(store, probes, await appendTurns(store, turns, speakerA), "ranked");
+}
+
+/** The value of a `--flag value` argument, if given. */
+function flagValue(flag: string): string | undefined {
+  const at = process.argv.indexOf(flag);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
+/** The embedding model of `--embedding-model` (`fake:synonyms`: the offline test model), if any. */
+function embeddingModelOfFlags(): { model: EmbeddingModelV3; label: string; fake: boolean } | undefined {
+  const reference = flagValue("--embedding-model");
+  if (reference === "fake:synonyms") return { model: createSynonymEmbeddingModel({ dimensions: 256 }), label: reference, fake: true };
+  const model = resolveEmbeddingModel({ embeddingModel: reference, embeddingBaseUrl: flagValue("--embedding-base-url") });
+  return model === undefined || reference === undefined ? undefined : { model, label: reference, fake: false };
+}
+
+/** Embeds one conversation in a SQLite store of its own, then ranks every question with `hybrid` and `semantic`. */
+async function rankByMeaning(
+  file: string,
+  model: EmbeddingModelV3,
+  turns: readonly Turn[],
+  probes: readonly Probe[],
+  speakerA: string,
+): Promise<{ hybrid: number[][]; semantic: number[][]; embedSeconds: number; pendingRows: number }> {
+  const store = openStore({ path: file, durability: "normal", embeddings: { model, onWarning: (message) => console.error(`recall: ${message}`) } });
+  try {
+    const indexBySeq = await appendTurns(store, turns, speakerA);
+    const started = performance.now();
+    await store.embeddings?.backfill();
+    const embedSeconds = (performance.now() - started) / 1000;
+    const pendingRows = (await store.embeddings?.pendingRows(SESSION)) ?? 0;
+    return { hybrid: await rankings(store, probes, indexBySeq, "hybrid"), semantic: await rankings(store, probes, indexBySeq, "semantic"), embedSeconds, pendingRows };
+  } finally {
+    await store.close();
+  }
 }
 
 /** The baseline: FTS5 `porter` over the same turns, the question's words less the stop words. */
@@ -182,7 +236,10 @@ export async function run(): Promise<void> {
   const cluster = given === "postgres" ? await startPostgresCluster() : undefined;
   const postgresUrl = cluster?.url ?? given;
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-recall-"));
-  const results = { sqlite: [] as Scores[], memory: [] as Scores[], postgres: [] as Scores[], porter: [] as Scores[] };
+  const embedding = embeddingModelOfFlags();
+  const results = { sqlite: [] as Scores[], memory: [] as Scores[], postgres: [] as Scores[], porter: [] as Scores[], hybrid: [] as Scores[], semantic: [] as Scores[] };
+  let embedSeconds = 0;
+  let pendingAfterBackfill = 0;
   let turnCount = 0;
   let unresolvedCount = 0;
   try {
@@ -212,6 +269,13 @@ export async function run(): Promise<void> {
         }
       }
       results.porter.push(score(rankWithPorter(turns, probes), probes));
+      if (embedding !== undefined) {
+        const meaning = await rankByMeaning(path.join(scratch, `${conversation.sample_id}-embedded.db`), embedding.model, turns, probes, speakerA);
+        results.hybrid.push(score(meaning.hybrid, probes));
+        results.semantic.push(score(meaning.semantic, probes));
+        embedSeconds += meaning.embedSeconds;
+        pendingAfterBackfill += meaning.pendingRows;
+      }
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -222,7 +286,16 @@ export async function run(): Promise<void> {
   const sqlite = merge(results.sqlite);
   const rows: [string, Scores[]][] = [["ctxwin ranked, SQLite", results.sqlite], ["ctxwin ranked, memory", results.memory]];
   if (postgresUrl !== undefined) rows.push(["ctxwin ranked, PostgreSQL", results.postgres]);
+  if (embedding !== undefined) {
+    const suffix = embedding.fake ? " (fake synonym model: smoke test, not a figure)" : "";
+    rows.push([`ctxwin hybrid, SQLite, ${embedding.label}${suffix}`, results.hybrid], [`ctxwin semantic, SQLite, ${embedding.label}${suffix}`, results.semantic]);
+  }
   rows.push(["baseline: FTS5 porter, stop words dropped", results.porter]);
+  if (embedding === undefined) {
+    console.log("hybrid and semantic rows skipped: no embedding model (pass --embedding-model <provider:id>, and --embedding-base-url <url> for a local server).\n");
+  } else {
+    console.log(`embedded ${turnCount} turns with ${embedding.label} in ${embedSeconds.toFixed(1)} s${pendingAfterBackfill > 0 ? ` (${pendingAfterBackfill} row(s) still pending after the backfill)` : ""}\n`);
+  }
   console.log(`${conversations.length} conversations, ${turnCount} turns (rows), ${sqlite.questions} questions searched (${unresolvedCount} without a resolvable evidence turn skipped)\n`);
   console.log("| ranking | recall@10 | recall@1 | MRR@10 |");
   console.log("| --- | --- | --- | --- |");
@@ -238,6 +311,9 @@ export async function run(): Promise<void> {
   goal("ranked recall@10 above the porter baseline", sqlite.recallAt10 - porter.recallAt10, ">=", 0, (value) => `${(value * 100).toFixed(1)} points`);
   const points = (value: number) => `${(value * 100).toFixed(1)} points`;
   goal("memory recall@10 within 1 point of SQLite", Math.abs(merge(results.memory).recallAt10 - sqlite.recallAt10), "<=", 0.01, points);
+  if (embedding !== undefined && !embedding.fake) {
+    goal("hybrid recall@10 not below ranked (SQLite)", merge(results.hybrid).recallAt10 - sqlite.recallAt10, ">=", 0, points);
+  }
   if (postgresUrl !== undefined) {
     goal("PostgreSQL recall@10 within 1 point of SQLite", Math.abs(merge(results.postgres).recallAt10 - sqlite.recallAt10), "<=", 0.01, points);
   }

@@ -1,7 +1,8 @@
 /**
  * Benchmark runner: `npm run bench` runs every `bench/*.bench.ts`; `npm run bench -- store`
  * runs only `bench/store.bench.ts` (`npm run bench -- store --backend postgres`: its PostgreSQL
- * variant; `npm run bench -- recall --store <postgres url>`: recall on PostgreSQL too). Each benchmark prints its figures as ratios against a
+ * variant; `npm run bench -- recall --store <postgres url>`: recall on PostgreSQL too;
+ * `npm run bench -- recall --embedding-model <provider:id>`: hybrid and semantic recall too). Each benchmark prints its figures as ratios against a
  * baseline measured in the same run (the machines are shared and noisy).
  */
 import { readdirSync } from "node:fs";
@@ -15,7 +16,7 @@ const available = readdirSync(directory)
   .sort();
 
 /** Flags of the benchmarks that take a value (`--backend postgres`): the value is not a name. */
-const valueFlags = new Set(["--backend", "--rows", "--store"]);
+const valueFlags = new Set(["--backend", "--rows", "--store", "--embedding-model", "--embedding-base-url"]);
 const requested = process.argv.slice(2).filter((argument, index, all) => !argument.startsWith("-") && !valueFlags.has(all[index - 1] ?? ""));
 const unknown = requested.filter((name) => !available.includes(name));
 if (unknown.length > 0) {

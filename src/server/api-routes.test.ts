@@ -20,7 +20,7 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET /api/info names the directory and says chat is unavailable", async () => {
     const { status, body } = await fixture.api("/api/info");
     expect(status).toBe(200);
-    expect(body).toEqual({ version: expect.any(String), dir: fixture.directory, chat: { available: false, model: null, demo: false }, eval: { loaded: false, file: null } });
+    expect(body).toEqual({ version: expect.any(String), dir: fixture.directory, chat: { available: false, model: null, demo: false }, eval: { loaded: false, file: null }, search: { modes: ["literal", "ranked"], embeddingModel: null } });
     expect(body.version).not.toBe("unknown");
   });
 

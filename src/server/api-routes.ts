@@ -56,7 +56,7 @@ const rowsQuery = z
 const searchQuery = z.object({
   // Its length and words are checked by the store's rule (`queryProblem`), which says what to send instead.
   q: z.string(),
-  mode: z.enum(["literal", "ranked"]).default("literal"),
+  mode: z.enum(["literal", "ranked", "hybrid", "semantic"]).default("literal"),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   role: z.enum(SEARCH_ROLES).optional(),
   tool: z.string().trim().min(1).max(MAX_TOOL_NAME_CHARS).optional(),
@@ -99,6 +99,12 @@ function queryOf(url: URL): Record<string, string> {
   return query;
 }
 
+/** The search modes the server answers: hybrid and semantic only with an embedding model (ADR 0063). */
+function searchInfo(store: HistoryStore): { modes: string[]; embeddingModel: string | null } {
+  const model = store.embeddings?.model;
+  return model === undefined ? { modes: ["literal", "ranked"], embeddingModel: null } : { modes: ["literal", "ranked", "hybrid", "semantic"], embeddingModel: model };
+}
+
 /**
  * @example const router = createRouter(apiRoutes(dependencies));
  */
@@ -129,6 +135,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
           dir: dependencies.directory,
           chat: { available: chats.available, model: chats.label, demo: chats.demo },
           eval: { loaded: dependencies.eval !== undefined, file: dependencies.eval?.file ?? null },
+          search: searchInfo(store),
         }),
     },
     {
@@ -210,7 +217,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       handler: async ({ response, params, url }) => {
         const { sessionId } = await knownSession(params["id"]);
         const query = parse(searchQuery, queryOf(url), "query");
-        const hits = await searchHistory({
+        const result = await searchHistory({
           store,
           sessionId,
           windows: await windows.windowsOf(sessionId),
@@ -220,7 +227,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
           filter: { role: query.role, toolName: query.tool },
           ...(query.order === undefined ? {} : { order: query.order }),
         });
-        json(response, { hits });
+        json(response, result);
       },
     },
     {

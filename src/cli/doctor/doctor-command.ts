@@ -4,7 +4,8 @@
  * export that `ctxwin import` loads into a new store. Exit code 0 when the store is healthy in
  * the end, 1 when damage remains or the check failed, 2 for a bad command line. It checks SQLite
  * files only: a PostgreSQL store (`--store postgres://…`, `CTXWIN_DATABASE_URL`) is refused with a
- * line saying what to use instead.
+ * line saying what to use instead. A store in good health also gets its embeddings reported
+ * (models, dimensions, embedded and pending rows, whether sqlite-vec loads; ADR 0063).
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { Option, type Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "../../store/open-store.js";
 import { doctorDatabase, type DoctorReport } from "../../store/sqlite/doctor/doctor.js";
+import { describeEmbeddingStatus, embeddingStatus, type EmbeddingStatus } from "../../store/embeddings/embedding-status.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
 import { describeServer } from "../../store/postgres/server-errors.js";
@@ -52,7 +54,7 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
     .option("--salvage <out.jsonl>", "write every readable row to this new file (ctxwin JSONL export; load it with 'ctxwin import')")
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
-    .action((flags: DoctorFlags) => {
+    .action(async (flags: DoctorFlags) => {
       const server = serverOf(flags);
       if (server !== undefined) {
         output.stderr(
@@ -66,7 +68,10 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
       try {
         const file = path.resolve(flags.db ?? flags.store ?? path.join(flags.dir ?? process.cwd(), DEFAULT_STORE_PATH));
         const report = flags.salvage === undefined ? doctorDatabase({ path: file }) : withSalvageFile(path.resolve(flags.salvage), (salvage) => doctorDatabase({ path: file, salvage }));
-        output.stdout(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${describeReport(report, flags.salvage)}\n`);
+        const healthy = report.condition === "healthy" || report.condition === "repaired";
+        const embeddings = healthy ? await embeddingStatusOrProblem(file) : undefined;
+        if (flags.json === true) output.stdout(`${JSON.stringify(embeddings === undefined ? report : { ...report, embeddings }, null, 2)}\n`);
+        else output.stdout(`${[describeReport(report, flags.salvage), ...(embeddings === undefined ? [] : describeEmbeddings(embeddings))].join("\n")}\n`);
         if (report.condition !== "healthy" && report.condition !== "repaired") process.exitCode = FAILURE_EXIT_CODE;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -74,6 +79,19 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
         process.exitCode = FAILURE_EXIT_CODE;
       }
     });
+}
+
+/** The file's embeddings, or why they could not be read (never a reason to fail the check). */
+async function embeddingStatusOrProblem(file: string): Promise<EmbeddingStatus | { problem: string }> {
+  try {
+    return await embeddingStatus({ path: file });
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function describeEmbeddings(embeddings: EmbeddingStatus | { problem: string }): string[] {
+  return "problem" in embeddings ? [`Embeddings: could not be read (${embeddings.problem}).`] : describeEmbeddingStatus(embeddings);
 }
 
 /** The server (without password) that the flags or `CTXWIN_DATABASE_URL` name instead of a file. */

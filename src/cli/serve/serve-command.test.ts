@@ -83,6 +83,9 @@ describe("ctxwin serve (in process)", () => {
       [["--dir", directory, "--demo-model", "--model", "openai:gpt-4o"], /cannot be combined/],
       [["--dir", directory, "--model", "openai:gpt-4o"], /OPENAI_API_KEY/],
       [["--dir", directory, "--demo-model", "--context-limit", "lots"], /--context-limit/],
+      [["--dir", directory, "--embedding-model", "text-embedding-3-small"], /--embedding-model must be openai:<id> or google:<id>/],
+      [["--dir", directory, "--embedding-model", "openai:text-embedding-3-small"], /no API key for --embedding-model.*OPENAI_API_KEY/],
+      [["--dir", directory, "--embedding-base-url", "http://127.0.0.1:11434/v1"], /--embedding-base-url needs --embedding-model/],
       [["--dir", directory, "--eval", path.join(directory, "missing.jsonl")], /^ctxwin serve: cannot read the results file .*missing\.jsonl: no such file\.$/],
       [["--dir", directory, "--eval", corrupt], /^ctxwin serve: the results file .*corrupt\.jsonl is not a ctxwin eval results file \(no run line first\); pass the file ctxwin eval --out wrote\.$/],
     ];
@@ -107,6 +110,20 @@ describe("ctxwin serve (in process)", () => {
     const token = url.searchParams.get("token") ?? "";
     expect(await (await fetch(`${url.origin}/api/info?token=${token}`)).json()).toMatchObject({ eval: { loaded: true, file: results } });
     expect(await (await fetch(`${url.origin}/api/eval?token=${token}`)).json()).toMatchObject({ suites: ["continuity", "needle"] });
+    run.stop();
+    await run.finished;
+    expect(run.exitCode()).toBe(0);
+  });
+
+  it("--embedding-model opens the store with the model and /api/info offers hybrid and semantic search", async () => {
+    const directory = temporaryDirectory();
+    // Nothing is sent before a search: the local server need not exist for the start.
+    const run = runInProcess(["--dir", directory, "--embedding-model", "nomic-embed-text", "--embedding-base-url", "http://127.0.0.1:9/v1"]);
+    await run.started;
+    expect(run.stderr).toEqual([]);
+    const url = new URL((run.stdout[0] ?? "").replace(/^ctxwin serve: /, ""));
+    const info = (await (await fetch(`${url.origin}/api/info?token=${url.searchParams.get("token") ?? ""}`)).json()) as { search: unknown };
+    expect(info.search).toEqual({ modes: ["literal", "ranked", "hybrid", "semantic"], embeddingModel: expect.stringContaining("nomic-embed-text") });
     run.stop();
     await run.finished;
     expect(run.exitCode()).toBe(0);

@@ -3,13 +3,15 @@
  * line with the URL and its per-start access token; `--host` binds elsewhere, with a warning. With
  * `--model` (the same flags as `ctxwin chat`) or `--demo-model` the browser can chat with the
  * session's agent; without, it is view-only. `--eval` adds a `ctxwin eval` results file to show.
- * SIGINT/SIGTERM stop it cleanly.
+ * With `--embedding-model` the store embeds its rows in the background and the search offers
+ * hybrid and semantic modes (ADR 0063). SIGINT/SIGTERM stop it cleanly.
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { createDemoModel } from "../../agent/demo/demo-model.js";
 import { DEMO_MINIMUM_CONTEXT_LIMIT, demoTuning } from "../../agent/demo/demo-tuning.js";
+import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { ModelConfigError, parseContextLimit, parseMaxRetries, parsePromptCache } from "../../agent/model-flags.js";
 import { resolveProjectModel } from "../../agent/project-model.js";
 import { CtxwinError } from "../../core/errors.js";
@@ -36,6 +38,8 @@ interface ServeFlags {
   providerStore?: boolean;
   promptCache?: string;
   eval?: string;
+  embeddingModel?: string;
+  embeddingBaseUrl?: string;
 }
 
 /** Where the command writes, and the process it stops with; the defaults are the real ones. */
@@ -101,6 +105,8 @@ export function registerServeCommand({ program, host = processHost }: { program:
     .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
     .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
     .option("--eval <results>", "also show a ctxwin eval results file (JSON lines) on the page's Eval view")
+    .option("--embedding-model <provider:id>", "embed the history in the background and offer hybrid and semantic search (openai:<id>, google:<id>, or <id> with --embedding-base-url)")
+    .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
@@ -128,10 +134,13 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
   if (flags.demoModel === true && (flags.model !== undefined || flags.baseUrl !== undefined)) throw new ServeCommandError("--demo-model cannot be combined with --model or --base-url.");
   const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
   const evalSource = flags.eval === undefined ? undefined : openEvalSource({ file: flags.eval });
+  const embeddingModel = resolveEmbeddingModel({ embeddingModel: flags.embeddingModel, embeddingBaseUrl: flags.embeddingBaseUrl, env: host.env });
   const chat = await chatOf({ flags, directory, workspaceRoot, contextLimit, host });
+  const storeOptions = storeOptionsOf({ store: flags.store, directory });
   return startServer({
     directory,
-    storeOptions: storeOptionsOf({ store: flags.store, directory }),
+    storeOptions:
+      embeddingModel === undefined ? storeOptions : ({ ...storeOptions, embeddings: { model: embeddingModel, onWarning: (message: string) => host.stderr(`ctxwin serve: ${message}`) } } as typeof storeOptions),
     host: flags.host ?? "127.0.0.1",
     port: flags.port ?? 0,
     ...(chat === undefined ? {} : { chat }),

@@ -41,7 +41,7 @@ export interface SqliteVectorIndexOptions {
 }
 
 /** Loads `sqlite-vec` into `db`; `false` when the package or its binary for this platform is missing. */
-function loadVectorExtension(db: Database.Database): boolean {
+export function loadVectorExtension(db: Database.Database): boolean {
   try {
     const require = createRequire(import.meta.url);
     const extension = require("sqlite-vec") as { load: (db: Database.Database) => void };

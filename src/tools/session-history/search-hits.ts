@@ -12,7 +12,7 @@ import { renderRowForSearch } from "../../core/row-text.js";
 import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
-import type { EmbeddingSearchMode, HistoryStore, SearchHit, StoredRow } from "../../store/port.js";
+import type { EmbeddingSearchMode, HistoryStore, SearchEmbeddingsNote, SearchHit, StoredRow } from "../../store/port.js";
 import { itemFields } from "./history-context.js";
 import type { SearchHitEntry } from "./results.js";
 
@@ -26,7 +26,16 @@ export interface SnippetHit {
 }
 
 /** Hits, or a query (or filter) the person has to change (an expected outcome, not an exception). */
-export type SnippetSearchResult = { status: "ok"; hits: SnippetHit[]; /** What a hybrid or semantic search says about its vectors. */ note?: string } | { status: "invalid-query"; message: string };
+export type SnippetSearchResult =
+  | {
+      status: "ok";
+      hits: SnippetHit[];
+      /** What a hybrid or semantic search says about its vectors. */
+      note?: string;
+      /** How a hybrid or semantic search used the vectors (the store's last page's `embeddings`). */
+      embeddings?: SearchEmbeddingsNote;
+    }
+  | { status: "invalid-query"; message: string };
 
 /** Rounds of a literal search that stopped early (each reads at most 1,000 candidate rows, ADR 0033, 0051). */
 const MAX_LITERAL_ROUNDS = 10;
@@ -70,6 +79,7 @@ export async function findSnippetHits({
   const floor = includeCleared ? 0 : await store.privacyFloor(sessionId);
   let hits: SearchHit[];
   let note: string | undefined;
+  let embeddings: SearchEmbeddingsNote | undefined;
   try {
     const narrowing = {
       ...(filter.role === undefined ? {} : { role: filter.role }),
@@ -83,6 +93,7 @@ export async function findSnippetHits({
       const page = await store.search(sessionId, { query, mode, limit: limit - hits.length, includeCleared, ...narrowing, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
       hits.push(...page.hits);
       note = page.embeddings?.message ?? note;
+      embeddings = page.embeddings ?? embeddings;
       if (page.resumeBeforeSeq === undefined) break;
       beforeSeq = page.resumeBeforeSeq;
     }
@@ -93,7 +104,7 @@ export async function findSnippetHits({
   }
   const snippetOf = snippetFinder({ query, mode: mode === "literal" ? "literal" : "ranked", maxChars });
   const shown = hits.filter((hit) => isShownHit({ row: hit.row, sessionId, floor }));
-  return { status: "ok", hits: shown.map((hit) => snippetHit({ hit, snippetOf })), ...(note === undefined ? {} : { note }) };
+  return { status: "ok", hits: shown.map((hit) => snippetHit({ hit, snippetOf })), ...(note === undefined ? {} : { note }), ...(embeddings === undefined ? {} : { embeddings }) };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { EvalRunView } from "./eval-types";
 import type { TimelineView } from "./timeline-types";
-import type { InfoView, RowsPage, SearchHit, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
+import type { InfoView, RowsPage, SearchMode, SearchResult, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
 
 /** An error answer of the API (or a network failure, status 0). */
 export class ApiError extends Error {
@@ -30,7 +30,8 @@ export type RowsQuery = { before?: number; after?: number; from?: number; limit?
 
 export interface SearchOptions {
   query: string;
-  mode: "literal" | "ranked";
+  /** hybrid and semantic only when `info().search.modes` holds them. */
+  mode: SearchMode;
   limit?: number;
   /** Only hits of this role. */
   role?: "user" | "assistant" | "system";
@@ -55,7 +56,7 @@ export interface ApiClient {
   rows(sessionId: string, query?: RowsQuery): Promise<RowsPage>;
   windows(sessionId: string): Promise<WindowView[]>;
   /** Ranked hits newest first with `order: "newest"`; `role` and `tool` narrow the hits (docs/web-api.md). */
-  search(sessionId: string, options: SearchOptions): Promise<SearchHit[]>;
+  search(sessionId: string, options: SearchOptions): Promise<SearchResult>;
   usage(sessionId: string): Promise<UsageView>;
   /** The context timeline; without a range, the newest windows (docs/web-api.md). */
   timeline(sessionId: string, range?: { windowId: string; count: number }): Promise<TimelineView>;
@@ -121,7 +122,7 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
       if (role !== undefined) parameters.set("role", role);
       if (tool !== undefined && tool.trim() !== "") parameters.set("tool", tool.trim());
       if (order !== undefined) parameters.set("order", order);
-      return (await call<{ hits: SearchHit[] }>("GET", `${session(sessionId)}/search?${parameters}`)).hits;
+      return call<SearchResult>("GET", `${session(sessionId)}/search?${parameters}`);
     },
     usage: (sessionId) => call<UsageView>("GET", `${session(sessionId)}/usage`),
     timeline: (sessionId, range) =>

@@ -91,7 +91,11 @@ export interface InfoView {
   chat: { available: boolean; model: string | null; demo: boolean };
   /** Whether `ctxwin serve --eval` loaded a results file (the Eval view). */
   eval: { loaded: boolean; file: string | null };
+  /** The search modes the server answers; hybrid and semantic need `ctxwin serve --embedding-model`. */
+  search: { modes: SearchMode[]; embeddingModel: string | null };
 }
+
+export type SearchMode = "literal" | "ranked" | "hybrid" | "semantic";
 
 export interface SessionSummary {
   sessionId: string;
@@ -116,6 +120,22 @@ export interface RowsPage {
   rows: RowView[];
   hasMoreBefore: boolean;
   hasMoreAfter: boolean;
+}
+
+/** How a hybrid or semantic search used the vectors (docs/web-api.md). */
+export interface SearchEmbeddingsNote {
+  status: "used" | "unavailable";
+  model?: string;
+  dimensions?: number;
+  /** Rows of the searched range not embedded yet: only word search can find them. */
+  pendingRows: number;
+  message?: string;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Set for hybrid and semantic searches. */
+  embeddings?: SearchEmbeddingsNote;
 }
 
 export interface SearchHit {

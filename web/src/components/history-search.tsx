@@ -1,20 +1,24 @@
 /**
- * Search of the session's history, literal or ranked (optionally newest first), from one role or
- * calling one tool, with the same privacy floor as the agent's `session_history` tool (nothing
+ * Search of the session's history, literal or ranked (optionally newest first), or by meaning
+ * (hybrid, semantic) when the server has an embedding model, from one role or calling one tool, with the same privacy floor as the agent's `session_history` tool (nothing
  * before your last soft clear). Choosing a hit jumps to it.
  */
 import { useId, useState, type FormEvent } from "react";
 import type { ApiClient } from "../api/client";
-import type { SearchHit } from "../api/types";
+import type { SearchEmbeddingsNote, SearchHit, SearchMode } from "../api/types";
 
-/** @example <HistorySearch api={api} sessionId={id} onJump={(seq) => transcript.jumpTo(seq)} /> */
-export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sessionId: string; onJump: (seq: number) => void }) {
+const MODE_LABELS: Record<SearchMode, string> = { literal: "exact text", ranked: "ranked words", hybrid: "words + meaning", semantic: "meaning only" };
+const ORDERABLE: readonly SearchMode[] = ["ranked", "hybrid", "semantic"];
+
+/** @example <HistorySearch api={api} sessionId={id} modes={info.search.modes} onJump={(seq) => transcript.jumpTo(seq)} /> */
+export function HistorySearch({ api, sessionId, modes = ["literal", "ranked"], onJump }: { api: ApiClient; sessionId: string; modes?: readonly SearchMode[]; onJump: (seq: number) => void }) {
   const [query, setQuery] = useState("");
-  const [mode, setMode] = useState<"literal" | "ranked">("literal");
+  const [mode, setMode] = useState<SearchMode>("literal");
   const [newest, setNewest] = useState(false);
   const [role, setRole] = useState<"" | "user" | "assistant">("");
   const [tool, setTool] = useState("");
   const [hits, setHits] = useState<SearchHit[] | undefined>(undefined);
+  const [embeddings, setEmbeddings] = useState<SearchEmbeddingsNote | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [searching, setSearching] = useState(false);
   const inputId = useId();
@@ -28,11 +32,14 @@ export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sess
       const narrowing = {
         ...(role === "" ? {} : { role }),
         ...(tool.trim() === "" ? {} : { tool }),
-        ...(mode === "ranked" && newest ? { order: "newest" as const } : {}),
+        ...(ORDERABLE.includes(mode) && newest ? { order: "newest" as const } : {}),
       };
-      setHits(await api.search(sessionId, { query, mode, ...narrowing }));
+      const result = await api.search(sessionId, { query, mode, ...narrowing });
+      setHits(result.hits);
+      setEmbeddings(result.embeddings);
     } catch (failure) {
       setHits(undefined);
+      setEmbeddings(undefined);
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
       setSearching(false);
@@ -51,13 +58,12 @@ export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sess
         </div>
         <fieldset className="mode">
           <legend>Match</legend>
-          <label>
-            <input type="radio" name="mode" value="literal" checked={mode === "literal"} onChange={() => setMode("literal")} /> exact text
-          </label>
-          <label>
-            <input type="radio" name="mode" value="ranked" checked={mode === "ranked"} onChange={() => setMode("ranked")} /> ranked words
-          </label>
-          {mode === "ranked" ? (
+          {modes.map((choice) => (
+            <label key={choice}>
+              <input type="radio" name="mode" value={choice} checked={mode === choice} onChange={() => setMode(choice)} /> {MODE_LABELS[choice]}
+            </label>
+          ))}
+          {ORDERABLE.includes(mode) ? (
             <label>
               <input type="checkbox" checked={newest} onChange={(event) => setNewest(event.target.checked)} /> newest first
             </label>
@@ -82,6 +88,11 @@ export function HistorySearch({ api, sessionId, onJump }: { api: ApiClient; sess
       {error === undefined ? null : (
         <p className="error" role="alert">
           {error}
+        </p>
+      )}
+      {embeddings?.message === undefined ? null : (
+        <p className="hint embeddings-note" role="note">
+          {embeddings.message}
         </p>
       )}
       {hits === undefined ? null : hits.length === 0 ? (

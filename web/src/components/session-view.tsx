@@ -251,7 +251,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
           {panel === undefined ? null : (
             <div className="panel-content">
               {panel === "windows" ? <WindowsPanel windows={windows} activeWindowId={usage?.windowId} onJump={jump} /> : null}
-              {panel === "search" ? <HistorySearch api={api} sessionId={sessionId} onJump={jump} /> : null}
+              {panel === "search" ? <HistorySearch api={api} sessionId={sessionId} {...(info?.search === undefined ? {} : { modes: info.search.modes })} onJump={jump} /> : null}
               {panel === "settings" ? <SettingsPanel api={api} /> : null}
             </div>
           )}

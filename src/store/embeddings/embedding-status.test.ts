@@ -1,0 +1,49 @@
+/**
+ * What `ctxwin doctor` reports of a store's embeddings: nothing stored, then per model the rows
+ * embedded and pending, and whether sqlite-vec loads (ADR 0063). Over the offline synonym model.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "../open-store.js";
+import { reply, text } from "../test-support/conformance-rows.js";
+import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
+import { describeEmbeddingStatus, embeddingStatus } from "./embedding-status.js";
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+async function storeFile(): Promise<string> {
+  const folder = mkdtempSync(path.join(tmpdir(), "ctxwin-embedding-status-"));
+  folders.push(folder);
+  const file = path.join(folder, "ctxwin.db");
+  const store = openStore({ path: file });
+  await store.append("a", [text("Which identity approach?"), reply("OAuth with PKCE for sign-in.")]);
+  await store.append("b", [text("The deploy is slow.")]);
+  await store.close();
+  return file;
+}
+
+describe("embeddingStatus", () => {
+  it("says when a store holds no vectors", async () => {
+    const status = await embeddingStatus({ path: await storeFile() });
+    expect(status).toEqual({ vectors: false, index: expect.stringMatching(/^(sqlite-vec|javascript)$/), models: [] });
+    expect(describeEmbeddingStatus(status)[0]).toMatch(/^Embeddings: none stored \(hybrid search needs 'ctxwin embed/);
+  });
+
+  it("counts embedded and pending rows per model and dimension", async () => {
+    const file = await storeFile();
+    const store = openStore({ path: file, embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined } });
+    await store.embeddings?.backfill({ sessionIds: ["a"] });
+    await store.close();
+    const status = await embeddingStatus({ path: file });
+    expect(status.vectors).toBe(true);
+    expect(status.models).toEqual([{ model: "test:synonyms-64", dimensions: 64, embeddedRows: 2, vectors: 2, pendingRows: 1 }]);
+    const lines = describeEmbeddingStatus(status);
+    expect(lines[1]).toBe("  test:synonyms-64 (64 dimensions): 2 row(s) embedded in 2 vector(s), 1 row(s) pending (fill with 'ctxwin embed --embedding-model …').");
+    expect(lines.at(-1)).toContain("not kept in the file");
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * What a SQLite store file holds of embeddings (ADR 0063), for `ctxwin doctor`: the models with
+ * vectors (id and dimension), per model the rows embedded and the rows still pending, and whether
+ * the `sqlite-vec` extension loads here (else searches score the vectors in JavaScript). Read-only:
+ * nothing is written, no model is needed. Embedding failures are not stored in the file; they
+ * are reported while a store runs (`diagnostics().embeddings`, its warnings).
+ */
+import Database from "better-sqlite3";
+import { openStore } from "../open-store.js";
+import { loadVectorExtension } from "./sqlite-vector-index.js";
+
+export interface EmbeddingModelStatus {
+  /** `provider:modelId`. */
+  model: string;
+  dimensions: number;
+  /** Rows with at least one stored vector, and the vectors (chunks) themselves. */
+  embeddedRows: number;
+  vectors: number;
+  /** Rows not embedded with this model yet (all sessions): only word search finds them. */
+  pendingRows: number;
+}
+
+export interface EmbeddingStatus {
+  /** Whether the file holds any vectors at all. */
+  vectors: boolean;
+  /** `sqlite-vec` when the extension loads on this machine, `javascript` when searches fall back to scoring in JavaScript. */
+  index: "sqlite-vec" | "javascript";
+  models: EmbeddingModelStatus[];
+}
+
+/**
+ * @example const status = await embeddingStatus({ path: ".ctxwin/ctxwin.db" }); // { vectors: false, index: "sqlite-vec", models: [] }
+ */
+export async function embeddingStatus({ path }: { path: string }): Promise<EmbeddingStatus> {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  let index: EmbeddingStatus["index"];
+  let records: { model_key: number; model_id: string; dimensions: number; rows: number; vectors: number }[] = [];
+  let progress: { model_key: number; session_id: string; incarnation: string; through_seq: number }[] = [];
+  try {
+    index = loadVectorExtension(db) ? "sqlite-vec" : "javascript";
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_models'").get() !== undefined) {
+      records = db
+        .prepare(
+          `SELECT m.model_key, m.model_id, m.dimensions,
+             (SELECT count(DISTINCT session_id || ':' || seq) FROM ctxwin_embeddings e WHERE e.model_key = m.model_key) AS rows,
+             (SELECT count(*) FROM ctxwin_embeddings e WHERE e.model_key = m.model_key) AS vectors
+           FROM ctxwin_embedding_models m ORDER BY m.model_key`,
+        )
+        .all() as typeof records;
+      progress = db.prepare("SELECT model_key, session_id, incarnation, through_seq FROM ctxwin_embedding_progress").all() as typeof progress;
+    }
+  } finally {
+    db.close();
+  }
+  if (records.length === 0) return { vectors: false, index, models: [] };
+  const store = openStore({ path, readOnly: true });
+  try {
+    const sessions = await store.sessions();
+    const models = records.map((record): EmbeddingModelStatus => {
+      const through = new Map(progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]));
+      let pendingRows = 0;
+      for (const session of sessions) {
+        const done = through.get(session.sessionId);
+        pendingRows += Math.max(0, session.lastSeq - (done !== undefined && done.incarnation === session.incarnation ? done.through_seq : 0));
+      }
+      return { model: record.model_id, dimensions: record.dimensions, embeddedRows: record.rows, vectors: record.vectors, pendingRows };
+    });
+    return { vectors: records.some((record) => record.vectors > 0), index, models };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * The status as lines for people.
+ *
+ * @example describeEmbeddingStatus({ vectors: false, index: "sqlite-vec", models: [] }) // ["Embeddings: none stored (…)", …]
+ */
+export function describeEmbeddingStatus(status: EmbeddingStatus): string[] {
+  const where =
+    status.index === "sqlite-vec"
+      ? "the sqlite-vec extension loads here (vector search uses it)"
+      : "the sqlite-vec extension does not load here: vector search scores in JavaScript (same answers, slower on big sessions)";
+  if (status.models.length === 0) return [`Embeddings: none stored (hybrid search needs 'ctxwin embed --embedding-model <provider:id>'); ${where}.`];
+  return [
+    `Embeddings: ${where}.`,
+    ...status.models.map(
+      (model) =>
+        `  ${model.model} (${model.dimensions} dimensions): ${model.embeddedRows} row(s) embedded in ${model.vectors} vector(s), ${model.pendingRows} row(s) pending` +
+        (model.pendingRows > 0 ? ` (fill with 'ctxwin embed --embedding-model …')` : "") +
+        ".",
+    ),
+    "  Embedding failures are not kept in the file: a running store reports them as warnings (and in diagnostics().embeddings).",
+  ];
+}
