@@ -81,7 +81,8 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     ready = true;
   };
   const modelRecord = (model: string) =>
-    ready ? (db.prepare("SELECT model_key, dimensions FROM ctxwin_embedding_models WHERE model_id = ?").get(model) as { model_key: number; dimensions: number } | undefined) : undefined;
+    // Another connection may have created the tables since this one opened.
+    ready || (ready = tablesExist()) ? (db.prepare("SELECT model_key, dimensions FROM ctxwin_embedding_models WHERE model_id = ?").get(model) as { model_key: number; dimensions: number } | undefined) : undefined;
   const hasBitTable = (modelKey: number) => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(bitTableOf(modelKey)) !== undefined;
   const signsReady = () => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_signs'").get() !== undefined;
   const cache = new SignCache(SIGN_CACHE_BYTES);
