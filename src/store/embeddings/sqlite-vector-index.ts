@@ -37,7 +37,7 @@ export const SIGN_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** Candidates the bit index proposes per wanted row, before exact rescoring. */
 const CANDIDATES_PER_ROW = 4;
-const MIN_CANDIDATES = 100;
+const MIN_CANDIDATES = 400;
 
 export interface SqliteVectorIndexOptions {
   path: string;
