@@ -19,12 +19,16 @@ import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { openStore } from "../src/store/open-store.js";
 import type { RowInput } from "../src/core/row.js";
 import { loadSentences } from "./haystack.js";
+import Database from "better-sqlite3";
+import { createRequire } from "node:module";
+import { createSqliteVectorIndex } from "../src/store/embeddings/sqlite-vector-index.js";
+import { cosineSimilarity } from "../src/store/embeddings/vector-index.js";
 import { formatMs, formatRatio, goal, time } from "./measure.js";
 
 const WORDS = "deploy login oauth database migration budget palette latency release schema token window rollover search vector index cache provider session agent".split(" ");
 
 /** A deterministic dense embedding model: xorshift noise seeded by the text's hash, normalized. */
-function denseModel(dimensions: number): EmbeddingModelV3 & { calls: number } {
+export function denseModel(dimensions: number): EmbeddingModelV3 & { calls: number } {
   const model = {
     specificationVersion: "v3" as const,
     provider: "bench",
@@ -40,7 +44,7 @@ function denseModel(dimensions: number): EmbeddingModelV3 & { calls: number } {
   return model;
 }
 
-function vectorOf(text: string, dimensions: number): number[] {
+export function vectorOf(text: string, dimensions: number): number[] {
   let seed = 2166136261;
   for (let index = 0; index < text.length; index += 1) seed = Math.imul(seed ^ text.charCodeAt(index), 16777619);
   const vector = new Array<number>(dimensions);
@@ -59,7 +63,7 @@ function vectorOf(text: string, dimensions: number): number[] {
 let sentences: string[] | undefined;
 
 /** Row `index`: three sentences of the essays (as the store benchmarks cut them), or plain words without them. */
-function rowOf(index: number): RowInput {
+export function rowOf(index: number): RowInput {
   if (sentences === undefined) {
     try {
       sentences = loadSentences();
@@ -132,6 +136,7 @@ async function measure(rows: number, dimensions: number): Promise<number> {
     const ranked = await time(() => store.search("s", { query: queries(), mode: "ranked", limit: 10 }), { iterations: 40, warmup: 3 });
     await store.close();
     const total = fileBytes(file);
+    const recall = rows >= 10_000 ? candidateRecall(file, dimensions) : undefined;
     console.log(
       `${rows.toLocaleString("en")} rows, ${dimensions} dims (${index}): hybrid p50 ${formatMs(hybrid.p50)} p95 ${formatMs(hybrid.p95)}; ` +
         `semantic p95 ${formatMs(semantic.p95)}; ranked alone p95 ${formatMs(ranked.p95)}`,
@@ -141,10 +146,83 @@ async function measure(rows: number, dimensions: number): Promise<number> {
         `vector storage ${Math.round(vectorBytes / rows).toLocaleString("en")} B/row (raw floats ${(dimensions * 4).toLocaleString("en")} B); ` +
         `whole file ${(total / (textBytes.total + rows * dimensions * 4)).toFixed(2)}× (text + raw vectors)`,
     );
+    if (recall !== undefined) {
+      console.log(
+        `  candidate stage: top-10 overlap with exact cosine over all rows ${recall.fast} (sign cache), ${recall.vec0 ?? "n/a"} (previous vec0 bit KNN), ${recall.queries} queries; ` +
+          `sign cache ${(recall.cacheBytes / 1024 / 1024).toFixed(1)} MiB (${Math.round(recall.cacheBytes / rows)} B/row), first search loads it in ${formatMs(recall.loadMs)}`,
+      );
+    }
     return hybrid.p95;
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * Recall of the candidate stage: for a few query vectors, the top 10 rows of `nearest` (sign-bit
+ * candidates rescored exactly, as a hybrid search of 10 rows asks) against the exact top 10 by cosine over every stored vector, as the
+ * mean overlap; the same for the previous vec0 `bit[D]` KNN of 120 candidates (4 × its pool of 30), when sqlite-vec loads.
+ */
+function candidateRecall(file: string, dimensions: number): { fast: string; vec0: string | undefined; queries: number; cacheBytes: number; loadMs: number } {
+  const queries = Array.from({ length: 10 }, (_, index) => Float32Array.from(vectorOf(`${WORDS[index]} ${WORDS[(index * 7) % WORDS.length]} recall`, dimensions)));
+  const model = `bench:dense-${dimensions}`;
+  const index = createSqliteVectorIndex({ path: file });
+  // A hybrid search of 10 rows asks the vectors for 30 (its fusion pool): the candidates they get.
+  const bounds = { sessionId: "s", model, lowSeq: 0, highSeq: Number.MAX_SAFE_INTEGER, limit: 30 };
+  const started = performance.now();
+  index.nearest({ ...bounds, vector: queries[0] as Float32Array });
+  const loadMs = performance.now() - started;
+  const fast = queries.map((vector) =>
+    index
+      .nearest({ ...bounds, vector })
+      .slice(0, 10)
+      .map((row) => row.seq),
+  );
+  const cacheBytes = index.cacheBytes?.() ?? 0;
+  index.close();
+
+  const db = new Database(file, { readonly: true });
+  const best = queries.map(() => [] as { seq: number; similarity: number }[]);
+  for (const [seq, blob] of db.prepare("SELECT seq, vector FROM ctxwin_embeddings").raw().iterate() as IterableIterator<[number, Buffer]>) {
+    const vector = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + dimensions * 4));
+    queries.forEach((query, position) => {
+      const top = best[position] as { seq: number; similarity: number }[];
+      const similarity = cosineSimilarity(query, vector);
+      if (top.length < 10 || similarity > (top[9]?.similarity ?? -2)) {
+        top.push({ seq, similarity });
+        top.sort((left, right) => right.similarity - left.similarity);
+        top.length = Math.min(10, top.length);
+      }
+    });
+  }
+  const exact = best.map((top) => new Set(top.map((row) => row.seq)));
+  const overlap = (found: number[][]) => {
+    const shared = found.reduce((sum, seqs, position) => sum + seqs.filter((seq) => exact[position]?.has(seq)).length, 0);
+    return `${((shared / (queries.length * 10)) * 100).toFixed(0)}%`;
+  };
+  let vec0: string | undefined;
+  db.close();
+  try {
+    const scratch = new Database(file);
+    (createRequire(import.meta.url)("sqlite-vec") as { load: (db: Database.Database) => void }).load(scratch);
+    scratch.exec(`CREATE VIRTUAL TABLE temp.recall_bits USING vec0(embedding bit[${dimensions}])`);
+    scratch.exec("INSERT INTO temp.recall_bits(rowid, embedding) SELECT vector_id, vec_quantize_binary(vector) FROM ctxwin_embeddings");
+    const knn = scratch.prepare("SELECT rowid AS id FROM temp.recall_bits WHERE embedding MATCH vec_quantize_binary(?) AND k = 120");
+    const rescore = scratch.prepare(
+      "SELECT seq FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?)) ORDER BY vec_distance_cosine(vector, ?) LIMIT 10",
+    );
+    vec0 = overlap(
+      queries.map((vector) => {
+        const blob = Buffer.from(vector.buffer);
+        const ids = (knn.all(blob) as { id: number }[]).map((row) => row.id);
+        return (rescore.all(JSON.stringify(ids), blob) as { seq: number }[]).map((row) => row.seq);
+      }),
+    );
+    scratch.close();
+  } catch {
+    vec0 = undefined;
+  }
+  return { fast: overlap(fast), vec0, queries: queries.length, cacheBytes, loadMs };
 }
 
 function fileBytes(file: string): number {

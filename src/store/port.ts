@@ -272,6 +272,8 @@ export interface EmbeddingDiagnostics {
   lastError?: string;
   /** Sessions waiting for the embedder. */
   queuedSessions: number;
+  /** SQLite: bytes of sign bits held in memory for searches (at most 128 MiB per store; ADR 0063 "Later"). */
+  cacheBytes?: number;
 }
 
 /** The background embedder of a store opened with `embeddings` (ADR 0063). */

@@ -181,6 +181,7 @@ export function createEmbeddingWorker({
         failures: counters.failures,
         ...(counters.lastError === undefined ? {} : { lastError: counters.lastError }),
         queuedSessions: queue.size,
+        ...(index.cacheBytes === undefined ? {} : { cacheBytes: index.cacheBytes() }),
       };
     },
     async close() {

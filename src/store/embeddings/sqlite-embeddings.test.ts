@@ -25,6 +25,7 @@ describe("embeddings on a SQLite file", () => {
     const page = await again.search("s", { query: "login approach", mode: "semantic", limit: 1 });
     expect(page.hits[0]?.row.seq).toBe(1);
     expect(page.embeddings?.pendingRows).toBe(0);
+    expect(again.diagnostics().embeddings?.cacheBytes).toBeGreaterThan(0); // the session's sign bits, held for the next search
     await again.close();
     expect(model.calls.length).toBe(2); // one batch, one query
 

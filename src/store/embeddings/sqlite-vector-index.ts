@@ -13,6 +13,7 @@
 import Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { EmbeddingMismatchError } from "./embedding-errors.js";
+import { SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
 import { bestRows, cosineSimilarity, type NearestRow, type VectorIndex } from "./vector-index.js";
 
 const SCHEMA = `
@@ -25,12 +26,18 @@ CREATE TABLE IF NOT EXISTS ctxwin_embeddings (
   vector_id INTEGER PRIMARY KEY, model_key INTEGER NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
   chunk INTEGER NOT NULL, vector BLOB NOT NULL, UNIQUE (model_key, session_id, seq, chunk));
 `;
+/** Each vector's sign bits, a session's rows side by side (ADR 0063, "Later"): what the candidate cache loads. */
+const SIGNS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS ctxwin_embedding_signs (
+  model_key INTEGER NOT NULL, session_id TEXT NOT NULL, vector_id INTEGER NOT NULL, seq INTEGER NOT NULL, bits BLOB NOT NULL,
+  PRIMARY KEY (model_key, session_id, vector_id)) WITHOUT ROWID;
+`;
+/** Memory the sign cache may hold across sessions (the least recently searched go first): ~2 million rows at 384 dimensions. */
+export const SIGN_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** Candidates the bit index proposes per wanted row, before exact rescoring. */
 const CANDIDATES_PER_ROW = 4;
-const MIN_CANDIDATES = 100;
-/** vec0's largest `k`. */
-const MAX_CANDIDATES = 4_096;
+const MIN_CANDIDATES = 400;
 
 export interface SqliteVectorIndexOptions {
   path: string;
@@ -56,7 +63,10 @@ export function loadVectorExtension(db: Database.Database): boolean {
 const asBlob = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 const asVector = (blob: Buffer, dimensions: number) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + dimensions * 4));
 const bitTableOf = (modelKey: number) => `ctxwin_embedding_bits_${modelKey}`;
-const usesBits = (dimensions: number) => dimensions % 8 === 0 && dimensions >= 64;
+/** Dimensions the sign bits keep enough of for the candidate stage; fewer are scored exactly. */
+const usesBits = (dimensions: number) => dimensions >= 64;
+const bitsBlob = (bits: Uint32Array) => Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength);
+const bitsOfBlob = (blob: Buffer) => new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 
 /** @example const index = createSqliteVectorIndex({ path: ".ctxwin/ctxwin.db" }) */
 export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs = 10_000, useExtension = true }: SqliteVectorIndexOptions): VectorIndex {
@@ -71,38 +81,64 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     ready = true;
   };
   const modelRecord = (model: string) =>
-    ready ? (db.prepare("SELECT model_key, dimensions FROM ctxwin_embedding_models WHERE model_id = ?").get(model) as { model_key: number; dimensions: number } | undefined) : undefined;
-  /** Bit tables known complete in this process (checked once against the float rows). */
-  const bitsChecked = new Set<number>();
-
+    // Another connection may have created the tables since this one opened.
+    ready || (ready = tablesExist()) ? (db.prepare("SELECT model_key, dimensions FROM ctxwin_embedding_models WHERE model_id = ?").get(model) as { model_key: number; dimensions: number } | undefined) : undefined;
   const hasBitTable = (modelKey: number) => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(bitTableOf(modelKey)) !== undefined;
-  const createBitTable = (modelKey: number, dimensions: number) =>
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${bitTableOf(modelKey)} USING vec0(session_id TEXT PARTITION KEY, seq INTEGER, embedding bit[${dimensions}])`);
+  const signsReady = () => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_signs'").get() !== undefined;
+  const cache = new SignCache(SIGN_CACHE_BYTES);
+  /** `PRAGMA data_version` when each cached session was last checked: it moves when another connection commits. */
+  const checkedAt = new WeakMap<SessionSigns, { version: number; incarnation: string | undefined }>();
+  const dataVersion = () => db.pragma("data_version", { simple: true }) as number;
+  const incarnationOf = (modelKey: number, sessionId: string) =>
+    (db.prepare("SELECT incarnation FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?").pluck().get(modelKey, sessionId) as string | undefined) ?? undefined;
 
-  /** Whether the bit table of a model can answer: it exists and holds every vector (rebuilt when a writer without the extension left it behind). */
-  function bitsUsable(modelKey: number, dimensions: number): boolean {
-    if (!extension || !usesBits(dimensions)) return false;
-    if (bitsChecked.has(modelKey)) return true;
-    const floats = (db.prepare("SELECT count(*) AS n FROM ctxwin_embeddings WHERE model_key = ?").get(modelKey) as { n: number }).n;
-    const bits = hasBitTable(modelKey) ? (db.prepare(`SELECT count(*) AS n FROM ${bitTableOf(modelKey)}`).get() as { n: number }).n : -1;
-    if (bits !== floats) {
-      if (readOnly) return false;
-      db.transaction(() => {
-        db.exec(`DROP TABLE IF EXISTS ${bitTableOf(modelKey)}`);
-        createBitTable(modelKey, dimensions);
-        const insert = db.prepare(`INSERT INTO ${bitTableOf(modelKey)}(rowid, session_id, seq, embedding) VALUES (?, ?, ?, vec_quantize_binary(?))`);
-        for (const row of db.prepare("SELECT vector_id, session_id, seq, vector FROM ctxwin_embeddings WHERE model_key = ?").all(modelKey) as {
-          vector_id: number;
-          session_id: string;
-          seq: number;
-          vector: Buffer;
-        }[]) {
-          insert.run(BigInt(row.vector_id), row.session_id, BigInt(row.seq), row.vector);
-        }
-      }).immediate();
+  /** Reads a session's signatures; where the table lacks some (a file written before it existed), they are computed from the floats and stored. */
+  function loadSigns(modelKey: number, dimensions: number, sessionId: string): SessionSigns {
+    const signs = new SessionSigns(dimensions);
+    const floats = db.prepare("SELECT count(*) FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ?").pluck().get(modelKey, sessionId) as number;
+    const stored = signsReady()
+      ? (db.prepare("SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ?").raw().all(modelKey, sessionId) as [number, number, Buffer][])
+      : [];
+    if (stored.length === floats) {
+      for (const [id, seq, bits] of stored) signs.add(id, seq, bitsOfBlob(bits));
+    } else {
+      const rows = db.prepare("SELECT vector_id, seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ?").raw().iterate(modelKey, sessionId) as IterableIterator<[number, number, Buffer]>;
+      const computed: [number, number, Uint32Array][] = [];
+      for (const [id, seq, vector] of rows) computed.push([id, seq, signBitsOf(asVector(vector, dimensions))]);
+      if (!readOnly) {
+        db.transaction(() => {
+          db.exec(SIGNS_SCHEMA);
+          const insert = db.prepare("INSERT OR IGNORE INTO ctxwin_embedding_signs (model_key, session_id, vector_id, seq, bits) VALUES (?, ?, ?, ?, ?)");
+          for (const [id, seq, bits] of computed) insert.run(modelKey, sessionId, id, seq, bitsBlob(bits));
+        }).immediate();
+      }
+      for (const [id, seq, bits] of computed) signs.add(id, seq, bits);
     }
-    bitsChecked.add(modelKey);
-    return true;
+    signs.compact();
+    return signs;
+  }
+
+  /** The session's signatures, loaded once, caught up with what other connections wrote since. */
+  function signsOf(modelKey: number, dimensions: number, sessionId: string): SessionSigns {
+    const version = dataVersion();
+    let signs = cache.get(modelKey, sessionId);
+    const checked = signs === undefined ? undefined : checkedAt.get(signs);
+    if (signs !== undefined && checked !== undefined && checked.version === version) return signs;
+    const incarnation = incarnationOf(modelKey, sessionId);
+    if (signs !== undefined && checked?.incarnation === incarnation && signsReady()) {
+      // Rows another connection added: the table's key puts them after the last id held.
+      const added = db
+        .prepare("SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ? AND vector_id > ?")
+        .raw()
+        .all(modelKey, sessionId, signs.lastVectorId) as [number, number, Buffer][];
+      for (const [id, seq, bits] of added) signs.add(id, seq, bitsOfBlob(bits));
+      cache.evict();
+    } else {
+      signs = loadSigns(modelKey, dimensions, sessionId);
+      cache.set(modelKey, sessionId, signs);
+    }
+    checkedAt.set(signs, { version, incarnation });
+    return signs;
   }
 
   const writeTransaction = db.transaction((entry: Parameters<VectorIndex["write"]>[0]) => {
@@ -116,23 +152,31 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     // A session deleted and recreated elsewhere: its old vectors (of every model) go first.
     const stale = db.prepare("SELECT 1 FROM ctxwin_embedding_progress WHERE session_id = ? AND incarnation <> ? LIMIT 1").get(entry.sessionId, entry.incarnation);
     if (stale !== undefined) deleteSessionRows(entry.sessionId);
-    const bits = extension && usesBits(record.dimensions);
-    if (bits) createBitTable(record.model_key, record.dimensions);
+    const bits = usesBits(record.dimensions);
+    if (bits) db.exec(SIGNS_SCHEMA);
     const insert = db.prepare("INSERT INTO ctxwin_embeddings (model_key, session_id, seq, chunk, vector) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
-    const insertBits = bits ? db.prepare(`INSERT INTO ${bitTableOf(record.model_key)}(rowid, session_id, seq, embedding) VALUES (?, ?, ?, vec_quantize_binary(?))`) : undefined;
+    const insertBits = bits ? db.prepare("INSERT INTO ctxwin_embedding_signs (model_key, session_id, vector_id, seq, bits) VALUES (?, ?, ?, ?, ?)") : undefined;
+    const added: [number, number, Uint32Array][] = [];
     for (const vector of entry.vectors) {
       const result = insert.run(record.model_key, entry.sessionId, vector.seq, vector.chunk, asBlob(vector.vector));
-      if (result.changes === 1) insertBits?.run(BigInt(result.lastInsertRowid), entry.sessionId, BigInt(vector.seq), asBlob(vector.vector));
+      if (result.changes === 1 && insertBits !== undefined) {
+        const signs = signBitsOf(vector.vector);
+        const id = Number(result.lastInsertRowid);
+        insertBits.run(record.model_key, entry.sessionId, id, vector.seq, bitsBlob(signs));
+        added.push([id, vector.seq, signs]);
+      }
     }
     db.prepare(
       `INSERT INTO ctxwin_embedding_progress (model_key, session_id, incarnation, through_seq) VALUES (?, ?, ?, ?)
        ON CONFLICT (model_key, session_id) DO UPDATE SET incarnation = excluded.incarnation, through_seq = max(through_seq, excluded.through_seq)`,
     ).run(record.model_key, entry.sessionId, entry.incarnation, entry.throughSeq);
+    return { modelKey: record.model_key, added };
   });
 
   function deleteSessionRows(sessionId: string): void {
     if (!ready) return;
     if (extension) {
+      // vec0 bit tables an earlier version kept (no longer written or read).
       for (const { model_key: modelKey } of db.prepare("SELECT model_key FROM ctxwin_embedding_models").all() as { model_key: number }[]) {
         if (!hasBitTable(modelKey)) continue;
         const remove = db.prepare(`DELETE FROM ${bitTableOf(modelKey)} WHERE rowid = ?`);
@@ -141,6 +185,7 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
         }
       }
     }
+    if (signsReady()) db.prepare("DELETE FROM ctxwin_embedding_signs WHERE session_id = ?").run(sessionId);
     db.prepare("DELETE FROM ctxwin_embeddings WHERE session_id = ?").run(sessionId);
     db.prepare("DELETE FROM ctxwin_embedding_progress WHERE session_id = ?").run(sessionId);
   }
@@ -157,29 +202,37 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
       return found === undefined ? undefined : { incarnation: found.incarnation, throughSeq: found.through_seq };
     },
     write(entry) {
-      writeTransaction.immediate(entry);
+      const stale = cache.peek(modelRecord(entry.model)?.model_key ?? -1, entry.sessionId);
+      const staleIncarnation = stale === undefined ? undefined : checkedAt.get(stale)?.incarnation;
+      const { modelKey, added } = writeTransaction.immediate(entry);
+      if (staleIncarnation !== undefined && staleIncarnation !== entry.incarnation) cache.deleteSession(entry.sessionId);
+      const signs = cache.peek(modelKey, entry.sessionId);
+      if (signs === undefined) return;
+      for (const [id, seq, bits] of added) signs.add(id, seq, bits);
+      const checked = checkedAt.get(signs);
+      if (checked !== undefined) checked.incarnation = entry.incarnation;
+      cache.evict();
     },
     nearest({ sessionId, model, vector, lowSeq, highSeq, limit }) {
       const record = modelRecord(model);
       if (record === undefined) return [];
       if (record.dimensions !== vector.length) throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
       const high = Math.min(highSeq, Number.MAX_SAFE_INTEGER);
-      if (bitsUsable(record.model_key, record.dimensions)) {
-        const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_ROW));
-        // vec0's seq filter costs more than the distances: leave it out when the bounds hold every row.
-        const whole = lowSeq <= 0 && high >= Number.MAX_SAFE_INTEGER;
-        const table = bitTableOf(record.model_key);
-        const candidates = (
-          whole
-            ? db.prepare(`SELECT rowid AS id FROM ${table} WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND session_id = ?`).all(asBlob(vector), k, sessionId)
-            : db
-                .prepare(`SELECT rowid AS id FROM ${table} WHERE embedding MATCH vec_quantize_binary(?) AND k = ? AND session_id = ? AND seq > ? AND seq < ?`)
-                .all(asBlob(vector), k, sessionId, BigInt(lowSeq), BigInt(high))
-        ) as { id: number }[];
-        const rescored = db
-          .prepare("SELECT seq, 1 - vec_distance_cosine(vector, ?) AS similarity FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))")
-          .all(asBlob(vector), JSON.stringify(candidates.map((candidate) => candidate.id))) as NearestRow[];
-        return bestRows(rescored, limit);
+      if (usesBits(record.dimensions)) {
+        const k = Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_ROW);
+        const candidates = signsOf(record.model_key, record.dimensions, sessionId).nearest(signBitsOf(vector), lowSeq, high, k);
+        const ids = JSON.stringify(candidates);
+        if (extension) {
+          const rescored = db
+            .prepare("SELECT seq, 1 - vec_distance_cosine(vector, ?) AS similarity FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))")
+            .all(asBlob(vector), ids) as NearestRow[];
+          return bestRows(rescored, limit);
+        }
+        const rows = db.prepare("SELECT seq, vector FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))").all(ids) as { seq: number; vector: Buffer }[];
+        return bestRows(
+          rows.map((row) => ({ seq: row.seq, similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)) })),
+          limit,
+        );
       }
       const rows = db
         .prepare("SELECT seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND seq > ? AND seq < ?")
@@ -206,8 +259,11 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     deleteSession(sessionId) {
       if (readOnly || !ready) return;
       db.transaction(() => deleteSessionRows(sessionId)).immediate();
+      cache.deleteSession(sessionId);
     },
+    cacheBytes: () => cache.bytes,
     close() {
+      cache.clear();
       if (db.open) db.close();
     },
   };

@@ -62,6 +62,8 @@ export interface VectorIndex {
   /** Rows and vectors stored for `model`. */
   count(model: string): { rows: number; vectors: number };
   deleteSession(sessionId: string): void;
+  /** Bytes of memory the index holds as a search cache (the SQLite sign cache; absent elsewhere). */
+  cacheBytes?(): number;
   close(): void;
 }
 
