@@ -41,6 +41,10 @@ describe("searchParts on SQLite (a fork's ranked search in one walk of the word 
       await merged.append("near", Array.from({ length: 20 }, (_unused, index) => rowAt(801 + index, 3)));
       await merged.fork("origin", { atSeq: 120, newSessionId: "many-own" });
       await merged.append("many-own", Array.from({ length: 600 }, (_unused, index) => rowAt(121 + index, 4)));
+      // A session written in one run, and its fork's own rows right after: ranges of their rows only.
+      for (let start = 1; start <= 700; start += 100) await merged.append("solo", Array.from({ length: 100 }, (_unused, index) => rowAt(start + index, 6)));
+      await merged.fork("solo", { atSeq: 650, newSessionId: "solo-fork" });
+      await merged.append("solo-fork", Array.from({ length: 10 }, (_unused, index) => rowAt(651 + index, 7)));
       await merged.fork("near", { atSeq: 810, newSessionId: "fork-of-fork" });
       await merged.append("fork-of-fork", [rowAt(811, 5), rowAt(812, 5)]);
 
@@ -54,13 +58,14 @@ describe("searchParts on SQLite (a fork's ranked search in one walk of the word 
         { query: "ledger", mode: "ranked", limit: 10, beforeSeq: 805 },
         { query: "absentword", mode: "ranked", limit: 10 },
       ];
-      for (const sessionId of ["near", "many-own", "fork-of-fork"]) {
+      for (const sessionId of ["near", "solo-fork", "many-own", "fork-of-fork"]) {
         for (const options of searches) {
           expect(await merged.search(sessionId, options), `${sessionId} ${JSON.stringify(options)}`).toEqual(await separate.search(sessionId, options));
         }
       }
       // The shared walk served the fork whose own rows lie close above its origin's.
       expect(searchParts.mock.calls.some(([parts]) => parts[0]?.sessionId === "near")).toBe(true);
+      expect(searchParts.mock.calls.some(([parts]) => parts[0]?.sessionId === "solo-fork")).toBe(true);
     } finally {
       await backend.close();
     }

@@ -83,14 +83,21 @@ function rankedPartsInOneWalk(dependencies: SearchDependencies, first: SearchPar
   if (match === undefined || plans[1]?.match !== match) return undefined;
   const upperScored: RankedCandidate[] = [];
   const lowerScored: RankedCandidate[] = [];
-  const walk = sql.scoreTwoSessionsWordsNewest.iterate(
-    match, lower.lowKey, upper.highKey,
-    first.session.session_key, firstRange.lowSeq, firstRange.highSeq,
-    second.session.session_key, secondRange.lowSeq, secondRange.highSeq,
+  // Two ranges that hold only their sessions' rows need no join: a key between them is skipped.
+  const exclusive = firstRange.exclusive && secondRange.exclusive;
+  const walk = (
+    exclusive
+      ? sql.scoreWordsBetweenNewest.iterate(match, lower.lowKey, upper.highKey)
+      : sql.scoreTwoSessionsWordsNewest.iterate(
+          match, lower.lowKey, upper.highKey,
+          first.session.session_key, firstRange.lowSeq, firstRange.highSeq,
+          second.session.session_key, secondRange.lowSeq, secondRange.highSeq,
+        )
   ) as Iterable<RankedCandidate>;
   for (const candidate of walk) {
     // Each part's rows lie in its own key range; the upper part has no more rows than the limit.
     if (candidate.row_key >= upper.lowKey) upperScored.push(candidate);
+    else if (candidate.row_key > lower.highKey) continue;
     else if (lowerScored.push(candidate) >= RANKED_CANDIDATE_LIMIT) break;
   }
   const scoredOf = (range: RowKeyRange) => (range === upper ? upperScored : lowerScored);
