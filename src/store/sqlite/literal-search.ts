@@ -73,14 +73,17 @@ export function searchLiteralRows(
     return scan.page();
   };
 
+  const term = filterWalkTerm(checked);
+  const fewKeys = range.highKey - range.lowKey < SCAN_RANGE_KEYS;
+  // Without a filter, a small range is read before the trigram plan is even looked up.
+  if (fewKeys && term === undefined) return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
   const plan = planTrigramQuery({ query: checked.query, rangeKeys: range.highKey - range.lowKey + 1, rarity: trigramRarity });
   const expectedCandidates = plan?.expectedRows ?? range.rows;
-  const term = filterWalkTerm(checked);
   if (term !== undefined && termRows !== undefined && termRows < LITERAL_SCAN_LIMIT && termRows <= expectedCandidates) {
     return readAll(sql.filterTermRows.iterate(session.session_key, term, range.lowSeq, range.highSeq) as Iterable<CandidateRow>);
   }
 
-  if (range.highKey - range.lowKey < SCAN_RANGE_KEYS) return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
+  if (fewKeys) return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
 
   let highKey = range.highKey;
   const phrase = literalTermPhrase(checked.query);
