@@ -29,6 +29,24 @@ export async function time(body: () => unknown, { iterations = 50, warmup = 5 }:
   return summarize(samples);
 }
 
+/**
+ * Runs each body once per round, in turns whose order alternates, so that the shared machine's
+ * noise hits them alike; `warmup` rounds unmeasured, then `iterations` measured (milliseconds).
+ */
+export async function timeInterleaved(bodies: readonly (() => unknown)[], { iterations = 50, warmup = 5 }: { iterations?: number; warmup?: number } = {}): Promise<Timing[]> {
+  const samples = bodies.map((): number[] => []);
+  for (let round = 0; round < warmup + iterations; round += 1) {
+    const order = bodies.map((_body, index) => index);
+    if (round % 2 === 1) order.reverse();
+    for (const index of order) {
+      const start = performance.now();
+      await bodies[index]?.();
+      if (round >= warmup) samples[index]?.push(performance.now() - start);
+    }
+  }
+  return samples.map(summarize);
+}
+
 export function formatMs(value: number): string {
   return value >= 100 ? `${value.toFixed(0)} ms` : value >= 1 ? `${value.toFixed(2)} ms` : `${(value * 1000).toFixed(0)} µs`;
 }

@@ -4,7 +4,7 @@
  * hits of both parts are scored again together with BM25 over those hits.
  */
 import { bm25Scorer, termCounts } from "../../core/bm25.js";
-import { rankedQueryWords, rankedTerms } from "../../core/search-query.js";
+import { rankedQueryWords, stemWord, tokenizeWords } from "../../core/search-query.js";
 import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
 import { MAX_PAGE_LIMIT, checkSearchOptions, checkWindowsOptions } from "../options.js";
@@ -16,12 +16,13 @@ export async function forkSearch({ raw, composed, view }: ForkReadContext, optio
   const checked = checkSearchOptions(view.sessionId, options);
   const range = await originRange(composed, view, checked.includeCleared);
   if (range === undefined) return raw.search(view.sessionId, options);
-  const originSearch = async (beforeSeq: number, limit: number) => {
-    const page = await composed.search(view.originId, { ...options, beforeSeq, includeCleared: range.includeCleared, offset: 0, limit });
+  const originOptions = (beforeSeq: number, limit: number): SearchOptions => ({ ...options, beforeSeq, includeCleared: range.includeCleared, offset: 0, limit });
+  const originPart = (page: SearchPage) => {
     const { kept, cut } = aboveFloor(page.hits, range, (hit) => hit.row.seq);
     const hits = kept.map((hit) => ({ ...hit, row: asForkRow(view, hit.row) }));
     return { hits, hasMore: page.hasMore && !cut, resumeBeforeSeq: cut ? undefined : page.resumeBeforeSeq };
   };
+  const originSearch = async (beforeSeq: number, limit: number) => originPart(await composed.search(view.originId, originOptions(beforeSeq, limit)));
   const end = checked.offset + checked.limit;
   const wanted = Math.min(end, MAX_PAGE_LIMIT);
   const pageOf = (hits: readonly SearchHit[], hasMore: boolean, resumeBeforeSeq: number | undefined): SearchPage => ({
@@ -33,9 +34,19 @@ export async function forkSearch({ raw, composed, view }: ForkReadContext, optio
     const origin = await originSearch(checked.beforeSeq, wanted);
     return pageOf(origin.hits, origin.hasMore, origin.resumeBeforeSeq);
   }
-  const own = await raw.search(view.sessionId, { ...options, offset: 0, limit: wanted });
+  const ownOptions = { ...options, offset: 0, limit: wanted };
+  // A backend that reads both parts at once, for an origin that is no fork (ranked: one index walk).
+  const both =
+    checked.mode === "ranked" && raw.searchParts !== undefined && (await raw.lineageOf(view.originId))?.forkOf === undefined
+      ? await raw.searchParts([
+          { sessionId: view.sessionId, options: ownOptions },
+          { sessionId: view.originId, options: originOptions(view.atSeq + 1, wanted) },
+        ])
+      : undefined;
+  const own = both?.[0] ?? (await raw.search(view.sessionId, ownOptions));
   if (own.hasMore || own.resumeBeforeSeq !== undefined) return pageOf(own.hits, own.hasMore, own.resumeBeforeSeq);
-  const origin = await originSearch(view.atSeq + 1, wanted);
+  const bothOrigin = both?.[1];
+  const origin = bothOrigin === undefined ? await originSearch(view.atSeq + 1, wanted) : originPart(bothOrigin);
   const newestFirst = checked.mode === "literal" || checked.order === "newest";
   const merged = newestFirst ? [...own.hits, ...origin.hits] : byRelevance(checked.query, [...own.hits, ...origin.hits]);
   return pageOf(merged, origin.hasMore, origin.resumeBeforeSeq);
@@ -47,9 +58,17 @@ export async function forkSearch({ raw, composed, view }: ForkReadContext, optio
  */
 function byRelevance(query: string, hits: readonly SearchHit[]): SearchHit[] {
   const words = rankedQueryWords(query);
+  const queried = new Set(words);
+  // A text repeats its words: each is stemmed once; only the query's terms are counted (BM25 reads no other).
+  const stems = new Map<string, string>();
+  const stemOf = (word: string) => {
+    let stem = stems.get(word);
+    if (stem === undefined) stems.set(word, (stem = stemWord(word)));
+    return stem;
+  };
   const rows = hits.map((hit) => {
-    const own = rankedTerms(renderSearchText(hit.row));
-    return { hit, counts: termCounts({ own, context: [] }), length: own.length };
+    const own = tokenizeWords(renderSearchText(hit.row)).map(stemOf);
+    return { hit, counts: termCounts({ own: own.filter((term) => queried.has(term)), context: [] }), length: own.length };
   });
   const score = bm25Scorer({
     words,

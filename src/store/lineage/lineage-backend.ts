@@ -3,7 +3,7 @@
  * port over each session's own rows, and one write that records a fork without copying rows.
  */
 import type { SessionCursor } from "../append-plan.js";
-import type { ForkOrigin, HistoryStore, WindowSummary } from "../port.js";
+import type { ForkOrigin, HistoryStore, SearchOptions, SearchPage, WindowSummary } from "../port.js";
 
 /** Everything a fork's session record holds: no rows, only where its history comes from. */
 export interface ForkRecord {
@@ -26,6 +26,17 @@ export interface LineageBackend extends Omit<HistoryStore, "fork"> {
   createFork(record: ForkRecord): Promise<void>;
   /** One cheap lookup per read: `undefined` for a session with no record. */
   lineageOf(sessionId: string): Promise<SessionLineage | undefined>;
+  /**
+   * Optional: the same pages as one `search` per part (sessions that are no fork), at the cost of
+   * fewer index reads where the backend can share them (a fork's own part and its origin's).
+   */
+  searchParts?(parts: readonly SearchPartOptions[]): Promise<SearchPage[]>;
+}
+
+/** One session's search in `searchParts`. */
+export interface SearchPartOptions {
+  sessionId: string;
+  options: SearchOptions;
 }
 
 /** What reads need to know about a session's lineage: where a fork's rows come from, and its floor. */

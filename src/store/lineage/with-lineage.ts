@@ -17,7 +17,7 @@ import { SessionHasForksError } from "./lineage-errors.js";
  * await store.fork("s1", { atSeq: 12, newSessionId: "s1-retry" });
  */
 export function withLineage(raw: LineageBackend): HistoryStore {
-  const { createFork: _createFork, lineageOf: _lineageOf, ...port } = raw;
+  const { createFork: _createFork, lineageOf: _lineageOf, searchParts: _searchParts, ...port } = raw;
   const contextOf = async (sessionId: string): Promise<ForkReadContext | undefined> => {
     const lineage = await raw.lineageOf(sessionId);
     if (lineage?.forkOf === undefined) return undefined;

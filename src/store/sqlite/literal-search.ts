@@ -9,7 +9,7 @@
  *   many misses;
  * - the trigram index (rows holding the query's rarest trigrams, `trigram-plan.ts`, ADR 0032);
  * - the range itself, newest first, for a query without a usable trigram (shorter than three
- *   characters, or none the index folds alike).
+ *   characters, or none the index folds alike), or when the range spans a few row keys only.
  * Whatever the source, one call reads at most `LITERAL_SCAN_LIMIT` candidates and then says where
  * to resume (ADR 0033, 0051), so a query whose candidates rarely match costs a bounded call.
  */
@@ -33,6 +33,12 @@ const phraseMissBudget = 200;
 const PHRASE_FIRST_ABOVE = 256;
 /** A trigram query with at most this many matches in the range is answered by one ascending walk. */
 const FEW_TRIGRAM_MATCHES = 64;
+/**
+ * A range of at most this many row keys is read whole, newest first, without an index: FTS5 loads
+ * a common trigram's whole position list whatever the rowid bounds, so a few rows (a fork's own
+ * rows after its fork point, a session just started) cost less read than looked up.
+ */
+const SCAN_RANGE_KEYS = 32;
 
 export function searchLiteralRows(
   { sql, decode, trigramRarity }: SearchDependencies,
@@ -67,12 +73,17 @@ export function searchLiteralRows(
     return scan.page();
   };
 
+  const term = filterWalkTerm(checked);
+  const fewKeys = range.highKey - range.lowKey < SCAN_RANGE_KEYS;
+  // Without a filter, a small range is read before the trigram plan is even looked up.
+  if (fewKeys && term === undefined) return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
   const plan = planTrigramQuery({ query: checked.query, rangeKeys: range.highKey - range.lowKey + 1, rarity: trigramRarity });
   const expectedCandidates = plan?.expectedRows ?? range.rows;
-  const term = filterWalkTerm(checked);
   if (term !== undefined && termRows !== undefined && termRows < LITERAL_SCAN_LIMIT && termRows <= expectedCandidates) {
     return readAll(sql.filterTermRows.iterate(session.session_key, term, range.lowSeq, range.highSeq) as Iterable<CandidateRow>);
   }
+
+  if (fewKeys) return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
 
   let highKey = range.highKey;
   const phrase = literalTermPhrase(checked.query);

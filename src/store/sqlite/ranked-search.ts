@@ -25,7 +25,30 @@ import type { SessionRecord } from "./statements.js";
 /** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
 const phraseOf = (word: string) => `"${word}"`;
 
-export function searchRankedWords({ sql, decode }: Pick<SearchDependencies, "sql" | "decode">, session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): SearchPage {
+export function searchRankedWords(dependencies: Pick<SearchDependencies, "sql" | "decode">, session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): SearchPage {
+  const { sql } = dependencies;
+  const plan = planRankedWords(sql, session, checked, range);
+  const score = range.exclusive ? sql.scoreWordsNewest : sql.scoreSessionWordsNewest;
+  const scored = score.all(plan.match, ...plan.bounds, RANKED_CANDIDATE_LIMIT) as RankedCandidate[];
+  return rankedPage(dependencies, session, checked, scored);
+}
+
+/** A scored row of the word index: `position` is its place in the session (consecutive for consecutive rows). */
+export interface RankedCandidate {
+  row_key: number;
+  position: number;
+  score: number;
+}
+
+export interface RankedPlan {
+  /** The FTS5 query of the kept words. */
+  match: string;
+  /** The bounds that follow the query in the scoring statements. */
+  bounds: number[];
+}
+
+/** Steps 1 and 2: the words kept for this range, as an index query. */
+export function planRankedWords(sql: SearchDependencies["sql"], session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): RankedPlan {
   const bounds = range.exclusive ? [range.lowKey, range.highKey] : [range.lowKey, range.highKey, session.session_key, range.lowSeq, range.highSeq];
   const count = range.exclusive ? sql.countWordRows : sql.countSessionWordRows;
   const kept = selectRankedWords({
@@ -33,10 +56,11 @@ export function searchRankedWords({ sql, decode }: Pick<SearchDependencies, "sql
     rangeRows: range.rows,
     countRows: (word, cap) => (count.get(phraseOf(word), ...bounds, cap) as { matches: number }).matches,
   });
-  const match = kept.map(phraseOf).join(" OR ");
+  return { match: kept.map(phraseOf).join(" OR "), bounds };
+}
 
-  const score = range.exclusive ? sql.scoreWordsNewest : sql.scoreSessionWordsNewest;
-  const scored = score.all(match, ...bounds, RANKED_CANDIDATE_LIMIT) as { row_key: number; position: number; score: number }[];
+/** Step 3 past the scoring: the page of the newest `RANKED_CANDIDATE_LIMIT` scored rows, in their shared order. */
+export function rankedPage({ sql, decode }: Pick<SearchDependencies, "sql" | "decode">, session: SessionRecord, checked: CheckedSearch, scored: readonly RankedCandidate[]): SearchPage {
   const ordered = orderRankedCandidates(
     scored.map((candidate): ScoredCandidate<number> => ({ key: candidate.row_key, ...candidate })),
     { order: checked.order },

@@ -14,7 +14,8 @@ import type { CheckedSearch } from "../options.js";
 import { LITERAL_SCAN_LIMIT } from "../filtered-scan.js";
 import type { SearchPage, StoredRow } from "../port.js";
 import { searchLiteralRows } from "./literal-search.js";
-import { searchRankedWords } from "./ranked-search.js";
+import { planRankedWords, rankedPage, searchRankedWords, type RankedCandidate } from "./ranked-search.js";
+import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
 import type { SessionRecord, StatementName, WindowRecord } from "./statements.js";
 import type { TrigramRarity } from "./trigram-plan.js";
 import type Database from "better-sqlite3";
@@ -43,6 +44,64 @@ export function searchSession(dependencies: SearchDependencies, session: Session
   if (termRows === 0) return { hits: [], hasMore: false };
   if (checked.mode === "ranked") return searchRankedWords(dependencies, session, checked, range);
   return searchLiteralRows(dependencies, session, checked, range, termRows);
+}
+
+/** One session's search in `searchParts`: its record, its checked options, the floor that applies. */
+export interface SearchPart {
+  session: SessionRecord;
+  checked: CheckedSearch;
+  floor: number;
+}
+
+/** Index keys between two ranges above which one walk over both costs more than two walks. */
+const MERGE_GAP_KEYS = 2_000;
+
+/**
+ * The same pages as `searchSession` on each part. Two ranked parts without a filter, whose ranges
+ * do not overlap and lie close (a fork's own rows and its origin's up to the fork point), the newer
+ * of at most `RANKED_CANDIDATE_LIMIT` rows and both keeping the same words, are scored in one walk
+ * of the word index: FTS5 reads a word's whole position list whatever the rowid bounds, so a second
+ * walk costs as much as the first. A row's BM25 score does not depend on the range it is found in.
+ */
+export function searchParts(dependencies: SearchDependencies, parts: readonly SearchPart[]): SearchPage[] {
+  const [first, second] = parts;
+  const merged = parts.length === 2 && first !== undefined && second !== undefined ? rankedPartsInOneWalk(dependencies, first, second) : undefined;
+  return merged ?? parts.map((part) => searchSession(dependencies, part.session, part.checked, part.floor));
+}
+
+function rankedPartsInOneWalk(dependencies: SearchDependencies, first: SearchPart, second: SearchPart): SearchPage[] | undefined {
+  const { sql } = dependencies;
+  const parts = [first, second];
+  if (parts.some((part) => part.checked.mode !== "ranked" || filterWalkTerm(part.checked) !== undefined)) return undefined;
+  const ranges = parts.map((part) => rowKeyRange(sql, part.session, part.checked, part.floor));
+  const [firstRange, secondRange] = ranges;
+  if (firstRange === undefined || secondRange === undefined) return undefined;
+  const [upper, lower] = firstRange.lowKey > secondRange.highKey ? [firstRange, secondRange] : [secondRange, firstRange];
+  if (upper.lowKey <= lower.highKey || upper.rows > RANKED_CANDIDATE_LIMIT || upper.lowKey - lower.highKey > MERGE_GAP_KEYS) return undefined;
+  const plans = parts.map((part, index) => planRankedWords(sql, part.session, part.checked, ranges[index] as RowKeyRange));
+  const match = plans[0]?.match;
+  if (match === undefined || plans[1]?.match !== match) return undefined;
+  const upperScored: RankedCandidate[] = [];
+  const lowerScored: RankedCandidate[] = [];
+  // Two ranges that hold only their sessions' rows need no join: a key between them is skipped.
+  const exclusive = firstRange.exclusive && secondRange.exclusive;
+  const walk = (
+    exclusive
+      ? sql.scoreWordsBetweenNewest.iterate(match, lower.lowKey, upper.highKey)
+      : sql.scoreTwoSessionsWordsNewest.iterate(
+          match, lower.lowKey, upper.highKey,
+          first.session.session_key, firstRange.lowSeq, firstRange.highSeq,
+          second.session.session_key, secondRange.lowSeq, secondRange.highSeq,
+        )
+  ) as Iterable<RankedCandidate>;
+  for (const candidate of walk) {
+    // Each part's rows lie in its own key range; the upper part has no more rows than the limit.
+    if (candidate.row_key >= upper.lowKey) upperScored.push(candidate);
+    else if (candidate.row_key > lower.highKey) continue;
+    else if (lowerScored.push(candidate) >= RANKED_CANDIDATE_LIMIT) break;
+  }
+  const scoredOf = (range: RowKeyRange) => (range === upper ? upperScored : lowerScored);
+  return [rankedPage(dependencies, first.session, first.checked, scoredOf(firstRange)), rankedPage(dependencies, second.session, second.checked, scoredOf(secondRange))];
 }
 
 export interface RowKeyRange {

@@ -33,12 +33,12 @@ import { writeDamageMark } from "./damage-mark.js";
 import { openDatabase, type Durability } from "./open-database.js";
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
-import { searchSession } from "./search.js";
+import { searchParts, searchSession } from "./search.js";
 import { createTrigramRarity } from "./trigram-plan.js";
 import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 import { sessionExists } from "../lineage/create-fork.js";
-import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
+import type { ForkRecord, LineageBackend, SearchPartOptions } from "../lineage/lineage-backend.js";
 import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import { lineageStatementSql } from "./lineage-migration.js";
@@ -68,7 +68,12 @@ interface EncodedRow {
  * @example
  * const store = createSqliteStore({ path: ".ctxwin/ctxwin.db" });
  */
-export function createSqliteStore({
+export function createSqliteStore(options: SqliteStoreOptions): HistoryStore {
+  return withLineage(createSqliteBackend(options));
+}
+
+/** The backend under `withLineage`: each session's own rows (tests compare its reads with the composed store's). */
+export function createSqliteBackend({
   path,
   durability = "full",
   busyTimeoutMs = 10_000,
@@ -78,7 +83,7 @@ export function createSqliteStore({
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
   readOnly = false,
   fullCheckMaxBytes,
-}: SqliteStoreOptions): HistoryStore {
+}: SqliteStoreOptions): LineageBackend {
   const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability, readOnly, ...(fullCheckMaxBytes === undefined ? {} : { fullCheckMaxBytes }) });
   let sql: ReturnType<typeof prepareStatements>;
   let lineageSql: Record<keyof typeof lineageStatementSql, Database.Statement>;
@@ -218,6 +223,16 @@ export function createSqliteStore({
     return searchSession({ sql, decode, trigramRarity }, session, checked, floorOf(session, checked));
   });
 
+  const searchPartsTransaction = db.transaction((parts: readonly { sessionId: string; checked: CheckedSearch }[]): SearchPage[] => {
+    const sessions = parts.map((part) => sessionOf(part.sessionId));
+    if (sessions.some((session) => session === undefined)) return parts.map((part) => searchTransaction(part.sessionId, part.checked));
+    const found = parts.map((part, index) => {
+      const session = sessions[index] as SessionRecord;
+      return { session, checked: part.checked, floor: floorOf(session, part.checked) };
+    });
+    return searchParts({ sql, decode, trigramRarity }, found);
+  });
+
   const deleteTransaction = db.transaction((sessionId: string): boolean => {
     const session = sessionOf(sessionId);
     if (session === undefined) return false;
@@ -332,6 +347,12 @@ export function createSqliteStore({
       return searchTransaction(sessionId, checked);
     },
 
+    async searchParts(parts: readonly SearchPartOptions[]) {
+      open();
+      const checked = parts.map((part) => ({ sessionId: part.sessionId, checked: checkSearchOptions(part.sessionId, part.options) }));
+      return searchPartsTransaction(checked);
+    },
+
     async lastSeq(sessionId: string) {
       open();
       assertSessionId(sessionId);
@@ -390,7 +411,7 @@ export function createSqliteStore({
       db.close();
     },
   };
-  return withLineage(withTypedFailures(store, failure));
+  return withTypedFailures(store, failure);
 }
 
 /** Every asynchronous call of `store` with SQLite failures turned into the store's typed errors. */

@@ -90,6 +90,14 @@ export const statementSql = {
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?`,
   scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?`,
+  // Two sessions' ranges in one walk of the index, newest first, read until the caller stops
+  // (`searchParts`): a fork's own rows and its origin's, whose scores do not depend on the range.
+  // The plain form serves two ranges that hold only their sessions' rows: the caller keeps the
+  // keys inside them.
+  scoreWordsBetweenNewest: `SELECT f.rowid AS row_key, f.rowid AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC`,
+  scoreTwoSessionsWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ((${searchFilter}) OR (${searchFilter})) ORDER BY f.rowid DESC`,
   rowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ?`,
   deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
