@@ -84,7 +84,7 @@ export type {
 export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
 export { ForkRefusedError, SessionHasForksError, type ForkRefusal } from "./store/lineage/lineage-errors.js";
 export { TASK_TOOL_NAME, type SubagentDefinition, type SubagentSettings, type TaskResult } from "./session/subagents/subagent-types.js";
-export { EmbeddingMismatchError, EmbeddingProviderError } from "./store/embeddings/embedding-errors.js";
+export { EmbeddingMismatchError, EmbeddingProviderError, VectorIndexUnavailableError } from "./store/embeddings/embedding-errors.js";
 export type { EmbeddingsOptions } from "./store/embeddings/embeddings-options.js";
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type MemoryOpenOptions, type OpenStoreOptions, type PostgresOpenOptions, type SqliteOpenOptions } from "./store/open-store.js";
 export { createMemoryStore, type MemoryStoreOptions } from "./store/memory/memory-store.js";

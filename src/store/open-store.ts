@@ -8,11 +8,13 @@ import { createSqliteStore } from "./sqlite/sqlite-store.js";
 import type { Durability } from "./sqlite/open-database.js";
 import { StoreOptionsError } from "./errors.js";
 import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
-import { isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
+import { DEFAULT_POSTGRES_SCHEMA, isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
+import { describeServer } from "./postgres/server-errors.js";
 import { assertKnownStoreOptions, chooseBackend } from "./store-option-keys.js";
 import { checkEmbeddingsOptions, type EmbeddingsOptions } from "./embeddings/embeddings-options.js";
 import { createMemoryVectorIndex } from "./embeddings/memory-vector-index.js";
 import { createSqliteVectorIndex } from "./embeddings/sqlite-vector-index.js";
+import { createPostgresVectorIndex } from "./embeddings/postgres-vector-index.js";
 import { withEmbeddings, withoutEmbeddings } from "./embeddings/with-embeddings.js";
 
 /** Default location of the database inside a project directory. */
@@ -53,6 +55,11 @@ export interface MemoryOpenOptions extends MemoryStoreOptions {
 
 export interface PostgresOpenOptions extends PostgresStoreOptions {
   backend?: "postgres";
+  /**
+   * An AI SDK embedding model for hybrid and semantic search (ADR 0063): vectors live in the
+   * store's schema with the pgvector extension, which the server must have.
+   */
+  embeddings?: EmbeddingsOptions;
   /** `postgres://user:password@host:5432/database` (a libpq connection URL). */
   url: string;
 }
@@ -74,17 +81,11 @@ export type OpenStoreOptions = SqliteOpenOptions | MemoryOpenOptions | PostgresO
 export function openStore(given: OpenStoreOptions = {}): HistoryStore {
   const options = withDatabaseUrlFromEnvironment(given);
   const backend = chooseBackend(options as Record<string, unknown>);
-  if (backend === "postgres" && (options as Record<string, unknown>)["embeddings"] !== undefined) {
-    throw new StoreOptionsError(
-      "openStore: embeddings are not yet supported on the postgres backend (pgvector support is planned); use the sqlite or memory backend for hybrid search. Nothing was opened.",
-      ["embeddings"],
-    );
-  }
   assertKnownStoreOptions(backend, options as Record<string, unknown>);
   const embeddingsGiven = (options as Record<string, unknown>)["embeddings"];
   const embeddings = embeddingsGiven === undefined ? undefined : checkEmbeddingsOptions(embeddingsGiven);
   if (backend === "postgres") {
-    const { backend: _backend, ...given } = options as PostgresOpenOptions;
+    const { backend: _backend, embeddings: _embeddings, ...given } = options as PostgresOpenOptions;
     const postgresOptions = typeof given.url === "string" ? { ...given, ...schemaFromUrl(given.url, given.schema) } : given;
     if (typeof postgresOptions.url !== "string" || !/^postgres(ql)?:\/\//.test(postgresOptions.url)) {
       throw new StoreOptionsError("openStore: the postgres backend needs url: 'postgres://user@host:5432/database'. Nothing was opened.");
@@ -94,7 +95,19 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
         `openStore: schema must be a lower-case PostgreSQL name (letters, digits, '_', at most 63, not starting with 'pg_'); got ${JSON.stringify(postgresOptions.schema)}. Nothing was opened.`,
       );
     }
-    return withoutEmbeddings(createPostgresStore(postgresOptions));
+    const store = createPostgresStore(postgresOptions);
+    if (embeddings === undefined) return withoutEmbeddings(store);
+    const statementTimeoutMs = postgresOptions.statementTimeoutMs ?? 60_000;
+    const index = createPostgresVectorIndex({
+      url: postgresOptions.url,
+      schema: postgresOptions.schema ?? DEFAULT_POSTGRES_SCHEMA,
+      ssl: postgresOptions.ssl,
+      connectTimeoutMs: postgresOptions.connectTimeoutMs ?? 10_000,
+      statementTimeoutMs,
+      queryTimeoutMs: postgresOptions.queryTimeoutMs ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 5_000 : 0),
+      readOnly: postgresOptions.readOnly === true,
+    });
+    return withEmbeddings(store, { ...embeddings, index, readOnly: postgresOptions.readOnly === true, location: describeServer(postgresOptions.url) });
   }
   if (options.backend === "memory") {
     const { backend: _backend, embeddings: _embeddings, ...memoryOptions } = options;

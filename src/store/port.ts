@@ -263,8 +263,8 @@ export interface EmbeddingDiagnostics {
   model: string;
   /** Learned from the provider's first answer (or the stored vectors). */
   dimensions: number | undefined;
-  /** `sqlite-vec` (the extension), `sqlite-js` (vectors in SQLite, scored in JavaScript), `memory`. */
-  index: "sqlite-vec" | "sqlite-js" | "memory";
+  /** `sqlite-vec` (the extension), `sqlite-js` (vectors in SQLite, scored in JavaScript), `memory`, `pgvector` (PostgreSQL). */
+  index: "sqlite-vec" | "sqlite-js" | "memory" | "pgvector";
   embeddedRows: number;
   providerCalls: number;
   /** Failed provider calls (each retried with backoff), and the last failure's message. */

@@ -12,7 +12,7 @@ const shared = ["backend", "now", "generateId", "maxRowBytes"] as const;
 export const STORE_OPTION_KEYS: Readonly<Record<StoreBackendName, readonly string[]>> = {
   sqlite: [...shared, "embeddings", "path", "directory", "durability", "busyTimeoutMs", "onWarning", "readOnly"],
   memory: [...shared, "embeddings"],
-  postgres: [...shared, "url", "schema", "ssl", "maxConnections", "connectTimeoutMs", "statementTimeoutMs", "queryTimeoutMs", "onWarning", "readOnly"],
+  postgres: [...shared, "embeddings", "url", "schema", "ssl", "maxConnections", "connectTimeoutMs", "statementTimeoutMs", "queryTimeoutMs", "onWarning", "readOnly"],
 };
 
 /**

@@ -55,3 +55,23 @@ export class EmbeddingMismatchError extends CtxwinError {
     return CtxwinError.isInstance(error) && error.name === EmbeddingMismatchError.errorName;
   }
 }
+
+/**
+ * The store cannot keep vectors where it lives: a PostgreSQL server without the pgvector
+ * extension, or a user not allowed to install it. Appends are unaffected; the embedder reports it
+ * and a hybrid or semantic search answers with ranked word search, saying why.
+ *
+ * @example
+ * if (VectorIndexUnavailableError.isInstance(error)) console.error(error.message)
+ */
+export class VectorIndexUnavailableError extends CtxwinError {
+  static readonly errorName = "CtxwinVectorIndexUnavailableError";
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(VectorIndexUnavailableError.errorName, message, options);
+  }
+
+  static override isInstance(error: unknown): error is VectorIndexUnavailableError {
+    return CtxwinError.isInstance(error) && error.name === VectorIndexUnavailableError.errorName;
+  }
+}

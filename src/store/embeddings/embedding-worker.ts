@@ -56,13 +56,16 @@ export function createEmbeddingWorker({
   const queue = new Set<string>();
   let running: Promise<void> | undefined;
   let closed = false;
-  const counters = { embeddedRows: 0, providerCalls: 0, failures: 0, lastError: undefined as string | undefined, dimensions: index.dimensionsOf(modelId) };
+  const known = index.dimensionsOf(modelId);
+  const counters = { embeddedRows: 0, providerCalls: 0, failures: 0, lastError: undefined as string | undefined, dimensions: known instanceof Promise ? undefined : known };
+  // PostgreSQL answers later: diagnostics show the stored dimension once it is known.
+  if (known instanceof Promise) void known.then((dimensions) => (counters.dimensions ??= dimensions)).catch(() => undefined);
 
   /** One provider call with retries; the last failure is thrown. */
   async function embedWithRetries(texts: string[]) {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const result = await embedTexts({ model, texts, dimensions: index.dimensionsOf(modelId), timeoutMs });
+        const result = await embedTexts({ model, texts, dimensions: await index.dimensionsOf(modelId), timeoutMs });
         counters.providerCalls += result.calls;
         counters.dimensions = result.dimensions;
         return result;
@@ -81,7 +84,7 @@ export function createEmbeddingWorker({
   async function startOf(sessionId: string): Promise<{ afterSeq: number; incarnation: string; lastSeq: number } | undefined> {
     const summary = await store.session(sessionId);
     if (summary === undefined) return undefined;
-    const progress = index.progress(sessionId, modelId);
+    const progress = await index.progress(sessionId, modelId);
     const afterSeq = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
     return { afterSeq, incarnation: summary.incarnation, lastSeq: summary.lastSeq };
   }
@@ -106,7 +109,7 @@ export function createEmbeddingWorker({
     // Nothing above the privacy floor (or past the page): the mark moves to what was read.
     if (page.rows.length === 0) throughSeq = start.lastSeq;
     let vectors: StoredVector[] = [];
-    let dimensions = index.dimensionsOf(modelId);
+    let dimensions = await index.dimensionsOf(modelId);
     if (texts.length > 0) {
       const result = await embedWithRetries(texts);
       dimensions = result.dimensions;
@@ -117,7 +120,7 @@ export function createEmbeddingWorker({
       // Rows without text before any vector: one tiny call learns the model's dimension, so the mark can move past them.
       dimensions = (await embedWithRetries(["ctxwin"])).dimensions;
     }
-    index.write({ sessionId, incarnation: start.incarnation, model: modelId, dimensions, throughSeq, vectors });
+    await index.write({ sessionId, incarnation: start.incarnation, model: modelId, dimensions, throughSeq, vectors });
     const rows = countRows(page.rows, throughSeq);
     counters.embeddedRows += rows;
     return rows;
@@ -130,10 +133,10 @@ export function createEmbeddingWorker({
     let previous = -1;
     for (;;) {
       if (closed) return total;
-      const before = index.progress(sessionId, modelId)?.throughSeq ?? -1;
+      const before = (await index.progress(sessionId, modelId))?.throughSeq ?? -1;
       const rows = await embedBatch(sessionId);
       if (rows === undefined) return total;
-      const after = index.progress(sessionId, modelId)?.throughSeq ?? -1;
+      const after = (await index.progress(sessionId, modelId))?.throughSeq ?? -1;
       // No progress (only text-less rows before the first vector): stop rather than spin.
       if (after === before && after === previous) return total;
       previous = after;
@@ -174,7 +177,7 @@ export function createEmbeddingWorker({
     diagnostics() {
       return {
         model: modelId,
-        dimensions: counters.dimensions ?? index.dimensionsOf(modelId),
+        dimensions: counters.dimensions,
         index: index.kind,
         embeddedRows: counters.embeddedRows,
         providerCalls: counters.providerCalls,

@@ -2,7 +2,7 @@
  * The memory backend's vectors: per model, per session, scored in JavaScript.
  */
 import { EmbeddingMismatchError } from "./embedding-errors.js";
-import { bestRows, cosineSimilarity, type NearestRow, type StoredVector, type VectorIndex } from "./vector-index.js";
+import { bestRows, cosineSimilarity, type NearestRow, type StoredVector, type SyncVectorIndex } from "./vector-index.js";
 
 interface SessionVectors {
   incarnation: string;
@@ -11,7 +11,7 @@ interface SessionVectors {
 }
 
 /** @example const index = createMemoryVectorIndex() */
-export function createMemoryVectorIndex(): VectorIndex {
+export function createMemoryVectorIndex(): SyncVectorIndex {
   const models = new Map<string, { dimensions: number; sessions: Map<string, SessionVectors> }>();
   return {
     kind: "memory",

@@ -14,7 +14,7 @@ import Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
-import { bestRows, cosineSimilarity, type NearestRow, type VectorIndex } from "./vector-index.js";
+import { bestRows, cosineSimilarity, type NearestRow, type SyncVectorIndex, type VectorIndex } from "./vector-index.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ctxwin_embedding_models (
@@ -69,7 +69,7 @@ const bitsBlob = (bits: Uint32Array) => Buffer.from(bits.buffer, bits.byteOffset
 const bitsOfBlob = (blob: Buffer) => new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 
 /** @example const index = createSqliteVectorIndex({ path: ".ctxwin/ctxwin.db" }) */
-export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs = 10_000, useExtension = true }: SqliteVectorIndexOptions): VectorIndex {
+export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs = 10_000, useExtension = true }: SqliteVectorIndexOptions): SyncVectorIndex {
   const db = new Database(path, { readonly: readOnly, fileMustExist: true });
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   const extension = useExtension && loadVectorExtension(db);

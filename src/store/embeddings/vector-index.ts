@@ -1,8 +1,13 @@
 /**
  * Where a store keeps its vectors (ADR 0063): an index derived from the rows, per model id and
  * dimension, that can be dropped and rebuilt. One implementation per backend
- * (`sqlite-vector-index.ts`, `memory-vector-index.ts`); the embedder and hybrid search see only this.
+ * (`sqlite-vector-index.ts`, `memory-vector-index.ts`, `postgres-vector-index.ts`); the embedder and
+ * hybrid search see only this. The embedded backends answer synchronously, PostgreSQL with promises:
+ * callers await every answer.
  */
+
+/** An answer now (SQLite, memory) or later (PostgreSQL). */
+export type MaybePromise<T> = T | Promise<T>;
 export interface StoredVector {
   seq: number;
   /** Chunk number inside the row (0 for the first). */
@@ -44,28 +49,36 @@ export interface VectorProgress {
 }
 
 export interface VectorIndex {
-  readonly kind: "sqlite-vec" | "sqlite-js" | "memory";
+  readonly kind: "sqlite-vec" | "sqlite-js" | "memory" | "pgvector";
   /** The stored dimension of `model`'s vectors, or `undefined` when it has none. */
-  dimensionsOf(model: string): number | undefined;
+  dimensionsOf(model: string): MaybePromise<number | undefined>;
   /** How far `sessionId` is embedded with `model`. */
-  progress(sessionId: string, model: string): VectorProgress | undefined;
+  progress(sessionId: string, model: string): MaybePromise<VectorProgress | undefined>;
   /**
    * Stores the vectors and moves the session's progress, in one transaction (idempotent: chunks
    * already stored are kept). Refuses (`EmbeddingMismatchError`, nothing written) a dimension
    * other than the model's stored one.
    */
-  write(entry: VectorWrite): void;
-  /** The rows of the session nearest to `vector`, most similar first. */
-  nearest(query: NearestQuery): NearestRow[];
+  write(entry: VectorWrite): MaybePromise<void>;
+  /**
+   * The rows of the session nearest to `vector`, most similar first. Throws
+   * `VectorIndexUnavailableError` when the backend cannot hold vectors here (PostgreSQL without pgvector).
+   */
+  nearest(query: NearestQuery): MaybePromise<NearestRow[]>;
   /** Models with vectors in the store, other than none. */
-  models(): { model: string; dimensions: number }[];
+  models(): MaybePromise<{ model: string; dimensions: number }[]>;
   /** Rows and vectors stored for `model`. */
-  count(model: string): { rows: number; vectors: number };
-  deleteSession(sessionId: string): void;
+  count(model: string): MaybePromise<{ rows: number; vectors: number }>;
+  deleteSession(sessionId: string): MaybePromise<void>;
   /** Bytes of memory the index holds as a search cache (the SQLite sign cache; absent elsewhere). */
   cacheBytes?(): number;
-  close(): void;
+  close(): MaybePromise<void>;
 }
+
+/** An index that answers synchronously: the embedded backends (SQLite, memory). */
+export type SyncVectorIndex = {
+  [Key in keyof VectorIndex]: VectorIndex[Key] extends ((...args: infer Args) => MaybePromise<infer Result>) | undefined ? (...args: Args) => Result : VectorIndex[Key];
+};
 
 /** Cosine similarity of two vectors of one length (0 when either is all zeros). */
 export function cosineSimilarity(left: Float32Array, right: Float32Array): number {

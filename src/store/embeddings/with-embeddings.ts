@@ -17,7 +17,7 @@ import { checkSearchOptions } from "../options.js";
 import { StoreReadOnlyError } from "../errors.js";
 import type { EmbeddingProgress, EmbeddingsControl, HistoryStore, SearchEmbeddingsNote, SearchHit, SearchOptions, SearchPage } from "../port.js";
 import { embedTexts, embeddingModelId } from "./embed-texts.js";
-import { EmbeddingProviderError } from "./embedding-errors.js";
+import { EmbeddingProviderError, VectorIndexUnavailableError } from "./embedding-errors.js";
 import type { EmbeddingsOptions } from "./embeddings-options.js";
 import { createEmbeddingWorker } from "./embedding-worker.js";
 import { fuseRankings } from "./fuse-rankings.js";
@@ -75,14 +75,14 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
   async function pendingIn(sessionId: string, bounds: { lowSeq: number; highSeq: number }): Promise<number> {
     const summary = await inner.session(sessionId);
     if (summary === undefined) return 0;
-    const progress = index.progress(sessionId, modelId);
+    const progress = await index.progress(sessionId, modelId);
     const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
     return Math.max(0, Math.min(bounds.highSeq - 1, summary.lastSeq) - Math.max(bounds.lowSeq, through));
   }
 
-  function noteOf(pendingRows: number, status: SearchEmbeddingsNote["status"], reason?: string): SearchEmbeddingsNote {
-    const dimensions = index.dimensionsOf(modelId);
-    const others = index.models().filter((entry) => entry.model !== modelId);
+  async function noteOf(pendingRows: number, status: SearchEmbeddingsNote["status"], reason?: string): Promise<SearchEmbeddingsNote> {
+    const dimensions = await index.dimensionsOf(modelId);
+    const others = (await index.models()).filter((entry) => entry.model !== modelId);
     const parts = [
       reason,
       pendingRows > 0 ? `${pendingRows} row(s) of the searched range are not embedded yet; only word search can find them.` : undefined,
@@ -106,7 +106,7 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     const query = assertSearchableQuery(options.query, "literal");
     worker.schedule(sessionId);
     const bounds = await boundsOf(sessionId, checked);
-    if (bounds === undefined) return { hits: [], hasMore: false, embeddings: noteOf(0, "used") };
+    if (bounds === undefined) return { hits: [], hasMore: false, embeddings: await noteOf(0, "used") };
     const pendingRows = await pendingIn(sessionId, bounds);
     const pool = Math.min(1_000, Math.max(MIN_POOL, checked.offset + checked.limit + 1));
     const words = async (limit: number, offset: number): Promise<SearchPage> => {
@@ -124,9 +124,16 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     } catch (error) {
       if (!EmbeddingProviderError.isInstance(error)) throw error;
       const page = await words(checked.limit, checked.offset);
-      return { ...page, embeddings: noteOf(pendingRows, "unavailable", `${error.message} These are ranked word-search results.`) };
+      return { ...page, embeddings: await noteOf(pendingRows, "unavailable", `${error.message} These are ranked word-search results.`) };
     }
-    const nearest = index.nearest({ sessionId, model: modelId, vector: queryVector, ...bounds, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
+    let nearest;
+    try {
+      nearest = await index.nearest({ sessionId, model: modelId, vector: queryVector, ...bounds, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
+    } catch (error) {
+      if (!VectorIndexUnavailableError.isInstance(error)) throw error;
+      const page = await words(checked.limit, checked.offset);
+      return { ...page, embeddings: await noteOf(pendingRows, "unavailable", `${error.message} These are ranked word-search results.`) };
+    }
     const lexical = mode === "hybrid" ? (await words(pool, 0)).hits : [];
     const known = new Map<number, SearchHit>(lexical.map((hit) => [hit.row.seq, hit]));
     let ordered = mode === "hybrid" ? fuseRankings([lexical.map((hit) => hit.row.seq), nearest.map((row) => row.seq)]) : nearest.map((row) => row.seq);
@@ -147,10 +154,10 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
       if (hit === undefined) continue;
       passed += 1;
       if (passed <= checked.offset) continue;
-      if (hits.length === checked.limit) return { hits, hasMore: true, embeddings: noteOf(pendingRows, "used") };
+      if (hits.length === checked.limit) return { hits, hasMore: true, embeddings: await noteOf(pendingRows, "used") };
       hits.push(hit);
     }
-    return { hits, hasMore: false, embeddings: noteOf(pendingRows, "used") };
+    return { hits, hasMore: false, embeddings: await noteOf(pendingRows, "used") };
   }
 
   const control: EmbeddingsControl = {
@@ -187,13 +194,13 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     search: (sessionId, searchOptions) => (isEmbeddingMode(searchOptions?.mode) ? embeddingSearch(sessionId, searchOptions) : inner.search(sessionId, searchOptions)),
     async deleteSession(sessionId) {
       const deleted = await inner.deleteSession(sessionId);
-      if (deleted && !readOnly) index.deleteSession(sessionId);
+      if (deleted && !readOnly) await index.deleteSession(sessionId);
       return deleted;
     },
     diagnostics: () => ({ ...inner.diagnostics(), embeddings: worker.diagnostics() }),
     async close() {
       await worker.close();
-      index.close();
+      await index.close();
       await inner.close();
     },
   };

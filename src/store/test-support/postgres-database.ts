@@ -44,3 +44,19 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
     await client.end();
   }
 }
+
+/**
+ * Why PostgreSQL tests needing `extension` cannot run here ("" when they can). Under `CI=true` a
+ * missing extension throws instead: CI builds pgvector (.ci/run), so its absence is a broken run.
+ *
+ * @example const pgvectorMissing = await extensionUnavailable("vector");
+ */
+export async function extensionUnavailable(extension: string): Promise<string> {
+  if (postgresUnavailable !== "") return postgresUnavailable;
+  const found = await withClient(inject("postgresUrl"), (client) => client.query("SELECT 1 FROM pg_available_extensions WHERE name = $1", [extension]));
+  if (found.rowCount !== 0) return "";
+  const reason = `the PostgreSQL server of the tests has no '${extension}' extension`;
+  if (process.env["CI"] === "true") throw new Error(`${reason} (CI=true: .ci/run installs it, so a missing one fails the run)`);
+  console.warn(`ctxwin tests: ${reason}; the tests needing it are skipped.`);
+  return reason;
+}

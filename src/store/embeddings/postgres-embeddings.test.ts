@@ -1,0 +1,85 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../open-store.js";
+import { describeEmbeddingConformance } from "../test-support/conformance-embeddings.js";
+import { reply, text } from "../test-support/conformance-rows.js";
+import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
+import { EmbeddingMismatchError } from "./embedding-errors.js";
+
+/** Why these tests cannot run here: no server, or a server without pgvector (a failure under CI=true). */
+const pgvectorMissing = await extensionUnavailable("vector");
+const quiet = { retryDelaysMs: [0], onWarning: () => undefined };
+
+describe.skipIf(pgvectorMissing !== "")(`embeddings on PostgreSQL with pgvector${pgvectorMissing === "" ? "" : ` (skipped: ${pgvectorMissing})`}`, () => {
+  let database: TestDatabase;
+  let schemas = 0;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+  const nextSchema = () => `embed_${(schemas += 1)}`;
+
+  describeEmbeddingConformance("postgres", (embeddings) => openStore({ url: database.url, schema: nextSchema(), embeddings }));
+
+  it("keeps vectors in an HNSW-indexed table, across a reopen and a read-only open", async () => {
+    const schema = nextSchema();
+    const model = createSynonymEmbeddingModel();
+    const first = openStore({ url: database.url, schema, embeddings: { model, ...quiet } });
+    await first.append("s", [text("We'll keep OAuth with PKCE for sign-in."), reply("noted")]);
+    await first.embeddings?.idle();
+    expect(first.diagnostics().embeddings).toMatchObject({ index: "pgvector", dimensions: 64, embeddedRows: 2 });
+    await first.close();
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const indexes = await client.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%hnsw%'", [schema]);
+    await client.end();
+    expect(indexes.rows.map((row) => row.indexdef).join("\n")).toMatch(/USING hnsw \(embedding .*vector_cosine_ops\)/);
+
+    const reader = openStore({ url: database.url, schema, readOnly: true, embeddings: { model, ...quiet } });
+    const page = await reader.search("s", { query: "login approach", mode: "semantic", limit: 1 });
+    expect(page.hits[0]?.row.seq).toBe(1);
+    expect(page.embeddings).toMatchObject({ status: "used", pendingRows: 0, dimensions: 64 });
+    await expect(reader.embeddings?.backfill()).rejects.toThrow(/read-only/);
+    await reader.close();
+
+    const resized = openStore({ url: database.url, schema, embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet } });
+    await expect(resized.search("s", { query: "login", mode: "hybrid" })).rejects.toSatisfy(EmbeddingMismatchError.isInstance);
+    await resized.close();
+  });
+
+  it("says clearly when pgvector cannot be installed, and answers with word search", async () => {
+    const role = `ctxwin_plain_${process.pid}`;
+    const name = `${database.url.split("/").pop()}_plain`;
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+    // A database of its own, owned by the plain role, where nobody installed pgvector.
+    await admin.query(`CREATE DATABASE ${name} OWNER ${role}`);
+    await admin.end();
+    const url = new URL(database.url);
+    url.username = role;
+    url.pathname = `/${name}`;
+    const warnings: string[] = [];
+    const store = openStore({ url: url.toString(), embeddings: { model: createSynonymEmbeddingModel(), retryDelaysMs: [], onWarning: (message) => warnings.push(message) } });
+    try {
+      expect((await store.append("s", [text("A deep teal palette.")])).map((row) => row.seq)).toEqual([1]);
+      await store.embeddings?.idle();
+      expect(warnings.join("\n")).toMatch(/need the pgvector extension/);
+      const page = await store.search("s", { query: "teal", mode: "hybrid" });
+      expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
+      expect(page.embeddings).toMatchObject({ status: "unavailable" });
+      expect(page.embeddings?.message).toMatch(/pgvector.*ranked word-search results/s);
+    } finally {
+      await store.close();
+      const cleanup = new pg.Client({ connectionString: database.url });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.query(`DROP ROLE IF EXISTS ${role}`);
+      await cleanup.end();
+    }
+  });
+});
