@@ -1,12 +1,36 @@
 import { describe, expect, it } from "vitest";
 import { continueRow } from "../core/rollover/rollover-rows.js";
+import { cutRowToBytes } from "../core/rollover/input-cut.js";
+import { rejectedInputRow } from "../core/rollover/notice-rows.js";
 import { stepMetadata } from "../core/rollover/step-usage.js";
 import type { StoredRow } from "../store/port.js";
 import { rowView } from "./row-view.js";
 
 const stored = (seq: number, row: Omit<StoredRow, "sessionId" | "seq" | "id" | "createdAt">): StoredRow => ({ sessionId: "s", seq, id: `r${seq}`, createdAt: "2026-01-01T00:00:00.000Z", ...row });
 
+type Stored = Omit<StoredRow, "sessionId" | "seq" | "id" | "createdAt">;
+
 describe("rowView", () => {
+  it("says why a rejected input was not sent, and how much of it a cut row keeps (ADR 0069)", () => {
+    const whole = rejectedInputRow({ parts: [{ type: "text", text: "x".repeat(5_000) }], reason: "too large to store", estimatedTokens: 1_300, hardCeiling: 1_000 });
+    expect(rowView({ row: stored(3, whole as Stored), window: undefined })).toMatchObject({
+      kind: "rejected-input",
+      rejected: { reason: "too large to store", estimatedTokens: 1_300, hardCeiling: 1_000 },
+    });
+    expect(rowView({ row: stored(3, whole as Stored), window: undefined }).rejected?.cut).toBeUndefined();
+    const cut = rowView({ row: stored(4, cutRowToBytes(whole, 2_000) as Stored), window: undefined });
+    expect(cut.rejected?.cut).toMatchObject({ totalChars: 5_000, droppedFiles: 0 });
+    expect(cut.rejected?.cut?.keptChars).toBeGreaterThan(0);
+    expect(cut.rejected?.cut?.keptChars).toBeLessThan(5_000);
+  });
+
+  it("ignores a tampered cut record and gives no rejected view to other rows", () => {
+    const tampered = { ...rejectedInputRow({ parts: [{ type: "text", text: "hi" }], reason: "r", estimatedTokens: 1, hardCeiling: 1 }) };
+    tampered.meta = { type: "rejected-input", reason: "r", hardCeiling: 1, cut: { totalChars: "lots", keptChars: -1 }, estimatedTokens: Number.NaN };
+    expect(rowView({ row: stored(5, tampered as Stored), window: undefined }).rejected).toEqual({ reason: "r", hardCeiling: 1 });
+    expect(rowView({ row: stored(6, { role: "user", parts: [{ type: "text", text: "hi" }] }), window: undefined }).rejected).toBeUndefined();
+  });
+
   it("shows a call the step refused with its raw arguments as not run, and a call that threw as failed", () => {
     const row = stored(4, {
       role: "assistant",

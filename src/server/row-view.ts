@@ -33,6 +33,18 @@ export interface CarryView {
   omittedCalls: number;
 }
 
+/**
+ * Why a `rejected-input` row was not sent (ADR 0069): the reason as stored, the estimate against
+ * the ceiling, and `cut` when the row itself had to be cut to the store's row limit.
+ */
+export interface RejectedView {
+  reason?: string;
+  estimatedTokens?: number;
+  hardCeiling?: number;
+  /** The stored text is a beginning of the input: `keptChars` of `totalChars`; `droppedFiles` file parts became a line naming them. */
+  cut?: { totalChars: number; keptChars: number; droppedFiles: number };
+}
+
 export interface BoundaryView {
   kind: "rollover" | "compaction" | "reset";
   reason?: string;
@@ -56,6 +68,8 @@ export interface RowView {
   boundary?: BoundaryView;
   /** A `continue` row that carries a stopped turn. */
   carry?: CarryView;
+  /** A `rejected-input` row: why it was not sent, and what of it is missing when it was cut. */
+  rejected?: RejectedView;
 }
 
 /**
@@ -67,6 +81,8 @@ export function rowView({ row, window, links = NO_CHILD_LINKS }: { row: StoredRo
   const text = renderRowText(row);
   const boundary = boundaryView(row);
   const carry = carryView(row);
+  const kind = kindOf(row);
+  const rejected = kind === "rejected-input" ? rejectedView(row) : undefined;
   return {
     seq: row.seq,
     itemId: String(row.seq),
@@ -74,13 +90,14 @@ export function rowView({ row, window, links = NO_CHILD_LINKS }: { row: StoredRo
     windowNumber: window?.number ?? 1,
     role: row.role,
     createdAt: row.createdAt,
-    kind: kindOf(row),
+    kind,
     hidden: isHidden(row),
     text: truncate(text, ROW_TEXT_MAX_CHARS),
     truncated: text.length > ROW_TEXT_MAX_CHARS,
     parts: row.parts.flatMap((part) => partView(part as { type: string; [key: string]: unknown }, row, links)),
     ...(boundary === undefined ? {} : { boundary }),
     ...(carry === undefined ? {} : { carry }),
+    ...(rejected === undefined ? {} : { rejected }),
   };
 }
 
@@ -115,6 +132,25 @@ function carryView(row: StoredRow): CarryView | undefined {
   const calls = carry.ledger.map(({ itemId, toolName, input, outcome, detail }) => ({ itemId, toolName, input: truncate(input, TOOL_INPUT_MAX_CHARS), outcome, ...(detail === undefined ? {} : { detail: truncate(detail, TOOL_INPUT_MAX_CHARS) }) }));
   const input = carry.input === undefined ? undefined : { itemId: carry.input.itemId, windowId: carry.input.windowId, truncated: carry.input.truncated };
   return { calls, omittedCalls: carry.omittedCalls, ...(input === undefined ? {} : { input }) };
+}
+
+const countOf = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+function rejectedView(row: StoredRow): RejectedView {
+  const meta: Record<string, unknown> = row.meta ?? {};
+  const reason = typeof meta["reason"] === "string" ? truncate(meta["reason"], TOOL_INPUT_MAX_CHARS) : undefined;
+  const estimatedTokens = countOf(meta["estimatedTokens"]);
+  const hardCeiling = countOf(meta["hardCeiling"]);
+  const stored = meta["cut"] as Record<string, unknown> | undefined;
+  const totalChars = countOf(stored?.["totalChars"]);
+  const keptChars = countOf(stored?.["keptChars"]);
+  const cut = totalChars === undefined || keptChars === undefined ? undefined : { totalChars, keptChars, droppedFiles: countOf(stored?.["droppedFiles"]) ?? 0 };
+  return {
+    ...(reason === undefined ? {} : { reason }),
+    ...(estimatedTokens === undefined ? {} : { estimatedTokens }),
+    ...(hardCeiling === undefined ? {} : { hardCeiling }),
+    ...(cut === undefined ? {} : { cut }),
+  };
 }
 
 function partView(part: { type: string; [key: string]: unknown }, row: StoredRow, links: ChildLinks): PartView[] {

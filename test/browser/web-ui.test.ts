@@ -238,6 +238,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         const rejected = page.locator(".row-rejected-input");
         await rejected.waitFor();
         expect(await rejected.textContent()).toContain("Not sent");
+        // Why (the stored reason), and no cut note: this input fit the row limit, only not the window.
+        expect(await rejected.locator(".rejected-reason").textContent()).toMatch(/ceiling|fit/i);
+        expect(await rejected.locator(".rejected-cut").count()).toBe(0);
         expect(await rejected.getByRole("button", { name: /retry|resend/i }).count()).toBe(0);
         await rejected.getByRole("button", { name: "Edit in the chat box" }).click();
         const box = page.getByLabel("Message to the agent");

@@ -4,10 +4,13 @@
  */
 import type { RowBoundary, SpendView, UsageView, WindowView } from "./api/types";
 
-/** `12,345` */
-export function formatTokens(tokens: number): string {
-  return Math.round(tokens).toLocaleString("en-US");
+/** A count as the UI writes it: `12,345`. */
+export function formatCount(count: number): string {
+  return Math.round(count).toLocaleString("en-US");
 }
+
+/** `12,345` */
+export const formatTokens = formatCount;
 
 /** A percentage as the API gives it (0–100), rounded: `71%`. */
 export function formatPercent(percent: number): string {

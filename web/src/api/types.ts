@@ -45,6 +45,15 @@ export interface RowView {
   parts: RowPart[];
   boundary?: RowBoundary;
   carry?: RowCarry;
+  rejected?: RowRejected;
+}
+
+/** Why a `rejected-input` row was not sent; `cut` when only a beginning of it is stored (ADR 0069). */
+export interface RowRejected {
+  reason?: string;
+  estimatedTokens?: number;
+  hardCeiling?: number;
+  cut?: { totalChars: number; keptChars: number; droppedFiles: number };
 }
 
 export interface WindowView {

@@ -3,8 +3,8 @@
  * internal row, or input that was not sent (offered for editing, never for a retry as-is).
  */
 import { useId, useState } from "react";
-import type { RowBoundary, RowCarry, RowPart, RowView } from "../api/types";
-import { dividerLabel, formatTime } from "../format";
+import type { RowBoundary, RowCarry, RowPart, RowRejected, RowView } from "../api/types";
+import { dividerLabel, formatCount, formatTime } from "../format";
 import { LongText } from "./long-text";
 import { ToolCall } from "./tool-call";
 
@@ -32,8 +32,9 @@ export function TranscriptRow({ row, highlighted, onEdit, onEditMessage }: Trans
   if (row.kind === "rejected-input") {
     return (
       <article {...common} aria-label={`Not sent, item ${row.itemId}`}>
-        <RowHeader row={row} tag="Not sent — too large for a fresh window" />
+        <RowHeader row={row} tag={row.rejected?.reason === undefined ? "Not sent — too large for a fresh window" : "Not sent"} />
         <Body row={row} />
+        {row.rejected === undefined ? null : <RejectedNotes rejected={row.rejected} />}
         {onEdit === undefined ? (
           <p className="hint">Start the server with a model to edit and send it again.</p>
         ) : (
@@ -50,6 +51,23 @@ export function TranscriptRow({ row, highlighted, onEdit, onEditMessage }: Trans
       <RowHeader row={row} />
       {editable ? <EditableBody row={row} onEditMessage={onEditMessage} /> : <Body row={row} />}
     </article>
+  );
+}
+
+/** Why the input was not sent and, for a cut row, what of it is missing: the edit starts from what is stored. */
+function RejectedNotes({ rejected }: { rejected: RowRejected }) {
+  const { reason, cut } = rejected;
+  return (
+    <>
+      {reason === undefined ? null : <p className="hint rejected-reason">{reason}</p>}
+      {cut === undefined ? null : (
+        <p className="hint rejected-cut" role="note">
+          Only the first {formatCount(cut.keptChars)} of {formatCount(cut.totalChars)} characters are stored (the store&apos;s row limit)
+          {cut.droppedFiles === 0 ? "" : `; ${cut.droppedFiles} attached file${cut.droppedFiles === 1 ? " was" : "s were"} replaced by a line naming ${cut.droppedFiles === 1 ? "it" : "them"}`}. An edit starts
+          from what is stored.
+        </p>
+      )}
+    </>
   );
 }
 
