@@ -80,13 +80,16 @@ export function createEmbeddingWorker({
     }
   }
 
-  /** The session's progress mark for this model; 0 when it has none or the session was recreated. */
+  /**
+   * The session's progress mark for this model; 0 when it has none or the session was recreated.
+   * A fork starts after `atSeq`: the rows it shares are its origin's, embedded once under the origin's id.
+   */
   async function startOf(sessionId: string): Promise<{ afterSeq: number; incarnation: string; lastSeq: number } | undefined> {
     const summary = await store.session(sessionId);
     if (summary === undefined) return undefined;
     const progress = await index.progress(sessionId, modelId);
-    const afterSeq = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
-    return { afterSeq, incarnation: summary.incarnation, lastSeq: summary.lastSeq };
+    const mark = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
+    return { afterSeq: Math.max(mark, summary.forkOf?.atSeq ?? 0), incarnation: summary.incarnation, lastSeq: summary.lastSeq };
   }
 
   /** Embeds one batch of the session's rows after its progress mark; the rows embedded, or `undefined` when none were left. */

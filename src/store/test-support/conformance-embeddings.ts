@@ -8,6 +8,7 @@ import type { EmbeddingsOptions } from "../embeddings/embeddings-options.js";
 import type { HistoryStore } from "../port.js";
 import { reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 import { createSynonymEmbeddingModel } from "./synonym-embedding-model.js";
+import { describeForkEmbeddingConformance } from "./conformance-embeddings-forks.js";
 
 export type OpenWithEmbeddings = (embeddings: EmbeddingsOptions | undefined) => HistoryStore;
 
@@ -215,5 +216,7 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       const page = await store.search("s", { query: "authentication", mode: "semantic", limit: 25 });
       expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
     });
+
+    describeForkEmbeddingConformance(openStore);
   });
 }
