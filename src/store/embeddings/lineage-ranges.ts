@@ -6,7 +6,7 @@
  * The range's lower bound (the fork's privacy floor) holds for every part: a fork's floor is a
  * seq of the shared history, at or below each ancestor's floor for the rows it shares.
  */
-import type { ForkOrigin, HistoryStore } from "../port.js";
+import type { ForkOrigin, HistoryStore, SessionSummary } from "../port.js";
 import type { NearestQuery, NearestRow, VectorIndex } from "./vector-index.js";
 
 /** One session's part of a search range: exclusive seq bounds, the same seqs the fork sees. */
@@ -14,6 +14,8 @@ export interface SessionRange {
   sessionId: string;
   lowSeq: number;
   highSeq: number;
+  /** The session as read while cutting (`undefined`: no such session), so callers need not read it again. */
+  summary: SessionSummary | undefined;
 }
 
 /**
@@ -22,19 +24,20 @@ export interface SessionRange {
  *
  * @example
  * await lineageRanges(store, "fork", { lowSeq: 0, highSeq: 100 });
- * // [{ sessionId: "fork", lowSeq: 12, highSeq: 100 }, { sessionId: "origin", lowSeq: 0, highSeq: 13 }]
+ * // [{ sessionId: "fork", lowSeq: 12, highSeq: 100, summary }, { sessionId: "origin", lowSeq: 0, highSeq: 13, summary }]
  */
 export async function lineageRanges(store: Pick<HistoryStore, "session">, sessionId: string, bounds: { lowSeq: number; highSeq: number }): Promise<SessionRange[]> {
   const ranges: SessionRange[] = [];
   const { lowSeq } = bounds;
   let highSeq = bounds.highSeq;
   for (let current: string | undefined = sessionId; current !== undefined && highSeq - 1 > lowSeq; ) {
-    const forkOf: ForkOrigin | undefined = (await store.session(current))?.forkOf;
+    const summary = await store.session(current);
+    const forkOf: ForkOrigin | undefined = summary?.forkOf;
     if (forkOf === undefined) {
-      ranges.push({ sessionId: current, lowSeq, highSeq });
+      ranges.push({ sessionId: current, lowSeq, highSeq, summary });
       break;
     }
-    if (highSeq - 1 > forkOf.atSeq) ranges.push({ sessionId: current, lowSeq: Math.max(lowSeq, forkOf.atSeq), highSeq });
+    if (highSeq - 1 > forkOf.atSeq) ranges.push({ sessionId: current, lowSeq: Math.max(lowSeq, forkOf.atSeq), highSeq, summary });
     highSeq = Math.min(highSeq, forkOf.atSeq + 1);
     current = forkOf.sessionId;
   }
@@ -48,7 +51,7 @@ export async function lineageRanges(store: Pick<HistoryStore, "session">, sessio
  * @example await nearestInRanges(index, ranges, { model, vector, limit: 30 })
  */
 export async function nearestInRanges(index: VectorIndex, ranges: readonly SessionRange[], query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">): Promise<NearestRow[]> {
-  const answers = await Promise.all(ranges.map((range) => index.nearest({ ...query, ...range })));
+  const answers = await Promise.all(ranges.map(({ sessionId, lowSeq, highSeq }) => index.nearest({ ...query, sessionId, lowSeq, highSeq })));
   if (answers.length === 1) return answers[0] as NearestRow[];
   return answers
     .flat()

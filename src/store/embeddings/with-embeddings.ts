@@ -76,8 +76,7 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
   /** Rows of the ranges their sessions have not embedded yet (a fork's shared rows are its origin's to embed). */
   async function pendingIn(ranges: readonly SessionRange[]): Promise<number> {
     let pending = 0;
-    for (const { sessionId, lowSeq, highSeq } of ranges) {
-      const summary = await inner.session(sessionId);
+    for (const { sessionId, lowSeq, highSeq, summary } of ranges) {
       if (summary === undefined) continue;
       const progress = await index.progress(sessionId, modelId);
       const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
