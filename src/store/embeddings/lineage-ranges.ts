@@ -61,3 +61,22 @@ export async function nearestInRanges(index: VectorIndex, ranges: readonly Sessi
 
 /** The sessions of a lineage, for the embedder to catch up on before a search (the origins' rows are theirs to embed). */
 export const sessionsOf = (ranges: readonly SessionRange[]): string[] => [...new Set(ranges.map((range) => range.sessionId))];
+
+/**
+ * `sessionIds` with the origins of the forks among them (origins first), each once: what a
+ * backfill of those sessions must embed for their searches to find every row they share.
+ *
+ * @example await withOrigins(store, ["fork"]) // ["origin", "fork"]
+ */
+export async function withOrigins(store: Pick<HistoryStore, "session">, sessionIds: readonly string[]): Promise<string[]> {
+  const ordered = new Set<string>();
+  for (const sessionId of sessionIds) {
+    const chain: string[] = [];
+    for (let current: string | undefined = sessionId; current !== undefined && !ordered.has(current) && !chain.includes(current); ) {
+      chain.push(current);
+      current = (await store.session(current))?.forkOf?.sessionId;
+    }
+    for (const id of chain.reverse()) ordered.add(id);
+  }
+  return [...ordered];
+}

@@ -21,7 +21,7 @@ import { EmbeddingProviderError, VectorIndexUnavailableError } from "./embedding
 import type { EmbeddingsOptions } from "./embeddings-options.js";
 import { createEmbeddingWorker } from "./embedding-worker.js";
 import { fuseRankings } from "./fuse-rankings.js";
-import { lineageRanges, nearestInRanges, sessionsOf, type SessionRange } from "./lineage-ranges.js";
+import { lineageRanges, nearestInRanges, sessionsOf, withOrigins, type SessionRange } from "./lineage-ranges.js";
 import type { VectorIndex } from "./vector-index.js";
 
 /** Rows each ranking contributes to the fusion, at least. */
@@ -172,7 +172,8 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     idle: () => worker.idle(),
     async backfill({ sessionIds, onProgress } = {}) {
       if (readOnly) throw new StoreReadOnlyError(options.location ?? "the store", "opened-read-only");
-      const ids = sessionIds ?? (await inner.sessions()).map((summary) => summary.sessionId);
+      // A fork's shared rows are its origin's to embed: the origins of named forks come along.
+      const ids = sessionIds === undefined ? (await inner.sessions()).map((summary) => summary.sessionId) : await withOrigins(inner, sessionIds);
       const progress: EmbeddingProgress = { sessions: ids.length, sessionsDone: 0, embeddedRows: 0, pendingRows: 0 };
       for (const sessionId of ids) progress.pendingRows += await worker.pendingRows(sessionId);
       onProgress?.({ ...progress });

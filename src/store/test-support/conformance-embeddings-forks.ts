@@ -77,6 +77,27 @@ export function describeForkEmbeddingConformance(openStore: (embeddings: Embeddi
       expect(sent.filter((value) => value === "We'll keep OAuth with PKCE for sign-in.")).toHaveLength(1);
     });
 
+    it("are backfilled with their origins", async () => {
+      // The first call fails: the origin's rows stay pending until the backfill.
+      const model = createSynonymEmbeddingModel({
+        fault: (call) => {
+          if (call === 0) throw new Error("provider down");
+          return undefined;
+        },
+      });
+      const store = openStore({ model, retryDelaysMs: [], onWarning: () => undefined });
+      await store.append("s", transcript);
+      await store.embeddings?.idle();
+      await store.fork("s", { atSeq: 4, newSessionId: "f" });
+      await store.fork("f", { atSeq: 4, newSessionId: "g" });
+      expect(await store.embeddings?.pendingRows("g")).toBe(0);
+      const progress = await store.embeddings?.backfill({ sessionIds: ["g"] });
+      expect(progress).toMatchObject({ sessions: 3, sessionsDone: 3, embeddedRows: 6, pendingRows: 0 });
+      const page = await store.search("g", { query: "login flow decision", mode: "semantic", limit: 1 });
+      expect(page.hits.map((hit) => hit.row.seq)).toEqual([2]);
+      expect(page.embeddings?.pendingRows).toBe(0);
+    });
+
     it("keep the fork's privacy floor: an origin's later clear does not hide, a fork's own clear does", async () => {
       const store = openStore({ model: createSynonymEmbeddingModel(), ...quiet });
       await store.append("s", [text("the password secret"), reset(), text("OAuth login notes"), reply("PKCE sign-in detail")]);
