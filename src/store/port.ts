@@ -270,10 +270,24 @@ export interface EmbeddingDiagnostics {
   /** Failed provider calls (each retried with backoff), and the last failure's message. */
   failures: number;
   lastError?: string;
+  /**
+   * The model's last failure as stored beside the vectors (also one another process recorded), until
+   * a batch is embedded again: what `ctxwin doctor` shows.
+   */
+  lastFailure?: EmbeddingFailure;
   /** Sessions waiting for the embedder. */
   queuedSessions: number;
   /** SQLite: bytes of sign bits held in memory for searches (at most 128 MiB per store; ADR 0063 "Later"). */
   cacheBytes?: number;
+}
+
+/** An embedding model's last failure, kept in the store (ADR 0063, amended 2026-12-06). */
+export interface EmbeddingFailure {
+  message: string;
+  /** ISO 8601 time of the failure. */
+  at: string;
+  /** Provider calls that failed in a row, this one included. */
+  consecutive: number;
 }
 
 /** The background embedder of a store opened with `embeddings` (ADR 0063). */

@@ -2,22 +2,27 @@
  * What a SQLite store file holds of embeddings (ADR 0063), for `ctxwin doctor`: the models with
  * vectors (id and dimension), per model the rows embedded and the rows still pending, and whether
  * the `sqlite-vec` extension loads here (else searches score the vectors in JavaScript). Read-only:
- * nothing is written, no model is needed. Embedding failures are not stored in the file; they
- * are reported while a store runs (`diagnostics().embeddings`, its warnings).
+ * nothing is written, no model is needed. The last failure of each model is stored in the file by
+ * the embedder (until it embeds again), so a model that never got a vector is listed too.
  */
 import Database from "better-sqlite3";
 import { openStore } from "../open-store.js";
+import type { EmbeddingFailure, SessionSummary } from "../port.js";
+import { readSqliteFailures } from "./failure-log.js";
 import { loadVectorExtension } from "./sqlite-vector-index.js";
 
 export interface EmbeddingModelStatus {
   /** `provider:modelId`. */
   model: string;
-  dimensions: number;
+  /** Absent for a model that failed before any vector was stored. */
+  dimensions?: number;
   /** Rows with at least one stored vector, and the vectors (chunks) themselves. */
   embeddedRows: number;
   vectors: number;
   /** Rows not embedded with this model yet (all sessions): only word search finds them. */
   pendingRows: number;
+  /** Why rows stay pending: the model's last failure, kept until a batch is embedded again. */
+  lastFailure?: EmbeddingFailure;
 }
 
 export interface EmbeddingStatus {
@@ -36,7 +41,9 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
   let index: EmbeddingStatus["index"];
   let records: { model_key: number; model_id: string; dimensions: number; rows: number; vectors: number }[] = [];
   let progress: { model_key: number; session_id: string; incarnation: string; through_seq: number }[] = [];
+  let failures = new Map<string, EmbeddingFailure>();
   try {
+    failures = readSqliteFailures(db);
     index = loadVectorExtension(db) ? "sqlite-vec" : "javascript";
     if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_models'").get() !== undefined) {
       records = db
@@ -52,23 +59,41 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
   } finally {
     db.close();
   }
-  if (records.length === 0) return { vectors: false, index, models: [] };
+  if (records.length === 0 && failures.size === 0) return { vectors: false, index, models: [] };
   const store = openStore({ path, readOnly: true });
   try {
     const sessions = await store.sessions();
     const models = records.map((record): EmbeddingModelStatus => {
       const through = new Map(progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]));
-      let pendingRows = 0;
-      for (const session of sessions) {
-        const done = through.get(session.sessionId);
-        pendingRows += Math.max(0, session.lastSeq - (done !== undefined && done.incarnation === session.incarnation ? done.through_seq : 0));
-      }
-      return { model: record.model_id, dimensions: record.dimensions, embeddedRows: record.rows, vectors: record.vectors, pendingRows };
+      const failure = failures.get(record.model_id);
+      return {
+        model: record.model_id,
+        dimensions: record.dimensions,
+        embeddedRows: record.rows,
+        vectors: record.vectors,
+        pendingRows: pendingRowsOf(sessions, through),
+        ...(failure === undefined ? {} : { lastFailure: failure }),
+      };
     });
+    for (const [model, failure] of failures) {
+      if (records.some((record) => record.model_id === model)) continue;
+      models.push({ model, embeddedRows: 0, vectors: 0, pendingRows: pendingRowsOf(sessions, new Map()), lastFailure: failure });
+    }
     return { vectors: records.some((record) => record.vectors > 0), index, models };
   } finally {
     await store.close();
   }
+}
+
+/** Rows past each session's mark; a fork's shared rows are its origin's to embed (ADR 0063, "Forks"). */
+function pendingRowsOf(sessions: readonly SessionSummary[], through: ReadonlyMap<string, { incarnation: string; through_seq: number }>): number {
+  let pendingRows = 0;
+  for (const session of sessions) {
+    const done = through.get(session.sessionId);
+    const mark = done !== undefined && done.incarnation === session.incarnation ? done.through_seq : 0;
+    pendingRows += Math.max(0, session.lastSeq - Math.max(mark, session.forkOf?.atSeq ?? 0));
+  }
+  return pendingRows;
 }
 
 /**
@@ -82,14 +107,20 @@ export function describeEmbeddingStatus(status: EmbeddingStatus): string[] {
       ? "the sqlite-vec extension loads here (vector search uses it)"
       : "the sqlite-vec extension does not load here: vector search scores in JavaScript (same answers, slower on big sessions)";
   if (status.models.length === 0) return [`Embeddings: none stored (hybrid search needs 'ctxwin embed --embedding-model <provider:id>'); ${where}.`];
+  return [`Embeddings: ${where}.`, ...status.models.flatMap(describeModel)];
+}
+
+function describeModel(model: EmbeddingModelStatus): string[] {
+  const size = model.dimensions === undefined ? "no vectors yet" : `${model.dimensions} dimensions`;
+  const counts =
+    `  ${model.model} (${size}): ${model.embeddedRows} row(s) embedded in ${model.vectors} vector(s), ${model.pendingRows} row(s) pending` +
+    (model.pendingRows > 0 && model.lastFailure === undefined ? ` (fill with 'ctxwin embed --embedding-model …')` : "") +
+    ".";
+  const failure = model.lastFailure;
+  if (failure === undefined) return [counts];
   return [
-    `Embeddings: ${where}.`,
-    ...status.models.map(
-      (model) =>
-        `  ${model.model} (${model.dimensions} dimensions): ${model.embeddedRows} row(s) embedded in ${model.vectors} vector(s), ${model.pendingRows} row(s) pending` +
-        (model.pendingRows > 0 ? ` (fill with 'ctxwin embed --embedding-model …')` : "") +
-        ".",
-    ),
-    "  Embedding failures are not kept in the file: a running store reports them as warnings (and in diagnostics().embeddings).",
+    counts,
+    `    Last embedding failure (${failure.at}, ${failure.consecutive} failed call(s) in a row): ${failure.message}`,
+    `    Rows stay pending until it embeds again: check the model id, its API key (e.g. OPENAI_API_KEY) or --embedding-base-url, then run 'ctxwin embed --embedding-model <provider:id>'.`,
   ];
 }

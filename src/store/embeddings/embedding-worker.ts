@@ -4,7 +4,7 @@
  * mark the index keeps. A failing provider is retried with backoff, then reported (a warning,
  * `diagnostics()`) and left until the session is touched again; it never reaches an append.
  */
-import type { EmbeddingDiagnostics, EmbeddingProgress, HistoryStore, StoredRow } from "../port.js";
+import type { EmbeddingDiagnostics, EmbeddingFailure, EmbeddingProgress, HistoryStore, StoredRow } from "../port.js";
 import { embedTexts, embeddingModelId, type EmbeddingModelInput } from "./embed-texts.js";
 import { EmbeddingProviderError } from "./embedding-errors.js";
 import { embeddingChunksOf } from "./embedding-text.js";
@@ -25,6 +25,8 @@ export interface EmbeddingWorkerOptions {
   readOnly?: boolean;
   onWarning: (message: string) => void;
   sleep?: (milliseconds: number) => Promise<void>;
+  /** The clock of stored failures (default the system's). */
+  now?: () => Date;
 }
 
 export interface EmbeddingWorker {
@@ -51,6 +53,7 @@ export function createEmbeddingWorker({
   readOnly = false,
   onWarning,
   sleep = defaultSleep,
+  now = () => new Date(),
 }: EmbeddingWorkerOptions): EmbeddingWorker {
   const modelId = embeddingModelId(model);
   const queue = new Set<string>();
@@ -60,6 +63,7 @@ export function createEmbeddingWorker({
   const counters = { embeddedRows: 0, providerCalls: 0, failures: 0, lastError: undefined as string | undefined, dimensions: known instanceof Promise ? undefined : known };
   // PostgreSQL answers later: diagnostics show the stored dimension once it is known.
   if (known instanceof Promise) void known.then((dimensions) => (counters.dimensions ??= dimensions)).catch(() => undefined);
+  const failures = trackFailures({ index, modelId, readOnly, onWarning, now });
 
   /** One provider call with retries; the last failure is thrown. */
   async function embedWithRetries(texts: string[]) {
@@ -73,6 +77,7 @@ export function createEmbeddingWorker({
         counters.providerCalls += 1;
         counters.failures += 1;
         counters.lastError = error instanceof Error ? error.message : String(error);
+        await failures.record(counters.lastError);
         const delay = retryDelaysMs[attempt];
         if (delay === undefined || closed) throw error;
         await sleep(delay);
@@ -80,13 +85,16 @@ export function createEmbeddingWorker({
     }
   }
 
-  /** The session's progress mark for this model; 0 when it has none or the session was recreated. */
+  /**
+   * The session's progress mark for this model; 0 when it has none or the session was recreated.
+   * A fork starts after `atSeq`: the rows it shares are its origin's, embedded once under the origin's id.
+   */
   async function startOf(sessionId: string): Promise<{ afterSeq: number; incarnation: string; lastSeq: number } | undefined> {
     const summary = await store.session(sessionId);
     if (summary === undefined) return undefined;
     const progress = await index.progress(sessionId, modelId);
-    const afterSeq = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
-    return { afterSeq, incarnation: summary.incarnation, lastSeq: summary.lastSeq };
+    const mark = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
+    return { afterSeq: Math.max(mark, summary.forkOf?.atSeq ?? 0), incarnation: summary.incarnation, lastSeq: summary.lastSeq };
   }
 
   /** Embeds one batch of the session's rows after its progress mark; the rows embedded, or `undefined` when none were left. */
@@ -120,7 +128,13 @@ export function createEmbeddingWorker({
       // Rows without text before any vector: one tiny call learns the model's dimension, so the mark can move past them.
       dimensions = (await embedWithRetries(["ctxwin"])).dimensions;
     }
-    await index.write({ sessionId, incarnation: start.incarnation, model: modelId, dimensions, throughSeq, vectors });
+    try {
+      await index.write({ sessionId, incarnation: start.incarnation, model: modelId, dimensions, throughSeq, vectors });
+    } catch (error) {
+      await failures.record(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    await failures.clear();
     const rows = countRows(page.rows, throughSeq);
     counters.embeddedRows += rows;
     return rows;
@@ -183,6 +197,7 @@ export function createEmbeddingWorker({
         providerCalls: counters.providerCalls,
         failures: counters.failures,
         ...(counters.lastError === undefined ? {} : { lastError: counters.lastError }),
+        ...(failures.last() === undefined ? {} : { lastFailure: failures.last() }),
         queuedSessions: queue.size,
         ...(index.cacheBytes === undefined ? {} : { cacheBytes: index.cacheBytes() }),
       };
@@ -196,3 +211,37 @@ export function createEmbeddingWorker({
 }
 
 export type { EmbeddingProgress };
+
+/**
+ * The model's last failure, stored in the index (ADR 0063, amended 2026-12-06) so that another
+ * process sees it: read once when the worker starts, recorded on each failed provider call or
+ * vector write, cleared by the next embedded batch (one write per process start or failure, not per batch).
+ */
+function trackFailures({ index, modelId, readOnly, onWarning, now }: { index: VectorIndex; modelId: string; readOnly: boolean; onWarning: (message: string) => void; now: () => Date }) {
+  let last: EmbeddingFailure | undefined;
+  // Another process may have stored one: the first success clears it.
+  let mayBeStored = true;
+  const stored = index.lastFailure?.(modelId);
+  if (stored instanceof Promise) void stored.then((failure) => (last ??= failure)).catch(() => undefined);
+  else last = stored;
+  return {
+    last: () => last,
+    async record(message: string): Promise<void> {
+      const at = now();
+      last = { message, at: at.toISOString(), consecutive: (last?.consecutive ?? 0) + 1 };
+      if (readOnly || index.recordFailure === undefined) return;
+      mayBeStored = true;
+      try {
+        last = await index.recordFailure(modelId, { message, at });
+      } catch (error) {
+        onWarning(`could not store the embedding failure of ${modelId} for 'ctxwin doctor': ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+    async clear(): Promise<void> {
+      last = undefined;
+      if (!mayBeStored || readOnly || index.clearFailure === undefined) return;
+      await index.clearFailure(modelId);
+      mayBeStored = false;
+    },
+  };
+}

@@ -2,6 +2,7 @@
  * The memory backend's vectors: per model, per session, scored in JavaScript.
  */
 import { EmbeddingMismatchError } from "./embedding-errors.js";
+import { memoryFailureLog } from "./failure-log.js";
 import { bestRows, cosineSimilarity, type NearestRow, type StoredVector, type SyncVectorIndex } from "./vector-index.js";
 
 interface SessionVectors {
@@ -58,6 +59,7 @@ export function createMemoryVectorIndex(): SyncVectorIndex {
     deleteSession(sessionId) {
       for (const known of models.values()) known.sessions.delete(sessionId);
     },
+    ...memoryFailureLog(),
     close() {
       models.clear();
     },

@@ -6,6 +6,7 @@ import { reply, text } from "../test-support/conformance-rows.js";
 import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
 import { EmbeddingMismatchError } from "./embedding-errors.js";
+import { createPostgresVectorIndex } from "./postgres-vector-index.js";
 
 /** Why these tests cannot run here: no server, or a server without pgvector (a failure under CI=true). */
 const pgvectorMissing = await extensionUnavailable("vector");
@@ -49,6 +50,31 @@ describe.skipIf(pgvectorMissing !== "")(`embeddings on PostgreSQL with pgvector$
     const resized = openStore({ url: database.url, schema, embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet } });
     await expect(resized.search("s", { query: "login", mode: "hybrid" })).rejects.toSatisfy(EmbeddingMismatchError.isInstance);
     await resized.close();
+  });
+
+  it("stores a model's last failure for other processes, and clears it once the model embeds again", async () => {
+    const schema = nextSchema();
+    const failing = createSynonymEmbeddingModel({
+      fault: () => {
+        throw new Error("401 Incorrect API key provided");
+      },
+    });
+    const broken = openStore({ url: database.url, schema, embeddings: { model: failing, ...quiet } });
+    await broken.append("s", [text("OAuth sign-in"), reply("noted")]);
+    await broken.embeddings?.idle();
+    await broken.close();
+    const index = createPostgresVectorIndex({ url: database.url, schema, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000 });
+    try {
+      expect(await index.lastFailure?.("test:synonyms-64")).toMatchObject({ message: expect.stringMatching(/401 Incorrect API key provided/), consecutive: 2 });
+      const fixed = openStore({ url: database.url, schema, embeddings: { model: createSynonymEmbeddingModel(), ...quiet } });
+      await fixed.append("s", [text("again")]);
+      await fixed.embeddings?.idle();
+      expect(await fixed.embeddings?.pendingRows("s")).toBe(0);
+      await fixed.close();
+      expect(await index.lastFailure?.("test:synonyms-64")).toBeUndefined();
+    } finally {
+      await index.close();
+    }
   });
 
   it("says clearly when pgvector cannot be installed, and answers with word search", async () => {

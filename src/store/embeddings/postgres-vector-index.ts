@@ -17,6 +17,7 @@
 import type pg from "pg";
 import { createConnectionPool, type ConnectionPoolOptions } from "../postgres/connection-pool.js";
 import { EmbeddingMismatchError, VectorIndexUnavailableError } from "./embedding-errors.js";
+import { postgresFailureLog } from "./failure-log.js";
 import { bestRows, type NearestRow, type VectorIndex } from "./vector-index.js";
 
 /** pgvector's largest dimension of an HNSW index on `vector`. */
@@ -199,6 +200,7 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         },
         { writing: true },
       ),
+    ...postgresFailureLog(pool, options.schema),
     close: () => pool.end(),
   };
 }

@@ -13,6 +13,7 @@
 import Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { EmbeddingMismatchError } from "./embedding-errors.js";
+import { sqliteFailureLog } from "./failure-log.js";
 import { SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
 import { bestRows, cosineSimilarity, type NearestRow, type SyncVectorIndex, type VectorIndex } from "./vector-index.js";
 
@@ -261,6 +262,7 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
       db.transaction(() => deleteSessionRows(sessionId)).immediate();
       cache.deleteSession(sessionId);
     },
+    ...sqliteFailureLog(db),
     cacheBytes: () => cache.bytes,
     close() {
       cache.clear();

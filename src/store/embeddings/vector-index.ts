@@ -6,6 +6,8 @@
  * callers await every answer.
  */
 
+import type { EmbeddingFailure } from "../port.js";
+
 /** An answer now (SQLite, memory) or later (PostgreSQL). */
 export type MaybePromise<T> = T | Promise<T>;
 export interface StoredVector {
@@ -70,6 +72,16 @@ export interface VectorIndex {
   /** Rows and vectors stored for `model`. */
   count(model: string): MaybePromise<{ rows: number; vectors: number }>;
   deleteSession(sessionId: string): MaybePromise<void>;
+  /**
+   * Stores a failed provider call of `model` beside the vectors (created on first use), so another
+   * process can read why rows stay pending: the message and time replace the last ones, and the count
+   * of failures in a row grows by one. Optional for indexes written before it (every backend has it).
+   */
+  recordFailure?(model: string, failure: { message: string; at: Date }): MaybePromise<EmbeddingFailure>;
+  /** Forgets `model`'s failure (a batch was embedded again). */
+  clearFailure?(model: string): MaybePromise<void>;
+  /** `model`'s last stored failure, if it has not succeeded since. */
+  lastFailure?(model: string): MaybePromise<EmbeddingFailure | undefined>;
   /** Bytes of memory the index holds as a search cache (the SQLite sign cache; absent elsewhere). */
   cacheBytes?(): number;
   close(): MaybePromise<void>;

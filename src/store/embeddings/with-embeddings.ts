@@ -21,6 +21,7 @@ import { EmbeddingProviderError, VectorIndexUnavailableError } from "./embedding
 import type { EmbeddingsOptions } from "./embeddings-options.js";
 import { createEmbeddingWorker } from "./embedding-worker.js";
 import { fuseRankings } from "./fuse-rankings.js";
+import { lineageRanges, nearestInRanges, sessionsOf, withOrigins, type SessionRange } from "./lineage-ranges.js";
 import type { VectorIndex } from "./vector-index.js";
 
 /** Rows each ranking contributes to the fusion, at least. */
@@ -72,12 +73,16 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     return { lowSeq, highSeq };
   }
 
-  async function pendingIn(sessionId: string, bounds: { lowSeq: number; highSeq: number }): Promise<number> {
-    const summary = await inner.session(sessionId);
-    if (summary === undefined) return 0;
-    const progress = await index.progress(sessionId, modelId);
-    const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
-    return Math.max(0, Math.min(bounds.highSeq - 1, summary.lastSeq) - Math.max(bounds.lowSeq, through));
+  /** Rows of the ranges their sessions have not embedded yet (a fork's shared rows are its origin's to embed). */
+  async function pendingIn(ranges: readonly SessionRange[]): Promise<number> {
+    let pending = 0;
+    for (const { sessionId, lowSeq, highSeq, summary } of ranges) {
+      if (summary === undefined) continue;
+      const progress = await index.progress(sessionId, modelId);
+      const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
+      pending += Math.max(0, Math.min(highSeq - 1, summary.lastSeq) - Math.max(lowSeq, through));
+    }
+    return pending;
   }
 
   async function noteOf(pendingRows: number, status: SearchEmbeddingsNote["status"], reason?: string): Promise<SearchEmbeddingsNote> {
@@ -107,7 +112,9 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     worker.schedule(sessionId);
     const bounds = await boundsOf(sessionId, checked);
     if (bounds === undefined) return { hits: [], hasMore: false, embeddings: await noteOf(0, "used") };
-    const pendingRows = await pendingIn(sessionId, bounds);
+    const ranges = await lineageRanges(inner, sessionId, bounds);
+    for (const origin of sessionsOf(ranges)) worker.schedule(origin);
+    const pendingRows = await pendingIn(ranges);
     const pool = Math.min(1_000, Math.max(MIN_POOL, checked.offset + checked.limit + 1));
     const words = async (limit: number, offset: number): Promise<SearchPage> => {
       try {
@@ -128,7 +135,7 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     }
     let nearest;
     try {
-      nearest = await index.nearest({ sessionId, model: modelId, vector: queryVector, ...bounds, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
+      nearest = await nearestInRanges(index, ranges, { model: modelId, vector: queryVector, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
     } catch (error) {
       if (!VectorIndexUnavailableError.isInstance(error)) throw error;
       const page = await words(checked.limit, checked.offset);
@@ -165,7 +172,8 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     idle: () => worker.idle(),
     async backfill({ sessionIds, onProgress } = {}) {
       if (readOnly) throw new StoreReadOnlyError(options.location ?? "the store", "opened-read-only");
-      const ids = sessionIds ?? (await inner.sessions()).map((summary) => summary.sessionId);
+      // A fork's shared rows are its origin's to embed: the origins of named forks come along.
+      const ids = sessionIds === undefined ? (await inner.sessions()).map((summary) => summary.sessionId) : await withOrigins(inner, sessionIds);
       const progress: EmbeddingProgress = { sessions: ids.length, sessionsDone: 0, embeddedRows: 0, pendingRows: 0 };
       for (const sessionId of ids) progress.pendingRows += await worker.pendingRows(sessionId);
       onProgress?.({ ...progress });

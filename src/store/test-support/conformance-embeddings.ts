@@ -8,6 +8,7 @@ import type { EmbeddingsOptions } from "../embeddings/embeddings-options.js";
 import type { HistoryStore } from "../port.js";
 import { reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 import { createSynonymEmbeddingModel } from "./synonym-embedding-model.js";
+import { describeForkEmbeddingConformance } from "./conformance-embeddings-forks.js";
 
 export type OpenWithEmbeddings = (embeddings: EmbeddingsOptions | undefined) => HistoryStore;
 
@@ -135,6 +136,24 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       expect((await store.items("s")).rows).toHaveLength(6);
     });
 
+    it("keeps the last failure with the vectors until a batch is embedded again", async () => {
+      const model = createSynonymEmbeddingModel({
+        fault: (call) => {
+          if (call < 3) throw new Error(`invalid api key (call ${call})`);
+          return undefined;
+        },
+      });
+      const store = openStore({ model, ...quiet });
+      await store.append("s", transcript.slice(0, 2));
+      await store.embeddings?.idle();
+      expect(store.diagnostics().embeddings?.lastFailure).toMatchObject({ message: expect.stringMatching(/invalid api key \(call 2\)/), consecutive: 3 });
+      expect(Date.parse(store.diagnostics().embeddings?.lastFailure?.at ?? "")).not.toBeNaN();
+      await store.append("s", transcript.slice(2));
+      await store.embeddings?.idle();
+      expect(await store.embeddings?.pendingRows("s")).toBe(0);
+      expect(store.diagnostics().embeddings?.lastFailure).toBeUndefined();
+    });
+
     const badAnswers: [string, (values: readonly string[]) => number[][]][] = [
       ["a wrong dimension", (values) => values.map(() => [1, 0, 0])],
       ["NaN", (values) => values.map(() => Array.from({ length: 64 }, () => Number.NaN))],
@@ -215,5 +234,7 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       const page = await store.search("s", { query: "authentication", mode: "semantic", limit: 25 });
       expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
     });
+
+    describeForkEmbeddingConformance(openStore);
   });
 }
