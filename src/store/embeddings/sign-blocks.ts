@@ -54,7 +54,8 @@ export function readSignBlocks(
       .iterate(modelKey, sessionId) as IterableIterator<[string, Buffer, Buffer, Buffer]>;
     for (const [blockIncarnation, ids, seqs, bits] of rows) {
       const count = ids.byteLength / 8;
-      if (blockIncarnation !== incarnation || !Number.isInteger(count) || seqs.byteLength !== ids.byteLength || bits.byteLength !== count * rowBytes) stale = true;
+      const wellFormed = Number.isInteger(count) && seqs.byteLength === ids.byteLength && bits.byteLength === count * rowBytes;
+      if (blockIncarnation !== incarnation || !wellFormed) stale = true;
       else blocks.push({ ids: float64sOf(ids), seqs: float64sOf(seqs), bits });
     }
   }
@@ -74,15 +75,23 @@ export function readSignBlocks(
  *
  * @example packSignBlocks(db, { modelKey: 1, sessionId: "s", incarnation: "i1", signs, from: 0, stale: false });
  */
-export function packSignBlocks(db: Database.Database, { modelKey, sessionId, incarnation, signs, from, stale }: SignBlockKey & { signs: SessionSigns; from: number; stale: boolean }): void {
+export function packSignBlocks(
+  db: Database.Database,
+  { modelKey, sessionId, incarnation, signs, from, stale }: SignBlockKey & { signs: SessionSigns; from: number; stale: boolean },
+): void {
   if (incarnation === undefined) return;
   const blocks = Math.floor((signs.count - from) / SIGN_BLOCK_ROWS);
   if (blocks === 0 && !stale) return;
   const packedThrough = from === 0 ? 0 : (signs.rows(from - 1, from).ids[0] as number);
   db.transaction(() => {
     db.exec(SIGN_BLOCKS_SCHEMA);
-    if (stale) db.prepare("DELETE FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ? AND incarnation <> ?").run(modelKey, sessionId, incarnation);
-    const last = db.prepare("SELECT max(last_vector_id) FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ?").pluck().get(modelKey, sessionId) as number | null;
+    if (stale) {
+      db.prepare("DELETE FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ? AND incarnation <> ?").run(modelKey, sessionId, incarnation);
+    }
+    const last = db
+      .prepare("SELECT max(last_vector_id) FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ?")
+      .pluck()
+      .get(modelKey, sessionId) as number | null;
     if ((last ?? 0) !== packedThrough) return;
     const insert = db.prepare(
       "INSERT OR IGNORE INTO ctxwin_embedding_sign_blocks (model_key, session_id, incarnation, last_vector_id, ids, seqs, bits) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -127,7 +127,10 @@ export class SessionSigns {
     this.bits.set(bits.subarray(0, this.words), (row + 1) * this.stride);
   }
 
-  /** Adds `ids.length` rows at once: `bits` holds each row's `words` little-endian 32-bit words, one row after another (as the signs table stores them). */
+  /**
+   * Adds `ids.length` rows at once: `bits` holds each row's `words` little-endian 32-bit words,
+   * one row after another (as the signs table stores them).
+   */
   addRows(ids: ArrayLike<number>, seqs: ArrayLike<number>, bits: Uint8Array): void {
     const rows = ids.length;
     const rowBytes = this.words * 4;
@@ -151,7 +154,10 @@ export class SessionSigns {
     const rowBytes = this.words * 4;
     const bits = new Uint8Array((to - from) * rowBytes);
     const source = new Uint8Array(this.memory.buffer);
-    for (let row = from; row < to; row += 1) bits.set(source.subarray((row + 1) * this.stride * 4, (row + 1) * this.stride * 4 + rowBytes), (row - from) * rowBytes);
+    for (let row = from; row < to; row += 1) {
+      const start = (row + 1) * this.stride * 4;
+      bits.set(source.subarray(start, start + rowBytes), (row - from) * rowBytes);
+    }
     return { ids: this.ids.slice(from, to), seqs: this.seqs.slice(from, to), bits };
   }
 
