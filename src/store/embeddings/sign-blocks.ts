@@ -71,7 +71,7 @@ export function readSignBlocks(
  * Packs the rows of `signs` from `from` on into blocks of `SIGN_BLOCK_ROWS` (a shorter rest stays
  * in the row-by-row tail), and deletes the session's blocks of other incarnations when `stale`.
  * Does nothing when another connection packed first (the stored blocks no longer end where
- * `signs`' blocks did).
+ * `signs`' blocks did), or holds the write lock.
  *
  * @example packSignBlocks(db, { modelKey: 1, sessionId: "s", incarnation: "i1", signs, from: 0, stale: false });
  */
@@ -83,6 +83,32 @@ export function packSignBlocks(
   const blocks = Math.floor((signs.count - from) / SIGN_BLOCK_ROWS);
   if (blocks === 0 && !stale) return;
   const packedThrough = from === 0 ? 0 : (signs.rows(from - 1, from).ids[0] as number);
+  // A search does not wait for another connection's write to pack: the next load packs instead.
+  const busyTimeout = db.pragma("busy_timeout", { simple: true }) as number;
+  db.pragma("busy_timeout = 0");
+  try {
+    writeBlocks(db, { modelKey, sessionId, incarnation, signs, from, stale, blocks, packedThrough });
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+}
+
+const isBusy = (error: unknown) => error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_BUSY");
+
+interface PackPlan extends SignBlockKey {
+  incarnation: string;
+  signs: SessionSigns;
+  from: number;
+  stale: boolean;
+  /** Whole blocks to write from `from` on. */
+  blocks: number;
+  /** The vector id the stored blocks must end at (0: none stored) for these to follow on. */
+  packedThrough: number;
+}
+
+function writeBlocks(db: Database.Database, { modelKey, sessionId, incarnation, signs, from, stale, blocks, packedThrough }: PackPlan): void {
   db.transaction(() => {
     db.exec(SIGN_BLOCKS_SCHEMA);
     if (stale) {

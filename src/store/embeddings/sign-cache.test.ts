@@ -176,4 +176,24 @@ describe("the SQLite sign cache", () => {
     reader.close();
     expect(blocksOf(file)).toEqual([]);
   });
+
+  it("answers without packing while another connection holds the write lock, and packs on a later load", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-signs-")), "ctxwin.db");
+    new Database(file).close();
+    const writer = createSqliteVectorIndex({ path: file });
+    writeMany(writer, "i1", 1_100);
+    writer.close();
+    const holder = new Database(file);
+    holder.exec("BEGIN IMMEDIATE");
+    const searcher = createSqliteVectorIndex({ path: file, busyTimeoutMs: 60_000 });
+    expect(nearest(searcher, 5)[0]).toMatchObject({ similarity: 1 });
+    searcher.close();
+    holder.exec("ROLLBACK");
+    holder.close();
+    expect(blocksOf(file)).toBeUndefined();
+    const later = createSqliteVectorIndex({ path: file });
+    expect(nearest(later, 5)[0]).toMatchObject({ similarity: 1 });
+    later.close();
+    expect(blocksOf(file)).toEqual([{ incarnation: "i1", count: 1_024 }]);
+  });
 });
