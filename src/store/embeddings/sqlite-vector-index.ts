@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS ctxwin_embeddings (
   vector_id INTEGER PRIMARY KEY, model_key INTEGER NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
   chunk INTEGER NOT NULL, vector BLOB NOT NULL, UNIQUE (model_key, session_id, seq, chunk));
 `;
-/** Each vector's sign bits, a session's rows side by side (ADR 0063, "Later"): what the candidate cache loads. */
+/** Each vector's sign bits, a session's rows side by side (ADR 0063, "Later"): what the candidate cache loads (mostly from packed copies, sign-blocks.ts). */
 const SIGNS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS ctxwin_embedding_signs (
   model_key INTEGER NOT NULL, session_id TEXT NOT NULL, vector_id INTEGER NOT NULL, seq INTEGER NOT NULL, bits BLOB NOT NULL,
