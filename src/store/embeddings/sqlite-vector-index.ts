@@ -14,7 +14,8 @@ import Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { sqliteFailureLog } from "./failure-log.js";
-import { SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
+import { SIGN_BLOCK_ROWS, deleteSignBlocks, packSignBlocks, readSignBlocks } from "./sign-blocks.js";
+import { type SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
 import { bestRows, cosineSimilarity, type NearestRow, type SyncVectorIndex, type VectorIndex } from "./vector-index.js";
 
 const SCHEMA = `
@@ -27,7 +28,7 @@ CREATE TABLE IF NOT EXISTS ctxwin_embeddings (
   vector_id INTEGER PRIMARY KEY, model_key INTEGER NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
   chunk INTEGER NOT NULL, vector BLOB NOT NULL, UNIQUE (model_key, session_id, seq, chunk));
 `;
-/** Each vector's sign bits, a session's rows side by side (ADR 0063, "Later"): what the candidate cache loads. */
+/** Each vector's sign bits, a session's rows side by side (ADR 0063, "Later"): what the candidate cache loads (mostly from packed copies, sign-blocks.ts). */
 const SIGNS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS ctxwin_embedding_signs (
   model_key INTEGER NOT NULL, session_id TEXT NOT NULL, vector_id INTEGER NOT NULL, seq INTEGER NOT NULL, bits BLOB NOT NULL,
@@ -93,17 +94,25 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
   const incarnationOf = (modelKey: number, sessionId: string) =>
     (db.prepare("SELECT incarnation FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?").pluck().get(modelKey, sessionId) as string | undefined) ?? undefined;
 
-  /** Reads a session's signatures; where the table lacks some (a file written before it existed), they are computed from the floats and stored. */
-  function loadSigns(modelKey: number, dimensions: number, sessionId: string): SessionSigns {
-    const signs = new SessionSigns(dimensions);
-    const floats = db.prepare("SELECT count(*) FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ?").pluck().get(modelKey, sessionId) as number;
-    const stored = signsReady()
-      ? (db.prepare("SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ?").raw().all(modelKey, sessionId) as [number, number, Buffer][])
-      : [];
-    if (stored.length === floats) {
-      for (const [id, seq, bits] of stored) signs.add(id, seq, bitsOfBlob(bits));
-    } else {
-      const rows = db.prepare("SELECT vector_id, seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ?").raw().iterate(modelKey, sessionId) as IterableIterator<[number, number, Buffer]>;
+  /**
+   * Reads a session's signatures: the packed blocks (sign-blocks.ts), then the rows past them one by
+   * one. Where the table lacks some of those rows (a file written before it existed), they are
+   * computed from the floats and stored. A writable load packs a long tail into blocks.
+   */
+  function loadSigns(modelKey: number, dimensions: number, sessionId: string, incarnation: string | undefined): SessionSigns {
+    const key = { modelKey, sessionId, incarnation };
+    const { signs, stale } = readSignBlocks(db, { ...key, dimensions, spare: SIGN_BLOCK_ROWS });
+    const packed = signs.count;
+    const after = signs.lastVectorId;
+    // Counted on the (model, session, seq, chunk) index, which holds the vector id: ~10 ms at 100,000 rows.
+    const floats = db.prepare("SELECT count(*) FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND vector_id > ?").pluck().get(modelKey, sessionId, after) as number;
+    const tail = signsReady() ? readSignRows(modelKey, sessionId, after) : undefined;
+    if (tail !== undefined && tail.ids.length === floats) signs.addRows(tail.ids, tail.seqs, tail.bits);
+    else {
+      const rows = db
+        .prepare("SELECT vector_id, seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND vector_id > ? ORDER BY vector_id")
+        .raw()
+        .iterate(modelKey, sessionId, after) as IterableIterator<[number, number, Buffer]>;
       const computed: [number, number, Uint32Array][] = [];
       for (const [id, seq, vector] of rows) computed.push([id, seq, signBitsOf(asVector(vector, dimensions))]);
       if (!readOnly) {
@@ -115,8 +124,26 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
       }
       for (const [id, seq, bits] of computed) signs.add(id, seq, bits);
     }
-    signs.compact();
+    if (!readOnly) packSignBlocks(db, { ...key, signs, from: packed, stale });
+    if (signs.count + SIGN_BLOCK_ROWS < signs.capacity) signs.compact();
     return signs;
+  }
+
+  /** The session's rows of the signs table past `after`, packed as the blocks hold them. */
+  function readSignRows(modelKey: number, sessionId: string, after: number): { ids: number[]; seqs: number[]; bits: Buffer } {
+    const ids: number[] = [];
+    const seqs: number[] = [];
+    const parts: Buffer[] = [];
+    const rows = db
+      .prepare("SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ? AND vector_id > ?")
+      .raw()
+      .iterate(modelKey, sessionId, after) as IterableIterator<[number, number, Buffer]>;
+    for (const [id, seq, bits] of rows) {
+      ids.push(id);
+      seqs.push(seq);
+      parts.push(bits);
+    }
+    return { ids, seqs, bits: Buffer.concat(parts) };
   }
 
   /** The session's signatures, loaded once, caught up with what other connections wrote since. */
@@ -135,7 +162,7 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
       for (const [id, seq, bits] of added) signs.add(id, seq, bitsOfBlob(bits));
       cache.evict();
     } else {
-      signs = loadSigns(modelKey, dimensions, sessionId);
+      signs = loadSigns(modelKey, dimensions, sessionId, incarnation);
       cache.set(modelKey, sessionId, signs);
     }
     checkedAt.set(signs, { version, incarnation });
@@ -187,6 +214,7 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
       }
     }
     if (signsReady()) db.prepare("DELETE FROM ctxwin_embedding_signs WHERE session_id = ?").run(sessionId);
+    deleteSignBlocks(db, sessionId);
     db.prepare("DELETE FROM ctxwin_embeddings WHERE session_id = ?").run(sessionId);
     db.prepare("DELETE FROM ctxwin_embedding_progress WHERE session_id = ?").run(sessionId);
   }
