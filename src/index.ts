@@ -58,6 +58,7 @@ export type {
   ActiveWindow,
   AppendOptions,
   FloorOptions,
+  AttachParentResult,
   ForkOptions,
   ForkOrigin,
   HistoryStore,
@@ -82,7 +83,8 @@ export type {
   WindowsOptions,
 } from "./store/port.js";
 export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
-export { ForkRefusedError, SessionHasForksError, type ForkRefusal } from "./store/lineage/lineage-errors.js";
+export { AttachParentRefusedError, ForkRefusedError, SessionHasForksError, type AttachParentRefusal, type ForkRefusal } from "./store/lineage/lineage-errors.js";
+export { MAX_LINEAGE_DEPTH } from "./store/lineage/attach-parent.js";
 export { TASK_TOOL_NAME, type SubagentDefinition, type SubagentSettings, type TaskResult } from "./session/subagents/subagent-types.js";
 export { EmbeddingMismatchError, EmbeddingProviderError, VectorIndexUnavailableError } from "./store/embeddings/embedding-errors.js";
 export type { EmbeddingsOptions } from "./store/embeddings/embeddings-options.js";

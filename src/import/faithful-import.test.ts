@@ -7,7 +7,7 @@
  * the real Claude Code 2.1.197 and Codex 0.171.0 wrote (../shared) and the project's own fixtures
  * in those versions' shapes.
  */
-import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -27,6 +27,12 @@ const shared = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..
 
 const textOf = (row: StoredRow) => renderRowText(row);
 const toolParts = (rows: StoredRow[]) => rows.flatMap((row) => row.parts.filter((part) => part.type === "dynamic-tool")) as unknown as { toolName: string; state: string; output?: string }[];
+
+/** Marks files as written a minute ago: settled even with `settleMs: 0` (a fresh copy's mtime can be ahead of Date.now()). */
+function settle(...files: string[]): void {
+  const past = new Date(Date.now() - 60_000);
+  for (const file of files) utimesSync(file, past, past);
+}
 
 async function onlySession(store: HistoryStore): Promise<{ sessionId: string; rows: StoredRow[] }> {
   const [session] = await store.sessions();
@@ -196,5 +202,59 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     expect(report.sessionsUpdated).toBe(1);
     expect(report.warnings.join("\n")).toMatch(/sub-agent of 'codex:01c0ffee-0000-7000-8000-000000000001', which is not in the store/);
     expect((await store.session("codex:01c0ffee-0000-7000-8000-000000000002"))?.parent).toBeUndefined();
+
+    // Imported again, the child stays alone while its parent is still missing.
+    const still = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
+    expect(still).toMatchObject({ rowsAdded: 0, childrenReattached: 0 });
+    expect(still.warnings.join("\n")).toMatch(/imported before its parent 'codex:01c0ffee-0000-7000-8000-000000000001' and stays a session of its own until/);
+  });
+
+  it("Codex: a child imported before its parent is attached to the spawn_agent call by the import that brings the parent, once", async () => {
+    const parent = "codex:01c0ffee-0000-7000-8000-000000000001";
+    const child = "codex:01c0ffee-0000-7000-8000-000000000002";
+    const folder = temporaryDirectory();
+    const source = path.join(fixtures, "codex-0.171.0-subagent");
+    const [childFile, parentFile] = readdirSync(source).sort() as [string, string];
+    cpSync(path.join(source, childFile), path.join(folder, childFile));
+    settle(path.join(folder, childFile));
+    const store = openScratchStore();
+    await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
+    const childRows = await allRows(store, child);
+
+    cpSync(path.join(source, parentFile), path.join(folder, parentFile));
+    settle(path.join(folder, parentFile));
+    const second = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
+    expect(second).toMatchObject({ sessionsUpdated: 1, childrenReattached: 1, warnings: [] });
+    expect(formatReport(second)).toMatch(/, 1 sub-agent sessions attached to their parents,/);
+    const spawnRow = (await allRows(store, parent)).find((row) => toolParts([row]).some((part) => part.toolName === "spawn_agent"))!;
+    expect((await store.session(child))?.parent).toEqual({ sessionId: parent, itemId: String(spawnRow.seq) });
+    expect(await allRows(store, child)).toEqual(childRows);
+    expect((await store.sessions({ parentSessionId: parent })).map((session) => session.sessionId)).toEqual([child]);
+
+    const third = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
+    expect(third).toMatchObject({ rowsAdded: 0, childrenReattached: 0, warnings: [] });
+    expect(formatReport(third)).not.toMatch(/sub-agent/);
+  });
+
+  it("Claude Code: a sub-agent's file seen before its session's file is attached to the Task call later", async () => {
+    const source = path.join(fixtures, "claude-code-2.1.197-subagent");
+    const folder = temporaryDirectory();
+    cpSync(source, folder, { recursive: true });
+    const parentFile = path.join(folder, "-home-dev-app", "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f.jsonl");
+    const parentText = readFileSync(parentFile, "utf8");
+    rmSync(parentFile);
+    const store = openScratchStore();
+    const childFile = path.join(folder, "-home-dev-app", "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f", "subagents", "agent-a7f3c21.jsonl");
+    settle(childFile);
+    const first = await importFiles({ store, format: "claude-code", paths: [childFile], settleMs: 0 });
+    expect(first).toMatchObject({ sessionsUpdated: 1 });
+    expect((await store.session(claudeChild))?.parent).toBeUndefined();
+
+    writeFileSync(parentFile, parentText);
+    settle(parentFile);
+    const second = await importFiles({ store, format: "claude-code", paths: [folder], settleMs: 0 });
+    expect(second).toMatchObject({ childrenReattached: 1, warnings: [] });
+    const taskRow = (await allRows(store, claudeParent)).find((row) => toolParts([row]).some((part) => part.toolName === "Task"))!;
+    expect((await store.session(claudeChild))?.parent).toEqual({ sessionId: claudeParent, itemId: String(taskRow.seq) });
   });
 });

@@ -20,6 +20,8 @@ export interface ImportReport {
   rowsAlreadyPresent: number;
   /** Rows held back until their tool result (or compaction summary) is written: the next import adds them. */
   rowsWaiting: number;
+  /** Sub-agent sessions imported before their parent, attached to it by this import (ADR 0067, amended). */
+  childrenReattached: number;
   /**
    * Lines of a type the importer does not know: counted, never fatal, and kept in their session as
    * raw rows (`meta.type` "imported-raw-line", ADR 0066) unless no session could be named for them.
@@ -47,6 +49,7 @@ export function emptyReport(format: string): ImportReport {
     rowsAdded: 0,
     rowsAlreadyPresent: 0,
     rowsWaiting: 0,
+    childrenReattached: 0,
     unknownLines: 0,
     unknownLineTypes: {},
     invalidUtf8Lines: 0,
@@ -77,6 +80,7 @@ export function formatReport(report: ImportReport): string {
   const counts = [
     `${report.rowsAlreadyPresent} already present`,
     ...(report.rowsWaiting > 0 ? [`${report.rowsWaiting} waiting for their tool results`] : []),
+    ...(report.childrenReattached > 0 ? [`${report.childrenReattached} sub-agent sessions attached to their parents`] : []),
     `${report.unknownLines} unknown lines${report.unknownLines === 0 ? "" : ` kept as raw rows (${unknownTypesText(report.unknownLineTypes)})`}`,
     `${report.malformedCount} malformed`,
     ...(report.invalidUtf8Lines > 0 ? [`${report.invalidUtf8Lines} lines with invalid UTF-8`] : []),

@@ -4,9 +4,10 @@
  * whatever the file order and however often the import runs; every report counts exactly the rows
  * the store gained.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryStore } from "../store/memory/memory-store.js";
@@ -190,6 +191,73 @@ describe("property: any split of a transcript into overlapping files", () => {
         expect(await sessionSnapshot(together, sessionId)).toEqual(clean);
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe("property: a parent and its sub-agent arriving in any order and any runs (ADR 0067, amended)", () => {
+  const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+  const trees = {
+    "claude-code": {
+      folder: "claude-code-2.1.197-subagent",
+      files: ["-home-dev-app/4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f.jsonl", "-home-dev-app/4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f/subagents/agent-a7f3c21.jsonl"],
+      parent: "claude-code:4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f",
+      child: "claude-code:4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f/agent-a7f3c21",
+    },
+    codex: {
+      folder: "codex-0.171.0-subagent",
+      files: ["rollout-2026-12-04T11-00-00-01c0ffee-0000-7000-8000-000000000001.jsonl", "rollout-2026-12-04T10-59-59-01c0ffee-0000-7000-8000-000000000002.jsonl"],
+      parent: "codex:01c0ffee-0000-7000-8000-000000000001",
+      child: "codex:01c0ffee-0000-7000-8000-000000000002",
+    },
+  } as const;
+
+  async function treeOf(store: HistoryStore, tree: (typeof trees)[keyof typeof trees]): Promise<unknown> {
+    return {
+      sessions: (await store.sessions()).map((session) => [session.sessionId, session.parent]).sort(),
+      parent: await sessionSnapshot(store, tree.parent),
+      child: await sessionSnapshot(store, tree.child),
+    };
+  }
+
+  it("the child in an earlier run than its parent ends in the tree of one clean import", async () => {
+    const scenario = fc.record({
+      format: fc.constantFrom<"claude-code" | "codex">("claude-code", "codex"),
+      arrival: fc.shuffledSubarray([0, 1], { minLength: 2, maxLength: 2 }),
+      importAfter: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 2, maxLength: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ format, arrival, importAfter }) => {
+        const tree = trees[format];
+        const source = path.join(fixtures, tree.folder);
+        const folder = temporaryDirectory();
+        const store = createMemoryStore();
+        // Files appear one by one; after each, zero to two imports naming the files there so far
+        // (transcripts settled: a child whose parent is missing is imported on its own).
+        const present: string[] = [];
+        let alone = false;
+        for (const [step, index] of arrival.entries()) {
+          const file = path.join(folder, tree.files[index]!);
+          mkdirSync(path.dirname(file), { recursive: true });
+          cpSync(path.join(source, tree.files[index]!), file);
+          // Settled for sure: a copy's mtime can be a fraction of a millisecond ahead of Date.now().
+          utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+          present.push(file);
+          for (let run = 0; run < importAfter[step]!; run += 1) await importChecked(store, format, present);
+          if (step === 0) alone = (await store.session(tree.child)) !== undefined && (await store.session(tree.child))?.parent === undefined;
+        }
+        const last = await importChecked(store, format, present);
+        const childFirst = arrival[0] === 1 && importAfter[0]! > 0;
+        const clean = createMemoryStore();
+        await importChecked(clean, format, [source]);
+        expect(await treeOf(store, tree)).toEqual(await treeOf(clean, tree));
+        expect((await store.session(tree.child))?.parent?.sessionId).toBe(tree.parent);
+        // The child stored alone is attached by the first import that sees the parent, once.
+        if (childFirst) expect(alone).toBe(true);
+        if (childFirst && importAfter[1] === 0) expect(last.childrenReattached).toBe(1);
+        expect(last.warnings).toEqual([]);
+      }),
+      { numRuns: 40, examples: [[{ format: "codex", arrival: [1, 0], importAfter: [1, 0] }]] },
     );
   });
 });

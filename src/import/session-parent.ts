@@ -4,14 +4,20 @@
  * metadata of that call's row (`childSessions`); a parent whose transcript does not name the child
  * (an older CLI version) gets it under its first item once the parent's transcript is settled.
  * A parent that is not in the store cannot be named: the child waits while the transcripts are
- * still written, then is imported on its own, and the report says so.
+ * still written, then is imported on its own, and the report says so. A child imported on its own
+ * is attached to its parent by a later import that finds the parent (ADR 0067, amended 2026-12-06).
  */
-import type { HistoryStore, SessionParent } from "../store/port.js";
+import { AttachParentRefusedError } from "../store/lineage/lineage-errors.js";
+import type { HistoryStore, SessionParent, SessionSummary } from "../store/port.js";
 import type { ImportReport } from "./import-report.js";
 
 const PAGE = 1_000;
 
-/** Where a child goes: under its parent, on its own, or nowhere yet (its parent has not named it). */
+/**
+ * Where a child goes: under its parent (recorded with its first rows), on its own, or nowhere yet
+ * (its parent has not named it). An existing child is always `alone`: its rows go on without a
+ * parent option, and `parentOf` has attached it already where it could.
+ */
 export type ParentDecision = { kind: "attach"; parent: SessionParent } | { kind: "alone" } | { kind: "wait" };
 
 /**
@@ -35,22 +41,55 @@ export async function parentOf({
   report: ImportReport;
 }): Promise<ParentDecision> {
   const existing = await store.session(sessionId);
-  // A session keeps the parent it was created with (the store records it once).
   if (existing !== undefined) {
-    if (existing.parent === undefined) {
-      report.warnings.push(`session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own.`);
-    }
+    // A session keeps the parent it has; one imported before its parent is attached now if it can be.
+    if (existing.parent === undefined && existing.forkOf === undefined) await reattach({ store, existing, parentSessionId, parentSettled, report });
     return { kind: "alone" };
   }
   const summary = await store.session(parentSessionId);
   if (summary === undefined) {
     if (!parentSettled) return { kind: "wait" };
-    report.warnings.push(`session '${sessionId}' is a sub-agent of '${parentSessionId}', which is not in the store: imported as a session of its own (import the parent's transcript with it to attach it).`);
+    report.warnings.push(`session '${sessionId}' is a sub-agent of '${parentSessionId}', which is not in the store: imported as a session of its own (import the parent's transcript to attach it).`);
     return { kind: "alone" };
   }
   const item = await startingItem(store, parentSessionId, sessionId, summary.lastSeq);
   if (item === undefined && !parentSettled) return { kind: "wait" };
   return { kind: "attach", parent: { sessionId: parentSessionId, itemId: String(item ?? 1) } };
+}
+
+/**
+ * A child stored without a parent (imported before it): attached to the parent's call once the
+ * parent is in the store and names it, or to its first item once the parent is settled. While the
+ * parent is written and does not name it yet, the child's rows go on and a later import attaches it.
+ */
+async function reattach({
+  store,
+  existing,
+  parentSessionId,
+  parentSettled,
+  report,
+}: {
+  store: HistoryStore;
+  existing: SessionSummary;
+  parentSessionId: string;
+  parentSettled: boolean;
+  report: ImportReport;
+}): Promise<void> {
+  const { sessionId } = existing;
+  const summary = await store.session(parentSessionId);
+  if (summary === undefined) {
+    report.warnings.push(`session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own until the parent's transcript is imported.`);
+    return;
+  }
+  const item = await startingItem(store, parentSessionId, sessionId, summary.lastSeq);
+  if (item === undefined && !parentSettled) return;
+  try {
+    const result = await store.attachParent(sessionId, { sessionId: parentSessionId, itemId: String(item ?? 1) });
+    if (result === "attached") report.childrenReattached += 1;
+  } catch (error) {
+    if (!AttachParentRefusedError.isInstance(error)) throw error;
+    report.warnings.push(`session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own: ${error.message}`);
+  }
 }
 
 /** The seq of the parent's row whose call started `childSessionId`, or undefined. */

@@ -27,6 +27,9 @@ export interface SessionParent {
   itemId: string;
 }
 
+/** What `attachParent` did: recorded the parent, or found this very parent recorded already. */
+export type AttachParentResult = "attached" | "unchanged";
+
 /** Where a fork starts: its origin session and the last seq it shares with it. */
 export interface ForkOrigin {
   sessionId: string;
@@ -243,6 +246,14 @@ export interface HistoryStore {
    * existing `newSessionId`.
    */
   fork(sessionId: string, options: ForkOptions): Promise<SessionSummary>;
+  /**
+   * Records the parent of an existing session created without one (ADR 0067, amended: a
+   * sub-agent imported before its parent), atomically and once. `"unchanged"` when the session
+   * already has this parent. Refused (`AttachParentRefusedError`, nothing written) for an unknown
+   * session or parent, a fork, a session with another parent, a cycle, or a chain of parents
+   * deeper than `MAX_LINEAGE_DEPTH`. A read-only store throws `StoreReadOnlyError`.
+   */
+  attachParent(sessionId: string, parent: SessionParent): Promise<AttachParentResult>;
   /** Removes a session and its index entries; `false` when it did not exist. Refused while it has forks. */
   deleteSession(sessionId: string): Promise<boolean>;
   /** Counters of problems worked around since the store was opened. */

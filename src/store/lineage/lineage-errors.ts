@@ -44,3 +44,24 @@ export class SessionHasForksError extends CtxwinError {
     );
   }
 }
+
+export type AttachParentRefusal = "unknown-session" | "unknown-parent" | "is-fork" | "has-other-parent" | "cycle" | "too-deep";
+
+/**
+ * `store.attachParent` was refused; `reason` says why. Nothing was written.
+ *
+ * @example
+ * if (AttachParentRefusedError.isInstance(error) && error.reason === "has-other-parent") keepItAlone()
+ */
+export class AttachParentRefusedError extends CtxwinError {
+  static readonly errorName = "CtxwinAttachParentRefusedError";
+  static override isInstance = (error: unknown): error is AttachParentRefusedError =>
+    CtxwinError.isInstance(error) && error.name === AttachParentRefusedError.errorName;
+
+  constructor(
+    readonly reason: AttachParentRefusal,
+    message: string,
+  ) {
+    super(AttachParentRefusedError.errorName, `${message} Nothing was written.`);
+  }
+}

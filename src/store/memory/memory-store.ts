@@ -34,6 +34,7 @@ import { assertSessionId } from "../../core/row.js";
 import { rankRows } from "./ranked-search.js";
 import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
+import { ancestorsOf, decideAttachment } from "../lineage/attach-parent.js";
 import { checkParent, checkSessionsOptions, matchesLineage } from "../lineage/lineage-options.js";
 import { withLineage } from "../lineage/with-lineage.js";
 
@@ -347,6 +348,19 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       open();
       assertSessionId(sessionId);
       return sessions.delete(sessionId);
+    },
+
+    async attachParent(sessionId: string, parent: SessionParent) {
+      open();
+      assertSessionId(sessionId);
+      const checked = checkParent(parent);
+      const target = sessions.get(sessionId);
+      // No await between the checks and the write: one synchronous step, like a transaction.
+      const ancestors = ancestorsOf(checked.sessionId, (id) => sessions.get(id)?.parent?.sessionId);
+      const decision = decideAttachment({ sessionId, parent: checked, target, parentExists: sessions.has(checked.sessionId), ancestors });
+      if (decision === "unchanged" || target === undefined) return "unchanged";
+      target.parent = checked;
+      return "attached";
     },
 
     async createFork(record: ForkRecord) {

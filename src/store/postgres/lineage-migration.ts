@@ -4,8 +4,11 @@
  * No row is touched. Also the lineage statements, kept apart from the row and search statements.
  */
 import type pg from "pg";
+import { ancestorsOf, decideAttachment, MAX_LINEAGE_DEPTH, type AttachTarget } from "../lineage/attach-parent.js";
 import { sessionExists } from "../lineage/create-fork.js";
+import { AttachParentRefusedError } from "../lineage/lineage-errors.js";
 import type { ForkRecord, SessionLineage } from "../lineage/lineage-backend.js";
+import type { AttachParentResult, SessionParent } from "../port.js";
 import type { PostgresMigration } from "./migrations.js";
 import { tableNames, type TableNames } from "./schema.js";
 
@@ -24,6 +27,57 @@ export const addSessionLineage: PostgresMigration = {
 
 export async function setParent(client: pg.PoolClient, t: TableNames, sessionKey: number, parent: { sessionId: string; itemId: string }): Promise<void> {
   await client.query(`UPDATE ${t.sessions} SET parent_session_id = $1, parent_item_id = $2 WHERE session_key = $3`, [parent.sessionId, parent.itemId, sessionKey]);
+}
+
+/** Key of the advisory lock that serializes `attachParent` calls, so two cannot close a cycle ("ctpa"). */
+const attachLockKey = 0x63747061;
+
+interface TargetRecord {
+  parent_session_id: string | null;
+  parent_item_id: string | null;
+  fork_of_session_id: string | null;
+  fork_at_seq: string | null;
+}
+
+/**
+ * `attachParent` in the caller's writing transaction: the checks of `decideAttachment` over the
+ * session and the parent's chain, then an UPDATE that only sets a parent that is still unset.
+ */
+export async function attachParent(client: pg.PoolClient, t: TableNames, sessionId: string, parent: SessionParent): Promise<AttachParentResult> {
+  await client.query("SELECT pg_advisory_xact_lock($1)", [attachLockKey]);
+  const targetOf = async (): Promise<AttachTarget | undefined> => {
+    const found = await client.query<TargetRecord>(
+      `SELECT parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`,
+      [sessionId],
+    );
+    const record = found.rows[0];
+    if (record === undefined) return undefined;
+    return {
+      ...(record.parent_session_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
+      ...(record.fork_of_session_id === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
+    };
+  };
+  const chain = await client.query<{ session_id: string; parent_session_id: string | null }>(
+    `WITH RECURSIVE chain (session_id, parent_session_id, depth) AS (
+       SELECT session_id, parent_session_id, 0 FROM ${t.sessions} WHERE session_id = $1
+       UNION ALL
+       SELECT s.session_id, s.parent_session_id, c.depth + 1 FROM ${t.sessions} s JOIN chain c ON s.session_id = c.parent_session_id WHERE c.depth <= $2
+     )
+     SELECT session_id, parent_session_id FROM chain`,
+    [parent.sessionId, MAX_LINEAGE_DEPTH],
+  );
+  const parentIds = new Map(chain.rows.map((record) => [record.session_id, record.parent_session_id ?? undefined]));
+  const decide = async () =>
+    decideAttachment({ sessionId, parent, target: await targetOf(), parentExists: parentIds.has(parent.sessionId), ancestors: ancestorsOf(parent.sessionId, (id) => parentIds.get(id)) });
+  if ((await decide()) === "unchanged") return "unchanged";
+  const updated = await client.query(
+    `UPDATE ${t.sessions} SET parent_session_id = $1, parent_item_id = $2 WHERE session_id = $3 AND parent_session_id IS NULL AND fork_of_session_id IS NULL`,
+    [parent.sessionId, parent.itemId, sessionId],
+  );
+  if (updated.rowCount === 1) return "attached";
+  // Another writer recorded a lineage in between: decide again over what it wrote (unchanged or refused).
+  if ((await decide()) === "unchanged") return "unchanged";
+  throw new AttachParentRefusedError("has-other-parent", `Session '${sessionId}' got another lineage while its parent was attached.`);
 }
 
 export async function lineageOf(client: pg.PoolClient, t: TableNames, sessionId: string): Promise<SessionLineage | undefined> {

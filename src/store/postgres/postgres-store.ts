@@ -17,6 +17,7 @@ import type {
   ItemPage,
   ItemsOptions,
   SearchOptions,
+  SessionParent,
   SessionSummary,
   SessionsOptions,
   StoreWarning,
@@ -27,7 +28,7 @@ import type {
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
 import { withLineage } from "../lineage/with-lineage.js";
-import { insertFork, lineageOf, setParent } from "./lineage-migration.js";
+import { attachParent, insertFork, lineageOf, setParent } from "./lineage-migration.js";
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
@@ -305,6 +306,13 @@ function createPostgresBackend({
         ),
       );
       return records.rows.map(toSessionSummary);
+    },
+
+    async attachParent(sessionId: string, parent: SessionParent) {
+      writable();
+      assertSessionId(sessionId);
+      const checked = checkParent(parent);
+      return pool.transaction((client) => attachParent(client, t, sessionId, checked), { writing: true });
     },
 
     async createFork(record: ForkRecord) {

@@ -28,6 +28,9 @@ CREATE INDEX IF NOT EXISTS ctxwin_sessions_by_fork_origin ON ctxwin_sessions (fo
 /** Statements of the lineage columns, kept apart from the row and search statements. */
 export const lineageStatementSql = {
   setParent: "UPDATE ctxwin_sessions SET parent_session_id = ?, parent_item_id = ? WHERE session_key = ?",
+  sessionLineage: "SELECT parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq FROM ctxwin_sessions WHERE session_id = ?",
+  attachParent: `UPDATE ctxwin_sessions SET parent_session_id = ?, parent_item_id = ?
+       WHERE session_id = ? AND parent_session_id IS NULL AND fork_of_session_id IS NULL`,
   lineage: "SELECT fork_of_session_id, fork_at_seq, floor_seq FROM ctxwin_sessions WHERE session_id = ?",
   insertFork: `INSERT INTO ctxwin_sessions (session_id, incarnation, created_at, updated_at, last_seq, active_window_seq, floor_seq,
        fork_of_session_id, fork_at_seq, inherited_window_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

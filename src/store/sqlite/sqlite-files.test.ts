@@ -189,7 +189,7 @@ describe("SQLite store files", () => {
     const reader = open({ readOnly: true });
     expect((await reader.items("s")).rows.map((row) => row.seq)).toEqual([1, 2]);
     expect((await reader.search("s", { query: "also", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([2]);
-    for (const write of [() => reader.append("s", [text("refused")]), () => reader.deleteSession("s")]) {
+    for (const write of [() => reader.append("s", [text("refused")]), () => reader.deleteSession("s"), () => reader.attachParent("s", { sessionId: "s2", itemId: "1" })]) {
       const error = await write().catch((caught: unknown) => caught);
       expect(StoreReadOnlyError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ reason: "opened-read-only", path: file });

@@ -15,6 +15,7 @@ import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, chec
 import type {
   ActiveWindow,
   AppendOptions,
+  AttachParentResult,
   FloorOptions,
   HistoryStore,
   ItemPage,
@@ -39,6 +40,7 @@ import { storeFailure } from "./sqlite-failures.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend, SearchPartOptions } from "../lineage/lineage-backend.js";
+import { ancestorsOf, decideAttachment, type AttachTarget } from "../lineage/attach-parent.js";
 import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import { lineageStatementSql } from "./lineage-migration.js";
@@ -246,6 +248,25 @@ export function createSqliteBackend({
     return true;
   });
 
+  /** A session's parent and fork origin, as `attachParent` reads them. */
+  const lineageRecordOf = (sessionId: string): AttachTarget | undefined => {
+    const found = lineageSql.sessionLineage.get(sessionId) as LineageRecord | undefined;
+    if (found === undefined) return undefined;
+    return {
+      ...(found.parent_session_id === null ? {} : { parent: { sessionId: found.parent_session_id, itemId: found.parent_item_id ?? "" } }),
+      ...(found.fork_of_session_id === null ? {} : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } }),
+    };
+  };
+
+  const attachTransaction = db.transaction((sessionId: string, parent: SessionParent): AttachParentResult => {
+    const target = lineageRecordOf(sessionId);
+    const ancestors = ancestorsOf(parent.sessionId, (id) => lineageRecordOf(id)?.parent?.sessionId);
+    const decision = decideAttachment({ sessionId, parent, target, parentExists: sessionOf(parent.sessionId) !== undefined, ancestors });
+    if (decision === "unchanged") return "unchanged";
+    lineageSql.attachParent.run(parent.sessionId, parent.itemId, sessionId);
+    return "attached";
+  });
+
   const forkTransaction = db.transaction((record: ForkRecord) => {
     if (sessionOf(record.sessionId) !== undefined) throw sessionExists(record.sessionId);
     const timestamp = now().toISOString();
@@ -374,6 +395,12 @@ export function createSqliteBackend({
       return records.filter((record) => forkOfSessionId === undefined || record.fork_of_session_id === forkOfSessionId).map(toSessionSummary);
     },
 
+    async attachParent(sessionId: string, parent: SessionParent) {
+      writable();
+      assertSessionId(sessionId);
+      return attachTransaction.immediate(sessionId, checkParent(parent));
+    },
+
     async createFork(record: ForkRecord) {
       writable();
       forkTransaction.immediate(record);
@@ -428,6 +455,13 @@ function withTypedFailures(store: LineageBackend, translate: (error: unknown) =>
     };
   }
   return wrapped as unknown as LineageBackend;
+}
+
+interface LineageRecord {
+  parent_session_id: string | null;
+  parent_item_id: string | null;
+  fork_of_session_id: string | null;
+  fork_at_seq: number | null;
 }
 
 type SessionSummaryRecord = SessionRecord & {

@@ -5,10 +5,12 @@
  */
 import { describe, expect } from "vitest";
 import { InvalidArgumentError } from "../../core/errors.js";
-import { ForkRefusedError, SessionHasForksError } from "../lineage/lineage-errors.js";
+import { MAX_LINEAGE_DEPTH } from "../lineage/attach-parent.js";
+import { AttachParentRefusedError, ForkRefusedError, SessionHasForksError } from "../lineage/lineage-errors.js";
 import type { ConformanceSuite } from "./conformance-search.js";
 import { leadIn, reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 
+const attachRefusedFor = (reason: string) => (error: unknown) => AttachParentRefusedError.isInstance(error) && error.reason === reason;
 const refusedFor = (reason: string) => (error: unknown) => ForkRefusedError.isInstance(error) && error.reason === reason;
 
 /**
@@ -176,6 +178,80 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
         InvalidArgumentError.isInstance(error),
       );
       expect(await store.lastSeq("other")).toBe(0);
+    });
+  });
+
+  describe("lineage: attachParent", () => {
+    test("attaches a session created without a parent, once; the same parent again changes nothing", async () => {
+      const { store } = suite;
+      await store.append("parent", [text("delegate this")]);
+      await store.append("child", [text("the task")]);
+      const before = await store.session("child");
+      expect(await store.attachParent("child", { sessionId: "parent", itemId: "1" })).toBe("attached");
+      const after = await store.session("child");
+      expect(after?.parent).toEqual({ sessionId: "parent", itemId: "1" });
+      expect(after).toEqual({ ...before, parent: { sessionId: "parent", itemId: "1" } });
+      expect((await store.sessions({ parentSessionId: "parent" })).map((session) => session.sessionId)).toEqual(["child"]);
+      expect(await store.attachParent("child", { sessionId: "parent", itemId: "1" })).toBe("unchanged");
+      expect((await store.items("child")).rows.map((row) => textOf(row))).toEqual(["the task"]);
+    });
+
+    test("a different parent, a fork, an unknown session or parent, and a bad argument are refused and write nothing", async () => {
+      const { store } = suite;
+      await store.append("parent", [text("p")]);
+      await store.append("other", [text("o")]);
+      await store.append("child", [text("c")], { parent: { sessionId: "parent", itemId: "1" } });
+      await store.append("alone", [text("a")]);
+      await store.fork("alone", { atSeq: 1, newSessionId: "fork" });
+      await expect(store.attachParent("child", { sessionId: "other", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("has-other-parent"));
+      await expect(store.attachParent("child", { sessionId: "parent", itemId: "2" })).rejects.toSatisfy(attachRefusedFor("has-other-parent"));
+      await expect(store.attachParent("fork", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("is-fork"));
+      await expect(store.attachParent("nobody", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("unknown-session"));
+      await expect(store.attachParent("alone", { sessionId: "nobody", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("unknown-parent"));
+      await expect(store.attachParent("alone", { sessionId: "parent", itemId: "" })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+      expect((await store.session("child"))?.parent).toEqual({ sessionId: "parent", itemId: "1" });
+      for (const id of ["fork", "alone", "parent", "other"]) expect((await store.session(id))?.parent).toBeUndefined();
+      expect(await store.session("nobody")).toBeUndefined();
+    });
+
+    test("a cycle is refused: the session itself, or any ancestor of the new parent", async () => {
+      const { store } = suite;
+      await store.append("root", [text("r")]);
+      await store.append("middle", [text("m")], { parent: { sessionId: "root", itemId: "1" } });
+      await store.append("leaf", [text("l")], { parent: { sessionId: "middle", itemId: "1" } });
+      await expect(store.attachParent("root", { sessionId: "root", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("cycle"));
+      await expect(store.attachParent("root", { sessionId: "leaf", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("cycle"));
+      await expect(store.attachParent("root", { sessionId: "middle", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("cycle"));
+      expect((await store.session("root"))?.parent).toBeUndefined();
+    });
+
+    test(`a chain of parents deeper than ${MAX_LINEAGE_DEPTH} is refused`, async () => {
+      const { store } = suite;
+      await store.append("level-0", [text("root")]);
+      for (let level = 1; level < MAX_LINEAGE_DEPTH; level += 1) {
+        await store.append(`level-${level}`, [text("x")], { parent: { sessionId: `level-${level - 1}`, itemId: "1" } });
+      }
+      await store.append("deepest", [text("d")]);
+      await store.append("too-deep", [text("t")]);
+      expect(await store.attachParent("deepest", { sessionId: `level-${MAX_LINEAGE_DEPTH - 1}`, itemId: "1" })).toBe("attached");
+      await expect(store.attachParent("too-deep", { sessionId: "deepest", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("too-deep"));
+      expect((await store.session("too-deep"))?.parent).toBeUndefined();
+    });
+
+    test("racing attachments leave one parent, never a cycle", async () => {
+      const { store } = suite;
+      for (const id of ["a", "b", "p1", "p2", "c"]) await store.append(id, [text(id)]);
+      const mutual = await Promise.allSettled([store.attachParent("a", { sessionId: "b", itemId: "1" }), store.attachParent("b", { sessionId: "a", itemId: "1" })]);
+      expect(mutual.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+      const refused = mutual.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+      expect(attachRefusedFor("cycle")(refused?.reason)).toBe(true);
+      const parents = [(await store.session("a"))?.parent?.sessionId, (await store.session("b"))?.parent?.sessionId];
+      expect(parents.filter((parent) => parent !== undefined)).toHaveLength(1);
+
+      const rivals = await Promise.allSettled([store.attachParent("c", { sessionId: "p1", itemId: "1" }), store.attachParent("c", { sessionId: "p2", itemId: "1" })]);
+      expect(rivals.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+      const winner = rivals[0].status === "fulfilled" ? "p1" : "p2";
+      expect((await store.session("c"))?.parent).toEqual({ sessionId: winner, itemId: "1" });
     });
   });
 }
