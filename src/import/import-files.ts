@@ -179,9 +179,10 @@ function validRows(sessionId: string, rows: BuiltRow[], report: ImportReport): B
   });
 }
 
+/** The file's modification time in whole milliseconds, as `Date.now()` counts: a file written this millisecond is 0 ms old, never -0.7 ms. */
 function modifiedAt(file: string): number {
   try {
-    return statSync(file).mtimeMs;
+    return Math.floor(statSync(file).mtimeMs);
   } catch {
     // A file that vanished since it was read will not grow any more.
     return 0;

@@ -4,7 +4,7 @@
  * ids and paths import once; a manual clear does not stop later lines; one bad path does not stop
  * the others; bytes and blocks ctxwin cannot use are counted, never silently dropped.
  */
-import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -86,6 +86,15 @@ describe("a transcript imported while it is written", () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("counts a file written within the current millisecond as settled with settleMs 0 (mtime has a fraction, Date.now() has none)", async () => {
+    const lines = claudeCodeLines({ exchanges: 1 });
+    const file = writeLines(temporaryDirectory(), "fresh.jsonl", lines.slice(0, 2)); // ends with an unanswered call
+    const written = 1_800_000_000_000; // whole milliseconds
+    utimesSync(file, (written + 0.7) / 1000, (written + 0.7) / 1000); // 0.7 ms after the clock's reading
+    const report = await importChecked(openScratchStore(), { format: "claude-code", paths: [file], settleMs: 0, now: () => written });
+    expect(report.rowsWaiting).toBe(0);
   });
 
   it("stores a call as it is once the transcript has settled, and a result that comes even later as a row of its own", async () => {
