@@ -274,6 +274,25 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect((await store.items("s", { includeCleared: true })).rows).toHaveLength(10);
       });
 
+      test("readHits reads several rows in the order asked, with their windows, in the session and above the floor", async () => {
+        const hits = await store.readHits("s", [6, 2, 99, 0, 4]);
+        expect(hits.map((hit) => [hit.row.seq, hit.windowId])).toEqual([
+          [6, "w:4"],
+          [2, "w:0"],
+          [4, "w:4"],
+        ]);
+        expect(hits[0]?.row).toEqual(await store.read("s", 6));
+        expect(await store.readHits("other", [2, 1])).toEqual([expect.objectContaining({ row: expect.objectContaining({ seq: 1 }), windowId: "w:0" })]);
+        expect(await store.readHits("nobody", [1])).toEqual([]);
+        expect(await store.readHits("s", [])).toEqual([]);
+        await store.append("s", [reset(), text("fresh")]);
+        expect((await store.readHits("s", [1, 10])).map((hit) => hit.row.seq)).toEqual([10]);
+        expect((await store.readHits("s", [1, 10], { includeCleared: true })).map((hit) => hit.row.seq)).toEqual([1, 10]);
+        for (const seqs of [[1.5], [-1], "1"] as unknown as number[][]) {
+          await expect(store.readHits("s", seqs)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+        }
+      });
+
       test("refuses malformed item options", async () => {
         for (const options of [{ windowId: "window-1" }, { afterSeq: -1 }, { beforeSeq: 1.5 }, { limit: 0 }]) {
           await expect(store.items("s", options)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));

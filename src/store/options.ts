@@ -27,6 +27,22 @@ export function checkSeq(name: string, value: unknown): number | undefined {
   return value;
 }
 
+/** Most seqs one `readHits` call reads. */
+export const MAX_READ_HITS = 10_000;
+
+/**
+ * The seqs of a `readHits` call, checked: an array of at most `MAX_READ_HITS` non-negative integers.
+ *
+ * @example checkReadHits("s1", [3, 1]) // [3, 1]
+ */
+export function checkReadHits(sessionId: unknown, seqs: unknown): number[] {
+  assertSessionId(sessionId);
+  if (!Array.isArray(seqs) || seqs.length > MAX_READ_HITS) {
+    throw new InvalidArgumentError(`seqs must be an array of at most ${MAX_READ_HITS} seqs; got ${Array.isArray(seqs) ? `${seqs.length} seqs` : String(seqs)}.`);
+  }
+  return seqs.map((seq) => checkSeq("each seq", seq) as number);
+}
+
 export function checkWindowId(name: string, windowId: unknown): number | undefined {
   if (windowId === undefined) return undefined;
   const seq = parseWindowId(windowId);

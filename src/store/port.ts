@@ -231,6 +231,11 @@ export interface HistoryStore {
   items(sessionId: string, options?: ItemsOptions): Promise<ItemPage>;
   /** One row, or `undefined` when unknown, corrupt, or at/before the privacy floor. */
   read(sessionId: string, seq: number, options?: FloorOptions): Promise<StoredRow | undefined>;
+  /**
+   * The rows of `seqs` with their window ids, in the order asked, in one read (hybrid search loads
+   * its vector hits with it); seqs unknown, corrupt or at/before the privacy floor are left out.
+   */
+  readHits(sessionId: string, seqs: readonly number[], options?: FloorOptions): Promise<SearchHit[]>;
   search(sessionId: string, options: SearchOptions): Promise<SearchPage>;
   /** Seq of the session's newest row (0 when it has none). */
   lastSeq(sessionId: string): Promise<number>;

@@ -26,12 +26,18 @@ export interface SessionRange {
  * await lineageRanges(store, "fork", { lowSeq: 0, highSeq: 100 });
  * // [{ sessionId: "fork", lowSeq: 12, highSeq: 100, summary }, { sessionId: "origin", lowSeq: 0, highSeq: 13, summary }]
  */
-export async function lineageRanges(store: Pick<HistoryStore, "session">, sessionId: string, bounds: { lowSeq: number; highSeq: number }): Promise<SessionRange[]> {
+export async function lineageRanges(
+  store: Pick<HistoryStore, "session">,
+  sessionId: string,
+  bounds: { lowSeq: number; highSeq: number },
+  /** `sessionId`'s summary when the caller has read it already (not read again). */
+  known?: SessionSummary,
+): Promise<SessionRange[]> {
   const ranges: SessionRange[] = [];
   const { lowSeq } = bounds;
   let highSeq = bounds.highSeq;
   for (let current: string | undefined = sessionId; current !== undefined && highSeq - 1 > lowSeq; ) {
-    const summary = await store.session(current);
+    const summary: SessionSummary | undefined = current === sessionId && known !== undefined ? known : await store.session(current);
     const forkOf: ForkOrigin | undefined = summary?.forkOf;
     if (forkOf === undefined) {
       ranges.push({ sessionId: current, lowSeq, highSeq, summary });

@@ -53,8 +53,24 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
   /** The schema pgvector is installed in, once known. */
   let vectorSchema: string | undefined;
 
-  const tablesExist = async (client: pg.PoolClient) =>
-    (await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [`${options.schema}.ctxwin_embedding_models`])).rows[0]?.found != null;
+  /**
+   * What a search would otherwise ask on every call, once known: that the tables exist, and each
+   * model's key and dimension (a model's row never changes once written). Dropped on any failed
+   * call, so that tables dropped by hand are looked up again.
+   */
+  let tablesKnown = false;
+  const knownModels = new Map<string, ModelRecord>();
+  const forget = () => {
+    tablesKnown = false;
+    knownModels.clear();
+  };
+
+  const tablesExist = async (client: pg.PoolClient) => {
+    if (tablesKnown) return true;
+    const found = (await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [`${options.schema}.ctxwin_embedding_models`])).rows[0]?.found != null;
+    tablesKnown = found;
+    return found;
+  };
 
   async function locateVector(client: pg.PoolClient): Promise<string | undefined> {
     if (vectorSchema !== undefined) return vectorSchema;
@@ -85,11 +101,24 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
   }
 
   async function modelRecord(client: pg.PoolClient, model: string): Promise<ModelRecord | undefined> {
+    const known = knownModels.get(model);
+    if (known !== undefined) return known;
     if (!(await tablesExist(client))) return undefined;
-    return (await client.query<ModelRecord>(`SELECT model_key, dimensions FROM ${models} WHERE model_id = $1`, [model])).rows[0];
+    const record = (await client.query<ModelRecord>(`SELECT model_key, dimensions FROM ${models} WHERE model_id = $1`, [model])).rows[0];
+    if (record !== undefined) knownModels.set(model, record);
+    return record;
   }
 
-  const read = <T>(work: (client: pg.PoolClient) => Promise<T>) => pool.transaction(work, { snapshot: true });
+  /** A transaction that forgets the cached records when it fails. */
+  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>, transactionOptions: { writing?: boolean; snapshot?: boolean } = {}): Promise<T> => {
+    try {
+      return await pool.transaction(work, transactionOptions);
+    } catch (error) {
+      forget();
+      throw error;
+    }
+  };
+  const read = <T>(work: (client: pg.PoolClient) => Promise<T>) => transaction(work, { snapshot: true });
 
   async function deleteSessionRows(client: pg.PoolClient, sessionId: string): Promise<void> {
     for (const { model_key: modelKey } of (await client.query<{ model_key: number }>(`SELECT model_key FROM ${models}`)).rows) {
@@ -100,7 +129,7 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
 
   return {
     kind: "pgvector",
-    dimensionsOf: (model) => read(async (client) => (await modelRecord(client, model))?.dimensions),
+    dimensionsOf: async (model) => knownModels.get(model)?.dimensions ?? (await read(async (client) => (await modelRecord(client, model))?.dimensions)),
     progress: (sessionId, model) =>
       read(async (client) => {
         const record = await modelRecord(client, model);
@@ -113,7 +142,7 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         return row === undefined ? undefined : { incarnation: row.incarnation, throughSeq: row.through_seq };
       }),
     write: (entry) =>
-      pool.transaction(
+      transaction(
         async (client) => {
           // One writer at a time installs the extension and creates the tables (a transaction-scoped lock).
           await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`ctxwin-embeddings:${options.schema}`]);
@@ -156,7 +185,7 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         { writing: true },
       ),
     nearest: ({ sessionId, model, vector, lowSeq, highSeq, limit }) =>
-      pool.transaction(async (client) => {
+      transaction(async (client) => {
         const installed = await locateVector(client);
         if (installed === undefined) {
           const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
@@ -168,8 +197,9 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         if (record.dimensions !== vector.length) throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
         const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
         // Keep scanning the HNSW graph until enough chunks pass the session and seq filters (pgvector ≥ 0.8).
-        await client.query("SET LOCAL hnsw.iterative_scan = relaxed_order");
-        await client.query(`SET LOCAL hnsw.ef_search = ${Math.max(40, chunks)}`);
+        await client.query("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)", [
+          String(Math.max(40, chunks)),
+        ]);
         const found = await client.query<NearestRow>(
           `SELECT seq, 1 - (embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector) AS similarity FROM ${tableOf(record.model_key)}
            WHERE session_id = $2 AND seq > $3 AND seq < $4
@@ -194,7 +224,7 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         return found.rows[0] ?? { rows: 0, vectors: 0 };
       }),
     deleteSession: (sessionId) =>
-      pool.transaction(
+      transaction(
         async (client) => {
           if (await tablesExist(client)) await deleteSessionRows(client, sessionId);
         },

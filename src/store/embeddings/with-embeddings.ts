@@ -15,14 +15,24 @@ import { rowMatchesFilter } from "../../core/search-filter.js";
 import { windowIdFor } from "../../core/windows.js";
 import { checkSearchOptions } from "../options.js";
 import { StoreReadOnlyError } from "../errors.js";
-import type { EmbeddingProgress, EmbeddingsControl, HistoryStore, SearchEmbeddingsNote, SearchHit, SearchOptions, SearchPage } from "../port.js";
+import type {
+  EmbeddingProgress,
+  EmbeddingsControl,
+  HistoryStore,
+  SearchEmbeddingsNote,
+  SearchHit,
+  SearchOptions,
+  SearchPage,
+  SessionSummary,
+  WindowSummary,
+} from "../port.js";
 import { embedTexts, embeddingModelId } from "./embed-texts.js";
 import { EmbeddingProviderError, VectorIndexUnavailableError } from "./embedding-errors.js";
 import type { EmbeddingsOptions } from "./embeddings-options.js";
 import { createEmbeddingWorker } from "./embedding-worker.js";
 import { fuseRankings } from "./fuse-rankings.js";
-import { lineageRanges, nearestInRanges, sessionsOf, withOrigins, type SessionRange } from "./lineage-ranges.js";
-import type { VectorIndex } from "./vector-index.js";
+import { lineageRanges, nearestInRanges, withOrigins, type SessionRange } from "./lineage-ranges.js";
+import type { NearestQuery, NearestRow, VectorIndex, VectorProgress } from "./vector-index.js";
 
 /** Rows each ranking contributes to the fusion, at least. */
 const MIN_POOL = 30;
@@ -59,41 +69,38 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
   });
 
-  /** Exclusive seq bounds of a search: the floor, `beforeSeq`, the window; `undefined` for an unknown window. */
-  async function boundsOf(sessionId: string, checked: ReturnType<typeof checkSearchOptions>): Promise<{ lowSeq: number; highSeq: number } | undefined> {
-    let lowSeq = checked.includeCleared ? 0 : await inner.privacyFloor(sessionId);
-    let highSeq = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
-    if (checked.windowSeq !== undefined) {
-      const page = await inner.windows(sessionId, { beforeWindow: windowIdFor(checked.windowSeq + 1), limit: 1, includeCleared: checked.includeCleared });
-      const window = page.windows[0];
-      if (window === undefined || window.boundarySeq !== checked.windowSeq) return undefined;
-      lowSeq = Math.max(lowSeq, window.firstSeq - 1);
-      highSeq = Math.min(highSeq, window.lastSeq + 1);
-    }
-    return { lowSeq, highSeq };
+  /** The window a search is confined to, `undefined` without one, `null` for an unknown window. */
+  async function windowOf(sessionId: string, checked: ReturnType<typeof checkSearchOptions>): Promise<WindowSummary | null | undefined> {
+    if (checked.windowSeq === undefined) return undefined;
+    const page = await inner.windows(sessionId, { beforeWindow: windowIdFor(checked.windowSeq + 1), limit: 1, includeCleared: checked.includeCleared });
+    const window = page.windows[0];
+    return window === undefined || window.boundarySeq !== checked.windowSeq ? null : window;
   }
 
-  /** Rows of the ranges their sessions have not embedded yet (a fork's shared rows are its origin's to embed). */
-  async function pendingIn(ranges: readonly SessionRange[]): Promise<number> {
-    let pending = 0;
-    for (const { sessionId, lowSeq, highSeq, summary } of ranges) {
-      if (summary === undefined) continue;
-      const progress = await index.progress(sessionId, modelId);
-      const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
-      pending += Math.max(0, Math.min(highSeq - 1, summary.lastSeq) - Math.max(lowSeq, through));
-    }
-    return pending;
+  /** Exclusive seq bounds of a search: the floor, `beforeSeq`, the window; `undefined` for an unknown window. */
+  function boundsOf(floorSeq: number, checked: ReturnType<typeof checkSearchOptions>, window: WindowSummary | null | undefined): { lowSeq: number; highSeq: number } | undefined {
+    if (window === null) return undefined;
+    const lowSeq = checked.includeCleared ? 0 : floorSeq;
+    const highSeq = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+    return window === undefined ? { lowSeq, highSeq } : { lowSeq: Math.max(lowSeq, window.firstSeq - 1), highSeq: Math.min(highSeq, window.lastSeq + 1) };
+  }
+
+  /** The rows of the session not embedded yet: all of them (`throughSeq`), and those inside `bounds`. */
+  function pendingOf(summary: SessionSummary | undefined, progress: VectorProgress | undefined, bounds: { lowSeq: number; highSeq: number }) {
+    if (summary === undefined) return { throughSeq: 0, all: 0, inBounds: 0 };
+    const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
+    const inBounds = Math.max(0, Math.min(bounds.highSeq - 1, summary.lastSeq) - Math.max(bounds.lowSeq, through));
+    return { throughSeq: through, all: Math.max(0, summary.lastSeq - through), inBounds };
   }
 
   async function noteOf(pendingRows: number, status: SearchEmbeddingsNote["status"], reason?: string): Promise<SearchEmbeddingsNote> {
     const dimensions = await index.dimensionsOf(modelId);
-    const others = (await index.models()).filter((entry) => entry.model !== modelId);
+    // Other models matter only while this one has no vectors at all.
+    const others = status === "used" && dimensions === undefined ? (await index.models()).filter((entry) => entry.model !== modelId) : [];
     const parts = [
       reason,
       pendingRows > 0 ? `${pendingRows} row(s) of the searched range are not embedded yet; only word search can find them.` : undefined,
-      status === "used" && dimensions === undefined && others.length > 0
-        ? `The store holds vectors of ${others.map((entry) => entry.model).join(", ")}, not of ${modelId}: its rows are being embedded again.`
-        : undefined,
+      others.length > 0 ? `The store holds vectors of ${others.map((entry) => entry.model).join(", ")}, not of ${modelId}: its rows are being embedded again.` : undefined,
     ].filter((part): part is string => part !== undefined);
     return {
       status,
@@ -104,17 +111,56 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     };
   }
 
+  /** The query's vector, or the provider's failure as a value (any other failure is thrown). */
+  async function queryVectorOf(query: string): Promise<Float32Array | EmbeddingProviderError> {
+    try {
+      return (await embedTexts({ model, texts: [query], timeoutMs })).vectors[0] as Float32Array;
+    } catch (error) {
+      if (EmbeddingProviderError.isInstance(error)) return error;
+      throw error;
+    }
+  }
+
+  /** The nearest rows over the lineage's ranges, or `VectorIndexUnavailableError` as a value (any other failure is thrown). */
+  async function nearestOf(ranges: readonly SessionRange[], query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">): Promise<NearestRow[] | VectorIndexUnavailableError> {
+    try {
+      return await nearestInRanges(index, ranges, query);
+    } catch (error) {
+      if (VectorIndexUnavailableError.isInstance(error)) return error;
+      throw error;
+    }
+  }
+
+  /**
+   * One search's round trips (ADR 0063, amended): the session, the embedding progress, the window
+   * and the query's vector are fetched together; then the vectors and word search together; then
+   * the rows word search did not return, a page at a time, in one read each.
+   */
   async function embeddingSearch(sessionId: string, options: SearchOptions): Promise<SearchPage> {
     const mode = options.mode as "hybrid" | "semantic";
     // The shared checks of every other option; the query itself only needs to be searchable text.
     const checked = checkSearchOptions(sessionId, { ...options, mode: "ranked", query: "probe" });
     const query = assertSearchableQuery(options.query, "literal");
-    worker.schedule(sessionId);
-    const bounds = await boundsOf(sessionId, checked);
+    const [summary, progress, window, queryVector] = await Promise.all([
+      inner.session(sessionId),
+      index.progress(sessionId, modelId),
+      windowOf(sessionId, checked),
+      queryVectorOf(query),
+    ]);
+    const bounds = boundsOf(summary?.floorSeq ?? 0, checked, window);
+    const pending = pendingOf(summary, progress, bounds ?? { lowSeq: 0, highSeq: 0 });
+    // A search wakes the embedder only when the session has rows to embed (it costs reads otherwise).
+    if (pending.all > 0) worker.schedule(sessionId);
     if (bounds === undefined) return { hits: [], hasMore: false, embeddings: await noteOf(0, "used") };
-    const ranges = await lineageRanges(inner, sessionId, bounds);
-    for (const origin of sessionsOf(ranges)) worker.schedule(origin);
-    const pendingRows = await pendingIn(ranges);
+    const ranges = await lineageRanges(inner, sessionId, bounds, summary);
+    // A fork's shared rows are its origins' to embed and to count (ADR 0063, "Forks").
+    const progresses = await Promise.all(ranges.map((range, position) => (position === 0 && range.sessionId === sessionId ? progress : index.progress(range.sessionId, modelId))));
+    let pendingRows = 0;
+    ranges.forEach((range, position) => {
+      const counts = pendingOf(range.summary, progresses[position], range);
+      pendingRows += counts.inBounds;
+      if (range.sessionId !== sessionId && counts.all > 0) worker.schedule(range.sessionId);
+    });
     const pool = Math.min(1_000, Math.max(MIN_POOL, checked.offset + checked.limit + 1));
     const words = async (limit: number, offset: number): Promise<SearchPage> => {
       try {
@@ -124,47 +170,46 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
         throw error;
       }
     };
+    const wordsOnly = async (reason: string): Promise<SearchPage> => {
+      const page = await words(checked.limit, checked.offset);
+      return { ...page, embeddings: await noteOf(pendingRows, "unavailable", `${reason} These are ranked word-search results.`) };
+    };
 
-    let queryVector: Float32Array;
-    try {
-      [queryVector] = (await embedTexts({ model, texts: [query], timeoutMs })).vectors as [Float32Array];
-    } catch (error) {
-      if (!EmbeddingProviderError.isInstance(error)) throw error;
-      const page = await words(checked.limit, checked.offset);
-      return { ...page, embeddings: await noteOf(pendingRows, "unavailable", `${error.message} These are ranked word-search results.`) };
-    }
-    let nearest;
-    try {
-      nearest = await nearestInRanges(index, ranges, { model: modelId, vector: queryVector, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
-    } catch (error) {
-      if (!VectorIndexUnavailableError.isInstance(error)) throw error;
-      const page = await words(checked.limit, checked.offset);
-      return { ...page, embeddings: await noteOf(pendingRows, "unavailable", `${error.message} These are ranked word-search results.`) };
-    }
-    const lexical = mode === "hybrid" ? (await words(pool, 0)).hits : [];
-    const known = new Map<number, SearchHit>(lexical.map((hit) => [hit.row.seq, hit]));
+    if (!(queryVector instanceof Float32Array)) return wordsOnly(queryVector.message);
+    const [nearest, lexical] = await Promise.all([
+      nearestOf(ranges, { model: modelId, vector: queryVector, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) }),
+      mode === "hybrid" ? words(pool, 0).then((page) => page.hits) : Promise.resolve([]),
+    ]);
+    if (!Array.isArray(nearest)) return wordsOnly(nearest.message);
     let ordered = mode === "hybrid" ? fuseRankings([lexical.map((hit) => hit.row.seq), nearest.map((row) => row.seq)]) : nearest.map((row) => row.seq);
     if (checked.order === "newest") ordered = [...ordered].sort((left, right) => right - left);
+    const page = await pageOf(sessionId, ordered, new Map(lexical.map((hit) => [hit.row.seq, hit])), checked);
+    return { ...page, embeddings: await noteOf(pendingRows, "used") };
+  }
 
-    const load = async (seq: number): Promise<SearchHit | undefined> => {
-      const found = known.get(seq);
-      if (found !== undefined) return found;
-      const row = await inner.read(sessionId, seq, { includeCleared: checked.includeCleared });
-      if (row === undefined || !rowMatchesFilter(row, checked)) return undefined;
-      const page = await inner.windows(sessionId, { beforeWindow: windowIdFor(seq + 1), limit: 1, includeCleared: true });
-      return { row, windowId: page.windows[0]?.windowId ?? "w:0" };
-    };
+  /**
+   * The page of `ordered` after `offset`, and whether more pass: the hits word search returned are
+   * kept, the other rows are read (and filtered) a slice at a time with `readHits`.
+   */
+  async function pageOf(sessionId: string, ordered: readonly number[], known: Map<number, SearchHit>, checked: ReturnType<typeof checkSearchOptions>) {
     const hits: SearchHit[] = [];
     let passed = 0;
-    for (const seq of ordered) {
-      const hit = await load(seq);
-      if (hit === undefined) continue;
-      passed += 1;
-      if (passed <= checked.offset) continue;
-      if (hits.length === checked.limit) return { hits, hasMore: true, embeddings: await noteOf(pendingRows, "used") };
-      hits.push(hit);
+    for (let start = 0; start < ordered.length; ) {
+      const slice = ordered.slice(start, start + Math.max(MIN_POOL, checked.offset + checked.limit + 1 - passed));
+      start += slice.length;
+      const missing = slice.filter((seq) => !known.has(seq));
+      const read = missing.length === 0 ? [] : await inner.readHits(sessionId, missing, { includeCleared: checked.includeCleared });
+      const loaded = new Map(read.filter((hit) => rowMatchesFilter(hit.row, checked)).map((hit) => [hit.row.seq, hit]));
+      for (const seq of slice) {
+        const hit = known.get(seq) ?? loaded.get(seq);
+        if (hit === undefined) continue;
+        passed += 1;
+        if (passed <= checked.offset) continue;
+        if (hits.length === checked.limit) return { hits, hasMore: true };
+        hits.push(hit);
+      }
     }
-    return { hits, hasMore: false, embeddings: await noteOf(pendingRows, "used") };
+    return { hits, hasMore: false };
   }
 
   const control: EmbeddingsControl = {

@@ -4,6 +4,8 @@
  * directly, after one lookup of their lineage.
  */
 import type { FloorOptions, HistoryStore, ItemsOptions, SearchOptions, WindowsOptions } from "../port.js";
+import { checkReadHits } from "../options.js";
+import { readHitsOneByOne } from "../read-hits.js";
 import { createFork } from "./create-fork.js";
 import { forkActiveWindow, forkItems, forkRead, type ForkReadContext } from "./fork-items.js";
 import { forkSearch, forkWindows } from "./fork-search.js";
@@ -41,6 +43,10 @@ export function withLineage(raw: LineageBackend): HistoryStore {
     async read(sessionId: string, seq: number, options: FloorOptions = {}) {
       const context = await contextOf(sessionId);
       return context === undefined ? raw.read(sessionId, seq, options) : forkRead(context, seq, options);
+    },
+    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
+      const context = await contextOf(sessionId);
+      return context === undefined ? raw.readHits(sessionId, seqs, options) : readHitsOneByOne(store, sessionId, checkReadHits(sessionId, seqs), options);
     },
     async search(sessionId: string, options: SearchOptions) {
       const context = await contextOf(sessionId);

@@ -10,7 +10,8 @@ import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
 import { LITERAL_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
-import { checkItemsOptions, checkOperationId, checkSearchOptions, checkWindowsOptions, checkSeq } from "../options.js";
+import { checkItemsOptions, checkOperationId, checkReadHits, checkSearchOptions, checkWindowsOptions, checkSeq } from "../options.js";
+import { hitsInOrder } from "../read-hits.js";
 import type {
   ActiveWindow,
   AppendOptions,
@@ -274,6 +275,18 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       if (session === undefined || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= floorOf(session, options)) return undefined;
       const row = rowOf(session, seq);
       return row === undefined ? undefined : parse(sessionId, row);
+    },
+
+    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
+      open();
+      const wanted = checkReadHits(sessionId, seqs);
+      const session = sessions.get(sessionId);
+      if (session === undefined) return [];
+      const floor = floorOf(session, options);
+      return hitsInOrder(wanted, (seq) => {
+        const row = seq <= floor ? undefined : rowOf(session, seq);
+        return row === undefined ? undefined : { row: parse(sessionId, row), windowId: windowIdFor(row.windowSeq) };
+      });
     },
 
     async search(sessionId: string, options: SearchOptions): Promise<SearchPage> {

@@ -9,7 +9,8 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { StoreClosedError, StoreReadOnlyError } from "../errors.js";
-import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions } from "../options.js";
+import { checkItemsOptions, checkOperationId, checkReadHits, checkSearchOptions, checkSeq, checkWindowsOptions } from "../options.js";
+import { hitsInOrder } from "../read-hits.js";
 import type {
   AppendOptions,
   FloorOptions,
@@ -261,6 +262,25 @@ function createPostgresBackend({
       );
       const row = encoded.rows[0];
       return row === undefined ? undefined : decode(sessionId, row);
+    },
+
+    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
+      open();
+      const wanted = checkReadHits(sessionId, seqs);
+      if (wanted.length === 0) return [];
+      const encoded = await read((client) =>
+        client.query<EncodedRow>(
+          `SELECT r.seq, r.window_seq, r.body FROM ${t.rows} r JOIN ${t.sessions} s ON s.session_key = r.session_key
+           WHERE s.session_id = $1 AND r.seq = ANY($2::bigint[]) AND ($3 OR r.seq > s.floor_seq)`,
+          [sessionId, wanted, options.includeCleared === true],
+        ),
+      );
+      const bySeq = new Map(encoded.rows.map((row) => [Number(row.seq), row]));
+      return hitsInOrder(wanted, (seq) => {
+        const row = bySeq.get(seq);
+        const decoded = row === undefined ? undefined : decode(sessionId, row);
+        return row === undefined || decoded === undefined ? undefined : { row: decoded, windowId: windowIdFor(row.window_seq) };
+      });
     },
 
     async search(sessionId: string, options: SearchOptions) {

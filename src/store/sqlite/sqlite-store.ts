@@ -11,7 +11,8 @@ import { rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, indexedTextOf } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
-import { checkItemsOptions, checkOperationId, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
+import { checkItemsOptions, checkOperationId, checkReadHits, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
+import { hitsInOrder } from "../read-hits.js";
 import type {
   ActiveWindow,
   AppendOptions,
@@ -360,6 +361,19 @@ export function createSqliteBackend({
       if (session === undefined || seq <= floorOf(session, options)) return undefined;
       const encoded = sql.row.get(session.session_key, seq) as EncodedRow | undefined;
       return encoded === undefined ? undefined : decode(sessionId, encoded);
+    },
+
+    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
+      open();
+      const wanted = checkReadHits(sessionId, seqs);
+      const session = sessionOf(sessionId);
+      if (session === undefined) return [];
+      const floor = floorOf(session, options);
+      return hitsInOrder(wanted, (seq) => {
+        const encoded = seq <= floor ? undefined : (sql.row.get(session.session_key, seq) as EncodedRow | undefined);
+        const row = encoded === undefined ? undefined : decode(sessionId, encoded);
+        return encoded === undefined || row === undefined ? undefined : { row, windowId: windowIdFor(encoded.window_seq) };
+      });
     },
 
     async search(sessionId: string, options: SearchOptions) {

@@ -35,6 +35,11 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       expect(textOf((await store.read("fork", 2))!)).toBe("two");
       expect(textOf((await store.read("fork", 4))!)).toBe("another four");
       expect(await store.read("fork", 5)).toBeUndefined();
+      // Several rows at once: the shared ones through the origin, under the fork's id.
+      expect((await store.readHits("fork", [4, 5, 2])).map((hit) => [hit.row.sessionId, hit.row.seq, textOf(hit.row), hit.windowId])).toEqual([
+        ["fork", 4, "another four", "w:0"],
+        ["fork", 2, "two", "w:0"],
+      ]);
       expect((await store.items("fork")).rows.map((row) => textOf(row))).toEqual(["one", "two", "three", "another four"]);
       expect((await store.items("origin")).rows.map((row) => textOf(row))).toEqual(["one", "two", "three", "four", "five", "six"]);
       expect((await store.activeWindow("fork")).rows.map((row) => row.seq)).toEqual([1, 2, 3, 4]);
