@@ -1,18 +1,21 @@
 /**
  * Every command-line mistake is one line on stderr that says what to do, exit code 2; help and
- * version still exit 0. Runs the built binary, as a user would.
+ * version still exit 0. Help and version run the built binary, as a user would; the mistakes run
+ * through the same command tree and error handling in this process (run-ctxwin-in-process.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { usageLine } from "./command-line.js";
+import { runCtxwinInProcess } from "./test-support/run-ctxwin-in-process.js";
 import { runCtxwin } from "./test-support/run-ctxwin.js";
 
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-usage-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const ctxwin = (args: string[]) => runCtxwin(args, { cwd: folder });
+const ctxwinInProcess = (args: string[]) => runCtxwinInProcess(args, { cwd: folder });
 
 describe("command-line mistakes", () => {
   const cases: Array<{ args: string[]; line: RegExp }> = [
@@ -25,7 +28,7 @@ describe("command-line mistakes", () => {
   ];
   for (const { args, line } of cases) {
     it(`ctxwin ${args.join(" ")}: one line, exit code 2`, async () => {
-      const result = await ctxwin(args);
+      const result = await ctxwinInProcess(args);
       expect(result.status).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
@@ -42,7 +45,7 @@ describe("command-line mistakes", () => {
   });
 
   it("a group command without its subcommand shows its help and exits 2", async () => {
-    const result = await ctxwin(["history"]);
+    const result = await ctxwinInProcess(["history"]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/sessions/);
   });

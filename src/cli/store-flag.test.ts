@@ -3,7 +3,8 @@
  * with `ctxwin history export` + `ctxwin import --store`, and back into a new SQLite file, without
  * loss; demo, history, serve and mcp work on the server (history and mcp read-only); doctor says
  * it checks files only; a bad value is a usage error (exit 2) and an unreachable server one clear
- * line (exit 1).
+ * line (exit 1). One command runs as the built binary in a child process (the first export); the
+ * others through the same command tree in this process (run-ctxwin-in-process.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { seedMixedHistory } from "../tools/session-history/test-support/mixed-hi
 import { runServe } from "./serve/serve-command.js";
 import { describeStoreOptions, parseStoreFlag, storeOptionsOf } from "./store-flag.js";
 import { startMcp } from "./mcp/test-support/mcp-client.js";
+import { runCtxwinInProcess } from "./test-support/run-ctxwin-in-process.js";
 import { runCtxwin } from "./test-support/run-ctxwin.js";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -63,7 +65,8 @@ describe("--store usage errors", () => {
       ["doctor"],
       ["chat", "--model", "openai:gpt-4o-mini"],
     ];
-    const results = await Promise.all(commands.map((command) => runCtxwin([...command, "--store", "mysql://db/agents"], { cwd: project })));
+    const results = [];
+    for (const command of commands) results.push(await runCtxwinInProcess([...command, "--store", "mysql://db/agents"], { cwd: project }));
     results.forEach((result, index) => {
       const name = commands[index]?.slice(0, commands[index]?.[0] === "history" ? 2 : 1).join(" ");
       expect(result.status, `${name}: ${result.stderr}`).toBe(2);
@@ -99,38 +102,38 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     writeFileSync(file, exported.stdout);
 
     const url = inSchema("moved");
-    const imported = await runCtxwin(["import", file, "--store", url, "--json"], { cwd: project });
+    const imported = await runCtxwinInProcess(["import", file, "--store", url, "--json"], { cwd: project });
     expect(imported.status, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ rowsAdded: exported.stdout.trim().split("\n").length, malformedCount: 0 });
-    const fromServer = await runCtxwin(["history", "export", "s1", "--include-cleared", "--store", url], { cwd: project });
+    const fromServer = await runCtxwinInProcess(["history", "export", "s1", "--include-cleared", "--store", url], { cwd: project });
     expect(fromServer.stdout).toBe(exported.stdout);
-    const again = await runCtxwin(["import", file, "--store", url, "--json"], { cwd: project });
+    const again = await runCtxwinInProcess(["import", file, "--store", url, "--json"], { cwd: project });
     expect(JSON.parse(again.stdout)).toMatchObject({ rowsAdded: 0 });
 
     const back = path.join(temporaryDirectory(), "back.db");
     const serverFile = path.join(project, "server.jsonl");
     writeFileSync(serverFile, fromServer.stdout);
-    expect((await runCtxwin(["import", serverFile, "--store", back], { cwd: project })).status).toBe(0);
-    const roundTrip = await runCtxwin(["history", "export", "s1", "--include-cleared", "--store", back], { cwd: project });
+    expect((await runCtxwinInProcess(["import", serverFile, "--store", back], { cwd: project })).status).toBe(0);
+    const roundTrip = await runCtxwinInProcess(["history", "export", "s1", "--include-cleared", "--store", back], { cwd: project });
     expect(roundTrip.stdout).toBe(exported.stdout);
 
-    const windows = await runCtxwin(["history", "windows", "s1", "--store", url, "--json"], { cwd: project });
-    const local = await runCtxwin(["history", "windows", "s1", "--json"], { cwd: project });
+    const windows = await runCtxwinInProcess(["history", "windows", "s1", "--store", url, "--json"], { cwd: project });
+    const local = await runCtxwinInProcess(["history", "windows", "s1", "--json"], { cwd: project });
     expect(JSON.parse(windows.stdout)).toEqual(JSON.parse(local.stdout));
   });
 
   it("runs the demo on the server, and history reads it there", async () => {
     const project = temporaryDirectory();
     const url = inSchema("demo");
-    const demo = await runCtxwin(["demo", "--store", url, "--json", "--files", "6", "--dir", project], { cwd: project });
+    const demo = await runCtxwinInProcess(["demo", "--store", url, "--json", "--files", "6", "--dir", project], { cwd: project });
     expect(demo.status, demo.stderr).toBe(0);
     const report = JSON.parse(demo.stdout) as { sessionId: string; database: string; rows: number; windows: number; inspect: string[] };
     expect(report.database).toBe(url);
     expect(report.inspect[0]).toContain(`--store "${url}"`);
-    const items = await runCtxwin(["history", "items", report.sessionId, "w:0", "--store", url, "--include-cleared", "--json"], { cwd: project });
+    const items = await runCtxwinInProcess(["history", "items", report.sessionId, "w:0", "--store", url, "--include-cleared", "--json"], { cwd: project });
     expect(items.status, items.stderr).toBe(0);
     expect((JSON.parse(items.stdout) as unknown[]).length).toBeGreaterThan(0);
-    const usage = await runCtxwin(["history", "usage", report.sessionId, "--store", url, "--json"], { cwd: project });
+    const usage = await runCtxwinInProcess(["history", "usage", report.sessionId, "--store", url, "--json"], { cwd: project });
     expect(usage.status, usage.stderr).toBe(0);
     expect((JSON.parse(usage.stdout) as { windows: unknown[] }).windows).toHaveLength(report.windows);
     const store = openStore({ url });
@@ -159,7 +162,7 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
 
   it("history and mcp read the server without writing: a missing schema is an error and stays missing", async () => {
     const project = temporaryDirectory();
-    const missing = await runCtxwin(["history", "sessions", "--store", inSchema("never_made")], { cwd: project });
+    const missing = await runCtxwinInProcess(["history", "sessions", "--store", inSchema("never_made")], { cwd: project });
     expect(missing.status).toBe(1);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
     expect(missing.stderr).toMatch(/No ctxwin store in the schema 'never_made' .*read-only open never creates one/);
@@ -186,7 +189,7 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
 
   it("doctor names the server and checks nothing (exit 2)", async () => {
     const project = temporaryDirectory();
-    const result = await runCtxwin(["doctor", "--store", "postgres://agent:secret@db.internal/agents"], { cwd: project });
+    const result = await runCtxwinInProcess(["doctor", "--store", "postgres://agent:secret@db.internal/agents"], { cwd: project });
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(/postgres:\/\/agent@db\.internal\/agents is a PostgreSQL server; doctor checks SQLite files only.*Nothing was checked/);
@@ -198,7 +201,7 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     const down = "postgres://nobody:secret@127.0.0.1:1/none";
     const transcript = fileURLToPath(new URL("../import/fixtures/claude-code-session.jsonl", import.meta.url));
     for (const command of [["history", "sessions"], ["demo", "--files", "1", "--json"], ["import", "claude-code", transcript]]) {
-      const result = await runCtxwin([...command, "--store", down], { cwd: project });
+      const result = await runCtxwinInProcess([...command, "--store", down], { cwd: project });
       expect(result.status, command.join(" ")).toBe(1);
       expect(result.stderr.trim().split("\n"), command.join(" ")).toHaveLength(1);
       expect(result.stderr).toMatch(/Cannot connect to the PostgreSQL server at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);

@@ -7,63 +7,29 @@
  * Screenshots go to test-artifacts/.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openEvalSource } from "../../src/cli/serve/eval-source.js";
 import { renderEvalReport } from "../../src/eval/report-html.js";
 import { FIXTURE_HEADER, FIXTURE_RESULTS, HOSTILE_TEXT, writeResultsFixture } from "../../src/eval/test-support/results-fixture.js";
 import { startServer } from "../../src/server/start-server.js";
-import { CHROMIUM_AVAILABLE, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
-
-const VIEWPORTS = [
-  { name: "phone", width: 375, height: 667 },
-  { name: "desktop", width: 1900, height: 1080 },
-] as const;
-
-/** Built by `npm run build` (the test run's global setup). */
-const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
+import { browserFixture, openPage, VIEWPORTS, WEB_ROOT, type Viewport } from "./browser-fixture.js";
+import { CHROMIUM_AVAILABLE, horizontalOverflow, saveScreenshot } from "./browser-support.js";
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("Eval view in Chromium", () => {
-  let browser: Browser;
   let server: Awaited<ReturnType<typeof startServer>>;
   let plainServer: Awaited<ReturnType<typeof startServer>>;
-  let directory: string;
-  let results: string;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-ui-"));
-    results = path.join(directory, "results.jsonl");
+  const fixture = browserFixture("ctxwin-eval-ui-", async (directory, onClose) => {
+    const results = path.join(directory, "results.jsonl");
     writeResultsFixture(results);
     server = await startServer({ directory, webRoot: WEB_ROOT, eval: openEvalSource({ file: results }), log: () => undefined });
+    onClose(() => server.close());
     plainServer = await startServer({ directory, webRoot: WEB_ROOT, log: () => undefined });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await plainServer?.close();
-    if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
+    onClose(() => plainServer.close());
   });
 
-  async function open(viewport: (typeof VIEWPORTS)[number], url: string): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
-    const errors: string[] = [];
-    page.setDefaultTimeout(30_000);
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console: ${message.text()}`);
-    });
-    page.on("dialog", (dialog) => {
-      errors.push(`dialog: ${dialog.message()}`);
-      void dialog.dismiss();
-    });
-    await page.goto(url);
-    return { page, errors };
-  }
+  const open = (viewport: Viewport, url: string) => openPage(fixture.browser, { viewport, url, dismissDialogs: true });
 
   for (const viewport of VIEWPORTS) {
     describe(`at ${viewport.width}×${viewport.height}`, () => {
@@ -131,7 +97,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("Eval view in Chromium", () => {
   });
 
   it("the page ctxwin eval --html writes renders from disk, offline, with its charts and the hostile text inert", async () => {
-    const file = path.join(directory, "report.html");
+    const file = path.join(fixture.directory, "report.html");
     fs.writeFileSync(file, renderEvalReport({ header: FIXTURE_HEADER, results: FIXTURE_RESULTS, file: "results.jsonl" }));
     for (const viewport of VIEWPORTS) {
       const { page, errors } = await open(viewport, pathToFileURL(file).href);

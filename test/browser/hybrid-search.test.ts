@@ -5,51 +5,36 @@
  * are not embedded yet. Without a model only exact text and ranked words are offered.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { RowInput } from "../../src/core/row.js";
 import { startServer } from "../../src/server/start-server.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { HistoryStore } from "../../src/store/port.js";
 import { createSynonymEmbeddingModel } from "../../src/store/test-support/synonym-embedding-model.js";
-import { CHROMIUM_AVAILABLE, launchChromium, saveScreenshot } from "./browser-support.js";
+import { browserFixture, openPage, WEB_ROOT } from "./browser-fixture.js";
+import { CHROMIUM_AVAILABLE, saveScreenshot } from "./browser-support.js";
 
 /** Built by `npm run build` (the test run's global setup). */
-const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
 const userText = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }] });
 const assistantText = (text: string): RowInput => ({ role: "assistant", parts: [{ type: "text", text }] });
 const ROWS = [userText("Which identity approach should we use?"), assistantText("We'll keep OAuth with PKCE for sign-in."), userText("And the colours of the report page?")];
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("search by meaning in Chromium", () => {
-  let browser: Browser;
-  const running: { server: Awaited<ReturnType<typeof startServer>>; store: HistoryStore; directory: string }[] = [];
+  const fixture = browserFixture("ctxwin-hybrid-ui-");
 
+  /** Serves `store` from a directory of its own; both close after the file. */
   async function serve(store: HistoryStore) {
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-hybrid-ui-"));
+    const directory = fs.mkdtempSync(path.join(fixture.directory, "served-"));
     const server = await startServer({ directory, store, webRoot: WEB_ROOT, log: () => undefined });
-    running.push({ server, store, directory });
+    fixture.onClose(() => store.close());
+    fixture.onClose(() => server.close());
     return server;
   }
 
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    for (const { server, store, directory } of running) {
-      await server.close();
-      await store.close();
-      fs.rmSync(directory, { recursive: true, force: true });
-    }
-  });
-
   async function openSearch(url: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.setDefaultTimeout(30_000);
-    await page.goto(`${url}#/session/s`);
+    const { page } = await openPage(fixture.browser, { viewport: { width: 1280, height: 800 }, url: `${url}#/session/s` });
     const tab = page.getByRole("button", { name: "Search", exact: true });
     await tab.waitFor();
     if ((await tab.getAttribute("aria-pressed")) !== "true") await tab.click();

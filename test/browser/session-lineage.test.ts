@@ -6,11 +6,8 @@
  * message forks the session just before it, opens the fork and sends the edited text there, and
  * the original session keeps its own message. Nothing scrolls sideways.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { RowInput } from "../../src/core/row.js";
 import { scriptedModel } from "../../src/session/test-support/scripted-model.js";
 import { rowText } from "../../src/session/test-support/session-fixture.js";
@@ -19,15 +16,10 @@ import { startServer } from "../../src/server/start-server.js";
 import { scriptedChat } from "../../src/server/test-support/server-fixture.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { HistoryStore } from "../../src/store/port.js";
-import { CHROMIUM_AVAILABLE, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
-
-const VIEWPORTS = [
-  { name: "phone", width: 375, height: 667 },
-  { name: "desktop", width: 1900, height: 1080 },
-] as const;
+import { browserFixture, openPage, VIEWPORTS, WEB_ROOT, type Viewport } from "./browser-fixture.js";
+import { CHROMIUM_AVAILABLE, horizontalOverflow, saveScreenshot } from "./browser-support.js";
 
 /** Built by `npm run build` (the test run's global setup). */
-const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
 
 const userText = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }] });
 const assistantText = (text: string): RowInput => ({ role: "assistant", parts: [{ type: "text", text }] });
@@ -58,38 +50,18 @@ async function seedTree(store: HistoryStore, lead: string): Promise<void> {
 }
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("session lineage in Chromium", () => {
-  let browser: Browser;
   let server: Awaited<ReturnType<typeof startServer>>;
   let store: HistoryStore;
-  let directory: string;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-lineage-"));
+  const fixture = browserFixture("ctxwin-lineage-", async (directory, onClose) => {
     store = openStore({ directory });
+    onClose(() => store.close());
     for (const viewport of VIEWPORTS) await seedTree(store, `lead-${viewport.width}`);
     const { model } = scriptedModel({ script: (call) => ({ text: call.text.includes("carefully") ? "Shipping carefully." : "Answered.", inputTokens: 400 }) });
     server = await startServer({ directory, store, webRoot: WEB_ROOT, log: () => undefined, chat: scriptedChat({ model }) });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await store?.close();
-    if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
+    onClose(() => server.close());
   });
 
-  async function open(viewport: (typeof VIEWPORTS)[number]): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
-    const errors: string[] = [];
-    page.setDefaultTimeout(60_000);
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console: ${message.text()}`);
-    });
-    await page.goto(`${server.url}#/`);
-    return { page, errors };
-  }
+  const open = (viewport: Viewport) => openPage(fixture.browser, { viewport, url: `${server.url}#/`, timeout: 60_000 });
 
   const hash = (page: Page) => page.evaluate("decodeURIComponent(window.location.hash)") as Promise<string>;
 

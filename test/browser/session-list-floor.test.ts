@@ -5,26 +5,18 @@
  * before the clear — also an imported session — and a soft clear made in the UI renames the
  * session at once, in its heading and in the list.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { createDemoModel } from "../../src/agent/demo/demo-model.js";
 import type { RowInput } from "../../src/core/row.js";
 import { resetBoundaryRow } from "../../src/core/rollover/notice-rows.js";
 import { workspaceChat } from "../../src/server/server-chat.js";
 import { startServer } from "../../src/server/start-server.js";
 import { openStore } from "../../src/store/open-store.js";
-import { CHROMIUM_AVAILABLE, launchChromium, saveScreenshot } from "./browser-support.js";
-
-const VIEWPORTS = [
-  { name: "phone", width: 375, height: 667 },
-  { name: "desktop", width: 1900, height: 1080 },
-] as const;
+import { browserFixture, openPage, VIEWPORTS, WEB_ROOT, type Viewport } from "./browser-fixture.js";
+import { CHROMIUM_AVAILABLE, saveScreenshot } from "./browser-support.js";
 
 /** Built by `npm run build` (the test run's global setup). */
-const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
 
 const CLEARED = "cleared-session";
 const CLEARED_EMPTY = "cleared-empty-session";
@@ -41,12 +33,8 @@ const importedHeader = (title: string): RowInput => ({
 });
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("sessions page and the privacy floor in Chromium", () => {
-  let browser: Browser;
   let server: Awaited<ReturnType<typeof startServer>>;
-  let directory: string;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-list-floor-"));
+  const fixture = browserFixture("ctxwin-list-floor-", async (directory, onClose) => {
     const store = openStore({ directory });
     await store.append(CLEARED, [userText("Plan the marmalade launch"), assistantText("ok"), resetBoundaryRow({}), userText("After the clear: plum tart")]);
     await store.append(CLEARED_EMPTY, [userText("The quince password is hidden"), resetBoundaryRow({})]);
@@ -59,26 +47,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("sessions page and the privacy floor in Chr
       log: () => undefined,
       chat: workspaceChat({ model: createDemoModel({ chunkDelayMilliseconds: 10 }), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, logWarning: () => undefined }),
     });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
+    onClose(() => server.close());
   });
 
-  async function open(viewport: (typeof VIEWPORTS)[number], hash: string): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
-    const errors: string[] = [];
-    page.setDefaultTimeout(30_000);
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console: ${message.text()}`);
-    });
-    await page.goto(`${server.url}${hash}`);
-    return { page, errors };
-  }
+  const open = (viewport: Viewport, hash: string) => openPage(fixture.browser, { viewport, url: `${server.url}${hash}` });
 
   const searchBox = (page: Page) => page.getByLabel("Find a session by title or id");
   const entries = (page: Page) => page.locator("ul.sessions > li");

@@ -6,31 +6,20 @@
  * both exports download. Screenshots go to test-artifacts/.
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { stepMetadata } from "../../src/core/rollover/step-usage.js";
 import { startServer } from "../../src/server/start-server.js";
 import { openStore } from "../../src/store/open-store.js";
 import { writeTimelineFixture } from "../../src/store/test-support/timeline-fixture.js";
-import { CHROMIUM_AVAILABLE, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
-
-const VIEWPORTS = [
-  { name: "phone", width: 375, height: 667 },
-  { name: "desktop", width: 1900, height: 1080 },
-] as const;
+import { browserFixture, openPage, VIEWPORTS, WEB_ROOT, type Viewport } from "./browser-fixture.js";
+import { CHROMIUM_AVAILABLE, horizontalOverflow, saveScreenshot } from "./browser-support.js";
 
 /** Built by `npm run build` (the test run's global setup). */
-const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
-  let browser: Browser;
   let server: Awaited<ReturnType<typeof startServer>>;
-  let directory: string;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-timeline-ui-"));
+  const fixture = browserFixture("ctxwin-timeline-ui-", async (directory, onClose) => {
     const store = openStore({ directory });
     for (const viewport of VIEWPORTS) await writeTimelineFixture({ store, sessionId: `timeline-${viewport.width}` });
     // A first window too long to open with (600 filler rows): the chart opens on the newer windows.
@@ -45,26 +34,14 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     await store.append("timeline-cached", [{ role: "user", parts: [{ type: "text", text: "Read the repository." }] }, cachedStep(10_000, 0, 9_900), cachedStep(10_500, 9_900, 500)]);
     await store.close();
     server = await startServer({ directory, webRoot: WEB_ROOT, log: () => undefined });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
+    onClose(() => server.close());
   });
 
-  async function open(viewport: (typeof VIEWPORTS)[number], sessionId?: string): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height }, acceptDownloads: true });
-    const errors: string[] = [];
-    page.setDefaultTimeout(30_000);
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console: ${message.text()}`);
-    });
-    await page.goto(`${server.url}#/session/${sessionId ?? `timeline-${viewport.width}`}`);
-    await page.getByRole("group", { name: "Context timeline" }).waitFor();
-    return { page, errors };
+  async function open(viewport: Viewport, sessionId?: string): Promise<{ page: Page; errors: string[] }> {
+    const url = `${server.url}#/session/${sessionId ?? `timeline-${viewport.width}`}`;
+    const opened = await openPage(fixture.browser, { viewport, url, acceptDownloads: true });
+    await opened.page.getByRole("group", { name: "Context timeline" }).waitFor();
+    return opened;
   }
 
   const chart = (page: Page) => page.getByRole("group", { name: "Context timeline" });
@@ -191,7 +168,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     const { page, errors } = await open(VIEWPORTS[1]);
     const svg = chart(page);
     await expect.poll(() => svg.locator("[data-point]").count()).toBe(12);
-    const store = openStore({ directory });
+    const store = openStore({ directory: fixture.directory });
     try {
       const metadata = stepMetadata({ usage: { inputTokens: 3_300, outputTokens: 20 }, model: "demo:scripted", contextLimit: 10_000 });
       await store.append("timeline-1900", [{ role: "assistant", parts: [{ type: "text", text: "One more step." }], tokens: 5, metadata }]);

@@ -7,24 +7,17 @@
  * MutationObserver in the page, so the test does not depend on how fast the answer streams.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDemoModel } from "../../src/agent/demo/demo-model.js";
 import { explorationTask } from "../../src/agent/demo/demo-prompts.js";
 import { demoTuning } from "../../src/agent/demo/demo-tuning.js";
 import { workspaceChat } from "../../src/server/server-chat.js";
 import { startServer } from "../../src/server/start-server.js";
-import { CHROMIUM_AVAILABLE, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
-
-const VIEWPORTS = [
-  { name: "phone", width: 375, height: 667 },
-  { name: "desktop", width: 1900, height: 1080 },
-] as const;
+import { browserFixture, openPage, VIEWPORTS, WEB_ROOT, type Viewport } from "./browser-fixture.js";
+import { CHROMIUM_AVAILABLE, horizontalOverflow, saveScreenshot } from "./browser-support.js";
 
 /** Built by `npm run build` (the test run's global setup). */
-const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
 const FILES = 10;
 
 /** Watches the live answer and notes what appeared inside it while it was there. */
@@ -42,12 +35,8 @@ const RECORD_LIVE = `(() => {
 })()`;
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("web chat on useChat in Chromium", () => {
-  let browser: Browser;
   let server: Awaited<ReturnType<typeof startServer>>;
-  let directory: string;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-web-chat-"));
+  const fixture = browserFixture("ctxwin-web-chat-", async (directory, onClose) => {
     const project = path.join(directory, "project");
     fs.mkdirSync(project, { recursive: true });
     for (let index = 1; index <= FILES; index += 1) {
@@ -61,26 +50,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web chat on useChat in Chromium", () => {
       log: () => undefined,
       chat: workspaceChat({ model: createDemoModel({ chunkDelayMilliseconds: 2 }), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, tuning: demoTuning, logWarning: () => undefined }),
     });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
+    onClose(() => server.close());
   });
 
-  async function open(viewport: (typeof VIEWPORTS)[number]): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
-    const errors: string[] = [];
-    page.setDefaultTimeout(60_000);
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console: ${message.text()}`);
-    });
-    await page.goto(`${server.url}#/`);
-    return { page, errors };
-  }
+  const open = (viewport: Viewport) => openPage(fixture.browser, { viewport, url: `${server.url}#/`, timeout: 60_000 });
 
   for (const viewport of VIEWPORTS) {
     it(`at ${viewport.width}×${viewport.height}: streams tool calls and a rollover divider live, then shows the stored rows`, async () => {

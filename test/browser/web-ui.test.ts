@@ -5,24 +5,18 @@
  * and a chat turn that moves the budget bar. Screenshots go to test-artifacts/.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { createDemoModel } from "../../src/agent/demo/demo-model.js";
 import { workspaceChat } from "../../src/server/server-chat.js";
 import { startServer } from "../../src/server/start-server.js";
-import { CHROMIUM_AVAILABLE, CHROMIUM_PATH, REQUIRE_CHROMIUM, horizontalOverflow, launchChromium, saveScreenshot } from "./browser-support.js";
+import { browserFixture, openPage, VIEWPORTS, WEB_ROOT, type Viewport } from "./browser-fixture.js";
+import { CHROMIUM_AVAILABLE, CHROMIUM_PATH, REQUIRE_CHROMIUM, horizontalOverflow, saveScreenshot } from "./browser-support.js";
 import { COMPACTION_SUMMARY, FIXTURE_SESSION, LONG_SESSION, LONG_SESSION_ROWS, REJECTED_MARKER, SEARCH_WORD, writeFixtureSession } from "./fixture-session.js";
-
-const VIEWPORTS = [
-  { name: "phone", width: 375, height: 667 },
-  { name: "desktop", width: 1900, height: 1080 },
-] as const;
 
 const WIDE = "(min-width: 900px)";
 /** Built by `npm run build` (the test run's global setup). */
-const WEB_ROOT = path.resolve(import.meta.dirname, "..", "..", "dist", "web");
 
 describe("Chromium for the browser tests", () => {
   it.runIf(REQUIRE_CHROMIUM)(`is installed at ${CHROMIUM_PATH} in CI`, () => {
@@ -31,12 +25,8 @@ describe("Chromium for the browser tests", () => {
 });
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
-  let browser: Browser;
   let server: Awaited<ReturnType<typeof startServer>>;
-  let directory: string;
-
-  beforeAll(async () => {
-    directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-web-ui-"));
+  const fixture = browserFixture("ctxwin-web-ui-", async (directory, onClose) => {
     writeWorkspace(directory);
     await writeFixtureSession({ directory });
     server = await startServer({
@@ -44,27 +34,14 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
       webRoot: WEB_ROOT,
       chat: workspaceChat({ model: createDemoModel({ chunkDelayMilliseconds: 10 }), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, logWarning: () => undefined }),
     });
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (directory !== undefined) fs.rmSync(directory, { recursive: true, force: true });
+    onClose(() => server.close());
   });
 
   const pageErrors = new WeakMap<Page, string[]>();
 
-  async function open(viewport: (typeof VIEWPORTS)[number], hash: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
-    const errors: string[] = [];
+  async function open(viewport: Viewport, hash: string): Promise<Page> {
+    const { page, errors } = await openPage(fixture.browser, { viewport, url: `${server.url}${hash}` });
     pageErrors.set(page, errors);
-    page.setDefaultTimeout(30_000);
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console: ${message.text()}`);
-    });
-    await page.goto(`${server.url}${hash}`);
     return page;
   }
 
@@ -86,7 +63,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
   }
 
   it("without the access token says where to find it and loads no data", async () => {
-    const page = await browser.newPage();
+    const page = await fixture.browser.newPage();
     const apiCalls: string[] = [];
     page.on("request", (request) => {
       if (new URL(request.url()).pathname.startsWith("/api/")) apiCalls.push(request.url());
@@ -279,7 +256,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.getByLabel("Threshold").fill(threshold);
         await page.getByRole("button", { name: "Save settings" }).click();
         await page.getByText(/^Saved to .*config\.json/).waitFor();
-        const config = JSON.parse(fs.readFileSync(path.join(directory, ".ctxwin", "config.json"), "utf8")) as { budget?: { threshold?: number } };
+        const config = JSON.parse(fs.readFileSync(path.join(fixture.directory, ".ctxwin", "config.json"), "utf8")) as { budget?: { threshold?: number } };
         expect(config.budget?.threshold).toBe(Number(threshold));
         await expectNoHorizontalOverflow(page);
         await page.goto(`${server.origin}/#/`);

@@ -1,7 +1,8 @@
 /**
  * End to end: the built `ctxwin chat` as a child process, driven through stdin, against a scripted
  * OpenAI-compatible streaming server on 127.0.0.1 through the real `@ai-sdk/openai-compatible`
- * provider. What the model received is asserted on the request bodies the server got.
+ * provider. What the model received is asserted on the request bodies the server got. The
+ * command-line refusals run through the same command tree in this process.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -10,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startOpenAICompatibleServer, textOf, type ChatMessage, type OpenAICompatibleServer, type ReceivedRequest, type ScriptedServerResponse } from "../../session/test-support/openai-compatible-server.js";
+import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { startChat, type ChatExit } from "./test-support/chat-process.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -238,11 +240,10 @@ describe("ctxwin chat refusals", () => {
     { name: "a missing workspace", args: ["--model", "openai:gpt-4.1-mini", "--workspace", "no-such-folder"], env: { OPENAI_API_KEY: "sk-test" }, message: /^ctxwin: --workspace .*no-such-folder is not a directory\./ },
   ];
   for (const refusal of refusals) {
+    // In this process (run-ctxwin-in-process.ts): a refusal comes before the chat reads its input.
     it(`refuses ${refusal.name} in one line with exit code 2 (usage)`, async () => {
-      const chat = startChat({ args: refusal.args, cwd: folder, ...(refusal.env === undefined ? {} : { env: refusal.env }) });
-      chat.end();
-      const exit = await chat.exited;
-      expect(exit.code).toBe(2);
+      const exit = await runCtxwinInProcess(["chat", ...refusal.args], { cwd: folder, env: refusal.env ?? {} });
+      expect(exit.status).toBe(2);
       expect(exit.stdout).toBe("");
       expect(exit.stderr).toMatch(refusal.message);
       expect(exit.stderr.trimEnd().split("\n")).toHaveLength(1);

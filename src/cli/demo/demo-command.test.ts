@@ -1,19 +1,19 @@
 /**
  * End to end: `ctxwin demo` as the built binary in a child process. With the defaults it explores
  * the package itself; on a generated folder it answers about that folder, which shows that nothing
- * in the answer is fixed in advance.
+ * in the answer is fixed in advance. The refusals and the `ctxwin history` checks of the stored
+ * sessions run through the same command tree in this process (run-ctxwin-in-process.ts).
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { CTXWIN_BINARY, runCtxwin } from "../test-support/run-ctxwin.js";
+import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
+import { runCtxwin } from "../test-support/run-ctxwin.js";
 import type { DemoReport } from "./run-demo.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const binary = CTXWIN_BINARY;
 const temporary: string[] = [];
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -71,7 +71,7 @@ describe("ctxwin demo", () => {
     expect(correct).toBe(true);
 
     // The session is there to inspect with the commands the report prints.
-    const windows = spawnSync(process.execPath, [binary, "history", "windows", report.sessionId, "--json"], { cwd: project, encoding: "utf8" });
+    const windows = await runCtxwinInProcess(["history", "windows", report.sessionId, "--json"], { cwd: project });
     expect(windows.status).toBe(0);
     expect((JSON.parse(windows.stdout) as unknown[]).length).toBe(report.windows);
     expect(report.inspect[0]).toBe(`npx ctxwin history windows ${report.sessionId}`);
@@ -144,7 +144,7 @@ describe("ctxwin demo", () => {
     expect(report.inspect).toContain(`npx ctxwin history windows ${subagent.sessionId} --dir ${JSON.stringify(project)}   # the sub-agent's own session`);
 
     // The child's windows are its own: `ctxwin history` shows them under its id.
-    const windows = spawnSync(process.execPath, [binary, "history", "windows", subagent.sessionId!, "--json", "--dir", project], { cwd: os.tmpdir(), encoding: "utf8" });
+    const windows = await runCtxwinInProcess(["history", "windows", subagent.sessionId!, "--json", "--dir", project], { cwd: os.tmpdir() });
     expect(windows.status).toBe(0);
     expect((JSON.parse(windows.stdout) as unknown[]).length).toBe(subagent.windows);
   });
@@ -165,7 +165,7 @@ describe("ctxwin demo", () => {
       ["demo", "--path", path.join(project, "missing")],
       ["demo", "--no-such-flag"],
     ]) {
-      const result = await ctxwin(args, { cwd: project });
+      const result = await runCtxwinInProcess(args, { cwd: project });
       expect(result.status, args.join(" ")).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toMatch(/^ctxwin demo: /);

@@ -1,5 +1,6 @@
 /**
- * `ctxwin doctor` from the built binary: a healthy store, a damaged search index rebuilt in
+ * `ctxwin doctor`: a healthy store (the built binary in a child process; the other cases through the
+ * same command tree in this process, run-ctxwin-in-process.ts), a damaged search index rebuilt in
  * place, and a damaged history salvaged to JSONL and imported into a new store with `ctxwin
  * import`; bad command lines exit 2, damage that remains exits 1.
  */
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RowInput } from "../../core/row.js";
 import { DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import { middleLeafOf, overwritePage, rootPageOf } from "../../store/sqlite/test-support/damage-page.js";
+import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -43,7 +45,7 @@ describe("ctxwin doctor", () => {
     expect(healthy).toMatchObject({ status: 0, stderr: "" });
     // Then what the store holds of embeddings (doctor-embeddings.test.ts).
     expect(healthy.stdout.startsWith(`No damage found in ${database}.\nEmbeddings: none stored`)).toBe(true);
-    const both = await runCtxwin(["doctor", "--dir", directory, "--db", database], { cwd: directory });
+    const both = await runCtxwinInProcess(["doctor", "--dir", directory, "--db", database], { cwd: directory });
     expect(both.status).toBe(2);
     expect(both.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(both.stderr).toMatch(/cannot be used with/);
@@ -52,14 +54,14 @@ describe("ctxwin doctor", () => {
   it("rebuilds a damaged search index in place; history search works again", async () => {
     const { directory, database } = await project();
     overwritePage(database, rootPageOf(database, "ctxwin_search_words_config"));
-    const refused = await runCtxwin(["history", "search", "beta", "note 7", "--ranked", "--dir", directory], { cwd: directory });
+    const refused = await runCtxwinInProcess(["history", "search", "beta", "note 7", "--ranked", "--dir", directory], { cwd: directory });
     expect(refused.status).toBe(1);
     expect(refused.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(refused.stderr).toMatch(/is damaged .*Run 'ctxwin doctor --db /);
-    const doctor = await runCtxwin(["doctor", "--dir", directory, "--json"], { cwd: directory });
+    const doctor = await runCtxwinInProcess(["doctor", "--dir", directory, "--json"], { cwd: directory });
     expect(doctor.status).toBe(0);
     expect(JSON.parse(doctor.stdout)).toMatchObject({ condition: "repaired", rowsIndexed: SESSIONS.length * ROWS, writable: true });
-    const search = await runCtxwin(["history", "search", "beta", "note 7", "--dir", directory, "--json"], { cwd: directory });
+    const search = await runCtxwinInProcess(["history", "search", "beta", "note 7", "--dir", directory, "--json"], { cwd: directory });
     expect(search.status).toBe(0);
     expect((JSON.parse(search.stdout) as unknown[]).length).toBeGreaterThan(0);
   });
@@ -69,12 +71,12 @@ describe("ctxwin doctor", () => {
     overwritePage(database, middleLeafOf(database, "ctxwin_rows"));
     const salvageFile = path.join(directory, "rows.jsonl");
     writeFileSync(salvageFile, "keep me");
-    const exists = await runCtxwin(["doctor", "--dir", directory, "--salvage", salvageFile], { cwd: directory });
+    const exists = await runCtxwinInProcess(["doctor", "--dir", directory, "--salvage", salvageFile], { cwd: directory });
     expect(exists.status).toBe(1);
     expect(exists.stderr).toMatch(/already exists; pass --salvage a new file name/);
     rmSync(salvageFile);
 
-    const doctor = await runCtxwin(["doctor", "--dir", directory, "--salvage", salvageFile], { cwd: directory });
+    const doctor = await runCtxwinInProcess(["doctor", "--dir", directory, "--salvage", salvageFile], { cwd: directory });
     expect(doctor.status).toBe(1);
     expect(doctor.stdout).toMatch(/is damaged beyond its search indexes/);
     const salvaged = /Salvaged (\d+) row\(s\) of 2 session\(s\)/.exec(doctor.stdout);
@@ -84,15 +86,15 @@ describe("ctxwin doctor", () => {
     expect(count).toBeLessThan(SESSIONS.length * ROWS);
 
     renameSync(database, `${database}.damaged-copy`);
-    const imported = await runCtxwin(["import", salvageFile, "--dir", directory, "--json"], { cwd: directory });
+    const imported = await runCtxwinInProcess(["import", salvageFile, "--dir", directory, "--json"], { cwd: directory });
     expect(imported.stderr).toBe("");
     expect(imported.status).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ rowsAdded: count });
-    const sessions = await runCtxwin(["history", "sessions", "--dir", directory, "--json"], { cwd: directory });
+    const sessions = await runCtxwinInProcess(["history", "sessions", "--dir", directory, "--json"], { cwd: directory });
     expect(sessions.status).toBe(0);
     const listed = JSON.parse(sessions.stdout) as { session_id: string; last_item: string }[];
     expect(listed.map((entry) => entry.session_id).sort()).toEqual(SESSIONS);
     expect(listed.reduce((total, entry) => total + Number(entry.last_item), 0)).toBe(count);
-    expect((await runCtxwin(["doctor", "--dir", directory], { cwd: directory })).status).toBe(0);
+    expect((await runCtxwinInProcess(["doctor", "--dir", directory], { cwd: directory })).status).toBe(0);
   });
 });

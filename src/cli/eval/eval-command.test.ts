@@ -1,8 +1,9 @@
 /**
- * `ctxwin eval` as the built binary in a child process: the offline demo run with its table,
- * resumption, and every bad input or fault as one line on stderr.
+ * `ctxwin eval`: the offline demo run with its table and resumption as the built binary in a child
+ * process; the page, the report, the data suite and every bad input or fault (one line on stderr)
+ * through the same command tree in this process (run-ctxwin-in-process.ts), with no API keys in
+ * the environment unless given.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { writeLocomoFixture } from "../../eval/test-support/locomo-fixture.js";
-import { CTXWIN_BINARY, runCtxwin, type CtxwinExit } from "../test-support/run-ctxwin.js";
+import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
+import { runCtxwin } from "../test-support/run-ctxwin.js";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -31,19 +33,6 @@ function scratch(): string {
   return folder;
 }
 
-/** The binary with exactly this environment (no API keys unless given). */
-function ctxwinWithEnvironment(args: readonly string[], { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CtxwinExit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CTXWIN_BINARY, ...args], { cwd, env: { PATH: process.env["PATH"], NO_COLOR: "1", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 const lines = (text: string) => text.split("\n").filter((line) => line.length > 0);
 const tableRows = (stdout: string) => lines(stdout).filter((line) => /^(continuity|needle|recall-qa)\s/.test(line));
 
@@ -56,39 +45,39 @@ async function closedPort(): Promise<number> {
 }
 
 describe("ctxwin eval", () => {
-  it("--model demo --limit 5 runs offline, writes a line per item, prints the table; --resume then runs nothing", async () => {
+  it("--model demo --limit 2 runs offline, writes a line per item, prints the table; --resume then runs nothing", async () => {
     const folder = scratch();
-    const run = await runCtxwin(["eval", "--model", "demo", "--limit", "5", "--out", "results.jsonl"], { cwd: folder });
+    const run = await runCtxwin(["eval", "--model", "demo", "--limit", "2", "--out", "results.jsonl"], { cwd: folder });
     expect(run.status).toBe(0);
     expect(run.stderr).toContain("skipped suite recall-qa (no --data file)");
-    expect(run.stderr).toMatch(/30 runs \(10 items × rollover, compact, off\) on demo .*context limit 16,000: about [\d,]+ input and [\d,]+ output tokens, about \$0\.00\./);
+    expect(run.stderr).toMatch(/12 runs \(4 items × rollover, compact, off\) on demo .*context limit 16,000: about [\d,]+ input and [\d,]+ output tokens, about \$0\.00\./);
     expect(lines(run.stdout)[0]).toMatch(/^suite\s+strategy\s+items\s+score\s+evidence\s+failed\s+blocked\s+input tok\s+output tok\s+cost\s+wall s\s+rollovers\s+compactions\s+history calls$/);
     const rows = tableRows(run.stdout).map((line) => line.split(/\s{2,}/).slice(0, 3));
     expect(rows).toEqual([
-      ["continuity", "rollover", "5"],
-      ["continuity", "compact", "5"],
-      ["continuity", "off", "5"],
-      ["needle", "rollover", "5"],
-      ["needle", "compact", "5"],
-      ["needle", "off", "5"],
+      ["continuity", "rollover", "2"],
+      ["continuity", "compact", "2"],
+      ["continuity", "off", "2"],
+      ["needle", "rollover", "2"],
+      ["needle", "compact", "2"],
+      ["needle", "off", "2"],
     ]);
     const file = lines(fs.readFileSync(path.join(folder, "results.jsonl"), "utf8"));
-    expect(file).toHaveLength(31);
+    expect(file).toHaveLength(13);
     expect(JSON.parse(file[0]!)).toMatchObject({ type: "run", model: "demo (ctxwin's scripted eval model)", contextLimit: 16_000, seed: 33 });
 
-    const resumed = await runCtxwin(["eval", "--model", "demo", "--limit", "5", "--out", "results.jsonl", "--resume"], { cwd: folder });
+    const resumed = await runCtxwinInProcess(["eval", "--model", "demo", "--limit", "2", "--out", "results.jsonl", "--resume"], { cwd: folder });
     expect(resumed.status).toBe(0);
-    expect(resumed.stderr).toMatch(/^0 runs \(10 items × rollover, compact, off, 30 already done\)/m);
+    expect(resumed.stderr).toMatch(/^0 runs \(4 items × rollover, compact, off, 12 already done\)/m);
     expect(tableRows(resumed.stdout)).toEqual(tableRows(run.stdout));
 
-    const again = await runCtxwin(["eval", "--model", "demo", "--limit", "5", "--out", "results.jsonl"], { cwd: folder });
+    const again = await runCtxwinInProcess(["eval", "--model", "demo", "--limit", "2", "--out", "results.jsonl"], { cwd: folder });
     expect(again.status).toBe(1);
     expect(again.stderr).toBe("ctxwin eval: results.jsonl already holds results: pass --resume to continue that run, or another --out.\n");
   });
 
   it("--html writes the run's page; --report prints a results file's table and page without running", async () => {
     const folder = scratch();
-    const run = await runCtxwin(["eval", "--model", "demo", "--suite", "needle", "--limit", "1", "--out", "needle.jsonl", "--html", "needle.html"], { cwd: folder });
+    const run = await runCtxwinInProcess(["eval", "--model", "demo", "--suite", "needle", "--limit", "1", "--out", "needle.jsonl", "--html", "needle.html"], { cwd: folder });
     expect(run.status).toBe(0);
     expect(lines(run.stdout).slice(-2)).toEqual(["results: needle.jsonl", "page: needle.html"]);
     const page = fs.readFileSync(path.join(folder, "needle.html"), "utf8");
@@ -96,7 +85,7 @@ describe("ctxwin eval", () => {
     expect(page).toContain('<section data-suite="needle">');
     for (const strategy of ["rollover", "compact", "off"]) expect(page).toContain(`<rect data-strategy="${strategy}"`);
 
-    const report = await runCtxwin(["eval", "--report", "needle.jsonl", "--html", "again.html"], { cwd: folder });
+    const report = await runCtxwinInProcess(["eval", "--report", "needle.jsonl", "--html", "again.html"], { cwd: folder });
     expect(report).toMatchObject({ status: 0, stderr: "" });
     expect(tableRows(report.stdout)).toEqual(tableRows(run.stdout));
     expect(fs.readFileSync(path.join(folder, "again.html"), "utf8")).toBe(page);
@@ -109,7 +98,7 @@ describe("ctxwin eval", () => {
       [["--report", "needle.jsonl", "--html", path.join("no-such-folder", "page.html")], 2, `ctxwin eval: cannot write the page ${path.join("no-such-folder", "page.html")}: no such folder.\n`],
     ];
     for (const [args, status, stderr] of refusals) {
-      const refused = await runCtxwin(["eval", ...args], { cwd: folder });
+      const refused = await runCtxwinInProcess(["eval", ...args], { cwd: folder });
       expect({ args, status: refused.status, stderr: refused.stderr }).toEqual({ args, status, stderr });
     }
   });
@@ -117,7 +106,7 @@ describe("ctxwin eval", () => {
   it("recall-qa with --data: LoCoMo F1 and the evidence share in the table", async () => {
     const folder = scratch();
     const data = writeLocomoFixture(folder);
-    const run = await runCtxwin(["eval", "--model", "demo", "--suite", "recall-qa", "--strategy", "rollover", "--limit", "1", "--data", data, "--out", "qa.jsonl"], { cwd: folder });
+    const run = await runCtxwinInProcess(["eval", "--model", "demo", "--suite", "recall-qa", "--strategy", "rollover", "--limit", "1", "--data", data, "--out", "qa.jsonl"], { cwd: folder });
     expect(run.status).toBe(0);
     const [row] = tableRows(run.stdout);
     expect(row?.split(/\s{2,}/).slice(0, 3)).toEqual(["recall-qa", "rollover", "1"]);
@@ -129,7 +118,7 @@ describe("ctxwin eval", () => {
     const file = path.join(folder, "results.jsonl");
     const content = `${JSON.stringify({ type: "run", version: 1, model: "demo (ctxwin's scripted eval model)", contextLimit: 16_000, seed: 33, startedAt: "x" })}\n{oops\n`;
     fs.writeFileSync(file, content);
-    const run = await runCtxwin(["eval", "--model", "demo", "--out", "results.jsonl", "--resume"], { cwd: folder });
+    const run = await runCtxwinInProcess(["eval", "--model", "demo", "--out", "results.jsonl", "--resume"], { cwd: folder });
     expect(run.status).toBe(1);
     expect(run.stderr).toBe("ctxwin eval: the results file results.jsonl is corrupt: line 2 is not JSON; move it away to start over, or pass another --out.\n");
     expect(fs.readFileSync(file, "utf8")).toBe(content);
@@ -145,13 +134,13 @@ describe("ctxwin eval", () => {
       [["--model", "demo", "--suite", "recall-qa"], "ctxwin eval: suite recall-qa needs a LoCoMo-format file: pass --data <file> (e.g. locomo10.json from the LoCoMo release).\n"],
     ];
     for (const [args, expected] of cases) {
-      const run = await ctxwinWithEnvironment(["eval", ...args, "--out", "never.jsonl"], { cwd: folder, env: {} });
+      const run = await runCtxwinInProcess(["eval", ...args, "--out", "never.jsonl"], { cwd: folder, env: {} });
       // The cost refusal comes after the plan and the estimate it refers to; every other refusal is alone.
       const shown = expected.includes("price") ? `${lines(run.stderr).at(-1) ?? ""}\n` : run.stderr;
       expect({ args, stderr: shown, status: run.status }).toEqual({ args, stderr: expected, status: 2 });
     }
     expect(fs.existsSync(path.join(folder, "never.jsonl"))).toBe(false);
-    const priced = await ctxwinWithEnvironment(["eval", "--model", "local-model", "--base-url", "http://127.0.0.1:9/v1", "--out", "never.jsonl"], { cwd: folder, env: {} });
+    const priced = await runCtxwinInProcess(["eval", "--model", "local-model", "--base-url", "http://127.0.0.1:9/v1", "--out", "never.jsonl"], { cwd: folder, env: {} });
     expect(lines(priced.stderr)[1]).toMatch(/^30 runs .* cost unknown \(no price for this model\)\.$/);
   });
 
@@ -159,12 +148,12 @@ describe("ctxwin eval", () => {
     const folder = scratch();
     const port = await closedPort();
     const args = ["eval", "--model", "local-model", "--base-url", `http://127.0.0.1:${port}/v1`, "--yes", "--max-retries", "0", "--suite", "needle", "--strategy", "rollover", "--limit", "1", "--out", "down.jsonl"];
-    const run = await ctxwinWithEnvironment(args, { cwd: folder, env: {} });
+    const run = await runCtxwinInProcess(args, { cwd: folder, env: {} });
     expect(run.status).toBe(1);
     expect(lines(run.stderr).at(-1)).toBe('ctxwin eval: 1 of 1 runs failed (see "error" in down.jsonl); run again with --resume to retry them.');
     const [, line] = lines(fs.readFileSync(path.join(folder, "down.jsonl"), "utf8"));
     expect(JSON.parse(line!).result).toMatchObject({ status: "failed", error: `cannot reach http://127.0.0.1:${port}/v1 (ECONNREFUSED)` });
-    const resumed = await ctxwinWithEnvironment([...args, "--resume"], { cwd: folder, env: {} });
+    const resumed = await runCtxwinInProcess([...args, "--resume"], { cwd: folder, env: {} });
     expect(resumed.stderr).toMatch(/^1 runs \(1 items × rollover\)/m);
   });
 });

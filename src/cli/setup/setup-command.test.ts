@@ -1,5 +1,6 @@
 /**
- * `ctxwin setup` as a user runs it: the built binary, a temporary home folder. From a clean
+ * `ctxwin setup` as a user runs it, in a temporary home folder: the first case as the built binary
+ * in a child process, the others through the same command tree in this process. From a clean
  * home, `setup claude-code` registers a hook that, run as Claude Code runs it after a
  * compaction, adds the guidance to the new context. Settings files keep everything else;
  * running twice changes nothing; `--remove` undoes it; bad files are refused whole.
@@ -11,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runUnprivileged, UNPRIVILEGED_SKIP_REASON } from "../../../test/unprivileged-user.js";
+import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { CTXWIN_BINARY, type CtxwinExit } from "../test-support/run-ctxwin.js";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -41,7 +43,10 @@ function run(program: string, args: readonly string[], { stdin = "", shell = fal
   });
 }
 
-const setup = (...args: string[]) => run(process.execPath, [CTXWIN_BINARY, "setup", ...args, "--command", COMMAND]);
+/** `ctxwin setup` as the built binary in a child process, with HOME at the test's home folder. */
+const setupSpawned = (...args: string[]) => run(process.execPath, [CTXWIN_BINARY, "setup", ...args, "--command", COMMAND]);
+/** The same through the command tree in this process (run-ctxwin-in-process.ts), with HOME at the test's home folder. */
+const setup = (...args: string[]) => runCtxwinInProcess(["setup", ...args, "--command", COMMAND], { cwd: home, env: { HOME: home, NO_COLOR: "1" } });
 const read = (...parts: string[]) => readFileSync(path.join(home, ...parts), "utf8");
 /** Every file under the home folder with its text: what a refused setup must leave alone. */
 function snapshot(): Record<string, string> {
@@ -55,7 +60,7 @@ function snapshot(): Record<string, string> {
 
 describe("claude-code", () => {
   it("from a clean home: registers the server and a hook that answers a compaction with the guidance", async () => {
-    const result = await setup("claude-code");
+    const result = await setupSpawned("claude-code");
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`created ${path.join(home, ".claude.json")}`);

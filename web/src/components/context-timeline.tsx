@@ -6,11 +6,12 @@
  * move between items (one tab stop); the key below names every shape (timeline-legend.tsx). Plain
  * SVG, no charting library: ADR 0044.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ApiClient } from "../api/client";
 import type { TimelineOverviewBar, TimelineView } from "../api/timeline-types";
 import { chartBox, describeItem, describeWindows, scalesFor, shortTokens, shownWindows, timelineItems, type ChartBox, type Scales, type TimelineItem } from "../timeline-layout";
 import { downloadText, timelineCsv } from "../timeline-export";
+import { useElementWidth } from "../use-element-width";
 import { TimelineLegend } from "./timeline-legend";
 
 export interface ContextTimelineProps {
@@ -30,18 +31,8 @@ export function ContextTimeline({ api, sessionId, version, onJump }: ContextTime
   const [error, setError] = useState<string | undefined>(undefined);
   const [range, setRange] = useState<Range>(undefined);
   const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
-  const [width, setWidth] = useState(0);
-  const container = useRef<HTMLDivElement>(null);
+  const { width, container } = useElementWidth();
   const itemElements = useRef(new Map<string, SVGGElement>());
-
-  useLayoutEffect(() => {
-    const element = container.current;
-    if (element === null) return;
-    const observer = new ResizeObserver(() => setWidth(Math.floor(element.clientWidth)));
-    observer.observe(element);
-    setWidth(Math.floor(element.clientWidth));
-    return () => observer.disconnect();
-  }, []);
 
   useEffect(() => setRange(undefined), [sessionId]);
 

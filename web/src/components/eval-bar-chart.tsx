@@ -3,24 +3,15 @@
  * (its box, axis, ticks and figures line). Hover or focus a bar to read its figures; the arrow keys
  * move between bars.
  */
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useRef, useState, type KeyboardEvent } from "react";
 import { barShapes, type EvalChart } from "../eval-layout";
+import { useElementWidth } from "../use-element-width";
 
 /** @example <EvalBarChart chart={scoreChart(rows)} label="Score of needle" /> */
 export function EvalBarChart({ chart, label }: { chart: EvalChart; label: string }) {
-  const [width, setWidth] = useState(0);
+  const { width, container } = useElementWidth();
   const [active, setActive] = useState<number | undefined>(undefined);
-  const container = useRef<HTMLDivElement>(null);
   const bars = useRef(new Map<number, SVGGElement>());
-
-  useLayoutEffect(() => {
-    const element = container.current;
-    if (element === null) return;
-    const observer = new ResizeObserver(() => setWidth(Math.floor(element.clientWidth)));
-    observer.observe(element);
-    setWidth(Math.floor(element.clientWidth));
-    return () => observer.disconnect();
-  }, []);
 
   const { box, y, shapes } = barShapes(chart, width);
   const bottom = box.height - box.bottom;

@@ -3,7 +3,7 @@
  * charts comparing the strategies' score and tokens (cost on the bars), the comparison table
  * `ctxwin eval` prints, and every item's result with its error when it failed.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { ApiClient } from "../api/client";
 import type { EvalItemView, EvalRunView, EvalSummaryRow } from "../api/eval-types";
 import { scoreChart, tokenChart } from "../eval-layout";
@@ -72,39 +72,25 @@ const COMPARISON_COLUMNS = ["strategy", "items", "score", "evidence", "failed", 
 
 function ComparisonTable({ suite, rows }: { suite: string; rows: EvalSummaryRow[] }) {
   return (
-    <div className="eval-table">
-      <table aria-label={`Comparison, ${suite}`}>
-        <caption>Comparison</caption>
-        <thead>
-          <tr>
-            {COMPARISON_COLUMNS.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.strategy} data-strategy={row.strategy}>
-              <th scope="row">{row.strategy}</th>
-              <td>{row.items}</td>
-              <td>{percent(row.score)}</td>
-              <td>{percent(row.evidenceReached)}</td>
-              <td>{row.failed}</td>
-              <td>{row.blocked}</td>
-              <td>{formatTokens(row.inputTokens)}</td>
-              <td>{formatTokens(row.outputTokens)}</td>
-              <td>{dollars(row.costUsd)}</td>
-              <td>{row.wallSeconds.toFixed(1)}</td>
-              <td>{row.rollovers}</td>
-              <td>{row.compactions}</td>
-              <td>{row.historyCalls}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <EvalTable label={`Comparison, ${suite}`} caption="Comparison" columns={COMPARISON_COLUMNS}>
+      {rows.map((row) => (
+        <tr key={row.strategy} data-strategy={row.strategy}>
+          <th scope="row">{row.strategy}</th>
+          <td>{row.items}</td>
+          <td>{percent(row.score)}</td>
+          <td>{percent(row.evidenceReached)}</td>
+          <td>{row.failed}</td>
+          <td>{row.blocked}</td>
+          <td>{formatTokens(row.inputTokens)}</td>
+          <td>{formatTokens(row.outputTokens)}</td>
+          <td>{dollars(row.costUsd)}</td>
+          <td>{row.wallSeconds.toFixed(1)}</td>
+          <td>{row.rollovers}</td>
+          <td>{row.compactions}</td>
+          <td>{row.historyCalls}</td>
+        </tr>
+      ))}
+    </EvalTable>
   );
 }
 
@@ -112,35 +98,42 @@ const ITEM_COLUMNS = ["item", "strategy", "status", "score", "input tok", "outpu
 
 function ItemTable({ suite, items }: { suite: string; items: EvalItemView[] }) {
   return (
+    <EvalTable label={`Items, ${suite}`} caption="Items" columns={ITEM_COLUMNS}>
+      {items.map((item) => (
+        <tr key={`${item.itemId}/${item.strategy}`} className={`eval-item-${item.status}`} data-item={item.itemId} data-strategy={item.strategy}>
+          <th scope="row">{item.itemId}</th>
+          <td>{item.strategy}</td>
+          <td>{item.status}</td>
+          <td>{item.status === "failed" ? "–" : percent(item.score)}</td>
+          <td>{formatTokens(item.inputTokens)}</td>
+          <td>{formatTokens(item.outputTokens)}</td>
+          <td>{dollars(item.costUsd)}</td>
+          <td>{item.rollovers}</td>
+          <td>{item.compactions}</td>
+          <td>{item.historyCalls}</td>
+          <td className="eval-error">{item.error ?? ""}</td>
+        </tr>
+      ))}
+    </EvalTable>
+  );
+}
+
+/** The frame both tables share: a labelled table with a caption, one header row of `columns`, and the body rows as children. */
+function EvalTable({ label, caption, columns, children }: { label: string; caption: string; columns: string[]; children: ReactNode }) {
+  return (
     <div className="eval-table">
-      <table aria-label={`Items, ${suite}`}>
-        <caption>Items</caption>
+      <table aria-label={label}>
+        <caption>{caption}</caption>
         <thead>
           <tr>
-            {ITEM_COLUMNS.map((column) => (
+            {columns.map((column) => (
               <th key={column} scope="col">
                 {column}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={`${item.itemId}/${item.strategy}`} className={`eval-item-${item.status}`} data-item={item.itemId} data-strategy={item.strategy}>
-              <th scope="row">{item.itemId}</th>
-              <td>{item.strategy}</td>
-              <td>{item.status}</td>
-              <td>{item.status === "failed" ? "–" : percent(item.score)}</td>
-              <td>{formatTokens(item.inputTokens)}</td>
-              <td>{formatTokens(item.outputTokens)}</td>
-              <td>{dollars(item.costUsd)}</td>
-              <td>{item.rollovers}</td>
-              <td>{item.compactions}</td>
-              <td>{item.historyCalls}</td>
-              <td className="eval-error">{item.error ?? ""}</td>
-            </tr>
-          ))}
-        </tbody>
+        <tbody>{children}</tbody>
       </table>
     </div>
   );
