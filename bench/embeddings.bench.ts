@@ -21,12 +21,13 @@ import { performance } from "node:perf_hooks";
 import type { EmbeddingModelV3 } from "@ai-sdk/provider";
 import { openStore } from "../src/store/open-store.js";
 import type { RowInput } from "../src/core/row.js";
+import type { HistoryStore } from "../src/store/port.js";
 import { loadSentences } from "./haystack.js";
 import Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { createSqliteVectorIndex } from "../src/store/embeddings/sqlite-vector-index.js";
 import { cosineSimilarity } from "../src/store/embeddings/vector-index.js";
-import { formatMs, formatRatio, goal, time, timeInterleaved, type Timing } from "./measure.js";
+import { formatMs, formatRatio, goal, timeInterleaved, type Timing } from "./measure.js";
 import pg from "pg";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 
@@ -110,6 +111,17 @@ export async function run(): Promise<void> {
   }
 }
 
+/** Searches timed per mode: interleaved, so the shared machine's noise hits the three alike; 120 each, so one stall is not the p95. */
+async function timeModes(store: HistoryStore): Promise<{ hybrid: Timing; semantic: Timing; ranked: Timing }> {
+  let query = 0;
+  const queries = () => `${WORDS[query++ % WORDS.length]} ${WORDS[(query * 3) % WORDS.length]} plan`;
+  const [hybrid, semantic, ranked] = (await timeInterleaved(
+    (["hybrid", "semantic", "ranked"] as const).map((mode) => () => store.search("s", { query: queries(), mode, limit: 10 })),
+    { iterations: 120, warmup: 5 },
+  )) as [Timing, Timing, Timing];
+  return { hybrid, semantic, ranked };
+}
+
 function report(sizes: number[], p95s: number[], dimensions: number): void {
   const [small, large] = [p95s[0] ?? Number.NaN, p95s.at(-1) ?? Number.NaN];
   console.log(`hybrid p95 ratio ${sizes.at(-1)?.toLocaleString("en")} / ${sizes[0]?.toLocaleString("en")} rows at ${dimensions} dims: ${formatRatio(large / small)}`);
@@ -128,13 +140,7 @@ async function measurePostgres(url: string, rows: number, dimensions: number): P
   const progress = await store.embeddings?.backfill();
   const seconds = (performance.now() - started) / 1000;
   await settle(url, schema);
-  let query = 0;
-  const queries = () => `${WORDS[query++ % WORDS.length]} ${WORDS[(query * 3) % WORDS.length]} plan`;
-  // Interleaved, so that the shared machine's noise hits the three alike.
-  const [hybrid, semantic, ranked] = (await timeInterleaved(
-    (["hybrid", "semantic", "ranked"] as const).map((mode) => () => store.search("s", { query: queries(), mode, limit: 10 })),
-    { iterations: 40, warmup: 3 },
-  )) as [Timing, Timing, Timing];
+  const { hybrid, semantic, ranked } = await timeModes(store);
   await store.close();
   console.log(
     `${rows.toLocaleString("en")} rows, ${dimensions} dims (postgres, pgvector HNSW): hybrid p50 ${formatMs(hybrid.p50)} p95 ${formatMs(hybrid.p95)}; ` +
@@ -193,11 +199,7 @@ async function measure(rows: number, dimensions: number): Promise<number> {
     const vectorBytes = fileBytes(file) - before;
     const index = store.diagnostics().embeddings?.index;
 
-    let query = 0;
-    const queries = () => `${WORDS[query++ % WORDS.length]} ${WORDS[(query * 3) % WORDS.length]} plan`;
-    const hybrid = await time(() => store.search("s", { query: queries(), mode: "hybrid", limit: 10 }), { iterations: 40, warmup: 3 });
-    const semantic = await time(() => store.search("s", { query: queries(), mode: "semantic", limit: 10 }), { iterations: 40, warmup: 3 });
-    const ranked = await time(() => store.search("s", { query: queries(), mode: "ranked", limit: 10 }), { iterations: 40, warmup: 3 });
+    const { hybrid, semantic, ranked } = await timeModes(store);
     await store.close();
     const total = fileBytes(file);
     const recall = rows >= 10_000 ? candidateRecall(file, dimensions) : undefined;
