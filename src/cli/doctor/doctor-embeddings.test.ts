@@ -17,6 +17,15 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
+/** `ctxwin doctor --db <file> …argv` in-process: what it printed. */
+async function runDoctor(file: string, argv: string[]): Promise<string> {
+  let stdout = "";
+  const program = new Command().exitOverride();
+  registerDoctorCommand({ program, output: { stdout: (chunk) => (stdout += chunk), stderr: () => undefined } });
+  await program.parseAsync(["node", "ctxwin", "doctor", "--db", file, ...argv]);
+  return stdout;
+}
+
 describe("ctxwin doctor embeddings", () => {
   it("is part of ctxwin doctor's report, as text and as JSON", async () => {
     const folder = mkdtempSync(path.join(tmpdir(), "ctxwin-doctor-embeddings-"));
@@ -25,13 +34,7 @@ describe("ctxwin doctor embeddings", () => {
     const store = openStore({ path: file });
     await store.append("a", [text("hello")]);
     await store.close();
-    const run = async (argv: string[]) => {
-      let stdout = "";
-      const program = new Command().exitOverride();
-      registerDoctorCommand({ program, output: { stdout: (chunk) => (stdout += chunk), stderr: () => undefined } });
-      await program.parseAsync(["node", "ctxwin", "doctor", "--db", file, ...argv]);
-      return stdout;
-    };
+    const run = (argv: string[]) => runDoctor(file, argv);
     const previousExitCode = process.exitCode;
     try {
       expect(await run([])).toMatch(/^No damage found in .*\nEmbeddings: none stored/);
@@ -54,13 +57,7 @@ describe("ctxwin doctor embeddings", () => {
     await broken.append("a", [text("hello"), text("OAuth sign-in")]);
     await broken.embeddings?.idle();
     await broken.close();
-    const run = async (argv: string[]) => {
-      let stdout = "";
-      const program = new Command().exitOverride();
-      registerDoctorCommand({ program, output: { stdout: (chunk) => (stdout += chunk), stderr: () => undefined } });
-      await program.parseAsync(["node", "ctxwin", "doctor", "--db", file, ...argv]);
-      return stdout;
-    };
+    const run = (argv: string[]) => runDoctor(file, argv);
     const previousExitCode = process.exitCode;
     try {
       const failed = await run([]);

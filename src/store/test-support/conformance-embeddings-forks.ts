@@ -8,21 +8,21 @@ import { describe, expect, it } from "vitest";
 import type { EmbeddingsOptions } from "../embeddings/embeddings-options.js";
 import type { HistoryStore } from "../port.js";
 import { reply, reset, text, textOf } from "./conformance-rows.js";
+import { quiet, transcript } from "./embedding-transcript.js";
 import { createSynonymEmbeddingModel } from "./synonym-embedding-model.js";
 
-const quiet = { retryDelaysMs: [0, 0], onWarning: () => undefined };
-
-const transcript = [
-  text("Which identity approach should the app use?"),
-  reply("We'll keep OAuth with PKCE for sign-in."),
-  text("And where do the rows live?"),
-  reply("Everything persists in PostgreSQL."),
-  text("Pick the accent hue for the header."),
-  reply("A deep teal palette."),
-];
 
 /** The texts sent to the provider from call `from` on. */
 const embeddedTexts = (model: ReturnType<typeof createSynonymEmbeddingModel>, from: number) => model.calls.slice(from).flatMap((call) => call.values);
+
+/** A store whose session "s" holds the transcript, embedded; `before`: the provider calls made so far. */
+async function embeddedOrigin(openStore: (embeddings: EmbeddingsOptions | undefined) => HistoryStore) {
+  const model = createSynonymEmbeddingModel();
+  const store = openStore({ model, ...quiet });
+  await store.append("s", transcript);
+  await store.embeddings?.idle();
+  return { model, store, before: model.calls.length };
+}
 
 /**
  * @example describeForkEmbeddingConformance((embeddings) => openStore({ backend: "memory", embeddings }))
@@ -30,11 +30,7 @@ const embeddedTexts = (model: ReturnType<typeof createSynonymEmbeddingModel>, fr
 export function describeForkEmbeddingConformance(openStore: (embeddings: EmbeddingsOptions | undefined) => HistoryStore): void {
   describe("forks", () => {
     it("find their origin's rows by meaning from the origin's vectors, embedding only their own rows", async () => {
-      const model = createSynonymEmbeddingModel();
-      const store = openStore({ model, ...quiet });
-      await store.append("s", transcript);
-      await store.embeddings?.idle();
-      const before = model.calls.length;
+      const { model, store, before } = await embeddedOrigin(openStore);
       await store.fork("s", { atSeq: 4, newSessionId: "f" });
       await store.append("f", [text("Ship the release on friday.")]);
       await store.embeddings?.idle();
@@ -117,11 +113,7 @@ export function describeForkEmbeddingConformance(openStore: (embeddings: Embeddi
     });
 
     it("of a fork read each ancestor's vectors within its bounds", async () => {
-      const model = createSynonymEmbeddingModel();
-      const store = openStore({ model, ...quiet });
-      await store.append("s", transcript);
-      await store.embeddings?.idle();
-      const before = model.calls.length;
+      const { model, store, before } = await embeddedOrigin(openStore);
       await store.fork("s", { atSeq: 4, newSessionId: "f" });
       await store.append("f", [text("Ship the release on friday."), reply("Rollout is booked.")]);
       await store.fork("f", { atSeq: 5, newSessionId: "g" });

@@ -9,10 +9,10 @@ import type { HistoryStore } from "../port.js";
 import { reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 import { createSynonymEmbeddingModel } from "./synonym-embedding-model.js";
 import { describeForkEmbeddingConformance } from "./conformance-embeddings-forks.js";
+import { quiet, transcript } from "./embedding-transcript.js";
 
 export type OpenWithEmbeddings = (embeddings: EmbeddingsOptions | undefined) => HistoryStore;
 
-const quiet = { retryDelaysMs: [0, 0], onWarning: () => undefined };
 
 /**
  * @example describeEmbeddingConformance("memory", (embeddings) => openStore({ backend: "memory", embeddings }))
@@ -28,15 +28,6 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
     afterEach(async () => {
       for (const store of opened.splice(0)) await store.close();
     });
-
-    const transcript = [
-      text("Which identity approach should the app use?"),
-      reply("We'll keep OAuth with PKCE for sign-in."),
-      text("And where do the rows live?"),
-      reply("Everything persists in PostgreSQL."),
-      text("Pick the accent hue for the header."),
-      reply("A deep teal palette."),
-    ];
 
     it("finds by meaning a row that ranked word search misses", async () => {
       const store = openStore({ model: createSynonymEmbeddingModel(), ...quiet });
