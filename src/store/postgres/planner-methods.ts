@@ -34,16 +34,17 @@ export async function withPlan<T>(client: pg.PoolClient, off: readonly PlannerMe
 const WALK_ROW_IN_INDEX_ENTRIES = 16;
 
 /**
- * How many of the newest rows to walk to find `wanted` rows of a word, or undefined when listing
- * all of the word's rows from the word index costs less. The walk reads about `wanted / share`
- * rows and the index `share × tableRows` entries; the walk is allowed four times its expected
- * rows, since the share is the whole table's and this session's may be lower (the index then
- * takes over). A word without statistics counts as rare.
+ * How many of the newest rows to walk to find `wanted` rows holding any of `words`, or undefined
+ * when listing all of their rows from the word index costs less. The walk reads about
+ * `wanted / share` rows and the index `share × tableRows` entries, where a list's share is its
+ * words' shares summed (at most 1: an upper bound of the rows holding any); the walk is allowed
+ * four times its expected rows, since the share is the whole table's and this session's may be
+ * lower (the index then takes over). A word without statistics counts as rare.
  *
- * @example walkLimit("the", 500, { shares: new Map([["the", 0.99]]), tableRows: 100_000 }) // 2021
+ * @example walkLimit(["the"], 500, { shares: new Map([["the", 0.99]]), tableRows: 100_000 }) // 2021
  */
-export function walkLimit(word: string, wanted: number, { shares, tableRows }: WordStatistics): number | undefined {
-  const share = shares.get(word) ?? 0;
+export function walkLimit(words: readonly string[], wanted: number, { shares, tableRows }: WordStatistics): number | undefined {
+  const share = Math.min(1, words.reduce((sum, word) => sum + (shares.get(word) ?? 0), 0));
   if (share <= 0 || (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES >= share * tableRows) return undefined;
   return Math.ceil((4 * wanted) / share);
 }

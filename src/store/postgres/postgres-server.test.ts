@@ -218,6 +218,35 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
+  it("ranked search reads the newest rows of a word past the cap by the plan its share calls for, with the same results (ADR 0036)", async () => {
+    const schema = newSchema();
+    const store = open({ schema });
+    const memory = openStore({ backend: "memory" });
+    opened.push(memory);
+    // "line" is in every row of the table, so its newest rows come from a walk; "ledger" is in
+    // most of the table's rows but in a tenth of this session's (itself or in the row before), so
+    // a walk bounded by its share finds too few and the word index lists them; "plan", in a fifth
+    // of this session's rows and no other, comes from the word index at once. "kestrel" is in no
+    // row: each query keeps both words (nothing rarer matches), and the one word that matches has
+    // more rows than the cap.
+    for (let start = 0; start < 15_000; start += 5_000) {
+      await store.append("other", Array.from({ length: 5_000 }, (_unused, index) => text(`ledger line ${start + index}`)));
+    }
+    const rows = Array.from({ length: 6_000 }, (_unused, index) => text(`line ${index}${index % 10 === 0 ? " plan" : ""}${index % 20 === 5 ? " ledger" : ""}`));
+    for (let start = 0; start < rows.length; start += 2_000) {
+      await store.append("s", rows.slice(start, start + 2_000));
+      await memory.append("s", rows.slice(start, start + 2_000));
+    }
+    await query(`ANALYZE ${schema}.ctxwin_rows`);
+    for (const word of ["plan", "line", "ledger"]) {
+      for (const offset of [0, 480]) {
+        const search = { query: `kestrel ${word}`, mode: "ranked", limit: 40, offset } as const;
+        const [found, expected] = await Promise.all([store.search("s", search), memory.search("s", search)]);
+        expect([word, offset, found.hits.map((hit) => hit.row.seq), found.hasMore]).toEqual([word, offset, expected.hits.map((hit) => hit.row.seq), expected.hasMore]);
+      }
+    }
+  });
+
   it("openStore refuses a malformed url or schema name", () => {
     for (const options of [{ url: "mysql://x" }, { url: database.url, schema: "Bad-Name" }, { url: database.url, schema: "pg_catalog" }]) {
       expect(() => openStore(options)).toThrow(expect.objectContaining({ name: StoreOptionsError.errorName }));

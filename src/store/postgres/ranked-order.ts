@@ -50,49 +50,69 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   const walkFloor = (rows: number, low = lowSeq, high = top) => Math.max(low, high - 1 - rows);
   let statistics: Promise<WordStatistics> | undefined;
   const shares = () => (statistics ??= context.wordShares(client));
-  /** How many rows hold `word` in (low, high), counting at most `cap`. */
-  const count = (word: string, cap: number, low: number, high: number, plan: PlannerMethod[]) =>
-    withPlan(client, plan, async () => {
-      const result = await client.query<{ matches: number }>(
-        `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows}
-         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery LIMIT $5) matching`,
-        [sessionKey, low, high, anyWordQuery([word]), cap],
-      );
-      return result.rows[0]?.matches ?? 0;
-    });
-  /** The seq of the oldest of the newest `cap` rows holding `word` below `high`. */
-  const oldestOfNewest = (word: string, cap: number, low: number, high: number, plan: PlannerMethod[]) =>
-    withPlan(client, plan, async () => {
-      const result = await client.query<{ matches: number; oldest: number | null }>(
-        `SELECT count(*)::int AS matches, min(seq) AS oldest FROM (SELECT seq FROM ${tables.rows}
-         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery ORDER BY seq DESC LIMIT $5) matching`,
-        [sessionKey, low, high, anyWordQuery([word]), cap],
-      );
-      return { matches: result.rows[0]?.matches ?? 0, oldest: Number(result.rows[0]?.oldest ?? low) };
-    });
-  // A row's words are stored out of line and compressed, so testing a row costs ~8 µs: a common
-  // word reaches the cap within a few thousand rows, a rarer one is counted from the word index
-  // (walkLimit; docs/benchmarks.md, store, PostgreSQL). A walk that ends short of the cap
-  // proves nothing about the older rows: the index counts the whole range then.
-  const countRows = async (word: string, cap: number, low: number, high: number) => {
-    const walk = high - 1 - low > RANKED_CANDIDATE_LIMIT ? walkLimit(word, cap, await shares()) : undefined;
-    const walked = walk === undefined ? 0 : await count(word, cap, walkFloor(walk, low, high), high, WALK_ROWS);
-    return walked >= cap ? walked : count(word, cap, low, high, USE_WORD_INDEX);
+  // The planner settings are local to the search's transaction: a statement planned like the one
+  // before it needs no new settings (one round trip less each).
+  let planned: readonly PlannerMethod[] | undefined;
+  const planAs = <T>(plan: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> => {
+    if (plan.length === 0 || plan === planned) return work();
+    planned = plan;
+    return withPlan(client, plan, work);
   };
-  /** Rows of the session holding a word whose count reached the cap: estimated from how far back its newest `cap` reach. */
-  const estimateRows = async (word: string, cap: number) => {
-    const walk = walkLimit(word, cap, await shares());
-    const walked = walk === undefined ? undefined : await oldestOfNewest(word, cap, walkFloor(walk, 0, lastSeq + 1), lastSeq + 1, WALK_ROWS);
-    const { matches, oldest } = walked !== undefined && walked.matches >= cap ? walked : await oldestOfNewest(word, cap, 0, lastSeq + 1, USE_WORD_INDEX);
-    return Math.round((matches * lastSeq) / Math.max(1, lastSeq - oldest + 1));
+  /**
+   * For each of `words`, in one statement: how many rows in (low, high) hold it, at most `cap`,
+   * and with `oldest`, the seq of the oldest of those (the newest `cap`).
+   */
+  const newestOfEach = async (words: readonly string[], cap: number, low: number, high: number, plan: PlannerMethod[], oldest = false) => {
+    const found = new Map<string, { matches: number; oldest: number }>();
+    if (words.length === 0) return found;
+    const newest = oldest
+      ? `SELECT count(*)::int AS matches, min(seq) AS oldest FROM (SELECT seq FROM ${tables.rows}
+         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ w.query ORDER BY seq DESC LIMIT $6) newest`
+      : `SELECT count(*)::int AS matches, NULL::bigint AS oldest FROM (SELECT 1 FROM ${tables.rows}
+         WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ w.query LIMIT $6) newest`;
+    const result = await planAs(plan, () =>
+      client.query<{ word: string; matches: number; oldest: number | null }>(
+        `SELECT w.word, m.matches, m.oldest FROM unnest($4::text[], $5::tsquery[]) AS w(word, query) CROSS JOIN LATERAL (${newest}) m`,
+        [sessionKey, low, high, words, words.map((word) => anyWordQuery([word])), cap],
+      ),
+    );
+    for (const row of result.rows) found.set(row.word, { matches: row.matches, oldest: Number(row.oldest ?? low) });
+    return found;
   };
+  // Testing a row's words on a walk costs several µs (more when they are stored out of line and
+  // compressed): a common word reaches the cap within a few thousand rows, a rarer one is counted
+  // from the word index (walkLimit; docs/benchmarks.md, store, PostgreSQL), all such words in one
+  // statement. A walk that ends short of the cap proves nothing about the older rows: the index
+  // counts the whole range then.
+  const newestRows = async (words: readonly string[], cap: number, low: number, high: number, oldest = false) => {
+    const found = new Map<string, { matches: number; oldest: number }>();
+    for (const word of words) {
+      const walk = high - 1 - low > RANKED_CANDIDATE_LIMIT ? walkLimit([word], cap, await shares()) : undefined;
+      if (walk === undefined) continue;
+      const walked = (await newestOfEach([word], cap, walkFloor(walk, low, high), high, WALK_ROWS, oldest)).get(word);
+      if (walked !== undefined && walked.matches >= cap) found.set(word, walked);
+    }
+    const rest = await newestOfEach(words.filter((word) => !found.has(word)), cap, low, high, USE_WORD_INDEX, oldest);
+    return new Map([...found, ...rest]);
+  };
+  /** How many rows hold each of `words` in (low, high), counting at most `cap`. */
+  const countRows = async (words: readonly string[], cap: number, low: number, high: number) =>
+    new Map([...(await newestRows(words, cap, low, high))].map(([word, { matches }]) => [word, matches]));
+  /** Rows of the session holding each word whose count reached the cap: estimated from how far back its newest `cap` reach. */
+  const estimateRows = async (words: readonly string[], cap: number) =>
+    new Map(
+      [...(await newestRows(words, cap, 0, lastSeq + 1, true))].map(([word, { matches, oldest }]) => [
+        word,
+        Math.round((matches * lastSeq) / Math.max(1, lastSeq - oldest + 1)),
+      ]),
+    );
 
   const cap = RANKED_CANDIDATE_LIMIT + 1;
   const words = rankedQueryWords(checked.query);
   const rangeCounts = new Map<string, number>();
   // selectRankedWords asks for counts synchronously, and only in this case: count first.
   if (words.length > 1 && rangeRows > RANKED_CANDIDATE_LIMIT) {
-    for (const word of words) rangeCounts.set(word, await countRows(word, cap, lowSeq, highSeq));
+    for (const [word, rows] of await countRows(words, cap, lowSeq, highSeq)) rangeCounts.set(word, rows);
   }
   const kept = selectRankedWords({ words, rangeRows, countRows: (word) => rangeCounts.get(word) ?? 0 });
   const keptRows = kept.reduce((sum, word) => sum + (rangeCounts.get(word) ?? 0), 0);
@@ -104,12 +124,12 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   // newest first (the word index would list every match in the table before sorting). A single
   // word, not counted, walks a bounded number of rows by its share and turns to the index if they
   // hold too few.
-  const read = (low: number, plan: PlannerMethod[]) => withPlan(client, plan, () => candidateTerms(context, kept, low));
+  const read = (low: number, plan: PlannerMethod[]) => planAs(plan, () => candidateTerms(context, kept, low));
   let candidates: Candidate[];
-  if (rangeCounts.size > 0) candidates = await read(lowSeq, keptRows <= RANKED_CANDIDATE_LIMIT ? USE_WORD_INDEX : WALK_ROWS);
-  else if (kept.length !== 1 || rangeRows <= RANKED_CANDIDATE_LIMIT) candidates = await read(lowSeq, []);
+  if (rangeCounts.size > 0 && keptRows <= RANKED_CANDIDATE_LIMIT) candidates = await read(lowSeq, USE_WORD_INDEX);
+  else if (rangeCounts.size === 0 && (kept.length !== 1 || rangeRows <= RANKED_CANDIDATE_LIMIT)) candidates = await read(lowSeq, []);
   else {
-    const walk = walkLimit(kept[0]!, RANKED_CANDIDATE_LIMIT, await shares());
+    const walk = walkLimit(kept, RANKED_CANDIDATE_LIMIT, await shares());
     const walked = walk === undefined ? [] : await read(walkFloor(walk), WALK_ROWS);
     const walkedEnough = walked.length >= RANKED_CANDIDATE_LIMIT || (walk !== undefined && walkFloor(walk) === lowSeq);
     candidates = walkedEnough ? walked : await read(lowSeq, USE_WORD_INDEX);
@@ -118,11 +138,9 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   // Rows holding each kept word in the whole session: the range's count serves when the range is
   // the whole session and the count is exact.
   const wholeSession = lowSeq <= 0 && top > lastSeq;
-  const wordRows = new Map<string, number>();
-  for (const word of kept) {
-    const counted = (wholeSession ? rangeCounts.get(word) : undefined) ?? (await countRows(word, cap, 0, lastSeq + 1));
-    wordRows.set(word, counted < cap ? counted : await estimateRows(word, cap));
-  }
+  const wordRows = new Map<string, number>(wholeSession ? kept.flatMap((word) => (rangeCounts.has(word) ? [[word, rangeCounts.get(word) ?? 0] as const] : [])) : []);
+  for (const [word, rows] of await countRows(kept.filter((word) => !wordRows.has(word)), cap, 0, lastSeq + 1)) wordRows.set(word, rows);
+  for (const [word, rows] of await estimateRows(kept.filter((word) => (wordRows.get(word) ?? 0) >= cap), cap)) wordRows.set(word, rows);
   const score = bm25Scorer({ words: kept, rows: context.indexedRows, terms: context.indexedTerms, wordRows: (word) => wordRows.get(word) ?? 0 });
   return orderRankedCandidates(
     candidates.map((candidate) => ({ key: candidate.seq, position: candidate.seq, score: score(candidate) })),
@@ -139,11 +157,10 @@ async function candidateTerms({ client, tables, sessionKey, highSeq }: RankedOrd
     `SELECT r.seq, r.word_count, u.lexeme,
        coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
        coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
-     FROM ${tables.rows} r CROSS JOIN LATERAL unnest(r.words) AS u
+     FROM ${tables.rows} r CROSS JOIN LATERAL unnest(ts_delete(r.words, tsvector_to_array(ts_delete(r.words, $6::text[])))) AS u
      WHERE r.session_key = $1 AND r.seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
        WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
-       ORDER BY seq DESC LIMIT $5))
-       AND u.lexeme = ANY ($6::text[])`,
+       ORDER BY seq DESC LIMIT $5))`,
     [sessionKey, low, highSeq, anyWordQuery(words), RANKED_CANDIDATE_LIMIT, words],
   );
   const bySeq = new Map<number, Candidate>();
