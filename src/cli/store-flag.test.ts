@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../store/open-store.js";
+import { text } from "../store/test-support/conformance-rows.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../store/test-support/postgres-database.js";
 import { seedMixedHistory } from "../tools/session-history/test-support/mixed-history.js";
 import { runServe } from "./serve/serve-command.js";
@@ -187,13 +188,27 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     }
   });
 
-  it("doctor names the server and checks nothing (exit 2)", async () => {
+  it("doctor reads a server's store and reports its embeddings, writing nothing; --salvage is for files (exit 2)", async () => {
     const project = temporaryDirectory();
-    const result = await runCtxwinInProcess(["doctor", "--store", "postgres://agent:secret@db.internal/agents"], { cwd: project });
-    expect(result.status).toBe(2);
-    expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(result.stderr).toMatch(/postgres:\/\/agent@db\.internal\/agents is a PostgreSQL server; doctor checks SQLite files only.*Nothing was checked/);
-    expect(result.stderr).not.toContain("secret");
+    const store = openStore({ url: database.url, schema: "doctor_read" });
+    await store.append("checked", [text("hello")]);
+    await store.close();
+    const url = `${database.url}?schema=doctor_read`;
+    const report = await runCtxwinInProcess(["doctor", "--store", url], { cwd: project });
+    expect(report.status, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/^PostgreSQL store at postgres:\/\/\S+ \(schema 'doctor_read'\): 1 session\(s\), readable\.\n.*pg_amcheck.*\nEmbeddings: none stored/);
+    const json = await runCtxwinInProcess(["doctor", "--store", url, "--json"], { cwd: project });
+    expect(JSON.parse(json.stdout)).toMatchObject({ backend: "postgres", schema: "doctor_read", sessions: 1, embeddings: { vectors: false, models: [] } });
+
+    const missing = await runCtxwinInProcess(["doctor", "--store", `${database.url}?schema=never_doctored`], { cwd: project });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+    expect(missing.stderr).toMatch(/No ctxwin store in the schema 'never_doctored'/);
+
+    const salvage = await runCtxwinInProcess(["doctor", "--store", "postgres://agent:secret@db.internal/agents", "--salvage", path.join(project, "rows.jsonl")], { cwd: project });
+    expect(salvage.status).toBe(2);
+    expect(salvage.stderr).toMatch(/--salvage reads SQLite files; postgres:\/\/agent@db\.internal\/agents is a PostgreSQL server.*Nothing was written/);
+    expect(salvage.stderr).not.toContain("secret");
   });
 
   it("an unreachable server is one line and exit code 1, on reading and writing commands", async () => {

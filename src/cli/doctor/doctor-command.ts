@@ -2,21 +2,25 @@
  * `ctxwin doctor`: checks a project's store for damage, rebuilds its search indexes when only
  * they are damaged, and with `--salvage <out.jsonl>` writes every readable row as a ctxwin JSONL
  * export that `ctxwin import` loads into a new store. Exit code 0 when the store is healthy in
- * the end, 1 when damage remains or the check failed, 2 for a bad command line. It checks SQLite
- * files only: a PostgreSQL store (`--store postgres://…`, `CTXWIN_DATABASE_URL`) is refused with a
- * line saying what to use instead. A store in good health also gets its embeddings reported
- * (models, dimensions, embedded and pending rows, whether sqlite-vec loads; ADR 0063).
+ * the end, 1 when damage remains or the check failed, 2 for a bad command line. A store in good
+ * health also gets its embeddings reported (models, dimensions, embedded and pending rows, the last
+ * failure, whether sqlite-vec loads; ADR 0063). A PostgreSQL store (`--store postgres://…`,
+ * `CTXWIN_DATABASE_URL`) keeps its own consistency: doctor reads its sessions and reports its
+ * embeddings (whether pgvector is there, HNSW or exact search), read-only, and names the server's
+ * own tools for checking pages; `--salvage` is for SQLite files.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
-import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "../../store/open-store.js";
+import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import { doctorDatabase, type DoctorReport } from "../../store/sqlite/doctor/doctor.js";
 import { describeEmbeddingStatus, embeddingStatus, type EmbeddingStatus } from "../../store/embeddings/embedding-status.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
 import { describeServer } from "../../store/postgres/server-errors.js";
+import { DEFAULT_POSTGRES_SCHEMA, schemaFromUrl } from "../../store/postgres/schema.js";
+import { postgresEmbeddingStatus } from "../../store/embeddings/postgres-embedding-status.js";
 
 interface DoctorFlags {
   dir?: string;
@@ -50,26 +54,28 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
     .description("Check the project's store for damage; rebuild its search indexes when only they are damaged; --salvage exports every readable row")
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
     .addOption(new Option("--db <file>", "the database file itself, instead of --dir").conflicts("dir"))
-    .addOption(new Option(STORE_FLAG, `${STORE_FLAG_HELP}; doctor checks SQLite files only`).argParser(parseStoreFlag).conflicts(["dir", "db"]))
+    .addOption(new Option(STORE_FLAG, `${STORE_FLAG_HELP}; a server is read, not checked page by page`).argParser(parseStoreFlag).conflicts(["dir", "db"]))
     .option("--salvage <out.jsonl>", "write every readable row to this new file (ctxwin JSONL export; load it with 'ctxwin import')")
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
     .action(async (flags: DoctorFlags) => {
       const server = serverOf(flags);
-      if (server !== undefined) {
+      if (server !== undefined && flags.salvage !== undefined) {
         output.stderr(
-          `ctxwin doctor: ${server} is a PostgreSQL server; doctor checks SQLite files only. The server keeps its own consistency: ` +
-            `check it with its tools (pg_amcheck), copy it with pg_dump, or export sessions with 'ctxwin history export --store <url>'. ` +
-            `Nothing was checked.${flags.store === undefined ? ` To check a SQLite file, pass --dir <project> or --db <file>.` : ""}\n`,
+          `ctxwin doctor: --salvage reads SQLite files; ${server.where} is a PostgreSQL server: export its sessions with 'ctxwin history export --store <url>' (or copy it with pg_dump). Nothing was written.\n`,
         );
         process.exitCode = USAGE_EXIT_CODE;
         return;
       }
       try {
+        if (server !== undefined) {
+          await doctorServer(server, flags.json === true, output);
+          return;
+        }
         const file = path.resolve(flags.db ?? flags.store ?? path.join(flags.dir ?? process.cwd(), DEFAULT_STORE_PATH));
         const report = flags.salvage === undefined ? doctorDatabase({ path: file }) : withSalvageFile(path.resolve(flags.salvage), (salvage) => doctorDatabase({ path: file, salvage }));
         const healthy = report.condition === "healthy" || report.condition === "repaired";
-        const embeddings = healthy ? await embeddingStatusOrProblem(file) : undefined;
+        const embeddings = healthy ? await statusOrProblem(() => embeddingStatus({ path: file })) : undefined;
         if (flags.json === true) output.stdout(`${JSON.stringify(embeddings === undefined ? report : { ...report, embeddings }, null, 2)}\n`);
         else output.stdout(`${[describeReport(report, flags.salvage), ...(embeddings === undefined ? [] : describeEmbeddings(embeddings))].join("\n")}\n`);
         if (report.condition !== "healthy" && report.condition !== "repaired") process.exitCode = FAILURE_EXIT_CODE;
@@ -81,10 +87,42 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
     });
 }
 
-/** The file's embeddings, or why they could not be read (never a reason to fail the check). */
-async function embeddingStatusOrProblem(file: string): Promise<EmbeddingStatus | { problem: string }> {
+interface ServerTarget {
+  url: string;
+  schema: string;
+  /** The server without password, and where the URL came from, for people. */
+  where: string;
+}
+
+/**
+ * A PostgreSQL store: its sessions are read (which checks that the schema is a ctxwin store of a
+ * format this version reads) and its embeddings reported; nothing is written.
+ */
+async function doctorServer(server: ServerTarget, json: boolean, output: DoctorOutput): Promise<void> {
+  const store = openStore({ url: server.url, schema: server.schema, readOnly: true });
+  let sessions: number;
   try {
-    return await embeddingStatus({ path: file });
+    sessions = (await store.sessions()).length;
+  } finally {
+    await store.close();
+  }
+  const embeddings = await statusOrProblem(() => postgresEmbeddingStatus({ url: server.url, schema: server.schema }));
+  if (json) {
+    output.stdout(`${JSON.stringify({ backend: "postgres", server: describeServer(server.url), schema: server.schema, sessions, embeddings }, null, 2)}\n`);
+    return;
+  }
+  const lines = [
+    `PostgreSQL store at ${server.where} (schema '${server.schema}'): ${sessions} session(s), readable.`,
+    "The server keeps its own consistency: doctor does not check its pages (use pg_amcheck), copy it with pg_dump, export sessions with 'ctxwin history export --store <url>'.",
+    ...describeEmbeddings(embeddings),
+  ];
+  output.stdout(`${lines.join("\n")}\n`);
+}
+
+/** The store's embeddings, or why they could not be read (never a reason to fail the check). */
+async function statusOrProblem(read: () => Promise<EmbeddingStatus>): Promise<EmbeddingStatus | { problem: string }> {
+  try {
+    return await read();
   } catch (error) {
     return { problem: error instanceof Error ? error.message : String(error) };
   }
@@ -94,12 +132,16 @@ function describeEmbeddings(embeddings: EmbeddingStatus | { problem: string }): 
   return "problem" in embeddings ? [`Embeddings: could not be read (${embeddings.problem}).`] : describeEmbeddingStatus(embeddings);
 }
 
-/** The server (without password) that the flags or `CTXWIN_DATABASE_URL` name instead of a file. */
-function serverOf(flags: DoctorFlags): string | undefined {
-  if (flags.store !== undefined) return isServerUrl(flags.store) ? describeServer(flags.store) : undefined;
+/** The server that the flags or `CTXWIN_DATABASE_URL` name instead of a file. */
+function serverOf(flags: DoctorFlags): ServerTarget | undefined {
+  const target = (given: string, where: string): ServerTarget => {
+    const { url, schema } = schemaFromUrl(given, undefined);
+    return { url, schema: schema ?? DEFAULT_POSTGRES_SCHEMA, where };
+  };
+  if (flags.store !== undefined) return isServerUrl(flags.store) ? target(flags.store, describeServer(flags.store)) : undefined;
   const fromEnvironment = process.env[DATABASE_URL_VARIABLE] ?? "";
   if (fromEnvironment === "" || flags.dir !== undefined || flags.db !== undefined) return undefined;
-  return `${describeServer(fromEnvironment)} (from ${DATABASE_URL_VARIABLE})`;
+  return target(fromEnvironment, `${describeServer(fromEnvironment)} (from ${DATABASE_URL_VARIABLE})`);
 }
 
 /** Runs `body` with a writer into a new file (an existing file is never overwritten). */

@@ -3,7 +3,8 @@
  * vectors (id and dimension), per model the rows embedded and the rows still pending, and whether
  * the `sqlite-vec` extension loads here (else searches score the vectors in JavaScript). Read-only:
  * nothing is written, no model is needed. The last failure of each model is stored in the file by
- * the embedder (until it embeds again), so a model that never got a vector is listed too.
+ * the embedder (until it embeds again), so a model that never got a vector is listed too. The
+ * same report of a PostgreSQL schema is postgres-embedding-status.ts's.
  */
 import Database from "better-sqlite3";
 import { openStore } from "../open-store.js";
@@ -23,13 +24,22 @@ export interface EmbeddingModelStatus {
   pendingRows: number;
   /** Why rows stay pending: the model's last failure, kept until a batch is embedded again. */
   lastFailure?: EmbeddingFailure;
+  /** PostgreSQL only: an HNSW index serves the model's searches, or (above 2,000 dimensions) they score its vectors exactly. */
+  search?: "hnsw" | "exact";
 }
 
 export interface EmbeddingStatus {
   /** Whether the file holds any vectors at all. */
   vectors: boolean;
-  /** `sqlite-vec` when the extension loads on this machine, `javascript` when searches fall back to scoring in JavaScript. */
-  index: "sqlite-vec" | "javascript";
+  /**
+   * SQLite: `sqlite-vec` when the extension loads on this machine, `javascript` when searches fall
+   * back to scoring in JavaScript. PostgreSQL: `pgvector` when the database has the extension,
+   * `pgvector-not-created` when the server has it but the database does not use it yet (the
+   * first embedding write creates it), `pgvector-missing` when the server lacks it.
+   */
+  index: "sqlite-vec" | "javascript" | "pgvector" | "pgvector-not-created" | "pgvector-missing";
+  /** PostgreSQL only: the installed pgvector version. */
+  extensionVersion?: string;
   models: EmbeddingModelStatus[];
 }
 
@@ -86,7 +96,7 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
 }
 
 /** Rows past each session's mark; a fork's shared rows are its origin's to embed (ADR 0063, "Forks"). */
-function pendingRowsOf(sessions: readonly SessionSummary[], through: ReadonlyMap<string, { incarnation: string; through_seq: number }>): number {
+export function pendingRowsOf(sessions: readonly SessionSummary[], through: ReadonlyMap<string, { incarnation: string; through_seq: number }>): number {
   let pendingRows = 0;
   for (const session of sessions) {
     const done = through.get(session.sessionId);
@@ -102,16 +112,31 @@ function pendingRowsOf(sessions: readonly SessionSummary[], through: ReadonlyMap
  * @example describeEmbeddingStatus({ vectors: false, index: "sqlite-vec", models: [] }) // ["Embeddings: none stored (…)", …]
  */
 export function describeEmbeddingStatus(status: EmbeddingStatus): string[] {
-  const where =
-    status.index === "sqlite-vec"
-      ? "the sqlite-vec extension loads here (vector search uses it)"
-      : "the sqlite-vec extension does not load here: vector search scores in JavaScript (same answers, slower on big sessions)";
+  const where = describeIndex(status);
   if (status.models.length === 0) return [`Embeddings: none stored (hybrid search needs 'ctxwin embed --embedding-model <provider:id>'); ${where}.`];
   return [`Embeddings: ${where}.`, ...status.models.flatMap(describeModel)];
 }
 
+function describeIndex({ index, extensionVersion }: EmbeddingStatus): string {
+  switch (index) {
+    case "sqlite-vec":
+      return "the sqlite-vec extension loads here (vector search uses it)";
+    case "javascript":
+      return "the sqlite-vec extension does not load here: vector search scores in JavaScript (same answers, slower on big sessions)";
+    case "pgvector":
+      return `the database has the pgvector extension${extensionVersion === undefined ? "" : ` ${extensionVersion}`} (vector search uses it)`;
+    case "pgvector-not-created":
+      return "the server has the pgvector extension but this database does not use it yet: the first embedding write runs CREATE EXTENSION vector, which needs a superuser or the database owner";
+    case "pgvector-missing":
+      return "the server has no pgvector extension: hybrid and semantic searches answer with ranked word search until pgvector is installed on the server (e.g. Debian's postgresql-<major>-pgvector)";
+  }
+}
+
 function describeModel(model: EmbeddingModelStatus): string[] {
-  const size = model.dimensions === undefined ? "no vectors yet" : `${model.dimensions} dimensions`;
+  const size =
+    model.dimensions === undefined
+      ? "no vectors yet"
+      : `${model.dimensions} dimensions${model.search === undefined ? "" : model.search === "hnsw" ? ", HNSW index" : ", scored exactly (over 2,000 dimensions: no HNSW index)"}`;
   const counts =
     `  ${model.model} (${size}): ${model.embeddedRows} row(s) embedded in ${model.vectors} vector(s), ${model.pendingRows} row(s) pending` +
     (model.pendingRows > 0 && model.lastFailure === undefined ? ` (fill with 'ctxwin embed --embedding-model …')` : "") +

@@ -42,6 +42,18 @@ export function readSqliteFailures(db: Database.Database): Map<string, Embedding
   return new Map(rows.map((row) => [row.model_id, asFailure(row)]));
 }
 
+/**
+ * Reads the last failure of every model from a PostgreSQL schema (doctor): none when the table does not exist.
+ *
+ * @example await readPostgresFailures(client, "ctxwin") // Map { "openai:text-embedding-3-small" => { message, at, consecutive } }
+ */
+export async function readPostgresFailures(client: pg.PoolClient, schema: string): Promise<Map<string, EmbeddingFailure>> {
+  const found = await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [`"${schema}".ctxwin_embedding_failures`]);
+  if (found.rows[0]?.found == null) return new Map();
+  const rows = await client.query<FailureRow & { model_id: string }>(`SELECT model_id, message, failed_at, consecutive FROM "${schema}".ctxwin_embedding_failures ORDER BY model_id`);
+  return new Map(rows.rows.map((row) => [row.model_id, asFailure(row)]));
+}
+
 /** @example const log = sqliteFailureLog(db); log.recordFailure("test:m", { message: "401", at: new Date() }) */
 export function sqliteFailureLog(db: Database.Database): SyncFailureLog {
   const exists = () => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_failures'").get() !== undefined;

@@ -6,6 +6,8 @@ import { reply, text } from "../test-support/conformance-rows.js";
 import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
 import { EmbeddingMismatchError } from "./embedding-errors.js";
+import { describeEmbeddingStatus } from "./embedding-status.js";
+import { postgresEmbeddingStatus } from "./postgres-embedding-status.js";
 import { createPostgresVectorIndex } from "./postgres-vector-index.js";
 
 /** Why these tests cannot run here: no server, or a server without pgvector (a failure under CI=true). */
@@ -52,7 +54,7 @@ describe.skipIf(pgvectorMissing !== "")(`embeddings on PostgreSQL with pgvector$
     await resized.close();
   });
 
-  it("stores a model's last failure for other processes, and clears it once the model embeds again", async () => {
+  it("stores a model's last failure for other processes (doctor's status), and clears it once the model embeds again", async () => {
     const schema = nextSchema();
     const failing = createSynonymEmbeddingModel({
       fault: () => {
@@ -66,12 +68,22 @@ describe.skipIf(pgvectorMissing !== "")(`embeddings on PostgreSQL with pgvector$
     const index = createPostgresVectorIndex({ url: database.url, schema, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000 });
     try {
       expect(await index.lastFailure?.("test:synonyms-64")).toMatchObject({ message: expect.stringMatching(/401 Incorrect API key provided/), consecutive: 2 });
+      const failed = await postgresEmbeddingStatus({ url: database.url, schema });
+      expect(failed).toMatchObject({ vectors: false, models: [{ model: "test:synonyms-64", embeddedRows: 0, pendingRows: 2, lastFailure: { consecutive: 2 } }] });
+      expect(describeEmbeddingStatus(failed).join("\n")).toMatch(/test:synonyms-64 \(no vectors yet\): 0 row\(s\) embedded.*2 row\(s\) pending\.\n.*401 Incorrect API key/s);
       const fixed = openStore({ url: database.url, schema, embeddings: { model: createSynonymEmbeddingModel(), ...quiet } });
       await fixed.append("s", [text("again")]);
       await fixed.embeddings?.idle();
       expect(await fixed.embeddings?.pendingRows("s")).toBe(0);
       await fixed.close();
       expect(await index.lastFailure?.("test:synonyms-64")).toBeUndefined();
+      const healthy = await postgresEmbeddingStatus({ url: database.url, schema });
+      expect(healthy).toMatchObject({ vectors: true, index: "pgvector", extensionVersion: expect.stringMatching(/^\d+\.\d+/) });
+      expect(healthy.models).toEqual([{ model: "test:synonyms-64", dimensions: 64, embeddedRows: 3, vectors: 3, pendingRows: 0, search: "hnsw" }]);
+      expect(describeEmbeddingStatus(healthy)).toEqual([
+        expect.stringMatching(/^Embeddings: the database has the pgvector extension \d/),
+        "  test:synonyms-64 (64 dimensions, HNSW index): 3 row(s) embedded in 3 vector(s), 0 row(s) pending.",
+      ]);
     } finally {
       await index.close();
     }
@@ -99,6 +111,8 @@ describe.skipIf(pgvectorMissing !== "")(`embeddings on PostgreSQL with pgvector$
       expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
       expect(page.embeddings).toMatchObject({ status: "unavailable" });
       expect(page.embeddings?.message).toMatch(/pgvector.*ranked word-search results/s);
+      const status = await postgresEmbeddingStatus({ url: url.toString(), schema: "ctxwin" });
+      expect(status).toMatchObject({ vectors: false, index: "pgvector-not-created", models: [{ embeddedRows: 0, pendingRows: 1, lastFailure: { message: expect.stringMatching(/pgvector/) } }] });
     } finally {
       await store.close();
       const cleanup = new pg.Client({ connectionString: database.url });
