@@ -11,8 +11,9 @@
  * Dimensions: 384 by default; `CTXWIN_BENCH_EMBED_DIMS=384,1536` adds 1,536 (several minutes
  * more); `CTXWIN_BENCH_EMBED_ROWS=1000,20000` changes the sizes.
  * `--backend postgres` measures PostgreSQL with pgvector instead, on a throwaway cluster
- * (test/postgres-cluster.ts; the server needs the pgvector extension installed); storage figures
- * are then left out.
+ * (test/postgres-cluster.ts; the server needs the pgvector extension installed) configured as the
+ * store benchmark's is (`durable`: fsync on, `shared_buffers=256MB`, not the tests' 32 MB); storage
+ * figures are then left out.
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -98,7 +99,7 @@ function backendFlag(): string {
 export async function run(): Promise<void> {
   const dimensionsList = listOf("CTXWIN_BENCH_EMBED_DIMS", [384]);
   const sizes = listOf("CTXWIN_BENCH_EMBED_ROWS", [1_000, 100_000]);
-  const cluster = backendFlag() === "postgres" ? await startPostgresCluster() : undefined;
+  const cluster = backendFlag() === "postgres" ? await startPostgresCluster({ durable: true }) : undefined;
   try {
     if (cluster === undefined) await providerCalls();
     for (const dimensions of dimensionsList) {

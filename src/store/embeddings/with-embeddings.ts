@@ -132,15 +132,28 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
   }
 
   /**
-   * One search's round trips (ADR 0063, amended): the session, the embedding progress, the window
-   * and the query's vector are fetched together; then the vectors and word search together; then
-   * the rows word search did not return, a page at a time, in one read each.
+   * One search's round trips (ADR 0063, amended): word search starts at once (it needs nothing the
+   * others read); the session, the embedding progress, the window and the query's vector are
+   * fetched together; then the nearest vectors, and the rows of the nearest that may make the page,
+   * while word search still runs; then any other row the page needs, a page at a time.
    */
   async function embeddingSearch(sessionId: string, options: SearchOptions): Promise<SearchPage> {
     const mode = options.mode as "hybrid" | "semantic";
     // The shared checks of every other option; the query itself only needs to be searchable text.
     const checked = checkSearchOptions(sessionId, { ...options, mode: "ranked", query: "probe" });
     const query = assertSearchableQuery(options.query, "literal");
+    const pool = Math.min(1_000, Math.max(MIN_POOL, checked.offset + checked.limit + 1));
+    const words = async (limit: number, offset: number): Promise<SearchPage> => {
+      try {
+        return await inner.search(sessionId, { ...options, query, mode: "ranked", limit, offset, order: mode === "semantic" ? "relevance" : checked.order });
+      } catch (error) {
+        if (InvalidQueryError.isInstance(error) && mode === "hybrid") return { hits: [], hasMore: false };
+        throw error;
+      }
+    };
+    const lexicalPage = mode === "hybrid" ? words(pool, 0) : undefined;
+    // A search that ends before it needs the word page (an unknown window) leaves it unread.
+    lexicalPage?.catch(() => undefined);
     const [summary, progress, window, queryVector] = await Promise.all([
       inner.session(sessionId),
       index.progress(sessionId, modelId),
@@ -161,37 +174,44 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
       pendingRows += counts.inBounds;
       if (range.sessionId !== sessionId && counts.all > 0) worker.schedule(range.sessionId);
     });
-    const pool = Math.min(1_000, Math.max(MIN_POOL, checked.offset + checked.limit + 1));
-    const words = async (limit: number, offset: number): Promise<SearchPage> => {
-      try {
-        return await inner.search(sessionId, { ...options, query, mode: "ranked", limit, offset, order: mode === "semantic" ? "relevance" : checked.order });
-      } catch (error) {
-        if (InvalidQueryError.isInstance(error) && mode === "hybrid") return { hits: [], hasMore: false };
-        throw error;
-      }
-    };
     const wordsOnly = async (reason: string): Promise<SearchPage> => {
-      const page = await words(checked.limit, checked.offset);
+      const end = checked.offset + checked.limit;
+      // The word page hybrid started holds this page when the pool reaches past it (it always does but at the largest offsets).
+      const page = lexicalPage !== undefined && pool > end ? await lexicalPage.then(({ hits, hasMore }) => ({ hits: hits.slice(checked.offset, end), hasMore: hasMore || hits.length > end })) : await words(checked.limit, checked.offset);
       return { ...page, embeddings: await noteOf(pendingRows, "unavailable", `${reason} These are ranked word-search results.`) };
     };
 
     if (!(queryVector instanceof Float32Array)) return wordsOnly(queryVector.message);
-    const [nearest, lexical] = await Promise.all([
-      nearestOf(ranges, { model: modelId, vector: queryVector, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) }),
-      mode === "hybrid" ? words(pool, 0).then((page) => page.hits) : Promise.resolve([]),
-    ]);
+    const nearestRows = nearestOf(ranges, { model: modelId, vector: queryVector, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
+    // Hybrid: the top of the nearest rows is read while word search runs (most pages are made of it).
+    const nearestHits = lexicalPage === undefined ? Promise.resolve([]) : nearestRows.then((rows) => (Array.isArray(rows) ? readNearest(sessionId, rows, checked) : []));
+    const [nearest, lexical, prefetched] = await Promise.all([nearestRows, lexicalPage?.then((page) => page.hits) ?? Promise.resolve([]), nearestHits]);
     if (!Array.isArray(nearest)) return wordsOnly(nearest.message);
     let ordered = mode === "hybrid" ? fuseRankings([lexical.map((hit) => hit.row.seq), nearest.map((row) => row.seq)]) : nearest.map((row) => row.seq);
     if (checked.order === "newest") ordered = [...ordered].sort((left, right) => right - left);
-    const page = await pageOf(sessionId, ordered, new Map(lexical.map((hit) => [hit.row.seq, hit])), checked);
+    const known = new Map<number, SearchHit | null>(prefetched);
+    for (const hit of lexical) known.set(hit.row.seq, hit);
+    const page = await pageOf(sessionId, ordered, known, checked);
     return { ...page, embeddings: await noteOf(pendingRows, "used") };
   }
 
+  /** The first rows of `nearest` a page can hold, read: each seq with its hit, or `null` for a row the filters or the floor leave out. */
+  async function readNearest(sessionId: string, nearest: readonly NearestRow[], checked: ReturnType<typeof checkSearchOptions>): Promise<[number, SearchHit | null][]> {
+    const seqs = nearest.slice(0, checked.offset + checked.limit + 1).map((row) => row.seq);
+    if (seqs.length === 0) return [];
+    const read = new Map((await inner.readHits(sessionId, seqs, { includeCleared: checked.includeCleared })).map((hit) => [hit.row.seq, hit]));
+    return seqs.map((seq) => {
+      const hit = read.get(seq);
+      return [seq, hit !== undefined && rowMatchesFilter(hit.row, checked) ? hit : null];
+    });
+  }
+
   /**
-   * The page of `ordered` after `offset`, and whether more pass: the hits word search returned are
-   * kept, the other rows are read (and filtered) a slice at a time with `readHits`.
+   * The page of `ordered` after `offset`, and whether more pass: the rows already read are kept
+   * (`known`; `null` for one left out), the others are read (and filtered) a slice at a time with
+   * `readHits`.
    */
-  async function pageOf(sessionId: string, ordered: readonly number[], known: Map<number, SearchHit>, checked: ReturnType<typeof checkSearchOptions>) {
+  async function pageOf(sessionId: string, ordered: readonly number[], known: Map<number, SearchHit | null>, checked: ReturnType<typeof checkSearchOptions>) {
     const hits: SearchHit[] = [];
     let passed = 0;
     for (let start = 0; start < ordered.length; ) {
@@ -202,7 +222,7 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
       const loaded = new Map(read.filter((hit) => rowMatchesFilter(hit.row, checked)).map((hit) => [hit.row.seq, hit]));
       for (const seq of slice) {
         const hit = known.get(seq) ?? loaded.get(seq);
-        if (hit === undefined) continue;
+        if (hit === undefined || hit === null) continue;
         passed += 1;
         if (passed <= checked.offset) continue;
         if (hits.length === checked.limit) return { hits, hasMore: true };

@@ -238,6 +238,14 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       await memory.append("s", rows.slice(start, start + 2_000));
     }
     await query(`ANALYZE ${schema}.ctxwin_rows`);
+    // The statements each search sends: a range count of "line" walks the newest rows below the
+    // session's last one (a search has no upper bound; a walk down from it would find nothing).
+    const sent: unknown[][] = [];
+    const send = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      if (typeof args[0] === "string" && Array.isArray(args[1])) sent.push([args[0], ...args[1]]);
+      return (send as (...given: unknown[]) => unknown).apply(this, args);
+    } as typeof send);
     for (const word of ["plan", "line", "ledger"]) {
       for (const offset of [0, 480]) {
         const search = { query: `kestrel ${word}`, mode: "ranked", limit: 40, offset } as const;
@@ -245,6 +253,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
         expect([word, offset, found.hits.map((hit) => hit.row.seq), found.hasMore]).toEqual([word, offset, expected.hits.map((hit) => hit.row.seq), expected.hasMore]);
       }
     }
+    vi.restoreAllMocks();
+    const countsOfLine = sent.filter(([statement, , low, high, words]) => String(statement).includes("NULL::bigint AS oldest") && Number(low) > 0 && Number(high) === 6_001 && String(words) === "line");
+    expect(countsOfLine.length).toBeGreaterThan(0);
   });
 
   it("openStore refuses a malformed url or schema name", () => {

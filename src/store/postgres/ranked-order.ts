@@ -86,13 +86,15 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   // counts the whole range then.
   const newestRows = async (words: readonly string[], cap: number, low: number, high: number, oldest = false) => {
     const found = new Map<string, { matches: number; oldest: number }>();
+    // Rows above the last do not exist: a walk down from an open bound would find none.
+    const end = Math.min(high, lastSeq + 1);
     for (const word of words) {
-      const walk = high - 1 - low > RANKED_CANDIDATE_LIMIT ? walkLimit([word], cap, await shares()) : undefined;
+      const walk = end - 1 - low > RANKED_CANDIDATE_LIMIT ? walkLimit([word], cap, await shares()) : undefined;
       if (walk === undefined) continue;
-      const walked = (await newestOfEach([word], cap, walkFloor(walk, low, high), high, WALK_ROWS, oldest)).get(word);
+      const walked = (await newestOfEach([word], cap, walkFloor(walk, low, end), end, WALK_ROWS, oldest)).get(word);
       if (walked !== undefined && walked.matches >= cap) found.set(word, walked);
     }
-    const rest = await newestOfEach(words.filter((word) => !found.has(word)), cap, low, high, USE_WORD_INDEX, oldest);
+    const rest = await newestOfEach(words.filter((word) => !found.has(word)), cap, low, end, USE_WORD_INDEX, oldest);
     return new Map([...found, ...rest]);
   };
   /** How many rows hold each of `words` in (low, high), counting at most `cap`. */

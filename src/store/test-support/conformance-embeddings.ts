@@ -66,8 +66,10 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       expect(window.hits.map((hit) => [hit.row.seq, hit.windowId])).toEqual([[6, "w:5"]]);
       const before = await store.search("s", { query: "authentication", mode: "hybrid", beforeSeq: 4 });
       expect(before.hits.map((hit) => hit.row.seq)).toEqual([3]);
-      const role = await store.search("s", { query: "authentication", mode: "semantic", role: "assistant" });
-      expect(role.hits.map((hit) => hit.row.seq)).toEqual([4]);
+      for (const mode of ["semantic", "hybrid"] as const) {
+        const role = await store.search("s", { query: "authentication", mode, role: "assistant" });
+        expect([mode, role.hits.map((hit) => hit.row.seq)]).toEqual([mode, [4]]);
+      }
       const first = await store.search("s", { query: "authentication", mode: "semantic", limit: 1 });
       expect(first.hits).toHaveLength(1);
       expect(first.hasMore).toBe(true);
@@ -124,6 +126,12 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       expect(page.embeddings?.status).toBe("unavailable");
       expect(page.embeddings?.message).toMatch(/ranked word-search results/);
       expect(page.hits.map((hit) => hit.row.seq)).toEqual([6]);
+      // Its pages are word search's pages, offset and all.
+      for (const offset of [0, 1, 2]) {
+        const search = { query: "OAuth PostgreSQL teal", limit: 1, offset };
+        const [fallback, ranked] = await Promise.all([store.search("s", { ...search, mode: "hybrid" }), store.search("s", { ...search, mode: "ranked" })]);
+        expect([offset, fallback.hits.map((hit) => hit.row.seq), fallback.hasMore]).toEqual([offset, ranked.hits.map((hit) => hit.row.seq), ranked.hasMore]);
+      }
       expect((await store.items("s")).rows).toHaveLength(6);
     });
 
