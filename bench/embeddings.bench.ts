@@ -13,7 +13,7 @@
  * `--backend postgres` measures PostgreSQL with pgvector instead, on a throwaway cluster
  * (test/postgres-cluster.ts; the server needs the pgvector extension installed) configured as the
  * store benchmark's is (`durable`: fsync on, `shared_buffers=256MB`, not the tests' 32 MB); storage
- * figures are then left out.
+ * is then the schema's tables with their indexes (`pg_total_relation_size`).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -85,6 +85,9 @@ export function rowOf(index: number): RowInput {
   return { role: index % 2 === 0 ? "user" : "assistant", parts: [{ type: "text", text: `${text} (${index})` }] };
 }
 
+/** The UTF-8 bytes of a row's text, what the storage ratios are measured against. */
+const textBytesOf = (row: RowInput): number => Buffer.byteLength(row.parts.map((part) => ("text" in part ? String(part.text) : "")).join(""));
+
 const listOf = (variable: string, fallback: number[]): number[] => {
   const values = (process.env[variable] ?? "").split(",").map(Number).filter((value) => Number.isInteger(value) && value > 0);
   return values.length > 0 ? values : fallback;
@@ -132,22 +135,29 @@ function report(sizes: number[], p95s: number[], dimensions: number): void {
 async function measurePostgres(url: string, rows: number, dimensions: number): Promise<number> {
   const schema = `bench_embed_${rows}_${dimensions}`;
   const writer = openStore({ url, schema });
+  let textBytes = 0;
   for (let start = 0; start < rows; start += 1_000) {
-    await writer.append("s", Array.from({ length: Math.min(1_000, rows - start) }, (_, offset) => rowOf(start + offset)));
+    const batch = Array.from({ length: Math.min(1_000, rows - start) }, (_, offset) => rowOf(start + offset));
+    textBytes += batch.reduce((sum, row) => sum + textBytesOf(row), 0);
+    await writer.append("s", batch);
   }
   await writer.close();
   const store = openStore({ url, schema, embeddings: { model: denseModel(dimensions), batchSize: 512 } });
   const started = performance.now();
   const progress = await store.embeddings?.backfill();
   const seconds = (performance.now() - started) / 1000;
-  await settle(url, schema);
+  const sizes = await settle(url, schema);
   const { hybrid, semantic, ranked } = await timeModes(store);
   await store.close();
   console.log(
     `${rows.toLocaleString("en")} rows, ${dimensions} dims (postgres, pgvector HNSW): hybrid p50 ${formatMs(hybrid.p50)} p95 ${formatMs(hybrid.p95)}; ` +
       `semantic p95 ${formatMs(semantic.p95)}; ranked alone p95 ${formatMs(ranked.p95)}`,
   );
-  console.log(`  backfill ${progress?.embeddedRows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s (${Math.round((progress?.embeddedRows ?? 0) / seconds).toLocaleString("en")} rows/s)`);
+  console.log(
+    `  backfill ${progress?.embeddedRows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s (${Math.round((progress?.embeddedRows ?? 0) / seconds).toLocaleString("en")} rows/s); ` +
+      `vector storage ${Math.round(sizes.vectorBytes / rows).toLocaleString("en")} B/row (table and HNSW index; raw floats ${(dimensions * 4).toLocaleString("en")} B); ` +
+      `whole schema ${(sizes.totalBytes / (textBytes + rows * dimensions * 4)).toFixed(2)}× (text + raw vectors)`,
+  );
   return hybrid.p95;
 }
 
@@ -156,12 +166,20 @@ async function measurePostgres(url: string, rows: number, dimensions: number): P
  * have done by the time a server's session is searched; else it runs (on the HNSW index too)
  * during the measurement, and the planner searches with the statistics of empty tables.
  */
-async function settle(url: string, schema: string): Promise<void> {
+async function settle(url: string, schema: string): Promise<{ vectorBytes: number; totalBytes: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const tables = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = $1", [schema]);
     for (const { tablename } of tables.rows) await client.query(`VACUUM ANALYZE "${schema}"."${tablename}"`);
+    // Every table of the schema with its indexes and TOAST; the vectors are the model's table.
+    const sizes = await client.query<{ vector_bytes: string; total_bytes: string }>(
+      `SELECT coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))) FILTER (WHERE tablename LIKE 'ctxwin\\_embeddings\\_%'), 0) AS vector_bytes,
+              coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))), 0) AS total_bytes
+       FROM pg_tables WHERE schemaname = $1`,
+      [schema],
+    );
+    return { vectorBytes: Number(sizes.rows[0]?.vector_bytes ?? 0), totalBytes: Number(sizes.rows[0]?.total_bytes ?? 0) };
   } finally {
     await client.end();
   }
@@ -186,7 +204,7 @@ async function measure(rows: number, dimensions: number): Promise<number> {
     const textBytes = { total: 0 };
     for (let start = 0; start < rows; start += 1_000) {
       const batch = Array.from({ length: Math.min(1_000, rows - start) }, (_, offset) => rowOf(start + offset));
-      for (const row of batch) textBytes.total += Buffer.byteLength(row.parts.map((part) => ("text" in part ? String(part.text) : "")).join(""));
+      for (const row of batch) textBytes.total += textBytesOf(row);
       await writer.append("s", batch);
     }
     await writer.close();

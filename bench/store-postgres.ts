@@ -36,7 +36,7 @@ const RANKED_QUERIES = [
   "lighthouse bought",
   "startup founders",
   "we should have bought",
-  "the same",
+  "the same people",
   "investors funding startup",
   "programming language design",
 ];

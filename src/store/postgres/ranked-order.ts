@@ -15,7 +15,7 @@ import { RANKED_CANDIDATE_LIMIT, selectRankedWords } from "../../core/ranked-sea
 import { orderRankedCandidates } from "../../core/ranked-score.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import type { CheckedSearch } from "../options.js";
-import { USE_WORD_INDEX, WALK_ROWS, walkLimit, withPlan, type PlannerMethod } from "./planner-methods.js";
+import { USE_WORD_INDEX, WALK_ROWS, indexReach, walkLimit, withPlan, type PlannerMethod } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
 import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
 import type { WordShares, WordStatistics } from "./word-shares.js";
@@ -79,6 +79,21 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
     for (const row of result.rows) found.set(row.word, { matches: row.matches, oldest: Number(row.oldest ?? low) });
     return found;
   };
+  /**
+   * Where to look first for the newest `wanted` rows in (low, high) holding any of `words`, and
+   * how: walking the newest rows, testing each (`walkLimit`: enough of them hold a word), or, for
+   * an `ordered` read, the word index's matches among the newest rows the share calls for
+   * (`indexReach`); undefined when the whole range is read at once. A first look that finds fewer
+   * than `wanted` proves nothing about the older rows: the caller reads the whole range then.
+   */
+  const firstSpan = async (words: readonly string[], wanted: number, low: number, high: number, ordered: boolean) => {
+    if (high - 1 - low <= RANKED_CANDIDATE_LIMIT) return undefined;
+    const statistics = await shares();
+    const walk = walkLimit(words, wanted, statistics);
+    if (walk !== undefined) return { low: walkFloor(walk, low, high), plan: WALK_ROWS };
+    const reach = ordered ? indexReach(words, wanted, statistics) : undefined;
+    return reach !== undefined && 2 * reach <= high - 1 - low ? { low: walkFloor(reach, low, high), plan: USE_WORD_INDEX } : undefined;
+  };
   // Testing a row's words on a walk costs several µs (more when they are stored out of line and
   // compressed): a common word reaches the cap within a few thousand rows, a rarer one is counted
   // from the word index (walkLimit; docs/benchmarks.md, store, PostgreSQL), all such words in one
@@ -89,9 +104,10 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
     // Rows above the last do not exist: a walk down from an open bound would find none.
     const end = Math.min(high, lastSeq + 1);
     for (const word of words) {
-      const walk = end - 1 - low > RANKED_CANDIDATE_LIMIT ? walkLimit([word], cap, await shares()) : undefined;
-      if (walk === undefined) continue;
-      const walked = (await newestOfEach([word], cap, walkFloor(walk, low, end), end, WALK_ROWS, oldest)).get(word);
+      // A plain count stops at the cap wherever the matches are; an ordered one (`oldest`) is asked about the newest rows first.
+      const first = await firstSpan([word], cap, low, end, oldest);
+      if (first === undefined) continue;
+      const walked = (await newestOfEach([word], cap, first.low, end, first.plan, oldest)).get(word);
       if (walked !== undefined && walked.matches >= cap) found.set(word, walked);
     }
     const rest = await newestOfEach(words.filter((word) => !found.has(word)), cap, low, end, USE_WORD_INDEX, oldest);
@@ -131,9 +147,9 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   if (rangeCounts.size > 0 && keptRows <= RANKED_CANDIDATE_LIMIT) candidates = await read(lowSeq, USE_WORD_INDEX);
   else if (rangeCounts.size === 0 && (kept.length !== 1 || rangeRows <= RANKED_CANDIDATE_LIMIT)) candidates = await read(lowSeq, []);
   else {
-    const walk = walkLimit(kept, RANKED_CANDIDATE_LIMIT, await shares());
-    const walked = walk === undefined ? [] : await read(walkFloor(walk), WALK_ROWS);
-    const walkedEnough = walked.length >= RANKED_CANDIDATE_LIMIT || (walk !== undefined && walkFloor(walk) === lowSeq);
+    const first = await firstSpan(kept, RANKED_CANDIDATE_LIMIT, lowSeq, top, true);
+    const walked = first === undefined ? [] : await read(first.low, first.plan);
+    const walkedEnough = walked.length >= RANKED_CANDIDATE_LIMIT || first?.low === lowSeq;
     candidates = walkedEnough ? walked : await read(lowSeq, USE_WORD_INDEX);
   }
 
