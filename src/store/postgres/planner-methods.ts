@@ -44,7 +44,7 @@ const WALK_ROW_IN_INDEX_ENTRIES = 16;
  * @example walkLimit(["the"], 500, { shares: new Map([["the", 0.99]]), tableRows: 100_000 }) // 2021
  */
 export function walkLimit(words: readonly string[], wanted: number, { shares, tableRows }: WordStatistics): number | undefined {
-  const share = Math.min(1, words.reduce((sum, word) => sum + (shares.get(word) ?? 0), 0));
+  const share = shareOf(words, shares);
   if (share <= 0 || (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES >= share * tableRows) return undefined;
   return Math.ceil((4 * wanted) / share);
 }
@@ -60,6 +60,11 @@ export function walkLimit(words: readonly string[], wanted: number, { shares, ta
  * @example indexReach(["founder"], 501, { shares: new Map([["founder", 0.26]]), tableRows: 100_000 }) // 3854
  */
 export function indexReach(words: readonly string[], wanted: number, { shares }: WordStatistics): number | undefined {
-  const share = Math.min(1, words.reduce((sum, word) => sum + (shares.get(word) ?? 0), 0));
+  const share = shareOf(words, shares);
   return share <= 0 ? undefined : Math.ceil((2 * wanted) / share);
+}
+
+/** The words' shares of rows summed, at most 1: an upper bound of the share holding any of them (0 without statistics). */
+function shareOf(words: readonly string[], shares: ReadonlyMap<string, number>): number {
+  return Math.min(1, words.reduce((sum, word) => sum + (shares.get(word) ?? 0), 0));
 }
