@@ -103,7 +103,8 @@ export function isSessionVisible(session: LineageLink, ancestors: readonly (Line
   let link = session;
   for (const ancestor of ancestors) {
     if (link.parent === undefined) return true;
-    if (ancestor === undefined || !startedAfterFloor({ itemId: link.parent.itemId, floorSeq: ancestor.floorSeq })) return false;
+    if (ancestor === undefined) return false;
+    if (!startedAfterFloor({ itemId: link.parent.itemId, floorSeq: ancestor.floorSeq })) return false;
     link = ancestor;
   }
   return link.parent === undefined;

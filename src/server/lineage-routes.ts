@@ -50,7 +50,10 @@ export function lineageRoutes({ store, chats, titles, knownSession, parse }: Lin
       handler: async ({ response, params }) => {
         const { sessionId } = await knownSession(params["id"]);
         // Only the children no clear hides (ADR 0073): a call at or before the floor started none to show.
-        const children = await visibleSessions({ store, summaries: await store.sessions({ parentSessionId: sessionId }) });
+        const children = await visibleSessions({
+          store,
+          summaries: await store.sessions({ parentSessionId: sessionId }),
+        });
         const entries = await Promise.all(children.map((child) => titles.entryOf(child)));
         sendJson({ response, status: 200, body: { sessions: entries.sort(startOrder) } });
       },

@@ -180,7 +180,13 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
         const config = await readConfigFile({ directory: options.dir ?? process.cwd() });
         const settings = timelineSettingsOf(config.status === "invalid" ? {} : config.config);
         const includeCleared = options.includeCleared === true;
-        const timeline = await sessionTimeline({ store, sessionId: session, settings, windows: options.windows, includeCleared });
+        const timeline = await sessionTimeline({
+          store,
+          sessionId: session,
+          settings,
+          windows: options.windows,
+          includeCleared,
+        });
         return options.json === true ? timeline : formatUsage(timeline, { ascii: options.ascii === true || !wantsUnicode() });
       }),
     );

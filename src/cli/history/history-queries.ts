@@ -67,7 +67,13 @@ export interface ReadEntry extends ItemFields {
  *
  * @example const sessions = await listSessions({ store });
  */
-export async function listSessions({ store, includeCleared = false }: { store: HistoryStore; includeCleared?: boolean }): Promise<SessionEntry[]> {
+export async function listSessions({
+  store,
+  includeCleared = false,
+}: {
+  store: HistoryStore;
+  includeCleared?: boolean;
+}): Promise<SessionEntry[]> {
   const all = await store.sessions();
   const sessions = includeCleared ? all : await visibleSessions({ store, summaries: all });
   const entries: SessionEntry[] = [];
@@ -130,7 +136,8 @@ export async function openScope({ store, sessionId, includeCleared = false }: { 
  */
 export function hiddenSession(sessionId: string): HistoryCommandError {
   return new HistoryCommandError(
-    `Session '${sessionId}' started at or before a manual reset of a session above it, so it is hidden; add --include-cleared to show it.`,
+    `Session '${sessionId}' started at or before a manual reset of a session above it, so it is hidden; ` +
+      "add --include-cleared to show it.",
   );
 }
 

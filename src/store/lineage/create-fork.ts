@@ -23,7 +23,8 @@ export async function createFork(raw: LineageBackend, composed: HistoryStore, se
   if (origin === undefined) throw new ForkRefusedError("unknown-session", `Cannot fork '${sessionId}': no such session.`);
   if (!(await isVisibleSession({ store: composed, summary: origin }))) {
     // Every row of a child a clear above it hides lies behind the floor (ADR 0073).
-    throw new ForkRefusedError("behind-floor", `Cannot fork '${sessionId}': it started at or before a manual clear of a session above it.`);
+    const message = `Cannot fork '${sessionId}': it started at or before a manual clear of a session above it.`;
+    throw new ForkRefusedError("behind-floor", message);
   }
   if (atSeq > origin.lastSeq) throw new ForkRefusedError("unknown-seq", `Cannot fork '${sessionId}' at item ${atSeq}: its last item is ${origin.lastSeq}.`);
   if (atSeq <= origin.floorSeq) {

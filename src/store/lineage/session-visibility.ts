@@ -19,10 +19,20 @@ export type KnownSessions = ReadonlyMap<string, SessionSummary>;
  *
  * @example const ancestors = await ancestorsOf({ store, summary: child });
  */
-export async function ancestorsOf({ store, summary, known }: { store: HistoryStore; summary: SessionSummary; known?: KnownSessions }): Promise<(SessionSummary | undefined)[]> {
+export async function ancestorsOf({
+  store,
+  summary,
+  known,
+}: {
+  store: HistoryStore;
+  summary: SessionSummary;
+  known?: KnownSessions;
+}): Promise<(SessionSummary | undefined)[]> {
   const ancestors: (SessionSummary | undefined)[] = [];
   const seen = new Set([summary.sessionId]);
-  for (let parent = summary.parent; parent !== undefined && ancestors.length < MAX_LINEAGE_DEPTH && !seen.has(parent.sessionId); ) {
+  for (let parent = summary.parent; parent !== undefined; ) {
+    // A cycle or an overlong chain ends the list early, which hides the session (fail closed).
+    if (ancestors.length >= MAX_LINEAGE_DEPTH || seen.has(parent.sessionId)) break;
     seen.add(parent.sessionId);
     const found = known?.get(parent.sessionId) ?? (await store.session(parent.sessionId));
     ancestors.push(found);
@@ -36,7 +46,15 @@ export async function ancestorsOf({ store, summary, known }: { store: HistorySto
  *
  * @example if (!(await isVisibleSession({ store, summary }))) return notAvailable();
  */
-export async function isVisibleSession({ store, summary, known }: { store: HistoryStore; summary: SessionSummary; known?: KnownSessions }): Promise<boolean> {
+export async function isVisibleSession({
+  store,
+  summary,
+  known,
+}: {
+  store: HistoryStore;
+  summary: SessionSummary;
+  known?: KnownSessions;
+}): Promise<boolean> {
   if (summary.parent === undefined) return true;
   return isSessionVisible(summary, await ancestorsOf({ store, summary, ...(known === undefined ? {} : { known }) }));
 }
@@ -47,7 +65,13 @@ export async function isVisibleSession({ store, summary, known }: { store: Histo
  *
  * @example const summary = await visibleSession({ store, sessionId: "main/child" });
  */
-export async function visibleSession({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<SessionSummary | undefined> {
+export async function visibleSession({
+  store,
+  sessionId,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+}): Promise<SessionSummary | undefined> {
   const summary = await store.session(sessionId);
   return summary !== undefined && (await isVisibleSession({ store, summary })) ? summary : undefined;
 }
@@ -58,7 +82,13 @@ export async function visibleSession({ store, sessionId }: { store: HistoryStore
  *
  * @example const listed = await visibleSessions({ store, summaries: await store.sessions() });
  */
-export async function visibleSessions({ store, summaries }: { store: HistoryStore; summaries: readonly SessionSummary[] }): Promise<SessionSummary[]> {
+export async function visibleSessions({
+  store,
+  summaries,
+}: {
+  store: HistoryStore;
+  summaries: readonly SessionSummary[];
+}): Promise<SessionSummary[]> {
   const known: KnownSessions = new Map(summaries.map((summary) => [summary.sessionId, summary]));
   const visible: SessionSummary[] = [];
   for (const summary of summaries) if (await isVisibleSession({ store, summary, known })) visible.push(summary);

@@ -72,7 +72,9 @@ export function createStoreHistory({ store, projectDirectory }: { store: History
         // A child a clear above it hides (ADR 0073) is answered like an unknown session: nothing is revealed.
         if ((await visibleSession({ store, sessionId: request.sessionId })) === undefined) {
           const action = request.input["action"] as CatalogResult["action"];
-          const message = `Session ${JSON.stringify(request.sessionId)} is not available in this store; call list_sessions for the sessions there are.`;
+          const message =
+            `Session ${JSON.stringify(request.sessionId)} is not available in this store; ` +
+            "call list_sessions for the sessions there are.";
           return catalogError({ action, code: "session_not_available", message });
         }
         // The caller is not that session's agent: its results do not speak of "this session".

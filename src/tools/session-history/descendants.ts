@@ -29,7 +29,8 @@ export async function visibleDescendants(store: HistoryStore, sessionId: string,
       const children = await store.sessions({ parentSessionId: parent.sessionId });
       for (const child of children.sort((left, right) => left.createdAt.localeCompare(right.createdAt) || left.sessionId.localeCompare(right.sessionId))) {
         const itemId = child.parent?.itemId ?? "";
-        if (seen.has(child.sessionId) || !startedAfterFloor({ itemId, floorSeq: parent.floor }) || found.length >= MAX_DESCENDANTS) continue;
+        const visible = startedAfterFloor({ itemId, floorSeq: parent.floor });
+        if (seen.has(child.sessionId) || !visible || found.length >= MAX_DESCENDANTS) continue;
         seen.add(child.sessionId);
         found.push({ summary: child, parentSessionId: parent.sessionId, parentItemId: itemId, depth });
         next.push({ sessionId: child.sessionId, floor: child.floorSeq });
