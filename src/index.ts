@@ -27,7 +27,17 @@ export {
   type RowRole,
 } from "./core/row.js";
 export { classifyBoundary, isExclusiveBoundary, rolloverMetaOf } from "./core/boundary.js";
-export { hasUnknownType, internalTypeOf, isHidden, isHistoryVisible, isProviderEligible, isSubstantive } from "./core/visibility.js";
+export {
+  hasUnknownType,
+  internalTypeOf,
+  isHidden,
+  isHistoryVisible,
+  isProviderEligible,
+  isSessionVisible,
+  isSubstantive,
+  startedAfterFloor,
+  type LineageLink,
+} from "./core/visibility.js";
 export {
   FIRST_WINDOW_ID,
   bucketWindows,
@@ -85,6 +95,7 @@ export type {
 export { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreConnectionLostError, StoreCorruptError, StoreFormatError, StoreOptionsError, StoreReadOnlyError, StoreTimeoutError, StoreUnavailableError } from "./store/errors.js";
 export { AttachParentRefusedError, ForkRefusedError, SessionHasForksError, type AttachParentRefusal, type ForkRefusal } from "./store/lineage/lineage-errors.js";
 export { MAX_LINEAGE_DEPTH } from "./store/lineage/attach-parent.js";
+export { isVisibleSession, visibleSession, visibleSessions } from "./store/lineage/session-visibility.js";
 export { TASK_TOOL_NAME, type SubagentDefinition, type SubagentSettings, type TaskResult } from "./session/subagents/subagent-types.js";
 export { EmbeddingMismatchError, EmbeddingProviderError, VectorIndexUnavailableError } from "./store/embeddings/embedding-errors.js";
 export type { EmbeddingsOptions } from "./store/embeddings/embeddings-options.js";

@@ -7,7 +7,9 @@ import {
   isHidden,
   isHistoryVisible,
   isProviderEligible,
+  isSessionVisible,
   isSubstantive,
+  startedAfterFloor,
   type VisibilityFields,
 } from "./visibility.js";
 
@@ -147,5 +149,29 @@ describe("a stray rollover marker (meta.type 'rollover' without a boundary, only
     expect(isProviderEligible(stray)).toBe(false);
     expect(isHistoryVisible(stray)).toBe(false);
     expect(isSubstantive(stray)).toBe(false);
+  });
+});
+
+describe("child sessions and the privacy floor (ADR 0073)", () => {
+  const main = { floorSeq: 5 };
+  const child = (itemId: string, floorSeq = 0) => ({ floorSeq, parent: { sessionId: "main", itemId } });
+
+  it("a child is visible when its task call lies after its parent's floor", () => {
+    expect(startedAfterFloor({ itemId: "6", floorSeq: 5 })).toBe(true);
+    expect(startedAfterFloor({ itemId: "5", floorSeq: 5 })).toBe(false);
+    expect(startedAfterFloor({ itemId: "3", floorSeq: 5 })).toBe(false);
+    for (const itemId of ["", "abc", "6.5", "-7", "06", "99999999999999999999"]) expect(startedAfterFloor({ itemId, floorSeq: 0 }), itemId).toBe(false);
+  });
+
+  it("applies up the whole tree, and fails closed on a missing ancestor or a short chain", () => {
+    expect(isSessionVisible({ floorSeq: 9 }, [])).toBe(true);
+    expect(isSessionVisible(child("6"), [main])).toBe(true);
+    expect(isSessionVisible(child("3"), [main])).toBe(false);
+    const grandchild = { floorSeq: 0, parent: { sessionId: "main/child", itemId: "2" } };
+    expect(isSessionVisible(grandchild, [child("6"), main])).toBe(true);
+    expect(isSessionVisible(grandchild, [child("3"), main])).toBe(false);
+    expect(isSessionVisible(grandchild, [child("6", 2), main])).toBe(false);
+    expect(isSessionVisible(grandchild, [undefined])).toBe(false);
+    expect(isSessionVisible(grandchild, [child("6")])).toBe(false);
   });
 });

@@ -68,3 +68,44 @@ export function isHistoryVisible(row: VisibilityFields): boolean {
 export function isSubstantive(row: VisibilityFields): boolean {
   return isProviderEligible(row) && internalTypeOf(row) === undefined;
 }
+
+/** One session of the tree as the child-visibility rule sees it (a `SessionSummary` fits). */
+export interface LineageLink {
+  /** Seq of the session's newest manual reset (0 when none): its privacy floor. */
+  floorSeq: number;
+  /** Set for a child session: its parent and the item of the parent's `task` call. */
+  parent?: { sessionId: string; itemId: string } | undefined;
+}
+
+/**
+ * A child started after its parent's privacy floor: the item of its `task` call lies after the
+ * floor. An item id that is not a positive integer never does (fail closed).
+ *
+ * @example startedAfterFloor({ itemId: "3", floorSeq: 5 }) // false: the clear at 5 hides the child
+ */
+export function startedAfterFloor({ itemId, floorSeq }: { itemId: string; floorSeq: number }): boolean {
+  const seq = /^[1-9][0-9]*$/.test(itemId) ? Number(itemId) : Number.NaN;
+  return Number.isSafeInteger(seq) && seq > floorSeq;
+}
+
+/**
+ * Whether a session may be listed, searched and read at all (ADR 0073): every session on its way
+ * up the tree started after its parent's privacy floor. A manual clear of a session thus hides its
+ * children started at or before it, their children, and so on. `ancestors` are the session's
+ * parent, grandparent, … nearest first, as far as the first session without a parent; a missing
+ * one (`undefined`, a parent no longer stored) or a chain that stops early hides the session (fail
+ * closed). A session without a parent is visible: a fork keeps its own floor (ADR 0059), and its
+ * rows after that floor are its own to show. The session's own floor hides only its own rows.
+ *
+ * @example isSessionVisible(child, [main]) // false once main's floor is at or after child.parent.itemId
+ */
+export function isSessionVisible(session: LineageLink, ancestors: readonly (LineageLink | undefined)[]): boolean {
+  let link = session;
+  for (const ancestor of ancestors) {
+    if (link.parent === undefined) return true;
+    if (ancestor === undefined) return false;
+    if (!startedAfterFloor({ itemId: link.parent.itemId, floorSeq: ancestor.floorSeq })) return false;
+    link = ancestor;
+  }
+  return link.parent === undefined;
+}

@@ -6,6 +6,7 @@
 import type { ServerResponse } from "node:http";
 import { z } from "zod";
 import { assertSessionId } from "../core/row.js";
+import { visibleSession } from "../store/lineage/session-visibility.js";
 import type { HistoryStore } from "../store/port.js";
 import { badRequest, notFound } from "./api-error.js";
 import { MAX_MESSAGE_CHARS, type ChatSessions } from "./chat-sessions.js";
@@ -111,14 +112,17 @@ function searchInfo(store: HistoryStore): { modes: string[]; embeddingModel: str
 export function apiRoutes(dependencies: ApiDependencies): Route[] {
   const { store, chats, hub, settings, windows, titles } = dependencies;
 
-  /** The session an id names: stored, or created here and not stored yet; else 400/404. */
+  /**
+   * The session an id names: stored and visible, or created here and not stored yet; else 400/404.
+   * A child a clear above it hides (ADR 0073) is a 404 like an unknown session, on every route.
+   */
   async function knownSession(id: string | undefined) {
     try {
       assertSessionId(id);
     } catch {
       throw badRequest(`Malformed session id ${JSON.stringify(id)}.`);
     }
-    const summary = await store.session(id);
+    const summary = await visibleSession({ store, sessionId: id });
     if (summary === undefined && !chats.isCreated(id)) throw notFound(`Unknown session '${id}'.`);
     return { sessionId: id, summary };
   }

@@ -3,8 +3,10 @@
  * names a session that the store records as a child of this session at the call's item, or, while
  * the call has no result yet, the child at that item whose id ends with the call's id (the `task`
  * tool's readable ids, `<parent>/<agent>-<toolCallId>`). A fork's rows up to its fork point are its
- * origin's, and so are the children started from them.
+ * origin's, and so are the children started from them. A child a clear hides (ADR 0073) is not linked:
+ * its page is not available.
  */
+import { visibleSessions } from "../store/lineage/session-visibility.js";
 import type { ForkOrigin, HistoryStore, SessionSummary, StoredRow } from "../store/port.js";
 
 /** How deep a chain of forks is followed to find the children of shared rows. */
@@ -29,7 +31,7 @@ export async function childLinks({ store, sessionId }: { store: HistoryStore; se
   let sharedUpTo = Number.POSITIVE_INFINITY;
   for (let depth = 0; current !== undefined && depth < MAX_FORK_DEPTH; depth += 1) {
     const [summary, children]: [SessionSummary | undefined, SessionSummary[]] = await Promise.all([store.session(current), store.sessions({ parentSessionId: current })]);
-    for (const child of children) {
+    for (const child of await visibleSessions({ store, summaries: children })) {
       const itemId = child.parent?.itemId;
       if (itemId !== undefined && Number(itemId) <= sharedUpTo && !itemOfChild.has(child.sessionId)) itemOfChild.set(child.sessionId, itemId);
     }

@@ -10,6 +10,7 @@ import { assertSessionId } from "../core/row.js";
 import { EditRefusedError } from "../session/lineage/edit-refused-error.js";
 import { forkForEdit } from "../session/lineage/fork-stored-session.js";
 import { ForkRefusedError } from "../store/lineage/lineage-errors.js";
+import { visibleSessions } from "../store/lineage/session-visibility.js";
 import type { HistoryStore } from "../store/port.js";
 import { ApiError, badRequest, notFound } from "./api-error.js";
 import type { ChatSessions } from "./chat-sessions.js";
@@ -48,7 +49,11 @@ export function lineageRoutes({ store, chats, titles, knownSession, parse }: Lin
       path: "/api/sessions/:id/children",
       handler: async ({ response, params }) => {
         const { sessionId } = await knownSession(params["id"]);
-        const children = await store.sessions({ parentSessionId: sessionId });
+        // Only the children no clear hides (ADR 0073): a call at or before the floor started none to show.
+        const children = await visibleSessions({
+          store,
+          summaries: await store.sessions({ parentSessionId: sessionId }),
+        });
         const entries = await Promise.all(children.map((child) => titles.entryOf(child)));
         sendJson({ response, status: 200, body: { sessions: entries.sort(startOrder) } });
       },

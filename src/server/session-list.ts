@@ -6,8 +6,10 @@
  * finds a session. Titles are cached per session incarnation and floor: the first user message
  * after a floor never changes, and a new reset moves the floor. Each entry names its parent (a
  * sub-agent's session) and its fork origin, so that the list can show the sessions as a tree.
+ * A child a clear above it hides (ADR 0073) is not listed at all.
  */
 import { foldCase } from "../core/search-query.js";
+import { visibleSessions } from "../store/lineage/session-visibility.js";
 import type { HistoryStore, SessionParent, SessionSummary } from "../store/port.js";
 import { firstUserText } from "../tools/session-catalog/first-user-text.js";
 
@@ -73,7 +75,7 @@ export type TitleCache = ReturnType<typeof createTitleCache>;
  * @example const sessions = await listSessionEntries({ store, titles, query: "deploy", limit: 50 });
  */
 export async function listSessionEntries({ store, titles, query = "", limit = 50, extra = [] }: { store: HistoryStore; titles: TitleCache; query?: string; limit?: number; extra?: readonly SessionListEntry[] }): Promise<SessionListEntry[]> {
-  const summaries = await store.sessions();
+  const summaries = await visibleSessions({ store, summaries: await store.sessions() });
   const stored = await Promise.all(summaries.map((summary) => titles.entryOf(summary)));
   const storedIds = new Set(stored.map((entry) => entry.sessionId));
   const all = [...stored, ...extra.filter((entry) => !storedIds.has(entry.sessionId))];

@@ -10,6 +10,7 @@ import { InvalidArgumentError } from "../core/errors.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "./errors.js";
 import type { HistoryStore } from "./port.js";
 import { compaction, leadIn, reply, reset, rollover, text, textOf } from "./test-support/conformance-rows.js";
+import { describeChildVisibilityConformance } from "./test-support/conformance-child-visibility.js";
 import { describeHistoryLookupConformance } from "./test-support/conformance-history-lookups.js";
 import { describeHugeRowConformance } from "./test-support/conformance-huge-rows.js";
 import { describeLineageConformance } from "./test-support/conformance-lineage.js";
@@ -321,6 +322,12 @@ export function describeStoreConformance(name: string, open: (context: Conforman
     });
 
     describeLineageConformance({
+      get store() {
+        return store;
+      },
+      test,
+    });
+    describeChildVisibilityConformance({
       get store() {
         return store;
       },

@@ -67,7 +67,7 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
 
   withCommonOptions(history.command("sessions").description("List the sessions of the project")).action((options: CommonOptions) =>
     run(options, async ({ store }) => {
-      const sessions = await listSessions({ store });
+      const sessions = await listSessions({ store, includeCleared: options.includeCleared === true });
       return options.json === true ? sessions : formatSessions(sessions);
     }),
   );
@@ -174,11 +174,19 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     .option("--json", "print the timeline as JSON (every request, mark and window)")
     .option("--ascii", "plain ASCII characters (the default when the locale is not UTF-8)")
     .option("--windows <count>", `read the newest <count> windows request by request, or all (default ${DEFAULT_USAGE_WINDOWS})`, parseWindowCount, DEFAULT_USAGE_WINDOWS)
+    .option("--include-cleared", "also chart a sub-agent session that a manual reset above it hides (off by default)")
     .action((session: string, options: CommonOptions & { ascii?: boolean; windows: number | "all" }) =>
       run(options, async ({ store }) => {
         const config = await readConfigFile({ directory: options.dir ?? process.cwd() });
         const settings = timelineSettingsOf(config.status === "invalid" ? {} : config.config);
-        const timeline = await sessionTimeline({ store, sessionId: session, settings, windows: options.windows });
+        const includeCleared = options.includeCleared === true;
+        const timeline = await sessionTimeline({
+          store,
+          sessionId: session,
+          settings,
+          windows: options.windows,
+          includeCleared,
+        });
         return options.json === true ? timeline : formatUsage(timeline, { ascii: options.ascii === true || !wantsUnicode() });
       }),
     );

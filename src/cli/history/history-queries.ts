@@ -2,7 +2,8 @@
  * What `ctxwin history` reads: sessions, windows, items, search hits and whole items of one
  * project's store, as plain JSON-ready values. The rules are the `session_history` tool's (same
  * rendering, previews, snippets, hidden rows and privacy floor); only the floor can be lifted,
- * by the person, with `includeCleared`. Unlike the tool, results are not bounded to 16 KiB.
+ * by the person, with `includeCleared` — which also shows the child sessions a clear above them
+ * hides (ADR 0073). Unlike the tool, results are not bounded to 16 KiB.
  */
 import { ITEM_PREVIEW_CHARS } from "../../core/history-view/limits.js";
 import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
@@ -11,6 +12,7 @@ import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import type { SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
+import { isVisibleSession, visibleSessions } from "../../store/lineage/session-visibility.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
 import type { EmbeddingSearchMode, HistoryStore, SessionSummary, StoredRow, WindowSummary } from "../../store/port.js";
 import { itemFields } from "../../tools/session-history/history-context.js";
@@ -61,10 +63,19 @@ export interface ReadEntry extends ItemFields {
 }
 
 /**
+ * The sessions, without the children a clear above them hides unless `includeCleared` (ADR 0073).
+ *
  * @example const sessions = await listSessions({ store });
  */
-export async function listSessions({ store }: { store: HistoryStore }): Promise<SessionEntry[]> {
-  const sessions = await store.sessions();
+export async function listSessions({
+  store,
+  includeCleared = false,
+}: {
+  store: HistoryStore;
+  includeCleared?: boolean;
+}): Promise<SessionEntry[]> {
+  const all = await store.sessions();
+  const sessions = includeCleared ? all : await visibleSessions({ store, summaries: all });
   const entries: SessionEntry[] = [];
   for (const session of sessions) {
     entries.push({
@@ -106,14 +117,28 @@ async function importedFacts(store: HistoryStore, session: SessionSummary): Prom
 }
 
 /**
- * The scope of one session; an unknown session is a HistoryCommandError.
+ * The scope of one session; an unknown session is a HistoryCommandError, and so is a child a clear
+ * above it hides (ADR 0073) unless `includeCleared`.
  *
  * @example const scope = await openScope({ store, sessionId: "s1", includeCleared: false });
  */
 export async function openScope({ store, sessionId, includeCleared = false }: { store: HistoryStore; sessionId: string; includeCleared?: boolean }): Promise<HistoryScope> {
   const summary = await store.session(sessionId);
   if (summary === undefined) throw new HistoryCommandError(`Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`);
+  if (!includeCleared && !(await isVisibleSession({ store, summary }))) throw hiddenSession(sessionId);
   return { store, sessionId, floor: includeCleared ? 0 : summary.floorSeq, includeCleared };
+}
+
+/**
+ * A child session a clear above it hides: the person may still look, explicitly.
+ *
+ * @example throw hiddenSession("main/child")
+ */
+export function hiddenSession(sessionId: string): HistoryCommandError {
+  return new HistoryCommandError(
+    `Session '${sessionId}' started at or before a manual reset of a session above it, so it is hidden; ` +
+      "add --include-cleared to show it.",
+  );
 }
 
 /** A row these commands may show: after the floor and visible to history. */

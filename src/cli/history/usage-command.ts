@@ -6,7 +6,9 @@ import type { Timeline, TimelineSettings } from "../../core/timeline/timeline-ty
 import type { HistoryStore } from "../../store/port.js";
 import { readAllWindows, readTimeline } from "../../store/read-timeline.js";
 import { renderSpendLine, renderTimelineChart, renderTimelineTable } from "../terminal/timeline-chart.js";
+import { isVisibleSession } from "../../store/lineage/session-visibility.js";
 import { HistoryCommandError } from "./history-errors.js";
+import { hiddenSession } from "./history-queries.js";
 
 /**
  * Windows read request by request unless `--windows` says otherwise: reading every row of a
@@ -21,10 +23,25 @@ export interface UsageOptions {
 /**
  * @example const timeline = await sessionTimeline({ store, sessionId: "demo", settings, windows: 20 });
  */
-export async function sessionTimeline({ store, sessionId, settings, windows }: { store: HistoryStore; sessionId: string; settings: TimelineSettings; windows: number | "all" }): Promise<Timeline> {
-  if ((await store.session(sessionId)) === undefined) {
+export async function sessionTimeline({
+  store,
+  sessionId,
+  settings,
+  windows,
+  includeCleared = false,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  settings: TimelineSettings;
+  windows: number | "all";
+  /** Also a child session a clear above it hides (ADR 0073): the person asked explicitly. */
+  includeCleared?: boolean;
+}): Promise<Timeline> {
+  const summary = await store.session(sessionId);
+  if (summary === undefined) {
     throw new HistoryCommandError(`Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`);
   }
+  if (!includeCleared && !(await isVisibleSession({ store, summary }))) throw hiddenSession(sessionId);
   const summaries = await readAllWindows({ store, sessionId });
   const detail = windows === "all" ? "all" : { windowIds: summaries.slice(-windows).map((window) => window.windowId) };
   return readTimeline({ store, sessionId, settings, detail, windows: summaries });

@@ -11,6 +11,7 @@ import { MAX_PAGE_LIMIT } from "../options.js";
 import type { ForkOptions, HistoryStore, SessionSummary, WindowSummary } from "../port.js";
 import type { LineageBackend } from "./lineage-backend.js";
 import { ForkRefusedError } from "./lineage-errors.js";
+import { isVisibleSession } from "./session-visibility.js";
 
 export async function createFork(raw: LineageBackend, composed: HistoryStore, sessionId: string, options: ForkOptions): Promise<SessionSummary> {
   assertSessionId(sessionId);
@@ -20,6 +21,11 @@ export async function createFork(raw: LineageBackend, composed: HistoryStore, se
   if (typeof atSeq !== "number" || !Number.isSafeInteger(atSeq) || atSeq < 1) throw new InvalidArgumentError(`atSeq must be a positive integer; got ${String(atSeq)}.`);
   const origin = await raw.session(sessionId);
   if (origin === undefined) throw new ForkRefusedError("unknown-session", `Cannot fork '${sessionId}': no such session.`);
+  if (!(await isVisibleSession({ store: composed, summary: origin }))) {
+    // Every row of a child a clear above it hides lies behind the floor (ADR 0073).
+    const message = `Cannot fork '${sessionId}': it started at or before a manual clear of a session above it.`;
+    throw new ForkRefusedError("behind-floor", message);
+  }
   if (atSeq > origin.lastSeq) throw new ForkRefusedError("unknown-seq", `Cannot fork '${sessionId}' at item ${atSeq}: its last item is ${origin.lastSeq}.`);
   if (atSeq <= origin.floorSeq) {
     throw new ForkRefusedError("behind-floor", `Cannot fork '${sessionId}' at item ${atSeq}: it lies at or behind the privacy floor (a manual clear at item ${origin.floorSeq}).`);

@@ -9,9 +9,10 @@
  * Descriptors are cached per session and re-read only when the session grows or is created again,
  * so listing thousands of sessions costs two row reads per new or changed session, plus one item
  * page per session whose title is not known yet and one window page per changed session with a
- * reset.
+ * reset. A child session a clear above it hides (ADR 0073) is not described at all.
  */
 import { sliceSafe } from "../../core/row-text.js";
+import { visibleSessions } from "../../store/lineage/session-visibility.js";
 import { MAX_PAGE_LIMIT } from "../../store/options.js";
 import type { HistoryStore, SessionSummary } from "../../store/port.js";
 import { firstUserText } from "./first-user-text.js";
@@ -89,9 +90,9 @@ export class SessionCatalog {
     this.projectDirectory = projectDirectory;
   }
 
-  /** The sessions that match `filter`, newest activity first (ties: by session id). */
+  /** The visible sessions that match `filter`, newest activity first (ties: by session id). */
   async describe(filter: SessionFilter = {}): Promise<SessionDescriptor[]> {
-    const summaries = await this.store.sessions();
+    const summaries = await visibleSessions({ store: this.store, summaries: await this.store.sessions() });
     const known = new Set<string>();
     const descriptors: SessionDescriptor[] = [];
     for (const summary of summaries) {

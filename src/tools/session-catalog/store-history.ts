@@ -5,6 +5,7 @@
  * is one JSON result of at most 16 KiB, bad input included (an error result, never an exception).
  */
 import { ITEM_CHARS, ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, SESSION_LIMIT, STORE_HISTORY_LABEL, WINDOW_LIMIT } from "../../core/history-view/limits.js";
+import { visibleSession } from "../../store/lineage/session-visibility.js";
 import type { HistoryStore } from "../../store/port.js";
 import { RecentItems } from "../session-history/history-context.js";
 import type { SessionHistoryResult } from "../session-history/results.js";
@@ -68,9 +69,13 @@ export function createStoreHistory({ store, projectDirectory }: { store: History
       case "search_sessions":
         return searchSessions({ catalog, filter: request.filter, offset: request.offset, input: request.input });
       case "one_session": {
-        if ((await store.session(request.sessionId)) === undefined) {
+        // A child a clear above it hides (ADR 0073) is answered like an unknown session: nothing is revealed.
+        if ((await visibleSession({ store, sessionId: request.sessionId })) === undefined) {
           const action = request.input["action"] as CatalogResult["action"];
-          return catalogError({ action, code: "session_not_available", message: `Session ${JSON.stringify(request.sessionId)} is not in this store; call list_sessions for the sessions there are.` });
+          const message =
+            `Session ${JSON.stringify(request.sessionId)} is not available in this store; ` +
+            "call list_sessions for the sessions there are.";
+          return catalogError({ action, code: "session_not_available", message });
         }
         // The caller is not that session's agent: its results do not speak of "this session".
         return executeSessionHistory({ store, sessionId: request.sessionId, input: request.input, recentItems: recentItemsOf(request.sessionId), label: STORE_HISTORY_LABEL });

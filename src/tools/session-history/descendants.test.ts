@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
+import { visibleSession } from "../../store/lineage/session-visibility.js";
 import type { HistoryStore } from "../../store/port.js";
+import { CHILD_SECRET, seedClearedChildTree } from "../../store/test-support/cleared-child-tree.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
 import { backends, type OpenedStore } from "./test-support/backends.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
@@ -70,5 +72,15 @@ describe.each(backends)("session_history follows sub-agent sessions ($name)", (b
     expect(sessions.sessions.map((entry) => entry.session_id)).toEqual(["main/late-1"]);
     expectError(await callTool(tool(), { action: "read_item", session_id: "main/early-1", item_id: "1" }), "session_not_available");
     expectError(await callTool(tool(), { action: "search", session_id: "main/early-1/deeper-1", query: "PLUM" }), "session_not_available");
+  });
+
+  it("agrees with the store-wide rule (ADR 0073) on issue 46's set-up: a child is readable here exactly when visibleSession finds it", async () => {
+    await seedClearedChildTree(store);
+    for (const sessionId of ["main/child", "main/child/grandchild", "main/late"]) {
+      const result = await callTool(tool(), { action: "list_items", session_id: sessionId });
+      expect(result.ok, sessionId).toBe((await visibleSession({ store, sessionId })) !== undefined);
+      expect(JSON.stringify(result)).not.toContain(CHILD_SECRET);
+    }
+    expectError(await callTool(tool(), { action: "read_item", session_id: "main/child", item_id: "2" }), "session_not_available");
   });
 });

@@ -2,8 +2,10 @@
  * The sessions below one session (its sub-agents, theirs, ...) that its `session_history` may
  * read (issue 30, ADR 0060). A manual clear of a session hides every child started at or before
  * it — the child's `task` call item is at or before the floor — and with it that child's own
- * children. Bounded: at most `MAX_DESCENDANTS` sessions, breadth first.
+ * children: the store-wide rule of ADR 0073 (`startedAfterFloor`, core/visibility.ts), walked down
+ * from the calling session. Bounded: at most `MAX_DESCENDANTS` sessions, breadth first.
  */
+import { startedAfterFloor } from "../../core/visibility.js";
 import type { HistoryStore, SessionSummary } from "../../store/port.js";
 
 export const MAX_DESCENDANTS = 200;
@@ -27,7 +29,8 @@ export async function visibleDescendants(store: HistoryStore, sessionId: string,
       const children = await store.sessions({ parentSessionId: parent.sessionId });
       for (const child of children.sort((left, right) => left.createdAt.localeCompare(right.createdAt) || left.sessionId.localeCompare(right.sessionId))) {
         const itemId = child.parent?.itemId ?? "";
-        if (seen.has(child.sessionId) || !startedAfterFloor(itemId, parent.floor) || found.length >= MAX_DESCENDANTS) continue;
+        const visible = startedAfterFloor({ itemId, floorSeq: parent.floor });
+        if (seen.has(child.sessionId) || !visible || found.length >= MAX_DESCENDANTS) continue;
         seen.add(child.sessionId);
         found.push({ summary: child, parentSessionId: parent.sessionId, parentItemId: itemId, depth });
         next.push({ sessionId: child.sessionId, floor: child.floorSeq });
@@ -36,10 +39,4 @@ export async function visibleDescendants(store: HistoryStore, sessionId: string,
     level = next;
   }
   return found;
-}
-
-/** A child is visible when the item of its `task` call lies after its parent's privacy floor. */
-function startedAfterFloor(itemId: string, floor: number): boolean {
-  const seq = Number(itemId);
-  return Number.isSafeInteger(seq) && seq > floor;
 }
