@@ -81,12 +81,26 @@ export function removeBackup(file: string): void {
  *
  * @example withLocks({ files: [settings], work: () => applyChanges(planChanges(targets, "install")) });
  */
-export function withLocks<T>({ files, work, onWait, waitMs = 60_000 }: { files: readonly string[]; work: () => T; onWait?: (message: string) => void; waitMs?: number }): T {
+export function withLocks<T>({
+  files,
+  work,
+  createFolders = true,
+  onWait,
+  waitMs = 60_000,
+}: {
+  files: readonly string[];
+  work: () => T;
+  /** Create a missing folder to hold the lock (setup writes there anyway; `--remove` does not). */
+  createFolders?: boolean;
+  onWait?: (message: string) => void;
+  waitMs?: number;
+}): T {
   const held: string[] = [];
   try {
     for (const file of [...new Set(files)].sort()) {
       if (!existsSync(path.dirname(file))) {
-        if (!canCreateFolder(path.dirname(file))) continue;
+        // A folder that is not there holds no file to remove; one setup cannot create is refused by the plan.
+        if (!createFolders || !canCreateFolder(path.dirname(file))) continue;
         mkdirSync(path.dirname(file), { recursive: true });
       }
       acquire(`${file}${LOCK_SUFFIX}`, file, { onWait, waitMs });

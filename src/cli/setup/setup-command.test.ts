@@ -296,6 +296,8 @@ describe("where the CLIs keep their settings, and the command written", () => {
     ]);
     expect((await runCtxwinInProcess(["setup", "--remove"], { cwd: home, env })).status).toBe(0);
     expect(read("codex-home", "config.toml")).toBe("");
+    // --remove creates no folder: neither ~/.codex nor ~/.claude appeared.
+    expect(readdirSync(home).sort()).toEqual(["claude-config", "codex-home"]);
   });
 
   it("without --command, writes the command that runs this install: its node and its script", async () => {

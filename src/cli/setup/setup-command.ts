@@ -64,6 +64,7 @@ export function registerSetupCommand({ program, write = (text) => process.stdout
       }
       const changes = withLocks({
         files: targets.map((target) => target.file),
+        createFolders: action === "install",
         onWait: (message) => process.stderr.write(`ctxwin setup: ${message}\n`),
         work: () => {
           const planned = planChanges(targets, action);
