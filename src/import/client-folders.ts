@@ -28,7 +28,8 @@ export function claudeConfigFolder({ home = os.homedir(), env = process.env }: C
  */
 export function claudeGlobalConfigFile({ home = os.homedir(), env = process.env }: ClientFolderOptions = {}): string {
   const folder = env["CLAUDE_CONFIG_DIR"];
-  return folder === undefined || folder === "" ? path.join(home, ".claude.json") : path.join(path.resolve(folder), ".claude.json");
+  if (folder === undefined || folder === "") return path.join(home, ".claude.json");
+  return path.join(path.resolve(folder), ".claude.json");
 }
 
 /**

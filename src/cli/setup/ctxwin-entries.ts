@@ -25,13 +25,20 @@ export interface EntryLayout {
 /** Whether a hook command runs ctxwin's hook (whatever runs ctxwin: npx, node and a path). */
 export const isCtxwinHookCommand = (command: unknown): boolean =>
   typeof command === "string" &&
-  (/\bctxwin\b.*\bhook session-start\b/.test(command) || /\bhook session-start --client (claude-code|codex)\b/.test(command));
+  (/\bctxwin\b.*\bhook session-start\b/.test(command) ||
+    /\bhook session-start --client (claude-code|codex)\b/.test(command));
+
+/** Whether a hook group holds one of ctxwin's handlers. */
+export const holdsCtxwinHandler = (group: unknown): boolean =>
+  handlersOf(group).some((handler) => isCtxwinHookCommand(handler["command"]));
 
 /** Whether an MCP server entry runs `ctxwin mcp` (by name, or in the shape setup writes). */
 export function isCtxwinServer(entry: unknown): boolean {
   if (!isObject(entry)) return false;
   const { command, args } = entry;
-  const words = [command, ...(Array.isArray(args) ? args : [])].filter((word): word is string => typeof word === "string");
+  const words = [command, ...(Array.isArray(args) ? args : [])].filter(
+    (word): word is string => typeof word === "string",
+  );
   const tail = words.slice(-5);
   const setupShape = tail.length === 5 && tail[0] === "mcp" && tail[1] === "--dir" && tail[3] === "--import";
   return setupShape || (words.some((word) => /(^|[/\\])ctxwin$/.test(word)) && words.includes("mcp"));
@@ -74,9 +81,15 @@ export function ctxwinPaths(document: JsonObject, layout: EntryLayout): Document
 export function withoutCtxwinEntries(document: JsonObject, layout: EntryLayout): JsonObject {
   const copy = structuredClone(document);
   for (const path of ctxwinPaths(copy, layout).sort(comparePathsDescending)) deleteAt(copy, path);
-  for (const container of containerPaths(layout)) if (isEmptyContainer(valueAt(copy, container))) deleteAt(copy, container);
+  for (const container of containerPaths(layout)) {
+    if (isEmptyContainer(valueAt(copy, container))) deleteAt(copy, container);
+  }
   return copy;
 }
+
+/** Whether two documents are the same data apart from ctxwin's entries. */
+export const sameOutsideCtxwin = (left: JsonObject, right: JsonObject, layout: EntryLayout): boolean =>
+  sameValue(withoutCtxwinEntries(left, layout), withoutCtxwinEntries(right, layout));
 
 /** The containers ctxwin's entries live in, innermost first. */
 export function containerPaths(layout: EntryLayout): DocumentPath[] {
@@ -105,11 +118,13 @@ export function holdsExactly(
     if (!sameValue(valueAt(document, [layout.serversKey, layout.serverName]), expected.server)) return false;
   }
   for (const [event, group] of Object.entries(expected.groups ?? {})) {
-    const ours = hookGroups(document, event).filter((candidate) => handlersOf(candidate).some((handler) => isCtxwinHookCommand(handler["command"])));
+    const ours = hookGroups(document, event).filter(holdsCtxwinHandler);
     if (ours.length !== 1 || !sameValue(ours[0], group)) return false;
   }
   const allow = valueAt(document, ["permissions", "allow"]);
-  return (expected.allowedTools ?? []).every((tool) => Array.isArray(allow) && allow.filter((entry) => entry === tool).length === 1);
+  return (expected.allowedTools ?? []).every(
+    (tool) => Array.isArray(allow) && allow.filter((entry) => entry === tool).length === 1,
+  );
 }
 
 /**
@@ -120,14 +135,19 @@ export function holdsExactly(
  */
 export function sameValue(left: unknown, right: unknown): boolean {
   if (Object.is(left, right)) return true;
-  if (left instanceof Date || right instanceof Date) return left instanceof Date && right instanceof Date && Object.is(left.getTime(), right.getTime());
+  if (left instanceof Date || right instanceof Date) {
+    return left instanceof Date && right instanceof Date && Object.is(left.getTime(), right.getTime());
+  }
   if (Array.isArray(left) || Array.isArray(right)) {
-    return Array.isArray(left) && Array.isArray(right) && left.length === right.length && left.every((value, index) => sameValue(value, right[index]));
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    return left.every((value, index) => sameValue(value, right[index]));
   }
   if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  const leftKeys = Object.keys(left);
+  const leftObject = left as Record<string, unknown>;
   const rightObject = right as Record<string, unknown>;
-  return leftKeys.length === Object.keys(right).length && leftKeys.every((key) => Object.hasOwn(rightObject, key) && sameValue((left as Record<string, unknown>)[key], rightObject[key]));
+  const keys = Object.keys(leftObject);
+  if (keys.length !== Object.keys(rightObject).length) return false;
+  return keys.every((key) => Object.hasOwn(rightObject, key) && sameValue(leftObject[key], rightObject[key]));
 }
 
 export function valueAt(document: unknown, path: DocumentPath): unknown {

@@ -12,7 +12,9 @@ import path from "node:path";
 export const NPX_COMMAND = ["npx", "-y", "ctxwin"] as const;
 
 /**
- * @example installCommand({ script: "/opt/ctxwin/dist/cli/main.js", node: "/usr/bin/node" }) // ["/usr/bin/node", "/opt/ctxwin/dist/cli/main.js"]
+ * @example
+ * installCommand({ script: "/opt/ctxwin/dist/cli/main.js", node: "/usr/bin/node" })
+ * // ["/usr/bin/node", "/opt/ctxwin/dist/cli/main.js"]
  */
 export function installCommand({ script, node }: { script: string; node: string }): string[] {
   const resolved = realpathOr(script);

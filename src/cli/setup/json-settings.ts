@@ -14,13 +14,14 @@ import {
   ctxwinPaths,
   handlersOf,
   hookGroups,
+  holdsCtxwinHandler,
   holdsExactly,
   isCtxwinHookCommand,
   isCtxwinServer,
   isObject,
+  sameOutsideCtxwin,
   sameValue,
   valueAt,
-  withoutCtxwinEntries,
   type EntryLayout,
   type JsonObject,
 } from "./ctxwin-entries.js";
@@ -63,11 +64,16 @@ export function installJson(text: string | undefined, entries: JsonEntries): str
   const document = valueOf(source);
   const layout = layoutOf(entries);
   checkShapes(document, entries);
-  const expected = { server: entries.mcpServer?.entry, groups: groupsOf(entries), allowedTools: entries.allowedTools ?? [] };
+  const expected = {
+    server: entries.mcpServer?.entry,
+    groups: entries.sessionStart === undefined ? {} : { SessionStart: entries.sessionStart },
+    allowedTools: entries.allowedTools ?? [],
+  };
   if (text !== undefined && body.trim() !== "" && holdsExactly(document, layout, expected)) return text;
   let next = source;
-  if (entries.mcpServer !== undefined && !sameValue(valueAt(document, ["mcpServers", entries.mcpServer.name]), entries.mcpServer.entry)) {
-    next = setValue(next, ["mcpServers", entries.mcpServer.name], entries.mcpServer.entry);
+  if (entries.mcpServer !== undefined) {
+    const { name, entry } = entries.mcpServer;
+    if (!sameValue(valueAt(document, ["mcpServers", name]), entry)) next = setValue(next, ["mcpServers", name], entry);
   }
   if (entries.sessionStart !== undefined) next = placeGroup(next, "SessionStart", entries.sessionStart);
   for (const tool of entries.allowedTools ?? []) {
@@ -75,8 +81,10 @@ export function installJson(text: string | undefined, entries: JsonEntries): str
     if (!(Array.isArray(allow) && allow.includes(tool))) next = appendValue(next, ["permissions", "allow"], tool);
   }
   const result = valueOf(next);
-  if (!sameValue(withoutCtxwinEntries(result, layout), withoutCtxwinEntries(document, layout)) || !holdsExactly(result, layout, expected)) {
-    throw new JsonShapeProblem("ctxwin cannot add its entries without changing other settings in it; add them by hand (docs/mcp.md shows them)");
+  if (!sameOutsideCtxwin(result, document, layout) || !holdsExactly(result, layout, expected)) {
+    throw new JsonShapeProblem(
+      "ctxwin cannot add its entries without changing other settings in it; add them by hand (docs/mcp.md shows them)",
+    );
   }
   return `${bom}${next}`;
 }
@@ -89,14 +97,18 @@ export function installJson(text: string | undefined, entries: JsonEntries): str
  *
  * @example uninstallJson(installJson(text, entries), entries, { original: text }) === text
  */
-export function uninstallJson(text: string | undefined, entries: JsonEntries, { original }: { original: string | undefined }): string | undefined {
+export function uninstallJson(
+  text: string | undefined,
+  entries: JsonEntries,
+  { original }: { original: string | undefined },
+): string | undefined {
   if (text === undefined) return undefined;
   const bom = text.startsWith(BOM) ? BOM : "";
   const body = text.slice(bom.length);
   if (body.trim() === "") return text;
   const document = valueOf(body);
   const before = originalValue(original);
-  const holdsHook = hookGroups(document, "SessionStart").some((group) => handlersOf(group).some((handler) => isCtxwinHookCommand(handler["command"])));
+  const holdsHook = hookGroups(document, "SessionStart").some(holdsCtxwinHandler);
   const addedTools = (entries.allowedTools ?? []).filter((tool) => {
     const allowedBefore = valueAt(before, ["permissions", "allow"]);
     return !(Array.isArray(allowedBefore) && allowedBefore.includes(tool)) && (original !== undefined || holdsHook);
@@ -110,17 +122,18 @@ export function uninstallJson(text: string | undefined, entries: JsonEntries, { 
     if (isEmptyAt(next, container) && valueAt(before, container) === undefined) next = removeValue(next, container);
   }
   const result = valueOf(next);
-  if (ctxwinPaths(result, layout).length > 0 || !sameValue(withoutCtxwinEntries(result, layout), withoutCtxwinEntries(document, layout))) {
+  if (ctxwinPaths(result, layout).length > 0 || !sameOutsideCtxwin(result, document, layout)) {
     throw new JsonShapeProblem("removing ctxwin's entries would change other settings in it; take them out by hand");
   }
   return `${bom}${next}`;
 }
 
-/** `text` with exactly one ctxwin group under `hooks.<event>`: the first of ctxwin's replaced in place, or `group` appended. */
+/** `text` with exactly one ctxwin group under `hooks.<event>`: ctxwin's first replaced in place, or `group` appended. */
 function placeGroup(text: string, event: string, group: SessionStartGroup): string {
   const groups = hookGroups(valueOf(text), event);
-  const ours = groups.flatMap((candidate, index) => (handlersOf(candidate).some((handler) => isCtxwinHookCommand(handler["command"])) ? [index] : []));
-  const isPure = (index: number): boolean => handlersOf(groups[index]).every((handler) => isCtxwinHookCommand(handler["command"]));
+  const ours = groups.flatMap((candidate, index) => (holdsCtxwinHandler(candidate) ? [index] : []));
+  const isPure = (index: number): boolean =>
+    handlersOf(groups[index]).every((handler) => isCtxwinHookCommand(handler["command"]));
   const replaced = ours.find(isPure);
   let next = text;
   for (const index of [...ours].reverse()) {
@@ -129,7 +142,8 @@ function placeGroup(text: string, event: string, group: SessionStartGroup): stri
     else {
       const handlers = handlersOf(groups[index]);
       for (let at = handlers.length - 1; at >= 0; at -= 1) {
-        if (isCtxwinHookCommand(handlers[at]?.["command"])) next = removeValue(next, ["hooks", event, index, "hooks", at]);
+        if (!isCtxwinHookCommand(handlers[at]?.["command"])) continue;
+        next = removeValue(next, ["hooks", event, index, "hooks", at]);
       }
     }
   }
@@ -140,14 +154,17 @@ function checkShapes(document: JsonObject, entries: JsonEntries): void {
   const shape = (path: string[], kind: "object" | "array"): void => {
     const value = valueAt(document, path);
     if (value === undefined || (kind === "object" ? isObject(value) : Array.isArray(value))) return;
-    throw new JsonShapeProblem(kind === "object" ? `'${path.join(".")}' is not a JSON object` : `${path.join(".")} is not an array`);
+    const name = path.join(".");
+    throw new JsonShapeProblem(kind === "object" ? `'${name}' is not a JSON object` : `${name} is not an array`);
   };
   if (entries.mcpServer !== undefined) {
     shape(["mcpServers"], "object");
     const { name, entry } = entries.mcpServer;
     const existing = valueAt(document, ["mcpServers", name]);
     if (existing !== undefined && !isCtxwinServer(existing) && !sameValue(existing, entry)) {
-      throw new JsonShapeProblem(`mcpServers.${name} is already a server that does not run 'ctxwin mcp'; rename or remove it first`);
+      throw new JsonShapeProblem(
+        `mcpServers.${name} is already a server that does not run 'ctxwin mcp'; rename or remove it first`,
+      );
     }
   }
   if (entries.sessionStart !== undefined) {
@@ -168,8 +185,6 @@ function layoutOf(entries: JsonEntries): EntryLayout {
     allowedTools: entries.allowedTools ?? [],
   };
 }
-
-const groupsOf = (entries: JsonEntries): Record<string, unknown> => (entries.sessionStart === undefined ? {} : { SessionStart: entries.sessionStart });
 
 const valueOf = (text: string): JsonObject => getNodeValue(rootOf(text)) as JsonObject;
 

@@ -28,7 +28,8 @@ export function rootOf(text: string): Node {
   const [first] = errors;
   if (first !== undefined || root === undefined) {
     const { line, column } = position(text, first?.offset ?? 0);
-    throw new JsonShapeProblem(`it is not valid JSON (${first === undefined ? "no value" : printParseErrorCode(first.error)} at line ${line} column ${column})`);
+    const problem = first === undefined ? "no value" : printParseErrorCode(first.error);
+    throw new JsonShapeProblem(`it is not valid JSON (${problem} at line ${line} column ${column})`);
   }
   if (root.type !== "object") throw new JsonShapeProblem("it is not a JSON object");
   return root;
@@ -42,7 +43,9 @@ export function rootOf(text: string): Node {
  */
 export function setValue(text: string, path: DocumentPath, value: unknown): string {
   const node = findNodeAtLocation(rootOf(text), path);
-  if (node !== undefined) return splice(text, node.offset, node.length, format(value, styleOf(text), lineIndent(text, node.offset)));
+  if (node !== undefined) {
+    return splice(text, node.offset, node.length, format(value, styleOf(text), lineIndent(text, node.offset)));
+  }
   let parentPath = path.slice(0, -1);
   let wrapped: unknown = value;
   let key = path.at(-1)!;
@@ -73,7 +76,8 @@ export function removeValue(text: string, path: DocumentPath): string {
   if (siblings.length === 1) return splice(text, container.offset + 1, container.length - 2, "");
   if (index > 0) {
     const previous = siblings[index - 1]!;
-    return splice(text, previous.offset + previous.length, member.offset + member.length - previous.offset - previous.length, "");
+    const start = previous.offset + previous.length;
+    return splice(text, start, member.offset + member.length - start, "");
   }
   return splice(text, member.offset, siblings[1]!.offset - member.offset, "");
 }
@@ -94,7 +98,8 @@ function insertChild(text: string, container: Node, key: string | undefined, val
     const outer = lineIndent(text, container.offset);
     const inner = outer + style.indent;
     const member = `${prefix}${format(value, style, inner)}`;
-    return splice(text, container.offset + 1, container.length - 2, `${style.eol}${inner}${member}${style.eol}${outer}`);
+    const inside = `${style.eol}${inner}${member}${style.eol}${outer}`;
+    return splice(text, container.offset + 1, container.length - 2, inside);
   }
   const end = last.offset + last.length;
   if (!containerText.includes("\n")) return splice(text, end, 0, `, ${prefix}${JSON.stringify(value)}`);

@@ -112,7 +112,11 @@ export function withLocks<T>({
   }
 }
 
-function acquire(lock: string, file: string, { onWait, waitMs }: { onWait: ((message: string) => void) | undefined; waitMs: number }): void {
+function acquire(
+  lock: string,
+  file: string,
+  { onWait, waitMs }: { onWait: ((message: string) => void) | undefined; waitMs: number },
+): void {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   let waited = 0;
   for (;;) {
@@ -120,7 +124,9 @@ function acquire(lock: string, file: string, { onWait, waitMs }: { onWait: ((mes
       writeFileSync(lock, `${process.pid}\n`, { flag: "wx" });
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new SettingsFileProblem(`cannot create its lock ${lock} (${(error as Error).message})`);
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        throw new SettingsFileProblem(`cannot create its lock ${lock} (${(error as Error).message})`);
+      }
     }
     const content = readIfThere(lock);
     if (content === undefined) continue;
@@ -129,8 +135,11 @@ function acquire(lock: string, file: string, { onWait, waitMs }: { onWait: ((mes
       rmSync(lock, { force: true });
       continue;
     }
-    if (waited === 0) onWait?.(`${file}: another ctxwin setup (process ${Number.isNaN(holder) ? "?" : holder}) is editing it; waiting for it to finish`);
-    if (waited >= waitMs) throw new SettingsFileProblem(`another ctxwin setup (process ${holder}) has held ${lock} for ${waitMs / 1000} s; if none is running, delete that file`);
+    const other = `another ctxwin setup (process ${Number.isNaN(holder) ? "?" : holder})`;
+    if (waited === 0) onWait?.(`${file}: ${other} is editing it; waiting for it to finish`);
+    if (waited >= waitMs) {
+      throw new SettingsFileProblem(`${other} has held ${lock} for ${waitMs / 1000} s; if none is running, delete that file`);
+    }
     Atomics.wait(pause, 0, 0, 50);
     waited += 50;
   }

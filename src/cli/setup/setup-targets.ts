@@ -4,7 +4,7 @@
  *
  * | client | scope | MCP server | hooks |
  * | --- | --- | --- | --- |
- * | claude-code | user | `~/.claude.json` `mcpServers.ctxwin` | `~/.claude/settings.json`: SessionStart `compact\|resume`, `permissions.allow` |
+ * | claude-code | user | `~/.claude.json` `mcpServers.ctxwin` | `~/.claude/settings.json`: SessionStart, `permissions.allow` |
  * | claude-code | project | `<project>/.mcp.json` | `<project>/.claude/settings.json` |
  * | codex | user | `~/.codex/config.toml` `[mcp_servers.ctxwin]` | the same file: SessionStart `resume`, PostCompact |
  * | codex | project | `<project>/.codex/config.toml` | the same file |
@@ -26,7 +26,9 @@ export const HOOK_TIMEOUT_SECONDS = 10;
 /** The MCP tool `claude -p` must be allowed to call (it is read-only). */
 export const SESSION_HISTORY_TOOL = `mcp__${MCP_SERVER_NAME}__session_history`;
 
-export type SetupTarget = { kind: "json"; file: string; entries: JsonEntries } | { kind: "toml"; file: string; entries: TomlEntries };
+export type SetupTarget =
+  | { kind: "json"; file: string; entries: JsonEntries }
+  | { kind: "toml"; file: string; entries: TomlEntries };
 
 export interface SetupContext {
   client: TranscriptFormat;
@@ -43,16 +45,19 @@ export interface SetupContext {
 }
 
 /**
- * @example setupTargets({ client: "codex", scope: "user", home: "/home/me", project: "/w", storeDirectory: "/home/me", command: ["ctxwin"] })
+ * @example
+ * setupTargets({ client: "codex", scope: "user", home: "/home/me", project: "/w", storeDirectory: "/home/me", command: ["ctxwin"] })
  */
 export function setupTargets(context: SetupContext): SetupTarget[] {
   const { client, scope, home, project, env = process.env } = context;
   const [program = "ctxwin", ...programArgs] = context.command;
   const serverArgs = [...programArgs, "mcp", "--dir", context.storeDirectory, "--import", client];
-  const hookCommand = [...context.command, "hook", "session-start", "--client", client, "--dir", context.storeDirectory].map(shellWord).join(" ");
+  const hookWords = [...context.command, "hook", "session-start", "--client", client, "--dir", context.storeDirectory];
+  const hookCommand = hookWords.map(shellWord).join(" ");
   if (client === "claude-code") {
     const mcpServer = { name: MCP_SERVER_NAME, entry: { type: "stdio" as const, command: program, args: serverArgs } };
-    const sessionStart = { matcher: "compact|resume", hooks: [{ type: "command" as const, command: hookCommand, timeout: HOOK_TIMEOUT_SECONDS }] };
+    const handler = { type: "command" as const, command: hookCommand, timeout: HOOK_TIMEOUT_SECONDS };
+    const sessionStart = { matcher: "compact|resume", hooks: [handler] };
     const hookEntries = { sessionStart, allowedTools: [SESSION_HISTORY_TOOL] };
     return scope === "user"
       ? [
@@ -64,7 +69,7 @@ export function setupTargets(context: SetupContext): SetupTarget[] {
           { kind: "json", file: path.join(project, ".claude", "settings.json"), entries: hookEntries },
         ];
   }
-  const handler = [`type = "command"`, `command = ${tomlString(hookCommand)}`, `timeout = ${HOOK_TIMEOUT_SECONDS}`];
+  const handlerLines = [`type = "command"`, `command = ${tomlString(hookCommand)}`, `timeout = ${HOOK_TIMEOUT_SECONDS}`];
   const block = [
     `[mcp_servers.${MCP_SERVER_NAME}]`,
     `command = ${tomlString(program)}`,
@@ -74,12 +79,12 @@ export function setupTargets(context: SetupContext): SetupTarget[] {
     `matcher = "resume"`,
     "",
     "[[hooks.SessionStart.hooks]]",
-    ...handler,
+    ...handlerLines,
     "",
     "[[hooks.PostCompact]]",
     "",
     "[[hooks.PostCompact.hooks]]",
-    ...handler,
+    ...handlerLines,
   ].join("\n");
   const layout = { serversKey: "mcp_servers", serverName: MCP_SERVER_NAME, hookEvents: ["SessionStart", "PostCompact"] };
   const folder = scope === "user" ? codexHome({ home, env }) : path.join(project, ".codex");

@@ -14,10 +14,9 @@ import {
   ctxwinPaths,
   holdsExactly,
   isObject,
-  sameValue,
+  sameOutsideCtxwin,
   startsWithPath,
   valueAt,
-  withoutCtxwinEntries,
   type DocumentPath,
   type EntryLayout,
   type JsonObject,
@@ -47,14 +46,17 @@ export function installTomlBlock(text: string, { block, layout }: TomlEntries): 
   checkRoom(document, layout);
   const wanted = parseToml(block, "ctxwin's own block is not valid TOML");
   const expected = expectedEntries(wanted, layout);
-  if (holdsExactly(document, layout, expected) && ctxwinPaths(document, layout).length === countOf(expected)) return text;
+  const present = ctxwinPaths(document, layout);
+  if (holdsExactly(document, layout, expected) && present.length === countOf(expected)) return text;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const kept = deleteCtxwinLines(text, ctxwinPaths(document, layout));
+  const kept = deleteCtxwinLines(text, present);
   const wrapped = [BLOCK_START, ...block.trimEnd().split("\n"), BLOCK_END, ""].join(eol);
   const next = kept === "" ? wrapped : `${/\r?\n$/.test(kept) ? kept : `${kept}${eol}`}${eol}${wrapped}`;
   const result = parseToml(next, "ctxwin's tables cannot be added without changing yours");
-  if (!sameValue(withoutCtxwinEntries(result, layout), withoutCtxwinEntries(document, layout)) || !holdsExactly(result, layout, expected)) {
-    throw new TomlShapeProblem("ctxwin cannot add its tables without changing other settings in it; add them by hand (docs/mcp.md shows them)");
+  if (!sameOutsideCtxwin(result, document, layout) || !holdsExactly(result, layout, expected)) {
+    throw new TomlShapeProblem(
+      "ctxwin cannot add its tables without changing other settings in it; add them by hand (docs/mcp.md shows them)",
+    );
   }
   return next;
 }
@@ -70,8 +72,10 @@ export function removeTomlEntries(text: string, layout: EntryLayout): string {
   const next = deleteCtxwinLines(text, ctxwinPaths(document, layout));
   if (next === text) return text;
   const result = parseToml(next, "removing ctxwin's entries would break it");
-  if (ctxwinPaths(result, layout).length > 0 || !sameValue(withoutCtxwinEntries(result, layout), withoutCtxwinEntries(document, layout))) {
-    throw new TomlShapeProblem("ctxwin's entries are written inside other values (an inline table or array); take them out by hand");
+  if (ctxwinPaths(result, layout).length > 0 || !sameOutsideCtxwin(result, document, layout)) {
+    throw new TomlShapeProblem(
+      "ctxwin's entries are written inside other values (an inline table or array); take them out by hand",
+    );
   }
   return next;
 }
@@ -90,7 +94,8 @@ function parseToml(text: string, problem: string): JsonObject {
   } catch (error) {
     const message = (error as Error).message.split("\n").find((line) => line.trim() !== "") ?? "";
     const where = (error as { line?: unknown }).line;
-    throw new TomlShapeProblem(`${problem} (${message.replace(/^Invalid TOML document: /, "")}${typeof where === "number" ? ` at line ${where}` : ""})`);
+    const at = typeof where === "number" ? ` at line ${where}` : "";
+    throw new TomlShapeProblem(`${problem} (${message.replace(/^Invalid TOML document: /, "")}${at})`);
   }
 }
 
@@ -101,8 +106,12 @@ function checkRoom(document: JsonObject, layout: EntryLayout): void {
     const servers = document[serversKey];
     if (servers !== undefined && !isObject(servers)) throw new TomlShapeProblem(`'${serversKey}' is not a table`);
     const server = valueAt(document, [serversKey, serverName]);
-    if (server !== undefined && !ctxwinPaths(document, layout).some((path) => path[1] === serverName && path.length === 2)) {
-      throw new TomlShapeProblem(`it already has an MCP server '${serverName}' that does not run 'ctxwin mcp' (${serversKey}.${serverName}); rename or remove it first`);
+    const ours = ctxwinPaths(document, layout).some((path) => path.length === 2 && path[1] === serverName);
+    if (server !== undefined && !ours) {
+      throw new TomlShapeProblem(
+        `it already has an MCP server '${serverName}' that does not run 'ctxwin mcp' (${serversKey}.${serverName}); ` +
+          "rename or remove it first",
+      );
     }
   }
   const hooks = document["hooks"];
@@ -110,12 +119,17 @@ function checkRoom(document: JsonObject, layout: EntryLayout): void {
   for (const event of layout.hookEvents) {
     const groups = valueAt(document, ["hooks", event]);
     if (groups !== undefined && !(Array.isArray(groups) && groups.every(isObject))) {
-      throw new TomlShapeProblem(`'hooks.${event}' is ${isObject(groups) ? "a table" : "a value"}, not a list of [[hooks.${event}]] groups; ctxwin cannot add its group to it`);
+      const kind = isObject(groups) ? "a table" : "a value";
+      throw new TomlShapeProblem(
+        `'hooks.${event}' is ${kind}, not a list of [[hooks.${event}]] groups; ctxwin cannot add its group to it`,
+      );
     }
   }
 }
 
-function expectedEntries(wanted: JsonObject, layout: EntryLayout): { server?: unknown; groups: Record<string, unknown> } {
+type Expected = { server?: unknown; groups: Record<string, unknown> };
+
+function expectedEntries(wanted: JsonObject, layout: EntryLayout): Expected {
   const groups: Record<string, unknown> = {};
   for (const event of layout.hookEvents) {
     const group = valueAt(wanted, ["hooks", event, 0]);
@@ -125,7 +139,7 @@ function expectedEntries(wanted: JsonObject, layout: EntryLayout): { server?: un
   return server === undefined ? { groups } : { server, groups };
 }
 
-const countOf = (expected: { server?: unknown; groups: Record<string, unknown> }): number =>
+const countOf = (expected: Expected): number =>
   (expected.server === undefined ? 0 : 1) + Object.keys(expected.groups).length;
 
 /**
@@ -155,7 +169,8 @@ function deleteCtxwinLines(text: string, paths: readonly DocumentPath[]): string
     while (end < lineCount && (lines[end] ?? "").trim() !== BLOCK_END) end += 1;
     if (end < lineCount) dropped.add(end);
     // The blank line setup put before its block goes with it, unless the block held other tables.
-    const whole = Array.from({ length: end - index - 1 }, (_, offset) => index + 1 + offset).every((line) => dropped.has(line));
+    let whole = true;
+    for (let line = index + 1; line < end; line += 1) whole &&= dropped.has(line);
     if (whole && index > 0 && isBlank(index - 1)) dropped.add(index - 1);
   }
   for (let index = 0; index < lineCount; index += 1) if ((lines[index] ?? "").trim() === BLOCK_END) dropped.add(index);
