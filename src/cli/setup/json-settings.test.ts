@@ -82,6 +82,16 @@ describe("installJson and uninstallJson", () => {
     ]);
   });
 
+  it("leaves one group of its own when the file holds several (a duplicate is a change, not 'unchanged')", () => {
+    const once = installJson("{}\n", first.hooks);
+    const group = JSON.stringify(first.hooks.sessionStart);
+    const twice = once.replace(/"SessionStart": \[/, `"SessionStart": [${group}, `);
+    const fixed = installJson(twice, first.hooks);
+    expect(fixed).not.toBe(twice);
+    expect((JSON.parse(fixed) as { hooks: { SessionStart: unknown[] } }).hooks.SessionStart).toEqual([first.hooks.sessionStart]);
+    expect(uninstallJson(twice, first.hooks, { original: "{}\n" })).toBe("{}\n");
+  });
+
   it("refuses a server named ctxwin that is not ctxwin's, shapes it cannot edit, and text that is not a JSON object", () => {
     expect(() => installJson('{"mcpServers": {"ctxwin": {"command": "other"}}}', first.server)).toThrow("mcpServers.ctxwin is already a server that does not run 'ctxwin mcp'");
     expect(() => installJson('{"hooks": []}', first.hooks)).toThrow("'hooks' is not a JSON object");

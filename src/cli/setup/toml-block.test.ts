@@ -70,6 +70,13 @@ describe("installTomlBlock and removeTomlEntries", () => {
     expect((parse(fixed) as { hooks: { SessionStart: unknown[] } }).hooks.SessionStart).toHaveLength(1);
     expect(removeTomlEntries(duplicated, layout)).toBe(CONFIG);
   });
+
+  it("refuse a file whose whole block is there twice (Codex cannot load it either) rather than guess", () => {
+    const installed = installTomlBlock(CONFIG, entries);
+    const twice = `${installed}\n${installed.slice(CONFIG.length)}`;
+    expect(() => installTomlBlock(twice, entries)).toThrow(/^it is not valid TOML \(.*redefine.* at line \d+\)$/);
+    expect(() => removeTomlEntries(twice, layout)).toThrow(/^it is not valid TOML/);
+  });
 });
 
 describe("a definition of someone else's in ctxwin's way: refused with one sentence", () => {
