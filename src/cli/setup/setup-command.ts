@@ -13,7 +13,7 @@ import type { TranscriptFormat } from "../../import/source-files.js";
 import { installCommand } from "./install-command.js";
 import { unifiedDiff } from "./line-diff.js";
 import { BACKUP_SUFFIX, withLocks } from "./settings-file.js";
-import { applyChanges, planChanges, type FileChange } from "./setup-plan.js";
+import type { FileChange } from "./setup-plan.js";
 import { setupTargets, type SetupScope } from "./setup-targets.js";
 
 interface SetupOptions {
@@ -42,7 +42,7 @@ export function registerSetupCommand({ program, write = (text) => process.stdout
     .option("--command <words>", "how the CLI should run ctxwin (default: this install — node and its script — or 'npx -y ctxwin' when started by npx)")
     .option("--dry-run", "print the changes as a diff; write nothing")
     .option("--remove", "take ctxwin's entries out again")
-    .action((clientName: string | undefined, options: SetupOptions, command: Command) => {
+    .action(async (clientName: string | undefined, options: SetupOptions, command: Command) => {
       const usage = (message: string): never => command.error(message, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.setup.options" });
       const scope = SCOPES.find((name) => name === options.scope) ?? usage(`--scope must be user or project; got '${options.scope}'`);
       const known = CLIENTS.find((name) => name === clientName);
@@ -56,6 +56,8 @@ export function registerSetupCommand({ program, write = (text) => process.stdout
       const clients = known === undefined ? CLIENTS : [known];
       const targets = clients.flatMap((client) => setupTargets({ client, scope, home, project, storeDirectory, command: words }));
       const action = options.remove === true ? "remove" : "install";
+      // The parsers (smol-toml, jsonc-parser) load only when setup runs.
+      const { applyChanges, planChanges } = await import("./setup-plan.js");
       if (options.dryRun === true) {
         for (const change of planChanges(targets, action)) {
           write(change.after === change.before ? `${change.file}: no change\n` : unifiedDiff({ path: change.file, before: change.before, after: change.after ?? "" }));
