@@ -9,13 +9,14 @@
 import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { claudeConfigFolder, codexHome } from "./client-folders.js";
 
 export type SourceFormatName = "ctxwin" | "claude-code" | "codex";
 export type TranscriptFormat = Exclude<SourceFormatName, "ctxwin">;
 
-/** The folder each format is read from when no path is given. */
-export function defaultSourceFolder(format: TranscriptFormat, home: string = os.homedir()): string {
-  return format === "claude-code" ? path.join(home, ".claude", "projects") : path.join(home, ".codex", "sessions");
+/** The folder each format is read from when no path is given (`CLAUDE_CONFIG_DIR` and `CODEX_HOME` honoured). */
+export function defaultSourceFolder(format: TranscriptFormat, home: string = os.homedir(), env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return format === "claude-code" ? path.join(claudeConfigFolder({ home, env }), "projects") : path.join(codexHome({ home, env }), "sessions");
 }
 
 const RULES: Record<SourceFormatName, { accept: (name: string) => boolean; depth: number }> = {

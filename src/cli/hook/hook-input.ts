@@ -2,7 +2,9 @@
  * The JSON a coding CLI writes to a `SessionStart` hook's stdin. Claude Code and Codex send the
  * same fields: `session_id`, `transcript_path` (Codex: a string or null), `cwd`,
  * `hook_event_name` ("SessionStart") and `source` (Claude Code: startup, resume, clear, compact;
- * Codex: startup, resume, clear). Anything else in the object is ignored.
+ * Codex: startup, resume, clear). Codex's `PostCompact` hook sends the same `session_id` and
+ * `transcript_path` with `hook_event_name` "PostCompact" (and a `trigger`): it cannot add context,
+ * so for it the hook only imports. Anything else in the object is ignored.
  */
 
 export interface SessionStartInput {
@@ -12,6 +14,8 @@ export interface SessionStartInput {
   transcriptPath: string | undefined;
   /** Why the session (re)started: `compact`, `resume`, `startup`, `clear`, or what a newer CLI sends. */
   source: string | undefined;
+  /** `PostCompact` (Codex, after its own compaction: import only), else `SessionStart`. */
+  event: "SessionStart" | "PostCompact";
 }
 
 /** The input, or one sentence saying what is wrong with it. */
@@ -31,8 +35,8 @@ export function parseHookInput(text: string): ParsedHookInput {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "the hook input is not a JSON object" };
   const fields = value as Record<string, unknown>;
   const event = fields["hook_event_name"];
-  if (event !== undefined && event !== "SessionStart") {
-    return { problem: `the hook input is for '${String(event)}', not SessionStart: register 'ctxwin hook session-start' only for SessionStart` };
+  if (event !== undefined && event !== "SessionStart" && event !== "PostCompact") {
+    return { problem: `the hook input is for '${String(event)}', not SessionStart: register 'ctxwin hook session-start' only for SessionStart (or Codex's PostCompact)` };
   }
   const sessionId = fields["session_id"];
   if (typeof sessionId !== "string" || sessionId.trim() === "") return { problem: "the hook input has no session_id string" };
@@ -44,6 +48,7 @@ export function parseHookInput(text: string): ParsedHookInput {
       sessionId,
       transcriptPath: typeof transcript === "string" && transcript !== "" ? transcript : undefined,
       source: typeof source === "string" ? source : undefined,
+      event: event === "PostCompact" ? "PostCompact" : "SessionStart",
     },
   };
 }

@@ -109,6 +109,16 @@ describe("after a compaction", () => {
     expect(withoutTranscript.problems).toEqual(["the hook input names no transcript_path; nothing was imported"]);
     expect(guidanceOf(withoutTranscript)).toContain(`"codex:${CODEX_SESSION}"`);
   });
+
+  it("on Codex's PostCompact input imports the rollout and prints nothing (that hook cannot add context)", async () => {
+    const rollout = path.join(folder, "rollout.jsonl");
+    copyFileSync(path.join(fixtures, "codex-0.171.0", "rollout-2026-12-01T11-00-00-01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d.jsonl"), rollout);
+    const input = { session_id: CODEX_SESSION, turn_id: "t1", transcript_path: rollout, cwd: "/home/dev/billing", hook_event_name: "PostCompact", model: "gpt-5", trigger: "auto" };
+    const outcome = await runSessionStartHook({ stdin: JSON.stringify(input), client: "codex", openStore: opener().open });
+    expect(outcome.problems).toEqual([]);
+    expect(outcome.stdout).toBeUndefined();
+    expect((await outcome.store!.session(`codex:${CODEX_SESSION}`))?.lastSeq).toBeGreaterThan(0);
+  });
 });
 
 describe("bad input fails open", () => {

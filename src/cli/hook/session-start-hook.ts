@@ -52,7 +52,7 @@ export async function runSessionStartHook({ stdin, client, openStore, budgetMs =
     outcome.problems.push(parsed.problem);
     return outcome;
   }
-  const { sessionId, transcriptPath, source } = parsed.input;
+  const { sessionId, transcriptPath, source, event } = parsed.input;
   try {
     outcome.store = openStore();
   } catch (error) {
@@ -70,6 +70,8 @@ export async function runSessionStartHook({ stdin, client, openStore, budgetMs =
     if (imported.status === "failed") outcome.problems.push(`importing ${transcriptPath} failed (${imported.message}); the guidance counts what was stored before`);
     if (imported.status === "done" && imported.warnings.length > 0) outcome.problems.push(`importing ${transcriptPath}: ${imported.warnings[0] ?? ""}`);
   }
+  // Codex's PostCompact cannot add context: importing is all it is for.
+  if (event === "PostCompact") return outcome;
   const storeSessionId = `${client}:${sessionId}`;
   try {
     const reading = store.session(storeSessionId);

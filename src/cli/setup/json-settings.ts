@@ -1,12 +1,33 @@
 /**
  * Edits of a JSON settings file (Claude Code's `settings.json`, `~/.claude.json`, `.mcp.json`)
- * that touch only ctxwin's entries: `mcpServers.ctxwin`, and SessionStart hook handlers whose
- * command runs `ctxwin hook session-start`. Every other key, and the order of keys, is kept. A
- * file whose text already holds exactly ctxwin's entries is returned as it was (idempotence).
+ * that touch only ctxwin's entries (ADR 0075): `mcpServers.ctxwin`, SessionStart hook handlers
+ * whose command runs `ctxwin hook session-start`, and `mcp__ctxwin__session_history` in
+ * `permissions.allow`. The file is edited as text (json-text-edit.ts): every other byte stays
+ * as written. The result is parsed again and compared with the original; apart from ctxwin's
+ * entries they must be equal. A file that already holds exactly ctxwin's entries is returned as
+ * it was (idempotence).
  */
-import { isDeepStrictEqual } from "node:util";
+import { getNodeValue } from "jsonc-parser";
+import {
+  comparePathsDescending,
+  containerPaths,
+  ctxwinPaths,
+  handlersOf,
+  hookGroups,
+  holdsCtxwinHandler,
+  holdsExactly,
+  isCtxwinHookCommand,
+  isCtxwinServer,
+  isObject,
+  sameOutsideCtxwin,
+  sameValue,
+  valueAt,
+  type EntryLayout,
+  type JsonObject,
+} from "./ctxwin-entries.js";
+import { JsonShapeProblem, appendValue, isEmptyAt, removeValue, rootOf, setValue } from "./json-text-edit.js";
 
-export type JsonObject = Record<string, unknown>;
+export { JsonShapeProblem } from "./json-text-edit.js";
 
 /** `mcpServers.<name>` of a stdio server. */
 export interface McpServerEntry {
@@ -21,144 +42,158 @@ export interface SessionStartGroup {
   hooks: { type: "command"; command: string; timeout: number }[];
 }
 
-/** ctxwin's entries in one JSON file (either or both). */
+/** ctxwin's entries in one JSON file (any of them). */
 export interface JsonEntries {
   mcpServer?: { name: string; entry: McpServerEntry };
   sessionStart?: SessionStartGroup;
+  /** Tools ctxwin adds to `permissions.allow` (so `claude -p` may call them). */
+  allowedTools?: string[];
 }
 
-/** A settings file ctxwin will not edit, and why (one sentence). */
-export class JsonShapeProblem extends Error {}
-
-/** Whether a hook command runs ctxwin's SessionStart hook (whatever runs ctxwin: npx, a path). */
-export const isCtxwinHookCommand = (command: unknown): boolean =>
-  typeof command === "string" && (/\bctxwin\b.*\bhook session-start\b/.test(command) || /\bhook session-start --client (claude-code|codex)\b/.test(command));
-
-/** Whether an MCP server entry runs `ctxwin mcp` (by name, or in the shape setup writes). */
-function isCtxwinServer(entry: unknown): boolean {
-  if (typeof entry !== "object" || entry === null) return false;
-  const { command, args } = entry as { command?: unknown; args?: unknown };
-  const words = [command, ...(Array.isArray(args) ? args : [])].filter((word): word is string => typeof word === "string");
-  const tail = words.slice(-5);
-  const setupShape = tail.length === 5 && tail[0] === "mcp" && tail[1] === "--dir" && tail[3] === "--import";
-  return setupShape || (words.some((word) => /(^|\/)ctxwin$/.test(word)) && words.includes("mcp"));
-}
+const BOM = "\uFEFF";
 
 /**
- * The settings with ctxwin's entries in place (added, or replacing older ctxwin entries).
+ * The file's text with ctxwin's entries in place (added, or replacing older ctxwin entries).
  *
- * @example installJson({ model: "opus" }, { mcpServer: { name: "ctxwin", entry } }) // { model: "opus", mcpServers: { ctxwin: entry } }
+ * @example installJson('{"model": "opus"}\n', { mcpServer: { name: "ctxwin", entry } })
  */
-export function installJson(settings: JsonObject, entries: JsonEntries): JsonObject {
-  let next = settings;
+export function installJson(text: string | undefined, entries: JsonEntries): string {
+  const bom = text?.startsWith(BOM) === true ? BOM : "";
+  const body = text?.slice(bom.length) ?? "";
+  const source = body.trim() === "" ? "{}\n" : body;
+  const document = valueOf(source);
+  const layout = layoutOf(entries);
+  checkShapes(document, entries);
+  const expected = {
+    server: entries.mcpServer?.entry,
+    groups: entries.sessionStart === undefined ? {} : { SessionStart: entries.sessionStart },
+    allowedTools: entries.allowedTools ?? [],
+  };
+  if (text !== undefined && body.trim() !== "" && holdsExactly(document, layout, expected)) return text;
+  let next = source;
   if (entries.mcpServer !== undefined) {
     const { name, entry } = entries.mcpServer;
-    const servers = objectAt(next, "mcpServers");
-    const existing = servers[name];
-    if (existing !== undefined && !isCtxwinServer(existing) && !isDeepStrictEqual(existing, entry)) {
-      throw new JsonShapeProblem(`mcpServers.${name} is already a server that does not run 'ctxwin mcp'; rename or remove it first`);
+    if (!sameValue(valueAt(document, ["mcpServers", name]), entry)) next = setValue(next, ["mcpServers", name], entry);
+  }
+  if (entries.sessionStart !== undefined) next = placeGroup(next, "SessionStart", entries.sessionStart);
+  for (const tool of entries.allowedTools ?? []) {
+    const allow = valueAt(valueOf(next), ["permissions", "allow"]);
+    if (!(Array.isArray(allow) && allow.includes(tool))) next = appendValue(next, ["permissions", "allow"], tool);
+  }
+  const result = valueOf(next);
+  if (!sameOutsideCtxwin(result, document, layout) || !holdsExactly(result, layout, expected)) {
+    throw new JsonShapeProblem(
+      "ctxwin cannot add its entries without changing other settings in it; add them by hand (docs/mcp.md shows them)",
+    );
+  }
+  return `${bom}${next}`;
+}
+
+/**
+ * The file's text without ctxwin's entries. `original` is the file before ctxwin's first change
+ * (its backup; undefined when there is none): a container that ctxwin's removal empties goes too
+ * when the original did not have it, and a tool in `permissions.allow` goes only when the original
+ * did not allow it already.
+ *
+ * @example uninstallJson(installJson(text, entries), entries, { original: text }) === text
+ */
+export function uninstallJson(
+  text: string | undefined,
+  entries: JsonEntries,
+  { original }: { original: string | undefined },
+): string | undefined {
+  if (text === undefined) return undefined;
+  const bom = text.startsWith(BOM) ? BOM : "";
+  const body = text.slice(bom.length);
+  if (body.trim() === "") return text;
+  const document = valueOf(body);
+  const before = originalValue(original);
+  const holdsHook = hookGroups(document, "SessionStart").some(holdsCtxwinHandler);
+  const addedTools = (entries.allowedTools ?? []).filter((tool) => {
+    const allowedBefore = valueAt(before, ["permissions", "allow"]);
+    return !(Array.isArray(allowedBefore) && allowedBefore.includes(tool)) && (original !== undefined || holdsHook);
+  });
+  const layout = { ...layoutOf(entries), allowedTools: addedTools };
+  const paths = ctxwinPaths(document, layout).sort(comparePathsDescending);
+  if (paths.length === 0) return text;
+  let next = body;
+  for (const path of paths) next = removeValue(next, path);
+  for (const container of containerPaths(layout)) {
+    if (isEmptyAt(next, container) && valueAt(before, container) === undefined) next = removeValue(next, container);
+  }
+  const result = valueOf(next);
+  if (ctxwinPaths(result, layout).length > 0 || !sameOutsideCtxwin(result, document, layout)) {
+    throw new JsonShapeProblem("removing ctxwin's entries would change other settings in it; take them out by hand");
+  }
+  return `${bom}${next}`;
+}
+
+/** `text` with exactly one ctxwin group under `hooks.<event>`: ctxwin's first replaced in place, or `group` appended. */
+function placeGroup(text: string, event: string, group: SessionStartGroup): string {
+  const groups = hookGroups(valueOf(text), event);
+  const ours = groups.flatMap((candidate, index) => (holdsCtxwinHandler(candidate) ? [index] : []));
+  const isPure = (index: number): boolean =>
+    handlersOf(groups[index]).every((handler) => isCtxwinHookCommand(handler["command"]));
+  const replaced = ours.find(isPure);
+  let next = text;
+  for (const index of [...ours].reverse()) {
+    if (index === replaced) next = setValue(next, ["hooks", event, index], group);
+    else if (isPure(index)) next = removeValue(next, ["hooks", event, index]);
+    else {
+      const handlers = handlersOf(groups[index]);
+      for (let at = handlers.length - 1; at >= 0; at -= 1) {
+        if (!isCtxwinHookCommand(handlers[at]?.["command"])) continue;
+        next = removeValue(next, ["hooks", event, index, "hooks", at]);
+      }
     }
-    if (!isDeepStrictEqual(existing, entry)) next = { ...next, mcpServers: { ...servers, [name]: entry } };
+  }
+  return replaced === undefined ? appendValue(next, ["hooks", event], group) : next;
+}
+
+function checkShapes(document: JsonObject, entries: JsonEntries): void {
+  const shape = (path: string[], kind: "object" | "array"): void => {
+    const value = valueAt(document, path);
+    if (value === undefined || (kind === "object" ? isObject(value) : Array.isArray(value))) return;
+    const name = path.join(".");
+    throw new JsonShapeProblem(kind === "object" ? `'${name}' is not a JSON object` : `${name} is not an array`);
+  };
+  if (entries.mcpServer !== undefined) {
+    shape(["mcpServers"], "object");
+    const { name, entry } = entries.mcpServer;
+    const existing = valueAt(document, ["mcpServers", name]);
+    if (existing !== undefined && !isCtxwinServer(existing) && !sameValue(existing, entry)) {
+      throw new JsonShapeProblem(
+        `mcpServers.${name} is already a server that does not run 'ctxwin mcp'; rename or remove it first`,
+      );
+    }
   }
   if (entries.sessionStart !== undefined) {
-    const groups = sessionStartGroups(next);
-    const ours = groups.filter((group) => handlersOf(group).some((handler) => isCtxwinHookCommand(handler.command)));
-    const exactlyOurs = ours.length === 1 && isDeepStrictEqual(ours[0], entries.sessionStart);
-    if (!exactlyOurs) next = withSessionStart(next, [...withoutCtxwinHandlers(groups), entries.sessionStart]);
+    shape(["hooks"], "object");
+    shape(["hooks", "SessionStart"], "array");
   }
-  return next;
+  if ((entries.allowedTools ?? []).length > 0) {
+    shape(["permissions"], "object");
+    shape(["permissions", "allow"], "array");
+  }
 }
 
-/**
- * The settings without ctxwin's entries (the server of that name only when it runs `ctxwin mcp`
- * or is exactly the entry setup writes).
- *
- * @example uninstallJson(settings, { mcpServer: { name: "ctxwin", entry }, sessionStart: true })
- */
-export function uninstallJson(settings: JsonObject, { mcpServer, sessionStart }: { mcpServer?: JsonEntries["mcpServer"]; sessionStart?: boolean }): JsonObject {
-  let next = settings;
-  const servers = next["mcpServers"];
-  const name = mcpServer?.name;
-  if (name !== undefined && isObject(servers) && (isCtxwinServer(servers[name]) || isDeepStrictEqual(servers[name], mcpServer?.entry))) {
-    const { [name]: _removed, ...others } = servers;
-    // A container ctxwin's removal empties goes too: setup on a file without it created it.
-    next = Object.keys(others).length > 0 ? { ...next, mcpServers: others } : withoutKey(next, "mcpServers");
-  }
-  if (sessionStart === true) {
-    const groups = sessionStartGroups(next);
-    const kept = withoutCtxwinHandlers(groups);
-    if (kept.length !== groups.length || !isDeepStrictEqual(kept, groups)) next = withSessionStart(next, kept);
-  }
-  return next;
+function layoutOf(entries: JsonEntries): EntryLayout {
+  return {
+    ...(entries.mcpServer === undefined ? {} : { serversKey: "mcpServers" }),
+    serverName: entries.mcpServer?.name ?? "ctxwin",
+    hookEvents: entries.sessionStart === undefined ? [] : ["SessionStart"],
+    allowedTools: entries.allowedTools ?? [],
+  };
 }
 
-/**
- * Parses a settings file's text; an absent or empty file is `{}`.
- *
- * @example parseSettings('{"model": "opus"}') // { model: "opus" }
- */
-export function parseSettings(text: string | undefined): JsonObject {
-  if (text === undefined || text.trim() === "") return {};
-  let value: unknown;
+const valueOf = (text: string): JsonObject => getNodeValue(rootOf(text)) as JsonObject;
+
+/** The original's value; `{}` when there is none or it cannot be read (then ctxwin created what it finds). */
+function originalValue(original: string | undefined): JsonObject {
+  if (original === undefined) return {};
   try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new JsonShapeProblem(`it is not valid JSON (${(error as Error).message})`);
+    return valueOf(original.startsWith(BOM) ? original.slice(1) : original);
+  } catch {
+    return {};
   }
-  if (!isObject(value)) throw new JsonShapeProblem("it is not a JSON object");
-  return value;
-}
-
-/**
- * The file's new text: `before` itself when nothing changed, else the settings in the file's
- * own indentation (two spaces for a new file) with a final newline.
- */
-export function renderSettings(before: string | undefined, previous: JsonObject, next: JsonObject): string {
-  if (before !== undefined && isDeepStrictEqual(previous, next)) return before;
-  const indent = before === undefined ? "  " : (/^[ \t]+(?=")/m.exec(before)?.[0] ?? "  ");
-  return `${JSON.stringify(next, null, indent)}\n`;
-}
-
-function withSessionStart(settings: JsonObject, groups: unknown[]): JsonObject {
-  const hooks = objectAt(settings, "hooks");
-  if (groups.length > 0) return { ...settings, hooks: { ...hooks, SessionStart: groups } };
-  const { SessionStart: _removed, ...others } = hooks;
-  return Object.keys(others).length > 0 ? { ...settings, hooks: others } : withoutKey(settings, "hooks");
-}
-
-function withoutKey(settings: JsonObject, key: string): JsonObject {
-  return Object.fromEntries(Object.entries(settings).filter(([name]) => name !== key));
-}
-
-function withoutCtxwinHandlers(groups: unknown[]): unknown[] {
-  return groups.flatMap((group) => {
-    const handlers = handlersOf(group);
-    const kept = handlers.filter((handler) => !isCtxwinHookCommand(handler.command));
-    if (kept.length === handlers.length) return [group];
-    return kept.length === 0 ? [] : [{ ...(group as JsonObject), hooks: kept }];
-  });
-}
-
-function sessionStartGroups(settings: JsonObject): unknown[] {
-  const hooks = objectAt(settings, "hooks");
-  const groups = hooks["SessionStart"];
-  if (groups === undefined) return [];
-  if (!Array.isArray(groups)) throw new JsonShapeProblem("hooks.SessionStart is not an array");
-  return groups;
-}
-
-function handlersOf(group: unknown): JsonObject[] {
-  if (!isObject(group) || !Array.isArray(group["hooks"])) return [];
-  return group["hooks"].filter(isObject);
-}
-
-function objectAt(settings: JsonObject, key: string): JsonObject {
-  const value = settings[key];
-  if (value === undefined) return {};
-  if (!isObject(value)) throw new JsonShapeProblem(`'${key}' is not a JSON object`);
-  return value;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

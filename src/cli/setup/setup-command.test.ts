@@ -6,10 +6,11 @@
  * running twice changes nothing; `--remove` undoes it; bad files are refused whole.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse as parseToml } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runUnprivileged, UNPRIVILEGED_SKIP_REASON } from "../../../test/unprivileged-user.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
@@ -23,6 +24,8 @@ const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const COMMAND = `${process.execPath} ${CTXWIN_BINARY}`;
 
 let home: string;
+/** The CLIs' folders at their defaults under HOME, whatever the machine running the tests sets. */
+const CLEAN_ENV = { NO_COLOR: "1", CODEX_HOME: "", CLAUDE_CONFIG_DIR: "" };
 
 beforeEach(() => {
   home = mkdtempSync(path.join(os.tmpdir(), "ctxwin-setup-"));
@@ -32,7 +35,7 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 function run(program: string, args: readonly string[], { stdin = "", shell = false }: { stdin?: string; shell?: boolean } = {}): Promise<CtxwinExit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: home, shell, env: { ...process.env, HOME: home, NO_COLOR: "1" } });
+    const child = spawn(program, args, { cwd: home, shell, env: { ...process.env, ...CLEAN_ENV, HOME: home } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -46,7 +49,7 @@ function run(program: string, args: readonly string[], { stdin = "", shell = fal
 /** `ctxwin setup` as the built binary in a child process, with HOME at the test's home folder. */
 const setupSpawned = (...args: string[]) => run(process.execPath, [CTXWIN_BINARY, "setup", ...args, "--command", COMMAND]);
 /** The same through the command tree in this process (run-ctxwin-in-process.ts), with HOME at the test's home folder. */
-const setup = (...args: string[]) => runCtxwinInProcess(["setup", ...args, "--command", COMMAND], { cwd: home, env: { HOME: home, NO_COLOR: "1" } });
+const setup = (...args: string[]) => runCtxwinInProcess(["setup", ...args, "--command", COMMAND], { cwd: home, env: { ...CLEAN_ENV, HOME: home } });
 const read = (...parts: string[]) => readFileSync(path.join(home, ...parts), "utf8");
 /** Every file under the home folder with its text: what a refused setup must leave alone. */
 function snapshot(): Record<string, string> {
@@ -95,15 +98,14 @@ describe("claude-code", () => {
     expect((await setup("claude-code")).status).toBe(0);
     const installed = snapshot();
     expect(read(".claude", "settings.json.ctxwin-backup")).toBe(before[path.join(".claude", "settings.json")]);
-    expect(JSON.parse(read(".claude", "settings.json"))).toMatchObject({ theme: "dark", permissions: { allow: ["Bash(ls)"] } });
+    expect(JSON.parse(read(".claude", "settings.json"))).toMatchObject({ theme: "dark", permissions: { allow: ["Bash(ls)", "mcp__ctxwin__session_history"] } });
 
     const again = await setup("claude-code");
     expect(again.stdout).toBe(`unchanged ${path.join(home, ".claude.json")}\nunchanged ${path.join(home, ".claude", "settings.json")}\n`);
     expect(snapshot()).toEqual(installed);
 
     expect((await run(process.execPath, [CTXWIN_BINARY, "setup", "--remove"])).status).toBe(0);
-    expect(JSON.parse(read(".claude", "settings.json"))).toEqual(theirs);
-    expect(JSON.parse(read(".claude.json"))).toEqual({ numStartups: 3, mcpServers: { github: { command: "gh" } } });
+    expect(snapshot()).toEqual(before);
   });
 
   it("--dry-run prints the diff and writes nothing", async () => {
@@ -111,6 +113,7 @@ describe("claude-code", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`+++ ${path.join(home, ".claude", "settings.json")}`);
     expect(result.stdout).toContain('+        "matcher": "compact|resume",');
+    expect(result.stdout).toContain('+      "mcp__ctxwin__session_history"');
     expect(snapshot()).toEqual({});
   });
 });
@@ -135,6 +138,7 @@ command = "gh-mcp"
     expect(installed.startsWith(config)).toBe(true);
     expect(installed).toContain(`[mcp_servers.ctxwin]\ncommand = ${JSON.stringify(process.execPath)}`);
     expect(installed).toContain('[[hooks.SessionStart]]\nmatcher = "resume"');
+    expect(installed).toContain("[[hooks.PostCompact]]\n\n[[hooks.PostCompact.hooks]]");
     expect(read(".codex", "config.toml.ctxwin-backup")).toBe(config);
 
     expect((await setup("codex")).stdout).toBe(`unchanged ${path.join(home, ".codex", "config.toml")}\n`);
@@ -150,8 +154,9 @@ describe("bad settings files: one line, exit code 1, nothing written", () => {
   it.each([
     ["invalid JSON", ".claude/settings.json", "{ \"theme\": ", "claude-code", /settings\.json: it is not valid JSON .*Nothing was changed\.$/],
     ["JSON that is not an object", ".claude.json", "[]", "claude-code", /\.claude\.json: it is not a JSON object\. Nothing was changed\.$/],
-    ["invalid TOML", ".codex/config.toml", "model = \"o3\nthis is not toml\n", "codex", /config\.toml: line 1 has a string that does not end on its line\. Nothing was changed\.$/],
-    ["a server of its own named ctxwin", ".codex/config.toml", "[mcp_servers.ctxwin]\ncommand = \"mine\"\n", "codex", /already has '\[mcp_servers\.ctxwin\]'/],
+    ["invalid TOML", ".codex/config.toml", "model = \"o3\nthis is not toml\n", "codex", /config\.toml: it is not valid TOML \(.*at line 1\)\. Nothing was changed\.$/],
+    ["a server of its own named ctxwin", ".codex/config.toml", "[mcp_servers.'ctxwin']\ncommand = \"mine\"\n", "codex", /already has an MCP server 'ctxwin' that does not run 'ctxwin mcp'/],
+    ["SessionStart as a table", ".codex/config.toml", "[hooks.SessionStart]\nfoo = 1\n", "codex", /'hooks\.SessionStart' is a table, not a list/],
   ])("%s", async (_name, file, text, client, message) => {
     mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
     writeFileSync(path.join(home, file), text);
@@ -187,5 +192,118 @@ describe("bad settings files: one line, exit code 1, nothing written", () => {
       expect(result.stderr).toMatch(/settings\.json: it is read-only for this user; make it writable \(chmod u\+w\) and run setup again\. Nothing was changed\.\n$/);
       expect(snapshot()).toEqual({ [path.join(".claude", "settings.json")]: "{}\n" });
     });
+  });
+});
+
+describe("round trip, backups and concurrent setups", () => {
+  const SETTINGS = '\uFEFF{\n\t"big": 12345678901234567890123,\n\t"huge": 1e400,\n\t"inline": [1, {"a": 2}],\n\t"permissions": {"allow": ["Bash(ls)"]}\n}\n';
+  const CLAUDE_JSON = '{\r\n  "numStartups": 3,\r\n  "mcpServers": {"github": {"command": "gh"}}\r\n}';
+
+  it("setup, setup with another --dir, then --remove: both files byte-identical, the first backup kept until then", async () => {
+    mkdirSync(path.join(home, ".claude"));
+    writeFileSync(path.join(home, ".claude", "settings.json"), SETTINGS);
+    writeFileSync(path.join(home, ".claude.json"), CLAUDE_JSON);
+
+    expect((await setup("claude-code")).status).toBe(0);
+    const allowed = JSON.parse(read(".claude", "settings.json").slice(1)) as { permissions: { allow: string[] } };
+    expect(allowed.permissions.allow).toEqual(["Bash(ls)", "mcp__ctxwin__session_history"]);
+    expect(read(".claude", "settings.json")).toContain("12345678901234567890123");
+    expect((await setup("claude-code", "--dir", path.join(home, "elsewhere"))).status).toBe(0);
+    expect(read(".claude", "settings.json")).toContain(`--dir ${path.join(home, "elsewhere")}`);
+    // The second write did not replace the backup: it is still the user's original.
+    expect(read(".claude", "settings.json.ctxwin-backup")).toBe(SETTINGS);
+    expect(read(".claude.json.ctxwin-backup")).toBe(CLAUDE_JSON);
+
+    const removed = await setup("--remove");
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toContain(`updated ${path.join(home, ".claude.json")} (back to its text before ctxwin setup; .claude.json.ctxwin-backup deleted)`);
+    expect(snapshot()).toEqual({ [path.join(".claude", "settings.json")]: SETTINGS, ".claude.json": CLAUDE_JSON });
+  });
+
+  it("six concurrent setups: every one succeeds, the backup is the original, the file holds ctxwin's entries once", async () => {
+    mkdirSync(path.join(home, ".codex"));
+    const original = 'model = "o3"\n\n[mcp_servers.github]\ncommand = "gh-mcp"\n';
+    writeFileSync(path.join(home, ".codex", "config.toml"), original);
+    const stores = Array.from({ length: 6 }, (_, index) => path.join(home, `store-${index}`));
+    const results = await Promise.all(stores.map((store) => setupSpawned("codex", "--dir", store)));
+    for (const result of results) expect({ status: result.status, stderr: result.stderr.replace(/^ctxwin setup: .*waiting.*\n/gm, "") }).toEqual({ status: 0, stderr: "" });
+    expect(read(".codex", "config.toml.ctxwin-backup")).toBe(original);
+    const config = parseToml(read(".codex", "config.toml")) as { mcp_servers: Record<string, { args: string[] }>; hooks: { SessionStart: unknown[]; PostCompact: unknown[] } };
+    expect(Object.keys(config.mcp_servers)).toEqual(["github", "ctxwin"]);
+    expect(stores).toContain(config.mcp_servers["ctxwin"]!.args.at(-3));
+    expect([config.hooks.SessionStart.length, config.hooks.PostCompact.length]).toEqual([1, 1]);
+    expect(read(".codex", "config.toml").startsWith(original)).toBe(true);
+    expect(readdirSync(path.join(home, ".codex")).sort()).toEqual(["config.toml", "config.toml.ctxwin-backup"]);
+  });
+
+  it("waits while another setup holds the file's lock, and writes only after it is released", async () => {
+    mkdirSync(path.join(home, ".codex"));
+    writeFileSync(path.join(home, ".codex", "config.toml"), 'model = "o3"\n');
+    const lock = path.join(home, ".codex", "config.toml.ctxwin-lock");
+    writeFileSync(lock, `${process.pid}\n`); // a running process holds it: this test's
+    const child = spawn(process.execPath, [CTXWIN_BINARY, "setup", "codex", "--command", COMMAND], { cwd: home, env: { ...process.env, ...CLEAN_ENV, HOME: home } });
+    let stderr = "";
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+        if (stderr.includes("is editing it; waiting for it to finish")) resolve();
+      });
+    });
+    expect(read(".codex", "config.toml")).toBe('model = "o3"\n');
+    rmSync(lock);
+    expect(await exited).toBe(0);
+    expect(read(".codex", "config.toml")).toContain("[mcp_servers.ctxwin]");
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it("takes over a lock whose process has ended", async () => {
+    mkdirSync(path.join(home, ".codex"));
+    const ended = await run(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+    writeFileSync(path.join(home, ".codex", "config.toml.ctxwin-lock"), `${ended.stdout}\n`);
+    const result = await setup("codex");
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(readdirSync(path.join(home, ".codex"))).toEqual(["config.toml"]);
+  });
+
+  it("a read-only file (0444) is refused even as root; nothing is written", async () => {
+    mkdirSync(path.join(home, ".codex"));
+    writeFileSync(path.join(home, ".codex", "config.toml"), 'model = "o3"\n', { mode: 0o444 });
+    chmodSync(path.join(home, ".codex", "config.toml"), 0o444);
+    const before = snapshot();
+    const result = await setup("codex");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/config\.toml: it is read-only for this user; make it writable \(chmod u\+w\) and run setup again\. Nothing was changed\.\n$/);
+    expect(snapshot()).toEqual(before);
+  });
+});
+
+describe("where the CLIs keep their settings, and the command written", () => {
+  it("honours CODEX_HOME and CLAUDE_CONFIG_DIR as the CLIs do", async () => {
+    const codexHome = path.join(home, "codex-home");
+    const claudeHome = path.join(home, "claude-config");
+    mkdirSync(codexHome);
+    const env = { ...CLEAN_ENV, HOME: home, CODEX_HOME: codexHome, CLAUDE_CONFIG_DIR: claudeHome };
+    for (const client of ["codex", "claude-code"]) {
+      const result = await runCtxwinInProcess(["setup", client, "--command", COMMAND], { cwd: home, env });
+      expect(result.status).toBe(0);
+    }
+    expect(Object.keys(snapshot()).sort()).toEqual([
+      path.join("claude-config", ".claude.json"),
+      path.join("claude-config", "settings.json"),
+      path.join("codex-home", "config.toml"),
+    ]);
+    expect((await runCtxwinInProcess(["setup", "--remove"], { cwd: home, env })).status).toBe(0);
+    expect(read("codex-home", "config.toml")).toBe("");
+    // --remove creates no folder: neither ~/.codex nor ~/.claude appeared.
+    expect(readdirSync(home).sort()).toEqual(["claude-config", "codex-home"]);
+  });
+
+  it("without --command, writes the command that runs this install: its node and its script", async () => {
+    expect((await run(process.execPath, [CTXWIN_BINARY, "setup", "codex"])).status).toBe(0);
+    const config = parseToml(read(".codex", "config.toml")) as { mcp_servers: { ctxwin: { command: string; args: string[] } } };
+    expect(config.mcp_servers.ctxwin.command).toBe(process.execPath);
+    expect(config.mcp_servers.ctxwin.args[0]).toBe(realpathSync(CTXWIN_BINARY));
   });
 });

@@ -6,18 +6,20 @@
  */
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { USAGE_EXIT_CODE } from "../command-line.js";
 import type { TranscriptFormat } from "../../import/source-files.js";
+import { installCommand } from "./install-command.js";
 import { unifiedDiff } from "./line-diff.js";
-import { BACKUP_SUFFIX } from "./settings-file.js";
-import { applyChanges, planChanges, type FileChange } from "./setup-plan.js";
+import { BACKUP_SUFFIX, withLocks } from "./settings-file.js";
+import type { FileChange } from "./setup-plan.js";
 import { setupTargets, type SetupScope } from "./setup-targets.js";
 
 interface SetupOptions {
   scope: string;
   dir?: string;
-  command: string;
+  command?: string;
   dryRun?: boolean;
   remove?: boolean;
 }
@@ -37,37 +39,60 @@ export function registerSetupCommand({ program, write = (text) => process.stdout
     .argument("[client]", "claude-code or codex (with --remove: default both)")
     .option("--scope <scope>", "user (your home folder's settings) or project (the current folder's)", "user")
     .option("--dir <store>", "folder whose .ctxwin/ctxwin.db keeps the history (default: your home folder, or the project with --scope project)")
-    .option("--command <words>", "how the CLI should run ctxwin", "npx -y ctxwin")
+    .option("--command <words>", "how the CLI should run ctxwin (default: this install — node and its script — or 'npx -y ctxwin' when started by npx)")
     .option("--dry-run", "print the changes as a diff; write nothing")
     .option("--remove", "take ctxwin's entries out again")
-    .action((clientName: string | undefined, options: SetupOptions, command: Command) => {
+    .action(async (clientName: string | undefined, options: SetupOptions, command: Command) => {
       const usage = (message: string): never => command.error(message, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.setup.options" });
       const scope = SCOPES.find((name) => name === options.scope) ?? usage(`--scope must be user or project; got '${options.scope}'`);
       const known = CLIENTS.find((name) => name === clientName);
       if (clientName !== undefined && known === undefined) usage(`the client must be claude-code or codex; got '${clientName}'`);
       if (known === undefined && options.remove !== true) usage("name the client: ctxwin setup claude-code or ctxwin setup codex");
-      const words = options.command.trim().split(/\s+/).filter((word) => word !== "");
+      const words = options.command === undefined ? thisInstall() : options.command.trim().split(/\s+/).filter((word) => word !== "");
       if (words.length === 0) usage("--command needs at least one word, e.g. --command ctxwin");
       const home = os.homedir();
       const project = process.cwd();
       const storeDirectory = path.resolve(options.dir ?? (scope === "user" ? home : project));
       const clients = known === undefined ? CLIENTS : [known];
       const targets = clients.flatMap((client) => setupTargets({ client, scope, home, project, storeDirectory, command: words }));
-      const changes = planChanges(targets, options.remove === true ? "remove" : "install");
+      const action = options.remove === true ? "remove" : "install";
+      // The parsers (smol-toml, jsonc-parser) load only when setup runs.
+      const { applyChanges, planChanges } = await import("./setup-plan.js");
       if (options.dryRun === true) {
-        for (const change of changes) write(change.after === change.before ? `${change.file}: no change\n` : unifiedDiff({ path: change.file, before: change.before, after: change.after ?? "" }));
+        for (const change of planChanges(targets, action)) {
+          write(change.after === change.before ? `${change.file}: no change\n` : unifiedDiff({ path: change.file, before: change.before, after: change.after ?? "" }));
+        }
         return;
       }
-      applyChanges(changes);
+      const changes = withLocks({
+        files: targets.map((target) => target.file),
+        createFolders: action === "install",
+        onWait: (message) => process.stderr.write(`ctxwin setup: ${message}\n`),
+        work: () => {
+          const planned = planChanges(targets, action);
+          applyChanges(planned);
+          return planned;
+        },
+      });
       for (const change of changes) write(`${describe(change)}\n`);
       if (options.remove !== true && changes.some((change) => change.after !== change.before)) write(nextSteps(clients, scope, storeDirectory));
     });
 }
 
+/** This install's command: the node running it and the package's `dist/cli/main.js` (or npx). */
+function thisInstall(): string[] {
+  const script = fileURLToPath(new URL(`../main${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+  return installCommand({ script, node: process.execPath });
+}
+
 function describe(change: FileChange): string {
   if (change.after === change.before) return `unchanged ${change.file}`;
   if (change.before === undefined) return `created ${change.file}`;
-  return `updated ${change.file} (the previous text is in ${path.basename(change.file)}${BACKUP_SUFFIX} beside it)`;
+  const backup = `${path.basename(change.file)}${BACKUP_SUFFIX}`;
+  if (change.action === "remove") {
+    return change.after === change.backup ? `updated ${change.file} (back to its text before ctxwin setup; ${backup} deleted)` : `updated ${change.file}`;
+  }
+  return `updated ${change.file} (its text before ctxwin's first change is in ${backup} beside it)`;
 }
 
 function nextSteps(clients: readonly TranscriptFormat[], scope: SetupScope, storeDirectory: string): string {

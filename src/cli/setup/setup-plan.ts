@@ -6,10 +6,10 @@
  */
 import { rmSync } from "node:fs";
 import { CtxwinError } from "../../core/errors.js";
-import { JsonShapeProblem, installJson, parseSettings, renderSettings, uninstallJson } from "./json-settings.js";
-import { SettingsFileProblem, checkWritable, readSettingsFile, writeSettingsFile } from "./settings-file.js";
+import { JsonShapeProblem, installJson, uninstallJson } from "./json-settings.js";
+import { SettingsFileProblem, checkWritable, readBackup, readSettingsFile, removeBackup, writeSettingsFile } from "./settings-file.js";
 import type { SetupTarget } from "./setup-targets.js";
-import { TomlShapeProblem, installTomlBlock, removeTomlBlock } from "./toml-block.js";
+import { TomlShapeProblem, installTomlBlock, removeTomlEntries } from "./toml-block.js";
 
 /** A setup that cannot go ahead: one line on stderr, exit code 1, no file changed. */
 export class SetupCommandError extends CtxwinError {
@@ -29,6 +29,9 @@ export interface FileChange {
   /** The text after; equal to `before` when setup changes nothing. */
   after: string | undefined;
   mode: number;
+  /** The user's text before ctxwin's first change (the backup beside the file), if any. */
+  backup: string | undefined;
+  action: "install" | "remove";
 }
 
 /**
@@ -38,9 +41,10 @@ export function planChanges(targets: readonly SetupTarget[], action: "install" |
   return targets.map((target) => {
     try {
       const { text: before, mode } = readSettingsFile(target.file);
-      const after = nextText(target, action, before);
+      const backup = readBackup(target.file);
+      const after = nextText(target, action, before, backup);
       if (after !== before) checkWritable(target.file);
-      return { file: target.file, before, after, mode };
+      return { file: target.file, before, after, mode, backup, action };
     } catch (error) {
       if (error instanceof SettingsFileProblem || error instanceof JsonShapeProblem || error instanceof TomlShapeProblem) {
         throw new SetupCommandError(`${target.file}: ${error.message}. Nothing was changed.`);
@@ -50,36 +54,33 @@ export function planChanges(targets: readonly SetupTarget[], action: "install" |
   });
 }
 
-function nextText(target: SetupTarget, action: "install" | "remove", before: string | undefined): string | undefined {
+function nextText(target: SetupTarget, action: "install" | "remove", before: string | undefined, backup: string | undefined): string | undefined {
   if (action === "remove" && before === undefined) return undefined;
-  if (target.kind === "toml") return action === "install" ? installTomlBlock(before ?? "", target.block, { clashes: target.clashes }) : removeTomlBlock(before ?? "");
-  const settings = parseSettings(before);
-  const next =
-    action === "install"
-      ? installJson(settings, target.entries)
-      : uninstallJson(settings, {
-          ...(target.entries.mcpServer === undefined ? {} : { mcpServer: target.entries.mcpServer }),
-          sessionStart: target.entries.sessionStart !== undefined,
-        });
-  return renderSettings(before, settings, next);
+  if (target.kind === "toml") {
+    return action === "install" ? installTomlBlock(before ?? "", target.entries) : removeTomlEntries(before ?? "", target.entries.layout);
+  }
+  return action === "install" ? installJson(before, target.entries) : uninstallJson(before, target.entries, { original: backup });
 }
 
 /**
- * Writes the changed files (each with a backup of its old text); on a failure, restores the
- * files already written and throws.
+ * Writes the changed files (setup keeps the text before its first change as the backup); on a
+ * failure, restores the files already written and throws.
  */
 export function applyChanges(changes: readonly FileChange[]): void {
   const written: FileChange[] = [];
   for (const change of changes) {
     if (change.after === change.before || change.after === undefined) continue;
     try {
-      writeSettingsFile({ file: change.file, text: change.after, mode: change.mode, backup: change.before });
+      // Only setup saves a backup: --remove on a file without one leaves none.
+      writeSettingsFile({ file: change.file, text: change.after, mode: change.mode, backup: change.action === "install" ? change.before : undefined });
       written.push(change);
     } catch (error) {
       const restored = restore(written);
       throw new SetupCommandError(`${change.file}: writing failed (${(error as Error).message}); ${restored}`);
     }
   }
+  // A file back to the user's own text: its backup says nothing more.
+  for (const change of written) if (change.action === "remove" && change.after === change.backup) removeBackup(change.file);
 }
 
 function restore(written: readonly FileChange[]): string {
