@@ -195,7 +195,7 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       const shorter: { dimensions?: number } = {};
       const model = createSynonymEmbeddingModel({
         // The same model id now answers with shorter vectors (its `dimensions` setting changed).
-        fault: (_call, values) => 
+        fault: (_call, values) =>
           shorter.dimensions === undefined ? undefined : { embeddings: values.map((value) => synonymVector(value, shorter.dimensions!)), warnings: [] },
       });
       const store = openStore({ model, ...quiet });
