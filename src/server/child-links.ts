@@ -2,9 +2,9 @@
  * Which tool calls of a transcript started a child session (ADR 0060, 0070): a call whose result
  * names a session that the store records as a child of this session at the call's item, or, while
  * the call has no result yet, the child at that item whose id ends with the call's id (the `task`
- * tool's readable ids, `<parent>/<agent>-<toolCallId>`). A fork's rows up to its fork point are its
- * origin's, and so are the children started from them. A child a clear hides (ADR 0073) is not linked:
- * its page is not available.
+ * tool's readable ids, `<parent>/<agent>-[<itemId>-]<toolCallId>`, ADR 0074). A fork's rows up to
+ * its fork point are its origin's, and so are the children started from them. A child a clear
+ * hides (ADR 0073) is not linked: its page is not available.
  */
 import { visibleSessions } from "../store/lineage/session-visibility.js";
 import type { ForkOrigin, HistoryStore, SessionSummary, StoredRow } from "../store/port.js";

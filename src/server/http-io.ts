@@ -5,6 +5,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError } from "./api-error.js";
 import { StoreReadOnlyError } from "../store/errors.js";
+import { jsonNestsDeeperThan } from "../core/json-nesting.js";
+import { MAX_ROW_NESTING } from "../core/row.js";
 
 /** Largest request body accepted (the contract's 1 MB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -61,7 +63,8 @@ function readOnly(error: StoreReadOnlyError): ApiError {
 
 /**
  * Reads a JSON request body: empty body → `undefined`; a body needs `Content-Type:
- * application/json`, at most `maxBytes`, and valid JSON.
+ * application/json`, at most `maxBytes`, valid JSON, and at most `MAX_ROW_NESTING` (512) levels of
+ * arrays and objects.
  *
  * @example const body = await readJsonBody({ request });
  */
@@ -74,8 +77,14 @@ export async function readJsonBody({ request, maxBytes = MAX_BODY_BYTES }: { req
   if (contentType !== "application/json") {
     throw new ApiError({ status: 415, code: "unsupported-media-type", message: "Request bodies must be JSON with Content-Type: application/json." });
   }
+  const text = bytes.toString("utf8");
+  // Checked on the text: nothing walks a value nested deeper (a walk would overflow the stack).
+  if (jsonNestsDeeperThan(text, MAX_ROW_NESTING)) {
+    const message = `The request body nests arrays and objects more than ${MAX_ROW_NESTING} levels deep; the limit is ${MAX_ROW_NESTING}, as for stored rows.`;
+    throw new ApiError({ status: 400, code: "bad-request", message });
+  }
   try {
-    return JSON.parse(bytes.toString("utf8")) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     throw new ApiError({ status: 400, code: "bad-request", message: "The request body is not valid JSON." });
   }

@@ -15,6 +15,7 @@ import { assembleRequest, calibrate, overheadTokens, rowRequestTokens, type Asse
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
+import { neverFetchUrls } from "./no-url-downloads.js";
 
 export const COMPACTION_INSTRUCTION = [
   "Write a summary of the conversation so far that lets you continue the work without it.",
@@ -101,6 +102,7 @@ export async function summarizeWindow(
     toolChoice: "none",
     ...(outputLimit === undefined ? {} : { maxOutputTokens: outputLimit }),
     maxRetries: context.maxRetries,
+    experimental_download: neverFetchUrls,
     ...providerOptionsOf(context, model),
     ...(signal === undefined ? {} : { abortSignal: signal }),
     onError: ({ error }) => {

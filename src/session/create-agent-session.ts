@@ -30,6 +30,7 @@ import { loopSettingsOf } from "./loop-settings.js";
 import { sendAsUIMessageStream, type UIMessageStreamOptions } from "./ui-message-stream.js";
 import { createWindowMemories } from "./window-memories.js";
 import { subagentTaskTool } from "./subagents/subagent-task-tool.js";
+import { checkOptionKeys } from "./option-keys.js";
 import type { SessionForkOptions } from "./lineage/fork-stored-session.js";
 import { lineageMethods, type SessionEditOptions } from "./lineage/session-lineage.js";
 
@@ -111,6 +112,7 @@ export interface SessionEngine {
  * const partial = await session.send("Write the report.", { signal: controller.signal });
  */
 export function createAgentSession(options: AgentSessionOptions): AgentSession {
+  checkOptionKeys({ options, caller: "createAgentSession" });
   return createSessionEngine(options).session;
 }
 

@@ -16,6 +16,7 @@ import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerErrorText } from "./provider-error-text.js";
 import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
+import { neverFetchUrls } from "./no-url-downloads.js";
 import { isTransientProviderError } from "./transient-error.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 import { takeNewContextRequest } from "./new-context.js";
@@ -259,6 +260,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     // under the hard ceiling, so the same limit fits it too).
     ...outputLimitOf(context, { model, limit, inputTokens: request.estimatedTokens, flush }),
     maxRetries: context.maxRetries,
+    experimental_download: neverFetchUrls,
     ...mergeProviderOptions(providerOptionsOf(context, model).providerOptions, loop.providerOptions),
     ...(signal === undefined ? {} : { abortSignal: signal }),
     stopWhen: stopConditions(

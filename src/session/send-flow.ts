@@ -6,6 +6,8 @@
  * A send's `signal` interrupts it: its running turn stops, its queued turns are dropped, and a
  * budget decision already made stays latched for the next send (docs/adr/0011).
  */
+import { InvalidArgumentError } from "../core/errors.js";
+import { fileDataProblem } from "../core/file-data.js";
 import type { RowPart } from "../core/row.js";
 import { ContextExceededError, SendInterruptedError } from "./errors.js";
 import { startTurn, type TurnStart, type TurnTrigger } from "./rollover-transaction.js";
@@ -218,9 +220,9 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       collector.end(interrupted);
       return collector.result();
     }
+    const { parts, metadata } = partsOf(input);
     const owner: TurnOwner = { id: context.generateId(), ...(signal === undefined ? {} : { signal }), ...(sink === undefined ? {} : { sink }) };
     collectors.set(owner, collector);
-    const { parts, metadata } = partsOf(input);
     queue.push({ kind: "user", parts, owner, ...(metadata === undefined ? {} : { metadata }) });
     try {
       while (queue.hasEntriesFor(owner)) {
@@ -248,8 +250,19 @@ function requestedLatch(stop: TurnStop): PendingRollover {
 
 function partsOf(input: SendInput): { parts: RowPart[]; metadata?: Record<string, unknown> } {
   if (typeof input === "string") return { parts: [{ type: "text", text: input }] };
-  if ("parts" in input) return { parts: input.parts };
+  if ("parts" in input) return { parts: checkedFiles(input.parts) };
   const parts: RowPart[] = [{ type: "text", text: input.text }];
   for (const file of input.files ?? []) parts.push({ type: "file", mediaType: file.mediaType, url: file.url, ...(file.filename === undefined ? {} : { filename: file.filename }) });
-  return { parts };
+  return { parts: checkedFiles(parts) };
+}
+
+/** A file the provider could not take, or a URL to fetch, is refused before anything is stored (core/file-data.ts). */
+function checkedFiles(parts: RowPart[]): RowPart[] {
+  for (const part of parts) {
+    if (part.type !== "file") continue;
+    const { url, mediaType } = part as { url?: unknown; mediaType?: unknown };
+    const problem = fileDataProblem({ url: String(url), mediaType: String(mediaType) });
+    if (problem !== undefined) throw new InvalidArgumentError(problem);
+  }
+  return parts;
 }

@@ -80,7 +80,7 @@ export function primaryModel(context: SessionContext): LanguageModel {
 export function contextLimitFor(context: SessionContext, model: LanguageModel): number | undefined {
   const lookup = context.policy.limitOf(model);
   if (lookup.contextLimit === undefined) {
-    context.warnOnce(`ctxwin: ${lookup.message} Until then no rollover decision is made for ${modelKey(model)}.`);
+    context.warnOnce(`ctxwin: ${lookup.message}`);
   }
   return lookup.contextLimit;
 }

@@ -17,6 +17,9 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { jsonNestsDeeperThan } from "../../core/json-nesting.js";
+import { MAX_ROW_NESTING } from "../../core/row.js";
+import { createTopLevelIdScanner } from "./top-level-id.js";
 
 export type IncomingLine =
   | { kind: "message"; message: JSONRPCMessage }
@@ -87,6 +90,13 @@ function refuseInvalid(value: Record<string, unknown>): IncomingLine {
  */
 export function readIncomingLine(line: string): IncomingLine {
   if (line.trim() === "") return { kind: "ignored", note: undefined };
+  // Checked on the text: nothing walks a value nested deeper (a walk would overflow the stack).
+  if (jsonNestsDeeperThan(line, MAX_ROW_NESTING)) {
+    const scanner = createTopLevelIdScanner();
+    scanner.feed(Buffer.from(line, "utf8"));
+    const deep = `Invalid Request: the message nests arrays and objects more than ${MAX_ROW_NESTING} levels deep; the limit is ${MAX_ROW_NESTING}, as for stored rows (tool arguments included)`;
+    return refused(scanner.id() ?? null, ErrorCode.InvalidRequest, deep);
+  }
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -7,6 +7,7 @@
  */
 import type { ModelMessage, UserModelMessage } from "ai";
 import { CtxwinError } from "../../core/errors.js";
+import { fileDataProblem } from "../../core/file-data.js";
 import type { RowPart } from "../../core/row.js";
 import type { SendInput } from "../session-types.js";
 
@@ -48,7 +49,7 @@ function userParts(message: UserModelMessage): RowPart[] {
   if (typeof message.content === "string") return [{ type: "text", text: message.content }];
   return message.content.map((part): RowPart => {
     if (part.type === "text") return { type: "text", text: part.text };
-    if (part.type === "image") return { type: "file", mediaType: part.mediaType ?? "image/*", url: urlOf(part.image, part.mediaType ?? "image/png") };
+    if (part.type === "image") return { type: "file", mediaType: part.mediaType ?? "image/*", url: urlOf(part.image, part.mediaType ?? "image/*") };
     if (part.type === "file") return { type: "file", mediaType: part.mediaType, url: urlOf(part.data, part.mediaType), ...(part.filename === undefined ? {} : { filename: part.filename }) };
     throw new AgentInputError(`A user message part of type '${(part as { type: string }).type}' is not supported.`);
   });
@@ -63,10 +64,23 @@ function checkedParts(parts: RowPart[], maxInputChars: number): RowPart[] {
   return parts;
 }
 
-/** A file or image as the URL a row keeps: a URL as it is, bytes or base64 as a data URL. */
+/**
+ * A file or image as the data URL a row keeps: bytes or base64 become a data URL; a data URL is
+ * kept. Any other URL is refused, as is a media type that is not allowed (core/file-data.ts):
+ * nothing is ever fetched, and nothing a provider cannot take is stored.
+ */
 function urlOf(data: unknown, mediaType: string): string {
+  const url = dataUrlOf(data, mediaType);
+  const problem = fileDataProblem({ url, mediaType });
+  if (problem !== undefined) throw new AgentInputError(problem);
+  return url;
+}
+
+function dataUrlOf(data: unknown, mediaType: string): string {
+  // An image of no stated type given as bytes is taken as PNG, as before.
+  const stated = mediaType === "image/*" ? "image/png" : mediaType;
   if (data instanceof URL) return data.toString();
-  if (typeof data === "string") return /^(https?|data):/i.test(data) ? data : `data:${mediaType};base64,${data}`;
-  if (data instanceof Uint8Array || data instanceof ArrayBuffer) return `data:${mediaType};base64,${Buffer.from(data as Uint8Array).toString("base64")}`;
-  throw new AgentInputError("A file or image part holds data that is neither a URL, base64 text nor bytes.");
+  if (typeof data === "string") return /^[a-z][a-z0-9+.-]*:/i.test(data) ? data : `data:${stated};base64,${data}`;
+  if (data instanceof Uint8Array || data instanceof ArrayBuffer) return `data:${stated};base64,${Buffer.from(data as Uint8Array).toString("base64")}`;
+  throw new AgentInputError("A file or image part holds data that is neither a data: URL, base64 text nor bytes.");
 }

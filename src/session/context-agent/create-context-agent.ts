@@ -15,6 +15,7 @@ import { AgentInputError, MAX_INPUT_CHARS, newInputOf } from "./agent-input.js";
 import { generateResultOf, streamResultOf } from "./agent-results.js";
 import { checkClientHistory } from "./client-history.js";
 import { SessionBusyError } from "./session-busy-error.js";
+import { checkOptionKeys } from "../option-keys.js";
 import type { SessionForkOptions } from "../lineage/fork-stored-session.js";
 import { lineageMethods, type SessionEditOptions } from "../lineage/session-lineage.js";
 import type { SendOptions, SendResult } from "../session-types.js";
@@ -39,6 +40,8 @@ export interface ContextAgentOptions extends Omit<AgentSessionOptions, "system">
   whenBusy?: "wait" | "refuse";
 }
 
+const CONTEXT_AGENT_KEYS = ["id", "instructions", "maxInputChars", "checkClientHistory", "whenBusy"] as const;
+
 /**
  * An AI SDK `Agent` whose calls run on a ctxwin session. `stream` returns the members of
  * `StreamTextResult` listed in `ContextStreamResult` (agent-results.ts), plus `ctxwin`.
@@ -61,6 +64,7 @@ export type ContextAgent = Agent<never, ToolSet, never> & {
  * return createAgentUIStreamResponse({ agent, uiMessages: messages });
  */
 export function createContextAgent(agentOptions: ContextAgentOptions): ContextAgent {
+  checkOptionKeys({ options: agentOptions, caller: "createContextAgent", extraKeys: CONTEXT_AGENT_KEYS });
   const { id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, whenBusy = "wait", ...options } = agentOptions;
   const prompt = system ?? instructions;
   const engine = createSessionEngine({ ...options, ...(prompt === undefined ? {} : { system: prompt }) });

@@ -7,6 +7,7 @@ import type { LanguageModel } from "ai";
 import type { HistoryStore } from "../../store/port.js";
 import type { AgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions, SessionBudgetOptions } from "../session-types.js";
+import { claimChildSessionId } from "./child-session-id.js";
 import type { ConcurrencyLimit } from "./concurrency-limit.js";
 import { storeWithParent } from "./store-with-parent.js";
 import type { SubagentDefinition, SubagentSettings, TaskResult } from "./subagent-types.js";
@@ -24,14 +25,14 @@ export interface TaskRunnerOptions {
   parentBudget: SessionBudgetOptions;
   parentMemory: { root: string; readOnly?: boolean } | false;
   limit: ConcurrencyLimit;
+  /** Child ids this session's calls took (ADR 0074): no two calls share a child. */
+  claimedChildIds: Set<string>;
   generateId: () => string;
   /** Options every child shares with its parent (clock, warnings, retries). */
   inherited: Pick<AgentSessionOptions, "now" | "generateId" | "logWarning" | "maxRetries" | "retryDelay">;
   /** Builds a child session (createAgentSession, passed in to keep the modules acyclic). */
   startChild: (options: AgentSessionOptions) => AgentSession;
 }
-
-const MAX_SESSION_ID_CHARS = 200;
 
 /** @example const result = await runTask(runner, { agent: "reviewer", prompt, toolCallId, abortSignal }); */
 export async function runTask(runner: TaskRunnerOptions, request: TaskRequest): Promise<TaskResult> {
@@ -44,9 +45,17 @@ export async function runTask(runner: TaskRunnerOptions, request: TaskRequest): 
     };
   }
   const definition = runner.subagents[request.agent] as SubagentDefinition;
-  const childId = childSessionId(runner, request);
   // The task call is stored in the row the parent's step appends next (ADR 0060).
   const itemId = String((await runner.store.lastSeq(runner.sessionId)) + 1);
+  const childId = await claimChildSessionId({
+    store: runner.store,
+    parentSessionId: runner.sessionId,
+    agent: request.agent,
+    toolCallId: request.toolCallId,
+    itemId,
+    claimed: runner.claimedChildIds,
+    generateId: runner.generateId,
+  });
   const interrupted = (): TaskResult => ({ status: "interrupted", agent: request.agent, session_id: childId, answer: "", answer_chars: 0, truncated: false });
   return runner.limit.run(async () => {
     if (request.abortSignal?.aborted === true) return interrupted();
@@ -76,11 +85,6 @@ export async function runTask(runner: TaskRunnerOptions, request: TaskRequest): 
       ...(result.reason === undefined ? {} : { reason: result.reason }),
     };
   });
-}
-
-function childSessionId(runner: TaskRunnerOptions, request: TaskRequest): string {
-  const readable = `${runner.sessionId}/${request.agent}-${request.toolCallId}`;
-  return readable.length <= MAX_SESSION_ID_CHARS ? readable : `${request.agent.slice(0, 40)}-${runner.generateId()}`.slice(0, MAX_SESSION_ID_CHARS);
 }
 
 function childMemory(definition: SubagentDefinition, parentMemory: TaskRunnerOptions["parentMemory"]): AgentSessionOptions["memory"] {

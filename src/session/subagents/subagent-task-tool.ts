@@ -9,7 +9,7 @@ import { runTask, type TaskRunnerOptions } from "./run-task.js";
 import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from "./subagent-types.js";
 import { taskTool } from "./task-tool.js";
 
-export type SubagentTaskToolOptions = Omit<TaskRunnerOptions, "settings" | "limit"> & { settings: SubagentSettings | undefined };
+export type SubagentTaskToolOptions = Omit<TaskRunnerOptions, "settings" | "limit" | "claimedChildIds"> & { settings: SubagentSettings | undefined };
 
 /** @example buildToolSet({ tools, taskTool: subagentTaskTool({ store, sessionId, subagents, ... }) }) */
 export function subagentTaskTool({ settings, ...options }: SubagentTaskToolOptions): Tool {
@@ -22,6 +22,6 @@ export function subagentTaskTool({ settings, ...options }: SubagentTaskToolOptio
       throw new InvalidArgumentError(`subagents.${name} needs { system } (a string), and may have tools, model, budget, memory.`);
     }
   }
-  const runner: TaskRunnerOptions = { ...options, settings: checked, limit: createConcurrencyLimit(checked.maxConcurrency) };
+  const runner: TaskRunnerOptions = { ...options, settings: checked, limit: createConcurrencyLimit(checked.maxConcurrency), claimedChildIds: new Set() };
   return taskTool({ subagents: options.subagents, run: (request) => runTask(runner, request) }) as Tool;
 }

@@ -8,6 +8,8 @@ import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 export interface ScriptedToolCall {
   toolName: string;
   input: unknown;
+  /** The call's id; default `call-<request>-<position>` (a provider may repeat ids, e.g. `call_0`). */
+  toolCallId?: string;
 }
 
 export interface ScriptedStep {
@@ -113,7 +115,7 @@ function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3Str
     return parts;
   }
   (step.toolCalls ?? []).forEach((toolCall, position) => {
-    parts.push({ type: "tool-call", toolCallId: `call-${call.index}-${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
+    parts.push({ type: "tool-call", toolCallId: toolCall.toolCallId ?? `call-${call.index}-${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
   });
   const inputTokens = step.inputTokens ?? Math.ceil(call.text.length / 3);
   const outputTokens = step.outputTokens ?? 10;

@@ -38,7 +38,9 @@ export function createMemoryVectorIndex(): SyncVectorIndex {
       known.sessions.set(sessionId, session);
     },
     nearest({ sessionId, model, vector, lowSeq, highSeq, limit }) {
-      const session = models.get(model)?.sessions.get(sessionId);
+      const known = models.get(model);
+      if (known !== undefined && known.dimensions !== vector.length) throw new EmbeddingMismatchError(model, known.dimensions, vector.length);
+      const session = known?.sessions.get(sessionId);
       if (session === undefined) return [];
       const scored: NearestRow[] = [];
       for (const entry of session.vectors.values()) {

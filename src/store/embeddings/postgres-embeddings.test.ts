@@ -5,7 +5,6 @@ import { describeEmbeddingConformance } from "../test-support/conformance-embedd
 import { reply, text } from "../test-support/conformance-rows.js";
 import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
-import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { describeEmbeddingStatus } from "./embedding-status.js";
 import { postgresEmbeddingStatus } from "./postgres-embedding-status.js";
 import { createPostgresVectorIndex } from "./postgres-vector-index.js";
@@ -50,7 +49,10 @@ describe.skipIf(pgvectorMissing !== "")(`embeddings on PostgreSQL with pgvector$
     await reader.close();
 
     const resized = openStore({ url: database.url, schema, embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet } });
-    await expect(resized.search("s", { query: "login", mode: "hybrid" })).rejects.toSatisfy(EmbeddingMismatchError.isInstance);
+    // A query vector of another dimension falls back to word search, saying why (issue 46).
+    const fallback = await resized.search("s", { query: "login", mode: "hybrid" });
+    expect(fallback.embeddings).toMatchObject({ status: "unavailable", dimensions: 64 });
+    expect(fallback.embeddings?.message).toMatch(/query's vector has 32 dimensions/);
     await resized.close();
   });
 

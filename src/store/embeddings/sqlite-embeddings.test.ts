@@ -6,7 +6,6 @@ import { StoreOptionsError } from "../errors.js";
 import { openStore } from "../open-store.js";
 import { text, reply } from "../test-support/conformance-rows.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
-import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { fuseRankings } from "./fuse-rankings.js";
 
 const quiet = { retryDelaysMs: [0], onWarning: () => undefined };
@@ -36,7 +35,7 @@ describe("embeddings on a SQLite file", () => {
     await plain.close();
   });
 
-  it("refuses a query vector of another dimension under the same model id, and re-embeds for a new model", async () => {
+  it("answers a query vector of another dimension under the same model id with word search, and re-embeds for a new model", async () => {
     const file = newPath();
     const first = openStore({ path: file, embeddings: { model: createSynonymEmbeddingModel(), ...quiet } });
     await first.append("s", [text("OAuth with PKCE for sign-in")]);
@@ -44,7 +43,10 @@ describe("embeddings on a SQLite file", () => {
     await first.close();
 
     const resized = openStore({ path: file, embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet } });
-    await expect(resized.search("s", { query: "login", mode: "hybrid" })).rejects.toSatisfy(EmbeddingMismatchError.isInstance);
+    // A query vector of another dimension falls back to word search, saying why (issue 46).
+    const fallback = await resized.search("s", { query: "login", mode: "hybrid" });
+    expect(fallback.embeddings).toMatchObject({ status: "unavailable", dimensions: 64 });
+    expect(fallback.embeddings?.message).toMatch(/query's vector has 32 dimensions/);
     await resized.close();
 
     const other = createSynonymEmbeddingModel({ modelId: "other-128", dimensions: 128 });

@@ -5,7 +5,8 @@
  * - `search` with `mode: "hybrid"` fuses ranked word search and vector similarity (RRF, k = 60),
  *   `"semantic"` uses the vectors alone; both keep the privacy floor, the window, `beforeSeq`, the
  *   role and tool filters and the bounds, and say in `embeddings` how many rows are not embedded
- *   yet. A provider that fails at query time gives the ranked word search, saying so;
+ *   yet. A provider that fails at query time, an index that is unavailable, or a query vector of
+ *   another dimension than the stored ones gives the ranked word search, saying so;
  * - `deleteSession` drops the session's vectors too; `close` stops the embedder first.
  * `withoutEmbeddings` answers hybrid and semantic searches of a store opened without a model with
  * ranked word search and a note saying why.
@@ -27,7 +28,7 @@ import type {
   WindowSummary,
 } from "../port.js";
 import { embedTexts, embeddingModelId } from "./embed-texts.js";
-import { EmbeddingProviderError, VectorIndexUnavailableError } from "./embedding-errors.js";
+import { EmbeddingMismatchError, EmbeddingProviderError, VectorIndexUnavailableError } from "./embedding-errors.js";
 import type { EmbeddingsOptions } from "./embeddings-options.js";
 import { createEmbeddingWorker } from "./embedding-worker.js";
 import { fuseRankings } from "./fuse-rankings.js";
@@ -121,12 +122,24 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     }
   }
 
-  /** The nearest rows over the lineage's ranges, or `VectorIndexUnavailableError` as a value (any other failure is thrown). */
-  async function nearestOf(ranges: readonly SessionRange[], query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">): Promise<NearestRow[] | VectorIndexUnavailableError> {
+  /**
+   * The nearest rows over the lineage's ranges, or why there are none as a value: the index is
+   * unavailable, or the query's vector has another dimension than the stored ones (any other
+   * failure is thrown).
+   */
+  async function nearestOf(ranges: readonly SessionRange[], query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">): Promise<NearestRow[] | { message: string }> {
     try {
       return await nearestInRanges(index, ranges, query);
     } catch (error) {
       if (VectorIndexUnavailableError.isInstance(error)) return error;
+      if (EmbeddingMismatchError.isInstance(error)) {
+        const { model: id, storedDimensions, givenDimensions } = error;
+        return {
+          message:
+            `The query's vector has ${givenDimensions} dimensions, the store's ${id} vectors ${storedDimensions}: ` +
+            "the model or its dimensions setting changed under the same id (embed under another model id to search by meaning).",
+        };
+      }
       throw error;
     }
   }

@@ -7,7 +7,7 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import type { EmbeddingsOptions } from "../embeddings/embeddings-options.js";
 import type { HistoryStore } from "../port.js";
 import { reply, reset, rollover, text, textOf } from "./conformance-rows.js";
-import { createSynonymEmbeddingModel } from "./synonym-embedding-model.js";
+import { createSynonymEmbeddingModel, synonymVector } from "./synonym-embedding-model.js";
 import { describeForkEmbeddingConformance } from "./conformance-embeddings-forks.js";
 import { quiet, transcript } from "./embedding-transcript.js";
 
@@ -189,6 +189,25 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       await store.embeddings?.idle();
       expect(await store.embeddings?.pendingRows("s")).toBe(0);
       expect(store.diagnostics().embeddings).toMatchObject({ failures: 2, embeddedRows: 6 });
+    });
+
+    it("answers a query vector of another dimension than the stored vectors with word search, saying why", async () => {
+      const shorter: { dimensions?: number } = {};
+      const model = createSynonymEmbeddingModel({
+        // The same model id now answers with shorter vectors (its `dimensions` setting changed).
+        fault: (_call, values) =>
+          shorter.dimensions === undefined ? undefined : { embeddings: values.map((value) => synonymVector(value, shorter.dimensions!)), warnings: [] },
+      });
+      const store = openStore({ model, ...quiet });
+      await store.append("s", transcript);
+      await store.embeddings?.idle();
+      shorter.dimensions = 32;
+      for (const mode of ["hybrid", "semantic"] as const) {
+        const page = await store.search("s", { query: "teal", mode });
+        expect([mode, page.hits.map((hit) => hit.row.seq)]).toEqual([mode, [6]]);
+        expect(page.embeddings).toMatchObject({ status: "unavailable", model: "test:synonyms-64", dimensions: 64 });
+        expect(page.embeddings?.message).toMatch(/query's vector has 32 dimensions, the store's test:synonyms-64 vectors 64.*ranked word-search results/);
+      }
     });
 
     it("a store without the model answers hybrid with word search and says so", async () => {
