@@ -13,13 +13,14 @@ import type { HistoryStore } from "../store/port.js";
 import { claudeCodeFormat } from "./claude-code-format.js";
 import { codexFormat } from "./codex-format.js";
 import { ctxwinFormat } from "./ctxwin-format.js";
-import { addNote, emptyReport, type ImportReport } from "./import-report.js";
+import { addMergeCounts, addNote, emptyReport, type ImportReport } from "./import-report.js";
 import { mergeLines } from "./merge-lines.js";
 import { readSessionLines, type FileReader } from "./session-lines.js";
 import { sourceFiles, type SourceFormatName } from "./source-files.js";
 import type { BuiltRow, SessionRows, SourceFormat } from "./source-format.js";
 import { parentOf } from "./session-parent.js";
 import { writeSessionRows } from "./session-writer.js";
+import { withTranscriptTimes } from "./transcript-times.js";
 
 export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
 export type ImportFormat = SourceFormatName;
@@ -89,7 +90,9 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
     for (const [sessionId, sessionFiles] of sessions) {
       const settled = isSettled(sessionFiles);
       const sequences = await readSessionLines({ reader, sessionId, files: sessionFiles, report, settled });
-      const built = source.rows({ sessionId, lines: mergeLines(sequences), settled });
+      const merged = mergeLines(sequences);
+      addMergeCounts(report, merged.counts);
+      const built = withTranscriptTimes(source.rows({ sessionId, lines: merged.lines, settled }), merged.lines);
       for (const note of built.notes) addNote(report, note);
       report.rowsWaiting += built.waiting;
       const parent = built.parentSessionId;

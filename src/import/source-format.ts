@@ -19,6 +19,8 @@ export interface SourceLine {
   value: Json;
   file: string;
   line: number;
+  /** The key of the line this one follows in the conversation (Claude Code's `parentUuid`), when the line names one. */
+  parent?: string;
 }
 
 /** A line the report counts: not a row, never fatal. */
