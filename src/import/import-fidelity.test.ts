@@ -13,7 +13,6 @@ import { renderRowText } from "../core/row-text.js";
 import { isHistoryVisible, isProviderEligible } from "../core/visibility.js";
 import { createMemoryStore } from "../store/memory/memory-store.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
-import { searchSessions } from "../tools/session-catalog/catalog-api.js";
 import { importFiles } from "./import-files.js";
 import { formatReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
@@ -45,6 +44,16 @@ async function imported(store: HistoryStore, ...files: string[]) {
 
 function write(name: string, lines: string[], folder = temporaryDirectory()): string {
   return writeLines(folder, name, lines, { modifiedAt: SETTLED });
+}
+
+/** Every session's hits for a literal query, as the store's search gives them to session_history and MCP. */
+async function searchSessions({ store, query }: { store: HistoryStore; query: string }): Promise<{ ok: true; results: { session_id: string; hits: { snippet: string }[] }[] }> {
+  const results: { session_id: string; hits: { snippet: string }[] }[] = [];
+  for (const { sessionId } of await store.sessions()) {
+    const page = await store.search(sessionId, { query, mode: "literal", limit: 100 });
+    if (page.hits.length > 0) results.push({ session_id: sessionId, hits: page.hits.map(({ row }) => ({ snippet: renderRowText(row) })) });
+  }
+  return { ok: true, results };
 }
 
 const visibleTexts = (rows: StoredRow[]) => rows.filter(isHistoryVisible).map((row) => renderRowText(row));
@@ -141,12 +150,12 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     expect(visibleTexts(rows)).toEqual(["Where is the CEDAR-4 flag?", "CEDAR-4 is in flags.ts.", "/compact", "Not enough messages to compact."]);
   });
 
-  it("ctxwin's own guidance is not found by search across sessions, and the user's words are", async () => {
+  it("ctxwin's own guidance is not found by the store's search in any session, and the user's words are", async () => {
     const store = createMemoryStore();
     await imported(store, write(`${SOURCE_ID}.jsonl`, lines));
-    const guidance = (await searchSessions({ store, query: "instead of guessing" })) as { ok: boolean; results: unknown[] };
+    const guidance = await searchSessions({ store, query: "instead of guessing" });
     expect(guidance).toMatchObject({ ok: true, results: [] });
-    const words = (await searchSessions({ store, query: "CEDAR-4" })) as { results: { session_id: string }[] };
+    const words = await searchSessions({ store, query: "CEDAR-4" });
     expect(words.results.map((result) => result.session_id)).toEqual([SESSION]);
   });
 
@@ -156,7 +165,7 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     const output = (await allRows(store, SESSION)).find((row) => row.id === "o0")!;
     expect(JSON.stringify(output.parts)).toContain("\\u001b[2m");
     expect(renderRowText(output)).toBe("Not enough messages to compact.");
-    const hits = (await searchSessions({ store, query: "Not enough messages" })) as { results: { hits: { snippet?: string }[] }[] };
+    const hits = await searchSessions({ store, query: "Not enough messages" });
     expect(JSON.stringify(hits.results)).not.toContain("\\u001b");
     expect(hits.results).toHaveLength(1);
   });
@@ -166,7 +175,7 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     const report = await importFiles({ store, format: "claude-code", paths: [interactive], settleMs: 0 });
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
     expect(readFileSync(path.join(interactive, "-home-dev-work-cc-proj2", "e2907450-ff6e-4a0f-984b-39989f825379.jsonl"), "utf8")).toContain("instead of guessing");
-    const hits = (await searchSessions({ store, query: "instead of guessing" })) as { ok: boolean; results: unknown[] };
+    const hits = await searchSessions({ store, query: "instead of guessing" });
     expect(hits).toMatchObject({ ok: true, results: [] });
     for (const session of await store.sessions()) {
       for (const row of (await allRows(store, session.sessionId)).filter(isHistoryVisible)) expect(renderRowText(row)).not.toContain("ctxwin tool guidance");

@@ -5,7 +5,7 @@
  * transcript's times and its title (the first user message), newest activity first, and `history
  * search <text>` without a session id searches every session as `session_history` does.
  */
-import { cpSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,7 @@ import { listSessions } from "./history-queries.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../import/fixtures");
+const interactive = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/transcripts/claude-code-2.1.197-interactive");
 const PARENT = "codex:01c0ffee-0000-7000-8000-000000000001";
 const CHILD = "codex:01c0ffee-0000-7000-8000-000000000002";
 
@@ -119,5 +120,14 @@ describe("history sessions and search across sessions (issue 50)", () => {
     // With a session id it is the single-session search, as before.
     const one = await runCtxwinInProcess(["history", "search", "claude-code:0a000000-0000-4000-8000-000000000002", "SPRUCE-9", "--dir", project, "--json"], { cwd: project });
     expect((JSON.parse(one.stdout) as unknown[]).length).toBe(1);
+  });
+
+  it.skipIf(!existsSync(interactive))("the real interactive sessions: ctxwin's hook guidance is found in no session, the user's words are", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-interactive-"));
+    expect((await runCtxwinInProcess(["import", "claude-code", interactive, "--dir", project], { cwd: project })).status).toBe(0);
+    const guidance = await runCtxwinInProcess(["history", "search", "instead of guessing", "--dir", project], { cwd: project });
+    expect([guidance.status, guidance.stdout.trim()]).toEqual([0, "No matches."]);
+    const words = await runCtxwinInProcess(["history", "search", "MARMALADE-913", "--dir", project, "--json"], { cwd: project });
+    expect((JSON.parse(words.stdout) as unknown[]).length).toBeGreaterThanOrEqual(2);
   });
 });
