@@ -199,6 +199,19 @@ describe("repeated uuids lose nothing", () => {
     expect(formatReport(report)).toContain("1 lines reusing another line's uuid kept as rows of their own");
   });
 
+  it("the same lines in a file still being written wait, all four, for the first reply, and the report says so", async () => {
+    const store = createMemoryStore();
+    const file = writeLines(temporaryDirectory(), `${SOURCE_ID}.jsonl`, [
+      user("A", null, 1, "alpha PLUM-1"),
+      user("B", "A", 2, "beta PLUM-2"),
+      user("C", "B", 3, "gamma PLUM-3"),
+      user("B", "C", 4, "beta again PLUM-4"),
+    ]);
+    const report = await importFiles({ store, format: "claude-code", paths: [file] });
+    expect(report).toMatchObject({ rowsAdded: 0, rowsWaiting: 4, linesMerged: { keyReused: 1 } });
+    expect(formatReport(report)).toContain("4 waiting for the transcript to go on (a tool result, a summary or the first reply)");
+  });
+
   it("16 lines sharing one uuid: 16 rows when they differ, 1 when they are the same line, each counted", async () => {
     const distinct = Array.from({ length: 16 }, (_, index) => user("U", null, index, `note ${index}`));
     const store = createMemoryStore();

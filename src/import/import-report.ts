@@ -86,7 +86,7 @@ export function addNote(report: ImportReport, note: LineNote): void {
 export function formatReport(report: ImportReport): string {
   const counts = [
     `${report.rowsAlreadyPresent} already present`,
-    ...(report.rowsWaiting > 0 ? [`${report.rowsWaiting} waiting for their tool results`] : []),
+    ...(report.rowsWaiting > 0 ? [`${report.rowsWaiting} waiting for the transcript to go on (a tool result, a summary or the first reply)`] : []),
     ...(report.childrenReattached > 0 ? [`${report.childrenReattached} sub-agent sessions attached to their parents`] : []),
     `${report.unknownLines} unknown lines${report.unknownLines === 0 ? "" : ` kept as raw rows (${unknownTypesText(report.unknownLineTypes)})`}`,
     `${report.malformedCount} malformed`,
