@@ -226,6 +226,16 @@ describe("repeated uuids lose nothing", () => {
     expect(formatReport(repeated)).toContain("15 repeated lines kept once");
   });
 
+  it("ctxwin exports: a row id names one row, so two exports that number it differently give it once", async () => {
+    const row = (seq: number) => JSON.stringify({ v: 1, sessionId: "s-export", seq, id: "row-1", role: "user", parts: [{ type: "text", text: "PLUM-9" }], createdAt: at(1) });
+    const store = createMemoryStore();
+    const first = write("a.jsonl", [row(1)]);
+    const second = write("b.jsonl", [row(7)]);
+    const report = await importFiles({ store, format: "ctxwin", paths: [first, second] });
+    expect((await allRows(store, "s-export")).map((stored) => stored.id)).toEqual(["row-1"]);
+    expect(report.linesMerged).toEqual({ repeatedInFile: 0, inSeveralFiles: 1, keyReused: 0 });
+  });
+
   it("a copy with its lines reversed adds nothing, whichever is read first", async () => {
     const call = (uuid: string, parentUuid: string, second: number, id: string) =>
       line({ type: "assistant", uuid, parentUuid, timestamp: at(second), message: { id: `msg-${uuid}`, role: "assistant", model: "claude-opus-4-8", content: [{ type: "tool_use", id, name: "Grep", input: { pattern: id } }] } });

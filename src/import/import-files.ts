@@ -91,7 +91,7 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
     for (const [sessionId, sessionFiles] of sessions) {
       const settled = isSettled(sessionFiles);
       const sequences = await readSessionLines({ reader, sessionId, files: sessionFiles, report, settled });
-      const merged = mergeLines(sequences);
+      const merged = mergeLines(sequences, { keysNameRows: source.keysNameRows === true });
       addMergeCounts(report, merged.counts);
       const built = withTranscriptTimes(source.rows({ sessionId, lines: merged.lines, settled }), merged.lines);
       for (const note of built.notes) addNote(report, note);

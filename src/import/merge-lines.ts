@@ -9,7 +9,9 @@
  *
  * Lines are the same when their keys and their JSON are: a repeat is merged and counted. A line
  * that reuses another line's key with other content is kept apart under `<key>#<hash of the line>`
- * (the earliest such line keeps the bare key) and counted.
+ * (the earliest such line keeps the bare key) and counted — unless the format's keys name one row
+ * whatever else the line holds (a ctxwin export's row ids: two exports of one row may differ in
+ * their seqs), where the first line read of a key stands for it.
  */
 import { createHash } from "node:crypto";
 import type { SourceLine } from "./source-format.js";
@@ -39,7 +41,7 @@ interface Variant {
 /**
  * @example mergeLines([[a, b, c], [a, b, d]]).lines // [a, b, c, d] when c is older than d
  */
-export function mergeLines(sequences: readonly (readonly SourceLine[])[]): MergedLines {
+export function mergeLines(sequences: readonly (readonly SourceLine[])[], { keysNameRows = false }: { keysNameRows?: boolean } = {}): MergedLines {
   const counts: MergeCounts = { repeatedInFile: 0, inSeveralFiles: 0, keyReused: 0 };
   const variants = new Map<string, Variant[]>();
   let seen = 0;
@@ -49,7 +51,7 @@ export function mergeLines(sequences: readonly (readonly SourceLine[])[]): Merge
     const ordered: Variant[] = [];
     for (const line of sequence) {
       const known = variants.get(line.key);
-      let variant = known?.find((candidate) => sameLine(candidate, line));
+      let variant = keysNameRows ? known?.[0] : known?.find((candidate) => sameLine(candidate, line));
       if (variant === undefined) {
         variant = { line, seen: seen++ };
         if (known === undefined) variants.set(line.key, [variant]);
