@@ -88,10 +88,18 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
       else if (value["subtype"] === "local_command" && typeof value["content"] === "string") {
         const command = commandLineOf(value["content"]);
         const text = command?.kind === "output" ? command.text : value["content"];
-        const row: SourceRow = { id: uuid, role: "user", parts: [{ type: "text", text: cutText(text) }], synthetic: true, uiVisible: true, metadata: { commandOutput: true } };
+        const row: SourceRow = {
+          id: uuid,
+          role: "user",
+          parts: [{ type: "text", text: cutText(text) }],
+          synthetic: true,
+          uiVisible: true,
+          metadata: { commandOutput: true },
+        };
         queue.push(createdAt === undefined ? row : { ...row, createdAt }, at);
       } else if (value["subtype"] === "turn_duration") {
-        queue.push(metadataRow({ id: uuid, createdAt, source: "claude-code", lineType: "system:turn_duration", value }), at);
+        const lineType = "system:turn_duration";
+        queue.push(metadataRow({ id: uuid, createdAt, source: "claude-code", lineType, value }), at);
       }
       // Other system lines (API errors, notices) are kept as they were written.
       else {
@@ -133,7 +141,8 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
         queue.push(row, at);
       } else if (typeof attachment?.["type"] === "string" && HOOK_ATTACHMENTS.has(attachment["type"])) {
         // Hook output (ctxwin's own guidance among it) is what a hook told the CLI, not conversation (ADR 0079).
-        queue.push(metadataRow({ id: uuid, createdAt, source: "claude-code", lineType: `attachment:${attachment["type"]}`, value }), at);
+        const lineType = `attachment:${attachment["type"]}`;
+        queue.push(metadataRow({ id: uuid, createdAt, source: "claude-code", lineType, value }), at);
       } else if (typeof attachment?.["type"] !== "string" || !LISTING_ATTACHMENTS.has(attachment["type"])) {
         keepRaw(uuid, value, `attachment${typeof attachment?.["type"] === "string" ? `:${attachment["type"]}` : ""}`, at, createdAt);
       }

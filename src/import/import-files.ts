@@ -99,7 +99,8 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
       const parent = built.parentSessionId;
       if (parent !== undefined && sessions.has(parent) && !written.has(parent)) children.push({ sessionId, built, parentSettled: parentSettled(built, settled) });
       else {
-        await importSession({ store, source, sessionId, built, parentSettled: parentSettled(built, settled), report, calls });
+        const settledParent = parentSettled(built, settled);
+        await importSession({ store, source, sessionId, built, parentSettled: settledParent, report, calls });
         written.add(sessionId);
       }
     }
@@ -135,7 +136,9 @@ async function importSession({
 }): Promise<void> {
   const rows = validRows(sessionId, built.rows, report);
   if (rows.length === 0) return;
-  const decision = built.parentSessionId === undefined ? undefined : await parentOf({ store, sessionId, parentSessionId: built.parentSessionId, parentSettled, report, calls });
+  const parentSessionId = built.parentSessionId;
+  const decision =
+    parentSessionId === undefined ? undefined : await parentOf({ store, sessionId, parentSessionId, parentSettled, report, calls });
   if (decision?.kind === "wait") {
     // The parent has not named the child yet: the next import attaches it to the call that started it.
     report.rowsWaiting += rows.length;

@@ -86,7 +86,9 @@ export function addNote(report: ImportReport, note: LineNote): void {
 export function formatReport(report: ImportReport): string {
   const counts = [
     `${report.rowsAlreadyPresent} already present`,
-    ...(report.rowsWaiting > 0 ? [`${report.rowsWaiting} waiting for the transcript to go on (a tool result, a summary or the first reply)`] : []),
+    ...(report.rowsWaiting > 0
+      ? [`${report.rowsWaiting} waiting for the transcript to go on (a tool result, a summary or the first reply)`]
+      : []),
     ...(report.childrenReattached > 0 ? [`${report.childrenReattached} sub-agent sessions attached to their parents`] : []),
     `${report.unknownLines} unknown lines${report.unknownLines === 0 ? "" : ` kept as raw rows (${unknownTypesText(report.unknownLineTypes)})`}`,
     `${report.malformedCount} malformed`,
@@ -100,7 +102,10 @@ export function formatReport(report: ImportReport): string {
   return lines.join("\n");
 }
 
-/** Merges worth a word: repeats and reused uuids (the same line in several files is the ordinary union, left to `--json`). */
+/**
+ * Merges worth a word: repeats and reused uuids (the same line in several files is the ordinary
+ * union, left to `--json`).
+ */
 function mergedText({ repeatedInFile, keyReused }: MergeCounts): string[] {
   return [
     ...(repeatedInFile > 0 ? [`${repeatedInFile} repeated lines kept once`] : []),

@@ -41,7 +41,10 @@ interface Variant {
 /**
  * @example mergeLines([[a, b, c], [a, b, d]]).lines // [a, b, c, d] when c is older than d
  */
-export function mergeLines(sequences: readonly (readonly SourceLine[])[], { keysNameRows = false }: { keysNameRows?: boolean } = {}): MergedLines {
+export function mergeLines(
+  sequences: readonly (readonly SourceLine[])[],
+  { keysNameRows = false }: { keysNameRows?: boolean } = {},
+): MergedLines {
   const counts: MergeCounts = { repeatedInFile: 0, inSeveralFiles: 0, keyReused: 0 };
   const variants = new Map<string, Variant[]>();
   let seen = 0;
@@ -71,7 +74,9 @@ export function mergeLines(sequences: readonly (readonly SourceLine[])[], { keys
   const lineOf = new Map<Variant, SourceLine>();
   for (const [key, group] of variants) {
     group.sort((left, right) => compareTimes(left.line, right.line) || left.seen - right.seen);
-    group.forEach((variant, index) => lineOf.set(variant, index === 0 ? variant.line : { ...variant.line, key: `${key}#${hashOf(variant)}` }));
+    group.forEach((variant, index) => {
+      lineOf.set(variant, index === 0 ? variant.line : { ...variant.line, key: `${key}#${hashOf(variant)}` });
+    });
   }
   const distinct = files.map((file) => file.map((variant) => lineOf.get(variant)!));
   return { lines: conversationOrder(distinct), counts };
@@ -80,8 +85,11 @@ export function mergeLines(sequences: readonly (readonly SourceLine[])[], { keys
 /** The order of distinct lines: parents first, then each file's order, then time (see above). */
 function conversationOrder(files: readonly SourceLine[][]): SourceLine[] {
   const nodes = new Map<string, { line: SourceLine; next: SourceLine[]; before: number }>();
-  for (const file of files) for (const line of file) if (!nodes.has(line.key)) nodes.set(line.key, { line, next: [], before: 0 });
-  const hasParent = (line: SourceLine) => line.parent !== undefined && line.parent !== line.key && nodes.has(line.parent);
+  for (const file of files) {
+    for (const line of file) if (!nodes.has(line.key)) nodes.set(line.key, { line, next: [], before: 0 });
+  }
+  const hasParent = (line: SourceLine) =>
+    line.parent !== undefined && line.parent !== line.key && nodes.has(line.parent);
   if (files.length === 1 && !files[0]!.some(hasParent)) return files[0]!;
   const edges = new Set<string>();
   const link = (from: SourceLine, to: SourceLine) => {
@@ -93,7 +101,9 @@ function conversationOrder(files: readonly SourceLine[][]): SourceLine[] {
   };
   for (const node of nodes.values()) if (hasParent(node.line)) link(nodes.get(node.line.parent!)!.line, node.line);
   for (const file of files) {
-    for (let index = 1; index < file.length; index += 1) if (!hasParent(file[index]!)) link(file[index - 1]!, file[index]!);
+    for (let index = 1; index < file.length; index += 1) {
+      if (!hasParent(file[index]!)) link(file[index - 1]!, file[index]!);
+    }
   }
   const ready = new LineHeap();
   for (const node of nodes.values()) if (node.before === 0) ready.push(node.line);

@@ -46,7 +46,9 @@ export async function parentOf({
   const existing = await store.session(sessionId);
   if (existing !== undefined) {
     // A session keeps the parent it has; one imported before its parent is attached now if it can be.
-    if (existing.parent === undefined && existing.forkOf === undefined) await reattach({ store, existing, parentSessionId, parentSettled, report, calls });
+    if (existing.parent === undefined && existing.forkOf === undefined) {
+      await reattach({ store, existing, parentSessionId, parentSettled, report, calls });
+    }
     return { kind: "alone" };
   }
   const summary = await store.session(parentSessionId);
@@ -106,7 +108,12 @@ export class ChildCalls {
   private readonly parents = new Map<string, { readTo: number; items: Map<string, number> }>();
 
   /** The seq of the parent's row whose call started `childSessionId`, or undefined. */
-  async startingItem(store: HistoryStore, parentSessionId: string, childSessionId: string, lastSeq: number): Promise<number | undefined> {
+  async startingItem(
+    store: HistoryStore,
+    parentSessionId: string,
+    childSessionId: string,
+    lastSeq: number,
+  ): Promise<number | undefined> {
     let known = this.parents.get(parentSessionId);
     if (known === undefined || known.readTo > lastSeq) {
       known = { readTo: 0, items: new Map() };
@@ -114,11 +121,14 @@ export class ChildCalls {
     }
     // Rows are only appended: the rows after the last one read are all that can be new.
     for (let afterSeq = known.readTo; afterSeq < lastSeq; ) {
-      const page = await store.items(parentSessionId, { includeCleared: true, afterSeq, beforeSeq: lastSeq + 1, limit: PAGE });
+      const options = { includeCleared: true, afterSeq, beforeSeq: lastSeq + 1, limit: PAGE };
+      const page = await store.items(parentSessionId, options);
       for (const row of page.rows) {
         const children = (row.metadata as { childSessions?: unknown } | undefined)?.childSessions;
         if (!Array.isArray(children)) continue;
-        for (const child of children) if (typeof child === "string" && !known.items.has(child)) known.items.set(child, row.seq);
+        for (const child of children) {
+          if (typeof child === "string" && !known.items.has(child)) known.items.set(child, row.seq);
+        }
       }
       afterSeq += page.rows.length + page.skipped;
       known.readTo = afterSeq;

@@ -71,7 +71,10 @@ export function rawLineRow({ id, createdAt, source, lineType, value }: { id: str
   return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, meta: { type: IMPORTED_RAW_LINE_TYPE, source, lineType } }, createdAt);
 }
 
-/** `meta.type` of a source line kept as hidden metadata: stored and exported, never shown, searched or sent (ADR 0079). */
+/**
+ * `meta.type` of a source line kept as hidden metadata: stored and exported, never shown, searched
+ * or sent (ADR 0079).
+ */
 export const IMPORTED_METADATA_TYPE = "imported-metadata";
 
 /**
@@ -81,9 +84,22 @@ export const IMPORTED_METADATA_TYPE = "imported-metadata";
  *
  * @example metadataRow({ id: "u-9", createdAt, source: "claude-code", lineType: "attachment:hook_success", value })
  */
-export function metadataRow({ id, createdAt, source, lineType, value }: { id: string; createdAt: string | undefined; source: "claude-code" | "codex"; lineType: string; value: unknown }): SourceRow {
+export function metadataRow({
+  id,
+  createdAt,
+  source,
+  lineType,
+  value,
+}: {
+  id: string;
+  createdAt: string | undefined;
+  source: "claude-code" | "codex";
+  lineType: string;
+  value: unknown;
+}): SourceRow {
   const text = `[${source} line of type '${lineType}', kept as hidden metadata]\n${cutText(JSON.stringify(value))}`;
-  return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: false, meta: { type: IMPORTED_METADATA_TYPE, source, lineType } }, createdAt);
+  const meta = { type: IMPORTED_METADATA_TYPE, source, lineType };
+  return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: false, meta }, createdAt);
 }
 
 export function compactionRow({ id, createdAt, summary, source }: { id: string; createdAt: string | undefined; summary: string | undefined; source: string }): SourceRow {

@@ -5,7 +5,7 @@
  * states no time gets the time of the row before it (or, at the start, the first time after it).
  */
 import { IMPORTED_SESSION_TYPE } from "./transcript-rows.js";
-import type { SessionRows, SourceLine } from "./source-format.js";
+import type { SessionRows, SourceLine, SourceRow } from "./source-format.js";
 
 /**
  * @example const built = withTranscriptTimes(source.rows({ sessionId, lines, settled }), lines);
@@ -19,7 +19,8 @@ export function withTranscriptTimes(built: SessionRows, lines: readonly SourceLi
   if (!Number.isNaN(statedTime) && (first === undefined || statedTime < first)) first = statedTime;
   if (first === undefined) return built;
   const start = new Date(first).toISOString();
-  let previous: string | undefined = built.rows.find(({ row }) => row.createdAt !== undefined && row.meta?.type !== IMPORTED_SESSION_TYPE)?.row.createdAt;
+  const isHeader = (row: SourceRow) => row.meta?.type === IMPORTED_SESSION_TYPE;
+  let previous = built.rows.find(({ row }) => row.createdAt !== undefined && !isHeader(row))?.row.createdAt;
   const rows = built.rows.map((entry) => {
     const { row } = entry;
     if (row.meta?.type === IMPORTED_SESSION_TYPE) return { ...entry, row: { ...row, createdAt: start } };

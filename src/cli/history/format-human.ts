@@ -37,7 +37,8 @@ function sessionLine(session: SessionEntry): string {
   const fork = session.fork_of === undefined ? "" : `  (fork of ${session.fork_of} at #${session.fork_at_item ?? "?"})`;
   const title = session.title === null ? "" : `  “${session.title}”`;
   const times = `${session.started_at} – ${session.ended_at}`;
-  return `${session.session_id}  ${times}  ${plural(session.window_count, "window")}  last item #${session.last_item}${title}${floor}${task}${fork}`;
+  const counts = `${plural(session.window_count, "window")}  last item #${session.last_item}`;
+  return `${session.session_id}  ${times}  ${counts}${title}${floor}${task}${fork}`;
 }
 
 /** @example formatWindows([]) // "No windows." */

@@ -114,10 +114,14 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     history
       .command("search")
       .description(
-        "Search a session, or every session when no session id is given: literal (case-insensitive, newest first) or --ranked (any of the words, most relevant first)",
+        "Search a session, or every session when no session id is given: literal (case-insensitive, newest first) " +
+          "or --ranked (any of the words, most relevant first)",
       )
       .usage("[options] [session] <text>")
-      .argument("<session-or-text>", "session id; alone, the text to look for in every session (as session_history without session_id)")
+      .argument(
+        "<session-or-text>",
+        "session id; alone, the text to look for in every session (as session_history without session_id)",
+      )
       .argument("[text]", "text to look for")
       .option("--ranked", "match any of the words (stemmed), most relevant first, instead of the exact text")
       .option("--hybrid", "words and meaning (with --embedding-model), most relevant first")
@@ -135,12 +139,19 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       if (modes.length > 1) throw new HistoryCommandError(`choose one of --ranked, --hybrid and --semantic; got ${modes.map((name) => `--${name}`).join(" and ")}.`);
       const mode: SearchMode | EmbeddingSearchMode = modes[0] ?? "literal";
       if (session === undefined) {
-        const unscoped = (["hybrid", "semantic", "newest", "role", "tool", "includeCleared"] as const).filter((name) => options[name] !== undefined && options[name] !== false);
+        const scopedFlags = ["hybrid", "semantic", "newest", "role", "tool", "includeCleared"] as const;
+        const unscoped = scopedFlags.filter((name) => options[name] !== undefined && options[name] !== false);
         if (unscoped.length > 0) {
-          const flags = unscoped.map((name) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`).join(", ");
+          const flagOf = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+          const flags = unscoped.map(flagOf).join(", ");
           throw new HistoryCommandError(`${flags} work within one session: give its id before the text.`);
         }
-        const results = await searchAllSessions({ store, query: text, mode: mode === "ranked" ? "ranked" : "literal", limit: options.limit ?? DEFAULT_SEARCH_LIMIT });
+        const results = await searchAllSessions({
+          store,
+          query: text,
+          mode: mode === "ranked" ? "ranked" : "literal",
+          limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
+        });
         return options.json === true ? results : formatSessionHits(results);
       }
       if (options.newest === true && mode === "literal") throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");

@@ -13,12 +13,28 @@ import { HistoryCommandError } from "./history-errors.js";
 /**
  * @example const results = await searchAllSessions({ store, query: "staging port", mode: "literal", limit: 20 });
  */
-export async function searchAllSessions({ store, query, mode, limit }: { store: HistoryStore; query: string; mode: "literal" | "ranked"; limit: number }): Promise<SessionHits[]> {
+export async function searchAllSessions({
+  store,
+  query,
+  mode,
+  limit,
+}: {
+  store: HistoryStore;
+  query: string;
+  mode: "literal" | "ranked";
+  limit: number;
+}): Promise<SessionHits[]> {
   const results: SessionHits[] = [];
   let found = 0;
   let offset: number | undefined;
   while (found < limit) {
-    const page = await searchSessions({ store, query, mode, limit: Math.min(SEARCH_LIMIT.max, limit - found), ...(offset === undefined ? {} : { session_offset: offset }) });
+    const page = await searchSessions({
+      store,
+      query,
+      mode,
+      limit: Math.min(SEARCH_LIMIT.max, limit - found),
+      ...(offset === undefined ? {} : { session_offset: offset }),
+    });
     if (!isSearchPage(page)) throw new HistoryCommandError(errorMessageOf(page));
     for (const session of page.results) {
       results.push(session);
