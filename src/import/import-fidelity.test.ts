@@ -27,16 +27,28 @@ const SOURCE_ID = "5c0ffee5-1a2b-4c3d-8e4f-50a1b2c3d4e5";
 const SESSION = `claude-code:${SOURCE_ID}`;
 const SETTLED = Date.now() - 60 * 60 * 1000;
 const at = (second: number) => new Date(Date.UTC(2026, 11, 6, 23, 19, second)).toISOString();
-const GUIDANCE = "[ctxwin tool guidance, not from the user]\nWhen you need a detail the summary lacks, call session_history instead of guessing.";
+const GUIDANCE =
+  "[ctxwin tool guidance, not from the user]\nWhen you need a detail the summary lacks, call session_history instead of guessing.";
 
 /** A Claude Code 2.1.197 line of the fixture session. */
 function line(body: Record<string, unknown>): string {
-  return JSON.stringify({ isSidechain: false, cwd: "/home/dev/app", sessionId: SOURCE_ID, version: "2.1.197", gitBranch: "main", ...body });
+  const facts = { isSidechain: false, cwd: "/home/dev/app", sessionId: SOURCE_ID, version: "2.1.197", gitBranch: "main" };
+  return JSON.stringify({ ...facts, ...body });
 }
-const user = (uuid: string, parentUuid: string | null, second: number, content: unknown, extra: Record<string, unknown> = {}) =>
-  line({ type: "user", uuid, parentUuid, timestamp: at(second), message: { role: "user", content }, ...extra });
+const user = (uuid: string, parentUuid: string | null, second: number, content: unknown) =>
+  line({ type: "user", uuid, parentUuid, timestamp: at(second), message: { role: "user", content } });
 const reply = (uuid: string, parentUuid: string, second: number, text: string) =>
-  line({ type: "assistant", uuid, parentUuid, timestamp: at(second), message: { id: `msg-${uuid}`, role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text }] } });
+  assistant(uuid, parentUuid, second, [{ type: "text", text }]);
+const assistant = (uuid: string, parentUuid: string, second: number, content: unknown[]) =>
+  line({
+    type: "assistant",
+    uuid,
+    parentUuid,
+    timestamp: at(second),
+    message: { id: `msg-${uuid}`, role: "assistant", model: "claude-opus-4-8", content },
+  });
+const attachment = (uuid: string, parentUuid: string, second: number, body: Record<string, unknown>) =>
+  line({ type: "attachment", uuid, parentUuid, timestamp: at(second), attachment: body });
 
 async function imported(store: HistoryStore, ...files: string[]) {
   return importFiles({ store, format: "claude-code", paths: files, settleMs: 0, now: () => Date.now() });
@@ -47,11 +59,13 @@ function write(name: string, lines: string[], folder = temporaryDirectory()): st
 }
 
 /** Every session's hits for a literal query, as the store's search gives them to session_history and MCP. */
-async function searchSessions({ store, query }: { store: HistoryStore; query: string }): Promise<{ ok: true; results: { session_id: string; hits: { snippet: string }[] }[] }> {
-  const results: { session_id: string; hits: { snippet: string }[] }[] = [];
+type SessionHits = { session_id: string; hits: { snippet: string }[] };
+async function searchSessions({ store, query }: { store: HistoryStore; query: string }): Promise<{ ok: true; results: SessionHits[] }> {
+  const results: SessionHits[] = [];
   for (const { sessionId } of await store.sessions()) {
     const page = await store.search(sessionId, { query, mode: "literal", limit: 100 });
-    if (page.hits.length > 0) results.push({ session_id: sessionId, hits: page.hits.map(({ row }) => ({ snippet: renderRowText(row) })) });
+    const hits = page.hits.map(({ row }) => ({ snippet: renderRowText(row) }));
+    if (hits.length > 0) results.push({ session_id: sessionId, hits });
   }
   return { ok: true, results };
 }
@@ -80,7 +94,8 @@ describe("conversation order (parentUuid, then time)", () => {
     // The first run sees the start only; the second a copy holding the rest, reply first.
     await imported(store, write(`${SOURCE_ID}.jsonl`, replyFirst.slice(0, 2), folder));
     const before = (await allRows(store, SESSION)).map((row) => `${row.seq}:${row.id}`);
-    const copy = write(`${SOURCE_ID}.jsonl`, [replyFirst[2]!, replyFirst[3]!, replyFirst[1]!, replyFirst[0]!], temporaryDirectory());
+    const [q0, r0, r1, q1] = replyFirst as [string, string, string, string];
+    const copy = write(`${SOURCE_ID}.jsonl`, [r1, q1, r0, q0], temporaryDirectory());
     const report = await imported(store, path.join(folder, `${SOURCE_ID}.jsonl`), copy);
     const rows = await allRows(store, SESSION);
     expect(rows.map((row) => `${row.seq}:${row.id}`).slice(0, before.length)).toEqual(before);
@@ -92,7 +107,8 @@ describe("conversation order (parentUuid, then time)", () => {
     const store = createMemoryStore();
     await importFiles({ store, format: "claude-code", paths: [interactive], settleMs: 0 });
     const rows = await allRows(store, "claude-code:e2907450-ff6e-4a0f-984b-39989f825379");
-    const shown = rows.filter(isHistoryVisible).map((row) => (row.boundary?.kind === "compaction" ? "[compaction]" : renderRowText(row)));
+    const textOf = (row: StoredRow) => (row.boundary?.kind === "compaction" ? "[compaction]" : renderRowText(row));
+    const shown = rows.filter(isHistoryVisible).map(textOf);
     const compaction = shown.indexOf("[compaction]");
     expect(shown.slice(compaction - 1, compaction + 2)).toEqual(["/compact", "[compaction]", "Compacted "]);
   });
@@ -118,24 +134,43 @@ describe("transcript times", () => {
 
 describe("the line types Claude Code 2.1.197 writes", () => {
   const hookSuccess = (uuid: string, parentUuid: string, second: number) =>
-    line({ type: "attachment", uuid, parentUuid, timestamp: at(second), attachment: { type: "hook_success", hookName: "SessionStart:resume", hookEvent: "SessionStart", content: "", stdout: JSON.stringify({ hookSpecificOutput: { additionalContext: GUIDANCE } }) } });
+    attachment(uuid, parentUuid, second, {
+      type: "hook_success",
+      hookName: "SessionStart:resume",
+      hookEvent: "SessionStart",
+      content: "",
+      stdout: JSON.stringify({ hookSpecificOutput: { additionalContext: GUIDANCE } }),
+    });
   const hookContext = (uuid: string, parentUuid: string, second: number) =>
-    line({ type: "attachment", uuid, parentUuid, timestamp: at(second), attachment: { type: "hook_additional_context", content: [GUIDANCE], hookName: "SessionStart", hookEvent: "SessionStart" } });
+    attachment(uuid, parentUuid, second, {
+      type: "hook_additional_context",
+      content: [GUIDANCE],
+      hookName: "SessionStart",
+      hookEvent: "SessionStart",
+    });
   const lines = [
     line({ type: "queue-operation", operation: "enqueue", timestamp: at(0), content: "Where is the CEDAR-4 flag?" }),
     line({ type: "mode", mode: "normal" }),
     line({ type: "permission-mode", permissionMode: "default" }),
     line({ type: "file-history-snapshot", messageId: "q0", snapshot: { trackedFileBackups: {} } }),
     user("q0", null, 1, "Where is the CEDAR-4 flag?"),
-    line({ type: "attachment", uuid: "l0", parentUuid: "q0", timestamp: at(1), attachment: { type: "agent_listing_delta", addedTypes: ["Explore"] } }),
-    line({ type: "attachment", uuid: "l1", parentUuid: "l0", timestamp: at(1), attachment: { type: "skill_listing", content: "skills" } }),
+    attachment("l0", "q0", 1, { type: "agent_listing_delta", addedTypes: ["Explore"] }),
+    attachment("l1", "l0", 1, { type: "skill_listing", content: "skills" }),
     reply("r0", "l1", 2, "CEDAR-4 is in flags.ts."),
     line({ type: "system", subtype: "turn_duration", uuid: "t0", parentUuid: "r0", timestamp: at(3), durationMs: 1200 }),
     line({ type: "last-prompt", lastPrompt: "Where is the CEDAR-4 flag?", leafUuid: "t0" }),
     hookSuccess("h0", "t0", 4),
     hookContext("h1", "h0", 4),
     user("c0", "h1", 5, "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>"),
-    line({ type: "system", subtype: "local_command", uuid: "o0", parentUuid: "c0", timestamp: at(6), content: "<local-command-stdout>\u001b[2mNot enough messages to compact.\u001b[22m</local-command-stdout>", level: "info" }),
+    line({
+      type: "system",
+      subtype: "local_command",
+      uuid: "o0",
+      parentUuid: "c0",
+      timestamp: at(6),
+      content: "<local-command-stdout>\u001b[2mNot enough messages to compact.\u001b[22m</local-command-stdout>",
+      level: "info",
+    }),
   ];
 
   it("counts none as unknown: listings and bookkeeping are left out, hooks and turn durations are hidden metadata, a local command's output is a row", async () => {
@@ -145,9 +180,18 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     const rows = await allRows(store, SESSION);
     expect(rows.map((row) => row.id).slice(1)).toEqual(["q0", "r0", "t0", "h0", "h1", "c0", "o0"]);
     const hidden = rows.filter((row) => row.meta?.["type"] === "imported-metadata");
-    expect(hidden.map((row) => row.meta?.["lineType"])).toEqual(["system:turn_duration", "attachment:hook_success", "attachment:hook_additional_context"]);
+    expect(hidden.map((row) => row.meta?.["lineType"])).toEqual([
+      "system:turn_duration",
+      "attachment:hook_success",
+      "attachment:hook_additional_context",
+    ]);
     for (const row of hidden) expect([isHistoryVisible(row), isProviderEligible(row)]).toEqual([false, false]);
-    expect(visibleTexts(rows)).toEqual(["Where is the CEDAR-4 flag?", "CEDAR-4 is in flags.ts.", "/compact", "Not enough messages to compact."]);
+    expect(visibleTexts(rows)).toEqual([
+      "Where is the CEDAR-4 flag?",
+      "CEDAR-4 is in flags.ts.",
+      "/compact",
+      "Not enough messages to compact.",
+    ]);
   });
 
   it("ctxwin's own guidance is not found by the store's search in any session, and the user's words are", async () => {
@@ -174,11 +218,13 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     const store = createMemoryStore();
     const report = await importFiles({ store, format: "claude-code", paths: [interactive], settleMs: 0 });
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
-    expect(readFileSync(path.join(interactive, "-home-dev-work-cc-proj2", "e2907450-ff6e-4a0f-984b-39989f825379.jsonl"), "utf8")).toContain("instead of guessing");
+    const resumed = path.join(interactive, "-home-dev-work-cc-proj2", "e2907450-ff6e-4a0f-984b-39989f825379.jsonl");
+    expect(readFileSync(resumed, "utf8")).toContain("instead of guessing");
     const hits = await searchSessions({ store, query: "instead of guessing" });
     expect(hits).toMatchObject({ ok: true, results: [] });
     for (const session of await store.sessions()) {
-      for (const row of (await allRows(store, session.sessionId)).filter(isHistoryVisible)) expect(renderRowText(row)).not.toContain("ctxwin tool guidance");
+      const shown = (await allRows(store, session.sessionId)).filter(isHistoryVisible);
+      for (const row of shown) expect(renderRowText(row)).not.toContain("ctxwin tool guidance");
     }
   });
 });
@@ -227,7 +273,8 @@ describe("repeated uuids lose nothing", () => {
   });
 
   it("ctxwin exports: a row id names one row, so two exports that number it differently give it once", async () => {
-    const row = (seq: number) => JSON.stringify({ v: 1, sessionId: "s-export", seq, id: "row-1", role: "user", parts: [{ type: "text", text: "PLUM-9" }], createdAt: at(1) });
+    const parts = [{ type: "text", text: "PLUM-9" }];
+    const row = (seq: number) => JSON.stringify({ v: 1, sessionId: "s-export", seq, id: "row-1", role: "user", parts, createdAt: at(1) });
     const store = createMemoryStore();
     const first = write("a.jsonl", [row(1)]);
     const second = write("b.jsonl", [row(7)]);
@@ -238,12 +285,13 @@ describe("repeated uuids lose nothing", () => {
 
   it("a copy with its lines reversed adds nothing, whichever is read first", async () => {
     const call = (uuid: string, parentUuid: string, second: number, id: string) =>
-      line({ type: "assistant", uuid, parentUuid, timestamp: at(second), message: { id: `msg-${uuid}`, role: "assistant", model: "claude-opus-4-8", content: [{ type: "tool_use", id, name: "Grep", input: { pattern: id } }] } });
+      assistant(uuid, parentUuid, second, [{ type: "tool_use", id, name: "Grep", input: { pattern: id } }]);
     const lines = [user("q0", null, 1, "find things")];
     for (let index = 0; index < 13; index += 1) {
       const previous = index === 0 ? "q0" : `t${index - 1}`;
       lines.push(call(`c${index}`, previous, 2 + index * 2, `toolu_${index}`));
-      lines.push(user(`t${index}`, `c${index}`, 3 + index * 2, [{ type: "tool_result", tool_use_id: `toolu_${index}`, content: `found ${index}` }]));
+      const result = { type: "tool_result", tool_use_id: `toolu_${index}`, content: `found ${index}` };
+      lines.push(user(`t${index}`, `c${index}`, 3 + index * 2, [result]));
     }
     const original = write(`${SOURCE_ID}.jsonl`, lines);
     const reversed = write(`${SOURCE_ID}.jsonl`, [...lines].reverse());
