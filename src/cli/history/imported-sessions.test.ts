@@ -19,7 +19,8 @@ import { listSessions } from "./history-queries.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../import/fixtures");
-const interactive = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/transcripts/claude-code-2.1.197-interactive");
+const transcripts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/transcripts");
+const interactive = path.join(transcripts, "claude-code-2.1.197-interactive");
 const PARENT = "codex:01c0ffee-0000-7000-8000-000000000001";
 const CHILD = "codex:01c0ffee-0000-7000-8000-000000000002";
 
@@ -70,64 +71,86 @@ describe("imported sessions in the session lists", () => {
   });
 });
 
+const NEWER = "claude-code:0a000000-0000-4000-8000-000000000002";
+const OLDER = "claude-code:0a000000-0000-4000-8000-000000000001";
+
+/** `ctxwin <args…> --dir <project>`, in this process. */
+const inProject = (project: string, ...args: string[]) => runCtxwinInProcess([...args, "--dir", project], { cwd: project });
+
 /** A project folder whose store holds two imported Claude Code sessions, the older one imported last. */
 async function projectWithTwoSessions(): Promise<string> {
   const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-imported-"));
   const sources = mkdtempSync(path.join(tmpdir(), "ctxwin-history-sources-"));
   const session = (id: string, day: number, prompt: string) => {
     const at = (second: number) => new Date(Date.UTC(2026, 10, day, 9, 0, second)).toISOString();
-    const line = (body: Record<string, unknown>) => JSON.stringify({ sessionId: id, cwd: "/home/dev/app", isSidechain: false, ...body });
+    const line = (body: Record<string, unknown>) =>
+      JSON.stringify({ sessionId: id, cwd: "/home/dev/app", isSidechain: false, ...body });
+    const answer = { role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text: "Noted." }] };
     const file = path.join(sources, `${id}.jsonl`);
-    writeFileSync(file, [
+    const lines = [
       // An untimed first line (issue 50): the session still starts at its transcript's first time.
       line({ type: "permission-mode", permissionMode: "default" }),
       line({ type: "user", uuid: `${id}-q`, parentUuid: null, timestamp: at(1), message: { role: "user", content: prompt } }),
-      line({ type: "assistant", uuid: `${id}-r`, parentUuid: `${id}-q`, timestamp: at(9), message: { role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text: "Noted." }] } }),
-    ].map((text) => `${text}\n`).join(""));
+      line({ type: "assistant", uuid: `${id}-r`, parentUuid: `${id}-q`, timestamp: at(9), message: answer }),
+    ];
+    writeFileSync(file, lines.map((text) => `${text}\n`).join(""));
     utimesSync(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     return file;
   };
-  const newer = session("0a000000-0000-4000-8000-000000000002", 20, "Where is the SPRUCE-9 port set?");
-  const older = session("0a000000-0000-4000-8000-000000000001", 3, "Rotate the SPRUCE-9 staging keys");
-  for (const file of [newer, older]) expect((await runCtxwinInProcess(["import", "claude-code", file, "--dir", project], { cwd: project })).status).toBe(0);
+  const newer = session(NEWER.slice("claude-code:".length), 20, "Where is the SPRUCE-9 port set?");
+  const older = session(OLDER.slice("claude-code:".length), 3, "Rotate the SPRUCE-9 staging keys");
+  for (const file of [newer, older]) expect((await inProject(project, "import", "claude-code", file)).status).toBe(0);
   return project;
 }
 
 describe("history sessions and search across sessions (issue 50)", () => {
   it("history sessions shows each session's transcript times and title, newest activity first", async () => {
     const project = await projectWithTwoSessions();
-    const listed = await runCtxwinInProcess(["history", "sessions", "--dir", project, "--json"], { cwd: project });
+    const listed = await inProject(project, "history", "sessions", "--json");
     const sessions = JSON.parse(listed.stdout) as { session_id: string; title: string; started_at: string; ended_at: string }[];
-    expect(sessions.map(({ session_id, title, started_at, ended_at }) => ({ session_id, title, started_at, ended_at }))).toEqual([
-      { session_id: "claude-code:0a000000-0000-4000-8000-000000000002", title: "Where is the SPRUCE-9 port set?", started_at: "2026-11-20T09:00:01.000Z", ended_at: "2026-11-20T09:00:09.000Z" },
-      { session_id: "claude-code:0a000000-0000-4000-8000-000000000001", title: "Rotate the SPRUCE-9 staging keys", started_at: "2026-11-03T09:00:01.000Z", ended_at: "2026-11-03T09:00:09.000Z" },
+    const shown = sessions.map(({ session_id, title, started_at, ended_at }) => ({ session_id, title, started_at, ended_at }));
+    expect(shown).toEqual([
+      {
+        session_id: NEWER,
+        title: "Where is the SPRUCE-9 port set?",
+        started_at: "2026-11-20T09:00:01.000Z",
+        ended_at: "2026-11-20T09:00:09.000Z",
+      },
+      {
+        session_id: OLDER,
+        title: "Rotate the SPRUCE-9 staging keys",
+        started_at: "2026-11-03T09:00:01.000Z",
+        ended_at: "2026-11-03T09:00:09.000Z",
+      },
     ]);
-    const human = (await runCtxwinInProcess(["history", "sessions", "--dir", project], { cwd: project })).stdout.trim().split("\n");
+    const human = (await inProject(project, "history", "sessions")).stdout.trim().split("\n");
     expect(human[0]).toMatch(/^claude-code:\S+2 {2}2026-11-20T09:00:01\.000Z – 2026-11-20T09:00:09\.000Z .*“Where is the SPRUCE-9 port set\?”$/);
     expect(human[1]).toMatch(/^claude-code:\S+1 {2}2026-11-03T09:00:01\.000Z – .*“Rotate the SPRUCE-9 staging keys”$/);
   });
 
   it("history search <text> without a session id searches every session; scoped flags ask for one", async () => {
     const project = await projectWithTwoSessions();
-    const found = await runCtxwinInProcess(["history", "search", "SPRUCE-9", "--dir", project, "--json"], { cwd: project });
+    const found = await inProject(project, "history", "search", "SPRUCE-9", "--json");
     expect(found.stderr).toBe("");
     const results = JSON.parse(found.stdout) as { session_id: string; hits: { item_id: string }[] }[];
-    expect(results.map((result) => result.session_id).sort()).toEqual(["claude-code:0a000000-0000-4000-8000-000000000001", "claude-code:0a000000-0000-4000-8000-000000000002"]);
-    const human = (await runCtxwinInProcess(["history", "search", "staging keys", "--dir", project], { cwd: project })).stdout;
+    expect(results.map((result) => result.session_id).sort()).toEqual([OLDER, NEWER]);
+    const human = (await inProject(project, "history", "search", "staging keys")).stdout;
     expect(human).toMatch(/^═══ claude-code:\S+1 {2}Rotate the SPRUCE-9 staging keys ═══\n── w:0 ──\n#2 {2}user {2}.*staging keys/);
-    const scoped = await runCtxwinInProcess(["history", "search", "SPRUCE-9", "--role", "user", "--dir", project], { cwd: project });
-    expect([scoped.status, scoped.stderr.trim()]).toEqual([1, "ctxwin history: --role work within one session: give its id before the text."]);
+    const scoped = await inProject(project, "history", "search", "SPRUCE-9", "--role", "user");
+    const refusal = "ctxwin history: --role work within one session: give its id before the text.";
+    expect([scoped.status, scoped.stderr.trim()]).toEqual([1, refusal]);
     // With a session id it is the single-session search, as before.
-    const one = await runCtxwinInProcess(["history", "search", "claude-code:0a000000-0000-4000-8000-000000000002", "SPRUCE-9", "--dir", project, "--json"], { cwd: project });
+    const one = await inProject(project, "history", "search", NEWER, "SPRUCE-9", "--json");
     expect((JSON.parse(one.stdout) as unknown[]).length).toBe(1);
   });
 
-  it.skipIf(!existsSync(interactive))("the real interactive sessions: ctxwin's hook guidance is found in no session, the user's words are", async () => {
+  const withInteractive = it.skipIf(!existsSync(interactive));
+  withInteractive("the real interactive sessions: ctxwin's hook guidance is found in no session, the user's words are", async () => {
     const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-interactive-"));
-    expect((await runCtxwinInProcess(["import", "claude-code", interactive, "--dir", project], { cwd: project })).status).toBe(0);
-    const guidance = await runCtxwinInProcess(["history", "search", "instead of guessing", "--dir", project], { cwd: project });
+    expect((await inProject(project, "import", "claude-code", interactive)).status).toBe(0);
+    const guidance = await inProject(project, "history", "search", "instead of guessing");
     expect([guidance.status, guidance.stdout.trim()]).toEqual([0, "No matches."]);
-    const words = await runCtxwinInProcess(["history", "search", "MARMALADE-913", "--dir", project, "--json"], { cwd: project });
+    const words = await inProject(project, "history", "search", "MARMALADE-913", "--json");
     expect((JSON.parse(words.stdout) as unknown[]).length).toBeGreaterThanOrEqual(2);
   });
 });
