@@ -5,7 +5,7 @@
  * lines are known (hidden metadata, or left out); ctxwin's own hook guidance is never history;
  * terminal escapes are not display or search text; repeated uuids lose nothing.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -307,5 +307,44 @@ describe("repeated uuids lose nothing", () => {
       const again = await imported(store, reversed);
       expect(again).toMatchObject({ rowsAdded: 0 });
     }
+  });
+});
+
+describe("sub-agents at scale", () => {
+  it("one import reads a parent's rows once however many sub-agents it started (it was once per child)", async () => {
+    const children = 40;
+    const folder = temporaryDirectory();
+    const lines = [user("q0", null, 1, "Run the sub-agents.")];
+    let previous = "q0";
+    for (let index = 0; index < children; index += 1) {
+      const call = { type: "tool_use", id: `toolu_${index}`, name: "Agent", input: { prompt: `task ${index}` } };
+      lines.push(assistant(`c${index}`, previous, 2, [call]));
+      const result = { type: "tool_result", tool_use_id: `toolu_${index}`, content: `done ${index}` };
+      lines.push(line({ ...JSON.parse(user(`t${index}`, `c${index}`, 3, [result])), toolUseResult: { agentId: `a${index}` } }));
+      previous = `t${index}`;
+    }
+    write(`${SOURCE_ID}.jsonl`, lines, folder);
+    mkdirSync(path.join(folder, SOURCE_ID, "subagents"), { recursive: true });
+    for (let index = 0; index < children; index += 1) {
+      const prompt = JSON.stringify({ ...JSON.parse(user(`s${index}`, null, 4, `task ${index}`)), isSidechain: true });
+      write(path.join(SOURCE_ID, "subagents", `agent-a${index}.jsonl`), [prompt, reply(`s${index}-r`, `s${index}`, 5, "ok")], folder);
+    }
+    const store = createMemoryStore();
+    let parentReads = 0;
+    const counting = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property !== "items") return Reflect.get(target, property, receiver) as unknown;
+        return (sessionId: string, options: unknown) => {
+          if (sessionId === SESSION) parentReads += 1;
+          return target.items(sessionId, options as never);
+        };
+      },
+    });
+    const report = await imported(counting, folder);
+    expect(report).toMatchObject({ sessionsUpdated: children + 1, rowsWaiting: 0, warnings: [] });
+    const attached = await Promise.all(Array.from({ length: children }, (_, index) => store.session(`${SESSION}/agent-a${index}`)));
+    expect(new Set(attached.map((child) => child?.parent?.itemId)).size).toBe(children);
+    // The parent's own rows are read once before they are written, and once to find its calls.
+    expect(parentReads).toBeLessThanOrEqual(2);
   });
 });
