@@ -5,6 +5,7 @@ import {
   SESSION_HISTORY_TOOL_NAME,
   TRUNCATION_MARKER,
   UNWRITABLE_VALUE,
+  plainText,
   renderPart,
   renderRowText,
   sliceSafe,
@@ -139,6 +140,16 @@ describe("renderRowText", () => {
       { type: "tool-read", toolCallId: "c", state: "output-available", input: "0123456789", output: "x" },
     ];
     expect(renderRowText({ parts }, { maxValueChars: 2 })).toBe(`a long sentence\nread(01${TRUNCATION_MARKER}) → x`);
+  });
+});
+
+describe("terminal escapes (issue 50)", () => {
+  it("are left out of text parts and tool values, and the part keeps them", () => {
+    const text = { type: "text", text: "\u001b[2mCompacted \u001b[22m(ctrl+o to see the summary)" };
+    const tool = { type: "dynamic-tool", toolName: "Bash", toolCallId: "c", state: "output-available", input: { command: "ls --color" }, output: "\u001b[1;34msrc\u001b[0m" };
+    expect(renderRowText({ parts: [text, tool] })).toBe('Compacted (ctrl+o to see the summary)\nBash({"command":"ls --color"}) → src');
+    expect(text.text).toContain("\u001b[2m");
+    expect(plainText("no escapes")).toBe("no escapes");
   });
 });
 

@@ -4,7 +4,10 @@
  * `[image]` / `[file]`; earlier `session_history` results as `[history result omitted]`. Search
  * indexes the same text without the agent's own `session_history` calls (`renderSearchText` in
  * search-text.ts): a lookup is bookkeeping, not history, and must never be a hit for the next lookup.
+ * Terminal escapes (ANSI colours in a command's output) are left out of text and tool values: the
+ * stored row keeps them, what people read and search finds does not.
  */
+import stripAnsi from "strip-ansi";
 
 /** Name of the recovery tool; its own earlier results are never rendered back. */
 export const SESSION_HISTORY_TOOL_NAME = "session_history";
@@ -81,7 +84,7 @@ export function renderPart(
 ): string | undefined {
   const type = part.type;
   const cut = (text: string, maxChars: number) => truncate(text, maxChars, truncationMarker);
-  if (type === "text") return typeof part["text"] === "string" ? cut(part["text"], maxTextChars) : undefined;
+  if (type === "text") return typeof part["text"] === "string" ? cut(plainText(part["text"]), maxTextChars) : undefined;
   if (type === "reasoning" || type === "step-start" || type.startsWith("data-")) return undefined;
   if (type === "file") {
     const mediaType = typeof part["mediaType"] === "string" ? part["mediaType"] : "";
@@ -93,9 +96,18 @@ export function renderPart(
   if (toolName === undefined) return undefined;
   const history = isHistoryToolName(toolName);
   if (history && omitHistoryCalls) return undefined;
-  const input = cut(stringifyValue(part["input"]), maxValueChars);
+  const input = cut(plainText(stringifyValue(part["input"])), maxValueChars);
   if (history) return `${toolName}(${input}) → ${HISTORY_RESULT_OMITTED}`;
-  return `${toolName}(${input}) → ${cut(toolOutcome(part), maxValueChars)}`;
+  return `${toolName}(${input}) → ${cut(plainText(toolOutcome(part)), maxValueChars)}`;
+}
+
+/**
+ * Text without terminal escape sequences (`\u001b[2mCompacted\u001b[22m` → `Compacted`).
+ *
+ * @example plainText("\u001b[1mbold\u001b[22m") // "bold"
+ */
+export function plainText(text: string): string {
+  return text.includes("\u001b") || text.includes("\u009b") ? stripAnsi(text) : text;
 }
 
 /** The tool name of a static (`tool-<name>`) or dynamic tool part, else `undefined`. */

@@ -13,6 +13,9 @@ import { cutInput, cutText, imagePlaceholder, mediaPart, toolPart } from "./tran
 /** Attachment types that only list what Claude Code offers (agents, skills): not transcript content. */
 export const LISTING_ATTACHMENTS = new Set(["agent_listing_delta", "skill_listing"]);
 
+/** Attachment types holding a hook's output (ctxwin's SessionStart guidance among them): hidden metadata rows. */
+export const HOOK_ATTACHMENTS = new Set(["hook_success", "hook_additional_context"]);
+
 export interface BlockParts {
   parts: RowPart[];
   /** Calls among the parts that wait for their result. */

@@ -12,7 +12,14 @@ import { jsonLines } from "./jsonl-lines.js";
 import type { FileEntry, Json, SourceFormat, SourceLine } from "./source-format.js";
 
 /** Line types that carry no transcript content: skipped on purpose, not counted as unknown. */
-const BOOKKEEPING_TYPES = new Set(["summary", "file-history-snapshot", "queue-operation", "last-prompt", "mode"]);
+const BOOKKEEPING_TYPES = new Set([
+  "summary",
+  "file-history-snapshot",
+  "queue-operation",
+  "last-prompt",
+  "mode",
+  "permission-mode",
+]);
 const CONTENT_TYPES = new Set(["user", "assistant", "system", "attachment"]);
 
 /**
@@ -48,7 +55,17 @@ async function* claudeCodeLines(file: string): AsyncGenerator<FileEntry> {
     const type = value["type"];
     if (BOOKKEEPING_TYPES.has(type)) continue;
     const time = Date.parse(String(value["timestamp"]));
-    const at = { time: Number.isNaN(time) ? undefined : time, value, file, line: entry.line };
+    // The line it follows in the conversation; a compaction boundary names it as its logical parent.
+    const parent = [value["parentUuid"], value["logicalParentUuid"]].find(
+      (key): key is string => typeof key === "string" && key !== "",
+    );
+    const at = {
+      time: Number.isNaN(time) ? undefined : time,
+      value,
+      file,
+      line: entry.line,
+      ...(parent === undefined ? {} : { parent }),
+    };
     if (!CONTENT_TYPES.has(type)) {
       // Kept as a raw row of its session (ADR 0066): keyed by its uuid, or by a hash of the line.
       const uuid = typeof value["uuid"] === "string" && value["uuid"] !== "" ? value["uuid"] : `raw:${createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16)}`;

@@ -9,9 +9,9 @@
 import path from "node:path";
 import type { RowPart } from "../core/row.js";
 import { CallPairing } from "./call-pairing.js";
-import { LISTING_ATTACHMENTS, commandLineOf, fileAttachmentText, partsOf, stepUsageOf, syntheticReplyOf, textOf } from "./claude-code-content.js";
+import { HOOK_ATTACHMENTS, LISTING_ATTACHMENTS, commandLineOf, fileAttachmentText, partsOf, stepUsageOf, syntheticReplyOf, textOf } from "./claude-code-content.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import { compactionRow, definedFacts, isoTime, rawLineRow, sessionHeaderRow, titleOf } from "./transcript-rows.js";
+import { compactionRow, cutText, definedFacts, isoTime, metadataRow, rawLineRow, sessionHeaderRow, titleOf } from "./transcript-rows.js";
 
 interface Header {
   title?: string;
@@ -84,7 +84,24 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
         flushCompaction(undefined);
         pendingCompaction = { id: uuid, createdAt, ...at };
       }
-      // Other system lines (hook output, API errors, notices) are kept as they were written.
+      // A local command's output (`/compact` with too little to compact) is the command's output row.
+      else if (value["subtype"] === "local_command" && typeof value["content"] === "string") {
+        const command = commandLineOf(value["content"]);
+        const text = command?.kind === "output" ? command.text : value["content"];
+        const row: SourceRow = {
+          id: uuid,
+          role: "user",
+          parts: [{ type: "text", text: cutText(text) }],
+          synthetic: true,
+          uiVisible: true,
+          metadata: { commandOutput: true },
+        };
+        queue.push(createdAt === undefined ? row : { ...row, createdAt }, at);
+      } else if (value["subtype"] === "turn_duration") {
+        const lineType = "system:turn_duration";
+        queue.push(metadataRow({ id: uuid, createdAt, source: "claude-code", lineType, value }), at);
+      }
+      // Other system lines (API errors, notices) are kept as they were written.
       else {
         keepRaw(uuid, value, `system${typeof value["subtype"] === "string" ? `:${value["subtype"]}` : ""}`, at, createdAt);
       }
@@ -122,6 +139,10 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
       if (text !== undefined) {
         const row: SourceRow = { id: uuid, role: "user", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, metadata: { ...sidechain, attachment: "file" }, ...time };
         queue.push(row, at);
+      } else if (typeof attachment?.["type"] === "string" && HOOK_ATTACHMENTS.has(attachment["type"])) {
+        // Hook output (ctxwin's own guidance among it) is what a hook told the CLI, not conversation (ADR 0079).
+        const lineType = `attachment:${attachment["type"]}`;
+        queue.push(metadataRow({ id: uuid, createdAt, source: "claude-code", lineType, value }), at);
       } else if (typeof attachment?.["type"] !== "string" || !LISTING_ATTACHMENTS.has(attachment["type"])) {
         keepRaw(uuid, value, `attachment${typeof attachment?.["type"] === "string" ? `:${attachment["type"]}` : ""}`, at, createdAt);
       }

@@ -11,6 +11,7 @@ import type { FileEntry, Json, SessionRows, SourceFormat, SourceLine, SourceRow 
  */
 export const ctxwinFormat: SourceFormat = {
   name: "ctxwin",
+  keysNameRows: true,
   async sessionsOf(file) {
     const sessions = new Set<string>();
     for await (const entry of ctxwinLines(file)) if (entry.kind === "line") sessions.add(entry.sessionId);

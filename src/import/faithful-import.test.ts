@@ -46,8 +46,9 @@ describe.skipIf(!existsSync(shared))("the transcripts the real programs wrote (.
     expect(report).toMatchObject({ unknownLines: 0, unknownLineTypes: {}, malformedCount: 0, rowsWaiting: 0 });
     const { rows } = await onlySession(store);
     expect(rows[0]?.meta).toMatchObject({ type: "imported-session", project: "/home/dev/work/cc-proj", gitBranch: "HEAD", model: "claude-opus-4-8", cliVersion: "2.1.197" });
-    // The transcript's first content line and its last line, not the time of the import.
-    expect(rows[0]?.createdAt).toBe("2026-12-05T06:49:44.044Z");
+    // The transcript's earliest line (the listing attachment Claude Code dates 1 ms before the prompt it
+    // follows) and its last line, not the time of the import.
+    expect(rows[0]?.createdAt).toBe("2026-12-05T06:49:44.043Z");
     expect(rows.at(-1)?.createdAt.startsWith("2026-12-05T06:")).toBe(true);
     expect(toolParts(rows).map((part) => part.state)).toEqual(["output-available"]);
     expect(rows.filter((row) => row.boundary?.kind === "compaction")).toHaveLength(1);

@@ -13,13 +13,14 @@ import type { HistoryStore } from "../store/port.js";
 import { claudeCodeFormat } from "./claude-code-format.js";
 import { codexFormat } from "./codex-format.js";
 import { ctxwinFormat } from "./ctxwin-format.js";
-import { addNote, emptyReport, type ImportReport } from "./import-report.js";
+import { addMergeCounts, addNote, emptyReport, type ImportReport } from "./import-report.js";
 import { mergeLines } from "./merge-lines.js";
 import { readSessionLines, type FileReader } from "./session-lines.js";
 import { sourceFiles, type SourceFormatName } from "./source-files.js";
 import type { BuiltRow, SessionRows, SourceFormat } from "./source-format.js";
-import { parentOf } from "./session-parent.js";
+import { ChildCalls, parentOf } from "./session-parent.js";
 import { writeSessionRows } from "./session-writer.js";
+import { withTranscriptTimes } from "./transcript-times.js";
 
 export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
 export type ImportFormat = SourceFormatName;
@@ -79,6 +80,7 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
     }
     // A sub-agent's session is written after its parent's (ADR 0067), so it can name the row that started it.
     const written = new Set<string>();
+    const calls = new ChildCalls();
     const children: { sessionId: string; built: SessionRows; parentSettled: boolean }[] = [];
     const isSettled = (sessionFiles: readonly string[]) => sessionFiles.every((file) => now() - modifiedAt(file) >= settleMs);
     const parentSettled = (built: SessionRows, settled: boolean) => {
@@ -89,13 +91,16 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
     for (const [sessionId, sessionFiles] of sessions) {
       const settled = isSettled(sessionFiles);
       const sequences = await readSessionLines({ reader, sessionId, files: sessionFiles, report, settled });
-      const built = source.rows({ sessionId, lines: mergeLines(sequences), settled });
+      const merged = mergeLines(sequences, { keysNameRows: source.keysNameRows === true });
+      addMergeCounts(report, merged.counts);
+      const built = withTranscriptTimes(source.rows({ sessionId, lines: merged.lines, settled }), merged.lines);
       for (const note of built.notes) addNote(report, note);
       report.rowsWaiting += built.waiting;
       const parent = built.parentSessionId;
       if (parent !== undefined && sessions.has(parent) && !written.has(parent)) children.push({ sessionId, built, parentSettled: parentSettled(built, settled) });
       else {
-        await importSession({ store, source, sessionId, built, parentSettled: parentSettled(built, settled), report });
+        const settledParent = parentSettled(built, settled);
+        await importSession({ store, source, sessionId, built, parentSettled: settledParent, report, calls });
         written.add(sessionId);
       }
     }
@@ -103,7 +108,7 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
       // Parents first; sessions that name each other as parents (never written by the CLIs) go as they are.
       const next = children.findIndex(({ built }) => written.has(built.parentSessionId!));
       const [child] = children.splice(Math.max(next, 0), 1) as [(typeof children)[number]];
-      await importSession({ store, source, ...child, report });
+      await importSession({ store, source, ...child, report, calls });
       written.add(child.sessionId);
     }
   } finally {
@@ -119,6 +124,7 @@ async function importSession({
   built,
   parentSettled,
   report,
+  calls,
 }: {
   store: HistoryStore;
   source: SourceFormat;
@@ -126,10 +132,13 @@ async function importSession({
   built: SessionRows;
   parentSettled: boolean;
   report: ImportReport;
+  calls: ChildCalls;
 }): Promise<void> {
   const rows = validRows(sessionId, built.rows, report);
   if (rows.length === 0) return;
-  const decision = built.parentSessionId === undefined ? undefined : await parentOf({ store, sessionId, parentSessionId: built.parentSessionId, parentSettled, report });
+  const parentSessionId = built.parentSessionId;
+  const decision =
+    parentSessionId === undefined ? undefined : await parentOf({ store, sessionId, parentSessionId, parentSettled, report, calls });
   if (decision?.kind === "wait") {
     // The parent has not named the child yet: the next import attaches it to the call that started it.
     report.rowsWaiting += rows.length;

@@ -2,6 +2,7 @@
  * What an import did, as counts plus the lines it could not use (file:line), for the summary
  * line and `--json`. Row counts are rows committed to the store by this import, nothing else.
  */
+import type { MergeCounts } from "./merge-lines.js";
 import type { LineNote } from "./source-format.js";
 
 export interface MalformedLine {
@@ -31,6 +32,11 @@ export interface ImportReport {
   unknownLineTypes: Record<string, number>;
   /** Lines holding bytes that are not UTF-8: imported with U+FFFD in their place. */
   invalidUtf8Lines: number;
+  /**
+   * Lines merged or kept apart, by why (ADR 0079): a line repeated in its file or found in several
+   * files is kept once; a line reusing another line's uuid with other content is kept as a row of its own.
+   */
+  linesMerged: MergeCounts;
   malformed: MalformedLine[];
   /** Every malformed line; `malformed` lists the first `MAX_REPORTED_MALFORMED`. */
   malformedCount: number;
@@ -53,6 +59,7 @@ export function emptyReport(format: string): ImportReport {
     unknownLines: 0,
     unknownLineTypes: {},
     invalidUtf8Lines: 0,
+    linesMerged: { repeatedInFile: 0, inSeveralFiles: 0, keyReused: 0 },
     malformed: [],
     malformedCount: 0,
     warnings: [],
@@ -79,17 +86,38 @@ export function addNote(report: ImportReport, note: LineNote): void {
 export function formatReport(report: ImportReport): string {
   const counts = [
     `${report.rowsAlreadyPresent} already present`,
-    ...(report.rowsWaiting > 0 ? [`${report.rowsWaiting} waiting for their tool results`] : []),
+    ...(report.rowsWaiting > 0
+      ? [`${report.rowsWaiting} waiting for the transcript to go on (a tool result, a summary or the first reply)`]
+      : []),
     ...(report.childrenReattached > 0 ? [`${report.childrenReattached} sub-agent sessions attached to their parents`] : []),
     `${report.unknownLines} unknown lines${report.unknownLines === 0 ? "" : ` kept as raw rows (${unknownTypesText(report.unknownLineTypes)})`}`,
     `${report.malformedCount} malformed`,
     ...(report.invalidUtf8Lines > 0 ? [`${report.invalidUtf8Lines} lines with invalid UTF-8`] : []),
+    ...mergedText(report.linesMerged),
   ];
   const lines = [`Imported ${report.rowsAdded} rows into ${report.sessionsUpdated} sessions from ${report.files} ${report.format} files (${counts.join(", ")}).`];
   for (const entry of report.malformed) lines.push(`malformed: ${entry.file}:${entry.line}: ${entry.message}`);
   if (report.malformedCount > report.malformed.length) lines.push(`malformed: ${report.malformedCount - report.malformed.length} more not shown`);
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   return lines.join("\n");
+}
+
+/**
+ * Merges worth a word: repeats and reused uuids (the same line in several files is the ordinary
+ * union, left to `--json`).
+ */
+function mergedText({ repeatedInFile, keyReused }: MergeCounts): string[] {
+  return [
+    ...(repeatedInFile > 0 ? [`${repeatedInFile} repeated lines kept once`] : []),
+    ...(keyReused > 0 ? [`${keyReused} lines reusing another line's uuid kept as rows of their own`] : []),
+  ];
+}
+
+/** Adds one session's merge counts to the report. */
+export function addMergeCounts(report: ImportReport, counts: MergeCounts): void {
+  report.linesMerged.repeatedInFile += counts.repeatedInFile;
+  report.linesMerged.inSeveralFiles += counts.inSeveralFiles;
+  report.linesMerged.keyReused += counts.keyReused;
 }
 
 function unknownTypesText(types: Record<string, number>): string {

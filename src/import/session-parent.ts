@@ -33,17 +33,22 @@ export async function parentOf({
   parentSessionId,
   parentSettled,
   report,
+  calls = new ChildCalls(),
 }: {
   store: HistoryStore;
   sessionId: string;
   parentSessionId: string;
   parentSettled: boolean;
   report: ImportReport;
+  /** Shared by one import's children, so each parent's rows are read once. */
+  calls?: ChildCalls;
 }): Promise<ParentDecision> {
   const existing = await store.session(sessionId);
   if (existing !== undefined) {
     // A session keeps the parent it has; one imported before its parent is attached now if it can be.
-    if (existing.parent === undefined && existing.forkOf === undefined) await reattach({ store, existing, parentSessionId, parentSettled, report });
+    if (existing.parent === undefined && existing.forkOf === undefined) {
+      await reattach({ store, existing, parentSessionId, parentSettled, report, calls });
+    }
     return { kind: "alone" };
   }
   const summary = await store.session(parentSessionId);
@@ -52,7 +57,7 @@ export async function parentOf({
     report.warnings.push(`session '${sessionId}' is a sub-agent of '${parentSessionId}', which is not in the store: imported as a session of its own (import the parent's transcript to attach it).`);
     return { kind: "alone" };
   }
-  const item = await startingItem(store, parentSessionId, sessionId, summary.lastSeq);
+  const item = await calls.startingItem(store, parentSessionId, sessionId, summary.lastSeq);
   if (item === undefined && !parentSettled) return { kind: "wait" };
   return { kind: "attach", parent: { sessionId: parentSessionId, itemId: String(item ?? 1) } };
 }
@@ -68,12 +73,14 @@ async function reattach({
   parentSessionId,
   parentSettled,
   report,
+  calls,
 }: {
   store: HistoryStore;
   existing: SessionSummary;
   parentSessionId: string;
   parentSettled: boolean;
   report: ImportReport;
+  calls: ChildCalls;
 }): Promise<void> {
   const { sessionId } = existing;
   const summary = await store.session(parentSessionId);
@@ -81,7 +88,7 @@ async function reattach({
     report.warnings.push(`session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own until the parent's transcript is imported.`);
     return;
   }
-  const item = await startingItem(store, parentSessionId, sessionId, summary.lastSeq);
+  const item = await calls.startingItem(store, parentSessionId, sessionId, summary.lastSeq);
   if (item === undefined && !parentSettled) return;
   try {
     const result = await store.attachParent(sessionId, { sessionId: parentSessionId, itemId: String(item ?? 1) });
@@ -92,16 +99,41 @@ async function reattach({
   }
 }
 
-/** The seq of the parent's row whose call started `childSessionId`, or undefined. */
-async function startingItem(store: HistoryStore, parentSessionId: string, childSessionId: string, lastSeq: number): Promise<number | undefined> {
-  for (let afterSeq = 0; afterSeq < lastSeq; ) {
-    const page = await store.items(parentSessionId, { includeCleared: true, afterSeq, beforeSeq: lastSeq + 1, limit: PAGE });
-    for (const row of page.rows) {
-      const children = (row.metadata as { childSessions?: unknown } | undefined)?.childSessions;
-      if (Array.isArray(children) && children.includes(childSessionId)) return row.seq;
+/**
+ * Where each parent's calls started their children, as far as the parent's rows were read: one
+ * import reads each parent's rows once, however many children it has (a parent with thousands of
+ * sub-agents made every child re-read all of them).
+ */
+export class ChildCalls {
+  private readonly parents = new Map<string, { readTo: number; items: Map<string, number> }>();
+
+  /** The seq of the parent's row whose call started `childSessionId`, or undefined. */
+  async startingItem(
+    store: HistoryStore,
+    parentSessionId: string,
+    childSessionId: string,
+    lastSeq: number,
+  ): Promise<number | undefined> {
+    let known = this.parents.get(parentSessionId);
+    if (known === undefined || known.readTo > lastSeq) {
+      known = { readTo: 0, items: new Map() };
+      this.parents.set(parentSessionId, known);
     }
-    if (!page.hasMore || page.rows.length + page.skipped === 0) return undefined;
-    afterSeq += page.rows.length + page.skipped;
+    // Rows are only appended: the rows after the last one read are all that can be new.
+    for (let afterSeq = known.readTo; afterSeq < lastSeq; ) {
+      const options = { includeCleared: true, afterSeq, beforeSeq: lastSeq + 1, limit: PAGE };
+      const page = await store.items(parentSessionId, options);
+      for (const row of page.rows) {
+        const children = (row.metadata as { childSessions?: unknown } | undefined)?.childSessions;
+        if (!Array.isArray(children)) continue;
+        for (const child of children) {
+          if (typeof child === "string" && !known.items.has(child)) known.items.set(child, row.seq);
+        }
+      }
+      afterSeq += page.rows.length + page.skipped;
+      known.readTo = afterSeq;
+      if (!page.hasMore || page.rows.length + page.skipped === 0) break;
+    }
+    return known.items.get(childSessionId);
   }
-  return undefined;
 }

@@ -19,6 +19,8 @@ export interface SourceLine {
   value: Json;
   file: string;
   line: number;
+  /** The key of the line this one follows in the conversation (Claude Code's `parentUuid`), when the line names one. */
+  parent?: string;
 }
 
 /** A line the report counts: not a row, never fatal. */
@@ -65,6 +67,11 @@ export interface SourceFormat {
    * longer being written, so calls without results and compactions without summaries are final.
    */
   rows(input: { sessionId: string; lines: readonly SourceLine[]; settled: boolean }): SessionRows;
+  /**
+   * A key names one row whatever else its line holds (ctxwin exports: row ids), so lines sharing a
+   * key are one line; otherwise a line reusing a key with other content is a row of its own (ADR 0079).
+   */
+  keysNameRows?: boolean;
   /** The form of a stored row's id this format writes today (older builds wrote other forms). */
   normalizeStoredId?(id: string): string;
 }

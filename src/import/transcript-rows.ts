@@ -71,6 +71,37 @@ export function rawLineRow({ id, createdAt, source, lineType, value }: { id: str
   return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, meta: { type: IMPORTED_RAW_LINE_TYPE, source, lineType } }, createdAt);
 }
 
+/**
+ * `meta.type` of a source line kept as hidden metadata: stored and exported, never shown, searched
+ * or sent (ADR 0079).
+ */
+export const IMPORTED_METADATA_TYPE = "imported-metadata";
+
+/**
+ * A line that is a fact about the session rather than conversation (hook output, a turn's
+ * duration), kept as written: a hidden synthetic system row, so no list, search or read of
+ * history shows it and no request carries it (its `meta.type` is not one a build sends).
+ *
+ * @example metadataRow({ id: "u-9", createdAt, source: "claude-code", lineType: "attachment:hook_success", value })
+ */
+export function metadataRow({
+  id,
+  createdAt,
+  source,
+  lineType,
+  value,
+}: {
+  id: string;
+  createdAt: string | undefined;
+  source: "claude-code" | "codex";
+  lineType: string;
+  value: unknown;
+}): SourceRow {
+  const text = `[${source} line of type '${lineType}', kept as hidden metadata]\n${cutText(JSON.stringify(value))}`;
+  const meta = { type: IMPORTED_METADATA_TYPE, source, lineType };
+  return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: false, meta }, createdAt);
+}
+
 export function compactionRow({ id, createdAt, summary, source }: { id: string; createdAt: string | undefined; summary: string | undefined; source: string }): SourceRow {
   const text = summary === undefined || summary.trim() === "" ? `(${source} compacted the conversation here; the transcript holds no summary)` : summary;
   return withTime(

@@ -2,6 +2,7 @@
  * Human output of `ctxwin history`: compact lines, one per session, window, item or hit.
  */
 import type { ItemEntry, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
+import type { SessionHits } from "../../tools/session-catalog/catalog-results.js";
 import type { ReadEntry, SessionEntry } from "./history-queries.js";
 
 /** @example formatSessions([]) // "No sessions." */
@@ -34,7 +35,10 @@ function sessionLine(session: SessionEntry): string {
   const floor = session.floor_item === "0" ? "" : `  reset at #${session.floor_item}`;
   const task = session.parent_item === undefined ? "" : `  (task at ${session.parent_session_id ?? "?"} #${session.parent_item})`;
   const fork = session.fork_of === undefined ? "" : `  (fork of ${session.fork_of} at #${session.fork_at_item ?? "?"})`;
-  return `${session.session_id}  ${plural(session.window_count, "window")}  last item #${session.last_item}  updated ${session.updated_at}${floor}${task}${fork}`;
+  const title = session.title === null ? "" : `  “${session.title}”`;
+  const times = `${session.started_at} – ${session.ended_at}`;
+  const counts = `${plural(session.window_count, "window")}  last item #${session.last_item}`;
+  return `${session.session_id}  ${times}  ${counts}${title}${floor}${task}${fork}`;
 }
 
 /** @example formatWindows([]) // "No windows." */
@@ -72,6 +76,18 @@ export function formatHits(hits: readonly SearchHitEntry[]): string {
     lines.push(`#${hit.item_id}  ${roleLabel(hit)}  ${hit.snippet.replace(/\s+/g, " ").trim()}`);
   }
   return lines.join("\n");
+}
+
+/** @example formatSessionHits([]) // "No matches." */
+export function formatSessionHits(results: readonly SessionHits[]): string {
+  if (results.length === 0) return "No matches.";
+  return results
+    .map((session) => {
+      const title = session.title === null ? "" : `  ${session.title}`;
+      const more = session.more_hits_in_session ? "\n  (more in this session: search it by its id)" : "";
+      return `═══ ${session.session_id}${title} ═══\n${formatHits(session.hits)}${more}`;
+    })
+    .join("\n");
 }
 
 /** @example formatRead(entry) // "#9 user · w:8 · 2026-…\n\nWhich services …" */

@@ -10,9 +10,10 @@ import type { SearchMode } from "../../core/search-query.js";
 import type { EmbeddingSearchMode, HistoryStore } from "../../store/port.js";
 import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { EXPORT_FORMATS, exportSession, type ExportFormat } from "./export-session.js";
-import { formatHits, formatItems, formatRead, formatSessions, formatWindows } from "./format-human.js";
+import { formatHits, formatItems, formatRead, formatSessionHits, formatSessions, formatWindows } from "./format-human.js";
 import { HistoryCommandError } from "./history-errors.js";
 import { listItemEntries, listSessions, listWindowEntries, openScope, readEntry, searchEntries, type HistoryScope } from "./history-queries.js";
+import { searchAllSessions } from "./search-all-sessions.js";
 import { openProjectStore } from "./open-project-store.js";
 import { forkSession } from "./fork-session.js";
 import { DEFAULT_USAGE_WINDOWS, formatUsage, sessionTimeline } from "./usage-command.js";
@@ -112,9 +113,16 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
   withCommonOptions(
     history
       .command("search")
-      .description("Search a session: literal (case-insensitive, newest first) or --ranked (any of the words, most relevant first)")
-      .argument("<session>", "session id")
-      .argument("<text>", "text to look for")
+      .description(
+        "Search a session, or every session when no session id is given: literal (case-insensitive, newest first) " +
+          "or --ranked (any of the words, most relevant first)",
+      )
+      .usage("[options] [session] <text>")
+      .argument(
+        "<session-or-text>",
+        "session id; alone, the text to look for in every session (as session_history without session_id)",
+      )
+      .argument("[text]", "text to look for")
       .option("--ranked", "match any of the words (stemmed), most relevant first, instead of the exact text")
       .option("--hybrid", "words and meaning (with --embedding-model), most relevant first")
       .option("--semantic", "meaning alone (with --embedding-model), most similar first")
@@ -124,11 +132,28 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       .addOption(new Option("--role <role>", "only items of this role").choices(SEARCH_ROLES))
       .option("--tool <name>", "only items calling this tool (any case): the call and its result")
       .option("--limit <count>", `most hits to show (default ${DEFAULT_SEARCH_LIMIT})`, parseSearchLimit),
-  ).action((session: string, text: string, options: CommonOptions & SearchFlags) =>
+  ).action((first: string, second: string | undefined, options: CommonOptions & SearchFlags) =>
     run(options, async ({ store }) => {
+      const [session, text] = second === undefined ? [undefined, first] : [first, second];
       const modes = (["ranked", "hybrid", "semantic"] as const).filter((name) => options[name] === true);
       if (modes.length > 1) throw new HistoryCommandError(`choose one of --ranked, --hybrid and --semantic; got ${modes.map((name) => `--${name}`).join(" and ")}.`);
       const mode: SearchMode | EmbeddingSearchMode = modes[0] ?? "literal";
+      if (session === undefined) {
+        const scopedFlags = ["hybrid", "semantic", "newest", "role", "tool", "includeCleared"] as const;
+        const unscoped = scopedFlags.filter((name) => options[name] !== undefined && options[name] !== false);
+        if (unscoped.length > 0) {
+          const flagOf = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+          const flags = unscoped.map(flagOf).join(", ");
+          throw new HistoryCommandError(`${flags} work within one session: give its id before the text.`);
+        }
+        const results = await searchAllSessions({
+          store,
+          query: text,
+          mode: mode === "ranked" ? "ranked" : "literal",
+          limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
+        });
+        return options.json === true ? results : formatSessionHits(results);
+      }
       if (options.newest === true && mode === "literal") throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
       const hits = await searchEntries(await scopeOf(store, session, options), {
         query: text,

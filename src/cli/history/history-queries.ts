@@ -12,10 +12,11 @@ import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import type { SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
-import { isVisibleSession, visibleSessions } from "../../store/lineage/session-visibility.js";
+import { isVisibleSession } from "../../store/lineage/session-visibility.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
 import type { EmbeddingSearchMode, HistoryStore, SessionSummary, StoredRow, WindowSummary } from "../../store/port.js";
 import { itemFields } from "../../tools/session-history/history-context.js";
+import { SessionCatalog } from "../../tools/session-catalog/session-descriptors.js";
 import { windowEntryOf } from "../../tools/session-history/list-windows.js";
 import type { ItemEntry, ItemFields, SearchHitEntry, WindowEntry } from "../../tools/session-history/results.js";
 import { findSnippetHits, searchHitEntry } from "../../tools/session-history/search-hits.js";
@@ -34,6 +35,8 @@ export interface HistoryScope {
 
 export interface SessionEntry {
   session_id: string;
+  /** The first user message after the privacy floor, as `list_sessions` titles a session (null: none yet). */
+  title: string | null;
   last_item: string;
   window_count: number;
   /** Seq of the newest manual reset (`"0"` when none): the privacy floor. */
@@ -41,13 +44,14 @@ export interface SessionEntry {
   created_at: string;
   updated_at: string;
   /**
-   * An imported session (ADR 0067): what the transcript says of it — its source session id, the
-   * time of its first and last rows (the transcript's own times, where `created_at` and
-   * `updated_at` are the store's), its git branch and first model when recorded.
+   * The time of the session's first and last rows after the floor, as `list_sessions` reports
+   * them: for an imported session the transcript's own times (ADR 0079), where `created_at` and
+   * `updated_at` are the store's.
    */
+  started_at: string;
+  ended_at: string;
+  /** An imported session (ADR 0067): its source session id, git branch and first model when recorded. */
   source_session_id?: string;
-  started_at?: string;
-  ended_at?: string;
   git_branch?: string;
   model?: string;
   /** A sub-agent's session: its parent and the item of the parent's `task` call. */
@@ -63,7 +67,9 @@ export interface ReadEntry extends ItemFields {
 }
 
 /**
- * The sessions, without the children a clear above them hides unless `includeCleared` (ADR 0073).
+ * Every session, titled and dated as `list_sessions` does (the same catalog), newest activity
+ * (`ended_at`) first. The catalog leaves out the children a clear above them hides (ADR 0073);
+ * `includeCleared` adds them at the end, untitled and dated by their store times.
  *
  * @example const sessions = await listSessions({ store });
  */
@@ -74,17 +80,27 @@ export async function listSessions({
   store: HistoryStore;
   includeCleared?: boolean;
 }): Promise<SessionEntry[]> {
-  const all = await store.sessions();
-  const sessions = includeCleared ? all : await visibleSessions({ store, summaries: all });
+  const descriptors: Array<{ summary: SessionSummary; title: string | null; startedAt: string; endedAt: string }> =
+    await new SessionCatalog({ store }).describe();
+  if (includeCleared) {
+    const described = new Set(descriptors.map(({ summary }) => summary.sessionId));
+    for (const summary of await store.sessions()) {
+      if (described.has(summary.sessionId)) continue;
+      descriptors.push({ summary, title: null, startedAt: summary.createdAt, endedAt: summary.updatedAt });
+    }
+  }
   const entries: SessionEntry[] = [];
-  for (const session of sessions) {
+  for (const { summary: session, title, startedAt, endedAt } of descriptors) {
     entries.push({
       session_id: session.sessionId,
+      title,
       last_item: String(session.lastSeq),
       window_count: session.windowCount,
       floor_item: String(session.floorSeq),
       created_at: session.createdAt,
       updated_at: session.updatedAt,
+      started_at: startedAt,
+      ended_at: endedAt,
       ...(await importedFacts(store, session)),
       ...(session.parent === undefined ? {} : { parent_session_id: session.parent.sessionId, parent_item: session.parent.itemId }),
       ...(session.forkOf === undefined ? {} : { fork_of: session.forkOf.sessionId, fork_at_item: String(session.forkOf.atSeq) }),
@@ -94,21 +110,17 @@ export async function listSessions({
 }
 
 /**
- * An imported session's facts from its hidden first row (the importer's header), or nothing. After
- * a manual reset the start time is left out: it belongs to rows behind the privacy floor (ADR 0046).
+ * An imported session's facts from its hidden first row (the importer's header), or nothing.
  */
 async function importedFacts(store: HistoryStore, session: SessionSummary): Promise<Partial<SessionEntry>> {
   if (session.forkOf !== undefined) return {};
   const first = await store.read(session.sessionId, 1, { includeCleared: true });
   const meta = first?.meta;
   if (first === undefined || meta?.type !== "imported-session" || first.synthetic !== true) return {};
-  const last = session.lastSeq <= 1 ? first : await store.read(session.sessionId, session.lastSeq, { includeCleared: true });
   const text = (key: string) => (typeof meta[key] === "string" && meta[key] !== "" ? (meta[key] as string) : undefined);
   const facts: Partial<SessionEntry> = {};
   const sourceSessionId = text("sourceSessionId");
   if (sourceSessionId !== undefined) facts.source_session_id = sourceSessionId;
-  if (session.floorSeq === 0) facts.started_at = first.createdAt;
-  facts.ended_at = last?.createdAt ?? session.updatedAt;
   const gitBranch = text("gitBranch");
   if (gitBranch !== undefined) facts.git_branch = gitBranch;
   const model = text("model");

@@ -1,9 +1,11 @@
 /**
  * What the session lists say of imported sessions (issues 30 and 31): `ctxwin history sessions
  * --json` and the MCP `list_sessions` give the transcript's own start and end times, git branch,
- * model, and a sub-agent's parent session and item.
+ * model, and a sub-agent's parent session and item. Issue 50: every session is listed with its
+ * transcript's times and its title (the first user message), newest activity first, and `history
+ * search <text>` without a session id searches every session as `session_history` does.
  */
-import { cpSync, mkdtempSync, readdirSync, utimesSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,8 +16,11 @@ import { listSessions as listCatalogSessions } from "../../tools/session-catalog
 import { SessionCatalog } from "../../tools/session-catalog/session-descriptors.js";
 import { formatSessions } from "./format-human.js";
 import { listSessions } from "./history-queries.js";
+import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../import/fixtures");
+const transcripts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/transcripts");
+const interactive = path.join(transcripts, "claude-code-2.1.197-interactive");
 const PARENT = "codex:01c0ffee-0000-7000-8000-000000000001";
 const CHILD = "codex:01c0ffee-0000-7000-8000-000000000002";
 
@@ -63,5 +68,89 @@ describe("imported sessions in the session lists", () => {
     const listed = await listCatalogSessions({ catalog: new SessionCatalog({ store }), filter: { source: "codex" }, offset: 0 });
     const sessions = listed.ok ? listed.sessions : [];
     expect(sessions.find((entry) => entry.session_id === CHILD)).toMatchObject({ parent_session_id: PARENT, parent_item_id: spawnItem });
+  });
+});
+
+const NEWER = "claude-code:0a000000-0000-4000-8000-000000000002";
+const OLDER = "claude-code:0a000000-0000-4000-8000-000000000001";
+
+/** `ctxwin <args…> --dir <project>`, in this process. */
+const inProject = (project: string, ...args: string[]) => runCtxwinInProcess([...args, "--dir", project], { cwd: project });
+
+/** A project folder whose store holds two imported Claude Code sessions, the older one imported last. */
+async function projectWithTwoSessions(): Promise<string> {
+  const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-imported-"));
+  const sources = mkdtempSync(path.join(tmpdir(), "ctxwin-history-sources-"));
+  const session = (id: string, day: number, prompt: string) => {
+    const at = (second: number) => new Date(Date.UTC(2026, 10, day, 9, 0, second)).toISOString();
+    const line = (body: Record<string, unknown>) =>
+      JSON.stringify({ sessionId: id, cwd: "/home/dev/app", isSidechain: false, ...body });
+    const answer = { role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text: "Noted." }] };
+    const file = path.join(sources, `${id}.jsonl`);
+    const lines = [
+      // An untimed first line (issue 50): the session still starts at its transcript's first time.
+      line({ type: "permission-mode", permissionMode: "default" }),
+      line({ type: "user", uuid: `${id}-q`, parentUuid: null, timestamp: at(1), message: { role: "user", content: prompt } }),
+      line({ type: "assistant", uuid: `${id}-r`, parentUuid: `${id}-q`, timestamp: at(9), message: answer }),
+    ];
+    writeFileSync(file, lines.map((text) => `${text}\n`).join(""));
+    utimesSync(file, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    return file;
+  };
+  const newer = session(NEWER.slice("claude-code:".length), 20, "Where is the SPRUCE-9 port set?");
+  const older = session(OLDER.slice("claude-code:".length), 3, "Rotate the SPRUCE-9 staging keys");
+  for (const file of [newer, older]) expect((await inProject(project, "import", "claude-code", file)).status).toBe(0);
+  return project;
+}
+
+describe("history sessions and search across sessions (issue 50)", () => {
+  it("history sessions shows each session's transcript times and title, newest activity first", async () => {
+    const project = await projectWithTwoSessions();
+    const listed = await inProject(project, "history", "sessions", "--json");
+    const sessions = JSON.parse(listed.stdout) as { session_id: string; title: string; started_at: string; ended_at: string }[];
+    const shown = sessions.map(({ session_id, title, started_at, ended_at }) => ({ session_id, title, started_at, ended_at }));
+    expect(shown).toEqual([
+      {
+        session_id: NEWER,
+        title: "Where is the SPRUCE-9 port set?",
+        started_at: "2026-11-20T09:00:01.000Z",
+        ended_at: "2026-11-20T09:00:09.000Z",
+      },
+      {
+        session_id: OLDER,
+        title: "Rotate the SPRUCE-9 staging keys",
+        started_at: "2026-11-03T09:00:01.000Z",
+        ended_at: "2026-11-03T09:00:09.000Z",
+      },
+    ]);
+    const human = (await inProject(project, "history", "sessions")).stdout.trim().split("\n");
+    expect(human[0]).toMatch(/^claude-code:\S+2 {2}2026-11-20T09:00:01\.000Z – 2026-11-20T09:00:09\.000Z .*“Where is the SPRUCE-9 port set\?”$/);
+    expect(human[1]).toMatch(/^claude-code:\S+1 {2}2026-11-03T09:00:01\.000Z – .*“Rotate the SPRUCE-9 staging keys”$/);
+  });
+
+  it("history search <text> without a session id searches every session; scoped flags ask for one", async () => {
+    const project = await projectWithTwoSessions();
+    const found = await inProject(project, "history", "search", "SPRUCE-9", "--json");
+    expect(found.stderr).toBe("");
+    const results = JSON.parse(found.stdout) as { session_id: string; hits: { item_id: string }[] }[];
+    expect(results.map((result) => result.session_id).sort()).toEqual([OLDER, NEWER]);
+    const human = (await inProject(project, "history", "search", "staging keys")).stdout;
+    expect(human).toMatch(/^═══ claude-code:\S+1 {2}Rotate the SPRUCE-9 staging keys ═══\n── w:0 ──\n#2 {2}user {2}.*staging keys/);
+    const scoped = await inProject(project, "history", "search", "SPRUCE-9", "--role", "user");
+    const refusal = "ctxwin history: --role work within one session: give its id before the text.";
+    expect([scoped.status, scoped.stderr.trim()]).toEqual([1, refusal]);
+    // With a session id it is the single-session search, as before.
+    const one = await inProject(project, "history", "search", NEWER, "SPRUCE-9", "--json");
+    expect((JSON.parse(one.stdout) as unknown[]).length).toBe(1);
+  });
+
+  const withInteractive = it.skipIf(!existsSync(interactive));
+  withInteractive("the real interactive sessions: ctxwin's hook guidance is found in no session, the user's words are", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-interactive-"));
+    expect((await inProject(project, "import", "claude-code", interactive)).status).toBe(0);
+    const guidance = await inProject(project, "history", "search", "instead of guessing");
+    expect([guidance.status, guidance.stdout.trim()]).toEqual([0, "No matches."]);
+    const words = await inProject(project, "history", "search", "MARMALADE-913", "--json");
+    expect((JSON.parse(words.stdout) as unknown[]).length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * `ctxwin history search <text>` without a session id: the search `session_history` runs without
+ * `session_id` (the library's `searchSessions`, the code path MCP uses), paged until `limit` hits
+ * or the last session. Each result is one session's hits with its title.
+ */
+import { SEARCH_LIMIT } from "../../core/history-view/limits.js";
+import type { HistoryStore } from "../../store/port.js";
+import { searchSessions } from "../../tools/session-catalog/catalog-api.js";
+import type { CatalogResult, SessionHits } from "../../tools/session-catalog/catalog-results.js";
+import type { SessionHistoryResult } from "../../tools/session-history/results.js";
+import { HistoryCommandError } from "./history-errors.js";
+
+/**
+ * @example const results = await searchAllSessions({ store, query: "staging port", mode: "literal", limit: 20 });
+ */
+export async function searchAllSessions({
+  store,
+  query,
+  mode,
+  limit,
+}: {
+  store: HistoryStore;
+  query: string;
+  mode: "literal" | "ranked";
+  limit: number;
+}): Promise<SessionHits[]> {
+  const results: SessionHits[] = [];
+  let found = 0;
+  let offset: number | undefined;
+  while (found < limit) {
+    const page = await searchSessions({
+      store,
+      query,
+      mode,
+      limit: Math.min(SEARCH_LIMIT.max, limit - found),
+      ...(offset === undefined ? {} : { session_offset: offset }),
+    });
+    if (!isSearchPage(page)) throw new HistoryCommandError(errorMessageOf(page));
+    for (const session of page.results) {
+      results.push(session);
+      found += session.hits.length;
+    }
+    if (page.next === null) break;
+    offset = page.next.session_offset;
+  }
+  return results;
+}
+
+type SearchPage = Extract<CatalogResult, { action: "search"; ok: true }>;
+
+function isSearchPage(result: CatalogResult | SessionHistoryResult): result is SearchPage {
+  return result.ok === true && "scope" in result && result.scope === "all_sessions";
+}
+
+function errorMessageOf(result: CatalogResult | SessionHistoryResult): string {
+  const error = (result as { error?: { message?: unknown } }).error;
+  return typeof error?.message === "string" ? error.message : "the search failed.";
+}
