@@ -154,6 +154,8 @@ export interface SearchHit {
   windowNumber: number;
   role: string;
   snippet: string;
+  /** Where the snippet holds what the query matched (UTF-16 offsets), in order; none for a search by meaning. */
+  matches: Array<{ start: number; length: number }>;
 }
 
 export type Strategy = "rollover" | "compact" | "off";

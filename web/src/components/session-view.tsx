@@ -222,6 +222,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
             live={<LiveAnswer messages={chat.messages} windows={windows} />}
             liveSize={liveSize(chat.messages)}
             highlightSeq={highlightSeq}
+            showInternal={internal}
             onEdit={chatAvailable ? edit : undefined}
             onEditMessage={chatAvailable ? editMessage : undefined}
           />
