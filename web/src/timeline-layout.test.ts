@@ -77,7 +77,9 @@ describe("timeline scales", () => {
 
   it("reads only 0 on the axis of an empty timeline, never '1, 1, 0'", () => {
     const empty = view({ windows: [], overview: [], points: [], detailWindowIds: [] });
-    expect(labels(scalesFor(empty, chartBox(375)).ticks)).toEqual(["0"]);
+    const scales = scalesFor(empty, chartBox(375));
+    expect(labels(scales.ticks)).toEqual(["0"]);
+    expect(Number.isFinite(scales.y(0)) && Number.isFinite(scales.x(1))).toBe(true);
     const noLimit = view({ windows: [window({ limit: null, lines: null })], points: [] });
     expect(labels(scalesFor(noLimit, chartBox(375)).ticks)).toEqual(["0"]);
   });

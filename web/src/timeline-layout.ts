@@ -41,7 +41,7 @@ export function scalesFor(view: TimelineView, box: ChartBox): Scales {
   const peak = Math.max(0, ...view.points.map((point) => point.tokens), ...view.marks.map((mark) => mark.tokens ?? 0));
   // The limit is the top when the figures fit under it; otherwise a little room above the peak
   // (an empty chart without a limit still gets a readable axis).
-  const maxTokens = peak <= limit ? limit : niceCeiling(Math.max(peak * 1.04, MIN_AXIS_TOKENS));
+  const maxTokens = limit > 0 && peak <= limit ? limit : niceCeiling(Math.max(peak * 1.04, MIN_AXIS_TOKENS));
   const plotWidth = Math.max(1, box.width - box.left - box.right);
   const plotHeight = Math.max(1, box.height - box.top - box.bottom);
   return {

@@ -30,13 +30,20 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
   const scroller = useRef<HTMLDivElement>(null);
   const lastMeasure = useRef({ scrollHeight: 0, scrollTop: 0, following: true });
 
-  const measure = () => {
+  /**
+   * `scrolled`: a scroll event. One that did not move up keeps the view following the newest rows:
+   * the box shrank under it (the timeline or the budget bar appeared above) or the page pinned it
+   * to the bottom. Only scrolling up leaves the bottom.
+   */
+  const measure = ({ scrolled = false }: { scrolled?: boolean } = {}) => {
     const element = scroller.current;
     if (element === null) return;
+    const before = lastMeasure.current;
+    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_EDGE_PIXELS;
     lastMeasure.current = {
       scrollHeight: element.scrollHeight,
       scrollTop: element.scrollTop,
-      following: element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_EDGE_PIXELS,
+      following: atBottom || (scrolled && before.following && element.scrollTop >= before.scrollTop),
     };
   };
 
@@ -74,7 +81,7 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
   }, []);
 
   const onScroll = () => {
-    measure();
+    measure({ scrolled: true });
     const element = scroller.current;
     if (element === null || transcript.loading) return;
     if (element.scrollTop < NEAR_EDGE_PIXELS && transcript.hasMoreBefore) void transcript.loadOlder();
