@@ -173,7 +173,7 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET usage derives the active window's figure from the store without a model", async () => {
     const { status, body } = await fixture.api("/api/sessions/s1/usage");
     expect(status).toBe(200);
-    expect(body).toEqual({ windowId: "w:10", contextTokens: expect.any(Number), contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null, spend: expect.objectContaining({ requests: expect.any(Number), cachedShare: expect.any(Number) }) });
+    expect(body).toEqual({ windowId: "w:10", contextTokens: expect.any(Number), contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null, spend: expect.objectContaining({ requests: expect.any(Number), cachedShare: expect.any(Number) }), model: null, modelSource: null });
     expect(body.contextTokens).toBeGreaterThan(0);
   });
 

@@ -4,7 +4,8 @@
  * streams; an imported session shows no terminal escape codes and no internal rows while "Show
  * internal rows" is off; search marks the words it matched; after "Send in a fork" the new message
  * is in view; the empty timeline's y axis reads 0 alone; a rejected input cut to the row limit says
- * how much of it is stored. Nothing scrolls sideways.
+ * how much of it is stored; an imported session's budget is its own model's, named on the bar.
+ * Nothing scrolls sideways.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -29,13 +30,19 @@ const ESC = "\u001b";
 const HELD = "Hold this answer";
 const CUT_MARKER = "CUT-INPUT-MARKER";
 
-/** What a Claude Code import holds: a dim status line, routine lines kept as internal rows, a lead-in. */
+/** What a Claude Code import holds: its header naming the model, a dim status line, a routine line kept as an internal row. */
 function importedRows(width: number): RowInput[] {
   return [
+    {
+      role: "system",
+      parts: [{ type: "text", text: "Imported claude-code session" }],
+      synthetic: true,
+      uiVisible: false,
+      meta: { type: "imported-session", source: "claude-code", model: "claude-sonnet-4-5-20250929" },
+    },
     userText(`Where is the lighthouse keeper's log? (${width})`),
     assistantText(`${ESC}[2mCompacted (ctrl+o to see full summary)${ESC}[22m`),
     { role: "system", parts: [{ type: "text", text: `${ESC}[33mhook: PreToolUse ran${ESC}[0m` }], synthetic: true, uiVisible: true, meta: { type: "imported-raw-line", source: "claude-code", lineType: "progress" } },
-    { role: "system", parts: [{ type: "text", text: "Imported claude-code session" }], synthetic: true, uiVisible: false, meta: { type: "imported-session" } },
     assistantText("The keeper wrote the log in the lantern room; the logbooks sit on the shelf by the stairs."),
     cutRowToBytes(rejectedInputRow({ parts: [{ type: "text", text: `${CUT_MARKER} ${"z".repeat(6_000)}` }], reason: "too large to store", estimatedTokens: 2_000, hardCeiling: 1_000 }), 2_000),
   ];
@@ -120,6 +127,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("the web UI as a new user meets it, in Chro
       expect(text).not.toMatch(/\[2m|\[22m/);
       expect(await transcript.getByText(/Internal row/).count()).toBe(0);
       expect(text).not.toContain("hook: PreToolUse ran");
+
+      // The budget is measured against the session's own model, which the bar names (ADR 0080).
+      expect(await page.getByTestId("budget-model").textContent()).toBe("limit of claude-sonnet-4-5-20250929, this session's model");
+      expect(await page.getByTestId("budget-summary").textContent()).toMatch(/ \/ 200,000 tokens/);
 
       // The cut input: how much of it is stored.
       const rejected = page.locator(".row-rejected-input");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UsageView } from "./api/types";
-import { budgetFigures, dividerLabel, formatCount, formatPercent, formatUsd, markedPieces, spendLine, toolCallSummary } from "./format";
+import { budgetFigures, budgetModelLine, dividerLabel, formatCount, formatPercent, formatUsd, markedPieces, spendLine, toolCallSummary } from "./format";
 
 const usage = (fields: Partial<UsageView> = {}): UsageView => ({
   windowId: "w:1",
@@ -57,5 +57,11 @@ describe("format", () => {
     expect(pieces.map((piece) => piece.text).join("")).toBe("abcdef");
     expect(pieces.filter((piece) => piece.marked).map((piece) => piece.text)).toEqual(["ab", "cd", "ef"]);
     expect(markedPieces("", [])).toEqual([{ text: "", marked: false }]);
+  });
+
+  it("says which model the budget figures are for, and when the server's model stands in", () => {
+    expect(budgetModelLine(usage({ model: "claude-sonnet-4-5", modelSource: "session" }))).toBe("limit of claude-sonnet-4-5, this session's model");
+    expect(budgetModelLine(usage({ model: "ollama:qwen3:32b", modelSource: "server" }))).toMatch(/^limit of ollama:qwen3:32b — the server's model/);
+    expect(budgetModelLine(usage({ model: null, modelSource: null }))).toBeUndefined();
   });
 });

@@ -88,6 +88,18 @@ function clampPercent(value: number): number {
 }
 
 /**
+ * Which model the budget figures are for, or nothing when no model is known (ADR 0080).
+ *
+ * @example budgetModelLine({ ...usage, model: "ollama:qwen3:32b", modelSource: "server" })
+ * // "limit of ollama:qwen3:32b — the server's model: this session does not say which model it ran on"
+ */
+export function budgetModelLine(usage: Pick<UsageView, "model" | "modelSource">): string | undefined {
+  if (usage.model === undefined || usage.model === null) return undefined;
+  if (usage.modelSource === "server") return `limit of ${usage.model} — the server's model: this session does not say which model it ran on`;
+  return `limit of ${usage.model}, this session's model`;
+}
+
+/**
  * A dollar figure: two decimals from $0.10, three significant digits below.
  *
  * @example formatUsd(0.0123) // "$0.0123"
