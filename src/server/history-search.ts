@@ -6,7 +6,7 @@
  * semantic search (a server with an embedding model, ADR 0063) also says how its vectors took
  * part: rows not embedded yet, or word search answering alone.
  */
-import { findLiteralMatch, type MatchSpan } from "../core/history-view/text-excerpt.js";
+import { findLiteralMatch, WORD_RUN_CLASS, type MatchSpan } from "../core/history-view/text-excerpt.js";
 import type { SearchFilter, SearchOrder } from "../core/search-filter.js";
 import { rankedQueryWords, rankedTerms, type SearchMode } from "../core/search-query.js";
 import { textRuns } from "../core/text-runs.js";
@@ -90,7 +90,7 @@ export function matchFinder({ query, mode }: { query: string; mode: SearchMode |
   const wanted = new Set(rankedQueryWords(query));
   return (text) => {
     const spans: MatchSpan[] = [];
-    for (const run of textRuns(text, { classes: ["[\\p{L}\\p{N}\\p{M}]"] })) {
+    for (const run of textRuns(text, { classes: [WORD_RUN_CLASS] })) {
       if (rankedTerms(text.slice(run.start, run.end)).some((term) => wanted.has(term))) spans.push({ start: run.start, length: run.end - run.start });
     }
     return spans;
