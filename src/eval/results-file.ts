@@ -34,7 +34,8 @@ export class EvalResultsError extends CtxwinError {
 /** The key of one run of one item: the same item with another strategy is another run. */
 export const resultKey = (result: Pick<ItemResult, "suite" | "itemId" | "strategy">) => `${result.suite}/${result.itemId}/${result.strategy}`;
 
-function isItemLine(value: unknown): value is { type: "item"; result: ItemResult } {
+/** An `item` line: `{ type: "item", result }` with the fields that key and classify a result. */
+export function isItemLine(value: unknown): value is { type: "item"; result: ItemResult } {
   const result = (value as { result?: Partial<ItemResult> } | null)?.result;
   return (value as { type?: unknown }).type === "item" && typeof result?.suite === "string" && typeof result.itemId === "string" && typeof result.strategy === "string" && typeof result.status === "string";
 }

@@ -126,9 +126,10 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
 
   it("search applies the privacy floor of the newest soft clear, in both modes", async () => {
     const literal = await fixture.api("/api/sessions/s1/search?q=secret");
-    expect(literal.body.hits).toEqual([{ itemId: "12", seq: 12, windowId: "w:10", windowNumber: 3, role: "assistant", snippet: "The word is secret-after-clear." }]);
+    expect(literal.body.hits).toEqual([{ itemId: "12", seq: 12, windowId: "w:10", windowNumber: 3, role: "assistant", snippet: "The word is secret-after-clear.", matches: [{ start: 12, length: 6 }] }]);
     const ranked = await fixture.api("/api/sessions/s1/search?q=word&mode=ranked");
     expect(ranked.body.hits.map((hit: { seq: number }) => hit.seq)).toEqual([12]);
+    expect(ranked.body.hits[0].matches).toEqual([{ start: 4, length: 4 }]);
     expect((await fixture.api("/api/sessions/s1/search?q=RETRIES")).body.hits).toEqual([]);
   });
 
@@ -172,7 +173,7 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET usage derives the active window's figure from the store without a model", async () => {
     const { status, body } = await fixture.api("/api/sessions/s1/usage");
     expect(status).toBe(200);
-    expect(body).toEqual({ windowId: "w:10", contextTokens: expect.any(Number), contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null, spend: expect.objectContaining({ requests: expect.any(Number), cachedShare: expect.any(Number) }) });
+    expect(body).toEqual({ windowId: "w:10", contextTokens: expect.any(Number), contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null, spend: expect.objectContaining({ requests: expect.any(Number), cachedShare: expect.any(Number) }), model: null, modelSource: null });
     expect(body.contextTokens).toBeGreaterThan(0);
   });
 

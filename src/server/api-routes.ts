@@ -24,7 +24,7 @@ import { transcriptPage, type PagePosition } from "./transcript-pages.js";
 import { windowViews } from "./window-views.js";
 import { MAX_TIMELINE_WINDOWS, timelineView } from "./timeline-view.js";
 import { timelineSettingsOf } from "../core/timeline/timeline-settings.js";
-import { evalView, type EvalSource } from "./eval-view.js";
+import { evalItems, evalView, type EvalSource } from "./eval-view.js";
 
 export { MAX_MESSAGE_CHARS } from "./chat-sessions.js";
 
@@ -66,6 +66,13 @@ const searchQuery = z.object({
 const timelineQuery = z.object({
   window: z.string().regex(/^w:(0|[1-9][0-9]{0,15})$/, "expected a window id such as w:0 or w:120").optional(),
   count: z.coerce.number().int().min(1).max(MAX_TIMELINE_WINDOWS).optional(),
+});
+/** A page of eval items: a suite's, optionally one strategy's; the cursor is the number of items already shown (ADR 0088). */
+const evalItemsQuery = z.object({
+  suite: z.string().min(1).max(200),
+  strategy: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().regex(/^(0|[1-9][0-9]{0,15})$/, "expected the nextCursor of the previous page").default("0").transform(Number),
 });
 const emptyBody = z.union([z.undefined(), z.strictObject({})]);
 const messageBody = z.strictObject({
@@ -147,7 +154,16 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       path: "/api/eval",
       handler: async ({ response }) => {
         if (dependencies.eval === undefined) throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
-        json(response, evalView(dependencies.eval));
+        json(response, await evalView(dependencies.eval));
+      },
+    },
+    {
+      method: "GET",
+      path: "/api/eval/items",
+      handler: async ({ response, url }) => {
+        if (dependencies.eval === undefined) throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
+        const { strategy, ...query } = parse(evalItemsQuery, queryOf(url), "query");
+        json(response, await evalItems(dependencies.eval, { ...query, ...(strategy === undefined ? {} : { strategy }) }));
       },
     },
     {

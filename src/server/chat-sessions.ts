@@ -97,7 +97,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
         hub.noticeLastSeq(sessionId, event.row.seq);
       }),
     );
-    relay.push(agent.on("usage", (event) => hub.emit(sessionId, "usage", usageViewOf({ windowId: event.windowId, contextTokens: event.contextTokens, contextLimit: event.contextLimit, settings: state.settings }))));
+    relay.push(agent.on("usage", (event) => hub.emit(sessionId, "usage", usageViewOf({ windowId: event.windowId, contextTokens: event.contextTokens, contextLimit: event.contextLimit, settings: state.settings, model: serverChat.modelKey ?? null }))));
     relay.push(agent.on("budget-warning", () => hub.emit(sessionId, "budget-warning", {})));
     relay.push(
       agent.on("rollover", (event) =>
@@ -152,7 +152,7 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     const state = agents.get(sessionId);
     if (state !== undefined && !state.stale && !activities.has(sessionId)) {
       const figure = await state.agent.session.usage();
-      return usageViewOf({ windowId: figure.windowId, contextTokens: figure.contextTokens, contextLimit: figure.contextLimit, settings: state.settings, spend: figure.window ?? null });
+      return usageViewOf({ windowId: figure.windowId, contextTokens: figure.contextTokens, contextLimit: figure.contextLimit, settings: state.settings, spend: figure.window ?? null, model: chat?.modelKey ?? null });
     }
     const { usage: budget, read } = await budgetSettings();
     return usageFromStore({ store, sessionId, config: read.config, settings: budget, contextLimit: read.contextLimit, fallbackModelKey: chat?.modelKey });

@@ -1,7 +1,7 @@
 /**
- * The shape of `GET /api/eval` (docs/web-api.md): a `ctxwin eval` run as the web UI shows it — the
- * run's header, the comparison table of `ctxwin eval` (one row per suite and strategy) and every
- * item's result. Types only and no imports: the web UI (web/, built by Vite with its own tsconfig)
+ * The shape of `GET /api/eval` and `GET /api/eval/items` (docs/web-api.md): a `ctxwin eval` run as
+ * the web UI shows it — the run's header and the comparison table of `ctxwin eval` (one row per
+ * suite and strategy), then the items' results a page at a time. Types only and no imports: the web UI (web/, built by Vite with its own tsconfig)
  * imports this file as the one statement of the contract both sides code against.
  */
 
@@ -45,12 +45,27 @@ export interface EvalItemView {
   answers: Array<{ question: string; answer: string; expected: string; score: number }>;
 }
 
-/** One eval run: its header, the comparison table and the items. */
+/** One eval run: its header and the comparison table; the items come in pages (`EvalItemsPage`). */
 export interface EvalView {
   file: string;
   run: { model: string; contextLimit: number; seed: number; startedAt: string };
   /** The suites with results, in the order of `ctxwin eval`. */
   suites: string[];
   summary: EvalSummaryRow[];
+}
+
+/** Which items a page holds: a suite's, optionally one strategy's, from `cursor` (items already shown) on. */
+export interface EvalItemsQuery {
+  suite: string;
+  strategy?: string;
+  limit: number;
+  cursor: number;
+}
+
+/** A page of items in the results file's order; `nextCursor` asks for the next page, `null` after the last. */
+export interface EvalItemsPage {
   items: EvalItemView[];
+  /** The suite's (and strategy's) items in the file: all the pages together. */
+  total: number;
+  nextCursor: string | null;
 }

@@ -4,7 +4,7 @@ import { cutRowToBytes } from "../core/rollover/input-cut.js";
 import { rejectedInputRow } from "../core/rollover/notice-rows.js";
 import { stepMetadata } from "../core/rollover/step-usage.js";
 import type { StoredRow } from "../store/port.js";
-import { rowView } from "./row-view.js";
+import { isInternalRow, rowView } from "./row-view.js";
 
 const stored = (seq: number, row: Omit<StoredRow, "sessionId" | "seq" | "id" | "createdAt">): StoredRow => ({ sessionId: "s", seq, id: `r${seq}`, createdAt: "2026-01-01T00:00:00.000Z", ...row });
 
@@ -67,5 +67,27 @@ describe("rowView", () => {
     });
     expect(view.text).toContain('- fetch_page {"url":"u"} → not run');
     expect(rowView({ row: stored(8, continueRow({})), window: undefined }).carry).toBeUndefined();
+  });
+
+  it("shows text without terminal escape codes (an imported CLI session's dim and colour codes)", () => {
+    const row = stored(9, {
+      role: "user",
+      parts: [
+        { type: "text", text: "\u001b[2mCompacted (ctrl+o to see full summary)\u001b[22m" },
+        { type: "tool-bash", toolCallId: "c1", state: "output-available", input: { command: "ls" }, output: "\u001b[31mred\u001b[0m file" },
+      ],
+    });
+    const view = rowView({ row, window: undefined });
+    expect(view.text).toBe("Compacted (ctrl+o to see full summary)\nbash({\"command\":\"ls\"}) → red file");
+    expect(view.parts).toMatchObject([{ type: "text", text: "Compacted (ctrl+o to see full summary)" }, { type: "tool", output: "red file" }]);
+    expect(JSON.stringify(view)).not.toMatch(/\\u001b|\u001b/);
+  });
+
+  it("counts hidden rows and rows shown only as internal ones as internal, and nothing else", () => {
+    expect(isInternalRow(stored(1, { role: "system", parts: [{ type: "text", text: "lead-in" }], synthetic: true, uiVisible: false }))).toBe(true);
+    expect(isInternalRow(stored(2, { role: "system", parts: [{ type: "text", text: "raw" }], synthetic: true, uiVisible: true, meta: { type: "imported-raw-line" } }))).toBe(true);
+    expect(isInternalRow(stored(3, { role: "user", parts: [{ type: "text", text: "hi" }] }))).toBe(false);
+    const warning = rejectedInputRow({ parts: [{ type: "text", text: "x" }], reason: "r", estimatedTokens: 1, hardCeiling: 1 });
+    expect(isInternalRow(stored(4, warning as Stored))).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * RowView: one stored row as the web UI shows it (docs/web-api.md). Text is rendered by the core
- * renderer and capped; the UI renders every string as text, never as HTML.
+ * renderer, stripped of terminal escape codes (an imported CLI session's `␛[2m…␛[22m`) and capped;
+ * the UI renders every string as text, never as HTML.
  */
+import stripAnsi from "strip-ansi";
 import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
 import { renderRowText, toolNameOf, truncate } from "../core/row-text.js";
 import { readCarry } from "../core/rollover/turn-carry.js";
@@ -78,7 +80,7 @@ export interface RowView {
  * @example rowView({ row, window }) // { seq: 12, kind: "tool", text: "read_file({…}) → …", … }
  */
 export function rowView({ row, window, links = NO_CHILD_LINKS }: { row: StoredRow; window: NumberedWindow | undefined; links?: ChildLinks }): RowView {
-  const text = renderRowText(row);
+  const text = displayText(renderRowText(row));
   const boundary = boundaryView(row);
   const carry = carryView(row);
   const kind = kindOf(row);
@@ -99,6 +101,22 @@ export function rowView({ row, window, links = NO_CHILD_LINKS }: { row: StoredRo
     ...(carry === undefined ? {} : { carry }),
     ...(rejected === undefined ? {} : { rejected }),
   };
+}
+
+/**
+ * Whether a row is left out of the transcript while "Show internal rows" is off: hidden synthetic
+ * rows, and every row shown as an internal one (a `meta.type` of ctxwin's bookkeeping that has no
+ * view of its own, an imported line kept as written, a type from a newer build).
+ *
+ * @example isInternalRow(leadInRow) // true
+ */
+export function isInternalRow(row: StoredRow): boolean {
+  return isHidden(row) || kindOf(row) === "internal";
+}
+
+/** Text as a person reads it: without terminal escape codes (colours, dim, cursor moves). */
+export function displayText(text: string): string {
+  return text.includes("\u001b") || text.includes("\u009b") ? stripAnsi(text) : text;
 }
 
 function kindOf(row: StoredRow): RowKind {
@@ -138,7 +156,7 @@ const countOf = (value: unknown): number | undefined => (typeof value === "numbe
 
 function rejectedView(row: StoredRow): RejectedView {
   const meta: Record<string, unknown> = row.meta ?? {};
-  const reason = typeof meta["reason"] === "string" ? truncate(meta["reason"], TOOL_INPUT_MAX_CHARS) : undefined;
+  const reason = typeof meta["reason"] === "string" ? truncate(displayText(meta["reason"]), TOOL_INPUT_MAX_CHARS) : undefined;
   const estimatedTokens = countOf(meta["estimatedTokens"]);
   const hardCeiling = countOf(meta["hardCeiling"]);
   const stored = meta["cut"] as Record<string, unknown> | undefined;
@@ -154,7 +172,7 @@ function rejectedView(row: StoredRow): RejectedView {
 }
 
 function partView(part: { type: string; [key: string]: unknown }, row: StoredRow, links: ChildLinks): PartView[] {
-  if (part.type === "text") return [{ type: "text", text: truncate(String(part["text"] ?? ""), ROW_TEXT_MAX_CHARS) }];
+  if (part.type === "text") return [{ type: "text", text: truncate(displayText(String(part["text"] ?? "")), ROW_TEXT_MAX_CHARS) }];
   if (part.type === "step-start") return [];
   if (part.type === "file") {
     const filename = typeof part["filename"] === "string" ? part["filename"] : undefined;
@@ -173,8 +191,8 @@ function partView(part: { type: string; [key: string]: unknown }, row: StoredRow
         toolName,
         state,
         outcome,
-        input: truncate(input, TOOL_INPUT_MAX_CHARS),
-        output: truncate(toolOutput(part, state), TOOL_OUTPUT_MAX_CHARS),
+        input: truncate(displayText(input), TOOL_INPUT_MAX_CHARS),
+        output: truncate(displayText(toolOutput(part, state)), TOOL_OUTPUT_MAX_CHARS),
         ...(childSessionId === undefined ? {} : { childSessionId }),
       },
     ];

@@ -33,6 +33,7 @@ describe("session titles and the q filter respect the privacy floor", () => {
         await store.append("cleared-empty", [userText("The quince password is hidden"), assistantText("noted"), resetBoundaryRow({})]);
         await store.append(IMPORTED, [importedHeader("Imported fig secret"), userText("Imported fig secret"), resetBoundaryRow({}), assistantText("after the clear")]);
         await store.append("plain", [userText("A plain session about walnuts")]);
+        await store.append("coloured", [userText("\u001b[1mBold\u001b[22m request about \u001b[32mlimes\u001b[0m")]);
       },
     });
   });
@@ -49,6 +50,7 @@ describe("session titles and the q filter respect the privacy floor", () => {
       "cleared-empty": "cleared-empty",
       [IMPORTED]: IMPORTED,
       plain: "A plain session about walnuts",
+      coloured: "Bold request about limes",
     });
     expect((await fixture.api("/api/sessions/cleared")).body).toMatchObject({ title: "After the clear: plum tart" });
     expect((await fixture.api("/api/sessions/cleared-empty")).body).toMatchObject({ title: "cleared-empty" });

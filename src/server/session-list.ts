@@ -12,6 +12,7 @@ import { foldCase } from "../core/search-query.js";
 import { visibleSessions } from "../store/lineage/session-visibility.js";
 import type { HistoryStore, SessionParent, SessionSummary } from "../store/port.js";
 import { firstUserText } from "../tools/session-catalog/first-user-text.js";
+import { displayText } from "./row-view.js";
 
 export const TITLE_MAX_CHARS = 80;
 
@@ -90,6 +91,6 @@ export async function listSessionEntries({ store, titles, query = "", limit = 50
 async function webTitle({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<string | undefined> {
   const found = await firstUserText({ store, sessionId });
   if (found === undefined) return undefined;
-  const text = found.replace(/\s+/g, " ");
+  const text = displayText(found).replace(/\s+/g, " ");
   return text.length <= TITLE_MAX_CHARS ? text : `${text.slice(0, TITLE_MAX_CHARS - 1)}…`;
 }

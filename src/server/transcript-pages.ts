@@ -2,14 +2,13 @@
  * Pages of a session's transcript for the person's view, by seq with the store's indexed range
  * reads: the newest rows, the rows before or after a seq, or from a seq on. A page of a
  * 100,000-row session reads what a page of a 100-row session reads. Rows below the privacy floor
- * are shown (this is the person's own transcript); hidden rows only with `internal`. A tool call
+ * are shown (this is the person's own transcript); hidden and internal rows only with `internal`. A tool call
  * that started a sub-agent names the child session (child-links.ts).
  */
 import { toolNameOf } from "../core/row-text.js";
-import { isHidden } from "../core/visibility.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
 import { childLinks, NO_CHILD_LINKS } from "./child-links.js";
-import { rowView, type RowView } from "./row-view.js";
+import { isInternalRow, rowView, type RowView } from "./row-view.js";
 import type { SessionWindows } from "./session-windows.js";
 
 export type PagePosition = { kind: "newest" } | { kind: "before"; seq: number } | { kind: "after"; seq: number } | { kind: "from"; seq: number };
@@ -45,7 +44,7 @@ export async function transcriptPage({
   limit: number;
   internal?: boolean;
 }): Promise<TranscriptPage> {
-  const shown = (row: StoredRow) => internal || !isHidden(row);
+  const shown = (row: StoredRow) => internal || !isInternalRow(row);
   const toViews = async (rows: StoredRow[]) => {
     // Only a page with a tool call can link to a child session.
     const links = rows.some((row) => row.parts.some((part) => toolNameOf(part as { type: string }) !== undefined)) ? await childLinks({ store, sessionId }) : NO_CHILD_LINKS;

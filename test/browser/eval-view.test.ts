@@ -23,7 +23,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("Eval view in Chromium", () => {
   const fixture = browserFixture("ctxwin-eval-ui-", async (directory, onClose) => {
     const results = path.join(directory, "results.jsonl");
     writeResultsFixture(results);
-    server = await startServer({ directory, webRoot: WEB_ROOT, eval: openEvalSource({ file: results }), log: () => undefined });
+    server = await startServer({ directory, webRoot: WEB_ROOT, eval: await openEvalSource({ file: results }), log: () => undefined });
     onClose(() => server.close());
     plainServer = await startServer({ directory, webRoot: WEB_ROOT, log: () => undefined });
     onClose(() => plainServer.close());
@@ -73,10 +73,18 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("Eval view in Chromium", () => {
         // The failed item: its error shown as text, never as markup.
         const items = page.getByRole("table", { name: "Items, continuity" });
         const failed = items.locator("tr.eval-item-failed");
+        await failed.first().waitFor();
         expect(await failed.count()).toBe(1);
         expect(await failed.locator(".eval-error").textContent()).toBe(HOSTILE_TEXT);
         expect(await page.locator("main img, main script").count()).toBe(0);
-        expect(await page.getByRole("table", { name: "Items, needle" }).locator("tbody tr").count()).toBe(6);
+        const needleItems = page.getByRole("table", { name: "Items, needle" }).locator("tbody tr");
+        await expect.poll(() => needleItems.count()).toBe(6);
+        // Items come in pages (GET /api/eval/items): all strategies, or one.
+        const needle = page.getByRole("region", { name: "Suite needle" });
+        expect(await needle.getByTestId("eval-items-count").textContent()).toBe("6 of 6 shown");
+        await needle.getByLabel("Items of which strategy, needle").selectOption("off");
+        await expect.poll(() => needle.getByTestId("eval-items-count").textContent()).toBe("2 of 2 shown");
+        expect(new Set(await needleItems.evaluateAll((rows) => rows.map((row) => row.getAttribute("data-strategy"))))).toEqual(new Set(["off"]));
 
         const { scrollWidth, clientWidth } = await horizontalOverflow(page);
         expect(scrollWidth).toBeLessThanOrEqual(clientWidth);

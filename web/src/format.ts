@@ -88,6 +88,18 @@ function clampPercent(value: number): number {
 }
 
 /**
+ * Which model the budget figures are for, or nothing when no model is known (ADR 0080).
+ *
+ * @example budgetModelLine({ ...usage, model: "ollama:qwen3:32b", modelSource: "server" })
+ * // "limit of ollama:qwen3:32b — the server's model: this session does not say which model it ran on"
+ */
+export function budgetModelLine(usage: Pick<UsageView, "model" | "modelSource">): string | undefined {
+  if (usage.model === undefined || usage.model === null) return undefined;
+  if (usage.modelSource === "server") return `limit of ${usage.model} — the server's model: this session does not say which model it ran on`;
+  return `limit of ${usage.model}, this session's model`;
+}
+
+/**
  * A dollar figure: two decimals from $0.10, three significant digits below.
  *
  * @example formatUsd(0.0123) // "$0.0123"
@@ -129,4 +141,25 @@ export function toolCallSummary(input: string, maxLength = 80): string {
   }
   summary = summary.replace(/\s+/g, " ").trim();
   return summary.length > maxLength ? `${summary.slice(0, maxLength - 1)}…` : summary;
+}
+
+/**
+ * A text cut into plain and marked pieces by match spans (a search hit's words): spans that overlap
+ * or fall outside the text are clipped, so every character appears once.
+ *
+ * @example markedPieces("find the word", [{ start: 9, length: 4 }]) // [{ text: "find the ", marked: false }, { text: "word", marked: true }]
+ */
+export function markedPieces(text: string, spans: ReadonlyArray<{ start: number; length: number }> = []): Array<{ text: string; marked: boolean }> {
+  const pieces: Array<{ text: string; marked: boolean }> = [];
+  let position = 0;
+  for (const span of [...spans].sort((left, right) => left.start - right.start)) {
+    const start = Math.max(position, Math.min(text.length, span.start));
+    const end = Math.min(text.length, span.start + span.length);
+    if (end <= start) continue;
+    if (start > position) pieces.push({ text: text.slice(position, start), marked: false });
+    pieces.push({ text: text.slice(start, end), marked: true });
+    position = end;
+  }
+  if (position < text.length || pieces.length === 0) pieces.push({ text: text.slice(position), marked: false });
+  return pieces;
 }

@@ -38,9 +38,10 @@ export function scalesFor(view: TimelineView, box: ChartBox): Scales {
   const low = Number.isFinite(firstSeq) ? firstSeq - 0.5 : 0;
   const high = Number.isFinite(lastSeq) ? lastSeq + 0.5 : 1;
   const limit = Math.max(0, ...shown.map((window) => window.limit ?? 0));
-  const peak = Math.max(1, ...view.points.map((point) => point.tokens), ...view.marks.map((mark) => mark.tokens ?? 0));
-  // The limit is the top when the figures fit under it; otherwise a little room above the peak.
-  const maxTokens = peak <= limit ? limit : niceCeiling(peak * 1.04);
+  const peak = Math.max(0, ...view.points.map((point) => point.tokens), ...view.marks.map((mark) => mark.tokens ?? 0));
+  // The limit is the top when the figures fit under it; otherwise a little room above the peak
+  // (an empty chart without a limit still gets a readable axis).
+  const maxTokens = limit > 0 && peak <= limit ? limit : niceCeiling(Math.max(peak * 1.04, MIN_AXIS_TOKENS));
   const plotWidth = Math.max(1, box.width - box.left - box.right);
   const plotHeight = Math.max(1, box.height - box.top - box.bottom);
   return {
@@ -48,8 +49,29 @@ export function scalesFor(view: TimelineView, box: ChartBox): Scales {
     y: (tokens) => box.top + plotHeight - (Math.max(0, tokens) / maxTokens) * plotHeight,
     rowWidth: Math.max(1, plotWidth / (high - low)),
     maxTokens,
-    ticks: [0, maxTokens / 2, maxTokens],
+    // Nothing to measure yet: the axis says 0 and nothing it does not know.
+    ticks: peak === 0 && limit === 0 ? [0] : axisTicks(maxTokens),
   };
+}
+
+/** The smallest top of the y axis: below it the halfway tick would be a fraction of a token. */
+const MIN_AXIS_TOKENS = 10;
+
+/**
+ * The y axis labels: 0, halfway and the top, each a distinct label (`shortTokens`) — a top too low
+ * to halve in whole tokens (or in the labels' rounding) keeps only 0 and the top.
+ *
+ * @example axisTicks(16_000) // [0, 8_000, 16_000]
+ */
+export function axisTicks(maxTokens: number): number[] {
+  const ticks = maxTokens > 0 ? [0, maxTokens / 2, maxTokens] : [0];
+  const labels = new Set<string>();
+  return ticks.filter((tick) => {
+    const label = shortTokens(tick);
+    if (labels.has(label) || (tick !== maxTokens && !Number.isInteger(tick))) return false;
+    labels.add(label);
+    return true;
+  });
 }
 
 /** The windows drawn in the chart: those read row by row. */

@@ -17,7 +17,7 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
 
   beforeAll(async () => {
     writeResultsFixture(file);
-    fixture = await startFixture({ options: { eval: openEvalSource({ file }) } });
+    fixture = await startFixture({ options: { eval: await openEvalSource({ file }) } });
   });
   afterAll(async () => {
     await fixture.close();
@@ -29,7 +29,7 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
     expect(body.eval).toEqual({ loaded: true, file });
   });
 
-  it("answers the run, one summary row per suite and strategy, and every item", async () => {
+  it("answers the run, one summary row per suite and strategy, and no item (they come in pages)", async () => {
     const { status, body } = await fixture.api("/api/eval");
     expect(status).toBe(200);
     expect(body.file).toBe(file);
@@ -54,15 +54,39 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
     });
     // A strategy whose only item failed has no score: null, not a missing field.
     expect(body.summary.find((row: { suite: string; strategy: string }) => row.suite === "continuity" && row.strategy === "compact")).toMatchObject({ items: 0, failed: 1, score: null });
-    expect(body.items).toHaveLength(FIXTURE_RESULTS.length);
-    expect(body.items.find((item: { status: string }) => item.status === "failed")).toMatchObject({ suite: "continuity", itemId: "continuity-1", strategy: "compact", error: HOSTILE_TEXT, costUsd: 0.004, evidenceReached: null, answers: [] });
+    expect(body.items).toBeUndefined();
+  });
+
+  it("pages a suite's items in the file's order with limit and cursor, by strategy too", async () => {
+    const needle = FIXTURE_RESULTS.filter((result) => result.suite === "needle");
+    const first = (await fixture.api("/api/eval/items?suite=needle&limit=2")).body;
+    expect(first.total).toBe(needle.length);
+    expect(first.items.map((item: { itemId: string; strategy: string }) => `${item.itemId}/${item.strategy}`)).toEqual(needle.slice(0, 2).map((result) => `${result.itemId}/${result.strategy}`));
+    expect(first.nextCursor).toBe("2");
+    const pages = [...first.items];
+    for (let cursor = first.nextCursor; cursor !== null; ) {
+      const page = (await fixture.api(`/api/eval/items?suite=needle&limit=2&cursor=${cursor}`)).body;
+      pages.push(...page.items);
+      cursor = page.nextCursor;
+    }
+    expect(pages).toHaveLength(needle.length);
+    const failed = (await fixture.api("/api/eval/items?suite=continuity&strategy=compact")).body;
+    expect(failed).toMatchObject({ total: 1, nextCursor: null });
+    expect(failed.items).toEqual([expect.objectContaining({ suite: "continuity", itemId: "continuity-1", strategy: "compact", error: HOSTILE_TEXT, costUsd: 0.004, evidenceReached: null, answers: [] })]);
+    expect((await fixture.api("/api/eval/items?suite=nonesuch")).body).toEqual({ items: [], total: 0, nextCursor: null });
+  });
+
+  it("keeps only a page of whole results: the answers of other items are never parsed into the view", async () => {
+    const scored = (await fixture.api("/api/eval/items?suite=needle&limit=1")).body.items[0];
+    const whole = FIXTURE_RESULTS.find((result) => result.suite === "needle" && result.itemId === scored.itemId && result.strategy === scored.strategy);
+    expect(scored.answers).toEqual(whole?.answers.map(({ question, answer, expected, score }) => ({ question, answer, expected, score })));
   });
 
   it("reads the file again on each request: a result appended since shows", async () => {
     fs.appendFileSync(file, `${JSON.stringify({ type: "item", result: { ...FIXTURE_RESULTS[0], itemId: "continuity-2" } })}\n`);
     const { body } = await fixture.api("/api/eval");
-    expect(body.items).toHaveLength(FIXTURE_RESULTS.length + 1);
     expect(body.summary[0]).toMatchObject({ suite: "continuity", strategy: "rollover", items: 2 });
+    expect((await fixture.api("/api/eval/items?suite=continuity&strategy=rollover")).body.total).toBe(2);
   });
 
   it("answers 409 eval-unreadable, with the reader's one line, when the file has become corrupt", async () => {
@@ -74,12 +98,26 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
 });
 
 describe("openEvalSource", () => {
-  it("refuses a missing or corrupt file at once, with one line", () => {
+  it("refuses a missing or corrupt file at once, with one line", async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-source-"));
     try {
-      expect(() => openEvalSource({ file: path.join(folder, "missing.jsonl") })).toThrow(/^cannot read the results file .*missing\.jsonl: no such file\.$/);
+      await expect(openEvalSource({ file: path.join(folder, "missing.jsonl") })).rejects.toThrow(/^cannot read the results file .*missing\.jsonl: no such file\.$/);
       fs.writeFileSync(path.join(folder, "cut.jsonl"), "{\n");
-      expect(() => openEvalSource({ file: path.join(folder, "cut.jsonl") })).toThrow(/is corrupt: line 1 is not JSON; pass the file ctxwin eval --out wrote\.$/);
+      await expect(openEvalSource({ file: path.join(folder, "cut.jsonl") })).rejects.toThrow(/is corrupt: line 1 is not JSON; pass the file ctxwin eval --out wrote\.$/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves out a last line still being written, as the reader does", async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-source-"));
+    try {
+      const file = path.join(folder, "running.jsonl");
+      writeResultsFixture(file);
+      fs.appendFileSync(file, '{"type":"item","result":{"suite":"needle"');
+      const source = await openEvalSource({ file });
+      const needle = FIXTURE_RESULTS.filter((result) => result.suite === "needle").length;
+      expect((await source.items({ suite: "needle", limit: 500, cursor: 0 })).total).toBe(needle);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

@@ -133,7 +133,7 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
   requireDirectory(workspaceRoot, "--workspace");
   if (flags.demoModel === true && (flags.model !== undefined || flags.baseUrl !== undefined)) throw new ServeCommandError("--demo-model cannot be combined with --model or --base-url.");
   const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
-  const evalSource = flags.eval === undefined ? undefined : openEvalSource({ file: flags.eval });
+  const evalSource = flags.eval === undefined ? undefined : await openEvalSource({ file: flags.eval });
   const embeddingModel = resolveEmbeddingModel({ embeddingModel: flags.embeddingModel, embeddingBaseUrl: flags.embeddingBaseUrl, env: host.env });
   const chat = await chatOf({ flags, directory, workspaceRoot, contextLimit, host });
   const storeOptions = storeOptionsOf({ store: flags.store, directory });

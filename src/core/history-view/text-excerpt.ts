@@ -79,7 +79,8 @@ export function findLiteralMatch({ text, query }: { text: string; query: string 
   return { start: from, length: position - from };
 }
 
-const WORD_RUN_CLASS = "[\\p{L}\\p{N}\\p{M}]";
+/** What a word run of ranked search's snippets is made of: letters, digits and their marks. */
+export const WORD_RUN_CLASS = "[\\p{L}\\p{N}\\p{M}]";
 
 /**
  * A word of `text` that ranked search counts as one of `words` (terms as `rankedQueryWords` gives

@@ -2,7 +2,7 @@
  * A small typed client of the `ctxwin serve` API: every call carries the access token as a Bearer
  * header, and an error answer becomes an `ApiError` with the server's code and message.
  */
-import type { EvalRunView } from "./eval-types";
+import type { EvalItemsPage, EvalRunView } from "./eval-types";
 import type { TimelineView } from "./timeline-types";
 import type { InfoView, RowsPage, SearchMode, SearchResult, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
 
@@ -66,6 +66,8 @@ export interface ApiClient {
   settings(): Promise<SettingsView>;
   /** The eval run `ctxwin serve --eval` loaded; a 404 ApiError when none is. */
   evalRun(): Promise<EvalRunView>;
+  /** A page of the run's items: a suite's, optionally one strategy's, from a page's `nextCursor` on. */
+  evalItems(query: { suite: string; strategy?: string; limit?: number; cursor?: string }): Promise<EvalItemsPage>;
   saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
   /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
   eventsUrl(sessionId: string): string;
@@ -132,6 +134,12 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     compact: (sessionId) => call<CompactResult>("POST", `${session(sessionId)}/compact`, {}),
     settings: () => call<SettingsView>("GET", "/api/settings"),
     evalRun: () => call<EvalRunView>("GET", "/api/eval"),
+    evalItems: ({ suite, strategy, limit = 50, cursor }) => {
+      const parameters = new URLSearchParams({ suite, limit: String(limit) });
+      if (strategy !== undefined) parameters.set("strategy", strategy);
+      if (cursor !== undefined) parameters.set("cursor", cursor);
+      return call<EvalItemsPage>("GET", `/api/eval/items?${parameters}`);
+    },
     saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
     eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,
     chatEndpoint: (sessionId) => ({ url: `${base}${session(sessionId)}/chat`, headers: { Authorization: `Bearer ${token}` } }),

@@ -79,6 +79,10 @@ export interface UsageView {
   tokensUntilRollover: number | null;
   /** What the window's requests spent (`null` in the usage events while a turn streams). */
   spend: SpendView | null;
+  /** The model whose context limit the figures are measured against (ADR 0080). */
+  model?: string | null;
+  /** `session`: the session's own model; `server`: the session names none, the server's stands in. */
+  modelSource?: "session" | "server" | null;
 }
 
 /** Input of a window's requests, the part read from the provider's prompt cache, and the estimated cost. */
@@ -154,6 +158,8 @@ export interface SearchHit {
   windowNumber: number;
   role: string;
   snippet: string;
+  /** Where the snippet holds what the query matched (UTF-16 offsets), in order; none for a search by meaning. */
+  matches: Array<{ start: number; length: number }>;
 }
 
 export type Strategy = "rollover" | "compact" | "off";

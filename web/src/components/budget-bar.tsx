@@ -4,12 +4,13 @@
  * follows the `usage` events while a turn streams.
  */
 import type { UsageView } from "../api/types";
-import { budgetFigures, spendLine } from "../format";
+import { budgetFigures, budgetModelLine, spendLine } from "../format";
 
 /** @example <BudgetBar usage={usage} /> */
 export function BudgetBar({ usage }: { usage: UsageView }) {
   const figures = budgetFigures({ usage });
   const spend = spendLine(usage.spend);
+  const model = budgetModelLine(usage);
   return (
     <section className={`budget budget-${figures.state}`} aria-label="Context budget of the active window">
       <div className="budget-text">
@@ -19,6 +20,11 @@ export function BudgetBar({ usage }: { usage: UsageView }) {
         <span className="budget-countdown" data-testid="budget-countdown">
           {figures.countdown}
         </span>
+        {model === undefined ? null : (
+          <span className={`budget-model${usage.modelSource === "server" ? " budget-model-stand-in" : ""}`} data-testid="budget-model">
+            {model}
+          </span>
+        )}
         {spend === undefined ? null : (
           <span className="budget-spend" data-testid="budget-spend" title="Input read from the provider's prompt cache, and the estimated cost of this window's requests at public prices">
             {spend}

@@ -1,9 +1,10 @@
 /**
  * The Eval view (`#/eval`): a `ctxwin eval` run loaded with `ctxwin serve --eval`. Per suite, bar
  * charts comparing the strategies' score and tokens (cost on the bars), the comparison table
- * `ctxwin eval` prints, and every item's result with its error when it failed.
+ * `ctxwin eval` prints, and the items' results with their errors, a page at a time (all strategies
+ * or one), so a run of any size opens at once.
  */
-import { useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import type { ApiClient } from "../api/client";
 import type { EvalItemView, EvalRunView, EvalSummaryRow } from "../api/eval-types";
 import { scoreChart, tokenChart } from "../eval-layout";
@@ -46,7 +47,7 @@ export function EvalView({ api }: { api: ApiClient }) {
           </p>
           {view.suites.length === 0 ? <p className="hint">No results in the file yet.</p> : null}
           {view.suites.map((suite) => (
-            <EvalSuite key={suite} suite={suite} rows={view.summary.filter((row) => row.suite === suite)} items={view.items.filter((item) => item.suite === suite)} />
+            <EvalSuite key={suite} api={api} suite={suite} rows={view.summary.filter((row) => row.suite === suite)} />
           ))}
         </>
       )}
@@ -54,7 +55,7 @@ export function EvalView({ api }: { api: ApiClient }) {
   );
 }
 
-function EvalSuite({ suite, rows, items }: { suite: string; rows: EvalSummaryRow[]; items: EvalItemView[] }) {
+function EvalSuite({ api, suite, rows }: { api: ApiClient; suite: string; rows: EvalSummaryRow[] }) {
   return (
     <section className="eval-suite" aria-label={`Suite ${suite}`} data-suite={suite}>
       <h2>{suite}</h2>
@@ -63,8 +64,74 @@ function EvalSuite({ suite, rows, items }: { suite: string; rows: EvalSummaryRow
         <EvalBarChart chart={tokenChart(rows)} label={`Tokens and cost by strategy, ${suite}`} />
       </div>
       <ComparisonTable suite={suite} rows={rows} />
-      <ItemTable suite={suite} items={items} />
+      <ItemPages api={api} suite={suite} strategies={rows.map((row) => row.strategy)} />
     </section>
+  );
+}
+
+/** Items per page of the Eval view. */
+export const EVAL_ITEMS_PAGE = 50;
+
+/** The suite's items, a page at a time, of every strategy or one; "Show more items" loads the next page. */
+function ItemPages({ api, suite, strategies }: { api: ApiClient; suite: string; strategies: string[] }) {
+  const [strategy, setStrategy] = useState("");
+  const [pages, setPages] = useState<{ items: EvalItemView[]; total: number; nextCursor: string | null } | undefined>(undefined);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+
+  const load = useCallback(
+    async (cursor: string | undefined) => {
+      setLoading(true);
+      setError(undefined);
+      try {
+        const page = await api.evalItems({ suite, limit: EVAL_ITEMS_PAGE, ...(strategy === "" ? {} : { strategy }), ...(cursor === undefined ? {} : { cursor }) });
+        setPages((previous) => ({ items: [...(cursor === undefined ? [] : (previous?.items ?? [])), ...page.items], total: page.total, nextCursor: page.nextCursor }));
+      } catch (failure) {
+        setError(failure instanceof Error ? failure.message : String(failure));
+      } finally {
+        setLoading(false);
+      }
+    },
+    [api, suite, strategy],
+  );
+
+  useEffect(() => {
+    setPages(undefined);
+    void load(undefined);
+  }, [load]);
+
+  return (
+    <>
+      <div className="eval-items-head">
+        <label>
+          Items of{" "}
+          <select value={strategy} onChange={(event) => setStrategy(event.target.value)} aria-label={`Items of which strategy, ${suite}`}>
+            <option value="">every strategy</option>
+            {strategies.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {pages === undefined ? null : (
+          <span className="hint eval-items-count" data-testid="eval-items-count">
+            {pages.items.length} of {pages.total} shown
+          </span>
+        )}
+      </div>
+      {error === undefined ? null : (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <ItemTable suite={suite} items={pages?.items ?? []} />
+      {pages?.nextCursor === null || pages === undefined ? null : (
+        <button type="button" className="secondary page-button" disabled={loading} onClick={() => void load(pages.nextCursor ?? undefined)}>
+          Show more items
+        </button>
+      )}
+    </>
   );
 }
 

@@ -6,6 +6,7 @@
 import { useId, useState, type FormEvent } from "react";
 import type { ApiClient } from "../api/client";
 import type { SearchEmbeddingsNote, SearchHit, SearchMode } from "../api/types";
+import { markedPieces } from "../format";
 
 const MODE_LABELS: Record<SearchMode, string> = { literal: "exact text", ranked: "ranked words", hybrid: "words + meaning", semantic: "meaning only" };
 const ORDERABLE: readonly SearchMode[] = ["ranked", "hybrid", "semantic"];
@@ -109,7 +110,9 @@ export function HistorySearch({ api, sessionId, modes = ["literal", "ranked"], o
                   <span className="hit-where">
                     Window {hit.windowNumber} · {hit.role} · #{hit.itemId}
                   </span>
-                  <span className="hit-snippet">{hit.snippet}</span>
+                  <span className="hit-snippet">
+                    {markedPieces(hit.snippet, hit.matches).map((piece, index) => (piece.marked ? <mark key={index}>{piece.text}</mark> : piece.text))}
+                  </span>
                 </button>
               </li>
             ))}

@@ -58,6 +58,21 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
       if (part.type === "data-ctxwin-retry") setNotice({ text: `The provider failed mid-answer; asking again (retry ${part.data.retry}): ${part.data.message}`, error: false });
     },
   });
+  /**
+   * This page's turn while it runs: the last stored row when it was sent. Its message and answer
+   * show live until rows past that one are in the transcript, and never both (ADR 0057).
+   */
+  const ownTurn = useRef<{ afterSeq: number } | undefined>(undefined);
+  const send = async (text: string): Promise<string | undefined> => {
+    ownTurn.current = { afterSeq: Math.max(detail?.lastSeq ?? 0, transcript.rows.at(-1)?.seq ?? 0) };
+    try {
+      return await chat.send(text);
+    } finally {
+      ownTurn.current = undefined;
+    }
+  };
+  const liveTurn = ownTurn.current;
+  const liveMessages = liveTurn !== undefined && transcript.rows.some((row) => row.seq > liveTurn.afterSeq) ? [] : chat.messages;
   /** Bumped when stored rows may have changed, so the timeline reloads. */
   const [rowsVersion, setRowsVersion] = useState(0);
   const rowsChanged = () => setRowsVersion((version) => version + 1);
@@ -146,7 +161,8 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         rowsChanged();
         return;
       case "rows":
-        void transcript.catchUp();
+        // This page's own turn: its rows are fetched when the answer ends (they would show it twice).
+        if (ownTurn.current === undefined) void transcript.catchUp();
         rowsChanged();
         return;
     }
@@ -179,10 +195,12 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
   };
 
   // An edited message waiting for this session (a fork just made): send it once.
-  const sendOnOpen = useRef(chat.send);
-  sendOnOpen.current = chat.send;
+  const sendOnOpen = useRef(send);
+  sendOnOpen.current = send;
+  // Once the session is read: its last row is where the page's own rows start.
+  const detailLoaded = detail !== undefined;
   useEffect(() => {
-    if (!chatAvailable) return;
+    if (!chatAvailable || !detailLoaded) return;
     const text = takeMessage(sessionId);
     if (text === undefined) return;
     void sendOnOpen.current(text).then((failure) => {
@@ -190,7 +208,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
       setDraft(text);
       setNotice({ text: failure, error: true });
     });
-  }, [chatAvailable, sessionId]);
+  }, [chatAvailable, detailLoaded, sessionId]);
 
   return (
     <main className="session-page">
@@ -219,9 +237,10 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
           <Transcript
             transcript={transcript}
             streamingText={streamingText}
-            live={<LiveAnswer messages={chat.messages} windows={windows} />}
-            liveSize={liveSize(chat.messages)}
+            live={<LiveAnswer messages={liveMessages} windows={windows} />}
+            liveSize={liveSize(liveMessages)}
             highlightSeq={highlightSeq}
+            showInternal={internal}
             onEdit={chatAvailable ? edit : undefined}
             onEditMessage={chatAvailable ? editMessage : undefined}
           />
@@ -232,7 +251,7 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
               busy={busy || chat.running}
               draft={draft}
               onDraftChange={setDraft}
-              onSend={chat.send}
+              onSend={send}
               onChanged={() => void refresh().then(transcript.catchUp)}
               textareaRef={chatInput}
             />

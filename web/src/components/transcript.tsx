@@ -18,23 +18,32 @@ export interface TranscriptProps {
   /** Changes whenever `live` grows, so the view follows it. */
   liveSize?: number;
   highlightSeq: number | undefined;
+  /** "Show internal rows": without it, no hidden or internal row is drawn, even one a page still holds. */
+  showInternal?: boolean;
   onEdit: ((text: string) => void) | undefined;
   /** "Edit" on a user message: send the edited text in a fork made just before it. */
   onEditMessage?: ((row: RowView, text: string) => Promise<string | undefined>) | undefined;
 }
 
 /** @example <Transcript transcript={transcript} streamingText="" highlightSeq={undefined} onEdit={undefined} /> */
-export function Transcript({ transcript, streamingText, live, liveSize = 0, highlightSeq, onEdit, onEditMessage }: TranscriptProps) {
+export function Transcript({ transcript, streamingText, live, liveSize = 0, highlightSeq, showInternal = false, onEdit, onEditMessage }: TranscriptProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const lastMeasure = useRef({ scrollHeight: 0, scrollTop: 0, following: true });
 
-  const measure = () => {
+  /**
+   * `scrolled`: a scroll event. One that did not move up keeps the view following the newest rows:
+   * the box shrank under it (the timeline or the budget bar appeared above) or the page pinned it
+   * to the bottom. Only scrolling up leaves the bottom.
+   */
+  const measure = ({ scrolled = false }: { scrolled?: boolean } = {}) => {
     const element = scroller.current;
     if (element === null) return;
+    const before = lastMeasure.current;
+    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_EDGE_PIXELS;
     lastMeasure.current = {
       scrollHeight: element.scrollHeight,
       scrollTop: element.scrollTop,
-      following: element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_EDGE_PIXELS,
+      following: atBottom || (scrolled && before.following && element.scrollTop >= before.scrollTop),
     };
   };
 
@@ -72,7 +81,7 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
   }, []);
 
   const onScroll = () => {
-    measure();
+    measure({ scrolled: true });
     const element = scroller.current;
     if (element === null || transcript.loading) return;
     if (element.scrollTop < NEAR_EDGE_PIXELS && transcript.hasMoreBefore) void transcript.loadOlder();
@@ -94,7 +103,7 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
       )}
       {transcript.rows.length === 0 && !transcript.loading && transcript.error === undefined ? <p className="hint">No rows yet.</p> : null}
       <ol className="rows">
-        {transcript.rows.map((row) => (
+        {transcript.rows.filter((row) => showInternal || !isInternal(row)).map((row) => (
           <li key={row.seq}>
             <TranscriptRow row={row} highlighted={row.seq === highlightSeq} onEdit={onEdit} onEditMessage={onEditMessage} />
           </li>
@@ -122,4 +131,9 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
       )}
     </div>
   );
+}
+
+/** A row drawn only with "Show internal rows": hidden rows (lead-ins, `continue`) and internal ones (imported routine lines). */
+function isInternal(row: RowView): boolean {
+  return row.hidden || row.kind === "internal";
 }
