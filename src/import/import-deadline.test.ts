@@ -6,30 +6,13 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { HistoryStore } from "../store/port.js";
 import { importFiles } from "./import-files.js";
+import { advancingOnAppend } from "./test-support/advancing-clock.js";
 import { writeLongTranscript } from "./test-support/long-transcript.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 
 const SESSION = "7a1d3c55-0b2e-4f6a-9c8d-3e4f5a6b7c8d";
 const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-import-deadline-");
-
-/** The store, with every append moving `clock` on by `stepMs`. */
-function advancingOnAppend(store: HistoryStore, clock: { time: number }, stepMs: number): HistoryStore {
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (property === "append") {
-        return async (...args: Parameters<HistoryStore["append"]>) => {
-          const written = await target.append(...args);
-          clock.time += stepMs;
-          return written;
-        };
-      }
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
 
 async function longTranscript(lines: number): Promise<string> {
   const file = path.join(temporaryDirectory(), `${SESSION}.jsonl`);
