@@ -4,7 +4,7 @@
  * and the rest imports; the built binary does the same end to end.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import net from "node:net";
 import path from "node:path";
@@ -15,6 +15,7 @@ import * as rows from "../../tools/session-history/test-support/history-rows.js"
 import { exportSession } from "../history/export-session.js";
 import { openScope } from "../history/history-queries.js";
 import { importFiles } from "../../import/import-files.js";
+import { claudeCodeProjectFolderName } from "../../import/project-sessions.js";
 import { parseImportArguments } from "./import-command.js";
 import { scratchStores } from "../../import/test-support/scratch-stores.js";
 import { CTXWIN_BINARY } from "../test-support/run-ctxwin.js";
@@ -175,5 +176,35 @@ describe("paths that are not files", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe("--project", () => {
+  it("imports only the project's Claude Code sessions from the home folder; with paths it is a usage error", async () => {
+    const home = temporaryDirectory();
+    const project = path.join(home, "work", "shop-api");
+    const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+    for (const [folder, sessionId] of [[project, "11111111-1111-4111-8111-111111111111"], [`${project}-old`, "22222222-2222-4222-8222-222222222222"]] as const) {
+      const transcripts = path.join(home, ".claude", "projects", claudeCodeProjectFolderName(folder));
+      mkdirSync(transcripts, { recursive: true });
+      writeFileSync(path.join(transcripts, `${sessionId}.jsonl`), readFileSync(fixture, "utf8").replaceAll("5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", sessionId));
+    }
+    mkdirSync(project, { recursive: true });
+    const previousHome = process.env["HOME"];
+    process.env["HOME"] = home;
+    try {
+      const result = await runCtxwinInProcess(["import", "claude-code", "--project", project, "--dir", project], { cwd: project });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/into 1 sessions from 1 claude-code files/);
+      const refused = await runCtxwinInProcess(["import", "claude-code", path.join(home, ".claude"), "--project", project], { cwd: project });
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("--project imports the project's sessions from where the CLI keeps them");
+    } finally {
+      if (previousHome === undefined) delete process.env["HOME"];
+      else process.env["HOME"] = previousHome;
+    }
+    const store = open(project);
+    expect((await store.sessions()).map((session) => session.sessionId)).toEqual(["claude-code:11111111-1111-4111-8111-111111111111"]);
   });
 });

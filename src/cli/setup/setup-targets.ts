@@ -4,7 +4,7 @@
  * | client | scope | MCP server | SessionStart hook |
  * | --- | --- | --- | --- |
  * | claude-code | user | `~/.claude.json` `mcpServers.ctxwin` | `~/.claude/settings.json`, matcher `compact\|resume` |
- * | claude-code | project | `<project>/.mcp.json` | `<project>/.claude/settings.json` |
+ * | claude-code | project | `<project>/.mcp.json` (`--import-project <project>`) | `<project>/.claude/settings.json` |
  * | codex | user | `~/.codex/config.toml` `[mcp_servers.ctxwin]` | the same file, `[[hooks.SessionStart]]`, matcher `resume` |
  * | codex | project | `<project>/.codex/config.toml` | the same file |
  *
@@ -44,7 +44,9 @@ export interface SetupContext {
 export function setupTargets(context: SetupContext): SetupTarget[] {
   const { client, scope, home, project } = context;
   const [program = "ctxwin", ...programArgs] = context.command;
-  const serverArgs = [...programArgs, "mcp", "--dir", context.storeDirectory, "--import", client];
+  // A project's store gets only that project's sessions, not those of every project on the machine.
+  const projectOnly = scope === "project" ? ["--import-project", project] : [];
+  const serverArgs = [...programArgs, "mcp", "--dir", context.storeDirectory, "--import", client, ...projectOnly];
   const hookCommand = [...context.command, "hook", "session-start", "--client", client, "--dir", context.storeDirectory].map(shellWord).join(" ");
   if (client === "claude-code") {
     const mcpServer = { name: MCP_SERVER_NAME, entry: { type: "stdio" as const, command: program, args: serverArgs } };
