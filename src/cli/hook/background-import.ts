@@ -33,6 +33,15 @@ export function startBackgroundImport({ args, pidFile = defaultPidFile(args), st
   return { status: "started", pid: worker.pid };
 }
 
+/**
+ * The pid of the worker running for these words, if one runs (benches wait for it).
+ *
+ * @example runningBackgroundImport(["import", "claude-code", "/…/5f0c….jsonl", "--store", "/tmp/x.db"])
+ */
+export function runningBackgroundImport(args: readonly string[]): number | undefined {
+  return runningPid(defaultPidFile(args));
+}
+
 function defaultPidFile(args: readonly string[]): string {
   const key = createHash("sha256").update(JSON.stringify(args)).digest("hex").slice(0, 16);
   return path.join(os.tmpdir(), `ctxwin-hook-import-${key}.pid`);

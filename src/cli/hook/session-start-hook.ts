@@ -23,6 +23,8 @@ export const DEFAULT_IMPORT_BUDGET_MS = 2_000;
  * lines and batches, this covers a single store call that does not return.
  */
 export const STALLED_IMPORT_GRACE_MS = 500;
+/** The share of the budget the hook spends at most looking for its own earlier guidance in the transcript. */
+const CARRIED_GUIDANCE_SHARE = 0.25;
 
 export interface SessionStartHookOptions {
   /** Everything the CLI wrote to the hook's stdin. */
@@ -79,6 +81,15 @@ export async function runSessionStartHook({ stdin, client, openStore, budgetMs =
   }
   const store = outcome.store;
   let imported: ImportResult = { status: "done", warnings: [], partial: false };
+  if (transcriptPath !== undefined && transcript?.problem === undefined) {
+    // Read before the import takes the budget; a transcript with no compaction near its end may take a while.
+    const lookUntil = now() + budgetMs * CARRIED_GUIDANCE_SHARE;
+    try {
+      outcome.guidanceCarried = await carriesGuidance({ file: transcriptPath, format: client, stopWhen: () => now() >= lookUntil });
+    } catch (error) {
+      outcome.problems.push(`cannot read ${transcriptPath} (${messageOf(error)})`);
+    }
+  }
   if (transcriptPath === undefined) outcome.problems.push("the hook input names no transcript_path; nothing was imported");
   else if (transcript?.problem === undefined) {
     const running = importFiles({ store, format: client, paths: [transcriptPath], now, deadline });
@@ -104,10 +115,7 @@ export async function runSessionStartHook({ stdin, client, openStore, budgetMs =
       outcome.problems.push(`the store holds nothing of session ${storeSessionId} yet; no guidance was added`);
       return outcome;
     }
-    if (transcriptPath !== undefined && transcript?.problem === undefined) {
-      outcome.guidanceCarried = await carriesGuidance({ file: transcriptPath, format: client, stopWhen: () => now() >= deadline + STALLED_IMPORT_GRACE_MS });
-      if (outcome.guidanceCarried) return outcome;
-    }
+    if (outcome.guidanceCarried) return outcome;
     const importPending = outcome.continueImport !== undefined;
     const guidance = recoveryGuidance({ storeSessionId, items: summary.lastSeq, windows: summary.windowCount, source, importPending });
     outcome.stdout = hookOutput(guidance);
