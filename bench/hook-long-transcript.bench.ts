@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { runningBackgroundImport } from "../src/cli/hook/background-import.js";
+import { backgroundImportPidFile, runningBackgroundImport } from "../src/cli/hook/background-import.js";
 import { writeLongTranscript } from "../src/import/test-support/long-transcript.js";
 import { openStore } from "../src/store/open-store.js";
 import { formatMs, goal, summarize } from "./measure.js";
@@ -81,6 +81,7 @@ export async function run(): Promise<void> {
     goal("hook first run on the long transcript", first.ms, "<=", 4_000, formatMs);
     goal("hook repeat p50 on the long transcript", repeat.p50, "<=", 4_000, formatMs);
   } finally {
+    rmSync(backgroundImportPidFile(["import", "claude-code", path.join(scratch, `${SESSION}.jsonl`), "--store", path.join(scratch, "ctxwin.db")]), { force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
 }

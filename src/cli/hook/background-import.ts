@@ -25,7 +25,7 @@ export type BackgroundImportResult = { status: "started"; pid: number | undefine
 /**
  * @example startBackgroundImport({ args: ["import", "claude-code", "/…/5f0c….jsonl", "--dir", "/home/me"], start })
  */
-export function startBackgroundImport({ args, pidFile = defaultPidFile(args), start }: BackgroundImportOptions): BackgroundImportResult {
+export function startBackgroundImport({ args, pidFile = backgroundImportPidFile(args), start }: BackgroundImportOptions): BackgroundImportResult {
   const running = runningPid(pidFile);
   if (running !== undefined) return { status: "running", pid: running };
   const worker = start(args);
@@ -39,10 +39,16 @@ export function startBackgroundImport({ args, pidFile = defaultPidFile(args), st
  * @example runningBackgroundImport(["import", "claude-code", "/…/5f0c….jsonl", "--store", "/tmp/x.db"])
  */
 export function runningBackgroundImport(args: readonly string[]): number | undefined {
-  return runningPid(defaultPidFile(args));
+  return runningPid(backgroundImportPidFile(args));
 }
 
-function defaultPidFile(args: readonly string[]): string {
+/**
+ * Where the pid of the worker for these words is kept; the file stays after the worker ended
+ * (a later hook finds the pid dead and starts a new worker over it).
+ *
+ * @example backgroundImportPidFile(["import", "codex", "/…/rollout.jsonl", "--dir", "/p"]) // "/tmp/ctxwin-hook-import-….pid"
+ */
+export function backgroundImportPidFile(args: readonly string[]): string {
   const key = createHash("sha256").update(JSON.stringify(args)).digest("hex").slice(0, 16);
   return path.join(os.tmpdir(), `ctxwin-hook-import-${key}.pid`);
 }

@@ -12,6 +12,7 @@ import { afterAll, expect, it } from "vitest";
 import { importFiles } from "../../import/import-files.js";
 import { openStore } from "../../store/open-store.js";
 import { CTXWIN_BINARY, type CtxwinExit } from "../test-support/run-ctxwin.js";
+import { backgroundImportPidFile } from "./background-import.js";
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
 const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
@@ -114,6 +115,7 @@ it("an import cut short by the budget is finished by a background import of the 
     const again = await runHook(["--dir", project], JSON.stringify(input));
     expect(again.stdout).toContain(`${rows} items in 2 windows precede this point`);
   } finally {
+    rmSync(backgroundImportPidFile(["import", "claude-code", path.join(project, `${SESSION}.jsonl`), "--dir", project]), { force: true });
     rmSync(project, { recursive: true, force: true });
   }
 }, 60_000);
