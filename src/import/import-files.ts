@@ -4,7 +4,8 @@
  * one transcript order (each line once), turned into rows, and the rows the session does not hold
  * yet are appended. So the same import gives the same session whatever the file order, however
  * often it runs, and while a transcript is still being written; the report counts only rows that
- * were committed.
+ * were committed. Given a deadline, it stops at the first line, page or batch past it and says the
+ * report is partial (ADR 0076): the batches it committed are whole, and the next import adds the rest.
  */
 import { statSync } from "node:fs";
 import { RowValidationError } from "../core/errors.js";
@@ -15,7 +16,7 @@ import { codexFormat } from "./codex-format.js";
 import { ctxwinFormat } from "./ctxwin-format.js";
 import { addMergeCounts, addNote, emptyReport, type ImportReport } from "./import-report.js";
 import { mergeLines } from "./merge-lines.js";
-import { readSessionLines, type FileReader } from "./session-lines.js";
+import { DeadlineReached, readSessionLines, type FileReader } from "./session-lines.js";
 import { sourceFiles, type SourceFormatName } from "./source-files.js";
 import type { BuiltRow, SessionRows, SourceFormat } from "./source-format.js";
 import { ChildCalls, parentOf } from "./session-parent.js";
@@ -33,6 +34,13 @@ const FORMATS: Record<ImportFormat, SourceFormat> = { ctxwin: ctxwinFormat, "cla
  */
 export const DEFAULT_SETTLE_MS = 10 * 60 * 1000;
 
+/**
+ * Building a session's rows from its lines takes about half as long as reading and parsing them
+ * (a 33 MB Claude Code transcript: 0.9 s to read, 0.5 s to merge and build); a little more is
+ * assumed, so an import with a deadline does not start work that would run far past it.
+ */
+const ROW_BUILDING_PER_READING = 0.6;
+
 export interface ImportProgress {
   /** Called once with the number of files, then after each file. */
   start: (files: number) => void;
@@ -46,25 +54,50 @@ export interface ImportFilesOptions {
   /** Files or folders (folders are searched for the format's files). */
   paths: readonly string[];
   progress?: ImportProgress;
-  /** The clock that decides whether a transcript is settled (tests). */
+  /** The clock that decides whether a transcript is settled and whether the deadline has passed (tests). */
   now?: () => number;
   settleMs?: number;
+  /**
+   * A time on `now`'s clock: the import stops at the first file, line, page or batch it reaches
+   * after this and reports `partial` (the SessionStart hook's budget). Work that runs without a
+   * pause (building one session's rows from its lines) starts only when it is expected to end
+   * before the deadline.
+   */
+  deadline?: number;
 }
 
 /**
  * @example const report = await importFiles({ store, format: "claude-code", paths: ["~/.claude/projects"] });
  */
-export async function importFiles({ store, format, paths, progress, now = Date.now, settleMs = DEFAULT_SETTLE_MS }: ImportFilesOptions): Promise<ImportReport> {
-  const source = FORMATS[format];
+export async function importFiles({ store, format, paths, progress, now = Date.now, settleMs = DEFAULT_SETTLE_MS, deadline }: ImportFilesOptions): Promise<ImportReport> {
   const report = emptyReport(format);
+  try {
+    await importInto(report, { store, format, paths, progress, now, settleMs, deadline });
+  } catch (error) {
+    if (!(error instanceof DeadlineReached)) throw error;
+    report.partial = true;
+  }
+  return report;
+}
+
+async function importInto(
+  report: ImportReport,
+  { store, format, paths, progress, now, settleMs, deadline }: ImportFilesOptions & { now: () => number; settleMs: number },
+): Promise<void> {
+  const source = FORMATS[format];
+  const pastDeadline = () => deadline !== undefined && now() >= deadline;
+  const checkDeadline = () => {
+    if (pastDeadline()) throw new DeadlineReached();
+  };
   const { files, missing, warnings } = sourceFiles({ format, paths });
   for (const path of missing) report.warnings.push(`${path} does not exist.`);
   report.warnings.push(...warnings);
   progress?.start(files.length);
   try {
     const sessions = new Map<string, string[]>();
-    const reader: FileReader = { format: source, remaining: new Map(), cache: new Map(), onFileRead: () => progress?.advance() };
+    const reader: FileReader = { format: source, remaining: new Map(), cache: new Map(), onFileRead: () => progress?.advance(), checkDeadline };
     for (const file of files) {
+      checkDeadline();
       let ids: string[];
       try {
         ids = await source.sessionsOf(file);
@@ -90,9 +123,14 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
     };
     for (const [sessionId, sessionFiles] of sessions) {
       const settled = isSettled(sessionFiles);
+      const readingFrom = now();
       const sequences = await readSessionLines({ reader, sessionId, files: sessionFiles, report, settled });
       const merged = mergeLines(sequences, { keysNameRows: source.keysNameRows === true });
       addMergeCounts(report, merged.counts);
+      // Building the rows cannot pause: it starts only when the time left covers it, as estimated from the reading.
+      if (deadline !== undefined && now() + (now() - readingFrom) * ROW_BUILDING_PER_READING >= deadline) {
+        throw new DeadlineReached();
+      }
       const built = withTranscriptTimes(source.rows({ sessionId, lines: merged.lines, settled }), merged.lines);
       for (const note of built.notes) addNote(report, note);
       report.rowsWaiting += built.waiting;
@@ -100,7 +138,7 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
       if (parent !== undefined && sessions.has(parent) && !written.has(parent)) children.push({ sessionId, built, parentSettled: parentSettled(built, settled) });
       else {
         const settledParent = parentSettled(built, settled);
-        await importSession({ store, source, sessionId, built, parentSettled: settledParent, report, calls });
+        await importSession({ store, source, sessionId, built, parentSettled: settledParent, report, calls, pastDeadline });
         written.add(sessionId);
       }
     }
@@ -108,13 +146,12 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
       // Parents first; sessions that name each other as parents (never written by the CLIs) go as they are.
       const next = children.findIndex(({ built }) => written.has(built.parentSessionId!));
       const [child] = children.splice(Math.max(next, 0), 1) as [(typeof children)[number]];
-      await importSession({ store, source, ...child, report, calls });
+      await importSession({ store, source, ...child, report, calls, pastDeadline });
       written.add(child.sessionId);
     }
   } finally {
     progress?.stop();
   }
-  return report;
 }
 
 async function importSession({
@@ -125,6 +162,7 @@ async function importSession({
   parentSettled,
   report,
   calls,
+  pastDeadline,
 }: {
   store: HistoryStore;
   source: SourceFormat;
@@ -133,8 +171,9 @@ async function importSession({
   parentSettled: boolean;
   report: ImportReport;
   calls: ChildCalls;
+  pastDeadline: () => boolean;
 }): Promise<void> {
-  const rows = validRows(sessionId, built.rows, report);
+  const rows = validRows(sessionId, built.rows, report, pastDeadline);
   if (rows.length === 0) return;
   const parentSessionId = built.parentSessionId;
   const decision =
@@ -152,6 +191,7 @@ async function importSession({
     ...(source.normalizeStoredId === undefined ? {} : { normalizeId: source.normalizeStoredId }),
     refuseForeignRows: source.name === "ctxwin",
     ...(parent === undefined ? {} : { parent }),
+    stopWhen: pastDeadline,
   });
   report.rowsAdded += outcome.added;
   report.rowsAlreadyPresent += outcome.alreadyPresent;
@@ -165,17 +205,19 @@ async function importSession({
     report.warnings.push(`session '${sessionId}': ${outcome.late} rows belong before rows an earlier import stored; they were appended at the end with their own times (marked importedLate).`);
   }
   if (outcome.lateResults > 0) report.warnings.push(`session '${sessionId}': ${outcome.lateResults} tool results came after their calls were stored without one; each was added as a row of its own.`);
+  if (outcome.stopped) throw new DeadlineReached();
 }
 
-/** Rows the store would refuse are reported as malformed lines; the others import. */
-function validRows(sessionId: string, rows: BuiltRow[], report: ImportReport): BuiltRow[] {
+/** Rows the store would refuse are reported as malformed lines; the others import. Checks the deadline every 1,000 rows. */
+function validRows(sessionId: string, rows: BuiltRow[], report: ImportReport, pastDeadline: () => boolean): BuiltRow[] {
   try {
     assertSessionId(sessionId);
   } catch (error) {
     for (const { file, line } of rows) addNote(report, { kind: "malformed", file, line, message: (error as Error).message });
     return [];
   }
-  return rows.filter(({ row, file, line }) => {
+  return rows.filter(({ row, file, line }, index) => {
+    if (index % 1_000 === 999 && pastDeadline()) throw new DeadlineReached();
     try {
       validateRowInputs([row]);
       return true;

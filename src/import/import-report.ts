@@ -42,6 +42,11 @@ export interface ImportReport {
   malformedCount: number;
   /** Problems that skipped a path, a whole session or file, or changed how rows were stored, one sentence each. */
   warnings: string[];
+  /**
+   * The import stopped at its deadline (`importFiles({ deadline })`): what it committed is whole,
+   * the rest of the lines were not looked at, and the next import adds them (ADR 0076).
+   */
+  partial: boolean;
 }
 
 /** Malformed lines kept in a report; past this only the count grows. */
@@ -63,6 +68,7 @@ export function emptyReport(format: string): ImportReport {
     malformed: [],
     malformedCount: 0,
     warnings: [],
+    partial: false,
   };
 }
 
@@ -98,6 +104,7 @@ export function formatReport(report: ImportReport): string {
   const lines = [`Imported ${report.rowsAdded} rows into ${report.sessionsUpdated} sessions from ${report.files} ${report.format} files (${counts.join(", ")}).`];
   for (const entry of report.malformed) lines.push(`malformed: ${entry.file}:${entry.line}: ${entry.message}`);
   if (report.malformedCount > report.malformed.length) lines.push(`malformed: ${report.malformedCount - report.malformed.length} more not shown`);
+  if (report.partial) lines.push("partial: the import stopped at its deadline; the next import adds the rest.");
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   return lines.join("\n");
 }

@@ -13,6 +13,16 @@ export interface FileReader {
   remaining: Map<string, number>;
   cache: Map<string, Map<string, SourceLine[]>>;
   onFileRead: () => void;
+  /** Throws `DeadlineReached` once the import's deadline has passed (checked before each line). */
+  checkDeadline?: () => void;
+}
+
+/** Thrown inside an import when its deadline has passed: the import stops and reports `partial`. */
+export class DeadlineReached extends Error {
+  constructor() {
+    super("the import reached its deadline");
+    this.name = "DeadlineReached";
+  }
 }
 
 /**
@@ -49,6 +59,7 @@ async function readFile(reader: FileReader, file: string, report: ImportReport, 
   const bySession = new Map<string, SourceLine[]>();
   try {
     for await (const entry of reader.format.lines(file)) {
+      reader.checkDeadline?.();
       if (entry.kind !== "line") {
         // The half-written last line of a transcript still being written is not malformed.
         if (entry.kind === "malformed" && entry.partial === true && !settled) continue;

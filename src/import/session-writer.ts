@@ -18,6 +18,8 @@ export interface WriteOutcome {
   lateResults: number;
   /** Set when the session holds rows the source does not (a different history): nothing was written. */
   divergent?: { foreignRows: number };
+  /** `stopWhen` said stop before every row was written: the counts are of the batches committed before. */
+  stopped: boolean;
 }
 
 /** Appends that lost a race to another writer are re-planned this many times. */
@@ -34,6 +36,7 @@ export async function writeSessionRows({
   refuseForeignRows = false,
   batchSize = 500,
   parent,
+  stopWhen = () => false,
 }: {
   store: HistoryStore;
   sessionId: string;
@@ -44,25 +47,29 @@ export async function writeSessionRows({
   batchSize?: number;
   /** A sub-agent's session: recorded when this import creates the session (ADR 0067). */
   parent?: SessionParent;
+  /** Asked before each batch (the import's deadline): true stops the writing there. */
+  stopWhen?: () => boolean;
 }): Promise<WriteOutcome> {
   const committed = new Set<string>();
   for (let attempt = 1; ; attempt += 1) {
-    const stored = await readStoredSession(store, sessionId, normalizeId);
+    const stored = await readStoredSession(store, sessionId, normalizeId, stopWhen);
+    if (stored === undefined) return { added: committed.size, alreadyPresent: 0, late: 0, lateResults: 0, stopped: true };
     const plan = planAppend(rows, stored, committed);
     if (refuseForeignRows) {
       const sourceIds = new Set(rows.map(({ row }) => row.id));
       const foreignRows = [...stored.ids].filter((id) => !sourceIds.has(id) && !stored.resets.has(id) && !committed.has(id)).length;
-      if (foreignRows > 0) return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: 0, lateResults: 0, divergent: { foreignRows } };
+      if (foreignRows > 0) return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: 0, lateResults: 0, divergent: { foreignRows }, stopped: false };
     }
     try {
       let lastSeq = stored.lastSeq;
       for (let start = 0; start < plan.rows.length; start += batchSize) {
+        if (stopWhen()) return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: 0, lateResults: 0, stopped: true };
         const batch = plan.rows.slice(start, start + batchSize);
         const written = await store.append(sessionId, batch, { expectLastSeq: lastSeq, ...(parent === undefined || lastSeq > 0 ? {} : { parent }) });
         lastSeq += written.length;
         for (const row of batch) committed.add(row.id);
       }
-      return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: plan.late, lateResults: plan.lateResults };
+      return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: plan.late, lateResults: plan.lateResults, stopped: false };
     } catch (error) {
       if (!AppendConflictError.isInstance(error) || attempt >= MAX_ATTEMPTS) throw error;
     }

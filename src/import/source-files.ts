@@ -4,7 +4,9 @@
  * `~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`; ctxwin exports are `*.jsonl` files. Symbolic
  * links are followed (each folder once, so a link loop ends); a file reached twice (named twice,
  * or named and inside a named folder) is read once. A path that cannot be read is a warning and
- * the other paths still import. Files are returned sorted, so imports are repeatable.
+ * the other paths still import. A path that is neither a file nor a folder (a named pipe, a device,
+ * a socket) is refused unread: reading one could wait forever. Files are returned sorted, so
+ * imports are repeatable.
  */
 import { readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import os from "node:os";
@@ -78,10 +80,25 @@ export function sourceFiles({ format, paths }: { format: SourceFormatName; paths
     }
     if (stat === undefined) result.missing.push(given);
     else if (stat.isDirectory()) walk(given, depth);
-    else add(given);
+    else if (stat.isFile()) add(given);
+    else result.warnings.push(`${given} is ${specialKind(stat)}, not a transcript file; it was not read.`);
   }
   result.files = [...found.values()].sort();
   return result;
+}
+
+/**
+ * What a path that is neither a file nor a folder is, in words.
+ *
+ * @example specialKind(statSync("/dev/null")) // "a character device"
+ */
+export function specialKind(stat: Stats): string {
+  if (stat.isFIFO()) return "a named pipe (FIFO)";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isDirectory()) return "a folder";
+  return "not a regular file";
 }
 
 function realPath(file: string): string | undefined {

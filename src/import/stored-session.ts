@@ -19,12 +19,20 @@ export interface StoredSession {
 const PAGE = 1_000;
 
 /**
+ * Undefined when `stopWhen` (asked before each page after the first) said stop.
+ *
  * @example const stored = await readStoredSession(store, "claude-code:abc");
  */
-export async function readStoredSession(store: HistoryStore, sessionId: string, normalizeId: (id: string) => string = (id) => id): Promise<StoredSession> {
+export async function readStoredSession(
+  store: HistoryStore,
+  sessionId: string,
+  normalizeId: (id: string) => string = (id) => id,
+  stopWhen: () => boolean = () => false,
+): Promise<StoredSession | undefined> {
   const stored: StoredSession = { lastSeq: await store.lastSeq(sessionId), ids: new Set(), openCalls: new Map(), resets: new Set() };
   let afterSeq = 0;
   while (afterSeq < stored.lastSeq) {
+    if (afterSeq > 0 && stopWhen()) return undefined;
     const page = await store.items(sessionId, { includeCleared: true, afterSeq, beforeSeq: stored.lastSeq + 1, limit: PAGE });
     for (const row of page.rows) {
       const id = normalizeId(row.id);

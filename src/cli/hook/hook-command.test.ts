@@ -3,13 +3,16 @@
  * stdin. Whatever happens, exit code 0 (the status both CLIs treat as "continue") and at most
  * one line on stderr; stdout holds the hook's JSON or nothing.
  */
-import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
+import { importFiles } from "../../import/import-files.js";
+import { openStore } from "../../store/open-store.js";
 import { CTXWIN_BINARY, type CtxwinExit } from "../test-support/run-ctxwin.js";
+import { backgroundImportPidFile } from "./background-import.js";
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
 const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
@@ -17,7 +20,8 @@ const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-hook-cli-"));
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-function runHook(args: readonly string[], stdin: string): Promise<CtxwinExit> {
+/** `keepOpen`: the stdin pipe is never closed, as by a CLI that forgets to. */
+function runHook(args: readonly string[], stdin: string, { keepOpen = false }: { keepOpen?: boolean } = {}): Promise<CtxwinExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CTXWIN_BINARY, "hook", "session-start", ...args], { cwd: folder, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
@@ -26,7 +30,8 @@ function runHook(args: readonly string[], stdin: string): Promise<CtxwinExit> {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.on("error", reject);
     child.on("close", (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(stdin);
+    if (keepOpen) child.stdin.write(stdin);
+    else child.stdin.end(stdin);
   });
 }
 
@@ -54,3 +59,63 @@ it.each([
   expect(result.stdout).toBe("");
   expect(result.stderr).toMatch(/^ctxwin hook session-start: [^\n]+\n$/);
 });
+
+it("answers when the CLI never closes stdin: the input read so far, or one line saying none came", async () => {
+  const transcript = path.join(folder, `${SESSION}.jsonl`);
+  copyFileSync(fixture, transcript);
+  const input = { session_id: SESSION, transcript_path: transcript, cwd: folder, hook_event_name: "SessionStart", source: "compact" };
+  const answered = await runHook(["--dir", folder], JSON.stringify(input), { keepOpen: true });
+  expect(answered.status).toBe(0);
+  expect(answered.stderr).toBe("");
+  expect(answered.stdout).toContain(`session_id \\"claude-code:${SESSION}\\"`);
+
+  const silent = await runHook(["--dir", folder], "", { keepOpen: true });
+  expect(silent.status).toBe(0);
+  expect(silent.stdout).toBe("");
+  expect(silent.stderr).toMatch(/^ctxwin hook session-start: no hook input on stdin[^\n]*\n$/);
+});
+
+it("a transcript_path that is a named pipe: refused at once, exit code 0, one line naming it", async () => {
+  const fifo = path.join(folder, "pipe.jsonl");
+  execFileSync("mkfifo", [fifo]);
+  const input = { session_id: "0a0b", transcript_path: fifo, hook_event_name: "SessionStart", source: "resume" };
+  const result = await runHook(["--dir", folder], JSON.stringify(input));
+  expect(result.status).toBe(0);
+  expect(result.stdout).toBe("");
+  expect(result.stderr).toContain(`the transcript ${fifo} is a named pipe (FIFO), not a file; nothing was imported`);
+});
+
+it("an import cut short by the budget is finished by a background import of the same transcript into the same store", async () => {
+  const project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-hook-worker-"));
+  try {
+    const transcript = path.join(project, `${SESSION}.jsonl`);
+    copyFileSync(fixture, transcript);
+    const input = { session_id: SESSION, transcript_path: transcript, cwd: project, hook_event_name: "SessionStart", source: "compact" };
+    // A budget of 0 ms: the hook's own import stops before its first file.
+    const result = await runHook(["--dir", project, "--budget-ms", "0"], JSON.stringify(input));
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/holds nothing of session .* yet; no guidance was added\n$/);
+
+    const expected = openStore({ path: path.join(project, "expected.db") });
+    await importFiles({ store: expected, format: "claude-code", paths: [transcript] });
+    const rows = await expected.lastSeq(`claude-code:${SESSION}`);
+    await expected.close();
+    const database = path.join(project, ".ctxwin", "ctxwin.db");
+    // The worker runs on its own; wait for it to commit (the test's timeout bounds the wait).
+    for (;;) {
+      if (existsSync(database)) {
+        const store = openStore({ path: database, readOnly: true });
+        const stored = await store.lastSeq(`claude-code:${SESSION}`);
+        await store.close();
+        if (stored === rows) break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const again = await runHook(["--dir", project], JSON.stringify(input));
+    expect(again.stdout).toContain(`${rows} items in 2 windows precede this point`);
+  } finally {
+    rmSync(backgroundImportPidFile(["import", "claude-code", path.join(project, `${SESSION}.jsonl`), "--dir", project]), { force: true });
+    rmSync(project, { recursive: true, force: true });
+  }
+}, 60_000);

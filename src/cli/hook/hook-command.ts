@@ -3,13 +3,19 @@
  * the hook). Reads the hook's JSON from stdin, imports the session transcript's new lines for a
  * bounded time, and prints tool guidance for the agent in the JSON both Claude Code and Codex
  * read (`hookSpecificOutput.additionalContext`). It fails open: whatever goes wrong, one line on
- * stderr, exit code 0, and the user's session goes on.
+ * stderr, exit code 0, and the user's session goes on. Stdin is read for at most
+ * `STDIN_DEADLINE_MS`; an import the budget cut short is finished by a detached `ctxwin import`
+ * of the same transcript into the same store (ADR 0076).
  */
+import { spawn } from "node:child_process";
 import { writeSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { openStore, type OpenStoreOptions } from "../../store/open-store.js";
 import type { TranscriptFormat } from "../../import/source-files.js";
 import { STORE_FLAG, STORE_FLAG_HELP, storeOptionsOf } from "../store-flag.js";
+import { startBackgroundImport } from "./background-import.js";
 import { DEFAULT_IMPORT_BUDGET_MS, runSessionStartHook } from "./session-start-hook.js";
 
 interface HookOptions {
@@ -23,6 +29,8 @@ interface HookOptions {
 const HOOK_BUSY_TIMEOUT_MS = 1_000;
 /** The hook input is a small JSON object; more than this is not a hook input. */
 const MAX_INPUT_BYTES = 1024 * 1024;
+/** The CLIs write the input at once and close stdin; the hook reads what came by then (ms). */
+export const STDIN_DEADLINE_MS = 1_000;
 const CLIENTS: readonly TranscriptFormat[] = ["claude-code", "codex"];
 
 /**
@@ -56,13 +64,17 @@ export function registerHookCommand({ program }: { program: Command }): Command 
       }
       const sqlite = "url" in storeOptions ? {} : { busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS };
       const outcome = await runSessionStartHook({
-        stdin: await readStdin(),
+        stdin: await readStdin(STDIN_DEADLINE_MS),
         client,
         openStore: () => openStore({ ...storeOptions, ...sqlite } as OpenStoreOptions),
         budgetMs,
       });
       // Written synchronously: the process may exit right after, with an import unfinished.
       if (outcome.stdout !== undefined) writeSync(1, outcome.stdout);
+      if (outcome.continueImport !== undefined) {
+        const worker = continueInBackground({ client, transcript: outcome.continueImport, options, onError: fail });
+        if (worker !== undefined) outcome.problems.push(worker);
+      }
       if (outcome.problems.length > 0) fail(outcome.problems.join("; "));
       if (outcome.pendingImport !== undefined) process.exit(0);
       try {
@@ -74,15 +86,71 @@ export function registerHookCommand({ program }: { program: Command }): Command 
   return hook;
 }
 
-/** All of stdin (none from a terminal), cut at `MAX_INPUT_BYTES`. */
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY === true) return "";
+/**
+ * Stdin up to its end, `MAX_INPUT_BYTES`, or `deadlineMs`, whichever comes first (none from a
+ * terminal). A complete JSON object ends the wait too: a CLI that never closes the pipe costs nothing.
+ */
+async function readStdin(deadlineMs: number): Promise<string> {
+  const input = process.stdin;
+  if (input.isTTY === true) return "";
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > MAX_INPUT_BYTES) break;
-  }
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      input.off("data", onData).off("end", finish).off("error", finish);
+      // Whatever else comes is not read: the process must not wait for the pipe to close.
+      input.pause();
+      input.unref?.();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > MAX_INPUT_BYTES || isJsonObject(Buffer.concat(chunks).toString("utf8"))) finish();
+    };
+    const timer = setTimeout(finish, deadlineMs);
+    input.on("data", onData).once("end", finish).once("error", finish);
+  });
   return Buffer.concat(chunks).toString("utf8");
+}
+
+function isJsonObject(text: string): boolean {
+  if (!text.trimEnd().endsWith("}")) return false;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Has `ctxwin import` finish the transcript in the background; what it could not do, as a problem line. */
+function continueInBackground({
+  client,
+  transcript,
+  options,
+  onError,
+}: {
+  client: TranscriptFormat;
+  transcript: string;
+  options: HookOptions;
+  /** A failure reported after the worker was started (the program cannot be run). */
+  onError: (problem: string) => void;
+}): string | undefined {
+  const store = options.store === undefined ? ["--dir", path.resolve(options.dir ?? process.cwd())] : ["--store", options.store];
+  try {
+    startBackgroundImport({
+      args: ["import", client, transcript, ...store],
+      start: (args) => {
+        const worker = spawn(process.execPath, [fileURLToPath(new URL("../main.js", import.meta.url)), ...args], { detached: true, stdio: "ignore" });
+        worker.on("error", (error) => onError(`the background import of ${transcript} failed to start (${error.message})`));
+        worker.unref();
+        return worker;
+      },
+    });
+    return undefined;
+  } catch (error) {
+    return `cannot start the import of the rest of ${transcript} in the background (${(error as Error).message}); the next hook goes on with it`;
+  }
 }

@@ -20,20 +20,27 @@ export interface GuidanceFacts {
   importPending: boolean;
 }
 
+/** The first line of every guidance: how the hook finds its own earlier output in a transcript. */
+export const GUIDANCE_MARKER = "[ctxwin tool guidance, not from the user]";
+
 /**
  * @example recoveryGuidance({ storeSessionId: "claude-code:5f0c…", items: 42, windows: 2, source: "compact", importPending: false })
  */
 export function recoveryGuidance({ storeSessionId, items, windows, source, importPending }: GuidanceFacts): string {
   const id = JSON.stringify(storeSessionId);
-  const moment = source === "compact" ? "Your context was just compacted, but this" : source === "resume" ? "This resumed" : "This";
   const counts = `${items} ${items === 1 ? "item" : "items"} in ${windows} ${windows === 1 ? "window" : "windows"}`;
+  // Only a compaction leaves a summary; a resumed or restarted session lacks what its context no longer holds.
+  const [moment, need] =
+    source === "compact"
+      ? ["Your context was just compacted, but this", "a detail the summary lacks"]
+      : [source === "resume" ? "This resumed" : "This", "a detail of an earlier turn that your context does not hold"];
   const lines = [
-    "[ctxwin tool guidance, not from the user]",
-    `${moment} session's earlier turns are stored verbatim: ${counts} precede this point.`,
-    `When you need a detail the summary lacks, call the ctxwin MCP tool session_history with session_id ${id} instead of guessing.`,
+    GUIDANCE_MARKER,
+    `${moment} session's earlier turns are stored verbatim: ${counts} ${importPending ? "are stored so far" : "precede this point"}.`,
+    `When you need ${need}, call the ctxwin MCP tool session_history with session_id ${id} instead of guessing.`,
     `Example: {"action":"search","session_id":${id},"query":"<words of the detail>","mode":"ranked"}, then "read_item" with an item_id it returns.`,
   ];
-  if (importPending) lines.push("The newest lines are still being imported; they will be searchable shortly.");
+  if (importPending) lines.push("The history is still partial: the newest turns are being imported in the background and become searchable shortly.");
   const text = lines.join("\n");
   return text.length <= MAX_GUIDANCE_CHARS ? text : `${text.slice(0, MAX_GUIDANCE_CHARS - 1)}…`;
 }

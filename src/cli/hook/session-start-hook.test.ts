@@ -1,10 +1,10 @@
 /**
  * The SessionStart hook on recorded hook inputs (Claude Code's and Codex's shapes) against real
  * SQLite stores in temporary folders: a compaction transcript, bad input, a missing transcript,
- * a locked store, and an import that outlives its time budget.
+ * a locked store, an import that outlives its time budget, special files, and guidance the
+ * session already carries.
  */
-import { constants, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -12,14 +12,22 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { importFiles } from "../../import/import-files.js";
+import { advancingOnAppend } from "../../import/test-support/advancing-clock.js";
+import { writeLongTranscript } from "../../import/test-support/long-transcript.js";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
+import { carriesGuidance } from "./carried-guidance.js";
 import { MAX_GUIDANCE_CHARS } from "./recovery-guidance.js";
 import { runSessionStartHook, type SessionStartHookOutcome } from "./session-start-hook.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures");
 const CLAUDE_SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const CODEX_SESSION = "01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d";
+/** A real session resumed five times with the hook, then compacted (the shared data, outside the repository). */
+const recorded = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../shared/data/transcripts/claude-code-2.1.197-interactive/-home-dev-work-cc-proj2/e2907450-ff6e-4a0f-984b-39989f825379.jsonl",
+);
 
 let folder: string;
 let stores: HistoryStore[];
@@ -173,35 +181,110 @@ describe("bad input fails open", () => {
 });
 
 describe("a bounded time", () => {
-  it("answers at its budget with what is stored while the import still waits for the transcript", async () => {
-    const partial = claudeTranscript(8);
+  it("stops the import at its budget, says the history is partial, and hands the rest on; the next run goes on", async () => {
+    const transcript = path.join(folder, `${CLAUDE_SESSION}.jsonl`);
+    await writeLongTranscript({ file: transcript, sessionId: CLAUDE_SESSION, lines: 1_600 });
+    const clock = { time: Date.now() };
+    const now = () => clock.time;
+    // Each committed batch of 500 rows moves the clock 40 s; the budget (60 s) ends after the second.
+    const store = opener();
+    const first = await runSessionStartHook({
+      stdin: claudeCodeInput(transcript, "resume"),
+      client: "claude-code",
+      openStore: () => advancingOnAppend(store.open(), clock, 40_000),
+      budgetMs: 60_000,
+      now,
+    });
+    expect(first.problems).toEqual([]);
+    expect(first.pendingImport).toBeUndefined();
+    expect(first.continueImport).toBe(transcript);
+    const partial = guidanceOf(first);
+    expect(partial).toContain("1000 items in 1 window are stored so far");
+    expect(partial).toContain("The history is still partial");
+
+    const second = await runSessionStartHook({ stdin: claudeCodeInput(transcript, "resume"), client: "claude-code", openStore: opener().open, budgetMs: 60_000, now });
+    expect(second.continueImport).toBeUndefined();
+    const whole = guidanceOf(second);
+    expect(whole).not.toContain("partial");
+    const rows = (await second.store!.session(`claude-code:${CLAUDE_SESSION}`))!.lastSeq;
+    expect(rows).toBeGreaterThan(1_000);
+    expect(whole).toContain(`${rows} items in 1 window precede this point`);
+  });
+
+  it.each([
+    ["a named pipe", "a named pipe (FIFO)"],
+    ["a folder", "a folder"],
+  ])("a transcript_path that is %s is refused at once; the guidance comes from what was stored", async (kind, words) => {
     const seed = opener().open();
-    await importFiles({ store: seed, format: "claude-code", paths: [partial], settleMs: 0 });
-    const before = (await seed.session(`claude-code:${CLAUDE_SESSION}`))!.lastSeq;
-    // A named pipe nobody writes to: the import cannot finish, whatever the machine's speed.
-    const fifo = path.join(folder, "pipe", `${CLAUDE_SESSION}.jsonl`);
-    execFileSync("mkdir", ["-p", path.dirname(fifo)]);
-    execFileSync("mkfifo", [fifo]);
+    await importFiles({ store: seed, format: "claude-code", paths: [claudeTranscript()], settleMs: 0 });
+    const stored = (await seed.session(`claude-code:${CLAUDE_SESSION}`))!.lastSeq;
+    const special = path.join(folder, "special", `${CLAUDE_SESSION}.jsonl`);
+    mkdirSync(path.dirname(special));
+    // Nobody ever writes to the pipe: reading it would wait forever.
+    if (kind === "a named pipe") execFileSync("mkfifo", [special]);
+    else mkdirSync(special);
 
-    const outcome = await runSessionStartHook({ stdin: claudeCodeInput(fifo), client: "claude-code", openStore: opener().open, budgetMs: 50 });
-    expect(outcome.pendingImport).toBeDefined();
-    expect(outcome.problems).toEqual([]);
-    const guidance = guidanceOf(outcome);
-    expect(guidance).toContain(`${before} items`);
-    expect(guidance).toContain("still being imported");
+    const outcome = await runSessionStartHook({ stdin: claudeCodeInput(special), client: "claude-code", openStore: opener().open });
+    expect(outcome.problems).toEqual([`the transcript ${special} is ${words}, not a file; nothing was imported`]);
+    expect(outcome.pendingImport).toBeUndefined();
+    expect(outcome.continueImport).toBeUndefined();
+    expect(guidanceOf(outcome)).toContain(`${stored} items`);
+  });
+});
 
-    // Let the waiting reads end (an empty pipe, closed), then the import settles.
-    let settled = false;
-    void outcome.pendingImport!.then(() => (settled = true));
-    while (!settled) {
-      try {
-        const writer = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-        await writer.close();
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENXIO") throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+describe("what the guidance says, and when it is not repeated", () => {
+  it("speaks of a summary only after a compaction", async () => {
+    const transcript = claudeTranscript();
+    const compact = guidanceOf(await runSessionStartHook({ stdin: claudeCodeInput(transcript, "compact"), client: "claude-code", openStore: opener().open }));
+    expect(compact).toContain("Your context was just compacted");
+    expect(compact).toContain("a detail the summary lacks");
+    for (const [source, opening] of [["resume", "This resumed session's"], ["startup", "This session's"], ["clear", "This session's"]] as const) {
+      const text = guidanceOf(await runSessionStartHook({ stdin: claudeCodeInput(transcript, source), client: "claude-code", openStore: opener().open }));
+      expect(text).toContain(opening);
+      expect(text).not.toContain("summary");
+      expect(text).toContain("a detail of an earlier turn that your context does not hold");
     }
-    expect((await seed.session(`claude-code:${CLAUDE_SESSION}`))!.lastSeq).toBe(before);
+  });
+
+  /** The transcript as Claude Code leaves it after the hook's output for `source` was added (its two attachment lines). */
+  function withHookOutput(transcript: string, source: string, guidance: string): void {
+    const last = readFileSync(transcript, "utf8").trimEnd().split("\n").at(-1)!;
+    const parent = (JSON.parse(last) as { uuid: string }).uuid;
+    const common = { isSidechain: false, cwd: "/home/dev/shop-api", sessionId: CLAUDE_SESSION, timestamp: "2026-12-06T23:19:17.000Z", type: "attachment" };
+    const stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: guidance } });
+    const success = { hookName: `SessionStart:${source}`, toolUseID: "t-1", hookEvent: "SessionStart", content: "", stdout, type: "hook_success" };
+    const context = { content: [guidance], hookName: `SessionStart:${source}`, toolUseID: "t-1", hookEvent: "SessionStart", type: "hook_additional_context" };
+    appendFileSync(transcript, `${JSON.stringify({ parentUuid: parent, ...common, attachment: success, uuid: "a1-success" })}\n`);
+    appendFileSync(transcript, `${JSON.stringify({ parentUuid: "a1-success", ...common, attachment: context, uuid: "a1-context" })}\n`);
+  }
+
+  it("a resumed session that carries the guidance since its last compaction gets none again; after the next compaction it does", async () => {
+    const transcript = claudeTranscript();
+    const first = await runSessionStartHook({ stdin: claudeCodeInput(transcript, "resume"), client: "claude-code", openStore: opener().open });
+    withHookOutput(transcript, "resume", guidanceOf(first));
+
+    const again = await runSessionStartHook({ stdin: claudeCodeInput(transcript, "resume"), client: "claude-code", openStore: opener().open });
+    expect(again.problems).toEqual([]);
+    expect(again.guidanceCarried).toBe(true);
+    expect(again.stdout).toBeUndefined();
+
+    // Claude Code's compaction: a compact_boundary line, then the summary; the guidance before it is gone from the context.
+    const boundary = { parentUuid: null, logicalParentUuid: "a1-context", isSidechain: false, type: "system", subtype: "compact_boundary", content: "Conversation compacted", uuid: "b-2", timestamp: "2026-12-06T23:20:00.000Z", sessionId: CLAUDE_SESSION, compactMetadata: { trigger: "manual", preTokens: 21723 } };
+    appendFileSync(transcript, `${JSON.stringify(boundary)}\n`);
+    const compacted = await runSessionStartHook({ stdin: claudeCodeInput(transcript, "compact"), client: "claude-code", openStore: opener().open });
+    expect(compacted.guidanceCarried).toBe(false);
+    expect(guidanceOf(compacted)).toContain("just compacted");
+  });
+
+  it.skipIf(!existsSync(recorded))("finds the earlier guidance in a real Claude Code transcript resumed five times (../shared)", async () => {
+    const lines = readFileSync(recorded, "utf8").trimEnd().split("\n");
+    // Line 21 is the second resume's guidance, line 51 the compaction's boundary (before the compact hook's own output).
+    const beforeCompaction = path.join(folder, "e2907450-ff6e-4a0f-984b-39989f825379.jsonl");
+    writeFileSync(beforeCompaction, `${lines.slice(0, 45).join("\n")}\n`);
+    expect(await carriesGuidance({ file: beforeCompaction, format: "claude-code" })).toBe(true);
+    writeFileSync(beforeCompaction, `${lines.slice(0, 55).join("\n")}\n`);
+    expect(await carriesGuidance({ file: beforeCompaction, format: "claude-code" })).toBe(false);
+    writeFileSync(beforeCompaction, `${lines.join("\n")}\n`);
+    expect(await carriesGuidance({ file: beforeCompaction, format: "claude-code" })).toBe(true);
   });
 });

@@ -3,9 +3,10 @@
  * import adds nothing, a grown export adds only its new rows, bad lines are reported as file:line
  * and the rest imports; the built binary does the same end to end.
  */
-import { spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import net from "node:net";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import type { HistoryStore, StoredRow } from "../../store/port.js";
@@ -14,9 +15,11 @@ import * as rows from "../../tools/session-history/test-support/history-rows.js"
 import { exportSession } from "../history/export-session.js";
 import { openScope } from "../history/history-queries.js";
 import { importFiles } from "../../import/import-files.js";
+import { claudeCodeProjectFolderName } from "../../import/project-sessions.js";
 import { parseImportArguments } from "./import-command.js";
 import { scratchStores } from "../../import/test-support/scratch-stores.js";
 import { CTXWIN_BINARY } from "../test-support/run-ctxwin.js";
+import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -150,5 +153,58 @@ describe("round trip", () => {
     expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(first.rowsAdded);
     expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
     expect((await allRows(fresh, CLAUDE)).map((row) => row.id)).toEqual((await allRows(store, CLAUDE)).map((row) => row.id));
+  });
+});
+
+describe("paths that are not files", () => {
+  it("a named pipe, a device or a socket is refused unread: exit code 1 naming it, the other paths import", async () => {
+    const folder = temporaryDirectory();
+    const fifo = path.join(folder, "pipe.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const socketPath = path.join(folder, "socket.jsonl");
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const transcript = path.join(folder, "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37.jsonl");
+      copyFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl"), transcript);
+      const result = await runCtxwinInProcess(["import", "claude-code", fifo, "/dev/null", socketPath, transcript, "--dir", folder], { cwd: folder });
+      expect(result.status).toBe(1);
+      expect(result.stdout).toContain(`warning: ${fifo} is a named pipe (FIFO), not a transcript file; it was not read.`);
+      expect(result.stdout).toContain("warning: /dev/null is a character device, not a transcript file; it was not read.");
+      expect(result.stdout).toContain(`warning: ${socketPath} is a socket, not a transcript file; it was not read.`);
+      expect(result.stdout).toMatch(/^Imported [1-9]\d* rows into 1 sessions from 1 claude-code files/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("--project", () => {
+  it("imports only the project's Claude Code sessions from the home folder; with paths it is a usage error", async () => {
+    const home = temporaryDirectory();
+    const project = path.join(home, "work", "shop-api");
+    const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+    for (const [folder, sessionId] of [[project, "11111111-1111-4111-8111-111111111111"], [`${project}-old`, "22222222-2222-4222-8222-222222222222"]] as const) {
+      const transcripts = path.join(home, ".claude", "projects", claudeCodeProjectFolderName(folder));
+      mkdirSync(transcripts, { recursive: true });
+      writeFileSync(path.join(transcripts, `${sessionId}.jsonl`), readFileSync(fixture, "utf8").replaceAll("5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", sessionId));
+    }
+    mkdirSync(project, { recursive: true });
+    const previousHome = process.env["HOME"];
+    process.env["HOME"] = home;
+    try {
+      const result = await runCtxwinInProcess(["import", "claude-code", "--project", project, "--dir", project], { cwd: project });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/into 1 sessions from 1 claude-code files/);
+      const refused = await runCtxwinInProcess(["import", "claude-code", path.join(home, ".claude"), "--project", project], { cwd: project });
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("--project imports the project's sessions from where the CLI keeps them");
+    } finally {
+      if (previousHome === undefined) delete process.env["HOME"];
+      else process.env["HOME"] = previousHome;
+    }
+    const store = open(project);
+    expect((await store.sessions()).map((session) => session.sessionId)).toEqual(["claude-code:11111111-1111-4111-8111-111111111111"]);
   });
 });

@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { IMPORT_FORMATS, importFiles, type ImportFormat, type ImportProgress } from "../../import/import-files.js";
 import { formatReport } from "../../import/import-report.js";
+import { projectSourcePaths } from "../../import/project-sessions.js";
 import { defaultSourceFolder } from "../../import/source-files.js";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
@@ -51,6 +52,18 @@ export function parseImportArguments(values: readonly string[], { home }: { home
   throw new ImportCommandError("ctxwin import ctxwin needs at least one exported .jsonl file.");
 }
 
+/** `--project`: the project's own transcripts in place of the default folder. */
+async function projectArguments(
+  parsed: { format: ImportFormat; paths: string[] },
+  { given, project }: { given: number; project: string | undefined },
+): Promise<{ format: ImportFormat; paths: string[] }> {
+  if (project === undefined) return parsed;
+  const { format } = parsed;
+  if (format === "ctxwin") throw new ImportCommandError("--project works with claude-code and codex transcripts, not ctxwin exports.");
+  if (given > 0) throw new ImportCommandError("--project imports the project's sessions from where the CLI keeps them: give it no paths.");
+  return { format, paths: await projectSourcePaths({ format, project }) };
+}
+
 function terminalProgress(): ImportProgress | undefined {
   if (process.stderr.isTTY !== true) return undefined;
   const bar = new cliProgress.SingleBar({ format: "importing {bar} {value}/{total} files", stream: process.stderr, clearOnComplete: true, hideCursor: true }, cliProgress.Presets.shades_classic);
@@ -70,12 +83,13 @@ export function registerImportCommand({ program, output = processOutput }: { pro
     .argument("[paths...]", "files or folders (claude-code: ~/.claude/projects, codex: ~/.codex/sessions by default)")
     .option("--dir <project>", "project directory whose .ctxwin/ctxwin.db receives the rows (default: the current directory)")
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
+    .option("--project <folder>", "claude-code, codex: only this project's sessions (Claude Code: its folder under ~/.claude/projects; Codex: sessions whose cwd is inside it)")
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
-    .action(async (first: string, rest: string[], options: { dir?: string; store?: string; json?: boolean }) => {
+    .action(async (first: string, rest: string[], options: { dir?: string; store?: string; json?: boolean; project?: string }) => {
       let store: HistoryStore | undefined;
       try {
-        const { format, paths } = parseImportArguments([first, ...rest]);
+        const { format, paths } = await projectArguments(parseImportArguments([first, ...rest]), { given: rest.length, project: options.project });
         store = openStore(storeOptionsOf({ store: options.store, directory: options.dir ?? process.cwd() }));
         const progress = options.json === true ? undefined : terminalProgress();
         const report = await importFiles({ store, format, paths, ...(progress === undefined ? {} : { progress }) });

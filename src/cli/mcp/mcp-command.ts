@@ -12,6 +12,7 @@ import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore, type OpenStoreOptions } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { importFiles } from "../../import/import-files.js";
+import { projectSourcePaths } from "../../import/project-sessions.js";
 import { defaultSourceFolder } from "../../import/source-files.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
 import { createImportFreshener, type ImportFreshener } from "./import-freshener.js";
@@ -36,6 +37,7 @@ export interface McpCommandOptions {
   workspace?: string;
   import?: string;
   importPath?: string[];
+  importProject?: string;
   importInterval?: string;
   embeddingModel?: string;
   embeddingBaseUrl?: string;
@@ -48,7 +50,11 @@ type ImportSource = (typeof IMPORT_SOURCES)[number];
 /** The transcript format of `--import`, or what is wrong with the import options (a usage error). */
 function checkImportOptions(options: McpCommandOptions): { format: ImportSource | undefined } | { problem: string } {
   const format = options.import;
-  if (format === undefined) return options.importPath === undefined ? { format } : { problem: "--import-path needs --import claude-code|codex" };
+  if (format === undefined) {
+    if (options.importPath !== undefined) return { problem: "--import-path needs --import claude-code|codex" };
+    return options.importProject === undefined ? { format } : { problem: "--import-project needs --import claude-code|codex" };
+  }
+  if (options.importPath !== undefined && options.importProject !== undefined) return { problem: "--import-path and --import-project cannot be combined" };
   const known = IMPORT_SOURCES.find((name) => name === format);
   if (known === undefined) return { problem: `--import must be claude-code or codex; got '${format}'` };
   const interval = Number(options.importInterval);
@@ -94,6 +100,7 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
     .option("--workspace <id>", "memory tool: the id of /memories/workspace (default: mcp)", "mcp")
     .option("--import <format>", "before answering, import new lines of claude-code or codex transcripts into the store")
     .option("--import-path <paths...>", "--import: transcript files or folders (default: ~/.claude/projects or ~/.codex/sessions)")
+    .option("--import-project <folder>", "--import: only this project's sessions (Claude Code: its folder under ~/.claude/projects; Codex: sessions whose cwd is inside it)")
     .option("--import-interval <seconds>", "--import: at most one import per this many seconds (default: 5)", "5")
     .option("--embedding-model <provider:id>", "offer hybrid search with this embedding model (openai:<id>, google:<id>, or <id> with --embedding-base-url); fill vectors with `ctxwin embed`")
     .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
@@ -121,10 +128,13 @@ export function registerMcpCommand({ program, version }: { program: Command; ver
       let freshener: ImportFreshener | undefined;
       try {
         if (importFormat !== undefined) {
+          const project = options.importProject === undefined ? undefined : path.resolve(options.importProject);
           const paths = options.importPath ?? [defaultSourceFolder(importFormat)];
+          // A project's paths are listed again for every import: a new Codex session may have started in it.
+          const pathsNow = async () => (project === undefined ? paths : await projectSourcePaths({ format: importFormat, project }));
           freshener = createImportFreshener({
             label: importFormat,
-            run: (progress) => importFiles({ store, format: importFormat, paths, progress }),
+            run: async (progress) => importFiles({ store, format: importFormat, paths: await pathsNow(), progress }),
             minIntervalMs: Number(options.importInterval) * 1000,
           });
           freshener.startNow();

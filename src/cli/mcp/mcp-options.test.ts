@@ -83,6 +83,25 @@ describe("ctxwin mcp --import", () => {
     expect(mcp.stderr()).toBe("");
   });
 
+  it("--import-project: only the project's own sessions reach the project's store", async () => {
+    const home = temporaryFolder();
+    const project = temporaryFolder();
+    const text = readFileSync(fixture, "utf8");
+    const otherId = "0c3f1e2d-4b5a-4978-8e6f-5d4c3b2a1908";
+    for (const [folder, sessionId] of [[project, "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37"], ["/home/dev/billing", otherId]] as const) {
+      const transcripts = path.join(home, ".claude", "projects", folder.replace(/[^a-zA-Z0-9]/g, "-"));
+      mkdirSync(transcripts, { recursive: true });
+      writeFileSync(path.join(transcripts, `${sessionId}.jsonl`), text.replaceAll("5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", sessionId));
+    }
+    const mcp = await start(["--dir", project, "--import", "claude-code", "--import-project", project], project, { HOME: home });
+    const listed = await untilImported(mcp, { action: "list_sessions" });
+    expect((listed.result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id)).toEqual([CLAUDE]);
+
+    const combined = await runCtxwin(["mcp", "--dir", project, "--import", "claude-code", "--import-project", project, "--import-path", home], { cwd: project });
+    expect(combined.status).toBe(2);
+    expect(combined.stderr).toMatch(/^ctxwin mcp: --import-path and --import-project cannot be combined/);
+  });
+
   it("refuses --import with an unknown format as a usage error", async () => {
     const project = temporaryFolder();
     const result = await runCtxwin(["mcp", "--dir", project, "--import", "vim"], { cwd: project });

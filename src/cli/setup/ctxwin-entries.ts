@@ -39,7 +39,9 @@ export function isCtxwinServer(entry: unknown): boolean {
   const words = [command, ...(Array.isArray(args) ? args : [])].filter(
     (word): word is string => typeof word === "string",
   );
-  const tail = words.slice(-5);
+  // A project's server imports only that project's sessions: `--import-project <folder>` last.
+  const withoutProject = words.at(-2) === "--import-project" ? words.slice(0, -2) : words;
+  const tail = withoutProject.slice(-5);
   const setupShape = tail.length === 5 && tail[0] === "mcp" && tail[1] === "--dir" && tail[3] === "--import";
   return setupShape || (words.some((word) => /(^|[/\\])ctxwin$/.test(word)) && words.includes("mcp"));
 }

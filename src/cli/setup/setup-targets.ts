@@ -4,8 +4,8 @@
  *
  * | client | scope | MCP server | hooks |
  * | --- | --- | --- | --- |
- * | claude-code | user | `~/.claude.json` `mcpServers.ctxwin` | `~/.claude/settings.json`: SessionStart, `permissions.allow` |
- * | claude-code | project | `<project>/.mcp.json` | `<project>/.claude/settings.json` |
+ * | claude-code | user | `~/.claude.json` `mcpServers.ctxwin` | `~/.claude/settings.json`: SessionStart (`compact\|resume`), `permissions.allow` |
+ * | claude-code | project | `<project>/.mcp.json` (`--import-project <project>`) | `<project>/.claude/settings.json` |
  * | codex | user | `~/.codex/config.toml` `[mcp_servers.ctxwin]` | the same file: SessionStart `resume`, PostCompact |
  * | codex | project | `<project>/.codex/config.toml` | the same file |
  *
@@ -51,7 +51,9 @@ export interface SetupContext {
 export function setupTargets(context: SetupContext): SetupTarget[] {
   const { client, scope, home, project, env = process.env } = context;
   const [program = "ctxwin", ...programArgs] = context.command;
-  const serverArgs = [...programArgs, "mcp", "--dir", context.storeDirectory, "--import", client];
+  // A project's store gets only that project's sessions, not those of every project on the machine.
+  const projectOnly = scope === "project" ? ["--import-project", project] : [];
+  const serverArgs = [...programArgs, "mcp", "--dir", context.storeDirectory, "--import", client, ...projectOnly];
   const hookWords = [...context.command, "hook", "session-start", "--client", client, "--dir", context.storeDirectory];
   const hookCommand = hookWords.map(shellWord).join(" ");
   if (client === "claude-code") {
