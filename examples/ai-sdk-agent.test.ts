@@ -6,7 +6,8 @@
 import { ToolLoopAgent, stepCountIs } from "ai";
 import type * as Example from "./ai-sdk-agent.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDemoModel, workspaceTools } from "ctxwin";
+import { workspaceTools } from "ctxwin";
+import { createDemoModel } from "ctxwin/demo";
 import { scriptedModel, type Script } from "../src/session/test-support/scripted-model.js";
 import { enterProjectFolder, storedRows } from "./example-test-support.js";
 

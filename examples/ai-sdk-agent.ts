@@ -13,7 +13,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { stepCountIs, type LanguageModel } from "ai";
 import { createContextAgent, openStore } from "ctxwin";
-import { createDemoModel, workspaceTools } from "ctxwin";
+import { workspaceTools } from "ctxwin";
+import { createDemoModel } from "ctxwin/demo";
 
 /** Read-only tools over the current folder: `read_file`, `list_files`, `search_text`. */
 const tools = workspaceTools({ root: "." });

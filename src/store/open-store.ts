@@ -5,7 +5,7 @@ import path from "node:path";
 import { createMemoryStore, type MemoryStoreOptions } from "./memory/memory-store.js";
 import type { HistoryStore, StoreWarning } from "./port.js";
 import { createSqliteStore } from "./sqlite/sqlite-store.js";
-import type { Durability } from "./sqlite/open-database.js";
+import type { Durability } from "./sqlite/durability.js";
 import { StoreOptionsError } from "./errors.js";
 import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
 import { DEFAULT_POSTGRES_SCHEMA, isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
