@@ -3,5 +3,9 @@
  * MCP server that serves it. Loads the MCP SDK.
  */
 export { createCtxwinMcpServer, type CtxwinMcpServerOptions } from "../cli/mcp/mcp-server.js";
-export { STORE_HISTORY_DESCRIPTION, createStoreHistory, type StoreHistory } from "../tools/session-catalog/store-history.js";
+export {
+  STORE_HISTORY_DESCRIPTION,
+  createStoreHistory,
+  type StoreHistory,
+} from "../tools/session-catalog/store-history.js";
 export { listSessions, searchSessions, type CatalogFilter } from "../tools/session-catalog/catalog-api.js";
