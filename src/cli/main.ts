@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `ctxwin` executable. `ctxwin hook …` (what Claude Code and Codex run at every session
- * start, where each second counts) loads only the hook command; everything else loads the full
- * program (program.ts), whose commands bring in the AI SDK, the MCP SDK and the web server.
+ * start, where each second counts) loads only the hook command; everything else loads the program
+ * (program.ts), which loads only the module of the command it runs (create-program.ts).
  */
 import module from "node:module";
 
