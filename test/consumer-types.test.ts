@@ -39,7 +39,8 @@ function setUpProject(): void {
 }
 
 describe("a user's project", () => {
-  it("compiles against the packed package with skipLibCheck false and no devDependencies", () => {
+  // tsc checks the AI SDK's declarations too (skipLibCheck false): tens of seconds on a loaded 2-core machine.
+  it("compiles against the packed package with skipLibCheck false and no devDependencies", { timeout: 300_000 }, () => {
     setUpProject();
     const result = spawnSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: project, encoding: "utf8" });
     expect(result.stdout + result.stderr).toBe("");
