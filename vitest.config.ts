@@ -4,7 +4,12 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   // examples/ import the package by its name, as a user would; it is the source here (tsconfig.json `paths`).
-  resolve: { alias: [{ find: /^ctxwin$/, replacement: path.resolve(import.meta.dirname, "src/index.ts") }] },
+  resolve: {
+    alias: [
+      { find: /^ctxwin$/, replacement: path.resolve(import.meta.dirname, "src/index.ts") },
+      { find: /^ctxwin\/([a-z]+)$/, replacement: path.resolve(import.meta.dirname, "src/entries/$1.ts") },
+    ],
+  },
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts", "web/src/**/*.test.ts"],
     globalSetup: ["test/build-once.ts", "test/build-test-workers.ts", "test/postgres-server.ts"],

@@ -16,7 +16,7 @@ const available = readdirSync(directory)
   .sort();
 
 /** Flags of the benchmarks that take a value (`--backend postgres`): the value is not a name. */
-const valueFlags = new Set(["--backend", "--rows", "--store", "--embedding-model", "--embedding-base-url"]);
+const valueFlags = new Set(["--backend", "--rows", "--rounds", "--store", "--embedding-model", "--embedding-base-url"]);
 const requested = process.argv.slice(2).filter((argument, index, all) => !argument.startsWith("-") && !valueFlags.has(all[index - 1] ?? ""));
 const unknown = requested.filter((name) => !available.includes(name));
 if (unknown.length > 0) {

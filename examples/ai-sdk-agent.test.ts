@@ -6,16 +6,24 @@
 import { ToolLoopAgent, stepCountIs } from "ai";
 import type * as Example from "./ai-sdk-agent.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDemoModel, workspaceTools } from "ctxwin";
+import { workspaceTools } from "ctxwin";
+import { createDemoModel } from "ctxwin/demo";
 import { scriptedModel, type Script } from "../src/session/test-support/scripted-model.js";
 import { enterProjectFolder, storedRows } from "./example-test-support.js";
 
 const files = { "README.md": "# Tiny\n\nA tiny project.\n", "src/main.ts": "export const answer = 42;\n" };
+/** Notes long enough that reading a few of them fills a window of the offline run. */
+const notes = Object.fromEntries(
+  Array.from({ length: 8 }, (_, file) => [
+    `notes/chapter-${file + 1}.md`,
+    Array.from({ length: 160 }, (_, line) => `Line ${line} of chapter ${file + 1}: the lighthouse keeper logged ${line * 7 + file} ships.`).join("\n"),
+  ]),
+);
 let project: ReturnType<typeof enterProjectFolder>;
 let example: typeof Example;
 
 beforeAll(async () => {
-  project = enterProjectFolder(files);
+  project = enterProjectFolder({ ...files, ...notes });
   example = await import("./ai-sdk-agent.js");
 });
 afterAll(() => project.leave());
@@ -58,5 +66,21 @@ describe("examples/ai-sdk-agent.ts", () => {
     expect(calls[0]).toBe("list_files");
     expect(calls.filter((name) => name === "read_file")).toHaveLength(2);
     expect((await storedRows(project.folder, "demo-1")).length).toBeGreaterThan(2);
+  });
+
+  it("rolls over when run offline, as the README says, and says each thing once", async () => {
+    let written = "";
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      const run = await example.exploreOffline({ chatId: "offline-1", write: (text) => (written += text) });
+      expect(run.windows).toBeGreaterThan(1);
+      expect(written).toBe(run.text);
+      expect(run.text).toContain("I read");
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings.filter((message) => /no context limit/i.test(message))).toEqual([]);
   });
 });

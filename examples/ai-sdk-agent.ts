@@ -6,25 +6,28 @@
  * over to a fresh window, with `session_history` to read earlier ones back, instead of failing.
  * The README shows the move as a diff; examples/readme-diff.test.ts keeps it in step with this file.
  *
- * Run it offline, on ctxwin's scripted demo model exploring the current folder:
+ * Run it offline, on ctxwin's scripted demo model exploring the current folder with a small context
+ * limit (the demo model is in no catalog: its limit is given), so that it rolls over on the way:
  *   npx tsx examples/ai-sdk-agent.ts
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { stepCountIs, type LanguageModel } from "ai";
 import { createContextAgent, openStore } from "ctxwin";
-import { createDemoModel, workspaceTools } from "ctxwin";
+import { workspaceTools } from "ctxwin";
+import { createDemoModel } from "ctxwin/demo";
 
 /** Read-only tools over the current folder: `read_file`, `list_files`, `search_text`. */
 const tools = workspaceTools({ root: "." });
 
 /**
- * The agent of one chat. `model` is any AI SDK `LanguageModel` (`openai("gpt-4.1")`, …).
+ * The agent of one chat. `model` is any AI SDK `LanguageModel` (`openai("gpt-4.1")`, …);
+ * `contextLimit` is needed only for a model that ctxwin's catalog does not know.
  *
  * @example const { text } = await createProjectAgent(model, "chat-1").generate({ prompt: "What does src/index.ts export?" });
  */
-export function createProjectAgent(model: LanguageModel, chatId: string) {
-  const agent = createContextAgent({ store: openStore(), sessionId: chatId,
+export function createProjectAgent(model: LanguageModel, chatId: string, contextLimit?: number) {
+  const agent = createContextAgent({ store: openStore(), sessionId: chatId, budget: { contextLimit },
     model,
     instructions: "You are a careful coding agent. Read the files before you answer.",
     tools,
@@ -33,10 +36,29 @@ export function createProjectAgent(model: LanguageModel, chatId: string) {
   return agent;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const agent = createProjectAgent(createDemoModel(), `example-${Date.now()}`);
-  const prompt = `Explore the folder "${path.basename(process.cwd())}": list its files, then read up to 3 of them one by one, most informative first.`;
+/** The offline run's context limit: small, so that reading a few files fills a window. */
+export const EXAMPLE_CONTEXT_LIMIT = 12_000;
+
+/**
+ * The offline run: the demo model explores the current folder, reading up to `files` files, and
+ * rolls over to a fresh window when one fills.
+ *
+ * @example const { text, windows } = await exploreOffline({ chatId: "example", write: () => {} });
+ */
+export async function exploreOffline({ chatId, files = 12, write }: { chatId: string; files?: number; write: (text: string) => void }) {
+  const agent = createProjectAgent(createDemoModel(), chatId, EXAMPLE_CONTEXT_LIMIT);
+  const prompt = `Explore the folder "${path.basename(process.cwd())}": list its files, then read up to ${files} of them one by one, most informative first.`;
   const result = await agent.stream({ prompt });
-  for await (const text of result.textStream) process.stdout.write(text);
-  console.log(`\n\n${(await result.steps).length} steps, stored in .ctxwin/ctxwin.db.`);
+  let text = "";
+  for await (const delta of result.textStream) {
+    text += delta;
+    write(delta);
+  }
+  const { rollovers } = await result.ctxwin;
+  return { text, steps: (await result.steps).length, windows: rollovers.length + 1 };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { steps, windows } = await exploreOffline({ chatId: `example-${Date.now()}`, write: (text) => process.stdout.write(text) });
+  console.log(`\n\n${steps} steps in ${windows} context windows, stored in .ctxwin/ctxwin.db.`);
 }

@@ -16,7 +16,8 @@
  * model (`model: openai("gpt-4.1")`).
  */
 import { TypeValidationError, createAgentUIStreamResponse, type LanguageModel } from "ai";
-import { AgentInputError, SessionBusyError, createContextAgent, createDemoModel, openStore, workspaceTools, type HistoryStore } from "ctxwin";
+import { AgentInputError, SessionBusyError, createContextAgent, openStore, workspaceTools, type HistoryStore } from "ctxwin";
+import { createDemoModel } from "ctxwin/demo";
 
 /** What `useChat`'s default transport posts. */
 interface ChatRequestBody {

@@ -7,7 +7,8 @@
  */
 import path from "node:path";
 import { InvalidArgumentError } from "commander";
-import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, type OpenStoreOptions } from "../store/open-store.js";
+import type { OpenStoreOptions } from "../store/open-store.js";
+import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "../store/store-location.js";
 import { isValidSchemaName, schemaFromUrl } from "../store/postgres/schema.js";
 import { describeServer } from "../store/postgres/server-errors.js";
 

@@ -80,6 +80,7 @@ export function primaryModel(context: SessionContext): LanguageModel {
 export function contextLimitFor(context: SessionContext, model: LanguageModel): number | undefined {
   const lookup = context.policy.limitOf(model);
   if (lookup.contextLimit === undefined) {
+    // The lookup's message says how to set the limit, and that until then no rollover decision is made.
     context.warnOnce(`ctxwin: ${lookup.message}`);
   }
   return lookup.contextLimit;

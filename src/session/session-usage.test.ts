@@ -32,5 +32,7 @@ describe("session.usage", () => {
     expect(usage).toMatchObject({ contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/unlisted-model/);
+    // Says once, not twice, that no rollover decision is made (issue 49).
+    expect(warnings[0]!.match(/no rollover decision/gi)).toHaveLength(1);
   });
 });

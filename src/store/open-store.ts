@@ -5,7 +5,7 @@ import path from "node:path";
 import { createMemoryStore, type MemoryStoreOptions } from "./memory/memory-store.js";
 import type { HistoryStore, StoreWarning } from "./port.js";
 import { createSqliteStore } from "./sqlite/sqlite-store.js";
-import type { Durability } from "./sqlite/open-database.js";
+import type { Durability } from "./sqlite/durability.js";
 import { StoreOptionsError } from "./errors.js";
 import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
 import { DEFAULT_POSTGRES_SCHEMA, isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
@@ -16,9 +16,9 @@ import { createMemoryVectorIndex } from "./embeddings/memory-vector-index.js";
 import { createSqliteVectorIndex } from "./embeddings/sqlite-vector-index.js";
 import { createPostgresVectorIndex } from "./embeddings/postgres-vector-index.js";
 import { withEmbeddings, withoutEmbeddings } from "./embeddings/with-embeddings.js";
+import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "./store-location.js";
 
-/** Default location of the database inside a project directory. */
-export const DEFAULT_STORE_PATH = path.join(".ctxwin", "ctxwin.db");
+export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH };
 
 export interface SqliteOpenOptions {
   backend?: "sqlite";
@@ -129,9 +129,6 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
   }
   return withEmbeddings(store, { ...embeddings, index, readOnly, location: resolved });
 }
-
-/** Environment variable naming the PostgreSQL server to use when no store is given explicitly. */
-export const DATABASE_URL_VARIABLE = "CTXWIN_DATABASE_URL";
 
 /**
  * `options` with `url` from `CTXWIN_DATABASE_URL` when they name no store themselves (no

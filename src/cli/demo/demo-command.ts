@@ -37,7 +37,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
   return program
     .command("demo")
     .description("Run an offline demo: a scripted agent reads files under a small context limit, rolls over, and recovers an early detail from its history")
-    .option("--dir <path>", "where the session is stored (.ctxwin/ inside it)", process.cwd())
+    .option("--dir <path>", "where the session is stored (.ctxwin/ inside it; default: the current folder)")
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--path <folder>", "folder the agent explores (default: the ctxwin package itself)")
     .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: DEMO_MINIMUM_CONTEXT_LIMIT, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)

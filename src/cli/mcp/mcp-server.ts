@@ -7,18 +7,23 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HistoryStore } from "../../store/port.js";
-import { createMemoryExecutor, type MemoryExecutor } from "../../tools/memory/memory-executor.js";
-import { MEMORY_TOOL_NAME, memoryInputSchema } from "../../tools/memory/memory-tool.js";
-import { formatMemoryResult } from "../../tools/memory/results.js";
+import { MEMORY_TOOL_NAME, memoryInputSchema } from "../../tools/memory/memory-input.js";
 import { CatalogInputSchema } from "../../tools/session-catalog/catalog-input.js";
 import { lexicalMode } from "../../tools/session-history/input-schema.js";
-import { HYBRID_SEARCH_DESCRIPTION } from "../../tools/session-history/session-history-tool.js";
-import { STORE_HISTORY_DESCRIPTION, createStoreHistory, type StoreHistory } from "../../tools/session-catalog/store-history.js";
+import { HYBRID_SEARCH_DESCRIPTION } from "../../tools/session-history/hybrid-description.js";
+import { STORE_HISTORY_DESCRIPTION } from "../../tools/session-catalog/store-history-description.js";
+import type { StoreHistory } from "../../tools/session-catalog/store-history.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../../core/row-text.js";
 import { advertisedSchema } from "./advertised-schema.js";
 
 export interface CtxwinMcpServerOptions {
-  store: HistoryStore;
+  /**
+   * The store, or how to open it at the first call: the server answers `initialize` and `tools/list`
+   * without it (and without the code that answers calls, loaded at the first call).
+   */
+  store: HistoryStore | (() => Promise<HistoryStore>);
+  /** Offer `mode: 'hybrid'` (ADR 0063); default: whether an opened `store` has an embedding model. */
+  hybrid?: boolean;
   /** The project whose store this is: ctxwin's own sessions ran there. */
   projectDirectory?: string;
   /** Serve the memory tool over this root (workspace scope: `workspaceId`). */
@@ -39,9 +44,15 @@ const MEMORY_DESCRIPTION = [
  * const server = createCtxwinMcpServer({ store, version: "0.1.0" });
  * await server.connect(new StdioServerTransport());
  */
-export function createCtxwinMcpServer({ store, projectDirectory, memory, beforeCall, version }: CtxwinMcpServerOptions): McpServer & { history: StoreHistory } {
+export function createCtxwinMcpServer(options: CtxwinMcpServerOptions): McpServer {
+  const { store, projectDirectory, memory, beforeCall, version } = options;
+  const hybrid = options.hybrid ?? (typeof store !== "function" && store.embeddings !== undefined);
   const server = new McpServer({ name: "ctxwin", version }, { capabilities: { tools: {} } });
-  const history = createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) });
+  let history: Promise<StoreHistory> | undefined;
+  const historyOf = async (): Promise<StoreHistory> => {
+    const { createStoreHistory } = await import("../../tools/session-catalog/store-history.js");
+    return createStoreHistory({ store: typeof store === "function" ? await store() : store, ...(projectDirectory === undefined ? {} : { projectDirectory }) });
+  };
   const withNote = async (answer: () => Promise<CallToolResult>): Promise<CallToolResult> => {
     const note = beforeCall === undefined ? undefined : await beforeCall();
     const result = await answer();
@@ -53,19 +64,25 @@ export function createCtxwinMcpServer({ store, projectDirectory, memory, beforeC
     {
       title: "Session history",
       // 'hybrid' is offered only when the store has an embedding model (ADR 0063).
-      description: store.embeddings === undefined ? STORE_HISTORY_DESCRIPTION : `${STORE_HISTORY_DESCRIPTION} ${HYBRID_SEARCH_DESCRIPTION}`,
-      inputSchema: advertisedSchema(store.embeddings === undefined ? CatalogInputSchema.extend({ mode: lexicalMode }) : CatalogInputSchema),
+      description: hybrid ? `${STORE_HISTORY_DESCRIPTION} ${HYBRID_SEARCH_DESCRIPTION}` : STORE_HISTORY_DESCRIPTION,
+      inputSchema: advertisedSchema(hybrid ? CatalogInputSchema : CatalogInputSchema.extend({ mode: lexicalMode })),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (input) =>
       withNote(async () => {
-        const result = await history.execute(input);
+        history ??= historyOf();
+        const result = await (await history).execute(input);
         return { content: [{ type: "text", text: JSON.stringify(result) }], isError: !result.ok };
       }),
   );
 
   if (memory !== undefined) {
-    const executor: MemoryExecutor = createMemoryExecutor({ root: memory.root, sessionId: memory.workspaceId, readOnly: memory.readOnly });
+    const executorOf = async () => {
+      const { createMemoryExecutor } = await import("../../tools/memory/memory-executor.js");
+      const { formatMemoryResult } = await import("../../tools/memory/results.js");
+      return { executor: createMemoryExecutor({ root: memory.root, sessionId: memory.workspaceId, readOnly: memory.readOnly }), formatMemoryResult };
+    };
+    let loaded: ReturnType<typeof executorOf> | undefined;
     server.registerTool(
       MEMORY_TOOL_NAME,
       {
@@ -76,10 +93,12 @@ export function createCtxwinMcpServer({ store, projectDirectory, memory, beforeC
       },
       async (input) =>
         withNote(async () => {
+          loaded ??= executorOf();
+          const { executor, formatMemoryResult } = await loaded;
           const result = await executor.execute(input);
           return { content: [{ type: "text", text: formatMemoryResult(result) }], isError: result.status === "error" };
         }),
     );
   }
-  return Object.assign(server, { history });
+  return server;
 }

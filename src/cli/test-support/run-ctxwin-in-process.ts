@@ -31,7 +31,8 @@ export async function runCtxwinInProcess(args: readonly string[], { cwd, env }: 
   process.exitCode = undefined;
   process.chdir(cwd);
   try {
-    await runCommandLine(createProgram(), ["node", "ctxwin", ...args]);
+    const argv = ["node", "ctxwin", ...args];
+    await runCommandLine(await createProgram({ argv }), argv);
     const code = process.exitCode;
     return { status: code === undefined ? 0 : Number(code), ...output };
   } finally {

@@ -3,9 +3,8 @@
  * encoding (o200k_base, or cl100k_base for GPT-4/GPT-3.5); every other provider gets the
  * o200k_base count times a conservative per-provider factor. Special-token strings such as
  * `<|endoftext|>` inside a transcript are ordinary text here: counted, never thrown on.
+ * An encoding's tables (o200k_base alone holds ~100 MB) load at the first count that needs them.
  */
-import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { textRuns } from "../text-runs.js";
 import { readModelReference } from "./model-reference.js";
 
@@ -125,10 +124,21 @@ export function countTokens(text: string, { model }: { model?: string | undefine
 }
 
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
-const counters: Readonly<Record<TokenEncodingName, (text: string) => number>> = {
-  o200k_base: (text) => countO200k(text, AS_TEXT),
-  cl100k_base: (text) => countCl100k(text, AS_TEXT),
-};
+type EncodingCounter = (text: string, options: typeof AS_TEXT) => number;
+// A synchronous load (counting is synchronous): the module loader, not I/O of ctxwin's own.
+const requireEncoding = process.getBuiltinModule("node:module").createRequire(import.meta.url);
+const loadedCounters = new Map<TokenEncodingName, EncodingCounter>();
+
+/** The encoding's counter, loaded on first use (a synchronous `require`: counting is synchronous). */
+function counterOf(encoding: TokenEncodingName): (text: string) => number {
+  let counter = loadedCounters.get(encoding);
+  if (counter === undefined) {
+    counter = (requireEncoding(`gpt-tokenizer/encoding/${encoding}`) as { countTokens: EncodingCounter }).countTokens;
+    loadedCounters.set(encoding, counter);
+  }
+  const loaded = counter;
+  return (text) => loaded(text, AS_TEXT);
+}
 
 /**
  * The count of `text` in one encoding, special tokens as text. Byte-pair encoding of a single very
@@ -141,7 +151,7 @@ const counters: Readonly<Record<TokenEncodingName, (text: string) => number>> = 
  */
 export function countEncodedTokens(text: string, { encoding = "o200k_base" }: { encoding?: TokenEncodingName } = {}): number {
   if (text.length === 0) return 0;
-  const count = counters[encoding];
+  const count = counterOf(encoding);
   const runs = longRuns(text);
   if (runs.length === 0) return count(text);
   let total = 0;

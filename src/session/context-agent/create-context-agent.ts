@@ -12,7 +12,7 @@ import type { AgentSessionOptions } from "../session-types.js";
 import { sendRunning, withSendLock } from "../shared-send-lock.js";
 import { startSendChunks, type SendChunks } from "../ui-message-stream.js";
 import { AgentInputError, MAX_INPUT_CHARS, newInputOf } from "./agent-input.js";
-import { generateResultOf, streamResultOf } from "./agent-results.js";
+import { generateResultOf, streamResultOf, type ContextGenerateResult, type ContextStreamResult } from "./agent-results.js";
 import { checkClientHistory } from "./client-history.js";
 import { SessionBusyError } from "./session-busy-error.js";
 import { checkOptionKeys } from "../option-keys.js";
@@ -44,9 +44,17 @@ const CONTEXT_AGENT_KEYS = ["id", "instructions", "maxInputChars", "checkClientH
 
 /**
  * An AI SDK `Agent` whose calls run on a ctxwin session. `stream` returns the members of
- * `StreamTextResult` listed in `ContextStreamResult` (agent-results.ts), plus `ctxwin`.
+ * `StreamTextResult` listed in `ContextStreamResult` (agent-results.ts), plus `ctxwin`; `generate`
+ * those of `GenerateTextResult` listed in `ContextGenerateResult`, plus `ctxwin`. Typed as the AI
+ * SDK's results with `ctxwin`, so that the agent goes wherever an `Agent` goes.
+ *
+ * @example
+ * const { text, ctxwin } = await agent.generate({ prompt: "Continue." });
+ * if (ctxwin.rollovers.length > 0) console.log("rolled over to a fresh window");
  */
-export type ContextAgent = Agent<never, ToolSet, never> & {
+export type ContextAgent = Omit<Agent<never, ToolSet, never>, "generate" | "stream"> & {
+  generate(call: AgentCallParameters<never, ToolSet>): Promise<GenerateTextResult<ToolSet, never> & ContextGenerateResult>;
+  stream(call: AgentStreamParameters<never, ToolSet>): Promise<StreamTextResult<ToolSet, never> & ContextStreamResult>;
   /** The session face of the same engine: events, `usage()`, `clear`, `compact`. */
   readonly session: AgentSession;
   /**
@@ -113,10 +121,10 @@ export function createContextAgent(agentOptions: ContextAgentOptions): ContextAg
     tools: engine.tools,
     session: engine.session,
     async stream(call: AgentStreamParameters<never, ToolSet>) {
-      return streamResultOf(await start(call)) as unknown as StreamTextResult<ToolSet, never>;
+      return streamResultOf(await start(call)) as unknown as StreamTextResult<ToolSet, never> & ContextStreamResult;
     },
     async generate(call: AgentCallParameters<never, ToolSet>) {
-      return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<ToolSet, never>;
+      return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<ToolSet, never> & ContextGenerateResult;
     },
     fork: (forkOptions) => lineage.fork(forkOptions),
     edit: async (editOptions, sendOptions) => {

@@ -14,8 +14,9 @@ import { readDamageMark, writeDamageMark } from "./damage-mark.js";
 import { FULL_CHECK_MAX_BYTES, findDamage } from "./open-check.js";
 import { CTXWIN_APPLICATION_ID, MIGRATIONS, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema.js";
 import { isReadOnlyFailure } from "./sqlite-failures.js";
+import type { Durability } from "./durability.js";
 
-export type Durability = "full" | "normal";
+export type { Durability };
 
 export interface OpenDatabaseOptions {
   path: string;

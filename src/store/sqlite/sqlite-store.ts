@@ -32,7 +32,8 @@ import type {
   WindowsOptions,
 } from "../port.js";
 import { writeDamageMark } from "./damage-mark.js";
-import { openDatabase, type Durability } from "./open-database.js";
+import type { Durability } from "./durability.js";
+import { openDatabase } from "./open-database.js";
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
 import { searchParts, searchSession } from "./search.js";

@@ -13,11 +13,9 @@ import { searchHistory, searchQueryProblem } from "../session-history/search.js"
 import { MAX_SESSION_OFFSET, fieldPhrase } from "./catalog-input.js";
 import { catalogError, type CatalogErrorResult, type SearchSessionsResult, type SessionHits } from "./catalog-results.js";
 import type { SessionCatalog, SessionFilter } from "./session-descriptors.js";
+import { HITS_PER_SESSION, MAX_SESSIONS_PER_SEARCH } from "./catalog-limits.js";
 
-/** At most this many hits of one session per call; the entry says when the session has more. */
-export const HITS_PER_SESSION = 3;
-/** At most this many sessions are searched per call. */
-export const MAX_SESSIONS_PER_SEARCH = 200;
+export { HITS_PER_SESSION, MAX_SESSIONS_PER_SEARCH };
 
 /**
  * @example await searchSessions({ catalog, filter: {}, offset: 0, input: { action: "search", query: "staging" } })
