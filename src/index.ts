@@ -90,7 +90,7 @@ export {
   type ForkRefusal,
 } from "./store/lineage/lineage-errors.js";
 export { MAX_LINEAGE_DEPTH } from "./store/lineage/attach-parent.js";
-export { isVisibleSession, visibleSession, visibleSessions } from "./store/lineage/session-visibility.js";
+export { visibleSession, visibleSessions } from "./store/lineage/session-visibility.js";
 export type { SubagentDefinition, SubagentSettings, TaskResult } from "./session/subagents/subagent-types.js";
 export {
   EmbeddingMismatchError,
