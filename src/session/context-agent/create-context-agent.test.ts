@@ -61,8 +61,12 @@ describe("createContextAgent", () => {
     const response = await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [first] });
     const answer = await messageOf(await chunksOf(response));
 
-    const kinds = answer.parts.filter((part) => part.type !== "step-start").map((part) => part.type);
-    expect(kinds).toEqual(["tool-read", "tool-read", "data-ctxwin-usage", "data-ctxwin-rollover", "text"]);
+    // AI SDK 7's route helper reads `result.stream`: ctxwin's data parts come as `custom` parts.
+    const kinds = answer.parts.filter((part) => part.type !== "step-start").map((part) => (part.type === "custom" ? (part as { kind: string }).kind : part.type));
+    // Each usage figure is a part of its own (a data part with an id would replace the earlier one).
+    expect(kinds).toEqual(["tool-read", "tool-read", "ctxwin.usage", "ctxwin.rollover", "text", "ctxwin.usage"]);
+    const rollover = answer.parts.find((part) => part.type === "custom" && (part as { kind: string }).kind === "ctxwin.rollover") as unknown as { providerMetadata: { ctxwin: { reason: string } } };
+    expect(rollover.providerMetadata.ctxwin.reason).toBe("mid-stream");
     const rows = await readAllRows(store, "chat");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
     expect(rows.map((row) => row.meta?.type ?? row.role)).toEqual(["user", "assistant", "rollover", "lead-in", "continue", "assistant"]);
