@@ -165,6 +165,25 @@ describe("createContextAgent", () => {
     expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, tools: { remove }, toolPolicy: { allow: ["session_history"] } })).not.toThrow();
   });
 
+  it("generate() reports as AI SDK 7 does: usage, content and tool calls of every step, finalStep; the call's onStepEnd", async () => {
+    const store = memoryStore();
+    // A stored system row (an imported session's note) is part of the window: AI SDK 7 refuses system
+    // messages inside `messages` unless told they are trusted, and these are ctxwin's own rows.
+    await store.append("chat", [{ role: "system", parts: [{ type: "text", text: "Imported session notes" }] }]);
+    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: 500, outputTokens: 7 }, { text: "both read", inputTokens: 600, outputTokens: 3 }] });
+    const ended: string[] = [];
+    const result = await agentOf(store, model).generate({ prompt: "read both", onStepEnd: (step) => void ended.push(step.finishReason) });
+    expect(result.ctxwin.status).toBe("completed");
+    expect(calls[0]!.text).toContain("Imported session notes");
+    expect(ended).toEqual(["tool-calls", "stop"]);
+    expect(result.usage.outputTokens).toBe(10);
+    expect(result.totalUsage.outputTokens).toBe(10);
+    expect(result.toolCalls.map((call) => call.toolName)).toEqual(["read", "read"]);
+    expect(result.toolResults).toHaveLength(2);
+    expect(result.content.map((part) => part.type)).toEqual(["tool-call", "tool-call", "tool-result", "tool-result", "text"]);
+    expect(result.finalStep.text).toBe("both read");
+  });
+
   it("generate() answers like ToolLoopAgent, with the caller's stopWhen, prepareStep, onStepFinish and providerOptions applied", async () => {
     const store = memoryStore();
     const seen: string[] = [];
