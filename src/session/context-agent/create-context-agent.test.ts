@@ -184,6 +184,18 @@ describe("createContextAgent", () => {
     expect(result.finalStep.text).toBe("both read");
   });
 
+  it("passes runtimeContext to the AI SDK's loop, as ToolLoopAgent does: prepareStep and each step see it", async () => {
+    const { model } = scriptedModel({ script: [{ text: "ok", inputTokens: 500 }] });
+    const seen: unknown[] = [];
+    const agent = agentOf(memoryStore(), model, {
+      runtimeContext: { requestId: "req-1" },
+      prepareStep: ({ runtimeContext }) => void seen.push(runtimeContext),
+    });
+    const result = await agent.generate({ prompt: "hello" });
+    expect(seen).toEqual([{ requestId: "req-1" }]);
+    expect(result.finalStep.runtimeContext).toEqual({ requestId: "req-1" });
+  });
+
   it("generate() answers like ToolLoopAgent, with the caller's stopWhen, prepareStep, onStepFinish and providerOptions applied", async () => {
     const store = memoryStore();
     const seen: string[] = [];
