@@ -2,7 +2,7 @@
  * Streaming overhead of `createContextAgent` (issue 29), run with `npm run bench -- agent-stream`:
  * the same requests through a bare `ToolLoopAgent` and through `createContextAgent` (SQLite store,
  * default durability), both read as `useChat`'s route reads them (`createAgentUIStream`), on the
- * same `MockLanguageModelV3`. Two figures, each as a ratio ctxwin / bare in this run:
+ * same `MockLanguageModelV4`. Two figures, each as a ratio ctxwin / bare in this run:
  * - time to the first UI chunk with content (the first `text-delta`) of a one-step answer;
  * - per-step time of a turn of 5 steps (4 tool calls, then the answer).
  * The model answers either at once (the ratio then is ctxwin's fixed cost against nearly nothing:
@@ -14,8 +14,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import { ToolLoopAgent, createAgentUIStream, stepCountIs, tool, type Agent, type UIMessage } from "ai";
 import { z } from "zod";
 import { createContextAgent } from "../src/session/context-agent/create-context-agent.js";
@@ -32,14 +32,14 @@ const PROVIDER_LATENCY_MS = 100;
 const usage = { inputTokens: { total: 2_000, noCache: 2_000, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 20, text: 20, reasoning: 0 } };
 
 /** A model whose step `n` of a turn calls `lookup` while `n < toolSteps`, then answers in 20 chunks. */
-function mockModel({ toolSteps, latencyMs }: { toolSteps: number; latencyMs: number }): MockLanguageModelV3 {
-  return new MockLanguageModelV3({
+function mockModel({ toolSteps, latencyMs }: { toolSteps: number; latencyMs: number }): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
     provider: "openai.chat",
     modelId: "gpt-4o",
     doStream: async (options) => {
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       const step = options.prompt.filter((message) => message.role === "tool").length;
-      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
       if (step < toolSteps) {
         parts.push({ type: "tool-call", toolCallId: `call-${step}-${Math.random().toString(36).slice(2)}`, toolName: "lookup", input: JSON.stringify({ key: `k${step}` }) });
         parts.push({ type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage });

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { openStore } from "../src/store/open-store.js";
 import type { RowInput } from "../src/core/row.js";
 import type { HistoryStore } from "../src/store/port.js";
@@ -35,9 +35,9 @@ import { startPostgresCluster } from "../test/postgres-cluster.js";
 const WORDS = "deploy login oauth database migration budget palette latency release schema token window rollover search vector index cache provider session agent".split(" ");
 
 /** A deterministic dense embedding model: xorshift noise seeded by the text's hash, normalized. */
-export function denseModel(dimensions: number): EmbeddingModelV3 & { calls: number } {
+export function denseModel(dimensions: number): EmbeddingModelV4 & { calls: number } {
   const model = {
-    specificationVersion: "v3" as const,
+    specificationVersion: "v4" as const,
     provider: "bench",
     modelId: `dense-${dimensions}`,
     maxEmbeddingsPerCall: 2_048,

@@ -104,7 +104,7 @@ interface Target {
 }
 
 async function execute(tool: HistoryTool, input: Record<string, unknown>): Promise<Extract<SessionHistoryResult, { ok: true }>> {
-  const result = (await tool.execute!(input, { toolCallId: "bench", messages: [] })) as SessionHistoryResult;
+  const result = (await tool.execute!(input, { toolCallId: "bench", messages: [], context: {} })) as SessionHistoryResult;
   if (!result.ok) throw new Error(`benchmark call failed: ${result.error.message}`);
   return result;
 }

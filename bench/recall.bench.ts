@@ -33,7 +33,7 @@ import { rankedQueryWords, tokenizeWords } from "../src/core/search-query.js";
 import { isStopWord } from "../src/core/stop-words.js";
 import { openStore } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { resolveEmbeddingModel } from "../src/agent/embedding-flags.js";
 import type { EmbeddingSearchMode } from "../src/store/port.js";
 import { createSynonymEmbeddingModel } from "../src/store/test-support/synonym-embedding-model.js";
@@ -172,7 +172,7 @@ function flagValue(flag: string): string | undefined {
 }
 
 /** The embedding model of `--embedding-model` (`fake:synonyms`: the offline test model), if any. */
-function embeddingModelOfFlags(): { model: EmbeddingModelV3; label: string; fake: boolean } | undefined {
+function embeddingModelOfFlags(): { model: EmbeddingModelV4; label: string; fake: boolean } | undefined {
   const reference = flagValue("--embedding-model");
   if (reference === "fake:synonyms") return { model: createSynonymEmbeddingModel({ dimensions: 256 }), label: reference, fake: true };
   const model = resolveEmbeddingModel({ embeddingModel: reference, embeddingBaseUrl: flagValue("--embedding-base-url") });
@@ -182,7 +182,7 @@ function embeddingModelOfFlags(): { model: EmbeddingModelV3; label: string; fake
 /** Embeds one conversation in a SQLite store of its own, then ranks every question with `hybrid` and `semantic`. */
 async function rankByMeaning(
   file: string,
-  model: EmbeddingModelV3,
+  model: EmbeddingModelV4,
   turns: readonly Turn[],
   probes: readonly Probe[],
   speakerA: string,

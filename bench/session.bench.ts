@@ -13,8 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import type { RowInput } from "../src/core/row.js";
 import { openStore } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
@@ -85,15 +85,15 @@ async function largeFixtureCopy(source: readonly string[], scratch: string): Pro
 }
 
 /** A model that answers at once: the benchmark measures everything around it. */
-function instantModel(): MockLanguageModelV3 {
-  const parts: LanguageModelV3StreamPart[] = [
+function instantModel(): MockLanguageModelV4 {
+  const parts: LanguageModelV4StreamPart[] = [
     { type: "stream-start", warnings: [] },
     { type: "text-start", id: "t" },
     { type: "text-delta", id: "t", delta: "Noted; carrying on with the task." },
     { type: "text-end", id: "t" },
     { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage: { inputTokens: { total: 2_000, noCache: 2_000, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 9, text: 9, reasoning: 0 } } },
   ];
-  return new MockLanguageModelV3({ provider: "openai.chat", modelId: "gpt-4o", doStream: async () => ({ stream: convertArrayToReadableStream(parts) }) });
+  return new MockLanguageModelV4({ provider: "openai.chat", modelId: "gpt-4o", doStream: async () => ({ stream: convertArrayToReadableStream(parts) }) });
 }
 
 interface Target {

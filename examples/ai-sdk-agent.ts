@@ -12,7 +12,7 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { stepCountIs, type LanguageModel } from "ai";
+import { isStepCount, type LanguageModel } from "ai";
 import { createContextAgent, openStore } from "ctxwin";
 import { workspaceTools } from "ctxwin";
 import { createDemoModel } from "ctxwin/demo";
@@ -31,7 +31,7 @@ export function createProjectAgent(model: LanguageModel, chatId: string, context
     model,
     instructions: "You are a careful coding agent. Read the files before you answer.",
     tools,
-    stopWhen: stepCountIs(20),
+    stopWhen: isStepCount(20),
   });
   return agent;
 }

@@ -6,7 +6,7 @@
  * `@ai-sdk/anthropic` sends it. Token counts are o200k_base counts, memoized per distinct block.
  */
 import { createHash } from "node:crypto";
-import type { LanguageModelV3CallOptions, SharedV3ProviderOptions } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, SharedV4ProviderOptions } from "@ai-sdk/provider";
 import { countTokens } from "../../src/core/budget/token-count.js";
 
 export interface RequestBlocks {
@@ -32,7 +32,7 @@ function tokensOf(key: string, text: string): number {
   return tokens;
 }
 
-function hasCacheControl(options: SharedV3ProviderOptions | undefined): boolean {
+function hasCacheControl(options: SharedV4ProviderOptions | undefined): boolean {
   const own = options?.["anthropic"];
   return own !== undefined && (own["cacheControl"] != null || own["cache_control"] != null);
 }
@@ -40,11 +40,11 @@ function hasCacheControl(options: SharedV3ProviderOptions | undefined): boolean 
 /**
  * @example const blocks = requestBlocks({ prompt: call.prompt, tools: call.tools });
  */
-export function requestBlocks({ prompt, tools = [] }: Pick<LanguageModelV3CallOptions, "prompt" | "tools">): RequestBlocks {
+export function requestBlocks({ prompt, tools = [] }: Pick<LanguageModelV4CallOptions, "prompt" | "tools">): RequestBlocks {
   const texts: string[] = [];
   const marks: boolean[] = [];
   for (const tool of tools) {
-    const { providerOptions, ...definition } = tool as typeof tool & { providerOptions?: SharedV3ProviderOptions };
+    const { providerOptions, ...definition } = tool as typeof tool & { providerOptions?: SharedV4ProviderOptions };
     texts.push(JSON.stringify(definition));
     marks.push(hasCacheControl(providerOptions));
   }
@@ -56,7 +56,7 @@ export function requestBlocks({ prompt, tools = [] }: Pick<LanguageModelV3CallOp
       continue;
     }
     message.content.forEach((part, index) => {
-      const { providerOptions, ...content } = part as typeof part & { providerOptions?: SharedV3ProviderOptions };
+      const { providerOptions, ...content } = part as typeof part & { providerOptions?: SharedV4ProviderOptions };
       texts.push(`${message.role}\n${JSON.stringify(content)}`);
       marks.push(hasCacheControl(providerOptions) || (messageMark && index === message.content.length - 1));
     });

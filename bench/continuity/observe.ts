@@ -3,7 +3,7 @@
  * notes), the user texts in order, and each tool call with its result. Nothing else: the agent
  * decides from this alone, as a real model would.
  */
-import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
+import type { LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
 
 export interface ObservedToolStep {
   toolName: string;
@@ -22,7 +22,7 @@ export interface ObservedRequest {
   stepsSinceUser: ObservedToolStep[];
 }
 
-export function observeRequest(prompt: LanguageModelV3Prompt): ObservedRequest {
+export function observeRequest(prompt: LanguageModelV4Prompt): ObservedRequest {
   const system: string[] = [];
   const userTexts: string[] = [];
   const steps: ObservedToolStep[] = [];
@@ -66,7 +66,7 @@ function asRecord(input: unknown): Record<string, unknown> {
   return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
 }
 
-function outputValue(output: LanguageModelV3ToolResultOutput): unknown {
+function outputValue(output: LanguageModelV4ToolResultOutput): unknown {
   switch (output.type) {
     case "text":
     case "error-text":

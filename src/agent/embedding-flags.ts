@@ -7,7 +7,7 @@
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { ModelConfigError, checkBaseUrl } from "./model-flags.js";
 
 export interface EmbeddingFlags {
@@ -24,7 +24,7 @@ const KEYS = { openai: ["OPENAI_API_KEY"], google: ["GOOGLE_GENERATIVE_AI_API_KE
  * @example resolveEmbeddingModel({ embeddingModel: "openai:text-embedding-3-small" })
  * @example resolveEmbeddingModel({ embeddingModel: "nomic-embed-text", embeddingBaseUrl: "http://127.0.0.1:11434/v1" })
  */
-export function resolveEmbeddingModel({ embeddingModel, embeddingBaseUrl, env = process.env }: EmbeddingFlags): EmbeddingModelV3 | undefined {
+export function resolveEmbeddingModel({ embeddingModel, embeddingBaseUrl, env = process.env }: EmbeddingFlags): EmbeddingModelV4 | undefined {
   const reference = embeddingModel?.trim() ?? "";
   if (reference.length === 0) {
     if (embeddingBaseUrl !== undefined) throw new ModelConfigError("--embedding-base-url needs --embedding-model <id>, the model the server embeds with.");

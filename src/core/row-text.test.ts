@@ -4,6 +4,7 @@ import {
   HISTORY_RESULT_OMITTED,
   SESSION_HISTORY_TOOL_NAME,
   TRUNCATION_MARKER,
+  MAX_VALUE_DEPTH,
   UNWRITABLE_VALUE,
   plainText,
   renderPart,
@@ -73,6 +74,12 @@ describe("renderPart: tool parts", () => {
     ["an input that JSON cannot encode", { type: "tool-count", toolCallId: "c", state: "output-available", input: 7n, output: 8n }, "count(7) → 8"],
   ])("%s", (_label, part, expected) => {
     expect(renderPart(part)).toBe(expected);
+  });
+
+  it("renders an input nested past MAX_VALUE_DEPTH as unwritable on every Node version, and one at the limit as JSON", () => {
+    const nested = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(MAX_VALUE_DEPTH + 1) })).toBe(`walk(${UNWRITABLE_VALUE}) → (no result)`);
+    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(MAX_VALUE_DEPTH) })).toBe(`walk(${"[".repeat(MAX_VALUE_DEPTH)}${"]".repeat(MAX_VALUE_DEPTH)}) → (no result)`);
   });
 
   it("renders an input nested deeper than JSON.stringify can go without throwing", () => {

@@ -134,15 +134,24 @@ function toolOutcome(part: PartLike): string {
 export const UNWRITABLE_VALUE = "[value JSON cannot write]";
 
 /**
+ * Deepest nesting of arrays and objects a tool value may have to be rendered. Deeper values render
+ * as `UNWRITABLE_VALUE` on every Node version: how deep `JSON.stringify` goes before it runs out of
+ * stack differs between them (Node 26 goes much further than 20), so the limit is checked here.
+ */
+export const MAX_VALUE_DEPTH = 1_000;
+
+/**
  * A tool input or output as text: a string as it is, anything else as JSON (as a provider
- * receives it). Never throws: a value JSON cannot write (a cycle, a BigInt, nesting deeper than
- * the stack allows) falls back to `String(value)`, and to `UNWRITABLE_VALUE` when that throws too.
+ * receives it). Never throws: a value nested deeper than `MAX_VALUE_DEPTH` is `UNWRITABLE_VALUE`;
+ * one JSON cannot write (a cycle, a BigInt) falls back to `String(value)`, and to
+ * `UNWRITABLE_VALUE` when that throws too.
  *
  * @example stringifyValue({ path: "a.ts" }) // '{"path":"a.ts"}'
  */
 export function stringifyValue(value: unknown): string {
   if (value === undefined) return "";
   if (typeof value === "string") return value;
+  if (nestedDeeperThan(value, MAX_VALUE_DEPTH)) return UNWRITABLE_VALUE;
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
@@ -152,6 +161,26 @@ export function stringifyValue(value: unknown): string {
       return UNWRITABLE_VALUE;
     }
   }
+}
+
+/**
+ * Whether arrays and objects nest more than `limit` levels deep, walked without recursion (the
+ * walk itself must not run out of stack). An object met again is not walked again (a cycle ends).
+ */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  const seen = new Set<object>();
+  const pending: Array<{ node: object; depth: number }> = [{ node: value, depth: 1 }];
+  while (pending.length > 0) {
+    const { node, depth } = pending.pop()!;
+    if (depth > limit) return true;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") pending.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return false;
 }
 
 /**

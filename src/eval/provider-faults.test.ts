@@ -5,7 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveModel } from "../agent/model-flags.js";
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from "../session/test-support/openai-compatible-server.js";
@@ -18,8 +18,8 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-function modelAt(baseUrl: string): LanguageModelV3 {
-  return resolveModel({ model: "test-model", baseUrl, contextLimit: LIMIT, env: {} }).model as LanguageModelV3;
+function modelAt(baseUrl: string): LanguageModelV4 {
+  return resolveModel({ model: "test-model", baseUrl, contextLimit: LIMIT, env: {} }).model as LanguageModelV4;
 }
 
 const runsOf = (count: number) => needleItems({ contextLimit: LIMIT, limit: count, seed: 33 }).map((item) => ({ item, strategy: "rollover" as const }));

@@ -4,7 +4,7 @@
  * failures in a row (no key accepted, server down, no tool calling) it stops starting new ones and
  * says why, so a broken setup costs a few items, not the whole plan.
  */
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { estimateCost, type ModelPrice } from "./cost.js";
 import type { EvalItem, EvalStrategy, ItemResult } from "./eval-types.js";
 import { resultKey } from "./results-file.js";
@@ -44,7 +44,7 @@ export function estimatePlan({ runs, contextLimit, price }: { runs: readonly Pla
 
 export interface RunEvalOptions {
   runs: readonly PlannedRun[];
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   contextLimit: number;
   price?: ModelPrice;
   concurrency?: number;

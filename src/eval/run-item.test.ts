@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { afterAll, describe, expect, it } from "vitest";
 import { scriptedModel } from "../session/test-support/scripted-model.js";
 import type { EvalItem } from "./eval-types.js";
@@ -34,7 +34,7 @@ function scratch(): string {
 const LIMIT = 16_000;
 
 /** A model that acknowledges background and answers each question from `answers` (by question text). */
-function answeringModel(answers: (question: string) => string): LanguageModelV3 {
+function answeringModel(answers: (question: string) => string): LanguageModelV4 {
   return scriptedModel({
     script: (call) => {
       const last = [...call.prompt].reverse().find((message) => message.role === "user");
@@ -124,7 +124,7 @@ describe("runEval", () => {
     let secondArrived: () => void = () => undefined;
     const second = new Promise<void>((resolve) => (secondArrived = resolve));
     const base = createScriptedEvalModel();
-    const model: LanguageModelV3 = {
+    const model: LanguageModelV4 = {
       ...base,
       doStream: async (options) => {
         calls += 1;

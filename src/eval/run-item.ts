@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Tool } from "ai";
 import { createAgentSession } from "../session/create-agent-session.js";
 import type { SendResult } from "../session/session-types.js";
@@ -20,7 +20,7 @@ import { meterUsage } from "./usage-meter.js";
 export interface RunItemOptions {
   item: EvalItem;
   strategy: EvalStrategy;
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   contextLimit: number;
   price?: ModelPrice;
   /** Retries of a failed model call (429s, dropped connections) before the item fails (default 4). */

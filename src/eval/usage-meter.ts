@@ -2,11 +2,11 @@
  * Counts the tokens of every call an item's session makes to the model — answers, notes flushes,
  * compaction summaries alike — at the model boundary, from the usage the provider reports.
  */
-import type { LanguageModelV3, LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
 
 export interface UsageMeter {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly calls: number;
@@ -16,11 +16,11 @@ export interface UsageMeter {
  * @example
  * const meter = meterUsage(model); await session.send("hi"); console.log(meter.inputTokens);
  */
-export function meterUsage(model: LanguageModelV3): UsageMeter {
+export function meterUsage(model: LanguageModelV4): UsageMeter {
   let inputTokens = 0;
   let outputTokens = 0;
   let calls = 0;
-  const add = (usage: LanguageModelV3Usage) => {
+  const add = (usage: LanguageModelV4Usage) => {
     calls += 1;
     inputTokens += usage.inputTokens.total ?? 0;
     outputTokens += usage.outputTokens.total ?? 0;
@@ -28,7 +28,7 @@ export function meterUsage(model: LanguageModelV3): UsageMeter {
   const wrapped = wrapLanguageModel({
     model,
     middleware: {
-      specificationVersion: "v3",
+      specificationVersion: "v4",
       wrapGenerate: async ({ doGenerate }) => {
         const result = await doGenerate();
         add(result.usage);
@@ -36,7 +36,7 @@ export function meterUsage(model: LanguageModelV3): UsageMeter {
       },
       wrapStream: async ({ doStream }) => {
         const result = await doStream();
-        const counting = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+        const counting = new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
           transform(part, controller) {
             if (part.type === "finish") add(part.usage);
             controller.enqueue(part);

@@ -1,17 +1,18 @@
 /**
- * One answer of the web chat: a `useChat` request answered through the AI SDK's own route helper
- * for node:http (`pipeAgentUIStreamToResponse`, the `createAgentUIStreamResponse` of a Node
- * server) by a `createContextAgent` agent. The AI SDK validates the client's messages; the agent
+ * One answer of the web chat: a `useChat` request answered as the AI SDK's route helper for
+ * node:http (`pipeAgentUIStreamToResponse`) answers it, by a `createContextAgent` agent, with
+ * ctxwin's data parts kept (ADR 0077). The AI SDK validates the client's messages; the agent
  * takes only the new user message and checks the rest against the store (ADR 0057). Anything
  * refused before the answer starts is a 400 with nothing written. The answer's last byte waits for
  * `idle`: a client that has read the whole answer may send its next message at once (ADR 0070).
  */
 import type { ServerResponse } from "node:http";
-import { AISDKError, pipeAgentUIStreamToResponse, type Agent, type ToolSet, type UIMessageChunk } from "ai";
+import { AISDKError, convertToModelMessages, pipeUIMessageStreamToResponse, validateUIMessages, type UIMessageChunk } from "ai";
 import { AgentInputError } from "../session/context-agent/agent-input.js";
 import type { ContextAgent } from "../session/context-agent/create-context-agent.js";
 import type { ContextStreamResult } from "../session/context-agent/agent-results.js";
 import type { SendResult } from "../session/session-types.js";
+import type { CtxwinUIMessage } from "../session/ui-message-stream.js";
 import { badRequest } from "./api-error.js";
 import { SECURITY_HEADERS } from "./http-io.js";
 
@@ -46,22 +47,24 @@ export async function pipeChatAnswer({
   let outcome: Promise<SendResult> | undefined;
   let streaming!: () => void;
   const started = new Promise<void>((resolve) => (streaming = resolve));
-  // The same agent, noting the send's result (the route helper hands out only the stream).
-  const observed: Agent<never, ToolSet, never> = {
-    version: agent.version,
-    id: agent.id,
-    tools: agent.tools,
-    generate: (call) => agent.generate(call),
-    stream: async (call) => {
-      const result = await agent.stream(call);
-      outcome = (result as unknown as ContextStreamResult).ctxwin;
-      onStart();
-      streaming();
-      return closingAfter(result, idle);
-    },
-  };
-  // Settles when the whole answer is written, which waits for `idle`: only its start is awaited here.
-  const written = pipeAgentUIStreamToResponse({ response, agent: observed, uiMessages, abortSignal: signal, headers: { ...SECURITY_HEADERS, "Cache-Control": "no-store" } });
+  // What `pipeAgentUIStreamToResponse` does (validate, convert, `agent.stream`), but the answer is
+  // written from the result's own UI message stream: AI SDK 7's helper reads `result.stream`, where
+  // ctxwin's data parts can only travel as `custom` parts, and the page draws the data parts.
+  const written = (async () => {
+    const validated = await validateUIMessages<CtxwinUIMessage>({ messages: uiMessages });
+    const prompt = await convertToModelMessages(validated, { tools: agent.tools });
+    const result = (await agent.stream({ prompt, abortSignal: signal })) as unknown as ContextStreamResult;
+    outcome = result.ctxwin;
+    onStart();
+    streaming();
+    // Held open until `idle`: the answer ends before the turn's bookkeeping (the stored rows'
+    // notice, the usage, `turn-end`), so without this a client that sends right after the answer's
+    // end could find the session still busy (409).
+    const stream = result
+      .toUIMessageStream({ originalMessages: validated })
+      .pipeThrough(new TransformStream<UIMessageChunk, UIMessageChunk>({ flush: () => idle }));
+    await pipeUIMessageStreamToResponse({ response, stream, headers: { ...SECURITY_HEADERS, "Cache-Control": "no-store" } });
+  })();
   try {
     await Promise.race([started, written]);
   } catch (error) {
@@ -69,18 +72,6 @@ export async function pipeChatAnswer({
   }
   if (outcome === undefined) throw new Error("The chat answer started without a send.");
   return { ended: outcome, written };
-}
-
-/**
- * The stream result with its UI message stream held open until `idle` settles. The answer ends
- * before the turn's bookkeeping (the stored rows' notice, the usage, `turn-end`), so without this a
- * client that sends right after the answer's end could find the session still busy (409).
- */
-function closingAfter<T>(result: T, idle: Promise<void>): T {
-  const source = result as unknown as ContextStreamResult;
-  const toUIMessageStream: ContextStreamResult["toUIMessageStream"] = (options) =>
-    source.toUIMessageStream(options).pipeThrough(new TransformStream<UIMessageChunk, UIMessageChunk>({ flush: () => idle }));
-  return Object.assign(Object.create(source) as ContextStreamResult, { toUIMessageStream }) as unknown as T;
 }
 
 /** A request the AI SDK's validation or the agent refused: the client's fault, a 400. */

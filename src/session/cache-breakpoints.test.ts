@@ -1,16 +1,16 @@
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { MAX_CACHE_BREAKPOINTS, placeAnthropicBreakpoints } from "./cache-breakpoints.js";
 
 const long = "word ".repeat(2_000);
 const ephemeral = { anthropic: { cacheControl: { type: "ephemeral" } } };
 
-function params(prompt: LanguageModelV3Prompt, tools: LanguageModelV3CallOptions["tools"] = []): LanguageModelV3CallOptions {
+function params(prompt: LanguageModelV4Prompt, tools: LanguageModelV4CallOptions["tools"] = []): LanguageModelV4CallOptions {
   return { prompt, tools };
 }
 
 /** system, a first turn with one tool step, and a second step. */
-const steps: LanguageModelV3Prompt = [
+const steps: LanguageModelV4Prompt = [
   { role: "system", content: `You are terse. ${long}` },
   { role: "user", content: [{ type: "text", text: "Read a.md" }] },
   { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "read", input: { path: "a.md" } }] },
@@ -19,7 +19,7 @@ const steps: LanguageModelV3Prompt = [
   { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "read", output: { type: "text", value: "b" } }] },
 ];
 
-const markedIndexes = (prompt: LanguageModelV3Prompt) => prompt.flatMap((message, index) => (message.providerOptions?.["anthropic"]?.["cacheControl"] === undefined ? [] : [index]));
+const markedIndexes = (prompt: LanguageModelV4Prompt) => prompt.flatMap((message, index) => (message.providerOptions?.["anthropic"]?.["cacheControl"] === undefined ? [] : [index]));
 
 describe("placeAnthropicBreakpoints", () => {
   it("marks the newest message, the end of the system prompt and the end of the previous request", () => {
@@ -32,7 +32,7 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("sets the TTL on every breakpoint it places and leaves the caller's other provider options alone", () => {
-    const prompt: LanguageModelV3Prompt = [{ role: "system", content: long }, { role: "user", content: [{ type: "text", text: "Hi" }], providerOptions: { anthropic: { sendReasoning: true } } }];
+    const prompt: LanguageModelV4Prompt = [{ role: "system", content: long }, { role: "user", content: [{ type: "text", text: "Hi" }], providerOptions: { anthropic: { sendReasoning: true } } }];
     const plan = placeAnthropicBreakpoints({ params: params(prompt), ttl: "1h" });
     expect(plan.params.prompt[1]!.providerOptions).toEqual({ anthropic: { sendReasoning: true, cacheControl: { type: "ephemeral", ttl: "1h" } } });
     expect(plan.params.prompt[0]!.providerOptions).toEqual({ anthropic: { cacheControl: { type: "ephemeral", ttl: "1h" } } });
@@ -41,7 +41,7 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("never places more than 4 in all: the caller's own breakpoints count, and the least valuable of ctxwin's are dropped with a reason", () => {
-    const tools: LanguageModelV3CallOptions["tools"] = [
+    const tools: LanguageModelV4CallOptions["tools"] = [
       { type: "function", name: "a", inputSchema: { type: "object" }, providerOptions: ephemeral },
       { type: "function", name: "b", inputSchema: { type: "object" }, providerOptions: ephemeral },
     ];
@@ -53,7 +53,7 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("places none when the caller already uses all 4", () => {
-    const tools: LanguageModelV3CallOptions["tools"] = ["a", "b", "c", "d"].map((name) => ({ type: "function", name, inputSchema: { type: "object" }, providerOptions: ephemeral }));
+    const tools: LanguageModelV4CallOptions["tools"] = ["a", "b", "c", "d"].map((name) => ({ type: "function", name, inputSchema: { type: "object" }, providerOptions: ephemeral }));
     const plan = placeAnthropicBreakpoints({ params: params(steps, tools) });
     expect(plan.placed).toBe(0);
     expect(plan.params.prompt).toBe(steps);
@@ -61,14 +61,14 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("counts a message the caller marked as the caller's, not as one of its own", () => {
-    const prompt: LanguageModelV3Prompt = steps.map((message, index) => (index === steps.length - 1 ? { ...message, providerOptions: ephemeral } : message));
+    const prompt: LanguageModelV4Prompt = steps.map((message, index) => (index === steps.length - 1 ? { ...message, providerOptions: ephemeral } : message));
     const plan = placeAnthropicBreakpoints({ params: params(prompt) });
     expect(plan.placed).toBe(2);
     expect(markedIndexes(plan.params.prompt)).toEqual([0, 3, 5]);
   });
 
   it("leaves out a breakpoint whose prefix is under the model's minimum cacheable length, and says so", () => {
-    const short: LanguageModelV3Prompt = [
+    const short: LanguageModelV4Prompt = [
       { role: "system", content: "Be brief." },
       { role: "user", content: [{ type: "text", text: "Hi" }] },
     ];
@@ -80,7 +80,7 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("never marks an assistant message (its last block may be thinking, which cannot be cached)", () => {
-    const prefill: LanguageModelV3Prompt = [...steps, { role: "assistant", content: [{ type: "reasoning", text: "hmm" }] }];
+    const prefill: LanguageModelV4Prompt = [...steps, { role: "assistant", content: [{ type: "reasoning", text: "hmm" }] }];
     const plan = placeAnthropicBreakpoints({ params: params(prefill) });
     expect(markedIndexes(plan.params.prompt)).not.toContain(prefill.length - 1);
   });

@@ -10,7 +10,7 @@
  * Pure: reads and returns call options of the AI SDK's provider interface; the provider package
  * turns a message's `providerOptions.anthropic.cacheControl` into `cache_control` on its last block.
  */
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, SharedV3ProviderOptions } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, SharedV4ProviderOptions } from "@ai-sdk/provider";
 import type { CacheHintDrop } from "../core/rollover/step-usage.js";
 
 /** Anthropic's limit of breakpoints in one request. */
@@ -22,7 +22,7 @@ const CHARACTERS_PER_TOKEN = 3;
 export type CacheTtl = "5m" | "1h";
 
 export interface BreakpointPlan {
-  params: LanguageModelV3CallOptions;
+  params: LanguageModelV4CallOptions;
   /** Breakpoints ctxwin placed (the caller's own not included). */
   placed: number;
   dropped: CacheHintDrop[];
@@ -38,7 +38,7 @@ export function placeAnthropicBreakpoints({
   minimumTokens,
   optionsName = "anthropic",
 }: {
-  params: LanguageModelV3CallOptions;
+  params: LanguageModelV4CallOptions;
   ttl?: CacheTtl | undefined;
   /** The model's minimum cacheable length, when known. */
   minimumTokens?: number | undefined;
@@ -74,7 +74,7 @@ export function placeAnthropicBreakpoints({
 }
 
 /** Message indexes worth a breakpoint, most valuable first, without duplicates. */
-function candidateIndexes(prompt: LanguageModelV3Prompt): number[] {
+function candidateIndexes(prompt: LanguageModelV4Prompt): number[] {
   const cacheable = (index: number) => index >= 0 && prompt[index] !== undefined && prompt[index]!.role !== "assistant";
   const newest = prompt.length - 1;
   let lastSystem = -1;
@@ -88,7 +88,7 @@ function candidateIndexes(prompt: LanguageModelV3Prompt): number[] {
 }
 
 /** Estimated tokens of the request up to and including each message (tool definitions first, as Anthropic orders them). */
-function prefixTokenEstimates(params: LanguageModelV3CallOptions): number[] {
+function prefixTokenEstimates(params: LanguageModelV4CallOptions): number[] {
   let characters = JSON.stringify(params.tools ?? []).length;
   return params.prompt.map((message) => {
     characters += JSON.stringify(message.content).length;
@@ -97,18 +97,18 @@ function prefixTokenEstimates(params: LanguageModelV3CallOptions): number[] {
 }
 
 /** Breakpoints the caller already set on tools, messages or parts (each counts against the limit). */
-function countExistingBreakpoints(params: LanguageModelV3CallOptions, optionsName: string): number {
+function countExistingBreakpoints(params: LanguageModelV4CallOptions, optionsName: string): number {
   let count = 0;
   for (const tool of params.tools ?? []) if ("providerOptions" in tool && hasCacheControl(tool.providerOptions, optionsName)) count += 1;
   for (const message of params.prompt) {
     if (hasCacheControl(message.providerOptions, optionsName)) count += 1;
     if (typeof message.content === "string") continue;
-    for (const part of message.content) if (hasCacheControl((part as { providerOptions?: SharedV3ProviderOptions }).providerOptions, optionsName)) count += 1;
+    for (const part of message.content) if (hasCacheControl((part as { providerOptions?: SharedV4ProviderOptions }).providerOptions, optionsName)) count += 1;
   }
   return count;
 }
 
-function hasCacheControl(options: SharedV3ProviderOptions | undefined, optionsName: string): boolean {
+function hasCacheControl(options: SharedV4ProviderOptions | undefined, optionsName: string): boolean {
   for (const name of new Set([optionsName, "anthropic"])) {
     const own = options?.[name];
     if (own !== undefined && (own["cacheControl"] != null || own["cache_control"] != null)) return true;
@@ -116,6 +116,6 @@ function hasCacheControl(options: SharedV3ProviderOptions | undefined, optionsNa
   return false;
 }
 
-function withOption(options: SharedV3ProviderOptions | undefined, name: string, values: Record<string, unknown>): SharedV3ProviderOptions {
-  return { ...options, [name]: { ...options?.[name], ...values } } as SharedV3ProviderOptions;
+function withOption(options: SharedV4ProviderOptions | undefined, name: string, values: Record<string, unknown>): SharedV4ProviderOptions {
+  return { ...options, [name]: { ...options?.[name], ...values } } as SharedV4ProviderOptions;
 }

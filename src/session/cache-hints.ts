@@ -11,7 +11,7 @@
  * provider metadata (`ctxwin.cache`), which the step recorder stores with the step.
  */
 import { createHash } from "node:crypto";
-import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart, type SharedV3ProviderOptions } from "@ai-sdk/provider";
+import { APICallError, type LanguageModelV4, type LanguageModelV4CallOptions, type LanguageModelV4StreamPart, type SharedV4ProviderOptions } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { lookupModelPrices } from "../core/budget/model-prices.js";
 import type { CacheHintDrop, StepCacheHints } from "../core/rollover/step-usage.js";
@@ -48,11 +48,11 @@ type HintTarget = { provider: "anthropic" } | { provider: "openai"; optionsName:
  * @example streamText({ model: cacheHintedModel(context, model, { windowId }), ... })
  */
 export function cacheHintedModel(context: CacheHintContext, model: LanguageModel, { windowId }: { windowId: string }): LanguageModel {
-  if (!context.cache.enabled || typeof model === "string" || model.specificationVersion !== "v3") return model;
+  if (!context.cache.enabled || typeof model === "string" || model.specificationVersion !== "v4") return model;
   const target = hintTargetOf(model);
   if (target === undefined) return model;
   const key = modelKey(model);
-  const hinted = async <Result>(params: LanguageModelV3CallOptions, call: (params: LanguageModelV3CallOptions) => PromiseLike<Result>, tag: (result: Result, facts: StepCacheHints) => Result): Promise<Result> => {
+  const hinted = async <Result>(params: LanguageModelV4CallOptions, call: (params: LanguageModelV4CallOptions) => PromiseLike<Result>, tag: (result: Result, facts: StepCacheHints) => Result): Promise<Result> => {
     if (context.cache.refusedBy.has(key)) return tag(await call(params), { provider: target.provider, dropped: [{ reason: "rejected", detail: "refused earlier in this session" }] });
     const plan = planHints({ context, target, key, params, windowId });
     warnAboutDrops(context, key, plan.facts.dropped ?? []);
@@ -69,7 +69,7 @@ export function cacheHintedModel(context: CacheHintContext, model: LanguageModel
   return wrapLanguageModel({
     model,
     middleware: {
-      specificationVersion: "v3",
+      specificationVersion: "v4",
       wrapStream: ({ params, model: inner }) => hinted(params, (sent) => inner.doStream(sent), (result, facts) => ({ ...result, stream: result.stream.pipeThrough(finishTagger(facts)) })),
       wrapGenerate: ({ params, model: inner }) =>
         hinted(params, (sent) => inner.doGenerate(sent), (result, facts) => ({ ...result, providerMetadata: { ...result.providerMetadata, [CACHE_METADATA_KEY]: { cache: asJson(facts) } } })),
@@ -98,14 +98,14 @@ export function promptCacheKeyFor(sessionId: string, windowId: string): string {
   return `ctxwin-${createHash("sha256").update(sessionId).digest("hex").slice(0, 16)}-${windowId}`;
 }
 
-function hintTargetOf(model: LanguageModelV3): HintTarget | undefined {
+function hintTargetOf(model: LanguageModelV4): HintTarget | undefined {
   if (model.provider.split(".").includes("anthropic")) return { provider: "anthropic" };
   const optionsName = responsesOptionsName(model);
   return optionsName === undefined ? undefined : { provider: "openai", optionsName };
 }
 
-function planHints({ context, target, key, params, windowId }: { context: CacheHintContext; target: HintTarget; key: string; params: LanguageModelV3CallOptions; windowId: string }): {
-  params: LanguageModelV3CallOptions;
+function planHints({ context, target, key, params, windowId }: { context: CacheHintContext; target: HintTarget; key: string; params: LanguageModelV4CallOptions; windowId: string }): {
+  params: LanguageModelV4CallOptions;
   facts: StepCacheHints;
 } {
   if (target.provider === "anthropic") {
@@ -117,7 +117,7 @@ function planHints({ context, target, key, params, windowId }: { context: CacheH
   const own = params.providerOptions?.[target.optionsName];
   // A key the caller chose stays theirs.
   if (own?.["promptCacheKey"] != null) return { params, facts: { provider: "openai", promptCacheKey: false } };
-  const providerOptions = { ...params.providerOptions, [target.optionsName]: { ...own, promptCacheKey: promptCacheKeyFor(context.sessionId, windowId) } } as SharedV3ProviderOptions;
+  const providerOptions = { ...params.providerOptions, [target.optionsName]: { ...own, promptCacheKey: promptCacheKeyFor(context.sessionId, windowId) } } as SharedV4ProviderOptions;
   return { params: { ...params, providerOptions }, facts: { provider: "openai", promptCacheKey: true } };
 }
 
@@ -146,7 +146,7 @@ function refusalText(error: APICallError): string {
   return `HTTP ${error.statusCode}: ${text.length > 160 ? `${text.slice(0, 157)}...` : text}`;
 }
 
-function finishTagger(facts: StepCacheHints): TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart> {
+function finishTagger(facts: StepCacheHints): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
   return new TransformStream({
     transform(part, controller) {
       if (part.type !== "finish") return controller.enqueue(part);

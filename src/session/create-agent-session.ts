@@ -145,7 +145,10 @@ export function createSessionEngine(options: AgentSessionOptions): SessionEngine
   logWarning = (message) => console.warn(message),
   stopWhen,
   prepareStep,
+  onStepEnd,
   onStepFinish,
+  runtimeContext,
+  toolsContext,
   providerOptions,
   callSettings,
   toolChoice,
@@ -219,7 +222,7 @@ export function createSessionEngine(options: AgentSessionOptions): SessionEngine
     },
     overheadEstimates: new Map(),
     calibration: createSessionCalibration(),
-    loop: loopSettingsOf({ stopWhen, prepareStep, onStepFinish, providerOptions, callSettings, toolChoice }),
+    loop: loopSettingsOf({ stopWhen, prepareStep, onStepEnd: onStepEnd ?? onStepFinish, providerOptions, callSettings, toolChoice, runtimeContext, toolsContext }),
   };
   const queue = createTurnQueue();
   const lock = createSessionLock();

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { tool } from "ai";
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEncodedTokens } from "../core/budget/token-count.js";
@@ -23,7 +23,7 @@ const PLANTED = "The secret launch code is ZEBRA-4471.";
 const CODE = /ZEBRA-\d{4}/;
 
 /** Tokens of a request as the provider would see it, counted with o200k without any of ctxwin's estimates. */
-function independentTokens(options: LanguageModelV3CallOptions): number {
+function independentTokens(options: LanguageModelV4CallOptions): number {
   let total = 0;
   for (const message of options.prompt) {
     if (message.role === "system") {
@@ -76,7 +76,7 @@ describe.skipIf(!available)("long session over the haystack essays", () => {
     // The scripted agent reads the essays in order, one per step, then searches its history.
     let next = 0;
     let searched = false;
-    const modelRef: { doStreamCalls: LanguageModelV3CallOptions[] } = { doStreamCalls: [] };
+    const modelRef: { doStreamCalls: LanguageModelV4CallOptions[] } = { doStreamCalls: [] };
     const script = (call: RecordedCall): ScriptedStep => {
       const inputTokens = independentTokens(modelRef.doStreamCalls[call.index]!);
       if (next < essays.length) return { toolCalls: [{ toolName: "read_essay", input: { name: essays[next++] } }], inputTokens, outputTokens: 20 };

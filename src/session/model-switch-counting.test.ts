@@ -3,7 +3,7 @@
  * provider factor, framing) is applied when a request is estimated. So after `setModel` the next
  * request is estimated in the new model's counting, from the same cached rows.
  */
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { countRowTokens } from "../core/budget/message-tokens.js";
 import { countEncodedTokens, tokenizerProfileFor } from "../core/budget/token-count.js";
@@ -13,7 +13,7 @@ import { scriptedModel } from "./test-support/scripted-model.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
 
 /** o200k_base tokens of the text and tool definitions a provider received, counted without any of ctxwin's estimates. */
-function independentTokens(options: LanguageModelV3CallOptions): number {
+function independentTokens(options: LanguageModelV4CallOptions): number {
   let total = 0;
   for (const message of options.prompt) {
     if (message.role === "system") total += countEncodedTokens(message.content);

@@ -1,11 +1,11 @@
 /**
- * One turn on `streamText`: the window view is applied on every step (`prepareStep`; with ai@6 a
+ * One turn on `streamText`: the window view is applied on every step (`prepareStep`; with the AI SDK a
  * messages override holds for one step only), each settled step is stored before the next request
  * is built, and after each settled step the budget decides whether the turn stops at that step
  * boundary (`stopWhen`). A rollover is never performed here: the decision is returned to the send
  * flow, which latches it.
  */
-import { stepCountIs, streamText, type LanguageModel, type ModelMessage } from "ai";
+import { isStepCount, streamText, type LanguageModel, type ModelMessage } from "ai";
 import { deriveWindowPressure, hasBudgetWarning } from "../core/rollover/window-pressure.js";
 import type { StoredRow } from "../store/port.js";
 import { modelKey, type BudgetEvaluation } from "./budget-policy.js";
@@ -20,7 +20,7 @@ import { neverFetchUrls } from "./no-url-downloads.js";
 import { isTransientProviderError } from "./transient-error.js";
 import { createStepRecorder, type StoredStep } from "./step-recorder.js";
 import { takeNewContextRequest } from "./new-context.js";
-import { applyCallerPrepareStep, mergeProviderOptions, stopConditions } from "./loop-settings.js";
+import { applyCallerPrepareStep, loopContexts, mergeProviderOptions, stopConditions } from "./loop-settings.js";
 import { chunkForwarder } from "./stream-chunks.js";
 import { cacheHintedModel } from "./cache-hints.js";
 import { flushStepTools } from "./flush-tools.js";
@@ -202,14 +202,14 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   let stoppedByAbort = false;
   const abortedBetweenSteps = (): boolean => (stoppedByAbort ||= signal?.aborted === true);
 
-  const prepareNextStep = async (stepNumber: number): Promise<{ messages: ModelMessage[]; system?: string }> => {
+  const prepareNextStep = async (stepNumber: number): Promise<{ messages: ModelMessage[]; instructions?: string }> => {
     const next = prepared?.stepNumber === stepNumber ? prepared.request : await assembleRequest({ rows: [...rows, ...recorder.rows], frame: await requestFrame(context, model, { windowId }), limits, previous });
     prepared = undefined;
     previous = next.estimate;
     estimates[stepNumber] = next.rawEstimatedTokens;
     checkedEstimates[stepNumber] = next.estimatedTokens;
     if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
-    return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { system: next.system }) };
+    return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { instructions: next.system }) };
   };
 
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
@@ -252,8 +252,11 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const result = streamText({
     ...loop.callSettings,
     model: cacheHintedModel(context, model, { windowId }),
-    ...(request.system === undefined ? {} : { system: request.system }),
+    ...(request.system === undefined ? {} : { instructions: request.system }),
     messages: firstMessages,
+    // The messages are the store's window: its system rows (an imported session's notes) are ctxwin's
+    // own records, never a caller's input (a call brings only its new user message).
+    allowSystemInMessages: true,
     tools: flush === undefined ? frame.tools : flushStepTools({ tools: frame.tools, runnable: flush.runnableTools }),
     ...(loop.toolChoice === undefined ? {} : { toolChoice: loop.toolChoice }),
     // The budget's output reserve is what the request asks for (every later step's input stays
@@ -265,7 +268,7 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     ...(signal === undefined ? {} : { abortSignal: signal }),
     stopWhen: stopConditions(
       [
-        stepCountIs(flush === undefined ? context.maxSteps : 1),
+        isStepCount(flush === undefined ? context.maxSteps : 1),
         async ({ steps: settled }) => {
           const stopHere = await evaluateSettledStep(settled.length - 1);
           // Asked once the step is stored (its step-end listeners have run), so an abort from them counts.
@@ -275,17 +278,21 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       // A notes-flush step is one step whatever the caller's conditions say.
       flush === undefined ? loop : {},
     ),
-    prepareStep: async ({ stepNumber, steps: settled, experimental_context }) => {
-      const ours = stepNumber === 0 ? undefined : await prepareNextStep(stepNumber);
+    ...loopContexts(loop),
+    prepareStep: async (step) => {
+      const ours = step.stepNumber === 0 ? undefined : await prepareNextStep(step.stepNumber);
       // The caller's own prepareStep never changes a notes-flush step (only the memory tool runs).
       if (flush !== undefined) return ours;
       const messages = ours?.messages ?? firstMessages;
-      return applyCallerPrepareStep({ loop, messages, ours, stepNumber, steps: settled, model, experimentalContext: experimental_context, warnOnce: context.warnOnce });
+      const instructions = ours === undefined ? request.system : ours.instructions;
+      return applyCallerPrepareStep({ loop, step: { ...step, messages, instructions }, ours, warnOnce: context.warnOnce });
     },
-    onStepFinish: async (step) => {
+    // Each step's own result (AI SDK 7: `step.response.messages` holds that step's messages only;
+    // the recorder takes the step's content and usage, never the messages).
+    onStepEnd: async (step) => {
       recorder.acceptStepResult(step);
       await context.activeSink?.step(step);
-      await loop.onStepFinish?.(step);
+      await loop.onStepEnd?.(step);
     },
     onError: ({ error }) => {
       streamError ??= error;

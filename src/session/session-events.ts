@@ -60,7 +60,7 @@ export interface TurnSink {
   event<Name extends SessionEventName>(name: Name, event: SessionEventMap[Name]): void;
   /** A chunk of the SDK's UI message stream of a step (text, reasoning, tool parts, step framing). */
   chunk(chunk: UIMessageChunk): void;
-  /** A settled step as the AI SDK reports it (`onStepFinish`); the next step waits for it. */
+  /** A settled step as the AI SDK reports it (`onStepEnd`); the next step waits for it. */
   step(step: StepResult<ToolSet>): void | PromiseLike<void>;
 }
 

@@ -118,12 +118,17 @@ export interface AgentSessionOptions {
   /**
    * The AI SDK's own loop settings, applied around ctxwin's (loop-settings.ts): stop conditions
    * after ctxwin's; `prepareStep` may set a step's active tools, tool choice and provider options
-   * (the messages, system prompt and model stay the window's); `onStepFinish` after each stored
-   * step; `providerOptions` under the ones ctxwin sets; the usual call settings.
+   * (the messages, system prompt and model stay the window's); `onStepEnd` after each stored
+   * step; `providerOptions` under the ones ctxwin sets; the usual call settings; `runtimeContext`
+   * and `toolsContext` as AI SDK 7's `streamText` takes them.
    */
   stopWhen?: LoopSettings["stopWhen"];
   prepareStep?: LoopSettings["prepareStep"];
-  onStepFinish?: LoopSettings["onStepFinish"];
+  onStepEnd?: LoopSettings["onStepEnd"];
+  /** @deprecated AI SDK 7's name is `onStepEnd` (used when both are given). */
+  onStepFinish?: LoopSettings["onStepEnd"];
+  runtimeContext?: LoopSettings["runtimeContext"];
+  toolsContext?: LoopSettings["toolsContext"];
   providerOptions?: LoopSettings["providerOptions"];
   callSettings?: LoopSettings["callSettings"];
   toolChoice?: LoopSettings["toolChoice"];

@@ -55,7 +55,7 @@ export interface StepRecorderOptions {
 /**
  * @example
  * const recorder = createStepRecorder({ store, sessionId, generateId, operationPrefix: "turn-1", tokensOf, onStored });
- * const result = streamText({ ..., onStepFinish: recorder.acceptStepResult });
+ * const result = streamText({ ..., onStepEnd: recorder.acceptStepResult });
  * await recorder.consume(result.toUIMessageStream());
  */
 export function createStepRecorder({
@@ -172,7 +172,7 @@ export function createStepRecorder({
   }
 
   return {
-    /** Pass as `onStepFinish` of `streamText`. */
+    /** Pass as `onStepEnd` of `streamText`. */
     acceptStepResult(step: StepResult<ToolSet>): void {
       stepResults.at(step.stepNumber).resolve(step);
     },
@@ -262,7 +262,7 @@ interface StepFacts {
 
 /** The cache reads and writes of a step's usage (the AI SDK's `inputTokenDetails`), only those reported. */
 function cacheUsageOf(usage: LanguageModelUsage): { cacheReadTokens?: number; cacheWriteTokens?: number } {
-  const read = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens;
+  const read = usage.inputTokenDetails?.cacheReadTokens;
   const write = usage.inputTokenDetails?.cacheWriteTokens;
   return { ...(read === undefined ? {} : { cacheReadTokens: read }), ...(write === undefined ? {} : { cacheWriteTokens: write }) };
 }

@@ -28,6 +28,9 @@ export type CtxwinUIMessage = UIMessage<unknown, CtxwinDataTypes>;
 export interface UIMessageStreamOptions {
   /** The client's messages: when the last one is an assistant message, the answer continues it. */
   originalMessages?: CtxwinUIMessage[];
+  /** Called once the answer's message is complete (AI SDK 7's name). */
+  onEnd?: UIMessageStreamOnFinishCallback<CtxwinUIMessage>;
+  /** @deprecated AI SDK 7's name is `onEnd` (used when both are given). */
   onFinish?: UIMessageStreamOnFinishCallback<CtxwinUIMessage>;
   /** Id of the assistant message (default: a new one). */
   generateMessageId?: () => string;
@@ -104,14 +107,14 @@ export function startSendChunks({
 
 /**
  * The chunks of a send as the stream `useChat` reads: the message id, `originalMessages` (an answer
- * that continues the client's last assistant message) and `onFinish` handled by the AI SDK.
+ * that continues the client's last assistant message) and `onEnd` handled by the AI SDK.
  *
  * @example return createUIMessageStreamResponse({ stream: uiMessageStreamOf(chunks, { originalMessages }) });
  */
 export function uiMessageStreamOf(chunks: SendChunks, options: Omit<UIMessageStreamOptions, "signal"> = {}): ReadableStream<UIMessageChunk> {
   return createUIMessageStream<CtxwinUIMessage>({
     ...(options.originalMessages === undefined ? {} : { originalMessages: options.originalMessages }),
-    ...(options.onFinish === undefined ? {} : { onFinish: options.onFinish }),
+    ...((options.onEnd ?? options.onFinish) === undefined ? {} : { onEnd: options.onEnd ?? options.onFinish }),
     ...(options.generateMessageId === undefined ? {} : { generateId: options.generateMessageId }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     execute: ({ writer }) => writer.merge(chunks.stream() as never),

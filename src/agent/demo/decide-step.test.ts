@@ -1,7 +1,7 @@
 /**
  * The demo model's policy on hand-built requests: it acts only on what a request contains.
  */
-import type { LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4Message } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { CONTINUE_TEXT } from "../../core/rollover/rollover-rows.js";
 import { carriedContinueText } from "../../core/rollover/turn-carry.js";
@@ -13,14 +13,14 @@ import { observeRequest } from "./observe-request.js";
 const tools = ["read_file", "list_files", "search_text", "memory", "session_history"].map((name) => ({ type: "function" as const, name, inputSchema: {} }));
 let callCounter = 0;
 
-function request(system: string, messages: LanguageModelV3Message[]): LanguageModelV3CallOptions {
-  return { prompt: [{ role: "system", content: system }, ...messages], tools } as LanguageModelV3CallOptions;
+function request(system: string, messages: LanguageModelV4Message[]): LanguageModelV4CallOptions {
+  return { prompt: [{ role: "system", content: system }, ...messages], tools } as LanguageModelV4CallOptions;
 }
 
-const user = (text: string): LanguageModelV3Message => ({ role: "user", content: [{ type: "text", text }] });
+const user = (text: string): LanguageModelV4Message => ({ role: "user", content: [{ type: "text", text }] });
 
 /** An assistant tool call followed by its result. */
-function toolStep(toolName: string, input: unknown, output: string | object): LanguageModelV3Message[] {
+function toolStep(toolName: string, input: unknown, output: string | object): LanguageModelV4Message[] {
   const toolCallId = `call-${(callCounter += 1)}`;
   return [
     { role: "assistant", content: [{ type: "tool-call", toolCallId, toolName, input }] },
@@ -62,7 +62,7 @@ describe("the demo model's policy", () => {
       ...toolStep("read_file", { path: "guide.md" }, "File: guide.md · lines 1–2 of 2\n# Guide\nSteps."),
       user("[Context window w:0 rolls over after this step.] Update your notes file /memories/workspace/context-notes.md now with the memory tool: …"),
     ];
-    const flush = { ...request("", messages), tools: tools.filter((tool) => tool.name === "memory") } as LanguageModelV3CallOptions;
+    const flush = { ...request("", messages), tools: tools.filter((tool) => tool.name === "memory") } as LanguageModelV4CallOptions;
     const step = decideStep(observeRequest(flush));
     expect(step.kind === "tool" && step.call.toolName).toBe("memory");
     const notes = parseNotes(`<memory path="x">\n${step.kind === "tool" ? String(step.call.input["file_text"]) : ""}</memory>`);
@@ -115,7 +115,7 @@ describe("the demo model with a sub-agent", () => {
     const searched = request("", [user(question), ...toolStep("session_history", { action: "search", query: "File: README.md · lines 1", mode: "literal" }, { ok: true, hits: [{ item_id: "4", session_id: "main/explorer-1", snippet_offset_chars: 0 }] })]);
     const step = decideStep(observeRequest(searched));
     expect(step).toMatchObject({ kind: "tool", call: { toolName: "session_history", input: { action: "read_item", item_id: "4", session_id: "main/explorer-1" } } });
-    const read = request("", [...searched.prompt.slice(1), ...toolStep("session_history", { action: "read_item", item_id: "4", session_id: "main/explorer-1" }, { ok: true, text: readme })] as LanguageModelV3Message[]);
+    const read = request("", [...searched.prompt.slice(1), ...toolStep("session_history", { action: "read_item", item_id: "4", session_id: "main/explorer-1" }, { ok: true, text: readme })] as LanguageModelV4Message[]);
     const answer = decideStep(observeRequest(read));
     expect(answer).toEqual({ kind: "text", text: 'Line 2 of README.md says: "The gauge constant is 7.31."\nIt is not in my context, so I found it with session_history: search, then read_item 4 of session main/explorer-1.' });
   });

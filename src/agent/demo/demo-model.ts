@@ -1,9 +1,9 @@
 /**
  * ctxwin's built-in scripted model for the offline demo (and the web UI's `--demo-model`): an AI SDK
- * `LanguageModelV3` that decides every step only from the request it receives (see decide-step.ts),
+ * `LanguageModelV4` that decides every step only from the request it receives (see decide-step.ts),
  * streams its answer in small pieces, and reports usage as the exact token count of the request.
  */
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
 import { countTokens } from "../../core/budget/token-count.js";
 import { decideStep, type DemoStep } from "./decide-step.js";
 import { observeRequest } from "./observe-request.js";
@@ -24,9 +24,9 @@ export interface DemoModelOptions {
  * @example
  * const session = createWorkspaceAgent({ store, sessionId: "demo", model: createDemoModel(), workspaceRoot: ".", memoryRoot: ".ctxwin/memory", contextLimit: 16_000 });
  */
-export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseconds = 0, onRequest }: DemoModelOptions = {}): LanguageModelV3 {
+export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseconds = 0, onRequest }: DemoModelOptions = {}): LanguageModelV4 {
   let calls = 0;
-  const answer = (options: LanguageModelV3CallOptions) => {
+  const answer = (options: LanguageModelV4CallOptions) => {
     calls += 1;
     const step = decideStep(observeRequest(options));
     const inputTokens = requestTokens(options);
@@ -35,7 +35,7 @@ export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseco
     return { step, usage: usageOf(inputTokens, countTokens(outputText)), id: `demo-${calls}` };
   };
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     provider: DEMO_MODEL_PROVIDER,
     modelId: DEMO_MODEL_ID,
     supportedUrls: {},
@@ -49,7 +49,7 @@ export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseco
       const { step, usage, id } = answer(options);
       const parts = streamParts({ step, usage, id });
       const signal = options.abortSignal;
-      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async pull(controller) {
           const part = parts.shift();
           if (part === undefined) {
@@ -70,8 +70,8 @@ export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseco
   };
 }
 
-function streamParts({ step, usage, id }: { step: DemoStep; usage: LanguageModelV3Usage; id: string }): LanguageModelV3StreamPart[] {
-  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+function streamParts({ step, usage, id }: { step: DemoStep; usage: LanguageModelV4Usage; id: string }): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if (step.kind === "text") {
     parts.push({ type: "text-start", id });
     for (const piece of step.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: "text-delta", id, delta: piece });
@@ -84,7 +84,7 @@ function streamParts({ step, usage, id }: { step: DemoStep; usage: LanguageModel
 }
 
 /** Tokens of the request as sent: system, messages, tool calls and results, tool definitions. */
-function requestTokens(options: LanguageModelV3CallOptions): number {
+function requestTokens(options: LanguageModelV4CallOptions): number {
   let total = 0;
   for (const message of options.prompt) {
     if (message.role === "system") {
@@ -101,7 +101,7 @@ function requestTokens(options: LanguageModelV3CallOptions): number {
   return total;
 }
 
-function usageOf(inputTokens: number, outputTokens: number): LanguageModelV3Usage {
+function usageOf(inputTokens: number, outputTokens: number): LanguageModelV4Usage {
   return { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 } };
 }
 

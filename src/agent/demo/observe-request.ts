@@ -3,7 +3,7 @@
  * prompt (with `<hot_memories>`), the user texts, and every tool call with its result. The demo
  * model decides only from this, like a real model would.
  */
-import type { LanguageModelV3CallOptions, LanguageModelV3ToolResultOutput } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
 
 export interface ObservedToolStep {
   toolCallId: string;
@@ -33,7 +33,7 @@ export interface ObservedRequest {
  * const observed = observeRequest(options);
  * observed.userTexts.at(-1) // the message the model answers
  */
-export function observeRequest(options: LanguageModelV3CallOptions): ObservedRequest {
+export function observeRequest(options: LanguageModelV4CallOptions): ObservedRequest {
   const system: string[] = [];
   const userTexts: string[] = [];
   const userMessages: Array<{ text: string; stepsBefore: number }> = [];
@@ -92,7 +92,7 @@ function asRecord(input: unknown): Record<string, unknown> {
   return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
 }
 
-function readOutput(output: LanguageModelV3ToolResultOutput): { text: string; json: unknown } {
+function readOutput(output: LanguageModelV4ToolResultOutput): { text: string; json: unknown } {
   switch (output.type) {
     case "text":
     case "error-text":

@@ -6,7 +6,7 @@
  */
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { CtxwinError } from "../../core/errors.js";
 import { resolveEmbeddingModel, type EmbeddingFlags } from "../../agent/embedding-flags.js";
 import { openStore } from "../../store/open-store.js";
@@ -67,7 +67,7 @@ export function registerEmbedCommand({
 }: {
   program: Command;
   output?: EmbedOutput;
-  embeddingModelOf?: (flags: EmbeddingFlags) => EmbeddingModelV3 | undefined;
+  embeddingModelOf?: (flags: EmbeddingFlags) => EmbeddingModelV4 | undefined;
 }): Command {
   return program
     .command("embed")

@@ -6,7 +6,7 @@
  * `--report <results>` runs nothing: it prints a results file's table (and page).
  */
 import { existsSync } from "node:fs";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Command } from "commander";
 import { ModelConfigError, parseContextLimit, parseMaxRetries, resolveModel } from "../../agent/model-flags.js";
 import { priceOf, type ModelPrice } from "../../eval/cost.js";
@@ -60,7 +60,7 @@ function dollars(text: string | undefined): number {
 }
 
 interface EvalModel {
-  model: LanguageModelV3;
+  model: LanguageModelV4;
   label: string;
   price?: ModelPrice;
   demo: boolean;
@@ -72,7 +72,7 @@ function evalModel(flags: EvalFlags, contextLimit: number): EvalModel {
     return { model: createScriptedEvalModel(), label: "demo (ctxwin's scripted eval model)", price: { inputPerMillion: 0, outputPerMillion: 0 }, demo: true, describeError: (error) => describeFailure({ error }) };
   }
   const resolved = resolveModel({ ...(flags.model === undefined ? {} : { model: flags.model }), ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }), contextLimit });
-  if (typeof resolved.model === "string" || resolved.model.specificationVersion !== "v3") throw new ModelConfigError(`--model ${resolved.label} is not an AI SDK v3 language model.`);
+  if (typeof resolved.model === "string" || resolved.model.specificationVersion !== "v4") throw new ModelConfigError(`--model ${resolved.label} is not an AI SDK v4-specification language model.`);
   const keyVariable = resolved.keyVariable ?? "CTXWIN_API_KEY";
   const price = priceOf({ modelKey: resolved.label });
   return {

@@ -19,8 +19,13 @@ function connected(maxLineBytes = 64) {
     };
   });
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+  // Every chunk written, collected as it comes: on Node 26 `output.read()` returns one buffered
+  // chunk, not all of them, so reading the answers that way saw only the first.
+  const written: string[] = [];
+  output.on("data", (chunk: Buffer) => written.push(chunk.toString("utf8")));
   const answers = () =>
-    String(output.read() ?? "")
+    written
+      .join("")
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as { id: unknown; error: { code: number } });

@@ -22,7 +22,8 @@ export const UNKNOWN_SCHEMA_TOKENS = 256;
 /** A tool as the AI SDK defines it (`inputSchema`), or a plain `{ name, description, parameters }`. */
 export interface ToolDefinitionLike {
   name?: string;
-  description?: string;
+  /** Text, or (AI SDK 7) a function of the tool's context: only text is counted. */
+  description?: unknown;
   inputSchema?: unknown;
   parameters?: unknown;
 }
@@ -185,7 +186,7 @@ function countTools(
   const lines = entries.map(([name, tool]) => {
     const schema = jsonSchemaOf(tool);
     if (schema === undefined) unknownSchemas += 1;
-    return stringify({ name, description: tool.description ?? "", parameters: schema ?? {} });
+    return stringify({ name, description: typeof tool.description === "string" ? tool.description : "", parameters: schema ?? {} });
   });
   const toolsJson = lines.join("\n");
   if (memo !== undefined && toolsJson === memo.toolsJson) return { toolsJson, toolsTokens: memo.toolsTokens };

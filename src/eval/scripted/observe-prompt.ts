@@ -2,7 +2,7 @@
  * What the scripted eval model sees of a request: the user texts, the tool calls and results
  * since the last user message, and every text of the request (tool results included) to search.
  */
-import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 
 export interface ObservedStep {
   toolName: string;
@@ -30,7 +30,7 @@ function outputText(output: unknown): string {
 /**
  * @example const observed = observePrompt(options.prompt);
  */
-export function observePrompt(prompt: LanguageModelV3Prompt): ObservedPrompt {
+export function observePrompt(prompt: LanguageModelV4Prompt): ObservedPrompt {
   let system = "";
   const userTexts: string[] = [];
   const texts: string[] = [];

@@ -1,29 +1,29 @@
 /**
- * The model behind `ctxwin eval --model demo`: an AI SDK `LanguageModelV3` that answers every
+ * The model behind `ctxwin eval --model demo`: an AI SDK `LanguageModelV4` that answers every
  * request with the step `decideEvalStep` picks, and reports as usage the request's characters / 3.
  * Offline and deterministic, so a run shows the whole pipeline without a key.
  */
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart, LanguageModelV3ToolCall, LanguageModelV3Usage } from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4StreamPart, LanguageModelV4ToolCall, LanguageModelV4Usage } from "@ai-sdk/provider";
 import { decideEvalStep, type EvalStep } from "./eval-policy.js";
 import { observePrompt } from "./observe-prompt.js";
 
 export const EVAL_DEMO_PROVIDER = "ctxwin-demo";
 export const EVAL_DEMO_MODEL_ID = "scripted-eval";
 
-function usageOf(inputTokens: number, outputTokens: number): LanguageModelV3Usage {
+function usageOf(inputTokens: number, outputTokens: number): LanguageModelV4Usage {
   return { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 } };
 }
 
-function contentOf(step: EvalStep, id: string): LanguageModelV3Content & ({ type: "text"; text: string } | LanguageModelV3ToolCall) {
+function contentOf(step: EvalStep, id: string): LanguageModelV4Content & ({ type: "text"; text: string } | LanguageModelV4ToolCall) {
   return step.kind === "text" ? { type: "text", text: step.text } : { type: "tool-call", toolCallId: id, toolName: step.toolName, input: JSON.stringify(step.input) };
 }
 
 /**
  * @example const session = createAgentSession({ store, sessionId: "eval", model: createScriptedEvalModel() });
  */
-export function createScriptedEvalModel(): LanguageModelV3 {
+export function createScriptedEvalModel(): LanguageModelV4 {
   let calls = 0;
-  const answer = (options: LanguageModelV3CallOptions) => {
+  const answer = (options: LanguageModelV4CallOptions) => {
     calls += 1;
     const toolNames = (options.tools ?? []).map((tool) => tool.name);
     const step = decideEvalStep(observePrompt(options.prompt), toolNames);
@@ -32,7 +32,7 @@ export function createScriptedEvalModel(): LanguageModelV3 {
     return { content: contentOf(step, `eval-${calls}`), finishReason: { unified: step.kind === "text" ? ("stop" as const) : ("tool-calls" as const), raw: undefined }, usage, id: `eval-${calls}` };
   };
   return {
-    specificationVersion: "v3",
+    specificationVersion: "v4",
     provider: EVAL_DEMO_PROVIDER,
     modelId: EVAL_DEMO_MODEL_ID,
     supportedUrls: {},
@@ -42,7 +42,7 @@ export function createScriptedEvalModel(): LanguageModelV3 {
     },
     async doStream(options) {
       const { content, finishReason, usage, id } = answer(options);
-      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
       if (content.type === "text") parts.push({ type: "text-start", id }, { type: "text-delta", id, delta: content.text }, { type: "text-end", id });
       else parts.push(content);
       parts.push({ type: "finish", finishReason, usage });

@@ -2,9 +2,11 @@
  * What `createContextAgent`'s `stream` and `generate` return: the members of the AI SDK's
  * `StreamTextResult` and `GenerateTextResult` that an agent's callers use (`toUIMessageStream`,
  * `toUIMessageStreamResponse`, `pipeUIMessageStreamToResponse`, `textStream`, `text`, `steps`,
- * `usage`, `totalUsage`, `finishReason`, …), built from the send's chunks, plus `ctxwin` (the
+ * `usage`, `finalStep`, `finishReason`, …), built from the send's chunks, plus `ctxwin` (the
  * send's result: rollovers, warnings, status). Members of those types not listed here are not
- * provided (`fullStream`, structured `output`, …).
+ * provided (`fullStream`, structured `output`, …). As in AI SDK 7, `usage`, `content`, `toolCalls`
+ * and `toolResults` cover every step of the call (`totalUsage` is the deprecated name of `usage`);
+ * `finalStep` is the last step.
  */
 import {
   createTextStreamResponse,
@@ -13,12 +15,14 @@ import {
   type FinishReason,
   type LanguageModelUsage,
   type StepResult,
+  type TextStreamPart,
   type ToolSet,
   type UIMessageChunk,
 } from "ai";
 import type { ServerResponse } from "node:http";
 import type { SendResult } from "../session-types.js";
 import { uiMessageStreamOf, type SendChunks, type UIMessageStreamOptions } from "../ui-message-stream.js";
+import { agentStreamOf } from "./agent-stream-parts.js";
 
 type StreamOptions = Omit<UIMessageStreamOptions, "signal">;
 type UIMessageStreamResponseInit = ResponseInit & { keepAliveMs?: number };
@@ -29,13 +33,20 @@ export interface ContextStreamResult {
   pipeUIMessageStreamToResponse(response: ServerResponse, options?: StreamOptions & UIMessageStreamResponseInit): void;
   toTextStreamResponse(init?: ResponseInit): Response;
   readonly textStream: ReadableStream<string>;
+  /**
+   * The send as AI SDK 7's stream parts: what `createAgentUIStreamResponse` reads; ctxwin's data
+   * parts come as `custom` parts of kind `ctxwin.<name>` (agent-stream-parts.ts).
+   */
+  readonly stream: ReadableStream<TextStreamPart<ToolSet>>;
   readonly text: Promise<string>;
   readonly finishReason: Promise<FinishReason>;
-  /** Usage of the last step. */
+  /** Usage of every step of the send, summed (AI SDK 7: all steps). */
   readonly usage: Promise<LanguageModelUsage>;
-  /** Usage of every step of the send, summed. */
+  /** @deprecated The same as `usage` (AI SDK 7). */
   readonly totalUsage: Promise<LanguageModelUsage>;
   readonly steps: Promise<Array<StepResult<ToolSet>>>;
+  /** The last step (undefined when the send settled none). */
+  readonly finalStep: Promise<StepResult<ToolSet> | undefined>;
   consumeStream(): Promise<void>;
   /** How the send ended: status, rollovers, warnings, compactions, ctxwin's usage figures. */
   readonly ctxwin: Promise<SendResult>;
@@ -54,15 +65,19 @@ export function streamResultOf(chunks: SendChunks): ContextStreamResult {
       createUIMessageStreamResponse({ stream: uiMessageStreamOf(chunks, options), ...responseInit({ status, statusText, headers }) }),
     pipeUIMessageStreamToResponse: (response, { status, statusText, headers, ...options } = {}) =>
       void pipeUIMessageStreamToResponse({ response, stream: uiMessageStreamOf(chunks, options), ...responseInit({ status, statusText, headers }) }),
-    toTextStreamResponse: (init = {}) => createTextStreamResponse({ textStream: textStreamOf(chunks), ...init }),
+    toTextStreamResponse: (init = {}) => createTextStreamResponse({ stream: textStreamOf(chunks), ...init }),
     get textStream() {
       return textStreamOf(chunks);
     },
+    get stream() {
+      return agentStreamOf(chunks);
+    },
     text: settled.then(({ result }) => result.text),
     finishReason: settled.then(({ result, steps }) => finishReasonOf(result, steps)),
-    usage: settled.then(({ steps }) => steps.at(-1)?.usage ?? sumUsage([])),
+    usage: settled.then(({ steps }) => sumUsage(steps.map((step) => step.usage))),
     totalUsage: settled.then(({ steps }) => sumUsage(steps.map((step) => step.usage))),
     steps: settled.then(({ steps }) => [...steps]),
+    finalStep: settled.then(({ steps }) => steps.at(-1)),
     consumeStream: () => settled.then(() => undefined),
     ctxwin: chunks.result,
   };
@@ -72,13 +87,18 @@ export function streamResultOf(chunks: SendChunks): ContextStreamResult {
 export interface ContextGenerateResult {
   readonly text: string;
   readonly finishReason: FinishReason;
+  /** Of every step, summed (AI SDK 7). */
   readonly usage: LanguageModelUsage;
+  /** @deprecated The same as `usage` (AI SDK 7). */
   readonly totalUsage: LanguageModelUsage;
   readonly steps: Array<StepResult<ToolSet>>;
-  /** Of the last step, as the AI SDK reports them. */
+  /** The last step (undefined when the send settled none). */
+  readonly finalStep: StepResult<ToolSet> | undefined;
+  /** Of every step, in order, as AI SDK 7 reports them. */
   readonly content: StepResult<ToolSet>["content"];
   readonly toolCalls: StepResult<ToolSet>["toolCalls"];
   readonly toolResults: StepResult<ToolSet>["toolResults"];
+  /** Of the last step (deprecated in AI SDK 7 for `finalStep.response`). */
   readonly response: StepResult<ToolSet>["response"] | undefined;
   readonly ctxwin: SendResult;
 }
@@ -90,15 +110,17 @@ export async function generateResultOf(chunks: SendChunks): Promise<ContextGener
   const outcome = await chunks.result;
   const steps = [...chunks.steps];
   const last = steps.at(-1);
+  const usage = sumUsage(steps.map((step) => step.usage));
   return {
     text: outcome.text,
     finishReason: finishReasonOf(outcome, steps),
-    usage: last?.usage ?? sumUsage([]),
-    totalUsage: sumUsage(steps.map((step) => step.usage)),
+    usage,
+    totalUsage: usage,
     steps,
-    content: last?.content ?? [],
-    toolCalls: last?.toolCalls ?? [],
-    toolResults: last?.toolResults ?? [],
+    finalStep: last,
+    content: steps.flatMap((step) => step.content),
+    toolCalls: steps.flatMap((step) => step.toolCalls),
+    toolResults: steps.flatMap((step) => step.toolResults),
     response: last?.response,
     ctxwin: outcome,
   };

@@ -61,8 +61,12 @@ describe("createContextAgent", () => {
     const response = await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [first] });
     const answer = await messageOf(await chunksOf(response));
 
-    const kinds = answer.parts.filter((part) => part.type !== "step-start").map((part) => part.type);
-    expect(kinds).toEqual(["tool-read", "tool-read", "data-ctxwin-usage", "data-ctxwin-rollover", "text"]);
+    // AI SDK 7's route helper reads `result.stream`: ctxwin's data parts come as `custom` parts.
+    const kinds = answer.parts.filter((part) => part.type !== "step-start").map((part) => (part.type === "custom" ? (part as { kind: string }).kind : part.type));
+    // Each usage figure is a part of its own (a data part with an id would replace the earlier one).
+    expect(kinds).toEqual(["tool-read", "tool-read", "ctxwin.usage", "ctxwin.rollover", "text", "ctxwin.usage"]);
+    const rollover = answer.parts.find((part) => part.type === "custom" && (part as { kind: string }).kind === "ctxwin.rollover") as unknown as { providerMetadata: { ctxwin: { reason: string } } };
+    expect(rollover.providerMetadata.ctxwin.reason).toBe("mid-stream");
     const rows = await readAllRows(store, "chat");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
     expect(rows.map((row) => row.meta?.type ?? row.role)).toEqual(["user", "assistant", "rollover", "lead-in", "continue", "assistant"]);
@@ -159,6 +163,37 @@ describe("createContextAgent", () => {
     }
     // A tool the allowlist leaves out is never offered, so it may keep its approval.
     expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, tools: { remove }, toolPolicy: { allow: ["session_history"] } })).not.toThrow();
+  });
+
+  it("generate() reports as AI SDK 7 does: usage, content and tool calls of every step, finalStep; the call's onStepEnd", async () => {
+    const store = memoryStore();
+    // A stored system row (an imported session's note) is part of the window: AI SDK 7 refuses system
+    // messages inside `messages` unless told they are trusted, and these are ctxwin's own rows.
+    await store.append("chat", [{ role: "system", parts: [{ type: "text", text: "Imported session notes" }] }]);
+    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: 500, outputTokens: 7 }, { text: "both read", inputTokens: 600, outputTokens: 3 }] });
+    const ended: string[] = [];
+    const result = await agentOf(store, model).generate({ prompt: "read both", onStepEnd: (step) => void ended.push(step.finishReason) });
+    expect(result.ctxwin.status).toBe("completed");
+    expect(calls[0]!.text).toContain("Imported session notes");
+    expect(ended).toEqual(["tool-calls", "stop"]);
+    expect(result.usage.outputTokens).toBe(10);
+    expect(result.totalUsage.outputTokens).toBe(10);
+    expect(result.toolCalls.map((call) => call.toolName)).toEqual(["read", "read"]);
+    expect(result.toolResults).toHaveLength(2);
+    expect(result.content.map((part) => part.type)).toEqual(["tool-call", "tool-call", "tool-result", "tool-result", "text"]);
+    expect(result.finalStep.text).toBe("both read");
+  });
+
+  it("passes runtimeContext to the AI SDK's loop, as ToolLoopAgent does: prepareStep and each step see it", async () => {
+    const { model } = scriptedModel({ script: [{ text: "ok", inputTokens: 500 }] });
+    const seen: unknown[] = [];
+    const agent = agentOf(memoryStore(), model, {
+      runtimeContext: { requestId: "req-1" },
+      prepareStep: ({ runtimeContext }) => void seen.push(runtimeContext),
+    });
+    const result = await agent.generate({ prompt: "hello" });
+    expect(seen).toEqual([{ requestId: "req-1" }]);
+    expect(result.finalStep.runtimeContext).toEqual({ requestId: "req-1" });
   });
 
   it("generate() answers like ToolLoopAgent, with the caller's stopWhen, prepareStep, onStepFinish and providerOptions applied", async () => {

@@ -1,12 +1,13 @@
 /**
- * `createContextAgent`: the session engine as an AI SDK `Agent` (the `agent-v1` interface
- * `ToolLoopAgent` implements), so a `ToolLoopAgent` user or a `useChat` route handler
+ * `createContextAgent`: the session engine as an AI SDK 7 `Agent` (the `agent-v1` interface
+ * `ToolLoopAgent` implements, with its runtime-context type parameter), so a `ToolLoopAgent` user or a `useChat` route handler
  * (`createAgentUIStreamResponse({ agent, uiMessages })`) gets token-budget windows without leaving
  * the AI SDK. The same engine as `createAgentSession` runs every call: durable rows per step,
  * preflight, the warning, the notes slot and flush step, rollovers with the carried task, the
  * privacy floor. A call brings only its new user message; the request is the store's window.
  */
 import type { Agent, AgentCallParameters, AgentStreamParameters, GenerateTextResult, StreamTextResult, ToolSet } from "ai";
+import type { Context } from "../loop-settings.js";
 import { createSessionEngine, type AgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions } from "../session-types.js";
 import { sendRunning, withSendLock } from "../shared-send-lock.js";
@@ -20,7 +21,9 @@ import type { SessionForkOptions } from "../lineage/fork-stored-session.js";
 import { lineageMethods, type SessionEditOptions } from "../lineage/session-lineage.js";
 import type { SendOptions, SendResult } from "../session-types.js";
 
-export interface ContextAgentOptions extends Omit<AgentSessionOptions, "system"> {
+export interface ContextAgentOptions<RUNTIME_CONTEXT extends Context = Context> extends Omit<AgentSessionOptions, "system" | "runtimeContext"> {
+  /** Shared data of every step, as `ToolLoopAgent`'s `runtimeContext`: `prepareStep` and step results see it. */
+  runtimeContext?: RUNTIME_CONTEXT;
   /** The agent's id (the `Agent` interface's `id`). */
   id?: string;
   /** The system prompt; `instructions` is `ToolLoopAgent`'s name for it. */
@@ -52,18 +55,20 @@ const CONTEXT_AGENT_KEYS = ["id", "instructions", "maxInputChars", "checkClientH
  * const { text, ctxwin } = await agent.generate({ prompt: "Continue." });
  * if (ctxwin.rollovers.length > 0) console.log("rolled over to a fresh window");
  */
-export type ContextAgent = Omit<Agent<never, ToolSet, never>, "generate" | "stream"> & {
-  generate(call: AgentCallParameters<never, ToolSet>): Promise<GenerateTextResult<ToolSet, never> & ContextGenerateResult>;
-  stream(call: AgentStreamParameters<never, ToolSet>): Promise<StreamTextResult<ToolSet, never> & ContextStreamResult>;
+export type ContextAgent<RUNTIME_CONTEXT extends Context = Context> = Omit<Agent<never, ToolSet, RUNTIME_CONTEXT, never>, "generate" | "stream"> & {
+  /** `Agent.generate`, whose result also says how the send ended (`ctxwin`). */
+  generate(options: AgentCallParameters<never, ToolSet, RUNTIME_CONTEXT>): Promise<GenerateTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextGenerateResult>;
+  /** `Agent.stream`, whose result also says how the send ends (`ctxwin`). */
+  stream(options: AgentStreamParameters<never, ToolSet, RUNTIME_CONTEXT>): Promise<StreamTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextStreamResult>;
   /** The session face of the same engine: events, `usage()`, `clear`, `compact`. */
   readonly session: AgentSession;
   /**
    * A new agent on a fork of this session (up to an item, default the last), with this agent's
    * options; it starts clean, and this session is not changed (ADR 0068).
    */
-  fork(options?: SessionForkOptions): Promise<ContextAgent>;
+  fork(options?: SessionForkOptions): Promise<ContextAgent<RUNTIME_CONTEXT>>;
   /** Edits an earlier user message: a new agent on a fork just before it, which sends `input` as its next turn. */
-  edit(options: SessionEditOptions, sendOptions?: SendOptions): Promise<{ agent: ContextAgent; editedItemId: string; result: SendResult }>;
+  edit(options: SessionEditOptions, sendOptions?: SendOptions): Promise<{ agent: ContextAgent<RUNTIME_CONTEXT>; editedItemId: string; result: SendResult }>;
 };
 
 /**
@@ -71,19 +76,20 @@ export type ContextAgent = Omit<Agent<never, ToolSet, never>, "generate" | "stre
  * const agent = createContextAgent({ store: openStore(), sessionId: chatId, model, instructions, tools });
  * return createAgentUIStreamResponse({ agent, uiMessages: messages });
  */
-export function createContextAgent(agentOptions: ContextAgentOptions): ContextAgent {
+export function createContextAgent<RUNTIME_CONTEXT extends Context = Context>(agentOptions: ContextAgentOptions<RUNTIME_CONTEXT>): ContextAgent<RUNTIME_CONTEXT> {
   checkOptionKeys({ options: agentOptions, caller: "createContextAgent", extraKeys: CONTEXT_AGENT_KEYS });
   const { id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, whenBusy = "wait", ...options } = agentOptions;
   const prompt = system ?? instructions;
   const engine = createSessionEngine({ ...options, ...(prompt === undefined ? {} : { system: prompt }) });
   const { store, sessionId } = options;
 
-  async function start(call: AgentCallParameters<never, ToolSet>): Promise<SendChunks> {
+  async function start(call: AgentCallParameters<never, ToolSet, RUNTIME_CONTEXT>): Promise<SendChunks> {
     const { input, earlier } = newInputOf({ prompt: call.prompt, messages: call.messages, maxInputChars });
     const signal = signalOf(call);
     // Checked and taken in one synchronous stretch: no other call can get in between.
     if (whenBusy === "refuse" && sendRunning({ store, sessionId })) throw new SessionBusyError(sessionId);
-    const onStep = call.onStepFinish;
+    // AI SDK 7 calls it `onStepEnd`; `onStepFinish` is the deprecated name of the same callback.
+    const onStep = call.onStepEnd ?? call.onStepFinish;
     let begin!: (chunks: SendChunks) => void;
     let refuse!: (error: unknown) => void;
     const started = new Promise<SendChunks>((resolve, reject) => ((begin = resolve), (refuse = reject)));
@@ -95,7 +101,13 @@ export function createContextAgent(agentOptions: ContextAgentOptions): ContextAg
         refuse(error);
         return;
       }
-      const chunks = startSendChunks({ send: engine.sendWithSink, input, notesPath: engine.notesPath, signal, ...(onStep === undefined ? {} : { onStep: (step) => onStep(step) }) });
+      const chunks = startSendChunks({
+        send: engine.sendWithSink,
+        input,
+        notesPath: engine.notesPath,
+        signal,
+        ...(onStep === undefined ? {} : { onStep: (step) => onStep(step as Parameters<typeof onStep>[0]) }),
+      });
       begin(chunks);
       await chunks.result.catch(() => undefined);
     });
@@ -115,16 +127,16 @@ export function createContextAgent(agentOptions: ContextAgentOptions): ContextAg
     open: (forkId) => createContextAgent({ ...agentOptions, sessionId: forkId }),
     send: (opened, input, sendOptions) => opened.session.send(input, sendOptions),
   });
-  const agent: ContextAgent = {
+  const agent: ContextAgent<RUNTIME_CONTEXT> = {
     version: "agent-v1" as const,
     id,
     tools: engine.tools,
     session: engine.session,
-    async stream(call: AgentStreamParameters<never, ToolSet>) {
-      return streamResultOf(await start(call)) as unknown as StreamTextResult<ToolSet, never> & ContextStreamResult;
+    async stream(call: AgentStreamParameters<never, ToolSet, RUNTIME_CONTEXT>) {
+      return streamResultOf(await start(call)) as unknown as StreamTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextStreamResult;
     },
-    async generate(call: AgentCallParameters<never, ToolSet>) {
-      return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<ToolSet, never> & ContextGenerateResult;
+    async generate(call: AgentCallParameters<never, ToolSet, RUNTIME_CONTEXT>) {
+      return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextGenerateResult;
     },
     fork: (forkOptions) => lineage.fork(forkOptions),
     edit: async (editOptions, sendOptions) => {
@@ -136,7 +148,7 @@ export function createContextAgent(agentOptions: ContextAgentOptions): ContextAg
 }
 
 /** The call's abort signal, with its timeout (a number, or `totalMs`) added. */
-function signalOf(call: AgentCallParameters<never, ToolSet>): AbortSignal | undefined {
+function signalOf(call: Pick<AgentCallParameters<never, ToolSet>, "abortSignal" | "timeout">): AbortSignal | undefined {
   const timeout = typeof call.timeout === "number" ? call.timeout : (call.timeout as { totalMs?: number } | undefined)?.totalMs;
   const signals = [call.abortSignal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter((signal): signal is AbortSignal => signal !== undefined);
   if (signals.length <= 1) return signals[0];

@@ -1,9 +1,9 @@
 /**
- * A scripted `MockLanguageModelV3` for session tests: each call's answer comes from a script, and
+ * A scripted `MockLanguageModelV4` for session tests: each call's answer comes from a script, and
  * every request the provider received is recorded, flattened to text for assertions.
  */
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 
 export interface ScriptedToolCall {
   toolName: string;
@@ -36,14 +36,14 @@ export interface ScriptedStep {
 
 export interface RecordedCall {
   index: number;
-  prompt: LanguageModelV3Prompt;
+  prompt: LanguageModelV4Prompt;
   /** Every message flattened to `role: text` lines (tool calls and results as JSON). */
   text: string;
   system: string;
   toolNames: string[];
   /** The tool definitions and call-level provider options as the model received them. */
-  tools: NonNullable<LanguageModelV3CallOptions["tools"]>;
-  providerOptions: LanguageModelV3CallOptions["providerOptions"];
+  tools: NonNullable<LanguageModelV4CallOptions["tools"]>;
+  providerOptions: LanguageModelV4CallOptions["providerOptions"];
 }
 
 export type Script = ScriptedStep[] | ((call: RecordedCall) => ScriptedStep);
@@ -65,10 +65,10 @@ export function scriptedModel({
   beforeAnswer?: (call: RecordedCall) => Promise<void>;
 }) {
   const calls: RecordedCall[] = [];
-  const model = new MockLanguageModelV3({
+  const model = new MockLanguageModelV4({
     provider,
     modelId,
-    doStream: async (options: LanguageModelV3CallOptions) => {
+    doStream: async (options: LanguageModelV4CallOptions) => {
       const call = recordCall(calls.length, options);
       calls.push(call);
       await beforeAnswer?.(call);
@@ -81,7 +81,7 @@ export function scriptedModel({
   return { model, calls };
 }
 
-function recordCall(index: number, options: LanguageModelV3CallOptions): RecordedCall {
+function recordCall(index: number, options: LanguageModelV4CallOptions): RecordedCall {
   const lines: string[] = [];
   let system = "";
   for (const message of options.prompt) {
@@ -101,12 +101,12 @@ function recordCall(index: number, options: LanguageModelV3CallOptions): Recorde
   return { index, prompt: options.prompt, text: lines.join("\n"), system, toolNames, tools: options.tools ?? [], providerOptions: options.providerOptions };
 }
 
-function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3StreamPart[] {
-  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
   const deltas = [...(step.text === undefined ? [] : [step.text]), ...(step.textChunks ?? [])];
   if (deltas.length > 0) {
     const id = `text-${call.index}`;
-    parts.push({ type: "text-start", id }, ...deltas.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id, delta })));
+    parts.push({ type: "text-start", id }, ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id, delta })));
     // A stalled answer is cut mid-text: its text part never ends.
     if (step.stallUntilAborted !== true && step.errorMidStream === undefined) parts.push({ type: "text-end", id });
   }
@@ -128,9 +128,9 @@ function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV3Str
 }
 
 /** Streams `parts`, then waits for `signal` and fails with its reason. */
-function stalledStream(parts: readonly LanguageModelV3StreamPart[], signal: AbortSignal | undefined): ReadableStream<LanguageModelV3StreamPart> {
+function stalledStream(parts: readonly LanguageModelV4StreamPart[], signal: AbortSignal | undefined): ReadableStream<LanguageModelV4StreamPart> {
   if (signal === undefined) throw new Error("stallUntilAborted needs a call with an abort signal (send with { signal })");
-  return new ReadableStream<LanguageModelV3StreamPart>({
+  return new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
       for (const part of parts) controller.enqueue(part);
       const fail = () => controller.error(signal.reason);

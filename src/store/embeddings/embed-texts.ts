@@ -5,11 +5,11 @@
  * `EmbeddingProviderError`; nothing of it is kept.
  */
 import { embedMany } from "ai";
-import type { EmbeddingModelV3 } from "@ai-sdk/provider";
+import type { EmbeddingModelV4 } from "@ai-sdk/provider";
 import { EmbeddingProviderError } from "./embedding-errors.js";
 
 /** An AI SDK embedding model (`openai.embedding("text-embedding-3-small")`, Google's, an OpenAI-compatible server's). */
-export type EmbeddingModelInput = EmbeddingModelV3;
+export type EmbeddingModelInput = EmbeddingModelV4;
 
 /** The id vectors are stored under: `provider:modelId`. */
 export function embeddingModelId(model: EmbeddingModelInput): string {

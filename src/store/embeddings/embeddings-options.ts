@@ -39,8 +39,8 @@ export function checkEmbeddingsOptions(value: unknown): EmbeddingsOptions {
       "openStore: embeddings.model must be an AI SDK embedding model object (e.g. openai.embedding('text-embedding-3-small')), not a string id. Nothing was opened.",
     );
   }
-  if (model["specificationVersion"] !== "v3") {
-    throw new StoreOptionsError(`openStore: embeddings.model must implement the v3 embedding model specification (AI SDK 6); got ${String(model["specificationVersion"])}. Nothing was opened.`);
+  if (model["specificationVersion"] !== "v4") {
+    throw new StoreOptionsError(`openStore: embeddings.model must implement the v4 embedding model specification (AI SDK 7); got ${String(model["specificationVersion"])}. Nothing was opened.`);
   }
   const batchSize = record["batchSize"];
   if (batchSize !== undefined && (typeof batchSize !== "number" || !Number.isInteger(batchSize) || batchSize < 1 || batchSize > 2_048)) {

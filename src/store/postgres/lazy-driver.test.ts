@@ -12,9 +12,19 @@ import { afterAll, describe, expect, it } from "vitest";
 
 /** The built package (the vitest setup builds dist/ before the tests). */
 const packageEntry = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../dist/index.js")).href;
-const refusePg = `export async function resolve(specifier, context, next) {
+/**
+ * A resolve hook that refuses `pg`: in-thread (`registerHooks`, Node 22.15 and later) where there is
+ * one, since Node 26 deprecates `register` (DEP0205, a warning on stderr); `register` before that.
+ */
+const refusePg = `
+const refuse = (specifier) => {
   if (specifier === "pg") throw new Error("node-postgres was loaded");
-  return next(specifier, context);
+};
+const hooks = "export async function resolve(specifier, context, next) { if (specifier === 'pg') throw new Error('node-postgres was loaded'); return next(specifier, context); }";
+if (typeof module.registerHooks === "function") {
+  module.registerHooks({ resolve: (specifier, context, next) => (refuse(specifier), next(specifier, context)) });
+} else {
+  module.register("data:text/javascript," + encodeURIComponent(hooks));
 }`;
 const folder = mkdtempSync(path.join(tmpdir(), "ctxwin-lazy-driver-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -22,8 +32,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 /** Runs `body` (an async module body with `openStore` in scope) in a node that cannot load pg. */
 function withoutPg(body: string): { status: number | null; stdout: string; stderr: string } {
   const script = `
-import { register } from "node:module";
-register("data:text/javascript," + encodeURIComponent(${JSON.stringify(refusePg)}));
+import module from "node:module";
+${refusePg}
 const { openStore } = await import(${JSON.stringify(packageEntry)});
 ${body}`;
   return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: folder, encoding: "utf8" });

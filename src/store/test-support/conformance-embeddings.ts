@@ -168,7 +168,8 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
         await store.embeddings?.idle();
         await store.append("s", transcript.slice(2));
         await store.embeddings?.idle();
-        expect(warnings[0]).toMatch(/embedding model test:synonyms-64 returned/);
+        // AI SDK 7 checks the count of vectors itself ("Expected 4 embeddings, but received 0").
+        expect(warnings[0]).toMatch(/embedding model test:synonyms-64 (returned|failed: Expected \d+ embeddings)/);
         expect(await store.embeddings?.pendingRows("s")).toBe(4);
         expect(store.diagnostics().embeddings).toMatchObject({ dimensions: 64, embeddedRows: 2 });
         await store.append("s", [text("one more login")]);

@@ -1,11 +1,11 @@
 /**
- * A deterministic, offline `EmbeddingModelV3` for tests and benchmarks: each word of a small
+ * A deterministic, offline `EmbeddingModelV4` for tests and benchmarks: each word of a small
  * synonym table adds weight to its concept's dimension ("login", "sign-in", "OAuth" and "PKCE" all
  * to `auth`), any other word to a dimension picked by its hash, so texts that share a meaning but
  * no word land close together. Faults can be scripted per call (`fault`), and every call is recorded.
  */
 import { APICallError } from "ai";
-import type { EmbeddingModelV3, EmbeddingModelV3CallOptions, EmbeddingModelV3Result } from "@ai-sdk/provider";
+import type { EmbeddingModelV4, EmbeddingModelV4CallOptions, EmbeddingModelV4Result } from "@ai-sdk/provider";
 
 export const SYNONYM_CONCEPTS: Readonly<Record<string, readonly string[]>> = {
   auth: ["login", "logins", "sign", "signin", "oauth", "pkce", "authentication", "credentials", "password"],
@@ -30,7 +30,7 @@ export interface SynonymEmbeddingModelOptions {
    * Called before each call with its number (from 0): return a result to answer instead
    * (`{ embeddings: [] }`, a wrong dimension, NaN), throw to fail the call, `undefined` to answer normally.
    */
-  fault?: (call: number, values: readonly string[]) => EmbeddingModelV3Result | undefined;
+  fault?: (call: number, values: readonly string[]) => EmbeddingModelV4Result | undefined;
 }
 
 const conceptOf = new Map<string, number>(Object.values(SYNONYM_CONCEPTS).flatMap((words, concept) => words.map((word) => [word, concept] as const)));
@@ -66,14 +66,14 @@ export function rateLimitError(): APICallError {
  */
 export function createSynonymEmbeddingModel({ dimensions = 64, modelId = "synonyms-64", provider = "test", maxEmbeddingsPerCall = 96, fault }: SynonymEmbeddingModelOptions = {}) {
   const calls: SyntheticEmbeddingCall[] = [];
-  const model: EmbeddingModelV3 & { calls: SyntheticEmbeddingCall[] } = {
-    specificationVersion: "v3",
+  const model: EmbeddingModelV4 & { calls: SyntheticEmbeddingCall[] } = {
+    specificationVersion: "v4",
     provider,
     modelId,
     maxEmbeddingsPerCall,
     supportsParallelCalls: false,
     calls,
-    async doEmbed({ values }: EmbeddingModelV3CallOptions): Promise<EmbeddingModelV3Result> {
+    async doEmbed({ values }: EmbeddingModelV4CallOptions): Promise<EmbeddingModelV4Result> {
       const number = calls.length;
       calls.push({ values: [...values] });
       const answer = fault?.(number, values);

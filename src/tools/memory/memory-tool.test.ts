@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { asSchema, generateText, stepCountIs } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONTEXT_NOTES_PATH } from "../../core/hot-memories/limits.js";
 import { MEMORY_TOOL_NAME, memoryInputSchema, memoryTool } from "./memory-tool.js";
@@ -20,7 +20,7 @@ const usage = {
 /** A scripted model: one tool call per step from `calls`, then a final text. */
 function scriptedModel(calls: Array<Record<string, unknown>>) {
   let step = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doGenerate: async () => {
       const call = calls[step];
       step += 1;
@@ -84,7 +84,7 @@ describe("memoryTool with the AI SDK", () => {
   it("describes itself and refuses writes when read-only", async () => {
     const readOnly = memoryTool({ root: fixture.root, sessionId: "s1", readOnly: true });
     expect(readOnly.description).toContain("Read-only");
-    const output = await readOnly.execute?.({ command: "create", path: "/memories/project/a.md", file_text: "x" }, { toolCallId: "1", messages: [] });
+    const output = await readOnly.execute?.({ command: "create", path: "/memories/project/a.md", file_text: "x" }, { toolCallId: "1", messages: [], context: {} });
     expect(output).toMatch(/^Error \(read_only\)/);
   });
 

@@ -4,7 +4,7 @@
  * types must come back to the model as session_history error results (not SDK validation errors).
  */
 import { generateText, stepCountIs, type ModelMessage } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { HISTORY_LABEL } from "../../core/history-view/limits.js";
 import { openStore } from "../../store/open-store.js";
@@ -19,7 +19,7 @@ const usage = {
 /** A model that makes one session_history call with `input` (raw JSON text), then answers. */
 function scriptedModel(input: string) {
   let step = 0;
-  return new MockLanguageModelV3({
+  return new MockLanguageModelV4({
     doGenerate: async () => {
       step += 1;
       if (step === 1) {
@@ -31,7 +31,7 @@ function scriptedModel(input: string) {
 }
 
 /** The tool result the model received in its second request. */
-function toolResultSent(model: MockLanguageModelV3): unknown {
+function toolResultSent(model: MockLanguageModelV4): unknown {
   const prompt = model.doGenerateCalls[1]?.prompt as ModelMessage[] | undefined;
   const toolMessage = prompt?.find((message) => message.role === "tool");
   const part = Array.isArray(toolMessage?.content) ? toolMessage.content[0] : undefined;

@@ -18,7 +18,7 @@ export async function callTool(historyTool: Tool<SessionHistoryRawInput, Session
   if (!validation.success) throw new Error(`the tool's input schema refused ${JSON.stringify(input)}: ${String(validation.error)}`);
   const execute = historyTool.execute;
   if (execute === undefined) throw new Error("session_history has no execute");
-  const result = (await execute(validation.value, { toolCallId: `call-${(callCounter += 1)}`, messages: [] })) as SessionHistoryResult;
+  const result = (await execute(validation.value, { toolCallId: `call-${(callCounter += 1)}`, messages: [], context: {} })) as SessionHistoryResult;
   const json = JSON.stringify(result);
   expect(utf8ByteLength(json)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
   expect(JSON.parse(json)).toEqual(result);

@@ -12,5 +12,5 @@ const selected = workspaceTools({ root: request.root })[request.name];
 if (selected?.execute === undefined) throw new Error(`no tool ${request.name}`);
 const validation = await asSchema(selected.inputSchema).validate!(request.input);
 if (!validation.success) throw new Error(`the input schema of ${request.name} refused ${JSON.stringify(request.input)}`);
-const result: unknown = await selected.execute(validation.value, { toolCallId: "call-1", messages: [] });
+const result: unknown = await selected.execute(validation.value, { toolCallId: "call-1", messages: [], context: {} });
 process.stdout.write(`${JSON.stringify(result)}\n`);
