@@ -6,22 +6,27 @@
  * newest first; ranked hits by one BM25 over all sessions.
  */
 import { InvalidArgumentError } from "../../core/errors.js";
+import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
 import { assertSearchableQuery } from "../../core/search-query.js";
 import type { LineageBackend } from "../lineage/lineage-backend.js";
 import { checkLimit, checkSeq } from "../options.js";
 import type { CrossSearchHit, CrossSearchOptions, CrossSearchPage, StoredRow } from "../port.js";
-import { ownersOf, searchScope, type SearchScope } from "./search-scope.js";
+import { ownersOf, searchScope, type ScopeSession, type SearchScope } from "./search-scope.js";
 
 /** Most hits of one cross-session page. */
 export const MAX_CROSS_SEARCH_LIMIT = 50;
 /** Matching rows one cross-session search reads at most (ADR 0089); past it the page is `partial`. */
-export const CROSS_SEARCH_SCAN_LIMIT = 5_000;
+export const CROSS_SEARCH_SCAN_LIMIT = 2_000;
 /** Ranked: the newest rows holding a kept word that one cross-session search scores at most (ADR 0016, 0089). */
-export const CROSS_RANKED_CANDIDATE_LIMIT = 2_000;
+export const CROSS_RANKED_CANDIDATE_LIMIT = RANKED_CANDIDATE_LIMIT;
 
-/** What a backend's one query is asked (ADR 0089). */
+/**
+ * What a backend's one query is asked (ADR 0089). The backend reads the sessions table and runs the
+ * query in one read transaction (one snapshot), so that no clear can fall between the two.
+ */
 export interface ScopeSearchRequest {
-  scope: SearchScope;
+  /** The scope of these sessions (one light row each, `ScopeSession`). */
+  scopeOf: (sessions: readonly ScopeSession[]) => SearchScope;
   query: string;
   mode: "literal" | "ranked";
   /** Literal: a stored row whose every session already has this many hits and one need not be verified. */
@@ -41,6 +46,8 @@ export interface ScopeMatch {
 }
 
 export interface ScopeSearchResult {
+  /** The scope the query ran in. */
+  scope: SearchScope;
   matches: ScopeMatch[];
   partial: boolean;
 }
@@ -77,7 +84,7 @@ function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearc
  *
  * @example const counter = ownerCounter(request); if (counter.wanted(id, seq)) { ...; counter.add(id, seq); }
  */
-export function ownerCounter({ scope, hitsPerSession }: Pick<ScopeSearchRequest, "scope" | "hitsPerSession">) {
+export function ownerCounter({ scope, hitsPerSession }: { scope: SearchScope; hitsPerSession: number }) {
   const counts = new Map<string, number>();
   return {
     /** Whether some session showing this stored row still needs hits (one past the cap says it has more). */
@@ -95,10 +102,8 @@ export function ownerCounter({ scope, hitsPerSession }: Pick<ScopeSearchRequest,
  */
 export async function crossSearch(raw: LineageBackend, options: CrossSearchOptions): Promise<CrossSearchPage> {
   const checked = checkCrossSearchOptions(options);
-  const scope = searchScope({ summaries: await raw.sessions(), sessionIds: checked.sessionIds });
-  if (scope.owners === 0) return { hits: [], moreInSession: [], hasMore: false, sessionsSearched: 0 };
-  const { matches, partial } = await raw.searchScope({
-    scope,
+  const { scope, matches, partial } = await raw.searchScope({
+    scopeOf: (sessions) => searchScope({ summaries: sessions, sessionIds: checked.sessionIds }),
     query: checked.query,
     mode: checked.mode,
     hitsPerSession: checked.hitsPerSession,

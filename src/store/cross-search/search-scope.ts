@@ -10,6 +10,9 @@ import { isSessionVisible } from "../../core/visibility.js";
 import { MAX_LINEAGE_DEPTH } from "../lineage/attach-parent.js";
 import type { SessionParent, SessionSummary } from "../port.js";
 
+/** What the scope needs of a session: one light row of the sessions table each. */
+export type ScopeSession = Pick<SessionSummary, "sessionId" | "floorSeq" | "updatedAt" | "parent" | "forkOf">;
+
 /** The stored rows of one session with `low < seq <= high`, found under `ownerId`. */
 export interface ScopeSegment {
   ownerId: string;
@@ -27,9 +30,9 @@ export interface SearchScope {
 }
 
 /**
- * @example const scope = searchScope({ summaries: await raw.sessions() });
+ * @example const scope = searchScope({ summaries: sessionsTableRows });
  */
-export function searchScope({ summaries, sessionIds }: { summaries: readonly SessionSummary[]; sessionIds?: readonly string[] | undefined }): SearchScope {
+export function searchScope({ summaries, sessionIds }: { summaries: readonly ScopeSession[]; sessionIds?: readonly string[] | undefined }): SearchScope {
   const known = new Map(summaries.map((summary) => [summary.sessionId, summary]));
   const wanted = sessionIds === undefined ? undefined : new Set(sessionIds);
   const owners = summaries
@@ -44,7 +47,7 @@ export function searchScope({ summaries, sessionIds }: { summaries: readonly Ses
   owners.forEach((owner, rank) => {
     const low = owner.floorSeq;
     let high = Number.MAX_SAFE_INTEGER;
-    let current: SessionSummary | undefined = owner;
+    let current: ScopeSession | undefined = owner;
     for (let depth = 0; current !== undefined && high > low && depth <= MAX_LINEAGE_DEPTH; depth += 1) {
       const atSeq = current.forkOf?.atSeq ?? 0;
       if (high > Math.max(low, atSeq)) add(current.sessionId, { ownerId: owner.sessionId, rank, low: Math.max(low, atSeq), high });
@@ -64,9 +67,9 @@ export function ownersOf(scope: SearchScope, storedIn: string, seq: number): rea
 }
 
 /** `isSessionVisible` with the ancestors taken from `known` (a missing one hides the session, fail closed). */
-function isVisibleAmong(summary: SessionSummary, known: ReadonlyMap<string, SessionSummary>): boolean {
+function isVisibleAmong(summary: ScopeSession, known: ReadonlyMap<string, ScopeSession>): boolean {
   if (summary.parent === undefined) return true;
-  const ancestors: (SessionSummary | undefined)[] = [];
+  const ancestors: (ScopeSession | undefined)[] = [];
   const seen = new Set([summary.sessionId]);
   for (let parent: SessionParent | undefined = summary.parent; parent !== undefined; ) {
     if (ancestors.length >= MAX_LINEAGE_DEPTH || seen.has(parent.sessionId)) break;
@@ -76,4 +79,29 @@ function isVisibleAmong(summary: SessionSummary, known: ReadonlyMap<string, Sess
     parent = found?.parent;
   }
   return isSessionVisible(summary, ancestors);
+}
+
+/** The columns of the sessions table a scope reads (the same names on SQLite and PostgreSQL). */
+export const SCOPE_SESSION_COLUMNS = "session_key, session_id, floor_seq, updated_at, parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq";
+
+export interface ScopeSessionRecord {
+  session_key: number | string;
+  session_id: string;
+  floor_seq: number | string;
+  updated_at: string;
+  parent_session_id: string | null;
+  parent_item_id: string | null;
+  fork_of_session_id: string | null;
+  fork_at_seq: number | string | null;
+}
+
+/** One row of the sessions table as a `ScopeSession`. */
+export function scopeSessionOf(record: ScopeSessionRecord): ScopeSession {
+  return {
+    sessionId: record.session_id,
+    floorSeq: Number(record.floor_seq),
+    updatedAt: record.updated_at,
+    ...(record.parent_session_id === null || record.parent_item_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id } }),
+    ...(record.fork_of_session_id === null || record.fork_at_seq === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
+  };
 }

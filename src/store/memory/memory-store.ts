@@ -343,8 +343,17 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       return sessions.get(sessionId)?.cursor.floorSeq ?? 0;
     },
 
-    async searchScope({ scope, query, mode, scanLimit }: ScopeSearchRequest) {
+    async searchScope({ scopeOf, query, mode, scanLimit }: ScopeSearchRequest) {
       open();
+      const scope = scopeOf(
+        [...sessions.entries()].map(([sessionId, session]) => ({
+          sessionId,
+          floorSeq: session.cursor.floorSeq,
+          updatedAt: session.updatedAt,
+          parent: session.parent,
+          forkOf: session.forkOf,
+        })),
+      );
       const inScope: { storedIn: string; row: MemoryRow; rank: number }[] = [];
       for (const storedIn of scope.segments.keys()) {
         for (const row of sessions.get(storedIn)?.rows ?? []) {
@@ -365,7 +374,7 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
         found = scoreAcross({ candidates: indexed.map((entry) => entry.row), corpus, query }).map(({ row, score }) => ({ ...byRow.get(row)!, score }));
       }
       const matches: ScopeMatch[] = found.slice(0, scanLimit).map((entry) => ({ storedIn: entry.storedIn, seq: entry.row.seq, score: entry.score }));
-      return { matches, partial: found.length > scanLimit };
+      return { scope, matches, partial: found.length > scanLimit };
     },
 
     async sessions(options: SessionsOptions = {}): Promise<SessionSummary[]> {

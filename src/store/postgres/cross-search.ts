@@ -14,7 +14,7 @@ import { bm25Scorer, type TermCounts } from "../../core/bm25.js";
 import { selectRankedWords } from "../../core/ranked-search-plan.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import type { ScopeMatch, ScopeSearchRequest, ScopeSearchResult } from "../cross-search/cross-search.js";
-import { ownersOf } from "../cross-search/search-scope.js";
+import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSessionRecord } from "../cross-search/search-scope.js";
 import { USE_TEXT_INDEX, withPlan } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
 import { containsPattern } from "./search.js";
@@ -27,8 +27,11 @@ export async function searchScopeRows(
   { client, tables, trigramIndex }: { client: pg.PoolClient; tables: TableNames; trigramIndex: boolean },
   request: ScopeSearchRequest,
 ): Promise<ScopeSearchResult> {
-  const { scope, query, scanLimit } = request;
+  const { query, scanLimit } = request;
+  const records = await client.query<ScopeSessionRecord>(`SELECT ${SCOPE_SESSION_COLUMNS} FROM ${tables.sessions}`);
+  const scope = request.scopeOf(records.rows.map(scopeSessionOf));
   const storedIn = [...scope.segments.keys()];
+  if (storedIn.length === 0) return { scope, matches: [], partial: false };
   const inScope = (entry: { session_id: string; seq: number | string }) => ownersOf(scope, entry.session_id, Number(entry.seq)).length > 0;
   if (request.mode === "literal") {
     const statement = () =>
@@ -40,7 +43,7 @@ export async function searchScopeRows(
     const serves = trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
     const result = await (serves ? withPlan(client, USE_TEXT_INDEX, statement) : statement());
     const matches: ScopeMatch[] = result.rows.slice(0, scanLimit).filter(inScope).map((entry) => ({ storedIn: entry.session_id, seq: Number(entry.seq), score: 0 }));
-    return { matches, partial: result.rows.length > scanLimit };
+    return { scope, matches, partial: result.rows.length > scanLimit };
   }
 
   const words = rankedQueryWords(query);
@@ -75,5 +78,5 @@ export async function searchScopeRows(
   const matches = scored
     .filter((row) => ownersOf(scope, row.storedIn, row.seq).length > 0)
     .map((row): ScopeMatch => ({ storedIn: row.storedIn, seq: row.seq, score: score(row) }));
-  return { matches, partial: rows.size > scanLimit };
+  return { scope, matches, partial: rows.size > scanLimit };
 }

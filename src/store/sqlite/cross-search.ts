@@ -15,7 +15,7 @@ import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
 import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
 import { ownerCounter, type ScopeMatch, type ScopeSearchRequest, type ScopeSearchResult } from "../cross-search/cross-search.js";
-import { ownersOf } from "../cross-search/search-scope.js";
+import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSessionRecord } from "../cross-search/search-scope.js";
 import type { StoredRow } from "../port.js";
 import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
 import { WORD_SCORE } from "./word-index.js";
@@ -31,13 +31,15 @@ export const crossSearchSql = {
   crossScoreWords: `SELECT f.rowid AS row_key, r.session_key, r.seq, ${WORD_SCORE} AS score FROM ctxwin_search_words f
      CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid WHERE ctxwin_search_words MATCH ? ORDER BY f.rowid DESC`,
   topRowKey: "SELECT coalesce(max(row_key), 0) AS top FROM ctxwin_rows",
-  sessionKey: "SELECT session_key FROM ctxwin_sessions WHERE session_id = ?",
+  scopeSessions: `SELECT ${SCOPE_SESSION_COLUMNS} FROM ctxwin_sessions`,
 } as const;
 
 export type CrossSearchStatements = Record<keyof typeof crossSearchSql, Database.Statement>;
 
-export function prepareCrossSearch(db: Database.Database): CrossSearchStatements {
-  return Object.fromEntries(Object.entries(crossSearchSql).map(([name, text]) => [name, db.prepare(text)])) as CrossSearchStatements;
+/** Prepared on first use: a store opened before its lineage columns exist prepares them after the migration. */
+export function prepareCrossSearch(db: Database.Database): () => CrossSearchStatements {
+  let prepared: CrossSearchStatements | undefined;
+  return () => (prepared ??= Object.fromEntries(Object.entries(crossSearchSql).map(([name, text]) => [name, db.prepare(text)])) as CrossSearchStatements);
 }
 
 interface CrossCandidate {
@@ -56,12 +58,12 @@ export function searchScopeRows(
   { sql, decode, trigramRarity }: { sql: CrossSearchStatements; decode: (sessionId: string, candidate: CrossCandidate) => StoredRow | undefined; trigramRarity: TrigramRarity },
   request: ScopeSearchRequest,
 ): ScopeSearchResult {
-  const { scope, query, scanLimit } = request;
+  const { query, scanLimit } = request;
+  const records = sql.scopeSessions.all() as ScopeSessionRecord[];
+  const scope = request.scopeOf(records.map(scopeSessionOf));
   const storedBy = new Map<number, string>();
-  for (const storedIn of scope.segments.keys()) {
-    const found = sql.sessionKey.get(storedIn) as { session_key: number } | undefined;
-    if (found !== undefined) storedBy.set(found.session_key, storedIn);
-  }
+  for (const record of records) if (scope.segments.has(record.session_id)) storedBy.set(Number(record.session_key), record.session_id);
+  if (storedBy.size === 0) return { scope, matches: [], partial: false };
   const topKey = (sql.topRowKey.get() as { top: number }).top;
   const matches: ScopeMatch[] = [];
   let read = 0;
@@ -74,22 +76,22 @@ export function searchScopeRows(
     for (const candidate of sql.crossScoreWords.iterate(kept.map(phraseOf).join(" OR ")) as Iterable<{ session_key: number; seq: number; score: number }>) {
       const storedIn = storedBy.get(candidate.session_key);
       if (storedIn === undefined || ownersOf(scope, storedIn, candidate.seq).length === 0) continue;
-      if ((read += 1) > scanLimit) return { matches, partial: true };
+      if ((read += 1) > scanLimit) return { scope, matches, partial: true };
       matches.push({ storedIn, seq: candidate.seq, score: candidate.score });
     }
-    return { matches, partial: false };
+    return { scope, matches, partial: false };
   }
   const plan = planTrigramQuery({ query, rangeKeys: topKey, rarity: trigramRarity });
   const candidates = (plan === undefined ? sql.crossScan.iterate() : sql.crossLiteral.iterate(plan.match)) as Iterable<CrossCandidate>;
-  const counter = ownerCounter(request);
+  const counter = ownerCounter({ scope, hitsPerSession: request.hitsPerSession });
   for (const candidate of candidates) {
     const storedIn = storedBy.get(candidate.session_key);
     if (storedIn === undefined || !counter.wanted(storedIn, candidate.seq)) continue;
-    if ((read += 1) > scanLimit) return { matches, partial: true };
+    if ((read += 1) > scanLimit) return { scope, matches, partial: true };
     const row = decode(storedIn, candidate);
     if (row === undefined || !containsLiteral(renderSearchText(row), query)) continue;
     counter.add(storedIn, candidate.seq);
     matches.push({ storedIn, seq: candidate.seq, score: 0, hit: { row, windowId: windowIdFor(candidate.window_seq) } });
   }
-  return { matches, partial: false };
+  return { scope, matches, partial: false };
 }
