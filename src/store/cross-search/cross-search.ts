@@ -103,7 +103,7 @@ export function ownerCounter({ scope, hitsPerSession }: { scope: SearchScope; hi
 export async function crossSearch(raw: LineageBackend, options: CrossSearchOptions): Promise<CrossSearchPage> {
   const checked = checkCrossSearchOptions(options);
   const { scope, matches, partial } = await raw.searchScope({
-    scopeOf: (sessions) => searchScope({ summaries: sessions, sessionIds: checked.sessionIds }),
+    scopeOf: (sessions) => cachedScope(sessions, checked.sessionIds),
     query: checked.query,
     mode: checked.mode,
     hitsPerSession: checked.hitsPerSession,
@@ -138,6 +138,25 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     ...(partial ? { partial } : {}),
     sessionsSearched: scope.owners,
   };
+}
+
+/**
+ * Scopes by the sessions rows they were made from: a backend that can tell its sessions table has
+ * not changed since the last call (SQLite) hands the same array again, and the scope is not rebuilt.
+ */
+const scopes = new WeakMap<readonly ScopeSession[], Map<string, SearchScope>>();
+
+function cachedScope(sessions: readonly ScopeSession[], sessionIds: readonly string[] | undefined): SearchScope {
+  const key = sessionIds === undefined ? "" : JSON.stringify(sessionIds);
+  let byIds = scopes.get(sessions);
+  if (byIds === undefined) scopes.set(sessions, (byIds = new Map()));
+  let scope = byIds.get(key);
+  if (scope === undefined) {
+    // A few filters per sessions table are kept; an unfiltered scope is the common one.
+    if (byIds.size >= 8) byIds.clear();
+    byIds.set(key, (scope = searchScope({ summaries: sessions, sessionIds })));
+  }
+  return scope;
 }
 
 /** The rows of the page's matches the backend did not read, one `readHits` per stored session. */

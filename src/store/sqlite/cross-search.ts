@@ -15,7 +15,7 @@ import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
 import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
 import { ownerCounter, type ScopeMatch, type ScopeSearchRequest, type ScopeSearchResult } from "../cross-search/cross-search.js";
-import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSessionRecord } from "../cross-search/search-scope.js";
+import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSession, type ScopeSessionRecord, type SearchScope } from "../cross-search/search-scope.js";
 import type { StoredRow } from "../port.js";
 import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
 import { WORD_SCORE } from "./word-index.js";
@@ -36,10 +36,35 @@ export const crossSearchSql = {
 
 export type CrossSearchStatements = Record<keyof typeof crossSearchSql, Database.Statement>;
 
-/** Prepared on first use: a store opened before its lineage columns exist prepares them after the migration. */
-export function prepareCrossSearch(db: Database.Database): () => CrossSearchStatements {
-  let prepared: CrossSearchStatements | undefined;
-  return () => (prepared ??= Object.fromEntries(Object.entries(crossSearchSql).map(([name, text]) => [name, db.prepare(text)])) as CrossSearchStatements);
+export interface CrossSearchState {
+  sql: CrossSearchStatements;
+  /** The sessions table's scope rows, read again only when the file changed since the last read. */
+  sessions: () => { sessions: readonly ScopeSession[]; keys: ReadonlyMap<string, number> };
+}
+
+/**
+ * Prepared on first use: a store opened before its lineage columns exist prepares them after the
+ * migration. The sessions rows are kept while `PRAGMA data_version` (commits of other connections)
+ * and `total_changes()` (this connection's writes) stay the same: then no session changed.
+ */
+export function prepareCrossSearch(db: Database.Database): () => CrossSearchState {
+  let state: CrossSearchState | undefined;
+  return () => {
+    if (state !== undefined) return state;
+    const sql = Object.fromEntries(Object.entries(crossSearchSql).map(([name, text]) => [name, db.prepare(text)])) as CrossSearchStatements;
+    const dataVersion = db.prepare("PRAGMA data_version").pluck();
+    const totalChanges = db.prepare("SELECT total_changes()").pluck();
+    let cached: { version: string; sessions: ScopeSession[]; keys: Map<string, number> } | undefined;
+    const sessions = () => {
+      const version = `${String(dataVersion.get())}:${String(totalChanges.get())}`;
+      if (cached?.version !== version) {
+        const records = sql.scopeSessions.all() as ScopeSessionRecord[];
+        cached = { version, sessions: records.map(scopeSessionOf), keys: new Map(records.map((record) => [record.session_id, Number(record.session_key)])) };
+      }
+      return cached;
+    };
+    return (state = { sql, sessions });
+  };
 }
 
 interface CrossCandidate {
@@ -53,16 +78,27 @@ interface CrossCandidate {
 /** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
 const phraseOf = (word: string) => `"${word}"`;
 
+/** The sessions of a scope by their keys in the rows table (a scope is reused while the sessions table is unchanged). */
+const storedByScope = new WeakMap<SearchScope, Map<number, string>>();
+
 /** Runs inside one read transaction of the caller. */
 export function searchScopeRows(
-  { sql, decode, trigramRarity }: { sql: CrossSearchStatements; decode: (sessionId: string, candidate: CrossCandidate) => StoredRow | undefined; trigramRarity: TrigramRarity },
+  { state, decode, trigramRarity }: { state: CrossSearchState; decode: (sessionId: string, candidate: CrossCandidate) => StoredRow | undefined; trigramRarity: TrigramRarity },
   request: ScopeSearchRequest,
 ): ScopeSearchResult {
   const { query, scanLimit } = request;
-  const records = sql.scopeSessions.all() as ScopeSessionRecord[];
-  const scope = request.scopeOf(records.map(scopeSessionOf));
-  const storedBy = new Map<number, string>();
-  for (const record of records) if (scope.segments.has(record.session_id)) storedBy.set(Number(record.session_key), record.session_id);
+  const { sql } = state;
+  const { sessions, keys } = state.sessions();
+  const scope = request.scopeOf(sessions);
+  let storedBy = storedByScope.get(scope);
+  if (storedBy === undefined) {
+    storedBy = new Map<number, string>();
+    for (const storedIn of scope.segments.keys()) {
+      const key = keys.get(storedIn);
+      if (key !== undefined) storedBy.set(key, storedIn);
+    }
+    storedByScope.set(scope, storedBy);
+  }
   if (storedBy.size === 0) return { scope, matches: [], partial: false };
   const topKey = (sql.topRowKey.get() as { top: number }).top;
   const matches: ScopeMatch[] = [];

@@ -229,7 +229,7 @@ export function createSqliteBackend({
   });
 
   const crossSql = prepareCrossSearch(db);
-  const searchScopeTransaction = db.transaction((request: ScopeSearchRequest) => searchScopeRows({ sql: crossSql(), decode, trigramRarity }, request));
+  const searchScopeTransaction = db.transaction((request: ScopeSearchRequest) => searchScopeRows({ state: crossSql(), decode, trigramRarity }, request));
 
   const searchPartsTransaction = db.transaction((parts: readonly { sessionId: string; checked: CheckedSearch }[]): SearchPage[] => {
     const sessions = parts.map((part) => sessionOf(part.sessionId));
