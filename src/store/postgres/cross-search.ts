@@ -15,7 +15,7 @@ import { selectRankedWords } from "../../core/ranked-search-plan.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import type { ScopeMatch, ScopeSearchRequest, ScopeSearchResult } from "../cross-search/cross-search.js";
 import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSessionRecord } from "../cross-search/search-scope.js";
-import { USE_TEXT_INDEX, withPlan } from "./planner-methods.js";
+import { USE_TEXT_INDEX, USE_WORD_INDEX, withPlan } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
 import { containsPattern } from "./search.js";
 import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
@@ -47,11 +47,13 @@ export async function searchScopeRows(
   }
 
   const words = rankedQueryWords(query);
-  const counted = await client.query<{ word: string; matches: number }>(
+  // The word index serves both statements: a walk of the table, which the planner picks for a
+  // LIMIT it expects to reach early, reads every row for a rare word.
+  const counted = await withPlan(client, USE_WORD_INDEX, () => client.query<{ word: string; matches: number }>(
     `SELECT w.word, (SELECT count(*)::int FROM (SELECT 1 FROM ${tables.rows} WHERE words @@ w.query LIMIT $3) holding) AS matches
      FROM unnest($1::text[], $2::tsquery[]) AS w(word, query)`,
     [words, words.map((word) => anyWordQuery([word])), WORD_ROWS_CAP],
-  );
+  ));
   const wordRows = new Map(counted.rows.map((entry) => [entry.word, entry.matches]));
   const totals = (
     await client.query<{ rows: string | null; terms: string | null }>(`SELECT sum(indexed_rows) AS rows, sum(indexed_terms) AS terms FROM ${tables.sessions}`)
