@@ -47,17 +47,23 @@ export async function searchScopeRows(
   }
 
   const words = rankedQueryWords(query);
-  // The word index serves both statements: a walk of the table, which the planner picks for a
-  // LIMIT it expects to reach early, reads every row for a rare word.
-  const counted = await withPlan(client, USE_WORD_INDEX, () => client.query<{ word: string; matches: number }>(
-    `SELECT w.word, (SELECT count(*)::int FROM (SELECT 1 FROM ${tables.rows} WHERE words @@ w.query LIMIT $3) holding) AS matches
-     FROM unnest($1::text[], $2::tsquery[]) AS w(word, query)`,
-    [words, words.map((word) => anyWordQuery([word])), WORD_ROWS_CAP],
-  ));
-  const wordRows = new Map(counted.rows.map((entry) => [entry.word, entry.matches]));
+  // Before the word index's planner settings: with table walks turned off, this read of the
+  // sessions table took 0.5 s.
   const totals = (
     await client.query<{ rows: string | null; terms: string | null }>(`SELECT sum(indexed_rows) AS rows, sum(indexed_terms) AS terms FROM ${tables.sessions}`)
   ).rows[0];
+  // One statement per word, its query a parameter the planner sees, so that the word index serves it
+  // (a query taken from a join, the planner walked the whole table for it).
+  const wordRows = new Map<string, number>();
+  for (const word of words) {
+    const counted = await withPlan(client, USE_WORD_INDEX, () =>
+      client.query<{ matches: number }>(`SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows} WHERE words @@ $1::tsquery LIMIT $2) holding`, [
+        anyWordQuery([word]),
+        WORD_ROWS_CAP,
+      ]),
+    );
+    wordRows.set(word, counted.rows[0]?.matches ?? 0);
+  }
   const kept = selectRankedWords({ words, rangeRows: Number(totals?.rows ?? 0), countRows: (word) => wordRows.get(word) ?? 0 });
   const candidates = await client.query<{ session_id: string; seq: string; word_count: number; lexeme: string; own: number; context: number }>(
     `SELECT c.session_id, c.seq, c.word_count, u.lexeme,
