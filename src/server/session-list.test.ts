@@ -75,3 +75,23 @@ describe("session titles and the q filter respect the privacy floor", () => {
     expect((await fixture.api("/api/sessions/plain")).body).toMatchObject({ title: "Now about pecans" });
   });
 });
+
+describe("q finds sessions by their items with the store's cross-session search (issue 51, ADR 0089)", () => {
+  let fixture: ServerFixture;
+
+  beforeAll(async () => {
+    fixture = await startFixture({
+      seed: async (store) => {
+        await store.append("budget", [userText("Plan the quarter"), assistantText("The pistachio budget is 40"), resetBoundaryRow({}), userText("Next plan")]);
+        await store.append("later", [userText("Plan the week"), assistantText("pistachio orders arrive Monday")]);
+        await store.append("other", [userText("Nothing relevant")]);
+      },
+    });
+  });
+  afterAll(() => fixture.close());
+
+  it("lists a session whose item after its floor holds q, not one whose only match lies before it", async () => {
+    const { body } = await fixture.api(`/api/sessions?q=${encodeURIComponent("Pistachio")}`);
+    expect((body.sessions as { sessionId: string }[]).map((entry) => entry.sessionId)).toEqual(["later"]);
+  });
+});

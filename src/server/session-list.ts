@@ -1,20 +1,24 @@
 /**
  * The sessions list of the web UI: newest activity first, each with a title (its first user
  * message after the privacy floor, at most 80 characters, or the id), filtered by a
- * case-insensitive substring of id or title. A list is a place to find sessions, so it follows the
+ * case-insensitive substring of id or title, or of an item: the items are searched with the
+ * store's cross-session search (`searchSessions`, ADR 0089), the query the MCP server and
+ * `ctxwin history search` use. A list is a place to find sessions, so it follows the
  * floor like search does (ADR 0046): text at or before the newest manual reset never names or
  * finds a session. Titles are cached per session incarnation and floor: the first user message
  * after a floor never changes, and a new reset moves the floor. Each entry names its parent (a
  * sub-agent's session) and its fork origin, so that the list can show the sessions as a tree.
  * A child a clear above it hides (ADR 0073) is not listed at all.
  */
-import { foldCase } from "../core/search-query.js";
+import { InvalidQueryError, foldCase } from "../core/search-query.js";
 import { visibleSessions } from "../store/lineage/session-visibility.js";
 import type { HistoryStore, SessionParent, SessionSummary } from "../store/port.js";
 import { firstUserText } from "../tools/session-catalog/first-user-text.js";
 import { displayText } from "./row-view.js";
 
 export const TITLE_MAX_CHARS = 80;
+/** `q` finds at most this many sessions by their items (newest activity first), besides those it finds by id or title. */
+export const MAX_ITEM_SEARCH_SESSIONS = 50;
 
 export interface SessionListEntry {
   sessionId: string;
@@ -81,10 +85,22 @@ export async function listSessionEntries({ store, titles, query = "", limit = 50
   const storedIds = new Set(stored.map((entry) => entry.sessionId));
   const all = [...stored, ...extra.filter((entry) => !storedIds.has(entry.sessionId))];
   const needle = foldCase(query.trim());
+  const holding = needle.length === 0 ? new Set<string>() : await sessionsHolding({ store, query: query.trim() });
   return all
-    .filter((entry) => needle.length === 0 || foldCase(entry.sessionId).includes(needle) || foldCase(entry.title).includes(needle))
+    .filter((entry) => needle.length === 0 || foldCase(entry.sessionId).includes(needle) || foldCase(entry.title).includes(needle) || holding.has(entry.sessionId))
     .sort((left, right) => (left.lastActivity < right.lastActivity ? 1 : left.lastActivity > right.lastActivity ? -1 : 0))
     .slice(0, limit);
+}
+
+/** Sessions with at least one item holding `query` (at most `MAX_ITEM_SEARCH_SESSIONS`); none for a query search refuses. */
+async function sessionsHolding({ store, query }: { store: HistoryStore; query: string }): Promise<Set<string>> {
+  try {
+    const page = await store.searchSessions({ query, mode: "literal", limit: MAX_ITEM_SEARCH_SESSIONS, hitsPerSession: 1 });
+    return new Set(page.hits.map((hit) => hit.sessionId));
+  } catch (error) {
+    if (InvalidQueryError.isInstance(error)) return new Set();
+    throw error;
+  }
 }
 
 /** The first user message after the privacy floor, on one line, at most `TITLE_MAX_CHARS`. */

@@ -11,6 +11,7 @@ import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from ".
 import type { HistoryStore } from "./port.js";
 import { compaction, leadIn, reply, reset, rollover, text, textOf } from "./test-support/conformance-rows.js";
 import { describeChildVisibilityConformance } from "./test-support/conformance-child-visibility.js";
+import { describeCrossSearchConformance } from "./test-support/conformance-cross-search.js";
 import { describeHistoryLookupConformance } from "./test-support/conformance-history-lookups.js";
 import { describeHugeRowConformance } from "./test-support/conformance-huge-rows.js";
 import { describeLineageConformance } from "./test-support/conformance-lineage.js";
@@ -328,6 +329,12 @@ export function describeStoreConformance(name: string, open: (context: Conforman
       test,
     });
     describeChildVisibilityConformance({
+      get store() {
+        return store;
+      },
+      test,
+    });
+    describeCrossSearchConformance({
       get store() {
         return store;
       },

@@ -188,6 +188,49 @@ export interface SearchEmbeddingsNote {
   message?: string;
 }
 
+/**
+ * A search across the sessions of a store (ADR 0089): one query over the store's indexes, with each
+ * session's privacy floor, hidden rows, lineage (a fork's rows up to its fork point are its
+ * origin's, ADR 0059) and sub-agent visibility (ADR 0073) applied inside it.
+ */
+export interface CrossSearchOptions {
+  query: string;
+  mode: SearchMode;
+  /** At most this many hits in all (default 10, at most 50). */
+  limit?: number;
+  /** Skip this many hits first (the previous page's `nextOffset`): pages go by hit, not by session. */
+  offset?: number;
+  /** At most this many hits of one session (default 3); the page names the sessions that have more. */
+  hitsPerSession?: number;
+  /** Only these sessions (a caller's own filter, e.g. by project); without it, every visible session. */
+  sessionIds?: readonly string[];
+}
+
+/** A hit of a cross-session search: the session it is shown under (a fork shows its origin's rows as its own). */
+export interface CrossSearchHit extends SearchHit {
+  sessionId: string;
+}
+
+export interface CrossSearchPage {
+  /**
+   * Literal: sessions by newest activity first, each session's hits newest first. Ranked: by BM25
+   * over all sessions, most relevant first. At most `hitsPerSession` hits of one session.
+   */
+  hits: CrossSearchHit[];
+  /** Sessions with more hits than the page shows of them: search the session itself to see them. */
+  moreInSession: string[];
+  hasMore: boolean;
+  /** The offset of the next page, when `hasMore`. */
+  nextOffset?: number;
+  /**
+   * Set when the query matched more rows than one call reads (`CROSS_SEARCH_SCAN_LIMIT`): the hits come
+   * from the newest rows written; a more precise query finds the rest.
+   */
+  partial?: boolean;
+  /** Sessions the search looked into (visible, and in `sessionIds` when given). */
+  sessionsSearched: number;
+}
+
 export interface SessionSummary {
   sessionId: string;
   /**
@@ -237,6 +280,8 @@ export interface HistoryStore {
    */
   readHits(sessionId: string, seqs: readonly number[], options?: FloorOptions): Promise<SearchHit[]>;
   search(sessionId: string, options: SearchOptions): Promise<SearchPage>;
+  /** One search across every visible session (ADR 0089); `searchSessions({ query, mode: "literal" })`. */
+  searchSessions(options: CrossSearchOptions): Promise<CrossSearchPage>;
   /** Seq of the session's newest row (0 when it has none). */
   lastSeq(sessionId: string): Promise<number>;
   /** Seq of the newest manual reset boundary (0 when none). */

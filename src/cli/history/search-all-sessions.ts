@@ -1,7 +1,7 @@
 /**
  * `ctxwin history search <text>` without a session id: the search `session_history` runs without
- * `session_id` (the library's `searchSessions`, the code path MCP uses), paged until `limit` hits
- * or the last session. Each result is one session's hits with its title.
+ * `session_id` (the library's `searchSessions`: one store query, the code path MCP uses), paged by
+ * hit until `limit` hits or the last one. Each result is one session's hits with its title.
  */
 import { SEARCH_LIMIT } from "../../core/history-view/limits.js";
 import type { HistoryStore } from "../../store/port.js";
@@ -33,15 +33,15 @@ export async function searchAllSessions({
       query,
       mode,
       limit: Math.min(SEARCH_LIMIT.max, limit - found),
-      ...(offset === undefined ? {} : { session_offset: offset }),
+      ...(offset === undefined ? {} : { offset }),
     });
     if (!isSearchPage(page)) throw new HistoryCommandError(errorMessageOf(page));
     for (const session of page.results) {
       results.push(session);
       found += session.hits.length;
     }
-    if (page.next === null) break;
-    offset = page.next.session_offset;
+    if (page.next === null || !("offset" in page.next)) break;
+    offset = page.next.offset;
   }
   return results;
 }

@@ -111,7 +111,7 @@ describe("ctxwin mcp", () => {
     expect((ranked.result["results"] as { session_id: string }[]).map((group) => group.session_id)).toEqual([CODEX]);
   });
 
-  it("pages a cross-session search with session_offset, every page within 16 KiB and no session twice", async () => {
+  it("pages a cross-session search by hit (next.offset), every page within 16 KiB and no session twice", async () => {
     const sessions: string[] = [];
     let next: unknown = {};
     let pages = 0;

@@ -3,6 +3,7 @@
  * port over each session's own rows, and one write that records a fork without copying rows.
  */
 import type { SessionCursor } from "../append-plan.js";
+import type { ScopeSearchRequest, ScopeSearchResult } from "../cross-search/cross-search.js";
 import type { ForkOrigin, HistoryStore, SearchOptions, SearchPage, WindowSummary } from "../port.js";
 
 /** Everything a fork's session record holds: no rows, only where its history comes from. */
@@ -21,7 +22,7 @@ export interface ForkRecord {
  * A backend before `withLineage`: its reads see a fork's own rows only (seq above `atSeq`), its
  * summaries carry `parent` and `forkOf`, and `windowCount` includes the inherited windows.
  */
-export interface LineageBackend extends Omit<HistoryStore, "fork"> {
+export interface LineageBackend extends Omit<HistoryStore, "fork" | "searchSessions"> {
   /** Writes the fork's session record and first window; `ForkRefusedError` when the id is taken. */
   createFork(record: ForkRecord): Promise<void>;
   /** One cheap lookup per read: `undefined` for a session with no record. */
@@ -31,6 +32,11 @@ export interface LineageBackend extends Omit<HistoryStore, "fork"> {
    * fewer index reads where the backend can share them (a fork's own part and its origin's).
    */
   searchParts?(parts: readonly SearchPartOptions[]): Promise<SearchPage[]>;
+  /**
+   * The rows of `scope` matching the query, in one query over the backend's indexes (ADR 0089):
+   * hidden rows are never matches; the scope already holds each session's floor and lineage.
+   */
+  searchScope(request: ScopeSearchRequest): Promise<ScopeSearchResult>;
 }
 
 /** One session's search in `searchParts`. */

@@ -6,6 +6,7 @@
 import type { FloorOptions, HistoryStore, ItemsOptions, SearchOptions, WindowsOptions } from "../port.js";
 import { checkReadHits } from "../options.js";
 import { readHitsOneByOne } from "../read-hits.js";
+import { crossSearch } from "../cross-search/cross-search.js";
 import { createFork } from "./create-fork.js";
 import { forkActiveWindow, forkItems, forkRead, type ForkReadContext } from "./fork-items.js";
 import { forkSearch, forkWindows } from "./fork-search.js";
@@ -19,7 +20,7 @@ import { SessionHasForksError } from "./lineage-errors.js";
  * await store.fork("s1", { atSeq: 12, newSessionId: "s1-retry" });
  */
 export function withLineage(raw: LineageBackend): HistoryStore {
-  const { createFork: _createFork, lineageOf: _lineageOf, searchParts: _searchParts, ...port } = raw;
+  const { createFork: _createFork, lineageOf: _lineageOf, searchParts: _searchParts, searchScope: _searchScope, ...port } = raw;
   const contextOf = async (sessionId: string): Promise<ForkReadContext | undefined> => {
     const lineage = await raw.lineageOf(sessionId);
     if (lineage?.forkOf === undefined) return undefined;
@@ -52,6 +53,7 @@ export function withLineage(raw: LineageBackend): HistoryStore {
       const context = await contextOf(sessionId);
       return context === undefined ? raw.search(sessionId, options) : forkSearch(context, options);
     },
+    searchSessions: (options) => crossSearch(raw, options),
     fork: (sessionId, options) => createFork(raw, store, sessionId, options),
     async deleteSession(sessionId: string) {
       const forks = await raw.sessions({ forkOfSessionId: sessionId });

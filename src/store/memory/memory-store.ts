@@ -32,7 +32,9 @@ import type {
   WindowsOptions,
 } from "../port.js";
 import { assertSessionId } from "../../core/row.js";
-import { rankRows } from "./ranked-search.js";
+import { rankRows, scoreAcross } from "./ranked-search.js";
+import type { ScopeMatch, ScopeSearchRequest } from "../cross-search/cross-search.js";
+import { ownersOf } from "../cross-search/search-scope.js";
 import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import { ancestorsOf, decideAttachment } from "../lineage/attach-parent.js";
@@ -339,6 +341,40 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       open();
       assertSessionId(sessionId);
       return sessions.get(sessionId)?.cursor.floorSeq ?? 0;
+    },
+
+    async searchScope({ scopeOf, query, mode, scanLimit }: ScopeSearchRequest) {
+      open();
+      const scope = scopeOf(
+        [...sessions.entries()].map(([sessionId, session]) => ({
+          sessionId,
+          floorSeq: session.cursor.floorSeq,
+          updatedAt: session.updatedAt,
+          parent: session.parent,
+          forkOf: session.forkOf,
+        })),
+      );
+      const inScope: { storedIn: string; row: MemoryRow; rank: number }[] = [];
+      for (const storedIn of scope.segments.keys()) {
+        for (const row of sessions.get(storedIn)?.rows ?? []) {
+          const owners = row.visible ? ownersOf(scope, storedIn, row.seq) : [];
+          if (owners.length > 0) inScope.push({ storedIn, row, rank: Math.min(...owners.map((owner) => owner.rank)) });
+        }
+      }
+      // The newest sessions' newest rows first, as the bound of SQLite's and PostgreSQL's reads.
+      inScope.sort((left, right) => left.rank - right.rank || right.row.seq - left.row.seq);
+      let found: { storedIn: string; row: MemoryRow; score: number }[];
+      if (mode === "literal") {
+        found = inScope.filter((entry) => containsLiteral(entry.row.searchText, query)).map((entry) => ({ ...entry, score: 0 }));
+      } else {
+        // Word weights come from every indexed row of the store (ADR 0052, 0089).
+        const corpus = [...sessions.values()].flatMap((session) => session.rows.filter((row) => row.searchText.length > 0));
+        const indexed = inScope.filter((entry) => entry.row.searchText.length > 0);
+        const byRow = new Map(indexed.map((entry) => [entry.row, entry]));
+        found = scoreAcross({ candidates: indexed.map((entry) => entry.row), corpus, query }).map(({ row, score }) => ({ ...byRow.get(row)!, score }));
+      }
+      const matches: ScopeMatch[] = found.slice(0, scanLimit).map((entry) => ({ storedIn: entry.storedIn, seq: entry.row.seq, score: entry.score }));
+      return { scope, matches, partial: found.length > scanLimit };
     },
 
     async sessions(options: SessionsOptions = {}): Promise<SessionSummary[]> {

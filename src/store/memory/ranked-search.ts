@@ -44,3 +44,21 @@ export function rankRows<T extends RankedMemoryRow>({ candidates, rangeRows, que
     { order },
   );
 }
+
+/**
+ * Cross-session ranked search (ADR 0089): the words `selectRankedWords` keeps over the whole store,
+ * and BM25 with the weights of every indexed row of the store, as FTS5 computes them over the file.
+ *
+ * @example scoreAcross({ candidates, corpus, query: "ledger migration" })
+ */
+export function scoreAcross<T extends RankedRowTerms>({ candidates, corpus, query }: { candidates: readonly T[]; corpus: readonly RankedRowTerms[]; query: string }): { row: T; score: number }[] {
+  const rowsWith = (rows: readonly RankedRowTerms[], word: string) => rows.reduce((count, row) => count + (row.counts.has(word) ? 1 : 0), 0);
+  const words = selectRankedWords({ words: rankedQueryWords(query), rangeRows: corpus.length, countRows: (word) => rowsWith(corpus, word) });
+  const score = bm25Scorer({
+    words,
+    rows: corpus.length,
+    terms: corpus.reduce((sum, row) => sum + row.length, 0),
+    wordRows: (word) => rowsWith(corpus, word),
+  });
+  return candidates.filter((row) => words.some((word) => row.counts.has(word))).map((row) => ({ row, score: score(row) }));
+}

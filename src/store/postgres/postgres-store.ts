@@ -28,6 +28,8 @@ import type {
 } from "../port.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import type { ScopeSearchRequest } from "../cross-search/cross-search.js";
+import { searchScopeRows } from "./cross-search.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import { attachParent, insertFork, lineageOf, setParent } from "./lineage-migration.js";
 import { decodeRow } from "../row-codec.js";
@@ -301,6 +303,11 @@ function createPostgresBackend({
         const corpus = { indexedRows: session.indexed_rows, indexedTerms: session.indexed_terms };
         return searchRows({ ...context, ...corpus, decode, wordShares, trigramIndex: pool.schema.trigramIndex }, checked);
       });
+    },
+
+    async searchScope(request: ScopeSearchRequest) {
+      open();
+      return read((client) => searchScopeRows({ client, tables: t, trigramIndex: pool.schema.trigramIndex }, request));
     },
 
     async lastSeq(sessionId: string) {

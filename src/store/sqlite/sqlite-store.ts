@@ -44,6 +44,8 @@ import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend, SearchPartOptions } from "../lineage/lineage-backend.js";
 import { ancestorsOf, decideAttachment, type AttachTarget } from "../lineage/attach-parent.js";
 import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import type { ScopeSearchRequest } from "../cross-search/cross-search.js";
+import { prepareCrossSearch, searchScopeRows } from "./cross-search.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import { lineageStatementSql } from "./lineage-migration.js";
 
@@ -227,6 +229,9 @@ export function createSqliteBackend({
     return searchSession({ sql, decode, trigramRarity }, session, checked, floorOf(session, checked));
   });
 
+  const crossSql = prepareCrossSearch(db);
+  const searchScopeTransaction = db.transaction((request: ScopeSearchRequest) => searchScopeRows({ state: crossSql(), decode, trigramRarity }, request));
+
   const searchPartsTransaction = db.transaction((parts: readonly { sessionId: string; checked: CheckedSearch }[]): SearchPage[] => {
     const sessions = parts.map((part) => sessionOf(part.sessionId));
     if (sessions.some((session) => session === undefined)) return parts.map((part) => searchTransaction(part.sessionId, part.checked));
@@ -381,6 +386,11 @@ export function createSqliteBackend({
       open();
       const checked = checkSearchOptions(sessionId, options);
       return searchTransaction(sessionId, checked);
+    },
+
+    async searchScope(request: ScopeSearchRequest) {
+      open();
+      return searchScopeTransaction(request);
     },
 
     async searchParts(parts: readonly SearchPartOptions[]) {

@@ -18,7 +18,7 @@ export interface CatalogFilter {
   since?: string;
   /** ISO 8601 date or time: only sessions that started at or before it. */
   until?: string;
-  /** The page (the previous result's `next.session_offset`). */
+  /** The page of `listSessions` (the previous result's `next.session_offset`). */
   session_offset?: number;
 }
 
@@ -33,7 +33,8 @@ export async function listSessions({ store, projectDirectory, limit, ...filter }
 }
 
 /**
- * A search across every session of a store (literal or ranked); each hit names its session and item.
+ * A search across every session of a store (literal or ranked) in one query (ADR 0089); each hit names
+ * its session and item. Pages by hit: pass the previous result's `next.offset` as `offset`.
  *
  * @example const hits = await searchSessions({ store, query: "staging database", mode: "ranked" });
  */
@@ -43,13 +44,15 @@ export async function searchSessions({
   query,
   mode,
   limit,
+  offset,
   ...filter
-}: { store: HistoryStore; projectDirectory?: string; query: string; mode?: "literal" | "ranked"; limit?: number } & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
+}: { store: HistoryStore; projectDirectory?: string; query: string; mode?: "literal" | "ranked"; limit?: number; offset?: number } & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
   return createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) }).execute({
     action: "search",
     query,
     ...(mode === undefined ? {} : { mode }),
     ...(limit === undefined ? {} : { limit }),
+    ...(offset === undefined ? {} : { offset }),
     ...filter,
   });
 }

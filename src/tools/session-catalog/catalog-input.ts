@@ -2,7 +2,7 @@
  * The input of `session_history` over a whole store (the MCP server's tool): the actions of the
  * single-session tool, which then need a `session_id`, plus `list_sessions` and a `search`
  * without `session_id` that looks across sessions, both filtered by project folder, source and
- * date and paged with `session_offset`. The session-scoped fields are validated by the
+ * date; `list_sessions` pages with `session_offset`, cross-session search by hit with `offset`. The session-scoped fields are validated by the
  * single-session tool itself; this module checks only what it adds.
  */
 import { z } from "zod";
@@ -40,7 +40,9 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
   until: z.string().nullish().describe("list_sessions and cross-session search: only sessions that started at or before this date or time (ISO 8601; a date means the end of that day)."),
   session_offset: integerInput(z.number().int().min(0).max(MAX_SESSION_OFFSET))
     .nullish()
-    .describe("list_sessions and cross-session search: skip this many sessions (the `next` of the previous page)."),
+    .describe(
+      "list_sessions: skip this many sessions (the `next` of the previous page). A search across sessions reads every session in one call and pages with offset; session_offset pages it only with role, tool_name or order.",
+    ),
 });
 
 export type CatalogInput = z.infer<typeof CatalogInputSchema>;

@@ -43,11 +43,11 @@ interface SessionPageFields {
   /** Sessions that match the filters, in all. */
   sessions_total: number;
   has_more: boolean;
-  next: { session_offset: number } | null;
 }
 
 export interface ListSessionsResult extends SessionPageFields {
   action: "list_sessions";
+  next: { session_offset: number } | null;
   sessions: SessionEntry[];
 }
 
@@ -64,8 +64,8 @@ export interface SessionHits {
   project: string | null;
   hits: CrossSessionHit[];
   /**
-   * The session has further hits, or (with no hits) was searched only partly: a literal search
-   * reads at most 1,000 items of a session per call. Search again with this session_id to page on.
+   * The session has further hits than the page shows of it, or (per-session path, with no hits) was
+   * searched only partly. Search again with this session_id to page on.
    */
   more_hits_in_session: boolean;
 }
@@ -74,9 +74,13 @@ export interface SearchSessionsResult extends SessionPageFields {
   action: "search";
   scope: "all_sessions";
   mode: "literal" | "ranked" | "hybrid";
-  /** Sessions looked into by this call (from `session_offset` on). */
+  /** Sessions looked into by this call: all of them, or with a role or tool filter, hybrid or order, from `session_offset` on. */
   sessions_searched: number;
   results: SessionHits[];
+  /** The next page: `offset` (hits) across sessions; `session_offset` on the per-session path (ADR 0089). */
+  next: { offset: number } | { session_offset: number } | null;
+  /** Set when the query matched more items than one search reads (`partial`, ADR 0089). */
+  note?: string;
 }
 
 export type CatalogResult = CatalogErrorResult | ListSessionsResult | SearchSessionsResult;

@@ -105,6 +105,19 @@ export class SessionCatalog {
     return descriptors.sort((left, right) => right.endedAt.localeCompare(left.endedAt) || left.sessionId.localeCompare(right.sessionId));
   }
 
+  /**
+   * The descriptors of these sessions (ids a search found: visible ones), by id; unknown ids are
+   * left out. Reads only these sessions, not the whole store.
+   */
+  async describeSessions(sessionIds: readonly string[]): Promise<Map<string, SessionDescriptor>> {
+    const described = new Map<string, SessionDescriptor>();
+    for (const sessionId of new Set(sessionIds)) {
+      const summary = await this.store.session(sessionId);
+      if (summary !== undefined) described.set(sessionId, await this.descriptorOf(summary));
+    }
+    return described;
+  }
+
   private async descriptorOf(summary: SessionSummary): Promise<SessionDescriptor> {
     const cached = this.cache.get(summary.sessionId);
     if (cached !== undefined && cached.incarnation === summary.incarnation && cached.lastSeq === summary.lastSeq) {

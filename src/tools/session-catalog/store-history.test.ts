@@ -77,8 +77,12 @@ describe("store-wide session_history", () => {
       "Invalid input: source and session_offset apply to list_sessions and to search without session_id; leave them out when session_id is given.",
     );
     const scoped = (await history.execute({ action: "search", query: "x", window_id: "w:0" })) as unknown as Answer;
-    expect(scoped.error?.message).toBe("Invalid input: window_id works within one session only; give session_id too, or page across sessions with session_offset.");
+    expect(scoped.error?.message).toBe("Invalid input: window_id works within one session only; give session_id too.");
+    // offset pages cross-session hits (ADR 0089); before_item stays within one session.
     const both = (await history.execute({ action: "search", query: "x", mode: "ranked", before_item: "3", offset: 2 })) as unknown as Answer;
-    expect(both.error?.message).toBe("Invalid input: before_item and offset work within one session only; give session_id too, or page across sessions with session_offset.");
+    expect(both.error?.message).toBe("Invalid input: before_item works within one session only; give session_id too.");
+    // On the per-session path (a role filter) offset stays within one session.
+    const filtered = (await history.execute({ action: "search", query: "x", mode: "ranked", role: "user", offset: 2 })) as unknown as Answer;
+    expect(filtered.error?.message).toBe("Invalid input: offset works within one session only; give session_id too.");
   });
 });

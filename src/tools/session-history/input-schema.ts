@@ -89,7 +89,9 @@ export const SessionHistoryInputSchema = z.object({
   before_item: itemId.nullish().describe("search: only items older than this item id (literal paging: the `next` of the previous page)."),
   offset: integerInput(z.number().int().min(0).max(MAX_SEARCH_OFFSET))
     .nullish()
-    .describe("search, ranked mode only: skip this many hits (ranked paging: the `next` of the previous page). list_sessions: skip this many sessions."),
+    .describe(
+      "search: skip this many hits (the `next` of the previous page): ranked paging in one session, and the paging of a search across sessions (no session_id), literal or ranked. list_sessions: skip this many sessions.",
+    ),
   role: z
     .enum(SEARCH_ROLES)
     .nullish()

@@ -1,0 +1,180 @@
+/**
+ * `searchSessions` on every backend (ADR 0089): the sessions table says which stored rows each
+ * visible session may show (`search-scope.ts`), the backend finds the matching rows among them in
+ * one query over its indexes (`searchScope`), and this module orders them, caps each session's
+ * hits and cuts the page. Literal hits come by session, newest activity first, each session's
+ * newest first; ranked hits by one BM25 over all sessions.
+ */
+import { InvalidArgumentError } from "../../core/errors.js";
+import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
+import { assertSearchableQuery } from "../../core/search-query.js";
+import type { LineageBackend } from "../lineage/lineage-backend.js";
+import { checkLimit, checkSeq } from "../options.js";
+import type { CrossSearchHit, CrossSearchOptions, CrossSearchPage, StoredRow } from "../port.js";
+import { ownersOf, searchScope, type ScopeSession, type SearchScope } from "./search-scope.js";
+
+/** Most hits of one cross-session page. */
+export const MAX_CROSS_SEARCH_LIMIT = 50;
+/** Matching rows one cross-session search reads at most (ADR 0089); past it the page is `partial`. */
+export const CROSS_SEARCH_SCAN_LIMIT = 2_000;
+/** Ranked: the newest rows holding a kept word that one cross-session search scores at most (ADR 0016, 0089). */
+export const CROSS_RANKED_CANDIDATE_LIMIT = RANKED_CANDIDATE_LIMIT;
+
+/**
+ * What a backend's one query is asked (ADR 0089). The backend reads the sessions table and runs the
+ * query in one read transaction (one snapshot), so that no clear can fall between the two.
+ */
+export interface ScopeSearchRequest {
+  /** The scope of these sessions (one light row each, `ScopeSession`). */
+  scopeOf: (sessions: readonly ScopeSession[]) => SearchScope;
+  query: string;
+  mode: "literal" | "ranked";
+  /** Literal: a stored row whose every session already has this many hits and one need not be verified. */
+  hitsPerSession: number;
+  /** Read at most this many matching (literal: candidate) rows, then say `partial`. */
+  scanLimit: number;
+}
+
+/** A stored row that matches: literal ones verified (`containsLiteral`), ranked ones with their BM25 score. */
+export interface ScopeMatch {
+  storedIn: string;
+  seq: number;
+  /** Ranked: higher is better (0 for literal). */
+  score: number;
+  /** The decoded row when the backend read it anyway; otherwise it is read for the page only. */
+  hit?: { row: StoredRow; windowId: string };
+}
+
+export interface ScopeSearchResult {
+  /** The scope the query ran in. */
+  scope: SearchScope;
+  matches: ScopeMatch[];
+  partial: boolean;
+}
+
+interface CheckedCrossSearch {
+  query: string;
+  mode: "literal" | "ranked";
+  limit: number;
+  offset: number;
+  hitsPerSession: number;
+  sessionIds: readonly string[] | undefined;
+}
+
+function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearch {
+  if (options === null || typeof options !== "object") throw new InvalidArgumentError("searchSessions needs { query, mode }.");
+  const mode = options.mode;
+  if (mode !== "literal" && mode !== "ranked") throw new InvalidArgumentError(`mode must be 'literal' or 'ranked'; got ${String(mode)}.`);
+  if (options.sessionIds !== undefined && (!Array.isArray(options.sessionIds) || options.sessionIds.some((id) => typeof id !== "string"))) {
+    throw new InvalidArgumentError("sessionIds must be an array of session ids.");
+  }
+  return {
+    query: assertSearchableQuery(options.query, mode),
+    mode,
+    limit: checkLimit(options.limit, 10, MAX_CROSS_SEARCH_LIMIT),
+    offset: checkSeq("offset", options.offset) ?? 0,
+    hitsPerSession: checkLimit(options.hitsPerSession, 3, MAX_CROSS_SEARCH_LIMIT),
+    sessionIds: options.sessionIds,
+  };
+}
+
+/**
+ * Counts hits per session while a backend reads candidates, so that it can skip verifying a row
+ * no session of which needs another hit.
+ *
+ * @example const counter = ownerCounter(request); if (counter.wanted(id, seq)) { ...; counter.add(id, seq); }
+ */
+export function ownerCounter({ scope, hitsPerSession }: { scope: SearchScope; hitsPerSession: number }) {
+  const counts = new Map<string, number>();
+  return {
+    /** Whether some session showing this stored row still needs hits (one past the cap says it has more). */
+    wanted(storedIn: string, seq: number): boolean {
+      return ownersOf(scope, storedIn, seq).some((segment) => (counts.get(segment.ownerId) ?? 0) <= hitsPerSession);
+    },
+    add(storedIn: string, seq: number): void {
+      for (const segment of ownersOf(scope, storedIn, seq)) counts.set(segment.ownerId, (counts.get(segment.ownerId) ?? 0) + 1);
+    },
+  };
+}
+
+/**
+ * @example const page = await crossSearch(raw, { query: "staging", mode: "literal" });
+ */
+export async function crossSearch(raw: LineageBackend, options: CrossSearchOptions): Promise<CrossSearchPage> {
+  const checked = checkCrossSearchOptions(options);
+  const { scope, matches, partial } = await raw.searchScope({
+    scopeOf: (sessions) => cachedScope(sessions, checked.sessionIds),
+    query: checked.query,
+    mode: checked.mode,
+    hitsPerSession: checked.hitsPerSession,
+    scanLimit: checked.mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
+  });
+  const found = matches.flatMap((match) => ownersOf(scope, match.storedIn, match.seq).map((segment) => ({ match, ownerId: segment.ownerId, rank: segment.rank })));
+  found.sort((left, right) =>
+    checked.mode === "ranked"
+      ? right.match.score - left.match.score || left.rank - right.rank || right.match.seq - left.match.seq
+      : left.rank - right.rank || right.match.seq - left.match.seq,
+  );
+  const perSession = new Map<string, number>();
+  const kept = found.filter((entry) => {
+    const count = (perSession.get(entry.ownerId) ?? 0) + 1;
+    perSession.set(entry.ownerId, count);
+    return count <= checked.hitsPerSession;
+  });
+  const page = kept.slice(checked.offset, checked.offset + checked.limit);
+  const loaded = await loadHits(raw, page.map((entry) => entry.match));
+  const hits: CrossSearchHit[] = [];
+  for (const entry of page) {
+    const hit = loaded.get(entry.match);
+    if (hit !== undefined) hits.push({ sessionId: entry.ownerId, row: { ...hit.row, sessionId: entry.ownerId }, windowId: hit.windowId });
+  }
+  const moreInSession = [...new Set(page.map((entry) => entry.ownerId))].filter((ownerId) => (perSession.get(ownerId) ?? 0) > checked.hitsPerSession);
+  const hasMore = kept.length > checked.offset + checked.limit;
+  return {
+    hits,
+    moreInSession,
+    hasMore,
+    ...(hasMore ? { nextOffset: checked.offset + checked.limit } : {}),
+    ...(partial ? { partial } : {}),
+    sessionsSearched: scope.owners,
+  };
+}
+
+/**
+ * Scopes by the sessions rows they were made from: a backend that can tell its sessions table has
+ * not changed since the last call (SQLite) hands the same array again, and the scope is not rebuilt.
+ */
+const scopes = new WeakMap<readonly ScopeSession[], Map<string, SearchScope>>();
+
+function cachedScope(sessions: readonly ScopeSession[], sessionIds: readonly string[] | undefined): SearchScope {
+  const key = sessionIds === undefined ? "" : JSON.stringify(sessionIds);
+  let byIds = scopes.get(sessions);
+  if (byIds === undefined) scopes.set(sessions, (byIds = new Map()));
+  let scope = byIds.get(key);
+  if (scope === undefined) {
+    // A few filters per sessions table are kept; an unfiltered scope is the common one.
+    if (byIds.size >= 8) byIds.clear();
+    byIds.set(key, (scope = searchScope({ summaries: sessions, sessionIds })));
+  }
+  return scope;
+}
+
+/** The rows of the page's matches the backend did not read, one `readHits` per stored session. */
+async function loadHits(raw: LineageBackend, matches: readonly ScopeMatch[]): Promise<Map<ScopeMatch, { row: StoredRow; windowId: string }>> {
+  const loaded = new Map<ScopeMatch, { row: StoredRow; windowId: string }>();
+  const missing = new Map<string, ScopeMatch[]>();
+  for (const match of matches) {
+    if (match.hit !== undefined) loaded.set(match, match.hit);
+    else missing.set(match.storedIn, [...(missing.get(match.storedIn) ?? []), match]);
+  }
+  for (const [storedIn, list] of missing) {
+    // The scope already applied each session's floor: the stored rows are read as they are.
+    const read = await raw.readHits(storedIn, list.map((match) => match.seq), { includeCleared: true });
+    const bySeq = new Map(read.map((hit) => [hit.row.seq, hit]));
+    for (const match of list) {
+      const hit = bySeq.get(match.seq);
+      if (hit !== undefined) loaded.set(match, hit);
+    }
+  }
+  return loaded;
+}

@@ -1,0 +1,27 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { HistoryStore } from "../port.js";
+import { reset, text } from "../test-support/conformance-rows.js";
+import { createSqliteStore } from "./sqlite-store.js";
+
+describe("SQLite cross-session search keeps the sessions rows only while the file is unchanged (ADR 0089)", () => {
+  const opened: HistoryStore[] = [];
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+  });
+
+  it("a clear made through another connection applies to the next search at once", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-cross-")), "ctxwin.db");
+    const reader = createSqliteStore({ path: file });
+    const writer = createSqliteStore({ path: file });
+    opened.push(reader, writer);
+    await writer.append("s", [text("the walnut secret")]);
+    expect((await reader.searchSessions({ query: "walnut secret", mode: "literal" })).hits.map((hit) => hit.sessionId)).toEqual(["s"]);
+    await writer.append("s", [reset()]);
+    expect((await reader.searchSessions({ query: "walnut secret", mode: "literal" })).hits).toEqual([]);
+    await writer.append("t", [text("a walnut secret too")]);
+    expect((await reader.searchSessions({ query: "walnut secret", mode: "ranked" })).hits.map((hit) => hit.sessionId)).toEqual(["t"]);
+  });
+});

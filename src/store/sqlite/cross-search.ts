@@ -1,0 +1,133 @@
+/**
+ * Cross-session search on the SQLite backend (ADR 0089): one walk of an FTS5 index over the whole
+ * file, newest row first, each match kept only when the scope (the visible sessions' floors and
+ * lineage, worked out from the sessions table) shows its stored row under some session.
+ * - Literal: the trigram index's candidates for the query's rarest trigrams (`trigram-plan.ts`),
+ *   or, for a query without one, the visible rows themselves; each verified with `containsLiteral`.
+ *   A row whose every session already has its hits and one more is not read at all.
+ * - Ranked: the words `selectRankedWords` keeps over the whole file, scored with FTS5's BM25, whose
+ *   weights are the whole file's: one BM25 over all sessions.
+ * The indexes hold visible rows only, so hidden rows are never candidates.
+ */
+import type Database from "better-sqlite3";
+import { selectRankedWords } from "../../core/ranked-search-plan.js";
+import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
+import { renderSearchText } from "../../core/search-text.js";
+import { windowIdFor } from "../../core/windows.js";
+import { ownerCounter, type ScopeMatch, type ScopeSearchRequest, type ScopeSearchResult } from "../cross-search/cross-search.js";
+import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSession, type ScopeSessionRecord, type SearchScope } from "../cross-search/search-scope.js";
+import type { StoredRow } from "../port.js";
+import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
+import { WORD_SCORE } from "./word-index.js";
+
+const candidateColumns = "r.row_key, r.session_key, r.seq, r.window_seq, r.body";
+
+/** The statements of a cross-session search; the FTS5 index drives each (CROSS JOIN), newest first. */
+export const crossSearchSql = {
+  crossLiteral: `SELECT ${candidateColumns} FROM ctxwin_search_literal f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_literal MATCH ? ORDER BY f.rowid DESC`,
+  crossScan: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.visible = 1 ORDER BY r.row_key DESC`,
+  crossCountWords: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words WHERE ctxwin_search_words MATCH ? LIMIT ?)`,
+  crossScoreWords: `SELECT f.rowid AS row_key, r.session_key, r.seq, ${WORD_SCORE} AS score FROM ctxwin_search_words f
+     CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid WHERE ctxwin_search_words MATCH ? ORDER BY f.rowid DESC`,
+  topRowKey: "SELECT coalesce(max(row_key), 0) AS top FROM ctxwin_rows",
+  scopeSessions: `SELECT ${SCOPE_SESSION_COLUMNS} FROM ctxwin_sessions`,
+} as const;
+
+export type CrossSearchStatements = Record<keyof typeof crossSearchSql, Database.Statement>;
+
+export interface CrossSearchState {
+  sql: CrossSearchStatements;
+  /** The sessions table's scope rows, read again only when the file changed since the last read. */
+  sessions: () => { sessions: readonly ScopeSession[]; keys: ReadonlyMap<string, number> };
+}
+
+/**
+ * Prepared on first use: a store opened before its lineage columns exist prepares them after the
+ * migration. The sessions rows are kept while `PRAGMA data_version` (commits of other connections)
+ * and `total_changes()` (this connection's writes) stay the same: then no session changed.
+ */
+export function prepareCrossSearch(db: Database.Database): () => CrossSearchState {
+  let state: CrossSearchState | undefined;
+  return () => {
+    if (state !== undefined) return state;
+    const sql = Object.fromEntries(Object.entries(crossSearchSql).map(([name, text]) => [name, db.prepare(text)])) as CrossSearchStatements;
+    const dataVersion = db.prepare("PRAGMA data_version").pluck();
+    const totalChanges = db.prepare("SELECT total_changes()").pluck();
+    let cached: { version: string; sessions: ScopeSession[]; keys: Map<string, number> } | undefined;
+    const sessions = () => {
+      const version = `${String(dataVersion.get())}:${String(totalChanges.get())}`;
+      if (cached?.version !== version) {
+        const records = sql.scopeSessions.all() as ScopeSessionRecord[];
+        cached = { version, sessions: records.map(scopeSessionOf), keys: new Map(records.map((record) => [record.session_id, Number(record.session_key)])) };
+      }
+      return cached;
+    };
+    return (state = { sql, sessions });
+  };
+}
+
+interface CrossCandidate {
+  row_key: number;
+  session_key: number;
+  seq: number;
+  window_seq: number;
+  body: string;
+}
+
+/** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
+const phraseOf = (word: string) => `"${word}"`;
+
+/** The sessions of a scope by their keys in the rows table (a scope is reused while the sessions table is unchanged). */
+const storedByScope = new WeakMap<SearchScope, Map<number, string>>();
+
+/** Runs inside one read transaction of the caller. */
+export function searchScopeRows(
+  { state, decode, trigramRarity }: { state: CrossSearchState; decode: (sessionId: string, candidate: CrossCandidate) => StoredRow | undefined; trigramRarity: TrigramRarity },
+  request: ScopeSearchRequest,
+): ScopeSearchResult {
+  const { query, scanLimit } = request;
+  const { sql } = state;
+  const { sessions, keys } = state.sessions();
+  const scope = request.scopeOf(sessions);
+  let storedBy = storedByScope.get(scope);
+  if (storedBy === undefined) {
+    storedBy = new Map<number, string>();
+    for (const storedIn of scope.segments.keys()) {
+      const key = keys.get(storedIn);
+      if (key !== undefined) storedBy.set(key, storedIn);
+    }
+    storedByScope.set(scope, storedBy);
+  }
+  if (storedBy.size === 0) return { scope, matches: [], partial: false };
+  const topKey = (sql.topRowKey.get() as { top: number }).top;
+  const matches: ScopeMatch[] = [];
+  let read = 0;
+  if (request.mode === "ranked") {
+    const kept = selectRankedWords({
+      words: rankedQueryWords(query),
+      rangeRows: topKey,
+      countRows: (word, cap) => (sql.crossCountWords.get(phraseOf(word), cap) as { matches: number }).matches,
+    });
+    for (const candidate of sql.crossScoreWords.iterate(kept.map(phraseOf).join(" OR ")) as Iterable<{ session_key: number; seq: number; score: number }>) {
+      const storedIn = storedBy.get(candidate.session_key);
+      if (storedIn === undefined || ownersOf(scope, storedIn, candidate.seq).length === 0) continue;
+      if ((read += 1) > scanLimit) return { scope, matches, partial: true };
+      matches.push({ storedIn, seq: candidate.seq, score: candidate.score });
+    }
+    return { scope, matches, partial: false };
+  }
+  const plan = planTrigramQuery({ query, rangeKeys: topKey, rarity: trigramRarity });
+  const candidates = (plan === undefined ? sql.crossScan.iterate() : sql.crossLiteral.iterate(plan.match)) as Iterable<CrossCandidate>;
+  const counter = ownerCounter({ scope, hitsPerSession: request.hitsPerSession });
+  for (const candidate of candidates) {
+    const storedIn = storedBy.get(candidate.session_key);
+    if (storedIn === undefined || !counter.wanted(storedIn, candidate.seq)) continue;
+    if ((read += 1) > scanLimit) return { scope, matches, partial: true };
+    const row = decode(storedIn, candidate);
+    if (row === undefined || !containsLiteral(renderSearchText(row), query)) continue;
+    counter.add(storedIn, candidate.seq);
+    matches.push({ storedIn, seq: candidate.seq, score: 0, hit: { row, windowId: windowIdFor(candidate.window_seq) } });
+  }
+  return { scope, matches, partial: false };
+}
