@@ -1,4 +1,4 @@
-// Lint configuration. The `ctxwin/layer-direction` rule enforces DESIGN.md §2:
+// Lint configuration. The `ctxwin/layer-direction` rule enforces docs/design.md §2:
 // imports only point downward (core < store < tools < session < agent < front ends),
 // and `core/` imports no node built-ins and no I/O packages.
 import { builtinModules } from "node:module";
@@ -19,7 +19,7 @@ function layerOf(file) {
 const layerDirection = {
   meta: {
     type: "problem",
-    docs: { description: "imports only point downward through the layers of DESIGN.md §2" },
+    docs: { description: "imports only point downward through the layers of docs/design.md §2" },
     schema: [],
   },
   create(context) {

@@ -9,7 +9,7 @@ async function layerErrors(file: string, source: string): Promise<string[]> {
   return (result?.messages ?? []).filter((message) => message.ruleId === "ctxwin/layer-direction").map((message) => message.message);
 }
 
-describe("lint rule ctxwin/layer-direction (DESIGN.md §2)", () => {
+describe("lint rule ctxwin/layer-direction (docs/design.md §2)", () => {
   it.each([
     ["src/core/example.ts", 'import { readFileSync } from "node:fs";', "core/ is pure: it may not import 'node:fs'."],
     ["src/core/example.ts", 'import path from "path";', "core/ is pure: it may not import 'path'."],

@@ -76,7 +76,7 @@ function messageOf(error: unknown): string {
 
 /**
  * A request estimated above the hard ceiling of its model was about to be sent; it was not
- * (DESIGN.md §10, invariant 3).
+ * (docs/design.md §10, invariant 3).
  *
  * @example
  * if (RequestOverCeilingError.isInstance(result.error)) console.error(result.error.estimatedTokens)

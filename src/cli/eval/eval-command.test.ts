@@ -22,8 +22,8 @@ afterAll(() => {
 });
 
 /**
- * A project folder one level inside its own temporary folder, so the development data's default
- * path (../shared/data/locomo-dev) never resolves, whatever the machine's temporary folder holds.
+ * A project folder one level inside its own temporary folder: nothing beside it can be taken for
+ * a LoCoMo file, whatever the machine's temporary folder holds.
  */
 function scratch(): string {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-cli-"));

@@ -1,5 +1,5 @@
 /**
- * Invariant 6 (DESIGN.md §10): session_history never returns a row at or before the newest manual
+ * Invariant 6 (docs/design.md §10): session_history never returns a row at or before the newest manual
  * reset, whatever ids, window ids, cursors or offsets the model passes. Run on both backends.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
