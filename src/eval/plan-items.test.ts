@@ -28,7 +28,7 @@ function projectBesideSharedData(): string {
 }
 
 describe("planItems and the LoCoMo file", () => {
-  it("skips recall-qa without --data, even with a LoCoMo file in ../shared", () => {
+  it("skips recall-qa without --data, even with a LoCoMo file in a sibling folder", () => {
     process.chdir(projectBesideSharedData());
     const plan = planItems({ contextLimit: 16_000, limit: 1, seed: 1 });
     expect(plan.skipped).toEqual(["recall-qa (no --data file)"]);
