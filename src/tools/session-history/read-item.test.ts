@@ -7,7 +7,7 @@ import { renderRowText } from "../../core/row-text.js";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
-import { backends, storePerTest } from "./test-support/backends.js";
+import { backends, storePerTest, type OpenedStore } from "./test-support/backends.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 import { seedMixedHistory } from "./test-support/mixed-history.js";
