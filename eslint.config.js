@@ -1,25 +1,42 @@
-// Lint configuration. The `ctxwin/layer-direction` rule enforces DESIGN.md §2:
+// Lint configuration. The `ctxwin/layer-direction` rule enforces docs/design.md §2:
 // imports only point downward (core < store < tools < session < agent < front ends),
-// and `core/` imports no node built-ins and no I/O packages.
+// and `core/` imports no node built-ins and no I/O packages. `web/` (the React UI, at the root) talks
+// to the library only over HTTP: from `src/` it may import the server's view types, types only.
+// Folders resolve from this file, so the rule holds from any working directory.
 import { builtinModules } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import tseslint from "typescript-eslint";
 
 const layerRank = { core: 0, store: 1, tools: 2, import: 2, session: 3, agent: 4, server: 5, web: 5, eval: 5, cli: 6 };
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const ioPackages = new Set(["better-sqlite3"]);
 
+const root = path.dirname(fileURLToPath(import.meta.url));
+const sourceFolder = path.join(root, "src");
+const webFolder = path.join(root, "web");
+
+const inside = (folder, file) => !path.relative(folder, file).startsWith("..") && !path.isAbsolute(path.relative(folder, file));
+
 function layerOf(file) {
-  const relative = path.relative(path.resolve("src"), file);
-  if (relative.startsWith("..")) return undefined;
-  const first = relative.split(path.sep)[0];
-  return first in layerRank ? first : undefined;
+  if (inside(webFolder, file)) return "web";
+  if (!inside(sourceFolder, file)) return undefined;
+  const first = path.relative(sourceFolder, file).split(path.sep)[0];
+  return first in layerRank && first !== "web" ? first : undefined;
+}
+
+/** An import or re-export that brings in types only (erased from the bundle). */
+function typeOnly(node) {
+  if (node.type === "ImportExpression") return false;
+  if (node.importKind === "type" || node.exportKind === "type") return true;
+  const specifiers = node.specifiers ?? [];
+  return specifiers.length > 0 && specifiers.every((specifier) => specifier.importKind === "type" || specifier.exportKind === "type");
 }
 
 const layerDirection = {
   meta: {
     type: "problem",
-    docs: { description: "imports only point downward through the layers of DESIGN.md §2" },
+    docs: { description: "imports only point downward through the layers of docs/design.md §2; web/ takes only types from src/server" },
     schema: [],
   },
   create(context) {
@@ -36,7 +53,15 @@ const layerDirection = {
         }
       }
       if (!source.startsWith(".")) return;
-      const target = layerOf(path.resolve(path.dirname(file), source));
+      const resolved = path.resolve(path.dirname(file), source);
+      if (layer === "web") {
+        if (!inside(sourceFolder, resolved)) return;
+        if (layerOf(resolved) !== "server" || !typeOnly(node)) {
+          context.report({ node, message: `web/ may import from src/ only the server's view types, type-only ('${source}').` });
+        }
+        return;
+      }
+      const target = layerOf(resolved);
       if (target === undefined || target === layer) return;
       if (layerRank[target] >= layerRank[layer]) {
         context.report({

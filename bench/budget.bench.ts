@@ -1,7 +1,7 @@
 /**
  * Budget engine benchmarks (issue 4), run with `npm run bench -- budget`:
  * - accuracy: ctxwin's count for OpenAI models (o200k_base via gpt-4.1, cl100k_base via gpt-4) on
- *   the essays in ../shared/data/haystack and on this repository's TypeScript, against the
+ *   the essays in $CTXWIN_TEST_DATA/haystack and on this repository's TypeScript, against the
  *   reference tokenizer (gpt-tokenizer's plain `encode`, special tokens as text), and against the
  *   token lists tiktoken itself produced (gpt-tokenizer's data/TestPlans.txt). Goal: exact.
  *   Next to it, the error of the naive `characters / 3.5` estimate on the same text;
@@ -25,9 +25,10 @@ import {
   type RequestEstimate,
 } from "../src/core/budget/index.js";
 import { formatMs, formatRatio, goal, time } from "./measure.js";
+import { testDataPath } from "../test/test-data.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
+const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
 const asText = { disallowedSpecial: new Set<string>() };
 
 interface Document {

@@ -14,7 +14,6 @@
  *   notes write pays in full.
  */
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { formatUsd } from "../src/core/budget/cost.js";
 import { openStore } from "../src/store/open-store.js";
 import { loadCorpus } from "./continuity/corpus.js";
@@ -22,10 +21,10 @@ import { scratchDirectory } from "./continuity/run-task.js";
 import { CONFIGURATIONS, planTasks } from "./continuity.bench.js";
 import { goal } from "./measure.js";
 import { ANTHROPIC_MODEL, benchPrices, figures, recordSession, type RecordedRequest, type RequestEvent, type SimulatedSession } from "./cache/record-session.js";
+import { testDataPath } from "../test/test-data.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
-const locomoFile = process.env["CTXWIN_BENCH_LOCOMO"] ?? path.resolve(repositoryRoot, "../shared/data/locomo-dev/locomo-dev.json");
+const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
+const locomoFile = process.env["CTXWIN_BENCH_LOCOMO"] ?? testDataPath("locomo-dev/locomo-dev.json");
 
 const LIMITS = [16_000, 64_000, 128_000] as const;
 const EVENTS: readonly RequestEvent[] = ["first-of-window", "warning", "after-notes-write", "flush", "other"];

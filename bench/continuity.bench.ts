@@ -1,7 +1,7 @@
 /**
  * Rollover continuity (issue 14), run with `npm run bench -- continuity` (`--large` for more
- * limits and tasks, `--seed=N` for other draws): lookup tasks over ../shared/data/haystack (essays)
- * and ../shared/data/locomo-dev (LoCoMo dev conversations, CC BY-NC 4.0, never shipped) that read
+ * limits and tasks, `--seed=N` for other draws): lookup tasks over $CTXWIN_TEST_DATA/haystack (essays)
+ * and $CTXWIN_TEST_DATA/locomo-dev (LoCoMo dev conversations, CC BY-NC 4.0, never shipped) that read
  * more than one window holds, run through the real session engine by a scripted agent that sees
  * only its requests (bench/continuity/agent.ts, docs/adr/0026). Each task starts after a random
  * amount of earlier conversation, so its rollovers fall at random points in the middle of its turn.
@@ -16,7 +16,6 @@
  * against the baseline.
  */
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { openStore } from "../src/store/open-store.js";
 import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
 import { loadCorpus, type Corpus } from "./continuity/corpus.js";
@@ -25,10 +24,10 @@ import { taskCostMeter } from "./cache/task-cost.js";
 import { runTask, scratchDirectory, type Configuration, type TaskRun } from "./continuity/run-task.js";
 import { makeTask, type LookupTask } from "../src/eval/continuity/lookup-tasks.js";
 import { formatRatio, goal } from "./measure.js";
+import { testDataPath } from "../test/test-data.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
-const locomoFile = process.env["CTXWIN_BENCH_LOCOMO"] ?? path.resolve(repositoryRoot, "../shared/data/locomo-dev/locomo-dev.json");
+const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
+const locomoFile = process.env["CTXWIN_BENCH_LOCOMO"] ?? testDataPath("locomo-dev/locomo-dev.json");
 
 export const CONFIGURATIONS: readonly Configuration[] = [
   { name: "on", strategy: "rollover", continuity: { carry: true, notesFlush: true } },

@@ -5,7 +5,7 @@
  * Goals: p95 < 50 ms on the big session, and big p95 within 3× of small p95.
  *
  * The big database is built once through the public store API from the essays in
- * ../shared/data/haystack (user, assistant and tool rows, a rollover every 400 rows, a few rare
+ * $CTXWIN_TEST_DATA/haystack (user, assistant and tool rows, a rollover every 400 rows, a few rare
  * phrases planted) and cached under `.bench-cache/` keyed by its parameters. The small one is
  * built fresh in a temp directory by the same generator.
  */
@@ -24,10 +24,11 @@ import { splitSentences, writeSyntheticTranscript } from "../src/store/test-supp
 import { sessionHistoryTool } from "../src/tools/session-history/session-history-tool.js";
 import type { SessionHistoryResult } from "../src/tools/session-history/results.js";
 import { formatMs, formatRatio, goal, summarize } from "./measure.js";
+import { testDataPath } from "../test/test-data.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cacheDirectory = path.join(repositoryRoot, ".bench-cache");
-const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
+const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
 /** Bump when the way the fixture is generated changes. */
 const FIXTURE_VERSION = 1;
 const SESSION = "bench";
@@ -49,7 +50,7 @@ const BIG: FixtureSpec = { rows: Math.round(100_000 * scale), meanChars: 2_300, 
 const SMALL: FixtureSpec = { rows: 1_000, meanChars: 2_300, windowRows: 400, seed: 31 };
 
 function loadSentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_BENCH_HAYSTACK.`);
+  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
   const text = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()

@@ -9,7 +9,7 @@
  * Goal: p50 of the hook on the large store under 1 s.
  *
  * The large store is built once through the public store API from the essays in
- * ../shared/data/haystack and cached under `.bench-cache/`; every run works on a copy.
+ * $CTXWIN_TEST_DATA/haystack and cached under `.bench-cache/`; every run works on a copy.
  * `CTXWIN_BENCH_SCALE=0.1` (or `--rows n`) builds a smaller one. Needs `dist/` (`npm run build`).
  */
 import { spawn } from "node:child_process";

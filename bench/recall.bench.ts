@@ -1,6 +1,6 @@
 /**
  * Ranked search recall (issue 16), run with `npm run bench -- recall`, on the LoCoMo dev set in
- * ../shared/data/locomo-dev (5 long conversations, 999 questions; CC BY-NC 4.0, never shipped):
+ * $CTXWIN_TEST_DATA/locomo-dev (5 long conversations, 999 questions; CC BY-NC 4.0, never shipped):
  * each dialogue turn is one row of one session per conversation, each question is one ranked
  * search of its session (limit 10), and a question is a hit when one of its evidence turns is
  * among the results. Reported: recall@10, recall@1 and MRR@10 (the reciprocal rank of the first
@@ -24,7 +24,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
@@ -38,9 +37,9 @@ import { resolveEmbeddingModel } from "../src/agent/embedding-flags.js";
 import type { EmbeddingSearchMode } from "../src/store/port.js";
 import { createSynonymEmbeddingModel } from "../src/store/test-support/synonym-embedding-model.js";
 import { formatRatio, goal } from "./measure.js";
+import { testDataPath } from "../test/test-data.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const dataFile = process.env["CTXWIN_BENCH_LOCOMO"] ?? path.resolve(repositoryRoot, "../shared/data/locomo-dev/locomo-dev.json");
+const dataFile = process.env["CTXWIN_BENCH_LOCOMO"] ?? testDataPath("locomo-dev/locomo-dev.json");
 const SESSION = "locomo";
 const TOP = 10;
 
@@ -228,7 +227,7 @@ function line(label: string, scores: Scores): string {
 
 export async function run(): Promise<void> {
   if (!existsSync(dataFile)) {
-    console.log(`skipped: the LoCoMo dev set is not at ${dataFile} (set CTXWIN_BENCH_LOCOMO to its path).`);
+    console.log(`skipped: the LoCoMo dev set is not at ${dataFile} (set CTXWIN_TEST_DATA, or CTXWIN_BENCH_LOCOMO to its path).`);
     return;
   }
   const conversations = JSON.parse(readFileSync(dataFile, "utf8")) as Conversation[];

@@ -9,7 +9,7 @@
  * UI sends at once, in parallel), one older page from the middle of the session, and the
  * sessions list with both sessions present. Goal: 100,000-row / 100-row ≤ 1.5× on the open path.
  *
- * Both sessions come from the same generator (essays from ../shared/data/haystack chopped into
+ * Both sessions come from the same generator (essays from $CTXWIN_TEST_DATA/haystack chopped into
  * user, assistant and tool rows of ~800 characters, ~200 tokens; a rollover every 450 rows, so
  * ~90,000 tokens per window, as a 128k-token model at a 0.7 threshold would roll over). With 450
  * rows a window, the big session's active window holds its last 100 rows: the same as the small
@@ -20,14 +20,13 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../src/server/start-server.js";
 import { openStore } from "../src/store/open-store.js";
 import { splitSentences, writeSyntheticTranscript, type SyntheticTranscriptSpec } from "../src/store/test-support/synthetic-transcript.js";
 import { formatMs, formatRatio, goal, summarize, time, type Timing } from "./measure.js";
+import { testDataPath } from "../test/test-data.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
+const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
 /** CTXWIN_BENCH_SCALE=0.01 shrinks the big session, to try the benchmark quickly (figures then mean little). */
 const scale = Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1);
 const ITERATIONS = Number(process.env["CTXWIN_BENCH_ITERATIONS"] ?? 40);
@@ -47,7 +46,7 @@ const FULL_WINDOW: SyntheticTranscriptSpec = { ...SHAPE, rows: SHAPE.windowRows 
 const RESTARTS = Number(process.env["CTXWIN_BENCH_RESTARTS"] ?? 20);
 
 function loadSentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_BENCH_HAYSTACK.`);
+  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
   const text = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()

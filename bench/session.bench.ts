@@ -6,7 +6,7 @@
  * Goals: ratio of the p50s ≤ 1.5, p50 overhead under 5 ms.
  *
  * The big fixture is built once through the public store API from the essays in
- * ../shared/data/haystack and cached under `.bench-cache/`; every run works on a copy.
+ * $CTXWIN_TEST_DATA/haystack and cached under `.bench-cache/`; every run works on a copy.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -23,10 +23,11 @@ import { createSeededRandom, type SeededRandom } from "../src/store/test-support
 import { chop, contentRow, rolloverRows, splitSentences } from "../src/store/test-support/synthetic-transcript.js";
 import { createAgentSession, type AgentSession } from "../src/session/create-agent-session.js";
 import { formatMs, formatRatio, goal, summarize } from "./measure.js";
+import { testDataPath } from "../test/test-data.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cacheDirectory = path.join(repositoryRoot, ".bench-cache");
-const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? path.resolve(repositoryRoot, "../shared/data/haystack");
+const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
 const scale = Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1);
 const LARGE_ROWS = Math.round(1_000_000 * scale);
 const SMALL_ROWS = 1_000;
@@ -35,7 +36,7 @@ const SESSION = "bench-session";
 const FIXTURE_VERSION = 1;
 
 function sentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_BENCH_HAYSTACK.`);
+  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
   const text = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()

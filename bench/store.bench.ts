@@ -9,7 +9,7 @@
  *   the 1,000,000-row session (goal ≤ 150 MB).
  *
  * Big fixtures are built once through the public store API (10,000 rows per append) from the
- * essays in ../shared/data/haystack, and cached under `.bench-cache/` keyed by their parameters.
+ * essays in $CTXWIN_TEST_DATA/haystack, and cached under `.bench-cache/` keyed by their parameters.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -1,6 +1,6 @@
 /**
  * Smoke test of the continuity benchmark (bench/continuity.bench.ts) on a miniature corpus made up
- * here, so it runs without ../shared/data: the same engine, agent and accounting, two small tasks
+ * here, so it runs without the test-data folder ($CTXWIN_TEST_DATA): the same engine, agent and accounting, two small tasks
  * under an 8k limit, all four configurations.
  */
 import { describe, expect, it } from "vitest";

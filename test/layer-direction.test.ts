@@ -1,15 +1,21 @@
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ESLint } from "eslint";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
-const eslint = new ESLint({ cwd: path.resolve(".") });
+/** The repository root, from this file: the rule must hold whatever the working directory. */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const eslint = new ESLint({ cwd: root });
+const startCwd = process.cwd();
+afterEach(() => process.chdir(startCwd));
 
 async function layerErrors(file: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath: path.resolve(file) });
+  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
   return (result?.messages ?? []).filter((message) => message.ruleId === "ctxwin/layer-direction").map((message) => message.message);
 }
 
-describe("lint rule ctxwin/layer-direction (DESIGN.md §2)", () => {
+describe("lint rule ctxwin/layer-direction (docs/design.md §2)", () => {
   it.each([
     ["src/core/example.ts", 'import { readFileSync } from "node:fs";', "core/ is pure: it may not import 'node:fs'."],
     ["src/core/example.ts", 'import path from "path";', "core/ is pure: it may not import 'path'."],
@@ -21,6 +27,10 @@ describe("lint rule ctxwin/layer-direction (DESIGN.md §2)", () => {
     ["src/session/example.ts", 'import { demoModel } from "../agent/demo/demo-model.js";', "session/ may not import from agent/"],
     ["src/agent/example.ts", 'import { serve } from "../server/serve.js";', "agent/ may not import from server/"],
     ["src/server/example.ts", 'import { main } from "../cli/main.js";', "server/ may not import from cli/"],
+    ["src/server/example.ts", 'import { runEval } from "../eval/run-eval.js";', "server/ may not import from eval/"],
+    ["web/src/api/example.ts", 'import { startServer } from "../../../src/server/start-server.js";', "web/ may import from src/ only"],
+    ["web/src/api/example.ts", 'import type { Row } from "../../../src/core/row.js";', "web/ may import from src/ only"],
+    ["web/src/components/example.tsx", 'export { openStore } from "../../../src/store/open-store.js";', "web/ may import from src/ only"],
   ])("refuses %s: %s", async (file, source, expected) => {
     const errors = await layerErrors(file, source);
     expect(errors).toHaveLength(1);
@@ -35,7 +45,16 @@ describe("lint rule ctxwin/layer-direction (DESIGN.md §2)", () => {
     ["src/agent/example.ts", 'import { createAgentSession } from "../session/create-agent-session.js";'],
     ["src/server/example.ts", 'import { demoModel } from "../agent/demo/demo-model.js";'],
     ["src/cli/example.ts", 'import { startServer } from "../server/start-server.js";'],
+    ["web/src/api/example.ts", 'export type { EvalView } from "../../../src/server/eval-view-types.js";'],
+    ["web/src/api/example.ts", 'import { type EvalView } from "../../../src/server/eval-view-types.js";'],
+    ["web/src/components/example.tsx", 'import { formatPercent } from "../format";'],
   ])("allows %s: downward and pure imports", async (file, source) => {
     expect(await layerErrors(file, source)).toEqual([]);
+  });
+
+  it("holds from any working directory", async () => {
+    process.chdir(tmpdir());
+    const errors = await layerErrors("src/core/example.ts", 'import { readFileSync } from "node:fs";');
+    expect(errors).toEqual(["core/ is pure: it may not import 'node:fs'."]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The documents of the continuity benchmark, paged for the `read_document` tool: the essays in
- * ../shared/data/haystack (one document each, paged at sentence ends) and the LoCoMo dev
- * conversations in ../shared/data/locomo-dev (one document each, one dialogue turn a line, paged
+ * $CTXWIN_TEST_DATA/haystack (one document each, paged at sentence ends) and the LoCoMo dev
+ * conversations in $CTXWIN_TEST_DATA/locomo-dev (one document each, one dialogue turn a line, paged
  * at line ends). Neither set is shipped; the benchmark skips when they are absent.
  *
  * A page is what one `read_document` call returns. The same page text is what the scripted agent

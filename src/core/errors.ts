@@ -22,6 +22,16 @@ export class CtxwinError extends Error {
   }
 }
 
+/**
+ * The `isInstance` of a `CtxwinError` subclass: a ctxwin error (from any copy of the package) with
+ * that class's `errorName`.
+ *
+ * @example static override isInstance = defineIsInstance(FooError.errorName) as (error: unknown) => error is FooError;
+ */
+export function defineIsInstance(name: string): (error: unknown) => boolean {
+  return (error: unknown): boolean => CtxwinError.isInstance(error) && error.name === name;
+}
+
 /** One problem found while validating a row: where it is and what is wrong. */
 export interface RowIssue {
   /** Index of the row in the append call. */

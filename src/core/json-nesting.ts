@@ -5,12 +5,13 @@
  * depends on the engine's stack (Node 20's and Node 26's differ), so the limit is checked, not caught.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+/** Character codes of JSON's structure, for scanners that read JSON text or bytes without parsing it. */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_OBJECT = 0x7b;
+export const CLOSE_OBJECT = 0x7d;
+export const OPEN_ARRAY = 0x5b;
+export const CLOSE_ARRAY = 0x5d;
 
 /**
  * Whether `text` nests arrays and objects more than `maxDepth` levels (the outermost value is

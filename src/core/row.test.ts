@@ -353,7 +353,7 @@ describe("StoredRowBodySchema (lenient reads)", () => {
   });
 });
 
-describe("row vocabulary (DESIGN.md §3)", () => {
+describe("row vocabulary (docs/design.md §3)", () => {
   it("names the format version, boundary kinds, internal types and rollover reasons", () => {
     expect(ROW_FORMAT_VERSION).toBe(1);
     expect(BOUNDARY_KINDS).toEqual(["rollover", "reset", "compaction"]);

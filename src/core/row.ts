@@ -1,5 +1,5 @@
 /**
- * The transcript row: an AI SDK `UIMessage` (role, parts) plus ctxwin's envelope (DESIGN.md §3).
+ * The transcript row: an AI SDK `UIMessage` (role, parts) plus ctxwin's envelope (docs/design.md §3).
  * Rows are validated with zod on the way in; stored rows are parsed leniently on the way out so
  * that older and forward-compatible rows still load.
  */

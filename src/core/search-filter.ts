@@ -2,7 +2,7 @@
  * Filters and orders of a search, shared by every store backend (ADR 0033):
  * - `role`: only rows of this role.
  * - `toolName`: only rows holding a call of this tool (compared case-insensitively). A call and
- *   its result are one part of one row (DESIGN.md §3), so the row of the call is the row of the
+ *   its result are one part of one row (docs/design.md §3), so the row of the call is the row of the
  *   result too.
  * - `order`: ranked results by `relevance` (default) or `newest` first; literal results are
  *   always newest first.

@@ -2,7 +2,6 @@
  * From the names people type (`--suite`, `--strategy`, `--context-limit`, `--data`) to the items
  * of a run. Every refusal is an `EvalSetupError` with one line that says what to do.
  */
-import { existsSync } from "node:fs";
 import { EvalSetupError } from "./eval-errors.js";
 import { STRATEGIES, SUITE_NAMES, type EvalItem, type EvalStrategy, type SuiteName } from "./eval-types.js";
 import { continuityItems } from "./suites/continuity.js";
@@ -15,9 +14,6 @@ import { recallQaItems } from "./suites/recall-qa.js";
  * message (15% of the limit) leave no room to answer.
  */
 export const MINIMUM_EVAL_CONTEXT_LIMIT = 4_096;
-/** Where a development checkout keeps the LoCoMo dev split (never shipped). */
-export const DEVELOPMENT_LOCOMO_FILE = "../shared/data/locomo-dev/locomo-dev.json";
-
 function parseList<Name extends string>(text: string | undefined, known: readonly Name[], flag: string): Name[] | undefined {
   if (text === undefined) return undefined;
   const names = text.split(",").map((name) => name.trim()).filter((name) => name.length > 0);
@@ -52,7 +48,7 @@ export function planItems({ suites, contextLimit, limit, seed, dataFile }: { sui
     if (suite === "continuity") items.push(...continuityItems({ contextLimit, limit, seed }));
     if (suite === "needle") items.push(...needleItems({ contextLimit, limit, seed }));
     if (suite !== "recall-qa") continue;
-    const file = dataFile ?? (existsSync(DEVELOPMENT_LOCOMO_FILE) ? DEVELOPMENT_LOCOMO_FILE : undefined);
+    const file = dataFile;
     if (file === undefined) {
       if (named !== undefined) throw new EvalSetupError("suite recall-qa needs a LoCoMo-format file: pass --data <file> (e.g. locomo10.json from the LoCoMo release).");
       skipped.push("recall-qa (no --data file)");

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { claudeCodeRows } from "./claude-code-rows.js";
-import { jsonLines } from "./jsonl-lines.js";
+import { jsonLines, parsedLines } from "./jsonl-lines.js";
 import type { FileEntry, Json, SourceFormat, SourceLine } from "./source-format.js";
 
 /** Line types that carry no transcript content: skipped on purpose, not counted as unknown. */
@@ -41,13 +41,12 @@ async function* claudeCodeLines(file: string): AsyncGenerator<FileEntry> {
   let sessionId: string | undefined;
   // Lines of unknown types before the first content line wait for it to name the session.
   const early: { line: SourceLine; lineType: string }[] = [];
-  for await (const entry of jsonLines(file)) {
-    if (!entry.ok) {
-      yield { kind: "malformed", file, line: entry.line, message: entry.message, ...(entry.complete ? {} : { partial: true }) };
+  for await (const entry of parsedLines(file)) {
+    if (entry.kind !== "value") {
+      yield entry;
       continue;
     }
-    if (entry.invalidUtf8) yield { kind: "invalid-utf8", file, line: entry.line };
-    const value = entry.value as Json;
+    const value = entry.value;
     if (typeof value !== "object" || value === null || Array.isArray(value) || typeof value["type"] !== "string") {
       yield { kind: "malformed", file, line: entry.line, message: "expected a JSON object with a string 'type'" };
       continue;

@@ -11,25 +11,8 @@ import type { RowPart } from "../core/row.js";
 import { CallPairing } from "./call-pairing.js";
 import { HOOK_ATTACHMENTS, LISTING_ATTACHMENTS, commandLineOf, fileAttachmentText, partsOf, stepUsageOf, syntheticReplyOf, textOf } from "./claude-code-content.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import { compactionRow, cutText, definedFacts, isoTime, metadataRow, rawLineRow, sessionHeaderRow, titleOf } from "./transcript-rows.js";
+import { compactionRow, cutText, definedFacts, type HeaderState, isoTime, metadataRow, rawLineRow, sessionHeaderRow, titleOf } from "./transcript-rows.js";
 
-interface Header {
-  title?: string;
-  project?: string;
-  gitBranch?: string;
-  model?: string;
-  cliVersion?: string;
-  parentSourceSessionId?: string;
-  agentId?: string;
-  sourceSessionId: string;
-  createdAt?: string;
-  file: string;
-  line: number;
-  /** An assistant line has been read: the facts the header keeps are known by now. */
-  replied: boolean;
-  /** The header row is queued (it goes first): rows may leave. */
-  written: boolean;
-}
 
 interface PendingCompaction {
   id: string;
@@ -46,7 +29,7 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
   const rows: BuiltRow[] = [];
   const notes: LineNote[] = [];
   const messagesWithUsage = new Set<string>();
-  let header: Header | undefined;
+  let header: HeaderState | undefined;
   let pendingCompaction: PendingCompaction | undefined;
   // A sub-agent's session (`claude-code:<parent>/agent-<id>`) is its parent's child (ADR 0067).
   const parentSessionId = /^(claude-code:[^/]+)\/agent-[^/]+$/.exec(sessionId)?.[1];
@@ -219,8 +202,8 @@ function describeReply({ row, value, message, metadata, messagesWithUsage }: { r
   Object.assign(metadata, usage);
 }
 
-function headerOf(sessionId: string, value: Json, at: { file: string; line: number }): Header {
-  const header: Header = { sourceSessionId: typeof value["sessionId"] === "string" ? value["sessionId"] : path.basename(at.file, ".jsonl"), ...at, replied: false, written: false };
+function headerOf(sessionId: string, value: Json, at: { file: string; line: number }): HeaderState {
+  const header: HeaderState = { sourceSessionId: typeof value["sessionId"] === "string" ? value["sessionId"] : path.basename(at.file, ".jsonl"), ...at, replied: false, written: false };
   const createdAt = isoTime(value["timestamp"]);
   if (createdAt !== undefined) header.createdAt = createdAt;
   const child = /^claude-code:([^/]+)\/agent-([^/]+)$/.exec(sessionId);
@@ -232,7 +215,7 @@ function headerOf(sessionId: string, value: Json, at: { file: string; line: numb
 }
 
 /** The session's facts as its early lines state them: the first of each is kept. */
-function noteFacts(header: Header, value: Json): void {
+function noteFacts(header: HeaderState, value: Json): void {
   if (header.written) return;
   const text = (key: string) => (typeof value[key] === "string" && value[key] !== "" ? value[key] : undefined);
   header.project ??= text("cwd");
@@ -242,7 +225,7 @@ function noteFacts(header: Header, value: Json): void {
   if (value["type"] === "assistant" && typeof model === "string" && model !== "" && model !== "<synthetic>") header.model ??= model;
 }
 
-function headerRow(sessionId: string, header: Header): SourceRow {
+function headerRow(sessionId: string, header: HeaderState): SourceRow {
   return sessionHeaderRow({
     id: `${sessionId}#session`,
     createdAt: header.createdAt,

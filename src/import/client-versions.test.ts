@@ -1,11 +1,11 @@
 /**
  * Issue 35, items 3 and 4: what today's Claude Code (2.1.197) and Codex (0.171.0) write. Fixtures
  * of the project's own in those versions' shapes (src/import/fixtures/<cli>-<version>/), and, when
- * ../shared holds them, the transcripts the real programs wrote: every line type is recognised
+ * $CTXWIN_TEST_DATA/transcripts holds them, the transcripts the real programs wrote: every line type is recognised
  * (content kept, bookkeeping skipped on purpose, nothing counted as unknown that is known), and
  * lines the programs wrote themselves are marked for what they are.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -14,10 +14,11 @@ import type { StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 import { allRows } from "./test-support/session-snapshot.js";
+import { testData } from "../../test/test-data.js";
 
 const { temporaryDirectory } = scratchStores("ctxwin-client-versions-");
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
-const shared = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data/transcripts");
+const shared = testData("transcripts", "the client-version test of the real programs' transcripts");
 
 const metadataOf = (row: StoredRow) => (row.metadata ?? {}) as Record<string, unknown>;
 const textOf = (row: StoredRow) => row.parts.map((part) => (part as { text?: string }).text ?? "").join("\n");
@@ -78,13 +79,13 @@ describe("Codex 0.171.0", () => {
   });
 });
 
-describe.skipIf(!existsSync(shared))("transcripts written by the real programs (../shared)", () => {
+describe.skipIf(shared === undefined)("transcripts written by the real programs ($CTXWIN_TEST_DATA/transcripts)", () => {
   it.each([
     ["claude-code", "claude-code-2.1.197", ["PELICAN-77", "KESTREL-3141"]],
     ["codex", "codex-0.171.0", ["ORCA-QUEUE-9", "HERON-2718", "LYNX-PAGER", "OSPREY-55"]],
   ] as const)("%s: every line recognised, a compaction boundary, every fact findable", async (format, folder, facts) => {
     const store = createMemoryStore();
-    const report = await importFiles({ store, format, paths: [path.join(shared, folder)], settleMs: 0 });
+    const report = await importFiles({ store, format, paths: [path.join(shared ?? "", folder)], settleMs: 0 });
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0, sessionsUpdated: 1 });
     const [session] = await store.sessions();
     const rows = await allRows(store, session!.sessionId);

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { codexRows, decidesReply } from "./codex-rows.js";
-import { jsonLines } from "./jsonl-lines.js";
+import { jsonLines, parsedLines } from "./jsonl-lines.js";
 import type { FileEntry, Json, SourceFormat } from "./source-format.js";
 
 /**
@@ -45,13 +45,12 @@ function sessionIdOf(file: string, first: Json): string {
 
 async function* codexLines(file: string): AsyncGenerator<FileEntry> {
   let sessionId: string | undefined;
-  for await (const entry of jsonLines(file)) {
-    if (!entry.ok) {
-      yield { kind: "malformed", file, line: entry.line, message: entry.message, ...(entry.complete ? {} : { partial: true }) };
+  for await (const entry of parsedLines(file)) {
+    if (entry.kind !== "value") {
+      yield entry;
       continue;
     }
-    if (entry.invalidUtf8) yield { kind: "invalid-utf8", file, line: entry.line };
-    const value = entry.value as Json;
+    const value = entry.value;
     const payload = value?.["payload"];
     if (typeof value !== "object" || value === null || typeof value["type"] !== "string" || typeof payload !== "object" || payload === null) {
       yield { kind: "malformed", file, line: entry.line, message: "expected { timestamp, type, payload }" };

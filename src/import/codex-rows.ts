@@ -10,25 +10,8 @@
 import { CallPairing } from "./call-pairing.js";
 import { itemRow } from "./codex-items.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import { compactionRow, definedFacts, isoTime, rawLineRow, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
+import { compactionRow, definedFacts, type HeaderState, isoTime, rawLineRow, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
 
-interface Header {
-  sourceSessionId: string;
-  project?: string;
-  gitBranch?: string;
-  model?: string;
-  cliVersion?: string;
-  parentSourceSessionId?: string;
-  agentId?: string;
-  createdAt?: string;
-  title?: string;
-  file: string;
-  line: number;
-  /** An assistant item has been read: the facts the header keeps are known by now. */
-  replied: boolean;
-  /** The header row is queued (it goes first): rows may leave. */
-  written: boolean;
-}
 
 /**
  * Whether a bookkeeping line tells a reply's fate: an event other than a token count (a finished
@@ -55,7 +38,7 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
   const queue = new CallPairing();
   const rows: BuiltRow[] = [];
   const notes: LineNote[] = [];
-  let header: Header | undefined;
+  let header: HeaderState | undefined;
   let compactionReply: string | undefined;
 
   /** A line the importer does not know: counted, and kept whole as a raw row (ADR 0066). */
@@ -144,7 +127,7 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
  * What `session_meta` says of the session: its folder, git branch, CLI version, and for a
  * sub-agent's rollout the thread that spawned it (`source.subagent.thread_spawn.parent_thread_id`).
  */
-function noteSessionFacts(header: Header, payload: Json): void {
+function noteSessionFacts(header: HeaderState, payload: Json): void {
   header.project ??= textOf(payload["cwd"]);
   header.gitBranch ??= textOf((payload["git"] as Json | undefined)?.["branch"]);
   header.cliVersion ??= textOf(payload["cli_version"]);
@@ -186,7 +169,7 @@ export function compactedSummary(message: unknown): string | undefined {
   return message.replace(HANDOVER_PREAMBLE, "");
 }
 
-function headerRow(sessionId: string, header: Header): SourceRow {
+function headerRow(sessionId: string, header: HeaderState): SourceRow {
   return sessionHeaderRow({
     id: `${sessionId}#session`,
     createdAt: header.createdAt,

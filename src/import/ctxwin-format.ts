@@ -3,8 +3,8 @@
  * exactly as stored). A line's key is its row's id; rows keep their id and creation time, and the
  * store gives them new seqs. One file may hold several sessions.
  */
-import { jsonLines } from "./jsonl-lines.js";
-import type { FileEntry, Json, SessionRows, SourceFormat, SourceLine, SourceRow } from "./source-format.js";
+import { parsedLines } from "./jsonl-lines.js";
+import type { FileEntry, SessionRows, SourceFormat, SourceLine, SourceRow } from "./source-format.js";
 
 /**
  * @example for await (const entry of ctxwinFormat.lines("s1.jsonl")) console.log(entry.kind);
@@ -29,13 +29,12 @@ export const ctxwinFormat: SourceFormat = {
 };
 
 async function* ctxwinLines(file: string): AsyncGenerator<FileEntry> {
-  for await (const entry of jsonLines(file)) {
-    if (!entry.ok) {
-      yield { kind: "malformed", file, line: entry.line, message: entry.message, ...(entry.complete ? {} : { partial: true }) };
+  for await (const entry of parsedLines(file)) {
+    if (entry.kind !== "value") {
+      yield entry;
       continue;
     }
-    if (entry.invalidUtf8) yield { kind: "invalid-utf8", file, line: entry.line };
-    const value = entry.value as Json;
+    const value = entry.value;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       yield { kind: "malformed", file, line: entry.line, message: "expected one exported row (a JSON object)" };
       continue;

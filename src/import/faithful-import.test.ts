@@ -4,10 +4,10 @@
  * images become file parts; compactions become boundaries; unknown lines become raw rows that
  * are counted by type (ADR 0066); sub-agent transcripts become child sessions of the right
  * parent, idempotently, whichever file is read first (ADR 0067). Checked against the transcripts
- * the real Claude Code 2.1.197 and Codex 0.171.0 wrote (../shared) and the project's own fixtures
+ * the real Claude Code 2.1.197 and Codex 0.171.0 wrote ($CTXWIN_TEST_DATA/transcripts) and the project's own fixtures
  * in those versions' shapes.
  */
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -20,10 +20,11 @@ import { formatReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 import { allRows } from "./test-support/session-snapshot.js";
 import { writeLines } from "./test-support/transcript-lines.js";
+import { testData } from "../../test/test-data.js";
 
 const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-faithful-import-");
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
-const shared = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data/transcripts");
+const shared = testData("transcripts", "the import test of the real programs' transcripts");
 
 const textOf = (row: StoredRow) => renderRowText(row);
 const toolParts = (rows: StoredRow[]) => rows.flatMap((row) => row.parts.filter((part) => part.type === "dynamic-tool")) as unknown as { toolName: string; state: string; output?: string }[];
@@ -39,10 +40,10 @@ async function onlySession(store: HistoryStore): Promise<{ sessionId: string; ro
   return { sessionId: session!.sessionId, rows: await allRows(store, session!.sessionId) };
 }
 
-describe.skipIf(!existsSync(shared))("the transcripts the real programs wrote (../shared)", () => {
+describe.skipIf(shared === undefined)("the transcripts the real programs wrote ($CTXWIN_TEST_DATA/transcripts)", () => {
   it("Claude Code 2.1.197: its own times, folder, git branch, model and version; paired calls; the compaction boundary", async () => {
     const store = createMemoryStore();
-    const report = await importFiles({ store, format: "claude-code", paths: [path.join(shared, "claude-code-2.1.197")], settleMs: 0 });
+    const report = await importFiles({ store, format: "claude-code", paths: [path.join(shared ?? "", "claude-code-2.1.197")], settleMs: 0 });
     expect(report).toMatchObject({ unknownLines: 0, unknownLineTypes: {}, malformedCount: 0, rowsWaiting: 0 });
     const { rows } = await onlySession(store);
     expect(rows[0]?.meta).toMatchObject({ type: "imported-session", project: "/home/dev/work/cc-proj", gitBranch: "HEAD", model: "claude-opus-4-8", cliVersion: "2.1.197" });
@@ -56,7 +57,7 @@ describe.skipIf(!existsSync(shared))("the transcripts the real programs wrote (.
 
   it("Codex 0.171.0: its own times, folder, model (turn_context) and version; paired calls; the compaction boundary", async () => {
     const store = createMemoryStore();
-    const report = await importFiles({ store, format: "codex", paths: [path.join(shared, "codex-0.171.0")], settleMs: 0 });
+    const report = await importFiles({ store, format: "codex", paths: [path.join(shared ?? "", "codex-0.171.0")], settleMs: 0 });
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
     const { rows } = await onlySession(store);
     expect(rows[0]?.meta).toMatchObject({ project: "/home/dev/work/codex-proj", model: "gpt-4.1-mini", cliVersion: "0.171.0" });

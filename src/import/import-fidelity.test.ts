@@ -5,9 +5,8 @@
  * lines are known (hidden metadata, or left out); ctxwin's own hook guidance is never history;
  * terminal escapes are not display or search text; repeated uuids lose nothing.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { renderRowText } from "../core/row-text.js";
 import { isHistoryVisible, isProviderEligible } from "../core/visibility.js";
@@ -18,10 +17,10 @@ import { formatReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 import { allRows } from "./test-support/session-snapshot.js";
 import { writeLines } from "./test-support/transcript-lines.js";
+import { testData } from "../../test/test-data.js";
 
 const { temporaryDirectory } = scratchStores("ctxwin-import-fidelity-");
-const shared = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/data/transcripts");
-const interactive = path.join(shared, "claude-code-2.1.197-interactive");
+const interactive = testData("transcripts/claude-code-2.1.197-interactive", "the import test of real interactive sessions");
 
 const SOURCE_ID = "5c0ffee5-1a2b-4c3d-8e4f-50a1b2c3d4e5";
 const SESSION = `claude-code:${SOURCE_ID}`;
@@ -103,9 +102,9 @@ describe("conversation order (parentUuid, then time)", () => {
     expect(report).toMatchObject({ rowsAdded: 2, linesMerged: { inSeveralFiles: 2, repeatedInFile: 0, keyReused: 0 } });
   });
 
-  it.skipIf(!existsSync(interactive))("the real interactive session: /compact, then its compaction, then its output", async () => {
+  it.skipIf(interactive === undefined)("the real interactive session: /compact, then its compaction, then its output", async () => {
     const store = createMemoryStore();
-    await importFiles({ store, format: "claude-code", paths: [interactive], settleMs: 0 });
+    await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
     const rows = await allRows(store, "claude-code:e2907450-ff6e-4a0f-984b-39989f825379");
     const textOf = (row: StoredRow) => (row.boundary?.kind === "compaction" ? "[compaction]" : renderRowText(row));
     const shown = rows.filter(isHistoryVisible).map(textOf);
@@ -214,11 +213,11 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     expect(hits.results).toHaveLength(1);
   });
 
-  it.skipIf(!existsSync(interactive))("the real interactive sessions: no unknown lines, and the hook's guidance is never a search hit", async () => {
+  it.skipIf(interactive === undefined)("the real interactive sessions: no unknown lines, and the hook's guidance is never a search hit", async () => {
     const store = createMemoryStore();
-    const report = await importFiles({ store, format: "claude-code", paths: [interactive], settleMs: 0 });
+    const report = await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
-    const resumed = path.join(interactive, "-home-dev-work-cc-proj2", "e2907450-ff6e-4a0f-984b-39989f825379.jsonl");
+    const resumed = path.join(interactive ?? "", "-home-dev-work-cc-proj2", "e2907450-ff6e-4a0f-984b-39989f825379.jsonl");
     expect(readFileSync(resumed, "utf8")).toContain("instead of guessing");
     const hits = await searchSessions({ store, query: "instead of guessing" });
     expect(hits).toMatchObject({ ok: true, results: [] });

@@ -6,6 +6,7 @@
  * newline says so too: a transcript being written may end in half a line.
  */
 import { createReadStream } from "node:fs";
+import type { Json, LineNote } from "./source-format.js";
 
 export type JsonLine =
   | { line: number; ok: true; value: unknown; invalidUtf8: boolean; complete: boolean }
@@ -53,5 +54,22 @@ function parseLine(bytes: Buffer, line: number, complete: boolean): JsonLine | u
     return { line, ok: true, value: JSON.parse(text) as unknown, invalidUtf8, complete };
   } catch (error) {
     return { line, ok: false, message: `not JSON (${(error as Error).message})`, complete };
+  }
+}
+
+/**
+ * The lines of `file` for a format's reader: each parsed value (as a JSON object to check), and a
+ * note for each line that is not JSON or holds invalid UTF-8, ready to pass on.
+ *
+ * @example for await (const entry of parsedLines(file)) if (entry.kind !== "value") yield entry; else read(entry.value);
+ */
+export async function* parsedLines(file: string): AsyncGenerator<LineNote | { kind: "value"; line: number; value: Json }> {
+  for await (const entry of jsonLines(file)) {
+    if (!entry.ok) {
+      yield { kind: "malformed", file, line: entry.line, message: entry.message, ...(entry.complete ? {} : { partial: true }) };
+      continue;
+    }
+    if (entry.invalidUtf8) yield { kind: "invalid-utf8", file, line: entry.line };
+    yield { kind: "value", line: entry.line, value: entry.value as Json };
   }
 }

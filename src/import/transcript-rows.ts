@@ -38,6 +38,17 @@ export interface ImportedSessionMeta {
   file: string;
 }
 
+/** A session's header while its transcript is read: the facts found so far, and where it stands. */
+export interface HeaderState extends Omit<ImportedSessionMeta, "type" | "source" | "title"> {
+  title?: string;
+  createdAt?: string;
+  line: number;
+  /** An assistant line has been read: the facts the header keeps are known by now. */
+  replied: boolean;
+  /** The header row is queued (it goes first): rows may leave. */
+  written: boolean;
+}
+
 /** The facts of a session header that are known, as header meta fields. */
 export function definedFacts(facts: Pick<ImportedSessionMeta, "project" | "gitBranch" | "model" | "cliVersion" | "parentSourceSessionId" | "agentId">): Partial<ImportedSessionMeta> {
   const keys = ["project", "gitBranch", "model", "cliVersion", "parentSourceSessionId", "agentId"] as const;

@@ -160,10 +160,9 @@ describe("POST /api/sessions/:id/chat", () => {
       expect((await fixture.api(`/api/sessions/${sessionId}`)).body.busy).toBe(true);
       const firstText = first.text();
       // The first request's send holds the session until it ends: interrupt it.
-      let interrupted = false;
-      while (!interrupted) interrupted = (await fixture.api(`/api/sessions/${sessionId}/interrupt`, { method: "POST" })).body.interrupted === true;
+      await expect.poll(async () => (await fixture.api(`/api/sessions/${sessionId}/interrupt`, { method: "POST" })).body.interrupted, { timeout: 30_000, interval: 10 }).toBe(true);
       expect(await firstText).toContain('"type":"abort"');
-      while ((await fixture.api(`/api/sessions/${sessionId}`)).body.busy === true) await new Promise((resolve) => setTimeout(resolve, 10));
+      await expect.poll(async () => (await fixture.api(`/api/sessions/${sessionId}`)).body.busy, { timeout: 30_000, interval: 10 }).not.toBe(true);
       const third = await answerOf(await postChat(fixture, sessionId, { messages: [user("u3", "three")] }));
       expect(third.parts.some((part) => part.type === "text" && part.text === "answer to three")).toBe(true);
       const texts = await storedTexts(fixture, sessionId);
@@ -189,12 +188,16 @@ describe("POST /api/sessions/:id/chat", () => {
         });
         const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
         let seen = "";
-        while (!seen.includes('"type":"tool-input-available"')) seen += (await reader.read()).value ?? "";
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          seen += chunk.value;
+          if (seen.includes('"type":"tool-input-available"')) break;
+        }
+        expect(seen).toContain('"type":"tool-input-available"');
         controller.abort();
         await reader.cancel().catch(() => undefined);
         expect((await fixture.api(`/api/sessions/${sessionId}`)).body.busy).toBe(true);
         release();
-        while ((await fixture.api(`/api/sessions/${sessionId}`)).body.busy === true) await new Promise((resolve) => setTimeout(resolve, 10));
+        await expect.poll(async () => (await fixture.api(`/api/sessions/${sessionId}`)).body.busy, { timeout: 30_000, interval: 10 }).not.toBe(true);
         expect((await storedTexts(fixture, sessionId)).at(-1)).toBe("done after the gate");
       },
       { wait },

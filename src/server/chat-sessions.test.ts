@@ -74,7 +74,7 @@ describe("chat through the API with a scripted model", () => {
           expect(busy.body.error.code).toBe("busy");
           expect((await fixture.api(`/api/sessions/${sessionId}`)).body.busy).toBe(true);
           expect((await fixture.api(`/api/sessions/${sessionId}/clear`, { method: "POST" })).status).toBe(409);
-          while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+          await expect.poll(() => calls.length, { timeout: 30_000, interval: 10 }).toBeGreaterThan(0);
           expect((await fixture.api(`/api/sessions/${sessionId}/interrupt`, { method: "POST" })).body).toEqual({ interrupted: true });
         },
       });
@@ -198,7 +198,7 @@ describe("chat through the API with a scripted model", () => {
         until: () => false,
         start: async () => {
           await fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "go" } });
-          while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+          await expect.poll(() => calls.length, { timeout: 30_000, interval: 10 }).toBeGreaterThan(0);
           await fixture.server.close();
         },
       });

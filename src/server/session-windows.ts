@@ -5,6 +5,7 @@
  * last seq or incarnation changes.
  */
 import type { HistoryStore, WindowSummary } from "../store/port.js";
+import { readAllWindows } from "../store/read-timeline.js";
 
 export interface NumberedWindow extends WindowSummary {
   /** 1 for the session's first window. */
@@ -47,19 +48,6 @@ export function createWindowCache({ store }: { store: HistoryStore }) {
 }
 
 export type WindowCache = ReturnType<typeof createWindowCache>;
-
-async function readAllWindows({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<WindowSummary[]> {
-  const collected: WindowSummary[] = [];
-  let beforeWindow: string | undefined;
-  for (;;) {
-    const page = await store.windows(sessionId, { includeCleared: true, limit: 1000, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
-    collected.push(...page.windows);
-    const oldest = page.windows.at(-1);
-    if (!page.hasMore || oldest === undefined) break;
-    beforeWindow = oldest.windowId;
-  }
-  return collected.reverse();
-}
 
 function numbered(windows: readonly WindowSummary[]): SessionWindows {
   const list = windows.map((window, index) => ({ ...window, number: index + 1 }));

@@ -6,9 +6,10 @@
  * `ctxwin chat` and the catalog already read it from; `--context-limit` wins at start, a limit
  * set in the settings after that, and clearing it (null) returns to the flag's.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_THRESHOLD } from "../core/budget/step-budget.js";
+import { writeFileAtomic } from "../store/atomic-write.js";
 import { CONFIG_FILE_PATH, parseConfigText, readConfigFile, type CtxwinConfig } from "../store/config-file.js";
 import { ApiError } from "./api-error.js";
 
@@ -89,9 +90,7 @@ export function createSettingsStore({ directory, modelKey, initialContextLimit }
     const checked = parseConfigText({ text, path: filePath });
     if (checked.status === "invalid") throw invalidConfig(checked.error.message);
     await mkdir(path.dirname(filePath), { recursive: true });
-    const temporary = `${filePath}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, text, "utf8");
-    await rename(temporary, filePath);
+    writeFileAtomic({ file: filePath, content: text });
     return (await read()).view;
   }
 

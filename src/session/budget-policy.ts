@@ -1,5 +1,5 @@
 /**
- * What the session engine needs from the budget engine (`core/budget`, DESIGN.md §5), behind one
+ * What the session engine needs from the budget engine (`core/budget`, docs/design.md §5), behind one
  * small seam: a model's context limit (catalog + overrides), the budget engine's token count for
  * the model, and the decision at the two moments (on send, after a settled step). Request
  * estimates are not part of the seam: they always come from `estimateRequestTokens`.

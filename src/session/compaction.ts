@@ -1,7 +1,7 @@
 /**
  * Compaction, the classic approach kept for `session.compact()` and strategy `compact`: the model
  * summarizes the active window, and the summary opens the next window as a `compaction` boundary
- * (provider-visible, DESIGN.md §1). Nothing is deleted: the summarized rows stay in the transcript.
+ * (provider-visible, docs/design.md §1). Nothing is deleted: the summarized rows stay in the transcript.
  */
 import { streamText, type LanguageModel } from "ai";
 import type { StoredRow } from "../store/port.js";

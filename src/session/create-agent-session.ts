@@ -1,7 +1,7 @@
 /**
  * `createAgentSession`: an agent session on the AI SDK that never sends an over-limit request,
  * rolls over at the budget without losing anything, warns the agent once per window, and recovers
- * from crashes and provider errors (DESIGN.md §5–6, §10).
+ * from crashes and provider errors (docs/design.md §5–6, §10).
  */
 import type { LanguageModel, ToolSet, UIMessageChunk } from "ai";
 import { assertSessionId } from "../core/row.js";

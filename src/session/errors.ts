@@ -2,12 +2,8 @@
  * Failures of the session engine. Expected outcomes (a budget block) are values in the send
  * result; these classes describe failures, and a failed send carries one in `error`.
  */
-import { CtxwinError } from "../core/errors.js";
+import { CtxwinError, defineIsInstance } from "../core/errors.js";
 import { providerErrorText } from "./provider-error-text.js";
-
-function defineIsInstance(name: string) {
-  return (error: unknown): boolean => CtxwinError.isInstance(error) && error.name === name;
-}
 
 /**
  * The provider refused a request as too long again, after the emergency rollover already gave it
@@ -76,7 +72,7 @@ function messageOf(error: unknown): string {
 
 /**
  * A request estimated above the hard ceiling of its model was about to be sent; it was not
- * (DESIGN.md §10, invariant 3).
+ * (docs/design.md §10, invariant 3).
  *
  * @example
  * if (RequestOverCeilingError.isInstance(result.error)) console.error(result.error.estimatedTokens)

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §10 over a whole mixed session, asserted on what the model received: at every request,
+ * docs/design.md §10 over a whole mixed session, asserted on what the model received: at every request,
  * nothing from before the active window's boundary (2); after the run, the stored transcript keeps
  * invariants 1, 4, 5 and 7. Invariant 6 through the session: after a manual reset, session_history
  * returns nothing from before it to the model. Runs on the memory store and on a real PostgreSQL

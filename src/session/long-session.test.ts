@@ -1,5 +1,5 @@
 /**
- * The long-session test of issue 6: an agent reads essays from ../shared/data/haystack through a
+ * The long-session test of issue 6: an agent reads essays from $CTXWIN_TEST_DATA/haystack through a
  * tool under a 16k-token limit, rolls over at least five times, never sends a request over the hard
  * ceiling (counted independently of the session's own estimates), and at the end recovers a fact
  * planted in the first essay through session_history, from what it receives.
@@ -14,9 +14,11 @@ import { countEncodedTokens } from "../core/budget/token-count.js";
 import { createAgentSession } from "./create-agent-session.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { deterministic, sqliteStore } from "./test-support/session-fixture.js";
+import { testData } from "../../test/test-data.js";
 
-const haystack = path.resolve(process.cwd(), "../shared/data/haystack");
-const available = fs.existsSync(haystack);
+// Without the essays the test skips with a line naming CTXWIN_TEST_DATA; under CI=true it fails.
+const haystack = testData("haystack", "the long-session test") ?? "";
+const available = haystack !== "";
 const LIMIT = 16_000;
 const CEILING = 12_000; // 16,000 − min(8,192, 4,000)
 const PLANTED = "The secret launch code is ZEBRA-4471.";
@@ -53,10 +55,6 @@ function essayNames(): string[] {
     .sort()
     .slice(0, 32);
 }
-
-// The essays live beside the repository (../shared). A developer without them may skip this test;
-// CI must not: there a missing fixture fails the run instead of passing it silently.
-if (!available && process.env["CI"] === "true") throw new Error(`The long-session test needs the essays at ${haystack} (../shared/data/haystack).`);
 
 describe.skipIf(!available)("long session over the haystack essays", () => {
   it("rolls over ≥ 5 times under 16k, keeps every request under the ceiling, and recovers the planted fact through session_history", async () => {

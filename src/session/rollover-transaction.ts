@@ -1,5 +1,5 @@
 /**
- * The start of every turn, and the only place a rollover happens (DESIGN.md §6): derive the
+ * The start of every turn, and the only place a rollover happens (docs/design.md §6): derive the
  * window's pressure from stored rows, preflight the input against a fresh window, decide, and
  * write boundary + hidden lead-in + the triggering input (or just the input, maybe behind a
  * warning) in ONE atomic append. A window with no substantive row never gets a second boundary.

@@ -1,5 +1,5 @@
 /**
- * The send loop (DESIGN.md §6). `send` queues the input and drives the queue until its own turns
+ * The send loop (docs/design.md §6). `send` queues the input and drives the queue until its own turns
  * (the input and every continuation or warning turn it queued) have run. Turns run one at a time
  * under the session lock. Each turn: start (maybe a rollover, in one append) → stream → act on
  * the settled-step decision by latching and queueing, never by rolling over from a callback.

@@ -1,6 +1,6 @@
 /**
  * Per-session calibration of our token estimates against the input tokens the provider reports
- * (DESIGN.md §5), on `core/budget/calibration`. It is persisted with the session by construction:
+ * (docs/design.md §5), on `core/budget/calibration`. It is persisted with the session by construction:
  * every step row stores our estimate of its request next to the reported figure, and a new session
  * object learns again from the stored rows of the active window.
  */

@@ -3,6 +3,7 @@
  * and warnings a send reports.
  */
 import type { LanguageModel, Tool, ToolSet } from "ai";
+import type { Spend } from "../core/budget/step-spend.js";
 import type { RolloverReason, RowPart } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
 import type { BudgetSettings, BudgetStrategy, SessionBudgetPolicy } from "./budget-policy.js";
@@ -227,17 +228,5 @@ export interface RequestSpend {
   costUsd: number | null;
 }
 
-/** Tokens and estimated cost of a window's provider requests (docs/budget.md, Cost). */
-export interface WindowSpend {
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** `cacheReadTokens / inputTokens` (0 without input). */
-  cachedShare: number;
-  /** USD from the catalog's public prices; `null` when a request's model has no known price. */
-  costUsd: number | null;
-  /** USD for the same tokens without a cache; `null` like `costUsd`. */
-  uncachedCostUsd: number | null;
-}
+/** Tokens and estimated cost of a window's provider requests (docs/budget.md, Cost): `Spend`, by the name the session API gives it. */
+export type WindowSpend = Spend;

@@ -1,7 +1,7 @@
 /**
  * Turns the SDK's UI message stream into one assistant row per settled step and stores each one
  * before the next step is requested. The SDK's own reader (`readUIMessageStream`) builds the row,
- * so a tool call and its result always land in one part (DESIGN.md §10, invariant 5).
+ * so a tool call and its result always land in one part (docs/design.md §10, invariant 5).
  */
 import { readUIMessageStream, type LanguageModelUsage, type StepResult, type ToolSet, type UIMessage, type UIMessageChunk } from "ai";
 import type { RowInput, RowPart } from "../core/row.js";

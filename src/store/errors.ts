@@ -2,11 +2,7 @@
  * Store failures. Bad input to the store (a conflicting writer, a database that is not ours)
  * gets a typed error with an actionable message; nothing is written when one is thrown.
  */
-import { CtxwinError } from "../core/errors.js";
-
-function defineIsInstance(name: string) {
-  return (error: unknown): boolean => CtxwinError.isInstance(error) && error.name === name;
-}
+import { CtxwinError, defineIsInstance } from "../core/errors.js";
 
 /**
  * `expectLastSeq` did not match: another writer appended first. Re-read and retry.

@@ -1,5 +1,5 @@
 /**
- * `operationId` makes an append retry-safe across processes (DESIGN.md §4): a retry from another
+ * `operationId` makes an append retry-safe across processes (docs/design.md §4): a retry from another
  * process, after the first writer was killed, or racing the first attempt returns the first
  * result and writes nothing new. The in-process case is in the conformance suite; these cases
  * need the SQLite backend and real child processes (the test process is one of the writers).

@@ -1,5 +1,5 @@
 /**
- * The HistoryStore port (DESIGN.md §4): one narrow interface, atomic by contract, that every
+ * The HistoryStore port (docs/design.md §4): one narrow interface, atomic by contract, that every
  * backend implements and the shared conformance suite checks.
  */
 import type { Row, RowInput, RowRole } from "../core/row.js";

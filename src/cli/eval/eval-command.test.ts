@@ -22,8 +22,8 @@ afterAll(() => {
 });
 
 /**
- * A project folder one level inside its own temporary folder, so the development data's default
- * path (../shared/data/locomo-dev) never resolves, whatever the machine's temporary folder holds.
+ * A project folder one level inside its own temporary folder: nothing beside it can be taken for
+ * a LoCoMo file, whatever the machine's temporary folder holds.
  */
 function scratch(): string {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-cli-"));
@@ -155,5 +155,26 @@ describe("ctxwin eval", () => {
     expect(JSON.parse(line!).result).toMatchObject({ status: "failed", error: `cannot reach http://127.0.0.1:${port}/v1 (ECONNREFUSED)` });
     const resumed = await runCtxwinInProcess([...args, "--resume"], { cwd: folder, env: {} });
     expect(resumed.stderr).toMatch(/^1 runs \(1 items × rollover\)/m);
+  });
+});
+
+describe("ctxwin eval --dir", () => {
+  it("writes the results file and the page in the project folder, and reports from there", async () => {
+    const cwd = scratch();
+    const project = scratch();
+    const args = ["--model", "demo", "--suite", "needle", "--strategy", "off", "--limit", "1", "--dir", project];
+    const run = await runCtxwinInProcess(["eval", ...args, "--html", "page.html"], { cwd });
+    expect(run.status).toBe(0);
+    expect(fs.existsSync(path.join(project, "ctxwin-eval.jsonl"))).toBe(true);
+    expect(fs.existsSync(path.join(project, "page.html"))).toBe(true);
+    expect(fs.readdirSync(cwd)).toEqual([]);
+    const report = await runCtxwinInProcess(["eval", "--report", "ctxwin-eval.jsonl", "--dir", project], { cwd });
+    expect([report.status, report.stdout]).toEqual([0, expect.stringMatching(/^suite\s+strategy/)]);
+  });
+
+  it("refuses a --dir that is not a folder in one line", async () => {
+    const cwd = scratch();
+    const run = await runCtxwinInProcess(["eval", "--model", "demo", "--dir", path.join(cwd, "missing")], { cwd });
+    expect([run.status, run.stderr.trim()]).toEqual([2, `ctxwin eval: --dir ${path.join(cwd, "missing")} is not a folder.`]);
   });
 });

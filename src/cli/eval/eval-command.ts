@@ -5,7 +5,8 @@
  * a killed run; prints the comparison table at the end; `--html` also writes the run as a page.
  * `--report <results>` runs nothing: it prints a results file's table (and page).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { Command } from "commander";
 import { ModelConfigError, parseContextLimit, parseMaxRetries, resolveModel } from "../../agent/model-flags.js";
@@ -39,6 +40,8 @@ export interface EvalFlags {
   maxRetries?: string;
   html?: string;
   report?: string;
+  /** The project folder the relative files (`--out`, `--data`, `--html`, `--report`) are in; default the current one. */
+  dir?: string;
 }
 
 export const DEFAULT_EVAL_CONTEXT_LIMIT = 16_000;
@@ -93,12 +96,28 @@ function checkResumable(found: RunHeader, wanted: RunHeader, file: string): void
   }
 }
 
+const FILE_FLAGS = ["out", "data", "html", "report"] as const;
+
+/** The flags with `--dir` applied: each relative file flag resolved in that folder, which must exist. */
+function inProject(flags: EvalFlags): EvalFlags {
+  const folder = flags.dir;
+  if (folder === undefined) return flags;
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new EvalSetupError(`--dir ${folder} is not a folder.`);
+  const resolved: EvalFlags = flags.report === undefined ? { ...flags, out: flags.out ?? DEFAULT_RESULTS_FILE } : { ...flags };
+  for (const flag of FILE_FLAGS) {
+    const file = resolved[flag];
+    if (file !== undefined) resolved[flag] = path.resolve(folder, file);
+  }
+  return resolved;
+}
+
 /**
  * @example await runEvalCommand({ model: "demo", limit: "5", out: "results.jsonl" });
  */
-export async function runEvalCommand(flags: EvalFlags, streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } = process): Promise<number> {
+export async function runEvalCommand(given: EvalFlags, streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } = process): Promise<number> {
   const say = (line: string) => streams.stderr.write(`${line}\n`);
   try {
+    const flags = inProject(given);
     if (flags.report !== undefined) {
       reportResults({ flags: { ...flags, report: flags.report }, stdout: streams.stdout });
       return 0;
@@ -192,6 +211,7 @@ export function registerEvalCommand({ program }: { program: Command }): void {
     .option("--max-retries <n>", "retries of a failed model call (429s, dropped connections) before the item fails (default 4)")
     .option("--html <file>", "also write the run as a self-contained HTML page (charts, table, items)")
     .option("--report <results>", "run nothing: print the table of this results file (and its page with --html)")
+    .option("--dir <project>", "the folder relative --out, --data, --html and --report files are in (default: the current directory)")
     .action(async (flags: EvalFlags) => {
       process.exitCode = await runEvalCommand(flags);
     });

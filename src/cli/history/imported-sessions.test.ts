@@ -5,7 +5,7 @@
  * transcript's times and its title (the first user message), newest activity first, and `history
  * search <text>` without a session id searches every session as `session_history` does.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,10 +17,10 @@ import { SessionCatalog } from "../../tools/session-catalog/session-descriptors.
 import { formatSessions } from "./format-human.js";
 import { listSessions } from "./history-queries.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
+import { testData } from "../../../test/test-data.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../import/fixtures");
-const transcripts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/transcripts");
-const interactive = path.join(transcripts, "claude-code-2.1.197-interactive");
+const interactive = testData("transcripts/claude-code-2.1.197-interactive", "the session-list test of real interactive sessions");
 const PARENT = "codex:01c0ffee-0000-7000-8000-000000000001";
 const CHILD = "codex:01c0ffee-0000-7000-8000-000000000002";
 
@@ -144,10 +144,10 @@ describe("history sessions and search across sessions (issue 50)", () => {
     expect((JSON.parse(one.stdout) as unknown[]).length).toBe(1);
   });
 
-  const withInteractive = it.skipIf(!existsSync(interactive));
+  const withInteractive = it.skipIf(interactive === undefined);
   withInteractive("the real interactive sessions: ctxwin's hook guidance is found in no session, the user's words are", async () => {
     const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-interactive-"));
-    expect((await inProject(project, "import", "claude-code", interactive)).status).toBe(0);
+    expect((await inProject(project, "import", "claude-code", interactive ?? "")).status).toBe(0);
     const guidance = await inProject(project, "history", "search", "instead of guessing");
     expect([guidance.status, guidance.stdout.trim()]).toEqual([0, "No matches."]);
     const words = await inProject(project, "history", "search", "MARMALADE-913", "--json");

@@ -4,13 +4,8 @@
  * request's), and only its value is kept, so the scan holds a few bytes however long the line is.
  * The SDK's own client writes `id` last, after `params`, so the whole line is scanned.
  */
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "../../core/json-nesting.js";
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);

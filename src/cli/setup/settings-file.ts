@@ -7,20 +7,9 @@
  * and is never overwritten. Concurrent setups take turns: each holds `<file>.ctxwin-lock` for
  * every file it edits while it reads, plans and writes (ADR 0075).
  */
-import {
-  constants,
-  accessSync,
-  chmodSync,
-  existsSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { constants, accessSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { writeFileAtomic } from "../../store/atomic-write.js";
 
 export const BACKUP_SUFFIX = ".ctxwin-backup";
 export const LOCK_SUFFIX = ".ctxwin-lock";
@@ -197,35 +186,16 @@ export function checkWritable(file: string): void {
 }
 
 /**
- * Writes `text` to `file` atomically (temporary file, then rename). `backup` is the text before
- * this change: it becomes `<file>.ctxwin-backup` only when there is no backup yet (the first
- * backup is the user's original; ctxwin's own output never replaces it).
+ * Writes `text` to `file` atomically (`store/atomic-write.ts`: temporary file, fsync, rename).
+ * `backup` is the text before this change: it becomes `<file>.ctxwin-backup`, with the file's
+ * mode, only when there is no backup yet (the first backup is the user's original; ctxwin's own
+ * output never replaces it).
  *
  * @example writeSettingsFile({ file, text: next, mode: 0o644, backup: previous });
  */
 export function writeSettingsFile({ file, text, mode, backup }: { file: string; text: string; mode: number; backup: string | undefined }): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  if (backup !== undefined) writeAtomically(`${file}${BACKUP_SUFFIX}`, backup, mode, { replace: false });
-  writeAtomically(file, text, mode, { replace: true });
-}
-
-function writeAtomically(file: string, text: string, mode: number, { replace }: { replace: boolean }): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.ctxwin-${process.pid}.tmp`);
-  try {
-    writeFileSync(temporary, text, { mode, flag: "wx" });
-    chmodSync(temporary, mode);
-    if (replace) renameSync(temporary, file);
-    else linkOnce(temporary, file);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-}
-
-/** Gives `temporary`'s content the name `file` unless `file` exists (atomic: link fails then). */
-function linkOnce(temporary: string, file: string): void {
-  try {
-    linkSync(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
+  // An existing backup is the user's original: "exists" leaves it as it is.
+  if (backup !== undefined) writeFileAtomic({ file: `${file}${BACKUP_SUFFIX}`, content: backup, expected: "absent", mode: mode & 0o777 });
+  writeFileAtomic({ file, content: text, mode: mode & 0o777 });
 }

@@ -14,7 +14,7 @@ import { parse as parseToml } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runUnprivileged, UNPRIVILEGED_SKIP_REASON } from "../../../test/unprivileged-user.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
-import { CTXWIN_BINARY, type CtxwinExit } from "../test-support/run-ctxwin.js";
+import { CTXWIN_BINARY, runProgram, type CtxwinExit } from "../test-support/run-ctxwin.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -34,16 +34,7 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 function run(program: string, args: readonly string[], { stdin = "", shell = false }: { stdin?: string; shell?: boolean } = {}): Promise<CtxwinExit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: home, shell, env: { ...process.env, ...CLEAN_ENV, HOME: home } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runProgram(program, args, { cwd: home, shell, env: { ...process.env, ...CLEAN_ENV, HOME: home }, stdin });
 }
 
 /** `ctxwin setup` as the built binary in a child process, with HOME at the test's home folder. */

@@ -4,7 +4,8 @@
  * per window. Unicode block characters, or plain ASCII where the terminal may not show them.
  */
 import { formatUsd } from "../../core/budget/cost.js";
-import type { Timeline, TimelinePoint, TimelineSpend, TimelineWindow } from "../../core/timeline/timeline-types.js";
+import type { Spend } from "../../core/budget/step-spend.js";
+import type { Timeline, TimelinePoint, TimelineWindow } from "../../core/timeline/timeline-types.js";
 import { formatTokens } from "./budget-bar.js";
 
 const UNICODE_LEVELS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
@@ -89,7 +90,7 @@ export function renderTimelineTable(timeline: Timeline): string {
  *
  * @example renderSpendLine(timeline.spend) // "Input of 12 requests: 48,200 tokens, 91% read from the cache …"
  */
-export function renderSpendLine(spend: TimelineSpend): string {
+export function renderSpendLine(spend: Spend): string {
   if (spend.requests === 0) return "No request reported its usage yet.";
   const cache = `${formatShare(spend.cachedShare)} read from the cache (${formatTokens(spend.cacheReadTokens)}), ${formatTokens(spend.cacheWriteTokens)} written to it`;
   const cost =

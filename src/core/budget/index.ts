@@ -1,5 +1,5 @@
 /**
- * The budget engine (DESIGN.md §5): model catalog, token counting, calibration, request
+ * The budget engine (docs/design.md §5): model catalog, token counting, calibration, request
  * estimates, the step budget decision and preflight. Pure: no I/O.
  */
 export {

@@ -1,5 +1,5 @@
 /**
- * Preflight checks (DESIGN.md §5): (a) on send, can a fresh window hold the new input at all;
+ * Preflight checks (docs/design.md §5): (a) on send, can a fresh window hold the new input at all;
  * (b) per attempt, is the fully assembled request for that attempt's model under its hard ceiling.
  * Outcomes are values: `ok`, `blocked` (with a sentence for people), or `unknown-limit`.
  */

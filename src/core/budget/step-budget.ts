@@ -1,5 +1,5 @@
 /**
- * The budget decision of DESIGN.md §5. From the projected size of the next request and the model's
+ * The budget decision of docs/design.md §5. From the projected size of the next request and the model's
  * limit: `continue`, `warn` (once per window, only if the warning turn itself fits), `rollover`
  * (with or without a flush opportunity), or `block` (proactive action disabled and over the hard
  * ceiling). Band edges are whole tokens; a projection exactly at an edge is inside the band.

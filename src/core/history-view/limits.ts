@@ -1,5 +1,5 @@
 /**
- * The bounds of `session_history` (DESIGN.md §7): every result fits in 16 KiB of JSON, and every
+ * The bounds of `session_history` (docs/design.md §7): every result fits in 16 KiB of JSON, and every
  * list, snippet, preview and page has a stated maximum. One place, so the tool, its reference
  * documentation and its tests agree.
  */

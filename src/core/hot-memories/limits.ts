@@ -1,5 +1,5 @@
 /**
- * The numbers behind the `<hot_memories>` block (DESIGN.md §8) and the notes convention.
+ * The numbers behind the `<hot_memories>` block (docs/design.md §8) and the notes convention.
  */
 
 /** The notes file the agent keeps across rollovers; it has its own reserved allowance. */

@@ -1,5 +1,5 @@
 /**
- * Chooses which memory files go into the `<hot_memories>` block (DESIGN.md §8) and renders it.
+ * Chooses which memory files go into the `<hot_memories>` block (docs/design.md §8) and renders it.
  *
  * - The notes file (`/memories/workspace/context-notes.md`), when it exists, always comes first,
  *   cut to its own reserved allowance; it never takes room from the ordinary selection.

@@ -1,6 +1,6 @@
 /**
  * The budget warning: a visible synthetic user row, at most once per window, that tells the agent
- * its window will roll over soon and what to save first (DESIGN.md §1, §8).
+ * its window will roll over soon and what to save first (docs/design.md §1, §8).
  */
 import { SESSION_HISTORY_TOOL_NAME } from "../row-text.js";
 

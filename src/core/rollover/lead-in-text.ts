@@ -1,6 +1,6 @@
 /**
  * The lead-in: the hidden user row right after a rollover boundary. It names the new window, says
- * that earlier windows exist and how to read them, and summarizes nothing (DESIGN.md §1).
+ * that earlier windows exist and how to read them, and summarizes nothing (docs/design.md §1).
  */
 import type { RolloverReason } from "../row.js";
 import { SESSION_HISTORY_TOOL_NAME } from "../row-text.js";

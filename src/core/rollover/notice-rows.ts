@@ -1,6 +1,6 @@
 /**
  * The other rows the session engine writes for itself: the budget warning, a rejected input, a
- * manual reset and a compaction summary (DESIGN.md §1, §3).
+ * manual reset and a compaction summary (docs/design.md §1, §3).
  */
 import type { RowInput, RowMeta, RowPart } from "../row.js";
 

@@ -1,5 +1,5 @@
 /**
- * The rows of one rollover transaction (DESIGN.md §6): the boundary, the hidden lead-in and the
+ * The rows of one rollover transaction (docs/design.md §6): the boundary, the hidden lead-in and the
  * triggering input, all carrying the same `rolloverId`, appended in one atomic call.
  */
 import type { RolloverMeta, RolloverReason, RowInput, RowPart } from "../row.js";

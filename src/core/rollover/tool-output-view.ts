@@ -1,6 +1,6 @@
 /**
  * A single tool result too large for any window is stored intact and replaced, in the request
- * only, by a truncated view that says how to read the rest with `session_history` (DESIGN.md §6).
+ * only, by a truncated view that says how to read the rest with `session_history` (docs/design.md §6).
  * Stored rows are never rewritten: this returns new row objects for the request.
  */
 import { SESSION_HISTORY_TOOL_NAME, sliceSafe, toolNameOf } from "../row-text.js";

@@ -7,7 +7,7 @@ import { stepSpend } from "../budget/step-spend.js";
 import { readStepMetadata } from "../rollover/step-usage.js";
 import type { RowPart } from "../row.js";
 
-/** The notes file the budget warning asks the agent to update (DESIGN.md §1). */
+/** The notes file the budget warning asks the agent to update (docs/design.md §1). */
 export const NOTES_FILE_PATH = "/memories/workspace/context-notes.md";
 
 const MEMORY_TOOL_PART = "tool-memory";

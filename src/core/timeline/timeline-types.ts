@@ -3,6 +3,7 @@
  * the budget acted, and the windows as spans. Built from stored rows only: each step row keeps
  * the input tokens its request was sent with and the limit it was budgeted against.
  */
+import type { Spend } from "../budget/step-spend.js";
 import type { WindowKind } from "../windows.js";
 
 /** What a mark on the timeline stands for. */
@@ -31,21 +32,6 @@ export interface TimelinePoint {
   /** Tokens of the tool output the step's row holds (a share of the row's stored count). */
   toolOutputTokens: number;
   model: string;
-}
-
-/** What a window's (or the shown windows') requests spent, from the usage stored with each step. */
-export interface TimelineSpend {
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** `cacheReadTokens / inputTokens`. */
-  cachedShare: number;
-  /** USD at the catalog's prices; `null` when a request's model has no known price. */
-  costUsd: number | null;
-  /** USD for the same tokens without a cache. */
-  uncachedCostUsd: number | null;
 }
 
 export interface TimelineMark {
@@ -101,7 +87,7 @@ export interface TimelineWindow {
   /** Tokens of tool output stored in the window (`null` when not detailed). */
   toolOutputTokens: number | null;
   /** What the window's requests spent (`null` when not detailed). */
-  spend: TimelineSpend | null;
+  spend: Spend | null;
 }
 
 /** The budget settings the lines are drawn for (rows store the limit, not the threshold). */
@@ -121,5 +107,5 @@ export interface Timeline {
   /** Boundaries of every window, plus warnings, notes writes and flush steps of the detailed ones; seq order. */
   marks: TimelineMark[];
   /** What the requests of the detailed windows spent together. */
-  spend: TimelineSpend;
+  spend: Spend;
 }

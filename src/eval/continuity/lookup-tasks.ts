@@ -9,7 +9,7 @@
  * earlier conversation (filler) in the same window, so rollovers fall at random points mid-turn.
  */
 import { isStopWord } from "../../core/stop-words.js";
-import type { RandomSource } from "../random-source.js";
+import type { SeededRandom } from "../../core/seeded-random.js";
 import { pageHits, pagesOf, type Corpus, type CorpusDocument, type DocumentKind } from "./pages.js";
 
 /** Characters per token of the engine's estimate for the scripted model (o200k × 1.3), roughly. */
@@ -57,7 +57,7 @@ function taskText({ id, family, documents }: { id: string; family: LookupTask["f
   return `${TASK_MARKER} ${id}. For each document below, read it page by page with read_document and report ${what}. Documents: ${list}. ${ANSWER_FORMAT}`;
 }
 
-function shuffled<T>(items: readonly T[], random: RandomSource): T[] {
+function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
   const copy = [...items];
   for (let index = copy.length - 1; index > 0; index -= 1) {
     const other = random.integer(0, index);
@@ -71,7 +71,7 @@ function contentWords(text: string): string[] {
 }
 
 /** An essay with a word from a random sentence past its first quarter, and the pages up to its first hit. */
-function essayDocument(essay: CorpusDocument, pageChars: number, random: RandomSource): { document: TaskDocument; readChars: number } | undefined {
+function essayDocument(essay: CorpusDocument, pageChars: number, random: SeededRandom): { document: TaskDocument; readChars: number } | undefined {
   const pages = pagesOf(essay, pageChars);
   const sentence = essay.units[random.integer(Math.floor(essay.units.length / 4), essay.units.length - 1)] ?? "";
   const words = contentWords(sentence).filter((word) => word.length >= 6);
@@ -84,7 +84,7 @@ function essayDocument(essay: CorpusDocument, pageChars: number, random: RandomS
 }
 
 /** A conversation with a word from one of its questions that 1–12 turns contain. */
-function dialogueDocument(dialogue: Corpus["dialogues"][number], pageChars: number, random: RandomSource): { document: TaskDocument; readChars: number } | undefined {
+function dialogueDocument(dialogue: Corpus["dialogues"][number], pageChars: number, random: SeededRandom): { document: TaskDocument; readChars: number } | undefined {
   const pages = pagesOf(dialogue.document, pageChars);
   for (const question of shuffled(dialogue.questions, random).slice(0, 40)) {
     for (const word of contentWords(question)) {
@@ -102,7 +102,7 @@ function dialogueDocument(dialogue: Corpus["dialogues"][number], pageChars: numb
  *
  * @example makeTask({ corpus, family: "essays", limit: 16_000, id: "E16k-1", random })
  */
-export function makeTask({ corpus, family, limit, id, random }: { corpus: Corpus; family: LookupTask["family"]; limit: number; id: string; random: RandomSource }): LookupTask {
+export function makeTask({ corpus, family, limit, id, random }: { corpus: Corpus; family: LookupTask["family"]; limit: number; id: string; random: SeededRandom }): LookupTask {
   const pageChars = Math.round(limit * (0.05 + 0.05 * random.next()) * CHARS_PER_TOKEN);
   const targetTokens = limit * (1 + 0.8 * random.next());
   const fillerTokens = Math.round(limit * (0.05 + 0.4 * random.next()));
@@ -129,7 +129,7 @@ export function makeTask({ corpus, family, limit, id, random }: { corpus: Corpus
 export const FILLER_PREFIX = "Background for later (no task; reply Noted.):";
 
 /** Earlier conversation: essay passages in messages of at most 15% of the limit. */
-function fillerMessages({ corpus, tokens, limit, random }: { corpus: Corpus; tokens: number; limit: number; random: RandomSource }): string[] {
+function fillerMessages({ corpus, tokens, limit, random }: { corpus: Corpus; tokens: number; limit: number; random: SeededRandom }): string[] {
   const messages: string[] = [];
   for (let left = tokens * CHARS_PER_TOKEN; left > 200; ) {
     const size = Math.min(left, 0.15 * limit * CHARS_PER_TOKEN);

@@ -9,7 +9,7 @@
 import { tool } from "ai";
 import { z } from "zod";
 import type { EvalItem, ItemTools, SuiteOptions } from "../eval-types.js";
-import { createRandomSource, type RandomSource } from "../random-source.js";
+import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.js";
 import { expectedLines, isCorrect, makeTask, type LookupTask } from "../continuity/lookup-tasks.js";
 import { pageOutput, type Corpus, type CorpusDocument } from "../continuity/pages.js";
 import { estimateRun, roughTokens } from "./session-text.js";
@@ -20,12 +20,12 @@ const SYLLABLES = ["bar", "ven", "tol", "mir", "quo", "sel", "dra", "kin", "pel"
 const PLAIN_WORDS = ["river", "market", "winter", "letter", "garden", "harbor", "engine", "season", "window", "mirror"];
 
 /** A made-up word of three or four syllables: rare enough that a task's word points at one sentence. */
-function madeUpWord(random: RandomSource): string {
+function madeUpWord(random: SeededRandom): string {
   const count = random.integer(3, 4);
   return Array.from({ length: count }, () => SYLLABLES[random.integer(0, SYLLABLES.length - 1)]!).join("");
 }
 
-function sentence(random: RandomSource): string {
+function sentence(random: SeededRandom): string {
   const word = () => (random.next() < 0.5 ? madeUpWord(random) : PLAIN_WORDS[random.integer(0, PLAIN_WORDS.length - 1)]!);
   const text = `The ${word()} of ${madeUpWord(random)} was ${random.integer(2, 97)} steps from the ${word()} where the ${madeUpWord(random)} kept its ${word()}.`;
   return text;
@@ -33,7 +33,7 @@ function sentence(random: RandomSource): string {
 
 /** Generated essays: the corpus the shipped suite draws its tasks from. */
 export function generatedCorpus(seed: number, essays = 24): Corpus {
-  const random = createRandomSource(seed);
+  const random = createSeededRandom(seed);
   const documents: CorpusDocument[] = Array.from({ length: essays }, (_, index) => ({
     id: `essays/essay-${String(index + 1).padStart(2, "0")}.txt`,
     kind: "essay" as const,
@@ -69,7 +69,7 @@ function readDocumentTools(task: LookupTask): ItemTools {
 export function continuityItems({ contextLimit, limit, seed }: SuiteOptions): EvalItem[] {
   const corpus = generatedCorpus(seed);
   return Array.from({ length: limit }, (_, index) => {
-    const random = createRandomSource(seed * 7_919 + index);
+    const random = createSeededRandom(seed * 7_919 + index);
     const task = makeTask({ corpus, family: "essays", limit: contextLimit, id: `C${index + 1}`, random });
     const estimate = estimateRun({ messageTokens: task.filler.map(roughTokens), askTokens: [roughTokens(task.text)], contextLimit, stepsPerAsk: 1 });
     // Every page read is a step that carries the window (half the limit on average); pages are 5–10% of it.

@@ -60,7 +60,7 @@ function questionsOf(qa: unknown): LocomoQuestion[] {
 }
 
 /**
- * @example const conversations = readLocomoFile("../shared/data/locomo-dev/locomo-dev.json");
+ * @example const conversations = readLocomoFile("locomo10.json");
  */
 export function readLocomoFile(file: string): LocomoConversation[] {
   let parsed: unknown;

@@ -5,7 +5,7 @@
  * Scored 1 when the answer contains the planted value (case and punctuation ignored), else 0.
  */
 import type { EvalAsk, EvalItem, SuiteOptions } from "../eval-types.js";
-import { createRandomSource, type RandomSource } from "../random-source.js";
+import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.js";
 import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateRun, roughTokens } from "./session-text.js";
 
 const SYSTEM = "You are a coding assistant working through a long review session. Keep track of what the user tells you.";
@@ -18,9 +18,9 @@ interface Fact {
   value: string;
 }
 
-const pick = <T>(items: readonly T[], random: RandomSource): T => items[random.integer(0, items.length - 1)]!;
+const pick = <T>(items: readonly T[], random: SeededRandom): T => items[random.integer(0, items.length - 1)]!;
 
-function facts(random: RandomSource): Fact[] {
+function facts(random: SeededRandom): Fact[] {
   const port = String(random.integer(20_000, 29_999));
   const flag = `${pick(WORDS, random)}-${pick(WORDS, random)}-${random.integer(10, 99)}`;
   const person = pick(NAMES, random);
@@ -36,7 +36,7 @@ function facts(random: RandomSource): Fact[] {
 }
 
 /** One generated TypeScript file of about `chars` characters. */
-function sourceFile(random: RandomSource, chars: number): string {
+function sourceFile(random: SeededRandom, chars: number): string {
   const module = `${pick(WORDS, random)}-${pick(WORDS, random)}`;
   const lines = [`// src/${module}/index.ts`];
   for (let index = 0; lines.join("\n").length < chars; index += 1) {
@@ -65,7 +65,7 @@ function askOf(fact: Fact): EvalAsk {
  */
 export function needleItems({ contextLimit, limit, seed }: SuiteOptions): EvalItem[] {
   return Array.from({ length: limit }, (_, index) => {
-    const random = createRandomSource(seed * 7_919 + index);
+    const random = createSeededRandom(seed * 7_919 + index);
     const planted = facts(random).slice(0, 3 + (index % 3));
     const messageChars = Math.round(contextLimit * 0.1 * 3.2);
     const feed = [`${FEED_PREFIX} Project notes from the team lead, keep them in mind: ${planted.map((fact) => fact.statement).join(" ")}`];

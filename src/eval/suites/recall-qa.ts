@@ -6,7 +6,7 @@
  */
 import type { EvalAsk, EvalItem, SuiteOptions } from "../eval-types.js";
 import { locomoAnswerF1 } from "../locomo-f1.js";
-import { createRandomSource, type RandomSource } from "../random-source.js";
+import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.js";
 import type { LocomoConversation, LocomoQuestion } from "./locomo-file.js";
 import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateRun, roughTokens } from "./session-text.js";
 
@@ -33,7 +33,7 @@ function feedOf(conversation: LocomoConversation, contextLimit: number): string[
   return messages;
 }
 
-function shuffled<T>(items: readonly T[], random: RandomSource): T[] {
+function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
   const copy = [...items];
   for (let index = copy.length - 1; index > 0; index -= 1) {
     const other = random.integer(0, index);
@@ -74,7 +74,7 @@ function askOf(question: LocomoQuestion): EvalAsk {
  */
 export function recallQaItems({ conversations, contextLimit, limit, seed }: SuiteOptions & { conversations: readonly LocomoConversation[] }): EvalItem[] {
   return conversations.slice(0, limit).map((conversation) => {
-    const random = createRandomSource(seed * 7_919 + hashOf(conversation.sampleId));
+    const random = createSeededRandom(seed * 7_919 + hashOf(conversation.sampleId));
     const questions = shuffled(conversation.questions, random).slice(0, QUESTIONS_PER_ITEM);
     const feed = feedOf(conversation, contextLimit);
     const asks = questions.map(askOf);

@@ -1,5 +1,5 @@
 /**
- * Checks of DESIGN.md §10 over a whole stored session, for crash and long-session tests. Each
+ * Checks of docs/design.md §10 over a whole stored session, for crash and long-session tests. Each
  * returns a list of problems (empty when the invariant holds), so a failure says what broke where.
  */
 import { classifyBoundary, rolloverMetaOf } from "../../core/boundary.js";

@@ -1,6 +1,6 @@
 /**
  * A client killed with SIGKILL in the middle of appending to a PostgreSQL server never leaves part
- * of an append behind, and no acknowledged batch is lost (DESIGN.md §4; invariant 7). One schema
+ * of an append behind, and no acknowledged batch is lost (docs/design.md §4; invariant 7). One schema
  * is reused across every kill, so any damage would accumulate; the server sees each kill as a
  * connection that vanished, inside a transaction or between two. The loop is
  * `test-support/crash-loop.ts`, shared with the SQLite crash test.

@@ -5,12 +5,12 @@
  * rows and terms, and each indexed row's filter terms. A format-1 schema takes the same way after
  * the 1 → 2 step.
  */
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type pg from "pg";
+import { describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
 import { StoreFormatError } from "../errors.js";
 import { openStore } from "../open-store.js";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { databaseWithAdmin, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
 
@@ -28,15 +28,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format migrations"
   let admin: pg.Client;
   const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => (await admin.query<T>(sql, values)).rows;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await admin.end();
-    await database.drop();
-  });
+  databaseWithAdmin((opened) => ({ database, admin } = opened));
 
   async function write(schema: string, appends: readonly [string, RowInput[]][]): Promise<void> {
     const store = openStore({ url: database.url, schema });

@@ -3,13 +3,13 @@
  * search holds each history lookup's text in both search columns; opening it rewrites those rows'
  * columns, and search stops returning them while every other row stays found.
  */
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type pg from "pg";
+import { describe, expect, it } from "vitest";
 import { renderRowText } from "../../core/row-text.js";
 import type { RowInput } from "../../core/row.js";
 import { foldCase, rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { databaseWithAdmin, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo, formatTwoVector } from "./test-support/format-two-schema.js";
 
@@ -21,15 +21,7 @@ const rows: RowInput[] = [
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", () => {
   let database: TestDatabase;
   let admin: pg.Client;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await admin.end();
-    await database.drop();
-  });
+  databaseWithAdmin((opened) => ({ database, admin } = opened));
 
   it("rewrites the search columns of rows holding a history lookup", async () => {
     const schema = "lookup_migration";

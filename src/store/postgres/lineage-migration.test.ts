@@ -2,24 +2,16 @@
  * PostgreSQL store format 3 → 4 (issue 30): a schema written before lineage gets the lineage
  * columns on open; its sessions read as before and can be forked.
  */
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type pg from "pg";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { databaseWithAdmin, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 3 → 4", () => {
   let database: TestDatabase;
   let admin: pg.Client;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-  });
-  afterAll(async () => {
-    await admin.end();
-    await database.drop();
-  });
+  databaseWithAdmin((opened) => ({ database, admin } = opened));
 
   it("adds the lineage columns to a schema without them; its sessions read as before and fork", async () => {
     const schema = "lineage_migration";

@@ -1,6 +1,6 @@
 /**
  * A writer killed with SIGKILL in the middle of appending never leaves part of an append behind
- * (DESIGN.md §4: all rows of one call commit together or not at all; invariant 7). The same
+ * (docs/design.md §4: all rows of one call commit together or not at all; invariant 7). The same
  * database file is reused across every kill, so any damage would accumulate; after each kill the
  * file also passes SQLite's integrity check. The loop is `test-support/crash-loop.ts`.
  *

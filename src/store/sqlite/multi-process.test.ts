@@ -1,6 +1,6 @@
 /**
  * Several real processes append to one session of one SQLite file at the same time
- * (DESIGN.md §4, invariant 7): seq stays gap-free, every append call stays contiguous, and
+ * (docs/design.md §4, invariant 7): seq stays gap-free, every append call stays contiguous, and
  * each writer's rows keep their own order.
  */
 import { mkdtempSync, rmSync } from "node:fs";

@@ -4,7 +4,7 @@
  * schema per test (`schema` option).
  */
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 /** Why the PostgreSQL tests cannot run here ("" when they can). */
 export const postgresUnavailable = inject("postgresUnavailable");
@@ -59,4 +59,28 @@ export async function extensionUnavailable(extension: string): Promise<string> {
   if (process.env["CI"] === "true") throw new Error(`${reason} (CI=true: .ci/run installs it, so a missing one fails the run)`);
   console.warn(`ctxwin tests: ${reason}; the tests needing it are skipped.`);
   return reason;
+}
+
+/**
+ * A test database and an admin client connected to it, for the tests of the calling `describe`:
+ * created before them, given to `onOpen`, closed and dropped after them.
+ *
+ * @example
+ * let database: TestDatabase;
+ * let admin: pg.Client;
+ * databaseWithAdmin((opened) => ({ database, admin } = opened));
+ */
+export function databaseWithAdmin(onOpen: (opened: { database: TestDatabase; admin: pg.Client }) => void): void {
+  let opened: { database: TestDatabase; admin: pg.Client } | undefined;
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    opened = { database, admin };
+    onOpen(opened);
+  });
+  afterAll(async () => {
+    await opened?.admin.end();
+    await opened?.database.drop();
+  });
 }

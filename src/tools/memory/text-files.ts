@@ -3,26 +3,18 @@
  * atomically (a temporary file in the same directory, then a rename), with a last check that the
  * file is still the one that was read, so a concurrent edit is never silently overwritten.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { TEMPORARY_FILE_PREFIX, versionOf, writeFileAtomic as replaceFile, type AtomicWrite, type FileVersion } from "../../store/atomic-write.js";
 import { processExists } from "./file-lock.js";
-import { lstatIfExists } from "./host-paths.js";
 import { refusal, type Refusal } from "./results.js";
+
+export { TEMPORARY_FILE_PREFIX, versionOf, type FileVersion } from "../../store/atomic-write.js";
 
 /** Largest memory file (100 KiB); larger files are neither written nor read. */
 export const MAX_MEMORY_FILE_BYTES = 100 * 1024;
 /** Most files in one scope; a new file beyond it is refused. */
 export const MAX_FILES_PER_SCOPE = 1000;
-/** Prefix of temporary files; hidden names are refused as memory paths, so they never collide. */
-export const TEMPORARY_FILE_PREFIX = ".ctxwin-tmp-";
-
-/** Identity of a file's version as read: a write compares it before replacing the file. */
-export interface FileVersion {
-  inode: number;
-  size: number;
-  modifiedMs: number;
-}
 
 export interface TextFile {
   text: string;
@@ -85,60 +77,22 @@ export function checkTextContent({ text, shownPath, maxBytes = MAX_MEMORY_FILE_B
   return undefined;
 }
 
-export interface AtomicWriteOptions {
-  file: string;
-  content: string | Uint8Array;
-  /** The version that was read (replace only that), or `"absent"` (create only). `undefined`: replace whatever is there. */
-  expected?: FileVersion | "absent";
+export interface AtomicWriteOptions extends Omit<AtomicWrite, "mode"> {
   shownPath?: string;
-  /** Test hook: runs after the temporary file is written, right before the final check. */
-  beforeCommit?: () => void;
 }
 
+const CONFLICTS = { exists: "was created by someone else", deleted: "was deleted", changed: "was changed" } as const;
+
 /**
- * Writes `content` to `file` through a temporary file and a rename, so readers see the old or the
- * new file, never a mix. With `expected`, refuses when the file changed since it was read.
+ * Writes `content` to `file` on the one atomic writer (`store/atomic-write.ts`), so readers see the
+ * old or the new file, never a mix. With `expected`, refuses when the file changed since it was read.
  *
  * @example
  * const problem = writeFileAtomic({ file, content: "new text", expected: read.version, shownPath });
  */
-export function writeFileAtomic({ file, content, expected, shownPath = file, beforeCommit }: AtomicWriteOptions): Refusal | undefined {
-  const directory = path.dirname(file);
-  const current = lstatIfExists(file);
-  const mode = current?.isFile() === true ? current.mode & 0o777 : 0o644;
-  const temporary = path.join(directory, `${TEMPORARY_FILE_PREFIX}${process.pid}-${randomBytes(8).toString("hex")}`);
-  const descriptor = fs.openSync(temporary, "wx", mode);
-  let committed = false;
-  try {
-    try {
-      fs.writeFileSync(descriptor, content);
-      fs.fsyncSync(descriptor);
-    } finally {
-      fs.closeSync(descriptor);
-    }
-    beforeCommit?.();
-    if (expected === "absent") {
-      // link() creates the name only if nothing is there: a file created meanwhile is never replaced.
-      try {
-        fs.linkSync(temporary, file);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST") return changed(shownPath, "was created by someone else");
-        throw error;
-      }
-      committed = true;
-      return undefined;
-    }
-    if (expected !== undefined) {
-      const now = lstatIfExists(file);
-      if (now === undefined) return changed(shownPath, "was deleted");
-      if (!sameVersion(versionOf(now), expected)) return changed(shownPath, "was changed");
-    }
-    fs.renameSync(temporary, file);
-    committed = true;
-    return undefined;
-  } finally {
-    if (!committed || expected === "absent") fs.rmSync(temporary, { force: true });
-  }
+export function writeFileAtomic({ shownPath, ...write }: AtomicWriteOptions): Refusal | undefined {
+  const outcome = replaceFile(write);
+  return outcome === "written" ? undefined : changed(shownPath ?? write.file, CONFLICTS[outcome]);
 }
 
 /**
@@ -169,17 +123,9 @@ export function countFiles({ directory, stopAfter = Number.POSITIVE_INFINITY }: 
   return count;
 }
 
-export function versionOf(stats: fs.Stats): FileVersion {
-  return { inode: stats.ino, size: stats.size, modifiedMs: stats.mtimeMs };
-}
-
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   return `${(bytes / 1024).toFixed(bytes % 1024 === 0 ? 0 : 1)} KiB`;
-}
-
-function sameVersion(left: FileVersion, right: FileVersion): boolean {
-  return left.inode === right.inode && left.size === right.size && left.modifiedMs === right.modifiedMs;
 }
 
 function changed(shownPath: string, what: string): Refusal {

@@ -3,24 +3,19 @@
  * 0051): an error result that says what to send instead, or an exact literal search whose misses
  * cost a bounded call, with a note and `next` when it stopped early. Never an exception.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_QUERY_CHARS } from "../../core/search-query.js";
 import { LITERAL_SCAN_LIMIT } from "../../store/filtered-scan.js";
 import type { HistoryStore } from "../../store/port.js";
 import type { SearchResult } from "./results.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
-import { backends, type OpenedStore } from "./test-support/backends.js";
+import { backends, storePerTest } from "./test-support/backends.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 
 describe.each(backends)("session_history with bad queries ($name)", (backend) => {
-  let opened: OpenedStore;
   let store: HistoryStore;
-  beforeEach(() => {
-    opened = backend.open();
-    store = opened.store;
-  });
-  afterEach(() => opened.close());
+  storePerTest(backend, (opened) => (store = opened));
 
   const seed = async () => {
     // Each filler holds every trigram of "the the the" ("the theme"), none of the queries below.

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HistoryStore } from "../../store/port.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
-import { backends, type OpenedStore } from "./test-support/backends.js";
+import { backends, storePerTest } from "./test-support/backends.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 import { CLEARED_SECRET, seedMixedHistory } from "./test-support/mixed-history.js";
 
 describe.each(backends)("session_history list_windows ($name)", (backend) => {
-  let opened: OpenedStore;
   let store: HistoryStore;
-  beforeEach(() => {
-    opened = backend.open();
-    store = opened.store;
-  });
-  afterEach(() => opened.close());
+  storePerTest(backend, (opened) => (store = opened));
 
   it("lists the windows after the reset, newest first, across rollover and compaction boundaries", async () => {
     const { seq } = await seedMixedHistory(store, "s1");

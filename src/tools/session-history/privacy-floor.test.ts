@@ -1,12 +1,12 @@
 /**
- * Invariant 6 (DESIGN.md §10): session_history never returns a row at or before the newest manual
+ * Invariant 6 (docs/design.md §10): session_history never returns a row at or before the newest manual
  * reset, whatever ids, window ids, cursors or offsets the model passes. Run on both backends.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HistoryStore } from "../../store/port.js";
 import type { SessionHistoryResult } from "./results.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
-import { backends, type OpenedStore } from "./test-support/backends.js";
+import { backends, storePerTest } from "./test-support/backends.js";
 import { callTool, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 import { CLEARED_SECRET, seedMixedHistory } from "./test-support/mixed-history.js";
@@ -61,13 +61,8 @@ function attacks(): Record<string, unknown>[] {
 }
 
 describe.each(backends)("session_history privacy floor ($name)", (backend) => {
-  let opened: OpenedStore;
   let store: HistoryStore;
-  beforeEach(() => {
-    opened = backend.open();
-    store = opened.store;
-  });
-  afterEach(() => opened.close());
+  storePerTest(backend, (opened) => (store = opened));
 
   it("nothing at or before the newest reset is listable, searchable or readable, through any action or parameter", async () => {
     const { seq } = await seedMixedHistory(store, "s1");

@@ -7,7 +7,7 @@ import { renderRowText } from "../../core/row-text.js";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
-import { backends, type OpenedStore } from "./test-support/backends.js";
+import { backends, storePerTest, type OpenedStore } from "./test-support/backends.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 import { seedMixedHistory } from "./test-support/mixed-history.js";
@@ -48,13 +48,8 @@ async function readEveryPage(historyTool: ReturnType<typeof sessionHistoryTool>,
 }
 
 describe.each(backends)("session_history read_item ($name)", (backend) => {
-  let opened: OpenedStore;
   let store: HistoryStore;
-  beforeEach(() => {
-    opened = backend.open();
-    store = opened.store;
-  });
-  afterEach(() => opened.close());
+  storePerTest(backend, (opened) => (store = opened));
 
   it("pages a multi-page tool output so that the pages concatenate to exactly the rendered item", async () => {
     const [row] = await store.append("s1", [rows.toolCall({ name: "run_tests", input: { filter: "orders" }, output: logOutput(300 * 1024) })]);

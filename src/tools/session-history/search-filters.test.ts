@@ -1,21 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_RESULT_BYTES } from "../../core/history-view/limits.js";
 import { LITERAL_SCAN_LIMIT } from "../../store/filtered-scan.js";
 import type { HistoryStore } from "../../store/port.js";
 import { SESSION_HISTORY_DESCRIPTION, sessionHistoryTool } from "./session-history-tool.js";
-import { backends, type OpenedStore } from "./test-support/backends.js";
+import { backends, storePerTest } from "./test-support/backends.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 import { CLEARED_SECRET, seedMixedHistory } from "./test-support/mixed-history.js";
 
 describe.each(backends)("session_history search filters ($name)", (backend) => {
-  let opened: OpenedStore;
   let store: HistoryStore;
-  beforeEach(() => {
-    opened = backend.open();
-    store = opened.store;
-  });
-  afterEach(() => opened.close());
+  storePerTest(backend, (opened) => (store = opened));
 
   const seedDeploy = async () => {
     await store.append("s1", [

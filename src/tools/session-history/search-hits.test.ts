@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HistoryStore } from "../../store/port.js";
 import { findSnippetHits, searchHitEntry, snippetFinder, type SnippetSearchResult } from "./search-hits.js";
-import { backends, type OpenedStore } from "./test-support/backends.js";
+import { backends, storePerTest } from "./test-support/backends.js";
 import * as rows from "./test-support/history-rows.js";
 import { CLEARED_SECRET, seedMixedHistory } from "./test-support/mixed-history.js";
 
@@ -11,13 +11,8 @@ function hitsOf(result: SnippetSearchResult) {
 }
 
 describe.each(backends)("findSnippetHits ($name)", (backend) => {
-  let opened: OpenedStore;
   let store: HistoryStore;
-  beforeEach(() => {
-    opened = backend.open();
-    store = opened.store;
-  });
-  afterEach(() => opened.close());
+  storePerTest(backend, (opened) => (store = opened));
 
   it("finds literal text newest first, with the row's rendering and a snippet around the match", async () => {
     const { seq } = await seedMixedHistory(store, "s1");

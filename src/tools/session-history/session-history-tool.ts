@@ -1,6 +1,6 @@
 /**
  * `session_history`: the agent's bounded, read-only way back into earlier context windows of its
- * own session (DESIGN.md §7). An AI SDK `tool()`; every answer is one complete JSON result of at
+ * own session (docs/design.md §7). An AI SDK `tool()`; every answer is one complete JSON result of at
  * most 16 KiB, bad input included (an error result, never an exception).
  */
 import { tool, type Tool } from "ai";

@@ -34,14 +34,7 @@ export async function writeFormatFiveDatabase({
   sessions: Record<string, readonly (readonly RowInput[])[]>;
   format?: 4 | 5;
 }): Promise<void> {
-  const store = openStore({ path: file, durability: "normal" });
-  try {
-    for (const [sessionId, appends] of Object.entries(sessions)) {
-      for (const rows of appends) await store.append(sessionId, rows);
-    }
-  } finally {
-    await store.close();
-  }
+  await writeCurrentDatabase({ file, sessions });
   const db = new Database(file);
   try {
     db.transaction(() => {
@@ -83,5 +76,22 @@ export function wordIndexEntries(file: string): string[] {
     return entries.map((entry) => `${entry.session_id}#${entry.seq} ${entry.col}@${entry.offset} ${entry.term}`);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * A database of the current format holding `sessions` (each a list of appends), which the writers of
+ * older formats then take apart.
+ *
+ * @example await writeCurrentDatabase({ file, sessions: { s: [[text("a")]] } });
+ */
+export async function writeCurrentDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
+  const store = openStore({ path: file, durability: "normal" });
+  try {
+    for (const [sessionId, appends] of Object.entries(sessions)) {
+      for (const rows of appends) await store.append(sessionId, rows);
+    }
+  } finally {
+    await store.close();
   }
 }

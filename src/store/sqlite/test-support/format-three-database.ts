@@ -7,9 +7,8 @@
 import Database from "better-sqlite3";
 import { renderRowText } from "../../../core/row-text.js";
 import type { RowInput } from "../../../core/row.js";
-import { openStore } from "../../open-store.js";
 import { decodeRow } from "../../row-codec.js";
-import { dropFilterTerms } from "./format-five-database.js";
+import { dropFilterTerms, writeCurrentDatabase } from "./format-five-database.js";
 
 const FORMAT_THREE_INDEXES = `
 DROP TABLE ctxwin_search_literal;
@@ -45,14 +44,7 @@ export function downgradeSearchIndexes(db: Database.Database): void {
  * await writeFormatThreeDatabase({ file, sessions: { s: [[text("painted a sunrise")]] } });
  */
 export async function writeFormatThreeDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
-  const store = openStore({ path: file, durability: "normal" });
-  try {
-    for (const [sessionId, appends] of Object.entries(sessions)) {
-      for (const rows of appends) await store.append(sessionId, rows);
-    }
-  } finally {
-    await store.close();
-  }
+  await writeCurrentDatabase({ file, sessions });
   const db = new Database(file);
   try {
     downgradeSearchIndexes(db);

@@ -7,7 +7,7 @@
  */
 import Database from "better-sqlite3";
 import type { RowInput } from "../../../core/row.js";
-import { openStore } from "../../open-store.js";
+import { writeCurrentDatabase } from "./format-five-database.js";
 import { downgradeSearchIndexes } from "./format-three-database.js";
 
 /**
@@ -15,14 +15,7 @@ import { downgradeSearchIndexes } from "./format-three-database.js";
  * await writeFormatTwoDatabase({ file, sessions: { s: [[text("a"), rolloverRow]] } });
  */
 export async function writeFormatTwoDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
-  const store = openStore({ path: file, durability: "normal" });
-  try {
-    for (const [sessionId, appends] of Object.entries(sessions)) {
-      for (const rows of appends) await store.append(sessionId, rows);
-    }
-  } finally {
-    await store.close();
-  }
+  await writeCurrentDatabase({ file, sessions });
   const db = new Database(file);
   try {
     db.exec("ALTER TABLE ctxwin_windows DROP COLUMN context_tokens; ALTER TABLE ctxwin_windows DROP COLUMN max_tokens;");

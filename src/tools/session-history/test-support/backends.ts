@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { openStore } from "../../../store/open-store.js";
 import type { HistoryStore } from "../../../store/port.js";
 
@@ -50,3 +51,19 @@ export const backends: Backend[] = [
     },
   },
 ];
+
+/**
+ * Opens a fresh store of `backend` before each test of the calling `describe` and closes it after.
+ *
+ * @example
+ * let store: HistoryStore;
+ * storePerTest(backend, (opened) => (store = opened));
+ */
+export function storePerTest(backend: Backend, onOpen: (store: HistoryStore) => void): void {
+  let opened: OpenedStore | undefined;
+  beforeEach(() => {
+    opened = backend.open();
+    onOpen(opened.store);
+  });
+  afterEach(() => opened?.close());
+}
