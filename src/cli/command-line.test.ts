@@ -22,7 +22,8 @@ describe("command-line mistakes", () => {
     { args: ["serve", "--port", "abc"], line: /^ctxwin serve: option '--port <n>' argument 'abc' is invalid\. .*see 'ctxwin serve --help'\.$/ },
     { args: ["frobnicate"], line: /^ctxwin: unknown command 'frobnicate'; see 'ctxwin --help'\.$/ },
     { args: ["history", "--dir", "X"], line: /^ctxwin history: unknown option '--dir'; 'ctxwin history' needs a subcommand first \(sessions, .*\), e\.g\. 'ctxwin history sessions --help'\.$/ },
-    { args: ["history", "search", "s1"], line: /^ctxwin history search: missing required argument 'text'; see 'ctxwin history search --help'\.$/ },
+    // One word is a search across every session (issue 50); none is a usage error.
+    { args: ["history", "search"], line: /^ctxwin history search: missing required argument 'session-or-text'; see 'ctxwin history search --help'\.$/ },
     { args: ["history", "sessions", "--bogus"], line: /^ctxwin history sessions: unknown option '--bogus'; see 'ctxwin history sessions --help'\.$/ },
     { args: ["import", "--bogus"], line: /^ctxwin import: unknown option '--bogus'/ },
   ];

@@ -3,7 +3,7 @@
  * virtual tree `/memories/{global,project,workspace}`. Optional fields are nullish so providers
  * with strict tool schemas accept the schema; every refusal comes back as an error result text.
  */
-import { tool } from "ai";
+import { tool, type Tool } from "ai";
 import { CONTEXT_NOTES_PATH } from "../../core/hot-memories/limits.js";
 import { createMemoryExecutor, type MemoryExecutorOptions } from "./memory-executor.js";
 import { MEMORY_TOOL_NAME, memoryInputSchema, type MemoryToolInput } from "./memory-input.js";
@@ -33,7 +33,7 @@ const DESCRIPTION = [
  *   prompt: "Continue the refactoring.",
  * });
  */
-export function memoryTool(options: MemoryToolOptions) {
+export function memoryTool(options: MemoryToolOptions): Tool<MemoryToolInput, string> {
   const executor = createMemoryExecutor(options);
   return tool({
     description: options.readOnly === true ? `${DESCRIPTION} Read-only in this session: only view works.` : DESCRIPTION,
