@@ -172,13 +172,24 @@ export function createEmbeddingWorker({
     }
   }
 
+  /**
+   * Starts the loop unless it runs. A session queued after the loop's last look at the queue but
+   * before `running` is cleared (the loop's end settles a few ticks later) starts it again here,
+   * so that no queued session waits for another append and `idle()` waits for it too.
+   */
+  function start(): void {
+    if (running !== undefined || closed) return;
+    running = work().finally(() => {
+      running = undefined;
+      if (queue.size > 0) start();
+    });
+  }
+
   return {
     schedule(sessionId) {
       if (closed || readOnly) return;
       queue.add(sessionId);
-      running ??= work().finally(() => {
-        running = undefined;
-      });
+      start();
     },
     async idle() {
       while (running !== undefined) await running;
