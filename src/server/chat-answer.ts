@@ -8,6 +8,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { AISDKError, convertToModelMessages, pipeUIMessageStreamToResponse, validateUIMessages, type UIMessageChunk } from "ai";
+import { fileDataProblem } from "../core/file-data.js";
 import { AgentInputError } from "../session/context-agent/agent-input.js";
 import type { ContextAgent } from "../session/context-agent/create-context-agent.js";
 import type { ContextStreamResult } from "../session/context-agent/agent-results.js";
@@ -51,6 +52,7 @@ export async function pipeChatAnswer({
   // written from the result's own UI message stream: AI SDK 7's helper reads `result.stream`, where
   // ctxwin's data parts can only travel as `custom` parts, and the page draws the data parts.
   const written = (async () => {
+    checkNewFileParts(uiMessages);
     const validated = await validateUIMessages<CtxwinUIMessage>({ messages: uiMessages });
     const prompt = await convertToModelMessages(validated, { tools: agent.tools });
     const result = (await agent.stream({ prompt, abortSignal: signal })) as unknown as ContextStreamResult;
@@ -72,6 +74,27 @@ export async function pipeChatAnswer({
   }
   if (outcome === undefined) throw new Error("The chat answer started without a send.");
   return { ended: outcome, written };
+}
+
+/**
+ * The file parts of the new (last) message, checked on the client's UI message before the AI SDK
+ * validates and converts it (ADR 0082, core/file-data.ts): a file travels as a base64 `data:` URL
+ * of an allowed media type; a URL (`file:`, `https:`, …) is refused with ctxwin's own message
+ * before anything is stored or fetched. A part the SDK's validation would refuse anyway (no `url`
+ * text) is left to it.
+ */
+function checkNewFileParts(uiMessages: unknown[]): void {
+  const last = uiMessages.at(-1);
+  if (typeof last !== "object" || last === null) return;
+  const parts = (last as { parts?: unknown }).parts;
+  if (!Array.isArray(parts)) return;
+  for (const part of parts) {
+    if (typeof part !== "object" || part === null || (part as { type?: unknown }).type !== "file") continue;
+    const { url, mediaType } = part as { url?: unknown; mediaType?: unknown };
+    if (typeof url !== "string" || typeof mediaType !== "string") continue;
+    const problem = fileDataProblem({ url, mediaType });
+    if (problem !== undefined) throw new AgentInputError(problem);
+  }
 }
 
 /** A request the AI SDK's validation or the agent refused: the client's fault, a 400. */

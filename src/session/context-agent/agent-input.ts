@@ -49,8 +49,14 @@ function userParts(message: UserModelMessage): RowPart[] {
   if (typeof message.content === "string") return [{ type: "text", text: message.content }];
   return message.content.map((part): RowPart => {
     if (part.type === "text") return { type: "text", text: part.text };
-    if (part.type === "image") return { type: "file", mediaType: part.mediaType ?? "image/*", url: urlOf(part.image, part.mediaType ?? "image/*") };
-    if (part.type === "file") return { type: "file", mediaType: part.mediaType, url: urlOf(part.data, part.mediaType), ...(part.filename === undefined ? {} : { filename: part.filename }) };
+    if (part.type === "image") {
+      const mediaType = mediaTypeOf(part.mediaType);
+      return { type: "file", mediaType, url: urlOf(part.image, mediaType) };
+    }
+    if (part.type === "file") {
+      const mediaType = mediaTypeOf(part.mediaType);
+      return { type: "file", mediaType, url: urlOf(part.data, mediaType), ...(part.filename === undefined ? {} : { filename: part.filename }) };
+    }
     throw new AgentInputError(`A user message part of type '${(part as { type: string }).type}' is not supported.`);
   });
 }
@@ -64,10 +70,17 @@ function checkedParts(parts: RowPart[], maxInputChars: number): RowPart[] {
   return parts;
 }
 
+/** AI SDK 7 takes a bare top-level type (`image`) for `image/*`; a part without one is an image of any type. */
+function mediaTypeOf(mediaType: string | undefined): string {
+  if (mediaType === undefined || mediaType.trim().toLowerCase() === "image") return "image/*";
+  return mediaType;
+}
+
 /**
  * A file or image as the data URL a row keeps: bytes or base64 become a data URL; a data URL is
  * kept. Any other URL is refused, as is a media type that is not allowed (core/file-data.ts):
- * nothing is ever fetched, and nothing a provider cannot take is stored.
+ * nothing is ever fetched, and nothing a provider cannot take is stored. The data comes bare or,
+ * as AI SDK 7's `convertToModelMessages` gives it, tagged: `{ type: "data" | "url" | "text" | "reference", … }`.
  */
 function urlOf(data: unknown, mediaType: string): string {
   const url = dataUrlOf(data, mediaType);
@@ -82,5 +95,13 @@ function dataUrlOf(data: unknown, mediaType: string): string {
   if (data instanceof URL) return data.toString();
   if (typeof data === "string") return /^[a-z][a-z0-9+.-]*:/i.test(data) ? data : `data:${stated};base64,${data}`;
   if (data instanceof Uint8Array || data instanceof ArrayBuffer) return `data:${stated};base64,${Buffer.from(data as Uint8Array).toString("base64")}`;
+  if (typeof data === "object" && data !== null && "type" in data) {
+    const tagged = data as { type: unknown; data?: unknown; url?: unknown; text?: unknown };
+    if (tagged.type === "data") return dataUrlOf(tagged.data, mediaType);
+    // Any URL, a data: URL included, is kept as it is for the check: it never becomes base64 text.
+    if (tagged.type === "url" && (tagged.url instanceof URL || typeof tagged.url === "string")) return String(tagged.url);
+    if (tagged.type === "text" && typeof tagged.text === "string") return `data:${stated};base64,${Buffer.from(tagged.text, "utf8").toString("base64")}`;
+    if (tagged.type === "reference") throw new AgentInputError("A file part that names a provider file reference is not taken: ctxwin keeps a file as its data; send it as bytes, base64 text or a data: URL.");
+  }
   throw new AgentInputError("A file or image part holds data that is neither a data: URL, base64 text nor bytes.");
 }
