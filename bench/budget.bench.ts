@@ -48,7 +48,10 @@ function repositoryTypeScript(): Document[] {
   for (const folder of ["src", "bench"]) {
     for (const entry of readdirSync(path.join(repositoryRoot, folder), { recursive: true, encoding: "utf8" })) {
       if (!entry.endsWith(".ts")) continue;
-      documents.push({ name: `${folder}/${entry}`, text: readFileSync(path.join(repositoryRoot, folder, entry), "utf8") });
+      documents.push({
+        name: `${folder}/${entry}`,
+        text: readFileSync(path.join(repositoryRoot, folder, entry), "utf8"),
+      });
     }
   }
   return documents.sort((left, right) => left.name.localeCompare(right.name));
@@ -74,7 +77,9 @@ function accuracy(label: string, documents: Document[]): void {
       difference += Math.abs(counted - expected);
       if (counted === expected) exactFiles += 1;
     }
-    console.log(`${label}, ${model}: ${documents.length} files, ${characters.toLocaleString("en-US")} chars, ${reference.toLocaleString("en-US")} tokens`);
+    console.log(
+      `${label}, ${model}: ${documents.length} files, ${characters.toLocaleString("en-US")} chars, ${reference.toLocaleString("en-US")} tokens`,
+    );
     goal(`${label}, ${model}: files counted exactly`, exactFiles, ">=", documents.length);
     goal(`${label}, ${model}: total absolute difference in tokens`, difference, "<=", 0);
   }
@@ -97,7 +102,10 @@ function accuracy(label: string, documents: Document[]): void {
 
 function tiktokenPlans(): void {
   const require = createRequire(import.meta.url);
-  const plans = readFileSync(path.join(path.dirname(require.resolve("gpt-tokenizer/package.json")), "data", "TestPlans.txt"), "utf8");
+  const plans = readFileSync(
+    path.join(path.dirname(require.resolve("gpt-tokenizer/package.json")), "data", "TestPlans.txt"),
+    "utf8",
+  );
   let total = 0;
   let exact = 0;
   for (const block of plans.split("\n\n")) {
@@ -106,25 +114,31 @@ function tiktokenPlans(): void {
     const encoding = match[1];
     if (encoding !== "o200k_base" && encoding !== "cl100k_base") continue;
     total += 1;
-    if (countEncodedTokens(match[2] ?? "", { encoding }) === (JSON.parse(match[3] ?? "[]") as number[]).length) exact += 1;
+    if (countEncodedTokens(match[2] ?? "", { encoding }) === (JSON.parse(match[3] ?? "[]") as number[]).length)
+      exact += 1;
   }
   goal("tiktoken's own test plans (o200k_base + cl100k_base samples) counted exactly", exact, ">=", total);
 }
 
 async function throughput(documents: Document[]): Promise<void> {
   const text = documents.map((document) => document.text).join("\n");
-  const perSecond = (tokens: number, milliseconds: number) => `${Math.round((tokens / milliseconds) * 1000).toLocaleString("en-US")} tokens/s`;
+  const perSecond = (tokens: number, milliseconds: number) =>
+    `${Math.round((tokens / milliseconds) * 1000).toLocaleString("en-US")} tokens/s`;
   for (const model of ["gpt-4.1", "gpt-4", "anthropic:claude-sonnet-4-5"]) {
     const tokens = countTokens(text, { model });
     const timing = await time(() => countTokens(text, { model }), { iterations: 9, warmup: 2 });
-    console.log(`throughput, ctxwin countTokens for ${model}: ${perSecond(tokens, timing.p50)} (${tokens.toLocaleString("en-US")} tokens in ${formatMs(timing.p50)})`);
+    console.log(
+      `throughput, ctxwin countTokens for ${model}: ${perSecond(tokens, timing.p50)} (${tokens.toLocaleString("en-US")} tokens in ${formatMs(timing.p50)})`,
+    );
   }
   const tokens = countO200kPlain(text, asText);
   const plain = await time(() => countO200kPlain(text, asText), { iterations: 9, warmup: 2 });
   console.log(`throughput, gpt-tokenizer's own countTokens (o200k_base, no guard): ${perSecond(tokens, plain.p50)}`);
   const pathological = "a".repeat(100_000);
   const guardedRun = await time(() => countEncodedTokens(pathological), { iterations: 3, warmup: 1 });
-  console.log(`a 100,000-character run of one letter: ${formatMs(guardedRun.p50)} (plain byte-pair encoding of it takes seconds)`);
+  console.log(
+    `a 100,000-character run of one letter: ${formatMs(guardedRun.p50)} (plain byte-pair encoding of it takes seconds)`,
+  );
 }
 
 function sentences(documents: Document[]): string[] {
@@ -150,16 +164,44 @@ async function stepCheck(pool: string[]): Promise<void> {
   const model = "anthropic:claude-sonnet-4-5";
   const system = pool.slice(0, 40).join(" ");
   const tools = [
-    { name: "read_file", description: "Read a file of the workspace.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-    { name: "session_history", description: "Page back through earlier windows.", parameters: { type: "object", properties: { action: { type: "string" } } } },
+    {
+      name: "read_file",
+      description: "Read a file of the workspace.",
+      parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    },
+    {
+      name: "session_history",
+      description: "Page back through earlier windows.",
+      parameters: { type: "object", properties: { action: { type: "string" } } },
+    },
   ];
   let stepNumber = 0;
   const newRows = (seq: number): CountableMessage[] => {
     stepNumber += 1;
-    const body = pool.slice((stepNumber * 13) % (pool.length - 20), ((stepNumber * 13) % (pool.length - 20)) + 12).join(" ");
+    const body = pool
+      .slice((stepNumber * 13) % (pool.length - 20), ((stepNumber * 13) % (pool.length - 20)) + 12)
+      .join(" ");
     return [
-      { seq, id: `row-${seq}`, role: "assistant", parts: [{ type: "tool-read_file", toolCallId: `c${stepNumber}`, state: "output-available", input: { path: `notes/${stepNumber}.md` }, output: body }] },
-      { seq: seq + 1, id: `row-${seq + 1}`, role: "assistant", parts: [{ type: "text", text: `Step ${stepNumber}: read the file; continuing.` }] },
+      {
+        seq,
+        id: `row-${seq}`,
+        role: "assistant",
+        parts: [
+          {
+            type: "tool-read_file",
+            toolCallId: `c${stepNumber}`,
+            state: "output-available",
+            input: { path: `notes/${stepNumber}.md` },
+            output: body,
+          },
+        ],
+      },
+      {
+        seq: seq + 1,
+        id: `row-${seq + 1}`,
+        role: "assistant",
+        parts: [{ type: "text", text: `Step ${stepNumber}: read the file; continuing.` }],
+      },
     ];
   };
   const results: Record<number, number> = {};
@@ -171,20 +213,41 @@ async function stepCheck(pool: string[]): Promise<void> {
       window.push(...added);
       const estimate = estimateRequestTokens({ model, system, messages: window, tools, previous });
       window.length = size;
-      return evaluateStepBudget({ moment: "after-step", limit: 200_000, contextTokens: previous.tokens, pendingToolResultTokens: estimate.tokens - previous.tokens });
+      return evaluateStepBudget({
+        moment: "after-step",
+        limit: 200_000,
+        contextTokens: previous.tokens,
+        pendingToolResultTokens: estimate.tokens - previous.tokens,
+      });
     };
     const timing = await time(check, { iterations: 400, warmup: 50 });
     results[size] = timing.p50;
-    console.log(`step check, ${size.toLocaleString("en-US")}-row window: p50 ${formatMs(timing.p50)}, p95 ${formatMs(timing.p95)}`);
+    console.log(
+      `step check, ${size.toLocaleString("en-US")}-row window: p50 ${formatMs(timing.p50)}, p95 ${formatMs(timing.p95)}`,
+    );
     if (size === 100_000) {
-      const cachedOnly = await time(() => estimateRequestTokens({ model, system, messages: window, tools }), { iterations: 10, warmup: 2 });
-      console.log(`  for comparison, re-estimating the whole 100,000-row window from cached row counts: p50 ${formatMs(cachedOnly.p50)}`);
+      const cachedOnly = await time(() => estimateRequestTokens({ model, system, messages: window, tools }), {
+        iterations: 10,
+        warmup: 2,
+      });
+      console.log(
+        `  for comparison, re-estimating the whole 100,000-row window from cached row counts: p50 ${formatMs(cachedOnly.p50)}`,
+      );
       const uncached = window.map(({ tokens: _tokens, ...row }) => row);
-      const tokenized = await time(() => estimateRequestTokens({ model, system, messages: uncached, tools }), { iterations: 1, warmup: 0 });
+      const tokenized = await time(() => estimateRequestTokens({ model, system, messages: uncached, tools }), {
+        iterations: 1,
+        warmup: 0,
+      });
       console.log(`  and re-tokenizing it with no cache: ${formatMs(tokenized.p50)}`);
     }
   }
-  goal("step check cost, 100,000-row window / 100-row window", (results[100_000] ?? Number.NaN) / (results[100] ?? Number.NaN), "<=", 1.2, formatRatio);
+  goal(
+    "step check cost, 100,000-row window / 100-row window",
+    (results[100_000] ?? Number.NaN) / (results[100] ?? Number.NaN),
+    "<=",
+    1.2,
+    formatRatio,
+  );
 }
 
 export async function run(): Promise<void> {

@@ -20,7 +20,15 @@ import { loadCorpus } from "./continuity/corpus.js";
 import { scratchDirectory } from "./continuity/run-task.js";
 import { CONFIGURATIONS, planTasks } from "./continuity.bench.js";
 import { goal } from "./measure.js";
-import { ANTHROPIC_MODEL, benchPrices, figures, recordSession, type RecordedRequest, type RequestEvent, type SimulatedSession } from "./cache/record-session.js";
+import {
+  ANTHROPIC_MODEL,
+  benchPrices,
+  figures,
+  recordSession,
+  type RecordedRequest,
+  type RequestEvent,
+  type SimulatedSession,
+} from "./cache/record-session.js";
 import { testDataPath } from "../test/test-data.js";
 
 const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
@@ -59,7 +67,16 @@ export async function run(): Promise<void> {
   const store = openStore({ path: path.join(scratch.directory, "ctxwin.db"), durability: "normal" });
   try {
     for (const task of tasks) {
-      sessions.push(await recordSession({ task, configuration, store, memoryRoot: path.join(scratch.directory, "memory"), model: ANTHROPIC_MODEL, minimumTokens: prices.anthropic.minimumCacheableTokens ?? 1024 }));
+      sessions.push(
+        await recordSession({
+          task,
+          configuration,
+          store,
+          memoryRoot: path.join(scratch.directory, "memory"),
+          model: ANTHROPIC_MODEL,
+          minimumTokens: prices.anthropic.minimumCacheableTokens ?? 1024,
+        }),
+      );
     }
   } finally {
     await store.close();
@@ -71,22 +88,32 @@ export async function run(): Promise<void> {
       `${((performance.now() - started) / 1000).toFixed(1)} s; correct ${sessions.filter((session) => session.run.correct).length}/${sessions.length}. ` +
       `Prices: Anthropic rule at ${prices.anthropic.key}, OpenAI rule at ${prices.openai.key} (${prices.anthropic.asOf} / ${prices.openai.asOf}).\n`,
   );
-  console.log("| limit | requests | windows | Anthropic: read after each window's first request | OpenAI: shared prefix after each window's first request | cost / task, Anthropic rule (no cache) | cost / task, OpenAI rule (no cache) |");
+  console.log(
+    "| limit | requests | windows | Anthropic: read after each window's first request | OpenAI: shared prefix after each window's first request | cost / task, Anthropic rule (no cache) | cost / task, OpenAI rule (no cache) |",
+  );
   console.log("| --- | --- | --- | --- | --- | --- | --- |");
   const perLimit = new Map<number, { anthropic: number; openai: number }>();
   for (const limit of LIMITS) {
     const of = sessions.filter((session) => session.run.task.limit === limit);
     const anthropic = figures(of, "anthropic", prices.anthropic);
     const openai = figures(of, "openai", prices.openai);
-    const windows = of.reduce((sum, session) => sum + new Set(session.requests.map((request) => request.window)).size, 0);
-    perLimit.set(limit, { anthropic: anthropic.laterReadTokens / Math.max(1, anthropic.laterInputTokens), openai: openai.laterReadTokens / Math.max(1, openai.laterInputTokens) });
+    const windows = of.reduce(
+      (sum, session) => sum + new Set(session.requests.map((request) => request.window)).size,
+      0,
+    );
+    perLimit.set(limit, {
+      anthropic: anthropic.laterReadTokens / Math.max(1, anthropic.laterInputTokens),
+      openai: openai.laterReadTokens / Math.max(1, openai.laterInputTokens),
+    });
     console.log(
       `| ${limit / 1000}k | ${anthropic.requests} | ${windows} | ${share(anthropic.laterReadTokens, anthropic.laterInputTokens)} | ${share(openai.laterReadTokens, openai.laterInputTokens)} | ` +
         `${formatUsd(anthropic.usd / of.length)} (${formatUsd(anthropic.uncachedUsd / of.length)}) | ${formatUsd(openai.usd / of.length)} (${formatUsd(openai.uncachedUsd / of.length)}) |`,
     );
   }
   console.log("\nWhat each moment of a window does to the reusable prefix (all limits):\n");
-  console.log("| request | count | input tokens / request | Anthropic: read | Anthropic: written | OpenAI: shared prefix |");
+  console.log(
+    "| request | count | input tokens / request | Anthropic: read | Anthropic: written | OpenAI: shared prefix |",
+  );
   console.log("| --- | --- | --- | --- | --- | --- |");
   for (const event of EVENTS) {
     const filter = (request: RecordedRequest) => request.event === event;
@@ -98,14 +125,33 @@ export async function run(): Promise<void> {
         `${share(anthropic.writeTokens, anthropic.inputTokens)} | ${share(openai.readTokens, openai.inputTokens)} |`,
     );
   }
-  const afterNotes = figures(sessions, "anthropic", prices.anthropic, (request) => request.event === "after-notes-write");
+  const afterNotes = figures(
+    sessions,
+    "anthropic",
+    prices.anthropic,
+    (request) => request.event === "after-notes-write",
+  );
   if (afterNotes.requests > 0) {
-    console.log(`\nA notes write costs the next request ${Math.round((afterNotes.inputTokens - afterNotes.readTokens) / afterNotes.requests).toLocaleString("en-US")} tokens not read from the cache (of ${Math.round(afterNotes.inputTokens / afterNotes.requests).toLocaleString("en-US")}).`);
+    console.log(
+      `\nA notes write costs the next request ${Math.round((afterNotes.inputTokens - afterNotes.readTokens) / afterNotes.requests).toLocaleString("en-US")} tokens not read from the cache (of ${Math.round(afterNotes.inputTokens / afterNotes.requests).toLocaleString("en-US")}).`,
+    );
   }
   console.log("");
   for (const limit of LIMITS) {
     const shares = perLimit.get(limit)!;
-    goal(`${limit / 1000}k: Anthropic rule, input read from the cache after each window's first request`, shares.anthropic, ">=", 0.85, (value) => `${(value * 100).toFixed(1)}%`);
-    goal(`${limit / 1000}k: OpenAI rule, input sharing a cached prefix after each window's first request`, shares.openai, ">=", 0.85, (value) => `${(value * 100).toFixed(1)}%`);
+    goal(
+      `${limit / 1000}k: Anthropic rule, input read from the cache after each window's first request`,
+      shares.anthropic,
+      ">=",
+      0.85,
+      (value) => `${(value * 100).toFixed(1)}%`,
+    );
+    goal(
+      `${limit / 1000}k: OpenAI rule, input sharing a cached prefix after each window's first request`,
+      shares.openai,
+      ">=",
+      0.85,
+      (value) => `${(value * 100).toFixed(1)}%`,
+    );
   }
 }

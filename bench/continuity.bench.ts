@@ -36,7 +36,12 @@ export const CONFIGURATIONS: readonly Configuration[] = [
   { name: "strategy-off", strategy: "off", continuity: {} },
 ];
 
-const LABELS: Record<string, string> = { on: "carry + notes flush (default)", off: "baseline: features off", compact: 'strategy "compact"', "strategy-off": 'strategy "off"' };
+const LABELS: Record<string, string> = {
+  on: "carry + notes flush (default)",
+  off: "baseline: features off",
+  compact: 'strategy "compact"',
+  "strategy-off": 'strategy "off"',
+};
 
 export interface RunPlan {
   limits: readonly number[];
@@ -52,7 +57,15 @@ export function planTasks(corpus: Corpus, plan: RunPlan): LookupTask[] {
   for (const limit of plan.limits) {
     for (let index = 1; index <= plan.tasksPerFamily; index += 1) {
       for (const family of ["essays", "locomo"] as const) {
-        tasks.push(makeTask({ corpus, family, limit, id: `${family === "essays" ? "E" : "L"}${limit / 1000}k-${index}`, random }));
+        tasks.push(
+          makeTask({
+            corpus,
+            family,
+            limit,
+            id: `${family === "essays" ? "E" : "L"}${limit / 1000}k-${index}`,
+            random,
+          }),
+        );
       }
     }
   }
@@ -66,7 +79,10 @@ export interface PricedTaskRun extends TaskRun {
 }
 
 /** Runs every task in every configuration, each configuration on its own SQLite file. */
-export async function runPlan(tasks: readonly LookupTask[], configurations: readonly Configuration[] = CONFIGURATIONS): Promise<PricedTaskRun[]> {
+export async function runPlan(
+  tasks: readonly LookupTask[],
+  configurations: readonly Configuration[] = CONFIGURATIONS,
+): Promise<PricedTaskRun[]> {
   const runs: PricedTaskRun[] = [];
   for (const configuration of configurations) {
     const scratch = scratchDirectory(`ctxwin-continuity-${configuration.name}-`);
@@ -74,7 +90,13 @@ export async function runPlan(tasks: readonly LookupTask[], configurations: read
     try {
       for (const task of tasks) {
         const meter = taskCostMeter();
-        const run = await runTask({ task, configuration, store, memoryRoot: path.join(scratch.directory, "memory"), hooks: { onRequest: meter.record } });
+        const run = await runTask({
+          task,
+          configuration,
+          store,
+          memoryRoot: path.join(scratch.directory, "memory"),
+          hooks: { onRequest: meter.record },
+        });
         runs.push({ ...run, ...meter.cost() });
       }
     } finally {
@@ -124,7 +146,9 @@ export function summarize(runs: readonly PricedTaskRun[]): Summary {
     historyCalls: sum((run) => run.historyCalls),
     unfinished: runs.filter((run) => run.stopped || run.status !== "completed").length,
     blocked: runs.filter((run) => run.status === "blocked" && run.error !== undefined && run.error !== "").length,
-    failed: runs.filter((run) => run.status !== "completed" && !(run.status === "blocked" && run.error !== undefined && run.error !== "")).length,
+    failed: runs.filter(
+      (run) => run.status !== "completed" && !(run.status === "blocked" && run.error !== undefined && run.error !== ""),
+    ).length,
     stopped: runs.filter((run) => run.stopped).length,
     carryTokens: sum((run) => run.carryTokens),
     stepTokens: sum((run) => run.flushTokens + run.summaryTokens),
@@ -136,11 +160,16 @@ export function summarize(runs: readonly PricedTaskRun[]): Summary {
 
 const percent = (part: number, whole: number) => (whole === 0 ? "–" : `${((part / whole) * 100).toFixed(0)}%`);
 const perRollover = (value: number, rollovers: number) => (rollovers === 0 ? "–" : (value / rollovers).toFixed(2));
-const perRolloverTokens = (value: number, rollovers: number) => (rollovers === 0 ? "–" : Math.round(value / rollovers).toLocaleString("en-US"));
+const perRolloverTokens = (value: number, rollovers: number) =>
+  rollovers === 0 ? "–" : Math.round(value / rollovers).toLocaleString("en-US");
 
 /** `0`, or `3 (2 blocked, 1 stopped)`. */
 function unfinishedCell(summary: Summary): string {
-  const kinds = [summary.blocked > 0 ? `${summary.blocked} blocked` : "", summary.failed > 0 ? `${summary.failed} failed` : "", summary.stopped > 0 ? `${summary.stopped} stopped` : ""].filter((text) => text !== "");
+  const kinds = [
+    summary.blocked > 0 ? `${summary.blocked} blocked` : "",
+    summary.failed > 0 ? `${summary.failed} failed` : "",
+    summary.stopped > 0 ? `${summary.stopped} stopped` : "",
+  ].filter((text) => text !== "");
   return kinds.length === 0 ? String(summary.unfinished) : `${summary.unfinished} (${kinds.join(", ")})`;
 }
 
@@ -168,27 +197,54 @@ const HEADER = [
 
 /** Prints the tables and the goal lines. */
 export function report(runs: readonly PricedTaskRun[], limits: readonly number[]): void {
-  const of = (name: string, limit?: number) => runs.filter((run) => run.configuration === name && (limit === undefined || run.task.limit === limit));
+  const of = (name: string, limit?: number) =>
+    runs.filter((run) => run.configuration === name && (limit === undefined || run.task.limit === limit));
   const baseline = summarize(of("off"));
   console.log(HEADER);
-  for (const configuration of CONFIGURATIONS) console.log(`| ${row(LABELS[configuration.name] ?? configuration.name, summarize(of(configuration.name)), baseline)} |`);
+  for (const configuration of CONFIGURATIONS)
+    console.log(
+      `| ${row(LABELS[configuration.name] ?? configuration.name, summarize(of(configuration.name)), baseline)} |`,
+    );
   console.log("\nPer context limit:\n");
   console.log(HEADER.replace("| configuration |", "| limit, configuration |"));
   for (const limit of limits) {
     const limitBaseline = summarize(of("off", limit));
-    for (const configuration of CONFIGURATIONS) console.log(`| ${row(`${limit / 1000}k, ${configuration.name}`, summarize(of(configuration.name, limit)), limitBaseline)} |`);
+    for (const configuration of CONFIGURATIONS)
+      console.log(
+        `| ${row(`${limit / 1000}k, ${configuration.name}`, summarize(of(configuration.name, limit)), limitBaseline)} |`,
+      );
   }
   const on = summarize(of("on"));
   console.log("");
-  goal("features on: correct after a mid-turn rollover", on.crossed === 0 ? 0 : on.correctCrossed / on.crossed, ">=", 1, (value) => `${(value * 100).toFixed(0)}%`);
-  goal("features on: redundant re-reads per rollover", on.midTurn === 0 ? 0 : on.redundantReads / on.midTurn, "<=", 0, (value) => value.toFixed(2));
+  goal(
+    "features on: correct after a mid-turn rollover",
+    on.crossed === 0 ? 0 : on.correctCrossed / on.crossed,
+    ">=",
+    1,
+    (value) => `${(value * 100).toFixed(0)}%`,
+  );
+  goal(
+    "features on: redundant re-reads per rollover",
+    on.midTurn === 0 ? 0 : on.redundantReads / on.midTurn,
+    "<=",
+    0,
+    (value) => value.toFixed(2),
+  );
   const compact = summarize(of("compact"));
-  goal('strategy "compact": tasks answered correctly', compact.tasks === 0 ? 0 : compact.correct / compact.tasks, ">=", 1, (value) => `${(value * 100).toFixed(0)}%`);
+  goal(
+    'strategy "compact": tasks answered correctly',
+    compact.tasks === 0 ? 0 : compact.correct / compact.tasks,
+    ">=",
+    1,
+    (value) => `${(value * 100).toFixed(0)}%`,
+  );
   // Strategy `off` cannot finish a task that reads more than a window holds: it must say so.
   const off = summarize(of("strategy-off"));
   goal('strategy "off": tasks unfinished without a blocked reason', off.unfinished - off.blocked, "<=", 0);
   const difference = (on.redundantReads - baseline.redundantReads) / Math.max(1, baseline.redundantReads);
-  console.log(`redundant re-reads vs baseline: ${on.redundantReads} vs ${baseline.redundantReads} (${(difference * 100).toFixed(0)}%)`);
+  console.log(
+    `redundant re-reads vs baseline: ${on.redundantReads} vs ${baseline.redundantReads} (${(difference * 100).toFixed(0)}%)`,
+  );
 }
 
 function flagValue(name: string): string | undefined {
@@ -204,7 +260,9 @@ export async function run(): Promise<void> {
   }
   const large = process.argv.includes("--large");
   const plan: RunPlan = {
-    limits: large ? [8_000, 12_000, 16_000, 24_000, 32_000, 48_000, 64_000, 128_000] : [8_000, 16_000, 32_000, 64_000, 128_000],
+    limits: large
+      ? [8_000, 12_000, 16_000, 24_000, 32_000, 48_000, 64_000, 128_000]
+      : [8_000, 16_000, 32_000, 64_000, 128_000],
     tasksPerFamily: large ? 4 : 1,
     seed: Number(flagValue("seed") ?? process.env["CTXWIN_BENCH_SEED"] ?? 14),
   };
@@ -220,7 +278,9 @@ export async function run(): Promise<void> {
   if (process.argv.includes("--verbose")) {
     for (const run of runs) {
       const { task } = run;
-      console.log(`${task.id} ${run.configuration}: ${run.status}${run.correct ? "" : " (wrong)"}, filler ${task.fillerTokens}, reads ${task.readTokens} tokens in ${task.documents.length} documents; mid-turn ${run.midTurn}, flushes ${run.notesFlushes}, reads ${run.documentReads} (${run.redundantReads} redundant), history ${run.historyCalls}, requests ${run.requests}${run.stopped ? " (stopped)" : ""}${run.error === undefined ? "" : `; ${run.error}`}`);
+      console.log(
+        `${task.id} ${run.configuration}: ${run.status}${run.correct ? "" : " (wrong)"}, filler ${task.fillerTokens}, reads ${task.readTokens} tokens in ${task.documents.length} documents; mid-turn ${run.midTurn}, flushes ${run.notesFlushes}, reads ${run.documentReads} (${run.redundantReads} redundant), history ${run.historyCalls}, requests ${run.requests}${run.stopped ? " (stopped)" : ""}${run.error === undefined ? "" : `; ${run.error}`}`,
+      );
     }
     console.log("");
   }

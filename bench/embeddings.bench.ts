@@ -32,7 +32,10 @@ import { formatMs, formatRatio, goal, timeInterleaved, type Timing } from "./mea
 import pg from "pg";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 
-const WORDS = "deploy login oauth database migration budget palette latency release schema token window rollover search vector index cache provider session agent".split(" ");
+const WORDS =
+  "deploy login oauth database migration budget palette latency release schema token window rollover search vector index cache provider session agent".split(
+    " ",
+  );
 
 /** A deterministic dense embedding model: xorshift noise seeded by the text's hash, normalized. */
 export function denseModel(dimensions: number): EmbeddingModelV4 & { calls: number } {
@@ -86,10 +89,14 @@ export function rowOf(index: number): RowInput {
 }
 
 /** The UTF-8 bytes of a row's text, what the storage ratios are measured against. */
-const textBytesOf = (row: RowInput): number => Buffer.byteLength(row.parts.map((part) => ("text" in part ? String(part.text) : "")).join(""));
+const textBytesOf = (row: RowInput): number =>
+  Buffer.byteLength(row.parts.map((part) => ("text" in part ? String(part.text) : "")).join(""));
 
 const listOf = (variable: string, fallback: number[]): number[] => {
-  const values = (process.env[variable] ?? "").split(",").map(Number).filter((value) => Number.isInteger(value) && value > 0);
+  const values = (process.env[variable] ?? "")
+    .split(",")
+    .map(Number)
+    .filter((value) => Number.isInteger(value) && value > 0);
   return values.length > 0 ? values : fallback;
 };
 
@@ -107,7 +114,12 @@ export async function run(): Promise<void> {
     if (cluster === undefined) await providerCalls();
     for (const dimensions of dimensionsList) {
       const p95s: number[] = [];
-      for (const rows of sizes) p95s.push(cluster === undefined ? await measure(rows, dimensions) : await measurePostgres(cluster.url, rows, dimensions));
+      for (const rows of sizes)
+        p95s.push(
+          cluster === undefined
+            ? await measure(rows, dimensions)
+            : await measurePostgres(cluster.url, rows, dimensions),
+        );
       report(sizes, p95s, dimensions);
     }
   } finally {
@@ -120,7 +132,9 @@ async function timeModes(store: HistoryStore): Promise<{ hybrid: Timing; semanti
   let query = 0;
   const queries = () => `${WORDS[query++ % WORDS.length]} ${WORDS[(query * 3) % WORDS.length]} plan`;
   const [hybrid, semantic, ranked] = (await timeInterleaved(
-    (["hybrid", "semantic", "ranked"] as const).map((mode) => () => store.search("s", { query: queries(), mode, limit: 10 })),
+    (["hybrid", "semantic", "ranked"] as const).map(
+      (mode) => () => store.search("s", { query: queries(), mode, limit: 10 }),
+    ),
     { iterations: 120, warmup: 5 },
   )) as [Timing, Timing, Timing];
   return { hybrid, semantic, ranked };
@@ -128,7 +142,9 @@ async function timeModes(store: HistoryStore): Promise<{ hybrid: Timing; semanti
 
 function report(sizes: number[], p95s: number[], dimensions: number): void {
   const [small, large] = [p95s[0] ?? Number.NaN, p95s.at(-1) ?? Number.NaN];
-  console.log(`hybrid p95 ratio ${sizes.at(-1)?.toLocaleString("en")} / ${sizes[0]?.toLocaleString("en")} rows at ${dimensions} dims: ${formatRatio(large / small)}`);
+  console.log(
+    `hybrid p95 ratio ${sizes.at(-1)?.toLocaleString("en")} / ${sizes[0]?.toLocaleString("en")} rows at ${dimensions} dims: ${formatRatio(large / small)}`,
+  );
   if (sizes.at(-1) === 100_000) goal(`hybrid p95 at 100,000 rows, ${dimensions} dims`, large, "<=", 50, formatMs);
 }
 
@@ -170,7 +186,9 @@ async function settle(url: string, schema: string): Promise<{ vectorBytes: numbe
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const tables = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = $1", [schema]);
+    const tables = await client.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = $1", [
+      schema,
+    ]);
     for (const { tablename } of tables.rows) await client.query(`VACUUM ANALYZE "${schema}"."${tablename}"`);
     // Every table of the schema with its indexes and TOAST; the vectors are the model's table.
     const sizes = await client.query<{ vector_bytes: string; total_bytes: string }>(
@@ -179,7 +197,10 @@ async function settle(url: string, schema: string): Promise<{ vectorBytes: numbe
        FROM pg_tables WHERE schemaname = $1`,
       [schema],
     );
-    return { vectorBytes: Number(sizes.rows[0]?.vector_bytes ?? 0), totalBytes: Number(sizes.rows[0]?.total_bytes ?? 0) };
+    return {
+      vectorBytes: Number(sizes.rows[0]?.vector_bytes ?? 0),
+      totalBytes: Number(sizes.rows[0]?.total_bytes ?? 0),
+    };
   } finally {
     await client.end();
   }
@@ -189,7 +210,10 @@ async function providerCalls(): Promise<void> {
   const model = denseModel(384);
   const store = openStore({ backend: "memory", embeddings: { model } });
   for (let append = 0; append < 100; append += 1) {
-    await store.append("s", Array.from({ length: 10 }, (_, row) => rowOf(append * 10 + row)));
+    await store.append(
+      "s",
+      Array.from({ length: 10 }, (_, row) => rowOf(append * 10 + row)),
+    );
   }
   await store.embeddings?.idle();
   console.log(`provider calls per 1,000 appended rows (100 appends of 10 rows, default batch 64): ${model.calls}`);
@@ -248,8 +272,13 @@ async function measure(rows: number, dimensions: number): Promise<number> {
  * candidates rescored exactly, as a hybrid search of 10 rows asks) against the exact top 10 by cosine over every stored vector, as the
  * mean overlap; the same for the previous vec0 `bit[D]` KNN of 120 candidates (4 × its pool of 30), when sqlite-vec loads.
  */
-function candidateRecall(file: string, dimensions: number): { fast: string; vec0: string | undefined; queries: number; cacheBytes: number; loadMs: number } {
-  const queries = Array.from({ length: 10 }, (_, index) => Float32Array.from(vectorOf(`${WORDS[index]} ${WORDS[(index * 7) % WORDS.length]} recall`, dimensions)));
+function candidateRecall(
+  file: string,
+  dimensions: number,
+): { fast: string; vec0: string | undefined; queries: number; cacheBytes: number; loadMs: number } {
+  const queries = Array.from({ length: 10 }, (_, index) =>
+    Float32Array.from(vectorOf(`${WORDS[index]} ${WORDS[(index * 7) % WORDS.length]} recall`, dimensions)),
+  );
   const model = `bench:dense-${dimensions}`;
   const index = createSqliteVectorIndex({ path: file });
   // A hybrid search of 10 rows asks the vectors for 30 (its fusion pool): the candidates they get.
@@ -268,7 +297,9 @@ function candidateRecall(file: string, dimensions: number): { fast: string; vec0
 
   const db = new Database(file, { readonly: true });
   const best = queries.map(() => [] as { seq: number; similarity: number }[]);
-  for (const [seq, blob] of db.prepare("SELECT seq, vector FROM ctxwin_embeddings").raw().iterate() as IterableIterator<[number, Buffer]>) {
+  for (const [seq, blob] of db.prepare("SELECT seq, vector FROM ctxwin_embeddings").raw().iterate() as IterableIterator<
+    [number, Buffer]
+  >) {
     const vector = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + dimensions * 4));
     queries.forEach((query, position) => {
       const top = best[position] as { seq: number; similarity: number }[];
@@ -282,7 +313,10 @@ function candidateRecall(file: string, dimensions: number): { fast: string; vec0
   }
   const exact = best.map((top) => new Set(top.map((row) => row.seq)));
   const overlap = (found: number[][]) => {
-    const shared = found.reduce((sum, seqs, position) => sum + seqs.filter((seq) => exact[position]?.has(seq)).length, 0);
+    const shared = found.reduce(
+      (sum, seqs, position) => sum + seqs.filter((seq) => exact[position]?.has(seq)).length,
+      0,
+    );
     return `${((shared / (queries.length * 10)) * 100).toFixed(0)}%`;
   };
   let vec0: string | undefined;
@@ -291,8 +325,12 @@ function candidateRecall(file: string, dimensions: number): { fast: string; vec0
     const scratch = new Database(file);
     (createRequire(import.meta.url)("sqlite-vec") as { load: (db: Database.Database) => void }).load(scratch);
     scratch.exec(`CREATE VIRTUAL TABLE temp.recall_bits USING vec0(embedding bit[${dimensions}])`);
-    scratch.exec("INSERT INTO temp.recall_bits(rowid, embedding) SELECT vector_id, vec_quantize_binary(vector) FROM ctxwin_embeddings");
-    const knn = scratch.prepare("SELECT rowid AS id FROM temp.recall_bits WHERE embedding MATCH vec_quantize_binary(?) AND k = 120");
+    scratch.exec(
+      "INSERT INTO temp.recall_bits(rowid, embedding) SELECT vector_id, vec_quantize_binary(vector) FROM ctxwin_embeddings",
+    );
+    const knn = scratch.prepare(
+      "SELECT rowid AS id FROM temp.recall_bits WHERE embedding MATCH vec_quantize_binary(?) AND k = 120",
+    );
     const rescore = scratch.prepare(
       "SELECT seq FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?)) ORDER BY vec_distance_cosine(vector, ?) LIMIT 10",
     );

@@ -38,14 +38,20 @@ function backends(): Backend[] {
 }
 
 /** Sessions of `rowsPerSession` rows each, oldest first; the phrase in the first (oldest) session's middle row. */
-async function seedFleet(store: HistoryStore, { sessions, rowsPerSession, sentences }: { sessions: number; rowsPerSession: number; sentences: readonly string[] }): Promise<void> {
+async function seedFleet(
+  store: HistoryStore,
+  { sessions, rowsPerSession, sentences }: { sessions: number; rowsPerSession: number; sentences: readonly string[] },
+): Promise<void> {
   const random = createSeededRandom(51);
   const sentence = () => sentences[random.integer(0, sentences.length - 1)] ?? "";
   const started = performance.now();
   for (let index = 0; index < sessions; index += 1) {
     const rows: RowInput[] = [];
     for (let seq = 1; seq <= rowsPerSession; seq += 1) {
-      const text = index === 0 && seq === Math.ceil(rowsPerSession / 2) ? `${sentence()} ${PHRASE}.` : `${sentence()} ${sentence()}`;
+      const text =
+        index === 0 && seq === Math.ceil(rowsPerSession / 2)
+          ? `${sentence()} ${PHRASE}.`
+          : `${sentence()} ${sentence()}`;
       rows.push({ role: seq % 2 === 1 ? "user" : "assistant", parts: [{ type: "text", text }] });
     }
     await store.append(`fleet-${String(index).padStart(5, "0")}`, rows);
@@ -54,9 +60,15 @@ async function seedFleet(store: HistoryStore, { sessions, rowsPerSession, senten
   console.log(`  seeded ${sessions.toLocaleString("en")} sessions × ${rowsPerSession} rows in ${seconds.toFixed(0)} s`);
 }
 
-async function withStore<T>(backend: Backend, url: string | undefined, schema: string, work: (store: HistoryStore) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  backend: Backend,
+  url: string | undefined,
+  schema: string,
+  work: (store: HistoryStore) => Promise<T>,
+): Promise<T> {
   const directory = backend === "sqlite" ? mkdtempSync(path.join(os.tmpdir(), "ctxwin-fleet-")) : undefined;
-  const options: OpenStoreOptions = directory !== undefined ? { path: path.join(directory, "ctxwin.db") } : { url: url as string, schema };
+  const options: OpenStoreOptions =
+    directory !== undefined ? { path: path.join(directory, "ctxwin.db") } : { url: url as string, schema };
   const store = openStore(options);
   try {
     return await work(store);
@@ -75,15 +87,29 @@ async function findInFirstCall(backend: Backend, url: string | undefined, senten
     const result = (await history.execute({ action: "search", query: "quokka ledger 7781" })) as SearchSessionsResult;
     const ms = performance.now() - started;
     const found = result.ok && result.results.some((group) => group.session_id === "fleet-00000");
-    console.log(`${found ? "PASS" : "MISS"}  ${backend}: phrase in the oldest of ${sessions.toLocaleString("en")} sessions found in the first MCP call: ${found} (${formatMs(ms)})`);
+    console.log(
+      `${found ? "PASS" : "MISS"}  ${backend}: phrase in the oldest of ${sessions.toLocaleString("en")} sessions found in the first MCP call: ${found} (${formatMs(ms)})`,
+    );
     const single = () => store.search("fleet-00000", { query: "quokka ledger 7781", mode: "literal" });
     const across = () => store.searchSessions({ query: "quokka ledger 7781", mode: "literal" });
     const singleRanked = () => store.search("fleet-00000", { query: "quokka ledger", mode: "ranked" });
     const acrossRanked = () => store.searchSessions({ query: "quokka ledger", mode: "ranked" });
-    const [singleTime, acrossTime, singleRankedTime, acrossRankedTime] = await timeInterleaved([single, across, singleRanked, acrossRanked], { iterations: 30, warmup: 3 });
-    for (const [label, one, all] of [["literal", singleTime, acrossTime], ["ranked", singleRankedTime, acrossRankedTime]] as const) {
+    const [singleTime, acrossTime, singleRankedTime, acrossRankedTime] = await timeInterleaved(
+      [single, across, singleRanked, acrossRanked],
+      { iterations: 30, warmup: 3 },
+    );
+    for (const [label, one, all] of [
+      ["literal", singleTime, acrossTime],
+      ["ranked", singleRankedTime, acrossRankedTime],
+    ] as const) {
       console.log(`  ${label}: single-session p50 ${formatMs(one!.p50)}, cross-session p50 ${formatMs(all!.p50)}`);
-      goal(`${backend} ${label} cross-session p50 / single-session p50 (${sessions.toLocaleString("en")} sessions)`, all!.p50 / one!.p50, "<=", 3, formatRatio);
+      goal(
+        `${backend} ${label} cross-session p50 / single-session p50 (${sessions.toLocaleString("en")} sessions)`,
+        all!.p50 / one!.p50,
+        "<=",
+        3,
+        formatRatio,
+      );
     }
   });
 }
@@ -94,7 +120,10 @@ async function atScale(backend: Backend, url: string | undefined, sentences: rea
   await withStore(backend, url, "fleet_scale", async (store) => {
     await seedFleet(store, { sessions, rowsPerSession: 100, sentences });
     const one = `fleet-${String(Math.floor(sessions / 2)).padStart(5, "0")}`;
-    for (const [mode, queries] of [["literal", LITERAL_QUERIES], ["ranked", RANKED_QUERIES]] as const) {
+    for (const [mode, queries] of [
+      ["literal", LITERAL_QUERIES],
+      ["ranked", RANKED_QUERIES],
+    ] as const) {
       let worstAcross = 0;
       for (const query of queries) {
         const [single, across] = await timeInterleaved(
@@ -108,17 +137,28 @@ async function atScale(backend: Backend, url: string | undefined, sentences: rea
         );
         worstAcross = Math.max(worstAcross, across!.p95);
       }
-      goal(`${backend} cross-session ${mode} slowest p95 at ${sessions.toLocaleString("en")} sessions × 100 rows`, worstAcross, "<=", target, formatMs);
+      goal(
+        `${backend} cross-session ${mode} slowest p95 at ${sessions.toLocaleString("en")} sessions × 100 rows`,
+        worstAcross,
+        "<=",
+        target,
+        formatMs,
+      );
     }
   });
 }
 
 export async function run(): Promise<void> {
   const sentences = loadSentences();
-  console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}`);
+  console.log(
+    `machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}`,
+  );
   for (const backend of backends()) {
     const given = process.env["CTXWIN_BENCH_POSTGRES_URL"];
-    const cluster = backend === "postgres" && (given === undefined || given === "") ? await startPostgresCluster({ durable: true }) : undefined;
+    const cluster =
+      backend === "postgres" && (given === undefined || given === "")
+        ? await startPostgresCluster({ durable: true })
+        : undefined;
     const url = backend === "postgres" ? (cluster?.url ?? given) : undefined;
     try {
       console.log(`\n### ${backend}`);

@@ -10,7 +10,8 @@ import { testDataPath } from "../test/test-data.js";
 const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("haystack");
 
 export function loadSentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
+  if (!existsSync(haystackDirectory))
+    throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
   const text = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()

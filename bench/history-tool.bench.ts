@@ -10,7 +10,17 @@
  * built fresh in a temp directory by the same generator.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -33,7 +43,12 @@ const haystackDirectory = process.env["CTXWIN_BENCH_HAYSTACK"] ?? testDataPath("
 const FIXTURE_VERSION = 1;
 const SESSION = "bench";
 /** Identifiers planted in a few rows each: what an agent searches for after a rollover. */
-const RARE_PHRASES = ["kestrel-invoice-4417", "migration plan for the ledger", "quokka-cache-9902", "lighthouse budget review"];
+const RARE_PHRASES = [
+  "kestrel-invoice-4417",
+  "migration plan for the ledger",
+  "quokka-cache-9902",
+  "lighthouse budget review",
+];
 const PLANTED_PER_PHRASE = 5;
 /** CTXWIN_BENCH_SCALE=0.01 shrinks the big fixture, to try the benchmark quickly (figures then mean little). */
 const scale = Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1);
@@ -50,7 +65,8 @@ const BIG: FixtureSpec = { rows: Math.round(100_000 * scale), meanChars: 2_300, 
 const SMALL: FixtureSpec = { rows: 1_000, meanChars: 2_300, windowRows: 400, seed: 31 };
 
 function loadSentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
+  if (!existsSync(haystackDirectory))
+    throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
   const text = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()
@@ -61,7 +77,14 @@ function loadSentences(): string[] {
 
 /** Writes the fixture's rows into `store`, 10,000 per append; returns the bytes of text. */
 async function writeFixture(store: HistoryStore, spec: FixtureSpec, sentences: readonly string[]): Promise<number> {
-  return writeSyntheticTranscript({ store, sessionId: SESSION, spec, sentences, phrases: RARE_PHRASES, plantedPerPhrase: PLANTED_PER_PHRASE });
+  return writeSyntheticTranscript({
+    store,
+    sessionId: SESSION,
+    spec,
+    sentences,
+    phrases: RARE_PHRASES,
+    plantedPerPhrase: PLANTED_PER_PHRASE,
+  });
 }
 
 interface Fixture {
@@ -72,12 +95,22 @@ interface Fixture {
 
 async function ensureBigFixture(sentences: readonly string[]): Promise<Fixture> {
   const key = createHash("sha256")
-    .update(JSON.stringify({ BIG, FIXTURE_VERSION, STORE_FORMAT_VERSION, ROW_FORMAT_VERSION, RARE_PHRASES, PLANTED_PER_PHRASE }))
+    .update(
+      JSON.stringify({
+        BIG,
+        FIXTURE_VERSION,
+        STORE_FORMAT_VERSION,
+        ROW_FORMAT_VERSION,
+        RARE_PHRASES,
+        PLANTED_PER_PHRASE,
+      }),
+    )
     .digest("hex")
     .slice(0, 12);
   const file = path.join(cacheDirectory, `history-tool-${BIG.rows}-${key}.db`);
   const stats = `${file}.json`;
-  if (existsSync(stats)) return { file, ...(JSON.parse(readFileSync(stats, "utf8")) as { rows: number; textBytes: number }) };
+  if (existsSync(stats))
+    return { file, ...(JSON.parse(readFileSync(stats, "utf8")) as { rows: number; textBytes: number }) };
   mkdirSync(cacheDirectory, { recursive: true });
   console.log(`building ${path.basename(file)} (${BIG.rows.toLocaleString("en")} rows, once; cached afterwards) ...`);
   const started = performance.now();
@@ -89,7 +122,9 @@ async function ensureBigFixture(sentences: readonly string[]): Promise<Fixture> 
   await store.close();
   renameSync(partial, file);
   writeFileSync(stats, JSON.stringify({ rows, textBytes }));
-  console.log(`  built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${(statSync(file).size / 1e6).toFixed(0)} MB on disk, ${(textBytes / 1e6).toFixed(0)} MB of text`);
+  console.log(
+    `  built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${(statSync(file).size / 1e6).toFixed(0)} MB on disk, ${(textBytes / 1e6).toFixed(0)} MB of text`,
+  );
   return { file, rows, textBytes };
 }
 
@@ -104,8 +139,15 @@ interface Target {
   itemIds: string[];
 }
 
-async function execute(tool: HistoryTool, input: Record<string, unknown>): Promise<Extract<SessionHistoryResult, { ok: true }>> {
-  const result = (await tool.execute!(input, { toolCallId: "bench", messages: [], context: {} })) as SessionHistoryResult;
+async function execute(
+  tool: HistoryTool,
+  input: Record<string, unknown>,
+): Promise<Extract<SessionHistoryResult, { ok: true }>> {
+  const result = (await tool.execute!(input, {
+    toolCallId: "bench",
+    messages: [],
+    context: {},
+  })) as SessionHistoryResult;
   if (!result.ok) throw new Error(`benchmark call failed: ${result.error.message}`);
   return result;
 }
@@ -114,7 +156,11 @@ async function execute(tool: HistoryTool, input: Record<string, unknown>): Promi
 async function sampleItemIds(tool: HistoryTool, rows: number, random: SeededRandom): Promise<string[]> {
   const ids: string[] = [];
   for (let sample = 0; sample < 60; sample += 1) {
-    const result = await execute(tool, { action: "list_items", after_item: String(random.integer(0, Math.max(0, rows - 10))), limit: 5 });
+    const result = await execute(tool, {
+      action: "list_items",
+      after_item: String(random.integer(0, Math.max(0, rows - 10))),
+      limit: 5,
+    });
     if (result.action === "list_items") ids.push(...result.items.map((item) => item.item_id));
   }
   return ids;
@@ -140,22 +186,108 @@ const LITERAL_STOP_WORDS = ["the the the", "and the of to", "to be or not to be"
 const cycle = (queries: readonly string[]) => (iteration: number) => queries[iteration % queries.length]!;
 
 const CALL_KINDS: CallKind[] = [
-  { name: "search literal, rare phrase", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_RARE)(iteration), mode: "literal" }) },
-  { name: "search literal, common words", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal" }) },
-  { name: "search ranked, rare words", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_RARE)(iteration), mode: "ranked" }) },
-  { name: "search ranked, common words", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked" }) },
+  {
+    name: "search literal, rare phrase",
+    input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_RARE)(iteration), mode: "literal" }),
+  },
+  {
+    name: "search literal, common words",
+    input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal" }),
+  },
+  {
+    name: "search ranked, rare words",
+    input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_RARE)(iteration), mode: "ranked" }),
+  },
+  {
+    name: "search ranked, common words",
+    input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked" }),
+  },
   // Filters (ADR 0033): a filtered search reads the rows it filters, at most the 500 scored rows when ranked.
-  { name: "search ranked, common words, newest first", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked", order: "newest" }) },
-  { name: "search ranked, common words, role user", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked", role: "user" }) },
-  { name: "search ranked, common words, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(RANKED_COMMON)(iteration), mode: "ranked", tool_name: "grep" }) },
-  { name: "search literal, common words, tool read_file", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal", tool_name: "read_file" }) },
-  { name: "search literal, common words, role user", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal", role: "user" }) },
-  { name: "search literal, common words, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_COMMON)(iteration), mode: "literal", tool_name: "grep" }) },
-  { name: "search literal, rare phrase, absent tool", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_RARE)(iteration), mode: "literal", tool_name: "grep" }) },
-  { name: "read_item", input: (target, _iteration, random) => ({ action: "read_item", item_id: target.itemIds[random.integer(0, target.itemIds.length - 1)] }) },
+  {
+    name: "search ranked, common words, newest first",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(RANKED_COMMON)(iteration),
+      mode: "ranked",
+      order: "newest",
+    }),
+  },
+  {
+    name: "search ranked, common words, role user",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(RANKED_COMMON)(iteration),
+      mode: "ranked",
+      role: "user",
+    }),
+  },
+  {
+    name: "search ranked, common words, absent tool",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(RANKED_COMMON)(iteration),
+      mode: "ranked",
+      tool_name: "grep",
+    }),
+  },
+  {
+    name: "search literal, common words, tool read_file",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(LITERAL_COMMON)(iteration),
+      mode: "literal",
+      tool_name: "read_file",
+    }),
+  },
+  {
+    name: "search literal, common words, role user",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(LITERAL_COMMON)(iteration),
+      mode: "literal",
+      role: "user",
+    }),
+  },
+  {
+    name: "search literal, common words, absent tool",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(LITERAL_COMMON)(iteration),
+      mode: "literal",
+      tool_name: "grep",
+    }),
+  },
+  {
+    name: "search literal, rare phrase, absent tool",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(LITERAL_RARE)(iteration),
+      mode: "literal",
+      tool_name: "grep",
+    }),
+  },
+  {
+    name: "read_item",
+    input: (target, _iteration, random) => ({
+      action: "read_item",
+      item_id: target.itemIds[random.integer(0, target.itemIds.length - 1)],
+    }),
+  },
   // Bad queries (ADR 0051): before the literal scan bound each read every row of the session.
-  { name: "search literal, punctuation only", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_PUNCTUATION)(iteration), mode: "literal" }), iterations: 40 },
-  { name: "search literal, stop words only", input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_STOP_WORDS)(iteration), mode: "literal" }), iterations: 40 },
+  {
+    name: "search literal, punctuation only",
+    input: (_target, iteration) => ({
+      action: "search",
+      query: cycle(LITERAL_PUNCTUATION)(iteration),
+      mode: "literal",
+    }),
+    iterations: 40,
+  },
+  {
+    name: "search literal, stop words only",
+    input: (_target, iteration) => ({ action: "search", query: cycle(LITERAL_STOP_WORDS)(iteration), mode: "literal" }),
+    iterations: 40,
+  },
 ];
 
 async function benchCalls(big: Target, small: Target): Promise<void> {
@@ -182,7 +314,9 @@ async function benchCalls(big: Target, small: Target): Promise<void> {
     const bigTiming = summarize(samples.get(big)!);
     const smallTiming = summarize(samples.get(small)!);
     const ratio = bigTiming.p95 / smallTiming.p95;
-    console.log(`| ${kind.name} | ${formatMs(bigTiming.p50)} | ${formatMs(bigTiming.p95)} | ${formatMs(smallTiming.p50)} | ${formatMs(smallTiming.p95)} | ${formatRatio(ratio)} |`);
+    console.log(
+      `| ${kind.name} | ${formatMs(bigTiming.p50)} | ${formatMs(bigTiming.p95)} | ${formatMs(smallTiming.p50)} | ${formatMs(smallTiming.p95)} | ${formatRatio(ratio)} |`,
+    );
     figures.push({ name: kind.name, p95: bigTiming.p95, ratio });
   }
   console.log("");
@@ -207,8 +341,16 @@ export async function run(): Promise<void> {
     const random = createSeededRandom(3);
     const bigTool = sessionHistoryTool({ store: bigStore, sessionId: SESSION });
     const smallTool = sessionHistoryTool({ store: smallStore, sessionId: SESSION });
-    const big: Target = { label: `${bigFixture.rows.toLocaleString("en")} rows`, tool: bigTool, itemIds: await sampleItemIds(bigTool, bigFixture.rows, random) };
-    const small: Target = { label: "1,000 rows", tool: smallTool, itemIds: await sampleItemIds(smallTool, SMALL.rows, random) };
+    const big: Target = {
+      label: `${bigFixture.rows.toLocaleString("en")} rows`,
+      tool: bigTool,
+      itemIds: await sampleItemIds(bigTool, bigFixture.rows, random),
+    };
+    const small: Target = {
+      label: "1,000 rows",
+      tool: smallTool,
+      itemIds: await sampleItemIds(smallTool, SMALL.rows, random),
+    };
     await benchCalls(big, small);
     await bigStore.close();
     await smallStore.close();

@@ -28,7 +28,9 @@ const RUNS = 5;
 function runHook(args: readonly string[], stdin: string): Promise<{ ms: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [binary, "hook", "session-start", ...args], { env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [binary, "hook", "session-start", ...args], {
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -53,7 +55,13 @@ export async function run(): Promise<void> {
     const database = path.join(scratch, "ctxwin.db");
     const args = ["--client", "claude-code", "--store", database, "--budget-ms", String(BUDGET_MS)];
     const workerArgs = ["import", "claude-code", transcript, "--store", database];
-    const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: "/home/dev/shop-api", hook_event_name: "SessionStart", source: "compact" });
+    const input = JSON.stringify({
+      session_id: SESSION,
+      transcript_path: transcript,
+      cwd: "/home/dev/shop-api",
+      hook_event_name: "SessionStart",
+      source: "compact",
+    });
 
     const baseline: number[] = [];
     for (let run = 0; run < RUNS; run += 1) baseline.push((await runHook(args, "")).ms);
@@ -73,15 +81,34 @@ export async function run(): Promise<void> {
     const baselineP50 = summarize(baseline).p50;
     const repeat = summarize(repeats);
     const words = (result: { stdout: string; stderr: string }) =>
-      result.stdout.includes("still partial") ? "guidance, history partial" : result.stdout !== "" ? "guidance" : `no guidance (${result.stderr.trim()})`;
-    console.log(`transcript: ${LINES.toLocaleString("en")} lines, ${(bytes / 1e6).toFixed(1)} MB; budget ${BUDGET_MS} ms; ${rows.toLocaleString("en")} rows stored at the end`);
+      result.stdout.includes("still partial")
+        ? "guidance, history partial"
+        : result.stdout !== ""
+          ? "guidance"
+          : `no guidance (${result.stderr.trim()})`;
+    console.log(
+      `transcript: ${LINES.toLocaleString("en")} lines, ${(bytes / 1e6).toFixed(1)} MB; budget ${BUDGET_MS} ms; ${rows.toLocaleString("en")} rows stored at the end`,
+    );
     console.log(`baseline: the hook on empty input p50 ${formatMs(baselineP50)}`);
-    console.log(`first run (empty store): ${formatMs(first.ms)}, ${words(first)}; the background import finished ${formatMs(workerMs)} later`);
-    console.log(`again (nothing new): p50 ${formatMs(repeat.p50)}, max ${formatMs(Math.max(...repeats))}, ${words(last)}`);
+    console.log(
+      `first run (empty store): ${formatMs(first.ms)}, ${words(first)}; the background import finished ${formatMs(workerMs)} later`,
+    );
+    console.log(
+      `again (nothing new): p50 ${formatMs(repeat.p50)}, max ${formatMs(Math.max(...repeats))}, ${words(last)}`,
+    );
     goal("hook first run on the long transcript", first.ms, "<=", 4_000, formatMs);
     goal("hook repeat p50 on the long transcript", repeat.p50, "<=", 4_000, formatMs);
   } finally {
-    rmSync(backgroundImportPidFile(["import", "claude-code", path.join(scratch, `${SESSION}.jsonl`), "--store", path.join(scratch, "ctxwin.db")]), { force: true });
+    rmSync(
+      backgroundImportPidFile([
+        "import",
+        "claude-code",
+        path.join(scratch, `${SESSION}.jsonl`),
+        "--store",
+        path.join(scratch, "ctxwin.db"),
+      ]),
+      { force: true },
+    );
     rmSync(scratch, { recursive: true, force: true });
   }
 }

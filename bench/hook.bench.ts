@@ -31,7 +31,10 @@ const binary = path.join(repositoryRoot, "dist", "cli", "main.js");
 const fixture = path.join(repositoryRoot, "src", "import", "fixtures", "claude-code-session.jsonl");
 const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const rowsFlag = process.argv.indexOf("--rows");
-const ROWS = rowsFlag === -1 ? Math.round(1_000_000 * Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1)) : Number(process.argv[rowsFlag + 1]);
+const ROWS =
+  rowsFlag === -1
+    ? Math.round(1_000_000 * Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1))
+    : Number(process.argv[rowsFlag + 1]);
 const SESSIONS = Math.max(1, Math.min(1_000, Math.floor(ROWS / 100)));
 const RUNS = 9;
 const FIXTURE_VERSION = 1;
@@ -41,7 +44,9 @@ async function largeStore(scratch: string): Promise<string> {
   const cached = path.join(cacheDirectory, `hook-store-${ROWS}-${SESSIONS}-v${FIXTURE_VERSION}.db`);
   if (!existsSync(cached)) {
     mkdirSync(cacheDirectory, { recursive: true });
-    console.log(`building ${path.basename(cached)} (${SESSIONS.toLocaleString("en")} sessions, ${ROWS.toLocaleString("en")} rows, once; cached afterwards) ...`);
+    console.log(
+      `building ${path.basename(cached)} (${SESSIONS.toLocaleString("en")} sessions, ${ROWS.toLocaleString("en")} rows, once; cached afterwards) ...`,
+    );
     const started = performance.now();
     const partial = `${cached}.partial`;
     for (const stale of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(stale, { force: true });
@@ -52,7 +57,8 @@ async function largeStore(scratch: string): Promise<string> {
     for (let session = 0; session < SESSIONS; session += 1) {
       const rows: RowInput[] = [];
       const count = session === SESSIONS - 1 ? ROWS - perSession * (SESSIONS - 1) : perSession;
-      for (let seq = 1; seq <= count; seq += 1) rows.push(contentRow(chop(sentences, random, random.integer(60, 240)), random, seq));
+      for (let seq = 1; seq <= count; seq += 1)
+        rows.push(contentRow(chop(sentences, random, random.integer(60, 240)), random, seq));
       await store.append(`claude-code:00000000-0000-4000-8000-${String(session).padStart(12, "0")}`, rows);
     }
     await store.close();
@@ -64,7 +70,11 @@ async function largeStore(scratch: string): Promise<string> {
   return copy;
 }
 
-function runCommand(args: readonly string[], stdin: string, program: readonly string[] = [binary]): Promise<{ ms: number; status: number | null; stdout: string; stderr: string }> {
+function runCommand(
+  args: readonly string[],
+  stdin: string,
+  program: readonly string[] = [binary],
+): Promise<{ ms: number; status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [...program, ...args], { env: { ...process.env, NO_COLOR: "1" } });
@@ -80,7 +90,13 @@ function runCommand(args: readonly string[], stdin: string, program: readonly st
 
 /** The hook on `database`: first run imports the transcript, the others find nothing new. */
 async function hookRuns(database: string, transcript: string): Promise<{ first: number; repeats: number[] }> {
-  const input = JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: "/home/dev/shop-api", hook_event_name: "SessionStart", source: "compact" });
+  const input = JSON.stringify({
+    session_id: SESSION,
+    transcript_path: transcript,
+    cwd: "/home/dev/shop-api",
+    hook_event_name: "SessionStart",
+    source: "compact",
+  });
   const args = ["hook", "session-start", "--client", "claude-code", "--store", database];
   const runs: number[] = [];
   for (let run = 0; run <= RUNS; run += 1) {
@@ -114,11 +130,21 @@ export async function run(): Promise<void> {
     const startupP50 = summarize(startup).p50;
     const smallP50 = summarize(small.repeats).p50;
     const bigP50 = summarize(big.repeats).p50;
-    console.log(`store: ${SESSIONS.toLocaleString("en")} sessions, ${ROWS.toLocaleString("en")} rows; ${RUNS} runs each`);
-    console.log(`baselines: node -e 0 p50 ${formatMs(nodeP50)}; ctxwin --version (the full CLI starting) p50 ${formatMs(startupP50)}`);
-    console.log(`hook, store holding only the session: first (imports) ${formatMs(small.first)}, then p50 ${formatMs(smallP50)}`);
-    console.log(`hook, large store: first (imports) ${formatMs(big.first)}, then p50 ${formatMs(bigP50)}, p95 ${formatMs(summarize(big.repeats).p95)}`);
-    console.log(`large store / small store (p50): ${formatRatio(bigP50 / smallP50)}; hook minus node's start on the large store: ${formatMs(bigP50 - nodeP50)}`);
+    console.log(
+      `store: ${SESSIONS.toLocaleString("en")} sessions, ${ROWS.toLocaleString("en")} rows; ${RUNS} runs each`,
+    );
+    console.log(
+      `baselines: node -e 0 p50 ${formatMs(nodeP50)}; ctxwin --version (the full CLI starting) p50 ${formatMs(startupP50)}`,
+    );
+    console.log(
+      `hook, store holding only the session: first (imports) ${formatMs(small.first)}, then p50 ${formatMs(smallP50)}`,
+    );
+    console.log(
+      `hook, large store: first (imports) ${formatMs(big.first)}, then p50 ${formatMs(bigP50)}, p95 ${formatMs(summarize(big.repeats).p95)}`,
+    );
+    console.log(
+      `large store / small store (p50): ${formatRatio(bigP50 / smallP50)}; hook minus node's start on the large store: ${formatMs(bigP50 - nodeP50)}`,
+    );
     goal("hook p50 on the large store", bigP50, "<=", 1_000, formatMs);
     goal("hook first run (import) on the large store", big.first, "<=", 1_000, formatMs);
   } finally {

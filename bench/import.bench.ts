@@ -33,15 +33,55 @@ function sessionLines(index: number, agentOf?: string): string {
     const uuid = `${sessionIdOf(index)}-${lines.length}`;
     const sidechain = agentOf !== undefined;
     const time = new Date(Date.UTC(2026, 10, 1, 0, 0, index + lines.length)).toISOString();
-    lines.push(JSON.stringify({ parentUuid: parent, isSidechain: sidechain, cwd: `/home/dev/project-${index % 40}`, sessionId, type, uuid, timestamp: time, ...body }));
+    lines.push(
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: sidechain,
+        cwd: `/home/dev/project-${index % 40}`,
+        sessionId,
+        type,
+        uuid,
+        timestamp: time,
+        ...body,
+      }),
+    );
     parent = uuid;
   };
   for (let exchange = 0; exchange < EXCHANGES; exchange += 1) {
     const call = `toolu_${index}_${exchange}`;
-    line("user", { message: { role: "user", content: `Question ${exchange} of session ${index}: where is setting ${index * 7 + exchange} read?` } });
-    line("assistant", { message: { role: "assistant", content: [{ type: "thinking", thinking: "Search the config loader first." }, { type: "tool_use", id: call, name: "Grep", input: { pattern: `setting_${index}` } }] } });
-    line("user", { message: { role: "user", content: [{ type: "tool_result", tool_use_id: call, content: `src/config.ts:${exchange + 10}: read setting_${index}_${exchange}\n`.repeat(8) }] } });
-    line("assistant", { message: { role: "assistant", content: [{ type: "text", text: `It is read in src/config.ts line ${exchange + 10}.` }] } });
+    line("user", {
+      message: {
+        role: "user",
+        content: `Question ${exchange} of session ${index}: where is setting ${index * 7 + exchange} read?`,
+      },
+    });
+    line("assistant", {
+      message: {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "Search the config loader first." },
+          { type: "tool_use", id: call, name: "Grep", input: { pattern: `setting_${index}` } },
+        ],
+      },
+    });
+    line("user", {
+      message: {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: call,
+            content: `src/config.ts:${exchange + 10}: read setting_${index}_${exchange}\n`.repeat(8),
+          },
+        ],
+      },
+    });
+    line("assistant", {
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: `It is read in src/config.ts line ${exchange + 10}.` }],
+      },
+    });
   }
   return `${lines.join("\n")}\n`;
 }
@@ -53,20 +93,42 @@ function parentLines(sessionId: string, count: number): string {
   const line = (type: string, body: Record<string, unknown>) => {
     const uuid = `${sessionId.slice(0, 24)}p${String(lines.length).padStart(11, "0")}`;
     const time = new Date(Date.UTC(2026, 10, 1, 0, 0, lines.length)).toISOString();
-    lines.push(JSON.stringify({ parentUuid: parent, isSidechain: false, cwd: "/home/dev/project", sessionId, type, uuid, timestamp: time, ...body }));
+    lines.push(
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        cwd: "/home/dev/project",
+        sessionId,
+        type,
+        uuid,
+        timestamp: time,
+        ...body,
+      }),
+    );
     parent = uuid;
   };
   line("user", { message: { role: "user", content: `Run ${count} sub-agents.` } });
   for (let index = 0; index < count; index += 1) {
     const call = `toolu_agent_${index}`;
-    line("assistant", { message: { role: "assistant", content: [{ type: "tool_use", id: call, name: "Agent", input: { prompt: `task ${index}` } }] } });
-    line("user", { message: { role: "user", content: [{ type: "tool_result", tool_use_id: call, content: `done ${index}` }] }, toolUseResult: { agentId: `a${index}` } });
+    line("assistant", {
+      message: {
+        role: "assistant",
+        content: [{ type: "tool_use", id: call, name: "Agent", input: { prompt: `task ${index}` } }],
+      },
+    });
+    line("user", {
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: call, content: `done ${index}` }] },
+      toolUseResult: { agentId: `a${index}` },
+    });
   }
   return `${lines.join("\n")}\n`;
 }
 
 /** Imports `count` plain sessions, then one session with `count` sub-agents, into fresh stores: the times in ms. */
-async function subagentCase(root: string, count: number): Promise<{ plainMs: number; subagentMs: number; children: number }> {
+async function subagentCase(
+  root: string,
+  count: number,
+): Promise<{ plainMs: number; subagentMs: number; children: number }> {
   const plain = path.join(root, `plain-${count}`, "bench");
   const parentId = "11111111-0000-4000-8000-000000000000";
   const agents = path.join(root, `agents-${count}`, "bench");
@@ -94,13 +156,20 @@ async function subagentCase(root: string, count: number): Promise<{ plainMs: num
 async function runSubagents(root: string): Promise<void> {
   const half = await subagentCase(root, Math.floor(SUBAGENTS / 2));
   const full = await subagentCase(root, SUBAGENTS);
-  for (const [count, result] of [[Math.floor(SUBAGENTS / 2), half], [SUBAGENTS, full]] as const) {
+  for (const [count, result] of [
+    [Math.floor(SUBAGENTS / 2), half],
+    [SUBAGENTS, full],
+  ] as const) {
     const ratio = result.subagentMs / result.plainMs;
-    console.log(`${count} sub-agent files: ${(result.subagentMs / 1000).toFixed(1)} s (${result.children} child sessions), ${count} plain sessions: ${(result.plainMs / 1000).toFixed(1)} s (${ratio.toFixed(2)}×)`);
+    console.log(
+      `${count} sub-agent files: ${(result.subagentMs / 1000).toFixed(1)} s (${result.children} child sessions), ${count} plain sessions: ${(result.plainMs / 1000).toFixed(1)} s (${ratio.toFixed(2)}×)`,
+    );
   }
   const growth = full.subagentMs / half.subagentMs;
   const met = full.subagentMs <= 1.5 * full.plainMs && growth <= 2.5;
-  console.log(`sub-agents: ${SUBAGENTS} files take ${growth.toFixed(2)}× the time of ${Math.floor(SUBAGENTS / 2)}; goal ≤ 1.5× plain sessions and ≤ 2.5× the half: ${met ? "met" : "NOT met"}`);
+  console.log(
+    `sub-agents: ${SUBAGENTS} files take ${growth.toFixed(2)}× the time of ${Math.floor(SUBAGENTS / 2)}; goal ≤ 1.5× plain sessions and ≤ 2.5× the half: ${met ? "met" : "NOT met"}`,
+  );
 }
 
 export async function run(): Promise<void> {
@@ -117,7 +186,8 @@ export async function run(): Promise<void> {
   try {
     const sources = path.join(root, "projects", "bench");
     mkdirSync(sources, { recursive: true });
-    for (let index = 0; index < SESSIONS; index += 1) writeFileSync(path.join(sources, `${index}.jsonl`), sessionLines(index));
+    for (let index = 0; index < SESSIONS; index += 1)
+      writeFileSync(path.join(sources, `${index}.jsonl`), sessionLines(index));
 
     // Baseline: the importer's rows, parsed beforehand, appended directly.
     const parsed: { sessionId: string; rows: unknown[] }[] = [];
@@ -151,9 +221,15 @@ export async function run(): Promise<void> {
     const rows = parsed.reduce((sum, session) => sum + session.rows.length, 0);
     console.log(`${SESSIONS} sessions, ${rows} rows (${rows / SESSIONS} per session)`);
     console.log(`baseline (append only, rows parsed beforehand): ${(baselineMs / 1000).toFixed(1)} s`);
-    console.log(`first import: ${(firstMs / 1000).toFixed(1)} s (${(firstMs / baselineMs).toFixed(2)}× baseline), ${first.rowsAdded} rows added, ${first.sessionsUpdated} sessions`);
-    console.log(`repeat import: ${(againMs / 1000).toFixed(1)} s (${(againMs / firstMs).toFixed(2)}× first), ${again.rowsAdded} rows added`);
-    console.log(`goal: first ≤ 3× baseline and < 120 s; repeat ≤ 0.5× first; ${firstMs <= 3 * baselineMs && firstMs < 120_000 && againMs <= 0.5 * firstMs ? "met" : "NOT met"}`);
+    console.log(
+      `first import: ${(firstMs / 1000).toFixed(1)} s (${(firstMs / baselineMs).toFixed(2)}× baseline), ${first.rowsAdded} rows added, ${first.sessionsUpdated} sessions`,
+    );
+    console.log(
+      `repeat import: ${(againMs / 1000).toFixed(1)} s (${(againMs / firstMs).toFixed(2)}× first), ${again.rowsAdded} rows added`,
+    );
+    console.log(
+      `goal: first ≤ 3× baseline and < 120 s; repeat ≤ 0.5× first; ${firstMs <= 3 * baselineMs && firstMs < 120_000 && againMs <= 0.5 * firstMs ? "met" : "NOT met"}`,
+    );
     await runSubagents(root);
   } finally {
     rmSync(root, { recursive: true, force: true });

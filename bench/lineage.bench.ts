@@ -23,7 +23,20 @@ const WORDS = ["ledger", "migration", "deploy", "invoice", "parser", "cache", "r
 function rowAt(seq: number): RowInput {
   if (seq % WINDOW_ROWS === 0) {
     const rolloverId = `r-${seq}`;
-    return { role: "assistant", parts: [], boundary: { kind: "rollover" }, meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens: 900, maxTokens: 1000 } };
+    return {
+      role: "assistant",
+      parts: [],
+      boundary: { kind: "rollover" },
+      meta: {
+        type: "rollover",
+        rolloverId,
+        reason: "on-send",
+        previousWindowId: "w:0",
+        flushOpportunity: true,
+        contextTokens: 900,
+        maxTokens: 1000,
+      },
+    };
   }
   const word = WORDS[seq % WORDS.length];
   const text = `Step ${seq}: checked the ${word} module and noted token-${seq} for later. ${"context ".repeat(20)}`;
@@ -46,7 +59,9 @@ export async function run(): Promise<void> {
     const built = performance.now();
     await fill(store, "small", 1_000);
     await fill(store, "big", bigRows);
-    console.log(`fixture: sessions of 1,000 and ${bigRows.toLocaleString("en")} rows, built in ${formatMs(performance.now() - built)}`);
+    console.log(
+      `fixture: sessions of 1,000 and ${bigRows.toLocaleString("en")} rows, built in ${formatMs(performance.now() - built)}`,
+    );
 
     const forkPoint = (rows: number) => rows - (rows % WINDOW_ROWS) - WINDOW_ROWS / 2;
     let forks = 0;
@@ -70,7 +85,10 @@ export async function run(): Promise<void> {
       await store.read(sessionId, 17);
     };
     // Interleaved: the machine's load changes within seconds, and the goal is a ratio of the two.
-    const [original, forked] = await timeInterleaved([reads("big"), reads("big-reader")], { iterations: 60, warmup: 5 });
+    const [original, forked] = await timeInterleaved([reads("big"), reads("big-reader")], {
+      iterations: 60,
+      warmup: 5,
+    });
     if (original === undefined || forked === undefined) throw new Error("no timing");
     console.log(`reads of the original: p50 ${formatMs(original.p50)}, p95 ${formatMs(original.p95)}`);
     console.log(`the same reads of its fork: p50 ${formatMs(forked.p50)}, p95 ${formatMs(forked.p95)}`);

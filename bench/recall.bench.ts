@@ -98,7 +98,9 @@ function probesOf(conversation: Conversation, turns: readonly Turn[]): { probes:
   for (const question of conversation.qa) {
     // Some evidence entries list several ids in one string ("D8:6; D9:17").
     const ids = (question.evidence ?? []).flatMap((entry) => entry.split(/[;,\s]+/)).filter((id) => id.length > 0);
-    const evidence = new Set(ids.map((id) => indexById.get(id)).filter((index): index is number => index !== undefined));
+    const evidence = new Set(
+      ids.map((id) => indexById.get(id)).filter((index): index is number => index !== undefined),
+    );
     if (evidence.size === 0 || rankedQueryWords(question.question).length === 0) unresolved += 1;
     else probes.push({ query: question.question, evidence });
   }
@@ -118,7 +120,12 @@ function score(rankings: readonly (readonly number[])[], probes: readonly Probe[
     reciprocal += 1 / (first + 1);
   });
   const questions = Math.max(1, probes.length);
-  return { questions: probes.length, recallAt10: at10 / questions, recallAt1: at1 / questions, mrr: reciprocal / questions };
+  return {
+    questions: probes.length,
+    recallAt10: at10 / questions,
+    recallAt1: at1 / questions,
+    mrr: reciprocal / questions,
+  };
 }
 
 /** The PostgreSQL server named by `--store`, if any: a URL, or "postgres" for a throwaway cluster. */
@@ -140,27 +147,51 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 
 function merge(parts: readonly Scores[]): Scores {
   const questions = parts.reduce((sum, part) => sum + part.questions, 0);
-  const weighted = (pick: (part: Scores) => number) => parts.reduce((sum, part) => sum + pick(part) * part.questions, 0) / Math.max(1, questions);
-  return { questions, recallAt10: weighted((part) => part.recallAt10), recallAt1: weighted((part) => part.recallAt1), mrr: weighted((part) => part.mrr) };
+  const weighted = (pick: (part: Scores) => number) =>
+    parts.reduce((sum, part) => sum + pick(part) * part.questions, 0) / Math.max(1, questions);
+  return {
+    questions,
+    recallAt10: weighted((part) => part.recallAt10),
+    recallAt1: weighted((part) => part.recallAt1),
+    mrr: weighted((part) => part.mrr),
+  };
 }
 
-async function appendTurns(store: HistoryStore, turns: readonly Turn[], speakerA: string): Promise<Map<number, number>> {
-  const rows: RowInput[] = turns.map((turn) => ({ role: turn.speaker === speakerA ? "user" : "assistant", parts: [{ type: "text", text: turnText(turn) }] }));
+async function appendTurns(
+  store: HistoryStore,
+  turns: readonly Turn[],
+  speakerA: string,
+): Promise<Map<number, number>> {
+  const rows: RowInput[] = turns.map((turn) => ({
+    role: turn.speaker === speakerA ? "user" : "assistant",
+    parts: [{ type: "text", text: turnText(turn) }],
+  }));
   const stored = await store.append(SESSION, rows);
   return new Map(stored.map((row, index) => [row.seq, index]));
 }
 
-async function rankings(store: HistoryStore, probes: readonly Probe[], indexBySeq: ReadonlyMap<number, number>, mode: "ranked" | EmbeddingSearchMode): Promise<number[][]> {
+async function rankings(
+  store: HistoryStore,
+  probes: readonly Probe[],
+  indexBySeq: ReadonlyMap<number, number>,
+  mode: "ranked" | EmbeddingSearchMode,
+): Promise<number[][]> {
   const ranked: number[][] = [];
   for (const probe of probes) {
     const page = await store.search(SESSION, { query: probe.query, mode, limit: TOP });
-    if (page.embeddings?.status === "unavailable") throw new Error(`the ${mode} search fell back to word search: ${page.embeddings.message ?? "no reason given"}`);
+    if (page.embeddings?.status === "unavailable")
+      throw new Error(`the ${mode} search fell back to word search: ${page.embeddings.message ?? "no reason given"}`);
     ranked.push(page.hits.map((hit) => indexBySeq.get(hit.row.seq) ?? -1));
   }
   return ranked;
 }
 
-async function rankWithStore(store: HistoryStore, turns: readonly Turn[], probes: readonly Probe[], speakerA: string): Promise<number[][]> {
+async function rankWithStore(
+  store: HistoryStore,
+  turns: readonly Turn[],
+  probes: readonly Probe[],
+  speakerA: string,
+): Promise<number[][]> {
   return rankings(store, probes, await appendTurns(store, turns, speakerA), "ranked");
 }
 
@@ -173,8 +204,12 @@ function flagValue(flag: string): string | undefined {
 /** The embedding model of `--embedding-model` (`fake:synonyms`: the offline test model), if any. */
 function embeddingModelOfFlags(): { model: EmbeddingModelV4; label: string; fake: boolean } | undefined {
   const reference = flagValue("--embedding-model");
-  if (reference === "fake:synonyms") return { model: createSynonymEmbeddingModel({ dimensions: 256 }), label: reference, fake: true };
-  const model = resolveEmbeddingModel({ embeddingModel: reference, embeddingBaseUrl: flagValue("--embedding-base-url") });
+  if (reference === "fake:synonyms")
+    return { model: createSynonymEmbeddingModel({ dimensions: 256 }), label: reference, fake: true };
+  const model = resolveEmbeddingModel({
+    embeddingModel: reference,
+    embeddingBaseUrl: flagValue("--embedding-base-url"),
+  });
   return model === undefined || reference === undefined ? undefined : { model, label: reference, fake: false };
 }
 
@@ -186,14 +221,23 @@ async function rankByMeaning(
   probes: readonly Probe[],
   speakerA: string,
 ): Promise<{ hybrid: number[][]; semantic: number[][]; embedSeconds: number; pendingRows: number }> {
-  const store = openStore({ path: file, durability: "normal", embeddings: { model, onWarning: (message) => console.error(`recall: ${message}`) } });
+  const store = openStore({
+    path: file,
+    durability: "normal",
+    embeddings: { model, onWarning: (message) => console.error(`recall: ${message}`) },
+  });
   try {
     const indexBySeq = await appendTurns(store, turns, speakerA);
     const started = performance.now();
     await store.embeddings?.backfill();
     const embedSeconds = (performance.now() - started) / 1000;
     const pendingRows = (await store.embeddings?.pendingRows(SESSION)) ?? 0;
-    return { hybrid: await rankings(store, probes, indexBySeq, "hybrid"), semantic: await rankings(store, probes, indexBySeq, "semantic"), embedSeconds, pendingRows };
+    return {
+      hybrid: await rankings(store, probes, indexBySeq, "hybrid"),
+      semantic: await rankings(store, probes, indexBySeq, "semantic"),
+      embedSeconds,
+      pendingRows,
+    };
   } finally {
     await store.close();
   }
@@ -227,7 +271,9 @@ function line(label: string, scores: Scores): string {
 
 export async function run(): Promise<void> {
   if (!existsSync(dataFile)) {
-    console.log(`skipped: the LoCoMo dev set is not at ${dataFile} (set CTXWIN_TEST_DATA, or CTXWIN_BENCH_LOCOMO to its path).`);
+    console.log(
+      `skipped: the LoCoMo dev set is not at ${dataFile} (set CTXWIN_TEST_DATA, or CTXWIN_BENCH_LOCOMO to its path).`,
+    );
     return;
   }
   const conversations = JSON.parse(readFileSync(dataFile, "utf8")) as Conversation[];
@@ -236,7 +282,14 @@ export async function run(): Promise<void> {
   const postgresUrl = cluster?.url ?? given;
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-recall-"));
   const embedding = embeddingModelOfFlags();
-  const results = { sqlite: [] as Scores[], memory: [] as Scores[], postgres: [] as Scores[], porter: [] as Scores[], hybrid: [] as Scores[], semantic: [] as Scores[] };
+  const results = {
+    sqlite: [] as Scores[],
+    memory: [] as Scores[],
+    postgres: [] as Scores[],
+    porter: [] as Scores[],
+    hybrid: [] as Scores[],
+    semantic: [] as Scores[],
+  };
   let embedSeconds = 0;
   let pendingAfterBackfill = 0;
   let turnCount = 0;
@@ -269,7 +322,13 @@ export async function run(): Promise<void> {
       }
       results.porter.push(score(rankWithPorter(turns, probes), probes));
       if (embedding !== undefined) {
-        const meaning = await rankByMeaning(path.join(scratch, `${conversation.sample_id}-embedded.db`), embedding.model, turns, probes, speakerA);
+        const meaning = await rankByMeaning(
+          path.join(scratch, `${conversation.sample_id}-embedded.db`),
+          embedding.model,
+          turns,
+          probes,
+          speakerA,
+        );
         results.hybrid.push(score(meaning.hybrid, probes));
         results.semantic.push(score(meaning.semantic, probes));
         embedSeconds += meaning.embedSeconds;
@@ -283,37 +342,76 @@ export async function run(): Promise<void> {
 
   const names = conversations.map((conversation) => conversation.sample_id);
   const sqlite = merge(results.sqlite);
-  const rows: [string, Scores[]][] = [["ctxwin ranked, SQLite", results.sqlite], ["ctxwin ranked, memory", results.memory]];
+  const rows: [string, Scores[]][] = [
+    ["ctxwin ranked, SQLite", results.sqlite],
+    ["ctxwin ranked, memory", results.memory],
+  ];
   if (postgresUrl !== undefined) rows.push(["ctxwin ranked, PostgreSQL", results.postgres]);
   if (embedding !== undefined) {
     const suffix = embedding.fake ? " (fake synonym model: smoke test, not a figure)" : "";
-    rows.push([`ctxwin hybrid, SQLite, ${embedding.label}${suffix}`, results.hybrid], [`ctxwin semantic, SQLite, ${embedding.label}${suffix}`, results.semantic]);
+    rows.push(
+      [`ctxwin hybrid, SQLite, ${embedding.label}${suffix}`, results.hybrid],
+      [`ctxwin semantic, SQLite, ${embedding.label}${suffix}`, results.semantic],
+    );
   }
   rows.push(["baseline: FTS5 porter, stop words dropped", results.porter]);
   if (embedding === undefined) {
-    console.log("hybrid and semantic rows skipped: no embedding model (pass --embedding-model <provider:id>, and --embedding-base-url <url> for a local server).\n");
+    console.log(
+      "hybrid and semantic rows skipped: no embedding model (pass --embedding-model <provider:id>, and --embedding-base-url <url> for a local server).\n",
+    );
   } else {
-    console.log(`embedded ${turnCount} turns with ${embedding.label} in ${embedSeconds.toFixed(1)} s${pendingAfterBackfill > 0 ? ` (${pendingAfterBackfill} row(s) still pending after the backfill)` : ""}\n`);
+    console.log(
+      `embedded ${turnCount} turns with ${embedding.label} in ${embedSeconds.toFixed(1)} s${pendingAfterBackfill > 0 ? ` (${pendingAfterBackfill} row(s) still pending after the backfill)` : ""}\n`,
+    );
   }
-  console.log(`${conversations.length} conversations, ${turnCount} turns (rows), ${sqlite.questions} questions searched (${unresolvedCount} without a resolvable evidence turn skipped)\n`);
+  console.log(
+    `${conversations.length} conversations, ${turnCount} turns (rows), ${sqlite.questions} questions searched (${unresolvedCount} without a resolvable evidence turn skipped)\n`,
+  );
   console.log("| ranking | recall@10 | recall@1 | MRR@10 |");
   console.log("| --- | --- | --- | --- |");
   for (const [label, parts] of rows) console.log(line(label, merge(parts)));
-  console.log(`\nrecall@10 per conversation (${names.map((name, index) => `${name}: ${results.sqlite[index]?.questions ?? 0} questions`).join(", ")})\n`);
+  console.log(
+    `\nrecall@10 per conversation (${names.map((name, index) => `${name}: ${results.sqlite[index]?.questions ?? 0} questions`).join(", ")})\n`,
+  );
   console.log(`| ranking | ${names.join(" | ")} |`);
   console.log(`| --- |${names.map(() => " --- |").join("")}`);
-  for (const [label, parts] of rows) console.log(`| ${label} | ${parts.map((part) => percent(part.recallAt10)).join(" | ")} |`);
+  for (const [label, parts] of rows)
+    console.log(`| ${label} | ${parts.map((part) => percent(part.recallAt10)).join(" | ")} |`);
   console.log("");
   const porter = merge(results.porter);
   console.log(`recall@10 vs baseline: ${formatRatio(sqlite.recallAt10 / Math.max(porter.recallAt10, Number.EPSILON))}`);
   goal("ranked recall@10 (SQLite)", sqlite.recallAt10, ">=", 0.78, percent);
-  goal("ranked recall@10 above the porter baseline", sqlite.recallAt10 - porter.recallAt10, ">=", 0, (value) => `${(value * 100).toFixed(1)} points`);
+  goal(
+    "ranked recall@10 above the porter baseline",
+    sqlite.recallAt10 - porter.recallAt10,
+    ">=",
+    0,
+    (value) => `${(value * 100).toFixed(1)} points`,
+  );
   const points = (value: number) => `${(value * 100).toFixed(1)} points`;
-  goal("memory recall@10 within 1 point of SQLite", Math.abs(merge(results.memory).recallAt10 - sqlite.recallAt10), "<=", 0.01, points);
+  goal(
+    "memory recall@10 within 1 point of SQLite",
+    Math.abs(merge(results.memory).recallAt10 - sqlite.recallAt10),
+    "<=",
+    0.01,
+    points,
+  );
   if (embedding !== undefined && !embedding.fake) {
-    goal("hybrid recall@10 not below ranked (SQLite)", merge(results.hybrid).recallAt10 - sqlite.recallAt10, ">=", 0, points);
+    goal(
+      "hybrid recall@10 not below ranked (SQLite)",
+      merge(results.hybrid).recallAt10 - sqlite.recallAt10,
+      ">=",
+      0,
+      points,
+    );
   }
   if (postgresUrl !== undefined) {
-    goal("PostgreSQL recall@10 within 1 point of SQLite", Math.abs(merge(results.postgres).recallAt10 - sqlite.recallAt10), "<=", 0.01, points);
+    goal(
+      "PostgreSQL recall@10 within 1 point of SQLite",
+      Math.abs(merge(results.postgres).recallAt10 - sqlite.recallAt10),
+      "<=",
+      0.01,
+      points,
+    );
   }
 }

@@ -17,7 +17,9 @@ const available = readdirSync(directory)
 
 /** Flags of the benchmarks that take a value (`--backend postgres`): the value is not a name. */
 const valueFlags = new Set(["--backend", "--rows", "--rounds", "--store", "--embedding-model", "--embedding-base-url"]);
-const requested = process.argv.slice(2).filter((argument, index, all) => !argument.startsWith("-") && !valueFlags.has(all[index - 1] ?? ""));
+const requested = process.argv
+  .slice(2)
+  .filter((argument, index, all) => !argument.startsWith("-") && !valueFlags.has(all[index - 1] ?? ""));
 const unknown = requested.filter((name) => !available.includes(name));
 if (unknown.length > 0) {
   console.error(`Unknown benchmark(s): ${unknown.join(", ")}. Available: ${available.join(", ")}.`);
@@ -26,6 +28,8 @@ if (unknown.length > 0) {
 
 for (const name of requested.length > 0 ? requested : available) {
   console.log(`\n## ${name}\n`);
-  const module = (await import(pathToFileURL(path.join(directory, `${name}.bench.ts`)).href)) as { run: () => Promise<void> };
+  const module = (await import(pathToFileURL(path.join(directory, `${name}.bench.ts`)).href)) as {
+    run: () => Promise<void>;
+  };
   await module.run();
 }

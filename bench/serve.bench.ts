@@ -22,7 +22,11 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startServer, type RunningServer } from "../src/server/start-server.js";
 import { openStore } from "../src/store/open-store.js";
-import { splitSentences, writeSyntheticTranscript, type SyntheticTranscriptSpec } from "../src/store/test-support/synthetic-transcript.js";
+import {
+  splitSentences,
+  writeSyntheticTranscript,
+  type SyntheticTranscriptSpec,
+} from "../src/store/test-support/synthetic-transcript.js";
 import { formatMs, formatRatio, goal, summarize, time, type Timing } from "./measure.js";
 import { testDataPath } from "../test/test-data.js";
 
@@ -46,7 +50,8 @@ const FULL_WINDOW: SyntheticTranscriptSpec = { ...SHAPE, rows: SHAPE.windowRows 
 const RESTARTS = Number(process.env["CTXWIN_BENCH_RESTARTS"] ?? 20);
 
 function loadSentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
+  if (!existsSync(haystackDirectory))
+    throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
   const text = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()
@@ -62,12 +67,25 @@ interface Target {
 }
 
 /** Writes both sessions into `<directory>/.ctxwin/ctxwin.db`, the store `ctxwin serve` opens there. */
-async function writeSessions({ directory, targets }: { directory: string; targets: { target: Target; spec: SyntheticTranscriptSpec }[] }): Promise<void> {
+async function writeSessions({
+  directory,
+  targets,
+}: {
+  directory: string;
+  targets: { target: Target; spec: SyntheticTranscriptSpec }[];
+}): Promise<void> {
   const sentences = loadSentences();
   const store = openStore({ directory, durability: "normal" });
   try {
     for (const { target, spec } of targets) {
-      await writeSyntheticTranscript({ store, sessionId: target.sessionId, spec, sentences, phrases: [], plantedPerPhrase: 0 });
+      await writeSyntheticTranscript({
+        store,
+        sessionId: target.sessionId,
+        spec,
+        sentences,
+        phrases: [],
+        plantedPerPhrase: 0,
+      });
       target.rows = await store.lastSeq(target.sessionId);
     }
   } finally {
@@ -100,18 +118,39 @@ const base = (target: Target) => `/api/sessions/${encodeURIComponent(target.sess
 
 /** What the web UI sends at once when a session is opened (session-view.tsx, use-transcript.ts, context-timeline.tsx). */
 function openSession(get: Get, target: Target): Promise<unknown> {
-  return Promise.all([get(base(target)), get(`${base(target)}/windows`), get(`${base(target)}/rows?limit=100`), get(`${base(target)}/timeline`)]);
+  return Promise.all([
+    get(base(target)),
+    get(`${base(target)}/windows`),
+    get(`${base(target)}/rows?limit=100`),
+    get(`${base(target)}/timeline`),
+  ]);
 }
 
 const REQUEST_KINDS: RequestKind[] = [
   { name: "GET /api/sessions/:id", openPath: true, send: (get, target) => get(base(target)) },
-  { name: "GET …/rows?limit=100 (newest)", openPath: true, send: (get, target) => get(`${base(target)}/rows?limit=100`) },
+  {
+    name: "GET …/rows?limit=100 (newest)",
+    openPath: true,
+    send: (get, target) => get(`${base(target)}/rows?limit=100`),
+  },
   { name: "GET …/windows", openPath: true, send: (get, target) => get(`${base(target)}/windows`) },
   { name: "GET …/usage", openPath: true, send: (get, target) => get(`${base(target)}/usage`) },
-  { name: "GET …/timeline (context timeline, default range)", openPath: true, send: (get, target) => get(`${base(target)}/timeline`) },
-  { name: "open: detail + windows + newest rows + timeline, in parallel", openPath: true, send: (get, target) => openSession(get, target) },
+  {
+    name: "GET …/timeline (context timeline, default range)",
+    openPath: true,
+    send: (get, target) => get(`${base(target)}/timeline`),
+  },
+  {
+    name: "open: detail + windows + newest rows + timeline, in parallel",
+    openPath: true,
+    send: (get, target) => openSession(get, target),
+  },
   // From the middle of the big session; from the end of the small one (its middle has no full page before it).
-  { name: "GET …/rows?before=middle&limit=100", openPath: false, send: (get, target) => get(`${base(target)}/rows?before=${Math.max(Math.ceil(target.rows / 2), 101)}&limit=100`) },
+  {
+    name: "GET …/rows?before=middle&limit=100",
+    openPath: false,
+    send: (get, target) => get(`${base(target)}/rows?before=${Math.max(Math.ceil(target.rows / 2), 101)}&limit=100`),
+  },
 ];
 
 async function timeOnce(body: () => Promise<unknown>): Promise<number> {
@@ -121,7 +160,11 @@ async function timeOnce(body: () => Promise<unknown>): Promise<number> {
 }
 
 /** Big and small alternately (each first every other round), `WARMUP` unmeasured rounds then `ITERATIONS` measured. */
-async function measurePair(send: (target: Target) => Promise<unknown>, big: Target, small: Target): Promise<{ big: Timing; small: Timing }> {
+async function measurePair(
+  send: (target: Target) => Promise<unknown>,
+  big: Target,
+  small: Target,
+): Promise<{ big: Timing; small: Timing }> {
   const samples = new Map<Target, number[]>([
     [big, []],
     [small, []],
@@ -136,7 +179,11 @@ async function measurePair(send: (target: Target) => Promise<unknown>, big: Targ
 }
 
 /** The first open on `RESTARTS` fresh servers (empty caches), big first on every other one. */
-async function measureFirstOpen(directory: string, big: Target, small: Target): Promise<{ big: Timing; small: Timing }> {
+async function measureFirstOpen(
+  directory: string,
+  big: Target,
+  small: Target,
+): Promise<{ big: Timing; small: Timing }> {
   const samples = new Map<Target, number[]>([
     [big, []],
     [small, []],
@@ -146,7 +193,8 @@ async function measureFirstOpen(directory: string, big: Target, small: Target): 
     try {
       const get = createClient(server);
       await get("/api/info");
-      for (const target of restart % 2 === 0 ? [big, small] : [small, big]) samples.get(target)!.push(await timeOnce(() => openSession(get, target)));
+      for (const target of restart % 2 === 0 ? [big, small] : [small, big])
+        samples.get(target)!.push(await timeOnce(() => openSession(get, target)));
     } finally {
       await server.close();
     }
@@ -162,7 +210,14 @@ interface Row {
 }
 
 function printRow({ name, big, small }: Row): void {
-  const cells = [formatMs(big.p50), formatMs(big.p95), formatMs(small.p50), formatMs(small.p95), formatRatio(big.p50 / small.p50), formatRatio(big.p95 / small.p95)];
+  const cells = [
+    formatMs(big.p50),
+    formatMs(big.p95),
+    formatMs(small.p50),
+    formatMs(small.p95),
+    formatRatio(big.p50 / small.p50),
+    formatRatio(big.p95 / small.p95),
+  ];
   console.log(`| ${name} | ${cells.join(" | ")} |`);
 }
 
@@ -190,27 +245,54 @@ export async function run(): Promise<void> {
         `${ITERATIONS} iterations after ${WARMUP} warm-up rounds; first opens on ${RESTARTS} fresh servers.\n`,
     );
 
-    const rows: Row[] = [{ name: "first open after start (fresh server)", ...(await measureFirstOpen(directory, big, small)), openPath: false }];
+    const rows: Row[] = [
+      {
+        name: "first open after start (fresh server)",
+        ...(await measureFirstOpen(directory, big, small)),
+        openPath: false,
+      },
+    ];
     server = await startServer({ directory, log: () => {} });
     const get = createClient(server);
-    for (const kind of REQUEST_KINDS) rows.push({ name: kind.name, ...(await measurePair((target) => kind.send(get, target), big, small)), openPath: kind.openPath });
+    for (const kind of REQUEST_KINDS)
+      rows.push({
+        name: kind.name,
+        ...(await measurePair((target) => kind.send(get, target), big, small)),
+        openPath: kind.openPath,
+      });
     const usageByWindow = await measurePair((target) => get(`${base(target)}/usage`), fullWindow, small);
     const list = await time(() => get("/api/sessions"), { iterations: ITERATIONS, warmup: WARMUP });
 
     console.log(`| request | ${big.label} p50 | p95 | ${small.label} p50 | p95 | p50 ratio | p95 ratio |`);
     console.log("|---|---|---|---|---|---|---|");
     for (const row of rows) printRow(row);
-    console.log(`\nActive window of ${fullWindow.label} (a one-window session) against ${small.label}; list with all three sessions:\n`);
+    console.log(
+      `\nActive window of ${fullWindow.label} (a one-window session) against ${small.label}; list with all three sessions:\n`,
+    );
     console.log(`| request | ${fullWindow.label} p50 | p95 | ${small.label} p50 | p95 | p50 ratio | p95 ratio |`);
     console.log("|---|---|---|---|---|---|---|");
     printRow({ name: "GET …/usage", ...usageByWindow, openPath: false });
     console.log(`| GET /api/sessions | ${formatMs(list.p50)} | ${formatMs(list.p95)} | | | | |`);
 
     const sizes = { big: await get(`${base(big)}/windows`), small: await get(`${base(small)}/windows`) };
-    console.log(`\nwindows answer: ${(sizes.big / 1000).toFixed(1)} kB for ${big.label}, ${(sizes.small / 1000).toFixed(1)} kB for ${small.label}.\n`);
+    console.log(
+      `\nwindows answer: ${(sizes.big / 1000).toFixed(1)} kB for ${big.label}, ${(sizes.small / 1000).toFixed(1)} kB for ${small.label}.\n`,
+    );
     for (const row of rows.filter((candidate) => candidate.openPath)) {
-      goal(`${row.name} p50 ratio, ${big.label} / ${small.label}`, row.big.p50 / row.small.p50, "<=", RATIO_GOAL, formatRatio);
-      goal(`${row.name} p95 ratio, ${big.label} / ${small.label}`, row.big.p95 / row.small.p95, "<=", RATIO_GOAL, formatRatio);
+      goal(
+        `${row.name} p50 ratio, ${big.label} / ${small.label}`,
+        row.big.p50 / row.small.p50,
+        "<=",
+        RATIO_GOAL,
+        formatRatio,
+      );
+      goal(
+        `${row.name} p95 ratio, ${big.label} / ${small.label}`,
+        row.big.p95 / row.small.p95,
+        "<=",
+        RATIO_GOAL,
+        formatRatio,
+      );
     }
   } finally {
     await server?.close();

@@ -8,7 +8,17 @@
  * The big fixture is built once through the public store API from the essays in
  * $CTXWIN_TEST_DATA/haystack and cached under `.bench-cache/`; every run works on a copy.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -36,7 +46,8 @@ const SESSION = "bench-session";
 const FIXTURE_VERSION = 1;
 
 function sentences(): string[] {
-  if (!existsSync(haystackDirectory)) throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
+  if (!existsSync(haystackDirectory))
+    throw new Error(`Essays not found in ${haystackDirectory}; set CTXWIN_TEST_DATA (or CTXWIN_BENCH_HAYSTACK).`);
   const text = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()
@@ -46,7 +57,12 @@ function sentences(): string[] {
 }
 
 /** Writes `rows` rows of history (a rollover every 500 rows) through the public API. */
-async function writeHistory(store: HistoryStore, rows: number, source: readonly string[], random: SeededRandom): Promise<void> {
+async function writeHistory(
+  store: HistoryStore,
+  rows: number,
+  source: readonly string[],
+  random: SeededRandom,
+): Promise<void> {
   let pending: RowInput[] = [];
   let windowSeq = 0;
   for (let seq = 1; seq <= rows; seq += 1) {
@@ -69,7 +85,9 @@ async function largeFixtureCopy(source: readonly string[], scratch: string): Pro
   const cached = path.join(cacheDirectory, `session-history-${LARGE_ROWS}-v${FIXTURE_VERSION}.db`);
   if (!existsSync(cached)) {
     mkdirSync(cacheDirectory, { recursive: true });
-    console.log(`building ${path.basename(cached)} (${LARGE_ROWS.toLocaleString("en")} rows, once; cached afterwards) ...`);
+    console.log(
+      `building ${path.basename(cached)} (${LARGE_ROWS.toLocaleString("en")} rows, once; cached afterwards) ...`,
+    );
     const started = performance.now();
     const partial = `${cached}.partial`;
     for (const stale of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(stale, { force: true });
@@ -92,9 +110,20 @@ function instantModel(): MockLanguageModelV4 {
     { type: "text-start", id: "t" },
     { type: "text-delta", id: "t", delta: "Noted; carrying on with the task." },
     { type: "text-end", id: "t" },
-    { type: "finish", finishReason: { unified: "stop", raw: undefined }, usage: { inputTokens: { total: 2_000, noCache: 2_000, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 9, text: 9, reasoning: 0 } } },
+    {
+      type: "finish",
+      finishReason: { unified: "stop", raw: undefined },
+      usage: {
+        inputTokens: { total: 2_000, noCache: 2_000, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 9, text: 9, reasoning: 0 },
+      },
+    },
   ];
-  return new MockLanguageModelV4({ provider: "openai.chat", modelId: "gpt-4o", doStream: async () => ({ stream: convertArrayToReadableStream(parts) }) });
+  return new MockLanguageModelV4({
+    provider: "openai.chat",
+    modelId: "gpt-4o",
+    doStream: async () => ({ stream: convertArrayToReadableStream(parts) }),
+  });
 }
 
 interface Target {
@@ -106,7 +135,13 @@ interface Target {
 
 function target(label: string, file: string, durability: Durability): Target {
   const store = openStore({ path: file, durability });
-  const session = createAgentSession({ store, sessionId: SESSION, model: instantModel(), system: "You are a careful coding agent.", logWarning: () => undefined });
+  const session = createAgentSession({
+    store,
+    sessionId: SESSION,
+    model: instantModel(),
+    system: "You are a careful coding agent.",
+    logWarning: () => undefined,
+  });
   return { label, store, session, samples: [] };
 }
 
@@ -117,7 +152,10 @@ async function freshWindow(subject: Target): Promise<void> {
 }
 
 async function measure(durability: Durability, largeFile: string, smallFile: string): Promise<void> {
-  const targets = [target(`${LARGE_ROWS.toLocaleString("en")} rows`, largeFile, durability), target(`${SMALL_ROWS.toLocaleString("en")} rows`, smallFile, durability)];
+  const targets = [
+    target(`${LARGE_ROWS.toLocaleString("en")} rows`, largeFile, durability),
+    target(`${SMALL_ROWS.toLocaleString("en")} rows`, smallFile, durability),
+  ];
   const iterations = 200;
   const warmup = 20;
   try {
@@ -128,7 +166,8 @@ async function measure(durability: Durability, largeFile: string, smallFile: str
         const started = performance.now();
         const result = await subject.session.send(`Step ${iteration}: check the next file and report.`);
         const elapsed = performance.now() - started;
-        if (result.status !== "completed") throw new Error(`send ${result.status}: ${result.reason ?? result.error?.message}`);
+        if (result.status !== "completed")
+          throw new Error(`send ${result.status}: ${result.reason ?? result.error?.message}`);
         if (iteration >= warmup) subject.samples.push(elapsed);
         if (iteration % 40 === 39) await freshWindow(subject);
       }
@@ -140,9 +179,18 @@ async function measure(durability: Durability, largeFile: string, smallFile: str
   console.log(`\n### Overhead per turn (instant model), durability ${durability}\n`);
   console.log("| history | p50 | p95 | mean |");
   console.log("|---|---|---|---|");
-  for (const row of [large!, small!]) console.log(`| ${row.label} | ${formatMs(row.timing.p50)} | ${formatMs(row.timing.p95)} | ${formatMs(row.timing.mean)} |`);
+  for (const row of [large!, small!])
+    console.log(
+      `| ${row.label} | ${formatMs(row.timing.p50)} | ${formatMs(row.timing.p95)} | ${formatMs(row.timing.mean)} |`,
+    );
   console.log("");
-  goal(`p50 ratio ${large!.label} / ${small!.label} (durability ${durability})`, large!.timing.p50 / small!.timing.p50, "<=", 1.5, formatRatio);
+  goal(
+    `p50 ratio ${large!.label} / ${small!.label} (durability ${durability})`,
+    large!.timing.p50 / small!.timing.p50,
+    "<=",
+    1.5,
+    formatRatio,
+  );
   goal(`p50 overhead on ${large!.label} (durability ${durability})`, large!.timing.p50, "<=", 5, formatMs);
 }
 

@@ -38,7 +38,9 @@ const CPU_MARK = "startup-bench-cpu";
 
 /** Spawns `node ...args`, through /usr/bin/time when present (its line on stderr gives the CPU time). */
 function spawnNode(args: readonly string[], stdin: "ignore" | "pipe") {
-  const [command, prefix] = existsSync(TIME_BINARY) ? [TIME_BINARY, ["-f", `${CPU_MARK} %U %S`, process.execPath]] : [process.execPath, []];
+  const [command, prefix] = existsSync(TIME_BINARY)
+    ? [TIME_BINARY, ["-f", `${CPU_MARK} %U %S`, process.execPath]]
+    : [process.execPath, []];
   const child = spawn(command, [...prefix, ...args], { cwd: repositoryRoot, stdio: [stdin, "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -48,7 +50,12 @@ function spawnNode(args: readonly string[], stdin: "ignore" | "pipe") {
     const [user, system] = line.split(" ").slice(1).map(Number);
     return ((user ?? Number.NaN) + (system ?? Number.NaN)) * 1000;
   };
-  const otherStderr = () => stderr.split("\n").filter((text) => !text.startsWith(CPU_MARK)).join("\n").trim();
+  const otherStderr = () =>
+    stderr
+      .split("\n")
+      .filter((text) => !text.startsWith(CPU_MARK))
+      .join("\n")
+      .trim();
   return { child, cpuMs, otherStderr };
 }
 
@@ -99,18 +106,25 @@ function handshake(args: readonly string[]): Promise<Handshake> {
           send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
         } else if (message.id === 2) {
           toolsList = performance.now() - started;
-          if ((message.result?.tools?.length ?? 0) === 0) reject(new Error(`${args.join(" ")}: tools/list answered no tools`));
+          if ((message.result?.tools?.length ?? 0) === 0)
+            reject(new Error(`${args.join(" ")}: tools/list answered no tools`));
           child.stdin!.end();
         }
       }
     });
     child.on("error", reject);
     child.on("close", () => {
-      if (Number.isNaN(toolsList)) reject(new Error(`${args.join(" ")} closed before answering tools/list: ${otherStderr()}`));
+      if (Number.isNaN(toolsList))
+        reject(new Error(`${args.join(" ")} closed before answering tools/list: ${otherStderr()}`));
       else resolve({ initialize, toolsList, cpuMs: cpuMs() });
     });
     const clientInfo = { name: "startup-bench", version: "1.0.0" };
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo },
+    });
   });
 }
 
@@ -140,13 +154,19 @@ export async function run(): Promise<void> {
     await store.append("bench", [{ role: "user", parts: [{ type: "text", text: "hello" }] }]);
     await store.close();
 
-    const [bare, mcp] = await interleaved([() => handshake([bareServer]), () => handshake([binary, "mcp", "--db", database])]);
+    const [bare, mcp] = await interleaved([
+      () => handshake([bareServer]),
+      () => handshake([binary, "mcp", "--db", database]),
+    ]);
     const [node, version, help] = await interleaved([
       () => runNode(["-e", "0"]),
       () => runNode([binary, "--version"]),
       () => runNode([binary, "--help"]),
     ]);
-    const [ai, ctxwin] = await interleaved([() => runNode([importProbe, "ai"]), () => runNode([importProbe, "ctxwin"])]);
+    const [ai, ctxwin] = await interleaved([
+      () => runNode([importProbe, "ai"]),
+      () => runNode([importProbe, "ctxwin"]),
+    ]);
 
     const peakOf = (runs: ProcessRun[]) => median(runs.map((probe) => Number(probe.stdout.trim().split("\n").at(-1))));
     const msOf = (runs: ProcessRun[]) => median(runs.map((probe) => probe.ms));
@@ -168,23 +188,51 @@ export async function run(): Promise<void> {
         cpu: [cpuOf(mcp!), cpuOf(bare!)],
         target: 1.5,
       },
-      { what: "`ctxwin --version`", value: msOf(version!), baseline: msOf(node!), baselineName: "node -e 0", cpu: [cpuOf(version!), cpuOf(node!)], target: 3 },
-      { what: "`ctxwin --help`", value: msOf(help!), baseline: msOf(node!), baselineName: "node -e 0", cpu: [cpuOf(help!), cpuOf(node!)], target: 3 },
-      { what: '`import("ctxwin")`: time', value: msOf(ctxwin!), baseline: msOf(ai!), baselineName: 'import("ai")', cpu: [cpuOf(ctxwin!), cpuOf(ai!)], target: 2 },
+      {
+        what: "`ctxwin --version`",
+        value: msOf(version!),
+        baseline: msOf(node!),
+        baselineName: "node -e 0",
+        cpu: [cpuOf(version!), cpuOf(node!)],
+        target: 3,
+      },
+      {
+        what: "`ctxwin --help`",
+        value: msOf(help!),
+        baseline: msOf(node!),
+        baselineName: "node -e 0",
+        cpu: [cpuOf(help!), cpuOf(node!)],
+        target: 3,
+      },
+      {
+        what: '`import("ctxwin")`: time',
+        value: msOf(ctxwin!),
+        baseline: msOf(ai!),
+        baselineName: 'import("ai")',
+        cpu: [cpuOf(ctxwin!), cpuOf(ai!)],
+        target: 2,
+      },
     ];
     const peak = { value: peakOf(ctxwin!), baseline: peakOf(ai!) };
 
-    console.log(`${ROUNDS} rounds each, medians; baselines interleaved with what they measure; CPU: user + system of the process`);
+    console.log(
+      `${ROUNDS} rounds each, medians; baselines interleaved with what they measure; CPU: user + system of the process`,
+    );
     console.log("| what | ctxwin | baseline | ratio | CPU ctxwin / baseline | CPU ratio | goal |");
     console.log("|---|---|---|---|---|---|---|");
     for (const { what, value, baseline, baselineName, cpu, target } of figures) {
       const [cpuValue = Number.NaN, cpuBaseline = Number.NaN] = cpu;
       const cpuText = `${formatMs(cpuValue)} / ${formatMs(cpuBaseline)}`;
-      console.log(`| ${what} | ${formatMs(value)} | ${baselineName} ${formatMs(baseline)} | ${formatRatio(value / baseline)} | ${cpuText} | ${formatRatio(cpuValue / cpuBaseline)} | ≤ ${target}× |`);
+      console.log(
+        `| ${what} | ${formatMs(value)} | ${baselineName} ${formatMs(baseline)} | ${formatRatio(value / baseline)} | ${cpuText} | ${formatRatio(cpuValue / cpuBaseline)} | ≤ ${target}× |`,
+      );
     }
-    console.log(`| \`import("ctxwin")\`: peak memory | ${formatMb(peak.value)} | import("ai") ${formatMb(peak.baseline)} | ${formatRatio(peak.value / peak.baseline)} | | | ≤ 1.6× |`);
+    console.log(
+      `| \`import("ctxwin")\`: peak memory | ${formatMb(peak.value)} | import("ai") ${formatMb(peak.baseline)} | ${formatRatio(peak.value / peak.baseline)} | | | ≤ 1.6× |`,
+    );
     console.log("");
-    for (const { what, value, baseline, target } of figures) goal(what.replaceAll("`", ""), value / baseline, "<=", target, formatRatio);
+    for (const { what, value, baseline, target } of figures)
+      goal(what.replaceAll("`", ""), value / baseline, "<=", target, formatRatio);
     goal('import("ctxwin"): peak memory', peak.value / peak.baseline, "<=", 1.6, formatRatio);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -57,9 +57,15 @@ export async function run(): Promise<void> {
       { iterations: 1, warmup: 0 },
     );
     console.log(`openStore + close, small store (baseline): p50 ${formatMs(baseline.p50)}`);
-    console.log(`openStore + close, big file (bounded):     p50 ${formatMs(storeOpen.p50)}  ${formatRatio(storeOpen.p50 / baseline.p50)} of baseline`);
-    console.log(`bare better-sqlite3 open, big file:        p50 ${formatMs(bare.p50)}  ${formatRatio(bare.p50 / baseline.p50)} of baseline`);
-    console.log(`full quick_check of the big file (not run on open): ${formatMs(quickCheck.p50)}  ${formatRatio(quickCheck.p50 / baseline.p50)} of baseline`);
+    console.log(
+      `openStore + close, big file (bounded):     p50 ${formatMs(storeOpen.p50)}  ${formatRatio(storeOpen.p50 / baseline.p50)} of baseline`,
+    );
+    console.log(
+      `bare better-sqlite3 open, big file:        p50 ${formatMs(bare.p50)}  ${formatRatio(bare.p50 / baseline.p50)} of baseline`,
+    );
+    console.log(
+      `full quick_check of the big file (not run on open): ${formatMs(quickCheck.p50)}  ${formatRatio(quickCheck.p50 / baseline.p50)} of baseline`,
+    );
     goal("checked open, big file vs small store (p50)", storeOpen.p50 / baseline.p50, "<=", 2, formatRatio);
     console.log(`files up to ${FULL_CHECK_MAX_BYTES / MIB} MiB also get the full quick_check on open`);
   } finally {
@@ -74,8 +80,12 @@ function buildFile(file: string, targetMib: number): void {
   db.pragma("synchronous = OFF");
   const rows = Math.ceil((targetMib * MIB) / BODY_BYTES);
   const sessions = 20;
-  const insertSession = db.prepare("INSERT INTO ctxwin_sessions (session_id, incarnation, last_seq, created_at, updated_at) VALUES (?, 'bench', ?, 'then', 'then')");
-  const insertRow = db.prepare("INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, body) VALUES (?, ?, 0, 1, ?)");
+  const insertSession = db.prepare(
+    "INSERT INTO ctxwin_sessions (session_id, incarnation, last_seq, created_at, updated_at) VALUES (?, 'bench', ?, 'then', 'then')",
+  );
+  const insertRow = db.prepare(
+    "INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, body) VALUES (?, ?, 0, 1, ?)",
+  );
   const insertWindow = db.prepare(
     "INSERT INTO ctxwin_windows (session_key, window_seq, kind, first_seq, last_seq, row_count, visible_count, started_at, ended_at) VALUES (?, 0, 'start', 1, ?, ?, ?, 'then', 'then')",
   );
@@ -89,7 +99,13 @@ function buildFile(file: string, targetMib: number): void {
     }
     for (let seq = 1; seq <= perSession; seq += 1) {
       for (let session = 1; session <= sessions; session += 1) {
-        const body = JSON.stringify({ v: 1, id: `r${session}-${seq}`, role: "user", parts: [{ type: "text", text: filler }], createdAt: "2026-01-01T00:00:00.000Z" });
+        const body = JSON.stringify({
+          v: 1,
+          id: `r${session}-${seq}`,
+          role: "user",
+          parts: [{ type: "text", text: filler }],
+          createdAt: "2026-01-01T00:00:00.000Z",
+        });
         const key = insertRow.run(session, seq, body).lastInsertRowid;
         if (seq % 50 === 0) insertWords.run(key, `row ${seq} of session ${session}`);
       }

@@ -22,7 +22,10 @@ import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { openStore, type OpenStoreOptions } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
 import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
-import { writeSyntheticTranscript, type SyntheticTranscriptSpec } from "../src/store/test-support/synthetic-transcript.js";
+import {
+  writeSyntheticTranscript,
+  type SyntheticTranscriptSpec,
+} from "../src/store/test-support/synthetic-transcript.js";
 import type { AppendWriterConfig } from "./append-writer.js";
 import { loadSentences } from "./haystack.js";
 import { formatMs, formatRatio, goal, summarize } from "./measure.js";
@@ -48,18 +51,34 @@ function longSessionRows(): number {
   return Math.round(1_000_000 * Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1));
 }
 
-async function seed(store: HistoryStore, spec: SyntheticTranscriptSpec, sentences: readonly string[], label: string): Promise<void> {
+async function seed(
+  store: HistoryStore,
+  spec: SyntheticTranscriptSpec,
+  sentences: readonly string[],
+  label: string,
+): Promise<void> {
   const started = performance.now();
-  const textBytes = await writeSyntheticTranscript({ store, sessionId: SESSION, spec, sentences, phrases: RARE_PHRASES, plantedPerPhrase: 5 });
+  const textBytes = await writeSyntheticTranscript({
+    store,
+    sessionId: SESSION,
+    spec,
+    sentences,
+    phrases: RARE_PHRASES,
+    plantedPerPhrase: 5,
+  });
   const seconds = (performance.now() - started) / 1000;
-  console.log(`  seeded ${label}: ${spec.rows.toLocaleString("en")} rows, ${(textBytes / 1e6).toFixed(0)} MB of text in ${seconds.toFixed(0)} s (${Math.round(spec.rows / seconds).toLocaleString("en")} rows/s)`);
+  console.log(
+    `  seeded ${label}: ${spec.rows.toLocaleString("en")} rows, ${(textBytes / 1e6).toFixed(0)} MB of text in ${seconds.toFixed(0)} s (${Math.round(spec.rows / seconds).toLocaleString("en")} rows/s)`,
+  );
 }
 
 // ---------------------------------------------------------------- open + one turn
 
 async function benchTurn(url: string, sentences: readonly string[]): Promise<void> {
   const rows = longSessionRows();
-  console.log(`\n### activeWindow + append one row: ${rows.toLocaleString("en")}-row session vs 1,000-row session (PostgreSQL)\n`);
+  console.log(
+    `\n### activeWindow + append one row: ${rows.toLocaleString("en")}-row session vs 1,000-row session (PostgreSQL)\n`,
+  );
   const large = openStore({ url, schema: "bench_long" });
   const small = openStore({ url, schema: "bench_short" });
   await seed(large, { rows, meanChars: 160, windowRows: 500, seed: 11 }, sentences, "long session");
@@ -68,7 +87,9 @@ async function benchTurn(url: string, sentences: readonly string[]): Promise<voi
   const opened = openStore({ url, schema: "bench_long" });
   const started = performance.now();
   await opened.activeWindow(SESSION);
-  console.log(`first call of a new store on the long session (connect, schema check, activeWindow): ${formatMs(performance.now() - started)}`);
+  console.log(
+    `first call of a new store on the long session (connect, schema check, activeWindow): ${formatMs(performance.now() - started)}`,
+  );
   await opened.close();
   const headline = await compareWindowTurn({
     long: { label: `${rows.toLocaleString("en")} rows`, store: large, sessionId: SESSION },
@@ -76,7 +97,13 @@ async function benchTurn(url: string, sentences: readonly string[]): Promise<voi
     sentences,
     random: createSeededRandom(5),
   });
-  goal(`PostgreSQL activeWindow + append, ${rows.toLocaleString("en")}-row / 1,000-row session (p50)`, headline, "<=", 1.5, formatRatio);
+  goal(
+    `PostgreSQL activeWindow + append, ${rows.toLocaleString("en")}-row / 1,000-row session (p50)`,
+    headline,
+    "<=",
+    1.5,
+    formatRatio,
+  );
   await large.close();
   await small.close();
 }
@@ -84,7 +111,11 @@ async function benchTurn(url: string, sentences: readonly string[]): Promise<voi
 // ---------------------------------------------------------------- search p95
 
 async function searchTimings(store: HistoryStore, label: string): Promise<number> {
-  const queries: [string, "literal" | "ranked"][] = [...RARE_PHRASES.map((phrase): [string, "literal"] => [phrase, "literal"]), ["startup", "literal"], ...RANKED_QUERIES.map((query): [string, "ranked"] => [query, "ranked"])];
+  const queries: [string, "literal" | "ranked"][] = [
+    ...RARE_PHRASES.map((phrase): [string, "literal"] => [phrase, "literal"]),
+    ["startup", "literal"],
+    ...RANKED_QUERIES.map((query): [string, "ranked"] => [query, "ranked"]),
+  ];
   let worst = 0;
   for (const [query, mode] of queries) {
     const samples: number[] = [];
@@ -96,7 +127,9 @@ async function searchTimings(store: HistoryStore, label: string): Promise<number
     }
     const timing = summarize(samples);
     worst = Math.max(worst, timing.p95);
-    console.log(`${label.padEnd(10)} ${mode.padEnd(7)} "${query}": p50 ${formatMs(timing.p50)} p95 ${formatMs(timing.p95)} (${hits} hits)`);
+    console.log(
+      `${label.padEnd(10)} ${mode.padEnd(7)} "${query}": p50 ${formatMs(timing.p50)} p95 ${formatMs(timing.p95)} (${hits} hits)`,
+    );
   }
   return worst;
 }
@@ -113,8 +146,15 @@ async function analyze(url: string, schema: string): Promise<void> {
 
 async function benchSearch(url: string, sentences: readonly string[]): Promise<void> {
   const scale = Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1);
-  const spec: SyntheticTranscriptSpec = { rows: Math.round(100_000 * scale), meanChars: 2_048, windowRows: 400, seed: 23 };
-  console.log(`\n### search p95 on a ${spec.rows.toLocaleString("en")}-row session (~${spec.meanChars} characters a row; limit 10), SQLite alongside\n`);
+  const spec: SyntheticTranscriptSpec = {
+    rows: Math.round(100_000 * scale),
+    meanChars: 2_048,
+    windowRows: 400,
+    seed: 23,
+  };
+  console.log(
+    `\n### search p95 on a ${spec.rows.toLocaleString("en")}-row session (~${spec.meanChars} characters a row; limit 10), SQLite alongside\n`,
+  );
   const server = openStore({ url, schema: "bench_search" });
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-bench-"));
   const file = openStore({ path: path.join(scratch, "search.db"), durability: "normal" });
@@ -125,8 +165,16 @@ async function benchSearch(url: string, sentences: readonly string[]): Promise<v
     await seed(file, spec, sentences, "SQLite");
     const postgres = await searchTimings(server, "PostgreSQL");
     const sqlite = await searchTimings(file, "SQLite");
-    console.log(`slowest query's p95: PostgreSQL ${formatMs(postgres)}, SQLite ${formatMs(sqlite)} (PostgreSQL / SQLite ${formatRatio(postgres / sqlite)})`);
-    goal(`PostgreSQL search p95 (slowest of the queries) on ${spec.rows.toLocaleString("en")} rows`, postgres, "<=", 50, formatMs);
+    console.log(
+      `slowest query's p95: PostgreSQL ${formatMs(postgres)}, SQLite ${formatMs(sqlite)} (PostgreSQL / SQLite ${formatRatio(postgres / sqlite)})`,
+    );
+    goal(
+      `PostgreSQL search p95 (slowest of the queries) on ${spec.rows.toLocaleString("en")} rows`,
+      postgres,
+      "<=",
+      50,
+      formatMs,
+    );
   } finally {
     await server.close();
     await file.close();
@@ -143,22 +191,34 @@ interface Writer {
 }
 
 function startWriter(config: AppendWriterConfig): Writer {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repositoryRoot, "bench", "append-writer.ts"), JSON.stringify(config)], { cwd: repositoryRoot, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(repositoryRoot, "bench", "append-writer.ts"), JSON.stringify(config)],
+    { cwd: repositoryRoot, stdio: ["pipe", "pipe", "pipe"] },
+  );
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const lines = createInterface({ input: child.stdout });
   const seen = (wanted: string) =>
     new Promise<void>((resolve, reject) => {
       lines.on("line", (line) => line === wanted && resolve());
-      child.on("close", (code) => reject(new Error(`append writer exited (${String(code)}) before '${wanted}':\n${stderr}`)));
+      child.on("close", (code) =>
+        reject(new Error(`append writer exited (${String(code)}) before '${wanted}':\n${stderr}`)),
+      );
     });
   return { ready: seen("ready"), done: seen("done"), go: () => child.stdin.end("go\n") };
 }
 
 /** Rows per second of `writers` processes appending single rows, each to its own session. */
-async function measureWriters(store: (writers: number) => AppendWriterConfig["store"], writers: number, totalAppends: number): Promise<number> {
+async function measureWriters(
+  store: (writers: number) => AppendWriterConfig["store"],
+  writers: number,
+  totalAppends: number,
+): Promise<number> {
   const appends = Math.round(totalAppends / writers);
-  const started = Array.from({ length: writers }, (_unused, index) => startWriter({ store: store(writers), sessionId: `writer-${index}`, appends, seed: index + 1 }));
+  const started = Array.from({ length: writers }, (_unused, index) =>
+    startWriter({ store: store(writers), sessionId: `writer-${index}`, appends, seed: index + 1 }),
+  );
   await Promise.all(started.map((writer) => writer.ready));
   const before = performance.now();
   for (const writer of started) writer.go();
@@ -168,14 +228,26 @@ async function measureWriters(store: (writers: number) => AppendWriterConfig["st
 
 async function benchWriters(url: string): Promise<void> {
   const totalAppends = 1_600;
-  console.log(`\n### append throughput: ${totalAppends.toLocaleString("en")} single-row appends (~500 characters) by 1, 4 and 16 writer processes, each on its own session\n`);
+  console.log(
+    `\n### append throughput: ${totalAppends.toLocaleString("en")} single-row appends (~500 characters) by 1, 4 and 16 writer processes, each on its own session\n`,
+  );
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-bench-writers-"));
   try {
     const table: string[] = [];
     for (const writers of [1, 4, 16]) {
-      const sqlite = await measureWriters((count) => ({ path: path.join(scratch, `writers-${count}.db`) }), writers, totalAppends);
-      const postgres = await measureWriters((count) => ({ url, schema: `bench_writers_${count}` }), writers, totalAppends);
-      table.push(`${String(writers).padStart(2)} writers: SQLite (durability full) ${Math.round(sqlite).toLocaleString("en").padStart(6)} rows/s | PostgreSQL (fsync on) ${Math.round(postgres).toLocaleString("en").padStart(6)} rows/s | PostgreSQL / SQLite ${formatRatio(postgres / sqlite)}`);
+      const sqlite = await measureWriters(
+        (count) => ({ path: path.join(scratch, `writers-${count}.db`) }),
+        writers,
+        totalAppends,
+      );
+      const postgres = await measureWriters(
+        (count) => ({ url, schema: `bench_writers_${count}` }),
+        writers,
+        totalAppends,
+      );
+      table.push(
+        `${String(writers).padStart(2)} writers: SQLite (durability full) ${Math.round(sqlite).toLocaleString("en").padStart(6)} rows/s | PostgreSQL (fsync on) ${Math.round(postgres).toLocaleString("en").padStart(6)} rows/s | PostgreSQL / SQLite ${formatRatio(postgres / sqlite)}`,
+      );
       console.log(table.at(-1));
     }
   } finally {
@@ -189,12 +261,17 @@ function benchDriverLoad(): void {
   console.log("\n### loading node-postgres in a fresh process (plain node)\n");
   const probe = `const kb = () => process.memoryUsage().rss / 1024; const before = kb(); const started = performance.now(); await import("pg"); console.log(JSON.stringify({ ms: performance.now() - started, kb: kb() - before }));`;
   const samples = Array.from({ length: 10 }, () => {
-    const result = spawnSync(process.execPath, ["--input-type=module", "-e", probe], { cwd: repositoryRoot, encoding: "utf8" });
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", probe], {
+      cwd: repositoryRoot,
+      encoding: "utf8",
+    });
     return JSON.parse(result.stdout) as { ms: number; kb: number };
   });
   const time = summarize(samples.map((sample) => sample.ms));
   const memory = summarize(samples.map((sample) => sample.kb));
-  console.log(`import("pg"): p50 ${formatMs(time.p50)}, +${(memory.p50 / 1024).toFixed(1)} MB RSS — paid only by processes that open a PostgreSQL store`);
+  console.log(
+    `import("pg"): p50 ${formatMs(time.p50)}, +${(memory.p50 / 1024).toFixed(1)} MB RSS — paid only by processes that open a PostgreSQL store`,
+  );
 }
 
 // ---------------------------------------------------------------- entry point
@@ -208,7 +285,9 @@ export async function runPostgresStoreBench(): Promise<void> {
   const store = openStore(probe);
   await store.lastSeq(SESSION);
   await store.close();
-  const version = spawnSync("sh", ["-c", "ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1"], { encoding: "utf8" }).stdout.trim();
+  const version = spawnSync("sh", ["-c", "ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1"], {
+    encoding: "utf8",
+  }).stdout.trim();
   console.log(
     `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}; ` +
       `${cluster === undefined ? "server from CTXWIN_BENCH_POSTGRES_URL" : `PostgreSQL ${version} on this machine (fsync on, shared_buffers 256MB)`}`,

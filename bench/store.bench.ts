@@ -13,7 +13,20 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -60,14 +73,37 @@ interface Fixture {
 
 /** CTXWIN_BENCH_SCALE=0.01 shrinks the fixtures, to try the benchmark quickly (figures then mean little). */
 const scale = Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1);
-const HISTORY: FixtureSpec = { name: "history", rows: Math.round(1_000_000 * scale), meanChars: 160, windowRows: 500, seed: 11, jsonl: false };
-const SEARCH: FixtureSpec = { name: "search", rows: Math.round(105_000 * scale), meanChars: 2_048, windowRows: 400, seed: 23, jsonl: true };
+const HISTORY: FixtureSpec = {
+  name: "history",
+  rows: Math.round(1_000_000 * scale),
+  meanChars: 160,
+  windowRows: 500,
+  seed: 11,
+  jsonl: false,
+};
+const SEARCH: FixtureSpec = {
+  name: "search",
+  rows: Math.round(105_000 * scale),
+  meanChars: 2_048,
+  windowRows: 400,
+  seed: 23,
+  jsonl: true,
+};
 
 // ---------------------------------------------------------------- fixtures
 
 function fixturePaths(spec: FixtureSpec): { file: string; jsonl: string; stats: string } {
   const key = createHash("sha256")
-    .update(JSON.stringify({ spec, FIXTURE_VERSION, STORE_FORMAT_VERSION, ROW_FORMAT_VERSION, RARE_PHRASES, PLANTED_PER_PHRASE }))
+    .update(
+      JSON.stringify({
+        spec,
+        FIXTURE_VERSION,
+        STORE_FORMAT_VERSION,
+        ROW_FORMAT_VERSION,
+        RARE_PHRASES,
+        PLANTED_PER_PHRASE,
+      }),
+    )
     .digest("hex")
     .slice(0, 12);
   const base = path.join(cacheDirectory, `store-${spec.name}-${spec.rows}-${key}`);
@@ -77,12 +113,20 @@ function fixturePaths(spec: FixtureSpec): { file: string; jsonl: string; stats: 
 /** Builds (or finds in the cache) a one-session database; the stats file marks it complete. */
 async function ensureFixture(spec: FixtureSpec, sentences: readonly string[]): Promise<Fixture> {
   const paths = fixturePaths(spec);
-  if (existsSync(paths.stats)) return { file: paths.file, jsonl: paths.jsonl, ...(JSON.parse(readFileSync(paths.stats, "utf8")) as { textBytes: number; rows: number }) };
+  if (existsSync(paths.stats))
+    return {
+      file: paths.file,
+      jsonl: paths.jsonl,
+      ...(JSON.parse(readFileSync(paths.stats, "utf8")) as { textBytes: number; rows: number }),
+    };
   mkdirSync(cacheDirectory, { recursive: true });
-  console.log(`building ${path.basename(paths.file)} (${spec.rows.toLocaleString("en")} rows, once; cached afterwards) ...`);
+  console.log(
+    `building ${path.basename(paths.file)} (${spec.rows.toLocaleString("en")} rows, once; cached afterwards) ...`,
+  );
   const started = performance.now();
   const partial = `${paths.file}.partial`;
-  for (const stale of [partial, `${partial}-wal`, `${partial}-shm`, `${paths.jsonl}.partial`]) rmSync(stale, { force: true });
+  for (const stale of [partial, `${partial}-wal`, `${partial}-shm`, `${paths.jsonl}.partial`])
+    rmSync(stale, { force: true });
   const store = openStore({ path: partial, durability: "normal" });
   const jsonl = spec.jsonl ? openSync(`${paths.jsonl}.partial`, "w") : undefined;
   const textBytes = await writeSyntheticTranscript({
@@ -104,7 +148,9 @@ async function ensureFixture(spec: FixtureSpec, sentences: readonly string[]): P
   }
   renameSync(partial, paths.file);
   writeFileSync(paths.stats, JSON.stringify({ textBytes, rows }));
-  console.log(`  built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${megabytes(statSync(paths.file).size)} on disk, ${megabytes(textBytes)} of text`);
+  console.log(
+    `  built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${megabytes(statSync(paths.file).size)} on disk, ${megabytes(textBytes)} of text`,
+  );
   return { file: paths.file, jsonl: paths.jsonl, textBytes, rows };
 }
 
@@ -125,12 +171,19 @@ function printPlan(file: string, label: string, sql: string, parameters: unknown
 // ---------------------------------------------------------------- activeWindow + append
 
 async function benchActiveWindow(history: Fixture, sentences: readonly string[]): Promise<void> {
-  console.log(`\n### activeWindow + append one row: ${history.rows.toLocaleString("en")}-row session vs 1,000-row session (durability full)\n`);
+  console.log(
+    `\n### activeWindow + append one row: ${history.rows.toLocaleString("en")}-row session vs 1,000-row session (durability full)\n`,
+  );
   const random = createSeededRandom(5);
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-bench-"));
   const small = openStore({ path: path.join(scratch, "small.db") });
   for (let written = 0; written < 1_000; written += 100) {
-    await small.append(SESSION, Array.from({ length: 100 }, (_unused, index) => contentRow(chop(sentences, random, 160), random, written + index)));
+    await small.append(
+      SESSION,
+      Array.from({ length: 100 }, (_unused, index) =>
+        contentRow(chop(sentences, random, 160), random, written + index),
+      ),
+    );
   }
   const large = openStore({ path: history.file });
   const headline = await compareWindowTurn({
@@ -139,7 +192,13 @@ async function benchActiveWindow(history: Fixture, sentences: readonly string[])
     sentences,
     random,
   });
-  goal(`activeWindow + append, ${history.rows.toLocaleString("en")}-row / 1,000-row session (p50)`, headline, "<=", 1.5, formatRatio);
+  goal(
+    `activeWindow + append, ${history.rows.toLocaleString("en")}-row / 1,000-row session (p50)`,
+    headline,
+    "<=",
+    1.5,
+    formatRatio,
+  );
   if (headline > 1.5) {
     printPlan(history.file, "activeWindow rows", statementSql.rowsFrom, [1, 1]);
     printPlan(history.file, "window", statementSql.window, [1, 1]);
@@ -153,7 +212,10 @@ async function benchActiveWindow(history: Fixture, sentences: readonly string[])
 
 function grepCount(file: string, phrase: string): { count: number; milliseconds: number } {
   const started = performance.now();
-  const result = spawnSync("grep", ["-F", "-i", "-c", phrase, file], { encoding: "utf8", env: { ...process.env, LC_ALL: "C" } });
+  const result = spawnSync("grep", ["-F", "-i", "-c", phrase, file], {
+    encoding: "utf8",
+    env: { ...process.env, LC_ALL: "C" },
+  });
   const milliseconds = performance.now() - started;
   if (result.status !== 0 && result.status !== 1) throw new Error(`grep failed: ${result.stderr}`);
   return { count: Number(result.stdout.trim()), milliseconds };
@@ -183,11 +245,22 @@ async function benchSearch(search: Fixture): Promise<void> {
     }
     const ctxwin = summarize(ctxwinSamples);
     const grep = summarize(grepSamples);
-    console.log(`"${phrase}": ctxwin p50 ${formatMs(ctxwin.p50)} p95 ${formatMs(ctxwin.p95)} (${hits} hits) | grep p50 ${formatMs(grep.p50)} (${grepHits} lines)`);
-    if (hits !== PLANTED_PER_PHRASE || grepHits !== PLANTED_PER_PHRASE) console.log(`  WARNING: expected ${PLANTED_PER_PHRASE} matches from both`);
+    console.log(
+      `"${phrase}": ctxwin p50 ${formatMs(ctxwin.p50)} p95 ${formatMs(ctxwin.p95)} (${hits} hits) | grep p50 ${formatMs(grep.p50)} (${grepHits} lines)`,
+    );
+    if (hits !== PLANTED_PER_PHRASE || grepHits !== PLANTED_PER_PHRASE)
+      console.log(`  WARNING: expected ${PLANTED_PER_PHRASE} matches from both`);
     const speedup = grep.p50 / ctxwin.p50;
     goal(`literal search "${phrase}" speed-up over grep (p50)`, speedup, ">=", 20, formatRatio);
-    if (speedup < 20) printPlan(search.file, "searchLiteral", statementSql.searchLiteral, [`"${phrase}"`, 1, 0, Number.MAX_SAFE_INTEGER, null, null]);
+    if (speedup < 20)
+      printPlan(search.file, "searchLiteral", statementSql.searchLiteral, [
+        `"${phrase}"`,
+        1,
+        0,
+        Number.MAX_SAFE_INTEGER,
+        null,
+        null,
+      ]);
   }
   const context: [string, "literal" | "ranked"][] = [
     ["startup", "literal"],
@@ -208,11 +281,16 @@ async function benchAppendThroughput(sentences: readonly string[]): Promise<void
   const random = createSeededRandom(9);
   const rowsPerSecond: Record<string, number> = {};
   for (const durability of ["full", "normal"] as const) {
-    for (const [label, calls, size] of [["single rows", 1_000, 1], ["100-row batches", 100, 100]] as const) {
+    for (const [label, calls, size] of [
+      ["single rows", 1_000, 1],
+      ["100-row batches", 100, 100],
+    ] as const) {
       const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-bench-"));
       const store = openStore({ path: path.join(scratch, "throughput.db"), durability });
       const batches = Array.from({ length: calls + 10 }, (_unused, call) =>
-        Array.from({ length: size }, (_unused2, index) => contentRow(chop(sentences, random, 500), random, call * size + index)),
+        Array.from({ length: size }, (_unused2, index) =>
+          contentRow(chop(sentences, random, 500), random, call * size + index),
+        ),
       );
       const samples: number[] = [];
       for (const [call, batch] of batches.entries()) {
@@ -225,7 +303,9 @@ async function benchAppendThroughput(sentences: readonly string[]): Promise<void
       const timing = summarize(samples);
       const rate = (calls * size) / (samples.reduce((sum, value) => sum + value, 0) / 1000);
       rowsPerSecond[`${durability} ${label}`] = rate;
-      console.log(`${durability.padEnd(6)} ${label.padEnd(15)} ${Math.round(rate).toLocaleString("en").padStart(8)} rows/s | per append p50 ${formatMs(timing.p50)} p95 ${formatMs(timing.p95)}`);
+      console.log(
+        `${durability.padEnd(6)} ${label.padEnd(15)} ${Math.round(rate).toLocaleString("en").padStart(8)} rows/s | per append p50 ${formatMs(timing.p50)} p95 ${formatMs(timing.p95)}`,
+      );
     }
   }
   const rate = (key: string) => rowsPerSecond[key] ?? Number.NaN;
@@ -257,10 +337,28 @@ function compiledStore(): string {
   const typescript = path.join(repositoryRoot, "node_modules", "typescript", "bin", "tsc");
   const compile = spawnSync(
     process.execPath,
-    [typescript, "src/store/open-store.ts", "--outDir", `${output}.partial`, "--rootDir", "src", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--noCheck", "--skipLibCheck", "--types", "node"],
+    [
+      typescript,
+      "src/store/open-store.ts",
+      "--outDir",
+      `${output}.partial`,
+      "--rootDir",
+      "src",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--noCheck",
+      "--skipLibCheck",
+      "--types",
+      "node",
+    ],
     { cwd: repositoryRoot, encoding: "utf8" },
   );
-  if (compile.status !== 0) throw new Error(`compiling the store for the RSS probe failed:\n${compile.stdout}${compile.stderr}`);
+  if (compile.status !== 0)
+    throw new Error(`compiling the store for the RSS probe failed:\n${compile.stdout}${compile.stderr}`);
   renameSync(`${output}.partial`, output);
   return entry;
 }
@@ -296,12 +394,18 @@ console.log(JSON.stringify({ bareKb, beforeOpenKb, peakKb: kb("VmHWM"), peakWasR
 `;
 
 function benchPeakRss(history: Fixture): void {
-  console.log(`\n### peak RSS: fresh process opens and searches the ${history.rows.toLocaleString("en")}-row session\n`);
+  console.log(
+    `\n### peak RSS: fresh process opens and searches the ${history.rows.toLocaleString("en")}-row session\n`,
+  );
   const storeModule = pathToFileURL(compiledStore()).href;
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", rssProbe, storeModule, history.file, SESSION, JSON.stringify(RARE_PHRASES)], {
-    cwd: repositoryRoot,
-    encoding: "utf8",
-  });
+  const result = spawnSync(
+    process.execPath,
+    ["--input-type=module", "-e", rssProbe, storeModule, history.file, SESSION, JSON.stringify(RARE_PHRASES)],
+    {
+      cwd: repositoryRoot,
+      encoding: "utf8",
+    },
+  );
   if (result.status !== 0) throw new Error(`RSS probe failed: ${result.stderr}`);
   const report = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as RssReport;
   const inMb = (kilobytes: number) => `${(kilobytes / 1024).toFixed(0)} MB`;
@@ -310,7 +414,13 @@ function benchPeakRss(history: Fixture): void {
       `${report.peakWasReset ? "" : " [VmHWM could not be reset: the peak includes start-up]"}; ${report.hits} rare-phrase hits`,
   );
   console.log(`store's own share (peak − RSS before opening): ${inMb(report.peakKb - report.beforeOpenKb)}`);
-  goal(`peak RSS opening + searching the ${history.rows.toLocaleString("en")}-row session`, report.peakKb / 1024, "<=", 150, (value) => `${value.toFixed(0)} MB`);
+  goal(
+    `peak RSS opening + searching the ${history.rows.toLocaleString("en")}-row session`,
+    report.peakKb / 1024,
+    "<=",
+    150,
+    (value) => `${value.toFixed(0)} MB`,
+  );
 }
 
 // ---------------------------------------------------------------- entry points
@@ -325,7 +435,9 @@ export async function run(): Promise<void> {
   const sentences = loadSentences();
   const history = await ensureFixture(HISTORY, sentences);
   const search = await ensureFixture(SEARCH, sentences);
-  console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}`);
+  console.log(
+    `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}`,
+  );
   await benchActiveWindow(history, sentences);
   await benchSearch(search);
   await benchAppendThroughput(sentences);

@@ -24,7 +24,10 @@ interface Samples extends TurnTarget {
 async function freshWindow(target: TurnTarget, random: SeededRandom, sentences: readonly string[]): Promise<void> {
   const { boundarySeq } = await target.store.activeWindow(target.sessionId);
   const rows = Array.from({ length: 48 }, (_unused, index) => contentRow(chop(sentences, random, 160), random, index));
-  await target.store.append(target.sessionId, [...rolloverRows(`bench-${process.pid}-${Date.now()}-${random.next()}`, boundarySeq), ...rows]);
+  await target.store.append(target.sessionId, [
+    ...rolloverRows(`bench-${process.pid}-${Date.now()}-${random.next()}`, boundarySeq),
+    ...rows,
+  ]);
 }
 
 /**
@@ -64,7 +67,8 @@ export async function compareWindowTurn({
       if (window.rows.length >= 100) await freshWindow(target, random, sentences);
     }
   }
-  const combined = (target: Samples) => summarize(target.activeWindow.map((value, index) => value + (target.append[index] ?? 0)));
+  const combined = (target: Samples) =>
+    summarize(target.activeWindow.map((value, index) => value + (target.append[index] ?? 0)));
   for (const target of targets) {
     const window = summarize(target.activeWindow);
     const append = summarize(target.append);
@@ -75,6 +79,8 @@ export async function compareWindowTurn({
   }
   const [longSamples, shortSamples] = targets as [Samples, Samples];
   const ratio = (pick: (target: Samples) => Timing) => pick(longSamples).p50 / pick(shortSamples).p50;
-  console.log(`ratios (long / short, p50): activeWindow ${formatRatio(ratio((target) => summarize(target.activeWindow)))}, append ${formatRatio(ratio((target) => summarize(target.append)))}`);
+  console.log(
+    `ratios (long / short, p50): activeWindow ${formatRatio(ratio((target) => summarize(target.activeWindow)))}, append ${formatRatio(ratio((target) => summarize(target.append)))}`,
+  );
   return ratio(combined);
 }

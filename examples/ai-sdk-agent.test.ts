@@ -16,7 +16,10 @@ const files = { "README.md": "# Tiny\n\nA tiny project.\n", "src/main.ts": "expo
 const notes = Object.fromEntries(
   Array.from({ length: 8 }, (_, file) => [
     `notes/chapter-${file + 1}.md`,
-    Array.from({ length: 160 }, (_, line) => `Line ${line} of chapter ${file + 1}: the lighthouse keeper logged ${line * 7 + file} ships.`).join("\n"),
+    Array.from(
+      { length: 160 },
+      (_, line) => `Line ${line} of chapter ${file + 1}: the lighthouse keeper logged ${line * 7 + file} ships.`,
+    ).join("\n"),
   ]),
 );
 let project: ReturnType<typeof enterProjectFolder>;
@@ -28,23 +31,34 @@ beforeAll(async () => {
 });
 afterAll(() => project.leave());
 
-const script: Script = [{ toolCalls: [{ toolName: "read_file", input: { path: "src/main.ts" } }], inputTokens: 600 }, { text: "answer is 42.", inputTokens: 700 }];
+const script: Script = [
+  { toolCalls: [{ toolName: "read_file", input: { path: "src/main.ts" } }], inputTokens: 600 },
+  { text: "answer is 42.", inputTokens: 700 },
+];
 
 describe("examples/ai-sdk-agent.ts", () => {
   it("answers like the ToolLoopAgent it replaces, and keeps the conversation in the store", async () => {
     const plain = scriptedModel({ script });
-    const before = new ToolLoopAgent({ model: plain.model, instructions: "You are a careful coding agent. Read the files before you answer.", tools: workspaceTools({ root: "." }), stopWhen: stepCountIs(20) });
+    const before = new ToolLoopAgent({
+      model: plain.model,
+      instructions: "You are a careful coding agent. Read the files before you answer.",
+      tools: workspaceTools({ root: "." }),
+      stopWhen: stepCountIs(20),
+    });
     const withCtxwin = scriptedModel({ script: [...script, { text: "It is in src/main.ts.", inputTokens: 800 }] });
     const agent = example.createProjectAgent(withCtxwin.model, "chat-1");
 
     const expected = await before.stream({ prompt: "What is the answer?" });
     const result = await agent.generate({ prompt: "What is the answer?" });
     expect(result.text).toBe(await expected.text);
-    const outputs = (steps: typeof result.steps) => steps.map((step) => step.toolResults.map((toolResult) => toolResult.output));
+    const outputs = (steps: typeof result.steps) =>
+      steps.map((step) => step.toolResults.map((toolResult) => toolResult.output));
     expect(outputs(result.steps)).toEqual(outputs(await expected.steps));
     expect(String(result.steps[0]!.toolResults[0]!.output)).toContain("export const answer = 42;");
     expect(withCtxwin.calls[0]!.system).toContain("You are a careful coding agent.");
-    expect(withCtxwin.calls[0]!.toolNames).toEqual(expect.arrayContaining(["read_file", "list_files", "search_text", "session_history"]));
+    expect(withCtxwin.calls[0]!.toolNames).toEqual(
+      expect.arrayContaining(["read_file", "list_files", "search_text", "session_history"]),
+    );
 
     // A later call (a new agent object, as a new request makes) brings only its new message: the earlier exchange comes from the store.
     const next = await example.createProjectAgent(withCtxwin.model, "chat-1").generate({ prompt: "Where is it?" });
@@ -57,7 +71,10 @@ describe("examples/ai-sdk-agent.ts", () => {
 
   it("explores the folder on ctxwin's demo model, streaming", async () => {
     const agent = example.createProjectAgent(createDemoModel(), "demo-1");
-    const result = await agent.stream({ prompt: 'Explore the folder "project": list its files, then read up to 2 of them one by one, most informative first.' });
+    const result = await agent.stream({
+      prompt:
+        'Explore the folder "project": list its files, then read up to 2 of them one by one, most informative first.',
+    });
     let text = "";
     for await (const delta of result.textStream) text += delta;
     expect(text).toContain("I read 2 files");

@@ -61,7 +61,11 @@ export async function messageOf(chunks: UIMessageChunk[]): Promise<CtxwinUIMessa
   return last;
 }
 
-export const userMessage = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
+export const userMessage = (id: string, text: string): UIMessage => ({
+  id,
+  role: "user",
+  parts: [{ type: "text", text }],
+});
 
 /** The text parts of a message, joined. */
 export const textOf = (message: UIMessage): string =>

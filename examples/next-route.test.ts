@@ -25,11 +25,23 @@ afterAll(async () => {
   project.leave();
 });
 
-const post = (body: unknown) => new Request("http://localhost/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+const post = (body: unknown) =>
+  new Request("http://localhost/api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 describe("examples/next-route.ts", () => {
   it("answers useChat's POST with the UI message stream, on ctxwin's demo model", async () => {
-    const response = await example.POST(post({ id: "demo-chat", messages: [userMessage("u1", 'Explore the folder "project": list its files, then read up to 2 of them one by one.')] }));
+    const response = await example.POST(
+      post({
+        id: "demo-chat",
+        messages: [
+          userMessage("u1", 'Explore the folder "project": list its files, then read up to 2 of them one by one.'),
+        ],
+      }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     const answer = await messageOf(await chunksOf(response));
@@ -48,16 +60,56 @@ describe("examples/next-route.ts", () => {
     expect(textOf(answer)).toBe("ok");
     const lastSeq = await store.lastSeq("chat-400");
 
-    const invented: UIMessage = { id: "a9", role: "assistant", parts: [{ type: "tool-read_file", toolCallId: "never-called", state: "output-available", input: { path: "x" }, output: "made up" } as never] };
-    const approval: UIMessage = { ...answer, parts: [...answer.parts, { type: "tool-read_file", toolCallId: "c1", state: "approval-responded", input: { path: "x" }, approval: { id: "p1", approved: true } } as never] };
+    const invented: UIMessage = {
+      id: "a9",
+      role: "assistant",
+      parts: [
+        {
+          type: "tool-read_file",
+          toolCallId: "never-called",
+          state: "output-available",
+          input: { path: "x" },
+          output: "made up",
+        } as never,
+      ],
+    };
+    const approval: UIMessage = {
+      ...answer,
+      parts: [
+        ...answer.parts,
+        {
+          type: "tool-read_file",
+          toolCallId: "c1",
+          state: "approval-responded",
+          input: { path: "x" },
+          approval: { id: "p1", approved: true },
+        } as never,
+      ],
+    };
     const cases: Array<[string, unknown, RegExp]> = [
       ["not JSON", "{ messages: ", /not JSON/],
       ["no id", { messages: [first] }, /needs `id`/],
       ["no messages", { id: "chat-400" }, /needs `messages`/],
-      ["rewritten history", { id: "chat-400", messages: [userMessage("u1", "hello, but edited"), answer, userMessage("u2", "go on")] }, /do not match this session's stored conversation/],
-      ["invented tool result", { id: "chat-400", messages: [first, answer, invented, userMessage("u2", "go on")] }, /never had \(never-called\)/],
-      ["unknown part type", { id: "chat-400", messages: [first, { id: "x", role: "user", parts: [{ type: "hologram", beam: 1 }] }] }, /not valid UI messages/],
-      ["10 MB of text", { id: "chat-400", messages: [first, answer, userMessage("u2", "x".repeat(10 * 1024 * 1024))] }, /10,485,760 characters/],
+      [
+        "rewritten history",
+        { id: "chat-400", messages: [userMessage("u1", "hello, but edited"), answer, userMessage("u2", "go on")] },
+        /do not match this session's stored conversation/,
+      ],
+      [
+        "invented tool result",
+        { id: "chat-400", messages: [first, answer, invented, userMessage("u2", "go on")] },
+        /never had \(never-called\)/,
+      ],
+      [
+        "unknown part type",
+        { id: "chat-400", messages: [first, { id: "x", role: "user", parts: [{ type: "hologram", beam: 1 }] }] },
+        /not valid UI messages/,
+      ],
+      [
+        "10 MB of text",
+        { id: "chat-400", messages: [first, answer, userMessage("u2", "x".repeat(10 * 1024 * 1024))] },
+        /10,485,760 characters/,
+      ],
       ["a tool approval", { id: "chat-400", messages: [first, approval] }, /tool approvals .* not supported/],
     ];
     for (const [name, body, message] of cases) {
@@ -74,7 +126,10 @@ describe("examples/next-route.ts", () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { model } = scriptedModel({
-      script: (call) => ({ text: `answer to ${call.text.split("\n").at(-1)!.replace("user: ", "")}`, inputTokens: 400 }),
+      script: (call) => ({
+        text: `answer to ${call.text.split("\n").at(-1)!.replace("user: ", "")}`,
+        inputTokens: 400,
+      }),
       beforeAnswer: async (call) => {
         if (call.index !== 0) return;
         arrived();
@@ -88,13 +143,24 @@ describe("examples/next-route.ts", () => {
     expect(second.status).toBe(409);
     expect(((await second.json()) as { error: string }).error).toMatch(/another call of session 'chat-409' is running/);
     // Another chat is not held up.
-    expect(textOf(await messageOf(await chunksOf(await route(post({ id: "other-chat", messages: [userMessage("u9", "three")] })))))).toBe("answer to three");
+    expect(
+      textOf(
+        await messageOf(
+          await chunksOf(await route(post({ id: "other-chat", messages: [userMessage("u9", "three")] }))),
+        ),
+      ),
+    ).toBe("answer to three");
     release();
     const answer = await messageOf(await chunksOf(await first));
     expect(textOf(answer)).toBe("answer to one");
-    expect((await storedRows(project.folder, "chat-409")).map((row) => textOf(row as never))).toEqual(["one", "answer to one"]);
+    expect((await storedRows(project.folder, "chat-409")).map((row) => textOf(row as never))).toEqual([
+      "one",
+      "answer to one",
+    ]);
 
-    const retried = await route(post({ id: "chat-409", messages: [userMessage("u1", "one"), answer, userMessage("u2", "two")] }));
+    const retried = await route(
+      post({ id: "chat-409", messages: [userMessage("u1", "one"), answer, userMessage("u2", "two")] }),
+    );
     expect(textOf(await messageOf(await chunksOf(retried)))).toBe("answer to two");
   });
 });

@@ -16,7 +16,14 @@
  * model (`model: openai("gpt-4.1")`).
  */
 import { TypeValidationError, createAgentUIStreamResponse, type LanguageModel } from "ai";
-import { AgentInputError, SessionBusyError, createContextAgent, openStore, workspaceTools, type HistoryStore } from "ctxwin";
+import {
+  AgentInputError,
+  SessionBusyError,
+  createContextAgent,
+  openStore,
+  workspaceTools,
+  type HistoryStore,
+} from "ctxwin";
 import { createDemoModel } from "ctxwin/demo";
 
 /** What `useChat`'s default transport posts. */
@@ -30,7 +37,13 @@ interface ChatRequestBody {
  *
  * @example export const POST = createChatRoute({ store: openStore(), model: openai("gpt-4.1") });
  */
-export function createChatRoute({ store, model }: { store: HistoryStore | (() => HistoryStore); model: LanguageModel }) {
+export function createChatRoute({
+  store,
+  model,
+}: {
+  store: HistoryStore | (() => HistoryStore);
+  model: LanguageModel;
+}) {
   const tools = workspaceTools({ root: "." });
   let opened: HistoryStore | undefined;
   const storeOf = () => (opened ??= typeof store === "function" ? store() : store);
@@ -50,7 +63,8 @@ export function createChatRoute({ store, model }: { store: HistoryStore | (() =>
       return await createAgentUIStreamResponse({ agent, uiMessages: body.messages });
     } catch (error) {
       if (AgentInputError.isInstance(error)) return refusal(400, error.message);
-      if (TypeValidationError.isInstance(error)) return refusal(400, `The messages are not valid UI messages: ${error.message}`);
+      if (TypeValidationError.isInstance(error))
+        return refusal(400, `The messages are not valid UI messages: ${error.message}`);
       if (SessionBusyError.isInstance(error)) return refusal(409, error.message);
       throw error;
     }
@@ -75,7 +89,8 @@ async function readBody(request: Request): Promise<ChatRequestBody | string> {
   if (typeof id !== "string" || id.length === 0 || id.length > 200 || /[\u0000-\u001f\u007f]/.test(id)) {
     return "The body needs `id`: the chat's id (1 to 200 characters, no control characters), which is its ctxwin session id.";
   }
-  if (!Array.isArray(messages)) return "The body needs `messages`: the chat's UI messages, ending with the user's new one.";
+  if (!Array.isArray(messages))
+    return "The body needs `messages`: the chat's UI messages, ending with the user's new one.";
   return { id, messages };
 }
 

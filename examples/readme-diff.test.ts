@@ -22,7 +22,9 @@ interface Hunk {
 
 /** The README's ```diff block that moves to createContextAgent, as hunks (`@@` separates them). */
 function readmeDiff(): { hunks: Hunk[]; changed: number } {
-  const blocks = [...readme.matchAll(/```diff\n([\s\S]*?)```/g)].map((match) => match[1]!).filter((block) => block.includes("createContextAgent"));
+  const blocks = [...readme.matchAll(/```diff\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .filter((block) => block.includes("createContextAgent"));
   expect(blocks).toHaveLength(1);
   const hunks: Hunk[] = [{ before: [], after: [] }];
   let changed = 0;
@@ -45,7 +47,9 @@ function readmeDiff(): { hunks: Hunk[]; changed: number } {
 function applyBack(source: string, hunks: Hunk[]): string {
   let lines = source.split("\n");
   for (const { before, after } of hunks) {
-    const starts = lines.flatMap((_, index) => (after.every((text, offset) => lines[index + offset] === text) ? [index] : []));
+    const starts = lines.flatMap((_, index) =>
+      after.every((text, offset) => lines[index + offset] === text) ? [index] : [],
+    );
     expect(starts, `the example holds these lines once:\n${after.join("\n")}`).toHaveLength(1);
     lines = [...lines.slice(0, starts[0]), ...before, ...lines.slice(starts[0]! + after.length)];
   }
@@ -72,10 +76,15 @@ describe("README: from ToolLoopAgent to createContextAgent", () => {
 
   it("applied back, gives a ToolLoopAgent program that answers like the example on the same model", async () => {
     writeFileSync(generated, applyBack(exampleSource, readmeDiff().hunks));
-    const script: Script = [{ toolCalls: [{ toolName: "read_file", input: { path: "notes.md" } }], inputTokens: 500 }, { text: "Node 20.", inputTokens: 600 }];
+    const script: Script = [
+      { toolCalls: [{ toolName: "read_file", input: { path: "notes.md" } }], inputTokens: 500 },
+      { text: "Node 20.", inputTokens: 600 },
+    ];
     const answers: string[] = [];
     for (const file of [generated, path.join(examples, "ai-sdk-agent.ts")]) {
-      const { createProjectAgent } = (await import(file)) as { createProjectAgent: (model: unknown, chatId: string) => { stream: ToolLoopAgent["stream"] } };
+      const { createProjectAgent } = (await import(file)) as {
+        createProjectAgent: (model: unknown, chatId: string) => { stream: ToolLoopAgent["stream"] };
+      };
       const { model, calls } = scriptedModel({ script });
       const agent = createProjectAgent(model, "readme-chat");
       expect(agent instanceof ToolLoopAgent, file).toBe(file === generated);

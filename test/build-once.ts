@@ -16,7 +16,8 @@ export default function buildOnce(): void {
   const run = (command: string, args: string[]) => spawnSync(command, args, { cwd: root, encoding: "utf8" });
   run(bin("tsc"), ["-p", "tsconfig.build.json"]);
   run(process.execPath, [path.join(root, "scripts", "mark-executable.mjs")]);
-  if (!existsSync(path.join(root, "dist", "cli", "main.js"))) throw new Error("building dist/ before the tests did not produce dist/cli/main.js");
+  if (!existsSync(path.join(root, "dist", "cli", "main.js")))
+    throw new Error("building dist/ before the tests did not produce dist/cli/main.js");
   if (existsSync(path.join(root, "web", "vite.config.ts"))) {
     const web = run(bin("vite"), ["build", "--config", path.join("web", "vite.config.ts"), "--logLevel", "error"]);
     if (web.status !== 0) throw new Error(`building the web UI before the tests failed:\n${web.stdout}\n${web.stderr}`);

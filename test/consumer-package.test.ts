@@ -80,7 +80,12 @@ console.log(JSON.stringify({
 /** Runs a command; a failure says what it printed. */
 function run(command: string, args: string[], cwd: string): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" } });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_config_fund: "false", npm_config_audit: "false" },
+    });
   } catch (error) {
     const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(" ")} failed:\n${stdout}\n${stderr}`, { cause: error });
@@ -95,15 +100,46 @@ describe("the packed package in a consumer project on ai@7", () => {
     expect(tarball).toBeDefined();
     const consumer = path.join(folder, "consumer");
     run("mkdir", ["-p", consumer], folder);
-    writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    writeFileSync(
+      path.join(consumer, "package.json"),
+      JSON.stringify({ name: "consumer", private: true, type: "module" }),
+    );
     writeFileSync(
       path.join(consumer, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], outDir: "out" }, files: ["main.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          skipLibCheck: true,
+          types: ["node"],
+          outDir: "out",
+        },
+        files: ["main.ts"],
+      }),
     );
     writeFileSync(path.join(consumer, "main.ts"), program);
     // Native builds are skipped: the program uses the memory store, and better-sqlite3 loads its addon only when opened.
-    run("npm", ["install", "--prefer-offline", "--ignore-scripts", "--no-package-lock", path.join(folder, tarball!), "ai@7", "@ai-sdk/provider@4", "zod@4", "typescript@5.9", "@types/node@22"], consumer);
-    expect(JSON.parse(run("node", ["-p", "JSON.stringify(require('ai/package.json').version)"], consumer)) as string).toMatch(/^7\./);
+    run(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--ignore-scripts",
+        "--no-package-lock",
+        path.join(folder, tarball!),
+        "ai@7",
+        "@ai-sdk/provider@4",
+        "zod@4",
+        "typescript@5.9",
+        "@types/node@22",
+      ],
+      consumer,
+    );
+    expect(
+      JSON.parse(run("node", ["-p", "JSON.stringify(require('ai/package.json').version)"], consumer)) as string,
+    ).toMatch(/^7\./);
 
     run(process.execPath, [path.join(consumer, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], consumer);
     const output = JSON.parse(run(process.execPath, [path.join(consumer, "out/main.js")], consumer)) as {
@@ -113,6 +149,11 @@ describe("the packed package in a consumer project on ai@7", () => {
     };
     expect(output.generated).toEqual({ text: "hello back", status: "completed", outputTokens: 5 });
     expect(output.streamed).toEqual({ text: "hello back", status: "completed" });
-    expect(output.rolled).toEqual({ status: "completed", rollovers: 1, text: "after the rollover", rolloverPart: true });
+    expect(output.rolled).toEqual({
+      status: "completed",
+      rollovers: 1,
+      text: "after the rollover",
+      rolloverPart: true,
+    });
   }, 600_000);
 });

@@ -26,14 +26,28 @@ function setUpProject(): void {
   const installed = path.join(modules, "ctxwin");
   mkdirSync(installed, { recursive: true });
   cpSync(path.join(root, "package.json"), path.join(installed, "package.json"));
-  cpSync(path.join(root, "dist"), path.join(installed, "dist"), { recursive: true, filter: (source) => !source.endsWith(".map") });
-  const linked = [...Object.keys(packageJson.dependencies), ...Object.keys(packageJson.peerDependencies), "@types/node"];
+  cpSync(path.join(root, "dist"), path.join(installed, "dist"), {
+    recursive: true,
+    filter: (source) => !source.endsWith(".map"),
+  });
+  const linked = [
+    ...Object.keys(packageJson.dependencies),
+    ...Object.keys(packageJson.peerDependencies),
+    "@types/node",
+  ];
   for (const name of linked) {
     mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
     symlinkSync(path.join(root, "node_modules", name), path.join(modules, name), "dir");
   }
   cpSync(path.join(import.meta.dirname, "consumer", "consumer.ts"), path.join(project, "consumer.ts"));
-  const compilerOptions = { strict: true, skipLibCheck: false, noEmit: true, module: "nodenext", target: "es2022", types: ["node"] };
+  const compilerOptions = {
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    module: "nodenext",
+    target: "es2022",
+    types: ["node"],
+  };
   writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
   writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "module", private: true }));
 }
@@ -42,7 +56,11 @@ describe("a user's project", () => {
   // tsc checks the AI SDK's declarations too (skipLibCheck false): tens of seconds on a loaded 2-core machine.
   it("compiles against the packed package with skipLibCheck false and no devDependencies", { timeout: 300_000 }, () => {
     setUpProject();
-    const result = spawnSync(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: project, encoding: "utf8" });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project],
+      { cwd: project, encoding: "utf8" },
+    );
     expect(result.stdout + result.stderr).toBe("");
     expect(result.status).toBe(0);
   });

@@ -13,7 +13,10 @@ function vocabulary(count: number): string[] {
   const random = createSeededRandom(5);
   const syllables = ["bra", "vol", "ten", "mir", "sok", "lun", "dar", "pel", "qui", "zor", "fen", "gal"];
   const words = new Set<string>();
-  while (words.size < count) words.add(Array.from({ length: random.integer(2, 3) }, () => syllables[random.integer(0, syllables.length - 1)]).join(""));
+  while (words.size < count)
+    words.add(
+      Array.from({ length: random.integer(2, 3) }, () => syllables[random.integer(0, syllables.length - 1)]).join(""),
+    );
   return [...words].filter((word) => word.length >= 6);
 }
 
@@ -22,10 +25,21 @@ function miniatureCorpus(): Corpus {
   const words = vocabulary(400);
   const pick = () => words[random.integer(0, words.length - 1)]!;
   const sentence = () => `The ${pick()} met a ${pick()} near the ${pick()} and ${pick()}.`;
-  const essays = Array.from({ length: 6 }, (_, index) => ({ id: `essays/e${index}.txt`, kind: "essay" as const, units: Array.from({ length: 120 }, sentence) }));
+  const essays = Array.from({ length: 6 }, (_, index) => ({
+    id: `essays/e${index}.txt`,
+    kind: "essay" as const,
+    units: Array.from({ length: 120 }, sentence),
+  }));
   const dialogues = Array.from({ length: 2 }, (_, index) => {
-    const units = Array.from({ length: 160 }, (_, turn) => `[D${Math.floor(turn / 20) + 1}:${(turn % 20) + 1}] ${turn % 2 === 0 ? "Ann" : "Bob"}: I saw the ${pick()} with a ${pick()} today.`);
-    const questions = Array.from({ length: 30 }, () => `What did Ann say about the ${units[random.integer(0, units.length - 1)]!.split(" ")[5]}?`);
+    const units = Array.from(
+      { length: 160 },
+      (_, turn) =>
+        `[D${Math.floor(turn / 20) + 1}:${(turn % 20) + 1}] ${turn % 2 === 0 ? "Ann" : "Bob"}: I saw the ${pick()} with a ${pick()} today.`,
+    );
+    const questions = Array.from(
+      { length: 30 },
+      () => `What did Ann say about the ${units[random.integer(0, units.length - 1)]!.split(" ")[5]}?`,
+    );
     return { document: { id: `locomo/c${index}`, kind: "dialogue" as const, units }, questions };
   });
   return { essays, dialogues };

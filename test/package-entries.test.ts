@@ -9,8 +9,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
-const packageJson = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-const entries = Object.keys(packageJson.exports).filter((key) => key !== "./package.json").map((key) => key.replace(/^\.\/?/, "ctxwin/").replace(/\/$/, ""));
+const packageJson = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+  exports: Record<string, unknown>;
+};
+const entries = Object.keys(packageJson.exports)
+  .filter((key) => key !== "./package.json")
+  .map((key) => key.replace(/^\.\/?/, "ctxwin/").replace(/\/$/, ""));
 
 /** Records every file the process loads (a synchronous module hook), printed as JSON at exit. */
 const listLoaded = `
@@ -26,7 +30,9 @@ function packagesLoaded(args: string[]): string[] {
   const result = spawnSync(process.execPath, ["--import", hook, ...args], { cwd: root, encoding: "utf8", input: "" });
   expect(result.stderr).toBe("");
   const urls = JSON.parse(result.stdout.slice(result.stdout.lastIndexOf("["))) as string[];
-  const names = urls.map((url) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((name) => name !== undefined);
+  const names = urls
+    .map((url) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+    .filter((name) => name !== undefined);
   return [...new Set(names)].sort();
 }
 
@@ -42,14 +48,19 @@ describe("what each entry loads", () => {
   });
 
   it("loads the tokenizer encoding at the first count, and the providers only at ctxwin/models", () => {
-    const counted = packagesLoaded(["--input-type=module", "-e", `const { countTokens } = await import("ctxwin"); countTokens("hello");`]);
+    const counted = packagesLoaded([
+      "--input-type=module",
+      "-e",
+      `const { countTokens } = await import("ctxwin"); countTokens("hello");`,
+    ]);
     expect(counted).toContain("gpt-tokenizer");
     const models = packagesLoaded(importing("ctxwin/models"));
     expect(models.filter((name) => PROVIDERS.includes(name))).toEqual(PROVIDERS);
   });
 
   it("ctxwin --version and --help load commander and nothing else", () => {
-    for (const flag of ["--version", "--help"]) expect(packagesLoaded([path.join(root, "dist", "cli", "main.js"), flag])).toEqual(["commander"]);
+    for (const flag of ["--version", "--help"])
+      expect(packagesLoaded([path.join(root, "dist", "cli", "main.js"), flag])).toEqual(["commander"]);
   });
 });
 
@@ -70,7 +81,11 @@ console.log(JSON.stringify(names));`;
     const names = JSON.parse(result.stdout) as Record<string, string[]>;
     expect(Object.keys(names)).toEqual(entries);
     const undocumented = Object.entries(names).flatMap(([entry, exported]) =>
-      exported.filter((name) => !new RegExp(`\`[^\`\\n]*\\b${name}\\b[^\`\\n]*\``).test(documentation) && !codeBlocksName(name)).map((name) => `${entry}: ${name}`),
+      exported
+        .filter(
+          (name) => !new RegExp(`\`[^\`\\n]*\\b${name}\\b[^\`\\n]*\``).test(documentation) && !codeBlocksName(name),
+        )
+        .map((name) => `${entry}: ${name}`),
     );
     expect(undocumented).toEqual([]);
   });

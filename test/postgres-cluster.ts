@@ -54,7 +54,9 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -69,7 +71,9 @@ function run(file: string, arguments_: readonly string[]): void {
   const [command, args] = asOwner(file, arguments_);
   const result = spawnSync(command, args, { encoding: "utf8", env: { ...process.env, LC_ALL: "C.UTF-8" } });
   if (result.status !== 0) {
-    throw new Error(`${path.basename(file)} ${arguments_.join(" ")} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout || String(result.error)}`);
+    throw new Error(
+      `${path.basename(file)} ${arguments_.join(" ")} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout || String(result.error)}`,
+    );
   }
 }
 
@@ -89,7 +93,9 @@ export async function startPostgresCluster({
   durable?: boolean;
 } = {}): Promise<PostgresCluster> {
   if (binaries === undefined) {
-    throw new Error("No PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin, $CTXWIN_POSTGRES_BIN and PATH); install Debian's 'postgresql' package.");
+    throw new Error(
+      "No PostgreSQL server binaries found (looked in /usr/lib/postgresql/*/bin, $CTXWIN_POSTGRES_BIN and PATH); install Debian's 'postgresql' package.",
+    );
   }
   const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-postgres-"));
   if (process.getuid?.() === 0) {
@@ -113,7 +119,9 @@ export async function startPostgresCluster({
     execFileSync("kill", ["-STOP", postmaster]);
     frozen = [postmaster];
     // Stopped, the postmaster forks no new backend: the list below is complete.
-    const children = spawnSync("pgrep", ["-P", postmaster], { encoding: "utf8" }).stdout.split("\n").filter((pid) => pid.trim() !== "");
+    const children = spawnSync("pgrep", ["-P", postmaster], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((pid) => pid.trim() !== "");
     if (children.length > 0) spawnSync("kill", ["-STOP", ...children]);
     frozen.push(...children);
   };
@@ -124,7 +132,17 @@ export async function startPostgresCluster({
     rmSync(directory, { recursive: true, force: true });
   };
   try {
-    run(path.join(binaries, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
+    run(path.join(binaries, "initdb"), [
+      "-D",
+      data,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+      "--no-sync",
+    ]);
     let port = 0;
     for (let attempt = 1; ; attempt += 1) {
       port = await freePort();
@@ -153,8 +171,18 @@ export async function startPostgresCluster({
     watchdog.unref();
     // The restarted server must log to the file: pg_ctl's own output is a pipe that the new
     // server would hold open, and spawnSync would wait for it forever.
-    const restart = () => control(["restart", "-m", "immediate", "-w", "-t", "60", "-l", path.join(directory, "server.log")]);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, directory, control, restart, freeze, thaw, stop };
+    const restart = () =>
+      control(["restart", "-m", "immediate", "-w", "-t", "60", "-l", path.join(directory, "server.log")]);
+    return {
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      port,
+      directory,
+      control,
+      restart,
+      freeze,
+      thaw,
+      stop,
+    };
   } catch (error) {
     stop();
     throw error;

@@ -32,7 +32,8 @@ export default async function postgresServer(project: TestProject): Promise<(() 
     return () => cluster.stop();
   } catch (error) {
     const reason = `no PostgreSQL server for the tests: ${(error as Error).message}`;
-    if (process.env["CI"] === "true") throw new Error(`${reason} (CI=true: a missing server fails the run)`, { cause: error });
+    if (process.env["CI"] === "true")
+      throw new Error(`${reason} (CI=true: a missing server fails the run)`, { cause: error });
     console.warn(`ctxwin tests: ${reason}; the PostgreSQL tests are skipped.`);
     project.provide("postgresUrl", "");
     project.provide("postgresUnavailable", reason);

@@ -28,6 +28,8 @@ describe("test data from CTXWIN_TEST_DATA", () => {
 
   it("fails under CI=true instead of skipping", () => {
     expect(() => testData("haystack", "the long-session test", { CI: "true" })).toThrow(/CTXWIN_TEST_DATA is not set/);
-    expect(() => testData("transcripts", "the import test", { CI: "true", CTXWIN_TEST_DATA: root })).toThrow(/does not exist/);
+    expect(() => testData("transcripts", "the import test", { CI: "true", CTXWIN_TEST_DATA: root })).toThrow(
+      /does not exist/,
+    );
   });
 });

@@ -16,11 +16,17 @@ function typeScriptFiles(directory: string): string[] {
 
 describe("test workers", () => {
   it("are never started through tsx", () => {
-    const throughTsx = typeScriptFiles(path.join(REPOSITORY_ROOT, "src")).filter((file) => /["']--import["'],\s*["']tsx["']/.test(readFileSync(file, "utf8")));
+    const throughTsx = typeScriptFiles(path.join(REPOSITORY_ROOT, "src")).filter((file) =>
+      /["']--import["'],\s*["']tsx["']/.test(readFileSync(file, "utf8")),
+    );
     expect(throughTsx.map((file) => path.relative(REPOSITORY_ROOT, file))).toEqual([]);
   });
 
   it("each have a bundle built before the tests", () => {
-    expect(TEST_WORKER_SOURCES.filter((source) => !existsSync(path.join(REPOSITORY_ROOT, source)) || !existsSync(testWorkerBundle(source)))).toEqual([]);
+    expect(
+      TEST_WORKER_SOURCES.filter(
+        (source) => !existsSync(path.join(REPOSITORY_ROOT, source)) || !existsSync(testWorkerBundle(source)),
+      ),
+    ).toEqual([]);
   });
 });

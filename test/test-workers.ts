@@ -48,14 +48,25 @@ export function testWorkerBundle(source: string): string {
  * @example
  * const child = spawnTestWorker({ source: new URL("./append-worker.ts", import.meta.url), args: [JSON.stringify(config)] });
  */
-export function spawnTestWorker({ source, args = [] }: { source: URL; args?: readonly string[] }): ChildProcessWithoutNullStreams {
+export function spawnTestWorker({
+  source,
+  args = [],
+}: {
+  source: URL;
+  args?: readonly string[];
+}): ChildProcessWithoutNullStreams {
   const relative = path.relative(REPOSITORY_ROOT, fileURLToPath(source)).split(path.sep).join("/");
   if (!(TEST_WORKER_SOURCES as readonly string[]).includes(relative)) {
     throw new Error(`${relative} is not a test worker: add it to TEST_WORKER_SOURCES in test/test-workers.ts`);
   }
   const bundle = testWorkerBundle(relative);
   if (!existsSync(bundle)) {
-    throw new Error(`the test worker bundle ${bundle} is missing: run the tests through vitest, whose global setup (test/build-test-workers.ts) builds it`);
+    throw new Error(
+      `the test worker bundle ${bundle} is missing: run the tests through vitest, whose global setup (test/build-test-workers.ts) builds it`,
+    );
   }
-  return spawn(process.execPath, ["--enable-source-maps", bundle, ...args], { cwd: REPOSITORY_ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  return spawn(process.execPath, ["--enable-source-maps", bundle, ...args], {
+    cwd: REPOSITORY_ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 }

@@ -24,9 +24,19 @@ function findPrefix(): { prefix: string[] } | { reason: string } {
   if (!isRoot) return { prefix: [] };
   for (const flags of [NOBODY, NOBODY_ALTERNATIVE]) {
     // The probe also proves that `nobody` can read the checkout (its modules and package.json).
-    const probe = spawnSync("setpriv", [...flags, process.execPath, "-e", "require('node:fs').accessSync(process.argv[1])", `${REPOSITORY_ROOT}/package.json`], {
-      encoding: "utf8",
-    });
+    const probe = spawnSync(
+      "setpriv",
+      [
+        ...flags,
+        process.execPath,
+        "-e",
+        "require('node:fs').accessSync(process.argv[1])",
+        `${REPOSITORY_ROOT}/package.json`,
+      ],
+      {
+        encoding: "utf8",
+      },
+    );
     if (probe.status === 0) return { prefix: ["setpriv", ...flags] };
   }
   return { reason: "running as root, and `setpriv` cannot run node as `nobody` over this checkout" };
@@ -46,7 +56,11 @@ export const RUNS_AS_OTHER_USER = isRoot;
  * @example
  * const { status, stderr } = await runUnprivileged(process.execPath, [script], { cwd });
  */
-export function runUnprivileged(command: string, args: readonly string[], options: { cwd?: string } = {}): Promise<UnprivilegedExit> {
+export function runUnprivileged(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<UnprivilegedExit> {
   return new Promise((resolve, reject) => {
     const child = spawnUnprivileged(command, args, options);
     let stdout = "";
@@ -65,7 +79,11 @@ export function runUnprivileged(command: string, args: readonly string[], option
  * @example
  * const child = spawnUnprivileged(process.execPath, [script]); child.kill("SIGTERM");
  */
-export function spawnUnprivileged(command: string, args: readonly string[], { cwd = REPOSITORY_ROOT }: { cwd?: string } = {}): ChildProcessWithoutNullStreams {
+export function spawnUnprivileged(
+  command: string,
+  args: readonly string[],
+  { cwd = REPOSITORY_ROOT }: { cwd?: string } = {},
+): ChildProcessWithoutNullStreams {
   if ("reason" in found) throw new Error(`cannot run as an unprivileged user: ${found.reason}`);
   const [program = command, ...prefixArgs] = [...found.prefix, command];
   return spawn(program, [...prefixArgs, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });

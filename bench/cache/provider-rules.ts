@@ -63,7 +63,8 @@ export function openAICache() {
       }
     }
     for (const hash of request.prefixHashes) seen.add(hash);
-    const cached = shared < OPENAI_MINIMUM_TOKENS ? 0 : Math.floor(shared / OPENAI_INCREMENT_TOKENS) * OPENAI_INCREMENT_TOKENS;
+    const cached =
+      shared < OPENAI_MINIMUM_TOKENS ? 0 : Math.floor(shared / OPENAI_INCREMENT_TOKENS) * OPENAI_INCREMENT_TOKENS;
     return { inputTokens: request.totalTokens, cacheReadTokens: cached, cacheWriteTokens: 0 };
   };
 }

@@ -80,7 +80,14 @@ export async function recordSession({
               : previousKind === "notes" || previousKind === "flush"
                 ? "after-notes-write"
                 : "other";
-        requests.push({ blocks: requestBlocks({ prompt: call.prompt, tools: call.tools }), kind, phase, window, event, outputTokens });
+        requests.push({
+          blocks: requestBlocks({ prompt: call.prompt, tools: call.tools }),
+          kind,
+          phase,
+          window,
+          event,
+          outputTokens,
+        });
         windowOfLast = window;
         previousKind = kind;
       },
@@ -88,7 +95,12 @@ export async function recordSession({
   });
   const anthropic = anthropicCache({ minimumTokens });
   const openai = openAICache();
-  return { run, requests, anthropic: requests.map((request) => anthropic(request.blocks)), openai: requests.map((request) => openai(request.blocks)) };
+  return {
+    run,
+    requests,
+    anthropic: requests.map((request) => anthropic(request.blocks)),
+    openai: requests.map((request) => openai(request.blocks)),
+  };
 }
 
 export interface CacheFigures {
@@ -109,8 +121,22 @@ export interface CacheFigures {
  *
  * @example figures(sessions, "anthropic", lookupModelPrices({ model: "anthropic:claude-sonnet-4-5" })!)
  */
-export function figures(sessions: readonly SimulatedSession[], rule: "anthropic" | "openai", prices: ModelPrices, filter: (request: RecordedRequest) => boolean = () => true): CacheFigures {
-  const total: CacheFigures = { requests: 0, inputTokens: 0, laterInputTokens: 0, laterReadTokens: 0, readTokens: 0, writeTokens: 0, usd: 0, uncachedUsd: 0 };
+export function figures(
+  sessions: readonly SimulatedSession[],
+  rule: "anthropic" | "openai",
+  prices: ModelPrices,
+  filter: (request: RecordedRequest) => boolean = () => true,
+): CacheFigures {
+  const total: CacheFigures = {
+    requests: 0,
+    inputTokens: 0,
+    laterInputTokens: 0,
+    laterReadTokens: 0,
+    readTokens: 0,
+    writeTokens: 0,
+    usd: 0,
+    uncachedUsd: 0,
+  };
   for (const session of sessions) {
     session.requests.forEach((request, index) => {
       if (!filter(request)) return;
@@ -135,6 +161,7 @@ export function figures(sessions: readonly SimulatedSession[], rule: "anthropic"
 export function benchPrices(): { anthropic: ModelPrices; openai: ModelPrices } {
   const anthropic = lookupModelPrices({ model: `anthropic:${ANTHROPIC_MODEL.modelId}` });
   const openai = lookupModelPrices({ model: OPENAI_PRICED_MODEL });
-  if (anthropic === undefined || openai === undefined) throw new Error("the benchmark's models have no prices in the catalog");
+  if (anthropic === undefined || openai === undefined)
+    throw new Error("the benchmark's models have no prices in the catalog");
   return { anthropic, openai };
 }

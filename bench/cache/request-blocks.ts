@@ -40,7 +40,10 @@ function hasCacheControl(options: SharedV4ProviderOptions | undefined): boolean 
 /**
  * @example const blocks = requestBlocks({ prompt: call.prompt, tools: call.tools });
  */
-export function requestBlocks({ prompt, tools = [] }: Pick<LanguageModelV4CallOptions, "prompt" | "tools">): RequestBlocks {
+export function requestBlocks({
+  prompt,
+  tools = [],
+}: Pick<LanguageModelV4CallOptions, "prompt" | "tools">): RequestBlocks {
   const texts: string[] = [];
   const marks: boolean[] = [];
   for (const tool of tools) {

@@ -35,7 +35,10 @@ export function taskCostMeter() {
   const cost: TaskCost = { usd: 0, uncachedUsd: 0 };
   return {
     record(call: RecordedCall, { phase, outputTokens }: { phase: "filler" | "task"; outputTokens: number }): void {
-      const sent = placeAnthropicBreakpoints({ params: { prompt: call.prompt, tools: call.tools }, minimumTokens }).params;
+      const sent = placeAnthropicBreakpoints({
+        params: { prompt: call.prompt, tools: call.tools },
+        minimumTokens,
+      }).params;
       const simulated = cache(requestBlocks({ prompt: sent.prompt, tools: sent.tools }));
       if (phase !== "task") return;
       const priced = usageCost({ usage: { ...simulated, outputTokens }, prices });

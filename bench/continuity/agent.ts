@@ -41,7 +41,9 @@ interface PageRecord {
   hits: string[];
 }
 
-const TASK_PATTERN = new RegExp(`${TASK_MARKER} \\S+\\. For each document below, .*? Documents: (.+?)\\. ${escapeRegExp(ANSWER_FORMAT)}`);
+const TASK_PATTERN = new RegExp(
+  `${TASK_MARKER} \\S+\\. For each document below, .*? Documents: (.+?)\\. ${escapeRegExp(ANSWER_FORMAT)}`,
+);
 const NOTE_LINE = /^- (\S+) p(\d+)\/(\d+): (\[.*\])$/gm;
 const LEDGER_LINE = /^- item (\d+): read_document (\{.*\}) → finished$/gm;
 
@@ -60,7 +62,8 @@ export function decide(request: ObservedRequest): AgentDecision {
   if (fresh && last.startsWith(FILLER_PREFIX)) return { kind: "filler", step: { text: "Noted." } };
   const task = findTask(request);
   const records = knownPages(request, task);
-  if (last.startsWith("Write a summary of the conversation so far")) return { kind: "summary", step: { text: notesText(task, records) } };
+  if (last.startsWith("Write a summary of the conversation so far"))
+    return { kind: "summary", step: { text: notesText(task, records) } };
   if (fresh && last.includes("rolls over after this step")) return { kind: "flush", step: writeNotes(task, records) };
   if (fresh && last.startsWith("[Context budget]")) return { kind: "notes", step: writeNotes(task, records) };
   if (task === undefined) return recoverTask(request);
@@ -76,7 +79,15 @@ export function decide(request: ObservedRequest): AgentDecision {
     const itemId = ledger.get(key);
     const history = itemId === undefined ? undefined : historyText(request, itemId);
     if (itemId !== undefined && history?.failed !== true) {
-      return { kind: "history-read", step: call(HISTORY_TOOL, { action: "read_item", item_id: itemId, offset_chars: history?.text.length ?? 0, limit_chars: 16_000 }) };
+      return {
+        kind: "history-read",
+        step: call(HISTORY_TOOL, {
+          action: "read_item",
+          item_id: itemId,
+          offset_chars: history?.text.length ?? 0,
+          limit_chars: 16_000,
+        }),
+      };
     }
     return { kind: "read", step: call(READ_TOOL, { document: document.id, page: state.need }) };
   }
@@ -97,9 +108,17 @@ function writeNotes(task: ParsedTask | undefined, records: Map<string, PageRecor
 /** The notes (and the summary): the task verbatim, then one line per page read with its matches. */
 function notesText(task: ParsedTask | undefined, records: Map<string, PageRecord>): string {
   const pages = [...records.values()]
-    .sort((left, right) => (left.document === right.document ? left.page - right.page : left.document < right.document ? -1 : 1))
+    .sort((left, right) =>
+      left.document === right.document ? left.page - right.page : left.document < right.document ? -1 : 1,
+    )
     .map((record) => `- ${record.document} p${record.page}/${record.pages}: ${JSON.stringify(record.hits)}`);
-  return ["# Context notes", `Task: ${task?.text ?? "(unknown)"}`, "Pages read (document page/pages: matches):", ...pages, ""].join("\n");
+  return [
+    "# Context notes",
+    `Task: ${task?.text ?? "(unknown)"}`,
+    "Pages read (document page/pages: matches):",
+    ...pages,
+    "",
+  ].join("\n");
 }
 
 /** Every text of the request the task could be quoted in. */
@@ -133,18 +152,34 @@ function findTask(request: ObservedRequest): ParsedTask | undefined {
 /** Without its task in view: search the history for it, then read the newest user input found. */
 function recoverTask(request: ObservedRequest): AgentDecision {
   const searches = request.steps.filter((step) => step.toolName === HISTORY_TOOL && step.input["action"] === "search");
-  if (searches.length === 0) return { kind: "recover", step: call(HISTORY_TOOL, { action: "search", query: TASK_MARKER, mode: "literal" }) };
+  if (searches.length === 0)
+    return { kind: "recover", step: call(HISTORY_TOOL, { action: "search", query: TASK_MARKER, mode: "literal" }) };
   const results = searches.map((step) => step.output as SearchOutput | undefined);
-  const hit = results.flatMap((result) => (result?.hits ?? []).filter((entry) => entry.role === "user" && entry.type === undefined))[0];
+  const hit = results.flatMap((result) =>
+    (result?.hits ?? []).filter((entry) => entry.role === "user" && entry.type === undefined),
+  )[0];
   if (hit === undefined) {
     // Newest first: the agent's own earlier searches match too, so page back to the user's input.
     const before = results.at(-1)?.next?.before_item;
-    if (typeof before === "string" && searches.length < 10) return { kind: "recover", step: call(HISTORY_TOOL, { action: "search", query: TASK_MARKER, mode: "literal", before_item: before }) };
+    if (typeof before === "string" && searches.length < 10)
+      return {
+        kind: "recover",
+        step: call(HISTORY_TOOL, { action: "search", query: TASK_MARKER, mode: "literal", before_item: before }),
+      };
     return { kind: "answer", step: { text: "I could not find the task I was working on." } };
   }
   const history = historyText(request, hit.item_id);
-  if (history?.failed === true) return { kind: "answer", step: { text: "I could not read the task I was working on." } };
-  return { kind: "recover", step: call(HISTORY_TOOL, { action: "read_item", item_id: hit.item_id, offset_chars: history?.text.length ?? 0, limit_chars: 16_000 }) };
+  if (history?.failed === true)
+    return { kind: "answer", step: { text: "I could not read the task I was working on." } };
+  return {
+    kind: "recover",
+    step: call(HISTORY_TOOL, {
+      action: "read_item",
+      item_id: hit.item_id,
+      offset_chars: history?.text.length ?? 0,
+      limit_chars: 16_000,
+    }),
+  };
 }
 
 interface SearchOutput {
@@ -174,8 +209,12 @@ function knownPages(request: ObservedRequest, task: ParsedTask | undefined): Map
   }
   if (task === undefined) return records;
   const pageTexts = [
-    ...request.steps.filter((step) => step.toolName === READ_TOOL && typeof step.output === "string").map((step) => step.output as string),
-    ...[...historyTexts(request).values()].filter((history) => history.complete && !history.failed).map((history) => history.text),
+    ...request.steps
+      .filter((step) => step.toolName === READ_TOOL && typeof step.output === "string")
+      .map((step) => step.output as string),
+    ...[...historyTexts(request).values()]
+      .filter((history) => history.complete && !history.failed)
+      .map((history) => history.text),
   ];
   for (const text of pageTexts) {
     const header = PAGE_HEADER.exec(text);
@@ -185,13 +224,21 @@ function knownPages(request: ObservedRequest, task: ParsedTask | undefined): Map
     const body = text.slice(header.index + header[0].length);
     const found = pageHits({ kind: document.kind, word: document.word, text: body });
     const hits = document.kind === "essay" ? found.slice(0, 1) : found;
-    records.set(pageKey(document.id, Number(header[2])), { document: document.id, page: Number(header[2]), pages: Number(header[3]), hits });
+    records.set(pageKey(document.id, Number(header[2])), {
+      document: document.id,
+      page: Number(header[2]),
+      pages: Number(header[3]),
+      hits,
+    });
   }
   return records;
 }
 
 /** The next page a document needs, or its hits when none is needed. */
-function documentState(document: ParsedTask["documents"][number], records: Map<string, PageRecord>): { need?: number; hits: string[] } {
+function documentState(
+  document: ParsedTask["documents"][number],
+  records: Map<string, PageRecord>,
+): { need?: number; hits: string[] } {
   const hits: string[] = [];
   for (let page = 1; ; page += 1) {
     const record = records.get(pageKey(document.id, page));
@@ -213,7 +260,8 @@ function ledgerOf(request: ObservedRequest): Map<string, string> {
     for (const match of text.matchAll(LEDGER_LINE)) {
       try {
         const input = JSON.parse(match[2]!) as { document?: unknown; page?: unknown };
-        if (typeof input.document === "string" && typeof input.page === "number") ledger.set(pageKey(input.document, input.page), match[1]!);
+        if (typeof input.document === "string" && typeof input.page === "number")
+          ledger.set(pageKey(input.document, input.page), match[1]!);
       } catch {
         // Arguments cut by the ledger's bound: that call cannot be named, so it is read again.
       }
@@ -234,7 +282,8 @@ function historyTexts(request: ObservedRequest): Map<string, HistoryText> {
   for (const step of request.steps) {
     if (step.toolName !== HISTORY_TOOL || step.input["action"] !== "read_item") continue;
     const itemId = String(step.input["item_id"]);
-    const output = step.output as { ok?: boolean; offset_chars?: number; text?: string; has_more?: boolean } | undefined;
+    const output = step.output as
+      { ok?: boolean; offset_chars?: number; text?: string; has_more?: boolean } | undefined;
     const current = texts.get(itemId) ?? { text: "", complete: false, failed: false };
     if (output?.ok !== true || typeof output.text !== "string") {
       texts.set(itemId, { ...current, failed: true });

@@ -12,7 +12,17 @@ import path from "node:path";
 
 import { splitSentences, type Corpus, type CorpusDocument } from "../../src/eval/continuity/pages.js";
 
-export { PAGE_HEADER, pageHits, pageOutput, pagesOf, splitSentences, type Corpus, type CorpusDocument, type Dialogue, type DocumentKind } from "../../src/eval/continuity/pages.js";
+export {
+  PAGE_HEADER,
+  pageHits,
+  pageOutput,
+  pagesOf,
+  splitSentences,
+  type Corpus,
+  type CorpusDocument,
+  type Dialogue,
+  type DocumentKind,
+} from "../../src/eval/continuity/pages.js";
 
 interface LocomoTurn {
   dia_id: string;
@@ -28,17 +38,31 @@ interface LocomoConversation {
 }
 
 /** The essays and conversations, or `undefined` with the path that is missing. */
-export function loadCorpus({ haystackDirectory, locomoFile }: { haystackDirectory: string; locomoFile: string }): Corpus | { missing: string } {
+export function loadCorpus({
+  haystackDirectory,
+  locomoFile,
+}: {
+  haystackDirectory: string;
+  locomoFile: string;
+}): Corpus | { missing: string } {
   if (!existsSync(haystackDirectory)) return { missing: haystackDirectory };
   if (!existsSync(locomoFile)) return { missing: locomoFile };
   const essays = readdirSync(haystackDirectory)
     .filter((file) => file.endsWith(".txt") && file !== "LICENSE.txt")
     .sort()
-    .map((file): CorpusDocument => ({ id: `essays/${file}`, kind: "essay", units: splitSentences(readFileSync(path.join(haystackDirectory, file), "utf8")) }))
+    .map((file): CorpusDocument => ({
+      id: `essays/${file}`,
+      kind: "essay",
+      units: splitSentences(readFileSync(path.join(haystackDirectory, file), "utf8")),
+    }))
     .filter((document) => document.units.length >= 20);
   const conversations = JSON.parse(readFileSync(locomoFile, "utf8")) as LocomoConversation[];
   const dialogues = conversations.map((conversation) => ({
-    document: { id: `locomo/${conversation.sample_id}`, kind: "dialogue" as const, units: turnsOf(conversation.conversation).map(turnLine) },
+    document: {
+      id: `locomo/${conversation.sample_id}`,
+      kind: "dialogue" as const,
+      units: turnsOf(conversation.conversation).map(turnLine),
+    },
     questions: conversation.qa.map((entry) => entry.question),
   }));
   return { essays, dialogues };
@@ -57,4 +81,3 @@ function turnLine(turn: LocomoTurn): string {
   const photo = turn.blip_caption === undefined ? "" : ` [shares ${turn.blip_caption}]`;
   return `[${turn.dia_id}] ${turn.speaker}: ${turn.text}${photo}`.replace(/\s+/g, " ");
 }
-

@@ -52,7 +52,13 @@ export function observeRequest(prompt: LanguageModelV4Prompt): ObservedRequest {
       }
     }
   }
-  return { system: system.join("\n"), userTexts, lastUserText: userTexts.at(-1) ?? "", steps, stepsSinceUser: steps.slice(stepsBeforeLastUser) };
+  return {
+    system: system.join("\n"),
+    userTexts,
+    lastUserText: userTexts.at(-1) ?? "",
+    steps,
+    stepsSinceUser: steps.slice(stepsBeforeLastUser),
+  };
 }
 
 function asRecord(input: unknown): Record<string, unknown> {

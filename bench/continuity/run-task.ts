@@ -97,24 +97,45 @@ function readDocumentTool(task: LookupTask) {
 export interface TaskRunHooks {
   /** The scripted model's provider and id (default `mock` / `scripted`). */
   model?: { provider: string; modelId: string };
-  onRequest?: (call: RecordedCall, facts: { kind: RequestKind; phase: "filler" | "task"; outputTokens: number }) => void;
+  onRequest?: (
+    call: RecordedCall,
+    facts: { kind: RequestKind; phase: "filler" | "task"; outputTokens: number },
+  ) => void;
   onSession?: (session: AgentSession) => void;
 }
 
 /**
  * @example const run = await runTask({ task, configuration, store, memoryRoot });
  */
-export async function runTask({ task, configuration, store, memoryRoot, hooks = {} }: { task: LookupTask; configuration: Configuration; store: HistoryStore; memoryRoot: string; hooks?: TaskRunHooks }): Promise<TaskRun> {
+export async function runTask({
+  task,
+  configuration,
+  store,
+  memoryRoot,
+  hooks = {},
+}: {
+  task: LookupTask;
+  configuration: Configuration;
+  store: HistoryStore;
+  memoryRoot: string;
+  hooks?: TaskRunHooks;
+}): Promise<TaskRun> {
   const usage = new Map<RequestKind, number>();
   let phase: "filler" | "task" = "filler";
   let requests = 0;
-  const pagesToRead = task.documents.reduce((sum, document) => sum + pagesNeeded(document, task.answers.get(document.id) ?? ""), 0);
+  const pagesToRead = task.documents.reduce(
+    (sum, document) => sum + pagesNeeded(document, task.answers.get(document.id) ?? ""),
+    0,
+  );
   const maxRequests = REQUESTS_PER_PAGE * pagesToRead + 40;
   const { model } = scriptedModel({
     provider: hooks.model?.provider ?? "mock",
     modelId: hooks.model?.modelId ?? "scripted",
     script: (call) => {
-      const { kind, step } = requests >= maxRequests ? { kind: "answer" as const, step: { text: STOPPED } } : decide(observeRequest(call.prompt));
+      const { kind, step } =
+        requests >= maxRequests
+          ? { kind: "answer" as const, step: { text: STOPPED } }
+          : decide(observeRequest(call.prompt));
       hooks.onRequest?.(call, { kind, phase, outputTokens: step.outputTokens ?? 10 });
       const inputTokens = Math.ceil(call.text.length / 3);
       if (phase === "task") {
@@ -142,7 +163,8 @@ export async function runTask({ task, configuration, store, memoryRoot, hooks = 
   hooks.onSession?.(session);
   for (const filler of task.filler) {
     const result = await session.send(filler);
-    if (result.status !== "completed") throw new Error(`filler send ${result.status}: ${result.reason ?? result.error?.message ?? ""}`);
+    if (result.status !== "completed")
+      throw new Error(`filler send ${result.status}: ${result.reason ?? result.error?.message ?? ""}`);
   }
   const startSeq = (await store.activeWindow(sessionId)).lastSeq;
   phase = "task";
@@ -157,8 +179,10 @@ export async function runTask({ task, configuration, store, memoryRoot, hooks = 
   let summaryRowTokens = 0;
   const plainContinue = countTokens(CONTINUE_TEXT, { model: MODEL_KEY });
   for (const row of rows) {
-    if (row.meta?.type === "continue" && row.meta["carry"] !== undefined) carryTokens += countTokens(renderRowText(row), { model: MODEL_KEY }) - plainContinue;
-    if (row.meta?.type === "compaction-summary") summaryRowTokens += countTokens(renderRowText(row), { model: MODEL_KEY });
+    if (row.meta?.type === "continue" && row.meta["carry"] !== undefined)
+      carryTokens += countTokens(renderRowText(row), { model: MODEL_KEY }) - plainContinue;
+    if (row.meta?.type === "compaction-summary")
+      summaryRowTokens += countTokens(renderRowText(row), { model: MODEL_KEY });
     if (row.role !== "assistant") continue;
     for (const part of row.parts) {
       const name = toolNameOf(part);
@@ -172,7 +196,8 @@ export async function runTask({ task, configuration, store, memoryRoot, hooks = 
       seen.add(key);
     }
   }
-  const midTurn = result.rollovers.filter((rollover) => rollover.reason !== "on-send").length + result.compactions.length;
+  const midTurn =
+    result.rollovers.filter((rollover) => rollover.reason !== "on-send").length + result.compactions.length;
   return {
     task,
     configuration: configuration.name,

@@ -24,10 +24,17 @@ const KEYS = { openai: ["OPENAI_API_KEY"], google: ["GOOGLE_GENERATIVE_AI_API_KE
  * @example resolveEmbeddingModel({ embeddingModel: "openai:text-embedding-3-small" })
  * @example resolveEmbeddingModel({ embeddingModel: "nomic-embed-text", embeddingBaseUrl: "http://127.0.0.1:11434/v1" })
  */
-export function resolveEmbeddingModel({ embeddingModel, embeddingBaseUrl, env = process.env }: EmbeddingFlags): EmbeddingModelV4 | undefined {
+export function resolveEmbeddingModel({
+  embeddingModel,
+  embeddingBaseUrl,
+  env = process.env,
+}: EmbeddingFlags): EmbeddingModelV4 | undefined {
   const reference = embeddingModel?.trim() ?? "";
   if (reference.length === 0) {
-    if (embeddingBaseUrl !== undefined) throw new ModelConfigError("--embedding-base-url needs --embedding-model <id>, the model the server embeds with.");
+    if (embeddingBaseUrl !== undefined)
+      throw new ModelConfigError(
+        "--embedding-base-url needs --embedding-model <id>, the model the server embeds with.",
+      );
     return undefined;
   }
   const value = (name: string) => (env[name] ?? "").trim() || undefined;
@@ -35,7 +42,11 @@ export function resolveEmbeddingModel({ embeddingModel, embeddingBaseUrl, env = 
     const baseURL = checkBaseUrl(embeddingBaseUrl, "--embedding-base-url");
     const id = reference.replace(/^(openai-compatible|ollama|lmstudio|lm-studio|vllm|local):/, "");
     const apiKey = value("CTXWIN_EMBEDDING_API_KEY") ?? value("OPENAI_API_KEY");
-    return createOpenAICompatible({ name: "openai-compatible", baseURL, ...(apiKey === undefined ? {} : { apiKey }) }).embeddingModel(id);
+    return createOpenAICompatible({
+      name: "openai-compatible",
+      baseURL,
+      ...(apiKey === undefined ? {} : { apiKey }),
+    }).embeddingModel(id);
   }
   const separator = reference.indexOf(":");
   const provider = separator < 0 ? "" : reference.slice(0, separator);
@@ -47,6 +58,9 @@ export function resolveEmbeddingModel({ embeddingModel, embeddingBaseUrl, env = 
   }
   const variables = KEYS[provider];
   const apiKey = variables.map(value).find((key) => key !== undefined);
-  if (apiKey === undefined) throw new ModelConfigError(`no API key for --embedding-model ${reference}: set ${variables.join(" or ")}.`);
-  return provider === "openai" ? createOpenAI({ apiKey }).embedding(id) : createGoogleGenerativeAI({ apiKey }).embedding(id);
+  if (apiKey === undefined)
+    throw new ModelConfigError(`no API key for --embedding-model ${reference}: set ${variables.join(" or ")}.`);
+  return provider === "openai"
+    ? createOpenAI({ apiKey }).embedding(id)
+    : createGoogleGenerativeAI({ apiKey }).embedding(id);
 }

@@ -62,7 +62,20 @@ export const MAXIMUM_CONTEXT_LIMIT = 100_000_000;
  * sends `anthropic/claude-sonnet-4.5` (the catalog reads a router's `provider/model` ids, ADR 0030).
  * Other prefixes stay part of the id (Ollama has tags such as `mistral:7b`).
  */
-const HOST_PREFIXES = new Set(["openai-compatible", "ollama", "vllm", "llamacpp", "llama.cpp", "llama-cpp", "lmstudio", "lm-studio", "localai", "local", "tgi", "openrouter"]);
+const HOST_PREFIXES = new Set([
+  "openai-compatible",
+  "ollama",
+  "vllm",
+  "llamacpp",
+  "llama.cpp",
+  "llama-cpp",
+  "lmstudio",
+  "lm-studio",
+  "localai",
+  "local",
+  "tgi",
+  "openrouter",
+]);
 
 /** Default provider name of a `--base-url` model: the catalog treats it as a host whose window only the user knows. */
 const COMPATIBLE_PROVIDER_NAME = "openai-compatible";
@@ -122,24 +135,39 @@ export interface ResolvedModel {
  * const { model, label, contextLimit } = resolveModel({ model: "openai:gpt-4.1-mini" });
  * resolveModel({ model: "qwen3:32b", baseUrl: "http://127.0.0.1:11434/v1", contextLimit: 40_960 });
  */
-export function resolveModel({ model, baseUrl, apiKey, contextLimit, env = process.env, catalog = defaultModelCatalog }: ModelFlags = {}): ResolvedModel {
+export function resolveModel({
+  model,
+  baseUrl,
+  apiKey,
+  contextLimit,
+  env = process.env,
+  catalog = defaultModelCatalog,
+}: ModelFlags = {}): ResolvedModel {
   checkContextLimit(contextLimit);
   const reference = (model ?? nonEmpty(env["CTXWIN_MODEL"]) ?? "").trim();
   if (reference.length === 0) {
-    throw new ModelConfigError("no model given: pass --model, e.g. --model openai:gpt-4.1-mini, --model anthropic:claude-sonnet-4-5, or --model <id> --base-url <url> for an OpenAI-compatible server.");
+    throw new ModelConfigError(
+      "no model given: pass --model, e.g. --model openai:gpt-4.1-mini, --model anthropic:claude-sonnet-4-5, or --model <id> --base-url <url> for an OpenAI-compatible server.",
+    );
   }
   const url = baseUrl ?? nonEmpty(env["CTXWIN_BASE_URL"]);
-  if (url !== undefined) return compatibleModel({ reference, baseUrl: checkBaseUrl(url), apiKey, contextLimit, env, catalog });
+  if (url !== undefined)
+    return compatibleModel({ reference, baseUrl: checkBaseUrl(url), apiKey, contextLimit, env, catalog });
   const { provider, id } = providerOf(reference, catalog);
   const key = `${provider}:${id}`;
   const limit = requireLimit({ key, shown: key, contextLimit, catalog });
   const hosted = HOSTED_PROVIDERS[provider];
   const hostedBaseUrl = optionalBaseUrl(env, hosted.baseUrlVariable);
   const flagKey = nonEmpty(apiKey);
-  const keyVariable = flagKey !== undefined ? undefined : hosted.keyVariables.find((variable) => nonEmpty(env[variable]) !== undefined);
+  const keyVariable =
+    flagKey !== undefined ? undefined : hosted.keyVariables.find((variable) => nonEmpty(env[variable]) !== undefined);
   const resolvedKey = flagKey ?? (keyVariable === undefined ? undefined : nonEmpty(env[keyVariable]));
-  if (resolvedKey === undefined) throw new ModelConfigError(`no API key: set ${hosted.keyVariables.join(" or ")}${hosted.keyHint ?? ""}.`);
-  const create = hosted.create({ apiKey: resolvedKey, ...(hostedBaseUrl === undefined ? {} : { baseURL: hostedBaseUrl }) });
+  if (resolvedKey === undefined)
+    throw new ModelConfigError(`no API key: set ${hosted.keyVariables.join(" or ")}${hosted.keyHint ?? ""}.`);
+  const create = hosted.create({
+    apiKey: resolvedKey,
+    ...(hostedBaseUrl === undefined ? {} : { baseURL: hostedBaseUrl }),
+  });
   return {
     model: create(id),
     label: key,
@@ -165,7 +193,8 @@ function optionalBaseUrl(env: NodeJS.ProcessEnv, variable: string): string | und
 export function parseContextLimit(text: string): number {
   const match = /^([0-9][0-9_,]*)(k)?$/i.exec(text.trim());
   const digits = match?.[1]?.replace(/[_,]/g, "");
-  const value = digits === undefined || digits.length > 12 ? Number.NaN : Number(digits) * (match?.[2] === undefined ? 1 : 1000);
+  const value =
+    digits === undefined || digits.length > 12 ? Number.NaN : Number(digits) * (match?.[2] === undefined ? 1 : 1000);
   checkContextLimit(value, text);
   return value;
 }
@@ -177,7 +206,10 @@ export function parseContextLimit(text: string): number {
  */
 export function parseMaxRetries(text: string): number {
   const value = /^\d{1,2}$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(value >= 0 && value <= 10)) throw new ModelConfigError(`bad --max-retries '${text}': expected a whole number from 0 to 10 (0: report a failed call at once).`);
+  if (!(value >= 0 && value <= 10))
+    throw new ModelConfigError(
+      `bad --max-retries '${text}': expected a whole number from 0 to 10 (0: report a failed call at once).`,
+    );
   return value;
 }
 
@@ -194,13 +226,21 @@ export function parsePromptCache(text: string): { ttl?: "1h" } | false {
   if (value === "on" || value === "5m") return {};
   if (value === "1h") return { ttl: "1h" };
   if (value === "off") return false;
-  throw new ModelConfigError(`bad --prompt-cache '${text}': expected on (the default, Anthropic's 5-minute cache), 1h (an hour) or off (no cache hints).`);
+  throw new ModelConfigError(
+    `bad --prompt-cache '${text}': expected on (the default, Anthropic's 5-minute cache), 1h (an hour) or off (no cache hints).`,
+  );
 }
 
 function checkContextLimit(contextLimit: number | undefined, shown: string = String(contextLimit)): void {
   if (contextLimit === undefined) return;
-  if (!Number.isSafeInteger(contextLimit) || contextLimit < MINIMUM_CONTEXT_LIMIT || contextLimit > MAXIMUM_CONTEXT_LIMIT) {
-    throw new ModelConfigError(`bad --context-limit '${shown}': expected a whole number of tokens from ${MINIMUM_CONTEXT_LIMIT} to ${MAXIMUM_CONTEXT_LIMIT}, e.g. --context-limit 32768 or 128k.`);
+  if (
+    !Number.isSafeInteger(contextLimit) ||
+    contextLimit < MINIMUM_CONTEXT_LIMIT ||
+    contextLimit > MAXIMUM_CONTEXT_LIMIT
+  ) {
+    throw new ModelConfigError(
+      `bad --context-limit '${shown}': expected a whole number of tokens from ${MINIMUM_CONTEXT_LIMIT} to ${MAXIMUM_CONTEXT_LIMIT}, e.g. --context-limit 32768 or 128k.`,
+    );
   }
 }
 
@@ -223,15 +263,33 @@ function compatibleModel({
   const prefix = colon > 0 ? reference.slice(0, colon).toLowerCase() : "";
   const named = prefix === "openai" || prefix === "anthropic" || HOST_PREFIXES.has(prefix);
   const id = named ? reference.slice(colon + 1) : reference;
-  if (id.length === 0) throw new ModelConfigError(`no model id in --model '${reference}': expected e.g. --model qwen3:32b with --base-url.`);
+  if (id.length === 0)
+    throw new ModelConfigError(
+      `no model id in --model '${reference}': expected e.g. --model qwen3:32b with --base-url.`,
+    );
   const name = named ? prefix : COMPATIBLE_PROVIDER_NAME;
   const label = `${id} @ ${baseUrl}`;
   const limit = requireLimit({ key: `${name}:${id}`, shown: label, contextLimit, catalog });
   const flagKey = nonEmpty(apiKey);
-  const keyVariable = flagKey !== undefined ? undefined : ["CTXWIN_API_KEY", "OPENAI_API_KEY"].find((variable) => nonEmpty(env[variable]) !== undefined);
+  const keyVariable =
+    flagKey !== undefined
+      ? undefined
+      : ["CTXWIN_API_KEY", "OPENAI_API_KEY"].find((variable) => nonEmpty(env[variable]) !== undefined);
   const key = flagKey ?? (keyVariable === undefined ? undefined : nonEmpty(env[keyVariable]));
-  const provider = createOpenAICompatible({ name, baseURL: baseUrl, includeUsage: true, ...(key === undefined ? {} : { apiKey: key }) });
-  return { model: provider.chatModel(id), label, provider: "openai-compatible", baseUrl, ...limit, ...(keyVariable === undefined ? {} : { keyVariable }) };
+  const provider = createOpenAICompatible({
+    name,
+    baseURL: baseUrl,
+    includeUsage: true,
+    ...(key === undefined ? {} : { apiKey: key }),
+  });
+  return {
+    model: provider.chatModel(id),
+    label,
+    provider: "openai-compatible",
+    baseUrl,
+    ...limit,
+    ...(keyVariable === undefined ? {} : { keyVariable }),
+  };
 }
 
 function providerOf(reference: string, catalog: ModelCatalog): { provider: ModelProvider; id: string } {
@@ -244,7 +302,10 @@ function providerOf(reference: string, catalog: ModelCatalog): { provider: Model
         `unknown provider '${prefix}' in --model '${reference}': use ${MODEL_PROVIDERS.map((name) => `${name}:<model>`).join(" or ")}, or --base-url <url> for an OpenAI-compatible server (Ollama, llama.cpp, vLLM).`,
       );
     }
-    if (id.length === 0) throw new ModelConfigError(`no model id in --model '${reference}': expected e.g. ${prefix}:${HOSTED_PROVIDERS[prefix].example}.`);
+    if (id.length === 0)
+      throw new ModelConfigError(
+        `no model id in --model '${reference}': expected e.g. ${prefix}:${HOSTED_PROVIDERS[prefix].example}.`,
+      );
     return { provider: prefix, id };
   }
   const found = lookupModel({ model: reference, catalog });
@@ -260,11 +321,23 @@ function isModelProvider(name: string | undefined): name is ModelProvider {
 }
 
 /** The flag's limit when given; otherwise the catalog must know the model. */
-function requireLimit({ key, shown, contextLimit, catalog }: { key: string; shown: string; contextLimit: number | undefined; catalog: ModelCatalog }): { contextLimit?: number } {
+function requireLimit({
+  key,
+  shown,
+  contextLimit,
+  catalog,
+}: {
+  key: string;
+  shown: string;
+  contextLimit: number | undefined;
+  catalog: ModelCatalog;
+}): { contextLimit?: number } {
   if (contextLimit !== undefined) return { contextLimit };
   const found = lookupModel({ model: key, catalog });
   if (found.status === "found") return {};
-  throw new ModelConfigError(`the context limit of ${shown} is unknown: pass --context-limit <tokens> (the window the model or server was started with, e.g. --context-limit 32768).`);
+  throw new ModelConfigError(
+    `the context limit of ${shown} is unknown: pass --context-limit <tokens> (the window the model or server was started with, e.g. --context-limit 32768).`,
+  );
 }
 
 export function checkBaseUrl(text: string, flag = "--base-url"): string {
@@ -274,7 +347,10 @@ export function checkBaseUrl(text: string, flag = "--base-url"): string {
   } catch {
     throw new ModelConfigError(`bad ${flag} '${text}': expected an http(s) URL such as http://127.0.0.1:11434/v1.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ModelConfigError(`bad ${flag} '${text}': expected an http:// or https:// URL such as http://127.0.0.1:11434/v1.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ModelConfigError(
+      `bad ${flag} '${text}': expected an http:// or https:// URL such as http://127.0.0.1:11434/v1.`,
+    );
   return url.toString().replace(/\/+$/, "");
 }
 

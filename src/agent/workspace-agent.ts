@@ -46,7 +46,18 @@ export interface WorkspaceAgentOptions {
   maxTurnsPerSend?: number;
   logWarning?: (message: string) => void;
   /** Other session options (clock, ids, fallback models, retries, provider storage, continuity) passed through unchanged. */
-  sessionOptions?: Pick<AgentSessionOptions, "now" | "generateId" | "fallbackModels" | "historyTool" | "maxRetries" | "providerStore" | "continuity" | "subagents" | "subagentSettings">;
+  sessionOptions?: Pick<
+    AgentSessionOptions,
+    | "now"
+    | "generateId"
+    | "fallbackModels"
+    | "historyTool"
+    | "maxRetries"
+    | "providerStore"
+    | "continuity"
+    | "subagents"
+    | "subagentSettings"
+  >;
 }
 
 /**
@@ -68,8 +79,14 @@ export function createWorkspaceAgent(options: WorkspaceAgentOptions): AgentSessi
  * const agent = createWorkspaceContextAgent({ store, sessionId: chatId, model, workspaceRoot: ".", memoryRoot: ".ctxwin/memory" });
  * return createAgentUIStreamResponse({ agent, uiMessages });
  */
-export function createWorkspaceContextAgent({ maxInputChars, ...options }: WorkspaceAgentOptions & { maxInputChars?: number }): ContextAgent {
-  return createContextAgent({ ...workspaceSessionOptions(options), ...(maxInputChars === undefined ? {} : { maxInputChars }) });
+export function createWorkspaceContextAgent({
+  maxInputChars,
+  ...options
+}: WorkspaceAgentOptions & { maxInputChars?: number }): ContextAgent {
+  return createContextAgent({
+    ...workspaceSessionOptions(options),
+    ...(maxInputChars === undefined ? {} : { maxInputChars }),
+  });
 }
 
 /** The session options of a workspace agent: tools, memory, and the budget merged from the configuration. */
@@ -103,7 +120,12 @@ function workspaceSessionOptions({
     sessionId,
     model,
     system,
-    tools: workspaceTools({ root: path.resolve(workspaceRoot), allowWrite, respectGitignore, ...(toolLimits === undefined ? {} : { limits: toolLimits }) }),
+    tools: workspaceTools({
+      root: path.resolve(workspaceRoot),
+      allowWrite,
+      respectGitignore,
+      ...(toolLimits === undefined ? {} : { limits: toolLimits }),
+    }),
     memory: { root: path.resolve(memoryRoot) },
     budget: merged,
     ...(maxSteps === undefined ? {} : { maxSteps }),

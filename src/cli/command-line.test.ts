@@ -19,12 +19,24 @@ const ctxwinInProcess = (args: string[]) => runCtxwinInProcess(args, { cwd: fold
 
 describe("command-line mistakes", () => {
   const cases: Array<{ args: string[]; line: RegExp }> = [
-    { args: ["serve", "--port", "abc"], line: /^ctxwin serve: option '--port <n>' argument 'abc' is invalid\. .*see 'ctxwin serve --help'\.$/ },
+    {
+      args: ["serve", "--port", "abc"],
+      line: /^ctxwin serve: option '--port <n>' argument 'abc' is invalid\. .*see 'ctxwin serve --help'\.$/,
+    },
     { args: ["frobnicate"], line: /^ctxwin: unknown command 'frobnicate'; see 'ctxwin --help'\.$/ },
-    { args: ["history", "--dir", "X"], line: /^ctxwin history: unknown option '--dir'; 'ctxwin history' needs a subcommand first \(sessions, .*\), e\.g\. 'ctxwin history sessions --help'\.$/ },
+    {
+      args: ["history", "--dir", "X"],
+      line: /^ctxwin history: unknown option '--dir'; 'ctxwin history' needs a subcommand first \(sessions, .*\), e\.g\. 'ctxwin history sessions --help'\.$/,
+    },
     // One word is a search across every session (issue 50); none is a usage error.
-    { args: ["history", "search"], line: /^ctxwin history search: missing required argument 'session-or-text'; see 'ctxwin history search --help'\.$/ },
-    { args: ["history", "sessions", "--bogus"], line: /^ctxwin history sessions: unknown option '--bogus'; see 'ctxwin history sessions --help'\.$/ },
+    {
+      args: ["history", "search"],
+      line: /^ctxwin history search: missing required argument 'session-or-text'; see 'ctxwin history search --help'\.$/,
+    },
+    {
+      args: ["history", "sessions", "--bogus"],
+      line: /^ctxwin history sessions: unknown option '--bogus'; see 'ctxwin history sessions --help'\.$/,
+    },
     { args: ["import", "--bogus"], line: /^ctxwin import: unknown option '--bogus'/ },
   ];
   for (const { args, line } of cases) {
@@ -54,6 +66,8 @@ describe("command-line mistakes", () => {
 
 describe("usageLine", () => {
   it("keeps the first line of commander's message and says where to look", () => {
-    expect(usageLine("error: unknown option '--x'\n(Did you mean --y?)\n", "ctxwin demo", [])).toBe("ctxwin demo: unknown option '--x'; see 'ctxwin demo --help'.");
+    expect(usageLine("error: unknown option '--x'\n(Did you mean --y?)\n", "ctxwin demo", [])).toBe(
+      "ctxwin demo: unknown option '--x'; see 'ctxwin demo --help'.",
+    );
   });
 });

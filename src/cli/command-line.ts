@@ -32,7 +32,11 @@ function configure(command: Command, commandPath: string): void {
 
 /** One line from commander's message, with the way forward. */
 export function usageLine(text: string, commandPath: string, subcommands: readonly string[]): string {
-  const message = text.trim().split("\n")[0]?.replace(/^error: /, "") ?? "invalid command line";
+  const message =
+    text
+      .trim()
+      .split("\n")[0]
+      ?.replace(/^error: /, "") ?? "invalid command line";
   if (subcommands.length > 0 && /^unknown option/.test(message)) {
     return `${commandPath}: ${message}; '${commandPath}' needs a subcommand first (${subcommands.join(", ")}), e.g. '${commandPath} ${subcommands[0] ?? ""} --help'.`;
   }

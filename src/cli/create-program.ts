@@ -15,7 +15,10 @@ import { readFileSync } from "node:fs";
 import { Command, Help } from "commander";
 import { configureCommandLine } from "./command-line.js";
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string; description: string };
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+  description: string;
+};
 
 interface CommandEntry {
   name: string;
@@ -57,19 +60,22 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     name: "embed",
     term: "embed [options]",
-    description: "Embed the rows of a store for hybrid and semantic search (resumable; rows already embedded are skipped)",
+    description:
+      "Embed the rows of a store for hybrid and semantic search (resumable; rows already embedded are skipped)",
     register: async (program) => (await import("./embed/embed-command.js")).registerEmbedCommand({ program }),
   },
   {
     name: "mcp",
     term: "mcp [options]",
     description: "Serve session_history (and optionally memory) to an MCP client over stdio",
-    register: async (program, version) => (await import("./mcp/mcp-command.js")).registerMcpCommand({ program, version }),
+    register: async (program, version) =>
+      (await import("./mcp/mcp-command.js")).registerMcpCommand({ program, version }),
   },
   {
     name: "serve",
     term: "serve [options]",
-    description: "Open the web UI: watch sessions, their windows and budget in the browser, and chat when a model is given",
+    description:
+      "Open the web UI: watch sessions, their windows and budget in the browser, and chat when a model is given",
     register: async (program) => (await import("./serve/serve-command.js")).registerServeCommand({ program }),
   },
   {

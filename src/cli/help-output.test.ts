@@ -13,7 +13,10 @@ import { createProgram } from "./create-program.js";
 function helpOfTree(command: Command, path: string[] = []): string[] {
   command.configureHelp({ ...command.configureHelp(), helpWidth: 100 });
   const name = [...path, command.name()];
-  return [`# ${name.join(" ")}\n${command.helpInformation()}`, ...command.commands.flatMap((child) => helpOfTree(child, name))];
+  return [
+    `# ${name.join(" ")}\n${command.helpInformation()}`,
+    ...command.commands.flatMap((child) => helpOfTree(child, name)),
+  ];
 }
 
 const commandNames = ["demo", "chat", "history", "import", "embed", "mcp", "serve", "doctor", "eval", "hook", "setup"];
@@ -26,7 +29,9 @@ describe("ctxwin --help", () => {
 
   it("reads the same when only the command named is loaded", async () => {
     const whole = await createProgram();
-    expect(whole.commands.map((command) => command.name())).toEqual([...commandNames, "help"].slice(0, whole.commands.length));
+    expect(whole.commands.map((command) => command.name())).toEqual(
+      [...commandNames, "help"].slice(0, whole.commands.length),
+    );
     const programOnly = await createProgram({ argv: ["node", "ctxwin", "--help"] });
     expect(helpOfTree(programOnly)[0]).toBe(helpOfTree(whole)[0]);
     for (const name of commandNames) {

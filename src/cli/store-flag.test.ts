@@ -35,8 +35,12 @@ afterEach(() => {
 
 describe("storeOptionsOf", () => {
   it("maps a server URL, a file path, or nothing to openStore's options", () => {
-    expect(storeOptionsOf({ store: "postgres://agent@db/agents", directory: "/p" })).toEqual({ url: "postgres://agent@db/agents" });
-    expect(storeOptionsOf({ store: "postgresql://db/agents", directory: "/p" })).toEqual({ url: "postgresql://db/agents" });
+    expect(storeOptionsOf({ store: "postgres://agent@db/agents", directory: "/p" })).toEqual({
+      url: "postgres://agent@db/agents",
+    });
+    expect(storeOptionsOf({ store: "postgresql://db/agents", directory: "/p" })).toEqual({
+      url: "postgresql://db/agents",
+    });
     expect(storeOptionsOf({ store: "other.db", directory: "/p" })).toEqual({ path: path.resolve("other.db") });
     expect(storeOptionsOf({ directory: "/p" })).toEqual({ directory: "/p" });
     expect(() => storeOptionsOf({ store: "mysql://db/agents", directory: "/p" })).toThrow(/only postgres:\/\//);
@@ -67,7 +71,8 @@ describe("--store usage errors", () => {
       ["chat", "--model", "openai:gpt-4o-mini"],
     ];
     const results = [];
-    for (const command of commands) results.push(await runCtxwinInProcess([...command, "--store", "mysql://db/agents"], { cwd: project }));
+    for (const command of commands)
+      results.push(await runCtxwinInProcess([...command, "--store", "mysql://db/agents"], { cwd: project }));
     results.forEach((result, index) => {
       const name = commands[index]?.slice(0, commands[index]?.[0] === "history" ? 2 : 1).join(" ");
       expect(result.status, `${name}: ${result.stderr}`).toBe(2);
@@ -105,8 +110,13 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     const url = inSchema("moved");
     const imported = await runCtxwinInProcess(["import", file, "--store", url, "--json"], { cwd: project });
     expect(imported.status, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout)).toMatchObject({ rowsAdded: exported.stdout.trim().split("\n").length, malformedCount: 0 });
-    const fromServer = await runCtxwinInProcess(["history", "export", "s1", "--include-cleared", "--store", url], { cwd: project });
+    expect(JSON.parse(imported.stdout)).toMatchObject({
+      rowsAdded: exported.stdout.trim().split("\n").length,
+      malformedCount: 0,
+    });
+    const fromServer = await runCtxwinInProcess(["history", "export", "s1", "--include-cleared", "--store", url], {
+      cwd: project,
+    });
     expect(fromServer.stdout).toBe(exported.stdout);
     const again = await runCtxwinInProcess(["import", file, "--store", url, "--json"], { cwd: project });
     expect(JSON.parse(again.stdout)).toMatchObject({ rowsAdded: 0 });
@@ -115,7 +125,9 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     const serverFile = path.join(project, "server.jsonl");
     writeFileSync(serverFile, fromServer.stdout);
     expect((await runCtxwinInProcess(["import", serverFile, "--store", back], { cwd: project })).status).toBe(0);
-    const roundTrip = await runCtxwinInProcess(["history", "export", "s1", "--include-cleared", "--store", back], { cwd: project });
+    const roundTrip = await runCtxwinInProcess(["history", "export", "s1", "--include-cleared", "--store", back], {
+      cwd: project,
+    });
     expect(roundTrip.stdout).toBe(exported.stdout);
 
     const windows = await runCtxwinInProcess(["history", "windows", "s1", "--store", url, "--json"], { cwd: project });
@@ -126,15 +138,28 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
   it("runs the demo on the server, and history reads it there", async () => {
     const project = temporaryDirectory();
     const url = inSchema("demo");
-    const demo = await runCtxwinInProcess(["demo", "--store", url, "--json", "--files", "6", "--dir", project], { cwd: project });
+    const demo = await runCtxwinInProcess(["demo", "--store", url, "--json", "--files", "6", "--dir", project], {
+      cwd: project,
+    });
     expect(demo.status, demo.stderr).toBe(0);
-    const report = JSON.parse(demo.stdout) as { sessionId: string; database: string; rows: number; windows: number; inspect: string[] };
+    const report = JSON.parse(demo.stdout) as {
+      sessionId: string;
+      database: string;
+      rows: number;
+      windows: number;
+      inspect: string[];
+    };
     expect(report.database).toBe(url);
     expect(report.inspect[0]).toContain(`--store "${url}"`);
-    const items = await runCtxwinInProcess(["history", "items", report.sessionId, "w:0", "--store", url, "--include-cleared", "--json"], { cwd: project });
+    const items = await runCtxwinInProcess(
+      ["history", "items", report.sessionId, "w:0", "--store", url, "--include-cleared", "--json"],
+      { cwd: project },
+    );
     expect(items.status, items.stderr).toBe(0);
     expect((JSON.parse(items.stdout) as unknown[]).length).toBeGreaterThan(0);
-    const usage = await runCtxwinInProcess(["history", "usage", report.sessionId, "--store", url, "--json"], { cwd: project });
+    const usage = await runCtxwinInProcess(["history", "usage", report.sessionId, "--store", url, "--json"], {
+      cwd: project,
+    });
     expect(usage.status, usage.stderr).toBe(0);
     expect((JSON.parse(usage.stdout) as { windows: unknown[] }).windows).toHaveLength(report.windows);
     const store = openStore({ url });
@@ -150,10 +175,18 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     const store = openStore({ url: database.url, schema: "served" });
     await store.append("on-the-server", [{ role: "user", parts: [{ type: "text", text: "hello" }] }]);
     await store.close();
-    const host = { stderr: () => undefined, stdout: () => undefined, env: {}, onStopSignal: () => undefined, setExitCode: () => undefined };
+    const host = {
+      stderr: () => undefined,
+      stdout: () => undefined,
+      env: {},
+      onStopSignal: () => undefined,
+      setExitCode: () => undefined,
+    };
     const server = await runServe({ flags: { dir: project, workspace: project, store: inSchema("served") }, host });
     try {
-      const response = await fetch(`${server.origin}/api/sessions`, { headers: { Authorization: `Bearer ${server.token}` } });
+      const response = await fetch(`${server.origin}/api/sessions`, {
+        headers: { Authorization: `Bearer ${server.token}` },
+      });
       const body = (await response.json()) as { sessions: { sessionId: string }[] };
       expect(body.sessions.map((session) => session.sessionId)).toEqual(["on-the-server"]);
     } finally {
@@ -163,7 +196,9 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
 
   it("history and mcp read the server without writing: a missing schema is an error and stays missing", async () => {
     const project = temporaryDirectory();
-    const missing = await runCtxwinInProcess(["history", "sessions", "--store", inSchema("never_made")], { cwd: project });
+    const missing = await runCtxwinInProcess(["history", "sessions", "--store", inSchema("never_made")], {
+      cwd: project,
+    });
     expect(missing.status).toBe(1);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
     expect(missing.stderr).toMatch(/No ctxwin store in the schema 'never_made' .*read-only open never creates one/);
@@ -196,18 +231,38 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     const url = `${database.url}?schema=doctor_read`;
     const report = await runCtxwinInProcess(["doctor", "--store", url], { cwd: project });
     expect(report.status, report.stderr).toBe(0);
-    expect(report.stdout).toMatch(/^PostgreSQL store at postgres:\/\/\S+ \(schema 'doctor_read'\): 1 session\(s\), readable\.\n.*pg_amcheck.*\nEmbeddings: none stored/);
+    expect(report.stdout).toMatch(
+      /^PostgreSQL store at postgres:\/\/\S+ \(schema 'doctor_read'\): 1 session\(s\), readable\.\n.*pg_amcheck.*\nEmbeddings: none stored/,
+    );
     const json = await runCtxwinInProcess(["doctor", "--store", url, "--json"], { cwd: project });
-    expect(JSON.parse(json.stdout)).toMatchObject({ backend: "postgres", schema: "doctor_read", sessions: 1, embeddings: { vectors: false, models: [] } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      backend: "postgres",
+      schema: "doctor_read",
+      sessions: 1,
+      embeddings: { vectors: false, models: [] },
+    });
 
-    const missing = await runCtxwinInProcess(["doctor", "--store", `${database.url}?schema=never_doctored`], { cwd: project });
+    const missing = await runCtxwinInProcess(["doctor", "--store", `${database.url}?schema=never_doctored`], {
+      cwd: project,
+    });
     expect(missing.status).toBe(1);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
     expect(missing.stderr).toMatch(/No ctxwin store in the schema 'never_doctored'/);
 
-    const salvage = await runCtxwinInProcess(["doctor", "--store", "postgres://agent:secret@db.internal/agents", "--salvage", path.join(project, "rows.jsonl")], { cwd: project });
+    const salvage = await runCtxwinInProcess(
+      [
+        "doctor",
+        "--store",
+        "postgres://agent:secret@db.internal/agents",
+        "--salvage",
+        path.join(project, "rows.jsonl"),
+      ],
+      { cwd: project },
+    );
     expect(salvage.status).toBe(2);
-    expect(salvage.stderr).toMatch(/--salvage reads SQLite files; postgres:\/\/agent@db\.internal\/agents is a PostgreSQL server.*Nothing was written/);
+    expect(salvage.stderr).toMatch(
+      /--salvage reads SQLite files; postgres:\/\/agent@db\.internal\/agents is a PostgreSQL server.*Nothing was written/,
+    );
     expect(salvage.stderr).not.toContain("secret");
   });
 
@@ -215,11 +270,17 @@ describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", ()
     const project = temporaryDirectory();
     const down = "postgres://nobody:secret@127.0.0.1:1/none";
     const transcript = fileURLToPath(new URL("../import/fixtures/claude-code-session.jsonl", import.meta.url));
-    for (const command of [["history", "sessions"], ["demo", "--files", "1", "--json"], ["import", "claude-code", transcript]]) {
+    for (const command of [
+      ["history", "sessions"],
+      ["demo", "--files", "1", "--json"],
+      ["import", "claude-code", transcript],
+    ]) {
       const result = await runCtxwinInProcess([...command, "--store", down], { cwd: project });
       expect(result.status, command.join(" ")).toBe(1);
       expect(result.stderr.trim().split("\n"), command.join(" ")).toHaveLength(1);
-      expect(result.stderr).toMatch(/Cannot connect to the PostgreSQL server at postgres:\/\/nobody@127\.0\.0\.1:1\/none/);
+      expect(result.stderr).toMatch(
+        /Cannot connect to the PostgreSQL server at postgres:\/\/nobody@127\.0\.0\.1:1\/none/,
+      );
       expect(result.stderr).not.toContain("secret");
     }
   });

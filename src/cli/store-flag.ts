@@ -27,16 +27,21 @@ const anyUrl = /^[a-z][a-z0-9+.-]*:\/\//i;
 export function parseStoreFlag(value: string): string {
   if (value.trim() === "") throw new InvalidArgumentError("expected a postgres:// URL or a SQLite file path.");
   if (!anyUrl.test(value)) return value;
-  if (!serverUrl.test(value)) throw new InvalidArgumentError("only postgres:// (or postgresql://) URLs and SQLite file paths are supported.");
+  if (!serverUrl.test(value))
+    throw new InvalidArgumentError("only postgres:// (or postgresql://) URLs and SQLite file paths are supported.");
   let parsed: URL;
   try {
     parsed = new URL(value);
   } catch {
-    throw new InvalidArgumentError("the URL does not parse; expected e.g. postgres://user@host:5432/database?schema=project.");
+    throw new InvalidArgumentError(
+      "the URL does not parse; expected e.g. postgres://user@host:5432/database?schema=project.",
+    );
   }
   const { schema } = schemaFromUrl(parsed.toString(), undefined);
   if (schema !== undefined && !isValidSchemaName(schema)) {
-    throw new InvalidArgumentError(`?schema=${schema} is not a usable schema name (lower-case letters, digits and '_', at most 63, not starting with 'pg_').`);
+    throw new InvalidArgumentError(
+      `?schema=${schema} is not a usable schema name (lower-case letters, digits and '_', at most 63, not starting with 'pg_').`,
+    );
   }
   return value;
 }
@@ -49,7 +54,13 @@ export const isServerUrl = (store: string): boolean => serverUrl.test(store);
  *
  * @example storeOptionsOf({ store: "postgres://agent@db/agents", directory: "." }) // { url: "postgres://agent@db/agents" }
  */
-export function storeOptionsOf({ store, directory }: { store?: string | undefined; directory: string }): OpenStoreOptions {
+export function storeOptionsOf({
+  store,
+  directory,
+}: {
+  store?: string | undefined;
+  directory: string;
+}): OpenStoreOptions {
   if (store === undefined) return { directory };
   if (isServerUrl(parseStoreFlag(store))) return { url: store };
   return { path: path.resolve(store) };

@@ -11,7 +11,10 @@ describe("bm25Scorer", () => {
   it("counts a context term as CONTEXT_WEIGHT of an own one, and scores a row without the words 0", () => {
     const score = bm25Scorer({ words: ["sunris"], rows: 10, terms: 40, wordRows: () => 2 });
     const own = score({ counts: termCounts({ own: ["paint", "sunris", "last", "year"], context: [] }), length: 4 });
-    const context = score({ counts: termCounts({ own: ["ye", "last", "year", "ago"], context: ["sunris"] }), length: 4 });
+    const context = score({
+      counts: termCounts({ own: ["ye", "last", "year", "ago"], context: ["sunris"] }),
+      length: 4,
+    });
     const none = score({ counts: termCounts({ own: ["quiet", "line"], context: ["nothing"] }), length: 3 });
     expect(context).toBeGreaterThan(0);
     expect(context).toBeLessThan(own);
@@ -25,6 +28,8 @@ describe("bm25Scorer", () => {
 
   it("scores a longer row lower for the same occurrences", () => {
     const score = bm25Scorer({ words: ["ledger"], rows: 10, terms: 100, wordRows: () => 1 });
-    expect(score({ counts: termCounts({ own: ["ledger"], context: [] }), length: 5 })).toBeGreaterThan(score({ counts: termCounts({ own: ["ledger"], context: [] }), length: 50 }));
+    expect(score({ counts: termCounts({ own: ["ledger"], context: [] }), length: 5 })).toBeGreaterThan(
+      score({ counts: termCounts({ own: ["ledger"], context: [] }), length: 50 }),
+    );
   });
 });

@@ -78,7 +78,13 @@ export function bm25Scorer({ words, rows, terms, wordRows }: Bm25CorpusOptions):
  *
  * @example termCounts({ own: ["a", "b", "a"], context: ["b"] }).get("b") // { own: 1, context: 1 }
  */
-export function termCounts({ own, context }: { own: readonly string[]; context: readonly string[] }): Map<string, TermCounts> {
+export function termCounts({
+  own,
+  context,
+}: {
+  own: readonly string[];
+  context: readonly string[];
+}): Map<string, TermCounts> {
   const counts = new Map<string, TermCounts>();
   for (const term of own) {
     const count = counts.get(term);

@@ -14,7 +14,10 @@ const validRolloverMeta = {
 };
 
 /** A row with a boundary and meta of any shape, as a damaged stored row may carry. */
-const rowWith = (boundary: unknown, meta?: unknown): BoundaryFields => ({ boundary, meta: meta as BoundaryFields["meta"] });
+const rowWith = (boundary: unknown, meta?: unknown): BoundaryFields => ({
+  boundary,
+  meta: meta as BoundaryFields["meta"],
+});
 
 describe("classifyBoundary", () => {
   it.each<[string, BoundaryFields]>([
@@ -30,9 +33,17 @@ describe("classifyBoundary", () => {
     ["a reset", rowWith({ kind: "reset" }), "reset"],
     ["a compaction", rowWith({ kind: "compaction" }, { type: "compaction-summary" }), "compaction"],
     ["a compaction without meta", rowWith({ kind: "compaction" }), "compaction"],
-    ["a compaction with a forward-compatible extra field", rowWith({ kind: "compaction", strategy: "llm" }), "compaction"],
+    [
+      "a compaction with a forward-compatible extra field",
+      rowWith({ kind: "compaction", strategy: "llm" }),
+      "compaction",
+    ],
     ["a rollover with valid meta", rowWith({ kind: "rollover" }, validRolloverMeta), "rollover"],
-    ["a rollover with valid meta plus extra meta fields", rowWith({ kind: "rollover" }, { ...validRolloverMeta, note: "x" }), "rollover"],
+    [
+      "a rollover with valid meta plus extra meta fields",
+      rowWith({ kind: "rollover" }, { ...validRolloverMeta, note: "x" }),
+      "rollover",
+    ],
   ])("classifies %s", (_label, row, kind) => {
     expect(classifyBoundary(row)).toBe(kind);
   });
@@ -42,11 +53,23 @@ describe("classifyBoundary", () => {
   it.each<[string, BoundaryFields]>([
     ["a rollover without meta", rowWith({ kind: "rollover" })],
     ["a rollover with meta of another type", rowWith({ kind: "rollover" }, { ...validRolloverMeta, type: "lead-in" })],
-    ["a rollover whose meta lacks rolloverId", rowWith({ kind: "rollover" }, { ...validRolloverMeta, rolloverId: undefined })],
+    [
+      "a rollover whose meta lacks rolloverId",
+      rowWith({ kind: "rollover" }, { ...validRolloverMeta, rolloverId: undefined }),
+    ],
     ["a rollover with an unknown reason", rowWith({ kind: "rollover" }, { ...validRolloverMeta, reason: "bored" })],
-    ["a rollover with a malformed previousWindowId", rowWith({ kind: "rollover" }, { ...validRolloverMeta, previousWindowId: "w:012" })],
-    ["a rollover with negative contextTokens", rowWith({ kind: "rollover" }, { ...validRolloverMeta, contextTokens: -5 })],
-    ["a rollover with a string flushOpportunity", rowWith({ kind: "rollover" }, { ...validRolloverMeta, flushOpportunity: "false" })],
+    [
+      "a rollover with a malformed previousWindowId",
+      rowWith({ kind: "rollover" }, { ...validRolloverMeta, previousWindowId: "w:012" }),
+    ],
+    [
+      "a rollover with negative contextTokens",
+      rowWith({ kind: "rollover" }, { ...validRolloverMeta, contextTokens: -5 }),
+    ],
+    [
+      "a rollover with a string flushOpportunity",
+      rowWith({ kind: "rollover" }, { ...validRolloverMeta, flushOpportunity: "false" }),
+    ],
     ["a rollover whose meta is a string", rowWith({ kind: "rollover" }, "rollover")],
     ["an unknown kind", rowWith({ kind: "clear" })],
     ["a kind in the wrong case", rowWith({ kind: "Compaction" })],
@@ -79,7 +102,11 @@ describe("classifyBoundary", () => {
     const kinds = fc.constantFrom<unknown>("rollover", "reset", "compaction", "other", undefined, 1);
     const metas = fc.oneof(
       fc.constant<unknown>(validRolloverMeta),
-      fc.record({ ...Object.fromEntries(Object.entries(validRolloverMeta).map(([key, value]) => [key, fc.constantFrom(value, undefined, "x", -1)])) }),
+      fc.record({
+        ...Object.fromEntries(
+          Object.entries(validRolloverMeta).map(([key, value]) => [key, fc.constantFrom(value, undefined, "x", -1)]),
+        ),
+      }),
       fc.anything(),
     );
     fc.assert(
@@ -87,7 +114,11 @@ describe("classifyBoundary", () => {
         const result = classifyBoundary(rowWith({ kind }, meta));
         if (result === "rollover") return kind === "rollover" && RolloverMetaSchema.safeParse(meta).success;
         if (result === "compaction") return kind === "compaction";
-        return result === "reset" && kind !== "compaction" && !(kind === "rollover" && RolloverMetaSchema.safeParse(meta).success);
+        return (
+          result === "reset" &&
+          kind !== "compaction" &&
+          !(kind === "rollover" && RolloverMetaSchema.safeParse(meta).success)
+        );
       }),
     );
   });

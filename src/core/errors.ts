@@ -55,8 +55,12 @@ export class RowValidationError extends CtxwinError {
 
   constructor(issues: RowIssue[]) {
     const first = issues[0];
-    const where = first === undefined ? "" : ` (row ${first.index}${first.path ? `, ${first.path}` : ""}: ${first.message})`;
-    super(RowValidationError.errorName, `Rows refused: ${issues.length} problem(s) found, nothing was written${where}.`);
+    const where =
+      first === undefined ? "" : ` (row ${first.index}${first.path ? `, ${first.path}` : ""}: ${first.message})`;
+    super(
+      RowValidationError.errorName,
+      `Rows refused: ${issues.length} problem(s) found, nothing was written${where}.`,
+    );
     this.issues = issues;
   }
 

@@ -34,15 +34,19 @@ export function fileDataProblem({ url, mediaType }: { url: string; mediaType: st
   if (header === null) {
     const shown = url.length > 80 ? `${url.slice(0, 80)}…` : url;
     if (/^data:/i.test(url)) return "A file part's data: URL must be base64-encoded (data:<media type>;base64,<data>).";
-    if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return `A file part must carry its data as a base64 data: URL; ${JSON.stringify(shown)} is a URL, and URLs are never fetched.`;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(url))
+      return `A file part must carry its data as a base64 data: URL; ${JSON.stringify(shown)} is a URL, and URLs are never fetched.`;
     return "A file part must carry its data as a base64 data: URL (data:<media type>;base64,<data>).";
   }
   const urlType = (header[1] ?? "").trim().toLowerCase();
   const partType = mediaType.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (!ALLOWED_FILE_MEDIA_TYPES.includes(urlType)) return `A file of media type ${JSON.stringify(urlType)} is not accepted. ${allowed}`;
+  if (!ALLOWED_FILE_MEDIA_TYPES.includes(urlType))
+    return `A file of media type ${JSON.stringify(urlType)} is not accepted. ${allowed}`;
   const matches = partType === urlType || (partType === "image/*" && urlType.startsWith("image/"));
-  if (!matches) return `A file part says media type ${JSON.stringify(partType)} but its data: URL holds ${JSON.stringify(urlType)}.`;
+  if (!matches)
+    return `A file part says media type ${JSON.stringify(partType)} but its data: URL holds ${JSON.stringify(urlType)}.`;
   const payload = url.slice(header[0].length);
-  if (payload.length % 4 !== 0 || !BASE64.test(payload)) return "A file part's data: URL holds text that is not valid base64.";
+  if (payload.length % 4 !== 0 || !BASE64.test(payload))
+    return "A file part's data: URL holds text that is not valid base64.";
   return undefined;
 }

@@ -33,7 +33,10 @@ export interface ScoredCandidate<T> {
  * @example
  * orderRankedCandidates([{ key: "a", position: 4, score: 2 }, { key: "b", position: 5, score: 1.5 }]) // ["b", "a"] (1.5 + 0.3 × 2)
  */
-export function orderRankedCandidates<T>(candidates: readonly ScoredCandidate<T>[], { order = "relevance" }: { order?: SearchOrder } = {}): T[] {
+export function orderRankedCandidates<T>(
+  candidates: readonly ScoredCandidate<T>[],
+  { order = "relevance" }: { order?: SearchOrder } = {},
+): T[] {
   if (order === "newest") {
     return candidates
       .filter((candidate) => candidate.score > 0)
@@ -43,7 +46,10 @@ export function orderRankedCandidates<T>(candidates: readonly ScoredCandidate<T>
   const scoreAt = new Map(candidates.map((candidate) => [candidate.position, candidate.score]));
   return candidates
     .filter((candidate) => candidate.score > 0)
-    .map((candidate) => ({ candidate, total: candidate.score + PREVIOUS_ROW_WEIGHT * Math.max(0, scoreAt.get(candidate.position - 1) ?? 0) }))
+    .map((candidate) => ({
+      candidate,
+      total: candidate.score + PREVIOUS_ROW_WEIGHT * Math.max(0, scoreAt.get(candidate.position - 1) ?? 0),
+    }))
     .sort((left, right) => right.total - left.total || right.candidate.position - left.candidate.position)
     .map(({ candidate }) => candidate.key);
 }

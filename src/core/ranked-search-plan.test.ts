@@ -1,8 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RANKED_CANDIDATE_LIMIT, keepRarestWords, selectRankedWords, type RankedWordCount } from "./ranked-search-plan.js";
+import {
+  RANKED_CANDIDATE_LIMIT,
+  keepRarestWords,
+  selectRankedWords,
+  type RankedWordCount,
+} from "./ranked-search-plan.js";
 
-const counts = (entries: Record<string, number>): RankedWordCount[] => Object.entries(entries).map(([word, rows]) => ({ word, rows }));
+const counts = (entries: Record<string, number>): RankedWordCount[] =>
+  Object.entries(entries).map(([word, rows]) => ({ word, rows }));
 /** The figures below are easier to read against a limit of 1,000. */
 const select = (entries: Record<string, number>, limit = 1_000) => keepRarestWords({ counts: counts(entries), limit });
 
@@ -36,22 +42,27 @@ describe("keepRarestWords", () => {
 
   it("never keeps words matching more rows in total than the limit, unless none can be kept", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 32 }), fc.integer({ min: 1, max: 2_000 }), (rows, limit) => {
-        const input = rows.map((count, index) => ({ word: `w${index}`, rows: count }));
-        const words = keepRarestWords({ counts: input, limit });
-        const total = input.filter((count) => words.includes(count.word)).reduce((sum, count) => sum + count.rows, 0);
-        const rarest = Math.min(...rows.filter((count) => count > 0));
-        if (rarest > limit || rows.every((count) => count === 0)) {
-          expect(words).toEqual(input.map((count) => count.word));
-        } else {
-          expect(total).toBeLessThanOrEqual(limit);
-          // Every dropped word is at least as common as every kept one.
-          const keptMax = Math.max(...input.filter((count) => words.includes(count.word)).map((count) => count.rows));
-          for (const count of input.filter((entry) => !words.includes(entry.word))) expect(count.rows).toBeGreaterThanOrEqual(keptMax);
-        }
-        // Query order is kept.
-        expect(words).toEqual(input.map((count) => count.word).filter((word) => words.includes(word)));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 32 }),
+        fc.integer({ min: 1, max: 2_000 }),
+        (rows, limit) => {
+          const input = rows.map((count, index) => ({ word: `w${index}`, rows: count }));
+          const words = keepRarestWords({ counts: input, limit });
+          const total = input.filter((count) => words.includes(count.word)).reduce((sum, count) => sum + count.rows, 0);
+          const rarest = Math.min(...rows.filter((count) => count > 0));
+          if (rarest > limit || rows.every((count) => count === 0)) {
+            expect(words).toEqual(input.map((count) => count.word));
+          } else {
+            expect(total).toBeLessThanOrEqual(limit);
+            // Every dropped word is at least as common as every kept one.
+            const keptMax = Math.max(...input.filter((count) => words.includes(count.word)).map((count) => count.rows));
+            for (const count of input.filter((entry) => !words.includes(entry.word)))
+              expect(count.rows).toBeGreaterThanOrEqual(keptMax);
+          }
+          // Query order is kept.
+          expect(words).toEqual(input.map((count) => count.word).filter((word) => words.includes(word)));
+        },
+      ),
     );
   });
 });
@@ -66,16 +77,25 @@ describe("selectRankedWords", () => {
 
   it("drops common words only in a range of more than RANKED_CANDIDATE_LIMIT rows", () => {
     expect(selectRankedWords({ words: ["the", "ledger"], rangeRows: 100_000, countRows })).toEqual(["ledger"]);
-    expect(selectRankedWords({ words: ["the", "ledger"], rangeRows: RANKED_CANDIDATE_LIMIT + 1, countRows })).toEqual(["ledger"]);
+    expect(selectRankedWords({ words: ["the", "ledger"], rangeRows: RANKED_CANDIDATE_LIMIT + 1, countRows })).toEqual([
+      "ledger",
+    ]);
     counted.length = 0;
-    expect(selectRankedWords({ words: ["the", "ledger"], rangeRows: RANKED_CANDIDATE_LIMIT, countRows })).toEqual(["the", "ledger"]);
+    expect(selectRankedWords({ words: ["the", "ledger"], rangeRows: RANKED_CANDIDATE_LIMIT, countRows })).toEqual([
+      "the",
+      "ledger",
+    ]);
     expect(counted).toEqual([]);
   });
 
   it("counts each word at most to the limit plus one, and never a lone word", () => {
     counted.length = 0;
     const caps: number[] = [];
-    const words = selectRankedWords({ words: ["startup", "review", "ledger"], rangeRows: 100_000, countRows: (word, cap) => (caps.push(cap), countRows(word, cap)) });
+    const words = selectRankedWords({
+      words: ["startup", "review", "ledger"],
+      rangeRows: 100_000,
+      countRows: (word, cap) => (caps.push(cap), countRows(word, cap)),
+    });
     expect(words).toEqual(["review", "ledger"]);
     expect(caps).toEqual([RANKED_CANDIDATE_LIMIT + 1, RANKED_CANDIDATE_LIMIT + 1, RANKED_CANDIDATE_LIMIT + 1]);
     counted.length = 0;

@@ -40,7 +40,12 @@ export interface SelectRankedWordsOptions {
  * selectRankedWords({ words: ["the", "ledger"], rangeRows: 100_000, countRows: (word) => (word === "the" ? 99_500 : 5) }) // ["ledger"]
  * selectRankedWords({ words: ["investors"], rangeRows: 100_000, countRows }) // ["investors"] (its newest 500 rows are ranked)
  */
-export function selectRankedWords({ words, rangeRows, countRows, limit = RANKED_CANDIDATE_LIMIT }: SelectRankedWordsOptions): string[] {
+export function selectRankedWords({
+  words,
+  rangeRows,
+  countRows,
+  limit = RANKED_CANDIDATE_LIMIT,
+}: SelectRankedWordsOptions): string[] {
   if (words.length <= 1 || rangeRows <= limit) return [...words];
   return keepRarestWords({ counts: words.map((word) => ({ word, rows: countRows(word, limit + 1) })), limit });
 }
@@ -52,7 +57,9 @@ export function selectRankedWords({ words, rangeRows, countRows, limit = RANKED_
  * @example keepRarestWords({ counts: [{ word: "the", rows: 99_500 }, { word: "ledger", rows: 5 }], limit: 500 }) // ["ledger"]
  */
 export function keepRarestWords({ counts, limit }: { counts: readonly RankedWordCount[]; limit: number }): string[] {
-  const rarestFirst = counts.map((count, index) => ({ ...count, index })).sort((left, right) => left.rows - right.rows || left.index - right.index);
+  const rarestFirst = counts
+    .map((count, index) => ({ ...count, index }))
+    .sort((left, right) => left.rows - right.rows || left.index - right.index);
   const kept = new Set<number>();
   let total = 0;
   for (const count of rarestFirst) {

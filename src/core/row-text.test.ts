@@ -33,7 +33,10 @@ function isWellFormed(text: string): boolean {
 
 /** True when a cut at `offset` would separate a surrogate pair of `text`. */
 const splitsPair = (text: string, offset: number) =>
-  offset > 0 && offset < text.length && isHighSurrogate(text.charCodeAt(offset - 1)) && isLowSurrogate(text.charCodeAt(offset));
+  offset > 0 &&
+  offset < text.length &&
+  isHighSurrogate(text.charCodeAt(offset - 1)) &&
+  isLowSurrogate(text.charCodeAt(offset));
 
 describe("renderPart: non-tool parts", () => {
   it.each<[string, Part, string | undefined]>([
@@ -46,9 +49,17 @@ describe("renderPart: non-tool parts", () => {
     ["an image file", { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA" }, "[image]"],
     ["a pdf file", { type: "file", mediaType: "application/pdf", url: "https://example.invalid/a.pdf" }, "[file]"],
     ["a file without mediaType", { type: "file", url: "u" }, "[file]"],
-    ["source-url", { type: "source-url", sourceId: "s", url: "https://example.invalid/page" }, "[source: https://example.invalid/page]"],
+    [
+      "source-url",
+      { type: "source-url", sourceId: "s", url: "https://example.invalid/page" },
+      "[source: https://example.invalid/page]",
+    ],
     ["source-url without url", { type: "source-url", sourceId: "s" }, "[source: ]"],
-    ["source-document", { type: "source-document", sourceId: "s", mediaType: "text/plain", title: "Design notes" }, "[source: Design notes]"],
+    [
+      "source-document",
+      { type: "source-document", sourceId: "s", mediaType: "text/plain", title: "Design notes" },
+      "[source: Design notes]",
+    ],
     ["an unknown part type", { type: "hologram", payload: "x" }, undefined],
   ])("%s", (_label, part, expected) => {
     expect(renderPart(part)).toBe(expected);
@@ -56,61 +67,170 @@ describe("renderPart: non-tool parts", () => {
 });
 
 describe("renderPart: tool parts", () => {
-  const bash = (state: string, extra: Record<string, unknown> = {}): Part => ({ type: "tool-bash", toolCallId: "call-1", state, input: { command: "ls" }, ...extra });
+  const bash = (state: string, extra: Record<string, unknown> = {}): Part => ({
+    type: "tool-bash",
+    toolCallId: "call-1",
+    state,
+    input: { command: "ls" },
+    ...extra,
+  });
 
   it.each<[string, Part, string]>([
-    ["output-available with a string output", bash("output-available", { output: "a.txt\nb.txt" }), 'bash({"command":"ls"}) → a.txt\nb.txt'],
-    ["output-available with an object output", bash("output-available", { output: { files: ["a.txt"], count: 1 } }), 'bash({"command":"ls"}) → {"files":["a.txt"],"count":1}'],
-    ["output-available with a null output", bash("output-available", { output: null }), 'bash({"command":"ls"}) → null'],
-    ["output-error", bash("output-error", { errorText: "permission denied" }), 'bash({"command":"ls"}) → error: permission denied'],
+    [
+      "output-available with a string output",
+      bash("output-available", { output: "a.txt\nb.txt" }),
+      'bash({"command":"ls"}) → a.txt\nb.txt',
+    ],
+    [
+      "output-available with an object output",
+      bash("output-available", { output: { files: ["a.txt"], count: 1 } }),
+      'bash({"command":"ls"}) → {"files":["a.txt"],"count":1}',
+    ],
+    [
+      "output-available with a null output",
+      bash("output-available", { output: null }),
+      'bash({"command":"ls"}) → null',
+    ],
+    [
+      "output-error",
+      bash("output-error", { errorText: "permission denied" }),
+      'bash({"command":"ls"}) → error: permission denied',
+    ],
     ["output-error without errorText", bash("output-error"), 'bash({"command":"ls"}) → error: '],
-    ["output-denied", bash("output-denied", { approval: { id: "a", approved: false } }), 'bash({"command":"ls"}) → denied'],
+    [
+      "output-denied",
+      bash("output-denied", { approval: { id: "a", approved: false } }),
+      'bash({"command":"ls"}) → denied',
+    ],
     ["input-available", bash("input-available"), 'bash({"command":"ls"}) → (no result)'],
-    ["approval-requested", bash("approval-requested", { approval: { id: "a" } }), 'bash({"command":"ls"}) → (no result)'],
-    ["input-streaming without input", { type: "tool-bash", toolCallId: "c", state: "input-streaming" }, "bash() → (no result)"],
-    ["a string input", { type: "tool-echo", toolCallId: "c", state: "output-available", input: "hi", output: "hi" }, "echo(hi) → hi"],
-    ["a dynamic tool", { type: "dynamic-tool", toolName: "mcp_fetch", toolCallId: "c", state: "output-available", input: { url: "u" }, output: "page" }, 'mcp_fetch({"url":"u"}) → page'],
-    ["a dynamic tool without a name", { type: "dynamic-tool", toolCallId: "c", state: "output-denied", input: {} }, "tool({}) → denied"],
-    ["an input that JSON cannot encode", { type: "tool-count", toolCallId: "c", state: "output-available", input: 7n, output: 8n }, "count(7) → 8"],
+    [
+      "approval-requested",
+      bash("approval-requested", { approval: { id: "a" } }),
+      'bash({"command":"ls"}) → (no result)',
+    ],
+    [
+      "input-streaming without input",
+      { type: "tool-bash", toolCallId: "c", state: "input-streaming" },
+      "bash() → (no result)",
+    ],
+    [
+      "a string input",
+      { type: "tool-echo", toolCallId: "c", state: "output-available", input: "hi", output: "hi" },
+      "echo(hi) → hi",
+    ],
+    [
+      "a dynamic tool",
+      {
+        type: "dynamic-tool",
+        toolName: "mcp_fetch",
+        toolCallId: "c",
+        state: "output-available",
+        input: { url: "u" },
+        output: "page",
+      },
+      'mcp_fetch({"url":"u"}) → page',
+    ],
+    [
+      "a dynamic tool without a name",
+      { type: "dynamic-tool", toolCallId: "c", state: "output-denied", input: {} },
+      "tool({}) → denied",
+    ],
+    [
+      "an input that JSON cannot encode",
+      { type: "tool-count", toolCallId: "c", state: "output-available", input: 7n, output: 8n },
+      "count(7) → 8",
+    ],
   ])("%s", (_label, part, expected) => {
     expect(renderPart(part)).toBe(expected);
   });
 
   it("renders an input nested past MAX_VALUE_DEPTH as unwritable on every Node version, and one at the limit as JSON", () => {
     const nested = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
-    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(MAX_VALUE_DEPTH + 1) })).toBe(`walk(${UNWRITABLE_VALUE}) → (no result)`);
-    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(MAX_VALUE_DEPTH) })).toBe(`walk(${"[".repeat(MAX_VALUE_DEPTH)}${"]".repeat(MAX_VALUE_DEPTH)}) → (no result)`);
+    expect(
+      renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(MAX_VALUE_DEPTH + 1) }),
+    ).toBe(`walk(${UNWRITABLE_VALUE}) → (no result)`);
+    expect(
+      renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(MAX_VALUE_DEPTH) }),
+    ).toBe(`walk(${"[".repeat(MAX_VALUE_DEPTH)}${"]".repeat(MAX_VALUE_DEPTH)}) → (no result)`);
   });
 
   it("renders an input nested deeper than JSON.stringify can go without throwing", () => {
     const input: unknown = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`);
-    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input })).toBe(`walk(${UNWRITABLE_VALUE}) → (no result)`);
+    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input })).toBe(
+      `walk(${UNWRITABLE_VALUE}) → (no result)`,
+    );
   });
 
   it("renders an unserializable (circular) input without throwing", () => {
     const input: Record<string, unknown> = { name: "loop" };
     input["self"] = input;
-    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input })).toBe("walk([object Object]) → (no result)");
+    expect(renderPart({ type: "tool-walk", toolCallId: "c", state: "input-available", input })).toBe(
+      "walk([object Object]) → (no result)",
+    );
   });
 
   it.each<[string, Part]>([
-    ["a static part", { type: `tool-${SESSION_HISTORY_TOOL_NAME}`, toolCallId: "c", state: "output-available", input: { action: "search", query: "x" }, output: { items: ["secret"] } }],
-    ["a dynamic part", { type: "dynamic-tool", toolName: SESSION_HISTORY_TOOL_NAME, toolCallId: "c", state: "output-available", input: { action: "search", query: "x" }, output: "secret" }],
-    ["an errored part", { type: `tool-${SESSION_HISTORY_TOOL_NAME}`, toolCallId: "c", state: "output-error", input: { action: "search", query: "x" }, errorText: "secret" }],
+    [
+      "a static part",
+      {
+        type: `tool-${SESSION_HISTORY_TOOL_NAME}`,
+        toolCallId: "c",
+        state: "output-available",
+        input: { action: "search", query: "x" },
+        output: { items: ["secret"] },
+      },
+    ],
+    [
+      "a dynamic part",
+      {
+        type: "dynamic-tool",
+        toolName: SESSION_HISTORY_TOOL_NAME,
+        toolCallId: "c",
+        state: "output-available",
+        input: { action: "search", query: "x" },
+        output: "secret",
+      },
+    ],
+    [
+      "an errored part",
+      {
+        type: `tool-${SESSION_HISTORY_TOOL_NAME}`,
+        toolCallId: "c",
+        state: "output-error",
+        input: { action: "search", query: "x" },
+        errorText: "secret",
+      },
+    ],
   ])("omits earlier session_history results (%s)", (_label, part) => {
     expect(renderPart(part)).toBe(`session_history({"action":"search","query":"x"}) → ${HISTORY_RESULT_OMITTED}`);
   });
 
   it("truncates input and output separately at maxValueChars, with the marker", () => {
-    const part: Part = { type: "tool-read", toolCallId: "c", state: "output-available", input: "abcdef", output: "uvwxyz" };
+    const part: Part = {
+      type: "tool-read",
+      toolCallId: "c",
+      state: "output-available",
+      input: "abcdef",
+      output: "uvwxyz",
+    };
     expect(renderPart(part, { maxValueChars: 3 })).toBe(`read(abc${TRUNCATION_MARKER}) → uvw${TRUNCATION_MARKER}`);
     expect(renderPart(part, { maxValueChars: 6 })).toBe("read(abcdef) → uvwxyz");
-    expect(renderPart({ ...part, output: { a: 1 } }, { maxValueChars: 4 })).toBe(`read(abcd${TRUNCATION_MARKER}) → {"a"${TRUNCATION_MARKER}`);
+    expect(renderPart({ ...part, output: { a: 1 } }, { maxValueChars: 4 })).toBe(
+      `read(abcd${TRUNCATION_MARKER}) → {"a"${TRUNCATION_MARKER}`,
+    );
   });
 
   it("does not truncate the omitted-history marker", () => {
-    const part: Part = { type: `tool-${SESSION_HISTORY_TOOL_NAME}`, toolCallId: "c", state: "output-available", input: "long input", output: "x" };
-    expect(renderPart(part, { maxValueChars: 4 })).toBe(`session_history(long${TRUNCATION_MARKER}) → ${HISTORY_RESULT_OMITTED}`);
+    const part: Part = {
+      type: `tool-${SESSION_HISTORY_TOOL_NAME}`,
+      toolCallId: "c",
+      state: "output-available",
+      input: "long input",
+      output: "x",
+    };
+    expect(renderPart(part, { maxValueChars: 4 })).toBe(
+      `session_history(long${TRUNCATION_MARKER}) → ${HISTORY_RESULT_OMITTED}`,
+    );
   });
 });
 
@@ -137,8 +257,12 @@ describe("renderRowText", () => {
       { type: "text", text: "a long sentence" },
       { type: "tool-read", toolCallId: "c", state: "output-available", input: "0123456789", output: "x" },
     ];
-    expect(renderRowText({ parts }, { maxTextChars: 6, maxValueChars: 2 })).toBe(`a long${TRUNCATION_MARKER}\nread(01${TRUNCATION_MARKER}) → x`);
-    expect(renderRowText({ parts }, { maxTextChars: 6, maxValueChars: 2, truncationMarker: "" })).toBe("a long\nread(01) → x");
+    expect(renderRowText({ parts }, { maxTextChars: 6, maxValueChars: 2 })).toBe(
+      `a long${TRUNCATION_MARKER}\nread(01${TRUNCATION_MARKER}) → x`,
+    );
+    expect(renderRowText({ parts }, { maxTextChars: 6, maxValueChars: 2, truncationMarker: "" })).toBe(
+      "a long\nread(01) → x",
+    );
   });
 
   it("passes maxValueChars on to tool parts but never cuts text parts", () => {
@@ -153,8 +277,17 @@ describe("renderRowText", () => {
 describe("terminal escapes (issue 50)", () => {
   it("are left out of text parts and tool values, and the part keeps them", () => {
     const text = { type: "text", text: "\u001b[2mCompacted \u001b[22m(ctrl+o to see the summary)" };
-    const tool = { type: "dynamic-tool", toolName: "Bash", toolCallId: "c", state: "output-available", input: { command: "ls --color" }, output: "\u001b[1;34msrc\u001b[0m" };
-    expect(renderRowText({ parts: [text, tool] })).toBe('Compacted (ctrl+o to see the summary)\nBash({"command":"ls --color"}) → src');
+    const tool = {
+      type: "dynamic-tool",
+      toolName: "Bash",
+      toolCallId: "c",
+      state: "output-available",
+      input: { command: "ls --color" },
+      output: "\u001b[1;34msrc\u001b[0m",
+    };
+    expect(renderRowText({ parts: [text, tool] })).toBe(
+      'Compacted (ctrl+o to see the summary)\nBash({"command":"ls --color"}) → src',
+    );
     expect(text.text).toContain("\u001b[2m");
     expect(plainText("no escapes")).toBe("no escapes");
   });
@@ -208,7 +341,10 @@ describe("sliceSafe", () => {
     expect(sliceSafe(text, start, end)).toBe(expected);
   });
 
-  const astralHeavy = fc.string({ unit: fc.constantFrom("a", "é", "中", "😀", "𝔸", "\u{10FFFF}", "👩‍💻"), maxLength: 40 });
+  const astralHeavy = fc.string({
+    unit: fc.constantFrom("a", "é", "中", "😀", "𝔸", "\u{10FFFF}", "👩‍💻"),
+    maxLength: 40,
+  });
   const wellFormedText = fc.oneof(astralHeavy, fc.string({ unit: "binary", maxLength: 40 }));
   const offset = fc.integer({ min: -3, max: 90 });
 

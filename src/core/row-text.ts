@@ -22,7 +22,9 @@ export const TRUNCATION_MARKER = "…[truncated]";
  * @example isHistoryToolName("mcp__ctxwin__session_history") // true
  */
 export function isHistoryToolName(name: string): boolean {
-  return name === SESSION_HISTORY_TOOL_NAME || (name.startsWith("mcp__") && name.endsWith(`__${SESSION_HISTORY_TOOL_NAME}`));
+  return (
+    name === SESSION_HISTORY_TOOL_NAME || (name.startsWith("mcp__") && name.endsWith(`__${SESSION_HISTORY_TOOL_NAME}`))
+  );
 }
 
 export interface RenderOptions {
@@ -80,7 +82,12 @@ export function renderRowForSearch(row: { parts: readonly PartLike[] }): { text:
 /** The text of one part, or `undefined` for parts that render to nothing. */
 export function renderPart(
   part: PartLike,
-  { maxValueChars = Number.POSITIVE_INFINITY, maxTextChars = Number.POSITIVE_INFINITY, truncationMarker = TRUNCATION_MARKER, omitHistoryCalls = false }: RenderOptions = {},
+  {
+    maxValueChars = Number.POSITIVE_INFINITY,
+    maxTextChars = Number.POSITIVE_INFINITY,
+    truncationMarker = TRUNCATION_MARKER,
+    omitHistoryCalls = false,
+  }: RenderOptions = {},
 ): string | undefined {
   const type = part.type;
   const cut = (text: string, maxChars: number) => truncate(text, maxChars, truncationMarker);
@@ -203,8 +210,15 @@ export function truncate(text: string, maxChars: number, marker = TRUNCATION_MAR
 export function sliceSafe(text: string, start: number, end: number): string {
   let from = Math.max(0, start);
   let to = Math.min(text.length, end);
-  if (from > 0 && from < text.length && isLowSurrogate(text.charCodeAt(from)) && isHighSurrogate(text.charCodeAt(from - 1))) from += 1;
-  if (to > 0 && to < text.length && isLowSurrogate(text.charCodeAt(to)) && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
+  if (
+    from > 0 &&
+    from < text.length &&
+    isLowSurrogate(text.charCodeAt(from)) &&
+    isHighSurrogate(text.charCodeAt(from - 1))
+  )
+    from += 1;
+  if (to > 0 && to < text.length && isLowSurrogate(text.charCodeAt(to)) && isHighSurrogate(text.charCodeAt(to - 1)))
+    to -= 1;
   return to > from ? text.slice(from, to) : "";
 }
 

@@ -47,17 +47,69 @@ const text = (value: string) => ({ type: "text", text: value }) satisfies RowPar
 describe("validateRowInputs: valid rows", () => {
   const parts: [string, RowPart][] = [
     ["text", { type: "text", text: "hello", state: "done" }],
-    ["reasoning", { type: "reasoning", text: "let me think", state: "done", providerMetadata: { anthropic: { signature: "s" } } }],
+    [
+      "reasoning",
+      { type: "reasoning", text: "let me think", state: "done", providerMetadata: { anthropic: { signature: "s" } } },
+    ],
     ["file (image)", { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "a.png" }],
     ["file (pdf)", { type: "file", mediaType: "application/pdf", url: "https://example.invalid/a.pdf" }],
-    ["tool input-streaming", { type: "tool-bash", toolCallId: "call-1", state: "input-streaming", input: { command: "l" } }],
-    ["tool input-available", { type: "tool-bash", toolCallId: "call-1", state: "input-available", input: { command: "ls" } }],
-    ["tool approval-requested", { type: "tool-bash", toolCallId: "call-1", state: "approval-requested", input: {}, approval: { id: "a1" } }],
-    ["tool approval-responded", { type: "tool-bash", toolCallId: "call-1", state: "approval-responded", input: {}, approval: { id: "a1", approved: true } }],
-    ["tool output-available", { type: "tool-bash", toolCallId: "call-1", state: "output-available", input: { command: "ls" }, output: { stdout: "a\nb" } }],
-    ["tool output-error", { type: "tool-bash", toolCallId: "call-1", state: "output-error", input: { command: "ls" }, errorText: "exit 2" }],
-    ["tool output-denied", { type: "tool-bash", toolCallId: "call-1", state: "output-denied", input: {}, approval: { id: "a1", approved: false, reason: "no" } }],
-    ["dynamic-tool", { type: "dynamic-tool", toolName: "mcp_fetch", toolCallId: "call-2", state: "output-available", input: { url: "u" }, output: "page" }],
+    [
+      "tool input-streaming",
+      { type: "tool-bash", toolCallId: "call-1", state: "input-streaming", input: { command: "l" } },
+    ],
+    [
+      "tool input-available",
+      { type: "tool-bash", toolCallId: "call-1", state: "input-available", input: { command: "ls" } },
+    ],
+    [
+      "tool approval-requested",
+      { type: "tool-bash", toolCallId: "call-1", state: "approval-requested", input: {}, approval: { id: "a1" } },
+    ],
+    [
+      "tool approval-responded",
+      {
+        type: "tool-bash",
+        toolCallId: "call-1",
+        state: "approval-responded",
+        input: {},
+        approval: { id: "a1", approved: true },
+      },
+    ],
+    [
+      "tool output-available",
+      {
+        type: "tool-bash",
+        toolCallId: "call-1",
+        state: "output-available",
+        input: { command: "ls" },
+        output: { stdout: "a\nb" },
+      },
+    ],
+    [
+      "tool output-error",
+      { type: "tool-bash", toolCallId: "call-1", state: "output-error", input: { command: "ls" }, errorText: "exit 2" },
+    ],
+    [
+      "tool output-denied",
+      {
+        type: "tool-bash",
+        toolCallId: "call-1",
+        state: "output-denied",
+        input: {},
+        approval: { id: "a1", approved: false, reason: "no" },
+      },
+    ],
+    [
+      "dynamic-tool",
+      {
+        type: "dynamic-tool",
+        toolName: "mcp_fetch",
+        toolCallId: "call-2",
+        state: "output-available",
+        input: { url: "u" },
+        output: "page",
+      },
+    ],
     ["source-url", { type: "source-url", sourceId: "src-1", url: "https://example.invalid/", title: "Example" }],
     ["source-document", { type: "source-document", sourceId: "src-2", mediaType: "text/plain", title: "Notes" }],
     ["step-start", { type: "step-start" }],
@@ -90,8 +142,19 @@ describe("validateRowInputs: valid rows", () => {
 
   it.each<[string, Record<string, unknown>]>([
     ["reset", { role: "system", parts: [], boundary: { kind: "reset" } }],
-    ["compaction", { role: "user", parts: [text("summary")], boundary: { kind: "compaction" }, meta: { type: "compaction-summary" } }],
-    ...ROLLOVER_REASONS.map((reason): [string, Record<string, unknown>] => [`rollover (${reason})`, { role: "system", parts: [], boundary: { kind: "rollover" }, meta: rolloverMeta({ reason }) }]),
+    [
+      "compaction",
+      {
+        role: "user",
+        parts: [text("summary")],
+        boundary: { kind: "compaction" },
+        meta: { type: "compaction-summary" },
+      },
+    ],
+    ...ROLLOVER_REASONS.map((reason): [string, Record<string, unknown>] => [
+      `rollover (${reason})`,
+      { role: "system", parts: [], boundary: { kind: "rollover" }, meta: rolloverMeta({ reason }) },
+    ]),
   ])("accepts a %s boundary row", (_label, row) => {
     expect(validateRowInputs([row])).toEqual([row]);
   });
@@ -119,26 +182,83 @@ describe("validateRowInputs: refusals", () => {
     ["a bad role", { role: "tool", parts: [] }, [[0, "role"]]],
     ["missing parts", { role: "user" }, [[0, "parts"]]],
     ["a text part without text", { role: "user", parts: [{ type: "text" }] }, [[0, "parts.0.text"]]],
-    ["a reasoning part with numeric text", { role: "assistant", parts: [text("ok"), { type: "reasoning", text: 5 }] }, [[0, "parts.1.text"]]],
-    ["a file part without mediaType and url", { role: "user", parts: [{ type: "file" }] }, [[0, "parts.0.mediaType"], [0, "parts.0.url"]]],
-    ["a tool part with a numeric toolCallId", { role: "assistant", parts: [{ type: "tool-bash", toolCallId: 5, state: "input-available" }] }, [[0, "parts.0.toolCallId"]]],
-    ["a tool part without state", { role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c" }] }, [[0, "parts.0.state"]]],
-    ["a bare dynamic-tool part", { role: "assistant", parts: [{ type: "dynamic-tool" }] }, [[0, "parts.0.toolName"], [0, "parts.0.toolCallId"], [0, "parts.0.state"]]],
+    [
+      "a reasoning part with numeric text",
+      { role: "assistant", parts: [text("ok"), { type: "reasoning", text: 5 }] },
+      [[0, "parts.1.text"]],
+    ],
+    [
+      "a file part without mediaType and url",
+      { role: "user", parts: [{ type: "file" }] },
+      [
+        [0, "parts.0.mediaType"],
+        [0, "parts.0.url"],
+      ],
+    ],
+    [
+      "a tool part with a numeric toolCallId",
+      { role: "assistant", parts: [{ type: "tool-bash", toolCallId: 5, state: "input-available" }] },
+      [[0, "parts.0.toolCallId"]],
+    ],
+    [
+      "a tool part without state",
+      { role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c" }] },
+      [[0, "parts.0.state"]],
+    ],
+    [
+      "a bare dynamic-tool part",
+      { role: "assistant", parts: [{ type: "dynamic-tool" }] },
+      [
+        [0, "parts.0.toolName"],
+        [0, "parts.0.toolCallId"],
+        [0, "parts.0.state"],
+      ],
+    ],
     ["a part without type", { role: "user", parts: [{ text: "x" }] }, [[0, "parts.0.type"]]],
     ["a part with an empty type", { role: "user", parts: [{ type: "" }] }, [[0, "parts.0.type"]]],
     ["an empty id", { id: "", role: "user", parts: [] }, [[0, "id"]]],
-    ["a non-boolean synthetic and uiVisible", { role: "user", parts: [], synthetic: "yes", uiVisible: 1 }, [[0, "synthetic"], [0, "uiVisible"]]],
+    [
+      "a non-boolean synthetic and uiVisible",
+      { role: "user", parts: [], synthetic: "yes", uiVisible: 1 },
+      [
+        [0, "synthetic"],
+        [0, "uiVisible"],
+      ],
+    ],
     ["a null boundary", { role: "user", parts: [], boundary: null }, [[0, "boundary"]]],
     ["an unknown boundary kind", { role: "system", parts: [], boundary: { kind: "clear" } }, [[0, "boundary.kind"]]],
     ["extra boundary fields", { role: "system", parts: [], boundary: { kind: "reset", by: "me" } }, [[0, "boundary"]]],
     ["meta without type", { role: "user", parts: [], meta: {} }, [[0, "meta.type"]]],
     ["meta with an empty type", { role: "user", parts: [], meta: { type: "" } }, [[0, "meta.type"]]],
     ["a rollover boundary without meta", { role: "system", parts: [], boundary: { kind: "rollover" } }, [[0, "meta"]]],
-    ["a rollover boundary with lead-in meta", { role: "system", parts: [], boundary: { kind: "rollover" }, meta: { type: "lead-in", rolloverId: "r" } }, [[0, "meta.type"], [0, "meta.reason"], [0, "meta.previousWindowId"], [0, "meta.flushOpportunity"], [0, "meta.contextTokens"], [0, "meta.maxTokens"]]],
+    [
+      "a rollover boundary with lead-in meta",
+      { role: "system", parts: [], boundary: { kind: "rollover" }, meta: { type: "lead-in", rolloverId: "r" } },
+      [
+        [0, "meta.type"],
+        [0, "meta.reason"],
+        [0, "meta.previousWindowId"],
+        [0, "meta.flushOpportunity"],
+        [0, "meta.contextTokens"],
+        [0, "meta.maxTokens"],
+      ],
+    ],
     ["meta.type rollover without a boundary", { role: "system", parts: [], meta: rolloverMeta() }, [[0, "boundary"]]],
-    ["meta.type rollover on a reset boundary", { role: "system", parts: [], boundary: { kind: "reset" }, meta: rolloverMeta() }, [[0, "boundary"]]],
-    ["a lead-in without rolloverId", { role: "user", parts: [text("hi")], meta: { type: "lead-in" } }, [[0, "meta.rolloverId"]]],
-    ["a lead-in with a numeric rolloverId", { role: "user", parts: [text("hi")], meta: { type: "lead-in", rolloverId: 3 } }, [[0, "meta.rolloverId"]]],
+    [
+      "meta.type rollover on a reset boundary",
+      { role: "system", parts: [], boundary: { kind: "reset" }, meta: rolloverMeta() },
+      [[0, "boundary"]],
+    ],
+    [
+      "a lead-in without rolloverId",
+      { role: "user", parts: [text("hi")], meta: { type: "lead-in" } },
+      [[0, "meta.rolloverId"]],
+    ],
+    [
+      "a lead-in with a numeric rolloverId",
+      { role: "user", parts: [text("hi")], meta: { type: "lead-in", rolloverId: 3 } },
+      [[0, "meta.rolloverId"]],
+    ],
     ["negative tokens", { role: "user", parts: [], tokens: -1 }, [[0, "tokens"]]],
     ["fractional tokens", { role: "user", parts: [], tokens: 1.5 }, [[0, "tokens"]]],
     ["string tokens", { role: "user", parts: [], tokens: "5" }, [[0, "tokens"]]],
@@ -168,7 +288,9 @@ describe("validateRowInputs: refusals", () => {
     (field) => {
       const meta = rolloverMeta();
       delete meta[field];
-      const { issues } = refusalOf(() => validateRowInputs([{ role: "system", parts: [], boundary: { kind: "rollover" }, meta }]));
+      const { issues } = refusalOf(() =>
+        validateRowInputs([{ role: "system", parts: [], boundary: { kind: "rollover" }, meta }]),
+      );
       expect(issues.map((issue) => [issue.index, issue.path])).toEqual([[0, `meta.${field}`]]);
       expect(issues[0]?.message).toMatch(/^rollover boundary: /);
     },
@@ -187,15 +309,23 @@ describe("validateRowInputs: refusals", () => {
     ["maxTokens", "200000"],
   ])("refuses a rollover boundary whose meta.%s is %j", (field, value) => {
     const meta = rolloverMeta({ [field]: value });
-    expect(locationsOf(() => validateRowInputs([{ role: "system", parts: [], boundary: { kind: "rollover" }, meta }]))).toEqual([[0, `meta.${field}`]]);
+    expect(
+      locationsOf(() => validateRowInputs([{ role: "system", parts: [], boundary: { kind: "rollover" }, meta }])),
+    ).toEqual([[0, `meta.${field}`]]);
   });
 
-  it.each(["", "yesterday", "2025-03-01", "2025-03-01T12:00:00", "2025-03-01T12:00:00+0200", "2025-13-01T00:00:00Z", "2025-02-30T00:00:00Z", "2025-03-01T25:00:00Z"])(
-    "refuses createdAt %j",
-    (createdAt) => {
-      expect(locationsOf(() => validateRowInputs([{ role: "user", parts: [], createdAt }]))).toEqual([[0, "createdAt"]]);
-    },
-  );
+  it.each([
+    "",
+    "yesterday",
+    "2025-03-01",
+    "2025-03-01T12:00:00",
+    "2025-03-01T12:00:00+0200",
+    "2025-13-01T00:00:00Z",
+    "2025-02-30T00:00:00Z",
+    "2025-03-01T25:00:00Z",
+  ])("refuses createdAt %j", (createdAt) => {
+    expect(locationsOf(() => validateRowInputs([{ role: "user", parts: [], createdAt }]))).toEqual([[0, "createdAt"]]);
+  });
 
   it.each<[string, unknown, string]>([
     ["an empty array", [], "append needs at least one row"],
@@ -246,7 +376,12 @@ describe("validateRowInputs: size limit", () => {
     const size = utf8Length(row);
     expect(validateRowInputs([row], { maxRowBytes: size })).toEqual([row]);
     expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: size - 1 })).issues).toEqual([
-      { index: 0, path: "", message: `row is ${size} bytes of JSON, more than the limit of ${size - 1} bytes (maxRowBytes)`, maxRowBytes: size - 1 },
+      {
+        index: 0,
+        path: "",
+        message: `row is ${size} bytes of JSON, more than the limit of ${size - 1} bytes (maxRowBytes)`,
+        maxRowBytes: size - 1,
+      },
     ]);
   });
 
@@ -257,7 +392,12 @@ describe("validateRowInputs: size limit", () => {
     expect(bytes).toBe(units + 100);
     expect(validateRowInputs([row], { maxRowBytes: bytes })).toEqual([row]);
     expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: units + 50 })).issues).toEqual([
-      { index: 0, path: "", message: `row is ${bytes} bytes of JSON, more than the limit of ${units + 50} bytes (maxRowBytes)`, maxRowBytes: units + 50 },
+      {
+        index: 0,
+        path: "",
+        message: `row is ${bytes} bytes of JSON, more than the limit of ${units + 50} bytes (maxRowBytes)`,
+        maxRowBytes: units + 50,
+      },
     ]);
   });
 
@@ -274,17 +414,26 @@ describe("validateRowInputs: size limit", () => {
 describe("validateRowInputs: shape", () => {
   const nested = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
   /** A tool part whose input nests `depth` levels: the row, `parts` and the part are three more. */
-  const rowNesting = (depth: number) => ({ role: "assistant", parts: [{ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(depth - 3) }] });
+  const rowNesting = (depth: number) => ({
+    role: "assistant",
+    parts: [{ type: "tool-walk", toolCallId: "c", state: "input-available", input: nested(depth - 3) }],
+  });
 
   it(`accepts ${MAX_ROW_NESTING} levels of arrays and objects and refuses one more, naming the part`, () => {
     expect(validateRowInputs([rowNesting(MAX_ROW_NESTING)])).toHaveLength(1);
     expect(refusalOf(() => validateRowInputs([rowNesting(MAX_ROW_NESTING + 1)])).issues).toEqual([
-      { index: 0, path: "parts.0", message: `row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep (MAX_ROW_NESTING)` },
+      {
+        index: 0,
+        path: "parts.0",
+        message: `row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep (MAX_ROW_NESTING)`,
+      },
     ]);
   });
 
   it("refuses a value nested deeper than the stack allows with the same typed error", () => {
-    expect(refusalOf(() => validateRowInputs([rowNesting(200_000)])).issues[0]?.message).toContain(`more than ${MAX_ROW_NESTING} levels deep`);
+    expect(refusalOf(() => validateRowInputs([rowNesting(200_000)])).issues[0]?.message).toContain(
+      `more than ${MAX_ROW_NESTING} levels deep`,
+    );
   });
 
   it("refuses what JSON cannot write: a value that contains itself, a BigInt", () => {
@@ -293,16 +442,25 @@ describe("validateRowInputs: shape", () => {
     expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: loop }])).issues).toEqual([
       { index: 0, path: "metadata.self", message: "row cannot be stored as JSON: a value contains itself" },
     ]);
-    expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: { count: 10n } }])).issues).toEqual([
-      { index: 0, path: "", message: "row cannot be stored as JSON: Do not know how to serialize a BigInt" },
-    ]);
+    expect(
+      refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: { count: 10n } }])).issues,
+    ).toEqual([{ index: 0, path: "", message: "row cannot be stored as JSON: Do not know how to serialize a BigInt" }]);
   });
 
   it("refuses a value that repeats one array so often that its JSON could never fit, without writing it out", () => {
     let doubling: unknown[] = [];
     for (let level = 0; level < 60; level += 1) doubling = [doubling, doubling];
-    expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: doubling }], { maxRowBytes: 1_000 })).issues).toEqual([
-      { index: 0, path: "", message: "row holds more than 500 arrays and objects: its JSON is over the limit of 1000 bytes (maxRowBytes)", maxRowBytes: 1_000 },
+    expect(
+      refusalOf(() =>
+        validateRowInputs([{ role: "user", parts: [text("x")], metadata: doubling }], { maxRowBytes: 1_000 }),
+      ).issues,
+    ).toEqual([
+      {
+        index: 0,
+        path: "",
+        message: "row holds more than 500 arrays and objects: its JSON is over the limit of 1000 bytes (maxRowBytes)",
+        maxRowBytes: 1_000,
+      },
     ]);
   });
 });
@@ -334,7 +492,13 @@ describe("assertSessionId", () => {
 });
 
 describe("StoredRowBodySchema (lenient reads)", () => {
-  const stored = { v: 1, id: "r1", role: "user", parts: [{ type: "text", text: "hi" }], createdAt: "2025-03-01T12:00:00Z" };
+  const stored = {
+    v: 1,
+    id: "r1",
+    role: "user",
+    parts: [{ type: "text", text: "hi" }],
+    createdAt: "2025-03-01T12:00:00Z",
+  };
 
   it("keeps unknown fields, unknown part fields and any boundary value", () => {
     const body = { ...stored, futureField: { a: 1 }, boundary: "garbled", parts: [{ type: "x-new", extra: true }] };
@@ -357,7 +521,15 @@ describe("row vocabulary (docs/design.md §3)", () => {
   it("names the format version, boundary kinds, internal types and rollover reasons", () => {
     expect(ROW_FORMAT_VERSION).toBe(1);
     expect(BOUNDARY_KINDS).toEqual(["rollover", "reset", "compaction"]);
-    expect(INTERNAL_ROW_TYPES).toEqual(["rollover", "lead-in", "budget-warning", "compaction-summary", "rejected-input", "continue", "notes-flush"]);
+    expect(INTERNAL_ROW_TYPES).toEqual([
+      "rollover",
+      "lead-in",
+      "budget-warning",
+      "compaction-summary",
+      "rejected-input",
+      "continue",
+      "notes-flush",
+    ]);
     expect(ROLLOVER_REASONS).toEqual(["on-send", "mid-stream", "context-exceeded", "requested"]);
   });
 });
@@ -381,8 +553,12 @@ describe("error classes", () => {
     const error = new RowValidationError(issues);
     expect(error.name).toBe("CtxwinRowValidationError");
     expect(error.issues).toEqual(issues);
-    expect(error.message).toBe("Rows refused: 2 problem(s) found, nothing was written (row 2, parts.0.text: needs text).");
-    expect(new RowValidationError([{ index: 0, path: "", message: "bad" }]).message).toBe("Rows refused: 1 problem(s) found, nothing was written (row 0: bad).");
+    expect(error.message).toBe(
+      "Rows refused: 2 problem(s) found, nothing was written (row 2, parts.0.text: needs text).",
+    );
+    expect(new RowValidationError([{ index: 0, path: "", message: "bad" }]).message).toBe(
+      "Rows refused: 1 problem(s) found, nothing was written (row 0: bad).",
+    );
   });
 
   it("InvalidArgumentError has its stable name", () => {
@@ -397,16 +573,50 @@ describe("error classes", () => {
     ["a RowValidationError", rowError, true, true, false],
     ["an InvalidArgumentError", argumentError, true, false, true],
     ["a plain CtxwinError", new CtxwinError("CtxwinOther", "x"), true, false, false],
-    ["a plain Error named like one", Object.assign(new Error("x"), { name: "CtxwinRowValidationError" }), false, false, false],
-    ["a lookalike object without the marker", { name: "CtxwinInvalidArgumentError", message: "x", issues: [] }, false, false, false],
+    [
+      "a plain Error named like one",
+      Object.assign(new Error("x"), { name: "CtxwinRowValidationError" }),
+      false,
+      false,
+      false,
+    ],
+    [
+      "a lookalike object without the marker",
+      { name: "CtxwinInvalidArgumentError", message: "x", issues: [] },
+      false,
+      false,
+      false,
+    ],
     ["a marker that is not true", { [marker]: "true", name: "CtxwinInvalidArgumentError" }, false, false, false],
-    ["a private (unregistered) symbol marker", { [Symbol("ctxwin.error")]: true, name: "CtxwinInvalidArgumentError" }, false, false, false],
+    [
+      "a private (unregistered) symbol marker",
+      { [Symbol("ctxwin.error")]: true, name: "CtxwinInvalidArgumentError" },
+      false,
+      false,
+      false,
+    ],
     ["null", null, false, false, false],
     ["a string", "CtxwinRowValidationError", false, false, false],
-    ["a copy from another package instance (row)", { [marker]: true, name: "CtxwinRowValidationError", issues: [] }, true, true, false],
-    ["a copy from another package instance (argument)", { [marker]: true, name: "CtxwinInvalidArgumentError" }, true, false, true],
+    [
+      "a copy from another package instance (row)",
+      { [marker]: true, name: "CtxwinRowValidationError", issues: [] },
+      true,
+      true,
+      false,
+    ],
+    [
+      "a copy from another package instance (argument)",
+      { [marker]: true, name: "CtxwinInvalidArgumentError" },
+      true,
+      false,
+      true,
+    ],
   ])("isInstance on %s", (_label, value, isCtxwin, isRow, isArgument) => {
-    expect([CtxwinError.isInstance(value), RowValidationError.isInstance(value), InvalidArgumentError.isInstance(value)]).toEqual([isCtxwin, isRow, isArgument]);
+    expect([
+      CtxwinError.isInstance(value),
+      RowValidationError.isInstance(value),
+      InvalidArgumentError.isInstance(value),
+    ]).toEqual([isCtxwin, isRow, isArgument]);
   });
 
   it("recognises an error class from a duplicate package copy, which instanceof cannot", () => {
@@ -420,6 +630,10 @@ describe("error classes", () => {
     }
     const foreign = new DuplicateCopyError();
     expect(foreign instanceof CtxwinError).toBe(false);
-    expect([CtxwinError.isInstance(foreign), RowValidationError.isInstance(foreign), InvalidArgumentError.isInstance(foreign)]).toEqual([true, true, false]);
+    expect([
+      CtxwinError.isInstance(foreign),
+      RowValidationError.isInstance(foreign),
+      InvalidArgumentError.isInstance(foreign),
+    ]).toEqual([true, true, false]);
   });
 });

@@ -98,28 +98,26 @@ export const RolloverMetaSchema = z.object({
   maxTokens: tokenCount,
 });
 
-const partSchema = z
-  .looseObject({ type: z.string().min(1).max(200) })
-  .superRefine((part, context) => {
-    const record = part as Record<string, unknown>;
-    const requireString = (key: string) => {
-      if (typeof record[key] !== "string") {
-        context.addIssue({ code: "custom", path: [key], message: `a '${part.type}' part needs a string '${key}'` });
-      }
-    };
-    if (part.type === "text" || part.type === "reasoning") requireString("text");
-    else if (part.type === "file") {
-      requireString("mediaType");
-      requireString("url");
-    } else if (part.type === "dynamic-tool") {
-      requireString("toolName");
-      requireString("toolCallId");
-      requireString("state");
-    } else if (part.type.startsWith("tool-")) {
-      requireString("toolCallId");
-      requireString("state");
+const partSchema = z.looseObject({ type: z.string().min(1).max(200) }).superRefine((part, context) => {
+  const record = part as Record<string, unknown>;
+  const requireString = (key: string) => {
+    if (typeof record[key] !== "string") {
+      context.addIssue({ code: "custom", path: [key], message: `a '${part.type}' part needs a string '${key}'` });
     }
-  });
+  };
+  if (part.type === "text" || part.type === "reasoning") requireString("text");
+  else if (part.type === "file") {
+    requireString("mediaType");
+    requireString("url");
+  } else if (part.type === "dynamic-tool") {
+    requireString("toolName");
+    requireString("toolCallId");
+    requireString("state");
+  } else if (part.type.startsWith("tool-")) {
+    requireString("toolCallId");
+    requireString("state");
+  }
+});
 
 const metaSchema = z.looseObject({ type: z.string().min(1).max(100) });
 
@@ -137,26 +135,41 @@ export const RowInputSchema = z
     tokens: tokenCount.optional(),
     metadata: z.unknown().optional(),
   })
-  .superRefine((row, context) => {
-    const metaType = row.meta?.type;
-    if (row.boundary?.kind === "rollover") {
-      const parsed = RolloverMetaSchema.safeParse(row.meta);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          context.addIssue({ code: "custom", path: ["meta", ...issue.path.map(String)], message: `rollover boundary: ${issue.message}` });
+  .superRefine(
+    (row, context) => {
+      const metaType = row.meta?.type;
+      if (row.boundary?.kind === "rollover") {
+        const parsed = RolloverMetaSchema.safeParse(row.meta);
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues) {
+            context.addIssue({
+              code: "custom",
+              path: ["meta", ...issue.path.map(String)],
+              message: `rollover boundary: ${issue.message}`,
+            });
+          }
         }
+      } else if (metaType === "rollover") {
+        context.addIssue({
+          code: "custom",
+          path: ["boundary"],
+          message: "a 'rollover' row must carry boundary { kind: 'rollover' }",
+        });
       }
-    } else if (metaType === "rollover") {
-      context.addIssue({ code: "custom", path: ["boundary"], message: "a 'rollover' row must carry boundary { kind: 'rollover' }" });
-    }
-    if (metaType === "lead-in" && typeof row.meta?.["rolloverId"] !== "string") {
-      context.addIssue({ code: "custom", path: ["meta", "rolloverId"], message: "a lead-in row needs its rolloverId" });
-    }
-  }, {
-    // Run the cross-field checks even when another field already failed, so that every
-    // problem of a row is reported at once.
-    when: (payload) => typeof payload.value === "object" && payload.value !== null,
-  });
+      if (metaType === "lead-in" && typeof row.meta?.["rolloverId"] !== "string") {
+        context.addIssue({
+          code: "custom",
+          path: ["meta", "rolloverId"],
+          message: "a lead-in row needs its rolloverId",
+        });
+      }
+    },
+    {
+      // Run the cross-field checks even when another field already failed, so that every
+      // problem of a row is reported at once.
+      when: (payload) => typeof payload.value === "object" && payload.value !== null,
+    },
+  );
 
 /** Stored row body as written by this and earlier builds: lenient, so reads never crash on extras. */
 export const StoredRowBodySchema = z.looseObject({
@@ -188,7 +201,9 @@ const sessionIdSchema = z
 export function assertSessionId(sessionId: unknown): asserts sessionId is string {
   const parsed = sessionIdSchema.safeParse(sessionId);
   if (!parsed.success) {
-    throw new InvalidArgumentError(`Invalid sessionId: ${parsed.error.issues.map((issue) => issue.message).join("; ")}.`);
+    throw new InvalidArgumentError(
+      `Invalid sessionId: ${parsed.error.issues.map((issue) => issue.message).join("; ")}.`,
+    );
   }
 }
 
@@ -199,7 +214,10 @@ export function assertSessionId(sessionId: unknown): asserts sessionId is string
  * @example
  * const rows = validateRowInputs([{ role: "user", parts: [{ type: "text", text: "hi" }] }]);
  */
-export function validateRowInputs(rows: unknown, { maxRowBytes = MAX_ROW_BYTES }: { maxRowBytes?: number } = {}): RowInput[] {
+export function validateRowInputs(
+  rows: unknown,
+  { maxRowBytes = MAX_ROW_BYTES }: { maxRowBytes?: number } = {},
+): RowInput[] {
   if (!Array.isArray(rows)) {
     throw new RowValidationError([{ index: -1, path: "", message: "rows must be an array" }]);
   }
@@ -211,7 +229,8 @@ export function validateRowInputs(rows: unknown, { maxRowBytes = MAX_ROW_BYTES }
   rows.forEach((candidate, index) => {
     const parsed = RowInputSchema.safeParse(candidate);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) issues.push({ index, path: issue.path.map(String).join("."), message: issue.message });
+      for (const issue of parsed.error.issues)
+        issues.push({ index, path: issue.path.map(String).join("."), message: issue.message });
       return;
     }
     const problem = storageProblem(parsed.data, maxRowBytes);
@@ -234,18 +253,33 @@ function storageProblem(row: unknown, maxRowBytes: number): Omit<RowIssue, "inde
   const limit = `the limit of ${maxRowBytes} bytes (maxRowBytes)`;
   // Every array or object takes at least 2 bytes of JSON ("[]"), so more of them cannot fit.
   const shape = valueShapeProblem(row, { maxDepth: MAX_ROW_NESTING, maxContainers: Math.floor(maxRowBytes / 2) });
-  if (shape?.kind === "too-deep") return { path: shape.path, message: `row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep (MAX_ROW_NESTING)` };
-  if (shape?.kind === "contains-itself") return { path: shape.path, message: "row cannot be stored as JSON: a value contains itself" };
-  if (shape?.kind === "too-many") return { path: "", message: `row holds more than ${Math.floor(maxRowBytes / 2)} arrays and objects: its JSON is over ${limit}`, maxRowBytes };
+  if (shape?.kind === "too-deep")
+    return {
+      path: shape.path,
+      message: `row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep (MAX_ROW_NESTING)`,
+    };
+  if (shape?.kind === "contains-itself")
+    return { path: shape.path, message: "row cannot be stored as JSON: a value contains itself" };
+  if (shape?.kind === "too-many")
+    return {
+      path: "",
+      message: `row holds more than ${Math.floor(maxRowBytes / 2)} arrays and objects: its JSON is over ${limit}`,
+      maxRowBytes,
+    };
   let json: string;
   try {
     json = JSON.stringify(row);
   } catch (error) {
     // A BigInt, a toJSON that throws, or JSON longer than a string can be.
-    return { path: "", message: `row cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      path: "",
+      message: `row cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const size = json.length * 3 <= maxRowBytes ? json.length : byteLength(json);
-  return size > maxRowBytes ? { path: "", message: `row is ${size} bytes of JSON, more than ${limit}`, maxRowBytes } : undefined;
+  return size > maxRowBytes
+    ? { path: "", message: `row is ${size} bytes of JSON, more than ${limit}`, maxRowBytes }
+    : undefined;
 }
 
 function byteLength(text: string): number {

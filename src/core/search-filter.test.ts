@@ -1,9 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "./errors.js";
-import { checkSearchFilter, filterTermsOf, filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "./search-filter.js";
+import {
+  checkSearchFilter,
+  filterTermsOf,
+  filterWalkTerm,
+  hasSearchFilter,
+  rowMatchesFilter,
+} from "./search-filter.js";
 
 describe("rowMatchesFilter", () => {
-  const call = { role: "assistant", parts: [{ type: "text", text: "looking" }, { type: "tool-Read_File", toolCallId: "c1" }] };
+  const call = {
+    role: "assistant",
+    parts: [
+      { type: "text", text: "looking" },
+      { type: "tool-Read_File", toolCallId: "c1" },
+    ],
+  };
   const dynamic = { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Bash", toolCallId: "c2" }] };
   const user = { role: "user", parts: [{ type: "text", text: "tool-read_file is not a tool part" }] };
 
@@ -14,7 +26,11 @@ describe("rowMatchesFilter", () => {
     expect(rowMatchesFilter(user, { toolName: "read_file" })).toBe(false);
     expect(rowMatchesFilter(user, { role: "assistant" })).toBe(false);
     expect(rowMatchesFilter(user, {})).toBe(true);
-    expect([hasSearchFilter({}), hasSearchFilter({ role: "user" }), hasSearchFilter({ toolName: "x" })]).toEqual([false, true, true]);
+    expect([hasSearchFilter({}), hasSearchFilter({ role: "user" }), hasSearchFilter({ toolName: "x" })]).toEqual([
+      false,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -44,16 +60,35 @@ describe("checkSearchFilter", () => {
 
 describe("filterTermsOf and filterWalkTerm", () => {
   const rows = [
-    { role: "assistant", parts: [{ type: "text", text: "looking" }, { type: "tool-Read_File" }, { type: "tool-read_file" }] },
+    {
+      role: "assistant",
+      parts: [{ type: "text", text: "looking" }, { type: "tool-Read_File" }, { type: "tool-read_file" }],
+    },
     { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Bash" }, { type: "dynamic-tool" }] },
     { role: "user", parts: [{ type: "text", text: "tool-read_file is not a tool part" }] },
     { role: "system", parts: [] },
   ];
-  const filters = [{ role: "user" as const }, { role: "assistant" as const }, { toolName: "READ_FILE" }, { toolName: "bash" }, { toolName: "tool" }, { role: "user" as const, toolName: "bash" }];
+  const filters = [
+    { role: "user" as const },
+    { role: "assistant" as const },
+    { toolName: "READ_FILE" },
+    { toolName: "bash" },
+    { toolName: "tool" },
+    { role: "user" as const, toolName: "bash" },
+  ];
 
   it("lists the role and each called tool once, in lower case", () => {
-    expect(rows.map(filterTermsOf)).toEqual([["role:assistant", "tool:read_file"], ["role:assistant", "tool:bash", "tool:tool"], ["role:user"], ["role:system"]]);
-    expect([filterWalkTerm({}), filterWalkTerm({ role: "user", toolName: "Bash" }), filterWalkTerm({ role: "system" })]).toEqual([undefined, "tool:bash", "role:system"]);
+    expect(rows.map(filterTermsOf)).toEqual([
+      ["role:assistant", "tool:read_file"],
+      ["role:assistant", "tool:bash", "tool:tool"],
+      ["role:user"],
+      ["role:system"],
+    ]);
+    expect([
+      filterWalkTerm({}),
+      filterWalkTerm({ role: "user", toolName: "Bash" }),
+      filterWalkTerm({ role: "system" }),
+    ]).toEqual([undefined, "tool:bash", "role:system"]);
   });
 
   it("every row that passes a filter holds the filter's walk term", () => {

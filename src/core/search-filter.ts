@@ -85,12 +85,29 @@ export interface CheckedSearchFilter extends SearchFilter {
  *
  * @example checkSearchFilter({ mode: "ranked", role: "user", order: "newest" }) // { role: "user", order: "newest" }
  */
-export function checkSearchFilter({ mode, role, toolName, order }: { mode: SearchMode; role?: unknown; toolName?: unknown; order?: unknown }): CheckedSearchFilter {
+export function checkSearchFilter({
+  mode,
+  role,
+  toolName,
+  order,
+}: {
+  mode: SearchMode;
+  role?: unknown;
+  toolName?: unknown;
+  order?: unknown;
+}): CheckedSearchFilter {
   if (role !== undefined && !(SEARCH_ROLES as readonly unknown[]).includes(role)) {
-    throw new InvalidArgumentError(`role must be one of ${SEARCH_ROLES.map((name) => `'${name}'`).join(", ")}; got ${JSON.stringify(role)}.`);
+    throw new InvalidArgumentError(
+      `role must be one of ${SEARCH_ROLES.map((name) => `'${name}'`).join(", ")}; got ${JSON.stringify(role)}.`,
+    );
   }
-  if (toolName !== undefined && (typeof toolName !== "string" || toolName.trim().length === 0 || toolName.length > MAX_TOOL_NAME_CHARS)) {
-    throw new InvalidArgumentError(`toolName must be a tool name of 1 to ${MAX_TOOL_NAME_CHARS} characters; got ${typeof toolName === "string" && toolName.length <= 40 ? JSON.stringify(toolName) : typeof toolName}.`);
+  if (
+    toolName !== undefined &&
+    (typeof toolName !== "string" || toolName.trim().length === 0 || toolName.length > MAX_TOOL_NAME_CHARS)
+  ) {
+    throw new InvalidArgumentError(
+      `toolName must be a tool name of 1 to ${MAX_TOOL_NAME_CHARS} characters; got ${typeof toolName === "string" && toolName.length <= 40 ? JSON.stringify(toolName) : typeof toolName}.`,
+    );
   }
   if (order !== undefined && !(SEARCH_ORDERS as readonly unknown[]).includes(order)) {
     throw new InvalidArgumentError(`order must be 'relevance' or 'newest'; got ${JSON.stringify(order)}.`);

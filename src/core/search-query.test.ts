@@ -29,11 +29,13 @@ function queryRefusalOf(action: () => unknown): InvalidQueryError {
 }
 
 const emptyMessage = "The search query is empty; pass the text to look for.";
-const noWordsMessage = "A ranked search needs at least one word of letters or digits; use literal mode for punctuation.";
+const noWordsMessage =
+  "A ranked search needs at least one word of letters or digits; use literal mode for punctuation.";
 const stopWordsMessage = (words: string) =>
   `Every word of this ranked query is a common English word (${words}) that nearly every item holds, so ranked search cannot rank by it. ` +
   "Add a word that names what you look for (a name, a file, an error, a topic), or use literal mode for this exact phrase.";
-const tooLongMessage = (length: number) => `The search query is ${length} characters long; the limit is 1000. Search for a shorter, distinctive phrase.`;
+const tooLongMessage = (length: number) =>
+  `The search query is ${length} characters long; the limit is 1000. Search for a shorter, distinctive phrase.`;
 
 describe("assertSearchableQuery", () => {
   it("has the documented limits", () => {
@@ -52,8 +54,18 @@ describe("assertSearchableQuery", () => {
     ["a ranked query of punctuation only", "!!! --- ...", "ranked", noWordsMessage],
     ["a ranked query of symbols and marks only", "→ © \u0301 _", "ranked", noWordsMessage],
     ["a ranked query of stop words only", "What did we do?", "ranked", stopWordsMessage("'what', 'did', 'we', 'do'")],
-    ["a ranked query of stop words only, repeated", "to be or not to be, to be", "ranked", stopWordsMessage("'to', 'be', 'or', 'not'")],
-    ["a ranked query of many stop words", "the a an of in on at by", "ranked", stopWordsMessage("'the', 'a', 'an', 'of', 'in', 'on', …")],
+    [
+      "a ranked query of stop words only, repeated",
+      "to be or not to be, to be",
+      "ranked",
+      stopWordsMessage("'to', 'be', 'or', 'not'"),
+    ],
+    [
+      "a ranked query of many stop words",
+      "the a an of in on at by",
+      "ranked",
+      stopWordsMessage("'the', 'a', 'an', 'of', 'in', 'on', …"),
+    ],
   ])("refuses %s", (_label, query, mode, message) => {
     const error = queryRefusalOf(() => assertSearchableQuery(query, mode));
     expect([error.name, error.message]).toEqual(["CtxwinInvalidQueryError", message]);
@@ -78,14 +90,26 @@ describe("InvalidQueryError", () => {
   it("is a CtxwinError with a stable name, distinguishable from other ctxwin errors", () => {
     const error = new InvalidQueryError("bad");
     expect(error).toBeInstanceOf(Error);
-    expect([CtxwinError.isInstance(error), InvalidQueryError.isInstance(error), RowValidationError.isInstance(error)]).toEqual([true, true, false]);
+    expect([
+      CtxwinError.isInstance(error),
+      InvalidQueryError.isInstance(error),
+      RowValidationError.isInstance(error),
+    ]).toEqual([true, true, false]);
     expect(InvalidQueryError.isInstance(new RowValidationError([]))).toBe(false);
   });
 
   it.each<[string, unknown, boolean]>([
     ["a plain Error with the same name", Object.assign(new Error("bad"), { name: "CtxwinInvalidQueryError" }), false],
-    ["an object from a duplicate package copy", { [Symbol.for("ctxwin.error")]: true, name: "CtxwinInvalidQueryError", message: "bad" }, true],
-    ["a marked object with another name", { [Symbol.for("ctxwin.error")]: true, name: "CtxwinRowValidationError" }, false],
+    [
+      "an object from a duplicate package copy",
+      { [Symbol.for("ctxwin.error")]: true, name: "CtxwinInvalidQueryError", message: "bad" },
+      true,
+    ],
+    [
+      "a marked object with another name",
+      { [Symbol.for("ctxwin.error")]: true, name: "CtxwinRowValidationError" },
+      false,
+    ],
   ])("isInstance on %s → %s", (_label, value, expected) => {
     expect(InvalidQueryError.isInstance(value)).toBe(expected);
   });
@@ -142,7 +166,9 @@ describe("tokenizeWords", () => {
   });
 
   it("takes a word of five million letters in a text that is not Latin-1, and five million marks", () => {
-    expect(tokenizeWords(`write_file(→ ${"X".repeat(5_000_000)}) ok`).map((word) => word.length)).toEqual([5, 4, 5_000_000, 2]);
+    expect(tokenizeWords(`write_file(→ ${"X".repeat(5_000_000)}) ok`).map((word) => word.length)).toEqual([
+      5, 4, 5_000_000, 2,
+    ]);
     expect(tokenizeWords(`→ e${"\u0301".repeat(5_000_000)}te`)).toEqual(["ete"]);
   });
 });
@@ -152,7 +178,9 @@ describe("stemWord", () => {
     const word = (length: number) => `${"ab".repeat((length - 3) / 2)}ing`;
     // Sliced from a text that is not Latin-1, as words of a rendered tool part are.
     const inTwoByteText = (value: string) => `→${value}`.slice(1);
-    expect(stemWord(inTwoByteText(word(MAX_STEMMED_WORD_CHARS - 1)))).toBe("ab".repeat((MAX_STEMMED_WORD_CHARS - 4) / 2));
+    expect(stemWord(inTwoByteText(word(MAX_STEMMED_WORD_CHARS - 1)))).toBe(
+      "ab".repeat((MAX_STEMMED_WORD_CHARS - 4) / 2),
+    );
     const long = inTwoByteText(word(5_000_001));
     expect(stemWord(long)).toBe(long);
     expect(rankedTerms(`→ ${long}`)).toEqual([long]);
@@ -192,7 +220,10 @@ describe("rankedQueryWords", () => {
 
 describe("literalWordPhrase (a safe word pre-filter for literal search)", () => {
   it.each<[string, { words: string[]; lastIsPrefix: boolean } | undefined]>([
-    ["we should have bought the lighthouse", { words: ["should", "have", "bought", "the", "lighthouse"], lastIsPrefix: true }],
+    [
+      "we should have bought the lighthouse",
+      { words: ["should", "have", "bought", "the", "lighthouse"], lastIsPrefix: true },
+    ],
     [" alpha beta ", { words: ["alpha", "beta"], lastIsPrefix: false }],
     ["quokka-ledger-7781", { words: ["ledger", "7781"], lastIsPrefix: true }],
     ["Deploy Key IS", { words: ["key", "is"], lastIsPrefix: true }],
@@ -210,22 +241,27 @@ describe("literalWordPhrase (a safe word pre-filter for literal search)", () => 
   it("never claims words a matching text could lack (property)", () => {
     const alphabet = fc.constantFrom("a", "b", "Z", "1", " ", "-", ",", "é", "_", "😀");
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 30 }), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 }), (characters, start, length) => {
-        const text = characters.join("");
-        const query = [...text].slice(start, start + length).join("");
-        const phrase = literalWordPhrase(query);
-        if (phrase === undefined) return;
-        const tokens = tokenizeWords(text);
-        const expected = phrase.words;
-        const found = tokens.some((_, index) =>
-          expected.every((word, offset) => {
-            const token = tokens[index + offset];
-            if (token === undefined) return false;
-            return offset === expected.length - 1 && phrase.lastIsPrefix ? token.startsWith(word) : token === word;
-          }),
-        );
-        expect(found).toBe(true);
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 30 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 30 }),
+        (characters, start, length) => {
+          const text = characters.join("");
+          const query = [...text].slice(start, start + length).join("");
+          const phrase = literalWordPhrase(query);
+          if (phrase === undefined) return;
+          const tokens = tokenizeWords(text);
+          const expected = phrase.words;
+          const found = tokens.some((_, index) =>
+            expected.every((word, offset) => {
+              const token = tokens[index + offset];
+              if (token === undefined) return false;
+              return offset === expected.length - 1 && phrase.lastIsPrefix ? token.startsWith(word) : token === word;
+            }),
+          );
+          expect(found).toBe(true);
+        },
+      ),
     );
   });
 });

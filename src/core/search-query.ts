@@ -44,7 +44,8 @@ export class InvalidQueryError extends CtxwinError {
  * @example queryProblem("what did we do", "ranked") // "Every word of this ranked query is a common English word …"
  */
 export function queryProblem(query: unknown, mode: SearchMode): string | undefined {
-  if (typeof query !== "string" || query.trim().length === 0) return "The search query is empty; pass the text to look for.";
+  if (typeof query !== "string" || query.trim().length === 0)
+    return "The search query is empty; pass the text to look for.";
   if (query.length > MAX_QUERY_CHARS) {
     return `The search query is ${query.length} characters long; the limit is ${MAX_QUERY_CHARS}. Search for a shorter, distinctive phrase.`;
   }
@@ -53,7 +54,8 @@ export function queryProblem(query: unknown, mode: SearchMode): string | undefin
   }
   if (mode !== "ranked") return undefined;
   const words = [...new Set(tokenizeWords(query))];
-  if (words.length === 0) return "A ranked search needs at least one word of letters or digits; use literal mode for punctuation.";
+  if (words.length === 0)
+    return "A ranked search needs at least one word of letters or digits; use literal mode for punctuation.";
   if (words.every(isStopWord)) {
     const shown = words.slice(0, 6).map((word) => `'${word}'`);
     return (

@@ -9,7 +9,13 @@ describe("renderSearchText", () => {
     const parts: Part[] = [
       { type: "text", text: "a".repeat(MAX_SEARCH_VALUE_CHARS) },
       { type: "reasoning", text: "r".repeat(MAX_SEARCH_VALUE_CHARS * 2) },
-      { type: "tool-read", toolCallId: "c", state: "output-available", input: "i".repeat(MAX_SEARCH_VALUE_CHARS), output: "o".repeat(MAX_SEARCH_VALUE_CHARS) },
+      {
+        type: "tool-read",
+        toolCallId: "c",
+        state: "output-available",
+        input: "i".repeat(MAX_SEARCH_VALUE_CHARS),
+        output: "o".repeat(MAX_SEARCH_VALUE_CHARS),
+      },
     ];
     expect(renderSearchText({ parts }) === renderRowText({ parts })).toBe(true);
   });
@@ -30,7 +36,15 @@ describe("renderSearchText", () => {
       `fail(x) → `.length + MAX_SEARCH_VALUE_CHARS,
       "next part".length,
     ]);
-    expect(text === [cut("t"), `read(${cut("i", '{"path":"')}) → ${cut("o")}`, `fail(x) → ${cut("e", "error: ")}`, "next part"].join("\n")).toBe(true);
+    expect(
+      text ===
+        [
+          cut("t"),
+          `read(${cut("i", '{"path":"')}) → ${cut("o")}`,
+          `fail(x) → ${cut("e", "error: ")}`,
+          "next part",
+        ].join("\n"),
+    ).toBe(true);
     expect(text).not.toContain("LATE");
   });
 

@@ -19,5 +19,10 @@ export const MAX_SEARCH_VALUE_CHARS = 1_000_000;
  * renderSearchText({ parts: [{ type: "text", text: "hello" }] }) // "hello"
  */
 export function renderSearchText(row: { parts: readonly { type: string; [key: string]: unknown }[] }): string {
-  return renderRowText(row, { maxValueChars: MAX_SEARCH_VALUE_CHARS, maxTextChars: MAX_SEARCH_VALUE_CHARS, truncationMarker: "", omitHistoryCalls: true });
+  return renderRowText(row, {
+    maxValueChars: MAX_SEARCH_VALUE_CHARS,
+    maxTextChars: MAX_SEARCH_VALUE_CHARS,
+    truncationMarker: "",
+    omitHistoryCalls: true,
+  });
 }

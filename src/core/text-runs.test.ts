@@ -8,7 +8,13 @@ const SYMBOLS = "[^\\s\\p{L}\\p{N}]";
 
 /** Texts of runs around the bound: letters (one astral), marks, digits, spaces, symbols. */
 const runsAroundTheBound = fc
-  .array(fc.tuple(fc.constantFrom("a", "é", "𝒜", "\u0301", "7", " ", "→", "!"), fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: RUN_PIECE_CHARS - 2, max: RUN_PIECE_CHARS + 300 }))), { maxLength: 6 })
+  .array(
+    fc.tuple(
+      fc.constantFrom("a", "é", "𝒜", "\u0301", "7", " ", "→", "!"),
+      fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: RUN_PIECE_CHARS - 2, max: RUN_PIECE_CHARS + 300 })),
+    ),
+    { maxLength: 6 },
+  )
   .map((runs) => runs.map(([character, count]) => character.repeat(count)).join(""));
 
 /** What the unbounded pattern matches: fine on these lengths, a stack overflow on megabytes. */
@@ -26,7 +32,9 @@ describe("textRuns", () => {
     fc.assert(
       fc.property(runsAroundTheBound, (text) => {
         expect([...textRuns(text, { classes: [WORD] })]).toEqual(unboundedRuns(text, [WORD], 1));
-        expect([...textRuns(text, { classes: [LETTERS, SYMBOLS], minimum: 256 })]).toEqual(unboundedRuns(text, [LETTERS, SYMBOLS], 256));
+        expect([...textRuns(text, { classes: [LETTERS, SYMBOLS], minimum: 256 })]).toEqual(
+          unboundedRuns(text, [LETTERS, SYMBOLS], 256),
+        );
         expect(runTexts(text, WORD)).toEqual(text.match(new RegExp(`${WORD}+`, "gu")) ?? []);
         expect(withoutCharacters(text, "\\p{M}")).toBe(text.replace(/\p{M}+/gu, ""));
       }),

@@ -24,9 +24,15 @@ export interface TextRun {
  *
  * @example [...textRuns("Café au-lait", { classes: ["[\\p{L}\\p{N}]"] })].length // 3
  */
-export function* textRuns(text: string, { classes, minimum = 1 }: { classes: readonly string[]; minimum?: number }): Generator<TextRun> {
+export function* textRuns(
+  text: string,
+  { classes, minimum = 1 }: { classes: readonly string[]; minimum?: number },
+): Generator<TextRun> {
   // Fresh regexes per call: their lastIndex is state, and runs of two texts may interleave.
-  const first = new RegExp(classes.map((source) => `(${source}{${minimum},${Math.max(minimum, RUN_PIECE_CHARS)}})`).join("|"), "gu");
+  const first = new RegExp(
+    classes.map((source) => `(${source}{${minimum},${Math.max(minimum, RUN_PIECE_CHARS)}})`).join("|"),
+    "gu",
+  );
   const more = classes.map((source) => new RegExp(`${source}{1,${RUN_PIECE_CHARS}}`, "uy"));
   for (let match = first.exec(text); match !== null; match = first.exec(text)) {
     const classIndex = classes.length === 1 ? 0 : match.slice(1).findIndex((group) => group !== undefined);
@@ -34,7 +40,8 @@ export function* textRuns(text: string, { classes, minimum = 1 }: { classes: rea
     // A match shorter than the bound (in UTF-16 units, so in characters too) ended with its run.
     if (match[0].length >= RUN_PIECE_CHARS) {
       const continuation = more[classIndex] as RegExp;
-      for (continuation.lastIndex = end; continuation.exec(text) !== null; continuation.lastIndex = end) end = continuation.lastIndex;
+      for (continuation.lastIndex = end; continuation.exec(text) !== null; continuation.lastIndex = end)
+        end = continuation.lastIndex;
       first.lastIndex = end;
     }
     yield { start: match.index, end, classIndex };

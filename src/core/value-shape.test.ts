@@ -13,7 +13,10 @@ describe("valueShapeProblem", () => {
 
   it("names the outermost two levels of the path to a value nested too deeply", () => {
     expect(valueShapeProblem(nested(11), limits)).toEqual({ kind: "too-deep", path: "0.0" });
-    expect(valueShapeProblem({ parts: [{ type: "x" }, { input: nested(20) }] }, limits)).toEqual({ kind: "too-deep", path: "parts.1" });
+    expect(valueShapeProblem({ parts: [{ type: "x" }, { input: nested(20) }] }, limits)).toEqual({
+      kind: "too-deep",
+      path: "parts.1",
+    });
   });
 
   it("walks a value nested far deeper than the stack allows", () => {
@@ -30,9 +33,15 @@ describe("valueShapeProblem", () => {
     // 2^40 arrays as JSON: writing it out would never finish.
     let doubling: unknown[] = [];
     for (let level = 0; level < 40; level += 1) doubling = [doubling, doubling];
-    expect(valueShapeProblem(doubling, { maxDepth: 100, maxContainers: 1_000 })).toEqual({ kind: "too-many", path: "" });
+    expect(valueShapeProblem(doubling, { maxDepth: 100, maxContainers: 1_000 })).toEqual({
+      kind: "too-many",
+      path: "",
+    });
     const shared = [1];
     expect(valueShapeProblem([shared, shared, shared], { maxDepth: 5, maxContainers: 4 })).toBeUndefined();
-    expect(valueShapeProblem([shared, shared, shared, shared], { maxDepth: 5, maxContainers: 4 })).toEqual({ kind: "too-many", path: "" });
+    expect(valueShapeProblem([shared, shared, shared, shared], { maxDepth: 5, maxContainers: 4 })).toEqual({
+      kind: "too-many",
+      path: "",
+    });
   });
 });

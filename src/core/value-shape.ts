@@ -31,13 +31,17 @@ const NAMED_LEVELS = 2;
  *
  * @example valueShapeProblem({ a: [[1]] }, { maxDepth: 2, maxContainers: 100 }) // { kind: "too-deep", path: "a" }
  */
-export function valueShapeProblem(value: unknown, { maxDepth, maxContainers }: { maxDepth: number; maxContainers: number }): ShapeProblem | undefined {
+export function valueShapeProblem(
+  value: unknown,
+  { maxDepth, maxContainers }: { maxDepth: number; maxContainers: number },
+): ShapeProblem | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const pending: Visit[] = [{ value, depth: 1, parent: undefined, path: "" }];
   let containers = 0;
   for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
     if ((containers += 1) > maxContainers) return { kind: "too-many", path: "" };
-    if (visit.depth > maxDepth) return { kind: containsItself(visit) ? "contains-itself" : "too-deep", path: visit.path };
+    if (visit.depth > maxDepth)
+      return { kind: containsItself(visit) ? "contains-itself" : "too-deep", path: visit.path };
     const record = visit.value as Record<string, unknown>;
     const keys = Array.isArray(record) ? record.keys() : Object.keys(record);
     for (const key of keys) {
@@ -51,6 +55,7 @@ export function valueShapeProblem(value: unknown, { maxDepth, maxContainers }: {
 }
 
 function containsItself(visit: Visit): boolean {
-  for (let ancestor = visit.parent; ancestor !== undefined; ancestor = ancestor.parent) if (ancestor.value === visit.value) return true;
+  for (let ancestor = visit.parent; ancestor !== undefined; ancestor = ancestor.parent)
+    if (ancestor.value === visit.value) return true;
   return false;
 }

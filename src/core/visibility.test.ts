@@ -59,7 +59,11 @@ describe("row visibility", () => {
     ["nonStringType", false, true, false],
   ])("%s: provider %s, history %s, substantive %s", (name, provider, history, substantive) => {
     const row: VisibilityFields = rows[name];
-    expect([isProviderEligible(row), isHistoryVisible(row), isSubstantive(row)]).toEqual([provider, history, substantive]);
+    expect([isProviderEligible(row), isHistoryVisible(row), isSubstantive(row)]).toEqual([
+      provider,
+      history,
+      substantive,
+    ]);
   });
 });
 
@@ -97,7 +101,11 @@ describe("isSubstantive: is a window already fresh?", () => {
   const hasSubstance = (windowRows: VisibilityFields[]) => windowRows.some(isSubstantive);
 
   it.each<[string, RowName[], boolean]>([
-    ["a window that only has its boundary, lead-in and continue row", ["rolloverBoundary", "leadIn", "continueRow"], false],
+    [
+      "a window that only has its boundary, lead-in and continue row",
+      ["rolloverBoundary", "leadIn", "continueRow"],
+      false,
+    ],
     ["a fresh window that also received a budget warning", ["rolloverBoundary", "leadIn", "budgetWarning"], false],
     ["a window of a compaction summary alone", ["compactionSummary"], false],
     ["a window of rejected input and an unknown row", ["resetBoundary", "rejectedInput", "unknownType"], false],
@@ -112,11 +120,19 @@ describe("visibility laws over arbitrary envelopes", () => {
     {
       synthetic: fc.option(fc.boolean(), { nil: undefined }),
       uiVisible: fc.option(fc.boolean(), { nil: undefined }),
-      boundary: fc.constantFrom<unknown>(undefined, null, { kind: "rollover" }, { kind: "reset" }, { kind: "compaction" }, { kind: "x" }, []),
+      boundary: fc.constantFrom<unknown>(
+        undefined,
+        null,
+        { kind: "rollover" },
+        { kind: "reset" },
+        { kind: "compaction" },
+        { kind: "x" },
+        [],
+      ),
       meta: fc.option(
-        fc.record({ type: fc.constantFrom<unknown>(...INTERNAL_ROW_TYPES, "future", 3, undefined) }).map((meta) =>
-          meta.type === "rollover" ? { ...rolloverMeta } : meta,
-        ),
+        fc
+          .record({ type: fc.constantFrom<unknown>(...INTERNAL_ROW_TYPES, "future", 3, undefined) })
+          .map((meta) => (meta.type === "rollover" ? { ...rolloverMeta } : meta)),
         { nil: undefined },
       ),
     },
@@ -124,7 +140,12 @@ describe("visibility laws over arbitrary envelopes", () => {
   ) as fc.Arbitrary<VisibilityFields>;
 
   it("substantive rows are provider-eligible and never internal", () => {
-    fc.assert(fc.property(envelope, (row) => !isSubstantive(row) || (isProviderEligible(row) && internalTypeOf(row) === undefined)));
+    fc.assert(
+      fc.property(
+        envelope,
+        (row) => !isSubstantive(row) || (isProviderEligible(row) && internalTypeOf(row) === undefined),
+      ),
+    );
   });
 
   it("hidden and rejected-input rows never reach session_history; rejected input never reaches the provider", () => {
@@ -160,7 +181,8 @@ describe("child sessions and the privacy floor (ADR 0073)", () => {
     expect(startedAfterFloor({ itemId: "6", floorSeq: 5 })).toBe(true);
     expect(startedAfterFloor({ itemId: "5", floorSeq: 5 })).toBe(false);
     expect(startedAfterFloor({ itemId: "3", floorSeq: 5 })).toBe(false);
-    for (const itemId of ["", "abc", "6.5", "-7", "06", "99999999999999999999"]) expect(startedAfterFloor({ itemId, floorSeq: 0 }), itemId).toBe(false);
+    for (const itemId of ["", "abc", "6.5", "-7", "06", "99999999999999999999"])
+      expect(startedAfterFloor({ itemId, floorSeq: 0 }), itemId).toBe(false);
   });
 
   it("applies up the whole tree, and fails closed on a missing ancestor or a short chain", () => {

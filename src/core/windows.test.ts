@@ -31,13 +31,46 @@ const rolloverMeta = (rolloverId: string) => ({
 const builders = {
   user: (seq: number): TestRow => ({ seq, label: "user" }),
   assistant: (seq: number): TestRow => ({ seq, label: "assistant" }),
-  rollover: (seq: number): TestRow => ({ seq, label: "rollover", boundary: { kind: "rollover" }, meta: rolloverMeta(`roll-${seq}`) }),
+  rollover: (seq: number): TestRow => ({
+    seq,
+    label: "rollover",
+    boundary: { kind: "rollover" },
+    meta: rolloverMeta(`roll-${seq}`),
+  }),
   reset: (seq: number): TestRow => ({ seq, label: "reset", boundary: { kind: "reset" } }),
-  compaction: (seq: number): TestRow => ({ seq, label: "compaction", boundary: { kind: "compaction" }, meta: { type: "compaction-summary" } }),
-  malformed: (seq: number): TestRow => ({ seq, label: "malformed", boundary: { kind: "rollover" }, meta: { type: "rollover" } }),
-  leadIn: (seq: number): TestRow => ({ seq, label: "leadIn", synthetic: true, uiVisible: false, meta: { type: "lead-in", rolloverId: "r" } }),
-  continueRow: (seq: number): TestRow => ({ seq, label: "continueRow", synthetic: true, uiVisible: false, meta: { type: "continue", rolloverId: "r" } }),
-  budgetWarning: (seq: number): TestRow => ({ seq, label: "budgetWarning", synthetic: true, uiVisible: true, meta: { type: "budget-warning" } }),
+  compaction: (seq: number): TestRow => ({
+    seq,
+    label: "compaction",
+    boundary: { kind: "compaction" },
+    meta: { type: "compaction-summary" },
+  }),
+  malformed: (seq: number): TestRow => ({
+    seq,
+    label: "malformed",
+    boundary: { kind: "rollover" },
+    meta: { type: "rollover" },
+  }),
+  leadIn: (seq: number): TestRow => ({
+    seq,
+    label: "leadIn",
+    synthetic: true,
+    uiVisible: false,
+    meta: { type: "lead-in", rolloverId: "r" },
+  }),
+  continueRow: (seq: number): TestRow => ({
+    seq,
+    label: "continueRow",
+    synthetic: true,
+    uiVisible: false,
+    meta: { type: "continue", rolloverId: "r" },
+  }),
+  budgetWarning: (seq: number): TestRow => ({
+    seq,
+    label: "budgetWarning",
+    synthetic: true,
+    uiVisible: true,
+    meta: { type: "budget-warning" },
+  }),
   rejected: (seq: number): TestRow => ({ seq, label: "rejected", meta: { type: "rejected-input" } }),
   unknown: (seq: number): TestRow => ({ seq, label: "unknown", synthetic: true, meta: { type: "future-kind" } }),
 };
@@ -48,10 +81,28 @@ const history = (...labels: Label[]): TestRow[] => labels.map((label, index) => 
 
 /** Windows reduced to what a test compares: id, kind and the seqs of their rows. */
 const summarize = (rows: readonly TestRow[]) =>
-  bucketWindows(rows).map((window) => ({ windowId: window.windowId, boundarySeq: window.boundarySeq, kind: window.kind, seqs: window.rows.map((row) => row.seq) }));
+  bucketWindows(rows).map((window) => ({
+    windowId: window.windowId,
+    boundarySeq: window.boundarySeq,
+    kind: window.kind,
+    seqs: window.rows.map((row) => row.seq),
+  }));
 
 describe("bucketWindows", () => {
-  const mixed = history("user", "assistant", "user", "rollover", "leadIn", "user", "compaction", "assistant", "reset", "user", "malformed", "user");
+  const mixed = history(
+    "user",
+    "assistant",
+    "user",
+    "rollover",
+    "leadIn",
+    "user",
+    "compaction",
+    "assistant",
+    "reset",
+    "user",
+    "malformed",
+    "user",
+  );
   const mixedWindows = [
     { windowId: "w:0", boundarySeq: 0, kind: "start", seqs: [1, 2, 3] },
     { windowId: "w:4", boundarySeq: 4, kind: "rollover", seqs: [4, 5, 6] },
@@ -65,14 +116,29 @@ describe("bucketWindows", () => {
   });
 
   it("sorts unsorted input by seq and leaves the input array alone", () => {
-    const shuffled = [mixed[7], mixed[0], mixed[11], mixed[3], mixed[9], mixed[1], mixed[6], mixed[10], mixed[2], mixed[5], mixed[8], mixed[4]] as TestRow[];
+    const shuffled = [
+      mixed[7],
+      mixed[0],
+      mixed[11],
+      mixed[3],
+      mixed[9],
+      mixed[1],
+      mixed[6],
+      mixed[10],
+      mixed[2],
+      mixed[5],
+      mixed[8],
+      mixed[4],
+    ] as TestRow[];
     const before = shuffled.map((row) => row.seq);
     expect(summarize(shuffled)).toEqual(mixedWindows);
     expect(shuffled.map((row) => row.seq)).toEqual(before);
   });
 
   it("has no w:0 when the session starts with a boundary", () => {
-    expect(summarize(history("reset", "user", "assistant"))).toEqual([{ windowId: "w:1", boundarySeq: 1, kind: "reset", seqs: [1, 2, 3] }]);
+    expect(summarize(history("reset", "user", "assistant"))).toEqual([
+      { windowId: "w:1", boundarySeq: 1, kind: "reset", seqs: [1, 2, 3] },
+    ]);
   });
 
   it("gives consecutive boundaries each a window holding only its boundary row", () => {
@@ -120,8 +186,13 @@ describe("bucketWindows", () => {
         const windows = bucketWindows(rows);
         const sortedSeqs = rows.map((row) => row.seq).sort((left, right) => left - right);
         expect(windows.flatMap((window) => window.rows.map((row) => row.seq))).toEqual(sortedSeqs);
-        const boundarySeqs = rows.filter((row) => classifyBoundary(row) !== undefined).map((row) => row.seq).sort((left, right) => left - right);
-        expect(windows.filter((window) => window.kind !== "start").map((window) => window.boundarySeq)).toEqual(boundarySeqs);
+        const boundarySeqs = rows
+          .filter((row) => classifyBoundary(row) !== undefined)
+          .map((row) => row.seq)
+          .sort((left, right) => left - right);
+        expect(windows.filter((window) => window.kind !== "start").map((window) => window.boundarySeq)).toEqual(
+          boundarySeqs,
+        );
         for (const window of windows) {
           expect(parseWindowId(window.windowId)).toBe(window.boundarySeq);
           if (window.kind !== "start") expect(window.rows[0]?.seq).toBe(window.boundarySeq);
@@ -138,18 +209,37 @@ describe("providerSlice", () => {
   const sliceLabels = (rows: TestRow[]) => providerSlice(rows).map((row) => `${row.seq}:${row.label}`);
 
   it.each<[string, Label[], string[]]>([
-    ["after a rollover (exclusive)", ["rollover", "leadIn", "continueRow", "user", "assistant"], ["2:leadIn", "3:continueRow", "4:user", "5:assistant"]],
+    [
+      "after a rollover (exclusive)",
+      ["rollover", "leadIn", "continueRow", "user", "assistant"],
+      ["2:leadIn", "3:continueRow", "4:user", "5:assistant"],
+    ],
     ["after a reset (exclusive)", ["reset", "user"], ["2:user"]],
     ["after a malformed boundary (exclusive, as a reset)", ["malformed", "user"], ["2:user"]],
     ["after a compaction (inclusive)", ["compaction", "user"], ["1:compaction", "2:user"]],
-    ["with rejected input and unknown rows", ["rollover", "leadIn", "user", "rejected", "unknown", "budgetWarning", "assistant"], ["2:leadIn", "3:user", "6:budgetWarning", "7:assistant"]],
+    [
+      "with rejected input and unknown rows",
+      ["rollover", "leadIn", "user", "rejected", "unknown", "budgetWarning", "assistant"],
+      ["2:leadIn", "3:user", "6:budgetWarning", "7:assistant"],
+    ],
     ["of the first window", ["user", "assistant", "rejected"], ["1:user", "2:assistant"]],
   ])("%s", (_label, labels, expected) => {
     expect(sliceLabels(history(...labels))).toEqual(expected);
   });
 
   it("never holds a row from before the active window's boundary (invariant 2)", () => {
-    const rows = history("user", "assistant", "rollover", "leadIn", "user", "compaction", "user", "reset", "user", "assistant");
+    const rows = history(
+      "user",
+      "assistant",
+      "rollover",
+      "leadIn",
+      "user",
+      "compaction",
+      "user",
+      "reset",
+      "user",
+      "assistant",
+    );
     const active = bucketWindows(rows).at(-1);
     expect(active?.windowId).toBe("w:8");
     expect(providerSlice(active?.rows ?? []).map((row) => row.seq)).toEqual([9, 10]);
@@ -198,12 +288,32 @@ describe("window and item ids", () => {
     expect(parseWindowId(windowId)).toBe(seq);
   });
 
-  it.each<unknown>(["w:-1", "w:01", "w:00", "w:1.5", "w:", "w", "", "W:1", "w:+1", "w:1e3", " w:1", "w:1 ", "w:1\n", "w: 1", "w:9007199254740992", "w:99999999999999999", "7", 0, 1, null, undefined, { windowId: "w:1" }])(
-    "refuses window id %j",
-    (windowId) => {
-      expect(parseWindowId(windowId)).toBeUndefined();
-    },
-  );
+  it.each<unknown>([
+    "w:-1",
+    "w:01",
+    "w:00",
+    "w:1.5",
+    "w:",
+    "w",
+    "",
+    "W:1",
+    "w:+1",
+    "w:1e3",
+    " w:1",
+    "w:1 ",
+    "w:1\n",
+    "w: 1",
+    "w:9007199254740992",
+    "w:99999999999999999",
+    "7",
+    0,
+    1,
+    null,
+    undefined,
+    { windowId: "w:1" },
+  ])("refuses window id %j", (windowId) => {
+    expect(parseWindowId(windowId)).toBeUndefined();
+  });
 
   it.each<[unknown, number]>([
     ["1", 1],
@@ -214,12 +324,31 @@ describe("window and item ids", () => {
     expect(parseItemId(itemId)).toBe(seq);
   });
 
-  it.each<unknown>(["0", 0, "01", " 1", "1 ", "-1", -1, "1.5", 1.5, "+1", "1e3", "0x10", "", "w:1", "9007199254740992", 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, null, undefined, ["1"]])(
-    "refuses item id %j",
-    (itemId) => {
-      expect(parseItemId(itemId)).toBeUndefined();
-    },
-  );
+  it.each<unknown>([
+    "0",
+    0,
+    "01",
+    " 1",
+    "1 ",
+    "-1",
+    -1,
+    "1.5",
+    1.5,
+    "+1",
+    "1e3",
+    "0x10",
+    "",
+    "w:1",
+    "9007199254740992",
+    2 ** 53,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    null,
+    undefined,
+    ["1"],
+  ])("refuses item id %j", (itemId) => {
+    expect(parseItemId(itemId)).toBeUndefined();
+  });
 
   it("round-trips every safe seq through window and item ids", () => {
     fc.assert(

@@ -17,7 +17,13 @@ export interface ModelPrice {
  *
  * @example priceOf({ modelKey: "anthropic:claude-sonnet-4-5" }) // { inputPerMillion: 3, outputPerMillion: 15 }
  */
-export function priceOf({ modelKey, prices }: { modelKey: string; prices?: Readonly<Record<string, ModelPrice>> }): ModelPrice | undefined {
+export function priceOf({
+  modelKey,
+  prices,
+}: {
+  modelKey: string;
+  prices?: Readonly<Record<string, ModelPrice>>;
+}): ModelPrice | undefined {
   if (prices !== undefined) return prices[modelKey];
   const found = lookupModelPrices({ model: modelKey });
   return found === undefined ? undefined : { inputPerMillion: found.input, outputPerMillion: found.output };
@@ -28,7 +34,15 @@ export function priceOf({ modelKey, prices }: { modelKey: string; prices?: Reado
  *
  * @example estimateCost({ inputTokens: 1_000_000, outputTokens: 0, price: { inputPerMillion: 0.4, outputPerMillion: 1.6 } }) // 0.4
  */
-export function estimateCost({ inputTokens, outputTokens, price }: { inputTokens: number; outputTokens: number; price: ModelPrice | undefined }): number | undefined {
+export function estimateCost({
+  inputTokens,
+  outputTokens,
+  price,
+}: {
+  inputTokens: number;
+  outputTokens: number;
+  price: ModelPrice | undefined;
+}): number | undefined {
   if (price === undefined) return undefined;
   return (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000;
 }

@@ -25,14 +25,33 @@ describe("LoCoMo answer F1", () => {
   });
 
   it("averages the best match per gold part for multi-hop questions (category 1)", () => {
-    expect(multiAnswerF1("counseling, psychology", "Psychology, counseling certification")).toBeCloseTo((1 + 2 / 3) / 2, 10);
-    expect(locomoAnswerF1({ prediction: "counseling, psychology", goldAnswer: "Psychology, counseling certification", category: 1 })).toBeCloseTo(5 / 6, 10);
+    expect(multiAnswerF1("counseling, psychology", "Psychology, counseling certification")).toBeCloseTo(
+      (1 + 2 / 3) / 2,
+      10,
+    );
+    expect(
+      locomoAnswerF1({
+        prediction: "counseling, psychology",
+        goldAnswer: "Psychology, counseling certification",
+        category: 1,
+      }),
+    ).toBeCloseTo(5 / 6, 10);
     // Other categories score the whole text: "psychology counseling" against "psychology counseling certification".
-    expect(locomoAnswerF1({ prediction: "counseling, psychology", goldAnswer: "Psychology, counseling certification", category: 4 })).toBeCloseTo(0.8, 10);
+    expect(
+      locomoAnswerF1({
+        prediction: "counseling, psychology",
+        goldAnswer: "Psychology, counseling certification",
+        category: 4,
+      }),
+    ).toBeCloseTo(0.8, 10);
   });
 
   it("scores only the gold answer before ';' for category 3", () => {
-    expect(locomoAnswerF1({ prediction: "likely yes", goldAnswer: "Likely yes; she wants to be a counselor", category: 3 })).toBe(1);
-    expect(locomoAnswerF1({ prediction: "likely yes", goldAnswer: "Likely yes; she wants to be a counselor", category: 2 })).toBeLessThan(0.5);
+    expect(
+      locomoAnswerF1({ prediction: "likely yes", goldAnswer: "Likely yes; she wants to be a counselor", category: 3 }),
+    ).toBe(1);
+    expect(
+      locomoAnswerF1({ prediction: "likely yes", goldAnswer: "Likely yes; she wants to be a counselor", category: 2 }),
+    ).toBeLessThan(0.5);
   });
 });

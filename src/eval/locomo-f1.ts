@@ -19,7 +19,11 @@ const DROPPED_WORDS = /\b(a|an|the|and)\b/g;
  */
 export function normalizeAnswer(text: string): string {
   const lower = text.replace(/,/g, "").toLowerCase().replace(PUNCTUATION, "");
-  return lower.replace(DROPPED_WORDS, " ").split(/\s+/).filter((word) => word.length > 0).join(" ");
+  return lower
+    .replace(DROPPED_WORDS, " ")
+    .split(/\s+/)
+    .filter((word) => word.length > 0)
+    .join(" ");
 }
 
 /** Normalised, Porter-stemmed tokens. */
@@ -71,7 +75,15 @@ export function multiAnswerF1(prediction: string, goldAnswer: string): number {
  *
  * @example locomoAnswerF1({ prediction: "7 May 2023", goldAnswer: "7 May 2023", category: 2 }) // 1
  */
-export function locomoAnswerF1({ prediction, goldAnswer, category }: { prediction: string; goldAnswer: string; category: number }): number {
+export function locomoAnswerF1({
+  prediction,
+  goldAnswer,
+  category,
+}: {
+  prediction: string;
+  goldAnswer: string;
+  category: number;
+}): number {
   if (category === 1) return multiAnswerF1(prediction, goldAnswer);
   const gold = category === 3 ? (goldAnswer.split(";")[0] ?? goldAnswer) : goldAnswer;
   return tokenF1(prediction, gold);

@@ -14,11 +14,19 @@ import { recallQaItems } from "./suites/recall-qa.js";
  * message (15% of the limit) leave no room to answer.
  */
 export const MINIMUM_EVAL_CONTEXT_LIMIT = 4_096;
-function parseList<Name extends string>(text: string | undefined, known: readonly Name[], flag: string): Name[] | undefined {
+function parseList<Name extends string>(
+  text: string | undefined,
+  known: readonly Name[],
+  flag: string,
+): Name[] | undefined {
   if (text === undefined) return undefined;
-  const names = text.split(",").map((name) => name.trim()).filter((name) => name.length > 0);
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
   const unknown = names.find((name) => !(known as readonly string[]).includes(name));
-  if (unknown !== undefined || names.length === 0) throw new EvalSetupError(`bad ${flag} '${text}': expected a comma-separated list of ${known.join(", ")}.`);
+  if (unknown !== undefined || names.length === 0)
+    throw new EvalSetupError(`bad ${flag} '${text}': expected a comma-separated list of ${known.join(", ")}.`);
   return [...new Set(names)] as Name[];
 }
 
@@ -36,10 +44,24 @@ export interface ItemPlan {
 /**
  * @example const { items, skipped } = planItems({ suites: "needle", contextLimit: 16_000, limit: 5, seed: 33 });
  */
-export function planItems({ suites, contextLimit, limit, seed, dataFile }: { suites?: string; contextLimit: number; limit: number; seed: number; dataFile?: string }): ItemPlan {
+export function planItems({
+  suites,
+  contextLimit,
+  limit,
+  seed,
+  dataFile,
+}: {
+  suites?: string;
+  contextLimit: number;
+  limit: number;
+  seed: number;
+  dataFile?: string;
+}): ItemPlan {
   const named = parseList(suites, SUITE_NAMES, "--suite");
   if (contextLimit < MINIMUM_EVAL_CONTEXT_LIMIT) {
-    throw new EvalSetupError(`--context-limit ${contextLimit} is too small for the eval suites: they need at least ${MINIMUM_EVAL_CONTEXT_LIMIT} tokens (e.g. --context-limit 16k).`);
+    throw new EvalSetupError(
+      `--context-limit ${contextLimit} is too small for the eval suites: they need at least ${MINIMUM_EVAL_CONTEXT_LIMIT} tokens (e.g. --context-limit 16k).`,
+    );
   }
   const chosen: SuiteName[] = named ?? [...SUITE_NAMES];
   const items: EvalItem[] = [];
@@ -50,7 +72,10 @@ export function planItems({ suites, contextLimit, limit, seed, dataFile }: { sui
     if (suite !== "recall-qa") continue;
     const file = dataFile;
     if (file === undefined) {
-      if (named !== undefined) throw new EvalSetupError("suite recall-qa needs a LoCoMo-format file: pass --data <file> (e.g. locomo10.json from the LoCoMo release).");
+      if (named !== undefined)
+        throw new EvalSetupError(
+          "suite recall-qa needs a LoCoMo-format file: pass --data <file> (e.g. locomo10.json from the LoCoMo release).",
+        );
       skipped.push("recall-qa (no --data file)");
       continue;
     }

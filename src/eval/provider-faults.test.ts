@@ -8,7 +8,10 @@ import type { AddressInfo } from "node:net";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveModel } from "../agent/model-flags.js";
-import { startOpenAICompatibleServer, type OpenAICompatibleServer } from "../session/test-support/openai-compatible-server.js";
+import {
+  startOpenAICompatibleServer,
+  type OpenAICompatibleServer,
+} from "../session/test-support/openai-compatible-server.js";
 import { runEval } from "./run-eval.js";
 import { needleItems } from "./suites/needle.js";
 
@@ -22,7 +25,8 @@ function modelAt(baseUrl: string): LanguageModelV4 {
   return resolveModel({ model: "test-model", baseUrl, contextLimit: LIMIT, env: {} }).model as LanguageModelV4;
 }
 
-const runsOf = (count: number) => needleItems({ contextLimit: LIMIT, limit: count, seed: 33 }).map((item) => ({ item, strategy: "rollover" as const }));
+const runsOf = (count: number) =>
+  needleItems({ contextLimit: LIMIT, limit: count, seed: 33 }).map((item) => ({ item, strategy: "rollover" as const }));
 
 /** A port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {
@@ -35,9 +39,19 @@ async function closedPort(): Promise<number> {
 
 describe("provider faults", () => {
   it("a 429 fails only the item it hit; the next item runs and is scored", async () => {
-    const server = await startOpenAICompatibleServer({ script: (request) => (request.index === 0 ? { error: { status: 429, message: "Rate limit reached for requests", type: "rate_limit_exceeded" } } : { text: "Noted." }) });
+    const server = await startOpenAICompatibleServer({
+      script: (request) =>
+        request.index === 0
+          ? { error: { status: 429, message: "Rate limit reached for requests", type: "rate_limit_exceeded" } }
+          : { text: "Noted." },
+    });
     servers.push(server);
-    const { results, stopped } = await runEval({ runs: runsOf(2), model: modelAt(server.baseURL), contextLimit: LIMIT, maxRetries: 0 });
+    const { results, stopped } = await runEval({
+      runs: runsOf(2),
+      model: modelAt(server.baseURL),
+      contextLimit: LIMIT,
+      maxRetries: 0,
+    });
     expect(stopped).toBeUndefined();
     expect(results.map((result) => result.status)).toEqual(["failed", "scored"]);
     expect(results[0]!.error).toMatch(/Rate limit reached/);
@@ -45,9 +59,18 @@ describe("provider faults", () => {
   });
 
   it("a model without tool calling fails every item; the run stops after three with the provider's reason", async () => {
-    const server = await startOpenAICompatibleServer({ script: () => ({ error: { status: 400, message: "test-model does not support tools", type: "invalid_request_error" } }) });
+    const server = await startOpenAICompatibleServer({
+      script: () => ({
+        error: { status: 400, message: "test-model does not support tools", type: "invalid_request_error" },
+      }),
+    });
     servers.push(server);
-    const { results, stopped } = await runEval({ runs: runsOf(5), model: modelAt(server.baseURL), contextLimit: LIMIT, maxRetries: 0 });
+    const { results, stopped } = await runEval({
+      runs: runsOf(5),
+      model: modelAt(server.baseURL),
+      contextLimit: LIMIT,
+      maxRetries: 0,
+    });
     expect(results).toHaveLength(3);
     expect(results.every((result) => result.status === "failed")).toBe(true);
     expect(stopped).toMatch(/^3 items failed in a row, the last with: .*does not support tools/);
@@ -55,7 +78,12 @@ describe("provider faults", () => {
 
   it("an unreachable server: failed items with the connection error, and the run stops", async () => {
     const port = await closedPort();
-    const { results, stopped } = await runEval({ runs: runsOf(4), model: modelAt(`http://127.0.0.1:${port}/v1`), contextLimit: LIMIT, maxRetries: 0 });
+    const { results, stopped } = await runEval({
+      runs: runsOf(4),
+      model: modelAt(`http://127.0.0.1:${port}/v1`),
+      contextLimit: LIMIT,
+      maxRetries: 0,
+    });
     expect(results).toHaveLength(3);
     expect(results[0]!.status).toBe("failed");
     expect(stopped).toMatch(/3 items failed in a row/);

@@ -7,7 +7,7 @@ const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).len
 
 describe("renderEvalReport", () => {
   it("is one whole HTML document with balanced sections, charts and tables", () => {
-    expect(page.startsWith("<!doctype html>\n<html lang=\"en\">")).toBe(true);
+    expect(page.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
     expect(page.trimEnd().endsWith("</html>")).toBe(true);
     expect(count(page, /<html[\s>]/g)).toBe(1);
     for (const tag of ["section", "svg", "table", "figure", "tr", "td", "th"]) {
@@ -21,7 +21,9 @@ describe("renderEvalReport", () => {
     expect(page).not.toMatch(/<script/i);
     expect(page).not.toMatch(/<[^>]*\b(src|href)=/i);
     expect(page).not.toMatch(/https?:\/\//);
-    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
+    expect(page).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    );
   });
 
   it("has a section per suite with a score and a token bar for each strategy, and its table rows", () => {
@@ -36,7 +38,9 @@ describe("renderEvalReport", () => {
     }
     const needle = sections[1]!;
     expect(needle).toContain('aria-label="Score: rollover: 100.0%, compact: 50.0%, off: 0.0%"');
-    expect(needle).toContain('<td class="text">needle-2</td><td>compact</td><td>scored</td><td>50.0%</td><td>12,000</td>');
+    expect(needle).toContain(
+      '<td class="text">needle-2</td><td>compact</td><td>scored</td><td>50.0%</td><td>12,000</td>',
+    );
     // The token bar is labelled with its total and cost.
     expect(needle).toContain(">21k · $0.0200</text>");
   });

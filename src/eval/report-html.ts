@@ -18,11 +18,14 @@ export function escapeHtml(text: string): string {
 }
 
 const tokens = (value: number) => Math.round(value).toLocaleString("en-US");
-const percent = (value: number | null | undefined) => (value === undefined || value === null ? "–" : `${(value * 100).toFixed(1)}%`);
-const dollars = (value: number | null | undefined) => (value === undefined || value === null ? "–" : `$${value.toFixed(4)}`);
+const percent = (value: number | null | undefined) =>
+  value === undefined || value === null ? "–" : `${(value * 100).toFixed(1)}%`;
+const dollars = (value: number | null | undefined) =>
+  value === undefined || value === null ? "–" : `$${value.toFixed(4)}`;
 
 /** `$1.25`, `$0.00400`: as the web UI's figures. */
-const shortDollars = (value: number) => (value >= 0.1 || value === 0 ? `$${value.toFixed(2)}` : `$${value.toPrecision(3)}`);
+const shortDollars = (value: number) =>
+  value >= 0.1 || value === 0 ? `$${value.toFixed(2)}` : `$${value.toPrecision(3)}`;
 
 /** `12k`, `1.5M`: short axis labels, as the timeline's. */
 function shortTokens(value: number): string {
@@ -49,13 +52,26 @@ interface Bar {
 
 const CHART = { width: 360, height: 200, left: 48, right: 8, top: 18, bottom: 24 };
 
-function barChart({ title, bars, top, tick }: { title: string; bars: readonly Bar[]; top: number; tick: (value: number) => string }): string {
+function barChart({
+  title,
+  bars,
+  top,
+  tick,
+}: {
+  title: string;
+  bars: readonly Bar[];
+  top: number;
+  tick: (value: number) => string;
+}): string {
   const plotWidth = CHART.width - CHART.left - CHART.right;
   const plotHeight = CHART.height - CHART.top - CHART.bottom;
   const y = (value: number) => CHART.top + plotHeight - (Math.max(0, value) / top) * plotHeight;
   const slot = plotWidth / Math.max(1, bars.length);
   const barWidth = Math.min(64, slot * 0.6);
-  const parts = [0, top / 2, top].map((value) => `<text class="tick" x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${escapeHtml(tick(value))}</text>`);
+  const parts = [0, top / 2, top].map(
+    (value) =>
+      `<text class="tick" x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${escapeHtml(tick(value))}</text>`,
+  );
   parts.push(`<line class="axis" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y(0)}" y2="${y(0)}"/>`);
   bars.forEach((bar, index) => {
     const x = CHART.left + slot * index + (slot - barWidth) / 2;
@@ -63,11 +79,17 @@ function barChart({ title, bars, top, tick }: { title: string; bars: readonly Ba
     const colour = STRATEGY_COLOURS[bar.strategy] ?? "#374151";
     bar.segments.forEach((value, segment) => {
       const height = y(base) - y(base + value);
-      parts.push(`<rect data-strategy="${escapeHtml(bar.strategy)}" x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}/>`);
+      parts.push(
+        `<rect data-strategy="${escapeHtml(bar.strategy)}" x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}/>`,
+      );
       base += value;
     });
-    parts.push(`<text class="value" x="${(x + barWidth / 2).toFixed(1)}" y="${(y(base) - 4).toFixed(1)}" text-anchor="middle">${escapeHtml(bar.label)}</text>`);
-    parts.push(`<text class="tick" x="${(x + barWidth / 2).toFixed(1)}" y="${CHART.height - 6}" text-anchor="middle">${escapeHtml(bar.strategy)}</text>`);
+    parts.push(
+      `<text class="value" x="${(x + barWidth / 2).toFixed(1)}" y="${(y(base) - 4).toFixed(1)}" text-anchor="middle">${escapeHtml(bar.label)}</text>`,
+    );
+    parts.push(
+      `<text class="tick" x="${(x + barWidth / 2).toFixed(1)}" y="${CHART.height - 6}" text-anchor="middle">${escapeHtml(bar.strategy)}</text>`,
+    );
   });
   const description = bars.map((bar) => `${bar.strategy}: ${bar.label}`).join(", ");
   return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(`${title}: ${description}`)}">${parts.join("")}</svg></figure>`;
@@ -79,13 +101,31 @@ function scoreChart(rows: readonly SummaryRow[]): string {
 }
 
 function tokenChart(rows: readonly SummaryRow[]): string {
-  const bars = rows.map((row) => ({ strategy: row.strategy, segments: [row.inputTokens, row.outputTokens], label: `${shortTokens(row.inputTokens + row.outputTokens)}${row.costUsd === undefined ? "" : ` · ${shortDollars(row.costUsd)}`}` }));
+  const bars = rows.map((row) => ({
+    strategy: row.strategy,
+    segments: [row.inputTokens, row.outputTokens],
+    label: `${shortTokens(row.inputTokens + row.outputTokens)}${row.costUsd === undefined ? "" : ` · ${shortDollars(row.costUsd)}`}`,
+  }));
   // A round half as well as a round top: the middle tick is labelled too.
   const top = 2 * niceCeiling((Math.max(1, ...bars.map((bar) => bar.segments[0]! + bar.segments[1]!)) * 1.1) / 2);
   return barChart({ title: "Tokens (input, then output lighter) · cost", bars, top, tick: shortTokens });
 }
 
-const SUMMARY_COLUMNS = ["strategy", "items", "score", "evidence", "failed", "blocked", "input tok", "output tok", "cost", "wall s", "rollovers", "compactions", "history calls"];
+const SUMMARY_COLUMNS = [
+  "strategy",
+  "items",
+  "score",
+  "evidence",
+  "failed",
+  "blocked",
+  "input tok",
+  "output tok",
+  "cost",
+  "wall s",
+  "rollovers",
+  "compactions",
+  "history calls",
+];
 
 function summaryTable(rows: readonly SummaryRow[]): string {
   const cells = rows.map((row) => [
@@ -106,7 +146,19 @@ function summaryTable(rows: readonly SummaryRow[]): string {
   return table({ caption: "Comparison", columns: SUMMARY_COLUMNS, cells });
 }
 
-const ITEM_COLUMNS = ["item", "strategy", "status", "score", "input tok", "output tok", "cost", "rollovers", "compactions", "history calls", "error"];
+const ITEM_COLUMNS = [
+  "item",
+  "strategy",
+  "status",
+  "score",
+  "input tok",
+  "output tok",
+  "cost",
+  "rollovers",
+  "compactions",
+  "history calls",
+  "error",
+];
 
 function itemTable(results: readonly ItemResult[]): string {
   const cells = results.map((result) => [
@@ -122,13 +174,33 @@ function itemTable(results: readonly ItemResult[]): string {
     String(result.historyCalls),
     result.error ?? "",
   ]);
-  return table({ caption: "Items", columns: ITEM_COLUMNS, cells, rowClass: (index) => (results[index]!.status === "failed" ? "failed" : "") });
+  return table({
+    caption: "Items",
+    columns: ITEM_COLUMNS,
+    cells,
+    rowClass: (index) => (results[index]!.status === "failed" ? "failed" : ""),
+  });
 }
 
-function table({ caption, columns, cells, rowClass = () => "" }: { caption: string; columns: readonly string[]; cells: readonly string[][]; rowClass?: (index: number) => string }): string {
+function table({
+  caption,
+  columns,
+  cells,
+  rowClass = () => "",
+}: {
+  caption: string;
+  columns: readonly string[];
+  cells: readonly string[][];
+  rowClass?: (index: number) => string;
+}): string {
   const textColumn = (index: number) => (index === 0 || columns[index] === "error" ? ' class="text"' : "");
   const head = `<tr>${columns.map((column, index) => `<th scope="col"${textColumn(index)}>${escapeHtml(column)}</th>`).join("")}</tr>`;
-  const body = cells.map((line, index) => `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>${line.map((cell, column) => `<td${textColumn(column)}>${escapeHtml(cell)}</td>`).join("")}</tr>`).join("\n");
+  const body = cells
+    .map(
+      (line, index) =>
+        `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>${line.map((cell, column) => `<td${textColumn(column)}>${escapeHtml(cell)}</td>`).join("")}</tr>`,
+    )
+    .join("\n");
   return `<div class="table"><table><caption>${escapeHtml(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
@@ -159,7 +231,15 @@ tr.failed td { color: #b91c1c; }
  *
  * @example fs.writeFileSync("report.html", renderEvalReport({ header, results, file: "ctxwin-eval.jsonl" }));
  */
-export function renderEvalReport({ header, results, file }: { header: RunHeader; results: readonly ItemResult[]; file?: string }): string {
+export function renderEvalReport({
+  header,
+  results,
+  file,
+}: {
+  header: RunHeader;
+  results: readonly ItemResult[];
+  file?: string;
+}): string {
   const rows = summarize(results);
   const suites = [...new Set(rows.map((row) => row.suite))];
   const sections = suites.map((suite) => {

@@ -8,7 +8,14 @@ import { EvalResultsError, openResultsFile, readResultsFile, type RunHeader } fr
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-results-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
-const header: RunHeader = { type: "run", version: 1, model: "demo", contextLimit: 16_000, seed: 33, startedAt: "2026-12-05T12:00:00.000Z" };
+const header: RunHeader = {
+  type: "run",
+  version: 1,
+  model: "demo",
+  contextLimit: 16_000,
+  seed: 33,
+  startedAt: "2026-12-05T12:00:00.000Z",
+};
 const result = (itemId: string, status: ItemResult["status"] = "scored"): ItemResult => ({
   suite: "needle",
   itemId,
@@ -43,7 +50,10 @@ describe("results file", () => {
     openResultsFile({ file, header, resume: true }).append(result("needle-1"));
     const read = readResultsFile(file);
     expect(read.header).toEqual(header);
-    expect(read.results.map((entry) => [entry.itemId, entry.status])).toEqual([["needle-1", "scored"], ["needle-2", "scored"]]);
+    expect(read.results.map((entry) => [entry.itemId, entry.status])).toEqual([
+      ["needle-1", "scored"],
+      ["needle-2", "scored"],
+    ]);
   });
 
   it("drops a last line cut off by a kill, and appends after it on a line of its own", () => {
@@ -58,15 +68,23 @@ describe("results file", () => {
 
   it("a corrupt line, a file that is not results, a missing file: one clear line each", () => {
     const corrupt = path.join(folder, "corrupt.jsonl");
-    fs.writeFileSync(corrupt, `${JSON.stringify(header)}\nnot json at all\n${JSON.stringify({ type: "item", result: result("needle-1") })}\n`);
-    expect(errorOf(() => readResultsFile(corrupt)).message).toBe(`the results file ${corrupt} is corrupt: line 2 is not JSON; move it away to start over, or pass another --out.`);
+    fs.writeFileSync(
+      corrupt,
+      `${JSON.stringify(header)}\nnot json at all\n${JSON.stringify({ type: "item", result: result("needle-1") })}\n`,
+    );
+    expect(errorOf(() => readResultsFile(corrupt)).message).toBe(
+      `the results file ${corrupt} is corrupt: line 2 is not JSON; move it away to start over, or pass another --out.`,
+    );
     const wrongShape = path.join(folder, "shape.jsonl");
     fs.writeFileSync(wrongShape, `${JSON.stringify(header)}\n{"type":"item","result":{"suite":"needle"}}\n`);
     expect(errorOf(() => readResultsFile(wrongShape)).message).toMatch(/line 2 is not an item result/);
     const other = path.join(folder, "other.json");
     fs.writeFileSync(other, '{"some": "thing"}\n');
     expect(errorOf(() => readResultsFile(other)).message).toMatch(/is not a ctxwin eval results file/);
-    expect(errorOf(() => readResultsFile(path.join(folder, "missing.jsonl"))).message).toMatch(/cannot read the results file .*missing\.jsonl: no such file\.$/);
-    for (const message of [corrupt, wrongShape, other].map((file) => errorOf(() => readResultsFile(file)).message)) expect(message).not.toContain("\n");
+    expect(errorOf(() => readResultsFile(path.join(folder, "missing.jsonl"))).message).toMatch(
+      /cannot read the results file .*missing\.jsonl: no such file\.$/,
+    );
+    for (const message of [corrupt, wrongShape, other].map((file) => errorOf(() => readResultsFile(file)).message))
+      expect(message).not.toContain("\n");
   });
 });

@@ -32,12 +32,19 @@ export class EvalResultsError extends CtxwinError {
 }
 
 /** The key of one run of one item: the same item with another strategy is another run. */
-export const resultKey = (result: Pick<ItemResult, "suite" | "itemId" | "strategy">) => `${result.suite}/${result.itemId}/${result.strategy}`;
+export const resultKey = (result: Pick<ItemResult, "suite" | "itemId" | "strategy">) =>
+  `${result.suite}/${result.itemId}/${result.strategy}`;
 
 /** An `item` line: `{ type: "item", result }` with the fields that key and classify a result. */
 export function isItemLine(value: unknown): value is { type: "item"; result: ItemResult } {
   const result = (value as { result?: Partial<ItemResult> } | null)?.result;
-  return (value as { type?: unknown }).type === "item" && typeof result?.suite === "string" && typeof result.itemId === "string" && typeof result.strategy === "string" && typeof result.status === "string";
+  return (
+    (value as { type?: unknown }).type === "item" &&
+    typeof result?.suite === "string" &&
+    typeof result.itemId === "string" &&
+    typeof result.strategy === "string" &&
+    typeof result.status === "string"
+  );
 }
 
 /**
@@ -47,12 +54,20 @@ export function isItemLine(value: unknown): value is { type: "item"; result: Ite
  *
  * @example const { header, results } = readResultsFile("results.json");
  */
-export function readResultsFile(file: string, { hint = "move it away to start over, or pass another --out" }: { hint?: string } = {}): { header: RunHeader; results: ItemResult[] } {
+export function readResultsFile(
+  file: string,
+  { hint = "move it away to start over, or pass another --out" }: { hint?: string } = {},
+): { header: RunHeader; results: ItemResult[] } {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : error instanceof Error ? error.message : String(error);
+    const why =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "no such file"
+        : error instanceof Error
+          ? error.message
+          : String(error);
     throw new EvalResultsError(`cannot read the results file ${file}: ${why}.`, { cause: error });
   }
   const lines = text.split("\n");
@@ -66,12 +81,22 @@ export function readResultsFile(file: string, { hint = "move it away to start ov
     }
   });
   const header = parsed[0] as Partial<RunHeader> | undefined;
-  if (header?.type !== "run" || typeof header.model !== "string" || typeof header.contextLimit !== "number" || typeof header.seed !== "number") {
-    throw new EvalResultsError(`the results file ${file} is not a ctxwin eval results file (no run line first); ${hint}.`);
+  if (
+    header?.type !== "run" ||
+    typeof header.model !== "string" ||
+    typeof header.contextLimit !== "number" ||
+    typeof header.seed !== "number"
+  ) {
+    throw new EvalResultsError(
+      `the results file ${file} is not a ctxwin eval results file (no run line first); ${hint}.`,
+    );
   }
   const byKey = new Map<string, ItemResult>();
   parsed.slice(1).forEach((value, index) => {
-    if (!isItemLine(value)) throw new EvalResultsError(`the results file ${file} is corrupt: line ${index + 2} is not an item result; ${hint}.`);
+    if (!isItemLine(value))
+      throw new EvalResultsError(
+        `the results file ${file} is corrupt: line ${index + 2} is not an item result; ${hint}.`,
+      );
     byKey.set(resultKey(value.result), value.result);
   });
   return { header: header as RunHeader, results: [...byKey.values()] };
@@ -88,7 +113,9 @@ function dropPartialLastLine(file: string): void {
  *
  * @example const writer = openResultsFile({ file, header, resume: false }); writer.append(result);
  */
-export function openResultsFile({ file, header, resume }: { file: string; header: RunHeader; resume: boolean }): { append(result: ItemResult): void } {
+export function openResultsFile({ file, header, resume }: { file: string; header: RunHeader; resume: boolean }): {
+  append(result: ItemResult): void;
+} {
   if (resume) dropPartialLastLine(file);
   else fs.writeFileSync(file, `${JSON.stringify(header)}\n`);
   return {

@@ -22,7 +22,10 @@ export interface ResultEntry {
  *
  * @example const { header, entries } = await scanResultsFile("ctxwin-eval.jsonl");
  */
-export async function scanResultsFile(file: string, { hint = "pass another file" }: { hint?: string } = {}): Promise<{ header: RunHeader; entries: ResultEntry[] }> {
+export async function scanResultsFile(
+  file: string,
+  { hint = "pass another file" }: { hint?: string } = {},
+): Promise<{ header: RunHeader; entries: ResultEntry[] }> {
   let header: RunHeader | undefined;
   const byKey = new Map<string, ResultEntry>();
   for await (const { line, text } of completeLines(file)) {
@@ -34,14 +37,21 @@ export async function scanResultsFile(file: string, { hint = "pass another file"
     }
     if (line === 1) {
       header = runHeader(value);
-      if (header === undefined) throw new EvalResultsError(`the results file ${file} is not a ctxwin eval results file (no run line first); ${hint}.`);
+      if (header === undefined)
+        throw new EvalResultsError(
+          `the results file ${file} is not a ctxwin eval results file (no run line first); ${hint}.`,
+        );
       continue;
     }
-    if (!isItemLine(value)) throw new EvalResultsError(`the results file ${file} is corrupt: line ${line} is not an item result; ${hint}.`);
+    if (!isItemLine(value))
+      throw new EvalResultsError(`the results file ${file} is corrupt: line ${line} is not an item result; ${hint}.`);
     const { answers: _answers, error: _error, measures: _measures, ...figures } = value.result;
     byKey.set(resultKey(value.result), { result: figures, line });
   }
-  if (header === undefined) throw new EvalResultsError(`the results file ${file} is not a ctxwin eval results file (no run line first); ${hint}.`);
+  if (header === undefined)
+    throw new EvalResultsError(
+      `the results file ${file} is not a ctxwin eval results file (no run line first); ${hint}.`,
+    );
   return { header, entries: [...byKey.values()] };
 }
 
@@ -90,7 +100,12 @@ async function* completeLines(file: string): AsyncGenerator<{ line: number; text
     }
   } catch (error) {
     if (EvalResultsError.isInstance(error)) throw error;
-    const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : error instanceof Error ? error.message : String(error);
+    const why =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "no such file"
+        : error instanceof Error
+          ? error.message
+          : String(error);
     throw new EvalResultsError(`cannot read the results file ${file}: ${why}.`, { cause: error });
   } finally {
     await handle?.close();
@@ -100,7 +115,7 @@ async function* completeLines(file: string): AsyncGenerator<{ line: number; text
 /** The offset of the file's last newline before `size`, or -1 when it has none. */
 async function lastNewline(handle: fs.promises.FileHandle, size: number): Promise<number> {
   const chunk = Buffer.alloc(64 * 1024);
-  for (let end = size; end > 0; ) {
+  for (let end = size; end > 0;) {
     const start = Math.max(0, end - chunk.length);
     const { bytesRead } = await handle.read(chunk, 0, end - start, start);
     const index = chunk.subarray(0, bytesRead).lastIndexOf(0x0a);
@@ -112,5 +127,10 @@ async function lastNewline(handle: fs.promises.FileHandle, size: number): Promis
 
 function runHeader(value: unknown): RunHeader | undefined {
   const header = value as Partial<RunHeader> | null;
-  return header?.type === "run" && typeof header.model === "string" && typeof header.contextLimit === "number" && typeof header.seed === "number" ? (header as RunHeader) : undefined;
+  return header?.type === "run" &&
+    typeof header.model === "string" &&
+    typeof header.contextLimit === "number" &&
+    typeof header.seed === "number"
+    ? (header as RunHeader)
+    : undefined;
 }

@@ -20,8 +20,18 @@ export interface PlannedRun {
  *
  * @example const runs = planRuns({ items, strategies: ["rollover", "compact"], done: new Set() });
  */
-export function planRuns({ items, strategies, done }: { items: readonly EvalItem[]; strategies: readonly EvalStrategy[]; done: ReadonlySet<string> }): PlannedRun[] {
-  return items.flatMap((item) => strategies.map((strategy) => ({ item, strategy }))).filter(({ item, strategy }) => !done.has(resultKey({ suite: item.suite, itemId: item.id, strategy })));
+export function planRuns({
+  items,
+  strategies,
+  done,
+}: {
+  items: readonly EvalItem[];
+  strategies: readonly EvalStrategy[];
+  done: ReadonlySet<string>;
+}): PlannedRun[] {
+  return items
+    .flatMap((item) => strategies.map((strategy) => ({ item, strategy })))
+    .filter(({ item, strategy }) => !done.has(resultKey({ suite: item.suite, itemId: item.id, strategy })));
 }
 
 /**
@@ -30,7 +40,15 @@ export function planRuns({ items, strategies, done }: { items: readonly EvalItem
  *
  * @example const { inputTokens, costUsd } = estimatePlan({ runs, contextLimit: 16_000, price });
  */
-export function estimatePlan({ runs, contextLimit, price }: { runs: readonly PlannedRun[]; contextLimit: number; price: ModelPrice | undefined }): { inputTokens: number; outputTokens: number; costUsd?: number } {
+export function estimatePlan({
+  runs,
+  contextLimit,
+  price,
+}: {
+  runs: readonly PlannedRun[];
+  contextLimit: number;
+  price: ModelPrice | undefined;
+}): { inputTokens: number; outputTokens: number; costUsd?: number } {
   let inputTokens = 0;
   let outputTokens = 0;
   for (const { item, strategy } of runs) {
@@ -57,18 +75,37 @@ export interface RunEvalOptions {
 /**
  * @example const { results, stopped } = await runEval({ runs, model, contextLimit: 16_000, onResult: writer.append });
  */
-export async function runEval({ runs, model, contextLimit, price, concurrency = 1, maxFailuresInARow = 3, maxRetries, describeError, onResult }: RunEvalOptions): Promise<{ results: ItemResult[]; stopped?: string }> {
+export async function runEval({
+  runs,
+  model,
+  contextLimit,
+  price,
+  concurrency = 1,
+  maxFailuresInARow = 3,
+  maxRetries,
+  describeError,
+  onResult,
+}: RunEvalOptions): Promise<{ results: ItemResult[]; stopped?: string }> {
   const results: ItemResult[] = [];
   const queue = [...runs];
   let failuresInARow = 0;
   let stopped: string | undefined;
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined && stopped === undefined; next = queue.shift()) {
-      const result = await runItem({ item: next.item, strategy: next.strategy, model, contextLimit, ...(price === undefined ? {} : { price }), ...(maxRetries === undefined ? {} : { maxRetries }), ...(describeError === undefined ? {} : { describeError }) });
+      const result = await runItem({
+        item: next.item,
+        strategy: next.strategy,
+        model,
+        contextLimit,
+        ...(price === undefined ? {} : { price }),
+        ...(maxRetries === undefined ? {} : { maxRetries }),
+        ...(describeError === undefined ? {} : { describeError }),
+      });
       results.push(result);
       onResult?.(result);
       failuresInARow = result.status === "failed" ? failuresInARow + 1 : 0;
-      if (failuresInARow >= maxFailuresInARow) stopped ??= `${failuresInARow} items failed in a row, the last with: ${result.error ?? "an unknown error"}`;
+      if (failuresInARow >= maxFailuresInARow)
+        stopped ??= `${failuresInARow} items failed in a row, the last with: ${result.error ?? "an unknown error"}`;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, runs.length)) }, worker));

@@ -38,7 +38,8 @@ function answeringModel(answers: (question: string) => string): LanguageModelV4 
   return scriptedModel({
     script: (call) => {
       const last = [...call.prompt].reverse().find((message) => message.role === "user");
-      const text = last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join("") : "";
+      const text =
+        last?.role === "user" ? last.content.map((part) => (part.type === "text" ? part.text : "")).join("") : "";
       return { text: text.startsWith("Question:") ? answers(text) : "Noted." };
     },
   }).model;
@@ -53,13 +54,20 @@ function recallItem(): { item: EvalItem; questions: ReturnType<typeof locomoFixt
 describe("needle", () => {
   it("rollover: the scripted agent finds planted facts through session_history after rollovers; off is blocked and scores 0", async () => {
     const [item] = needleItems({ contextLimit: LIMIT, limit: 1, seed: 33 });
-    const rollover = await runItem({ item: item!, strategy: "rollover", model: createScriptedEvalModel(), contextLimit: LIMIT });
+    const rollover = await runItem({
+      item: item!,
+      strategy: "rollover",
+      model: createScriptedEvalModel(),
+      contextLimit: LIMIT,
+    });
     expect(rollover.status).toBe("scored");
     expect(rollover.rollovers).toBeGreaterThanOrEqual(2);
     expect(rollover.historyCalls).toBeGreaterThan(0);
     expect(rollover.score).toBeGreaterThan(0);
     expect(rollover.inputTokens).toBeGreaterThan(LIMIT);
-    expect(rollover.answers.map((answer) => answer.score)).toEqual(rollover.answers.map((answer) => (answer.answer.toLowerCase().includes(answer.expected.toLowerCase()) ? 1 : 0)));
+    expect(rollover.answers.map((answer) => answer.score)).toEqual(
+      rollover.answers.map((answer) => (answer.answer.toLowerCase().includes(answer.expected.toLowerCase()) ? 1 : 0)),
+    );
     const off = await runItem({ item: item!, strategy: "off", model: createScriptedEvalModel(), contextLimit: LIMIT });
     expect(off).toMatchObject({ status: "blocked", score: 0, rollovers: 0, compactions: 0 });
     expect(off.error).toMatch(/rollovers are off|hard ceiling/);
@@ -68,7 +76,12 @@ describe("needle", () => {
 
   it("compact: the window is summarised instead of rolled over", async () => {
     const [item] = needleItems({ contextLimit: LIMIT, limit: 1, seed: 33 });
-    const result = await runItem({ item: item!, strategy: "compact", model: createScriptedEvalModel(), contextLimit: LIMIT });
+    const result = await runItem({
+      item: item!,
+      strategy: "compact",
+      model: createScriptedEvalModel(),
+      contextLimit: LIMIT,
+    });
     expect(result.status).toBe("scored");
     expect(result.compactions).toBeGreaterThanOrEqual(2);
     expect(result.rollovers).toBe(0);
@@ -78,12 +91,22 @@ describe("needle", () => {
 describe("continuity", () => {
   it("the scripted agent finishes a lookup task across mid-turn rollovers with exact answers (score 1); a wrong answer scores 0", async () => {
     const [item] = continuityItems({ contextLimit: LIMIT, limit: 1, seed: 33 });
-    const result = await runItem({ item: item!, strategy: "rollover", model: createScriptedEvalModel(), contextLimit: LIMIT });
+    const result = await runItem({
+      item: item!,
+      strategy: "rollover",
+      model: createScriptedEvalModel(),
+      contextLimit: LIMIT,
+    });
     expect(result).toMatchObject({ status: "scored", score: 1 });
     expect(result.rollovers).toBeGreaterThanOrEqual(1);
     expect(result.measures?.["documentReads"]).toBeGreaterThan(0);
     expect(result.answers[0]!.answer).toBe(result.answers[0]!.expected);
-    const wrong = await runItem({ item: item!, strategy: "rollover", model: answeringModel(() => "no idea"), contextLimit: LIMIT });
+    const wrong = await runItem({
+      item: item!,
+      strategy: "rollover",
+      model: answeringModel(() => "no idea"),
+      contextLimit: LIMIT,
+    });
     expect(wrong.answers[0]!.answer).toBe("Noted.");
     expect(wrong).toMatchObject({ status: "scored", score: 0 });
   });
@@ -100,8 +123,16 @@ describe("recall-qa", () => {
     expect(right.score).toBe(1);
     // No history call was needed, so no evidence was reached through it.
     expect(right.evidenceReached).toBe(0);
-    const partial = await runItem({ item, strategy: "rollover", model: answeringModel((text) => `maybe ${gold(text)} or golf`), contextLimit: LIMIT });
-    expect(partial.score).toBeCloseTo(locomoAnswerF1({ prediction: "maybe pottery or golf", goldAnswer: "pottery", category: 4 }), 10);
+    const partial = await runItem({
+      item,
+      strategy: "rollover",
+      model: answeringModel((text) => `maybe ${gold(text)} or golf`),
+      contextLimit: LIMIT,
+    });
+    expect(partial.score).toBeCloseTo(
+      locomoAnswerF1({ prediction: "maybe pottery or golf", goldAnswer: "pottery", category: 4 }),
+      10,
+    );
   });
 
   it("the scripted agent's session_history calls reach the evidence turns of earlier windows", async () => {
@@ -139,7 +170,12 @@ describe("runEval", () => {
         }
       },
     };
-    const { results } = await runEval({ runs: items.map((item) => ({ item, strategy: "rollover" as const })), model, contextLimit: LIMIT, concurrency: 2 });
+    const { results } = await runEval({
+      runs: items.map((item) => ({ item, strategy: "rollover" as const })),
+      model,
+      contextLimit: LIMIT,
+      concurrency: 2,
+    });
     expect(results.map((result) => result.itemId).sort()).toEqual(["needle-1", "needle-2", "needle-3"]);
     expect(results.every((result) => result.status === "scored")).toBe(true);
     expect(most).toBe(2);
@@ -148,13 +184,27 @@ describe("runEval", () => {
 
 describe("failures", () => {
   it("a model that fails is a failed result, never an exception; three in a row stop the run", async () => {
-    const failing = scriptedModel({ script: () => ({ error: new Error("tools are not supported by this model\nsecond line") }) }).model;
+    const failing = scriptedModel({
+      script: () => ({ error: new Error("tools are not supported by this model\nsecond line") }),
+    }).model;
     const items = needleItems({ contextLimit: LIMIT, limit: 5, seed: 33 });
     const recorded: string[] = [];
-    const { results, stopped } = await runEval({ runs: items.map((item) => ({ item, strategy: "rollover" as const })), model: failing, contextLimit: LIMIT, maxRetries: 0, onResult: (result) => recorded.push(result.itemId) });
+    const { results, stopped } = await runEval({
+      runs: items.map((item) => ({ item, strategy: "rollover" as const })),
+      model: failing,
+      contextLimit: LIMIT,
+      maxRetries: 0,
+      onResult: (result) => recorded.push(result.itemId),
+    });
     expect(results).toHaveLength(3);
     expect(recorded).toEqual(["needle-1", "needle-2", "needle-3"]);
-    expect(results[0]).toMatchObject({ status: "failed", score: 0, error: "The call to mock:scripted failed: tools are not supported by this model" });
-    expect(stopped).toBe("3 items failed in a row, the last with: The call to mock:scripted failed: tools are not supported by this model");
+    expect(results[0]).toMatchObject({
+      status: "failed",
+      score: 0,
+      error: "The call to mock:scripted failed: tools are not supported by this model",
+    });
+    expect(stopped).toBe(
+      "3 items failed in a row, the last with: The call to mock:scripted failed: tools are not supported by this model",
+    );
   });
 });

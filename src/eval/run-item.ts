@@ -54,7 +54,16 @@ function firstLine(error: unknown): string {
 /**
  * @example const result = await runItem({ item, strategy: "rollover", model, contextLimit: 16_000 });
  */
-export async function runItem({ item, strategy, model, contextLimit, price, maxRetries = 4, describeError = firstLine, clock = () => performance.now() }: RunItemOptions): Promise<ItemResult> {
+export async function runItem({
+  item,
+  strategy,
+  model,
+  contextLimit,
+  price,
+  maxRetries = 4,
+  describeError = firstLine,
+  clock = () => performance.now(),
+}: RunItemOptions): Promise<ItemResult> {
   const started = clock();
   const meter = meterUsage(model);
   const store = openStore({ backend: "memory" });
@@ -65,7 +74,8 @@ export async function runItem({ item, strategy, model, contextLimit, price, maxR
   let rollovers = 0;
   let compactions = 0;
   let ending: { status: "blocked" | "failed"; error: string } | undefined;
-  const whyNot = (result: SendResult) => result.reason ?? (result.error === undefined ? result.status : describeError(result.error));
+  const whyNot = (result: SendResult) =>
+    result.reason ?? (result.error === undefined ? result.status : describeError(result.error));
   const tally = (result: SendResult) => {
     rollovers += result.rollovers.length;
     compactions += result.compactions.length;
@@ -93,7 +103,12 @@ export async function runItem({ item, strategy, model, contextLimit, price, maxR
     }
     for (const ask of item.asks) {
       if (ending !== undefined) {
-        answers.push({ question: ask.text, answer: "", expected: ask.score("", { historyOutputs: [] }).expected, score: 0 });
+        answers.push({
+          question: ask.text,
+          answer: "",
+          expected: ask.score("", { historyOutputs: [] }).expected,
+          score: 0,
+        });
         continue;
       }
       const firstOutput = historyOutputs.length;
@@ -120,7 +135,9 @@ export async function runItem({ item, strategy, model, contextLimit, price, maxR
     status: ending?.status ?? "scored",
     score: failed || answers.length === 0 ? 0 : answers.reduce((sum, answer) => sum + answer.score, 0) / answers.length,
     answers,
-    ...(evidence.length === 0 ? {} : { evidenceReached: evidence.reduce((sum, value) => sum + value, 0) / evidence.length }),
+    ...(evidence.length === 0
+      ? {}
+      : { evidenceReached: evidence.reduce((sum, value) => sum + value, 0) / evidence.length }),
     inputTokens: meter.inputTokens,
     outputTokens: meter.outputTokens,
     ...(costUsd === undefined ? {} : { costUsd }),

@@ -4,7 +4,8 @@ import { FIXTURE_RESULTS } from "./test-support/results-fixture.js";
 
 describe("summarize", () => {
   const rows = summarize(FIXTURE_RESULTS);
-  const row = (suite: string, strategy: string) => rows.find((candidate) => candidate.suite === suite && candidate.strategy === strategy);
+  const row = (suite: string, strategy: string) =>
+    rows.find((candidate) => candidate.suite === suite && candidate.strategy === strategy);
 
   it("gives one row per suite and strategy with results, suites and strategies in the command's order", () => {
     expect(rows.map((candidate) => `${candidate.suite}/${candidate.strategy}`)).toEqual([
@@ -38,11 +39,20 @@ describe("summarize", () => {
   });
 
   it("counts a failed item apart and leaves it out of the score, but not out of what it spent", () => {
-    expect(row("continuity", "compact")).toMatchObject({ items: 0, failed: 1, score: undefined, inputTokens: 4_000, costUsd: 0.004, compactions: 1 });
+    expect(row("continuity", "compact")).toMatchObject({
+      items: 0,
+      failed: 1,
+      score: undefined,
+      inputTokens: 4_000,
+      costUsd: 0.004,
+      compactions: 1,
+    });
   });
 
   it("has no cost when one item's price was unknown", () => {
-    const [first, second] = FIXTURE_RESULTS.filter((result) => result.suite === "needle" && result.strategy === "rollover");
+    const [first, second] = FIXTURE_RESULTS.filter(
+      (result) => result.suite === "needle" && result.strategy === "rollover",
+    );
     const { costUsd: _dropped, ...unpriced } = second!;
     expect(summarize([first!, unpriced])[0]).toMatchObject({ items: 2, costUsd: undefined, inputTokens: 20_000 });
   });

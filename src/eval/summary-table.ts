@@ -23,7 +23,8 @@ export interface SummaryRow {
   historyCalls: number;
 }
 
-const mean = (values: readonly number[]) => (values.length === 0 ? undefined : values.reduce((sum, value) => sum + value, 0) / values.length);
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? undefined : values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /**
  * @example const rows = summarize(results);
@@ -44,7 +45,9 @@ export function summarize(results: readonly ItemResult[]): SummaryRow[] {
         failed: runs.length - counted.length,
         blocked: runs.filter((result) => result.status === "blocked").length,
         score: mean(counted.map((result) => result.score)),
-        evidenceReached: mean(counted.flatMap((result) => (result.evidenceReached === undefined ? [] : [result.evidenceReached]))),
+        evidenceReached: mean(
+          counted.flatMap((result) => (result.evidenceReached === undefined ? [] : [result.evidenceReached])),
+        ),
         inputTokens: sum((result) => result.inputTokens),
         outputTokens: sum((result) => result.outputTokens),
         costUsd: costs.every((cost) => cost !== undefined) ? costs.reduce((total, cost) => total + cost, 0) : undefined,
@@ -58,7 +61,22 @@ export function summarize(results: readonly ItemResult[]): SummaryRow[] {
   return rows;
 }
 
-const COLUMNS = ["suite", "strategy", "items", "score", "evidence", "failed", "blocked", "input tok", "output tok", "cost", "wall s", "rollovers", "compactions", "history calls"];
+const COLUMNS = [
+  "suite",
+  "strategy",
+  "items",
+  "score",
+  "evidence",
+  "failed",
+  "blocked",
+  "input tok",
+  "output tok",
+  "cost",
+  "wall s",
+  "rollovers",
+  "compactions",
+  "history calls",
+];
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
 const percent = (value: number | undefined) => (value === undefined ? "–" : `${(value * 100).toFixed(1)}%`);
 
@@ -85,6 +103,10 @@ export function formatSummaryTable(rows: readonly SummaryRow[]): string {
     String(row.historyCalls),
   ]);
   const widths = COLUMNS.map((title, index) => Math.max(title.length, ...cells.map((line) => line[index]!.length)));
-  const format = (line: readonly string[]) => line.map((cell, index) => (index < 2 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join("  ").trimEnd();
+  const format = (line: readonly string[]) =>
+    line
+      .map((cell, index) => (index < 2 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!)))
+      .join("  ")
+      .trimEnd();
   return [format(COLUMNS), widths.map((width) => "-".repeat(width)).join("  "), ...cells.map(format)].join("\n");
 }

@@ -37,7 +37,12 @@ export class CallPairing {
    * without its boundary) waits until the source is settled: another file may still bring the
    * line that completes it.
    */
-  push(row: SourceRow, at: { file: string; line: number }, callIds: Iterable<string> = [], { untilSettled = false }: { untilSettled?: boolean } = {}): void {
+  push(
+    row: SourceRow,
+    at: { file: string; line: number },
+    callIds: Iterable<string> = [],
+    { untilSettled = false }: { untilSettled?: boolean } = {},
+  ): void {
     const waiting: WaitingRow = { row, ...at, waiting: new Set(callIds), untilSettled };
     this.queue.push(waiting);
     row.parts.forEach((part, partIndex) => {
@@ -56,12 +61,21 @@ export class CallPairing {
    * `childSession`: the sub-agent session the call started; the call's row lists it in
    * `metadata.childSessions` (ADR 0067).
    */
-  resolve({ callId, output, isError }: { callId: string; output: string; isError: boolean }, { childSession }: { childSession?: string | undefined } = {}): boolean {
+  resolve(
+    { callId, output, isError }: { callId: string; output: string; isError: boolean },
+    { childSession }: { childSession?: string | undefined } = {},
+  ): boolean {
     const call = this.calls.get(callId);
     if (call === undefined) return false;
     const row = call.waiting.row;
     const part = row.parts[call.partIndex] as { toolName: string; input: unknown };
-    row.parts[call.partIndex] = toolPart({ toolName: part.toolName, toolCallId: callId, input: part.input, output, isError });
+    row.parts[call.partIndex] = toolPart({
+      toolName: part.toolName,
+      toolCallId: callId,
+      input: part.input,
+      output,
+      isError,
+    });
     if (childSession !== undefined) {
       const metadata = (row.metadata ?? {}) as Record<string, unknown>;
       const children = Array.isArray(metadata["childSessions"]) ? (metadata["childSessions"] as string[]) : [];

@@ -67,7 +67,10 @@ async function* claudeCodeLines(file: string): AsyncGenerator<FileEntry> {
     };
     if (!CONTENT_TYPES.has(type)) {
       // Kept as a raw row of its session (ADR 0066): keyed by its uuid, or by a hash of the line.
-      const uuid = typeof value["uuid"] === "string" && value["uuid"] !== "" ? value["uuid"] : `raw:${createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16)}`;
+      const uuid =
+        typeof value["uuid"] === "string" && value["uuid"] !== ""
+          ? value["uuid"]
+          : `raw:${createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16)}`;
       const line: SourceLine = { key: uuid, ...at };
       if (sessionId === undefined) early.push({ line, lineType: type });
       else yield { kind: "line", sessionId, line };
@@ -92,7 +95,9 @@ async function* claudeCodeLines(file: string): AsyncGenerator<FileEntry> {
 function contentLine(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const { type, uuid } = value as Json;
-  return typeof type === "string" && CONTENT_TYPES.has(type) && typeof uuid === "string" && uuid !== "" ? uuid : undefined;
+  return typeof type === "string" && CONTENT_TYPES.has(type) && typeof uuid === "string" && uuid !== ""
+    ? uuid
+    : undefined;
 }
 
 /**
@@ -101,6 +106,7 @@ function contentLine(value: unknown): string | undefined {
  */
 export function sessionIdOf(file: string, first: Json): string {
   const base = path.basename(file, ".jsonl");
-  const sourceSessionId = typeof first["sessionId"] === "string" && first["sessionId"] !== "" ? first["sessionId"] : base;
+  const sourceSessionId =
+    typeof first["sessionId"] === "string" && first["sessionId"] !== "" ? first["sessionId"] : base;
   return base.startsWith("agent-") ? `claude-code:${sourceSessionId}/${base}` : `claude-code:${sourceSessionId}`;
 }

@@ -9,10 +9,28 @@
 import path from "node:path";
 import type { RowPart } from "../core/row.js";
 import { CallPairing } from "./call-pairing.js";
-import { HOOK_ATTACHMENTS, LISTING_ATTACHMENTS, commandLineOf, fileAttachmentText, partsOf, stepUsageOf, syntheticReplyOf, textOf } from "./claude-code-content.js";
+import {
+  HOOK_ATTACHMENTS,
+  LISTING_ATTACHMENTS,
+  commandLineOf,
+  fileAttachmentText,
+  partsOf,
+  stepUsageOf,
+  syntheticReplyOf,
+  textOf,
+} from "./claude-code-content.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import { compactionRow, cutText, definedFacts, type HeaderState, isoTime, metadataRow, rawLineRow, sessionHeaderRow, titleOf } from "./transcript-rows.js";
-
+import {
+  compactionRow,
+  cutText,
+  definedFacts,
+  type HeaderState,
+  isoTime,
+  metadataRow,
+  rawLineRow,
+  sessionHeaderRow,
+  titleOf,
+} from "./transcript-rows.js";
 
 interface PendingCompaction {
   id: string;
@@ -24,7 +42,15 @@ interface PendingCompaction {
 /**
  * @example const { rows } = claudeCodeRows({ sessionId: "claude-code:abc", lines, settled: true });
  */
-export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: string; lines: readonly SourceLine[]; settled: boolean }): SessionRows {
+export function claudeCodeRows({
+  sessionId,
+  lines,
+  settled,
+}: {
+  sessionId: string;
+  lines: readonly SourceLine[];
+  settled: boolean;
+}): SessionRows {
   const queue = new CallPairing();
   const rows: BuiltRow[] = [];
   const notes: LineNote[] = [];
@@ -37,12 +63,20 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
   const flushCompaction = (summary: string | undefined, { untilSettled = false } = {}) => {
     if (pendingCompaction === undefined) return;
     const { file, line } = pendingCompaction;
-    queue.push(compactionRow({ ...pendingCompaction, summary, source: "Claude Code" }), { file, line }, [], { untilSettled });
+    queue.push(compactionRow({ ...pendingCompaction, summary, source: "Claude Code" }), { file, line }, [], {
+      untilSettled,
+    });
     pendingCompaction = undefined;
   };
 
   /** A line the importer does not know: counted, and kept whole as a raw row (ADR 0066). */
-  const keepRaw = (id: string, value: Json, lineType: string, at: { file: string; line: number }, createdAt: string | undefined) => {
+  const keepRaw = (
+    id: string,
+    value: Json,
+    lineType: string,
+    at: { file: string; line: number },
+    createdAt: string | undefined,
+  ) => {
     notes.push({ kind: "unknown", ...at, lineType });
     queue.push(rawLineRow({ id, createdAt, source: "claude-code", lineType, value }), at);
   };
@@ -86,7 +120,13 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
       }
       // Other system lines (API errors, notices) are kept as they were written.
       else {
-        keepRaw(uuid, value, `system${typeof value["subtype"] === "string" ? `:${value["subtype"]}` : ""}`, at, createdAt);
+        keepRaw(
+          uuid,
+          value,
+          `system${typeof value["subtype"] === "string" ? `:${value["subtype"]}` : ""}`,
+          at,
+          createdAt,
+        );
       }
     } else {
       contentLine({ uuid, type, value, at, createdAt });
@@ -100,9 +140,26 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
     writeHeader(true);
   }
   if (header?.written === true) rows.push(...queue.drain({ settled }));
-  return { rows, notes, waiting: queue.size + (pendingCompaction === undefined ? 0 : 1), ...(parentSessionId === undefined ? {} : { parentSessionId }) };
+  return {
+    rows,
+    notes,
+    waiting: queue.size + (pendingCompaction === undefined ? 0 : 1),
+    ...(parentSessionId === undefined ? {} : { parentSessionId }),
+  };
 
-  function contentLine({ uuid, type, value, at, createdAt }: { uuid: string; type: "user" | "assistant" | "attachment"; value: Json; at: { file: string; line: number }; createdAt: string | undefined }): void {
+  function contentLine({
+    uuid,
+    type,
+    value,
+    at,
+    createdAt,
+  }: {
+    uuid: string;
+    type: "user" | "assistant" | "attachment";
+    value: Json;
+    at: { file: string; line: number };
+    createdAt: string | undefined;
+  }): void {
     const message = value["message"] as Json | undefined;
     const content = message?.["content"];
     if (type === "user" && value["isCompactSummary"] === true) {
@@ -120,14 +177,28 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
       const attachment = value["attachment"] as Json | undefined;
       const text = attachment === undefined ? undefined : fileAttachmentText(attachment);
       if (text !== undefined) {
-        const row: SourceRow = { id: uuid, role: "user", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, metadata: { ...sidechain, attachment: "file" }, ...time };
+        const row: SourceRow = {
+          id: uuid,
+          role: "user",
+          parts: [{ type: "text", text }],
+          synthetic: true,
+          uiVisible: true,
+          metadata: { ...sidechain, attachment: "file" },
+          ...time,
+        };
         queue.push(row, at);
       } else if (typeof attachment?.["type"] === "string" && HOOK_ATTACHMENTS.has(attachment["type"])) {
         // Hook output (ctxwin's own guidance among it) is what a hook told the CLI, not conversation (ADR 0079).
         const lineType = `attachment:${attachment["type"]}`;
         queue.push(metadataRow({ id: uuid, createdAt, source: "claude-code", lineType, value }), at);
       } else if (typeof attachment?.["type"] !== "string" || !LISTING_ATTACHMENTS.has(attachment["type"])) {
-        keepRaw(uuid, value, `attachment${typeof attachment?.["type"] === "string" ? `:${attachment["type"]}` : ""}`, at, createdAt);
+        keepRaw(
+          uuid,
+          value,
+          `attachment${typeof attachment?.["type"] === "string" ? `:${attachment["type"]}` : ""}`,
+          at,
+          createdAt,
+        );
       }
       return;
     }
@@ -141,11 +212,20 @@ export function claudeCodeRows({ sessionId, lines, settled }: { sessionId: strin
     if (built !== undefined && built.parts.length === 0) {
       // A result paired with its call adds no row (it went into the call's row); blocks of unknown types are kept raw.
       if (built.paired > 0) return;
-      if (built.unknownBlocks) keepRaw(uuid, value, `${type}:${unknownBlockTypes(content as unknown[])}`, at, createdAt);
+      if (built.unknownBlocks)
+        keepRaw(uuid, value, `${type}:${unknownBlockTypes(content as unknown[])}`, at, createdAt);
       else notes.push({ kind: "malformed", ...at, message: "no content block ctxwin can read" });
       return;
     }
-    const parts: RowPart[] = command === undefined ? built!.parts : [{ type: "text", text: command.kind === "command" ? `${command.name} ${command.args}`.trim() : command.text }];
+    const parts: RowPart[] =
+      command === undefined
+        ? built!.parts
+        : [
+            {
+              type: "text",
+              text: command.kind === "command" ? `${command.name} ${command.args}`.trim() : command.text,
+            },
+          ];
     const row: SourceRow = { id: uuid, role: type, parts, ...time };
     const metadata: Record<string, unknown> = { ...sidechain };
     if (command?.kind === "command") metadata["command"] = command.name;
@@ -174,16 +254,32 @@ function childSessionOf(value: Json): string | undefined {
   const result = value["toolUseResult"] as Json | undefined;
   const agentId = typeof result === "object" && result !== null ? result["agentId"] : undefined;
   const sessionId = value["sessionId"];
-  return typeof agentId === "string" && agentId !== "" && typeof sessionId === "string" && sessionId !== "" ? `claude-code:${sessionId}/agent-${agentId}` : undefined;
+  return typeof agentId === "string" && agentId !== "" && typeof sessionId === "string" && sessionId !== ""
+    ? `claude-code:${sessionId}/agent-${agentId}`
+    : undefined;
 }
 
 function unknownBlockTypes(content: unknown[]): string {
-  const types = content.map((block) => (block as Json | null)?.["type"]).filter((type): type is string => typeof type === "string");
+  const types = content
+    .map((block) => (block as Json | null)?.["type"])
+    .filter((type): type is string => typeof type === "string");
   return [...new Set(types)].join(",");
 }
 
 /** Marks a reply Claude Code wrote itself, and gives the first row of each API message its usage. */
-function describeReply({ row, value, message, metadata, messagesWithUsage }: { row: SourceRow; value: Json; message: Json | undefined; metadata: Record<string, unknown>; messagesWithUsage: Set<string> }): void {
+function describeReply({
+  row,
+  value,
+  message,
+  metadata,
+  messagesWithUsage,
+}: {
+  row: SourceRow;
+  value: Json;
+  message: Json | undefined;
+  metadata: Record<string, unknown>;
+  messagesWithUsage: Set<string>;
+}): void {
   const synthetic = syntheticReplyOf(value, message);
   if (synthetic === "api-error") {
     Object.assign(row, { synthetic: true, uiVisible: true });
@@ -203,7 +299,12 @@ function describeReply({ row, value, message, metadata, messagesWithUsage }: { r
 }
 
 function headerOf(sessionId: string, value: Json, at: { file: string; line: number }): HeaderState {
-  const header: HeaderState = { sourceSessionId: typeof value["sessionId"] === "string" ? value["sessionId"] : path.basename(at.file, ".jsonl"), ...at, replied: false, written: false };
+  const header: HeaderState = {
+    sourceSessionId: typeof value["sessionId"] === "string" ? value["sessionId"] : path.basename(at.file, ".jsonl"),
+    ...at,
+    replied: false,
+    written: false,
+  };
   const createdAt = isoTime(value["timestamp"]);
   if (createdAt !== undefined) header.createdAt = createdAt;
   const child = /^claude-code:([^/]+)\/agent-([^/]+)$/.exec(sessionId);
@@ -222,7 +323,8 @@ function noteFacts(header: HeaderState, value: Json): void {
   header.gitBranch ??= text("gitBranch");
   header.cliVersion ??= text("version");
   const model = (value["message"] as Json | undefined)?.["model"];
-  if (value["type"] === "assistant" && typeof model === "string" && model !== "" && model !== "<synthetic>") header.model ??= model;
+  if (value["type"] === "assistant" && typeof model === "string" && model !== "" && model !== "<synthetic>")
+    header.model ??= model;
 }
 
 function headerRow(sessionId: string, header: HeaderState): SourceRow {

@@ -26,7 +26,13 @@ export const codexFormat: SourceFormat = {
     for await (const entry of jsonLines(file)) {
       if (!entry.ok) continue;
       const value = entry.value as Json;
-      if (typeof value !== "object" || value === null || typeof value["type"] !== "string" || BOOKKEEPING_TYPES.has(value["type"])) continue;
+      if (
+        typeof value !== "object" ||
+        value === null ||
+        typeof value["type"] !== "string" ||
+        BOOKKEEPING_TYPES.has(value["type"])
+      )
+        continue;
       return [sessionIdOf(file, value)];
     }
     return [];
@@ -39,7 +45,10 @@ export const codexFormat: SourceFormat = {
 
 function sessionIdOf(file: string, first: Json): string {
   const payload = first["payload"] as Json | undefined;
-  const id = first["type"] === "session_meta" && typeof payload?.["id"] === "string" && payload["id"] !== "" ? payload["id"] : path.basename(file, ".jsonl");
+  const id =
+    first["type"] === "session_meta" && typeof payload?.["id"] === "string" && payload["id"] !== ""
+      ? payload["id"]
+      : path.basename(file, ".jsonl");
   return `codex:${id}`;
 }
 
@@ -52,7 +61,13 @@ async function* codexLines(file: string): AsyncGenerator<FileEntry> {
     }
     const value = entry.value;
     const payload = value?.["payload"];
-    if (typeof value !== "object" || value === null || typeof value["type"] !== "string" || typeof payload !== "object" || payload === null) {
+    if (
+      typeof value !== "object" ||
+      value === null ||
+      typeof value["type"] !== "string" ||
+      typeof payload !== "object" ||
+      payload === null
+    ) {
       yield { kind: "malformed", file, line: entry.line, message: "expected { timestamp, type, payload }" };
       continue;
     }
@@ -63,7 +78,10 @@ async function* codexLines(file: string): AsyncGenerator<FileEntry> {
     const time = Date.parse(String(value["timestamp"]));
     // Lines have no ids of their own: a line's key is a hash of the whole line (its time included).
     const key = createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
-    yield { kind: "line", sessionId, line: { key, time: Number.isNaN(time) ? undefined : time, value, file, line: entry.line } };
+    yield {
+      kind: "line",
+      sessionId,
+      line: { key, time: Number.isNaN(time) ? undefined : time, value, file, line: entry.line },
+    };
   }
 }
-

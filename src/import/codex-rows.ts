@@ -10,8 +10,16 @@
 import { CallPairing } from "./call-pairing.js";
 import { itemRow } from "./codex-items.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import { compactionRow, definedFacts, type HeaderState, isoTime, rawLineRow, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
-
+import {
+  compactionRow,
+  definedFacts,
+  type HeaderState,
+  isoTime,
+  rawLineRow,
+  sessionHeaderRow,
+  titleOf,
+  toolPart,
+} from "./transcript-rows.js";
 
 /**
  * Whether a bookkeeping line tells a reply's fate: an event other than a token count (a finished
@@ -34,7 +42,15 @@ function replyFate(lines: readonly SourceLine[], index: number): "compaction" | 
 /**
  * @example const { rows } = codexRows({ sessionId: "codex:abc", lines, settled: true });
  */
-export function codexRows({ sessionId, lines, settled }: { sessionId: string; lines: readonly SourceLine[]; settled: boolean }): SessionRows {
+export function codexRows({
+  sessionId,
+  lines,
+  settled,
+}: {
+  sessionId: string;
+  lines: readonly SourceLine[];
+  settled: boolean;
+}): SessionRows {
   const queue = new CallPairing();
   const rows: BuiltRow[] = [];
   const notes: LineNote[] = [];
@@ -42,13 +58,25 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
   let compactionReply: string | undefined;
 
   /** A line the importer does not know: counted, and kept whole as a raw row (ADR 0066). */
-  const keepRaw = (id: string, value: Json, lineType: string, at: { file: string; line: number }, createdAt: string | undefined) => {
+  const keepRaw = (
+    id: string,
+    value: Json,
+    lineType: string,
+    at: { file: string; line: number },
+    createdAt: string | undefined,
+  ) => {
     notes.push({ kind: "unknown", ...at, lineType });
     queue.push(rawLineRow({ id, createdAt, source: "codex", lineType, value }), at);
   };
   /** The header goes first once its title is known and the model is (or an assistant item came, or the source is settled). */
   const writeHeader = (settledNow: boolean) => {
-    if (header === undefined || header.written || header.title === undefined || !(header.model !== undefined || header.replied || settledNow)) return;
+    if (
+      header === undefined ||
+      header.written ||
+      header.title === undefined ||
+      !(header.model !== undefined || header.replied || settledNow)
+    )
+      return;
     header.written = true;
     queue.unshift(headerRow(sessionId, header), header);
   };
@@ -84,17 +112,37 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
     } else if (type !== "response_item") keepRaw(id, value, type, at, createdAt);
     else {
       const item = itemRow(payload, id, createdAt);
-      if (item === "unknown") keepRaw(id, value, `response_item:${typeof payload["type"] === "string" ? payload["type"] : "?"}`, at, createdAt);
-      else if (item === "malformed") notes.push({ kind: "malformed", ...at, message: `a '${String(payload["type"])}' item is missing its fields` });
+      if (item === "unknown")
+        keepRaw(
+          id,
+          value,
+          `response_item:${typeof payload["type"] === "string" ? payload["type"] : "?"}`,
+          at,
+          createdAt,
+        );
+      else if (item === "malformed")
+        notes.push({ kind: "malformed", ...at, message: `a '${String(payload["type"])}' item is missing its fields` });
       else if ("output" in item) {
         if (!queue.resolve(item, { childSession: spawnedSession(queue.toolNameOf(item.callId), item.output) })) {
-          const orphan = toolPart({ toolName: "tool", toolCallId: item.callId, input: {}, output: item.output, isError: item.isError });
+          const orphan = toolPart({
+            toolName: "tool",
+            toolCallId: item.callId,
+            input: {},
+            output: item.output,
+            isError: item.isError,
+          });
           // Its call may be in another file of the session: it waits until the source is settled.
-          queue.push({ id, role: "assistant", parts: [orphan], ...(createdAt === undefined ? {} : { createdAt }) }, at, [], { untilSettled: true });
+          queue.push(
+            { id, role: "assistant", parts: [orphan], ...(createdAt === undefined ? {} : { createdAt }) },
+            at,
+            [],
+            { untilSettled: true },
+          );
         }
       } else {
         if (item.row.role === "assistant") header.replied = true;
-        const reply = item.row.role === "assistant" && payload["type"] === "message" ? replyFate(lines, index) : "ordinary";
+        const reply =
+          item.row.role === "assistant" && payload["type"] === "message" ? replyFate(lines, index) : "ordinary";
         if (reply === "compaction") {
           // The compaction's own reply is its summary: the boundary carries it.
           compactionReply = item.row.parts.map((part) => (part as { text?: string }).text ?? "").join("\n");
@@ -119,7 +167,8 @@ export function codexRows({ sessionId, lines, settled }: { sessionId: string; li
     writeHeader(true);
   }
   if (header?.written === true) rows.push(...queue.drain({ settled }));
-  const parentSessionId = header?.parentSourceSessionId === undefined ? undefined : `codex:${header.parentSourceSessionId}`;
+  const parentSessionId =
+    header?.parentSourceSessionId === undefined ? undefined : `codex:${header.parentSourceSessionId}`;
   return { rows, notes, waiting: queue.size, ...(parentSessionId === undefined ? {} : { parentSessionId }) };
 }
 
@@ -132,7 +181,10 @@ function noteSessionFacts(header: HeaderState, payload: Json): void {
   header.gitBranch ??= textOf((payload["git"] as Json | undefined)?.["branch"]);
   header.cliVersion ??= textOf(payload["cli_version"]);
   const source = payload["source"] as Json | undefined;
-  const spawn = typeof source === "object" && source !== null ? ((source["subagent"] as Json | undefined)?.["thread_spawn"] as Json | undefined) : undefined;
+  const spawn =
+    typeof source === "object" && source !== null
+      ? ((source["subagent"] as Json | undefined)?.["thread_spawn"] as Json | undefined)
+      : undefined;
   const parent = typeof spawn === "object" && spawn !== null ? textOf(spawn["parent_thread_id"]) : undefined;
   if (parent !== undefined) {
     header.parentSourceSessionId ??= parent;
@@ -173,6 +225,13 @@ function headerRow(sessionId: string, header: HeaderState): SourceRow {
   return sessionHeaderRow({
     id: `${sessionId}#session`,
     createdAt: header.createdAt,
-    meta: { type: "imported-session", source: "codex", sourceSessionId: header.sourceSessionId, title: header.title ?? "", ...definedFacts(header), file: header.file },
+    meta: {
+      type: "imported-session",
+      source: "codex",
+      sourceSessionId: header.sourceSessionId,
+      title: header.title ?? "",
+      ...definedFacts(header),
+      file: header.file,
+    },
   });
 }

@@ -41,10 +41,19 @@ async function* ctxwinLines(file: string): AsyncGenerator<FileEntry> {
     }
     const { sessionId, id, createdAt } = value;
     if (typeof sessionId !== "string" || sessionId === "" || typeof id !== "string" || id === "") {
-      yield { kind: "malformed", file, line: entry.line, message: "an exported row needs a string 'sessionId' and 'id'" };
+      yield {
+        kind: "malformed",
+        file,
+        line: entry.line,
+        message: "an exported row needs a string 'sessionId' and 'id'",
+      };
       continue;
     }
     const time = Date.parse(String(createdAt));
-    yield { kind: "line", sessionId, line: { key: id, time: Number.isNaN(time) ? undefined : time, value, file, line: entry.line } };
+    yield {
+      kind: "line",
+      sessionId,
+      line: { key: id, time: Number.isNaN(time) ? undefined : time, value, file, line: entry.line },
+    };
   }
 }

@@ -27,7 +27,12 @@ const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtur
 const shared = testData("transcripts", "the import test of the real programs' transcripts");
 
 const textOf = (row: StoredRow) => renderRowText(row);
-const toolParts = (rows: StoredRow[]) => rows.flatMap((row) => row.parts.filter((part) => part.type === "dynamic-tool")) as unknown as { toolName: string; state: string; output?: string }[];
+const toolParts = (rows: StoredRow[]) =>
+  rows.flatMap((row) => row.parts.filter((part) => part.type === "dynamic-tool")) as unknown as {
+    toolName: string;
+    state: string;
+    output?: string;
+  }[];
 
 /** Marks files as written a minute ago: settled even with `settleMs: 0` (a fresh copy's mtime can be ahead of Date.now()). */
 function settle(...files: string[]): void {
@@ -43,10 +48,21 @@ async function onlySession(store: HistoryStore): Promise<{ sessionId: string; ro
 describe.skipIf(shared === undefined)("the transcripts the real programs wrote ($CTXWIN_TEST_DATA/transcripts)", () => {
   it("Claude Code 2.1.197: its own times, folder, git branch, model and version; paired calls; the compaction boundary", async () => {
     const store = createMemoryStore();
-    const report = await importFiles({ store, format: "claude-code", paths: [path.join(shared ?? "", "claude-code-2.1.197")], settleMs: 0 });
+    const report = await importFiles({
+      store,
+      format: "claude-code",
+      paths: [path.join(shared ?? "", "claude-code-2.1.197")],
+      settleMs: 0,
+    });
     expect(report).toMatchObject({ unknownLines: 0, unknownLineTypes: {}, malformedCount: 0, rowsWaiting: 0 });
     const { rows } = await onlySession(store);
-    expect(rows[0]?.meta).toMatchObject({ type: "imported-session", project: "/home/dev/work/cc-proj", gitBranch: "HEAD", model: "claude-opus-4-8", cliVersion: "2.1.197" });
+    expect(rows[0]?.meta).toMatchObject({
+      type: "imported-session",
+      project: "/home/dev/work/cc-proj",
+      gitBranch: "HEAD",
+      model: "claude-opus-4-8",
+      cliVersion: "2.1.197",
+    });
     // The transcript's earliest line (the listing attachment Claude Code dates 1 ms before the prompt it
     // follows) and its last line, not the time of the import.
     expect(rows[0]?.createdAt).toBe("2026-12-05T06:49:44.043Z");
@@ -57,10 +73,19 @@ describe.skipIf(shared === undefined)("the transcripts the real programs wrote (
 
   it("Codex 0.171.0: its own times, folder, model (turn_context) and version; paired calls; the compaction boundary", async () => {
     const store = createMemoryStore();
-    const report = await importFiles({ store, format: "codex", paths: [path.join(shared ?? "", "codex-0.171.0")], settleMs: 0 });
+    const report = await importFiles({
+      store,
+      format: "codex",
+      paths: [path.join(shared ?? "", "codex-0.171.0")],
+      settleMs: 0,
+    });
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
     const { rows } = await onlySession(store);
-    expect(rows[0]?.meta).toMatchObject({ project: "/home/dev/work/codex-proj", model: "gpt-4.1-mini", cliVersion: "0.171.0" });
+    expect(rows[0]?.meta).toMatchObject({
+      project: "/home/dev/work/codex-proj",
+      model: "gpt-4.1-mini",
+      cliVersion: "0.171.0",
+    });
     expect(rows[0]?.meta?.["gitBranch"]).toBeUndefined(); // the folder was not a git checkout
     expect(rows[0]?.createdAt).toBe("2026-12-05T06:49:56.078Z");
     expect(rows.at(-1)?.createdAt.startsWith("2026-12-05T06:50:")).toBe(true);
@@ -71,7 +96,13 @@ describe.skipIf(shared === undefined)("the transcripts the real programs wrote (
 
 describe("lines the importer does not know (ADR 0066)", () => {
   const claudeLine = (extra: Record<string, unknown>) =>
-    JSON.stringify({ sessionId: "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a", cwd: "/home/dev/app", timestamp: "2026-12-04T09:00:00.000Z", isSidechain: false, ...extra });
+    JSON.stringify({
+      sessionId: "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a",
+      cwd: "/home/dev/app",
+      timestamp: "2026-12-04T09:00:00.000Z",
+      isSidechain: false,
+      ...extra,
+    });
 
   it("Claude Code: kept as raw rows, counted by type, searchable, never sent to a model, imported once", async () => {
     const folder = temporaryDirectory();
@@ -80,14 +111,39 @@ describe("lines the importer does not know (ADR 0066)", () => {
       claudeLine({ type: "progress", uuid: "u2", data: { message: "hook ran FINCH-12 check" } }),
       claudeLine({ type: "system", subtype: "hook_output", uuid: "u3", content: "pre-commit: FINCH-12 ok" }),
       claudeLine({ type: "attachment", uuid: "u4", attachment: { type: "todo_reminder", content: "FINCH-12 todo" } }),
-      claudeLine({ type: "assistant", uuid: "u5", message: { id: "m5", role: "assistant", model: "claude-opus-4-8", content: [{ type: "server_widget", value: "FINCH-12" }] } }),
-      claudeLine({ type: "assistant", uuid: "u6", message: { id: "m6", role: "assistant", model: "claude-opus-4-8", content: [{ type: "text", text: "It is read in flags.ts." }] } }),
+      claudeLine({
+        type: "assistant",
+        uuid: "u5",
+        message: {
+          id: "m5",
+          role: "assistant",
+          model: "claude-opus-4-8",
+          content: [{ type: "server_widget", value: "FINCH-12" }],
+        },
+      }),
+      claudeLine({
+        type: "assistant",
+        uuid: "u6",
+        message: {
+          id: "m6",
+          role: "assistant",
+          model: "claude-opus-4-8",
+          content: [{ type: "text", text: "It is read in flags.ts." }],
+        },
+      }),
     ]);
     const store = openScratchStore();
     const report = await importFiles({ store, format: "claude-code", paths: [file], settleMs: 0 });
     expect(report.unknownLines).toBe(4);
-    expect(report.unknownLineTypes).toEqual({ progress: 1, "system:hook_output": 1, "attachment:todo_reminder": 1, "assistant:server_widget": 1 });
-    expect(formatReport(report)).toContain("4 unknown lines kept as raw rows (assistant:server_widget: 1, attachment:todo_reminder: 1, progress: 1, system:hook_output: 1)");
+    expect(report.unknownLineTypes).toEqual({
+      progress: 1,
+      "system:hook_output": 1,
+      "attachment:todo_reminder": 1,
+      "assistant:server_widget": 1,
+    });
+    expect(formatReport(report)).toContain(
+      "4 unknown lines kept as raw rows (assistant:server_widget: 1, attachment:todo_reminder: 1, progress: 1, system:hook_output: 1)",
+    );
     const { sessionId, rows } = await onlySession(store);
     const raw = rows.filter((row) => row.meta?.type === "imported-raw-line");
     expect(raw.map((row) => [row.id, row.meta?.["lineType"]])).toEqual([
@@ -108,22 +164,49 @@ describe("lines the importer does not know (ADR 0066)", () => {
   it("Codex: unknown line types and response items are raw rows; an image is a file part", async () => {
     const folder = temporaryDirectory();
     const id = "01d1e2f3-0000-7000-8000-00000000000a";
-    const line = (type: string, payload: Record<string, unknown>, second: number) => JSON.stringify({ timestamp: `2026-12-04T09:00:0${second}.000Z`, type, payload });
+    const line = (type: string, payload: Record<string, unknown>, second: number) =>
+      JSON.stringify({ timestamp: `2026-12-04T09:00:0${second}.000Z`, type, payload });
     const file = writeLines(folder, `rollout-2026-12-04T09-00-00-${id}.jsonl`, [
-      line("session_meta", { id, timestamp: "2026-12-04T09:00:00.000Z", cwd: "/home/dev/app", cli_version: "0.171.0" }, 0),
-      line("response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "What does this screen say?" }, { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" }] }, 1),
+      line(
+        "session_meta",
+        { id, timestamp: "2026-12-04T09:00:00.000Z", cwd: "/home/dev/app", cli_version: "0.171.0" },
+        0,
+      ),
+      line(
+        "response_item",
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "What does this screen say?" },
+            { type: "input_image", image_url: "data:image/png;base64,iVBORw0KGgo=" },
+          ],
+        },
+        1,
+      ),
       line("response_item", { type: "web_search_call", status: "completed", action: { query: "GANNET-7 release" } }, 2),
       line("future_state", { note: "GANNET-7" }, 3),
-      line("response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text: "It says GANNET-7." }] }, 4),
+      line(
+        "response_item",
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "It says GANNET-7." }] },
+        4,
+      ),
       line("event_msg", { type: "task_complete" }, 5),
     ]);
     const store = createMemoryStore();
     const report = await importFiles({ store, format: "codex", paths: [file], settleMs: 0 });
     expect(report.unknownLineTypes).toEqual({ "response_item:web_search_call": 1, future_state: 1 });
     const { rows } = await onlySession(store);
-    expect(rows.filter((row) => row.meta?.type === "imported-raw-line").map((row) => row.meta?.["lineType"])).toEqual(["response_item:web_search_call", "future_state"]);
+    expect(rows.filter((row) => row.meta?.type === "imported-raw-line").map((row) => row.meta?.["lineType"])).toEqual([
+      "response_item:web_search_call",
+      "future_state",
+    ]);
     const prompt = rows.find((row) => row.role === "user")!;
-    expect(prompt.parts[1]).toEqual({ type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" });
+    expect(prompt.parts[1]).toEqual({
+      type: "file",
+      mediaType: "image/png",
+      url: "data:image/png;base64,iVBORw0KGgo=",
+    });
     expect(textOf(prompt)).toBe("What does this screen say?\n[image]");
   });
 });
@@ -142,15 +225,30 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     const parentRows = await allRows(store, claudeParent);
     const taskRow = parentRows.find((row) => toolParts([row]).some((part) => part.toolName === "Task"))!;
     expect(taskRow.metadata).toMatchObject({ childSessions: [claudeChild] });
-    expect((await store.session(claudeChild))?.parent).toEqual({ sessionId: claudeParent, itemId: String(taskRow.seq) });
+    expect((await store.session(claudeChild))?.parent).toEqual({
+      sessionId: claudeParent,
+      itemId: String(taskRow.seq),
+    });
     const childRows = await allRows(store, claudeChild);
-    expect(childRows[0]?.meta).toMatchObject({ parentSourceSessionId: "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f", agentId: "a7f3c21", model: "claude-haiku-4-5", gitBranch: "feature/ledger" });
+    expect(childRows[0]?.meta).toMatchObject({
+      parentSourceSessionId: "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f",
+      agentId: "a7f3c21",
+      model: "claude-haiku-4-5",
+      gitBranch: "feature/ledger",
+    });
     expect(toolParts(childRows).map((part) => [part.toolName, part.state])).toEqual([["Grep", "output-available"]]);
 
     // Again, from the folder: nothing new, no second child.
-    const again = await importFiles({ store, format: "claude-code", paths: [path.join(fixtures, "claude-code-2.1.197-subagent")], settleMs: 0 });
+    const again = await importFiles({
+      store,
+      format: "claude-code",
+      paths: [path.join(fixtures, "claude-code-2.1.197-subagent")],
+      settleMs: 0,
+    });
     expect(again).toMatchObject({ files: 2, rowsAdded: 0, warnings: [] });
-    expect((await store.sessions({ parentSessionId: claudeParent })).map((session) => session.sessionId)).toEqual([claudeChild]);
+    expect((await store.sessions({ parentSessionId: claudeParent })).map((session) => session.sessionId)).toEqual([
+      claudeChild,
+    ]);
     expect((await store.sessions()).length).toBe(2);
   });
 
@@ -170,8 +268,13 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     writeFileSync(parentFile, `${lines.join("\n")}\n`);
     const finished = await importFiles({ store, format: "claude-code", paths: [folder] });
     expect(finished).toMatchObject({ rowsWaiting: 0, warnings: [] });
-    const taskRow = (await allRows(store, claudeParent)).find((row) => toolParts([row]).some((part) => part.toolName === "Task"))!;
-    expect((await store.session(claudeChild))?.parent).toEqual({ sessionId: claudeParent, itemId: String(taskRow.seq) });
+    const taskRow = (await allRows(store, claudeParent)).find((row) =>
+      toolParts([row]).some((part) => part.toolName === "Task"),
+    )!;
+    expect((await store.session(claudeChild))?.parent).toEqual({
+      sessionId: claudeParent,
+      itemId: String(taskRow.seq),
+    });
   });
 
   it("Codex: a rollout whose session_meta names a parent thread is the child of its spawn_agent call, even when its file is read first", async () => {
@@ -183,11 +286,18 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     const report = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
     expect(report).toMatchObject({ sessionsUpdated: 2, unknownLines: 0, warnings: [] });
     const parentRows = await allRows(store, parent);
-    expect(parentRows[0]?.meta).toMatchObject({ gitBranch: "release/2026-12", model: "gpt-5.1-codex", project: "/home/dev/billing" });
+    expect(parentRows[0]?.meta).toMatchObject({
+      gitBranch: "release/2026-12",
+      model: "gpt-5.1-codex",
+      project: "/home/dev/billing",
+    });
     const spawnRow = parentRows.find((row) => toolParts([row]).some((part) => part.toolName === "spawn_agent"))!;
     expect(spawnRow.metadata).toMatchObject({ childSessions: [child] });
     expect((await store.session(child))?.parent).toEqual({ sessionId: parent, itemId: String(spawnRow.seq) });
-    expect((await allRows(store, child))[0]?.meta).toMatchObject({ parentSourceSessionId: "01c0ffee-0000-7000-8000-000000000001", model: "gpt-5.1-codex-mini" });
+    expect((await allRows(store, child))[0]?.meta).toMatchObject({
+      parentSourceSessionId: "01c0ffee-0000-7000-8000-000000000001",
+      model: "gpt-5.1-codex-mini",
+    });
 
     const again = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
     expect(again).toMatchObject({ rowsAdded: 0, warnings: [] });
@@ -202,13 +312,17 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     const store = createMemoryStore();
     const report = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
     expect(report.sessionsUpdated).toBe(1);
-    expect(report.warnings.join("\n")).toMatch(/sub-agent of 'codex:01c0ffee-0000-7000-8000-000000000001', which is not in the store/);
+    expect(report.warnings.join("\n")).toMatch(
+      /sub-agent of 'codex:01c0ffee-0000-7000-8000-000000000001', which is not in the store/,
+    );
     expect((await store.session("codex:01c0ffee-0000-7000-8000-000000000002"))?.parent).toBeUndefined();
 
     // Imported again, the child stays alone while its parent is still missing.
     const still = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
     expect(still).toMatchObject({ rowsAdded: 0, childrenReattached: 0 });
-    expect(still.warnings.join("\n")).toMatch(/imported before its parent 'codex:01c0ffee-0000-7000-8000-000000000001' and stays a session of its own until/);
+    expect(still.warnings.join("\n")).toMatch(
+      /imported before its parent 'codex:01c0ffee-0000-7000-8000-000000000001' and stays a session of its own until/,
+    );
   });
 
   it("Codex: a child imported before its parent is attached to the spawn_agent call by the import that brings the parent, once", async () => {
@@ -228,7 +342,9 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     const second = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
     expect(second).toMatchObject({ sessionsUpdated: 1, childrenReattached: 1, warnings: [] });
     expect(formatReport(second)).toMatch(/, 1 sub-agent sessions attached to their parents,/);
-    const spawnRow = (await allRows(store, parent)).find((row) => toolParts([row]).some((part) => part.toolName === "spawn_agent"))!;
+    const spawnRow = (await allRows(store, parent)).find((row) =>
+      toolParts([row]).some((part) => part.toolName === "spawn_agent"),
+    )!;
     expect((await store.session(child))?.parent).toEqual({ sessionId: parent, itemId: String(spawnRow.seq) });
     expect(await allRows(store, child)).toEqual(childRows);
     expect((await store.sessions({ parentSessionId: parent })).map((session) => session.sessionId)).toEqual([child]);
@@ -246,7 +362,13 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     const parentText = readFileSync(parentFile, "utf8");
     rmSync(parentFile);
     const store = openScratchStore();
-    const childFile = path.join(folder, "-home-dev-app", "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f", "subagents", "agent-a7f3c21.jsonl");
+    const childFile = path.join(
+      folder,
+      "-home-dev-app",
+      "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f",
+      "subagents",
+      "agent-a7f3c21.jsonl",
+    );
     settle(childFile);
     const first = await importFiles({ store, format: "claude-code", paths: [childFile], settleMs: 0 });
     expect(first).toMatchObject({ sessionsUpdated: 1 });
@@ -256,7 +378,12 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     settle(parentFile);
     const second = await importFiles({ store, format: "claude-code", paths: [folder], settleMs: 0 });
     expect(second).toMatchObject({ childrenReattached: 1, warnings: [] });
-    const taskRow = (await allRows(store, claudeParent)).find((row) => toolParts([row]).some((part) => part.toolName === "Task"))!;
-    expect((await store.session(claudeChild))?.parent).toEqual({ sessionId: claudeParent, itemId: String(taskRow.seq) });
+    const taskRow = (await allRows(store, claudeParent)).find((row) =>
+      toolParts([row]).some((part) => part.toolName === "Task"),
+    )!;
+    expect((await store.session(claudeChild))?.parent).toEqual({
+      sessionId: claudeParent,
+      itemId: String(taskRow.seq),
+    });
   });
 });

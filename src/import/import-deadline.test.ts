@@ -27,7 +27,13 @@ describe("an import with a deadline", () => {
     const clock = { time: Date.now() };
     const now = () => clock.time;
     // Batches of 500 rows; each commit moves the clock 1 s: the deadline falls after the second.
-    const first = await importFiles({ store: advancingOnAppend(store, clock, 1_000), format: "claude-code", paths: [transcript], now, deadline: clock.time + 1_500 });
+    const first = await importFiles({
+      store: advancingOnAppend(store, clock, 1_000),
+      format: "claude-code",
+      paths: [transcript],
+      now,
+      deadline: clock.time + 1_500,
+    });
 
     expect(first.partial).toBe(true);
     expect(first.rowsAdded).toBe(1_000);
@@ -53,7 +59,13 @@ describe("an import with a deadline", () => {
     // A clock that reaches the deadline on its 50th reading: part-way through the file's lines.
     const start = Date.now();
     const now = () => start + (checks++ >= 50 ? 10_000 : 0);
-    const first = await importFiles({ store, format: "claude-code", paths: [transcript], now, deadline: start + 5_000 });
+    const first = await importFiles({
+      store,
+      format: "claude-code",
+      paths: [transcript],
+      now,
+      deadline: start + 5_000,
+    });
     expect(first).toMatchObject({ partial: true, rowsAdded: 0, files: 1 });
     expect(await store.lastSeq(`claude-code:${SESSION}`)).toBe(0);
 

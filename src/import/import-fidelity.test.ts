@@ -20,7 +20,10 @@ import { writeLines } from "./test-support/transcript-lines.js";
 import { testData } from "../../test/test-data.js";
 
 const { temporaryDirectory } = scratchStores("ctxwin-import-fidelity-");
-const interactive = testData("transcripts/claude-code-2.1.197-interactive", "the import test of real interactive sessions");
+const interactive = testData(
+  "transcripts/claude-code-2.1.197-interactive",
+  "the import test of real interactive sessions",
+);
 
 const SOURCE_ID = "5c0ffee5-1a2b-4c3d-8e4f-50a1b2c3d4e5";
 const SESSION = `claude-code:${SOURCE_ID}`;
@@ -31,7 +34,13 @@ const GUIDANCE =
 
 /** A Claude Code 2.1.197 line of the fixture session. */
 function line(body: Record<string, unknown>): string {
-  const facts = { isSidechain: false, cwd: "/home/dev/app", sessionId: SOURCE_ID, version: "2.1.197", gitBranch: "main" };
+  const facts = {
+    isSidechain: false,
+    cwd: "/home/dev/app",
+    sessionId: SOURCE_ID,
+    version: "2.1.197",
+    gitBranch: "main",
+  };
   return JSON.stringify({ ...facts, ...body });
 }
 const user = (uuid: string, parentUuid: string | null, second: number, content: unknown) =>
@@ -59,7 +68,13 @@ function write(name: string, lines: string[], folder = temporaryDirectory()): st
 
 /** Every session's hits for a literal query, as the store's search gives them to session_history and MCP. */
 type SessionHits = { session_id: string; hits: { snippet: string }[] };
-async function searchSessions({ store, query }: { store: HistoryStore; query: string }): Promise<{ ok: true; results: SessionHits[] }> {
+async function searchSessions({
+  store,
+  query,
+}: {
+  store: HistoryStore;
+  query: string;
+}): Promise<{ ok: true; results: SessionHits[] }> {
   const results: SessionHits[] = [];
   for (const { sessionId } of await store.sessions()) {
     const page = await store.search(sessionId, { query, mode: "literal", limit: 100 });
@@ -102,15 +117,18 @@ describe("conversation order (parentUuid, then time)", () => {
     expect(report).toMatchObject({ rowsAdded: 2, linesMerged: { inSeveralFiles: 2, repeatedInFile: 0, keyReused: 0 } });
   });
 
-  it.skipIf(interactive === undefined)("the real interactive session: /compact, then its compaction, then its output", async () => {
-    const store = createMemoryStore();
-    await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
-    const rows = await allRows(store, "claude-code:e2907450-ff6e-4a0f-984b-39989f825379");
-    const textOf = (row: StoredRow) => (row.boundary?.kind === "compaction" ? "[compaction]" : renderRowText(row));
-    const shown = rows.filter(isHistoryVisible).map(textOf);
-    const compaction = shown.indexOf("[compaction]");
-    expect(shown.slice(compaction - 1, compaction + 2)).toEqual(["/compact", "[compaction]", "Compacted "]);
-  });
+  it.skipIf(interactive === undefined)(
+    "the real interactive session: /compact, then its compaction, then its output",
+    async () => {
+      const store = createMemoryStore();
+      await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
+      const rows = await allRows(store, "claude-code:e2907450-ff6e-4a0f-984b-39989f825379");
+      const textOf = (row: StoredRow) => (row.boundary?.kind === "compaction" ? "[compaction]" : renderRowText(row));
+      const shown = rows.filter(isHistoryVisible).map(textOf);
+      const compaction = shown.indexOf("[compaction]");
+      expect(shown.slice(compaction - 1, compaction + 2)).toEqual(["/compact", "[compaction]", "Compacted "]);
+    },
+  );
 });
 
 describe("transcript times", () => {
@@ -156,11 +174,23 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     attachment("l0", "q0", 1, { type: "agent_listing_delta", addedTypes: ["Explore"] }),
     attachment("l1", "l0", 1, { type: "skill_listing", content: "skills" }),
     reply("r0", "l1", 2, "CEDAR-4 is in flags.ts."),
-    line({ type: "system", subtype: "turn_duration", uuid: "t0", parentUuid: "r0", timestamp: at(3), durationMs: 1200 }),
+    line({
+      type: "system",
+      subtype: "turn_duration",
+      uuid: "t0",
+      parentUuid: "r0",
+      timestamp: at(3),
+      durationMs: 1200,
+    }),
     line({ type: "last-prompt", lastPrompt: "Where is the CEDAR-4 flag?", leafUuid: "t0" }),
     hookSuccess("h0", "t0", 4),
     hookContext("h1", "h0", 4),
-    user("c0", "h1", 5, "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>"),
+    user(
+      "c0",
+      "h1",
+      5,
+      "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>",
+    ),
     line({
       type: "system",
       subtype: "local_command",
@@ -213,30 +243,40 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     expect(hits.results).toHaveLength(1);
   });
 
-  it.skipIf(interactive === undefined)("the real interactive sessions: no unknown lines, and the hook's guidance is never a search hit", async () => {
-    const store = createMemoryStore();
-    const report = await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
-    expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
-    const resumed = path.join(interactive ?? "", "-home-dev-work-cc-proj2", "e2907450-ff6e-4a0f-984b-39989f825379.jsonl");
-    expect(readFileSync(resumed, "utf8")).toContain("instead of guessing");
-    const hits = await searchSessions({ store, query: "instead of guessing" });
-    expect(hits).toMatchObject({ ok: true, results: [] });
-    for (const session of await store.sessions()) {
-      const shown = (await allRows(store, session.sessionId)).filter(isHistoryVisible);
-      for (const row of shown) expect(renderRowText(row)).not.toContain("ctxwin tool guidance");
-    }
-  });
+  it.skipIf(interactive === undefined)(
+    "the real interactive sessions: no unknown lines, and the hook's guidance is never a search hit",
+    async () => {
+      const store = createMemoryStore();
+      const report = await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
+      expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
+      const resumed = path.join(
+        interactive ?? "",
+        "-home-dev-work-cc-proj2",
+        "e2907450-ff6e-4a0f-984b-39989f825379.jsonl",
+      );
+      expect(readFileSync(resumed, "utf8")).toContain("instead of guessing");
+      const hits = await searchSessions({ store, query: "instead of guessing" });
+      expect(hits).toMatchObject({ ok: true, results: [] });
+      for (const session of await store.sessions()) {
+        const shown = (await allRows(store, session.sessionId)).filter(isHistoryVisible);
+        for (const row of shown) expect(renderRowText(row)).not.toContain("ctxwin tool guidance");
+      }
+    },
+  );
 });
 
 describe("repeated uuids lose nothing", () => {
   it("A, B, C, B with the second B other text: four rows, and the report says why", async () => {
     const store = createMemoryStore();
-    const report = await imported(store, write(`${SOURCE_ID}.jsonl`, [
-      user("A", null, 1, "alpha PLUM-1"),
-      user("B", "A", 2, "beta PLUM-2"),
-      user("C", "B", 3, "gamma PLUM-3"),
-      user("B", "C", 4, "beta again PLUM-4"),
-    ]));
+    const report = await imported(
+      store,
+      write(`${SOURCE_ID}.jsonl`, [
+        user("A", null, 1, "alpha PLUM-1"),
+        user("B", "A", 2, "beta PLUM-2"),
+        user("C", "B", 3, "gamma PLUM-3"),
+        user("B", "C", 4, "beta again PLUM-4"),
+      ]),
+    );
     const rows = await allRows(store, SESSION);
     expect(visibleTexts(rows)).toEqual(["alpha PLUM-1", "beta PLUM-2", "gamma PLUM-3", "beta again PLUM-4"]);
     expect(rows.at(-1)!.id).toMatch(/^B#[0-9a-f]{12}$/);
@@ -254,18 +294,28 @@ describe("repeated uuids lose nothing", () => {
     ]);
     const report = await importFiles({ store, format: "claude-code", paths: [file] });
     expect(report).toMatchObject({ rowsAdded: 0, rowsWaiting: 4, linesMerged: { keyReused: 1 } });
-    expect(formatReport(report)).toContain("4 waiting for the transcript to go on (a tool result, a summary or the first reply)");
+    expect(formatReport(report)).toContain(
+      "4 waiting for the transcript to go on (a tool result, a summary or the first reply)",
+    );
   });
 
   it("16 lines sharing one uuid: 16 rows when they differ, 1 when they are the same line, each counted", async () => {
     const distinct = Array.from({ length: 16 }, (_, index) => user("U", null, index, `note ${index}`));
     const store = createMemoryStore();
     const report = await imported(store, write(`${SOURCE_ID}.jsonl`, distinct));
-    expect(visibleTexts(await allRows(store, SESSION))).toEqual(Array.from({ length: 16 }, (_, index) => `note ${index}`));
+    expect(visibleTexts(await allRows(store, SESSION))).toEqual(
+      Array.from({ length: 16 }, (_, index) => `note ${index}`),
+    );
     expect(report.linesMerged).toEqual({ repeatedInFile: 0, inSeveralFiles: 0, keyReused: 15 });
 
     const same = createMemoryStore();
-    const repeated = await imported(same, write(`${SOURCE_ID}.jsonl`, Array.from({ length: 16 }, () => distinct[0]!)));
+    const repeated = await imported(
+      same,
+      write(
+        `${SOURCE_ID}.jsonl`,
+        Array.from({ length: 16 }, () => distinct[0]!),
+      ),
+    );
     expect(visibleTexts(await allRows(same, SESSION))).toEqual(["note 0"]);
     expect(repeated.linesMerged).toEqual({ repeatedInFile: 15, inSeveralFiles: 0, keyReused: 0 });
     expect(formatReport(repeated)).toContain("15 repeated lines kept once");
@@ -273,7 +323,8 @@ describe("repeated uuids lose nothing", () => {
 
   it("ctxwin exports: a row id names one row, so two exports that number it differently give it once", async () => {
     const parts = [{ type: "text", text: "PLUM-9" }];
-    const row = (seq: number) => JSON.stringify({ v: 1, sessionId: "s-export", seq, id: "row-1", role: "user", parts, createdAt: at(1) });
+    const row = (seq: number) =>
+      JSON.stringify({ v: 1, sessionId: "s-export", seq, id: "row-1", role: "user", parts, createdAt: at(1) });
     const store = createMemoryStore();
     const first = write("a.jsonl", [row(1)]);
     const second = write("b.jsonl", [row(7)]);
@@ -298,7 +349,10 @@ describe("repeated uuids lose nothing", () => {
     await imported(clean, original);
     const expected = (await allRows(clean, SESSION)).map((row) => [row.id, renderRowText(row)]);
     expect(expected).toHaveLength(15);
-    for (const order of [[original, reversed], [reversed, original]]) {
+    for (const order of [
+      [original, reversed],
+      [reversed, original],
+    ]) {
       const store = createMemoryStore();
       const report = await imported(store, ...order);
       expect((await allRows(store, SESSION)).map((row) => [row.id, renderRowText(row)])).toEqual(expected);
@@ -319,14 +373,20 @@ describe("sub-agents at scale", () => {
       const call = { type: "tool_use", id: `toolu_${index}`, name: "Agent", input: { prompt: `task ${index}` } };
       lines.push(assistant(`c${index}`, previous, 2, [call]));
       const result = { type: "tool_result", tool_use_id: `toolu_${index}`, content: `done ${index}` };
-      lines.push(line({ ...JSON.parse(user(`t${index}`, `c${index}`, 3, [result])), toolUseResult: { agentId: `a${index}` } }));
+      lines.push(
+        line({ ...JSON.parse(user(`t${index}`, `c${index}`, 3, [result])), toolUseResult: { agentId: `a${index}` } }),
+      );
       previous = `t${index}`;
     }
     write(`${SOURCE_ID}.jsonl`, lines, folder);
     mkdirSync(path.join(folder, SOURCE_ID, "subagents"), { recursive: true });
     for (let index = 0; index < children; index += 1) {
       const prompt = JSON.stringify({ ...JSON.parse(user(`s${index}`, null, 4, `task ${index}`)), isSidechain: true });
-      write(path.join(SOURCE_ID, "subagents", `agent-a${index}.jsonl`), [prompt, reply(`s${index}-r`, `s${index}`, 5, "ok")], folder);
+      write(
+        path.join(SOURCE_ID, "subagents", `agent-a${index}.jsonl`),
+        [prompt, reply(`s${index}-r`, `s${index}`, 5, "ok")],
+        folder,
+      );
     }
     const store = createMemoryStore();
     let parentReads = 0;
@@ -341,7 +401,9 @@ describe("sub-agents at scale", () => {
     });
     const report = await imported(counting, folder);
     expect(report).toMatchObject({ sessionsUpdated: children + 1, rowsWaiting: 0, warnings: [] });
-    const attached = await Promise.all(Array.from({ length: children }, (_, index) => store.session(`${SESSION}/agent-a${index}`)));
+    const attached = await Promise.all(
+      Array.from({ length: children }, (_, index) => store.session(`${SESSION}/agent-a${index}`)),
+    );
     expect(new Set(attached.map((child) => child?.parent?.itemId)).size).toBe(children);
     // The parent's own rows are read once before they are written, and once to find its calls.
     expect(parentReads).toBeLessThanOrEqual(2);

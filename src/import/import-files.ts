@@ -26,7 +26,11 @@ import { withTranscriptTimes } from "./transcript-times.js";
 export const IMPORT_FORMATS = ["ctxwin", "claude-code", "codex"] as const;
 export type ImportFormat = SourceFormatName;
 
-const FORMATS: Record<ImportFormat, SourceFormat> = { ctxwin: ctxwinFormat, "claude-code": claudeCodeFormat, codex: codexFormat };
+const FORMATS: Record<ImportFormat, SourceFormat> = {
+  ctxwin: ctxwinFormat,
+  "claude-code": claudeCodeFormat,
+  codex: codexFormat,
+};
 
 /**
  * A transcript whose files have not changed for this long is settled: a tool call still without a
@@ -69,7 +73,15 @@ export interface ImportFilesOptions {
 /**
  * @example const report = await importFiles({ store, format: "claude-code", paths: ["~/.claude/projects"] });
  */
-export async function importFiles({ store, format, paths, progress, now = Date.now, settleMs = DEFAULT_SETTLE_MS, deadline }: ImportFilesOptions): Promise<ImportReport> {
+export async function importFiles({
+  store,
+  format,
+  paths,
+  progress,
+  now = Date.now,
+  settleMs = DEFAULT_SETTLE_MS,
+  deadline,
+}: ImportFilesOptions): Promise<ImportReport> {
   const report = emptyReport(format);
   try {
     await importInto(report, { store, format, paths, progress, now, settleMs, deadline });
@@ -82,7 +94,15 @@ export async function importFiles({ store, format, paths, progress, now = Date.n
 
 async function importInto(
   report: ImportReport,
-  { store, format, paths, progress, now, settleMs, deadline }: ImportFilesOptions & { now: () => number; settleMs: number },
+  {
+    store,
+    format,
+    paths,
+    progress,
+    now,
+    settleMs,
+    deadline,
+  }: ImportFilesOptions & { now: () => number; settleMs: number },
 ): Promise<void> {
   const source = FORMATS[format];
   const pastDeadline = () => deadline !== undefined && now() >= deadline;
@@ -95,7 +115,13 @@ async function importInto(
   progress?.start(files.length);
   try {
     const sessions = new Map<string, string[]>();
-    const reader: FileReader = { format: source, remaining: new Map(), cache: new Map(), onFileRead: () => progress?.advance(), checkDeadline };
+    const reader: FileReader = {
+      format: source,
+      remaining: new Map(),
+      cache: new Map(),
+      onFileRead: () => progress?.advance(),
+      checkDeadline,
+    };
     for (const file of files) {
       checkDeadline();
       let ids: string[];
@@ -115,7 +141,8 @@ async function importInto(
     const written = new Set<string>();
     const calls = new ChildCalls();
     const children: { sessionId: string; built: SessionRows; parentSettled: boolean }[] = [];
-    const isSettled = (sessionFiles: readonly string[]) => sessionFiles.every((file) => now() - modifiedAt(file) >= settleMs);
+    const isSettled = (sessionFiles: readonly string[]) =>
+      sessionFiles.every((file) => now() - modifiedAt(file) >= settleMs);
     const parentSettled = (built: SessionRows, settled: boolean) => {
       const parentFiles = built.parentSessionId === undefined ? undefined : sessions.get(built.parentSessionId);
       // A parent only in the store is settled as far as this import knows when its child is.
@@ -135,10 +162,20 @@ async function importInto(
       for (const note of built.notes) addNote(report, note);
       report.rowsWaiting += built.waiting;
       const parent = built.parentSessionId;
-      if (parent !== undefined && sessions.has(parent) && !written.has(parent)) children.push({ sessionId, built, parentSettled: parentSettled(built, settled) });
+      if (parent !== undefined && sessions.has(parent) && !written.has(parent))
+        children.push({ sessionId, built, parentSettled: parentSettled(built, settled) });
       else {
         const settledParent = parentSettled(built, settled);
-        await importSession({ store, source, sessionId, built, parentSettled: settledParent, report, calls, pastDeadline });
+        await importSession({
+          store,
+          source,
+          sessionId,
+          built,
+          parentSettled: settledParent,
+          report,
+          calls,
+          pastDeadline,
+        });
         written.add(sessionId);
       }
     }
@@ -177,7 +214,9 @@ async function importSession({
   if (rows.length === 0) return;
   const parentSessionId = built.parentSessionId;
   const decision =
-    parentSessionId === undefined ? undefined : await parentOf({ store, sessionId, parentSessionId, parentSettled, report, calls });
+    parentSessionId === undefined
+      ? undefined
+      : await parentOf({ store, sessionId, parentSessionId, parentSettled, report, calls });
   if (decision?.kind === "wait") {
     // The parent has not named the child yet: the next import attaches it to the call that started it.
     report.rowsWaiting += rows.length;
@@ -202,9 +241,14 @@ async function importSession({
     );
   }
   if (outcome.late > 0) {
-    report.warnings.push(`session '${sessionId}': ${outcome.late} rows belong before rows an earlier import stored; they were appended at the end with their own times (marked importedLate).`);
+    report.warnings.push(
+      `session '${sessionId}': ${outcome.late} rows belong before rows an earlier import stored; they were appended at the end with their own times (marked importedLate).`,
+    );
   }
-  if (outcome.lateResults > 0) report.warnings.push(`session '${sessionId}': ${outcome.lateResults} tool results came after their calls were stored without one; each was added as a row of its own.`);
+  if (outcome.lateResults > 0)
+    report.warnings.push(
+      `session '${sessionId}': ${outcome.lateResults} tool results came after their calls were stored without one; each was added as a row of its own.`,
+    );
   if (outcome.stopped) throw new DeadlineReached();
 }
 
@@ -213,7 +257,8 @@ function validRows(sessionId: string, rows: BuiltRow[], report: ImportReport, pa
   try {
     assertSessionId(sessionId);
   } catch (error) {
-    for (const { file, line } of rows) addNote(report, { kind: "malformed", file, line, message: (error as Error).message });
+    for (const { file, line } of rows)
+      addNote(report, { kind: "malformed", file, line, message: (error as Error).message });
     return [];
   }
   return rows.filter(({ row, file, line }, index) => {
@@ -223,7 +268,9 @@ function validRows(sessionId: string, rows: BuiltRow[], report: ImportReport, pa
       return true;
     } catch (error) {
       if (!RowValidationError.isInstance(error)) throw error;
-      const message = error.issues.map((issue) => `${issue.path === "" ? "" : `${issue.path}: `}${issue.message}`).join("; ");
+      const message = error.issues
+        .map((issue) => `${issue.path === "" ? "" : `${issue.path}: `}${issue.message}`)
+        .join("; ");
       addNote(report, { kind: "malformed", file, line, message });
       return false;
     }

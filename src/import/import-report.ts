@@ -78,11 +78,11 @@ export function addNote(report: ImportReport, note: LineNote): void {
     report.unknownLines += 1;
     const lineType = note.lineType ?? "(unnamed)";
     report.unknownLineTypes[lineType] = (report.unknownLineTypes[lineType] ?? 0) + 1;
-  }
-  else if (note.kind === "invalid-utf8") report.invalidUtf8Lines += 1;
+  } else if (note.kind === "invalid-utf8") report.invalidUtf8Lines += 1;
   else {
     report.malformedCount += 1;
-    if (report.malformed.length < MAX_REPORTED_MALFORMED) report.malformed.push({ file: note.file, line: note.line, message: note.message });
+    if (report.malformed.length < MAX_REPORTED_MALFORMED)
+      report.malformed.push({ file: note.file, line: note.line, message: note.message });
   }
 }
 
@@ -95,15 +95,20 @@ export function formatReport(report: ImportReport): string {
     ...(report.rowsWaiting > 0
       ? [`${report.rowsWaiting} waiting for the transcript to go on (a tool result, a summary or the first reply)`]
       : []),
-    ...(report.childrenReattached > 0 ? [`${report.childrenReattached} sub-agent sessions attached to their parents`] : []),
+    ...(report.childrenReattached > 0
+      ? [`${report.childrenReattached} sub-agent sessions attached to their parents`]
+      : []),
     `${report.unknownLines} unknown lines${report.unknownLines === 0 ? "" : ` kept as raw rows (${unknownTypesText(report.unknownLineTypes)})`}`,
     `${report.malformedCount} malformed`,
     ...(report.invalidUtf8Lines > 0 ? [`${report.invalidUtf8Lines} lines with invalid UTF-8`] : []),
     ...mergedText(report.linesMerged),
   ];
-  const lines = [`Imported ${report.rowsAdded} rows into ${report.sessionsUpdated} sessions from ${report.files} ${report.format} files (${counts.join(", ")}).`];
+  const lines = [
+    `Imported ${report.rowsAdded} rows into ${report.sessionsUpdated} sessions from ${report.files} ${report.format} files (${counts.join(", ")}).`,
+  ];
   for (const entry of report.malformed) lines.push(`malformed: ${entry.file}:${entry.line}: ${entry.message}`);
-  if (report.malformedCount > report.malformed.length) lines.push(`malformed: ${report.malformedCount - report.malformed.length} more not shown`);
+  if (report.malformedCount > report.malformed.length)
+    lines.push(`malformed: ${report.malformedCount - report.malformed.length} more not shown`);
   if (report.partial) lines.push("partial: the import stopped at its deadline; the next import adds the rest.");
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   return lines.join("\n");

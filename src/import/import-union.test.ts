@@ -16,7 +16,13 @@ import { importFiles, type ImportFormat } from "./import-files.js";
 import type { ImportReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 import { sessionSnapshot, storeRowCount } from "./test-support/session-snapshot.js";
-import { CLAUDE_SESSION, CODEX_SESSION, claudeCodeLines, codexLines, writeLines } from "./test-support/transcript-lines.js";
+import {
+  CLAUDE_SESSION,
+  CODEX_SESSION,
+  claudeCodeLines,
+  codexLines,
+  writeLines,
+} from "./test-support/transcript-lines.js";
 
 const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-import-union-");
 
@@ -24,16 +30,31 @@ const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-import-un
  * Imports and checks that the report's rows are exactly the store's change. `live`: the files are
  * still being written (the default, files just written are); otherwise they are settled.
  */
-async function importChecked(store: HistoryStore, format: ImportFormat, paths: string[], { live = false } = {}): Promise<ImportReport> {
+async function importChecked(
+  store: HistoryStore,
+  format: ImportFormat,
+  paths: string[],
+  { live = false } = {},
+): Promise<ImportReport> {
   const before = await storeRowCount(store);
   const report = await importFiles({ store, format, paths, ...(live ? {} : { settleMs: 0 }) });
   expect(report.rowsAdded).toBe((await storeRowCount(store)) - before);
   return report;
 }
 
-async function cleanImport(format: ImportFormat, lines: string[], sessionId: string, { live = false } = {}): Promise<unknown[]> {
+async function cleanImport(
+  format: ImportFormat,
+  lines: string[],
+  sessionId: string,
+  { live = false } = {},
+): Promise<unknown[]> {
   const store = createMemoryStore();
-  await importFiles({ store, format, paths: [writeLines(temporaryDirectory(), "whole.jsonl", lines)], ...(live ? {} : { settleMs: 0 }) });
+  await importFiles({
+    store,
+    format,
+    paths: [writeLines(temporaryDirectory(), "whole.jsonl", lines)],
+    ...(live ? {} : { settleMs: 0 }),
+  });
   return sessionSnapshot(store, sessionId);
 }
 
@@ -62,7 +83,9 @@ describe("one session in several files", () => {
 
     const first = await importChecked(store, "claude-code", [folder]);
     expect(first.warnings).toEqual([]);
-    expect(await sessionSnapshot(store, CLAUDE_SESSION)).toEqual(await cleanImport("claude-code", lines, CLAUDE_SESSION));
+    expect(await sessionSnapshot(store, CLAUDE_SESSION)).toEqual(
+      await cleanImport("claude-code", lines, CLAUDE_SESSION),
+    );
     expect(first.sessionsUpdated).toBe(1);
 
     const again = await importChecked(store, "claude-code", [folder]);
@@ -73,7 +96,10 @@ describe("one session in several files", () => {
   it("gives the same session whichever file sorts first", async () => {
     const lines = claudeCodeLines({ exchanges: 5 });
     const snapshots: unknown[][] = [];
-    for (const [short, long] of [["a.jsonl", "b.jsonl"], ["b.jsonl", "a.jsonl"]] as const) {
+    for (const [short, long] of [
+      ["a.jsonl", "b.jsonl"],
+      ["b.jsonl", "a.jsonl"],
+    ] as const) {
       const folder = temporaryDirectory();
       writeLines(folder, short, lines.slice(0, 7));
       writeLines(folder, long, lines);
@@ -92,7 +118,10 @@ describe("one session in several files", () => {
     const resumed = writeLines(folder, "rollout-2026-11-21T09-00-00-b.jsonl", lines);
     const expected = await cleanImport("codex", lines, CODEX_SESSION);
 
-    for (const runs of [[earlier, resumed], [resumed, earlier]]) {
+    for (const runs of [
+      [earlier, resumed],
+      [resumed, earlier],
+    ]) {
       const store = openScratchStore();
       for (const file of runs) await importChecked(store, "codex", [file]);
       expect(await sessionSnapshot(store, CODEX_SESSION)).toEqual(expected);
@@ -130,8 +159,12 @@ describe("one session in several files", () => {
 
   it("still refuses a ctxwin export into a session that holds a different history", async () => {
     const store = openScratchStore();
-    await store.append(CTXWIN_SESSION, [{ id: "local-1", role: "user", parts: [{ type: "text", text: "a local session of the same name" }] }]);
-    const report = await importChecked(store, "ctxwin", [writeLines(temporaryDirectory(), "export.jsonl", ctxwinLines(4))]);
+    await store.append(CTXWIN_SESSION, [
+      { id: "local-1", role: "user", parts: [{ type: "text", text: "a local session of the same name" }] },
+    ]);
+    const report = await importChecked(store, "ctxwin", [
+      writeLines(temporaryDirectory(), "export.jsonl", ctxwinLines(4)),
+    ]);
     expect(report.rowsAdded).toBe(0);
     expect(report.warnings.join("\n")).toMatch(/different history/);
   });
@@ -143,11 +176,22 @@ describe("property: any split of a transcript into overlapping files", () => {
     for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
   });
 
-  const transcripts: Record<ImportFormat, { lines: (exchanges: number) => string[]; sessionId: string; header: number }> = {
+  const transcripts: Record<
+    ImportFormat,
+    { lines: (exchanges: number) => string[]; sessionId: string; header: number }
+  > = {
     // With lines kept as raw rows (ADR 0066) and the header's facts (git branch, model).
-    "claude-code": { lines: (exchanges) => claudeCodeLines({ exchanges, compactAfter: 1, extras: true }), sessionId: CLAUDE_SESSION, header: 0 },
+    "claude-code": {
+      lines: (exchanges) => claudeCodeLines({ exchanges, compactAfter: 1, extras: true }),
+      sessionId: CLAUDE_SESSION,
+      header: 0,
+    },
     // A resumed rollout starts with the session's first line (session_meta), as Codex writes it.
-    codex: { lines: (exchanges) => codexLines({ exchanges, compactAfter: 1, extras: true }), sessionId: CODEX_SESSION, header: 1 },
+    codex: {
+      lines: (exchanges) => codexLines({ exchanges, compactAfter: 1, extras: true }),
+      sessionId: CODEX_SESSION,
+      header: 1,
+    },
     ctxwin: { lines: (exchanges) => ctxwinLines(exchanges * 4), sessionId: CTXWIN_SESSION, header: 0 },
   };
 
@@ -175,7 +219,8 @@ describe("property: any split of a transcript into overlapping files", () => {
         const store = createMemoryStore();
         // Runs of any subset of the files, in any order, then every file, forwards and backwards.
         const live = { live: true };
-        for (const run of runs) for (const index of run) if (index < files.length) await importChecked(store, format, [files[index]!], live);
+        for (const run of runs)
+          for (const index of run) if (index < files.length) await importChecked(store, format, [files[index]!], live);
         await importChecked(store, format, files, live);
         expect((await importChecked(store, format, [...files].reverse(), live)).rowsAdded).toBe(0);
         const clean = await cleanImport(format, all, sessionId, live);
@@ -200,13 +245,19 @@ describe("property: a parent and its sub-agent arriving in any order and any run
   const trees = {
     "claude-code": {
       folder: "claude-code-2.1.197-subagent",
-      files: ["-home-dev-app/4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f.jsonl", "-home-dev-app/4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f/subagents/agent-a7f3c21.jsonl"],
+      files: [
+        "-home-dev-app/4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f.jsonl",
+        "-home-dev-app/4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f/subagents/agent-a7f3c21.jsonl",
+      ],
       parent: "claude-code:4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f",
       child: "claude-code:4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f/agent-a7f3c21",
     },
     codex: {
       folder: "codex-0.171.0-subagent",
-      files: ["rollout-2026-12-04T11-00-00-01c0ffee-0000-7000-8000-000000000001.jsonl", "rollout-2026-12-04T10-59-59-01c0ffee-0000-7000-8000-000000000002.jsonl"],
+      files: [
+        "rollout-2026-12-04T11-00-00-01c0ffee-0000-7000-8000-000000000001.jsonl",
+        "rollout-2026-12-04T10-59-59-01c0ffee-0000-7000-8000-000000000002.jsonl",
+      ],
       parent: "codex:01c0ffee-0000-7000-8000-000000000001",
       child: "codex:01c0ffee-0000-7000-8000-000000000002",
     },
@@ -244,7 +295,10 @@ describe("property: a parent and its sub-agent arriving in any order and any run
           utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
           present.push(file);
           for (let run = 0; run < importAfter[step]!; run += 1) await importChecked(store, format, present);
-          if (step === 0) alone = (await store.session(tree.child)) !== undefined && (await store.session(tree.child))?.parent === undefined;
+          if (step === 0)
+            alone =
+              (await store.session(tree.child)) !== undefined &&
+              (await store.session(tree.child))?.parent === undefined;
         }
         const last = await importChecked(store, format, present);
         const childFirst = arrival[0] === 1 && importAfter[0]! > 0;

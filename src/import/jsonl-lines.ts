@@ -63,10 +63,18 @@ function parseLine(bytes: Buffer, line: number, complete: boolean): JsonLine | u
  *
  * @example for await (const entry of parsedLines(file)) if (entry.kind !== "value") yield entry; else read(entry.value);
  */
-export async function* parsedLines(file: string): AsyncGenerator<LineNote | { kind: "value"; line: number; value: Json }> {
+export async function* parsedLines(
+  file: string,
+): AsyncGenerator<LineNote | { kind: "value"; line: number; value: Json }> {
   for await (const entry of jsonLines(file)) {
     if (!entry.ok) {
-      yield { kind: "malformed", file, line: entry.line, message: entry.message, ...(entry.complete ? {} : { partial: true }) };
+      yield {
+        kind: "malformed",
+        file,
+        line: entry.line,
+        message: entry.message,
+        ...(entry.complete ? {} : { partial: true }),
+      };
       continue;
     }
     if (entry.invalidUtf8) yield { kind: "invalid-utf8", file, line: entry.line };

@@ -15,7 +15,13 @@ import { importFiles, type ImportFilesOptions, type ImportFormat } from "./impor
 import type { ImportReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
 import { allRows, sessionSnapshot, storeRowCount } from "./test-support/session-snapshot.js";
-import { CLAUDE_SESSION, CODEX_SESSION, claudeCodeLines, codexLines, writeLines } from "./test-support/transcript-lines.js";
+import {
+  CLAUDE_SESSION,
+  CODEX_SESSION,
+  claudeCodeLines,
+  codexLines,
+  writeLines,
+} from "./test-support/transcript-lines.js";
 
 const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-live-import-");
 
@@ -28,7 +34,11 @@ async function importChecked(store: HistoryStore, options: Omit<ImportFilesOptio
 }
 
 function toolStates(rows: { parts: unknown[] }[]): string[] {
-  return rows.flatMap((row) => row.parts.filter((part) => (part as { type: string }).type === "dynamic-tool").map((part) => (part as { state: string }).state));
+  return rows.flatMap((row) =>
+    row.parts
+      .filter((part) => (part as { type: string }).type === "dynamic-tool")
+      .map((part) => (part as { state: string }).state),
+  );
 }
 
 describe("a transcript imported while it is written", () => {
@@ -49,7 +59,10 @@ describe("a transcript imported while it is written", () => {
 
   it("property: any interleaving of appends and imports equals one clean import of the final file", async () => {
     const transcripts: Record<"claude-code" | "codex", { lines: string[]; sessionId: string }> = {
-      "claude-code": { lines: claudeCodeLines({ exchanges: 4, compactAfter: 1, extras: true }), sessionId: CLAUDE_SESSION },
+      "claude-code": {
+        lines: claudeCodeLines({ exchanges: 4, compactAfter: 1, extras: true }),
+        sessionId: CLAUDE_SESSION,
+      },
       codex: { lines: codexLines({ exchanges: 4, compactAfter: 1, extras: true }), sessionId: CODEX_SESSION },
     };
     const scenario = fc.record({
@@ -68,20 +81,38 @@ describe("a transcript imported while it is written", () => {
         let written = 0;
         const steps = [...cuts.filter((cut) => cut < lines.length).sort((a, b) => a - b), lines.length];
         for (const [index, cut] of steps.entries()) {
-          appendFileSync(file, lines.slice(written, cut).map((line) => `${line}\n`).join(""));
+          appendFileSync(
+            file,
+            lines
+              .slice(written, cut)
+              .map((line) => `${line}\n`)
+              .join(""),
+          );
           written = cut;
           // Sometimes the writer is caught half-way through its next line.
           const next = lines[written];
-          const half = halfLines[index] === true && next !== undefined ? next.slice(0, Math.floor(next.length / 2)) : "";
+          const half =
+            halfLines[index] === true && next !== undefined ? next.slice(0, Math.floor(next.length / 2)) : "";
           appendFileSync(file, half);
           for (let repeat = 0; repeat < repeats[index]!; repeat += 1) {
             const report = await importChecked(store, { format, paths: [file] });
             expect(report.malformedCount).toBe(0);
           }
-          if (half !== "") writeFileSync(file, lines.slice(0, written).map((line) => `${line}\n`).join(""));
+          if (half !== "")
+            writeFileSync(
+              file,
+              lines
+                .slice(0, written)
+                .map((line) => `${line}\n`)
+                .join(""),
+            );
         }
         const clean = createMemoryStore();
-        await importFiles({ store: clean, format, paths: [writeLines(temporaryDirectory(), path.basename(file), lines)] });
+        await importFiles({
+          store: clean,
+          format,
+          paths: [writeLines(temporaryDirectory(), path.basename(file), lines)],
+        });
         expect(await sessionSnapshot(store, sessionId)).toEqual(await sessionSnapshot(clean, sessionId));
       }),
       { numRuns: 40 },
@@ -93,7 +124,12 @@ describe("a transcript imported while it is written", () => {
     const file = writeLines(temporaryDirectory(), "fresh.jsonl", lines.slice(0, 2)); // ends with an unanswered call
     const written = 1_800_000_000_000; // whole milliseconds
     utimesSync(file, (written + 0.7) / 1000, (written + 0.7) / 1000); // 0.7 ms after the clock's reading
-    const report = await importChecked(openScratchStore(), { format: "claude-code", paths: [file], settleMs: 0, now: () => written });
+    const report = await importChecked(openScratchStore(), {
+      format: "claude-code",
+      paths: [file],
+      settleMs: 0,
+      now: () => written,
+    });
     expect(report.rowsWaiting).toBe(0);
   });
 
@@ -134,13 +170,23 @@ describe("repeated ids and paths", () => {
   ])("%s: a line repeated in a file imports once, on every run", async (format, make, sessionId) => {
     const lines = make();
     const repeated = [...lines, lines[2]!, lines[3]!];
-    const file = writeLines(temporaryDirectory(), format === "codex" ? "rollout-repeat.jsonl" : "repeat.jsonl", repeated);
+    const file = writeLines(
+      temporaryDirectory(),
+      format === "codex" ? "rollout-repeat.jsonl" : "repeat.jsonl",
+      repeated,
+    );
     const store = openScratchStore();
     const first = await importChecked(store, { format, paths: [file], settleMs: 0 });
     expect(first.rowsAdded).toBeGreaterThan(0);
-    for (let run = 0; run < 2; run += 1) expect((await importChecked(store, { format, paths: [file], settleMs: 0 })).rowsAdded).toBe(0);
+    for (let run = 0; run < 2; run += 1)
+      expect((await importChecked(store, { format, paths: [file], settleMs: 0 })).rowsAdded).toBe(0);
     const clean = createMemoryStore();
-    await importFiles({ store: clean, format, paths: [writeLines(temporaryDirectory(), path.basename(file), lines)], settleMs: 0 });
+    await importFiles({
+      store: clean,
+      format,
+      paths: [writeLines(temporaryDirectory(), path.basename(file), lines)],
+      settleMs: 0,
+    });
     expect(await sessionSnapshot(store, sessionId)).toEqual(await sessionSnapshot(clean, sessionId));
   });
 
@@ -169,7 +215,13 @@ describe("a manual clear of an imported session", () => {
     const store = openScratchStore();
     await importChecked(store, { format: "claude-code", paths: [file], settleMs: 0 });
     await store.append(CLAUDE_SESSION, [resetBoundaryRow({})]);
-    appendFileSync(file, lines.slice(8).map((line) => `${line}\n`).join(""));
+    appendFileSync(
+      file,
+      lines
+        .slice(8)
+        .map((line) => `${line}\n`)
+        .join(""),
+    );
 
     const report = await importChecked(store, { format: "claude-code", paths: [file], settleMs: 0 });
     expect(report.warnings).toEqual([]);
@@ -185,7 +237,11 @@ describe("paths", () => {
     const loop = path.join(folder, "loop");
     symlinkSync(loop, loop);
     const elsewhere = temporaryDirectory();
-    const target = writeLines(elsewhere, "kept-elsewhere.jsonl", claudeCodeLines({ exchanges: 1, sessionId: "0e1d2c3b-4a59-4867-9586-a4b3c2d1e0f9" }));
+    const target = writeLines(
+      elsewhere,
+      "kept-elsewhere.jsonl",
+      claudeCodeLines({ exchanges: 1, sessionId: "0e1d2c3b-4a59-4867-9586-a4b3c2d1e0f9" }),
+    );
     const projects = path.join(temporaryDirectory(), "projects");
     mkdirSync(path.join(projects, "app"), { recursive: true });
     symlinkSync(target, path.join(projects, "app", "linked.jsonl"));
@@ -205,14 +261,29 @@ describe("paths", () => {
 
 describe("what the importer cannot use is counted", () => {
   const line = (uuid: string, content: unknown) =>
-    JSON.stringify({ type: "assistant", uuid, sessionId: "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d", timestamp: "2026-11-20T09:00:00.000Z", message: { role: "assistant", content } });
+    JSON.stringify({
+      type: "assistant",
+      uuid,
+      sessionId: "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+      timestamp: "2026-11-20T09:00:00.000Z",
+      message: { role: "assistant", content },
+    });
 
   it("counts lines with invalid UTF-8, lines without a usable block, and names an unnamed tool 'tool'", async () => {
     const folder = temporaryDirectory();
     const file = path.join(folder, "odd.jsonl");
-    const prompt = JSON.stringify({ type: "user", uuid: "p-1", sessionId: "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d", timestamp: "2026-11-20T08:59:00.000Z", message: { role: "user", content: "Hello" } });
+    const prompt = JSON.stringify({
+      type: "user",
+      uuid: "p-1",
+      sessionId: "5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d",
+      timestamp: "2026-11-20T08:59:00.000Z",
+      message: { role: "user", content: "Hello" },
+    });
     const [before, after] = line("a-1", [{ type: "text", text: "cafX and more" }]).split("X") as [string, string];
-    const result = line("a-4", [{ type: "tool_result", tool_use_id: "toolu_x", content: "done" }]).replaceAll('"assistant"', '"user"');
+    const result = line("a-4", [{ type: "tool_result", tool_use_id: "toolu_x", content: "done" }]).replaceAll(
+      '"assistant"',
+      '"user"',
+    );
     writeFileSync(
       file,
       Buffer.concat([
@@ -220,7 +291,9 @@ describe("what the importer cannot use is counted", () => {
         Buffer.from([0xff]), // not UTF-8
         Buffer.from(`${after}\n`),
         Buffer.from(`${line("a-2", [{ type: "text", text: 42 }, { nothing: true }])}\n`),
-        Buffer.from(`${line("a-3", [{ type: "tool_use", id: "toolu_x", name: { nested: "object" }, input: {} }])}\n${result}\n`),
+        Buffer.from(
+          `${line("a-3", [{ type: "tool_use", id: "toolu_x", name: { nested: "object" }, input: {} }])}\n${result}\n`,
+        ),
       ]),
     );
 
@@ -230,7 +303,10 @@ describe("what the importer cannot use is counted", () => {
     expect(report.malformed).toEqual([{ file, line: 3, message: "no content block ctxwin can read" }]);
     const rows = await allRows(store, "claude-code:5b4a3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d");
     expect(JSON.stringify(rows)).toContain("caf\ufffd");
-    const tool = rows.flatMap((row) => row.parts).find((part) => part.type === "dynamic-tool") as { toolName: string; state: string };
+    const tool = rows.flatMap((row) => row.parts).find((part) => part.type === "dynamic-tool") as {
+      toolName: string;
+      state: string;
+    };
     expect(tool).toMatchObject({ toolName: "tool", state: "output-available" });
   });
 });

@@ -20,7 +20,9 @@ const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-project-s
 function claudeCodeSession(home: string, project: string, sessionId: string): void {
   const folder = path.join(home, ".claude", "projects", claudeCodeProjectFolderName(project));
   mkdirSync(folder, { recursive: true });
-  const text = readFileSync(path.join(fixtures, "claude-code-session.jsonl"), "utf8").replaceAll(CLAUDE_SESSION, sessionId).replaceAll("/home/dev/shop-api", project);
+  const text = readFileSync(path.join(fixtures, "claude-code-session.jsonl"), "utf8")
+    .replaceAll(CLAUDE_SESSION, sessionId)
+    .replaceAll("/home/dev/shop-api", project);
   writeFileSync(path.join(folder, `${sessionId}.jsonl`), text);
 }
 
@@ -28,7 +30,9 @@ function claudeCodeSession(home: string, project: string, sessionId: string): vo
 function codexSession(home: string, cwd: string, sessionId: string): string {
   const folder = path.join(home, ".codex", "sessions", "2026", "12", "01");
   mkdirSync(folder, { recursive: true });
-  const text = readFileSync(path.join(fixtures, "codex-0.171.0", CODEX_ROLLOUT), "utf8").replaceAll("01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d", sessionId).replaceAll("/home/dev/billing", cwd);
+  const text = readFileSync(path.join(fixtures, "codex-0.171.0", CODEX_ROLLOUT), "utf8")
+    .replaceAll("01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d", sessionId)
+    .replaceAll("/home/dev/billing", cwd);
   const file = path.join(folder, `rollout-2026-12-01T11-00-00-${sessionId}.jsonl`);
   writeFileSync(file, text);
   return file;
@@ -51,7 +55,11 @@ describe("a project's sessions", () => {
     claudeCodeSession(home, path.join(home, "work", "billing"), "22222222-2222-4222-8222-222222222222");
     claudeCodeSession(home, `${project}-old`, "33333333-3333-4333-8333-333333333333");
 
-    const paths = await projectSourcePaths({ format: "claude-code", project, sourceFolder: path.join(home, ".claude", "projects") });
+    const paths = await projectSourcePaths({
+      format: "claude-code",
+      project,
+      sourceFolder: path.join(home, ".claude", "projects"),
+    });
     const store = openScratchStore();
     await importFiles({ store, format: "claude-code", paths });
     expect(await sessionIds(store)).toEqual(["claude-code:11111111-1111-4111-8111-111111111111"]);
@@ -65,10 +73,17 @@ describe("a project's sessions", () => {
     codexSession(home, `${project}-old`, "01b2c3d4-e5f6-7a8b-9c0d-000000000003");
     codexSession(home, path.join(home, "work", "billing"), "01b2c3d4-e5f6-7a8b-9c0d-000000000004");
 
-    const paths = await projectSourcePaths({ format: "codex", project, sourceFolder: path.join(home, ".codex", "sessions") });
+    const paths = await projectSourcePaths({
+      format: "codex",
+      project,
+      sourceFolder: path.join(home, ".codex", "sessions"),
+    });
     expect(paths).toEqual([inProject, below]);
     const store = openScratchStore();
     await importFiles({ store, format: "codex", paths });
-    expect(await sessionIds(store)).toEqual(["codex:01b2c3d4-e5f6-7a8b-9c0d-000000000001", "codex:01b2c3d4-e5f6-7a8b-9c0d-000000000002"]);
+    expect(await sessionIds(store)).toEqual([
+      "codex:01b2c3d4-e5f6-7a8b-9c0d-000000000001",
+      "codex:01b2c3d4-e5f6-7a8b-9c0d-000000000002",
+    ]);
   });
 });

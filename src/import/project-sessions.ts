@@ -34,7 +34,11 @@ export interface ProjectSourceOptions {
  *
  * @example await projectSourcePaths({ format: "codex", project: "/home/dev/shop-api" })
  */
-export async function projectSourcePaths({ format, project, sourceFolder = defaultSourceFolder(format) }: ProjectSourceOptions): Promise<string[]> {
+export async function projectSourcePaths({
+  format,
+  project,
+  sourceFolder = defaultSourceFolder(format),
+}: ProjectSourceOptions): Promise<string[]> {
   const root = path.resolve(project);
   if (format === "claude-code") return [path.join(sourceFolder, claudeCodeProjectFolderName(root))];
   const { files } = sourceFiles({ format, paths: [sourceFolder] });

@@ -55,7 +55,12 @@ export async function readSessionLines({
   return sequences;
 }
 
-async function readFile(reader: FileReader, file: string, report: ImportReport, settled: boolean): Promise<Map<string, SourceLine[]>> {
+async function readFile(
+  reader: FileReader,
+  file: string,
+  report: ImportReport,
+  settled: boolean,
+): Promise<Map<string, SourceLine[]>> {
   const bySession = new Map<string, SourceLine[]>();
   try {
     for await (const entry of reader.format.lines(file)) {

@@ -54,7 +54,9 @@ export async function parentOf({
   const summary = await store.session(parentSessionId);
   if (summary === undefined) {
     if (!parentSettled) return { kind: "wait" };
-    report.warnings.push(`session '${sessionId}' is a sub-agent of '${parentSessionId}', which is not in the store: imported as a session of its own (import the parent's transcript to attach it).`);
+    report.warnings.push(
+      `session '${sessionId}' is a sub-agent of '${parentSessionId}', which is not in the store: imported as a session of its own (import the parent's transcript to attach it).`,
+    );
     return { kind: "alone" };
   }
   const item = await calls.startingItem(store, parentSessionId, sessionId, summary.lastSeq);
@@ -85,7 +87,9 @@ async function reattach({
   const { sessionId } = existing;
   const summary = await store.session(parentSessionId);
   if (summary === undefined) {
-    report.warnings.push(`session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own until the parent's transcript is imported.`);
+    report.warnings.push(
+      `session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own until the parent's transcript is imported.`,
+    );
     return;
   }
   const item = await calls.startingItem(store, parentSessionId, sessionId, summary.lastSeq);
@@ -95,7 +99,9 @@ async function reattach({
     if (result === "attached") report.childrenReattached += 1;
   } catch (error) {
     if (!AttachParentRefusedError.isInstance(error)) throw error;
-    report.warnings.push(`session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own: ${error.message}`);
+    report.warnings.push(
+      `session '${sessionId}' was imported before its parent '${parentSessionId}' and stays a session of its own: ${error.message}`,
+    );
   }
 }
 
@@ -120,7 +126,7 @@ export class ChildCalls {
       this.parents.set(parentSessionId, known);
     }
     // Rows are only appended: the rows after the last one read are all that can be new.
-    for (let afterSeq = known.readTo; afterSeq < lastSeq; ) {
+    for (let afterSeq = known.readTo; afterSeq < lastSeq;) {
       const options = { includeCleared: true, afterSeq, beforeSeq: lastSeq + 1, limit: PAGE };
       const page = await store.items(parentSessionId, options);
       for (const row of page.rows) {

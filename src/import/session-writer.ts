@@ -53,23 +53,44 @@ export async function writeSessionRows({
   const committed = new Set<string>();
   for (let attempt = 1; ; attempt += 1) {
     const stored = await readStoredSession(store, sessionId, normalizeId, stopWhen);
-    if (stored === undefined) return { added: committed.size, alreadyPresent: 0, late: 0, lateResults: 0, stopped: true };
+    if (stored === undefined)
+      return { added: committed.size, alreadyPresent: 0, late: 0, lateResults: 0, stopped: true };
     const plan = planAppend(rows, stored, committed);
     if (refuseForeignRows) {
       const sourceIds = new Set(rows.map(({ row }) => row.id));
-      const foreignRows = [...stored.ids].filter((id) => !sourceIds.has(id) && !stored.resets.has(id) && !committed.has(id)).length;
-      if (foreignRows > 0) return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: 0, lateResults: 0, divergent: { foreignRows }, stopped: false };
+      const foreignRows = [...stored.ids].filter(
+        (id) => !sourceIds.has(id) && !stored.resets.has(id) && !committed.has(id),
+      ).length;
+      if (foreignRows > 0)
+        return {
+          added: committed.size,
+          alreadyPresent: plan.alreadyPresent,
+          late: 0,
+          lateResults: 0,
+          divergent: { foreignRows },
+          stopped: false,
+        };
     }
     try {
       let lastSeq = stored.lastSeq;
       for (let start = 0; start < plan.rows.length; start += batchSize) {
-        if (stopWhen()) return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: 0, lateResults: 0, stopped: true };
+        if (stopWhen())
+          return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: 0, lateResults: 0, stopped: true };
         const batch = plan.rows.slice(start, start + batchSize);
-        const written = await store.append(sessionId, batch, { expectLastSeq: lastSeq, ...(parent === undefined || lastSeq > 0 ? {} : { parent }) });
+        const written = await store.append(sessionId, batch, {
+          expectLastSeq: lastSeq,
+          ...(parent === undefined || lastSeq > 0 ? {} : { parent }),
+        });
         lastSeq += written.length;
         for (const row of batch) committed.add(row.id);
       }
-      return { added: committed.size, alreadyPresent: plan.alreadyPresent, late: plan.late, lateResults: plan.lateResults, stopped: false };
+      return {
+        added: committed.size,
+        alreadyPresent: plan.alreadyPresent,
+        late: plan.late,
+        lateResults: plan.lateResults,
+        stopped: false,
+      };
     } catch (error) {
       if (!AppendConflictError.isInstance(error) || attempt >= MAX_ATTEMPTS) throw error;
     }
@@ -83,7 +104,11 @@ interface AppendPlan {
   lateResults: number;
 }
 
-function planAppend(built: readonly BuiltRow[], stored: StoredSession, committedByThisRun: ReadonlySet<string>): AppendPlan {
+function planAppend(
+  built: readonly BuiltRow[],
+  stored: StoredSession,
+  committedByThisRun: ReadonlySet<string>,
+): AppendPlan {
   let lastPresent = -1;
   built.forEach(({ row }, index) => {
     if (stored.ids.has(row.id)) lastPresent = index;
@@ -111,10 +136,24 @@ function lateResultRows(row: SourceRow, stored: StoredSession): SourceRow[] {
   if (open === undefined) return [];
   return row.parts.flatMap((part) => {
     const call = part as { type: string; toolCallId?: string; state?: string };
-    if (call.type !== "dynamic-tool" || call.toolCallId === undefined || !open.has(call.toolCallId) || call.state === "input-available") return [];
+    if (
+      call.type !== "dynamic-tool" ||
+      call.toolCallId === undefined ||
+      !open.has(call.toolCallId) ||
+      call.state === "input-available"
+    )
+      return [];
     const id = `${row.id}#result:${call.toolCallId}`;
     if (stored.ids.has(id)) return [];
-    return [{ id, role: row.role, parts: [part], ...(row.createdAt === undefined ? {} : { createdAt: row.createdAt }), metadata: { lateResultOf: row.id } }];
+    return [
+      {
+        id,
+        role: row.role,
+        parts: [part],
+        ...(row.createdAt === undefined ? {} : { createdAt: row.createdAt }),
+        metadata: { lateResultOf: row.id },
+      },
+    ];
   });
 }
 

@@ -17,8 +17,14 @@ export type SourceFormatName = "ctxwin" | "claude-code" | "codex";
 export type TranscriptFormat = Exclude<SourceFormatName, "ctxwin">;
 
 /** The folder each format is read from when no path is given (`CLAUDE_CONFIG_DIR` and `CODEX_HOME` honoured). */
-export function defaultSourceFolder(format: TranscriptFormat, home: string = os.homedir(), env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return format === "claude-code" ? path.join(claudeConfigFolder({ home, env }), "projects") : path.join(codexHome({ home, env }), "sessions");
+export function defaultSourceFolder(
+  format: TranscriptFormat,
+  home: string = os.homedir(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  return format === "claude-code"
+    ? path.join(claudeConfigFolder({ home, env }), "projects")
+    : path.join(codexHome({ home, env }), "sessions");
 }
 
 const RULES: Record<SourceFormatName, { accept: (name: string) => boolean; depth: number }> = {
@@ -143,7 +149,10 @@ export function claudeCodeCompanions(file: string, warnings: string[] = []): str
     if (code !== "ENOENT" && code !== "ENOTDIR") warnings.push(`${subagents}: ${(error as Error).message}`);
     return [];
   }
-  return entries.filter((entry) => /^agent-.*\.jsonl$/.test(entry)).map((entry) => path.join(subagents, entry)).filter(isFile);
+  return entries
+    .filter((entry) => /^agent-.*\.jsonl$/.test(entry))
+    .map((entry) => path.join(subagents, entry))
+    .filter(isFile);
 }
 
 function isFile(file: string): boolean {

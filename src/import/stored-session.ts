@@ -29,16 +29,30 @@ export async function readStoredSession(
   normalizeId: (id: string) => string = (id) => id,
   stopWhen: () => boolean = () => false,
 ): Promise<StoredSession | undefined> {
-  const stored: StoredSession = { lastSeq: await store.lastSeq(sessionId), ids: new Set(), openCalls: new Map(), resets: new Set() };
+  const stored: StoredSession = {
+    lastSeq: await store.lastSeq(sessionId),
+    ids: new Set(),
+    openCalls: new Map(),
+    resets: new Set(),
+  };
   let afterSeq = 0;
   while (afterSeq < stored.lastSeq) {
     if (afterSeq > 0 && stopWhen()) return undefined;
-    const page = await store.items(sessionId, { includeCleared: true, afterSeq, beforeSeq: stored.lastSeq + 1, limit: PAGE });
+    const page = await store.items(sessionId, {
+      includeCleared: true,
+      afterSeq,
+      beforeSeq: stored.lastSeq + 1,
+      limit: PAGE,
+    });
     for (const row of page.rows) {
       const id = normalizeId(row.id);
       stored.ids.add(id);
       if (row.boundary?.kind === "reset") stored.resets.add(id);
-      const open = row.parts.flatMap((part) => (part.type === "dynamic-tool" && (part as { state?: string }).state === "input-available" ? [(part as { toolCallId: string }).toolCallId] : []));
+      const open = row.parts.flatMap((part) =>
+        part.type === "dynamic-tool" && (part as { state?: string }).state === "input-available"
+          ? [(part as { toolCallId: string }).toolCallId]
+          : [],
+      );
       if (open.length > 0) stored.openCalls.set(id, new Set(open));
     }
     // Seqs are gap-free: the page covered one seq per row it returned or skipped as corrupt.

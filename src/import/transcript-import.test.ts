@@ -42,7 +42,12 @@ describe("claude-code import", () => {
     expect(report.unknownLines).toBe(2);
 
     const rows = await allRows(store, CLAUDE);
-    expect(rows[0]?.meta).toMatchObject({ type: "imported-session", source: "claude-code", title: "Move the orders service to the new staging database.", project: "/home/dev/shop-api" });
+    expect(rows[0]?.meta).toMatchObject({
+      type: "imported-session",
+      source: "claude-code",
+      title: "Move the orders service to the new staging database.",
+      project: "/home/dev/shop-api",
+    });
     expect(rows[0]?.uiVisible).toBe(false);
     const tools = toolParts(rows);
     expect(tools.map((part) => [part["toolName"], part["state"]])).toEqual([
@@ -54,9 +59,12 @@ describe("claude-code import", () => {
     expect(tools[0]?.["output"]).toContain("port: 6543");
     expect(String(tools[3]?.["output"]).length).toBeGreaterThan(100_000);
     expect(rows.some((row) => row.parts.some((part) => part.type === "reasoning"))).toBe(true);
-    expect(rows.filter((row) => (row.metadata as { sidechain?: boolean } | undefined)?.sidechain === true)).toHaveLength(3);
+    expect(
+      rows.filter((row) => (row.metadata as { sidechain?: boolean } | undefined)?.sidechain === true),
+    ).toHaveLength(3);
     // An image is a file part holding the transcript's bytes; history and search show it as [image].
-    const image = rows.flatMap((row) => row.parts).find((part) => part.type === "file") as { mediaType: string; url: string } | undefined;
+    const image = rows.flatMap((row) => row.parts).find((part) => part.type === "file") as
+      { mediaType: string; url: string } | undefined;
     expect(image?.mediaType).toBe("image/png");
     expect(image?.url.startsWith("data:image/png;base64,iVBORw0KGgo")).toBe(true);
     expect(renderRowText(rows.find((row) => row.parts.includes(image as never))!)).toContain("[image]");
@@ -87,7 +95,11 @@ describe("claude-code import", () => {
     expect(grown.rowsAdded).toBe(1);
 
     // Rewritten: same lines, reformatted and with a new line at the end.
-    const rewritten = readFileSync(file, "utf8").trimEnd().split("\n").map((text) => JSON.stringify(JSON.parse(text), null, 0)).join("\n");
+    const rewritten = readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((text) => JSON.stringify(JSON.parse(text), null, 0))
+      .join("\n");
     writeFileSync(file, `${rewritten}\n${line("u-0101", "And note the pool size.")}`);
     const afterRewrite = await importFiles({ store, format: "claude-code", paths: [file] });
     expect(afterRewrite.rowsAdded).toBe(1);
@@ -104,7 +116,12 @@ describe("codex import", () => {
     expect(report.malformed).toEqual([{ file, line: 19, message: expect.stringMatching(/not JSON/) }]);
     expect(report.unknownLines).toBe(1);
     const rows = await allRows(store, CODEX);
-    expect(rows[0]?.meta).toMatchObject({ type: "imported-session", source: "codex", title: "Find why invoice totals are off by a cent.", project: "/home/dev/billing" });
+    expect(rows[0]?.meta).toMatchObject({
+      type: "imported-session",
+      source: "codex",
+      title: "Find why invoice totals are off by a cent.",
+      project: "/home/dev/billing",
+    });
     expect(rows[1]?.uiVisible).toBe(false);
     const tools = toolParts(rows);
     expect(tools.map((part) => [part["toolName"], part["state"]])).toEqual([

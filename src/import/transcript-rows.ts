@@ -50,7 +50,12 @@ export interface HeaderState extends Omit<ImportedSessionMeta, "type" | "source"
 }
 
 /** The facts of a session header that are known, as header meta fields. */
-export function definedFacts(facts: Pick<ImportedSessionMeta, "project" | "gitBranch" | "model" | "cliVersion" | "parentSourceSessionId" | "agentId">): Partial<ImportedSessionMeta> {
+export function definedFacts(
+  facts: Pick<
+    ImportedSessionMeta,
+    "project" | "gitBranch" | "model" | "cliVersion" | "parentSourceSessionId" | "agentId"
+  >,
+): Partial<ImportedSessionMeta> {
   const keys = ["project", "gitBranch", "model", "cliVersion", "parentSourceSessionId", "agentId"] as const;
   return Object.fromEntries(keys.filter((key) => facts[key] !== undefined).map((key) => [key, facts[key]]));
 }
@@ -66,8 +71,26 @@ export function titleOf(text: string): string {
   return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
 }
 
-export function sessionHeaderRow({ id, createdAt, meta }: { id: string; createdAt: string | undefined; meta: ImportedSessionMeta }): SourceRow {
-  return withTime({ id, role: "system", parts: [{ type: "text", text: `Imported ${meta.source} session: ${meta.title}` }], synthetic: true, uiVisible: false, meta: { ...meta } }, createdAt);
+export function sessionHeaderRow({
+  id,
+  createdAt,
+  meta,
+}: {
+  id: string;
+  createdAt: string | undefined;
+  meta: ImportedSessionMeta;
+}): SourceRow {
+  return withTime(
+    {
+      id,
+      role: "system",
+      parts: [{ type: "text", text: `Imported ${meta.source} session: ${meta.title}` }],
+      synthetic: true,
+      uiVisible: false,
+      meta: { ...meta },
+    },
+    createdAt,
+  );
 }
 
 /**
@@ -77,9 +100,31 @@ export function sessionHeaderRow({ id, createdAt, meta }: { id: string; createdA
  *
  * @example rawLineRow({ id: "u-7", createdAt, source: "claude-code", lineType: "progress", value })
  */
-export function rawLineRow({ id, createdAt, source, lineType, value }: { id: string; createdAt: string | undefined; source: "claude-code" | "codex"; lineType: string; value: unknown }): SourceRow {
+export function rawLineRow({
+  id,
+  createdAt,
+  source,
+  lineType,
+  value,
+}: {
+  id: string;
+  createdAt: string | undefined;
+  source: "claude-code" | "codex";
+  lineType: string;
+  value: unknown;
+}): SourceRow {
   const text = `[${source} line of type '${lineType}', kept as written]\n${cutText(JSON.stringify(value))}`;
-  return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: true, meta: { type: IMPORTED_RAW_LINE_TYPE, source, lineType } }, createdAt);
+  return withTime(
+    {
+      id,
+      role: "system",
+      parts: [{ type: "text", text }],
+      synthetic: true,
+      uiVisible: true,
+      meta: { type: IMPORTED_RAW_LINE_TYPE, source, lineType },
+    },
+    createdAt,
+  );
 }
 
 /**
@@ -110,11 +155,27 @@ export function metadataRow({
 }): SourceRow {
   const text = `[${source} line of type '${lineType}', kept as hidden metadata]\n${cutText(JSON.stringify(value))}`;
   const meta = { type: IMPORTED_METADATA_TYPE, source, lineType };
-  return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: false, meta }, createdAt);
+  return withTime(
+    { id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: false, meta },
+    createdAt,
+  );
 }
 
-export function compactionRow({ id, createdAt, summary, source }: { id: string; createdAt: string | undefined; summary: string | undefined; source: string }): SourceRow {
-  const text = summary === undefined || summary.trim() === "" ? `(${source} compacted the conversation here; the transcript holds no summary)` : summary;
+export function compactionRow({
+  id,
+  createdAt,
+  summary,
+  source,
+}: {
+  id: string;
+  createdAt: string | undefined;
+  summary: string | undefined;
+  source: string;
+}): SourceRow {
+  const text =
+    summary === undefined || summary.trim() === ""
+      ? `(${source} compacted the conversation here; the transcript holds no summary)`
+      : summary;
   return withTime(
     {
       id,
@@ -154,10 +215,38 @@ export function cutInput(input: unknown): unknown {
   return { truncated_json: sliceSafe(json, 0, MAX_IMPORTED_TEXT_CHARS), total_chars: json.length };
 }
 
-export function toolPart({ toolName, toolCallId, input, output, isError }: { toolName: string; toolCallId: string; input: unknown; output?: string; isError?: boolean }): RowPart {
-  if (output === undefined) return { type: "dynamic-tool", toolName, toolCallId, state: "input-available", input } as RowPart;
-  if (isError === true) return { type: "dynamic-tool", toolName, toolCallId, state: "output-error", input, errorText: cutText(output) } as RowPart;
-  return { type: "dynamic-tool", toolName, toolCallId, state: "output-available", input, output: cutText(output) } as RowPart;
+export function toolPart({
+  toolName,
+  toolCallId,
+  input,
+  output,
+  isError,
+}: {
+  toolName: string;
+  toolCallId: string;
+  input: unknown;
+  output?: string;
+  isError?: boolean;
+}): RowPart {
+  if (output === undefined)
+    return { type: "dynamic-tool", toolName, toolCallId, state: "input-available", input } as RowPart;
+  if (isError === true)
+    return {
+      type: "dynamic-tool",
+      toolName,
+      toolCallId,
+      state: "output-error",
+      input,
+      errorText: cutText(output),
+    } as RowPart;
+  return {
+    type: "dynamic-tool",
+    toolName,
+    toolCallId,
+    state: "output-available",
+    input,
+    output: cutText(output),
+  } as RowPart;
 }
 
 /**
@@ -167,7 +256,17 @@ export function toolPart({ toolName, toolCallId, input, output, isError }: { too
  *
  * @example mediaPart({ mediaType: "image/png", data: "iVBORw0…" }) // { type: "file", mediaType: "image/png", url: "data:image/png;base64,iVBORw0…" }
  */
-export function mediaPart({ mediaType, data, url, filename }: { mediaType: string | undefined; data?: string | undefined; url?: string | undefined; filename?: string | undefined }): RowPart {
+export function mediaPart({
+  mediaType,
+  data,
+  url,
+  filename,
+}: {
+  mediaType: string | undefined;
+  data?: string | undefined;
+  url?: string | undefined;
+  filename?: string | undefined;
+}): RowPart {
   const name = filename === undefined ? {} : { filename };
   if (data !== undefined && mediaType !== undefined) {
     const dataUrl = `data:${mediaType};base64,${data}`;

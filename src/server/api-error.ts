@@ -29,7 +29,17 @@ export class ApiError extends CtxwinError {
   readonly status: number;
   readonly code: ApiErrorCode;
 
-  constructor({ status, code, message, cause }: { status: number; code: ApiErrorCode; message: string; cause?: unknown }) {
+  constructor({
+    status,
+    code,
+    message,
+    cause,
+  }: {
+    status: number;
+    code: ApiErrorCode;
+    message: string;
+    cause?: unknown;
+  }) {
     super(ApiError.errorName, message, { cause });
     this.status = status;
     this.code = code;

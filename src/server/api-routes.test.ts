@@ -10,7 +10,9 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   beforeAll(async () => {
     fixture = await startFixture({
       seed: async (store) => {
-        await store.append("older", [{ role: "user", parts: [{ type: "text", text: "An older session about deployments" }] }]);
+        await store.append("older", [
+          { role: "user", parts: [{ type: "text", text: "An older session about deployments" }] },
+        ]);
         await writeFixtureTranscript({ store, sessionId: "s1" });
       },
     });
@@ -20,7 +22,13 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET /api/info names the directory and says chat is unavailable", async () => {
     const { status, body } = await fixture.api("/api/info");
     expect(status).toBe(200);
-    expect(body).toEqual({ version: expect.any(String), dir: fixture.directory, chat: { available: false, model: null, demo: false }, eval: { loaded: false, file: null }, search: { modes: ["literal", "ranked"], embeddingModel: null } });
+    expect(body).toEqual({
+      version: expect.any(String),
+      dir: fixture.directory,
+      chat: { available: false, model: null, demo: false },
+      eval: { loaded: false, file: null },
+      search: { modes: ["literal", "ranked"], embeddingModel: null },
+    });
     expect(body.version).not.toBe("unknown");
   });
 
@@ -28,8 +36,20 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     const { body } = await fixture.api("/api/sessions");
     expect(body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual(["s1", "older"]);
     // s1 was cleared at seq 10: its title is its first user message after the clear (ADR 0046).
-    expect(body.sessions[0]).toEqual({ sessionId: "s1", title: "after the clear", lastActivity: expect.any(String), windows: 3, rows: 12, parent: null, forkOf: null });
-    expect((await fixture.api("/api/sessions?q=DEPLOY")).body.sessions.map((session: { sessionId: string }) => session.sessionId)).toEqual(["older"]);
+    expect(body.sessions[0]).toEqual({
+      sessionId: "s1",
+      title: "after the clear",
+      lastActivity: expect.any(String),
+      windows: 3,
+      rows: 12,
+      parent: null,
+      forkOf: null,
+    });
+    expect(
+      (await fixture.api("/api/sessions?q=DEPLOY")).body.sessions.map(
+        (session: { sessionId: string }) => session.sessionId,
+      ),
+    ).toEqual(["older"]);
     expect((await fixture.api("/api/sessions?q=retry%20policy")).body.sessions).toEqual([]);
     expect((await fixture.api("/api/sessions?q=s1")).body.sessions).toHaveLength(1);
     expect((await fixture.api("/api/sessions?limit=1")).body.sessions).toHaveLength(1);
@@ -39,7 +59,14 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET /api/sessions/:id summarizes the session with its usage", async () => {
     const { status, body } = await fixture.api("/api/sessions/s1");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ sessionId: "s1", title: "after the clear", windows: 3, rows: 12, lastSeq: 12, busy: false });
+    expect(body).toMatchObject({
+      sessionId: "s1",
+      title: "after the clear",
+      windows: 3,
+      rows: 12,
+      lastSeq: 12,
+      busy: false,
+    });
     expect(body.usage).toMatchObject({ windowId: "w:10", contextLimit: null });
   });
 
@@ -60,7 +87,15 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     }
     expect((await fixture.api("/api/sessions/%ZZ/clear", { method: "POST", body: {} })).status).toBe(400);
     for (const action of ["messages", "interrupt", "clear", "compact"]) {
-      expect((await fixture.api(`/api/sessions/nope/${action}`, { method: "POST", body: action === "messages" ? { text: "hi" } : {} })).status, action).toBe(404);
+      expect(
+        (
+          await fixture.api(`/api/sessions/nope/${action}`, {
+            method: "POST",
+            body: action === "messages" ? { text: "hi" } : {},
+          })
+        ).status,
+        action,
+      ).toBe(404);
     }
   });
 
@@ -71,12 +106,41 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     expect(body.hasMoreBefore).toBe(false);
     expect(body.hasMoreAfter).toBe(false);
     const bySeq = new Map(body.rows.map((row: { seq: number }) => [row.seq, row]));
-    expect(bySeq.get(2)).toMatchObject({ kind: "tool", windowId: "w:0", windowNumber: 1, parts: [{ type: "tool", toolName: "read_file", state: "output-available", input: '{"path":"src/retry.ts"}', output: "export const RETRIES = 3;" }] });
+    expect(bySeq.get(2)).toMatchObject({
+      kind: "tool",
+      windowId: "w:0",
+      windowNumber: 1,
+      parts: [
+        {
+          type: "tool",
+          toolName: "read_file",
+          state: "output-available",
+          input: '{"path":"src/retry.ts"}',
+          output: "export const RETRIES = 3;",
+        },
+      ],
+    });
     expect(bySeq.get(4)).toMatchObject({ kind: "warning", hidden: false });
-    expect(bySeq.get(5)).toMatchObject({ kind: "boundary", windowId: "w:5", windowNumber: 2, boundary: { kind: "rollover", reason: "on-send", percent: 71, contextTokens: 1420, maxTokens: 2000 } });
+    expect(bySeq.get(5)).toMatchObject({
+      kind: "boundary",
+      windowId: "w:5",
+      windowNumber: 2,
+      boundary: { kind: "rollover", reason: "on-send", percent: 71, contextTokens: 1420, maxTokens: 2000 },
+    });
     expect(bySeq.get(9)).toMatchObject({ kind: "rejected-input", text: "a message far too large" });
-    expect(bySeq.get(10)).toMatchObject({ kind: "boundary", windowId: "w:10", windowNumber: 3, boundary: { kind: "reset" } });
-    expect(bySeq.get(1)).toMatchObject({ kind: "message", role: "user", itemId: "1", truncated: false, createdAt: expect.any(String) });
+    expect(bySeq.get(10)).toMatchObject({
+      kind: "boundary",
+      windowId: "w:10",
+      windowNumber: 3,
+      boundary: { kind: "reset" },
+    });
+    expect(bySeq.get(1)).toMatchObject({
+      kind: "message",
+      role: "user",
+      itemId: "1",
+      truncated: false,
+      createdAt: expect.any(String),
+    });
 
     const internal = await fixture.api("/api/sessions/s1/rows?internal=true");
     expect(internal.body.rows.map((row: { seq: number }) => row.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
@@ -86,7 +150,11 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("a row with <script> comes back as plain JSON text", async () => {
     const response = await fixture.api("/api/sessions/s1/rows?from=7&limit=1");
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(response.body.rows[0]).toMatchObject({ seq: 7, text: SCRIPT_TEXT, parts: [{ type: "text", text: SCRIPT_TEXT }] });
+    expect(response.body.rows[0]).toMatchObject({
+      seq: 7,
+      text: SCRIPT_TEXT,
+      parts: [{ type: "text", text: SCRIPT_TEXT }],
+    });
   });
 
   it("pages with before / after / from and reports what lies beyond", async () => {
@@ -119,14 +187,42 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     const { body } = await fixture.api("/api/sessions/s1/windows");
     expect(body.windows).toEqual([
       { windowId: "w:0", number: 1, kind: "initial", firstSeq: 1, lastSeq: 4, items: 4, startedAt: expect.any(String) },
-      { windowId: "w:5", number: 2, kind: "rollover", firstSeq: 5, lastSeq: 9, items: 5, startedAt: expect.any(String), reason: "on-send", percent: 71 },
-      { windowId: "w:10", number: 3, kind: "reset", firstSeq: 10, lastSeq: 12, items: 3, startedAt: expect.any(String) },
+      {
+        windowId: "w:5",
+        number: 2,
+        kind: "rollover",
+        firstSeq: 5,
+        lastSeq: 9,
+        items: 5,
+        startedAt: expect.any(String),
+        reason: "on-send",
+        percent: 71,
+      },
+      {
+        windowId: "w:10",
+        number: 3,
+        kind: "reset",
+        firstSeq: 10,
+        lastSeq: 12,
+        items: 3,
+        startedAt: expect.any(String),
+      },
     ]);
   });
 
   it("search applies the privacy floor of the newest soft clear, in both modes", async () => {
     const literal = await fixture.api("/api/sessions/s1/search?q=secret");
-    expect(literal.body.hits).toEqual([{ itemId: "12", seq: 12, windowId: "w:10", windowNumber: 3, role: "assistant", snippet: "The word is secret-after-clear.", matches: [{ start: 12, length: 6 }] }]);
+    expect(literal.body.hits).toEqual([
+      {
+        itemId: "12",
+        seq: 12,
+        windowId: "w:10",
+        windowNumber: 3,
+        role: "assistant",
+        snippet: "The word is secret-after-clear.",
+        matches: [{ start: 12, length: 6 }],
+      },
+    ]);
     const ranked = await fixture.api("/api/sessions/s1/search?q=word&mode=ranked");
     expect(ranked.body.hits.map((hit: { seq: number }) => hit.seq)).toEqual([12]);
     expect(ranked.body.hits[0].matches).toEqual([{ start: 4, length: 4 }]);
@@ -134,7 +230,8 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   });
 
   it("search narrows by role and tool and orders ranked hits newest first on request", async () => {
-    const seqs = async (query: string) => ((await fixture.api(`/api/sessions/s1/search?${query}`)).body.hits as { seq: number }[]).map((hit) => hit.seq);
+    const seqs = async (query: string) =>
+      ((await fixture.api(`/api/sessions/s1/search?${query}`)).body.hits as { seq: number }[]).map((hit) => hit.seq);
     expect(await seqs("q=clear")).toEqual([12, 11]);
     expect(await seqs("q=clear&role=user")).toEqual([11]);
     expect(await seqs("q=clear&role=assistant&mode=ranked")).toEqual([12]);
@@ -146,8 +243,25 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   });
 
   it("search refuses an empty query, a NUL character, a bad mode, limit, role, tool or order", async () => {
-    const bad = ["q=x&role=tool", "q=x&tool=", "q=x&tool=%20", "q=x&order=oldest", "q=x&order=relevance", "q=x&mode=ranked&order=best"];
-    for (const query of ["q=", "q=x%00y", "q=abc%00def&mode=ranked", "q=%20%20", "q=x&mode=fuzzy", "q=x&limit=0", "q=x&limit=101", "", ...bad]) {
+    const bad = [
+      "q=x&role=tool",
+      "q=x&tool=",
+      "q=x&tool=%20",
+      "q=x&order=oldest",
+      "q=x&order=relevance",
+      "q=x&mode=ranked&order=best",
+    ];
+    for (const query of [
+      "q=",
+      "q=x%00y",
+      "q=abc%00def&mode=ranked",
+      "q=%20%20",
+      "q=x&mode=fuzzy",
+      "q=x&limit=0",
+      "q=x&limit=101",
+      "",
+      ...bad,
+    ]) {
       expect((await fixture.api(`/api/sessions/s1/search?${query}`)).status, query).toBe(400);
     }
   });
@@ -173,7 +287,19 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
   it("GET usage derives the active window's figure from the store without a model", async () => {
     const { status, body } = await fixture.api("/api/sessions/s1/usage");
     expect(status).toBe(200);
-    expect(body).toEqual({ windowId: "w:10", contextTokens: expect.any(Number), contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null, spend: expect.objectContaining({ requests: expect.any(Number), cachedShare: expect.any(Number) }), model: null, modelSource: null });
+    expect(body).toEqual({
+      windowId: "w:10",
+      contextTokens: expect.any(Number),
+      contextLimit: null,
+      threshold: null,
+      hardCeiling: null,
+      percent: null,
+      thresholdPercent: null,
+      tokensUntilRollover: null,
+      spend: expect.objectContaining({ requests: expect.any(Number), cachedShare: expect.any(Number) }),
+      model: null,
+      modelSource: null,
+    });
     expect(body.contextTokens).toBeGreaterThan(0);
   });
 
@@ -183,10 +309,14 @@ describe("ctxwin serve API over a stored session (view-only server)", () => {
     expect(message.status).toBe(409);
     expect(message.body.error.code).toBe("chat-unavailable");
     expect((await fixture.api("/api/sessions/older/compact", { method: "POST" })).status).toBe(409);
-    expect((await fixture.api("/api/sessions/older/interrupt", { method: "POST" })).body).toEqual({ interrupted: false });
+    expect((await fixture.api("/api/sessions/older/interrupt", { method: "POST" })).body).toEqual({
+      interrupted: false,
+    });
     const clear = await fixture.api("/api/sessions/older/clear", { method: "POST", body: {} });
     expect(clear).toMatchObject({ status: 200, body: { windowId: "w:2" } });
-    expect((await fixture.api("/api/sessions/older/windows")).body.windows.map((window: { kind: string }) => window.kind)).toEqual(["initial", "reset"]);
+    expect(
+      (await fixture.api("/api/sessions/older/windows")).body.windows.map((window: { kind: string }) => window.kind),
+    ).toEqual(["initial", "reset"]);
   });
 
   it("unknown API routes are 404 and wrong methods 405, as JSON", async () => {
@@ -203,7 +333,14 @@ describe("settings", () => {
     try {
       const configPath = path.join(fixture.directory, ".ctxwin", "config.json");
       await mkdir(path.dirname(configPath), { recursive: true });
-      await writeFile(configPath, JSON.stringify({ futureSection: { keep: true }, budget: { outputReserve: 4096 }, models: { "ollama:qwen3": { contextLimit: 40_960 } } }));
+      await writeFile(
+        configPath,
+        JSON.stringify({
+          futureSection: { keep: true },
+          budget: { outputReserve: 4096 },
+          models: { "ollama:qwen3": { contextLimit: 40_960 } },
+        }),
+      );
       const initial = await fixture.api("/api/settings");
       expect(initial.body).toEqual({
         strategy: "rollover",
@@ -212,7 +349,10 @@ describe("settings", () => {
         path: configPath,
         explanations: { strategy: expect.any(String), threshold: expect.any(String), contextLimit: expect.any(String) },
       });
-      const changed = await fixture.api("/api/settings", { method: "PUT", body: { strategy: "compact", threshold: 0.6 } });
+      const changed = await fixture.api("/api/settings", {
+        method: "PUT",
+        body: { strategy: "compact", threshold: 0.6 },
+      });
       expect(changed.body).toMatchObject({ strategy: "compact", threshold: 0.6, contextLimit: null });
       expect(JSON.parse(await readFile(configPath, "utf8"))).toEqual({
         futureSection: { keep: true },
@@ -221,7 +361,15 @@ describe("settings", () => {
         strategy: "compact",
       });
       expect((await fixture.api("/api/settings")).body).toMatchObject({ strategy: "compact", threshold: 0.6 });
-      for (const body of [{ threshold: 0.05 }, { threshold: 0.99 }, { strategy: "summarize" }, { contextLimit: -5 }, { contextLimit: 1.5 }, { unknown: 1 }, []]) {
+      for (const body of [
+        { threshold: 0.05 },
+        { threshold: 0.99 },
+        { strategy: "summarize" },
+        { contextLimit: -5 },
+        { contextLimit: 1.5 },
+        { unknown: 1 },
+        [],
+      ]) {
         expect((await fixture.api("/api/settings", { method: "PUT", body })).status, JSON.stringify(body)).toBe(400);
       }
       // Without a model there is no model to override the limit of.

@@ -44,7 +44,10 @@ export interface ApiDependencies {
 const seqParameter = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const booleanParameter = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
-const sessionsQuery = z.object({ q: z.string().max(500).default(""), limit: z.coerce.number().int().min(1).max(500).default(50) });
+const sessionsQuery = z.object({
+  q: z.string().max(500).default(""),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
 const rowsQuery = z
   .object({
     before: seqParameter.optional(),
@@ -53,7 +56,9 @@ const rowsQuery = z
     limit: z.coerce.number().int().min(1).max(500).default(100),
     internal: booleanParameter.default(false),
   })
-  .refine((query) => [query.before, query.after, query.from].filter((value) => value !== undefined).length <= 1, { message: "give at most one of before, after and from" });
+  .refine((query) => [query.before, query.after, query.from].filter((value) => value !== undefined).length <= 1, {
+    message: "give at most one of before, after and from",
+  });
 const searchQuery = z.object({
   // Its length and words are checked by the store's rule (`queryProblem`), which says what to send instead.
   q: z.string(),
@@ -64,7 +69,10 @@ const searchQuery = z.object({
   order: z.enum(SEARCH_ORDERS).optional(),
 });
 const timelineQuery = z.object({
-  window: z.string().regex(/^w:(0|[1-9][0-9]{0,15})$/, "expected a window id such as w:0 or w:120").optional(),
+  window: z
+    .string()
+    .regex(/^w:(0|[1-9][0-9]{0,15})$/, "expected a window id such as w:0 or w:120")
+    .optional(),
   count: z.coerce.number().int().min(1).max(MAX_TIMELINE_WINDOWS).optional(),
 });
 /** A page of eval items: a suite's, optionally one strategy's; the cursor is the number of items already shown (ADR 0088). */
@@ -72,7 +80,11 @@ const evalItemsQuery = z.object({
   suite: z.string().min(1).max(200),
   strategy: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  cursor: z.string().regex(/^(0|[1-9][0-9]{0,15})$/, "expected the nextCursor of the previous page").default("0").transform(Number),
+  cursor: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,15})$/, "expected the nextCursor of the previous page")
+    .default("0")
+    .transform(Number),
 });
 const emptyBody = z.union([z.undefined(), z.strictObject({})]);
 const messageBody = z.strictObject({
@@ -85,7 +97,12 @@ const messageBody = z.strictObject({
 const chatBody = z.strictObject({
   id: z.string().max(500).optional(),
   messages: z.array(z.unknown()).min(1, "no messages: the last one must be the user's new message").max(10_000),
-  trigger: z.literal("submit-message", "only 'submit-message' is supported: ctxwin keeps the transcript, so a reply is not regenerated").optional(),
+  trigger: z
+    .literal(
+      "submit-message",
+      "only 'submit-message' is supported: ctxwin keeps the transcript, so a reply is not regenerated",
+    )
+    .optional(),
   messageId: z.string().max(500).optional(),
 });
 const settingsBody = z.strictObject({
@@ -97,7 +114,9 @@ const settingsBody = z.strictObject({
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+  const details = parsed.error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
   throw badRequest(`Bad ${what}: ${details}.`);
 }
 
@@ -110,7 +129,9 @@ function queryOf(url: URL): Record<string, string> {
 /** The search modes the server answers: hybrid and semantic only with an embedding model (ADR 0063). */
 function searchInfo(store: HistoryStore): { modes: string[]; embeddingModel: string | null } {
   const model = store.embeddings?.model;
-  return model === undefined ? { modes: ["literal", "ranked"], embeddingModel: null } : { modes: ["literal", "ranked", "hybrid", "semantic"], embeddingModel: model };
+  return model === undefined
+    ? { modes: ["literal", "ranked"], embeddingModel: null }
+    : { modes: ["literal", "ranked", "hybrid", "semantic"], embeddingModel: model };
 }
 
 /**
@@ -153,7 +174,8 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       method: "GET",
       path: "/api/eval",
       handler: async ({ response }) => {
-        if (dependencies.eval === undefined) throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
+        if (dependencies.eval === undefined)
+          throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
         json(response, await evalView(dependencies.eval));
       },
     },
@@ -161,9 +183,13 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       method: "GET",
       path: "/api/eval/items",
       handler: async ({ response, url }) => {
-        if (dependencies.eval === undefined) throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
+        if (dependencies.eval === undefined)
+          throw notFound("No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.");
         const { strategy, ...query } = parse(evalItemsQuery, queryOf(url), "query");
-        json(response, await evalItems(dependencies.eval, { ...query, ...(strategy === undefined ? {} : { strategy }) }));
+        json(
+          response,
+          await evalItems(dependencies.eval, { ...query, ...(strategy === undefined ? {} : { strategy }) }),
+        );
       },
     },
     {
@@ -171,7 +197,13 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       path: "/api/sessions",
       handler: async ({ response, url }) => {
         const query = parse(sessionsQuery, queryOf(url), "query");
-        const sessions = await listSessionEntries({ store, titles, query: query.q, limit: query.limit, extra: chats.createdEntries() });
+        const sessions = await listSessionEntries({
+          store,
+          titles,
+          query: query.q,
+          limit: query.limit,
+          extra: chats.createdEntries(),
+        });
         json(response, { sessions });
       },
     },
@@ -188,7 +220,10 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       path: "/api/sessions/:id",
       handler: async ({ response, params }) => {
         const { sessionId, summary } = await knownSession(params["id"]);
-        const [entry, usage] = await Promise.all([summary === undefined ? undefined : titles.entryOf(summary), chats.usage(sessionId)]);
+        const [entry, usage] = await Promise.all([
+          summary === undefined ? undefined : titles.entryOf(summary),
+          chats.usage(sessionId),
+        ]);
         json(response, {
           sessionId,
           title: entry?.title ?? sessionId,
@@ -209,8 +244,24 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
         const { sessionId } = await knownSession(params["id"]);
         const query = parse(rowsQuery, queryOf(url), "query");
         const position: PagePosition =
-          query.before !== undefined ? { kind: "before", seq: query.before } : query.after !== undefined ? { kind: "after", seq: query.after } : query.from !== undefined ? { kind: "from", seq: query.from } : { kind: "newest" };
-        json(response, await transcriptPage({ store, sessionId, windows: await windows.windowsOf(sessionId), position, limit: query.limit, internal: query.internal }));
+          query.before !== undefined
+            ? { kind: "before", seq: query.before }
+            : query.after !== undefined
+              ? { kind: "after", seq: query.after }
+              : query.from !== undefined
+                ? { kind: "from", seq: query.from }
+                : { kind: "newest" };
+        json(
+          response,
+          await transcriptPage({
+            store,
+            sessionId,
+            windows: await windows.windowsOf(sessionId),
+            position,
+            limit: query.limit,
+            internal: query.internal,
+          }),
+        );
       },
     },
     {
@@ -218,7 +269,9 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
       path: "/api/sessions/:id/windows",
       handler: async ({ response, params }) => {
         const { sessionId } = await knownSession(params["id"]);
-        json(response, { windows: await windowViews({ store, sessionId, windows: await windows.windowsOf(sessionId) }) });
+        json(response, {
+          windows: await windowViews({ store, sessionId, windows: await windows.windowsOf(sessionId) }),
+        });
       },
     },
     {
@@ -228,7 +281,17 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
         const { sessionId } = await knownSession(params["id"]);
         const query = parse(timelineQuery, queryOf(url), "query");
         const [sessionWindows, read] = await Promise.all([windows.windowsOf(sessionId), settings.read()]);
-        json(response, await timelineView({ store, sessionId, windows: sessionWindows, settings: timelineSettingsOf(read.config), windowId: query.window, count: query.count }));
+        json(
+          response,
+          await timelineView({
+            store,
+            sessionId,
+            windows: sessionWindows,
+            settings: timelineSettingsOf(read.config),
+            windowId: query.window,
+            count: query.count,
+          }),
+        );
       },
     },
     {
@@ -330,4 +393,3 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
     },
   ];
 }
-

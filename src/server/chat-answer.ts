@@ -7,7 +7,13 @@
  * `idle`: a client that has read the whole answer may send its next message at once (ADR 0070).
  */
 import type { ServerResponse } from "node:http";
-import { AISDKError, convertToModelMessages, pipeUIMessageStreamToResponse, validateUIMessages, type UIMessageChunk } from "ai";
+import {
+  AISDKError,
+  convertToModelMessages,
+  pipeUIMessageStreamToResponse,
+  validateUIMessages,
+  type UIMessageChunk,
+} from "ai";
 import { fileDataProblem } from "../core/file-data.js";
 import { AgentInputError } from "../session/context-agent/agent-input.js";
 import type { ContextAgent } from "../session/context-agent/create-context-agent.js";
@@ -65,7 +71,11 @@ export async function pipeChatAnswer({
     const stream = result
       .toUIMessageStream({ originalMessages: validated })
       .pipeThrough(new TransformStream<UIMessageChunk, UIMessageChunk>({ flush: () => idle }));
-    await pipeUIMessageStreamToResponse({ response, stream, headers: { ...SECURITY_HEADERS, "Cache-Control": "no-store" } });
+    await pipeUIMessageStreamToResponse({
+      response,
+      stream,
+      headers: { ...SECURITY_HEADERS, "Cache-Control": "no-store" },
+    });
   })();
   try {
     await Promise.race([started, written]);

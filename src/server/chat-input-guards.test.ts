@@ -53,30 +53,48 @@ describe("POST /api/sessions/:id/chat: input refused before anything is stored",
   const withFile = (id: string, file: Record<string, unknown>) => ({
     id,
     role: "user",
-    parts: [{ type: "text", text: "Look at this." }, { type: "file", mediaType: "text/plain", ...file }],
+    parts: [
+      { type: "text", text: "Look at this." },
+      { type: "file", mediaType: "text/plain", ...file },
+    ],
   });
 
   it.each([
     ["a file: URL", { url: "file:///etc/passwd" }, /is a URL, and URLs are never fetched/],
     ["an https: URL", { url: "https://127.0.0.1:9/secret.txt" }, /is a URL/],
-    ["a media type not allowed", { url: "data:text/html;base64,PGI+", mediaType: "text/html" }, /"text\/html" is not accepted/],
-  ])("refuses a file part with %s with a 400 before anything is stored; the next message is answered", async (_name, file, message) => {
-    await withChat(async (fixture, sessionId, calls) => {
-      const refused = await postChatText(fixture, sessionId, JSON.stringify({ messages: [withFile("u1", file)] }));
-      expect(refused.status).toBe(400);
-      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(message);
-      expect(await readAllRows(fixture.store, sessionId)).toEqual([]);
-      expect(calls).toHaveLength(0);
-      const next = await postChatText(fixture, sessionId, JSON.stringify({ messages: [{ id: "u2", role: "user", parts: [{ type: "text", text: "hello" }] }] }));
-      expect(next.status).toBe(200);
-      expect(await next.text()).toContain('"delta":"ok"');
-      expect(calls).toHaveLength(1);
-    });
-  });
+    [
+      "a media type not allowed",
+      { url: "data:text/html;base64,PGI+", mediaType: "text/html" },
+      /"text\/html" is not accepted/,
+    ],
+  ])(
+    "refuses a file part with %s with a 400 before anything is stored; the next message is answered",
+    async (_name, file, message) => {
+      await withChat(async (fixture, sessionId, calls) => {
+        const refused = await postChatText(fixture, sessionId, JSON.stringify({ messages: [withFile("u1", file)] }));
+        expect(refused.status).toBe(400);
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(message);
+        expect(await readAllRows(fixture.store, sessionId)).toEqual([]);
+        expect(calls).toHaveLength(0);
+        const next = await postChatText(
+          fixture,
+          sessionId,
+          JSON.stringify({ messages: [{ id: "u2", role: "user", parts: [{ type: "text", text: "hello" }] }] }),
+        );
+        expect(next.status).toBe(200);
+        expect(await next.text()).toContain('"delta":"ok"');
+        expect(calls).toHaveLength(1);
+      });
+    },
+  );
 
   it("takes a file part as a data: URL of an allowed type, and the model receives the file", async () => {
     await withChat(async (fixture, sessionId, calls) => {
-      const response = await postChatText(fixture, sessionId, JSON.stringify({ messages: [withFile("u1", { mediaType: "image/png", url: `data:image/png;base64,${PNG}` })] }));
+      const response = await postChatText(
+        fixture,
+        sessionId,
+        JSON.stringify({ messages: [withFile("u1", { mediaType: "image/png", url: `data:image/png;base64,${PNG}` })] }),
+      );
       expect(response.status).toBe(200);
       await response.text();
       expect(calls[0]?.text).toContain("[file image/png]");

@@ -52,7 +52,16 @@ export interface ChatSessionsOptions {
  * const chats = createChatSessions({ store, directory, chat, settings, hub });
  * await chats.send("s1", "What does src/index.ts export?");
  */
-export function createChatSessions({ store, directory, chat, settings, hub, now = () => new Date(), generateId = () => crypto.randomUUID(), log = console.error }: ChatSessionsOptions) {
+export function createChatSessions({
+  store,
+  directory,
+  chat,
+  settings,
+  hub,
+  now = () => new Date(),
+  generateId = () => crypto.randomUUID(),
+  log = console.error,
+}: ChatSessionsOptions) {
   const agents = new Map<string, AgentState>();
   const activities = new Map<string, Activity>();
   /** Sessions made with POST /api/sessions that have no stored row yet. */
@@ -61,7 +70,12 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
   const turns = new Set<Promise<void>>();
 
   const requireChat = (): ServerChat => {
-    if (chat === undefined) throw new ApiError({ status: 409, code: "chat-unavailable", message: "Chat is not available: start ctxwin serve with --model <provider:model> or --demo-model." });
+    if (chat === undefined)
+      throw new ApiError({
+        status: 409,
+        code: "chat-unavailable",
+        message: "Chat is not available: start ctxwin serve with --model <provider:model> or --demo-model.",
+      });
     return chat;
   };
 
@@ -71,13 +85,28 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
   };
 
   const requireIdle = (sessionId: string) => {
-    if (activities.has(sessionId)) throw new ApiError({ status: 409, code: "busy", message: "The session is busy with a turn; wait for it to end or interrupt it." });
+    if (activities.has(sessionId))
+      throw new ApiError({
+        status: 409,
+        code: "busy",
+        message: "The session is busy with a turn; wait for it to end or interrupt it.",
+      });
   };
 
-  async function budgetSettings(): Promise<{ usage: BudgetSettingsForUsage; read: Awaited<ReturnType<SettingsStore["read"]>> }> {
+  async function budgetSettings(): Promise<{
+    usage: BudgetSettingsForUsage;
+    read: Awaited<ReturnType<SettingsStore["read"]>>;
+  }> {
     const read = await settings.read();
     const outputReserve = read.config.budget?.outputReserve;
-    return { usage: { strategy: read.view.strategy, threshold: read.view.threshold, ...(outputReserve === undefined ? {} : { outputReserve }) }, read };
+    return {
+      usage: {
+        strategy: read.view.strategy,
+        threshold: read.view.threshold,
+        ...(outputReserve === undefined ? {} : { outputReserve }),
+      },
+      read,
+    };
   }
 
   async function agentFor(sessionId: string): Promise<AgentState> {
@@ -86,7 +115,14 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     if (current !== undefined) dropAgent(sessionId);
     const serverChat = requireChat();
     const { usage, read } = await budgetSettings();
-    const contextAgent = serverChat.createAgent({ store, sessionId, directory, config: read.config, contextLimit: read.contextLimit, maxInputChars: MAX_MESSAGE_CHARS });
+    const contextAgent = serverChat.createAgent({
+      store,
+      sessionId,
+      directory,
+      config: read.config,
+      contextLimit: read.contextLimit,
+      maxInputChars: MAX_MESSAGE_CHARS,
+    });
     const state: AgentState = { agent: contextAgent, settings: usage, stale: false, unsubscribe: [] };
     const agent = contextAgent.session;
     const relay = state.unsubscribe;
@@ -97,17 +133,43 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
         hub.noticeLastSeq(sessionId, event.row.seq);
       }),
     );
-    relay.push(agent.on("usage", (event) => hub.emit(sessionId, "usage", usageViewOf({ windowId: event.windowId, contextTokens: event.contextTokens, contextLimit: event.contextLimit, settings: state.settings, model: serverChat.modelKey ?? null }))));
+    relay.push(
+      agent.on("usage", (event) =>
+        hub.emit(
+          sessionId,
+          "usage",
+          usageViewOf({
+            windowId: event.windowId,
+            contextTokens: event.contextTokens,
+            contextLimit: event.contextLimit,
+            settings: state.settings,
+            model: serverChat.modelKey ?? null,
+          }),
+        ),
+      ),
+    );
     relay.push(agent.on("budget-warning", () => hub.emit(sessionId, "budget-warning", {})));
     relay.push(
       agent.on("rollover", (event) =>
-        hub.emit(sessionId, "rollover", { windowId: event.windowId, reason: event.reason, percent: event.maxTokens > 0 ? Math.round((event.contextTokens / event.maxTokens) * 100) : null }),
+        hub.emit(sessionId, "rollover", {
+          windowId: event.windowId,
+          reason: event.reason,
+          percent: event.maxTokens > 0 ? Math.round((event.contextTokens / event.maxTokens) * 100) : null,
+        }),
       ),
     );
     relay.push(agent.on("blocked", (event) => hub.emit(sessionId, "blocked", { reason: event.reason })));
     relay.push(agent.on("error", (event) => hub.emit(sessionId, "error", { message: event.error.message })));
     // A step cut by a provider failure is asked again: the UI drops what streamed of it.
-    relay.push(agent.on("retry", (event) => hub.emit(sessionId, "retry", { message: event.error.message, retry: event.retry, discardedChars: event.discardedText.length })));
+    relay.push(
+      agent.on("retry", (event) =>
+        hub.emit(sessionId, "retry", {
+          message: event.error.message,
+          retry: event.retry,
+          discardedChars: event.discardedText.length,
+        }),
+      ),
+    );
     agents.set(sessionId, state);
     return state;
   }
@@ -123,7 +185,12 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
    * Marks a session busy (synchronously, so that a second request finds it busy) and runs `work`;
    * the session is idle again when the work settles.
    */
-  function track(sessionId: string, kind: Activity["kind"], controller: AbortController | undefined, work: (settled: Promise<void>) => Promise<void>): Promise<void> {
+  function track(
+    sessionId: string,
+    kind: Activity["kind"],
+    controller: AbortController | undefined,
+    work: (settled: Promise<void>) => Promise<void>,
+  ): Promise<void> {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
@@ -152,10 +219,24 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     const state = agents.get(sessionId);
     if (state !== undefined && !state.stale && !activities.has(sessionId)) {
       const figure = await state.agent.session.usage();
-      return usageViewOf({ windowId: figure.windowId, contextTokens: figure.contextTokens, contextLimit: figure.contextLimit, settings: state.settings, spend: figure.window ?? null, model: chat?.modelKey ?? null });
+      return usageViewOf({
+        windowId: figure.windowId,
+        contextTokens: figure.contextTokens,
+        contextLimit: figure.contextLimit,
+        settings: state.settings,
+        spend: figure.window ?? null,
+        model: chat?.modelKey ?? null,
+      });
     }
     const { usage: budget, read } = await budgetSettings();
-    return usageFromStore({ store, sessionId, config: read.config, settings: budget, contextLimit: read.contextLimit, fallbackModelKey: chat?.modelKey });
+    return usageFromStore({
+      store,
+      sessionId,
+      config: read.config,
+      settings: budget,
+      contextLimit: read.contextLimit,
+      fallbackModelKey: chat?.modelKey,
+    });
   }
 
   /**
@@ -166,7 +247,12 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
    */
   async function runTurn(
     sessionId: string,
-    begin: (state: AgentState, signal: AbortSignal, announce: () => void, idle: Promise<void>) => Promise<{ ended: Promise<SendResult>; written?: Promise<void> }>,
+    begin: (
+      state: AgentState,
+      signal: AbortSignal,
+      announce: () => void,
+      idle: Promise<void>,
+    ) => Promise<{ ended: Promise<SendResult>; written?: Promise<void> }>,
   ): Promise<void> {
     requireChat();
     requireIdle(sessionId);
@@ -180,10 +266,17 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
     const turn = track(sessionId, "turn", controller, async (idle) => {
       let ending: Promise<SendResult>;
       try {
-        const begun = await begin(await agentFor(sessionId), controller.signal, () => hub.emit(sessionId, "turn-start", {}), idle);
+        const begun = await begin(
+          await agentFor(sessionId),
+          controller.signal,
+          () => hub.emit(sessionId, "turn-start", {}),
+          idle,
+        );
         ending = begun.ended;
         // The answer is written while the turn runs and finishes after it (once the session is idle).
-        begun.written?.catch((error: unknown) => log(`ctxwin serve: the answer of session '${sessionId}' could not be written:`, error));
+        begun.written?.catch((error: unknown) =>
+          log(`ctxwin serve: the answer of session '${sessionId}' could not be written:`, error),
+        );
       } catch (error) {
         failedToStart(error);
         return;
@@ -193,7 +286,8 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
       try {
         const result = await ending;
         ended = { status: result.status, text: result.text };
-        if (result.status === "failed" && result.error !== undefined) hub.emit(sessionId, "error", { message: result.error.message });
+        if (result.status === "failed" && result.error !== undefined)
+          hub.emit(sessionId, "error", { message: result.error.message });
       } catch (error) {
         log(`ctxwin serve: a turn of session '${sessionId}' failed:`, error);
         hub.emit(sessionId, "error", { message: error instanceof Error ? error.message : String(error) });
@@ -236,7 +330,15 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
 
     /** Sessions created here that have no stored row yet, for the sessions list. */
     createdEntries(): SessionListEntry[] {
-      return [...created].map(([sessionId, createdAt]) => ({ sessionId, title: sessionId, lastActivity: createdAt, windows: 0, rows: 0, parent: null, forkOf: null }));
+      return [...created].map(([sessionId, createdAt]) => ({
+        sessionId,
+        title: sessionId,
+        lastActivity: createdAt,
+        windows: 0,
+        rows: 0,
+        parent: null,
+        forkOf: null,
+      }));
     },
 
     /**
@@ -254,8 +356,13 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
      * Answers a `useChat` request on `response` (a UI message stream) and returns once the answer
      * has started; refused messages reject with a 400 before anything is written or sent.
      */
-    streamChat(sessionId: string, { uiMessages, response }: { uiMessages: unknown[]; response: ServerResponse }): Promise<void> {
-      return runTurn(sessionId, (state, signal, announce, idle) => pipeChatAnswer({ agent: state.agent, uiMessages, response, signal, onStart: announce, idle }));
+    streamChat(
+      sessionId: string,
+      { uiMessages, response }: { uiMessages: unknown[]; response: ServerResponse },
+    ): Promise<void> {
+      return runTurn(sessionId, (state, signal, announce, idle) =>
+        pipeChatAnswer({ agent: state.agent, uiMessages, response, signal, onStart: announce, idle }),
+      );
     },
 
     interrupt(sessionId: string): boolean {
@@ -274,7 +381,9 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
         if (state !== undefined) {
           windowId = (await state.agent.session.clear({ soft: true })).windowId;
         } else {
-          const [row] = await store.append(sessionId, [resetBoundaryRow({ createdAt: now().toISOString() })], { operationId: `${generateId()}:clear` });
+          const [row] = await store.append(sessionId, [resetBoundaryRow({ createdAt: now().toISOString() })], {
+            operationId: `${generateId()}:clear`,
+          });
           windowId = windowIdFor(row?.seq ?? 0);
         }
         await publishAfterChange(sessionId);
@@ -290,8 +399,17 @@ export function createChatSessions({ store, directory, chat, settings, hub, now 
       await track(sessionId, "compact", undefined, async () => {
         const state = await agentFor(sessionId);
         const result = await state.agent.session.compact();
-        if (result.status === "failed") throw new ApiError({ status: 500, code: "internal", message: `Compaction failed: ${result.error.message}`, cause: result.error });
-        outcome = result.status === "completed" ? { windowId: result.windowId, status: "completed" } : { windowId: result.windowId, status: "skipped", reason: result.reason };
+        if (result.status === "failed")
+          throw new ApiError({
+            status: 500,
+            code: "internal",
+            message: `Compaction failed: ${result.error.message}`,
+            cause: result.error,
+          });
+        outcome =
+          result.status === "completed"
+            ? { windowId: result.windowId, status: "completed" }
+            : { windowId: result.windowId, status: "skipped", reason: result.reason };
         await publishAfterChange(sessionId);
       });
       return outcome;

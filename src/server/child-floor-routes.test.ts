@@ -32,7 +32,11 @@ describe("the privacy floor covers sub-agent children over HTTP", () => {
       expect(body.sessions, query).toEqual([]);
     }
     // main/late by its id; main by its item after the clear (the task call naming main/late, ADR 0089).
-    expect((await fixture.api("/api/sessions?q=main%2Flate")).body.sessions.map((entry: { sessionId: string }) => entry.sessionId)).toEqual(["main/late", "main"]);
+    expect(
+      (await fixture.api("/api/sessions?q=main%2Flate")).body.sessions.map(
+        (entry: { sessionId: string }) => entry.sessionId,
+      ),
+    ).toEqual(["main/late", "main"]);
   });
 
   it("GET /api/sessions/main/children lists only the child started after the clear", async () => {
@@ -43,7 +47,18 @@ describe("the privacy floor covers sub-agent children over HTTP", () => {
 
   it("every route of a hidden child answers 404 like an unknown session, and says nothing of it", async () => {
     for (const id of HIDDEN) {
-      for (const suffix of ["", "/rows", "/rows?internal=true", "/windows", "/search?q=vault", "/search?q=vault&mode=ranked", "/timeline", "/usage", "/children", "/events"]) {
+      for (const suffix of [
+        "",
+        "/rows",
+        "/rows?internal=true",
+        "/windows",
+        "/search?q=vault",
+        "/search?q=vault&mode=ranked",
+        "/timeline",
+        "/usage",
+        "/children",
+        "/events",
+      ]) {
         const { status, body } = await fixture.api(`/api/sessions/${id}${suffix}`);
         expect(status, `${id}${suffix}`).toBe(404);
         expect(body.error.code).toBe("not-found");
@@ -57,7 +72,12 @@ describe("the privacy floor covers sub-agent children over HTTP", () => {
       const answer = await fixture.api("/api/sessions/main%2Fchild/fork", { method: "POST", body });
       expect(answer.status, JSON.stringify(body)).toBe(404);
     }
-    expect((await fixture.store.sessions()).map((summary) => summary.sessionId).sort()).toEqual(["main", "main/child", "main/child/grandchild", "main/late"]);
+    expect((await fixture.store.sessions()).map((summary) => summary.sessionId).sort()).toEqual([
+      "main",
+      "main/child",
+      "main/child/grandchild",
+      "main/late",
+    ]);
     const listed = await fixture.api("/api/sessions");
     expect(JSON.stringify(listed.body)).not.toContain("vault");
   });
@@ -70,7 +90,10 @@ describe("the privacy floor covers sub-agent children over HTTP", () => {
   });
 
   it("a child started after the clear is readable and searchable", async () => {
-    expect((await fixture.api("/api/sessions/main%2Flate")).body).toMatchObject({ sessionId: "main/late", parent: { sessionId: "main", itemId: "7" } });
+    expect((await fixture.api("/api/sessions/main%2Flate")).body).toMatchObject({
+      sessionId: "main/late",
+      parent: { sessionId: "main", itemId: "7" },
+    });
     const search = await fixture.api(`/api/sessions/main%2Flate/search?q=${LATE_WORD}`);
     expect(search.status).toBe(200);
     expect(search.body.hits.length).toBeGreaterThan(0);

@@ -24,16 +24,26 @@ export const NO_CHILD_LINKS: ChildLinks = { childOf: () => undefined };
  * const links = await childLinks({ store, sessionId: "lead" });
  * links.childOf(row, part); // "lead/reviewer-call-1"
  */
-export async function childLinks({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<ChildLinks> {
+export async function childLinks({
+  store,
+  sessionId,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+}): Promise<ChildLinks> {
   /** Child session id → the item id of the call that started it, in this session's numbering. */
   const itemOfChild = new Map<string, string>();
   let current: string | undefined = sessionId;
   let sharedUpTo = Number.POSITIVE_INFINITY;
   for (let depth = 0; current !== undefined && depth < MAX_FORK_DEPTH; depth += 1) {
-    const [summary, children]: [SessionSummary | undefined, SessionSummary[]] = await Promise.all([store.session(current), store.sessions({ parentSessionId: current })]);
+    const [summary, children]: [SessionSummary | undefined, SessionSummary[]] = await Promise.all([
+      store.session(current),
+      store.sessions({ parentSessionId: current }),
+    ]);
     for (const child of await visibleSessions({ store, summaries: children })) {
       const itemId = child.parent?.itemId;
-      if (itemId !== undefined && Number(itemId) <= sharedUpTo && !itemOfChild.has(child.sessionId)) itemOfChild.set(child.sessionId, itemId);
+      if (itemId !== undefined && Number(itemId) <= sharedUpTo && !itemOfChild.has(child.sessionId))
+        itemOfChild.set(child.sessionId, itemId);
     }
     const origin: ForkOrigin | undefined = summary?.forkOf;
     if (origin !== undefined) sharedUpTo = Math.min(sharedUpTo, origin.atSeq);
@@ -47,7 +57,8 @@ export async function childLinks({ store, sessionId }: { store: HistoryStore; se
       if (named !== undefined && itemOfChild.get(named) === itemId) return named;
       const callId = part["toolCallId"];
       if (typeof callId !== "string" || callId === "") return undefined;
-      for (const [childId, childItemId] of itemOfChild) if (childItemId === itemId && childId.endsWith(`-${callId}`)) return childId;
+      for (const [childId, childItemId] of itemOfChild)
+        if (childItemId === itemId && childId.endsWith(`-${callId}`)) return childId;
       return undefined;
     },
   };

@@ -11,10 +11,41 @@ const VIEW: EvalView = {
   run: { model: "demo", contextLimit: 16_000, seed: 33, startedAt: "2026-12-05T12:00:00.000Z" },
   suites: ["needle"],
   summary: [
-    { suite: "needle", strategy: "rollover", items: 1, failed: 0, blocked: 0, score: 1, evidenceReached: null, inputTokens: 900, outputTokens: 40, costUsd: null, wallSeconds: 1.5, rollovers: 1, compactions: 0, historyCalls: 1 },
+    {
+      suite: "needle",
+      strategy: "rollover",
+      items: 1,
+      failed: 0,
+      blocked: 0,
+      score: 1,
+      evidenceReached: null,
+      inputTokens: 900,
+      outputTokens: 40,
+      costUsd: null,
+      wallSeconds: 1.5,
+      rollovers: 1,
+      compactions: 0,
+      historyCalls: 1,
+    },
   ],
 };
-const ITEM: EvalItemView = { suite: "needle", itemId: "needle-1", strategy: "rollover", status: "scored", score: 1, evidenceReached: null, inputTokens: 900, outputTokens: 40, costUsd: null, wallMilliseconds: 1_500, rollovers: 1, compactions: 0, historyCalls: 1, error: null, answers: [] };
+const ITEM: EvalItemView = {
+  suite: "needle",
+  itemId: "needle-1",
+  strategy: "rollover",
+  status: "scored",
+  score: 1,
+  evidenceReached: null,
+  inputTokens: 900,
+  outputTokens: 40,
+  costUsd: null,
+  wallMilliseconds: 1_500,
+  rollovers: 1,
+  compactions: 0,
+  historyCalls: 1,
+  error: null,
+  answers: [],
+};
 
 describe("GET /api/eval with an eval source", () => {
   let fixture: ServerFixture;
@@ -60,7 +91,14 @@ describe("GET /api/eval with an eval source", () => {
     expect(queries.at(-1)).toEqual({ suite: "needle", strategy: "rollover", limit: 10, cursor: 20 });
     await fixture.api("/api/eval/items?suite=needle");
     expect(queries.at(-1)).toEqual({ suite: "needle", limit: 50, cursor: 0 });
-    for (const query of ["", "?suite=", "?suite=needle&cursor=-1", "?suite=needle&cursor=abc", "?suite=needle&limit=0", "?suite=needle&limit=501"]) {
+    for (const query of [
+      "",
+      "?suite=",
+      "?suite=needle&cursor=-1",
+      "?suite=needle&cursor=abc",
+      "?suite=needle&limit=0",
+      "?suite=needle&limit=501",
+    ]) {
       expect((await fixture.api(`/api/eval/items${query}`)).status).toBe(400);
     }
   });
@@ -70,7 +108,10 @@ describe("GET /api/eval with an eval source", () => {
     try {
       const { status, body } = await fixture.api("/api/eval");
       expect(status).toBe(409);
-      expect(body.error).toEqual({ code: "eval-unreadable", message: "the results file /runs/results.jsonl is corrupt: line 3 is not JSON." });
+      expect(body.error).toEqual({
+        code: "eval-unreadable",
+        message: "the results file /runs/results.jsonl is corrupt: line 3 is not JSON.",
+      });
     } finally {
       broken = false;
     }
@@ -90,6 +131,9 @@ describe("GET /api/eval without an eval", () => {
     expect((await fixture.api("/api/eval/items?suite=needle")).status).toBe(404);
     const { status, body } = await fixture.api("/api/eval");
     expect(status).toBe(404);
-    expect(body.error).toEqual({ code: "not-found", message: "No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>." });
+    expect(body.error).toEqual({
+      code: "not-found",
+      message: "No eval results are loaded: start the server with ctxwin serve --eval <results.jsonl>.",
+    });
   });
 });

@@ -44,7 +44,13 @@ interface Watch {
  * hub.subscribe({ sessionId: "s1", response, lastSeq: 12 });
  * hub.emit("s1", "text-delta", { delta: "Hel" });
  */
-export function createEventHub({ store, pingIntervalMs = 15_000, pollIntervalMs = 1_000, onRowsChanged, log = console.error }: EventHubOptions) {
+export function createEventHub({
+  store,
+  pingIntervalMs = 15_000,
+  pollIntervalMs = 1_000,
+  onRowsChanged,
+  log = console.error,
+}: EventHubOptions) {
   const watches = new Map<string, Watch>();
   let closed = false;
 
@@ -96,7 +102,15 @@ export function createEventHub({ store, pingIntervalMs = 15_000, pollIntervalMs 
     /** Tells subscribers that rows were stored (no-op when they already know this last seq). */
     noticeLastSeq,
     /** Opens an event stream on `response`; it ends when the client goes away or the hub closes. */
-    subscribe({ sessionId, response, lastSeq }: { sessionId: string; response: ServerResponse; lastSeq: number }): void {
+    subscribe({
+      sessionId,
+      response,
+      lastSeq,
+    }: {
+      sessionId: string;
+      response: ServerResponse;
+      lastSeq: number;
+    }): void {
       response.writeHead(200, {
         ...SECURITY_HEADERS,
         "Content-Type": "text/event-stream; charset=utf-8",

@@ -56,14 +56,30 @@ export async function searchHistory({
   filter?: SearchFilter;
   order?: SearchOrder;
 }): Promise<SearchResultView> {
-  const result = await findSnippetHits({ store, sessionId, query, mode, limit, filter, ...(order === undefined ? {} : { order }) });
+  const result = await findSnippetHits({
+    store,
+    sessionId,
+    query,
+    mode,
+    limit,
+    filter,
+    ...(order === undefined ? {} : { order }),
+  });
   if (result.status === "invalid-query") throw badRequest(result.message);
   const marks = matchFinder({ query, mode });
   const hits = result.hits.map((hit) => searchHitView({ hit, windows, marks }));
   return result.embeddings === undefined ? { hits } : { hits, embeddings: result.embeddings };
 }
 
-function searchHitView({ hit, windows, marks }: { hit: SnippetHit; windows: SessionWindows; marks: (text: string) => MatchSpan[] }): SearchHitView {
+function searchHitView({
+  hit,
+  windows,
+  marks,
+}: {
+  hit: SnippetHit;
+  windows: SessionWindows;
+  marks: (text: string) => MatchSpan[];
+}): SearchHitView {
   const { row } = hit;
   const snippet = displayText(hit.snippet.text);
   return {
@@ -84,14 +100,21 @@ function searchHitView({ hit, windows, marks }: { hit: SnippetHit; windows: Sess
  *
  * @example matchFinder({ query: "paint", mode: "ranked" })("She painted it") // [{ start: 4, length: 7 }]
  */
-export function matchFinder({ query, mode }: { query: string; mode: SearchMode | EmbeddingSearchMode }): (text: string) => MatchSpan[] {
+export function matchFinder({
+  query,
+  mode,
+}: {
+  query: string;
+  mode: SearchMode | EmbeddingSearchMode;
+}): (text: string) => MatchSpan[] {
   if (mode === "semantic") return () => [];
   if (mode === "literal") return (text) => literalSpans(text, query);
   const wanted = new Set(rankedQueryWords(query));
   return (text) => {
     const spans: MatchSpan[] = [];
     for (const run of textRuns(text, { classes: [WORD_RUN_CLASS] })) {
-      if (rankedTerms(text.slice(run.start, run.end)).some((term) => wanted.has(term))) spans.push({ start: run.start, length: run.end - run.start });
+      if (rankedTerms(text.slice(run.start, run.end)).some((term) => wanted.has(term)))
+        spans.push({ start: run.start, length: run.end - run.start });
     }
     return spans;
   };
@@ -99,7 +122,7 @@ export function matchFinder({ query, mode }: { query: string; mode: SearchMode |
 
 function literalSpans(text: string, query: string): MatchSpan[] {
   const spans: MatchSpan[] = [];
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     const match = findLiteralMatch({ text: text.slice(from), query });
     if (match === undefined || match.length === 0) break;
     spans.push({ start: from + match.start, length: match.length });

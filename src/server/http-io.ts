@@ -25,7 +25,15 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /**
  * @example sendJson({ response, status: 200, body: { ok: true } });
  */
-export function sendJson({ response, status = 200, body }: { response: ServerResponse; status?: number; body: unknown }): void {
+export function sendJson({
+  response,
+  status = 200,
+  body,
+}: {
+  response: ServerResponse;
+  status?: number;
+  body: unknown;
+}): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     ...SECURITY_HEADERS,
@@ -42,11 +50,24 @@ export function sendJson({ response, status = 200, body }: { response: ServerRes
  *
  * @example sendError({ response, error, log: console.error });
  */
-export function sendError({ response, error, log }: { response: ServerResponse; error: unknown; log: (message: string, error: unknown) => void }): void {
+export function sendError({
+  response,
+  error,
+  log,
+}: {
+  response: ServerResponse;
+  error: unknown;
+  log: (message: string, error: unknown) => void;
+}): void {
   const known = ApiError.isInstance(error) ? error : StoreReadOnlyError.isInstance(error) ? readOnly(error) : undefined;
   if (known === undefined) log("ctxwin serve: a request failed:", error);
   const status = known?.status ?? 500;
-  const body = { error: { code: known?.code ?? "internal", message: known?.message ?? "The server could not complete the request; see the server's output for details." } };
+  const body = {
+    error: {
+      code: known?.code ?? "internal",
+      message: known?.message ?? "The server could not complete the request; see the server's output for details.",
+    },
+  };
   if (response.headersSent) {
     response.destroy();
     return;
@@ -68,14 +89,24 @@ function readOnly(error: StoreReadOnlyError): ApiError {
  *
  * @example const body = await readJsonBody({ request });
  */
-export async function readJsonBody({ request, maxBytes = MAX_BODY_BYTES }: { request: IncomingMessage; maxBytes?: number }): Promise<unknown> {
+export async function readJsonBody({
+  request,
+  maxBytes = MAX_BODY_BYTES,
+}: {
+  request: IncomingMessage;
+  maxBytes?: number;
+}): Promise<unknown> {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const bytes = await readCapped({ request, maxBytes });
   if (bytes.length === 0) return undefined;
   const contentType = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/json") {
-    throw new ApiError({ status: 415, code: "unsupported-media-type", message: "Request bodies must be JSON with Content-Type: application/json." });
+    throw new ApiError({
+      status: 415,
+      code: "unsupported-media-type",
+      message: "Request bodies must be JSON with Content-Type: application/json.",
+    });
   }
   const text = bytes.toString("utf8");
   // Checked on the text: nothing walks a value nested deeper (a walk would overflow the stack).
@@ -128,5 +159,9 @@ function readCapped({ request, maxBytes }: { request: IncomingMessage; maxBytes:
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError({ status: 413, code: "payload-too-large", message: `The request body is larger than ${maxBytes} bytes.` });
+  return new ApiError({
+    status: 413,
+    code: "payload-too-large",
+    message: `The request body is larger than ${maxBytes} bytes.`,
+  });
 }

@@ -14,7 +14,11 @@ import { reply, text } from "../store/test-support/conformance-rows.js";
 import { createSynonymEmbeddingModel } from "../store/test-support/synonym-embedding-model.js";
 import { startServer, type RunningServer } from "./start-server.js";
 
-const ROWS = [text("Which identity approach should we use?"), reply("We'll keep OAuth with PKCE for sign-in."), text("And the colours of the report page?")];
+const ROWS = [
+  text("Which identity approach should we use?"),
+  reply("We'll keep OAuth with PKCE for sign-in."),
+  text("And the colours of the report page?"),
+];
 
 describe("web API hybrid search", () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -22,17 +26,26 @@ describe("web API hybrid search", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async function serve(store: HistoryStore): Promise<{ server: RunningServer; get: (pathAndQuery: string) => Promise<{ status: number; body: any }> }> {
+  async function serve(
+    store: HistoryStore,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ): Promise<{ server: RunningServer; get: (pathAndQuery: string) => Promise<{ status: number; body: any }> }> {
     const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-hybrid-route-"));
-    const server = await startServer({ directory, store, webRoot: path.join(directory, "no-web-build"), log: () => undefined });
+    const server = await startServer({
+      directory,
+      store,
+      webRoot: path.join(directory, "no-web-build"),
+      log: () => undefined,
+    });
     cleanups.push(async () => {
       await server.close();
       await store.close();
       rmSync(directory, { recursive: true, force: true });
     });
     const get = async (pathAndQuery: string) => {
-      const response = await fetch(`${server.origin}${pathAndQuery}`, { headers: { Authorization: `Bearer ${server.token}` } });
+      const response = await fetch(`${server.origin}${pathAndQuery}`, {
+        headers: { Authorization: `Bearer ${server.token}` },
+      });
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       return { status: response.status, body: (await response.json()) as any };
     };
@@ -40,20 +53,34 @@ describe("web API hybrid search", () => {
   }
 
   it("offers hybrid and semantic with an embedding model, and finds a row by meaning", async () => {
-    const store = openStore({ backend: "memory", embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined } });
+    const store = openStore({
+      backend: "memory",
+      embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined },
+    });
     await store.append("s", ROWS);
     await store.embeddings?.idle();
     const { get } = await serve(store);
 
-    expect((await get("/api/info")).body.search).toEqual({ modes: ["literal", "ranked", "hybrid", "semantic"], embeddingModel: "test:synonyms-64" });
+    expect((await get("/api/info")).body.search).toEqual({
+      modes: ["literal", "ranked", "hybrid", "semantic"],
+      embeddingModel: "test:synonyms-64",
+    });
     // Word search cannot find the decision: it never says "login".
     expect((await get("/api/sessions/s/search?q=login%20decision&mode=ranked")).body).toEqual({ hits: [] });
     for (const mode of ["hybrid", "semantic"]) {
       const { status, body } = await get(`/api/sessions/s/search?q=login%20decision&mode=${mode}&limit=1`);
       expect(status, mode).toBe(200);
-      expect(body.hits.map((hit: { seq: number }) => hit.seq), mode).toEqual([2]);
+      expect(
+        body.hits.map((hit: { seq: number }) => hit.seq),
+        mode,
+      ).toEqual([2]);
       expect(body.hits[0].snippet).toContain("OAuth with PKCE");
-      expect(body.embeddings, mode).toEqual({ status: "used", model: "test:synonyms-64", dimensions: 64, pendingRows: 0 });
+      expect(body.embeddings, mode).toEqual({
+        status: "used",
+        model: "test:synonyms-64",
+        dimensions: 64,
+        pendingRows: 0,
+      });
     }
     // The filters still apply: no user row speaks of sign-in.
     const { body } = await get("/api/sessions/s/search?q=login%20decision&mode=semantic&role=user&limit=1");
@@ -68,12 +95,19 @@ describe("web API hybrid search", () => {
         throw new Error("provider down");
       },
     });
-    const store = openStore({ backend: "memory", embeddings: { model, onWarning: () => undefined, retryDelaysMs: [] } });
+    const store = openStore({
+      backend: "memory",
+      embeddings: { model, onWarning: () => undefined, retryDelaysMs: [] },
+    });
     await store.append("s", ROWS);
     await store.embeddings?.idle();
     const { get } = await serve(store);
     const { body } = await get("/api/sessions/s/search?q=login%20decision&mode=hybrid");
-    expect(body.embeddings).toMatchObject({ status: "used", pendingRows: 3, message: expect.stringContaining("3 row(s) of the searched range are not embedded yet") });
+    expect(body.embeddings).toMatchObject({
+      status: "used",
+      pendingRows: 3,
+      message: expect.stringContaining("3 row(s) of the searched range are not embedded yet"),
+    });
   });
 
   it("without an embedding model offers words only, and answers hybrid with ranked word search, saying so", async () => {
@@ -84,6 +118,10 @@ describe("web API hybrid search", () => {
     const { status, body } = await get("/api/sessions/s/search?q=PKCE&mode=hybrid");
     expect(status).toBe(200);
     expect(body.hits[0]).toMatchObject({ seq: 2, snippet: expect.stringContaining("PKCE") });
-    expect(body.embeddings).toEqual({ status: "unavailable", pendingRows: 0, message: expect.stringContaining("without an embedding model") });
+    expect(body.embeddings).toEqual({
+      status: "unavailable",
+      pendingRows: 0,
+      message: expect.stringContaining("without an embedding model"),
+    });
   });
 });

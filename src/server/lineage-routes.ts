@@ -19,16 +19,19 @@ import type { Route } from "./router.js";
 import type { SessionListEntry, TitleCache } from "./session-list.js";
 
 const itemId = z
-  .union([z.string().regex(/^[1-9][0-9]{0,15}$/, "expected an item id such as \"12\""), z.number().int().min(1)])
+  .union([z.string().regex(/^[1-9][0-9]{0,15}$/, 'expected an item id such as "12"'), z.number().int().min(1)])
   .transform(Number)
-  .refine(Number.isSafeInteger, "expected an item id such as \"12\"");
+  .refine(Number.isSafeInteger, 'expected an item id such as "12"');
 const forkBody = z
   .strictObject({
     atItem: itemId.optional(),
     beforeItem: itemId.optional(),
     newSessionId: z.string().superRefine(validSessionId).optional(),
   })
-  .refine((body) => (body.atItem === undefined) !== (body.beforeItem === undefined), "give atItem (the last item the fork shares) or beforeItem (a user message to edit), one of the two");
+  .refine(
+    (body) => (body.atItem === undefined) !== (body.beforeItem === undefined),
+    "give atItem (the last item the fork shares) or beforeItem (a user message to edit), one of the two",
+  );
 
 export interface LineageDependencies {
   store: HistoryStore;
@@ -68,7 +71,11 @@ export function lineageRoutes({ store, chats, titles, knownSession, parse }: Lin
         const newSessionId = body.newSessionId ?? chats.newSessionId("fork");
         if (chats.isCreated(newSessionId)) throw sessionExists(newSessionId);
         if (body.beforeItem !== undefined) {
-          sendJson({ response, status: 201, body: await forkToEdit({ store, chats, sessionId, itemId: String(body.beforeItem), newSessionId }) });
+          sendJson({
+            response,
+            status: 201,
+            body: await forkToEdit({ store, chats, sessionId, itemId: String(body.beforeItem), newSessionId }),
+          });
           return;
         }
         try {
@@ -76,7 +83,11 @@ export function lineageRoutes({ store, chats, titles, knownSession, parse }: Lin
         } catch (error) {
           throw forkFailure(error);
         }
-        sendJson({ response, status: 201, body: { sessionId: newSessionId, forkOf: { sessionId, atItem: String(body.atItem) } } });
+        sendJson({
+          response,
+          status: 201,
+          body: { sessionId: newSessionId, forkOf: { sessionId, atItem: String(body.atItem) } },
+        });
       },
     },
   ];
@@ -86,7 +97,19 @@ export function lineageRoutes({ store, chats, titles, knownSession, parse }: Lin
  * Where an edited message goes (ADR 0068): a fork just before it and before what ctxwin wrote with
  * it (`forkForEdit`), or, for the first message (after a clear too), a new session of this server.
  */
-async function forkToEdit({ store, chats, sessionId, itemId, newSessionId }: { store: HistoryStore; chats: ChatSessions; sessionId: string; itemId: string; newSessionId: string }): Promise<{ sessionId: string; forkOf: { sessionId: string; atItem: string } | null }> {
+async function forkToEdit({
+  store,
+  chats,
+  sessionId,
+  itemId,
+  newSessionId,
+}: {
+  store: HistoryStore;
+  chats: ChatSessions;
+  sessionId: string;
+  itemId: string;
+  newSessionId: string;
+}): Promise<{ sessionId: string; forkOf: { sessionId: string; atItem: string } | null }> {
   let edit: Awaited<ReturnType<typeof forkForEdit>>;
   try {
     edit = await forkForEdit({ store, sessionId, itemId, newSessionId });
@@ -112,7 +135,11 @@ function startOrder(left: SessionListEntry, right: SessionListEntry): number {
 }
 
 function sessionExists(sessionId: string): ApiError {
-  return new ApiError({ status: 409, code: "session-exists", message: `A session '${sessionId}' exists already: pick another id for the fork.` });
+  return new ApiError({
+    status: 409,
+    code: "session-exists",
+    message: `A session '${sessionId}' exists already: pick another id for the fork.`,
+  });
 }
 
 /** The store's refusal as the API's error; anything else is passed on. */
@@ -120,6 +147,7 @@ function forkFailure(error: unknown): unknown {
   if (EditRefusedError.isInstance(error)) return badRequest(error.message);
   if (!ForkRefusedError.isInstance(error)) return error;
   if (error.reason === "unknown-session") return notFound(error.message);
-  if (error.reason === "session-exists") return new ApiError({ status: 409, code: "session-exists", message: error.message });
+  if (error.reason === "session-exists")
+    return new ApiError({ status: 409, code: "session-exists", message: error.message });
   return badRequest(error.message);
 }

@@ -66,7 +66,11 @@ export function createRequestGuard({ host, port, token }: { host: string; port: 
     checkOrigin(request) {
       const hostHeader = (request.headers.host ?? "").toLowerCase();
       if (!allowedHosts.has(hostHeader)) {
-        throw new ApiError({ status: 403, code: "forbidden", message: "The Host header does not name this server (DNS rebinding protection)." });
+        throw new ApiError({
+          status: 403,
+          code: "forbidden",
+          message: "The Host header does not name this server (DNS rebinding protection).",
+        });
       }
       const origin = request.headers.origin;
       if (origin !== undefined && origin.toLowerCase() !== `http://${hostHeader}`) {
@@ -75,10 +79,15 @@ export function createRequestGuard({ host, port, token }: { host: string; port: 
     },
     checkToken(request, url) {
       const authorization = request.headers.authorization;
-      const bearer = authorization?.startsWith("Bearer ") === true ? authorization.slice("Bearer ".length).trim() : undefined;
+      const bearer =
+        authorization?.startsWith("Bearer ") === true ? authorization.slice("Bearer ".length).trim() : undefined;
       const query = url.searchParams.get("token") ?? undefined;
       if (!matchesToken(bearer) && !matchesToken(query)) {
-        throw new ApiError({ status: 401, code: "unauthorized", message: "Missing or wrong access token: open the URL `ctxwin serve` printed at start." });
+        throw new ApiError({
+          status: 401,
+          code: "unauthorized",
+          message: "Missing or wrong access token: open the URL `ctxwin serve` printed at start.",
+        });
       }
     },
   };

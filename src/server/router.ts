@@ -37,7 +37,9 @@ export function createRouter(routes: readonly Route[]): Router {
     match(method, pathname) {
       const segments = pathname.split("/").filter(Boolean);
       if (!segments.every(decodes)) {
-        throw badRequest("The URL path holds malformed percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8).");
+        throw badRequest(
+          "The URL path holds malformed percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8).",
+        );
       }
       let pathKnown = false;
       for (const route of compiled) {
@@ -46,7 +48,12 @@ export function createRouter(routes: readonly Route[]): Router {
         pathKnown = true;
         if (route.method === method) return { handler: route.handler, params };
       }
-      if (pathKnown) throw new ApiError({ status: 405, code: "method-not-allowed", message: `${method} is not allowed on ${pathname}.` });
+      if (pathKnown)
+        throw new ApiError({
+          status: 405,
+          code: "method-not-allowed",
+          message: `${method} is not allowed on ${pathname}.`,
+        });
       throw new ApiError({ status: 404, code: "not-found", message: `No API route ${method} ${pathname}.` });
     },
   };

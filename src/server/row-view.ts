@@ -22,7 +22,15 @@ export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush
 
 export type PartView =
   | { type: "text"; text: string }
-  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string; childSessionId?: string }
+  | {
+      type: "tool";
+      toolName: string;
+      state: string;
+      outcome: CallOutcome;
+      input: string;
+      output: string;
+      childSessionId?: string;
+    }
   | { type: "file"; mediaType: string; filename?: string }
   | { type: "other"; label: string };
 
@@ -79,7 +87,15 @@ export interface RowView {
  *
  * @example rowView({ row, window }) // { seq: 12, kind: "tool", text: "read_file({…}) → …", … }
  */
-export function rowView({ row, window, links = NO_CHILD_LINKS }: { row: StoredRow; window: NumberedWindow | undefined; links?: ChildLinks }): RowView {
+export function rowView({
+  row,
+  window,
+  links = NO_CHILD_LINKS,
+}: {
+  row: StoredRow;
+  window: NumberedWindow | undefined;
+  links?: ChildLinks;
+}): RowView {
   const text = displayText(renderRowText(row));
   const boundary = boundaryView(row);
   const carry = carryView(row);
@@ -147,22 +163,36 @@ function carryView(row: StoredRow): CarryView | undefined {
   if (internalTypeOf(row) !== "continue") return undefined;
   const carry = readCarry(row.meta?.["carry"]);
   if (carry === undefined) return undefined;
-  const calls = carry.ledger.map(({ itemId, toolName, input, outcome, detail }) => ({ itemId, toolName, input: truncate(input, TOOL_INPUT_MAX_CHARS), outcome, ...(detail === undefined ? {} : { detail: truncate(detail, TOOL_INPUT_MAX_CHARS) }) }));
-  const input = carry.input === undefined ? undefined : { itemId: carry.input.itemId, windowId: carry.input.windowId, truncated: carry.input.truncated };
+  const calls = carry.ledger.map(({ itemId, toolName, input, outcome, detail }) => ({
+    itemId,
+    toolName,
+    input: truncate(input, TOOL_INPUT_MAX_CHARS),
+    outcome,
+    ...(detail === undefined ? {} : { detail: truncate(detail, TOOL_INPUT_MAX_CHARS) }),
+  }));
+  const input =
+    carry.input === undefined
+      ? undefined
+      : { itemId: carry.input.itemId, windowId: carry.input.windowId, truncated: carry.input.truncated };
   return { calls, omittedCalls: carry.omittedCalls, ...(input === undefined ? {} : { input }) };
 }
 
-const countOf = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+const countOf = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 function rejectedView(row: StoredRow): RejectedView {
   const meta: Record<string, unknown> = row.meta ?? {};
-  const reason = typeof meta["reason"] === "string" ? truncate(displayText(meta["reason"]), TOOL_INPUT_MAX_CHARS) : undefined;
+  const reason =
+    typeof meta["reason"] === "string" ? truncate(displayText(meta["reason"]), TOOL_INPUT_MAX_CHARS) : undefined;
   const estimatedTokens = countOf(meta["estimatedTokens"]);
   const hardCeiling = countOf(meta["hardCeiling"]);
   const stored = meta["cut"] as Record<string, unknown> | undefined;
   const totalChars = countOf(stored?.["totalChars"]);
   const keptChars = countOf(stored?.["keptChars"]);
-  const cut = totalChars === undefined || keptChars === undefined ? undefined : { totalChars, keptChars, droppedFiles: countOf(stored?.["droppedFiles"]) ?? 0 };
+  const cut =
+    totalChars === undefined || keptChars === undefined
+      ? undefined
+      : { totalChars, keptChars, droppedFiles: countOf(stored?.["droppedFiles"]) ?? 0 };
   return {
     ...(reason === undefined ? {} : { reason }),
     ...(estimatedTokens === undefined ? {} : { estimatedTokens }),
@@ -172,11 +202,14 @@ function rejectedView(row: StoredRow): RejectedView {
 }
 
 function partView(part: { type: string; [key: string]: unknown }, row: StoredRow, links: ChildLinks): PartView[] {
-  if (part.type === "text") return [{ type: "text", text: truncate(displayText(String(part["text"] ?? "")), ROW_TEXT_MAX_CHARS) }];
+  if (part.type === "text")
+    return [{ type: "text", text: truncate(displayText(String(part["text"] ?? "")), ROW_TEXT_MAX_CHARS) }];
   if (part.type === "step-start") return [];
   if (part.type === "file") {
     const filename = typeof part["filename"] === "string" ? part["filename"] : undefined;
-    return [{ type: "file", mediaType: String(part["mediaType"] ?? ""), ...(filename === undefined ? {} : { filename }) }];
+    return [
+      { type: "file", mediaType: String(part["mediaType"] ?? ""), ...(filename === undefined ? {} : { filename }) },
+    ];
   }
   const toolName = toolNameOf(part);
   if (toolName !== undefined) {
@@ -201,7 +234,8 @@ function partView(part: { type: string; [key: string]: unknown }, row: StoredRow
 }
 
 function toolOutput(part: { [key: string]: unknown }, state: string): string {
-  if (state === "output-available") return typeof part["output"] === "string" ? part["output"] : jsonText(part["output"]);
+  if (state === "output-available")
+    return typeof part["output"] === "string" ? part["output"] : jsonText(part["output"]);
   if (state === "output-error") return `error: ${String(part["errorText"] ?? "")}`;
   if (state === "output-denied") return "denied";
   return "";

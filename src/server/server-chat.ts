@@ -92,7 +92,11 @@ export function workspaceChat({
         ...(limit === undefined ? {} : { contextLimit: limit }),
         ...(logWarning === undefined ? {} : { logWarning }),
         ...(tuning === undefined || limit === undefined ? {} : tuning({ contextLimit: limit })),
-        sessionOptions: { ...(maxRetries === undefined ? {} : { maxRetries }), ...(providerStore ? { providerStore } : {}), ...(cache === undefined ? {} : { cache }) },
+        sessionOptions: {
+          ...(maxRetries === undefined ? {} : { maxRetries }),
+          ...(providerStore ? { providerStore } : {}),
+          ...(cache === undefined ? {} : { cache }),
+        },
         maxInputChars,
       }),
   };

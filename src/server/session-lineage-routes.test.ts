@@ -18,8 +18,19 @@ const userText = (text: string): RowInput => ({ role: "user", parts: [{ type: "t
 const assistantText = (text: string): RowInput => ({ role: "assistant", parts: [{ type: "text", text }] });
 const taskCall = (toolCallId: string, output?: unknown): RowInput["parts"][number] =>
   output === undefined
-    ? { type: "tool-task", toolCallId, state: "input-available", input: { agent: "reviewer", prompt: "review the diff" } }
-    : { type: "tool-task", toolCallId, state: "output-available", input: { agent: "reviewer", prompt: "review the diff" }, output };
+    ? {
+        type: "tool-task",
+        toolCallId,
+        state: "input-available",
+        input: { agent: "reviewer", prompt: "review the diff" },
+      }
+    : {
+        type: "tool-task",
+        toolCallId,
+        state: "output-available",
+        input: { agent: "reviewer", prompt: "review the diff" },
+        output,
+      };
 
 /**
  * lead: 1 user, 2 assistant with three task calls (call-1 finished, call-2 still running, call-3
@@ -31,18 +42,41 @@ async function seedTree(store: ServerFixture["store"]): Promise<void> {
     {
       role: "assistant",
       parts: [
-        taskCall("call-1", { status: "completed", agent: "reviewer", session_id: "lead/reviewer-call-1", answer: "looks fine", answer_chars: 10, truncated: false }),
+        taskCall("call-1", {
+          status: "completed",
+          agent: "reviewer",
+          session_id: "lead/reviewer-call-1",
+          answer: "looks fine",
+          answer_chars: 10,
+          truncated: false,
+        }),
         taskCall("call-2"),
-        taskCall("call-3", { status: "completed", agent: "reviewer", session_id: "plain", answer: "", answer_chars: 0, truncated: false }),
+        taskCall("call-3", {
+          status: "completed",
+          agent: "reviewer",
+          session_id: "plain",
+          answer: "",
+          answer_chars: 0,
+          truncated: false,
+        }),
       ],
     },
     assistantText("the reviewer says it looks fine"),
     userText("now ship it"),
   ]);
-  await store.append("lead/reviewer-call-1", [userText("review the diff"), assistantText("looks fine")], { parent: { sessionId: "lead", itemId: "2" } });
-  await store.append("lead/reviewer-call-2", [userText("review the diff")], { parent: { sessionId: "lead", itemId: "2" } });
+  await store.append("lead/reviewer-call-1", [userText("review the diff"), assistantText("looks fine")], {
+    parent: { sessionId: "lead", itemId: "2" },
+  });
+  await store.append("lead/reviewer-call-2", [userText("review the diff")], {
+    parent: { sessionId: "lead", itemId: "2" },
+  });
   await store.append("plain", [userText("a plain session")]);
-  await store.append("cleared", [userText("before the clear"), assistantText("ok"), resetBoundaryRow({}), userText("after the clear")]);
+  await store.append("cleared", [
+    userText("before the clear"),
+    assistantText("ok"),
+    resetBoundaryRow({}),
+    userText("after the clear"),
+  ]);
 }
 
 describe("session lineage over HTTP", () => {
@@ -56,18 +90,28 @@ describe("session lineage over HTTP", () => {
     await fixture.store.fork("lead", { atSeq: 3, newSessionId: "lead-fork" });
     const { status, body } = await fixture.api("/api/sessions");
     expect(status).toBe(200);
-    const byId = Object.fromEntries((body.sessions as Array<{ sessionId: string }>).map((entry) => [entry.sessionId, entry]));
+    const byId = Object.fromEntries(
+      (body.sessions as Array<{ sessionId: string }>).map((entry) => [entry.sessionId, entry]),
+    );
     expect(byId["lead/reviewer-call-1"]).toMatchObject({ parent: { sessionId: "lead", itemId: "2" }, forkOf: null });
     expect(byId["lead-fork"]).toMatchObject({ parent: null, forkOf: { sessionId: "lead", atItem: "3" }, rows: 3 });
     expect(byId["plain"]).toMatchObject({ parent: null, forkOf: null });
-    expect((await fixture.api("/api/sessions/lead%2Freviewer-call-2")).body).toMatchObject({ parent: { sessionId: "lead", itemId: "2" }, forkOf: null });
-    expect((await fixture.api("/api/sessions/lead-fork")).body).toMatchObject({ forkOf: { sessionId: "lead", atItem: "3" }, lastSeq: 3 });
+    expect((await fixture.api("/api/sessions/lead%2Freviewer-call-2")).body).toMatchObject({
+      parent: { sessionId: "lead", itemId: "2" },
+      forkOf: null,
+    });
+    expect((await fixture.api("/api/sessions/lead-fork")).body).toMatchObject({
+      forkOf: { sessionId: "lead", atItem: "3" },
+      lastSeq: 3,
+    });
   });
 
   it("GET …/children lists the sub-agent sessions in call order; none for a leaf; 404 for an unknown session", async () => {
     const children = await fixture.api("/api/sessions/lead/children");
     expect(children.status).toBe(200);
-    expect(children.body.sessions.map((entry: { sessionId: string; title: string }) => [entry.sessionId, entry.title])).toEqual([
+    expect(
+      children.body.sessions.map((entry: { sessionId: string; title: string }) => [entry.sessionId, entry.title]),
+    ).toEqual([
       ["lead/reviewer-call-1", "review the diff"],
       ["lead/reviewer-call-2", "review the diff"],
     ]);
@@ -78,14 +122,23 @@ describe("session lineage over HTTP", () => {
   it("a task call links to the child it started: by the result's session id, or by the call id while it runs; never to a session that is no child", async () => {
     const { body } = await fixture.api("/api/sessions/lead/rows");
     const calls = body.rows.find((row: { seq: number }) => row.seq === 2).parts;
-    expect(calls.map((part: { childSessionId?: string }) => part.childSessionId ?? null)).toEqual(["lead/reviewer-call-1", "lead/reviewer-call-2", null]);
+    expect(calls.map((part: { childSessionId?: string }) => part.childSessionId ?? null)).toEqual([
+      "lead/reviewer-call-1",
+      "lead/reviewer-call-2",
+      null,
+    ]);
     // A fork that shares item 2 shows the same links; one forked before it has no such row.
     const forked = await fixture.api("/api/sessions/lead-fork/rows");
-    expect(forked.body.rows.find((row: { seq: number }) => row.seq === 2).parts[0].childSessionId).toBe("lead/reviewer-call-1");
+    expect(forked.body.rows.find((row: { seq: number }) => row.seq === 2).parts[0].childSessionId).toBe(
+      "lead/reviewer-call-1",
+    );
   });
 
   it("POST …/fork forks at an item: 201 with the new id, which then reads the origin's rows up to that item", async () => {
-    const created = await fixture.api("/api/sessions/lead/fork", { method: "POST", body: { atItem: "1", newSessionId: "lead-retry" } });
+    const created = await fixture.api("/api/sessions/lead/fork", {
+      method: "POST",
+      body: { atItem: "1", newSessionId: "lead-retry" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ sessionId: "lead-retry", forkOf: { sessionId: "lead", atItem: "1" } });
     const rows = await fixture.api("/api/sessions/lead-retry/rows");
@@ -94,7 +147,10 @@ describe("session lineage over HTTP", () => {
     const picked = await fixture.api("/api/sessions/lead/fork", { method: "POST", body: { atItem: 3 } });
     expect(picked.status).toBe(201);
     expect(picked.body.sessionId).toMatch(/^fork-\d{8}-\d{6}-[0-9a-f-]{8}$/);
-    expect((await fixture.api(`/api/sessions/${encodeURIComponent(picked.body.sessionId)}`)).body).toMatchObject({ lastSeq: 3, forkOf: { sessionId: "lead", atItem: "3" } });
+    expect((await fixture.api(`/api/sessions/${encodeURIComponent(picked.body.sessionId)}`)).body).toMatchObject({
+      lastSeq: 3,
+      forkOf: { sessionId: "lead", atItem: "3" },
+    });
   });
 
   it("refuses bad input (400), an unknown session (404) and an id that exists (409 session-exists); nothing is written", async () => {
@@ -106,12 +162,22 @@ describe("session lineage over HTTP", () => {
       ["past the last item", "lead", { atItem: "99" }, 400, "bad-request", /last item is 4/],
       ["at the privacy floor", "cleared", { atItem: "3" }, 400, "bad-request", /privacy floor/],
       ["unknown key", "lead", { atItem: "1", at: 1 }, 400, "bad-request", /Unrecognized key/],
-      ["control characters in the id", "lead", { atItem: "1", newSessionId: "a\u0000b" }, 400, "bad-request", /control characters/],
+      [
+        "control characters in the id",
+        "lead",
+        { atItem: "1", newSessionId: "a\u0000b" },
+        400,
+        "bad-request",
+        /control characters/,
+      ],
       ["unknown session", "nobody", { atItem: "1" }, 404, "not-found", /Unknown session/],
       ["existing id", "lead", { atItem: "1", newSessionId: "plain" }, 409, "session-exists", /exists/],
     ];
     for (const [name, sessionId, body, status, code, message] of cases) {
-      const answer = await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", ...(body === undefined ? {} : { body }) });
+      const answer = await fixture.api(`/api/sessions/${sessionId}/fork`, {
+        method: "POST",
+        ...(body === undefined ? {} : { body }),
+      });
       expect(answer.status, name).toBe(status);
       expect(answer.body.error.code, name).toBe(code);
       expect(answer.body.error.message, name).toMatch(message);
@@ -123,7 +189,10 @@ describe("session lineage over HTTP", () => {
 
 describe("forks and the chat route", () => {
   const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
-  const script: Script = (call) => (call.text.includes("stall") ? { textChunks: ["partial "], stallUntilAborted: true } : { text: `answer ${call.text.split("user: ").length - 1}`, inputTokens: 400 });
+  const script: Script = (call) =>
+    call.text.includes("stall")
+      ? { textChunks: ["partial "], stallUntilAborted: true }
+      : { text: `answer ${call.text.split("user: ").length - 1}`, inputTokens: 400 };
   let fixture: ServerFixture;
   beforeAll(async () => {
     const { model } = scriptedModel({ script });
@@ -151,7 +220,12 @@ describe("forks and the chat route", () => {
     const answer = await postChat(fork.body.sessionId, [user("e1", "second question, edited")]);
     expect(answer.status).toBe(200);
     await answer.text();
-    expect(await texts(fork.body.sessionId)).toEqual(["first question", "answer 1", "second question, edited", "answer 2"]);
+    expect(await texts(fork.body.sessionId)).toEqual([
+      "first question",
+      "answer 1",
+      "second question, edited",
+      "answer 2",
+    ]);
     expect(await texts(sessionId)).toEqual(origin);
   });
 
@@ -163,7 +237,10 @@ describe("forks and the chat route", () => {
     expect(second.status).toBe(201);
     expect(second.body.forkOf).toEqual({ sessionId, atItem: "2" });
     expect(await texts(second.body.sessionId)).toEqual(["first question", "answer 1"]);
-    const first = await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", body: { beforeItem: "1", newSessionId: "edit-first" } });
+    const first = await fixture.api(`/api/sessions/${sessionId}/fork`, {
+      method: "POST",
+      body: { beforeItem: "1", newSessionId: "edit-first" },
+    });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ sessionId: "edit-first", forkOf: null });
     const answer = await postChat("edit-first", [user("e1", "first question, edited")]);
@@ -191,6 +268,8 @@ describe("forks and the chat route", () => {
     expect(refused.body.error.code).toBe("busy");
     expect((await fixture.api(`/api/sessions/${sessionId}/interrupt`, { method: "POST" })).body.interrupted).toBe(true);
     await stalled.text();
-    expect((await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", body: { atItem: "1" } })).status).toBe(201);
+    expect(
+      (await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", body: { atItem: "1" } })).status,
+    ).toBe(201);
   });
 });

@@ -18,7 +18,14 @@ const importedHeader = (title: string): RowInput => ({
   parts: [{ type: "text", text: `Imported claude-code session: ${title}` }],
   synthetic: true,
   uiVisible: false,
-  meta: { type: "imported-session", source: "claude-code", sourceSessionId: "abc", title, project: "/home/dev/app", file: "/tmp/abc.jsonl" },
+  meta: {
+    type: "imported-session",
+    source: "claude-code",
+    sourceSessionId: "abc",
+    title,
+    project: "/home/dev/app",
+    file: "/tmp/abc.jsonl",
+  },
 });
 
 const IMPORTED = "claude-code:abc";
@@ -29,9 +36,23 @@ describe("session titles and the q filter respect the privacy floor", () => {
   beforeAll(async () => {
     fixture = await startFixture({
       seed: async (store) => {
-        await store.append("cleared", [userText("Plan the marmalade launch"), assistantText("ok"), resetBoundaryRow({}), userText("After the clear: plum tart")]);
-        await store.append("cleared-empty", [userText("The quince password is hidden"), assistantText("noted"), resetBoundaryRow({})]);
-        await store.append(IMPORTED, [importedHeader("Imported fig secret"), userText("Imported fig secret"), resetBoundaryRow({}), assistantText("after the clear")]);
+        await store.append("cleared", [
+          userText("Plan the marmalade launch"),
+          assistantText("ok"),
+          resetBoundaryRow({}),
+          userText("After the clear: plum tart"),
+        ]);
+        await store.append("cleared-empty", [
+          userText("The quince password is hidden"),
+          assistantText("noted"),
+          resetBoundaryRow({}),
+        ]);
+        await store.append(IMPORTED, [
+          importedHeader("Imported fig secret"),
+          userText("Imported fig secret"),
+          resetBoundaryRow({}),
+          assistantText("after the clear"),
+        ]);
         await store.append("plain", [userText("A plain session about walnuts")]);
         await store.append("coloured", [userText("\u001b[1mBold\u001b[22m request about \u001b[32mlimes\u001b[0m")]);
       },
@@ -41,7 +62,9 @@ describe("session titles and the q filter respect the privacy floor", () => {
 
   const titles = async (query = "") => {
     const { body } = await fixture.api(`/api/sessions${query === "" ? "" : `?q=${encodeURIComponent(query)}`}`);
-    return Object.fromEntries((body.sessions as { sessionId: string; title: string }[]).map((entry) => [entry.sessionId, entry.title]));
+    return Object.fromEntries(
+      (body.sessions as { sessionId: string; title: string }[]).map((entry) => [entry.sessionId, entry.title]),
+    );
   };
 
   it("a title comes from after the newest reset, or is the session id", async () => {
@@ -54,11 +77,14 @@ describe("session titles and the q filter respect the privacy floor", () => {
     });
     expect((await fixture.api("/api/sessions/cleared")).body).toMatchObject({ title: "After the clear: plum tart" });
     expect((await fixture.api("/api/sessions/cleared-empty")).body).toMatchObject({ title: "cleared-empty" });
-    expect((await fixture.api(`/api/sessions/${encodeURIComponent(IMPORTED)}`)).body).toMatchObject({ title: IMPORTED });
+    expect((await fixture.api(`/api/sessions/${encodeURIComponent(IMPORTED)}`)).body).toMatchObject({
+      title: IMPORTED,
+    });
   });
 
   it("q never finds a session by text from before its floor", async () => {
-    for (const query of ["marmalade", "quince", "fig secret", "Imported"]) expect(await titles(query), query).toEqual({});
+    for (const query of ["marmalade", "quince", "fig secret", "Imported"])
+      expect(await titles(query), query).toEqual({});
     expect(await titles("plum")).toEqual({ cleared: "After the clear: plum tart" });
     expect(await titles("walnut")).toEqual({ plain: "A plain session about walnuts" });
     expect(Object.keys(await titles("claude-code:"))).toEqual([IMPORTED]);
@@ -82,7 +108,12 @@ describe("q finds sessions by their items with the store's cross-session search 
   beforeAll(async () => {
     fixture = await startFixture({
       seed: async (store) => {
-        await store.append("budget", [userText("Plan the quarter"), assistantText("The pistachio budget is 40"), resetBoundaryRow({}), userText("Next plan")]);
+        await store.append("budget", [
+          userText("Plan the quarter"),
+          assistantText("The pistachio budget is 40"),
+          resetBoundaryRow({}),
+          userText("Next plan"),
+        ]);
         await store.append("later", [userText("Plan the week"), assistantText("pistachio orders arrive Monday")]);
         await store.append("other", [userText("Nothing relevant")]);
       },

@@ -58,16 +58,25 @@ export function createTitleCache({ store }: { store: HistoryStore }) {
   return {
     async entryOf(summary: SessionSummary): Promise<SessionListEntry> {
       const cached = titles.get(summary.sessionId);
-      const current = cached !== undefined && cached.incarnation === summary.incarnation && cached.floorSeq === summary.floorSeq;
+      const current =
+        cached !== undefined && cached.incarnation === summary.incarnation && cached.floorSeq === summary.floorSeq;
       let title = current ? cached.title : undefined;
       if (title === undefined) {
         const found = await webTitle({ store, sessionId: summary.sessionId });
         title = found ?? summary.sessionId;
         // A session without a user message yet may get one: only a found title is final.
-        if (found !== undefined) titles.set(summary.sessionId, { incarnation: summary.incarnation, floorSeq: summary.floorSeq, title });
+        if (found !== undefined)
+          titles.set(summary.sessionId, { incarnation: summary.incarnation, floorSeq: summary.floorSeq, title });
         else titles.delete(summary.sessionId);
       }
-      return { sessionId: summary.sessionId, title, lastActivity: summary.updatedAt, windows: summary.windowCount, rows: summary.lastSeq, ...lineageOf(summary) };
+      return {
+        sessionId: summary.sessionId,
+        title,
+        lastActivity: summary.updatedAt,
+        windows: summary.windowCount,
+        rows: summary.lastSeq,
+        ...lineageOf(summary),
+      };
     },
   };
 }
@@ -79,7 +88,19 @@ export type TitleCache = ReturnType<typeof createTitleCache>;
  *
  * @example const sessions = await listSessionEntries({ store, titles, query: "deploy", limit: 50 });
  */
-export async function listSessionEntries({ store, titles, query = "", limit = 50, extra = [] }: { store: HistoryStore; titles: TitleCache; query?: string; limit?: number; extra?: readonly SessionListEntry[] }): Promise<SessionListEntry[]> {
+export async function listSessionEntries({
+  store,
+  titles,
+  query = "",
+  limit = 50,
+  extra = [],
+}: {
+  store: HistoryStore;
+  titles: TitleCache;
+  query?: string;
+  limit?: number;
+  extra?: readonly SessionListEntry[];
+}): Promise<SessionListEntry[]> {
   const summaries = await visibleSessions({ store, summaries: await store.sessions() });
   const stored = await Promise.all(summaries.map((summary) => titles.entryOf(summary)));
   const storedIds = new Set(stored.map((entry) => entry.sessionId));
@@ -87,15 +108,28 @@ export async function listSessionEntries({ store, titles, query = "", limit = 50
   const needle = foldCase(query.trim());
   const holding = needle.length === 0 ? new Set<string>() : await sessionsHolding({ store, query: query.trim() });
   return all
-    .filter((entry) => needle.length === 0 || foldCase(entry.sessionId).includes(needle) || foldCase(entry.title).includes(needle) || holding.has(entry.sessionId))
-    .sort((left, right) => (left.lastActivity < right.lastActivity ? 1 : left.lastActivity > right.lastActivity ? -1 : 0))
+    .filter(
+      (entry) =>
+        needle.length === 0 ||
+        foldCase(entry.sessionId).includes(needle) ||
+        foldCase(entry.title).includes(needle) ||
+        holding.has(entry.sessionId),
+    )
+    .sort((left, right) =>
+      left.lastActivity < right.lastActivity ? 1 : left.lastActivity > right.lastActivity ? -1 : 0,
+    )
     .slice(0, limit);
 }
 
 /** Sessions with at least one item holding `query` (at most `MAX_ITEM_SEARCH_SESSIONS`); none for a query search refuses. */
 async function sessionsHolding({ store, query }: { store: HistoryStore; query: string }): Promise<Set<string>> {
   try {
-    const page = await store.searchSessions({ query, mode: "literal", limit: MAX_ITEM_SEARCH_SESSIONS, hitsPerSession: 1 });
+    const page = await store.searchSessions({
+      query,
+      mode: "literal",
+      limit: MAX_ITEM_SEARCH_SESSIONS,
+      hitsPerSession: 1,
+    });
     return new Set(page.hits.map((hit) => hit.sessionId));
   } catch (error) {
     if (InvalidQueryError.isInstance(error)) return new Set();

@@ -9,7 +9,15 @@ const rollover = (rolloverId: string): RowInput => ({
   role: "assistant",
   parts: [],
   boundary: { kind: "rollover" },
-  meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens: 1, maxTokens: 2 },
+  meta: {
+    type: "rollover",
+    rolloverId,
+    reason: "on-send",
+    previousWindowId: "w:0",
+    flushOpportunity: true,
+    contextTokens: 1,
+    maxTokens: 2,
+  },
 });
 
 /** The store, with a count of `windows` calls and a switch that makes them fail. */

@@ -18,8 +18,10 @@ export type Strategy = "rollover" | "compact" | "off";
 export const SETTINGS_EXPLANATIONS = {
   strategy:
     "Rollover starts a fresh context window near the budget and keeps every earlier message searchable; compact replaces the window with an LLM summary; off only refuses requests above the hard ceiling.",
-  threshold: "Share of the context limit at which the next message starts a new window; the agent is warned to save its notes 10 points earlier.",
-  contextLimit: "Tokens the model accepts in one request, for a model the built-in catalog does not know or to use less of it; empty uses the catalog.",
+  threshold:
+    "Share of the context limit at which the next message starts a new window; the agent is warned to save its notes 10 points earlier.",
+  contextLimit:
+    "Tokens the model accepts in one request, for a model the built-in catalog does not know or to use less of it; empty uses the catalog.",
 } as const;
 
 export interface SettingsView {
@@ -47,7 +49,15 @@ export interface SettingsStore {
  * const settings = createSettingsStore({ directory: "/work/project", modelKey: "openai:gpt-4.1-mini" });
  * await settings.write({ threshold: 0.6 });
  */
-export function createSettingsStore({ directory, modelKey, initialContextLimit }: { directory: string; modelKey: string | undefined; initialContextLimit?: number }): SettingsStore {
+export function createSettingsStore({
+  directory,
+  modelKey,
+  initialContextLimit,
+}: {
+  directory: string;
+  modelKey: string | undefined;
+  initialContextLimit?: number;
+}): SettingsStore {
   const filePath = path.join(directory, CONFIG_FILE_PATH);
   // `--context-limit` wins at start; a limit saved in the settings wins after it, and removing
   // that one (null) falls back to the flag's again.
@@ -72,7 +82,11 @@ export function createSettingsStore({ directory, modelKey, initialContextLimit }
 
   async function writeChange(change: SettingsChange): Promise<SettingsView> {
     if (change.contextLimit !== undefined && modelKey === undefined) {
-      throw new ApiError({ status: 409, code: "chat-unavailable", message: "A context limit override needs a model: start ctxwin serve with --model or --demo-model." });
+      throw new ApiError({
+        status: 409,
+        code: "chat-unavailable",
+        message: "A context limit override needs a model: start ctxwin serve with --model or --demo-model.",
+      });
     }
     const raw = await readRawConfig(filePath);
     const next: Record<string, unknown> = { ...raw };
@@ -123,5 +137,9 @@ function objectOr(value: unknown): Record<string, unknown> {
 }
 
 function invalidConfig(message: string): ApiError {
-  return new ApiError({ status: 409, code: "config-invalid", message: `${message} Fix or remove the file, then try again.` });
+  return new ApiError({
+    status: 409,
+    code: "config-invalid",
+    message: `${message} Fix or remove the file, then try again.`,
+  });
 }

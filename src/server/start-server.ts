@@ -88,7 +88,11 @@ export async function startServer({
 }: StartServerOptions): Promise<RunningServer> {
   const root = path.resolve(directory);
   const store = givenStore ?? openServedStore(storeOptions ?? { directory: root }, log);
-  const settings = createSettingsStore({ directory: root, modelKey: chat?.modelKey, ...(chat?.contextLimit === undefined ? {} : { initialContextLimit: chat.contextLimit }) });
+  const settings = createSettingsStore({
+    directory: root,
+    modelKey: chat?.modelKey,
+    ...(chat?.contextLimit === undefined ? {} : { initialContextLimit: chat.contextLimit }),
+  });
   const hub = createEventHub({
     store,
     ...(pingIntervalMs === undefined ? {} : { pingIntervalMs }),
@@ -101,7 +105,17 @@ export async function startServer({
   });
   const chats = createChatSessions({ store, directory: root, chat, settings, hub, log });
   const router = createRouter(
-    apiRoutes({ store, directory: root, version: packageVersion, chats, hub, settings, windows: createWindowCache({ store }), titles: createTitleCache({ store }), ...(evalSource === undefined ? {} : { eval: evalSource }) }),
+    apiRoutes({
+      store,
+      directory: root,
+      version: packageVersion,
+      chats,
+      hub,
+      settings,
+      windows: createWindowCache({ store }),
+      titles: createTitleCache({ store }),
+      ...(evalSource === undefined ? {} : { eval: evalSource }),
+    }),
   );
 
   const server = createServer();
@@ -125,7 +139,12 @@ export async function startServer({
       await handler({ request, response, url, params });
       return;
     }
-    if (method !== "GET" && method !== "HEAD") throw new ApiError({ status: 405, code: "method-not-allowed", message: `${method} is not allowed on ${url.pathname}.` });
+    if (method !== "GET" && method !== "HEAD")
+      throw new ApiError({
+        status: 405,
+        code: "method-not-allowed",
+        message: `${method} is not allowed on ${url.pathname}.`,
+      });
     await serveStaticFile({ webRoot, pathname: url.pathname, response, head: method === "HEAD" });
   };
 
@@ -160,7 +179,10 @@ export async function startServer({
 function readVersion(): string {
   for (const candidate of ["../../package.json", "../../../package.json"]) {
     try {
-      const parsed = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string };
+      const parsed = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
       if (parsed.name === "ctxwin" && typeof parsed.version === "string") return parsed.version;
     } catch {
       // Not there: try the next place (sources and build sit at different depths).

@@ -14,7 +14,10 @@ describe("static front end", () => {
     writeFileSync(path.join(outside, "secret.txt"), "top secret");
     const webRoot = mkdtempSync(path.join(tmpdir(), "ctxwin-web-"));
     mkdirSync(path.join(webRoot, "assets"));
-    writeFileSync(path.join(webRoot, "index.html"), '<!doctype html><script type="module" src="./assets/app.js"></script>');
+    writeFileSync(
+      path.join(webRoot, "index.html"),
+      '<!doctype html><script type="module" src="./assets/app.js"></script>',
+    );
     writeFileSync(path.join(webRoot, "assets", "app.js"), "console.log('app');");
     writeFileSync(path.join(webRoot, "assets", "app.css"), "body{}");
     symlinkSync(path.join(outside, "secret.txt"), path.join(webRoot, "assets", "link.txt"));
@@ -52,7 +55,16 @@ describe("static front end", () => {
   });
 
   it("refuses traversal attempts: .., encoded .., backslashes, NUL, dotfiles, symlinks out", async () => {
-    for (const attempt of ["/../secret.txt", "/%2e%2e/%2e%2e/etc/passwd", "/assets/..%2f..%2fetc%2fpasswd", "/assets%5c..%5c..%5cetc%5cpasswd", "/index.html%00.js", "/.env", "/assets/link.txt", "/%E0%A4%A"]) {
+    for (const attempt of [
+      "/../secret.txt",
+      "/%2e%2e/%2e%2e/etc/passwd",
+      "/assets/..%2f..%2fetc%2fpasswd",
+      "/assets%5c..%5c..%5cetc%5cpasswd",
+      "/index.html%00.js",
+      "/.env",
+      "/assets/link.txt",
+      "/%E0%A4%A",
+    ]) {
       const response = await fixture.raw({ path: attempt });
       expect(response.status, attempt).toBe(404);
       expect(response.text, attempt).not.toContain("top secret");

@@ -30,7 +30,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export const MISSING_BUILD_TEXT = "The ctxwin web UI is not built. Run `npm run build` in the ctxwin package, then start `ctxwin serve` again.\n";
+export const MISSING_BUILD_TEXT =
+  "The ctxwin web UI is not built. Run `npm run build` in the ctxwin package, then start `ctxwin serve` again.\n";
 
 /**
  * Where the built front end lives: `dist/web/` beside the built server (`dist/server/`). Run from
@@ -49,7 +50,17 @@ export function defaultWebRoot(): string {
  *
  * @example await serveStaticFile({ webRoot, pathname: "/assets/app.js", response, head: false });
  */
-export async function serveStaticFile({ webRoot, pathname, response, head }: { webRoot: string; pathname: string; response: ServerResponse; head: boolean }): Promise<void> {
+export async function serveStaticFile({
+  webRoot,
+  pathname,
+  response,
+  head,
+}: {
+  webRoot: string;
+  pathname: string;
+  response: ServerResponse;
+  head: boolean;
+}): Promise<void> {
   const root = await realRoot(webRoot);
   if (root === undefined) {
     if (pathname !== "/" && pathname !== "/index.html") throw notFound(`No file ${pathname}: the web UI is not built.`);
@@ -89,7 +100,8 @@ export function safeRelativePath(pathname: string): string {
   }
   if (decoded.includes("\0") || decoded.includes("\\")) throw notFound(`No file ${pathname}.`);
   const segments = decoded.split("/").filter((segment) => segment.length > 0);
-  if (segments.some((segment) => segment === ".." || segment === "." || segment.startsWith("."))) throw notFound(`No file ${pathname}.`);
+  if (segments.some((segment) => segment === ".." || segment === "." || segment.startsWith(".")))
+    throw notFound(`No file ${pathname}.`);
   return segments.length === 0 ? "index.html" : segments.join("/");
 }
 
@@ -122,7 +134,22 @@ function isInside(root: string, candidate: string): boolean {
   return relative.length > 0 && !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
-function sendText({ response, status, text, head }: { response: ServerResponse; status: number; text: string; head: boolean }): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-cache" });
+function sendText({
+  response,
+  status,
+  text,
+  head,
+}: {
+  response: ServerResponse;
+  status: number;
+  text: string;
+  head: boolean;
+}): void {
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-cache",
+  });
   response.end(head ? undefined : text);
 }

@@ -12,7 +12,10 @@ describe("GET /api/sessions/:id/timeline", () => {
       seed: async (store) => {
         await writeTimelineFixture({ store, sessionId: "t" });
         // 600 rows in one window, then a rollover and a small active window.
-        const filler = Array.from({ length: 600 }, (_, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: `row ${index}` }] }));
+        const filler = Array.from({ length: 600 }, (_, index) => ({
+          role: "user" as const,
+          parts: [{ type: "text" as const, text: `row ${index}` }],
+        }));
         await store.append("long", filler);
         await writeTimelineFixture({ store, sessionId: "long" });
       },
@@ -25,8 +28,22 @@ describe("GET /api/sessions/:id/timeline", () => {
     expect(status).toBe(200);
     expect(body.detailWindowIds).toEqual(["w:0", "w:8", "w:13", "w:15", "w:21"]);
     expect(body.points).toHaveLength(12);
-    expect(body.marks.map((mark: { kind: string }) => mark.kind)).toEqual(["warning", "notes", "rollover", "compaction", "clear", "warning", "flush", "notes", "rollover"]);
-    expect(body.windows[0]).toMatchObject({ windowId: "w:0", lines: { warnAt: 6000, threshold: 7000, hardCeiling: 7500 }, peakTokens: 7100 });
+    expect(body.marks.map((mark: { kind: string }) => mark.kind)).toEqual([
+      "warning",
+      "notes",
+      "rollover",
+      "compaction",
+      "clear",
+      "warning",
+      "flush",
+      "notes",
+      "rollover",
+    ]);
+    expect(body.windows[0]).toMatchObject({
+      windowId: "w:0",
+      lines: { warnAt: 6000, threshold: 7000, hardCeiling: 7500 },
+      peakTokens: 7100,
+    });
     expect(body.settings).toEqual({ strategy: "rollover", threshold: 0.7, outputReserve: 8192 });
   });
 
@@ -38,7 +55,9 @@ describe("GET /api/sessions/:id/timeline", () => {
     expect(newest.windows.map((window: { windowId: string }) => window.windowId)).toEqual(newest.detailWindowIds);
     expect(newest.overview).toHaveLength(5);
     expect(newest.overview[0]).toEqual({ windowId: "w:0", number: 1, kind: "start", limit: 10000, tokens: 7100 });
-    expect(newest.marks.every((mark: { windowId: string }) => newest.detailWindowIds.includes(mark.windowId))).toBe(true);
+    expect(newest.marks.every((mark: { windowId: string }) => newest.detailWindowIds.includes(mark.windowId))).toBe(
+      true,
+    );
     const first = (await fixture.api("/api/sessions/long/timeline?window=w:0&count=1")).body;
     expect(first.detailWindowIds).toEqual(["w:0"]);
     expect(first.points.map((point: { seq: number }) => point.seq)).toEqual([602, 603, 604, 606, 607]);
@@ -46,7 +65,13 @@ describe("GET /api/sessions/:id/timeline", () => {
     expect(two.detailWindowIds).toEqual(["w:608", "w:613"]);
     // count without window ends at the active window: the newest `count` windows, whatever their rows.
     expect((await fixture.api("/api/sessions/long/timeline?count=2")).body.detailWindowIds).toEqual(["w:615", "w:621"]);
-    expect((await fixture.api("/api/sessions/long/timeline?count=5")).body.detailWindowIds).toEqual(["w:0", "w:608", "w:613", "w:615", "w:621"]);
+    expect((await fixture.api("/api/sessions/long/timeline?count=5")).body.detailWindowIds).toEqual([
+      "w:0",
+      "w:608",
+      "w:613",
+      "w:615",
+      "w:621",
+    ]);
   });
 
   it("draws the lines for the project's settings", async () => {

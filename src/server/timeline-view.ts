@@ -56,12 +56,27 @@ export interface TimelineView extends Timeline {
 /**
  * @example const view = await timelineView({ store, sessionId: "s1", windows: await cache.windowsOf("s1"), settings });
  */
-export async function timelineView({ store, sessionId, windows, settings, windowId, count }: TimelineViewOptions): Promise<TimelineView> {
+export async function timelineView({
+  store,
+  sessionId,
+  windows,
+  settings,
+  windowId,
+  count,
+}: TimelineViewOptions): Promise<TimelineView> {
   const list = windows.windows;
   const end = windowId === undefined ? list.length - 1 : list.findIndex((window) => window.windowId === windowId);
   if (end < 0 && list.length > 0) throw badRequest(`Unknown window '${windowId}' in session '${sessionId}'.`);
-  const detailWindowIds = list.slice(Math.max(0, end - (count ?? fittingCount(list, end)) + 1), end + 1).map((window) => window.windowId);
-  const timeline = await readTimeline({ store, sessionId, settings, windows: list, detail: { windowIds: detailWindowIds } });
+  const detailWindowIds = list
+    .slice(Math.max(0, end - (count ?? fittingCount(list, end)) + 1), end + 1)
+    .map((window) => window.windowId);
+  const timeline = await readTimeline({
+    store,
+    sessionId,
+    settings,
+    windows: list,
+    detail: { windowIds: detailWindowIds },
+  });
   const shown = new Set(detailWindowIds);
   return {
     ...timeline,

@@ -33,8 +33,21 @@ describe("transcript pages of a 100,000-row session", () => {
   beforeAll(async () => {
     directory = mkdtempSync(path.join(tmpdir(), "ctxwin-pages-"));
     store = openStore({ directory, durability: "normal" });
-    await writeSyntheticTranscript({ store, sessionId: "big", spec: { rows: 100_000, windowRows: 1_000, meanChars: 60, seed: 7 }, sentences: splitSentences(PROSE), phrases: [], plantedPerPhrase: 0 });
-    await store.append("small", Array.from({ length: 100 }, (_, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: `row ${index + 1}` }] })));
+    await writeSyntheticTranscript({
+      store,
+      sessionId: "big",
+      spec: { rows: 100_000, windowRows: 1_000, meanChars: 60, seed: 7 },
+      sentences: splitSentences(PROSE),
+      phrases: [],
+      plantedPerPhrase: 0,
+    });
+    await store.append(
+      "small",
+      Array.from({ length: 100 }, (_, index) => ({
+        role: "user" as const,
+        parts: [{ type: "text" as const, text: `row ${index + 1}` }],
+      })),
+    );
   }, 300_000);
   afterAll(async () => {
     await store.close();
@@ -67,13 +80,21 @@ describe("transcript pages of a 100,000-row session", () => {
     // Seq 50,002 is the hidden lead-in after the boundary at 50,001.
     expect(seqs).not.toContain(50_002);
     expect(seqs).toContain(50_001);
-    expect(before.result.rows.find((row) => row.seq === 50_001)).toMatchObject({ kind: "boundary", windowId: "w:50001", windowNumber: 51 });
+    expect(before.result.rows.find((row) => row.seq === 50_001)).toMatchObject({
+      kind: "boundary",
+      windowId: "w:50001",
+      windowNumber: 51,
+    });
     expect(before.result).toMatchObject({ hasMoreBefore: true, hasMoreAfter: true });
     // One read of 101 rows (one of them hidden) and two probes of 8, not a second read of 101.
     expect(before.counter.rowsRead).toBeLessThanOrEqual(101 + 2 * 8);
 
     const after = await page("big", { kind: "after", seq: 70_000 }, 50);
-    expect(after.result.rows.map((row) => row.seq)).toEqual(Array.from({ length: 50 }, (_, index) => 70_001 + index).filter((seq) => seq !== 70_002).concat(70_051));
+    expect(after.result.rows.map((row) => row.seq)).toEqual(
+      Array.from({ length: 50 }, (_, index) => 70_001 + index)
+        .filter((seq) => seq !== 70_002)
+        .concat(70_051),
+    );
     expect(after.counter.rowsRead).toBeLessThanOrEqual(2 * 51 + 16);
 
     const from = await page("big", { kind: "from", seq: 30_001 }, 10);

@@ -11,7 +11,8 @@ import { childLinks, NO_CHILD_LINKS } from "./child-links.js";
 import { isInternalRow, rowView, type RowView } from "./row-view.js";
 import type { SessionWindows } from "./session-windows.js";
 
-export type PagePosition = { kind: "newest" } | { kind: "before"; seq: number } | { kind: "after"; seq: number } | { kind: "from"; seq: number };
+export type PagePosition =
+  { kind: "newest" } | { kind: "before"; seq: number } | { kind: "after"; seq: number } | { kind: "from"; seq: number };
 
 export interface TranscriptPage {
   /** Ascending seq. */
@@ -47,14 +48,19 @@ export async function transcriptPage({
   const shown = (row: StoredRow) => internal || !isInternalRow(row);
   const toViews = async (rows: StoredRow[]) => {
     // Only a page with a tool call can link to a child session.
-    const links = rows.some((row) => row.parts.some((part) => toolNameOf(part as { type: string }) !== undefined)) ? await childLinks({ store, sessionId }) : NO_CHILD_LINKS;
+    const links = rows.some((row) => row.parts.some((part) => toolNameOf(part as { type: string }) !== undefined))
+      ? await childLinks({ store, sessionId })
+      : NO_CHILD_LINKS;
     return rows.map((row) => rowView({ row, window: windows.windowOf(row.seq), links }));
   };
   if (position.kind === "newest" || position.kind === "before") {
     const beforeSeq = position.kind === "before" ? position.seq : Number.MAX_SAFE_INTEGER;
     const { rows, more } = await collect({ store, sessionId, direction: "backward", edge: beforeSeq, limit, shown });
     const newestSeq = rows.at(-1)?.seq ?? beforeSeq - 1;
-    const hasMoreAfter = position.kind === "before" ? await anyShown({ store, sessionId, direction: "forward", edge: newestSeq, shown }) : false;
+    const hasMoreAfter =
+      position.kind === "before"
+        ? await anyShown({ store, sessionId, direction: "forward", edge: newestSeq, shown })
+        : false;
     return { rows: await toViews(rows), hasMoreBefore: more, hasMoreAfter };
   }
   const afterSeq = position.kind === "after" ? position.seq : Math.max(0, position.seq - 1);
@@ -98,17 +104,34 @@ async function collect({
     const furthest = ordered.at(-1);
     if (!page.hasMore || furthest === undefined) return finish(collected, direction, false);
     // A full page whose last read held hidden rows: whether more follow is a probe, not another full read.
-    if (collected.length === limit) return finish(collected, direction, await anyShown({ store, sessionId, direction, edge: furthest.seq, shown }));
+    if (collected.length === limit)
+      return finish(collected, direction, await anyShown({ store, sessionId, direction, edge: furthest.seq, shown }));
     cursor = furthest.seq;
   }
 }
 
-function finish(rows: StoredRow[], direction: "forward" | "backward", more: boolean): { rows: StoredRow[]; more: boolean } {
+function finish(
+  rows: StoredRow[],
+  direction: "forward" | "backward",
+  more: boolean,
+): { rows: StoredRow[]; more: boolean } {
   return { rows: direction === "forward" ? rows : rows.reverse(), more };
 }
 
 /** Whether any shown row lies past `edge` in a direction (stops at the first one). */
-async function anyShown({ store, sessionId, direction, edge, shown }: { store: HistoryStore; sessionId: string; direction: "forward" | "backward"; edge: number; shown: (row: StoredRow) => boolean }): Promise<boolean> {
+async function anyShown({
+  store,
+  sessionId,
+  direction,
+  edge,
+  shown,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  direction: "forward" | "backward";
+  edge: number;
+  shown: (row: StoredRow) => boolean;
+}): Promise<boolean> {
   let cursor = edge;
   for (;;) {
     const bounds = direction === "forward" ? { afterSeq: cursor } : { beforeSeq: cursor };

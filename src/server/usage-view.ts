@@ -69,11 +69,26 @@ export function usageViewOf({
 }): UsageView {
   const tokens = Math.max(0, Math.round(contextTokens));
   if (contextLimit === undefined || !(contextLimit > 0)) {
-    return { windowId, contextTokens: tokens, contextLimit: null, threshold: null, hardCeiling: null, percent: null, thresholdPercent: null, tokensUntilRollover: null, spend, model, modelSource };
+    return {
+      windowId,
+      contextTokens: tokens,
+      contextLimit: null,
+      threshold: null,
+      hardCeiling: null,
+      percent: null,
+      thresholdPercent: null,
+      tokensUntilRollover: null,
+      spend,
+      model,
+      modelSource,
+    };
   }
   const outputReserve = settings.outputReserve ?? DEFAULT_OUTPUT_RESERVE;
   const hardCeiling = hardCeilingFor({ limit: contextLimit, outputReserve });
-  const bands = settings.strategy === "off" ? undefined : budgetBands({ limit: contextLimit, threshold: settings.threshold, outputReserve });
+  const bands =
+    settings.strategy === "off"
+      ? undefined
+      : budgetBands({ limit: contextLimit, threshold: settings.threshold, outputReserve });
   const threshold = bands?.proactive === true ? bands.thresholdAt : null;
   return {
     windowId,
@@ -119,16 +134,34 @@ export async function usageFromStore({
   fallbackModelKey?: string | undefined;
 }): Promise<UsageView> {
   const window = await store.activeWindow(sessionId);
-  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => row.tokens ?? countRowTokens(row), overheadTokens: 0 });
-  const spend = summarizeSpend(window.rows.flatMap((row) => (row.role === "assistant" ? (readStepMetadata(row) ?? []) : [])));
+  const pressure = deriveWindowPressure({
+    rows: window.rows,
+    rowTokens: (row) => row.tokens ?? countRowTokens(row),
+    overheadTokens: 0,
+  });
+  const spend = summarizeSpend(
+    window.rows.flatMap((row) => (row.role === "assistant" ? (readStepMetadata(row) ?? []) : [])),
+  );
   const stepLimit = lastStepLimit(window.rows);
   const sessionModel = lastModelKey(window.rows) ?? (await importedModel(store, sessionId));
   // The override is for the server's model; a view-only server's is the person's choice for any session.
   const serverRuns = sessionModel === undefined || fallbackModelKey === undefined || sessionModel === fallbackModelKey;
   const modelKey = sessionModel ?? fallbackModelKey;
-  const limit = (serverRuns ? contextLimit : undefined) ?? stepLimit ?? (modelKey === undefined ? undefined : catalogLimit({ config, modelKey }));
-  const modelSource = sessionModel !== undefined || stepLimit !== undefined ? "session" : modelKey === undefined ? null : "server";
-  return usageViewOf({ windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: limit, settings, spend, model: modelKey ?? null, modelSource });
+  const limit =
+    (serverRuns ? contextLimit : undefined) ??
+    stepLimit ??
+    (modelKey === undefined ? undefined : catalogLimit({ config, modelKey }));
+  const modelSource =
+    sessionModel !== undefined || stepLimit !== undefined ? "session" : modelKey === undefined ? null : "server";
+  return usageViewOf({
+    windowId: window.windowId,
+    contextTokens: pressure.contextTokens,
+    contextLimit: limit,
+    settings,
+    spend,
+    model: modelKey ?? null,
+    modelSource,
+  });
 }
 
 /** The model an imported session's header row names (its first turn's), if any. */

@@ -14,7 +14,15 @@ const rollover = (rolloverId: string, contextTokens: number, maxTokens: number):
   role: "assistant",
   parts: [],
   boundary: { kind: "rollover" },
-  meta: { type: "rollover", rolloverId, reason: "mid-stream", previousWindowId: "w:0", flushOpportunity: true, contextTokens, maxTokens },
+  meta: {
+    type: "rollover",
+    rolloverId,
+    reason: "mid-stream",
+    previousWindowId: "w:0",
+    flushOpportunity: true,
+    contextTokens,
+    maxTokens,
+  },
 });
 
 /** The store, with a count of the single-row reads made through it. */
@@ -44,9 +52,20 @@ describe("windowViews", () => {
 
   it("takes each rollover's percentage from the window summaries, without reading a row", async () => {
     const { store: inner } = openTemporary();
-    await inner.append("s", [text("a"), rollover("r1", 1420, 2000), text("b"), rollover("r2", 999, 1000), text("c"), rollover("r3", 5, 0)]);
+    await inner.append("s", [
+      text("a"),
+      rollover("r1", 1420, 2000),
+      text("b"),
+      rollover("r2", 999, 1000),
+      text("c"),
+      rollover("r3", 5, 0),
+    ]);
     const { store, reads } = countingReads(inner);
-    const views = await windowViews({ store, sessionId: "s", windows: await createWindowCache({ store }).windowsOf("s") });
+    const views = await windowViews({
+      store,
+      sessionId: "s",
+      windows: await createWindowCache({ store }).windowsOf("s"),
+    });
     expect(views.map(({ windowId, kind, reason, percent }) => ({ windowId, kind, reason, percent }))).toEqual([
       { windowId: "w:0", kind: "initial", reason: undefined, percent: undefined },
       { windowId: "w:2", kind: "rollover", reason: "mid-stream", percent: 71 },
@@ -59,14 +78,21 @@ describe("windowViews", () => {
 
   it("reads the boundary once for a rollover summary without figures (written by a format-2 process)", async () => {
     const { store: inner, file } = openTemporary();
-    await inner.append("fallback", [text("a"), rollover("r1", 300, 1000), text("b"), rollover("r2", 600, 1000), text("c")]);
+    await inner.append("fallback", [
+      text("a"),
+      rollover("r1", 300, 1000),
+      text("b"),
+      rollover("r2", 600, 1000),
+      text("c"),
+    ]);
     const db = new Database(file);
     db.prepare("UPDATE ctxwin_windows SET context_tokens = NULL, max_tokens = NULL WHERE window_seq = 2").run();
     db.close();
     const { store, reads } = countingReads(inner);
     const windows = await createWindowCache({ store }).windowsOf("fallback");
     expect(windows.windows.map((window) => window.contextTokens)).toEqual([undefined, undefined, 600]);
-    const percents = async () => (await windowViews({ store, sessionId: "fallback", windows })).map((view) => view.percent);
+    const percents = async () =>
+      (await windowViews({ store, sessionId: "fallback", windows })).map((view) => view.percent);
     expect(await percents()).toEqual([undefined, 30, 60]);
     expect(reads()).toBe(1);
     expect(await percents()).toEqual([undefined, 30, 60]);

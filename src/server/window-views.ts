@@ -33,7 +33,15 @@ function percentOf({ contextTokens, maxTokens }: { contextTokens: number; maxTok
  */
 const fallbackPercents = new WeakMap<HistoryStore, Map<string, number | null>>();
 
-async function percentFromBoundary({ store, sessionId, window }: { store: HistoryStore; sessionId: string; window: WindowSummary }): Promise<number | undefined> {
+async function percentFromBoundary({
+  store,
+  sessionId,
+  window,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  window: WindowSummary;
+}): Promise<number | undefined> {
   let known = fallbackPercents.get(store);
   if (known === undefined) fallbackPercents.set(store, (known = new Map()));
   const key = `${sessionId}\u0000${window.boundarySeq}\u0000${window.startedAt}`;
@@ -49,7 +57,15 @@ async function percentFromBoundary({ store, sessionId, window }: { store: Histor
 /**
  * @example const views = await windowViews({ store, sessionId: "s1", windows: await cache.windowsOf("s1") });
  */
-export async function windowViews({ store, sessionId, windows }: { store: HistoryStore; sessionId: string; windows: SessionWindows }): Promise<WindowView[]> {
+export async function windowViews({
+  store,
+  sessionId,
+  windows,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  windows: SessionWindows;
+}): Promise<WindowView[]> {
   const views: WindowView[] = [];
   for (const window of windows.windows) {
     const view: WindowView = {
@@ -65,7 +81,10 @@ export async function windowViews({ store, sessionId, windows }: { store: Histor
     if (window.kind === "rollover") {
       const { contextTokens, maxTokens } = window;
       // Only a summary without figures waits for a read.
-      const percent = contextTokens !== undefined && maxTokens !== undefined ? percentOf({ contextTokens, maxTokens }) : await percentFromBoundary({ store, sessionId, window });
+      const percent =
+        contextTokens !== undefined && maxTokens !== undefined
+          ? percentOf({ contextTokens, maxTokens })
+          : await percentFromBoundary({ store, sessionId, window });
       if (percent !== undefined) view.percent = percent;
     }
     views.push(view);

@@ -12,7 +12,12 @@ import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { createAgentSession } from "./create-agent-session.js";
 import type { SessionEventMap } from "./session-events.js";
 import type { AgentSessionOptions } from "./session-types.js";
-import { startAnthropicMessagesServer, type AnthropicMessagesServer, type AnthropicRequestBody, type AnthropicScriptedResponse } from "./test-support/anthropic-messages-server.js";
+import {
+  startAnthropicMessagesServer,
+  type AnthropicMessagesServer,
+  type AnthropicRequestBody,
+  type AnthropicScriptedResponse,
+} from "./test-support/anthropic-messages-server.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
 
 let server: AnthropicMessagesServer | undefined;
@@ -24,12 +29,25 @@ afterEach(async () => {
 /** Long enough to pass Claude Sonnet 4.5's minimum cacheable length (1,024 tokens) by itself. */
 const LONG_SYSTEM = `You are a careful assistant. ${"Keep every answer short and exact. ".repeat(130)}`;
 
-async function anthropicSession(script: Parameters<typeof startAnthropicMessagesServer>[0]["script"], options: Partial<AgentSessionOptions> = {}, modelId = "claude-sonnet-4-5") {
+async function anthropicSession(
+  script: Parameters<typeof startAnthropicMessagesServer>[0]["script"],
+  options: Partial<AgentSessionOptions> = {},
+  modelId = "claude-sonnet-4-5",
+) {
   server = await startAnthropicMessagesServer({ script });
   const provider = createAnthropic({ baseURL: server.baseURL, apiKey: "test-key" });
   const store = memoryStore();
   const warnings: string[] = [];
-  const session = createAgentSession({ store, sessionId: "s", model: provider(modelId), system: LONG_SYSTEM, maxRetries: 0, logWarning: (message) => warnings.push(message), ...deterministic(), ...options });
+  const session = createAgentSession({
+    store,
+    sessionId: "s",
+    model: provider(modelId),
+    system: LONG_SYSTEM,
+    maxRetries: 0,
+    logWarning: (message) => warnings.push(message),
+    ...deterministic(),
+    ...options,
+  });
   const usage: Array<SessionEventMap["usage"]> = [];
   session.on("usage", (event) => usage.push(event));
   return { session, server, store, warnings, usage };
@@ -51,7 +69,8 @@ function breakpointsOf(body: AnthropicRequestBody): Array<{ at: string; cacheCon
   return found;
 }
 
-const stepsOf = async (store: ReturnType<typeof memoryStore>) => (await store.activeWindow("s")).rows.filter((row) => row.role === "assistant").map((row) => readStepMetadata(row)!);
+const stepsOf = async (store: ReturnType<typeof memoryStore>) =>
+  (await store.activeWindow("s")).rows.filter((row) => row.role === "assistant").map((row) => readStepMetadata(row)!);
 
 describe("prompt caching through @ai-sdk/anthropic against a local Messages API", () => {
   it("marks the system prompt and the newest message, then also the previous request's end; stores the reads and writes the API reports", async () => {
@@ -70,7 +89,11 @@ describe("prompt caching through @ai-sdk/anthropic against a local Messages API"
       { at: "body.messages[0].content[0]", cacheControl: { type: "ephemeral" } },
     ]);
     // The second request reads what the first wrote: the breakpoint at the end of the first request stays.
-    expect(second!.map((breakpoint) => breakpoint.at)).toEqual(["body.system[0]", "body.messages[0].content[0]", "body.messages[2].content[0]"]);
+    expect(second!.map((breakpoint) => breakpoint.at)).toEqual([
+      "body.system[0]",
+      "body.messages[0].content[0]",
+      "body.messages[2].content[0]",
+    ]);
 
     const steps = await stepsOf(store);
     expect(steps.map((step) => step.usage)).toEqual([
@@ -96,7 +119,10 @@ describe("prompt caching through @ai-sdk/anthropic against a local Messages API"
   });
 
   it("sends the 1-hour TTL when the session asks for it, and prices its writes at the 1-hour rate", async () => {
-    const { session, server, usage } = await anthropicSession([{ text: "Done.", inputTokens: 10, cacheWriteTokens: 2_000, outputTokens: 0 }], { cache: { ttl: "1h" } });
+    const { session, server, usage } = await anthropicSession(
+      [{ text: "Done.", inputTokens: 10, cacheWriteTokens: 2_000, outputTokens: 0 }],
+      { cache: { ttl: "1h" } },
+    );
     await session.send("Hi.");
     expect(breakpointsOf(server.requests[0]!).map((breakpoint) => breakpoint.cacheControl)).toEqual([
       { type: "ephemeral", ttl: "1h" },
@@ -116,7 +142,15 @@ describe("prompt caching through @ai-sdk/anthropic against a local Messages API"
   it("keeps to 4 breakpoints when the caller's tools carry their own: ctxwin's least valuable are dropped, with one warning, recorded per step", async () => {
     const marked = { anthropic: { cacheControl: { type: "ephemeral" } } };
     const tools = Object.fromEntries(
-      ["alpha", "beta", "gamma"].map((name) => [name, tool({ description: `The ${name} tool.`, inputSchema: z.object({ query: z.string() }), execute: async () => "ok", providerOptions: marked })]),
+      ["alpha", "beta", "gamma"].map((name) => [
+        name,
+        tool({
+          description: `The ${name} tool.`,
+          inputSchema: z.object({ query: z.string() }),
+          execute: async () => "ok",
+          providerOptions: marked,
+        }),
+      ]),
     );
     const { session, server, store, warnings } = await anthropicSession([{ text: "Done." }], { tools });
     await session.send("Hi.");
@@ -126,34 +160,68 @@ describe("prompt caching through @ai-sdk/anthropic against a local Messages API"
     expect(breakpointsOf(server.requests[1]!).at(-1)!.at).toBe("body.messages[2].content[0]");
     const steps = await stepsOf(store);
     expect(steps.map((step) => step.cache?.breakpoints)).toEqual([1, 1]);
-    expect(steps[1]!.cache?.dropped).toEqual([{ reason: "breakpoint-limit", detail: expect.stringContaining("3 breakpoint(s) set by the caller leave room for 1") }]);
+    expect(steps[1]!.cache?.dropped).toEqual([
+      {
+        reason: "breakpoint-limit",
+        detail: expect.stringContaining("3 breakpoint(s) set by the caller leave room for 1"),
+      },
+    ]);
     expect(warnings.filter((warning) => warning.includes("limit of 4"))).toHaveLength(1);
   });
 
   it("sends no breakpoint where the prefix is under the model's minimum cacheable length: recorded, one warning, the request goes out", async () => {
     // Claude Haiku 4.5 caches prefixes of 4,096 tokens or more; this whole request is shorter.
-    const { session, server, store, warnings } = await anthropicSession([{ text: "Done." }], { system: "Be brief." }, "claude-haiku-4-5");
+    const { session, server, store, warnings } = await anthropicSession(
+      [{ text: "Done." }],
+      { system: "Be brief." },
+      "claude-haiku-4-5",
+    );
     const results = [await session.send("Hi."), await session.send("Again.")];
     expect(results.map((result) => result.status)).toEqual(["completed", "completed"]);
     expect(server.requests.map(breakpointsOf)).toEqual([[], []]);
     const steps = await stepsOf(store);
-    expect(steps[0]!.cache).toEqual({ provider: "anthropic", breakpoints: 0, dropped: [expect.objectContaining({ reason: "below-minimum" }), expect.objectContaining({ reason: "below-minimum" })] });
+    expect(steps[0]!.cache).toEqual({
+      provider: "anthropic",
+      breakpoints: 0,
+      dropped: [
+        expect.objectContaining({ reason: "below-minimum" }),
+        expect.objectContaining({ reason: "below-minimum" }),
+      ],
+    });
     expect(warnings.filter((warning) => warning.includes("minimum cacheable length"))).toHaveLength(1);
   });
 
   it("sends the request again without cache_control when the server refuses it, warns once, records it, and sends none from then on", async () => {
-    const refusal: AnthropicScriptedResponse = { status: 400, error: { type: "invalid_request_error", message: "system.0.cache_control: Extra inputs are not permitted" } };
-    const { session, server, store, warnings } = await anthropicSession((body) => (breakpointsOf(body).length > 0 ? refusal : { text: "Answered." }));
+    const refusal: AnthropicScriptedResponse = {
+      status: 400,
+      error: { type: "invalid_request_error", message: "system.0.cache_control: Extra inputs are not permitted" },
+    };
+    const { session, server, store, warnings } = await anthropicSession((body) =>
+      breakpointsOf(body).length > 0 ? refusal : { text: "Answered." },
+    );
     const first = await session.send("Hi.");
     const second = await session.send("Again.");
     expect([first.status, second.status]).toEqual(["completed", "completed"]);
     expect(first.text).toBe("Answered.");
     // One refused request, the same request without hints, then only requests without hints.
     expect(server.requests.map((body) => breakpointsOf(body).length)).toEqual([2, 0, 0]);
-    expect(server.requests[1]!.messages).toEqual(server.requests[0]!.messages.map((message) => ({ ...message, content: (message.content as Array<Record<string, unknown>>).map(({ cache_control: _cacheControl, ...block }) => block) })));
+    expect(server.requests[1]!.messages).toEqual(
+      server.requests[0]!.messages.map((message) => ({
+        ...message,
+        content: (message.content as Array<Record<string, unknown>>).map(
+          ({ cache_control: _cacheControl, ...block }) => block,
+        ),
+      })),
+    );
     const steps = await stepsOf(store);
-    expect(steps[0]!.cache).toEqual({ provider: "anthropic", dropped: [{ reason: "rejected", detail: expect.stringContaining("Extra inputs are not permitted") }] });
-    expect(steps[1]!.cache).toEqual({ provider: "anthropic", dropped: [{ reason: "rejected", detail: "refused earlier in this session" }] });
+    expect(steps[0]!.cache).toEqual({
+      provider: "anthropic",
+      dropped: [{ reason: "rejected", detail: expect.stringContaining("Extra inputs are not permitted") }],
+    });
+    expect(steps[1]!.cache).toEqual({
+      provider: "anthropic",
+      dropped: [{ reason: "rejected", detail: "refused earlier in this session" }],
+    });
     expect(warnings.filter((warning) => warning.includes("refused the request's prompt-cache hints"))).toHaveLength(1);
   });
 });

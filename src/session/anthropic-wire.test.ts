@@ -5,7 +5,11 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgentSession } from "./create-agent-session.js";
-import { startAnthropicMessagesServer, type AnthropicMessagesServer, type AnthropicScriptedResponse } from "./test-support/anthropic-messages-server.js";
+import {
+  startAnthropicMessagesServer,
+  type AnthropicMessagesServer,
+  type AnthropicScriptedResponse,
+} from "./test-support/anthropic-messages-server.js";
 import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
 
 let server: AnthropicMessagesServer | undefined;
@@ -14,11 +18,25 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function anthropicSession(script: readonly AnthropicScriptedResponse[], { budget = {}, maxRetries = 0 }: { budget?: { contextLimit?: number; outputReserve?: number }; maxRetries?: number } = {}) {
+async function anthropicSession(
+  script: readonly AnthropicScriptedResponse[],
+  {
+    budget = {},
+    maxRetries = 0,
+  }: { budget?: { contextLimit?: number; outputReserve?: number }; maxRetries?: number } = {},
+) {
   server = await startAnthropicMessagesServer({ script });
   const provider = createAnthropic({ baseURL: server.baseURL, apiKey: "test-key" });
   const store = memoryStore();
-  const session = createAgentSession({ store, sessionId: "s", model: provider("claude-sonnet-4-5"), budget, maxRetries, retryDelay: () => 0, ...deterministic() });
+  const session = createAgentSession({
+    store,
+    sessionId: "s",
+    model: provider("claude-sonnet-4-5"),
+    budget,
+    maxRetries,
+    retryDelay: () => 0,
+    ...deterministic(),
+  });
   return { session, server, store };
 }
 
@@ -34,8 +52,16 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
   });
 
   it("treats 'input length and max_tokens exceed context limit' as context-exceeded: one emergency rollover and one retry", async () => {
-    const refusal = { type: "invalid_request_error", message: "input length and `max_tokens` exceed context limit: 137360 + 64000 > 200000, decrease input length or `max_tokens` and try again" };
-    const { session, server } = await anthropicSession([{ text: "First answer." }, { status: 400, error: refusal }, { text: "After the rollover." }]);
+    const refusal = {
+      type: "invalid_request_error",
+      message:
+        "input length and `max_tokens` exceed context limit: 137360 + 64000 > 200000, decrease input length or `max_tokens` and try again",
+    };
+    const { session, server } = await anthropicSession([
+      { text: "First answer." },
+      { status: 400, error: refusal },
+      { text: "After the rollover." },
+    ]);
     await session.send("First question.");
     const result = await session.send("Second question.");
     expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
@@ -65,10 +91,15 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
   });
 
   it("retries an overloaded_error after output started like one before it: the cut step is not stored, a retry event, the same request again", async () => {
-    const { session, server, store } = await anthropicSession([{ text: "Partial answ", midStreamError: overloaded }, { text: "The whole answer." }], { maxRetries: 2 });
+    const { session, server, store } = await anthropicSession(
+      [{ text: "Partial answ", midStreamError: overloaded }, { text: "The whole answer." }],
+      { maxRetries: 2 },
+    );
     const retries: Array<{ message: string; retry: number; discardedText: string }> = [];
     const errors: Error[] = [];
-    session.on("retry", (event) => retries.push({ message: event.error.message, retry: event.retry, discardedText: event.discardedText }));
+    session.on("retry", (event) =>
+      retries.push({ message: event.error.message, retry: event.retry, discardedText: event.discardedText }),
+    );
     session.on("error", (event) => errors.push(event.error));
     const result = await session.send("Hi.");
     expect(result).toMatchObject({ status: "completed", text: "The whole answer." });
@@ -88,7 +119,9 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
   });
 
   it("gives up after maxRetries mid-stream failures: the last partial step is stored and the send fails with one line", async () => {
-    const { session, server, store } = await anthropicSession([{ text: "Partial answ", midStreamError: overloaded }], { maxRetries: 2 });
+    const { session, server, store } = await anthropicSession([{ text: "Partial answ", midStreamError: overloaded }], {
+      maxRetries: 2,
+    });
     const retries: number[] = [];
     session.on("retry", (event) => retries.push(event.retry));
     const result = await session.send("Hi.");
@@ -108,7 +141,15 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
   });
 
   it("does not retry a mid-stream failure another try cannot fix (invalid_request_error)", async () => {
-    const { session, server } = await anthropicSession([{ text: "Partial", midStreamError: { type: "invalid_request_error", message: "messages: text content blocks must be non-empty" } }], { maxRetries: 2 });
+    const { session, server } = await anthropicSession(
+      [
+        {
+          text: "Partial",
+          midStreamError: { type: "invalid_request_error", message: "messages: text content blocks must be non-empty" },
+        },
+      ],
+      { maxRetries: 2 },
+    );
     const retries: number[] = [];
     session.on("retry", (event) => retries.push(event.retry));
     const result = await session.send("Hi.");

@@ -6,7 +6,15 @@
  */
 import type { LanguageModel } from "ai";
 import { createModelCatalog, type ModelOverrides } from "../core/budget/model-catalog.js";
-import { DEFAULT_OUTPUT_RESERVE, DEFAULT_THRESHOLD, budgetBands, evaluateStepBudget, hardCeilingFor, type BudgetDecision, type BudgetMoment } from "../core/budget/step-budget.js";
+import {
+  DEFAULT_OUTPUT_RESERVE,
+  DEFAULT_THRESHOLD,
+  budgetBands,
+  evaluateStepBudget,
+  hardCeilingFor,
+  type BudgetDecision,
+  type BudgetMoment,
+} from "../core/budget/step-budget.js";
 import { requestOutputLimit } from "../core/budget/output-limit.js";
 import { countTokens as countModelTokens } from "../core/budget/token-count.js";
 
@@ -96,9 +104,12 @@ export function createBudgetPolicy({
   const catalog = createModelCatalog({ overrides: settings.models ?? [] });
   return {
     limitOf(model) {
-      if (settings.contextLimit !== undefined && (primaryModel === undefined || model === primaryModel)) return { contextLimit: settings.contextLimit };
+      if (settings.contextLimit !== undefined && (primaryModel === undefined || model === primaryModel))
+        return { contextLimit: settings.contextLimit };
       const found = catalog.lookup(modelKey(model));
-      return found.status === "found" ? { contextLimit: found.contextLimit } : { contextLimit: undefined, key: found.key, message: found.message };
+      return found.status === "found"
+        ? { contextLimit: found.contextLimit }
+        : { contextLimit: undefined, key: found.key, message: found.message };
     },
     countTokens: (text, model) => countModelTokens(text, { model: modelKey(model) }),
     hardCeiling: (contextLimit) => hardCeilingFor({ limit: contextLimit, outputReserve }),
@@ -120,9 +131,19 @@ export function createBudgetPolicy({
         ...(settings.warningTurnTokens === undefined ? {} : { warningTurnTokens: settings.warningTurnTokens }),
       });
       const bands = budgetBands({ limit: contextLimit, threshold, outputReserve });
-      const rolloverAt = bands.proactive ? (moment === "on-send" ? bands.thresholdAt : bands.forceAt) : bands.hardCeiling;
+      const rolloverAt = bands.proactive
+        ? moment === "on-send"
+          ? bands.thresholdAt
+          : bands.forceAt
+        : bands.hardCeiling;
       const hardCeiling = budget.hardCeiling ?? bands.hardCeiling;
-      return { decision: budget.decision, projected: budget.projected, hardCeiling, flushOpportunity: budget.flushOpportunity, rolloverAt };
+      return {
+        decision: budget.decision,
+        projected: budget.projected,
+        hardCeiling,
+        flushOpportunity: budget.flushOpportunity,
+        rolloverAt,
+      };
     },
   };
 }

@@ -16,7 +16,12 @@ async function windowRows(store: ReturnType<typeof memoryStore>) {
 describe("budget warning", () => {
   it("stops at the step boundary in the warn band and runs the warning turn: visible, once, telling the agent what to save", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ ...readA, inputTokens: WARN_AT + 100 }, { text: "noted", inputTokens: WARN_AT + 700 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readA, inputTokens: WARN_AT + 100 },
+        { text: "noted", inputTokens: WARN_AT + 700 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
     const events: WarningInfo[] = [];
     session.on("budget-warning", (event) => events.push(event));
@@ -43,7 +48,14 @@ describe("budget warning", () => {
   it("names the notes file when memory is writable", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ ...readA, inputTokens: WARN_AT + 100 }, { text: "noted" }] });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings, hotMemories: { mode: "read-write", render: async () => "" }, memory: false });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files) },
+      settings,
+      hotMemories: { mode: "read-write", render: async () => "" },
+      memory: false,
+    });
     await session.send("read a");
     expect(calls[1]!.text.split("\n").at(-1)).toContain("/memories/workspace/context-notes.md");
   });
@@ -51,7 +63,12 @@ describe("budget warning", () => {
   it("is given at most once per window", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({
-      script: [{ ...readA, inputTokens: WARN_AT + 100 }, { text: "noted", inputTokens: WARN_AT + 500 }, { ...readA, inputTokens: WARN_AT + 900 }, { text: "done", inputTokens: WARN_AT + 1_400 }],
+      script: [
+        { ...readA, inputTokens: WARN_AT + 100 },
+        { text: "noted", inputTokens: WARN_AT + 500 },
+        { ...readA, inputTokens: WARN_AT + 900 },
+        { text: "done", inputTokens: WARN_AT + 1_400 },
+      ],
     });
     const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
     const first = await session.send("read a");
@@ -64,7 +81,12 @@ describe("budget warning", () => {
 
   it("rides in front of user input that is already waiting, in the same append", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ ...readA, inputTokens: WARN_AT + 100 }, { text: "answer B", inputTokens: WARN_AT + 600 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readA, inputTokens: WARN_AT + 100 },
+        { text: "answer B", inputTokens: WARN_AT + 600 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
     const [resultA, resultB] = await Promise.all([session.send("A"), session.send("B")]);
     expect(resultA.warnings).toEqual([]);
@@ -85,7 +107,13 @@ describe("budget warning", () => {
 
   it("is not given in the window that follows a rollover just because the old one was full", async () => {
     const store = memoryStore();
-    const { model } = scriptedModel({ script: [{ ...readA, inputTokens: FORCE_AT + 10 }, { text: "continuing", inputTokens: 600 }, { text: "ok", inputTokens: 700 }] });
+    const { model } = scriptedModel({
+      script: [
+        { ...readA, inputTokens: FORCE_AT + 10 },
+        { text: "continuing", inputTokens: 600 },
+        { text: "ok", inputTokens: 700 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
     await session.send("read a");
     const next = await session.send("and now?");

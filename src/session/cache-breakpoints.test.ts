@@ -5,7 +5,10 @@ import { MAX_CACHE_BREAKPOINTS, placeAnthropicBreakpoints } from "./cache-breakp
 const long = "word ".repeat(2_000);
 const ephemeral = { anthropic: { cacheControl: { type: "ephemeral" } } };
 
-function params(prompt: LanguageModelV4Prompt, tools: LanguageModelV4CallOptions["tools"] = []): LanguageModelV4CallOptions {
+function params(
+  prompt: LanguageModelV4Prompt,
+  tools: LanguageModelV4CallOptions["tools"] = [],
+): LanguageModelV4CallOptions {
   return { prompt, tools };
 }
 
@@ -14,12 +17,21 @@ const steps: LanguageModelV4Prompt = [
   { role: "system", content: `You are terse. ${long}` },
   { role: "user", content: [{ type: "text", text: "Read a.md" }] },
   { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "read", input: { path: "a.md" } }] },
-  { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "read", output: { type: "text", value: long } }] },
+  {
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId: "c1", toolName: "read", output: { type: "text", value: long } }],
+  },
   { role: "assistant", content: [{ type: "tool-call", toolCallId: "c2", toolName: "read", input: { path: "b.md" } }] },
-  { role: "tool", content: [{ type: "tool-result", toolCallId: "c2", toolName: "read", output: { type: "text", value: "b" } }] },
+  {
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId: "c2", toolName: "read", output: { type: "text", value: "b" } }],
+  },
 ];
 
-const markedIndexes = (prompt: LanguageModelV4Prompt) => prompt.flatMap((message, index) => (message.providerOptions?.["anthropic"]?.["cacheControl"] === undefined ? [] : [index]));
+const markedIndexes = (prompt: LanguageModelV4Prompt) =>
+  prompt.flatMap((message, index) =>
+    message.providerOptions?.["anthropic"]?.["cacheControl"] === undefined ? [] : [index],
+  );
 
 describe("placeAnthropicBreakpoints", () => {
   it("marks the newest message, the end of the system prompt and the end of the previous request", () => {
@@ -32,10 +44,21 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("sets the TTL on every breakpoint it places and leaves the caller's other provider options alone", () => {
-    const prompt: LanguageModelV4Prompt = [{ role: "system", content: long }, { role: "user", content: [{ type: "text", text: "Hi" }], providerOptions: { anthropic: { sendReasoning: true } } }];
+    const prompt: LanguageModelV4Prompt = [
+      { role: "system", content: long },
+      {
+        role: "user",
+        content: [{ type: "text", text: "Hi" }],
+        providerOptions: { anthropic: { sendReasoning: true } },
+      },
+    ];
     const plan = placeAnthropicBreakpoints({ params: params(prompt), ttl: "1h" });
-    expect(plan.params.prompt[1]!.providerOptions).toEqual({ anthropic: { sendReasoning: true, cacheControl: { type: "ephemeral", ttl: "1h" } } });
-    expect(plan.params.prompt[0]!.providerOptions).toEqual({ anthropic: { cacheControl: { type: "ephemeral", ttl: "1h" } } });
+    expect(plan.params.prompt[1]!.providerOptions).toEqual({
+      anthropic: { sendReasoning: true, cacheControl: { type: "ephemeral", ttl: "1h" } },
+    });
+    expect(plan.params.prompt[0]!.providerOptions).toEqual({
+      anthropic: { cacheControl: { type: "ephemeral", ttl: "1h" } },
+    });
     // The caller's call options are not changed in place.
     expect(prompt[1]!.providerOptions).toEqual({ anthropic: { sendReasoning: true } });
   });
@@ -49,11 +72,18 @@ describe("placeAnthropicBreakpoints", () => {
     expect(plan.placed).toBe(MAX_CACHE_BREAKPOINTS - 2);
     // The newest message and the system prompt are kept; the previous request's end is dropped.
     expect(markedIndexes(plan.params.prompt)).toEqual([0, 5]);
-    expect(plan.dropped).toEqual([{ reason: "breakpoint-limit", detail: expect.stringContaining("2 breakpoint(s) set by the caller") }]);
+    expect(plan.dropped).toEqual([
+      { reason: "breakpoint-limit", detail: expect.stringContaining("2 breakpoint(s) set by the caller") },
+    ]);
   });
 
   it("places none when the caller already uses all 4", () => {
-    const tools: LanguageModelV4CallOptions["tools"] = ["a", "b", "c", "d"].map((name) => ({ type: "function", name, inputSchema: { type: "object" }, providerOptions: ephemeral }));
+    const tools: LanguageModelV4CallOptions["tools"] = ["a", "b", "c", "d"].map((name) => ({
+      type: "function",
+      name,
+      inputSchema: { type: "object" },
+      providerOptions: ephemeral,
+    }));
     const plan = placeAnthropicBreakpoints({ params: params(steps, tools) });
     expect(plan.placed).toBe(0);
     expect(plan.params.prompt).toBe(steps);
@@ -61,7 +91,9 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("counts a message the caller marked as the caller's, not as one of its own", () => {
-    const prompt: LanguageModelV4Prompt = steps.map((message, index) => (index === steps.length - 1 ? { ...message, providerOptions: ephemeral } : message));
+    const prompt: LanguageModelV4Prompt = steps.map((message, index) =>
+      index === steps.length - 1 ? { ...message, providerOptions: ephemeral } : message,
+    );
     const plan = placeAnthropicBreakpoints({ params: params(prompt) });
     expect(plan.placed).toBe(2);
     expect(markedIndexes(plan.params.prompt)).toEqual([0, 3, 5]);
@@ -80,7 +112,10 @@ describe("placeAnthropicBreakpoints", () => {
   });
 
   it("never marks an assistant message (its last block may be thinking, which cannot be cached)", () => {
-    const prefill: LanguageModelV4Prompt = [...steps, { role: "assistant", content: [{ type: "reasoning", text: "hmm" }] }];
+    const prefill: LanguageModelV4Prompt = [
+      ...steps,
+      { role: "assistant", content: [{ type: "reasoning", text: "hmm" }] },
+    ];
     const plan = placeAnthropicBreakpoints({ params: params(prefill) });
     expect(markedIndexes(plan.params.prompt)).not.toContain(prefill.length - 1);
   });

@@ -48,12 +48,17 @@ export function placeAnthropicBreakpoints({
   const existing = countExistingBreakpoints(params, optionsName);
   const dropped: CacheHintDrop[] = [];
   // A message the caller marked already is a breakpoint (counted above), not a candidate.
-  const candidates = candidateIndexes(prompt).filter((index) => !hasCacheControl(prompt[index]?.providerOptions, optionsName));
+  const candidates = candidateIndexes(prompt).filter(
+    (index) => !hasCacheControl(prompt[index]?.providerOptions, optionsName),
+  );
   const prefixTokens = prefixTokenEstimates(params);
   const eligible = candidates.filter((index) => {
     const tokens = prefixTokens[index] ?? 0;
     if (minimumTokens === undefined || tokens >= minimumTokens) return true;
-    dropped.push({ reason: "below-minimum", detail: `a prefix of about ${tokens} tokens is under the model's minimum of ${minimumTokens}` });
+    dropped.push({
+      reason: "below-minimum",
+      detail: `a prefix of about ${tokens} tokens is under the model's minimum of ${minimumTokens}`,
+    });
     return false;
   });
   const slots = Math.max(0, MAX_CACHE_BREAKPOINTS - existing);
@@ -68,7 +73,12 @@ export function placeAnthropicBreakpoints({
   const cacheControl = ttl === undefined ? { type: "ephemeral" } : { type: "ephemeral", ttl };
   const marked = new Set(chosen);
   const nextPrompt = prompt.map((message, index) =>
-    marked.has(index) ? ({ ...message, providerOptions: withOption(message.providerOptions, optionsName, { cacheControl }) } as typeof message) : message,
+    marked.has(index)
+      ? ({
+          ...message,
+          providerOptions: withOption(message.providerOptions, optionsName, { cacheControl }),
+        } as typeof message)
+      : message,
   );
   return { params: { ...params, prompt: nextPrompt }, placed: chosen.length, dropped };
 }
@@ -99,11 +109,14 @@ function prefixTokenEstimates(params: LanguageModelV4CallOptions): number[] {
 /** Breakpoints the caller already set on tools, messages or parts (each counts against the limit). */
 function countExistingBreakpoints(params: LanguageModelV4CallOptions, optionsName: string): number {
   let count = 0;
-  for (const tool of params.tools ?? []) if ("providerOptions" in tool && hasCacheControl(tool.providerOptions, optionsName)) count += 1;
+  for (const tool of params.tools ?? [])
+    if ("providerOptions" in tool && hasCacheControl(tool.providerOptions, optionsName)) count += 1;
   for (const message of params.prompt) {
     if (hasCacheControl(message.providerOptions, optionsName)) count += 1;
     if (typeof message.content === "string") continue;
-    for (const part of message.content) if (hasCacheControl((part as { providerOptions?: SharedV4ProviderOptions }).providerOptions, optionsName)) count += 1;
+    for (const part of message.content)
+      if (hasCacheControl((part as { providerOptions?: SharedV4ProviderOptions }).providerOptions, optionsName))
+        count += 1;
   }
   return count;
 }
@@ -116,6 +129,10 @@ function hasCacheControl(options: SharedV4ProviderOptions | undefined, optionsNa
   return false;
 }
 
-function withOption(options: SharedV4ProviderOptions | undefined, name: string, values: Record<string, unknown>): SharedV4ProviderOptions {
+function withOption(
+  options: SharedV4ProviderOptions | undefined,
+  name: string,
+  values: Record<string, unknown>,
+): SharedV4ProviderOptions {
   return { ...options, [name]: { ...options?.[name], ...values } } as SharedV4ProviderOptions;
 }

@@ -9,7 +9,12 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { afterEach, describe, expect, it } from "vitest";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { createAgentSession } from "./create-agent-session.js";
-import { startAnthropicMessagesServer, type AnthropicMessagesServer, type AnthropicRequestBody, type AnthropicScriptedResponse } from "./test-support/anthropic-messages-server.js";
+import {
+  startAnthropicMessagesServer,
+  type AnthropicMessagesServer,
+  type AnthropicRequestBody,
+  type AnthropicScriptedResponse,
+} from "./test-support/anthropic-messages-server.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
 import { readAllRows } from "./test-support/session-invariants.js";
 
@@ -20,7 +25,10 @@ afterEach(async () => {
 
 /** The request's size in tokens, as a provider would count it (breakpoints are not content). */
 function inputTokensOf(body: AnthropicRequestBody): number {
-  const content = JSON.stringify({ system: body.system, messages: body.messages, tools: body["tools"] }, (key, value: unknown) => (key === "cache_control" ? undefined : value));
+  const content = JSON.stringify(
+    { system: body.system, messages: body.messages, tools: body["tools"] },
+    (key, value: unknown) => (key === "cache_control" ? undefined : value),
+  );
   return Math.ceil(content.length / 3.2);
 }
 
@@ -34,7 +42,13 @@ function cachingApi() {
     const read = marked ? Math.min(previous, total) : 0;
     const write = marked ? total - read - 4 : 0;
     previous = total;
-    return { text, inputTokens: total - read - write, cacheReadTokens: read, cacheWriteTokens: write, outputTokens: 60 };
+    return {
+      text,
+      inputTokens: total - read - write,
+      cacheReadTokens: read,
+      cacheWriteTokens: write,
+      outputTokens: 60,
+    };
   };
 }
 
@@ -56,7 +70,12 @@ async function runSession(cache: boolean) {
   const decisions: unknown[] = [];
   for (let index = 1; index <= 14; index += 1) {
     const result = await session.send(`Entry ${index}: ${`item-${index} `.repeat(600)}`);
-    decisions.push({ status: result.status, rollovers: result.rollovers, warnings: result.warnings, reason: result.reason });
+    decisions.push({
+      status: result.status,
+      rollovers: result.rollovers,
+      warnings: result.warnings,
+      reason: result.reason,
+    });
   }
   // Bigger than any fresh window: the preflight keeps it as rejected input.
   const blocked = await session.send(`Too long: ${"x ".repeat(40_000)}`);
@@ -64,7 +83,13 @@ async function runSession(cache: boolean) {
   const rows = await readAllRows(store, "s");
   const checked = rows.flatMap((row) => (row.role === "assistant" ? [readStepMetadata(row)?.checkedInputTokens] : []));
   const reads = rows.reduce((sum, row) => sum + (readStepMetadata(row)?.usage.cacheReadTokens ?? 0), 0);
-  return { decisions, checked, layout: rows.map((row) => row.meta?.type ?? row.role), reads, breakpoints: server.requests.filter((body) => JSON.stringify(body).includes('"cache_control"')).length };
+  return {
+    decisions,
+    checked,
+    layout: rows.map((row) => row.meta?.type ?? row.role),
+    reads,
+    breakpoints: server.requests.filter((body) => JSON.stringify(body).includes('"cache_control"')).length,
+  };
 }
 
 describe("prompt caching and the budget", () => {

@@ -11,7 +11,13 @@
  * provider metadata (`ctxwin.cache`), which the step recorder stores with the step.
  */
 import { createHash } from "node:crypto";
-import { APICallError, type LanguageModelV4, type LanguageModelV4CallOptions, type LanguageModelV4StreamPart, type SharedV4ProviderOptions } from "@ai-sdk/provider";
+import {
+  APICallError,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4StreamPart,
+  type SharedV4ProviderOptions,
+} from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { lookupModelPrices } from "../core/budget/model-prices.js";
 import type { CacheHintDrop, StepCacheHints } from "../core/rollover/step-usage.js";
@@ -47,13 +53,25 @@ type HintTarget = { provider: "anthropic" } | { provider: "openai"; optionsName:
  *
  * @example streamText({ model: cacheHintedModel(context, model, { windowId }), ... })
  */
-export function cacheHintedModel(context: CacheHintContext, model: LanguageModel, { windowId }: { windowId: string }): LanguageModel {
+export function cacheHintedModel(
+  context: CacheHintContext,
+  model: LanguageModel,
+  { windowId }: { windowId: string },
+): LanguageModel {
   if (!context.cache.enabled || typeof model === "string" || model.specificationVersion !== "v4") return model;
   const target = hintTargetOf(model);
   if (target === undefined) return model;
   const key = modelKey(model);
-  const hinted = async <Result>(params: LanguageModelV4CallOptions, call: (params: LanguageModelV4CallOptions) => PromiseLike<Result>, tag: (result: Result, facts: StepCacheHints) => Result): Promise<Result> => {
-    if (context.cache.refusedBy.has(key)) return tag(await call(params), { provider: target.provider, dropped: [{ reason: "rejected", detail: "refused earlier in this session" }] });
+  const hinted = async <Result>(
+    params: LanguageModelV4CallOptions,
+    call: (params: LanguageModelV4CallOptions) => PromiseLike<Result>,
+    tag: (result: Result, facts: StepCacheHints) => Result,
+  ): Promise<Result> => {
+    if (context.cache.refusedBy.has(key))
+      return tag(await call(params), {
+        provider: target.provider,
+        dropped: [{ reason: "rejected", detail: "refused earlier in this session" }],
+      });
     const plan = planHints({ context, target, key, params, windowId });
     warnAboutDrops(context, key, plan.facts.dropped ?? []);
     try {
@@ -62,7 +80,9 @@ export function cacheHintedModel(context: CacheHintContext, model: LanguageModel
       if (plan.params === params || !refusesCacheHints(error)) throw error;
       context.cache.refusedBy.add(key);
       const detail = refusalText(error);
-      context.warnOnce(`ctxwin: ${key} refused the request's prompt-cache hints (${detail}); it was sent again without them, and this session sends none to it from now on.`);
+      context.warnOnce(
+        `ctxwin: ${key} refused the request's prompt-cache hints (${detail}); it was sent again without them, and this session sends none to it from now on.`,
+      );
       return tag(await call(params), { provider: target.provider, dropped: [{ reason: "rejected", detail }] });
     }
   };
@@ -70,9 +90,21 @@ export function cacheHintedModel(context: CacheHintContext, model: LanguageModel
     model,
     middleware: {
       specificationVersion: "v4",
-      wrapStream: ({ params, model: inner }) => hinted(params, (sent) => inner.doStream(sent), (result, facts) => ({ ...result, stream: result.stream.pipeThrough(finishTagger(facts)) })),
+      wrapStream: ({ params, model: inner }) =>
+        hinted(
+          params,
+          (sent) => inner.doStream(sent),
+          (result, facts) => ({ ...result, stream: result.stream.pipeThrough(finishTagger(facts)) }),
+        ),
       wrapGenerate: ({ params, model: inner }) =>
-        hinted(params, (sent) => inner.doGenerate(sent), (result, facts) => ({ ...result, providerMetadata: { ...result.providerMetadata, [CACHE_METADATA_KEY]: { cache: asJson(facts) } } })),
+        hinted(
+          params,
+          (sent) => inner.doGenerate(sent),
+          (result, facts) => ({
+            ...result,
+            providerMetadata: { ...result.providerMetadata, [CACHE_METADATA_KEY]: { cache: asJson(facts) } },
+          }),
+        ),
     },
   });
 }
@@ -104,33 +136,61 @@ function hintTargetOf(model: LanguageModelV4): HintTarget | undefined {
   return optionsName === undefined ? undefined : { provider: "openai", optionsName };
 }
 
-function planHints({ context, target, key, params, windowId }: { context: CacheHintContext; target: HintTarget; key: string; params: LanguageModelV4CallOptions; windowId: string }): {
+function planHints({
+  context,
+  target,
+  key,
+  params,
+  windowId,
+}: {
+  context: CacheHintContext;
+  target: HintTarget;
+  key: string;
+  params: LanguageModelV4CallOptions;
+  windowId: string;
+}): {
   params: LanguageModelV4CallOptions;
   facts: StepCacheHints;
 } {
   if (target.provider === "anthropic") {
     const ttl = context.cache.ttl;
-    const plan = placeAnthropicBreakpoints({ params, ttl, minimumTokens: lookupModelPrices({ model: key })?.minimumCacheableTokens });
-    const facts: StepCacheHints = { provider: "anthropic", breakpoints: plan.placed, ...(ttl === "1h" ? { ttl } : {}), ...(plan.dropped.length === 0 ? {} : { dropped: plan.dropped }) };
+    const plan = placeAnthropicBreakpoints({
+      params,
+      ttl,
+      minimumTokens: lookupModelPrices({ model: key })?.minimumCacheableTokens,
+    });
+    const facts: StepCacheHints = {
+      provider: "anthropic",
+      breakpoints: plan.placed,
+      ...(ttl === "1h" ? { ttl } : {}),
+      ...(plan.dropped.length === 0 ? {} : { dropped: plan.dropped }),
+    };
     return { params: plan.params, facts };
   }
   const own = params.providerOptions?.[target.optionsName];
   // A key the caller chose stays theirs.
   if (own?.["promptCacheKey"] != null) return { params, facts: { provider: "openai", promptCacheKey: false } };
-  const providerOptions = { ...params.providerOptions, [target.optionsName]: { ...own, promptCacheKey: promptCacheKeyFor(context.sessionId, windowId) } } as SharedV4ProviderOptions;
+  const providerOptions = {
+    ...params.providerOptions,
+    [target.optionsName]: { ...own, promptCacheKey: promptCacheKeyFor(context.sessionId, windowId) },
+  } as SharedV4ProviderOptions;
   return { params: { ...params, providerOptions }, facts: { provider: "openai", promptCacheKey: true } };
 }
 
 const DROP_WARNINGS: Record<Exclude<CacheHintDrop["reason"], "rejected">, string> = {
-  "below-minimum": "is shorter than the model's minimum cacheable length, so it is sent without a cache breakpoint there",
-  "breakpoint-limit": "already carries cache breakpoints of its own, so ctxwin places only as many as fit under Anthropic's limit of 4",
+  "below-minimum":
+    "is shorter than the model's minimum cacheable length, so it is sent without a cache breakpoint there",
+  "breakpoint-limit":
+    "already carries cache breakpoints of its own, so ctxwin places only as many as fit under Anthropic's limit of 4",
 };
 
 /** One warning per session, model and reason; every step records its own drops. */
 function warnAboutDrops(context: CacheHintContext, key: string, dropped: readonly CacheHintDrop[]): void {
   for (const reason of new Set(dropped.map((drop) => drop.reason))) {
     if (reason === "rejected") continue;
-    context.warnOnce(`ctxwin: a request to ${key} ${DROP_WARNINGS[reason]} (recorded in each step's metadata as cache.dropped).`);
+    context.warnOnce(
+      `ctxwin: a request to ${key} ${DROP_WARNINGS[reason]} (recorded in each step's metadata as cache.dropped).`,
+    );
   }
 }
 
@@ -138,7 +198,9 @@ function warnAboutDrops(context: CacheHintContext, key: string, dropped: readonl
 function refusesCacheHints(error: unknown): error is APICallError {
   if (!APICallError.isInstance(error)) return false;
   if (error.statusCode !== 400 && error.statusCode !== 422) return false;
-  return /prompt_cache_key|prompt_cache_retention|cache_control|cachecontrol/i.test(`${error.message} ${error.responseBody ?? ""}`);
+  return /prompt_cache_key|prompt_cache_retention|cache_control|cachecontrol/i.test(
+    `${error.message} ${error.responseBody ?? ""}`,
+  );
 }
 
 function refusalText(error: APICallError): string {
@@ -150,7 +212,10 @@ function finishTagger(facts: StepCacheHints): TransformStream<LanguageModelV4Str
   return new TransformStream({
     transform(part, controller) {
       if (part.type !== "finish") return controller.enqueue(part);
-      controller.enqueue({ ...part, providerMetadata: { ...part.providerMetadata, [CACHE_METADATA_KEY]: { cache: asJson(facts) } } });
+      controller.enqueue({
+        ...part,
+        providerMetadata: { ...part.providerMetadata, [CACHE_METADATA_KEY]: { cache: asJson(facts) } },
+      });
     },
   });
 }

@@ -8,7 +8,13 @@ import { continueRow, leadInRow } from "../core/rollover/rollover-rows.js";
 import { carryBounds, deriveTurnCarry } from "../core/rollover/turn-carry.js";
 import type { RowInput } from "../core/row.js";
 import type { ActiveWindow } from "../store/port.js";
-import { calibrate, overheadTokens, rowRequestTokens, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
+import {
+  calibrate,
+  overheadTokens,
+  rowRequestTokens,
+  type RequestFrame,
+  type ToolOutputLimits,
+} from "./request-assembly.js";
 import type { SessionContext } from "./session-context.js";
 import type { RolloverInfo } from "./session-types.js";
 
@@ -35,7 +41,8 @@ export function carriedContinuation({
   limits: ToolOutputLimits;
   createdAt: string;
 }): RowInput {
-  const rowTokens = (row: RowInput) => rowRequestTokens({ seq: 0, role: row.role, parts: row.parts, tokens: undefined }, frame, limits);
+  const rowTokens = (row: RowInput) =>
+    rowRequestTokens({ seq: 0, role: row.role, parts: row.parts, tokens: undefined }, frame, limits);
   // The lead-in this rollover writes: its text depends on the reason, the flush and the handoff note.
   const leadIn = leadInRow({
     rolloverId: "preflight",
@@ -51,7 +58,12 @@ export function carriedContinuation({
   const ceiling = context.policy.hardCeiling(limit);
   let bounds = carryBounds(limit);
   while (bounds.inputTokens > 0 || bounds.ledgerTokens > 0) {
-    const carry = deriveTurnCarry({ rows: window.rows, windowId: window.windowId, bounds, countTokens: frame.countTokens });
+    const carry = deriveTurnCarry({
+      rows: window.rows,
+      windowId: window.windowId,
+      bounds,
+      countTokens: frame.countTokens,
+    });
     if (carry === undefined) break;
     const row = continueRow({ createdAt, carry, historyToolAvailable: context.historyToolAvailable });
     if (calibrate(base + rowTokens(row), frame.calibrationFactor) <= ceiling) return row;

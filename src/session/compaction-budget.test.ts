@@ -24,14 +24,16 @@ const isSummaryRequest = (call: RecordedCall) => call.text.endsWith(`user: ${COM
 /** Files the request shows as read: results in view, or named by a summary in view. */
 function filesInView(call: RecordedCall): string[] {
   const read = new Set([...call.text.matchAll(/FILE (f\d)/g)].map((match) => match[1]!));
-  for (const match of call.text.matchAll(/SUMMARY: read ([f\d, ]+)\./g)) for (const name of match[1]!.split(", ")) read.add(name);
+  for (const match of call.text.matchAll(/SUMMARY: read ([f\d, ]+)\./g))
+    for (const name of match[1]!.split(", ")) read.add(name);
   return FILES.filter((name) => read.has(name));
 }
 
 /** Reads the files one per step; summarizes what it has read; answers when it has read them all. */
 function script(call: RecordedCall): ScriptedStep {
   const read = filesInView(call);
-  if (isSummaryRequest(call)) return { text: `SUMMARY: read ${read.join(", ")}. Task: read f1 to f8, then answer done.` };
+  if (isSummaryRequest(call))
+    return { text: `SUMMARY: read ${read.join(", ")}. Task: read f1 to f8, then answer done.` };
   const next = FILES.find((name) => !read.includes(name));
   if (next === undefined) return { text: `done: ${read.join(" ")}` };
   return { toolCalls: [{ toolName: "read_file", input: { name: next } }] };
@@ -41,7 +43,13 @@ describe("strategy compact where the force band is the hard ceiling (issue 27)",
   it("compacts a turn mid-way while the summary request still fits, and the turn finishes", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({ store, model, system: systemOfTokens(13_000), tools: { read_file: readFile }, settings: { contextLimit: LIMIT, strategy: "compact" } });
+    const session = budgetSession({
+      store,
+      model,
+      system: systemOfTokens(13_000),
+      tools: { read_file: readFile },
+      settings: { contextLimit: LIMIT, strategy: "compact" },
+    });
 
     const result = await session.send("Read f1 to f8 with read_file, one per step, then answer done.");
 
@@ -67,7 +75,13 @@ describe("a window a summary request cannot hold whole", () => {
       inputSchema: z.object({ name: z.string() }),
       execute: async ({ name }) => (name === "f5" ? `FILE f5\n${textOfTokens(5_000, "F5")}` : fileText(name)),
     }) as Tool;
-    const session = budgetSession({ store, model, system: systemOfTokens(13_000), tools: { read_file: sized }, settings: { contextLimit: LIMIT, strategy: "compact" } });
+    const session = budgetSession({
+      store,
+      model,
+      system: systemOfTokens(13_000),
+      tools: { read_file: sized },
+      settings: { contextLimit: LIMIT, strategy: "compact" },
+    });
 
     const result = await session.send("Read f1 to f8 with read_file, one per step, then answer done.");
 
@@ -76,8 +90,13 @@ describe("a window a summary request cannot hold whole", () => {
     const rows = await readAllRows(store, "s");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
     const f5Step = rows.find((row) => row.role === "assistant" && JSON.stringify(row.parts).includes('"name":"f5"'))!;
-    const summary = rows.find((row) => row.meta?.type === "compaction-summary" && row.meta["unsummarized"] !== undefined);
-    expect(summary?.meta?.["unsummarized"]).toEqual({ firstItemId: String(f5Step.seq), lastItemId: String(f5Step.seq) });
+    const summary = rows.find(
+      (row) => row.meta?.type === "compaction-summary" && row.meta["unsummarized"] !== undefined,
+    );
+    expect(summary?.meta?.["unsummarized"]).toEqual({
+      firstItemId: String(f5Step.seq),
+      lastItemId: String(f5Step.seq),
+    });
     // The summary request did not carry the step it could not hold; the next window says so.
     const summaryCall = calls.find((call) => isSummaryRequest(call) && !call.text.includes("FILE f5"));
     expect(summaryCall).toBeDefined();
@@ -90,15 +109,31 @@ describe("a window a summary request cannot hold whole", () => {
     const store = memoryStore();
     // The notes grow during the turn until the system prompt alone nearly fills the hard ceiling.
     let grown = false;
-    const hotMemories = { mode: "read-write" as const, render: async () => (grown ? `<hot_memories>${textOfTokens(10_500, "note")}</hot_memories>` : "") };
-    const growing = tool({ description: "Reads a file", inputSchema: z.object({ name: z.string() }), execute: async ({ name }) => ((grown = true), fileText(name)) }) as Tool;
+    const hotMemories = {
+      mode: "read-write" as const,
+      render: async () => (grown ? `<hot_memories>${textOfTokens(10_500, "note")}</hot_memories>` : ""),
+    };
+    const growing = tool({
+      description: "Reads a file",
+      inputSchema: z.object({ name: z.string() }),
+      execute: async ({ name }) => ((grown = true), fileText(name)),
+    }) as Tool;
     const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({ store, model, system: systemOfTokens(13_000), hotMemories, tools: { read_file: growing }, settings: { contextLimit: LIMIT, strategy: "compact" } });
+    const session = budgetSession({
+      store,
+      model,
+      system: systemOfTokens(13_000),
+      hotMemories,
+      tools: { read_file: growing },
+      settings: { contextLimit: LIMIT, strategy: "compact" },
+    });
 
     const result = await session.send("Read f1 to f8 with read_file, one per step, then answer done.");
 
     expect(result.status).toBe("blocked");
-    expect(result.reason).toMatch(/^The window cannot be summarized with mock:scripted: even its first message does not fit a summary request under the hard ceiling/);
+    expect(result.reason).toMatch(
+      /^The window cannot be summarized with mock:scripted: even its first message does not fit a summary request under the hard ceiling/,
+    );
     expect(calls.some(isSummaryRequest)).toBe(false);
     const rows = await readAllRows(store, "s");
     expect(sessionProblems(rows, rows.length)).toEqual([]);

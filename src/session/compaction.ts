@@ -11,7 +11,14 @@ import { isWindowFresh } from "../core/rollover/window-pressure.js";
 import type { RowInput } from "../core/row.js";
 import { itemIdFor, windowIdFor } from "../core/windows.js";
 import { CompactionError, ProviderCallError, SendInterruptedError, SessionStoreError } from "./errors.js";
-import { assembleRequest, calibrate, overheadTokens, rowRequestTokens, type AssembledRequest, type RequestFrame } from "./request-assembly.js";
+import {
+  assembleRequest,
+  calibrate,
+  overheadTokens,
+  rowRequestTokens,
+  type AssembledRequest,
+  type RequestFrame,
+} from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerOptionsOf, selfContainedMessages } from "./provider-options.js";
@@ -44,7 +51,10 @@ export type SummaryPlan =
  * @example
  * const plan = await planSummary(context, { rows: window.rows, model, frame });
  */
-export async function planSummary(context: SessionContext, { rows, model, frame }: { rows: readonly StoredRow[]; model: LanguageModel; frame: RequestFrame }): Promise<SummaryPlan> {
+export async function planSummary(
+  context: SessionContext,
+  { rows, model, frame }: { rows: readonly StoredRow[]; model: LanguageModel; frame: RequestFrame },
+): Promise<SummaryPlan> {
   const limits = toolOutputLimits(context, model);
   const instructionTokens = calibrate(frame.countTokens(COMPACTION_INSTRUCTION), frame.calibrationFactor);
   const whole = await assembleRequest({ rows, frame, limits });
@@ -56,7 +66,11 @@ export async function planSummary(context: SessionContext, { rows, model, frame 
   // The longest prefix by the rows' own counts, then confirmed (and shortened) by the request's estimate.
   let total = overheadTokens(frame);
   let count = 0;
-  while (count < rows.length && calibrate(total + rowRequestTokens(rows[count]!, frame, limits), frame.calibrationFactor) + instructionTokens <= ceiling) {
+  while (
+    count < rows.length &&
+    calibrate(total + rowRequestTokens(rows[count]!, frame, limits), frame.calibrationFactor) + instructionTokens <=
+      ceiling
+  ) {
     total += rowRequestTokens(rows[count]!, frame, limits);
     count += 1;
   }
@@ -67,7 +81,14 @@ export async function planSummary(context: SessionContext, { rows, model, frame 
     if (!fits(request)) continue;
     const first = rows[count];
     const last = rows.at(-1);
-    return { status: "ready", rows: covered, request, ...(first === undefined || last === undefined ? {} : { leftOut: { firstItemId: itemIdFor(first.seq), lastItemId: itemIdFor(last.seq) } }) };
+    return {
+      status: "ready",
+      rows: covered,
+      request,
+      ...(first === undefined || last === undefined
+        ? {}
+        : { leftOut: { firstItemId: itemIdFor(first.seq), lastItemId: itemIdFor(last.seq) } }),
+    };
   }
   const estimatedTokens = whole.estimatedTokens + instructionTokens;
   return {
@@ -88,16 +109,33 @@ export async function planSummary(context: SessionContext, { rows, model, frame 
  */
 export async function summarizeWindow(
   context: SessionContext,
-  { plan, model, frame, signal }: { plan: Extract<SummaryPlan, { status: "ready" }>; model: LanguageModel; frame: RequestFrame; /** Aborts the call; the summary is then not used (`SendInterruptedError`). */ signal?: AbortSignal | undefined },
+  {
+    plan,
+    model,
+    frame,
+    signal,
+  }: {
+    plan: Extract<SummaryPlan, { status: "ready" }>;
+    model: LanguageModel;
+    frame: RequestFrame;
+    /** Aborts the call; the summary is then not used (`SendInterruptedError`). */ signal?: AbortSignal | undefined;
+  },
 ): Promise<string> {
   const { request } = plan;
   const limit = contextLimitFor(context, model);
-  const outputLimit = context.policy.outputLimit?.({ model, contextLimit: limit, inputTokens: request.estimatedTokens });
+  const outputLimit = context.policy.outputLimit?.({
+    model,
+    contextLimit: limit,
+    inputTokens: request.estimatedTokens,
+  });
   let failure: unknown;
   const result = streamText({
     model,
     ...(request.system === undefined ? {} : { system: request.system }),
-    messages: [...selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore }), { role: "user", content: COMPACTION_INSTRUCTION }],
+    messages: [
+      ...selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore }),
+      { role: "user", content: COMPACTION_INSTRUCTION },
+    ],
     tools: frame.tools,
     toolChoice: "none",
     ...(outputLimit === undefined ? {} : { maxOutputTokens: outputLimit }),
@@ -119,7 +157,8 @@ export async function summarizeWindow(
   if (signal?.aborted === true) throw new SendInterruptedError("the compaction summary");
   if (failure !== undefined) throw new ProviderCallError(modelKey(model), failure);
   const summary = text.trim();
-  if (summary.length === 0) throw new CompactionError(`${modelKey(model)} returned an empty summary; nothing was compacted.`);
+  if (summary.length === 0)
+    throw new CompactionError(`${modelKey(model)} returned an empty summary; nothing was compacted.`);
   return summary;
 }
 
@@ -128,9 +167,23 @@ export async function summarizeWindow(
  *
  * @example summaryRow(context, { plan, summary, previousWindowId: "w:0", createdAt })
  */
-export function summaryRow(context: SessionContext, { plan, summary, previousWindowId, createdAt }: { plan: Extract<SummaryPlan, { status: "ready" }>; summary: string; previousWindowId: string; createdAt: string }): RowInput {
-  const unsummarized = plan.leftOut === undefined ? undefined : { ...plan.leftOut, historyToolAvailable: context.historyToolAvailable };
-  return compactionSummaryRow({ summary, previousWindowId, createdAt, ...(unsummarized === undefined ? {} : { unsummarized }) });
+export function summaryRow(
+  context: SessionContext,
+  {
+    plan,
+    summary,
+    previousWindowId,
+    createdAt,
+  }: { plan: Extract<SummaryPlan, { status: "ready" }>; summary: string; previousWindowId: string; createdAt: string },
+): RowInput {
+  const unsummarized =
+    plan.leftOut === undefined ? undefined : { ...plan.leftOut, historyToolAvailable: context.historyToolAvailable };
+  return compactionSummaryRow({
+    summary,
+    previousWindowId,
+    createdAt,
+    ...(unsummarized === undefined ? {} : { unsummarized }),
+  });
 }
 
 export type CompactResult =
@@ -145,25 +198,43 @@ export type CompactResult =
  * @example
  * const result = await compactActiveWindow(context, { operationId: "op-1" });
  */
-export async function compactActiveWindow(context: SessionContext, { operationId }: { operationId: string }): Promise<CompactResult> {
+export async function compactActiveWindow(
+  context: SessionContext,
+  { operationId }: { operationId: string },
+): Promise<CompactResult> {
   const model = context.models[0];
-  if (model === undefined) return { status: "failed", error: new CompactionError("The session has no model to summarize with.") };
+  if (model === undefined)
+    return { status: "failed", error: new CompactionError("The session has no model to summarize with.") };
   const window = await context.store.activeWindow(context.sessionId);
-  if (isWindowFresh(window.rows)) return { status: "skipped", windowId: window.windowId, reason: "The active window holds nothing to summarize." };
+  if (isWindowFresh(window.rows))
+    return { status: "skipped", windowId: window.windowId, reason: "The active window holds nothing to summarize." };
   try {
     const frame = await requestFrame(context, model);
     const plan = await planSummary(context, { rows: window.rows, model, frame });
     if (plan.status === "too-large") throw new CompactionError(plan.reason);
     const summary = await summarizeWindow(context, { plan, model, frame });
-    const row = summaryRow(context, { plan, summary, previousWindowId: window.windowId, createdAt: context.now().toISOString() });
+    const row = summaryRow(context, {
+      plan,
+      summary,
+      previousWindowId: window.windowId,
+      createdAt: context.now().toISOString(),
+    });
     const tokens = storedRowTokens(row);
     let stored;
     try {
-      stored = await context.store.append(context.sessionId, [{ ...row, tokens }], { expectLastSeq: window.lastSeq, operationId });
+      stored = await context.store.append(context.sessionId, [{ ...row, tokens }], {
+        expectLastSeq: window.lastSeq,
+        operationId,
+      });
     } catch (error) {
       throw new SessionStoreError("the compaction summary", error);
     }
-    return { status: "completed", windowId: windowIdFor(stored[0]?.seq ?? window.lastSeq + 1), previousWindowId: window.windowId, summary };
+    return {
+      status: "completed",
+      windowId: windowIdFor(stored[0]?.seq ?? window.lastSeq + 1),
+      previousWindowId: window.windowId,
+      summary,
+    };
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));
     context.events.emit("error", { error: failure });

@@ -12,7 +12,13 @@ function tooLong(): APICallError {
     url: "http://127.0.0.1:1/v1/chat/completions",
     requestBodyValues: {},
     statusCode: 400,
-    responseBody: JSON.stringify({ error: { message: "This model's maximum context length is 20000 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } }),
+    responseBody: JSON.stringify({
+      error: {
+        message: "This model's maximum context length is 20000 tokens.",
+        type: "invalid_request_error",
+        code: "context_length_exceeded",
+      },
+    }),
     isRetryable: false,
   });
 }
@@ -20,14 +26,22 @@ function tooLong(): APICallError {
 describe("provider context_exceeded", () => {
   it("gets one emergency rollover (no flush opportunity) and one retry with the same input in the fresh window", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "first answer", inputTokens: 3_000 }, { error: tooLong() }, { text: "retried answer", inputTokens: 400 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { text: "first answer", inputTokens: 3_000 },
+        { error: tooLong() },
+        { text: "retried answer", inputTokens: 400 },
+      ],
+    });
     const session = budgetSession({ store, model });
     await session.send("first question");
 
     const result = await session.send("second question");
 
     expect(result).toMatchObject({ status: "completed", text: "retried answer" });
-    expect(result.rollovers).toEqual([expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false, previousWindowId: "w:0" })]);
+    expect(result.rollovers).toEqual([
+      expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false, previousWindowId: "w:0" }),
+    ]);
     expect(calls).toHaveLength(3);
     expect(calls[2]!.text).not.toContain("first question");
     expect(calls[2]!.text.split("\n").at(-1)).toBe("user: second question");
@@ -41,7 +55,9 @@ describe("provider context_exceeded", () => {
 
   it("fails clearly on a second refusal, without looping", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "first answer" }, { error: tooLong() }, { error: tooLong() }, { text: "never" }] });
+    const { model, calls } = scriptedModel({
+      script: [{ text: "first answer" }, { error: tooLong() }, { error: tooLong() }, { text: "never" }],
+    });
     const session = budgetSession({ store, model });
     const errors: Error[] = [];
     session.on("error", (event) => errors.push(event.error));
@@ -74,7 +90,14 @@ describe("provider context_exceeded", () => {
 
   it("does not treat other provider errors as context_exceeded", async () => {
     const store = memoryStore();
-    const unauthorized = new APICallError({ message: "Unauthorized", url: "http://127.0.0.1:1", requestBodyValues: {}, statusCode: 401, responseBody: '{"error":{"code":"invalid_api_key"}}', isRetryable: false });
+    const unauthorized = new APICallError({
+      message: "Unauthorized",
+      url: "http://127.0.0.1:1",
+      requestBodyValues: {},
+      statusCode: 401,
+      responseBody: '{"error":{"code":"invalid_api_key"}}',
+      isRetryable: false,
+    });
     const { model, calls } = scriptedModel({ script: [{ text: "a" }, { error: unauthorized }] });
     const session = budgetSession({ store, model });
     await session.send("one");

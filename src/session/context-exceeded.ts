@@ -7,7 +7,12 @@
  */
 import { APICallError, RetryError } from "ai";
 
-const codes: ReadonlySet<string> = new Set(["context_length_exceeded", "exceed_context_size_error", "request_too_large", "string_above_max_length"]);
+const codes: ReadonlySet<string> = new Set([
+  "context_length_exceeded",
+  "exceed_context_size_error",
+  "request_too_large",
+  "string_above_max_length",
+]);
 
 const messagePatterns: readonly RegExp[] = [
   /maximum context length/i,

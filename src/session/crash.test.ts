@@ -15,7 +15,13 @@ import { createSeededRandom, seedFromEnvironment } from "../store/test-support/s
 import { createAgentSession } from "./create-agent-session.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
-import { CRASH_LIMIT, CRASH_SESSION, crashReadTool, crashScript, type SessionWorkerStore } from "./test-support/session-worker.js";
+import {
+  CRASH_LIMIT,
+  CRASH_SESSION,
+  crashReadTool,
+  crashScript,
+  type SessionWorkerStore,
+} from "./test-support/session-worker.js";
 import { startSessionWorker, type SessionWorker } from "./test-support/session-worker-process.js";
 import { rowText } from "./test-support/session-fixture.js";
 
@@ -49,62 +55,83 @@ const backends: Backend[] = [
 ];
 
 describe.each(backends)("session crash safety on $name", ({ name, kills: KILLS, config }) => {
-  it.skipIf(name === "postgres" && postgresUnavailable !== "")(`survives ${KILLS} SIGKILLs at random moments of a long session`, { timeout: 600_000 }, async () => {
-    const seed = seedFromEnvironment("CTXWIN_SESSION_CRASH_SEED");
-    const random = createSeededRandom(seed);
-    const where = config();
-    const openChecked = () => openStore(where.url === undefined ? { path: where.path } : { url: where.url, schema: where.schema });
-    const acknowledged: string[] = [];
-    let rollovers = 0;
-    const startAhead = (upTo: number) => {
-      for (let round = 1; round <= Math.min(upTo, KILLS); round += 1) if (!pending.has(round) && !finished.has(round)) pending.set(round, startSessionWorker({ ...where, label: `round-${round}` }));
-    };
-    const finished = new Set<number>();
-    for (let round = 1; round <= KILLS; round += 1) {
-      const context = `seed ${seed}, round ${round}`;
-      startAhead(round + STARTED_AHEAD);
-      const worker = pending.get(round)!;
-      pending.delete(round);
-      finished.add(round);
-      try {
-        await worker.waitForLines(/^ready$/, 1);
-        worker.go();
-        await worker.waitForLines(/^(step|rollover .*|warning|done .*)$/, random.integer(1, 14));
-        await delay(random.integer(0, 25));
-      } finally {
-        await worker.kill();
-      }
-      for (const line of worker.lines) {
-        const done = /^done (\S+) /.exec(line);
-        if (done !== null) acknowledged.push(done[1]!);
-        if (line.startsWith("rollover ")) rollovers += 1;
-      }
+  it.skipIf(name === "postgres" && postgresUnavailable !== "")(
+    `survives ${KILLS} SIGKILLs at random moments of a long session`,
+    { timeout: 600_000 },
+    async () => {
+      const seed = seedFromEnvironment("CTXWIN_SESSION_CRASH_SEED");
+      const random = createSeededRandom(seed);
+      const where = config();
+      const openChecked = () =>
+        openStore(where.url === undefined ? { path: where.path } : { url: where.url, schema: where.schema });
+      const acknowledged: string[] = [];
+      let rollovers = 0;
+      const startAhead = (upTo: number) => {
+        for (let round = 1; round <= Math.min(upTo, KILLS); round += 1)
+          if (!pending.has(round) && !finished.has(round))
+            pending.set(round, startSessionWorker({ ...where, label: `round-${round}` }));
+      };
+      const finished = new Set<number>();
+      for (let round = 1; round <= KILLS; round += 1) {
+        const context = `seed ${seed}, round ${round}`;
+        startAhead(round + STARTED_AHEAD);
+        const worker = pending.get(round)!;
+        pending.delete(round);
+        finished.add(round);
+        try {
+          await worker.waitForLines(/^ready$/, 1);
+          worker.go();
+          await worker.waitForLines(/^(step|rollover .*|warning|done .*)$/, random.integer(1, 14));
+          await delay(random.integer(0, 25));
+        } finally {
+          await worker.kill();
+        }
+        for (const line of worker.lines) {
+          const done = /^done (\S+) /.exec(line);
+          if (done !== null) acknowledged.push(done[1]!);
+          if (line.startsWith("rollover ")) rollovers += 1;
+        }
 
+        const store = openChecked();
+        try {
+          const rows = await readAllRows(store, CRASH_SESSION);
+          expect(sessionProblems(rows, await store.lastSeq(CRASH_SESSION)), context).toEqual([]);
+          const texts = new Set(rows.filter((row) => row.role === "user").map(rowText));
+          expect(
+            acknowledged.filter((label) => ![...texts].some((text) => text.startsWith(`${label}:`))),
+            `${context}: acknowledged input lost`,
+          ).toEqual([]);
+          expect(store.diagnostics().corruptRowsSkipped, context).toBe(0);
+        } finally {
+          await store.close();
+        }
+      }
+      expect(rollovers, `seed ${seed}: the runs must include rollovers`).toBeGreaterThan(0);
+      console.log(
+        `session crash test on ${name} (seed ${seed}): ${KILLS} kills, ${acknowledged.length} acknowledged sends, ${rollovers} rollovers`,
+      );
+
+      // After the last kill, a session in this process sends normally from the reopened store.
       const store = openChecked();
       try {
-        const rows = await readAllRows(store, CRASH_SESSION);
-        expect(sessionProblems(rows, await store.lastSeq(CRASH_SESSION)), context).toEqual([]);
-        const texts = new Set(rows.filter((row) => row.role === "user").map(rowText));
-        expect(acknowledged.filter((label) => ![...texts].some((text) => text.startsWith(`${label}:`))), `${context}: acknowledged input lost`).toEqual([]);
-        expect(store.diagnostics().corruptRowsSkipped, context).toBe(0);
+        const { model, calls } = scriptedModel({ script: crashScript });
+        const session = createAgentSession({
+          store,
+          sessionId: CRASH_SESSION,
+          model,
+          tools: { read: crashReadTool },
+          budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 },
+          logWarning: () => undefined,
+        });
+        const result = await session.send("after the crashes: read some files and summarize");
+        expect(result.status, `seed ${seed}`).toBe("completed");
+        expect(calls.length).toBeGreaterThan(0);
+        expect(sessionProblems(await readAllRows(store, CRASH_SESSION), await store.lastSeq(CRASH_SESSION))).toEqual(
+          [],
+        );
       } finally {
         await store.close();
       }
-    }
-    expect(rollovers, `seed ${seed}: the runs must include rollovers`).toBeGreaterThan(0);
-    console.log(`session crash test on ${name} (seed ${seed}): ${KILLS} kills, ${acknowledged.length} acknowledged sends, ${rollovers} rollovers`);
-
-    // After the last kill, a session in this process sends normally from the reopened store.
-    const store = openChecked();
-    try {
-      const { model, calls } = scriptedModel({ script: crashScript });
-      const session = createAgentSession({ store, sessionId: CRASH_SESSION, model, tools: { read: crashReadTool }, budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 }, logWarning: () => undefined });
-      const result = await session.send("after the crashes: read some files and summarize");
-      expect(result.status, `seed ${seed}`).toBe("completed");
-      expect(calls.length).toBeGreaterThan(0);
-      expect(sessionProblems(await readAllRows(store, CRASH_SESSION), await store.lastSeq(CRASH_SESSION))).toEqual([]);
-    } finally {
-      await store.close();
-    }
-  });
+    },
+  );
 });

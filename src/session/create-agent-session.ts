@@ -15,7 +15,14 @@ import { compactActiveWindow, type CompactResult } from "./compaction.js";
 import { primaryModel, type SessionContext } from "./session-context.js";
 import { createSessionEvents, type SessionEventName, type SessionListener, type TurnSink } from "./session-events.js";
 import { createSessionLock } from "./session-lock.js";
-import type { AgentSessionOptions, HotMemoriesProvider, SendInput, SendOptions, SendResult, SessionUsage } from "./session-types.js";
+import type {
+  AgentSessionOptions,
+  HotMemoriesProvider,
+  SendInput,
+  SendOptions,
+  SendResult,
+  SessionUsage,
+} from "./session-types.js";
 import { buildToolSet } from "./tool-set.js";
 import { createTurnQueue } from "./turn-queue.js";
 import { createSessionCalibration } from "./session-calibration.js";
@@ -82,7 +89,12 @@ export interface SessionEdit {
 const noHotMemories: HotMemoriesProvider = { mode: "off", render: async () => "" };
 
 /** The `<hot_memories>` block of a session with memory, read fresh for every request. */
-function memoryHotMemories(memory: AgentSessionOptions["memory"], sessionId: string, now: () => Date, countTokens: (text: string) => number): HotMemoriesProvider {
+function memoryHotMemories(
+  memory: AgentSessionOptions["memory"],
+  sessionId: string,
+  now: () => Date,
+  countTokens: (text: string) => number,
+): HotMemoriesProvider {
   if (memory === undefined || memory === false) return noHotMemories;
   return {
     mode: memory.readOnly === true ? "read-only" : "read-write",
@@ -121,46 +133,50 @@ export function createAgentSession(options: AgentSessionOptions): AgentSession {
  */
 export function createSessionEngine(options: AgentSessionOptions): SessionEngine {
   const {
-  store,
-  sessionId,
-  model,
-  fallbackModels = [],
-  system,
-  tools,
-  toolPolicy,
-  budget = {},
-  memory = false,
-  continuity = {},
-  maxSteps = 20,
-  maxTurnsPerSend = 25,
-  maxRetries = 2,
-  providerStore = false,
-  cache = {},
-  retryDelay = (retry) => Math.min(30_000, 1_000 * 2 ** (retry - 1)),
-  now = () => new Date(),
-  generateId = () => crypto.randomUUID(),
-  budgetPolicy,
-  hotMemories,
-  historyTool = sessionHistoryTool,
-  logWarning = (message) => console.warn(message),
-  stopWhen,
-  prepareStep,
-  onStepEnd,
-  onStepFinish,
-  runtimeContext,
-  toolsContext,
-  providerOptions,
-  callSettings,
-  toolChoice,
-  subagents,
-  subagentSettings,
-  subagentDepth = 0,
+    store,
+    sessionId,
+    model,
+    fallbackModels = [],
+    system,
+    tools,
+    toolPolicy,
+    budget = {},
+    memory = false,
+    continuity = {},
+    maxSteps = 20,
+    maxTurnsPerSend = 25,
+    maxRetries = 2,
+    providerStore = false,
+    cache = {},
+    retryDelay = (retry) => Math.min(30_000, 1_000 * 2 ** (retry - 1)),
+    now = () => new Date(),
+    generateId = () => crypto.randomUUID(),
+    budgetPolicy,
+    hotMemories,
+    historyTool = sessionHistoryTool,
+    logWarning = (message) => console.warn(message),
+    stopWhen,
+    prepareStep,
+    onStepEnd,
+    onStepFinish,
+    runtimeContext,
+    toolsContext,
+    providerOptions,
+    callSettings,
+    toolChoice,
+    subagents,
+    subagentSettings,
+    subagentDepth = 0,
   } = options;
   assertSessionId(sessionId);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidArgumentError(`maxRetries must be a whole number of 0 or more, got ${maxRetries}`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new InvalidArgumentError(`maxSteps must be a positive integer, got ${maxSteps}`);
+  if (!Number.isInteger(maxRetries) || maxRetries < 0)
+    throw new InvalidArgumentError(`maxRetries must be a whole number of 0 or more, got ${maxRetries}`);
   if (cache !== false && cache.ttl !== undefined && cache.ttl !== "5m" && cache.ttl !== "1h") {
-    throw new InvalidArgumentError(`cache.ttl must be "5m" or "1h" (Anthropic's two cache lifetimes), got ${JSON.stringify(cache.ttl)}`);
+    throw new InvalidArgumentError(
+      `cache.ttl must be "5m" or "1h" (Anthropic's two cache lifetimes), got ${JSON.stringify(cache.ttl)}`,
+    );
   }
   const policy = budgetPolicy ?? createBudgetPolicy({ settings: budget, primaryModel: model });
   const strategy = budget.strategy ?? "rollover";
@@ -170,7 +186,9 @@ export function createSessionEngine(options: AgentSessionOptions): SessionEngine
     ...(tools === undefined ? {} : { tools }),
     ...(toolPolicy === undefined ? {} : { toolPolicy }),
     historyTool: historyTool({ store, sessionId }),
-    ...(memory === false ? {} : { memoryTool: memoryTool({ root: memory.root, sessionId, readOnly: memory.readOnly === true, now }) }),
+    ...(memory === false
+      ? {}
+      : { memoryTool: memoryTool({ root: memory.root, sessionId, readOnly: memory.readOnly === true, now }) }),
     ...(offersNewContext ? { newContextTool: newContextTool({ request: newContextRequester(() => context) }) } : {}),
     ...(subagents === undefined || Object.keys(subagents).length === 0
       ? {}
@@ -204,11 +222,17 @@ export function createSessionEngine(options: AgentSessionOptions): SessionEngine
     tools: toolSet.tools,
     historyToolAvailable: toolSet.historyToolAvailable,
     // Counted with the current primary model, so a setModel() also changes how memories are measured.
-    hotMemories: hotMemories ?? memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, primaryModel(context))),
+    hotMemories:
+      hotMemories ??
+      memoryHotMemories(memory, sessionId, now, (text) => policy.countTokens(text, primaryModel(context))),
     windowMemories: createWindowMemories({ render: () => context.hotMemories.render() }),
     notesPath: memory === false ? undefined : CONTEXT_NOTES_PATH,
     maxSteps,
-    continuity: { carry: continuity.carry ?? true, notesFlush: continuity.notesFlush ?? true, newContextTool: offersNewContext },
+    continuity: {
+      carry: continuity.carry ?? true,
+      notesFlush: continuity.notesFlush ?? true,
+      newContextTool: offersNewContext,
+    },
     maxRetries,
     providerStore,
     cache: { enabled: cache !== false, ttl: cache === false ? undefined : cache.ttl, refusedBy: new Set() },
@@ -222,7 +246,16 @@ export function createSessionEngine(options: AgentSessionOptions): SessionEngine
     },
     overheadEstimates: new Map(),
     calibration: createSessionCalibration(),
-    loop: loopSettingsOf({ stopWhen, prepareStep, onStepEnd: onStepEnd ?? onStepFinish, providerOptions, callSettings, toolChoice, runtimeContext, toolsContext }),
+    loop: loopSettingsOf({
+      stopWhen,
+      prepareStep,
+      onStepEnd: onStepEnd ?? onStepFinish,
+      providerOptions,
+      callSettings,
+      toolChoice,
+      runtimeContext,
+      toolsContext,
+    }),
   };
   const queue = createTurnQueue();
   const lock = createSessionLock();
@@ -240,10 +273,15 @@ export function createSessionEngine(options: AgentSessionOptions): SessionEngine
     send,
     clear: (options) =>
       lock.run(async () => {
-        if (options?.soft !== true) throw new InvalidArgumentError("clear() needs { soft: true }: a soft clear keeps the transcript and starts a fresh window. To delete a session, use store.deleteSession().");
+        if (options?.soft !== true)
+          throw new InvalidArgumentError(
+            "clear() needs { soft: true }: a soft clear keeps the transcript and starts a fresh window. To delete a session, use store.deleteSession().",
+          );
         queue.supersede();
         try {
-          const [row] = await store.append(sessionId, [resetBoundaryRow({ createdAt: now().toISOString() })], { operationId: `${generateId()}:clear` });
+          const [row] = await store.append(sessionId, [resetBoundaryRow({ createdAt: now().toISOString() })], {
+            operationId: `${generateId()}:clear`,
+          });
           return { windowId: windowIdFor(row?.seq ?? 0) };
         } catch (error) {
           throw new SessionStoreError("the reset boundary", error);
@@ -266,7 +304,13 @@ export function createSessionEngine(options: AgentSessionOptions): SessionEngine
       const { opened, editedItemId, result } = await lineage.edit(editOptions, sendOptions);
       return { session: opened, editedItemId, result };
     },
-    toUIMessageStream: (input, options) => sendAsUIMessageStream({ send, input, notesPath: context.notesPath, ...(options === undefined ? {} : { options }) }),
+    toUIMessageStream: (input, options) =>
+      sendAsUIMessageStream({
+        send,
+        input,
+        notesPath: context.notesPath,
+        ...(options === undefined ? {} : { options }),
+      }),
   };
   return { session, sendWithSink: send, notesPath: context.notesPath, tools: toolSet.tools };
 }

@@ -14,7 +14,9 @@ import { providerErrorText } from "./provider-error-text.js";
  */
 export class ContextExceededError extends CtxwinError {
   static readonly errorName = "CtxwinContextExceededError";
-  static override isInstance = defineIsInstance(ContextExceededError.errorName) as (error: unknown) => error is ContextExceededError;
+  static override isInstance = defineIsInstance(ContextExceededError.errorName) as (
+    error: unknown,
+  ) => error is ContextExceededError;
 
   constructor(
     readonly model: string,
@@ -38,7 +40,9 @@ export class ContextExceededError extends CtxwinError {
  */
 export class ProviderCallError extends CtxwinError {
   static readonly errorName = "CtxwinProviderCallError";
-  static override isInstance = defineIsInstance(ProviderCallError.errorName) as (error: unknown) => error is ProviderCallError;
+  static override isInstance = defineIsInstance(ProviderCallError.errorName) as (
+    error: unknown,
+  ) => error is ProviderCallError;
 
   constructor(
     readonly model: string,
@@ -56,13 +60,19 @@ export class ProviderCallError extends CtxwinError {
  */
 export class SessionStoreError extends CtxwinError {
   static readonly errorName = "CtxwinSessionStoreError";
-  static override isInstance = defineIsInstance(SessionStoreError.errorName) as (error: unknown) => error is SessionStoreError;
+  static override isInstance = defineIsInstance(SessionStoreError.errorName) as (
+    error: unknown,
+  ) => error is SessionStoreError;
 
   constructor(
     readonly operation: string,
     cause: unknown,
   ) {
-    super(SessionStoreError.errorName, `Could not store ${operation}: ${messageOf(cause)}. Nothing of it was written; the next send retries.`, { cause });
+    super(
+      SessionStoreError.errorName,
+      `Could not store ${operation}: ${messageOf(cause)}. Nothing of it was written; the next send retries.`,
+      { cause },
+    );
   }
 }
 
@@ -79,14 +89,19 @@ function messageOf(error: unknown): string {
  */
 export class RequestOverCeilingError extends CtxwinError {
   static readonly errorName = "CtxwinRequestOverCeilingError";
-  static override isInstance = defineIsInstance(RequestOverCeilingError.errorName) as (error: unknown) => error is RequestOverCeilingError;
+  static override isInstance = defineIsInstance(RequestOverCeilingError.errorName) as (
+    error: unknown,
+  ) => error is RequestOverCeilingError;
 
   constructor(
     readonly model: string,
     readonly estimatedTokens: number,
     readonly hardCeiling: number,
   ) {
-    super(RequestOverCeilingError.errorName, `The next request to ${model} is estimated at ${estimatedTokens} tokens, over its hard ceiling of ${hardCeiling}; it was not sent.`);
+    super(
+      RequestOverCeilingError.errorName,
+      `The next request to ${model} is estimated at ${estimatedTokens} tokens, over its hard ceiling of ${hardCeiling}; it was not sent.`,
+    );
   }
 }
 
@@ -98,7 +113,9 @@ export class RequestOverCeilingError extends CtxwinError {
  */
 export class CompactionError extends CtxwinError {
   static readonly errorName = "CtxwinCompactionError";
-  static override isInstance = defineIsInstance(CompactionError.errorName) as (error: unknown) => error is CompactionError;
+  static override isInstance = defineIsInstance(CompactionError.errorName) as (
+    error: unknown,
+  ) => error is CompactionError;
 
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(CompactionError.errorName, message, options);
@@ -114,7 +131,9 @@ export class CompactionError extends CtxwinError {
  */
 export class SendInterruptedError extends CtxwinError {
   static readonly errorName = "CtxwinSendInterruptedError";
-  static override isInstance = defineIsInstance(SendInterruptedError.errorName) as (error: unknown) => error is SendInterruptedError;
+  static override isInstance = defineIsInstance(SendInterruptedError.errorName) as (
+    error: unknown,
+  ) => error is SendInterruptedError;
 
   constructor(what: string) {
     super(SendInterruptedError.errorName, `The send was interrupted during ${what}.`);

@@ -14,13 +14,18 @@ export function flushStepTools({ tools, runnable }: { tools: ToolSet; runnable: 
   const result: ToolSet = {};
   for (const [name, definition] of Object.entries(tools)) {
     // A provider-executed tool runs on the provider's side: there is nothing here to hold back.
-    result[name] = allowed.has(name) || definition.type === "provider" ? definition : ({ ...definition, execute: refuse(name, runnable) } as Tool);
+    result[name] =
+      allowed.has(name) || definition.type === "provider"
+        ? definition
+        : ({ ...definition, execute: refuse(name, runnable) } as Tool);
   }
   return result;
 }
 
 function refuse(name: string, runnable: readonly string[]): () => Promise<never> {
   return async () => {
-    throw new Error(`Only ${runnable.join(", ")} runs in this step: the context window rolls over right after it, so update your notes now. Call ${name} again after the rollover.`);
+    throw new Error(
+      `Only ${runnable.join(", ")} runs in this step: the context window rolls over right after it, so update your notes now. Call ${name} again after the rollover.`,
+    );
   };
 }

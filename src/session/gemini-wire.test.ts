@@ -9,7 +9,12 @@ import { tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgentSession } from "./create-agent-session.js";
-import { startGeminiStreamServer, type GeminiRequestBody, type GeminiScriptedResponse, type GeminiStreamServer } from "./test-support/gemini-stream-server.js";
+import {
+  startGeminiStreamServer,
+  type GeminiRequestBody,
+  type GeminiScriptedResponse,
+  type GeminiStreamServer,
+} from "./test-support/gemini-stream-server.js";
 import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
 
 let server: GeminiStreamServer | undefined;
@@ -24,11 +29,23 @@ const readFile = tool({
   execute: async ({ path }) => `contents of ${path}`,
 });
 
-async function geminiSession(script: readonly GeminiScriptedResponse[], { maxRetries = 0, modelId = "gemini-2.5-flash" }: { maxRetries?: number; modelId?: string } = {}) {
+async function geminiSession(
+  script: readonly GeminiScriptedResponse[],
+  { maxRetries = 0, modelId = "gemini-2.5-flash" }: { maxRetries?: number; modelId?: string } = {},
+) {
   server = await startGeminiStreamServer({ script });
   const google = createGoogleGenerativeAI({ baseURL: server.baseURL, apiKey: "test-key" });
   const store = memoryStore();
-  const session = createAgentSession({ store, sessionId: "s", model: google(modelId), system: "You are a test agent.", tools: { read_file: readFile }, maxRetries, retryDelay: () => 0, ...deterministic() });
+  const session = createAgentSession({
+    store,
+    sessionId: "s",
+    model: google(modelId),
+    system: "You are a test agent.",
+    tools: { read_file: readFile },
+    maxRetries,
+    retryDelay: () => 0,
+    ...deterministic(),
+  });
   return { session, server, store };
 }
 
@@ -36,13 +53,22 @@ async function geminiSession(script: readonly GeminiScriptedResponse[], { maxRet
 function contentKinds(body: GeminiRequestBody): string[] {
   return body.contents.map((content) => {
     const part = content.parts[0] ?? {};
-    const kind = part.functionCall !== undefined ? "functionCall" : part.functionResponse !== undefined ? "functionResponse" : "text";
+    const kind =
+      part.functionCall !== undefined
+        ? "functionCall"
+        : part.functionResponse !== undefined
+          ? "functionResponse"
+          : "text";
     return `${content.role}:${kind}`;
   });
 }
 
 /** The real refusal of a request over the window (Gemini API, 400 INVALID_ARGUMENT). */
-const TOO_LONG = { code: 400, message: "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" };
+const TOO_LONG = {
+  code: 400,
+  message: "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).",
+  status: "INVALID_ARGUMENT",
+};
 
 describe("session through @ai-sdk/google against a local Gemini API", () => {
   it("asks for the budget's output reserve as maxOutputTokens and sends the earlier answer as a model turn", async () => {
@@ -61,13 +87,23 @@ describe("session through @ai-sdk/google against a local Gemini API", () => {
   it("never asks for more output than the model's catalog maximum (gemini-2.0-flash: 8,192) even with a larger reserve", async () => {
     server = await startGeminiStreamServer({ script: [{ text: "Short." }] });
     const google = createGoogleGenerativeAI({ baseURL: server.baseURL, apiKey: "test-key" });
-    const session = createAgentSession({ store: memoryStore(), sessionId: "s", model: google("gemini-2.0-flash"), budget: { outputReserve: 20_000 }, maxRetries: 0, ...deterministic() });
+    const session = createAgentSession({
+      store: memoryStore(),
+      sessionId: "s",
+      model: google("gemini-2.0-flash"),
+      budget: { outputReserve: 20_000 },
+      maxRetries: 0,
+      ...deterministic(),
+    });
     await session.send("Hi.");
     expect(server.requests[0]!.body.generationConfig?.maxOutputTokens).toBe(8192);
   });
 
   it("keeps a function call and its response together: model functionCall (with its thought signature), then user functionResponse", async () => {
-    const { session, server } = await geminiSession([{ functionCall: { name: "read_file", args: { path: "a.txt" } }, thoughtSignature: "c2lnbmF0dXJl" }, { text: "It says hello." }]);
+    const { session, server } = await geminiSession([
+      { functionCall: { name: "read_file", args: { path: "a.txt" } }, thoughtSignature: "c2lnbmF0dXJl" },
+      { text: "It says hello." },
+    ]);
     expect(await session.send("What is in a.txt?")).toMatchObject({ status: "completed", text: "It says hello." });
     expect(server.requests).toHaveLength(2);
     const second = server.requests[1]!.body;
@@ -81,7 +117,11 @@ describe("session through @ai-sdk/google against a local Gemini API", () => {
   });
 
   it("treats 'The input token count … exceeds the maximum number of tokens allowed' as context-exceeded: one emergency rollover and one retry", async () => {
-    const { session, server } = await geminiSession([{ text: "First answer." }, { error: TOO_LONG }, { text: "After the rollover." }]);
+    const { session, server } = await geminiSession([
+      { text: "First answer." },
+      { error: TOO_LONG },
+      { text: "After the rollover." },
+    ]);
     await session.send("First question.");
     const result = await session.send("Second question.");
     expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
@@ -91,8 +131,15 @@ describe("session through @ai-sdk/google against a local Gemini API", () => {
   });
 
   it("retries a 503 UNAVAILABLE error chunk after output started; the cut text is not stored", async () => {
-    const overloaded = { code: 503, message: "The model is overloaded. Please try again later.", status: "UNAVAILABLE" };
-    const { session, server, store } = await geminiSession([{ text: "Partial answ", midStreamError: overloaded }, { text: "The whole answer." }], { maxRetries: 1 });
+    const overloaded = {
+      code: 503,
+      message: "The model is overloaded. Please try again later.",
+      status: "UNAVAILABLE",
+    };
+    const { session, server, store } = await geminiSession(
+      [{ text: "Partial answ", midStreamError: overloaded }, { text: "The whole answer." }],
+      { maxRetries: 1 },
+    );
     const retries: string[] = [];
     session.on("retry", (event) => retries.push(event.error.message));
     const result = await session.send("Hi.");

@@ -29,13 +29,26 @@ async function expectInvariants(store: HistoryStore): Promise<void> {
 }
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
+const readBoth = {
+  toolCalls: [
+    { toolName: "read", input: { path: "a.txt" } },
+    { toolName: "read", input: { path: "b.txt" } },
+  ],
+};
 
 describe("interrupting a send", () => {
   it("mid-stream: stores what streamed as an interrupted step, ends `interrupted`, and the next send works on a valid history", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ textChunks: ["Hello, ", "wor"], stallUntilAborted: true }, { text: "Fine, go on." }] });
-    const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const { model, calls } = scriptedModel({
+      script: [{ textChunks: ["Hello, ", "wor"], stallUntilAborted: true }, { text: "Fine, go on." }],
+    });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const controller = new AbortController();
     const deltas = recordEvents(session, "text-delta");
     const errors = recordEvents(session, "error");
@@ -84,8 +97,17 @@ describe("interrupting a send", () => {
           started.resolve();
         }),
     });
-    const { model, calls } = scriptedModel({ script: [{ text: "Checking.", toolCalls: [{ toolName: "slow", input: {} }] }, { text: "Understood." }] });
-    const session = createAgentSession({ store, sessionId: "s", model, tools: { slow }, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const { model, calls } = scriptedModel({
+      script: [{ text: "Checking.", toolCalls: [{ toolName: "slow", input: {} }] }, { text: "Understood." }],
+    });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      tools: { slow },
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const controller = new AbortController();
 
     const sending = session.send("Run the slow check.", { signal: controller.signal });
@@ -109,8 +131,17 @@ describe("interrupting a send", () => {
 
   it("between steps: the settled step with its tool results is kept and no further step runs", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "Reading.", ...readBoth }, { text: "never" }, { text: "Later." }] });
-    const session = createAgentSession({ store, sessionId: "s", model, tools: { read: readTool(files) }, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const { model, calls } = scriptedModel({
+      script: [{ text: "Reading.", ...readBoth }, { text: "never" }, { text: "Later." }],
+    });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      tools: { read: readTool(files) },
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const controller = new AbortController();
     session.on("step-end", () => controller.abort());
 
@@ -120,7 +151,9 @@ describe("interrupting a send", () => {
     expect(calls).toHaveLength(1);
     const rows = await readAllRows(store, "s");
     expect(rows.map((row) => row.role)).toEqual(["user", "assistant"]);
-    expect(rows[1]!.parts.filter((part) => part.type === "tool-read").map((part) => (part as { state: string }).state)).toEqual(["output-available", "output-available"]);
+    expect(
+      rows[1]!.parts.filter((part) => part.type === "tool-read").map((part) => (part as { state: string }).state),
+    ).toEqual(["output-available", "output-available"]);
     await session.send("Go on.");
     expect(calls[1]!.text).toContain("result read");
     await expectInvariants(store);
@@ -129,8 +162,17 @@ describe("interrupting a send", () => {
   it("while queued behind another send: returns at once, stores nothing, never calls the provider; the running send is unaffected", async () => {
     const store = memoryStore();
     const gate = createDeferred<void>();
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer ${call.index}` }), beforeAnswer: async (call) => (call.index === 0 ? gate.promise : undefined) });
-    const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const { model, calls } = scriptedModel({
+      script: (call) => ({ text: `answer ${call.index}` }),
+      beforeAnswer: async (call) => (call.index === 0 ? gate.promise : undefined),
+    });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const turnStarts = recordEvents(session, "turn-start");
     const controller = new AbortController();
 
@@ -155,7 +197,12 @@ describe("interrupting a send", () => {
     const store = memoryStore();
     const controllerA = new AbortController();
     const { model, calls } = scriptedModel({
-      script: (call) => (call.index === 0 ? { ...readBoth, inputTokens: FORCE_AT - 400 } : call.index === 1 ? { textChunks: ["resum"], stallUntilAborted: true } : { text: "answer B", inputTokens: 900 }),
+      script: (call) =>
+        call.index === 0
+          ? { ...readBoth, inputTokens: FORCE_AT - 400 }
+          : call.index === 1
+            ? { textChunks: ["resum"], stallUntilAborted: true }
+            : { text: "answer B", inputTokens: 900 },
     });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
     let sendingB: Promise<SendResult> | undefined;
@@ -169,24 +216,47 @@ describe("interrupting a send", () => {
     const resultA = await session.send("A: read both files", { signal: controllerA.signal });
     const resultB = await sendingB!;
 
-    expect(resultA).toMatchObject({ status: "interrupted", text: "resum", rollovers: [expect.objectContaining({ reason: "mid-stream" })] });
+    expect(resultA).toMatchObject({
+      status: "interrupted",
+      text: "resum",
+      rollovers: [expect.objectContaining({ reason: "mid-stream" })],
+    });
     expect(resultB).toMatchObject({ status: "completed", text: "answer B", rollovers: [] });
     expect(calls).toHaveLength(3);
     expect(calls[2]!.text.split("\n").slice(-2)).toEqual(["assistant: resum", "user: B: what next?"]);
     // A's continuation (carrying A's input) stays in the window before B's input.
-    expect(calls[2]!.text).toMatch(/user: Continue the task you were working on\.\n\nThe turn you are continuing began with this user input \(item 1, window w:0\)[^]*A: read both files[^]*assistant: resum/);
+    expect(calls[2]!.text).toMatch(
+      /user: Continue the task you were working on\.\n\nThe turn you are continuing began with this user input \(item 1, window w:0\)[^]*A: read both files[^]*assistant: resum/,
+    );
     await expectInvariants(store);
   });
 
   it("with a signal already aborted: stores nothing, calls nothing, emits nothing", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ text: "hello" }] });
-    const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
-    const events = [recordEvents(session, "turn-start"), recordEvents(session, "error"), recordEvents(session, "step-end")];
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
+    const events = [
+      recordEvents(session, "turn-start"),
+      recordEvents(session, "error"),
+      recordEvents(session, "step-end"),
+    ];
 
     const result = await session.send("hello", { signal: AbortSignal.abort() });
 
-    expect(result).toEqual({ status: "interrupted", text: "", rollovers: [], warnings: [], compactions: [], usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, steps: 0 } });
+    expect(result).toEqual({
+      status: "interrupted",
+      text: "",
+      rollovers: [],
+      warnings: [],
+      compactions: [],
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, steps: 0 },
+    });
     expect(calls).toHaveLength(0);
     expect(events.flat()).toEqual([]);
     expect((await store.activeWindow("s")).lastSeq).toBe(0);
@@ -196,9 +266,19 @@ describe("interrupting a send", () => {
   it("before anything streamed is not a provider failure: no fallback model is tried, no error event", async () => {
     const store = memoryStore();
     const controller = new AbortController();
-    const primary = scriptedModel({ script: [{ stallUntilAborted: true }], beforeAnswer: async () => controller.abort() });
+    const primary = scriptedModel({
+      script: [{ stallUntilAborted: true }],
+      beforeAnswer: async () => controller.abort(),
+    });
     const fallback = scriptedModel({ script: [{ text: "fallback answer" }], modelId: "fallback" });
-    const session = createAgentSession({ store, sessionId: "s", model: primary.model, fallbackModels: [fallback.model], budget: { contextLimit: 100_000 }, ...deterministic() });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model: primary.model,
+      fallbackModels: [fallback.model],
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const errors = recordEvents(session, "error");
 
     const result = await session.send("hello", { signal: controller.signal });
@@ -215,7 +295,12 @@ describe("interrupting a send", () => {
 describe("interrupting a send at a budget action", () => {
   it("a rollover decided by the last settled step stays latched: the continuation does not run, the next input gets the rollover", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "answer in the new window", inputTokens: 800 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: FORCE_AT - 400 },
+        { text: "answer in the new window", inputTokens: 800 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
     const controller = new AbortController();
     session.on("step-end", () => controller.abort());
@@ -235,8 +320,18 @@ describe("interrupting a send at a budget action", () => {
 
   it("a warning decided by the last settled step rides in front of the next input instead of running its own turn", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }, { text: "noted", inputTokens: WARN_AT + 700 }] });
-    const session = budgetSession({ store, model, tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) }, settings: { warningTurnTokens: 500 } });
+    const { model, calls } = scriptedModel({
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 },
+        { text: "noted", inputTokens: WARN_AT + 700 },
+      ],
+    });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
+      settings: { warningTurnTokens: 500 },
+    });
     const controller = new AbortController();
     session.on("step-end", () => controller.abort());
 
@@ -259,9 +354,14 @@ describe("interrupting a send at a budget action", () => {
     let summaries = 0;
     const { model, calls } = scriptedModel({
       script: (call) => {
-        if (!isSummary(call)) return call.index === 0 ? { text: "first answer", inputTokens: THRESHOLD_AT + 100 } : { text: "second answer", inputTokens: 1_200 };
+        if (!isSummary(call))
+          return call.index === 0
+            ? { text: "first answer", inputTokens: THRESHOLD_AT + 100 }
+            : { text: "second answer", inputTokens: 1_200 };
         summaries += 1;
-        return summaries === 1 ? { textChunks: ["SUMMARY: half"], stallUntilAborted: true } : { text: "SUMMARY: whole" };
+        return summaries === 1
+          ? { textChunks: ["SUMMARY: half"], stallUntilAborted: true }
+          : { text: "SUMMARY: whole" };
       },
       beforeAnswer: async (call) => {
         if (isSummary(call) && summaries === 0) controller.abort();
@@ -277,7 +377,11 @@ describe("interrupting a send at a budget action", () => {
     expect((await readAllRows(store, "s")).map(rowText)).toEqual(["first question", "first answer"]);
 
     const next = await session.send("second question");
-    expect(next).toMatchObject({ status: "completed", text: "second answer", compactions: [expect.objectContaining({ previousWindowId: "w:0" })] });
+    expect(next).toMatchObject({
+      status: "completed",
+      text: "second answer",
+      compactions: [expect.objectContaining({ previousWindowId: "w:0" })],
+    });
     expect(calls.at(-1)!.text).toContain("SUMMARY: whole");
     expect(calls.at(-1)!.text).not.toContain("SUMMARY: half");
     expect(calls.filter(isSummary)).toHaveLength(2);
@@ -288,8 +392,20 @@ describe("interrupting a send at a budget action", () => {
 describe("streaming events", () => {
   it("text-delta events concatenate, step by step, to the stored text; every turn has a turn-start and a turn-end", async () => {
     const store = memoryStore();
-    const { model } = scriptedModel({ script: [{ textChunks: ["Let ", "me ", "read."], toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, { textChunks: ["It ", "says ", "A."] }] });
-    const session = createAgentSession({ store, sessionId: "s", model, tools: { read: readTool(files) }, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const { model } = scriptedModel({
+      script: [
+        { textChunks: ["Let ", "me ", "read."], toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
+        { textChunks: ["It ", "says ", "A."] },
+      ],
+    });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      tools: { read: readTool(files) },
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const order: string[] = [];
     const byStep: string[] = [];
     session.on("turn-start", (event) => order.push(`start ${event.turnId}`));

@@ -43,68 +43,86 @@ describe.each(backends)("invariants over a mixed session on $name", ({ name, ope
   };
   const skip = name === "postgres" && postgresUnavailable !== "";
 
-  it.skipIf(skip)("no request carries a row from before the active window's boundary; the transcript keeps invariants 1, 4, 5, 7", async () => {
-    const store = newStore();
-    let fileCounter = 0;
-    const files = new Proxy<Record<string, string>>({}, { get: () => `[#${++fileCounter}] ${"data ".repeat(900)}` });
-    const script = (call: RecordedCall): ScriptedStep => {
-      const lines = call.text.split("\n");
-      const lastUser = lines.findLastIndex((line) => line.startsWith("user: "));
-      const reads = lines.slice(lastUser + 1).filter((line) => line.startsWith("tool: result read")).length;
-      // A plausible provider: it counts about what we estimate (the prompt at 4 characters per token, tools included).
-      const inputTokens = Math.ceil(call.text.length / 4) + 900;
-      if (reads < 2 && !lines[lastUser]?.includes("[Context budget]")) return { toolCalls: [{ toolName: "read", input: { path: "next" } }], inputTokens };
-      return { text: `noted [#${100_000 + call.index}]`, inputTokens };
-    };
-    const leaks: string[] = [];
-    const { model, calls } = scriptedModel({
-      script,
-      beforeAnswer: async (call) => {
-        const window = await store.activeWindow("s");
-        const before = (await readAllRows(store, "s")).filter((row) => row.seq < window.boundarySeq);
-        const old = new Set(before.flatMap((row) => renderRowText(row).match(MARKER) ?? []));
-        for (const marker of call.text.match(MARKER) ?? []) if (old.has(marker)) leaks.push(`request ${call.index} carries ${marker} from before ${window.windowId}`);
-      },
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings: { warningTurnTokens: 1_000 } });
+  it.skipIf(skip)(
+    "no request carries a row from before the active window's boundary; the transcript keeps invariants 1, 4, 5, 7",
+    async () => {
+      const store = newStore();
+      let fileCounter = 0;
+      const files = new Proxy<Record<string, string>>({}, { get: () => `[#${++fileCounter}] ${"data ".repeat(900)}` });
+      const script = (call: RecordedCall): ScriptedStep => {
+        const lines = call.text.split("\n");
+        const lastUser = lines.findLastIndex((line) => line.startsWith("user: "));
+        const reads = lines.slice(lastUser + 1).filter((line) => line.startsWith("tool: result read")).length;
+        // A plausible provider: it counts about what we estimate (the prompt at 4 characters per token, tools included).
+        const inputTokens = Math.ceil(call.text.length / 4) + 900;
+        if (reads < 2 && !lines[lastUser]?.includes("[Context budget]"))
+          return { toolCalls: [{ toolName: "read", input: { path: "next" } }], inputTokens };
+        return { text: `noted [#${100_000 + call.index}]`, inputTokens };
+      };
+      const leaks: string[] = [];
+      const { model, calls } = scriptedModel({
+        script,
+        beforeAnswer: async (call) => {
+          const window = await store.activeWindow("s");
+          const before = (await readAllRows(store, "s")).filter((row) => row.seq < window.boundarySeq);
+          const old = new Set(before.flatMap((row) => renderRowText(row).match(MARKER) ?? []));
+          for (const marker of call.text.match(MARKER) ?? [])
+            if (old.has(marker)) leaks.push(`request ${call.index} carries ${marker} from before ${window.windowId}`);
+        },
+      });
+      const session = budgetSession({
+        store,
+        model,
+        tools: { read: readTool(files) },
+        settings: { warningTurnTokens: 1_000 },
+      });
 
-    let rollovers = 0;
-    let warnings = 0;
-    for (let index = 1; index <= 24; index += 1) {
-      const result = await session.send(`[#${50_000 + index}] message ${index}: read two files`);
-      expect(result.status).toBe("completed");
-      rollovers += result.rollovers.length;
-      warnings += result.warnings.length;
-    }
+      let rollovers = 0;
+      let warnings = 0;
+      for (let index = 1; index <= 24; index += 1) {
+        const result = await session.send(`[#${50_000 + index}] message ${index}: read two files`);
+        expect(result.status).toBe("completed");
+        rollovers += result.rollovers.length;
+        warnings += result.warnings.length;
+      }
 
-    expect(rollovers).toBeGreaterThanOrEqual(2);
-    expect(warnings).toBeGreaterThanOrEqual(1);
-    expect(calls.length).toBeGreaterThan(48);
-    expect(leaks).toEqual([]);
-    expect(sessionProblems(await readAllRows(store, "s"), await store.lastSeq("s"))).toEqual([]);
-  });
+      expect(rollovers).toBeGreaterThanOrEqual(2);
+      expect(warnings).toBeGreaterThanOrEqual(1);
+      expect(calls.length).toBeGreaterThan(48);
+      expect(leaks).toEqual([]);
+      expect(sessionProblems(await readAllRows(store, "s"), await store.lastSeq("s"))).toEqual([]);
+    },
+  );
 
-  it.skipIf(skip)("after a manual reset, session_history gives the model nothing from before it (invariant 6)", async () => {
-    const store = newStore();
-    const script = (call: RecordedCall): ScriptedStep => {
-      const last = call.prompt.at(-1);
-      if (last?.role === "user" && call.text.endsWith("what was the password?")) return { toolCalls: [{ toolName: "session_history", input: { action: "search", query: "HUNTER2", mode: "literal" } }] };
-      if (last?.role === "tool") return { text: "I cannot find it." };
-      return { text: "ok" };
-    };
-    const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({ store, model });
-    await session.send("the password is HUNTER2");
-    await session.clear({ soft: true });
-    const result = await session.send("what was the password?");
-    expect(result.text).toBe("I cannot find it.");
-    expect(calls).toHaveLength(3);
-    // The request after the reset carries neither the old exchange nor, through the tool, its text.
-    expect(calls[1]!.text).not.toContain("the password is");
-    const toolMessage = calls[2]!.prompt.at(-1);
-    expect(toolMessage?.role).toBe("tool");
-    const received = JSON.stringify(toolMessage);
-    expect(received).toContain("search");
-    expect(received).not.toContain("the password is");
-  });
+  it.skipIf(skip)(
+    "after a manual reset, session_history gives the model nothing from before it (invariant 6)",
+    async () => {
+      const store = newStore();
+      const script = (call: RecordedCall): ScriptedStep => {
+        const last = call.prompt.at(-1);
+        if (last?.role === "user" && call.text.endsWith("what was the password?"))
+          return {
+            toolCalls: [
+              { toolName: "session_history", input: { action: "search", query: "HUNTER2", mode: "literal" } },
+            ],
+          };
+        if (last?.role === "tool") return { text: "I cannot find it." };
+        return { text: "ok" };
+      };
+      const { model, calls } = scriptedModel({ script });
+      const session = budgetSession({ store, model });
+      await session.send("the password is HUNTER2");
+      await session.clear({ soft: true });
+      const result = await session.send("what was the password?");
+      expect(result.text).toBe("I cannot find it.");
+      expect(calls).toHaveLength(3);
+      // The request after the reset carries neither the old exchange nor, through the tool, its text.
+      expect(calls[1]!.text).not.toContain("the password is");
+      const toolMessage = calls[2]!.prompt.at(-1);
+      expect(toolMessage?.role).toBe("tool");
+      const received = JSON.stringify(toolMessage);
+      expect(received).toContain("search");
+      expect(received).not.toContain("the password is");
+    },
+  );
 });

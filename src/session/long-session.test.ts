@@ -37,7 +37,9 @@ function independentTokens(options: LanguageModelV4CallOptions): number {
       else if (part.type === "tool-call") total += countEncodedTokens(`${part.toolName} ${JSON.stringify(part.input)}`);
       else if (part.type === "tool-result") {
         const output = part.output;
-        total += countEncodedTokens(output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output));
+        total += countEncodedTokens(
+          output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output),
+        );
       }
     }
   }
@@ -77,15 +79,30 @@ describe.skipIf(!available)("long session over the haystack essays", () => {
     const modelRef: { doStreamCalls: LanguageModelV4CallOptions[] } = { doStreamCalls: [] };
     const script = (call: RecordedCall): ScriptedStep => {
       const inputTokens = independentTokens(modelRef.doStreamCalls[call.index]!);
-      if (next < essays.length) return { toolCalls: [{ toolName: "read_essay", input: { name: essays[next++] } }], inputTokens, outputTokens: 20 };
+      if (next < essays.length)
+        return {
+          toolCalls: [{ toolName: "read_essay", input: { name: essays[next++] } }],
+          inputTokens,
+          outputTokens: 20,
+        };
       if (!searched) {
         searched = true;
-        return { toolCalls: [{ toolName: "session_history", input: { action: "search", query: "secret launch code", mode: "literal" } }], inputTokens, outputTokens: 20 };
+        return {
+          toolCalls: [
+            { toolName: "session_history", input: { action: "search", query: "secret launch code", mode: "literal" } },
+          ],
+          inputTokens,
+          outputTokens: 20,
+        };
       }
       const lastMessage = call.prompt.at(-1);
       const received = lastMessage?.role === "tool" ? JSON.stringify(lastMessage.content) : "";
       const code = CODE.exec(received)?.[0];
-      return { text: code === undefined ? "I could not find the code." : `The launch code is ${code}.`, inputTokens, outputTokens: 10 };
+      return {
+        text: code === undefined ? "I could not find the code." : `The launch code is ${code}.`,
+        inputTokens,
+        outputTokens: 10,
+      };
     };
     const { model, calls } = scriptedModel({ script, provider: "openai.chat", modelId: "gpt-4o" });
     modelRef.doStreamCalls = model.doStreamCalls;
@@ -102,7 +119,9 @@ describe.skipIf(!available)("long session over the haystack essays", () => {
         ...deterministic(),
       });
 
-      const result = await session.send(`Read these essays in order: ${essays.join(", ")}. Then tell me the code planted in the first one.`);
+      const result = await session.send(
+        `Read these essays in order: ${essays.join(", ")}. Then tell me the code planted in the first one.`,
+      );
 
       expect(result.status).toBe("completed");
       expect(result.rollovers.length).toBeGreaterThanOrEqual(5);
@@ -111,7 +130,9 @@ describe.skipIf(!available)("long session over the haystack essays", () => {
       // Invariant 3, counted independently: every request the provider received was under the ceiling.
       const sizes = model.doStreamCalls.map(independentTokens);
       expect(Math.max(...sizes)).toBeLessThanOrEqual(CEILING);
-      console.log(`long session: ${calls.length} requests, ${result.rollovers.length} rollovers, largest request ${Math.max(...sizes)} tokens (ceiling ${CEILING})`);
+      console.log(
+        `long session: ${calls.length} requests, ${result.rollovers.length} rollovers, largest request ${Math.max(...sizes)} tokens (ceiling ${CEILING})`,
+      );
 
       // The code reached the model only in the first window and, at the end, through session_history.
       const withCode = calls.filter((call) => CODE.test(call.text));

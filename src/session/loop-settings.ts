@@ -7,7 +7,16 @@
  * `providerOptions` never override the ones ctxwin sets for self-contained requests.
  */
 import type { SharedV4ProviderOptions } from "@ai-sdk/provider";
-import type { CallSettings, ModelMessage, PrepareStepFunction, PrepareStepResult, StepResult, StopCondition, ToolChoice, ToolSet } from "ai";
+import type {
+  CallSettings,
+  ModelMessage,
+  PrepareStepFunction,
+  PrepareStepResult,
+  StepResult,
+  StopCondition,
+  ToolChoice,
+  ToolSet,
+} from "ai";
 
 type ProviderOptions = SharedV4ProviderOptions;
 
@@ -48,7 +57,10 @@ export function loopContexts(loop: LoopSettings): { runtimeContext?: Context; to
 }
 
 /** Provider options: the caller's, with ctxwin's own keys on top. */
-export function mergeProviderOptions(ours: Record<string, Record<string, boolean>> | undefined, theirs: ProviderOptions | undefined): { providerOptions?: ProviderOptions } {
+export function mergeProviderOptions(
+  ours: Record<string, Record<string, boolean>> | undefined,
+  theirs: ProviderOptions | undefined,
+): { providerOptions?: ProviderOptions } {
   if (theirs === undefined) return ours === undefined ? {} : { providerOptions: ours };
   const merged: ProviderOptions = { ...theirs };
   for (const [provider, options] of Object.entries(ours ?? {})) merged[provider] = { ...theirs[provider], ...options };
@@ -78,14 +90,23 @@ export async function applyCallerPrepareStep({
   if (loop.prepareStep === undefined) return ours;
   const theirs = await loop.prepareStep(step);
   if (theirs === undefined || theirs === null) return ours;
-  if (theirs.messages !== undefined || theirs.system !== undefined || theirs.instructions !== undefined || theirs.model !== undefined) {
-    warnOnce("ctxwin: a prepareStep result's messages, instructions and model are ignored: the request is built from the session's window, checked against the budget of the session's model.");
+  if (
+    theirs.messages !== undefined ||
+    theirs.system !== undefined ||
+    theirs.instructions !== undefined ||
+    theirs.model !== undefined
+  ) {
+    warnOnce(
+      "ctxwin: a prepareStep result's messages, instructions and model are ignored: the request is built from the session's window, checked against the budget of the session's model.",
+    );
   }
   const { messages: _messages, system: _system, instructions: _instructions, model: _model, ...allowed } = theirs;
   return { ...allowed, ...(ours ?? {}) } as PrepareStepResult<ToolSet>;
 }
 
 /** The loop settings given, without the ones left out (exactOptionalPropertyTypes). */
-export function loopSettingsOf(settings: { [Key in keyof LoopSettings]?: LoopSettings[Key] | undefined }): LoopSettings {
+export function loopSettingsOf(settings: {
+  [Key in keyof LoopSettings]?: LoopSettings[Key] | undefined;
+}): LoopSettings {
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as LoopSettings;
 }

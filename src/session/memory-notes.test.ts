@@ -25,17 +25,43 @@ describe("notes across a rollover", () => {
     const root = memoryRoot();
     const script = (call: RecordedCall): ScriptedStep => {
       const last = call.text.split("\n").at(-1) ?? "";
-      if (call.index === 0) return { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 };
+      if (call.index === 0)
+        return { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 };
       if (last.startsWith("user: [Context budget]")) {
-        return { toolCalls: [{ toolName: "memory", input: { command: "create", path: "/memories/workspace/context-notes.md", file_text: "Goal: count the Bs. Found: a.txt is all As." } }], inputTokens: WARN_AT + 700 };
+        return {
+          toolCalls: [
+            {
+              toolName: "memory",
+              input: {
+                command: "create",
+                path: "/memories/workspace/context-notes.md",
+                file_text: "Goal: count the Bs. Found: a.txt is all As.",
+              },
+            },
+          ],
+          inputTokens: WARN_AT + 700,
+        };
       }
-      if (call.index === 2) return { toolCalls: [{ toolName: "read", input: { path: "b.txt" } }, { toolName: "read", input: { path: "c.txt" } }], inputTokens: FORCE_AT - 300 };
+      if (call.index === 2)
+        return {
+          toolCalls: [
+            { toolName: "read", input: { path: "b.txt" } },
+            { toolName: "read", input: { path: "c.txt" } },
+          ],
+          inputTokens: FORCE_AT - 300,
+        };
       return { text: "continuing from my notes", inputTokens: 1_500 };
     };
     const { model, calls } = scriptedModel({ script });
     // The system prompt leaves ~2,600 tokens for the tool definitions (the memory tool's are large), the
     // framing and the input, so the first request is estimated below the warn band and the reported 12,100 is plausible.
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root }, system: systemOfTokens(WARN_AT + 100 - 2_600) });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files) },
+      memory: { root },
+      system: systemOfTokens(WARN_AT + 100 - 2_600),
+    });
 
     const result = await session.send("count the letters");
 
@@ -46,14 +72,27 @@ describe("notes across a rollover", () => {
     const afterRollover = calls.at(-1)!;
     expect(afterRollover.system).toContain("<hot_memories>");
     expect(afterRollover.system).toContain("Goal: count the Bs. Found: a.txt is all As.");
-    expect(afterRollover.text).toMatch(/Your notes from \/memories\/workspace\/context-notes\.md, if you wrote any, are in <hot_memories>/);
+    expect(afterRollover.text).toMatch(
+      /Your notes from \/memories\/workspace\/context-notes\.md, if you wrote any, are in <hot_memories>/,
+    );
     expect(afterRollover.text).not.toContain("AAAA");
   });
 
   it("a read-only memory gets a warning that says notes cannot be saved", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }, { text: "ok" }] });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, memory: { root: memoryRoot(), readOnly: true }, system: systemOfTokens(WARN_AT + 100 - 2_600) });
+    const { model, calls } = scriptedModel({
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 },
+        { text: "ok" },
+      ],
+    });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files) },
+      memory: { root: memoryRoot(), readOnly: true },
+      system: systemOfTokens(WARN_AT + 100 - 2_600),
+    });
     await session.send("go");
     const warning = calls[1]!.text.split("\n").at(-1)!;
     expect(warning).toContain("Memory is read-only in this session");

@@ -23,14 +23,30 @@ function independentTokens(options: LanguageModelV4CallOptions): number {
   return total;
 }
 
-const words = (count: number, stem: string) => Array.from({ length: count }, (_, index) => `${stem}${index % 97}`).join(" ");
+const words = (count: number, stem: string) =>
+  Array.from({ length: count }, (_, index) => `${stem}${index % 97}`).join(" ");
 
 describe("switching the model", () => {
   it("estimates the next request in the new model's counting, while the cached tokens of old rows stay as they were", async () => {
     const store = memoryStore();
-    const openai = scriptedModel({ script: () => ({ text: words(300, "answer") }), provider: "openai.chat", modelId: "gpt-4o" });
-    const anthropic = scriptedModel({ script: () => ({ text: "done" }), provider: "anthropic.messages", modelId: "claude-sonnet-4-5" });
-    const session = createAgentSession({ store, sessionId: "s", model: openai.model, system: "You answer questions.", logWarning: () => undefined, ...deterministic() });
+    const openai = scriptedModel({
+      script: () => ({ text: words(300, "answer") }),
+      provider: "openai.chat",
+      modelId: "gpt-4o",
+    });
+    const anthropic = scriptedModel({
+      script: () => ({ text: "done" }),
+      provider: "anthropic.messages",
+      modelId: "claude-sonnet-4-5",
+    });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model: openai.model,
+      system: "You answer questions.",
+      logWarning: () => undefined,
+      ...deterministic(),
+    });
 
     // A long first input: the second request consists mostly of rows counted and cached under gpt-4o.
     await session.send(words(4_000, "question"));

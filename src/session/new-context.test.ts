@@ -8,11 +8,15 @@ import { budgetSession } from "./test-support/rollover-setup.js";
 
 const files = { "a.txt": `The codeword is PLOVER. ${"A".repeat(2_000)}` };
 const TASK = "Read a.txt, then continue in a fresh window and report its codeword.";
-const newContext = (note?: unknown): ScriptedStep => ({ toolCalls: [{ toolName: "new_context", input: note === undefined ? {} : { note } }] });
+const newContext = (note?: unknown): ScriptedStep => ({
+  toolCalls: [{ toolName: "new_context", input: note === undefined ? {} : { note } }],
+});
 
 /** The `new_context` results a request shows, oldest first. */
 function newContextResults(call: RecordedCall): Array<{ status: string; code?: string; message: string }> {
-  return [...call.text.matchAll(/result new_context (\{.*\})$/gm)].map((match) => (JSON.parse(match[1]!) as { value: { status: string; code?: string; message: string } }).value);
+  return [...call.text.matchAll(/result new_context (\{.*\})$/gm)].map(
+    (match) => (JSON.parse(match[1]!) as { value: { status: string; code?: string; message: string } }).value,
+  );
 }
 
 /**
@@ -31,13 +35,24 @@ describe("new_context: the agent asks for a fresh window", () => {
   it("rolls over at the step boundary with reason `requested`, the lead-in quoting its note, in one append", async () => {
     const { store, appends } = recordingStore(memoryStore());
     const { model, calls } = scriptedModel({ script: reporter });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, continuity: { newContextTool: true } });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files) },
+      continuity: { newContextTool: true },
+    });
 
     const result = await session.send(TASK);
 
     expect(result).toMatchObject({ status: "completed", text: "From my note: a.txt read; the codeword is PLOVER." });
     expect(result.rollovers).toEqual([
-      expect.objectContaining({ reason: "requested", previousWindowId: "w:0", windowId: "w:4", flushOpportunity: true, handoffNote: "a.txt read; the codeword is PLOVER." }),
+      expect.objectContaining({
+        reason: "requested",
+        previousWindowId: "w:0",
+        windowId: "w:4",
+        flushOpportunity: true,
+        handoffNote: "a.txt read; the codeword is PLOVER.",
+      }),
     ]);
     expect(calls).toHaveLength(3);
     expect(newContextResults(calls[2]!)).toEqual([]);
@@ -45,7 +60,9 @@ describe("new_context: the agent asks for a fresh window", () => {
     // Only the new window: the lead-in with the quoted note, then the task carried into it.
     expect(fresh).not.toContain("AAAA");
     expect(fresh).toMatch(/\[Context window w:4 begins\.\] You asked for a fresh window with new_context/);
-    expect(fresh).toContain("You left yourself this handoff note when you asked for this window (your own words, quoted):\n<handoff_note>\na.txt read; the codeword is PLOVER.\n</handoff_note>");
+    expect(fresh).toContain(
+      "You left yourself this handoff note when you asked for this window (your own words, quoted):\n<handoff_note>\na.txt read; the codeword is PLOVER.\n</handoff_note>",
+    );
     expect(fresh).toContain(`<carried_user_input item="1" window="w:0">\n${TASK}\n</carried_user_input>`);
 
     const rolloverAppend = appends.find((batch) => batch.some((row) => row.boundary !== undefined));
@@ -53,18 +70,36 @@ describe("new_context: the agent asks for a fresh window", () => {
     expect(new Set(rolloverAppend?.map((row) => row.meta?.["rolloverId"])).size).toBe(1);
     const rows = await readAllRows(store, "s");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
-    expect(rows.find((row) => row.boundary !== undefined)?.meta).toMatchObject({ type: "rollover", reason: "requested", previousWindowId: "w:0" });
-    expect(rows.find((row) => row.meta?.type === "lead-in")?.meta).toMatchObject({ handoffNote: "a.txt read; the codeword is PLOVER." });
+    expect(rows.find((row) => row.boundary !== undefined)?.meta).toMatchObject({
+      type: "rollover",
+      reason: "requested",
+      previousWindowId: "w:0",
+    });
+    expect(rows.find((row) => row.meta?.type === "lead-in")?.meta).toMatchObject({
+      handoffNote: "a.txt read; the codeword is PLOVER.",
+    });
   });
 
   it("is offered only when the session opts in, its strategy rolls over, and the allowlist grants it with session_history", async () => {
-    const cases: Array<{ options: Parameters<typeof budgetSession>[0] extends infer T ? Partial<T> : never; offered: boolean }> = [
+    const cases: Array<{
+      options: Parameters<typeof budgetSession>[0] extends infer T ? Partial<T> : never;
+      offered: boolean;
+    }> = [
       { options: {}, offered: false },
       { options: { continuity: { newContextTool: false } }, offered: false },
       { options: { continuity: { newContextTool: true } }, offered: true },
-      { options: { continuity: { newContextTool: true }, toolPolicy: { allow: ["read", "session_history"] } }, offered: false },
-      { options: { continuity: { newContextTool: true }, toolPolicy: { allow: ["read", "new_context"] } }, offered: false },
-      { options: { continuity: { newContextTool: true }, toolPolicy: { allow: ["new_context", "session_history"] } }, offered: true },
+      {
+        options: { continuity: { newContextTool: true }, toolPolicy: { allow: ["read", "session_history"] } },
+        offered: false,
+      },
+      {
+        options: { continuity: { newContextTool: true }, toolPolicy: { allow: ["read", "new_context"] } },
+        offered: false,
+      },
+      {
+        options: { continuity: { newContextTool: true }, toolPolicy: { allow: ["new_context", "session_history"] } },
+        offered: true,
+      },
       { options: { continuity: { newContextTool: true }, settings: { strategy: "compact" } }, offered: false },
       { options: { continuity: { newContextTool: true }, settings: { strategy: "off" } }, offered: false },
     ];
@@ -80,11 +115,20 @@ describe("new_context: the agent asks for a fresh window", () => {
     const store = memoryStore();
     const steps = MIN_STEPS_AFTER_REQUESTED;
     // Fresh (no step yet) → refused; one read; accepted; in the new window: fresh, then too recent until `steps` steps settled.
-    const script: ScriptedStep[] = [newContext(), { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, newContext("first")];
+    const script: ScriptedStep[] = [
+      newContext(),
+      { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
+      newContext("first"),
+    ];
     for (let index = 0; index < steps; index += 1) script.push(newContext("again"));
     script.push(newContext("second"), { text: "done" });
     const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, continuity: { newContextTool: true } });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files) },
+      continuity: { newContextTool: true },
+    });
 
     const result = await session.send(TASK);
 
@@ -93,12 +137,24 @@ describe("new_context: the agent asks for a fresh window", () => {
       ["requested", "first"],
       ["requested", "second"],
     ]);
-    expect(newContextResults(calls[1]!)).toEqual([expect.objectContaining({ status: "refused", code: "window_fresh", message: expect.stringMatching(/^Window w:0 is already fresh/) })]);
+    expect(newContextResults(calls[1]!)).toEqual([
+      expect.objectContaining({
+        status: "refused",
+        code: "window_fresh",
+        message: expect.stringMatching(/^Window w:0 is already fresh/),
+      }),
+    ]);
     // The window opened at w:5 (rows 1–4 before it): its first call is refused as fresh, the next ones as too recent.
     const inNewWindow = calls.slice(4, 4 + steps).map((call) => newContextResults(call).at(-1));
     expect(inNewWindow[0]).toMatchObject({ status: "refused", code: "window_fresh" });
     expect(inNewWindow.slice(1)).toEqual(
-      Array.from({ length: steps - 1 }, (_, index) => expect.objectContaining({ status: "refused", code: "too_recent", message: expect.stringContaining(`began at your own request ${index + 1} step`) })),
+      Array.from({ length: steps - 1 }, (_, index) =>
+        expect.objectContaining({
+          status: "refused",
+          code: "too_recent",
+          message: expect.stringContaining(`began at your own request ${index + 1} step`),
+        }),
+      ),
     );
     const rows = await readAllRows(store, "s");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
@@ -112,12 +168,21 @@ describe("new_context: the agent asks for a fresh window", () => {
       [42, false],
       [longest, true],
     ] as const) {
-      const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, newContext(note), { text: "done" }] });
-      const session = budgetSession({ store: memoryStore(), model, tools: { read: readTool(files) }, continuity: { newContextTool: true } });
+      const { model, calls } = scriptedModel({
+        script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, newContext(note), { text: "done" }],
+      });
+      const session = budgetSession({
+        store: memoryStore(),
+        model,
+        tools: { read: readTool(files) },
+        continuity: { newContextTool: true },
+      });
       const result = await session.send(TASK);
       expect(result.rollovers).toHaveLength(accepted ? 1 : 0);
       if (!accepted) {
-        expect(newContextResults(calls[2]!)).toEqual([expect.objectContaining({ status: "refused", code: "invalid_input" })]);
+        expect(newContextResults(calls[2]!)).toEqual([
+          expect.objectContaining({ status: "refused", code: "invalid_input" }),
+        ]);
         continue;
       }
       const quoted = /<handoff_note>\n([\s\S]*)\n<\/handoff_note>/.exec(calls[2]!.text)?.[1];
@@ -128,10 +193,24 @@ describe("new_context: the agent asks for a fresh window", () => {
 
   it("takes two calls in one step as one request and keeps the first note", async () => {
     const { model } = scriptedModel({
-      script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, { toolCalls: [{ toolName: "new_context", input: { note: "one" } }, { toolName: "new_context", input: { note: "two" } }] }, { text: "done" }],
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
+        {
+          toolCalls: [
+            { toolName: "new_context", input: { note: "one" } },
+            { toolName: "new_context", input: { note: "two" } },
+          ],
+        },
+        { text: "done" },
+      ],
     });
     const store = memoryStore();
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, continuity: { newContextTool: true } });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files) },
+      continuity: { newContextTool: true },
+    });
     const result = await session.send(TASK);
     expect(result.rollovers.map((rollover) => rollover.handoffNote)).toEqual(["one"]);
     const rows = await readAllRows(store, "s");

@@ -24,11 +24,19 @@ export function newContextRequester(contextOf: () => SessionContext): NewContext
     const context = contextOf();
     const model = primaryModel(context);
     if (context.policy.limitOf(model).contextLimit === undefined) {
-      return { status: "refused", code: "unavailable", message: `The context limit of ${modelKey(model)} is unknown, so no window can be opened on request. Keep working here.` };
+      return {
+        status: "refused",
+        code: "unavailable",
+        message: `The context limit of ${modelKey(model)} is unknown, so no window can be opened on request. Keep working here.`,
+      };
     }
     const window = await context.store.activeWindow(context.sessionId);
     if (context.newContextRequest?.windowId === window.windowId) {
-      return { status: "accepted", window_id: window.windowId, message: "A fresh window is already requested; it opens when this step ends (the first call's note is kept)." };
+      return {
+        status: "accepted",
+        window_id: window.windowId,
+        message: "A fresh window is already requested; it opens when this step ends (the first call's note is kept).",
+      };
     }
     const check = checkNewContextRequest({ windowId: window.windowId, rows: window.rows });
     if (!check.ok) return { status: "refused", code: check.code, message: check.message };

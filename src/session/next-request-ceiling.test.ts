@@ -15,16 +15,32 @@ const CEILING = 12_000;
 
 describe("the after-step budget check uses the next request as built", () => {
   it("rolls over instead of failing when the provider under-reports its input tokens", async () => {
-    const files = Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`part-${index}.txt`, `Part ${index}. ${"alpha beta gamma delta ".repeat(500)}`]));
+    const files = Object.fromEntries(
+      Array.from({ length: 12 }, (_, index) => [
+        `part-${index}.txt`,
+        `Part ${index}. ${"alpha beta gamma delta ".repeat(500)}`,
+      ]),
+    );
     const names = Object.keys(files);
     let next = 0;
     // Every step reports 100 input tokens, far below what each request really holds.
     const { model, calls } = scriptedModel({
-      script: () => (next < names.length ? { toolCalls: [{ toolName: "read", input: { path: names[next++] } }], inputTokens: 100 } : { text: "done", inputTokens: 100 }),
+      script: () =>
+        next < names.length
+          ? { toolCalls: [{ toolName: "read", input: { path: names[next++] } }], inputTokens: 100 }
+          : { text: "done", inputTokens: 100 },
       provider: "openai.chat",
       modelId: "gpt-4o",
     });
-    const session = createAgentSession({ store: memoryStore(), sessionId: "under-reporting", model, tools: { read: readTool(files) }, budget: { contextLimit: LIMIT }, maxTurnsPerSend: 40, ...deterministic() });
+    const session = createAgentSession({
+      store: memoryStore(),
+      sessionId: "under-reporting",
+      model,
+      tools: { read: readTool(files) },
+      budget: { contextLimit: LIMIT },
+      maxTurnsPerSend: 40,
+      ...deterministic(),
+    });
 
     const result = await session.send("Read every part in order.");
 

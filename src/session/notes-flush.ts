@@ -32,9 +32,18 @@ export interface NotesFlush {
  * @example
  * const flush = await runNotesFlush(context, { stop, turnId, signal });
  */
-export async function runNotesFlush(context: SessionContext, { stop, turnId, signal }: { stop: TurnStop; turnId: string; signal?: AbortSignal | undefined }): Promise<NotesFlush | undefined> {
+export async function runNotesFlush(
+  context: SessionContext,
+  { stop, turnId, signal }: { stop: TurnStop; turnId: string; signal?: AbortSignal | undefined },
+): Promise<NotesFlush | undefined> {
   const notesPath = context.notesPath;
-  if (!context.continuity.notesFlush || notesPath === undefined || context.hotMemories.mode !== "read-write" || !(MEMORY_TOOL_NAME in context.tools)) return undefined;
+  if (
+    !context.continuity.notesFlush ||
+    notesPath === undefined ||
+    context.hotMemories.mode !== "read-write" ||
+    !(MEMORY_TOOL_NAME in context.tools)
+  )
+    return undefined;
   const { evaluation } = stop;
   // Forced by the hard ceiling: no request may be sent from this window any more.
   if (evaluation.projected >= evaluation.hardCeiling) return undefined;
@@ -43,12 +52,29 @@ export async function runNotesFlush(context: SessionContext, { stop, turnId, sig
   const model = primaryModel(context);
   const frame = await requestFrame(context, model, { windowId: window.windowId });
   const activeTools = [MEMORY_TOOL_NAME];
-  const row = notesFlushRow({ windowId: window.windowId, notesPath, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, activeTools, createdAt: context.now().toISOString() });
-  const rowTokens = calibrate(rowRequestTokens({ seq: 0, role: row.role, parts: row.parts, tokens: undefined }, frame, toolOutputLimits(context, model)), frame.calibrationFactor);
+  const row = notesFlushRow({
+    windowId: window.windowId,
+    notesPath,
+    contextTokens: evaluation.projected,
+    maxTokens: stop.contextLimit,
+    activeTools,
+    createdAt: context.now().toISOString(),
+  });
+  const rowTokens = calibrate(
+    rowRequestTokens(
+      { seq: 0, role: row.role, parts: row.parts, tokens: undefined },
+      frame,
+      toolOutputLimits(context, model),
+    ),
+    frame.calibrationFactor,
+  );
   if (evaluation.projected + rowTokens > evaluation.hardCeiling) return undefined;
   let stored;
   try {
-    stored = await context.store.append(context.sessionId, [{ ...row, tokens: storedRowTokens(row) }], { expectLastSeq: window.lastSeq, operationId: `${turnId}:notes-flush` });
+    stored = await context.store.append(context.sessionId, [{ ...row, tokens: storedRowTokens(row) }], {
+      expectLastSeq: window.lastSeq,
+      operationId: `${turnId}:notes-flush`,
+    });
   } catch (error) {
     // Another writer got in first: its rows changed the window, so the flush is not given.
     if (AppendConflictError.isInstance(error)) return undefined;

@@ -12,7 +12,12 @@ import { promptCacheKeyFor } from "./cache-hints.js";
 import { createAgentSession } from "./create-agent-session.js";
 import type { SessionEventMap } from "./session-events.js";
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from "./test-support/openai-compatible-server.js";
-import { startOpenAIResponsesServer, type OpenAIResponsesServer, type ResponsesRequestBody, type ResponsesScriptedResponse } from "./test-support/openai-responses-server.js";
+import {
+  startOpenAIResponsesServer,
+  type OpenAIResponsesServer,
+  type ResponsesRequestBody,
+  type ResponsesScriptedResponse,
+} from "./test-support/openai-responses-server.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
 
 let responses: OpenAIResponsesServer | undefined;
@@ -23,12 +28,22 @@ afterEach(async () => {
   responses = compatible = undefined;
 });
 
-async function responsesSession(script: Parameters<typeof startOpenAIResponsesServer>[0]["script"], sessionId = "build-42") {
+async function responsesSession(
+  script: Parameters<typeof startOpenAIResponsesServer>[0]["script"],
+  sessionId = "build-42",
+) {
   responses = await startOpenAIResponsesServer({ script });
   const provider = createOpenAI({ baseURL: responses.baseURL, apiKey: "test-key" });
   const store = memoryStore();
   const warnings: string[] = [];
-  const session = createAgentSession({ store, sessionId, model: provider("gpt-4.1"), maxRetries: 0, logWarning: (message) => warnings.push(message), ...deterministic() });
+  const session = createAgentSession({
+    store,
+    sessionId,
+    model: provider("gpt-4.1"),
+    maxRetries: 0,
+    logWarning: (message) => warnings.push(message),
+    ...deterministic(),
+  });
   const usage: Array<SessionEventMap["usage"]> = [];
   session.on("usage", (event) => usage.push(event));
   return { session, server: responses, store, warnings, usage };
@@ -42,7 +57,11 @@ describe("prompt caching on OpenAI", () => {
     const { windowId } = await session.clear({ soft: true });
     await session.send("Third.");
     const keys = server.requests.map((body) => body["prompt_cache_key"]);
-    expect(keys).toEqual([promptCacheKeyFor("build-42", "w:0"), promptCacheKeyFor("build-42", "w:0"), promptCacheKeyFor("build-42", windowId)]);
+    expect(keys).toEqual([
+      promptCacheKeyFor("build-42", "w:0"),
+      promptCacheKeyFor("build-42", "w:0"),
+      promptCacheKeyFor("build-42", windowId),
+    ]);
     expect(keys[2]).not.toBe(keys[0]);
     for (const key of keys) {
       expect(String(key)).not.toContain("build-42");
@@ -60,7 +79,9 @@ describe("prompt caching on OpenAI", () => {
     const { session, store, usage } = await responsesSession(script);
     await session.send("First.");
     const result = await session.send("Second.");
-    const steps = (await store.activeWindow("build-42")).rows.filter((row) => row.role === "assistant").map((row) => readStepMetadata(row)!);
+    const steps = (await store.activeWindow("build-42")).rows
+      .filter((row) => row.role === "assistant")
+      .map((row) => readStepMetadata(row)!);
     expect(steps.map((step) => step.usage)).toEqual([
       { inputTokens: 2_000, outputTokens: 10, cacheReadTokens: 0 },
       { inputTokens: 2_100, outputTokens: 10, cacheReadTokens: 1_920 },
@@ -74,20 +95,39 @@ describe("prompt caching on OpenAI", () => {
     expect(usage[1]).toMatchObject({ cacheReadTokens: 1_920, cacheWriteTokens: 0, cachedShare: 1_920 / 2_100 });
     expect(usage[1]!.costUsd).toBeCloseTo((180 * 2 + 1_920 * 0.5 + 10 * 8) / 1_000_000, 12);
     expect(result.usage).toMatchObject({ inputTokens: 2_100, cacheReadTokens: 1_920 });
-    expect((await session.usage()).window).toMatchObject({ requests: 2, inputTokens: 4_100, cacheReadTokens: 1_920, cachedShare: 1_920 / 4_100 });
+    expect((await session.usage()).window).toMatchObject({
+      requests: 2,
+      inputTokens: 4_100,
+      cacheReadTokens: 1_920,
+      cachedShare: 1_920 / 4_100,
+    });
   });
 
   it("sends the request again without prompt_cache_key when a server refuses it, warns once and records it", async () => {
-    const refusal: ResponsesScriptedResponse = { status: 400, error: { message: "Unrecognized request argument supplied: prompt_cache_key", type: "invalid_request_error", param: "prompt_cache_key" } };
-    const { session, server, store, warnings } = await responsesSession((body: ResponsesRequestBody) => (body["prompt_cache_key"] === undefined ? { text: "Answered." } : refusal));
+    const refusal: ResponsesScriptedResponse = {
+      status: 400,
+      error: {
+        message: "Unrecognized request argument supplied: prompt_cache_key",
+        type: "invalid_request_error",
+        param: "prompt_cache_key",
+      },
+    };
+    const { session, server, store, warnings } = await responsesSession((body: ResponsesRequestBody) =>
+      body["prompt_cache_key"] === undefined ? { text: "Answered." } : refusal,
+    );
     const results = [await session.send("First."), await session.send("Second.")];
     expect(results.map((result) => [result.status, result.text])).toEqual([
       ["completed", "Answered."],
       ["completed", "Answered."],
     ]);
     expect(server.requests.map((body) => body["prompt_cache_key"] !== undefined)).toEqual([true, false, false]);
-    const steps = (await store.activeWindow("build-42")).rows.filter((row) => row.role === "assistant").map((row) => readStepMetadata(row)!);
-    expect(steps[0]!.cache).toEqual({ provider: "openai", dropped: [{ reason: "rejected", detail: expect.stringContaining("prompt_cache_key") }] });
+    const steps = (await store.activeWindow("build-42")).rows
+      .filter((row) => row.role === "assistant")
+      .map((row) => readStepMetadata(row)!);
+    expect(steps[0]!.cache).toEqual({
+      provider: "openai",
+      dropped: [{ reason: "rejected", detail: expect.stringContaining("prompt_cache_key") }],
+    });
     expect(warnings.filter((warning) => warning.includes("prompt-cache hints"))).toHaveLength(1);
   });
 
@@ -95,7 +135,14 @@ describe("prompt caching on OpenAI", () => {
     compatible = await startOpenAICompatibleServer({ script: [{ text: "Hello." }] });
     const provider = createOpenAICompatible({ name: "local", baseURL: compatible.baseURL, includeUsage: true });
     const store = memoryStore();
-    const session = createAgentSession({ store, sessionId: "s", model: provider.chatModel("qwen3:8b"), budget: { contextLimit: 32_000 }, maxRetries: 0, ...deterministic() });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model: provider.chatModel("qwen3:8b"),
+      budget: { contextLimit: 32_000 },
+      maxRetries: 0,
+      ...deterministic(),
+    });
     const result = await session.send("Hi.");
     expect(result.status).toBe("completed");
     const body = JSON.stringify(compatible.requests[0]!.body);

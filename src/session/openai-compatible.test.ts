@@ -14,7 +14,14 @@ import type { HistoryStore, StoredRow } from "../store/port.js";
 import { ContextExceededError } from "./errors.js";
 import type { AgentSession } from "./create-agent-session.js";
 import type { SessionEventMap, SessionEventName } from "./session-events.js";
-import { contextLengthExceeded, startOpenAICompatibleServer, textOf, type ChatCompletionRequestBody, type OpenAICompatibleServer, type ServerScript } from "./test-support/openai-compatible-server.js";
+import {
+  contextLengthExceeded,
+  startOpenAICompatibleServer,
+  textOf,
+  type ChatCompletionRequestBody,
+  type OpenAICompatibleServer,
+  type ServerScript,
+} from "./test-support/openai-compatible-server.js";
 import { budgetSession } from "./test-support/rollover-setup.js";
 import { memoryStore, rowText, sqliteStore } from "./test-support/session-fixture.js";
 
@@ -35,7 +42,10 @@ async function localModel(script: ServerScript) {
 
 /** Every text the model was sent in one request: message contents and tool-call arguments. */
 function sentTexts(body: ChatCompletionRequestBody): string[] {
-  return body.messages.flatMap((message) => [textOf(message), ...(message.tool_calls ?? []).map((call) => call.function.arguments)]);
+  return body.messages.flatMap((message) => [
+    textOf(message),
+    ...(message.tool_calls ?? []).map((call) => call.function.arguments),
+  ]);
 }
 
 async function allRows(store: HistoryStore): Promise<StoredRow[]> {
@@ -59,7 +69,10 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
         return path === "a.txt" ? "alpha beta gamma" : `no such file: ${path}`;
       },
     });
-    const { model, server } = await localModel([{ toolCalls: [{ id: "call_read_1", name: "read", arguments: { path: "a.txt" } }] }, { text: "The file says alpha beta gamma." }]);
+    const { model, server } = await localModel([
+      { toolCalls: [{ id: "call_read_1", name: "read", arguments: { path: "a.txt" } }] },
+      { text: "The file says alpha beta gamma." },
+    ]);
     const opened = sqliteStore();
     cleanups.push(opened.cleanup);
     const session = budgetSession({ store: opened.store, model, tools: { read }, system: "You read files." });
@@ -67,7 +80,12 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
 
     const result = await session.send("What is in a.txt?");
 
-    expect(result).toMatchObject({ status: "completed", text: "The file says alpha beta gamma.", rollovers: [], warnings: [] });
+    expect(result).toMatchObject({
+      status: "completed",
+      text: "The file says alpha beta gamma.",
+      rollovers: [],
+      warnings: [],
+    });
     expect(reads).toEqual(["a.txt"]);
     expect(server.requests).toHaveLength(2);
     const [first, second] = server.requests.map((request) => request.body);
@@ -78,11 +96,19 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
       { role: "system", content: "You read files." },
       { role: "user", content: "What is in a.txt?" },
     ]);
-    expect((first!.tools as Array<{ function: { name: string } }>).map((definition) => definition.function.name).sort()).toEqual(["read", "session_history"]);
+    expect(
+      (first!.tools as Array<{ function: { name: string } }>).map((definition) => definition.function.name).sort(),
+    ).toEqual(["read", "session_history"]);
     // The second request carries the call and its result, paired by the id the server gave.
     expect(second!.messages.slice(1)).toEqual([
       { role: "user", content: "What is in a.txt?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_read_1", type: "function", function: { name: "read", arguments: '{"path":"a.txt"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_read_1", type: "function", function: { name: "read", arguments: '{"path":"a.txt"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_read_1", content: "alpha beta gamma" },
     ]);
 
@@ -90,13 +116,22 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
     const rows = await allRows(opened.store);
     expect(rows.map((row) => row.role)).toEqual(["user", "assistant", "assistant"]);
     expect(rows[1]!.parts.filter((part) => part.type === "tool-read")).toEqual([
-      expect.objectContaining({ toolCallId: "call_read_1", state: "output-available", input: { path: "a.txt" }, output: "alpha beta gamma" }),
+      expect.objectContaining({
+        toolCallId: "call_read_1",
+        state: "output-available",
+        input: { path: "a.txt" },
+        output: "alpha beta gamma",
+      }),
     ]);
     expect(rowText(rows[2]!)).toBe("The file says alpha beta gamma.");
 
     // The usage is the server's, per step and summed for the send.
     const reported = server.requests.map((request) => request.reportedUsage!);
-    expect(rows.slice(1).map((row) => readStepMetadata(row)?.usage)).toEqual(reported.map((usage) => expect.objectContaining({ inputTokens: usage.promptTokens, outputTokens: usage.completionTokens })));
+    expect(rows.slice(1).map((row) => readStepMetadata(row)?.usage)).toEqual(
+      reported.map((usage) =>
+        expect.objectContaining({ inputTokens: usage.promptTokens, outputTokens: usage.completionTokens }),
+      ),
+    );
     expect(usageEvents.map((event) => event.contextTokens)).toEqual(reported.map((usage) => usage.promptTokens));
     expect(result.usage).toEqual({
       inputTokens: reported[0]!.promptTokens + reported[1]!.promptTokens,
@@ -114,10 +149,23 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
   });
 
   it("warns once in the warn band and rolls over on the next send; no request after the boundary carries anything from before it", async () => {
-    const files: Record<string, string> = { "one.txt": "ONE-alpha ".repeat(1030), "two.txt": "TWO-gamma ".repeat(1030), "three.txt": "THREE-delta is short" };
-    const read = tool({ description: "Reads a file", inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => files[path] ?? `no such file: ${path}` });
+    const files: Record<string, string> = {
+      "one.txt": "ONE-alpha ".repeat(1030),
+      "two.txt": "TWO-gamma ".repeat(1030),
+      "three.txt": "THREE-delta is short",
+    };
+    const read = tool({
+      description: "Reads a file",
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => files[path] ?? `no such file: ${path}`,
+    });
     const { model, server } = await localModel([
-      { toolCalls: [{ name: "read", arguments: { path: "one.txt" } }, { name: "read", arguments: { path: "two.txt" } }] },
+      {
+        toolCalls: [
+          { name: "read", arguments: { path: "one.txt" } },
+          { name: "read", arguments: { path: "two.txt" } },
+        ],
+      },
       { text: `Noted: both parts are long lists. ${"Saved detail. ".repeat(300)}` },
       { toolCalls: [{ name: "read", arguments: { path: "three.txt" } }] },
       { text: "Part three says THREE-delta is short." },
@@ -125,7 +173,12 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
     const store = memoryStore();
     // Limit 10,000: hard ceiling 9,000; warn from 6,000; on-send rollover from 7,000; force band from 7,500.
     // The server reports a quarter of the characters it received; the session estimates in o200k × 1.3 and calibrates against it.
-    const session = budgetSession({ store, model, tools: { read }, settings: { contextLimit: 10_000, outputReserve: 1_000, warningTurnTokens: 500 } });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read },
+      settings: { contextLimit: 10_000, outputReserve: 1_000, warningTurnTokens: 500 },
+    });
 
     const first = await session.send("Read parts one and two.");
 
@@ -135,46 +188,79 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
     expect(first.warnings).toEqual([expect.objectContaining({ windowId: "w:0", maxTokens: 10_000 })]);
     expect(server.requests).toHaveLength(2);
     const warned = server.requests[1]!.body.messages;
-    expect(warned.filter((message) => message.role === "tool").map((message) => message.tool_call_id)).toEqual(["call_0_0", "call_0_1"]);
-    expect(warned.at(-1)).toMatchObject({ role: "user", content: expect.stringMatching(/^\[Context budget\] Window w:0 holds about/) });
+    expect(warned.filter((message) => message.role === "tool").map((message) => message.tool_call_id)).toEqual([
+      "call_0_0",
+      "call_0_1",
+    ]);
+    expect(warned.at(-1)).toMatchObject({
+      role: "user",
+      content: expect.stringMatching(/^\[Context budget\] Window w:0 holds about/),
+    });
 
     const second = await session.send("Read part three.");
 
     expect(second).toMatchObject({ status: "completed", text: "Part three says THREE-delta is short.", warnings: [] });
-    expect(second.rollovers).toEqual([expect.objectContaining({ reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, maxTokens: 10_000 })]);
+    expect(second.rollovers).toEqual([
+      expect.objectContaining({
+        reason: "on-send",
+        previousWindowId: "w:0",
+        flushOpportunity: true,
+        maxTokens: 10_000,
+      }),
+    ]);
     const windowId = second.rollovers[0]!.windowId;
     expect(server.requests).toHaveLength(4);
     // Every request, on both sides of the rollover, asks for the 1,000-token output reserve.
     expect(server.requests.map((request) => request.body["max_tokens"])).toEqual([1000, 1000, 1000, 1000]);
     const rows = await allRows(store);
     const boundary = rows.find((row) => row.boundary !== undefined)!;
-    expect(rolloverMetaOf(boundary)).toMatchObject({ reason: "on-send", flushOpportunity: true, previousWindowId: "w:0" });
+    expect(rolloverMetaOf(boundary)).toMatchObject({
+      reason: "on-send",
+      flushOpportunity: true,
+      previousWindowId: "w:0",
+    });
 
     // Invariant 2 on the wire: nothing stored before the boundary is in a request sent after it.
     const before = rows
       .filter((row) => row.seq < boundary.seq)
-      .flatMap((row) => [rowText(row), ...row.parts.flatMap((part) => ("output" in part && typeof part.output === "string" ? [part.output] : []))])
+      .flatMap((row) => [
+        rowText(row),
+        ...row.parts.flatMap((part) => ("output" in part && typeof part.output === "string" ? [part.output] : [])),
+      ])
       .filter((text) => text.length > 0);
     expect(before.length).toBeGreaterThanOrEqual(5);
     for (const request of server.requests.slice(2)) {
       const sent = sentTexts(request.body);
       for (const text of before) expect(sent.some((piece) => piece.includes(text))).toBe(false);
       const wire = JSON.stringify(request.body.messages);
-      for (const marker of ["ONE-alpha", "TWO-gamma", "call_0_", "Read parts one and two.", "[Context budget]"]) expect(wire).not.toContain(marker);
+      for (const marker of ["ONE-alpha", "TWO-gamma", "call_0_", "Read parts one and two.", "[Context budget]"])
+        expect(wire).not.toContain(marker);
       // ... and the lead-in opens the window: it names it and says how to read the earlier ones.
       const leadIn = request.body.messages.find((message) => message.role === "user")!;
-      expect(textOf(leadIn)).toMatch(new RegExp(`^\\[Context window ${windowId} begins\\.\\] The previous window was near its token budget`));
+      expect(textOf(leadIn)).toMatch(
+        new RegExp(`^\\[Context window ${windowId} begins\\.\\] The previous window was near its token budget`),
+      );
       expect(textOf(leadIn)).toContain("session_history");
     }
     expect(server.requests[2]!.body.messages.at(-1)).toEqual({ role: "user", content: "Read part three." });
     expect(server.requests[3]!.body.messages.slice(-2)).toEqual([
-      { role: "assistant", content: null, tool_calls: [{ id: "call_2_0", type: "function", function: { name: "read", arguments: '{"path":"three.txt"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "call_2_0", type: "function", function: { name: "read", arguments: '{"path":"three.txt"}' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_2_0", content: "THREE-delta is short" },
     ]);
   });
 
   it("answers a context_length_exceeded refusal, before anything streamed, with one emergency rollover and one retry", async () => {
-    const { model, server } = await localModel([{ text: "First answer." }, contextLengthExceeded({ limit: 20_000, requested: 21_000 }), { text: "Retried answer." }]);
+    const { model, server } = await localModel([
+      { text: "First answer." },
+      contextLengthExceeded({ limit: 20_000, requested: 21_000 }),
+      { text: "Retried answer." },
+    ]);
     const store = memoryStore();
     const session = budgetSession({ store, model });
     const rolloverEvents = recordEvents(session, "rollover");
@@ -183,21 +269,36 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
     const result = await session.send("Second question.");
 
     expect(result).toMatchObject({ status: "completed", text: "Retried answer." });
-    expect(result.rollovers).toEqual([expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false, previousWindowId: "w:0" })]);
+    expect(result.rollovers).toEqual([
+      expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false, previousWindowId: "w:0" }),
+    ]);
     expect(rolloverEvents).toEqual(result.rollovers);
     expect(server.requests).toHaveLength(3);
     // The refused request held the whole window; the retry holds the lead-in and the input only.
-    expect(server.requests[1]!.body.messages.map(textOf)).toEqual(["First question.", "First answer.", "Second question."]);
+    expect(server.requests[1]!.body.messages.map(textOf)).toEqual([
+      "First question.",
+      "First answer.",
+      "Second question.",
+    ]);
     const retry = server.requests[2]!.body.messages;
     expect(retry).toHaveLength(2);
-    expect(textOf(retry[0]!)).toMatch(/^\[Context window w:\d+ begins\.\] The provider refused the previous request as too long/);
+    expect(textOf(retry[0]!)).toMatch(
+      /^\[Context window w:\d+ begins\.\] The provider refused the previous request as too long/,
+    );
     expect(retry[1]).toEqual({ role: "user", content: "Second question." });
     const boundaries = (await allRows(store)).filter((row) => row.boundary !== undefined);
-    expect(boundaries.map((row) => rolloverMetaOf(row))).toEqual([expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false })]);
+    expect(boundaries.map((row) => rolloverMetaOf(row))).toEqual([
+      expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false }),
+    ]);
   });
 
   it("fails clearly on a second consecutive refusal, after exactly one retry", async () => {
-    const { model, server } = await localModel([{ text: "First answer." }, contextLengthExceeded(), contextLengthExceeded(), { text: "never sent" }]);
+    const { model, server } = await localModel([
+      { text: "First answer." },
+      contextLengthExceeded(),
+      contextLengthExceeded(),
+      { text: "never sent" },
+    ]);
     const store = memoryStore();
     const session = budgetSession({ store, model });
     await session.send("First question.");
@@ -206,7 +307,9 @@ describe("session through @ai-sdk/openai-compatible against a local server", () 
 
     expect(result.status).toBe("failed");
     expect(ContextExceededError.isInstance(result.error)).toBe(true);
-    expect(result.error?.message).toMatch(/refused the request to local:test-model as too long even in a fresh context window/);
+    expect(result.error?.message).toMatch(
+      /refused the request to local:test-model as too long even in a fresh context window/,
+    );
     expect(result.rollovers).toEqual([expect.objectContaining({ reason: "context-exceeded" })]);
     expect(server.requests).toHaveLength(3);
     expect((await allRows(store)).filter((row) => row.boundary !== undefined)).toHaveLength(1);

@@ -9,7 +9,12 @@ import { tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgentSession } from "./create-agent-session.js";
-import { startOpenAIResponsesServer, type OpenAIResponsesServer, type ResponsesRequestBody, type ResponsesScriptedResponse } from "./test-support/openai-responses-server.js";
+import {
+  startOpenAIResponsesServer,
+  type OpenAIResponsesServer,
+  type ResponsesRequestBody,
+  type ResponsesScriptedResponse,
+} from "./test-support/openai-responses-server.js";
 import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
 
 let server: OpenAIResponsesServer | undefined;
@@ -26,7 +31,12 @@ const readFile = tool({
 
 async function responsesSession(
   script: readonly ResponsesScriptedResponse[],
-  { modelId = "gpt-4.1", providerStore, maxRetries = 0, retryDelay = () => 0 }: { modelId?: string; providerStore?: boolean; maxRetries?: number; retryDelay?: (retry: number) => number } = {},
+  {
+    modelId = "gpt-4.1",
+    providerStore,
+    maxRetries = 0,
+    retryDelay = () => 0,
+  }: { modelId?: string; providerStore?: boolean; maxRetries?: number; retryDelay?: (retry: number) => number } = {},
 ) {
   server = await startOpenAIResponsesServer({ script });
   const provider = createOpenAI({ baseURL: server.baseURL, apiKey: "test-key" });
@@ -69,7 +79,10 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("keeps a function call and its output together, next to each other, in the following request", async () => {
-    const { session, server } = await responsesSession([{ toolCall: { name: "read_file", arguments: { path: "a.txt" } } }, { text: "It says hello." }]);
+    const { session, server } = await responsesSession([
+      { toolCall: { name: "read_file", arguments: { path: "a.txt" } } },
+      { text: "It says hello." },
+    ]);
     expect(await session.send("What is in a.txt?")).toMatchObject({ status: "completed", text: "It says hello." });
     expect(server.requests).toHaveLength(2);
     const second = server.requests[1]!;
@@ -83,7 +96,10 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
 
   it("asks a reasoning model for encrypted reasoning and carries it in the next request without server state", async () => {
     const reasoning = { summary: "Thinking about the question.", encryptedContent: "gAAAA-opaque-blob" };
-    const { session, server } = await responsesSession([{ text: "Forty-two.", reasoning }, { text: "Still forty-two." }], { modelId: "o4-mini" });
+    const { session, server } = await responsesSession(
+      [{ text: "Forty-two.", reasoning }, { text: "Still forty-two." }],
+      { modelId: "o4-mini" },
+    );
     await session.send("What is the answer?");
     await session.send("Are you sure?");
     expect(server.requests).toHaveLength(2);
@@ -94,12 +110,18 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
     const second = server.requests[1]!;
     expect(JSON.stringify(second.input)).not.toContain("item_reference");
     expect(itemKinds(second)).toEqual(["user", "reasoning", "assistant", "user"]);
-    expect(second.input[1]).toMatchObject({ type: "reasoning", encrypted_content: "gAAAA-opaque-blob", summary: [{ type: "summary_text", text: reasoning.summary }] });
+    expect(second.input[1]).toMatchObject({
+      type: "reasoning",
+      encrypted_content: "gAAAA-opaque-blob",
+      summary: [{ type: "summary_text", text: reasoning.summary }],
+    });
     expect(JSON.stringify(second.input)).not.toMatch(/"(rs|msg)_1"/);
   });
 
   it("lets a session opt in to server storage (providerStore: true): then earlier output may be referenced", async () => {
-    const { session, server } = await responsesSession([{ text: "Stored answer." }, { text: "Next." }], { providerStore: true });
+    const { session, server } = await responsesSession([{ text: "Stored answer." }, { text: "Next." }], {
+      providerStore: true,
+    });
     await session.send("First.");
     await session.send("Second.");
     expect(server.requests.map((body) => body.store)).toEqual([true, true]);
@@ -113,7 +135,11 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
       code: "context_length_exceeded",
       param: "input",
     };
-    const { session, server } = await responsesSession([{ text: "First answer." }, { status: 400, error: refusal }, { text: "After the rollover." }]);
+    const { session, server } = await responsesSession([
+      { text: "First answer." },
+      { status: 400, error: refusal },
+      { text: "After the rollover." },
+    ]);
     await session.send("First question.");
     const result = await session.send("Second question.");
     expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
@@ -125,7 +151,14 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
 
   it("retries a response.failed with a retryable code after output began: settled steps kept, the cut step not stored, the request repeated", async () => {
     const { session, server, store } = await responsesSession(
-      [{ toolCall: { name: "read_file", arguments: { path: "a.txt" } } }, { text: "It say", failed: { code: "server_error", message: "The server had an error while processing your request." } }, { text: "It says hello." }],
+      [
+        { toolCall: { name: "read_file", arguments: { path: "a.txt" } } },
+        {
+          text: "It say",
+          failed: { code: "server_error", message: "The server had an error while processing your request." },
+        },
+        { text: "It says hello." },
+      ],
       { maxRetries: 2 },
     );
     const retries: Array<{ message: string; discardedText: string }> = [];
@@ -150,7 +183,18 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("fails at once on a response.failed another try cannot fix (insufficient_quota): one readable line, the partial answer stored", async () => {
-    const { session, server, store } = await responsesSession([{ text: "Partial", failed: { code: "insufficient_quota", message: "You exceeded your current quota, please check your plan and billing details." } }], { maxRetries: 2 });
+    const { session, server, store } = await responsesSession(
+      [
+        {
+          text: "Partial",
+          failed: {
+            code: "insufficient_quota",
+            message: "You exceeded your current quota, please check your plan and billing details.",
+          },
+        },
+      ],
+      { maxRetries: 2 },
+    );
     const retries: number[] = [];
     session.on("retry", (event) => retries.push(event.retry));
     const result = await session.send("Hi.");
@@ -171,9 +215,18 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("retries the generic error event with a transient code after output began, with its own message", async () => {
-    const { session, server } = await responsesSession([{ text: "Half", errorEvent: { code: "server_error", message: "The server had an error while processing your request." } }, { text: "Whole answer." }], {
-      maxRetries: 2,
-    });
+    const { session, server } = await responsesSession(
+      [
+        {
+          text: "Half",
+          errorEvent: { code: "server_error", message: "The server had an error while processing your request." },
+        },
+        { text: "Whole answer." },
+      ],
+      {
+        maxRetries: 2,
+      },
+    );
     const retries: string[] = [];
     session.on("retry", (event) => retries.push(event.error.message));
     expect(await session.send("Hi.")).toMatchObject({ status: "completed", text: "Whole answer." });
@@ -184,7 +237,10 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("fails at once on a generic error event another try cannot fix, with its message", async () => {
-    const { session, server } = await responsesSession([{ text: "Half", errorEvent: { code: "invalid_prompt", message: "Invalid prompt: your prompt was flagged." } }], { maxRetries: 2 });
+    const { session, server } = await responsesSession(
+      [{ text: "Half", errorEvent: { code: "invalid_prompt", message: "Invalid prompt: your prompt was flagged." } }],
+      { maxRetries: 2 },
+    );
     const result = await session.send("Hi.");
     expect(result.status).toBe("failed");
     expect(result.error?.message).toContain("Invalid prompt: your prompt was flagged.");
@@ -193,10 +249,16 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("an abort during the backoff ends the send interrupted without another request", async () => {
-    const { session, server, store } = await responsesSession([{ text: "Partial", failed: { code: "server_error", message: "The server had an error." } }, { text: "Never sent." }], {
-      maxRetries: 2,
-      retryDelay: () => 3_600_000,
-    });
+    const { session, server, store } = await responsesSession(
+      [
+        { text: "Partial", failed: { code: "server_error", message: "The server had an error." } },
+        { text: "Never sent." },
+      ],
+      {
+        maxRetries: 2,
+        retryDelay: () => 3_600_000,
+      },
+    );
     const controller = new AbortController();
     session.on("retry", () => controller.abort());
     const result = await session.send("Hi.", { signal: controller.signal });

@@ -16,25 +16,46 @@ function refusal(create: () => unknown): InvalidArgumentError {
 }
 
 describe("option keys of createAgentSession and createContextAgent", () => {
-  const base = () => ({ store: memoryStore(), sessionId: "main", model: scriptedModel({ script: [{ text: "ok" }] }).model, ...deterministic() });
+  const base = () => ({
+    store: memoryStore(),
+    sessionId: "main",
+    model: scriptedModel({ script: [{ text: "ok" }] }).model,
+    ...deterministic(),
+  });
 
   it("refuses contextLimit at the top level with one line naming budget.contextLimit", () => {
     const error = refusal(() => createAgentSession({ ...base(), contextLimit: 100_000 } as never));
     expect(error.message).toBe('createAgentSession has no option "contextLimit": it lives at budget.contextLimit.');
     const agentError = refusal(() => createContextAgent({ ...base(), contextLimit: 100_000 } as never));
-    expect(agentError.message).toBe('createContextAgent has no option "contextLimit": it lives at budget.contextLimit.');
+    expect(agentError.message).toBe(
+      'createContextAgent has no option "contextLimit": it lives at budget.contextLimit.',
+    );
   });
 
   it("refuses a key that lives nowhere with the list of options, on one line", () => {
     const error = refusal(() => createAgentSession({ ...base(), contextWindow: 8_000 } as never));
-    expect(error.message).toMatch(/^createAgentSession has no option "contextWindow"; its options are store, sessionId, model, .*budget/);
+    expect(error.message).toMatch(
+      /^createAgentSession has no option "contextWindow"; its options are store, sessionId, model, .*budget/,
+    );
     expect(error.message).not.toContain("\n");
-    expect(refusal(() => createContextAgent({ ...base(), whenBusy: "wait", stray: 1 } as never)).message).toMatch(/"stray".*whenBusy/);
+    expect(refusal(() => createContextAgent({ ...base(), whenBusy: "wait", stray: 1 } as never)).message).toMatch(
+      /"stray".*whenBusy/,
+    );
   });
 
   it("takes every option it documents, and the context agent's own", () => {
-    expect(() => createAgentSession({ ...base(), budget: { contextLimit: 100_000 }, continuity: {}, maxSteps: 3 })).not.toThrow();
-    expect(() => createContextAgent({ ...base(), id: "a", instructions: "Be brief.", whenBusy: "refuse", checkClientHistory: false })).not.toThrow();
+    expect(() =>
+      createAgentSession({ ...base(), budget: { contextLimit: 100_000 }, continuity: {}, maxSteps: 3 }),
+    ).not.toThrow();
+    expect(() =>
+      createContextAgent({
+        ...base(),
+        id: "a",
+        instructions: "Be brief.",
+        whenBusy: "refuse",
+        checkClientHistory: false,
+      }),
+    ).not.toThrow();
   });
 
   it("says once that no rollover decision is made for a model of unknown limit", async () => {

@@ -44,7 +44,9 @@ const SESSION_OPTION_KEYS = [
 ] as const satisfies ReadonlyArray<keyof AgentSessionOptions>;
 
 // Every option of the type is in the list (a new option that is not fails to compile here).
-const everyKeyListed: Exclude<keyof AgentSessionOptions, (typeof SESSION_OPTION_KEYS)[number]> extends never ? true : never = true;
+const everyKeyListed: Exclude<keyof AgentSessionOptions, (typeof SESSION_OPTION_KEYS)[number]> extends never
+  ? true
+  : never = true;
 void everyKeyListed;
 
 /** Options a caller is likely to put at the top level, and where they live. */

@@ -22,7 +22,11 @@ describe("preflight", () => {
     expect(calls).toHaveLength(0);
     const { rows } = await store.activeWindow("s");
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ role: "user", uiVisible: true, meta: { type: "rejected-input", hardCeiling: CEILING } });
+    expect(rows[0]).toMatchObject({
+      role: "user",
+      uiVisible: true,
+      meta: { type: "rejected-input", hardCeiling: CEILING },
+    });
     expect(rowText(rows[0]!)).toBe(huge);
     expect(isProviderEligible(rows[0]!)).toBe(false);
   });
@@ -40,7 +44,12 @@ describe("preflight", () => {
 
   it("with strategy off: no warning or rollover past the threshold, but the hard ceiling still blocks", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "a", inputTokens: THRESHOLD_AT + 500 }, { text: "b", inputTokens: THRESHOLD_AT + 600 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { text: "a", inputTokens: THRESHOLD_AT + 500 },
+        { text: "b", inputTokens: THRESHOLD_AT + 600 },
+      ],
+    });
     const session = budgetSession({ store, model, settings: { strategy: "off" } });
     await session.send("one");
     const second = await session.send("two");
@@ -54,9 +63,17 @@ describe("preflight", () => {
 
   it("checks each attempt against its own model's limit: a fallback too small for the request is not called", async () => {
     const store = memoryStore();
-    const failing = scriptedModel({ script: [{ text: "first" }, { error: new Error("upstream unavailable") }], modelId: "primary" });
+    const failing = scriptedModel({
+      script: [{ text: "first" }, { error: new Error("upstream unavailable") }],
+      modelId: "primary",
+    });
     const small = scriptedModel({ script: [{ text: "from the small model" }], modelId: "small" });
-    const session = budgetSession({ store, model: failing.model, fallbackModels: [small.model], settings: { models: { "mock:small": { contextLimit: 1_000 } } } });
+    const session = budgetSession({
+      store,
+      model: failing.model,
+      fallbackModels: [small.model],
+      settings: { models: { "mock:small": { contextLimit: 1_000 } } },
+    });
     await session.send("x".repeat(6_000)); // 1,500 tokens: fits the primary, not the small fallback
     const result = await session.send("again");
     expect(result.status).toBe("failed");
@@ -67,7 +84,12 @@ describe("preflight", () => {
     const store = memoryStore();
     const primary = scriptedModel({ script: [{ error: new Error("upstream unavailable") }], modelId: "primary" });
     const fallback = scriptedModel({ script: [{ text: "from the fallback" }], modelId: "fallback" });
-    const session = budgetSession({ store, model: primary.model, fallbackModels: [fallback.model], settings: { models: { "mock:fallback": { contextLimit: 20_000 } } } });
+    const session = budgetSession({
+      store,
+      model: primary.model,
+      fallbackModels: [fallback.model],
+      settings: { models: { "mock:fallback": { contextLimit: 20_000 } } },
+    });
     const result = await session.send("hello");
     expect(result).toMatchObject({ status: "completed", text: "from the fallback" });
     expect(fallback.calls[0]!.text).toBe(primary.calls[0]!.text);
@@ -75,9 +97,19 @@ describe("preflight", () => {
 
   it("with a threshold of 1 or more: no proactive rollover, and the hard ceiling still blocks", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "a", inputTokens: THRESHOLD_AT + 500 }, { text: "b", inputTokens: THRESHOLD_AT + 600 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { text: "a", inputTokens: THRESHOLD_AT + 500 },
+        { text: "b", inputTokens: THRESHOLD_AT + 600 },
+      ],
+    });
     // The system prompt leaves room for the tool definitions (session_history's included) under the ceiling.
-    const session = budgetSession({ store, model, system: systemOfTokens(THRESHOLD_AT - 1_000), settings: { threshold: 1 } });
+    const session = budgetSession({
+      store,
+      model,
+      system: systemOfTokens(THRESHOLD_AT - 1_000),
+      settings: { threshold: 1 },
+    });
     await session.send("one");
     const second = await session.send("two");
     expect(second).toMatchObject({ status: "completed", rollovers: [], warnings: [] });

@@ -6,7 +6,11 @@ import { providerErrorText } from "./provider-error-text.js";
 describe("providerErrorText", () => {
   it.each([
     ["an Error", new Error("socket hang up"), "socket hang up"],
-    ["Anthropic's mid-stream SSE error event", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, "Overloaded (overloaded_error)"],
+    [
+      "Anthropic's mid-stream SSE error event",
+      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      "Overloaded (overloaded_error)",
+    ],
     ["its inner error object", { type: "overloaded_error", message: "Overloaded" }, "Overloaded (overloaded_error)"],
     [
       "OpenAI's response.failed error",
@@ -19,7 +23,12 @@ describe("providerErrorText", () => {
     ["nothing at all", undefined, "unknown provider error"],
     [
       "an APICallError",
-      new APICallError({ message: "Overloaded", url: "http://127.0.0.1/v1/messages", requestBodyValues: {}, statusCode: 529 }),
+      new APICallError({
+        message: "Overloaded",
+        url: "http://127.0.0.1/v1/messages",
+        requestBodyValues: {},
+        statusCode: 529,
+      }),
       "Overloaded",
     ],
   ])("reads %s", (_name, error, expected) => {
@@ -27,7 +36,10 @@ describe("providerErrorText", () => {
   });
 
   it("never yields [object Object] in a provider call error", () => {
-    const error = new ProviderCallError("anthropic:claude-sonnet-4-5", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    const error = new ProviderCallError("anthropic:claude-sonnet-4-5", {
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    });
     expect(error.message).toBe("The call to anthropic:claude-sonnet-4-5 failed: Overloaded (overloaded_error)");
     expect(error.message).not.toContain("[object Object]");
   });

@@ -25,8 +25,11 @@ function textOf(value: unknown, depth: number): string | undefined {
   const record = value as Record<string, unknown>;
   const nested = textOf(record["error"], depth + 1);
   if (nested !== undefined) return nested;
-  const message = typeof record["message"] === "string" && record["message"].trim().length > 0 ? record["message"] : undefined;
-  const kind = [record["code"], record["type"]].find((field): field is string => typeof field === "string" && field !== "error" && field.length > 0);
+  const message =
+    typeof record["message"] === "string" && record["message"].trim().length > 0 ? record["message"] : undefined;
+  const kind = [record["code"], record["type"]].find(
+    (field): field is string => typeof field === "string" && field !== "error" && field.length > 0,
+  );
   if (message !== undefined) return kind === undefined || message.includes(kind) ? message : `${message} (${kind})`;
   if (kind !== undefined) return kind;
   if (value instanceof Error) return value.name;

@@ -26,7 +26,13 @@ export function responsesOptionsName(model: LanguageModel): "openai" | "azure" |
  * requestProviderOptions({ model: openai("gpt-4.1"), providerStore: false }) // { openai: { store: false } }
  * requestProviderOptions({ model: anthropic("claude-sonnet-4-5"), providerStore: false }) // undefined
  */
-export function requestProviderOptions({ model, providerStore }: { model: LanguageModel; providerStore: boolean }): ProviderOptions | undefined {
+export function requestProviderOptions({
+  model,
+  providerStore,
+}: {
+  model: LanguageModel;
+  providerStore: boolean;
+}): ProviderOptions | undefined {
   const name = responsesOptionsName(model);
   return name === undefined ? undefined : { [name]: { store: providerStore } };
 }
@@ -36,7 +42,10 @@ export function requestProviderOptions({ model, providerStore }: { model: Langua
  *
  * @example streamText({ model, messages, ...providerOptionsOf(context, model) })
  */
-export function providerOptionsOf({ providerStore }: { providerStore: boolean }, model: LanguageModel): { providerOptions?: ProviderOptions } {
+export function providerOptionsOf(
+  { providerStore }: { providerStore: boolean },
+  model: LanguageModel,
+): { providerOptions?: ProviderOptions } {
   const providerOptions = requestProviderOptions({ model, providerStore });
   return providerOptions === undefined ? {} : { providerOptions };
 }
@@ -48,7 +57,15 @@ export function providerOptionsOf({ providerStore }: { providerStore: boolean },
  *
  * @example streamText({ model, messages: selfContainedMessages({ messages, model, providerStore: false }) })
  */
-export function selfContainedMessages({ messages, model, providerStore }: { messages: ModelMessage[]; model: LanguageModel; providerStore: boolean }): ModelMessage[] {
+export function selfContainedMessages({
+  messages,
+  model,
+  providerStore,
+}: {
+  messages: ModelMessage[];
+  model: LanguageModel;
+  providerStore: boolean;
+}): ModelMessage[] {
   const name = responsesOptionsName(model);
   if (name === undefined || providerStore) return messages;
   return messages.map((message) => {
@@ -58,7 +75,10 @@ export function selfContainedMessages({ messages, model, providerStore }: { mess
   });
 }
 
-function withoutItemId<Part extends { providerOptions?: Record<string, Record<string, unknown>> | undefined }>(part: Part, name: string): Part {
+function withoutItemId<Part extends { providerOptions?: Record<string, Record<string, unknown>> | undefined }>(
+  part: Part,
+  name: string,
+): Part {
   const own = part.providerOptions?.[name];
   if (own === undefined || !("itemId" in own)) return part;
   const { itemId: _itemId, ...rest } = own;

@@ -8,7 +8,14 @@ import { SessionStoreError } from "./errors.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, readTool, rowText, sqliteStore } from "./test-support/session-fixture.js";
 import { failingStore, recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
+import {
+  FORCE_AT,
+  THRESHOLD_AT,
+  WARN_AT,
+  budgetSession,
+  systemOfTokens,
+  textOfTokens,
+} from "./test-support/rollover-setup.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,7 +24,12 @@ afterEach(async () => {
 });
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
+const readBoth = {
+  toolCalls: [
+    { toolName: "read", input: { path: "a.txt" } },
+    { toolName: "read", input: { path: "b.txt" } },
+  ],
+};
 const hasBoundary = (rows: readonly { boundary?: unknown }[]) => rows.some((row) => row.boundary !== undefined);
 
 describe("restart", () => {
@@ -25,8 +37,17 @@ describe("restart", () => {
     const opened = sqliteStore();
     cleanups.push(opened.cleanup);
     // The first process stops right after a tool step (maxSteps 1): its results were never reported as input.
-    const first = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: THRESHOLD_AT - 900 }] });
-    const lenient = budgetSession({ store: opened.store, model: first.model, tools: { read: readTool({ "a.txt": textOfTokens(1_000, "AAAA") }) }, maxSteps: 1, system: systemOfTokens(THRESHOLD_AT - 900 - 1_000), settings: { threshold: 0.95 } });
+    const first = scriptedModel({
+      script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: THRESHOLD_AT - 900 }],
+    });
+    const lenient = budgetSession({
+      store: opened.store,
+      model: first.model,
+      tools: { read: readTool({ "a.txt": textOfTokens(1_000, "AAAA") }) },
+      maxSteps: 1,
+      system: systemOfTokens(THRESHOLD_AT - 900 - 1_000),
+      settings: { threshold: 0.95 },
+    });
     expect((await lenient.send("read a")).rollovers).toEqual([]);
     await opened.store.close();
 
@@ -47,11 +68,15 @@ describe("restart", () => {
     const inner = memoryStore();
     const broken = failingStore(inner, (rows) => rows.some((row) => row.boundary !== undefined));
     const crashed = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }] });
-    const before = await budgetSession({ store: broken, model: crashed.model, tools: { read: readTool(files) } }).send("read both");
+    const before = await budgetSession({ store: broken, model: crashed.model, tools: { read: readTool(files) } }).send(
+      "read both",
+    );
     expect(before.status).toBe("failed");
 
     const model = scriptedModel({ script: [{ text: "hello again", inputTokens: 500 }] });
-    const result = await budgetSession({ store: inner, model: model.model, tools: { read: readTool(files) } }).send("hello");
+    const result = await budgetSession({ store: inner, model: model.model, tools: { read: readTool(files) } }).send(
+      "hello",
+    );
     expect(result.rollovers).toEqual([expect.objectContaining({ reason: "on-send" })]);
     const rows = (await inner.items("s", { limit: 100 })).rows;
     expect(rows.some((row) => row.meta?.type === "continue")).toBe(false);
@@ -63,11 +88,28 @@ describe("restart", () => {
     const rolloverId = "r-crash";
     await store.append("s", [
       { role: "user", parts: [{ type: "text", text: "old question" }] },
-      { role: "assistant", parts: [{ type: "text", text: "old answer" }], metadata: stepMetadata({ usage: { inputTokens: 14_500, outputTokens: 5 }, model: "mock:scripted" }) },
+      {
+        role: "assistant",
+        parts: [{ type: "text", text: "old answer" }],
+        metadata: stepMetadata({ usage: { inputTokens: 14_500, outputTokens: 5 }, model: "mock:scripted" }),
+      },
     ]);
     await store.append("s", [
-      rolloverBoundaryRow({ rolloverId, reason: "mid-stream", previousWindowId: "w:0", flushOpportunity: false, contextTokens: 14_500, maxTokens: 20_000 }),
-      leadInRow({ rolloverId, windowId: "w:3", previousWindowId: "w:0", reason: "mid-stream", flushOpportunity: false }),
+      rolloverBoundaryRow({
+        rolloverId,
+        reason: "mid-stream",
+        previousWindowId: "w:0",
+        flushOpportunity: false,
+        contextTokens: 14_500,
+        maxTokens: 20_000,
+      }),
+      leadInRow({
+        rolloverId,
+        windowId: "w:3",
+        previousWindowId: "w:0",
+        reason: "mid-stream",
+        flushOpportunity: false,
+      }),
       continueRow({ rolloverId }),
     ]);
     const { model, calls } = scriptedModel({ script: [{ text: "ok", inputTokens: 14_200 }] });
@@ -78,7 +120,11 @@ describe("restart", () => {
     const { rows, windowId } = await store.activeWindow("s");
     expect(windowId).toBe("w:3");
     expect(rows.filter((row) => row.boundary !== undefined)).toHaveLength(1);
-    expect(calls[0]!.text.split("\n").slice(1)).toEqual([expect.stringMatching(/^user: \[Context window w:3 begins/), "user: Continue the task you were working on.", "user: hi"]);
+    expect(calls[0]!.text.split("\n").slice(1)).toEqual([
+      expect.stringMatching(/^user: \[Context window w:3 begins/),
+      "user: Continue the task you were working on.",
+      "user: hi",
+    ]);
   });
 });
 
@@ -87,7 +133,12 @@ describe("fault injection", () => {
     const inner = memoryStore();
     let failures = 1;
     const store = failingStore(inner, (rows) => rows.some((row) => row.boundary !== undefined) && failures-- > 0);
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "answer B", inputTokens: 500 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: FORCE_AT - 400 },
+        { text: "answer B", inputTokens: 500 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
 
     const failed = await session.send("read both");
@@ -103,7 +154,12 @@ describe("fault injection", () => {
     expect(retried.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream" })]);
     const rows = (await inner.items("s", { limit: 100 })).rows;
     expect(rows.filter((row) => row.boundary !== undefined)).toHaveLength(1);
-    expect(rows.slice(-4).map((row) => row.meta?.type ?? rowText(row))).toEqual(["rollover", "lead-in", "B", "answer B"]);
+    expect(rows.slice(-4).map((row) => row.meta?.type ?? rowText(row))).toEqual([
+      "rollover",
+      "lead-in",
+      "B",
+      "answer B",
+    ]);
   });
 
   it("a failed step append fails the send visibly; the stored rows stay consistent", async () => {
@@ -121,7 +177,12 @@ describe("fault injection", () => {
 describe("supersession", () => {
   it("a manual clear during a turn drops the pending rollover and the queued continue", async () => {
     const { store, appends } = recordingStore(memoryStore());
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "after clear", inputTokens: 100 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: FORCE_AT - 400 },
+        { text: "after clear", inputTokens: 100 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
     let cleared: Promise<{ windowId: string }> | undefined;
     session.on("step-end", () => {
@@ -151,10 +212,18 @@ describe("supersession", () => {
               ? { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }
               : { text: "fine", inputTokens: 400 },
       });
-      const session = budgetSession({ store, model, tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) }, settings: { warningTurnTokens: 500 } });
+      const session = budgetSession({
+        store,
+        model,
+        tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
+        settings: { warningTurnTokens: 500 },
+      });
       const controller = new AbortController();
       const stop = session.on("step-end", () => controller.abort());
-      expect(await session.send("read a", { signal: controller.signal })).toMatchObject({ status: "interrupted", warnings: [] });
+      expect(await session.send("read a", { signal: controller.signal })).toMatchObject({
+        status: "interrupted",
+        warnings: [],
+      });
       stop();
 
       if (action === "clear") await session.clear({ soft: true });
@@ -170,7 +239,12 @@ describe("supersession", () => {
     const store = memoryStore();
     const old = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "never" }] });
     const next = scriptedModel({ script: [{ text: "new model here", inputTokens: 200 }] });
-    const session = budgetSession({ store, model: old.model, tools: { read: readTool(files) }, settings: { models: { "mock:scripted": { contextLimit: 20_000 } } } });
+    const session = budgetSession({
+      store,
+      model: old.model,
+      tools: { read: readTool(files) },
+      settings: { models: { "mock:scripted": { contextLimit: 20_000 } } },
+    });
     let switched: Promise<void> | undefined;
     session.on("step-end", () => {
       switched ??= session.setModel(next.model);

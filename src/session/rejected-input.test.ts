@@ -11,7 +11,8 @@ import { deterministic, memoryStore, rowText } from "./test-support/session-fixt
 import { readAllRows } from "./test-support/session-invariants.js";
 
 const lastLine = (text: string) => text.split("\n").at(-1);
-const echoModel = () => scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)?.slice(0, 40)}`, inputTokens: 300 }) });
+const echoModel = () =>
+  scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)?.slice(0, 40)}`, inputTokens: 300 }) });
 const utf8 = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 
 describe("an input rejected as too large", () => {
@@ -35,9 +36,16 @@ describe("an input rejected as too large", () => {
     expect(calls.at(-1)!.text).not.toContain("PASTED-LOG");
     expect(calls.at(-1)!.text).toContain("user: hello");
 
-    const edit = await session.edit({ itemId: String(rejected.seq), input: "PASTED-LOG, just the last line", newSessionId: "s-edit" });
+    const edit = await session.edit({
+      itemId: String(rejected.seq),
+      input: "PASTED-LOG, just the last line",
+      newSessionId: "s-edit",
+    });
     expect(edit.result).toMatchObject({ status: "completed" });
-    const lines = calls.at(-1)!.text.split("\n").filter((line) => !line.startsWith("system:"));
+    const lines = calls
+      .at(-1)!
+      .text.split("\n")
+      .filter((line) => !line.startsWith("system:"));
     expect(lines).toEqual(["user: hello", "assistant: answer to user: hello", "user: PASTED-LOG, just the last line"]);
     // The original session still holds the rejected text as it was typed.
     expect(rowText((await store.read("s", rejected.seq))!)).toBe(huge);
@@ -52,7 +60,10 @@ describe("an input rejected as too large", () => {
     const blocked = await session.send(huge);
     expect(blocked.status).toBe("blocked");
     const [rejected] = await readAllRows(store, "s");
-    expect(rejected?.meta).toMatchObject({ type: "rejected-input", cut: { totalChars: huge.length, droppedFiles: 0, maxRowBytes: 100_000 } });
+    expect(rejected?.meta).toMatchObject({
+      type: "rejected-input",
+      cut: { totalChars: huge.length, droppedFiles: 0, maxRowBytes: 100_000 },
+    });
     const kept = rowText(rejected!);
     expect(huge.startsWith(kept)).toBe(true);
     expect(kept.length).toBeGreaterThan(90_000);
@@ -71,11 +82,17 @@ describe("an input rejected as too large", () => {
     const large = `PASTED ${"word ".repeat(6_000)}`;
 
     const blocked = await session.send(large);
-    expect(blocked).toMatchObject({ status: "blocked", reason: expect.stringMatching(/too large to store.*20,000 bytes/) });
+    expect(blocked).toMatchObject({
+      status: "blocked",
+      reason: expect.stringMatching(/too large to store.*20,000 bytes/),
+    });
     expect(calls).toHaveLength(0);
     const rows = await readAllRows(store, "s");
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.meta).toMatchObject({ type: "rejected-input", cut: { totalChars: large.length, maxRowBytes: 20_000 } });
+    expect(rows[0]?.meta).toMatchObject({
+      type: "rejected-input",
+      cut: { totalChars: large.length, maxRowBytes: 20_000 },
+    });
     expect(large.startsWith(rowText(rows[0]!))).toBe(true);
   });
 });

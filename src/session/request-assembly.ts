@@ -69,7 +69,11 @@ export function overheadTokens(frame: RequestFrame): number {
  *
  * @example rowRequestTokens(row, frame, limits)
  */
-export function rowRequestTokens(row: Pick<StoredRow, "seq" | "role" | "parts" | "tokens">, frame: RequestFrame, limits: ToolOutputLimits): number {
+export function rowRequestTokens(
+  row: Pick<StoredRow, "seq" | "role" | "parts" | "tokens">,
+  frame: RequestFrame,
+  limits: ToolOutputLimits,
+): number {
   return sentRowTokens({ row, model: frame.model, countTokens: frame.countTokens, limits });
 }
 
@@ -135,7 +139,9 @@ function conversionTools(tools: ToolSet, views: ReadonlyMap<string, string>): To
       const view = views.get(options.toolCallId);
       if (view !== undefined) return { type: "text", value: view };
       if (original !== undefined) return original(options);
-      return typeof options.output === "string" ? { type: "text", value: options.output } : { type: "json", value: (options.output ?? null) as never };
+      return typeof options.output === "string"
+        ? { type: "text", value: options.output }
+        : { type: "json", value: (options.output ?? null) as never };
     };
     converted[name] = { ...definition, toModelOutput } as Tool;
   }

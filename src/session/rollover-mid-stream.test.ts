@@ -7,7 +7,12 @@ import { recordingStore } from "./test-support/store-wrappers.js";
 import { FORCE_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
+const readBoth = {
+  toolCalls: [
+    { toolName: "read", input: { path: "a.txt" } },
+    { toolName: "read", input: { path: "b.txt" } },
+  ],
+};
 
 async function allRows(store: ReturnType<typeof memoryStore>): Promise<StoredRow[]> {
   return (await store.items("s", { limit: 500, includeCleared: true })).rows;
@@ -17,18 +22,33 @@ describe("rollover after a settled step", () => {
   it("stops at the step boundary with every tool call paired, then continues in a fresh window", async () => {
     const { store, appends } = recordingStore(memoryStore());
     // The step's request was just under the force band; its two tool results push the next one over it.
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "finished", inputTokens: 800 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: FORCE_AT - 400 },
+        { text: "finished", inputTokens: 800 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
 
     const result = await session.send("read both files");
 
     expect(result).toMatchObject({ status: "completed", text: "finished" });
-    expect(result.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream", previousWindowId: "w:0", windowId: "w:3", flushOpportunity: false })]);
+    expect(result.rollovers).toEqual([
+      expect.objectContaining({
+        reason: "mid-stream",
+        previousWindowId: "w:0",
+        windowId: "w:3",
+        flushOpportunity: false,
+      }),
+    ]);
     expect(calls).toHaveLength(2);
 
     // The stopped step is stored whole: both calls with their results, in one row.
     const rows = await allRows(store);
-    const toolParts = rows[1]!.parts.filter((part) => part.type === "tool-read") as Array<{ state: string; output: string }>;
+    const toolParts = rows[1]!.parts.filter((part) => part.type === "tool-read") as Array<{
+      state: string;
+      output: string;
+    }>;
     expect(toolParts.map((part) => [part.state, part.output.length])).toEqual([
       ["output-available", 2_000],
       ["output-available", 2_000],
@@ -44,13 +64,21 @@ describe("rollover after a settled step", () => {
     // The continuation carries the turn's input and its finished calls, never their results (docs/adr/0023).
     expect(request).toContain("user: Continue the task you were working on.");
     expect(request).toContain('<carried_user_input item="1" window="w:0">\nread both files\n</carried_user_input>');
-    expect(request.split("\n").slice(-2)).toEqual(['- item 2: read {"path":"a.txt"} → finished', '- item 2: read {"path":"b.txt"} → finished']);
+    expect(request.split("\n").slice(-2)).toEqual([
+      '- item 2: read {"path":"a.txt"} → finished',
+      '- item 2: read {"path":"b.txt"} → finished',
+    ]);
     expect(rolloverMetaOf(rows[2]!)?.reason).toBe("mid-stream");
   });
 
   it("gives the rollover to real user input already waiting instead of queueing a continue", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "answer to B", inputTokens: 800 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: FORCE_AT - 400 },
+        { text: "answer to B", inputTokens: 800 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
 
     const [resultA, resultB] = await Promise.all([session.send("A: read both files"), session.send("B: what next?")]);
@@ -60,7 +88,12 @@ describe("rollover after a settled step", () => {
     expect(resultB.text).toBe("answer to B");
     const rows = await allRows(store);
     expect(rows.some((row) => row.meta?.type === "continue")).toBe(false);
-    expect(rows.slice(2).map((row) => row.meta?.type ?? rowText(row))).toEqual(["rollover", "lead-in", "B: what next?", "answer to B"]);
+    expect(rows.slice(2).map((row) => row.meta?.type ?? rowText(row))).toEqual([
+      "rollover",
+      "lead-in",
+      "B: what next?",
+      "answer to B",
+    ]);
     expect(calls[1]!.text).not.toContain("A: read both files");
     expect(calls[1]!.text.split("\n").at(-1)).toBe("user: B: what next?");
   });
@@ -68,11 +101,20 @@ describe("rollover after a settled step", () => {
   it("does not stop a step below the force band, even above the on-send threshold", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({
-      script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 14_200 }, { text: "done", inputTokens: 14_400 }],
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 14_200 },
+        { text: "done", inputTokens: 14_400 },
+      ],
     });
     // The request is about the 14,200 tokens reported: the system prompt leaves room for the tools
     // (read and session_history, about 1,700 tokens by the session's count), the message and framing.
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, system: systemOfTokens(14_200 - 2_000), settings: { warningTurnTokens: 0 } });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files) },
+      system: systemOfTokens(14_200 - 2_000),
+      settings: { warningTurnTokens: 0 },
+    });
     const result = await session.send("read a");
     expect(result.rollovers).toEqual([]);
     expect(calls).toHaveLength(2);
@@ -84,7 +126,12 @@ describe("rollover after a settled step", () => {
 
   it("stops when a single step jumps past the hard ceiling; no warning is given first", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: 10_000 }, { text: "continuing", inputTokens: 500 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: 10_000 },
+        { text: "continuing", inputTokens: 500 },
+      ],
+    });
     const big = { "a.txt": "A".repeat(14_000), "b.txt": "B".repeat(14_000) };
     const session = budgetSession({ store, model, tools: { read: readTool(big) } });
     const result = await session.send("read both");
@@ -95,7 +142,10 @@ describe("rollover after a settled step", () => {
 
   it("stops queueing continuations after maxTurnsPerSend; the latch waits for the next send", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: (call) => (call.index < 2 ? { ...readBoth, inputTokens: FORCE_AT + 10 } : { text: "resumed", inputTokens: 500 }) });
+    const { model, calls } = scriptedModel({
+      script: (call) =>
+        call.index < 2 ? { ...readBoth, inputTokens: FORCE_AT + 10 } : { text: "resumed", inputTokens: 500 },
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) }, maxTurnsPerSend: 2 });
     const first = await session.send("keep reading");
     expect(first.status).toBe("completed");

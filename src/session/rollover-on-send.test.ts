@@ -10,7 +10,12 @@ import type { RolloverInfo } from "./session-types.js";
 describe("rollover on send", () => {
   it("writes boundary + hidden lead-in + the input in one append, and the next request holds only the new window", async () => {
     const { store, appends } = recordingStore(memoryStore());
-    const { model, calls } = scriptedModel({ script: [{ text: "first answer", inputTokens: THRESHOLD_AT + 100 }, { text: "second answer", inputTokens: 900 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { text: "first answer", inputTokens: THRESHOLD_AT + 100 },
+        { text: "second answer", inputTokens: 900 },
+      ],
+    });
     const session = budgetSession({ store, model, system: "Be brief." });
     const events: RolloverInfo[] = [];
     session.on("rollover", (event) => events.push(event));
@@ -21,7 +26,15 @@ describe("rollover on send", () => {
 
     expect(second.status).toBe("completed");
     expect(second.rollovers).toEqual([
-      { rolloverId: expect.any(String), reason: "on-send", previousWindowId: "w:0", windowId: "w:3", flushOpportunity: false, contextTokens: expect.any(Number), maxTokens: LIMIT },
+      {
+        rolloverId: expect.any(String),
+        reason: "on-send",
+        previousWindowId: "w:0",
+        windowId: "w:3",
+        flushOpportunity: false,
+        contextTokens: expect.any(Number),
+        maxTokens: LIMIT,
+      },
     ]);
     expect(second.rollovers[0]!.contextTokens).toBeGreaterThanOrEqual(THRESHOLD_AT);
     expect(events).toEqual(second.rollovers);
@@ -30,7 +43,9 @@ describe("rollover on send", () => {
     const rolloverAppend = appends.find((rows) => rows.some((row) => row.boundary !== undefined));
     expect(rolloverAppend?.map((row) => row.meta?.type ?? row.role)).toEqual(["rollover", "lead-in", "user"]);
     const rolloverId = second.rollovers[0]!.rolloverId;
-    expect(rolloverAppend?.map((row) => row.meta?.["rolloverId"] ?? (row.metadata as Record<string, unknown>)["rolloverId"])).toEqual([rolloverId, rolloverId, rolloverId]);
+    expect(
+      rolloverAppend?.map((row) => row.meta?.["rolloverId"] ?? (row.metadata as Record<string, unknown>)["rolloverId"]),
+    ).toEqual([rolloverId, rolloverId, rolloverId]);
 
     // Invariant 2: the request after the rollover holds nothing from before the boundary.
     const request = calls[1]!.text;
@@ -46,7 +61,12 @@ describe("rollover on send", () => {
     const { rows, windowId } = await store.activeWindow("s");
     expect(windowId).toBe("w:3");
     expect(classifyBoundary(rows[0]!)).toBe("rollover");
-    expect(rolloverMetaOf(rows[0]!)).toMatchObject({ rolloverId, reason: "on-send", previousWindowId: "w:0", maxTokens: LIMIT });
+    expect(rolloverMetaOf(rows[0]!)).toMatchObject({
+      rolloverId,
+      reason: "on-send",
+      previousWindowId: "w:0",
+      maxTokens: LIMIT,
+    });
     expect(isHidden(rows[1]!)).toBe(true);
     expect(rows.map(rowText).slice(2)).toEqual(["second question", "second answer"]);
   });
@@ -65,7 +85,9 @@ describe("rollover on send", () => {
     const { store, appends } = recordingStore(memoryStore());
     // A system prompt so large that even a fresh window sits at the threshold (but under the ceiling).
     const system = "x".repeat((THRESHOLD_AT - 500) * 4);
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer ${call.index}`, inputTokens: THRESHOLD_AT + 300 }) });
+    const { model, calls } = scriptedModel({
+      script: (call) => ({ text: `answer ${call.index}`, inputTokens: THRESHOLD_AT + 300 }),
+    });
     const session = budgetSession({ store, model, system, settings: { warningTurnTokens: 0 } });
     const first = await session.send("one");
     expect(first).toMatchObject({ status: "completed", rollovers: [] });

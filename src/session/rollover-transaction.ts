@@ -26,7 +26,8 @@ import { contextLimitFor, toolOutputLimits, type SessionContext } from "./sessio
 import type { CompactionInfo, RolloverInfo, WarningInfo } from "./session-types.js";
 import type { PendingRollover } from "./turn-queue.js";
 
-export type TurnTrigger = { kind: "user"; parts: RowPart[]; metadata?: Record<string, unknown> } | { kind: "continue" } | { kind: "warning" };
+export type TurnTrigger =
+  { kind: "user"; parts: RowPart[]; metadata?: Record<string, unknown> } | { kind: "continue" } | { kind: "warning" };
 
 export interface TurnStartRequest {
   trigger: TurnTrigger;
@@ -82,14 +83,23 @@ export async function startTurn(context: SessionContext, request: TurnStartReque
   }
 }
 
-async function planAndAppend(context: SessionContext, request: TurnStartRequest, window: ActiveWindow): Promise<TurnStart> {
+async function planAndAppend(
+  context: SessionContext,
+  request: TurnStartRequest,
+  window: ActiveWindow,
+): Promise<TurnStart> {
   const { model, frame, trigger } = request;
   const limits = toolOutputLimits(context, model);
   const rowTokens = (row: StoredRow) => rowRequestTokens(row, frame, limits);
   const overhead = overheadTokens(frame);
   context.calibration.seedOnce(window.rows);
   const factor = frame.calibrationFactor;
-  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens, overheadTokens: overhead, calibrationFactor: factor });
+  const pressure = deriveWindowPressure({
+    rows: window.rows,
+    rowTokens,
+    overheadTokens: overhead,
+    calibrationFactor: factor,
+  });
   const retried = request.forced?.triggerSeq;
   const fresh = isWindowFresh(retried === undefined ? window.rows : window.rows.filter((row) => row.seq !== retried));
   const warned = hasBudgetWarning(window.rows);
@@ -97,7 +107,17 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   const createdAt = context.now().toISOString();
 
   const triggerRow = triggerRowFor(trigger, { createdAt });
-  const triggerTokens = triggerRow === undefined ? 0 : calibrate(rowRequestTokens({ seq: 0, role: triggerRow.role, parts: triggerRow.parts, tokens: undefined }, frame, limits), factor);
+  const triggerTokens =
+    triggerRow === undefined
+      ? 0
+      : calibrate(
+          rowRequestTokens(
+            { seq: 0, role: triggerRow.role, parts: triggerRow.parts, tokens: undefined },
+            frame,
+            limits,
+          ),
+          factor,
+        );
   const projected = pressure.contextTokens + triggerTokens;
   const nextWindowId = windowIdFor(window.lastSeq + 1);
 
@@ -109,32 +129,86 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     const ceiling = context.policy.hardCeiling(limit);
     // A latched handoff note rides in the lead-in: it counts toward the fresh window like the rest.
     const handoffNote = request.latch?.windowId === window.windowId ? request.latch.handoffNote : undefined;
-    const leadIn = leadInRow({ rolloverId: "preflight", windowId: nextWindowId, previousWindowId: window.windowId, reason: "on-send", flushOpportunity: false, historyToolAvailable: context.historyToolAvailable, ...notes(context), ...(handoffNote === undefined ? {} : { handoffNote }) });
-    const freshBase = calibrate(overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits), factor);
+    const leadIn = leadInRow({
+      rolloverId: "preflight",
+      windowId: nextWindowId,
+      previousWindowId: window.windowId,
+      reason: "on-send",
+      flushOpportunity: false,
+      historyToolAvailable: context.historyToolAvailable,
+      ...notes(context),
+      ...(handoffNote === undefined ? {} : { handoffNote }),
+    });
+    const freshBase = calibrate(
+      overhead + rowRequestTokens({ seq: 0, role: leadIn.role, parts: leadIn.parts, tokens: undefined }, frame, limits),
+      factor,
+    );
     const freshEstimate = freshBase + triggerTokens;
     if (freshEstimate > ceiling && trigger.kind === "user") {
       const reason = `This message does not fit even a fresh context window of ${modelKey(model)}: about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. Shorten it, remove attachments, or use a model with a larger context.`;
-      return reject(context, request, { reason, estimatedTokens: freshEstimate, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+      return reject(context, request, {
+        reason,
+        estimatedTokens: freshEstimate,
+        hardCeiling: ceiling,
+        parts: trigger.parts,
+        metadata: trigger.metadata,
+      });
     }
-    const evaluation = context.policy.evaluate({ moment: "on-send", projected, contextLimit: limit, warningEmitted: warned });
+    const evaluation = context.policy.evaluate({
+      moment: "on-send",
+      projected,
+      contextLimit: limit,
+      warningEmitted: warned,
+    });
     rolloverAt = evaluation.rolloverAt;
     // A latch from another window is stale: that window already rolled over (or was cleared).
     const latch = request.latch !== undefined && request.latch.windowId === window.windowId ? request.latch : undefined;
     // The agent asked for this window to end (`new_context`): its own decision, whatever the budget says.
     if (latch?.reason === "requested" && request.forced === undefined) {
-      rollover = { reason: "requested", previousWindowId: window.windowId, flushOpportunity: latch.flushOpportunity, contextTokens: latch.contextTokens, maxTokens: latch.maxTokens, ...(latch.handoffNote === undefined ? {} : { handoffNote: latch.handoffNote }) };
+      rollover = {
+        reason: "requested",
+        previousWindowId: window.windowId,
+        flushOpportunity: latch.flushOpportunity,
+        contextTokens: latch.contextTokens,
+        maxTokens: latch.maxTokens,
+        ...(latch.handoffNote === undefined ? {} : { handoffNote: latch.handoffNote }),
+      };
     } else if (context.strategy === "off" || evaluation.decision === "block") {
       // Strategy `off`, or a threshold ≥ 1 (proactive action disabled): only the hard ceiling applies.
       if (projected > ceiling && trigger.kind === "user") {
         const reason = `The context window is full (about ${projected.toLocaleString("en-US")} tokens, ceiling ${ceiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
-        return reject(context, request, { reason, estimatedTokens: projected, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+        return reject(context, request, {
+          reason,
+          estimatedTokens: projected,
+          hardCeiling: ceiling,
+          parts: trigger.parts,
+          metadata: trigger.metadata,
+        });
       }
     } else if (request.forced !== undefined) {
-      rollover = { reason: request.forced.reason, previousWindowId: window.windowId, flushOpportunity: false, contextTokens: pressure.contextTokens, maxTokens: limit };
+      rollover = {
+        reason: request.forced.reason,
+        previousWindowId: window.windowId,
+        flushOpportunity: false,
+        contextTokens: pressure.contextTokens,
+        maxTokens: limit,
+      };
     } else if (latch !== undefined) {
-      rollover = { reason: latch.reason, previousWindowId: window.windowId, flushOpportunity: latch.flushOpportunity, contextTokens: latch.contextTokens, maxTokens: latch.maxTokens };
+      rollover = {
+        reason: latch.reason,
+        previousWindowId: window.windowId,
+        flushOpportunity: latch.flushOpportunity,
+        contextTokens: latch.contextTokens,
+        maxTokens: latch.maxTokens,
+      };
     } else if (trigger.kind === "warning" ? projected >= ceiling : evaluation.decision === "rollover") {
-      rollover = { reason: "on-send", previousWindowId: window.windowId, flushOpportunity: trigger.kind === "warning" ? false : evaluation.flushOpportunity, contextTokens: pressure.contextTokens, maxTokens: limit };
+      rollover = {
+        reason: "on-send",
+        previousWindowId: window.windowId,
+        flushOpportunity: trigger.kind === "warning" ? false : evaluation.flushOpportunity,
+        contextTokens: pressure.contextTokens,
+        maxTokens: limit,
+      };
     } else if (trigger.kind === "user" && !warned && (request.warningAhead || evaluation.decision === "warn")) {
       warningDue = true;
     }
@@ -144,8 +218,15 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     }
     if (rollover !== undefined && context.strategy !== "compact" && !context.historyToolAvailable) {
       const reason = `The context window is at its budget (about ${pressure.contextTokens.toLocaleString("en-US")} of ${limit.toLocaleString("en-US")} tokens), and this session's tool policy does not grant session_history, so a rollover would make earlier context unrecoverable. Grant session_history, compact the session, or clear it.`;
-      if (trigger.kind !== "user") return { status: "blocked", reason, estimatedTokens: projected, hardCeiling: ceiling };
-      return reject(context, request, { reason, estimatedTokens: projected, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+      if (trigger.kind !== "user")
+        return { status: "blocked", reason, estimatedTokens: projected, hardCeiling: ceiling };
+      return reject(context, request, {
+        reason,
+        estimatedTokens: projected,
+        hardCeiling: ceiling,
+        parts: trigger.parts,
+        metadata: trigger.metadata,
+      });
     }
   }
 
@@ -161,18 +242,55 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
   if (compacting) {
     const plan = await planSummary(context, { rows: window.rows, model, frame });
     if (plan.status === "too-large") {
-      if (trigger.kind !== "user") return { status: "blocked", reason: plan.reason, estimatedTokens: plan.estimatedTokens, hardCeiling: plan.hardCeiling };
-      return reject(context, request, { reason: plan.reason, estimatedTokens: plan.estimatedTokens, hardCeiling: plan.hardCeiling, parts: trigger.parts, metadata: trigger.metadata });
+      if (trigger.kind !== "user")
+        return {
+          status: "blocked",
+          reason: plan.reason,
+          estimatedTokens: plan.estimatedTokens,
+          hardCeiling: plan.hardCeiling,
+        };
+      return reject(context, request, {
+        reason: plan.reason,
+        estimatedTokens: plan.estimatedTokens,
+        hardCeiling: plan.hardCeiling,
+        parts: trigger.parts,
+        metadata: trigger.metadata,
+      });
     }
-    summary = summaryRow(context, { plan, summary: await summarizeWindow(context, { plan, model, frame, signal: request.signal }), previousWindowId: window.windowId, createdAt });
+    summary = summaryRow(context, {
+      plan,
+      summary: await summarizeWindow(context, { plan, model, frame, signal: request.signal }),
+      previousWindowId: window.windowId,
+      createdAt,
+    });
   }
-  const rows = summary !== undefined
-    ? { rows: [summary, triggerRow ?? continueRow({ createdAt })], compaction: { windowId: nextWindowId, previousWindowId: window.windowId } }
-    : rowsToAppend({ context, request, window, triggerRow: continuation, rollover, warningDue, warned, projected, limit, rolloverAt, nextWindowId, createdAt });
+  const rows =
+    summary !== undefined
+      ? {
+          rows: [summary, triggerRow ?? continueRow({ createdAt })],
+          compaction: { windowId: nextWindowId, previousWindowId: window.windowId },
+        }
+      : rowsToAppend({
+          context,
+          request,
+          window,
+          triggerRow: continuation,
+          rollover,
+          warningDue,
+          warned,
+          projected,
+          limit,
+          rolloverAt,
+          nextWindowId,
+          createdAt,
+        });
   let stored: StoredRow[];
   const withTokens = rows.rows.map((row) => ({ ...row, tokens: storedRowTokens(row) }));
   try {
-    stored = await context.store.append(context.sessionId, withTokens, { expectLastSeq: window.lastSeq, operationId: request.operationId });
+    stored = await context.store.append(context.sessionId, withTokens, {
+      expectLastSeq: window.lastSeq,
+      operationId: request.operationId,
+    });
   } catch (error) {
     if (AppendConflictError.isInstance(error)) throw error;
     // The user's input fits the window but not the store's row limit: it is kept as a rejected input.
@@ -180,12 +298,22 @@ async function planAndAppend(context: SessionContext, request: TurnStartRequest,
     if (overLimit !== undefined && trigger.kind === "user") {
       const reason = `This message is too large to store: its row is over the store's limit of ${overLimit.toLocaleString("en-US")} bytes (maxRowBytes). Shorten it or remove attachments.`;
       const ceiling = limit === undefined ? 0 : context.policy.hardCeiling(limit);
-      return reject(context, request, { reason, estimatedTokens: triggerTokens, hardCeiling: ceiling, parts: trigger.parts, metadata: trigger.metadata });
+      return reject(context, request, {
+        reason,
+        estimatedTokens: triggerTokens,
+        hardCeiling: ceiling,
+        parts: trigger.parts,
+        metadata: trigger.metadata,
+      });
     }
-    throw new SessionStoreError(rollover === undefined ? "the turn's input" : "the rollover (boundary, lead-in and input)", error);
+    throw new SessionStoreError(
+      rollover === undefined ? "the turn's input" : "the rollover (boundary, lead-in and input)",
+      error,
+    );
   }
   const triggerStored = stored[stored.length - 1];
-  if (triggerStored === undefined) throw new SessionStoreError("the turn's input", new Error("the store returned no rows"));
+  if (triggerStored === undefined)
+    throw new SessionStoreError("the turn's input", new Error("the store returned no rows"));
   const newWindow = rollover !== undefined;
   const activeRows = newWindow ? stored : [...window.rows, ...stored];
   return {
@@ -230,13 +358,35 @@ function rowsToAppend({
   if (rollover !== undefined) {
     const rolloverId = context.generateId();
     const trigger = triggerRow ?? continueRow({ createdAt });
-    const rows = rolloverTransactionRows({ ...rollover, rolloverId, windowId: nextWindowId, trigger, historyToolAvailable: context.historyToolAvailable, createdAt, ...notes(context) });
+    const rows = rolloverTransactionRows({
+      ...rollover,
+      rolloverId,
+      windowId: nextWindowId,
+      trigger,
+      historyToolAvailable: context.historyToolAvailable,
+      createdAt,
+      ...notes(context),
+    });
     return { rows, rolloverInfo: { ...rollover, rolloverId, windowId: nextWindowId } };
   }
   const wantsWarning = request.trigger.kind === "warning" ? !warned : warningDue;
   if (wantsWarning && limit !== undefined && rolloverAt !== undefined) {
-    const text = budgetWarningText({ windowId: window.windowId, contextTokens: projected, maxTokens: limit, rolloverAtTokens: rolloverAt, memoryMode: context.hotMemories.mode, notesSentence: notesWarningSentence({ mode: context.hotMemories.mode }), ...notes(context) });
-    const warning = budgetWarningRow({ text, windowId: window.windowId, contextTokens: projected, maxTokens: limit, createdAt });
+    const text = budgetWarningText({
+      windowId: window.windowId,
+      contextTokens: projected,
+      maxTokens: limit,
+      rolloverAtTokens: rolloverAt,
+      memoryMode: context.hotMemories.mode,
+      notesSentence: notesWarningSentence({ mode: context.hotMemories.mode }),
+      ...notes(context),
+    });
+    const warning = budgetWarningRow({
+      text,
+      windowId: window.windowId,
+      contextTokens: projected,
+      maxTokens: limit,
+      createdAt,
+    });
     const warningInfo: WarningInfo = { windowId: window.windowId, contextTokens: projected, maxTokens: limit, text };
     return { rows: triggerRow === undefined ? [warning] : [warning, triggerRow], warningInfo };
   }
@@ -246,7 +396,12 @@ function rowsToAppend({
 }
 
 function triggerRowFor(trigger: TurnTrigger, { createdAt }: { createdAt: string }): RowInput | undefined {
-  if (trigger.kind === "user") return userInputRow({ parts: trigger.parts, createdAt, ...(trigger.metadata === undefined ? {} : { metadata: trigger.metadata }) });
+  if (trigger.kind === "user")
+    return userInputRow({
+      parts: trigger.parts,
+      createdAt,
+      ...(trigger.metadata === undefined ? {} : { metadata: trigger.metadata }),
+    });
   if (trigger.kind === "continue") return continueRow({ createdAt });
   return undefined;
 }
@@ -254,9 +409,29 @@ function triggerRowFor(trigger: TurnTrigger, { createdAt }: { createdAt: string 
 async function reject(
   context: SessionContext,
   request: TurnStartRequest,
-  { reason, estimatedTokens, hardCeiling, parts, metadata }: { reason: string; estimatedTokens: number; hardCeiling: number; parts: RowPart[]; metadata: Record<string, unknown> | undefined },
+  {
+    reason,
+    estimatedTokens,
+    hardCeiling,
+    parts,
+    metadata,
+  }: {
+    reason: string;
+    estimatedTokens: number;
+    hardCeiling: number;
+    parts: RowPart[];
+    metadata: Record<string, unknown> | undefined;
+  },
 ): Promise<TurnStart> {
-  const row = rejectedInputRow({ parts, reason, estimatedTokens, hardCeiling, model: modelKey(request.model), createdAt: context.now().toISOString(), ...(metadata === undefined ? {} : { metadata }) });
+  const row = rejectedInputRow({
+    parts,
+    reason,
+    estimatedTokens,
+    hardCeiling,
+    model: modelKey(request.model),
+    createdAt: context.now().toISOString(),
+    ...(metadata === undefined ? {} : { metadata }),
+  });
   let stored: StoredRow[];
   try {
     stored = await context.store.append(context.sessionId, [row], { operationId: `${request.operationId}:rejected` });
@@ -265,12 +440,20 @@ async function reject(
     const overLimit = rowLimitOf(error, 0);
     if (overLimit === undefined) throw new SessionStoreError("the rejected input", error);
     try {
-      stored = await context.store.append(context.sessionId, [cutRowToBytes(row, overLimit)], { operationId: `${request.operationId}:rejected-cut` });
+      stored = await context.store.append(context.sessionId, [cutRowToBytes(row, overLimit)], {
+        operationId: `${request.operationId}:rejected-cut`,
+      });
     } catch (cutError) {
       throw new SessionStoreError("the rejected input", cutError);
     }
   }
-  return { status: "blocked", reason, estimatedTokens, hardCeiling, ...(stored[0] === undefined ? {} : { rejected: stored[0] }) };
+  return {
+    status: "blocked",
+    reason,
+    estimatedTokens,
+    hardCeiling,
+    ...(stored[0] === undefined ? {} : { rejected: stored[0] }),
+  };
 }
 
 /** The store's row limit, when `error` refused the row at `index` for its size alone. */

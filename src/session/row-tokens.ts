@@ -44,7 +44,12 @@ export function requestRows<T extends ViewableRow & { tokens?: number | undefine
   limits: ToolOutputLimits;
 }): { rows: T[]; views: Map<string, string> } {
   const { rows: viewed, views } = viewOversizedToolOutputs({ rows, countTokens, ...limits });
-  return { rows: viewed.map((row, index) => (row === rows[index] || row.tokens === undefined ? row : { ...row, tokens: undefined })), views };
+  return {
+    rows: viewed.map((row, index) =>
+      row === rows[index] || row.tokens === undefined ? row : { ...row, tokens: undefined },
+    ),
+    views,
+  };
 }
 
 /**

@@ -11,7 +11,14 @@ import type { StoredRow } from "../store/port.js";
 import { modelKey, type BudgetEvaluation } from "./budget-policy.js";
 import { isContextExceededError } from "./context-exceeded.js";
 import { ProviderCallError, RequestOverCeilingError, SessionStoreError } from "./errors.js";
-import { assembleRequest, overheadTokens, rowRequestTokens, type AssembledRequest, type RequestFrame, type ToolOutputLimits } from "./request-assembly.js";
+import {
+  assembleRequest,
+  overheadTokens,
+  rowRequestTokens,
+  type AssembledRequest,
+  type RequestFrame,
+  type ToolOutputLimits,
+} from "./request-assembly.js";
 import { storedRowTokens } from "./row-tokens.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
 import { providerErrorText } from "./provider-error-text.js";
@@ -72,7 +79,10 @@ export interface RunTurnOptions {
  * @example
  * const run = await runTurn(context, { windowId: start.windowId, rows: start.rows, turnId, signal });
  */
-export async function runTurn(context: SessionContext, { windowId, rows, turnId, signal, flush }: RunTurnOptions): Promise<TurnRun> {
+export async function runTurn(
+  context: SessionContext,
+  { windowId, rows, turnId, signal, flush }: RunTurnOptions,
+): Promise<TurnRun> {
   // A `new_context` request lives only in the turn that made it: one left by a step cut before it settled is dropped.
   context.newContextRequest = undefined;
   const skipped: string[] = [];
@@ -84,10 +94,24 @@ export async function runTurn(context: SessionContext, { windowId, rows, turnId,
     const limits = toolOutputLimits(context, model);
     const request = await assembleRequest({ rows, frame, limits });
     if (limit !== undefined && request.estimatedTokens > context.policy.hardCeiling(limit)) {
-      skipped.push(`${modelKey(model)} (about ${request.estimatedTokens} tokens, ceiling ${context.policy.hardCeiling(limit)})`);
+      skipped.push(
+        `${modelKey(model)} (about ${request.estimatedTokens} tokens, ceiling ${context.policy.hardCeiling(limit)})`,
+      );
       continue;
     }
-    const run = await attemptWithRetries(context, { model, limit, frame, limits, request, rows, windowId, operationPrefix: `${turnId}:attempt-${index}`, signal, flush, retriesLeft: context.maxRetries });
+    const run = await attemptWithRetries(context, {
+      model,
+      limit,
+      frame,
+      limits,
+      request,
+      rows,
+      windowId,
+      operationPrefix: `${turnId}:attempt-${index}`,
+      signal,
+      flush,
+      retriesLeft: context.maxRetries,
+    });
     if (run.status !== "failed" || run.streamedAnything) return run;
     lastFailure = run;
   }
@@ -132,16 +156,34 @@ async function attemptWithRetries(context: SessionContext, options: AttemptOptio
   let attempt = options;
   for (let retry = 1; ; retry += 1) {
     const run = await streamAttempt(context, attempt);
-    if (!isRetryableRun(run)) return settled.length === 0 ? run : { ...run, steps: [...settled, ...run.steps], streamedAnything: true };
+    if (!isRetryableRun(run))
+      return settled.length === 0 ? run : { ...run, steps: [...settled, ...run.steps], streamedAnything: true };
     settled.push(...run.steps);
     context.events.emit("retry", { error: run.retry.error, retry, discardedText: run.retry.discardedText });
     // A `new_context` call in the discarded step is discarded with it.
     context.newContextRequest = undefined;
     const waited = await waitOrAbort(context.retryDelay(retry), options.signal);
     const rows = [...options.rows, ...settled.map((step) => step.row)];
-    if (!waited) return { status: "interrupted", text: lastText(settled), steps: settled, streamedAnything: true, model: modelKey(options.model) };
-    const request = await assembleRequest({ rows, frame: await requestFrame(context, options.model, { windowId: options.windowId }), limits: options.limits });
-    attempt = { ...options, rows, request, operationPrefix: `${options.operationPrefix}:retry-${retry}`, retriesLeft: options.retriesLeft - retry };
+    if (!waited)
+      return {
+        status: "interrupted",
+        text: lastText(settled),
+        steps: settled,
+        streamedAnything: true,
+        model: modelKey(options.model),
+      };
+    const request = await assembleRequest({
+      rows,
+      frame: await requestFrame(context, options.model, { windowId: options.windowId }),
+      limits: options.limits,
+    });
+    attempt = {
+      ...options,
+      rows,
+      request,
+      operationPrefix: `${options.operationPrefix}:retry-${retry}`,
+      retriesLeft: options.retriesLeft - retry,
+    };
   }
 }
 
@@ -164,7 +206,10 @@ function waitOrAbort(milliseconds: number, signal: AbortSignal | undefined): Pro
   });
 }
 
-async function streamAttempt(context: SessionContext, { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal, flush, retriesLeft }: AttemptOptions): Promise<TurnRun> {
+async function streamAttempt(
+  context: SessionContext,
+  { model, limit, frame, limits, request, rows, windowId, operationPrefix, signal, flush, retriesLeft }: AttemptOptions,
+): Promise<TurnRun> {
   const key = modelKey(model);
   const steps: StoredStep[] = [];
   const estimates: number[] = [request.rawEstimatedTokens];
@@ -182,12 +227,24 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     contextLimit: limit,
     onStored: (step) => {
       steps.push(step);
-      if (step.estimatedInputTokens !== undefined) context.calibration.learn(model, { estimated: step.estimatedInputTokens, reported: step.reportedInputTokens });
-      context.events.emit("step-end", { row: step.row, stepIndex: step.stepIndex, usage: step.usage, model: step.model });
+      if (step.estimatedInputTokens !== undefined)
+        context.calibration.learn(model, { estimated: step.estimatedInputTokens, reported: step.reportedInputTokens });
+      context.events.emit("step-end", {
+        row: step.row,
+        stepIndex: step.stepIndex,
+        usage: step.usage,
+        model: step.model,
+      });
       // A partial step (interrupted, or cut by a failure) has no reported usage: no new budget figure.
       if (step.reportedInputTokens === undefined) return;
       const contextTokens = step.usage.inputTokens;
-      context.events.emit("usage", { windowId, contextTokens, contextLimit: limit, percent: limit === undefined ? undefined : (contextTokens / limit) * 100, ...requestSpend(step.row) });
+      context.events.emit("usage", {
+        windowId,
+        contextTokens,
+        contextLimit: limit,
+        percent: limit === undefined ? undefined : (contextTokens / limit) * 100,
+        ...requestSpend(step.row),
+      });
     },
     onTextDelta: (delta, stepIndex) => context.events.emit("text-delta", { delta, stepIndex }),
     onChunk: chunkForwarder(context),
@@ -195,7 +252,8 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   });
   let stop: TurnStop | undefined;
   let streamError: unknown;
-  const retryable = (failure: unknown): boolean => retriesLeft > 0 && signal?.aborted !== true && failure !== undefined && isTransientProviderError(failure);
+  const retryable = (failure: unknown): boolean =>
+    retriesLeft > 0 && signal?.aborted !== true && failure !== undefined && isTransientProviderError(failure);
   /** The next step's request, assembled when the previous step was evaluated. */
   let prepared: { stepNumber: number; request: AssembledRequest } | undefined;
   // The signal fired between steps: the SDK would still start the next one.
@@ -203,13 +261,25 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   const abortedBetweenSteps = (): boolean => (stoppedByAbort ||= signal?.aborted === true);
 
   const prepareNextStep = async (stepNumber: number): Promise<{ messages: ModelMessage[]; instructions?: string }> => {
-    const next = prepared?.stepNumber === stepNumber ? prepared.request : await assembleRequest({ rows: [...rows, ...recorder.rows], frame: await requestFrame(context, model, { windowId }), limits, previous });
+    const next =
+      prepared?.stepNumber === stepNumber
+        ? prepared.request
+        : await assembleRequest({
+            rows: [...rows, ...recorder.rows],
+            frame: await requestFrame(context, model, { windowId }),
+            limits,
+            previous,
+          });
     prepared = undefined;
     previous = next.estimate;
     estimates[stepNumber] = next.rawEstimatedTokens;
     checkedEstimates[stepNumber] = next.estimatedTokens;
-    if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit)) throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
-    return { messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }), ...(next.system === undefined ? {} : { instructions: next.system }) };
+    if (limit !== undefined && next.estimatedTokens > context.policy.hardCeiling(limit))
+      throw new RequestOverCeilingError(key, next.estimatedTokens, context.policy.hardCeiling(limit));
+    return {
+      messages: selfContainedMessages({ messages: next.messages, model, providerStore: context.providerStore }),
+      ...(next.system === undefined ? {} : { instructions: next.system }),
+    };
   };
 
   const evaluateSettledStep = async (stepIndex: number): Promise<boolean> => {
@@ -232,7 +302,13 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
     const next = await assembleRequest({ rows: all, frame: nextFrame, limits, previous });
     prepared = { stepNumber: stepIndex + 1, request: next };
     const projected = Math.max(pressure.contextTokens, next.estimatedTokens);
-    const evaluation = context.policy.evaluate({ moment: "after-step", projected, contextLimit: limit, warningEmitted: hasBudgetWarning(all), strategy: context.strategy });
+    const evaluation = context.policy.evaluate({
+      moment: "after-step",
+      projected,
+      contextLimit: limit,
+      warningEmitted: hasBudgetWarning(all),
+      strategy: context.strategy,
+    });
     if (requested !== undefined) {
       stop = { decision: "rollover", evaluation, windowId, contextLimit: limit, requested: { note: requested.note } };
       return true;
@@ -243,11 +319,20 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       return true;
     }
     if (evaluation.decision === "continue") return false;
-    stop = { decision: evaluation.decision === "warn" ? "warn" : "rollover", evaluation, windowId, contextLimit: limit };
+    stop = {
+      decision: evaluation.decision === "warn" ? "warn" : "rollover",
+      evaluation,
+      windowId,
+      contextLimit: limit,
+    };
     return true;
   };
 
-  const firstMessages = selfContainedMessages({ messages: request.messages, model, providerStore: context.providerStore });
+  const firstMessages = selfContainedMessages({
+    messages: request.messages,
+    model,
+    providerStore: context.providerStore,
+  });
   const { loop } = context;
   const result = streamText({
     ...loop.callSettings,
@@ -285,7 +370,12 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
       if (flush !== undefined) return ours;
       const messages = ours?.messages ?? firstMessages;
       const instructions = ours === undefined ? request.system : ours.instructions;
-      return applyCallerPrepareStep({ loop, step: { ...step, messages, instructions }, ours, warnOnce: context.warnOnce });
+      return applyCallerPrepareStep({
+        loop,
+        step: { ...step, messages, instructions },
+        ours,
+        warnOnce: context.warnOnce,
+      });
     },
     // Each step's own result (AI SDK 7: `step.response.messages` holds that step's messages only;
     // the recorder takes the step's content and usage, never the messages).
@@ -310,24 +400,65 @@ async function streamAttempt(context: SessionContext, { model, limit, frame, lim
   // An abort is the caller's choice, not a provider failure: no error event, no fallback. Only a
   // failure to store what streamed still fails the turn.
   const interrupted = recorder.aborted || stoppedByAbort || (failure !== undefined && signal?.aborted === true);
-  if (interrupted && !SessionStoreError.isInstance(consumeError)) return { status: "interrupted", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
-  if (failure === undefined) return { status: "completed", text, steps, streamedAnything: recorder.streamedAnything, model: key, ...(stop === undefined ? {} : { stop }) };
+  if (interrupted && !SessionStoreError.isInstance(consumeError))
+    return {
+      status: "interrupted",
+      text,
+      steps,
+      streamedAnything: recorder.streamedAnything,
+      model: key,
+      ...(stop === undefined ? {} : { stop }),
+    };
+  if (failure === undefined)
+    return {
+      status: "completed",
+      text,
+      steps,
+      streamedAnything: recorder.streamedAnything,
+      model: key,
+      ...(stop === undefined ? {} : { stop }),
+    };
   if (consumeError === undefined && recorder.cutStep && retryable(streamError)) {
-    const retrying: RetryableRun = { status: "failed", text, steps, streamedAnything: true, model: key, retry: { error: new ProviderCallError(key, streamError), discardedText: recorder.discardedText } };
+    const retrying: RetryableRun = {
+      status: "failed",
+      text,
+      steps,
+      streamedAnything: true,
+      model: key,
+      retry: { error: new ProviderCallError(key, streamError), discardedText: recorder.discardedText },
+    };
     return retrying;
   }
   // Refused as too long before the failing request produced anything: the steps before it (if any)
   // are stored and settled, so the turn can roll over and continue (issue 15 item 4).
   if (isContextExceededError(failure) && !recorder.partialStored && !SessionStoreError.isInstance(failure)) {
-    return { status: "context-exceeded", text, steps, streamedAnything: recorder.streamedAnything, model: key, error: asError(failure) };
+    return {
+      status: "context-exceeded",
+      text,
+      steps,
+      streamedAnything: recorder.streamedAnything,
+      model: key,
+      error: asError(failure),
+    };
   }
-  const error = SessionStoreError.isInstance(failure) || RequestOverCeilingError.isInstance(failure) ? failure : new ProviderCallError(key, failure);
+  const error =
+    SessionStoreError.isInstance(failure) || RequestOverCeilingError.isInstance(failure)
+      ? failure
+      : new ProviderCallError(key, failure);
   context.events.emit("error", { error });
   return { status: "failed", text, steps, streamedAnything: recorder.streamedAnything, model: key, error };
 }
 
 /** The output limit a request asks for: the budget's reserve, and for a notes flush at most its own short limit. */
-function outputLimitOf(context: SessionContext, { model, limit, inputTokens, flush }: { model: LanguageModel; limit: number | undefined; inputTokens: number; flush: RunTurnOptions["flush"] }): { maxOutputTokens?: number } {
+function outputLimitOf(
+  context: SessionContext,
+  {
+    model,
+    limit,
+    inputTokens,
+    flush,
+  }: { model: LanguageModel; limit: number | undefined; inputTokens: number; flush: RunTurnOptions["flush"] },
+): { maxOutputTokens?: number } {
   const budgeted = context.policy.outputLimit?.({ model, contextLimit: limit, inputTokens });
   if (flush === undefined) return budgeted === undefined ? {} : { maxOutputTokens: budgeted };
   return { maxOutputTokens: Math.min(budgeted ?? flush.maxOutputTokens, flush.maxOutputTokens) };

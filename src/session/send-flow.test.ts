@@ -9,15 +9,37 @@ describe("send", () => {
   it("sends system + tools + the window, and stores one assistant row per step with its usage", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({
-      script: [{ text: "Let me read it.", toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 120, outputTokens: 7 }, { text: "It says alpha.", inputTokens: 150, outputTokens: 4 }],
+      script: [
+        {
+          text: "Let me read it.",
+          toolCalls: [{ toolName: "read", input: { path: "a.txt" } }],
+          inputTokens: 120,
+          outputTokens: 7,
+        },
+        { text: "It says alpha.", inputTokens: 150, outputTokens: 4 },
+      ],
     });
-    const session = createAgentSession({ store, sessionId: "s", model, system: "You are terse.", tools: { read: readTool({ "a.txt": "alpha" }) }, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      system: "You are terse.",
+      tools: { read: readTool({ "a.txt": "alpha" }) },
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const steps: number[] = [];
     session.on("step-end", (event) => steps.push(event.stepIndex));
 
     const result = await session.send("What is in a.txt?");
 
-    expect(result).toMatchObject({ status: "completed", text: "It says alpha.", rollovers: [], warnings: [], usage: { inputTokens: 270, outputTokens: 11, steps: 2 } });
+    expect(result).toMatchObject({
+      status: "completed",
+      text: "It says alpha.",
+      rollovers: [],
+      warnings: [],
+      usage: { inputTokens: 270, outputTokens: 11, steps: 2 },
+    });
     expect(calls).toHaveLength(2);
     expect(calls[0]!.system).toBe("You are terse.");
     expect(calls[0]!.toolNames).toEqual(["read", "session_history"]);
@@ -29,7 +51,8 @@ describe("send", () => {
 
     const { rows } = await store.activeWindow("s");
     expect(rows.map((row) => row.role)).toEqual(["user", "assistant", "assistant"]);
-    const toolPart = rows[1]!.parts.find((part) => part.type === "tool-read") as { state: string; output: unknown; input: unknown } | undefined;
+    const toolPart = rows[1]!.parts.find((part) => part.type === "tool-read") as
+      { state: string; output: unknown; input: unknown } | undefined;
     expect(toolPart).toMatchObject({ state: "output-available", input: { path: "a.txt" }, output: "alpha" });
     expect(readStepMetadata(rows[1]!)?.usage).toMatchObject({ inputTokens: 120, outputTokens: 7 });
     expect(rows.every((row) => typeof row.tokens === "number" && row.tokens > 0)).toBe(true);
@@ -38,9 +61,20 @@ describe("send", () => {
   it("applies the window view on every step: the second request is rebuilt from stored rows, not the SDK's memory", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({
-      script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, { toolCalls: [{ toolName: "read", input: { path: "b.txt" } }] }, { text: "done" }],
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
+        { toolCalls: [{ toolName: "read", input: { path: "b.txt" } }] },
+        { text: "done" },
+      ],
     });
-    const session = createAgentSession({ store, sessionId: "s", model, tools: { read: readTool({ "a.txt": "alpha", "b.txt": "beta" }) }, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      tools: { read: readTool({ "a.txt": "alpha", "b.txt": "beta" }) },
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     await session.send("read both");
     expect(calls).toHaveLength(3);
     expect(calls[2]!.text.match(/result read/g)).toHaveLength(2);
@@ -50,19 +84,39 @@ describe("send", () => {
   it("queues a second send behind the first; each gets its own result", async () => {
     const store = memoryStore();
     const { model } = scriptedModel({ script: (call) => ({ text: `answer ${call.index}` }) });
-    const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     const [first, second] = await Promise.all([session.send("one"), session.send("two")]);
     expect(first.text).toBe("answer 0");
     expect(second.text).toBe("answer 1");
     const { rows } = await store.activeWindow("s");
-    expect(rows.map((row) => row.parts.map((part) => ("text" in part ? part.text : "")).join(""))).toEqual(["one", "answer 0", "two", "answer 1"]);
+    expect(rows.map((row) => row.parts.map((part) => ("text" in part ? part.text : "")).join(""))).toEqual([
+      "one",
+      "answer 0",
+      "two",
+      "answer 1",
+    ]);
   });
 
   it("accepts text with attachments", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ text: "a cat" }] });
-    const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
-    await session.send({ text: "what is this?", files: [{ mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" }] });
+    const session = createAgentSession({
+      store,
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
+    await session.send({
+      text: "what is this?",
+      files: [{ mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" }],
+    });
     expect(calls[0]!.text).toContain("user: [file image/png]");
   });
 });
@@ -91,7 +145,15 @@ describe("send failures", () => {
 
 describe("maxRetries", () => {
   // A retryable failure (503) that asks for a 1 ms wait, so the AI SDK's retries do not back off for seconds.
-  const unavailable = () => new APICallError({ message: "Service Unavailable", url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, statusCode: 503, responseHeaders: { "retry-after-ms": "1" }, isRetryable: true });
+  const unavailable = () =>
+    new APICallError({
+      message: "Service Unavailable",
+      url: "http://127.0.0.1/v1/chat/completions",
+      requestBodyValues: {},
+      statusCode: 503,
+      responseHeaders: { "retry-after-ms": "1" },
+      isRetryable: true,
+    });
 
   it.each([
     [undefined, 3],
@@ -99,7 +161,15 @@ describe("maxRetries", () => {
     [1, 2],
   ])("with maxRetries %s calls the provider %i times before the turn fails", async (maxRetries, expectedCalls) => {
     const { model, calls } = scriptedModel({ script: () => ({ error: unavailable() }) });
-    const session = createAgentSession({ store: memoryStore(), sessionId: "s", model, budget: { contextLimit: 100_000 }, ...(maxRetries === undefined ? {} : { maxRetries }), logWarning: () => {}, ...deterministic() });
+    const session = createAgentSession({
+      store: memoryStore(),
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+      logWarning: () => {},
+      ...deterministic(),
+    });
     const result = await session.send("hello?");
     expect(result.status).toBe("failed");
     expect(calls).toHaveLength(expectedCalls);
@@ -107,7 +177,11 @@ describe("maxRetries", () => {
 
   it("refuses a negative or fractional count", () => {
     const { model } = scriptedModel({ script: [] });
-    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, maxRetries: -1 })).toThrow(/maxRetries must be a whole number/);
-    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, maxRetries: 1.5 })).toThrow(/maxRetries must be a whole number/);
+    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, maxRetries: -1 })).toThrow(
+      /maxRetries must be a whole number/,
+    );
+    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, maxRetries: 1.5 })).toThrow(
+      /maxRetries must be a whole number/,
+    );
   });
 });

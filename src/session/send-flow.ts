@@ -67,10 +67,21 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     const { signal } = entry.owner;
     const model = primaryModel(context);
     const frame = await requestFrame(context, model);
-    const trigger: TurnTrigger = entry.kind === "user" ? { kind: "user", parts: entry.parts, ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }) } : { kind: entry.kind };
+    const trigger: TurnTrigger =
+      entry.kind === "user"
+        ? { kind: "user", parts: entry.parts, ...(entry.metadata === undefined ? {} : { metadata: entry.metadata }) }
+        : { kind: entry.kind };
     const warningAhead = entry.kind === "user" && queue.pendingWarning !== undefined;
     const start = await startOrEnd(collector, entry.owner, () =>
-      startTurn(context, { trigger, latch: entry.kind === "warning" ? undefined : queue.pendingRollover, warningAhead, operationId: `${turnId}:start`, model, frame, signal }),
+      startTurn(context, {
+        trigger,
+        latch: entry.kind === "warning" ? undefined : queue.pendingRollover,
+        warningAhead,
+        operationId: `${turnId}:start`,
+        model,
+        frame,
+        signal,
+      }),
     );
     if (start === undefined) return;
     if (start.latchConsumed) queue.clearRollover();
@@ -79,19 +90,43 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     if (run.status === "context-exceeded" && signal?.aborted === true) run = { ...run, status: "interrupted" };
     if (run.status === "context-exceeded") {
       const retryTrigger: TurnTrigger =
-        entry.kind === "user" && run.steps.length === 0 ? { kind: "user", parts: entry.parts, metadata: { ...entry.metadata, retryOfSeq: start.trigger.seq } } : { kind: "continue" };
+        entry.kind === "user" && run.steps.length === 0
+          ? { kind: "user", parts: entry.parts, metadata: { ...entry.metadata, retryOfSeq: start.trigger.seq } }
+          : { kind: "continue" };
       const emergency = await startOrEnd(collector, entry.owner, () =>
-        startTurn(context, { trigger: retryTrigger, latch: undefined, warningAhead: false, forced: { reason: "context-exceeded", ...(run.steps.length === 0 ? { triggerSeq: start.trigger.seq } : {}) }, operationId: `${turnId}:emergency`, model, frame }),
+        startTurn(context, {
+          trigger: retryTrigger,
+          latch: undefined,
+          warningAhead: false,
+          forced: { reason: "context-exceeded", ...(run.steps.length === 0 ? { triggerSeq: start.trigger.seq } : {}) },
+          operationId: `${turnId}:emergency`,
+          model,
+          frame,
+        }),
       );
       if (emergency === undefined) {
-        if (!collector.ended) failWith(collector, entry.owner, new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: false }));
+        if (!collector.ended)
+          failWith(
+            collector,
+            entry.owner,
+            new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: false }),
+          );
         return;
       }
       collector.addTurn(run.steps, run.text);
-      run = await runTurn(context, { windowId: emergency.windowId, rows: emergency.rows, turnId: `${turnId}:retry`, signal });
+      run = await runTurn(context, {
+        windowId: emergency.windowId,
+        rows: emergency.rows,
+        turnId: `${turnId}:retry`,
+        signal,
+      });
       if (run.status === "context-exceeded") {
         collector.addTurn(run.steps, run.text);
-        failWith(collector, entry.owner, new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: true }));
+        failWith(
+          collector,
+          entry.owner,
+          new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: true }),
+        );
         return;
       }
     }
@@ -100,7 +135,11 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
   }
 
   /** Starts a turn; on a block or failure, ends the owner's send and returns `undefined`. */
-  async function startOrEnd(collector: SendCollector, owner: TurnOwner, start: () => Promise<TurnStart>): Promise<Extract<TurnStart, { status: "ready" }> | undefined> {
+  async function startOrEnd(
+    collector: SendCollector,
+    owner: TurnOwner,
+    start: () => Promise<TurnStart>,
+  ): Promise<Extract<TurnStart, { status: "ready" }> | undefined> {
     let outcome: TurnStart;
     try {
       outcome = await start();
@@ -115,7 +154,11 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       return undefined;
     }
     if (outcome.status === "blocked") {
-      context.events.emit("blocked", { reason: outcome.reason, estimatedTokens: outcome.estimatedTokens, hardCeiling: outcome.hardCeiling });
+      context.events.emit("blocked", {
+        reason: outcome.reason,
+        estimatedTokens: outcome.estimatedTokens,
+        hardCeiling: outcome.hardCeiling,
+      });
       endWith(collector, owner, { status: "blocked", reason: outcome.reason });
       return undefined;
     }
@@ -140,7 +183,8 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       keepBudgetDecision(run, owner);
       return endWith(collector, owner, interrupted);
     }
-    if (run.status === "failed") return endWith(collector, owner, { status: "failed", ...(run.error === undefined ? {} : { error: run.error }) });
+    if (run.status === "failed")
+      return endWith(collector, owner, { status: "failed", ...(run.error === undefined ? {} : { error: run.error }) });
     if (run.status === "blocked") {
       const reason = run.reason ?? "The request does not fit the context window.";
       context.events.emit("blocked", { reason });
@@ -157,7 +201,16 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       const flush = await runNotesFlush(context, { stop, turnId, signal: owner.signal });
       if (flush !== undefined) collector.addTurn(flush.run.steps, "");
       const flushed = flush?.run.status === "completed";
-      queue.latchRollover({ reason: "mid-stream", flushOpportunity: evaluation.flushOpportunity || flushed, contextTokens: evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId }, owner);
+      queue.latchRollover(
+        {
+          reason: "mid-stream",
+          flushOpportunity: evaluation.flushOpportunity || flushed,
+          contextTokens: evaluation.projected,
+          maxTokens: stop.contextLimit,
+          windowId: stop.windowId,
+        },
+        owner,
+      );
       if (flush?.run.status === "interrupted") {
         return endWith(collector, owner, interrupted);
       }
@@ -165,7 +218,11 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       queue.requestWarning({ windowId: stop.windowId }, owner);
     } else {
       const reason = `The context window is full (about ${stop.evaluation.projected.toLocaleString("en-US")} tokens, ceiling ${stop.evaluation.hardCeiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
-      context.events.emit("blocked", { reason, estimatedTokens: stop.evaluation.projected, hardCeiling: stop.evaluation.hardCeiling });
+      context.events.emit("blocked", {
+        reason,
+        estimatedTokens: stop.evaluation.projected,
+        hardCeiling: stop.evaluation.hardCeiling,
+      });
       endWith(collector, owner, { status: "blocked", reason });
     }
   }
@@ -180,7 +237,16 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     if (stop?.decision === "rollover" && stop.requested !== undefined) {
       queue.latchRollover(requestedLatch(stop), owner);
     } else if (stop?.decision === "rollover") {
-      queue.latchRollover({ reason: "mid-stream", flushOpportunity: stop.evaluation.flushOpportunity, contextTokens: stop.evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId }, owner);
+      queue.latchRollover(
+        {
+          reason: "mid-stream",
+          flushOpportunity: stop.evaluation.flushOpportunity,
+          contextTokens: stop.evaluation.projected,
+          maxTokens: stop.contextLimit,
+          windowId: stop.windowId,
+        },
+        owner,
+      );
     } else if (stop?.decision === "warn") {
       queue.deferWarning({ windowId: stop.windowId });
     }
@@ -192,7 +258,11 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     endWith(collector, owner, { status: "failed", error });
   }
 
-  function endWith(collector: SendCollector, owner: TurnOwner, outcome: Pick<SendResult, "status" | "reason" | "error">): void {
+  function endWith(
+    collector: SendCollector,
+    owner: TurnOwner,
+    outcome: Pick<SendResult, "status" | "reason" | "error">,
+  ): void {
     collector.end(outcome);
     queue.dropInternalOf(owner);
   }
@@ -221,7 +291,11 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       return collector.result();
     }
     const { parts, metadata } = partsOf(input);
-    const owner: TurnOwner = { id: context.generateId(), ...(signal === undefined ? {} : { signal }), ...(sink === undefined ? {} : { sink }) };
+    const owner: TurnOwner = {
+      id: context.generateId(),
+      ...(signal === undefined ? {} : { signal }),
+      ...(sink === undefined ? {} : { sink }),
+    };
     collectors.set(owner, collector);
     queue.push({ kind: "user", parts, owner, ...(metadata === undefined ? {} : { metadata }) });
     try {
@@ -245,14 +319,27 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
 /** The latch of a rollover the agent asked for with `new_context` (docs/adr/0025). */
 function requestedLatch(stop: TurnStop): PendingRollover {
   const note = stop.requested?.note;
-  return { reason: "requested", flushOpportunity: true, contextTokens: stop.evaluation.projected, maxTokens: stop.contextLimit, windowId: stop.windowId, ...(note === undefined ? {} : { handoffNote: note }) };
+  return {
+    reason: "requested",
+    flushOpportunity: true,
+    contextTokens: stop.evaluation.projected,
+    maxTokens: stop.contextLimit,
+    windowId: stop.windowId,
+    ...(note === undefined ? {} : { handoffNote: note }),
+  };
 }
 
 function partsOf(input: SendInput): { parts: RowPart[]; metadata?: Record<string, unknown> } {
   if (typeof input === "string") return { parts: [{ type: "text", text: input }] };
   if ("parts" in input) return { parts: checkedFiles(input.parts) };
   const parts: RowPart[] = [{ type: "text", text: input.text }];
-  for (const file of input.files ?? []) parts.push({ type: "file", mediaType: file.mediaType, url: file.url, ...(file.filename === undefined ? {} : { filename: file.filename }) });
+  for (const file of input.files ?? [])
+    parts.push({
+      type: "file",
+      mediaType: file.mediaType,
+      url: file.url,
+      ...(file.filename === undefined ? {} : { filename: file.filename }),
+    });
   return { parts: checkedFiles(parts) };
 }
 

@@ -13,7 +13,13 @@ export function createSendCollector() {
   const rollovers: RolloverInfo[] = [];
   const warnings: WarningInfo[] = [];
   const compactions: CompactionInfo[] = [];
-  const usage: StepUsageSummary & { steps: number } = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, steps: 0 };
+  const usage: StepUsageSummary & { steps: number } = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    steps: 0,
+  };
   let text = "";
   let turns = 0;
   let ending: Pick<SendResult, "status" | "reason" | "error"> | undefined;

@@ -12,7 +12,12 @@ describe("calibration against reported input tokens", () => {
     const answerTokens = countTokens(answer, { model: "mock:scripted" });
     // A provider that counts about 1.5× what we estimate: the request is the ~4,000-token system
     // prompt, the tool definitions (~1,000) and one short user row.
-    const { model } = scriptedModel({ script: (call) => ({ text: answer, inputTokens: Math.ceil(1.5 * (countTokens(call.text, { model: "mock:scripted" }) + 1_000)) }) });
+    const { model } = scriptedModel({
+      script: (call) => ({
+        text: answer,
+        inputTokens: Math.ceil(1.5 * (countTokens(call.text, { model: "mock:scripted" }) + 1_000)),
+      }),
+    });
     const first = budgetSession({ store, model, system: systemOfTokens(4_000) });
     await first.send("question");
 

@@ -5,7 +5,12 @@
  * object learns again from the stored rows of the active window.
  */
 import type { LanguageModel } from "ai";
-import { calibrationFactor, createCalibrationState, updateCalibration, type CalibrationState } from "../core/budget/calibration.js";
+import {
+  calibrationFactor,
+  createCalibrationState,
+  updateCalibration,
+  type CalibrationState,
+} from "../core/budget/calibration.js";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { modelKey } from "./budget-policy.js";
 
@@ -18,8 +23,20 @@ import { modelKey } from "./budget-policy.js";
 export function createSessionCalibration() {
   let state: CalibrationState = createCalibrationState();
   let seeded = false;
-  const learn = ({ model, estimated, reported }: { model: string; estimated: number; reported: number | undefined }) => {
-    state = updateCalibration(state, { model, estimated: Math.max(0, Math.round(estimated)), reported: reported === undefined ? undefined : Math.max(0, Math.round(reported)) });
+  const learn = ({
+    model,
+    estimated,
+    reported,
+  }: {
+    model: string;
+    estimated: number;
+    reported: number | undefined;
+  }) => {
+    state = updateCalibration(state, {
+      model,
+      estimated: Math.max(0, Math.round(estimated)),
+      reported: reported === undefined ? undefined : Math.max(0, Math.round(reported)),
+    });
   };
   return {
     /** The learned state, for `estimateRequestTokens({ calibration })`. */

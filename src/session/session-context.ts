@@ -94,7 +94,11 @@ export function contextLimitFor(context: SessionContext, model: LanguageModel): 
  *
  * @example const frame = await requestFrame(context, model, { windowId });
  */
-export async function requestFrame(context: SessionContext, model: LanguageModel, { windowId }: { windowId?: string | undefined } = {}): Promise<RequestFrame> {
+export async function requestFrame(
+  context: SessionContext,
+  model: LanguageModel,
+  { windowId }: { windowId?: string | undefined } = {},
+): Promise<RequestFrame> {
   const key = modelKey(model);
   const hotMemories = await context.windowMemories.blockFor(windowId);
   const overhead = estimateRequestTokens({
@@ -126,6 +130,9 @@ const UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS = 32_000;
  */
 export function toolOutputLimits(context: SessionContext, model: LanguageModel): ToolOutputLimits {
   const limit = context.policy.limitOf(model).contextLimit;
-  const maxOutputTokens = limit === undefined ? UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS : Math.max(1, Math.floor(context.maxToolOutputShare * context.policy.hardCeiling(limit)));
+  const maxOutputTokens =
+    limit === undefined
+      ? UNKNOWN_LIMIT_MAX_OUTPUT_TOKENS
+      : Math.max(1, Math.floor(context.maxToolOutputShare * context.policy.hardCeiling(limit)));
   return { maxOutputTokens, headChars: Math.min(4_000, Math.max(200, Math.floor(maxOutputTokens / 2))) };
 }

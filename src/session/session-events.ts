@@ -6,7 +6,14 @@
  */
 import type { StepResult, ToolSet, UIMessageChunk } from "ai";
 import type { StoredRow } from "../store/port.js";
-import type { CompactionInfo, RequestSpend, RolloverInfo, SendResult, StepUsageSummary, WarningInfo } from "./session-types.js";
+import type {
+  CompactionInfo,
+  RequestSpend,
+  RolloverInfo,
+  SendResult,
+  StepUsageSummary,
+  WarningInfo,
+} from "./session-types.js";
 
 export interface SessionEventMap {
   /** A turn begins: the send's input, or a continuation or warning turn it queued. */
@@ -23,14 +30,21 @@ export interface SessionEventMap {
   /** The model called a tool; its input is complete. */
   "tool-call": { toolCallId: string; toolName: string; input: unknown; stepIndex: number };
   /** A tool call settled: its output, or the error or denial that ended it. */
-  "tool-result": { toolCallId: string; toolName: string; stepIndex: number } & ({ output: unknown } | { errorText: string } | { denied: true });
+  "tool-result": { toolCallId: string; toolName: string; stepIndex: number } & (
+    { output: unknown } | { errorText: string } | { denied: true }
+  );
   "step-end": { row: StoredRow; stepIndex: number; usage: StepUsageSummary; model: string };
   /**
    * After each step whose provider reported input tokens (not after a partial, interrupted step):
    * the window's context figure, and what the step's request spent (its cache reads and writes,
    * the share of its input read from the cache, its cost at the catalog's prices or `null`).
    */
-  usage: { windowId: string; contextTokens: number; contextLimit: number | undefined; percent: number | undefined } & RequestSpend;
+  usage: {
+    windowId: string;
+    contextTokens: number;
+    contextLimit: number | undefined;
+    percent: number | undefined;
+  } & RequestSpend;
   "budget-warning": WarningInfo;
   /** A mid-turn rollover is about to happen: the agent gets one step to update its notes first (ADR 0024). */
   "notes-flush": { windowId: string; notesPath: string };

@@ -12,7 +12,12 @@ describe("session.usage", () => {
     session.on("usage", (event) => events.push(event.contextTokens));
 
     const empty = await session.usage();
-    expect(empty).toMatchObject({ windowId: "w:0", contextLimit: LIMIT, threshold: THRESHOLD_AT, hardCeiling: CEILING });
+    expect(empty).toMatchObject({
+      windowId: "w:0",
+      contextLimit: LIMIT,
+      threshold: THRESHOLD_AT,
+      hardCeiling: CEILING,
+    });
 
     await session.send("question");
     const usage = await session.usage();
@@ -25,11 +30,21 @@ describe("session.usage", () => {
   it("reports an unknown limit as unknown, never as 0 or infinite, and warns once", async () => {
     const warnings: string[] = [];
     const { model } = scriptedModel({ script: [{ text: "a" }, { text: "b" }], modelId: "unlisted-model" });
-    const session = budgetSession({ store: memoryStore(), model, settings: { contextLimit: undefined }, logWarning: (message) => warnings.push(message) });
+    const session = budgetSession({
+      store: memoryStore(),
+      model,
+      settings: { contextLimit: undefined },
+      logWarning: (message) => warnings.push(message),
+    });
     await session.send("one");
     await session.send("two");
     const usage = await session.usage();
-    expect(usage).toMatchObject({ contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined });
+    expect(usage).toMatchObject({
+      contextLimit: undefined,
+      threshold: undefined,
+      hardCeiling: undefined,
+      percent: undefined,
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/unlisted-model/);
     // Says once, not twice, that no rollover decision is made (issue 49).

@@ -20,12 +20,32 @@ export async function readSessionUsage(context: SessionContext, model: LanguageM
   context.calibration.seedOnce(window.rows);
   const frame = await requestFrame(context, model);
   const limits = toolOutputLimits(context, model);
-  const pressure = deriveWindowPressure({ rows: window.rows, rowTokens: (row) => rowRequestTokens(row, frame, limits), overheadTokens: overheadTokens(frame), calibrationFactor: frame.calibrationFactor });
+  const pressure = deriveWindowPressure({
+    rows: window.rows,
+    rowTokens: (row) => rowRequestTokens(row, frame, limits),
+    overheadTokens: overheadTokens(frame),
+    calibrationFactor: frame.calibrationFactor,
+  });
   const limit = contextLimitFor(context, model);
   const strategy = context.strategy;
   const spend = windowSpend(window.rows);
-  if (limit === undefined) return { windowId: window.windowId, contextTokens: pressure.contextTokens, contextLimit: undefined, threshold: undefined, hardCeiling: undefined, percent: undefined, strategy, window: spend };
-  const evaluation = context.policy.evaluate({ moment: "on-send", projected: pressure.contextTokens, contextLimit: limit, warningEmitted: true });
+  if (limit === undefined)
+    return {
+      windowId: window.windowId,
+      contextTokens: pressure.contextTokens,
+      contextLimit: undefined,
+      threshold: undefined,
+      hardCeiling: undefined,
+      percent: undefined,
+      strategy,
+      window: spend,
+    };
+  const evaluation = context.policy.evaluate({
+    moment: "on-send",
+    projected: pressure.contextTokens,
+    contextLimit: limit,
+    warningEmitted: true,
+  });
   return {
     windowId: window.windowId,
     strategy,
@@ -45,10 +65,26 @@ export async function readSessionUsage(context: SessionContext, model: LanguageM
  * @example windowSpend(window.rows).cachedShare // 0.9
  */
 export function windowSpend(rows: readonly StoredRow[]): WindowSpend {
-  const { requests, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, cachedShare, costUsd, uncachedCostUsd } = summarizeSpend(
-    rows.flatMap((row) => (row.role === "assistant" ? (readStepMetadata(row) ?? []) : [])),
-  );
-  return { requests, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, cachedShare, costUsd, uncachedCostUsd };
+  const {
+    requests,
+    inputTokens,
+    outputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    cachedShare,
+    costUsd,
+    uncachedCostUsd,
+  } = summarizeSpend(rows.flatMap((row) => (row.role === "assistant" ? (readStepMetadata(row) ?? []) : [])));
+  return {
+    requests,
+    inputTokens,
+    outputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    cachedShare,
+    costUsd,
+    uncachedCostUsd,
+  };
 }
 
 /**
@@ -63,7 +99,8 @@ export function requestSpend(row: StoredRow): RequestSpend {
   return {
     cacheReadTokens: usage?.cacheReadTokens ?? 0,
     cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
-    cachedShare: usage === undefined || usage.inputTokens <= 0 ? 0 : Math.min(1, usage.cacheReadTokens / usage.inputTokens),
+    cachedShare:
+      usage === undefined || usage.inputTokens <= 0 ? 0 : Math.min(1, usage.cacheReadTokens / usage.inputTokens),
     costUsd: spent?.cost?.usd ?? null,
   };
 }

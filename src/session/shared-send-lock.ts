@@ -25,7 +25,10 @@ export function sendRunning({ store, sessionId }: { store: HistoryStore; session
  *
  * @example await withSendLock({ store, sessionId, signal }, () => send(input));
  */
-export async function withSendLock<T>({ store, sessionId, signal }: { store: HistoryStore; sessionId: string; signal?: AbortSignal | undefined }, task: () => Promise<T>): Promise<LockOutcome<T>> {
+export async function withSendLock<T>(
+  { store, sessionId, signal }: { store: HistoryStore; sessionId: string; signal?: AbortSignal | undefined },
+  task: () => Promise<T>,
+): Promise<LockOutcome<T>> {
   let sessions = locks.get(store);
   if (sessions === undefined) locks.set(store, (sessions = new Map()));
   const entry = sessions.get(sessionId) ?? { lock: createSessionLock(), users: 0 };

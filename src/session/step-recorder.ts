@@ -3,7 +3,14 @@
  * before the next step is requested. The SDK's own reader (`readUIMessageStream`) builds the row,
  * so a tool call and its result always land in one part (docs/design.md §10, invariant 5).
  */
-import { readUIMessageStream, type LanguageModelUsage, type StepResult, type ToolSet, type UIMessage, type UIMessageChunk } from "ai";
+import {
+  readUIMessageStream,
+  type LanguageModelUsage,
+  type StepResult,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
 import type { RowInput, RowPart } from "../core/row.js";
 import { stepMetadata, type StepCacheHints } from "../core/rollover/step-usage.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
@@ -12,7 +19,15 @@ import { createDeferredList } from "./deferred.js";
 import { SessionStoreError } from "./errors.js";
 import type { StepUsageSummary } from "./session-types.js";
 
-const framingChunks: ReadonlySet<string> = new Set(["start", "finish", "start-step", "finish-step", "error", "abort", "message-metadata"]);
+const framingChunks: ReadonlySet<string> = new Set([
+  "start",
+  "finish",
+  "start-step",
+  "finish-step",
+  "error",
+  "abort",
+  "message-metadata",
+]);
 const settledToolStates: ReadonlySet<string> = new Set(["output-available", "output-error", "output-denied"]);
 
 export interface StoredStep {
@@ -100,7 +115,9 @@ export function createStepRecorder({
         ...(estimated === undefined ? {} : { estimatedInputTokens: estimated }),
         ...(checked === undefined ? {} : { checkedInputTokens: checked }),
         ...(contextLimit === undefined ? {} : { contextLimit }),
-        ...(step.notRunToolCallIds === undefined || step.notRunToolCallIds.length === 0 ? {} : { notRunToolCallIds: step.notRunToolCallIds }),
+        ...(step.notRunToolCallIds === undefined || step.notRunToolCallIds.length === 0
+          ? {}
+          : { notRunToolCallIds: step.notRunToolCallIds }),
       }),
       tokens: tokensOf(parts),
     };
@@ -111,9 +128,17 @@ export function createStepRecorder({
       throw new SessionStoreError(`step ${stepIndex} of the turn`, error);
     }
     const row = stored[0];
-    if (row === undefined) throw new SessionStoreError(`step ${stepIndex} of the turn`, new Error("the store returned no row"));
+    if (row === undefined)
+      throw new SessionStoreError(`step ${stepIndex} of the turn`, new Error("the store returned no row"));
     rows.push(row);
-    const result: StoredStep = { row, stepIndex, usage: step.usage, model: step.model, reportedInputTokens: step.reportedInput, estimatedInputTokens: estimated };
+    const result: StoredStep = {
+      row,
+      stepIndex,
+      usage: step.usage,
+      model: step.model,
+      reportedInputTokens: step.reportedInput,
+      estimatedInputTokens: estimated,
+    };
     onStored(result);
     return result;
   }
@@ -128,7 +153,12 @@ export function createStepRecorder({
       const reportedCache = cacheUsageOf(step.usage);
       const cache = cacheHintsOf(step.providerMetadata);
       const stored = await storeStep(message.parts as RowPart[], {
-        usage: { inputTokens: reportedInput ?? 0, outputTokens: reportedOutput ?? 0, cacheReadTokens: reportedCache.cacheReadTokens ?? 0, cacheWriteTokens: reportedCache.cacheWriteTokens ?? 0 },
+        usage: {
+          inputTokens: reportedInput ?? 0,
+          outputTokens: reportedOutput ?? 0,
+          cacheReadTokens: reportedCache.cacheReadTokens ?? 0,
+          cacheWriteTokens: reportedCache.cacheWriteTokens ?? 0,
+        },
         model: `${step.model.provider}:${step.model.modelId}`,
         finishReason: step.finishReason,
         reportedInput,
@@ -162,7 +192,15 @@ export function createStepRecorder({
         discardedText = parts.map((part) => (part.type === "text" ? (part as { text: string }).text : "")).join("");
         return;
       }
-      await storeStep(parts, { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, model, finishReason: "interrupted", reportedInput: undefined, reportedOutput: undefined, reportedCache: {}, cache: undefined });
+      await storeStep(parts, {
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        model,
+        finishReason: "interrupted",
+        reportedInput: undefined,
+        reportedOutput: undefined,
+        reportedCache: {},
+        cache: undefined,
+      });
       partialStored = true;
     } finally {
       // No later step may build on a step that did not settle.
@@ -264,7 +302,10 @@ interface StepFacts {
 function cacheUsageOf(usage: LanguageModelUsage): { cacheReadTokens?: number; cacheWriteTokens?: number } {
   const read = usage.inputTokenDetails?.cacheReadTokens;
   const write = usage.inputTokenDetails?.cacheWriteTokens;
-  return { ...(read === undefined ? {} : { cacheReadTokens: read }), ...(write === undefined ? {} : { cacheWriteTokens: write }) };
+  return {
+    ...(read === undefined ? {} : { cacheReadTokens: read }),
+    ...(write === undefined ? {} : { cacheWriteTokens: write }),
+  };
 }
 
 async function lastMessage(chunks: readonly UIMessageChunk[]): Promise<UIMessage> {
@@ -281,7 +322,9 @@ async function lastMessage(chunks: readonly UIMessageChunk[]): Promise<UIMessage
 
 /** Calls the SDK refused before running them (unknown or unavailable tool, input its schema rejected). */
 function refusedToolCallIds(step: StepResult<ToolSet>): string[] {
-  return step.content.flatMap((part) => (part.type === "tool-call" && (part as { invalid?: boolean }).invalid === true ? [part.toolCallId] : []));
+  return step.content.flatMap((part) =>
+    part.type === "tool-call" && (part as { invalid?: boolean }).invalid === true ? [part.toolCallId] : [],
+  );
 }
 
 function isUnsettledTool(part: RowPart): boolean {

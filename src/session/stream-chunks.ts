@@ -28,16 +28,36 @@ export function chunkForwarder(context: SessionContext): (chunk: UIMessageChunk,
         break;
       case "tool-input-available":
         toolNames.set(chunk.toolCallId, chunk.toolName);
-        events.emit("tool-call", { toolCallId: chunk.toolCallId, toolName: chunk.toolName, input: chunk.input, stepIndex });
+        events.emit("tool-call", {
+          toolCallId: chunk.toolCallId,
+          toolName: chunk.toolName,
+          input: chunk.input,
+          stepIndex,
+        });
         break;
       case "tool-output-available":
-        events.emit("tool-result", { toolCallId: chunk.toolCallId, toolName: toolNames.get(chunk.toolCallId) ?? "tool", output: chunk.output, stepIndex });
+        events.emit("tool-result", {
+          toolCallId: chunk.toolCallId,
+          toolName: toolNames.get(chunk.toolCallId) ?? "tool",
+          output: chunk.output,
+          stepIndex,
+        });
         break;
       case "tool-output-error":
-        events.emit("tool-result", { toolCallId: chunk.toolCallId, toolName: toolNames.get(chunk.toolCallId) ?? "tool", errorText: chunk.errorText, stepIndex });
+        events.emit("tool-result", {
+          toolCallId: chunk.toolCallId,
+          toolName: toolNames.get(chunk.toolCallId) ?? "tool",
+          errorText: chunk.errorText,
+          stepIndex,
+        });
         break;
       case "tool-output-denied":
-        events.emit("tool-result", { toolCallId: chunk.toolCallId, toolName: toolNames.get(chunk.toolCallId) ?? "tool", denied: true, stepIndex });
+        events.emit("tool-result", {
+          toolCallId: chunk.toolCallId,
+          toolName: toolNames.get(chunk.toolCallId) ?? "tool",
+          denied: true,
+          stepIndex,
+        });
         break;
       default:
         break;

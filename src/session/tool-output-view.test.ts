@@ -8,7 +8,12 @@ describe("a tool result too large for any window", () => {
   it("is stored intact and shown in the request as a truncated view that says how to read it", async () => {
     const store = memoryStore();
     const huge = "line of a very large log file\n".repeat(20_000); // 600,000 characters
-    const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "big.log" } }], inputTokens: 500 }, { text: "it is a log", inputTokens: 0 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "big.log" } }], inputTokens: 500 },
+        { text: "it is a log", inputTokens: 0 },
+      ],
+    });
     const session = budgetSession({ store, model, tools: { read: readTool({ "big.log": huge }) } });
 
     const result = await session.send("what is in big.log?");

@@ -14,7 +14,12 @@ describe("tool policy", () => {
 
   it("an allowlist that grants it keeps it; without an allowlist it is always there", async () => {
     const granted = scriptedModel({ script: [{ text: "ok" }] });
-    await budgetSession({ store: memoryStore(), model: granted.model, tools: { read: readTool({}) }, toolPolicy: { allow: ["read", "session_history"] } }).send("hi");
+    await budgetSession({
+      store: memoryStore(),
+      model: granted.model,
+      tools: { read: readTool({}) },
+      toolPolicy: { allow: ["read", "session_history"] },
+    }).send("hi");
     expect(granted.calls[0]!.toolNames).toEqual(["read", "session_history"]);
     const open = scriptedModel({ script: [{ text: "ok" }] });
     await budgetSession({ store: memoryStore(), model: open.model }).send("hi");
@@ -23,7 +28,9 @@ describe("tool policy", () => {
 
   it("at the threshold, a session without session_history is blocked with guidance instead of rolling over", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "a", inputTokens: THRESHOLD_AT + 200 }, { text: "never" }] });
+    const { model, calls } = scriptedModel({
+      script: [{ text: "a", inputTokens: THRESHOLD_AT + 200 }, { text: "never" }],
+    });
     const session = budgetSession({ store, model, toolPolicy: { allow: [] } });
     await session.send("one");
     const result = await session.send("two");
@@ -41,8 +48,18 @@ describe("tool policy", () => {
 
   it("a step past the force band ends the send blocked rather than continuing in an unrecoverable window", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a" } }], inputTokens: FORCE_AT + 10 }, { text: "never" }] });
-    const session = budgetSession({ store, model, tools: { read: readTool({ a: "alpha" }) }, toolPolicy: { allow: ["read"] } });
+    const { model, calls } = scriptedModel({
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "a" } }], inputTokens: FORCE_AT + 10 },
+        { text: "never" },
+      ],
+    });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool({ a: "alpha" }) },
+      toolPolicy: { allow: ["read"] },
+    });
     const result = await session.send("read a");
     expect(result.status).toBe("blocked");
     expect(calls).toHaveLength(1);

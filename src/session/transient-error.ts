@@ -22,7 +22,14 @@ const transientKinds: ReadonlySet<string> = new Set([
 ]);
 
 /** Node's codes for a connection that broke or timed out. */
-const networkCodes: ReadonlySet<string> = new Set(["ECONNRESET", "ETIMEDOUT", "EPIPE", "ECONNABORTED", "UND_ERR_SOCKET", "UND_ERR_BODY_TIMEOUT"]);
+const networkCodes: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ECONNABORTED",
+  "UND_ERR_SOCKET",
+  "UND_ERR_BODY_TIMEOUT",
+]);
 
 const MAXIMUM_DEPTH = 4;
 

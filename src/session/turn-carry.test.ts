@@ -23,13 +23,23 @@ function answerFromRequest(call: RecordedCall): ScriptedStep {
   const found = /The codeword is (\w+)/.exec(call.text);
   if (found !== null) return { text: `The codeword is ${found[1]}.` };
   const ledger = new RegExp(`item (\\d+): read \\{"path":"${question[1]!.replace(".", "\\.")}"\\}`).exec(call.text);
-  if (ledger !== null) return { toolCalls: [{ toolName: "session_history", input: { action: "read_item", item_id: ledger[1] } }] };
-  return { toolCalls: [{ toolName: "read", input: { path: question[1] } }, { toolName: "read", input: { path: "big.txt" } }] };
+  if (ledger !== null)
+    return { toolCalls: [{ toolName: "session_history", input: { action: "read_item", item_id: ledger[1] } }] };
+  return {
+    toolCalls: [
+      { toolName: "read", input: { path: question[1] } },
+      { toolName: "read", input: { path: "big.txt" } },
+    ],
+  };
 }
 
 /** The file reads a request asks for after its window began with a rollover. */
 function readsAfterRollover(calls: readonly RecordedCall[], steps: ReadonlyArray<ScriptedStep>): string[] {
-  return calls.flatMap((call, index) => (call.text.includes("[Context window w:") ? (steps[index]?.toolCalls ?? []) : []).filter((toolCall) => toolCall.toolName === "read").map((toolCall) => String((toolCall.input as { path: string }).path)));
+  return calls.flatMap((call, index) =>
+    (call.text.includes("[Context window w:") ? (steps[index]?.toolCalls ?? []) : [])
+      .filter((toolCall) => toolCall.toolName === "read")
+      .map((toolCall) => String((toolCall.input as { path: string }).path)),
+  );
 }
 
 function tooLong(): APICallError {
@@ -38,7 +48,13 @@ function tooLong(): APICallError {
     url: "http://127.0.0.1:1/v1/chat/completions",
     requestBodyValues: {},
     statusCode: 400,
-    responseBody: JSON.stringify({ error: { message: "This model's maximum context length is 20000 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } }),
+    responseBody: JSON.stringify({
+      error: {
+        message: "This model's maximum context length is 20000 tokens.",
+        type: "invalid_request_error",
+        code: "context_length_exceeded",
+      },
+    }),
     isRetryable: false,
   });
 }
@@ -65,7 +81,9 @@ describe("the task travels with the turn", () => {
     const result = await session.send(QUESTION);
 
     expect(result).toMatchObject({ status: "completed", text: "The codeword is PLOVER." });
-    expect(result.rollovers).toEqual([expect.objectContaining({ reason: "mid-stream", previousWindowId: "w:0", windowId: "w:3" })]);
+    expect(result.rollovers).toEqual([
+      expect.objectContaining({ reason: "mid-stream", previousWindowId: "w:0", windowId: "w:3" }),
+    ]);
     const continued = calls[1]!.text;
     // Only the new window is sent, and it names the task, where it came from, and the finished calls.
     expect(continued).not.toContain("BBBB");
@@ -74,7 +92,9 @@ describe("the task travels with the turn", () => {
     expect(continued).toContain('item 2: read {"path":"big.txt"}');
     expect(continued).toMatch(/\[Context window w:3 begins\.\].*the one just before is w:0/);
     expect(readsAfterRollover(calls, answered)).toEqual([]);
-    expect(answered[1]?.toolCalls).toEqual([{ toolName: "session_history", input: { action: "read_item", item_id: "2" } }]);
+    expect(answered[1]?.toolCalls).toEqual([
+      { toolName: "session_history", input: { action: "read_item", item_id: "2" } },
+    ]);
 
     // Boundary + lead-in + the carried continuation: one append, one rolloverId.
     const rolloverAppend = appends.find((batch) => batch.some((row) => row.boundary !== undefined));
@@ -83,7 +103,10 @@ describe("the task travels with the turn", () => {
     const rows = await readAllRows(store, "s");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
     const continueMeta = rows.find((row) => row.meta?.type === "continue")?.meta;
-    expect(continueMeta?.["carry"]).toMatchObject({ input: { itemId: "1", windowId: "w:0", text: QUESTION, truncated: false }, omittedCalls: 0 });
+    expect(continueMeta?.["carry"]).toMatchObject({
+      input: { itemId: "1", windowId: "w:0", text: QUESTION, truncated: false },
+      omittedCalls: 0,
+    });
   });
 
   it("without the carry (today's behaviour) the continuation names no task", async () => {
@@ -98,8 +121,10 @@ describe("the task travels with the turn", () => {
     const more = { ...files, "c.txt": "C".repeat(2_000) };
     const { model, calls } = scriptedModel({
       script: (call) => {
-        if (call.index === 0) return { toolCalls: [{ toolName: "read", input: { path: "big.txt" } }], inputTokens: FORCE_AT - 400 };
-        if (call.index === 1) return { toolCalls: [{ toolName: "read", input: { path: "c.txt" } }], inputTokens: FORCE_AT - 400 };
+        if (call.index === 0)
+          return { toolCalls: [{ toolName: "read", input: { path: "big.txt" } }], inputTokens: FORCE_AT - 400 };
+        if (call.index === 1)
+          return { toolCalls: [{ toolName: "read", input: { path: "c.txt" } }], inputTokens: FORCE_AT - 400 };
         return { ...answerFromRequest(call), inputTokens: 800 };
       },
     });
@@ -121,10 +146,16 @@ describe("the carry is counted in the preflight", () => {
     const store = memoryStore();
     // The notes grow during the turn: the fresh window has less room than when the input was sent.
     let grown = false;
-    const hotMemories = { mode: "read-write" as const, render: async () => (grown ? `<hot_memories>${textOfTokens(2_000, "note")}</hot_memories>` : "") };
+    const hotMemories = {
+      mode: "read-write" as const,
+      render: async () => (grown ? `<hot_memories>${textOfTokens(2_000, "note")}</hot_memories>` : ""),
+    };
     const longQuestion = `${QUESTION} ${textOfTokens(2_500, "context")}`;
     const { model, calls } = scriptedModel({
-      script: (call) => (call.index === 0 ? { toolCalls: [{ toolName: "read", input: { path: "big.txt" } }], inputTokens: FORCE_AT - 400 } : { text: "done", inputTokens: 800 }),
+      script: (call) =>
+        call.index === 0
+          ? { toolCalls: [{ toolName: "read", input: { path: "big.txt" } }], inputTokens: FORCE_AT - 400 }
+          : { text: "done", inputTokens: 800 },
     });
     const read = readTool(files);
     const session = budgetSession({
@@ -132,14 +163,27 @@ describe("the carry is counted in the preflight", () => {
       model,
       system: systemOfTokens(10_000),
       hotMemories,
-      tools: { read: { ...read, execute: async (...args: Parameters<NonNullable<typeof read.execute>>) => ((grown = true), read.execute!(...args)) } },
+      tools: {
+        read: {
+          ...read,
+          execute: async (...args: Parameters<NonNullable<typeof read.execute>>) => (
+            (grown = true),
+            read.execute!(...args)
+          ),
+        },
+      },
       settings: { warningTurnTokens: 0 },
     });
 
     const result = await session.send(longQuestion);
 
-    expect(result, result.reason).toMatchObject({ status: "completed", rollovers: [expect.objectContaining({ reason: "mid-stream" })] });
-    const carry = (await readAllRows(store, "s")).find((row) => row.meta?.type === "continue")?.meta?.["carry"] as { input: { truncated: boolean; text: string } };
+    expect(result, result.reason).toMatchObject({
+      status: "completed",
+      rollovers: [expect.objectContaining({ reason: "mid-stream" })],
+    });
+    const carry = (await readAllRows(store, "s")).find((row) => row.meta?.type === "continue")?.meta?.["carry"] as {
+      input: { truncated: boolean; text: string };
+    };
     expect(carry.input.truncated).toBe(true);
     // Halved from the 2,000-token bound at least once: the session's own count of the carried text.
     expect(textOfTokens(1_000, "context").length).toBeGreaterThan(carry.input.text.length);
@@ -152,7 +196,8 @@ describe("context exceeded after a tool result in the same turn (issue 15 item 4
     const store = memoryStore();
     const { model, calls } = scriptedModel({
       script: (call) => {
-        if (call.index === 0) return { toolCalls: [{ toolName: "read", input: { path: "answer.txt" } }], inputTokens: 2_000 };
+        if (call.index === 0)
+          return { toolCalls: [{ toolName: "read", input: { path: "answer.txt" } }], inputTokens: 2_000 };
         if (!call.text.includes("[Context window w:")) return { error: tooLong() };
         return { ...answerFromRequest(call), inputTokens: 800 };
       },
@@ -162,7 +207,9 @@ describe("context exceeded after a tool result in the same turn (issue 15 item 4
     const result = await session.send(QUESTION);
 
     expect(result).toMatchObject({ status: "completed", text: "The codeword is PLOVER." });
-    expect(result.rollovers).toEqual([expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false, previousWindowId: "w:0" })]);
+    expect(result.rollovers).toEqual([
+      expect.objectContaining({ reason: "context-exceeded", flushOpportunity: false, previousWindowId: "w:0" }),
+    ]);
     // Refused request, then the continuation: it reads the stored result back instead of the file.
     expect(calls).toHaveLength(4);
     expect(calls[2]!.text).toContain("refused the previous request as too long");
@@ -177,7 +224,10 @@ describe("context exceeded after a tool result in the same turn (issue 15 item 4
   it("fails clearly when the continued request is refused again", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({
-      script: (call) => (call.index === 0 ? { toolCalls: [{ toolName: "read", input: { path: "answer.txt" } }], inputTokens: 2_000 } : { error: tooLong() }),
+      script: (call) =>
+        call.index === 0
+          ? { toolCalls: [{ toolName: "read", input: { path: "answer.txt" } }], inputTokens: 2_000 }
+          : { error: tooLong() },
     });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
     const result = await session.send(QUESTION);

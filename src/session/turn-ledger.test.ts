@@ -35,9 +35,14 @@ const boom = tool({
   },
 }) as Tool;
 const fetched: string[] = [];
-const fetchPage = tool({ description: "Fetches a page", inputSchema: z.object({ url: z.string() }), execute: async ({ url }) => (fetched.push(url), `page ${url}`) }) as Tool;
+const fetchPage = tool({
+  description: "Fetches a page",
+  inputSchema: z.object({ url: z.string() }),
+  execute: async ({ url }) => (fetched.push(url), `page ${url}`),
+}) as Tool;
 
-const isFlushRequest = (call: RecordedCall) => call.text.split("\n").at(-1)?.includes("rolls over after this step") === true;
+const isFlushRequest = (call: RecordedCall) =>
+  call.text.split("\n").at(-1)?.includes("rolls over after this step") === true;
 
 describe("the carried ledger states each call's outcome truthfully", () => {
   it("a call the notes-flush step held back keeps its arguments and is 'not run'; a throw is 'failed' with its error", async () => {
@@ -57,16 +62,28 @@ describe("the carried ledger states each call's outcome truthfully", () => {
         if (isFlushRequest(call)) {
           // The agent also reaches for the next page: the flush step runs only the memory tool.
           const write = { toolName: "memory", input: { command: "create", path: NOTES, file_text: "read a.txt" } };
-          return { toolCalls: [write, { toolName: "fetch_page", input: { url: "https://example.com/p2" } }], inputTokens: FORCE_AT - 200 };
+          return {
+            toolCalls: [write, { toolName: "fetch_page", input: { url: "https://example.com/p2" } }],
+            inputTokens: FORCE_AT - 200,
+          };
         }
         return { text: "done", inputTokens: 900 };
       },
     });
-    const session = budgetSession({ store, model, tools: { read: readTool(files), boom, fetch_page: fetchPage }, memory: { root: memoryRoot() }, settings });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool(files), boom, fetch_page: fetchPage },
+      memory: { root: memoryRoot() },
+      settings,
+    });
 
     const result = await session.send("read a.txt, then fetch page 2");
 
-    expect(result).toMatchObject({ status: "completed", rollovers: [expect.objectContaining({ reason: "mid-stream", flushOpportunity: true })] });
+    expect(result).toMatchObject({
+      status: "completed",
+      rollovers: [expect.objectContaining({ reason: "mid-stream", flushOpportunity: true })],
+    });
     expect(calls).toHaveLength(3);
     // The flush request sends the window's tool list unchanged (its cached prefix holds, ADR 0055).
     expect(calls[1]!.toolNames).toEqual(calls[0]!.toolNames);
@@ -75,9 +92,15 @@ describe("the carried ledger states each call's outcome truthfully", () => {
     const continued = calls[2]!.text;
     expect(continued).toContain('- item 2: read {"path":"a.txt"} → finished');
     expect(continued).toContain('- item 2: boom {"why":"x"} → failed: kaput: disk on fire');
-    expect(continued).toContain(`- item 4: memory {"command":"create","path":"${NOTES}","file_text":"read a.txt"} → finished`);
-    expect(continued).toContain('- fetch_page {"url":"https://example.com/p2"} → not run: held back in the notes-flush step (only memory ran there)');
-    expect(continued).toContain("- session_history: 1 lookup (search ×1); their queries and results are not repeated here");
+    expect(continued).toContain(
+      `- item 4: memory {"command":"create","path":"${NOTES}","file_text":"read a.txt"} → finished`,
+    );
+    expect(continued).toContain(
+      '- fetch_page {"url":"https://example.com/p2"} → not run: held back in the notes-flush step (only memory ran there)',
+    );
+    expect(continued).toContain(
+      "- session_history: 1 lookup (search ×1); their queries and results are not repeated here",
+    );
     expect(continued).not.toContain("fetch_page {}");
     expect(continued).not.toContain("(failed)");
     expect(continued).not.toContain(QUERY);
@@ -91,8 +114,19 @@ describe("the carried ledger states each call's outcome truthfully", () => {
       { itemId: "2", toolName: "read", input: '{"path":"a.txt"}', outcome: "finished" },
       { itemId: "2", toolName: "boom", input: '{"why":"x"}', outcome: "failed", detail: "kaput: disk on fire" },
       { itemId: "2", toolName: "session_history", input: '{"action":"search"}', outcome: "finished" },
-      { itemId: "4", toolName: "memory", input: `{"command":"create","path":"${NOTES}","file_text":"read a.txt"}`, outcome: "finished" },
-      { itemId: "4", toolName: "fetch_page", input: '{"url":"https://example.com/p2"}', outcome: "not-run", detail: "held back in the notes-flush step (only memory ran there)" },
+      {
+        itemId: "4",
+        toolName: "memory",
+        input: `{"command":"create","path":"${NOTES}","file_text":"read a.txt"}`,
+        outcome: "finished",
+      },
+      {
+        itemId: "4",
+        toolName: "fetch_page",
+        input: '{"url":"https://example.com/p2"}',
+        outcome: "not-run",
+        detail: "held back in the notes-flush step (only memory ran there)",
+      },
     ]);
     expect(JSON.stringify(carry)).not.toContain(QUERY);
   });
@@ -116,12 +150,19 @@ describe("the carried ledger states each call's outcome truthfully", () => {
 
     const result = await session.send("read a.txt and b.txt");
 
-    expect(result).toMatchObject({ status: "completed", rollovers: [expect.objectContaining({ reason: "mid-stream" })] });
+    expect(result).toMatchObject({
+      status: "completed",
+      rollovers: [expect.objectContaining({ reason: "mid-stream" })],
+    });
     const continued = calls[1]!.text;
     expect(continued).toContain('- item 2: read {"path":"a.txt"} → finished');
-    expect(continued).toMatch(/- no_such_tool \{"target":"b\.txt"\} → not run: Model tried to call unavailable tool 'no_such_tool'/);
+    expect(continued).toMatch(
+      /- no_such_tool \{"target":"b\.txt"\} → not run: Model tried to call unavailable tool 'no_such_tool'/,
+    );
     expect(continued).toContain('- item 2: boom {"why":"y"} → failed: kaput: disk on fire');
     const step = (await readAllRows(store, "s")).find((row) => row.role === "assistant");
-    expect((step?.metadata as { ctxwinStep?: { notRunToolCallIds?: string[] } }).ctxwinStep?.notRunToolCallIds).toEqual(["call-0-1"]);
+    expect((step?.metadata as { ctxwinStep?: { notRunToolCallIds?: string[] } }).ctxwinStep?.notRunToolCallIds).toEqual(
+      ["call-0-1"],
+    );
   });
 });

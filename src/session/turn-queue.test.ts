@@ -3,8 +3,18 @@ import { createTurnQueue, type PendingRollover } from "./turn-queue.js";
 
 const owner = { id: "send-1" };
 const other = { id: "send-2" };
-const latch: PendingRollover = { reason: "mid-stream", flushOpportunity: true, contextTokens: 9_000, maxTokens: 10_000, windowId: "w:0" };
-const userEntry = (who = other) => ({ kind: "user" as const, parts: [{ type: "text" as const, text: "hi" }], owner: who });
+const latch: PendingRollover = {
+  reason: "mid-stream",
+  flushOpportunity: true,
+  contextTokens: 9_000,
+  maxTokens: 10_000,
+  windowId: "w:0",
+};
+const userEntry = (who = other) => ({
+  kind: "user" as const,
+  parts: [{ type: "text" as const, text: "hi" }],
+  owner: who,
+});
 
 describe("turn queue", () => {
   it("a rollover latch queues one continue when no user input waits", () => {

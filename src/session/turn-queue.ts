@@ -75,7 +75,8 @@ export function createTurnQueue() {
       pendingRollover = pending;
       pendingWarning = undefined;
       dropInternal(entries, "warning");
-      if (!hasUserInput() && !entries.some((entry) => entry.kind === "continue")) entries.push({ kind: "continue", owner });
+      if (!hasUserInput() && !entries.some((entry) => entry.kind === "continue"))
+        entries.push({ kind: "continue", owner });
     },
     /** Queues the warning turn, or latches it in front of the waiting user input. Never with a rollover pending. */
     requestWarning(warning: PendingWarning, owner: TurnOwner): boolean {
@@ -114,7 +115,8 @@ export function createTurnQueue() {
     },
     /** Drops every queued turn of one owner, its input included (its send was interrupted before they ran). */
     dropAllOf(owner: TurnOwner): void {
-      for (let index = entries.length - 1; index >= 0; index -= 1) if (entries[index]?.owner === owner) entries.splice(index, 1);
+      for (let index = entries.length - 1; index >= 0; index -= 1)
+        if (entries[index]?.owner === owner) entries.splice(index, 1);
     },
   };
 }
@@ -122,5 +124,6 @@ export function createTurnQueue() {
 export type TurnQueue = ReturnType<typeof createTurnQueue>;
 
 function dropInternal(entries: QueueEntry[], kind: "continue" | "warning"): void {
-  for (let index = entries.length - 1; index >= 0; index -= 1) if (entries[index]?.kind === kind) entries.splice(index, 1);
+  for (let index = entries.length - 1; index >= 0; index -= 1)
+    if (entries[index]?.kind === kind) entries.splice(index, 1);
 }

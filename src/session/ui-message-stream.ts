@@ -6,7 +6,15 @@
  * `-compaction`, `-warning`, `-usage`, `-notes-flush`, `-notes` (the notes file was written),
  * `-blocked`, `-retry`.
  */
-import { createUIMessageStream, type FinishReason, type StepResult, type ToolSet, type UIMessage, type UIMessageChunk, type UIMessageStreamOnFinishCallback } from "ai";
+import {
+  createUIMessageStream,
+  type FinishReason,
+  type StepResult,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+  type UIMessageStreamOnFinishCallback,
+} from "ai";
 import type { SessionEventMap, SessionEventName, TurnSink } from "./session-events.js";
 import type { CompactionInfo, RolloverInfo, SendInput, SendOptions, SendResult, WarningInfo } from "./session-types.js";
 
@@ -90,8 +98,13 @@ export function startSendChunks({
     (outcome) => {
       if (outcome.status === "interrupted") hub.push({ type: "abort" });
       else {
-        if (outcome.status === "failed") hub.push({ type: "error", errorText: (outcome.error ?? new Error("The send failed.")).message });
-        hub.push({ type: "finish", finishReason: outcome.status === "completed" ? finishReason : outcome.status === "blocked" ? "other" : "error" });
+        if (outcome.status === "failed")
+          hub.push({ type: "error", errorText: (outcome.error ?? new Error("The send failed.")).message });
+        hub.push({
+          type: "finish",
+          finishReason:
+            outcome.status === "completed" ? finishReason : outcome.status === "blocked" ? "other" : "error",
+        });
       }
       hub.close();
       return outcome;
@@ -111,7 +124,10 @@ export function startSendChunks({
  *
  * @example return createUIMessageStreamResponse({ stream: uiMessageStreamOf(chunks, { originalMessages }) });
  */
-export function uiMessageStreamOf(chunks: SendChunks, options: Omit<UIMessageStreamOptions, "signal"> = {}): ReadableStream<UIMessageChunk> {
+export function uiMessageStreamOf(
+  chunks: SendChunks,
+  options: Omit<UIMessageStreamOptions, "signal"> = {},
+): ReadableStream<UIMessageChunk> {
   return createUIMessageStream<CtxwinUIMessage>({
     ...(options.originalMessages === undefined ? {} : { originalMessages: options.originalMessages }),
     ...((options.onEnd ?? options.onFinish) === undefined ? {} : { onEnd: options.onEnd ?? options.onFinish }),
@@ -126,7 +142,17 @@ export function uiMessageStreamOf(chunks: SendChunks, options: Omit<UIMessageStr
  * const stream = sendAsUIMessageStream({ send, input: "Fix the build", notesPath });
  * return createUIMessageStreamResponse({ stream });
  */
-export function sendAsUIMessageStream({ send, input, notesPath, options = {} }: { send: SendWithSink; input: SendInput; notesPath: string | undefined; options?: UIMessageStreamOptions }): ReadableStream<UIMessageChunk> {
+export function sendAsUIMessageStream({
+  send,
+  input,
+  notesPath,
+  options = {},
+}: {
+  send: SendWithSink;
+  input: SendInput;
+  notesPath: string | undefined;
+  options?: UIMessageStreamOptions;
+}): ReadableStream<UIMessageChunk> {
   return uiMessageStreamOf(startSendChunks({ send, input, notesPath, signal: options.signal }), options);
 }
 
@@ -163,16 +189,29 @@ function chunkHub() {
 }
 
 /** A sink that writes a send's output as UI message chunks. */
-function uiSink({ write, notesPath, onStep }: { write: (chunk: UIMessageChunk) => void; notesPath: string | undefined; onStep: (step: StepResult<ToolSet>) => void | PromiseLike<void> }): TurnSink {
+function uiSink({
+  write,
+  notesPath,
+  onStep,
+}: {
+  write: (chunk: UIMessageChunk) => void;
+  notesPath: string | undefined;
+  onStep: (step: StepResult<ToolSet>) => void | PromiseLike<void>;
+}): TurnSink {
   const notesCalls = new Set<string>();
-  const data = <Name extends keyof CtxwinDataTypes & string>(name: Name, value: CtxwinDataTypes[Name], extra: { id?: string; transient?: boolean } = {}) =>
-    write({ type: `data-${name}`, data: value, ...extra } as UIMessageChunk);
+  const data = <Name extends keyof CtxwinDataTypes & string>(
+    name: Name,
+    value: CtxwinDataTypes[Name],
+    extra: { id?: string; transient?: boolean } = {},
+  ) => write({ type: `data-${name}`, data: value, ...extra } as UIMessageChunk);
   return {
     chunk(chunk) {
       write(chunk);
       if (notesPath === undefined) return;
-      if (chunk.type === "tool-input-available" && writesNotes(chunk.toolName, chunk.input, notesPath)) notesCalls.add(chunk.toolCallId);
-      if (chunk.type === "tool-output-available" && notesCalls.delete(chunk.toolCallId)) data("ctxwin-notes", { path: notesPath, toolCallId: chunk.toolCallId });
+      if (chunk.type === "tool-input-available" && writesNotes(chunk.toolName, chunk.input, notesPath))
+        notesCalls.add(chunk.toolCallId);
+      if (chunk.type === "tool-output-available" && notesCalls.delete(chunk.toolCallId))
+        data("ctxwin-notes", { path: notesPath, toolCallId: chunk.toolCallId });
     },
     step: onStep,
     event<Name extends SessionEventName>(name: Name, event: SessionEventMap[Name]) {
@@ -193,7 +232,11 @@ function uiSink({ write, notesPath, onStep }: { write: (chunk: UIMessageChunk) =
           return data("ctxwin-blocked", payload);
         case "retry": {
           const retry = event as SessionEventMap["retry"];
-          return data("ctxwin-retry", { retry: retry.retry, message: retry.error.message, discardedText: retry.discardedText }, { transient: true });
+          return data(
+            "ctxwin-retry",
+            { retry: retry.retry, message: retry.error.message, discardedText: retry.discardedText },
+            { transient: true },
+          );
         }
         default:
           return undefined;

@@ -27,14 +27,30 @@ function memoryRoot(): string {
 /** Writes its notes when asked to, and answers anything else. */
 function script(call: RecordedCall): ScriptedStep {
   const last = call.text.split("\n").at(-1) ?? "";
-  if (last.startsWith("user: Note ")) return { toolCalls: [{ toolName: "memory", input: { command: "create", path: NOTES, file_text: last.slice("user: Note ".length), overwrite: true } }] };
+  if (last.startsWith("user: Note "))
+    return {
+      toolCalls: [
+        {
+          toolName: "memory",
+          input: { command: "create", path: NOTES, file_text: last.slice("user: Note ".length), overwrite: true },
+        },
+      ],
+    };
   return { text: "ok" };
 }
 
 describe("the hot memories of a window", () => {
   it("keeps the system prompt of a window's requests as its first request had it; the next window shows the notes as written", async () => {
     const { model, calls } = scriptedModel({ script });
-    const session = createAgentSession({ store: memoryStore(), sessionId: "s", model, system: "You take notes.", budget: { contextLimit: 100_000 }, memory: { root: memoryRoot() }, ...deterministic() });
+    const session = createAgentSession({
+      store: memoryStore(),
+      sessionId: "s",
+      model,
+      system: "You take notes.",
+      budget: { contextLimit: 100_000 },
+      memory: { root: memoryRoot() },
+      ...deterministic(),
+    });
 
     await session.send("Note the first version.");
     await session.send("Note the second version.");
@@ -59,12 +75,26 @@ describe("the hot memories of a window", () => {
   it("still shows the notes the window started with in every request of it", async () => {
     const root = memoryRoot();
     const first = scriptedModel({ script });
-    const writer = createAgentSession({ store: memoryStore(), sessionId: "s", model: first.model, budget: { contextLimit: 100_000 }, memory: { root }, ...deterministic() });
+    const writer = createAgentSession({
+      store: memoryStore(),
+      sessionId: "s",
+      model: first.model,
+      budget: { contextLimit: 100_000 },
+      memory: { root },
+      ...deterministic(),
+    });
     await writer.send("Note the plan: parse, then lex.");
 
     // A new session object over the same memory: its first window starts with those notes.
     const { model, calls } = scriptedModel({ script });
-    const session = createAgentSession({ store: memoryStore(), sessionId: "s", model, budget: { contextLimit: 100_000 }, memory: { root }, ...deterministic() });
+    const session = createAgentSession({
+      store: memoryStore(),
+      sessionId: "s",
+      model,
+      budget: { contextLimit: 100_000 },
+      memory: { root },
+      ...deterministic(),
+    });
     await session.send("Note the plan changed.");
     await session.send("Go on.");
     expect(calls.map((call) => call.system.includes("the plan: parse, then lex."))).toEqual([true, true, true]);

@@ -68,13 +68,25 @@ export interface PlanAppendOptions {
   previousTerms?: () => readonly string[];
 }
 
-export function planAppend(sessionId: string, inputs: readonly RowInput[], start: SessionCursor, { createdAt, generateId, previousTerms }: PlanAppendOptions): AppendPlan {
+export function planAppend(
+  sessionId: string,
+  inputs: readonly RowInput[],
+  start: SessionCursor,
+  { createdAt, generateId, previousTerms }: PlanAppendOptions,
+): AppendPlan {
   const cursor = { ...start };
-  let previous: (() => readonly string[]) | readonly string[] = start.lastSeq > 0 && previousTerms !== undefined ? previousTerms : [];
+  let previous: (() => readonly string[]) | readonly string[] =
+    start.lastSeq > 0 && previousTerms !== undefined ? previousTerms : [];
   const rows = inputs.map((input): PlannedRow => {
     cursor.lastSeq += 1;
     const seq = cursor.lastSeq;
-    const row: StoredRow = { ...input, sessionId, seq, id: input.id ?? generateId(), createdAt: input.createdAt ?? createdAt };
+    const row: StoredRow = {
+      ...input,
+      sessionId,
+      seq,
+      id: input.id ?? generateId(),
+      createdAt: input.createdAt ?? createdAt,
+    };
     const boundaryKind = classifyBoundary(row);
     if (boundaryKind !== undefined) cursor.activeWindowSeq = seq;
     if (boundaryKind === "reset") cursor.floorSeq = seq;

@@ -55,9 +55,23 @@ describe("writeFileAtomic", () => {
     const file = path.join(folder, "notes.md");
     fs.writeFileSync(file, "first");
     const read = versionOf(fs.statSync(file));
-    expect(writeFileAtomic({ file, content: "mine", expected: read, beforeCommit: () => fs.writeFileSync(file, "theirs, longer") })).toBe("changed");
+    expect(
+      writeFileAtomic({
+        file,
+        content: "mine",
+        expected: read,
+        beforeCommit: () => fs.writeFileSync(file, "theirs, longer"),
+      }),
+    ).toBe("changed");
     expect(fs.readFileSync(file, "utf8")).toBe("theirs, longer");
-    expect(writeFileAtomic({ file, content: "mine", expected: versionOf(fs.statSync(file)), beforeCommit: () => fs.rmSync(file) })).toBe("deleted");
+    expect(
+      writeFileAtomic({
+        file,
+        content: "mine",
+        expected: versionOf(fs.statSync(file)),
+        beforeCommit: () => fs.rmSync(file),
+      }),
+    ).toBe("deleted");
     expect(writeFileAtomic({ file, content: "created", expected: "absent" })).toBe("written");
     expect(writeFileAtomic({ file, content: "again", expected: "absent" })).toBe("exists");
     expect(fs.readFileSync(file, "utf8")).toBe("created");

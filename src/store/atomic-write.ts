@@ -48,7 +48,13 @@ export type AtomicWriteOutcome = "written" | "changed" | "deleted" | "exists";
  * const outcome = writeFileAtomic({ file, content: "new text", expected: versionOf(statsWhenRead) });
  * if (outcome !== "written") return refusal(`${shown} was ${outcome} meanwhile; nothing was written.`);
  */
-export function writeFileAtomic({ file, content, expected, mode = DEFAULT_FILE_MODE, beforeCommit }: AtomicWrite): AtomicWriteOutcome {
+export function writeFileAtomic({
+  file,
+  content,
+  expected,
+  mode = DEFAULT_FILE_MODE,
+  beforeCommit,
+}: AtomicWrite): AtomicWriteOutcome {
   const directory = path.dirname(file);
   const current = lstatIfExists(file);
   const finalMode = current?.isFile() === true ? current.mode & 0o777 : mode;

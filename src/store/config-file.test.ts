@@ -4,7 +4,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createModelCatalog } from "../core/budget/model-catalog.js";
 import { CtxwinError } from "../core/errors.js";
-import { CONFIG_FILE_PATH, ConfigFileError, MAX_CONFIG_FILE_BYTES, parseConfigText, readConfigFile } from "./config-file.js";
+import {
+  CONFIG_FILE_PATH,
+  ConfigFileError,
+  MAX_CONFIG_FILE_BYTES,
+  parseConfigText,
+  readConfigFile,
+} from "./config-file.js";
 
 let directory: string;
 
@@ -26,7 +32,12 @@ function writeConfig(content: string | Buffer): string {
 describe("readConfigFile", () => {
   it("treats a missing file as an empty configuration", async () => {
     const result = await readConfigFile({ directory });
-    expect(result).toEqual({ status: "missing", path: path.join(directory, CONFIG_FILE_PATH), config: {}, warnings: [] });
+    expect(result).toEqual({
+      status: "missing",
+      path: path.join(directory, CONFIG_FILE_PATH),
+      config: {},
+      warnings: [],
+    });
   });
 
   it("loads models, budget and strategy, and the models feed the catalog", async () => {
@@ -34,7 +45,10 @@ describe("readConfigFile", () => {
       JSON.stringify({
         $schema: "https://example.com/ctxwin-config.json",
         version: 1,
-        models: { "ollama:qwen3:32b": { contextLimit: 40_960 }, "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000, maxOutputTokens: 64_000 } },
+        models: {
+          "ollama:qwen3:32b": { contextLimit: 40_960 },
+          "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000, maxOutputTokens: 64_000 },
+        },
         budget: { threshold: 0.8, outputReserve: 4_096, imageTokens: 1_500, warningTurnTokens: 1_000 },
         strategy: "compact",
       }),
@@ -46,7 +60,10 @@ describe("readConfigFile", () => {
       warnings: [],
       config: {
         version: 1,
-        models: { "ollama:qwen3:32b": { contextLimit: 40_960 }, "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000, maxOutputTokens: 64_000 } },
+        models: {
+          "ollama:qwen3:32b": { contextLimit: 40_960 },
+          "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000, maxOutputTokens: 64_000 },
+        },
         budget: { threshold: 0.8, outputReserve: 4_096, imageTokens: 1_500, warningTurnTokens: 1_000 },
         strategy: "compact",
       },
@@ -67,19 +84,45 @@ describe("readConfigFile", () => {
     writeConfig(JSON.stringify({ strategy: "rollover", modles: {} }));
     const result = await readConfigFile({ directory });
     expect(result).toMatchObject({ status: "loaded", config: { strategy: "rollover" } });
-    if (result.status === "loaded") expect(result.warnings).toEqual([expect.stringContaining('unknown setting "modles" was ignored')]);
+    if (result.status === "loaded")
+      expect(result.warnings).toEqual([expect.stringContaining('unknown setting "modles" was ignored')]);
   });
 
   it.each([
     ["not JSON", "{ models: ", "not-json", /is not valid JSON/],
     ["an empty file", "", "not-json", /is not valid JSON/],
     ["an array", "[]", "invalid", /must contain a JSON object/],
-    ["a negative limit", JSON.stringify({ models: { "my-model": { contextLimit: -1 } } }), "invalid", /models\.my-model\.contextLimit/],
-    ["a fractional limit", JSON.stringify({ models: { "my-model": { contextLimit: 1.5 } } }), "invalid", /contextLimit/],
-    ["a limit given as text", JSON.stringify({ models: { "my-model": { contextLimit: "128k" } } }), "invalid", /contextLimit/],
-    ["output above the limit", JSON.stringify({ models: { m: { contextLimit: 100, maxOutputTokens: 200 } } }), "invalid", /maxOutputTokens is larger than contextLimit/],
+    [
+      "a negative limit",
+      JSON.stringify({ models: { "my-model": { contextLimit: -1 } } }),
+      "invalid",
+      /models\.my-model\.contextLimit/,
+    ],
+    [
+      "a fractional limit",
+      JSON.stringify({ models: { "my-model": { contextLimit: 1.5 } } }),
+      "invalid",
+      /contextLimit/,
+    ],
+    [
+      "a limit given as text",
+      JSON.stringify({ models: { "my-model": { contextLimit: "128k" } } }),
+      "invalid",
+      /contextLimit/,
+    ],
+    [
+      "output above the limit",
+      JSON.stringify({ models: { m: { contextLimit: 100, maxOutputTokens: 200 } } }),
+      "invalid",
+      /maxOutputTokens is larger than contextLimit/,
+    ],
     ["a typo inside a model", JSON.stringify({ models: { m: { contextLimt: 100 } } }), "invalid", /models\.m/],
-    ["an empty model name", JSON.stringify({ models: { " ": { contextLimit: 100 } } }), "invalid", /models.*Invalid key in record/],
+    [
+      "an empty model name",
+      JSON.stringify({ models: { " ": { contextLimit: 100 } } }),
+      "invalid",
+      /models.*Invalid key in record/,
+    ],
     ["a zero threshold", JSON.stringify({ budget: { threshold: 0 } }), "invalid", /budget\.threshold/],
     ["a typo inside budget", JSON.stringify({ budget: { treshold: 0.7 } }), "invalid", /budget/],
     ["an unknown strategy", JSON.stringify({ strategy: "summarize" }), "invalid", /strategy/],

@@ -76,7 +76,17 @@ export class ConfigFileError extends CtxwinError {
   readonly reason: "unreadable" | "too-large" | "not-json" | "invalid";
   readonly issues: ConfigIssue[];
 
-  constructor({ path: filePath, reason, issues, cause }: { path: string; reason: ConfigFileError["reason"]; issues: ConfigIssue[]; cause?: unknown }) {
+  constructor({
+    path: filePath,
+    reason,
+    issues,
+    cause,
+  }: {
+    path: string;
+    reason: ConfigFileError["reason"];
+    issues: ConfigIssue[];
+    cause?: unknown;
+  }) {
     const details = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ");
     super(ConfigFileError.errorName, `Configuration file ${filePath} was not used: ${details}.`, { cause });
     this.path = filePath;
@@ -101,19 +111,31 @@ export type ConfigFileResult =
  * const result = await readConfigFile({ directory: process.cwd() });
  * const catalog = createModelCatalog({ overrides: result.status === "invalid" ? {} : (result.config.models ?? {}) });
  */
-export async function readConfigFile({ directory = process.cwd(), path: filePath }: { directory?: string; path?: string } = {}): Promise<ConfigFileResult> {
+export async function readConfigFile({
+  directory = process.cwd(),
+  path: filePath,
+}: { directory?: string; path?: string } = {}): Promise<ConfigFileResult> {
   const target = filePath ?? path.join(directory, CONFIG_FILE_PATH);
   let bytes: Buffer;
   try {
     bytes = await readFile(target);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { status: "missing", path: target, config: {}, warnings: [] };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { status: "missing", path: target, config: {}, warnings: [] };
     const message = `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
-    return { status: "invalid", path: target, error: new ConfigFileError({ path: target, reason: "unreadable", issues: [{ path: "", message }], cause: error }) };
+    return {
+      status: "invalid",
+      path: target,
+      error: new ConfigFileError({ path: target, reason: "unreadable", issues: [{ path: "", message }], cause: error }),
+    };
   }
   if (bytes.length > MAX_CONFIG_FILE_BYTES) {
     const message = `is ${bytes.length} bytes, more than the ${MAX_CONFIG_FILE_BYTES} allowed for a configuration file`;
-    return { status: "invalid", path: target, error: new ConfigFileError({ path: target, reason: "too-large", issues: [{ path: "", message }] }) };
+    return {
+      status: "invalid",
+      path: target,
+      error: new ConfigFileError({ path: target, reason: "too-large", issues: [{ path: "", message }] }),
+    };
   }
   return parseConfigText({ text: bytes.toString("utf8"), path: target });
 }
@@ -132,16 +154,31 @@ export function parseConfigText({ text, path: filePath }: { text: string; path: 
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     const message = `is not valid JSON (${error instanceof Error ? error.message : String(error)})`;
-    return { status: "invalid", path: filePath, error: new ConfigFileError({ path: filePath, reason: "not-json", issues: [{ path: "", message }], cause: error }) };
+    return {
+      status: "invalid",
+      path: filePath,
+      error: new ConfigFileError({ path: filePath, reason: "not-json", issues: [{ path: "", message }], cause: error }),
+    };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const issues = [{ path: "", message: "must contain a JSON object" }];
-    return { status: "invalid", path: filePath, error: new ConfigFileError({ path: filePath, reason: "invalid", issues }) };
+    return {
+      status: "invalid",
+      path: filePath,
+      error: new ConfigFileError({ path: filePath, reason: "invalid", issues }),
+    };
   }
   const parsed = ConfigFileSchema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
-    return { status: "invalid", path: filePath, error: new ConfigFileError({ path: filePath, reason: "invalid", issues }) };
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join("."),
+      message: issue.message,
+    }));
+    return {
+      status: "invalid",
+      path: filePath,
+      error: new ConfigFileError({ path: filePath, reason: "invalid", issues }),
+    };
   }
   const warnings = Object.keys(value)
     .filter((key) => !(KNOWN_SECTIONS as readonly string[]).includes(key))

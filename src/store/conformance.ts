@@ -31,7 +31,11 @@ export interface ConformanceOptions {
  * @example
  * describeStoreConformance("memory", (context) => openStore({ backend: "memory", ...context }));
  */
-export function describeStoreConformance(name: string, open: (context: ConformanceContext) => HistoryStore | Promise<HistoryStore>, options: ConformanceOptions = {}): void {
+export function describeStoreConformance(
+  name: string,
+  open: (context: ConformanceContext) => HistoryStore | Promise<HistoryStore>,
+  options: ConformanceOptions = {},
+): void {
   describe(`HistoryStore conformance: ${name}`, () => {
     let store: HistoryStore;
     let clock: number;
@@ -60,7 +64,13 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         const first = await store.append("s", [text("one"), reply("two")]);
         const second = await store.append("s", [text("three")]);
         expect([...first, ...second].map((row) => row.seq)).toEqual([1, 2, 3]);
-        expect(first[0]).toMatchObject({ sessionId: "s", seq: 1, id: "id-1", role: "user", createdAt: "2026-01-01T00:00:01.000Z" });
+        expect(first[0]).toMatchObject({
+          sessionId: "s",
+          seq: 1,
+          id: "id-1",
+          role: "user",
+          createdAt: "2026-01-01T00:00:01.000Z",
+        });
         expect(await store.lastSeq("s")).toBe(3);
         expect(await store.lastSeq("other")).toBe(0);
       });
@@ -75,7 +85,13 @@ export function describeStoreConformance(name: string, open: (context: Conforman
           parts: [
             { type: "step-start" },
             { type: "reasoning", text: "thinking" },
-            { type: "tool-read_file", toolCallId: "c1", state: "output-available", input: { path: "a.ts" }, output: { lines: ["x", "y"] } },
+            {
+              type: "tool-read_file",
+              toolCallId: "c1",
+              state: "output-available",
+              input: { path: "a.ts" },
+              output: { lines: ["x", "y"] },
+            },
             { type: "text", text: "done 😀" },
           ],
         };
@@ -99,9 +115,13 @@ export function describeStoreConformance(name: string, open: (context: Conforman
       test("refuses invalid rows with a validation error and writes nothing of the call", async () => {
         await store.append("s", [text("before")]);
         const bad = [text("fine"), { role: "robot", parts: [] }] as unknown as RowInput[];
-        await expect(store.append("s", bad)).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
+        await expect(store.append("s", bad)).rejects.toSatisfy((error: unknown) =>
+          RowValidationError.isInstance(error),
+        );
         await expect(store.append("s", [])).rejects.toSatisfy((error: unknown) => RowValidationError.isInstance(error));
-        await expect(store.append("", [text("x")])).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+        await expect(store.append("", [text("x")])).rejects.toSatisfy((error: unknown) =>
+          InvalidArgumentError.isInstance(error),
+        );
         expect(await store.lastSeq("s")).toBe(1);
       });
 
@@ -126,8 +146,12 @@ export function describeStoreConformance(name: string, open: (context: Conforman
 
       test("refuses a second boundary for the same rolloverId, atomically", async () => {
         await store.append("s", [text("a"), rollover("r1"), leadIn("r1")]);
-        await expect(store.append("s", [text("b"), rollover("r1", "w:2")])).rejects.toSatisfy((error: unknown) => DuplicateRolloverError.isInstance(error));
-        await expect(store.append("s", [rollover("r2", "w:2"), rollover("r2", "w:2")])).rejects.toSatisfy((error: unknown) => DuplicateRolloverError.isInstance(error));
+        await expect(store.append("s", [text("b"), rollover("r1", "w:2")])).rejects.toSatisfy((error: unknown) =>
+          DuplicateRolloverError.isInstance(error),
+        );
+        await expect(store.append("s", [rollover("r2", "w:2"), rollover("r2", "w:2")])).rejects.toSatisfy(
+          (error: unknown) => DuplicateRolloverError.isInstance(error),
+        );
         expect(await store.lastSeq("s")).toBe(3);
       });
 
@@ -141,7 +165,9 @@ export function describeStoreConformance(name: string, open: (context: Conforman
 
       test("refuses malformed options", async () => {
         for (const options of [{ operationId: "" }, { expectLastSeq: -1 }, { expectLastSeq: 1.5 }]) {
-          await expect(store.append("s", [text("x")], options)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+          await expect(store.append("s", [text("x")], options)).rejects.toSatisfy((error: unknown) =>
+            InvalidArgumentError.isInstance(error),
+          );
         }
         expect(await store.lastSeq("s")).toBe(0);
       });
@@ -149,7 +175,14 @@ export function describeStoreConformance(name: string, open: (context: Conforman
 
     describe("windows", () => {
       test("activeWindow of an unknown session is an empty first window", async () => {
-        expect(await store.activeWindow("nobody")).toEqual({ windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 });
+        expect(await store.activeWindow("nobody")).toEqual({
+          windowId: "w:0",
+          boundarySeq: 0,
+          kind: "start",
+          rows: [],
+          skipped: 0,
+          lastSeq: 0,
+        });
       });
 
       test("activeWindow starts at the newest boundary and includes its row", async () => {
@@ -172,7 +205,14 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         const page = await store.windows("s", { limit: 2 });
         expect(page.hasMore).toBe(true);
         expect(page.windows.map((window) => window.windowId)).toEqual(["w:7", "w:3"]);
-        expect(page.windows[0]).toMatchObject({ kind: "compaction", firstSeq: 7, lastSeq: 8, rowCount: 2, visibleCount: 2, active: true });
+        expect(page.windows[0]).toMatchObject({
+          kind: "compaction",
+          firstSeq: 7,
+          lastSeq: 8,
+          rowCount: 2,
+          visibleCount: 2,
+          active: true,
+        });
         expect(page.windows[1]).toMatchObject({
           kind: "rollover",
           reason: "on-send",
@@ -186,7 +226,10 @@ export function describeStoreConformance(name: string, open: (context: Conforman
           endedAt: "2026-01-01T00:00:02.000Z",
         });
         const next = await store.windows("s", { limit: 2, beforeWindow: "w:3" });
-        expect(next).toEqual({ hasMore: false, windows: [expect.objectContaining({ windowId: "w:0", kind: "start", firstSeq: 1, lastSeq: 2, rowCount: 2 })] });
+        expect(next).toEqual({
+          hasMore: false,
+          windows: [expect.objectContaining({ windowId: "w:0", kind: "start", firstSeq: 1, lastSeq: 2, rowCount: 2 })],
+        });
       });
 
       test("a rollover window's summary carries its boundary's contextTokens and maxTokens; other windows none", async () => {
@@ -197,7 +240,12 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         await store.append("s", [text("a"), measured("r1", 1420, 2000), leadIn("r1"), text("b")]);
         await store.append("s", [measured("r2", 0, 128_000), text("c"), compaction("sum"), reset(), text("d")]);
         const { windows } = await store.windows("s", { includeCleared: true });
-        const figures = windows.map(({ windowId, kind, contextTokens, maxTokens }) => ({ windowId, kind, contextTokens, maxTokens }));
+        const figures = windows.map(({ windowId, kind, contextTokens, maxTokens }) => ({
+          windowId,
+          kind,
+          contextTokens,
+          maxTokens,
+        }));
         expect(figures).toEqual([
           { windowId: "w:8", kind: "reset", contextTokens: undefined, maxTokens: undefined },
           { windowId: "w:7", kind: "compaction", contextTokens: undefined, maxTokens: undefined },
@@ -218,13 +266,26 @@ export function describeStoreConformance(name: string, open: (context: Conforman
       test("windows before the newest manual reset are hidden unless includeCleared", async () => {
         await store.append("s", [text("secret"), rollover("r1"), text("also secret"), reset(), text("after")]);
         expect((await store.windows("s")).windows.map((window) => window.windowId)).toEqual(["w:4"]);
-        expect((await store.windows("s", { includeCleared: true })).windows.map((window) => window.windowId)).toEqual(["w:4", "w:2", "w:0"]);
+        expect((await store.windows("s", { includeCleared: true })).windows.map((window) => window.windowId)).toEqual([
+          "w:4",
+          "w:2",
+          "w:0",
+        ]);
         expect(await store.privacyFloor("s")).toBe(4);
       });
 
       test("refuses malformed window options", async () => {
-        for (const options of [{ limit: 0 }, { limit: -1 }, { limit: 2.5 }, { limit: 100_000 }, { beforeWindow: "w:-1" }, { beforeWindow: "3" }]) {
-          await expect(store.windows("s", options)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+        for (const options of [
+          { limit: 0 },
+          { limit: -1 },
+          { limit: 2.5 },
+          { limit: 100_000 },
+          { beforeWindow: "w:-1" },
+          { beforeWindow: "3" },
+        ]) {
+          await expect(store.windows("s", options)).rejects.toSatisfy((error: unknown) =>
+            InvalidArgumentError.isInstance(error),
+          );
         }
       });
     });
@@ -284,20 +345,28 @@ export function describeStoreConformance(name: string, open: (context: Conforman
           [4, "w:4"],
         ]);
         expect(hits[0]?.row).toEqual(await store.read("s", 6));
-        expect(await store.readHits("other", [2, 1])).toEqual([expect.objectContaining({ row: expect.objectContaining({ seq: 1 }), windowId: "w:0" })]);
+        expect(await store.readHits("other", [2, 1])).toEqual([
+          expect.objectContaining({ row: expect.objectContaining({ seq: 1 }), windowId: "w:0" }),
+        ]);
         expect(await store.readHits("nobody", [1])).toEqual([]);
         expect(await store.readHits("s", [])).toEqual([]);
         await store.append("s", [reset(), text("fresh")]);
         expect((await store.readHits("s", [1, 10])).map((hit) => hit.row.seq)).toEqual([10]);
-        expect((await store.readHits("s", [1, 10], { includeCleared: true })).map((hit) => hit.row.seq)).toEqual([1, 10]);
+        expect((await store.readHits("s", [1, 10], { includeCleared: true })).map((hit) => hit.row.seq)).toEqual([
+          1, 10,
+        ]);
         for (const seqs of [[1.5], [-1], "1"] as unknown as number[][]) {
-          await expect(store.readHits("s", seqs)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+          await expect(store.readHits("s", seqs)).rejects.toSatisfy((error: unknown) =>
+            InvalidArgumentError.isInstance(error),
+          );
         }
       });
 
       test("refuses malformed item options", async () => {
         for (const options of [{ windowId: "window-1" }, { afterSeq: -1 }, { beforeSeq: 1.5 }, { limit: 0 }]) {
-          await expect(store.items("s", options)).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+          await expect(store.items("s", options)).rejects.toSatisfy((error: unknown) =>
+            InvalidArgumentError.isInstance(error),
+          );
         }
       });
     });
@@ -365,7 +434,13 @@ export function describeStoreConformance(name: string, open: (context: Conforman
         expect(await store.session("nobody")).toBeUndefined();
         await store.append("s", [text("a"), rollover("r1"), text("b"), reset(), text("c")]);
         const summary = await store.session("s");
-        expect(summary).toMatchObject({ sessionId: "s", lastSeq: 5, floorSeq: 4, windowCount: 3, createdAt: "2026-01-01T00:00:01.000Z" });
+        expect(summary).toMatchObject({
+          sessionId: "s",
+          lastSeq: 5,
+          floorSeq: 4,
+          windowCount: 3,
+          createdAt: "2026-01-01T00:00:01.000Z",
+        });
         expect(summary?.incarnation).toEqual(expect.any(String));
         expect((await store.sessions())[0]).toEqual(summary);
         await store.append("s", [text("d")]);
@@ -375,7 +450,9 @@ export function describeStoreConformance(name: string, open: (context: Conforman
       test("a closed store refuses further use", async () => {
         await store.close();
         await expect(store.lastSeq("s")).rejects.toSatisfy((error: unknown) => StoreClosedError.isInstance(error));
-        await expect(store.append("s", [text("x")])).rejects.toSatisfy((error: unknown) => StoreClosedError.isInstance(error));
+        await expect(store.append("s", [text("x")])).rejects.toSatisfy((error: unknown) =>
+          StoreClosedError.isInstance(error),
+        );
       });
     });
   });

@@ -12,7 +12,9 @@ import { CtxwinError, defineIsInstance } from "../core/errors.js";
  */
 export class AppendConflictError extends CtxwinError {
   static readonly errorName = "CtxwinAppendConflictError";
-  static override isInstance = defineIsInstance(AppendConflictError.errorName) as (error: unknown) => error is AppendConflictError;
+  static override isInstance = defineIsInstance(AppendConflictError.errorName) as (
+    error: unknown,
+  ) => error is AppendConflictError;
 
   constructor(
     readonly sessionId: string,
@@ -34,13 +36,18 @@ export class AppendConflictError extends CtxwinError {
  */
 export class DuplicateRolloverError extends CtxwinError {
   static readonly errorName = "CtxwinDuplicateRolloverError";
-  static override isInstance = defineIsInstance(DuplicateRolloverError.errorName) as (error: unknown) => error is DuplicateRolloverError;
+  static override isInstance = defineIsInstance(DuplicateRolloverError.errorName) as (
+    error: unknown,
+  ) => error is DuplicateRolloverError;
 
   constructor(
     readonly sessionId: string,
     readonly rolloverId: string,
   ) {
-    super(DuplicateRolloverError.errorName, `Session '${sessionId}' already has a boundary for rollover '${rolloverId}'. Nothing was written.`);
+    super(
+      DuplicateRolloverError.errorName,
+      `Session '${sessionId}' already has a boundary for rollover '${rolloverId}'. Nothing was written.`,
+    );
   }
 }
 
@@ -53,7 +60,9 @@ export class DuplicateRolloverError extends CtxwinError {
  */
 export class StoreFormatError extends CtxwinError {
   static readonly errorName = "CtxwinStoreFormatError";
-  static override isInstance = defineIsInstance(StoreFormatError.errorName) as (error: unknown) => error is StoreFormatError;
+  static override isInstance = defineIsInstance(StoreFormatError.errorName) as (
+    error: unknown,
+  ) => error is StoreFormatError;
 
   constructor(
     readonly path: string,
@@ -72,7 +81,9 @@ export class StoreFormatError extends CtxwinError {
  */
 export class StoreClosedError extends CtxwinError {
   static readonly errorName = "CtxwinStoreClosedError";
-  static override isInstance = defineIsInstance(StoreClosedError.errorName) as (error: unknown) => error is StoreClosedError;
+  static override isInstance = defineIsInstance(StoreClosedError.errorName) as (
+    error: unknown,
+  ) => error is StoreClosedError;
 
   constructor() {
     super(StoreClosedError.errorName, "The history store is closed; open it again with openStore().");
@@ -88,7 +99,9 @@ export class StoreClosedError extends CtxwinError {
  */
 export class StoreOptionsError extends CtxwinError {
   static readonly errorName = "CtxwinStoreOptionsError";
-  static override isInstance = defineIsInstance(StoreOptionsError.errorName) as (error: unknown) => error is StoreOptionsError;
+  static override isInstance = defineIsInstance(StoreOptionsError.errorName) as (
+    error: unknown,
+  ) => error is StoreOptionsError;
 
   constructor(
     message: string,
@@ -107,7 +120,9 @@ export class StoreOptionsError extends CtxwinError {
  */
 export class StoreReadOnlyError extends CtxwinError {
   static readonly errorName = "CtxwinStoreReadOnlyError";
-  static override isInstance = defineIsInstance(StoreReadOnlyError.errorName) as (error: unknown) => error is StoreReadOnlyError;
+  static override isInstance = defineIsInstance(StoreReadOnlyError.errorName) as (
+    error: unknown,
+  ) => error is StoreReadOnlyError;
 
   constructor(
     readonly path: string,
@@ -119,7 +134,9 @@ export class StoreReadOnlyError extends CtxwinError {
         ? "it was opened read-only"
         : `this user cannot write the file or its folder${options.detail === undefined ? "" : ` (${options.detail})`}`;
     const remedy =
-      reason === "opened-read-only" ? "To write, open it without readOnly." : "To write, make the folder and the file writable for this user, or use another directory.";
+      reason === "opened-read-only"
+        ? "To write, open it without readOnly."
+        : "To write, make the folder and the file writable for this user, or use another directory.";
     super(
       StoreReadOnlyError.errorName,
       `Cannot write to the ctxwin history '${path}': ${why}. Nothing was written; reading still works (e.g. 'ctxwin history'). ${remedy}`,
@@ -138,7 +155,9 @@ export class StoreReadOnlyError extends CtxwinError {
  */
 export class StoreCorruptError extends CtxwinError {
   static readonly errorName = "CtxwinStoreCorruptError";
-  static override isInstance = defineIsInstance(StoreCorruptError.errorName) as (error: unknown) => error is StoreCorruptError;
+  static override isInstance = defineIsInstance(StoreCorruptError.errorName) as (
+    error: unknown,
+  ) => error is StoreCorruptError;
 
   constructor(
     readonly path: string,
@@ -162,7 +181,9 @@ export class StoreCorruptError extends CtxwinError {
  */
 export class StoreUnavailableError extends CtxwinError {
   static readonly errorName = "CtxwinStoreUnavailableError";
-  static override isInstance = defineIsInstance(StoreUnavailableError.errorName) as (error: unknown) => error is StoreUnavailableError;
+  static override isInstance = defineIsInstance(StoreUnavailableError.errorName) as (
+    error: unknown,
+  ) => error is StoreUnavailableError;
 
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(StoreUnavailableError.errorName, message, options);
@@ -179,7 +200,9 @@ export class StoreUnavailableError extends CtxwinError {
  */
 export class StoreConnectionLostError extends CtxwinError {
   static readonly errorName = "CtxwinStoreConnectionLostError";
-  static override isInstance = defineIsInstance(StoreConnectionLostError.errorName) as (error: unknown) => error is StoreConnectionLostError;
+  static override isInstance = defineIsInstance(StoreConnectionLostError.errorName) as (
+    error: unknown,
+  ) => error is StoreConnectionLostError;
 
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(StoreConnectionLostError.errorName, message, options);
@@ -195,7 +218,9 @@ export class StoreConnectionLostError extends CtxwinError {
  */
 export class StoreTimeoutError extends CtxwinError {
   static readonly errorName = "CtxwinStoreTimeoutError";
-  static override isInstance = defineIsInstance(StoreTimeoutError.errorName) as (error: unknown) => error is StoreTimeoutError;
+  static override isInstance = defineIsInstance(StoreTimeoutError.errorName) as (
+    error: unknown,
+  ) => error is StoreTimeoutError;
 
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(StoreTimeoutError.errorName, message, options);

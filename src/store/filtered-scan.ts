@@ -30,7 +30,15 @@ export interface FilteredScan<T> {
  * for (const row of newestFirst) if (scan.take(row.seq, passes(row) ? hitOf(row) : undefined)) break;
  * return scan.page();
  */
-export function filteredScan<T>({ offset, limit, scanLimit }: { offset: number; limit: number; scanLimit: number }): FilteredScan<T> {
+export function filteredScan<T>({
+  offset,
+  limit,
+  scanLimit,
+}: {
+  offset: number;
+  limit: number;
+  scanLimit: number;
+}): FilteredScan<T> {
   const hits: T[] = [];
   let passed = 0;
   let examined = 0;

@@ -62,7 +62,11 @@ describe("openStore refuses options it does not know", () => {
   });
 
   it("accepts known options, and undefined values of any key", async () => {
-    const store = openStore({ path: path.join(directory, "ok.db"), durability: "normal", ...({ unused: undefined } as object) });
+    const store = openStore({
+      path: path.join(directory, "ok.db"),
+      durability: "normal",
+      ...({ unused: undefined } as object),
+    });
     expect(store.backend).toBe("sqlite");
     await store.close();
     const memory = openStore({ backend: "memory", maxRowBytes: 1000 });

@@ -86,9 +86,12 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
   const embeddings = embeddingsGiven === undefined ? undefined : checkEmbeddingsOptions(embeddingsGiven);
   if (backend === "postgres") {
     const { backend: _backend, embeddings: _embeddings, ...given } = options as PostgresOpenOptions;
-    const postgresOptions = typeof given.url === "string" ? { ...given, ...schemaFromUrl(given.url, given.schema) } : given;
+    const postgresOptions =
+      typeof given.url === "string" ? { ...given, ...schemaFromUrl(given.url, given.schema) } : given;
     if (typeof postgresOptions.url !== "string" || !/^postgres(ql)?:\/\//.test(postgresOptions.url)) {
-      throw new StoreOptionsError("openStore: the postgres backend needs url: 'postgres://user@host:5432/database'. Nothing was opened.");
+      throw new StoreOptionsError(
+        "openStore: the postgres backend needs url: 'postgres://user@host:5432/database'. Nothing was opened.",
+      );
     }
     if (postgresOptions.schema !== undefined && !isValidSchemaName(postgresOptions.schema)) {
       throw new StoreOptionsError(
@@ -107,21 +110,39 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
       queryTimeoutMs: postgresOptions.queryTimeoutMs ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 5_000 : 0),
       readOnly: postgresOptions.readOnly === true,
     });
-    return withEmbeddings(store, { ...embeddings, index, readOnly: postgresOptions.readOnly === true, location: describeServer(postgresOptions.url) });
+    return withEmbeddings(store, {
+      ...embeddings,
+      index,
+      readOnly: postgresOptions.readOnly === true,
+      location: describeServer(postgresOptions.url),
+    });
   }
   if (options.backend === "memory") {
     const { backend: _backend, embeddings: _embeddings, ...memoryOptions } = options;
     const store = createMemoryStore(memoryOptions);
-    return embeddings === undefined ? withoutEmbeddings(store) : withEmbeddings(store, { ...embeddings, index: createMemoryVectorIndex() });
+    return embeddings === undefined
+      ? withoutEmbeddings(store)
+      : withEmbeddings(store, { ...embeddings, index: createMemoryVectorIndex() });
   }
-  const { backend: _backend, embeddings: _embeddings, path: file, directory = process.cwd(), ...sqliteOptions } = options as SqliteOpenOptions;
+  const {
+    backend: _backend,
+    embeddings: _embeddings,
+    path: file,
+    directory = process.cwd(),
+    ...sqliteOptions
+  } = options as SqliteOpenOptions;
   const resolved = path.resolve(file ?? path.join(directory, DEFAULT_STORE_PATH));
   const store = createSqliteStore({ ...sqliteOptions, path: resolved });
   if (embeddings === undefined) return withoutEmbeddings(store);
   const readOnly = sqliteOptions.readOnly === true;
   let index;
   try {
-    index = createSqliteVectorIndex({ path: resolved, readOnly, ...(sqliteOptions.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: sqliteOptions.busyTimeoutMs }), useExtension: embeddings.sqliteVec !== false });
+    index = createSqliteVectorIndex({
+      path: resolved,
+      readOnly,
+      ...(sqliteOptions.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: sqliteOptions.busyTimeoutMs }),
+      useExtension: embeddings.sqliteVec !== false,
+    });
   } catch (error) {
     // The SQLite store closes synchronously inside its async wrapper: nothing is left running.
     void store.close();

@@ -10,7 +10,12 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "./open-store.js";
 import type { HistoryStore } from "./port.js";
-import { GO_LINE, parseRetryResult, type AppendWorkerConfig, type RetryResult } from "./test-support/append-worker-protocol.js";
+import {
+  GO_LINE,
+  parseRetryResult,
+  type AppendWorkerConfig,
+  type RetryResult,
+} from "./test-support/append-worker-protocol.js";
 import { tagOf } from "./test-support/row-tags.js";
 import { readWholeSession, seqProblems } from "./test-support/transcript-checks.js";
 import { startAppendWorker, type WorkerProcess } from "./test-support/worker-process.js";
@@ -52,20 +57,27 @@ async function resultsOf(...workers: WorkerProcess[]): Promise<RetryResult[]> {
   return lines.map((line) => parseRetryResult(line) as RetryResult);
 }
 
-const writersOf = async (store: HistoryStore) => (await readWholeSession(store, SESSION)).map((row) => tagOf(row)?.worker ?? "untagged");
+const writersOf = async (store: HistoryStore) =>
+  (await readWholeSession(store, SESSION)).map((row) => tagOf(row)?.worker ?? "untagged");
 
 describe("operationId retries across processes (sqlite)", () => {
   it("a retry from a second process returns the first result and writes nothing", async () => {
     const file = temporaryDatabase();
     const store = open(file);
     const tagged = (worker: string, size: number) =>
-      Array.from({ length: size }, (_unused, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: `${worker} ${index}` }], metadata: { worker, batch: `${worker}:0`, index, size, order: index } }));
+      Array.from({ length: size }, (_unused, index) => ({
+        role: "user" as const,
+        parts: [{ type: "text" as const, text: `${worker} ${index}` }],
+        metadata: { worker, batch: `${worker}:0`, index, size, order: index },
+      }));
     const first = await store.append(SESSION, tagged("first", 3), { operationId: "op-x", expectLastSeq: 0 });
     expect(first.map((row) => row.seq)).toEqual([1, 2, 3]);
 
     // Different rows and the same, now stale, expectLastSeq: a retry carries what the first
     // attempt carried.
-    const [retry] = await resultsOf(start(file, { worker: "second", operationId: "op-x", rowCount: 2, expectLastSeq: 0 }));
+    const [retry] = await resultsOf(
+      start(file, { worker: "second", operationId: "op-x", rowCount: 2, expectLastSeq: 0 }),
+    );
     expect(retry).toEqual({ seqs: [1, 2, 3], ids: first.map((row) => row.id), lastSeq: 3 });
     expect(await writersOf(store)).toEqual(["first", "first", "first"]);
     expect(await store.lastSeq(SESSION)).toBe(3);
@@ -81,7 +93,9 @@ describe("operationId retries across processes (sqlite)", () => {
     // Killed with its store still open: its caller never learned whether the append landed.
     expect((await victim.kill()).signal).toBe("SIGKILL");
 
-    const retry = await store.append(SESSION, [{ role: "user", parts: [{ type: "text", text: "retried" }] }], { operationId: "op-k" });
+    const retry = await store.append(SESSION, [{ role: "user", parts: [{ type: "text", text: "retried" }] }], {
+      operationId: "op-k",
+    });
     expect(retry.map((row) => row.seq)).toEqual(committed?.seqs);
     expect(retry.map((row) => row.id)).toEqual(committed?.ids);
     expect(await store.lastSeq(SESSION)).toBe(5);
@@ -102,6 +116,7 @@ describe("operationId retries across processes (sqlite)", () => {
     expect(rows).toHaveLength(5);
     const winner = tagOf(rows[0] as (typeof rows)[number])?.worker;
     expect(rows.every((row) => tagOf(row)?.worker === winner)).toBe(true);
-    for (const result of results) expect(result.seqs.map((seq, index) => [seq, result.ids[index]])).toEqual(rows.map((row) => [row.seq, row.id]));
+    for (const result of results)
+      expect(result.seqs.map((seq, index) => [seq, result.ids[index]])).toEqual(rows.map((row) => [row.seq, row.id]));
   });
 });

@@ -38,7 +38,9 @@ export const MAX_READ_HITS = 10_000;
 export function checkReadHits(sessionId: unknown, seqs: unknown): number[] {
   assertSessionId(sessionId);
   if (!Array.isArray(seqs) || seqs.length > MAX_READ_HITS) {
-    throw new InvalidArgumentError(`seqs must be an array of at most ${MAX_READ_HITS} seqs; got ${Array.isArray(seqs) ? `${seqs.length} seqs` : String(seqs)}.`);
+    throw new InvalidArgumentError(
+      `seqs must be an array of at most ${MAX_READ_HITS} seqs; got ${Array.isArray(seqs) ? `${seqs.length} seqs` : String(seqs)}.`,
+    );
   }
   return seqs.map((seq) => checkSeq("each seq", seq) as number);
 }
@@ -46,7 +48,8 @@ export function checkReadHits(sessionId: unknown, seqs: unknown): number[] {
 export function checkWindowId(name: string, windowId: unknown): number | undefined {
   if (windowId === undefined) return undefined;
   const seq = parseWindowId(windowId);
-  if (seq === undefined) throw new InvalidArgumentError(`${name} must look like 'w:0' or 'w:<seq>'; got ${JSON.stringify(windowId)}.`);
+  if (seq === undefined)
+    throw new InvalidArgumentError(`${name} must look like 'w:0' or 'w:<seq>'; got ${JSON.stringify(windowId)}.`);
   return seq;
 }
 
@@ -98,7 +101,8 @@ export function checkSearchOptions(sessionId: unknown, options: SearchOptions): 
   assertSessionId(sessionId);
   if (options === null || typeof options !== "object") throw new InvalidArgumentError("search needs { query, mode }.");
   const mode = options.mode;
-  if (mode !== "literal" && mode !== "ranked") throw new InvalidArgumentError(`mode must be 'literal' or 'ranked'; got ${String(mode)}.`);
+  if (mode !== "literal" && mode !== "ranked")
+    throw new InvalidArgumentError(`mode must be 'literal' or 'ranked'; got ${String(mode)}.`);
   return {
     query: assertSearchableQuery(options.query, mode),
     mode,

@@ -362,7 +362,10 @@ export interface EmbeddingsControl {
    * counts; resumable (progress is stored with the vectors) and idempotent. Throws
    * `EmbeddingProviderError` when the provider keeps failing.
    */
-  backfill(options?: { sessionIds?: readonly string[]; onProgress?: (progress: EmbeddingProgress) => void }): Promise<EmbeddingProgress>;
+  backfill(options?: {
+    sessionIds?: readonly string[];
+    onProgress?: (progress: EmbeddingProgress) => void;
+  }): Promise<EmbeddingProgress>;
   /** Rows of `sessionId` not embedded with this model yet. */
   pendingRows(sessionId: string): Promise<number>;
 }

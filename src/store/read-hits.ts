@@ -25,7 +25,12 @@ export function hitsInOrder(seqs: readonly number[], hitOf: (seq: number) => Sea
  *
  * @example const hits = await readHitsOneByOne(store, "fork", [12, 4], {});
  */
-export async function readHitsOneByOne(store: Pick<HistoryStore, "read" | "windows">, sessionId: string, seqs: readonly number[], options: FloorOptions): Promise<SearchHit[]> {
+export async function readHitsOneByOne(
+  store: Pick<HistoryStore, "read" | "windows">,
+  sessionId: string,
+  seqs: readonly number[],
+  options: FloorOptions,
+): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
   for (const seq of seqs) {
     const row = await store.read(sessionId, seq, options);

@@ -30,20 +30,37 @@ export interface ReadTimelineOptions {
  * @example
  * const timeline = await readTimeline({ store, sessionId: "s1", settings: { strategy: "rollover", threshold: 0.7, outputReserve: 8192 } });
  */
-export async function readTimeline({ store, sessionId, settings, detail = "all", windows }: ReadTimelineOptions): Promise<Timeline> {
+export async function readTimeline({
+  store,
+  sessionId,
+  settings,
+  detail = "all",
+  windows,
+}: ReadTimelineOptions): Promise<Timeline> {
   const summaries = windows ?? (await readAllWindows({ store, sessionId }));
-  const wanted = detail === "all" ? summaries : summaries.filter((window) => detail.windowIds.includes(window.windowId));
+  const wanted =
+    detail === "all" ? summaries : summaries.filter((window) => detail.windowIds.includes(window.windowId));
   const details = new Map<string, TimelineRow[]>();
   for (const window of wanted) details.set(window.windowId, await readWindowRows({ store, sessionId, window }));
   return buildTimeline({ sessionId, windows: summaries, details, settings });
 }
 
 /** Every window summary of a session, oldest first, cleared ones included. */
-export async function readAllWindows({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<WindowSummary[]> {
+export async function readAllWindows({
+  store,
+  sessionId,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+}): Promise<WindowSummary[]> {
   const collected: WindowSummary[] = [];
   let beforeWindow: string | undefined;
   for (;;) {
-    const page = await store.windows(sessionId, { includeCleared: true, limit: 1000, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+    const page = await store.windows(sessionId, {
+      includeCleared: true,
+      limit: 1000,
+      ...(beforeWindow === undefined ? {} : { beforeWindow }),
+    });
     collected.push(...page.windows);
     const oldest = page.windows.at(-1);
     if (!page.hasMore || oldest === undefined) break;
@@ -52,11 +69,24 @@ export async function readAllWindows({ store, sessionId }: { store: HistoryStore
   return collected.reverse();
 }
 
-async function readWindowRows({ store, sessionId, window }: { store: HistoryStore; sessionId: string; window: WindowSummary }): Promise<TimelineRow[]> {
+async function readWindowRows({
+  store,
+  sessionId,
+  window,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  window: WindowSummary;
+}): Promise<TimelineRow[]> {
   const rows: TimelineRow[] = [];
   let afterSeq = window.firstSeq - 1;
   for (;;) {
-    const page = await store.items(sessionId, { windowId: window.windowId, afterSeq, limit: PAGE_ROWS, includeCleared: true });
+    const page = await store.items(sessionId, {
+      windowId: window.windowId,
+      afterSeq,
+      limit: PAGE_ROWS,
+      includeCleared: true,
+    });
     rows.push(...page.rows);
     const last = page.rows.at(-1);
     if (!page.hasMore || last === undefined) return rows;

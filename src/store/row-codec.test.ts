@@ -3,7 +3,18 @@ import { bodyMayMatchFilter } from "./row-codec.js";
 
 describe("bodyMayMatchFilter", () => {
   const body = (row: object) => JSON.stringify({ v: 1, id: "r", createdAt: "2026-01-01T00:00:00.000Z", ...row });
-  const call = body({ role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Read_File", toolCallId: "c", state: "input-available", input: { role: "user" } }] });
+  const call = body({
+    role: "assistant",
+    parts: [
+      {
+        type: "dynamic-tool",
+        toolName: "Read_File",
+        toolCallId: "c",
+        state: "input-available",
+        input: { role: "user" },
+      },
+    ],
+  });
   const text = body({ role: "user", parts: [{ type: "text", text: 'mentions read_file and "role":"assistant"' }] });
 
   it("keeps exactly the rows the filter keeps, for rows ctxwin wrote", () => {

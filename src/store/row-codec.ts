@@ -13,19 +13,40 @@ export function decodeRow(sessionId: string, seq: number, body: string): RowDeco
   try {
     value = JSON.parse(body);
   } catch (error) {
-    return { ok: false, warning: { code: "corrupt-row", sessionId, seq, message: `row ${seq} of session '${sessionId}' has corrupt JSON (${(error as Error).message}); skipped` } };
+    return {
+      ok: false,
+      warning: {
+        code: "corrupt-row",
+        sessionId,
+        seq,
+        message: `row ${seq} of session '${sessionId}' has corrupt JSON (${(error as Error).message}); skipped`,
+      },
+    };
   }
   const parsed = StoredRowBodySchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : ` at ${issue.path.join(".") || "(root)"}: ${issue.message}`;
-    return { ok: false, warning: { code: "corrupt-row", sessionId, seq, message: `row ${seq} of session '${sessionId}' does not match the row schema${where}; skipped` } };
+    return {
+      ok: false,
+      warning: {
+        code: "corrupt-row",
+        sessionId,
+        seq,
+        message: `row ${seq} of session '${sessionId}' does not match the row schema${where}; skipped`,
+      },
+    };
   }
   const { v, ...rest } = parsed.data;
   if (v !== undefined && v > ROW_FORMAT_VERSION) {
     return {
       ok: false,
-      warning: { code: "newer-row-format", sessionId, seq, message: `row ${seq} of session '${sessionId}' uses row format ${v}, newer than ${ROW_FORMAT_VERSION}; skipped (upgrade ctxwin)` },
+      warning: {
+        code: "newer-row-format",
+        sessionId,
+        seq,
+        message: `row ${seq} of session '${sessionId}' uses row format ${v}, newer than ${ROW_FORMAT_VERSION}; skipped (upgrade ctxwin)`,
+      },
     };
   }
   return { ok: true, row: { sessionId, seq, ...rest } as StoredRow };
@@ -50,7 +71,12 @@ export function bodyMayMatchFilter(body: string, filter: SearchFilter): boolean 
   if (typeof value !== "object" || value === null) return true;
   const { role, parts } = value as { role?: unknown; parts?: unknown };
   if (typeof role !== "string" || !Array.isArray(parts)) return true;
-  if (!parts.every((part) => typeof part === "object" && part !== null && typeof (part as { type?: unknown }).type === "string")) return true;
+  if (
+    !parts.every(
+      (part) => typeof part === "object" && part !== null && typeof (part as { type?: unknown }).type === "string",
+    )
+  )
+    return true;
   return rowMatchesFilter({ role, parts: parts as { type: string }[] }, filter);
 }
 

@@ -12,7 +12,19 @@ const shared = ["backend", "now", "generateId", "maxRowBytes"] as const;
 export const STORE_OPTION_KEYS: Readonly<Record<StoreBackendName, readonly string[]>> = {
   sqlite: [...shared, "embeddings", "path", "directory", "durability", "busyTimeoutMs", "onWarning", "readOnly"],
   memory: [...shared, "embeddings"],
-  postgres: [...shared, "embeddings", "url", "schema", "ssl", "maxConnections", "connectTimeoutMs", "statementTimeoutMs", "queryTimeoutMs", "onWarning", "readOnly"],
+  postgres: [
+    ...shared,
+    "embeddings",
+    "url",
+    "schema",
+    "ssl",
+    "maxConnections",
+    "connectTimeoutMs",
+    "statementTimeoutMs",
+    "queryTimeoutMs",
+    "onWarning",
+    "readOnly",
+  ],
 };
 
 /**
@@ -23,7 +35,9 @@ export function chooseBackend(options: Record<string, unknown>): StoreBackendNam
   const backend = options["backend"];
   if (backend === undefined) return options["url"] === undefined ? "sqlite" : "postgres";
   if (backend === "sqlite" || backend === "memory" || backend === "postgres") return backend;
-  throw new StoreOptionsError(`openStore: backend must be 'sqlite', 'memory' or 'postgres'; got ${JSON.stringify(backend)}. Nothing was opened.`);
+  throw new StoreOptionsError(
+    `openStore: backend must be 'sqlite', 'memory' or 'postgres'; got ${JSON.stringify(backend)}. Nothing was opened.`,
+  );
 }
 
 /**
@@ -38,7 +52,9 @@ export function assertKnownStoreOptions(backend: StoreBackendName, options: Reco
   const unknown = Object.keys(options).filter((key) => options[key] !== undefined && !known.includes(key));
   if (unknown.length === 0) return;
   const owners = unknown.map((key) => {
-    const others = (Object.keys(STORE_OPTION_KEYS) as StoreBackendName[]).filter((name) => STORE_OPTION_KEYS[name].includes(key));
+    const others = (Object.keys(STORE_OPTION_KEYS) as StoreBackendName[]).filter((name) =>
+      STORE_OPTION_KEYS[name].includes(key),
+    );
     return others.length === 0 ? `'${key}'` : `'${key}' (an option of the ${others.join("/")} backend)`;
   });
   throw new StoreOptionsError(

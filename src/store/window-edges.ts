@@ -36,7 +36,12 @@ export async function windowEdgeRow({
   let beforeSeq = window.lastSeq + 1;
   for (let page = 0; page < maxPages; page += 1) {
     const bounds = edge === "first" ? { afterSeq } : { beforeSeq };
-    const result = await store.items(sessionId, { windowId: window.windowId, ...bounds, limit: pageRows, includeCleared });
+    const result = await store.items(sessionId, {
+      windowId: window.windowId,
+      ...bounds,
+      limit: pageRows,
+      includeCleared,
+    });
     const ordered = edge === "first" ? result.rows : [...result.rows].reverse();
     const found = ordered.find(accept);
     if (found !== undefined) return found;

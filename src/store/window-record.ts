@@ -33,7 +33,9 @@ export function windowSummaryOf(record: WindowRecord, activeWindowSeq: number): 
     kind: record.kind as WindowKind,
     ...(record.reason === null ? {} : { reason: record.reason }),
     ...(record.rollover_id === null ? {} : { rolloverId: record.rollover_id }),
-    ...(record.context_tokens === null || record.max_tokens === null ? {} : { contextTokens: record.context_tokens, maxTokens: record.max_tokens }),
+    ...(record.context_tokens === null || record.max_tokens === null
+      ? {}
+      : { contextTokens: record.context_tokens, maxTokens: record.max_tokens }),
     firstSeq: record.first_seq,
     lastSeq: record.last_seq,
     rowCount: record.row_count,

@@ -41,7 +41,10 @@ export interface BrowserFixture {
  *   onClose(() => server.close());
  * });
  */
-export function browserFixture(prefix: string, start: (directory: string, onClose: BrowserFixture["onClose"]) => Promise<void> = async () => undefined): BrowserFixture {
+export function browserFixture(
+  prefix: string,
+  start: (directory: string, onClose: BrowserFixture["onClose"]) => Promise<void> = async () => undefined,
+): BrowserFixture {
   let browser: Browser | undefined;
   let directory: string | undefined;
   const closers: Array<() => Promise<void> | void> = [];
@@ -61,11 +64,13 @@ export function browserFixture(prefix: string, start: (directory: string, onClos
 
   return {
     get browser() {
-      if (browser === undefined) throw new Error("browserFixture: Chromium is launched in beforeAll; use the browser inside a test");
+      if (browser === undefined)
+        throw new Error("browserFixture: Chromium is launched in beforeAll; use the browser inside a test");
       return browser;
     },
     get directory() {
-      if (directory === undefined) throw new Error("browserFixture: the directory is made in beforeAll; use it inside a test");
+      if (directory === undefined)
+        throw new Error("browserFixture: the directory is made in beforeAll; use it inside a test");
       return directory;
     },
     onClose,
@@ -90,8 +95,14 @@ export interface OpenPageOptions {
  * const { page, errors } = await openPage(fixture.browser, { viewport: VIEWPORTS[0], url: server.url });
  * expect(errors).toEqual([]);
  */
-export async function openPage(browser: Browser, { viewport, url, timeout = 30_000, acceptDownloads, dismissDialogs = false }: OpenPageOptions): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height }, ...(acceptDownloads === undefined ? {} : { acceptDownloads }) });
+export async function openPage(
+  browser: Browser,
+  { viewport, url, timeout = 30_000, acceptDownloads, dismissDialogs = false }: OpenPageOptions,
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({
+    viewport: { width: viewport.width, height: viewport.height },
+    ...(acceptDownloads === undefined ? {} : { acceptDownloads }),
+  });
   const errors: string[] = [];
   page.setDefaultTimeout(timeout);
   page.on("pageerror", (error) => errors.push(error.message));

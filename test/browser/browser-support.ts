@@ -42,7 +42,9 @@ export async function launchChromium(): Promise<Browser> {
 
 /** Whether anything makes the page wider than its viewport (the document scrolls sideways). */
 export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
-  return page.evaluate("({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })") as Promise<{ scrollWidth: number; clientWidth: number }>;
+  return page.evaluate(
+    "({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth })",
+  ) as Promise<{ scrollWidth: number; clientWidth: number }>;
 }
 
 /** Saves a full-page screenshot to `test-artifacts/<name>.png`. */

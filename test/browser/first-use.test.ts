@@ -42,9 +42,23 @@ function importedRows(width: number): RowInput[] {
     },
     userText(`Where is the lighthouse keeper's log? (${width})`),
     assistantText(`${ESC}[2mCompacted (ctrl+o to see full summary)${ESC}[22m`),
-    { role: "system", parts: [{ type: "text", text: `${ESC}[33mhook: PreToolUse ran${ESC}[0m` }], synthetic: true, uiVisible: true, meta: { type: "imported-raw-line", source: "claude-code", lineType: "progress" } },
+    {
+      role: "system",
+      parts: [{ type: "text", text: `${ESC}[33mhook: PreToolUse ran${ESC}[0m` }],
+      synthetic: true,
+      uiVisible: true,
+      meta: { type: "imported-raw-line", source: "claude-code", lineType: "progress" },
+    },
     assistantText("The keeper wrote the log in the lantern room; the logbooks sit on the shelf by the stairs."),
-    cutRowToBytes(rejectedInputRow({ parts: [{ type: "text", text: `${CUT_MARKER} ${"z".repeat(6_000)}` }], reason: "too large to store", estimatedTokens: 2_000, hardCeiling: 1_000 }), 2_000),
+    cutRowToBytes(
+      rejectedInputRow({
+        parts: [{ type: "text", text: `${CUT_MARKER} ${"z".repeat(6_000)}` }],
+        reason: "too large to store",
+        estimatedTokens: 2_000,
+        hardCeiling: 1_000,
+      }),
+      2_000,
+    ),
   ];
 }
 
@@ -78,13 +92,21 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("the web UI as a new user meets it, in Chro
         if (lastUser.includes(HELD)) await new Promise<void>((resolve) => (release = resolve));
       },
     });
-    server = await startServer({ directory, store, webRoot: WEB_ROOT, log: () => undefined, chat: scriptedChat({ model }) });
+    server = await startServer({
+      directory,
+      store,
+      webRoot: WEB_ROOT,
+      log: () => undefined,
+      chat: scriptedChat({ model }),
+    });
     onClose(() => server.close());
   });
 
-  const open = (width: Width, sessionId: string) => openPage(fixture.browser, { viewport: width, url: `${server.url}#/session/${sessionId}`, timeout: 60_000 });
+  const open = (width: Width, sessionId: string) =>
+    openPage(fixture.browser, { viewport: width, url: `${server.url}#/session/${sessionId}`, timeout: 60_000 });
 
-  const noSidewaysScroll = async (page: Page, width: Width) => expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(width.width);
+  const noSidewaysScroll = async (page: Page, width: Width) =>
+    expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(width.width);
 
   for (const width of WIDTHS) {
     it(`at ${width.width} px: the message just sent is on the page once while its answer streams`, async () => {
@@ -129,21 +151,34 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("the web UI as a new user meets it, in Chro
       expect(text).not.toContain("hook: PreToolUse ran");
 
       // The budget is measured against the session's own model, which the bar names (ADR 0080).
-      expect(await page.getByTestId("budget-model").textContent()).toBe("limit of claude-sonnet-4-5-20250929, this session's model");
+      expect(await page.getByTestId("budget-model").textContent()).toBe(
+        "limit of claude-sonnet-4-5-20250929, this session's model",
+      );
       expect(await page.getByTestId("budget-summary").textContent()).toMatch(/ \/ 200,000 tokens/);
 
       // The cut input: how much of it is stored.
       const rejected = page.locator(".row-rejected-input");
-      expect(await rejected.locator(".rejected-cut").textContent()).toMatch(/^Only the first [\d,]+ of 6,017 characters are stored/);
+      expect(await rejected.locator(".rejected-cut").textContent()).toMatch(
+        /^Only the first [\d,]+ of 6,017 characters are stored/,
+      );
       await saveScreenshot(page, `first-use-imported-${width.width}`);
 
       // Asked for, the routine line appears as an internal row, still without escape codes.
       await page.getByLabel("Show internal rows").check();
-      await transcript.getByText(/Internal row \(system\)/).first().waitFor();
-      await transcript.getByRole("button", { name: /Internal row/ }).first().click();
+      await transcript
+        .getByText(/Internal row \(system\)/)
+        .first()
+        .waitFor();
+      await transcript
+        .getByRole("button", { name: /Internal row/ })
+        .first()
+        .click();
       expect(await transcript.textContent()).not.toContain(ESC);
       await page.getByLabel("Show internal rows").uncheck();
-      await transcript.getByText(/Internal row/).first().waitFor({ state: "detached" });
+      await transcript
+        .getByText(/Internal row/)
+        .first()
+        .waitFor({ state: "detached" });
 
       // Search marks the words it matched.
       const searchTab = page.getByRole("button", { name: "Search" });

@@ -49,7 +49,10 @@ async function writeLongSession(store: ReturnType<typeof openStore>): Promise<vo
   for (let start = 0; start < LONG_SESSION_ROWS; start += 200) {
     const rows = Array.from({ length: 200 }, (_, index) => {
       const number = start + index + 1;
-      return { role: number % 2 === 1 ? ("user" as const) : ("assistant" as const), parts: [{ type: "text" as const, text: `Long session message ${number}.` }] };
+      return {
+        role: number % 2 === 1 ? ("user" as const) : ("assistant" as const),
+        parts: [{ type: "text" as const, text: `Long session message ${number}.` }],
+      };
     });
     await store.append(LONG_SESSION, rows);
   }
@@ -59,7 +62,11 @@ async function writeLongSession(store: ReturnType<typeof openStore>): Promise<vo
  * @example
  * const summary = await writeFixtureSession({ directory: tmp });
  */
-export async function writeFixtureSession({ directory }: { directory: string }): Promise<{ windows: number; rows: number }> {
+export async function writeFixtureSession({
+  directory,
+}: {
+  directory: string;
+}): Promise<{ windows: number; rows: number }> {
   const store = openStore({ path: path.join(directory, DEFAULT_STORE_PATH), ...deterministic("fixture") });
   const { model } = scriptedModel({ script });
   const session = createAgentSession({
@@ -78,7 +85,8 @@ export async function writeFixtureSession({ directory }: { directory: string }):
     await session.send(`${REJECTED_MARKER} ${textOfTokens(30_000, "huge")}`);
     await session.send("Before the compaction: read two files.");
     const compaction = await session.compact();
-    if (compaction.status !== "completed") throw new Error(`the fixture compaction did not complete: ${JSON.stringify(compaction)}`);
+    if (compaction.status !== "completed")
+      throw new Error(`the fixture compaction did not complete: ${JSON.stringify(compaction)}`);
     await session.send("After the compaction: read two more.");
     await session.clear({ soft: true });
     await session.send("After the soft clear: read again.");

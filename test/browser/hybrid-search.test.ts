@@ -19,7 +19,11 @@ import { CHROMIUM_AVAILABLE, saveScreenshot } from "./browser-support.js";
 /** Built by `npm run build` (the test run's global setup). */
 const userText = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }] });
 const assistantText = (text: string): RowInput => ({ role: "assistant", parts: [{ type: "text", text }] });
-const ROWS = [userText("Which identity approach should we use?"), assistantText("We'll keep OAuth with PKCE for sign-in."), userText("And the colours of the report page?")];
+const ROWS = [
+  userText("Which identity approach should we use?"),
+  assistantText("We'll keep OAuth with PKCE for sign-in."),
+  userText("And the colours of the report page?"),
+];
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("search by meaning in Chromium", () => {
   const fixture = browserFixture("ctxwin-hybrid-ui-");
@@ -34,7 +38,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("search by meaning in Chromium", () => {
   }
 
   async function openSearch(url: string): Promise<Page> {
-    const { page } = await openPage(fixture.browser, { viewport: { width: 1280, height: 800 }, url: `${url}#/session/s` });
+    const { page } = await openPage(fixture.browser, {
+      viewport: { width: 1280, height: 800 },
+      url: `${url}#/session/s`,
+    });
     const tab = page.getByRole("button", { name: "Search", exact: true });
     await tab.waitFor();
     if ((await tab.getAttribute("aria-pressed")) !== "true") await tab.click();
@@ -43,7 +50,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("search by meaning in Chromium", () => {
   }
 
   it("offers words + meaning with an embedding model and finds the answer by meaning", async () => {
-    const store = openStore({ backend: "memory", embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined } });
+    const store = openStore({
+      backend: "memory",
+      embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined },
+    });
     await store.append("s", ROWS);
     await store.embeddings?.idle();
     const server = await serve(store);
@@ -69,7 +79,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("search by meaning in Chromium", () => {
         throw new Error("provider down");
       },
     });
-    const store = openStore({ backend: "memory", embeddings: { model, onWarning: () => undefined, retryDelaysMs: [] } });
+    const store = openStore({
+      backend: "memory",
+      embeddings: { model, onWarning: () => undefined, retryDelaysMs: [] },
+    });
     await store.append("s", ROWS);
     await store.embeddings?.idle();
     const server = await serve(store);

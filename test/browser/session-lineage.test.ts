@@ -37,7 +37,14 @@ async function seedTree(store: HistoryStore, lead: string): Promise<void> {
           toolCallId: "call-1",
           state: "output-available",
           input: { agent: "reviewer", prompt: "review the diff" },
-          output: { status: "completed", agent: "reviewer", session_id: child, answer: "looks fine", answer_chars: 10, truncated: false },
+          output: {
+            status: "completed",
+            agent: "reviewer",
+            session_id: child,
+            answer: "looks fine",
+            answer_chars: 10,
+            truncated: false,
+          },
         },
       ],
     },
@@ -45,7 +52,9 @@ async function seedTree(store: HistoryStore, lead: string): Promise<void> {
     userText("Now ship it"),
     assistantText("Shipped."),
   ]);
-  await store.append(child, [userText(`Review the diff for ${lead}`), assistantText("looks fine")], { parent: { sessionId: lead, itemId: "2" } });
+  await store.append(child, [userText(`Review the diff for ${lead}`), assistantText("looks fine")], {
+    parent: { sessionId: lead, itemId: "2" },
+  });
   await store.fork(lead, { atSeq: 3, newSessionId: `${lead}-retry` });
 }
 
@@ -56,8 +65,19 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("session lineage in Chromium", () => {
     store = openStore({ directory });
     onClose(() => store.close());
     for (const viewport of VIEWPORTS) await seedTree(store, `lead-${viewport.width}`);
-    const { model } = scriptedModel({ script: (call) => ({ text: call.text.includes("carefully") ? "Shipping carefully." : "Answered.", inputTokens: 400 }) });
-    server = await startServer({ directory, store, webRoot: WEB_ROOT, log: () => undefined, chat: scriptedChat({ model }) });
+    const { model } = scriptedModel({
+      script: (call) => ({
+        text: call.text.includes("carefully") ? "Shipping carefully." : "Answered.",
+        inputTokens: 400,
+      }),
+    });
+    server = await startServer({
+      directory,
+      store,
+      webRoot: WEB_ROOT,
+      log: () => undefined,
+      chat: scriptedChat({ model }),
+    });
     onClose(() => server.close());
   });
 
@@ -72,12 +92,21 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("session lineage in Chromium", () => {
 
       // The list: the child under its parent's entry, the fork labelled with its origin.
       // The fork has its origin's title: the lead's entry is the one with children.
-      const leadEntry = page.locator(".sessions > li").filter({ has: page.locator(":scope > .session-children") }).filter({ hasText: `Delegate the review (${lead})` });
+      const leadEntry = page
+        .locator(".sessions > li")
+        .filter({ has: page.locator(":scope > .session-children") })
+        .filter({ hasText: `Delegate the review (${lead})` });
       await leadEntry.first().waitFor();
-      expect(await leadEntry.locator(".session-children .session-title").allTextContents()).toEqual([`Review the diff for ${lead}`]);
-      expect(await leadEntry.locator(".session-children .session-lineage").first().textContent()).toBe("sub-agent · task call at item 2");
+      expect(await leadEntry.locator(".session-children .session-title").allTextContents()).toEqual([
+        `Review the diff for ${lead}`,
+      ]);
+      expect(await leadEntry.locator(".session-children .session-lineage").first().textContent()).toBe(
+        "sub-agent · task call at item 2",
+      );
       const forkEntry = page.locator(".sessions > li > a", { hasText: `${lead}-retry` });
-      expect(await forkEntry.locator(".session-lineage").textContent()).toBe(`fork of Delegate the review (${lead}) after item 3`);
+      expect(await forkEntry.locator(".session-lineage").textContent()).toBe(
+        `fork of Delegate the review (${lead}) after item 3`,
+      );
       expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(viewport.width);
       await saveScreenshot(page, `session-lineage-list-${viewport.width}`);
 
@@ -89,7 +118,10 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("session lineage in Chromium", () => {
       expect(await lineage.textContent()).toContain(`Sub-agent session of ${lead} (its task call at item 2).`);
       await page.locator(".rows article", { hasText: `Review the diff for ${lead}` }).waitFor();
       await lineage.getByRole("link", { name: lead }).click();
-      await page.getByLabel("Session lineage").getByRole("link", { name: `Review the diff for ${lead}` }).waitFor();
+      await page
+        .getByLabel("Session lineage")
+        .getByRole("link", { name: `Review the diff for ${lead}` })
+        .waitFor();
 
       // Edit item 4 ("Now ship it"): a fork after item 3 opens and answers the edited text.
       await page.getByRole("button", { name: "Edit item 4 in a fork" }).click();
@@ -102,13 +134,26 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("session lineage in Chromium", () => {
       expect(forkId).toMatch(/^fork-/);
       expect(await page.getByLabel("Session lineage").textContent()).toContain(`Fork of ${lead} after item 3.`);
       expect(await page.locator(".rows article .row-body").allTextContents()).toEqual(
-        expect.arrayContaining([`Delegate the review (${lead})`, "The reviewer says it looks fine.", "Now ship it carefully", "Shipping carefully."]),
+        expect.arrayContaining([
+          `Delegate the review (${lead})`,
+          "The reviewer says it looks fine.",
+          "Now ship it carefully",
+          "Shipping carefully.",
+        ]),
       );
       expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(viewport.width);
       await saveScreenshot(page, `session-lineage-fork-${viewport.width}`);
       // The original keeps its own message and answer.
-      expect((await readAllRows(store, lead)).map(rowText).filter((text) => text !== "")).toEqual([`Delegate the review (${lead})`, "The reviewer says it looks fine.", "Now ship it", "Shipped."]);
-      expect((await readAllRows(store, forkId)).map(rowText).slice(3)).toEqual(["Now ship it carefully", "Shipping carefully."]);
+      expect((await readAllRows(store, lead)).map(rowText).filter((text) => text !== "")).toEqual([
+        `Delegate the review (${lead})`,
+        "The reviewer says it looks fine.",
+        "Now ship it",
+        "Shipped.",
+      ]);
+      expect((await readAllRows(store, forkId)).map(rowText).slice(3)).toEqual([
+        "Now ship it carefully",
+        "Shipping carefully.",
+      ]);
       expect(await page.getByRole("alert").count()).toBe(0);
       await page.close();
       expect(errors).toEqual([]);

@@ -29,28 +29,54 @@ const importedHeader = (title: string): RowInput => ({
   parts: [{ type: "text", text: `Imported claude-code session: ${title}` }],
   synthetic: true,
   uiVisible: false,
-  meta: { type: "imported-session", source: "claude-code", sourceSessionId: "0a1b2c3d", title, project: "/home/dev/app", file: "/tmp/0a1b2c3d.jsonl" },
+  meta: {
+    type: "imported-session",
+    source: "claude-code",
+    sourceSessionId: "0a1b2c3d",
+    title,
+    project: "/home/dev/app",
+    file: "/tmp/0a1b2c3d.jsonl",
+  },
 });
 
 describe.skipIf(!CHROMIUM_AVAILABLE)("sessions page and the privacy floor in Chromium", () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   const fixture = browserFixture("ctxwin-list-floor-", async (directory, onClose) => {
     const store = openStore({ directory });
-    await store.append(CLEARED, [userText("Plan the marmalade launch"), assistantText("ok"), resetBoundaryRow({}), userText("After the clear: plum tart")]);
+    await store.append(CLEARED, [
+      userText("Plan the marmalade launch"),
+      assistantText("ok"),
+      resetBoundaryRow({}),
+      userText("After the clear: plum tart"),
+    ]);
     await store.append(CLEARED_EMPTY, [userText("The quince password is hidden"), resetBoundaryRow({})]);
-    await store.append(IMPORTED, [importedHeader("Tamarind import secret"), userText("Tamarind import secret"), resetBoundaryRow({}), assistantText("after the clear")]);
-    for (const viewport of VIEWPORTS) await store.append(`live-${viewport.width}`, [userText("Walnut harvest plan"), assistantText("noted")]);
+    await store.append(IMPORTED, [
+      importedHeader("Tamarind import secret"),
+      userText("Tamarind import secret"),
+      resetBoundaryRow({}),
+      assistantText("after the clear"),
+    ]);
+    for (const viewport of VIEWPORTS)
+      await store.append(`live-${viewport.width}`, [userText("Walnut harvest plan"), assistantText("noted")]);
     await store.close();
     server = await startServer({
       directory,
       webRoot: WEB_ROOT,
       log: () => undefined,
-      chat: workspaceChat({ model: createDemoModel({ chunkDelayMilliseconds: 10 }), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, logWarning: () => undefined }),
+      chat: workspaceChat({
+        model: createDemoModel({ chunkDelayMilliseconds: 10 }),
+        label: "demo",
+        demo: true,
+        workspaceRoot: directory,
+        contextLimit: 16_000,
+        logWarning: () => undefined,
+      }),
     });
     onClose(() => server.close());
   });
 
-  const open = (viewport: Viewport, hash: string) => openPage(fixture.browser, { viewport, url: `${server.url}${hash}` });
+  const open = (viewport: Viewport, hash: string) =>
+    openPage(fixture.browser, { viewport, url: `${server.url}${hash}` });
 
   const searchBox = (page: Page) => page.getByLabel("Find a session by title or id");
   const entries = (page: Page) => page.locator("ul.sessions > li");
@@ -69,7 +95,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("sessions page and the privacy floor in Chr
     const body = (await (await answered).json()) as { sessions: { title: string }[] };
     const titles = body.sessions.map((session) => session.title);
     if (titles.length === 0) await page.getByText("No session matches.").waitFor();
-    await expect.poll(async () => page.locator("ul.sessions .session-title").allTextContents(), { timeout: 10_000 }).toEqual(titles);
+    await expect
+      .poll(async () => page.locator("ul.sessions .session-title").allTextContents(), { timeout: 10_000 })
+      .toEqual(titles);
     return titles;
   }
 
@@ -80,10 +108,12 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("sessions page and the privacy floor in Chr
         await page.getByRole("link", { name: /After the clear: plum tart/ }).waitFor();
         const titles = await page.locator("ul.sessions .session-title").allTextContents();
         expect(titles).toEqual(expect.arrayContaining(["After the clear: plum tart", CLEARED_EMPTY, IMPORTED]));
-        for (const word of ["marmalade", "quince", "tamarind"]) expect((await page.locator("main").textContent())?.toLowerCase()).not.toContain(word);
+        for (const word of ["marmalade", "quince", "tamarind"])
+          expect((await page.locator("main").textContent())?.toLowerCase()).not.toContain(word);
         await saveScreenshot(page, `session-list-floor-${viewport.width}`);
 
-        for (const query of ["marmalade", "quince", "Tamarind import", "password"]) expect(await search(page, query), query).toEqual([]);
+        for (const query of ["marmalade", "quince", "Tamarind import", "password"])
+          expect(await search(page, query), query).toEqual([]);
         expect(await search(page, "plum")).toEqual(["After the clear: plum tart"]);
         expect(await search(page, "claude-code:")).toEqual([IMPORTED]);
         expect(await entries(page).count()).toBe(1);

@@ -23,15 +23,29 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     const store = openStore({ directory });
     for (const viewport of VIEWPORTS) await writeTimelineFixture({ store, sessionId: `timeline-${viewport.width}` });
     // A first window too long to open with (600 filler rows): the chart opens on the newer windows.
-    await store.append("timeline-long", Array.from({ length: 600 }, (_, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: `row ${index}` }] })));
+    await store.append(
+      "timeline-long",
+      Array.from({ length: 600 }, (_, index) => ({
+        role: "user" as const,
+        parts: [{ type: "text" as const, text: `row ${index}` }],
+      })),
+    );
     await writeTimelineFixture({ store, sessionId: "timeline-long" });
     // Two requests to a priced model, the second mostly read from the provider's prompt cache.
     const cachedStep = (inputTokens: number, cacheReadTokens: number, cacheWriteTokens: number) => ({
       role: "assistant" as const,
       parts: [{ type: "text" as const, text: "ok" }],
-      metadata: stepMetadata({ usage: { inputTokens, outputTokens: 100, cacheReadTokens, cacheWriteTokens }, model: "anthropic.messages:claude-sonnet-4-5", contextLimit: 200_000 }),
+      metadata: stepMetadata({
+        usage: { inputTokens, outputTokens: 100, cacheReadTokens, cacheWriteTokens },
+        model: "anthropic.messages:claude-sonnet-4-5",
+        contextLimit: 200_000,
+      }),
     });
-    await store.append("timeline-cached", [{ role: "user", parts: [{ type: "text", text: "Read the repository." }] }, cachedStep(10_000, 0, 9_900), cachedStep(10_500, 9_900, 500)]);
+    await store.append("timeline-cached", [
+      { role: "user", parts: [{ type: "text", text: "Read the repository." }] },
+      cachedStep(10_000, 0, 9_900),
+      cachedStep(10_500, 9_900, 500),
+    ]);
     await store.close();
     server = await startServer({ directory, webRoot: WEB_ROOT, log: () => undefined });
     onClose(() => server.close());
@@ -51,10 +65,13 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     const row = page.locator(`.row-highlighted[data-seq="${seq}"]`);
     await row.waitFor();
     await expect
-      .poll(async () => {
-        const [box, area] = await Promise.all([row.boundingBox(), page.locator(".transcript").boundingBox()]);
-        return box !== null && area !== null && box.y >= area.y - 1 && box.y < area.y + area.height;
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const [box, area] = await Promise.all([row.boundingBox(), page.locator(".transcript").boundingBox()]);
+          return box !== null && area !== null && box.y >= area.y - 1 && box.y < area.y + area.height;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
   }
 
@@ -74,11 +91,15 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
         expect(await svg.locator("[data-window]").count()).toBe(5);
         expect(await svg.locator('[data-line="threshold"]').count()).toBe(5);
         expect(await svg.locator('[data-line="ceiling"]').count()).toBe(5);
-        expect(await svg.locator('[data-mark="rollover"]').first().getAttribute("aria-label")).toBe("Rollover (row #8, window 2) at 7,100 tokens · on-send");
+        expect(await svg.locator('[data-mark="rollover"]').first().getAttribute("aria-label")).toBe(
+          "Rollover (row #8, window 2) at 7,100 tokens · on-send",
+        );
 
         const point = svg.locator('[data-point][data-seq="18"]');
         await point.hover();
-        expect(await figures(page).textContent()).toBe("Request at row #18, window 4: 6,500 tokens sent (65% of 10,000); 40 out, 39 tool output");
+        expect(await figures(page).textContent()).toBe(
+          "Request at row #18, window 4: 6,500 tokens sent (65% of 10,000); 40 out, 39 tool output",
+        );
         await point.click();
         await expectLandedOn(page, 18);
 
@@ -104,7 +125,20 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
           for (const [key, selector] of areas) if (chart.querySelector(selector) !== null) keys.add(key);
           return [...keys];
         })()`)) as string[];
-        expect(drawn.sort()).toEqual(["ceiling", "clear", "compaction", "flush", "notes", "point-reported", "request-line", "rollover", "span", "threshold", "warn-band", "warning"]);
+        expect(drawn.sort()).toEqual([
+          "ceiling",
+          "clear",
+          "compaction",
+          "flush",
+          "notes",
+          "point-reported",
+          "request-line",
+          "rollover",
+          "span",
+          "threshold",
+          "warn-band",
+          "warning",
+        ]);
         const legend = page.locator(".timeline-legend");
         if (viewport.width < 900) {
           expect(await legend.getAttribute("open")).toBeNull();
@@ -170,13 +204,21 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     await expect.poll(() => svg.locator("[data-point]").count()).toBe(12);
     const store = openStore({ directory: fixture.directory });
     try {
-      const metadata = stepMetadata({ usage: { inputTokens: 3_300, outputTokens: 20 }, model: "demo:scripted", contextLimit: 10_000 });
-      await store.append("timeline-1900", [{ role: "assistant", parts: [{ type: "text", text: "One more step." }], tokens: 5, metadata }]);
+      const metadata = stepMetadata({
+        usage: { inputTokens: 3_300, outputTokens: 20 },
+        model: "demo:scripted",
+        contextLimit: 10_000,
+      });
+      await store.append("timeline-1900", [
+        { role: "assistant", parts: [{ type: "text", text: "One more step." }], tokens: 5, metadata },
+      ]);
     } finally {
       await store.close();
     }
     await expect.poll(() => svg.locator("[data-point]").count(), { timeout: 15_000 }).toBe(13);
-    expect(await svg.locator('[data-point][data-seq="25"]').getAttribute("aria-label")).toMatch(/^Request at row #25, window 5: 3,300 tokens sent/);
+    expect(await svg.locator('[data-point][data-seq="25"]').getAttribute("aria-label")).toMatch(
+      /^Request at row #25, window 5: 3,300 tokens sent/,
+    );
     await page.close();
     expect(errors).toEqual([]);
   });
@@ -208,10 +250,16 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
     // Only the second request read anything from the cache: one bar under its dot.
     expect(await svg.locator(".timeline-cached").count()).toBe(1);
     expect(await svg.locator(".timeline-cached").getAttribute("data-cached")).toBe("9900");
-    expect(await svg.locator("[data-point]").nth(1).getAttribute("aria-label")).toMatch(/10,500 tokens sent .*; 94% cached, 100 out, ~\$0\.0\d+/);
+    expect(await svg.locator("[data-point]").nth(1).getAttribute("aria-label")).toMatch(
+      /10,500 tokens sent .*; 94% cached, 100 out, ~\$0\.0\d+/,
+    );
     // 9,900 of 20,500 input tokens from the cache; Claude Sonnet 4.5's public prices.
-    await expect.poll(() => figures(page).textContent()).toMatch(/48% of input from the cache · ~\$0\.0456 \(no cache: \$0\.0645\)/);
-    await expect.poll(() => page.getByTestId("budget-spend").textContent()).toBe("48% of input from the cache · ~$0.0456 (no cache: $0.0645)");
+    await expect
+      .poll(() => figures(page).textContent())
+      .toMatch(/48% of input from the cache · ~\$0\.0456 \(no cache: \$0\.0645\)/);
+    await expect
+      .poll(() => page.getByTestId("budget-spend").textContent())
+      .toBe("48% of input from the cache · ~$0.0456 (no cache: $0.0645)");
     await page.close();
     expect(errors).toEqual([]);
   });
@@ -219,15 +267,30 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("context timeline in Chromium", () => {
   it("exports the timeline as CSV and as JSON", async () => {
     const { page, errors } = await open(VIEWPORTS[0]);
     await expect.poll(() => chart(page).locator("[data-point]").count()).toBe(12);
-    const [csvDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    const [csvDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
     expect(csvDownload.suggestedFilename()).toBe("timeline-375-timeline.csv");
-    const csv = fs.readFileSync(await csvDownload.path(), "utf8").trimEnd().split("\n");
-    expect(csv[0]).toBe("type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,cache_read_tokens,cache_write_tokens,cost_usd,detail");
+    const csv = fs
+      .readFileSync(await csvDownload.path(), "utf8")
+      .trimEnd()
+      .split("\n");
+    expect(csv[0]).toBe(
+      "type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,cache_read_tokens,cache_write_tokens,cost_usd,detail",
+    );
     expect(csv.filter((line) => line.startsWith("request,"))).toHaveLength(12);
     expect(csv.filter((line) => line.startsWith("mark,"))).toHaveLength(9);
     expect(csv.some((line) => /^mark,rollover,21,w:21,[^,]+,6900,,,,,,,,mid-stream$/.test(line))).toBe(true);
-    const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export JSON" }).click()]);
-    const json = JSON.parse(fs.readFileSync(await jsonDownload.path(), "utf8")) as { points: unknown[]; marks: unknown[]; windows: unknown[] };
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export JSON" }).click(),
+    ]);
+    const json = JSON.parse(fs.readFileSync(await jsonDownload.path(), "utf8")) as {
+      points: unknown[];
+      marks: unknown[];
+      windows: unknown[];
+    };
     expect([json.points.length, json.marks.length, json.windows.length]).toEqual([12, 9, 5]);
     await page.close();
     expect(errors).toEqual([]);

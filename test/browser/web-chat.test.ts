@@ -40,15 +40,29 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web chat on useChat in Chromium", () => {
     const project = path.join(directory, "project");
     fs.mkdirSync(project, { recursive: true });
     for (let index = 1; index <= FILES; index += 1) {
-      fs.writeFileSync(path.join(project, `part-${String(index).padStart(2, "0")}.md`), `# Part ${index}\n\n${`Line of part ${index}: what this part of the project is for.\n`.repeat(60)}`);
+      fs.writeFileSync(
+        path.join(project, `part-${String(index).padStart(2, "0")}.md`),
+        `# Part ${index}\n\n${`Line of part ${index}: what this part of the project is for.\n`.repeat(60)}`,
+      );
     }
     fs.mkdirSync(path.join(directory, ".ctxwin"), { recursive: true });
-    fs.writeFileSync(path.join(directory, ".ctxwin", "config.json"), `${JSON.stringify({ budget: { threshold: 0.6 } })}\n`);
+    fs.writeFileSync(
+      path.join(directory, ".ctxwin", "config.json"),
+      `${JSON.stringify({ budget: { threshold: 0.6 } })}\n`,
+    );
     server = await startServer({
       directory,
       webRoot: WEB_ROOT,
       log: () => undefined,
-      chat: workspaceChat({ model: createDemoModel({ chunkDelayMilliseconds: 2 }), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, tuning: demoTuning, logWarning: () => undefined }),
+      chat: workspaceChat({
+        model: createDemoModel({ chunkDelayMilliseconds: 2 }),
+        label: "demo",
+        demo: true,
+        workspaceRoot: directory,
+        contextLimit: 16_000,
+        tuning: demoTuning,
+        logWarning: () => undefined,
+      }),
     });
     onClose(() => server.close());
   });
@@ -68,7 +82,11 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web chat on useChat in Chromium", () => {
       // The answer ends: the Send button is back and the live copy has given way to the stored rows.
       await page.getByRole("button", { name: "Send", exact: true }).waitFor({ timeout: 120_000 });
       await page.locator(".live-answer").waitFor({ state: "detached" });
-      const live = (await page.evaluate("window.__live")) as { toolCall: boolean; userMessage: boolean; rollover: string };
+      const live = (await page.evaluate("window.__live")) as {
+        toolCall: boolean;
+        userMessage: boolean;
+        rollover: string;
+      };
       expect(live.userMessage).toBe(true);
       expect(live.toolCall).toBe(true);
       expect(live.rollover).toMatch(/^Context window 2 — rolled over at \d+% · [a-z-]+$/);

@@ -12,15 +12,32 @@ import { createDemoModel } from "../../src/agent/demo/demo-model.js";
 import { workspaceChat } from "../../src/server/server-chat.js";
 import { startServer } from "../../src/server/start-server.js";
 import { browserFixture, openPage, VIEWPORTS, WEB_ROOT, type Viewport } from "./browser-fixture.js";
-import { CHROMIUM_AVAILABLE, CHROMIUM_PATH, REQUIRE_CHROMIUM, horizontalOverflow, saveScreenshot } from "./browser-support.js";
-import { COMPACTION_SUMMARY, FIXTURE_SESSION, LONG_SESSION, LONG_SESSION_ROWS, REJECTED_MARKER, SEARCH_WORD, writeFixtureSession } from "./fixture-session.js";
+import {
+  CHROMIUM_AVAILABLE,
+  CHROMIUM_PATH,
+  REQUIRE_CHROMIUM,
+  horizontalOverflow,
+  saveScreenshot,
+} from "./browser-support.js";
+import {
+  COMPACTION_SUMMARY,
+  FIXTURE_SESSION,
+  LONG_SESSION,
+  LONG_SESSION_ROWS,
+  REJECTED_MARKER,
+  SEARCH_WORD,
+  writeFixtureSession,
+} from "./fixture-session.js";
 
 const WIDE = "(min-width: 900px)";
 /** Built by `npm run build` (the test run's global setup). */
 
 describe("Chromium for the browser tests", () => {
   it.runIf(REQUIRE_CHROMIUM)(`is installed at ${CHROMIUM_PATH} in CI`, () => {
-    expect(CHROMIUM_AVAILABLE, `${CHROMIUM_PATH} is missing: .ci/run installs it with apt-get install -y chromium`).toBe(true);
+    expect(
+      CHROMIUM_AVAILABLE,
+      `${CHROMIUM_PATH} is missing: .ci/run installs it with apt-get install -y chromium`,
+    ).toBe(true);
   });
 });
 
@@ -32,7 +49,14 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
     server = await startServer({
       directory,
       webRoot: WEB_ROOT,
-      chat: workspaceChat({ model: createDemoModel({ chunkDelayMilliseconds: 10 }), label: "demo", demo: true, workspaceRoot: directory, contextLimit: 16_000, logWarning: () => undefined }),
+      chat: workspaceChat({
+        model: createDemoModel({ chunkDelayMilliseconds: 10 }),
+        label: "demo",
+        demo: true,
+        workspaceRoot: directory,
+        contextLimit: 16_000,
+        logWarning: () => undefined,
+      }),
     });
     onClose(() => server.close());
   });
@@ -77,10 +101,13 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
   /** The element was scrolled into the transcript's visible area (a jump landed on it). */
   async function expectInsideTranscript(page: Page, element: ReturnType<Page["locator"]>): Promise<void> {
     await expect
-      .poll(async () => {
-        const [box, area] = await Promise.all([element.boundingBox(), page.locator(".transcript").boundingBox()]);
-        return box !== null && area !== null && box.y >= area.y - 1 && box.y < area.y + area.height;
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const [box, area] = await Promise.all([element.boundingBox(), page.locator(".transcript").boundingBox()]);
+          return box !== null && area !== null && box.y >= area.y - 1 && box.y < area.y + area.height;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
   }
 
@@ -104,7 +131,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         const page = await open(viewport, `#/session/${FIXTURE_SESSION}`);
         const rollover = page.locator(".divider-rollover").first();
         await rollover.waitFor();
-        expect(await rollover.getAttribute("aria-label")).toMatch(/^Context window \d+ — rolled over at \d+% · [a-z-]+$/);
+        expect(await rollover.getAttribute("aria-label")).toMatch(
+          /^Context window \d+ — rolled over at \d+% · [a-z-]+$/,
+        );
         expect(await page.locator(".divider-reset").count()).toBe(1);
         expect(await page.locator(".divider-reset").textContent()).toMatch(/cleared by you/);
         const compaction = page.locator(".divider-compaction");
@@ -142,11 +171,15 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.getByLabel("Show internal rows").check();
         await page.locator(".row-hidden").first().waitFor();
         // A continue row that carried a stopped turn says what it carried, call by call.
-        const continuation = page.locator(".collapsed-toggle", { hasText: "Continuation — carries the stopped turn" }).first();
+        const continuation = page
+          .locator(".collapsed-toggle", { hasText: "Continuation — carries the stopped turn" })
+          .first();
         await continuation.scrollIntoViewIfNeeded();
         expect(await continuation.textContent()).toMatch(/its input \(item \d+\) and \d+ tool calls \(\d+ finished\)/);
         await continuation.click();
-        expect(await page.locator(".carry-call").first().textContent()).toMatch(/^read_file \{"path":"src\/part-\d+\.ts"\} — finished \(item \d+\)$/);
+        expect(await page.locator(".carry-call").first().textContent()).toMatch(
+          /^read_file \{"path":"src\/part-\d+\.ts"\} — finished \(item \d+\)$/,
+        );
 
         await expectNoHorizontalOverflow(page);
         await rollover.scrollIntoViewIfNeeded();
@@ -184,7 +217,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         expect(await page.locator(".hit-where").first().textContent()).toContain("assistant");
 
         await showPanel(page, "Windows");
-        const first = page.locator(".window-entry").filter({ has: page.locator(".window-title", { hasText: /^Window 1$/ }) });
+        const first = page
+          .locator(".window-entry")
+          .filter({ has: page.locator(".window-title", { hasText: /^Window 1$/ }) });
         expect(await page.locator(".window-entry").count()).toBeGreaterThanOrEqual(3);
         await first.click();
         await page.getByText("Start of the session").waitFor();
@@ -232,12 +267,18 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         const meter = page.getByRole("meter");
         await meter.waitFor();
         const before = Number(await meter.getAttribute("aria-valuenow"));
-        await page.getByLabel("Message to the agent").fill('Explore the folder "project": list its files, then read up to 3 of them one by one.');
+        await page
+          .getByLabel("Message to the agent")
+          .fill('Explore the folder "project": list its files, then read up to 3 of them one by one.');
         await page.getByRole("button", { name: "Send", exact: true }).click();
         await page.locator(".live-answer").waitFor({ state: "attached", timeout: 30_000 });
         await page.locator(".tool-call-toggle", { hasText: "read_file" }).first().waitFor({ timeout: 30_000 });
-        await page.locator(".row.role-assistant", { hasText: /I read \d+ files\. What each one is for/ }).waitFor({ timeout: 30_000 });
-        await expect.poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: 30_000 }).toBeGreaterThan(before);
+        await page
+          .locator(".row.role-assistant", { hasText: /I read \d+ files\. What each one is for/ })
+          .waitFor({ timeout: 30_000 });
+        await expect
+          .poll(async () => Number(await meter.getAttribute("aria-valuenow")), { timeout: 30_000 })
+          .toBeGreaterThan(before);
         await page.getByRole("button", { name: "Send", exact: true }).waitFor();
         await page.getByLabel("Message to the agent").fill("/clear --soft");
         await page.getByLabel("Message to the agent").press("Enter");
@@ -256,7 +297,9 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("web UI in Chromium", () => {
         await page.getByLabel("Threshold").fill(threshold);
         await page.getByRole("button", { name: "Save settings" }).click();
         await page.getByText(/^Saved to .*config\.json/).waitFor();
-        const config = JSON.parse(fs.readFileSync(path.join(fixture.directory, ".ctxwin", "config.json"), "utf8")) as { budget?: { threshold?: number } };
+        const config = JSON.parse(fs.readFileSync(path.join(fixture.directory, ".ctxwin", "config.json"), "utf8")) as {
+          budget?: { threshold?: number };
+        };
         expect(config.budget?.threshold).toBe(Number(threshold));
         await expectNoHorizontalOverflow(page);
         await page.goto(`${server.origin}/#/`);

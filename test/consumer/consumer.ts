@@ -1,6 +1,13 @@
 // A user's project, compiled by consumer-types.test.ts against the built package: every entry,
 // and the results of a ContextAgent with their `ctxwin` field.
-import { createContextAgent, openStore, sessionHistoryTool, type ContextGenerateResult, type ContextStreamResult, type SendResult } from "ctxwin";
+import {
+  createContextAgent,
+  openStore,
+  sessionHistoryTool,
+  type ContextGenerateResult,
+  type ContextStreamResult,
+  type SendResult,
+} from "ctxwin";
 import { createDemoModel } from "ctxwin/demo";
 import { embeddingStatus } from "ctxwin/embeddings";
 import { importTranscripts } from "ctxwin/import";
@@ -20,5 +27,14 @@ const later: Promise<SendResult> = streamed.ctxwin;
 const asStream: ContextStreamResult = streamed;
 const tools = { session_history: sessionHistoryTool({ store, sessionId: "consumer" }) };
 
-export const used = [outcome.rollovers.length, text, whole, (await later).status, asStream, tools, embeddingStatus, importTranscripts];
+export const used = [
+  outcome.rollovers.length,
+  text,
+  whole,
+  (await later).status,
+  asStream,
+  tools,
+  embeddingStatus,
+  importTranscripts,
+];
 export const entries = [createCtxwinMcpServer, resolveModel, createPostgresStore, startServer];

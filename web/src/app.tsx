@@ -19,7 +19,9 @@ export function App({ token }: { token: string }) {
 
   useEffect(() => {
     if (token === "") return;
-    api.info().then(setInfo, (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)));
+    api
+      .info()
+      .then(setInfo, (failure: unknown) => setError(failure instanceof Error ? failure.message : String(failure)));
   }, [api, token]);
 
   return (
@@ -38,7 +40,9 @@ export function App({ token }: { token: string }) {
             <span className="server-dir" title={info.dir}>
               {info.dir}
             </span>
-            <span className="server-model">{info.chat.available ? `model: ${info.chat.model ?? "?"}${info.chat.demo ? " (demo)" : ""}` : "read-only"}</span>
+            <span className="server-model">
+              {info.chat.available ? `model: ${info.chat.model ?? "?"}${info.chat.demo ? " (demo)" : ""}` : "read-only"}
+            </span>
           </span>
         )}
       </header>

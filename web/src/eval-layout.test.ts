@@ -33,7 +33,10 @@ describe("eval charts", () => {
   });
 
   it("stacks output on input tokens, with a round axis top whose half is round too, and the cost when known", () => {
-    const chart = tokenChart([row("rollover", { costUsd: 0.0123 }), row("compact", { inputTokens: 30_000, outputTokens: 5_000 })]);
+    const chart = tokenChart([
+      row("rollover", { costUsd: 0.0123 }),
+      row("compact", { inputTokens: 30_000, outputTokens: 5_000 }),
+    ]);
     expect(chart.bars.map((bar) => bar.label)).toEqual(["12k · $0.0123", "35k"]);
     expect(chart.top).toBeGreaterThanOrEqual(35_000 * 1.1);
     expect(chart.top / 2).toBe(Math.round(chart.top / 2));

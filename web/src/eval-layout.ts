@@ -26,7 +26,8 @@ export interface EvalChart {
 }
 
 const percent = (value: number | null) => (value === null ? "–" : `${(value * 100).toFixed(1)}%`);
-const itemsLine = (row: EvalSummaryRow) => `${row.items} ${row.items === 1 ? "item" : "items"}${row.failed > 0 ? `, ${row.failed} failed` : ""}${row.blocked > 0 ? `, ${row.blocked} blocked` : ""}`;
+const itemsLine = (row: EvalSummaryRow) =>
+  `${row.items} ${row.items === 1 ? "item" : "items"}${row.failed > 0 ? `, ${row.failed} failed` : ""}${row.blocked > 0 ? `, ${row.blocked} blocked` : ""}`;
 
 /** Each strategy's mean score, from 0 to 100%. */
 export function scoreChart(rows: readonly EvalSummaryRow[]): EvalChart {
@@ -34,7 +35,12 @@ export function scoreChart(rows: readonly EvalSummaryRow[]): EvalChart {
     title: "Score",
     top: 1,
     tick: (value) => `${Math.round(value * 100)}%`,
-    bars: rows.map((row) => ({ strategy: row.strategy, segments: [row.score ?? 0], label: percent(row.score), description: `${row.strategy}: score ${percent(row.score)} over ${itemsLine(row)}` })),
+    bars: rows.map((row) => ({
+      strategy: row.strategy,
+      segments: [row.score ?? 0],
+      label: percent(row.score),
+      description: `${row.strategy}: score ${percent(row.score)} over ${itemsLine(row)}`,
+    })),
   };
 }
 
@@ -51,7 +57,12 @@ export function tokenChart(rows: readonly EvalSummaryRow[]): EvalChart {
   });
   const peak = Math.max(1, ...bars.map((bar) => bar.segments.reduce((sum, value) => sum + value, 0)));
   // A round half as well as a round top: the middle tick is labelled too.
-  return { title: "Tokens (input, output lighter) and cost", top: 2 * niceCeiling((peak * 1.1) / 2), tick: shortTokens, bars };
+  return {
+    title: "Tokens (input, output lighter) and cost",
+    top: 2 * niceCeiling((peak * 1.1) / 2),
+    tick: shortTokens,
+    bars,
+  };
 }
 
 export interface BarShape {
@@ -65,7 +76,10 @@ export interface BarShape {
 }
 
 /** The box (the timeline's, a little shorter) and every bar's rectangles for a container width. */
-export function barShapes(chart: EvalChart, width: number): { box: ChartBox; y: (value: number) => number; shapes: BarShape[] } {
+export function barShapes(
+  chart: EvalChart,
+  width: number,
+): { box: ChartBox; y: (value: number) => number; shapes: BarShape[] } {
   const box = { ...chartBox(width), height: width < 600 ? 170 : 200 };
   const plotWidth = Math.max(1, box.width - box.left - box.right);
   const plotHeight = Math.max(1, box.height - box.top - box.bottom);
@@ -79,7 +93,13 @@ export function barShapes(chart: EvalChart, width: number): { box: ChartBox; y: 
       base += value;
       return rect;
     });
-    return { strategy: bar.strategy, x: box.left + slot * index + (slot - barWidth) / 2, width: barWidth, rects, labelY: y(base) - 5 };
+    return {
+      strategy: bar.strategy,
+      x: box.left + slot * index + (slot - barWidth) / 2,
+      width: barWidth,
+      rects,
+      labelY: y(base) - 5,
+    };
   });
   return { box, y, shapes };
 }

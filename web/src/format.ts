@@ -21,7 +21,13 @@ export function formatPercent(percent: number): string {
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return date.toLocaleString(undefined, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
 }
 
 /**
@@ -37,7 +43,8 @@ export function dividerLabel({ windowNumber, boundary }: { windowNumber: number;
     const at = boundary.percent === undefined ? "rolled over" : `rolled over at ${formatPercent(boundary.percent)}`;
     return boundary.reason === undefined ? `${head} — ${at}` : `${head} — ${at} · ${boundary.reason}`;
   }
-  if (boundary.kind === "compaction") return `${head} — compacted into a summary${boundary.reason === undefined ? "" : ` · ${boundary.reason}`}`;
+  if (boundary.kind === "compaction")
+    return `${head} — compacted into a summary${boundary.reason === undefined ? "" : ` · ${boundary.reason}`}`;
   return `${head} — cleared by you (the agent cannot search before this line)`;
 }
 
@@ -71,16 +78,43 @@ export interface BudgetFigures {
 export function budgetFigures({ usage }: { usage: UsageView }): BudgetFigures {
   const { contextTokens, contextLimit, threshold } = usage;
   if (contextLimit === null || contextLimit <= 0) {
-    return { usedPercent: undefined, thresholdPercent: undefined, summary: `${formatTokens(contextTokens)} tokens in this window`, countdown: "context limit unknown — no automatic rollover", state: "unknown" };
+    return {
+      usedPercent: undefined,
+      thresholdPercent: undefined,
+      summary: `${formatTokens(contextTokens)} tokens in this window`,
+      countdown: "context limit unknown — no automatic rollover",
+      state: "unknown",
+    };
   }
   const usedPercent = clampPercent(usage.percent ?? (contextTokens / contextLimit) * 100);
-  const thresholdPercent = usage.thresholdPercent ?? (threshold === null ? undefined : (threshold / contextLimit) * 100);
+  const thresholdPercent =
+    usage.thresholdPercent ?? (threshold === null ? undefined : (threshold / contextLimit) * 100);
   const summary = `${formatTokens(contextTokens)} / ${formatTokens(contextLimit)} tokens · ${formatPercent(usedPercent)}`;
   const left = usage.tokensUntilRollover ?? (threshold === null ? null : threshold - contextTokens);
-  if (left === null) return { usedPercent, thresholdPercent: undefined, summary, countdown: "automatic rollover is off", state: usedPercent >= 90 ? "over" : "calm" };
-  if (left <= 0) return { usedPercent, thresholdPercent: clampPercent(thresholdPercent ?? 100), summary, countdown: "over the threshold — rolls over on the next send", state: "over" };
+  if (left === null)
+    return {
+      usedPercent,
+      thresholdPercent: undefined,
+      summary,
+      countdown: "automatic rollover is off",
+      state: usedPercent >= 90 ? "over" : "calm",
+    };
+  if (left <= 0)
+    return {
+      usedPercent,
+      thresholdPercent: clampPercent(thresholdPercent ?? 100),
+      summary,
+      countdown: "over the threshold — rolls over on the next send",
+      state: "over",
+    };
   const near = thresholdPercent !== undefined && usedPercent >= thresholdPercent - 10;
-  return { usedPercent, thresholdPercent: clampPercent(thresholdPercent ?? 100), summary, countdown: `rolls over in ~${formatTokens(left)} tokens`, state: near ? "near" : "calm" };
+  return {
+    usedPercent,
+    thresholdPercent: clampPercent(thresholdPercent ?? 100),
+    summary,
+    countdown: `rolls over in ~${formatTokens(left)} tokens`,
+    state: near ? "near" : "calm",
+  };
 }
 
 function clampPercent(value: number): number {
@@ -95,7 +129,8 @@ function clampPercent(value: number): number {
  */
 export function budgetModelLine(usage: Pick<UsageView, "model" | "modelSource">): string | undefined {
   if (usage.model === undefined || usage.model === null) return undefined;
-  if (usage.modelSource === "server") return `limit of ${usage.model} — the server's model: this session does not say which model it ran on`;
+  if (usage.modelSource === "server")
+    return `limit of ${usage.model} — the server's model: this session does not say which model it ran on`;
   return `limit of ${usage.model}, this session's model`;
 }
 
@@ -117,7 +152,8 @@ export function formatUsd(usd: number): string {
 export function spendLine(spend: SpendView | null): string | undefined {
   if (spend === null || spend.requests === 0) return undefined;
   const cache = `${formatPercent(spend.cachedShare * 100)} of input from the cache`;
-  if (spend.costUsd === null || spend.uncachedCostUsd === null) return `${cache} · ${formatTokens(spend.inputTokens)} input tokens`;
+  if (spend.costUsd === null || spend.uncachedCostUsd === null)
+    return `${cache} · ${formatTokens(spend.inputTokens)} input tokens`;
   return `${cache} · ~${formatUsd(spend.costUsd)} (no cache: ${formatUsd(spend.uncachedCostUsd)})`;
 }
 
@@ -133,7 +169,9 @@ export function toolCallSummary(input: string, maxLength = 80): string {
     if (typeof parsed === "string") summary = parsed;
     else if (parsed !== null && typeof parsed === "object") {
       const values = Object.values(parsed as Record<string, unknown>);
-      const first = values.find((value): value is string | number => typeof value === "string" || typeof value === "number");
+      const first = values.find(
+        (value): value is string | number => typeof value === "string" || typeof value === "number",
+      );
       summary = first === undefined ? input : String(first);
     }
   } catch {
@@ -149,7 +187,10 @@ export function toolCallSummary(input: string, maxLength = 80): string {
  *
  * @example markedPieces("find the word", [{ start: 9, length: 4 }]) // [{ text: "find the ", marked: false }, { text: "word", marked: true }]
  */
-export function markedPieces(text: string, spans: ReadonlyArray<{ start: number; length: number }> = []): Array<{ text: string; marked: boolean }> {
+export function markedPieces(
+  text: string,
+  spans: ReadonlyArray<{ start: number; length: number }> = [],
+): Array<{ text: string; marked: boolean }> {
   const pieces: Array<{ text: string; marked: boolean }> = [];
   let position = 0;
   for (const span of [...spans].sort((left, right) => left.start - right.start)) {

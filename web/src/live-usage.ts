@@ -15,7 +15,18 @@ export function usageWithLive(previous: UsageView | undefined, live: LiveUsage):
   const contextLimit = live.contextLimit !== undefined && live.contextLimit > 0 ? live.contextLimit : null;
   const percent = contextLimit === null ? null : Math.round((contextTokens / contextLimit) * 1000) / 10;
   if (previous === undefined || previous.contextLimit !== contextLimit) {
-    return { ...previous, spend: previous?.spend ?? null, windowId: live.windowId, contextTokens, contextLimit, threshold: null, hardCeiling: null, percent, thresholdPercent: null, tokensUntilRollover: null };
+    return {
+      ...previous,
+      spend: previous?.spend ?? null,
+      windowId: live.windowId,
+      contextTokens,
+      contextLimit,
+      threshold: null,
+      hardCeiling: null,
+      percent,
+      thresholdPercent: null,
+      tokensUntilRollover: null,
+    };
   }
   const tokensUntilRollover = previous.threshold === null ? null : Math.max(0, previous.threshold - contextTokens);
   return { ...previous, windowId: live.windowId, contextTokens, percent, tokensUntilRollover };

@@ -22,14 +22,17 @@ export function sessionTree(sessions: readonly SessionSummary[]): SessionNode[] 
     if (parent === undefined || parent === node || isBelow(parent, node, nodes)) roots.push(node);
     else parent.children.push(node);
   }
-  for (const node of nodes.values()) node.children.sort((left, right) => Number(left.session.parent?.itemId ?? 0) - Number(right.session.parent?.itemId ?? 0));
+  for (const node of nodes.values())
+    node.children.sort(
+      (left, right) => Number(left.session.parent?.itemId ?? 0) - Number(right.session.parent?.itemId ?? 0),
+    );
   return roots;
 }
 
 /** Whether `candidate` lies below `node` already (a cycle, which only a hand-written store could hold). */
 function isBelow(candidate: SessionNode, node: SessionNode, nodes: Map<string, SessionNode>): boolean {
   const seen = new Set<string>();
-  for (let current: SessionNode | undefined = candidate; current !== undefined; ) {
+  for (let current: SessionNode | undefined = candidate; current !== undefined;) {
     if (current === node) return true;
     if (seen.has(current.session.sessionId)) return true;
     seen.add(current.session.sessionId);

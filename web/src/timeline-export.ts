@@ -4,7 +4,22 @@
  */
 import type { TimelineView } from "./api/timeline-types";
 
-const CSV_HEADER = ["type", "kind", "seq", "window", "at", "tokens", "limit", "source", "output_tokens", "tool_output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd", "detail"];
+const CSV_HEADER = [
+  "type",
+  "kind",
+  "seq",
+  "window",
+  "at",
+  "tokens",
+  "limit",
+  "source",
+  "output_tokens",
+  "tool_output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+  "cost_usd",
+  "detail",
+];
 
 /**
  * @example timelineCsv(view).split("\n")[0] // "type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,cache_read_tokens,cache_write_tokens,cost_usd,detail"
@@ -14,9 +29,42 @@ export function timelineCsv(view: TimelineView): string {
   const entries = [
     ...view.points.map((point) => ({
       seq: point.seq,
-      cells: ["request", "request", point.seq, point.windowId, point.at, point.tokens, point.limit, point.source, point.outputTokens, point.toolOutputTokens, point.cacheReadTokens, point.cacheWriteTokens, point.costUsd, point.model],
+      cells: [
+        "request",
+        "request",
+        point.seq,
+        point.windowId,
+        point.at,
+        point.tokens,
+        point.limit,
+        point.source,
+        point.outputTokens,
+        point.toolOutputTokens,
+        point.cacheReadTokens,
+        point.cacheWriteTokens,
+        point.costUsd,
+        point.model,
+      ],
     })),
-    ...view.marks.map((mark) => ({ seq: mark.seq, cells: ["mark", mark.kind, mark.seq, mark.windowId, mark.at, mark.tokens, null, null, null, null, null, null, null, mark.detail] })),
+    ...view.marks.map((mark) => ({
+      seq: mark.seq,
+      cells: [
+        "mark",
+        mark.kind,
+        mark.seq,
+        mark.windowId,
+        mark.at,
+        mark.tokens,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        mark.detail,
+      ],
+    })),
   ].sort((left, right) => left.seq - right.seq);
   for (const entry of entries) lines.push(entry.cells.map(csvCell).join(","));
   return `${lines.join("\n")}\n`;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { TimelineMark, TimelinePoint, TimelineView, TimelineWindow } from "./api/timeline-types";
-import { axisTicks, chartBox, describeItem, describeWindows, niceCeiling, scalesFor, shortTokens, timelineItems } from "./timeline-layout";
+import {
+  axisTicks,
+  chartBox,
+  describeItem,
+  describeWindows,
+  niceCeiling,
+  scalesFor,
+  shortTokens,
+  timelineItems,
+} from "./timeline-layout";
 
 const window = (fields: Partial<TimelineWindow> = {}): TimelineWindow => ({
   windowId: "w:1",
@@ -41,9 +50,26 @@ const point = (fields: Partial<TimelinePoint> = {}): TimelinePoint => ({
   ...fields,
 });
 
-const mark = (fields: Partial<TimelineMark> = {}): TimelineMark => ({ kind: "warning", seq: 4, windowId: "w:1", at: "2026-01-01T00:00:30.000Z", tokens: 9_700, detail: null, ...fields });
+const mark = (fields: Partial<TimelineMark> = {}): TimelineMark => ({
+  kind: "warning",
+  seq: 4,
+  windowId: "w:1",
+  at: "2026-01-01T00:00:30.000Z",
+  tokens: 9_700,
+  detail: null,
+  ...fields,
+});
 
-const spend = { requests: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, cachedShare: 0, costUsd: null, uncachedCostUsd: null };
+const spend = {
+  requests: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  cachedShare: 0,
+  costUsd: null,
+  uncachedCostUsd: null,
+};
 
 const view = (fields: Partial<TimelineView> = {}): TimelineView => ({
   sessionId: "s1",
@@ -85,7 +111,10 @@ describe("timeline scales", () => {
   });
 
   it("gives small figures distinct whole-token ticks", () => {
-    const scales = scalesFor(view({ windows: [window({ limit: null, lines: null })], points: [point({ tokens: 1, limit: null })] }), chartBox(800));
+    const scales = scalesFor(
+      view({ windows: [window({ limit: null, lines: null })], points: [point({ tokens: 1, limit: null })] }),
+      chartBox(800),
+    );
     expect(labels(scales.ticks)).toEqual(["0", "5", "10"]);
     expect(new Set(labels(scales.ticks)).size).toBe(scales.ticks.length);
   });
@@ -113,19 +142,28 @@ describe("axisTicks, niceCeiling and shortTokens", () => {
   });
 
   it("writes short axis labels", () => {
-    expect([shortTokens(0), shortTokens(950), shortTokens(1_500), shortTokens(16_000), shortTokens(1_250_000)]).toEqual(["0", "950", "1.5k", "16k", "1.3M"]);
+    expect([shortTokens(0), shortTokens(950), shortTokens(1_500), shortTokens(16_000), shortTokens(1_250_000)]).toEqual(
+      ["0", "950", "1.5k", "16k", "1.3M"],
+    );
   });
 });
 
 describe("timeline items", () => {
   it("lists requests and the shown windows' marks in row order, a request before a mark of its row", () => {
-    const items = timelineItems(view({ points: [point({ seq: 4 }), point({ seq: 8 })], marks: [mark({ seq: 4 }), mark({ seq: 2, kind: "notes" }), mark({ seq: 5, windowId: "w:0" })] }));
+    const items = timelineItems(
+      view({
+        points: [point({ seq: 4 }), point({ seq: 8 })],
+        marks: [mark({ seq: 4 }), mark({ seq: 2, kind: "notes" }), mark({ seq: 5, windowId: "w:0" })],
+      }),
+    );
     expect(items.map((item) => item.key)).toEqual(["mnotes2", "p4", "mwarning4", "p8"]);
   });
 
   it("describes a request and a mark in one sentence each", () => {
     const [request, warning] = timelineItems(view({ marks: [mark()] }));
-    expect(describeItem(request!, view())).toBe("Request at row #4, window 1: 4,000 tokens sent (25% of 16,000); 75% cached, 120 out");
+    expect(describeItem(request!, view())).toBe(
+      "Request at row #4, window 1: 4,000 tokens sent (25% of 16,000); 75% cached, 120 out",
+    );
     expect(describeItem(warning!, view())).toBe("Budget warning (row #4, window 1) at 9,700 tokens");
   });
 

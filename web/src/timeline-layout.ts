@@ -98,15 +98,21 @@ export function niceCeiling(value: number): number {
 }
 
 /** Something on the chart a person can focus, read and open. */
-export type TimelineItem = { type: "point"; key: string; seq: number; point: TimelinePoint } | { type: "mark"; key: string; seq: number; mark: TimelineMark };
+export type TimelineItem =
+  | { type: "point"; key: string; seq: number; point: TimelinePoint }
+  | { type: "mark"; key: string; seq: number; mark: TimelineMark };
 
 /** Requests and marks in row order (a request before a mark of the same row). */
 export function timelineItems(view: TimelineView): TimelineItem[] {
   const items: TimelineItem[] = [
     ...view.points.map((point): TimelineItem => ({ type: "point", key: `p${point.seq}`, seq: point.seq, point })),
-    ...view.marks.filter((mark) => isShown(view, mark.windowId)).map((mark): TimelineItem => ({ type: "mark", key: `m${mark.kind}${mark.seq}`, seq: mark.seq, mark })),
+    ...view.marks
+      .filter((mark) => isShown(view, mark.windowId))
+      .map((mark): TimelineItem => ({ type: "mark", key: `m${mark.kind}${mark.seq}`, seq: mark.seq, mark })),
   ];
-  return items.sort((left, right) => left.seq - right.seq || (left.type === right.type ? 0 : left.type === "point" ? -1 : 1));
+  return items.sort(
+    (left, right) => left.seq - right.seq || (left.type === right.type ? 0 : left.type === "point" ? -1 : 1),
+  );
 }
 
 function isShown(view: TimelineView, windowId: string): boolean {
@@ -124,7 +130,9 @@ const MARK_NAMES: Record<TimelineMark["kind"], string> = {
 
 /** The figures of an item, in one sentence (hover text, the live figures line, the accessible name). */
 export function describeItem(item: TimelineItem, view: TimelineView): string {
-  const window = view.windows.find((candidate) => candidate.windowId === (item.type === "point" ? item.point.windowId : item.mark.windowId));
+  const window = view.windows.find(
+    (candidate) => candidate.windowId === (item.type === "point" ? item.point.windowId : item.mark.windowId),
+  );
   const where = `row #${item.seq}${window === undefined ? "" : `, window ${window.number}`}`;
   if (item.type === "point") {
     const { tokens, limit, source, outputTokens, toolOutputTokens, cacheReadTokens, costUsd } = item.point;
@@ -150,7 +158,12 @@ export function describeWindows(view: TimelineView): string {
   if (view.overview.length === 0) return "No requests yet.";
   const first = shown[0];
   const last = shown.at(-1);
-  const range = first === undefined || last === undefined ? "" : first === last ? `Window ${first.number}` : `Windows ${first.number}–${last.number}`;
+  const range =
+    first === undefined || last === undefined
+      ? ""
+      : first === last
+        ? `Window ${first.number}`
+        : `Windows ${first.number}–${last.number}`;
   const requests = shown.reduce((sum, window) => sum + (window.requests ?? 0), 0);
   const peak = Math.max(0, ...shown.map((window) => window.peakTokens ?? 0));
   const spend = spendLine(view.spend);

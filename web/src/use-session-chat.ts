@@ -35,7 +35,9 @@ export function useSessionChat({
   sessionId: string;
   /** Called when an answer ended (its rows are stored), before the live copy is dropped. */
   onSettled: () => Promise<void>;
-  onData: (part: { [Name in keyof ChatDataTypes]: { type: `data-${Name}`; data: ChatDataTypes[Name] } }[keyof ChatDataTypes]) => void;
+  onData: (
+    part: { [Name in keyof ChatDataTypes]: { type: `data-${Name}`; data: ChatDataTypes[Name] } }[keyof ChatDataTypes],
+  ) => void;
 }): SessionChat {
   const failure = useRef<string | undefined>(undefined);
   const handlers = useRef({ onData });
@@ -46,7 +48,10 @@ export function useSessionChat({
       api: endpoint.url,
       credentials: "omit",
       // Only the new message: the server keeps the conversation (it would accept the whole list and check it).
-      prepareSendMessagesRequest: ({ id, messages }) => ({ headers: endpoint.headers, body: { id, messages: messages.slice(-1), trigger: "submit-message" } }),
+      prepareSendMessagesRequest: ({ id, messages }) => ({
+        headers: endpoint.headers,
+        body: { id, messages: messages.slice(-1), trigger: "submit-message" },
+      }),
     });
   }, [api, sessionId]);
   const chat = useChat<ChatMessage>({

@@ -5,9 +5,23 @@
 import { useEffect, useRef, useState } from "react";
 import type { SessionEventMap, SessionEventName } from "./api/types";
 
-export type SessionEvent = { [Name in SessionEventName]: { name: Name; data: SessionEventMap[Name] } }[SessionEventName];
+export type SessionEvent = {
+  [Name in SessionEventName]: { name: Name; data: SessionEventMap[Name] };
+}[SessionEventName];
 
-const EVENT_NAMES: SessionEventName[] = ["turn-start", "text-delta", "step-end", "usage", "budget-warning", "rollover", "blocked", "error", "retry", "turn-end", "rows"];
+const EVENT_NAMES: SessionEventName[] = [
+  "turn-start",
+  "text-delta",
+  "step-end",
+  "usage",
+  "budget-warning",
+  "rollover",
+  "blocked",
+  "error",
+  "retry",
+  "turn-end",
+  "rows",
+];
 
 /**
  * @example

@@ -10,7 +10,12 @@ import type { RowView } from "./api/types";
 export const PAGE_SIZE = 100;
 
 /** How the transcript's scroll position should follow the change that was just made. */
-export type ScrollIntent = { type: "bottom" } | { type: "bottom-if-following" } | { type: "keep-position" } | { type: "seq"; seq: number } | { type: "none" };
+export type ScrollIntent =
+  | { type: "bottom" }
+  | { type: "bottom-if-following" }
+  | { type: "keep-position" }
+  | { type: "seq"; seq: number }
+  | { type: "none" };
 
 export interface TranscriptState {
   rows: RowView[];
@@ -23,7 +28,15 @@ export interface TranscriptState {
   revision: number;
 }
 
-const initialState: TranscriptState = { rows: [], hasMoreBefore: false, hasMoreAfter: false, loading: true, error: undefined, intent: { type: "none" }, revision: 0 };
+const initialState: TranscriptState = {
+  rows: [],
+  hasMoreBefore: false,
+  hasMoreAfter: false,
+  loading: true,
+  error: undefined,
+  intent: { type: "none" },
+  revision: 0,
+};
 
 export interface Transcript extends TranscriptState {
   loadLatest(): Promise<void>;
@@ -38,7 +51,15 @@ export interface Transcript extends TranscriptState {
  * const transcript = useTranscript({ api, sessionId, internal: false });
  * transcript.rows.map((row) => row.text);
  */
-export function useTranscript({ api, sessionId, internal }: { api: ApiClient; sessionId: string; internal: boolean }): Transcript {
+export function useTranscript({
+  api,
+  sessionId,
+  internal,
+}: {
+  api: ApiClient;
+  sessionId: string;
+  internal: boolean;
+}): Transcript {
   const [state, setState] = useState<TranscriptState>(initialState);
   const current = useRef(state);
   const generation = useRef(0);
@@ -51,7 +72,8 @@ export function useTranscript({ api, sessionId, internal }: { api: ApiClient; se
   }, []);
 
   const fail = useCallback(
-    (error: unknown) => update(() => ({ loading: false, error: error instanceof Error ? error.message : String(error) })),
+    (error: unknown) =>
+      update(() => ({ loading: false, error: error instanceof Error ? error.message : String(error) })),
     [update],
   );
 
@@ -62,7 +84,14 @@ export function useTranscript({ api, sessionId, internal }: { api: ApiClient; se
       try {
         const page = await api.rows(sessionId, { ...query, limit: PAGE_SIZE, internal });
         if (mine !== generation.current) return;
-        update((previous) => ({ rows: page.rows, hasMoreBefore: page.hasMoreBefore, hasMoreAfter: page.hasMoreAfter, loading: false, intent, revision: previous.revision + 1 }));
+        update((previous) => ({
+          rows: page.rows,
+          hasMoreBefore: page.hasMoreBefore,
+          hasMoreAfter: page.hasMoreAfter,
+          loading: false,
+          intent,
+          revision: previous.revision + 1,
+        }));
       } catch (error) {
         if (mine === generation.current) fail(error);
       }
@@ -82,7 +111,13 @@ export function useTranscript({ api, sessionId, internal }: { api: ApiClient; se
     try {
       const page = await api.rows(sessionId, { before: first.seq, limit: PAGE_SIZE, internal });
       if (mine !== generation.current) return;
-      update((previous) => ({ rows: merge(page.rows, previous.rows), hasMoreBefore: page.hasMoreBefore, loading: false, intent: { type: "keep-position" }, revision: previous.revision + 1 }));
+      update((previous) => ({
+        rows: merge(page.rows, previous.rows),
+        hasMoreBefore: page.hasMoreBefore,
+        loading: false,
+        intent: { type: "keep-position" },
+        revision: previous.revision + 1,
+      }));
     } catch (error) {
       if (mine === generation.current) fail(error);
     }
@@ -93,9 +128,18 @@ export function useTranscript({ api, sessionId, internal }: { api: ApiClient; se
       const mine = generation.current;
       for (let page = 0; page < pages; page += 1) {
         const last = current.current.rows.at(-1);
-        const answer = await api.rows(sessionId, last === undefined ? { limit: PAGE_SIZE, internal } : { after: last.seq, limit: PAGE_SIZE, internal });
+        const answer = await api.rows(
+          sessionId,
+          last === undefined ? { limit: PAGE_SIZE, internal } : { after: last.seq, limit: PAGE_SIZE, internal },
+        );
         if (mine !== generation.current) return;
-        update((previous) => ({ rows: merge(previous.rows, answer.rows), hasMoreAfter: answer.hasMoreAfter, hasMoreBefore: last === undefined ? answer.hasMoreBefore : previous.hasMoreBefore, intent, revision: previous.revision + 1 }));
+        update((previous) => ({
+          rows: merge(previous.rows, answer.rows),
+          hasMoreAfter: answer.hasMoreAfter,
+          hasMoreBefore: last === undefined ? answer.hasMoreBefore : previous.hasMoreBefore,
+          intent,
+          revision: previous.revision + 1,
+        }));
         if (!answer.hasMoreAfter) return;
       }
     },

@@ -3,7 +3,12 @@
  * `LanguageModelV4` that decides every step only from the request it receives (see decide-step.ts),
  * streams its answer in small pieces, and reports usage as the exact token count of the request.
  */
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
 import { countTokens } from "../../core/budget/token-count.js";
 import { decideStep, type DemoStep } from "./decide-step.js";
 import { observeRequest } from "./observe-request.js";
@@ -24,7 +29,11 @@ export interface DemoModelOptions {
  * @example
  * const session = createWorkspaceAgent({ store, sessionId: "demo", model: createDemoModel(), workspaceRoot: ".", memoryRoot: ".ctxwin/memory", contextLimit: 16_000 });
  */
-export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseconds = 0, onRequest }: DemoModelOptions = {}): LanguageModelV4 {
+export function createDemoModel({
+  stepDelayMilliseconds = 0,
+  chunkDelayMilliseconds = 0,
+  onRequest,
+}: DemoModelOptions = {}): LanguageModelV4 {
   let calls = 0;
   const answer = (options: LanguageModelV4CallOptions) => {
     calls += 1;
@@ -42,8 +51,22 @@ export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseco
     async doGenerate(options) {
       const { step, usage, id } = answer(options);
       const content =
-        step.kind === "text" ? [{ type: "text" as const, text: step.text }] : [{ type: "tool-call" as const, toolCallId: `${id}-call`, toolName: step.call.toolName, input: JSON.stringify(step.call.input) }];
-      return { content, finishReason: { unified: step.kind === "text" ? "stop" : "tool-calls", raw: undefined }, usage, warnings: [] };
+        step.kind === "text"
+          ? [{ type: "text" as const, text: step.text }]
+          : [
+              {
+                type: "tool-call" as const,
+                toolCallId: `${id}-call`,
+                toolName: step.call.toolName,
+                input: JSON.stringify(step.call.input),
+              },
+            ];
+      return {
+        content,
+        finishReason: { unified: step.kind === "text" ? "stop" : "tool-calls", raw: undefined },
+        usage,
+        warnings: [],
+      };
     },
     async doStream(options) {
       const { step, usage, id } = answer(options);
@@ -70,16 +93,33 @@ export function createDemoModel({ stepDelayMilliseconds = 0, chunkDelayMilliseco
   };
 }
 
-function streamParts({ step, usage, id }: { step: DemoStep; usage: LanguageModelV4Usage; id: string }): LanguageModelV4StreamPart[] {
+function streamParts({
+  step,
+  usage,
+  id,
+}: {
+  step: DemoStep;
+  usage: LanguageModelV4Usage;
+  id: string;
+}): LanguageModelV4StreamPart[] {
   const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if (step.kind === "text") {
     parts.push({ type: "text-start", id });
     for (const piece of step.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: "text-delta", id, delta: piece });
     parts.push({ type: "text-end", id });
   } else {
-    parts.push({ type: "tool-call", toolCallId: `${id}-call`, toolName: step.call.toolName, input: JSON.stringify(step.call.input) });
+    parts.push({
+      type: "tool-call",
+      toolCallId: `${id}-call`,
+      toolName: step.call.toolName,
+      input: JSON.stringify(step.call.input),
+    });
   }
-  parts.push({ type: "finish", finishReason: { unified: step.kind === "text" ? "stop" : "tool-calls", raw: undefined }, usage });
+  parts.push({
+    type: "finish",
+    finishReason: { unified: step.kind === "text" ? "stop" : "tool-calls", raw: undefined },
+    usage,
+  });
   return parts;
 }
 
@@ -94,7 +134,12 @@ function requestTokens(options: LanguageModelV4CallOptions): number {
     for (const part of message.content) {
       if (part.type === "text" || part.type === "reasoning") total += countTokens(part.text);
       else if (part.type === "tool-call") total += countTokens(`${part.toolName} ${JSON.stringify(part.input)}`);
-      else if (part.type === "tool-result") total += countTokens(part.output.type === "text" || part.output.type === "error-text" ? part.output.value : JSON.stringify(part.output));
+      else if (part.type === "tool-result")
+        total += countTokens(
+          part.output.type === "text" || part.output.type === "error-text"
+            ? part.output.value
+            : JSON.stringify(part.output),
+        );
     }
   }
   for (const tool of options.tools ?? []) total += countTokens(JSON.stringify(tool));
@@ -102,7 +147,10 @@ function requestTokens(options: LanguageModelV4CallOptions): number {
 }
 
 function usageOf(inputTokens: number, outputTokens: number): LanguageModelV4Usage {
-  return { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 } };
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+  };
 }
 
 /** Waits, or stops waiting when the call is aborted; leaves no listener behind either way. */

@@ -19,7 +19,10 @@ export const DEMO_THRESHOLD = 0.6;
 /**
  * @example demoTuning({ contextLimit: 16_000 }) // { budget: { warningTurnTokens: 960 }, toolLimits: { maxReadChars: 4_000 } }
  */
-export function demoTuning({ contextLimit }: { contextLimit: number }): { budget: SessionBudgetOptions; toolLimits: WorkspaceToolLimits } {
+export function demoTuning({ contextLimit }: { contextLimit: number }): {
+  budget: SessionBudgetOptions;
+  toolLimits: WorkspaceToolLimits;
+} {
   return {
     // The warning turn must fit under the hard ceiling at small limits (ADR 0006), and one read must
     // be smaller than the band in which a warning still fits, or a step can jump over it.

@@ -43,7 +43,14 @@ export function renderNotes({ task, read, next, folders, listed, working }: Expl
     `Folders listed: ${listed.join(", ")}`,
     `Files read so far, in order (${read.length}):`,
     // Older files by path only, so that the notes stay inside their pinned allowance.
-    ...(read.length > DETAILED_READS ? [`- read earlier: ${read.slice(0, read.length - DETAILED_READS).map((note) => note.path).join(", ")}`] : []),
+    ...(read.length > DETAILED_READS
+      ? [
+          `- read earlier: ${read
+            .slice(0, read.length - DETAILED_READS)
+            .map((note) => note.path)
+            .join(", ")}`,
+        ]
+      : []),
     ...read.slice(-DETAILED_READS).map((note) => `- read: ${note.path} — ${note.lines} lines — ${note.summary}`),
     "",
   ].join("\n");
@@ -71,7 +78,8 @@ export function parseNotes(system: string): ExplorerNotes {
     else if (line.startsWith("Next: ")) notes.next = list(line, "Next: ");
     else if (line.startsWith("Folders to list: ")) notes.folders = list(line, "Folders to list: ");
     else if (line.startsWith("Folders listed: ")) notes.listed = list(line, "Folders listed: ");
-    else if (line.startsWith(EARLIER_READS)) notes.read.push(...list(line, EARLIER_READS).map((entry) => ({ path: entry, lines: 0, summary: "" })));
+    else if (line.startsWith(EARLIER_READS))
+      notes.read.push(...list(line, EARLIER_READS).map((entry) => ({ path: entry, lines: 0, summary: "" })));
     else {
       const match = READ_LINE.exec(line);
       if (match !== null) notes.read.push({ path: match[1]!, lines: Number(match[2]), summary: match[3]! });
@@ -87,7 +95,12 @@ export const FILE_HEADER = /(?:^|→ )File: (.+?) · lines (\d+)[–-](\d+) of (
 export function summarizeFile(content: string): string {
   const lines = content.split("\n").map((line) => line.trim());
   const heading = lines.find((line) => /^#{1,3} \S/.test(line));
-  const meaningful = lines.find((line) => /[A-Za-z]{3,}/.test(line) && !/^(import|export \{|"use |\/\/ ?eslint|#!)/.test(line));
-  const chosen = (heading ?? meaningful ?? "(no text)").replace(/^(#+|\/\*\*?|\*|\/\/)\s*/, "").replace(/\s*\*\/\s*$/, "").replace(/\s+/g, " ");
+  const meaningful = lines.find(
+    (line) => /[A-Za-z]{3,}/.test(line) && !/^(import|export \{|"use |\/\/ ?eslint|#!)/.test(line),
+  );
+  const chosen = (heading ?? meaningful ?? "(no text)")
+    .replace(/^(#+|\/\*\*?|\*|\/\/)\s*/, "")
+    .replace(/\s*\*\/\s*$/, "")
+    .replace(/\s+/g, " ");
   return chosen.length > 60 ? `${chosen.slice(0, 59)}…` : chosen;
 }

@@ -59,7 +59,13 @@ export function observeRequest(options: LanguageModelV4CallOptions): ObservedReq
     }
     for (const part of message.content) {
       if (part.type === "tool-call") {
-        const step: ObservedToolStep = { toolCallId: part.toolCallId, toolName: part.toolName, input: asRecord(part.input), resultText: "", resultJson: undefined };
+        const step: ObservedToolStep = {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: asRecord(part.input),
+          resultText: "",
+          resultJson: undefined,
+        };
         toolSteps.push(step);
         byId.set(part.toolCallId, step);
       } else if (part.type === "tool-result") {

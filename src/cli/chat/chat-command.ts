@@ -55,31 +55,75 @@ export interface ChatProcess {
   interrupts: InterruptSource;
 }
 
-const realProcess: ChatProcess = { streams: process, input: process.stdin, terminal: process.stdout, env: process.env, interrupts: process };
+const realProcess: ChatProcess = {
+  streams: process,
+  input: process.stdin,
+  terminal: process.stdout,
+  env: process.env,
+  interrupts: process,
+};
 
 /**
  * Adds `chat` to a commander program.
  *
  * @example registerChatCommand({ program: new Command("ctxwin") });
  */
-export function registerChatCommand({ program, host = realProcess }: { program: Command; host?: ChatProcess }): Command {
+export function registerChatCommand({
+  program,
+  host = realProcess,
+}: {
+  program: Command;
+  host?: ChatProcess;
+}): Command {
   return program
     .command("chat")
-    .description("Chat with an agent over a folder on a real provider; near the context limit it rolls over to a fresh window instead of summarizing")
-    .option("--model <model>", "openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id (default: $CTXWIN_MODEL)")
-    .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $CTXWIN_BASE_URL)")
-    .option("--context-limit <tokens>", "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)")
+    .description(
+      "Chat with an agent over a folder on a real provider; near the context limit it rolls over to a fresh window instead of summarizing",
+    )
+    .option(
+      "--model <model>",
+      "openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id (default: $CTXWIN_MODEL)",
+    )
+    .option(
+      "--base-url <url>",
+      "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $CTXWIN_BASE_URL)",
+    )
+    .option(
+      "--context-limit <tokens>",
+      "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)",
+    )
     .option("--session <id>", "resume this session (or start one with this id); default: a new session")
-    .option("--dir <project>", "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory")
+    .option(
+      "--dir <project>",
+      "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory",
+    )
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
-    .option("--threshold <fraction>", "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)")
-    .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
-    .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
-    .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
-    .option("--new-context-tool", "give the agent the new_context tool, with which it asks for a fresh window itself (e.g. after finishing a sub-task)")
-    .option("--embedding-model <provider:id>", "embed the transcript in the background and give session_history mode 'hybrid' (openai:<id>, google:<id>, or <id> with --embedding-base-url)")
+    .option(
+      "--threshold <fraction>",
+      "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)",
+    )
+    .option(
+      "--max-retries <n>",
+      "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)",
+    )
+    .option(
+      "--provider-store",
+      "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained",
+    )
+    .option(
+      "--prompt-cache <mode>",
+      "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off",
+    )
+    .option(
+      "--new-context-tool",
+      "give the agent the new_context tool, with which it asks for a fresh window itself (e.g. after finishing a sub-task)",
+    )
+    .option(
+      "--embedding-model <provider:id>",
+      "embed the transcript in the background and give session_history mode 'hybrid' (openai:<id>, google:<id>, or <id> with --embedding-base-url)",
+    )
     .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
@@ -102,13 +146,31 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     const threshold = flags.threshold === undefined ? undefined : parseThreshold(flags.threshold);
     const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
     const cache = flags.promptCache === undefined ? undefined : parsePromptCache(flags.promptCache);
-    const { resolved, config } = await resolveProjectModel({ directory, model: flags.model, baseUrl: flags.baseUrl, contextLimit, env: host.env, onWarning: (message) => output.problem(message) });
+    const { resolved, config } = await resolveProjectModel({
+      directory,
+      model: flags.model,
+      baseUrl: flags.baseUrl,
+      contextLimit,
+      env: host.env,
+      onWarning: (message) => output.problem(message),
+    });
     const sessionId = flags.session ?? newSessionId();
     assertSessionId(sessionId);
 
     const storeOptions = storeOptionsOf({ store: flags.store, directory });
-    const embeddingModel = resolveEmbeddingModel({ embeddingModel: flags.embeddingModel, embeddingBaseUrl: flags.embeddingBaseUrl, env: host.env });
-    store = openStore(embeddingModel === undefined ? storeOptions : ({ ...storeOptions, embeddings: { model: embeddingModel, onWarning: (message: string) => output.problem(message) } } as OpenStoreOptions));
+    const embeddingModel = resolveEmbeddingModel({
+      embeddingModel: flags.embeddingModel,
+      embeddingBaseUrl: flags.embeddingBaseUrl,
+      env: host.env,
+    });
+    store = openStore(
+      embeddingModel === undefined
+        ? storeOptions
+        : ({
+            ...storeOptions,
+            embeddings: { model: embeddingModel, onWarning: (message: string) => output.problem(message) },
+          } as OpenStoreOptions),
+    );
     const existing = await store.session(sessionId);
     const memoryRoot = defaultMemoryRoot({ directory });
     const session = createWorkspaceAgent({
@@ -130,8 +192,12 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
       },
     });
     const usage = await session.usage();
-    const limit = usage.contextLimit === undefined ? "context limit unknown" : `context ${formatTokens(usage.contextLimit)} tokens`;
-    const state = existing === undefined ? "new" : `resumed: ${existing.windowCount} window${existing.windowCount === 1 ? "" : "s"}, ${existing.lastSeq} items`;
+    const limit =
+      usage.contextLimit === undefined ? "context limit unknown" : `context ${formatTokens(usage.contextLimit)} tokens`;
+    const state =
+      existing === undefined
+        ? "new"
+        : `resumed: ${existing.windowCount} window${existing.windowCount === 1 ? "" : "s"}, ${existing.lastSeq} items`;
     host.streams.stderr.write(
       [
         `ctxwin chat · ${resolved.label} · ${limit}`,
@@ -152,7 +218,11 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
         terminal: host.terminal,
         interrupts: host.interrupts,
         describeFailure: (error) =>
-          describeFailure({ error, ...(resolved.baseUrl === undefined ? {} : { serverUrl: resolved.baseUrl }), keyVariable: resolved.keyVariable ?? "CTXWIN_API_KEY" }),
+          describeFailure({
+            error,
+            ...(resolved.baseUrl === undefined ? {} : { serverUrl: resolved.baseUrl }),
+            keyVariable: resolved.keyVariable ?? "CTXWIN_API_KEY",
+          }),
       });
     } finally {
       stopPrinting();
@@ -161,7 +231,8 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
   } catch (error) {
     output.problem(messageOf(error));
     // A bad flag or missing configuration is a usage error; anything after the chat started is not.
-    process.exitCode = ModelConfigError.isInstance(error) || ChatCommandError.isInstance(error) ? USAGE_EXIT_CODE : FAILURE_EXIT_CODE;
+    process.exitCode =
+      ModelConfigError.isInstance(error) || ChatCommandError.isInstance(error) ? USAGE_EXIT_CODE : FAILURE_EXIT_CODE;
   } finally {
     await store?.close();
   }
@@ -175,7 +246,10 @@ function newSessionId(now: Date = new Date()): string {
 
 function parseThreshold(text: string): number {
   const value = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(value > 0) || value > 10) throw new ChatCommandError(`bad --threshold '${text}': expected a fraction of the context limit such as 0.7 (1 or more turns rollovers off).`);
+  if (!(value > 0) || value > 10)
+    throw new ChatCommandError(
+      `bad --threshold '${text}': expected a fraction of the context limit such as 0.7 (1 or more turns rollovers off).`,
+    );
   return value;
 }
 
@@ -190,6 +264,7 @@ function requireDirectory(directory: string, flag: string): void {
 }
 
 function messageOf(error: unknown): string {
-  if (ModelConfigError.isInstance(error) || ChatCommandError.isInstance(error) || CtxwinError.isInstance(error)) return error.message;
+  if (ModelConfigError.isInstance(error) || ChatCommandError.isInstance(error) || CtxwinError.isInstance(error))
+    return error.message;
   return `error: ${error instanceof Error ? error.message : String(error)}`;
 }

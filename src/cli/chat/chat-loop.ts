@@ -57,7 +57,12 @@ export function runChatLoop({
   forceQuit = () => process.exit(130),
 }: ChatLoopOptions): Promise<ChatEnd> {
   const interactive = input.isTTY === true;
-  const lines = readline.createInterface({ input, ...(interactive ? { output: terminal } : {}), terminal: interactive, prompt: "> " });
+  const lines = readline.createInterface({
+    input,
+    ...(interactive ? { output: terminal } : {}),
+    terminal: interactive,
+    prompt: "> ",
+  });
   const queue: string[] = [];
   let inputEnded = false;
   let busy = false;
@@ -103,12 +108,13 @@ export function runChatLoop({
       if (inputEnded) return finish("end-of-input");
       prompt();
     };
-    const schedule = () => pump().catch((error: unknown) => {
-      done = true;
-      interrupts.off("SIGINT", onInterrupt);
-      lines.close();
-      reject(error);
-    });
+    const schedule = () =>
+      pump().catch((error: unknown) => {
+        done = true;
+        interrupts.off("SIGINT", onInterrupt);
+        lines.close();
+        reject(error);
+      });
 
     const handleLine = async (line: string): Promise<"exit" | "continue"> => {
       if (line.trim().length === 0) return "continue";
@@ -140,8 +146,10 @@ export function runChatLoop({
       }
       output.endLine();
       if (result.status === "interrupted") output.note("(interrupted)");
-      else if (result.status === "failed") output.problem(describeFailure(result.error ?? new Error("the turn failed")));
-      else if (result.status === "blocked") output.problem(`blocked: ${result.reason ?? "the message does not fit the context window"}`);
+      else if (result.status === "failed")
+        output.problem(describeFailure(result.error ?? new Error("the turn failed")));
+      else if (result.status === "blocked")
+        output.problem(`blocked: ${result.reason ?? "the message does not fit the context window"}`);
       output.line(renderBudgetBar({ usage: await session.usage(), color: output.color }));
     };
 

@@ -33,9 +33,18 @@ export interface ChatOutput {
  * const output = createChatOutput({ streams: process });
  * output.divider("context window w:12 · rolled over at 71% (on-send)");
  */
-export function createChatOutput({ streams, env = process.env }: { streams: ChatStreams; env?: NodeJS.ProcessEnv }): ChatOutput {
+export function createChatOutput({
+  streams,
+  env = process.env,
+}: {
+  streams: ChatStreams;
+  env?: NodeJS.ProcessEnv;
+}): ChatOutput {
   const color = wantsColor({ stream: streams.stdout, env });
-  const width = streams.stdout.isTTY === true && streams.stdout.columns !== undefined ? Math.max(40, Math.min(streams.stdout.columns, 120)) : 72;
+  const width =
+    streams.stdout.isTTY === true && streams.stdout.columns !== undefined
+      ? Math.max(40, Math.min(streams.stdout.columns, 120))
+      : 72;
   let atLineStart = true;
   const write = (chunk: string) => {
     if (chunk.length === 0) return;

@@ -7,9 +7,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startAnthropicMessagesServer, type AnthropicMessagesServer } from "../../session/test-support/anthropic-messages-server.js";
+import {
+  startAnthropicMessagesServer,
+  type AnthropicMessagesServer,
+} from "../../session/test-support/anthropic-messages-server.js";
 import { startGeminiStreamServer, type GeminiStreamServer } from "../../session/test-support/gemini-stream-server.js";
-import { startOpenAIResponsesServer, type OpenAIResponsesServer } from "../../session/test-support/openai-responses-server.js";
+import {
+  startOpenAIResponsesServer,
+  type OpenAIResponsesServer,
+} from "../../session/test-support/openai-responses-server.js";
 import { startChat } from "./test-support/chat-process.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -27,7 +33,11 @@ afterEach(async () => {
 });
 
 async function chatTwice({ args, env }: { args: string[]; env: Record<string, string> }): Promise<void> {
-  const chat = startChat({ args: [...args, "--dir", project, "--workspace", project, "--max-retries", "0"], cwd: project, env });
+  const chat = startChat({
+    args: [...args, "--dir", project, "--workspace", project, "--max-retries", "0"],
+    cwd: project,
+    env,
+  });
   chat.send("First question.");
   await chat.waitFor(/First answer\./);
   chat.send("Second question.");
@@ -39,9 +49,14 @@ async function chatTwice({ args, env }: { args: string[]; env: Record<string, st
 
 describe("ctxwin chat on hosted provider paths", () => {
   it("openai:<id> sends self-contained Responses requests (store: false, no item references) with the budget's output limit", async () => {
-    const server = await startOpenAIResponsesServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    const server = await startOpenAIResponsesServer({
+      script: [{ text: "First answer." }, { text: "Second answer." }],
+    });
     servers.push(server);
-    await chatTwice({ args: ["--model", "openai:gpt-4.1"], env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL } });
+    await chatTwice({
+      args: ["--model", "openai:gpt-4.1"],
+      env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL },
+    });
     expect(server.requests).toHaveLength(2);
     expect(server.requests.map((body) => body.store)).toEqual([false, false]);
     expect(server.requests.map((body) => body.max_output_tokens)).toEqual([8192, 8192]);
@@ -50,39 +65,67 @@ describe("ctxwin chat on hosted provider paths", () => {
   });
 
   it("--provider-store lets OpenAI keep the responses: store: true", async () => {
-    const server = await startOpenAIResponsesServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    const server = await startOpenAIResponsesServer({
+      script: [{ text: "First answer." }, { text: "Second answer." }],
+    });
     servers.push(server);
-    await chatTwice({ args: ["--model", "openai:gpt-4.1", "--provider-store"], env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL } });
+    await chatTwice({
+      args: ["--model", "openai:gpt-4.1", "--provider-store"],
+      env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL },
+    });
     expect(server.requests.map((body) => body.store)).toEqual([true, true]);
   });
 
   it("--new-context-tool offers the agent new_context beside session_history; without it the tool is absent", async () => {
-    const server = await startOpenAIResponsesServer({ script: [{ text: "First answer." }, { text: "Second answer." }, { text: "First answer." }, { text: "Second answer." }] });
+    const server = await startOpenAIResponsesServer({
+      script: [
+        { text: "First answer." },
+        { text: "Second answer." },
+        { text: "First answer." },
+        { text: "Second answer." },
+      ],
+    });
     servers.push(server);
     const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL };
     await chatTwice({ args: ["--model", "openai:gpt-4.1", "--new-context-tool"], env });
     await chatTwice({ args: ["--model", "openai:gpt-4.1"], env });
     const toolNames = server.requests.map((body) => JSON.stringify(body.tools ?? []));
-    expect(toolNames.slice(0, 2).every((tools) => tools.includes('"new_context"') && tools.includes('"session_history"'))).toBe(true);
+    expect(
+      toolNames.slice(0, 2).every((tools) => tools.includes('"new_context"') && tools.includes('"session_history"')),
+    ).toBe(true);
     expect(toolNames.slice(2).some((tools) => tools.includes('"new_context"'))).toBe(false);
   });
 
   it("anthropic:<id> asks for the budget's output reserve as max_tokens", async () => {
-    const server = await startAnthropicMessagesServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    const server = await startAnthropicMessagesServer({
+      script: [{ text: "First answer." }, { text: "Second answer." }],
+    });
     servers.push(server);
-    await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5"], env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL } });
+    await chatTwice({
+      args: ["--model", "anthropic:claude-sonnet-4-5"],
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL },
+    });
     expect(server.requests.map((body) => body.max_tokens)).toEqual([8192, 8192]);
     expect(server.requests[1]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
   });
 
   it("--prompt-cache 1h asks Anthropic for the hour-long cache; --prompt-cache off sends no cache_control at all", async () => {
-    const server = await startAnthropicMessagesServer({ script: [{ text: "First answer." }, { text: "Second answer." }, { text: "First answer." }, { text: "Second answer." }] });
+    const server = await startAnthropicMessagesServer({
+      script: [
+        { text: "First answer." },
+        { text: "Second answer." },
+        { text: "First answer." },
+        { text: "Second answer." },
+      ],
+    });
     servers.push(server);
     const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL };
     await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5", "--prompt-cache", "1h"], env });
     await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5", "--prompt-cache", "off"], env });
     const bodies = server.requests.map((body) => JSON.stringify(body));
-    expect(bodies.slice(0, 2).every((body) => body.includes('"cache_control"') && body.includes('"ttl":"1h"'))).toBe(true);
+    expect(bodies.slice(0, 2).every((body) => body.includes('"cache_control"') && body.includes('"ttl":"1h"'))).toBe(
+      true,
+    );
     expect(bodies.slice(2).some((body) => body.includes('"cache_control"'))).toBe(false);
   });
 
@@ -90,11 +133,19 @@ describe("ctxwin chat on hosted provider paths", () => {
     const overloaded = { type: "overloaded_error", message: "Overloaded" };
     const refusal = { type: "invalid_request_error", message: "messages: text content blocks must be non-empty" };
     const server = await startAnthropicMessagesServer({
-      script: [{ text: "Partial answ", midStreamError: overloaded }, { text: "First answer." }, { text: "Cut", midStreamError: refusal }],
+      script: [
+        { text: "Partial answ", midStreamError: overloaded },
+        { text: "First answer." },
+        { text: "Cut", midStreamError: refusal },
+      ],
     });
     servers.push(server);
     const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL };
-    const chat = startChat({ args: ["--model", "anthropic:claude-sonnet-4-5", "--dir", project, "--workspace", project, "--max-retries", "1"], cwd: project, env });
+    const chat = startChat({
+      args: ["--model", "anthropic:claude-sonnet-4-5", "--dir", project, "--workspace", project, "--max-retries", "1"],
+      cwd: project,
+      env,
+    });
     chat.send("First question.");
     await chat.waitFor(/First answer\./);
     chat.send("Second question.");
@@ -102,7 +153,9 @@ describe("ctxwin chat on hosted provider paths", () => {
     chat.end();
     const exit = await chat.exited;
     expect(exit.code, exit.stderr).toBe(0);
-    expect(exit.stdout).toMatch(/Partial answ\n.*↻ the provider failed mid-answer \(Overloaded \(overloaded_error\)\); asking again \(retry 1\), the partial answer above is not kept.*\nFirst answer\./);
+    expect(exit.stdout).toMatch(
+      /Partial answ\n.*↻ the provider failed mid-answer \(Overloaded \(overloaded_error\)\); asking again \(retry 1\), the partial answer above is not kept.*\nFirst answer\./,
+    );
     const problems = exit.stderr.split("\n").filter((line) => line.startsWith("ctxwin: "));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain("messages: text content blocks must be non-empty");
@@ -116,7 +169,10 @@ describe("ctxwin chat on hosted provider paths", () => {
   it("google:<id> goes through @ai-sdk/google with the budget's output limit as maxOutputTokens", async () => {
     const server = await startGeminiStreamServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
     servers.push(server);
-    await chatTwice({ args: ["--model", "google:gemini-2.5-flash"], env: { GEMINI_API_KEY: "g-test", GOOGLE_GENERATIVE_AI_BASE_URL: server.baseURL } });
+    await chatTwice({
+      args: ["--model", "google:gemini-2.5-flash"],
+      env: { GEMINI_API_KEY: "g-test", GOOGLE_GENERATIVE_AI_BASE_URL: server.baseURL },
+    });
     expect(server.requests.map((request) => request.model)).toEqual(["gemini-2.5-flash", "gemini-2.5-flash"]);
     expect(server.requests.map((request) => request.body.generationConfig?.maxOutputTokens)).toEqual([8192, 8192]);
     expect(server.requests[1]!.body.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);

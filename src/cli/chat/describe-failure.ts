@@ -5,7 +5,19 @@
  */
 import { APICallError, RetryError } from "ai";
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_SOCKET",
+  "CERT_HAS_EXPIRED",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+]);
 
 /** Longest provider message quoted in the line. */
 const MAX_DETAIL_CHARS = 240;
@@ -14,14 +26,23 @@ const MAX_DETAIL_CHARS = 240;
  * @example
  * describeFailure({ error, serverUrl: "http://127.0.0.1:9/v1" }) // "cannot reach http://127.0.0.1:9/v1 (ECONNREFUSED)"
  */
-export function describeFailure({ error, serverUrl, keyVariable }: { error: unknown; /** The base URL the user gave, shown instead of the request URL. */ serverUrl?: string; /** Environment variable of the key, named when the provider refuses it. */ keyVariable?: string }): string {
+export function describeFailure({
+  error,
+  serverUrl,
+  keyVariable,
+}: {
+  error: unknown;
+  /** The base URL the user gave, shown instead of the request URL. */ serverUrl?: string;
+  /** Environment variable of the key, named when the provider refuses it. */ keyVariable?: string;
+}): string {
   const chain = causes(error);
   const network = chain.map(networkCode).find((code) => code !== undefined);
   const call = chain.find((candidate): candidate is APICallError => APICallError.isInstance(candidate));
   const where = serverUrl ?? (call === undefined ? undefined : originOf(call.url));
   if (network !== undefined) return `cannot reach ${where ?? "the provider"} (${network})`;
   if (call !== undefined && call.statusCode === undefined && /^cannot connect/i.test(call.message)) {
-    const reason = call.cause instanceof Error ? call.cause.message : call.message.replace(/^cannot connect to api:?\s*/i, "");
+    const reason =
+      call.cause instanceof Error ? call.cause.message : call.message.replace(/^cannot connect to api:?\s*/i, "");
     return `cannot reach ${where ?? "the provider"} (${oneLine(reason)})`;
   }
   if (call !== undefined && call.statusCode !== undefined) {
@@ -29,7 +50,8 @@ export function describeFailure({ error, serverUrl, keyVariable }: { error: unkn
     if (call.statusCode === 401 || call.statusCode === 403) {
       return `the provider refused the API key (${call.statusCode}${detail === "" ? "" : `: ${detail}`})${keyVariable === undefined ? "" : `: check ${keyVariable}`}`;
     }
-    if (call.statusCode === 404) return `not found at ${where ?? "the provider"} (404${detail === "" ? "" : `: ${detail}`}): check --model and --base-url`;
+    if (call.statusCode === 404)
+      return `not found at ${where ?? "the provider"} (404${detail === "" ? "" : `: ${detail}`}): check --model and --base-url`;
     return `the provider answered ${call.statusCode}${detail === "" ? "" : `: ${detail}`}`;
   }
   return oneLine(messageOf(error));

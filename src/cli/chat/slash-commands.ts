@@ -96,7 +96,9 @@ export async function runSlashCommand(command: SlashCommand, context: SlashConte
       await forkChat(context, command.argument);
       break;
     default:
-      output.problem(`unknown command /${command.name}: /help lists the commands (start a message with // to send a leading /).`);
+      output.problem(
+        `unknown command /${command.name}: /help lists the commands (start a message with // to send a leading /).`,
+      );
   }
   return "continue";
 }
@@ -139,7 +141,9 @@ async function showNotes({ session, memoryRoot, output }: SlashContext): Promise
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    return output.line(`No notes yet: the agent writes ${CONTEXT_NOTES_PATH} when its window fills up (on disk: ${file}).`);
+    return output.line(
+      `No notes yet: the agent writes ${CONTEXT_NOTES_PATH} when its window fills up (on disk: ${file}).`,
+    );
   }
   output.note(`── ${CONTEXT_NOTES_PATH} (${file})`);
   output.line(text.trim().length === 0 ? "(empty)" : text.replace(/\s+$/, ""));
@@ -155,7 +159,9 @@ async function compact({ session, output }: SlashContext): Promise<void> {
 
 async function clear({ session, output }: SlashContext, argument: string): Promise<void> {
   if (argument !== "--soft") {
-    return output.problem("/clear needs --soft: `/clear --soft` starts a fresh window and keeps the transcript (hidden from the agent); `ctxwin history` still shows it with --include-cleared.");
+    return output.problem(
+      "/clear needs --soft: `/clear --soft` starts a fresh window and keeps the transcript (hidden from the agent); `ctxwin history` still shows it with --include-cleared.",
+    );
   }
   const { windowId } = await session.clear({ soft: true });
   output.divider(`new context window ${windowId} · cleared (earlier history is hidden from the agent)`);

@@ -41,8 +41,13 @@ export function printTurns({ session, output }: { session: AgentSession; output:
  * @example rolloverText({ windowId: "w:57", reason: "on-send", contextTokens: 11_360, maxTokens: 16_000, ... })
  * // "new context window w:57 · rolled over at 71% of 16,000 tokens (on-send)"
  */
-export function rolloverText(rollover: Pick<RolloverInfo, "windowId" | "reason" | "contextTokens" | "maxTokens" | "flushOpportunity">): string {
-  const share = rollover.maxTokens > 0 ? ` at ${Math.round((rollover.contextTokens / rollover.maxTokens) * 100)}% of ${rollover.maxTokens.toLocaleString("en-US")} tokens` : "";
+export function rolloverText(
+  rollover: Pick<RolloverInfo, "windowId" | "reason" | "contextTokens" | "maxTokens" | "flushOpportunity">,
+): string {
+  const share =
+    rollover.maxTokens > 0
+      ? ` at ${Math.round((rollover.contextTokens / rollover.maxTokens) * 100)}% of ${rollover.maxTokens.toLocaleString("en-US")} tokens`
+      : "";
   const notes = rollover.flushOpportunity ? "" : ", no chance to save notes";
   return `new context window ${rollover.windowId} · rolled over${share} (${rollover.reason}${notes})`;
 }
@@ -62,7 +67,15 @@ export function compactionText(compaction: CompactionInfo): string {
  * @example retryText({ error: new Error("The call to anthropic:claude-sonnet-4-5 failed: Overloaded (overloaded_error)"), retry: 1, discardedText: "Partial" })
  * // "↻ the provider failed mid-answer (Overloaded (overloaded_error)); asking again (retry 1), the partial answer above is not kept"
  */
-export function retryText({ error, retry, discardedText }: { error: Error; retry: number; discardedText: string }): string {
+export function retryText({
+  error,
+  retry,
+  discardedText,
+}: {
+  error: Error;
+  retry: number;
+  discardedText: string;
+}): string {
   const reason = oneLine(error.message.replace(/^The call to \S+ failed: /, ""), MAX_RETRY_REASON_CHARS);
   const discarded = discardedText.length > 0 ? ", the partial answer above is not kept" : "";
   return `↻ the provider failed mid-answer (${reason}); asking again (retry ${retry})${discarded}`;
@@ -76,7 +89,10 @@ export function toolLines(row: Pick<StoredRow, "parts">): string[] {
     if (name === undefined) continue;
     const record = part as Record<string, unknown>;
     const argument = argumentText(record["input"]);
-    const failed = record["state"] === "output-error" ? `  (failed: ${oneLine(String(record["errorText"] ?? ""), MAX_TOOL_ARGUMENT_CHARS)})` : "";
+    const failed =
+      record["state"] === "output-error"
+        ? `  (failed: ${oneLine(String(record["errorText"] ?? ""), MAX_TOOL_ARGUMENT_CHARS)})`
+        : "";
     lines.push(`· ${name}${argument === "" ? "" : ` ${argument}`}${failed}`);
   }
   return lines;

@@ -58,7 +58,11 @@ describe("ctxwin demo", () => {
     expect(report.filesRead).toBe(32);
     const midStream = report.rollovers.filter((rollover) => rollover.reason === "mid-stream");
     expect(report.carried.length).toBe(midStream.length);
-    expect(report.carried[0]).toMatchObject({ windowId: report.rollovers[0]!.windowId, itemId: "1", input: expect.stringMatching(/^Explore the folder /) });
+    expect(report.carried[0]).toMatchObject({
+      windowId: report.rollovers[0]!.windowId,
+      itemId: "1",
+      input: expect.stringMatching(/^Explore the folder /),
+    });
     expect(report.carried[0]!.calls).toBeGreaterThan(0);
 
     // The question was about the first file read; the expected text is that file's line on disk.
@@ -89,9 +93,16 @@ describe("ctxwin demo", () => {
     const result = await ctxwin(["demo", "--files", "12"], { cwd: project });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^ {2}↳ carried into w:\d+: the task \(item 1\) "Explore the folder /m);
-    expect(result.stdout).toMatch(/^ {2}files read {9}12, re-read after a rollover: 0 \(\d+ notes flushes before rollovers\)$/m);
-    expect(result.stdout).toMatch(/^ {2}requests {11}\d+, the largest [\d,]+ tokens by ctxwin's estimate, [\d,]+ by the model's count \(hard ceiling 12,000, limit 16,000\)$/m);
-    const chart = result.stdout.slice(result.stdout.lastIndexOf("\nContext timeline of ") + 1).trimEnd().split("\n");
+    expect(result.stdout).toMatch(
+      /^ {2}files read {9}12, re-read after a rollover: 0 \(\d+ notes flushes before rollovers\)$/m,
+    );
+    expect(result.stdout).toMatch(
+      /^ {2}requests {11}\d+, the largest [\d,]+ tokens by ctxwin's estimate, [\d,]+ by the model's count \(hard ceiling 12,000, limit 16,000\)$/m,
+    );
+    const chart = result.stdout
+      .slice(result.stdout.lastIndexOf("\nContext timeline of ") + 1)
+      .trimEnd()
+      .split("\n");
     expect(chart[0]).toMatch(/^Context timeline of demo-\S+: \d+ windows?, \d+ requests?/);
     expect(chart.length).toBeGreaterThanOrEqual(2);
     expect(chart.slice(1).every((line) => /^#\d+ w:\d+\*? /.test(line))).toBe(true);
@@ -100,11 +111,23 @@ describe("ctxwin demo", () => {
 
   it("answers about another folder (--path): the recovered line comes from that folder's first file", async () => {
     const folder = scratch("ctxwin-demo-folder-");
-    const planted = "The calibration constant of the north reservoir gauge is 7.3142 per millibar, recorded by Ines Okafor.";
-    const filler = (topic: string, lines: number) => Array.from({ length: lines }, (_, index) => `${topic} note ${index + 1}: ${"lorem ipsum dolor sit amet ".repeat(3)}`).join("\n");
-    writeFileSync(path.join(folder, "README.md"), `# Reservoir field notes\n\nShort intro.\n${planted}\n${filler("intro", 30)}\n`);
+    const planted =
+      "The calibration constant of the north reservoir gauge is 7.3142 per millibar, recorded by Ines Okafor.";
+    const filler = (topic: string, lines: number) =>
+      Array.from(
+        { length: lines },
+        (_, index) => `${topic} note ${index + 1}: ${"lorem ipsum dolor sit amet ".repeat(3)}`,
+      ).join("\n");
+    writeFileSync(
+      path.join(folder, "README.md"),
+      `# Reservoir field notes\n\nShort intro.\n${planted}\n${filler("intro", 30)}\n`,
+    );
     mkdirSync(path.join(folder, "logs"));
-    for (let index = 0; index < 30; index += 1) writeFileSync(path.join(folder, "logs", `day-${String(index).padStart(2, "0")}.txt`), `Day ${index}\n${filler(`day ${index}`, 60)}\n`);
+    for (let index = 0; index < 30; index += 1)
+      writeFileSync(
+        path.join(folder, "logs", `day-${String(index).padStart(2, "0")}.txt`),
+        `Day ${index}\n${filler(`day ${index}`, 60)}\n`,
+      );
     const project = scratch("ctxwin-demo-project-");
 
     const result = await ctxwin(["demo", "--json", "--path", folder, "--dir", project], { cwd: os.tmpdir() });
@@ -120,31 +143,59 @@ describe("ctxwin demo", () => {
 
   it("--subagents: a sub-agent rolls over in its own session, and the parent quotes a file only it read from its history", async () => {
     const folder = scratch("ctxwin-demo-subagents-");
-    const filler = (topic: string, lines: number) => Array.from({ length: lines }, (_, index) => `${topic} note ${index + 1}: ${"lorem ipsum dolor sit amet ".repeat(3)}`).join("\n");
+    const filler = (topic: string, lines: number) =>
+      Array.from(
+        { length: lines },
+        (_, index) => `${topic} note ${index + 1}: ${"lorem ipsum dolor sit amet ".repeat(3)}`,
+      ).join("\n");
     writeFileSync(path.join(folder, "README.md"), `# Station overview\n\n${filler("intro", 40)}\n`);
-    for (let index = 0; index < 6; index += 1) writeFileSync(path.join(folder, `station-${index}.md`), `# Station ${index}\n${filler(`station ${index}`, 50)}\n`);
+    for (let index = 0; index < 6; index += 1)
+      writeFileSync(
+        path.join(folder, `station-${index}.md`),
+        `# Station ${index}\n${filler(`station ${index}`, 50)}\n`,
+      );
     mkdirSync(path.join(folder, "logs"));
-    const planted = "Pump 4 was recalibrated to 2.718 bar by Aino Virtanen after the spring flood, and the intake screen at the north weir was replaced the same week.";
+    const planted =
+      "Pump 4 was recalibrated to 2.718 bar by Aino Virtanen after the spring flood, and the intake screen at the north weir was replaced the same week.";
     writeFileSync(path.join(folder, "logs", "day-00.txt"), `Day 0\nShort.\n${planted}\n${filler("day 0", 60)}\n`);
-    for (let index = 1; index < 14; index += 1) writeFileSync(path.join(folder, "logs", `day-${String(index).padStart(2, "0")}.txt`), `Day ${index}\n${filler(`day ${index}`, 60)}\n`);
+    for (let index = 1; index < 14; index += 1)
+      writeFileSync(
+        path.join(folder, "logs", `day-${String(index).padStart(2, "0")}.txt`),
+        `Day ${index}\n${filler(`day ${index}`, 60)}\n`,
+      );
     const project = scratch("ctxwin-demo-subagents-project-");
 
-    const result = await ctxwin(["demo", "--json", "--subagents", "--files", "6", "--path", folder, "--dir", project], { cwd: os.tmpdir() });
+    const result = await ctxwin(["demo", "--json", "--subagents", "--files", "6", "--path", folder, "--dir", project], {
+      cwd: os.tmpdir(),
+    });
     expect(result.stderr).toBe("");
     const report = JSON.parse(result.stdout) as DemoReport;
     expect(report.status).toBe("completed");
     expect(report.recovered.correct).toBe(true);
     const subagent = report.subagent!;
-    expect(subagent).toMatchObject({ agent: "explorer", folder: "logs", filesRead: 10, file: "day-00.txt", line: 3, expected: planted, readChildHistory: true, correct: true });
+    expect(subagent).toMatchObject({
+      agent: "explorer",
+      folder: "logs",
+      filesRead: 10,
+      file: "day-00.txt",
+      line: 3,
+      expected: planted,
+      readChildHistory: true,
+      correct: true,
+    });
     expect(subagent.sessionId).toMatch(new RegExp(`^${report.sessionId}/explorer-`));
     expect(subagent.rollovers).toBeGreaterThanOrEqual(1);
     expect(subagent.windows).toBe(subagent.rollovers + 1);
     expect(subagent.answer).toContain(`"${planted}"`);
     expect(subagent.answer).toContain(`of session ${subagent.sessionId}`);
-    expect(report.inspect).toContain(`npx ctxwin history windows ${subagent.sessionId} --dir ${JSON.stringify(project)}   # the sub-agent's own session`);
+    expect(report.inspect).toContain(
+      `npx ctxwin history windows ${subagent.sessionId} --dir ${JSON.stringify(project)}   # the sub-agent's own session`,
+    );
 
     // The child's windows are its own: `ctxwin history` shows them under its id.
-    const windows = await runCtxwinInProcess(["history", "windows", subagent.sessionId!, "--json", "--dir", project], { cwd: os.tmpdir() });
+    const windows = await runCtxwinInProcess(["history", "windows", subagent.sessionId!, "--json", "--dir", project], {
+      cwd: os.tmpdir(),
+    });
     expect(windows.status).toBe(0);
     expect((JSON.parse(windows.stdout) as unknown[]).length).toBe(subagent.windows);
   });

@@ -36,23 +36,46 @@ export const DEMO_DEFAULTS = { contextLimit: 16_000, files: 32 } as const;
 export function registerDemoCommand({ program }: { program: Command }): Command {
   return program
     .command("demo")
-    .description("Run an offline demo: a scripted agent reads files under a small context limit, rolls over, and recovers an early detail from its history")
+    .description(
+      "Run an offline demo: a scripted agent reads files under a small context limit, rolls over, and recovers an early detail from its history",
+    )
     .option("--dir <path>", "where the session is stored (.ctxwin/ inside it; default: the current folder)")
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--path <folder>", "folder the agent explores (default: the ctxwin package itself)")
-    .option("--context-limit <tokens>", "context limit of the scripted model", wholeNumber({ min: DEMO_MINIMUM_CONTEXT_LIMIT, max: 2_000_000 }), DEMO_DEFAULTS.contextLimit)
-    .option("--files <count>", "files the agent is asked to read", wholeNumber({ min: 1, max: 500 }), DEMO_DEFAULTS.files)
-    .option("--pace <ms>", "pause before each model step so you can follow it (default 60 on a terminal, else 0)", wholeNumber({ min: 0, max: 10_000 }))
-    .option("--subagents", "add a phase where the agent delegates to a sub-agent that rolls over in its own session, then reads that session's history")
+    .option(
+      "--context-limit <tokens>",
+      "context limit of the scripted model",
+      wholeNumber({ min: DEMO_MINIMUM_CONTEXT_LIMIT, max: 2_000_000 }),
+      DEMO_DEFAULTS.contextLimit,
+    )
+    .option(
+      "--files <count>",
+      "files the agent is asked to read",
+      wholeNumber({ min: 1, max: 500 }),
+      DEMO_DEFAULTS.files,
+    )
+    .option(
+      "--pace <ms>",
+      "pause before each model step so you can follow it (default 60 on a terminal, else 0)",
+      wholeNumber({ min: 0, max: 10_000 }),
+    )
+    .option(
+      "--subagents",
+      "add a phase where the agent delegates to a sub-agent that rolls over in its own session, then reads that session's history",
+    )
     .option("--json", "print only the final report, as JSON")
     .showHelpAfterError(false)
     .action(async (options: DemoCommandOptions) => {
       try {
         const directory = path.resolve(options.dir ?? process.cwd());
         const folder = path.resolve(options.path ?? PACKAGE_ROOT);
-        if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new DemoCommandError(`--path ${folder} is not a folder.`);
+        if (!existsSync(folder) || !statSync(folder).isDirectory())
+          throw new DemoCommandError(`--path ${folder} is not a folder.`);
         const live = options.json !== true && process.stdout.isTTY === true;
-        const display = options.json === true ? undefined : createDemoDisplay({ output: process.stdout, live, color: wantsColor({ stream: process.stdout }) });
+        const display =
+          options.json === true
+            ? undefined
+            : createDemoDisplay({ output: process.stdout, live, color: wantsColor({ stream: process.stdout }) });
         const report = await runDemo({
           directory,
           store: options.store,
@@ -68,7 +91,12 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
         if (report.status !== "completed") process.exitCode = 1;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        process.stderr.write(`ctxwin demo: ${DemoCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "));
+        process.stderr.write(
+          `ctxwin demo: ${DemoCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(
+            /\n(?!$)/g,
+            " ",
+          ),
+        );
         process.exitCode = DemoCommandError.isInstance(error) ? USAGE_EXIT_CODE : FAILURE_EXIT_CODE;
       }
     });
@@ -88,7 +116,8 @@ class DemoCommandError extends Error {
 function wholeNumber({ min, max }: { min: number; max: number }) {
   return (value: string): number => {
     const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-    if (!(number >= min && number <= max)) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    if (!(number >= min && number <= max))
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
     return number;
   };
 }

@@ -16,7 +16,15 @@ export interface DemoDisplay {
  * @example
  * const display = createDemoDisplay({ output: process.stdout, live: process.stdout.isTTY === true, color: true });
  */
-export function createDemoDisplay({ output, live, color }: { output: NodeJS.WritableStream; live: boolean; color: boolean }): DemoDisplay {
+export function createDemoDisplay({
+  output,
+  live,
+  color,
+}: {
+  output: NodeJS.WritableStream;
+  live: boolean;
+  color: boolean;
+}): DemoDisplay {
   let usage: SessionUsage | undefined;
   let barShown = false;
   /** Without a live bar, the bar is printed once after each warning and rollover. */
@@ -42,7 +50,12 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
         case "start":
           usage = event.usage;
           line(`ctxwin demo: a scripted agent explores ${event.folder}`);
-          line(dim({ text: `session ${event.sessionId} · ${event.database} · limit ${formatTokens(event.usage.contextLimit ?? 0)} tokens`, color }));
+          line(
+            dim({
+              text: `session ${event.sessionId} · ${event.database} · limit ${formatTokens(event.usage.contextLimit ?? 0)} tokens`,
+              color,
+            }),
+          );
           break;
         case "usage":
           usage = event.usage;
@@ -62,14 +75,21 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
           line(`  ✎ notes written to ${event.path} (${formatTokens(event.bytes)} bytes, pinned into every request)`);
           break;
         case "rollover":
-          line(dividerLine({ text: `context window ${event.windowNumber} (${event.windowId}) · rolled over at ${event.percent}% · ${event.reason}${event.flushOpportunity ? "" : " · no chance to save notes"}`, color }));
+          line(
+            dividerLine({
+              text: `context window ${event.windowNumber} (${event.windowId}) · rolled over at ${event.percent}% · ${event.reason}${event.flushOpportunity ? "" : " · no chance to save notes"}`,
+              color,
+            }),
+          );
           barDue = true;
           break;
         case "notes-flush":
           line(`  ⚑ ${event.windowId} rolls over after this step: one memory-only step to bring the notes up to date`);
           break;
         case "carried":
-          line(`  ↳ carried into ${event.windowId}: the task (item ${event.carried.itemId}) "${cut(event.carried.input, 90)}" + ${event.carried.calls} tool call(s) with their outcomes`);
+          line(
+            `  ↳ carried into ${event.windowId}: the task (item ${event.carried.itemId}) "${cut(event.carried.input, 90)}" + ${event.carried.calls} tool call(s) with their outcomes`,
+          );
           break;
         case "re-read":
           line(`  ↻ re-read after a rollover: ${event.path}`);
@@ -78,10 +98,14 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
           line(`  ↺ recovery: ${event.summary}`);
           break;
         case "delegated":
-          line(`\n» The agent delegates an exploration of ${event.folder} to the ${event.agent} sub-agent (task tool): it runs as a session of its own`);
+          line(
+            `\n» The agent delegates an exploration of ${event.folder} to the ${event.agent} sub-agent (task tool): it runs as a session of its own`,
+          );
           break;
         case "subagent":
-          line(`  ⤷ sub-agent session ${event.report.sessionId ?? "(none)"}: ${event.report.windows} window(s), ${event.report.rollovers} rollover(s) of its own, ${event.report.filesRead} files read`);
+          line(
+            `  ⤷ sub-agent session ${event.report.sessionId ?? "(none)"}: ${event.report.windows} window(s), ${event.report.rollovers} rollover(s) of its own, ${event.report.filesRead} files read`,
+          );
           break;
         case "question":
           line(`\n» ${event.text}`);
@@ -116,7 +140,10 @@ export function createDemoDisplay({ output, live, color }: { output: NodeJS.Writ
 }
 
 function subagentLine(subagent: NonNullable<DemoReport["subagent"]>, check: (ok: boolean) => string): string {
-  const looked = subagent.file === null ? "no file to ask about" : `line ${subagent.line} of ${subagent.file} quoted from its history${subagent.readChildHistory ? "" : " (its session was not read)"}`;
+  const looked =
+    subagent.file === null
+      ? "no file to ask about"
+      : `line ${subagent.line} of ${subagent.file} quoted from its history${subagent.readChildHistory ? "" : " (its session was not read)"}`;
   return `  sub-agent          ${check(subagent.correct)} ${subagent.agent} in ${subagent.sessionId ?? "(no session)"}: ${subagent.windows} windows, ${subagent.rollovers} rollovers of its own, ${subagent.filesRead} files read; ${looked}`;
 }
 

@@ -5,7 +5,11 @@
  * message stream, as the page would read it. Both faces run one engine; the report is the same.
  */
 import { createAgentUIStream, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
-import { createWorkspaceAgent, createWorkspaceContextAgent, type WorkspaceAgentOptions } from "../../agent/workspace-agent.js";
+import {
+  createWorkspaceAgent,
+  createWorkspaceContextAgent,
+  type WorkspaceAgentOptions,
+} from "../../agent/workspace-agent.js";
 import type { AgentSession } from "../../session/create-agent-session.js";
 import type { SendResult } from "../../session/session-types.js";
 
@@ -34,7 +38,8 @@ export function demoAgent(face: DemoFace, options: WorkspaceAgentOptions): DemoA
     async send(text) {
       chat.push({ id: `user-${chat.length + 1}`, role: "user", parts: [{ type: "text", text }] });
       const chunks: UIMessageChunk[] = [];
-      for await (const chunk of await createAgentUIStream({ agent, uiMessages: chat })) chunks.push(chunk as UIMessageChunk);
+      for await (const chunk of await createAgentUIStream({ agent, uiMessages: chat }))
+        chunks.push(chunk as UIMessageChunk);
       const answer = await messageOf(chunks);
       chat.push(answer);
       return resultOf(chunks, answer);
@@ -56,10 +61,16 @@ async function messageOf(chunks: readonly UIMessageChunk[]): Promise<UIMessage> 
 }
 
 /** How the send ended, as a page sees it: a blocked part, an error or abort chunk, or a finish. */
-function resultOf(chunks: readonly UIMessageChunk[], answer: UIMessage): Pick<SendResult, "status" | "text" | "reason" | "error"> {
-  const texts = answer.parts.filter((part): part is { type: "text"; text: string } => part.type === "text" && part.text.length > 0);
+function resultOf(
+  chunks: readonly UIMessageChunk[],
+  answer: UIMessage,
+): Pick<SendResult, "status" | "text" | "reason" | "error"> {
+  const texts = answer.parts.filter(
+    (part): part is { type: "text"; text: string } => part.type === "text" && part.text.length > 0,
+  );
   const text = texts.at(-1)?.text ?? "";
-  const blocked = answer.parts.find((part) => part.type === "data-ctxwin-blocked") as { data: { reason: string } } | undefined;
+  const blocked = answer.parts.find((part) => part.type === "data-ctxwin-blocked") as
+    { data: { reason: string } } | undefined;
   if (blocked !== undefined) return { status: "blocked", text, reason: blocked.data.reason };
   const error = chunks.find((chunk) => chunk.type === "error");
   if (error !== undefined) return { status: "failed", text, error: new Error(error.errorText) };

@@ -29,7 +29,12 @@ async function demoOn(face: "session" | "agent"): Promise<DemoReport> {
 const clockKeys = new Set(["at", "startedAt", "endedAt", "createdAt"]);
 
 /** What a run reports apart from where, when and how long it ran (the store stamps rows with the real clock). */
-function outcome({ database: _database, inspect: _inspect, durationMilliseconds: _duration, ...report }: DemoReport): unknown {
+function outcome({
+  database: _database,
+  inspect: _inspect,
+  durationMilliseconds: _duration,
+  ...report
+}: DemoReport): unknown {
   return JSON.parse(JSON.stringify(report, (key, value: unknown) => (clockKeys.has(key) ? undefined : value)));
 }
 

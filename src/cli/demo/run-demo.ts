@@ -51,7 +51,14 @@ export type DemoEvent =
   | { type: "warning"; windowId: string; percent: number }
   | { type: "notes"; path: string; bytes: number }
   | { type: "notes-flush"; windowId: string }
-  | { type: "rollover"; windowNumber: number; windowId: string; reason: string; percent: number; flushOpportunity: boolean }
+  | {
+      type: "rollover";
+      windowNumber: number;
+      windowId: string;
+      reason: string;
+      percent: number;
+      flushOpportunity: boolean;
+    }
   | { type: "carried"; windowId: string; carried: CarriedTask }
   | { type: "re-read"; path: string }
   | { type: "recovery"; summary: string }
@@ -97,7 +104,14 @@ export interface DemoReport {
   notesWritten: number;
   rollovers: Array<{ windowId: string; reason: string; percent: number; flushOpportunity: boolean }>;
   recoveries: number;
-  recovered: { firstFile: string | null; line: number | null; question: string | null; answer: string; expected: string | null; correct: boolean };
+  recovered: {
+    firstFile: string | null;
+    line: number | null;
+    question: string | null;
+    answer: string;
+    expected: string | null;
+    correct: boolean;
+  };
   status: "completed" | "blocked" | "failed" | "interrupted";
   /** Why the run did not complete. */
   problem?: string;
@@ -113,7 +127,19 @@ export interface DemoReport {
  * @example
  * const report = await runDemo({ directory: process.cwd(), folder: packageRoot, contextLimit: 16_000, files: 32 });
  */
-export async function runDemo({ directory, store: storeUrl, folder, contextLimit, files, paceMilliseconds = 0, sessionId, face = "session", subagents = false, now = () => new Date(), onEvent = () => {} }: DemoOptions): Promise<DemoReport> {
+export async function runDemo({
+  directory,
+  store: storeUrl,
+  folder,
+  contextLimit,
+  files,
+  paceMilliseconds = 0,
+  sessionId,
+  face = "session",
+  subagents = false,
+  now = () => new Date(),
+  onEvent = () => {},
+}: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const id = sessionId ?? demoSessionId(now());
   const storeOptions = storeOptionsOf({ store: storeUrl, directory });
@@ -145,7 +171,12 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
     logWarning: () => {},
     ...(childFolder === undefined
       ? {}
-      : { sessionOptions: { subagents: demoSubagents({ root: childFolder.absolute, toolLimits: tuning.toolLimits }), subagentSettings: { maxAnswerChars: 1_200 } } }),
+      : {
+          sessionOptions: {
+            subagents: demoSubagents({ root: childFolder.absolute, toolLimits: tuning.toolLimits }),
+            subagentSettings: { maxAnswerChars: 1_200 },
+          },
+        }),
   });
   /** Sessions the parent's `read_item` calls named (a sub-agent's transcript). */
   const readSessions: string[] = [];
@@ -155,7 +186,11 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
   const percentOf = (tokens: number, max: number) => Math.round((tokens / max) * 100);
   agent.on("budget-warning", (warning) => {
     counts.warnings += 1;
-    onEvent({ type: "warning", windowId: warning.windowId, percent: percentOf(warning.contextTokens, warning.maxTokens) });
+    onEvent({
+      type: "warning",
+      windowId: warning.windowId,
+      percent: percentOf(warning.contextTokens, warning.maxTokens),
+    });
   });
   agent.on("notes-flush", ({ windowId }) => {
     counts.notesFlushes += 1;
@@ -165,8 +200,20 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
     counts.windows += 1;
     tally.windowOpened(rollover.windowId);
     const percent = percentOf(rollover.contextTokens, rollover.maxTokens);
-    rollovers.push({ windowId: rollover.windowId, reason: rollover.reason, percent, flushOpportunity: rollover.flushOpportunity });
-    onEvent({ type: "rollover", windowNumber: counts.windows, windowId: rollover.windowId, reason: rollover.reason, percent, flushOpportunity: rollover.flushOpportunity });
+    rollovers.push({
+      windowId: rollover.windowId,
+      reason: rollover.reason,
+      percent,
+      flushOpportunity: rollover.flushOpportunity,
+    });
+    onEvent({
+      type: "rollover",
+      windowNumber: counts.windows,
+      windowId: rollover.windowId,
+      reason: rollover.reason,
+      percent,
+      flushOpportunity: rollover.flushOpportunity,
+    });
     reportUsage();
     readCarried(rollover.windowId);
   });
@@ -174,16 +221,26 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
     tally.stepStored(row);
     // Only calls that succeeded count: a refused read is not a file read, a refused write no notes.
     for (const { toolName, input } of succeededCalls(row.parts as RowPart[])) {
-      if (toolName === "read_file" && tally.fileRead(String(input["path"]))) onEvent({ type: "re-read", path: String(input["path"]) });
+      if (toolName === "read_file" && tally.fileRead(String(input["path"])))
+        onEvent({ type: "re-read", path: String(input["path"]) });
       if (toolName === "memory") {
         counts.notesWritten += 1;
-        onEvent({ type: "notes", path: String(input["path"]), bytes: Buffer.byteLength(String(input["file_text"] ?? "")) });
+        onEvent({
+          type: "notes",
+          path: String(input["path"]),
+          bytes: Buffer.byteLength(String(input["file_text"] ?? "")),
+        });
       } else if (toolName === SESSION_HISTORY_TOOL_NAME) {
         counts.recoveries += input["action"] === "read_item" ? 1 : 0;
-        if (input["action"] === "read_item" && typeof input["session_id"] === "string") readSessions.push(input["session_id"]);
+        if (input["action"] === "read_item" && typeof input["session_id"] === "string")
+          readSessions.push(input["session_id"]);
         onEvent({ type: "recovery", summary: recoverySummary(input) });
       } else {
-        onEvent({ type: "tool", toolName, summary: `${toolName} ${String(input["path"] ?? input["query"] ?? "")}`.trim() });
+        onEvent({
+          type: "tool",
+          toolName,
+          summary: `${toolName} ${String(input["path"] ?? input["query"] ?? "")}`.trim(),
+        });
       }
     }
   });
@@ -201,7 +258,12 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
       const row = boundarySeq === undefined ? undefined : await store.read(id, boundarySeq + 2);
       const carry = row?.meta?.type === "continue" ? readCarry(row.meta["carry"]) : undefined;
       if (carry?.input === undefined) return;
-      const task: CarriedTask = { windowId, itemId: carry.input.itemId, input: carry.input.text.split("\n")[0] ?? "", calls: carry.ledger.length + carry.omittedCalls };
+      const task: CarriedTask = {
+        windowId,
+        itemId: carry.input.itemId,
+        input: carry.input.text.split("\n")[0] ?? "",
+        calls: carry.ledger.length + carry.omittedCalls,
+      };
       carried.push(task);
       onEvent({ type: "carried", windowId, carried: task });
     });
@@ -210,7 +272,14 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
   try {
     onEvent({ type: "start", sessionId: id, folder, database, usage: await agent.usage() });
     const exploration = await agent.send(explorationTask({ folderName: path.basename(folder), files }));
-    let recovered: DemoReport["recovered"] = { firstFile: null, line: null, question: null, answer: exploration.text, expected: null, correct: false };
+    let recovered: DemoReport["recovered"] = {
+      firstFile: null,
+      line: null,
+      question: null,
+      answer: exploration.text,
+      expected: null,
+      correct: false,
+    };
     let status = exploration.status;
     let problem = exploration.reason ?? exploration.error?.message;
     const firstFile = tally.readOrder[0];
@@ -222,11 +291,25 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
       status = answer.status;
       problem = answer.reason ?? answer.error?.message;
       onEvent({ type: "answer", text: answer.text });
-      recovered = { firstFile, line, question, answer: answer.text, expected: text, correct: answer.text.includes(`"${text}"`) };
+      recovered = {
+        firstFile,
+        line,
+        question,
+        answer: answer.text,
+        expected: text,
+        correct: answer.text.includes(`"${text}"`),
+      };
     }
     let subagent: SubagentReport | undefined;
     if (childFolder !== undefined && status === "completed") {
-      const phase = await runSubagentPhase({ store, sessionId: id, folder: childFolder, send: (text) => agent.send(text), childReads: () => readSessions, onEvent });
+      const phase = await runSubagentPhase({
+        store,
+        sessionId: id,
+        folder: childFolder,
+        send: (text) => agent.send(text),
+        childReads: () => readSessions,
+        onEvent,
+      });
       subagent = phase.report;
       status = phase.status as DemoReport["status"];
       problem = phase.problem;
@@ -235,7 +318,11 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
     await carriedRead;
     const usage = await agent.usage();
     const summary = await store.session(id);
-    const timeline = await readTimeline({ store, sessionId: id, settings: { strategy: "rollover", threshold: DEMO_THRESHOLD, outputReserve: DEFAULT_OUTPUT_RESERVE } });
+    const timeline = await readTimeline({
+      store,
+      sessionId: id,
+      settings: { strategy: "rollover", threshold: DEMO_THRESHOLD, outputReserve: DEFAULT_OUTPUT_RESERVE },
+    });
     return {
       sessionId: id,
       database,
@@ -260,7 +347,12 @@ export async function runDemo({ directory, store: storeUrl, folder, contextLimit
       status,
       ...(status === "completed" || problem === undefined ? {} : { problem }),
       durationMilliseconds: Date.now() - started,
-      inspect: inspectCommands({ directory, store: storeUrl, sessionId: id, childSessionId: subagent?.sessionId ?? undefined }),
+      inspect: inspectCommands({
+        directory,
+        store: storeUrl,
+        sessionId: id,
+        childSessionId: subagent?.sessionId ?? undefined,
+      }),
       timeline,
       ...(subagent === undefined ? {} : { subagent }),
     };
@@ -283,14 +375,30 @@ function demoSessionId(date: Date): string {
   return `demo-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-function inspectCommands({ directory, store, sessionId, childSessionId }: { directory: string; store: string | undefined; sessionId: string; childSessionId?: string | undefined }): string[] {
-  const dirFlag = (path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`) + (store === undefined ? "" : ` --store ${JSON.stringify(describeStoreOptions(storeOptionsOf({ store, directory })))}`);
+function inspectCommands({
+  directory,
+  store,
+  sessionId,
+  childSessionId,
+}: {
+  directory: string;
+  store: string | undefined;
+  sessionId: string;
+  childSessionId?: string | undefined;
+}): string[] {
+  const dirFlag =
+    (path.resolve(directory) === process.cwd() ? "" : ` --dir ${JSON.stringify(directory)}`) +
+    (store === undefined
+      ? ""
+      : ` --store ${JSON.stringify(describeStoreOptions(storeOptionsOf({ store, directory })))}`);
   return [
     `npx ctxwin history windows ${sessionId}${dirFlag}`,
     `npx ctxwin history usage ${sessionId}${dirFlag}`,
     `npx ctxwin history search ${sessionId} "File:"${dirFlag}`,
     `npx ctxwin history export ${sessionId} --format markdown${dirFlag}`,
-    ...(childSessionId === undefined ? [] : [`npx ctxwin history windows ${childSessionId}${dirFlag}   # the sub-agent's own session`]),
+    ...(childSessionId === undefined
+      ? []
+      : [`npx ctxwin history windows ${childSessionId}${dirFlag}   # the sub-agent's own session`]),
     `npx ctxwin serve${dirFlag}   # the same session in the browser`,
   ];
 }

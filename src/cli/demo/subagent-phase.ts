@@ -49,7 +49,10 @@ export interface SubagentReport {
  */
 export async function subagentFolder(folder: string): Promise<{ absolute: string; name: string }> {
   const entries = await readdir(folder, { withFileTypes: true });
-  const candidates = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules").map((entry) => entry.name).sort();
+  const candidates = entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules")
+    .map((entry) => entry.name)
+    .sort();
   for (const name of candidates.includes("docs") ? ["docs", ...candidates] : candidates) {
     const files = (await readdir(path.join(folder, name), { withFileTypes: true })).filter((entry) => entry.isFile());
     if (files.length >= 2) return { absolute: path.join(folder, name), name };
@@ -60,7 +63,13 @@ export async function subagentFolder(folder: string): Promise<{ absolute: string
 /**
  * @example subagents: demoSubagents({ root: "/repo/docs", toolLimits })
  */
-export function demoSubagents({ root, toolLimits }: { root: string; toolLimits: WorkspaceToolLimits }): Record<string, SubagentDefinition> {
+export function demoSubagents({
+  root,
+  toolLimits,
+}: {
+  root: string;
+  toolLimits: WorkspaceToolLimits;
+}): Record<string, SubagentDefinition> {
   return {
     [DEMO_SUBAGENT]: {
       system: WORKSPACE_AGENT_SYSTEM_PROMPT,
@@ -74,10 +83,18 @@ export interface SubagentPhaseOptions {
   store: HistoryStore;
   sessionId: string;
   folder: { absolute: string; name: string };
-  send: (text: string) => Promise<{ status: string; text: string; reason?: string | undefined; error?: Error | undefined }>;
+  send: (
+    text: string,
+  ) => Promise<{ status: string; text: string; reason?: string | undefined; error?: Error | undefined }>;
   /** Session ids the parent's `read_item` calls named, in order (from its stored steps). */
   childReads: () => readonly string[];
-  onEvent: (event: { type: "question"; text: string } | { type: "answer"; text: string } | { type: "delegated"; agent: string; folder: string } | { type: "subagent"; report: Pick<SubagentReport, "sessionId" | "windows" | "rollovers" | "filesRead"> }) => void;
+  onEvent: (
+    event:
+      | { type: "question"; text: string }
+      | { type: "answer"; text: string }
+      | { type: "delegated"; agent: string; folder: string }
+      | { type: "subagent"; report: Pick<SubagentReport, "sessionId" | "windows" | "rollovers" | "filesRead"> },
+  ) => void;
 }
 
 /**
@@ -85,17 +102,47 @@ export interface SubagentPhaseOptions {
  *
  * @example const { report } = await runSubagentPhase({ store, sessionId, folder, send, childReads, onEvent });
  */
-export async function runSubagentPhase({ store, sessionId, folder, send, childReads, onEvent }: SubagentPhaseOptions): Promise<{ report: SubagentReport; status: string; problem?: string }> {
+export async function runSubagentPhase({
+  store,
+  sessionId,
+  folder,
+  send,
+  childReads,
+  onEvent,
+}: SubagentPhaseOptions): Promise<{ report: SubagentReport; status: string; problem?: string }> {
   onEvent({ type: "delegated", agent: DEMO_SUBAGENT, folder: folder.name });
-  const delegated = await send(delegationTask({ agent: DEMO_SUBAGENT, task: explorationTask({ folderName: folder.name, files: DEMO_SUBAGENT_FILES }) }));
+  const delegated = await send(
+    delegationTask({
+      agent: DEMO_SUBAGENT,
+      task: explorationTask({ folderName: folder.name, files: DEMO_SUBAGENT_FILES }),
+    }),
+  );
   const child = (await store.sessions({ parentSessionId: sessionId }))[0];
   const reads = child === undefined ? [] : await filesReadBy(store, child.sessionId);
   const windows = child === undefined ? [] : (await store.windows(child.sessionId, { limit: MAX_PAGE_LIMIT })).windows;
-  const counts = { sessionId: child?.sessionId ?? null, windows: windows.length, rollovers: windows.filter((window) => window.kind === "rollover").length, filesRead: reads.length };
+  const counts = {
+    sessionId: child?.sessionId ?? null,
+    windows: windows.length,
+    rollovers: windows.filter((window) => window.kind === "rollover").length,
+    filesRead: reads.length,
+  };
   onEvent({ type: "subagent", report: counts });
-  const report: SubagentReport = { agent: DEMO_SUBAGENT, folder: folder.name, ...counts, delegationAnswer: delegated.text, file: null, line: null, question: null, answer: "", expected: null, readChildHistory: false, correct: false };
+  const report: SubagentReport = {
+    agent: DEMO_SUBAGENT,
+    folder: folder.name,
+    ...counts,
+    delegationAnswer: delegated.text,
+    file: null,
+    line: null,
+    question: null,
+    answer: "",
+    expected: null,
+    readChildHistory: false,
+    correct: false,
+  };
   const file = reads[0];
-  if (delegated.status !== "completed" || file === undefined || child === undefined) return { report, status: delegated.status, ...problemOf(delegated) };
+  if (delegated.status !== "completed" || file === undefined || child === undefined)
+    return { report, status: delegated.status, ...problemOf(delegated) };
 
   const { line, text } = await pickDetail(path.join(folder.absolute, file));
   const question = subagentQuestion({ line, file });
@@ -104,7 +151,16 @@ export async function runSubagentPhase({ store, sessionId, folder, send, childRe
   onEvent({ type: "answer", text: answer.text });
   const readChildHistory = childReads().includes(child.sessionId);
   return {
-    report: { ...report, file, line, question, answer: answer.text, expected: text, readChildHistory, correct: readChildHistory && answer.text.includes(`"${text}"`) },
+    report: {
+      ...report,
+      file,
+      line,
+      question,
+      answer: answer.text,
+      expected: text,
+      readChildHistory,
+      correct: readChildHistory && answer.text.includes(`"${text}"`),
+    },
     status: answer.status,
     ...problemOf(answer),
   };
@@ -118,7 +174,7 @@ function problemOf(result: { reason?: string | undefined; error?: Error | undefi
 /** Distinct files a session read successfully, in the order of their first read. */
 async function filesReadBy(store: HistoryStore, sessionId: string): Promise<string[]> {
   const files: string[] = [];
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const page = await store.items(sessionId, { afterSeq, limit: MAX_PAGE_LIMIT });
     for (const row of page.rows) {
       for (const call of succeededCalls(row.parts as RowPart[])) {
@@ -137,7 +193,8 @@ export async function pickDetail(file: string): Promise<{ line: number; text: st
   const lines = (await readFile(file, "utf8")).split("\n").slice(0, 40);
   let best = { line: 1, text: lines[0] ?? "" };
   lines.forEach((text, index) => {
-    if (index > 0 && text.trim().length > best.text.trim().length && text.length <= 200) best = { line: index + 1, text };
+    if (index > 0 && text.trim().length > best.text.trim().length && text.length <= 200)
+      best = { line: index + 1, text };
   });
   return best;
 }

@@ -32,7 +32,8 @@ async function project(): Promise<{ directory: string; database: string }> {
   folders.push(directory);
   const store = openStore({ directory });
   for (let index = 0; index < ROWS; index += 1) {
-    for (const sessionId of SESSIONS) await store.append(sessionId, [text(`${sessionId} note ${index} ${"padding ".repeat(40)}`)]);
+    for (const sessionId of SESSIONS)
+      await store.append(sessionId, [text(`${sessionId} note ${index} ${"padding ".repeat(40)}`)]);
   }
   await store.close();
   return { directory, database: path.join(directory, DEFAULT_STORE_PATH) };
@@ -54,14 +55,22 @@ describe("ctxwin doctor", () => {
   it("rebuilds a damaged search index in place; history search works again", async () => {
     const { directory, database } = await project();
     overwritePage(database, rootPageOf(database, "ctxwin_search_words_config"));
-    const refused = await runCtxwinInProcess(["history", "search", "beta", "note 7", "--ranked", "--dir", directory], { cwd: directory });
+    const refused = await runCtxwinInProcess(["history", "search", "beta", "note 7", "--ranked", "--dir", directory], {
+      cwd: directory,
+    });
     expect(refused.status).toBe(1);
     expect(refused.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(refused.stderr).toMatch(/is damaged .*Run 'ctxwin doctor --db /);
     const doctor = await runCtxwinInProcess(["doctor", "--dir", directory, "--json"], { cwd: directory });
     expect(doctor.status).toBe(0);
-    expect(JSON.parse(doctor.stdout)).toMatchObject({ condition: "repaired", rowsIndexed: SESSIONS.length * ROWS, writable: true });
-    const search = await runCtxwinInProcess(["history", "search", "beta", "note 7", "--dir", directory, "--json"], { cwd: directory });
+    expect(JSON.parse(doctor.stdout)).toMatchObject({
+      condition: "repaired",
+      rowsIndexed: SESSIONS.length * ROWS,
+      writable: true,
+    });
+    const search = await runCtxwinInProcess(["history", "search", "beta", "note 7", "--dir", directory, "--json"], {
+      cwd: directory,
+    });
     expect(search.status).toBe(0);
     expect((JSON.parse(search.stdout) as unknown[]).length).toBeGreaterThan(0);
   });
@@ -71,12 +80,16 @@ describe("ctxwin doctor", () => {
     overwritePage(database, middleLeafOf(database, "ctxwin_rows"));
     const salvageFile = path.join(directory, "rows.jsonl");
     writeFileSync(salvageFile, "keep me");
-    const exists = await runCtxwinInProcess(["doctor", "--dir", directory, "--salvage", salvageFile], { cwd: directory });
+    const exists = await runCtxwinInProcess(["doctor", "--dir", directory, "--salvage", salvageFile], {
+      cwd: directory,
+    });
     expect(exists.status).toBe(1);
     expect(exists.stderr).toMatch(/already exists; pass --salvage a new file name/);
     rmSync(salvageFile);
 
-    const doctor = await runCtxwinInProcess(["doctor", "--dir", directory, "--salvage", salvageFile], { cwd: directory });
+    const doctor = await runCtxwinInProcess(["doctor", "--dir", directory, "--salvage", salvageFile], {
+      cwd: directory,
+    });
     expect(doctor.status).toBe(1);
     expect(doctor.stdout).toMatch(/is damaged beyond its search indexes/);
     const salvaged = /Salvaged (\d+) row\(s\) of 2 session\(s\)/.exec(doctor.stdout);
@@ -86,11 +99,15 @@ describe("ctxwin doctor", () => {
     expect(count).toBeLessThan(SESSIONS.length * ROWS);
 
     renameSync(database, `${database}.damaged-copy`);
-    const imported = await runCtxwinInProcess(["import", salvageFile, "--dir", directory, "--json"], { cwd: directory });
+    const imported = await runCtxwinInProcess(["import", salvageFile, "--dir", directory, "--json"], {
+      cwd: directory,
+    });
     expect(imported.stderr).toBe("");
     expect(imported.status).toBe(0);
     expect(JSON.parse(imported.stdout)).toMatchObject({ rowsAdded: count });
-    const sessions = await runCtxwinInProcess(["history", "sessions", "--dir", directory, "--json"], { cwd: directory });
+    const sessions = await runCtxwinInProcess(["history", "sessions", "--dir", directory, "--json"], {
+      cwd: directory,
+    });
     expect(sessions.status).toBe(0);
     const listed = JSON.parse(sessions.stdout) as { session_id: string; last_item: string }[];
     expect(listed.map((entry) => entry.session_id).sort()).toEqual(SESSIONS);

@@ -15,7 +15,11 @@ import { Option, type Command } from "commander";
 import { CtxwinError } from "../../core/errors.js";
 import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH, openStore } from "../../store/open-store.js";
 import { doctorDatabase, type DoctorReport } from "../../store/sqlite/doctor/doctor.js";
-import { describeEmbeddingStatus, embeddingStatus, type EmbeddingStatus } from "../../store/embeddings/embedding-status.js";
+import {
+  describeEmbeddingStatus,
+  embeddingStatus,
+  type EmbeddingStatus,
+} from "../../store/embeddings/embedding-status.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
 import { describeServer } from "../../store/postgres/server-errors.js";
@@ -48,14 +52,29 @@ const WRITE_CHUNK = 64 * 1024;
  *
  * @example registerDoctorCommand({ program: new Command("ctxwin") });
  */
-export function registerDoctorCommand({ program, output = processOutput }: { program: Command; output?: DoctorOutput }): Command {
+export function registerDoctorCommand({
+  program,
+  output = processOutput,
+}: {
+  program: Command;
+  output?: DoctorOutput;
+}): Command {
   return program
     .command("doctor")
-    .description("Check the project's store for damage; rebuild its search indexes when only they are damaged; --salvage exports every readable row")
+    .description(
+      "Check the project's store for damage; rebuild its search indexes when only they are damaged; --salvage exports every readable row",
+    )
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
     .addOption(new Option("--db <file>", "the database file itself, instead of --dir").conflicts("dir"))
-    .addOption(new Option(STORE_FLAG, `${STORE_FLAG_HELP}; a server is read, not checked page by page`).argParser(parseStoreFlag).conflicts(["dir", "db"]))
-    .option("--salvage <out.jsonl>", "write every readable row to this new file (ctxwin JSONL export; load it with 'ctxwin import')")
+    .addOption(
+      new Option(STORE_FLAG, `${STORE_FLAG_HELP}; a server is read, not checked page by page`)
+        .argParser(parseStoreFlag)
+        .conflicts(["dir", "db"]),
+    )
+    .option(
+      "--salvage <out.jsonl>",
+      "write every readable row to this new file (ctxwin JSONL export; load it with 'ctxwin import')",
+    )
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
     .action(async (flags: DoctorFlags) => {
@@ -73,15 +92,24 @@ export function registerDoctorCommand({ program, output = processOutput }: { pro
           return;
         }
         const file = path.resolve(flags.db ?? flags.store ?? path.join(flags.dir ?? process.cwd(), DEFAULT_STORE_PATH));
-        const report = flags.salvage === undefined ? doctorDatabase({ path: file }) : withSalvageFile(path.resolve(flags.salvage), (salvage) => doctorDatabase({ path: file, salvage }));
+        const report =
+          flags.salvage === undefined
+            ? doctorDatabase({ path: file })
+            : withSalvageFile(path.resolve(flags.salvage), (salvage) => doctorDatabase({ path: file, salvage }));
         const healthy = report.condition === "healthy" || report.condition === "repaired";
         const embeddings = healthy ? await statusOrProblem(() => embeddingStatus({ path: file })) : undefined;
-        if (flags.json === true) output.stdout(`${JSON.stringify(embeddings === undefined ? report : { ...report, embeddings }, null, 2)}\n`);
-        else output.stdout(`${[describeReport(report, flags.salvage), ...(embeddings === undefined ? [] : describeEmbeddings(embeddings))].join("\n")}\n`);
+        if (flags.json === true)
+          output.stdout(`${JSON.stringify(embeddings === undefined ? report : { ...report, embeddings }, null, 2)}\n`);
+        else
+          output.stdout(
+            `${[describeReport(report, flags.salvage), ...(embeddings === undefined ? [] : describeEmbeddings(embeddings))].join("\n")}\n`,
+          );
         if (report.condition !== "healthy" && report.condition !== "repaired") process.exitCode = FAILURE_EXIT_CODE;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        output.stderr(`ctxwin doctor: ${CtxwinError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "));
+        output.stderr(
+          `ctxwin doctor: ${CtxwinError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "),
+        );
         process.exitCode = FAILURE_EXIT_CODE;
       }
     });
@@ -108,7 +136,9 @@ async function doctorServer(server: ServerTarget, json: boolean, output: DoctorO
   }
   const embeddings = await statusOrProblem(() => postgresEmbeddingStatus({ url: server.url, schema: server.schema }));
   if (json) {
-    output.stdout(`${JSON.stringify({ backend: "postgres", server: describeServer(server.url), schema: server.schema, sessions, embeddings }, null, 2)}\n`);
+    output.stdout(
+      `${JSON.stringify({ backend: "postgres", server: describeServer(server.url), schema: server.schema, sessions, embeddings }, null, 2)}\n`,
+    );
     return;
   }
   const lines = [
@@ -129,7 +159,9 @@ async function statusOrProblem(read: () => Promise<EmbeddingStatus>): Promise<Em
 }
 
 function describeEmbeddings(embeddings: EmbeddingStatus | { problem: string }): string[] {
-  return "problem" in embeddings ? [`Embeddings: could not be read (${embeddings.problem}).`] : describeEmbeddingStatus(embeddings);
+  return "problem" in embeddings
+    ? [`Embeddings: could not be read (${embeddings.problem}).`]
+    : describeEmbeddingStatus(embeddings);
 }
 
 /** The server that the flags or `CTXWIN_DATABASE_URL` name instead of a file. */
@@ -138,7 +170,8 @@ function serverOf(flags: DoctorFlags): ServerTarget | undefined {
     const { url, schema } = schemaFromUrl(given, undefined);
     return { url, schema: schema ?? DEFAULT_POSTGRES_SCHEMA, where };
   };
-  if (flags.store !== undefined) return isServerUrl(flags.store) ? target(flags.store, describeServer(flags.store)) : undefined;
+  if (flags.store !== undefined)
+    return isServerUrl(flags.store) ? target(flags.store, describeServer(flags.store)) : undefined;
   const fromEnvironment = process.env[DATABASE_URL_VARIABLE] ?? "";
   if (fromEnvironment === "" || flags.dir !== undefined || flags.db !== undefined) return undefined;
   return target(fromEnvironment, `${describeServer(fromEnvironment)} (from ${DATABASE_URL_VARIABLE})`);
@@ -151,7 +184,12 @@ function withSalvageFile<T>(file: string, body: (write: (line: string) => void) 
     descriptor = openSync(file, "wx");
   } catch (error) {
     const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
-    throw new CtxwinError("DoctorCommandError", exists ? `'${file}' already exists; pass --salvage a new file name.` : `Cannot create '${file}': ${(error as Error).message}`);
+    throw new CtxwinError(
+      "DoctorCommandError",
+      exists
+        ? `'${file}' already exists; pass --salvage a new file name.`
+        : `Cannot create '${file}': ${(error as Error).message}`,
+    );
   }
   let pending = "";
   const flush = () => {
@@ -178,19 +216,29 @@ function describeReport(report: DoctorReport, salvageFile: string | undefined): 
       lines.push(`No damage found in ${report.path}.`);
       break;
     case "repaired":
-      lines.push(`The search indexes of ${report.path} were damaged and have been rebuilt (${report.rowsIndexed ?? 0} rows indexed); the history itself was intact. No damage remains.`);
+      lines.push(
+        `The search indexes of ${report.path} were damaged and have been rebuilt (${report.rowsIndexed ?? 0} rows indexed); the history itself was intact. No damage remains.`,
+      );
       break;
     case "search-index-damaged":
       lines.push(`Only the search indexes of ${report.path} are damaged.${first}`);
-      lines.push(report.writable ? "Rebuilding them did not clear the damage: salvage the rows (below) into a new store." : "Run ctxwin doctor again as a user who can write the file and its folder to rebuild them.");
+      lines.push(
+        report.writable
+          ? "Rebuilding them did not clear the damage: salvage the rows (below) into a new store."
+          : "Run ctxwin doctor again as a user who can write the file and its folder to rebuild them.",
+      );
       break;
     case "damaged":
-      lines.push(`${report.path} is damaged beyond its search indexes (${report.problems.length} problem(s) reported).${first}`);
+      lines.push(
+        `${report.path} is damaged beyond its search indexes (${report.problems.length} problem(s) reported).${first}`,
+      );
       break;
   }
   if (report.salvage !== undefined) {
     const { rowsWritten, sessions, keysUnreadable, rowsUndecodable } = report.salvage;
-    lines.push(`Salvaged ${rowsWritten} row(s) of ${sessions} session(s) to ${salvageFile ?? "the salvage file"} (${keysUnreadable} row key(s) on damaged pages, ${rowsUndecodable} row(s) not decodable).`);
+    lines.push(
+      `Salvaged ${rowsWritten} row(s) of ${sessions} session(s) to ${salvageFile ?? "the salvage file"} (${keysUnreadable} row key(s) on damaged pages, ${rowsUndecodable} row(s) not decodable).`,
+    );
   }
   if (report.condition === "damaged" || (report.condition === "search-index-damaged" && report.writable)) {
     lines.push(

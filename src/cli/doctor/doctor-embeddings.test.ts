@@ -38,7 +38,10 @@ describe("ctxwin doctor embeddings", () => {
     const previousExitCode = process.exitCode;
     try {
       expect(await run([])).toMatch(/^No damage found in .*\nEmbeddings: none stored/);
-      expect(JSON.parse(await run(["--json"]))).toMatchObject({ condition: "healthy", embeddings: { vectors: false, models: [] } });
+      expect(JSON.parse(await run(["--json"]))).toMatchObject({
+        condition: "healthy",
+        embeddings: { vectors: false, models: [] },
+      });
     } finally {
       process.exitCode = previousExitCode;
     }
@@ -53,7 +56,10 @@ describe("ctxwin doctor embeddings", () => {
         throw new Error("401 Incorrect API key provided");
       },
     });
-    const broken = openStore({ path: file, embeddings: { model: failing, retryDelaysMs: [], onWarning: () => undefined } });
+    const broken = openStore({
+      path: file,
+      embeddings: { model: failing, retryDelaysMs: [], onWarning: () => undefined },
+    });
     await broken.append("a", [text("hello"), text("OAuth sign-in")]);
     await broken.embeddings?.idle();
     await broken.close();
@@ -61,16 +67,29 @@ describe("ctxwin doctor embeddings", () => {
     const previousExitCode = process.exitCode;
     try {
       const failed = await run([]);
-      expect(failed).toContain("test:synonyms-64 (no vectors yet): 0 row(s) embedded in 0 vector(s), 2 row(s) pending.");
-      expect(failed).toMatch(/Last embedding failure \(.*, 1 failed call\(s\) in a row\): .*401 Incorrect API key provided/);
-      expect(failed).toMatch(/check the model id, its API key .*--embedding-base-url, then run 'ctxwin embed --embedding-model/);
-      expect(JSON.parse(await run(["--json"]))).toMatchObject({ embeddings: { models: [{ model: "test:synonyms-64", pendingRows: 2, lastFailure: { consecutive: 1 } }] } });
+      expect(failed).toContain(
+        "test:synonyms-64 (no vectors yet): 0 row(s) embedded in 0 vector(s), 2 row(s) pending.",
+      );
+      expect(failed).toMatch(
+        /Last embedding failure \(.*, 1 failed call\(s\) in a row\): .*401 Incorrect API key provided/,
+      );
+      expect(failed).toMatch(
+        /check the model id, its API key .*--embedding-base-url, then run 'ctxwin embed --embedding-model/,
+      );
+      expect(JSON.parse(await run(["--json"]))).toMatchObject({
+        embeddings: { models: [{ model: "test:synonyms-64", pendingRows: 2, lastFailure: { consecutive: 1 } }] },
+      });
 
-      const fixed = openStore({ path: file, embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined } });
+      const fixed = openStore({
+        path: file,
+        embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined },
+      });
       await fixed.embeddings?.backfill();
       await fixed.close();
       const healthy = await run([]);
-      expect(healthy).toContain("test:synonyms-64 (64 dimensions): 2 row(s) embedded in 2 vector(s), 0 row(s) pending.");
+      expect(healthy).toContain(
+        "test:synonyms-64 (64 dimensions): 2 row(s) embedded in 2 vector(s), 0 row(s) pending.",
+      );
       expect(healthy).not.toMatch(/failure/i);
     } finally {
       process.exitCode = previousExitCode;

@@ -27,20 +27,33 @@ beforeAll(async () => {
       const { input } = JSON.parse(body) as { input: string[] };
       requests.push(input);
       response.setHeader("content-type", "application/json");
-      response.end(JSON.stringify({ object: "list", model: "synonyms", data: input.map((value, index) => ({ object: "embedding", index, embedding: synonymVector(value, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      response.end(
+        JSON.stringify({
+          object: "list",
+          model: "synonyms",
+          data: input.map((value, index) => ({ object: "embedding", index, embedding: synonymVector(value, 64) })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error))));
+  await new Promise<void>((resolve, reject) =>
+    server.close((error) => (error === undefined ? resolve() : reject(error))),
+  );
 });
 
 async function ctxwin(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const output = { stdout: (chunk: string) => stdout.push(chunk), stderr: (chunk: string) => stderr.push(chunk), progressBar: false };
+  const output = {
+    stdout: (chunk: string) => stdout.push(chunk),
+    stderr: (chunk: string) => stderr.push(chunk),
+    progressBar: false,
+  };
   const program = new Command("ctxwin").exitOverride();
   registerEmbedCommand({ program, output });
   registerHistoryCommand({ program, output });
@@ -55,19 +68,39 @@ describe("ctxwin embed and history search --hybrid", () => {
   it("backfills once, resumes to nothing, and finds by meaning", async () => {
     const project = mkdtempSync(path.join(tmpdir(), "ctxwin-embed-cli-"));
     const store = openStore({ directory: project });
-    await store.append("s", [text("Which identity approach should we use?"), reply("We'll keep OAuth with PKCE for sign-in."), text("Pick a teal palette.")]);
+    await store.append("s", [
+      text("Which identity approach should we use?"),
+      reply("We'll keep OAuth with PKCE for sign-in."),
+      text("Pick a teal palette."),
+    ]);
     await store.close();
     const flags = ["--embedding-model", "synonyms", "--embedding-base-url", baseUrl];
 
     const first = await ctxwin(["embed", "--dir", project, ...flags, "--json"]);
     expect(first.stderr).toBe("");
-    expect(JSON.parse(first.stdout)).toMatchObject({ model: "openai-compatible.embedding:synonyms", dimensions: 64, embeddedRows: 3, sessions: 1, providerCalls: 1 });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      model: "openai-compatible.embedding:synonyms",
+      dimensions: 64,
+      embeddedRows: 3,
+      sessions: 1,
+      providerCalls: 1,
+    });
     const calls = requests.length;
     const second = await ctxwin(["embed", "--dir", project, ...flags, "--json"]);
     expect(JSON.parse(second.stdout)).toMatchObject({ embeddedRows: 0, providerCalls: 0 });
     expect(requests.length).toBe(calls);
 
-    const hybrid = await ctxwin(["history", "search", "s", "login decision", "--hybrid", "--dir", project, ...flags, "--json"]);
+    const hybrid = await ctxwin([
+      "history",
+      "search",
+      "s",
+      "login decision",
+      "--hybrid",
+      "--dir",
+      project,
+      ...flags,
+      "--json",
+    ]);
     expect(hybrid.exitCode).toBe(0);
     expect((JSON.parse(hybrid.stdout) as { item_id: string }[])[0]?.item_id).toBe("2");
 

@@ -43,11 +43,20 @@ class EmbedCommandError extends CtxwinError {
 
 function progressReporter(output: EmbedOutput): ((progress: EmbeddingProgress) => void) | undefined {
   if (!(output.progressBar ?? process.stderr.isTTY === true)) return undefined;
-  const bar = new cliProgress.SingleBar({ format: "embedding {bar} {value}/{total} rows | {sessionsDone}/{sessions} sessions", stream: process.stderr, clearOnComplete: true, hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: "embedding {bar} {value}/{total} rows | {sessionsDone}/{sessions} sessions",
+      stream: process.stderr,
+      clearOnComplete: true,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   return (progress) => {
     const total = progress.embeddedRows + progress.pendingRows;
-    if (!started) bar.start(total, progress.embeddedRows, { sessions: progress.sessions, sessionsDone: progress.sessionsDone });
+    if (!started)
+      bar.start(total, progress.embeddedRows, { sessions: progress.sessions, sessionsDone: progress.sessionsDone });
     started = true;
     bar.setTotal(total);
     bar.update(progress.embeddedRows, { sessions: progress.sessions, sessionsDone: progress.sessionsDone });
@@ -71,7 +80,9 @@ export function registerEmbedCommand({
 }): Command {
   return program
     .command("embed")
-    .description("Embed the rows of a store for hybrid and semantic search (resumable; rows already embedded are skipped)")
+    .description(
+      "Embed the rows of a store for hybrid and semantic search (resumable; rows already embedded are skipped)",
+    )
     .requiredOption("--embedding-model <provider:id>", "openai:<id>, google:<id>, or <id> with --embedding-base-url")
     .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
@@ -82,16 +93,31 @@ export function registerEmbedCommand({
     .action(async (flags: EmbedFlags) => {
       let store: HistoryStore | undefined;
       try {
-        const model = embeddingModelOf({ embeddingModel: flags.embeddingModel, embeddingBaseUrl: flags.embeddingBaseUrl });
+        const model = embeddingModelOf({
+          embeddingModel: flags.embeddingModel,
+          embeddingBaseUrl: flags.embeddingBaseUrl,
+        });
         if (model === undefined) throw new EmbedCommandError("--embedding-model is required.");
         const warnings: string[] = [];
-        store = openStore({ ...storeOptionsOf({ store: flags.store, directory: flags.dir ?? process.cwd() }), embeddings: { model, onWarning: (message) => warnings.push(message) } });
+        store = openStore({
+          ...storeOptionsOf({ store: flags.store, directory: flags.dir ?? process.cwd() }),
+          embeddings: { model, onWarning: (message) => warnings.push(message) },
+        });
         const embeddings = store.embeddings;
         if (embeddings === undefined) throw new EmbedCommandError("this store cannot keep vectors.");
         const onProgress = flags.json === true ? undefined : progressReporter(output);
-        const result = await embeddings.backfill({ ...(flags.session === undefined ? {} : { sessionIds: flags.session }), ...(onProgress === undefined ? {} : { onProgress }) });
+        const result = await embeddings.backfill({
+          ...(flags.session === undefined ? {} : { sessionIds: flags.session }),
+          ...(onProgress === undefined ? {} : { onProgress }),
+        });
         const diagnostics = store.diagnostics().embeddings;
-        const report = { model: embeddings.model, dimensions: diagnostics?.dimensions, index: diagnostics?.index, ...result, providerCalls: diagnostics?.providerCalls ?? 0 };
+        const report = {
+          model: embeddings.model,
+          dimensions: diagnostics?.dimensions,
+          index: diagnostics?.index,
+          ...result,
+          providerCalls: diagnostics?.providerCalls ?? 0,
+        };
         output.stdout(
           flags.json === true
             ? `${JSON.stringify(report, null, 2)}\n`
@@ -101,7 +127,11 @@ export function registerEmbedCommand({
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         output.stderr(`ctxwin embed: ${message}\n`.replace(/\n(?!$)/g, " "));
-        process.exitCode = error instanceof EmbedCommandError || (CtxwinError.isInstance(error) && error.name === "CtxwinModelConfigError") ? 2 : 1;
+        process.exitCode =
+          error instanceof EmbedCommandError ||
+          (CtxwinError.isInstance(error) && error.name === "CtxwinModelConfigError")
+            ? 2
+            : 1;
       } finally {
         await store?.close();
       }

@@ -11,7 +11,22 @@ import { readResultsFile } from "../../eval/results-file.js";
 import { formatSummaryTable, summarize } from "../../eval/summary-table.js";
 
 /** Flags that only mean something to a run, refused with `--report` rather than ignored. */
-const RUN_FLAGS = ["out", "model", "baseUrl", "strategy", "suite", "contextLimit", "limit", "concurrency", "resume", "yes", "maxCost", "data", "seed", "maxRetries"] as const;
+const RUN_FLAGS = [
+  "out",
+  "model",
+  "baseUrl",
+  "strategy",
+  "suite",
+  "contextLimit",
+  "limit",
+  "concurrency",
+  "resume",
+  "yes",
+  "maxCost",
+  "data",
+  "seed",
+  "maxRetries",
+] as const;
 const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
 /**
@@ -20,7 +35,10 @@ const flagName = (key: string) => `--${key.replace(/[A-Z]/g, (letter) => `-${let
  * @example checkPageTarget({ html: "report.html", results: "ctxwin-eval.jsonl" });
  */
 export function checkPageTarget({ html, results }: { html: string | undefined; results: string }): void {
-  if (html !== undefined && path.resolve(html) === path.resolve(results)) throw new EvalSetupError(`--html ${html} is the results file itself: pass another file for the page, e.g. --html ctxwin-eval.html.`);
+  if (html !== undefined && path.resolve(html) === path.resolve(results))
+    throw new EvalSetupError(
+      `--html ${html} is the results file itself: pass another file for the page, e.g. --html ctxwin-eval.html.`,
+    );
 }
 
 /**
@@ -33,7 +51,12 @@ export function writeEvalPage({ results, html }: { results: string; html: string
   try {
     fs.writeFileSync(html, renderEvalReport({ ...run, file: path.basename(results) }));
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : error instanceof Error ? error.message : String(error);
+    const why =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "no such folder"
+        : error instanceof Error
+          ? error.message
+          : String(error);
     throw new EvalSetupError(`cannot write the page ${html}: ${why}.`, { cause: error });
   }
 }
@@ -43,12 +66,23 @@ export function writeEvalPage({ results, html }: { results: string; html: string
  *
  * @example reportResults({ flags: { report: "ctxwin-eval.jsonl", html: "page.html" }, stdout: process.stdout });
  */
-export function reportResults({ flags, stdout }: { flags: Record<string, unknown> & { report: string; html?: string }; stdout: NodeJS.WritableStream }): void {
+export function reportResults({
+  flags,
+  stdout,
+}: {
+  flags: Record<string, unknown> & { report: string; html?: string };
+  stdout: NodeJS.WritableStream;
+}): void {
   const given = RUN_FLAGS.filter((key) => flags[key] !== undefined);
-  if (given.length > 0) throw new EvalSetupError(`--report reads a finished run: ${given.map(flagName).join(", ")} ${given.length === 1 ? "belongs" : "belong"} to a run; leave ${given.length === 1 ? "it" : "them"} out.`);
+  if (given.length > 0)
+    throw new EvalSetupError(
+      `--report reads a finished run: ${given.map(flagName).join(", ")} ${given.length === 1 ? "belongs" : "belong"} to a run; leave ${given.length === 1 ? "it" : "them"} out.`,
+    );
   checkPageTarget({ html: flags.html, results: flags.report });
   const hint = "pass the file ctxwin eval --out wrote";
-  stdout.write(`${formatSummaryTable(summarize(readResultsFile(flags.report, { hint }).results))}\n\nresults: ${flags.report}\n`);
+  stdout.write(
+    `${formatSummaryTable(summarize(readResultsFile(flags.report, { hint }).results))}\n\nresults: ${flags.report}\n`,
+  );
   if (flags.html === undefined) return;
   writeEvalPage({ results: flags.report, html: flags.html });
   stdout.write(`page: ${flags.html}\n`);

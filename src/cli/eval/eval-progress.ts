@@ -19,8 +19,17 @@ export function createEvalProgress({ total, stream }: { total: number; stream: N
   let done = 0;
   let usedTokens = 0;
   let cost: number | undefined = 0;
-  const payload = () => ({ tokens: tokens(usedTokens), cost: cost === undefined ? "cost unknown" : `$${cost.toFixed(4)}` });
-  const bar = stream.isTTY === true ? new cliProgress.SingleBar({ stream, format: "{bar} {value}/{total} runs | {tokens} tokens | {cost}", hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  const payload = () => ({
+    tokens: tokens(usedTokens),
+    cost: cost === undefined ? "cost unknown" : `$${cost.toFixed(4)}`,
+  });
+  const bar =
+    stream.isTTY === true
+      ? new cliProgress.SingleBar(
+          { stream, format: "{bar} {value}/{total} runs | {tokens} tokens | {cost}", hideCursor: true },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
   bar?.start(total, 0, payload());
   return {
     update(result) {
@@ -31,8 +40,13 @@ export function createEvalProgress({ total, stream }: { total: number; stream: N
         bar.update(done, payload());
         return;
       }
-      const outcome = result.status === "failed" ? `failed: ${result.error ?? ""}` : `${result.status} ${(result.score * 100).toFixed(0)}%`;
-      stream.write(`[${done}/${total}] ${result.suite} ${result.itemId} ${result.strategy}: ${outcome} (${tokens(usedTokens)} tokens so far)\n`);
+      const outcome =
+        result.status === "failed"
+          ? `failed: ${result.error ?? ""}`
+          : `${result.status} ${(result.score * 100).toFixed(0)}%`;
+      stream.write(
+        `[${done}/${total}] ${result.suite} ${result.itemId} ${result.strategy}: ${outcome} (${tokens(usedTokens)} tokens so far)\n`,
+      );
     },
     stop() {
       bar?.stop();

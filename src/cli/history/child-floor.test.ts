@@ -31,20 +31,38 @@ describe("ctxwin history: the privacy floor covers sub-agent children", () => {
   it("sessions leaves the hidden children out, unless --include-cleared", async () => {
     const listed = await ctxwin(["sessions", "--json"]);
     expect(listed.status).toBe(0);
-    expect((JSON.parse(listed.stdout) as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual(["main", "main/late"]);
+    expect((JSON.parse(listed.stdout) as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual([
+      "main",
+      "main/late",
+    ]);
     const all = await ctxwin(["sessions", "--json", "--include-cleared"]);
-    expect((JSON.parse(all.stdout) as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual(["main", "main/child", "main/child/grandchild", "main/late"]);
+    expect((JSON.parse(all.stdout) as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual([
+      "main",
+      "main/child",
+      "main/child/grandchild",
+      "main/late",
+    ]);
   });
 
-  it.each(["main/child", "main/child/grandchild"])("windows, search, read, export and usage of %s refuse, naming --include-cleared", async (sessionId) => {
-    for (const args of [["windows", sessionId], ["search", sessionId, "vault"], ["read", sessionId, "1"], ["export", sessionId], ["usage", sessionId], ["items", sessionId, "w:0"]]) {
-      const result = await ctxwin(args);
-      expect(result.status, args.join(" ")).toBe(1);
-      expect(result.stdout).toBe("");
-      expect(result.stderr).toMatch(/hidden; add --include-cleared to show it/);
-      expect(result.stderr).not.toContain(CHILD_SECRET);
-    }
-  });
+  it.each(["main/child", "main/child/grandchild"])(
+    "windows, search, read, export and usage of %s refuse, naming --include-cleared",
+    async (sessionId) => {
+      for (const args of [
+        ["windows", sessionId],
+        ["search", sessionId, "vault"],
+        ["read", sessionId, "1"],
+        ["export", sessionId],
+        ["usage", sessionId],
+        ["items", sessionId, "w:0"],
+      ]) {
+        const result = await ctxwin(args);
+        expect(result.status, args.join(" ")).toBe(1);
+        expect(result.stdout).toBe("");
+        expect(result.stderr).toMatch(/hidden; add --include-cleared to show it/);
+        expect(result.stderr).not.toContain(CHILD_SECRET);
+      }
+    },
+  );
 
   it("the person sees a hidden child with --include-cleared", async () => {
     const read = await ctxwin(["read", "main/child", "2", "--include-cleared"]);

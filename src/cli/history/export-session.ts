@@ -15,7 +15,10 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ["jsonl", "markdown"];
  *
  * @example await exportSession(scope, { format: "jsonl", write: (chunk) => process.stdout.write(chunk) });
  */
-export async function exportSession(scope: HistoryScope, { format, write }: { format: ExportFormat; write: (chunk: string) => void }): Promise<void> {
+export async function exportSession(
+  scope: HistoryScope,
+  { format, write }: { format: ExportFormat; write: (chunk: string) => void },
+): Promise<void> {
   if (format === "jsonl") {
     for await (const row of scopeRows(scope, { all: true })) write(`${JSON.stringify(row)}\n`);
     return;

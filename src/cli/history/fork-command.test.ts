@@ -30,7 +30,10 @@ afterEach(() => {
 async function history(...args: string[]) {
   const output = { stdout: "", stderr: "" };
   const program = new Command("ctxwin").exitOverride();
-  registerHistoryCommand({ program, output: { stdout: (chunk) => (output.stdout += chunk), stderr: (chunk) => (output.stderr += chunk) } });
+  registerHistoryCommand({
+    program,
+    output: { stdout: (chunk) => (output.stdout += chunk), stderr: (chunk) => (output.stderr += chunk) },
+  });
   await program.parseAsync(["node", "ctxwin", "history", ...args, "--dir", project]);
   return { ...output, exitCode: process.exitCode };
 }
@@ -48,14 +51,23 @@ describe("ctxwin history fork", () => {
     expect(tree[mainLine + 1]).toMatch(/^└ main\/researcher-1 .*\(task at main #2\)$/);
     expect(tree.find((line) => line.startsWith("main-retry"))).toMatch(/\(fork of main at #2\)$/);
     const listed = JSON.parse((await history("sessions", "--json")).stdout) as Record<string, string>[];
-    expect(listed.find((entry) => entry["session_id"] === "main-retry")).toMatchObject({ fork_of: "main", fork_at_item: "2", last_item: "2" });
-    expect(listed.find((entry) => entry["session_id"] === "main/researcher-1")).toMatchObject({ parent_session_id: "main", parent_item: "2" });
+    expect(listed.find((entry) => entry["session_id"] === "main-retry")).toMatchObject({
+      fork_of: "main",
+      fork_at_item: "2",
+      last_item: "2",
+    });
+    expect(listed.find((entry) => entry["session_id"] === "main/researcher-1")).toMatchObject({
+      parent_session_id: "main",
+      parent_item: "2",
+    });
   });
 
   it("refuses a bad fork with one line, writing nothing", async () => {
     const unknownItem = await history("fork", "main", "--at", "9", "--as", "f");
     expect(unknownItem.exitCode).toBe(1);
-    expect(unknownItem.stderr).toMatch(/^ctxwin history: Cannot fork 'main' at item 9: its last item is 3\. Nothing was written\.\n$/);
+    expect(unknownItem.stderr).toMatch(
+      /^ctxwin history: Cannot fork 'main' at item 9: its last item is 3\. Nothing was written\.\n$/,
+    );
     const taken = await history("fork", "main", "--at", "1", "--as", "main/researcher-1");
     expect(taken.stderr).toMatch(/a session with that id exists/);
     const badItem = await history("fork", "main", "--at", "w:0");

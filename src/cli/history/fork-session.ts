@@ -25,15 +25,25 @@ export async function forkSession({
   generateId?: () => string;
 }): Promise<SessionEntry> {
   const atSeq = parseItemId(at);
-  if (atSeq === undefined || atSeq < 1) throw new HistoryCommandError(`--at must be an item id such as 42, as \`ctxwin history items\` shows them; got ${JSON.stringify(at)}.`);
+  if (atSeq === undefined || atSeq < 1)
+    throw new HistoryCommandError(
+      `--at must be an item id such as 42, as \`ctxwin history items\` shows them; got ${JSON.stringify(at)}.`,
+    );
   let newSessionId: string;
   try {
-    newSessionId = await forkStoredSession({ store, sessionId, atSeq, generateId, ...(as === undefined ? {} : { newSessionId: as }) });
+    newSessionId = await forkStoredSession({
+      store,
+      sessionId,
+      atSeq,
+      generateId,
+      ...(as === undefined ? {} : { newSessionId: as }),
+    });
   } catch (error) {
     if (ForkRefusedError.isInstance(error)) throw new HistoryCommandError(error.message);
     throw error;
   }
   const entry = (await listSessions({ store })).find((session) => session.session_id === newSessionId);
-  if (entry === undefined) throw new HistoryCommandError(`The fork ${newSessionId} was written but cannot be read back.`);
+  if (entry === undefined)
+    throw new HistoryCommandError(`The fork ${newSessionId} was written but cannot be read back.`);
   return entry;
 }

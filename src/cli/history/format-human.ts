@@ -12,7 +12,8 @@ export function formatSessions(sessions: readonly SessionEntry[]): string {
   const childrenOf = new Map<string, SessionEntry[]>();
   for (const session of sessions) {
     const parent = session.parent_session_id;
-    if (parent !== undefined && known.has(parent) && parent !== session.session_id) childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), session]);
+    if (parent !== undefined && known.has(parent) && parent !== session.session_id)
+      childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), session]);
   }
   const lines: string[] = [];
   const visit = (session: SessionEntry, depth: number, seen: Set<string>) => {
@@ -33,7 +34,8 @@ export function formatSessions(sessions: readonly SessionEntry[]): string {
 
 function sessionLine(session: SessionEntry): string {
   const floor = session.floor_item === "0" ? "" : `  reset at #${session.floor_item}`;
-  const task = session.parent_item === undefined ? "" : `  (task at ${session.parent_session_id ?? "?"} #${session.parent_item})`;
+  const task =
+    session.parent_item === undefined ? "" : `  (task at ${session.parent_session_id ?? "?"} #${session.parent_item})`;
   const fork = session.fork_of === undefined ? "" : `  (fork of ${session.fork_of} at #${session.fork_at_item ?? "?"})`;
   const title = session.title === null ? "" : `  “${session.title}”`;
   const times = `${session.started_at} – ${session.ended_at}`;
@@ -48,7 +50,8 @@ export function formatWindows(windows: readonly WindowEntry[]): string {
     .map((window) => {
       const reason = window.reason === undefined ? "" : ` (${window.reason})`;
       const active = window.active ? "  [active]" : "";
-      const range = window.first_item === null ? "" : `  #${window.first_item}..#${window.last_item ?? window.first_item}`;
+      const range =
+        window.first_item === null ? "" : `  #${window.first_item}..#${window.last_item ?? window.first_item}`;
       const head = `${window.window_id}  ${window.kind}${reason}  ${plural(window.item_count, "item")}${range}${active}  ${window.started_at}`;
       return window.preview === null ? head : `${head}\n    ${window.preview}`;
     })

@@ -10,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderRowText } from "../../core/row-text.js";
 import { openStore } from "../../store/open-store.js";
 import type { StoredRow } from "../../store/port.js";
-import { CLEARED_SECRET, seedMixedHistory, type MixedHistory } from "../../tools/session-history/test-support/mixed-history.js";
+import {
+  CLEARED_SECRET,
+  seedMixedHistory,
+  type MixedHistory,
+} from "../../tools/session-history/test-support/mixed-history.js";
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { CTXWIN_BINARY, runCtxwin, type CtxwinExit } from "../test-support/run-ctxwin.js";
-
 
 // Each test spawns a few Node processes; leave room for a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -70,7 +73,10 @@ describe("ctxwin history sessions", () => {
     const sessions = await json<{ session_id: string; floor_item: string; last_item: string }[]>(["sessions"]);
     const byId = new Map(sessions.map((session) => [session.session_id, session]));
     expect([...byId.keys()].sort()).toEqual(["s1", "s2"]);
-    expect(byId.get("s1")).toMatchObject({ floor_item: String(history.seq["resetBoundary"]), last_item: String(history.all.length) });
+    expect(byId.get("s1")).toMatchObject({
+      floor_item: String(history.seq["resetBoundary"]),
+      last_item: String(history.all.length),
+    });
     expect(byId.get("s2")).toMatchObject({ floor_item: "0", last_item: "1" });
     expect((await ctxwin(["sessions"])).stdout).toMatch(/^s1 .*reset at #5$/m);
   });
@@ -78,7 +84,9 @@ describe("ctxwin history sessions", () => {
 
 describe("ctxwin history windows", () => {
   it("lists the windows from the reset on, oldest first, and all of them with --include-cleared", async () => {
-    const windows = await json<{ window_id: string; kind: string; item_count: number; active: boolean; first_item: string | null }[]>(["windows", "s1"]);
+    const windows = await json<
+      { window_id: string; kind: string; item_count: number; active: boolean; first_item: string | null }[]
+    >(["windows", "s1"]);
     expect(windows.map((window) => [window.window_id, window.kind])).toEqual([
       ["w:5", "reset"],
       ["w:8", "rollover"],
@@ -96,8 +104,14 @@ describe("ctxwin history windows", () => {
 
 describe("ctxwin history items", () => {
   it("lists the visible items of a window, never hidden or rejected rows", async () => {
-    const items = await json<{ item_id: string; role: string; type?: string; preview: string }[]>(["items", "s1", "w:8"]);
-    expect(items.map((item) => item.item_id)).toEqual([history.seq["secondWindowQuestion"], history.seq["grepCall"], history.seq["unknownType"]].map(String));
+    const items = await json<{ item_id: string; role: string; type?: string; preview: string }[]>([
+      "items",
+      "s1",
+      "w:8",
+    ]);
+    expect(items.map((item) => item.item_id)).toEqual(
+      [history.seq["secondWindowQuestion"], history.seq["grepCall"], history.seq["unknownType"]].map(String),
+    );
     expect(items[2]?.type).toBe("checkpoint-v9");
     expect(JSON.stringify(items)).not.toMatch(/hidden-lead-in-marker|rejected-input-marker/);
     const human = (await ctxwin(["items", "s1", "w:8"])).stdout;
@@ -114,8 +128,14 @@ describe("ctxwin history items", () => {
 
 describe("ctxwin history search", () => {
   it("finds literal matches newest first, with snippets, and nothing hidden or cleared", async () => {
-    const hits = await json<{ item_id: string; window_id: string; snippet: string }[]>(["search", "s1", "orders.status"]);
-    expect(hits.map((hit) => hit.item_id)).toEqual([history.seq["compaction"], history.seq["grepCall"], history.seq["secondWindowQuestion"]].map(String));
+    const hits = await json<{ item_id: string; window_id: string; snippet: string }[]>([
+      "search",
+      "s1",
+      "orders.status",
+    ]);
+    expect(hits.map((hit) => hit.item_id)).toEqual(
+      [history.seq["compaction"], history.seq["grepCall"], history.seq["secondWindowQuestion"]].map(String),
+    );
     expect(hits[0]).toMatchObject({ window_id: "w:14" });
     expect(hits.every((hit) => hit.snippet.toLowerCase().includes("orders.status"))).toBe(true);
     expect(await json<unknown[]>(["search", "s1", "hidden-lead-in-marker"])).toEqual([]);
@@ -131,18 +151,25 @@ describe("ctxwin history search", () => {
     const found = hits.map((hit) => Number(hit.item_id));
     expect(found).toEqual(expect.arrayContaining([legacyMixed, activeAnswer]));
     // Any other hit is the item right after one that says "backfill" (its context, ADR 0052).
-    expect(found.filter((seq) => seq !== legacyMixed && seq !== activeAnswer).every((seq) => seq === legacyMixed + 1)).toBe(true);
+    expect(
+      found.filter((seq) => seq !== legacyMixed && seq !== activeAnswer).every((seq) => seq === legacyMixed + 1),
+    ).toBe(true);
     expect(await json<unknown[]>(["search", "s1", "orders", "--limit", "1"])).toHaveLength(1);
   });
 
   it("narrows by --role and --tool, and orders ranked hits --newest first", async () => {
-    const ids = async (args: string[]) => (await json<{ item_id: string; role: string }[]>(["search", "s1", ...args])).map((hit) => hit.item_id);
+    const ids = async (args: string[]) =>
+      (await json<{ item_id: string; role: string }[]>(["search", "s1", ...args])).map((hit) => hit.item_id);
     const { seq } = history;
-    expect(await ids(["orders", "--role", "user"])).toEqual([seq["compaction"], seq["secondWindowQuestion"], seq["afterReset"]].map(String));
+    expect(await ids(["orders", "--role", "user"])).toEqual(
+      [seq["compaction"], seq["secondWindowQuestion"], seq["afterReset"]].map(String),
+    );
     expect(await ids(["orders", "--tool", "GREP"])).toEqual([String(seq["grepCall"])]);
     // The legacy row calls grep too, and follows the compaction summary that names the orders (its context, ADR 0052).
-    expect(await ids(["orders", "--ranked", "--role", "assistant", "--tool", "grep"])).toEqual([seq["grepCall"], seq["legacyMixed"]].map(String));
-    const newest = (await ids(["orders", "--ranked", "--newest"]));
+    expect(await ids(["orders", "--ranked", "--role", "assistant", "--tool", "grep"])).toEqual(
+      [seq["grepCall"], seq["legacyMixed"]].map(String),
+    );
+    const newest = await ids(["orders", "--ranked", "--newest"]);
     expect(newest).toEqual([...newest].sort((left, right) => Number(right) - Number(left)));
     expect(newest.length).toBeGreaterThan(2);
     const role = await ctxwin(["search", "s1", "orders", "--role", "tool"]);
@@ -155,7 +182,11 @@ describe("ctxwin history search", () => {
 describe("ctxwin history read", () => {
   it("prints an item's full rendered text", async () => {
     const grepRow = history.all.find((row) => row.seq === history.seq["grepCall"])!;
-    const entry = await json<{ item_id: string; window_id: string; text: string; total_chars: number }>(["read", "s1", String(grepRow.seq)]);
+    const entry = await json<{ item_id: string; window_id: string; text: string; total_chars: number }>([
+      "read",
+      "s1",
+      String(grepRow.seq),
+    ]);
     expect(entry).toMatchObject({ item_id: String(grepRow.seq), window_id: "w:8", text: renderRowText(grepRow) });
     expect(entry.total_chars).toBe(renderRowText(grepRow).length);
     expect((await ctxwin(["read", "s1", String(grepRow.seq)])).stdout).toContain(`\n\n${renderRowText(grepRow)}\n`);
@@ -171,7 +202,11 @@ describe("ctxwin history read", () => {
 describe("ctxwin history export", () => {
   it("exports jsonl that round-trips every stored row after the floor", async () => {
     const stored = await storedRows("s1");
-    const parse = (stdout: string) => stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as StoredRow);
+    const parse = (stdout: string) =>
+      stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as StoredRow);
     const result = await ctxwin(["export", "s1"]);
     expect(result.status).toBe(0);
     expect(parse(result.stdout)).toEqual(stored.filter((row) => row.seq > history.seq["resetBoundary"]!));
@@ -186,7 +221,9 @@ describe("ctxwin history export", () => {
     expect(headings).toEqual(["w:5", "w:8", "w:14", "w:17"]);
     expect(result.stdout.match(/^---$/gm)).toHaveLength(4);
     expect(result.stdout).toContain("Backfill finished; 1,204 orders updated");
-    expect(result.stdout).not.toMatch(new RegExp(`${CLEARED_SECRET}|hidden-lead-in-marker|hidden-continue-marker|rejected-input-marker`));
+    expect(result.stdout).not.toMatch(
+      new RegExp(`${CLEARED_SECRET}|hidden-lead-in-marker|hidden-continue-marker|rejected-input-marker`),
+    );
   });
 });
 
@@ -201,7 +238,10 @@ describe("ctxwin history errors", () => {
   it("refuses a directory without a database and does not create one", async () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), "ctxwin-history-empty-"));
     try {
-      expectOneLineError(await ctxwin(["sessions"], { cwd: empty }), /No ctxwin history in .*ctxwin\.db does not exist/);
+      expectOneLineError(
+        await ctxwin(["sessions"], { cwd: empty }),
+        /No ctxwin history in .*ctxwin\.db does not exist/,
+      );
       expectOneLineError(await ctxwin(["windows", "s1", "--dir", empty]), /No ctxwin history in/);
       expect(existsSync(path.join(empty, ".ctxwin"))).toBe(false);
     } finally {
@@ -213,7 +253,9 @@ describe("ctxwin history errors", () => {
     // The built binary in a child process, once in this file: the rest runs in-process.
     const result = await runCtxwin(["history", "sessions", "--dir", project, "--json"], { cwd: os.tmpdir() });
     expect(result.status).toBe(0);
-    expect((JSON.parse(result.stdout) as { session_id: string }[]).map((session) => session.session_id).sort()).toEqual(["s1", "s2"]);
+    expect((JSON.parse(result.stdout) as { session_id: string }[]).map((session) => session.session_id).sort()).toEqual(
+      ["s1", "s2"],
+    );
   });
 
   it("leaves bad flags and values to commander", async () => {

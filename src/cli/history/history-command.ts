@@ -10,9 +10,24 @@ import type { SearchMode } from "../../core/search-query.js";
 import type { EmbeddingSearchMode, HistoryStore } from "../../store/port.js";
 import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { EXPORT_FORMATS, exportSession, type ExportFormat } from "./export-session.js";
-import { formatHits, formatItems, formatRead, formatSessionHits, formatSessions, formatWindows } from "./format-human.js";
+import {
+  formatHits,
+  formatItems,
+  formatRead,
+  formatSessionHits,
+  formatSessions,
+  formatWindows,
+} from "./format-human.js";
 import { HistoryCommandError } from "./history-errors.js";
-import { listItemEntries, listSessions, listWindowEntries, openScope, readEntry, searchEntries, type HistoryScope } from "./history-queries.js";
+import {
+  listItemEntries,
+  listSessions,
+  listWindowEntries,
+  openScope,
+  readEntry,
+  searchEntries,
+  type HistoryScope,
+} from "./history-queries.js";
 import { searchAllSessions } from "./search-all-sessions.js";
 import { openProjectStore } from "./open-project-store.js";
 import { forkSession } from "./fork-session.js";
@@ -61,16 +76,26 @@ const MAX_SEARCH_LIMIT = 1000;
  *
  * @example registerHistoryCommand({ program: new Command("ctxwin") });
  */
-export function registerHistoryCommand({ program, output = processOutput }: { program: Command; output?: HistoryOutput }): Command {
+export function registerHistoryCommand({
+  program,
+  output = processOutput,
+}: {
+  program: Command;
+  output?: HistoryOutput;
+}): Command {
   // A bad flag is one line (commander's message), not the message plus the whole usage.
-  const history = program.command("history").description("Inspect the stored history of any session of a project").showHelpAfterError(false);
+  const history = program
+    .command("history")
+    .description("Inspect the stored history of any session of a project")
+    .showHelpAfterError(false);
   const run = runner(output);
 
-  withCommonOptions(history.command("sessions").description("List the sessions of the project")).action((options: CommonOptions) =>
-    run(options, async ({ store }) => {
-      const sessions = await listSessions({ store, includeCleared: options.includeCleared === true });
-      return options.json === true ? sessions : formatSessions(sessions);
-    }),
+  withCommonOptions(history.command("sessions").description("List the sessions of the project")).action(
+    (options: CommonOptions) =>
+      run(options, async ({ store }) => {
+        const sessions = await listSessions({ store, includeCleared: options.includeCleared === true });
+        return options.json === true ? sessions : formatSessions(sessions);
+      }),
   );
 
   history
@@ -86,23 +111,36 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       run(
         options,
         async ({ store }) => {
-          const fork = await forkSession({ store, sessionId: session, at: options.at, ...(options.as === undefined ? {} : { as: options.as }) });
+          const fork = await forkSession({
+            store,
+            sessionId: session,
+            at: options.at,
+            ...(options.as === undefined ? {} : { as: options.as }),
+          });
           return options.json === true ? fork : `Forked ${session} at #${options.at} as ${fork.session_id}.`;
         },
         { writable: true },
       ),
     );
 
-  withCommonOptions(history.command("windows").description("List the context windows of a session, oldest first").argument("<session>", "session id")).action(
-    (session: string, options: CommonOptions) =>
-      run(options, async ({ store }) => {
-        const windows = await listWindowEntries(await scopeOf(store, session, options));
-        return options.json === true ? windows : formatWindows(windows);
-      }),
+  withCommonOptions(
+    history
+      .command("windows")
+      .description("List the context windows of a session, oldest first")
+      .argument("<session>", "session id"),
+  ).action((session: string, options: CommonOptions) =>
+    run(options, async ({ store }) => {
+      const windows = await listWindowEntries(await scopeOf(store, session, options));
+      return options.json === true ? windows : formatWindows(windows);
+    }),
   );
 
   withCommonOptions(
-    history.command("items").description("List the items of one context window, oldest first").argument("<session>", "session id").argument("<window>", "window id, e.g. w:0"),
+    history
+      .command("items")
+      .description("List the items of one context window, oldest first")
+      .argument("<session>", "session id")
+      .argument("<window>", "window id, e.g. w:0"),
   ).action((session: string, window: string, options: CommonOptions) =>
     run(options, async ({ store }) => {
       const items = await listItemEntries(await scopeOf(store, session, options), window);
@@ -126,7 +164,10 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
       .option("--ranked", "match any of the words (stemmed), most relevant first, instead of the exact text")
       .option("--hybrid", "words and meaning (with --embedding-model), most relevant first")
       .option("--semantic", "meaning alone (with --embedding-model), most similar first")
-      .option("--embedding-model <provider:id>", "the model the store was embedded with: openai:<id>, google:<id>, or <id> with --embedding-base-url")
+      .option(
+        "--embedding-model <provider:id>",
+        "the model the store was embedded with: openai:<id>, google:<id>, or <id> with --embedding-base-url",
+      )
       .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
       .option("--newest", "with --ranked or --hybrid: the same hits newest first")
       .addOption(new Option("--role <role>", "only items of this role").choices(SEARCH_ROLES))
@@ -136,7 +177,10 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     run(options, async ({ store }) => {
       const [session, text] = second === undefined ? [undefined, first] : [first, second];
       const modes = (["ranked", "hybrid", "semantic"] as const).filter((name) => options[name] === true);
-      if (modes.length > 1) throw new HistoryCommandError(`choose one of --ranked, --hybrid and --semantic; got ${modes.map((name) => `--${name}`).join(" and ")}.`);
+      if (modes.length > 1)
+        throw new HistoryCommandError(
+          `choose one of --ranked, --hybrid and --semantic; got ${modes.map((name) => `--${name}`).join(" and ")}.`,
+        );
       const mode: SearchMode | EmbeddingSearchMode = modes[0] ?? "literal";
       if (session === undefined) {
         const scopedFlags = ["hybrid", "semantic", "newest", "role", "tool", "includeCleared"] as const;
@@ -154,7 +198,8 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
         });
         return options.json === true ? results : formatSessionHits(results);
       }
-      if (options.newest === true && mode === "literal") throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
+      if (options.newest === true && mode === "literal")
+        throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
       const hits = await searchEntries(await scopeOf(store, session, options), {
         query: text,
         mode,
@@ -167,12 +212,17 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     }),
   );
 
-  withCommonOptions(history.command("read").description("Print one item's full text").argument("<session>", "session id").argument("<item>", "item id, e.g. 42")).action(
-    (session: string, item: string, options: CommonOptions) =>
-      run(options, async ({ store }) => {
-        const entry = await readEntry(await scopeOf(store, session, options), item);
-        return options.json === true ? entry : formatRead(entry);
-      }),
+  withCommonOptions(
+    history
+      .command("read")
+      .description("Print one item's full text")
+      .argument("<session>", "session id")
+      .argument("<item>", "item id, e.g. 42"),
+  ).action((session: string, item: string, options: CommonOptions) =>
+    run(options, async ({ store }) => {
+      const entry = await readEntry(await scopeOf(store, session, options), item);
+      return options.json === true ? entry : formatRead(entry);
+    }),
   );
 
   withCommonOptions(
@@ -184,7 +234,10 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
   ).action((session: string, options: CommonOptions & { format: ExportFormat }) =>
     run(options, async ({ store }) => {
       // jsonl is the JSON form of an export; markdown is for reading.
-      if (options.json === true && options.format === "markdown") throw new HistoryCommandError("--json and --format markdown do not go together: the JSON export is --format jsonl (the default).");
+      if (options.json === true && options.format === "markdown")
+        throw new HistoryCommandError(
+          "--json and --format markdown do not go together: the JSON export is --format jsonl (the default).",
+        );
       await exportSession(await scopeOf(store, session, options), { format: options.format, write: output.stdout });
       return undefined;
     }),
@@ -198,7 +251,12 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--json", "print the timeline as JSON (every request, mark and window)")
     .option("--ascii", "plain ASCII characters (the default when the locale is not UTF-8)")
-    .option("--windows <count>", `read the newest <count> windows request by request, or all (default ${DEFAULT_USAGE_WINDOWS})`, parseWindowCount, DEFAULT_USAGE_WINDOWS)
+    .option(
+      "--windows <count>",
+      `read the newest <count> windows request by request, or all (default ${DEFAULT_USAGE_WINDOWS})`,
+      parseWindowCount,
+      DEFAULT_USAGE_WINDOWS,
+    )
     .option("--include-cleared", "also chart a sub-agent session that a manual reset above it hides (off by default)")
     .action((session: string, options: CommonOptions & { ascii?: boolean; windows: number | "all" }) =>
       run(options, async ({ store }) => {
@@ -212,7 +270,9 @@ export function registerHistoryCommand({ program, output = processOutput }: { pr
           windows: options.windows,
           includeCleared,
         });
-        return options.json === true ? timeline : formatUsage(timeline, { ascii: options.ascii === true || !wantsUnicode() });
+        return options.json === true
+          ? timeline
+          : formatUsage(timeline, { ascii: options.ascii === true || !wantsUnicode() });
       }),
     );
 
@@ -246,9 +306,14 @@ function runner(output: HistoryOutput) {
   ): Promise<void> => {
     let store: HistoryStore | undefined;
     try {
-      const model = resolveEmbeddingModel({ embeddingModel: options.embeddingModel, embeddingBaseUrl: options.embeddingBaseUrl });
+      const model = resolveEmbeddingModel({
+        embeddingModel: options.embeddingModel,
+        embeddingBaseUrl: options.embeddingBaseUrl,
+      });
       store = openProjectStore({
-        ...(model === undefined ? {} : { embeddings: { model, onWarning: (message: string) => output.stderr(`ctxwin history: ${message}\n`) } }),
+        ...(model === undefined
+          ? {}
+          : { embeddings: { model, onWarning: (message: string) => output.stderr(`ctxwin history: ${message}\n`) } }),
         ...(options.dir === undefined ? {} : { directory: options.dir }),
         ...(options.store === undefined ? {} : { store: options.store }),
         readOnly: !writable,
@@ -258,7 +323,12 @@ function runner(output: HistoryOutput) {
       else if (result !== undefined) output.stdout(`${JSON.stringify(result, null, 2)}\n`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      output.stderr(`ctxwin history: ${HistoryCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "));
+      output.stderr(
+        `ctxwin history: ${HistoryCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(
+          /\n(?!$)/g,
+          " ",
+        ),
+      );
       process.exitCode = 1;
     } finally {
       await store?.close();
@@ -268,6 +338,7 @@ function runner(output: HistoryOutput) {
 
 function parseSearchLimit(value: string): number {
   const count = /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : 0;
-  if (count < 1 || count > MAX_SEARCH_LIMIT) throw new InvalidArgumentError(`expected a positive whole number up to ${MAX_SEARCH_LIMIT}.`);
+  if (count < 1 || count > MAX_SEARCH_LIMIT)
+    throw new InvalidArgumentError(`expected a positive whole number up to ${MAX_SEARCH_LIMIT}.`);
   return count;
 }

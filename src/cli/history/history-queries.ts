@@ -102,8 +102,12 @@ export async function listSessions({
       started_at: startedAt,
       ended_at: endedAt,
       ...(await importedFacts(store, session)),
-      ...(session.parent === undefined ? {} : { parent_session_id: session.parent.sessionId, parent_item: session.parent.itemId }),
-      ...(session.forkOf === undefined ? {} : { fork_of: session.forkOf.sessionId, fork_at_item: String(session.forkOf.atSeq) }),
+      ...(session.parent === undefined
+        ? {}
+        : { parent_session_id: session.parent.sessionId, parent_item: session.parent.itemId }),
+      ...(session.forkOf === undefined
+        ? {}
+        : { fork_of: session.forkOf.sessionId, fork_at_item: String(session.forkOf.atSeq) }),
     });
   }
   return entries;
@@ -134,9 +138,20 @@ async function importedFacts(store: HistoryStore, session: SessionSummary): Prom
  *
  * @example const scope = await openScope({ store, sessionId: "s1", includeCleared: false });
  */
-export async function openScope({ store, sessionId, includeCleared = false }: { store: HistoryStore; sessionId: string; includeCleared?: boolean }): Promise<HistoryScope> {
+export async function openScope({
+  store,
+  sessionId,
+  includeCleared = false,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  includeCleared?: boolean;
+}): Promise<HistoryScope> {
   const summary = await store.session(sessionId);
-  if (summary === undefined) throw new HistoryCommandError(`Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`);
+  if (summary === undefined)
+    throw new HistoryCommandError(
+      `Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`,
+    );
   if (!includeCleared && !(await isVisibleSession({ store, summary }))) throw hiddenSession(sessionId);
   return { store, sessionId, floor: includeCleared ? 0 : summary.floorSeq, includeCleared };
 }
@@ -167,7 +182,11 @@ export async function allWindows(scope: HistoryScope): Promise<WindowSummary[]> 
   const collected: WindowSummary[] = [];
   let beforeWindow: string | undefined;
   for (;;) {
-    const page = await scope.store.windows(scope.sessionId, { includeCleared: scope.includeCleared, limit: 50, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+    const page = await scope.store.windows(scope.sessionId, {
+      includeCleared: scope.includeCleared,
+      limit: 50,
+      ...(beforeWindow === undefined ? {} : { beforeWindow }),
+    });
     collected.push(...page.windows);
     const oldest = page.windows.at(-1);
     if (!page.hasMore || oldest === undefined) break;
@@ -212,16 +231,25 @@ function edgeRow(scope: HistoryScope, window: WindowSummary, edge: "first" | "la
  */
 export async function resolveWindow(scope: HistoryScope, windowId: string): Promise<WindowSummary> {
   const boundarySeq = parseWindowId(windowId);
-  if (boundarySeq === undefined) throw new HistoryCommandError(`Malformed window id '${windowId}': expected an id such as w:0 or w:120, as \`ctxwin history windows\` shows them.`);
+  if (boundarySeq === undefined)
+    throw new HistoryCommandError(
+      `Malformed window id '${windowId}': expected an id such as w:0 or w:120, as \`ctxwin history windows\` shows them.`,
+    );
   const window = (await allWindows(scope)).find((candidate) => candidate.boundarySeq === boundarySeq);
   if (window === undefined) {
-    throw new HistoryCommandError(`Window ${windowId} is not available in session '${scope.sessionId}': it does not exist, or it lies before a manual reset (--include-cleared shows cleared history).`);
+    throw new HistoryCommandError(
+      `Window ${windowId} is not available in session '${scope.sessionId}': it does not exist, or it lies before a manual reset (--include-cleared shows cleared history).`,
+    );
   }
   return window;
 }
 
 /** Rows of one window in seq order; only shown rows unless `all` is set (hidden rows too, still after the floor). */
-export async function windowRows(scope: HistoryScope, windowId: string, { all = false }: { all?: boolean } = {}): Promise<StoredRow[]> {
+export async function windowRows(
+  scope: HistoryScope,
+  windowId: string,
+  { all = false }: { all?: boolean } = {},
+): Promise<StoredRow[]> {
   const rows: StoredRow[] = [];
   for await (const row of scopeRows(scope, { windowId, all })) rows.push(row);
   return rows;
@@ -233,10 +261,18 @@ export async function windowRows(scope: HistoryScope, windowId: string, { all = 
  *
  * @example for await (const row of scopeRows(scope, { all: true })) write(JSON.stringify(row));
  */
-export async function* scopeRows(scope: HistoryScope, { windowId, all = false }: { windowId?: string; all?: boolean } = {}): AsyncGenerator<StoredRow> {
+export async function* scopeRows(
+  scope: HistoryScope,
+  { windowId, all = false }: { windowId?: string; all?: boolean } = {},
+): AsyncGenerator<StoredRow> {
   let afterSeq = scope.floor;
   for (;;) {
-    const page = await scope.store.items(scope.sessionId, { ...(windowId === undefined ? {} : { windowId }), afterSeq, limit: PAGE_ROWS, includeCleared: scope.includeCleared });
+    const page = await scope.store.items(scope.sessionId, {
+      ...(windowId === undefined ? {} : { windowId }),
+      afterSeq,
+      limit: PAGE_ROWS,
+      includeCleared: scope.includeCleared,
+    });
     for (const row of page.rows) {
       if (row.seq > scope.floor && (all || isShown(scope, row))) yield row;
     }
@@ -256,7 +292,10 @@ export async function listItemEntries(scope: HistoryScope, windowId: string): Pr
   const rows = await windowRows(scope, window.windowId);
   return rows.map((row) => ({
     ...itemFields({ row, windowId: window.windowId, text: renderRowText(row) }),
-    preview: oneLinePreview({ text: renderRowText(row, { maxValueChars: ITEM_PREVIEW_CHARS }), maxChars: ITEM_PREVIEW_CHARS }),
+    preview: oneLinePreview({
+      text: renderRowText(row, { maxValueChars: ITEM_PREVIEW_CHARS }),
+      maxChars: ITEM_PREVIEW_CHARS,
+    }),
   }));
 }
 
@@ -275,10 +314,25 @@ export async function searchEntries(
     filter = {},
     order,
     onNote,
-  }: { query: string; mode: SearchMode | EmbeddingSearchMode; limit: number; filter?: SearchFilter; order?: SearchOrder; onNote?: (note: string) => void },
+  }: {
+    query: string;
+    mode: SearchMode | EmbeddingSearchMode;
+    limit: number;
+    filter?: SearchFilter;
+    order?: SearchOrder;
+    onNote?: (note: string) => void;
+  },
 ): Promise<SearchHitEntry[]> {
   const narrowing = { filter, ...(order === undefined ? {} : { order }) };
-  const result = await findSnippetHits({ store: scope.store, sessionId: scope.sessionId, query, mode, limit, includeCleared: scope.includeCleared, ...narrowing });
+  const result = await findSnippetHits({
+    store: scope.store,
+    sessionId: scope.sessionId,
+    query,
+    mode,
+    limit,
+    includeCleared: scope.includeCleared,
+    ...narrowing,
+  });
   if (result.status === "invalid-query") throw new HistoryCommandError(result.message);
   if (result.note !== undefined) onNote?.(result.note);
   return result.hits.map(searchHitEntry);
@@ -291,12 +345,21 @@ export async function searchEntries(
  */
 export async function readEntry(scope: HistoryScope, itemId: string): Promise<ReadEntry> {
   const seq = parseItemId(itemId);
-  if (seq === undefined) throw new HistoryCommandError(`Malformed item id '${itemId}': expected a positive whole number such as 42, as \`ctxwin history items\` shows them.`);
+  if (seq === undefined)
+    throw new HistoryCommandError(
+      `Malformed item id '${itemId}': expected a positive whole number such as 42, as \`ctxwin history items\` shows them.`,
+    );
   const row = await scope.store.read(scope.sessionId, seq, { includeCleared: scope.includeCleared });
   if (row === undefined || !isShown(scope, row)) {
-    throw new HistoryCommandError(`Item ${seq} is not available in session '${scope.sessionId}': it does not exist, is not part of the readable transcript, or lies at or before a manual reset (--include-cleared shows cleared history).`);
+    throw new HistoryCommandError(
+      `Item ${seq} is not available in session '${scope.sessionId}': it does not exist, is not part of the readable transcript, or lies at or before a manual reset (--include-cleared shows cleared history).`,
+    );
   }
-  const page = await scope.store.windows(scope.sessionId, { beforeWindow: windowIdFor(seq + 1), limit: 1, includeCleared: scope.includeCleared });
+  const page = await scope.store.windows(scope.sessionId, {
+    beforeWindow: windowIdFor(seq + 1),
+    limit: 1,
+    includeCleared: scope.includeCleared,
+  });
   const windowId = page.windows[0]?.windowId ?? windowIdFor(0);
   const text = renderRowText(row);
   return { ...itemFields({ row, windowId, text }), text };

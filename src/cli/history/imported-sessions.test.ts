@@ -20,7 +20,10 @@ import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { testData } from "../../../test/test-data.js";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../import/fixtures");
-const interactive = testData("transcripts/claude-code-2.1.197-interactive", "the session-list test of real interactive sessions");
+const interactive = testData(
+  "transcripts/claude-code-2.1.197-interactive",
+  "the session-list test of real interactive sessions",
+);
 const PARENT = "codex:01c0ffee-0000-7000-8000-000000000001";
 const CHILD = "codex:01c0ffee-0000-7000-8000-000000000002";
 
@@ -32,13 +35,40 @@ describe("imported sessions in the session lists", () => {
     expect(spawnItem).toMatch(/^\d+$/);
 
     const byId = new Map((await listSessions({ store })).map((entry) => [entry.session_id, entry]));
-    expect(byId.get(PARENT)).toMatchObject({ source_session_id: "01c0ffee-0000-7000-8000-000000000001", started_at: "2026-12-04T11:00:00.000Z", ended_at: "2026-12-04T11:00:06.000Z", git_branch: "release/2026-12", model: "gpt-5.1-codex" });
-    expect(byId.get(CHILD)).toMatchObject({ started_at: "2026-12-04T11:00:01.200Z", model: "gpt-5.1-codex-mini", parent_session_id: PARENT, parent_item: spawnItem });
+    expect(byId.get(PARENT)).toMatchObject({
+      source_session_id: "01c0ffee-0000-7000-8000-000000000001",
+      started_at: "2026-12-04T11:00:00.000Z",
+      ended_at: "2026-12-04T11:00:06.000Z",
+      git_branch: "release/2026-12",
+      model: "gpt-5.1-codex",
+    });
+    expect(byId.get(CHILD)).toMatchObject({
+      started_at: "2026-12-04T11:00:01.200Z",
+      model: "gpt-5.1-codex-mini",
+      parent_session_id: PARENT,
+      parent_item: spawnItem,
+    });
 
-    const listed = await listCatalogSessions({ catalog: new SessionCatalog({ store }), filter: { source: "codex" }, offset: 0 });
+    const listed = await listCatalogSessions({
+      catalog: new SessionCatalog({ store }),
+      filter: { source: "codex" },
+      offset: 0,
+    });
     const sessions = listed.ok ? listed.sessions : [];
-    expect(sessions.find((entry) => entry.session_id === PARENT)).toMatchObject({ git_branch: "release/2026-12", model: "gpt-5.1-codex", parent_session_id: null, parent_item_id: null, started_at: "2026-12-04T11:00:00.000Z", ended_at: "2026-12-04T11:00:06.000Z" });
-    expect(sessions.find((entry) => entry.session_id === CHILD)).toMatchObject({ model: "gpt-5.1-codex-mini", git_branch: null, parent_session_id: PARENT, parent_item_id: spawnItem });
+    expect(sessions.find((entry) => entry.session_id === PARENT)).toMatchObject({
+      git_branch: "release/2026-12",
+      model: "gpt-5.1-codex",
+      parent_session_id: null,
+      parent_item_id: null,
+      started_at: "2026-12-04T11:00:00.000Z",
+      ended_at: "2026-12-04T11:00:06.000Z",
+    });
+    expect(sessions.find((entry) => entry.session_id === CHILD)).toMatchObject({
+      model: "gpt-5.1-codex-mini",
+      git_branch: null,
+      parent_session_id: PARENT,
+      parent_item_id: spawnItem,
+    });
   });
 
   it("a sub-agent imported before its parent is attached by the import that brings the parent: tree, --json and list_sessions", async () => {
@@ -65,9 +95,16 @@ describe("imported sessions in the session lists", () => {
     const lines = formatSessions(await listSessions({ store })).split("\n");
     expect(lines[0]).toMatch(new RegExp(`^${PARENT} `));
     expect(lines[1]).toMatch(new RegExp(`^└ ${CHILD} .*\\(task at ${PARENT} #${spawnItem}\\)`));
-    const listed = await listCatalogSessions({ catalog: new SessionCatalog({ store }), filter: { source: "codex" }, offset: 0 });
+    const listed = await listCatalogSessions({
+      catalog: new SessionCatalog({ store }),
+      filter: { source: "codex" },
+      offset: 0,
+    });
     const sessions = listed.ok ? listed.sessions : [];
-    expect(sessions.find((entry) => entry.session_id === CHILD)).toMatchObject({ parent_session_id: PARENT, parent_item_id: spawnItem });
+    expect(sessions.find((entry) => entry.session_id === CHILD)).toMatchObject({
+      parent_session_id: PARENT,
+      parent_item_id: spawnItem,
+    });
   });
 });
 
@@ -75,7 +112,8 @@ const NEWER = "claude-code:0a000000-0000-4000-8000-000000000002";
 const OLDER = "claude-code:0a000000-0000-4000-8000-000000000001";
 
 /** `ctxwin <args…> --dir <project>`, in this process. */
-const inProject = (project: string, ...args: string[]) => runCtxwinInProcess([...args, "--dir", project], { cwd: project });
+const inProject = (project: string, ...args: string[]) =>
+  runCtxwinInProcess([...args, "--dir", project], { cwd: project });
 
 /** A project folder whose store holds two imported Claude Code sessions, the older one imported last. */
 async function projectWithTwoSessions(): Promise<string> {
@@ -90,7 +128,13 @@ async function projectWithTwoSessions(): Promise<string> {
     const lines = [
       // An untimed first line (issue 50): the session still starts at its transcript's first time.
       line({ type: "permission-mode", permissionMode: "default" }),
-      line({ type: "user", uuid: `${id}-q`, parentUuid: null, timestamp: at(1), message: { role: "user", content: prompt } }),
+      line({
+        type: "user",
+        uuid: `${id}-q`,
+        parentUuid: null,
+        timestamp: at(1),
+        message: { role: "user", content: prompt },
+      }),
       line({ type: "assistant", uuid: `${id}-r`, parentUuid: `${id}-q`, timestamp: at(9), message: answer }),
     ];
     writeFileSync(file, lines.map((text) => `${text}\n`).join(""));
@@ -107,8 +151,18 @@ describe("history sessions and search across sessions (issue 50)", () => {
   it("history sessions shows each session's transcript times and title, newest activity first", async () => {
     const project = await projectWithTwoSessions();
     const listed = await inProject(project, "history", "sessions", "--json");
-    const sessions = JSON.parse(listed.stdout) as { session_id: string; title: string; started_at: string; ended_at: string }[];
-    const shown = sessions.map(({ session_id, title, started_at, ended_at }) => ({ session_id, title, started_at, ended_at }));
+    const sessions = JSON.parse(listed.stdout) as {
+      session_id: string;
+      title: string;
+      started_at: string;
+      ended_at: string;
+    }[];
+    const shown = sessions.map(({ session_id, title, started_at, ended_at }) => ({
+      session_id,
+      title,
+      started_at,
+      ended_at,
+    }));
     expect(shown).toEqual([
       {
         session_id: NEWER,
@@ -124,7 +178,9 @@ describe("history sessions and search across sessions (issue 50)", () => {
       },
     ]);
     const human = (await inProject(project, "history", "sessions")).stdout.trim().split("\n");
-    expect(human[0]).toMatch(/^claude-code:\S+2 {2}2026-11-20T09:00:01\.000Z – 2026-11-20T09:00:09\.000Z .*“Where is the SPRUCE-9 port set\?”$/);
+    expect(human[0]).toMatch(
+      /^claude-code:\S+2 {2}2026-11-20T09:00:01\.000Z – 2026-11-20T09:00:09\.000Z .*“Where is the SPRUCE-9 port set\?”$/,
+    );
     expect(human[1]).toMatch(/^claude-code:\S+1 {2}2026-11-03T09:00:01\.000Z – .*“Rotate the SPRUCE-9 staging keys”$/);
   });
 
@@ -135,7 +191,9 @@ describe("history sessions and search across sessions (issue 50)", () => {
     const results = JSON.parse(found.stdout) as { session_id: string; hits: { item_id: string }[] }[];
     expect(results.map((result) => result.session_id).sort()).toEqual([OLDER, NEWER]);
     const human = (await inProject(project, "history", "search", "staging keys")).stdout;
-    expect(human).toMatch(/^═══ claude-code:\S+1 {2}Rotate the SPRUCE-9 staging keys ═══\n── w:0 ──\n#2 {2}user {2}.*staging keys/);
+    expect(human).toMatch(
+      /^═══ claude-code:\S+1 {2}Rotate the SPRUCE-9 staging keys ═══\n── w:0 ──\n#2 {2}user {2}.*staging keys/,
+    );
     const scoped = await inProject(project, "history", "search", "SPRUCE-9", "--role", "user");
     const refusal = "ctxwin history: --role work within one session: give its id before the text.";
     expect([scoped.status, scoped.stderr.trim()]).toEqual([1, refusal]);
@@ -145,12 +203,15 @@ describe("history sessions and search across sessions (issue 50)", () => {
   });
 
   const withInteractive = it.skipIf(interactive === undefined);
-  withInteractive("the real interactive sessions: ctxwin's hook guidance is found in no session, the user's words are", async () => {
-    const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-interactive-"));
-    expect((await inProject(project, "import", "claude-code", interactive ?? "")).status).toBe(0);
-    const guidance = await inProject(project, "history", "search", "instead of guessing");
-    expect([guidance.status, guidance.stdout.trim()]).toEqual([0, "No matches."]);
-    const words = await inProject(project, "history", "search", "MARMALADE-913", "--json");
-    expect((JSON.parse(words.stdout) as unknown[]).length).toBeGreaterThanOrEqual(2);
-  });
+  withInteractive(
+    "the real interactive sessions: ctxwin's hook guidance is found in no session, the user's words are",
+    async () => {
+      const project = mkdtempSync(path.join(tmpdir(), "ctxwin-history-interactive-"));
+      expect((await inProject(project, "import", "claude-code", interactive ?? "")).status).toBe(0);
+      const guidance = await inProject(project, "history", "search", "instead of guessing");
+      expect([guidance.status, guidance.stdout.trim()]).toEqual([0, "No matches."]);
+      const words = await inProject(project, "history", "search", "MARMALADE-913", "--json");
+      expect((JSON.parse(words.stdout) as unknown[]).length).toBeGreaterThanOrEqual(2);
+    },
+  );
 });

@@ -20,7 +20,12 @@ export function openProjectStore({
   store,
   readOnly = true,
   embeddings,
-}: { directory?: string; store?: string; readOnly?: boolean; embeddings?: EmbeddingsOptions | undefined } = {}): HistoryStore {
+}: {
+  directory?: string;
+  store?: string;
+  readOnly?: boolean;
+  embeddings?: EmbeddingsOptions | undefined;
+} = {}): HistoryStore {
   const resolved = path.resolve(directory);
   const options = storeOptionsOf({ store, directory: resolved });
   if ("url" in options) return openStore({ ...options, readOnly, embeddings });
@@ -30,7 +35,9 @@ export function openProjectStore({
   const file = "path" in options && options.path !== undefined ? options.path : path.join(resolved, DEFAULT_STORE_PATH);
   if (!existsSync(file)) {
     throw new HistoryCommandError(
-      store === undefined ? `No ctxwin history in ${resolved}: ${file} does not exist.` : `No ctxwin history at ${file}: the file does not exist.`,
+      store === undefined
+        ? `No ctxwin history in ${resolved}: ${file} does not exist.`
+        : `No ctxwin history at ${file}: the file does not exist.`,
     );
   }
   return openStore({ path: file, readOnly, embeddings });

@@ -18,7 +18,11 @@ beforeAll(async () => {
   const store = openStore({ directory: project });
   await writeTimelineFixture({ store, sessionId: "timeline" });
   // Two requests to a priced model, the second mostly read from the provider's cache.
-  const step = (usage: StepUsage) => ({ role: "assistant" as const, parts: [{ type: "text" as const, text: "ok" }], metadata: stepMetadata({ usage, model: "anthropic.messages:claude-sonnet-4-5", contextLimit: 200_000 }) });
+  const step = (usage: StepUsage) => ({
+    role: "assistant" as const,
+    parts: [{ type: "text" as const, text: "ok" }],
+    metadata: stepMetadata({ usage, model: "anthropic.messages:claude-sonnet-4-5", contextLimit: 200_000 }),
+  });
   await store.append("cached", [
     { role: "user", parts: [{ type: "text", text: "Read the repository." }] },
     step({ inputTokens: 10_000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 9_900 }),
@@ -36,7 +40,10 @@ async function history(args: string[]): Promise<{ stdout: string; stderr: string
   let stdout = "";
   let stderr = "";
   const program = new Command("ctxwin").exitOverride();
-  registerHistoryCommand({ program, output: { stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) } });
+  registerHistoryCommand({
+    program,
+    output: { stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) },
+  });
   const previous = process.exitCode;
   process.exitCode = 0;
   try {
@@ -61,11 +68,15 @@ describe("ctxwin history usage", () => {
     expect(lines[1]).toMatch(/rolled over at 7,100 \(on-send\)/);
     expect(lines[5]).toMatch(/^#5 w:21\* .*active/);
     const tableStart = lines.indexOf("") + 1;
-    expect(lines[tableStart]).toMatch(/^window\s+kind\s+requests\s+peak tokens\s+warning at\s+rolled over at\s+rows\s+tool output\s+cached\s+cost$/);
+    expect(lines[tableStart]).toMatch(
+      /^window\s+kind\s+requests\s+peak tokens\s+warning at\s+rolled over at\s+rows\s+tool output\s+cached\s+cost$/,
+    );
     // The fixture's model has no public price and its provider reported no cache: 0%, cost unknown.
     expect(lines[tableStart + 1]).toMatch(/^w:0\s+start\s+5\s+7,100\s+6,300 #5\s+7,100 #8\s+7\s+\d+\s+0%\s+-$/);
     expect(lines[tableStart + 3]).toMatch(/^w:13\s+compaction\s+1\s+1,200\s+-\s+-\s+2\s+0\s+0%\s+-$/);
-    expect(lines.at(-1)).toBe("Input of 12 requests: 49,000 tokens, 0% read from the cache (0), 0 written to it; 480 output tokens; cost unknown (no public price for a model of these requests: tokens only).");
+    expect(lines.at(-1)).toBe(
+      "Input of 12 requests: 49,000 tokens, 0% read from the cache (0), 0 written to it; 480 output tokens; cost unknown (no public price for a model of these requests: tokens only).",
+    );
   });
 
   it("shows the share of each window's input read from the provider's cache and its estimated cost", async () => {
@@ -75,7 +86,9 @@ describe("ctxwin history usage", () => {
     const usd = (100 * 3 + 9_900 * 3.75 + 100 * 15 + (100 * 3 + 9_900 * 0.3 + 500 * 3.75 + 100 * 15)) / 1e6;
     expect(formatUsd(usd)).toBe("$0.0456");
     expect(lines).toContainEqual(expect.stringMatching(/^w:0\s+start\s+2\s+10,500\s+-\s+-\s+3\s+0\s+48%\s+\$0\.0456$/));
-    expect(lines.at(-1)).toBe("Input of 2 requests: 20,500 tokens, 48% read from the cache (9,900), 10,400 written to it; 200 output tokens; estimated cost $0.0456 ($0.0645 without a cache).");
+    expect(lines.at(-1)).toBe(
+      "Input of 2 requests: 20,500 tokens, 48% read from the cache (9,900), 10,400 written to it; 200 output tokens; estimated cost $0.0456 ($0.0645 without a cache).",
+    );
     const json = JSON.parse((await history(["usage", "cached", "--json"])).stdout) as Timeline;
     expect(json.points.map((point) => [point.cacheReadTokens, point.cacheWriteTokens])).toEqual([
       [0, 9_900],
@@ -103,7 +116,17 @@ describe("ctxwin history usage", () => {
   it("prints the whole timeline as JSON with --json, and reads only the newest windows with --windows", async () => {
     const all = JSON.parse((await history(["usage", "timeline", "--json"])).stdout) as Timeline;
     expect(all.points).toHaveLength(12);
-    expect(all.marks.map((mark) => mark.kind)).toEqual(["warning", "notes", "rollover", "compaction", "clear", "warning", "flush", "notes", "rollover"]);
+    expect(all.marks.map((mark) => mark.kind)).toEqual([
+      "warning",
+      "notes",
+      "rollover",
+      "compaction",
+      "clear",
+      "warning",
+      "flush",
+      "notes",
+      "rollover",
+    ]);
     const every = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "all"])).stdout) as Timeline;
     expect(every).toEqual(all);
     const newest = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "2"])).stdout) as Timeline;
@@ -113,7 +136,9 @@ describe("ctxwin history usage", () => {
 
   it("says how many windows it read when it did not read them all", async () => {
     const { stdout } = await history(["usage", "timeline", "--windows", "1"]);
-    expect(stdout.split("\n")[0]).toContain("(the newest 1 of 5 windows read request by request; --windows all reads every one)");
+    expect(stdout.split("\n")[0]).toContain(
+      "(the newest 1 of 5 windows read request by request; --windows all reads every one)",
+    );
     expect(stdout).toMatch(/^#1 w:0\s+\(not read\)\s+rolled over at 7,100 \(on-send\)$/m);
   });
 

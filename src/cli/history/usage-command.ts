@@ -39,7 +39,9 @@ export async function sessionTimeline({
 }): Promise<Timeline> {
   const summary = await store.session(sessionId);
   if (summary === undefined) {
-    throw new HistoryCommandError(`Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`);
+    throw new HistoryCommandError(
+      `Unknown session '${sessionId}': \`ctxwin history sessions\` lists the sessions of this project.`,
+    );
   }
   if (!includeCleared && !(await isVisibleSession({ store, summary }))) throw hiddenSession(sessionId);
   const summaries = await readAllWindows({ store, sessionId });

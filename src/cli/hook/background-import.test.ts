@@ -27,7 +27,11 @@ it("starts no second worker while the first runs, and a new one after it ended",
     workers.push(worker);
     return worker;
   };
-  const options = { args: ["import", "claude-code", "/t/a.jsonl", "--dir", "/p"], pidFile: path.join(folder, "a.pid"), start };
+  const options = {
+    args: ["import", "claude-code", "/t/a.jsonl", "--dir", "/p"],
+    pidFile: path.join(folder, "a.pid"),
+    start,
+  };
 
   const first = startBackgroundImport(options);
   expect(first.status).toBe("started");

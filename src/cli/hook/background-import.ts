@@ -20,12 +20,17 @@ export interface BackgroundImportOptions {
   start: (args: readonly string[]) => ChildProcess;
 }
 
-export type BackgroundImportResult = { status: "started"; pid: number | undefined } | { status: "running"; pid: number };
+export type BackgroundImportResult =
+  { status: "started"; pid: number | undefined } | { status: "running"; pid: number };
 
 /**
  * @example startBackgroundImport({ args: ["import", "claude-code", "/…/5f0c….jsonl", "--dir", "/home/me"], start })
  */
-export function startBackgroundImport({ args, pidFile = backgroundImportPidFile(args), start }: BackgroundImportOptions): BackgroundImportResult {
+export function startBackgroundImport({
+  args,
+  pidFile = backgroundImportPidFile(args),
+  start,
+}: BackgroundImportOptions): BackgroundImportResult {
   const running = runningPid(pidFile);
   if (running !== undefined) return { status: "running", pid: running };
   const worker = start(args);

@@ -20,7 +20,15 @@ const CHUNK_BYTES = 64 * 1024;
  *
  * @example await carriesGuidance({ file: "/…/5f0c….jsonl", format: "claude-code" })
  */
-export async function carriesGuidance({ file, format, stopWhen = () => false }: { file: string; format: TranscriptFormat; stopWhen?: () => boolean }): Promise<boolean> {
+export async function carriesGuidance({
+  file,
+  format,
+  stopWhen = () => false,
+}: {
+  file: string;
+  format: TranscriptFormat;
+  stopWhen?: () => boolean;
+}): Promise<boolean> {
   for await (const line of linesFromTheEnd(file)) {
     if (stopWhen()) return false;
     const kind = format === "claude-code" ? claudeCodeLine(line) : codexLine(line);
@@ -49,7 +57,8 @@ function codexLine(line: string): LineKind {
   const value = parsed(line);
   if (value?.["type"] === "compacted") return "compaction";
   const payload = value?.["payload"] as Record<string, unknown> | undefined;
-  if (value?.["type"] !== "response_item" || payload?.["type"] !== "message" || !Array.isArray(payload["content"])) return undefined;
+  if (value?.["type"] !== "response_item" || payload?.["type"] !== "message" || !Array.isArray(payload["content"]))
+    return undefined;
   const texts = (payload["content"] as unknown[]).map((part) => (part as { text?: unknown } | null)?.text);
   return texts.some((text) => typeof text === "string" && text.includes(GUIDANCE_MARKER)) ? "guidance" : undefined;
 }
@@ -57,7 +66,9 @@ function codexLine(line: string): LineKind {
 function parsed(line: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(line) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     // A half-written last line is not a line of the session yet.
     return undefined;

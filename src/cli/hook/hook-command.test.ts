@@ -14,16 +14,30 @@ import { openStore } from "../../store/open-store.js";
 import { CTXWIN_BINARY, type CtxwinExit } from "../test-support/run-ctxwin.js";
 import { backgroundImportPidFile } from "./background-import.js";
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+const fixture = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "import",
+  "fixtures",
+  "claude-code-session.jsonl",
+);
 const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-hook-cli-"));
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** `keepOpen`: the stdin pipe is never closed, as by a CLI that forgets to. */
-function runHook(args: readonly string[], stdin: string, { keepOpen = false }: { keepOpen?: boolean } = {}): Promise<CtxwinExit> {
+function runHook(
+  args: readonly string[],
+  stdin: string,
+  { keepOpen = false }: { keepOpen?: boolean } = {},
+): Promise<CtxwinExit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CTXWIN_BINARY, "hook", "session-start", ...args], { cwd: folder, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [CTXWIN_BINARY, "hook", "session-start", ...args], {
+      cwd: folder,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -38,11 +52,19 @@ function runHook(args: readonly string[], stdin: string, { keepOpen = false }: {
 it("prints Claude Code's hookSpecificOutput after a compaction", async () => {
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   copyFileSync(fixture, transcript);
-  const input = { session_id: SESSION, transcript_path: transcript, cwd: folder, hook_event_name: "SessionStart", source: "compact" };
+  const input = {
+    session_id: SESSION,
+    transcript_path: transcript,
+    cwd: folder,
+    hook_event_name: "SessionStart",
+    source: "compact",
+  };
   const result = await runHook(["--client", "claude-code", "--dir", folder], JSON.stringify(input));
   expect(result.stderr).toBe("");
   expect(result.status).toBe(0);
-  const output = JSON.parse(result.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  const output = JSON.parse(result.stdout) as {
+    hookSpecificOutput: { hookEventName: string; additionalContext: string };
+  };
   expect(output.hookSpecificOutput.hookEventName).toBe("SessionStart");
   expect(output.hookSpecificOutput.additionalContext).toContain(`session_id "claude-code:${SESSION}"`);
 });
@@ -52,7 +74,11 @@ it.each([
   ["malformed JSON", [], "{not json"],
   ["an unknown client", ["--client", "cursor"], "{}"],
   ["a bad budget", ["--budget-ms", "soon"], "{}"],
-  ["a missing transcript", [], JSON.stringify({ session_id: "0a0b", transcript_path: "/nowhere/0a0b.jsonl", hook_event_name: "SessionStart" })],
+  [
+    "a missing transcript",
+    [],
+    JSON.stringify({ session_id: "0a0b", transcript_path: "/nowhere/0a0b.jsonl", hook_event_name: "SessionStart" }),
+  ],
 ])("%s: exit code 0, one line on stderr, nothing on stdout", async (_name, args, stdin) => {
   const result = await runHook(["--dir", folder, ...args], stdin);
   expect(result.status).toBe(0);
@@ -63,7 +89,13 @@ it.each([
 it("answers when the CLI never closes stdin: the input read so far, or one line saying none came", async () => {
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   copyFileSync(fixture, transcript);
-  const input = { session_id: SESSION, transcript_path: transcript, cwd: folder, hook_event_name: "SessionStart", source: "compact" };
+  const input = {
+    session_id: SESSION,
+    transcript_path: transcript,
+    cwd: folder,
+    hook_event_name: "SessionStart",
+    source: "compact",
+  };
   const answered = await runHook(["--dir", folder], JSON.stringify(input), { keepOpen: true });
   expect(answered.status).toBe(0);
   expect(answered.stderr).toBe("");
@@ -90,7 +122,13 @@ it("an import cut short by the budget is finished by a background import of the 
   try {
     const transcript = path.join(project, `${SESSION}.jsonl`);
     copyFileSync(fixture, transcript);
-    const input = { session_id: SESSION, transcript_path: transcript, cwd: project, hook_event_name: "SessionStart", source: "compact" };
+    const input = {
+      session_id: SESSION,
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: "SessionStart",
+      source: "compact",
+    };
     // A budget of 0 ms: the hook's own import stops before its first file.
     const result = await runHook(["--dir", project, "--budget-ms", "0"], JSON.stringify(input));
     expect(result.status).toBe(0);
@@ -115,7 +153,10 @@ it("an import cut short by the budget is finished by a background import of the 
     const again = await runHook(["--dir", project], JSON.stringify(input));
     expect(again.stdout).toContain(`${rows} items in 2 windows precede this point`);
   } finally {
-    rmSync(backgroundImportPidFile(["import", "claude-code", path.join(project, `${SESSION}.jsonl`), "--dir", project]), { force: true });
+    rmSync(
+      backgroundImportPidFile(["import", "claude-code", path.join(project, `${SESSION}.jsonl`), "--dir", project]),
+      { force: true },
+    );
     rmSync(project, { recursive: true, force: true });
   }
 }, 60_000);

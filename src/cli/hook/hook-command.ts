@@ -39,12 +39,19 @@ const CLIENTS: readonly TranscriptFormat[] = ["claude-code", "codex"];
  * @example registerHookCommand({ program: new Command("ctxwin") });
  */
 export function registerHookCommand({ program }: { program: Command }): Command {
-  const hook = program.command("hook").description("Commands that coding CLIs run as hooks (written by 'ctxwin setup')");
+  const hook = program
+    .command("hook")
+    .description("Commands that coding CLIs run as hooks (written by 'ctxwin setup')");
   hook
     .command("session-start")
-    .description("SessionStart hook: import the session's new transcript lines, print session_history guidance for the agent")
+    .description(
+      "SessionStart hook: import the session's new transcript lines, print session_history guidance for the agent",
+    )
     .option("--client <name>", "whose hook input this is: claude-code or codex", "claude-code")
-    .option("--dir <project>", "project directory whose .ctxwin/ctxwin.db holds the history (default: the current directory)")
+    .option(
+      "--dir <project>",
+      "project directory whose .ctxwin/ctxwin.db holds the history (default: the current directory)",
+    )
     .option(STORE_FLAG, STORE_FLAG_HELP)
     .option("--budget-ms <ms>", "import for at most this long before answering", String(DEFAULT_IMPORT_BUDGET_MS))
     .allowUnknownOption()
@@ -54,8 +61,10 @@ export function registerHookCommand({ program }: { program: Command }): Command 
       };
       const client = CLIENTS.find((name) => name === options.client);
       const budgetMs = Number(options.budgetMs);
-      if (client === undefined) return fail(`--client must be claude-code or codex; got '${options.client}'. Nothing was done.`);
-      if (!Number.isFinite(budgetMs) || budgetMs < 0) return fail(`--budget-ms must be a number of milliseconds; got '${options.budgetMs}'. Nothing was done.`);
+      if (client === undefined)
+        return fail(`--client must be claude-code or codex; got '${options.client}'. Nothing was done.`);
+      if (!Number.isFinite(budgetMs) || budgetMs < 0)
+        return fail(`--budget-ms must be a number of milliseconds; got '${options.budgetMs}'. Nothing was done.`);
       let storeOptions: OpenStoreOptions;
       try {
         storeOptions = storeOptionsOf({ store: options.store, directory: options.dir ?? process.cwd() });
@@ -138,13 +147,19 @@ function continueInBackground({
   /** A failure reported after the worker was started (the program cannot be run). */
   onError: (problem: string) => void;
 }): string | undefined {
-  const store = options.store === undefined ? ["--dir", path.resolve(options.dir ?? process.cwd())] : ["--store", options.store];
+  const store =
+    options.store === undefined ? ["--dir", path.resolve(options.dir ?? process.cwd())] : ["--store", options.store];
   try {
     startBackgroundImport({
       args: ["import", client, transcript, ...store],
       start: (args) => {
-        const worker = spawn(process.execPath, [fileURLToPath(new URL("../main.js", import.meta.url)), ...args], { detached: true, stdio: "ignore" });
-        worker.on("error", (error) => onError(`the background import of ${transcript} failed to start (${error.message})`));
+        const worker = spawn(process.execPath, [fileURLToPath(new URL("../main.js", import.meta.url)), ...args], {
+          detached: true,
+          stdio: "ignore",
+        });
+        worker.on("error", (error) =>
+          onError(`the background import of ${transcript} failed to start (${error.message})`),
+        );
         worker.unref();
         return worker;
       },

@@ -32,16 +32,21 @@ export function parseHookInput(text: string): ParsedHookInput {
   } catch (error) {
     return { problem: `the hook input is not JSON (${(error as Error).message})` };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "the hook input is not a JSON object" };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { problem: "the hook input is not a JSON object" };
   const fields = value as Record<string, unknown>;
   const event = fields["hook_event_name"];
   if (event !== undefined && event !== "SessionStart" && event !== "PostCompact") {
-    return { problem: `the hook input is for '${String(event)}', not SessionStart: register 'ctxwin hook session-start' only for SessionStart (or Codex's PostCompact)` };
+    return {
+      problem: `the hook input is for '${String(event)}', not SessionStart: register 'ctxwin hook session-start' only for SessionStart (or Codex's PostCompact)`,
+    };
   }
   const sessionId = fields["session_id"];
-  if (typeof sessionId !== "string" || sessionId.trim() === "") return { problem: "the hook input has no session_id string" };
+  if (typeof sessionId !== "string" || sessionId.trim() === "")
+    return { problem: "the hook input has no session_id string" };
   const transcript = fields["transcript_path"];
-  if (transcript !== undefined && transcript !== null && typeof transcript !== "string") return { problem: "the hook input's transcript_path is not a string" };
+  if (transcript !== undefined && transcript !== null && typeof transcript !== "string")
+    return { problem: "the hook input's transcript_path is not a string" };
   const source = fields["source"];
   return {
     input: {

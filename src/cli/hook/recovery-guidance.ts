@@ -40,7 +40,10 @@ export function recoveryGuidance({ storeSessionId, items, windows, source, impor
     `When you need ${need}, call the ctxwin MCP tool session_history with session_id ${id} instead of guessing.`,
     `Example: {"action":"search","session_id":${id},"query":"<words of the detail>","mode":"ranked"}, then "read_item" with an item_id it returns.`,
   ];
-  if (importPending) lines.push("The history is still partial: the newest turns are being imported in the background and become searchable shortly.");
+  if (importPending)
+    lines.push(
+      "The history is still partial: the newest turns are being imported in the background and become searchable shortly.",
+    );
   const text = lines.join("\n");
   return text.length <= MAX_GUIDANCE_CHARS ? text : `${text.slice(0, MAX_GUIDANCE_CHARS - 1)}…`;
 }

@@ -53,7 +53,10 @@ export interface SessionStartHookOutcome {
   guidanceCarried: boolean;
 }
 
-type ImportResult = { status: "done"; warnings: string[]; partial: boolean } | { status: "failed"; message: string } | { status: "pending" };
+type ImportResult =
+  | { status: "done"; warnings: string[]; partial: boolean }
+  | { status: "failed"; message: string }
+  | { status: "pending" };
 
 /** How long the hook waits for the store to answer the one read it makes after the import (ms). */
 export const READ_DEADLINE_MS = 2_000;
@@ -61,9 +64,22 @@ export const READ_DEADLINE_MS = 2_000;
 /**
  * @example const outcome = await runSessionStartHook({ stdin, client: "claude-code", openStore: () => openStore({ directory }) });
  */
-export async function runSessionStartHook({ stdin, client, openStore, budgetMs = DEFAULT_IMPORT_BUDGET_MS, now = Date.now }: SessionStartHookOptions): Promise<SessionStartHookOutcome> {
+export async function runSessionStartHook({
+  stdin,
+  client,
+  openStore,
+  budgetMs = DEFAULT_IMPORT_BUDGET_MS,
+  now = Date.now,
+}: SessionStartHookOptions): Promise<SessionStartHookOutcome> {
   const deadline = now() + budgetMs;
-  const outcome: SessionStartHookOutcome = { stdout: undefined, problems: [], store: undefined, pendingImport: undefined, continueImport: undefined, guidanceCarried: false };
+  const outcome: SessionStartHookOutcome = {
+    stdout: undefined,
+    problems: [],
+    store: undefined,
+    pendingImport: undefined,
+    continueImport: undefined,
+    guidanceCarried: false,
+  };
   const parsed = parseHookInput(stdin);
   if ("problem" in parsed) {
     outcome.problems.push(parsed.problem);
@@ -85,30 +101,49 @@ export async function runSessionStartHook({ stdin, client, openStore, budgetMs =
     // Read before the import takes the budget; a transcript with no compaction near its end may take a while.
     const lookUntil = now() + budgetMs * CARRIED_GUIDANCE_SHARE;
     try {
-      outcome.guidanceCarried = await carriesGuidance({ file: transcriptPath, format: client, stopWhen: () => now() >= lookUntil });
+      outcome.guidanceCarried = await carriesGuidance({
+        file: transcriptPath,
+        format: client,
+        stopWhen: () => now() >= lookUntil,
+      });
     } catch (error) {
       outcome.problems.push(`cannot read ${transcriptPath} (${messageOf(error)})`);
     }
   }
-  if (transcriptPath === undefined) outcome.problems.push("the hook input names no transcript_path; nothing was imported");
+  if (transcriptPath === undefined)
+    outcome.problems.push("the hook input names no transcript_path; nothing was imported");
   else if (transcript?.problem === undefined) {
     const running = importFiles({ store, format: client, paths: [transcriptPath], now, deadline });
-    const result = running.then((report): ImportResult => ({ status: "done", warnings: report.warnings, partial: report.partial }));
+    const result = running.then((report): ImportResult => ({
+      status: "done",
+      warnings: report.warnings,
+      partial: report.partial,
+    }));
     imported = await withinBudget(result, Math.max(0, deadline - now()) + STALLED_IMPORT_GRACE_MS);
     if (imported.status === "pending") outcome.pendingImport = running.catch(() => undefined);
-    if (imported.status === "pending" || (imported.status === "done" && imported.partial)) outcome.continueImport = transcriptPath;
-    if (imported.status === "failed") outcome.problems.push(`importing ${transcriptPath} failed (${imported.message}); the guidance counts what was stored before`);
-    if (imported.status === "done" && imported.warnings.length > 0) outcome.problems.push(`importing ${transcriptPath}: ${imported.warnings[0] ?? ""}`);
+    if (imported.status === "pending" || (imported.status === "done" && imported.partial))
+      outcome.continueImport = transcriptPath;
+    if (imported.status === "failed")
+      outcome.problems.push(
+        `importing ${transcriptPath} failed (${imported.message}); the guidance counts what was stored before`,
+      );
+    if (imported.status === "done" && imported.warnings.length > 0)
+      outcome.problems.push(`importing ${transcriptPath}: ${imported.warnings[0] ?? ""}`);
   }
   // Codex's PostCompact cannot add context: importing is all it is for.
   if (event === "PostCompact") return outcome;
   const storeSessionId = `${client}:${sessionId}`;
   try {
     const reading = store.session(storeSessionId);
-    const answer = await withinBudget(reading.then((): ImportResult => ({ status: "done", warnings: [], partial: false })), READ_DEADLINE_MS);
+    const answer = await withinBudget(
+      reading.then((): ImportResult => ({ status: "done", warnings: [], partial: false })),
+      READ_DEADLINE_MS,
+    );
     if (answer.status === "pending") {
       outcome.pendingImport ??= reading.catch(() => undefined);
-      outcome.problems.push(`the ctxwin store did not answer within ${READ_DEADLINE_MS / 1000} s; no guidance was added`);
+      outcome.problems.push(
+        `the ctxwin store did not answer within ${READ_DEADLINE_MS / 1000} s; no guidance was added`,
+      );
       return outcome;
     }
     if (answer.status === "failed") throw new Error(answer.message);
@@ -119,7 +154,13 @@ export async function runSessionStartHook({ stdin, client, openStore, budgetMs =
     }
     if (outcome.guidanceCarried) return outcome;
     const importPending = outcome.continueImport !== undefined;
-    const guidance = recoveryGuidance({ storeSessionId, items: summary.lastSeq, windows: summary.windowCount, source, importPending });
+    const guidance = recoveryGuidance({
+      storeSessionId,
+      items: summary.lastSeq,
+      windows: summary.windowCount,
+      source,
+      importPending,
+    });
     outcome.stdout = hookOutput(guidance);
   } catch (error) {
     outcome.problems.push(`cannot read session ${storeSessionId} from the ctxwin store: ${messageOf(error)}`);

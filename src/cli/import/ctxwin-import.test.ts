@@ -28,7 +28,10 @@ const { temporaryDirectory, openScratchStore: open } = scratchStores("ctxwin-imp
 
 async function exportText(store: HistoryStore, sessionId: string): Promise<string> {
   let text = "";
-  await exportSession(await openScope({ store, sessionId, includeCleared: true }), { format: "jsonl", write: (chunk) => (text += chunk) });
+  await exportSession(await openScope({ store, sessionId, includeCleared: true }), {
+    format: "jsonl",
+    write: (chunk) => (text += chunk),
+  });
   return text;
 }
 
@@ -48,7 +51,9 @@ describe("ctxwin import (ctxwin format)", () => {
     expect(first.rowsAdded).toBe((await allRows(source, "s1")).length);
     expect(first.malformedCount).toBe(0);
     expect(await exportText(target, "s1")).toBe(await exportText(source, "s1"));
-    expect((await target.windows("s1", { includeCleared: true })).windows.length).toBe((await source.windows("s1", { includeCleared: true })).windows.length);
+    expect((await target.windows("s1", { includeCleared: true })).windows.length).toBe(
+      (await source.windows("s1", { includeCleared: true })).windows.length,
+    );
 
     const second = await importFiles({ store: target, format: "ctxwin", paths: [file] });
     expect(second.rowsAdded).toBe(0);
@@ -72,7 +77,9 @@ describe("ctxwin import (ctxwin format)", () => {
     writeFileSync(file, await exportText(source, "g"));
     const grown = await importFiles({ store: target, format: "ctxwin", paths: [file] });
     expect(grown).toMatchObject({ rowsAdded: 1, rowsAlreadyPresent: 2 });
-    expect((await allRows(target, "g")).map((row) => row.id)).toEqual((await allRows(source, "g")).map((row) => row.id));
+    expect((await allRows(target, "g")).map((row) => row.id)).toEqual(
+      (await allRows(source, "g")).map((row) => row.id),
+    );
   });
 
   it("reports malformed lines as file:line and imports the rest", async () => {
@@ -80,7 +87,10 @@ describe("ctxwin import (ctxwin format)", () => {
     await source.append("m", [rows.userText("kept one"), rows.assistantText("kept two")]);
     const file = path.join(temporaryDirectory(), "m.jsonl");
     const [line1, line2] = (await exportText(source, "m")).trimEnd().split("\n");
-    writeFileSync(file, `${line1}\n{not json\n[1,2]\n${JSON.stringify({ sessionId: "m", id: "x", role: "robot", parts: [] })}\n${line2}\n`);
+    writeFileSync(
+      file,
+      `${line1}\n{not json\n[1,2]\n${JSON.stringify({ sessionId: "m", id: "x", role: "robot", parts: [] })}\n${line2}\n`,
+    );
     const target = open(temporaryDirectory());
     const report = await importFiles({ store: target, format: "ctxwin", paths: [file] });
     expect(report.rowsAdded).toBe(2);
@@ -107,7 +117,10 @@ describe("ctxwin import (ctxwin format)", () => {
     expect(parseImportArguments(["ctxwin", "a.jsonl"])).toEqual({ format: "ctxwin", paths: ["a.jsonl"] });
     expect(() => parseImportArguments(["ctxwin"])).toThrow(/at least one exported/);
     expect(parseImportArguments(["codex"], { home: "/h" })).toEqual({ format: "codex", paths: ["/h/.codex/sessions"] });
-    expect(parseImportArguments(["claude-code"], { home: "/h" })).toEqual({ format: "claude-code", paths: ["/h/.claude/projects"] });
+    expect(parseImportArguments(["claude-code"], { home: "/h" })).toEqual({
+      format: "claude-code",
+      paths: ["/h/.claude/projects"],
+    });
   });
 
   it("works from the built binary, twice, with --json", async () => {
@@ -118,12 +131,15 @@ describe("ctxwin import (ctxwin format)", () => {
     writeFileSync(file, await exportText(source, "s1"));
     appendFileSync(file, "{broken\n");
     const project = temporaryDirectory();
-    const run = () => spawnSync(process.execPath, [binary, "import", file, "--dir", project, "--json"], { encoding: "utf8" });
+    const run = () =>
+      spawnSync(process.execPath, [binary, "import", file, "--dir", project, "--json"], { encoding: "utf8" });
     const first = run();
     expect(first.stderr).toBe("");
     const report = JSON.parse(first.stdout) as { rowsAdded: number; malformed: { file: string; line: number }[] };
     expect(report.rowsAdded).toBeGreaterThan(5);
-    expect(report.malformed).toEqual([expect.objectContaining({ file, line: (await exportText(source, "s1")).split("\n").length })]);
+    expect(report.malformed).toEqual([
+      expect.objectContaining({ file, line: (await exportText(source, "s1")).split("\n").length }),
+    ]);
     expect(first.status).toBe(1);
     const second = JSON.parse(run().stdout) as { rowsAdded: number };
     expect(second.rowsAdded).toBe(0);
@@ -152,7 +168,9 @@ describe("round trip", () => {
     const fresh = open();
     expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(first.rowsAdded);
     expect((await importFiles({ store: fresh, format: "ctxwin", paths: [file] })).rowsAdded).toBe(0);
-    expect((await allRows(fresh, CLAUDE)).map((row) => row.id)).toEqual((await allRows(store, CLAUDE)).map((row) => row.id));
+    expect((await allRows(fresh, CLAUDE)).map((row) => row.id)).toEqual(
+      (await allRows(store, CLAUDE)).map((row) => row.id),
+    );
   });
 });
 
@@ -166,11 +184,28 @@ describe("paths that are not files", () => {
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     try {
       const transcript = path.join(folder, "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37.jsonl");
-      copyFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl"), transcript);
-      const result = await runCtxwinInProcess(["import", "claude-code", fifo, "/dev/null", socketPath, transcript, "--dir", folder], { cwd: folder });
+      copyFileSync(
+        path.join(
+          path.dirname(fileURLToPath(import.meta.url)),
+          "..",
+          "..",
+          "import",
+          "fixtures",
+          "claude-code-session.jsonl",
+        ),
+        transcript,
+      );
+      const result = await runCtxwinInProcess(
+        ["import", "claude-code", fifo, "/dev/null", socketPath, transcript, "--dir", folder],
+        { cwd: folder },
+      );
       expect(result.status).toBe(1);
-      expect(result.stdout).toContain(`warning: ${fifo} is a named pipe (FIFO), not a transcript file; it was not read.`);
-      expect(result.stdout).toContain("warning: /dev/null is a character device, not a transcript file; it was not read.");
+      expect(result.stdout).toContain(
+        `warning: ${fifo} is a named pipe (FIFO), not a transcript file; it was not read.`,
+      );
+      expect(result.stdout).toContain(
+        "warning: /dev/null is a character device, not a transcript file; it was not read.",
+      );
       expect(result.stdout).toContain(`warning: ${socketPath} is a socket, not a transcript file; it was not read.`);
       expect(result.stdout).toMatch(/^Imported [1-9]\d* rows into 1 sessions from 1 claude-code files/);
     } finally {
@@ -183,21 +218,39 @@ describe("--project", () => {
   it("imports only the project's Claude Code sessions from the home folder; with paths it is a usage error", async () => {
     const home = temporaryDirectory();
     const project = path.join(home, "work", "shop-api");
-    const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
-    for (const [folder, sessionId] of [[project, "11111111-1111-4111-8111-111111111111"], [`${project}-old`, "22222222-2222-4222-8222-222222222222"]] as const) {
+    const fixture = path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      "..",
+      "..",
+      "import",
+      "fixtures",
+      "claude-code-session.jsonl",
+    );
+    for (const [folder, sessionId] of [
+      [project, "11111111-1111-4111-8111-111111111111"],
+      [`${project}-old`, "22222222-2222-4222-8222-222222222222"],
+    ] as const) {
       const transcripts = path.join(home, ".claude", "projects", claudeCodeProjectFolderName(folder));
       mkdirSync(transcripts, { recursive: true });
-      writeFileSync(path.join(transcripts, `${sessionId}.jsonl`), readFileSync(fixture, "utf8").replaceAll("5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", sessionId));
+      writeFileSync(
+        path.join(transcripts, `${sessionId}.jsonl`),
+        readFileSync(fixture, "utf8").replaceAll("5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", sessionId),
+      );
     }
     mkdirSync(project, { recursive: true });
     const previousHome = process.env["HOME"];
     process.env["HOME"] = home;
     try {
-      const result = await runCtxwinInProcess(["import", "claude-code", "--project", project, "--dir", project], { cwd: project });
+      const result = await runCtxwinInProcess(["import", "claude-code", "--project", project, "--dir", project], {
+        cwd: project,
+      });
       expect(result.stderr).toBe("");
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/into 1 sessions from 1 claude-code files/);
-      const refused = await runCtxwinInProcess(["import", "claude-code", path.join(home, ".claude"), "--project", project], { cwd: project });
+      const refused = await runCtxwinInProcess(
+        ["import", "claude-code", path.join(home, ".claude"), "--project", project],
+        { cwd: project },
+      );
       expect(refused.status).toBe(2);
       expect(refused.stderr).toContain("--project imports the project's sessions from where the CLI keeps them");
     } finally {
@@ -205,6 +258,8 @@ describe("--project", () => {
       else process.env["HOME"] = previousHome;
     }
     const store = open(project);
-    expect((await store.sessions()).map((session) => session.sessionId)).toEqual(["claude-code:11111111-1111-4111-8111-111111111111"]);
+    expect((await store.sessions()).map((session) => session.sessionId)).toEqual([
+      "claude-code:11111111-1111-4111-8111-111111111111",
+    ]);
   });
 });

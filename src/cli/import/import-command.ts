@@ -43,7 +43,10 @@ export class ImportCommandError extends CtxwinError {
  *
  * @example parseImportArguments(["ctxwin", "a.jsonl"]) // { format: "ctxwin", paths: ["a.jsonl"] }
  */
-export function parseImportArguments(values: readonly string[], { home }: { home?: string } = {}): { format: ImportFormat; paths: string[] } {
+export function parseImportArguments(
+  values: readonly string[],
+  { home }: { home?: string } = {},
+): { format: ImportFormat; paths: string[] } {
   const [first, ...rest] = values;
   const format = IMPORT_FORMATS.find((name) => name === first);
   const paths = format === undefined ? [...values] : rest;
@@ -59,14 +62,26 @@ async function projectArguments(
 ): Promise<{ format: ImportFormat; paths: string[] }> {
   if (project === undefined) return parsed;
   const { format } = parsed;
-  if (format === "ctxwin") throw new ImportCommandError("--project works with claude-code and codex transcripts, not ctxwin exports.");
-  if (given > 0) throw new ImportCommandError("--project imports the project's sessions from where the CLI keeps them: give it no paths.");
+  if (format === "ctxwin")
+    throw new ImportCommandError("--project works with claude-code and codex transcripts, not ctxwin exports.");
+  if (given > 0)
+    throw new ImportCommandError(
+      "--project imports the project's sessions from where the CLI keeps them: give it no paths.",
+    );
   return { format, paths: await projectSourcePaths({ format, project }) };
 }
 
 function terminalProgress(): ImportProgress | undefined {
   if (process.stderr.isTTY !== true) return undefined;
-  const bar = new cliProgress.SingleBar({ format: "importing {bar} {value}/{total} files", stream: process.stderr, clearOnComplete: true, hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: "importing {bar} {value}/{total} files",
+      stream: process.stderr,
+      clearOnComplete: true,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   return { start: (total) => bar.start(total, 0), advance: () => bar.increment(), stop: () => bar.stop() };
 }
 
@@ -75,32 +90,60 @@ function terminalProgress(): ImportProgress | undefined {
  *
  * @example registerImportCommand({ program: new Command("ctxwin") });
  */
-export function registerImportCommand({ program, output = processOutput }: { program: Command; output?: ImportOutput }): Command {
+export function registerImportCommand({
+  program,
+  output = processOutput,
+}: {
+  program: Command;
+  output?: ImportOutput;
+}): Command {
   return program
     .command("import")
-    .description("Import transcripts into the project's store: ctxwin (JSON lines of `ctxwin history export`, the default), claude-code, codex")
+    .description(
+      "Import transcripts into the project's store: ctxwin (JSON lines of `ctxwin history export`, the default), claude-code, codex",
+    )
     .argument("<format-or-file>", `format (${IMPORT_FORMATS.join(", ")}) or the first file to import`)
     .argument("[paths...]", "files or folders (claude-code: ~/.claude/projects, codex: ~/.codex/sessions by default)")
-    .option("--dir <project>", "project directory whose .ctxwin/ctxwin.db receives the rows (default: the current directory)")
+    .option(
+      "--dir <project>",
+      "project directory whose .ctxwin/ctxwin.db receives the rows (default: the current directory)",
+    )
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
-    .option("--project <folder>", "claude-code, codex: only this project's sessions (Claude Code: its folder under ~/.claude/projects; Codex: sessions whose cwd is inside it)")
+    .option(
+      "--project <folder>",
+      "claude-code, codex: only this project's sessions (Claude Code: its folder under ~/.claude/projects; Codex: sessions whose cwd is inside it)",
+    )
     .option("--json", "print the report as JSON")
     .showHelpAfterError(false)
-    .action(async (first: string, rest: string[], options: { dir?: string; store?: string; json?: boolean; project?: string }) => {
-      let store: HistoryStore | undefined;
-      try {
-        const { format, paths } = await projectArguments(parseImportArguments([first, ...rest]), { given: rest.length, project: options.project });
-        store = openStore(storeOptionsOf({ store: options.store, directory: options.dir ?? process.cwd() }));
-        const progress = options.json === true ? undefined : terminalProgress();
-        const report = await importFiles({ store, format, paths, ...(progress === undefined ? {} : { progress }) });
-        output.stdout(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
-        if (report.malformedCount > 0 || report.warnings.length > 0) process.exitCode = 1;
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        output.stderr(`ctxwin import: ${ImportCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "));
-        process.exitCode = ImportCommandError.isInstance(error) ? 2 : 1;
-      } finally {
-        await store?.close();
-      }
-    });
+    .action(
+      async (
+        first: string,
+        rest: string[],
+        options: { dir?: string; store?: string; json?: boolean; project?: string },
+      ) => {
+        let store: HistoryStore | undefined;
+        try {
+          const { format, paths } = await projectArguments(parseImportArguments([first, ...rest]), {
+            given: rest.length,
+            project: options.project,
+          });
+          store = openStore(storeOptionsOf({ store: options.store, directory: options.dir ?? process.cwd() }));
+          const progress = options.json === true ? undefined : terminalProgress();
+          const report = await importFiles({ store, format, paths, ...(progress === undefined ? {} : { progress }) });
+          output.stdout(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+          if (report.malformedCount > 0 || report.warnings.length > 0) process.exitCode = 1;
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          output.stderr(
+            `ctxwin import: ${ImportCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(
+              /\n(?!$)/g,
+              " ",
+            ),
+          );
+          process.exitCode = ImportCommandError.isInstance(error) ? 2 : 1;
+        } finally {
+          await store?.close();
+        }
+      },
+    );
 }

@@ -13,7 +13,10 @@ export function advertisedSchema(strict: z.ZodObject): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   const required: string[] = [];
   for (const [name, field] of Object.entries(strict.shape)) {
-    const { $schema: _dialect, ...json } = z.toJSONSchema(field, { io: "input", target: "draft-7" }) as Record<string, unknown>;
+    const { $schema: _dialect, ...json } = z.toJSONSchema(field, { io: "input", target: "draft-7" }) as Record<
+      string,
+      unknown
+    >;
     shape[name] = z.unknown().optional().meta(json);
     if (!field.safeParse(undefined).success) required.push(name);
   }

@@ -16,7 +16,12 @@ describe("ctxwin mcp: argument nesting", () => {
   it("refuses arguments nested 100,000 levels deep with the request's id and the limit, and serves the next line", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
-    const transport = new StdioLineTransport({ input, output, maxLineBytes: 10 * 1024 * 1024, report: () => undefined });
+    const transport = new StdioLineTransport({
+      input,
+      output,
+      maxLineBytes: 10 * 1024 * 1024,
+      report: () => undefined,
+    });
     let written = "";
     output.on("data", (chunk: Buffer) => (written += chunk.toString("utf8")));
     const messages: unknown[] = [];

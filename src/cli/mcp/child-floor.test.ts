@@ -32,7 +32,10 @@ const notAvailable = { ok: false, error: { code: "session_not_available" } };
 describe("ctxwin mcp: the privacy floor covers sub-agent children", () => {
   it("list_sessions leaves out the children a clear hides, and their pre-clear titles", async () => {
     const { result, text } = await mcp.history({ action: "list_sessions" });
-    expect((result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual(["main", "main/late"]);
+    expect((result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual([
+      "main",
+      "main/late",
+    ]);
     expect(result["sessions_total"]).toBe(2);
     expect(text).not.toContain("vault");
   });
@@ -42,21 +45,26 @@ describe("ctxwin mcp: the privacy floor covers sub-agent children", () => {
     expect(result).toMatchObject({ ok: true, results: [] });
     expect(text).not.toContain(CHILD_SECRET);
     const late = await mcp.history({ action: "search", query: LATE_WORD });
-    expect((late.result["results"] as { session_id: string }[]).map((group) => group.session_id)).toEqual(["main/late"]);
+    expect((late.result["results"] as { session_id: string }[]).map((group) => group.session_id)).toEqual([
+      "main/late",
+    ]);
   });
 
-  it.each(["main/child", "main/child/grandchild"])("search, read_item, list_items and list_windows with session_id %s are not available", async (sessionId) => {
-    for (const input of [
-      { action: "search", session_id: sessionId, query: "vault" },
-      { action: "read_item", session_id: sessionId, item_id: "1" },
-      { action: "list_items", session_id: sessionId },
-      { action: "list_windows", session_id: sessionId },
-    ]) {
-      const { result, text } = await mcp.history(input);
-      expect(result).toMatchObject({ ...notAvailable, action: input.action });
-      expect(text).not.toContain(CHILD_SECRET);
-    }
-  });
+  it.each(["main/child", "main/child/grandchild"])(
+    "search, read_item, list_items and list_windows with session_id %s are not available",
+    async (sessionId) => {
+      for (const input of [
+        { action: "search", session_id: sessionId, query: "vault" },
+        { action: "read_item", session_id: sessionId, item_id: "1" },
+        { action: "list_items", session_id: sessionId },
+        { action: "list_windows", session_id: sessionId },
+      ]) {
+        const { result, text } = await mcp.history(input);
+        expect(result).toMatchObject({ ...notAvailable, action: input.action });
+        expect(text).not.toContain(CHILD_SECRET);
+      }
+    },
+  );
 
   it("a child started after the clear stays readable", async () => {
     const { result } = await mcp.history({ action: "list_items", session_id: "main/late" });

@@ -12,7 +12,14 @@ import { afterAll, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+const fixture = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "import",
+  "fixtures",
+  "claude-code-session.jsonl",
+);
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-e2e-"));
 let mcp: McpSession | undefined;
 
@@ -24,7 +31,10 @@ afterAll(async () => {
 it("finds through MCP a detail from before the transcript's compaction", async () => {
   const transcript = path.join(folder, "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37.jsonl");
   copyFileSync(fixture, transcript);
-  const compactionSummary = readFileSync(transcript, "utf8").split("\n").find((line) => line.includes('"isCompactSummary": true')) ?? "";
+  const compactionSummary =
+    readFileSync(transcript, "utf8")
+      .split("\n")
+      .find((line) => line.includes('"isCompactSummary": true')) ?? "";
   expect(compactionSummary).toContain("staging database");
   expect(compactionSummary).not.toContain("6543");
 
@@ -37,15 +47,25 @@ it("finds through MCP a detail from before the transcript's compaction", async (
   expect(session?.title).toBe("Move the orders service to the new staging database.");
 
   const found = await mcp.history({ action: "search", query: "staging database port", mode: "ranked" });
-  const group = (found.result["results"] as { session_id: string; hits: { item_id: string; window_id: string }[] }[])[0];
+  const group = (
+    found.result["results"] as { session_id: string; hits: { item_id: string; window_id: string }[] }[]
+  )[0];
   expect(group?.session_id).toBe(session?.session_id);
 
   // Within the session, the same words find every item about it, ranked.
-  const within = await mcp.history({ action: "search", session_id: group!.session_id, query: "staging database port", mode: "ranked", limit: 10 });
+  const within = await mcp.history({
+    action: "search",
+    session_id: group!.session_id,
+    query: "staging database port",
+    mode: "ranked",
+    limit: 10,
+  });
   const hits = within.result["hits"] as { item_id: string }[];
 
   const windows = await mcp.history({ action: "list_windows", session_id: group!.session_id });
-  const compaction = (windows.result["windows"] as { window_id: string; kind: string }[]).find((window) => window.kind === "compaction");
+  const compaction = (windows.result["windows"] as { window_id: string; kind: string }[]).find(
+    (window) => window.kind === "compaction",
+  );
   expect(compaction).toBeDefined();
   const compactionSeq = Number(compaction!.window_id.slice(2));
   const before = hits.filter((hit) => Number(hit.item_id) < compactionSeq);

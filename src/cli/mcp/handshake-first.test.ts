@@ -32,10 +32,18 @@ describe("ctxwin mcp", () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     const clientInfo = { name: "test", version: "1.0.0" };
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo },
+    });
 
     expect(await exited).toBe(1);
-    const answers = stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { tools?: { name: string }[] } });
+    const answers = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result: { tools?: { name: string }[] } });
     expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
     expect(answers[1]!.result.tools!.map((tool) => tool.name)).toEqual(["session_history"]);
     expect(stderr.trim()).toMatch(/not a ctxwin database/);

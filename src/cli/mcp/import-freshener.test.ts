@@ -45,14 +45,22 @@ describe("import freshener", () => {
     expect(source.runs()).toBe(1);
     source.finish();
     await freshener.settle();
-    expect(await freshener.beforeCall()).toMatch(/still importing claude-code transcripts in the background: 0 of 5000 files read/);
+    expect(await freshener.beforeCall()).toMatch(
+      /still importing claude-code transcripts in the background: 0 of 5000 files read/,
+    );
     expect(source.runs()).toBe(2);
   });
 
   it("waits for a quick import, then starts the next one only after the interval", async () => {
     let clock = 0;
     const source = scriptedImport(3);
-    const freshener = createImportFreshener({ label: "codex", run: source.run, waitMs: 60_000, minIntervalMs: 5_000, now: () => clock });
+    const freshener = createImportFreshener({
+      label: "codex",
+      run: source.run,
+      waitMs: 60_000,
+      minIntervalMs: 5_000,
+      now: () => clock,
+    });
     const call = freshener.beforeCall();
     source.read(3);
     source.finish();
@@ -70,11 +78,21 @@ describe("import freshener", () => {
   it("reports a failed import in the answer and on stderr, and tries again next time", async () => {
     const errors: string[] = [];
     const source = scriptedImport(1);
-    const freshener = createImportFreshener({ label: "codex", run: source.run, waitMs: 60_000, minIntervalMs: 0, onError: (message) => errors.push(message) });
+    const freshener = createImportFreshener({
+      label: "codex",
+      run: source.run,
+      waitMs: 60_000,
+      minIntervalMs: 0,
+      onError: (message) => errors.push(message),
+    });
     const call = freshener.beforeCall();
     source.fail(new Error("EACCES: permission denied, open '/home/dev/.codex/sessions'"));
-    expect(await call).toBe("Note: the last import of codex transcripts failed (EACCES: permission denied, open '/home/dev/.codex/sessions'); results come from what was imported before.");
-    expect(errors).toEqual(["importing codex transcripts failed: EACCES: permission denied, open '/home/dev/.codex/sessions'"]);
+    expect(await call).toBe(
+      "Note: the last import of codex transcripts failed (EACCES: permission denied, open '/home/dev/.codex/sessions'); results come from what was imported before.",
+    );
+    expect(errors).toEqual([
+      "importing codex transcripts failed: EACCES: permission denied, open '/home/dev/.codex/sessions'",
+    ]);
     const retry = freshener.beforeCall();
     source.finish();
     expect(await retry).toBeUndefined();

@@ -63,18 +63,19 @@ export function createImportFreshener({
     }
     const tracked: Promise<void> = running
       .then(
-      () => {
-        lastFailure = undefined;
-        completedRuns += 1;
-      },
-      (error: unknown) => {
-        lastFailure = error instanceof Error ? error.message : String(error);
-        onError(`importing ${label} transcripts failed: ${lastFailure}`);
-      },
-    ).finally(() => {
-      if (inFlight === tracked) inFlight = undefined;
-      lastFinished = now();
-    });
+        () => {
+          lastFailure = undefined;
+          completedRuns += 1;
+        },
+        (error: unknown) => {
+          lastFailure = error instanceof Error ? error.message : String(error);
+          onError(`importing ${label} transcripts failed: ${lastFailure}`);
+        },
+      )
+      .finally(() => {
+        if (inFlight === tracked) inFlight = undefined;
+        lastFinished = now();
+      });
     inFlight = tracked;
     return tracked;
   }

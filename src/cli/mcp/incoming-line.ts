@@ -61,7 +61,12 @@ function describeIssues(issues: readonly Issue[]): string {
 
 const isRequestId = (value: unknown): value is RequestId => typeof value === "string" || Number.isSafeInteger(value);
 
-const refused = (id: RequestId | null, code: number, message: string): IncomingLine => ({ kind: "refused", id, code, message });
+const refused = (id: RequestId | null, code: number, message: string): IncomingLine => ({
+  kind: "refused",
+  id,
+  code,
+  message,
+});
 
 /** A JSON object that is not a valid JSON-RPC message: what is wrong with it, and whether to answer. */
 function refuseInvalid(value: Record<string, unknown>): IncomingLine {
@@ -71,12 +76,17 @@ function refuseInvalid(value: Record<string, unknown>): IncomingLine {
   if (isResponse || isNotification) {
     // JSON-RPC answers neither a notification nor a response, even a broken one.
     const issues = JSONRPCMessageSchema.safeParse(value).error?.issues ?? [];
-    return { kind: "ignored", note: `ignored an invalid ${isResponse ? "response" : "notification"}: ${describeIssues(issues)}` };
+    return {
+      kind: "ignored",
+      note: `ignored an invalid ${isResponse ? "response" : "notification"}: ${describeIssues(issues)}`,
+    };
   }
   const id = isRequestId(value["id"]) ? value["id"] : null;
-  if (value["jsonrpc"] !== "2.0") return refused(id, ErrorCode.InvalidRequest, 'Invalid Request: "jsonrpc" must be "2.0"');
+  if (value["jsonrpc"] !== "2.0")
+    return refused(id, ErrorCode.InvalidRequest, 'Invalid Request: "jsonrpc" must be "2.0"');
   if (id === null) return refused(id, ErrorCode.InvalidRequest, 'Invalid Request: "id" must be a string or an integer');
-  if (typeof method !== "string") return refused(id, ErrorCode.InvalidRequest, 'Invalid Request: "method" must be a string');
+  if (typeof method !== "string")
+    return refused(id, ErrorCode.InvalidRequest, 'Invalid Request: "method" must be a string');
   const issues = JSONRPCRequestSchema.safeParse(value).error?.issues ?? [];
   if (issues.length > 0 && issues.every((issue) => issue.path[0] === "params")) {
     return refused(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${describeIssues(issues)}`);
@@ -101,7 +111,11 @@ export function readIncomingLine(line: string): IncomingLine {
   try {
     value = JSON.parse(line);
   } catch {
-    return refused(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON; send one JSON-RPC message per line");
+    return refused(
+      null,
+      ErrorCode.ParseError,
+      "Parse error: the line is not valid JSON; send one JSON-RPC message per line",
+    );
   }
   if (Array.isArray(value)) {
     const batches = "Invalid Request: JSON-RPC batches (arrays) are not supported by MCP; send one message per line";
@@ -116,7 +130,11 @@ export function readIncomingLine(line: string): IncomingLine {
   if (isJSONRPCRequest(message)) {
     const issues = REQUEST_SCHEMAS.get(message.method)?.safeParse(message).error?.issues ?? [];
     if (issues.length > 0) {
-      return refused(message.id, ErrorCode.InvalidParams, `Invalid params for ${message.method}: ${describeIssues(issues)}`);
+      return refused(
+        message.id,
+        ErrorCode.InvalidParams,
+        `Invalid params for ${message.method}: ${describeIssues(issues)}`,
+      );
     }
   }
   return { kind: "message", message };

@@ -11,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startRawMcp, type RawMcpProcess, type ServerLine } from "./test-support/raw-mcp-process.js";
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+const fixture = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "import",
+  "fixtures",
+  "claude-code-session.jsonl",
+);
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-malformed-"));
 const MEBIBYTE = 1024 * 1024;
 let server: RawMcpProcess;
@@ -56,9 +63,18 @@ describe("ctxwin mcp: lines it cannot serve", () => {
 
   it("answers JSON that is not a JSON-RPC request with an invalid request (-32600)", async () => {
     expect(onlyError(await server.answersTo({ hello: "world" }))).toMatchObject({ id: null, code: -32600 });
-    expect(onlyError(await server.answersTo([{ jsonrpc: "2.0", id: 2, method: "ping" }]))).toMatchObject({ id: null, code: -32600 });
-    expect(onlyError(await server.answersTo({ jsonrpc: "2.0", id: { x: 1 }, method: "ping" }))).toMatchObject({ id: null, code: -32600 });
-    expect(onlyError(await server.answersTo({ jsonrpc: "1.0", id: 3, method: "ping" }))).toMatchObject({ id: 3, code: -32600 });
+    expect(onlyError(await server.answersTo([{ jsonrpc: "2.0", id: 2, method: "ping" }]))).toMatchObject({
+      id: null,
+      code: -32600,
+    });
+    expect(onlyError(await server.answersTo({ jsonrpc: "2.0", id: { x: 1 }, method: "ping" }))).toMatchObject({
+      id: null,
+      code: -32600,
+    });
+    expect(onlyError(await server.answersTo({ jsonrpc: "1.0", id: 3, method: "ping" }))).toMatchObject({
+      id: 3,
+      code: -32600,
+    });
     await stillServes(4);
   });
 
@@ -79,7 +95,9 @@ describe("ctxwin mcp: lines it cannot serve", () => {
 
   it("refuses a tools/call line over 10 MiB with its id (-32600) and keeps serving", async () => {
     const query = "x".repeat(10 * MEBIBYTE);
-    const error = onlyError(await server.answersTo(call(9, { name: "session_history", arguments: { action: "search", query } })));
+    const error = onlyError(
+      await server.answersTo(call(9, { name: "session_history", arguments: { action: "search", query } })),
+    );
     expect(error).toMatchObject({ id: 9, code: -32600 });
     expect(error.message).toMatch(/10485760 bytes/);
     await stillServes(10);

@@ -29,15 +29,26 @@ describe("ctxwin mcp hybrid search", () => {
     await plainMcp.close();
     await plain.close();
 
-    const store = openStore({ backend: "memory", embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined } });
-    await store.append("s", [text("Which identity approach should we use?"), reply("We'll keep OAuth with PKCE for sign-in.")]);
+    const store = openStore({
+      backend: "memory",
+      embeddings: { model: createSynonymEmbeddingModel(), onWarning: () => undefined },
+    });
+    await store.append("s", [
+      text("Which identity approach should we use?"),
+      reply("We'll keep OAuth with PKCE for sign-in."),
+    ]);
     await store.embeddings?.idle();
     const mcp = await connect(store);
     const [tool] = (await mcp.client.listTools()).tools;
     expect(JSON.stringify(tool?.inputSchema)).toContain("hybrid");
     expect(tool?.description).toContain("mode 'hybrid' also finds items by meaning");
-    const result = await mcp.client.callTool({ name: "session_history", arguments: { action: "search", session_id: "s", query: "login decision", mode: "hybrid", limit: 1 } });
-    const answer = JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}") as { hits: { item_id: string }[] };
+    const result = await mcp.client.callTool({
+      name: "session_history",
+      arguments: { action: "search", session_id: "s", query: "login decision", mode: "hybrid", limit: 1 },
+    });
+    const answer = JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}") as {
+      hits: { item_id: string }[];
+    };
     expect(answer.hits.map((hit) => hit.item_id)).toEqual(["2"]);
     await mcp.close();
     await store.close();

@@ -12,7 +12,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+const fixture = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "import",
+  "fixtures",
+  "claude-code-session.jsonl",
+);
 const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const folders: string[] = [];
 const sessions: McpSession[] = [];
@@ -34,7 +41,8 @@ async function start(args: string[], cwd: string, env: Record<string, string> = 
   return session;
 }
 
-const textOf = (answer: { content: { type: string; text?: string }[] }) => answer.content.map((item) => item.text ?? "").join("\n");
+const textOf = (answer: { content: { type: string; text?: string }[] }) =>
+  answer.content.map((item) => item.text ?? "").join("\n");
 
 describe("ctxwin mcp --memory", () => {
   it("serves the memory tool: notes one agent writes, another agent's server reads", async () => {
@@ -44,7 +52,11 @@ describe("ctxwin mcp --memory", () => {
     const writer = await start(["--dir", project, "--memory", memory], project);
     const { tools } = await writer.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["memory", "session_history"]);
-    const created = await writer.call("memory", { command: "create", path: "/memories/project/staging.md", file_text: "staging db port 6543\n" });
+    const created = await writer.call("memory", {
+      command: "create",
+      path: "/memories/project/staging.md",
+      file_text: "staging db port 6543\n",
+    });
     expect(created.isError).toBe(false);
     const escape = await writer.call("memory", { command: "view", path: "/memories/../../etc/passwd" });
     expect(escape.isError).toBe(true);
@@ -70,7 +82,9 @@ describe("ctxwin mcp --import", () => {
     // Start from the first half; the second half arrives while the server runs.
     writeFileSync(transcript, `${firstHalf.join("\n")}\n`);
 
-    const mcp = await start(["--dir", project, "--import", "claude-code", "--import-interval", "0"], project, { HOME: home });
+    const mcp = await start(["--dir", project, "--import", "claude-code", "--import-interval", "0"], project, {
+      HOME: home,
+    });
     // An answer may come before the import is done; it then says how far the import got.
     const listed = await untilImported(mcp, { action: "list_sessions" });
     expect((listed.result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id)).toEqual([CLAUDE]);
@@ -88,16 +102,27 @@ describe("ctxwin mcp --import", () => {
     const project = temporaryFolder();
     const text = readFileSync(fixture, "utf8");
     const otherId = "0c3f1e2d-4b5a-4978-8e6f-5d4c3b2a1908";
-    for (const [folder, sessionId] of [[project, "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37"], ["/home/dev/billing", otherId]] as const) {
+    for (const [folder, sessionId] of [
+      [project, "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37"],
+      ["/home/dev/billing", otherId],
+    ] as const) {
       const transcripts = path.join(home, ".claude", "projects", folder.replace(/[^a-zA-Z0-9]/g, "-"));
       mkdirSync(transcripts, { recursive: true });
-      writeFileSync(path.join(transcripts, `${sessionId}.jsonl`), text.replaceAll("5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", sessionId));
+      writeFileSync(
+        path.join(transcripts, `${sessionId}.jsonl`),
+        text.replaceAll("5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", sessionId),
+      );
     }
-    const mcp = await start(["--dir", project, "--import", "claude-code", "--import-project", project], project, { HOME: home });
+    const mcp = await start(["--dir", project, "--import", "claude-code", "--import-project", project], project, {
+      HOME: home,
+    });
     const listed = await untilImported(mcp, { action: "list_sessions" });
     expect((listed.result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id)).toEqual([CLAUDE]);
 
-    const combined = await runCtxwin(["mcp", "--dir", project, "--import", "claude-code", "--import-project", project, "--import-path", home], { cwd: project });
+    const combined = await runCtxwin(
+      ["mcp", "--dir", project, "--import", "claude-code", "--import-project", project, "--import-path", home],
+      { cwd: project },
+    );
     expect(combined.status).toBe(2);
     expect(combined.stderr).toMatch(/^ctxwin mcp: --import-path and --import-project cannot be combined/);
   });
@@ -120,6 +145,8 @@ async function untilImported(mcp: McpSession, input: Record<string, unknown>) {
     const answer = await mcp.history(input);
     expect(answer.result["ok"]).toBe(true);
     if (answer.note === undefined) return answer;
-    expect(answer.note).toMatch(/^Note: ctxwin is still importing claude-code transcripts in the background.*: (listing the files|\d+ of \d+ files read)\./);
+    expect(answer.note).toMatch(
+      /^Note: ctxwin is still importing claude-code transcripts in the background.*: (listing the files|\d+ of \d+ files read)\./,
+    );
   }
 }

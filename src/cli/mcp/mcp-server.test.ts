@@ -29,10 +29,23 @@ beforeAll(async () => {
   folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-"));
   const store = openStore({ directory: folder });
   await importFiles({ store, format: "claude-code", paths: [path.join(fixtures, "claude-code-session.jsonl")] });
-  await importFiles({ store, format: "codex", paths: [path.join(fixtures, "rollout-2026-11-03T14-00-00-0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05.jsonl")] });
-  await store.append("native", [rows.userText(`the password hint is ${CLEARED}`), rows.assistantText("noted"), rows.reset(), rows.userText("after the reset: lantern"), rows.assistantText(HUGE)]);
+  await importFiles({
+    store,
+    format: "codex",
+    paths: [path.join(fixtures, "rollout-2026-11-03T14-00-00-0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05.jsonl")],
+  });
+  await store.append("native", [
+    rows.userText(`the password hint is ${CLEARED}`),
+    rows.assistantText("noted"),
+    rows.reset(),
+    rows.userText("after the reset: lantern"),
+    rows.assistantText(HUGE),
+  ]);
   for (let index = 0; index < CROWD; index += 1) {
-    await store.append(`crowd-${String(index).padStart(2, "0")}`, [rows.userText(`crowd marker ${index} ${"x".repeat(400)}`), rows.userText(`crowd marker again ${index}`)]);
+    await store.append(`crowd-${String(index).padStart(2, "0")}`, [
+      rows.userText(`crowd marker ${index} ${"x".repeat(400)}`),
+      rows.userText(`crowd marker again ${index}`),
+    ]);
   }
   await store.close();
   mcp = await startMcp({ args: ["--dir", folder], cwd: folder });
@@ -51,9 +64,28 @@ describe("ctxwin mcp", () => {
     expect(tools.map((tool) => tool.name)).toEqual(["session_history"]);
     const schema = tools[0]!.inputSchema as { properties: Record<string, { enum?: string[] }>; required?: string[] };
     expect(schema.required).toEqual(["action"]);
-    expect(schema.properties["action"]?.enum).toEqual(["list_sessions", "list_windows", "list_items", "search", "read_item"]);
+    expect(schema.properties["action"]?.enum).toEqual([
+      "list_sessions",
+      "list_windows",
+      "list_items",
+      "search",
+      "read_item",
+    ]);
     expect(Object.keys(schema.properties)).toEqual(
-      expect.arrayContaining(["session_id", "project", "source", "since", "until", "session_offset", "query", "item_id", "role", "tool_name", "order", "max_item_chars"]),
+      expect.arrayContaining([
+        "session_id",
+        "project",
+        "source",
+        "since",
+        "until",
+        "session_offset",
+        "query",
+        "item_id",
+        "role",
+        "tool_name",
+        "order",
+        "max_item_chars",
+      ]),
     );
     expect(tools[0]!.annotations?.readOnlyHint).toBe(true);
   });
@@ -62,12 +94,19 @@ describe("ctxwin mcp", () => {
     const { result } = await mcp.history({ action: "list_sessions", source: "claude-code" });
     expect(result).toMatchObject({ ok: true, sessions_total: 1, has_more: false, next: null });
     expect(result["sessions"]).toEqual([
-      expect.objectContaining({ session_id: CLAUDE, source: "claude-code", title: "Move the orders service to the new staging database.", project: "/home/dev/shop-api" }),
+      expect.objectContaining({
+        session_id: CLAUDE,
+        source: "claude-code",
+        title: "Move the orders service to the new staging database.",
+        project: "/home/dev/shop-api",
+      }),
     ]);
     const codex = await mcp.history({ action: "list_sessions", project: "/home/dev", source: "codex" });
     expect((codex.result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id)).toEqual([CODEX]);
     const byProject = await mcp.history({ action: "list_sessions", project: "/home/dev/" });
-    expect((byProject.result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual([CLAUDE, CODEX].sort());
+    expect((byProject.result["sessions"] as { session_id: string }[]).map((entry) => entry.session_id).sort()).toEqual(
+      [CLAUDE, CODEX].sort(),
+    );
     const native = await mcp.history({ action: "list_sessions", project: folder, source: "ctxwin", limit: 50 });
     // The reset hides the native session's start: its title is the first user message after the floor.
     expect(native.result["sessions_total"]).toBe(CROWD + 1);
@@ -77,9 +116,16 @@ describe("ctxwin mcp", () => {
       expect(pages).toBeLessThan(10);
       expect(bytes(JSON.stringify(oldest.result))).toBeLessThanOrEqual(16 * 1024);
       expect(JSON.stringify(oldest.result)).not.toContain(CLEARED);
-      oldest = await mcp.history({ action: "list_sessions", project: folder, source: "ctxwin", ...(oldest.result["next"] as object) });
+      oldest = await mcp.history({
+        action: "list_sessions",
+        project: folder,
+        source: "ctxwin",
+        ...(oldest.result["next"] as object),
+      });
     }
-    expect(oldest.result["sessions"]).toContainEqual(expect.objectContaining({ session_id: "native", title: "after the reset: lantern", project: folder }));
+    expect(oldest.result["sessions"]).toContainEqual(
+      expect.objectContaining({ session_id: "native", title: "after the reset: lantern", project: folder }),
+    );
     expect(JSON.stringify(oldest.result)).not.toContain(CLEARED);
     const old = await mcp.history({ action: "list_sessions", until: "2000-01-01" });
     expect(old.result).toMatchObject({ ok: true, sessions_total: 0, sessions: [] });
@@ -99,7 +145,10 @@ describe("ctxwin mcp", () => {
   it("searches across sessions: each hit names its session and item, and read_item opens it", async () => {
     const { result } = await mcp.history({ action: "search", query: "6543" });
     expect(result).toMatchObject({ ok: true, scope: "all_sessions", mode: "literal" });
-    const groups = result["results"] as { session_id: string; hits: { session_id: string; item_id: string; snippet: string }[] }[];
+    const groups = result["results"] as {
+      session_id: string;
+      hits: { session_id: string; item_id: string; snippet: string }[];
+    }[];
     expect(groups.map((group) => group.session_id)).toEqual([CLAUDE]);
     const hit = groups[0]!.hits[0]!;
     expect(hit).toMatchObject({ session_id: CLAUDE, snippet: expect.stringContaining("6543") });
@@ -145,7 +194,13 @@ describe("ctxwin mcp", () => {
     let offset: number | null = 0;
     let pages = 0;
     while (offset !== null) {
-      const page = await mcp.history({ action: "read_item", session_id: "native", item_id: itemId, offset_chars: offset, limit_chars: 16_000 });
+      const page = await mcp.history({
+        action: "read_item",
+        session_id: "native",
+        item_id: itemId,
+        offset_chars: offset,
+        limit_chars: 16_000,
+      });
       expect(bytes(page.text)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
       expect(page.result["label"]).toMatch(/not instructions/);
       offset = page.result["next_offset_chars"] as number | null;

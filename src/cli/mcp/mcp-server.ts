@@ -51,7 +51,10 @@ export function createCtxwinMcpServer(options: CtxwinMcpServerOptions): McpServe
   let history: Promise<StoreHistory> | undefined;
   const historyOf = async (): Promise<StoreHistory> => {
     const { createStoreHistory } = await import("../../tools/session-catalog/store-history.js");
-    return createStoreHistory({ store: typeof store === "function" ? await store() : store, ...(projectDirectory === undefined ? {} : { projectDirectory }) });
+    return createStoreHistory({
+      store: typeof store === "function" ? await store() : store,
+      ...(projectDirectory === undefined ? {} : { projectDirectory }),
+    });
   };
   const withNote = async (answer: () => Promise<CallToolResult>): Promise<CallToolResult> => {
     const note = beforeCall === undefined ? undefined : await beforeCall();
@@ -80,14 +83,19 @@ export function createCtxwinMcpServer(options: CtxwinMcpServerOptions): McpServe
     const executorOf = async () => {
       const { createMemoryExecutor } = await import("../../tools/memory/memory-executor.js");
       const { formatMemoryResult } = await import("../../tools/memory/results.js");
-      return { executor: createMemoryExecutor({ root: memory.root, sessionId: memory.workspaceId, readOnly: memory.readOnly }), formatMemoryResult };
+      return {
+        executor: createMemoryExecutor({ root: memory.root, sessionId: memory.workspaceId, readOnly: memory.readOnly }),
+        formatMemoryResult,
+      };
     };
     let loaded: ReturnType<typeof executorOf> | undefined;
     server.registerTool(
       MEMORY_TOOL_NAME,
       {
         title: "Memory",
-        description: memory.readOnly ? `${MEMORY_DESCRIPTION} Read-only on this server: only view works.` : MEMORY_DESCRIPTION,
+        description: memory.readOnly
+          ? `${MEMORY_DESCRIPTION} Read-only on this server: only view works.`
+          : MEMORY_DESCRIPTION,
         inputSchema: advertisedSchema(memoryInputSchema),
         annotations: { readOnlyHint: memory.readOnly, destructiveHint: !memory.readOnly, openWorldHint: false },
       },

@@ -27,7 +27,6 @@ export class McpCommandError extends CtxwinError {
   }
 }
 
-
 /** How long after `initialized` the store starts opening, so that `tools/list` is answered first. */
 const STORE_OPEN_DELAY_MS = 50;
 
@@ -40,7 +39,9 @@ function checkImportOptions(options: McpCommandOptions): { format: ImportSource 
   const format = options.import;
   if (format === undefined) {
     if (options.importPath !== undefined) return { problem: "--import-path needs --import claude-code|codex" };
-    return options.importProject === undefined ? { format } : { problem: "--import-project needs --import claude-code|codex" };
+    return options.importProject === undefined
+      ? { format }
+      : { problem: "--import-project needs --import claude-code|codex" };
   }
   if (options.importPath !== undefined && options.importProject !== undefined) {
     return { problem: "--import-path and --import-project cannot be combined" };
@@ -49,7 +50,9 @@ function checkImportOptions(options: McpCommandOptions): { format: ImportSource 
   if (known === undefined) return { problem: `--import must be claude-code or codex; got '${format}'` };
   const interval = Number(options.importInterval);
   if (!Number.isFinite(interval) || interval < 0 || interval > 86_400) {
-    return { problem: `--import-interval must be a number of seconds from 0 to 86400; got '${options.importInterval ?? ""}'` };
+    return {
+      problem: `--import-interval must be a number of seconds from 0 to 86400; got '${options.importInterval ?? ""}'`,
+    };
   }
   return { format: known };
 }
@@ -78,14 +81,24 @@ function storeOptionsOfMcp(options: McpCommandOptions, { importing }: { importin
  *
  * @example await runMcpCommand({ options: { dir: "." }, command, version: "0.1.0" });
  */
-export async function runMcpCommand({ options, command, version }: { options: McpCommandOptions; command: Command; version: string }): Promise<void> {
+export async function runMcpCommand({
+  options,
+  command,
+  version,
+}: {
+  options: McpCommandOptions;
+  command: Command;
+  version: string;
+}): Promise<void> {
   const checked = checkImportOptions(options);
   if ("problem" in checked) command.error(checked.problem, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.mcp.options" });
   const importFormat = "format" in checked ? checked.format : undefined;
   const storeOptions = storeOptionsOfMcp(options, { importing: importFormat !== undefined });
   const databasePath = "path" in storeOptions ? storeOptions.path : undefined;
   if (importFormat === undefined && databasePath !== undefined && !existsSync(databasePath)) {
-    throw new McpCommandError(`No ctxwin history at ${databasePath}: import transcripts first (ctxwin import claude-code|codex), or pass --dir <project>, --db <file> or --store <url>.`);
+    throw new McpCommandError(
+      `No ctxwin history at ${databasePath}: import transcripts first (ctxwin import claude-code|codex), or pass --dir <project>, --db <file> or --store <url>.`,
+    );
   }
   // A file named directly (--db, a --store file) belongs to no project folder; a server does when --dir is given.
   const namesFile = options.db !== undefined || (options.store !== undefined && !isServerUrl(options.store));
@@ -97,8 +110,19 @@ export async function runMcpCommand({ options, command, version }: { options: Mc
   const embeddingModel =
     options.embeddingModel === undefined && options.embeddingBaseUrl === undefined
       ? undefined
-      : (await import("../../agent/embedding-flags.js")).resolveEmbeddingModel({ embeddingModel: options.embeddingModel, embeddingBaseUrl: options.embeddingBaseUrl });
-  const embeddings = embeddingModel === undefined ? {} : { embeddings: { model: embeddingModel, onWarning: (message: string) => process.stderr.write(`ctxwin mcp: ${message}\n`) } };
+      : (await import("../../agent/embedding-flags.js")).resolveEmbeddingModel({
+          embeddingModel: options.embeddingModel,
+          embeddingBaseUrl: options.embeddingBaseUrl,
+        });
+  const embeddings =
+    embeddingModel === undefined
+      ? {}
+      : {
+          embeddings: {
+            model: embeddingModel,
+            onWarning: (message: string) => process.stderr.write(`ctxwin mcp: ${message}\n`),
+          },
+        };
   let opening: Promise<{ store: HistoryStore; freshener: ImportFreshener | undefined }> | undefined;
   /** The store and the freshener, loaded and started once: after the handshake, or at the first call. */
   const open = () =>
@@ -112,7 +136,8 @@ export async function runMcpCommand({ options, command, version }: { options: Mc
       const paths = options.importPath ?? [defaultSourceFolder(importFormat)];
       const { projectSourcePaths } = await import("../../import/project-sessions.js");
       // A project's paths are listed again for every import: a new Codex session may have started in it.
-      const pathsNow = async () => (project === undefined ? paths : await projectSourcePaths({ format: importFormat, project }));
+      const pathsNow = async () =>
+        project === undefined ? paths : await projectSourcePaths({ format: importFormat, project });
       const freshener = createImportFreshener({
         label: importFormat,
         run: async (progress) => importFiles({ store, format: importFormat, paths: await pathsNow(), progress }),
@@ -125,7 +150,15 @@ export async function runMcpCommand({ options, command, version }: { options: Mc
     store: async () => (await open()).store,
     hybrid: embeddingModel !== undefined,
     ...(projectDirectory === undefined ? {} : { projectDirectory }),
-    ...(options.memory === undefined ? {} : { memory: { root: path.resolve(options.memory), workspaceId: options.workspace ?? "mcp", readOnly: options.memoryReadOnly === true } }),
+    ...(options.memory === undefined
+      ? {}
+      : {
+          memory: {
+            root: path.resolve(options.memory),
+            workspaceId: options.workspace ?? "mcp",
+            readOnly: options.memoryReadOnly === true,
+          },
+        }),
     ...(importFormat === undefined ? {} : { beforeCall: async () => (await open()).freshener?.beforeCall() }),
     version,
   });

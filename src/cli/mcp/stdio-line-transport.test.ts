@@ -37,7 +37,9 @@ describe("StdioLineTransport", () => {
     const { input, transport, messages, answers, firstMessage } = connected();
     await transport.start();
     const padding = "x".repeat(100);
-    input.write(`{"jsonrpc":"2.0","method":"tools/call","params":{"id":1,"arguments":{"id":"inner","q":"${padding}"}},"id":"outer"}\n`);
+    input.write(
+      `{"jsonrpc":"2.0","method":"tools/call","params":{"id":1,"arguments":{"id":"inner","q":"${padding}"}},"id":"outer"}\n`,
+    );
     input.write(`{"id":42,"pad":"${padding}\\"}","more":{"id":3}}\r\n`);
     input.write(`{"id":{"nested":1},"pad":"${padding}"}\n`);
     input.write(`{"idx":5,"pad":"${padding}"}\n`);

@@ -105,10 +105,13 @@ export class StdioLineTransport implements Transport {
     this.onclose?.();
   }
 
-  readonly #onData = (chunk: Buffer | string) => this.#splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  readonly #onData = (chunk: Buffer | string) =>
+    this.#splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
 
   readonly #onError = (error: Error) => {
-    this.failure = new McpTransportError(`reading the MCP client's messages from stdin failed: ${error.message}`, { cause: error });
+    this.failure = new McpTransportError(`reading the MCP client's messages from stdin failed: ${error.message}`, {
+      cause: error,
+    });
     this.onerror?.(this.failure);
     this.#stop();
   };

@@ -21,7 +21,11 @@ beforeAll(async () => {
   folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-strings-"));
   const store = openStore({ directory: folder });
   for (const name of ["alpha", "beta", "gamma"]) {
-    await store.append(name, [rows.userText(`${name}: plan the orders migration\nwith details`), rows.assistantText(`${name} answers: migrate on friday`), rows.userText(`${name} thanks`)]);
+    await store.append(name, [
+      rows.userText(`${name}: plan the orders migration\nwith details`),
+      rows.assistantText(`${name} answers: migrate on friday`),
+      rows.userText(`${name} thanks`),
+    ]);
   }
   await store.close();
   mcp = await startMcp({ args: ["--dir", folder, "--memory", path.join(folder, "memory")], cwd: folder });
@@ -37,7 +41,13 @@ describe("ctxwin mcp with every argument a string", () => {
     const listed = await mcp.history({ action: "list_sessions", limit: "1", session_offset: "1" });
     expect(listed.result).toMatchObject({ ok: true, sessions_total: 3, next: { session_offset: 2 } });
     expect(listed.result["sessions"]).toHaveLength(1);
-    const across = await mcp.history({ action: "search", query: "migrat", limit: "2", session_offset: "0", max_item_chars: "40" });
+    const across = await mcp.history({
+      action: "search",
+      query: "migrat",
+      limit: "2",
+      session_offset: "0",
+      max_item_chars: "40",
+    });
     expect(across.result).toMatchObject({ ok: true, scope: "all_sessions" });
     const hits = (across.result["results"] as { hits: unknown[] }[]).flatMap((group) => group.hits);
     expect(hits).toHaveLength(2);
@@ -45,35 +55,83 @@ describe("ctxwin mcp with every argument a string", () => {
     expect(windows.result).toMatchObject({ ok: true, action: "list_windows" });
     const items = await mcp.history({ action: "list_items", session_id: "beta", limit: "2" });
     expect((items.result["items"] as unknown[]).length).toBe(2);
-    const ranked = await mcp.history({ action: "search", session_id: "beta", query: "migrate friday", mode: "ranked", limit: "1", offset: "0" });
+    const ranked = await mcp.history({
+      action: "search",
+      session_id: "beta",
+      query: "migrate friday",
+      mode: "ranked",
+      limit: "1",
+      offset: "0",
+    });
     expect(ranked.result).toMatchObject({ ok: true, mode: "ranked" });
-    const page = await mcp.history({ action: "read_item", session_id: "beta", item_id: "2", offset_chars: "5", limit_chars: "7" });
+    const page = await mcp.history({
+      action: "read_item",
+      session_id: "beta",
+      item_id: "2",
+      offset_chars: "5",
+      limit_chars: "7",
+    });
     expect(page.result).toMatchObject({ ok: true, text: "answers", next_offset_chars: 12 });
     expect(page.answer.isError).toBe(false);
 
-    expect((await mcp.call("memory", { command: "create", path: "/memories/project/a.md", file_text: "one\nthree\n" })).isError).toBe(false);
-    const inserted = await mcp.call("memory", { command: "insert", path: "/memories/project/a.md", insert_line: "1", insert_text: "two" });
+    expect(
+      (await mcp.call("memory", { command: "create", path: "/memories/project/a.md", file_text: "one\nthree\n" }))
+        .isError,
+    ).toBe(false);
+    const inserted = await mcp.call("memory", {
+      command: "insert",
+      path: "/memories/project/a.md",
+      insert_line: "1",
+      insert_text: "two",
+    });
     expect(inserted.isError).toBe(false);
-    const viewed = await mcp.call("memory", { command: "view", path: "/memories/project/a.md", view_range: ["2", "-1"] });
-    expect(viewed.content).toEqual([{ type: "text", text: "File /memories/project/a.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree" }]);
+    const viewed = await mcp.call("memory", {
+      command: "view",
+      path: "/memories/project/a.md",
+      view_range: ["2", "-1"],
+    });
+    expect(viewed.content).toEqual([
+      { type: "text", text: "File /memories/project/a.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree" },
+    ]);
   });
 
   it("refuses any other text with the error result a wrong number gets", async () => {
     for (const text of ["5.5", "1e3", "", " 5", "+5", "05", "-5", "51"]) {
       const listed = await mcp.history({ action: "list_sessions", limit: text });
-      expect(listed.result).toMatchObject({ ok: false, error: { code: "invalid_input", message: `Invalid input: limit must be an integer from 1 to 50; got ${JSON.stringify(text)}.` } });
+      expect(listed.result).toMatchObject({
+        ok: false,
+        error: {
+          code: "invalid_input",
+          message: `Invalid input: limit must be an integer from 1 to 50; got ${JSON.stringify(text)}.`,
+        },
+      });
       expect(listed.answer.isError).toBe(true);
       const items = await mcp.history({ action: "list_items", session_id: "beta", limit: text });
-      expect(items.result).toMatchObject({ ok: false, error: { code: "invalid_input", message: `Invalid input: limit must be an integer from 1 to 50 (search: up to 25); got ${JSON.stringify(text)}.` } });
+      expect(items.result).toMatchObject({
+        ok: false,
+        error: {
+          code: "invalid_input",
+          message: `Invalid input: limit must be an integer from 1 to 50 (search: up to 25); got ${JSON.stringify(text)}.`,
+        },
+      });
     }
-    const insert = await mcp.call("memory", { command: "insert", path: "/memories/project/a.md", insert_line: "01", insert_text: "x" });
+    const insert = await mcp.call("memory", {
+      command: "insert",
+      path: "/memories/project/a.md",
+      insert_line: "01",
+      insert_text: "x",
+    });
     expect(insert.isError).toBe(true);
-    expect(insert.content).toEqual([{ type: "text", text: expect.stringMatching(/insert_line must be a whole number/) }]);
+    expect(insert.content).toEqual([
+      { type: "text", text: expect.stringMatching(/insert_line must be a whole number/) },
+    ]);
   });
 
   it("still lists integer fields as integers", async () => {
     const { tools } = await mcp.client.listTools();
-    const history = tools.find((tool) => tool.name === "session_history")!.inputSchema as { properties: Record<string, { anyOf?: unknown[] }> };
+    const history = tools.find((tool) => tool.name === "session_history")!.inputSchema as {
+      properties: Record<string, { anyOf?: unknown[] }>;
+    };
     for (const field of ["limit", "session_offset", "offset", "offset_chars", "limit_chars", "max_item_chars"]) {
       expect(history.properties[field]!.anyOf, field).toContainEqual(expect.objectContaining({ type: "integer" }));
       expect(JSON.stringify(history.properties[field]), field).not.toContain('"string"');
@@ -82,7 +140,11 @@ describe("ctxwin mcp with every argument a string", () => {
 
   it("titles ctxwin's own sessions by their first user message's first line", async () => {
     const listed = await mcp.history({ action: "list_sessions" });
-    expect((listed.result["sessions"] as { session_id: string; title: string | null }[]).map((entry) => [entry.session_id, entry.title]).sort()).toEqual([
+    expect(
+      (listed.result["sessions"] as { session_id: string; title: string | null }[])
+        .map((entry) => [entry.session_id, entry.title])
+        .sort(),
+    ).toEqual([
       ["alpha", "alpha: plan the orders migration"],
       ["beta", "beta: plan the orders migration"],
       ["gamma", "gamma: plan the orders migration"],

@@ -33,10 +33,19 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
     const { status, body } = await fixture.api("/api/eval");
     expect(status).toBe(200);
     expect(body.file).toBe(file);
-    expect(body.run).toEqual({ model: "demo (ctxwin's scripted eval model)", contextLimit: 16_000, seed: 33, startedAt: "2026-12-05T12:00:00.000Z" });
+    expect(body.run).toEqual({
+      model: "demo (ctxwin's scripted eval model)",
+      contextLimit: 16_000,
+      seed: 33,
+      startedAt: "2026-12-05T12:00:00.000Z",
+    });
     expect(body.suites).toEqual(["continuity", "needle"]);
     expect(body.summary).toHaveLength(6);
-    expect(body.summary.find((row: { suite: string; strategy: string }) => row.suite === "needle" && row.strategy === "rollover")).toEqual({
+    expect(
+      body.summary.find(
+        (row: { suite: string; strategy: string }) => row.suite === "needle" && row.strategy === "rollover",
+      ),
+    ).toEqual({
       suite: "needle",
       strategy: "rollover",
       items: 2,
@@ -53,7 +62,11 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
       historyCalls: 4,
     });
     // A strategy whose only item failed has no score: null, not a missing field.
-    expect(body.summary.find((row: { suite: string; strategy: string }) => row.suite === "continuity" && row.strategy === "compact")).toMatchObject({ items: 0, failed: 1, score: null });
+    expect(
+      body.summary.find(
+        (row: { suite: string; strategy: string }) => row.suite === "continuity" && row.strategy === "compact",
+      ),
+    ).toMatchObject({ items: 0, failed: 1, score: null });
     expect(body.items).toBeUndefined();
   });
 
@@ -61,10 +74,12 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
     const needle = FIXTURE_RESULTS.filter((result) => result.suite === "needle");
     const first = (await fixture.api("/api/eval/items?suite=needle&limit=2")).body;
     expect(first.total).toBe(needle.length);
-    expect(first.items.map((item: { itemId: string; strategy: string }) => `${item.itemId}/${item.strategy}`)).toEqual(needle.slice(0, 2).map((result) => `${result.itemId}/${result.strategy}`));
+    expect(first.items.map((item: { itemId: string; strategy: string }) => `${item.itemId}/${item.strategy}`)).toEqual(
+      needle.slice(0, 2).map((result) => `${result.itemId}/${result.strategy}`),
+    );
     expect(first.nextCursor).toBe("2");
     const pages = [...first.items];
-    for (let cursor = first.nextCursor; cursor !== null; ) {
+    for (let cursor = first.nextCursor; cursor !== null;) {
       const page = (await fixture.api(`/api/eval/items?suite=needle&limit=2&cursor=${cursor}`)).body;
       pages.push(...page.items);
       cursor = page.nextCursor;
@@ -72,18 +87,39 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
     expect(pages).toHaveLength(needle.length);
     const failed = (await fixture.api("/api/eval/items?suite=continuity&strategy=compact")).body;
     expect(failed).toMatchObject({ total: 1, nextCursor: null });
-    expect(failed.items).toEqual([expect.objectContaining({ suite: "continuity", itemId: "continuity-1", strategy: "compact", error: HOSTILE_TEXT, costUsd: 0.004, evidenceReached: null, answers: [] })]);
-    expect((await fixture.api("/api/eval/items?suite=nonesuch")).body).toEqual({ items: [], total: 0, nextCursor: null });
+    expect(failed.items).toEqual([
+      expect.objectContaining({
+        suite: "continuity",
+        itemId: "continuity-1",
+        strategy: "compact",
+        error: HOSTILE_TEXT,
+        costUsd: 0.004,
+        evidenceReached: null,
+        answers: [],
+      }),
+    ]);
+    expect((await fixture.api("/api/eval/items?suite=nonesuch")).body).toEqual({
+      items: [],
+      total: 0,
+      nextCursor: null,
+    });
   });
 
   it("keeps only a page of whole results: the answers of other items are never parsed into the view", async () => {
     const scored = (await fixture.api("/api/eval/items?suite=needle&limit=1")).body.items[0];
-    const whole = FIXTURE_RESULTS.find((result) => result.suite === "needle" && result.itemId === scored.itemId && result.strategy === scored.strategy);
-    expect(scored.answers).toEqual(whole?.answers.map(({ question, answer, expected, score }) => ({ question, answer, expected, score })));
+    const whole = FIXTURE_RESULTS.find(
+      (result) => result.suite === "needle" && result.itemId === scored.itemId && result.strategy === scored.strategy,
+    );
+    expect(scored.answers).toEqual(
+      whole?.answers.map(({ question, answer, expected, score }) => ({ question, answer, expected, score })),
+    );
   });
 
   it("reads the file again on each request: a result appended since shows", async () => {
-    fs.appendFileSync(file, `${JSON.stringify({ type: "item", result: { ...FIXTURE_RESULTS[0], itemId: "continuity-2" } })}\n`);
+    fs.appendFileSync(
+      file,
+      `${JSON.stringify({ type: "item", result: { ...FIXTURE_RESULTS[0], itemId: "continuity-2" } })}\n`,
+    );
     const { body } = await fixture.api("/api/eval");
     expect(body.summary[0]).toMatchObject({ suite: "continuity", strategy: "rollover", items: 2 });
     expect((await fixture.api("/api/eval/items?suite=continuity&strategy=rollover")).body.total).toBe(2);
@@ -93,7 +129,10 @@ describe("GET /api/eval over ctxwin serve --eval's source", () => {
     fs.appendFileSync(file, "not json\n");
     const { status, body } = await fixture.api("/api/eval");
     expect(status).toBe(409);
-    expect(body.error).toEqual({ code: "eval-unreadable", message: expect.stringMatching(/is corrupt: line \d+ is not JSON; pass the file ctxwin eval --out wrote\.$/) });
+    expect(body.error).toEqual({
+      code: "eval-unreadable",
+      message: expect.stringMatching(/is corrupt: line \d+ is not JSON; pass the file ctxwin eval --out wrote\.$/),
+    });
   });
 });
 
@@ -101,9 +140,13 @@ describe("openEvalSource", () => {
   it("refuses a missing or corrupt file at once, with one line", async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-source-"));
     try {
-      await expect(openEvalSource({ file: path.join(folder, "missing.jsonl") })).rejects.toThrow(/^cannot read the results file .*missing\.jsonl: no such file\.$/);
+      await expect(openEvalSource({ file: path.join(folder, "missing.jsonl") })).rejects.toThrow(
+        /^cannot read the results file .*missing\.jsonl: no such file\.$/,
+      );
       fs.writeFileSync(path.join(folder, "cut.jsonl"), "{\n");
-      await expect(openEvalSource({ file: path.join(folder, "cut.jsonl") })).rejects.toThrow(/is corrupt: line 1 is not JSON; pass the file ctxwin eval --out wrote\.$/);
+      await expect(openEvalSource({ file: path.join(folder, "cut.jsonl") })).rejects.toThrow(
+        /is corrupt: line 1 is not JSON; pass the file ctxwin eval --out wrote\.$/,
+      );
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

@@ -35,7 +35,15 @@ export async function openEvalSource({ file }: { file: string }): Promise<EvalSo
  *
  * @example const view = evalRunView({ file, ...(await scanResultsFile(file)) });
  */
-export function evalRunView({ file, header, entries }: { file: string; header: RunHeader; entries: readonly ResultEntry[] }): EvalView {
+export function evalRunView({
+  file,
+  header,
+  entries,
+}: {
+  file: string;
+  header: RunHeader;
+  entries: readonly ResultEntry[];
+}): EvalView {
   const summary = summarize(entries.map((entry) => ({ ...entry.result, answers: [] }))).map((row) => ({
     ...row,
     score: row.score ?? null,
@@ -43,12 +51,28 @@ export function evalRunView({ file, header, entries }: { file: string; header: R
     costUsd: row.costUsd ?? null,
   }));
   const { model, contextLimit, seed, startedAt } = header;
-  return { file, run: { model, contextLimit, seed, startedAt }, suites: [...new Set(summary.map((row) => row.suite))], summary };
+  return {
+    file,
+    run: { model, contextLimit, seed, startedAt },
+    suites: [...new Set(summary.map((row) => row.suite))],
+    summary,
+  };
 }
 
 /** The query's page of a suite's (and strategy's) items, read whole from their lines only. */
-async function itemsPage({ file, entries, query }: { file: string; entries: readonly ResultEntry[]; query: EvalItemsQuery }): Promise<EvalItemsPage> {
-  const matching = entries.filter(({ result }) => result.suite === query.suite && (query.strategy === undefined || result.strategy === query.strategy));
+async function itemsPage({
+  file,
+  entries,
+  query,
+}: {
+  file: string;
+  entries: readonly ResultEntry[];
+  query: EvalItemsQuery;
+}): Promise<EvalItemsPage> {
+  const matching = entries.filter(
+    ({ result }) =>
+      result.suite === query.suite && (query.strategy === undefined || result.strategy === query.strategy),
+  );
   const page = matching.slice(query.cursor, query.cursor + query.limit);
   const whole = await readResultLines(file, new Set(page.map((entry) => entry.line)));
   const end = query.cursor + page.length;

@@ -64,7 +64,9 @@ describe("ctxwin serve (in process)", () => {
     const match = /^ctxwin serve: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+))$/.exec(run.stdout[0] ?? "");
     expect(match).not.toBeNull();
     const url = new URL(match![1]!);
-    const info = await fetch(`${url.origin}/api/info`, { headers: { Authorization: `Bearer ${url.searchParams.get("token")}` } });
+    const info = await fetch(`${url.origin}/api/info`, {
+      headers: { Authorization: `Bearer ${url.searchParams.get("token")}` },
+    });
     expect(await info.json()).toMatchObject({ dir: directory, chat: { available: true, model: "demo", demo: true } });
     const settings = await fetch(`${url.origin}/api/settings?token=${url.searchParams.get("token")}`);
     expect(await settings.json()).toMatchObject({ contextLimit: 16_000 });
@@ -83,11 +85,26 @@ describe("ctxwin serve (in process)", () => {
       [["--dir", directory, "--demo-model", "--model", "openai:gpt-4o"], /cannot be combined/],
       [["--dir", directory, "--model", "openai:gpt-4o"], /OPENAI_API_KEY/],
       [["--dir", directory, "--demo-model", "--context-limit", "lots"], /--context-limit/],
-      [["--dir", directory, "--embedding-model", "text-embedding-3-small"], /--embedding-model must be openai:<id> or google:<id>/],
-      [["--dir", directory, "--embedding-model", "openai:text-embedding-3-small"], /no API key for --embedding-model.*OPENAI_API_KEY/],
-      [["--dir", directory, "--embedding-base-url", "http://127.0.0.1:11434/v1"], /--embedding-base-url needs --embedding-model/],
-      [["--dir", directory, "--eval", path.join(directory, "missing.jsonl")], /^ctxwin serve: cannot read the results file .*missing\.jsonl: no such file\.$/],
-      [["--dir", directory, "--eval", corrupt], /^ctxwin serve: the results file .*corrupt\.jsonl is not a ctxwin eval results file \(no run line first\); pass the file ctxwin eval --out wrote\.$/],
+      [
+        ["--dir", directory, "--embedding-model", "text-embedding-3-small"],
+        /--embedding-model must be openai:<id> or google:<id>/,
+      ],
+      [
+        ["--dir", directory, "--embedding-model", "openai:text-embedding-3-small"],
+        /no API key for --embedding-model.*OPENAI_API_KEY/,
+      ],
+      [
+        ["--dir", directory, "--embedding-base-url", "http://127.0.0.1:11434/v1"],
+        /--embedding-base-url needs --embedding-model/,
+      ],
+      [
+        ["--dir", directory, "--eval", path.join(directory, "missing.jsonl")],
+        /^ctxwin serve: cannot read the results file .*missing\.jsonl: no such file\.$/,
+      ],
+      [
+        ["--dir", directory, "--eval", corrupt],
+        /^ctxwin serve: the results file .*corrupt\.jsonl is not a ctxwin eval results file \(no run line first\); pass the file ctxwin eval --out wrote\.$/,
+      ],
     ];
     for (const [argv, expected] of cases) {
       const run = runInProcess(argv);
@@ -108,8 +125,12 @@ describe("ctxwin serve (in process)", () => {
     expect(run.stderr).toEqual([]);
     const url = new URL((run.stdout[0] ?? "").replace(/^ctxwin serve: /, ""));
     const token = url.searchParams.get("token") ?? "";
-    expect(await (await fetch(`${url.origin}/api/info?token=${token}`)).json()).toMatchObject({ eval: { loaded: true, file: results } });
-    expect(await (await fetch(`${url.origin}/api/eval?token=${token}`)).json()).toMatchObject({ suites: ["continuity", "needle"] });
+    expect(await (await fetch(`${url.origin}/api/info?token=${token}`)).json()).toMatchObject({
+      eval: { loaded: true, file: results },
+    });
+    expect(await (await fetch(`${url.origin}/api/eval?token=${token}`)).json()).toMatchObject({
+      suites: ["continuity", "needle"],
+    });
     run.stop();
     await run.finished;
     expect(run.exitCode()).toBe(0);
@@ -118,12 +139,24 @@ describe("ctxwin serve (in process)", () => {
   it("--embedding-model opens the store with the model and /api/info offers hybrid and semantic search", async () => {
     const directory = temporaryDirectory();
     // Nothing is sent before a search: the local server need not exist for the start.
-    const run = runInProcess(["--dir", directory, "--embedding-model", "nomic-embed-text", "--embedding-base-url", "http://127.0.0.1:9/v1"]);
+    const run = runInProcess([
+      "--dir",
+      directory,
+      "--embedding-model",
+      "nomic-embed-text",
+      "--embedding-base-url",
+      "http://127.0.0.1:9/v1",
+    ]);
     await run.started;
     expect(run.stderr).toEqual([]);
     const url = new URL((run.stdout[0] ?? "").replace(/^ctxwin serve: /, ""));
-    const info = (await (await fetch(`${url.origin}/api/info?token=${url.searchParams.get("token") ?? ""}`)).json()) as { search: unknown };
-    expect(info.search).toEqual({ modes: ["literal", "ranked", "hybrid", "semantic"], embeddingModel: expect.stringContaining("nomic-embed-text") });
+    const info = (await (
+      await fetch(`${url.origin}/api/info?token=${url.searchParams.get("token") ?? ""}`)
+    ).json()) as { search: unknown };
+    expect(info.search).toEqual({
+      modes: ["literal", "ranked", "hybrid", "semantic"],
+      embeddingModel: expect.stringContaining("nomic-embed-text"),
+    });
     run.stop();
     await run.finished;
     expect(run.exitCode()).toBe(0);
@@ -147,7 +180,9 @@ describe("ctxwin serve (in process)", () => {
 describe("node dist/cli/main.js serve (child process)", () => {
   it("prints the URL, answers with the token only, and exits 0 on SIGTERM", async () => {
     const directory = temporaryDirectory();
-    const child = spawn(process.execPath, [mainScript, "serve", "--dir", directory, "--workspace", directory], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [mainScript, "serve", "--dir", directory, "--workspace", directory], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -167,7 +202,9 @@ describe("node dist/cli/main.js serve (child process)", () => {
     const sessions = await fetch(`${url.origin}/api/sessions`, { headers: { Authorization: `Bearer ${token}` } });
     expect(sessions.status).toBe(200);
     expect(await sessions.json()).toEqual({ sessions: [] });
-    expect(await (await fetch(`${url.origin}/api/info?token=${token}`)).json()).toMatchObject({ chat: { available: false } });
+    expect(await (await fetch(`${url.origin}/api/info?token=${token}`)).json()).toMatchObject({
+      chat: { available: false },
+    });
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(stderr).toBe("");

@@ -90,28 +90,54 @@ export class ServeCommandError extends CtxwinError {
 export function registerServeCommand({ program, host = processHost }: { program: Command; host?: ServeHost }): Command {
   return program
     .command("serve")
-    .description("Open the web UI: watch sessions, their windows and budget in the browser, and chat when a model is given")
-    .option("--dir <project>", "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory")
+    .description(
+      "Open the web UI: watch sessions, their windows and budget in the browser, and chat when a model is given",
+    )
+    .option(
+      "--dir <project>",
+      "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory",
+    )
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--port <n>", "port to listen on (default: a free port)", portNumber)
     .option("--host <address>", "address to bind (default 127.0.0.1; anything else exposes the UI to the network)")
-    .option("--model <model>", "chat with this model: openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id")
+    .option(
+      "--model <model>",
+      "chat with this model: openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id",
+    )
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
-    .option("--context-limit <tokens>", "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)")
+    .option(
+      "--context-limit <tokens>",
+      "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)",
+    )
     .option("--demo-model", "chat with the built-in offline scripted model (no network)")
     .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
     .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
-    .option("--max-retries <n>", "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)")
-    .option("--provider-store", "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained")
-    .option("--prompt-cache <mode>", "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off")
+    .option(
+      "--max-retries <n>",
+      "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)",
+    )
+    .option(
+      "--provider-store",
+      "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained",
+    )
+    .option(
+      "--prompt-cache <mode>",
+      "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off",
+    )
     .option("--eval <results>", "also show a ctxwin eval results file (JSON lines) on the page's Eval view")
-    .option("--embedding-model <provider:id>", "embed the history in the background and offer hybrid and semantic search (openai:<id>, google:<id>, or <id> with --embedding-base-url)")
+    .option(
+      "--embedding-model <provider:id>",
+      "embed the history in the background and offer hybrid and semantic search (openai:<id>, google:<id>, or <id> with --embedding-base-url)",
+    )
     .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
         host.stdout(`ctxwin serve: ${server.url}`);
-        if (!server.loopback) host.stderr(`ctxwin serve: warning: listening on ${server.host}, reachable from other machines; anyone with the URL's token can read and drive your sessions.`);
+        if (!server.loopback)
+          host.stderr(
+            `ctxwin serve: warning: listening on ${server.host}, reachable from other machines; anyone with the URL's token can read and drive your sessions.`,
+          );
         await new Promise<void>((resolve) => host.onStopSignal(resolve));
         await server.close();
       } catch (error) {
@@ -126,21 +152,40 @@ export function registerServeCommand({ program, host = processHost }: { program:
  *
  * @example const server = await runServe({ flags: { dir: ".", demoModel: true } });
  */
-export async function runServe({ flags, host = processHost }: { flags: ServeFlags; host?: ServeHost }): Promise<RunningServer> {
+export async function runServe({
+  flags,
+  host = processHost,
+}: {
+  flags: ServeFlags;
+  host?: ServeHost;
+}): Promise<RunningServer> {
   const directory = path.resolve(flags.dir ?? process.cwd());
   const workspaceRoot = path.resolve(flags.workspace ?? process.cwd());
   requireDirectory(directory, "--dir");
   requireDirectory(workspaceRoot, "--workspace");
-  if (flags.demoModel === true && (flags.model !== undefined || flags.baseUrl !== undefined)) throw new ServeCommandError("--demo-model cannot be combined with --model or --base-url.");
+  if (flags.demoModel === true && (flags.model !== undefined || flags.baseUrl !== undefined))
+    throw new ServeCommandError("--demo-model cannot be combined with --model or --base-url.");
   const contextLimit = flags.contextLimit === undefined ? undefined : parseContextLimit(flags.contextLimit);
   const evalSource = flags.eval === undefined ? undefined : await openEvalSource({ file: flags.eval });
-  const embeddingModel = resolveEmbeddingModel({ embeddingModel: flags.embeddingModel, embeddingBaseUrl: flags.embeddingBaseUrl, env: host.env });
+  const embeddingModel = resolveEmbeddingModel({
+    embeddingModel: flags.embeddingModel,
+    embeddingBaseUrl: flags.embeddingBaseUrl,
+    env: host.env,
+  });
   const chat = await chatOf({ flags, directory, workspaceRoot, contextLimit, host });
   const storeOptions = storeOptionsOf({ store: flags.store, directory });
   return startServer({
     directory,
     storeOptions:
-      embeddingModel === undefined ? storeOptions : ({ ...storeOptions, embeddings: { model: embeddingModel, onWarning: (message: string) => host.stderr(`ctxwin serve: ${message}`) } } as typeof storeOptions),
+      embeddingModel === undefined
+        ? storeOptions
+        : ({
+            ...storeOptions,
+            embeddings: {
+              model: embeddingModel,
+              onWarning: (message: string) => host.stderr(`ctxwin serve: ${message}`),
+            },
+          } as typeof storeOptions),
     host: flags.host ?? "127.0.0.1",
     port: flags.port ?? 0,
     ...(chat === undefined ? {} : { chat }),
@@ -149,7 +194,19 @@ export async function runServe({ flags, host = processHost }: { flags: ServeFlag
   });
 }
 
-async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: { flags: ServeFlags; directory: string; workspaceRoot: string; contextLimit: number | undefined; host: ServeHost }): Promise<ServerChat | undefined> {
+async function chatOf({
+  flags,
+  directory,
+  workspaceRoot,
+  contextLimit,
+  host,
+}: {
+  flags: ServeFlags;
+  directory: string;
+  workspaceRoot: string;
+  contextLimit: number | undefined;
+  host: ServeHost;
+}): Promise<ServerChat | undefined> {
   const maxRetries = flags.maxRetries === undefined ? undefined : parseMaxRetries(flags.maxRetries);
   const cache = flags.promptCache === undefined ? undefined : parsePromptCache(flags.promptCache);
   const common = {
@@ -161,31 +218,57 @@ async function chatOf({ flags, directory, workspaceRoot, contextLimit, host }: {
     ...(cache === undefined ? {} : { cache }),
   };
   if (flags.demoModel === true) {
-    if (contextLimit !== undefined && contextLimit < DEMO_MINIMUM_CONTEXT_LIMIT) throw new ServeCommandError(`--context-limit must be at least ${DEMO_MINIMUM_CONTEXT_LIMIT} with --demo-model.`);
+    if (contextLimit !== undefined && contextLimit < DEMO_MINIMUM_CONTEXT_LIMIT)
+      throw new ServeCommandError(`--context-limit must be at least ${DEMO_MINIMUM_CONTEXT_LIMIT} with --demo-model.`);
     // Paced like `ctxwin demo` on a terminal, so a person sees the bar move and can interrupt.
     const model = createDemoModel({ stepDelayMilliseconds: 60, chunkDelayMilliseconds: 6 });
-    return workspaceChat({ ...common, model, label: "demo", demo: true, contextLimit: contextLimit ?? DEMO_CONTEXT_LIMIT, tuning: demoTuning });
+    return workspaceChat({
+      ...common,
+      model,
+      label: "demo",
+      demo: true,
+      contextLimit: contextLimit ?? DEMO_CONTEXT_LIMIT,
+      tuning: demoTuning,
+    });
   }
-  if (flags.model === undefined && flags.baseUrl === undefined && host.env["CTXWIN_MODEL"] === undefined) return undefined;
-  const { resolved } = await resolveProjectModel({ directory, model: flags.model, baseUrl: flags.baseUrl, contextLimit, env: host.env, onWarning: (message) => host.stderr(message) });
-  return workspaceChat({ ...common, model: resolved.model, label: resolved.label, ...(resolved.contextLimit === undefined ? {} : { contextLimit: resolved.contextLimit }) });
+  if (flags.model === undefined && flags.baseUrl === undefined && host.env["CTXWIN_MODEL"] === undefined)
+    return undefined;
+  const { resolved } = await resolveProjectModel({
+    directory,
+    model: flags.model,
+    baseUrl: flags.baseUrl,
+    contextLimit,
+    env: host.env,
+    onWarning: (message) => host.stderr(message),
+  });
+  return workspaceChat({
+    ...common,
+    model: resolved.model,
+    label: resolved.label,
+    ...(resolved.contextLimit === undefined ? {} : { contextLimit: resolved.contextLimit }),
+  });
 }
 
 function requireDirectory(folder: string, flag: string): void {
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new ServeCommandError(`${flag} ${folder} is not a directory.`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new ServeCommandError(`${flag} ${folder} is not a directory.`);
 }
 
 function portNumber(value: string): number {
   const number = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= 0 && number <= 65_535)) throw new InvalidArgumentError("expected a port number from 0 to 65535 (0: a free port).");
+  if (!(number >= 0 && number <= 65_535))
+    throw new InvalidArgumentError("expected a port number from 0 to 65535 (0: a free port).");
   return number;
 }
 
 function describeFailure(error: unknown): string {
-  if (ServeCommandError.isInstance(error) || ModelConfigError.isInstance(error) || CtxwinError.isInstance(error)) return error.message;
+  if (ServeCommandError.isInstance(error) || ModelConfigError.isInstance(error) || CtxwinError.isInstance(error))
+    return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === "EADDRINUSE") return "the port is already in use: pick another with --port, or leave it out for a free one.";
-  if (code === "EACCES") return "not allowed to listen on that port (ports below 1024 need privileges): pick another with --port.";
+  if (code === "EADDRINUSE")
+    return "the port is already in use: pick another with --port, or leave it out for a free one.";
+  if (code === "EACCES")
+    return "not allowed to listen on that port (ports below 1024 need privileges): pick another with --port.";
   if (code === "EADDRNOTAVAIL") return "that --host address does not belong to this machine.";
   return error instanceof Error ? error.message : String(error);
 }

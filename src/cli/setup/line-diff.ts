@@ -9,13 +9,26 @@ const CONTEXT_LINES = 3;
 /**
  * @example unifiedDiff({ path: "config.toml", before: "a\n", after: "a\nb\n" })
  */
-export function unifiedDiff({ path, before, after }: { path: string; before: string | undefined; after: string }): string {
+export function unifiedDiff({
+  path,
+  before,
+  after,
+}: {
+  path: string;
+  before: string | undefined;
+  after: string;
+}): string {
   const oldLines = linesOf(before ?? "");
   const newLines = linesOf(after);
   let head = 0;
   while (head < oldLines.length && head < newLines.length && oldLines[head] === newLines[head]) head += 1;
   let tail = 0;
-  while (tail < oldLines.length - head && tail < newLines.length - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail += 1;
+  while (
+    tail < oldLines.length - head &&
+    tail < newLines.length - head &&
+    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
+  )
+    tail += 1;
   const middle = diffLines(oldLines.slice(head, oldLines.length - tail), newLines.slice(head, newLines.length - tail));
   const contextBefore = oldLines.slice(Math.max(0, head - CONTEXT_LINES), head);
   const contextAfter = oldLines.slice(oldLines.length - tail, oldLines.length - tail + CONTEXT_LINES);
@@ -23,7 +36,11 @@ export function unifiedDiff({ path, before, after }: { path: string; before: str
   const oldStart = head - contextBefore.length;
   const oldCount = body.filter((line) => !line.startsWith("+")).length;
   const newCount = body.filter((line) => !line.startsWith("-")).length;
-  const header = [`--- ${before === undefined ? "/dev/null" : path}`, `+++ ${path}`, `@@ -${oldCount === 0 ? oldStart : oldStart + 1},${oldCount} +${newCount === 0 ? oldStart : oldStart + 1},${newCount} @@`];
+  const header = [
+    `--- ${before === undefined ? "/dev/null" : path}`,
+    `+++ ${path}`,
+    `@@ -${oldCount === 0 ? oldStart : oldStart + 1},${oldCount} +${newCount === 0 ? oldStart : oldStart + 1},${newCount} @@`,
+  ];
   return `${[...header, ...body].join("\n")}\n`;
 }
 
@@ -37,7 +54,8 @@ function diffLines(from: readonly string[], to: readonly string[]): string[] {
   const lengths: number[][] = Array.from({ length: from.length + 1 }, () => new Array<number>(to.length + 1).fill(0));
   for (let i = from.length - 1; i >= 0; i -= 1) {
     for (let j = to.length - 1; j >= 0; j -= 1) {
-      lengths[i]![j] = from[i] === to[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+      lengths[i]![j] =
+        from[i] === to[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
     }
   }
   const out: string[] = [];

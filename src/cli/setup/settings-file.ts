@@ -36,7 +36,10 @@ export function readSettingsFile(file: string): SettingsFile {
     throw new SettingsFileProblem(`cannot look at it (${(error as Error).message})`);
   }
   if (stats === undefined) return { file, text: undefined, mode: 0o644 };
-  if (stats.isSymbolicLink()) throw new SettingsFileProblem("it is a symbolic link; ctxwin setup edits only regular files (edit the file it points to by hand, or replace the link with a copy)");
+  if (stats.isSymbolicLink())
+    throw new SettingsFileProblem(
+      "it is a symbolic link; ctxwin setup edits only regular files (edit the file it points to by hand, or replace the link with a copy)",
+    );
   if (!stats.isFile()) throw new SettingsFileProblem("it is not a regular file");
   // Root may write any file, so access() says yes; a file without its owner's write bit is the
   // owner saying "do not change this", and root's changes are refused too.
@@ -127,7 +130,9 @@ function acquire(
     const other = `another ctxwin setup (process ${Number.isNaN(holder) ? "?" : holder})`;
     if (waited === 0) onWait?.(`${file}: ${other} is editing it; waiting for it to finish`);
     if (waited >= waitMs) {
-      throw new SettingsFileProblem(`${other} has held ${lock} for ${waitMs / 1000} s; if none is running, delete that file`);
+      throw new SettingsFileProblem(
+        `${other} has held ${lock} for ${waitMs / 1000} s; if none is running, delete that file`,
+      );
     }
     Atomics.wait(pause, 0, 0, 50);
     waited += 50;
@@ -171,7 +176,8 @@ export function checkWritable(file: string): void {
   for (;;) {
     const stats = lstatSync(folder, { throwIfNoEntry: false });
     if (stats !== undefined) {
-      if (!stats.isDirectory() && !lstatSync(folder).isSymbolicLink()) throw new SettingsFileProblem(`${folder} is not a folder`);
+      if (!stats.isDirectory() && !lstatSync(folder).isSymbolicLink())
+        throw new SettingsFileProblem(`${folder} is not a folder`);
       try {
         accessSync(folder, constants.W_OK | constants.X_OK);
       } catch {
@@ -193,9 +199,20 @@ export function checkWritable(file: string): void {
  *
  * @example writeSettingsFile({ file, text: next, mode: 0o644, backup: previous });
  */
-export function writeSettingsFile({ file, text, mode, backup }: { file: string; text: string; mode: number; backup: string | undefined }): void {
+export function writeSettingsFile({
+  file,
+  text,
+  mode,
+  backup,
+}: {
+  file: string;
+  text: string;
+  mode: number;
+  backup: string | undefined;
+}): void {
   mkdirSync(path.dirname(file), { recursive: true });
   // An existing backup is the user's original: "exists" leaves it as it is.
-  if (backup !== undefined) writeFileAtomic({ file: `${file}${BACKUP_SUFFIX}`, content: backup, expected: "absent", mode: mode & 0o777 });
+  if (backup !== undefined)
+    writeFileAtomic({ file: `${file}${BACKUP_SUFFIX}`, content: backup, expected: "absent", mode: mode & 0o777 });
   writeFileAtomic({ file, content: text, mode: mode & 0o777 });
 }

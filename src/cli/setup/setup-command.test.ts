@@ -6,7 +6,19 @@
  * running twice changes nothing; `--remove` undoes it; bad files are refused whole.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +30,14 @@ import { CTXWIN_BINARY, runProgram, type CtxwinExit } from "../test-support/run-
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures", "claude-code-session.jsonl");
+const fixture = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "import",
+  "fixtures",
+  "claude-code-session.jsonl",
+);
 const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 /** Runs ctxwin the way the test's CLIs will: the built binary under this node. */
 const COMMAND = `${process.execPath} ${CTXWIN_BINARY}`;
@@ -33,14 +52,20 @@ beforeEach(() => {
 
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-function run(program: string, args: readonly string[], { stdin = "", shell = false }: { stdin?: string; shell?: boolean } = {}): Promise<CtxwinExit> {
+function run(
+  program: string,
+  args: readonly string[],
+  { stdin = "", shell = false }: { stdin?: string; shell?: boolean } = {},
+): Promise<CtxwinExit> {
   return runProgram(program, args, { cwd: home, shell, env: { ...process.env, ...CLEAN_ENV, HOME: home }, stdin });
 }
 
 /** `ctxwin setup` as the built binary in a child process, with HOME at the test's home folder. */
-const setupSpawned = (...args: string[]) => run(process.execPath, [CTXWIN_BINARY, "setup", ...args, "--command", COMMAND]);
+const setupSpawned = (...args: string[]) =>
+  run(process.execPath, [CTXWIN_BINARY, "setup", ...args, "--command", COMMAND]);
 /** The same through the command tree in this process (run-ctxwin-in-process.ts), with HOME at the test's home folder. */
-const setup = (...args: string[]) => runCtxwinInProcess(["setup", ...args, "--command", COMMAND], { cwd: home, env: { ...CLEAN_ENV, HOME: home } });
+const setup = (...args: string[]) =>
+  runCtxwinInProcess(["setup", ...args, "--command", COMMAND], { cwd: home, env: { ...CLEAN_ENV, HOME: home } });
 const read = (...parts: string[]) => readFileSync(path.join(home, ...parts), "utf8");
 /** Every file under the home folder with its text: what a refused setup must leave alone. */
 function snapshot(): Record<string, string> {
@@ -59,9 +84,17 @@ describe("claude-code", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`created ${path.join(home, ".claude.json")}`);
 
-    const servers = (JSON.parse(read(".claude.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers;
-    expect(servers["ctxwin"]).toEqual({ type: "stdio", command: process.execPath, args: [CTXWIN_BINARY, "mcp", "--dir", home, "--import", "claude-code"] });
-    const settings = JSON.parse(read(".claude", "settings.json")) as { hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] } };
+    const servers = (
+      JSON.parse(read(".claude.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }
+    ).mcpServers;
+    expect(servers["ctxwin"]).toEqual({
+      type: "stdio",
+      command: process.execPath,
+      args: [CTXWIN_BINARY, "mcp", "--dir", home, "--import", "claude-code"],
+    });
+    const settings = JSON.parse(read(".claude", "settings.json")) as {
+      hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] };
+    };
     const [group] = settings.hooks.SessionStart;
     expect(group?.matcher).toBe("compact|resume");
 
@@ -69,11 +102,18 @@ describe("claude-code", () => {
     const transcript = path.join(home, ".claude", "projects", "-home-dev-shop-api", `${SESSION}.jsonl`);
     mkdirSync(path.dirname(transcript), { recursive: true });
     copyFileSync(fixture, transcript);
-    const input = { session_id: SESSION, transcript_path: transcript, cwd: "/home/dev/shop-api", hook_event_name: "SessionStart", source: "compact" };
+    const input = {
+      session_id: SESSION,
+      transcript_path: transcript,
+      cwd: "/home/dev/shop-api",
+      hook_event_name: "SessionStart",
+      source: "compact",
+    };
     const hook = await run(group!.hooks[0]!.command, [], { stdin: JSON.stringify(input), shell: true });
     expect(hook.stderr).toBe("");
     expect(hook.status).toBe(0);
-    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
     expect(context).toContain(`session_id "claude-code:${SESSION}"`);
     expect(context).toContain("2 windows precede this point");
     expect(existsSync(path.join(home, ".ctxwin", "ctxwin.db"))).toBe(true);
@@ -81,18 +121,30 @@ describe("claude-code", () => {
 
   it("keeps the other settings, changes nothing the second time, and --remove takes only its own entries out", async () => {
     mkdirSync(path.join(home, ".claude"));
-    const theirs = { theme: "dark", hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo hi" }] }] }, permissions: { allow: ["Bash(ls)"] } };
+    const theirs = {
+      theme: "dark",
+      hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo hi" }] }] },
+      permissions: { allow: ["Bash(ls)"] },
+    };
     writeFileSync(path.join(home, ".claude", "settings.json"), `${JSON.stringify(theirs, null, 2)}\n`);
-    writeFileSync(path.join(home, ".claude.json"), `${JSON.stringify({ numStartups: 3, mcpServers: { github: { command: "gh" } } }, null, 2)}\n`);
+    writeFileSync(
+      path.join(home, ".claude.json"),
+      `${JSON.stringify({ numStartups: 3, mcpServers: { github: { command: "gh" } } }, null, 2)}\n`,
+    );
     const before = snapshot();
 
     expect((await setup("claude-code")).status).toBe(0);
     const installed = snapshot();
     expect(read(".claude", "settings.json.ctxwin-backup")).toBe(before[path.join(".claude", "settings.json")]);
-    expect(JSON.parse(read(".claude", "settings.json"))).toMatchObject({ theme: "dark", permissions: { allow: ["Bash(ls)", "mcp__ctxwin__session_history"] } });
+    expect(JSON.parse(read(".claude", "settings.json"))).toMatchObject({
+      theme: "dark",
+      permissions: { allow: ["Bash(ls)", "mcp__ctxwin__session_history"] },
+    });
 
     const again = await setup("claude-code");
-    expect(again.stdout).toBe(`unchanged ${path.join(home, ".claude.json")}\nunchanged ${path.join(home, ".claude", "settings.json")}\n`);
+    expect(again.stdout).toBe(
+      `unchanged ${path.join(home, ".claude.json")}\nunchanged ${path.join(home, ".claude", "settings.json")}\n`,
+    );
     expect(snapshot()).toEqual(installed);
 
     expect((await run(process.execPath, [CTXWIN_BINARY, "setup", "--remove"])).status).toBe(0);
@@ -143,11 +195,41 @@ command = "gh-mcp"
 
 describe("bad settings files: one line, exit code 1, nothing written", () => {
   it.each([
-    ["invalid JSON", ".claude/settings.json", "{ \"theme\": ", "claude-code", /settings\.json: it is not valid JSON .*Nothing was changed\.$/],
-    ["JSON that is not an object", ".claude.json", "[]", "claude-code", /\.claude\.json: it is not a JSON object\. Nothing was changed\.$/],
-    ["invalid TOML", ".codex/config.toml", "model = \"o3\nthis is not toml\n", "codex", /config\.toml: it is not valid TOML \(.*at line 1\)\. Nothing was changed\.$/],
-    ["a server of its own named ctxwin", ".codex/config.toml", "[mcp_servers.'ctxwin']\ncommand = \"mine\"\n", "codex", /already has an MCP server 'ctxwin' that does not run 'ctxwin mcp'/],
-    ["SessionStart as a table", ".codex/config.toml", "[hooks.SessionStart]\nfoo = 1\n", "codex", /'hooks\.SessionStart' is a table, not a list/],
+    [
+      "invalid JSON",
+      ".claude/settings.json",
+      '{ "theme": ',
+      "claude-code",
+      /settings\.json: it is not valid JSON .*Nothing was changed\.$/,
+    ],
+    [
+      "JSON that is not an object",
+      ".claude.json",
+      "[]",
+      "claude-code",
+      /\.claude\.json: it is not a JSON object\. Nothing was changed\.$/,
+    ],
+    [
+      "invalid TOML",
+      ".codex/config.toml",
+      'model = "o3\nthis is not toml\n',
+      "codex",
+      /config\.toml: it is not valid TOML \(.*at line 1\)\. Nothing was changed\.$/,
+    ],
+    [
+      "a server of its own named ctxwin",
+      ".codex/config.toml",
+      "[mcp_servers.'ctxwin']\ncommand = \"mine\"\n",
+      "codex",
+      /already has an MCP server 'ctxwin' that does not run 'ctxwin mcp'/,
+    ],
+    [
+      "SessionStart as a table",
+      ".codex/config.toml",
+      "[hooks.SessionStart]\nfoo = 1\n",
+      "codex",
+      /'hooks\.SessionStart' is a table, not a list/,
+    ],
   ])("%s", async (_name, file, text, client, message) => {
     mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
     writeFileSync(path.join(home, file), text);
@@ -166,28 +248,40 @@ describe("bad settings files: one line, exit code 1, nothing written", () => {
     symlinkSync(path.join(home, "real-settings.json"), path.join(home, ".claude", "settings.json"));
     const result = await setup("claude-code");
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/settings\.json: it is a symbolic link; ctxwin setup edits only regular files .*Nothing was changed\.\n$/);
+    expect(result.stderr).toMatch(
+      /settings\.json: it is a symbolic link; ctxwin setup edits only regular files .*Nothing was changed\.\n$/,
+    );
     expect(snapshot()).toEqual({ "real-settings.json": "{}\n" });
   });
 
-  describe.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(`a read-only file${UNPRIVILEGED_SKIP_REASON === undefined ? "" : ` (skipped: ${UNPRIVILEGED_SKIP_REASON})`}`, () => {
-    it("is refused with the way forward; no file is written", async () => {
-      // Project scope in a folder everyone may enter, run as a user the permissions apply to.
-      chmodSync(home, 0o777);
-      mkdirSync(path.join(home, ".claude"), { mode: 0o777 });
-      chmodSync(path.join(home, ".claude"), 0o777);
-      writeFileSync(path.join(home, ".claude", "settings.json"), "{}\n", { mode: 0o444 });
-      chmodSync(path.join(home, ".claude", "settings.json"), 0o444);
-      const result = await runUnprivileged(process.execPath, [CTXWIN_BINARY, "setup", "claude-code", "--scope", "project"], { cwd: home });
-      expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/settings\.json: it is read-only for this user; make it writable \(chmod u\+w\) and run setup again\. Nothing was changed\.\n$/);
-      expect(snapshot()).toEqual({ [path.join(".claude", "settings.json")]: "{}\n" });
-    });
-  });
+  describe.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(
+    `a read-only file${UNPRIVILEGED_SKIP_REASON === undefined ? "" : ` (skipped: ${UNPRIVILEGED_SKIP_REASON})`}`,
+    () => {
+      it("is refused with the way forward; no file is written", async () => {
+        // Project scope in a folder everyone may enter, run as a user the permissions apply to.
+        chmodSync(home, 0o777);
+        mkdirSync(path.join(home, ".claude"), { mode: 0o777 });
+        chmodSync(path.join(home, ".claude"), 0o777);
+        writeFileSync(path.join(home, ".claude", "settings.json"), "{}\n", { mode: 0o444 });
+        chmodSync(path.join(home, ".claude", "settings.json"), 0o444);
+        const result = await runUnprivileged(
+          process.execPath,
+          [CTXWIN_BINARY, "setup", "claude-code", "--scope", "project"],
+          { cwd: home },
+        );
+        expect(result.status).toBe(1);
+        expect(result.stderr).toMatch(
+          /settings\.json: it is read-only for this user; make it writable \(chmod u\+w\) and run setup again\. Nothing was changed\.\n$/,
+        );
+        expect(snapshot()).toEqual({ [path.join(".claude", "settings.json")]: "{}\n" });
+      });
+    },
+  );
 });
 
 describe("round trip, backups and concurrent setups", () => {
-  const SETTINGS = '\uFEFF{\n\t"big": 12345678901234567890123,\n\t"huge": 1e400,\n\t"inline": [1, {"a": 2}],\n\t"permissions": {"allow": ["Bash(ls)"]}\n}\n';
+  const SETTINGS =
+    '\uFEFF{\n\t"big": 12345678901234567890123,\n\t"huge": 1e400,\n\t"inline": [1, {"a": 2}],\n\t"permissions": {"allow": ["Bash(ls)"]}\n}\n';
   const CLAUDE_JSON = '{\r\n  "numStartups": 3,\r\n  "mcpServers": {"github": {"command": "gh"}}\r\n}';
 
   it("setup, setup with another --dir, then --remove: both files byte-identical, the first backup kept until then", async () => {
@@ -207,7 +301,9 @@ describe("round trip, backups and concurrent setups", () => {
 
     const removed = await setup("--remove");
     expect(removed.status).toBe(0);
-    expect(removed.stdout).toContain(`updated ${path.join(home, ".claude.json")} (back to its text before ctxwin setup; .claude.json.ctxwin-backup deleted)`);
+    expect(removed.stdout).toContain(
+      `updated ${path.join(home, ".claude.json")} (back to its text before ctxwin setup; .claude.json.ctxwin-backup deleted)`,
+    );
     expect(snapshot()).toEqual({ [path.join(".claude", "settings.json")]: SETTINGS, ".claude.json": CLAUDE_JSON });
   });
 
@@ -217,9 +313,16 @@ describe("round trip, backups and concurrent setups", () => {
     writeFileSync(path.join(home, ".codex", "config.toml"), original);
     const stores = Array.from({ length: 6 }, (_, index) => path.join(home, `store-${index}`));
     const results = await Promise.all(stores.map((store) => setupSpawned("codex", "--dir", store)));
-    for (const result of results) expect({ status: result.status, stderr: result.stderr.replace(/^ctxwin setup: .*waiting.*\n/gm, "") }).toEqual({ status: 0, stderr: "" });
+    for (const result of results)
+      expect({ status: result.status, stderr: result.stderr.replace(/^ctxwin setup: .*waiting.*\n/gm, "") }).toEqual({
+        status: 0,
+        stderr: "",
+      });
     expect(read(".codex", "config.toml.ctxwin-backup")).toBe(original);
-    const config = parseToml(read(".codex", "config.toml")) as { mcp_servers: Record<string, { args: string[] }>; hooks: { SessionStart: unknown[]; PostCompact: unknown[] } };
+    const config = parseToml(read(".codex", "config.toml")) as {
+      mcp_servers: Record<string, { args: string[] }>;
+      hooks: { SessionStart: unknown[]; PostCompact: unknown[] };
+    };
     expect(Object.keys(config.mcp_servers)).toEqual(["github", "ctxwin"]);
     expect(stores).toContain(config.mcp_servers["ctxwin"]!.args.at(-3));
     expect([config.hooks.SessionStart.length, config.hooks.PostCompact.length]).toEqual([1, 1]);
@@ -232,7 +335,10 @@ describe("round trip, backups and concurrent setups", () => {
     writeFileSync(path.join(home, ".codex", "config.toml"), 'model = "o3"\n');
     const lock = path.join(home, ".codex", "config.toml.ctxwin-lock");
     writeFileSync(lock, `${process.pid}\n`); // a running process holds it: this test's
-    const child = spawn(process.execPath, [CTXWIN_BINARY, "setup", "codex", "--command", COMMAND], { cwd: home, env: { ...process.env, ...CLEAN_ENV, HOME: home } });
+    const child = spawn(process.execPath, [CTXWIN_BINARY, "setup", "codex", "--command", COMMAND], {
+      cwd: home,
+      env: { ...process.env, ...CLEAN_ENV, HOME: home },
+    });
     let stderr = "";
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     await new Promise<void>((resolve) => {
@@ -265,7 +371,9 @@ describe("round trip, backups and concurrent setups", () => {
     const before = snapshot();
     const result = await setup("codex");
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/config\.toml: it is read-only for this user; make it writable \(chmod u\+w\) and run setup again\. Nothing was changed\.\n$/);
+    expect(result.stderr).toMatch(
+      /config\.toml: it is read-only for this user; make it writable \(chmod u\+w\) and run setup again\. Nothing was changed\.\n$/,
+    );
     expect(snapshot()).toEqual(before);
   });
 });
@@ -293,7 +401,9 @@ describe("where the CLIs keep their settings, and the command written", () => {
 
   it("without --command, writes the command that runs this install: its node and its script", async () => {
     expect((await run(process.execPath, [CTXWIN_BINARY, "setup", "codex"])).status).toBe(0);
-    const config = parseToml(read(".codex", "config.toml")) as { mcp_servers: { ctxwin: { command: string; args: string[] } } };
+    const config = parseToml(read(".codex", "config.toml")) as {
+      mcp_servers: { ctxwin: { command: string; args: string[] } };
+    };
     expect(config.mcp_servers.ctxwin.command).toBe(process.execPath);
     expect(config.mcp_servers.ctxwin.args[0]).toBe(realpathSync(CTXWIN_BINARY));
   });

@@ -32,35 +32,64 @@ const SCOPES: readonly SetupScope[] = ["user", "project"];
  *
  * @example registerSetupCommand({ program: new Command("ctxwin") });
  */
-export function registerSetupCommand({ program, write = (text) => process.stdout.write(text) }: { program: Command; write?: (text: string) => void }): Command {
+export function registerSetupCommand({
+  program,
+  write = (text) => process.stdout.write(text),
+}: {
+  program: Command;
+  write?: (text: string) => void;
+}): Command {
   return program
     .command("setup")
     .description("Register ctxwin's MCP server and SessionStart hook with Claude Code or Codex (--remove undoes it)")
     .argument("[client]", "claude-code or codex (with --remove: default both)")
     .option("--scope <scope>", "user (your home folder's settings) or project (the current folder's)", "user")
-    .option("--dir <store>", "folder whose .ctxwin/ctxwin.db keeps the history (default: your home folder, or the project with --scope project)")
-    .option("--command <words>", "how the CLI should run ctxwin (default: this install — node and its script — or 'npx -y ctxwin' when started by npx)")
+    .option(
+      "--dir <store>",
+      "folder whose .ctxwin/ctxwin.db keeps the history (default: your home folder, or the project with --scope project)",
+    )
+    .option(
+      "--command <words>",
+      "how the CLI should run ctxwin (default: this install — node and its script — or 'npx -y ctxwin' when started by npx)",
+    )
     .option("--dry-run", "print the changes as a diff; write nothing")
     .option("--remove", "take ctxwin's entries out again")
     .action(async (clientName: string | undefined, options: SetupOptions, command: Command) => {
-      const usage = (message: string): never => command.error(message, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.setup.options" });
-      const scope = SCOPES.find((name) => name === options.scope) ?? usage(`--scope must be user or project; got '${options.scope}'`);
+      const usage = (message: string): never =>
+        command.error(message, { exitCode: USAGE_EXIT_CODE, code: "ctxwin.setup.options" });
+      const scope =
+        SCOPES.find((name) => name === options.scope) ??
+        usage(`--scope must be user or project; got '${options.scope}'`);
       const known = CLIENTS.find((name) => name === clientName);
-      if (clientName !== undefined && known === undefined) usage(`the client must be claude-code or codex; got '${clientName}'`);
-      if (known === undefined && options.remove !== true) usage("name the client: ctxwin setup claude-code or ctxwin setup codex");
-      const words = options.command === undefined ? thisInstall() : options.command.trim().split(/\s+/).filter((word) => word !== "");
+      if (clientName !== undefined && known === undefined)
+        usage(`the client must be claude-code or codex; got '${clientName}'`);
+      if (known === undefined && options.remove !== true)
+        usage("name the client: ctxwin setup claude-code or ctxwin setup codex");
+      const words =
+        options.command === undefined
+          ? thisInstall()
+          : options.command
+              .trim()
+              .split(/\s+/)
+              .filter((word) => word !== "");
       if (words.length === 0) usage("--command needs at least one word, e.g. --command ctxwin");
       const home = os.homedir();
       const project = process.cwd();
       const storeDirectory = path.resolve(options.dir ?? (scope === "user" ? home : project));
       const clients = known === undefined ? CLIENTS : [known];
-      const targets = clients.flatMap((client) => setupTargets({ client, scope, home, project, storeDirectory, command: words }));
+      const targets = clients.flatMap((client) =>
+        setupTargets({ client, scope, home, project, storeDirectory, command: words }),
+      );
       const action = options.remove === true ? "remove" : "install";
       // The parsers (smol-toml, jsonc-parser) load only when setup runs.
       const { applyChanges, planChanges } = await import("./setup-plan.js");
       if (options.dryRun === true) {
         for (const change of planChanges(targets, action)) {
-          write(change.after === change.before ? `${change.file}: no change\n` : unifiedDiff({ path: change.file, before: change.before, after: change.after ?? "" }));
+          write(
+            change.after === change.before
+              ? `${change.file}: no change\n`
+              : unifiedDiff({ path: change.file, before: change.before, after: change.after ?? "" }),
+          );
         }
         return;
       }
@@ -75,7 +104,8 @@ export function registerSetupCommand({ program, write = (text) => process.stdout
         },
       });
       for (const change of changes) write(`${describe(change)}\n`);
-      if (options.remove !== true && changes.some((change) => change.after !== change.before)) write(nextSteps(clients, scope, storeDirectory));
+      if (options.remove !== true && changes.some((change) => change.after !== change.before))
+        write(nextSteps(clients, scope, storeDirectory));
     });
 }
 
@@ -90,7 +120,9 @@ function describe(change: FileChange): string {
   if (change.before === undefined) return `created ${change.file}`;
   const backup = `${path.basename(change.file)}${BACKUP_SUFFIX}`;
   if (change.action === "remove") {
-    return change.after === change.backup ? `updated ${change.file} (back to its text before ctxwin setup; ${backup} deleted)` : `updated ${change.file}`;
+    return change.after === change.backup
+      ? `updated ${change.file} (back to its text before ctxwin setup; ${backup} deleted)`
+      : `updated ${change.file}`;
   }
   return `updated ${change.file} (its text before ctxwin's first change is in ${backup} beside it)`;
 }
@@ -98,8 +130,11 @@ function describe(change: FileChange): string {
 function nextSteps(clients: readonly TranscriptFormat[], scope: SetupScope, storeDirectory: string): string {
   const lines = [`The history is kept in ${path.join(storeDirectory, ".ctxwin", "ctxwin.db")}.`];
   if (clients.includes("claude-code")) {
-    lines.push(`Claude Code: start a new session (or restart it) to load the server and the hook${scope === "project" ? "; it asks once to approve the project's .mcp.json server" : ""}.`);
+    lines.push(
+      `Claude Code: start a new session (or restart it) to load the server and the hook${scope === "project" ? "; it asks once to approve the project's .mcp.json server" : ""}.`,
+    );
   }
-  if (clients.includes("codex")) lines.push("Codex: open /hooks once and trust the ctxwin hook (Codex runs a new hook only after that).");
+  if (clients.includes("codex"))
+    lines.push("Codex: open /hooks once and trust the ctxwin hook (Codex runs a new hook only after that).");
   return `${lines.join("\n")}\n`;
 }

@@ -7,7 +7,14 @@
 import { rmSync } from "node:fs";
 import { CtxwinError } from "../../core/errors.js";
 import { JsonShapeProblem, installJson, uninstallJson } from "./json-settings.js";
-import { SettingsFileProblem, checkWritable, readBackup, readSettingsFile, removeBackup, writeSettingsFile } from "./settings-file.js";
+import {
+  SettingsFileProblem,
+  checkWritable,
+  readBackup,
+  readSettingsFile,
+  removeBackup,
+  writeSettingsFile,
+} from "./settings-file.js";
 import type { SetupTarget } from "./setup-targets.js";
 import { TomlShapeProblem, installTomlBlock, removeTomlEntries } from "./toml-block.js";
 
@@ -46,7 +53,11 @@ export function planChanges(targets: readonly SetupTarget[], action: "install" |
       if (after !== before) checkWritable(target.file);
       return { file: target.file, before, after, mode, backup, action };
     } catch (error) {
-      if (error instanceof SettingsFileProblem || error instanceof JsonShapeProblem || error instanceof TomlShapeProblem) {
+      if (
+        error instanceof SettingsFileProblem ||
+        error instanceof JsonShapeProblem ||
+        error instanceof TomlShapeProblem
+      ) {
         throw new SetupCommandError(`${target.file}: ${error.message}. Nothing was changed.`);
       }
       throw error;
@@ -54,12 +65,21 @@ export function planChanges(targets: readonly SetupTarget[], action: "install" |
   });
 }
 
-function nextText(target: SetupTarget, action: "install" | "remove", before: string | undefined, backup: string | undefined): string | undefined {
+function nextText(
+  target: SetupTarget,
+  action: "install" | "remove",
+  before: string | undefined,
+  backup: string | undefined,
+): string | undefined {
   if (action === "remove" && before === undefined) return undefined;
   if (target.kind === "toml") {
-    return action === "install" ? installTomlBlock(before ?? "", target.entries) : removeTomlEntries(before ?? "", target.entries.layout);
+    return action === "install"
+      ? installTomlBlock(before ?? "", target.entries)
+      : removeTomlEntries(before ?? "", target.entries.layout);
   }
-  return action === "install" ? installJson(before, target.entries) : uninstallJson(before, target.entries, { original: backup });
+  return action === "install"
+    ? installJson(before, target.entries)
+    : uninstallJson(before, target.entries, { original: backup });
 }
 
 /**
@@ -72,7 +92,12 @@ export function applyChanges(changes: readonly FileChange[]): void {
     if (change.after === change.before || change.after === undefined) continue;
     try {
       // Only setup saves a backup: --remove on a file without one leaves none.
-      writeSettingsFile({ file: change.file, text: change.after, mode: change.mode, backup: change.action === "install" ? change.before : undefined });
+      writeSettingsFile({
+        file: change.file,
+        text: change.after,
+        mode: change.mode,
+        backup: change.action === "install" ? change.before : undefined,
+      });
       written.push(change);
     } catch (error) {
       const restored = restore(written);
@@ -80,7 +105,8 @@ export function applyChanges(changes: readonly FileChange[]): void {
     }
   }
   // A file back to the user's own text: its backup says nothing more.
-  for (const change of written) if (change.action === "remove" && change.after === change.backup) removeBackup(change.file);
+  for (const change of written)
+    if (change.action === "remove" && change.after === change.backup) removeBackup(change.file);
 }
 
 function restore(written: readonly FileChange[]): string {
@@ -89,7 +115,9 @@ function restore(written: readonly FileChange[]): string {
       if (change.before === undefined) rmSync(change.file, { force: true });
       else writeSettingsFile({ file: change.file, text: change.before, mode: change.mode, backup: undefined });
     }
-    return written.length === 0 ? "nothing was changed." : "the files written before it were restored; nothing was changed.";
+    return written.length === 0
+      ? "nothing was changed."
+      : "the files written before it were restored; nothing was changed.";
   } catch (error) {
     return `restoring the files written before it failed too (${(error as Error).message}); their old text is in the .ctxwin-backup files beside them.`;
   }

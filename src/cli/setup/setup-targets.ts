@@ -27,8 +27,7 @@ export const HOOK_TIMEOUT_SECONDS = 10;
 export const SESSION_HISTORY_TOOL = `mcp__${MCP_SERVER_NAME}__session_history`;
 
 export type SetupTarget =
-  | { kind: "json"; file: string; entries: JsonEntries }
-  | { kind: "toml"; file: string; entries: TomlEntries };
+  { kind: "json"; file: string; entries: JsonEntries } | { kind: "toml"; file: string; entries: TomlEntries };
 
 export interface SetupContext {
   client: TranscriptFormat;
@@ -71,7 +70,11 @@ export function setupTargets(context: SetupContext): SetupTarget[] {
           { kind: "json", file: path.join(project, ".claude", "settings.json"), entries: hookEntries },
         ];
   }
-  const handlerLines = [`type = "command"`, `command = ${tomlString(hookCommand)}`, `timeout = ${HOOK_TIMEOUT_SECONDS}`];
+  const handlerLines = [
+    `type = "command"`,
+    `command = ${tomlString(hookCommand)}`,
+    `timeout = ${HOOK_TIMEOUT_SECONDS}`,
+  ];
   const block = [
     `[mcp_servers.${MCP_SERVER_NAME}]`,
     `command = ${tomlString(program)}`,
@@ -88,7 +91,11 @@ export function setupTargets(context: SetupContext): SetupTarget[] {
     "[[hooks.PostCompact.hooks]]",
     ...handlerLines,
   ].join("\n");
-  const layout = { serversKey: "mcp_servers", serverName: MCP_SERVER_NAME, hookEvents: ["SessionStart", "PostCompact"] };
+  const layout = {
+    serversKey: "mcp_servers",
+    serverName: MCP_SERVER_NAME,
+    hookEvents: ["SessionStart", "PostCompact"],
+  };
   const folder = scope === "user" ? codexHome({ home, env }) : path.join(project, ".codex");
   return [{ kind: "toml", file: path.join(folder, "config.toml"), entries: { block, layout } }];
 }

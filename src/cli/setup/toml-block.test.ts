@@ -11,12 +11,31 @@ import { describe, expect, it } from "vitest";
 import { setupTargets } from "./setup-targets.js";
 import { BLOCK_END, BLOCK_START, installTomlBlock, removeTomlEntries, type TomlEntries } from "./toml-block.js";
 
-const fixture = (name: string): string => readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "toml", name), "utf8");
+const fixture = (name: string): string =>
+  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "toml", name), "utf8");
 
-const [target] = setupTargets({ client: "codex", scope: "user", home: "/home/me", project: "/w", storeDirectory: "/home/me", command: ["/usr/bin/node", "/opt/ctxwin/dist/cli/main.js"], env: {} });
+const [target] = setupTargets({
+  client: "codex",
+  scope: "user",
+  home: "/home/me",
+  project: "/w",
+  storeDirectory: "/home/me",
+  command: ["/usr/bin/node", "/opt/ctxwin/dist/cli/main.js"],
+  env: {},
+});
 const entries = (target as { entries: TomlEntries }).entries;
 const layout = entries.layout;
-const elsewhere = (setupTargets({ client: "codex", scope: "user", home: "/home/me", project: "/w", storeDirectory: "/srv/other", command: ["npx", "-y", "ctxwin"], env: {} })[0] as { entries: TomlEntries }).entries;
+const elsewhere = (
+  setupTargets({
+    client: "codex",
+    scope: "user",
+    home: "/home/me",
+    project: "/w",
+    storeDirectory: "/srv/other",
+    command: ["npx", "-y", "ctxwin"],
+    env: {},
+  })[0] as { entries: TomlEntries }
+).entries;
 
 const CONFIG = `# my settings, kept as they are
 model = "o3"   # inline comment
@@ -37,7 +56,10 @@ describe("installTomlBlock and removeTomlEntries", () => {
     const installed = installTomlBlock(CONFIG, entries);
     expect(installed.startsWith(CONFIG)).toBe(true);
     expect(installed.slice(CONFIG.length)).toBe(`\n${BLOCK_START}\n${entries.block}\n${BLOCK_END}\n`);
-    expect(parse(installed)).toMatchObject({ mcp_servers: { ctxwin: { command: "/usr/bin/node" } }, hooks: { SessionStart: [{ matcher: "resume" }], PostCompact: [{}] } });
+    expect(parse(installed)).toMatchObject({
+      mcp_servers: { ctxwin: { command: "/usr/bin/node" } },
+      hooks: { SessionStart: [{ matcher: "resume" }], PostCompact: [{}] },
+    });
     expect(removeTomlEntries(installed, layout)).toBe(CONFIG);
   });
 
@@ -63,7 +85,10 @@ describe("installTomlBlock and removeTomlEntries", () => {
 
   it("count a duplicated hook group as a change, and leave exactly one", () => {
     const installed = installTomlBlock(CONFIG, entries);
-    const group = installed.slice(installed.indexOf("[[hooks.SessionStart]]"), installed.indexOf("[[hooks.PostCompact]]"));
+    const group = installed.slice(
+      installed.indexOf("[[hooks.SessionStart]]"),
+      installed.indexOf("[[hooks.PostCompact]]"),
+    );
     const duplicated = `${installed}${group}`;
     const fixed = installTomlBlock(duplicated, entries);
     expect(fixed).not.toBe(duplicated);
@@ -92,7 +117,11 @@ describe("a definition of someone else's in ctxwin's way: refused with one sente
   });
 
   it.each([
-    ["servers written inline at the top", 'mcp_servers = { github = { command = "gh" } }\n', /cannot be added without changing yours/],
+    [
+      "servers written inline at the top",
+      'mcp_servers = { github = { command = "gh" } }\n',
+      /cannot be added without changing yours/,
+    ],
     ["a static hooks array", 'hooks.SessionStart = [{ matcher = "x" }]\n', /cannot be added without changing yours/],
     ["hooks as a value", "hooks = 1\n", /'hooks' is not a table/],
     ["invalid TOML", 'model = "o3\n', /^it is not valid TOML \(.* at line 1\)$/],
@@ -107,7 +136,9 @@ describe("ctxwin's own entries, however they are written", () => {
     const installed = installTomlBlock(text, entries);
     expect(installed).toContain('github = { command = "gh-mcp" }');
     expect(installed.split("ctxwin = {")).toHaveLength(1);
-    expect(removeTomlEntries(installed, layout)).toBe('model = "o3"\n\n[mcp_servers]\ngithub = { command = "gh-mcp" }\n');
+    expect(removeTomlEntries(installed, layout)).toBe(
+      'model = "o3"\n\n[mcp_servers]\ngithub = { command = "gh-mcp" }\n',
+    );
   });
 
   it("a server under an escaped key is replaced; the tables after it stay", () => {
@@ -123,16 +154,24 @@ describe("ctxwin's own entries, however they are written", () => {
     // setup again: the entries are there, once each (unchanged); with another store it replaces them
     expect(installTomlBlock(rewritten, entries)).toBe(rewritten);
     const again = installTomlBlock(rewritten, elsewhere);
-    expect(again).toBe(`${fixture("codex-rewritten.expected.toml")}\n${BLOCK_START}\n${elsewhere.block}\n${BLOCK_END}\n`);
+    expect(again).toBe(
+      `${fixture("codex-rewritten.expected.toml")}\n${BLOCK_START}\n${elsewhere.block}\n${BLOCK_END}\n`,
+    );
   });
 
   it("Codex's tables that ended up between ctxwin's markers are kept", () => {
-    expect(removeTomlEntries(fixture("tables-inside-markers.toml"), layout)).toBe(fixture("tables-inside-markers.expected.toml"));
+    expect(removeTomlEntries(fixture("tables-inside-markers.toml"), layout)).toBe(
+      fixture("tables-inside-markers.expected.toml"),
+    );
   });
 
   it("the user's hook groups before and after ctxwin's stay, in order", () => {
     const removed = removeTomlEntries(fixture("user-hooks-around.toml"), layout);
-    expect((parse(removed) as { hooks: { SessionStart: { matcher: string }[] } }).hooks.SessionStart.map((group) => group.matcher)).toEqual(["startup", "clear"]);
+    expect(
+      (parse(removed) as { hooks: { SessionStart: { matcher: string }[] } }).hooks.SessionStart.map(
+        (group) => group.matcher,
+      ),
+    ).toEqual(["startup", "clear"]);
     expect(removed).not.toContain("ctxwin");
   });
 });

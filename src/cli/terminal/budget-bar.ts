@@ -22,7 +22,13 @@ const ansi = {
 };
 
 /** Whether to color output written to `stream`: only on a terminal, and never with `NO_COLOR` set. */
-export function wantsColor({ stream, env = process.env }: { stream: { isTTY?: boolean }; env?: NodeJS.ProcessEnv }): boolean {
+export function wantsColor({
+  stream,
+  env = process.env,
+}: {
+  stream: { isTTY?: boolean };
+  env?: NodeJS.ProcessEnv;
+}): boolean {
   return stream.isTTY === true && (env["NO_COLOR"] ?? "") === "" && env["TERM"] !== "dumb";
 }
 
@@ -39,9 +45,14 @@ export function formatTokens(tokens: number): string {
  * renderBudgetBar({ usage: await session.usage() })
  * // "[███████████░░░│░░░░░] 9,812 / 16,000 tokens · 61% · rolls over at 70% (~1,388 tokens left)"
  */
-export function renderBudgetBar({ usage, width = 20, color = false }: { usage: SessionUsage; width?: number } & TerminalStyle): string {
+export function renderBudgetBar({
+  usage,
+  width = 20,
+  color = false,
+}: { usage: SessionUsage; width?: number } & TerminalStyle): string {
   const { contextTokens, contextLimit, threshold } = usage;
-  if (contextLimit === undefined || contextLimit <= 0) return `${formatTokens(contextTokens)} tokens in this window · context limit unknown`;
+  if (contextLimit === undefined || contextLimit <= 0)
+    return `${formatTokens(contextTokens)} tokens in this window · context limit unknown`;
   const share = Math.min(1, Math.max(0, contextTokens / contextLimit));
   const filled = Math.round(share * width);
   const markerAt = threshold === undefined ? -1 : Math.min(width - 1, Math.round((threshold / contextLimit) * width));
@@ -51,7 +62,13 @@ export function renderBudgetBar({ usage, width = 20, color = false }: { usage: S
     else bar += cell < filled ? FILLED : EMPTY;
   }
   const percent = Math.round(share * 100);
-  const paint = !color ? (text: string) => text : threshold !== undefined && contextTokens >= threshold ? ansi.red : share >= 0.5 ? ansi.yellow : ansi.green;
+  const paint = !color
+    ? (text: string) => text
+    : threshold !== undefined && contextTokens >= threshold
+      ? ansi.red
+      : share >= 0.5
+        ? ansi.yellow
+        : ansi.green;
   const action = usage.strategy === "compact" ? "compacts" : "rolls over";
   const rollover =
     threshold === undefined
@@ -71,7 +88,11 @@ export function renderBudgetBar({ usage, width = 20, color = false }: { usage: S
  * dividerLine({ text: "context window 3 · rolled over at 71% (on-send)" })
  * // "──── context window 3 · rolled over at 71% (on-send) ─────────────…"
  */
-export function dividerLine({ text, width = 72, color = false }: { text: string; width?: number } & TerminalStyle): string {
+export function dividerLine({
+  text,
+  width = 72,
+  color = false,
+}: { text: string; width?: number } & TerminalStyle): string {
   const lead = "──── ";
   const tail = Math.max(4, width - lead.length - text.length - 1);
   const line = `${lead}${text} ${"─".repeat(tail)}`;

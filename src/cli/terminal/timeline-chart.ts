@@ -39,18 +39,28 @@ export function wantsUnicode({ env = process.env }: { env?: NodeJS.ProcessEnv } 
  * renderTimelineChart(timeline)
  * // "#1 w:0        ▂▅▆▆▇  peak 7,100 / 10,000 (71%) · warned at 6,300 · rolled over at 7,100 (on-send)"
  */
-export function renderTimelineChart(timeline: Timeline, { ascii = false, width = SPARKLINE_WIDTH }: ChartOptions = {}): string {
+export function renderTimelineChart(
+  timeline: Timeline,
+  { ascii = false, width = SPARKLINE_WIDTH }: ChartOptions = {},
+): string {
   if (timeline.windows.length === 0) return "No windows.";
   const levels = ascii ? ASCII_LEVELS : UNICODE_LEVELS;
   const pointsByWindow = groupPoints(timeline.points);
   const scale = Math.max(1, ...timeline.points.map((point) => point.tokens));
   const labelWidth = Math.max(...timeline.windows.map((window) => windowLabel(window).length));
-  const sparkWidth = Math.min(width, Math.max(1, ...timeline.windows.map((window) => pointsByWindow.get(window.windowId)?.length ?? 1)));
+  const sparkWidth = Math.min(
+    width,
+    Math.max(1, ...timeline.windows.map((window) => pointsByWindow.get(window.windowId)?.length ?? 1)),
+  );
   const lines = [headline(timeline, ascii ? "|" : "·")];
   for (const window of timeline.windows) {
     const points = pointsByWindow.get(window.windowId) ?? [];
-    const spark = window.detailed ? sparkline(points, { limit: window.limit ?? scale, width: sparkWidth, levels }) : "(not read)";
-    lines.push(`${windowLabel(window).padEnd(labelWidth)}  ${spark.padEnd(sparkWidth)}  ${windowSummary(window, ascii)}`);
+    const spark = window.detailed
+      ? sparkline(points, { limit: window.limit ?? scale, width: sparkWidth, levels })
+      : "(not read)";
+    lines.push(
+      `${windowLabel(window).padEnd(labelWidth)}  ${spark.padEnd(sparkWidth)}  ${windowSummary(window, ascii)}`,
+    );
   }
   return lines.join("\n");
 }
@@ -62,20 +72,37 @@ export function renderTimelineChart(timeline: Timeline, { ascii = false, width =
  * @example renderTimelineTable(timeline).split("\n")[0] // "window  kind  requests  peak  …"
  */
 export function renderTimelineTable(timeline: Timeline): string {
-  const header = ["window", "kind", "requests", "peak tokens", "warning at", "rolled over at", "rows", "tool output", "cached", "cost"];
+  const header = [
+    "window",
+    "kind",
+    "requests",
+    "peak tokens",
+    "warning at",
+    "rolled over at",
+    "rows",
+    "tool output",
+    "cached",
+    "cost",
+  ];
   const body = timeline.windows.map((window) => [
     window.windowId,
     window.kind === "start" ? "start" : window.reason === null ? window.kind : `${window.kind} (${window.reason})`,
     optional(window.requests),
     optional(window.peakTokens),
-    window.warning === null ? (window.detailed ? "-" : "?") : `${optional(window.warning.tokens)} #${window.warning.seq}`,
+    window.warning === null
+      ? window.detailed
+        ? "-"
+        : "?"
+      : `${optional(window.warning.tokens)} #${window.warning.seq}`,
     window.rolledOver === null ? "-" : `${optional(window.rolledOver.tokens)} #${window.rolledOver.seq}`,
     formatTokens(window.rows),
     optional(window.toolOutputTokens),
     window.spend === null ? "?" : window.spend.requests === 0 ? "-" : formatShare(window.spend.cachedShare),
     window.spend === null ? "?" : window.spend.costUsd === null ? "-" : formatUsd(window.spend.costUsd),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? "").length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((cells) => (cells[column] ?? "").length)),
+  );
   const format = (cells: readonly string[]) =>
     cells
       .map((cell, column) => (column >= 2 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
@@ -105,7 +132,10 @@ function formatShare(share: number): string {
 }
 
 /** Bars of one window's requests: each scaled to the limit, the peak of each slice when there are more than `width`. */
-export function sparkline(points: readonly TimelinePoint[], { limit, width, levels }: { limit: number; width: number; levels: readonly string[] }): string {
+export function sparkline(
+  points: readonly TimelinePoint[],
+  { limit, width, levels }: { limit: number; width: number; levels: readonly string[] },
+): string {
   if (points.length === 0) return "";
   const slices = Math.min(width, points.length);
   let line = "";
@@ -124,10 +154,16 @@ function headline(timeline: Timeline, separator: string): string {
   const windows = timeline.windows.length;
   const requests = timeline.points.length;
   const detailed = timeline.windows.filter((window) => window.detailed).length;
-  const limits = [...new Set(timeline.windows.map((window) => window.limit).filter((limit): limit is number => limit !== null))];
+  const limits = [
+    ...new Set(timeline.windows.map((window) => window.limit).filter((limit): limit is number => limit !== null)),
+  ];
   const lines = timeline.windows.find((window) => window.lines !== null)?.lines;
   const limitText =
-    limits.length === 0 ? "limit unknown" : limits.length === 1 ? `limit ${formatTokens(limits[0] ?? 0)}` : `limits ${limits.map(formatTokens).join(", ")}`;
+    limits.length === 0
+      ? "limit unknown"
+      : limits.length === 1
+        ? `limit ${formatTokens(limits[0] ?? 0)}`
+        : `limits ${limits.map(formatTokens).join(", ")}`;
   const bands =
     lines === undefined || lines === null
       ? ""
@@ -138,7 +174,10 @@ function headline(timeline: Timeline, separator: string): string {
         ]
           .filter((part) => part !== undefined)
           .join(", ");
-  const read = detailed === windows ? "" : ` (the newest ${detailed} of ${windows} windows read request by request; --windows all reads every one)`;
+  const read =
+    detailed === windows
+      ? ""
+      : ` (the newest ${detailed} of ${windows} windows read request by request; --windows all reads every one)`;
   return `Context timeline of ${timeline.sessionId}: ${plural(windows, "window")}, ${plural(requests, "request")}${read} ${separator} ${limitText}${bands === "" ? "" : ` (${bands})`}`;
 }
 
@@ -152,7 +191,9 @@ function windowSummary(window: TimelineWindow, ascii: boolean): string {
   if (window.kind === "reset") parts.push("cleared");
   if (window.peakTokens !== null) {
     const percent = window.limit === null ? "" : ` (${Math.round((window.peakTokens / window.limit) * 100)}%)`;
-    parts.push(`peak ${formatTokens(window.peakTokens)}${window.limit === null ? "" : ` / ${formatTokens(window.limit)}`}${percent}`);
+    parts.push(
+      `peak ${formatTokens(window.peakTokens)}${window.limit === null ? "" : ` / ${formatTokens(window.limit)}`}${percent}`,
+    );
   }
   if (window.warning !== null) parts.push(`warned at ${optional(window.warning.tokens)}`);
   if (window.rolledOver !== null) {

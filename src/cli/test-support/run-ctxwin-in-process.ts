@@ -23,9 +23,15 @@ const CONFIGURING_VARIABLE = /^CTXWIN_|_(API_KEY|BASE_URL)$/;
  * @example
  * const { status, stderr } = await runCtxwinInProcess(["eval", "--report", "missing.jsonl"], { cwd: folder });
  */
-export async function runCtxwinInProcess(args: readonly string[], { cwd, env }: { cwd: string; env?: Record<string, string> }): Promise<CtxwinExit> {
+export async function runCtxwinInProcess(
+  args: readonly string[],
+  { cwd, env }: { cwd: string; env?: Record<string, string> },
+): Promise<CtxwinExit> {
   const output = { stdout: "", stderr: "" };
-  const restoreStreams = [captureStream(process.stdout, (text) => (output.stdout += text)), captureStream(process.stderr, (text) => (output.stderr += text))];
+  const restoreStreams = [
+    captureStream(process.stdout, (text) => (output.stdout += text)),
+    captureStream(process.stderr, (text) => (output.stderr += text)),
+  ];
   const restoreEnvironment = env === undefined ? () => undefined : replaceProviderEnvironment(env);
   const previous = { cwd: process.cwd(), exitCode: process.exitCode };
   process.exitCode = undefined;
@@ -47,7 +53,11 @@ export async function runCtxwinInProcess(args: readonly string[], { cwd, env }: 
 function captureStream(stream: NodeJS.WriteStream, sink: (text: string) => void): () => void {
   const write = Object.getOwnPropertyDescriptor(stream, "write");
   const isTTY = Object.getOwnPropertyDescriptor(stream, "isTTY");
-  const captured = (chunk: string | Uint8Array, encodingOrCallback?: BufferEncoding | ((error?: Error | null) => void), callback?: (error?: Error | null) => void): boolean => {
+  const captured = (
+    chunk: string | Uint8Array,
+    encodingOrCallback?: BufferEncoding | ((error?: Error | null) => void),
+    callback?: (error?: Error | null) => void,
+  ): boolean => {
     sink(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
     const done = typeof encodingOrCallback === "function" ? encodingOrCallback : callback;
     if (done !== undefined) queueMicrotask(() => done(null));

@@ -44,17 +44,28 @@ describe("calibration", () => {
   });
 
   it("keeps models apart and treats spellings of one model alike", () => {
-    const state = updateCalibration(createCalibrationState(), { model: "claude-sonnet-4-5", estimated: 10_000, reported: 12_000 });
+    const state = updateCalibration(createCalibrationState(), {
+      model: "claude-sonnet-4-5",
+      estimated: 10_000,
+      reported: 12_000,
+    });
     expect(calibrationFactor(state, { model: "ANTHROPIC:claude-sonnet-4-5" })).toBeCloseTo(1.2, 10);
     expect(calibrationFactor(state, { model: "gemini-2.5-pro" })).toBe(1);
   });
 
   it("ignores samples that carry no information", () => {
     const state = createCalibrationState();
-    expect(updateCalibration(state, { model, estimated: MINIMUM_CALIBRATION_SAMPLE_TOKENS - 1, reported: 2_000 })).toBe(state);
+    expect(updateCalibration(state, { model, estimated: MINIMUM_CALIBRATION_SAMPLE_TOKENS - 1, reported: 2_000 })).toBe(
+      state,
+    );
     expect(updateCalibration(state, { model, estimated: 10_000, reported: undefined })).toBe(state);
     expect(updateCalibration(state, { model, estimated: 10_000, reported: 0 })).toBe(state);
-    expect(calibrationFactor(updateCalibration(state, { model, estimated: MINIMUM_CALIBRATION_SAMPLE_TOKENS, reported: 1_024 }), { model })).toBe(2);
+    expect(
+      calibrationFactor(
+        updateCalibration(state, { model, estimated: MINIMUM_CALIBRATION_SAMPLE_TOKENS, reported: 1_024 }),
+        { model },
+      ),
+    ).toBe(2);
   });
 
   it("never changes the state it was given", () => {
@@ -77,14 +88,22 @@ describe("calibration", () => {
 
   it("stays within bounds whatever the samples", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ estimated: fc.integer({ min: 0, max: 2_000_000 }), reported: fc.integer({ min: 0, max: 6_000_000 }) })), (samples) => {
-        let state = createCalibrationState();
-        for (const sample of samples) state = updateCalibration(state, { model, ...sample });
-        const factor = calibrationFactor(state, { model });
-        if (state.models["anthropic:claude-sonnet-4-5"] === undefined) expect(factor).toBe(1);
-        expect(factor).toBeGreaterThanOrEqual(CALIBRATION_FACTOR_BOUNDS.minimum);
-        expect(factor).toBeLessThanOrEqual(CALIBRATION_FACTOR_BOUNDS.maximum);
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            estimated: fc.integer({ min: 0, max: 2_000_000 }),
+            reported: fc.integer({ min: 0, max: 6_000_000 }),
+          }),
+        ),
+        (samples) => {
+          let state = createCalibrationState();
+          for (const sample of samples) state = updateCalibration(state, { model, ...sample });
+          const factor = calibrationFactor(state, { model });
+          if (state.models["anthropic:claude-sonnet-4-5"] === undefined) expect(factor).toBe(1);
+          expect(factor).toBeGreaterThanOrEqual(CALIBRATION_FACTOR_BOUNDS.minimum);
+          expect(factor).toBeLessThanOrEqual(CALIBRATION_FACTOR_BOUNDS.maximum);
+        },
+      ),
     );
   });
 
@@ -95,9 +114,17 @@ describe("calibration", () => {
     expect(parseCalibrationState(null)).toEqual(createCalibrationState());
     const damaged = parseCalibrationState({
       version: 1,
-      models: { good: { factor: 99, samples: 2, lastRatio: 99 }, bad: { factor: "x", samples: 1 }, none: { factor: 1.1, samples: 0 }, worse: null },
+      models: {
+        good: { factor: 99, samples: 2, lastRatio: 99 },
+        bad: { factor: "x", samples: 1 },
+        none: { factor: 1.1, samples: 0 },
+        worse: null,
+      },
     });
-    expect(damaged).toEqual({ version: 1, models: { good: { factor: CALIBRATION_FACTOR_BOUNDS.maximum, samples: 2, lastRatio: 99 } } });
+    expect(damaged).toEqual({
+      version: 1,
+      models: { good: { factor: CALIBRATION_FACTOR_BOUNDS.maximum, samples: 2, lastRatio: 99 } },
+    });
   });
 
   it("rounds calibrated estimates up without floating-point noise", () => {

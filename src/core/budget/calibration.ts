@@ -62,14 +62,23 @@ export function updateCalibration(
     throw new InvalidArgumentError(`estimated must be a non-negative integer token count; got ${String(estimated)}.`);
   }
   if (reported !== undefined && (!Number.isSafeInteger(reported) || reported < 0)) {
-    throw new InvalidArgumentError(`reported must be a non-negative integer token count or undefined; got ${String(reported)}.`);
+    throw new InvalidArgumentError(
+      `reported must be a non-negative integer token count or undefined; got ${String(reported)}.`,
+    );
   }
   if (reported === undefined || reported === 0 || estimated < MINIMUM_CALIBRATION_SAMPLE_TOKENS) return state;
   const key = tokenizerProfileFor({ model }).key;
   const ratio = reported / estimated;
   const previous = state.models[key];
-  const target = previous === undefined || ratio >= previous.factor ? ratio : previous.factor + CALIBRATION_DECREASE_WEIGHT * (ratio - previous.factor);
-  const next: ModelCalibration = { factor: clampFactor(target), samples: (previous?.samples ?? 0) + 1, lastRatio: ratio };
+  const target =
+    previous === undefined || ratio >= previous.factor
+      ? ratio
+      : previous.factor + CALIBRATION_DECREASE_WEIGHT * (ratio - previous.factor);
+  const next: ModelCalibration = {
+    factor: clampFactor(target),
+    samples: (previous?.samples ?? 0) + 1,
+    lastRatio: ratio,
+  };
   return { version: 1, models: { ...state.models, [key]: next } };
 }
 
@@ -79,7 +88,10 @@ export function updateCalibration(
  * @example
  * calibrationFactor(createCalibrationState(), { model: "gemini-2.5-pro" }) // 1
  */
-export function calibrationFactor(state: CalibrationState | undefined, { model }: { model?: string | undefined }): number {
+export function calibrationFactor(
+  state: CalibrationState | undefined,
+  { model }: { model?: string | undefined },
+): number {
   if (state === undefined) return 1;
   return state.models[tokenizerProfileFor({ model }).key]?.factor ?? 1;
 }

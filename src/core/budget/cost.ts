@@ -27,13 +27,23 @@ const PER_MILLION = 1_000_000;
  * usageCost({ usage: { inputTokens: 10_000, outputTokens: 500, cacheReadTokens: 9_000, cacheWriteTokens: 0 }, prices })
  * // { usd: 0.0132, uncachedUsd: 0.0375 } for Claude Sonnet 4.5
  */
-export function usageCost({ usage, prices, ttl }: { usage: TokenUsage; prices: ModelPrices; ttl?: "5m" | "1h" | undefined }): UsageCost {
+export function usageCost({
+  usage,
+  prices,
+  ttl,
+}: {
+  usage: TokenUsage;
+  prices: ModelPrices;
+  ttl?: "5m" | "1h" | undefined;
+}): UsageCost {
   const cached = Math.min(usage.inputTokens, usage.cacheReadTokens + usage.cacheWriteTokens);
   const fresh = usage.inputTokens - cached;
   const writePrice = ttl === "1h" ? (prices.cacheWrite1h ?? prices.cacheWrite) : prices.cacheWrite;
   const reads = Math.min(usage.cacheReadTokens, usage.inputTokens);
   const writes = cached - reads;
-  const usd = (fresh * prices.input + reads * prices.cacheRead + writes * writePrice + usage.outputTokens * prices.output) / PER_MILLION;
+  const usd =
+    (fresh * prices.input + reads * prices.cacheRead + writes * writePrice + usage.outputTokens * prices.output) /
+    PER_MILLION;
   const uncachedUsd = (usage.inputTokens * prices.input + usage.outputTokens * prices.output) / PER_MILLION;
   return { usd, uncachedUsd };
 }
@@ -53,7 +63,12 @@ export function addUsage(left: TokenUsage, right: TokenUsage): TokenUsage {
   };
 }
 
-export const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
+export const NO_USAGE: TokenUsage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+});
 
 /**
  * A dollar figure for people: two decimals from $0.10, three significant digits below.

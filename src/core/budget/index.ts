@@ -39,7 +39,14 @@ export {
   type ModelOverrides,
   type UnknownModel,
 } from "./model-catalog.js";
-export { canonicalProvider, idCandidates, providerKind, readModelReference, type ModelReading, type ProviderKind } from "./model-reference.js";
+export {
+  canonicalProvider,
+  idCandidates,
+  providerKind,
+  readModelReference,
+  type ModelReading,
+  type ProviderKind,
+} from "./model-reference.js";
 export {
   preflightFreshWindow,
   preflightRequest,
@@ -90,7 +97,11 @@ export {
   type TokenEncodingName,
   type TokenizerProfile,
 } from "./token-count.js";
-export { createUnknownModelWarner, type UnknownModelNotice, type UnknownModelWarner } from "./unknown-model-warnings.js";
+export {
+  createUnknownModelWarner,
+  type UnknownModelNotice,
+  type UnknownModelWarner,
+} from "./unknown-model-warnings.js";
 export { addUsage, cachedShare, formatUsd, NO_USAGE, usageCost, type TokenUsage, type UsageCost } from "./cost.js";
 export { lookupModelPrices, modelPriceEntries, type ModelPrices } from "./model-prices.js";
 export { stepSpend, summarizeSpend, type Spend } from "./step-spend.js";

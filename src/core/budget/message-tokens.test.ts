@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FILE_TOKENS, DEFAULT_IMAGE_TOKENS, TOOL_PART_OVERHEAD_TOKENS, countMessageContent, countRowTokens } from "./message-tokens.js";
+import {
+  DEFAULT_FILE_TOKENS,
+  DEFAULT_IMAGE_TOKENS,
+  TOOL_PART_OVERHEAD_TOKENS,
+  countMessageContent,
+  countRowTokens,
+} from "./message-tokens.js";
 import { countEncodedTokens } from "./token-count.js";
 
 const tokens = (text: string) => countEncodedTokens(text);
@@ -27,16 +33,30 @@ describe("countRowTokens (transcript rows)", () => {
           input: { path: "src/index.ts" },
           output: { content: "export {}" },
         },
-        { type: "dynamic-tool", toolName: "grep", toolCallId: "call-2", state: "output-error", input: { query: "x" }, errorText: "no such file" },
+        {
+          type: "dynamic-tool",
+          toolName: "grep",
+          toolCallId: "call-2",
+          state: "output-error",
+          input: { query: "x" },
+          errorText: "no such file",
+        },
       ],
     };
-    const expected = tokens(['read_file', '{"path":"src/index.ts"}', '{"content":"export {}"}', "grep", '{"query":"x"}', "no such file"].join("\n"));
+    const expected = tokens(
+      ["read_file", '{"path":"src/index.ts"}', '{"content":"export {}"}', "grep", '{"query":"x"}', "no such file"].join(
+        "\n",
+      ),
+    );
     expect(countRowTokens(row)).toBe(expected + 2 * TOOL_PART_OVERHEAD_TOKENS);
   });
 
   it("counts the real output of earlier session_history calls: the provider receives it", () => {
     const output = "item 12: the deploy script moved to scripts/deploy.sh";
-    const row = { role: "assistant", parts: [{ type: "tool-session_history", toolCallId: "c", state: "output-available", input: {}, output }] };
+    const row = {
+      role: "assistant",
+      parts: [{ type: "tool-session_history", toolCallId: "c", state: "output-available", input: {}, output }],
+    };
     expect(countRowTokens(row)).toBe(tokens(["session_history", "{}", output].join("\n")) + TOOL_PART_OVERHEAD_TOKENS);
   });
 
@@ -83,7 +103,10 @@ describe("countRowTokens (transcript rows)", () => {
 
   it("never throws on an input nested deeper than JSON.stringify can go", () => {
     const deep: unknown = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`);
-    const row = { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "x", toolCallId: "c", state: "input-available", input: deep }] };
+    const row = {
+      role: "assistant",
+      parts: [{ type: "dynamic-tool", toolName: "x", toolCallId: "c", state: "input-available", input: deep }],
+    };
     expect(countRowTokens(row)).toBeGreaterThan(0);
   });
 });
@@ -101,25 +124,46 @@ describe("countMessageContent (model messages)", () => {
         { type: "tool-call", toolCallId: "1", toolName: "list_files", input: { directory: "src" } },
       ],
     };
-    expect(countMessageContent(assistant)).toBe(tokens(["Let me look.", "list_files", '{"directory":"src"}'].join("\n")) + TOOL_PART_OVERHEAD_TOKENS);
+    expect(countMessageContent(assistant)).toBe(
+      tokens(["Let me look.", "list_files", '{"directory":"src"}'].join("\n")) + TOOL_PART_OVERHEAD_TOKENS,
+    );
 
     const tool = {
       role: "tool",
       content: [
-        { type: "tool-result", toolCallId: "1", toolName: "list_files", output: { type: "json", value: ["a.ts", "b.ts"] } },
+        {
+          type: "tool-result",
+          toolCallId: "1",
+          toolName: "list_files",
+          output: { type: "json", value: ["a.ts", "b.ts"] },
+        },
         { type: "tool-result", toolCallId: "2", toolName: "read", output: { type: "text", value: "plain text" } },
         {
           type: "tool-result",
           toolCallId: "3",
           toolName: "screenshot",
-          output: { type: "content", value: [{ type: "text", text: "captured" }, { type: "media", data: "AAAA", mediaType: "image/png" }] },
+          output: {
+            type: "content",
+            value: [
+              { type: "text", text: "captured" },
+              { type: "media", data: "AAAA", mediaType: "image/png" },
+            ],
+          },
         },
       ],
     };
-    const expected = tokens(["list_files", '["a.ts","b.ts"]', "read", "plain text", "screenshot", "captured"].join("\n"));
+    const expected = tokens(
+      ["list_files", '["a.ts","b.ts"]', "read", "plain text", "screenshot", "captured"].join("\n"),
+    );
     expect(countMessageContent(tool)).toBe(expected + 3 * TOOL_PART_OVERHEAD_TOKENS + DEFAULT_IMAGE_TOKENS);
 
-    const user = { role: "user", content: [{ type: "image", image: "AAAA" }, { type: "file", mediaType: "text/plain", data: new TextEncoder().encode("notes") }] };
+    const user = {
+      role: "user",
+      content: [
+        { type: "image", image: "AAAA" },
+        { type: "file", mediaType: "text/plain", data: new TextEncoder().encode("notes") },
+      ],
+    };
     expect(countMessageContent(user)).toBe(DEFAULT_IMAGE_TOKENS + tokens("notes"));
   });
 

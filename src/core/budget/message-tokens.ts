@@ -65,14 +65,20 @@ export function countRowTokens(
  */
 export function countMessageContent(
   message: CountableMessage,
-  { imageTokens = DEFAULT_IMAGE_TOKENS, fileTokens = DEFAULT_FILE_TOKENS, encoding = "o200k_base" }: ContentTokenOptions = {},
+  {
+    imageTokens = DEFAULT_IMAGE_TOKENS,
+    fileTokens = DEFAULT_FILE_TOKENS,
+    encoding = "o200k_base",
+  }: ContentTokenOptions = {},
 ): number {
   const tally: Tally = { texts: [], images: 0, files: 0, toolParts: 0 };
   if (Array.isArray(message.parts)) for (const part of message.parts) addUiPart(tally, part);
   if (typeof message.content === "string") tally.texts.push(message.content);
   else if (Array.isArray(message.content)) for (const part of message.content) addModelPart(tally, part);
   const textTokens = countEncodedTokens(tally.texts.join("\n"), { encoding });
-  return textTokens + tally.images * imageTokens + tally.files * fileTokens + tally.toolParts * TOOL_PART_OVERHEAD_TOKENS;
+  return (
+    textTokens + tally.images * imageTokens + tally.files * fileTokens + tally.toolParts * TOOL_PART_OVERHEAD_TOKENS
+  );
 }
 
 interface Tally {
@@ -93,7 +99,12 @@ function addUiPart(tally: Tally, part: PartLike): void {
     addFile(tally, stringField(part, "mediaType"), part["url"]);
     return;
   }
-  const toolName = type === "dynamic-tool" ? stringField(part, "toolName") : type.startsWith("tool-") ? type.slice("tool-".length) : undefined;
+  const toolName =
+    type === "dynamic-tool"
+      ? stringField(part, "toolName")
+      : type.startsWith("tool-")
+        ? type.slice("tool-".length)
+        : undefined;
   if (toolName === undefined) return; // step-start, data-*, source-* parts are not sent as content
   tally.toolParts += 1;
   tally.texts.push(toolName, stringify(part["input"]));

@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { InvalidArgumentError } from "../errors.js";
 import catalogFile from "./model-catalog.json" with { type: "json" };
-import { builtInModelEntries, contextLimitFor, createModelCatalog, defaultModelCatalog, lookupModel } from "./model-catalog.js";
+import {
+  builtInModelEntries,
+  contextLimitFor,
+  createModelCatalog,
+  defaultModelCatalog,
+  lookupModel,
+} from "./model-catalog.js";
 import { idCandidates, readModelReference } from "./model-reference.js";
 import { createUnknownModelWarner } from "./unknown-model-warnings.js";
 
@@ -23,7 +29,10 @@ const catalogSchema = z.strictObject({
               id: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/),
               contextLimit: z.number().int().positive(),
               maxOutputTokens: z.number().int().positive().optional(),
-              aliases: z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]*$/)).min(1).optional(),
+              aliases: z
+                .array(z.string().regex(/^[a-z0-9][a-z0-9.-]*$/))
+                .min(1)
+                .optional(),
             }),
           )
           .min(1),
@@ -39,7 +48,16 @@ describe("the shipped catalog", () => {
 
   it("covers every provider family named in the design", () => {
     const providers = new Set(catalogFile.families.map((family) => family.provider));
-    expect([...providers].sort()).toEqual(["anthropic", "deepseek", "google", "meta", "mistral", "openai", "qwen", "xai"]);
+    expect([...providers].sort()).toEqual([
+      "anthropic",
+      "deepseek",
+      "google",
+      "meta",
+      "mistral",
+      "openai",
+      "qwen",
+      "xai",
+    ]);
   });
 
   it("never lists an id or alias twice, and never an output above the context", () => {
@@ -54,10 +72,15 @@ describe("the shipped catalog", () => {
   });
 
   it("agrees with the OpenAI model metadata bundled in gpt-tokenizer", () => {
-    const reference = openAiModels as unknown as Record<string, { context_window?: number; max_output_tokens?: number } | undefined>;
+    const reference = openAiModels as unknown as Record<
+      string,
+      { context_window?: number; max_output_tokens?: number } | undefined
+    >;
     let compared = 0;
     for (const entry of builtInModelEntries().filter((candidate) => candidate.provider === "openai")) {
-      const spec = [entry.id, ...entry.aliases].map((id) => reference[id]).find((candidate) => candidate?.context_window !== undefined);
+      const spec = [entry.id, ...entry.aliases]
+        .map((id) => reference[id])
+        .find((candidate) => candidate?.context_window !== undefined);
       if (spec === undefined) continue;
       expect({ id: entry.id, contextLimit: entry.contextLimit, maxOutputTokens: entry.maxOutputTokens }).toEqual({
         id: entry.id,
@@ -94,7 +117,11 @@ describe("readModelReference", () => {
   it("lists suffix-stripped candidates one suffix at a time", () => {
     expect(idCandidates("claude-3-5-sonnet-20241022")).toEqual(["claude-3-5-sonnet-20241022", "claude-3-5-sonnet"]);
     expect(idCandidates("gpt-4o-2024-08-06")).toEqual(["gpt-4o-2024-08-06", "gpt-4o"]);
-    expect(idCandidates("gemini-2.5-pro-preview-06-05")).toEqual(["gemini-2.5-pro-preview-06-05", "gemini-2.5-pro-preview", "gemini-2.5-pro"]);
+    expect(idCandidates("gemini-2.5-pro-preview-06-05")).toEqual([
+      "gemini-2.5-pro-preview-06-05",
+      "gemini-2.5-pro-preview",
+      "gemini-2.5-pro",
+    ]);
     expect(idCandidates("mistral-large-latest")).toEqual(["mistral-large-latest", "mistral-large"]);
     expect(idCandidates("gpt-4.1")).toEqual(["gpt-4.1"]);
   });
@@ -133,7 +160,10 @@ describe("lookupModel", () => {
   });
 
   it("does not cross providers: a provider-qualified id must be that provider's", () => {
-    expect(lookupModel({ model: "openai:claude-sonnet-4-5" })).toMatchObject({ status: "unknown", needsUserLimit: false });
+    expect(lookupModel({ model: "openai:claude-sonnet-4-5" })).toMatchObject({
+      status: "unknown",
+      needsUserLimit: false,
+    });
   });
 
   it("answers unknown models with no limit (never 0, never unlimited)", () => {
@@ -159,19 +189,34 @@ describe("lookupModel", () => {
 describe("overrides", () => {
   it("adds models, including local ones, in list or record form", () => {
     const catalog = createModelCatalog({
-      overrides: { "ollama:qwen3:32b": { contextLimit: 40_960 }, "my-finetune": { contextLimit: 64_000, maxOutputTokens: 4_000 } },
+      overrides: {
+        "ollama:qwen3:32b": { contextLimit: 40_960 },
+        "my-finetune": { contextLimit: 64_000, maxOutputTokens: 4_000 },
+      },
     });
-    expect(catalog.lookup("OLLAMA:Qwen3:32B")).toMatchObject({ status: "found", contextLimit: 40_960, entry: { origin: "override" } });
-    expect(catalog.lookup("lmstudio:my-finetune")).toMatchObject({ status: "found", contextLimit: 64_000, maxOutputTokens: 4_000 });
-    expect(catalog.lookup("my-finetune-latest")).toMatchObject({ status: "found", contextLimit: 64_000, matched: "suffix" });
+    expect(catalog.lookup("OLLAMA:Qwen3:32B")).toMatchObject({
+      status: "found",
+      contextLimit: 40_960,
+      entry: { origin: "override" },
+    });
+    expect(catalog.lookup("lmstudio:my-finetune")).toMatchObject({
+      status: "found",
+      contextLimit: 64_000,
+      maxOutputTokens: 4_000,
+    });
+    expect(catalog.lookup("my-finetune-latest")).toMatchObject({
+      status: "found",
+      contextLimit: 64_000,
+      matched: "suffix",
+    });
     // A provider-qualified override applies to that provider only.
     expect(catalog.lookup("vllm:qwen3:32b").status).toBe("unknown");
   });
 
   it("replaces shipped entries, later overrides winning", () => {
-    const catalog = createModelCatalog({ overrides: [{ model: "anthropic:claude-sonnet-4-5", contextLimit: 1_000_000 }] }).withOverrides([
-      { model: "claude-sonnet-4-5", contextLimit: 500_000 },
-    ]);
+    const catalog = createModelCatalog({
+      overrides: [{ model: "anthropic:claude-sonnet-4-5", contextLimit: 1_000_000 }],
+    }).withOverrides([{ model: "claude-sonnet-4-5", contextLimit: 500_000 }]);
     expect(catalog.lookup("claude-sonnet-4-5-20250929")).toMatchObject({ contextLimit: 500_000 });
     expect(catalog.lookup("anthropic:claude-sonnet-4-5")).toMatchObject({ contextLimit: 1_000_000 });
     expect(defaultModelCatalog.lookup("claude-sonnet-4-5")).toMatchObject({ contextLimit: 200_000 });
@@ -179,8 +224,17 @@ describe("overrides", () => {
 
   it("applies a provider-qualified override of a shipped model to all its spellings", () => {
     const catalog = createModelCatalog({ overrides: { "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000 } } });
-    for (const model of ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "openrouter:anthropic/claude-sonnet-4.5", "anthropic.claude-sonnet-4-5-20250929-v1:0"]) {
-      expect(catalog.lookup(model), model).toMatchObject({ status: "found", contextLimit: 1_000_000, entry: { origin: "override" } });
+    for (const model of [
+      "claude-sonnet-4-5",
+      "claude-sonnet-4-5-20250929",
+      "openrouter:anthropic/claude-sonnet-4.5",
+      "anthropic.claude-sonnet-4-5-20250929-v1:0",
+    ]) {
+      expect(catalog.lookup(model), model).toMatchObject({
+        status: "found",
+        contextLimit: 1_000_000,
+        entry: { origin: "override" },
+      });
     }
     expect(catalog.lookup("claude-opus-4-5")).toMatchObject({ contextLimit: 200_000 });
   });
@@ -213,7 +267,13 @@ describe("createUnknownModelWarner", () => {
   it("logs once per model, whatever the spelling", () => {
     const logged: string[] = [];
     const warner = createUnknownModelWarner({ log: (message) => logged.push(message) });
-    for (const model of ["ollama:qwen3:32b", "OLLAMA:qwen3:32b", "ollama:qwen3:32b", "rocket-9000", "acme/rocket-9000"]) {
+    for (const model of [
+      "ollama:qwen3:32b",
+      "OLLAMA:qwen3:32b",
+      "ollama:qwen3:32b",
+      "rocket-9000",
+      "acme/rocket-9000",
+    ]) {
       const result = lookupModel({ model });
       if (result.status === "unknown") warner.warn(result);
     }

@@ -126,7 +126,10 @@ export function builtInModelEntries(): ModelCatalogEntry[] {
  * const catalog = createModelCatalog({ overrides: { "ollama:qwen3:32b": { contextLimit: 40960 } } });
  * catalog.lookup("ollama:qwen3:32b") // { status: "found", contextLimit: 40960, ... }
  */
-export function createModelCatalog({ overrides = [], builtIn = true }: { overrides?: ModelOverrides; builtIn?: boolean } = {}): ModelCatalog {
+export function createModelCatalog({
+  overrides = [],
+  builtIn = true,
+}: { overrides?: ModelOverrides; builtIn?: boolean } = {}): ModelCatalog {
   const shipped = builtIn ? builtInModelEntries() : [];
   return buildCatalog(shipped, normalizeOverrides(overrides));
 }
@@ -140,7 +143,13 @@ export const defaultModelCatalog: ModelCatalog = createModelCatalog();
  * @example
  * lookupModel({ model: "gpt-4o-2024-08-06" }) // { status: "found", contextLimit: 128000, matched: "suffix", ... }
  */
-export function lookupModel({ model, catalog = defaultModelCatalog }: { model: string; catalog?: ModelCatalog }): ModelLookup {
+export function lookupModel({
+  model,
+  catalog = defaultModelCatalog,
+}: {
+  model: string;
+  catalog?: ModelCatalog;
+}): ModelLookup {
   return catalog.lookup(model);
 }
 
@@ -150,7 +159,13 @@ export function lookupModel({ model, catalog = defaultModelCatalog }: { model: s
  * @example
  * contextLimitFor({ model: "claude-haiku-4-5" }) // 200000
  */
-export function contextLimitFor({ model, catalog = defaultModelCatalog }: { model: string; catalog?: ModelCatalog }): number | undefined {
+export function contextLimitFor({
+  model,
+  catalog = defaultModelCatalog,
+}: {
+  model: string;
+  catalog?: ModelCatalog;
+}): number | undefined {
   const found = catalog.lookup(model);
   return found.status === "found" ? found.contextLimit : undefined;
 }
@@ -158,22 +173,32 @@ export function contextLimitFor({ model, catalog = defaultModelCatalog }: { mode
 function normalizeOverrides(overrides: ModelOverrides): ModelOverride[] {
   const list: ModelOverride[] = Array.isArray(overrides)
     ? [...(overrides as readonly ModelOverride[])]
-    : Object.entries(overrides as Readonly<Record<string, ModelLimits>>).map(([model, limits]) => ({ ...limits, model }));
+    : Object.entries(overrides as Readonly<Record<string, ModelLimits>>).map(([model, limits]) => ({
+        ...limits,
+        model,
+      }));
   for (const override of list) checkOverride(override);
   return list;
 }
 
 function checkOverride(override: ModelOverride): void {
   const where = `model override ${JSON.stringify(override?.model)}`;
-  if (override === null || typeof override !== "object") throw new InvalidArgumentError("model overrides must be objects.");
+  if (override === null || typeof override !== "object")
+    throw new InvalidArgumentError("model overrides must be objects.");
   if (!isPositiveInteger(override.contextLimit)) {
-    throw new InvalidArgumentError(`${where}: contextLimit must be a positive integer; got ${String(override.contextLimit)}.`);
+    throw new InvalidArgumentError(
+      `${where}: contextLimit must be a positive integer; got ${String(override.contextLimit)}.`,
+    );
   }
   if (override.maxOutputTokens !== undefined && !isPositiveInteger(override.maxOutputTokens)) {
-    throw new InvalidArgumentError(`${where}: maxOutputTokens must be a positive integer; got ${String(override.maxOutputTokens)}.`);
+    throw new InvalidArgumentError(
+      `${where}: maxOutputTokens must be a positive integer; got ${String(override.maxOutputTokens)}.`,
+    );
   }
   if (override.maxOutputTokens !== undefined && override.maxOutputTokens > override.contextLimit) {
-    throw new InvalidArgumentError(`${where}: maxOutputTokens (${override.maxOutputTokens}) is larger than contextLimit (${override.contextLimit}).`);
+    throw new InvalidArgumentError(
+      `${where}: maxOutputTokens (${override.maxOutputTokens}) is larger than contextLimit (${override.contextLimit}).`,
+    );
   }
 }
 
@@ -230,7 +255,9 @@ function buildCatalog(shipped: readonly ModelCatalogEntry[], overrides: readonly
     for (const reading of readings) {
       const candidates = idCandidates(reading.id);
       for (const [position, id] of candidates.entries()) {
-        const hit = findIn(overrideIndex, reading, id) ?? (reading.providerKind === "local" ? undefined : findIn(builtInIndex, reading, id));
+        const hit =
+          findIn(overrideIndex, reading, id) ??
+          (reading.providerKind === "local" ? undefined : findIn(builtInIndex, reading, id));
         if (hit === undefined) continue;
         // A shipped model may be overridden under any of its spellings, with its provider.
         const override = hit.origin === "built-in" ? overrideFor(overrideIndex, hit) : undefined;
@@ -280,7 +307,12 @@ function found(model: string, entry: ModelCatalogEntry, matched: FoundModel["mat
 
 function unknown(model: string, readings: readonly ModelReading[]): UnknownModel {
   const first = readings[0];
-  const key = first === undefined ? model.trim().toLowerCase() : first.provider === undefined ? first.id : `${first.provider}:${first.id}`;
+  const key =
+    first === undefined
+      ? model.trim().toLowerCase()
+      : first.provider === undefined
+        ? first.id
+        : `${first.provider}:${first.id}`;
   const needsUserLimit = first?.providerKind === "local";
   const how = `Set it in code (budget models: { "${key}": { contextLimit: <tokens> } }) or in .ctxwin/config.json under "models"; until then ctxwin makes no rollover decision for it.`;
   const message = needsUserLimit

@@ -114,7 +114,9 @@ const CLOUD_PREFIX_PATTERN = /^(?:(?:us|eu|apac|global)\.)?(anthropic|meta|mistr
  */
 export function readModelReference(model: string): ModelReading[] {
   if (typeof model !== "string" || model.trim().length === 0) {
-    throw new InvalidArgumentError(`model must be a non-empty string such as "openai:gpt-4.1"; got ${JSON.stringify(model)}.`);
+    throw new InvalidArgumentError(
+      `model must be a non-empty string such as "openai:gpt-4.1"; got ${JSON.stringify(model)}.`,
+    );
   }
   const readings: ModelReading[] = [];
   collectReadings(model.trim().toLowerCase(), readings, 0);
@@ -137,7 +139,11 @@ function collectReadings(reference: string, readings: ModelReading[], depth: num
   const cloud = CLOUD_PREFIX_PATTERN.exec(reference);
   if (cloud) {
     // Cloud catalogs (Bedrock) spell `anthropic.claude-3-5-sonnet-20241022-v2:0`.
-    readings.push({ provider: canonicalProvider(cloud[1] ?? ""), providerKind: "known", id: stripCloudVersion(cloud[2] ?? "") });
+    readings.push({
+      provider: canonicalProvider(cloud[1] ?? ""),
+      providerKind: "known",
+      id: stripCloudVersion(cloud[2] ?? ""),
+    });
     return;
   }
   const prefixed = depth < 3 ? PREFIX_PATTERN.exec(reference) : null;

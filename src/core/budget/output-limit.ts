@@ -25,11 +25,19 @@ export interface OutputLimitInput {
  * requestOutputLimit({ limit: 200_000, inputTokens: 137_360, modelMaxOutputTokens: 64_000 }) // 8192
  * requestOutputLimit({ limit: 16_000, inputTokens: 14_000 }) // 2000
  */
-export function requestOutputLimit({ limit, outputReserve = DEFAULT_OUTPUT_RESERVE, inputTokens, modelMaxOutputTokens }: OutputLimitInput): number {
+export function requestOutputLimit({
+  limit,
+  outputReserve = DEFAULT_OUTPUT_RESERVE,
+  inputTokens,
+  modelMaxOutputTokens,
+}: OutputLimitInput): number {
   requirePositiveInteger("outputReserve", outputReserve);
   let outputLimit = outputReserve;
   if (limit !== undefined) {
-    outputLimit = Math.min(limit - hardCeilingFor({ limit, outputReserve }), Math.max(0, limit - Math.ceil(inputTokens)));
+    outputLimit = Math.min(
+      limit - hardCeilingFor({ limit, outputReserve }),
+      Math.max(0, limit - Math.ceil(inputTokens)),
+    );
   }
   if (modelMaxOutputTokens !== undefined) outputLimit = Math.min(outputLimit, modelMaxOutputTokens);
   return Math.max(1, outputLimit);

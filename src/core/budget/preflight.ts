@@ -92,7 +92,15 @@ export interface RequestInput extends PreflightCommon {
  * const outcome = preflightFreshWindow({ model: "openai:gpt-4.1", system, hotMemories, tools, leadIn, message: userText });
  * if (outcome.status === "blocked") keepAsRejectedInput(userText, outcome.message);
  */
-export function preflightFreshWindow({ system, hotMemories, tools, leadIn, message, images, ...common }: FreshWindowInput): PreflightOutcome {
+export function preflightFreshWindow({
+  system,
+  hotMemories,
+  tools,
+  leadIn,
+  message,
+  images,
+  ...common
+}: FreshWindowInput): PreflightOutcome {
   const messages = [leadIn, message].filter((entry) => entry !== undefined).map(asMessage);
   const estimate = estimateRequestTokens({
     model: common.model,
@@ -130,27 +138,50 @@ export function preflightRequest({ request, previous, ...common }: RequestInput)
   return judge(estimate, common, "request-over-ceiling");
 }
 
-function judge(estimate: RequestEstimate, common: PreflightCommon, blockedReason: PreflightBlocked["reason"]): PreflightOutcome {
+function judge(
+  estimate: RequestEstimate,
+  common: PreflightCommon,
+  blockedReason: PreflightBlocked["reason"],
+): PreflightOutcome {
   const { model, catalog = defaultModelCatalog, outputReserve = DEFAULT_OUTPUT_RESERVE } = common;
   const tokens = estimate.tokens;
   let limit = common.limit;
   if (limit === undefined) {
     const lookup = catalog.lookup(model);
     if (lookup.status === "unknown") {
-      return { status: "unknown-limit", model, key: lookup.key, tokens, needsUserLimit: lookup.needsUserLimit, message: lookup.message, estimate };
+      return {
+        status: "unknown-limit",
+        model,
+        key: lookup.key,
+        tokens,
+        needsUserLimit: lookup.needsUserLimit,
+        message: lookup.message,
+        estimate,
+      };
     }
     limit = lookup.contextLimit;
   }
   requirePositiveInteger("limit", limit);
   const hardCeiling = hardCeilingFor({ limit, outputReserve });
-  if (tokens <= hardCeiling) return { status: "ok", model, tokens, limit, hardCeiling, headroom: hardCeiling - tokens, estimate };
+  if (tokens <= hardCeiling)
+    return { status: "ok", model, tokens, limit, hardCeiling, headroom: hardCeiling - tokens, estimate };
   const reserved = limit - hardCeiling;
   const sizes = `about ${format(tokens)} tokens, but ${model} accepts at most ${format(hardCeiling)} (its ${format(limit)}-token limit minus ${format(reserved)} kept for the reply)`;
   const message =
     blockedReason === "fresh-window-too-small"
       ? `This message was not sent: even in a fresh context window it needs ${sizes}. Shorten it, remove attachments, or use a model with a larger context window.`
       : `This request was not sent: it needs ${sizes}. Shorten the input, remove attachments, or use a model with a larger context window.`;
-  return { status: "blocked", reason: blockedReason, model, tokens, limit, hardCeiling, excess: tokens - hardCeiling, message, estimate };
+  return {
+    status: "blocked",
+    reason: blockedReason,
+    model,
+    tokens,
+    limit,
+    hardCeiling,
+    excess: tokens - hardCeiling,
+    message,
+    estimate,
+  };
 }
 
 function asMessage(entry: string | CountableMessage | undefined): CountableMessage {

@@ -22,7 +22,10 @@ function row(seq: number, body: string, role = seq % 2 === 0 ? "user" : "assista
 
 function window(size: number, { cached }: { cached: boolean }): CountableMessage[] {
   return Array.from({ length: size }, (_, index) => {
-    const message = row(index + 1, `Message ${index + 1}: the build step ${index % 7} finished with exit code ${index % 3}.`);
+    const message = row(
+      index + 1,
+      `Message ${index + 1}: the build step ${index % 7} finished with exit code ${index % 3}.`,
+    );
     return cached ? { ...message, tokens: countRowTokens(message) } : message;
   });
 }
@@ -31,11 +34,24 @@ describe("estimateRequestTokens", () => {
   it("adds system text, messages with their framing, tool schemas and images", () => {
     const system = "You are a careful assistant.";
     const messages = window(3, { cached: false });
-    const tools = [{ name: "list_files", description: "List files in a directory.", parameters: { type: "object", properties: { directory: { type: "string" } } } }];
+    const tools = [
+      {
+        name: "list_files",
+        description: "List files in a directory.",
+        parameters: { type: "object", properties: { directory: { type: "string" } } },
+      },
+    ];
     const estimate = estimateRequestTokens({ model: "openai:gpt-4.1", system, messages, tools, images: 2 });
 
-    const toolJson = JSON.stringify({ name: "list_files", description: "List files in a directory.", parameters: tools[0]?.parameters });
-    const messageTokens = messages.reduce((sum, message) => sum + countMessageContent(message) + MESSAGE_OVERHEAD_TOKENS, 0);
+    const toolJson = JSON.stringify({
+      name: "list_files",
+      description: "List files in a directory.",
+      parameters: tools[0]?.parameters,
+    });
+    const messageTokens = messages.reduce(
+      (sum, message) => sum + countMessageContent(message) + MESSAGE_OVERHEAD_TOKENS,
+      0,
+    );
     expect(estimate.breakdown).toEqual({
       system: countEncodedTokens(system),
       tools: countEncodedTokens(toolJson) + TOOL_OVERHEAD_TOKENS,
@@ -44,7 +60,13 @@ describe("estimateRequestTokens", () => {
       overhead: REQUEST_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS,
     });
     const sum = Object.values(estimate.breakdown).reduce((total, value) => total + value, 0);
-    expect(estimate).toMatchObject({ tokens: sum, rawTokens: sum, calibrationFactor: 1, messageCount: 3, tokenizedMessages: 3 });
+    expect(estimate).toMatchObject({
+      tokens: sum,
+      rawTokens: sum,
+      calibrationFactor: 1,
+      messageCount: 3,
+      tokenizedMessages: 3,
+    });
   });
 
   it("uses a row's cached count instead of tokenizing it", () => {
@@ -63,13 +85,21 @@ describe("estimateRequestTokens", () => {
     expect(claude.rawTokens).toBe(Math.ceil(exact.rawTokens * 1.35));
 
     const cachedRow = { ...row(1, "ignored"), tokens: 1_000 };
-    expect(estimateRequestTokens({ model: "gpt-4", messages: [cachedRow] }).breakdown.messages).toBe(1_000 * CL100K_CACHED_FACTOR + MESSAGE_OVERHEAD_TOKENS);
+    expect(estimateRequestTokens({ model: "gpt-4", messages: [cachedRow] }).breakdown.messages).toBe(
+      1_000 * CL100K_CACHED_FACTOR + MESSAGE_OVERHEAD_TOKENS,
+    );
     const georgian = { role: "user", content: "გამარჯობა! როგორ ხართ დღეს? 🇬🇪" };
-    expect(estimateRequestTokens({ model: "gpt-4", messages: [georgian] }).breakdown.messages).toBe(55 + MESSAGE_OVERHEAD_TOKENS);
+    expect(estimateRequestTokens({ model: "gpt-4", messages: [georgian] }).breakdown.messages).toBe(
+      55 + MESSAGE_OVERHEAD_TOKENS,
+    );
   });
 
   it("applies the session calibration on top of the raw estimate", () => {
-    const calibration = updateCalibration(createCalibrationState(), { model: "gemini-2.5-pro", estimated: 10_000, reported: 12_000 });
+    const calibration = updateCalibration(createCalibrationState(), {
+      model: "gemini-2.5-pro",
+      estimated: 10_000,
+      reported: 12_000,
+    });
     const messages = window(20, { cached: true });
     const plain = estimateRequestTokens({ model: "gemini-2.5-pro", messages });
     const calibrated = estimateRequestTokens({ model: "gemini-2.5-pro", messages, calibration });
@@ -81,7 +111,8 @@ describe("estimateRequestTokens", () => {
   it("lets calibration raise an exact count but never lower it; an estimated count may go down", () => {
     let calibration = createCalibrationState();
     for (let round = 0; round < 40; round += 1) {
-      for (const model of ["gpt-4o", "gemini-2.5-pro"]) calibration = updateCalibration(calibration, { model, estimated: 10_000, reported: 8_000 });
+      for (const model of ["gpt-4o", "gemini-2.5-pro"])
+        calibration = updateCalibration(calibration, { model, estimated: 10_000, reported: 8_000 });
     }
     const messages = window(20, { cached: false });
     const exact = estimateRequestTokens({ model: "gpt-4o", messages, calibration });
@@ -89,15 +120,25 @@ describe("estimateRequestTokens", () => {
     expect(exact.tokens).toBe(exact.rawTokens);
     const estimated = estimateRequestTokens({ model: "gemini-2.5-pro", messages, calibration });
     expect(estimated.tokens).toBeLessThan(estimated.rawTokens);
-    const raised = updateCalibration(createCalibrationState(), { model: "gpt-4o", estimated: 10_000, reported: 11_000 });
+    const raised = updateCalibration(createCalibrationState(), {
+      model: "gpt-4o",
+      estimated: 10_000,
+      reported: 11_000,
+    });
     const framed = estimateRequestTokens({ model: "gpt-4o", messages, calibration: raised });
     expect(framed.tokens).toBe(Math.ceil(framed.rawTokens * 1.1 - 1e-9));
   });
 
   it("renders AI SDK tools (zod or JSON schema) and charges a fixed allowance for a schema it cannot render", () => {
     const tools = {
-      read_file: tool({ description: "Read a file.", inputSchema: z.object({ path: z.string().describe("Relative path") }) }),
-      grep: tool({ description: "Search.", inputSchema: jsonSchema({ type: "object", properties: { query: { type: "string" } } }) }),
+      read_file: tool({
+        description: "Read a file.",
+        inputSchema: z.object({ path: z.string().describe("Relative path") }),
+      }),
+      grep: tool({
+        description: "Search.",
+        inputSchema: jsonSchema({ type: "object", properties: { query: { type: "string" } } }),
+      }),
     };
     const estimate = estimateRequestTokens({ tools });
     expect(estimate.memo.toolsJson).toContain('"Relative path"');
@@ -106,7 +147,9 @@ describe("estimateRequestTokens", () => {
 
     const deferred = { later: { description: "x", inputSchema: { jsonSchema: Promise.resolve({}) } } };
     const unknown = estimateRequestTokens({ tools: deferred });
-    expect(unknown.breakdown.tools).toBe(countEncodedTokens(unknown.memo.toolsJson) + TOOL_OVERHEAD_TOKENS + UNKNOWN_SCHEMA_TOKENS);
+    expect(unknown.breakdown.tools).toBe(
+      countEncodedTokens(unknown.memo.toolsJson) + TOOL_OVERHEAD_TOKENS + UNKNOWN_SCHEMA_TOKENS,
+    );
   });
 
   it("refuses malformed numbers", () => {
@@ -150,7 +193,10 @@ describe("estimateRequestTokens with a previous estimate", () => {
   it.each([
     ["another model", { model: "anthropic:claude-sonnet-4-5" }],
     ["fewer messages (a new window)", { messages: window(5, { cached: false }) }],
-    ["a different last counted message", { messages: [...window(9, { cached: false }), row(99, "other"), row(100, "new")] }],
+    [
+      "a different last counted message",
+      { messages: [...window(9, { cached: false }), row(99, "other"), row(100, "new")] },
+    ],
     ["another image estimate", { imageTokens: 2_000 }],
   ])("starts over for %s", (_label, change) => {
     const messages = window(10, { cached: false });
@@ -167,7 +213,12 @@ describe("estimateRequestTokens with a previous estimate", () => {
     const first = estimateRequestTokens({ system: "one", messages, tools });
     const same = estimateRequestTokens({ system: "one", messages, tools, previous: first });
     expect(same.breakdown).toEqual(first.breakdown);
-    const changed = estimateRequestTokens({ system: "one two three", messages, tools: [{ name: "a", description: "first, now longer" }], previous: first });
+    const changed = estimateRequestTokens({
+      system: "one two three",
+      messages,
+      tools: [{ name: "a", description: "first, now longer" }],
+      previous: first,
+    });
     expect(changed.breakdown.system).toBe(countEncodedTokens("one two three"));
     expect(changed.breakdown.tools).toBeGreaterThan(first.breakdown.tools);
   });
@@ -178,8 +229,15 @@ describe("estimateRequestTokens with a previous estimate", () => {
       fc.property(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 }), (split, end) => {
         const stop = Math.max(split, end);
         const first = estimateRequestTokens({ model: "qwen3-32b", messages: messages.slice(0, split), images: 1 });
-        const next = estimateRequestTokens({ model: "qwen3-32b", messages: messages.slice(0, stop), images: 1, previous: first });
-        expect(next.tokens).toBe(estimateRequestTokens({ model: "qwen3-32b", messages: messages.slice(0, stop), images: 1 }).tokens);
+        const next = estimateRequestTokens({
+          model: "qwen3-32b",
+          messages: messages.slice(0, stop),
+          images: 1,
+          previous: first,
+        });
+        expect(next.tokens).toBe(
+          estimateRequestTokens({ model: "qwen3-32b", messages: messages.slice(0, stop), images: 1 }).tokens,
+        );
       }),
       { numRuns: 60 },
     );

@@ -7,7 +7,13 @@
 import { z } from "zod";
 import { requirePositiveInteger, requireTokenCount } from "./budget-arguments.js";
 import { applyCalibration, calibrationFactor, type CalibrationState } from "./calibration.js";
-import { DEFAULT_FILE_TOKENS, DEFAULT_IMAGE_TOKENS, countMessageContent, stringify, type CountableMessage } from "./message-tokens.js";
+import {
+  DEFAULT_FILE_TOKENS,
+  DEFAULT_IMAGE_TOKENS,
+  countMessageContent,
+  stringify,
+  type CountableMessage,
+} from "./message-tokens.js";
 import { countEncodedTokens, tokenizerProfileFor, type TokenizerProfile } from "./token-count.js";
 
 /** Framing of one message (role, delimiters). */
@@ -122,7 +128,9 @@ export function estimateRequestTokens({
 
   const systemText = typeof system === "string" ? system : (system ?? []).join("\n\n");
   const systemTokens =
-    memo !== undefined && memo.systemText === systemText ? memo.systemTokens : countEncodedTokens(systemText, { encoding: profile.encoding });
+    memo !== undefined && memo.systemText === systemText
+      ? memo.systemTokens
+      : countEncodedTokens(systemText, { encoding: profile.encoding });
   const { toolsJson, toolsTokens } = countTools(tools, memo, profile);
 
   const imageTotal = images * imageTokens;
@@ -134,7 +142,9 @@ export function estimateRequestTokens({
     model,
     // An exact count is a floor: a provider or gateway reporting fewer input tokens than the
     // tokenizer counts must not let a request past the ceiling (issue 15, item 5).
-    tokens: profile.exact ? Math.max(rawTokens, applyCalibration({ estimate: rawTokens, factor })) : applyCalibration({ estimate: rawTokens, factor }),
+    tokens: profile.exact
+      ? Math.max(rawTokens, applyCalibration({ estimate: rawTokens, factor }))
+      : applyCalibration({ estimate: rawTokens, factor }),
     rawTokens,
     calibrationFactor: factor,
     profile,
@@ -159,9 +169,20 @@ export function estimateRequestTokens({
 
 function reusableMemo(
   memo: RequestEstimateMemo | undefined,
-  { profile, messages, imageTokens, fileTokens }: { profile: TokenizerProfile; messages: readonly CountableMessage[]; imageTokens: number; fileTokens: number },
+  {
+    profile,
+    messages,
+    imageTokens,
+    fileTokens,
+  }: { profile: TokenizerProfile; messages: readonly CountableMessage[]; imageTokens: number; fileTokens: number },
 ): RequestEstimateMemo | undefined {
-  if (memo === undefined || memo.profileKey !== profile.key || memo.imageTokens !== imageTokens || memo.fileTokens !== fileTokens) return undefined;
+  if (
+    memo === undefined ||
+    memo.profileKey !== profile.key ||
+    memo.imageTokens !== imageTokens ||
+    memo.fileTokens !== fileTokens
+  )
+    return undefined;
   if (messages.length < memo.messageCount) return undefined;
   if (memo.messageCount === 0) return memo;
   const candidate = messages[memo.messageCount - 1];
@@ -180,17 +201,30 @@ function countTools(
   memo: RequestEstimateMemo | undefined,
   profile: TokenizerProfile,
 ): { toolsJson: string; toolsTokens: number } {
-  if (memo !== undefined && tools === memo.toolsSource) return { toolsJson: memo.toolsJson, toolsTokens: memo.toolsTokens };
-  const entries = tools === undefined ? [] : Array.isArray(tools) ? (tools as readonly ToolDefinitionLike[]).map((tool) => [tool.name ?? "", tool] as const) : Object.entries(tools);
+  if (memo !== undefined && tools === memo.toolsSource)
+    return { toolsJson: memo.toolsJson, toolsTokens: memo.toolsTokens };
+  const entries =
+    tools === undefined
+      ? []
+      : Array.isArray(tools)
+        ? (tools as readonly ToolDefinitionLike[]).map((tool) => [tool.name ?? "", tool] as const)
+        : Object.entries(tools);
   let unknownSchemas = 0;
   const lines = entries.map(([name, tool]) => {
     const schema = jsonSchemaOf(tool);
     if (schema === undefined) unknownSchemas += 1;
-    return stringify({ name, description: typeof tool.description === "string" ? tool.description : "", parameters: schema ?? {} });
+    return stringify({
+      name,
+      description: typeof tool.description === "string" ? tool.description : "",
+      parameters: schema ?? {},
+    });
   });
   const toolsJson = lines.join("\n");
   if (memo !== undefined && toolsJson === memo.toolsJson) return { toolsJson, toolsTokens: memo.toolsTokens };
-  const toolsTokens = countToolsJson(toolsJson, profile.encoding) + entries.length * TOOL_OVERHEAD_TOKENS + unknownSchemas * UNKNOWN_SCHEMA_TOKENS;
+  const toolsTokens =
+    countToolsJson(toolsJson, profile.encoding) +
+    entries.length * TOOL_OVERHEAD_TOKENS +
+    unknownSchemas * UNKNOWN_SCHEMA_TOKENS;
   return { toolsJson, toolsTokens };
 }
 
@@ -227,7 +261,8 @@ function renderJsonSchema(schema: object): unknown {
   try {
     if ("jsonSchema" in schema) {
       const value = (schema as { jsonSchema: unknown }).jsonSchema;
-      const isPromise = value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function";
+      const isPromise =
+        value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function";
       return isPromise ? undefined : value;
     }
     if ("~standard" in schema) {

@@ -1,12 +1,25 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../errors.js";
-import { budgetBands, evaluateStepBudget, hardCeilingFor, type BudgetMoment, type StepBudgetInput } from "./step-budget.js";
+import {
+  budgetBands,
+  evaluateStepBudget,
+  hardCeilingFor,
+  type BudgetMoment,
+  type StepBudgetInput,
+} from "./step-budget.js";
 
 // Limit 100,000 at the defaults: hard ceiling 91,808, warn band from 60,000, threshold 70,000, force band 75,000.
 const limit = 100_000;
 
-type Row = [moment: BudgetMoment, projected: number, warningEmitted: boolean, decision: string, reason: string, flushOpportunity: boolean];
+type Row = [
+  moment: BudgetMoment,
+  projected: number,
+  warningEmitted: boolean,
+  decision: string,
+  reason: string,
+  flushOpportunity: boolean,
+];
 
 const defaultBandRows: Row[] = [
   ["on-send", 0, false, "continue", "below-warn-band", false],
@@ -70,29 +83,73 @@ describe("hardCeilingFor", () => {
 
 describe("budgetBands", () => {
   it("places the edges at whole tokens, free of floating-point noise", () => {
-    expect(budgetBands({ limit })).toEqual({ proactive: true, hardCeiling: 91_808, warnAt: 60_000, thresholdAt: 70_000, forceAt: 75_000 });
-    expect(budgetBands({ limit: 1_000 })).toEqual({ proactive: true, hardCeiling: 750, warnAt: 600, thresholdAt: 700, forceAt: 750 });
+    expect(budgetBands({ limit })).toEqual({
+      proactive: true,
+      hardCeiling: 91_808,
+      warnAt: 60_000,
+      thresholdAt: 70_000,
+      forceAt: 75_000,
+    });
+    expect(budgetBands({ limit: 1_000 })).toEqual({
+      proactive: true,
+      hardCeiling: 750,
+      warnAt: 600,
+      thresholdAt: 700,
+      forceAt: 750,
+    });
     // A fractional edge rounds up: 0.7 × 1,001 = 700.7 → 701.
-    expect(budgetBands({ limit: 1_001 })).toEqual({ proactive: true, hardCeiling: 751, warnAt: 601, thresholdAt: 701, forceAt: 751 });
-    expect(budgetBands({ limit: 3, threshold: 0.3 })).toEqual({ proactive: true, hardCeiling: 3, warnAt: 1, thresholdAt: 1, forceAt: 2 });
+    expect(budgetBands({ limit: 1_001 })).toEqual({
+      proactive: true,
+      hardCeiling: 751,
+      warnAt: 601,
+      thresholdAt: 701,
+      forceAt: 751,
+    });
+    expect(budgetBands({ limit: 3, threshold: 0.3 })).toEqual({
+      proactive: true,
+      hardCeiling: 3,
+      warnAt: 1,
+      thresholdAt: 1,
+      forceAt: 2,
+    });
   });
 
   it("caps the force band at the hard ceiling and clamps the warn band at zero", () => {
-    expect(budgetBands({ limit: 16_000, threshold: 0.9 })).toEqual({ proactive: true, hardCeiling: 12_000, warnAt: 12_800, thresholdAt: 14_400, forceAt: 12_000 });
+    expect(budgetBands({ limit: 16_000, threshold: 0.9 })).toEqual({
+      proactive: true,
+      hardCeiling: 12_000,
+      warnAt: 12_800,
+      thresholdAt: 14_400,
+      forceAt: 12_000,
+    });
     expect(budgetBands({ limit, threshold: 0.05 })).toMatchObject({ warnAt: 0, thresholdAt: 5_000, forceAt: 10_000 });
   });
 
   it("has only the hard ceiling when the threshold is 1 or more", () => {
     expect(budgetBands({ limit, threshold: 1 })).toEqual({ proactive: false, hardCeiling: 91_808 });
-    expect(budgetBands({ limit, threshold: Number.POSITIVE_INFINITY })).toEqual({ proactive: false, hardCeiling: 91_808 });
+    expect(budgetBands({ limit, threshold: Number.POSITIVE_INFINITY })).toEqual({
+      proactive: false,
+      hardCeiling: 91_808,
+    });
   });
 });
 
 describe("evaluateStepBudget at the default bands (limit 100,000)", () => {
-  it.each(defaultBandRows)("%s, projected %i, warned %s → %s (%s), flush %s", (moment, projected, warningEmitted, decision, reason, flushOpportunity) => {
-    const result = decide({ moment, contextTokens: projected, warningEmitted });
-    expect(result).toMatchObject({ decision, reason, flushOpportunity, projected, limitKnown: true, limit, hardCeiling: 91_808 });
-  });
+  it.each(defaultBandRows)(
+    "%s, projected %i, warned %s → %s (%s), flush %s",
+    (moment, projected, warningEmitted, decision, reason, flushOpportunity) => {
+      const result = decide({ moment, contextTokens: projected, warningEmitted });
+      expect(result).toMatchObject({
+        decision,
+        reason,
+        flushOpportunity,
+        projected,
+        limitKnown: true,
+        limit,
+        hardCeiling: 91_808,
+      });
+    },
+  );
 
   it("projects the next request from every pending part", () => {
     const result = decide({
@@ -105,7 +162,16 @@ describe("evaluateStepBudget at the default bands (limit 100,000)", () => {
     });
     expect(result.projected).toBe(60_000);
     expect(result.decision).toBe("warn");
-    expect(decide({ moment: "after-step", contextTokens: 58_000, outputTokens: 500, pendingToolResultTokens: 400, pendingInputTokens: 75, images: 1 }).decision).toBe("continue");
+    expect(
+      decide({
+        moment: "after-step",
+        contextTokens: 58_000,
+        outputTokens: 500,
+        pendingToolResultTokens: 400,
+        pendingInputTokens: 75,
+        images: 1,
+      }).decision,
+    ).toBe("continue");
     expect(decide({ moment: "on-send", contextTokens: 0, images: 3, imageTokens: 20_000 }).projected).toBe(60_000);
   });
 });
@@ -118,12 +184,21 @@ describe("evaluateStepBudget: the warning turn must fit under the ceiling", () =
     ["on-send", 69_999, 21_810, "rollover", "warning-does-not-fit", false],
     ["after-step", 74_999, 16_809, "warn", "warn-band", true],
     ["after-step", 74_999, 16_810, "rollover", "warning-does-not-fit", false],
-  ] as const)("%s, projected %i, warning turn %i → %s", (moment, projected, warningTurnTokens, decision, reason, flushOpportunity) => {
-    expect(decide({ moment, contextTokens: projected, warningTurnTokens })).toMatchObject({ decision, reason, flushOpportunity });
-  });
+  ] as const)(
+    "%s, projected %i, warning turn %i → %s",
+    (moment, projected, warningTurnTokens, decision, reason, flushOpportunity) => {
+      expect(decide({ moment, contextTokens: projected, warningTurnTokens })).toMatchObject({
+        decision,
+        reason,
+        flushOpportunity,
+      });
+    },
+  );
 
   it("does not check the fit once the warning was emitted", () => {
-    expect(decide({ moment: "after-step", contextTokens: 74_999, warningTurnTokens: 50_000, warningEmitted: true })).toMatchObject({
+    expect(
+      decide({ moment: "after-step", contextTokens: 74_999, warningTurnTokens: 50_000, warningEmitted: true }),
+    ).toMatchObject({
       decision: "continue",
       reason: "warning-already-emitted",
     });
@@ -146,18 +221,34 @@ describe("evaluateStepBudget with tiny limits, where the quarter-of-limit reserv
     ["after-step", 749, 2, "rollover", "warning-does-not-fit"],
     ["after-step", 750, 0, "rollover", "hard-ceiling"],
     ["after-step", 751, 0, "rollover", "hard-ceiling"],
-  ] as const)("%s, projected %i, warning turn %i → %s (%s)", (moment, projected, warningTurnTokens, decision, reason) => {
-    const result = evaluateStepBudget({ moment, limit: 1_000, contextTokens: projected, warningTurnTokens });
-    expect(result).toMatchObject({ decision, reason, hardCeiling: 750 });
-  });
+  ] as const)(
+    "%s, projected %i, warning turn %i → %s (%s)",
+    (moment, projected, warningTurnTokens, decision, reason) => {
+      const result = evaluateStepBudget({ moment, limit: 1_000, contextTokens: projected, warningTurnTokens });
+      expect(result).toMatchObject({ decision, reason, hardCeiling: 750 });
+    },
+  );
 
   it("handles a limit of one token", () => {
-    expect(evaluateStepBudget({ moment: "on-send", limit: 1, contextTokens: 0 })).toMatchObject({ decision: "continue", hardCeiling: 1 });
-    expect(evaluateStepBudget({ moment: "on-send", limit: 1, contextTokens: 1 })).toMatchObject({ decision: "rollover", reason: "hard-ceiling" });
+    expect(evaluateStepBudget({ moment: "on-send", limit: 1, contextTokens: 0 })).toMatchObject({
+      decision: "continue",
+      hardCeiling: 1,
+    });
+    expect(evaluateStepBudget({ moment: "on-send", limit: 1, contextTokens: 1 })).toMatchObject({
+      decision: "rollover",
+      reason: "hard-ceiling",
+    });
   });
 
   it("makes the force band start at the ceiling when threshold + 0.05 is above it", () => {
-    const at = (projected: number) => evaluateStepBudget({ moment: "after-step", limit: 16_000, threshold: 0.9, contextTokens: projected, warningEmitted: true });
+    const at = (projected: number) =>
+      evaluateStepBudget({
+        moment: "after-step",
+        limit: 16_000,
+        threshold: 0.9,
+        contextTokens: projected,
+        warningEmitted: true,
+      });
     expect(at(11_999).decision).toBe("continue");
     expect(at(12_000)).toMatchObject({ decision: "rollover", reason: "hard-ceiling" });
   });
@@ -183,7 +274,12 @@ describe("evaluateStepBudget with proactive action disabled (threshold ≥ 1)", 
 
 describe("evaluateStepBudget with an unknown limit", () => {
   it("makes no decision and says the limit is unknown", () => {
-    const result = evaluateStepBudget({ moment: "on-send", limit: undefined, contextTokens: 5_000_000, outputTokens: 1 });
+    const result = evaluateStepBudget({
+      moment: "on-send",
+      limit: undefined,
+      contextTokens: 5_000_000,
+      outputTokens: 1,
+    });
     expect(result).toEqual({
       limitKnown: false,
       decision: "continue",
@@ -197,7 +293,9 @@ describe("evaluateStepBudget with an unknown limit", () => {
   });
 
   it("still refuses malformed numbers", () => {
-    expect(() => evaluateStepBudget({ moment: "on-send", limit: undefined, contextTokens: -1 })).toThrow(InvalidArgumentError);
+    expect(() => evaluateStepBudget({ moment: "on-send", limit: undefined, contextTokens: -1 })).toThrow(
+      InvalidArgumentError,
+    );
   });
 });
 
@@ -234,7 +332,16 @@ describe("evaluateStepBudget refuses malformed input", () => {
   });
 
   it("accepts zero token counts: a fresh window has none", () => {
-    expect(evaluateStepBudget({ moment: "on-send", limit, contextTokens: 0, outputTokens: 0, images: 0, warningTurnTokens: 0 }).decision).toBe("continue");
+    expect(
+      evaluateStepBudget({
+        moment: "on-send",
+        limit,
+        contextTokens: 0,
+        outputTokens: 0,
+        images: 0,
+        warningTurnTokens: 0,
+      }).decision,
+    ).toBe("continue");
   });
 });
 
@@ -250,20 +357,31 @@ describe("evaluateStepBudget properties", () => {
 
   it("never lets a request at or over the ceiling continue, and blocks only when proactive action is off", () => {
     fc.assert(
-      fc.property(inputs, fc.constantFrom<BudgetMoment>("on-send", "after-step"), ({ limit: contextLimit, projected, threshold, warningEmitted, warningTurnTokens }, moment) => {
-        const result = evaluateStepBudget({ moment, limit: contextLimit, contextTokens: projected, threshold, warningEmitted, warningTurnTokens });
-        if (!result.limitKnown) throw new Error("limit is known here");
-        if (threshold >= 1) {
-          expect(result.decision).toBe(projected > result.hardCeiling ? "block" : "continue");
-        } else {
-          expect(result.decision).not.toBe("block");
-          if (projected >= result.hardCeiling) expect(result.decision).toBe("rollover");
-          if (result.decision === "warn") {
-            expect(warningEmitted).toBe(false);
-            expect(projected + warningTurnTokens).toBeLessThanOrEqual(result.hardCeiling);
+      fc.property(
+        inputs,
+        fc.constantFrom<BudgetMoment>("on-send", "after-step"),
+        ({ limit: contextLimit, projected, threshold, warningEmitted, warningTurnTokens }, moment) => {
+          const result = evaluateStepBudget({
+            moment,
+            limit: contextLimit,
+            contextTokens: projected,
+            threshold,
+            warningEmitted,
+            warningTurnTokens,
+          });
+          if (!result.limitKnown) throw new Error("limit is known here");
+          if (threshold >= 1) {
+            expect(result.decision).toBe(projected > result.hardCeiling ? "block" : "continue");
+          } else {
+            expect(result.decision).not.toBe("block");
+            if (projected >= result.hardCeiling) expect(result.decision).toBe("rollover");
+            if (result.decision === "warn") {
+              expect(warningEmitted).toBe(false);
+              expect(projected + warningTurnTokens).toBeLessThanOrEqual(result.hardCeiling);
+            }
           }
-        }
-      }),
+        },
+      ),
     );
   });
 

@@ -74,7 +74,14 @@ interface StepBudgetCommon {
 
 export type StepBudget =
   | (StepBudgetCommon & { limitKnown: true; limit: number; hardCeiling: number; bands: BudgetBands })
-  | (StepBudgetCommon & { limitKnown: false; decision: "continue"; reason: "unknown-limit"; limit: undefined; hardCeiling: undefined; bands: undefined });
+  | (StepBudgetCommon & {
+      limitKnown: false;
+      decision: "continue";
+      reason: "unknown-limit";
+      limit: undefined;
+      hardCeiling: undefined;
+      bands: undefined;
+    });
 
 /**
  * `limit − min(outputReserve, floor(0.25 × limit))`: no request estimated above it is sent.
@@ -83,7 +90,13 @@ export type StepBudget =
  * hardCeilingFor({ limit: 200_000 }) // 191808
  * hardCeilingFor({ limit: 16_000 }) // 12000
  */
-export function hardCeilingFor({ limit, outputReserve = DEFAULT_OUTPUT_RESERVE }: { limit: number; outputReserve?: number }): number {
+export function hardCeilingFor({
+  limit,
+  outputReserve = DEFAULT_OUTPUT_RESERVE,
+}: {
+  limit: number;
+  outputReserve?: number;
+}): number {
   requirePositiveInteger("limit", limit);
   requirePositiveInteger("outputReserve", outputReserve);
   return limit - Math.min(outputReserve, Math.floor(MAXIMUM_RESERVE_SHARE * limit));
@@ -141,7 +154,8 @@ export function evaluateStepBudget({
   if (moment !== "on-send" && moment !== "after-step") {
     throw new InvalidArgumentError(`moment must be "on-send" or "after-step"; got ${JSON.stringify(moment)}.`);
   }
-  if (typeof warningEmitted !== "boolean") throw new InvalidArgumentError(`warningEmitted must be a boolean; got ${String(warningEmitted)}.`);
+  if (typeof warningEmitted !== "boolean")
+    throw new InvalidArgumentError(`warningEmitted must be a boolean; got ${String(warningEmitted)}.`);
   const projected =
     requireTokenCount("contextTokens", contextTokens) +
     requireTokenCount("outputTokens", outputTokens) +
@@ -152,7 +166,16 @@ export function evaluateStepBudget({
   checkThreshold(threshold);
   requirePositiveInteger("outputReserve", outputReserve);
   if (limit === undefined) {
-    return { limitKnown: false, decision: "continue", reason: "unknown-limit", projected, limit: undefined, hardCeiling: undefined, flushOpportunity: false, bands: undefined };
+    return {
+      limitKnown: false,
+      decision: "continue",
+      reason: "unknown-limit",
+      projected,
+      limit: undefined,
+      hardCeiling: undefined,
+      flushOpportunity: false,
+      bands: undefined,
+    };
   }
   const bands = budgetBands({ limit, threshold, outputReserve });
   const { hardCeiling } = bands;
@@ -168,7 +191,9 @@ export function evaluateStepBudget({
   });
 
   if (!bands.proactive) {
-    return projected > hardCeiling ? result("block", "over-hard-ceiling", warningEmitted) : result("continue", "proactive-disabled", warningEmitted);
+    return projected > hardCeiling
+      ? result("block", "over-hard-ceiling", warningEmitted)
+      : result("continue", "proactive-disabled", warningEmitted);
   }
   if (projected >= hardCeiling) return result("rollover", "hard-ceiling", warningEmitted);
   if (projected >= bands.forceAt) return result("rollover", "force-band", warningEmitted);
@@ -183,7 +208,9 @@ export function evaluateStepBudget({
 
 function checkThreshold(threshold: unknown): void {
   if (typeof threshold !== "number" || Number.isNaN(threshold) || threshold <= 0) {
-    throw new InvalidArgumentError(`threshold must be a number above 0 (at or above 1 disables proactive rollover); got ${String(threshold)}.`);
+    throw new InvalidArgumentError(
+      `threshold must be a number above 0 (at or above 1 disables proactive rollover); got ${String(threshold)}.`,
+    );
   }
 }
 

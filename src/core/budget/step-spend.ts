@@ -26,7 +26,12 @@ export interface Spend extends TokenUsage {
 export function stepSpend(step: StepMetadata): { usage: TokenUsage; cost: UsageCost | undefined } | undefined {
   const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = step.usage;
   if (inputTokens === undefined) return undefined;
-  const usage: TokenUsage = { inputTokens, outputTokens: outputTokens ?? 0, cacheReadTokens: cacheReadTokens ?? 0, cacheWriteTokens: cacheWriteTokens ?? 0 };
+  const usage: TokenUsage = {
+    inputTokens,
+    outputTokens: outputTokens ?? 0,
+    cacheReadTokens: cacheReadTokens ?? 0,
+    cacheWriteTokens: cacheWriteTokens ?? 0,
+  };
   const prices = lookupModelPrices({ model: step.model });
   return { usage, cost: prices === undefined ? undefined : usageCost({ usage, prices, ttl: step.cache?.ttl }) };
 }

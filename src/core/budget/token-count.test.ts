@@ -60,11 +60,19 @@ describe("countEncodedTokens", () => {
   });
 
   it("counts over-long runs in chunks, close to the reference", () => {
-    for (const run of ["a".repeat(3_000), "=".repeat(3_000), " ".repeat(3_000), "ab".repeat(1_500), "x".repeat(LONG_RUN_CHARACTERS)]) {
+    for (const run of [
+      "a".repeat(3_000),
+      "=".repeat(3_000),
+      " ".repeat(3_000),
+      "ab".repeat(1_500),
+      "x".repeat(LONG_RUN_CHARACTERS),
+    ]) {
       const text = `start ${run} end`;
       const exact = encodeO200k(text, asText).length;
       const chunks = Math.ceil(run.length / LONG_RUN_CHARACTERS);
-      expect(Math.abs(countEncodedTokens(text) - exact), JSON.stringify(run.slice(0, 3))).toBeLessThanOrEqual(chunks + 2);
+      expect(Math.abs(countEncodedTokens(text) - exact), JSON.stringify(run.slice(0, 3))).toBeLessThanOrEqual(
+        chunks + 2,
+      );
     }
   });
 
@@ -82,7 +90,10 @@ describe("countEncodedTokens", () => {
     const chunks = (run: string) => {
       const full = Math.floor(run.length / LONG_RUN_CHARACTERS);
       const rest = run.length - full * LONG_RUN_CHARACTERS;
-      return full * countEncodedTokens(run.slice(0, LONG_RUN_CHARACTERS)) + (rest === 0 ? 0 : countEncodedTokens(run.slice(0, rest)));
+      return (
+        full * countEncodedTokens(run.slice(0, LONG_RUN_CHARACTERS)) +
+        (rest === 0 ? 0 : countEncodedTokens(run.slice(0, rest)))
+      );
     };
     const letters = "x".repeat(5_000_000);
     expect(countEncodedTokens(`→ ${letters}`)).toBe(countEncodedTokens("→ ") + chunks(letters));

@@ -98,14 +98,25 @@ function buildProfile(model: string): TokenizerProfile {
   const readings = readModelReference(model);
   const reading = readings.find((candidate) => candidate.providerKind === "known") ?? readings[0];
   const id = reading?.id ?? model.toLowerCase();
-  const provider = reading?.providerKind === "known" ? reading.provider : FAMILY_PATTERNS.find(([pattern]) => pattern.test(id))?.[1];
+  const provider =
+    reading?.providerKind === "known" ? reading.provider : FAMILY_PATTERNS.find(([pattern]) => pattern.test(id))?.[1];
   const keyProvider = reading?.provider ?? provider;
   const key = keyProvider === undefined ? id : `${keyProvider}:${id}`;
   if (provider === "openai") {
     const cl100k = CL100K_PATTERN.test(id);
-    return { key, provider, encoding: cl100k ? "cl100k_base" : "o200k_base", exact: true, factor: 1, cachedFactor: cl100k ? CL100K_CACHED_FACTOR : 1 };
+    return {
+      key,
+      provider,
+      encoding: cl100k ? "cl100k_base" : "o200k_base",
+      exact: true,
+      factor: 1,
+      cachedFactor: cl100k ? CL100K_CACHED_FACTOR : 1,
+    };
   }
-  const factor = provider === undefined ? UNKNOWN_PROVIDER_ESTIMATE_FACTOR : (PROVIDER_ESTIMATE_FACTORS[provider] ?? UNKNOWN_PROVIDER_ESTIMATE_FACTOR);
+  const factor =
+    provider === undefined
+      ? UNKNOWN_PROVIDER_ESTIMATE_FACTOR
+      : (PROVIDER_ESTIMATE_FACTORS[provider] ?? UNKNOWN_PROVIDER_ESTIMATE_FACTOR);
   return { key, provider, encoding: "o200k_base", exact: false, factor, cachedFactor: 1 };
 }
 
@@ -149,7 +160,10 @@ function counterOf(encoding: TokenEncodingName): (text: string) => number {
  * @example
  * countEncodedTokens("hello world", { encoding: "o200k_base" }) // 2
  */
-export function countEncodedTokens(text: string, { encoding = "o200k_base" }: { encoding?: TokenEncodingName } = {}): number {
+export function countEncodedTokens(
+  text: string,
+  { encoding = "o200k_base" }: { encoding?: TokenEncodingName } = {},
+): number {
   if (text.length === 0) return 0;
   const count = counterOf(encoding);
   const runs = longRuns(text);
@@ -158,7 +172,8 @@ export function countEncodedTokens(text: string, { encoding = "o200k_base" }: { 
   let position = 0;
   for (const [start, end] of runs) {
     if (start > position) total += count(text.slice(position, start));
-    for (let chunk = start; chunk < end; chunk += LONG_RUN_CHARACTERS) total += count(text.slice(chunk, Math.min(end, chunk + LONG_RUN_CHARACTERS)));
+    for (let chunk = start; chunk < end; chunk += LONG_RUN_CHARACTERS)
+      total += count(text.slice(chunk, Math.min(end, chunk + LONG_RUN_CHARACTERS)));
     position = end;
   }
   if (position < text.length) total += count(text.slice(position));
@@ -182,7 +197,10 @@ function longRuns(text: string): Array<[number, number]> {
     // A long run without spaces is usually ordinary (a URL, minified code): only its long
     // letter or punctuation pieces need chunking.
     // Bounded regex loops (`text-runs.ts`): a run of megabytes must not overflow V8's regex stack.
-    for (const piece of textRuns(text.slice(runStart, end), { classes: LONG_PIECE_CLASSES, minimum: LONG_RUN_CHARACTERS })) {
+    for (const piece of textRuns(text.slice(runStart, end), {
+      classes: LONG_PIECE_CLASSES,
+      minimum: LONG_RUN_CHARACTERS,
+    })) {
       runs.push([runStart + piece.start, runStart + piece.end]);
     }
   };
@@ -199,5 +217,18 @@ function longRuns(text: string): Array<[number, number]> {
 }
 
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x85 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0x85 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }

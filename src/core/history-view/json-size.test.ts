@@ -12,11 +12,13 @@ describe("utf8ByteLength", () => {
     expect(utf8ByteLength("é")).toBe(2);
     expect(utf8ByteLength("€")).toBe(3);
     expect(utf8ByteLength("😀")).toBe(4);
-    fc.assert(fc.property(fc.string({ unit: "grapheme" }), (text) => utf8ByteLength(text) === encoder.encode(text).length));
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (text) => utf8ByteLength(text) === encoder.encode(text).length),
+    );
   });
 
   it("measures serialized JSON, where lone surrogates are escaped", () => {
-    const value = { text: "a\ud800b\n\u0001\"😀" };
+    const value = { text: 'a\ud800b\n\u0001"😀' };
     expect(jsonByteLength(value)).toBe(encoder.encode(JSON.stringify(value)).length);
   });
 });
@@ -37,7 +39,14 @@ describe("fitJsonPrefix", () => {
   it("returns the longest prefix within both bounds, for any text", () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: fc.oneof(fc.constantFrom("\ud83d", "\ude00", '"', "\\", "\n", "\u0000"), fc.constantFrom("😀", "é", "字"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })), maxLength: 60 }),
+        fc.string({
+          unit: fc.oneof(
+            fc.constantFrom("\ud83d", "\ude00", '"', "\\", "\n", "\u0000"),
+            fc.constantFrom("😀", "é", "字"),
+            fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+          ),
+          maxLength: 60,
+        }),
         fc.nat(80),
         fc.nat(200),
         (text, maxChars, maxBytes) => {

@@ -38,7 +38,17 @@ export function jsonByteLength(value: unknown): number {
  *
  * @example fitJsonPrefix({ text: 'a"b', start: 0, maxChars: 10, maxBytes: 3 }) // 2 ('a' 1 byte, '"' 2 bytes)
  */
-export function fitJsonPrefix({ text, start, maxChars, maxBytes }: { text: string; start: number; maxChars: number; maxBytes: number }): number {
+export function fitJsonPrefix({
+  text,
+  start,
+  maxChars,
+  maxBytes,
+}: {
+  text: string;
+  start: number;
+  maxChars: number;
+  maxBytes: number;
+}): number {
   const limit = Math.min(text.length, start + Math.max(0, maxChars));
   let bytes = 0;
   let index = start;

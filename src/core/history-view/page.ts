@@ -23,13 +23,35 @@ export interface TextPage {
  * @example
  * pageText({ text: "abcdef", offsetChars: 2, limitChars: 3, maxBytes: 100 }) // { text: "cde", offsetChars: 2, endChars: 5, totalChars: 6, hasMore: true }
  */
-export function pageText({ text, offsetChars, limitChars, maxBytes }: { text: string; offsetChars: number; limitChars: number; maxBytes: number }): TextPage {
+export function pageText({
+  text,
+  offsetChars,
+  limitChars,
+  maxBytes,
+}: {
+  text: string;
+  offsetChars: number;
+  limitChars: number;
+  maxBytes: number;
+}): TextPage {
   let start = Math.max(0, Math.min(offsetChars, text.length));
-  if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start -= 1;
+  if (
+    start > 0 &&
+    start < text.length &&
+    isLowSurrogate(text.charCodeAt(start)) &&
+    isHighSurrogate(text.charCodeAt(start - 1))
+  )
+    start -= 1;
   let end = fitJsonPrefix({ text, start, maxChars: limitChars, maxBytes });
   if (end === start && start < text.length && limitChars >= 1) {
     // The limit fell inside the first character: take that one character so paging always advances.
     end = fitJsonPrefix({ text, start, maxChars: 2, maxBytes });
   }
-  return { text: text.slice(start, end), offsetChars: start, endChars: end, totalChars: text.length, hasMore: end < text.length };
+  return {
+    text: text.slice(start, end),
+    offsetChars: start,
+    endChars: end,
+    totalChars: text.length,
+    hasMore: end < text.length,
+  };
 }

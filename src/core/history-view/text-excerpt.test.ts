@@ -18,11 +18,20 @@ describe("oneLinePreview", () => {
     expect(oneLinePreview({ text: "abcdefghij", maxChars: 5 })).toBe("abcd…");
     expect(oneLinePreview({ text: "abc😀def", maxChars: 5 })).toBe("abc…");
     fc.assert(
-      fc.property(fc.string({ unit: fc.oneof(fc.constant("😀"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })), maxLength: 300 }), fc.integer({ min: 2, max: 50 }), (text, maxChars) => {
-        const preview = oneLinePreview({ text, maxChars });
-        expect(preview.length).toBeLessThanOrEqual(maxChars);
-        expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(preview.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ""))).toBe(false);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.oneof(fc.constant("😀"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })),
+          maxLength: 300,
+        }),
+        fc.integer({ min: 2, max: 50 }),
+        (text, maxChars) => {
+          const preview = oneLinePreview({ text, maxChars });
+          expect(preview.length).toBeLessThanOrEqual(maxChars);
+          expect(
+            /[\ud800-\udbff](?![\udc00-\udfff])/.test(preview.replace(/[\ud800-\udbff][\udc00-\udfff]/g, "")),
+          ).toBe(false);
+        },
+      ),
     );
   });
 });
@@ -38,16 +47,29 @@ describe("excerptAround", () => {
 
   it("is a verbatim slice within the limit that never cuts a pair", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.oneof(fc.constant("😀"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })), maxLength: 400 }), fc.nat(), fc.nat(20), fc.integer({ min: 2, max: 100 }), (text, rawStart, length, maxChars) => {
-        const start = text.length === 0 ? 0 : rawStart % text.length;
-        const excerpt = excerptAround({ text, match: { start, length: Math.min(length, text.length - start) }, maxChars });
-        expect(excerpt.text.length).toBeLessThanOrEqual(maxChars);
-        expect(text.slice(excerpt.offsetChars, excerpt.offsetChars + excerpt.text.length)).toBe(excerpt.text);
-        if (excerpt.text.length > 0) {
-          expect(splitsPair(text, excerpt.offsetChars)).toBe(false);
-          expect(splitsPair(text, excerpt.offsetChars + excerpt.text.length)).toBe(false);
-        }
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.oneof(fc.constant("😀"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })),
+          maxLength: 400,
+        }),
+        fc.nat(),
+        fc.nat(20),
+        fc.integer({ min: 2, max: 100 }),
+        (text, rawStart, length, maxChars) => {
+          const start = text.length === 0 ? 0 : rawStart % text.length;
+          const excerpt = excerptAround({
+            text,
+            match: { start, length: Math.min(length, text.length - start) },
+            maxChars,
+          });
+          expect(excerpt.text.length).toBeLessThanOrEqual(maxChars);
+          expect(text.slice(excerpt.offsetChars, excerpt.offsetChars + excerpt.text.length)).toBe(excerpt.text);
+          if (excerpt.text.length > 0) {
+            expect(splitsPair(text, excerpt.offsetChars)).toBe(false);
+            expect(splitsPair(text, excerpt.offsetChars + excerpt.text.length)).toBe(false);
+          }
+        },
+      ),
     );
   });
 });
@@ -67,15 +89,27 @@ describe("findLiteralMatch", () => {
 
   it("finds a match wherever literal search would", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.oneof(fc.constantFrom("İ", "ß", "Σ", "😀"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })), maxLength: 60 }), fc.nat(), fc.integer({ min: 1, max: 5 }), (text, rawStart, length) => {
-        fc.pre(text.length > 0);
-        const start = rawStart % text.length;
-        const query = text.slice(start, start + length);
-        fc.pre(query.trim().length > 0);
-        const match = findLiteralMatch({ text, query });
-        expect(match !== undefined).toBe(containsLiteral(text, query));
-        if (match !== undefined) expect(containsLiteral(text.slice(match.start, match.start + match.length), query)).toBe(true);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.oneof(
+            fc.constantFrom("İ", "ß", "Σ", "😀"),
+            fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+          ),
+          maxLength: 60,
+        }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 5 }),
+        (text, rawStart, length) => {
+          fc.pre(text.length > 0);
+          const start = rawStart % text.length;
+          const query = text.slice(start, start + length);
+          fc.pre(query.trim().length > 0);
+          const match = findLiteralMatch({ text, query });
+          expect(match !== undefined).toBe(containsLiteral(text, query));
+          if (match !== undefined)
+            expect(containsLiteral(text.slice(match.start, match.start + match.length), query)).toBe(true);
+        },
+      ),
     );
   });
 });

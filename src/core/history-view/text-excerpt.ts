@@ -42,10 +42,24 @@ export function oneLinePreview({ text, maxChars }: { text: string; maxChars: num
  *
  * @example excerptAround({ text: "0123456789", match: { start: 5, length: 1 }, maxChars: 4 }) // { text: "4567", offsetChars: 4 }
  */
-export function excerptAround({ text, match, maxChars }: { text: string; match: MatchSpan; maxChars: number }): Excerpt {
+export function excerptAround({
+  text,
+  match,
+  maxChars,
+}: {
+  text: string;
+  match: MatchSpan;
+  maxChars: number;
+}): Excerpt {
   const before = Math.floor(Math.max(0, maxChars - match.length) / 3);
   let start = Math.max(0, Math.min(match.start - before, text.length - maxChars));
-  if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start += 1;
+  if (
+    start > 0 &&
+    start < text.length &&
+    isLowSurrogate(text.charCodeAt(start)) &&
+    isHighSurrogate(text.charCodeAt(start - 1))
+  )
+    start += 1;
   const excerpt = sliceSafe(text, start, start + maxChars);
   return { text: excerpt, offsetChars: start };
 }
@@ -96,7 +110,8 @@ export function findWordMatch({ text, words }: { text: string; words: readonly s
   if (fast !== undefined) return fast;
   // Bounded regex loops (`text-runs.ts`): a word of megabytes must not overflow V8's regex stack.
   for (const run of textRuns(text, { classes: [WORD_RUN_CLASS] })) {
-    if (rankedTerms(text.slice(run.start, run.end)).some((word) => wanted.has(word))) return { start: run.start, length: run.end - run.start };
+    if (rankedTerms(text.slice(run.start, run.end)).some((word) => wanted.has(word)))
+      return { start: run.start, length: run.end - run.start };
   }
   return undefined;
 }
@@ -127,12 +142,17 @@ const wordCharacter = /[\p{L}\p{N}\p{M}]/u;
 function isWordCharacter(text: string, index: number): boolean {
   if (index < 0 || index >= text.length) return false;
   const code = text.charCodeAt(index);
-  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+  if (code < 0x80)
+    return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
   // A surrogate half: test the whole code point it belongs to.
   const start = isLowSurrogate(code) && index > 0 && isHighSurrogate(text.charCodeAt(index - 1)) ? index - 1 : index;
   return wordCharacter.test(text.slice(start, start + codePointWidth(text, start)));
 }
 
 function codePointWidth(text: string, index: number): number {
-  return isHighSurrogate(text.charCodeAt(index)) && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1)) ? 2 : 1;
+  return isHighSurrogate(text.charCodeAt(index)) &&
+    index + 1 < text.length &&
+    isLowSurrogate(text.charCodeAt(index + 1))
+    ? 2
+    : 1;
 }

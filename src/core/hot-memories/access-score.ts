@@ -19,7 +19,15 @@ export interface AccessRecord {
  * @example
  * decayedScore({ record: { count: 1, score: 1, scoreAt: 0, lastAccessAt: 0 }, now: 7 * 86_400_000, halfLifeMs: 7 * 86_400_000 }) // 0.5
  */
-export function decayedScore({ record, now, halfLifeMs }: { record: AccessRecord | undefined; now: number; halfLifeMs: number }): number {
+export function decayedScore({
+  record,
+  now,
+  halfLifeMs,
+}: {
+  record: AccessRecord | undefined;
+  now: number;
+  halfLifeMs: number;
+}): number {
   if (record === undefined || record.count <= 0) return 0;
   const age = Math.max(0, now - record.scoreAt);
   return record.score * Math.pow(0.5, age / halfLifeMs);
@@ -31,7 +39,15 @@ export function decayedScore({ record, now, halfLifeMs }: { record: AccessRecord
  * @example
  * const record = recordAccess({ record: undefined, now: Date.now(), halfLifeMs });
  */
-export function recordAccess({ record, now, halfLifeMs }: { record: AccessRecord | undefined; now: number; halfLifeMs: number }): AccessRecord {
+export function recordAccess({
+  record,
+  now,
+  halfLifeMs,
+}: {
+  record: AccessRecord | undefined;
+  now: number;
+  halfLifeMs: number;
+}): AccessRecord {
   const score = decayedScore({ record, now, halfLifeMs }) + 1;
   return {
     count: (record?.count ?? 0) + 1,

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boundaryAtOrBefore, longestFittingPrefix, longestPrefixWithin, prefixWithinBytes, utf8ByteLength } from "./cut-text.js";
+import {
+  boundaryAtOrBefore,
+  longestFittingPrefix,
+  longestPrefixWithin,
+  prefixWithinBytes,
+  utf8ByteLength,
+} from "./cut-text.js";
 
 const encoder = new TextEncoder();
 

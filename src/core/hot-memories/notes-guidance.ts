@@ -14,7 +14,13 @@ export type MemoryMode = "read-write" | "read-only" | "off";
  * @example
  * memoryModeOf({ enabled: true, readOnly: true }) // "read-only"
  */
-export function memoryModeOf({ enabled = true, readOnly = false }: { enabled?: boolean; readOnly?: boolean }): MemoryMode {
+export function memoryModeOf({
+  enabled = true,
+  readOnly = false,
+}: {
+  enabled?: boolean;
+  readOnly?: boolean;
+}): MemoryMode {
   if (!enabled) return "off";
   return readOnly ? "read-only" : "read-write";
 }

@@ -22,7 +22,15 @@ export const HOT_MEMORIES_FOOTER = "</hot_memories>";
  * renderHotMemoryEntry({ path: "/memories/project/a.md", content: "hi", truncated: false })
  * // '<memory path="/memories/project/a.md">\nhi\n</memory>\n'
  */
-export function renderHotMemoryEntry({ path, content, truncated }: { path: string; content: string; truncated: boolean }): string {
+export function renderHotMemoryEntry({
+  path,
+  content,
+  truncated,
+}: {
+  path: string;
+  content: string;
+  truncated: boolean;
+}): string {
   const body = neutralizeBlockTags(content);
   const separator = body === "" || body.endsWith("\n") ? "" : "\n";
   const marker = truncated ? `${HOT_MEMORY_TRUNCATION_MARKER}\n` : "";

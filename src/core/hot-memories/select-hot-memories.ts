@@ -11,8 +11,18 @@
  */
 import { decayedScore, type AccessRecord } from "./access-score.js";
 import { longestPrefixWithin, prefixWithinBytes, utf8ByteLength } from "./cut-text.js";
-import { CONTEXT_NOTES_PATH, DEFAULT_HOT_MEMORY_LIMITS, estimateTokensConservatively, type HotMemoryLimits } from "./limits.js";
-import { HOT_MEMORIES_FOOTER, HOT_MEMORIES_HEADER, renderHotMemoryBlock, renderHotMemoryEntry } from "./render-block.js";
+import {
+  CONTEXT_NOTES_PATH,
+  DEFAULT_HOT_MEMORY_LIMITS,
+  estimateTokensConservatively,
+  type HotMemoryLimits,
+} from "./limits.js";
+import {
+  HOT_MEMORIES_FOOTER,
+  HOT_MEMORIES_HEADER,
+  renderHotMemoryBlock,
+  renderHotMemoryEntry,
+} from "./render-block.js";
 import { countBlockTags } from "./untrusted-text.js";
 
 /** One memory file that may be shown. */
@@ -93,8 +103,17 @@ export function selectHotMemories({
   const notes =
     notesCandidate === undefined
       ? undefined
-      : fitEntry({ candidate: notesCandidate, reason: "notes", maxBytes: limits.notesBytes, maxTokens: limits.notesTokens, countTokens, now, limits });
-  if (notesCandidate !== undefined && notes === undefined) skipped.push({ path: notesCandidate.path, reason: "budget" });
+      : fitEntry({
+          candidate: notesCandidate,
+          reason: "notes",
+          maxBytes: limits.notesBytes,
+          maxTokens: limits.notesTokens,
+          countTokens,
+          now,
+          limits,
+        });
+  if (notesCandidate !== undefined && notes === undefined)
+    skipped.push({ path: notesCandidate.path, reason: "budget" });
 
   const ranked: Array<{ candidate: HotMemoryCandidate; score: number }> = [];
   for (const candidate of unique.values()) {
@@ -136,16 +155,26 @@ export function selectHotMemories({
   }
 
   // Token counts of pieces need not add up exactly: check the rendered text and drop from the end.
-  const measure = (text: string) => ({ text, bytes: utf8ByteLength(text), tokens: text === "" ? 0 : countTokens(text) });
+  const measure = (text: string) => ({
+    text,
+    bytes: utf8ByteLength(text),
+    tokens: text === "" ? 0 : countTokens(text),
+  });
   let section = measure(renderHotMemoryBlock(ordinary.map((fitted) => fitted.text)));
   while (ordinary.length > 0 && (section.bytes > limits.maxTotalBytes || section.tokens > limits.maxTotalTokens)) {
     dropLast(ordinary, skipped);
     section = measure(renderHotMemoryBlock(ordinary.map((fitted) => fitted.text)));
   }
   const assemble = () =>
-    notes === undefined ? section : measure(renderHotMemoryBlock([notes.text, ...ordinary.map((fitted) => fitted.text)]));
+    notes === undefined
+      ? section
+      : measure(renderHotMemoryBlock([notes.text, ...ordinary.map((fitted) => fitted.text)]));
   let block = assemble();
-  while (ordinary.length > 0 && (block.bytes > limits.maxTotalBytes + limits.notesBytes || block.tokens > limits.maxTotalTokens + limits.notesTokens)) {
+  while (
+    ordinary.length > 0 &&
+    (block.bytes > limits.maxTotalBytes + limits.notesBytes ||
+      block.tokens > limits.maxTotalTokens + limits.notesTokens)
+  ) {
     dropLast(ordinary, skipped);
     section = measure(renderHotMemoryBlock(ordinary.map((fitted) => fitted.text)));
     block = assemble();
@@ -184,7 +213,8 @@ function fitEntry({
 }): FittedEntry | undefined {
   const contentBytes = utf8ByteLength(candidate.content);
   const score = decayedScore({ record: candidate.access, now, halfLifeMs: limits.halfLifeMs });
-  const render = (content: string, truncated: boolean) => renderHotMemoryEntry({ path: candidate.path, content, truncated });
+  const render = (content: string, truncated: boolean) =>
+    renderHotMemoryEntry({ path: candidate.path, content, truncated });
   const whole = render(candidate.content, false);
   let text = whole;
   let shown = candidate.content;
@@ -196,14 +226,25 @@ function fitEntry({
     const frameBytes = utf8ByteLength(render("", true)) + 1 + 3 * countBlockTags(candidate.content);
     if (frameBytes > maxBytes) return undefined;
     const byBytes = prefixWithinBytes(candidate.content, maxBytes - frameBytes);
-    const prefix = longestPrefixWithin({ text: byBytes, measure: (part) => countTokens(render(part, true)), limit: maxTokens });
+    const prefix = longestPrefixWithin({
+      text: byBytes,
+      measure: (part) => countTokens(render(part, true)),
+      limit: maxTokens,
+    });
     if (prefix === undefined) return undefined;
     shown = prefix;
     text = render(prefix, true);
     tokens = countTokens(text);
   }
   const truncated = text !== whole;
-  const entry: HotMemoryEntry = { path: candidate.path, reason, truncated, contentBytes, shownBytes: utf8ByteLength(shown), score };
+  const entry: HotMemoryEntry = {
+    path: candidate.path,
+    reason,
+    truncated,
+    contentBytes,
+    shownBytes: utf8ByteLength(shown),
+    score,
+  };
   return { entry, text, bytes: utf8ByteLength(text), tokens };
 }
 

@@ -17,15 +17,22 @@ describe("budgetWarningText", () => {
     expect(text).toMatch(/now/);
   });
 
-  it.each(["off", "read-only"] as const)("with memory %s, says notes cannot be saved and points to session_history", (memoryMode) => {
-    const text = budgetWarningText({ ...base, memoryMode });
-    expect(text).not.toContain("context-notes.md");
-    expect(text).toContain(`Memory is ${memoryMode}`);
-    expect(text).toMatch(/use session_history/);
-  });
+  it.each(["off", "read-only"] as const)(
+    "with memory %s, says notes cannot be saved and points to session_history",
+    (memoryMode) => {
+      const text = budgetWarningText({ ...base, memoryMode });
+      expect(text).not.toContain("context-notes.md");
+      expect(text).toContain(`Memory is ${memoryMode}`);
+      expect(text).toMatch(/use session_history/);
+    },
+  );
 
   it("uses an injected notes sentence verbatim", () => {
-    const text = budgetWarningText({ ...base, memoryMode: "read-write", notesSentence: "Save your notes to NOTES.md." });
+    const text = budgetWarningText({
+      ...base,
+      memoryMode: "read-write",
+      notesSentence: "Save your notes to NOTES.md.",
+    });
     expect(text).toContain("Save your notes to NOTES.md.");
     expect(text).not.toContain("context-notes.md");
   });

@@ -28,7 +28,11 @@ const MARGIN_BYTES = 256;
 export function cutRowToBytes(row: RowInput, maxRowBytes: number): RowInput {
   const totalChars = textChars(row.parts);
   const placeholder: InputCut = { totalChars, keptChars: totalChars, droppedFiles: row.parts.length, maxRowBytes };
-  const overhead = jsonBytes({ ...row, parts: [], meta: { ...row.meta, type: row.meta?.type ?? "rejected-input", cut: placeholder } });
+  const overhead = jsonBytes({
+    ...row,
+    parts: [],
+    meta: { ...row.meta, type: row.meta?.type ?? "rejected-input", cut: placeholder },
+  });
   const { parts, droppedFiles } = cutPartsToBytes(row.parts, Math.max(0, maxRowBytes - overhead - MARGIN_BYTES));
   const cut: InputCut = { totalChars, keptChars: textChars(parts), droppedFiles, maxRowBytes };
   return { ...row, parts, meta: { ...row.meta, type: row.meta?.type ?? "rejected-input", cut } };
@@ -41,7 +45,10 @@ export function cutRowToBytes(row: RowInput, maxRowBytes: number): RowInput {
  *
  * @example cutPartsToBytes([{ type: "text", text: "a".repeat(100) }], 50).parts // [{ type: "text", text: "aaa…" }] (23 "a")
  */
-export function cutPartsToBytes(parts: readonly RowPart[], maxBytes: number): { parts: RowPart[]; droppedFiles: number } {
+export function cutPartsToBytes(
+  parts: readonly RowPart[],
+  maxBytes: number,
+): { parts: RowPart[]; droppedFiles: number } {
   // "[" and "]", a comma between parts, and each text part's empty shell.
   let left = maxBytes - 2 - Math.max(0, parts.length - 1);
   for (const part of parts) if (part.type === "text") left -= jsonBytes({ ...part, text: "" });
@@ -54,7 +61,10 @@ export function cutPartsToBytes(parts: readonly RowPart[], maxBytes: number): { 
       return part;
     }
     droppedFiles += 1;
-    const named: RowPart = { type: "text", text: `[file ${part.filename ?? "(unnamed)"}, ${part.mediaType}: not kept, too large to store]` };
+    const named: RowPart = {
+      type: "text",
+      text: `[file ${part.filename ?? "(unnamed)"}, ${part.mediaType}: not kept, too large to store]`,
+    };
     left -= jsonBytes(named);
     return named;
   });
@@ -77,7 +87,8 @@ export function jsonPrefixLength(text: string, maxBytes: number): number {
   let used = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    const pair = code >= 0xd800 && code <= 0xdbff && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1));
+    const pair =
+      code >= 0xd800 && code <= 0xdbff && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1));
     const bytes = pair ? 4 : charBytes(code);
     if (used + bytes > maxBytes) return index;
     used += bytes;

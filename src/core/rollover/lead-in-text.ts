@@ -24,9 +24,12 @@ export interface LeadInTextOptions {
 
 const reasonSentences: Record<RolloverReason, string> = {
   "on-send": "The previous window was near its token budget, so this message starts a fresh one.",
-  "mid-stream": "Your previous turn was stopped at a step boundary because its window reached the token budget; no tool call was cut off, and every call that ran has its result stored.",
-  "context-exceeded": "The provider refused the previous request as too long, so the request was sent again in a fresh window.",
-  requested: "You asked for a fresh window with new_context, so the previous one ended after that step; every tool call of it that ran has its result stored.",
+  "mid-stream":
+    "Your previous turn was stopped at a step boundary because its window reached the token budget; no tool call was cut off, and every call that ran has its result stored.",
+  "context-exceeded":
+    "The provider refused the previous request as too long, so the request was sent again in a fresh window.",
+  requested:
+    "You asked for a fresh window with new_context, so the previous one ended after that step; every tool call of it that ran has its result stored.",
 };
 
 /**
@@ -52,7 +55,9 @@ export function leadInText({
       `To look something up, call ${SESSION_HISTORY_TOOL_NAME}: list_windows to see them, search to find a word or phrase, read_item to page through one item.`,
     );
   } else {
-    sentences.push(`This session has no ${SESSION_HISTORY_TOOL_NAME} tool, so earlier windows cannot be read from here.`);
+    sentences.push(
+      `This session has no ${SESSION_HISTORY_TOOL_NAME} tool, so earlier windows cannot be read from here.`,
+    );
   }
   if (notesPath !== undefined) {
     sentences.push(

@@ -17,9 +17,7 @@ export interface NewContextWindowRow extends VisibilityFields {
   role: string;
 }
 
-export type NewContextCheck =
-  | { ok: true }
-  | { ok: false; code: "window_fresh" | "too_recent"; message: string };
+export type NewContextCheck = { ok: true } | { ok: false; code: "window_fresh" | "too_recent"; message: string };
 
 /**
  * Whether the agent may ask for a fresh window now. `rows` is the active window as stored before
@@ -30,7 +28,13 @@ export type NewContextCheck =
  * @example
  * checkNewContextRequest({ windowId: "w:0", rows }) // { ok: false, code: "window_fresh", ... }
  */
-export function checkNewContextRequest({ windowId, rows }: { windowId: string; rows: readonly NewContextWindowRow[] }): NewContextCheck {
+export function checkNewContextRequest({
+  windowId,
+  rows,
+}: {
+  windowId: string;
+  rows: readonly NewContextWindowRow[];
+}): NewContextCheck {
   const steps = rows.filter((row) => row.role === "assistant" && isSubstantive(row)).length;
   if (steps === 0) {
     return {
@@ -57,12 +61,17 @@ export function checkNewContextRequest({ windowId, rows }: { windowId: string; r
  * @example
  * checkHandoffNote("Next: write the report from notes.") // { ok: true, note: "Next: write ..." }
  */
-export function checkHandoffNote(value: unknown): { ok: true; note: string | undefined } | { ok: false; message: string } {
+export function checkHandoffNote(
+  value: unknown,
+): { ok: true; note: string | undefined } | { ok: false; message: string } {
   if (value === undefined || value === null) return { ok: true, note: undefined };
   if (typeof value !== "string") return { ok: false, message: "note must be a string (or left out)." };
   const note = value.trim();
   if (note.length > HANDOFF_NOTE_MAX_CHARS) {
-    return { ok: false, message: `note has ${note.length} characters; at most ${HANDOFF_NOTE_MAX_CHARS} are allowed. Shorten it (details belong in your notes file), then call new_context again.` };
+    return {
+      ok: false,
+      message: `note has ${note.length} characters; at most ${HANDOFF_NOTE_MAX_CHARS} are allowed. Shorten it (details belong in your notes file), then call new_context again.`,
+    };
   }
   return { ok: true, note: note.length === 0 ? undefined : note };
 }

@@ -40,9 +40,20 @@ export function notesFlushRow({
   activeTools?: readonly string[];
   createdAt?: string;
 }): RowInput {
-  const meta: RowMeta = { type: "notes-flush", windowId, contextTokens: Math.max(0, Math.round(contextTokens)), maxTokens: Math.max(0, Math.round(maxTokens)) };
+  const meta: RowMeta = {
+    type: "notes-flush",
+    windowId,
+    contextTokens: Math.max(0, Math.round(contextTokens)),
+    maxTokens: Math.max(0, Math.round(maxTokens)),
+  };
   if (activeTools !== undefined) meta["activeTools"] = [...activeTools];
-  const row: RowInput = { role: "user", parts: [{ type: "text", text: notesFlushText({ windowId, notesPath }) }], synthetic: true, uiVisible: true, meta };
+  const row: RowInput = {
+    role: "user",
+    parts: [{ type: "text", text: notesFlushText({ windowId, notesPath }) }],
+    synthetic: true,
+    uiVisible: true,
+    meta,
+  };
   return createdAt === undefined ? row : { ...row, createdAt };
 }
 

@@ -17,7 +17,13 @@ describe("notice rows", () => {
 
   it("a rejected input keeps the user's parts, stays visible, and is never sent", () => {
     const parts = [{ type: "text" as const, text: "a very long paste" }];
-    const row = rejectedInputRow({ parts, reason: "too long for a fresh window", estimatedTokens: 50_000, hardCeiling: 12_000, model: "openai:gpt-4o" });
+    const row = rejectedInputRow({
+      parts,
+      reason: "too long for a fresh window",
+      estimatedTokens: 50_000,
+      hardCeiling: 12_000,
+      model: "openai:gpt-4o",
+    });
     expect(() => validateRowInputs([row])).not.toThrow();
     expect(row.parts).toEqual(parts);
     expect(row.synthetic).toBeUndefined();
@@ -27,7 +33,10 @@ describe("notice rows", () => {
   });
 
   it("a reset is a boundary and a privacy floor", () => {
-    const rows: Pick<Row, "seq" | "role" | "parts" | "boundary">[] = [{ seq: 1, role: "user", parts: [] }, { seq: 2, ...resetBoundaryRow({}) }];
+    const rows: Pick<Row, "seq" | "role" | "parts" | "boundary">[] = [
+      { seq: 1, role: "user", parts: [] },
+      { seq: 2, ...resetBoundaryRow({}) },
+    ];
     expect(() => validateRowInputs([resetBoundaryRow({})])).not.toThrow();
     expect(classifyBoundary(rows[1]!)).toBe("reset");
     expect(privacyFloorSeq(rows)).toBe(2);
@@ -36,7 +45,10 @@ describe("notice rows", () => {
   it("a compaction summary opens a window and is itself sent", () => {
     const row = compactionSummaryRow({ summary: "Parser fixed; next: tests.", previousWindowId: "w:0" });
     expect(() => validateRowInputs([row])).not.toThrow();
-    const rows: Pick<Row, "seq" | "role" | "parts" | "boundary" | "meta">[] = [{ seq: 1, role: "user", parts: [] }, { seq: 2, ...row }];
+    const rows: Pick<Row, "seq" | "role" | "parts" | "boundary" | "meta">[] = [
+      { seq: 1, role: "user", parts: [] },
+      { seq: 2, ...row },
+    ];
     const windows = bucketWindows(rows);
     expect(windows.map((window) => window.kind)).toEqual(["start", "compaction"]);
     expect(providerSlice(windows[1]!.rows)).toHaveLength(1);

@@ -10,13 +10,30 @@ import type { RowInput, RowMeta, RowPart } from "../row.js";
  * @example
  * budgetWarningRow({ text, windowId: "w:0", contextTokens: 6_300, maxTokens: 10_000 })
  */
-export function budgetWarningRow({ text, windowId, contextTokens, maxTokens, createdAt }: { text: string; windowId: string; contextTokens: number; maxTokens: number; createdAt?: string }): RowInput {
+export function budgetWarningRow({
+  text,
+  windowId,
+  contextTokens,
+  maxTokens,
+  createdAt,
+}: {
+  text: string;
+  windowId: string;
+  contextTokens: number;
+  maxTokens: number;
+  createdAt?: string;
+}): RowInput {
   const row: RowInput = {
     role: "user",
     parts: [{ type: "text", text }],
     synthetic: true,
     uiVisible: true,
-    meta: { type: "budget-warning", windowId, contextTokens: Math.round(contextTokens), maxTokens: Math.round(maxTokens) },
+    meta: {
+      type: "budget-warning",
+      windowId,
+      contextTokens: Math.round(contextTokens),
+      maxTokens: Math.round(maxTokens),
+    },
   };
   return createdAt === undefined ? row : { ...row, createdAt };
 }
@@ -42,12 +59,26 @@ export interface RejectedInputOptions {
  * @example
  * rejectedInputRow({ parts, reason: "too long", estimatedTokens: 50_000, hardCeiling: 12_000 })
  */
-export function rejectedInputRow({ parts, reason, estimatedTokens, hardCeiling, model, metadata, createdAt }: RejectedInputOptions): RowInput {
+export function rejectedInputRow({
+  parts,
+  reason,
+  estimatedTokens,
+  hardCeiling,
+  model,
+  metadata,
+  createdAt,
+}: RejectedInputOptions): RowInput {
   const row: RowInput = {
     role: "user",
     parts,
     uiVisible: true,
-    meta: { type: "rejected-input", reason, estimatedTokens: Math.round(estimatedTokens), hardCeiling: Math.round(hardCeiling), ...(model === undefined ? {} : { model }) },
+    meta: {
+      type: "rejected-input",
+      reason,
+      estimatedTokens: Math.round(estimatedTokens),
+      hardCeiling: Math.round(hardCeiling),
+      ...(model === undefined ? {} : { model }),
+    },
   };
   if (metadata !== undefined) row.metadata = metadata;
   return createdAt === undefined ? row : { ...row, createdAt };
@@ -65,7 +96,8 @@ export function resetBoundaryRow({ createdAt }: { createdAt?: string }): RowInpu
 }
 
 /** Heading of a compaction summary as the model reads it. */
-export const COMPACTION_SUMMARY_HEADING = "[Summary of the earlier conversation, written when the context was compacted]";
+export const COMPACTION_SUMMARY_HEADING =
+  "[Summary of the earlier conversation, written when the context was compacted]";
 
 /** Rows of the compacted window a summary request could not hold (a step that pushed the window past it). */
 export interface UnsummarizedItems {
@@ -82,10 +114,21 @@ export interface UnsummarizedItems {
  * @example
  * compactionSummaryRow({ summary: "We fixed the parser; next: tests.", previousWindowId: "w:0" })
  */
-export function compactionSummaryRow({ summary, previousWindowId, unsummarized, createdAt }: { summary: string; previousWindowId: string; unsummarized?: UnsummarizedItems; createdAt?: string }): RowInput {
+export function compactionSummaryRow({
+  summary,
+  previousWindowId,
+  unsummarized,
+  createdAt,
+}: {
+  summary: string;
+  previousWindowId: string;
+  unsummarized?: UnsummarizedItems;
+  createdAt?: string;
+}): RowInput {
   const note = unsummarized === undefined ? "" : `\n${unsummarizedNote(unsummarized)}`;
   const meta: RowMeta = { type: "compaction-summary", previousWindowId };
-  if (unsummarized !== undefined) meta["unsummarized"] = { firstItemId: unsummarized.firstItemId, lastItemId: unsummarized.lastItemId };
+  if (unsummarized !== undefined)
+    meta["unsummarized"] = { firstItemId: unsummarized.firstItemId, lastItemId: unsummarized.lastItemId };
   const row: RowInput = {
     role: "user",
     parts: [{ type: "text", text: `${COMPACTION_SUMMARY_HEADING}\n${summary}${note}` }],

@@ -3,7 +3,14 @@ import { classifyBoundary, rolloverMetaOf } from "../boundary.js";
 import { validateRowInputs, type RowInput } from "../row.js";
 import { isHidden, isProviderEligible, isSubstantive } from "../visibility.js";
 import { providerSlice } from "../windows.js";
-import { continueRow, leadInRow, rolloverBoundaryRow, rolloverTransactionRows, stampRolloverId, userInputRow } from "./rollover-rows.js";
+import {
+  continueRow,
+  leadInRow,
+  rolloverBoundaryRow,
+  rolloverTransactionRows,
+  stampRolloverId,
+  userInputRow,
+} from "./rollover-rows.js";
 
 const boundaryOptions = {
   rolloverId: "roll-7",
@@ -32,7 +39,11 @@ describe("rollover transaction rows", () => {
   });
 
   it("send the lead-in and the trigger but never the boundary", () => {
-    const rows = rolloverTransactionRows({ ...boundaryOptions, windowId: "w:12", trigger: userInputRow({ parts: [{ type: "text", text: "next question" }] }) });
+    const rows = rolloverTransactionRows({
+      ...boundaryOptions,
+      windowId: "w:12",
+      trigger: userInputRow({ parts: [{ type: "text", text: "next question" }] }),
+    });
     expect(providerSlice(rows).map((row) => row.role)).toEqual(["user", "user"]);
     expect(isProviderEligible(rows[0]!)).toBe(false);
   });
@@ -40,19 +51,32 @@ describe("rollover transaction rows", () => {
   it("leave the new window fresh until the agent's own rows arrive: only the user's trigger is substantive", () => {
     const withContinue = rolloverTransactionRows({ ...boundaryOptions, windowId: "w:12", trigger: continueRow({}) });
     expect(withContinue.some(isSubstantive)).toBe(false);
-    const withUser = rolloverTransactionRows({ ...boundaryOptions, windowId: "w:12", trigger: userInputRow({ parts: [{ type: "text", text: "hi" }] }) });
+    const withUser = rolloverTransactionRows({
+      ...boundaryOptions,
+      windowId: "w:12",
+      trigger: userInputRow({ parts: [{ type: "text", text: "hi" }] }),
+    });
     expect(withUser.filter(isSubstantive)).toHaveLength(1);
   });
 
   it("keep a user's trigger a plain user row: the rolloverId goes to metadata, not meta", () => {
-    const trigger = stampRolloverId(userInputRow({ parts: [{ type: "text", text: "hi" }], metadata: { source: "cli" } }), "roll-9");
+    const trigger = stampRolloverId(
+      userInputRow({ parts: [{ type: "text", text: "hi" }], metadata: { source: "cli" } }),
+      "roll-9",
+    );
     expect(trigger.meta).toBeUndefined();
     expect(trigger.metadata).toEqual({ source: "cli", rolloverId: "roll-9" });
     expect(isProviderEligible(trigger)).toBe(true);
   });
 
   it("write the lead-in text for the window they open", () => {
-    const leadIn = leadInRow({ rolloverId: "r", windowId: "w:33", previousWindowId: "w:20", reason: "on-send", flushOpportunity: false });
+    const leadIn = leadInRow({
+      rolloverId: "r",
+      windowId: "w:33",
+      previousWindowId: "w:20",
+      reason: "on-send",
+      flushOpportunity: false,
+    });
     const text = (leadIn.parts[0] as { text: string }).text;
     expect(text).toContain("w:33");
     expect(leadIn.meta).toEqual({ type: "lead-in", rolloverId: "r", windowId: "w:33" });

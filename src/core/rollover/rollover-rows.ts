@@ -24,7 +24,15 @@ export interface RolloverBoundaryOptions {
  * @example
  * rolloverBoundaryRow({ rolloverId: "r1", reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens: 7_100, maxTokens: 10_000 })
  */
-export function rolloverBoundaryRow({ rolloverId, reason, previousWindowId, flushOpportunity, contextTokens, maxTokens, createdAt }: RolloverBoundaryOptions): RowInput {
+export function rolloverBoundaryRow({
+  rolloverId,
+  reason,
+  previousWindowId,
+  flushOpportunity,
+  contextTokens,
+  maxTokens,
+  createdAt,
+}: RolloverBoundaryOptions): RowInput {
   const meta: RolloverMeta = {
     type: "rollover",
     rolloverId,
@@ -34,7 +42,17 @@ export function rolloverBoundaryRow({ rolloverId, reason, previousWindowId, flus
     contextTokens: Math.max(0, Math.round(contextTokens)),
     maxTokens: Math.max(0, Math.round(maxTokens)),
   };
-  return withCreatedAt({ role: "assistant", parts: [], synthetic: true, uiVisible: true, boundary: { kind: "rollover" }, meta: { ...meta } }, createdAt);
+  return withCreatedAt(
+    {
+      role: "assistant",
+      parts: [],
+      synthetic: true,
+      uiVisible: true,
+      boundary: { kind: "rollover" },
+      meta: { ...meta },
+    },
+    createdAt,
+  );
 }
 
 /**
@@ -43,14 +61,24 @@ export function rolloverBoundaryRow({ rolloverId, reason, previousWindowId, flus
  * @example
  * leadInRow({ rolloverId: "r1", windowId: "w:12", previousWindowId: "w:0", reason: "on-send", flushOpportunity: true })
  */
-export function leadInRow({ rolloverId, createdAt, text, ...textOptions }: LeadInTextOptions & { rolloverId: string; createdAt?: string; text?: string }): RowInput {
+export function leadInRow({
+  rolloverId,
+  createdAt,
+  text,
+  ...textOptions
+}: LeadInTextOptions & { rolloverId: string; createdAt?: string; text?: string }): RowInput {
   return withCreatedAt(
     {
       role: "user",
       parts: [{ type: "text", text: text ?? leadInText(textOptions) }],
       synthetic: true,
       uiVisible: false,
-      meta: { type: "lead-in", rolloverId, windowId: textOptions.windowId, ...(textOptions.handoffNote === undefined ? {} : { handoffNote: textOptions.handoffNote }) },
+      meta: {
+        type: "lead-in",
+        rolloverId,
+        windowId: textOptions.windowId,
+        ...(textOptions.handoffNote === undefined ? {} : { handoffNote: textOptions.handoffNote }),
+      },
     },
     createdAt,
   );
@@ -83,8 +111,18 @@ export function continueRow({
   const meta: RowInput["meta"] = { type: "continue" };
   if (rolloverId !== undefined) meta["rolloverId"] = rolloverId;
   if (carry !== undefined) meta["carry"] = carry;
-  const body = carry === undefined ? text : carriedContinueText({ instruction: text, carry, ...(historyToolAvailable === undefined ? {} : { historyToolAvailable }) });
-  return withCreatedAt({ role: "user", parts: [{ type: "text", text: body }], synthetic: true, uiVisible: false, meta }, createdAt);
+  const body =
+    carry === undefined
+      ? text
+      : carriedContinueText({
+          instruction: text,
+          carry,
+          ...(historyToolAvailable === undefined ? {} : { historyToolAvailable }),
+        });
+  return withCreatedAt(
+    { role: "user", parts: [{ type: "text", text: body }], synthetic: true, uiVisible: false, meta },
+    createdAt,
+  );
 }
 
 /**
@@ -94,9 +132,22 @@ export function continueRow({
  * @example
  * userInputRow({ parts: [{ type: "text", text: "hello" }] })
  */
-export function userInputRow({ parts, rolloverId, metadata, createdAt }: { parts: RowPart[]; rolloverId?: string; metadata?: Record<string, unknown>; createdAt?: string }): RowInput {
+export function userInputRow({
+  parts,
+  rolloverId,
+  metadata,
+  createdAt,
+}: {
+  parts: RowPart[];
+  rolloverId?: string;
+  metadata?: Record<string, unknown>;
+  createdAt?: string;
+}): RowInput {
   const merged = rolloverId === undefined ? metadata : { ...metadata, rolloverId };
-  return withCreatedAt(merged === undefined ? { role: "user", parts } : { role: "user", parts, metadata: merged }, createdAt);
+  return withCreatedAt(
+    merged === undefined ? { role: "user", parts } : { role: "user", parts, metadata: merged },
+    createdAt,
+  );
 }
 
 export interface RolloverTransactionOptions extends RolloverBoundaryOptions {
@@ -117,7 +168,14 @@ export interface RolloverTransactionOptions extends RolloverBoundaryOptions {
  * const rows = rolloverTransactionRows({ ...boundaryOptions, windowId: "w:12", trigger: continueRow({}) });
  * await store.append(sessionId, rows, { expectLastSeq: 11 });
  */
-export function rolloverTransactionRows({ windowId, historyToolAvailable, notesPath, handoffNote, trigger, ...boundary }: RolloverTransactionOptions): RowInput[] {
+export function rolloverTransactionRows({
+  windowId,
+  historyToolAvailable,
+  notesPath,
+  handoffNote,
+  trigger,
+  ...boundary
+}: RolloverTransactionOptions): RowInput[] {
   const leadIn = leadInRow({
     rolloverId: boundary.rolloverId,
     windowId,

@@ -105,7 +105,9 @@ export function readStepMetadata(row: { metadata?: unknown }): StepMetadata | un
     ...(estimatedInputTokens === undefined ? {} : { estimatedInputTokens }),
     ...(checkedInputTokens === undefined ? {} : { checkedInputTokens }),
     ...(contextLimit === undefined || contextLimit === 0 ? {} : { contextLimit }),
-    ...(Array.isArray(notRun) ? { notRunToolCallIds: notRun.filter((id): id is string => typeof id === "string") } : {}),
+    ...(Array.isArray(notRun)
+      ? { notRunToolCallIds: notRun.filter((id): id is string => typeof id === "string") }
+      : {}),
     ...(cache === undefined ? {} : { cache }),
   };
 }
@@ -119,7 +121,9 @@ function readCacheHints(value: unknown): StepCacheHints | undefined {
   const drops = Array.isArray(dropped)
     ? dropped.flatMap((entry): CacheHintDrop[] => {
         const { reason, detail } = (entry ?? {}) as Record<string, unknown>;
-        return typeof reason === "string" && DROP_REASONS.has(reason) ? [{ reason: reason as CacheHintDrop["reason"], detail: typeof detail === "string" ? detail : "" }] : [];
+        return typeof reason === "string" && DROP_REASONS.has(reason)
+          ? [{ reason: reason as CacheHintDrop["reason"], detail: typeof detail === "string" ? detail : "" }]
+          : [];
       })
     : [];
   const count = countOrUndefined(breakpoints);

@@ -5,7 +5,14 @@ import { viewOversizedToolOutputs } from "./tool-output-view.js";
 const countTokens = (text: string) => Math.ceil(text.length / 4);
 
 function toolRow(seq: number, output: unknown) {
-  return { seq, role: "assistant", parts: [{ type: "text", text: "reading" }, { type: "tool-read", toolCallId: `call-${seq}`, state: "output-available", input: { path: "big.txt" }, output }] };
+  return {
+    seq,
+    role: "assistant",
+    parts: [
+      { type: "text", text: "reading" },
+      { type: "tool-read", toolCallId: `call-${seq}`, state: "output-available", input: { path: "big.txt" }, output },
+    ],
+  };
 }
 
 describe("viewOversizedToolOutputs", () => {
@@ -13,7 +20,12 @@ describe("viewOversizedToolOutputs", () => {
     const huge = "x" + "😀".repeat(10) + "x".repeat(200_000);
     const stored = toolRow(42, huge);
     const snapshot = structuredClone(stored);
-    const { rows, views } = viewOversizedToolOutputs({ rows: [stored], maxOutputTokens: 1_000, headChars: 4, countTokens });
+    const { rows, views } = viewOversizedToolOutputs({
+      rows: [stored],
+      maxOutputTokens: 1_000,
+      headChars: 4,
+      countTokens,
+    });
     expect(stored).toEqual(snapshot);
     const viewedPart = rows[0]!.parts[1] as { output: string };
     expect(viewedPart.output).toBe(views.get("call-42"));
@@ -25,7 +37,12 @@ describe("viewOversizedToolOutputs", () => {
 
   it("keeps small outputs and other parts as they are (same objects)", () => {
     const small = toolRow(1, { lines: ["a", "b"] });
-    const { rows, views } = viewOversizedToolOutputs({ rows: [small], maxOutputTokens: 1_000, headChars: 100, countTokens });
+    const { rows, views } = viewOversizedToolOutputs({
+      rows: [small],
+      maxOutputTokens: 1_000,
+      headChars: 100,
+      countTokens,
+    });
     expect(rows[0]).toBe(small);
     expect(views.size).toBe(0);
   });
@@ -38,7 +55,12 @@ describe("viewOversizedToolOutputs", () => {
 
   it("leaves a result that only looks long but counts few tokens", () => {
     const row = toolRow(4, "a".repeat(5_000));
-    const { views } = viewOversizedToolOutputs({ rows: [row], maxOutputTokens: 2_000, headChars: 50, countTokens: () => 10 });
+    const { views } = viewOversizedToolOutputs({
+      rows: [row],
+      maxOutputTokens: 2_000,
+      headChars: 50,
+      countTokens: () => 10,
+    });
     expect(views.size).toBe(0);
   });
 

@@ -35,7 +35,12 @@ export interface ToolOutputViews<T> {
  * @example
  * const { rows, views } = viewOversizedToolOutputs({ rows: window.rows, maxOutputTokens: 4_000, headChars: 2_000, countTokens })
  */
-export function viewOversizedToolOutputs<T extends ViewableRow>({ rows, maxOutputTokens, headChars, countTokens }: ToolOutputViewOptions<T>): ToolOutputViews<T> {
+export function viewOversizedToolOutputs<T extends ViewableRow>({
+  rows,
+  maxOutputTokens,
+  headChars,
+  countTokens,
+}: ToolOutputViewOptions<T>): ToolOutputViews<T> {
   const views = new Map<string, string>();
   const viewed = rows.map((row) => {
     let changed = false;
@@ -59,7 +64,17 @@ export function viewOversizedToolOutputs<T extends ViewableRow>({ rows, maxOutpu
  * @example
  * toolOutputViewText({ output: hugeText, itemId: "42", headChars: 2_000, tokens: 1_300_000 })
  */
-export function toolOutputViewText({ output, itemId, headChars, tokens }: { output: string; itemId: string; headChars: number; tokens: number }): string {
+export function toolOutputViewText({
+  output,
+  itemId,
+  headChars,
+  tokens,
+}: {
+  output: string;
+  itemId: string;
+  headChars: number;
+  tokens: number;
+}): string {
   const head = sliceSafe(output, 0, headChars);
   const call = JSON.stringify({ action: "read_item", item_id: itemId, offset_chars: 0 });
   return (
@@ -70,8 +85,13 @@ export function toolOutputViewText({ output, itemId, headChars, tokens }: { outp
 }
 
 /** The output text of a finished tool part when it is above the limit, else `undefined`. */
-function oversizedOutputText(part: ViewablePart, maxOutputTokens: number, countTokens: (text: string) => number): string | undefined {
-  if (toolNameOf(part) === undefined || part["state"] !== "output-available" || typeof part["toolCallId"] !== "string") return undefined;
+function oversizedOutputText(
+  part: ViewablePart,
+  maxOutputTokens: number,
+  countTokens: (text: string) => number,
+): string | undefined {
+  if (toolNameOf(part) === undefined || part["state"] !== "output-available" || typeof part["toolCallId"] !== "string")
+    return undefined;
   const output = part["output"];
   const text = typeof output === "string" ? output : safeStringify(output);
   // No tokenizer spends more than three tokens on one UTF-16 unit, so short outputs skip the count.

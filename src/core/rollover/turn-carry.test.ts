@@ -6,9 +6,22 @@ const user = (seq: number, text: string): CarryRow => ({ seq, role: "user", part
 const step = (seq: number, ...calls: Array<[string, unknown, string?]>): CarryRow => ({
   seq,
   role: "assistant",
-  parts: calls.map(([name, input, state = "output-available"]) => ({ type: `tool-${name}`, toolCallId: `c${seq}`, state, input, output: "RESULT-TEXT" })),
+  parts: calls.map(([name, input, state = "output-available"]) => ({
+    type: `tool-${name}`,
+    toolCallId: `c${seq}`,
+    state,
+    input,
+    output: "RESULT-TEXT",
+  })),
 });
-const warning = (seq: number): CarryRow => ({ seq, role: "user", parts: [{ type: "text", text: "warning" }], synthetic: true, uiVisible: true, meta: { type: "budget-warning" } });
+const warning = (seq: number): CarryRow => ({
+  seq,
+  role: "user",
+  parts: [{ type: "text", text: "warning" }],
+  synthetic: true,
+  uiVisible: true,
+  meta: { type: "budget-warning" },
+});
 
 describe("carryBounds", () => {
   it("is min(2,000 tokens, 10% of the limit) for the input and min(1,000, 5%) for the ledger", () => {
@@ -19,7 +32,14 @@ describe("carryBounds", () => {
 
 describe("deriveTurnCarry", () => {
   it("takes the last real user input and every call after it with its outcome, across a warning, never results", () => {
-    const rows = [user(1, "old question"), step(2, ["read", { path: "x" }]), user(3, "the task"), step(4, ["read", { path: "a" }]), warning(5), step(6, ["read", { path: "b" }, "output-error"], ["read", { path: "c" }, "input-available"])];
+    const rows = [
+      user(1, "old question"),
+      step(2, ["read", { path: "x" }]),
+      user(3, "the task"),
+      step(4, ["read", { path: "a" }]),
+      warning(5),
+      step(6, ["read", { path: "b" }, "output-error"], ["read", { path: "c" }, "input-available"]),
+    ];
     const carry = deriveTurnCarry({ rows, windowId: "w:0", bounds: carryBounds(100_000), countTokens });
     expect(carry).toEqual({
       input: { itemId: "3", windowId: "w:0", text: "the task", totalChars: 8, truncated: false },
@@ -35,7 +55,12 @@ describe("deriveTurnCarry", () => {
 
   it("carries a long input as its beginning, with the item id and offset to read the rest", () => {
     const long = "word ".repeat(4_000);
-    const carry = deriveTurnCarry({ rows: [user(7, long)], windowId: "w:3", bounds: { inputTokens: 100, ledgerTokens: 100 }, countTokens });
+    const carry = deriveTurnCarry({
+      rows: [user(7, long)],
+      windowId: "w:3",
+      bounds: { inputTokens: 100, ledgerTokens: 100 },
+      countTokens,
+    });
     expect(carry?.input).toMatchObject({ itemId: "7", truncated: true, totalChars: long.length });
     expect(countTokens(carry!.input!.text)).toBeLessThanOrEqual(100);
     expect(carry!.input!.text.length).toBe(400);
@@ -45,15 +70,42 @@ describe("deriveTurnCarry", () => {
   });
 
   it("takes over the carry of a continued turn and keeps the newest calls under the ledger bound", () => {
-    const first = deriveTurnCarry({ rows: [user(1, "task"), step(2, ["read", { path: "a" }])], windowId: "w:0", bounds: carryBounds(100_000), countTokens })!;
-    const continued: CarryRow = { seq: 5, role: "user", parts: [{ type: "text", text: "…" }], synthetic: true, uiVisible: false, meta: { type: "continue", carry: first } };
-    const rows = [continued, ...Array.from({ length: 30 }, (_, index) => step(6 + index, ["read", { path: `file-${index}` }]))];
-    const carry = deriveTurnCarry({ rows, windowId: "w:4", bounds: { inputTokens: 500, ledgerTokens: 120 }, countTokens })!;
+    const first = deriveTurnCarry({
+      rows: [user(1, "task"), step(2, ["read", { path: "a" }])],
+      windowId: "w:0",
+      bounds: carryBounds(100_000),
+      countTokens,
+    })!;
+    const continued: CarryRow = {
+      seq: 5,
+      role: "user",
+      parts: [{ type: "text", text: "…" }],
+      synthetic: true,
+      uiVisible: false,
+      meta: { type: "continue", carry: first },
+    };
+    const rows = [
+      continued,
+      ...Array.from({ length: 30 }, (_, index) => step(6 + index, ["read", { path: `file-${index}` }])),
+    ];
+    const carry = deriveTurnCarry({
+      rows,
+      windowId: "w:4",
+      bounds: { inputTokens: 500, ledgerTokens: 120 },
+      countTokens,
+    })!;
     expect(carry.input).toEqual(first.input);
-    expect(carry.ledger.at(-1)).toEqual({ itemId: "35", toolName: "read", input: '{"path":"file-29"}', outcome: "finished" });
+    expect(carry.ledger.at(-1)).toEqual({
+      itemId: "35",
+      toolName: "read",
+      input: '{"path":"file-29"}',
+      outcome: "finished",
+    });
     expect(carry.omittedCalls + carry.ledger.length).toBe(31);
     expect(carry.omittedCalls).toBeGreaterThan(0);
-    expect(carriedContinueText({ instruction: "Continue.", carry })).toContain(`(${carry.omittedCalls} earlier calls of the turn left out)`);
+    expect(carriedContinueText({ instruction: "Continue.", carry })).toContain(
+      `(${carry.omittedCalls} earlier calls of the turn left out)`,
+    );
   });
 
   it("cuts long arguments and defuses the carried block's own tags", () => {
@@ -65,11 +117,20 @@ describe("deriveTurnCarry", () => {
   });
 
   it("has nothing to carry for a window without input or calls", () => {
-    expect(deriveTurnCarry({ rows: [warning(1)], windowId: "w:0", bounds: carryBounds(100_000), countTokens })).toBeUndefined();
+    expect(
+      deriveTurnCarry({ rows: [warning(1)], windowId: "w:0", bounds: carryBounds(100_000), countTokens }),
+    ).toBeUndefined();
   });
 
   it("reads stored carries leniently, entries of older builds as finished or failed", () => {
-    const stored = { ledger: [{ itemId: "1" }, { itemId: "2", toolName: "t", input: "{}" }, { itemId: "3", toolName: "t", input: "{}", failed: true }], omittedCalls: -1 };
+    const stored = {
+      ledger: [
+        { itemId: "1" },
+        { itemId: "2", toolName: "t", input: "{}" },
+        { itemId: "3", toolName: "t", input: "{}", failed: true },
+      ],
+      omittedCalls: -1,
+    };
     expect(readCarry(stored)).toEqual({
       ledger: [
         { itemId: "2", toolName: "t", input: "{}", outcome: "finished" },

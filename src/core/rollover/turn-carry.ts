@@ -85,7 +85,13 @@ export function deriveTurnCarry({
   let earlier: LedgerEntry[] = [];
   let omittedCalls = 0;
   if (start !== undefined && start.role === "user" && internalTypeOf(start) === undefined) {
-    input = cutInput({ text: renderRowText(start), itemId: itemIdFor(start.seq), windowId, maxTokens: bounds.inputTokens, countTokens });
+    input = cutInput({
+      text: renderRowText(start),
+      itemId: itemIdFor(start.seq),
+      windowId,
+      maxTokens: bounds.inputTokens,
+      countTokens,
+    });
   } else if (start !== undefined) {
     const previous = readCarry(start.meta?.["carry"]);
     input = previous?.input;
@@ -96,7 +102,12 @@ export function deriveTurnCarry({
   if (input === undefined && calls.length === 0) return undefined;
   const kept = [...calls];
   // Oldest calls go first: the latest work is what the agent would otherwise repeat.
-  while (kept.length > 0 && countTokens(renderLedger({ entries: kept, omitted: omittedCalls + calls.length - kept.length })) > bounds.ledgerTokens) kept.shift();
+  while (
+    kept.length > 0 &&
+    countTokens(renderLedger({ entries: kept, omitted: omittedCalls + calls.length - kept.length })) >
+      bounds.ledgerTokens
+  )
+    kept.shift();
   const carry: TurnCarry = { ledger: kept, omittedCalls: omittedCalls + calls.length - kept.length };
   if (input !== undefined) carry.input = input;
   return carry;
@@ -108,13 +119,26 @@ export function deriveTurnCarry({
  * @example
  * carriedContinueText({ instruction: "Continue the task you were working on.", carry })
  */
-export function carriedContinueText({ instruction, carry, historyToolAvailable = true }: { instruction: string; carry: TurnCarry; historyToolAvailable?: boolean }): string {
+export function carriedContinueText({
+  instruction,
+  carry,
+  historyToolAvailable = true,
+}: {
+  instruction: string;
+  carry: TurnCarry;
+  historyToolAvailable?: boolean;
+}): string {
   const blocks = [instruction];
   const { input } = carry;
   if (input !== undefined) {
     const attributes = `item="${input.itemId}" window="${input.windowId}"${input.truncated ? ` truncated="true"` : ""}`;
     const lead = `The turn you are continuing began with this user input (item ${input.itemId}, window ${input.windowId}), carried here verbatim${input.truncated ? ", only its beginning" : ""}:`;
-    const lines = [lead, `<carried_user_input ${attributes}>`, neutralizeCarryTags(input.text), "</carried_user_input>"];
+    const lines = [
+      lead,
+      `<carried_user_input ${attributes}>`,
+      neutralizeCarryTags(input.text),
+      "</carried_user_input>",
+    ];
     if (input.truncated) {
       lines.push(
         historyToolAvailable
@@ -124,7 +148,8 @@ export function carriedContinueText({ instruction, carry, historyToolAvailable =
     }
     blocks.push(lines.join("\n"));
   }
-  if (carry.ledger.length > 0 || carry.omittedCalls > 0) blocks.push(renderLedger({ entries: carry.ledger, omitted: carry.omittedCalls, historyToolAvailable }));
+  if (carry.ledger.length > 0 || carry.omittedCalls > 0)
+    blocks.push(renderLedger({ entries: carry.ledger, omitted: carry.omittedCalls, historyToolAvailable }));
   return blocks.join("\n\n");
 }
 
@@ -132,8 +157,15 @@ export function carriedContinueText({ instruction, carry, historyToolAvailable =
 export function readCarry(value: unknown): TurnCarry | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  const ledger = Array.isArray(record["ledger"]) ? record["ledger"].flatMap((entry: unknown) => readLedgerEntry(entry) ?? []) : [];
-  const omittedCalls = typeof record["omittedCalls"] === "number" && Number.isInteger(record["omittedCalls"]) && record["omittedCalls"] >= 0 ? record["omittedCalls"] : 0;
+  const ledger = Array.isArray(record["ledger"])
+    ? record["ledger"].flatMap((entry: unknown) => readLedgerEntry(entry) ?? [])
+    : [];
+  const omittedCalls =
+    typeof record["omittedCalls"] === "number" &&
+    Number.isInteger(record["omittedCalls"]) &&
+    record["omittedCalls"] >= 0
+      ? record["omittedCalls"]
+      : 0;
   const carry: TurnCarry = { ledger, omittedCalls };
   if (isCarriedInput(record["input"])) carry.input = record["input"];
   return carry;
@@ -147,7 +179,19 @@ function isTurnStart(row: CarryRow): boolean {
   return type === undefined || type === "continue";
 }
 
-function cutInput({ text, itemId, windowId, maxTokens, countTokens }: { text: string; itemId: string; windowId: string; maxTokens: number; countTokens: (text: string) => number }): CarriedInput {
+function cutInput({
+  text,
+  itemId,
+  windowId,
+  maxTokens,
+  countTokens,
+}: {
+  text: string;
+  itemId: string;
+  windowId: string;
+  maxTokens: number;
+  countTokens: (text: string) => number;
+}): CarriedInput {
   if (countTokens(text) <= maxTokens) return { itemId, windowId, text, totalChars: text.length, truncated: false };
   // The longest beginning under the bound (token counts grow with the length).
   let low = 0;

@@ -7,10 +7,24 @@ const step = (seq: number, parts: Part[], notRunToolCallIds?: string[]): LedgerR
   seq,
   role: "assistant",
   parts,
-  ...(notRunToolCallIds === undefined ? {} : { metadata: stepMetadata({ usage: { inputTokens: 1, outputTokens: 1 }, model: "m:x", notRunToolCallIds }) }),
+  ...(notRunToolCallIds === undefined
+    ? {}
+    : { metadata: stepMetadata({ usage: { inputTokens: 1, outputTokens: 1 }, model: "m:x", notRunToolCallIds }) }),
 });
-const finished = (id: string, name: string, input: unknown): Part => ({ type: `tool-${name}`, toolCallId: id, state: "output-available", input, output: "RESULT" });
-const threw = (id: string, name: string, input: unknown, errorText: string): Part => ({ type: `tool-${name}`, toolCallId: id, state: "output-error", input, errorText });
+const finished = (id: string, name: string, input: unknown): Part => ({
+  type: `tool-${name}`,
+  toolCallId: id,
+  state: "output-available",
+  input,
+  output: "RESULT",
+});
+const threw = (id: string, name: string, input: unknown, errorText: string): Part => ({
+  type: `tool-${name}`,
+  toolCallId: id,
+  state: "output-error",
+  input,
+  errorText,
+});
 const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
   seq,
   role: "user",
@@ -23,23 +37,62 @@ const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
 describe("toolCallOutcome", () => {
   it("tells a tool that threw from a call the step refused, by the step's record, whatever the part's shape", () => {
     // An unknown tool comes back as a dynamic part with its input, like a dynamic tool that threw.
-    const refused: Part = { type: "dynamic-tool", toolName: "fetch_page", toolCallId: "c1", state: "output-error", input: { url: "u" }, errorText: "Model tried to call unavailable tool 'fetch_page'." };
-    const failing: Part = { type: "dynamic-tool", toolName: "fetch_page", toolCallId: "c2", state: "output-error", input: { url: "v" }, errorText: "HTTP 500" };
+    const refused: Part = {
+      type: "dynamic-tool",
+      toolName: "fetch_page",
+      toolCallId: "c1",
+      state: "output-error",
+      input: { url: "u" },
+      errorText: "Model tried to call unavailable tool 'fetch_page'.",
+    };
+    const failing: Part = {
+      type: "dynamic-tool",
+      toolName: "fetch_page",
+      toolCallId: "c2",
+      state: "output-error",
+      input: { url: "v" },
+      errorText: "HTTP 500",
+    };
     const row = step(4, [refused, failing], ["c1"]);
-    expect(toolCallOutcome({ part: refused, row })).toEqual({ outcome: "not-run", detail: "Model tried to call unavailable tool 'fetch_page'." });
+    expect(toolCallOutcome({ part: refused, row })).toEqual({
+      outcome: "not-run",
+      detail: "Model tried to call unavailable tool 'fetch_page'.",
+    });
     expect(toolCallOutcome({ part: failing, row })).toEqual({ outcome: "failed", detail: "HTTP 500" });
   });
 
   it("reads a step without that record by the part: a refused static call has only its raw input", () => {
-    const refused: Part = { type: "tool-read", toolCallId: "c1", state: "output-error", rawInput: { path: 7 }, errorText: "Invalid input for tool read" };
+    const refused: Part = {
+      type: "tool-read",
+      toolCallId: "c1",
+      state: "output-error",
+      rawInput: { path: 7 },
+      errorText: "Invalid input for tool read",
+    };
     expect(toolCallOutcome({ part: refused, row: step(2, [refused]) })?.outcome).toBe("not-run");
-    expect(toolCallOutcome({ part: threw("c2", "read", { path: "a" }, "ENOENT"), row: step(2, []) })?.outcome).toBe("failed");
+    expect(toolCallOutcome({ part: threw("c2", "read", { path: "a" }, "ENOENT"), row: step(2, []) })?.outcome).toBe(
+      "failed",
+    );
   });
 
   it("counts a denied call and a call without a result as not run, a finished one as finished, text as nothing", () => {
     const row = step(2, []);
-    expect(toolCallOutcome({ part: { type: "tool-rm", toolCallId: "c", state: "output-denied", input: {}, approval: { id: "a", approved: false, reason: "too risky" } }, row })).toEqual({ outcome: "not-run", detail: "denied: too risky" });
-    expect(toolCallOutcome({ part: { type: "tool-rm", toolCallId: "c", state: "input-available", input: {} }, row })?.outcome).toBe("not-run");
+    expect(
+      toolCallOutcome({
+        part: {
+          type: "tool-rm",
+          toolCallId: "c",
+          state: "output-denied",
+          input: {},
+          approval: { id: "a", approved: false, reason: "too risky" },
+        },
+        row,
+      }),
+    ).toEqual({ outcome: "not-run", detail: "denied: too risky" });
+    expect(
+      toolCallOutcome({ part: { type: "tool-rm", toolCallId: "c", state: "input-available", input: {} }, row })
+        ?.outcome,
+    ).toBe("not-run");
     expect(toolCallOutcome({ part: finished("c", "read", {}), row })).toEqual({ outcome: "finished" });
     expect(toolCallOutcome({ part: { type: "text", text: "hi" }, row })).toBeUndefined();
   });
@@ -47,18 +100,43 @@ describe("toolCallOutcome", () => {
 
 describe("ledgerEntriesOf", () => {
   it("keeps the real arguments of a call the notes-flush step refused, and says why it did not run", () => {
-    const refused: Part = { type: "tool-fetch_page", toolCallId: "c9", state: "output-error", rawInput: { url: "https://example.com/p2" }, errorText: "Model tried to call unavailable tool 'fetch_page'. Available tools: memory." };
-    const rows = [step(2, [finished("c1", "read", { path: "a" })]), flushRow(3, ["memory"]), step(4, [finished("c8", "memory", { command: "view" }), refused], ["c9"])];
+    const refused: Part = {
+      type: "tool-fetch_page",
+      toolCallId: "c9",
+      state: "output-error",
+      rawInput: { url: "https://example.com/p2" },
+      errorText: "Model tried to call unavailable tool 'fetch_page'. Available tools: memory.",
+    };
+    const rows = [
+      step(2, [finished("c1", "read", { path: "a" })]),
+      flushRow(3, ["memory"]),
+      step(4, [finished("c8", "memory", { command: "view" }), refused], ["c9"]),
+    ];
     expect(ledgerEntriesOf(rows)).toEqual([
       { itemId: "2", toolName: "read", input: '{"path":"a"}', outcome: "finished" },
       { itemId: "4", toolName: "memory", input: '{"command":"view"}', outcome: "finished" },
-      { itemId: "4", toolName: "fetch_page", input: '{"url":"https://example.com/p2"}', outcome: "not-run", detail: "held back in the notes-flush step (only memory ran there)" },
+      {
+        itemId: "4",
+        toolName: "fetch_page",
+        input: '{"url":"https://example.com/p2"}',
+        outcome: "not-run",
+        detail: "held back in the notes-flush step (only memory ran there)",
+      },
     ]);
   });
 
   it("keeps the error text of a refused call when the flush row does not name its tools (older rows)", () => {
-    const refused: Part = { type: "tool-fetch_page", toolCallId: "c9", state: "output-error", rawInput: { url: "u" }, errorText: "Model tried to call unavailable tool 'fetch_page'." };
-    expect(ledgerEntriesOf([flushRow(3), step(4, [refused], ["c9"])])[0]).toMatchObject({ outcome: "not-run", detail: "Model tried to call unavailable tool 'fetch_page'." });
+    const refused: Part = {
+      type: "tool-fetch_page",
+      toolCallId: "c9",
+      state: "output-error",
+      rawInput: { url: "u" },
+      errorText: "Model tried to call unavailable tool 'fetch_page'.",
+    };
+    expect(ledgerEntriesOf([flushRow(3), step(4, [refused], ["c9"])])[0]).toMatchObject({
+      outcome: "not-run",
+      detail: "Model tried to call unavailable tool 'fetch_page'.",
+    });
   });
 
   it("puts a failed call's error on one line, cut to its bound", () => {
@@ -88,8 +166,20 @@ describe("renderLedger", () => {
         { itemId: "2", toolName: "session_history", input: '{"action":"search"}', outcome: "finished" },
         { itemId: "4", toolName: "boom", input: '{"why":"x"}', outcome: "failed", detail: "kaput" },
         { itemId: "6", toolName: "session_history", input: '{"action":"search"}', outcome: "finished" },
-        { itemId: "6", toolName: "session_history", input: '{"action":"read_item"}', outcome: "not-run", detail: "not offered" },
-        { itemId: "6", toolName: "fetch_page", input: '{"url":"u"}', outcome: "not-run", detail: "held back in the notes-flush step (only memory ran there)" },
+        {
+          itemId: "6",
+          toolName: "session_history",
+          input: '{"action":"read_item"}',
+          outcome: "not-run",
+          detail: "not offered",
+        },
+        {
+          itemId: "6",
+          toolName: "fetch_page",
+          input: '{"url":"u"}',
+          outcome: "not-run",
+          detail: "held back in the notes-flush step (only memory ran there)",
+        },
       ],
       omitted: 1,
     });

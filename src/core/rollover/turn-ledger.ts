@@ -56,14 +56,23 @@ export interface LedgerRow {
  *
  * @example toolCallOutcome({ part, row }) // { outcome: "failed", detail: "ENOENT: no such file" }
  */
-export function toolCallOutcome({ part, row }: { part: LedgerPart; row: { metadata?: unknown } }): { outcome: CallOutcome; detail?: string } | undefined {
+export function toolCallOutcome({
+  part,
+  row,
+}: {
+  part: LedgerPart;
+  row: { metadata?: unknown };
+}): { outcome: CallOutcome; detail?: string } | undefined {
   if (toolNameOf(part) === undefined) return undefined;
   const state = part["state"];
   const errorText = typeof part["errorText"] === "string" ? part["errorText"] : "";
   if (state === "output-available") return { outcome: "finished" };
   if (state === "output-error") {
     const refused = readStepMetadata(row)?.notRunToolCallIds;
-    const notRun = refused !== undefined ? refused.includes(String(part["toolCallId"])) : part["input"] === undefined && "rawInput" in part;
+    const notRun =
+      refused !== undefined
+        ? refused.includes(String(part["toolCallId"]))
+        : part["input"] === undefined && "rawInput" in part;
     return { outcome: notRun ? "not-run" : "failed", detail: errorText };
   }
   if (state === "output-denied") return { outcome: "not-run", detail: deniedReason(part) };
@@ -93,9 +102,15 @@ export function ledgerEntriesOf(rows: readonly LedgerRow[]): LedgerEntry[] {
       // The flush step runs only its own tools: a call of any other one was held back, whether the
       // SDK refused it or ctxwin's flush wrapper answered it with an error (session/flush-tools.ts).
       const heldBack = outcome.outcome !== "finished" && offered !== undefined && !offered.includes(toolName);
-      const entry: LedgerEntry = { itemId: itemIdFor(row.seq), toolName, input: cutChars(input, LEDGER_ARGUMENT_CHARS), outcome: heldBack ? "not-run" : outcome.outcome };
+      const entry: LedgerEntry = {
+        itemId: itemIdFor(row.seq),
+        toolName,
+        input: cutChars(input, LEDGER_ARGUMENT_CHARS),
+        outcome: heldBack ? "not-run" : outcome.outcome,
+      };
       const detail = heldBack ? notOfferedInFlush(offered) : outcome.detail;
-      if (outcome.outcome !== "finished" && detail !== undefined && detail !== "") entry.detail = cutChars(oneLine(detail), LEDGER_DETAIL_CHARS);
+      if (outcome.outcome !== "finished" && detail !== undefined && detail !== "")
+        entry.detail = cutChars(oneLine(detail), LEDGER_DETAIL_CHARS);
       entries.push(entry);
     }
   }
@@ -108,7 +123,15 @@ export function ledgerEntriesOf(rows: readonly LedgerRow[]): LedgerEntry[] {
  *
  * @example renderLedger({ entries, omitted: 0 })
  */
-export function renderLedger({ entries, omitted, historyToolAvailable = true }: { entries: readonly LedgerEntry[]; omitted: number; historyToolAvailable?: boolean }): string {
+export function renderLedger({
+  entries,
+  omitted,
+  historyToolAvailable = true,
+}: {
+  entries: readonly LedgerEntry[];
+  omitted: number;
+  historyToolAvailable?: boolean;
+}): string {
   const lines = [
     historyToolAvailable
       ? "Tool calls of that turn before the rollover, in order, and what became of each. finished: its result is stored in the item named (not repeated here); read it with session_history read_item and that item id instead of calling the tool again. failed: it ran and ended with the error shown. not run: it never executed; call it again if you still need it."
@@ -130,10 +153,25 @@ export function renderLedger({ entries, omitted, historyToolAvailable = true }: 
 export function readLedgerEntry(value: unknown): LedgerEntry | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  if (typeof record["itemId"] !== "string" || typeof record["toolName"] !== "string" || typeof record["input"] !== "string") return undefined;
+  if (
+    typeof record["itemId"] !== "string" ||
+    typeof record["toolName"] !== "string" ||
+    typeof record["input"] !== "string"
+  )
+    return undefined;
   const stored = record["outcome"];
-  const outcome: CallOutcome = stored === "finished" || stored === "failed" || stored === "not-run" ? stored : record["failed"] === true ? "failed" : "finished";
-  const entry: LedgerEntry = { itemId: record["itemId"], toolName: record["toolName"], input: record["input"], outcome };
+  const outcome: CallOutcome =
+    stored === "finished" || stored === "failed" || stored === "not-run"
+      ? stored
+      : record["failed"] === true
+        ? "failed"
+        : "finished";
+  const entry: LedgerEntry = {
+    itemId: record["itemId"],
+    toolName: record["toolName"],
+    input: record["input"],
+    outcome,
+  };
   if (typeof record["detail"] === "string" && outcome !== "finished") entry.detail = record["detail"];
   return entry;
 }
@@ -156,7 +194,9 @@ function lookupsLine(lookups: readonly LedgerEntry[]): string {
   const counts = [...actions].map(([action, count]) => `${action} ×${count}`).join(", ");
   const notRun = lookups.filter((entry) => entry.outcome === "not-run").length;
   const failed = lookups.filter((entry) => entry.outcome === "failed").length;
-  const outcomes = [failed > 0 ? `${failed} failed` : "", notRun > 0 ? `${notRun} not run` : ""].filter((text) => text !== "").join(", ");
+  const outcomes = [failed > 0 ? `${failed} failed` : "", notRun > 0 ? `${notRun} not run` : ""]
+    .filter((text) => text !== "")
+    .join(", ");
   const noun = lookups.length === 1 ? "lookup" : "lookups";
   return `- ${SESSION_HISTORY_TOOL_NAME}: ${lookups.length} ${noun} (${counts}${outcomes === "" ? "" : `; ${outcomes}`}); their queries and results are not repeated here`;
 }
@@ -190,7 +230,8 @@ function argumentsOf(part: LedgerPart): string {
 
 function deniedReason(part: LedgerPart): string {
   const approval = part["approval"];
-  const reason = typeof approval === "object" && approval !== null ? (approval as Record<string, unknown>)["reason"] : undefined;
+  const reason =
+    typeof approval === "object" && approval !== null ? (approval as Record<string, unknown>)["reason"] : undefined;
   return typeof reason === "string" && reason !== "" ? `denied: ${reason}` : "denied";
 }
 

@@ -16,7 +16,13 @@ function row(fields: Partial<TestRow> & { role: string }): TestRow {
 }
 const user = (tokens: number) => row({ role: "user", tokens });
 const assistant = (tokens: number, inputTokens?: number) =>
-  row({ role: "assistant", tokens, ...(inputTokens === undefined ? {} : { metadata: stepMetadata({ usage: { inputTokens, outputTokens: 5 }, model: "m" }) }) });
+  row({
+    role: "assistant",
+    tokens,
+    ...(inputTokens === undefined
+      ? {}
+      : { metadata: stepMetadata({ usage: { inputTokens, outputTokens: 5 }, model: "m" }) }),
+  });
 const rowTokens = (candidate: TestRow) => candidate.tokens;
 
 describe("deriveWindowPressure", () => {
@@ -40,15 +46,31 @@ describe("deriveWindowPressure", () => {
   });
 
   it("leaves out rows that are never sent", () => {
-    const rejected = { ...row({ role: "user", tokens: 9_999 }), ...rejectedInputRow({ parts: [], reason: "x", estimatedTokens: 1, hardCeiling: 1 }) };
+    const rejected = {
+      ...row({ role: "user", tokens: 9_999 }),
+      ...rejectedInputRow({ parts: [], reason: "x", estimatedTokens: 1, hardCeiling: 1 }),
+    };
     const pressure = deriveWindowPressure({ rows: [assistant(10, 500), rejected], rowTokens, overheadTokens: 0 });
     expect(pressure.contextTokens).toBe(510);
   });
 });
 
 describe("isWindowFresh and hasBudgetWarning", () => {
-  const boundary = rolloverBoundaryRow({ rolloverId: "r", reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens: 1, maxTokens: 2 });
-  const leadIn = leadInRow({ rolloverId: "r", windowId: "w:5", previousWindowId: "w:0", reason: "on-send", flushOpportunity: true });
+  const boundary = rolloverBoundaryRow({
+    rolloverId: "r",
+    reason: "on-send",
+    previousWindowId: "w:0",
+    flushOpportunity: true,
+    contextTokens: 1,
+    maxTokens: 2,
+  });
+  const leadIn = leadInRow({
+    rolloverId: "r",
+    windowId: "w:5",
+    previousWindowId: "w:0",
+    reason: "on-send",
+    flushOpportunity: true,
+  });
   const warning = budgetWarningRow({ text: "w", windowId: "w:5", contextTokens: 1, maxTokens: 2 });
 
   it("a window of boundary, lead-in, continue and warning rows is fresh", () => {
@@ -71,9 +93,19 @@ describe("isWindowFresh and hasBudgetWarning", () => {
 
 describe("deriveWindowPressure with a calibration factor", () => {
   it("scales our own estimates but never the provider's reported figure", () => {
-    const anchored = deriveWindowPressure({ rows: [user(100), assistant(200, 5_000)], rowTokens, overheadTokens: 1_000, calibrationFactor: 1.5 });
+    const anchored = deriveWindowPressure({
+      rows: [user(100), assistant(200, 5_000)],
+      rowTokens,
+      overheadTokens: 1_000,
+      calibrationFactor: 1.5,
+    });
     expect(anchored.contextTokens).toBe(5_000 + 300);
-    const estimated = deriveWindowPressure({ rows: [user(100)], rowTokens, overheadTokens: 1_000, calibrationFactor: 1.5 });
+    const estimated = deriveWindowPressure({
+      rows: [user(100)],
+      rowTokens,
+      overheadTokens: 1_000,
+      calibrationFactor: 1.5,
+    });
     expect(estimated.contextTokens).toBe(1_500 + 150);
   });
 });

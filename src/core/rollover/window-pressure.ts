@@ -40,8 +40,14 @@ export interface WindowPressureOptions<T extends PressureRow> {
  * @example
  * deriveWindowPressure({ rows: window.rows, rowTokens: (row) => row.tokens ?? 0, overheadTokens: 1_200 })
  */
-export function deriveWindowPressure<T extends PressureRow>({ rows, rowTokens, overheadTokens, calibrationFactor = 1 }: WindowPressureOptions<T>): WindowPressure {
-  const calibrated = (estimate: number) => (calibrationFactor === 1 ? estimate : Math.ceil(estimate * calibrationFactor - 1e-9));
+export function deriveWindowPressure<T extends PressureRow>({
+  rows,
+  rowTokens,
+  overheadTokens,
+  calibrationFactor = 1,
+}: WindowPressureOptions<T>): WindowPressure {
+  const calibrated = (estimate: number) =>
+    calibrationFactor === 1 ? estimate : Math.ceil(estimate * calibrationFactor - 1e-9);
   const eligible = rows.filter(isProviderEligible);
   let anchorIndex = -1;
   let reported: number | undefined;

@@ -8,7 +8,15 @@ import { summarizeSpend } from "../budget/step-spend.js";
 import { readStepMetadata, type StepMetadata } from "../rollover/step-usage.js";
 import type { WindowKind } from "../windows.js";
 import { isFlushStep, notesWriteOf, requestOf, toolOutputTokensOf, warningOf, type TimelineRow } from "./row-marks.js";
-import type { Timeline, TimelineLines, TimelineMark, TimelineMarkKind, TimelinePoint, TimelineSettings, TimelineWindow } from "./timeline-types.js";
+import type {
+  Timeline,
+  TimelineLines,
+  TimelineMark,
+  TimelineMarkKind,
+  TimelinePoint,
+  TimelineSettings,
+  TimelineWindow,
+} from "./timeline-types.js";
 
 /** The fields of a window summary the timeline reads (the store port's `WindowSummary` has them). */
 export interface TimelineWindowSummary {
@@ -35,7 +43,11 @@ export interface BuildTimelineOptions {
   settings: TimelineSettings;
 }
 
-const boundaryMarks: Partial<Record<WindowKind, TimelineMarkKind>> = { rollover: "rollover", compaction: "compaction", reset: "clear" };
+const boundaryMarks: Partial<Record<WindowKind, TimelineMarkKind>> = {
+  rollover: "rollover",
+  compaction: "compaction",
+  reset: "clear",
+};
 
 /**
  * @example
@@ -63,8 +75,14 @@ export function buildTimeline({ sessionId, windows, details, settings }: BuildTi
     const detail = rows === undefined ? undefined : readWindowRows({ windowId: window.windowId, rows, points, marks });
     if (detail !== undefined) allSteps.push(...detail.steps);
     const closingRollover =
-      next?.kind === "rollover" ? { seq: next.boundarySeq, tokens: next.contextTokens ?? null, reason: next.reason ?? null } : null;
-    const limit = detail?.limit ?? (next?.kind === "rollover" ? next.maxTokens : undefined) ?? (window.kind === "rollover" ? window.maxTokens : undefined) ?? null;
+      next?.kind === "rollover"
+        ? { seq: next.boundarySeq, tokens: next.contextTokens ?? null, reason: next.reason ?? null }
+        : null;
+    const limit =
+      detail?.limit ??
+      (next?.kind === "rollover" ? next.maxTokens : undefined) ??
+      (window.kind === "rollover" ? window.maxTokens : undefined) ??
+      null;
     return {
       windowId: window.windowId,
       number: index + 1,
@@ -91,7 +109,17 @@ export function buildTimeline({ sessionId, windows, details, settings }: BuildTi
   return { sessionId, settings, windows: timelineWindows, points, marks, spend: summarizeSpend(allSteps) };
 }
 
-function readWindowRows({ windowId, rows, points, marks }: { windowId: string; rows: readonly TimelineRow[]; points: TimelinePoint[]; marks: TimelineMark[] }) {
+function readWindowRows({
+  windowId,
+  rows,
+  points,
+  marks,
+}: {
+  windowId: string;
+  rows: readonly TimelineRow[];
+  points: TimelinePoint[];
+  marks: TimelineMark[];
+}) {
   let requests = 0;
   let peakTokens: number | null = null;
   let limit: number | undefined;
@@ -118,15 +146,20 @@ function readWindowRows({ windowId, rows, points, marks }: { windowId: string; r
     }
     if (isFlushStep(row)) marks.push({ ...base, kind: "flush", tokens: request?.tokens ?? null, detail: null });
     const notesCommand = notesWriteOf(row);
-    if (notesCommand !== undefined) marks.push({ ...base, kind: "notes", tokens: request?.tokens ?? null, detail: notesCommand });
+    if (notesCommand !== undefined)
+      marks.push({ ...base, kind: "notes", tokens: request?.tokens ?? null, detail: notesCommand });
   }
   return { requests, peakTokens, limit, toolOutputTokens, warning, steps };
 }
 
 /** The lines a window's chart draws: warn band start, threshold and hard ceiling, for its limit. */
-export function linesFor(limit: number | null, { strategy, threshold, outputReserve }: TimelineSettings): TimelineLines | null {
+export function linesFor(
+  limit: number | null,
+  { strategy, threshold, outputReserve }: TimelineSettings,
+): TimelineLines | null {
   if (limit === null || !Number.isSafeInteger(limit) || limit <= 0) return null;
-  if (strategy === "off") return { warnAt: null, threshold: null, hardCeiling: hardCeilingFor({ limit, outputReserve }) };
+  if (strategy === "off")
+    return { warnAt: null, threshold: null, hardCeiling: hardCeilingFor({ limit, outputReserve }) };
   const bands = budgetBands({ limit, threshold, outputReserve });
   if (!bands.proactive) return { warnAt: null, threshold: null, hardCeiling: bands.hardCeiling };
   return { warnAt: bands.warnAt, threshold: bands.thresholdAt, hardCeiling: bands.hardCeiling };

@@ -48,7 +48,15 @@ export function formatFinding(kind: DocumentKind, hits: readonly string[]): stri
 export const TASK_MARKER = "Lookup task";
 export const ANSWER_FORMAT = "Answer with one line per document: <document> => <finding>.";
 
-function taskText({ id, family, documents }: { id: string; family: LookupTask["family"]; documents: readonly TaskDocument[] }): string {
+function taskText({
+  id,
+  family,
+  documents,
+}: {
+  id: string;
+  family: LookupTask["family"];
+  documents: readonly TaskDocument[];
+}): string {
   const what =
     family === "essays"
       ? "the first sentence that contains its word (whole word, any case), quoted exactly"
@@ -67,11 +75,19 @@ function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
 }
 
 function contentWords(text: string): string[] {
-  return [...new Set((text.match(/[A-Za-z]{5,}/g) ?? []).map((word) => word.toLowerCase()).filter((word) => !isStopWord(word)))];
+  return [
+    ...new Set(
+      (text.match(/[A-Za-z]{5,}/g) ?? []).map((word) => word.toLowerCase()).filter((word) => !isStopWord(word)),
+    ),
+  ];
 }
 
 /** An essay with a word from a random sentence past its first quarter, and the pages up to its first hit. */
-function essayDocument(essay: CorpusDocument, pageChars: number, random: SeededRandom): { document: TaskDocument; readChars: number } | undefined {
+function essayDocument(
+  essay: CorpusDocument,
+  pageChars: number,
+  random: SeededRandom,
+): { document: TaskDocument; readChars: number } | undefined {
   const pages = pagesOf(essay, pageChars);
   const sentence = essay.units[random.integer(Math.floor(essay.units.length / 4), essay.units.length - 1)] ?? "";
   const words = contentWords(sentence).filter((word) => word.length >= 6);
@@ -84,13 +100,20 @@ function essayDocument(essay: CorpusDocument, pageChars: number, random: SeededR
 }
 
 /** A conversation with a word from one of its questions that 1–12 turns contain. */
-function dialogueDocument(dialogue: Corpus["dialogues"][number], pageChars: number, random: SeededRandom): { document: TaskDocument; readChars: number } | undefined {
+function dialogueDocument(
+  dialogue: Corpus["dialogues"][number],
+  pageChars: number,
+  random: SeededRandom,
+): { document: TaskDocument; readChars: number } | undefined {
   const pages = pagesOf(dialogue.document, pageChars);
   for (const question of shuffled(dialogue.questions, random).slice(0, 40)) {
     for (const word of contentWords(question)) {
       const hits = pages.flatMap((text) => pageHits({ kind: "dialogue", word, text }));
       if (hits.length >= 1 && hits.length <= 12) {
-        return { document: { id: dialogue.document.id, kind: "dialogue", word, pages }, readChars: pages.reduce((sum, text) => sum + text.length, 0) };
+        return {
+          document: { id: dialogue.document.id, kind: "dialogue", word, pages },
+          readChars: pages.reduce((sum, text) => sum + text.length, 0),
+        };
       }
     }
   }
@@ -102,7 +125,19 @@ function dialogueDocument(dialogue: Corpus["dialogues"][number], pageChars: numb
  *
  * @example makeTask({ corpus, family: "essays", limit: 16_000, id: "E16k-1", random })
  */
-export function makeTask({ corpus, family, limit, id, random }: { corpus: Corpus; family: LookupTask["family"]; limit: number; id: string; random: SeededRandom }): LookupTask {
+export function makeTask({
+  corpus,
+  family,
+  limit,
+  id,
+  random,
+}: {
+  corpus: Corpus;
+  family: LookupTask["family"];
+  limit: number;
+  id: string;
+  random: SeededRandom;
+}): LookupTask {
   const pageChars = Math.round(limit * (0.05 + 0.05 * random.next()) * CHARS_PER_TOKEN);
   const targetTokens = limit * (1 + 0.8 * random.next());
   const fillerTokens = Math.round(limit * (0.05 + 0.4 * random.next()));
@@ -111,31 +146,64 @@ export function makeTask({ corpus, family, limit, id, random }: { corpus: Corpus
   const pool = family === "essays" ? shuffled(corpus.essays, random) : shuffled(corpus.dialogues, random);
   for (const source of pool) {
     if (readChars / CHARS_PER_TOKEN >= targetTokens || documents.length >= 16) break;
-    const picked = family === "essays" ? essayDocument(source as CorpusDocument, pageChars, random) : dialogueDocument(source as Corpus["dialogues"][number], pageChars, random);
+    const picked =
+      family === "essays"
+        ? essayDocument(source as CorpusDocument, pageChars, random)
+        : dialogueDocument(source as Corpus["dialogues"][number], pageChars, random);
     if (picked === undefined) continue;
     documents.push(picked.document);
     readChars += picked.readChars;
   }
   const answers = new Map(
     documents.map((document) => {
-      const hits = document.kind === "essay" ? (document.pages.map((text) => pageHits({ kind: "essay", word: document.word, text })).find((found) => found.length > 0) ?? []) : document.pages.flatMap((text) => pageHits({ kind: "dialogue", word: document.word, text }));
+      const hits =
+        document.kind === "essay"
+          ? (document.pages
+              .map((text) => pageHits({ kind: "essay", word: document.word, text }))
+              .find((found) => found.length > 0) ?? [])
+          : document.pages.flatMap((text) => pageHits({ kind: "dialogue", word: document.word, text }));
       return [document.id, formatFinding(document.kind, hits)] as const;
     }),
   );
   const filler = fillerMessages({ corpus, tokens: fillerTokens, limit, random });
-  return { id, family, limit, text: taskText({ id, family, documents }), documents, answers, filler, fillerTokens, readTokens: Math.round(readChars / CHARS_PER_TOKEN) };
+  return {
+    id,
+    family,
+    limit,
+    text: taskText({ id, family, documents }),
+    documents,
+    answers,
+    filler,
+    fillerTokens,
+    readTokens: Math.round(readChars / CHARS_PER_TOKEN),
+  };
 }
 
 export const FILLER_PREFIX = "Background for later (no task; reply Noted.):";
 
 /** Earlier conversation: essay passages in messages of at most 15% of the limit. */
-function fillerMessages({ corpus, tokens, limit, random }: { corpus: Corpus; tokens: number; limit: number; random: SeededRandom }): string[] {
+function fillerMessages({
+  corpus,
+  tokens,
+  limit,
+  random,
+}: {
+  corpus: Corpus;
+  tokens: number;
+  limit: number;
+  random: SeededRandom;
+}): string[] {
   const messages: string[] = [];
-  for (let left = tokens * CHARS_PER_TOKEN; left > 200; ) {
+  for (let left = tokens * CHARS_PER_TOKEN; left > 200;) {
     const size = Math.min(left, 0.15 * limit * CHARS_PER_TOKEN);
     const essay = corpus.essays[random.integer(0, corpus.essays.length - 1)]!;
     let text = "";
-    for (let index = random.integer(0, essay.units.length - 1); text.length < size; index = (index + 1) % essay.units.length) text += ` ${essay.units[index]}`;
+    for (
+      let index = random.integer(0, essay.units.length - 1);
+      text.length < size;
+      index = (index + 1) % essay.units.length
+    )
+      text += ` ${essay.units[index]}`;
     messages.push(`${FILLER_PREFIX}${text.slice(0, Math.round(size))}`);
     left -= size;
   }

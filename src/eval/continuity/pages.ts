@@ -54,7 +54,17 @@ export function pagesOf(document: CorpusDocument, pageChars: number): string[] {
 }
 
 /** What `read_document` returns for one page: a header line, then the page. */
-export function pageOutput({ documentId, page, pages, text }: { documentId: string; page: number; pages: number; text: string }): string {
+export function pageOutput({
+  documentId,
+  page,
+  pages,
+  text,
+}: {
+  documentId: string;
+  page: number;
+  pages: number;
+  text: string;
+}): string {
   return `Document ${documentId}, page ${page} of ${pages}:\n${text}`;
 }
 

@@ -13,15 +13,21 @@ import { READ_DOCUMENT_TOOL } from "../suites/continuity.js";
 import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX } from "../suites/session-text.js";
 import type { ObservedPrompt } from "./observe-prompt.js";
 
-export type EvalStep = { kind: "text"; text: string } | { kind: "tool"; toolName: string; input: Record<string, unknown> };
+export type EvalStep =
+  { kind: "text"; text: string } | { kind: "tool"; toolName: string; input: Record<string, unknown> };
 
 const HISTORY_TOOL = "session_history";
 const SUMMARY_REQUEST = "Write a summary of the conversation so far";
 const NOTES_REQUESTS = ["[Context budget]", "rolls over after this step"];
-const TASK_PATTERN = new RegExp(`${TASK_MARKER} \\S+\\. For each document below, .*? Documents: (.+?)\\. ${ANSWER_FORMAT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+const TASK_PATTERN = new RegExp(
+  `${TASK_MARKER} \\S+\\. For each document below, .*? Documents: (.+?)\\. ${ANSWER_FORMAT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+);
 const PAGE_PATTERN = /Document (\S+), page (\d+) of (\d+):\n/g;
 const LEDGER_LINE = new RegExp(`^- item (\\S+): ${READ_DOCUMENT_TOOL} (\\{.*\\})$`, "gm");
-const QUESTION_PATTERN = new RegExp(`${QUESTION_PREFIX} .+?${ANSWER_INSTRUCTION.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "g");
+const QUESTION_PATTERN = new RegExp(
+  `${QUESTION_PREFIX} .+?${ANSWER_INSTRUCTION.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+  "g",
+);
 /** Lines that are the session's own scaffolding, never an answer. */
 const NOT_ANSWERS = [QUESTION_PREFIX, ANSWER_INSTRUCTION, HISTORY_TOOL, "{", "record of past messages"];
 
@@ -59,7 +65,12 @@ function pagesSeen(observed: ObservedPrompt): PageRecord[] {
     const matches = [...unescaped.matchAll(PAGE_PATTERN)];
     matches.forEach((match, index) => {
       const end = matches[index + 1]?.index ?? unescaped.length;
-      records.push({ document: match[1]!, page: Number(match[2]), pages: Number(match[3]), text: unescaped.slice(match.index + match[0].length, end) });
+      records.push({
+        document: match[1]!,
+        page: Number(match[2]),
+        pages: Number(match[3]),
+        text: unescaped.slice(match.index + match[0].length, end),
+      });
     });
   }
   return records;
@@ -70,7 +81,9 @@ function ledgerReads(observed: ObservedPrompt): Array<{ itemId: string; document
   return observed.userTexts.flatMap((value) =>
     [...value.matchAll(LEDGER_LINE)].flatMap((match) => {
       const input = JSON.parse(match[2]!) as { document?: unknown; page?: unknown };
-      return typeof input.document === "string" && typeof input.page === "number" ? [{ itemId: match[1]!, document: input.document, page: input.page }] : [];
+      return typeof input.document === "string" && typeof input.page === "number"
+        ? [{ itemId: match[1]!, document: input.document, page: input.page }]
+        : [];
     }),
   );
 }
@@ -90,7 +103,10 @@ function notesOf(observed: ObservedPrompt): { findings: Map<string, string>; las
  * is read page by page until its word. A page the ledger names but the request does not show is
  * read back from the history first; the notes keep findings and progress across windows.
  */
-function lookupState(task: readonly TaskDocument[], observed: ObservedPrompt): { lines: string[]; progress: string[]; next?: EvalStep } {
+function lookupState(
+  task: readonly TaskDocument[],
+  observed: ObservedPrompt,
+): { lines: string[]; progress: string[]; next?: EvalStep } {
   const records = pagesSeen(observed);
   const ledger = ledgerReads(observed);
   const notes = notesOf(observed);
@@ -101,19 +117,35 @@ function lookupState(task: readonly TaskDocument[], observed: ObservedPrompt): {
       lines.push(`${document.id} => ${noted}`);
       continue;
     }
-    const read = records.filter((record) => record.document === document.id).sort((left, right) => left.page - right.page);
-    const hit = read.map((record) => pageHits({ kind: "essay", word: document.word, text: record.text })).find((hits) => hits.length > 0);
+    const read = records
+      .filter((record) => record.document === document.id)
+      .sort((left, right) => left.page - right.page);
+    const hit = read
+      .map((record) => pageHits({ kind: "essay", word: document.word, text: record.text }))
+      .find((hits) => hits.length > 0);
     const last = read.at(-1);
     if (hit !== undefined || (last !== undefined && last.page >= last.pages)) {
       lines.push(`${document.id} => ${formatFinding("essay", hit ?? [])}`);
       continue;
     }
     const notedPage = notes.lastPage.get(document.id) ?? 0;
-    const carried = ledger.filter((entry) => entry.document === document.id && entry.page > notedPage).sort((left, right) => left.page - right.page).at(-1);
+    const carried = ledger
+      .filter((entry) => entry.document === document.id && entry.page > notedPage)
+      .sort((left, right) => left.page - right.page)
+      .at(-1);
     const lastPage = Math.max(last?.page ?? 0, notedPage);
     const progress = lastPage === 0 ? [] : [`${document.id} read through page ${lastPage}`];
-    if (carried !== undefined && carried.page > lastPage) return { lines, progress, next: { kind: "tool", toolName: HISTORY_TOOL, input: { action: "read_item", item_id: carried.itemId } } };
-    return { lines, progress, next: { kind: "tool", toolName: READ_DOCUMENT_TOOL, input: { document: document.id, page: lastPage + 1 } } };
+    if (carried !== undefined && carried.page > lastPage)
+      return {
+        lines,
+        progress,
+        next: { kind: "tool", toolName: HISTORY_TOOL, input: { action: "read_item", item_id: carried.itemId } },
+      };
+    return {
+      lines,
+      progress,
+      next: { kind: "tool", toolName: READ_DOCUMENT_TOOL, input: { document: document.id, page: lastPage + 1 } },
+    };
   }
   return { lines, progress: [] };
 }
@@ -133,7 +165,11 @@ function notesText(task: readonly TaskDocument[], observed: ObservedPrompt): str
 /** Asked to update the notes with a task in view: write down the findings and the progress. */
 function notesStep(task: readonly TaskDocument[], observed: ObservedPrompt): EvalStep {
   const fileText = notesText(task, observed);
-  return { kind: "tool", toolName: "memory", input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: fileText, overwrite: true } };
+  return {
+    kind: "tool",
+    toolName: "memory",
+    input: { command: "create", path: CONTEXT_NOTES_PATH, file_text: fileText, overwrite: true },
+  };
 }
 
 function contentWords(value: string): string[] {
@@ -159,10 +195,20 @@ function bestLine(question: string, observed: ObservedPrompt): string {
 function questionStep(question: string, observed: ObservedPrompt): EvalStep {
   const history = observed.stepsSinceUser.filter((step) => step.toolName === HISTORY_TOOL);
   const searched = history.find((step) => (step.input as { action?: string }).action === "search");
-  if (searched === undefined) return { kind: "tool", toolName: HISTORY_TOOL, input: { action: "search", query: contentWords(question.slice(QUESTION_PREFIX.length)).join(" "), mode: "ranked" } };
+  if (searched === undefined)
+    return {
+      kind: "tool",
+      toolName: HISTORY_TOOL,
+      input: {
+        action: "search",
+        query: contentWords(question.slice(QUESTION_PREFIX.length)).join(" "),
+        mode: "ranked",
+      },
+    };
   const itemId = /"item_id":"([^"]+)"/.exec(searched.output ?? "")?.[1];
   const read = history.some((step) => (step.input as { action?: string }).action === "read_item");
-  if (itemId !== undefined && !read) return { kind: "tool", toolName: HISTORY_TOOL, input: { action: "read_item", item_id: itemId } };
+  if (itemId !== undefined && !read)
+    return { kind: "tool", toolName: HISTORY_TOOL, input: { action: "read_item", item_id: itemId } };
   return text(bestLine(question, observed));
 }
 
@@ -175,7 +221,8 @@ export function decideEvalStep(observed: ObservedPrompt, toolNames: readonly str
   if (fresh && last.startsWith(FEED_PREFIX)) return text("Noted.");
   if (last.startsWith(SUMMARY_REQUEST)) {
     const task = findTask(observed);
-    if (task === undefined) return text("The user shared background messages and asked questions; nothing else to keep.");
+    if (task === undefined)
+      return text("The user shared background messages and asked questions; nothing else to keep.");
     const taskText = TASK_PATTERN.exec(observed.texts.find((value) => TASK_PATTERN.test(value)) ?? "")?.[0] ?? "";
     return text(`${notesText(task, observed)}\nTask: ${taskText}`);
   }
@@ -184,9 +231,12 @@ export function decideEvalStep(observed: ObservedPrompt, toolNames: readonly str
     return task !== undefined && toolNames.includes("memory") ? notesStep(task, observed) : text("Noted.");
   }
   // The open request: the last user text with a question or a task (a carried input included).
-  const current = [...observed.userTexts].reverse().find((value) => value.includes(QUESTION_PREFIX) || TASK_PATTERN.test(value)) ?? "";
+  const current =
+    [...observed.userTexts].reverse().find((value) => value.includes(QUESTION_PREFIX) || TASK_PATTERN.test(value)) ??
+    "";
   const question = [...current.matchAll(QUESTION_PATTERN)].at(-1)?.[0];
-  if (question !== undefined && !TASK_PATTERN.test(current)) return toolNames.includes(HISTORY_TOOL) ? questionStep(question, observed) : text(bestLine(question, observed));
+  if (question !== undefined && !TASK_PATTERN.test(current))
+    return toolNames.includes(HISTORY_TOOL) ? questionStep(question, observed) : text(bestLine(question, observed));
   const task = findTask(observed);
   if (task !== undefined && toolNames.includes(READ_DOCUMENT_TOOL)) return lookupStep(task, observed);
   return text("Noted.");

@@ -3,7 +3,14 @@
  * request with the step `decideEvalStep` picks, and reports as usage the request's characters / 3.
  * Offline and deterministic, so a run shows the whole pipeline without a key.
  */
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4StreamPart, LanguageModelV4ToolCall, LanguageModelV4Usage } from "@ai-sdk/provider";
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4StreamPart,
+  LanguageModelV4ToolCall,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
 import { decideEvalStep, type EvalStep } from "./eval-policy.js";
 import { observePrompt } from "./observe-prompt.js";
 
@@ -11,11 +18,19 @@ export const EVAL_DEMO_PROVIDER = "ctxwin-demo";
 export const EVAL_DEMO_MODEL_ID = "scripted-eval";
 
 function usageOf(inputTokens: number, outputTokens: number): LanguageModelV4Usage {
-  return { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 } };
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+  };
 }
 
-function contentOf(step: EvalStep, id: string): LanguageModelV4Content & ({ type: "text"; text: string } | LanguageModelV4ToolCall) {
-  return step.kind === "text" ? { type: "text", text: step.text } : { type: "tool-call", toolCallId: id, toolName: step.toolName, input: JSON.stringify(step.input) };
+function contentOf(
+  step: EvalStep,
+  id: string,
+): LanguageModelV4Content & ({ type: "text"; text: string } | LanguageModelV4ToolCall) {
+  return step.kind === "text"
+    ? { type: "text", text: step.text }
+    : { type: "tool-call", toolCallId: id, toolName: step.toolName, input: JSON.stringify(step.input) };
 }
 
 /**
@@ -29,7 +44,12 @@ export function createScriptedEvalModel(): LanguageModelV4 {
     const step = decideEvalStep(observePrompt(options.prompt), toolNames);
     const outputText = step.kind === "text" ? step.text : JSON.stringify(step.input);
     const usage = usageOf(Math.ceil(JSON.stringify(options.prompt).length / 3), Math.ceil(outputText.length / 3));
-    return { content: contentOf(step, `eval-${calls}`), finishReason: { unified: step.kind === "text" ? ("stop" as const) : ("tool-calls" as const), raw: undefined }, usage, id: `eval-${calls}` };
+    return {
+      content: contentOf(step, `eval-${calls}`),
+      finishReason: { unified: step.kind === "text" ? ("stop" as const) : ("tool-calls" as const), raw: undefined },
+      usage,
+      id: `eval-${calls}`,
+    };
   };
   return {
     specificationVersion: "v4",
@@ -43,10 +63,22 @@ export function createScriptedEvalModel(): LanguageModelV4 {
     async doStream(options) {
       const { content, finishReason, usage, id } = answer(options);
       const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
-      if (content.type === "text") parts.push({ type: "text-start", id }, { type: "text-delta", id, delta: content.text }, { type: "text-end", id });
+      if (content.type === "text")
+        parts.push(
+          { type: "text-start", id },
+          { type: "text-delta", id, delta: content.text },
+          { type: "text-end", id },
+        );
       else parts.push(content);
       parts.push({ type: "finish", finishReason, usage });
-      return { stream: new ReadableStream({ start: (controller) => { for (const part of parts) controller.enqueue(part); controller.close(); } }) };
+      return {
+        stream: new ReadableStream({
+          start: (controller) => {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
     },
   };
 }

@@ -16,7 +16,28 @@ import { estimateRun, roughTokens } from "./session-text.js";
 
 export const READ_DOCUMENT_TOOL = "read_document";
 const SYSTEM = "You are a research agent. Read documents with read_document and answer exactly.";
-const SYLLABLES = ["bar", "ven", "tol", "mir", "quo", "sel", "dra", "kin", "pel", "rou", "zan", "fey", "lum", "gor", "tis", "wen", "cal", "dor", "nim", "sar"];
+const SYLLABLES = [
+  "bar",
+  "ven",
+  "tol",
+  "mir",
+  "quo",
+  "sel",
+  "dra",
+  "kin",
+  "pel",
+  "rou",
+  "zan",
+  "fey",
+  "lum",
+  "gor",
+  "tis",
+  "wen",
+  "cal",
+  "dor",
+  "nim",
+  "sar",
+];
 const PLAIN_WORDS = ["river", "market", "winter", "letter", "garden", "harbor", "engine", "season", "window", "mirror"];
 
 /** A made-up word of three or four syllables: rare enough that a task's word points at one sentence. */
@@ -26,7 +47,8 @@ function madeUpWord(random: SeededRandom): string {
 }
 
 function sentence(random: SeededRandom): string {
-  const word = () => (random.next() < 0.5 ? madeUpWord(random) : PLAIN_WORDS[random.integer(0, PLAIN_WORDS.length - 1)]!);
+  const word = () =>
+    random.next() < 0.5 ? madeUpWord(random) : PLAIN_WORDS[random.integer(0, PLAIN_WORDS.length - 1)]!;
   const text = `The ${word()} of ${madeUpWord(random)} was ${random.integer(2, 97)} steps from the ${word()} where the ${madeUpWord(random)} kept its ${word()}.`;
   return text;
 }
@@ -71,7 +93,12 @@ export function continuityItems({ contextLimit, limit, seed }: SuiteOptions): Ev
   return Array.from({ length: limit }, (_, index) => {
     const random = createSeededRandom(seed * 7_919 + index);
     const task = makeTask({ corpus, family: "essays", limit: contextLimit, id: `C${index + 1}`, random });
-    const estimate = estimateRun({ messageTokens: task.filler.map(roughTokens), askTokens: [roughTokens(task.text)], contextLimit, stepsPerAsk: 1 });
+    const estimate = estimateRun({
+      messageTokens: task.filler.map(roughTokens),
+      askTokens: [roughTokens(task.text)],
+      contextLimit,
+      stepsPerAsk: 1,
+    });
     // Every page read is a step that carries the window (half the limit on average); pages are 5–10% of it.
     const readSteps = Math.ceil(task.readTokens / (0.075 * contextLimit));
     return {
@@ -82,11 +109,17 @@ export function continuityItems({ contextLimit, limit, seed }: SuiteOptions): Ev
       asks: [
         {
           text: task.text,
-          score: (answer: string) => ({ score: isCorrect(task, answer) ? 1 : 0, expected: expectedLines(task).join("\n") }),
+          score: (answer: string) => ({
+            score: isCorrect(task, answer) ? 1 : 0,
+            expected: expectedLines(task).join("\n"),
+          }),
         },
       ],
       createTools: () => readDocumentTools(task),
-      estimate: { inputTokens: estimate.inputTokens + readSteps * Math.round(0.5 * contextLimit + 2_000), outputTokens: estimate.outputTokens + readSteps * 30 },
+      estimate: {
+        inputTokens: estimate.inputTokens + readSteps * Math.round(0.5 * contextLimit + 2_000),
+        outputTokens: estimate.outputTokens + readSteps * 30,
+      },
     };
   });
 }

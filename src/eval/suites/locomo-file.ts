@@ -30,7 +30,8 @@ export interface LocomoConversation {
   questions: LocomoQuestion[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function sessionsOf(conversation: Record<string, unknown>): LocomoSession[] {
   const numbers = Object.keys(conversation)
@@ -44,7 +45,11 @@ function sessionsOf(conversation: Record<string, unknown>): LocomoSession[] {
     return {
       number,
       ...(typeof dateTime === "string" ? { dateTime } : {}),
-      turns: (Array.isArray(turns) ? turns : []).filter(isRecord).map((turn) => ({ diaId: String(turn["dia_id"]), speaker: String(turn["speaker"]), text: String(turn["text"] ?? "") })),
+      turns: (Array.isArray(turns) ? turns : []).filter(isRecord).map((turn) => ({
+        diaId: String(turn["dia_id"]),
+        speaker: String(turn["speaker"]),
+        text: String(turn["text"] ?? ""),
+      })),
     };
   });
 }
@@ -54,8 +59,12 @@ function questionsOf(qa: unknown): LocomoQuestion[] {
   return qa.filter(isRecord).flatMap((entry) => {
     // Adversarial questions (category 5) have no gold answer, only an `adversarial_answer`.
     if (entry["answer"] === undefined || typeof entry["question"] !== "string") return [];
-    const evidence = Array.isArray(entry["evidence"]) ? entry["evidence"].flatMap((id) => String(id).split(/[;,\s]+/)).filter((id) => /^D\d+:\d+$/.test(id)) : [];
-    return [{ question: entry["question"], answer: String(entry["answer"]), evidence, category: Number(entry["category"]) }];
+    const evidence = Array.isArray(entry["evidence"])
+      ? entry["evidence"].flatMap((id) => String(id).split(/[;,\s]+/)).filter((id) => /^D\d+:\d+$/.test(id))
+      : [];
+    return [
+      { question: entry["question"], answer: String(entry["answer"]), evidence, category: Number(entry["category"]) },
+    ];
   });
 }
 
@@ -67,14 +76,26 @@ export function readLocomoFile(file: string): LocomoConversation[] {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    const why = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const why =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "no such file"
+        : error instanceof Error
+          ? error.message.split("\n")[0]
+          : String(error);
     throw new EvalSetupError(`cannot read the recall-qa data ${file}: ${why}.`, { cause: error });
   }
   const conversations = (Array.isArray(parsed) ? parsed : [])
     .filter(isRecord)
     .filter((entry) => isRecord(entry["conversation"]))
-    .map((entry) => ({ sampleId: String(entry["sample_id"]), sessions: sessionsOf(entry["conversation"] as Record<string, unknown>), questions: questionsOf(entry["qa"]) }))
+    .map((entry) => ({
+      sampleId: String(entry["sample_id"]),
+      sessions: sessionsOf(entry["conversation"] as Record<string, unknown>),
+      questions: questionsOf(entry["qa"]),
+    }))
     .filter((conversation) => conversation.sessions.length > 0 && conversation.questions.length > 0);
-  if (conversations.length === 0) throw new EvalSetupError(`${file} holds no LoCoMo conversations: expected a JSON array of { sample_id, conversation: { session_1: [...] }, qa: [...] }.`);
+  if (conversations.length === 0)
+    throw new EvalSetupError(
+      `${file} holds no LoCoMo conversations: expected a JSON array of { sample_id, conversation: { session_1: [...] }, qa: [...] }.`,
+    );
   return conversations;
 }

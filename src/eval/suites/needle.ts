@@ -8,9 +8,44 @@ import type { EvalAsk, EvalItem, SuiteOptions } from "../eval-types.js";
 import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.js";
 import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateRun, roughTokens } from "./session-text.js";
 
-const SYSTEM = "You are a coding assistant working through a long review session. Keep track of what the user tells you.";
-const WORDS = ["amber", "basalt", "cobalt", "delta", "ember", "falcon", "garnet", "harbor", "indigo", "juniper", "kestrel", "lumen", "marble", "nimbus", "onyx", "pylon", "quartz", "raven", "sierra", "tundra", "umber", "vortex", "willow", "zephyr"];
-const NAMES = ["Adaeze Okafor", "Bjorn Lindqvist", "Chiara Benedetti", "Dmitri Volkov", "Esperanza Ruiz", "Farhan Siddiqui", "Greta Halvorsen", "Hiroshi Tanaka"];
+const SYSTEM =
+  "You are a coding assistant working through a long review session. Keep track of what the user tells you.";
+const WORDS = [
+  "amber",
+  "basalt",
+  "cobalt",
+  "delta",
+  "ember",
+  "falcon",
+  "garnet",
+  "harbor",
+  "indigo",
+  "juniper",
+  "kestrel",
+  "lumen",
+  "marble",
+  "nimbus",
+  "onyx",
+  "pylon",
+  "quartz",
+  "raven",
+  "sierra",
+  "tundra",
+  "umber",
+  "vortex",
+  "willow",
+  "zephyr",
+];
+const NAMES = [
+  "Adaeze Okafor",
+  "Bjorn Lindqvist",
+  "Chiara Benedetti",
+  "Dmitri Volkov",
+  "Esperanza Ruiz",
+  "Farhan Siddiqui",
+  "Greta Halvorsen",
+  "Hiroshi Tanaka",
+];
 
 interface Fact {
   statement: string;
@@ -27,11 +62,31 @@ function facts(random: SeededRandom): Fact[] {
   const bucket = `${pick(WORDS, random)}-backups-${random.integer(100, 999)}`;
   const limit = String(random.integer(2, 9) * 120);
   return [
-    { statement: `The staging database listens on port ${port}.`, question: "Which port does the staging database listen on?", value: port },
-    { statement: `The feature flag that gates the new billing page is named ${flag}.`, question: "What is the name of the feature flag that gates the new billing page?", value: flag },
-    { statement: `The on-call engineer for the payments service this week is ${person}.`, question: "Who is the on-call engineer for the payments service this week?", value: person },
-    { statement: `Nightly backups go to the storage bucket ${bucket}.`, question: "Which storage bucket do the nightly backups go to?", value: bucket },
-    { statement: `The partner API allows ${limit} requests per minute.`, question: "How many requests per minute does the partner API allow?", value: limit },
+    {
+      statement: `The staging database listens on port ${port}.`,
+      question: "Which port does the staging database listen on?",
+      value: port,
+    },
+    {
+      statement: `The feature flag that gates the new billing page is named ${flag}.`,
+      question: "What is the name of the feature flag that gates the new billing page?",
+      value: flag,
+    },
+    {
+      statement: `The on-call engineer for the payments service this week is ${person}.`,
+      question: "Who is the on-call engineer for the payments service this week?",
+      value: person,
+    },
+    {
+      statement: `Nightly backups go to the storage bucket ${bucket}.`,
+      question: "Which storage bucket do the nightly backups go to?",
+      value: bucket,
+    },
+    {
+      statement: `The partner API allows ${limit} requests per minute.`,
+      question: "How many requests per minute does the partner API allow?",
+      value: limit,
+    },
   ];
 }
 
@@ -51,7 +106,11 @@ function sourceFile(random: SeededRandom, chars: number): string {
   return `Here is src/${module}/index.ts for review:\n${lines.join("\n")}`;
 }
 
-const normalized = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+const normalized = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 
 function askOf(fact: Fact): EvalAsk {
   return {
@@ -68,7 +127,9 @@ export function needleItems({ contextLimit, limit, seed }: SuiteOptions): EvalIt
     const random = createSeededRandom(seed * 7_919 + index);
     const planted = facts(random).slice(0, 3 + (index % 3));
     const messageChars = Math.round(contextLimit * 0.1 * 3.2);
-    const feed = [`${FEED_PREFIX} Project notes from the team lead, keep them in mind: ${planted.map((fact) => fact.statement).join(" ")}`];
+    const feed = [
+      `${FEED_PREFIX} Project notes from the team lead, keep them in mind: ${planted.map((fact) => fact.statement).join(" ")}`,
+    ];
     const files = Math.ceil((3 * contextLimit * 3.2) / messageChars);
     for (let file = 0; file < files; file += 1) feed.push(`${FEED_PREFIX} ${sourceFile(random, messageChars)}`);
     const asks = planted.map(askOf);
@@ -78,7 +139,11 @@ export function needleItems({ contextLimit, limit, seed }: SuiteOptions): EvalIt
       system: SYSTEM,
       feed,
       asks,
-      estimate: estimateRun({ messageTokens: feed.map(roughTokens), askTokens: asks.map((ask) => roughTokens(ask.text)), contextLimit }),
+      estimate: estimateRun({
+        messageTokens: feed.map(roughTokens),
+        askTokens: asks.map((ask) => roughTokens(ask.text)),
+        contextLimit,
+      }),
     };
   });
 }

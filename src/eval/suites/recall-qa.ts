@@ -10,7 +10,8 @@ import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.
 import type { LocomoConversation, LocomoQuestion } from "./locomo-file.js";
 import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateRun, roughTokens } from "./session-text.js";
 
-const SYSTEM = "You are an assistant with a long memory of a chat log the user shares with you, part by part. Answer questions about it precisely.";
+const SYSTEM =
+  "You are an assistant with a long memory of a chat log the user shares with you, part by part. Answer questions about it precisely.";
 /** Questions asked per conversation. */
 export const QUESTIONS_PER_ITEM = 8;
 
@@ -45,7 +46,8 @@ function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
 /** A small stable hash of a text (FNV-1a). */
 function hashOf(text: string): number {
   let hash = 2_166_136_261;
-  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 16_777_619) >>> 0;
+  for (let index = 0; index < text.length; index += 1)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 16_777_619) >>> 0;
   return hash;
 }
 
@@ -60,7 +62,9 @@ function askOf(question: LocomoQuestion): EvalAsk {
     text: `${QUESTION_PREFIX} ${question.question} ${ANSWER_INSTRUCTION}`,
     score: (answer, observation) => ({
       score: locomoAnswerF1({ prediction: answer, goldAnswer: question.answer, category: question.category }),
-      ...(question.evidence.length === 0 ? {} : { evidenceReached: evidenceShare(question.evidence, observation.historyOutputs) }),
+      ...(question.evidence.length === 0
+        ? {}
+        : { evidenceReached: evidenceShare(question.evidence, observation.historyOutputs) }),
       expected: question.answer,
     }),
   };
@@ -72,7 +76,12 @@ function askOf(question: LocomoQuestion): EvalAsk {
  *
  * @example const items = recallQaItems({ conversations, contextLimit: 16_000, limit: 5, seed: 33 });
  */
-export function recallQaItems({ conversations, contextLimit, limit, seed }: SuiteOptions & { conversations: readonly LocomoConversation[] }): EvalItem[] {
+export function recallQaItems({
+  conversations,
+  contextLimit,
+  limit,
+  seed,
+}: SuiteOptions & { conversations: readonly LocomoConversation[] }): EvalItem[] {
   return conversations.slice(0, limit).map((conversation) => {
     const random = createSeededRandom(seed * 7_919 + hashOf(conversation.sampleId));
     const questions = shuffled(conversation.questions, random).slice(0, QUESTIONS_PER_ITEM);
@@ -84,7 +93,11 @@ export function recallQaItems({ conversations, contextLimit, limit, seed }: Suit
       system: SYSTEM,
       feed,
       asks,
-      estimate: estimateRun({ messageTokens: feed.map(roughTokens), askTokens: asks.map((ask) => roughTokens(ask.text)), contextLimit }),
+      estimate: estimateRun({
+        messageTokens: feed.map(roughTokens),
+        askTokens: asks.map((ask) => roughTokens(ask.text)),
+        contextLimit,
+      }),
     };
   });
 }

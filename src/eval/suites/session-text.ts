@@ -24,7 +24,17 @@ const REQUEST_OVERHEAD_TOKENS = 2_000;
  *
  * @example estimateRun({ messageTokens: [900, 900], askTokens: [30], contextLimit: 16_000, stepsPerAsk: 3 })
  */
-export function estimateRun({ messageTokens, askTokens, contextLimit, stepsPerAsk = 3 }: { messageTokens: readonly number[]; askTokens: readonly number[]; contextLimit: number; stepsPerAsk?: number }): { inputTokens: number; outputTokens: number } {
+export function estimateRun({
+  messageTokens,
+  askTokens,
+  contextLimit,
+  stepsPerAsk = 3,
+}: {
+  messageTokens: readonly number[];
+  askTokens: readonly number[];
+  contextLimit: number;
+  stepsPerAsk?: number;
+}): { inputTokens: number; outputTokens: number } {
   let window = 0;
   let inputTokens = 0;
   let outputTokens = 0;

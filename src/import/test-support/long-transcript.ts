@@ -9,7 +9,15 @@ import { once } from "node:events";
 /**
  * @example await writeLongTranscript({ file: "/tmp/s.jsonl", sessionId, lines: 60_000 });
  */
-export async function writeLongTranscript({ file, sessionId, lines }: { file: string; sessionId: string; lines: number }): Promise<number> {
+export async function writeLongTranscript({
+  file,
+  sessionId,
+  lines,
+}: {
+  file: string;
+  sessionId: string;
+  lines: number;
+}): Promise<number> {
   const output = createWriteStream(file);
   let parent: string | null = null;
   let written = 0;
@@ -28,11 +36,24 @@ export async function writeLongTranscript({ file, sessionId, lines }: { file: st
     const words = `step ${turn} of the migration touches orders_${turn % 97} and invoices_${turn % 89}; `;
     await write("user", { role: "user", content: `Turn ${turn}: ${words.repeat(3)}what does the next file say?` });
     if (written >= lines) break;
-    await write("assistant", { role: "assistant", content: [{ type: "tool_use", id: call, name: "Read", input: { file_path: `/home/dev/shop-api/src/m${turn}.ts` } }] });
+    await write("assistant", {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: call, name: "Read", input: { file_path: `/home/dev/shop-api/src/m${turn}.ts` } },
+      ],
+    });
     if (written >= lines) break;
-    await write("user", { role: "user", content: [{ type: "tool_result", tool_use_id: call, content: `export const step${turn} = "${words.repeat(6)}";\n` }] });
+    await write("user", {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: call, content: `export const step${turn} = "${words.repeat(6)}";\n` },
+      ],
+    });
     if (written >= lines) break;
-    await write("assistant", { role: "assistant", content: [{ type: "text", text: `File m${turn}.ts: ${words.repeat(2)}` }] });
+    await write("assistant", {
+      role: "assistant",
+      content: [{ type: "text", text: `File m${turn}.ts: ${words.repeat(2)}` }],
+    });
   }
   output.end();
   await once(output, "finish");

@@ -14,7 +14,10 @@ import type { HistoryStore } from "../../store/port.js";
  * @example
  * const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-import-");
  */
-export function scratchStores(prefix: string): { temporaryDirectory: () => string; openScratchStore: (directory?: string) => HistoryStore } {
+export function scratchStores(prefix: string): {
+  temporaryDirectory: () => string;
+  openScratchStore: (directory?: string) => HistoryStore;
+} {
   const directories: string[] = [];
   const stores: HistoryStore[] = [];
   afterEach(async () => {

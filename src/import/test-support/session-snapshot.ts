@@ -7,7 +7,7 @@ import type { HistoryStore, StoredRow } from "../../store/port.js";
 
 export async function allRows(store: HistoryStore, sessionId: string): Promise<StoredRow[]> {
   const rows: StoredRow[] = [];
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const page = await store.items(sessionId, { includeCleared: true, afterSeq, limit: 1000 });
     rows.push(...page.rows);
     if (!page.hasMore || page.rows.length === 0) return rows;

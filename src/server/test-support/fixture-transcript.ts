@@ -16,16 +16,40 @@ export const SCRIPT_TEXT = "<script>window.__pwned=1</script><img src=x onerror=
  *
  * @example await writeFixtureTranscript({ store, sessionId: "s1" });
  */
-export async function writeFixtureTranscript({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<void> {
+export async function writeFixtureTranscript({
+  store,
+  sessionId,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+}): Promise<void> {
   await store.append(sessionId, [
     { role: "user", parts: [{ type: "text", text: "Where is the retry policy configured?" }] },
     {
       role: "assistant",
-      parts: [{ type: "dynamic-tool", toolName: "read_file", toolCallId: "call-1", state: "output-available", input: { path: "src/retry.ts" }, output: "export const RETRIES = 3;" }],
+      parts: [
+        {
+          type: "dynamic-tool",
+          toolName: "read_file",
+          toolCallId: "call-1",
+          state: "output-available",
+          input: { path: "src/retry.ts" },
+          output: "export const RETRIES = 3;",
+        },
+      ],
       metadata: { ctxwinStep: { usage: { inputTokens: 1200, outputTokens: 20 }, model: "openai:gpt-4o" } },
     },
-    { role: "assistant", parts: [{ type: "text", text: "In src/retry.ts: RETRIES = 3." }], metadata: { ctxwinStep: { usage: { inputTokens: 1300, outputTokens: 12 }, model: "openai:gpt-4o" } } },
-    budgetWarningRow({ text: "Your context window is 62% full: update your notes now.", windowId: "w:0", contextTokens: 1300, maxTokens: 2000 }),
+    {
+      role: "assistant",
+      parts: [{ type: "text", text: "In src/retry.ts: RETRIES = 3." }],
+      metadata: { ctxwinStep: { usage: { inputTokens: 1300, outputTokens: 12 }, model: "openai:gpt-4o" } },
+    },
+    budgetWarningRow({
+      text: "Your context window is 62% full: update your notes now.",
+      windowId: "w:0",
+      contextTokens: 1300,
+      maxTokens: 2000,
+    }),
   ]);
   const [boundary, leadIn] = rolloverRows("r-1", 0);
   await store.append(sessionId, [
@@ -33,7 +57,12 @@ export async function writeFixtureTranscript({ store, sessionId }: { store: Hist
     leadIn!,
     { role: "user", parts: [{ type: "text", text: SCRIPT_TEXT }] },
     { role: "assistant", parts: [{ type: "text", text: "The word is secret-before-clear." }] },
-    rejectedInputRow({ parts: [{ type: "text", text: "a message far too large" }], reason: "too large for a fresh window", estimatedTokens: 99_000, hardCeiling: 1_500 }),
+    rejectedInputRow({
+      parts: [{ type: "text", text: "a message far too large" }],
+      reason: "too large for a fresh window",
+      estimatedTokens: 99_000,
+      hardCeiling: 1_500,
+    }),
     resetBoundaryRow({}),
     { role: "user", parts: [{ type: "text", text: "after the clear" }] },
     { role: "assistant", parts: [{ type: "text", text: "The word is secret-after-clear." }] },

@@ -19,9 +19,14 @@ export interface ServerFixture {
   store: HistoryStore;
   server: RunningServer;
   /** Calls the API with the token; the answer's status and parsed JSON (checked by the tests' assertions). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  api(pathAndQuery: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
-  raw(options: RawRequest): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }>;
+  api(
+    pathAndQuery: string,
+    init?: { method?: string; body?: unknown },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  raw(
+    options: RawRequest,
+  ): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }>;
   close(): Promise<void>;
 }
 
@@ -49,7 +54,14 @@ export async function startFixture({
   const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-serve-"));
   const store = openStore({ directory });
   await seed?.(store);
-  const server = await startServer({ directory, store, webRoot: path.join(directory, "no-web-build"), log: () => undefined, ...(chat === undefined ? {} : { chat: chat(directory) }), ...options });
+  const server = await startServer({
+    directory,
+    store,
+    webRoot: path.join(directory, "no-web-build"),
+    log: () => undefined,
+    ...(chat === undefined ? {} : { chat: chat(directory) }),
+    ...options,
+  });
   return {
     directory,
     store,
@@ -57,11 +69,18 @@ export async function startFixture({
     async api(pathAndQuery, init = {}) {
       const response = await fetch(`${server.origin}${pathAndQuery}`, {
         method: init.method ?? "GET",
-        headers: { Authorization: `Bearer ${server.token}`, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
+        headers: {
+          Authorization: `Bearer ${server.token}`,
+          ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });
       const text = await response.text();
-      return { status: response.status, body: text.length > 0 && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text, headers: response.headers };
+      return {
+        status: response.status,
+        body: text.length > 0 && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+        headers: response.headers,
+      };
     },
     raw: (options) => rawRequest(server, options),
     async close() {
@@ -72,14 +91,32 @@ export async function startFixture({
   };
 }
 
-function rawRequest(server: RunningServer, { method = "GET", path: requestPath, headers = {}, body }: RawRequest): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
+function rawRequest(
+  server: RunningServer,
+  { method = "GET", path: requestPath, headers = {}, body }: RawRequest,
+): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port: server.port, method, path: requestPath, headers: { Host: `127.0.0.1:${server.port}`, ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), headers: response.headers }));
-      response.on("error", reject);
-    });
+    const request = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        method,
+        path: requestPath,
+        headers: { Host: `127.0.0.1:${server.port}`, ...headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+            headers: response.headers,
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -91,7 +128,17 @@ function rawRequest(server: RunningServer, { method = "GET", path: requestPath, 
  *
  * @example startFixture({ chat: () => scriptedChat({ model }) })
  */
-export function scriptedChat({ model, contextLimit = 10_000, modelKey = "mock:scripted", tools }: { model: LanguageModel; contextLimit?: number; modelKey?: string; tools?: ToolSet }): ServerChat {
+export function scriptedChat({
+  model,
+  contextLimit = 10_000,
+  modelKey = "mock:scripted",
+  tools,
+}: {
+  model: LanguageModel;
+  contextLimit?: number;
+  modelKey?: string;
+  tools?: ToolSet;
+}): ServerChat {
   return {
     label: "scripted",
     demo: false,
@@ -103,7 +150,11 @@ export function scriptedChat({ model, contextLimit = 10_000, modelKey = "mock:sc
         sessionId,
         model,
         ...(tools === undefined ? {} : { tools }),
-        budget: { ...(config.budget ?? {}), ...(config.strategy === undefined ? {} : { strategy: config.strategy }), ...(override === undefined ? {} : { contextLimit: override }) },
+        budget: {
+          ...(config.budget ?? {}),
+          ...(config.strategy === undefined ? {} : { strategy: config.strategy }),
+          ...(override === undefined ? {} : { contextLimit: override }),
+        },
         logWarning: () => undefined,
         retryDelay: () => 0,
         maxInputChars,
@@ -137,7 +188,10 @@ export async function readEvents({
 }): Promise<ServerEvent[]> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error("no matching event in time")), timeoutMs);
-  const response = await fetch(`${fixture.server.origin}/api/sessions/${encodeURIComponent(sessionId)}/events?token=${encodeURIComponent(fixture.server.token)}`, { signal: controller.signal });
+  const response = await fetch(
+    `${fixture.server.origin}/api/sessions/${encodeURIComponent(sessionId)}/events?token=${encodeURIComponent(fixture.server.token)}`,
+    { signal: controller.signal },
+  );
   if (response.body === null) throw new Error("no event stream");
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const events: ServerEvent[] = [];

@@ -32,10 +32,22 @@ export class AgentInputError extends CtxwinError {
  *
  * @example newInputOf({ prompt: "Fix the build" }) // { input: "Fix the build", earlier: [] }
  */
-export function newInputOf({ prompt, messages, maxInputChars = MAX_INPUT_CHARS }: { prompt?: string | ModelMessage[] | undefined; messages?: ModelMessage[] | undefined; maxInputChars?: number }): { input: SendInput; earlier: ModelMessage[] } {
-  if (typeof prompt === "string") return { input: { parts: checkedParts([{ type: "text", text: prompt }], maxInputChars) }, earlier: [] };
+export function newInputOf({
+  prompt,
+  messages,
+  maxInputChars = MAX_INPUT_CHARS,
+}: {
+  prompt?: string | ModelMessage[] | undefined;
+  messages?: ModelMessage[] | undefined;
+  maxInputChars?: number;
+}): { input: SendInput; earlier: ModelMessage[] } {
+  if (typeof prompt === "string")
+    return { input: { parts: checkedParts([{ type: "text", text: prompt }], maxInputChars) }, earlier: [] };
   const list = prompt ?? messages;
-  if (list === undefined || list.length === 0) throw new AgentInputError("The call has no message: pass `prompt` (text or messages) or `messages`, ending with the user's new message.");
+  if (list === undefined || list.length === 0)
+    throw new AgentInputError(
+      "The call has no message: pass `prompt` (text or messages) or `messages`, ending with the user's new message.",
+    );
   const last = list.at(-1)!;
   if (last.role !== "user") {
     throw new AgentInputError(
@@ -55,16 +67,26 @@ function userParts(message: UserModelMessage): RowPart[] {
     }
     if (part.type === "file") {
       const mediaType = mediaTypeOf(part.mediaType);
-      return { type: "file", mediaType, url: urlOf(part.data, mediaType), ...(part.filename === undefined ? {} : { filename: part.filename }) };
+      return {
+        type: "file",
+        mediaType,
+        url: urlOf(part.data, mediaType),
+        ...(part.filename === undefined ? {} : { filename: part.filename }),
+      };
     }
     throw new AgentInputError(`A user message part of type '${(part as { type: string }).type}' is not supported.`);
   });
 }
 
 function checkedParts(parts: RowPart[], maxInputChars: number): RowPart[] {
-  const chars = parts.reduce((total, part) => total + (part.type === "text" ? (part as { text: string }).text.length : 0), 0);
+  const chars = parts.reduce(
+    (total, part) => total + (part.type === "text" ? (part as { text: string }).text.length : 0),
+    0,
+  );
   if (chars > maxInputChars) {
-    throw new AgentInputError(`The new message holds ${chars.toLocaleString("en-US")} characters of text; at most ${maxInputChars.toLocaleString("en-US")} are taken in one message. Attach it as a file or split it.`);
+    throw new AgentInputError(
+      `The new message holds ${chars.toLocaleString("en-US")} characters of text; at most ${maxInputChars.toLocaleString("en-US")} are taken in one message. Attach it as a file or split it.`,
+    );
   }
   if (parts.length === 0) throw new AgentInputError("The new message is empty.");
   return parts;
@@ -94,14 +116,20 @@ function dataUrlOf(data: unknown, mediaType: string): string {
   const stated = mediaType === "image/*" ? "image/png" : mediaType;
   if (data instanceof URL) return data.toString();
   if (typeof data === "string") return /^[a-z][a-z0-9+.-]*:/i.test(data) ? data : `data:${stated};base64,${data}`;
-  if (data instanceof Uint8Array || data instanceof ArrayBuffer) return `data:${stated};base64,${Buffer.from(data as Uint8Array).toString("base64")}`;
+  if (data instanceof Uint8Array || data instanceof ArrayBuffer)
+    return `data:${stated};base64,${Buffer.from(data as Uint8Array).toString("base64")}`;
   if (typeof data === "object" && data !== null && "type" in data) {
     const tagged = data as { type: unknown; data?: unknown; url?: unknown; text?: unknown };
     if (tagged.type === "data") return dataUrlOf(tagged.data, mediaType);
     // Any URL, a data: URL included, is kept as it is for the check: it never becomes base64 text.
-    if (tagged.type === "url" && (tagged.url instanceof URL || typeof tagged.url === "string")) return String(tagged.url);
-    if (tagged.type === "text" && typeof tagged.text === "string") return `data:${stated};base64,${Buffer.from(tagged.text, "utf8").toString("base64")}`;
-    if (tagged.type === "reference") throw new AgentInputError("A file part that names a provider file reference is not taken: ctxwin keeps a file as its data; send it as bytes, base64 text or a data: URL.");
+    if (tagged.type === "url" && (tagged.url instanceof URL || typeof tagged.url === "string"))
+      return String(tagged.url);
+    if (tagged.type === "text" && typeof tagged.text === "string")
+      return `data:${stated};base64,${Buffer.from(tagged.text, "utf8").toString("base64")}`;
+    if (tagged.type === "reference")
+      throw new AgentInputError(
+        "A file part that names a provider file reference is not taken: ctxwin keeps a file as its data; send it as bytes, base64 text or a data: URL.",
+      );
   }
   throw new AgentInputError("A file or image part holds data that is neither a data: URL, base64 text nor bytes.");
 }

@@ -62,9 +62,16 @@ export function streamResultOf(chunks: SendChunks): ContextStreamResult {
   const result: ContextStreamResult = {
     toUIMessageStream: (options = {}) => uiMessageStreamOf(chunks, options),
     toUIMessageStreamResponse: ({ status, statusText, headers, ...options } = {}) =>
-      createUIMessageStreamResponse({ stream: uiMessageStreamOf(chunks, options), ...responseInit({ status, statusText, headers }) }),
+      createUIMessageStreamResponse({
+        stream: uiMessageStreamOf(chunks, options),
+        ...responseInit({ status, statusText, headers }),
+      }),
     pipeUIMessageStreamToResponse: (response, { status, statusText, headers, ...options } = {}) =>
-      void pipeUIMessageStreamToResponse({ response, stream: uiMessageStreamOf(chunks, options), ...responseInit({ status, statusText, headers }) }),
+      void pipeUIMessageStreamToResponse({
+        response,
+        stream: uiMessageStreamOf(chunks, options),
+        ...responseInit({ status, statusText, headers }),
+      }),
     toTextStreamResponse: (init = {}) => createTextStreamResponse({ stream: textStreamOf(chunks), ...init }),
     get textStream() {
       return textStreamOf(chunks);
@@ -142,13 +149,20 @@ function textStreamOf(chunks: SendChunks): ReadableStream<string> {
 }
 
 function responseInit({ status, statusText, headers }: ResponseInit): ResponseInit {
-  return { ...(status === undefined ? {} : { status }), ...(statusText === undefined ? {} : { statusText }), ...(headers === undefined ? {} : { headers }) };
+  return {
+    ...(status === undefined ? {} : { status }),
+    ...(statusText === undefined ? {} : { statusText }),
+    ...(headers === undefined ? {} : { headers }),
+  };
 }
 
 /** Usage of several steps added up, field by field (a field no step reported stays undefined). */
 export function sumUsage(usages: readonly LanguageModelUsage[]): LanguageModelUsage {
   const add = (pick: (usage: LanguageModelUsage) => number | undefined): number | undefined =>
-    usages.reduce<number | undefined>((total, usage) => (pick(usage) === undefined ? total : (total ?? 0) + pick(usage)!), undefined);
+    usages.reduce<number | undefined>(
+      (total, usage) => (pick(usage) === undefined ? total : (total ?? 0) + pick(usage)!),
+      undefined,
+    );
   return {
     inputTokens: add((usage) => usage.inputTokens),
     inputTokenDetails: {

@@ -37,9 +37,19 @@ interface ToolMemory {
 }
 
 /** One UI chunk as the stream part the SDK's converter turns back into it (undefined: none). */
-function streamPartOf(chunk: UIMessageChunk, { toolNames, toolInputs }: ToolMemory): TextStreamPart<ToolSet> | undefined {
-  const meta = "providerMetadata" in chunk && chunk.providerMetadata !== undefined ? { providerMetadata: chunk.providerMetadata } : {};
-  const tool = (toolCallId: string) => ({ toolCallId, toolName: toolNames.get(toolCallId) ?? "tool", input: toolInputs.get(toolCallId) });
+function streamPartOf(
+  chunk: UIMessageChunk,
+  { toolNames, toolInputs }: ToolMemory,
+): TextStreamPart<ToolSet> | undefined {
+  const meta =
+    "providerMetadata" in chunk && chunk.providerMetadata !== undefined
+      ? { providerMetadata: chunk.providerMetadata }
+      : {};
+  const tool = (toolCallId: string) => ({
+    toolCallId,
+    toolName: toolNames.get(toolCallId) ?? "tool",
+    input: toolInputs.get(toolCallId),
+  });
   switch (chunk.type) {
     case "start":
       return { type: "start" } as TextStreamPart<ToolSet>;
@@ -63,20 +73,49 @@ function streamPartOf(chunk: UIMessageChunk, { toolNames, toolInputs }: ToolMemo
       return { type: chunk.type, id: chunk.id, text: chunk.delta, ...meta } as TextStreamPart<ToolSet>;
     case "tool-input-start":
       toolNames.set(chunk.toolCallId, chunk.toolName);
-      return { type: "tool-input-start", id: chunk.toolCallId, toolName: chunk.toolName, ...meta } as TextStreamPart<ToolSet>;
+      return {
+        type: "tool-input-start",
+        id: chunk.toolCallId,
+        toolName: chunk.toolName,
+        ...meta,
+      } as TextStreamPart<ToolSet>;
     case "tool-input-delta":
       return { type: "tool-input-delta", id: chunk.toolCallId, delta: chunk.inputTextDelta } as TextStreamPart<ToolSet>;
     case "tool-input-available":
       toolNames.set(chunk.toolCallId, chunk.toolName);
       toolInputs.set(chunk.toolCallId, chunk.input);
-      return { type: "tool-call", toolCallId: chunk.toolCallId, toolName: chunk.toolName, input: chunk.input, ...meta } as TextStreamPart<ToolSet>;
+      return {
+        type: "tool-call",
+        toolCallId: chunk.toolCallId,
+        toolName: chunk.toolName,
+        input: chunk.input,
+        ...meta,
+      } as TextStreamPart<ToolSet>;
     case "tool-input-error":
       toolNames.set(chunk.toolCallId, chunk.toolName);
-      return { type: "tool-call", toolCallId: chunk.toolCallId, toolName: chunk.toolName, input: chunk.input, invalid: true, error: chunk.errorText, ...meta } as TextStreamPart<ToolSet>;
+      return {
+        type: "tool-call",
+        toolCallId: chunk.toolCallId,
+        toolName: chunk.toolName,
+        input: chunk.input,
+        invalid: true,
+        error: chunk.errorText,
+        ...meta,
+      } as TextStreamPart<ToolSet>;
     case "tool-output-available":
-      return { type: "tool-result", ...tool(chunk.toolCallId), output: chunk.output, ...meta } as TextStreamPart<ToolSet>;
+      return {
+        type: "tool-result",
+        ...tool(chunk.toolCallId),
+        output: chunk.output,
+        ...meta,
+      } as TextStreamPart<ToolSet>;
     case "tool-output-error":
-      return { type: "tool-error", ...tool(chunk.toolCallId), error: chunk.errorText, ...meta } as TextStreamPart<ToolSet>;
+      return {
+        type: "tool-error",
+        ...tool(chunk.toolCallId),
+        error: chunk.errorText,
+        ...meta,
+      } as TextStreamPart<ToolSet>;
     case "tool-output-denied":
       return { type: "tool-output-denied", ...tool(chunk.toolCallId) } as TextStreamPart<ToolSet>;
     default:
@@ -84,7 +123,11 @@ function streamPartOf(chunk: UIMessageChunk, { toolNames, toolInputs }: ToolMemo
   }
   if (chunk.type.startsWith("data-ctxwin-")) {
     const data = (chunk as { data: unknown }).data;
-    return { type: "custom", kind: customKindOf(chunk.type), providerMetadata: { ctxwin: data as never } } as TextStreamPart<ToolSet>;
+    return {
+      type: "custom",
+      kind: customKindOf(chunk.type),
+      providerMetadata: { ctxwin: data as never },
+    } as TextStreamPart<ToolSet>;
   }
   // Other chunks (sources, files, message metadata) are not produced by a send.
   return undefined;

@@ -17,7 +17,15 @@ const PAGE = 500;
 /**
  * @example await checkClientHistory({ store, sessionId, earlier }); // throws AgentInputError on a mismatch
  */
-export async function checkClientHistory({ store, sessionId, earlier }: { store: HistoryStore; sessionId: string; earlier: readonly ModelMessage[] }): Promise<void> {
+export async function checkClientHistory({
+  store,
+  sessionId,
+  earlier,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  earlier: readonly ModelMessage[];
+}): Promise<void> {
   const userIndexes = earlier.flatMap((message, index) => (message.role === "user" ? [index] : []));
   const compared = userIndexes.slice(-MAX_COMPARED_USER_MESSAGES);
   const region = earlier.slice(compared[0] ?? earlier.length);
@@ -28,7 +36,10 @@ export async function checkClientHistory({ store, sessionId, earlier }: { store:
   const storedTexts: string[] = [];
   const storedCalls = new Set<string>();
   let read = 0;
-  for (let beforeSeq = (await store.lastSeq(sessionId)) + 1; beforeSeq > 1 && read < MAX_ROWS_READ && storedTexts.length < clientTexts.length; ) {
+  for (
+    let beforeSeq = (await store.lastSeq(sessionId)) + 1;
+    beforeSeq > 1 && read < MAX_ROWS_READ && storedTexts.length < clientTexts.length;
+  ) {
     const page = await store.items(sessionId, { beforeSeq, limit: PAGE, includeCleared: true });
     if (page.rows.length === 0) break;
     for (const row of [...page.rows].reverse()) {
@@ -45,14 +56,19 @@ export async function checkClientHistory({ store, sessionId, earlier }: { store:
   // Fewer user messages stored than the client shows, with the whole session read: invented ones.
   const more = storedTexts.length < clientTexts.length && read < MAX_ROWS_READ;
   if (differs !== -1 || more) {
-    const position = differs === -1 ? "it holds more user messages than the session" : `user message ${compared.length - count + differs + 1} of the last ${compared.length} differs`;
+    const position =
+      differs === -1
+        ? "it holds more user messages than the session"
+        : `user message ${compared.length - count + differs + 1} of the last ${compared.length} differs`;
     throw new AgentInputError(
       `The messages before the new one do not match this session's stored conversation (${position}). ctxwin builds every request from its store, never from the client's copy; send the conversation as it was, or only the new message.`,
     );
   }
   const unknown = [...clientCalls].filter((id) => !storedCalls.has(id));
   if (unknown.length > 0 && read < MAX_ROWS_READ) {
-    throw new AgentInputError(`The messages hold tool calls or results this session never had (${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", …" : ""}).`);
+    throw new AgentInputError(
+      `The messages hold tool calls or results this session never had (${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", …" : ""}).`,
+    );
   }
 }
 
@@ -66,7 +82,9 @@ function isUserInput(row: StoredRow): boolean {
 }
 
 function textOfMessage(message: ModelMessage): string {
-  return typeof message.content === "string" ? message.content : textOfParts(message.content as Array<{ type: string }>);
+  return typeof message.content === "string"
+    ? message.content
+    : textOfParts(message.content as Array<{ type: string }>);
 }
 
 function textOfParts(parts: ReadonlyArray<{ type: string }>): string {
@@ -78,7 +96,11 @@ function textOfParts(parts: ReadonlyArray<{ type: string }>): string {
 
 function toolCallIdsOf(message: ModelMessage): string[] {
   if (typeof message.content === "string") return [];
-  return (message.content as Array<{ type: string; toolCallId?: string }>).flatMap((part) => ((part.type === "tool-call" || part.type === "tool-result") && typeof part.toolCallId === "string" ? [part.toolCallId] : []));
+  return (message.content as Array<{ type: string; toolCallId?: string }>).flatMap((part) =>
+    (part.type === "tool-call" || part.type === "tool-result") && typeof part.toolCallId === "string"
+      ? [part.toolCallId]
+      : [],
+  );
 }
 
 function rowToolCallIds(row: StoredRow): string[] {

@@ -4,7 +4,14 @@
  * answer streams tool parts and ctxwin's data parts, the store holds every step, a later call with
  * the whole chat takes only the new message, and bad client input is refused with nothing written.
  */
-import { createAgentUIStreamResponse, readUIMessageStream, stepCountIs, tool, type UIMessage, type UIMessageChunk } from "ai";
+import {
+  createAgentUIStreamResponse,
+  readUIMessageStream,
+  stepCountIs,
+  tool,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
 import { z } from "zod";
 import { InvalidArgumentError } from "../../core/errors.js";
 import { createAgentSession } from "../create-agent-session.js";
@@ -20,14 +27,27 @@ import { SessionBusyError } from "./session-busy-error.js";
 import { createContextAgent, type ContextAgentOptions } from "./create-context-agent.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
+const readBoth = {
+  toolCalls: [
+    { toolName: "read", input: { path: "a.txt" } },
+    { toolName: "read", input: { path: "b.txt" } },
+  ],
+};
 
 let agents = 0;
 
 /** A new agent object over the chat, as a route handler makes one per request (ids of its own). */
 function agentOf(store: HistoryStore, model: ContextAgentOptions["model"], extra: Partial<ContextAgentOptions> = {}) {
   agents += 1;
-  return createContextAgent({ store, sessionId: "chat", model, tools: { read: readTool(files) }, budget: { contextLimit: LIMIT }, ...deterministic(`agent${agents}`), ...extra });
+  return createContextAgent({
+    store,
+    sessionId: "chat",
+    model,
+    tools: { read: readTool(files) },
+    budget: { contextLimit: LIMIT },
+    ...deterministic(`agent${agents}`),
+    ...extra,
+  });
 }
 
 /** The SSE body of a UI message stream response, as chunks. */
@@ -56,42 +76,78 @@ const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts
 describe("createContextAgent", () => {
   it("answers a useChat request through createAgentUIStreamResponse: tool parts, a rollover part, every step stored", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "finished", inputTokens: 800 }, { text: "second answer", inputTokens: 900 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: FORCE_AT - 400 },
+        { text: "finished", inputTokens: 800 },
+        { text: "second answer", inputTokens: 900 },
+      ],
+    });
     const first = user("u1", "read both files");
     const response = await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [first] });
     const answer = await messageOf(await chunksOf(response));
 
     // AI SDK 7's route helper reads `result.stream`: ctxwin's data parts come as `custom` parts.
-    const kinds = answer.parts.filter((part) => part.type !== "step-start").map((part) => (part.type === "custom" ? (part as { kind: string }).kind : part.type));
+    const kinds = answer.parts
+      .filter((part) => part.type !== "step-start")
+      .map((part) => (part.type === "custom" ? (part as { kind: string }).kind : part.type));
     // Each usage figure is a part of its own (a data part with an id would replace the earlier one).
     expect(kinds).toEqual(["tool-read", "tool-read", "ctxwin.usage", "ctxwin.rollover", "text", "ctxwin.usage"]);
-    const rollover = answer.parts.find((part) => part.type === "custom" && (part as { kind: string }).kind === "ctxwin.rollover") as unknown as { providerMetadata: { ctxwin: { reason: string } } };
+    const rollover = answer.parts.find(
+      (part) => part.type === "custom" && (part as { kind: string }).kind === "ctxwin.rollover",
+    ) as unknown as { providerMetadata: { ctxwin: { reason: string } } };
     expect(rollover.providerMetadata.ctxwin.reason).toBe("mid-stream");
     const rows = await readAllRows(store, "chat");
     expect(sessionProblems(rows, rows.length)).toEqual([]);
-    expect(rows.map((row) => row.meta?.type ?? row.role)).toEqual(["user", "assistant", "rollover", "lead-in", "continue", "assistant"]);
+    expect(rows.map((row) => row.meta?.type ?? row.role)).toEqual([
+      "user",
+      "assistant",
+      "rollover",
+      "lead-in",
+      "continue",
+      "assistant",
+    ]);
 
     // The next request carries the whole chat; only the new message is taken, the window is the store's.
     const agent = agentOf(store, model);
-    const next = await messageOf(await chunksOf(await createAgentUIStreamResponse({ agent, uiMessages: [first, answer, user("u2", "and now?")] })));
-    expect(next.parts.filter((part) => part.type === "text").map((part) => (part as { text: string }).text)).toEqual(["second answer"]);
+    const next = await messageOf(
+      await chunksOf(await createAgentUIStreamResponse({ agent, uiMessages: [first, answer, user("u2", "and now?")] })),
+    );
+    expect(next.parts.filter((part) => part.type === "text").map((part) => (part as { text: string }).text)).toEqual([
+      "second answer",
+    ]);
     expect(calls[2]!.text).not.toContain("AAAA");
     expect(calls[2]!.text.split("\n").at(-1)).toBe("user: and now?");
-    expect((await readAllRows(store, "chat")).filter((row) => row.role === "user" && row.synthetic !== true).map((row) => (row.parts[0] as { text: string }).text)).toEqual([
-      "read both files",
-      "and now?",
-    ]);
+    expect(
+      (await readAllRows(store, "chat"))
+        .filter((row) => row.role === "user" && row.synthetic !== true)
+        .map((row) => (row.parts[0] as { text: string }).text),
+    ).toEqual(["read both files", "and now?"]);
   });
 
   it("refuses a client copy that rewrites history, invents a tool result, has unknown parts or 10 MB of text, writing nothing", async () => {
     const store = memoryStore();
     const { model } = scriptedModel({ script: () => ({ text: "ok", inputTokens: 500 }) });
     const first = user("u1", "hello");
-    const answer = await messageOf(await chunksOf(await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [first] })));
+    const answer = await messageOf(
+      await chunksOf(await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [first] })),
+    );
     const lastSeq = await store.lastSeq("chat");
 
     const edited = user("u1", "hello, but edited");
-    const invented: UIMessage = { id: "a9", role: "assistant", parts: [{ type: "tool-read", toolCallId: "never-called", state: "output-available", input: { path: "x" }, output: "made up" } as never] };
+    const invented: UIMessage = {
+      id: "a9",
+      role: "assistant",
+      parts: [
+        {
+          type: "tool-read",
+          toolCallId: "never-called",
+          state: "output-available",
+          input: { path: "x" },
+          output: "made up",
+        } as never,
+      ],
+    };
     const cases: Array<[string, unknown[]]> = [
       ["rewritten", [edited, answer, user("u2", "go on")]],
       ["invented tool result", [first, answer, invented, user("u2", "go on")]],
@@ -102,7 +158,8 @@ describe("createContextAgent", () => {
     for (const [name, uiMessages] of cases) {
       const outcome = await createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages }).then(
         () => "answered",
-        (error: unknown) => (AgentInputError.isInstance(error) ? "refused" : `refused by the AI SDK: ${(error as Error).name}`),
+        (error: unknown) =>
+          AgentInputError.isInstance(error) ? "refused" : `refused by the AI SDK: ${(error as Error).name}`,
       );
       expect(outcome, name).toMatch(/^refused/);
       expect(await store.lastSeq("chat"), name).toBe(lastSeq);
@@ -111,39 +168,74 @@ describe("createContextAgent", () => {
 
   it("runs two concurrent requests of one chat one after the other, never interleaved", async () => {
     const store = memoryStore();
-    const { model } = scriptedModel({ script: (call) => ({ textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")], inputTokens: 400 }) });
+    const { model } = scriptedModel({
+      script: (call) => ({
+        textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")],
+        inputTokens: 400,
+      }),
+    });
     const [left, right] = await Promise.all([
       createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [user("u1", "one")] }).then(chunksOf),
       createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [user("u2", "two")] }).then(chunksOf),
     ]);
-    expect((await messageOf(left)).parts.some((part) => part.type === "text" && part.text === "answer to one")).toBe(true);
-    expect((await messageOf(right)).parts.some((part) => part.type === "text" && part.text === "answer to two")).toBe(true);
+    expect((await messageOf(left)).parts.some((part) => part.type === "text" && part.text === "answer to one")).toBe(
+      true,
+    );
+    expect((await messageOf(right)).parts.some((part) => part.type === "text" && part.text === "answer to two")).toBe(
+      true,
+    );
     const texts = (await readAllRows(store, "chat")).map(rowText);
     expect(texts).toEqual(["one", "answer to one", "two", "answer to two"]);
   });
 
   it("with whenBusy 'refuse', refuses a second call of a session while one runs, writing nothing for it", async () => {
     const store = memoryStore();
-    const { model } = scriptedModel({ script: (call) => ({ textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")], inputTokens: 400 }) });
-    const first = createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u1", "one")] }).then(chunksOf);
-    const second = createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u2", "two")] });
+    const { model } = scriptedModel({
+      script: (call) => ({
+        textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")],
+        inputTokens: 400,
+      }),
+    });
+    const first = createAgentUIStreamResponse({
+      agent: agentOf(store, model, { whenBusy: "refuse" }),
+      uiMessages: [user("u1", "one")],
+    }).then(chunksOf);
+    const second = createAgentUIStreamResponse({
+      agent: agentOf(store, model, { whenBusy: "refuse" }),
+      uiMessages: [user("u2", "two")],
+    });
     const refusal = await second.then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(SessionBusyError.isInstance(refusal)).toBe(true);
     expect((refusal as Error).message).toMatch(/another call of session 'chat' is running/);
-    expect((await messageOf(await first)).parts.some((part) => part.type === "text" && part.text === "answer to one")).toBe(true);
+    expect(
+      (await messageOf(await first)).parts.some((part) => part.type === "text" && part.text === "answer to one"),
+    ).toBe(true);
     expect((await readAllRows(store, "chat")).map(rowText)).toEqual(["one", "answer to one"]);
     // Once the first call has finished, the session takes the next one.
-    await createAgentUIStreamResponse({ agent: agentOf(store, model, { whenBusy: "refuse" }), uiMessages: [user("u2", "two")] }).then(chunksOf);
+    await createAgentUIStreamResponse({
+      agent: agentOf(store, model, { whenBusy: "refuse" }),
+      uiMessages: [user("u2", "two")],
+    }).then(chunksOf);
     expect((await readAllRows(store, "chat")).map(rowText)).toEqual(["one", "answer to one", "two", "answer to two"]);
   });
 
   it("refuses a tool that needs approval when the agent is made, on both faces (a call awaiting approval would have no result)", () => {
     const { model } = scriptedModel({ script: [{ toolCalls: [{ toolName: "remove", input: { path: "x" } }] }] });
-    const remove = tool({ description: "Removes a file.", inputSchema: z.object({ path: z.string() }), needsApproval: true, execute: async () => "removed" });
-    const removeSometimes = tool({ description: "Removes a file.", inputSchema: z.object({ path: z.string() }), needsApproval: async ({ path }) => path !== "x", execute: async () => "removed" });
+    const remove = tool({
+      description: "Removes a file.",
+      inputSchema: z.object({ path: z.string() }),
+      needsApproval: true,
+      execute: async () => "removed",
+    });
+    const removeSometimes = tool({
+      description: "Removes a file.",
+      inputSchema: z.object({ path: z.string() }),
+      needsApproval: async ({ path }) => path !== "x",
+      execute: async () => "removed",
+    });
     const makers = [
       () => agentOf(memoryStore(), model, { tools: { remove } }),
       () => agentOf(memoryStore(), model, { tools: { removeSometimes } }),
@@ -159,10 +251,20 @@ describe("createContextAgent", () => {
         }
       })();
       expect(InvalidArgumentError.isInstance(refusal)).toBe(true);
-      expect((refusal as Error).message).toMatch(/^Tool '(remove|removeSometimes)' needs approval \(needsApproval\): tool approvals are not supported/);
+      expect((refusal as Error).message).toMatch(
+        /^Tool '(remove|removeSometimes)' needs approval \(needsApproval\): tool approvals are not supported/,
+      );
     }
     // A tool the allowlist leaves out is never offered, so it may keep its approval.
-    expect(() => createAgentSession({ store: memoryStore(), sessionId: "s", model, tools: { remove }, toolPolicy: { allow: ["session_history"] } })).not.toThrow();
+    expect(() =>
+      createAgentSession({
+        store: memoryStore(),
+        sessionId: "s",
+        model,
+        tools: { remove },
+        toolPolicy: { allow: ["session_history"] },
+      }),
+    ).not.toThrow();
   });
 
   it("generate() reports as AI SDK 7 does: usage, content and tool calls of every step, finalStep; the call's onStepEnd", async () => {
@@ -170,9 +272,17 @@ describe("createContextAgent", () => {
     // A stored system row (an imported session's note) is part of the window: AI SDK 7 refuses system
     // messages inside `messages` unless told they are trusted, and these are ctxwin's own rows.
     await store.append("chat", [{ role: "system", parts: [{ type: "text", text: "Imported session notes" }] }]);
-    const { model, calls } = scriptedModel({ script: [{ ...readBoth, inputTokens: 500, outputTokens: 7 }, { text: "both read", inputTokens: 600, outputTokens: 3 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { ...readBoth, inputTokens: 500, outputTokens: 7 },
+        { text: "both read", inputTokens: 600, outputTokens: 3 },
+      ],
+    });
     const ended: string[] = [];
-    const result = await agentOf(store, model).generate({ prompt: "read both", onStepEnd: (step) => void ended.push(step.finishReason) });
+    const result = await agentOf(store, model).generate({
+      prompt: "read both",
+      onStepEnd: (step) => void ended.push(step.finishReason),
+    });
     expect(result.ctxwin.status).toBe("completed");
     expect(calls[0]!.text).toContain("Imported session notes");
     expect(ended).toEqual(["tool-calls", "stop"]);
@@ -180,7 +290,13 @@ describe("createContextAgent", () => {
     expect(result.totalUsage.outputTokens).toBe(10);
     expect(result.toolCalls.map((call) => call.toolName)).toEqual(["read", "read"]);
     expect(result.toolResults).toHaveLength(2);
-    expect(result.content.map((part) => part.type)).toEqual(["tool-call", "tool-call", "tool-result", "tool-result", "text"]);
+    expect(result.content.map((part) => part.type)).toEqual([
+      "tool-call",
+      "tool-call",
+      "tool-result",
+      "tool-result",
+      "text",
+    ]);
     expect(result.finalStep.text).toBe("both read");
   });
 
@@ -199,7 +315,12 @@ describe("createContextAgent", () => {
   it("generate() answers like ToolLoopAgent, with the caller's stopWhen, prepareStep, onStepFinish and providerOptions applied", async () => {
     const store = memoryStore();
     const seen: string[] = [];
-    const { model, calls } = scriptedModel({ script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 500 }, { text: "never reached", inputTokens: 600 }] });
+    const { model, calls } = scriptedModel({
+      script: [
+        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 500 },
+        { text: "never reached", inputTokens: 600 },
+      ],
+    });
     const agent = agentOf(store, model, {
       instructions: "You are terse.",
       stopWhen: stepCountIs(1),

@@ -6,14 +6,26 @@
  * preflight, the warning, the notes slot and flush step, rollovers with the carried task, the
  * privacy floor. A call brings only its new user message; the request is the store's window.
  */
-import type { Agent, AgentCallParameters, AgentStreamParameters, GenerateTextResult, StreamTextResult, ToolSet } from "ai";
+import type {
+  Agent,
+  AgentCallParameters,
+  AgentStreamParameters,
+  GenerateTextResult,
+  StreamTextResult,
+  ToolSet,
+} from "ai";
 import type { Context } from "../loop-settings.js";
 import { createSessionEngine, type AgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions } from "../session-types.js";
 import { sendRunning, withSendLock } from "../shared-send-lock.js";
 import { startSendChunks, type SendChunks } from "../ui-message-stream.js";
 import { AgentInputError, MAX_INPUT_CHARS, newInputOf } from "./agent-input.js";
-import { generateResultOf, streamResultOf, type ContextGenerateResult, type ContextStreamResult } from "./agent-results.js";
+import {
+  generateResultOf,
+  streamResultOf,
+  type ContextGenerateResult,
+  type ContextStreamResult,
+} from "./agent-results.js";
 import { checkClientHistory } from "./client-history.js";
 import { SessionBusyError } from "./session-busy-error.js";
 import { checkOptionKeys } from "../option-keys.js";
@@ -21,7 +33,10 @@ import type { SessionForkOptions } from "../lineage/fork-stored-session.js";
 import { lineageMethods, type SessionEditOptions } from "../lineage/session-lineage.js";
 import type { SendOptions, SendResult } from "../session-types.js";
 
-export interface ContextAgentOptions<RUNTIME_CONTEXT extends Context = Context> extends Omit<AgentSessionOptions, "system" | "runtimeContext"> {
+export interface ContextAgentOptions<RUNTIME_CONTEXT extends Context = Context> extends Omit<
+  AgentSessionOptions,
+  "system" | "runtimeContext"
+> {
   /** Shared data of every step, as `ToolLoopAgent`'s `runtimeContext`: `prepareStep` and step results see it. */
   runtimeContext?: RUNTIME_CONTEXT;
   /** The agent's id (the `Agent` interface's `id`). */
@@ -55,11 +70,18 @@ const CONTEXT_AGENT_KEYS = ["id", "instructions", "maxInputChars", "checkClientH
  * const { text, ctxwin } = await agent.generate({ prompt: "Continue." });
  * if (ctxwin.rollovers.length > 0) console.log("rolled over to a fresh window");
  */
-export type ContextAgent<RUNTIME_CONTEXT extends Context = Context> = Omit<Agent<never, ToolSet, RUNTIME_CONTEXT, never>, "generate" | "stream"> & {
+export type ContextAgent<RUNTIME_CONTEXT extends Context = Context> = Omit<
+  Agent<never, ToolSet, RUNTIME_CONTEXT, never>,
+  "generate" | "stream"
+> & {
   /** `Agent.generate`, whose result also says how the send ended (`ctxwin`). */
-  generate(options: AgentCallParameters<never, ToolSet, RUNTIME_CONTEXT>): Promise<GenerateTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextGenerateResult>;
+  generate(
+    options: AgentCallParameters<never, ToolSet, RUNTIME_CONTEXT>,
+  ): Promise<GenerateTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextGenerateResult>;
   /** `Agent.stream`, whose result also says how the send ends (`ctxwin`). */
-  stream(options: AgentStreamParameters<never, ToolSet, RUNTIME_CONTEXT>): Promise<StreamTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextStreamResult>;
+  stream(
+    options: AgentStreamParameters<never, ToolSet, RUNTIME_CONTEXT>,
+  ): Promise<StreamTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextStreamResult>;
   /** The session face of the same engine: events, `usage()`, `clear`, `compact`. */
   readonly session: AgentSession;
   /**
@@ -68,7 +90,10 @@ export type ContextAgent<RUNTIME_CONTEXT extends Context = Context> = Omit<Agent
    */
   fork(options?: SessionForkOptions): Promise<ContextAgent<RUNTIME_CONTEXT>>;
   /** Edits an earlier user message: a new agent on a fork just before it, which sends `input` as its next turn. */
-  edit(options: SessionEditOptions, sendOptions?: SendOptions): Promise<{ agent: ContextAgent<RUNTIME_CONTEXT>; editedItemId: string; result: SendResult }>;
+  edit(
+    options: SessionEditOptions,
+    sendOptions?: SendOptions,
+  ): Promise<{ agent: ContextAgent<RUNTIME_CONTEXT>; editedItemId: string; result: SendResult }>;
 };
 
 /**
@@ -76,9 +101,19 @@ export type ContextAgent<RUNTIME_CONTEXT extends Context = Context> = Omit<Agent
  * const agent = createContextAgent({ store: openStore(), sessionId: chatId, model, instructions, tools });
  * return createAgentUIStreamResponse({ agent, uiMessages: messages });
  */
-export function createContextAgent<RUNTIME_CONTEXT extends Context = Context>(agentOptions: ContextAgentOptions<RUNTIME_CONTEXT>): ContextAgent<RUNTIME_CONTEXT> {
+export function createContextAgent<RUNTIME_CONTEXT extends Context = Context>(
+  agentOptions: ContextAgentOptions<RUNTIME_CONTEXT>,
+): ContextAgent<RUNTIME_CONTEXT> {
   checkOptionKeys({ options: agentOptions, caller: "createContextAgent", extraKeys: CONTEXT_AGENT_KEYS });
-  const { id, system, instructions, maxInputChars = MAX_INPUT_CHARS, checkClientHistory: checkHistory = true, whenBusy = "wait", ...options } = agentOptions;
+  const {
+    id,
+    system,
+    instructions,
+    maxInputChars = MAX_INPUT_CHARS,
+    checkClientHistory: checkHistory = true,
+    whenBusy = "wait",
+    ...options
+  } = agentOptions;
   const prompt = system ?? instructions;
   const engine = createSessionEngine({ ...options, ...(prompt === undefined ? {} : { system: prompt }) });
   const { store, sessionId } = options;
@@ -113,7 +148,12 @@ export function createContextAgent<RUNTIME_CONTEXT extends Context = Context>(ag
     });
     locked.then(
       (outcome) => {
-        if (outcome.status === "aborted") refuse(new AgentInputError("The call was aborted while another call of the same session ran; nothing was written."));
+        if (outcome.status === "aborted")
+          refuse(
+            new AgentInputError(
+              "The call was aborted while another call of the same session ran; nothing was written.",
+            ),
+          );
       },
       (error: unknown) => refuse(error),
     );
@@ -133,10 +173,16 @@ export function createContextAgent<RUNTIME_CONTEXT extends Context = Context>(ag
     tools: engine.tools,
     session: engine.session,
     async stream(call: AgentStreamParameters<never, ToolSet, RUNTIME_CONTEXT>) {
-      return streamResultOf(await start(call)) as unknown as StreamTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextStreamResult;
+      return streamResultOf(await start(call)) as unknown as StreamTextResult<ToolSet, RUNTIME_CONTEXT, never> &
+        ContextStreamResult;
     },
     async generate(call: AgentCallParameters<never, ToolSet, RUNTIME_CONTEXT>) {
-      return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<ToolSet, RUNTIME_CONTEXT, never> & ContextGenerateResult;
+      return (await generateResultOf(await start(call))) as unknown as GenerateTextResult<
+        ToolSet,
+        RUNTIME_CONTEXT,
+        never
+      > &
+        ContextGenerateResult;
     },
     fork: (forkOptions) => lineage.fork(forkOptions),
     edit: async (editOptions, sendOptions) => {
@@ -149,8 +195,11 @@ export function createContextAgent<RUNTIME_CONTEXT extends Context = Context>(ag
 
 /** The call's abort signal, with its timeout (a number, or `totalMs`) added. */
 function signalOf(call: Pick<AgentCallParameters<never, ToolSet>, "abortSignal" | "timeout">): AbortSignal | undefined {
-  const timeout = typeof call.timeout === "number" ? call.timeout : (call.timeout as { totalMs?: number } | undefined)?.totalMs;
-  const signals = [call.abortSignal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter((signal): signal is AbortSignal => signal !== undefined);
+  const timeout =
+    typeof call.timeout === "number" ? call.timeout : (call.timeout as { totalMs?: number } | undefined)?.totalMs;
+  const signals = [call.abortSignal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter(
+    (signal): signal is AbortSignal => signal !== undefined,
+  );
   if (signals.length <= 1) return signals[0];
   return AbortSignal.any(signals);
 }

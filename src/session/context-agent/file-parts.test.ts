@@ -23,20 +23,36 @@ function agentWith() {
   return { store, agent, calls: scripted.calls };
 }
 
-const withFile = (part: Record<string, unknown>): ModelMessage[] => [{ role: "user", content: [{ type: "text", text: "Look at this." }, part] } as unknown as ModelMessage];
+const withFile = (part: Record<string, unknown>): ModelMessage[] => [
+  { role: "user", content: [{ type: "text", text: "Look at this." }, part] } as unknown as ModelMessage,
+];
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("createContextAgent: file parts", () => {
   it.each([
-    ["a file: URL", { type: "file", data: new URL("file:///etc/passwd"), mediaType: "text/plain" }, /is a URL, and URLs are never fetched/],
+    [
+      "a file: URL",
+      { type: "file", data: new URL("file:///etc/passwd"), mediaType: "text/plain" },
+      /is a URL, and URLs are never fetched/,
+    ],
     ["a file: URL as text", { type: "file", data: "file:///etc/passwd", mediaType: "text/plain" }, /is a URL/],
     ["an https: image", { type: "image", image: "https://example.invalid/cat.png" }, /is a URL/],
-    ["a media type not allowed", { type: "file", data: "PGI+", mediaType: "text/html" }, /"text\/html" is not accepted/],
-    ["a data URL that is not base64", { type: "file", data: "data:text/plain;base64,file:///etc/passwd", mediaType: "text/plain" }, /not valid base64/],
+    [
+      "a media type not allowed",
+      { type: "file", data: "PGI+", mediaType: "text/html" },
+      /"text\/html" is not accepted/,
+    ],
+    [
+      "a data URL that is not base64",
+      { type: "file", data: "data:text/plain;base64,file:///etc/passwd", mediaType: "text/plain" },
+      /not valid base64/,
+    ],
   ])("refuses %s in stream and generate with AgentInputError, nothing stored", async (_name, part, message) => {
     const { store, agent, calls } = agentWith();
-    await expect(agent.stream({ messages: withFile(part) })).rejects.toSatisfy((error) => AgentInputError.isInstance(error) && message.test((error as Error).message));
+    await expect(agent.stream({ messages: withFile(part) })).rejects.toSatisfy(
+      (error) => AgentInputError.isInstance(error) && message.test((error as Error).message),
+    );
     await expect(agent.generate({ messages: withFile(part) })).rejects.toSatisfy(AgentInputError.isInstance);
     expect(await readAllRows(store, "chat")).toEqual([]);
     expect(calls).toHaveLength(0);
@@ -60,13 +76,18 @@ describe("session.send: file parts", () => {
     const store = memoryStore();
     const scripted = scriptedModel({ script: () => ({ text: "ok" }) });
     const session = createAgentSession({ store, sessionId: "s", model: scripted.model, budget, ...deterministic() });
-    await expect(session.send({ text: "See", files: [{ mediaType: "text/plain", url: "file:///etc/passwd" }] })).rejects.toSatisfy(
+    await expect(
+      session.send({ text: "See", files: [{ mediaType: "text/plain", url: "file:///etc/passwd" }] }),
+    ).rejects.toSatisfy(
       (error) => InvalidArgumentError.isInstance(error) && /URLs are never fetched/.test((error as Error).message),
     );
     const parts = [{ type: "file" as const, mediaType: "image/png", url: "https://127.0.0.1:9/cat.png" }];
     await expect(session.send({ parts })).rejects.toSatisfy(InvalidArgumentError.isInstance);
     expect(await readAllRows(store, "s")).toEqual([]);
-    expect((await session.send({ text: "See", files: [{ mediaType: "image/png", url: `data:image/png;base64,${PNG}` }] })).status).toBe("completed");
+    expect(
+      (await session.send({ text: "See", files: [{ mediaType: "image/png", url: `data:image/png;base64,${PNG}` }] }))
+        .status,
+    ).toBe("completed");
   });
 });
 
@@ -75,10 +96,25 @@ describe("the engine never fetches a URL in a message", () => {
     const fetchSpy = vi.spyOn(globalThis, "fetch");
     const store = memoryStore();
     // A row stored before file parts were checked (or written by other code) names a URL.
-    await store.append("legacy", [{ role: "user", parts: [{ type: "text", text: "See" }, { type: "file", mediaType: "image/png", url: "https://127.0.0.1:9/cat.png" }] }]);
+    await store.append("legacy", [
+      {
+        role: "user",
+        parts: [
+          { type: "text", text: "See" },
+          { type: "file", mediaType: "image/png", url: "https://127.0.0.1:9/cat.png" },
+        ],
+      },
+    ]);
     await store.append("legacy", [{ role: "assistant", parts: [{ type: "text", text: "Seen." }] }]);
     const scripted = scriptedModel({ script: () => ({ text: "ok" }) });
-    const session = createAgentSession({ store, sessionId: "legacy", model: scripted.model, budget, maxRetries: 0, ...deterministic() });
+    const session = createAgentSession({
+      store,
+      sessionId: "legacy",
+      model: scripted.model,
+      budget,
+      maxRetries: 0,
+      ...deterministic(),
+    });
 
     const result = await session.send("Again?");
 

@@ -13,7 +13,10 @@ export class SessionBusyError extends CtxwinError {
   readonly sessionId: string;
 
   constructor(sessionId: string) {
-    super(SessionBusyError.errorName, `Refused: another call of session '${sessionId}' is running; nothing was written. Send again when its answer has finished.`);
+    super(
+      SessionBusyError.errorName,
+      `Refused: another call of session '${sessionId}' is running; nothing was written. Send again when its answer has finished.`,
+    );
     this.sessionId = sessionId;
   }
 

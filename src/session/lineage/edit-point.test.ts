@@ -23,20 +23,47 @@ describe("editPointOf", () => {
   it("forks before a budget warning that was appended in front of the message", async () => {
     const store = memoryStore();
     await store.append("s", [user("one"), assistant("a")]);
-    await store.append("s", [budgetWarningRow({ text: "[Context budget] ...", windowId: "w:0", contextTokens: 10, maxTokens: 20 }), user("two")]);
+    await store.append("s", [
+      budgetWarningRow({ text: "[Context budget] ...", windowId: "w:0", contextTokens: 10, maxTokens: 20 }),
+      user("two"),
+    ]);
     expect(await editPointOf({ store, sessionId: "s", itemId: "4" })).toMatchObject({ itemSeq: 4, atSeq: 2 });
   });
 
   it("forks before the rollover the message triggered (boundary, lead-in, message)", async () => {
     const store = memoryStore();
     await store.append("s", [user("one"), assistant("a")]);
-    await store.append("s", rolloverTransactionRows({ rolloverId: "r1", reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens: 10, maxTokens: 20, windowId: "w:3", trigger: user("two") }));
+    await store.append(
+      "s",
+      rolloverTransactionRows({
+        rolloverId: "r1",
+        reason: "on-send",
+        previousWindowId: "w:0",
+        flushOpportunity: true,
+        contextTokens: 10,
+        maxTokens: 20,
+        windowId: "w:3",
+        trigger: user("two"),
+      }),
+    );
     expect(await editPointOf({ store, sessionId: "s", itemId: "5" })).toMatchObject({ itemSeq: 5, atSeq: 2 });
   });
 
   it("a rejected input is a message the user typed: it can be edited", async () => {
     const store = memoryStore();
-    await store.append("s", [user("one"), assistant("a"), rejectedInputRow({ parts: [{ type: "text", text: "huge" }], reason: "too large", estimatedTokens: 9, hardCeiling: 5 })]);
-    expect(await editPointOf({ store, sessionId: "s", itemId: "3" })).toMatchObject({ atSeq: 2, row: { meta: { type: "rejected-input" } } });
+    await store.append("s", [
+      user("one"),
+      assistant("a"),
+      rejectedInputRow({
+        parts: [{ type: "text", text: "huge" }],
+        reason: "too large",
+        estimatedTokens: 9,
+        hardCeiling: 5,
+      }),
+    ]);
+    expect(await editPointOf({ store, sessionId: "s", itemId: "3" })).toMatchObject({
+      atSeq: 2,
+      row: { meta: { type: "rejected-input" } },
+    });
   });
 });

@@ -32,20 +32,41 @@ export function isUserInput(row: Pick<Row, "role" | "synthetic" | "meta">): bool
  * @example
  * const { atSeq } = await editPointOf({ store, sessionId: "build-42", itemId: "17" });
  */
-export async function editPointOf({ store, sessionId, itemId }: { store: HistoryStore; sessionId: string; itemId: string }): Promise<EditPoint> {
+export async function editPointOf({
+  store,
+  sessionId,
+  itemId,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+  itemId: string;
+}): Promise<EditPoint> {
   const seq = parseItemId(itemId);
   const lastSeq = await store.lastSeq(sessionId);
   if (seq === undefined || seq < 1 || seq > lastSeq) {
-    throw new EditRefusedError("unknown-item", String(itemId), `Cannot edit item ${JSON.stringify(itemId)} of '${sessionId}': no such item (its last item is ${lastSeq}).`);
+    throw new EditRefusedError(
+      "unknown-item",
+      String(itemId),
+      `Cannot edit item ${JSON.stringify(itemId)} of '${sessionId}': no such item (its last item is ${lastSeq}).`,
+    );
   }
   const floor = await store.privacyFloor(sessionId);
   if (seq <= floor) {
-    throw new EditRefusedError("behind-floor", itemId, `Cannot edit item ${seq} of '${sessionId}': it lies at or behind the privacy floor (a manual clear at item ${floor}).`);
+    throw new EditRefusedError(
+      "behind-floor",
+      itemId,
+      `Cannot edit item ${seq} of '${sessionId}': it lies at or behind the privacy floor (a manual clear at item ${floor}).`,
+    );
   }
   const row = await store.read(sessionId, seq);
-  if (row === undefined) throw new EditRefusedError("unknown-item", itemId, `Cannot edit item ${seq} of '${sessionId}': it cannot be read.`);
+  if (row === undefined)
+    throw new EditRefusedError("unknown-item", itemId, `Cannot edit item ${seq} of '${sessionId}': it cannot be read.`);
   if (!isUserInput(row)) {
-    throw new EditRefusedError("not-user-input", itemId, `Cannot edit item ${seq} of '${sessionId}': it is not a message the user typed (role ${row.role}${row.meta === undefined ? "" : `, ${row.meta.type}`}).`);
+    throw new EditRefusedError(
+      "not-user-input",
+      itemId,
+      `Cannot edit item ${seq} of '${sessionId}': it is not a message the user typed (role ${row.role}${row.meta === undefined ? "" : `, ${row.meta.type}`}).`,
+    );
   }
   return { itemSeq: seq, atSeq: await startOfAppend(store, sessionId, row), row };
 }
@@ -55,8 +76,12 @@ async function startOfAppend(store: HistoryStore, sessionId: string, row: Row): 
   const before = row.seq > 1 ? await store.read(sessionId, row.seq - 1) : undefined;
   if (before === undefined) return row.seq - 1;
   if (before.meta?.type === "budget-warning") return before.seq - 1;
-  const rolloverId = typeof row.metadata === "object" && row.metadata !== null ? (row.metadata as Record<string, unknown>)["rolloverId"] : undefined;
-  if (before.meta?.type !== "lead-in" || rolloverId === undefined || before.meta["rolloverId"] !== rolloverId) return row.seq - 1;
+  const rolloverId =
+    typeof row.metadata === "object" && row.metadata !== null
+      ? (row.metadata as Record<string, unknown>)["rolloverId"]
+      : undefined;
+  if (before.meta?.type !== "lead-in" || rolloverId === undefined || before.meta["rolloverId"] !== rolloverId)
+    return row.seq - 1;
   const boundary = before.seq > 1 ? await store.read(sessionId, before.seq - 1) : undefined;
   return boundary?.boundary?.kind === "rollover" ? boundary.seq - 1 : before.seq - 1;
 }

@@ -32,9 +32,11 @@ export async function forkStoredSession({
   newSessionId,
   generateId = () => crypto.randomUUID(),
 }: SessionForkOptions & { store: HistoryStore; sessionId: string; generateId?: () => string }): Promise<string> {
-  if (atItem !== undefined && atSeq !== undefined) throw new InvalidArgumentError("fork takes atItem or atSeq, not both.");
+  if (atItem !== undefined && atSeq !== undefined)
+    throw new InvalidArgumentError("fork takes atItem or atSeq, not both.");
   const at = atItem === undefined ? atSeq : parseItemId(atItem);
-  if (atItem !== undefined && at === undefined) throw new InvalidArgumentError(`atItem must be an item id such as "42"; got ${JSON.stringify(atItem)}.`);
+  if (atItem !== undefined && at === undefined)
+    throw new InvalidArgumentError(`atItem must be an item id such as "42"; got ${JSON.stringify(atItem)}.`);
   const target = newSessionId ?? defaultForkId(sessionId, generateId);
   await store.fork(sessionId, { atSeq: at ?? (await store.lastSeq(sessionId)), newSessionId: target });
   return target;

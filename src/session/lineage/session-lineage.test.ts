@@ -18,7 +18,13 @@ const lastLine = (text: string) => text.split("\n").at(-1);
 const echo = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
 
 async function conversation(store: HistoryStore, model = echo.model) {
-  const session = createAgentSession({ store, sessionId: "s", model, budget: { contextLimit: 100_000 }, ...deterministic() });
+  const session = createAgentSession({
+    store,
+    sessionId: "s",
+    model,
+    budget: { contextLimit: 100_000 },
+    ...deterministic(),
+  });
   await session.send("one");
   await session.send("two");
   await session.send("three");
@@ -47,7 +53,14 @@ describe("session.fork", () => {
     expect(request).not.toContain("user: three");
 
     expect(await readAllRows(store, "s")).toEqual(before);
-    expect((await readAllRows(store, "s-alt")).map(rowText)).toEqual(["one", "answer to user: one", "two", "answer to user: two", "two, differently", "answer to user: two, differently"]);
+    expect((await readAllRows(store, "s-alt")).map(rowText)).toEqual([
+      "one",
+      "answer to user: one",
+      "two",
+      "answer to user: two",
+      "two, differently",
+      "answer to user: two, differently",
+    ]);
     expect(sessionProblems(await readAllRows(store, "s-alt"), (await store.activeWindow("s-alt")).lastSeq)).toEqual([]);
   });
 
@@ -67,12 +80,24 @@ describe("session.fork", () => {
   it("a fork starts clean: a rollover latched in the original does not go with it, and the original keeps it", async () => {
     const store = memoryStore();
     const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-    const readBoth = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }, { toolName: "read", input: { path: "b.txt" } }] };
-    const { model } = scriptedModel({ script: (call) => (call.index === 0 ? { ...readBoth, inputTokens: FORCE_AT - 400 } : { text: `answer to ${lastLine(call.text)}`, inputTokens: 800 }) });
+    const readBoth = {
+      toolCalls: [
+        { toolName: "read", input: { path: "a.txt" } },
+        { toolName: "read", input: { path: "b.txt" } },
+      ],
+    };
+    const { model } = scriptedModel({
+      script: (call) =>
+        call.index === 0
+          ? { ...readBoth, inputTokens: FORCE_AT - 400 }
+          : { text: `answer to ${lastLine(call.text)}`, inputTokens: 800 },
+    });
     const session = budgetSession({ store, model, tools: { read: readTool(files) } });
     const controller = new AbortController();
     const stop = session.on("step-end", () => controller.abort());
-    expect(await session.send("read both files", { signal: controller.signal })).toMatchObject({ status: "interrupted" });
+    expect(await session.send("read both files", { signal: controller.signal })).toMatchObject({
+      status: "interrupted",
+    });
     stop();
 
     const fork = await session.fork({ atItem: "1", newSessionId: "s-fork" });
@@ -86,12 +111,23 @@ describe("session.fork", () => {
   it("a fork starts clean: a warning waiting for the original's next input does not go with it", async () => {
     const store = memoryStore();
     const { model } = scriptedModel({
-      script: (call) => (call.index === 0 ? { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 } : { text: "noted", inputTokens: 900 }),
+      script: (call) =>
+        call.index === 0
+          ? { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }
+          : { text: "noted", inputTokens: 900 },
     });
-    const session = budgetSession({ store, model, tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) }, settings: { warningTurnTokens: 500 } });
+    const session = budgetSession({
+      store,
+      model,
+      tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
+      settings: { warningTurnTokens: 500 },
+    });
     const controller = new AbortController();
     const stop = session.on("step-end", () => controller.abort());
-    expect(await session.send("read a", { signal: controller.signal })).toMatchObject({ status: "interrupted", warnings: [] });
+    expect(await session.send("read a", { signal: controller.signal })).toMatchObject({
+      status: "interrupted",
+      warnings: [],
+    });
     stop();
 
     const fork = await session.fork({ atItem: "1", newSessionId: "s-fork" });
@@ -104,7 +140,14 @@ describe("session.fork", () => {
   it("a context agent forks into a context agent with its options", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
-    const agent = createContextAgent({ store, sessionId: "s", model, instructions: "be brief", budget: { contextLimit: 100_000 }, ...deterministic() });
+    const agent = createContextAgent({
+      store,
+      sessionId: "s",
+      model,
+      instructions: "be brief",
+      budget: { contextLimit: 100_000 },
+      ...deterministic(),
+    });
     await agent.generate({ prompt: "one" });
     await agent.generate({ prompt: "two" });
     const fork = await agent.fork({ atItem: "2", newSessionId: "s-alt" });
@@ -132,7 +175,10 @@ describe("session.edit", () => {
     expect(edit.session.sessionId).toBe("s-edit");
     expect(edit.result).toMatchObject({ status: "completed", text: "answer to user: TWO, edited" });
     expect((await store.session("s-edit"))?.forkOf).toEqual({ sessionId: "s", atSeq: 2 });
-    const request = calls.at(-1)!.text.split("\n").filter((line) => !line.startsWith("system:"));
+    const request = calls
+      .at(-1)!
+      .text.split("\n")
+      .filter((line) => !line.startsWith("system:"));
     expect(request).toEqual(["user: one", "assistant: answer to user: one", "user: TWO, edited"]);
     expect(await readAllRows(store, "s")).toEqual(before);
 
@@ -146,9 +192,24 @@ describe("session.edit", () => {
       const session = await conversation(opened.store);
       const edit = await session.edit({ itemId: "5", input: "THREE", newSessionId: "s-edit" });
       expect(edit.result.status).toBe("completed");
-      const reopened = createAgentSession({ store: opened.store, sessionId: "s-edit", model: echo.model, budget: { contextLimit: 100_000 }, ...deterministic("again") });
+      const reopened = createAgentSession({
+        store: opened.store,
+        sessionId: "s-edit",
+        model: echo.model,
+        budget: { contextLimit: 100_000 },
+        ...deterministic("again"),
+      });
       expect(await reopened.send("four")).toMatchObject({ status: "completed" });
-      expect((await readAllRows(opened.store, "s-edit")).map(rowText)).toEqual(["one", "answer to user: one", "two", "answer to user: two", "THREE", "answer to user: THREE", "four", "answer to user: four"]);
+      expect((await readAllRows(opened.store, "s-edit")).map(rowText)).toEqual([
+        "one",
+        "answer to user: one",
+        "two",
+        "answer to user: two",
+        "THREE",
+        "answer to user: THREE",
+        "four",
+        "answer to user: four",
+      ]);
       expect((await readAllRows(opened.store, "s")).map(rowText).at(-2)).toBe("three");
     } finally {
       await opened.cleanup();
@@ -176,16 +237,28 @@ describe("session.edit", () => {
       const error = await session.edit({ itemId, input: "edited" }).catch((caught: unknown) => caught);
       reasons.push(EditRefusedError.isInstance(error) ? error.reason : error);
     }
-    expect(reasons).toEqual(["unknown-item", "unknown-item", "unknown-item", "behind-floor", "behind-floor", "behind-floor"]);
+    expect(reasons).toEqual([
+      "unknown-item",
+      "unknown-item",
+      "unknown-item",
+      "behind-floor",
+      "behind-floor",
+      "behind-floor",
+    ]);
     const assistantRow = (await readAllRows(store, "s")).find((row) => row.role === "assistant" && row.seq > 7)!;
-    const error = await session.edit({ itemId: String(assistantRow.seq), input: "edited" }).catch((caught: unknown) => caught);
+    const error = await session
+      .edit({ itemId: String(assistantRow.seq), input: "edited" })
+      .catch((caught: unknown) => caught);
     expect(EditRefusedError.isInstance(error) && error.reason).toBe("not-user-input");
     expect(await snapshot(store)).toEqual(before);
 
     // The first message after the clear can be edited: nothing before it was visible, so nothing is shared.
     const edit = await session.edit({ itemId: "8", input: "after the clear, edited", newSessionId: "s-after" });
     expect(edit.result.status).toBe("completed");
-    expect((await readAllRows(store, "s-after")).map(rowText)).toEqual(["after the clear, edited", "answer to user: after the clear, edited"]);
+    expect((await readAllRows(store, "s-after")).map(rowText)).toEqual([
+      "after the clear, edited",
+      "answer to user: after the clear, edited",
+    ]);
   });
 
   it("an id in use is refused before anything is written", async () => {
@@ -193,7 +266,9 @@ describe("session.edit", () => {
     const session = await conversation(store);
     await session.fork({ newSessionId: "taken" });
     const before = await snapshot(store);
-    const error = await session.edit({ itemId: "3", input: "x", newSessionId: "taken" }).catch((caught: unknown) => caught);
+    const error = await session
+      .edit({ itemId: "3", input: "x", newSessionId: "taken" })
+      .catch((caught: unknown) => caught);
     expect(ForkRefusedError.isInstance(error) && error.reason).toBe("session-exists");
     expect(await snapshot(store)).toEqual(before);
   });

@@ -45,8 +45,17 @@ export function lineageMethods<Opened>({
     async fork(options: SessionForkOptions = {}): Promise<Opened> {
       return open(await forkStoredSession({ store, sessionId, generateId, ...options }));
     },
-    async edit({ itemId, input, newSessionId }: SessionEditOptions, options: SendOptions = {}): Promise<LineageEdit<Opened>> {
-      const fork = await forkForEdit({ store, sessionId, itemId, generateId, ...(newSessionId === undefined ? {} : { newSessionId }) });
+    async edit(
+      { itemId, input, newSessionId }: SessionEditOptions,
+      options: SendOptions = {},
+    ): Promise<LineageEdit<Opened>> {
+      const fork = await forkForEdit({
+        store,
+        sessionId,
+        itemId,
+        generateId,
+        ...(newSessionId === undefined ? {} : { newSessionId }),
+      });
       const opened = open(fork.sessionId);
       return { opened, editedItemId: String(fork.point.itemSeq), result: await send(opened, input, options) };
     },

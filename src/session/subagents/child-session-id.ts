@@ -40,5 +40,6 @@ export async function claimChildSessionId(request: ChildSessionIdRequest): Promi
 function* candidates({ parentSessionId, agent, toolCallId, itemId }: ChildSessionIdRequest): Generator<string> {
   yield `${parentSessionId}/${agent}-${toolCallId}`;
   yield `${parentSessionId}/${agent}-${itemId}-${toolCallId}`;
-  for (let position = 2; position <= MAX_SAME_STEP_CALLS; position += 1) yield `${parentSessionId}/${agent}-${itemId}.${position}-${toolCallId}`;
+  for (let position = 2; position <= MAX_SAME_STEP_CALLS; position += 1)
+    yield `${parentSessionId}/${agent}-${itemId}.${position}-${toolCallId}`;
 }

@@ -12,7 +12,10 @@ import { deterministic, memoryStore, rowText } from "../test-support/session-fix
 /** Turns → steps → how many task calls the step makes. */
 function turns(maxCallsPerStep: number) {
   const step = fc.integer({ min: 1, max: maxCallsPerStep });
-  return fc.array(fc.record({ steps: fc.array(step, { minLength: 1, maxLength: 3 }), clearBefore: fc.boolean() }), { minLength: 1, maxLength: 3 });
+  return fc.array(fc.record({ steps: fc.array(step, { minLength: 1, maxLength: 3 }), clearBefore: fc.boolean() }), {
+    minLength: 1,
+    maxLength: 3,
+  });
 }
 
 type Plan = Array<{ steps: number[]; clearBefore: boolean }>;
@@ -25,14 +28,20 @@ async function runPlan(plan: Plan, callId: (position: number) => string): Promis
     for (const calls of turn.steps) {
       const step = Array.from({ length: calls }, () => `task-${tasks.push(`task-${tasks.length + 1}`)}`);
       script.push({
-        toolCalls: step.map((task, position) => ({ toolName: "task", toolCallId: callId(position), input: { agent: "helper", prompt: `Do ${task}.` } })),
+        toolCalls: step.map((task, position) => ({
+          toolName: "task",
+          toolCallId: callId(position),
+          input: { agent: "helper", prompt: `Do ${task}.` },
+        })),
       });
     }
     script.push({ text: "Done." });
   }
   const parent = scriptedModel({ script });
   const child = scriptedModel({
-    script: (call) => ({ text: `Saw ${call.prompt.filter((message) => message.role === "user").length} prompt(s): ${/task-\d+/.exec(call.text)?.[0]}` }),
+    script: (call) => ({
+      text: `Saw ${call.prompt.filter((message) => message.role === "user").length} prompt(s): ${/task-\d+/.exec(call.text)?.[0]}`,
+    }),
   });
   const session = createAgentSession({
     store,

@@ -56,7 +56,14 @@ export async function runTask(runner: TaskRunnerOptions, request: TaskRequest): 
     claimed: runner.claimedChildIds,
     generateId: runner.generateId,
   });
-  const interrupted = (): TaskResult => ({ status: "interrupted", agent: request.agent, session_id: childId, answer: "", answer_chars: 0, truncated: false });
+  const interrupted = (): TaskResult => ({
+    status: "interrupted",
+    agent: request.agent,
+    session_id: childId,
+    answer: "",
+    answer_chars: 0,
+    truncated: false,
+  });
   return runner.limit.run(async () => {
     if (request.abortSignal?.aborted === true) return interrupted();
     const child = runner.startChild({
@@ -73,8 +80,12 @@ export async function runTask(runner: TaskRunnerOptions, request: TaskRequest): 
       subagentSettings: settings,
       subagentDepth: runner.depth + 1,
     });
-    const result = await child.send(request.prompt, request.abortSignal === undefined ? {} : { signal: request.abortSignal });
-    const answer = result.text.length > settings.maxAnswerChars ? result.text.slice(0, settings.maxAnswerChars) : result.text;
+    const result = await child.send(
+      request.prompt,
+      request.abortSignal === undefined ? {} : { signal: request.abortSignal },
+    );
+    const answer =
+      result.text.length > settings.maxAnswerChars ? result.text.slice(0, settings.maxAnswerChars) : result.text;
     return {
       status: result.status,
       agent: request.agent,
@@ -87,8 +98,12 @@ export async function runTask(runner: TaskRunnerOptions, request: TaskRequest): 
   });
 }
 
-function childMemory(definition: SubagentDefinition, parentMemory: TaskRunnerOptions["parentMemory"]): AgentSessionOptions["memory"] {
+function childMemory(
+  definition: SubagentDefinition,
+  parentMemory: TaskRunnerOptions["parentMemory"],
+): AgentSessionOptions["memory"] {
   if (parentMemory === false || definition.memory === false) return false;
-  const readOnly = parentMemory.readOnly === true || (typeof definition.memory === "object" && definition.memory.readOnly === true);
+  const readOnly =
+    parentMemory.readOnly === true || (typeof definition.memory === "object" && definition.memory.readOnly === true);
   return { root: parentMemory.root, readOnly };
 }

@@ -33,7 +33,11 @@ export interface SubagentSettings {
   maxAnswerChars?: number;
 }
 
-export const DEFAULT_SUBAGENT_SETTINGS: Required<SubagentSettings> = { maxConcurrency: 2, maxDepth: 3, maxAnswerChars: 8_000 };
+export const DEFAULT_SUBAGENT_SETTINGS: Required<SubagentSettings> = {
+  maxConcurrency: 2,
+  maxDepth: 3,
+  maxAnswerChars: 8_000,
+};
 
 export const TASK_TOOL_NAME = "task";
 

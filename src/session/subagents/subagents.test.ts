@@ -9,14 +9,17 @@ const budget = { contextLimit: 50_000 };
 
 /** The `task` results a request shows, oldest first. */
 function taskResults(call: RecordedCall): Array<Record<string, unknown>> {
-  return [...call.text.matchAll(/result task (\{.*\})$/gm)].map((match) => (JSON.parse(match[1]!) as { value: Record<string, unknown> }).value);
+  return [...call.text.matchAll(/result task (\{.*\})$/gm)].map(
+    (match) => (JSON.parse(match[1]!) as { value: Record<string, unknown> }).value,
+  );
 }
 
 /** A parent that delegates `tasks` in one step, then reports what came back. */
 function delegator(tasks: Array<{ agent: string; prompt: string }>) {
   return (call: RecordedCall): ScriptedStep => {
     const results = taskResults(call);
-    if (results.length > 0) return { text: `Sub-agents said: ${results.map((result) => result["answer"] ?? result["message"]).join(" | ")}` };
+    if (results.length > 0)
+      return { text: `Sub-agents said: ${results.map((result) => result["answer"] ?? result["message"]).join(" | ")}` };
     return { toolCalls: tasks.map((input) => ({ toolName: "task", input })) };
   };
 }
@@ -35,14 +38,23 @@ async function allRows(store: HistoryStore, sessionId: string) {
 describe("sub-agents: the task tool runs a child session", () => {
   it("runs the sub-agent in a child session with its own rows and returns its answer with the child's id", async () => {
     const store = memoryStore();
-    const parent = scriptedModel({ script: delegator([{ agent: "researcher", prompt: "Find the staging codename in notes.txt." }]) });
+    const parent = scriptedModel({
+      script: delegator([{ agent: "researcher", prompt: "Find the staging codename in notes.txt." }]),
+    });
     const child = scriptedModel({ script: researcher });
     const session = createAgentSession({
       store,
       sessionId: "main",
       model: parent.model,
       budget,
-      subagents: { researcher: { system: "You research.", tools: { read: readTool(files) }, model: child.model, description: "reads files" } },
+      subagents: {
+        researcher: {
+          system: "You research.",
+          tools: { read: readTool(files) },
+          model: child.model,
+          description: "reads files",
+        },
+      },
       ...deterministic(),
     });
 
@@ -50,7 +62,12 @@ describe("sub-agents: the task tool runs a child session", () => {
 
     expect(result).toMatchObject({ status: "completed", text: "Sub-agents said: The codename is HERON-41." });
     const [taskResult] = taskResults(parent.calls[1]!);
-    expect(taskResult).toMatchObject({ status: "completed", agent: "researcher", answer: "The codename is HERON-41.", truncated: false });
+    expect(taskResult).toMatchObject({
+      status: "completed",
+      agent: "researcher",
+      answer: "The codename is HERON-41.",
+      truncated: false,
+    });
     const childId = String(taskResult?.["session_id"]);
     expect(parent.calls[0]?.toolNames).toContain("task");
     expect(child.calls[0]?.system).toContain("You research.");
@@ -58,7 +75,9 @@ describe("sub-agents: the task tool runs a child session", () => {
     // The child is a session of its own, recorded under its parent and the item holding the task call.
     const summary = await store.session(childId);
     const parentRows = await allRows(store, "main");
-    const callRow = parentRows.find((row) => row.parts.some((part) => part.type === "tool-task" || ("toolName" in part && part.toolName === "task")));
+    const callRow = parentRows.find((row) =>
+      row.parts.some((part) => part.type === "tool-task" || ("toolName" in part && part.toolName === "task")),
+    );
     expect(summary?.parent).toEqual({ sessionId: "main", itemId: String(callRow?.seq) });
     expect((await store.sessions({ parentSessionId: "main" })).map((entry) => entry.sessionId)).toEqual([childId]);
     expect((await allRows(store, childId)).map(rowText).join("\n")).toContain("HERON-41");
@@ -68,11 +87,20 @@ describe("sub-agents: the task tool runs a child session", () => {
   it("refuses an unknown agent with a clear result and starts no child", async () => {
     const store = memoryStore();
     const parent = scriptedModel({ script: delegator([{ agent: "nobody", prompt: "x" }]) });
-    const session = createAgentSession({ store, sessionId: "main", model: parent.model, budget, subagents: { researcher: { system: "r" } }, ...deterministic() });
+    const session = createAgentSession({
+      store,
+      sessionId: "main",
+      model: parent.model,
+      budget,
+      subagents: { researcher: { system: "r" } },
+      ...deterministic(),
+    });
 
     await session.send("go");
 
-    expect(taskResults(parent.calls[1]!)).toEqual([{ status: "refused", code: "unknown_agent", message: 'Unknown agent "nobody". Known agents: researcher.' }]);
+    expect(taskResults(parent.calls[1]!)).toEqual([
+      { status: "refused", code: "unknown_agent", message: 'Unknown agent "nobody". Known agents: researcher.' },
+    ]);
     expect(await store.sessions({ parentSessionId: "main" })).toEqual([]);
   });
 
@@ -114,7 +142,9 @@ describe("sub-agents: the task tool runs a child session", () => {
       script: (call) => {
         const name = /task ([AB])/.exec(call.text)?.[1] ?? "?";
         order.push(name);
-        return call.text.includes("result read") ? { text: `done ${name}` } : { toolCalls: [{ toolName: "read", input: { path: "notes.txt" } }] };
+        return call.text.includes("result read")
+          ? { text: `done ${name}` }
+          : { toolCalls: [{ toolName: "read", input: { path: "notes.txt" } }] };
       },
     });
     const session = createAgentSession({
@@ -138,8 +168,18 @@ describe("sub-agents: the task tool runs a child session", () => {
     const store = memoryStore();
     const controller = new AbortController();
     const parent = scriptedModel({ script: delegator([{ agent: "slow", prompt: "Take your time." }]) });
-    const slow = scriptedModel({ script: [{ text: "Working on it", stallUntilAborted: true }], beforeAnswer: async () => controller.abort() });
-    const session = createAgentSession({ store, sessionId: "main", model: parent.model, budget, subagents: { slow: { system: "slow", model: slow.model } }, ...deterministic() });
+    const slow = scriptedModel({
+      script: [{ text: "Working on it", stallUntilAborted: true }],
+      beforeAnswer: async () => controller.abort(),
+    });
+    const session = createAgentSession({
+      store,
+      sessionId: "main",
+      model: parent.model,
+      budget,
+      subagents: { slow: { system: "slow", model: slow.model } },
+      ...deterministic(),
+    });
 
     const result = await session.send("go", { signal: controller.signal });
 

@@ -15,7 +15,9 @@ export interface TaskRequest {
 }
 
 function taskDescription(subagents: Readonly<Record<string, SubagentDefinition>>): string {
-  const agents = Object.entries(subagents).map(([name, definition]) => `- ${name}${definition.description === undefined ? "" : `: ${definition.description}`}`);
+  const agents = Object.entries(subagents).map(
+    ([name, definition]) => `- ${name}${definition.description === undefined ? "" : `: ${definition.description}`}`,
+  );
   return [
     "Delegate a self-contained task to a sub-agent. It works in a session of its own (its own context windows and notes) and returns its final answer and its session id.",
     "Give it everything it needs in the prompt: it does not see this conversation. Several task calls in one step run in parallel.",
@@ -53,10 +55,18 @@ export function taskTool({
       const { agent, prompt } = input;
       if (typeof agent !== "string" || !Object.hasOwn(subagents, agent)) {
         const known = Object.keys(subagents).join(", ");
-        return { status: "refused", code: "unknown_agent", message: `Unknown agent ${JSON.stringify(agent)}. Known agents: ${known}.` };
+        return {
+          status: "refused",
+          code: "unknown_agent",
+          message: `Unknown agent ${JSON.stringify(agent)}. Known agents: ${known}.`,
+        };
       }
       if (typeof prompt !== "string" || prompt.trim() === "" || prompt.length > MAX_TASK_PROMPT_CHARS) {
-        return { status: "refused", code: "invalid_input", message: `prompt must be a non-empty string of at most ${MAX_TASK_PROMPT_CHARS} characters.` };
+        return {
+          status: "refused",
+          code: "invalid_input",
+          message: `prompt must be a non-empty string of at most ${MAX_TASK_PROMPT_CHARS} characters.`,
+        };
       }
       return run({ agent, prompt, toolCallId, abortSignal });
     },

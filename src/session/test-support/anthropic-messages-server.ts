@@ -48,7 +48,8 @@ export async function startAnthropicMessagesServer({
   script,
 }: {
   /** Answers in order (the last one repeats), or an answer computed from each request body. */
-  script: readonly AnthropicScriptedResponse[] | ((body: AnthropicRequestBody, index: number) => AnthropicScriptedResponse);
+  script:
+    readonly AnthropicScriptedResponse[] | ((body: AnthropicRequestBody, index: number) => AnthropicScriptedResponse);
 }): Promise<AnthropicMessagesServer> {
   const requests: AnthropicRequestBody[] = [];
   const server = createServer((request, response) => {
@@ -61,7 +62,10 @@ export async function startAnthropicMessagesServer({
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AnthropicRequestBody;
     requests.push(body);
-    const answer = typeof script === "function" ? script(body, requests.length - 1) : script[Math.min(requests.length - 1, script.length - 1)];
+    const answer =
+      typeof script === "function"
+        ? script(body, requests.length - 1)
+        : script[Math.min(requests.length - 1, script.length - 1)];
     if (answer === undefined) throw new Error("empty script");
     if ("status" in answer) {
       response.writeHead(answer.status, { "content-type": "application/json" });
@@ -72,15 +76,33 @@ export async function startAnthropicMessagesServer({
     const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const inputTokens = "inputTokens" in answer ? (answer.inputTokens ?? 100) : 100;
     const cache = {
-      ...("cacheReadTokens" in answer && answer.cacheReadTokens !== undefined ? { cache_read_input_tokens: answer.cacheReadTokens } : {}),
-      ...("cacheWriteTokens" in answer && answer.cacheWriteTokens !== undefined ? { cache_creation_input_tokens: answer.cacheWriteTokens } : {}),
+      ...("cacheReadTokens" in answer && answer.cacheReadTokens !== undefined
+        ? { cache_read_input_tokens: answer.cacheReadTokens }
+        : {}),
+      ...("cacheWriteTokens" in answer && answer.cacheWriteTokens !== undefined
+        ? { cache_creation_input_tokens: answer.cacheWriteTokens }
+        : {}),
     };
     send("message_start", {
       type: "message_start",
-      message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1, ...cache } },
+      message: {
+        id: `msg_${requests.length}`,
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: inputTokens, output_tokens: 1, ...cache },
+      },
     });
     send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-    for (const piece of answer.text.match(/.{1,8}/gs) ?? []) send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: piece } });
+    for (const piece of answer.text.match(/.{1,8}/gs) ?? [])
+      send("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "text_delta", text: piece },
+      });
     if ("midStreamError" in answer) {
       send("error", { type: "error", error: answer.midStreamError });
       response.end();
@@ -88,7 +110,11 @@ export async function startAnthropicMessagesServer({
     }
     send("content_block_stop", { type: "content_block_stop", index: 0 });
     const outputTokens = "outputTokens" in answer ? (answer.outputTokens ?? 10) : 10;
-    send("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: outputTokens } });
+    send("message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: outputTokens },
+    });
     send("message_stop", { type: "message_stop" });
     response.end();
   }
@@ -97,6 +123,9 @@ export async function startAnthropicMessagesServer({
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error)))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((error) => (error === undefined ? resolve() : reject(error))),
+      ),
   };
 }

@@ -27,7 +27,12 @@ export type GeminiScriptedResponse =
 /** A `Content` of a Gemini request: a role and its parts. */
 export interface GeminiContent {
   role: string;
-  parts: Array<{ text?: string; functionCall?: { name: string; args?: unknown }; functionResponse?: { name: string; response?: unknown }; [field: string]: unknown }>;
+  parts: Array<{
+    text?: string;
+    functionCall?: { name: string; args?: unknown };
+    functionResponse?: { name: string; response?: unknown };
+    [field: string]: unknown;
+  }>;
 }
 
 export interface GeminiRequestBody {
@@ -60,7 +65,11 @@ const STREAM_PATH = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/;
  * const server = await startGeminiStreamServer({ script: [{ text: "Hi." }] });
  * createGoogleGenerativeAI({ baseURL: server.baseURL, apiKey: "test" })("gemini-2.5-flash");
  */
-export async function startGeminiStreamServer({ script }: { script: readonly GeminiScriptedResponse[] }): Promise<GeminiStreamServer> {
+export async function startGeminiStreamServer({
+  script,
+}: {
+  script: readonly GeminiScriptedResponse[];
+}): Promise<GeminiStreamServer> {
   const requests: GeminiRequest[] = [];
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -74,7 +83,11 @@ export async function startGeminiStreamServer({ script }: { script: readonly Gem
     const model = STREAM_PATH.exec(url.pathname)?.[1];
     if (request.method !== "POST" || model === undefined || url.searchParams.get("alt") !== "sse") {
       response.writeHead(404, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { code: 404, message: `no route for ${request.method} ${url.pathname}`, status: "NOT_FOUND" } }));
+      response.end(
+        JSON.stringify({
+          error: { code: 404, message: `no route for ${request.method} ${url.pathname}`, status: "NOT_FOUND" },
+        }),
+      );
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as GeminiRequestBody;
@@ -93,7 +106,9 @@ export async function startGeminiStreamServer({ script }: { script: readonly Gem
     const promptTokens = "promptTokens" in answer ? (answer.promptTokens ?? 100) : 100;
     if ("functionCall" in answer) {
       const signature = answer.thoughtSignature === undefined ? {} : { thoughtSignature: answer.thoughtSignature };
-      const parts = [{ functionCall: { name: answer.functionCall.name, args: answer.functionCall.args }, ...signature }];
+      const parts = [
+        { functionCall: { name: answer.functionCall.name, args: answer.functionCall.args }, ...signature },
+      ];
       send(chunkOf({ responseId, model, parts, finishReason: "STOP", usage: usageOf(promptTokens, 10) }));
       response.end();
       return;
@@ -103,7 +118,14 @@ export async function startGeminiStreamServer({ script }: { script: readonly Gem
     for (const [index, piece] of pieces.entries()) {
       const finished = index === last && !("midStreamError" in answer);
       const outputTokens = "outputTokens" in answer ? (answer.outputTokens ?? 10) : 10;
-      send(chunkOf({ responseId, model, parts: [{ text: piece }], ...(finished ? { finishReason: "STOP", usage: usageOf(promptTokens, outputTokens) } : {}) }));
+      send(
+        chunkOf({
+          responseId,
+          model,
+          parts: [{ text: piece }],
+          ...(finished ? { finishReason: "STOP", usage: usageOf(promptTokens, outputTokens) } : {}),
+        }),
+      );
     }
     if ("midStreamError" in answer) send({ error: answer.midStreamError });
     response.end();
@@ -113,13 +135,30 @@ export async function startGeminiStreamServer({ script }: { script: readonly Gem
   return {
     baseURL: `http://127.0.0.1:${port}/v1beta`,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error)))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((error) => (error === undefined ? resolve() : reject(error))),
+      ),
   };
 }
 
-function chunkOf({ responseId, model, parts, finishReason, usage }: { responseId: string; model: string; parts: unknown[]; finishReason?: string; usage?: Record<string, number> }): Record<string, unknown> {
+function chunkOf({
+  responseId,
+  model,
+  parts,
+  finishReason,
+  usage,
+}: {
+  responseId: string;
+  model: string;
+  parts: unknown[];
+  finishReason?: string;
+  usage?: Record<string, number>;
+}): Record<string, unknown> {
   return {
-    candidates: [{ content: { role: "model", parts }, index: 0, ...(finishReason === undefined ? {} : { finishReason }) }],
+    candidates: [
+      { content: { role: "model", parts }, index: 0, ...(finishReason === undefined ? {} : { finishReason }) },
+    ],
     ...(usage === undefined ? {} : { usageMetadata: usage }),
     modelVersion: model,
     responseId,
@@ -127,5 +166,9 @@ function chunkOf({ responseId, model, parts, finishReason, usage }: { responseId
 }
 
 function usageOf(promptTokens: number, outputTokens: number): Record<string, number> {
-  return { promptTokenCount: promptTokens, candidatesTokenCount: outputTokens, totalTokenCount: promptTokens + outputTokens };
+  return {
+    promptTokenCount: promptTokens,
+    candidatesTokenCount: outputTokens,
+    totalTokenCount: promptTokens + outputTokens,
+  };
 }

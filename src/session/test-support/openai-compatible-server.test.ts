@@ -1,7 +1,12 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, generateText, streamText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { contextLengthExceeded, promptTokensOf, startOpenAICompatibleServer, type OpenAICompatibleServer } from "./openai-compatible-server.js";
+import {
+  contextLengthExceeded,
+  promptTokensOf,
+  startOpenAICompatibleServer,
+  type OpenAICompatibleServer,
+} from "./openai-compatible-server.js";
 
 let server: OpenAICompatibleServer | undefined;
 afterEach(async () => {
@@ -10,7 +15,11 @@ afterEach(async () => {
 });
 
 async function post(body: unknown): Promise<Response> {
-  return fetch(`${server!.baseURL}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return fetch(`${server!.baseURL}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 function events(text: string): string[] {
@@ -23,25 +32,55 @@ function events(text: string): string[] {
 describe("scripted OpenAI-compatible server", () => {
   it("streams text and tool-call deltas as server-sent events, with a usage chunk only when asked, then [DONE]", async () => {
     server = await startOpenAICompatibleServer({
-      script: [{ text: "hello there", toolCalls: [{ id: "call_a", name: "read", arguments: { path: "a.txt" } }], usage: { promptTokens: 40, completionTokens: 6 } }, { text: "plain" }],
+      script: [
+        {
+          text: "hello there",
+          toolCalls: [{ id: "call_a", name: "read", arguments: { path: "a.txt" } }],
+          usage: { promptTokens: 40, completionTokens: 6 },
+        },
+        { text: "plain" },
+      ],
       chunkSize: 5,
     });
-    const first = await post({ model: "m", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "hi" }] });
+    const first = await post({
+      model: "m",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(first.headers.get("content-type")).toBe("text/event-stream");
     const sent = events(await first.text());
     expect(sent.at(-1)).toBe("[DONE]");
-    const chunks = sent.slice(0, -1).map((data) => JSON.parse(data) as { choices: Array<{ delta?: Record<string, unknown>; finish_reason: string | null }>; usage?: unknown });
+    const chunks = sent.slice(0, -1).map(
+      (data) =>
+        JSON.parse(data) as {
+          choices: Array<{ delta?: Record<string, unknown>; finish_reason: string | null }>;
+          usage?: unknown;
+        },
+    );
     expect(chunks[0]!.choices[0]!.delta).toEqual({ role: "assistant", content: "" });
     expect(chunks.map((chunk) => chunk.choices[0]?.delta?.["content"] ?? "").join("")).toBe("hello there");
-    const toolDeltas = chunks.flatMap((chunk) => (chunk.choices[0]?.delta?.["tool_calls"] as Array<{ id?: string; function: { name?: string; arguments: string } }> | undefined) ?? []);
+    const toolDeltas = chunks.flatMap(
+      (chunk) =>
+        (chunk.choices[0]?.delta?.["tool_calls"] as
+          Array<{ id?: string; function: { name?: string; arguments: string } }> | undefined) ?? [],
+    );
     expect(toolDeltas[0]).toMatchObject({ id: "call_a", function: { name: "read", arguments: "" } });
     expect(toolDeltas.map((delta) => delta.function.arguments).join("")).toBe('{"path":"a.txt"}');
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe("tool_calls");
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 40, completion_tokens: 6, total_tokens: 46 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 40, completion_tokens: 6, total_tokens: 46 },
+    });
 
-    const second = events(await (await post({ model: "m", stream: true, messages: [{ role: "user", content: "again" }] })).text());
+    const second = events(
+      await (await post({ model: "m", stream: true, messages: [{ role: "user", content: "again" }] })).text(),
+    );
     expect(second.some((data) => data.includes('"usage"'))).toBe(false);
-    expect(server.requests.map((request) => request.reportedUsage)).toEqual([{ promptTokens: 40, completionTokens: 6 }, undefined]);
+    expect(server.requests.map((request) => request.reportedUsage)).toEqual([
+      { promptTokens: 40, completionTokens: 6 },
+      undefined,
+    ]);
     expect(server.requests.map((request) => request.body.messages[0]?.content)).toEqual(["hi", "again"]);
   });
 
@@ -59,13 +98,19 @@ describe("scripted OpenAI-compatible server", () => {
     server = await startOpenAICompatibleServer({ script: [contextLengthExceeded({ limit: 4096, requested: 5000 })] });
     const provider = createOpenAICompatible({ name: "local", baseURL: server.baseURL, includeUsage: true });
     let failure: unknown;
-    const result = streamText({ model: provider.chatModel("test-model"), prompt: "long", onError: ({ error }) => void (failure = error) });
+    const result = streamText({
+      model: provider.chatModel("test-model"),
+      prompt: "long",
+      onError: ({ error }) => void (failure = error),
+    });
     await result.consumeStream();
     expect(APICallError.isInstance(failure)).toBe(true);
     const apiError = failure as APICallError;
     expect(apiError.statusCode).toBe(400);
     expect(apiError.message).toMatch(/maximum context length is 4096 tokens/);
-    expect(JSON.parse(apiError.responseBody ?? "{}")).toMatchObject({ error: { type: "invalid_request_error", code: "context_length_exceeded" } });
+    expect(JSON.parse(apiError.responseBody ?? "{}")).toMatchObject({
+      error: { type: "invalid_request_error", code: "context_length_exceeded" },
+    });
 
     const exhausted = await post({ model: "m", messages: [] });
     expect(exhausted.status).toBe(400);

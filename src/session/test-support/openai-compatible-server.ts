@@ -76,7 +76,10 @@ export interface OpenAICompatibleServer {
  * @example
  * startOpenAICompatibleServer({ script: [contextLengthExceeded({ limit: 4096, requested: 5120 })] })
  */
-export function contextLengthExceeded({ limit = 8192, requested = limit + 1 }: { limit?: number; requested?: number } = {}): { error: ScriptedServerError } {
+export function contextLengthExceeded({
+  limit = 8192,
+  requested = limit + 1,
+}: { limit?: number; requested?: number } = {}): { error: ScriptedServerError } {
   return {
     error: {
       status: 400,
@@ -97,7 +100,8 @@ export function promptTokensOf(body: ChatCompletionRequestBody): number {
   let characters = body.tools === undefined ? 0 : JSON.stringify(body.tools).length;
   for (const message of body.messages) {
     characters += textOf(message).length;
-    for (const call of message.tool_calls ?? []) characters += call.function.name.length + call.function.arguments.length;
+    for (const call of message.tool_calls ?? [])
+      characters += call.function.name.length + call.function.arguments.length;
   }
   return Math.ceil(characters / 4);
 }
@@ -133,23 +137,41 @@ export async function startOpenAICompatibleServer({
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const path = request.url ?? "/";
-      if (request.method !== "POST" || path !== "/v1/chat/completions") return sendJson(response, 404, errorBody({ status: 404, message: `No route for ${request.method} ${path}`, type: "not_found" }));
+      if (request.method !== "POST" || path !== "/v1/chat/completions")
+        return sendJson(
+          response,
+          404,
+          errorBody({ status: 404, message: `No route for ${request.method} ${path}`, type: "not_found" }),
+        );
       let body: ChatCompletionRequestBody;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatCompletionRequestBody;
       } catch {
-        return sendJson(response, 400, errorBody({ status: 400, message: "The body is not JSON.", type: "invalid_request_error" }));
+        return sendJson(
+          response,
+          400,
+          errorBody({ status: 400, message: "The body is not JSON.", type: "invalid_request_error" }),
+        );
       }
       const received: ReceivedRequest = { index: requests.length, path, body };
       requests.push(received);
       const scripted = typeof script === "function" ? script(received) : script[received.index];
-      const answer = scripted ?? { error: { status: 400, message: `The script has no response for request ${received.index}.`, type: "invalid_request_error", code: "script_exhausted" } };
+      const answer = scripted ?? {
+        error: {
+          status: 400,
+          message: `The script has no response for request ${received.index}.`,
+          type: "invalid_request_error",
+          code: "script_exhausted",
+        },
+      };
       if ("error" in answer) return sendJson(response, answer.error.status, errorBody(answer.error));
       const completion = completionOf(answer, received);
       const includeUsage = body.stream !== true || body.stream_options?.include_usage === true;
       if (includeUsage) received.reportedUsage = completion.usage;
       if (body.stream === true) {
-        sendEvents(response, streamChunks(completion, { includeUsage, chunkSize }), chunkDelayMs).catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
+        sendEvents(response, streamChunks(completion, { includeUsage, chunkSize }), chunkDelayMs).catch(
+          (error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))),
+        );
         return;
       }
       sendJson(response, 200, completionJson(completion));
@@ -179,7 +201,10 @@ interface Completion {
   usage: ScriptedServerUsage;
 }
 
-function completionOf(answer: Exclude<ScriptedServerResponse, { error: ScriptedServerError }>, received: ReceivedRequest): Completion {
+function completionOf(
+  answer: Exclude<ScriptedServerResponse, { error: ScriptedServerError }>,
+  received: ReceivedRequest,
+): Completion {
   const toolCalls = ("toolCalls" in answer ? answer.toolCalls : []).map((call, position) => ({
     id: call.id ?? `call_${received.index}_${position}`,
     name: call.name,
@@ -191,12 +216,19 @@ function completionOf(answer: Exclude<ScriptedServerResponse, { error: ScriptedS
     model: received.body.model ?? "scripted",
     text,
     toolCalls,
-    usage: answer.usage ?? { promptTokens: promptTokensOf(received.body), completionTokens: Math.ceil((text.length + toolCalls.reduce((sum, call) => sum + call.arguments.length, 0)) / 4) },
+    usage: answer.usage ?? {
+      promptTokens: promptTokensOf(received.body),
+      completionTokens: Math.ceil((text.length + toolCalls.reduce((sum, call) => sum + call.arguments.length, 0)) / 4),
+    },
   };
 }
 
 function usageJson(usage: ScriptedServerUsage) {
-  return { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens };
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
 }
 
 function finishReasonOf(completion: Completion): string {
@@ -204,14 +236,26 @@ function finishReasonOf(completion: Completion): string {
 }
 
 /** The `chat.completion.chunk` objects of a streamed answer, in order. */
-function streamChunks(completion: Completion, { includeUsage, chunkSize }: { includeUsage: boolean; chunkSize: number }): unknown[] {
-  const frame = (choices: unknown[]) => ({ id: completion.id, object: "chat.completion.chunk", created: 1_767_225_600, model: completion.model, choices });
+function streamChunks(
+  completion: Completion,
+  { includeUsage, chunkSize }: { includeUsage: boolean; chunkSize: number },
+): unknown[] {
+  const frame = (choices: unknown[]) => ({
+    id: completion.id,
+    object: "chat.completion.chunk",
+    created: 1_767_225_600,
+    model: completion.model,
+    choices,
+  });
   const delta = (content: Record<string, unknown>) => frame([{ index: 0, delta: content, finish_reason: null }]);
   const chunks: unknown[] = [delta({ role: "assistant", content: "" })];
   for (const piece of pieces(completion.text, chunkSize)) chunks.push(delta({ content: piece }));
   completion.toolCalls.forEach((call, index) => {
-    chunks.push(delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
-    for (const piece of pieces(call.arguments, chunkSize)) chunks.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    chunks.push(
+      delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
+    for (const piece of pieces(call.arguments, chunkSize))
+      chunks.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   chunks.push(frame([{ index: 0, delta: {}, finish_reason: finishReasonOf(completion) }]));
   if (includeUsage) chunks.push({ ...frame([]), usage: usageJson(completion.usage) });
@@ -219,13 +263,27 @@ function streamChunks(completion: Completion, { includeUsage, chunkSize }: { inc
 }
 
 function completionJson(completion: Completion) {
-  const toolCalls = completion.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
+  const toolCalls = completion.toolCalls.map((call) => ({
+    id: call.id,
+    type: "function",
+    function: { name: call.name, arguments: call.arguments },
+  }));
   return {
     id: completion.id,
     object: "chat.completion",
     created: 1_767_225_600,
     model: completion.model,
-    choices: [{ index: 0, message: { role: "assistant", content: completion.text.length > 0 ? completion.text : null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: finishReasonOf(completion) }],
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: completion.text.length > 0 ? completion.text : null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+        finish_reason: finishReasonOf(completion),
+      },
+    ],
     usage: usageJson(completion.usage),
   };
 }
@@ -237,7 +295,14 @@ function pieces(text: string, size: number): string[] {
 }
 
 function errorBody(error: ScriptedServerError) {
-  return { error: { message: error.message, type: error.type ?? "invalid_request_error", param: null, code: error.code ?? null } };
+  return {
+    error: {
+      message: error.message,
+      type: error.type ?? "invalid_request_error",
+      param: null,
+      code: error.code ?? null,
+    },
+  };
 }
 
 function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
@@ -246,7 +311,11 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
 }
 
 async function sendEvents(response: http.ServerResponse, chunks: readonly unknown[], delayMs: number): Promise<void> {
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  response.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
   for (const [index, chunk] of chunks.entries()) {
     if (delayMs > 0 && index > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     // The client went away (an aborted request): stop writing.

@@ -48,7 +48,9 @@ export function budgetSession({
   tools,
   settings = {},
   ...rest
-}: { store: HistoryStore; model: LanguageModel; tools?: ToolSet; settings?: SessionBudgetOptions } & Partial<Omit<AgentSessionOptions, "store" | "model" | "tools">>) {
+}: { store: HistoryStore; model: LanguageModel; tools?: ToolSet; settings?: SessionBudgetOptions } & Partial<
+  Omit<AgentSessionOptions, "store" | "model" | "tools">
+>) {
   const budget = { contextLimit: LIMIT, ...settings };
   return createAgentSession({
     store,

@@ -74,7 +74,13 @@ export function scriptedModel({
       await beforeAnswer?.(call);
       const step = typeof script === "function" ? script(call) : (script[call.index] ?? { text: "(script ended)" });
       if (step.error !== undefined) throw step.error;
-      if (step.stallUntilAborted === true) return { stream: stalledStream(streamParts(call, step).filter((part) => part.type !== "finish"), options.abortSignal) };
+      if (step.stallUntilAborted === true)
+        return {
+          stream: stalledStream(
+            streamParts(call, step).filter((part) => part.type !== "finish"),
+            options.abortSignal,
+          ),
+        };
       return { stream: convertArrayToReadableStream(streamParts(call, step)) };
     },
   });
@@ -92,13 +98,23 @@ function recordCall(index: number, options: LanguageModelV4CallOptions): Recorde
     }
     for (const part of message.content) {
       if (part.type === "text" || part.type === "reasoning") lines.push(`${message.role}: ${part.text}`);
-      else if (part.type === "tool-call") lines.push(`${message.role}: call ${part.toolName} ${JSON.stringify(part.input)}`);
-      else if (part.type === "tool-result") lines.push(`${message.role}: result ${part.toolName} ${JSON.stringify(part.output)}`);
+      else if (part.type === "tool-call")
+        lines.push(`${message.role}: call ${part.toolName} ${JSON.stringify(part.input)}`);
+      else if (part.type === "tool-result")
+        lines.push(`${message.role}: result ${part.toolName} ${JSON.stringify(part.output)}`);
       else if (part.type === "file") lines.push(`${message.role}: [file ${part.mediaType}]`);
     }
   }
   const toolNames = (options.tools ?? []).map((tool) => tool.name);
-  return { index, prompt: options.prompt, text: lines.join("\n"), system, toolNames, tools: options.tools ?? [], providerOptions: options.providerOptions };
+  return {
+    index,
+    prompt: options.prompt,
+    text: lines.join("\n"),
+    system,
+    toolNames,
+    tools: options.tools ?? [],
+    providerOptions: options.providerOptions,
+  };
 }
 
 function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV4StreamPart[] {
@@ -106,30 +122,55 @@ function streamParts(call: RecordedCall, step: ScriptedStep): LanguageModelV4Str
   const deltas = [...(step.text === undefined ? [] : [step.text]), ...(step.textChunks ?? [])];
   if (deltas.length > 0) {
     const id = `text-${call.index}`;
-    parts.push({ type: "text-start", id }, ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id, delta })));
+    parts.push(
+      { type: "text-start", id },
+      ...deltas.map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id, delta })),
+    );
     // A stalled answer is cut mid-text: its text part never ends.
     if (step.stallUntilAborted !== true && step.errorMidStream === undefined) parts.push({ type: "text-end", id });
   }
   if (step.errorMidStream !== undefined) {
-    parts.push({ type: "error", error: step.errorMidStream }, { type: "finish", finishReason: { unified: "error", raw: undefined }, usage: { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } } });
+    parts.push(
+      { type: "error", error: step.errorMidStream },
+      {
+        type: "finish",
+        finishReason: { unified: "error", raw: undefined },
+        usage: {
+          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+        },
+      },
+    );
     return parts;
   }
   (step.toolCalls ?? []).forEach((toolCall, position) => {
-    parts.push({ type: "tool-call", toolCallId: toolCall.toolCallId ?? `call-${call.index}-${position}`, toolName: toolCall.toolName, input: JSON.stringify(toolCall.input) });
+    parts.push({
+      type: "tool-call",
+      toolCallId: toolCall.toolCallId ?? `call-${call.index}-${position}`,
+      toolName: toolCall.toolName,
+      input: JSON.stringify(toolCall.input),
+    });
   });
   const inputTokens = step.inputTokens ?? Math.ceil(call.text.length / 3);
   const outputTokens = step.outputTokens ?? 10;
   parts.push({
     type: "finish",
     finishReason: { unified: (step.toolCalls ?? []).length > 0 ? "tool-calls" : "stop", raw: undefined },
-    usage: { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 } },
+    usage: {
+      inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+    },
   });
   return parts;
 }
 
 /** Streams `parts`, then waits for `signal` and fails with its reason. */
-function stalledStream(parts: readonly LanguageModelV4StreamPart[], signal: AbortSignal | undefined): ReadableStream<LanguageModelV4StreamPart> {
-  if (signal === undefined) throw new Error("stallUntilAborted needs a call with an abort signal (send with { signal })");
+function stalledStream(
+  parts: readonly LanguageModelV4StreamPart[],
+  signal: AbortSignal | undefined,
+): ReadableStream<LanguageModelV4StreamPart> {
+  if (signal === undefined)
+    throw new Error("stallUntilAborted needs a call with an abort signal (send with { signal })");
   return new ReadableStream<LanguageModelV4StreamPart>({
     start(controller) {
       for (const part of parts) controller.enqueue(part);

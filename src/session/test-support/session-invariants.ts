@@ -10,7 +10,7 @@ import type { HistoryStore, StoredRow } from "../../store/port.js";
 /** Every row of a session, privacy floor included, in seq order. */
 export async function readAllRows(store: HistoryStore, sessionId: string): Promise<StoredRow[]> {
   const rows: StoredRow[] = [];
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const page = await store.items(sessionId, { afterSeq, limit: 500, includeCleared: true });
     rows.push(...page.rows);
     if (!page.hasMore || page.rows.length === 0) return rows;
@@ -18,7 +18,8 @@ export async function readAllRows(store: HistoryStore, sessionId: string): Promi
   }
 }
 
-const rolloverIdOf = (row: StoredRow): unknown => row.meta?.["rolloverId"] ?? (row.metadata as Record<string, unknown> | undefined)?.["rolloverId"];
+const rolloverIdOf = (row: StoredRow): unknown =>
+  row.meta?.["rolloverId"] ?? (row.metadata as Record<string, unknown> | undefined)?.["rolloverId"];
 
 /**
  * Invariants 1, 4, 5, 7 and the no-empty-window-chain guard.
@@ -37,19 +38,23 @@ export function sessionProblems(rows: readonly StoredRow[], lastSeq: number): st
   rows.forEach((row, index) => {
     const meta = rolloverMetaOf(row);
     if (meta === undefined) return;
-    if (seenRollovers.has(meta.rolloverId)) problems.push(`second boundary for rollover ${meta.rolloverId} at seq ${row.seq}`);
+    if (seenRollovers.has(meta.rolloverId))
+      problems.push(`second boundary for rollover ${meta.rolloverId} at seq ${row.seq}`);
     seenRollovers.add(meta.rolloverId);
     const leadIn = rows[index + 1];
     const trigger = rows[index + 2];
-    if (leadIn?.meta?.type !== "lead-in" || rolloverIdOf(leadIn) !== meta.rolloverId) problems.push(`boundary at seq ${row.seq} is not followed by its lead-in`);
-    if (trigger === undefined || rolloverIdOf(trigger) !== meta.rolloverId) problems.push(`boundary at seq ${row.seq} is not followed by its triggering input`);
+    if (leadIn?.meta?.type !== "lead-in" || rolloverIdOf(leadIn) !== meta.rolloverId)
+      problems.push(`boundary at seq ${row.seq} is not followed by its lead-in`);
+    if (trigger === undefined || rolloverIdOf(trigger) !== meta.rolloverId)
+      problems.push(`boundary at seq ${row.seq} is not followed by its triggering input`);
   });
 
   for (const row of rows) {
     for (const part of row.parts) {
       const isTool = part.type === "dynamic-tool" || part.type.startsWith("tool-");
       const state = (part as { state?: unknown }).state;
-      if (isTool && state !== "output-available" && state !== "output-error" && state !== "output-denied") problems.push(`tool call without its result at seq ${row.seq} (${String(state)})`);
+      if (isTool && state !== "output-available" && state !== "output-error" && state !== "output-denied")
+        problems.push(`tool call without its result at seq ${row.seq} (${String(state)})`);
     }
   }
 

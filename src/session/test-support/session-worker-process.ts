@@ -49,7 +49,12 @@ export function startSessionWorker(config: SessionWorkerConfig): SessionWorker {
   const exited = new Promise<void>((resolve) => {
     child.on("close", () => {
       ended = true;
-      for (const waiter of waiters.splice(0)) waiter.reject(new Error(`the session worker ended before ${waiter.count} lines matching ${String(waiter.pattern)}; stderr:\n${errorOutput}`));
+      for (const waiter of waiters.splice(0))
+        waiter.reject(
+          new Error(
+            `the session worker ended before ${waiter.count} lines matching ${String(waiter.pattern)}; stderr:\n${errorOutput}`,
+          ),
+        );
       resolve();
     });
   });

@@ -41,9 +41,18 @@ export const crashReadTool = tool({
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? "{}") as SessionWorkerConfig;
-  const store = openStore(config.url === undefined ? { path: config.path } : { url: config.url, schema: config.schema });
+  const store = openStore(
+    config.url === undefined ? { path: config.path } : { url: config.url, schema: config.schema },
+  );
   const { model } = scriptedModel({ script: crashScript });
-  const session = createAgentSession({ store, sessionId: CRASH_SESSION, model, tools: { read: crashReadTool }, budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 }, logWarning: () => undefined });
+  const session = createAgentSession({
+    store,
+    sessionId: CRASH_SESSION,
+    model,
+    tools: { read: crashReadTool },
+    budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 },
+    logWarning: () => undefined,
+  });
   session.on("step-end", () => console.log("step"));
   session.on("rollover", (event) => console.log(`rollover ${event.rolloverId}`));
   session.on("budget-warning", () => console.log("warning"));

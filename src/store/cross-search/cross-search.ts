@@ -62,10 +62,15 @@ interface CheckedCrossSearch {
 }
 
 function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearch {
-  if (options === null || typeof options !== "object") throw new InvalidArgumentError("searchSessions needs { query, mode }.");
+  if (options === null || typeof options !== "object")
+    throw new InvalidArgumentError("searchSessions needs { query, mode }.");
   const mode = options.mode;
-  if (mode !== "literal" && mode !== "ranked") throw new InvalidArgumentError(`mode must be 'literal' or 'ranked'; got ${String(mode)}.`);
-  if (options.sessionIds !== undefined && (!Array.isArray(options.sessionIds) || options.sessionIds.some((id) => typeof id !== "string"))) {
+  if (mode !== "literal" && mode !== "ranked")
+    throw new InvalidArgumentError(`mode must be 'literal' or 'ranked'; got ${String(mode)}.`);
+  if (
+    options.sessionIds !== undefined &&
+    (!Array.isArray(options.sessionIds) || options.sessionIds.some((id) => typeof id !== "string"))
+  ) {
     throw new InvalidArgumentError("sessionIds must be an array of session ids.");
   }
   return {
@@ -92,7 +97,8 @@ export function ownerCounter({ scope, hitsPerSession }: { scope: SearchScope; hi
       return ownersOf(scope, storedIn, seq).some((segment) => (counts.get(segment.ownerId) ?? 0) <= hitsPerSession);
     },
     add(storedIn: string, seq: number): void {
-      for (const segment of ownersOf(scope, storedIn, seq)) counts.set(segment.ownerId, (counts.get(segment.ownerId) ?? 0) + 1);
+      for (const segment of ownersOf(scope, storedIn, seq))
+        counts.set(segment.ownerId, (counts.get(segment.ownerId) ?? 0) + 1);
     },
   };
 }
@@ -109,7 +115,13 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     hitsPerSession: checked.hitsPerSession,
     scanLimit: checked.mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
   });
-  const found = matches.flatMap((match) => ownersOf(scope, match.storedIn, match.seq).map((segment) => ({ match, ownerId: segment.ownerId, rank: segment.rank })));
+  const found = matches.flatMap((match) =>
+    ownersOf(scope, match.storedIn, match.seq).map((segment) => ({
+      match,
+      ownerId: segment.ownerId,
+      rank: segment.rank,
+    })),
+  );
   found.sort((left, right) =>
     checked.mode === "ranked"
       ? right.match.score - left.match.score || left.rank - right.rank || right.match.seq - left.match.seq
@@ -122,13 +134,19 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     return count <= checked.hitsPerSession;
   });
   const page = kept.slice(checked.offset, checked.offset + checked.limit);
-  const loaded = await loadHits(raw, page.map((entry) => entry.match));
+  const loaded = await loadHits(
+    raw,
+    page.map((entry) => entry.match),
+  );
   const hits: CrossSearchHit[] = [];
   for (const entry of page) {
     const hit = loaded.get(entry.match);
-    if (hit !== undefined) hits.push({ sessionId: entry.ownerId, row: { ...hit.row, sessionId: entry.ownerId }, windowId: hit.windowId });
+    if (hit !== undefined)
+      hits.push({ sessionId: entry.ownerId, row: { ...hit.row, sessionId: entry.ownerId }, windowId: hit.windowId });
   }
-  const moreInSession = [...new Set(page.map((entry) => entry.ownerId))].filter((ownerId) => (perSession.get(ownerId) ?? 0) > checked.hitsPerSession);
+  const moreInSession = [...new Set(page.map((entry) => entry.ownerId))].filter(
+    (ownerId) => (perSession.get(ownerId) ?? 0) > checked.hitsPerSession,
+  );
   const hasMore = kept.length > checked.offset + checked.limit;
   return {
     hits,
@@ -160,7 +178,10 @@ function cachedScope(sessions: readonly ScopeSession[], sessionIds: readonly str
 }
 
 /** The rows of the page's matches the backend did not read, one `readHits` per stored session. */
-async function loadHits(raw: LineageBackend, matches: readonly ScopeMatch[]): Promise<Map<ScopeMatch, { row: StoredRow; windowId: string }>> {
+async function loadHits(
+  raw: LineageBackend,
+  matches: readonly ScopeMatch[],
+): Promise<Map<ScopeMatch, { row: StoredRow; windowId: string }>> {
   const loaded = new Map<ScopeMatch, { row: StoredRow; windowId: string }>();
   const missing = new Map<string, ScopeMatch[]>();
   for (const match of matches) {
@@ -169,7 +190,11 @@ async function loadHits(raw: LineageBackend, matches: readonly ScopeMatch[]): Pr
   }
   for (const [storedIn, list] of missing) {
     // The scope already applied each session's floor: the stored rows are read as they are.
-    const read = await raw.readHits(storedIn, list.map((match) => match.seq), { includeCleared: true });
+    const read = await raw.readHits(
+      storedIn,
+      list.map((match) => match.seq),
+      { includeCleared: true },
+    );
     const bySeq = new Map(read.map((hit) => [hit.row.seq, hit]));
     for (const match of list) {
       const hit = bySeq.get(match.seq);

@@ -32,12 +32,26 @@ export interface SearchScope {
 /**
  * @example const scope = searchScope({ summaries: sessionsTableRows });
  */
-export function searchScope({ summaries, sessionIds }: { summaries: readonly ScopeSession[]; sessionIds?: readonly string[] | undefined }): SearchScope {
+export function searchScope({
+  summaries,
+  sessionIds,
+}: {
+  summaries: readonly ScopeSession[];
+  sessionIds?: readonly string[] | undefined;
+}): SearchScope {
   const known = new Map(summaries.map((summary) => [summary.sessionId, summary]));
   const wanted = sessionIds === undefined ? undefined : new Set(sessionIds);
   const owners = summaries
     .filter((summary) => (wanted === undefined || wanted.has(summary.sessionId)) && isVisibleAmong(summary, known))
-    .sort((left, right) => (left.updatedAt < right.updatedAt ? 1 : left.updatedAt > right.updatedAt ? -1 : left.sessionId < right.sessionId ? -1 : 1));
+    .sort((left, right) =>
+      left.updatedAt < right.updatedAt
+        ? 1
+        : left.updatedAt > right.updatedAt
+          ? -1
+          : left.sessionId < right.sessionId
+            ? -1
+            : 1,
+    );
   const segments = new Map<string, ScopeSegment[]>();
   const add = (storedIn: string, segment: ScopeSegment) => {
     const list = segments.get(storedIn);
@@ -50,7 +64,8 @@ export function searchScope({ summaries, sessionIds }: { summaries: readonly Sco
     let current: ScopeSession | undefined = owner;
     for (let depth = 0; current !== undefined && high > low && depth <= MAX_LINEAGE_DEPTH; depth += 1) {
       const atSeq = current.forkOf?.atSeq ?? 0;
-      if (high > Math.max(low, atSeq)) add(current.sessionId, { ownerId: owner.sessionId, rank, low: Math.max(low, atSeq), high });
+      if (high > Math.max(low, atSeq))
+        add(current.sessionId, { ownerId: owner.sessionId, rank, low: Math.max(low, atSeq), high });
       if (current.forkOf === undefined) break;
       high = Math.min(high, atSeq);
       current = known.get(current.forkOf.sessionId);
@@ -71,7 +86,7 @@ function isVisibleAmong(summary: ScopeSession, known: ReadonlyMap<string, ScopeS
   if (summary.parent === undefined) return true;
   const ancestors: (ScopeSession | undefined)[] = [];
   const seen = new Set([summary.sessionId]);
-  for (let parent: SessionParent | undefined = summary.parent; parent !== undefined; ) {
+  for (let parent: SessionParent | undefined = summary.parent; parent !== undefined;) {
     if (ancestors.length >= MAX_LINEAGE_DEPTH || seen.has(parent.sessionId)) break;
     seen.add(parent.sessionId);
     const found = known.get(parent.sessionId);
@@ -82,7 +97,8 @@ function isVisibleAmong(summary: ScopeSession, known: ReadonlyMap<string, ScopeS
 }
 
 /** The columns of the sessions table a scope reads (the same names on SQLite and PostgreSQL). */
-export const SCOPE_SESSION_COLUMNS = "session_key, session_id, floor_seq, updated_at, parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq";
+export const SCOPE_SESSION_COLUMNS =
+  "session_key, session_id, floor_seq, updated_at, parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq";
 
 export interface ScopeSessionRecord {
   session_key: number | string;
@@ -101,7 +117,11 @@ export function scopeSessionOf(record: ScopeSessionRecord): ScopeSession {
     sessionId: record.session_id,
     floorSeq: Number(record.floor_seq),
     updatedAt: record.updated_at,
-    ...(record.parent_session_id === null || record.parent_item_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id } }),
-    ...(record.fork_of_session_id === null || record.fork_at_seq === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
+    ...(record.parent_session_id === null || record.parent_item_id === null
+      ? {}
+      : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id } }),
+    ...(record.fork_of_session_id === null || record.fork_at_seq === null
+      ? {}
+      : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
   };
 }

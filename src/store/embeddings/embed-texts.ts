@@ -42,15 +42,26 @@ export async function embedTexts({ model, texts, dimensions, timeoutMs }: EmbedT
     throw new EmbeddingProviderError(id, `The embedding model ${id} failed: ${reason}`, { cause: error });
   }
   if (result.embeddings.length !== texts.length) {
-    throw new EmbeddingProviderError(id, `The embedding model ${id} returned ${result.embeddings.length} vectors for ${texts.length} texts.`);
+    throw new EmbeddingProviderError(
+      id,
+      `The embedding model ${id} returned ${result.embeddings.length} vectors for ${texts.length} texts.`,
+    );
   }
   const expected = dimensions ?? result.embeddings[0]?.length ?? 0;
   const vectors = result.embeddings.map((embedding, index) => {
-    if (embedding.length === 0) throw new EmbeddingProviderError(id, `The embedding model ${id} returned an empty vector (text ${index}).`);
+    if (embedding.length === 0)
+      throw new EmbeddingProviderError(id, `The embedding model ${id} returned an empty vector (text ${index}).`);
     if (embedding.length !== expected) {
-      throw new EmbeddingProviderError(id, `The embedding model ${id} returned a vector of ${embedding.length} dimensions (text ${index}); expected ${expected}.`);
+      throw new EmbeddingProviderError(
+        id,
+        `The embedding model ${id} returned a vector of ${embedding.length} dimensions (text ${index}); expected ${expected}.`,
+      );
     }
-    if (!embedding.every(Number.isFinite)) throw new EmbeddingProviderError(id, `The embedding model ${id} returned a vector holding NaN or Infinity (text ${index}).`);
+    if (!embedding.every(Number.isFinite))
+      throw new EmbeddingProviderError(
+        id,
+        `The embedding model ${id} returned a vector holding NaN or Infinity (text ${index}).`,
+      );
     return Float32Array.from(embedding);
   });
   return { vectors, dimensions: expected, calls: Math.max(1, result.responses?.length ?? 1) };

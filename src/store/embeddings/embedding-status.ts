@@ -64,7 +64,9 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
            FROM ctxwin_embedding_models m ORDER BY m.model_key`,
         )
         .all() as typeof records;
-      progress = db.prepare("SELECT model_key, session_id, incarnation, through_seq FROM ctxwin_embedding_progress").all() as typeof progress;
+      progress = db
+        .prepare("SELECT model_key, session_id, incarnation, through_seq FROM ctxwin_embedding_progress")
+        .all() as typeof progress;
     }
   } finally {
     db.close();
@@ -74,7 +76,9 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
   try {
     const sessions = await store.sessions();
     const models = records.map((record): EmbeddingModelStatus => {
-      const through = new Map(progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]));
+      const through = new Map(
+        progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]),
+      );
       const failure = failures.get(record.model_id);
       return {
         model: record.model_id,
@@ -87,7 +91,13 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
     });
     for (const [model, failure] of failures) {
       if (records.some((record) => record.model_id === model)) continue;
-      models.push({ model, embeddedRows: 0, vectors: 0, pendingRows: pendingRowsOf(sessions, new Map()), lastFailure: failure });
+      models.push({
+        model,
+        embeddedRows: 0,
+        vectors: 0,
+        pendingRows: pendingRowsOf(sessions, new Map()),
+        lastFailure: failure,
+      });
     }
     return { vectors: records.some((record) => record.vectors > 0), index, models };
   } finally {
@@ -96,7 +106,10 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
 }
 
 /** Rows past each session's mark; a fork's shared rows are its origin's to embed (ADR 0063, "Forks"). */
-export function pendingRowsOf(sessions: readonly SessionSummary[], through: ReadonlyMap<string, { incarnation: string; through_seq: number }>): number {
+export function pendingRowsOf(
+  sessions: readonly SessionSummary[],
+  through: ReadonlyMap<string, { incarnation: string; through_seq: number }>,
+): number {
   let pendingRows = 0;
   for (const session of sessions) {
     const done = through.get(session.sessionId);
@@ -113,7 +126,8 @@ export function pendingRowsOf(sessions: readonly SessionSummary[], through: Read
  */
 export function describeEmbeddingStatus(status: EmbeddingStatus): string[] {
   const where = describeIndex(status);
-  if (status.models.length === 0) return [`Embeddings: none stored (hybrid search needs 'ctxwin embed --embedding-model <provider:id>'); ${where}.`];
+  if (status.models.length === 0)
+    return [`Embeddings: none stored (hybrid search needs 'ctxwin embed --embedding-model <provider:id>'); ${where}.`];
   return [`Embeddings: ${where}.`, ...status.models.flatMap(describeModel)];
 }
 
@@ -139,7 +153,9 @@ function describeModel(model: EmbeddingModelStatus): string[] {
       : `${model.dimensions} dimensions${model.search === undefined ? "" : model.search === "hnsw" ? ", HNSW index" : ", scored exactly (over 2,000 dimensions: no HNSW index)"}`;
   const counts =
     `  ${model.model} (${size}): ${model.embeddedRows} row(s) embedded in ${model.vectors} vector(s), ${model.pendingRows} row(s) pending` +
-    (model.pendingRows > 0 && model.lastFailure === undefined ? ` (fill with 'ctxwin embed --embedding-model …')` : "") +
+    (model.pendingRows > 0 && model.lastFailure === undefined
+      ? ` (fill with 'ctxwin embed --embedding-model …')`
+      : "") +
     ".";
   const failure = model.lastFailure;
   if (failure === undefined) return [counts];

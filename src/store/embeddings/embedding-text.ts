@@ -13,7 +13,10 @@ export const DEFAULT_MAX_CHUNKS_PER_ROW = 8;
 /**
  * @example embeddingChunksOf(row) // ["user: we'll keep OAuth with PKCE for sign-in"]
  */
-export function embeddingChunksOf(row: StoredRow, { maxChunkChars = DEFAULT_MAX_CHUNK_CHARS, maxChunks = DEFAULT_MAX_CHUNKS_PER_ROW } = {}): string[] {
+export function embeddingChunksOf(
+  row: StoredRow,
+  { maxChunkChars = DEFAULT_MAX_CHUNK_CHARS, maxChunks = DEFAULT_MAX_CHUNKS_PER_ROW } = {},
+): string[] {
   const text = indexedTextOf(row).trim();
   const chunks: string[] = [];
   let start = 0;

@@ -60,9 +60,16 @@ export function createEmbeddingWorker({
   let running: Promise<void> | undefined;
   let closed = false;
   const known = index.dimensionsOf(modelId);
-  const counters = { embeddedRows: 0, providerCalls: 0, failures: 0, lastError: undefined as string | undefined, dimensions: known instanceof Promise ? undefined : known };
+  const counters = {
+    embeddedRows: 0,
+    providerCalls: 0,
+    failures: 0,
+    lastError: undefined as string | undefined,
+    dimensions: known instanceof Promise ? undefined : known,
+  };
   // PostgreSQL answers later: diagnostics show the stored dimension once it is known.
-  if (known instanceof Promise) void known.then((dimensions) => (counters.dimensions ??= dimensions)).catch(() => undefined);
+  if (known instanceof Promise)
+    void known.then((dimensions) => (counters.dimensions ??= dimensions)).catch(() => undefined);
   const failures = trackFailures({ index, modelId, readOnly, onWarning, now });
 
   /** One provider call with retries; the last failure is thrown. */
@@ -89,12 +96,18 @@ export function createEmbeddingWorker({
    * The session's progress mark for this model; 0 when it has none or the session was recreated.
    * A fork starts after `atSeq`: the rows it shares are its origin's, embedded once under the origin's id.
    */
-  async function startOf(sessionId: string): Promise<{ afterSeq: number; incarnation: string; lastSeq: number } | undefined> {
+  async function startOf(
+    sessionId: string,
+  ): Promise<{ afterSeq: number; incarnation: string; lastSeq: number } | undefined> {
     const summary = await store.session(sessionId);
     if (summary === undefined) return undefined;
     const progress = await index.progress(sessionId, modelId);
     const mark = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
-    return { afterSeq: Math.max(mark, summary.forkOf?.atSeq ?? 0), incarnation: summary.incarnation, lastSeq: summary.lastSeq };
+    return {
+      afterSeq: Math.max(mark, summary.forkOf?.atSeq ?? 0),
+      incarnation: summary.incarnation,
+      lastSeq: summary.lastSeq,
+    };
   }
 
   /** Embeds one batch of the session's rows after its progress mark; the rows embedded, or `undefined` when none were left. */
@@ -121,7 +134,10 @@ export function createEmbeddingWorker({
     if (texts.length > 0) {
       const result = await embedWithRetries(texts);
       dimensions = result.dimensions;
-      vectors = result.vectors.map((vector, position) => ({ ...(owners[position] as { seq: number; chunk: number }), vector }));
+      vectors = result.vectors.map((vector, position) => ({
+        ...(owners[position] as { seq: number; chunk: number }),
+        vector,
+      }));
     }
     if (dimensions === undefined) {
       if (page.rows.length === 0) return undefined;
@@ -140,7 +156,8 @@ export function createEmbeddingWorker({
     return rows;
   }
 
-  const countRows = (rows: readonly { seq: number }[], throughSeq: number) => rows.filter((row) => row.seq <= throughSeq).length;
+  const countRows = (rows: readonly { seq: number }[], throughSeq: number) =>
+    rows.filter((row) => row.seq <= throughSeq).length;
 
   async function catchUp(sessionId: string, onRows?: (rows: number) => void): Promise<number> {
     let total = 0;
@@ -166,7 +183,8 @@ export function createEmbeddingWorker({
       try {
         await catchUp(sessionId);
       } catch (error) {
-        const reason = EmbeddingProviderError.isInstance(error) || error instanceof Error ? error.message : String(error);
+        const reason =
+          EmbeddingProviderError.isInstance(error) || error instanceof Error ? error.message : String(error);
         if (!closed) onWarning(`embedding session '${sessionId}' paused until its next append: ${reason}`);
       }
     }
@@ -228,7 +246,19 @@ export type { EmbeddingProgress };
  * process sees it: read once when the worker starts, recorded on each failed provider call or
  * vector write, cleared by the next embedded batch (one write per process start or failure, not per batch).
  */
-function trackFailures({ index, modelId, readOnly, onWarning, now }: { index: VectorIndex; modelId: string; readOnly: boolean; onWarning: (message: string) => void; now: () => Date }) {
+function trackFailures({
+  index,
+  modelId,
+  readOnly,
+  onWarning,
+  now,
+}: {
+  index: VectorIndex;
+  modelId: string;
+  readOnly: boolean;
+  onWarning: (message: string) => void;
+  now: () => Date;
+}) {
   let last: EmbeddingFailure | undefined;
   // Another process may have stored one: the first success clears it.
   let mayBeStored = true;
@@ -245,7 +275,9 @@ function trackFailures({ index, modelId, readOnly, onWarning, now }: { index: Ve
       try {
         last = await index.recordFailure(modelId, { message, at });
       } catch (error) {
-        onWarning(`could not store the embedding failure of ${modelId} for 'ctxwin doctor': ${error instanceof Error ? error.message : String(error)}`);
+        onWarning(
+          `could not store the embedding failure of ${modelId} for 'ctxwin doctor': ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     },
     async clear(): Promise<void> {

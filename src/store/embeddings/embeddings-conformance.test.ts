@@ -9,5 +9,8 @@ const sqlitePath = () => path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-embed
 describeEmbeddingConformance("memory", (embeddings) => openStore({ backend: "memory", embeddings }));
 describeEmbeddingConformance("sqlite with sqlite-vec", (embeddings) => openStore({ path: sqlitePath(), embeddings }));
 describeEmbeddingConformance("sqlite, vectors scored in JavaScript", (embeddings) =>
-  openStore({ path: sqlitePath(), embeddings: embeddings === undefined ? undefined : { ...embeddings, sqliteVec: false } }),
+  openStore({
+    path: sqlitePath(),
+    embeddings: embeddings === undefined ? undefined : { ...embeddings, sqliteVec: false },
+  }),
 );

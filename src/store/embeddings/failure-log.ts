@@ -19,14 +19,19 @@ export type FailureLog = Required<Pick<VectorIndex, FailureMethods>>;
 /** The embedded backends' log answers synchronously, as their indexes do. */
 export type SyncFailureLog = Required<Pick<SyncVectorIndex, FailureMethods>>;
 
-const cut = (message: string) => (message.length > MAX_FAILURE_MESSAGE_CHARS ? `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS - 1)}…` : message);
+const cut = (message: string) =>
+  message.length > MAX_FAILURE_MESSAGE_CHARS ? `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS - 1)}…` : message;
 
 interface FailureRow {
   message: string;
   failed_at: string;
   consecutive: number;
 }
-const asFailure = (row: FailureRow): EmbeddingFailure => ({ message: row.message, at: row.failed_at, consecutive: Number(row.consecutive) });
+const asFailure = (row: FailureRow): EmbeddingFailure => ({
+  message: row.message,
+  at: row.failed_at,
+  consecutive: Number(row.consecutive),
+});
 
 const SQLITE_SCHEMA = `CREATE TABLE IF NOT EXISTS ctxwin_embedding_failures (
   model_id TEXT PRIMARY KEY, message TEXT NOT NULL, failed_at TEXT NOT NULL, consecutive INTEGER NOT NULL) WITHOUT ROWID`;
@@ -37,8 +42,11 @@ const SQLITE_SCHEMA = `CREATE TABLE IF NOT EXISTS ctxwin_embedding_failures (
  * @example readSqliteFailures(new Database(file, { readonly: true })) // Map { "openai:text-embedding-3-small" => { message, at, consecutive } }
  */
 export function readSqliteFailures(db: Database.Database): Map<string, EmbeddingFailure> {
-  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_failures'").get() === undefined) return new Map();
-  const rows = db.prepare("SELECT model_id, message, failed_at, consecutive FROM ctxwin_embedding_failures ORDER BY model_id").all() as (FailureRow & { model_id: string })[];
+  if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_failures'").get() === undefined)
+    return new Map();
+  const rows = db
+    .prepare("SELECT model_id, message, failed_at, consecutive FROM ctxwin_embedding_failures ORDER BY model_id")
+    .all() as (FailureRow & { model_id: string })[];
   return new Map(rows.map((row) => [row.model_id, asFailure(row)]));
 }
 
@@ -47,16 +55,24 @@ export function readSqliteFailures(db: Database.Database): Map<string, Embedding
  *
  * @example await readPostgresFailures(client, "ctxwin") // Map { "openai:text-embedding-3-small" => { message, at, consecutive } }
  */
-export async function readPostgresFailures(client: pg.PoolClient, schema: string): Promise<Map<string, EmbeddingFailure>> {
-  const found = await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [`"${schema}".ctxwin_embedding_failures`]);
+export async function readPostgresFailures(
+  client: pg.PoolClient,
+  schema: string,
+): Promise<Map<string, EmbeddingFailure>> {
+  const found = await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [
+    `"${schema}".ctxwin_embedding_failures`,
+  ]);
   if (found.rows[0]?.found == null) return new Map();
-  const rows = await client.query<FailureRow & { model_id: string }>(`SELECT model_id, message, failed_at, consecutive FROM "${schema}".ctxwin_embedding_failures ORDER BY model_id`);
+  const rows = await client.query<FailureRow & { model_id: string }>(
+    `SELECT model_id, message, failed_at, consecutive FROM "${schema}".ctxwin_embedding_failures ORDER BY model_id`,
+  );
   return new Map(rows.rows.map((row) => [row.model_id, asFailure(row)]));
 }
 
 /** @example const log = sqliteFailureLog(db); log.recordFailure("test:m", { message: "401", at: new Date() }) */
 export function sqliteFailureLog(db: Database.Database): SyncFailureLog {
-  const exists = () => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_failures'").get() !== undefined;
+  const exists = () =>
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_failures'").get() !== undefined;
   const record = db.transaction((model: string, message: string, at: string) => {
     db.exec(SQLITE_SCHEMA);
     return db
@@ -79,7 +95,12 @@ export function sqliteFailureLog(db: Database.Database): SyncFailureLog {
 /** @example const log = postgresFailureLog(pool, "ctxwin") */
 export function postgresFailureLog(pool: ConnectionPool, schema: string): FailureLog {
   const table = `"${schema}".ctxwin_embedding_failures`;
-  const exists = async (client: pg.PoolClient) => (await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [`"${schema}".ctxwin_embedding_failures`])).rows[0]?.found != null;
+  const exists = async (client: pg.PoolClient) =>
+    (
+      await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [
+        `"${schema}".ctxwin_embedding_failures`,
+      ])
+    ).rows[0]?.found != null;
   return {
     recordFailure: (model, { message, at }) =>
       pool.transaction(
@@ -109,7 +130,10 @@ export function postgresFailureLog(pool: ConnectionPool, schema: string): Failur
       pool.transaction(
         async (client) => {
           if (!(await exists(client))) return undefined;
-          const found = await client.query<FailureRow>(`SELECT message, failed_at, consecutive FROM ${table} WHERE model_id = $1`, [model]);
+          const found = await client.query<FailureRow>(
+            `SELECT message, failed_at, consecutive FROM ${table} WHERE model_id = $1`,
+            [model],
+          );
           const row = found.rows[0];
           return row === undefined ? undefined : asFailure(row);
         },
@@ -123,7 +147,11 @@ export function memoryFailureLog(): SyncFailureLog {
   const failures = new Map<string, EmbeddingFailure>();
   return {
     recordFailure(model, { message, at }) {
-      const failure = { message: cut(message), at: at.toISOString(), consecutive: (failures.get(model)?.consecutive ?? 0) + 1 };
+      const failure = {
+        message: cut(message),
+        at: at.toISOString(),
+        consecutive: (failures.get(model)?.consecutive ?? 0) + 1,
+      };
       failures.set(model, failure);
       return failure;
     },

@@ -36,14 +36,16 @@ export async function lineageRanges(
   const ranges: SessionRange[] = [];
   const { lowSeq } = bounds;
   let highSeq = bounds.highSeq;
-  for (let current: string | undefined = sessionId; current !== undefined && highSeq - 1 > lowSeq; ) {
-    const summary: SessionSummary | undefined = current === sessionId && known !== undefined ? known : await store.session(current);
+  for (let current: string | undefined = sessionId; current !== undefined && highSeq - 1 > lowSeq;) {
+    const summary: SessionSummary | undefined =
+      current === sessionId && known !== undefined ? known : await store.session(current);
     const forkOf: ForkOrigin | undefined = summary?.forkOf;
     if (forkOf === undefined) {
       ranges.push({ sessionId: current, lowSeq, highSeq, summary });
       break;
     }
-    if (highSeq - 1 > forkOf.atSeq) ranges.push({ sessionId: current, lowSeq: Math.max(lowSeq, forkOf.atSeq), highSeq, summary });
+    if (highSeq - 1 > forkOf.atSeq)
+      ranges.push({ sessionId: current, lowSeq: Math.max(lowSeq, forkOf.atSeq), highSeq, summary });
     highSeq = Math.min(highSeq, forkOf.atSeq + 1);
     current = forkOf.sessionId;
   }
@@ -56,8 +58,14 @@ export async function lineageRanges(
  *
  * @example await nearestInRanges(index, ranges, { model, vector, limit: 30 })
  */
-export async function nearestInRanges(index: VectorIndex, ranges: readonly SessionRange[], query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">): Promise<NearestRow[]> {
-  const answers = await Promise.all(ranges.map(({ sessionId, lowSeq, highSeq }) => index.nearest({ ...query, sessionId, lowSeq, highSeq })));
+export async function nearestInRanges(
+  index: VectorIndex,
+  ranges: readonly SessionRange[],
+  query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">,
+): Promise<NearestRow[]> {
+  const answers = await Promise.all(
+    ranges.map(({ sessionId, lowSeq, highSeq }) => index.nearest({ ...query, sessionId, lowSeq, highSeq })),
+  );
   if (answers.length === 1) return answers[0] as NearestRow[];
   return answers
     .flat()
@@ -66,7 +74,9 @@ export async function nearestInRanges(index: VectorIndex, ranges: readonly Sessi
 }
 
 /** The sessions of a lineage, for the embedder to catch up on before a search (the origins' rows are theirs to embed). */
-export const sessionsOf = (ranges: readonly SessionRange[]): string[] => [...new Set(ranges.map((range) => range.sessionId))];
+export const sessionsOf = (ranges: readonly SessionRange[]): string[] => [
+  ...new Set(ranges.map((range) => range.sessionId)),
+];
 
 /**
  * `sessionIds` with the origins of the forks among them (origins first), each once: what a
@@ -74,11 +84,17 @@ export const sessionsOf = (ranges: readonly SessionRange[]): string[] => [...new
  *
  * @example await withOrigins(store, ["fork"]) // ["origin", "fork"]
  */
-export async function withOrigins(store: Pick<HistoryStore, "session">, sessionIds: readonly string[]): Promise<string[]> {
+export async function withOrigins(
+  store: Pick<HistoryStore, "session">,
+  sessionIds: readonly string[],
+): Promise<string[]> {
   const ordered = new Set<string>();
   for (const sessionId of sessionIds) {
     const chain: string[] = [];
-    for (let current: string | undefined = sessionId; current !== undefined && !ordered.has(current) && !chain.includes(current); ) {
+    for (
+      let current: string | undefined = sessionId;
+      current !== undefined && !ordered.has(current) && !chain.includes(current);
+    ) {
       chain.push(current);
       current = (await store.session(current))?.forkOf?.sessionId;
     }

@@ -3,7 +3,13 @@
  */
 import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { memoryFailureLog } from "./failure-log.js";
-import { bestRows, cosineSimilarity, type NearestRow, type StoredVector, type SyncVectorIndex } from "./vector-index.js";
+import {
+  bestRows,
+  cosineSimilarity,
+  type NearestRow,
+  type StoredVector,
+  type SyncVectorIndex,
+} from "./vector-index.js";
 
 interface SessionVectors {
   incarnation: string;
@@ -39,12 +45,14 @@ export function createMemoryVectorIndex(): SyncVectorIndex {
     },
     nearest({ sessionId, model, vector, lowSeq, highSeq, limit }) {
       const known = models.get(model);
-      if (known !== undefined && known.dimensions !== vector.length) throw new EmbeddingMismatchError(model, known.dimensions, vector.length);
+      if (known !== undefined && known.dimensions !== vector.length)
+        throw new EmbeddingMismatchError(model, known.dimensions, vector.length);
       const session = known?.sessions.get(sessionId);
       if (session === undefined) return [];
       const scored: NearestRow[] = [];
       for (const entry of session.vectors.values()) {
-        if (entry.seq > lowSeq && entry.seq < highSeq) scored.push({ seq: entry.seq, similarity: cosineSimilarity(vector, entry.vector) });
+        if (entry.seq > lowSeq && entry.seq < highSeq)
+          scored.push({ seq: entry.seq, similarity: cosineSimilarity(vector, entry.vector) });
       }
       return bestRows(scored, limit);
     },

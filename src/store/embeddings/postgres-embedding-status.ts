@@ -26,8 +26,21 @@ interface ModelRow {
 /**
  * @example const status = await postgresEmbeddingStatus({ url: "postgres://agent@db/agents", schema: "ctxwin" }); // { vectors: false, index: "pgvector-not-created", models: [] }
  */
-export async function postgresEmbeddingStatus({ url, schema, connectTimeoutMs = 10_000, statementTimeoutMs = 60_000 }: PostgresStatusOptions): Promise<EmbeddingStatus> {
-  const pool = createConnectionPool({ url, schema, readOnly: true, maxConnections: 1, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs: statementTimeoutMs + 5_000 });
+export async function postgresEmbeddingStatus({
+  url,
+  schema,
+  connectTimeoutMs = 10_000,
+  statementTimeoutMs = 60_000,
+}: PostgresStatusOptions): Promise<EmbeddingStatus> {
+  const pool = createConnectionPool({
+    url,
+    schema,
+    readOnly: true,
+    maxConnections: 1,
+    connectTimeoutMs,
+    statementTimeoutMs,
+    queryTimeoutMs: statementTimeoutMs + 5_000,
+  });
   let read: Awaited<ReturnType<typeof readSchema>>;
   try {
     read = await pool.transaction((client) => readSchema(client, schema), { snapshot: true });
@@ -35,14 +48,17 @@ export async function postgresEmbeddingStatus({ url, schema, connectTimeoutMs = 
     await pool.end();
   }
   const { extension, models: records, progress, failures } = read;
-  const index: EmbeddingStatus["index"] = extension.installed !== undefined ? "pgvector" : extension.available ? "pgvector-not-created" : "pgvector-missing";
+  const index: EmbeddingStatus["index"] =
+    extension.installed !== undefined ? "pgvector" : extension.available ? "pgvector-not-created" : "pgvector-missing";
   const base = { index, ...(extension.installed === undefined ? {} : { extensionVersion: extension.installed }) };
   if (records.length === 0 && failures.size === 0) return { vectors: false, ...base, models: [] };
   const store = openStore({ url, schema, readOnly: true, connectTimeoutMs, statementTimeoutMs });
   try {
     const sessions = await store.sessions();
     const models = records.map((record): EmbeddingModelStatus => {
-      const through = new Map(progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]));
+      const through = new Map(
+        progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]),
+      );
       const failure = failures.get(record.model_id);
       return {
         model: record.model_id,
@@ -56,7 +72,13 @@ export async function postgresEmbeddingStatus({ url, schema, connectTimeoutMs = 
     });
     for (const [model, failure] of failures) {
       if (records.some((record) => record.model_id === model)) continue;
-      models.push({ model, embeddedRows: 0, vectors: 0, pendingRows: pendingRowsOf(sessions, new Map()), lastFailure: failure });
+      models.push({
+        model,
+        embeddedRows: 0,
+        vectors: 0,
+        pendingRows: pendingRowsOf(sessions, new Map()),
+        lastFailure: failure,
+      });
     }
     return { vectors: records.some((record) => record.vectors > 0), ...base, models };
   } finally {
@@ -66,24 +88,46 @@ export async function postgresEmbeddingStatus({ url, schema, connectTimeoutMs = 
 
 /** Everything the status needs from the schema, in one snapshot. */
 async function readSchema(client: pg.PoolClient, schema: string) {
-  const installed = await client.query<{ version: string }>("SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'");
+  const installed = await client.query<{ version: string }>(
+    "SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'",
+  );
   const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
   const extension = { installed: installed.rows[0]?.version, available: (available.rowCount ?? 0) > 0 };
   const failures = await readPostgresFailures(client, schema);
-  const tables = await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [`"${schema}".ctxwin_embedding_models`]);
+  const tables = await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [
+    `"${schema}".ctxwin_embedding_models`,
+  ]);
   if (tables.rows[0]?.found == null) return { extension, models: [], progress: [], failures };
-  const modelRows = await client.query<ModelRow>(`SELECT model_key, model_id, dimensions FROM "${schema}".ctxwin_embedding_models ORDER BY model_key`);
+  const modelRows = await client.query<ModelRow>(
+    `SELECT model_key, model_id, dimensions FROM "${schema}".ctxwin_embedding_models ORDER BY model_key`,
+  );
   const models: (ModelRow & { rows: number; vectors: number; hnsw: boolean })[] = [];
   for (const row of modelRows.rows) {
     const table = `ctxwin_embeddings_${row.model_key}`;
     const counted = await client.query<{ rows: number; vectors: number }>(
       `SELECT count(DISTINCT (session_id, seq))::int AS rows, count(*)::int AS vectors FROM "${schema}".${table}`,
     );
-    const hnsw = await client.query("SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexdef ILIKE '%USING hnsw%'", [schema, table]);
-    models.push({ ...row, rows: counted.rows[0]?.rows ?? 0, vectors: counted.rows[0]?.vectors ?? 0, hnsw: (hnsw.rowCount ?? 0) > 0 });
+    const hnsw = await client.query(
+      "SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexdef ILIKE '%USING hnsw%'",
+      [schema, table],
+    );
+    models.push({
+      ...row,
+      rows: counted.rows[0]?.rows ?? 0,
+      vectors: counted.rows[0]?.vectors ?? 0,
+      hnsw: (hnsw.rowCount ?? 0) > 0,
+    });
   }
-  const progress = await client.query<{ model_key: number; session_id: string; incarnation: string; through_seq: number }>(
-    `SELECT model_key, session_id, incarnation, through_seq FROM "${schema}".ctxwin_embedding_progress`,
-  );
-  return { extension, models, progress: progress.rows.map((entry) => ({ ...entry, through_seq: Number(entry.through_seq) })), failures };
+  const progress = await client.query<{
+    model_key: number;
+    session_id: string;
+    incarnation: string;
+    through_seq: number;
+  }>(`SELECT model_key, session_id, incarnation, through_seq FROM "${schema}".ctxwin_embedding_progress`);
+  return {
+    extension,
+    models,
+    progress: progress.rows.map((entry) => ({ ...entry, through_seq: Number(entry.through_seq) })),
+    failures,
+  };
 }

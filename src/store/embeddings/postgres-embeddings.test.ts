@@ -13,115 +13,164 @@ import { createPostgresVectorIndex } from "./postgres-vector-index.js";
 const pgvectorMissing = await extensionUnavailable("vector");
 const quiet = { retryDelaysMs: [0], onWarning: () => undefined };
 
-describe.skipIf(pgvectorMissing !== "")(`embeddings on PostgreSQL with pgvector${pgvectorMissing === "" ? "" : ` (skipped: ${pgvectorMissing})`}`, () => {
-  let database: TestDatabase;
-  let schemas = 0;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
-  const nextSchema = () => `embed_${(schemas += 1)}`;
-
-  describeEmbeddingConformance("postgres", (embeddings) => openStore({ url: database.url, schema: nextSchema(), embeddings }));
-
-  it("keeps vectors in an HNSW-indexed table, across a reopen and a read-only open", async () => {
-    const schema = nextSchema();
-    const model = createSynonymEmbeddingModel();
-    const first = openStore({ url: database.url, schema, embeddings: { model, ...quiet } });
-    await first.append("s", [text("We'll keep OAuth with PKCE for sign-in."), reply("noted")]);
-    await first.embeddings?.idle();
-    expect(first.diagnostics().embeddings).toMatchObject({ index: "pgvector", dimensions: 64, embeddedRows: 2 });
-    await first.close();
-
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    const indexes = await client.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%hnsw%'", [schema]);
-    await client.end();
-    expect(indexes.rows.map((row) => row.indexdef).join("\n")).toMatch(/USING hnsw \(embedding .*vector_cosine_ops\)/);
-
-    const reader = openStore({ url: database.url, schema, readOnly: true, embeddings: { model, ...quiet } });
-    const page = await reader.search("s", { query: "login approach", mode: "semantic", limit: 1 });
-    expect(page.hits[0]?.row.seq).toBe(1);
-    expect(page.embeddings).toMatchObject({ status: "used", pendingRows: 0, dimensions: 64 });
-    await expect(reader.embeddings?.backfill()).rejects.toThrow(/read-only/);
-    await reader.close();
-
-    const resized = openStore({ url: database.url, schema, embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet } });
-    // A query vector of another dimension falls back to word search, saying why (issue 46).
-    const fallback = await resized.search("s", { query: "login", mode: "hybrid" });
-    expect(fallback.embeddings).toMatchObject({ status: "unavailable", dimensions: 64 });
-    expect(fallback.embeddings?.message).toMatch(/query's vector has 32 dimensions/);
-    await resized.close();
-  });
-
-  it("stores a model's last failure for other processes (doctor's status), and clears it once the model embeds again", async () => {
-    const schema = nextSchema();
-    const failing = createSynonymEmbeddingModel({
-      fault: () => {
-        throw new Error("401 Incorrect API key provided");
-      },
+describe.skipIf(pgvectorMissing !== "")(
+  `embeddings on PostgreSQL with pgvector${pgvectorMissing === "" ? "" : ` (skipped: ${pgvectorMissing})`}`,
+  () => {
+    let database: TestDatabase;
+    let schemas = 0;
+    beforeAll(async () => {
+      database = await createTestDatabase();
     });
-    const broken = openStore({ url: database.url, schema, embeddings: { model: failing, ...quiet } });
-    await broken.append("s", [text("OAuth sign-in"), reply("noted")]);
-    await broken.embeddings?.idle();
-    await broken.close();
-    const index = createPostgresVectorIndex({ url: database.url, schema, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, queryTimeoutMs: 65_000 });
-    try {
-      expect(await index.lastFailure?.("test:synonyms-64")).toMatchObject({ message: expect.stringMatching(/401 Incorrect API key provided/), consecutive: 2 });
-      const failed = await postgresEmbeddingStatus({ url: database.url, schema });
-      expect(failed).toMatchObject({ vectors: false, models: [{ model: "test:synonyms-64", embeddedRows: 0, pendingRows: 2, lastFailure: { consecutive: 2 } }] });
-      expect(describeEmbeddingStatus(failed).join("\n")).toMatch(/test:synonyms-64 \(no vectors yet\): 0 row\(s\) embedded.*2 row\(s\) pending\.\n.*401 Incorrect API key/s);
-      const fixed = openStore({ url: database.url, schema, embeddings: { model: createSynonymEmbeddingModel(), ...quiet } });
-      await fixed.append("s", [text("again")]);
-      await fixed.embeddings?.idle();
-      expect(await fixed.embeddings?.pendingRows("s")).toBe(0);
-      await fixed.close();
-      expect(await index.lastFailure?.("test:synonyms-64")).toBeUndefined();
-      const healthy = await postgresEmbeddingStatus({ url: database.url, schema });
-      expect(healthy).toMatchObject({ vectors: true, index: "pgvector", extensionVersion: expect.stringMatching(/^\d+\.\d+/) });
-      expect(healthy.models).toEqual([{ model: "test:synonyms-64", dimensions: 64, embeddedRows: 3, vectors: 3, pendingRows: 0, search: "hnsw" }]);
-      expect(describeEmbeddingStatus(healthy)).toEqual([
-        expect.stringMatching(/^Embeddings: the database has the pgvector extension \d/),
-        "  test:synonyms-64 (64 dimensions, HNSW index): 3 row(s) embedded in 3 vector(s), 0 row(s) pending.",
-      ]);
-    } finally {
-      await index.close();
-    }
-  });
+    afterAll(async () => {
+      await database.drop();
+    });
+    const nextSchema = () => `embed_${(schemas += 1)}`;
 
-  it("says clearly when pgvector cannot be installed, and answers with word search", async () => {
-    const role = `ctxwin_plain_${process.pid}`;
-    const name = `${database.url.split("/").pop()}_plain`;
-    const admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    await admin.query(`CREATE ROLE ${role} LOGIN`);
-    // A database of its own, owned by the plain role, where nobody installed pgvector.
-    await admin.query(`CREATE DATABASE ${name} OWNER ${role}`);
-    await admin.end();
-    const url = new URL(database.url);
-    url.username = role;
-    url.pathname = `/${name}`;
-    const warnings: string[] = [];
-    const store = openStore({ url: url.toString(), embeddings: { model: createSynonymEmbeddingModel(), retryDelaysMs: [], onWarning: (message) => warnings.push(message) } });
-    try {
-      expect((await store.append("s", [text("A deep teal palette.")])).map((row) => row.seq)).toEqual([1]);
-      await store.embeddings?.idle();
-      expect(warnings.join("\n")).toMatch(/need the pgvector extension/);
-      const page = await store.search("s", { query: "teal", mode: "hybrid" });
-      expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
-      expect(page.embeddings).toMatchObject({ status: "unavailable" });
-      expect(page.embeddings?.message).toMatch(/pgvector.*ranked word-search results/s);
-      const status = await postgresEmbeddingStatus({ url: url.toString(), schema: "ctxwin" });
-      expect(status).toMatchObject({ vectors: false, index: "pgvector-not-created", models: [{ embeddedRows: 0, pendingRows: 1, lastFailure: { message: expect.stringMatching(/pgvector/) } }] });
-    } finally {
-      await store.close();
-      const cleanup = new pg.Client({ connectionString: database.url });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.query(`DROP ROLE IF EXISTS ${role}`);
-      await cleanup.end();
-    }
-  });
-});
+    describeEmbeddingConformance("postgres", (embeddings) =>
+      openStore({ url: database.url, schema: nextSchema(), embeddings }),
+    );
+
+    it("keeps vectors in an HNSW-indexed table, across a reopen and a read-only open", async () => {
+      const schema = nextSchema();
+      const model = createSynonymEmbeddingModel();
+      const first = openStore({ url: database.url, schema, embeddings: { model, ...quiet } });
+      await first.append("s", [text("We'll keep OAuth with PKCE for sign-in."), reply("noted")]);
+      await first.embeddings?.idle();
+      expect(first.diagnostics().embeddings).toMatchObject({ index: "pgvector", dimensions: 64, embeddedRows: 2 });
+      await first.close();
+
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const indexes = await client.query<{ indexdef: string }>(
+        "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%hnsw%'",
+        [schema],
+      );
+      await client.end();
+      expect(indexes.rows.map((row) => row.indexdef).join("\n")).toMatch(
+        /USING hnsw \(embedding .*vector_cosine_ops\)/,
+      );
+
+      const reader = openStore({ url: database.url, schema, readOnly: true, embeddings: { model, ...quiet } });
+      const page = await reader.search("s", { query: "login approach", mode: "semantic", limit: 1 });
+      expect(page.hits[0]?.row.seq).toBe(1);
+      expect(page.embeddings).toMatchObject({ status: "used", pendingRows: 0, dimensions: 64 });
+      await expect(reader.embeddings?.backfill()).rejects.toThrow(/read-only/);
+      await reader.close();
+
+      const resized = openStore({
+        url: database.url,
+        schema,
+        embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet },
+      });
+      // A query vector of another dimension falls back to word search, saying why (issue 46).
+      const fallback = await resized.search("s", { query: "login", mode: "hybrid" });
+      expect(fallback.embeddings).toMatchObject({ status: "unavailable", dimensions: 64 });
+      expect(fallback.embeddings?.message).toMatch(/query's vector has 32 dimensions/);
+      await resized.close();
+    });
+
+    it("stores a model's last failure for other processes (doctor's status), and clears it once the model embeds again", async () => {
+      const schema = nextSchema();
+      const failing = createSynonymEmbeddingModel({
+        fault: () => {
+          throw new Error("401 Incorrect API key provided");
+        },
+      });
+      const broken = openStore({ url: database.url, schema, embeddings: { model: failing, ...quiet } });
+      await broken.append("s", [text("OAuth sign-in"), reply("noted")]);
+      await broken.embeddings?.idle();
+      await broken.close();
+      const index = createPostgresVectorIndex({
+        url: database.url,
+        schema,
+        connectTimeoutMs: 10_000,
+        statementTimeoutMs: 60_000,
+        queryTimeoutMs: 65_000,
+      });
+      try {
+        expect(await index.lastFailure?.("test:synonyms-64")).toMatchObject({
+          message: expect.stringMatching(/401 Incorrect API key provided/),
+          consecutive: 2,
+        });
+        const failed = await postgresEmbeddingStatus({ url: database.url, schema });
+        expect(failed).toMatchObject({
+          vectors: false,
+          models: [{ model: "test:synonyms-64", embeddedRows: 0, pendingRows: 2, lastFailure: { consecutive: 2 } }],
+        });
+        expect(describeEmbeddingStatus(failed).join("\n")).toMatch(
+          /test:synonyms-64 \(no vectors yet\): 0 row\(s\) embedded.*2 row\(s\) pending\.\n.*401 Incorrect API key/s,
+        );
+        const fixed = openStore({
+          url: database.url,
+          schema,
+          embeddings: { model: createSynonymEmbeddingModel(), ...quiet },
+        });
+        await fixed.append("s", [text("again")]);
+        await fixed.embeddings?.idle();
+        expect(await fixed.embeddings?.pendingRows("s")).toBe(0);
+        await fixed.close();
+        expect(await index.lastFailure?.("test:synonyms-64")).toBeUndefined();
+        const healthy = await postgresEmbeddingStatus({ url: database.url, schema });
+        expect(healthy).toMatchObject({
+          vectors: true,
+          index: "pgvector",
+          extensionVersion: expect.stringMatching(/^\d+\.\d+/),
+        });
+        expect(healthy.models).toEqual([
+          { model: "test:synonyms-64", dimensions: 64, embeddedRows: 3, vectors: 3, pendingRows: 0, search: "hnsw" },
+        ]);
+        expect(describeEmbeddingStatus(healthy)).toEqual([
+          expect.stringMatching(/^Embeddings: the database has the pgvector extension \d/),
+          "  test:synonyms-64 (64 dimensions, HNSW index): 3 row(s) embedded in 3 vector(s), 0 row(s) pending.",
+        ]);
+      } finally {
+        await index.close();
+      }
+    });
+
+    it("says clearly when pgvector cannot be installed, and answers with word search", async () => {
+      const role = `ctxwin_plain_${process.pid}`;
+      const name = `${database.url.split("/").pop()}_plain`;
+      const admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+      await admin.query(`CREATE ROLE ${role} LOGIN`);
+      // A database of its own, owned by the plain role, where nobody installed pgvector.
+      await admin.query(`CREATE DATABASE ${name} OWNER ${role}`);
+      await admin.end();
+      const url = new URL(database.url);
+      url.username = role;
+      url.pathname = `/${name}`;
+      const warnings: string[] = [];
+      const store = openStore({
+        url: url.toString(),
+        embeddings: {
+          model: createSynonymEmbeddingModel(),
+          retryDelaysMs: [],
+          onWarning: (message) => warnings.push(message),
+        },
+      });
+      try {
+        expect((await store.append("s", [text("A deep teal palette.")])).map((row) => row.seq)).toEqual([1]);
+        await store.embeddings?.idle();
+        expect(warnings.join("\n")).toMatch(/need the pgvector extension/);
+        const page = await store.search("s", { query: "teal", mode: "hybrid" });
+        expect(page.hits.map((hit) => hit.row.seq)).toEqual([1]);
+        expect(page.embeddings).toMatchObject({ status: "unavailable" });
+        expect(page.embeddings?.message).toMatch(/pgvector.*ranked word-search results/s);
+        const status = await postgresEmbeddingStatus({ url: url.toString(), schema: "ctxwin" });
+        expect(status).toMatchObject({
+          vectors: false,
+          index: "pgvector-not-created",
+          models: [{ embeddedRows: 0, pendingRows: 1, lastFailure: { message: expect.stringMatching(/pgvector/) } }],
+        });
+      } finally {
+        await store.close();
+        const cleanup = new pg.Client({ connectionString: database.url });
+        await cleanup.connect();
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await cleanup.query(`DROP ROLE IF EXISTS ${role}`);
+        await cleanup.end();
+      }
+    });
+  },
+);

@@ -67,7 +67,12 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
 
   const tablesExist = async (client: pg.PoolClient) => {
     if (tablesKnown) return true;
-    const found = (await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [`${options.schema}.ctxwin_embedding_models`])).rows[0]?.found != null;
+    const found =
+      (
+        await client.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [
+          `${options.schema}.ctxwin_embedding_models`,
+        ])
+      ).rows[0]?.found != null;
     tablesKnown = found;
     return found;
   };
@@ -86,17 +91,26 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
     const known = await locateVector(client);
     if (known !== undefined) return known;
     const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-    if (available.rowCount === 0) throw new VectorIndexUnavailableError(unavailableMessage(pool.where, "the server has no extension named 'vector'"));
+    if (available.rowCount === 0)
+      throw new VectorIndexUnavailableError(
+        unavailableMessage(pool.where, "the server has no extension named 'vector'"),
+      );
     await client.query("SAVEPOINT ctxwin_vector");
     try {
       await client.query("CREATE EXTENSION IF NOT EXISTS vector");
       await client.query("RELEASE SAVEPOINT ctxwin_vector");
     } catch (error) {
       await client.query("ROLLBACK TO SAVEPOINT ctxwin_vector");
-      throw new VectorIndexUnavailableError(unavailableMessage(pool.where, `CREATE EXTENSION vector failed: ${(error as Error).message}`), { cause: error });
+      throw new VectorIndexUnavailableError(
+        unavailableMessage(pool.where, `CREATE EXTENSION vector failed: ${(error as Error).message}`),
+        { cause: error },
+      );
     }
     const installed = await locateVector(client);
-    if (installed === undefined) throw new VectorIndexUnavailableError(unavailableMessage(pool.where, "CREATE EXTENSION vector did not install it"));
+    if (installed === undefined)
+      throw new VectorIndexUnavailableError(
+        unavailableMessage(pool.where, "CREATE EXTENSION vector did not install it"),
+      );
     return installed;
   }
 
@@ -104,13 +118,18 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
     const known = knownModels.get(model);
     if (known !== undefined) return known;
     if (!(await tablesExist(client))) return undefined;
-    const record = (await client.query<ModelRecord>(`SELECT model_key, dimensions FROM ${models} WHERE model_id = $1`, [model])).rows[0];
+    const record = (
+      await client.query<ModelRecord>(`SELECT model_key, dimensions FROM ${models} WHERE model_id = $1`, [model])
+    ).rows[0];
     if (record !== undefined) knownModels.set(model, record);
     return record;
   }
 
   /** A transaction that forgets the cached records when it fails. */
-  const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>, transactionOptions: { writing?: boolean; snapshot?: boolean } = {}): Promise<T> => {
+  const transaction = async <T>(
+    work: (client: pg.PoolClient) => Promise<T>,
+    transactionOptions: { writing?: boolean; snapshot?: boolean } = {},
+  ): Promise<T> => {
     try {
       return await pool.transaction(work, transactionOptions);
     } catch (error) {
@@ -121,7 +140,8 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
   const read = <T>(work: (client: pg.PoolClient) => Promise<T>) => transaction(work, { snapshot: true });
 
   async function deleteSessionRows(client: pg.PoolClient, sessionId: string): Promise<void> {
-    for (const { model_key: modelKey } of (await client.query<{ model_key: number }>(`SELECT model_key FROM ${models}`)).rows) {
+    for (const { model_key: modelKey } of (await client.query<{ model_key: number }>(`SELECT model_key FROM ${models}`))
+      .rows) {
       await client.query(`DELETE FROM ${tableOf(modelKey)} WHERE session_id = $1`, [sessionId]);
     }
     await client.query(`DELETE FROM ${progressTable} WHERE session_id = $1`, [sessionId]);
@@ -129,7 +149,9 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
 
   return {
     kind: "pgvector",
-    dimensionsOf: async (model) => knownModels.get(model)?.dimensions ?? (await read(async (client) => (await modelRecord(client, model))?.dimensions)),
+    dimensionsOf: async (model) =>
+      knownModels.get(model)?.dimensions ??
+      (await read(async (client) => (await modelRecord(client, model))?.dimensions)),
     progress: (sessionId, model) =>
       read(async (client) => {
         const record = await modelRecord(client, model);
@@ -154,26 +176,40 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
             PRIMARY KEY (model_key, session_id))`);
           let record = await modelRecord(client, entry.model);
           if (record === undefined) {
-            const inserted = await client.query<{ model_key: number }>(`INSERT INTO ${models} (model_id, dimensions) VALUES ($1, $2) RETURNING model_key`, [entry.model, entry.dimensions]);
+            const inserted = await client.query<{ model_key: number }>(
+              `INSERT INTO ${models} (model_id, dimensions) VALUES ($1, $2) RETURNING model_key`,
+              [entry.model, entry.dimensions],
+            );
             record = { model_key: (inserted.rows[0] as { model_key: number }).model_key, dimensions: entry.dimensions };
             const table = tableOf(record.model_key);
             await client.query(`CREATE TABLE ${table} (
               session_id text NOT NULL, seq bigint NOT NULL, chunk integer NOT NULL, embedding ${vectorType}(${record.dimensions}) NOT NULL,
               PRIMARY KEY (session_id, seq, chunk))`);
             if (record.dimensions <= MAX_HNSW_DIMENSIONS) {
-              await client.query(`CREATE INDEX ctxwin_embeddings_${record.model_key}_hnsw ON ${table} USING hnsw (embedding "${vectorSchema}".vector_cosine_ops)`);
+              await client.query(
+                `CREATE INDEX ctxwin_embeddings_${record.model_key}_hnsw ON ${table} USING hnsw (embedding "${vectorSchema}".vector_cosine_ops)`,
+              );
             }
           }
-          if (record.dimensions !== entry.dimensions) throw new EmbeddingMismatchError(entry.model, record.dimensions, entry.dimensions);
+          if (record.dimensions !== entry.dimensions)
+            throw new EmbeddingMismatchError(entry.model, record.dimensions, entry.dimensions);
           // A session deleted and recreated elsewhere: its old vectors (of every model) go first.
-          const stale = await client.query(`SELECT 1 FROM ${progressTable} WHERE session_id = $1 AND incarnation <> $2 LIMIT 1`, [entry.sessionId, entry.incarnation]);
+          const stale = await client.query(
+            `SELECT 1 FROM ${progressTable} WHERE session_id = $1 AND incarnation <> $2 LIMIT 1`,
+            [entry.sessionId, entry.incarnation],
+          );
           if ((stale.rowCount ?? 0) > 0) await deleteSessionRows(client, entry.sessionId);
           if (entry.vectors.length > 0) {
             await client.query(
               `INSERT INTO ${tableOf(record.model_key)} (session_id, seq, chunk, embedding)
                SELECT $1, seq, chunk, embedding::${vectorType} FROM unnest($2::bigint[], $3::integer[], $4::text[]) AS v(seq, chunk, embedding)
                ON CONFLICT DO NOTHING`,
-              [entry.sessionId, entry.vectors.map((vector) => vector.seq), entry.vectors.map((vector) => vector.chunk), entry.vectors.map((vector) => literalOf(vector.vector))],
+              [
+                entry.sessionId,
+                entry.vectors.map((vector) => vector.seq),
+                entry.vectors.map((vector) => vector.chunk),
+                entry.vectors.map((vector) => literalOf(vector.vector)),
+              ],
             );
           }
           await client.query(
@@ -189,17 +225,22 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         const installed = await locateVector(client);
         if (installed === undefined) {
           const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-          const detail = available.rowCount === 0 ? "the server has no extension named 'vector'" : "the extension is not installed in this database";
+          const detail =
+            available.rowCount === 0
+              ? "the server has no extension named 'vector'"
+              : "the extension is not installed in this database";
           throw new VectorIndexUnavailableError(unavailableMessage(pool.where, detail));
         }
         const record = await modelRecord(client, model);
         if (record === undefined) return [];
-        if (record.dimensions !== vector.length) throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+        if (record.dimensions !== vector.length)
+          throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
         const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
         // Keep scanning the HNSW graph until enough chunks pass the session and seq filters (pgvector ≥ 0.8).
-        await client.query("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)", [
-          String(Math.max(40, chunks)),
-        ]);
+        await client.query(
+          "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)",
+          [String(Math.max(40, chunks))],
+        );
         const found = await client.query<NearestRow>(
           `SELECT seq, 1 - (embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector) AS similarity FROM ${tableOf(record.model_key)}
            WHERE session_id = $2 AND seq > $3 AND seq < $4
@@ -211,7 +252,11 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
     models: () =>
       read(async (client) => {
         if (!(await tablesExist(client))) return [];
-        const rows = (await client.query<{ model_id: string; dimensions: number }>(`SELECT model_id, dimensions FROM ${models} ORDER BY model_key`)).rows;
+        const rows = (
+          await client.query<{ model_id: string; dimensions: number }>(
+            `SELECT model_id, dimensions FROM ${models} ORDER BY model_key`,
+          )
+        ).rows;
         return rows.map((row) => ({ model: row.model_id, dimensions: row.dimensions }));
       }),
     count: (model) =>

@@ -30,7 +30,8 @@ export interface SignBlockKey {
   incarnation: string | undefined;
 }
 
-const blocksExist = (db: Database.Database) => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_sign_blocks'").get() !== undefined;
+const blocksExist = (db: Database.Database) =>
+  db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_sign_blocks'").get() !== undefined;
 /** A copy into fresh (aligned) memory. */
 const float64sOf = (blob: Buffer) => new Float64Array(new Uint8Array(blob).buffer);
 
@@ -49,12 +50,15 @@ export function readSignBlocks(
   let stale = false;
   if (incarnation !== undefined && blocksExist(db)) {
     const rows = db
-      .prepare("SELECT incarnation, ids, seqs, bits FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ? ORDER BY last_vector_id")
+      .prepare(
+        "SELECT incarnation, ids, seqs, bits FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ? ORDER BY last_vector_id",
+      )
       .raw()
       .iterate(modelKey, sessionId) as IterableIterator<[string, Buffer, Buffer, Buffer]>;
     for (const [blockIncarnation, ids, seqs, bits] of rows) {
       const count = ids.byteLength / 8;
-      const wellFormed = Number.isInteger(count) && seqs.byteLength === ids.byteLength && bits.byteLength === count * rowBytes;
+      const wellFormed =
+        Number.isInteger(count) && seqs.byteLength === ids.byteLength && bits.byteLength === count * rowBytes;
       if (blockIncarnation !== incarnation || !wellFormed) stale = true;
       else blocks.push({ ids: float64sOf(ids), seqs: float64sOf(seqs), bits });
     }
@@ -77,7 +81,14 @@ export function readSignBlocks(
  */
 export function packSignBlocks(
   db: Database.Database,
-  { modelKey, sessionId, incarnation, signs, from, stale }: SignBlockKey & { signs: SessionSigns; from: number; stale: boolean },
+  {
+    modelKey,
+    sessionId,
+    incarnation,
+    signs,
+    from,
+    stale,
+  }: SignBlockKey & { signs: SessionSigns; from: number; stale: boolean },
 ): void {
   if (incarnation === undefined) return;
   const blocks = Math.floor((signs.count - from) / SIGN_BLOCK_ROWS);
@@ -95,7 +106,8 @@ export function packSignBlocks(
   }
 }
 
-const isBusy = (error: unknown) => error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_BUSY");
+const isBusy = (error: unknown) =>
+  error instanceof Error && "code" in error && String(error.code).startsWith("SQLITE_BUSY");
 
 interface PackPlan extends SignBlockKey {
   incarnation: string;
@@ -108,11 +120,16 @@ interface PackPlan extends SignBlockKey {
   packedThrough: number;
 }
 
-function writeBlocks(db: Database.Database, { modelKey, sessionId, incarnation, signs, from, stale, blocks, packedThrough }: PackPlan): void {
+function writeBlocks(
+  db: Database.Database,
+  { modelKey, sessionId, incarnation, signs, from, stale, blocks, packedThrough }: PackPlan,
+): void {
   db.transaction(() => {
     db.exec(SIGN_BLOCKS_SCHEMA);
     if (stale) {
-      db.prepare("DELETE FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ? AND incarnation <> ?").run(modelKey, sessionId, incarnation);
+      db.prepare(
+        "DELETE FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ? AND incarnation <> ?",
+      ).run(modelKey, sessionId, incarnation);
     }
     const last = db
       .prepare("SELECT max(last_vector_id) FROM ctxwin_embedding_sign_blocks WHERE model_key = ? AND session_id = ?")

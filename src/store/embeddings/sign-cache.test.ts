@@ -7,11 +7,14 @@ import { SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
 import { createSqliteVectorIndex } from "./sqlite-vector-index.js";
 
 /** A 64-dimension vector whose first `ones` dimensions are positive. */
-const vectorWith = (ones: number, dimensions = 64) => Float32Array.from({ length: dimensions }, (_, index) => (index < ones ? 1 : -1));
+const vectorWith = (ones: number, dimensions = 64) =>
+  Float32Array.from({ length: dimensions }, (_, index) => (index < ones ? 1 : -1));
 
 describe("sign bits", () => {
   it("packs the sign of each dimension as sqlite-vec's vec_quantize_binary does", () => {
-    expect([...signBitsOf(Float32Array.from([1, -1, 0, 2, ...Array.from({ length: 30 }, () => -1), 3]))]).toEqual([0b1001, 0b100]);
+    expect([...signBitsOf(Float32Array.from([1, -1, 0, 2, ...Array.from({ length: 30 }, () => -1), 3]))]).toEqual([
+      0b1001, 0b100,
+    ]);
   });
 
   it("takes the k nearest by Hamming distance inside the seq bounds, the newer on a tie at the cut", () => {
@@ -60,10 +63,29 @@ describe("sign bits", () => {
 
 describe("the SQLite sign cache", () => {
   const model = "test:signs";
-  const write = (index: ReturnType<typeof createSqliteVectorIndex>, incarnation: string, seqs: number[], ones: number) =>
-    index.write({ sessionId: "s", incarnation, model, dimensions: 64, throughSeq: Math.max(...seqs), vectors: seqs.map((seq) => ({ seq, chunk: 0, vector: vectorWith(ones) })) });
+  const write = (
+    index: ReturnType<typeof createSqliteVectorIndex>,
+    incarnation: string,
+    seqs: number[],
+    ones: number,
+  ) =>
+    index.write({
+      sessionId: "s",
+      incarnation,
+      model,
+      dimensions: 64,
+      throughSeq: Math.max(...seqs),
+      vectors: seqs.map((seq) => ({ seq, chunk: 0, vector: vectorWith(ones) })),
+    });
   const nearest = (index: ReturnType<typeof createSqliteVectorIndex>, ones: number) =>
-    index.nearest({ sessionId: "s", model, vector: vectorWith(ones), lowSeq: 0, highSeq: Number.MAX_SAFE_INTEGER, limit: 1 });
+    index.nearest({
+      sessionId: "s",
+      model,
+      vector: vectorWith(ones),
+      lowSeq: 0,
+      highSeq: Number.MAX_SAFE_INTEGER,
+      limit: 1,
+    });
 
   it("catches up on vectors another connection writes, and forgets a session deleted and recreated there", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-signs-")), "ctxwin.db");
@@ -108,8 +130,15 @@ describe("the SQLite sign cache", () => {
   const alternating = Float32Array.from({ length: 64 }, (_, index) => (index % 2 === 0 ? 1 : -1));
   const blocksOf = (file: string) => {
     const db = new Database(file, { readonly: true });
-    const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_sign_blocks'").get() !== undefined;
-    const rows = exists ? (db.prepare("SELECT incarnation, length(ids) / 8 AS count FROM ctxwin_embedding_sign_blocks ORDER BY last_vector_id").all() as { incarnation: string; count: number }[]) : undefined;
+    const exists =
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_sign_blocks'").get() !== undefined;
+    const rows = exists
+      ? (db
+          .prepare(
+            "SELECT incarnation, length(ids) / 8 AS count FROM ctxwin_embedding_sign_blocks ORDER BY last_vector_id",
+          )
+          .all() as { incarnation: string; count: number }[])
+      : undefined;
     db.close();
     return rows;
   };
@@ -120,7 +149,11 @@ describe("the SQLite sign cache", () => {
       model,
       dimensions: 64,
       throughSeq: rows,
-      vectors: Array.from({ length: rows }, (_, row) => ({ seq: row + 1, chunk: 0, vector: vectorWith((row + 1) % 64) })),
+      vectors: Array.from({ length: rows }, (_, row) => ({
+        seq: row + 1,
+        chunk: 0,
+        vector: vectorWith((row + 1) % 64),
+      })),
     });
 
   it("packs an old-layout file's per-row signs into blocks on a writable load, then reads the blocks and the rows written after them", () => {
@@ -141,7 +174,14 @@ describe("the SQLite sign cache", () => {
       { incarnation: "i1", count: 1_024 },
       { incarnation: "i1", count: 1_024 },
     ]);
-    writer.write({ sessionId: "s", incarnation: "i1", model, dimensions: 64, throughSeq: 3_000, vectors: [{ seq: 3_000, chunk: 0, vector: alternating }] });
+    writer.write({
+      sessionId: "s",
+      incarnation: "i1",
+      model,
+      dimensions: 64,
+      throughSeq: 3_000,
+      vectors: [{ seq: 3_000, chunk: 0, vector: alternating }],
+    });
     const search = (index: ReturnType<typeof createSqliteVectorIndex>, vector: Float32Array, limit: number) =>
       index.nearest({ sessionId: "s", model, vector, lowSeq: 0, highSeq: Number.MAX_SAFE_INTEGER, limit });
     expect(search(packer, alternating, 1)).toEqual([{ seq: 3_000, similarity: 1 }]); // caught up past the blocks
@@ -151,7 +191,9 @@ describe("the SQLite sign cache", () => {
     expect(search(fresh, alternating, 1)).toEqual([{ seq: 3_000, similarity: 1 }]);
     const near = search(fresh, vectorWith(5), 20);
     expect(near.map((row) => row.seq % 64)).toEqual(Array.from({ length: 20 }, () => 5));
-    expect(near.map((row) => row.similarity)).toEqual(search(javascript, vectorWith(5), 20).map((row) => row.similarity));
+    expect(near.map((row) => row.similarity)).toEqual(
+      search(javascript, vectorWith(5), 20).map((row) => row.similarity),
+    );
     for (const index of [packer, fresh, javascript, writer]) index.close();
   });
 
@@ -165,14 +207,29 @@ describe("the SQLite sign cache", () => {
     expect(blocksOf(file)).toEqual([{ incarnation: "i1", count: 1_024 }]);
     // What a version without the blocks table does on a delete: the recreated session's vector ids start at 1 again.
     const older = new Database(file);
-    for (const table of ["ctxwin_embeddings", "ctxwin_embedding_signs", "ctxwin_embedding_progress"]) older.prepare(`DELETE FROM ${table} WHERE session_id = 's'`).run();
+    for (const table of ["ctxwin_embeddings", "ctxwin_embedding_signs", "ctxwin_embedding_progress"])
+      older.prepare(`DELETE FROM ${table} WHERE session_id = 's'`).run();
     older.close();
     const second = createSqliteVectorIndex({ path: file });
-    second.write({ sessionId: "s", incarnation: "i2", model, dimensions: 64, throughSeq: 2, vectors: [{ seq: 1, chunk: 0, vector: vectorWith(5) }, { seq: 2, chunk: 0, vector: alternating }] });
+    second.write({
+      sessionId: "s",
+      incarnation: "i2",
+      model,
+      dimensions: 64,
+      throughSeq: 2,
+      vectors: [
+        { seq: 1, chunk: 0, vector: vectorWith(5) },
+        { seq: 2, chunk: 0, vector: alternating },
+      ],
+    });
     second.close();
 
     const reader = createSqliteVectorIndex({ path: file });
-    expect(reader.nearest({ sessionId: "s", model, vector: alternating, lowSeq: 0, highSeq: Number.MAX_SAFE_INTEGER, limit: 5 }).map((row) => row.seq)).toEqual([2, 1]);
+    expect(
+      reader
+        .nearest({ sessionId: "s", model, vector: alternating, lowSeq: 0, highSeq: Number.MAX_SAFE_INTEGER, limit: 5 })
+        .map((row) => row.seq),
+    ).toEqual([2, 1]);
     reader.close();
     expect(blocksOf(file)).toEqual([]);
   });

@@ -11,7 +11,8 @@ import { createHammingKernel, type HammingKernel } from "./hamming-kernel.js";
 export function signBitsOf(vector: Float32Array): Uint32Array {
   const words = new Uint32Array(Math.ceil(vector.length / 32));
   for (let index = 0; index < vector.length; index += 1) {
-    if ((vector[index] as number) > 0) words[index >>> 5] = ((words[index >>> 5] as number) | (1 << (index & 31))) >>> 0;
+    if ((vector[index] as number) > 0)
+      words[index >>> 5] = ((words[index >>> 5] as number) | (1 << (index & 31))) >>> 0;
   }
   return words;
 }
@@ -30,7 +31,8 @@ function scanInJavaScript(buffer: ArrayBuffer, bitsAt: number, rows: number, str
   for (let row = 0; row < rows; row += 1) {
     let distance = 0;
     const base = first + row * stride;
-    for (let word = 0; word < stride; word += 1) distance += popcount(((words[base + word] as number) ^ (words[word] as number)) >>> 0);
+    for (let word = 0; word < stride; word += 1)
+      distance += popcount(((words[base + word] as number) ^ (words[word] as number)) >>> 0);
     out[row] = distance;
   }
 }
@@ -134,12 +136,15 @@ export class SessionSigns {
   addRows(ids: ArrayLike<number>, seqs: ArrayLike<number>, bits: Uint8Array): void {
     const rows = ids.length;
     const rowBytes = this.words * 4;
-    if (bits.byteLength !== rows * rowBytes) throw new RangeError(`${rows} sign rows need ${rows * rowBytes} bytes, not ${bits.byteLength}.`);
+    if (bits.byteLength !== rows * rowBytes)
+      throw new RangeError(`${rows} sign rows need ${rows * rowBytes} bytes, not ${bits.byteLength}.`);
     if (this.count + rows > this.ids.length) this.grow(this.count + rows);
     const bytes = new Uint8Array(this.memory.buffer);
     const first = this.count;
     if (rowBytes === this.stride * 4) bytes.set(bits, (first + 1) * rowBytes);
-    else for (let row = 0; row < rows; row += 1) bytes.set(bits.subarray(row * rowBytes, (row + 1) * rowBytes), (first + row + 1) * this.stride * 4);
+    else
+      for (let row = 0; row < rows; row += 1)
+        bytes.set(bits.subarray(row * rowBytes, (row + 1) * rowBytes), (first + row + 1) * this.stride * 4);
     for (let row = 0; row < rows; row += 1) {
       const id = ids[row] as number;
       this.ids[first + row] = id;
@@ -275,7 +280,8 @@ export class SignCache {
   }
 
   deleteSession(sessionId: string): void {
-    for (const key of [...this.sessions.keys()]) if (key.slice(key.indexOf("/") + 1) === sessionId) this.sessions.delete(key);
+    for (const key of [...this.sessions.keys()])
+      if (key.slice(key.indexOf("/") + 1) === sessionId) this.sessions.delete(key);
   }
 
   clear(): void {

@@ -42,7 +42,10 @@ describe("embeddings on a SQLite file", () => {
     await first.embeddings?.idle();
     await first.close();
 
-    const resized = openStore({ path: file, embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet } });
+    const resized = openStore({
+      path: file,
+      embeddings: { model: createSynonymEmbeddingModel({ dimensions: 32 }), ...quiet },
+    });
     // A query vector of another dimension falls back to word search, saying why (issue 46).
     const fallback = await resized.search("s", { query: "login", mode: "hybrid" });
     expect(fallback.embeddings).toMatchObject({ status: "unavailable", dimensions: 64 });
@@ -90,7 +93,12 @@ describe("embeddings on a SQLite file", () => {
 
 describe("fuseRankings", () => {
   it("puts rows both rankings hold first and keeps rows only one holds", () => {
-    expect(fuseRankings([[12, 7], [7, 30]])).toEqual([7, 12, 30]);
+    expect(
+      fuseRankings([
+        [12, 7],
+        [7, 30],
+      ]),
+    ).toEqual([7, 12, 30]);
     expect(fuseRankings([[], [5, 4]])).toEqual([5, 4]);
   });
 });

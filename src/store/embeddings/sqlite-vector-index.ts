@@ -63,19 +63,27 @@ export function loadVectorExtension(db: Database.Database): boolean {
 }
 
 const asBlob = (vector: Float32Array) => Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
-const asVector = (blob: Buffer, dimensions: number) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + dimensions * 4));
+const asVector = (blob: Buffer, dimensions: number) =>
+  new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + dimensions * 4));
 const bitTableOf = (modelKey: number) => `ctxwin_embedding_bits_${modelKey}`;
 /** Dimensions the sign bits keep enough of for the candidate stage; fewer are scored exactly. */
 const usesBits = (dimensions: number) => dimensions >= 64;
 const bitsBlob = (bits: Uint32Array) => Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength);
-const bitsOfBlob = (blob: Buffer) => new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+const bitsOfBlob = (blob: Buffer) =>
+  new Uint32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 
 /** @example const index = createSqliteVectorIndex({ path: ".ctxwin/ctxwin.db" }) */
-export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs = 10_000, useExtension = true }: SqliteVectorIndexOptions): SyncVectorIndex {
+export function createSqliteVectorIndex({
+  path,
+  readOnly = false,
+  busyTimeoutMs = 10_000,
+  useExtension = true,
+}: SqliteVectorIndexOptions): SyncVectorIndex {
   const db = new Database(path, { readonly: readOnly, fileMustExist: true });
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   const extension = useExtension && loadVectorExtension(db);
-  const tablesExist = () => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embeddings'").get() !== undefined;
+  const tablesExist = () =>
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embeddings'").get() !== undefined;
   let ready = tablesExist();
   const ensureTables = () => {
     if (ready) return;
@@ -84,33 +92,51 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
   };
   const modelRecord = (model: string) =>
     // Another connection may have created the tables since this one opened.
-    ready || (ready = tablesExist()) ? (db.prepare("SELECT model_key, dimensions FROM ctxwin_embedding_models WHERE model_id = ?").get(model) as { model_key: number; dimensions: number } | undefined) : undefined;
-  const hasBitTable = (modelKey: number) => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(bitTableOf(modelKey)) !== undefined;
-  const signsReady = () => db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_signs'").get() !== undefined;
+    ready || (ready = tablesExist())
+      ? (db.prepare("SELECT model_key, dimensions FROM ctxwin_embedding_models WHERE model_id = ?").get(model) as
+          { model_key: number; dimensions: number } | undefined)
+      : undefined;
+  const hasBitTable = (modelKey: number) =>
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(bitTableOf(modelKey)) !== undefined;
+  const signsReady = () =>
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'ctxwin_embedding_signs'").get() !== undefined;
   const cache = new SignCache(SIGN_CACHE_BYTES);
   /** `PRAGMA data_version` when each cached session was last checked: it moves when another connection commits. */
   const checkedAt = new WeakMap<SessionSigns, { version: number; incarnation: string | undefined }>();
   const dataVersion = () => db.pragma("data_version", { simple: true }) as number;
   const incarnationOf = (modelKey: number, sessionId: string) =>
-    (db.prepare("SELECT incarnation FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?").pluck().get(modelKey, sessionId) as string | undefined) ?? undefined;
+    (db
+      .prepare("SELECT incarnation FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?")
+      .pluck()
+      .get(modelKey, sessionId) as string | undefined) ?? undefined;
 
   /**
    * Reads a session's signatures: the packed blocks (sign-blocks.ts), then the rows past them one by
    * one. Where the table lacks some of those rows (a file written before it existed), they are
    * computed from the floats and stored. A writable load packs a long tail into blocks.
    */
-  function loadSigns(modelKey: number, dimensions: number, sessionId: string, incarnation: string | undefined): SessionSigns {
+  function loadSigns(
+    modelKey: number,
+    dimensions: number,
+    sessionId: string,
+    incarnation: string | undefined,
+  ): SessionSigns {
     const key = { modelKey, sessionId, incarnation };
     const { signs, stale } = readSignBlocks(db, { ...key, dimensions, spare: SIGN_BLOCK_ROWS });
     const packed = signs.count;
     const after = signs.lastVectorId;
     // Counted on the (model, session, seq, chunk) index, which holds the vector id: ~10 ms at 100,000 rows.
-    const floats = db.prepare("SELECT count(*) FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND vector_id > ?").pluck().get(modelKey, sessionId, after) as number;
+    const floats = db
+      .prepare("SELECT count(*) FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND vector_id > ?")
+      .pluck()
+      .get(modelKey, sessionId, after) as number;
     const tail = signsReady() ? readSignRows(modelKey, sessionId, after) : undefined;
     if (tail !== undefined && tail.ids.length === floats) signs.addRows(tail.ids, tail.seqs, tail.bits);
     else {
       const rows = db
-        .prepare("SELECT vector_id, seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND vector_id > ? ORDER BY vector_id")
+        .prepare(
+          "SELECT vector_id, seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND vector_id > ? ORDER BY vector_id",
+        )
         .raw()
         .iterate(modelKey, sessionId, after) as IterableIterator<[number, number, Buffer]>;
       const computed: [number, number, Uint32Array][] = [];
@@ -118,7 +144,9 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
       if (!readOnly) {
         db.transaction(() => {
           db.exec(SIGNS_SCHEMA);
-          const insert = db.prepare("INSERT OR IGNORE INTO ctxwin_embedding_signs (model_key, session_id, vector_id, seq, bits) VALUES (?, ?, ?, ?, ?)");
+          const insert = db.prepare(
+            "INSERT OR IGNORE INTO ctxwin_embedding_signs (model_key, session_id, vector_id, seq, bits) VALUES (?, ?, ?, ?, ?)",
+          );
           for (const [id, seq, bits] of computed) insert.run(modelKey, sessionId, id, seq, bitsBlob(bits));
         }).immediate();
       }
@@ -130,12 +158,18 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
   }
 
   /** The session's rows of the signs table past `after`, packed as the blocks hold them. */
-  function readSignRows(modelKey: number, sessionId: string, after: number): { ids: number[]; seqs: number[]; bits: Buffer } {
+  function readSignRows(
+    modelKey: number,
+    sessionId: string,
+    after: number,
+  ): { ids: number[]; seqs: number[]; bits: Buffer } {
     const ids: number[] = [];
     const seqs: number[] = [];
     const parts: Buffer[] = [];
     const rows = db
-      .prepare("SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ? AND vector_id > ?")
+      .prepare(
+        "SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ? AND vector_id > ?",
+      )
       .raw()
       .iterate(modelKey, sessionId, after) as IterableIterator<[number, number, Buffer]>;
     for (const [id, seq, bits] of rows) {
@@ -156,7 +190,9 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     if (signs !== undefined && checked?.incarnation === incarnation && signsReady()) {
       // Rows another connection added: the table's key puts them after the last id held.
       const added = db
-        .prepare("SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ? AND vector_id > ?")
+        .prepare(
+          "SELECT vector_id, seq, bits FROM ctxwin_embedding_signs WHERE model_key = ? AND session_id = ? AND vector_id > ?",
+        )
         .raw()
         .all(modelKey, sessionId, signs.lastVectorId) as [number, number, Buffer][];
       for (const [id, seq, bits] of added) signs.add(id, seq, bitsOfBlob(bits));
@@ -173,17 +209,30 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     ensureTables();
     let record = modelRecord(entry.model);
     if (record === undefined) {
-      const key = Number(db.prepare("INSERT INTO ctxwin_embedding_models (model_id, dimensions) VALUES (?, ?)").run(entry.model, entry.dimensions).lastInsertRowid);
+      const key = Number(
+        db
+          .prepare("INSERT INTO ctxwin_embedding_models (model_id, dimensions) VALUES (?, ?)")
+          .run(entry.model, entry.dimensions).lastInsertRowid,
+      );
       record = { model_key: key, dimensions: entry.dimensions };
     }
-    if (record.dimensions !== entry.dimensions) throw new EmbeddingMismatchError(entry.model, record.dimensions, entry.dimensions);
+    if (record.dimensions !== entry.dimensions)
+      throw new EmbeddingMismatchError(entry.model, record.dimensions, entry.dimensions);
     // A session deleted and recreated elsewhere: its old vectors (of every model) go first.
-    const stale = db.prepare("SELECT 1 FROM ctxwin_embedding_progress WHERE session_id = ? AND incarnation <> ? LIMIT 1").get(entry.sessionId, entry.incarnation);
+    const stale = db
+      .prepare("SELECT 1 FROM ctxwin_embedding_progress WHERE session_id = ? AND incarnation <> ? LIMIT 1")
+      .get(entry.sessionId, entry.incarnation);
     if (stale !== undefined) deleteSessionRows(entry.sessionId);
     const bits = usesBits(record.dimensions);
     if (bits) db.exec(SIGNS_SCHEMA);
-    const insert = db.prepare("INSERT INTO ctxwin_embeddings (model_key, session_id, seq, chunk, vector) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
-    const insertBits = bits ? db.prepare("INSERT INTO ctxwin_embedding_signs (model_key, session_id, vector_id, seq, bits) VALUES (?, ?, ?, ?, ?)") : undefined;
+    const insert = db.prepare(
+      "INSERT INTO ctxwin_embeddings (model_key, session_id, seq, chunk, vector) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    );
+    const insertBits = bits
+      ? db.prepare(
+          "INSERT INTO ctxwin_embedding_signs (model_key, session_id, vector_id, seq, bits) VALUES (?, ?, ?, ?, ?)",
+        )
+      : undefined;
     const added: [number, number, Uint32Array][] = [];
     for (const vector of entry.vectors) {
       const result = insert.run(record.model_key, entry.sessionId, vector.seq, vector.chunk, asBlob(vector.vector));
@@ -205,10 +254,14 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     if (!ready) return;
     if (extension) {
       // vec0 bit tables an earlier version kept (no longer written or read).
-      for (const { model_key: modelKey } of db.prepare("SELECT model_key FROM ctxwin_embedding_models").all() as { model_key: number }[]) {
+      for (const { model_key: modelKey } of db.prepare("SELECT model_key FROM ctxwin_embedding_models").all() as {
+        model_key: number;
+      }[]) {
         if (!hasBitTable(modelKey)) continue;
         const remove = db.prepare(`DELETE FROM ${bitTableOf(modelKey)} WHERE rowid = ?`);
-        for (const { vector_id: id } of db.prepare("SELECT vector_id FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ?").all(modelKey, sessionId) as { vector_id: number }[]) {
+        for (const { vector_id: id } of db
+          .prepare("SELECT vector_id FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ?")
+          .all(modelKey, sessionId) as { vector_id: number }[]) {
           remove.run(BigInt(id));
         }
       }
@@ -225,16 +278,19 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     progress(sessionId, model) {
       const record = modelRecord(model);
       if (record === undefined) return undefined;
-      const found = db.prepare("SELECT incarnation, through_seq FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?").get(record.model_key, sessionId) as
-        | { incarnation: string; through_seq: number }
-        | undefined;
+      const found = db
+        .prepare(
+          "SELECT incarnation, through_seq FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?",
+        )
+        .get(record.model_key, sessionId) as { incarnation: string; through_seq: number } | undefined;
       return found === undefined ? undefined : { incarnation: found.incarnation, throughSeq: found.through_seq };
     },
     write(entry) {
       const stale = cache.peek(modelRecord(entry.model)?.model_key ?? -1, entry.sessionId);
       const staleIncarnation = stale === undefined ? undefined : checkedAt.get(stale)?.incarnation;
       const { modelKey, added } = writeTransaction.immediate(entry);
-      if (staleIncarnation !== undefined && staleIncarnation !== entry.incarnation) cache.deleteSession(entry.sessionId);
+      if (staleIncarnation !== undefined && staleIncarnation !== entry.incarnation)
+        cache.deleteSession(entry.sessionId);
       const signs = cache.peek(modelKey, entry.sessionId);
       if (signs === undefined) return;
       for (const [id, seq, bits] of added) signs.add(id, seq, bits);
@@ -245,34 +301,55 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     nearest({ sessionId, model, vector, lowSeq, highSeq, limit }) {
       const record = modelRecord(model);
       if (record === undefined) return [];
-      if (record.dimensions !== vector.length) throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+      if (record.dimensions !== vector.length)
+        throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
       const high = Math.min(highSeq, Number.MAX_SAFE_INTEGER);
       if (usesBits(record.dimensions)) {
         const k = Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_ROW);
-        const candidates = signsOf(record.model_key, record.dimensions, sessionId).nearest(signBitsOf(vector), lowSeq, high, k);
+        const candidates = signsOf(record.model_key, record.dimensions, sessionId).nearest(
+          signBitsOf(vector),
+          lowSeq,
+          high,
+          k,
+        );
         const ids = JSON.stringify(candidates);
         if (extension) {
           const rescored = db
-            .prepare("SELECT seq, 1 - vec_distance_cosine(vector, ?) AS similarity FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))")
+            .prepare(
+              "SELECT seq, 1 - vec_distance_cosine(vector, ?) AS similarity FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+            )
             .all(asBlob(vector), ids) as NearestRow[];
           return bestRows(rescored, limit);
         }
-        const rows = db.prepare("SELECT seq, vector FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))").all(ids) as { seq: number; vector: Buffer }[];
+        const rows = db
+          .prepare("SELECT seq, vector FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))")
+          .all(ids) as { seq: number; vector: Buffer }[];
         return bestRows(
-          rows.map((row) => ({ seq: row.seq, similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)) })),
+          rows.map((row) => ({
+            seq: row.seq,
+            similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)),
+          })),
           limit,
         );
       }
       const rows = db
-        .prepare("SELECT seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND seq > ? AND seq < ?")
+        .prepare(
+          "SELECT seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND seq > ? AND seq < ?",
+        )
         .iterate(record.model_key, sessionId, lowSeq, high) as IterableIterator<{ seq: number; vector: Buffer }>;
       const scored: NearestRow[] = [];
-      for (const row of rows) scored.push({ seq: row.seq, similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)) });
+      for (const row of rows)
+        scored.push({ seq: row.seq, similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)) });
       return bestRows(scored, limit);
     },
     models() {
       if (!ready) return [];
-      return (db.prepare("SELECT model_id, dimensions FROM ctxwin_embedding_models ORDER BY model_key").all() as { model_id: string; dimensions: number }[]).map((record) => ({
+      return (
+        db.prepare("SELECT model_id, dimensions FROM ctxwin_embedding_models ORDER BY model_key").all() as {
+          model_id: string;
+          dimensions: number;
+        }[]
+      ).map((record) => ({
         model: record.model_id,
         dimensions: record.dimensions,
       }));
@@ -280,7 +357,11 @@ export function createSqliteVectorIndex({ path, readOnly = false, busyTimeoutMs 
     count(model) {
       const record = modelRecord(model);
       if (record === undefined) return { rows: 0, vectors: 0 };
-      return db.prepare("SELECT count(DISTINCT session_id || ':' || seq) AS rows, count(*) AS vectors FROM ctxwin_embeddings WHERE model_key = ?").get(record.model_key) as {
+      return db
+        .prepare(
+          "SELECT count(DISTINCT session_id || ':' || seq) AS rows, count(*) AS vectors FROM ctxwin_embeddings WHERE model_key = ?",
+        )
+        .get(record.model_key) as {
         rows: number;
         vectors: number;
       };

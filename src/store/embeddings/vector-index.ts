@@ -89,7 +89,9 @@ export interface VectorIndex {
 
 /** An index that answers synchronously: the embedded backends (SQLite, memory). */
 export type SyncVectorIndex = {
-  [Key in keyof VectorIndex]: VectorIndex[Key] extends ((...args: infer Args) => MaybePromise<infer Result>) | undefined ? (...args: Args) => Result : VectorIndex[Key];
+  [Key in keyof VectorIndex]: VectorIndex[Key] extends ((...args: infer Args) => MaybePromise<infer Result>) | undefined
+    ? (...args: Args) => Result
+    : VectorIndex[Key];
 };
 
 /** Cosine similarity of two vectors of one length (0 when either is all zeros). */

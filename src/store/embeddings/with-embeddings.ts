@@ -71,37 +71,65 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
   });
 
   /** The window a search is confined to, `undefined` without one, `null` for an unknown window. */
-  async function windowOf(sessionId: string, checked: ReturnType<typeof checkSearchOptions>): Promise<WindowSummary | null | undefined> {
+  async function windowOf(
+    sessionId: string,
+    checked: ReturnType<typeof checkSearchOptions>,
+  ): Promise<WindowSummary | null | undefined> {
     if (checked.windowSeq === undefined) return undefined;
-    const page = await inner.windows(sessionId, { beforeWindow: windowIdFor(checked.windowSeq + 1), limit: 1, includeCleared: checked.includeCleared });
+    const page = await inner.windows(sessionId, {
+      beforeWindow: windowIdFor(checked.windowSeq + 1),
+      limit: 1,
+      includeCleared: checked.includeCleared,
+    });
     const window = page.windows[0];
     return window === undefined || window.boundarySeq !== checked.windowSeq ? null : window;
   }
 
   /** Exclusive seq bounds of a search: the floor, `beforeSeq`, the window; `undefined` for an unknown window. */
-  function boundsOf(floorSeq: number, checked: ReturnType<typeof checkSearchOptions>, window: WindowSummary | null | undefined): { lowSeq: number; highSeq: number } | undefined {
+  function boundsOf(
+    floorSeq: number,
+    checked: ReturnType<typeof checkSearchOptions>,
+    window: WindowSummary | null | undefined,
+  ): { lowSeq: number; highSeq: number } | undefined {
     if (window === null) return undefined;
     const lowSeq = checked.includeCleared ? 0 : floorSeq;
     const highSeq = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
-    return window === undefined ? { lowSeq, highSeq } : { lowSeq: Math.max(lowSeq, window.firstSeq - 1), highSeq: Math.min(highSeq, window.lastSeq + 1) };
+    return window === undefined
+      ? { lowSeq, highSeq }
+      : { lowSeq: Math.max(lowSeq, window.firstSeq - 1), highSeq: Math.min(highSeq, window.lastSeq + 1) };
   }
 
   /** The rows of the session not embedded yet: all of them (`throughSeq`), and those inside `bounds`. */
-  function pendingOf(summary: SessionSummary | undefined, progress: VectorProgress | undefined, bounds: { lowSeq: number; highSeq: number }) {
+  function pendingOf(
+    summary: SessionSummary | undefined,
+    progress: VectorProgress | undefined,
+    bounds: { lowSeq: number; highSeq: number },
+  ) {
     if (summary === undefined) return { throughSeq: 0, all: 0, inBounds: 0 };
     const through = progress !== undefined && progress.incarnation === summary.incarnation ? progress.throughSeq : 0;
     const inBounds = Math.max(0, Math.min(bounds.highSeq - 1, summary.lastSeq) - Math.max(bounds.lowSeq, through));
     return { throughSeq: through, all: Math.max(0, summary.lastSeq - through), inBounds };
   }
 
-  async function noteOf(pendingRows: number, status: SearchEmbeddingsNote["status"], reason?: string): Promise<SearchEmbeddingsNote> {
+  async function noteOf(
+    pendingRows: number,
+    status: SearchEmbeddingsNote["status"],
+    reason?: string,
+  ): Promise<SearchEmbeddingsNote> {
     const dimensions = await index.dimensionsOf(modelId);
     // Other models matter only while this one has no vectors at all.
-    const others = status === "used" && dimensions === undefined ? (await index.models()).filter((entry) => entry.model !== modelId) : [];
+    const others =
+      status === "used" && dimensions === undefined
+        ? (await index.models()).filter((entry) => entry.model !== modelId)
+        : [];
     const parts = [
       reason,
-      pendingRows > 0 ? `${pendingRows} row(s) of the searched range are not embedded yet; only word search can find them.` : undefined,
-      others.length > 0 ? `The store holds vectors of ${others.map((entry) => entry.model).join(", ")}, not of ${modelId}: its rows are being embedded again.` : undefined,
+      pendingRows > 0
+        ? `${pendingRows} row(s) of the searched range are not embedded yet; only word search can find them.`
+        : undefined,
+      others.length > 0
+        ? `The store holds vectors of ${others.map((entry) => entry.model).join(", ")}, not of ${modelId}: its rows are being embedded again.`
+        : undefined,
     ].filter((part): part is string => part !== undefined);
     return {
       status,
@@ -127,7 +155,10 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
    * unavailable, or the query's vector has another dimension than the stored ones (any other
    * failure is thrown).
    */
-  async function nearestOf(ranges: readonly SessionRange[], query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">): Promise<NearestRow[] | { message: string }> {
+  async function nearestOf(
+    ranges: readonly SessionRange[],
+    query: Omit<NearestQuery, "sessionId" | "lowSeq" | "highSeq">,
+  ): Promise<NearestRow[] | { message: string }> {
     try {
       return await nearestInRanges(index, ranges, query);
     } catch (error) {
@@ -158,7 +189,14 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     const pool = Math.min(1_000, Math.max(MIN_POOL, checked.offset + checked.limit + 1));
     const words = async (limit: number, offset: number): Promise<SearchPage> => {
       try {
-        return await inner.search(sessionId, { ...options, query, mode: "ranked", limit, offset, order: mode === "semantic" ? "relevance" : checked.order });
+        return await inner.search(sessionId, {
+          ...options,
+          query,
+          mode: "ranked",
+          limit,
+          offset,
+          order: mode === "semantic" ? "relevance" : checked.order,
+        });
       } catch (error) {
         if (InvalidQueryError.isInstance(error) && mode === "hybrid") return { hits: [], hasMore: false };
         throw error;
@@ -180,7 +218,11 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     if (bounds === undefined) return { hits: [], hasMore: false, embeddings: await noteOf(0, "used") };
     const ranges = await lineageRanges(inner, sessionId, bounds, summary);
     // A fork's shared rows are its origins' to embed and to count (ADR 0063, "Forks").
-    const progresses = await Promise.all(ranges.map((range, position) => (position === 0 && range.sessionId === sessionId ? progress : index.progress(range.sessionId, modelId))));
+    const progresses = await Promise.all(
+      ranges.map((range, position) =>
+        position === 0 && range.sessionId === sessionId ? progress : index.progress(range.sessionId, modelId),
+      ),
+    );
     let pendingRows = 0;
     ranges.forEach((range, position) => {
       const counts = pendingOf(range.summary, progresses[position], range);
@@ -190,17 +232,40 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     const wordsOnly = async (reason: string): Promise<SearchPage> => {
       const end = checked.offset + checked.limit;
       // The word page hybrid started holds this page when the pool reaches past it (it always does but at the largest offsets).
-      const page = lexicalPage !== undefined && pool > end ? await lexicalPage.then(({ hits, hasMore }) => ({ hits: hits.slice(checked.offset, end), hasMore: hasMore || hits.length > end })) : await words(checked.limit, checked.offset);
-      return { ...page, embeddings: await noteOf(pendingRows, "unavailable", `${reason} These are ranked word-search results.`) };
+      const page =
+        lexicalPage !== undefined && pool > end
+          ? await lexicalPage.then(({ hits, hasMore }) => ({
+              hits: hits.slice(checked.offset, end),
+              hasMore: hasMore || hits.length > end,
+            }))
+          : await words(checked.limit, checked.offset);
+      return {
+        ...page,
+        embeddings: await noteOf(pendingRows, "unavailable", `${reason} These are ranked word-search results.`),
+      };
     };
 
     if (!(queryVector instanceof Float32Array)) return wordsOnly(queryVector.message);
-    const nearestRows = nearestOf(ranges, { model: modelId, vector: queryVector, limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4) });
+    const nearestRows = nearestOf(ranges, {
+      model: modelId,
+      vector: queryVector,
+      limit: pool * (checked.role === undefined && checked.toolName === undefined ? 1 : 4),
+    });
     // Hybrid: the top of the nearest rows is read while word search runs (most pages are made of it).
-    const nearestHits = lexicalPage === undefined ? Promise.resolve([]) : nearestRows.then((rows) => (Array.isArray(rows) ? readNearest(sessionId, rows, checked) : []));
-    const [nearest, lexical, prefetched] = await Promise.all([nearestRows, lexicalPage?.then((page) => page.hits) ?? Promise.resolve([]), nearestHits]);
+    const nearestHits =
+      lexicalPage === undefined
+        ? Promise.resolve([])
+        : nearestRows.then((rows) => (Array.isArray(rows) ? readNearest(sessionId, rows, checked) : []));
+    const [nearest, lexical, prefetched] = await Promise.all([
+      nearestRows,
+      lexicalPage?.then((page) => page.hits) ?? Promise.resolve([]),
+      nearestHits,
+    ]);
     if (!Array.isArray(nearest)) return wordsOnly(nearest.message);
-    let ordered = mode === "hybrid" ? fuseRankings([lexical.map((hit) => hit.row.seq), nearest.map((row) => row.seq)]) : nearest.map((row) => row.seq);
+    let ordered =
+      mode === "hybrid"
+        ? fuseRankings([lexical.map((hit) => hit.row.seq), nearest.map((row) => row.seq)])
+        : nearest.map((row) => row.seq);
     if (checked.order === "newest") ordered = [...ordered].sort((left, right) => right - left);
     const known = new Map<number, SearchHit | null>(prefetched);
     for (const hit of lexical) known.set(hit.row.seq, hit);
@@ -209,10 +274,19 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
   }
 
   /** The first rows of `nearest` a page can hold, read: each seq with its hit, or `null` for a row the filters or the floor leave out. */
-  async function readNearest(sessionId: string, nearest: readonly NearestRow[], checked: ReturnType<typeof checkSearchOptions>): Promise<[number, SearchHit | null][]> {
+  async function readNearest(
+    sessionId: string,
+    nearest: readonly NearestRow[],
+    checked: ReturnType<typeof checkSearchOptions>,
+  ): Promise<[number, SearchHit | null][]> {
     const seqs = nearest.slice(0, checked.offset + checked.limit + 1).map((row) => row.seq);
     if (seqs.length === 0) return [];
-    const read = new Map((await inner.readHits(sessionId, seqs, { includeCleared: checked.includeCleared })).map((hit) => [hit.row.seq, hit]));
+    const read = new Map(
+      (await inner.readHits(sessionId, seqs, { includeCleared: checked.includeCleared })).map((hit) => [
+        hit.row.seq,
+        hit,
+      ]),
+    );
     return seqs.map((seq) => {
       const hit = read.get(seq);
       return [seq, hit !== undefined && rowMatchesFilter(hit.row, checked) ? hit : null];
@@ -224,14 +298,22 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
    * (`known`; `null` for one left out), the others are read (and filtered) a slice at a time with
    * `readHits`.
    */
-  async function pageOf(sessionId: string, ordered: readonly number[], known: Map<number, SearchHit | null>, checked: ReturnType<typeof checkSearchOptions>) {
+  async function pageOf(
+    sessionId: string,
+    ordered: readonly number[],
+    known: Map<number, SearchHit | null>,
+    checked: ReturnType<typeof checkSearchOptions>,
+  ) {
     const hits: SearchHit[] = [];
     let passed = 0;
-    for (let start = 0; start < ordered.length; ) {
+    for (let start = 0; start < ordered.length;) {
       const slice = ordered.slice(start, start + Math.max(MIN_POOL, checked.offset + checked.limit + 1 - passed));
       start += slice.length;
       const missing = slice.filter((seq) => !known.has(seq));
-      const read = missing.length === 0 ? [] : await inner.readHits(sessionId, missing, { includeCleared: checked.includeCleared });
+      const read =
+        missing.length === 0
+          ? []
+          : await inner.readHits(sessionId, missing, { includeCleared: checked.includeCleared });
       const loaded = new Map(read.filter((hit) => rowMatchesFilter(hit.row, checked)).map((hit) => [hit.row.seq, hit]));
       for (const seq of slice) {
         const hit = known.get(seq) ?? loaded.get(seq);
@@ -251,7 +333,10 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
     async backfill({ sessionIds, onProgress } = {}) {
       if (readOnly) throw new StoreReadOnlyError(options.location ?? "the store", "opened-read-only");
       // A fork's shared rows are its origin's to embed: the origins of named forks come along.
-      const ids = sessionIds === undefined ? (await inner.sessions()).map((summary) => summary.sessionId) : await withOrigins(inner, sessionIds);
+      const ids =
+        sessionIds === undefined
+          ? (await inner.sessions()).map((summary) => summary.sessionId)
+          : await withOrigins(inner, sessionIds);
       const progress: EmbeddingProgress = { sessions: ids.length, sessionsDone: 0, embeddedRows: 0, pendingRows: 0 };
       for (const sessionId of ids) progress.pendingRows += await worker.pendingRows(sessionId);
       onProgress?.({ ...progress });
@@ -277,7 +362,10 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
       worker.schedule(sessionId);
       return stored;
     },
-    search: (sessionId, searchOptions) => (isEmbeddingMode(searchOptions?.mode) ? embeddingSearch(sessionId, searchOptions) : inner.search(sessionId, searchOptions)),
+    search: (sessionId, searchOptions) =>
+      isEmbeddingMode(searchOptions?.mode)
+        ? embeddingSearch(sessionId, searchOptions)
+        : inner.search(sessionId, searchOptions),
     async deleteSession(sessionId) {
       const deleted = await inner.deleteSession(sessionId);
       if (deleted && !readOnly) await index.deleteSession(sessionId);

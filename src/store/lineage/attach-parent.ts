@@ -28,7 +28,11 @@ export interface AttachTarget {
  */
 export function ancestorsOf(parentSessionId: string, parentIdOf: (sessionId: string) => string | undefined): string[] {
   const chain: string[] = [];
-  for (let current = parentIdOf(parentSessionId); current !== undefined && chain.length < MAX_LINEAGE_DEPTH; current = parentIdOf(current)) {
+  for (
+    let current = parentIdOf(parentSessionId);
+    current !== undefined && chain.length < MAX_LINEAGE_DEPTH;
+    current = parentIdOf(current)
+  ) {
     if (chain.includes(current) || current === parentSessionId) break;
     chain.push(current);
   }
@@ -54,19 +58,34 @@ export function decideAttachment({
   parentExists: boolean;
   ancestors: readonly string[];
 }): "attach" | "unchanged" {
-  const refuse = (reason: ConstructorParameters<typeof AttachParentRefusedError>[0], message: string) => new AttachParentRefusedError(reason, message);
-  if (target === undefined) throw refuse("unknown-session", `Session '${sessionId}' does not exist: only an existing session gets a parent.`);
+  const refuse = (reason: ConstructorParameters<typeof AttachParentRefusedError>[0], message: string) =>
+    new AttachParentRefusedError(reason, message);
+  if (target === undefined)
+    throw refuse("unknown-session", `Session '${sessionId}' does not exist: only an existing session gets a parent.`);
   if (target.parent !== undefined) {
     if (target.parent.sessionId === parent.sessionId && target.parent.itemId === parent.itemId) return "unchanged";
-    throw refuse("has-other-parent", `Session '${sessionId}' already has the parent '${target.parent.sessionId}' (item ${target.parent.itemId}); a parent is recorded once.`);
+    throw refuse(
+      "has-other-parent",
+      `Session '${sessionId}' already has the parent '${target.parent.sessionId}' (item ${target.parent.itemId}); a parent is recorded once.`,
+    );
   }
-  if (target.forkOf !== undefined) throw refuse("is-fork", `Session '${sessionId}' is a fork of '${target.forkOf.sessionId}': a fork gets no parent (ADR 0059).`);
+  if (target.forkOf !== undefined)
+    throw refuse(
+      "is-fork",
+      `Session '${sessionId}' is a fork of '${target.forkOf.sessionId}': a fork gets no parent (ADR 0059).`,
+    );
   if (parent.sessionId === sessionId || ancestors.includes(sessionId)) {
-    throw refuse("cycle", `Session '${sessionId}' cannot be a child of '${parent.sessionId}': it is that session or one of its ancestors.`);
+    throw refuse(
+      "cycle",
+      `Session '${sessionId}' cannot be a child of '${parent.sessionId}': it is that session or one of its ancestors.`,
+    );
   }
   if (!parentExists) throw refuse("unknown-parent", `The parent session '${parent.sessionId}' does not exist.`);
   if (ancestors.length + 1 > MAX_LINEAGE_DEPTH) {
-    throw refuse("too-deep", `Session '${sessionId}' would sit more than ${MAX_LINEAGE_DEPTH} levels below the root of '${parent.sessionId}'.`);
+    throw refuse(
+      "too-deep",
+      `Session '${sessionId}' would sit more than ${MAX_LINEAGE_DEPTH} levels below the root of '${parent.sessionId}'.`,
+    );
   }
   return "attach";
 }

@@ -13,26 +13,44 @@ import type { LineageBackend } from "./lineage-backend.js";
 import { ForkRefusedError } from "./lineage-errors.js";
 import { isVisibleSession } from "./session-visibility.js";
 
-export async function createFork(raw: LineageBackend, composed: HistoryStore, sessionId: string, options: ForkOptions): Promise<SessionSummary> {
+export async function createFork(
+  raw: LineageBackend,
+  composed: HistoryStore,
+  sessionId: string,
+  options: ForkOptions,
+): Promise<SessionSummary> {
   assertSessionId(sessionId);
-  if (options === null || typeof options !== "object") throw new InvalidArgumentError("fork needs { atSeq, newSessionId }.");
+  if (options === null || typeof options !== "object")
+    throw new InvalidArgumentError("fork needs { atSeq, newSessionId }.");
   const { atSeq, newSessionId } = options;
   assertSessionId(newSessionId);
-  if (typeof atSeq !== "number" || !Number.isSafeInteger(atSeq) || atSeq < 1) throw new InvalidArgumentError(`atSeq must be a positive integer; got ${String(atSeq)}.`);
+  if (typeof atSeq !== "number" || !Number.isSafeInteger(atSeq) || atSeq < 1)
+    throw new InvalidArgumentError(`atSeq must be a positive integer; got ${String(atSeq)}.`);
   const origin = await raw.session(sessionId);
-  if (origin === undefined) throw new ForkRefusedError("unknown-session", `Cannot fork '${sessionId}': no such session.`);
+  if (origin === undefined)
+    throw new ForkRefusedError("unknown-session", `Cannot fork '${sessionId}': no such session.`);
   if (!(await isVisibleSession({ store: composed, summary: origin }))) {
     // Every row of a child a clear above it hides lies behind the floor (ADR 0073).
     const message = `Cannot fork '${sessionId}': it started at or before a manual clear of a session above it.`;
     throw new ForkRefusedError("behind-floor", message);
   }
-  if (atSeq > origin.lastSeq) throw new ForkRefusedError("unknown-seq", `Cannot fork '${sessionId}' at item ${atSeq}: its last item is ${origin.lastSeq}.`);
+  if (atSeq > origin.lastSeq)
+    throw new ForkRefusedError(
+      "unknown-seq",
+      `Cannot fork '${sessionId}' at item ${atSeq}: its last item is ${origin.lastSeq}.`,
+    );
   if (atSeq <= origin.floorSeq) {
-    throw new ForkRefusedError("behind-floor", `Cannot fork '${sessionId}' at item ${atSeq}: it lies at or behind the privacy floor (a manual clear at item ${origin.floorSeq}).`);
+    throw new ForkRefusedError(
+      "behind-floor",
+      `Cannot fork '${sessionId}' at item ${atSeq}: it lies at or behind the privacy floor (a manual clear at item ${origin.floorSeq}).`,
+    );
   }
   if ((await raw.session(newSessionId)) !== undefined) throw sessionExists(newSessionId);
-  const holding = (await composed.windows(sessionId, { beforeWindow: windowIdFor(atSeq + 1), limit: 1, includeCleared: true })).windows[0];
-  if (holding === undefined) throw new ForkRefusedError("unknown-seq", `Cannot fork '${sessionId}' at item ${atSeq}: no window holds it.`);
+  const holding = (
+    await composed.windows(sessionId, { beforeWindow: windowIdFor(atSeq + 1), limit: 1, includeCleared: true })
+  ).windows[0];
+  if (holding === undefined)
+    throw new ForkRefusedError("unknown-seq", `Cannot fork '${sessionId}' at item ${atSeq}: no window holds it.`);
   await raw.createFork({
     sessionId: newSessionId,
     forkOf: { sessionId, atSeq },
@@ -46,11 +64,19 @@ export async function createFork(raw: LineageBackend, composed: HistoryStore, se
 }
 
 export function sessionExists(sessionId: string): ForkRefusedError {
-  return new ForkRefusedError("session-exists", `Cannot fork into '${sessionId}': a session with that id exists. Pick another id.`);
+  return new ForkRefusedError(
+    "session-exists",
+    `Cannot fork into '${sessionId}': a session with that id exists. Pick another id.`,
+  );
 }
 
 /** The window holding `atSeq` as it was then: its rows up to `atSeq`, counted from the shorter side. */
-async function cutWindow(store: HistoryStore, sessionId: string, window: WindowSummary, atSeq: number): Promise<WindowSummary> {
+async function cutWindow(
+  store: HistoryStore,
+  sessionId: string,
+  window: WindowSummary,
+  atSeq: number,
+): Promise<WindowSummary> {
   const last = await store.read(sessionId, atSeq, { includeCleared: true });
   const rowCount = atSeq - window.firstSeq + 1;
   if (atSeq === window.lastSeq) return { ...window, active: true };
@@ -68,10 +94,20 @@ async function cutWindow(store: HistoryStore, sessionId: string, window: WindowS
   };
 }
 
-async function visibleRows(store: HistoryStore, sessionId: string, afterSeq: number, beforeSeq: number): Promise<number> {
+async function visibleRows(
+  store: HistoryStore,
+  sessionId: string,
+  afterSeq: number,
+  beforeSeq: number,
+): Promise<number> {
   let visible = 0;
-  for (let after = afterSeq; after < beforeSeq - 1; ) {
-    const page = await store.items(sessionId, { afterSeq: after, beforeSeq, includeCleared: true, limit: MAX_PAGE_LIMIT });
+  for (let after = afterSeq; after < beforeSeq - 1;) {
+    const page = await store.items(sessionId, {
+      afterSeq: after,
+      beforeSeq,
+      includeCleared: true,
+      limit: MAX_PAGE_LIMIT,
+    });
     visible += page.rows.filter((row) => isHistoryVisible(row)).length;
     const lastRow = page.rows.at(-1);
     if (!page.hasMore || lastRow === undefined) break;
@@ -85,7 +121,11 @@ async function windowsFrom(store: HistoryStore, sessionId: string, boundarySeq: 
   let count = 0;
   let beforeWindow: string | undefined;
   for (let limit = 8; ; limit = Math.min(limit * 4, MAX_PAGE_LIMIT)) {
-    const page = await store.windows(sessionId, { includeCleared: true, limit, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+    const page = await store.windows(sessionId, {
+      includeCleared: true,
+      limit,
+      ...(beforeWindow === undefined ? {} : { beforeWindow }),
+    });
     const from = page.windows.filter((window) => window.boundarySeq >= boundarySeq);
     count += from.length;
     const oldest = page.windows.at(-1);

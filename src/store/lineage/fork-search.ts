@@ -12,17 +12,27 @@ import type { SearchHit, SearchOptions, SearchPage, WindowPage, WindowsOptions }
 import { aboveFloor, asForkRow, originRange } from "./fork-view.js";
 import type { ForkReadContext } from "./fork-items.js";
 
-export async function forkSearch({ raw, composed, view }: ForkReadContext, options: SearchOptions): Promise<SearchPage> {
+export async function forkSearch(
+  { raw, composed, view }: ForkReadContext,
+  options: SearchOptions,
+): Promise<SearchPage> {
   const checked = checkSearchOptions(view.sessionId, options);
   const range = await originRange(composed, view, checked.includeCleared);
   if (range === undefined) return raw.search(view.sessionId, options);
-  const originOptions = (beforeSeq: number, limit: number): SearchOptions => ({ ...options, beforeSeq, includeCleared: range.includeCleared, offset: 0, limit });
+  const originOptions = (beforeSeq: number, limit: number): SearchOptions => ({
+    ...options,
+    beforeSeq,
+    includeCleared: range.includeCleared,
+    offset: 0,
+    limit,
+  });
   const originPart = (page: SearchPage) => {
     const { kept, cut } = aboveFloor(page.hits, range, (hit) => hit.row.seq);
     const hits = kept.map((hit) => ({ ...hit, row: asForkRow(view, hit.row) }));
     return { hits, hasMore: page.hasMore && !cut, resumeBeforeSeq: cut ? undefined : page.resumeBeforeSeq };
   };
-  const originSearch = async (beforeSeq: number, limit: number) => originPart(await composed.search(view.originId, originOptions(beforeSeq, limit)));
+  const originSearch = async (beforeSeq: number, limit: number) =>
+    originPart(await composed.search(view.originId, originOptions(beforeSeq, limit)));
   const end = checked.offset + checked.limit;
   const wanted = Math.min(end, MAX_PAGE_LIMIT);
   const pageOf = (hits: readonly SearchHit[], hasMore: boolean, resumeBeforeSeq: number | undefined): SearchPage => ({
@@ -37,7 +47,9 @@ export async function forkSearch({ raw, composed, view }: ForkReadContext, optio
   const ownOptions = { ...options, offset: 0, limit: wanted };
   // A backend that reads both parts at once, for an origin that is no fork (ranked: one index walk).
   const both =
-    checked.mode === "ranked" && raw.searchParts !== undefined && (await raw.lineageOf(view.originId))?.forkOf === undefined
+    checked.mode === "ranked" &&
+    raw.searchParts !== undefined &&
+    (await raw.lineageOf(view.originId))?.forkOf === undefined
       ? await raw.searchParts([
           { sessionId: view.sessionId, options: ownOptions },
           { sessionId: view.originId, options: originOptions(view.atSeq + 1, wanted) },
@@ -48,7 +60,9 @@ export async function forkSearch({ raw, composed, view }: ForkReadContext, optio
   const bothOrigin = both?.[1];
   const origin = bothOrigin === undefined ? await originSearch(view.atSeq + 1, wanted) : originPart(bothOrigin);
   const newestFirst = checked.mode === "literal" || checked.order === "newest";
-  const merged = newestFirst ? [...own.hits, ...origin.hits] : byRelevance(checked.query, [...own.hits, ...origin.hits]);
+  const merged = newestFirst
+    ? [...own.hits, ...origin.hits]
+    : byRelevance(checked.query, [...own.hits, ...origin.hits]);
   return pageOf(merged, origin.hasMore, origin.resumeBeforeSeq);
 }
 
@@ -68,7 +82,11 @@ function byRelevance(query: string, hits: readonly SearchHit[]): SearchHit[] {
   };
   const rows = hits.map((hit) => {
     const own = tokenizeWords(renderSearchText(hit.row)).map(stemOf);
-    return { hit, counts: termCounts({ own: own.filter((term) => queried.has(term)), context: [] }), length: own.length };
+    return {
+      hit,
+      counts: termCounts({ own: own.filter((term) => queried.has(term)), context: [] }),
+      length: own.length,
+    };
   });
   const score = bm25Scorer({
     words,
@@ -83,7 +101,10 @@ function byRelevance(query: string, hits: readonly SearchHit[]): SearchHit[] {
 }
 
 /** The fork's own windows (from the window holding `atSeq` on), then the origin's older ones. */
-export async function forkWindows({ raw, composed, view }: ForkReadContext, options: WindowsOptions): Promise<WindowPage> {
+export async function forkWindows(
+  { raw, composed, view }: ForkReadContext,
+  options: WindowsOptions,
+): Promise<WindowPage> {
   const checked = checkWindowsOptions(view.sessionId, options);
   const own = await raw.windows(view.sessionId, options);
   const range = await originRange(composed, view, checked.includeCleared);
@@ -91,11 +112,20 @@ export async function forkWindows({ raw, composed, view }: ForkReadContext, opti
   const lowestOwn = Math.min(...own.windows.map((window) => window.boundarySeq), Number.MAX_SAFE_INTEGER);
   const before = Math.min(checked.beforeWindowSeq ?? Number.MAX_SAFE_INTEGER, view.atSeq + 1, lowestOwn);
   const remaining = checked.limit - own.windows.length;
-  const origin = await composed.windows(view.originId, { beforeWindow: windowIdFor(before), includeCleared: range.includeCleared, limit: Math.max(1, remaining) });
+  const origin = await composed.windows(view.originId, {
+    beforeWindow: windowIdFor(before),
+    includeCleared: range.includeCleared,
+    limit: Math.max(1, remaining),
+  });
   // The origin's window holding atSeq is the fork's own first window record, already listed.
   const older = origin.windows.filter((window) => window.boundarySeq < lowestOwn || own.windows.length === 0);
   const { kept, cut } = aboveFloor(older, range, (window) => window.boundarySeq + 1);
-  const inherited = kept.filter((window) => window.boundarySeq <= view.atSeq).map((window) => ({ ...window, active: false }));
+  const inherited = kept
+    .filter((window) => window.boundarySeq <= view.atSeq)
+    .map((window) => ({ ...window, active: false }));
   if (remaining <= 0) return { windows: own.windows, hasMore: own.hasMore || inherited.length > 0 };
-  return { windows: [...own.windows, ...inherited.slice(0, remaining)], hasMore: inherited.length > remaining || (origin.hasMore && !cut) };
+  return {
+    windows: [...own.windows, ...inherited.slice(0, remaining)],
+    hasMore: inherited.length > remaining || (origin.hasMore && !cut),
+  };
 }

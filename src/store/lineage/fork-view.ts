@@ -24,11 +24,17 @@ export interface OriginRange {
  * `undefined` when no origin row is visible (a reset of the fork's own hides them all). The origin's
  * own floor applies when it is still the fork's; else cleared rows are read and cut at the fork's floor.
  */
-export async function originRange(composed: HistoryStore, view: ForkView, includeCleared: boolean): Promise<OriginRange | undefined> {
+export async function originRange(
+  composed: HistoryStore,
+  view: ForkView,
+  includeCleared: boolean,
+): Promise<OriginRange | undefined> {
   if (includeCleared || view.floorSeq === 0) return { includeCleared: true, above: 0 };
   if (view.floorSeq >= view.atSeq) return undefined;
   const originFloor = await composed.privacyFloor(view.originId);
-  return originFloor === view.floorSeq ? { includeCleared: false, above: 0 } : { includeCleared: true, above: view.floorSeq };
+  return originFloor === view.floorSeq
+    ? { includeCleared: false, above: 0 }
+    : { includeCleared: true, above: view.floorSeq };
 }
 
 /** An origin row as the fork's: the same row under the fork's session id. */
@@ -37,7 +43,11 @@ export function asForkRow(view: ForkView, row: StoredRow): StoredRow {
 }
 
 /** The part of `values` above the range's floor, and whether any was cut (then nothing lies beyond). */
-export function aboveFloor<T>(values: readonly T[], range: OriginRange, seqOf: (value: T) => number): { kept: T[]; cut: boolean } {
+export function aboveFloor<T>(
+  values: readonly T[],
+  range: OriginRange,
+  seqOf: (value: T) => number,
+): { kept: T[]; cut: boolean } {
   const kept = values.filter((value) => seqOf(value) > range.above);
   return { kept, cut: kept.length < values.length };
 }

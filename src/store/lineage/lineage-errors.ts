@@ -14,7 +14,8 @@ export type ForkRefusal = "unknown-session" | "unknown-seq" | "behind-floor" | "
  */
 export class ForkRefusedError extends CtxwinError {
   static readonly errorName = "CtxwinForkRefusedError";
-  static override isInstance = (error: unknown): error is ForkRefusedError => CtxwinError.isInstance(error) && error.name === ForkRefusedError.errorName;
+  static override isInstance = (error: unknown): error is ForkRefusedError =>
+    CtxwinError.isInstance(error) && error.name === ForkRefusedError.errorName;
 
   constructor(
     readonly reason: ForkRefusal,
@@ -32,7 +33,8 @@ export class ForkRefusedError extends CtxwinError {
  */
 export class SessionHasForksError extends CtxwinError {
   static readonly errorName = "CtxwinSessionHasForksError";
-  static override isInstance = (error: unknown): error is SessionHasForksError => CtxwinError.isInstance(error) && error.name === SessionHasForksError.errorName;
+  static override isInstance = (error: unknown): error is SessionHasForksError =>
+    CtxwinError.isInstance(error) && error.name === SessionHasForksError.errorName;
 
   constructor(
     readonly sessionId: string,
@@ -45,7 +47,8 @@ export class SessionHasForksError extends CtxwinError {
   }
 }
 
-export type AttachParentRefusal = "unknown-session" | "unknown-parent" | "is-fork" | "has-other-parent" | "cycle" | "too-deep";
+export type AttachParentRefusal =
+  "unknown-session" | "unknown-parent" | "is-fork" | "has-other-parent" | "cycle" | "too-deep";
 
 /**
  * `store.attachParent` was refused; `reason` says why. Nothing was written.

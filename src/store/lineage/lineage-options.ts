@@ -8,10 +8,12 @@ import type { SessionParent, SessionsOptions } from "../port.js";
 
 /** The parent as stored, or a clear error for a malformed one. */
 export function checkParent(parent: unknown): SessionParent {
-  if (parent === null || typeof parent !== "object") throw new InvalidArgumentError("parent must be { sessionId, itemId }.");
+  if (parent === null || typeof parent !== "object")
+    throw new InvalidArgumentError("parent must be { sessionId, itemId }.");
   const { sessionId, itemId } = parent as Record<string, unknown>;
   assertSessionId(sessionId);
-  if (typeof itemId !== "string" || itemId.length === 0 || itemId.length > 200) throw new InvalidArgumentError("parent.itemId must be a string of 1 to 200 characters.");
+  if (typeof itemId !== "string" || itemId.length === 0 || itemId.length > 200)
+    throw new InvalidArgumentError("parent.itemId must be a string of 1 to 200 characters.");
   return { sessionId, itemId };
 }
 

@@ -30,7 +30,7 @@ export async function ancestorsOf({
 }): Promise<(SessionSummary | undefined)[]> {
   const ancestors: (SessionSummary | undefined)[] = [];
   const seen = new Set([summary.sessionId]);
-  for (let parent = summary.parent; parent !== undefined; ) {
+  for (let parent = summary.parent; parent !== undefined;) {
     // A cycle or an overlong chain ends the list early, which hides the session (fail closed).
     if (ancestors.length >= MAX_LINEAGE_DEPTH || seen.has(parent.sessionId)) break;
     seen.add(parent.sessionId);

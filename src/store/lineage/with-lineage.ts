@@ -20,11 +20,22 @@ import { SessionHasForksError } from "./lineage-errors.js";
  * await store.fork("s1", { atSeq: 12, newSessionId: "s1-retry" });
  */
 export function withLineage(raw: LineageBackend): HistoryStore {
-  const { createFork: _createFork, lineageOf: _lineageOf, searchParts: _searchParts, searchScope: _searchScope, ...port } = raw;
+  const {
+    createFork: _createFork,
+    lineageOf: _lineageOf,
+    searchParts: _searchParts,
+    searchScope: _searchScope,
+    ...port
+  } = raw;
   const contextOf = async (sessionId: string): Promise<ForkReadContext | undefined> => {
     const lineage = await raw.lineageOf(sessionId);
     if (lineage?.forkOf === undefined) return undefined;
-    const view: ForkView = { sessionId, originId: lineage.forkOf.sessionId, atSeq: lineage.forkOf.atSeq, floorSeq: lineage.floorSeq };
+    const view: ForkView = {
+      sessionId,
+      originId: lineage.forkOf.sessionId,
+      atSeq: lineage.forkOf.atSeq,
+      floorSeq: lineage.floorSeq,
+    };
     return { raw, composed: store, view };
   };
   const store: HistoryStore = {
@@ -47,7 +58,9 @@ export function withLineage(raw: LineageBackend): HistoryStore {
     },
     async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
       const context = await contextOf(sessionId);
-      return context === undefined ? raw.readHits(sessionId, seqs, options) : readHitsOneByOne(store, sessionId, checkReadHits(sessionId, seqs), options);
+      return context === undefined
+        ? raw.readHits(sessionId, seqs, options)
+        : readHitsOneByOne(store, sessionId, checkReadHits(sessionId, seqs), options);
     },
     async search(sessionId: string, options: SearchOptions) {
       const context = await contextOf(sessionId);
@@ -57,7 +70,11 @@ export function withLineage(raw: LineageBackend): HistoryStore {
     fork: (sessionId, options) => createFork(raw, store, sessionId, options),
     async deleteSession(sessionId: string) {
       const forks = await raw.sessions({ forkOfSessionId: sessionId });
-      if (forks.length > 0) throw new SessionHasForksError(sessionId, forks.map((fork) => fork.sessionId));
+      if (forks.length > 0)
+        throw new SessionHasForksError(
+          sessionId,
+          forks.map((fork) => fork.sessionId),
+        );
       return raw.deleteSession(sessionId);
     },
   };

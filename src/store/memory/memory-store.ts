@@ -10,7 +10,14 @@ import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
 import { LITERAL_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
-import { checkItemsOptions, checkOperationId, checkReadHits, checkSearchOptions, checkWindowsOptions, checkSeq } from "../options.js";
+import {
+  checkItemsOptions,
+  checkOperationId,
+  checkReadHits,
+  checkSearchOptions,
+  checkWindowsOptions,
+  checkSeq,
+} from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
 import type {
   ActiveWindow,
@@ -102,16 +109,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): HistoryStor
 }
 
 /** The memory backend before `withLineage`: a fork's reads see its own rows only. */
-function createMemoryBackend({ now = () => new Date(), generateId = () => crypto.randomUUID(), maxRowBytes }: MemoryStoreOptions = {}): LineageBackend {
+function createMemoryBackend({
+  now = () => new Date(),
+  generateId = () => crypto.randomUUID(),
+  maxRowBytes,
+}: MemoryStoreOptions = {}): LineageBackend {
   const sessions = new Map<string, MemorySession>();
   let closed = false;
 
   const open = () => {
     if (closed) throw new StoreClosedError();
   };
-  const rowOf = (session: MemorySession, seq: number): MemoryRow | undefined => (seq > session.baseSeq ? session.rows[seq - 1 - session.baseSeq] : undefined);
-  const parse = (sessionId: string, memoryRow: MemoryRow): StoredRow => (({ v: _version, ...rest }) => ({ sessionId, seq: memoryRow.seq, ...rest }))(JSON.parse(memoryRow.body)) as StoredRow;
-  const floorOf = (session: MemorySession | undefined, options: FloorOptions) => (options.includeCleared === true || session === undefined ? 0 : session.cursor.floorSeq);
+  const rowOf = (session: MemorySession, seq: number): MemoryRow | undefined =>
+    seq > session.baseSeq ? session.rows[seq - 1 - session.baseSeq] : undefined;
+  const parse = (sessionId: string, memoryRow: MemoryRow): StoredRow =>
+    (({ v: _version, ...rest }) => ({ sessionId, seq: memoryRow.seq, ...rest }))(
+      JSON.parse(memoryRow.body),
+    ) as StoredRow;
+  const floorOf = (session: MemorySession | undefined, options: FloorOptions) =>
+    options.includeCleared === true || session === undefined ? 0 : session.cursor.floorSeq;
 
   function recordWindows(session: MemorySession, planned: PlannedRow[]): void {
     for (const entry of planned) {
@@ -147,7 +163,9 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       kind: window.kind,
       ...(window.reason === undefined ? {} : { reason: window.reason }),
       ...(window.rolloverId === undefined ? {} : { rolloverId: window.rolloverId }),
-      ...(window.contextTokens === undefined || window.maxTokens === undefined ? {} : { contextTokens: window.contextTokens, maxTokens: window.maxTokens }),
+      ...(window.contextTokens === undefined || window.maxTokens === undefined
+        ? {}
+        : { contextTokens: window.contextTokens, maxTokens: window.maxTokens }),
       firstSeq: window.firstSeq,
       lastSeq: window.lastSeq,
       rowCount: window.rowCount,
@@ -182,10 +200,14 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       const existing = sessions.get(sessionId);
       if (existing !== undefined && operationId !== undefined) {
         const seen = existing.operations.get(operationId);
-        if (seen !== undefined) return existing.rows.slice(seen.firstSeq - 1 - existing.baseSeq, seen.lastSeq - existing.baseSeq).map((row) => parse(sessionId, row));
+        if (seen !== undefined)
+          return existing.rows
+            .slice(seen.firstSeq - 1 - existing.baseSeq, seen.lastSeq - existing.baseSeq)
+            .map((row) => parse(sessionId, row));
       }
       const start = existing?.cursor ?? { lastSeq: 0, activeWindowSeq: 0, floorSeq: 0 };
-      if (expectLastSeq !== undefined && expectLastSeq !== start.lastSeq) throw new AppendConflictError(sessionId, expectLastSeq, start.lastSeq);
+      if (expectLastSeq !== undefined && expectLastSeq !== start.lastSeq)
+        throw new AppendConflictError(sessionId, expectLastSeq, start.lastSeq);
       const timestamp = now().toISOString();
       const previousTerms = () => existing?.rows[start.lastSeq - 1]?.terms ?? [];
       const plan = planAppend(sessionId, valid, start, { createdAt: timestamp, generateId, previousTerms });
@@ -224,7 +246,8 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       recordWindows(session, plan.rows);
       session.cursor = plan.cursor;
       session.updatedAt = timestamp;
-      if (operationId !== undefined) session.operations.set(operationId, { firstSeq: start.lastSeq + 1, lastSeq: plan.cursor.lastSeq });
+      if (operationId !== undefined)
+        session.operations.set(operationId, { firstSeq: start.lastSeq + 1, lastSeq: plan.cursor.lastSeq });
       sessions.set(sessionId, session);
       return plan.rows.map((entry) => parse(sessionId, rowOf(session, entry.row.seq) as MemoryRow));
     },
@@ -233,11 +256,21 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       open();
       assertSessionId(sessionId);
       const session = sessions.get(sessionId);
-      if (session === undefined) return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+      if (session === undefined)
+        return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
       const boundarySeq = session.cursor.activeWindowSeq;
       const window = session.windows.get(boundarySeq);
-      const rows = session.rows.slice(Math.max(0, boundarySeq - 1 - session.baseSeq)).map((row) => parse(sessionId, row));
-      return { windowId: windowIdFor(boundarySeq), boundarySeq, kind: window?.kind ?? "start", rows, skipped: 0, lastSeq: session.cursor.lastSeq };
+      const rows = session.rows
+        .slice(Math.max(0, boundarySeq - 1 - session.baseSeq))
+        .map((row) => parse(sessionId, row));
+      return {
+        windowId: windowIdFor(boundarySeq),
+        boundarySeq,
+        kind: window?.kind ?? "start",
+        rows,
+        skipped: 0,
+        lastSeq: session.cursor.lastSeq,
+      };
     },
 
     async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
@@ -247,9 +280,16 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       if (session === undefined) return { windows: [], hasMore: false };
       const floor = floorOf(session, checked);
       const eligible = [...session.windows.values()]
-        .filter((window) => window.boundarySeq >= floor && (checked.beforeWindowSeq === undefined || window.boundarySeq < checked.beforeWindowSeq))
+        .filter(
+          (window) =>
+            window.boundarySeq >= floor &&
+            (checked.beforeWindowSeq === undefined || window.boundarySeq < checked.beforeWindowSeq),
+        )
         .sort((left, right) => right.boundarySeq - left.boundarySeq);
-      return { windows: eligible.slice(0, checked.limit).map((window) => summarize(session, window)), hasMore: eligible.length > checked.limit };
+      return {
+        windows: eligible.slice(0, checked.limit).map((window) => summarize(session, window)),
+        hasMore: eligible.length > checked.limit,
+      };
     },
 
     async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
@@ -274,7 +314,13 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       open();
       assertSessionId(sessionId);
       const session = sessions.get(sessionId);
-      if (session === undefined || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= floorOf(session, options)) return undefined;
+      if (
+        session === undefined ||
+        typeof seq !== "number" ||
+        !Number.isSafeInteger(seq) ||
+        seq <= floorOf(session, options)
+      )
+        return undefined;
       const row = rowOf(session, seq);
       return row === undefined ? undefined : parse(sessionId, row);
     },
@@ -298,7 +344,9 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       if (session === undefined) return { hits: [], hasMore: false };
       const floor = floorOf(session, checked);
       const inRange = (row: MemoryRow) =>
-        row.seq > floor && (checked.windowSeq === undefined || row.windowSeq === checked.windowSeq) && (checked.beforeSeq === undefined || row.seq < checked.beforeSeq);
+        row.seq > floor &&
+        (checked.windowSeq === undefined || row.windowSeq === checked.windowSeq) &&
+        (checked.beforeSeq === undefined || row.seq < checked.beforeSeq);
       const candidates = session.rows.filter((row) => row.visible && inRange(row));
       // The rows that can pass the filter (ADR 0051): none, and there is nothing to read.
       const term = filterWalkTerm(checked);
@@ -311,16 +359,34 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
         // Indexed rows: those with text, as on SQLite (ADR 0052).
         const corpus = session.rows.filter((row) => row.searchText.length > 0);
         const rangeRows = session.rows.filter(inRange).length;
-        ordered = rankRows({ candidates: candidates.filter((row) => row.searchText.length > 0), rangeRows, query: checked.query, corpus, order: checked.order });
+        ordered = rankRows({
+          candidates: candidates.filter((row) => row.searchText.length > 0),
+          rangeRows,
+          query: checked.query,
+          corpus,
+          order: checked.order,
+        });
       }
       // Filters narrow what the search found, after the ranked bound; a literal scan stops early (ADR 0033).
       if (hasSearchFilter(checked)) {
-        const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? LITERAL_SCAN_LIMIT : Number.POSITIVE_INFINITY });
+        const scan = filteredScan<SearchHit>({
+          ...checked,
+          scanLimit: checked.mode === "literal" ? LITERAL_SCAN_LIMIT : Number.POSITIVE_INFINITY,
+        });
         // Fewer rows can pass than one call reads: read just those, as SQLite and PostgreSQL do.
-        const scanned = termRows < LITERAL_SCAN_LIMIT ? ordered.filter((row) => term !== undefined && row.filterTerms.includes(term)) : ordered;
+        const scanned =
+          termRows < LITERAL_SCAN_LIMIT
+            ? ordered.filter((row) => term !== undefined && row.filterTerms.includes(term))
+            : ordered;
         for (const row of scanned) {
           const stored = parse(sessionId, row);
-          if (scan.take(row.seq, rowMatchesFilter(stored, checked) ? { row: stored, windowId: windowIdFor(row.windowSeq) } : undefined)) break;
+          if (
+            scan.take(
+              row.seq,
+              rowMatchesFilter(stored, checked) ? { row: stored, windowId: windowIdFor(row.windowSeq) } : undefined,
+            )
+          )
+            break;
         }
         return scan.page();
       }
@@ -365,15 +431,24 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       inScope.sort((left, right) => left.rank - right.rank || right.row.seq - left.row.seq);
       let found: { storedIn: string; row: MemoryRow; score: number }[];
       if (mode === "literal") {
-        found = inScope.filter((entry) => containsLiteral(entry.row.searchText, query)).map((entry) => ({ ...entry, score: 0 }));
+        found = inScope
+          .filter((entry) => containsLiteral(entry.row.searchText, query))
+          .map((entry) => ({ ...entry, score: 0 }));
       } else {
         // Word weights come from every indexed row of the store (ADR 0052, 0089).
-        const corpus = [...sessions.values()].flatMap((session) => session.rows.filter((row) => row.searchText.length > 0));
+        const corpus = [...sessions.values()].flatMap((session) =>
+          session.rows.filter((row) => row.searchText.length > 0),
+        );
         const indexed = inScope.filter((entry) => entry.row.searchText.length > 0);
         const byRow = new Map(indexed.map((entry) => [entry.row, entry]));
-        found = scoreAcross({ candidates: indexed.map((entry) => entry.row), corpus, query }).map(({ row, score }) => ({ ...byRow.get(row)!, score }));
+        found = scoreAcross({ candidates: indexed.map((entry) => entry.row), corpus, query }).map(({ row, score }) => ({
+          ...byRow.get(row)!,
+          score,
+        }));
       }
-      const matches: ScopeMatch[] = found.slice(0, scanLimit).map((entry) => ({ storedIn: entry.storedIn, seq: entry.row.seq, score: entry.score }));
+      const matches: ScopeMatch[] = found
+        .slice(0, scanLimit)
+        .map((entry) => ({ storedIn: entry.storedIn, seq: entry.row.seq, score: entry.score }));
       return { scope, matches, partial: found.length > scanLimit };
     },
 
@@ -383,7 +458,10 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       return [...sessions.entries()]
         .filter(([, session]) => matchesLineage(filter, session))
         .map(([sessionId, session]) => summaryOf(sessionId, session))
-        .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt) || left.sessionId.localeCompare(right.sessionId));
+        .sort(
+          (left, right) =>
+            right.updatedAt.localeCompare(left.updatedAt) || left.sessionId.localeCompare(right.sessionId),
+        );
     },
 
     async session(sessionId: string) {
@@ -406,7 +484,13 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       const target = sessions.get(sessionId);
       // No await between the checks and the write: one synchronous step, like a transaction.
       const ancestors = ancestorsOf(checked.sessionId, (id) => sessions.get(id)?.parent?.sessionId);
-      const decision = decideAttachment({ sessionId, parent: checked, target, parentExists: sessions.has(checked.sessionId), ancestors });
+      const decision = decideAttachment({
+        sessionId,
+        parent: checked,
+        target,
+        parentExists: sessions.has(checked.sessionId),
+        ancestors,
+      });
       if (decision === "unchanged" || target === undefined) return "unchanged";
       target.parent = checked;
       return "attached";
@@ -420,7 +504,18 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       sessions.set(record.sessionId, {
         incarnation: crypto.randomUUID(),
         rows: [],
-        windows: new Map([[window.boundarySeq, { ...window, reason: window.reason, rolloverId: window.rolloverId, contextTokens: window.contextTokens, maxTokens: window.maxTokens }]]),
+        windows: new Map([
+          [
+            window.boundarySeq,
+            {
+              ...window,
+              reason: window.reason,
+              rolloverId: window.rolloverId,
+              contextTokens: window.contextTokens,
+              maxTokens: window.maxTokens,
+            },
+          ],
+        ]),
         operations: new Map(),
         cursor: { ...record.cursor },
         createdAt: timestamp,
@@ -436,7 +531,12 @@ function createMemoryBackend({ now = () => new Date(), generateId = () => crypto
       open();
       assertSessionId(sessionId);
       const session = sessions.get(sessionId);
-      return session === undefined ? undefined : { ...(session.forkOf === undefined ? {} : { forkOf: { ...session.forkOf } }), floorSeq: session.cursor.floorSeq };
+      return session === undefined
+        ? undefined
+        : {
+            ...(session.forkOf === undefined ? {} : { forkOf: { ...session.forkOf } }),
+            floorSeq: session.cursor.floorSeq,
+          };
     },
 
     diagnostics() {

@@ -29,9 +29,20 @@ export interface RankRowsOptions<T extends RankedMemoryRow> {
 /**
  * @example rankRows({ candidates, rangeRows: rows.length, query: "ledger migration", corpus })
  */
-export function rankRows<T extends RankedMemoryRow>({ candidates, rangeRows, query, corpus, order = "relevance" }: RankRowsOptions<T>): T[] {
-  const rowsWith = (rows: readonly RankedRowTerms[], word: string) => rows.reduce((count, row) => count + (row.counts.has(word) ? 1 : 0), 0);
-  const words = selectRankedWords({ words: rankedQueryWords(query), rangeRows, countRows: (word) => rowsWith(candidates, word) });
+export function rankRows<T extends RankedMemoryRow>({
+  candidates,
+  rangeRows,
+  query,
+  corpus,
+  order = "relevance",
+}: RankRowsOptions<T>): T[] {
+  const rowsWith = (rows: readonly RankedRowTerms[], word: string) =>
+    rows.reduce((count, row) => count + (row.counts.has(word) ? 1 : 0), 0);
+  const words = selectRankedWords({
+    words: rankedQueryWords(query),
+    rangeRows,
+    countRows: (word) => rowsWith(candidates, word),
+  });
   const newest = candidates.filter((row) => words.some((word) => row.counts.has(word))).slice(-RANKED_CANDIDATE_LIMIT);
   const score = bm25Scorer({
     words,
@@ -51,14 +62,29 @@ export function rankRows<T extends RankedMemoryRow>({ candidates, rangeRows, que
  *
  * @example scoreAcross({ candidates, corpus, query: "ledger migration" })
  */
-export function scoreAcross<T extends RankedRowTerms>({ candidates, corpus, query }: { candidates: readonly T[]; corpus: readonly RankedRowTerms[]; query: string }): { row: T; score: number }[] {
-  const rowsWith = (rows: readonly RankedRowTerms[], word: string) => rows.reduce((count, row) => count + (row.counts.has(word) ? 1 : 0), 0);
-  const words = selectRankedWords({ words: rankedQueryWords(query), rangeRows: corpus.length, countRows: (word) => rowsWith(corpus, word) });
+export function scoreAcross<T extends RankedRowTerms>({
+  candidates,
+  corpus,
+  query,
+}: {
+  candidates: readonly T[];
+  corpus: readonly RankedRowTerms[];
+  query: string;
+}): { row: T; score: number }[] {
+  const rowsWith = (rows: readonly RankedRowTerms[], word: string) =>
+    rows.reduce((count, row) => count + (row.counts.has(word) ? 1 : 0), 0);
+  const words = selectRankedWords({
+    words: rankedQueryWords(query),
+    rangeRows: corpus.length,
+    countRows: (word) => rowsWith(corpus, word),
+  });
   const score = bm25Scorer({
     words,
     rows: corpus.length,
     terms: corpus.reduce((sum, row) => sum + row.length, 0),
     wordRows: (word) => rowsWith(corpus, word),
   });
-  return candidates.filter((row) => words.some((word) => row.counts.has(word))).map((row) => ({ row, score: score(row) }));
+  return candidates
+    .filter((row) => words.some((word) => row.counts.has(word)))
+    .map((row) => ({ row, score: score(row) }));
 }

@@ -52,15 +52,15 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
     );
     const range = seen.rows[0];
     if (range !== undefined) {
-      const rows = await client.query<EncodedRow>(`SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [
-        session.session_key,
-        range.first_seq,
-        range.last_seq,
-      ]);
+      const rows = await client.query<EncodedRow>(
+        `SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`,
+        [session.session_key, range.first_seq, range.last_seq],
+      );
       return rows.rows;
     }
   }
-  if (expectLastSeq !== undefined && expectLastSeq !== session.last_seq) throw new AppendConflictError(sessionId, expectLastSeq, session.last_seq);
+  if (expectLastSeq !== undefined && expectLastSeq !== session.last_seq)
+    throw new AppendConflictError(sessionId, expectLastSeq, session.last_seq);
   const previous = await previousTerms(client, t, session);
   const plan = planAppend(
     sessionId,
@@ -80,7 +80,9 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
       plan.rows.map((entry) => entry.row.tokens ?? null),
       plan.rows.map((entry) => entry.body),
       plan.rows.map((entry) => (entry.visible ? withoutNul(foldCase(entry.searchText)) : null)),
-      plan.rows.map((entry) => (entry.searchText.length > 0 ? wordVector({ terms: entry.terms, context: entry.contextTerms }) : null)),
+      plan.rows.map((entry) =>
+        entry.searchText.length > 0 ? wordVector({ terms: entry.terms, context: entry.contextTerms }) : null,
+      ),
       plan.rows.map(termCount),
     ],
   );
@@ -104,49 +106,67 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
   await client.query(
     `UPDATE ${t.sessions} SET last_seq = $1, active_window_seq = $2, floor_seq = $3, updated_at = $4,
        indexed_rows = indexed_rows + $6, indexed_terms = indexed_terms + $7 WHERE session_key = $5`,
-    [plan.cursor.lastSeq, plan.cursor.activeWindowSeq, plan.cursor.floorSeq, timestamp, session.session_key, indexed.length, indexed.reduce((sum, entry) => sum + termCount(entry), 0)],
+    [
+      plan.cursor.lastSeq,
+      plan.cursor.activeWindowSeq,
+      plan.cursor.floorSeq,
+      timestamp,
+      session.session_key,
+      indexed.length,
+      indexed.reduce((sum, entry) => sum + termCount(entry), 0),
+    ],
   );
   if (operationId !== undefined) {
-    await client.query(`INSERT INTO ${t.operations} (session_key, operation_id, first_seq, last_seq) VALUES ($1, $2, $3, $4)`, [
-      session.session_key,
-      operationId,
-      session.last_seq + 1,
-      plan.cursor.lastSeq,
-    ]);
+    await client.query(
+      `INSERT INTO ${t.operations} (session_key, operation_id, first_seq, last_seq) VALUES ($1, $2, $3, $4)`,
+      [session.session_key, operationId, session.last_seq + 1, plan.cursor.lastSeq],
+    );
   }
   return plan.rows.map((entry) => ({ seq: entry.row.seq, window_seq: entry.windowSeq, body: entry.body }));
 }
 
 /** Terms of a row's ranked-index entry, own and context (BM25's row length); 0 when not indexed. */
-const termCount = (entry: PlannedRow) => (entry.searchText.length > 0 ? entry.terms.length + entry.contextTerms.length : 0);
+const termCount = (entry: PlannedRow) =>
+  entry.searchText.length > 0 ? entry.terms.length + entry.contextTerms.length : 0;
 
 /** The ranked terms of the session's last row, the context of the next one (ADR 0052); [] when it is not indexed. */
 async function previousTerms(client: pg.PoolClient, t: TableNames, session: SessionRecord): Promise<string[]> {
   if (session.last_seq === 0) return [];
-  const result = await client.query<EncodedRow>(`SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq = $2 AND visible`, [
-    session.session_key,
-    session.last_seq,
-  ]);
+  const result = await client.query<EncodedRow>(
+    `SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq = $2 AND visible`,
+    [session.session_key, session.last_seq],
+  );
   const encoded = result.rows[0];
   const decoded = encoded === undefined ? undefined : decodeRow(session.session_id, Number(encoded.seq), encoded.body);
   return decoded?.ok === true ? rankedTerms(indexedTextOf(decoded.row)) : [];
 }
 
 /** The session's row, created when missing, locked until the transaction ends. */
-async function lockSession(client: pg.PoolClient, t: TableNames, sessionId: string, timestamp: string): Promise<SessionRecord> {
+async function lockSession(
+  client: pg.PoolClient,
+  t: TableNames,
+  sessionId: string,
+  timestamp: string,
+): Promise<SessionRecord> {
   // A concurrent deleteSession may remove the row between the two statements: then try again.
   for (;;) {
-    await client.query(`INSERT INTO ${t.sessions} (session_id, incarnation, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (session_id) DO NOTHING`, [
+    await client.query(
+      `INSERT INTO ${t.sessions} (session_id, incarnation, created_at, updated_at) VALUES ($1, $2, $3, $3) ON CONFLICT (session_id) DO NOTHING`,
+      [sessionId, crypto.randomUUID(), timestamp],
+    );
+    const locked = await client.query<SessionRecord>(`SELECT * FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`, [
       sessionId,
-      crypto.randomUUID(),
-      timestamp,
     ]);
-    const locked = await client.query<SessionRecord>(`SELECT * FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`, [sessionId]);
     if (locked.rows[0] !== undefined) return locked.rows[0];
   }
 }
 
-async function refuseDuplicateRollovers(client: pg.PoolClient, t: TableNames, session: SessionRecord, rows: readonly PlannedRow[]): Promise<void> {
+async function refuseDuplicateRollovers(
+  client: pg.PoolClient,
+  t: TableNames,
+  session: SessionRecord,
+  rows: readonly PlannedRow[],
+): Promise<void> {
   const ids: string[] = [];
   for (const entry of rows) {
     if (entry.rolloverId === undefined) continue;
@@ -154,10 +174,10 @@ async function refuseDuplicateRollovers(client: pg.PoolClient, t: TableNames, se
     ids.push(entry.rolloverId);
   }
   if (ids.length === 0) return;
-  const existing = await client.query<{ rollover_id: string }>(`SELECT rollover_id FROM ${t.windows} WHERE session_key = $1 AND rollover_id = ANY($2::text[]) LIMIT 1`, [
-    session.session_key,
-    ids,
-  ]);
+  const existing = await client.query<{ rollover_id: string }>(
+    `SELECT rollover_id FROM ${t.windows} WHERE session_key = $1 AND rollover_id = ANY($2::text[]) LIMIT 1`,
+    [session.session_key, ids],
+  );
   const duplicate = existing.rows[0];
   if (duplicate !== undefined) throw new DuplicateRolloverError(session.session_id, duplicate.rollover_id);
 }
@@ -167,8 +187,14 @@ function windowsOf(rows: readonly PlannedRow[]): unknown[][] {
   const windows = new Map<number, { first: PlannedRow; last: PlannedRow; count: number; visible: number }>();
   for (const entry of rows) {
     const window = windows.get(entry.windowSeq);
-    if (window === undefined) windows.set(entry.windowSeq, { first: entry, last: entry, count: 1, visible: entry.visible ? 1 : 0 });
-    else Object.assign(window, { last: entry, count: window.count + 1, visible: window.visible + (entry.visible ? 1 : 0) });
+    if (window === undefined)
+      windows.set(entry.windowSeq, { first: entry, last: entry, count: 1, visible: entry.visible ? 1 : 0 });
+    else
+      Object.assign(window, {
+        last: entry,
+        count: window.count + 1,
+        visible: window.visible + (entry.visible ? 1 : 0),
+      });
   }
   return [...windows.entries()].map(([windowSeq, { first, last, count, visible }]) => [
     windowSeq,

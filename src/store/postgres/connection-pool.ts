@@ -32,7 +32,9 @@ export interface ConnectionPoolOptions {
 const int8 = 20;
 const typesOf = (driver: typeof pg) => ({
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === int8 && format !== "binary" ? (value: string) => Number(value) : driver.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    oid === int8 && format !== "binary"
+      ? (value: string) => Number(value)
+      : driver.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 });
 
 /** Idle time before a connection's first TCP keepalive probe. */
@@ -99,7 +101,10 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     }
   }
 
-  async function run<T>(work: (client: pg.PoolClient) => Promise<T>, { writing = false, snapshot = false }: TransactionOptions): Promise<T> {
+  async function run<T>(
+    work: (client: pg.PoolClient) => Promise<T>,
+    { writing = false, snapshot = false }: TransactionOptions,
+  ): Promise<T> {
     const client = await connect();
     let broken: Error | undefined;
     // The connection can die between statements (server restart, terminated backend); node-postgres
@@ -109,7 +114,13 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     };
     client.on("error", onError);
     try {
-      await client.query(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : options.readOnly === true ? "BEGIN READ ONLY" : "BEGIN");
+      await client.query(
+        snapshot
+          ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+          : options.readOnly === true
+            ? "BEGIN READ ONLY"
+            : "BEGIN",
+      );
       const result = await work(client);
       await client.query("COMMIT");
       return result;
@@ -135,7 +146,9 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
 
   function ensureSchema(): Promise<InitializeResult> {
     const readOnly = options.readOnly === true;
-    ready ??= run((client) => initializeSchema(client, options.schema, where, { readOnly }), { writing: !readOnly }).then(
+    ready ??= run((client) => initializeSchema(client, options.schema, where, { readOnly }), {
+      writing: !readOnly,
+    }).then(
       (result) => (initialized = result),
       (error: unknown) => {
         // Not cached: the next call tries again (the server may be back).

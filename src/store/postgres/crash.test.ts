@@ -41,7 +41,10 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, client killed with 
       expect(markers).toBe(KILLS + 1);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`postgres crash test failed with seed ${seed} (rerun with CTXWIN_CRASH_SEED=${seed}): ${message}`, { cause: error });
+      throw new Error(
+        `postgres crash test failed with seed ${seed} (rerun with CTXWIN_CRASH_SEED=${seed}): ${message}`,
+        { cause: error },
+      );
     }
   }, 300_000);
 });

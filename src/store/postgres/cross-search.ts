@@ -14,7 +14,12 @@ import { bm25Scorer, type TermCounts } from "../../core/bm25.js";
 import { selectRankedWords } from "../../core/ranked-search-plan.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import type { ScopeMatch, ScopeSearchRequest, ScopeSearchResult } from "../cross-search/cross-search.js";
-import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSessionRecord } from "../cross-search/search-scope.js";
+import {
+  SCOPE_SESSION_COLUMNS,
+  ownersOf,
+  scopeSessionOf,
+  type ScopeSessionRecord,
+} from "../cross-search/search-scope.js";
 import { USE_TEXT_INDEX, USE_WORD_INDEX, withPlan } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
 import { containsPattern } from "./search.js";
@@ -32,7 +37,8 @@ export async function searchScopeRows(
   const scope = request.scopeOf(records.rows.map(scopeSessionOf));
   const storedIn = [...scope.segments.keys()];
   if (storedIn.length === 0) return { scope, matches: [], partial: false };
-  const inScope = (entry: { session_id: string; seq: number | string }) => ownersOf(scope, entry.session_id, Number(entry.seq)).length > 0;
+  const inScope = (entry: { session_id: string; seq: number | string }) =>
+    ownersOf(scope, entry.session_id, Number(entry.seq)).length > 0;
   if (request.mode === "literal") {
     const statement = () =>
       client.query<{ session_id: string; seq: string }>(
@@ -42,7 +48,10 @@ export async function searchScopeRows(
       );
     const serves = trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
     const result = await (serves ? withPlan(client, USE_TEXT_INDEX, statement) : statement());
-    const matches: ScopeMatch[] = result.rows.slice(0, scanLimit).filter(inScope).map((entry) => ({ storedIn: entry.session_id, seq: Number(entry.seq), score: 0 }));
+    const matches: ScopeMatch[] = result.rows
+      .slice(0, scanLimit)
+      .filter(inScope)
+      .map((entry) => ({ storedIn: entry.session_id, seq: Number(entry.seq), score: 0 }));
     return { scope, matches, partial: result.rows.length > scanLimit };
   }
 
@@ -50,22 +59,35 @@ export async function searchScopeRows(
   // Before the word index's planner settings: with table walks turned off, this read of the
   // sessions table took 0.5 s.
   const totals = (
-    await client.query<{ rows: string | null; terms: string | null }>(`SELECT sum(indexed_rows) AS rows, sum(indexed_terms) AS terms FROM ${tables.sessions}`)
+    await client.query<{ rows: string | null; terms: string | null }>(
+      `SELECT sum(indexed_rows) AS rows, sum(indexed_terms) AS terms FROM ${tables.sessions}`,
+    )
   ).rows[0];
   // One statement per word, its query a parameter the planner sees, so that the word index serves it
   // (a query taken from a join, the planner walked the whole table for it).
   const wordRows = new Map<string, number>();
   for (const word of words) {
     const counted = await withPlan(client, USE_WORD_INDEX, () =>
-      client.query<{ matches: number }>(`SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows} WHERE words @@ $1::tsquery LIMIT $2) holding`, [
-        anyWordQuery([word]),
-        WORD_ROWS_CAP,
-      ]),
+      client.query<{ matches: number }>(
+        `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows} WHERE words @@ $1::tsquery LIMIT $2) holding`,
+        [anyWordQuery([word]), WORD_ROWS_CAP],
+      ),
     );
     wordRows.set(word, counted.rows[0]?.matches ?? 0);
   }
-  const kept = selectRankedWords({ words, rangeRows: Number(totals?.rows ?? 0), countRows: (word) => wordRows.get(word) ?? 0 });
-  const candidates = await client.query<{ session_id: string; seq: string; word_count: number; lexeme: string; own: number; context: number }>(
+  const kept = selectRankedWords({
+    words,
+    rangeRows: Number(totals?.rows ?? 0),
+    countRows: (word) => wordRows.get(word) ?? 0,
+  });
+  const candidates = await client.query<{
+    session_id: string;
+    seq: string;
+    word_count: number;
+    lexeme: string;
+    own: number;
+    context: number;
+  }>(
     `SELECT c.session_id, c.seq, c.word_count, u.lexeme,
        coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
        coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
@@ -78,10 +100,19 @@ export async function searchScopeRows(
   for (const entry of candidates.rows) {
     const key = `${entry.session_id}\u0000${entry.seq}`;
     let row = rows.get(key);
-    if (row === undefined) rows.set(key, (row = { storedIn: entry.session_id, seq: Number(entry.seq), length: entry.word_count, counts: new Map() }));
+    if (row === undefined)
+      rows.set(
+        key,
+        (row = { storedIn: entry.session_id, seq: Number(entry.seq), length: entry.word_count, counts: new Map() }),
+      );
     row.counts.set(entry.lexeme, { own: entry.own, context: entry.context });
   }
-  const score = bm25Scorer({ words: kept, rows: Number(totals?.rows ?? 0), terms: Number(totals?.terms ?? 0), wordRows: (word) => wordRows.get(word) ?? 0 });
+  const score = bm25Scorer({
+    words: kept,
+    rows: Number(totals?.rows ?? 0),
+    terms: Number(totals?.terms ?? 0),
+    wordRows: (word) => wordRows.get(word) ?? 0,
+  });
   const scored = [...rows.values()].slice(0, scanLimit);
   const matches = scored
     .filter((row) => ownersOf(scope, row.storedIn, row.seq).length > 0)

@@ -20,14 +20,18 @@ export function filterTermsTable(t: TableNames): string {
 }
 
 /** Writes the terms of appended rows: parallel arrays of terms and their rows' seqs. */
-export async function insertFilterTerms(client: pg.PoolClient, t: TableNames, sessionKey: number, entries: readonly { seq: number; terms: readonly string[] }[]): Promise<void> {
+export async function insertFilterTerms(
+  client: pg.PoolClient,
+  t: TableNames,
+  sessionKey: number,
+  entries: readonly { seq: number; terms: readonly string[] }[],
+): Promise<void> {
   const terms = entries.flatMap((entry) => entry.terms);
   if (terms.length === 0) return;
-  await client.query(`INSERT INTO ${t.filterTerms} (session_key, term, seq) SELECT $1, * FROM unnest($2::text[], $3::bigint[])`, [
-    sessionKey,
-    terms,
-    entries.flatMap((entry) => entry.terms.map(() => entry.seq)),
-  ]);
+  await client.query(
+    `INSERT INTO ${t.filterTerms} (session_key, term, seq) SELECT $1, * FROM unnest($2::text[], $3::bigint[])`,
+    [sessionKey, terms, entries.flatMap((entry) => entry.terms.map(() => entry.seq))],
+  );
 }
 
 /** Rows read per query while filling the table, so memory stays bounded on a large store. */
@@ -47,7 +51,7 @@ interface StoredRecord {
  */
 export async function addFilterTerms(client: pg.PoolClient, t: TableNames): Promise<void> {
   await client.query(filterTermsTable(t));
-  for (let afterKey = 0, afterSeq = 0; ; ) {
+  for (let afterKey = 0, afterSeq = 0; ;) {
     const page = await client.query<StoredRecord>(
       `SELECT r.session_key, s.session_id, r.seq, r.body FROM ${t.rows} r JOIN ${t.sessions} s ON s.session_key = r.session_key
        WHERE r.visible AND (r.session_key, r.seq) > ($1, $2) ORDER BY r.session_key, r.seq LIMIT ${PAGE}`,

@@ -15,7 +15,19 @@ import { downgradeToFormatTwo, formatTwoVector } from "./test-support/format-two
 
 const rows: RowInput[] = [
   { role: "user", parts: [{ type: "text", text: "The codename is PELICAN-77." }] },
-  { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "mcp__ctxwin__session_history", toolCallId: "c1", state: "output-available", input: { action: "search", query: "PELICAN-77" }, output: "hit" }] } as RowInput,
+  {
+    role: "assistant",
+    parts: [
+      {
+        type: "dynamic-tool",
+        toolName: "mcp__ctxwin__session_history",
+        toolCallId: "c1",
+        state: "output-available",
+        input: { action: "search", query: "PELICAN-77" },
+        output: "hit",
+      },
+    ],
+  } as RowInput,
 ];
 
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", () => {
@@ -31,7 +43,10 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", (
     // Write the columns as format 1 did: the lookup's call and query included.
     await downgradeToFormatTwo(admin, schema, { format: 1 });
     const oldText = renderRowText(rows[1]!);
-    await admin.query(`UPDATE ${schema}.ctxwin_rows SET literal_text = $1, words = $2::tsvector WHERE seq = 2`, [foldCase(oldText), formatTwoVector(rankedTerms(oldText))]);
+    await admin.query(`UPDATE ${schema}.ctxwin_rows SET literal_text = $1, words = $2::tsvector WHERE seq = 2`, [
+      foldCase(oldText),
+      formatTwoVector(rankedTerms(oldText)),
+    ]);
 
     const reopened = openStore({ url: database.url, schema });
     try {
@@ -41,7 +56,11 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", (
     } finally {
       await reopened.close();
     }
-    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
-    expect((await admin.query(`SELECT literal_text, words FROM ${schema}.ctxwin_rows WHERE seq = 2`)).rows).toEqual([{ literal_text: null, words: null }]);
+    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([
+      { value: String(POSTGRES_FORMAT_VERSION) },
+    ]);
+    expect((await admin.query(`SELECT literal_text, words FROM ${schema}.ctxwin_rows WHERE seq = 2`)).rows).toEqual([
+      { literal_text: null, words: null },
+    ]);
   });
 });

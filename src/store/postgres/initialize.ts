@@ -21,14 +21,25 @@ export interface InitializeResult {
  * Runs inside a transaction of `client`. With `readOnly` the schema is only checked: a missing
  * store, or one of an older format that would need migrating, is refused and nothing is written.
  */
-export async function initializeSchema(client: pg.PoolClient, schema: string, where: string, { readOnly = false }: { readOnly?: boolean } = {}): Promise<InitializeResult> {
+export async function initializeSchema(
+  client: pg.PoolClient,
+  schema: string,
+  where: string,
+  { readOnly = false }: { readOnly?: boolean } = {},
+): Promise<InitializeResult> {
   const t = tableNames(schema);
   if (!readOnly) await client.query("SELECT pg_advisory_xact_lock($1)", [initializeLockKey]);
-  const tables = await client.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1", [schema]);
+  const tables = await client.query<{ name: string }>(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1",
+    [schema],
+  );
   const names = new Set(tables.rows.map((row) => row.name));
   let version: number;
   if (names.size === 0 && readOnly) {
-    throw new StoreFormatError(where, `No ctxwin store in the schema '${schema}' on ${where} (a read-only open never creates one). Check the URL and its ?schema=.`);
+    throw new StoreFormatError(
+      where,
+      `No ctxwin store in the schema '${schema}' on ${where} (a read-only open never creates one). Check the URL and its ?schema=.`,
+    );
   }
   if (names.size === 0) {
     const operatorClass = await trigramOperatorClass(client);
@@ -36,13 +47,19 @@ export async function initializeSchema(client: pg.PoolClient, schema: string, wh
     version = 1;
   } else {
     if (!names.has("ctxwin_meta")) {
-      throw new StoreFormatError(where, `The schema '${schema}' on ${where} holds tables that are not a ctxwin store; it was left untouched. Pick another schema name (option 'schema').`);
+      throw new StoreFormatError(
+        where,
+        `The schema '${schema}' on ${where} holds tables that are not a ctxwin store; it was left untouched. Pick another schema name (option 'schema').`,
+      );
     }
     const meta = await client.query<{ name: string; value: string }>(`SELECT name, value FROM ${t.meta}`);
     const values = new Map(meta.rows.map((row) => [row.name, row.value]));
     version = Number(values.get("format"));
     if (values.get("application") !== "ctxwin" || !Number.isInteger(version) || version < 1) {
-      throw new StoreFormatError(where, `The schema '${schema}' on ${where} is not a ctxwin store (no valid format marker); it was left untouched.`);
+      throw new StoreFormatError(
+        where,
+        `The schema '${schema}' on ${where} is not a ctxwin store (no valid format marker); it was left untouched.`,
+      );
     }
     if (version > POSTGRES_FORMAT_VERSION) {
       throw new StoreFormatError(
@@ -52,16 +69,26 @@ export async function initializeSchema(client: pg.PoolClient, schema: string, wh
     }
   }
   if (readOnly && version < POSTGRES_FORMAT_VERSION) {
-    throw new StoreFormatError(where, `The schema '${schema}' on ${where} has store format ${version}; open it once without readOnly to migrate it to format ${POSTGRES_FORMAT_VERSION}.`);
+    throw new StoreFormatError(
+      where,
+      `The schema '${schema}' on ${where} has store format ${version}; open it once without readOnly to migrate it to format ${POSTGRES_FORMAT_VERSION}.`,
+    );
   }
   for (; version < POSTGRES_FORMAT_VERSION; version += 1) {
     const migration = POSTGRES_MIGRATIONS[version];
-    if (migration === undefined) throw new StoreFormatError(where, `The schema '${schema}' on ${where} has store format ${version}, which this build cannot migrate.`);
+    if (migration === undefined)
+      throw new StoreFormatError(
+        where,
+        `The schema '${schema}' on ${where} has store format ${version}, which this build cannot migrate.`,
+      );
     if ("run" in migration) await migration.run(client, schema);
     else for (const statement of migration.statements(schema)) await client.query(statement);
     await client.query(`UPDATE ${t.meta} SET value = $1 WHERE name = 'format'`, [String(version + 1)]);
   }
-  const index = await client.query("SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'", [schema]);
+  const index = await client.query(
+    "SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'",
+    [schema],
+  );
   return { trigramIndex: index.rowCount === 1 };
 }
 

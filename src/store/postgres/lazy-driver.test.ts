@@ -11,7 +11,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 /** The built package (the vitest setup builds dist/ before the tests). */
-const packageEntry = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../dist/index.js")).href;
+const packageEntry = pathToFileURL(
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../dist/index.js"),
+).href;
 /**
  * A resolve hook that refuses `pg`: in-thread (`registerHooks`, Node 22.15 and later) where there is
  * one, since Node 26 deprecates `register` (DEP0205, a warning on stderr); `register` before that.

@@ -28,10 +28,14 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 3 → 4", (
     try {
       expect(await reopened.session("s")).toMatchObject({ sessionId: "s", lastSeq: 1, windowCount: 1 });
       await reopened.fork("s", { atSeq: 1, newSessionId: "f" });
-      expect((await reopened.items("f")).rows.map((row) => row.parts)).toEqual([[{ type: "text", text: "before lineage" }]]);
+      expect((await reopened.items("f")).rows.map((row) => row.parts)).toEqual([
+        [{ type: "text", text: "before lineage" }],
+      ]);
     } finally {
       await reopened.close();
     }
-    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
+    expect((await admin.query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).rows).toEqual([
+      { value: String(POSTGRES_FORMAT_VERSION) },
+    ]);
   });
 });

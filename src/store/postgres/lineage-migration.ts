@@ -25,8 +25,17 @@ export const addSessionLineage: PostgresMigration = {
   },
 };
 
-export async function setParent(client: pg.PoolClient, t: TableNames, sessionKey: number, parent: { sessionId: string; itemId: string }): Promise<void> {
-  await client.query(`UPDATE ${t.sessions} SET parent_session_id = $1, parent_item_id = $2 WHERE session_key = $3`, [parent.sessionId, parent.itemId, sessionKey]);
+export async function setParent(
+  client: pg.PoolClient,
+  t: TableNames,
+  sessionKey: number,
+  parent: { sessionId: string; itemId: string },
+): Promise<void> {
+  await client.query(`UPDATE ${t.sessions} SET parent_session_id = $1, parent_item_id = $2 WHERE session_key = $3`, [
+    parent.sessionId,
+    parent.itemId,
+    sessionKey,
+  ]);
 }
 
 /** Key of the advisory lock that serializes `attachParent` calls, so two cannot close a cycle ("ctpa"). */
@@ -43,7 +52,12 @@ interface TargetRecord {
  * `attachParent` in the caller's writing transaction: the checks of `decideAttachment` over the
  * session and the parent's chain, then an UPDATE that only sets a parent that is still unset.
  */
-export async function attachParent(client: pg.PoolClient, t: TableNames, sessionId: string, parent: SessionParent): Promise<AttachParentResult> {
+export async function attachParent(
+  client: pg.PoolClient,
+  t: TableNames,
+  sessionId: string,
+  parent: SessionParent,
+): Promise<AttachParentResult> {
   await client.query("SELECT pg_advisory_xact_lock($1)", [attachLockKey]);
   const targetOf = async (): Promise<AttachTarget | undefined> => {
     const found = await client.query<TargetRecord>(
@@ -53,8 +67,12 @@ export async function attachParent(client: pg.PoolClient, t: TableNames, session
     const record = found.rows[0];
     if (record === undefined) return undefined;
     return {
-      ...(record.parent_session_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
-      ...(record.fork_of_session_id === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
+      ...(record.parent_session_id === null
+        ? {}
+        : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
+      ...(record.fork_of_session_id === null
+        ? {}
+        : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
     };
   };
   const chain = await client.query<{ session_id: string; parent_session_id: string | null }>(
@@ -68,7 +86,13 @@ export async function attachParent(client: pg.PoolClient, t: TableNames, session
   );
   const parentIds = new Map(chain.rows.map((record) => [record.session_id, record.parent_session_id ?? undefined]));
   const decide = async () =>
-    decideAttachment({ sessionId, parent, target: await targetOf(), parentExists: parentIds.has(parent.sessionId), ancestors: ancestorsOf(parent.sessionId, (id) => parentIds.get(id)) });
+    decideAttachment({
+      sessionId,
+      parent,
+      target: await targetOf(),
+      parentExists: parentIds.has(parent.sessionId),
+      ancestors: ancestorsOf(parent.sessionId, (id) => parentIds.get(id)),
+    });
   if ((await decide()) === "unchanged") return "unchanged";
   const updated = await client.query(
     `UPDATE ${t.sessions} SET parent_session_id = $1, parent_item_id = $2 WHERE session_id = $3 AND parent_session_id IS NULL AND fork_of_session_id IS NULL`,
@@ -77,27 +101,53 @@ export async function attachParent(client: pg.PoolClient, t: TableNames, session
   if (updated.rowCount === 1) return "attached";
   // Another writer recorded a lineage in between: decide again over what it wrote (unchanged or refused).
   if ((await decide()) === "unchanged") return "unchanged";
-  throw new AttachParentRefusedError("has-other-parent", `Session '${sessionId}' got another lineage while its parent was attached.`);
+  throw new AttachParentRefusedError(
+    "has-other-parent",
+    `Session '${sessionId}' got another lineage while its parent was attached.`,
+  );
 }
 
-export async function lineageOf(client: pg.PoolClient, t: TableNames, sessionId: string): Promise<SessionLineage | undefined> {
-  const found = await client.query<{ fork_of_session_id: string | null; fork_at_seq: string | null; floor_seq: string }>(
-    `SELECT fork_of_session_id, fork_at_seq, floor_seq FROM ${t.sessions} WHERE session_id = $1`,
-    [sessionId],
-  );
+export async function lineageOf(
+  client: pg.PoolClient,
+  t: TableNames,
+  sessionId: string,
+): Promise<SessionLineage | undefined> {
+  const found = await client.query<{
+    fork_of_session_id: string | null;
+    fork_at_seq: string | null;
+    floor_seq: string;
+  }>(`SELECT fork_of_session_id, fork_at_seq, floor_seq FROM ${t.sessions} WHERE session_id = $1`, [sessionId]);
   const row = found.rows[0];
   if (row === undefined) return undefined;
-  const forkOf = row.fork_of_session_id === null ? {} : { forkOf: { sessionId: row.fork_of_session_id, atSeq: Number(row.fork_at_seq) } };
+  const forkOf =
+    row.fork_of_session_id === null
+      ? {}
+      : { forkOf: { sessionId: row.fork_of_session_id, atSeq: Number(row.fork_at_seq) } };
   return { ...forkOf, floorSeq: Number(row.floor_seq) };
 }
 
 /** The fork's session record and first window, in the caller's transaction; refused when the id is taken. */
-export async function insertFork(client: pg.PoolClient, t: TableNames, record: ForkRecord, timestamp: string): Promise<void> {
+export async function insertFork(
+  client: pg.PoolClient,
+  t: TableNames,
+  record: ForkRecord,
+  timestamp: string,
+): Promise<void> {
   const { cursor, window } = record;
   const inserted = await client.query<{ session_key: number }>(
     `INSERT INTO ${t.sessions} (session_id, incarnation, created_at, updated_at, last_seq, active_window_seq, floor_seq, fork_of_session_id, fork_at_seq, inherited_window_count)
      VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (session_id) DO NOTHING RETURNING session_key`,
-    [record.sessionId, crypto.randomUUID(), timestamp, cursor.lastSeq, cursor.activeWindowSeq, cursor.floorSeq, record.forkOf.sessionId, record.forkOf.atSeq, record.inheritedWindowCount],
+    [
+      record.sessionId,
+      crypto.randomUUID(),
+      timestamp,
+      cursor.lastSeq,
+      cursor.activeWindowSeq,
+      cursor.floorSeq,
+      record.forkOf.sessionId,
+      record.forkOf.atSeq,
+      record.inheritedWindowCount,
+    ],
   );
   const key = inserted.rows[0]?.session_key;
   if (key === undefined) throw sessionExists(record.sessionId);

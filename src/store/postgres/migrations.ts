@@ -13,7 +13,8 @@ import { addContextToWordIndex } from "./word-index-migration.js";
  * creation: statements, or a function for a migration that must read rows with this build's codec.
  * A new schema is created as format 1 and migrated up, so every store ends in the same schema.
  */
-export type PostgresMigration = { statements: (schema: string) => string[] } | { run: (client: pg.PoolClient, schema: string) => Promise<void> };
+export type PostgresMigration =
+  { statements: (schema: string) => string[] } | { run: (client: pg.PoolClient, schema: string) => Promise<void> };
 
 export const POSTGRES_MIGRATIONS: Readonly<Record<number, PostgresMigration>> = {
   // 1 → 2: rows holding a history lookup are indexed without it (issue 27, ADR 0053).

@@ -9,7 +9,12 @@ import { openStore } from "../open-store.js";
 import { GO_LINE, parseCommitted } from "../test-support/append-worker-protocol.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { tagOf } from "../test-support/row-tags.js";
-import { batchProblems, readWholeSession, seqProblems, workerOrderProblems } from "../test-support/transcript-checks.js";
+import {
+  batchProblems,
+  readWholeSession,
+  seqProblems,
+  workerOrderProblems,
+} from "../test-support/transcript-checks.js";
 import { startAppendWorker, type WorkerProcess } from "../test-support/worker-process.js";
 
 const WORKERS = 8;
@@ -30,7 +35,9 @@ async function runTogether(workers: WorkerProcess[]): Promise<void> {
   await Promise.all(workers.map((worker) => worker.waitForLine(/^ready$/)));
   for (const worker of workers) worker.send(GO_LINE);
   const exits = await Promise.all(workers.map((worker) => worker.exited));
-  exits.forEach((exit, index) => expect(exit, `worker ${index} stderr:\n${workers[index]?.stderr()}`).toEqual({ code: 0, signal: null }));
+  exits.forEach((exit, index) =>
+    expect(exit, `worker ${index} stderr:\n${workers[index]?.stderr()}`).toEqual({ code: 0, signal: null }),
+  );
 }
 
 describe.skipIf(postgresUnavailable !== "")("postgres store, several processes appending to one session", () => {
@@ -48,7 +55,15 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, several processes a
     await creator.lastSeq("shared");
     await creator.close();
     const workers = Array.from({ length: WORKERS }, (_unused, index) =>
-      startAppendWorker({ mode: "interleaved", interleavedCalls: CALLS, path: "", url: database.url, schema, sessionId: "shared", worker: `w${index}` }),
+      startAppendWorker({
+        mode: "interleaved",
+        interleavedCalls: CALLS,
+        path: "",
+        url: database.url,
+        schema,
+        sessionId: "shared",
+        worker: `w${index}`,
+      }),
     );
 
     await runTogether(workers);
@@ -71,7 +86,9 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, several processes a
         }
       }
       // The writes really overlapped: one worker after the other would change writer exactly WORKERS - 1 times.
-      const writerChanges = rows.filter((row, position) => position > 0 && tagOf(row)?.worker !== tagOf(rows[position - 1] as typeof row)?.worker);
+      const writerChanges = rows.filter(
+        (row, position) => position > 0 && tagOf(row)?.worker !== tagOf(rows[position - 1] as typeof row)?.worker,
+      );
       expect(writerChanges.length).toBeGreaterThan(WORKERS - 1);
       // The search columns agree with the rows.
       const found = await store.search("shared", { query: "(w3:5)", mode: "literal", limit: 50 });
@@ -85,7 +102,17 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, several processes a
   it(`lets ${WORKERS} processes create a brand-new schema at the same moment`, async () => {
     const schema = "fresh";
     const workers = Array.from({ length: WORKERS }, (_unused, index) =>
-      startAppendWorker({ mode: "batches", path: "", url: database.url, schema, sessionId: "fresh", worker: `n${index}`, seed: index + 1, maxBatches: 3, openAfterGo: true }),
+      startAppendWorker({
+        mode: "batches",
+        path: "",
+        url: database.url,
+        schema,
+        sessionId: "fresh",
+        worker: `n${index}`,
+        seed: index + 1,
+        maxBatches: 3,
+        openAfterGo: true,
+      }),
     );
 
     await runTogether(workers);

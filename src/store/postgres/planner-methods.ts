@@ -22,7 +22,11 @@ export const USE_TEXT_INDEX = USE_WORD_INDEX;
  *
  * @example await withPlan(client, WALK_ROWS, () => client.query(...));
  */
-export async function withPlan<T>(client: pg.PoolClient, off: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> {
+export async function withPlan<T>(
+  client: pg.PoolClient,
+  off: readonly PlannerMethod[],
+  work: () => Promise<T>,
+): Promise<T> {
   if (off.length === 0) return work();
   const methods: PlannerMethod[] = ["enable_seqscan", "enable_indexscan", "enable_bitmapscan"];
   const settings = methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`);
@@ -43,7 +47,11 @@ const WALK_ROW_IN_INDEX_ENTRIES = 16;
  *
  * @example walkLimit(["the"], 500, { shares: new Map([["the", 0.99]]), tableRows: 100_000 }) // 2021
  */
-export function walkLimit(words: readonly string[], wanted: number, { shares, tableRows }: WordStatistics): number | undefined {
+export function walkLimit(
+  words: readonly string[],
+  wanted: number,
+  { shares, tableRows }: WordStatistics,
+): number | undefined {
   const share = shareOf(words, shares);
   if (share <= 0 || (wanted / share) * WALK_ROW_IN_INDEX_ENTRIES >= share * tableRows) return undefined;
   return Math.ceil((4 * wanted) / share);
@@ -66,5 +74,8 @@ export function indexReach(words: readonly string[], wanted: number, { shares }:
 
 /** The words' shares of rows summed, at most 1: an upper bound of the share holding any of them (0 without statistics). */
 function shareOf(words: readonly string[], shares: ReadonlyMap<string, number>): number {
-  return Math.min(1, words.reduce((sum, word) => sum + (shares.get(word) ?? 0), 0));
+  return Math.min(
+    1,
+    words.reduce((sum, word) => sum + (shares.get(word) ?? 0), 0),
+  );
 }

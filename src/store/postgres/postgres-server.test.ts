@@ -2,7 +2,13 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RowInput } from "../../core/row.js";
 import { LITERAL_SCAN_LIMIT } from "../filtered-scan.js";
-import { StoreConnectionLostError, StoreFormatError, StoreOptionsError, StoreTimeoutError, StoreUnavailableError } from "../errors.js";
+import {
+  StoreConnectionLostError,
+  StoreFormatError,
+  StoreOptionsError,
+  StoreTimeoutError,
+  StoreUnavailableError,
+} from "../errors.js";
 import { openStore, type PostgresOpenOptions } from "../open-store.js";
 import type { HistoryStore, StoreWarning } from "../port.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
@@ -23,7 +29,8 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     opened.push(store);
     return store;
   };
-  const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => (await admin.query<T>(sql, values)).rows;
+  const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) =>
+    (await admin.query<T>(sql, values)).rows;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -48,7 +55,11 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       { name: "application", value: "ctxwin" },
       { name: "format", value: String(POSTGRES_FORMAT_VERSION) },
     ]);
-    expect(await query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'", [schema])).toHaveLength(1);
+    expect(
+      await query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'", [
+        schema,
+      ]),
+    ).toHaveLength(1);
     const second = open({ schema });
     expect(textOf((await second.read("s", 1))!)).toBe("durable");
   });
@@ -64,15 +75,21 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
   it("refuses a schema of a newer format, or one that is not ctxwin's, and leaves it untouched", async () => {
     const newer = newSchema();
     await open({ schema: newer }).append("s", [text("from the future")]);
-    await query(`UPDATE ${newer}.ctxwin_meta SET value = $1 WHERE name = 'format'`, [String(POSTGRES_FORMAT_VERSION + 1)]);
+    await query(`UPDATE ${newer}.ctxwin_meta SET value = $1 WHERE name = 'format'`, [
+      String(POSTGRES_FORMAT_VERSION + 1),
+    ]);
     const before = await query(`SELECT seq, body FROM ${newer}.ctxwin_rows ORDER BY seq`);
     const error = await open({ schema: newer })
       .append("s", [text("must not land")])
       .catch((caught: unknown) => caught);
     expect(StoreFormatError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain(`newer ctxwin (store format ${POSTGRES_FORMAT_VERSION + 1}; this build reads up to ${POSTGRES_FORMAT_VERSION})`);
+    expect((error as Error).message).toContain(
+      `newer ctxwin (store format ${POSTGRES_FORMAT_VERSION + 1}; this build reads up to ${POSTGRES_FORMAT_VERSION})`,
+    );
     expect(await query(`SELECT seq, body FROM ${newer}.ctxwin_rows ORDER BY seq`)).toEqual(before);
-    expect(await query(`SELECT value FROM ${newer}.ctxwin_meta WHERE name = 'format'`)).toEqual([{ value: String(POSTGRES_FORMAT_VERSION + 1) }]);
+    expect(await query(`SELECT value FROM ${newer}.ctxwin_meta WHERE name = 'format'`)).toEqual([
+      { value: String(POSTGRES_FORMAT_VERSION + 1) },
+    ]);
 
     const foreign = newSchema();
     await query(`CREATE SCHEMA ${foreign}; CREATE TABLE ${foreign}.accounts (id int)`);
@@ -80,7 +97,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       .lastSeq("s")
       .catch((caught: unknown) => caught);
     expect(StoreFormatError.isInstance(refused)).toBe(true);
-    expect(await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [foreign])).toEqual([{ table_name: "accounts" }]);
+    expect(await query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [foreign])).toEqual([
+      { table_name: "accounts" },
+    ]);
   });
 
   it("migrates a format-2 schema on open: the filter terms are filled in from its rows (ADR 0051)", async () => {
@@ -88,24 +107,65 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const writer = open({ schema });
     await writer.append("s", [
       text("deploy the ledger"),
-      { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Read_File", toolCallId: "c1", state: "output-available", input: { path: "ledger.md" }, output: "ledger" }] },
-      { role: "user", parts: [{ type: "text", text: "hidden ledger" }], synthetic: true, uiVisible: false, meta: { type: "continue" } },
+      {
+        role: "assistant",
+        parts: [
+          {
+            type: "dynamic-tool",
+            toolName: "Read_File",
+            toolCallId: "c1",
+            state: "output-available",
+            input: { path: "ledger.md" },
+            output: "ledger",
+          },
+        ],
+      },
+      {
+        role: "user",
+        parts: [{ type: "text", text: "hidden ledger" }],
+        synthetic: true,
+        uiVisible: false,
+        meta: { type: "continue" },
+      },
       { role: "system", parts: [{ type: "text", text: "ledger rules" }] },
       text("corrupt ledger"),
     ]);
-    await writer.append("t", [{ role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } }] }]);
+    await writer.append("t", [
+      {
+        role: "assistant",
+        parts: [{ type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } }],
+      },
+    ]);
     await writer.close();
     const terms = `SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`;
     const written = await query(terms);
-    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual(["s role:assistant 2", "s role:system 4", "s role:user 1", "s role:user 5", "s tool:read_file 2", "t role:assistant 1", "t tool:bash 1"]);
+    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual([
+      "s role:assistant 2",
+      "s role:system 4",
+      "s role:user 1",
+      "s role:user 5",
+      "s tool:read_file 2",
+      "t role:assistant 1",
+      "t tool:bash 1",
+    ]);
     // What format 2 held: no terms table (nor the words' context); one row's JSON broken since.
     await downgradeToFormatTwo(admin, schema);
     await query(`UPDATE ${schema}.ctxwin_rows SET body = '{"broken' WHERE seq = 5`);
     const store = open({ schema, onWarning: () => {} });
-    expect((await store.search("s", { query: "ledger", mode: "literal", toolName: "read_file" })).hits.map((hit) => hit.row.seq)).toEqual([2]);
-    expect(await query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).toEqual([{ value: String(POSTGRES_FORMAT_VERSION) }]);
-    expect(await query(terms)).toEqual(written.filter((entry) => !(entry["session_id"] === "s" && entry["seq"] === "5")));
-    expect((await store.search("s", { query: "ledger", mode: "literal", role: "system" })).hits.map((hit) => hit.row.seq)).toEqual([4]);
+    expect(
+      (await store.search("s", { query: "ledger", mode: "literal", toolName: "read_file" })).hits.map(
+        (hit) => hit.row.seq,
+      ),
+    ).toEqual([2]);
+    expect(await query(`SELECT value FROM ${schema}.ctxwin_meta WHERE name = 'format'`)).toEqual([
+      { value: String(POSTGRES_FORMAT_VERSION) },
+    ]);
+    expect(await query(terms)).toEqual(
+      written.filter((entry) => !(entry["session_id"] === "s" && entry["seq"] === "5")),
+    );
+    expect(
+      (await store.search("s", { query: "ledger", mode: "literal", role: "system" })).hits.map((hit) => hit.row.seq),
+    ).toEqual([4]);
   });
 
   it("skips a row whose stored JSON is corrupt, with a warning and a count, on every read path", async () => {
@@ -119,8 +179,12 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     expect(window.skipped).toBe(1);
     expect((await store.items("s")).skipped).toBe(1);
     expect(await store.read("s", 2)).toBeUndefined();
-    expect((await store.search("s", { query: "needle", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([3, 1]);
-    expect((await store.search("s", { query: "needle", mode: "ranked" })).hits.map((hit) => hit.row.seq).sort()).toEqual([1, 3]);
+    expect((await store.search("s", { query: "needle", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([
+      3, 1,
+    ]);
+    expect(
+      (await store.search("s", { query: "needle", mode: "ranked" })).hits.map((hit) => hit.row.seq).sort(),
+    ).toEqual([1, 3]);
     expect(store.diagnostics().corruptRowsSkipped).toBe(5);
     expect(warnings[0]).toMatchObject({ code: "corrupt-row", sessionId: "s", seq: 2 });
   });
@@ -129,7 +193,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const schema = newSchema();
     const stores = Array.from({ length: 4 }, () => open({ schema, maxConnections: 5 }));
     const writes = stores.flatMap((store, storeIndex) =>
-      Array.from({ length: 10 }, (_, index) => store.append("busy", [text(`${storeIndex}-${index}-a`), text(`${storeIndex}-${index}-b`)])),
+      Array.from({ length: 10 }, (_, index) =>
+        store.append("busy", [text(`${storeIndex}-${index}-a`), text(`${storeIndex}-${index}-b`)]),
+      ),
     );
     const results = await Promise.all(writes);
     for (const rows of results) expect(rows[1]!.seq).toBe(rows[0]!.seq + 1);
@@ -163,7 +229,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const down = open({ url: "postgres://postgres@127.0.0.1:1/none", connectTimeoutMs: 2_000 });
     const error = await down.lastSeq("s").catch((caught: unknown) => caught);
     expect(StoreUnavailableError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/Cannot connect to the PostgreSQL server at postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
+    expect((error as Error).message).toMatch(
+      /Cannot connect to the PostgreSQL server at postgres:\/\/postgres@127\.0\.0\.1:1\/none/,
+    );
     // The test server speaks no TLS: asking for it fails the connection, as the driver reports.
     const tls = await open({ schema: newSchema(), ssl: { rejectUnauthorized: false } })
       .lastSeq("s")
@@ -177,13 +245,21 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     // 300 rows; the walk covers the newest 100 (201–300), where only row 201 holds "kestrel": the
     // older rows then come from the trigram index. "common" is in every row: the walk goes on.
     const rare = new Set([201, 200, 199, 150, 10]);
-    await store.append("s", Array.from({ length: 300 }, (_unused, index) => text(`${rare.has(index + 1) ? "kestrel" : "filler"} common ${index + 1}`)));
-    const seqs = async (query: string, limit: number, offset = 0) => (await store.search("s", { query, mode: "literal", limit, offset })).hits.map((hit) => hit.row.seq);
+    await store.append(
+      "s",
+      Array.from({ length: 300 }, (_unused, index) =>
+        text(`${rare.has(index + 1) ? "kestrel" : "filler"} common ${index + 1}`),
+      ),
+    );
+    const seqs = async (query: string, limit: number, offset = 0) =>
+      (await store.search("s", { query, mode: "literal", limit, offset })).hits.map((hit) => hit.row.seq);
     expect(await seqs("kestrel", 10)).toEqual([201, 200, 199, 150, 10]);
     expect(await seqs("kestrel", 2, 1)).toEqual([200, 199]);
     const all = await seqs("common", 250);
     expect([all.length, all[0], all[99], all[100], all.at(-1)]).toEqual([250, 300, 201, 200, 51]);
-    expect(await store.search("s", { query: "kestrel", mode: "literal", role: "user" })).toMatchObject({ hits: [{}, {}, {}, {}, {}] });
+    expect(await store.search("s", { query: "kestrel", mode: "literal", role: "user" })).toMatchObject({
+      hits: [{}, {}, {}, {}, {}],
+    });
   });
 
   it("a literal query the trigram index cannot serve tests at most LITERAL_SCAN_LIMIT rows a call, then says where to resume (ADR 0051)", async () => {
@@ -193,9 +269,18 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const newest = LITERAL_SCAN_LIMIT + 151;
     for (const query of ["~~", "zq", "?!"]) {
       const first = await store.search("s", { query, mode: "literal" });
-      expect([query, first.hits, first.hasMore, first.resumeBeforeSeq]).toEqual([query, [], true, newest - LITERAL_SCAN_LIMIT + 1]);
+      expect([query, first.hits, first.hasMore, first.resumeBeforeSeq]).toEqual([
+        query,
+        [],
+        true,
+        newest - LITERAL_SCAN_LIMIT + 1,
+      ]);
       const second = await store.search("s", { query, mode: "literal", beforeSeq: first.resumeBeforeSeq! });
-      expect([query, second.hits.map((hit) => hit.row.seq), second.hasMore]).toEqual([query, query === "~~" ? [1] : [], false]);
+      expect([query, second.hits.map((hit) => hit.row.seq), second.hasMore]).toEqual([
+        query,
+        query === "~~" ? [1] : [],
+        false,
+      ]);
     }
     // A filtered search stops at the same place when its rows come from the walk.
     const filtered = await store.search("s", { query: "~~", mode: "literal", role: "user" });
@@ -210,12 +295,26 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     // must count the rest. Counted right (10 + 495 > 500), only "ledger" is kept (ADR 0016): its
     // rows, and the row after the last of them (its context holds the word, ADR 0052).
     for (let start = 0; start < 15_000; start += 5_000) {
-      await store.append("other", Array.from({ length: 5_000 }, (_unused, index) => text(`ledger line ${start + index}${index % 5 < 2 ? " quill" : ""}`)));
+      await store.append(
+        "other",
+        Array.from({ length: 5_000 }, (_unused, index) =>
+          text(`ledger line ${start + index}${index % 5 < 2 ? " quill" : ""}`),
+        ),
+      );
     }
-    await store.append("s", Array.from({ length: 3_000 }, (_unused, index) => text(index < 10 ? `ledger ${index}` : index % 6 === 0 && index <= 2_970 ? `kestrel ${index}` : `filler ${index}`)));
+    await store.append(
+      "s",
+      Array.from({ length: 3_000 }, (_unused, index) =>
+        text(
+          index < 10 ? `ledger ${index}` : index % 6 === 0 && index <= 2_970 ? `kestrel ${index}` : `filler ${index}`,
+        ),
+      ),
+    );
     await query(`ANALYZE ${schema}.ctxwin_rows`);
     const page = await store.search("s", { query: "ledger kestrel", mode: "ranked", limit: 20 });
-    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(page.hits.map((hit) => hit.row.seq).sort((left, right) => left - right)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    ]);
   });
 
   it("ranked search reads the newest rows of a word past the cap by the plan its share calls for, with the same results (ADR 0036)", async () => {
@@ -230,9 +329,18 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     // row: each query keeps both words (nothing rarer matches), and the one word that matches has
     // more rows than the cap.
     for (let start = 0; start < 15_000; start += 5_000) {
-      await store.append("other", Array.from({ length: 5_000 }, (_unused, index) => text(`ledger line ${start + index}${index % 5 < 2 ? " quill" : ""}`)));
+      await store.append(
+        "other",
+        Array.from({ length: 5_000 }, (_unused, index) =>
+          text(`ledger line ${start + index}${index % 5 < 2 ? " quill" : ""}`),
+        ),
+      );
     }
-    const rows = Array.from({ length: 6_000 }, (_unused, index) => text(`line ${index}${index % 10 === 0 ? " plan" : ""}${index % 20 === 5 ? " ledger" : ""}${index % 5 < 2 ? " quill" : ""}`));
+    const rows = Array.from({ length: 6_000 }, (_unused, index) =>
+      text(
+        `line ${index}${index % 10 === 0 ? " plan" : ""}${index % 20 === 5 ? " ledger" : ""}${index % 5 < 2 ? " quill" : ""}`,
+      ),
+    );
     for (let start = 0; start < rows.length; start += 2_000) {
       await store.append("s", rows.slice(start, start + 2_000));
       await memory.append("s", rows.slice(start, start + 2_000));
@@ -250,20 +358,38 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       for (const offset of [0, 480]) {
         const search = { query: `kestrel ${word}`, mode: "ranked", limit: 40, offset } as const;
         const [found, expected] = await Promise.all([store.search("s", search), memory.search("s", search)]);
-        expect([word, offset, found.hits.map((hit) => hit.row.seq), found.hasMore]).toEqual([word, offset, expected.hits.map((hit) => hit.row.seq), expected.hasMore]);
+        expect([word, offset, found.hits.map((hit) => hit.row.seq), found.hasMore]).toEqual([
+          word,
+          offset,
+          expected.hits.map((hit) => hit.row.seq),
+          expected.hasMore,
+        ]);
       }
     }
     vi.restoreAllMocks();
-    const countsOfLine = sent.filter(([statement, , low, high, words]) => String(statement).includes("NULL::bigint AS oldest") && Number(low) > 0 && Number(high) === 6_001 && String(words) === "line");
+    const countsOfLine = sent.filter(
+      ([statement, , low, high, words]) =>
+        String(statement).includes("NULL::bigint AS oldest") &&
+        Number(low) > 0 &&
+        Number(high) === 6_001 &&
+        String(words) === "line",
+    );
     expect(countsOfLine.length).toBeGreaterThan(0);
     // "quill", in 40% of the rows, is too common to list whole and too rare to walk: its newest
     // rows (the estimate, the candidates) are asked of the word index for the newest span first.
-    const newestOfQuill = sent.filter(([statement, , low, , words]) => String(statement).includes("min(seq) AS oldest") && Number(low) > 0 && String(words) === "quill");
+    const newestOfQuill = sent.filter(
+      ([statement, , low, , words]) =>
+        String(statement).includes("min(seq) AS oldest") && Number(low) > 0 && String(words) === "quill",
+    );
     expect(newestOfQuill.length).toBeGreaterThan(0);
   });
 
   it("openStore refuses a malformed url or schema name", () => {
-    for (const options of [{ url: "mysql://x" }, { url: database.url, schema: "Bad-Name" }, { url: database.url, schema: "pg_catalog" }]) {
+    for (const options of [
+      { url: "mysql://x" },
+      { url: database.url, schema: "Bad-Name" },
+      { url: database.url, schema: "pg_catalog" },
+    ]) {
       expect(() => openStore(options)).toThrow(expect.objectContaining({ name: StoreOptionsError.errorName }));
     }
   });
@@ -278,7 +404,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     };
     const waitUntilBlocked = async () => {
       for (;;) {
-        const waiting = await query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+        const waiting = await query(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
         if (waiting.length > 0) return waiting[0] as { pid: number };
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -305,12 +433,16 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       await store.append("s", [text("first")]);
       const holder = await holdSessionLock(schema);
       try {
-        const pending = store.append("s", [text("a"), text("b")], { operationId: "op-lost" }).catch((caught: unknown) => caught);
+        const pending = store
+          .append("s", [text("a"), text("b")], { operationId: "op-lost" })
+          .catch((caught: unknown) => caught);
         const { pid } = await waitUntilBlocked();
         await query("SELECT pg_terminate_backend($1)", [pid]);
         const error = await pending;
         expect(StoreConnectionLostError.isInstance(error)).toBe(true);
-        expect((error as Error).message).toMatch(/either committed entirely or not at all; retry it with the same operationId/);
+        expect((error as Error).message).toMatch(
+          /either committed entirely or not at all; retry it with the same operationId/,
+        );
       } finally {
         await holder.query("ROLLBACK");
         await holder.end();

@@ -14,7 +14,9 @@ describe.skipIf(postgresUnavailable !== "")("postgres backend", () => {
     await database.drop();
   });
   // A fresh schema per case, in one database per file.
-  describeStoreConformance("postgres", (context) => openStore({ url: database.url, schema: `case_${(schemas += 1)}`, ...context }));
+  describeStoreConformance("postgres", (context) =>
+    openStore({ url: database.url, schema: `case_${(schemas += 1)}`, ...context }),
+  );
 
   it("a read-only store refuses attachParent and writes nothing", async () => {
     const writer = openStore({ url: database.url, schema: "read_only_attach" });
@@ -22,7 +24,9 @@ describe.skipIf(postgresUnavailable !== "")("postgres backend", () => {
     await writer.append("child", [{ role: "user", parts: [{ type: "text", text: "c" }] }]);
     const reader = openStore({ url: database.url, schema: "read_only_attach", readOnly: true });
     try {
-      const error = await reader.attachParent("child", { sessionId: "parent", itemId: "1" }).catch((caught: unknown) => caught);
+      const error = await reader
+        .attachParent("child", { sessionId: "parent", itemId: "1" })
+        .catch((caught: unknown) => caught);
       expect(StoreReadOnlyError.isInstance(error)).toBe(true);
       expect((await writer.session("child"))?.parent).toBeUndefined();
     } finally {

@@ -9,7 +9,14 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { StoreClosedError, StoreReadOnlyError } from "../errors.js";
-import { checkItemsOptions, checkOperationId, checkReadHits, checkSearchOptions, checkSeq, checkWindowsOptions } from "../options.js";
+import {
+  checkItemsOptions,
+  checkOperationId,
+  checkReadHits,
+  checkSearchOptions,
+  checkSeq,
+  checkWindowsOptions,
+} from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
 import type {
   AppendOptions,
@@ -107,10 +114,26 @@ export function createPostgresStore({
   onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
   readOnly = false,
 }: PostgresStoreOptions): HistoryStore {
-  return withLineage(createPostgresBackend({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, now, generateId, maxRowBytes, onWarning, readOnly }));
+  return withLineage(
+    createPostgresBackend({
+      url,
+      schema,
+      ssl,
+      maxConnections,
+      connectTimeoutMs,
+      statementTimeoutMs,
+      queryTimeoutMs,
+      now,
+      generateId,
+      maxRowBytes,
+      onWarning,
+      readOnly,
+    }),
+  );
 }
 
-type BackendOptions = Required<Omit<PostgresStoreOptions, "ssl" | "maxRowBytes">> & Pick<PostgresStoreOptions, "ssl" | "maxRowBytes">;
+type BackendOptions = Required<Omit<PostgresStoreOptions, "ssl" | "maxRowBytes">> &
+  Pick<PostgresStoreOptions, "ssl" | "maxRowBytes">;
 
 /** The PostgreSQL backend before `withLineage`: a fork's reads see its own rows only. */
 function createPostgresBackend({
@@ -127,7 +150,16 @@ function createPostgresBackend({
   onWarning,
   readOnly,
 }: BackendOptions): LineageBackend {
-  const pool = createConnectionPool({ url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, readOnly });
+  const pool = createConnectionPool({
+    url,
+    schema,
+    ssl,
+    maxConnections,
+    connectTimeoutMs,
+    statementTimeoutMs,
+    queryTimeoutMs,
+    readOnly,
+  });
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
   let closed = false;
@@ -145,8 +177,14 @@ function createPostgresBackend({
   const sessionOf = async (client: pg.PoolClient, sessionId: string) =>
     (await client.query<SessionRecord>(`SELECT * FROM ${t.sessions} WHERE session_id = $1`, [sessionId])).rows[0];
   const windowOf = async (client: pg.PoolClient, sessionKey: number, windowSeq: number) =>
-    (await client.query<WindowRecord>(`SELECT * FROM ${t.windows} WHERE session_key = $1 AND window_seq = $2`, [sessionKey, windowSeq])).rows[0];
-  const floorOf = (session: SessionRecord, options: FloorOptions) => (options.includeCleared === true ? 0 : session.floor_seq);
+    (
+      await client.query<WindowRecord>(`SELECT * FROM ${t.windows} WHERE session_key = $1 AND window_seq = $2`, [
+        sessionKey,
+        windowSeq,
+      ])
+    ).rows[0];
+  const floorOf = (session: SessionRecord, options: FloorOptions) =>
+    options.includeCleared === true ? 0 : session.floor_seq;
 
   function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
     const result = decodeRow(sessionId, encoded.seq, encoded.body);
@@ -174,10 +212,18 @@ function createPostgresBackend({
       const timestamp = now().toISOString();
       const stored = await pool.transaction(
         async (client) => {
-          const rows = await appendRows(client, t, { sessionId, inputs: valid, operationId, expectLastSeq, timestamp, generateId });
+          const rows = await appendRows(client, t, {
+            sessionId,
+            inputs: valid,
+            operationId,
+            expectLastSeq,
+            timestamp,
+            generateId,
+          });
           // The parent is recorded when this append created the session (it had no rows before).
           const created = await sessionOf(client, sessionId);
-          if (parent !== undefined && created !== undefined && created.last_seq === rows.length && rows[0]?.seq === 1) await setParent(client, t, created.session_key, parent);
+          if (parent !== undefined && created !== undefined && created.last_seq === rows.length && rows[0]?.seq === 1)
+            await setParent(client, t, created.session_key, parent);
           return rows;
         },
         { writing: true },
@@ -192,10 +238,10 @@ function createPostgresBackend({
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { ...emptyWindow, rows: [] };
         const window = await windowOf(client, session.session_key, session.active_window_seq);
-        const encoded = await client.query<EncodedRow>(`SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq >= $2 ORDER BY seq`, [
-          session.session_key,
-          Math.max(1, session.active_window_seq),
-        ]);
+        const encoded = await client.query<EncodedRow>(
+          `SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq >= $2 ORDER BY seq`,
+          [session.session_key, Math.max(1, session.active_window_seq)],
+        );
         const { rows, skipped } = decodeAll(sessionId, encoded.rows);
         return {
           windowId: windowIdFor(session.active_window_seq),
@@ -216,10 +262,17 @@ function createPostgresBackend({
         if (session === undefined) return { windows: [], hasMore: false };
         const records = await client.query<WindowRecord>(
           `SELECT * FROM ${t.windows} WHERE session_key = $1 AND window_seq >= $2 AND window_seq < $3 ORDER BY window_seq DESC LIMIT $4`,
-          [session.session_key, floorOf(session, checked), checked.beforeWindowSeq ?? Number.MAX_SAFE_INTEGER, checked.limit + 1],
+          [
+            session.session_key,
+            floorOf(session, checked),
+            checked.beforeWindowSeq ?? Number.MAX_SAFE_INTEGER,
+            checked.limit + 1,
+          ],
         );
         return {
-          windows: records.rows.slice(0, checked.limit).map((record) => windowSummaryOf(record, session.active_window_seq)),
+          windows: records.rows
+            .slice(0, checked.limit)
+            .map((record) => windowSummaryOf(record, session.active_window_seq)),
           hasMore: records.rows.length > checked.limit,
         };
       });
@@ -253,7 +306,8 @@ function createPostgresBackend({
     async read(sessionId: string, seq: number, options: FloorOptions = {}) {
       open();
       assertSessionId(sessionId);
-      if (typeof seq !== "number" || !Number.isSafeInteger(seq)) throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+      if (typeof seq !== "number" || !Number.isSafeInteger(seq))
+        throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
       const includeCleared = options.includeCleared === true;
       const encoded = await read((client) =>
         client.query<EncodedRow>(
@@ -281,7 +335,9 @@ function createPostgresBackend({
       return hitsInOrder(wanted, (seq) => {
         const row = bySeq.get(seq);
         const decoded = row === undefined ? undefined : decode(sessionId, row);
-        return row === undefined || decoded === undefined ? undefined : { row: decoded, windowId: windowIdFor(row.window_seq) };
+        return row === undefined || decoded === undefined
+          ? undefined
+          : { row: decoded, windowId: windowIdFor(row.window_seq) };
       });
     },
 
@@ -299,9 +355,20 @@ function createPostgresBackend({
           lowSeq = Math.max(lowSeq, window.first_seq - 1);
           highSeq = Math.min(highSeq, window.last_seq + 1);
         }
-        const context = { client, tables: t, sessionKey: session.session_key, sessionId, lastSeq: session.last_seq, lowSeq, highSeq };
+        const context = {
+          client,
+          tables: t,
+          sessionKey: session.session_key,
+          sessionId,
+          lastSeq: session.last_seq,
+          lowSeq,
+          highSeq,
+        };
         const corpus = { indexedRows: session.indexed_rows, indexedTerms: session.indexed_terms };
-        return searchRows({ ...context, ...corpus, decode, wordShares, trigramIndex: pool.schema.trigramIndex }, checked);
+        return searchRows(
+          { ...context, ...corpus, decode, wordShares, trigramIndex: pool.schema.trigramIndex },
+          checked,
+        );
       });
     },
 
@@ -357,7 +424,9 @@ function createPostgresBackend({
     async session(sessionId: string) {
       open();
       assertSessionId(sessionId);
-      const records = await read((client) => client.query<SessionSummaryRecord>(`${sessionSummarySql(t)} WHERE s.session_id = $1`, [sessionId]));
+      const records = await read((client) =>
+        client.query<SessionSummaryRecord>(`${sessionSummarySql(t)} WHERE s.session_id = $1`, [sessionId]),
+      );
       const record = records.rows[0];
       return record === undefined ? undefined : toSessionSummary(record);
     },
@@ -367,10 +436,14 @@ function createPostgresBackend({
       assertSessionId(sessionId);
       return pool.transaction(
         async (client) => {
-          const locked = await client.query<{ session_key: number }>(`SELECT session_key FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`, [sessionId]);
+          const locked = await client.query<{ session_key: number }>(
+            `SELECT session_key FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`,
+            [sessionId],
+          );
           const key = locked.rows[0]?.session_key;
           if (key === undefined) return false;
-          for (const table of [t.filterTerms, t.rows, t.windows, t.operations, t.sessions]) await client.query(`DELETE FROM ${table} WHERE session_key = $1`, [key]);
+          for (const table of [t.filterTerms, t.rows, t.windows, t.operations, t.sessions])
+            await client.query(`DELETE FROM ${table} WHERE session_key = $1`, [key]);
           return true;
         },
         { writing: true },
@@ -401,7 +474,11 @@ function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
     windowCount: Number(record.window_count) + Number(record.inherited_window_count),
     createdAt: record.created_at,
     updatedAt: record.updated_at,
-    ...(record.parent_session_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
-    ...(record.fork_of_session_id === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
+    ...(record.parent_session_id === null
+      ? {}
+      : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
+    ...(record.fork_of_session_id === null
+      ? {}
+      : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
   };
 }

@@ -62,7 +62,14 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
    * For each of `words`, in one statement: how many rows in (low, high) hold it, at most `cap`,
    * and with `oldest`, the seq of the oldest of those (the newest `cap`).
    */
-  const newestOfEach = async (words: readonly string[], cap: number, low: number, high: number, plan: PlannerMethod[], oldest = false) => {
+  const newestOfEach = async (
+    words: readonly string[],
+    cap: number,
+    low: number,
+    high: number,
+    plan: PlannerMethod[],
+    oldest = false,
+  ) => {
     const found = new Map<string, { matches: number; oldest: number }>();
     if (words.length === 0) return found;
     const newest = oldest
@@ -92,7 +99,9 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
     const walk = walkLimit(words, wanted, statistics);
     if (walk !== undefined) return { low: walkFloor(walk, low, high), plan: WALK_ROWS };
     const reach = ordered ? indexReach(words, wanted, statistics) : undefined;
-    return reach !== undefined && 2 * reach <= high - 1 - low ? { low: walkFloor(reach, low, high), plan: USE_WORD_INDEX } : undefined;
+    return reach !== undefined && 2 * reach <= high - 1 - low
+      ? { low: walkFloor(reach, low, high), plan: USE_WORD_INDEX }
+      : undefined;
   };
   // Testing a row's words on a walk costs several µs (more when they are stored out of line and
   // compressed): a common word reaches the cap within a few thousand rows, a rarer one is counted
@@ -110,7 +119,14 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
       const walked = (await newestOfEach([word], cap, first.low, end, first.plan, oldest)).get(word);
       if (walked !== undefined && walked.matches >= cap) found.set(word, walked);
     }
-    const rest = await newestOfEach(words.filter((word) => !found.has(word)), cap, low, end, USE_WORD_INDEX, oldest);
+    const rest = await newestOfEach(
+      words.filter((word) => !found.has(word)),
+      cap,
+      low,
+      end,
+      USE_WORD_INDEX,
+      oldest,
+    );
     return new Map([...found, ...rest]);
   };
   /** How many rows hold each of `words` in (low, high), counting at most `cap`. */
@@ -145,7 +161,8 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   const read = (low: number, plan: PlannerMethod[]) => planAs(plan, () => candidateTerms(context, kept, low));
   let candidates: Candidate[];
   if (rangeCounts.size > 0 && keptRows <= RANKED_CANDIDATE_LIMIT) candidates = await read(lowSeq, USE_WORD_INDEX);
-  else if (rangeCounts.size === 0 && (kept.length !== 1 || rangeRows <= RANKED_CANDIDATE_LIMIT)) candidates = await read(lowSeq, []);
+  else if (rangeCounts.size === 0 && (kept.length !== 1 || rangeRows <= RANKED_CANDIDATE_LIMIT))
+    candidates = await read(lowSeq, []);
   else {
     const first = await firstSpan(kept, RANKED_CANDIDATE_LIMIT, lowSeq, top, true);
     const walked = first === undefined ? [] : await read(first.low, first.plan);
@@ -156,10 +173,29 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   // Rows holding each kept word in the whole session: the range's count serves when the range is
   // the whole session and the count is exact.
   const wholeSession = lowSeq <= 0 && top > lastSeq;
-  const wordRows = new Map<string, number>(wholeSession ? kept.flatMap((word) => (rangeCounts.has(word) ? [[word, rangeCounts.get(word) ?? 0] as const] : [])) : []);
-  for (const [word, rows] of await countRows(kept.filter((word) => !wordRows.has(word)), cap, 0, lastSeq + 1)) wordRows.set(word, rows);
-  for (const [word, rows] of await estimateRows(kept.filter((word) => (wordRows.get(word) ?? 0) >= cap), cap)) wordRows.set(word, rows);
-  const score = bm25Scorer({ words: kept, rows: context.indexedRows, terms: context.indexedTerms, wordRows: (word) => wordRows.get(word) ?? 0 });
+  const wordRows = new Map<string, number>(
+    wholeSession
+      ? kept.flatMap((word) => (rangeCounts.has(word) ? [[word, rangeCounts.get(word) ?? 0] as const] : []))
+      : [],
+  );
+  for (const [word, rows] of await countRows(
+    kept.filter((word) => !wordRows.has(word)),
+    cap,
+    0,
+    lastSeq + 1,
+  ))
+    wordRows.set(word, rows);
+  for (const [word, rows] of await estimateRows(
+    kept.filter((word) => (wordRows.get(word) ?? 0) >= cap),
+    cap,
+  ))
+    wordRows.set(word, rows);
+  const score = bm25Scorer({
+    words: kept,
+    rows: context.indexedRows,
+    terms: context.indexedTerms,
+    wordRows: (word) => wordRows.get(word) ?? 0,
+  });
   return orderRankedCandidates(
     candidates.map((candidate) => ({ key: candidate.seq, position: candidate.seq, score: score(candidate) })),
     { order: checked.order },
@@ -170,7 +206,11 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
  * The newest `RANKED_CANDIDATE_LIMIT` rows above `low` holding any of `words`, each with its
  * term count and each word's own (label A) and context (label B) occurrences.
  */
-async function candidateTerms({ client, tables, sessionKey, highSeq }: RankedOrderContext, words: readonly string[], low: number): Promise<Candidate[]> {
+async function candidateTerms(
+  { client, tables, sessionKey, highSeq }: RankedOrderContext,
+  words: readonly string[],
+  low: number,
+): Promise<Candidate[]> {
   const result = await client.query<{ seq: number; word_count: number; lexeme: string; own: number; context: number }>(
     `SELECT r.seq, r.word_count, u.lexeme,
        coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,

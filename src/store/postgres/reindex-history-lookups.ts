@@ -33,12 +33,15 @@ export async function reindexHistoryLookups(client: pg.PoolClient, schema: strin
       const decoded = decodeRow(record.session_id, Number(record.seq), record.body);
       if (!decoded.ok) continue;
       const text = renderSearchText(decoded.row);
-      await client.query(`UPDATE ${t.rows} SET literal_text = $1, words = $2::tsvector WHERE session_key = $3 AND seq = $4`, [
-        text.length === 0 ? null : withoutNul(foldCase(text)),
-        text.length === 0 ? null : wordVector({ terms: rankedTerms(text), context: [] }),
-        record.session_key,
-        record.seq,
-      ]);
+      await client.query(
+        `UPDATE ${t.rows} SET literal_text = $1, words = $2::tsvector WHERE session_key = $3 AND seq = $4`,
+        [
+          text.length === 0 ? null : withoutNul(foldCase(text)),
+          text.length === 0 ? null : wordVector({ terms: rankedTerms(text), context: [] }),
+          record.session_key,
+          record.seq,
+        ],
+      );
     }
     const last = page.rows.at(-1);
     if (page.rows.length < PAGE || last === undefined) return;

@@ -96,7 +96,9 @@ export function schemaV1(schema: string, trigramOperatorClass: string | undefine
       PRIMARY KEY (session_key, seq)
     )`,
     `CREATE INDEX ctxwin_rows_words ON ${t.rows} USING gin (words)`,
-    ...(trigramOperatorClass === undefined ? [] : [`CREATE INDEX ctxwin_rows_literal ON ${t.rows} USING gin (literal_text ${trigramOperatorClass})`]),
+    ...(trigramOperatorClass === undefined
+      ? []
+      : [`CREATE INDEX ctxwin_rows_literal ON ${t.rows} USING gin (literal_text ${trigramOperatorClass})`]),
     `CREATE TABLE ${t.windows} (
       session_key bigint NOT NULL,
       window_seq bigint NOT NULL,

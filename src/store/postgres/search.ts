@@ -46,13 +46,15 @@ export async function searchRows(context: SearchContext, checked: CheckedSearch)
   if (context.highSeq - context.lowSeq <= 1) return { hits: [], hasMore: false };
   if (hasSearchFilter(checked)) return filteredRows(context, checked);
   const walk: WalkBound = {};
-  const rows = checked.mode === "literal" ? await literalRows(context, checked, walk) : await rankedRows(context, checked);
+  const rows =
+    checked.mode === "literal" ? await literalRows(context, checked, walk) : await rankedRows(context, checked);
   const hits: SearchHit[] = [];
   for (const encoded of rows.slice(0, checked.limit)) {
     const row = context.decode(context.sessionId, encoded);
     if (row !== undefined) hits.push({ row, windowId: windowIdFor(encoded.window_seq) });
   }
-  if (rows.length <= checked.limit && walk.resumeBeforeSeq !== undefined) return { hits, hasMore: true, resumeBeforeSeq: walk.resumeBeforeSeq };
+  if (rows.length <= checked.limit && walk.resumeBeforeSeq !== undefined)
+    return { hits, hasMore: true, resumeBeforeSeq: walk.resumeBeforeSeq };
   return { hits, hasMore: rows.length > checked.limit };
 }
 
@@ -80,16 +82,25 @@ async function filteredRows(context: SearchContext, checked: CheckedSearch): Pro
   const termRows = await countTermRows(context, term);
   if (termRows === 0) return { hits: [], hasMore: false };
   // A literal scan stops after LITERAL_SCAN_LIMIT matches and says where to resume (ADR 0033).
-  const scan = filteredScan<SearchHit>({ ...checked, scanLimit: checked.mode === "literal" ? LITERAL_SCAN_LIMIT : Number.POSITIVE_INFINITY });
+  const scan = filteredScan<SearchHit>({
+    ...checked,
+    scanLimit: checked.mode === "literal" ? LITERAL_SCAN_LIMIT : Number.POSITIVE_INFINITY,
+  });
   const hitOf = (encoded: EncodedRow): SearchHit | undefined => {
     if (!bodyMayMatchFilter(encoded.body, checked)) return undefined;
     const row = context.decode(context.sessionId, encoded);
-    return row === undefined || !rowMatchesFilter(row, checked) ? undefined : { row, windowId: windowIdFor(encoded.window_seq) };
+    return row === undefined || !rowMatchesFilter(row, checked)
+      ? undefined
+      : { row, windowId: windowIdFor(encoded.window_seq) };
   };
   // Fewer rows can pass the filter than one call reads: a literal search reads just those.
   const walk: WalkBound = {};
   const batches =
-    checked.mode === "ranked" ? rankedBatches(context, checked) : termRows < LITERAL_SCAN_LIMIT ? termRowBatches(context, checked, term) : literalBatches(context, checked, walk);
+    checked.mode === "ranked"
+      ? rankedBatches(context, checked)
+      : termRows < LITERAL_SCAN_LIMIT
+        ? termRowBatches(context, checked, term)
+        : literalBatches(context, checked, walk);
   for await (const batch of batches) {
     for (const encoded of batch) if (scan.take(Number(encoded.seq), hitOf(encoded))) return scan.page();
   }
@@ -97,7 +108,10 @@ async function filteredRows(context: SearchContext, checked: CheckedSearch): Pro
 }
 
 /** Rows of the range holding the filter term `term`, counted up to `LITERAL_SCAN_LIMIT`. */
-async function countTermRows({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, term: string): Promise<number> {
+async function countTermRows(
+  { client, tables, sessionKey, lowSeq, highSeq }: SearchContext,
+  term: string,
+): Promise<number> {
   const result = await client.query<{ matches: number }>(
     `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.filterTerms}
      WHERE session_key = $1 AND term = $2 AND seq > $3 AND seq < $4 LIMIT $5) holding`,
@@ -107,7 +121,11 @@ async function countTermRows({ client, tables, sessionKey, lowSeq, highSeq }: Se
 }
 
 /** The rows holding the filter term `term` and the literal query, newest first (one batch: they are fewer than a call reads). */
-async function* termRowBatches({ client, tables, sessionKey, lowSeq, highSeq }: SearchContext, checked: CheckedSearch, term: string): AsyncGenerator<EncodedRow[]> {
+async function* termRowBatches(
+  { client, tables, sessionKey, lowSeq, highSeq }: SearchContext,
+  checked: CheckedSearch,
+  term: string,
+): AsyncGenerator<EncodedRow[]> {
   // Each listed row is read by its key (the rows are few); never a scan of the session.
   const result = await withPlan(client, WALK_ROWS, () =>
     client.query<EncodedRow>(
@@ -141,7 +159,12 @@ interface WalkBound {
  * (no run of three letters or digits, or no pg_trgm) and that few rows hold then stops and sets
  * `walk.resumeBeforeSeq`, instead of testing every row of the session.
  */
-async function* literalBatches(context: SearchContext, checked: CheckedSearch, walk: WalkBound, batch = FILTER_BATCH): AsyncGenerator<EncodedRow[]> {
+async function* literalBatches(
+  context: SearchContext,
+  checked: CheckedSearch,
+  walk: WalkBound,
+  batch = FILTER_BATCH,
+): AsyncGenerator<EncodedRow[]> {
   const { client, tables, sessionKey, lowSeq, highSeq, lastSeq } = context;
   const top = Math.min(highSeq, lastSeq + 1);
   const walkLow = Math.max(lowSeq, top - 1 - LITERAL_WALK_ROWS);
@@ -149,14 +172,16 @@ async function* literalBatches(context: SearchContext, checked: CheckedSearch, w
   let walkedRows = 0;
   const olderRowsPlan = () => {
     const rowsPerBatch = walkedMatches > 0 ? (batch * (top - 1 - walkLow)) / walkedMatches : Number.POSITIVE_INFINITY;
-    return !trigramIndexServes(context, checked.query) || rowsPerBatch <= LITERAL_WALK_LIMIT ? WALK_ROWS : USE_TEXT_INDEX;
+    return !trigramIndexServes(context, checked.query) || rowsPerBatch <= LITERAL_WALK_LIMIT
+      ? WALK_ROWS
+      : USE_TEXT_INDEX;
   };
   const segments = [
     { low: walkLow, high: top, walk: true, plan: () => WALK_ROWS },
     { low: lowSeq, high: walkLow + 1, walk: false, plan: olderRowsPlan },
   ];
   for (const segment of segments) {
-    for (let before = segment.high; before - segment.low > 1; ) {
+    for (let before = segment.high; before - segment.low > 1;) {
       if (walkedRows >= LITERAL_SCAN_LIMIT) {
         walk.resumeBeforeSeq = before;
         return;
@@ -206,7 +231,10 @@ async function rankedRows(context: SearchContext, checked: CheckedSearch): Promi
 }
 
 /** The rows of `seqs`, in that order (rows gone meanwhile left out). */
-async function rowsBySeq({ client, tables, sessionKey }: SearchContext, seqs: readonly number[]): Promise<EncodedRow[]> {
+async function rowsBySeq(
+  { client, tables, sessionKey }: SearchContext,
+  seqs: readonly number[],
+): Promise<EncodedRow[]> {
   if (seqs.length === 0) return [];
   const result = await client.query<EncodedRow>(
     `SELECT seq, window_seq, body FROM ${tables.rows} WHERE session_key = $1 AND seq = ANY($2::bigint[])`,
@@ -215,4 +243,3 @@ async function rowsBySeq({ client, tables, sessionKey }: SearchContext, seqs: re
   const bySeq = new Map(result.rows.map((row) => [Number(row.seq), row]));
   return seqs.map((seq) => bySeq.get(seq)).filter((row): row is EncodedRow => row !== undefined);
 }
-

@@ -6,7 +6,14 @@
 import { StoreConnectionLostError, StoreTimeoutError, StoreUnavailableError } from "../errors.js";
 
 /** Node socket errors that mean the server is not there (or not reachable). */
-const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT"]);
+const unreachableCodes = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ETIMEDOUT",
+]);
 /** Socket errors and SQLSTATEs of a connection that went away while in use. */
 const lostCodes = new Set(["ECONNRESET", "EPIPE", "57P01", "57P02", "57P05"]);
 /** SQLSTATEs refusing a new connection: credentials, database, starting up or shutting down, full. */
@@ -19,7 +26,8 @@ const codeOf = (error: unknown): string | undefined => {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** node-postgres's error when `query_timeout` passed without an answer from the server. */
-export const isQueryTimeout = (error: unknown): error is Error => error instanceof Error && error.message === "Query read timeout";
+export const isQueryTimeout = (error: unknown): error is Error =>
+  error instanceof Error && error.message === "Query read timeout";
 
 /** Where the failure happened: opening a connection, or during a call on an open one. */
 export type FailurePhase = "connect" | "call";
@@ -47,19 +55,32 @@ export function toStoreError(
     );
   }
   if (code === "57014") {
-    return new StoreTimeoutError(`A statement on ${where} ran past the store's statement timeout and was cancelled; nothing of the call was written. (${message})`, { cause: error });
+    return new StoreTimeoutError(
+      `A statement on ${where} ran past the store's statement timeout and was cancelled; nothing of the call was written. (${message})`,
+      { cause: error },
+    );
   }
-  const unreachable = (code !== undefined && (unreachableCodes.has(code) || refusedStates.has(code))) || /timeout expired|connection timeout/i.test(message);
-  const lost = (code !== undefined && lostCodes.has(code)) || /Connection terminated|connection closed|Client has encountered a connection error/i.test(message);
+  const unreachable =
+    (code !== undefined && (unreachableCodes.has(code) || refusedStates.has(code))) ||
+    /timeout expired|connection timeout/i.test(message);
+  const lost =
+    (code !== undefined && lostCodes.has(code)) ||
+    /Connection terminated|connection closed|Client has encountered a connection error/i.test(message);
   // Any failure to open a connection (refused, TLS, credentials, a full server) means the same to
   // the caller: nothing happened, and the server is not usable as configured.
   if (phase === "connect") {
-    return new StoreUnavailableError(`Cannot connect to the PostgreSQL server at ${where}: ${message}. Check that the server is running and the URL is right; nothing was written.`, {
-      cause: error,
-    });
+    return new StoreUnavailableError(
+      `Cannot connect to the PostgreSQL server at ${where}: ${message}. Check that the server is running and the URL is right; nothing was written.`,
+      {
+        cause: error,
+      },
+    );
   }
   if (lost || unreachable) {
-    return new StoreConnectionLostError(`The connection to the PostgreSQL server at ${where} was lost during the call: ${message}. ${outcome}`, { cause: error });
+    return new StoreConnectionLostError(
+      `The connection to the PostgreSQL server at ${where} was lost during the call: ${message}. ${outcome}`,
+      { cause: error },
+    );
   }
   return error;
 }

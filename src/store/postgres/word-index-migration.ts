@@ -21,13 +21,17 @@ const PAGE = 500;
 export async function addContextToWordIndex(client: pg.PoolClient, schema: string): Promise<void> {
   const t = tableNames(schema);
   await client.query(`ALTER TABLE ${t.rows} ADD COLUMN word_count integer NOT NULL DEFAULT 0`);
-  await client.query(`ALTER TABLE ${t.sessions} ADD COLUMN indexed_rows bigint NOT NULL DEFAULT 0, ADD COLUMN indexed_terms bigint NOT NULL DEFAULT 0`);
-  const sessions = await client.query<{ session_key: number; session_id: string }>(`SELECT session_key, session_id FROM ${t.sessions} ORDER BY session_key`);
+  await client.query(
+    `ALTER TABLE ${t.sessions} ADD COLUMN indexed_rows bigint NOT NULL DEFAULT 0, ADD COLUMN indexed_terms bigint NOT NULL DEFAULT 0`,
+  );
+  const sessions = await client.query<{ session_key: number; session_id: string }>(
+    `SELECT session_key, session_id FROM ${t.sessions} ORDER BY session_key`,
+  );
   for (const session of sessions.rows) {
     let previous: { seq: number; terms: readonly string[] } | undefined;
     let indexedRows = 0;
     let indexedTerms = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await client.query<{ seq: number; body: string }>(
         `SELECT seq, body FROM ${t.rows} WHERE session_key = $1 AND visible AND seq > $2 ORDER BY seq LIMIT ${PAGE}`,
         [session.session_key, after],
@@ -62,6 +66,10 @@ export async function addContextToWordIndex(client: pg.PoolClient, schema: strin
       if (page.rows.length < PAGE || last === undefined) break;
       after = last;
     }
-    await client.query(`UPDATE ${t.sessions} SET indexed_rows = $2, indexed_terms = $3 WHERE session_key = $1`, [session.session_key, indexedRows, indexedTerms]);
+    await client.query(`UPDATE ${t.sessions} SET indexed_rows = $2, indexed_terms = $3 WHERE session_key = $1`, [
+      session.session_key,
+      indexedRows,
+      indexedTerms,
+    ]);
   }
 }

@@ -31,7 +31,12 @@ describe.skipIf(postgresUnavailable !== "")("word shares from the server's stati
 
   it("reads each frequent word's share of rows after ANALYZE, once per period", async () => {
     // The first 100 rows hold "ledger"; the 101st only in its context (ADR 0052): 101 of 400 rows.
-    await storeWith("shares_a", Array.from({ length: 400 }, (_unused, index) => text(index < 100 ? `ledger entry ${index} settled` : `status report ${index}`)));
+    await storeWith(
+      "shares_a",
+      Array.from({ length: 400 }, (_unused, index) =>
+        text(index < 100 ? `ledger entry ${index} settled` : `status report ${index}`),
+      ),
+    );
     await pool.query("ANALYZE shares_a.ctxwin_rows");
     let clock = 0;
     const shares = createWordShares({ schema: "shares_a", ttlMs: 1_000, now: () => clock });
@@ -42,8 +47,13 @@ describe.skipIf(postgresUnavailable !== "")("word shares from the server's stati
       expect(first.shares.get("report")).toBeCloseTo(0.75, 2);
       expect(first.tableRows).toBe(400);
       // Within the period the figures are not read again, even after the table changed.
-      await pool.query("TRUNCATE shares_a.ctxwin_rows, shares_a.ctxwin_sessions, shares_a.ctxwin_windows, shares_a.ctxwin_operations");
-      await storeWith("shares_a", Array.from({ length: 100 }, (_unused, index) => text(`ledger line ${index}`)));
+      await pool.query(
+        "TRUNCATE shares_a.ctxwin_rows, shares_a.ctxwin_sessions, shares_a.ctxwin_windows, shares_a.ctxwin_operations",
+      );
+      await storeWith(
+        "shares_a",
+        Array.from({ length: 100 }, (_unused, index) => text(`ledger line ${index}`)),
+      );
       await pool.query("ANALYZE shares_a.ctxwin_rows");
       expect(await shares(client)).toBe(first);
       clock = 1_001;

@@ -20,7 +20,15 @@ export type WordShares = (client: pg.PoolClient) => Promise<WordStatistics>;
 /**
  * @example const statistics = createWordShares({ schema: "ctxwin" }); (await statistics(client)).shares.get("the") // 0.995
  */
-export function createWordShares({ schema, ttlMs = 10 * 60_000, now = Date.now }: { schema: string; ttlMs?: number; now?: () => number }): WordShares {
+export function createWordShares({
+  schema,
+  ttlMs = 10 * 60_000,
+  now = Date.now,
+}: {
+  schema: string;
+  ttlMs?: number;
+  now?: () => number;
+}): WordShares {
   let cached: { at: number; statistics: WordStatistics } | undefined;
   return async (client) => {
     if (cached !== undefined && now() - cached.at <= ttlMs) return cached.statistics;

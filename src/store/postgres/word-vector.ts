@@ -25,7 +25,13 @@ export const CONTEXT_LABEL = "B";
  *
  * @example wordVector({ terms: ["cafe", "au", "lait", "cafe"], context: ["lait"] }) // "'cafe':1A,4A 'au':2A 'lait':3A,5B"
  */
-export function wordVector({ terms, context }: { terms: readonly string[]; context: readonly string[] }): string | null {
+export function wordVector({
+  terms,
+  context,
+}: {
+  terms: readonly string[];
+  context: readonly string[];
+}): string | null {
   const positions = new Map<string, string[]>();
   let position = 0;
   const add = (term: string, label: string) => {

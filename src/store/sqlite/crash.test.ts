@@ -53,7 +53,9 @@ describe("sqlite store, writer killed with SIGKILL", () => {
       expect(markers).toBe(KILLS + 1);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`crash test failed with seed ${seed} (rerun with CTXWIN_CRASH_SEED=${seed}): ${message}`, { cause: error });
+      throw new Error(`crash test failed with seed ${seed} (rerun with CTXWIN_CRASH_SEED=${seed}): ${message}`, {
+        cause: error,
+      });
     }
   }, 180_000);
 });

@@ -18,10 +18,14 @@ describe("SQLite cross-session search keeps the sessions rows only while the fil
     const writer = createSqliteStore({ path: file });
     opened.push(reader, writer);
     await writer.append("s", [text("the walnut secret")]);
-    expect((await reader.searchSessions({ query: "walnut secret", mode: "literal" })).hits.map((hit) => hit.sessionId)).toEqual(["s"]);
+    expect(
+      (await reader.searchSessions({ query: "walnut secret", mode: "literal" })).hits.map((hit) => hit.sessionId),
+    ).toEqual(["s"]);
     await writer.append("s", [reset()]);
     expect((await reader.searchSessions({ query: "walnut secret", mode: "literal" })).hits).toEqual([]);
     await writer.append("t", [text("a walnut secret too")]);
-    expect((await reader.searchSessions({ query: "walnut secret", mode: "ranked" })).hits.map((hit) => hit.sessionId)).toEqual(["t"]);
+    expect(
+      (await reader.searchSessions({ query: "walnut secret", mode: "ranked" })).hits.map((hit) => hit.sessionId),
+    ).toEqual(["t"]);
   });
 });

@@ -14,8 +14,20 @@ import { selectRankedWords } from "../../core/ranked-search-plan.js";
 import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
 import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
-import { ownerCounter, type ScopeMatch, type ScopeSearchRequest, type ScopeSearchResult } from "../cross-search/cross-search.js";
-import { SCOPE_SESSION_COLUMNS, ownersOf, scopeSessionOf, type ScopeSession, type ScopeSessionRecord, type SearchScope } from "../cross-search/search-scope.js";
+import {
+  ownerCounter,
+  type ScopeMatch,
+  type ScopeSearchRequest,
+  type ScopeSearchResult,
+} from "../cross-search/cross-search.js";
+import {
+  SCOPE_SESSION_COLUMNS,
+  ownersOf,
+  scopeSessionOf,
+  type ScopeSession,
+  type ScopeSessionRecord,
+  type SearchScope,
+} from "../cross-search/search-scope.js";
 import type { StoredRow } from "../port.js";
 import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
 import { WORD_SCORE } from "./word-index.js";
@@ -51,7 +63,9 @@ export function prepareCrossSearch(db: Database.Database): () => CrossSearchStat
   let state: CrossSearchState | undefined;
   return () => {
     if (state !== undefined) return state;
-    const sql = Object.fromEntries(Object.entries(crossSearchSql).map(([name, text]) => [name, db.prepare(text)])) as CrossSearchStatements;
+    const sql = Object.fromEntries(
+      Object.entries(crossSearchSql).map(([name, text]) => [name, db.prepare(text)]),
+    ) as CrossSearchStatements;
     const dataVersion = db.prepare("PRAGMA data_version").pluck();
     const totalChanges = db.prepare("SELECT total_changes()").pluck();
     let cached: { version: string; sessions: ScopeSession[]; keys: Map<string, number> } | undefined;
@@ -59,7 +73,11 @@ export function prepareCrossSearch(db: Database.Database): () => CrossSearchStat
       const version = `${String(dataVersion.get())}:${String(totalChanges.get())}`;
       if (cached?.version !== version) {
         const records = sql.scopeSessions.all() as ScopeSessionRecord[];
-        cached = { version, sessions: records.map(scopeSessionOf), keys: new Map(records.map((record) => [record.session_id, Number(record.session_key)])) };
+        cached = {
+          version,
+          sessions: records.map(scopeSessionOf),
+          keys: new Map(records.map((record) => [record.session_id, Number(record.session_key)])),
+        };
       }
       return cached;
     };
@@ -83,7 +101,15 @@ const storedByScope = new WeakMap<SearchScope, Map<number, string>>();
 
 /** Runs inside one read transaction of the caller. */
 export function searchScopeRows(
-  { state, decode, trigramRarity }: { state: CrossSearchState; decode: (sessionId: string, candidate: CrossCandidate) => StoredRow | undefined; trigramRarity: TrigramRarity },
+  {
+    state,
+    decode,
+    trigramRarity,
+  }: {
+    state: CrossSearchState;
+    decode: (sessionId: string, candidate: CrossCandidate) => StoredRow | undefined;
+    trigramRarity: TrigramRarity;
+  },
   request: ScopeSearchRequest,
 ): ScopeSearchResult {
   const { query, scanLimit } = request;
@@ -109,7 +135,11 @@ export function searchScopeRows(
       rangeRows: topKey,
       countRows: (word, cap) => (sql.crossCountWords.get(phraseOf(word), cap) as { matches: number }).matches,
     });
-    for (const candidate of sql.crossScoreWords.iterate(kept.map(phraseOf).join(" OR ")) as Iterable<{ session_key: number; seq: number; score: number }>) {
+    for (const candidate of sql.crossScoreWords.iterate(kept.map(phraseOf).join(" OR ")) as Iterable<{
+      session_key: number;
+      seq: number;
+      score: number;
+    }>) {
       const storedIn = storedBy.get(candidate.session_key);
       if (storedIn === undefined || ownersOf(scope, storedIn, candidate.seq).length === 0) continue;
       if ((read += 1) > scanLimit) return { scope, matches, partial: true };
@@ -118,7 +148,9 @@ export function searchScopeRows(
     return { scope, matches, partial: false };
   }
   const plan = planTrigramQuery({ query, rangeKeys: topKey, rarity: trigramRarity });
-  const candidates = (plan === undefined ? sql.crossScan.iterate() : sql.crossLiteral.iterate(plan.match)) as Iterable<CrossCandidate>;
+  const candidates = (
+    plan === undefined ? sql.crossScan.iterate() : sql.crossLiteral.iterate(plan.match)
+  ) as Iterable<CrossCandidate>;
   const counter = ownerCounter({ scope, hitsPerSession: request.hitsPerSession });
   for (const candidate of candidates) {
     const storedIn = storedBy.get(candidate.session_key);

@@ -96,12 +96,23 @@ beforeAll(async () => {
   const store = openStore({ path: pristine });
   for (let index = 0; index < ROWS_PER_SESSION; index += 1) {
     for (const sessionId of SESSIONS) {
-      await store.append(sessionId, [text(`${sessionId} row ${index}: a needle in the haystack ${"filler text ".repeat(index % 7 === 0 ? 400 : 12)}`)]);
+      await store.append(sessionId, [
+        text(
+          `${sessionId} row ${index}: a needle in the haystack ${"filler text ".repeat(index % 7 === 0 ? 400 : 12)}`,
+        ),
+      ]);
     }
   }
   await store.close();
   const db = new Database(pristine, { readonly: true });
-  rootPages = new Map((db.prepare("SELECT name, rootpage FROM sqlite_schema WHERE rootpage > 0").all() as { name: string; rootpage: number }[]).map((entry) => [entry.name, entry.rootpage]));
+  rootPages = new Map(
+    (
+      db.prepare("SELECT name, rootpage FROM sqlite_schema WHERE rootpage > 0").all() as {
+        name: string;
+        rootpage: number;
+      }[]
+    ).map((entry) => [entry.name, entry.rootpage]),
+  );
   pageCount = db.pragma("page_count", { simple: true }) as number;
   freePages = db.pragma("freelist_count", { simple: true }) as number;
   expect(db.pragma("page_size", { simple: true })).toBe(PAGE_SIZE);
@@ -167,7 +178,11 @@ describe("a ctxwin file with one 4 KiB page overwritten", () => {
     const report = doctorDatabase({ path: file, salvage: (line) => lines.push(line) });
     expect(report.condition).toBe("damaged");
     expect(report.problems.length).toBeGreaterThan(0);
-    const salvaged = lines.join("").trimEnd().split("\n").map((line) => JSON.parse(line) as StoredRow);
+    const salvaged = lines
+      .join("")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as StoredRow);
     const total = SESSIONS.length * ROWS_PER_SESSION;
     expect(report.salvage?.rowsWritten).toBe(salvaged.length);
     expect(report.salvage?.keysUnreadable).toBeGreaterThan(0);
@@ -175,7 +190,8 @@ describe("a ctxwin file with one 4 KiB page overwritten", () => {
     expect(salvaged.length).toBeGreaterThan(total - 30);
     expect(salvaged.length).toBeLessThan(total);
     expect(new Set(salvaged.map((row) => row.sessionId))).toEqual(new Set(SESSIONS));
-    for (const row of salvaged) expect((row.parts[0] as { text: string }).text).toMatch(new RegExp(`^${row.sessionId} row \\d+:`));
+    for (const row of salvaged)
+      expect((row.parts[0] as { text: string }).text).toMatch(new RegExp(`^${row.sessionId} row \\d+:`));
   });
 
   it("doctor rebuilds a damaged search index when the history is intact, and the store opens and searches again", async () => {
@@ -189,9 +205,15 @@ describe("a ctxwin file with one 4 KiB page overwritten", () => {
       expect(existsSync(damageMarkPath(file))).toBe(false);
       expect(doctorDatabase({ path: file }).condition).toBe("healthy");
       const store = openStore({ path: file });
-      expect((await store.search("beta", { query: "row 17:", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([18]);
-      expect((await store.search("gamma", { query: "needle", mode: "ranked", limit: 100 })).hits).toHaveLength(ROWS_PER_SESSION);
-      expect((await store.search("gamma", { query: "needle", mode: "literal", role: "user", limit: 100 })).hits).toHaveLength(ROWS_PER_SESSION);
+      expect(
+        (await store.search("beta", { query: "row 17:", mode: "literal" })).hits.map((hit) => hit.row.seq),
+      ).toEqual([18]);
+      expect((await store.search("gamma", { query: "needle", mode: "ranked", limit: 100 })).hits).toHaveLength(
+        ROWS_PER_SESSION,
+      );
+      expect(
+        (await store.search("gamma", { query: "needle", mode: "literal", role: "user", limit: 100 })).hits,
+      ).toHaveLength(ROWS_PER_SESSION);
       expect((await store.items("alpha", { limit: 1000 })).rows).toHaveLength(ROWS_PER_SESSION);
       await store.close();
     }

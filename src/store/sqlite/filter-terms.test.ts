@@ -9,26 +9,58 @@ import type { StoreWarning } from "../port.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
 import { writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 
-const text = (value: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "user", parts: [{ type: "text", text: value }], ...extra });
+const text = (value: string, extra: Partial<RowInput> = {}): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text: value }],
+  ...extra,
+});
 
 const sessions: Record<string, RowInput[][]> = {
   s: [
     [
       text("deploy the ledger"),
-      { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "Read_File", toolCallId: "c1", state: "output-available", input: { path: "ledger.md" }, output: "ledger" }] },
+      {
+        role: "assistant",
+        parts: [
+          {
+            type: "dynamic-tool",
+            toolName: "Read_File",
+            toolCallId: "c1",
+            state: "output-available",
+            input: { path: "ledger.md" },
+            output: "ledger",
+          },
+        ],
+      },
       text("hidden ledger", { synthetic: true, uiVisible: false, meta: { type: "continue" } }),
       { role: "system", parts: [{ type: "text", text: "ledger rules" }] },
       text("broken ledger"),
     ],
   ],
-  t: [[{ role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } }, { type: "tool-Bash", toolCallId: "c3", state: "input-available", input: {} }] }]],
+  t: [
+    [
+      {
+        role: "assistant",
+        parts: [
+          { type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } },
+          { type: "tool-Bash", toolCallId: "c3", state: "input-available", input: {} },
+        ],
+      },
+    ],
+  ],
 };
 
 function termsOf(file: string): string[] {
   const db = new Database(file, { readonly: true });
   try {
-    const rows = db.prepare("SELECT s.session_id, f.term, f.seq FROM ctxwin_filter_terms f JOIN ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3").all();
-    return (rows as { session_id: string; term: string; seq: number }[]).map((row) => `${row.session_id} ${row.term} ${row.seq}`);
+    const rows = db
+      .prepare(
+        "SELECT s.session_id, f.term, f.seq FROM ctxwin_filter_terms f JOIN ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3",
+      )
+      .all();
+    return (rows as { session_id: string; term: string; seq: number }[]).map(
+      (row) => `${row.session_id} ${row.term} ${row.seq}`,
+    );
   } finally {
     db.close();
   }
@@ -38,40 +70,65 @@ describe("SQLite filter terms (store format 6, ADR 0051)", () => {
   it("an append writes each searchable row's role and called tools, once each, in lower case", async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-terms-")), "ctxwin.db");
     const store = openStore({ path: file });
-    for (const [sessionId, appends] of Object.entries(sessions)) for (const rows of appends) await store.append(sessionId, rows);
+    for (const [sessionId, appends] of Object.entries(sessions))
+      for (const rows of appends) await store.append(sessionId, rows);
     await store.close();
-    expect(termsOf(file)).toEqual(["s role:assistant 2", "s role:system 4", "s role:user 1", "s role:user 5", "s tool:read_file 2", "t role:assistant 1", "t tool:bash 1"]);
+    expect(termsOf(file)).toEqual([
+      "s role:assistant 2",
+      "s role:system 4",
+      "s role:user 1",
+      "s role:user 5",
+      "s tool:read_file 2",
+      "t role:assistant 1",
+      "t tool:bash 1",
+    ]);
   });
 
-  it.each([5, 4] as const)("opens a format-%i database and fills the filter terms from its rows; a row that no longer decodes is left out", async (format) => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
-    await writeFormatFiveDatabase({ file, sessions, format });
-    const old = new Database(file);
-    expect(old.pragma("user_version", { simple: true })).toBe(format);
-    expect(old.prepare("SELECT count(*) AS count FROM sqlite_schema WHERE name = 'ctxwin_filter_terms'").get()).toEqual({ count: 0 });
-    old.prepare("UPDATE ctxwin_rows SET body = '{\"broken' WHERE seq = 5 AND session_key = 1").run();
-    old.close();
+  it.each([5, 4] as const)(
+    "opens a format-%i database and fills the filter terms from its rows; a row that no longer decodes is left out",
+    async (format) => {
+      const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
+      await writeFormatFiveDatabase({ file, sessions, format });
+      const old = new Database(file);
+      expect(old.pragma("user_version", { simple: true })).toBe(format);
+      expect(
+        old.prepare("SELECT count(*) AS count FROM sqlite_schema WHERE name = 'ctxwin_filter_terms'").get(),
+      ).toEqual({ count: 0 });
+      old.prepare("UPDATE ctxwin_rows SET body = '{\"broken' WHERE seq = 5 AND session_key = 1").run();
+      old.close();
 
-    const warnings: StoreWarning[] = [];
-    const store = openStore({ path: file, onWarning: (warning) => warnings.push(warning) });
-    const seqs = async (sessionId: string, options: object) => (await store.search(sessionId, { query: "ledger", mode: "literal", ...options })).hits.map((hit) => hit.row.seq);
-    expect(await seqs("s", { toolName: "READ_FILE" })).toEqual([2]);
-    expect(await seqs("s", { role: "system" })).toEqual([4]);
-    expect(await seqs("t", { toolName: "bash" })).toEqual([1]);
-    expect(await seqs("t", { toolName: "read_file" })).toEqual([]);
-    expect(warnings).toEqual([]);
-    await store.close();
-    expect(termsOf(file)).toEqual(["s role:assistant 2", "s role:system 4", "s role:user 1", "s tool:read_file 2", "t role:assistant 1", "t tool:bash 1"]);
-    const check = new Database(file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
-    check.close();
-  });
+      const warnings: StoreWarning[] = [];
+      const store = openStore({ path: file, onWarning: (warning) => warnings.push(warning) });
+      const seqs = async (sessionId: string, options: object) =>
+        (await store.search(sessionId, { query: "ledger", mode: "literal", ...options })).hits.map(
+          (hit) => hit.row.seq,
+        );
+      expect(await seqs("s", { toolName: "READ_FILE" })).toEqual([2]);
+      expect(await seqs("s", { role: "system" })).toEqual([4]);
+      expect(await seqs("t", { toolName: "bash" })).toEqual([1]);
+      expect(await seqs("t", { toolName: "read_file" })).toEqual([]);
+      expect(warnings).toEqual([]);
+      await store.close();
+      expect(termsOf(file)).toEqual([
+        "s role:assistant 2",
+        "s role:system 4",
+        "s role:user 1",
+        "s tool:read_file 2",
+        "t role:assistant 1",
+        "t tool:bash 1",
+      ]);
+      const check = new Database(file, { readonly: true });
+      expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+      expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
+      check.close();
+    },
+  );
 
   it("deleting a session deletes its terms", async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-terms-")), "ctxwin.db");
     const store = openStore({ path: file });
-    for (const [sessionId, appends] of Object.entries(sessions)) for (const rows of appends) await store.append(sessionId, rows);
+    for (const [sessionId, appends] of Object.entries(sessions))
+      for (const rows of appends) await store.append(sessionId, rows);
     await store.deleteSession("s");
     await store.close();
     expect(termsOf(file)).toEqual(["t role:assistant 1", "t tool:bash 1"]);

@@ -23,7 +23,19 @@ afterEach(() => {
 
 const rows: RowInput[] = [
   { role: "user", parts: [{ type: "text", text: "The codename is PELICAN-77." }] },
-  { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "session_history", toolCallId: "c1", state: "output-available", input: { action: "search", query: "PELICAN-77" }, output: "hit" }] } as RowInput,
+  {
+    role: "assistant",
+    parts: [
+      {
+        type: "dynamic-tool",
+        toolName: "session_history",
+        toolCallId: "c1",
+        state: "output-available",
+        input: { action: "search", query: "PELICAN-77" },
+        output: "hit",
+      },
+    ],
+  } as RowInput,
 ];
 
 describe("SQLite store format 4 → 5", () => {
@@ -34,16 +46,29 @@ describe("SQLite store format 4 → 5", () => {
     await writeFormatFiveDatabase({ file, sessions: { s: [rows] }, format: 4 });
     // Write the index as format 4 did: the lookup's call and query included.
     const db = new Database(file);
-    for (const record of db.prepare("SELECT r.row_key, r.seq, r.body FROM ctxwin_rows r").all() as { row_key: number; seq: number; body: string }[]) {
+    for (const record of db.prepare("SELECT r.row_key, r.seq, r.body FROM ctxwin_rows r").all() as {
+      row_key: number;
+      seq: number;
+      body: string;
+    }[]) {
       const decoded = decodeRow("s", record.seq, record.body);
       if (!decoded.ok) throw new Error("fixture row did not decode");
       const oldText = renderRowText(decoded.row);
       db.prepare("DELETE FROM ctxwin_search_literal WHERE rowid = ?").run(record.row_key);
       db.prepare("DELETE FROM ctxwin_search_words WHERE rowid = ?").run(record.row_key);
       db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)").run(record.row_key, oldText);
-      db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)").run(record.row_key, rankedTerms(oldText).join(" "));
+      db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)").run(
+        record.row_key,
+        rankedTerms(oldText).join(" "),
+      );
     }
-    expect((db.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as { n: number }).n).toBe(2);
+    expect(
+      (
+        db.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(2);
     db.pragma("user_version = 4");
     db.close();
 
@@ -58,7 +83,13 @@ describe("SQLite store format 4 → 5", () => {
     }
     const check = new Database(file, { readonly: true });
     expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    expect((check.prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'").get() as { n: number }).n).toBe(1);
+    expect(
+      (
+        check
+          .prepare("SELECT count(*) AS n FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'pelican'")
+          .get() as { n: number }
+      ).n,
+    ).toBe(1);
     check.close();
   });
 });

@@ -27,7 +27,13 @@ describe("SQLite store format 6 → 7", () => {
     // Take the file back to the format before lineage: no lineage columns or indexes.
     const db = new Database(file);
     db.exec("DROP INDEX ctxwin_sessions_by_parent; DROP INDEX ctxwin_sessions_by_fork_origin;");
-    for (const column of ["parent_session_id", "parent_item_id", "fork_of_session_id", "fork_at_seq", "inherited_window_count"]) {
+    for (const column of [
+      "parent_session_id",
+      "parent_item_id",
+      "fork_of_session_id",
+      "fork_at_seq",
+      "inherited_window_count",
+    ]) {
       db.exec(`ALTER TABLE ctxwin_sessions DROP COLUMN ${column}`);
     }
     db.pragma("user_version = 6");
@@ -38,14 +44,26 @@ describe("SQLite store format 6 → 7", () => {
       expect(await reopened.session("s")).toMatchObject({ sessionId: "s", lastSeq: 1, windowCount: 1 });
       expect((await reopened.session("s"))?.forkOf).toBeUndefined();
       await reopened.fork("s", { atSeq: 1, newSessionId: "f" });
-      expect((await reopened.items("f")).rows.map((row) => row.parts)).toEqual([[{ type: "text", text: "before lineage" }]]);
+      expect((await reopened.items("f")).rows.map((row) => row.parts)).toEqual([
+        [{ type: "text", text: "before lineage" }],
+      ]);
     } finally {
       await reopened.close();
     }
     const check = new Database(file, { readonly: true });
     expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    const columns = (check.prepare("SELECT name FROM pragma_table_info('ctxwin_sessions')").all() as { name: string }[]).map((column) => column.name);
-    expect(columns).toEqual(expect.arrayContaining(["parent_session_id", "parent_item_id", "fork_of_session_id", "fork_at_seq", "inherited_window_count"]));
+    const columns = (
+      check.prepare("SELECT name FROM pragma_table_info('ctxwin_sessions')").all() as { name: string }[]
+    ).map((column) => column.name);
+    expect(columns).toEqual(
+      expect.arrayContaining([
+        "parent_session_id",
+        "parent_item_id",
+        "fork_of_session_id",
+        "fork_at_seq",
+        "inherited_window_count",
+      ]),
+    );
     check.close();
   });
 });

@@ -15,7 +15,11 @@ const lineageColumns = [
 
 /** The migration; columns and indexes already there (a file rewound to an older format by hand) are kept. */
 export function addSessionLineage(db: Database.Database): void {
-  const existing = new Set((db.prepare("SELECT name FROM pragma_table_info('ctxwin_sessions')").all() as { name: string }[]).map((column) => column.name));
+  const existing = new Set(
+    (db.prepare("SELECT name FROM pragma_table_info('ctxwin_sessions')").all() as { name: string }[]).map(
+      (column) => column.name,
+    ),
+  );
   for (const [name, type] of lineageColumns) {
     if (!existing.has(name)) db.exec(`ALTER TABLE ctxwin_sessions ADD COLUMN ${name} ${type}`);
   }
@@ -28,7 +32,8 @@ CREATE INDEX IF NOT EXISTS ctxwin_sessions_by_fork_origin ON ctxwin_sessions (fo
 /** Statements of the lineage columns, kept apart from the row and search statements. */
 export const lineageStatementSql = {
   setParent: "UPDATE ctxwin_sessions SET parent_session_id = ?, parent_item_id = ? WHERE session_key = ?",
-  sessionLineage: "SELECT parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq FROM ctxwin_sessions WHERE session_id = ?",
+  sessionLineage:
+    "SELECT parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq FROM ctxwin_sessions WHERE session_id = ?",
   attachParent: `UPDATE ctxwin_sessions SET parent_session_id = ?, parent_item_id = ?
        WHERE session_id = ? AND parent_session_id IS NULL AND fork_of_session_id IS NULL`,
   lineage: "SELECT fork_of_session_id, fork_at_seq, floor_seq FROM ctxwin_sessions WHERE session_id = ?",

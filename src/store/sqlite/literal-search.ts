@@ -76,14 +76,22 @@ export function searchLiteralRows(
   const term = filterWalkTerm(checked);
   const fewKeys = range.highKey - range.lowKey < SCAN_RANGE_KEYS;
   // Without a filter, a small range is read before the trigram plan is even looked up.
-  if (fewKeys && term === undefined) return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
-  const plan = planTrigramQuery({ query: checked.query, rangeKeys: range.highKey - range.lowKey + 1, rarity: trigramRarity });
+  if (fewKeys && term === undefined)
+    return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
+  const plan = planTrigramQuery({
+    query: checked.query,
+    rangeKeys: range.highKey - range.lowKey + 1,
+    rarity: trigramRarity,
+  });
   const expectedCandidates = plan?.expectedRows ?? range.rows;
   if (term !== undefined && termRows !== undefined && termRows < LITERAL_SCAN_LIMIT && termRows <= expectedCandidates) {
-    return readAll(sql.filterTermRows.iterate(session.session_key, term, range.lowSeq, range.highSeq) as Iterable<CandidateRow>);
+    return readAll(
+      sql.filterTermRows.iterate(session.session_key, term, range.lowSeq, range.highSeq) as Iterable<CandidateRow>,
+    );
   }
 
-  if (fewKeys) return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
+  if (fewKeys)
+    return readAll(sql.scanVisible.iterate(range.lowKey, range.highKey, ...filters) as Iterable<CandidateRow>);
 
   let highKey = range.highKey;
   const phrase = literalTermPhrase(checked.query);
@@ -94,7 +102,12 @@ export function searchLiteralRows(
     const match = ownTextMatch(`"${phrase.join(" ")}"`);
     let misses = 0;
     let switched = false;
-    for (const candidate of sql.searchWordPhrase.iterate(match, range.lowKey, highKey, ...filters) as Iterable<CandidateRow>) {
+    for (const candidate of sql.searchWordPhrase.iterate(
+      match,
+      range.lowKey,
+      highKey,
+      ...filters,
+    ) as Iterable<CandidateRow>) {
       const held = consider(candidate);
       if (stopped) return scan.page();
       if (!held && (misses += 1) > phraseMissBudget) {
@@ -122,8 +135,16 @@ export function searchLiteralRows(
  * whose matches are then read newest first; a query with more matches than that is walked
  * newest first, so that it stops at the page's last hit.
  */
-function* trigramCandidates(sql: SearchDependencies["sql"], match: string, lowKey: number, highKey: number, filters: number[]): Generator<CandidateRow> {
-  const keys = (sql.literalKeysAscending.all(match, lowKey, highKey, FEW_TRIGRAM_MATCHES + 1) as { row_key: number }[]).map((entry) => entry.row_key);
+function* trigramCandidates(
+  sql: SearchDependencies["sql"],
+  match: string,
+  lowKey: number,
+  highKey: number,
+  filters: number[],
+): Generator<CandidateRow> {
+  const keys = (
+    sql.literalKeysAscending.all(match, lowKey, highKey, FEW_TRIGRAM_MATCHES + 1) as { row_key: number }[]
+  ).map((entry) => entry.row_key);
   if (keys.length > FEW_TRIGRAM_MATCHES) {
     yield* sql.searchLiteral.iterate(match, lowKey, highKey, ...filters) as Iterable<CandidateRow>;
     return;

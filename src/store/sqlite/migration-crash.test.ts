@@ -31,7 +31,8 @@ const directories: string[] = [];
 const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -68,7 +69,8 @@ function startOpener(file: string): { opener: Opener; kill: () => void } {
         : Promise.race([
             new Promise<void>((resolve) => waiters.push({ line, resolve })),
             exited.then(() => {
-              if (!lines.includes(line)) throw new Error(`opener ended before printing '${line}'; stderr:\n${errorOutput}`);
+              if (!lines.includes(line))
+                throw new Error(`opener ended before printing '${line}'; stderr:\n${errorOutput}`);
             }),
           ]),
     exited,
@@ -95,7 +97,8 @@ async function waitForWriteLock(file: string, opener: Opener): Promise<void> {
         if (code === "SQLITE_BUSY") return;
         if (!code.startsWith("SQLITE_BUSY_")) throw error;
       }
-      if (opener.lines.includes("opened")) throw new Error("the opener finished before its migration was seen holding the write lock");
+      if (opener.lines.includes("opened"))
+        throw new Error("the opener finished before its migration was seen holding the write lock");
       await delay(2);
     }
   } finally {
@@ -110,7 +113,9 @@ function formatTwoState(file: string) {
     return {
       version: db.pragma("user_version", { simple: true }),
       integrity: db.pragma("integrity_check", { simple: true }),
-      windowColumns: (db.prepare("SELECT name FROM pragma_table_info('ctxwin_windows')").all() as { name: string }[]).map((column) => column.name),
+      windowColumns: (
+        db.prepare("SELECT name FROM pragma_table_info('ctxwin_windows')").all() as { name: string }[]
+      ).map((column) => column.name),
       rows: (db.prepare("SELECT count(*) AS count FROM ctxwin_rows").get() as { count: number }).count,
       windows: (db.prepare("SELECT count(*) AS count FROM ctxwin_windows").get() as { count: number }).count,
     };
@@ -127,7 +132,13 @@ describe("store format migration, opener killed with SIGKILL", () => {
     directories.push(directory);
     const file = path.join(directory, "ctxwin.db");
     const boundaries = Array.from({ length: WINDOWS }, (_, index) => rolloverBoundary(`m${index}`, index, 200_000));
-    await writeFormatTwoDatabase({ file, sessions: { big: [boundaries.slice(0, WINDOWS / 2), boundaries.slice(WINDOWS / 2)], small: [[rolloverBoundary("s1", 3, 4)]] } });
+    await writeFormatTwoDatabase({
+      file,
+      sessions: {
+        big: [boundaries.slice(0, WINDOWS / 2), boundaries.slice(WINDOWS / 2)],
+        small: [[rolloverBoundary("s1", 3, 4)]],
+      },
+    });
     const before = formatTwoState(file);
     expect(before).toMatchObject({ version: 2, integrity: "ok", rows: WINDOWS + 1, windows: WINDOWS + 1 });
     expect(before.windowColumns).not.toContain("context_tokens");
@@ -148,9 +159,21 @@ describe("store format migration, opener killed with SIGKILL", () => {
     const store = openStore({ path: file });
     try {
       const figures: [number, number | undefined, number | undefined][] = [];
-      for (let beforeWindow: string | undefined; ; ) {
-        const page = await store.windows("big", { limit: 1000, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
-        figures.push(...page.windows.map((window: WindowSummary) => [window.boundarySeq, window.contextTokens, window.maxTokens] as [number, number | undefined, number | undefined]));
+      for (let beforeWindow: string | undefined; ;) {
+        const page = await store.windows("big", {
+          limit: 1000,
+          ...(beforeWindow === undefined ? {} : { beforeWindow }),
+        });
+        figures.push(
+          ...page.windows.map(
+            (window: WindowSummary) =>
+              [window.boundarySeq, window.contextTokens, window.maxTokens] as [
+                number,
+                number | undefined,
+                number | undefined,
+              ],
+          ),
+        );
         if (!page.hasMore) break;
         beforeWindow = page.windows.at(-1)?.windowId;
       }
@@ -172,8 +195,14 @@ describe("store format migration, opener killed with SIGKILL", () => {
     directories.push(directory);
     const file = path.join(directory, "ctxwin.db");
     // Enough indexed text that the rebuild runs for seconds, far longer than the kill takes to land.
-    const line = (index: number) => `note ${index}: ${index % 100 === 0 ? "she painted the sunrise" : "routine progress on the ledger"} ${"and more words about it ".repeat(12)}`;
-    const batches = Array.from({ length: 4 }, (_, batch) => Array.from({ length: 5_000 }, (_, index) => ({ role: "user" as const, parts: [{ type: "text" as const, text: line(batch * 5_000 + index) }] })));
+    const line = (index: number) =>
+      `note ${index}: ${index % 100 === 0 ? "she painted the sunrise" : "routine progress on the ledger"} ${"and more words about it ".repeat(12)}`;
+    const batches = Array.from({ length: 4 }, (_, batch) =>
+      Array.from({ length: 5_000 }, (_, index) => ({
+        role: "user" as const,
+        parts: [{ type: "text" as const, text: line(batch * 5_000 + index) }],
+      })),
+    );
     await writeFormatThreeDatabase({ file, sessions: { big: batches } });
     const state = () => {
       const db = new Database(file, { readonly: true });
@@ -181,10 +210,22 @@ describe("store format migration, opener killed with SIGKILL", () => {
         return {
           version: db.pragma("user_version", { simple: true }),
           integrity: db.pragma("integrity_check", { simple: true }),
-          literalSql: (db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }).sql,
+          literalSql: (
+            db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }
+          ).sql,
           // Format 3's word index holds the words as written: "painted", not "paint".
-          painted: (db.prepare("SELECT count(*) AS count FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'painted'").get() as { count: number }).count,
-          phrase: (db.prepare("SELECT count(*) AS count FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH '\"the sunrise\"'").get() as { count: number }).count,
+          painted: (
+            db
+              .prepare("SELECT count(*) AS count FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'painted'")
+              .get() as { count: number }
+          ).count,
+          phrase: (
+            db
+              .prepare(
+                "SELECT count(*) AS count FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH '\"the sunrise\"'",
+              )
+              .get() as { count: number }
+          ).count,
         };
       } finally {
         db.close();
@@ -212,7 +253,10 @@ describe("store format migration, opener killed with SIGKILL", () => {
       const ranked = await store.search("big", { query: "When did she paint a sunrise?", mode: "ranked", limit: 25 });
       // The first row has no context (format 6, ADR 0052): shorter, it scores highest; then the
       // other rows holding the words, newest first (the rows after them hold them in context only).
-      expect(ranked.hits.map((hit) => hit.row.seq)).toEqual([1, ...Array.from({ length: 24 }, (_, index) => 19_901 - index * 100)]);
+      expect(ranked.hits.map((hit) => hit.row.seq)).toEqual([
+        1,
+        ...Array.from({ length: 24 }, (_, index) => 19_901 - index * 100),
+      ]);
       const literal = await store.search("big", { query: "note 12300: she painted", mode: "literal" });
       expect(literal.hits.map((hit) => hit.row.seq)).toEqual([12_301]);
     } finally {

@@ -10,7 +10,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { GO_LINE, parseCommitted } from "../test-support/append-worker-protocol.js";
 import { tagOf } from "../test-support/row-tags.js";
-import { batchProblems, readWholeSession, seqProblems, workerOrderProblems } from "../test-support/transcript-checks.js";
+import {
+  batchProblems,
+  readWholeSession,
+  seqProblems,
+  workerOrderProblems,
+} from "../test-support/transcript-checks.js";
 import { startAppendWorker, type WorkerProcess } from "../test-support/worker-process.js";
 
 const WORKERS = 4;
@@ -36,7 +41,9 @@ async function runTogether(workers: WorkerProcess[]): Promise<void> {
   await Promise.all(workers.map((worker) => worker.waitForLine(/^ready$/)));
   for (const worker of workers) worker.send(GO_LINE);
   const exits = await Promise.all(workers.map((worker) => worker.exited));
-  exits.forEach((exit, index) => expect(exit, `worker ${index} stderr:\n${workers[index]?.stderr()}`).toEqual({ code: 0, signal: null }));
+  exits.forEach((exit, index) =>
+    expect(exit, `worker ${index} stderr:\n${workers[index]?.stderr()}`).toEqual({ code: 0, signal: null }),
+  );
 }
 
 describe("sqlite store, several processes appending to one session", () => {
@@ -71,7 +78,9 @@ describe("sqlite store, several processes appending to one session", () => {
       }
       // The writes really overlapped: one worker after the other would change writer exactly
       // WORKERS - 1 times.
-      const writerChanges = rows.filter((row, position) => position > 0 && tagOf(row)?.worker !== tagOf(rows[position - 1] as typeof row)?.worker);
+      const writerChanges = rows.filter(
+        (row, position) => position > 0 && tagOf(row)?.worker !== tagOf(rows[position - 1] as typeof row)?.worker,
+      );
       expect(writerChanges.length).toBeGreaterThan(WORKERS - 1);
     } finally {
       await store.close();
@@ -81,7 +90,15 @@ describe("sqlite store, several processes appending to one session", () => {
   it("lets several processes create a brand-new database file at the same moment", async () => {
     const file = temporaryDatabase();
     const workers = Array.from({ length: WORKERS }, (_unused, index) =>
-      startAppendWorker({ mode: "batches", path: file, sessionId: "fresh", worker: `n${index}`, seed: index + 1, maxBatches: 3, openAfterGo: true }),
+      startAppendWorker({
+        mode: "batches",
+        path: file,
+        sessionId: "fresh",
+        worker: `n${index}`,
+        seed: index + 1,
+        maxBatches: 3,
+        openAfterGo: true,
+      }),
     );
 
     await runTogether(workers);

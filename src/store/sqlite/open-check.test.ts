@@ -26,7 +26,9 @@ async function newHistory(): Promise<string> {
   const file = path.join(directory, "ctxwin.db");
   const store = openStore({ path: file });
   for (let index = 0; index < 20; index += 1) {
-    await store.append("s", [{ role: "user", parts: [{ type: "text", text: `ctx note ${index} about the alpha release` }] }]);
+    await store.append("s", [
+      { role: "user", parts: [{ type: "text", text: `ctx note ${index} about the alpha release` }] },
+    ]);
   }
   await store.close();
   return file;
@@ -38,7 +40,9 @@ function commitFromAnotherConnection(file: string, commits: number, firstRowid: 
   try {
     for (let index = 0; index < commits; index += 1) {
       for (const name of ["ctxwin_search_words", "ctxwin_search_literal"]) {
-        writer.prepare(`INSERT INTO ${name} (rowid, text) VALUES (?, ?)`).run(firstRowid + index, `ctx later note ${index} beta`);
+        writer
+          .prepare(`INSERT INTO ${name} (rowid, text) VALUES (?, ?)`)
+          .run(firstRowid + index, `ctx later note ${index} beta`);
       }
     }
   } finally {

@@ -29,15 +29,31 @@ export const EXPECTED_SCHEMA_OBJECTS: readonly string[] = [
 
 /** Reads along both edges of each B-tree: `[what, first entry, last entry]`. */
 const EDGE_PROBES: readonly (readonly [string, string, string])[] = [
-  ["sessions", "SELECT * FROM ctxwin_sessions ORDER BY session_key LIMIT 1", "SELECT * FROM ctxwin_sessions ORDER BY session_key DESC LIMIT 1"],
-  ["rows", "SELECT * FROM ctxwin_rows ORDER BY row_key LIMIT 1", "SELECT * FROM ctxwin_rows ORDER BY row_key DESC LIMIT 1"],
+  [
+    "sessions",
+    "SELECT * FROM ctxwin_sessions ORDER BY session_key LIMIT 1",
+    "SELECT * FROM ctxwin_sessions ORDER BY session_key DESC LIMIT 1",
+  ],
+  [
+    "rows",
+    "SELECT * FROM ctxwin_rows ORDER BY row_key LIMIT 1",
+    "SELECT * FROM ctxwin_rows ORDER BY row_key DESC LIMIT 1",
+  ],
   [
     "the rows' seq index",
     "SELECT session_key, seq FROM ctxwin_rows INDEXED BY ctxwin_rows_by_seq ORDER BY session_key, seq LIMIT 1",
     "SELECT session_key, seq FROM ctxwin_rows INDEXED BY ctxwin_rows_by_seq ORDER BY session_key DESC, seq DESC LIMIT 1",
   ],
-  ["windows", "SELECT * FROM ctxwin_windows ORDER BY session_key, window_seq LIMIT 1", "SELECT * FROM ctxwin_windows ORDER BY session_key DESC, window_seq DESC LIMIT 1"],
-  ["operations", "SELECT * FROM ctxwin_operations ORDER BY session_key, operation_id LIMIT 1", "SELECT * FROM ctxwin_operations ORDER BY session_key DESC, operation_id DESC LIMIT 1"],
+  [
+    "windows",
+    "SELECT * FROM ctxwin_windows ORDER BY session_key, window_seq LIMIT 1",
+    "SELECT * FROM ctxwin_windows ORDER BY session_key DESC, window_seq DESC LIMIT 1",
+  ],
+  [
+    "operations",
+    "SELECT * FROM ctxwin_operations ORDER BY session_key, operation_id LIMIT 1",
+    "SELECT * FROM ctxwin_operations ORDER BY session_key DESC, operation_id DESC LIMIT 1",
+  ],
   // 'ctx' is a single trigram: format 4's literal index keeps no positions, so it takes no phrase query.
   ...SEARCH_INDEXES.map(
     (name) =>
@@ -55,7 +71,11 @@ const EDGE_PROBES: readonly (readonly [string, string, string])[] = [
  * @example
  * const damage = findDamage(db, file); if (damage !== undefined) throw new StoreCorruptError(file, damage);
  */
-export function findDamage(db: Database.Database, file: string, { fullCheckMaxBytes = FULL_CHECK_MAX_BYTES }: { fullCheckMaxBytes?: number } = {}): string | undefined {
+export function findDamage(
+  db: Database.Database,
+  file: string,
+  { fullCheckMaxBytes = FULL_CHECK_MAX_BYTES }: { fullCheckMaxBytes?: number } = {},
+): string | undefined {
   let step = "its schema";
   try {
     // One read transaction, so every statement sees the same snapshot. FTS5's part of
@@ -63,7 +83,9 @@ export function findDamage(db: Database.Database, file: string, { fullCheckMaxBy
     // that it is still current: another process's commit between two statements (a segment merge)
     // would otherwise be reported as "fts5: corruption found", and the file wrongly marked damaged.
     return db.transaction((): string | undefined => {
-      const names = new Set((db.prepare("SELECT name FROM sqlite_schema").all() as { name: string }[]).map((entry) => entry.name));
+      const names = new Set(
+        (db.prepare("SELECT name FROM sqlite_schema").all() as { name: string }[]).map((entry) => entry.name),
+      );
       const missing = EXPECTED_SCHEMA_OBJECTS.filter((name) => !names.has(name));
       if (missing.length > 0) return `its schema lacks ${missing.join(", ")}`;
       for (const [what, first, last] of EDGE_PROBES) {

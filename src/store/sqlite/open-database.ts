@@ -5,7 +5,18 @@
  * linked into place whole (ADR 0019), so no process ever sees a half-created file. A read-only
  * open never writes and works in a folder this user cannot write.
  */
-import { closeSync, constants, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
@@ -39,7 +50,12 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   return options.readOnly === true ? openReadOnly(options) : openWritable(options);
 }
 
-function openWritable({ path: file, busyTimeoutMs, durability, fullCheckMaxBytes = FULL_CHECK_MAX_BYTES }: OpenDatabaseOptions): Database.Database {
+function openWritable({
+  path: file,
+  busyTimeoutMs,
+  durability,
+  fullCheckMaxBytes = FULL_CHECK_MAX_BYTES,
+}: OpenDatabaseOptions): Database.Database {
   assertUsableFile(file);
   assertNotMarkedDamaged(file);
   if (!existsSync(file)) {
@@ -73,8 +89,14 @@ function openWritable({ path: file, busyTimeoutMs, durability, fullCheckMaxBytes
  * waiting to be checkpointed, the file is complete as it is and is read as an immutable snapshot.
  * An older format is migrated once through a writable open when the folder allows it.
  */
-function openReadOnly({ path: file, busyTimeoutMs, durability, fullCheckMaxBytes = FULL_CHECK_MAX_BYTES }: OpenDatabaseOptions): Database.Database {
-  if (!existsSync(file)) throw new StoreFormatError(file, `No ctxwin database at '${file}' (a read-only open never creates one).`);
+function openReadOnly({
+  path: file,
+  busyTimeoutMs,
+  durability,
+  fullCheckMaxBytes = FULL_CHECK_MAX_BYTES,
+}: OpenDatabaseOptions): Database.Database {
+  if (!existsSync(file))
+    throw new StoreFormatError(file, `No ctxwin database at '${file}' (a read-only open never creates one).`);
   assertUsableFile(file);
   assertNotMarkedDamaged(file);
   let db = connect(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
@@ -91,7 +113,8 @@ function openReadOnly({ path: file, busyTimeoutMs, durability, fullCheckMaxBytes
     }
     if (version > 0) assertUndamaged(db, file, { fullCheckMaxBytes, mark: false });
     if (version === STORE_FORMAT_VERSION) return db;
-    if (version === 0) throw new StoreFormatError(file, `'${file}' is an empty SQLite database with no ctxwin history in it yet.`);
+    if (version === 0)
+      throw new StoreFormatError(file, `'${file}' is an empty SQLite database with no ctxwin history in it yet.`);
     db.close();
     migrateForReading(file, version, busyTimeoutMs, durability);
     db = connect(file, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
@@ -147,11 +170,15 @@ function connect(file: string, options: Database.Options): Database.Database {
 
 /** A typed error for a failed open: read-only failures keep their meaning, everything else is a format problem. */
 function openFailure(file: string, error: unknown): Error {
-  if (StoreFormatError.isInstance(error) || StoreReadOnlyError.isInstance(error) || StoreCorruptError.isInstance(error)) return error as Error;
+  if (StoreFormatError.isInstance(error) || StoreReadOnlyError.isInstance(error) || StoreCorruptError.isInstance(error))
+    return error as Error;
   if (isReadOnlyFailure(error)) return new StoreReadOnlyError(file, "not-writable", { cause: error });
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return new StoreReadOnlyError(file, "not-writable", { cause: error, detail: (error as Error).message });
-  return new StoreFormatError(file, `Cannot open '${file}' as a ctxwin database: ${(error as Error).message}`, { cause: error });
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS")
+    return new StoreReadOnlyError(file, "not-writable", { cause: error, detail: (error as Error).message });
+  return new StoreFormatError(file, `Cannot open '${file}' as a ctxwin database: ${(error as Error).message}`, {
+    cause: error,
+  });
 }
 
 /**
@@ -226,7 +253,11 @@ function assertNotMarkedDamaged(file: string): void {
  * Runs the bounded damage check (ADR 0020). A damaged file is marked, so that later opens refuse
  * it too, except by a read-only open, which writes nothing at all.
  */
-function assertUndamaged(db: Database.Database, file: string, { fullCheckMaxBytes, mark }: { fullCheckMaxBytes: number; mark: boolean }): void {
+function assertUndamaged(
+  db: Database.Database,
+  file: string,
+  { fullCheckMaxBytes, mark }: { fullCheckMaxBytes: number; mark: boolean },
+): void {
   // SQLite then checks each cell's size as it reads a page, which finds more damage before use.
   db.pragma("cell_size_check = ON");
   const damage = findDamage(db, file, { fullCheckMaxBytes });
@@ -244,7 +275,8 @@ function assertUndamaged(db: Database.Database, file: string, { fullCheckMaxByte
 export function assertUsableFile(file: string): void {
   if (!existsSync(file)) return;
   const stats = statSync(file);
-  if (!stats.isFile()) throw new StoreFormatError(file, `'${file}' is not a file; pass the path of a ctxwin database file.`);
+  if (!stats.isFile())
+    throw new StoreFormatError(file, `'${file}' is not a file; pass the path of a ctxwin database file.`);
   if (stats.size === 0) {
     const wal = `${file}-wal`;
     if (existsSync(wal) && statSync(wal).size > 0) return;
@@ -261,7 +293,10 @@ export function assertUsableFile(file: string): void {
     closeSync(descriptor);
   }
   if (header.toString("latin1") !== sqliteHeader) {
-    throw new StoreFormatError(file, `'${file}' is not a ctxwin database (not a SQLite file); it was left untouched. Point ctxwin at another path.`);
+    throw new StoreFormatError(
+      file,
+      `'${file}' is not a ctxwin database (not a SQLite file); it was left untouched. Point ctxwin at another path.`,
+    );
   }
 }
 
@@ -279,7 +314,10 @@ function assertOurs(db: Database.Database, file: string): number {
     return version;
   }
   if (applicationId !== 0 || countTables(db) > 0) {
-    throw new StoreFormatError(file, `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`);
+    throw new StoreFormatError(
+      file,
+      `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`,
+    );
   }
   return 0;
 }
@@ -305,27 +343,33 @@ function initialize(db: Database.Database, file: string): void {
 
 /** Runs the migrations; returns the format an existing file was migrated from, if it was. */
 function migrate(db: Database.Database, file: string): number | undefined {
-  return db.transaction((): number | undefined => {
-    let version = db.pragma("user_version", { simple: true }) as number;
-    let fresh = false;
-    if ((db.pragma("application_id", { simple: true }) as number) !== CTXWIN_APPLICATION_ID) {
-      if (countTables(db) > 0) {
-        throw new StoreFormatError(file, `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`);
+  return db
+    .transaction((): number | undefined => {
+      let version = db.pragma("user_version", { simple: true }) as number;
+      let fresh = false;
+      if ((db.pragma("application_id", { simple: true }) as number) !== CTXWIN_APPLICATION_ID) {
+        if (countTables(db) > 0) {
+          throw new StoreFormatError(
+            file,
+            `'${file}' is a SQLite database of another application, not a ctxwin database; it was left untouched.`,
+          );
+        }
+        db.exec(SCHEMA_V1);
+        db.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
+        version = 1;
+        fresh = true;
       }
-      db.exec(SCHEMA_V1);
-      db.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
-      version = 1;
-      fresh = true;
-    }
-    if (version === STORE_FORMAT_VERSION) return undefined;
-    const from = version;
-    for (; version < STORE_FORMAT_VERSION; version += 1) {
-      const migration = MIGRATIONS[version];
-      if (migration === undefined) throw new StoreFormatError(file, `'${file}' has store format ${version}, which this build cannot migrate.`);
-      if (typeof migration === "string") db.exec(migration);
-      else migration(db);
-    }
-    db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
-    return fresh ? undefined : from;
-  }).immediate();
+      if (version === STORE_FORMAT_VERSION) return undefined;
+      const from = version;
+      for (; version < STORE_FORMAT_VERSION; version += 1) {
+        const migration = MIGRATIONS[version];
+        if (migration === undefined)
+          throw new StoreFormatError(file, `'${file}' has store format ${version}, which this build cannot migrate.`);
+        if (typeof migration === "string") db.exec(migration);
+        else migration(db);
+      }
+      db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
+      return fresh ? undefined : from;
+    })
+    .immediate();
 }

@@ -25,7 +25,12 @@ import type { SessionRecord } from "./statements.js";
 /** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
 const phraseOf = (word: string) => `"${word}"`;
 
-export function searchRankedWords(dependencies: Pick<SearchDependencies, "sql" | "decode">, session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): SearchPage {
+export function searchRankedWords(
+  dependencies: Pick<SearchDependencies, "sql" | "decode">,
+  session: SessionRecord,
+  checked: CheckedSearch,
+  range: RowKeyRange,
+): SearchPage {
   const { sql } = dependencies;
   const plan = planRankedWords(sql, session, checked, range);
   const score = range.exclusive ? sql.scoreWordsNewest : sql.scoreSessionWordsNewest;
@@ -48,8 +53,15 @@ export interface RankedPlan {
 }
 
 /** Steps 1 and 2: the words kept for this range, as an index query. */
-export function planRankedWords(sql: SearchDependencies["sql"], session: SessionRecord, checked: CheckedSearch, range: RowKeyRange): RankedPlan {
-  const bounds = range.exclusive ? [range.lowKey, range.highKey] : [range.lowKey, range.highKey, session.session_key, range.lowSeq, range.highSeq];
+export function planRankedWords(
+  sql: SearchDependencies["sql"],
+  session: SessionRecord,
+  checked: CheckedSearch,
+  range: RowKeyRange,
+): RankedPlan {
+  const bounds = range.exclusive
+    ? [range.lowKey, range.highKey]
+    : [range.lowKey, range.highKey, session.session_key, range.lowSeq, range.highSeq];
   const count = range.exclusive ? sql.countWordRows : sql.countSessionWordRows;
   const kept = selectRankedWords({
     words: rankedQueryWords(checked.query),
@@ -60,7 +72,12 @@ export function planRankedWords(sql: SearchDependencies["sql"], session: Session
 }
 
 /** Step 3 past the scoring: the page of the newest `RANKED_CANDIDATE_LIMIT` scored rows, in their shared order. */
-export function rankedPage({ sql, decode }: Pick<SearchDependencies, "sql" | "decode">, session: SessionRecord, checked: CheckedSearch, scored: readonly RankedCandidate[]): SearchPage {
+export function rankedPage(
+  { sql, decode }: Pick<SearchDependencies, "sql" | "decode">,
+  session: SessionRecord,
+  checked: CheckedSearch,
+  scored: readonly RankedCandidate[],
+): SearchPage {
   const ordered = orderRankedCandidates(
     scored.map((candidate): ScoredCandidate<number> => ({ key: candidate.row_key, ...candidate })),
     { order: checked.order },
@@ -70,7 +87,9 @@ export function rankedPage({ sql, decode }: Pick<SearchDependencies, "sql" | "de
     // A row the filter drops is not decoded at all (ADR 0033).
     if (candidate !== undefined && !bodyMayMatchFilter(candidate.body, checked)) return undefined;
     const row = candidate === undefined ? undefined : decode(session.session_id, candidate);
-    return candidate === undefined || row === undefined ? undefined : { row, windowId: windowIdFor(candidate.window_seq) };
+    return candidate === undefined || row === undefined
+      ? undefined
+      : { row, windowId: windowIdFor(candidate.window_seq) };
   };
   if (hasSearchFilter(checked)) return filteredPage({ ordered, load, checked });
   const hits: SearchHit[] = [];
@@ -85,7 +104,15 @@ export function rankedPage({ sql, decode }: Pick<SearchDependencies, "sql" | "de
  * The page of the scored rows that pass the role and tool-name filters (ADR 0033), in their order:
  * rows are read one by one until the page and one more hit are found, at most every scored row.
  */
-function filteredPage({ ordered, load, checked }: { ordered: readonly number[]; load: (rowKey: number) => SearchHit | undefined; checked: CheckedSearch }): SearchPage {
+function filteredPage({
+  ordered,
+  load,
+  checked,
+}: {
+  ordered: readonly number[];
+  load: (rowKey: number) => SearchHit | undefined;
+  checked: CheckedSearch;
+}): SearchPage {
   const hits: SearchHit[] = [];
   let passed = 0;
   for (const rowKey of ordered) {

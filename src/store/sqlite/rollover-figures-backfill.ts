@@ -32,7 +32,9 @@ export function backfillRolloverFigures(db: Database.Database): void {
      WHERE w.kind = 'rollover' AND (w.session_key, w.window_seq) > (?, ?)
      ORDER BY w.session_key, w.window_seq LIMIT ?`,
   );
-  const update = db.prepare("UPDATE ctxwin_windows SET context_tokens = ?, max_tokens = ? WHERE session_key = ? AND window_seq = ?");
+  const update = db.prepare(
+    "UPDATE ctxwin_windows SET context_tokens = ?, max_tokens = ? WHERE session_key = ? AND window_seq = ?",
+  );
   let after = { sessionKey: -1, windowSeq: -1 };
   for (;;) {
     const page = boundaries.all(after.sessionKey, after.windowSeq, PAGE) as BoundaryRecord[];

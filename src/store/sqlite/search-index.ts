@@ -66,7 +66,7 @@ export function rebuildSearchIndexes(db: Database.Database): void {
   );
   const insertLiteral = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
   const insertWords = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = rows.all(after, PAGE) as IndexedRecord[];
     for (const record of page) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);
@@ -100,7 +100,7 @@ export function reindexHistoryLookups(db: Database.Database): void {
   const deleteWords = db.prepare("DELETE FROM ctxwin_search_words WHERE rowid = ?");
   const insertLiteral = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
   const insertWords = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = rows.all(after, PAGE) as IndexedRecord[];
     for (const record of page) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);

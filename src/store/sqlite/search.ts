@@ -33,14 +33,25 @@ export interface SearchDependencies {
   trigramRarity: TrigramRarity;
 }
 
-export function searchSession(dependencies: SearchDependencies, session: SessionRecord, checked: CheckedSearch, floor: number): SearchPage {
+export function searchSession(
+  dependencies: SearchDependencies,
+  session: SessionRecord,
+  checked: CheckedSearch,
+  floor: number,
+): SearchPage {
   const { sql } = dependencies;
   const range = rowKeyRange(sql, session, checked, floor);
   if (range === undefined) return { hits: [], hasMore: false };
   const term = filterWalkTerm(checked);
   // Rows of the range that can pass the filter, counted up to the literal scan bound.
   const termRows =
-    term === undefined ? undefined : (sql.countFilterTermRows.get(session.session_key, term, range.lowSeq, range.highSeq, LITERAL_SCAN_LIMIT) as { matches: number }).matches;
+    term === undefined
+      ? undefined
+      : (
+          sql.countFilterTermRows.get(session.session_key, term, range.lowSeq, range.highSeq, LITERAL_SCAN_LIMIT) as {
+            matches: number;
+          }
+        ).matches;
   if (termRows === 0) return { hits: [], hasMore: false };
   if (checked.mode === "ranked") return searchRankedWords(dependencies, session, checked, range);
   return searchLiteralRows(dependencies, session, checked, range, termRows);
@@ -65,20 +76,36 @@ const MERGE_GAP_KEYS = 2_000;
  */
 export function searchParts(dependencies: SearchDependencies, parts: readonly SearchPart[]): SearchPage[] {
   const [first, second] = parts;
-  const merged = parts.length === 2 && first !== undefined && second !== undefined ? rankedPartsInOneWalk(dependencies, first, second) : undefined;
+  const merged =
+    parts.length === 2 && first !== undefined && second !== undefined
+      ? rankedPartsInOneWalk(dependencies, first, second)
+      : undefined;
   return merged ?? parts.map((part) => searchSession(dependencies, part.session, part.checked, part.floor));
 }
 
-function rankedPartsInOneWalk(dependencies: SearchDependencies, first: SearchPart, second: SearchPart): SearchPage[] | undefined {
+function rankedPartsInOneWalk(
+  dependencies: SearchDependencies,
+  first: SearchPart,
+  second: SearchPart,
+): SearchPage[] | undefined {
   const { sql } = dependencies;
   const parts = [first, second];
-  if (parts.some((part) => part.checked.mode !== "ranked" || filterWalkTerm(part.checked) !== undefined)) return undefined;
+  if (parts.some((part) => part.checked.mode !== "ranked" || filterWalkTerm(part.checked) !== undefined))
+    return undefined;
   const ranges = parts.map((part) => rowKeyRange(sql, part.session, part.checked, part.floor));
   const [firstRange, secondRange] = ranges;
   if (firstRange === undefined || secondRange === undefined) return undefined;
-  const [upper, lower] = firstRange.lowKey > secondRange.highKey ? [firstRange, secondRange] : [secondRange, firstRange];
-  if (upper.lowKey <= lower.highKey || upper.rows > RANKED_CANDIDATE_LIMIT || upper.lowKey - lower.highKey > MERGE_GAP_KEYS) return undefined;
-  const plans = parts.map((part, index) => planRankedWords(sql, part.session, part.checked, ranges[index] as RowKeyRange));
+  const [upper, lower] =
+    firstRange.lowKey > secondRange.highKey ? [firstRange, secondRange] : [secondRange, firstRange];
+  if (
+    upper.lowKey <= lower.highKey ||
+    upper.rows > RANKED_CANDIDATE_LIMIT ||
+    upper.lowKey - lower.highKey > MERGE_GAP_KEYS
+  )
+    return undefined;
+  const plans = parts.map((part, index) =>
+    planRankedWords(sql, part.session, part.checked, ranges[index] as RowKeyRange),
+  );
   const match = plans[0]?.match;
   if (match === undefined || plans[1]?.match !== match) return undefined;
   const upperScored: RankedCandidate[] = [];
@@ -89,9 +116,15 @@ function rankedPartsInOneWalk(dependencies: SearchDependencies, first: SearchPar
     exclusive
       ? sql.scoreWordsBetweenNewest.iterate(match, lower.lowKey, upper.highKey)
       : sql.scoreTwoSessionsWordsNewest.iterate(
-          match, lower.lowKey, upper.highKey,
-          first.session.session_key, firstRange.lowSeq, firstRange.highSeq,
-          second.session.session_key, secondRange.lowSeq, secondRange.highSeq,
+          match,
+          lower.lowKey,
+          upper.highKey,
+          first.session.session_key,
+          firstRange.lowSeq,
+          firstRange.highSeq,
+          second.session.session_key,
+          secondRange.lowSeq,
+          secondRange.highSeq,
         )
   ) as Iterable<RankedCandidate>;
   for (const candidate of walk) {
@@ -101,7 +134,10 @@ function rankedPartsInOneWalk(dependencies: SearchDependencies, first: SearchPar
     else if (lowerScored.push(candidate) >= RANKED_CANDIDATE_LIMIT) break;
   }
   const scoredOf = (range: RowKeyRange) => (range === upper ? upperScored : lowerScored);
-  return [rankedPage(dependencies, first.session, first.checked, scoredOf(firstRange)), rankedPage(dependencies, second.session, second.checked, scoredOf(secondRange))];
+  return [
+    rankedPage(dependencies, first.session, first.checked, scoredOf(firstRange)),
+    rankedPage(dependencies, second.session, second.checked, scoredOf(secondRange)),
+  ];
 }
 
 export interface RowKeyRange {
@@ -121,7 +157,12 @@ export interface RowKeyRange {
  * session (rows are never updated or moved), so the range holds exactly the session's rows
  * between the bounds, plus rows of other sessions written in between (filtered out by seq).
  */
-function rowKeyRange(sql: SearchDependencies["sql"], session: SessionRecord, checked: CheckedSearch, floor: number): RowKeyRange | undefined {
+function rowKeyRange(
+  sql: SearchDependencies["sql"],
+  session: SessionRecord,
+  checked: CheckedSearch,
+  floor: number,
+): RowKeyRange | undefined {
   let lowSeq = floor;
   let highSeq = checked.beforeSeq ?? Number.MAX_SAFE_INTEGER;
   if (checked.windowSeq !== undefined) {

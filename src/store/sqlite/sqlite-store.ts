@@ -10,8 +10,22 @@ import { assertSessionId, validateRowInputs, type RowInput } from "../../core/ro
 import { rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, indexedTextOf } from "../append-plan.js";
-import { AppendConflictError, DuplicateRolloverError, StoreClosedError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
-import { checkItemsOptions, checkOperationId, checkReadHits, checkSearchOptions, checkSeq, checkWindowsOptions, type CheckedSearch } from "../options.js";
+import {
+  AppendConflictError,
+  DuplicateRolloverError,
+  StoreClosedError,
+  StoreCorruptError,
+  StoreReadOnlyError,
+} from "../errors.js";
+import {
+  checkItemsOptions,
+  checkOperationId,
+  checkReadHits,
+  checkSearchOptions,
+  checkSeq,
+  checkWindowsOptions,
+  type CheckedSearch,
+} from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
 import type {
   ActiveWindow,
@@ -90,12 +104,20 @@ export function createSqliteBackend({
   readOnly = false,
   fullCheckMaxBytes,
 }: SqliteStoreOptions): LineageBackend {
-  const db: Database.Database = openDatabase({ path, busyTimeoutMs, durability, readOnly, ...(fullCheckMaxBytes === undefined ? {} : { fullCheckMaxBytes }) });
+  const db: Database.Database = openDatabase({
+    path,
+    busyTimeoutMs,
+    durability,
+    readOnly,
+    ...(fullCheckMaxBytes === undefined ? {} : { fullCheckMaxBytes }),
+  });
   let sql: ReturnType<typeof prepareStatements>;
   let lineageSql: Record<keyof typeof lineageStatementSql, Database.Statement>;
   try {
     sql = prepareStatements(db);
-    lineageSql = Object.fromEntries(Object.entries(lineageStatementSql).map(([name, text]) => [name, db.prepare(text)])) as typeof lineageSql;
+    lineageSql = Object.fromEntries(
+      Object.entries(lineageStatementSql).map(([name, text]) => [name, db.prepare(text)]),
+    ) as typeof lineageSql;
   } catch (error) {
     db.close();
     throw storeFailure(path, error);
@@ -125,7 +147,8 @@ export function createSqliteBackend({
   };
 
   const sessionOf = (sessionId: string) => sql.session.get(sessionId) as SessionRecord | undefined;
-  const floorOf = (session: SessionRecord, options: FloorOptions) => (options.includeCleared === true ? 0 : session.floor_seq);
+  const floorOf = (session: SessionRecord, options: FloorOptions) =>
+    options.includeCleared === true ? 0 : session.floor_seq;
 
   function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
     const result = decodeRow(sessionId, encoded.seq, encoded.body);
@@ -152,7 +175,13 @@ export function createSqliteBackend({
   }
 
   const appendTransaction = db.transaction(
-    (sessionId: string, inputs: RowInput[], operationId: string | undefined, expectLastSeq: number | undefined, parent: SessionParent | undefined): EncodedRow[] => {
+    (
+      sessionId: string,
+      inputs: RowInput[],
+      operationId: string | undefined,
+      expectLastSeq: number | undefined,
+      parent: SessionParent | undefined,
+    ): EncodedRow[] => {
       const timestamp = now().toISOString();
       let session = sessionOf(sessionId);
       if (session === undefined) {
@@ -161,10 +190,13 @@ export function createSqliteBackend({
         if (parent !== undefined) lineageSql.setParent.run(parent.sessionId, parent.itemId, session.session_key);
       }
       if (operationId !== undefined) {
-        const seen = sql.operation.get(session.session_key, operationId) as { first_seq: number; last_seq: number } | undefined;
-        if (seen !== undefined) return sql.rowRange.all(session.session_key, seen.first_seq, seen.last_seq) as EncodedRow[];
+        const seen = sql.operation.get(session.session_key, operationId) as
+          { first_seq: number; last_seq: number } | undefined;
+        if (seen !== undefined)
+          return sql.rowRange.all(session.session_key, seen.first_seq, seen.last_seq) as EncodedRow[];
       }
-      if (expectLastSeq !== undefined && expectLastSeq !== session.last_seq) throw new AppendConflictError(sessionId, expectLastSeq, session.last_seq);
+      if (expectLastSeq !== undefined && expectLastSeq !== session.last_seq)
+        throw new AppendConflictError(sessionId, expectLastSeq, session.last_seq);
       const plan = planAppend(
         sessionId,
         inputs,
@@ -174,7 +206,10 @@ export function createSqliteBackend({
       const rolloverIds = new Set<string>();
       for (const entry of plan.rows) {
         if (entry.rolloverId === undefined) continue;
-        if (rolloverIds.has(entry.rolloverId) || sql.rolloverExists.get(session.session_key, entry.rolloverId) !== undefined) {
+        if (
+          rolloverIds.has(entry.rolloverId) ||
+          sql.rolloverExists.get(session.session_key, entry.rolloverId) !== undefined
+        ) {
           throw new DuplicateRolloverError(sessionId, entry.rolloverId);
         }
         rolloverIds.add(entry.rolloverId);
@@ -182,7 +217,14 @@ export function createSqliteBackend({
       const stored: EncodedRow[] = [];
       for (const entry of plan.rows) {
         const { seq, createdAt } = entry.row;
-        const rowKey = sql.insertRow.run(session.session_key, seq, entry.windowSeq, entry.visible ? 1 : 0, entry.row.tokens ?? null, entry.body).lastInsertRowid;
+        const rowKey = sql.insertRow.run(
+          session.session_key,
+          seq,
+          entry.windowSeq,
+          entry.visible ? 1 : 0,
+          entry.row.tokens ?? null,
+          entry.body,
+        ).lastInsertRowid;
         if (entry.searchText.length > 0) {
           sql.insertLiteral.run(rowKey, entry.searchText);
           sql.insertWords.run(rowKey, entry.terms.join(" "), entry.contextTerms.join(" "));
@@ -202,17 +244,28 @@ export function createSqliteBackend({
         });
         stored.push({ seq, window_seq: entry.windowSeq, body: entry.body });
       }
-      sql.updateSession.run(plan.cursor.lastSeq, plan.cursor.activeWindowSeq, plan.cursor.floorSeq, timestamp, session.session_key);
-      if (operationId !== undefined) sql.insertOperation.run(session.session_key, operationId, session.last_seq + 1, plan.cursor.lastSeq);
+      sql.updateSession.run(
+        plan.cursor.lastSeq,
+        plan.cursor.activeWindowSeq,
+        plan.cursor.floorSeq,
+        timestamp,
+        session.session_key,
+      );
+      if (operationId !== undefined)
+        sql.insertOperation.run(session.session_key, operationId, session.last_seq + 1, plan.cursor.lastSeq);
       return stored;
     },
   );
 
   const activeWindowTransaction = db.transaction((sessionId: string): ActiveWindow => {
     const session = sessionOf(sessionId);
-    if (session === undefined) return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+    if (session === undefined)
+      return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
     const window = sql.window.get(session.session_key, session.active_window_seq) as WindowRecord | undefined;
-    const { rows, skipped } = decodeAll(sessionId, sql.rowsFrom.all(session.session_key, Math.max(1, session.active_window_seq)) as EncodedRow[]);
+    const { rows, skipped } = decodeAll(
+      sessionId,
+      sql.rowsFrom.all(session.session_key, Math.max(1, session.active_window_seq)) as EncodedRow[],
+    );
     return {
       windowId: windowIdFor(session.active_window_seq),
       boundarySeq: session.active_window_seq,
@@ -230,17 +283,22 @@ export function createSqliteBackend({
   });
 
   const crossSql = prepareCrossSearch(db);
-  const searchScopeTransaction = db.transaction((request: ScopeSearchRequest) => searchScopeRows({ state: crossSql(), decode, trigramRarity }, request));
+  const searchScopeTransaction = db.transaction((request: ScopeSearchRequest) =>
+    searchScopeRows({ state: crossSql(), decode, trigramRarity }, request),
+  );
 
-  const searchPartsTransaction = db.transaction((parts: readonly { sessionId: string; checked: CheckedSearch }[]): SearchPage[] => {
-    const sessions = parts.map((part) => sessionOf(part.sessionId));
-    if (sessions.some((session) => session === undefined)) return parts.map((part) => searchTransaction(part.sessionId, part.checked));
-    const found = parts.map((part, index) => {
-      const session = sessions[index] as SessionRecord;
-      return { session, checked: part.checked, floor: floorOf(session, part.checked) };
-    });
-    return searchParts({ sql, decode, trigramRarity }, found);
-  });
+  const searchPartsTransaction = db.transaction(
+    (parts: readonly { sessionId: string; checked: CheckedSearch }[]): SearchPage[] => {
+      const sessions = parts.map((part) => sessionOf(part.sessionId));
+      if (sessions.some((session) => session === undefined))
+        return parts.map((part) => searchTransaction(part.sessionId, part.checked));
+      const found = parts.map((part, index) => {
+        const session = sessions[index] as SessionRecord;
+        return { session, checked: part.checked, floor: floorOf(session, part.checked) };
+      });
+      return searchParts({ sql, decode, trigramRarity }, found);
+    },
+  );
 
   const deleteTransaction = db.transaction((sessionId: string): boolean => {
     const session = sessionOf(sessionId);
@@ -260,15 +318,25 @@ export function createSqliteBackend({
     const found = lineageSql.sessionLineage.get(sessionId) as LineageRecord | undefined;
     if (found === undefined) return undefined;
     return {
-      ...(found.parent_session_id === null ? {} : { parent: { sessionId: found.parent_session_id, itemId: found.parent_item_id ?? "" } }),
-      ...(found.fork_of_session_id === null ? {} : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } }),
+      ...(found.parent_session_id === null
+        ? {}
+        : { parent: { sessionId: found.parent_session_id, itemId: found.parent_item_id ?? "" } }),
+      ...(found.fork_of_session_id === null
+        ? {}
+        : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } }),
     };
   };
 
   const attachTransaction = db.transaction((sessionId: string, parent: SessionParent): AttachParentResult => {
     const target = lineageRecordOf(sessionId);
     const ancestors = ancestorsOf(parent.sessionId, (id) => lineageRecordOf(id)?.parent?.sessionId);
-    const decision = decideAttachment({ sessionId, parent, target, parentExists: sessionOf(parent.sessionId) !== undefined, ancestors });
+    const decision = decideAttachment({
+      sessionId,
+      parent,
+      target,
+      parentExists: sessionOf(parent.sessionId) !== undefined,
+      ancestors,
+    });
     if (decision === "unchanged") return "unchanged";
     lineageSql.attachParent.run(parent.sessionId, parent.itemId, sessionId);
     return "attached";
@@ -279,8 +347,16 @@ export function createSqliteBackend({
     const timestamp = now().toISOString();
     const { cursor, window } = record;
     const key = lineageSql.insertFork.run(
-      record.sessionId, crypto.randomUUID(), timestamp, timestamp, cursor.lastSeq, cursor.activeWindowSeq, cursor.floorSeq,
-      record.forkOf.sessionId, record.forkOf.atSeq, record.inheritedWindowCount,
+      record.sessionId,
+      crypto.randomUUID(),
+      timestamp,
+      timestamp,
+      cursor.lastSeq,
+      cursor.activeWindowSeq,
+      cursor.floorSeq,
+      record.forkOf.sessionId,
+      record.forkOf.atSeq,
+      record.inheritedWindowCount,
     ).lastInsertRowid;
     lineageSql.insertForkWindow.run({
       session_key: key,
@@ -362,7 +438,8 @@ export function createSqliteBackend({
     async read(sessionId: string, seq: number, options: FloorOptions = {}) {
       open();
       assertSessionId(sessionId);
-      if (typeof seq !== "number" || !Number.isSafeInteger(seq)) throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+      if (typeof seq !== "number" || !Number.isSafeInteger(seq))
+        throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
       const session = sessionOf(sessionId);
       if (session === undefined || seq <= floorOf(session, options)) return undefined;
       const encoded = sql.row.get(session.session_key, seq) as EncodedRow | undefined;
@@ -378,7 +455,9 @@ export function createSqliteBackend({
       return hitsInOrder(wanted, (seq) => {
         const encoded = seq <= floor ? undefined : (sql.row.get(session.session_key, seq) as EncodedRow | undefined);
         const row = encoded === undefined ? undefined : decode(sessionId, encoded);
-        return encoded === undefined || row === undefined ? undefined : { row, windowId: windowIdFor(encoded.window_seq) };
+        return encoded === undefined || row === undefined
+          ? undefined
+          : { row, windowId: windowIdFor(encoded.window_seq) };
       });
     },
 
@@ -395,7 +474,10 @@ export function createSqliteBackend({
 
     async searchParts(parts: readonly SearchPartOptions[]) {
       open();
-      const checked = parts.map((part) => ({ sessionId: part.sessionId, checked: checkSearchOptions(part.sessionId, part.options) }));
+      const checked = parts.map((part) => ({
+        sessionId: part.sessionId,
+        checked: checkSearchOptions(part.sessionId, part.options),
+      }));
       return searchPartsTransaction(checked);
     },
 
@@ -415,9 +497,15 @@ export function createSqliteBackend({
       open();
       const { parentSessionId, forkOfSessionId } = checkSessionsOptions(options);
       const records = (
-        parentSessionId !== undefined ? lineageSql.childSessions.all(parentSessionId) : forkOfSessionId !== undefined ? lineageSql.forkSessions.all(forkOfSessionId) : sql.sessions.all()
+        parentSessionId !== undefined
+          ? lineageSql.childSessions.all(parentSessionId)
+          : forkOfSessionId !== undefined
+            ? lineageSql.forkSessions.all(forkOfSessionId)
+            : sql.sessions.all()
       ) as SessionSummaryRecord[];
-      return records.filter((record) => forkOfSessionId === undefined || record.fork_of_session_id === forkOfSessionId).map(toSessionSummary);
+      return records
+        .filter((record) => forkOfSessionId === undefined || record.fork_of_session_id === forkOfSessionId)
+        .map(toSessionSummary);
     },
 
     async attachParent(sessionId: string, parent: SessionParent) {
@@ -434,9 +522,13 @@ export function createSqliteBackend({
     async lineageOf(sessionId: string) {
       open();
       assertSessionId(sessionId);
-      const found = lineageSql.lineage.get(sessionId) as { fork_of_session_id: string | null; fork_at_seq: number | null; floor_seq: number } | undefined;
+      const found = lineageSql.lineage.get(sessionId) as
+        { fork_of_session_id: string | null; fork_at_seq: number | null; floor_seq: number } | undefined;
       if (found === undefined) return undefined;
-      const forkOf = found.fork_of_session_id === null ? {} : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } };
+      const forkOf =
+        found.fork_of_session_id === null
+          ? {}
+          : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } };
       return { ...forkOf, floorSeq: found.floor_seq };
     },
 
@@ -507,7 +599,11 @@ function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
     windowCount: record.window_count + record.inherited_window_count,
     createdAt: record.created_at,
     updatedAt: record.updated_at,
-    ...(record.parent_session_id === null ? {} : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
-    ...(record.fork_of_session_id === null ? {} : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
+    ...(record.parent_session_id === null
+      ? {}
+      : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
+    ...(record.fork_of_session_id === null
+      ? {}
+      : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
   };
 }

@@ -7,7 +7,9 @@ import { openStore } from "../open-store.js";
 import { statementSql } from "./statements.js";
 
 function queryPlan(db: Database.Database, sql: string, parameters: unknown[]): string[] {
-  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map(
+    (step) => step.detail,
+  );
 }
 
 describe("SQLite query plans", () => {
@@ -36,11 +38,24 @@ describe("SQLite query plans", () => {
     // row-key bounds.
     const index = expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 192:M2></);
     const byKey = "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)";
-    expect(queryPlan(db, statementSql.countWordRows, ['"hello"', ...keys, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, "SCAN (subquery-1)"]);
-    expect(queryPlan(db, statementSql.countSessionWordRows, ['"hello"', ...bounds, 1001])).toEqual(["CO-ROUTINE (subquery-1)", index, byKey, "SCAN (subquery-1)"]);
+    expect(queryPlan(db, statementSql.countWordRows, ['"hello"', ...keys, 1001])).toEqual([
+      "CO-ROUTINE (subquery-1)",
+      index,
+      "SCAN (subquery-1)",
+    ]);
+    expect(queryPlan(db, statementSql.countSessionWordRows, ['"hello"', ...bounds, 1001])).toEqual([
+      "CO-ROUTINE (subquery-1)",
+      index,
+      byKey,
+      "SCAN (subquery-1)",
+    ]);
     // A literal query's first matches, oldest first (idxNum 64 = FTS5 delivers ascending rowid order): no sort.
-    expect(queryPlan(db, statementSql.literalKeysAscending, ['"hel"', ...keys, 65])).toEqual([expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 64:M1></)]);
-    expect(queryPlan(db, statementSql.sessionRowByKey, [1, 1, 0, 10])).toEqual(["SEARCH r USING INTEGER PRIMARY KEY (rowid=?)"]);
+    expect(queryPlan(db, statementSql.literalKeysAscending, ['"hel"', ...keys, 65])).toEqual([
+      expect.stringMatching(/^SCAN f VIRTUAL TABLE INDEX 64:M1></),
+    ]);
+    expect(queryPlan(db, statementSql.sessionRowByKey, [1, 1, 0, 10])).toEqual([
+      "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)",
+    ]);
     // The newest candidates and their scores, unsorted: core orders them (ADR 0031).
     expect(queryPlan(db, statementSql.scoreWordsNewest, ['"hello"', ...keys, 500])).toEqual([index]);
     expect(queryPlan(db, statementSql.scoreSessionWordsNewest, ['"hello"', ...bounds, 500])).toEqual([index, byKey]);
@@ -54,8 +69,12 @@ describe("SQLite query plans", () => {
       "SEARCH t USING PRIMARY KEY (session_key=? AND term=? AND seq>? AND seq<?)",
       "SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq=?)",
     ]);
-    expect(queryPlan(db, statementSql.scanVisible, bounds)).toEqual(["SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>? AND seq<?)"]);
-    expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual(["SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)"]);
+    expect(queryPlan(db, statementSql.scanVisible, bounds)).toEqual([
+      "SEARCH r USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>? AND seq<?)",
+    ]);
+    expect(queryPlan(db, statementSql.rowsFrom, [1, 1])).toEqual([
+      "SEARCH ctxwin_rows USING INDEX ctxwin_rows_by_seq (session_key=? AND seq>?)",
+    ]);
     db.close();
   });
 });

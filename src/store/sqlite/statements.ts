@@ -34,7 +34,8 @@ export const statementSql = {
   insertSession: "INSERT INTO ctxwin_sessions (session_id, incarnation, created_at, updated_at) VALUES (?, ?, ?, ?)",
   sessionSummary: `SELECT s.*, (SELECT count(*) FROM ctxwin_windows w WHERE w.session_key = s.session_key) AS window_count
      FROM ctxwin_sessions s WHERE s.session_id = ?`,
-  updateSession: "UPDATE ctxwin_sessions SET last_seq = ?, active_window_seq = ?, floor_seq = ?, updated_at = ? WHERE session_key = ?",
+  updateSession:
+    "UPDATE ctxwin_sessions SET last_seq = ?, active_window_seq = ?, floor_seq = ?, updated_at = ? WHERE session_key = ?",
   operation: "SELECT first_seq, last_seq FROM ctxwin_operations WHERE session_key = ? AND operation_id = ?",
   insertOperation: "INSERT INTO ctxwin_operations (session_key, operation_id, first_seq, last_seq) VALUES (?, ?, ?, ?)",
   rolloverExists: "SELECT 1 FROM ctxwin_windows WHERE session_key = ? AND rollover_id = ?",
@@ -48,7 +49,8 @@ export const statementSql = {
          last_seq = excluded.last_seq, row_count = row_count + 1,
          visible_count = visible_count + excluded.visible_count, ended_at = excluded.ended_at`,
   window: "SELECT * FROM ctxwin_windows WHERE session_key = ? AND window_seq = ?",
-  windows: "SELECT * FROM ctxwin_windows WHERE session_key = ? AND window_seq >= ? AND window_seq < ? ORDER BY window_seq DESC LIMIT ?",
+  windows:
+    "SELECT * FROM ctxwin_windows WHERE session_key = ? AND window_seq >= ? AND window_seq < ? ORDER BY window_seq DESC LIMIT ?",
   row: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq = ?`,
   rowRange: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq BETWEEN ? AND ? ORDER BY seq`,
   rowsFrom: `SELECT ${rowColumns} FROM ctxwin_rows WHERE session_key = ? AND seq >= ? ORDER BY seq`,
@@ -99,7 +101,8 @@ export const statementSql = {
   scoreTwoSessionsWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ((${searchFilter}) OR (${searchFilter})) ORDER BY f.rowid DESC`,
   rowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ?`,
-  deleteLiteral: "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
+  deleteLiteral:
+    "DELETE FROM ctxwin_search_literal WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteWords: "DELETE FROM ctxwin_search_words WHERE rowid IN (SELECT row_key FROM ctxwin_rows WHERE session_key = ?)",
   deleteFilterTerms: "DELETE FROM ctxwin_filter_terms WHERE session_key = ?",
   deleteRows: "DELETE FROM ctxwin_rows WHERE session_key = ?",

@@ -17,7 +17,10 @@ function tableRarity(rows: Record<string, number>): TrigramRarity & { probed: st
 describe("planTrigramQuery", () => {
   it("asks only for a trigram that leaves few candidates, even one that looks common", () => {
     const rarity = tableRarity({ hth: 5 });
-    expect(planTrigramQuery({ query: "lighthouse budget review", rangeKeys: 100_000, rarity })).toEqual({ match: '"hth"', expectedRows: 5 });
+    expect(planTrigramQuery({ query: "lighthouse budget review", rangeKeys: 100_000, rarity })).toEqual({
+      match: '"hth"',
+      expectedRows: 5,
+    });
   });
 
   it("adds the next rarest trigram that does not overlap a chosen one while it rules out more than its walk costs", () => {
@@ -29,7 +32,9 @@ describe("planTrigramQuery", () => {
   });
 
   it("ANDs at most six trigrams, in the query's order", () => {
-    const rows = Object.fromEntries("abcdefghijklmnopqrstuvwx".split("").map((letter, index) => [`${letter}${letter}${letter}`, 40_000 + index]));
+    const rows = Object.fromEntries(
+      "abcdefghijklmnopqrstuvwx".split("").map((letter, index) => [`${letter}${letter}${letter}`, 40_000 + index]),
+    );
     const plan = planTrigramQuery({ query: "bbbcccdddfffggghhhkkk", rangeKeys: 100_000, rarity: tableRarity(rows) });
     expect(plan?.match).toBe('"bbb" AND "ccc" AND "ddd" AND "fff" AND "ggg" AND "hhh"');
   });
@@ -43,7 +48,11 @@ describe("planTrigramQuery", () => {
 
   it("probes at most 24 trigrams of a long query", () => {
     const rarity = tableRarity({});
-    planTrigramQuery({ query: "the quick brown fox jumps over the lazy dog again and again", rangeKeys: 1_000, rarity });
+    planTrigramQuery({
+      query: "the quick brown fox jumps over the lazy dog again and again",
+      rangeKeys: 1_000,
+      rarity,
+    });
     expect(rarity.probed).toHaveLength(24);
   });
 
@@ -66,17 +75,24 @@ describe("planTrigramQuery", () => {
 describe("createTrigramRarity", () => {
   function trigramIndex(texts: readonly string[]) {
     const db = new Database(":memory:");
-    db.exec("CREATE VIRTUAL TABLE t USING fts5(text, content = '', detail = none, tokenize = 'trigram case_sensitive 0')");
+    db.exec(
+      "CREATE VIRTUAL TABLE t USING fts5(text, content = '', detail = none, tokenize = 'trigram case_sensitive 0')",
+    );
     const insert = db.prepare("INSERT INTO t (rowid, text) VALUES (?, ?)");
     texts.forEach((text, index) => insert.run(index + 1, text));
     const statement = db.prepare("SELECT rowid AS row_key FROM t WHERE t MATCH ? ORDER BY rowid LIMIT ?");
     let probes = 0;
     const probe = new Proxy(statement, {
-      get: (target, property) => (property === "all" ? (...parameters: unknown[]) => ((probes += 1), target.all(...parameters)) : Reflect.get(target, property)),
+      get: (target, property) =>
+        property === "all"
+          ? (...parameters: unknown[]) => ((probes += 1), target.all(...parameters))
+          : Reflect.get(target, property),
     });
     return { probe, probes: () => probes };
   }
-  const texts = Array.from({ length: 1_000 }, (_unused, index) => (index % 200 === 7 ? "the kestrel report" : index % 4 === 0 ? "the ledger" : "the day"));
+  const texts = Array.from({ length: 1_000 }, (_unused, index) =>
+    index % 200 === 7 ? "the kestrel report" : index % 4 === 0 ? "the ledger" : "the day",
+  );
 
   it("counts a rare trigram exactly and estimates a common one from the span of its first rows", () => {
     const index = trigramIndex(texts);

@@ -43,7 +43,13 @@ export interface TrigramRarity {
  *
  * @example createTrigramRarity({ probe: sql.literalProbe })
  */
-export function createTrigramRarity({ probe, now = Date.now }: { probe: Database.Statement; now?: () => number }): TrigramRarity {
+export function createTrigramRarity({
+  probe,
+  now = Date.now,
+}: {
+  probe: Database.Statement;
+  now?: () => number;
+}): TrigramRarity {
   const remembered = new Map<string, { rarity: Rarity; at: number }>();
   const measure = (trigram: string): Rarity => {
     const keys = (probe.all(phraseOf(trigram), PROBE_ROWS + 1) as { row_key: number }[]).map((entry) => entry.row_key);
@@ -81,7 +87,15 @@ export interface TrigramPlan {
  *
  * @example planTrigramQuery({ query: "lighthouse budget review", rangeKeys: 100_000, rarity }) // { match: '"hth"', expectedRows: 5 }
  */
-export function planTrigramQuery({ query, rangeKeys, rarity }: { query: string; rangeKeys: number; rarity: TrigramRarity }): TrigramPlan | undefined {
+export function planTrigramQuery({
+  query,
+  rangeKeys,
+  rarity,
+}: {
+  query: string;
+  rangeKeys: number;
+  rarity: TrigramRarity;
+}): TrigramPlan | undefined {
   // Rarest-looking first, so that probing can stop at the first trigram that leaves few candidates.
   const probed: { text: string; position: number; rows: number }[] = [];
   for (const trigram of trigramsOf(query).sort((left, right) => commonness(left.text) - commonness(right.text))) {
@@ -119,9 +133,24 @@ export function planTrigramQuery({ query, rangeKeys, rarity }: { query: string; 
  */
 const FOLDED_APART = (() => {
   const upper: [number, number][] = [
-    [0x37f, 0x37f], [0x528, 0x52e], [0x13a0, 0x13f5], [0x1c89, 0x1c89], [0x1c90, 0x1cbf], [0x2c2f, 0x2c2f],
-    [0xa698, 0xa69a], [0xa796, 0xa79e], [0xa7ab, 0xa7dc], [0xa7f5, 0xa7f5], [0x104b0, 0x104d3], [0x10570, 0x10595],
-    [0x10c80, 0x10cb2], [0x10d50, 0x10d65], [0x118a0, 0x118bf], [0x16e40, 0x16e5f], [0x16ea0, 0x16eb8], [0x1e900, 0x1e921],
+    [0x37f, 0x37f],
+    [0x528, 0x52e],
+    [0x13a0, 0x13f5],
+    [0x1c89, 0x1c89],
+    [0x1c90, 0x1cbf],
+    [0x2c2f, 0x2c2f],
+    [0xa698, 0xa69a],
+    [0xa796, 0xa79e],
+    [0xa7ab, 0xa7dc],
+    [0xa7f5, 0xa7f5],
+    [0x104b0, 0x104d3],
+    [0x10570, 0x10595],
+    [0x10c80, 0x10cb2],
+    [0x10d50, 0x10d65],
+    [0x118a0, 0x118bf],
+    [0x16e40, 0x16e5f],
+    [0x16ea0, 0x16eb8],
+    [0x1e900, 0x1e921],
   ];
   const codePoints = new Set([0x130, 0x307]);
   for (const [first, last] of upper) {

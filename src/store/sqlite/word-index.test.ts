@@ -23,19 +23,40 @@ describe("the SQLite word index (format 6)", () => {
       db.exec(WORD_INDEX_V6);
       const insert = db.prepare("INSERT INTO ctxwin_search_words (rowid, text, context) VALUES (?, ?, ?)");
       own.forEach((terms, index) => insert.run(index + 1, terms.join(" "), (context[index] ?? []).join(" ")));
-      const search = db.prepare(`SELECT rowid, ${WORD_SCORE} AS score FROM ctxwin_search_words WHERE ctxwin_search_words MATCH ? ORDER BY rowid`);
-      const rows = own.map((terms, index) => ({ counts: termCounts({ own: terms, context: context[index] ?? [] }), length: terms.length + (context[index] ?? []).length }));
-      for (const words of [["sunris"], ["paint", "sunris"], ["often", "work", "famili"], ["the"], ["kid", "camp", "week"]]) {
-        const fromSqlite = search.all(words.map((word) => `"${word}"`).join(" OR ")) as { rowid: number; score: number }[];
+      const search = db.prepare(
+        `SELECT rowid, ${WORD_SCORE} AS score FROM ctxwin_search_words WHERE ctxwin_search_words MATCH ? ORDER BY rowid`,
+      );
+      const rows = own.map((terms, index) => ({
+        counts: termCounts({ own: terms, context: context[index] ?? [] }),
+        length: terms.length + (context[index] ?? []).length,
+      }));
+      for (const words of [
+        ["sunris"],
+        ["paint", "sunris"],
+        ["often", "work", "famili"],
+        ["the"],
+        ["kid", "camp", "week"],
+      ]) {
+        const fromSqlite = search.all(words.map((word) => `"${word}"`).join(" OR ")) as {
+          rowid: number;
+          score: number;
+        }[];
         const score = bm25Scorer({
           words,
           rows: rows.length,
           terms: rows.reduce((sum, row) => sum + row.length, 0),
           wordRows: (word) => rows.filter((row) => row.counts.has(word)).length,
         });
-        const fromCore = rows.map((row, index) => ({ rowid: index + 1, score: score(row) })).filter((entry) => entry.score > 0);
-        expect(fromSqlite.map((entry) => entry.rowid), words.join(" ")).toEqual(fromCore.map((entry) => entry.rowid));
-        fromSqlite.forEach((entry, index) => expect(entry.score, words.join(" ")).toBeCloseTo(fromCore[index]?.score ?? Number.NaN, 12));
+        const fromCore = rows
+          .map((row, index) => ({ rowid: index + 1, score: score(row) }))
+          .filter((entry) => entry.score > 0);
+        expect(
+          fromSqlite.map((entry) => entry.rowid),
+          words.join(" "),
+        ).toEqual(fromCore.map((entry) => entry.rowid));
+        fromSqlite.forEach((entry, index) =>
+          expect(entry.score, words.join(" ")).toBeCloseTo(fromCore[index]?.score ?? Number.NaN, 12),
+        );
       }
     } finally {
       db.close();

@@ -70,7 +70,7 @@ export function* indexedRows(db: Database.Database): Generator<IndexedRow> {
   );
   // Row keys grow with seq inside a session, so a row's predecessor, when indexed, came just before.
   const previousBySession = new Map<number, { seq: number; terms: readonly string[] }>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const records = page.all(after) as StoredRecord[];
     for (const record of records) {
       const decoded = decodeRow(record.session_id, record.seq, record.body);

@@ -30,7 +30,9 @@ const config = JSON.parse(process.argv[2] ?? "{}") as AppendWorkerConfig;
 let announceTransaction = false;
 const openTheStore = () =>
   openStore({
-    ...(config.url === undefined ? { path: config.path, durability: config.durability ?? "full" } : { url: config.url, schema: config.schema }),
+    ...(config.url === undefined
+      ? { path: config.path, durability: config.durability ?? "full" }
+      : { url: config.url, schema: config.schema }),
     // The store reads the clock inside its append transaction: the huge mode uses that moment to
     // tell the parent that rows are being written right now.
     now: () => {
@@ -64,8 +66,17 @@ let batchNumber = 0;
 async function appendBatch(target: HistoryStore, size: number, text?: (order: number) => string): Promise<void> {
   const batch = `${config.worker}:${batchNumber}`;
   batchNumber += 1;
-  const rows = taggedRows({ worker: config.worker, batch, size, firstOrder: order, ...(text ? { text: (tag) => text(tag.order) } : {}) });
-  const stored = config.retryLostConnections === true ? await appendRetrying(target, batch, rows) : await target.append(config.sessionId, rows);
+  const rows = taggedRows({
+    worker: config.worker,
+    batch,
+    size,
+    firstOrder: order,
+    ...(text ? { text: (tag) => text(tag.order) } : {}),
+  });
+  const stored =
+    config.retryLostConnections === true
+      ? await appendRetrying(target, batch, rows)
+      : await target.append(config.sessionId, rows);
   order += size;
   say(formatCommitted({ batch, firstSeq: stored[0]?.seq ?? -1, lastSeq: stored.at(-1)?.seq ?? -1 }));
 }
@@ -91,7 +102,8 @@ async function runBatches(random: ReturnType<typeof createSeededRandom>): Promis
 
 switch (config.mode) {
   case "interleaved":
-    for (let call = 0; call < (config.interleavedCalls ?? 550); call += 1) await appendBatch(store, call % 11 === 10 ? 10 : 1);
+    for (let call = 0; call < (config.interleavedCalls ?? 550); call += 1)
+      await appendBatch(store, call % 11 === 10 ? 10 : 1);
     break;
   case "batches":
     await runBatches(createSeededRandom(config.seed ?? 1));
@@ -115,7 +127,11 @@ switch (config.mode) {
         ...(config.expectLastSeq === undefined ? {} : { expectLastSeq: config.expectLastSeq }),
       },
     );
-    const result: RetryResult = { seqs: stored.map((row) => row.seq), ids: stored.map((row) => row.id), lastSeq: await store.lastSeq(config.sessionId) };
+    const result: RetryResult = {
+      seqs: stored.map((row) => row.seq),
+      ids: stored.map((row) => row.id),
+      lastSeq: await store.lastSeq(config.sessionId),
+    };
     say(`result ${JSON.stringify(result)}`);
     if (config.holdAfterwards === true) await new Promise((resolve) => input.on("close", resolve));
     break;

@@ -24,7 +24,14 @@ const taskCall = (toolCallId: string, sessionId: string): RowInput => ({
       toolCallId,
       state: "output-available",
       input: { agent: "researcher", prompt: "look it up" },
-      output: { status: "completed", agent: "researcher", session_id: sessionId, answer: "found it", answer_chars: 8, truncated: false },
+      output: {
+        status: "completed",
+        agent: "researcher",
+        session_id: sessionId,
+        answer: "found it",
+        answer_chars: 8,
+        truncated: false,
+      },
     } as never,
   ],
 });
@@ -33,9 +40,20 @@ const taskCall = (toolCallId: string, sessionId: string): RowInput => ({
  * @example await seedClearedChildTree(store); // main/child and main/child/grandchild are hidden
  */
 export async function seedClearedChildTree(store: HistoryStore): Promise<void> {
-  await store.append("main", [userText(`Remember: ${CHILD_SECRET}`), assistantText("noted"), taskCall("call-1", "main/child"), assistantText("the researcher found it")]);
-  await store.append("main/child", [userText(CHILD_TITLE), assistantText(`It is used in the vault: ${CHILD_SECRET}`)], { parent: { sessionId: "main", itemId: "3" } });
-  await store.append("main/child/grandchild", [userText(`Double-check ${CHILD_SECRET}`)], { parent: { sessionId: "main/child", itemId: "2" } });
+  await store.append("main", [
+    userText(`Remember: ${CHILD_SECRET}`),
+    assistantText("noted"),
+    taskCall("call-1", "main/child"),
+    assistantText("the researcher found it"),
+  ]);
+  await store.append("main/child", [userText(CHILD_TITLE), assistantText(`It is used in the vault: ${CHILD_SECRET}`)], {
+    parent: { sessionId: "main", itemId: "3" },
+  });
+  await store.append("main/child/grandchild", [userText(`Double-check ${CHILD_SECRET}`)], {
+    parent: { sessionId: "main/child", itemId: "2" },
+  });
   await store.append("main", [reset(), userText("a fresh start"), taskCall("call-2", "main/late")]);
-  await store.append("main/late", [userText(`count the ${LATE_WORD}`), assistantText(`${LATE_WORD}: 3`)], { parent: { sessionId: "main", itemId: "7" } });
+  await store.append("main/late", [userText(`count the ${LATE_WORD}`), assistantText(`${LATE_WORD}: 3`)], {
+    parent: { sessionId: "main", itemId: "7" },
+  });
 }

@@ -20,7 +20,9 @@ const SECRET = "the launch code is 0451";
  */
 async function seedTree(store: HistoryStore, { clear }: { clear: boolean }): Promise<void> {
   await store.append("main", [text(SECRET), reply("noted"), reply("delegating"), reply("done")]);
-  await store.append("main/child", [text(`Find where ${SECRET} is used`), reply(`It is ${SECRET}`)], { parent: { sessionId: "main", itemId: "3" } });
+  await store.append("main/child", [text(`Find where ${SECRET} is used`), reply(`It is ${SECRET}`)], {
+    parent: { sessionId: "main", itemId: "3" },
+  });
   await store.append("main/child/grandchild", [text(SECRET)], { parent: { sessionId: "main/child", itemId: "2" } });
   if (!clear) return;
   await store.append("main", [reset(), text("a new start"), reply("calling again")]);
@@ -38,8 +40,15 @@ export function describeChildVisibilityConformance(suite: ConformanceSuite): voi
     test("every child is visible while no clear lies after its call", async () => {
       const { store } = suite;
       await seedTree(store, { clear: false });
-      expect(ids(await visibleSessions({ store, summaries: await store.sessions() }))).toEqual(["main", "main/child", "main/child/grandchild"]);
-      expect((await visibleSession({ store, sessionId: "main/child/grandchild" }))?.parent).toEqual({ sessionId: "main/child", itemId: "2" });
+      expect(ids(await visibleSessions({ store, summaries: await store.sessions() }))).toEqual([
+        "main",
+        "main/child",
+        "main/child/grandchild",
+      ]);
+      expect((await visibleSession({ store, sessionId: "main/child/grandchild" }))?.parent).toEqual({
+        sessionId: "main/child",
+        itemId: "2",
+      });
     });
 
     test("a clear after the task call hides the child and its children; a later child stays visible", async () => {
@@ -47,9 +56,13 @@ export function describeChildVisibilityConformance(suite: ConformanceSuite): voi
       await seedTree(store, { clear: true });
       expect((await store.session("main"))?.floorSeq).toBe(5);
       expect(ids(await visibleSessions({ store, summaries: await store.sessions() }))).toEqual(["main", "main/late"]);
-      expect(ids(await visibleSessions({ store, summaries: await store.sessions({ parentSessionId: "main" }) }))).toEqual(["main/late"]);
+      expect(
+        ids(await visibleSessions({ store, summaries: await store.sessions({ parentSessionId: "main" }) })),
+      ).toEqual(["main/late"]);
       // A list of the hidden session alone (its parent not among the summaries) is judged the same.
-      expect(await visibleSessions({ store, summaries: await store.sessions({ parentSessionId: "main/child" }) })).toEqual([]);
+      expect(
+        await visibleSessions({ store, summaries: await store.sessions({ parentSessionId: "main/child" }) }),
+      ).toEqual([]);
       expect(await visibleSession({ store, sessionId: "main/child" })).toBeUndefined();
       expect(await visibleSession({ store, sessionId: "main/child/grandchild" })).toBeUndefined();
       expect(await visibleSession({ store, sessionId: "nobody" })).toBeUndefined();
@@ -86,7 +99,10 @@ export function describeChildVisibilityConformance(suite: ConformanceSuite): voi
         (error: unknown) => ForkRefusedError.isInstance(error) && error.reason === "behind-floor",
       );
       expect(await store.session("copy")).toBeUndefined();
-      expect((await visibleSession({ store, sessionId: "kept" }))?.forkOf).toEqual({ sessionId: "main/child", atSeq: 2 });
+      expect((await visibleSession({ store, sessionId: "kept" }))?.forkOf).toEqual({
+        sessionId: "main/child",
+        atSeq: 2,
+      });
       expect((await store.items("kept")).rows.map((row) => row.seq)).toEqual([1, 2]);
     });
   });

@@ -40,13 +40,21 @@ export function describeCrossSearchConformance(suite: ConformanceSuite): void {
       const page = await store.searchSessions({ query: "ledger migration", mode: "ranked" });
       expect(found(page)[0]).toEqual(["a", 2, "ledger migration plan for the ledger migration"]);
       // b:2 holds the words in its context (the row before it, ADR 0052), as in a single-session search.
-      expect(found(page).map(([sessionId, seq]) => `${String(sessionId)}:${String(seq)}`).sort()).toEqual(["a:1", "a:2", "b:1", "b:2"]);
+      expect(
+        found(page)
+          .map(([sessionId, seq]) => `${String(sessionId)}:${String(seq)}`)
+          .sort(),
+      ).toEqual(["a:1", "a:2", "b:1", "b:2"]);
     });
 
     test("the privacy floor of each session applies; hidden rows are never found", async () => {
       const { store } = suite;
       await store.append("cleared", [text("needle before the clear"), reset(), text("needle after the clear")]);
-      await store.append("hidden", [text("needle hidden", { synthetic: true, uiVisible: false }), rollover("r1"), leadIn("needle")]);
+      await store.append("hidden", [
+        text("needle hidden", { synthetic: true, uiVisible: false }),
+        rollover("r1"),
+        leadIn("needle"),
+      ]);
       for (const mode of ["literal", "ranked"] as const) {
         const page = await store.searchSessions({ query: "needle", mode });
         expect(found(page)).toEqual([["cleared", 3, "needle after the clear"]]);
@@ -55,7 +63,11 @@ export function describeCrossSearchConformance(suite: ConformanceSuite): void {
 
     test("a fork finds its origin's rows up to the fork point under its own id, within its own floor", async () => {
       const { store } = suite;
-      await store.append("origin", [text("shared needle one"), reply("shared needle two"), text("later needle in origin")]);
+      await store.append("origin", [
+        text("shared needle one"),
+        reply("shared needle two"),
+        text("later needle in origin"),
+      ]);
       await store.fork("origin", { atSeq: 2, newSessionId: "fork" });
       await store.append("fork", [text("own needle of the fork")]);
       const page = await store.searchSessions({ query: "needle", mode: "literal", hitsPerSession: 5 });
@@ -86,9 +98,13 @@ export function describeCrossSearchConformance(suite: ConformanceSuite): void {
       const { store } = suite;
       await store.append("main", [text("the secret 0451"), reply("delegating")]);
       await store.append("main/child", [text("the secret 0451 again")], { parent: { sessionId: "main", itemId: "2" } });
-      expect((await store.searchSessions({ query: "secret 0451", mode: "literal" })).hits.map((hit) => hit.sessionId).sort()).toEqual(["main", "main/child"]);
+      expect(
+        (await store.searchSessions({ query: "secret 0451", mode: "literal" })).hits.map((hit) => hit.sessionId).sort(),
+      ).toEqual(["main", "main/child"]);
       await store.append("main", [reset(), reply("delegating again")]);
-      await store.append("main/late", [text("the secret 0451 once more")], { parent: { sessionId: "main", itemId: "4" } });
+      await store.append("main/late", [text("the secret 0451 once more")], {
+        parent: { sessionId: "main", itemId: "4" },
+      });
       for (const mode of ["literal", "ranked"] as const) {
         const page = await store.searchSessions({ query: "secret 0451", mode });
         expect(found(page)).toEqual([["main/late", 1, "the secret 0451 once more"]]);
@@ -106,7 +122,13 @@ export function describeCrossSearchConformance(suite: ConformanceSuite): void {
         ["chatty", 4, "word 4"],
       ]);
       expect(first).toMatchObject({ hasMore: true, nextOffset: 2, moreInSession: ["chatty"] });
-      const second = await store.searchSessions({ query: "word", mode: "literal", limit: 2, hitsPerSession: 2, offset: 2 });
+      const second = await store.searchSessions({
+        query: "word",
+        mode: "literal",
+        limit: 2,
+        hitsPerSession: 2,
+        offset: 2,
+      });
       expect(found(second)).toEqual([["chatty", 3, "word 3"]]);
       expect(second).toMatchObject({ hasMore: false, moreInSession: ["chatty"] });
       const narrowed = await store.searchSessions({ query: "word", mode: "ranked", sessionIds: ["brief", "unknown"] });

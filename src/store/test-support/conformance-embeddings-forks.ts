@@ -11,9 +11,9 @@ import { reply, reset, text, textOf } from "./conformance-rows.js";
 import { quiet, transcript } from "./embedding-transcript.js";
 import { createSynonymEmbeddingModel } from "./synonym-embedding-model.js";
 
-
 /** The texts sent to the provider from call `from` on. */
-const embeddedTexts = (model: ReturnType<typeof createSynonymEmbeddingModel>, from: number) => model.calls.slice(from).flatMap((call) => call.values);
+const embeddedTexts = (model: ReturnType<typeof createSynonymEmbeddingModel>, from: number) =>
+  model.calls.slice(from).flatMap((call) => call.values);
 
 /** A store whose session "s" holds the transcript, embedded; `before`: the provider calls made so far. */
 async function embeddedOrigin(openStore: (embeddings: EmbeddingsOptions | undefined) => HistoryStore) {
@@ -27,7 +27,9 @@ async function embeddedOrigin(openStore: (embeddings: EmbeddingsOptions | undefi
 /**
  * @example describeForkEmbeddingConformance((embeddings) => openStore({ backend: "memory", embeddings }))
  */
-export function describeForkEmbeddingConformance(openStore: (embeddings: EmbeddingsOptions | undefined) => HistoryStore): void {
+export function describeForkEmbeddingConformance(
+  openStore: (embeddings: EmbeddingsOptions | undefined) => HistoryStore,
+): void {
   describe("forks", () => {
     it("find their origin's rows by meaning from the origin's vectors, embedding only their own rows", async () => {
       const { model, store, before } = await embeddedOrigin(openStore);
@@ -38,7 +40,9 @@ export function describeForkEmbeddingConformance(openStore: (embeddings: Embeddi
       expect(await store.embeddings?.pendingRows("f")).toBe(0);
 
       const shared = await store.search("f", { query: "login flow decision", mode: "semantic", limit: 1 });
-      expect(shared.hits.map((hit) => [hit.row.sessionId, hit.row.seq, hit.windowId, textOf(hit.row)])).toEqual([["f", 2, "w:0", "We'll keep OAuth with PKCE for sign-in."]]);
+      expect(shared.hits.map((hit) => [hit.row.sessionId, hit.row.seq, hit.windowId, textOf(hit.row)])).toEqual([
+        ["f", 2, "w:0", "We'll keep OAuth with PKCE for sign-in."],
+      ]);
       expect(shared.embeddings).toMatchObject({ status: "used", pendingRows: 0 });
       const own = await store.search("f", { query: "rollout", mode: "hybrid", limit: 1 });
       expect(own.hits.map((hit) => hit.row.seq)).toEqual([5]);
@@ -57,7 +61,11 @@ export function describeForkEmbeddingConformance(openStore: (embeddings: Embeddi
       let release: () => void = () => undefined;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const model = createSynonymEmbeddingModel();
-      const slow = { ...model, doEmbed: async (options: Parameters<typeof model.doEmbed>[0]) => (options.values.length > 1 ? (await gate, model.doEmbed(options)) : model.doEmbed(options)) };
+      const slow = {
+        ...model,
+        doEmbed: async (options: Parameters<typeof model.doEmbed>[0]) =>
+          options.values.length > 1 ? (await gate, model.doEmbed(options)) : model.doEmbed(options),
+      };
       const store = openStore({ model: slow, ...quiet });
       await store.append("s", transcript);
       await store.fork("s", { atSeq: 4, newSessionId: "f" });
@@ -96,7 +104,12 @@ export function describeForkEmbeddingConformance(openStore: (embeddings: Embeddi
 
     it("keep the fork's privacy floor: an origin's later clear does not hide, a fork's own clear does", async () => {
       const store = openStore({ model: createSynonymEmbeddingModel(), ...quiet });
-      await store.append("s", [text("the password secret"), reset(), text("OAuth login notes"), reply("PKCE sign-in detail")]);
+      await store.append("s", [
+        text("the password secret"),
+        reset(),
+        text("OAuth login notes"),
+        reply("PKCE sign-in detail"),
+      ]);
       await store.embeddings?.idle();
       await store.fork("s", { atSeq: 4, newSessionId: "f" });
       await store.append("s", [reset(), text("credentials after the clear")]);
@@ -119,7 +132,11 @@ export function describeForkEmbeddingConformance(openStore: (embeddings: Embeddi
       await store.fork("f", { atSeq: 5, newSessionId: "g" });
       await store.append("g", [text("Keep the sqlite storage too.")]);
       await store.embeddings?.idle();
-      expect(embeddedTexts(model, before).sort()).toEqual(["Keep the sqlite storage too.", "Rollout is booked.", "Ship the release on friday."]);
+      expect(embeddedTexts(model, before).sort()).toEqual([
+        "Keep the sqlite storage too.",
+        "Rollout is booked.",
+        "Ship the release on friday.",
+      ]);
       const login = await store.search("g", { query: "login flow decision", mode: "semantic", limit: 1 });
       expect(login.hits.map((hit) => [hit.row.sessionId, hit.row.seq])).toEqual([["g", 2]]);
       const deploy = await store.search("g", { query: "rollout", mode: "semantic", limit: 25 });

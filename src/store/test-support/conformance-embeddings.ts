@@ -13,7 +13,6 @@ import { quiet, transcript } from "./embedding-transcript.js";
 
 export type OpenWithEmbeddings = (embeddings: EmbeddingsOptions | undefined) => HistoryStore;
 
-
 /**
  * @example describeEmbeddingConformance("memory", (embeddings) => openStore({ backend: "memory", embeddings }))
  */
@@ -37,7 +36,12 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       expect(ranked.hits.map((hit) => textOf(hit.row))).not.toContain("We'll keep OAuth with PKCE for sign-in.");
       const hybrid = await store.search("s", { query: "login flow decision", mode: "hybrid", limit: 3 });
       expect(textOf(hybrid.hits[0]?.row ?? { parts: [] })).toBe("We'll keep OAuth with PKCE for sign-in.");
-      expect(hybrid.embeddings).toMatchObject({ status: "used", model: "test:synonyms-64", dimensions: 64, pendingRows: 0 });
+      expect(hybrid.embeddings).toMatchObject({
+        status: "used",
+        model: "test:synonyms-64",
+        dimensions: 64,
+        pendingRows: 0,
+      });
       const semantic = await store.search("s", { query: "database choice", mode: "semantic", limit: 1 });
       expect(textOf(semantic.hits[0]?.row ?? { parts: [] })).toBe("Everything persists in PostgreSQL.");
       expect(semantic.hits[0]?.windowId).toBe("w:0");
@@ -75,14 +79,20 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       expect(first.hasMore).toBe(true);
       const second = await store.search("s", { query: "authentication", mode: "semantic", limit: 1, offset: 1 });
       expect(second.hits[0]?.row.seq).not.toBe(first.hits[0]?.row.seq);
-      await expect(store.search("s", { query: "x", mode: "hybrid", limit: 5000 })).rejects.toSatisfy(InvalidArgumentError.isInstance);
+      await expect(store.search("s", { query: "x", mode: "hybrid", limit: 5000 })).rejects.toSatisfy(
+        InvalidArgumentError.isInstance,
+      );
     });
 
     it("says when rows are not embedded yet, and embeds them after they commit", async () => {
       let release: () => void = () => undefined;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const model = createSynonymEmbeddingModel();
-      const slow = { ...model, doEmbed: async (options: Parameters<typeof model.doEmbed>[0]) => (options.values.length > 1 ? (await gate, model.doEmbed(options)) : model.doEmbed(options)) };
+      const slow = {
+        ...model,
+        doEmbed: async (options: Parameters<typeof model.doEmbed>[0]) =>
+          options.values.length > 1 ? (await gate, model.doEmbed(options)) : model.doEmbed(options),
+      };
       const store = openStore({ model: slow, ...quiet });
       const stored = await store.append("s", transcript);
       expect(stored).toHaveLength(6);
@@ -99,7 +109,10 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       const model = createSynonymEmbeddingModel();
       const store = openStore({ model, ...quiet, batchSize: 50 });
       for (let index = 0; index < 10; index += 1) {
-        await store.append("s", Array.from({ length: 10 }, (_, row) => text(`row ${index} ${row} about deploy`)));
+        await store.append(
+          "s",
+          Array.from({ length: 10 }, (_, row) => text(`row ${index} ${row} about deploy`)),
+        );
       }
       await store.embeddings?.idle();
       expect(await store.embeddings?.pendingRows("s")).toBe(0);
@@ -129,8 +142,15 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       // Its pages are word search's pages, offset and all.
       for (const offset of [0, 1, 2]) {
         const search = { query: "OAuth PostgreSQL teal", limit: 1, offset };
-        const [fallback, ranked] = await Promise.all([store.search("s", { ...search, mode: "hybrid" }), store.search("s", { ...search, mode: "ranked" })]);
-        expect([offset, fallback.hits.map((hit) => hit.row.seq), fallback.hasMore]).toEqual([offset, ranked.hits.map((hit) => hit.row.seq), ranked.hasMore]);
+        const [fallback, ranked] = await Promise.all([
+          store.search("s", { ...search, mode: "hybrid" }),
+          store.search("s", { ...search, mode: "ranked" }),
+        ]);
+        expect([offset, fallback.hits.map((hit) => hit.row.seq), fallback.hasMore]).toEqual([
+          offset,
+          ranked.hits.map((hit) => hit.row.seq),
+          ranked.hasMore,
+        ]);
       }
       expect((await store.items("s")).rows).toHaveLength(6);
     });
@@ -145,7 +165,10 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       const store = openStore({ model, ...quiet });
       await store.append("s", transcript.slice(0, 2));
       await store.embeddings?.idle();
-      expect(store.diagnostics().embeddings?.lastFailure).toMatchObject({ message: expect.stringMatching(/invalid api key \(call 2\)/), consecutive: 3 });
+      expect(store.diagnostics().embeddings?.lastFailure).toMatchObject({
+        message: expect.stringMatching(/invalid api key \(call 2\)/),
+        consecutive: 3,
+      });
       expect(Date.parse(store.diagnostics().embeddings?.lastFailure?.at ?? "")).not.toBeNaN();
       await store.append("s", transcript.slice(2));
       await store.embeddings?.idle();
@@ -162,7 +185,9 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
     for (const [fault, answer] of badAnswers) {
       it(`writes nothing from a provider answering ${fault}, then recovers`, async () => {
         const warnings: string[] = [];
-        const model = createSynonymEmbeddingModel({ fault: (call, values) => (call === 1 ? { embeddings: answer(values), warnings: [] } : undefined) });
+        const model = createSynonymEmbeddingModel({
+          fault: (call, values) => (call === 1 ? { embeddings: answer(values), warnings: [] } : undefined),
+        });
         const store = openStore({ model, retryDelaysMs: [], onWarning: (message) => warnings.push(message) });
         await store.append("s", transcript.slice(0, 2));
         await store.embeddings?.idle();
@@ -197,7 +222,9 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
       const model = createSynonymEmbeddingModel({
         // The same model id now answers with shorter vectors (its `dimensions` setting changed).
         fault: (_call, values) =>
-          shorter.dimensions === undefined ? undefined : { embeddings: values.map((value) => synonymVector(value, shorter.dimensions!)), warnings: [] },
+          shorter.dimensions === undefined
+            ? undefined
+            : { embeddings: values.map((value) => synonymVector(value, shorter.dimensions!)), warnings: [] },
       });
       const store = openStore({ model, ...quiet });
       await store.append("s", transcript);
@@ -207,7 +234,9 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
         const page = await store.search("s", { query: "teal", mode });
         expect([mode, page.hits.map((hit) => hit.row.seq)]).toEqual([mode, [6]]);
         expect(page.embeddings).toMatchObject({ status: "unavailable", model: "test:synonyms-64", dimensions: 64 });
-        expect(page.embeddings?.message).toMatch(/query's vector has 32 dimensions, the store's test:synonyms-64 vectors 64.*ranked word-search results/);
+        expect(page.embeddings?.message).toMatch(
+          /query's vector has 32 dimensions, the store's test:synonyms-64 vectors 64.*ranked word-search results/,
+        );
       }
     });
 

@@ -18,7 +18,14 @@ const MEGABYTES_5 = 5_000_000;
 const longValue = (head: string, length: number, letter = "x") => `${head} ${letter.repeat(length - head.length - 1)}`;
 
 const toolPart = (input: unknown, output: unknown): RowPart =>
-  ({ type: "dynamic-tool", toolName: "write_file", toolCallId: "call-1", state: "output-available", input, output }) as RowPart;
+  ({
+    type: "dynamic-tool",
+    toolName: "write_file",
+    toolCallId: "call-1",
+    state: "output-available",
+    input,
+    output,
+  }) as RowPart;
 
 const assistant = (...parts: RowPart[]): RowInput => ({ role: "assistant", parts });
 
@@ -39,7 +46,8 @@ function refusal(error: unknown): RowValidationError {
  */
 export function describeHugeRowConformance(suite: ConformanceSuite): void {
   const { test } = suite;
-  const allSeqsOf = async (query: string, mode: SearchMode) => (await suite.store.search("s", { query, mode })).hits.map((hit) => hit.row.seq);
+  const allSeqsOf = async (query: string, mode: SearchMode) =>
+    (await suite.store.search("s", { query, mode })).hits.map((hit) => hit.row.seq);
   // Ranked search also finds the row right after a match, by its context (ADR 0052): only the rows holding the words count here.
   const seqsOf = async (query: string, mode: SearchMode) => {
     const seqs = await allSeqsOf(query, mode);
@@ -52,7 +60,10 @@ export function describeHugeRowConformance(suite: ConformanceSuite): void {
         assistant(toolPart(longValue("inputhead", MEGABYTES_5), "written")),
         assistant(toolPart({ path: "notes.md" }, longValue("outputhead", MEGABYTES_5, "y"))),
         assistant({ type: "text", text: longValue("texthead →", MEGABYTES_5, "z") }),
-        assistant({ type: "reasoning", text: longValue("reasoninghead", 20 * 1024 * 1024, "r") }, { type: "text", text: "thought long" }),
+        assistant(
+          { type: "reasoning", text: longValue("reasoninghead", 20 * 1024 * 1024, "r") },
+          { type: "text", text: "thought long" },
+        ),
       ];
       for (const row of rows) await suite.store.append("s", [row]);
       for (const [index, row] of rows.entries()) expectSameRow(await suite.store.read("s", index + 1), row);
@@ -70,7 +81,10 @@ export function describeHugeRowConformance(suite: ConformanceSuite): void {
       const filler = (length: number) => "filler words ".repeat(Math.ceil(length / 13)).slice(0, length);
       const cut = (head: string, tail: string) => `${head} ${filler(MAX_SEARCH_VALUE_CHARS)} ${tail}`;
       const rows = [
-        assistant({ type: "text", text: cut("earlytext", "latetext") }, { type: "text", text: "nexttext after a cut part" }),
+        assistant(
+          { type: "text", text: cut("earlytext", "latetext") },
+          { type: "text", text: "nexttext after a cut part" },
+        ),
         assistant(toolPart(cut("earlyinput", "lateinput"), cut("earlyoutput", "lateoutput"))),
         assistant(toolPart({ content: cut("earlyobject", "lateobject") }, "ok")),
       ];
@@ -82,13 +96,16 @@ export function describeHugeRowConformance(suite: ConformanceSuite): void {
         expect(await seqsOf("earlyinput", mode)).toEqual([2]);
         expect(await seqsOf("earlyoutput", mode)).toEqual([2]);
         expect(await seqsOf("earlyobject", mode)).toEqual([3]);
-        for (const late of ["latetext", "lateinput", "lateoutput", "lateobject"]) expect(await seqsOf(late, mode)).toEqual([]);
+        for (const late of ["latetext", "lateinput", "lateoutput", "lateobject"])
+          expect(await seqsOf(late, mode)).toEqual([]);
       }
     });
 
     test("refuses a row over maxRowBytes with a typed error naming the limit, and writes nothing", async () => {
       await suite.store.append("s", [assistant({ type: "text", text: "before" })]);
-      const error = await suite.store.append("s", [assistant({ type: "text", text: "a".repeat(MAX_ROW_BYTES) })]).catch((caught: unknown) => caught);
+      const error = await suite.store
+        .append("s", [assistant({ type: "text", text: "a".repeat(MAX_ROW_BYTES) })])
+        .catch((caught: unknown) => caught);
       const [issue] = refusal(error).issues;
       expect(issue?.message).toContain(`limit of ${MAX_ROW_BYTES} bytes`);
       expect(issue?.message).toContain("maxRowBytes");

@@ -10,8 +10,10 @@ import { AttachParentRefusedError, ForkRefusedError, SessionHasForksError } from
 import type { ConformanceSuite } from "./conformance-search.js";
 import { leadIn, reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 
-const attachRefusedFor = (reason: string) => (error: unknown) => AttachParentRefusedError.isInstance(error) && error.reason === reason;
-const refusedFor = (reason: string) => (error: unknown) => ForkRefusedError.isInstance(error) && error.reason === reason;
+const attachRefusedFor = (reason: string) => (error: unknown) =>
+  AttachParentRefusedError.isInstance(error) && error.reason === reason;
+const refusedFor = (reason: string) => (error: unknown) =>
+  ForkRefusedError.isInstance(error) && error.reason === reason;
 
 /**
  * @example describeLineageConformance({ get store() { return store; }, test });
@@ -23,7 +25,13 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       const { store } = suite;
       await store.append("origin", [text("one"), reply("two"), text("three"), reply("four"), text("five")]);
       const summary = await store.fork("origin", { atSeq: 3, newSessionId: "fork" });
-      expect(summary).toMatchObject({ sessionId: "fork", lastSeq: 3, floorSeq: 0, windowCount: 1, forkOf: { sessionId: "origin", atSeq: 3 } });
+      expect(summary).toMatchObject({
+        sessionId: "fork",
+        lastSeq: 3,
+        floorSeq: 0,
+        windowCount: 1,
+        forkOf: { sessionId: "origin", atSeq: 3 },
+      });
       expect((await store.items("fork")).rows.map((row) => [row.sessionId, row.seq, textOf(row)])).toEqual([
         ["fork", 1, "one"],
         ["fork", 2, "two"],
@@ -36,14 +44,35 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       expect(textOf((await store.read("fork", 4))!)).toBe("another four");
       expect(await store.read("fork", 5)).toBeUndefined();
       // Several rows at once: the shared ones through the origin, under the fork's id.
-      expect((await store.readHits("fork", [4, 5, 2])).map((hit) => [hit.row.sessionId, hit.row.seq, textOf(hit.row), hit.windowId])).toEqual([
+      expect(
+        (await store.readHits("fork", [4, 5, 2])).map((hit) => [
+          hit.row.sessionId,
+          hit.row.seq,
+          textOf(hit.row),
+          hit.windowId,
+        ]),
+      ).toEqual([
         ["fork", 4, "another four", "w:0"],
         ["fork", 2, "two", "w:0"],
       ]);
-      expect((await store.items("fork")).rows.map((row) => textOf(row))).toEqual(["one", "two", "three", "another four"]);
-      expect((await store.items("origin")).rows.map((row) => textOf(row))).toEqual(["one", "two", "three", "four", "five", "six"]);
+      expect((await store.items("fork")).rows.map((row) => textOf(row))).toEqual([
+        "one",
+        "two",
+        "three",
+        "another four",
+      ]);
+      expect((await store.items("origin")).rows.map((row) => textOf(row))).toEqual([
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+      ]);
       expect((await store.activeWindow("fork")).rows.map((row) => row.seq)).toEqual([1, 2, 3, 4]);
-      expect((await store.sessions({ forkOfSessionId: "origin" })).map((session) => session.sessionId)).toEqual(["fork"]);
+      expect((await store.sessions({ forkOfSessionId: "origin" })).map((session) => session.sessionId)).toEqual([
+        "fork",
+      ]);
       expect((await store.session("origin"))?.forkOf).toBeUndefined();
     });
 
@@ -52,7 +81,10 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       await store.append("origin", [text("a"), text("b"), text("c"), text("d")]);
       await store.fork("origin", { atSeq: 3, newSessionId: "fork" });
       await store.append("fork", [text("x"), text("y")]);
-      const seqs = (page: { rows: { seq: number }[]; hasMore: boolean }) => [page.rows.map((row) => row.seq), page.hasMore];
+      const seqs = (page: { rows: { seq: number }[]; hasMore: boolean }) => [
+        page.rows.map((row) => row.seq),
+        page.hasMore,
+      ];
       expect(seqs(await store.items("fork", { afterSeq: 1, limit: 2 }))).toEqual([[2, 3], true]);
       expect(seqs(await store.items("fork", { afterSeq: 2, limit: 2 }))).toEqual([[3, 4], true]);
       expect(seqs(await store.items("fork", { afterSeq: 3, limit: 5 }))).toEqual([[4, 5], false]);
@@ -63,21 +95,58 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
 
     test("windows, the active window and boundaries are as they were at atSeq", async () => {
       const { store } = suite;
-      await store.append("origin", [text("a"), reply("b"), rollover("r1"), leadIn("r1"), text("c"), reply("d"), rollover("r2", "w:3"), text("e")]);
+      await store.append("origin", [
+        text("a"),
+        reply("b"),
+        rollover("r1"),
+        leadIn("r1"),
+        text("c"),
+        reply("d"),
+        rollover("r2", "w:3"),
+        text("e"),
+      ]);
       await store.fork("origin", { atSeq: 5, newSessionId: "fork" });
       const active = await store.activeWindow("fork");
-      expect([active.windowId, active.kind, active.lastSeq, active.rows.map((row) => row.seq)]).toEqual(["w:3", "rollover", 5, [3, 4, 5]]);
+      expect([active.windowId, active.kind, active.lastSeq, active.rows.map((row) => row.seq)]).toEqual([
+        "w:3",
+        "rollover",
+        5,
+        [3, 4, 5],
+      ]);
       const before = await store.windows("fork");
-      expect(before.windows.map((window) => [window.windowId, window.lastSeq, window.rowCount, window.visibleCount, window.active])).toEqual([
+      expect(
+        before.windows.map((window) => [
+          window.windowId,
+          window.lastSeq,
+          window.rowCount,
+          window.visibleCount,
+          window.active,
+        ]),
+      ).toEqual([
         ["w:3", 5, 3, 1, true],
         ["w:0", 2, 2, 2, false],
       ]);
-      expect(before.windows[0]).toMatchObject({ kind: "rollover", reason: "on-send", rolloverId: "r1", contextTokens: 900 });
+      expect(before.windows[0]).toMatchObject({
+        kind: "rollover",
+        reason: "on-send",
+        rolloverId: "r1",
+        contextTokens: 900,
+      });
       await store.append("fork", [reply("own d")]);
       const after = await store.windows("fork", { limit: 1 });
-      expect([after.windows.map((window) => [window.windowId, window.lastSeq, window.rowCount, window.visibleCount]), after.hasMore]).toEqual([[["w:3", 6, 4, 2]], true]);
-      expect((await store.windows("fork", { beforeWindow: "w:3" })).windows.map((window) => window.windowId)).toEqual(["w:0"]);
-      expect((await store.items("fork", { windowId: "w:3" })).rows.map((row) => textOf(row))).toEqual(["", "lead-in r1", "c", "own d"]);
+      expect([
+        after.windows.map((window) => [window.windowId, window.lastSeq, window.rowCount, window.visibleCount]),
+        after.hasMore,
+      ]).toEqual([[["w:3", 6, 4, 2]], true]);
+      expect((await store.windows("fork", { beforeWindow: "w:3" })).windows.map((window) => window.windowId)).toEqual([
+        "w:0",
+      ]);
+      expect((await store.items("fork", { windowId: "w:3" })).rows.map((row) => textOf(row))).toEqual([
+        "",
+        "lead-in r1",
+        "c",
+        "own d",
+      ]);
       expect((await store.items("fork", { windowId: "w:7" })).rows).toEqual([]);
       expect((await store.session("fork"))?.windowCount).toBe(2);
       await store.append("fork", [rollover("r3", "w:3"), text("f")]);
@@ -95,7 +164,9 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       expect(textOf((await store.read("fork", 1, { includeCleared: true }))!)).toBe("secret before clear");
       expect((await store.items("fork")).rows.map((row) => row.seq)).toEqual([3, 4]);
       expect((await store.items("fork", { beforeSeq: 5 })).rows.map((row) => row.seq)).toEqual([3, 4]);
-      expect((await store.search("fork", { query: "kept", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([4, 3]);
+      expect((await store.search("fork", { query: "kept", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([
+        4, 3,
+      ]);
       expect((await store.search("fork", { query: "secret", mode: "literal" })).hits).toEqual([]);
       expect((await store.windows("fork")).windows.map((window) => window.windowId)).toEqual(["w:2"]);
       expect((await store.items("origin")).rows.map((row) => row.seq)).toEqual([6]);
@@ -107,7 +178,11 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
 
     test("search covers both parts, newest first, under the fork's id", async () => {
       const { store } = suite;
-      await store.append("origin", [text("deploy the ledger service"), reply("ledger deployed to staging"), text("ledger rollback in origin only")]);
+      await store.append("origin", [
+        text("deploy the ledger service"),
+        reply("ledger deployed to staging"),
+        text("ledger rollback in origin only"),
+      ]);
       await store.fork("origin", { atSeq: 2, newSessionId: "fork" });
       await store.append("fork", [text("ledger checks in the fork")]);
       const literal = await store.search("fork", { query: "ledger", mode: "literal" });
@@ -118,7 +193,9 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       ]);
       const paged = await store.search("fork", { query: "ledger", mode: "literal", limit: 2 });
       expect([paged.hits.map((hit) => hit.row.seq), paged.hasMore]).toEqual([[3, 2], true]);
-      expect((await store.search("fork", { query: "ledger", mode: "literal", beforeSeq: 3 })).hits.map((hit) => hit.row.seq)).toEqual([2, 1]);
+      expect(
+        (await store.search("fork", { query: "ledger", mode: "literal", beforeSeq: 3 })).hits.map((hit) => hit.row.seq),
+      ).toEqual([2, 1]);
       const ranked = await store.search("fork", { query: "staging", mode: "ranked" });
       expect(ranked.hits.map((hit) => [hit.row.sessionId, hit.row.seq])).toEqual([["fork", 2]]);
       const all = await store.search("fork", { query: "ledger", mode: "ranked", limit: 10 });
@@ -139,7 +216,9 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
         ["second", "first three"],
         ["second", "second four"],
       ]);
-      expect((await store.search("second", { query: "o", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([4, 2, 1]);
+      expect((await store.search("second", { query: "o", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([
+        4, 2, 1,
+      ]);
       expect((await store.session("second"))?.forkOf).toEqual({ sessionId: "first", atSeq: 3 });
     });
 
@@ -148,12 +227,20 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       await store.append("origin", [text("a"), reset(), text("b")]);
       await store.append("taken", [text("x")]);
       const before = await store.sessions();
-      await expect(store.fork("nobody", { atSeq: 1, newSessionId: "f" })).rejects.toSatisfy(refusedFor("unknown-session"));
+      await expect(store.fork("nobody", { atSeq: 1, newSessionId: "f" })).rejects.toSatisfy(
+        refusedFor("unknown-session"),
+      );
       await expect(store.fork("origin", { atSeq: 4, newSessionId: "f" })).rejects.toSatisfy(refusedFor("unknown-seq"));
       await expect(store.fork("origin", { atSeq: 2, newSessionId: "f" })).rejects.toSatisfy(refusedFor("behind-floor"));
-      await expect(store.fork("origin", { atSeq: 3, newSessionId: "taken" })).rejects.toSatisfy(refusedFor("session-exists"));
-      await expect(store.fork("origin", { atSeq: 0, newSessionId: "f" })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
-      await expect(store.fork("origin", { atSeq: 3, newSessionId: "" })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+      await expect(store.fork("origin", { atSeq: 3, newSessionId: "taken" })).rejects.toSatisfy(
+        refusedFor("session-exists"),
+      );
+      await expect(store.fork("origin", { atSeq: 0, newSessionId: "f" })).rejects.toSatisfy((error: unknown) =>
+        InvalidArgumentError.isInstance(error),
+      );
+      await expect(store.fork("origin", { atSeq: 3, newSessionId: "" })).rejects.toSatisfy((error: unknown) =>
+        InvalidArgumentError.isInstance(error),
+      );
       expect(await store.sessions()).toEqual(before);
       expect(await store.lastSeq("f")).toBe(0);
     });
@@ -162,7 +249,9 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       const { store } = suite;
       await store.append("origin", [text("a"), text("b")]);
       await store.fork("origin", { atSeq: 1, newSessionId: "fork" });
-      await expect(store.deleteSession("origin")).rejects.toSatisfy((error: unknown) => SessionHasForksError.isInstance(error));
+      await expect(store.deleteSession("origin")).rejects.toSatisfy((error: unknown) =>
+        SessionHasForksError.isInstance(error),
+      );
       expect(await store.lastSeq("origin")).toBe(2);
       expect(await store.deleteSession("fork")).toBe(true);
       expect(await store.deleteSession("origin")).toBe(true);
@@ -176,12 +265,14 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       await store.append("child", [text("the task")], { parent: { sessionId: "parent", itemId: "2" } });
       await store.append("child", [reply("done")], { parent: { sessionId: "elsewhere", itemId: "9" } });
       expect((await store.session("child"))?.parent).toEqual({ sessionId: "parent", itemId: "2" });
-      expect((await store.sessions({ parentSessionId: "parent" })).map((session) => session.sessionId)).toEqual(["child"]);
+      expect((await store.sessions({ parentSessionId: "parent" })).map((session) => session.sessionId)).toEqual([
+        "child",
+      ]);
       expect(await store.sessions({ parentSessionId: "child" })).toEqual([]);
       expect((await store.session("parent"))?.parent).toBeUndefined();
-      await expect(store.append("other", [text("x")], { parent: { sessionId: "parent", itemId: "" } })).rejects.toSatisfy((error: unknown) =>
-        InvalidArgumentError.isInstance(error),
-      );
+      await expect(
+        store.append("other", [text("x")], { parent: { sessionId: "parent", itemId: "" } }),
+      ).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
       expect(await store.lastSeq("other")).toBe(0);
     });
   });
@@ -196,7 +287,9 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       const after = await store.session("child");
       expect(after?.parent).toEqual({ sessionId: "parent", itemId: "1" });
       expect(after).toEqual({ ...before, parent: { sessionId: "parent", itemId: "1" } });
-      expect((await store.sessions({ parentSessionId: "parent" })).map((session) => session.sessionId)).toEqual(["child"]);
+      expect((await store.sessions({ parentSessionId: "parent" })).map((session) => session.sessionId)).toEqual([
+        "child",
+      ]);
       expect(await store.attachParent("child", { sessionId: "parent", itemId: "1" })).toBe("unchanged");
       expect((await store.items("child")).rows.map((row) => textOf(row))).toEqual(["the task"]);
     });
@@ -208,12 +301,24 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       await store.append("child", [text("c")], { parent: { sessionId: "parent", itemId: "1" } });
       await store.append("alone", [text("a")]);
       await store.fork("alone", { atSeq: 1, newSessionId: "fork" });
-      await expect(store.attachParent("child", { sessionId: "other", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("has-other-parent"));
-      await expect(store.attachParent("child", { sessionId: "parent", itemId: "2" })).rejects.toSatisfy(attachRefusedFor("has-other-parent"));
-      await expect(store.attachParent("fork", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("is-fork"));
-      await expect(store.attachParent("nobody", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("unknown-session"));
-      await expect(store.attachParent("alone", { sessionId: "nobody", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("unknown-parent"));
-      await expect(store.attachParent("alone", { sessionId: "parent", itemId: "" })).rejects.toSatisfy((error: unknown) => InvalidArgumentError.isInstance(error));
+      await expect(store.attachParent("child", { sessionId: "other", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("has-other-parent"),
+      );
+      await expect(store.attachParent("child", { sessionId: "parent", itemId: "2" })).rejects.toSatisfy(
+        attachRefusedFor("has-other-parent"),
+      );
+      await expect(store.attachParent("fork", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("is-fork"),
+      );
+      await expect(store.attachParent("nobody", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("unknown-session"),
+      );
+      await expect(store.attachParent("alone", { sessionId: "nobody", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("unknown-parent"),
+      );
+      await expect(store.attachParent("alone", { sessionId: "parent", itemId: "" })).rejects.toSatisfy(
+        (error: unknown) => InvalidArgumentError.isInstance(error),
+      );
       expect((await store.session("child"))?.parent).toEqual({ sessionId: "parent", itemId: "1" });
       for (const id of ["fork", "alone", "parent", "other"]) expect((await store.session(id))?.parent).toBeUndefined();
       expect(await store.session("nobody")).toBeUndefined();
@@ -224,9 +329,15 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       await store.append("root", [text("r")]);
       await store.append("middle", [text("m")], { parent: { sessionId: "root", itemId: "1" } });
       await store.append("leaf", [text("l")], { parent: { sessionId: "middle", itemId: "1" } });
-      await expect(store.attachParent("root", { sessionId: "root", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("cycle"));
-      await expect(store.attachParent("root", { sessionId: "leaf", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("cycle"));
-      await expect(store.attachParent("root", { sessionId: "middle", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("cycle"));
+      await expect(store.attachParent("root", { sessionId: "root", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("cycle"),
+      );
+      await expect(store.attachParent("root", { sessionId: "leaf", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("cycle"),
+      );
+      await expect(store.attachParent("root", { sessionId: "middle", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("cycle"),
+      );
       expect((await store.session("root"))?.parent).toBeUndefined();
     });
 
@@ -238,22 +349,32 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       }
       await store.append("deepest", [text("d")]);
       await store.append("too-deep", [text("t")]);
-      expect(await store.attachParent("deepest", { sessionId: `level-${MAX_LINEAGE_DEPTH - 1}`, itemId: "1" })).toBe("attached");
-      await expect(store.attachParent("too-deep", { sessionId: "deepest", itemId: "1" })).rejects.toSatisfy(attachRefusedFor("too-deep"));
+      expect(await store.attachParent("deepest", { sessionId: `level-${MAX_LINEAGE_DEPTH - 1}`, itemId: "1" })).toBe(
+        "attached",
+      );
+      await expect(store.attachParent("too-deep", { sessionId: "deepest", itemId: "1" })).rejects.toSatisfy(
+        attachRefusedFor("too-deep"),
+      );
       expect((await store.session("too-deep"))?.parent).toBeUndefined();
     });
 
     test("racing attachments leave one parent, never a cycle", async () => {
       const { store } = suite;
       for (const id of ["a", "b", "p1", "p2", "c"]) await store.append(id, [text(id)]);
-      const mutual = await Promise.allSettled([store.attachParent("a", { sessionId: "b", itemId: "1" }), store.attachParent("b", { sessionId: "a", itemId: "1" })]);
+      const mutual = await Promise.allSettled([
+        store.attachParent("a", { sessionId: "b", itemId: "1" }),
+        store.attachParent("b", { sessionId: "a", itemId: "1" }),
+      ]);
       expect(mutual.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
       const refused = mutual.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
       expect(attachRefusedFor("cycle")(refused?.reason)).toBe(true);
       const parents = [(await store.session("a"))?.parent?.sessionId, (await store.session("b"))?.parent?.sessionId];
       expect(parents.filter((parent) => parent !== undefined)).toHaveLength(1);
 
-      const rivals = await Promise.allSettled([store.attachParent("c", { sessionId: "p1", itemId: "1" }), store.attachParent("c", { sessionId: "p2", itemId: "1" })]);
+      const rivals = await Promise.allSettled([
+        store.attachParent("c", { sessionId: "p1", itemId: "1" }),
+        store.attachParent("c", { sessionId: "p2", itemId: "1" }),
+      ]);
       expect(rivals.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
       const winner = rivals[0].status === "fulfilled" ? "p1" : "p2";
       expect((await store.session("c"))?.parent).toEqual({ sessionId: winner, itemId: "1" });

@@ -1,13 +1,29 @@
 /** Rows the HistoryStore conformance suite appends (test-only). */
 import type { RowInput } from "../../core/row.js";
 
-export const text = (value: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "user", parts: [{ type: "text", text: value }], ...extra });
-export const reply = (value: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "assistant", parts: [{ type: "text", text: value }], ...extra });
+export const text = (value: string, extra: Partial<RowInput> = {}): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text: value }],
+  ...extra,
+});
+export const reply = (value: string, extra: Partial<RowInput> = {}): RowInput => ({
+  role: "assistant",
+  parts: [{ type: "text", text: value }],
+  ...extra,
+});
 export const rollover = (rolloverId: string, previousWindowId = "w:0"): RowInput => ({
   role: "assistant",
   parts: [],
   boundary: { kind: "rollover" },
-  meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId, flushOpportunity: true, contextTokens: 900, maxTokens: 1000 },
+  meta: {
+    type: "rollover",
+    rolloverId,
+    reason: "on-send",
+    previousWindowId,
+    flushOpportunity: true,
+    contextTokens: 900,
+    maxTokens: 1000,
+  },
 });
 export const leadIn = (rolloverId: string): RowInput => ({
   role: "user",

@@ -52,8 +52,10 @@ export async function runCrashLoop(options: CrashLoopOptions, started: WorkerPro
   };
   const queue: WorkerProcess[] = [];
   const startNext = (index: number) => {
-    if (index < options.kills) queue.push(start({ mode: "batches", worker: `c${index}`, seed: options.random.integer(1, 2 ** 31) }));
-    else if (index === options.kills) queue.push(start({ mode: "huge", worker: "huge", seed: options.random.integer(1, 2 ** 31) }));
+    if (index < options.kills)
+      queue.push(start({ mode: "batches", worker: `c${index}`, seed: options.random.integer(1, 2 ** 31) }));
+    else if (index === options.kills)
+      queue.push(start({ mode: "huge", worker: "huge", seed: options.random.integer(1, 2 ** 31) }));
   };
   for (let index = 0; index < STARTED_AHEAD; index += 1) startNext(index);
 
@@ -73,7 +75,9 @@ export async function runCrashLoop(options: CrashLoopOptions, started: WorkerPro
     options.afterKill?.(label);
     if (child.label === "huge") {
       const hugeAcknowledged = child.lines.some((line) => parseCommitted(line)?.batch === "huge:1");
-      options.report?.(`huge batch: ${hugeAcknowledged ? "committed before the kill" : inFlightPresent ? "committed, not acknowledged" : "killed mid-write, absent"}`);
+      options.report?.(
+        `huge batch: ${hugeAcknowledged ? "committed before the kill" : inFlightPresent ? "committed, not acknowledged" : "killed mid-write, absent"}`,
+      );
     }
   }
   return { markers: state.markers };
@@ -98,22 +102,35 @@ async function checkAfterKill(
     expect(store.diagnostics().corruptRowsSkipped, `${round}: corrupt rows`).toBe(0);
 
     const present = batchesPresent(rows);
-    expect([...state.acknowledged].filter((batch) => !present.has(batch)), `${round}: acknowledged batches lost`).toEqual([]);
+    expect(
+      [...state.acknowledged].filter((batch) => !present.has(batch)),
+      `${round}: acknowledged batches lost`,
+    ).toEqual([]);
     // Only the append in flight at the kill may be present without its acknowledgement.
-    const unacknowledged = [...present].filter((batch) => batch.startsWith(`${victim.label}:`) && !state.acknowledged.has(batch));
-    expect(unacknowledged.length, `${round}: unacknowledged batches ${unacknowledged.join(",")}`).toBeLessThanOrEqual(1);
-    expect(rows.filter((row) => tagOf(row) === undefined), `${round}: marker rows`).toHaveLength(state.markers);
+    const unacknowledged = [...present].filter(
+      (batch) => batch.startsWith(`${victim.label}:`) && !state.acknowledged.has(batch),
+    );
+    expect(unacknowledged.length, `${round}: unacknowledged batches ${unacknowledged.join(",")}`).toBeLessThanOrEqual(
+      1,
+    );
+    expect(
+      rows.filter((row) => tagOf(row) === undefined),
+      `${round}: marker rows`,
+    ).toHaveLength(state.markers);
 
     // The search index agrees with the rows: the newest acknowledged batch is found whole.
     const newest = victimAcknowledged.at(-1);
     if (newest !== undefined) {
       const found = await store.search(CRASH_SESSION, { query: `(${newest.batch})`, mode: "literal", limit: 50 });
-      expect(found.hits.map((hit) => hit.row.seq).sort((left, right) => left - right), `${round}: search`).toEqual(
-        rows.filter((row) => tagOf(row)?.batch === newest.batch).map((row) => row.seq),
-      );
+      expect(
+        found.hits.map((hit) => hit.row.seq).sort((left, right) => left - right),
+        `${round}: search`,
+      ).toEqual(rows.filter((row) => tagOf(row)?.batch === newest.batch).map((row) => row.seq));
     }
 
-    const [marker] = await store.append(CRASH_SESSION, [{ role: "user", parts: [{ type: "text", text: `marker after ${round}` }], metadata: { marker: round } }]);
+    const [marker] = await store.append(CRASH_SESSION, [
+      { role: "user", parts: [{ type: "text", text: `marker after ${round}` }], metadata: { marker: round } },
+    ]);
     expect(marker?.seq, `${round}: marker seq`).toBe(lastSeq + 1);
     state.markers += 1;
     return { inFlightPresent: unacknowledged.length > 0 };

@@ -31,7 +31,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }
 
@@ -53,10 +56,13 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
  */
 export async function extensionUnavailable(extension: string): Promise<string> {
   if (postgresUnavailable !== "") return postgresUnavailable;
-  const found = await withClient(inject("postgresUrl"), (client) => client.query("SELECT 1 FROM pg_available_extensions WHERE name = $1", [extension]));
+  const found = await withClient(inject("postgresUrl"), (client) =>
+    client.query("SELECT 1 FROM pg_available_extensions WHERE name = $1", [extension]),
+  );
   if (found.rowCount !== 0) return "";
   const reason = `the PostgreSQL server of the tests has no '${extension}' extension`;
-  if (process.env["CI"] === "true") throw new Error(`${reason} (CI=true: .ci/run installs it, so a missing one fails the run)`);
+  if (process.env["CI"] === "true")
+    throw new Error(`${reason} (CI=true: .ci/run installs it, so a missing one fails the run)`);
   console.warn(`ctxwin tests: ${reason}; the tests needing it are skipped.`);
   return reason;
 }

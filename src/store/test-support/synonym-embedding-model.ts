@@ -33,7 +33,9 @@ export interface SynonymEmbeddingModelOptions {
   fault?: (call: number, values: readonly string[]) => EmbeddingModelV4Result | undefined;
 }
 
-const conceptOf = new Map<string, number>(Object.values(SYNONYM_CONCEPTS).flatMap((words, concept) => words.map((word) => [word, concept] as const)));
+const conceptOf = new Map<string, number>(
+  Object.values(SYNONYM_CONCEPTS).flatMap((words, concept) => words.map((word) => [word, concept] as const)),
+);
 
 function hashOf(word: string): number {
   let hash = 2166136261;
@@ -47,16 +49,27 @@ export function synonymVector(text: string, dimensions: number): number[] {
   const conceptCount = Object.keys(SYNONYM_CONCEPTS).length;
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     const concept = conceptOf.get(word);
-    const slot = concept !== undefined ? concept % dimensions : conceptCount + (hashOf(word) % Math.max(1, dimensions - conceptCount));
+    const slot =
+      concept !== undefined
+        ? concept % dimensions
+        : conceptCount + (hashOf(word) % Math.max(1, dimensions - conceptCount));
     vector[slot] = (vector[slot] ?? 0) + (concept !== undefined ? 3 : 0.2);
   }
   const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
-  return norm === 0 ? vector.map((_, index) => (index === dimensions - 1 ? 1 : 0)) : vector.map((value) => value / norm);
+  return norm === 0
+    ? vector.map((_, index) => (index === dimensions - 1 ? 1 : 0))
+    : vector.map((value) => value / norm);
 }
 
 /** An API error as a provider's rate limit answers it (HTTP 429). */
 export function rateLimitError(): APICallError {
-  return new APICallError({ message: "Rate limit exceeded", url: "http://127.0.0.1/v1/embeddings", requestBodyValues: {}, statusCode: 429, isRetryable: true });
+  return new APICallError({
+    message: "Rate limit exceeded",
+    url: "http://127.0.0.1/v1/embeddings",
+    requestBodyValues: {},
+    statusCode: 429,
+    isRetryable: true,
+  });
 }
 
 /**
@@ -64,7 +77,13 @@ export function rateLimitError(): APICallError {
  * const model = createSynonymEmbeddingModel();
  * const store = openStore({ backend: "memory", embeddings: { model } });
  */
-export function createSynonymEmbeddingModel({ dimensions = 64, modelId = "synonyms-64", provider = "test", maxEmbeddingsPerCall = 96, fault }: SynonymEmbeddingModelOptions = {}) {
+export function createSynonymEmbeddingModel({
+  dimensions = 64,
+  modelId = "synonyms-64",
+  provider = "test",
+  maxEmbeddingsPerCall = 96,
+  fault,
+}: SynonymEmbeddingModelOptions = {}) {
   const calls: SyntheticEmbeddingCall[] = [];
   const model: EmbeddingModelV4 & { calls: SyntheticEmbeddingCall[] } = {
     specificationVersion: "v4",

@@ -24,7 +24,11 @@ export function splitSentences(text: string): string[] {
 /** Consecutive sentences from a random place, cut near `length` characters at a space. */
 export function chop(sentences: readonly string[], random: SeededRandom, length: number): string {
   let text = "";
-  for (let index = random.integer(0, sentences.length - 1); text.length < length; index = (index + 1) % sentences.length) {
+  for (
+    let index = random.integer(0, sentences.length - 1);
+    text.length < length;
+    index = (index + 1) % sentences.length
+  ) {
     text += (text ? " " : "") + sentences[index];
   }
   const cut = text.lastIndexOf(" ", length);
@@ -62,7 +66,16 @@ export function contentRow(text: string, random: SeededRandom, seq: number, wind
   if (draw < 0.6) return { role: "assistant", parts: [{ type: "text", text }], tokens, ...(metadata && { metadata }) };
   return {
     role: "assistant",
-    parts: [{ type: "dynamic-tool", toolName: "read_file", toolCallId: `call-${seq}`, state: "output-available", input: { path: `notes/${seq % 97}.md` }, output: text }],
+    parts: [
+      {
+        type: "dynamic-tool",
+        toolName: "read_file",
+        toolCallId: `call-${seq}`,
+        state: "output-available",
+        input: { path: `notes/${seq % 97}.md` },
+        output: text,
+      },
+    ],
     tokens,
     ...(metadata && { metadata }),
   };
@@ -75,9 +88,23 @@ export function rolloverRows(rolloverId: string, previousWindowSeq: number): Row
       role: "assistant",
       parts: [],
       boundary: { kind: "rollover" },
-      meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId: windowIdFor(previousWindowSeq), flushOpportunity: true, contextTokens: 90_000, maxTokens: 128_000 },
+      meta: {
+        type: "rollover",
+        rolloverId,
+        reason: "on-send",
+        previousWindowId: windowIdFor(previousWindowSeq),
+        flushOpportunity: true,
+        contextTokens: 90_000,
+        maxTokens: 128_000,
+      },
     },
-    { role: "user", parts: [{ type: "text", text: `New window after rollover ${rolloverId}.` }], synthetic: true, uiVisible: false, meta: { type: "lead-in", rolloverId } },
+    {
+      role: "user",
+      parts: [{ type: "text", text: `New window after rollover ${rolloverId}.` }],
+      synthetic: true,
+      uiVisible: false,
+      meta: { type: "lead-in", rolloverId },
+    },
   ];
 }
 
@@ -118,7 +145,7 @@ export async function writeSyntheticTranscript({
   const random = createSeededRandom(spec.seed);
   const planted = new Map<number, string>();
   for (const phrase of phrases) {
-    for (let count = 0; count < plantedPerPhrase; ) {
+    for (let count = 0; count < plantedPerPhrase;) {
       const seq = random.integer(2, spec.rows);
       if (!planted.has(seq) && (seq - 1) % spec.windowRows > 1) {
         planted.set(seq, phrase);
@@ -139,7 +166,8 @@ export async function writeSyntheticTranscript({
     } else {
       const length = random.integer(Math.floor(spec.meanChars / 2), Math.floor((spec.meanChars * 3) / 2));
       const phrase = planted.get(seq);
-      const text = phrase === undefined ? chop(sentences, random, length) : plant(chop(sentences, random, length), phrase, random);
+      const text =
+        phrase === undefined ? chop(sentences, random, length) : plant(chop(sentences, random, length), phrase, random);
       textBytes += new TextEncoder().encode(text).length;
       const row = contentRow(text, random, seq, spec.stepRows === true ? windowTokens : undefined);
       windowTokens += row.tokens ?? 0;

@@ -22,7 +22,12 @@ function step(inputTokens: number, parts: RowPart[], extra: Partial<RowInput> = 
     role: "assistant",
     parts,
     tokens: 40,
-    metadata: stepMetadata({ usage: { inputTokens, outputTokens: 40 }, model: MODEL, finishReason: "tool-calls", contextLimit: TIMELINE_FIXTURE_LIMIT }),
+    metadata: stepMetadata({
+      usage: { inputTokens, outputTokens: 40 },
+      model: MODEL,
+      finishReason: "tool-calls",
+      contextLimit: TIMELINE_FIXTURE_LIMIT,
+    }),
     ...extra,
   };
 }
@@ -30,7 +35,15 @@ function step(inputTokens: number, parts: RowPart[], extra: Partial<RowInput> = 
 const text = (value: string): RowPart[] => [{ type: "text", text: value }];
 
 function readTool(output: string): RowPart[] {
-  return [{ type: "tool-read_file", toolCallId: `call-${output.length}`, state: "output-available", input: { path: "src/index.ts" }, output } as RowPart];
+  return [
+    {
+      type: "tool-read_file",
+      toolCallId: `call-${output.length}`,
+      state: "output-available",
+      input: { path: "src/index.ts" },
+      output,
+    } as RowPart,
+  ];
 }
 
 function notesWrite(): RowPart[] {
@@ -39,15 +52,33 @@ function notesWrite(): RowPart[] {
       type: "tool-memory",
       toolCallId: "call-notes",
       state: "output-available",
-      input: { command: "str_replace", path: "/memories/workspace/context-notes.md", old_str: "- todo", new_str: "- parser done" },
+      input: {
+        command: "str_replace",
+        path: "/memories/workspace/context-notes.md",
+        old_str: "- todo",
+        new_str: "- parser done",
+      },
       output: { status: "ok", command: "str_replace", text: "Edited." },
     } as RowPart,
   ];
 }
 
-function rollover(rolloverId: string, previousWindowId: string, windowId: string, contextTokens: number, reason: "on-send" | "mid-stream"): RowInput[] {
+function rollover(
+  rolloverId: string,
+  previousWindowId: string,
+  windowId: string,
+  contextTokens: number,
+  reason: "on-send" | "mid-stream",
+): RowInput[] {
   return [
-    rolloverBoundaryRow({ rolloverId, reason, previousWindowId, flushOpportunity: true, contextTokens, maxTokens: TIMELINE_FIXTURE_LIMIT }),
+    rolloverBoundaryRow({
+      rolloverId,
+      reason,
+      previousWindowId,
+      flushOpportunity: true,
+      contextTokens,
+      maxTokens: TIMELINE_FIXTURE_LIMIT,
+    }),
     leadInRow({ rolloverId, windowId, previousWindowId, reason, flushOpportunity: true }),
   ];
 }
@@ -63,25 +94,58 @@ function rollover(rolloverId: string, previousWindowId: string, windowId: string
  *
  * @example await writeTimelineFixture({ store, sessionId: "timeline" });
  */
-export async function writeTimelineFixture({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<void> {
+export async function writeTimelineFixture({
+  store,
+  sessionId,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+}): Promise<void> {
   const batches: RowInput[][] = [
     [
       user("Map the parser and write down what you find."),
       step(2_000, readTool("export function parse() {}\n".repeat(40))),
       step(5_200, text("The parser has three stages.")),
       step(6_300, readTool("const stage = 1;\n".repeat(20))),
-      budgetWarningRow({ text: "Context is filling up: update your notes now.", windowId: "w:0", contextTokens: 6_300, maxTokens: TIMELINE_FIXTURE_LIMIT }),
+      budgetWarningRow({
+        text: "Context is filling up: update your notes now.",
+        windowId: "w:0",
+        contextTokens: 6_300,
+        maxTokens: TIMELINE_FIXTURE_LIMIT,
+      }),
       step(6_600, notesWrite()),
       step(7_100, text("Notes updated.")),
     ],
-    [...rollover("r1", "w:0", "w:8", 7_100, "on-send"), user("Now look at the lexer."), step(1_500, text("Reading the lexer.")), step(4_000, text("The lexer is done."))],
-    [compactionSummaryRow({ summary: "We mapped the parser and the lexer.", previousWindowId: "w:8" }), step(1_200, text("Continuing from the summary."))],
-    [resetBoundaryRow({}), user("Start over: list the tests."), step(900, text("Listing the tests.")), step(6_500, readTool("test('parses', () => {});\n".repeat(30)))],
     [
-      budgetWarningRow({ text: "Context is filling up: update your notes now.", windowId: "w:15", contextTokens: 6_500, maxTokens: TIMELINE_FIXTURE_LIMIT }),
+      ...rollover("r1", "w:0", "w:8", 7_100, "on-send"),
+      user("Now look at the lexer."),
+      step(1_500, text("Reading the lexer.")),
+      step(4_000, text("The lexer is done.")),
+    ],
+    [
+      compactionSummaryRow({ summary: "We mapped the parser and the lexer.", previousWindowId: "w:8" }),
+      step(1_200, text("Continuing from the summary.")),
+    ],
+    [
+      resetBoundaryRow({}),
+      user("Start over: list the tests."),
+      step(900, text("Listing the tests.")),
+      step(6_500, readTool("test('parses', () => {});\n".repeat(30))),
+    ],
+    [
+      budgetWarningRow({
+        text: "Context is filling up: update your notes now.",
+        windowId: "w:15",
+        contextTokens: 6_500,
+        maxTokens: TIMELINE_FIXTURE_LIMIT,
+      }),
       step(6_700, notesWrite(), { meta: { type: "notes-flush" } }),
     ],
-    [...rollover("r2", "w:15", "w:21", 6_900, "mid-stream"), continueRow({ rolloverId: "r2" }), step(1_000, text("Back at the tests."))],
+    [
+      ...rollover("r2", "w:15", "w:21", 6_900, "mid-stream"),
+      continueRow({ rolloverId: "r2" }),
+      step(1_000, text("Back at the tests.")),
+    ],
   ];
   for (const rows of batches) await store.append(sessionId, rows);
 }

@@ -26,7 +26,8 @@ export function seqProblems(rows: readonly StoredRow[], lastSeq: number): string
   const problems: string[] = [];
   if (rows.length !== lastSeq) problems.push(`${rows.length} rows read, but the store's last seq is ${lastSeq}`);
   rows.forEach((row, position) => {
-    if (row.seq !== position + 1 && problems.length < 20) problems.push(`row at position ${position} has seq ${row.seq}, expected ${position + 1}`);
+    if (row.seq !== position + 1 && problems.length < 20)
+      problems.push(`row at position ${position} has seq ${row.seq}, expected ${position + 1}`);
   });
   return problems;
 }
@@ -46,10 +47,13 @@ export function batchProblems(rows: readonly StoredRow[]): string[] {
     const size = tagOf(members[0] as StoredRow)?.size;
     const indexes = members.map((row) => tagOf(row)?.index);
     const seqs = members.map((row) => row.seq);
-    if (members.length !== size) problems.push(`batch ${batch}: ${members.length} of ${String(size)} rows present (seqs ${seqs.join(",")})`);
-    if (indexes.some((index, position) => index !== position)) problems.push(`batch ${batch}: rows out of order (indexes ${indexes.join(",")})`);
+    if (members.length !== size)
+      problems.push(`batch ${batch}: ${members.length} of ${String(size)} rows present (seqs ${seqs.join(",")})`);
+    if (indexes.some((index, position) => index !== position))
+      problems.push(`batch ${batch}: rows out of order (indexes ${indexes.join(",")})`);
     const first = seqs[0] ?? 0;
-    if (seqs.some((seq, position) => seq !== first + position)) problems.push(`batch ${batch}: not contiguous (seqs ${seqs.join(",")})`);
+    if (seqs.some((seq, position) => seq !== first + position))
+      problems.push(`batch ${batch}: not contiguous (seqs ${seqs.join(",")})`);
   }
   return problems;
 }
@@ -62,7 +66,8 @@ export function workerOrderProblems(rows: readonly StoredRow[]): string[] {
     const tag = tagOf(row);
     if (tag === undefined) continue;
     const previous = lastOrder.get(tag.worker) ?? -1;
-    if (tag.order !== previous + 1) problems.push(`worker ${tag.worker}: row of order ${tag.order} at seq ${row.seq} follows order ${previous}`);
+    if (tag.order !== previous + 1)
+      problems.push(`worker ${tag.worker}: row of order ${tag.order} at seq ${row.seq} follows order ${previous}`);
     lastOrder.set(tag.worker, tag.order);
   }
   return problems;

@@ -70,7 +70,8 @@ export function startAppendWorker(config: AppendWorkerConfig): WorkerProcess {
     child.on("error", reject);
     child.on("close", (code, signal) => {
       ended = { code, signal };
-      for (const waiter of waiters.splice(0)) waiter.reject(new Error(`${describe()}\nbefore printing a line matching ${String(waiter.pattern)}`));
+      for (const waiter of waiters.splice(0))
+        waiter.reject(new Error(`${describe()}\nbefore printing a line matching ${String(waiter.pattern)}`));
       resolve(ended);
     });
   });
@@ -81,7 +82,8 @@ export function startAppendWorker(config: AppendWorkerConfig): WorkerProcess {
     waitForLine(pattern) {
       const seen = lines.find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
-      if (ended !== undefined) return Promise.reject(new Error(`${describe()}\nbefore printing a line matching ${String(pattern)}`));
+      if (ended !== undefined)
+        return Promise.reject(new Error(`${describe()}\nbefore printing a line matching ${String(pattern)}`));
       return new Promise((resolve, reject) => waiters.push({ pattern, resolve, reject }));
     },
     send(line) {

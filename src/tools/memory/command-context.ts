@@ -40,7 +40,11 @@ export const SCOPE_LOCK_NAME = ".ctxwin.lock";
  * @example
  * await withScopeLocks(context, ["project"], () => editFile());
  */
-export async function withScopeLocks<T>(context: CommandContext, scopes: readonly MemoryScope[], run: () => T): Promise<T> {
+export async function withScopeLocks<T>(
+  context: CommandContext,
+  scopes: readonly MemoryScope[],
+  run: () => T,
+): Promise<T> {
   const ordered = MEMORY_SCOPES.filter((scope) => scopes.includes(scope));
   const runLocked = async (index: number): Promise<T> => {
     const scope = ordered[index];
@@ -51,7 +55,11 @@ export async function withScopeLocks<T>(context: CommandContext, scopes: readonl
       removeAbandonedTemporaryFiles(directory);
       return runLocked(index + 1);
     };
-    return withFileLock({ lockFile: path.join(directory, SCOPE_LOCK_NAME), maxWaitMs: context.lockWaitMs, run: runInScope });
+    return withFileLock({
+      lockFile: path.join(directory, SCOPE_LOCK_NAME),
+      maxWaitMs: context.lockWaitMs,
+      run: runInScope,
+    });
   };
   return runLocked(0);
 }
@@ -64,7 +72,8 @@ export async function withScopeLocks<T>(context: CommandContext, scopes: readonl
  */
 export function pathField(input: CommandInput, name: string): VirtualPath | Refusal {
   const value = input[name];
-  if (value === undefined || value === null) return refusal("invalid_input", `${name} is required, e.g. "/memories/project/notes.md".`);
+  if (value === undefined || value === null)
+    return refusal("invalid_input", `${name} is required, e.g. "/memories/project/notes.md".`);
   const parsed = parseVirtualPath(value, name);
   return parsed.ok ? parsed.path : refusal(parsed.code, parsed.message);
 }
@@ -75,7 +84,10 @@ export function entryPathField(input: CommandInput, name: string, command: strin
   if ("code" in parsed) return parsed;
   if (parsed.segments.length === 0) {
     const what = parsed.scope === undefined ? "the memory root" : "a scope directory";
-    return refusal("invalid_input", `${parsed.text} is ${what}; ${command} works on files and folders inside a scope, e.g. ${parsed.text === "/memories" ? "/memories/project" : parsed.text}/notes.md.`);
+    return refusal(
+      "invalid_input",
+      `${parsed.text} is ${what}; ${command} works on files and folders inside a scope, e.g. ${parsed.text === "/memories" ? "/memories/project" : parsed.text}/notes.md.`,
+    );
   }
   return parsed;
 }

@@ -30,7 +30,11 @@ const WELL_FORMED = /^(?:[AB]-\d+\n)*<<END>>\n$/;
 describe("concurrent edits from two processes", () => {
   it("apply every edit of both, and readers only ever see whole files", async () => {
     const shared = fixture.hostPath("project", "shared.md");
-    okText(await fixture.executor().execute({ command: "create", path: "/memories/project/shared.md", file_text: "<<END>>\n" }));
+    okText(
+      await fixture
+        .executor()
+        .execute({ command: "create", path: "/memories/project/shared.md", file_text: "<<END>>\n" }),
+    );
     const iterations = 40;
     const [first, second] = [start("A", "append", iterations), start("B", "append", iterations)];
     await Promise.all([first.waitForLine("ready"), second.waitForLine("ready")]);
@@ -54,7 +58,9 @@ describe("concurrent edits from two processes", () => {
     expect(lines.pop()).toBe("<<END>>");
     expect(lines).toHaveLength(2 * iterations);
     for (const name of ["A", "B"]) {
-      expect(lines.filter((line) => line.startsWith(`${name}-`))).toEqual(Array.from({ length: iterations }, (_, index) => `${name}-${index}`));
+      expect(lines.filter((line) => line.startsWith(`${name}-`))).toEqual(
+        Array.from({ length: iterations }, (_, index) => `${name}-${index}`),
+      );
     }
   });
 
@@ -62,7 +68,13 @@ describe("concurrent edits from two processes", () => {
     const rounds = 30;
     const executor = fixture.executor();
     for (let round = 0; round < rounds; round += 1) {
-      okText(await executor.execute({ command: "create", path: `/memories/project/race-${round}.md`, file_text: "state: v0\n" }));
+      okText(
+        await executor.execute({
+          command: "create",
+          path: `/memories/project/race-${round}.md`,
+          file_text: "state: v0\n",
+        }),
+      );
     }
     const [first, second] = [start("A", "race", rounds), start("B", "race", rounds)];
     await Promise.all([first.waitForLine("ready"), second.waitForLine("ready")]);
@@ -86,16 +98,27 @@ describe("a writer killed with SIGKILL", () => {
     await holder.waitForLine("ready");
     holder.go();
     expect(await holder.waitForLine("locked")).toBe("locked");
-    const blocked = await executor.execute({ command: "str_replace", path: "/memories/project/a.md", old_str: "v0", new_str: "v1" });
+    const blocked = await executor.execute({
+      command: "str_replace",
+      path: "/memories/project/a.md",
+      old_str: "v0",
+      new_str: "v1",
+    });
     expect(blocked).toMatchObject({ status: "error", code: "busy" });
     await holder.kill();
-    okText(await executor.execute({ command: "str_replace", path: "/memories/project/a.md", old_str: "v0", new_str: "v1" }));
+    okText(
+      await executor.execute({ command: "str_replace", path: "/memories/project/a.md", old_str: "v0", new_str: "v1" }),
+    );
     expect(fs.readFileSync(fixture.hostPath("project", "a.md"), "utf8")).toBe("v1\n");
   });
 
   it("in the middle of a stream of edits leaves a whole file that can still be edited", async () => {
     const shared = fixture.hostPath("project", "shared.md");
-    okText(await fixture.executor().execute({ command: "create", path: "/memories/project/shared.md", file_text: "<<END>>\n" }));
+    okText(
+      await fixture
+        .executor()
+        .execute({ command: "create", path: "/memories/project/shared.md", file_text: "<<END>>\n" }),
+    );
     const writer = start("A", "forever");
     await writer.waitForLine("ready");
     writer.go();
@@ -104,7 +127,14 @@ describe("a writer killed with SIGKILL", () => {
     const content = fs.readFileSync(shared, "utf8");
     expect(content).toMatch(WELL_FORMED);
     const executor = fixture.executor();
-    okText(await executor.execute({ command: "str_replace", path: "/memories/project/shared.md", old_str: "<<END>>", new_str: "B-0\n<<END>>" }));
+    okText(
+      await executor.execute({
+        command: "str_replace",
+        path: "/memories/project/shared.md",
+        old_str: "<<END>>",
+        new_str: "B-0\n<<END>>",
+      }),
+    );
     expect(fs.readFileSync(shared, "utf8")).toBe(content.replace("<<END>>", "B-0\n<<END>>"));
     expect(okText(await executor.execute({ command: "view", path: "/memories/project" }))).not.toContain("ctxwin-tmp");
   });

@@ -19,7 +19,15 @@ import {
 } from "./command-context.js";
 import { resolveHostTarget, type HostTarget } from "./host-paths.js";
 import { isRefusal, refusal, type Refusal } from "./results.js";
-import { checkTextContent, countFiles, formatBytes, readTextFile, versionOf, writeFileAtomic, type TextFile } from "./text-files.js";
+import {
+  checkTextContent,
+  countFiles,
+  formatBytes,
+  readTextFile,
+  versionOf,
+  writeFileAtomic,
+  type TextFile,
+} from "./text-files.js";
 import type { VirtualPath } from "./virtual-path.js";
 
 /** Lines of context shown around an edit. */
@@ -32,7 +40,8 @@ export async function createCommand(context: CommandContext, input: CommandInput
   const text = stringField(input, "file_text", "the whole content of the new file");
   if (isRefusal(text)) return text;
   const overwrite = input["overwrite"];
-  if (overwrite !== undefined && overwrite !== null && typeof overwrite !== "boolean") return refusal("invalid_input", "overwrite must be true or false.");
+  if (overwrite !== undefined && overwrite !== null && typeof overwrite !== "boolean")
+    return refusal("invalid_input", "overwrite must be true or false.");
   const problem = checkTextContent({ text, shownPath: virtualPath.text, maxBytes: context.maxFileBytes });
   if (problem !== undefined) return problem;
   const bytes = Buffer.byteLength(text, "utf8");
@@ -40,7 +49,8 @@ export async function createCommand(context: CommandContext, input: CommandInput
   return withScopeLocks(context, [virtualPath.scope as NonNullable<VirtualPath["scope"]>], () => {
     const target = resolveHostTarget({ layout: context.layout, virtualPath, createScope: true });
     if (isRefusal(target)) return target;
-    if (target.kind === "directory") return refusal("is_directory", `${virtualPath.text} is a directory; choose a file name inside it.`);
+    if (target.kind === "directory")
+      return refusal("is_directory", `${virtualPath.text} is a directory; choose a file name inside it.`);
     if (target.kind === "other") return refusal("not_a_file", `${virtualPath.text} exists and is not a regular file.`);
     if (target.kind === "file") {
       if (overwrite !== true) {
@@ -61,16 +71,28 @@ export async function createCommand(context: CommandContext, input: CommandInput
     }
     const scopeDirectory = target.scopeDirectory as string;
     if (countFiles({ directory: scopeDirectory, stopAfter: context.maxFilesPerScope }) >= context.maxFilesPerScope) {
-      return refusal("too_many_files", `/memories/${target.scope} already holds ${context.maxFilesPerScope} files, the limit; delete or merge files first.`);
+      return refusal(
+        "too_many_files",
+        `/memories/${target.scope} already holds ${context.maxFilesPerScope} files, the limit; delete or merge files first.`,
+      );
     }
     fs.mkdirSync(path.dirname(target.contentPath), { recursive: true });
-    const written = writeFileAtomic({ file: target.contentPath, content: text, expected: "absent", shownPath: virtualPath.text, beforeCommit: context.beforeCommit });
+    const written = writeFileAtomic({
+      file: target.contentPath,
+      content: text,
+      expected: "absent",
+      shownPath: virtualPath.text,
+      beforeCommit: context.beforeCommit,
+    });
     if (written !== undefined) return written;
     return changedOutcome(virtualPath, `Created ${virtualPath.text} (${formatBytes(bytes)}).`);
   });
 }
 
-export async function strReplaceCommand(context: CommandContext, input: CommandInput): Promise<CommandOutcome | Refusal> {
+export async function strReplaceCommand(
+  context: CommandContext,
+  input: CommandInput,
+): Promise<CommandOutcome | Refusal> {
   const virtualPath = entryPathField(input, "path", "str_replace");
   if (isRefusal(virtualPath)) return virtualPath;
   const oldText = stringField(input, "old_str", "the exact text to replace, appearing once in the file");
@@ -86,7 +108,10 @@ export async function strReplaceCommand(context: CommandContext, input: CommandI
     const { target, file } = opened;
     const matches = findAll(file.text, oldText);
     if (matches.length === 0) {
-      return refusal("no_match", `old_str was not found in ${virtualPath.text}; the file may have changed. View it and copy the text exactly, including whitespace.`);
+      return refusal(
+        "no_match",
+        `old_str was not found in ${virtualPath.text}; the file may have changed. View it and copy the text exactly, including whitespace.`,
+      );
     }
     if (matches.length > 1) {
       const lines = matches.map((index) => lineOf(file.text, index));
@@ -101,7 +126,10 @@ export async function strReplaceCommand(context: CommandContext, input: CommandI
     if (written !== undefined) return written;
     const firstLine = lineOf(updated, at);
     const changedLines = Math.max(1, splitLines(newText).length);
-    return changedOutcome(virtualPath, `Edited ${virtualPath.text}: replaced the text at line ${lineOf(file.text, at)}.\n${snippet(updated, firstLine, changedLines)}`);
+    return changedOutcome(
+      virtualPath,
+      `Edited ${virtualPath.text}: replaced the text at line ${lineOf(file.text, at)}.\n${snippet(updated, firstLine, changedLines)}`,
+    );
   });
 }
 
@@ -110,10 +138,13 @@ export async function insertCommand(context: CommandContext, input: CommandInput
   if (isRefusal(virtualPath)) return virtualPath;
   const insertText = stringField(input, "insert_text", "the text to insert");
   if (isRefusal(insertText)) return insertText;
-  if (insertText === "") return refusal("invalid_input", "insert_text is empty; use \"\\n\" to insert a blank line.");
+  if (insertText === "") return refusal("invalid_input", 'insert_text is empty; use "\\n" to insert a blank line.');
   const line = integerFromText(input["insert_line"]);
   if (typeof line !== "number" || !Number.isSafeInteger(line) || line < 0) {
-    return refusal("invalid_input", "insert_line must be a whole number ≥ 0: the line after which to insert (0 inserts at the top).");
+    return refusal(
+      "invalid_input",
+      "insert_line must be a whole number ≥ 0: the line after which to insert (0 inserts at the top).",
+    );
   }
 
   return withScopeLocks(context, [virtualPath.scope as NonNullable<VirtualPath["scope"]>], () => {
@@ -122,7 +153,10 @@ export async function insertCommand(context: CommandContext, input: CommandInput
     const { target, file } = opened;
     const lines = splitLines(file.text);
     if (line > lines.length) {
-      return refusal("invalid_input", `insert_line must be from 0 to ${lines.length} (${virtualPath.text} has ${lines.length} line(s)); got ${line}.`);
+      return refusal(
+        "invalid_input",
+        `insert_line must be from 0 to ${lines.length} (${virtualPath.text} has ${lines.length} line(s)); got ${line}.`,
+      );
     }
     const inserted = splitLines(insertText);
     const keepsFinalNewline = file.text === "" || file.text.endsWith("\n");
@@ -137,7 +171,10 @@ export async function insertCommand(context: CommandContext, input: CommandInput
   });
 }
 
-function openExistingFile(context: CommandContext, virtualPath: VirtualPath): { target: HostTarget; file: TextFile } | Refusal {
+function openExistingFile(
+  context: CommandContext,
+  virtualPath: VirtualPath,
+): { target: HostTarget; file: TextFile } | Refusal {
   const target = resolveHostTarget({ layout: context.layout, virtualPath, createScope: true });
   if (isRefusal(target)) return target;
   if (target.kind === "missing") return refusal("not_found", `${virtualPath.text} does not exist; create it first.`);
@@ -148,10 +185,22 @@ function openExistingFile(context: CommandContext, virtualPath: VirtualPath): { 
   return { target, file };
 }
 
-function writeChecked(context: CommandContext, target: HostTarget, virtualPath: VirtualPath, updated: string, read: TextFile): Refusal | undefined {
+function writeChecked(
+  context: CommandContext,
+  target: HostTarget,
+  virtualPath: VirtualPath,
+  updated: string,
+  read: TextFile,
+): Refusal | undefined {
   const problem = checkTextContent({ text: updated, shownPath: virtualPath.text, maxBytes: context.maxFileBytes });
   if (problem !== undefined) return problem;
-  return writeFileAtomic({ file: target.contentPath, content: updated, expected: read.version, shownPath: virtualPath.text, beforeCommit: context.beforeCommit });
+  return writeFileAtomic({
+    file: target.contentPath,
+    content: updated,
+    expected: read.version,
+    shownPath: virtualPath.text,
+    beforeCommit: context.beforeCommit,
+  });
 }
 
 function changedOutcome(virtualPath: VirtualPath, text: string): CommandOutcome {
@@ -174,7 +223,11 @@ function lineOf(text: string, offset: number): number {
 function snippet(text: string, firstChangedLine: number, changedLineCount: number): string {
   const lines = splitLines(text);
   const from = Math.max(1, firstChangedLine - SNIPPET_CONTEXT);
-  const to = Math.min(lines.length, firstChangedLine + changedLineCount - 1 + SNIPPET_CONTEXT, from + SNIPPET_MAX_LINES - 1);
+  const to = Math.min(
+    lines.length,
+    firstChangedLine + changedLineCount - 1 + SNIPPET_CONTEXT,
+    from + SNIPPET_MAX_LINES - 1,
+  );
   if (lines.length === 0) return "The file is now empty.";
   return `Lines ${from} to ${to} now read:\n${numberLines(lines, from, to)}`;
 }

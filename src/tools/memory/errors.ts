@@ -15,7 +15,10 @@ export class MemoryLockTimeoutError extends CtxwinError {
   readonly lockFile: string;
 
   constructor(lockFile: string, waitedMs: number) {
-    super(MemoryLockTimeoutError.errorName, `Memory is busy: the lock ${lockFile} was not released within ${waitedMs} ms.`);
+    super(
+      MemoryLockTimeoutError.errorName,
+      `Memory is busy: the lock ${lockFile} was not released within ${waitedMs} ms.`,
+    );
     this.lockFile = lockFile;
   }
 
@@ -34,7 +37,10 @@ export class MemoryIndexFormatError extends CtxwinError {
   static readonly errorName = "CtxwinMemoryIndexFormatError";
 
   constructor(file: string, version: unknown) {
-    super(MemoryIndexFormatError.errorName, `The memory index ${file} has format version ${String(version)}, newer than this ctxwin understands; it is left untouched.`);
+    super(
+      MemoryIndexFormatError.errorName,
+      `The memory index ${file} has format version ${String(version)}, newer than this ctxwin understands; it is left untouched.`,
+    );
   }
 
   static override isInstance(error: unknown): error is MemoryIndexFormatError {

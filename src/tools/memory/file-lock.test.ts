@@ -25,7 +25,9 @@ describe("withFileLock", () => {
   it("gives up with a typed error while a live holder keeps the lock", async () => {
     const lockFile = path.join(directory, "x.lock");
     fs.writeFileSync(lockFile, `${process.pid} someone-else`);
-    await expect(withFileLock({ lockFile, maxWaitMs: 10, run: () => "ran" })).rejects.toSatisfy((error) => MemoryLockTimeoutError.isInstance(error));
+    await expect(withFileLock({ lockFile, maxWaitMs: 10, run: () => "ran" })).rejects.toSatisfy((error) =>
+      MemoryLockTimeoutError.isInstance(error),
+    );
     expect(fs.readFileSync(lockFile, "utf8")).toBe(`${process.pid} someone-else`);
   });
 
@@ -33,7 +35,15 @@ describe("withFileLock", () => {
     const lockFile = path.join(directory, "x.lock");
     fs.writeFileSync(lockFile, `${process.pid} abandoned`);
     const written = fs.statSync(lockFile).mtimeMs;
-    expect(await withFileLock({ lockFile, maxWaitMs: 10, staleAfterMs: 30_000, clock: () => written + 30_001, run: () => "ran" })).toBe("ran");
+    expect(
+      await withFileLock({
+        lockFile,
+        maxWaitMs: 10,
+        staleAfterMs: 30_000,
+        clock: () => written + 30_001,
+        run: () => "ran",
+      }),
+    ).toBe("ran");
     expect(fs.existsSync(lockFile)).toBe(false);
   });
 
@@ -56,7 +66,10 @@ function deadPid(): number {
  */
 describe("a taker killed at each point of the lock protocol", () => {
   const states: Array<{ point: string; leave: (lockFile: string, pid: number) => void }> = [
-    { point: "after writing its private file, before linking it", leave: (lockFile, pid) => fs.writeFileSync(`${lockFile}.${pid}-abc${LOCK_TAKING_SUFFIX}`, `${pid} t`) },
+    {
+      point: "after writing its private file, before linking it",
+      leave: (lockFile, pid) => fs.writeFileSync(`${lockFile}.${pid}-abc${LOCK_TAKING_SUFFIX}`, `${pid} t`),
+    },
     {
       point: "after linking, before removing its private file",
       leave: (lockFile, pid) => {
@@ -80,7 +93,9 @@ describe("a taker killed at each point of the lock protocol", () => {
     const lockFile = path.join(directory, "x.lock");
     fs.writeFileSync(lockFile, "");
     const written = fs.statSync(lockFile).mtimeMs;
-    await expect(withFileLock({ lockFile, maxWaitMs: 10, clock: () => written + 500, run: () => "ran" })).rejects.toSatisfy((error) => MemoryLockTimeoutError.isInstance(error));
+    await expect(
+      withFileLock({ lockFile, maxWaitMs: 10, clock: () => written + 500, run: () => "ran" }),
+    ).rejects.toSatisfy((error) => MemoryLockTimeoutError.isInstance(error));
     expect(await withFileLock({ lockFile, maxWaitMs: 10, clock: () => written + 1_001, run: () => "ran" })).toBe("ran");
   });
 
@@ -136,7 +151,14 @@ describe("parallel tool calls in one process", () => {
       const executor = fixture.executor();
       okText(await executor.execute({ command: "create", path: "/memories/project/a.md", file_text: "<<END>>\n" }));
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, index) => executor.execute({ command: "str_replace", path: "/memories/project/a.md", old_str: "<<END>>", new_str: `${index}\n<<END>>` })),
+        Array.from({ length: 10 }, (_, index) =>
+          executor.execute({
+            command: "str_replace",
+            path: "/memories/project/a.md",
+            old_str: "<<END>>",
+            new_str: `${index}\n<<END>>`,
+          }),
+        ),
       );
       expect(results.every((result) => result.status === "ok")).toBe(true);
       const lines = fs.readFileSync(fixture.hostPath("project", "a.md"), "utf8").trimEnd().split("\n");

@@ -35,7 +35,14 @@ export const LOCK_TAKING_SUFFIX = ".taking";
  * await withFileLock({ lockFile: path.join(scopeDirectory, ".ctxwin.lock"), run: () => editFile() });
  */
 export async function withFileLock<T>(options: FileLockOptions<T>): Promise<T> {
-  const { lockFile, run, maxWaitMs = 10_000, staleAfterMs = 30_000, unreadableAfterMs = 1_000, clock = Date.now } = options;
+  const {
+    lockFile,
+    run,
+    maxWaitMs = 10_000,
+    staleAfterMs = 30_000,
+    unreadableAfterMs = 1_000,
+    clock = Date.now,
+  } = options;
   const token = `${process.pid} ${randomBytes(8).toString("hex")}`;
   let waited = 0;
   let delay = 2;

@@ -42,7 +42,8 @@ export function resolveHostTarget({
   createScope: boolean;
 }): HostTarget | Refusal {
   const scope = virtualPath.scope;
-  if (scope === undefined) return refusal("invalid_input", `${virtualPath.text} is the memory root, not a file or scope.`);
+  if (scope === undefined)
+    return refusal("invalid_input", `${virtualPath.text} is the memory root, not a file or scope.`);
   const configured = layout.scopeDirectories[scope];
   const linked = linkedScopeComponent(layout.root, configured);
   if (linked !== undefined) {
@@ -58,7 +59,8 @@ export function resolveHostTarget({
     const entryPath = path.join(configured, ...virtualPath.segments);
     return { ...base, entryPath, contentPath: entryPath, kind: "missing" };
   }
-  if (!fs.statSync(scopeDirectory).isDirectory()) return refusal("io_error", `The storage of /memories/${scope} is not a directory.`);
+  if (!fs.statSync(scopeDirectory).isDirectory())
+    return refusal("io_error", `The storage of /memories/${scope} is not a directory.`);
 
   let current = scopeDirectory;
   let stats: fs.Stats = fs.statSync(scopeDirectory);
@@ -77,9 +79,13 @@ export function resolveHostTarget({
     let next = entryPath;
     if (isLink) {
       const real = realpathIfExists(entryPath);
-      if (real === undefined) return refusal("outside_memory", `${shownSoFar} is a symbolic link whose target does not exist; refused.`);
+      if (real === undefined)
+        return refusal("outside_memory", `${shownSoFar} is a symbolic link whose target does not exist; refused.`);
       if (!isInside(real, scopeDirectory)) {
-        return refusal("outside_memory", `${shownSoFar} is a symbolic link that points outside /memories/${scope}; refused.`);
+        return refusal(
+          "outside_memory",
+          `${shownSoFar} is a symbolic link that points outside /memories/${scope}; refused.`,
+        );
       }
       next = real;
       stats = fs.statSync(real);

@@ -57,17 +57,35 @@ export function readHotIndex(layout: MemoryLayout): HotIndexSnapshot {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return { files: new Map(), problem: `The memory index ${layout.indexFile} is not valid JSON; it is ignored and will be rebuilt.` };
+    return {
+      files: new Map(),
+      problem: `The memory index ${layout.indexFile} is not valid JSON; it is ignored and will be rebuilt.`,
+    };
   }
   const document = parsed as { version?: unknown; files?: unknown };
-  if (typeof document !== "object" || document === null || typeof document.files !== "object" || document.files === null) {
-    return { files: new Map(), problem: `The memory index ${layout.indexFile} has an unexpected shape; it is ignored and will be rebuilt.` };
+  if (
+    typeof document !== "object" ||
+    document === null ||
+    typeof document.files !== "object" ||
+    document.files === null
+  ) {
+    return {
+      files: new Map(),
+      problem: `The memory index ${layout.indexFile} has an unexpected shape; it is ignored and will be rebuilt.`,
+    };
   }
   if (document.version !== HOT_INDEX_VERSION) {
     if (typeof document.version === "number" && document.version > HOT_INDEX_VERSION) {
-      return { files: new Map(), problem: new MemoryIndexFormatError(layout.indexFile, document.version).message, newerVersion: document.version };
+      return {
+        files: new Map(),
+        problem: new MemoryIndexFormatError(layout.indexFile, document.version).message,
+        newerVersion: document.version,
+      };
     }
-    return { files: new Map(), problem: `The memory index ${layout.indexFile} has an unknown version; it is ignored and will be rebuilt.` };
+    return {
+      files: new Map(),
+      problem: `The memory index ${layout.indexFile} has an unknown version; it is ignored and will be rebuilt.`,
+    };
   }
   const files = new Map<string, HotIndexEntry>();
   for (const [key, value] of Object.entries(document.files as Record<string, unknown>)) {
@@ -98,23 +116,33 @@ export async function updateHotIndex({
     maxWaitMs,
     run: () => {
       const snapshot = readHotIndex(layout);
-      if (snapshot.newerVersion !== undefined) throw new MemoryIndexFormatError(layout.indexFile, snapshot.newerVersion);
+      if (snapshot.newerVersion !== undefined)
+        throw new MemoryIndexFormatError(layout.indexFile, snapshot.newerVersion);
       // Keep an unreadable index for inspection instead of overwriting it.
-      if (snapshot.problem !== undefined) fs.renameSync(layout.indexFile, `${layout.indexFile}.unreadable-${randomBytes(4).toString("hex")}`);
+      if (snapshot.problem !== undefined)
+        fs.renameSync(layout.indexFile, `${layout.indexFile}.unreadable-${randomBytes(4).toString("hex")}`);
       change(snapshot.files);
       const stored: Record<string, StoredEntry> = {};
       for (const key of [...snapshot.files.keys()].sort()) {
         const encoded = encodeEntry(snapshot.files.get(key) as HotIndexEntry);
         if (encoded !== undefined) stored[key] = encoded;
       }
-      const problem = writeFileAtomic({ file: layout.indexFile, content: `${JSON.stringify({ version: HOT_INDEX_VERSION, files: stored }, null, 1)}\n` });
+      const problem = writeFileAtomic({
+        file: layout.indexFile,
+        content: `${JSON.stringify({ version: HOT_INDEX_VERSION, files: stored }, null, 1)}\n`,
+      });
       if (problem !== undefined) throw new CtxwinError("CtxwinMemoryIndexWriteError", problem.message);
     },
   });
 }
 
 /** Counts one access of each key at `now`. */
-export function recordAccesses(files: Map<string, HotIndexEntry>, keys: readonly string[], now: number, halfLifeMs = DEFAULT_HOT_MEMORY_LIMITS.halfLifeMs): void {
+export function recordAccesses(
+  files: Map<string, HotIndexEntry>,
+  keys: readonly string[],
+  now: number,
+  halfLifeMs = DEFAULT_HOT_MEMORY_LIMITS.halfLifeMs,
+): void {
   for (const key of keys) {
     const entry = files.get(key) ?? {};
     files.set(key, { ...entry, access: recordAccess({ record: entry.access, now, halfLifeMs }) });
@@ -146,7 +174,14 @@ function decodeEntry(value: unknown): HotIndexEntry | undefined {
   if (access !== undefined && typeof access === "object" && access !== null) {
     const scoreAt = Date.parse(access.scoreAt);
     const lastAccessAt = Date.parse(access.lastAccessAt);
-    if (Number.isFinite(access.count) && access.count > 0 && Number.isFinite(access.score) && access.score >= 0 && Number.isFinite(scoreAt) && Number.isFinite(lastAccessAt)) {
+    if (
+      Number.isFinite(access.count) &&
+      access.count > 0 &&
+      Number.isFinite(access.score) &&
+      access.score >= 0 &&
+      Number.isFinite(scoreAt) &&
+      Number.isFinite(lastAccessAt)
+    ) {
       entry.access = { count: access.count, score: access.score, scoreAt, lastAccessAt };
     }
   }

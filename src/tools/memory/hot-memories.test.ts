@@ -14,7 +14,8 @@ beforeEach(() => {
 });
 afterEach(() => fixture.cleanup());
 
-const render = (sessionId = "s1", now = new Date()) => renderHotMemories({ root: fixture.root, sessionId, now: () => now });
+const render = (sessionId = "s1", now = new Date()) =>
+  renderHotMemories({ root: fixture.root, sessionId, now: () => now });
 const paths = (selection: ReturnType<typeof render>) => selection.entries.map((entry) => entry.path);
 
 describe("hot memories from disk", () => {
@@ -23,7 +24,14 @@ describe("hot memories from disk", () => {
     expect(render().text).toBe("");
     okText(await executor.execute({ command: "create", path: CONTEXT_NOTES_PATH, file_text: "- step 1 done\n" }));
     expect(render().text).toContain("- step 1 done");
-    okText(await executor.execute({ command: "str_replace", path: CONTEXT_NOTES_PATH, old_str: "step 1 done", new_str: "step 2 done" }));
+    okText(
+      await executor.execute({
+        command: "str_replace",
+        path: CONTEXT_NOTES_PATH,
+        old_str: "step 1 done",
+        new_str: "step 2 done",
+      }),
+    );
     const next = render().text;
     expect(next).toContain("- step 2 done");
     expect(next).not.toContain("step 1 done");
@@ -44,7 +52,10 @@ describe("hot memories from disk", () => {
     const selection = render();
     expect(paths(selection)).toEqual(["/memories/project/used.md"]);
     expect(selection.skipped).toEqual([]);
-    const index = JSON.parse(fs.readFileSync(path.join(fixture.root, "hot-index.json"), "utf8")) as { version: number; files: Record<string, { access: { count: number } }> };
+    const index = JSON.parse(fs.readFileSync(path.join(fixture.root, "hot-index.json"), "utf8")) as {
+      version: number;
+      files: Record<string, { access: { count: number } }>;
+    };
     expect(index.version).toBe(1);
     expect(index.files["project/used.md"]?.access.count).toBe(1);
   });
@@ -54,14 +65,19 @@ describe("hot memories from disk", () => {
     const executor = fixture.executor({ now: () => now });
     const use = async (name: string, times: number) => {
       okText(await executor.execute({ command: "create", path: `/memories/project/${name}`, file_text: name }));
-      for (let index = 1; index < times; index += 1) okText(await executor.execute({ command: "view", path: `/memories/project/${name}` }));
+      for (let index = 1; index < times; index += 1)
+        okText(await executor.execute({ command: "view", path: `/memories/project/${name}` }));
     };
     await use("a.md", 3); // day 0: 3 accesses, worth 0.75 on day 14
     now = new Date(7 * DAY);
     await use("c.md", 1); // day 7: worth 0.5 on day 14
     now = new Date(14 * DAY);
     await use("b.md", 1); // day 14: worth 1
-    expect(paths(render("s1", now))).toEqual(["/memories/project/b.md", "/memories/project/a.md", "/memories/project/c.md"]);
+    expect(paths(render("s1", now))).toEqual([
+      "/memories/project/b.md",
+      "/memories/project/a.md",
+      "/memories/project/c.md",
+    ]);
   });
 
   it("persist pins across processes' views of the index and keep them through a rename", async () => {
@@ -73,7 +89,13 @@ describe("hot memories from disk", () => {
     expect(listMemoryPins({ root: fixture.root, sessionId: "s2" })).toEqual(["/memories/project/manual.md"]);
     expect(paths(render())).toEqual(["/memories/project/manual.md", "/memories/global/style.md"]);
 
-    okText(await executor.execute({ command: "rename", old_path: "/memories/project/manual.md", new_path: "/memories/project/guide/manual.md" }));
+    okText(
+      await executor.execute({
+        command: "rename",
+        old_path: "/memories/project/manual.md",
+        new_path: "/memories/project/guide/manual.md",
+      }),
+    );
     expect(listMemoryPins({ root: fixture.root, sessionId: "s1" })).toEqual(["/memories/project/guide/manual.md"]);
     okText(await executor.execute({ command: "delete", path: "/memories/project/guide" }));
     expect(listMemoryPins({ root: fixture.root, sessionId: "s1" })).toEqual([]);
@@ -86,7 +108,9 @@ describe("hot memories from disk", () => {
 
   it("refuse to pin what is not an existing memory file", async () => {
     for (const bad of ["/etc/passwd", "/memories/project/missing.md", "/memories/project", "/memories/../x"]) {
-      await expect(setMemoryPin({ root: fixture.root, sessionId: "s1", path: bad })).rejects.toSatisfy((error) => MemoryPathError.isInstance(error));
+      await expect(setMemoryPin({ root: fixture.root, sessionId: "s1", path: bad })).rejects.toSatisfy((error) =>
+        MemoryPathError.isInstance(error),
+      );
     }
   });
 
@@ -100,7 +124,8 @@ describe("hot memories from disk", () => {
   it("never read indexed files that are links out of the root, binary or too large", async () => {
     const project = path.join(fixture.root, "project");
     const executor = fixture.executor();
-    for (const name of ["escape.md", "binary.md", "large.md"]) okText(await executor.execute({ command: "create", path: `/memories/project/${name}`, file_text: "x" }));
+    for (const name of ["escape.md", "binary.md", "large.md"])
+      okText(await executor.execute({ command: "create", path: `/memories/project/${name}`, file_text: "x" }));
     fs.rmSync(path.join(project, "escape.md"));
     fs.symlinkSync(path.join(fixture.sentinel, "secret.txt"), path.join(project, "escape.md"));
     fs.writeFileSync(path.join(project, "binary.md"), Buffer.from([1, 0, 2]));
@@ -108,7 +133,11 @@ describe("hot memories from disk", () => {
     const selection = render();
     expect(selection.text).toBe("");
     expect(JSON.stringify(selection)).not.toContain(SENTINEL_SECRET);
-    expect(selection.unreadable.map((item) => item.path).sort()).toEqual(["/memories/project/binary.md", "/memories/project/escape.md", "/memories/project/large.md"]);
+    expect(selection.unreadable.map((item) => item.path).sort()).toEqual([
+      "/memories/project/binary.md",
+      "/memories/project/escape.md",
+      "/memories/project/large.md",
+    ]);
   });
 
   it("survive an unreadable index and keep it aside instead of overwriting it", async () => {
@@ -117,7 +146,9 @@ describe("hot memories from disk", () => {
     expect(render().indexProblem).toContain("not valid JSON");
     okText(await fixture.executor().execute({ command: "create", path: "/memories/project/a.md", file_text: "a" }));
     expect(paths(render())).toEqual(["/memories/project/a.md"]);
-    expect(fs.readdirSync(fixture.root).filter((name) => name.startsWith("hot-index.json.unreadable-"))).toHaveLength(1);
+    expect(fs.readdirSync(fixture.root).filter((name) => name.startsWith("hot-index.json.unreadable-"))).toHaveLength(
+      1,
+    );
   });
 
   it("leave an index of a newer format untouched", async () => {

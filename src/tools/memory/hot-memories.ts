@@ -5,7 +5,11 @@
  * Nothing is cached: a change made through the tool shows in the very next render.
  */
 import { CONTEXT_NOTES_PATH, type HotMemoryLimits } from "../../core/hot-memories/limits.js";
-import { selectHotMemories, type HotMemoryCandidate, type HotMemorySelection } from "../../core/hot-memories/select-hot-memories.js";
+import {
+  selectHotMemories,
+  type HotMemoryCandidate,
+  type HotMemorySelection,
+} from "../../core/hot-memories/select-hot-memories.js";
 import { resolveHostTarget } from "./host-paths.js";
 import { readHotIndex } from "./hot-index.js";
 import { resolveMemoryLayout, virtualPathOfIndexKey, type MemoryLayout, type MemoryLocation } from "./layout.js";
@@ -32,7 +36,10 @@ export interface HotMemoryCandidates {
  * @example
  * const { candidates } = loadHotMemoryCandidates({ root: ".ctxwin/memory", sessionId: "build-42" });
  */
-export function loadHotMemoryCandidates({ maxFileBytes = MAX_MEMORY_FILE_BYTES, ...location }: MemoryLocation & { maxFileBytes?: number }): HotMemoryCandidates {
+export function loadHotMemoryCandidates({
+  maxFileBytes = MAX_MEMORY_FILE_BYTES,
+  ...location
+}: MemoryLocation & { maxFileBytes?: number }): HotMemoryCandidates {
   const layout = resolveMemoryLayout(location);
   const index = readHotIndex(layout);
   const wanted = new Map<string, { pinned: boolean; access: HotMemoryCandidate["access"] }>();
@@ -59,7 +66,11 @@ export function loadHotMemoryCandidates({ maxFileBytes = MAX_MEMORY_FILE_BYTES, 
 }
 
 /** The file at `path` as a candidate, `undefined` when it does not exist, or why it cannot be used. */
-function loadOne(layout: MemoryLayout, path: string, maxFileBytes: number): { path: string; content: string } | string | undefined {
+function loadOne(
+  layout: MemoryLayout,
+  path: string,
+  maxFileBytes: number,
+): { path: string; content: string } | string | undefined {
   const parsed = parseVirtualPath(path);
   if (!parsed.ok) return parsed.message;
   const target = resolveHostTarget({ layout, virtualPath: parsed.path, createScope: false });

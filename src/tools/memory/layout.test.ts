@@ -1,6 +1,12 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultMemoryRoot, indexKeyOf, resolveMemoryLayout, virtualPathOfIndexKey, workspaceDirectoryName } from "./layout.js";
+import {
+  defaultMemoryRoot,
+  indexKeyOf,
+  resolveMemoryLayout,
+  virtualPathOfIndexKey,
+  workspaceDirectoryName,
+} from "./layout.js";
 import { parseVirtualPath } from "./virtual-path.js";
 
 describe("memory layout", () => {
@@ -21,13 +27,19 @@ describe("memory layout", () => {
     const notes = parseVirtualPath("/memories/workspace/context-notes.md");
     if (!notes.ok) throw new Error(notes.message);
     expect(indexKeyOf(layout, notes.path)).toBe("workspaces/one/context-notes.md");
-    expect(virtualPathOfIndexKey(layout, "workspaces/one/context-notes.md")).toBe("/memories/workspace/context-notes.md");
+    expect(virtualPathOfIndexKey(layout, "workspaces/one/context-notes.md")).toBe(
+      "/memories/workspace/context-notes.md",
+    );
     expect(virtualPathOfIndexKey(layout, "workspaces/two/context-notes.md")).toBeUndefined();
     expect(virtualPathOfIndexKey(layout, "project/a.md")).toBe("/memories/project/a.md");
   });
 
   it("can keep global memory elsewhere", () => {
     const layout = resolveMemoryLayout({ root: "/r", sessionId: "one", globalRoot: "/home/me/.ctxwin/global" });
-    expect(layout.scopeDirectories).toEqual({ global: "/home/me/.ctxwin/global", project: "/r/project", workspace: "/r/workspaces/one" });
+    expect(layout.scopeDirectories).toEqual({
+      global: "/home/me/.ctxwin/global",
+      project: "/r/project",
+      workspace: "/r/workspaces/one",
+    });
   });
 });

@@ -42,7 +42,10 @@ export interface MemoryLocation {
  * defaultMemoryRoot({ storePath: "/work/app/.ctxwin/ctxwin.db" }) // "/work/app/.ctxwin/memory"
  * defaultMemoryRoot({ directory: "/work/app" })                   // "/work/app/.ctxwin/memory"
  */
-export function defaultMemoryRoot({ storePath, directory = process.cwd() }: { storePath?: string; directory?: string } = {}): string {
+export function defaultMemoryRoot({
+  storePath,
+  directory = process.cwd(),
+}: { storePath?: string; directory?: string } = {}): string {
   if (storePath !== undefined) return path.join(path.dirname(path.resolve(storePath)), "memory");
   return path.resolve(directory, DEFAULT_MEMORY_DIRECTORY);
 }
@@ -53,7 +56,11 @@ export function defaultMemoryRoot({ storePath, directory = process.cwd() }: { st
  * @example
  * const layout = resolveMemoryLayout({ root: ".ctxwin/memory", sessionId: "build-42" });
  */
-export function resolveMemoryLayout({ root = defaultMemoryRoot(), sessionId, globalRoot }: MemoryLocation): MemoryLayout {
+export function resolveMemoryLayout({
+  root = defaultMemoryRoot(),
+  sessionId,
+  globalRoot,
+}: MemoryLocation): MemoryLayout {
   assertSessionId(sessionId);
   const absoluteRoot = path.resolve(root);
   const workspaceName = workspaceDirectoryName(sessionId);

@@ -36,7 +36,10 @@ export interface MemoryExecutor {
   execute(input: unknown): Promise<MemoryCommandResult>;
 }
 
-const HANDLERS: Record<MemoryCommand, (context: CommandContext, input: CommandInput) => CommandOutcome | Refusal | Promise<CommandOutcome | Refusal>> = {
+const HANDLERS: Record<
+  MemoryCommand,
+  (context: CommandContext, input: CommandInput) => CommandOutcome | Refusal | Promise<CommandOutcome | Refusal>
+> = {
   view: viewCommand,
   create: createCommand,
   str_replace: strReplaceCommand,
@@ -68,16 +71,31 @@ export function createMemoryExecutor({
 
   async function execute(input: unknown): Promise<MemoryCommandResult> {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      return { status: "error", command: undefined, code: "invalid_input", message: `Input must be an object with a command: ${MEMORY_COMMANDS.join(", ")}.` };
+      return {
+        status: "error",
+        command: undefined,
+        code: "invalid_input",
+        message: `Input must be an object with a command: ${MEMORY_COMMANDS.join(", ")}.`,
+      };
     }
     const fields = input as CommandInput;
     const command = fields["command"];
     if (typeof command !== "string" || !(MEMORY_COMMANDS as readonly string[]).includes(command)) {
-      return { status: "error", command: undefined, code: "invalid_input", message: `Unknown command ${JSON.stringify(command)}; use one of ${MEMORY_COMMANDS.join(", ")}.` };
+      return {
+        status: "error",
+        command: undefined,
+        code: "invalid_input",
+        message: `Unknown command ${JSON.stringify(command)}; use one of ${MEMORY_COMMANDS.join(", ")}.`,
+      };
     }
     const name = command as MemoryCommand;
     if (readOnly && name !== "view") {
-      return { status: "error", command: name, code: "read_only", message: "Memory is read-only in this session: only view is available, nothing can be written." };
+      return {
+        status: "error",
+        command: name,
+        code: "read_only",
+        message: "Memory is read-only in this session: only view is available, nothing can be written.",
+      };
     }
     let outcome: CommandOutcome | Refusal;
     try {
@@ -123,7 +141,8 @@ function failureOf(error: unknown): Pick<Refusal, "code" | "message"> {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const detail = error instanceof Error ? error.message : String(error);
   if (CtxwinError.isInstance(error)) return { code: "io_error", message: detail };
-  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return { code: "io_error", message: `The file system refused the operation (${code}).` };
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS")
+    return { code: "io_error", message: `The file system refused the operation (${code}).` };
   if (code === "ENOSPC" || code === "EDQUOT") return { code: "io_error", message: `The disk is full (${code}).` };
   return { code: "io_error", message: `The memory storage failed: ${detail}` };
 }

@@ -16,10 +16,19 @@ export const MEMORY_TOOL_NAME = "memory";
  */
 export const memoryInputSchema = z.object({
   command: z.enum(MEMORY_COMMANDS).describe("view | create | str_replace | insert | delete | rename"),
-  path: z.string().nullish().describe("Path under /memories, e.g. /memories/project/notes.md (all commands except rename)."),
-  view_range: z.array(integerInput(z.number())).nullish().describe("view: [start, end] 1-based lines of a file; end -1 means the end of the file."),
+  path: z
+    .string()
+    .nullish()
+    .describe("Path under /memories, e.g. /memories/project/notes.md (all commands except rename)."),
+  view_range: z
+    .array(integerInput(z.number()))
+    .nullish()
+    .describe("view: [start, end] 1-based lines of a file; end -1 means the end of the file."),
   file_text: z.string().nullish().describe("create: the whole content of the file."),
-  overwrite: z.boolean().nullish().describe("create: true to replace an existing file; otherwise creating an existing file fails."),
+  overwrite: z
+    .boolean()
+    .nullish()
+    .describe("create: true to replace an existing file; otherwise creating an existing file fails."),
   old_str: z.string().nullish().describe("str_replace: exact text that appears exactly once in the file."),
   new_str: z.string().nullish().describe("str_replace: the replacement text (empty string to delete)."),
   insert_line: integerInput(z.number()).nullish().describe("insert: line after which to insert; 0 inserts at the top."),

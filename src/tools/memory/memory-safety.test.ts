@@ -85,7 +85,14 @@ describe("symbolic links", () => {
   it("follows a link that stays inside its scope", async () => {
     const executor = fixture.executor();
     expect(okText(await executor.execute({ command: "view", path: "/memories/project/alias.md" }))).toContain("\tmine");
-    okText(await executor.execute({ command: "str_replace", path: "/memories/project/alias.md", old_str: "mine", new_str: "ours" }));
+    okText(
+      await executor.execute({
+        command: "str_replace",
+        path: "/memories/project/alias.md",
+        old_str: "mine",
+        new_str: "ours",
+      }),
+    );
     expect(fs.readFileSync(path.join(fixture.root, "project", "own.md"), "utf8")).toBe("ours\n");
   });
 });
@@ -93,46 +100,126 @@ describe("symbolic links", () => {
 describe("content limits", () => {
   it("refuses binary content when writing and binary files when reading", async () => {
     const executor = fixture.executor();
-    expect(await executor.execute({ command: "create", path: "/memories/project/b.md", file_text: "a\u0000b" })).toMatchObject({ code: "binary_file" });
-    expect(await executor.execute({ command: "create", path: "/memories/project/b.md", file_text: "lone \ud800 surrogate" })).toMatchObject({ code: "invalid_input" });
+    expect(
+      await executor.execute({ command: "create", path: "/memories/project/b.md", file_text: "a\u0000b" }),
+    ).toMatchObject({ code: "binary_file" });
+    expect(
+      await executor.execute({ command: "create", path: "/memories/project/b.md", file_text: "lone \ud800 surrogate" }),
+    ).toMatchObject({ code: "invalid_input" });
     const project = path.join(fixture.root, "project");
     fs.mkdirSync(project, { recursive: true });
     fs.writeFileSync(path.join(project, "nul.bin"), Buffer.from([0x61, 0x00, 0x62]));
     fs.writeFileSync(path.join(project, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-    expect(await executor.execute({ command: "view", path: "/memories/project/nul.bin" })).toMatchObject({ code: "binary_file" });
-    expect(await executor.execute({ command: "view", path: "/memories/project/latin1.txt" })).toMatchObject({ code: "binary_file" });
-    expect(await executor.execute({ command: "str_replace", path: "/memories/project/nul.bin", old_str: "a", new_str: "c" })).toMatchObject({ code: "binary_file" });
-    expect(await executor.execute({ command: "insert", path: "/memories/project/latin1.txt", insert_line: 0, insert_text: "c" })).toMatchObject({ code: "binary_file" });
-    expect(await executor.execute({ command: "str_replace", path: "/memories/project/nul.bin", old_str: "a", new_str: "\u0000" })).toMatchObject({ code: "binary_file" });
+    expect(await executor.execute({ command: "view", path: "/memories/project/nul.bin" })).toMatchObject({
+      code: "binary_file",
+    });
+    expect(await executor.execute({ command: "view", path: "/memories/project/latin1.txt" })).toMatchObject({
+      code: "binary_file",
+    });
+    expect(
+      await executor.execute({ command: "str_replace", path: "/memories/project/nul.bin", old_str: "a", new_str: "c" }),
+    ).toMatchObject({ code: "binary_file" });
+    expect(
+      await executor.execute({
+        command: "insert",
+        path: "/memories/project/latin1.txt",
+        insert_line: 0,
+        insert_text: "c",
+      }),
+    ).toMatchObject({ code: "binary_file" });
+    expect(
+      await executor.execute({
+        command: "str_replace",
+        path: "/memories/project/nul.bin",
+        old_str: "a",
+        new_str: "\u0000",
+      }),
+    ).toMatchObject({ code: "binary_file" });
   });
 
   it("accepts 100 KiB and refuses a byte more, whether created, grown or found on disk", async () => {
     const executor = fixture.executor();
     const limit = 100 * 1024;
-    okText(await executor.execute({ command: "create", path: "/memories/project/full.md", file_text: `start${"x".repeat(limit - 5)}` }));
-    expect(await executor.execute({ command: "create", path: "/memories/project/over.md", file_text: "x".repeat(limit + 1) })).toMatchObject({ code: "file_too_large" });
-    expect(await executor.execute({ command: "create", path: "/memories/project/over.md", file_text: "é".repeat(limit / 2 + 1) })).toMatchObject({ code: "file_too_large" });
-    expect(await executor.execute({ command: "str_replace", path: "/memories/project/full.md", old_str: "start", new_str: "start!" })).toMatchObject({
+    okText(
+      await executor.execute({
+        command: "create",
+        path: "/memories/project/full.md",
+        file_text: `start${"x".repeat(limit - 5)}`,
+      }),
+    );
+    expect(
+      await executor.execute({
+        command: "create",
+        path: "/memories/project/over.md",
+        file_text: "x".repeat(limit + 1),
+      }),
+    ).toMatchObject({ code: "file_too_large" });
+    expect(
+      await executor.execute({
+        command: "create",
+        path: "/memories/project/over.md",
+        file_text: "é".repeat(limit / 2 + 1),
+      }),
+    ).toMatchObject({ code: "file_too_large" });
+    expect(
+      await executor.execute({
+        command: "str_replace",
+        path: "/memories/project/full.md",
+        old_str: "start",
+        new_str: "start!",
+      }),
+    ).toMatchObject({
       code: "file_too_large",
     });
-    expect(await executor.execute({ command: "insert", path: "/memories/project/full.md", insert_line: 0, insert_text: "y" })).toMatchObject({ code: "file_too_large" });
+    expect(
+      await executor.execute({
+        command: "insert",
+        path: "/memories/project/full.md",
+        insert_line: 0,
+        insert_text: "y",
+      }),
+    ).toMatchObject({ code: "file_too_large" });
     fs.writeFileSync(path.join(fixture.root, "project", "huge.md"), "z".repeat(limit * 2));
-    expect(await executor.execute({ command: "view", path: "/memories/project/huge.md" })).toMatchObject({ code: "file_too_large" });
+    expect(await executor.execute({ command: "view", path: "/memories/project/huge.md" })).toMatchObject({
+      code: "file_too_large",
+    });
     expect(fs.statSync(path.join(fixture.root, "project", "full.md")).size).toBe(limit);
   });
 
   it("refuses a new file beyond 1000 files per scope", async () => {
     const project = path.join(fixture.root, "project");
     fs.mkdirSync(path.join(project, "sub"), { recursive: true });
-    for (let index = 0; index < 1000; index += 1) fs.writeFileSync(path.join(project, index < 500 ? "" : "sub", `f${index}.md`), "x");
+    for (let index = 0; index < 1000; index += 1)
+      fs.writeFileSync(path.join(project, index < 500 ? "" : "sub", `f${index}.md`), "x");
     const executor = fixture.executor();
-    expect(await executor.execute({ command: "create", path: "/memories/project/one-more.md", file_text: "x" })).toMatchObject({ code: "too_many_files" });
-    okText(await executor.execute({ command: "create", path: "/memories/project/f1.md", file_text: "replaced", overwrite: true }));
+    expect(
+      await executor.execute({ command: "create", path: "/memories/project/one-more.md", file_text: "x" }),
+    ).toMatchObject({ code: "too_many_files" });
+    okText(
+      await executor.execute({
+        command: "create",
+        path: "/memories/project/f1.md",
+        file_text: "replaced",
+        overwrite: true,
+      }),
+    );
     okText(await executor.execute({ command: "create", path: "/memories/global/elsewhere.md", file_text: "x" }));
-    expect(await executor.execute({ command: "rename", old_path: "/memories/global/elsewhere.md", new_path: "/memories/project/elsewhere.md" })).toMatchObject({
+    expect(
+      await executor.execute({
+        command: "rename",
+        old_path: "/memories/global/elsewhere.md",
+        new_path: "/memories/project/elsewhere.md",
+      }),
+    ).toMatchObject({
       code: "too_many_files",
     });
-    okText(await executor.execute({ command: "rename", old_path: "/memories/project/f1.md", new_path: "/memories/project/sub/renamed.md" }));
+    okText(
+      await executor.execute({
+        command: "rename",
+        old_path: "/memories/project/f1.md",
+        new_path: "/memories/project/sub/renamed.md",
+      }),
+    );
     okText(await executor.execute({ command: "delete", path: "/memories/project/f2.md" }));
     okText(await executor.execute({ command: "create", path: "/memories/project/one-more.md", file_text: "x" }));
   });
@@ -141,8 +228,16 @@ describe("content limits", () => {
 describe("scope folders that are symbolic links", () => {
   const layouts: Array<{ name: string; link: (root: string) => string; target: string }> = [
     { name: "<root>/project", link: (root) => path.join(root, "project"), target: "/memories/project/notes.md" },
-    { name: "<root>/workspaces", link: (root) => path.join(root, "workspaces"), target: "/memories/workspace/notes.md" },
-    { name: "<root>/workspaces/<id>", link: (root) => path.join(root, "workspaces", "s1"), target: "/memories/workspace/notes.md" },
+    {
+      name: "<root>/workspaces",
+      link: (root) => path.join(root, "workspaces"),
+      target: "/memories/workspace/notes.md",
+    },
+    {
+      name: "<root>/workspaces/<id>",
+      link: (root) => path.join(root, "workspaces", "s1"),
+      target: "/memories/workspace/notes.md",
+    },
   ];
   for (const { name, link, target } of layouts) {
     it(`${name} as a link out of the root: every command is refused and its notes never reach <hot_memories>`, async () => {
@@ -154,7 +249,9 @@ describe("scope folders that are symbolic links", () => {
       fs.mkdirSync(path.dirname(linkPath), { recursive: true });
       fs.symlinkSync(fixture.sentinel, linkPath);
       const executor = fixture.executor();
-      for (const input of everyCommandOn(target).filter((input) => !("new_path" in input && input.new_path === target))) {
+      for (const input of everyCommandOn(target).filter(
+        (input) => !("new_path" in input && input.new_path === target),
+      )) {
         const result = await executor.execute(input);
         expect(result, JSON.stringify(input)).toMatchObject({ status: "error", code: "outside_memory" });
         expect(JSON.stringify(result)).not.toContain(SENTINEL_SECRET);

@@ -16,16 +16,25 @@ import { parseVirtualPath } from "./virtual-path.js";
  * await setMemoryPin({ root: ".ctxwin/memory", sessionId: "build-42", path: "/memories/project/conventions.md" });
  * await setMemoryPin({ sessionId: "build-42", path: "/memories/project/old.md", pinned: false });
  */
-export async function setMemoryPin({ path, pinned = true, ...location }: MemoryLocation & { path: string; pinned?: boolean }): Promise<void> {
+export async function setMemoryPin({
+  path,
+  pinned = true,
+  ...location
+}: MemoryLocation & { path: string; pinned?: boolean }): Promise<void> {
   const layout = resolveMemoryLayout(location);
   const parsed = parseVirtualPath(path);
   if (!parsed.ok) throw new MemoryPathError(parsed.code, parsed.message);
-  if (parsed.path.segments.length === 0) throw new MemoryPathError("invalid_input", `${parsed.path.text} is a directory; only files can be pinned.`);
+  if (parsed.path.segments.length === 0)
+    throw new MemoryPathError("invalid_input", `${parsed.path.text} is a directory; only files can be pinned.`);
   const key = indexKeyOf(layout, parsed.path);
   if (pinned) {
     const target = resolveHostTarget({ layout, virtualPath: parsed.path, createScope: false });
     if (isRefusal(target)) throw new MemoryPathError(target.code, target.message);
-    if (target.kind !== "file") throw new MemoryPathError(target.kind === "missing" ? "not_found" : "not_a_file", `${parsed.path.text} is not an existing file; only files can be pinned.`);
+    if (target.kind !== "file")
+      throw new MemoryPathError(
+        target.kind === "missing" ? "not_found" : "not_a_file",
+        `${parsed.path.text} is not an existing file; only files can be pinned.`,
+      );
   }
   await updateHotIndex({
     layout,

@@ -5,7 +5,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { TEMPORARY_FILE_PREFIX, versionOf, writeFileAtomic as replaceFile, type AtomicWrite, type FileVersion } from "../../store/atomic-write.js";
+import {
+  TEMPORARY_FILE_PREFIX,
+  versionOf,
+  writeFileAtomic as replaceFile,
+  type AtomicWrite,
+  type FileVersion,
+} from "../../store/atomic-write.js";
 import { processExists } from "./file-lock.js";
 import { refusal, type Refusal } from "./results.js";
 
@@ -32,13 +38,24 @@ const encoder = new TextEncoder();
  * @example
  * const file = readTextFile({ file: target.contentPath, shownPath: "/memories/project/a.md" });
  */
-export function readTextFile({ file, shownPath, maxBytes = MAX_MEMORY_FILE_BYTES }: { file: string; shownPath: string; maxBytes?: number }): TextFile | Refusal {
+export function readTextFile({
+  file,
+  shownPath,
+  maxBytes = MAX_MEMORY_FILE_BYTES,
+}: {
+  file: string;
+  shownPath: string;
+  maxBytes?: number;
+}): TextFile | Refusal {
   const descriptor = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
   try {
     const stats = fs.fstatSync(descriptor);
     if (!stats.isFile()) return refusal("not_a_file", `${shownPath} is not a regular file.`);
     if (stats.size > maxBytes) {
-      return refusal("file_too_large", `${shownPath} is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} limit for memory files; it is not read.`);
+      return refusal(
+        "file_too_large",
+        `${shownPath} is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} limit for memory files; it is not read.`,
+      );
     }
     const buffer = Buffer.alloc(stats.size);
     let offset = 0;
@@ -48,7 +65,11 @@ export function readTextFile({ file, shownPath, maxBytes = MAX_MEMORY_FILE_BYTES
       offset += read;
     }
     const bytes = buffer.subarray(0, offset);
-    if (bytes.includes(0)) return refusal("binary_file", `${shownPath} is a binary file (it contains NUL bytes); only text files can be used.`);
+    if (bytes.includes(0))
+      return refusal(
+        "binary_file",
+        `${shownPath} is a binary file (it contains NUL bytes); only text files can be used.`,
+      );
     let text: string;
     try {
       text = decoder.decode(bytes);
@@ -67,12 +88,25 @@ export function readTextFile({ file, shownPath, maxBytes = MAX_MEMORY_FILE_BYTES
  * @example
  * const problem = checkTextContent({ text: input.file_text, shownPath });
  */
-export function checkTextContent({ text, shownPath, maxBytes = MAX_MEMORY_FILE_BYTES }: { text: string; shownPath: string; maxBytes?: number }): Refusal | undefined {
-  if (text.includes("\u0000")) return refusal("binary_file", `The new content of ${shownPath} contains NUL bytes; memory files are text only.`);
-  if (LONE_SURROGATE.test(text)) return refusal("invalid_input", `The new content of ${shownPath} contains invalid Unicode (a lone surrogate).`);
+export function checkTextContent({
+  text,
+  shownPath,
+  maxBytes = MAX_MEMORY_FILE_BYTES,
+}: {
+  text: string;
+  shownPath: string;
+  maxBytes?: number;
+}): Refusal | undefined {
+  if (text.includes("\u0000"))
+    return refusal("binary_file", `The new content of ${shownPath} contains NUL bytes; memory files are text only.`);
+  if (LONE_SURROGATE.test(text))
+    return refusal("invalid_input", `The new content of ${shownPath} contains invalid Unicode (a lone surrogate).`);
   const bytes = encoder.encode(text).length;
   if (bytes > maxBytes) {
-    return refusal("file_too_large", `The new content of ${shownPath} would be ${formatBytes(bytes)}, over the ${formatBytes(maxBytes)} limit; make it shorter or split it into several files.`);
+    return refusal(
+      "file_too_large",
+      `The new content of ${shownPath} would be ${formatBytes(bytes)}, over the ${formatBytes(maxBytes)} limit; make it shorter or split it into several files.`,
+    );
   }
   return undefined;
 }
@@ -102,7 +136,13 @@ export function writeFileAtomic({ shownPath, ...write }: AtomicWriteOptions): Re
  * @example
  * if (countFiles({ directory: scopeDirectory, stopAfter: 1000 }) >= 1000) ...
  */
-export function countFiles({ directory, stopAfter = Number.POSITIVE_INFINITY }: { directory: string; stopAfter?: number }): number {
+export function countFiles({
+  directory,
+  stopAfter = Number.POSITIVE_INFINITY,
+}: {
+  directory: string;
+  stopAfter?: number;
+}): number {
   let count = 0;
   const pending = [directory];
   while (pending.length > 0 && count <= stopAfter) {
@@ -129,7 +169,10 @@ export function formatBytes(bytes: number): string {
 }
 
 function changed(shownPath: string, what: string): Refusal {
-  return refusal("changed_concurrently", `${shownPath} ${what} while this command ran; nothing was written. View the file again and retry.`);
+  return refusal(
+    "changed_concurrently",
+    `${shownPath} ${what} while this command ran; nothing was written. View the file again and retry.`,
+  );
 }
 
 /** A temporary file without a live owner is abandoned after this long (older ctxwin names carry no pid). */

@@ -10,20 +10,29 @@ afterEach(() => fixture.cleanup());
 
 async function seed(files: Record<string, string>) {
   const executor = fixture.executor();
-  for (const [path, file_text] of Object.entries(files)) okText(await executor.execute({ command: "create", path, file_text }));
+  for (const [path, file_text] of Object.entries(files))
+    okText(await executor.execute({ command: "create", path, file_text }));
   return executor;
 }
 
 describe("delete", () => {
   it("deletes a file", async () => {
     const executor = await seed({ "/memories/project/a.md": "x" });
-    expect(okText(await executor.execute({ command: "delete", path: "/memories/project/a.md" }))).toBe("Deleted /memories/project/a.md.");
+    expect(okText(await executor.execute({ command: "delete", path: "/memories/project/a.md" }))).toBe(
+      "Deleted /memories/project/a.md.",
+    );
     expect(fs.existsSync(fixture.hostPath("project", "a.md"))).toBe(false);
   });
 
   it("deletes a folder with everything in it", async () => {
-    const executor = await seed({ "/memories/project/dir/a.md": "x", "/memories/project/dir/sub/b.md": "y", "/memories/project/keep.md": "z" });
-    expect(okText(await executor.execute({ command: "delete", path: "/memories/project/dir/" }))).toBe("Deleted the folder /memories/project/dir and the 2 file(s) in it.");
+    const executor = await seed({
+      "/memories/project/dir/a.md": "x",
+      "/memories/project/dir/sub/b.md": "y",
+      "/memories/project/keep.md": "z",
+    });
+    expect(okText(await executor.execute({ command: "delete", path: "/memories/project/dir/" }))).toBe(
+      "Deleted the folder /memories/project/dir and the 2 file(s) in it.",
+    );
     expect(fs.existsSync(fixture.hostPath("project", "dir"))).toBe(false);
     expect(fs.existsSync(fixture.hostPath("project", "keep.md"))).toBe(true);
   });
@@ -31,8 +40,12 @@ describe("delete", () => {
   it("refuses the root, a scope and a missing path", async () => {
     const executor = await seed({ "/memories/project/a.md": "x" });
     expect(await executor.execute({ command: "delete", path: "/memories" })).toMatchObject({ code: "invalid_input" });
-    expect(await executor.execute({ command: "delete", path: "/memories/project" })).toMatchObject({ code: "invalid_input" });
-    expect(await executor.execute({ command: "delete", path: "/memories/project/none.md" })).toMatchObject({ code: "not_found" });
+    expect(await executor.execute({ command: "delete", path: "/memories/project" })).toMatchObject({
+      code: "invalid_input",
+    });
+    expect(await executor.execute({ command: "delete", path: "/memories/project/none.md" })).toMatchObject({
+      code: "not_found",
+    });
     expect(fs.existsSync(fixture.hostPath("project", "a.md"))).toBe(true);
   });
 });
@@ -40,27 +53,63 @@ describe("delete", () => {
 describe("rename", () => {
   it("moves a file, creating folders, also across scopes", async () => {
     const executor = await seed({ "/memories/workspace/draft.md": "draft" });
-    expect(okText(await executor.execute({ command: "rename", old_path: "/memories/workspace/draft.md", new_path: "/memories/project/docs/final.md" }))).toBe(
-      "Renamed /memories/workspace/draft.md to /memories/project/docs/final.md.",
-    );
+    expect(
+      okText(
+        await executor.execute({
+          command: "rename",
+          old_path: "/memories/workspace/draft.md",
+          new_path: "/memories/project/docs/final.md",
+        }),
+      ),
+    ).toBe("Renamed /memories/workspace/draft.md to /memories/project/docs/final.md.");
     expect(fs.readFileSync(fixture.hostPath("project", "docs/final.md"), "utf8")).toBe("draft");
     expect(fs.existsSync(fixture.hostPath("workspace", "draft.md"))).toBe(false);
   });
 
   it("moves a folder", async () => {
     const executor = await seed({ "/memories/project/a/x.md": "x" });
-    okText(await executor.execute({ command: "rename", old_path: "/memories/project/a", new_path: "/memories/project/b" }));
+    okText(
+      await executor.execute({ command: "rename", old_path: "/memories/project/a", new_path: "/memories/project/b" }),
+    );
     expect(fs.readFileSync(fixture.hostPath("project", "b/x.md"), "utf8")).toBe("x");
   });
 
   it("never replaces an existing entry and refuses impossible moves", async () => {
-    const executor = await seed({ "/memories/project/a.md": "a", "/memories/project/b.md": "b", "/memories/project/d/x.md": "x" });
-    expect(await executor.execute({ command: "rename", old_path: "/memories/project/a.md", new_path: "/memories/project/b.md" })).toMatchObject({ code: "already_exists" });
-    expect(await executor.execute({ command: "rename", old_path: "/memories/project/a.md", new_path: "/memories/project/a.md" })).toMatchObject({ code: "invalid_input" });
-    expect(await executor.execute({ command: "rename", old_path: "/memories/project/d", new_path: "/memories/project/d/e" })).toMatchObject({ code: "invalid_input" });
-    expect(await executor.execute({ command: "rename", old_path: "/memories/project", new_path: "/memories/global/p" })).toMatchObject({ code: "invalid_input" });
-    expect(await executor.execute({ command: "rename", old_path: "/memories/project/none.md", new_path: "/memories/project/c.md" })).toMatchObject({ code: "not_found" });
-    expect(await executor.execute({ command: "rename", old_path: "/memories/project/a.md" })).toMatchObject({ code: "invalid_input" });
+    const executor = await seed({
+      "/memories/project/a.md": "a",
+      "/memories/project/b.md": "b",
+      "/memories/project/d/x.md": "x",
+    });
+    expect(
+      await executor.execute({
+        command: "rename",
+        old_path: "/memories/project/a.md",
+        new_path: "/memories/project/b.md",
+      }),
+    ).toMatchObject({ code: "already_exists" });
+    expect(
+      await executor.execute({
+        command: "rename",
+        old_path: "/memories/project/a.md",
+        new_path: "/memories/project/a.md",
+      }),
+    ).toMatchObject({ code: "invalid_input" });
+    expect(
+      await executor.execute({ command: "rename", old_path: "/memories/project/d", new_path: "/memories/project/d/e" }),
+    ).toMatchObject({ code: "invalid_input" });
+    expect(
+      await executor.execute({ command: "rename", old_path: "/memories/project", new_path: "/memories/global/p" }),
+    ).toMatchObject({ code: "invalid_input" });
+    expect(
+      await executor.execute({
+        command: "rename",
+        old_path: "/memories/project/none.md",
+        new_path: "/memories/project/c.md",
+      }),
+    ).toMatchObject({ code: "not_found" });
+    expect(await executor.execute({ command: "rename", old_path: "/memories/project/a.md" })).toMatchObject({
+      code: "invalid_input",
+    });
     expect(fs.readFileSync(fixture.hostPath("project", "b.md"), "utf8")).toBe("b");
   });
 });
@@ -77,13 +126,22 @@ describe("read-only memory and bad input", () => {
       { command: "delete", path: "/memories/project/a.md" },
       { command: "rename", old_path: "/memories/project/a.md", new_path: "/memories/project/c.md" },
     ];
-    for (const attempt of attempts) expect(await executor.execute(attempt)).toMatchObject({ status: "error", code: "read_only" });
+    for (const attempt of attempts)
+      expect(await executor.execute(attempt)).toMatchObject({ status: "error", code: "read_only" });
     expect(fs.readdirSync(fixture.hostPath("project", "")).filter((name) => !name.startsWith("."))).toEqual(["a.md"]);
   });
 
   it("answers malformed input with an error result", async () => {
     const executor = fixture.executor();
-    for (const input of [null, "view", [], {}, { command: "explode" }, { command: "view" }, { command: "view", path: 7 }]) {
+    for (const input of [
+      null,
+      "view",
+      [],
+      {},
+      { command: "explode" },
+      { command: "view" },
+      { command: "view", path: 7 },
+    ]) {
       const result = await executor.execute(input);
       expect(result.status).toBe("error");
       expect(result.status === "error" && result.code).toMatch(/invalid_input|invalid_path/);

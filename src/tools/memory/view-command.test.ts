@@ -45,16 +45,24 @@ describe("view", () => {
     put("project", "list.md", "one\ntwo\nthree\n");
     const executor = fixture.executor();
     const whole = okText(await executor.execute({ command: "view", path: "/memories/project/list.md" }));
-    expect(whole).toBe("File /memories/project/list.md — 3 line(s), 14 bytes:\n     1\tone\n     2\ttwo\n     3\tthree");
-    const part = okText(await executor.execute({ command: "view", path: "/memories/project/list.md", view_range: [2, -1] }));
+    expect(whole).toBe(
+      "File /memories/project/list.md — 3 line(s), 14 bytes:\n     1\tone\n     2\ttwo\n     3\tthree",
+    );
+    const part = okText(
+      await executor.execute({ command: "view", path: "/memories/project/list.md", view_range: [2, -1] }),
+    );
     expect(part).toBe("File /memories/project/list.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree");
-    const clamped = okText(await executor.execute({ command: "view", path: "/memories/project/list.md", view_range: [1, 99] }));
+    const clamped = okText(
+      await executor.execute({ command: "view", path: "/memories/project/list.md", view_range: [1, 99] }),
+    );
     expect(clamped).toContain("lines 1 to 3 of 3");
   });
 
   it("treats null optional fields as absent", async () => {
     put("project", "a.md", "x\n");
-    const result = await fixture.executor().execute({ command: "view", path: "/memories/project/a.md", view_range: null, file_text: null });
+    const result = await fixture
+      .executor()
+      .execute({ command: "view", path: "/memories/project/a.md", view_range: null, file_text: null });
     expect(okText(result)).toContain("     1\tx");
   });
 
@@ -66,25 +74,46 @@ describe("view", () => {
     [[1.5, 2], "two integers"],
   ])("refuses view_range %j", async (range, message) => {
     put("project", "list.md", "one\ntwo\nthree\n");
-    const result = await fixture.executor().execute({ command: "view", path: "/memories/project/list.md", view_range: range });
+    const result = await fixture
+      .executor()
+      .execute({ command: "view", path: "/memories/project/list.md", view_range: range });
     expect(result).toMatchObject({ status: "error", code: "invalid_input" });
     expect(result.status === "error" && result.message).toContain(message);
   });
 
   it("reads view_range written as canonical decimal strings (MCP Inspector sends text), refuses other text", async () => {
     put("project", "list.md", "one\ntwo\nthree\n");
-    const view = (range: unknown) => fixture.executor().execute({ command: "view", path: "/memories/project/list.md", view_range: range });
-    expect(okText(await view(["2", "-1"]))).toBe("File /memories/project/list.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree");
-    for (const range of [["02", "3"], ["2", "3.0"], ["", "3"], [" 2", "3"], ["+2", "3"], ["2", "-01"]]) {
-      expect(await view(range)).toMatchObject({ status: "error", code: "invalid_input", message: expect.stringContaining("two integers") });
+    const view = (range: unknown) =>
+      fixture.executor().execute({ command: "view", path: "/memories/project/list.md", view_range: range });
+    expect(okText(await view(["2", "-1"]))).toBe(
+      "File /memories/project/list.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree",
+    );
+    for (const range of [
+      ["02", "3"],
+      ["2", "3.0"],
+      ["", "3"],
+      [" 2", "3"],
+      ["+2", "3"],
+      ["2", "-01"],
+    ]) {
+      expect(await view(range)).toMatchObject({
+        status: "error",
+        code: "invalid_input",
+        message: expect.stringContaining("two integers"),
+      });
     }
   });
 
   it("reports a missing path and says the file is empty", async () => {
     put("project", "empty.md", "");
     const executor = fixture.executor();
-    expect(await executor.execute({ command: "view", path: "/memories/project/nope.md" })).toMatchObject({ status: "error", code: "not_found" });
-    expect(okText(await executor.execute({ command: "view", path: "/memories/project/empty.md" }))).toBe("File /memories/project/empty.md is empty.");
+    expect(await executor.execute({ command: "view", path: "/memories/project/nope.md" })).toMatchObject({
+      status: "error",
+      code: "not_found",
+    });
+    expect(okText(await executor.execute({ command: "view", path: "/memories/project/empty.md" }))).toBe(
+      "File /memories/project/empty.md is empty.",
+    );
   });
 
   it("caps a long listing and says how much is left out", async () => {

@@ -6,7 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { integerFromText } from "../../core/integer-input.js";
-import { numberLines, pathField, splitLines, type CommandContext, type CommandInput, type CommandOutcome } from "./command-context.js";
+import {
+  numberLines,
+  pathField,
+  splitLines,
+  type CommandContext,
+  type CommandInput,
+  type CommandOutcome,
+} from "./command-context.js";
 import { isInside, realpathIfExists, resolveHostTarget } from "./host-paths.js";
 import { isRefusal, refusal, type Refusal } from "./results.js";
 import { formatBytes, readTextFile } from "./text-files.js";
@@ -21,7 +28,8 @@ export function viewCommand(context: CommandContext, input: CommandInput): Comma
   const given = input["view_range"];
   const range = Array.isArray(given) ? given.map(integerFromText) : given;
   if (virtualPath.scope === undefined) {
-    if (range !== undefined && range !== null) return refusal("invalid_input", "view_range applies to files only; /memories is a directory.");
+    if (range !== undefined && range !== null)
+      return refusal("invalid_input", "view_range applies to files only; /memories is a directory.");
     return listing(context, virtualPath);
   }
   const target = resolveHostTarget({ layout: context.layout, virtualPath, createScope: false });
@@ -31,7 +39,8 @@ export function viewCommand(context: CommandContext, input: CommandInput): Comma
     return refusal("not_found", `${virtualPath.text} does not exist. View /memories to see what exists.`);
   }
   if (target.kind === "directory") {
-    if (range !== undefined && range !== null) return refusal("invalid_input", `view_range applies to files only; ${virtualPath.text} is a directory.`);
+    if (range !== undefined && range !== null)
+      return refusal("invalid_input", `view_range applies to files only; ${virtualPath.text} is a directory.`);
     return listing(context, virtualPath);
   }
   if (target.kind === "other") return refusal("not_a_file", `${virtualPath.text} is not a regular file.`);
@@ -41,22 +50,34 @@ export function viewCommand(context: CommandContext, input: CommandInput): Comma
   const outcome = (text: string): CommandOutcome => ({ text, changedPaths: [], accessed: [virtualPath] });
   if (range === undefined || range === null) {
     if (lines.length === 0) return outcome(`File ${virtualPath.text} is empty.`);
-    return outcome(`File ${virtualPath.text} — ${lines.length} line(s), ${formatBytes(file.bytes)}:\n${numberLines(lines)}`);
+    return outcome(
+      `File ${virtualPath.text} — ${lines.length} line(s), ${formatBytes(file.bytes)}:\n${numberLines(lines)}`,
+    );
   }
   const checked = checkRange(range, lines.length, virtualPath.text);
   if (isRefusal(checked)) return checked;
   const [start, end] = checked;
-  return outcome(`File ${virtualPath.text} — lines ${start} to ${end} of ${lines.length}:\n${numberLines(lines, start, end)}`);
+  return outcome(
+    `File ${virtualPath.text} — lines ${start} to ${end} of ${lines.length}:\n${numberLines(lines, start, end)}`,
+  );
 }
 
 function checkRange(range: unknown, lineCount: number, shownPath: string): [number, number] | Refusal {
   if (!Array.isArray(range) || range.length !== 2 || !range.every((value) => Number.isSafeInteger(value))) {
-    return refusal("invalid_input", "view_range must be two integers [start, end]: 1-based lines, end -1 for the end of the file.");
+    return refusal(
+      "invalid_input",
+      "view_range must be two integers [start, end]: 1-based lines, end -1 for the end of the file.",
+    );
   }
   const [start, end] = range as [number, number];
   if (lineCount === 0) return refusal("invalid_input", `${shownPath} is empty; view it without view_range.`);
-  if (start < 1 || start > lineCount) return refusal("invalid_input", `view_range start must be from 1 to ${lineCount} (the file has ${lineCount} line(s)); got ${start}.`);
-  if (end !== -1 && end < start) return refusal("invalid_input", `view_range end must be -1 or at least the start (${start}); got ${end}.`);
+  if (start < 1 || start > lineCount)
+    return refusal(
+      "invalid_input",
+      `view_range start must be from 1 to ${lineCount} (the file has ${lineCount} line(s)); got ${start}.`,
+    );
+  if (end !== -1 && end < start)
+    return refusal("invalid_input", `view_range end must be -1 or at least the start (${start}); got ${end}.`);
   return [start, end === -1 ? lineCount : Math.min(end, lineCount)];
 }
 
@@ -67,18 +88,38 @@ function listing(context: CommandContext, virtualPath: VirtualPath): CommandOutc
     for (const scope of MEMORY_SCOPES) {
       add(lines, budget, `${virtualPathText(scope)}/`);
       const directory = realpathIfExists(context.layout.scopeDirectories[scope]);
-      if (directory !== undefined) listDirectory({ lines, budget, virtualText: virtualPathText(scope), hostDirectory: directory, scopeDirectory: directory, depth: 1 });
+      if (directory !== undefined)
+        listDirectory({
+          lines,
+          budget,
+          virtualText: virtualPathText(scope),
+          hostDirectory: directory,
+          scopeDirectory: directory,
+          depth: 1,
+        });
     }
   } else {
     const scopeDirectory = realpathIfExists(context.layout.scopeDirectories[virtualPath.scope]);
     const target = resolveHostTarget({ layout: context.layout, virtualPath, createScope: false });
     if (scopeDirectory !== undefined && !isRefusal(target) && target.kind === "directory") {
-      listDirectory({ lines, budget, virtualText: virtualPath.text, hostDirectory: target.contentPath, scopeDirectory, depth: 2 });
+      listDirectory({
+        lines,
+        budget,
+        virtualText: virtualPath.text,
+        hostDirectory: target.contentPath,
+        scopeDirectory,
+        depth: 2,
+      });
     }
   }
-  if (budget.omitted > 0) lines.push(`… and ${budget.omitted} more entries not shown; view a subdirectory to see them.`);
+  if (budget.omitted > 0)
+    lines.push(`… and ${budget.omitted} more entries not shown; view a subdirectory to see them.`);
   const body = lines.length === 0 ? "(empty)" : lines.join("\n");
-  return { text: `Directory ${virtualPath.text} — up to 2 levels deep, hidden entries not shown:\n${body}`, changedPaths: [], accessed: [] };
+  return {
+    text: `Directory ${virtualPath.text} — up to 2 levels deep, hidden entries not shown:\n${body}`,
+    changedPaths: [],
+    accessed: [],
+  };
 }
 
 function listDirectory({
@@ -110,12 +151,17 @@ function listDirectory({
         continue;
       }
       const stats = fs.statSync(real);
-      add(lines, budget, stats.isDirectory() ? `${shown}/  (symbolic link)` : `${shown}  (${formatBytes(stats.size)}, symbolic link)`);
+      add(
+        lines,
+        budget,
+        stats.isDirectory() ? `${shown}/  (symbolic link)` : `${shown}  (${formatBytes(stats.size)}, symbolic link)`,
+      );
       continue;
     }
     if (entry.isDirectory()) {
       add(lines, budget, `${shown}/`);
-      if (depth > 1) listDirectory({ lines, budget, virtualText: shown, hostDirectory: host, scopeDirectory, depth: depth - 1 });
+      if (depth > 1)
+        listDirectory({ lines, budget, virtualText: shown, hostDirectory: host, scopeDirectory, depth: depth - 1 });
       continue;
     }
     const size = entry.isFile() ? formatBytes(fs.lstatSync(host).size) : "not a regular file";

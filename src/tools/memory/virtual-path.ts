@@ -44,16 +44,23 @@ const EXAMPLE = "/memories/project/notes.md";
  * parseVirtualPath("/memories/../etc/passwd")    // { ok: false, code: "outside_memory", ... }
  */
 export function parseVirtualPath(input: unknown, name = "path"): ParsedVirtualPath {
-  if (typeof input !== "string" || input.length === 0) return invalid(`${name} must be a non-empty string such as ${EXAMPLE}.`);
+  if (typeof input !== "string" || input.length === 0)
+    return invalid(`${name} must be a non-empty string such as ${EXAMPLE}.`);
   const shown = JSON.stringify(input.length > 80 ? `${input.slice(0, 80)}…` : input);
   if (input.includes("\u0000")) return invalid(`${name} ${shown} contains a NUL byte; refused.`);
-  if (input.includes("\\")) return outside(`${name} ${shown} contains a backslash; Windows separators are refused, use '/'.`);
+  if (input.includes("\\"))
+    return outside(`${name} ${shown} contains a backslash; Windows separators are refused, use '/'.`);
   if (/[\u0001-\u001f\u007f]/.test(input)) return invalid(`${name} ${shown} contains control characters; refused.`);
   if (input.length > MAX_PATH_CHARACTERS) return invalid(`${name} is longer than ${MAX_PATH_CHARACTERS} characters.`);
-  if (/^[A-Za-z]:/.test(input)) return outside(`${name} ${shown} looks like a Windows drive path; only paths under ${MEMORY_VIRTUAL_ROOT} are allowed.`);
+  if (/^[A-Za-z]:/.test(input))
+    return outside(
+      `${name} ${shown} looks like a Windows drive path; only paths under ${MEMORY_VIRTUAL_ROOT} are allowed.`,
+    );
   if (input.includes(":")) return invalid(`${name} ${shown} contains ':'; refused.`);
   if (input !== MEMORY_VIRTUAL_ROOT && !input.startsWith(`${MEMORY_VIRTUAL_ROOT}/`)) {
-    const kind = input.startsWith("/") ? "host paths are outside the memory directory" : "relative paths are not accepted";
+    const kind = input.startsWith("/")
+      ? "host paths are outside the memory directory"
+      : "relative paths are not accepted";
     return outside(`${name} ${shown} is not under ${MEMORY_VIRTUAL_ROOT}: ${kind}. Use a path such as ${EXAMPLE}.`);
   }
   const names = input.slice(MEMORY_VIRTUAL_ROOT.length + 1).split("/");
@@ -62,15 +69,20 @@ export function parseVirtualPath(input: unknown, name = "path"): ParsedVirtualPa
     if (segment === "..") return outside(`${name} ${shown} contains '..'; paths may not leave ${MEMORY_VIRTUAL_ROOT}.`);
     if (segment === ".") return invalid(`${name} ${shown} contains a '.' segment; write the path without it.`);
     if (segment === "") return invalid(`${name} ${shown} contains an empty segment ('//').`);
-    if (segment.startsWith(".")) return invalid(`${name} ${shown} has a name starting with '.'; hidden names are reserved.`);
-    if (new TextEncoder().encode(segment).length > MAX_NAME_BYTES) return invalid(`${name} has a name longer than ${MAX_NAME_BYTES} bytes.`);
+    if (segment.startsWith("."))
+      return invalid(`${name} ${shown} has a name starting with '.'; hidden names are reserved.`);
+    if (new TextEncoder().encode(segment).length > MAX_NAME_BYTES)
+      return invalid(`${name} has a name longer than ${MAX_NAME_BYTES} bytes.`);
   }
   const [scope, ...segments] = names;
   if (scope === undefined) return { ok: true, path: { text: MEMORY_VIRTUAL_ROOT, scope: undefined, segments: [] } };
   if (!isScope(scope)) {
-    return invalid(`${name} ${shown} is in an unknown scope '${scope}'; use ${MEMORY_SCOPES.map((item) => `${MEMORY_VIRTUAL_ROOT}/${item}`).join(", ")}.`);
+    return invalid(
+      `${name} ${shown} is in an unknown scope '${scope}'; use ${MEMORY_SCOPES.map((item) => `${MEMORY_VIRTUAL_ROOT}/${item}`).join(", ")}.`,
+    );
   }
-  if (segments.length > MAX_PATH_DEPTH) return invalid(`${name} is nested deeper than ${MAX_PATH_DEPTH} levels below its scope.`);
+  if (segments.length > MAX_PATH_DEPTH)
+    return invalid(`${name} is nested deeper than ${MAX_PATH_DEPTH} levels below its scope.`);
   return { ok: true, path: { text: [MEMORY_VIRTUAL_ROOT, scope, ...segments].join("/"), scope, segments } };
 }
 

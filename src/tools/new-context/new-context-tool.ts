@@ -24,7 +24,10 @@ const noteDescription = `A handoff note for the next window, at most ${HANDOFF_N
  * a refusal instead of the SDK's raw validation dump (as `session_history` does, ADR 0010).
  */
 function permissiveInputSchema(): z.ZodType<{ note?: unknown }, unknown> {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(z.string().max(HANDOFF_NOTE_MAX_CHARS).nullish().describe(noteDescription), { io: "input", target: "draft-7" }) as Record<string, unknown>;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(
+    z.string().max(HANDOFF_NOTE_MAX_CHARS).nullish().describe(noteDescription),
+    { io: "input", target: "draft-7" },
+  ) as Record<string, unknown>;
   return z.preprocess(
     (value) => (typeof value === "object" && value !== null && !Array.isArray(value) ? value : {}),
     z.object({ note: z.unknown().optional().meta(json) }),
@@ -45,7 +48,13 @@ export type NewContextRequester = (request: { note: string | undefined }) => Pro
  * @example
  * const tools = { new_context: newContextTool({ request: async ({ note }) => recordRequest(note) }) };
  */
-export function newContextTool({ request, description = NEW_CONTEXT_DESCRIPTION }: { request: NewContextRequester; description?: string }): Tool<{ note?: unknown }, NewContextResult> {
+export function newContextTool({
+  request,
+  description = NEW_CONTEXT_DESCRIPTION,
+}: {
+  request: NewContextRequester;
+  description?: string;
+}): Tool<{ note?: unknown }, NewContextResult> {
   return tool({
     description,
     inputSchema: permissiveInputSchema(),
@@ -56,4 +65,3 @@ export function newContextTool({ request, description = NEW_CONTEXT_DESCRIPTION 
     },
   });
 }
-

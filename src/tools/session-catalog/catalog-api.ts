@@ -28,8 +28,19 @@ export interface CatalogFilter {
  *
  * @example const page = await listSessions({ store, source: "claude-code" });
  */
-export async function listSessions({ store, projectDirectory, limit, ...filter }: { store: HistoryStore; projectDirectory?: string; limit?: number } & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
-  return createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) }).execute({ action: "list_sessions", ...filter, ...(limit === undefined ? {} : { limit }) });
+export async function listSessions({
+  store,
+  projectDirectory,
+  limit,
+  ...filter
+}: { store: HistoryStore; projectDirectory?: string; limit?: number } & CatalogFilter): Promise<
+  CatalogResult | SessionHistoryResult
+> {
+  return createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) }).execute({
+    action: "list_sessions",
+    ...filter,
+    ...(limit === undefined ? {} : { limit }),
+  });
 }
 
 /**
@@ -46,7 +57,14 @@ export async function searchSessions({
   limit,
   offset,
   ...filter
-}: { store: HistoryStore; projectDirectory?: string; query: string; mode?: "literal" | "ranked"; limit?: number; offset?: number } & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
+}: {
+  store: HistoryStore;
+  projectDirectory?: string;
+  query: string;
+  mode?: "literal" | "ranked";
+  limit?: number;
+  offset?: number;
+} & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
   return createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) }).execute({
     action: "search",
     query,

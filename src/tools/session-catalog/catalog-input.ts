@@ -12,7 +12,10 @@ import { assertSessionId } from "../../core/row.js";
 import { SessionHistoryInputSchema, SESSION_HISTORY_ACTIONS, describeValue } from "../session-history/input-schema.js";
 import { SESSION_SOURCES, type SessionFilter, type SessionSource } from "./session-descriptors.js";
 
-export const CATALOG_ACTIONS = ["list_sessions", ...SESSION_HISTORY_ACTIONS.filter((action) => action !== "list_sessions")] as const;
+export const CATALOG_ACTIONS = [
+  "list_sessions",
+  ...SESSION_HISTORY_ACTIONS.filter((action) => action !== "list_sessions"),
+] as const;
 export type CatalogAction = (typeof CATALOG_ACTIONS)[number];
 
 /** Fields only the store-wide tool has. */
@@ -33,11 +36,34 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
     .describe(
       "list_sessions: the sessions of the store, newest activity first. search: find items by text, in one session (session_id) or across sessions (no session_id). list_windows, list_items, read_item: as for one session; they need session_id.",
     ),
-  session_id: z.string().nullish().describe("The session to look into, as list_sessions and cross-session search show it. Required by list_windows, list_items and read_item."),
-  project: z.string().nullish().describe("list_sessions and cross-session search: only sessions that ran in this folder or below it."),
-  source: z.enum(SESSION_SOURCES).nullish().describe("list_sessions and cross-session search: only sessions imported from this agent ('claude-code', 'codex') or written by ctxwin ('ctxwin')."),
-  since: z.string().nullish().describe("list_sessions and cross-session search: only sessions active at or after this date or time (ISO 8601, e.g. '2026-11-03')."),
-  until: z.string().nullish().describe("list_sessions and cross-session search: only sessions that started at or before this date or time (ISO 8601; a date means the end of that day)."),
+  session_id: z
+    .string()
+    .nullish()
+    .describe(
+      "The session to look into, as list_sessions and cross-session search show it. Required by list_windows, list_items and read_item.",
+    ),
+  project: z
+    .string()
+    .nullish()
+    .describe("list_sessions and cross-session search: only sessions that ran in this folder or below it."),
+  source: z
+    .enum(SESSION_SOURCES)
+    .nullish()
+    .describe(
+      "list_sessions and cross-session search: only sessions imported from this agent ('claude-code', 'codex') or written by ctxwin ('ctxwin').",
+    ),
+  since: z
+    .string()
+    .nullish()
+    .describe(
+      "list_sessions and cross-session search: only sessions active at or after this date or time (ISO 8601, e.g. '2026-11-03').",
+    ),
+  until: z
+    .string()
+    .nullish()
+    .describe(
+      "list_sessions and cross-session search: only sessions that started at or before this date or time (ISO 8601; a date means the end of that day).",
+    ),
   session_offset: integerInput(z.number().int().min(0).max(MAX_SESSION_OFFSET))
     .nullish()
     .describe(
@@ -53,7 +79,8 @@ export type CatalogRequest =
   | { kind: "search_sessions"; filter: SessionFilter; offset: number; input: Record<string, unknown> }
   | { kind: "one_session"; sessionId: string; input: Record<string, unknown> };
 
-export type CatalogCheck = { ok: true; request: CatalogRequest } | { ok: false; action: CatalogAction | null; message: string };
+export type CatalogCheck =
+  { ok: true; request: CatalogRequest } | { ok: false; action: CatalogAction | null; message: string };
 
 /**
  * Checks the store-wide fields and splits the call: the rest of the input goes, unchanged, to the
@@ -63,22 +90,37 @@ export type CatalogCheck = { ok: true; request: CatalogRequest } | { ok: false; 
  */
 export function checkCatalogInput(raw: unknown): CatalogCheck {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return { ok: false, action: null, message: "Invalid input: the input must be an object with at least an 'action' field." };
+    return {
+      ok: false,
+      action: null,
+      message: "Invalid input: the input must be an object with at least an 'action' field.",
+    };
   }
   const record = raw as Record<string, unknown>;
-  const action = (CATALOG_ACTIONS as readonly unknown[]).includes(record["action"]) ? (record["action"] as CatalogAction) : null;
+  const action = (CATALOG_ACTIONS as readonly unknown[]).includes(record["action"])
+    ? (record["action"] as CatalogAction)
+    : null;
   if (action === null) {
-    const given = record["action"] === undefined || record["action"] === null ? "it is missing" : `got ${describeValue(record["action"])}`;
-    return { ok: false, action, message: `Invalid input: action must be one of ${CATALOG_ACTIONS.map((name) => `'${name}'`).join(", ")}; ${given}.` };
+    const given =
+      record["action"] === undefined || record["action"] === null
+        ? "it is missing"
+        : `got ${describeValue(record["action"])}`;
+    return {
+      ok: false,
+      action,
+      message: `Invalid input: action must be one of ${CATALOG_ACTIONS.map((name) => `'${name}'`).join(", ")}; ${given}.`,
+    };
   }
   const fail = (message: string): CatalogCheck => ({ ok: false, action, message: `Invalid input: ${message}` });
   const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (!(CATALOG_FIELDS as readonly string[]).includes(key)) rest[key] = value;
+  for (const [key, value] of Object.entries(record))
+    if (!(CATALOG_FIELDS as readonly string[]).includes(key)) rest[key] = value;
   const given = (field: string) => record[field] !== undefined && record[field] !== null;
 
   const sessionId = record["session_id"];
   if (given("session_id")) {
-    if (typeof sessionId !== "string") return fail(`session_id must be a session id as list_sessions shows it; got ${describeValue(sessionId)}.`);
+    if (typeof sessionId !== "string")
+      return fail(`session_id must be a session id as list_sessions shows it; got ${describeValue(sessionId)}.`);
     try {
       assertSessionId(sessionId);
     } catch {
@@ -97,13 +139,21 @@ export function checkCatalogInput(raw: unknown): CatalogCheck {
   if (typeof filter === "string") return fail(filter);
   const offset = integerFromText(record["session_offset"] ?? 0);
   if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0 || offset > MAX_SESSION_OFFSET) {
-    return fail(`session_offset must be an integer from 0 to ${MAX_SESSION_OFFSET}; got ${describeValue(record["session_offset"])}.`);
+    return fail(
+      `session_offset must be an integer from 0 to ${MAX_SESSION_OFFSET}; got ${describeValue(record["session_offset"])}.`,
+    );
   }
   if (action === "search") return { ok: true, request: { kind: "search_sessions", filter, offset, input: rest } };
   const extra = Object.keys(rest).filter((key) => key !== "action" && key !== "limit" && given(key));
-  if (extra.length > 0) return fail(`list_sessions takes limit, session_offset, project, source, since and until; leave out ${extra.join(", ")}.`);
+  if (extra.length > 0)
+    return fail(
+      `list_sessions takes limit, session_offset, project, source, since and until; leave out ${extra.join(", ")}.`,
+    );
   const limit = integerFromText(record["limit"] ?? undefined);
-  if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > SESSION_LIMIT.max)) {
+  if (
+    limit !== undefined &&
+    (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > SESSION_LIMIT.max)
+  ) {
     return fail(`limit must be an integer from 1 to ${SESSION_LIMIT.max}; got ${describeValue(record["limit"])}.`);
   }
   return { ok: true, request: { kind: "list_sessions", filter, offset, limit } };
@@ -120,7 +170,10 @@ function misplacedFilters(fields: readonly string[]): string {
  *
  * @example fieldPhrase(["a", "b", "c"], { singular: "is", plural: "are" }) // { names: "a, b and c", verb: "are", pronoun: "them" }
  */
-export function fieldPhrase(fields: readonly string[], verbs: { singular: string; plural: string }): { names: string; verb: string; pronoun: string } {
+export function fieldPhrase(
+  fields: readonly string[],
+  verbs: { singular: string; plural: string },
+): { names: string; verb: string; pronoun: string } {
   if (fields.length === 1) return { names: fields[0]!, verb: verbs.singular, pronoun: "it" };
   return { names: `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)!}`, verb: verbs.plural, pronoun: "them" };
 }
@@ -136,14 +189,16 @@ function checkFilter(record: Record<string, unknown>): SessionFilter | string {
   }
   const source = record["source"] ?? undefined;
   if (source !== undefined) {
-    if (!(SESSION_SOURCES as readonly unknown[]).includes(source)) return `source must be one of ${SESSION_SOURCES.map((name) => `'${name}'`).join(", ")}; got ${describeValue(source)}.`;
+    if (!(SESSION_SOURCES as readonly unknown[]).includes(source))
+      return `source must be one of ${SESSION_SOURCES.map((name) => `'${name}'`).join(", ")}; got ${describeValue(source)}.`;
     filter.source = source as SessionSource;
   }
   for (const field of ["since", "until"] as const) {
     const value = record[field] ?? undefined;
     if (value === undefined) continue;
     const time = typeof value === "string" ? isoBound(value, field) : undefined;
-    if (time === undefined) return `${field} must be an ISO 8601 date or time such as '2026-11-03' or '2026-11-03T14:00:00Z'; got ${describeValue(value)}.`;
+    if (time === undefined)
+      return `${field} must be an ISO 8601 date or time such as '2026-11-03' or '2026-11-03T14:00:00Z'; got ${describeValue(value)}.`;
     filter[field] = time;
   }
   return filter;

@@ -86,7 +86,15 @@ export interface SearchSessionsResult extends SessionPageFields {
 export type CatalogResult = CatalogErrorResult | ListSessionsResult | SearchSessionsResult;
 
 /** @example catalogError({ action: "list_windows", code: "session_not_available", message: "…" }) */
-export function catalogError({ action, code, message }: { action: CatalogAction | null; code: CatalogErrorCode; message: string }): CatalogErrorResult {
+export function catalogError({
+  action,
+  code,
+  message,
+}: {
+  action: CatalogAction | null;
+  code: CatalogErrorCode;
+  message: string;
+}): CatalogErrorResult {
   return { label: STORE_HISTORY_LABEL, ok: false, action, error: { code, message } };
 }
 

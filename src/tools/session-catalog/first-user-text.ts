@@ -17,7 +17,13 @@ export const FIRST_USER_TEXT_SCAN_ROWS = 50;
  *
  * @example const title = await firstUserText({ store, sessionId: "s1" }); // "Rotate the staging keys"
  */
-export async function firstUserText({ store, sessionId }: { store: HistoryStore; sessionId: string }): Promise<string | undefined> {
+export async function firstUserText({
+  store,
+  sessionId,
+}: {
+  store: HistoryStore;
+  sessionId: string;
+}): Promise<string | undefined> {
   const page = await store.items(sessionId, { afterSeq: 0, limit: FIRST_USER_TEXT_SCAN_ROWS });
   for (const row of page.rows) {
     if (row.role !== "user" || row.synthetic === true || row.meta !== undefined) continue;

@@ -5,7 +5,13 @@
 import { fitEntries } from "../../core/history-view/bounded-result.js";
 import { MAX_RESULT_BYTES, SESSION_LIMIT, STORE_HISTORY_LABEL } from "../../core/history-view/limits.js";
 import { MAX_SESSION_OFFSET } from "./catalog-input.js";
-import { catalogError, sessionEntry, type CatalogErrorResult, type ListSessionsResult, type SessionEntry } from "./catalog-results.js";
+import {
+  catalogError,
+  sessionEntry,
+  type CatalogErrorResult,
+  type ListSessionsResult,
+  type SessionEntry,
+} from "./catalog-results.js";
 import type { SessionCatalog, SessionFilter } from "./session-descriptors.js";
 
 /**
@@ -23,7 +29,11 @@ export async function listSessions({
   limit?: number | undefined;
 }): Promise<ListSessionsResult | CatalogErrorResult> {
   if (limit > SESSION_LIMIT.max) {
-    return catalogError({ action: "list_sessions", code: "invalid_input", message: `Invalid input: limit must be an integer from 1 to ${SESSION_LIMIT.max}; got ${limit}.` });
+    return catalogError({
+      action: "list_sessions",
+      code: "invalid_input",
+      message: `Invalid input: limit must be an integer from 1 to ${SESSION_LIMIT.max}; got ${limit}.`,
+    });
   }
   const descriptors = await catalog.describe(filter);
   const entries = descriptors.slice(offset, offset + limit).map(sessionEntry);

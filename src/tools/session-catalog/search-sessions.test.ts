@@ -14,7 +14,9 @@ describe("cross-session search with queries that are bad or costly to miss (ADR 
   let store: HistoryStore;
   beforeEach(async () => {
     store = openStore({ path: path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-catalog-")), "ctxwin.db") });
-    const fillers = Array.from({ length: LITERAL_SCAN_LIMIT + 100 }, (_unused, index) => rows.assistantText(`routine note ${index}`));
+    const fillers = Array.from({ length: LITERAL_SCAN_LIMIT + 100 }, (_unused, index) =>
+      rows.assistantText(`routine note ${index}`),
+    );
     await store.append("long", [rows.userText("the ~~ marker, long ago"), ...fillers]);
     await store.append("short", [rows.userText("a ~~ marker"), rows.assistantText("noted")]);
   });
@@ -34,11 +36,25 @@ describe("cross-session search with queries that are bad or costly to miss (ADR 
     const history = createStoreHistory({ store });
     const result = (await history.execute({ action: "search", query: "~~" })) as SearchSessionsResult;
     expect(result.ok).toBe(true);
-    const bySession = Object.fromEntries(result.results.map((group) => [group.session_id, [group.hits.map((hit) => hit.item_id), group.more_hits_in_session]]));
+    const bySession = Object.fromEntries(
+      result.results.map((group) => [
+        group.session_id,
+        [group.hits.map((hit) => hit.item_id), group.more_hits_in_session],
+      ]),
+    );
     expect(bySession).toEqual({ short: [["1"], false], long: [["1"], false] });
     const first = (await history.execute({ action: "search", session_id: "long", query: "~~" })) as SearchResult;
-    expect([first.hits, first.note === undefined, first.next]).toEqual([[], false, { before_item: expect.any(String) }]);
-    const second = (await history.execute({ action: "search", session_id: "long", query: "~~", ...first.next })) as SearchResult;
+    expect([first.hits, first.note === undefined, first.next]).toEqual([
+      [],
+      false,
+      { before_item: expect.any(String) },
+    ]);
+    const second = (await history.execute({
+      action: "search",
+      session_id: "long",
+      query: "~~",
+      ...first.next,
+    })) as SearchResult;
     expect([second.hits.map((hit) => hit.item_id), second.has_more]).toEqual([["1"], false]);
   });
 });
@@ -54,24 +70,45 @@ describe("cross-session search as one query (issue 51, ADR 0089)", () => {
 
   it("finds a phrase in one old session among more sessions than one per-session call searched (200), in the first call", async () => {
     await store.append("old", [rows.userText("the flamingo ledger was migrated"), rows.assistantText("done")]);
-    for (let index = 0; index < 260; index += 1) await store.append(`s${index}`, [rows.userText(`routine session ${index}`), rows.assistantText("ok")]);
+    for (let index = 0; index < 260; index += 1)
+      await store.append(`s${index}`, [rows.userText(`routine session ${index}`), rows.assistantText("ok")]);
     const history = createStoreHistory({ store });
     const result = (await history.execute({ action: "search", query: "flamingo ledger" })) as SearchSessionsResult;
-    expect(result.results.map((group) => [group.session_id, group.hits.map((hit) => hit.item_id)])).toEqual([["old", ["1"]]]);
+    expect(result.results.map((group) => [group.session_id, group.hits.map((hit) => hit.item_id)])).toEqual([
+      ["old", ["1"]],
+    ]);
     expect([result.sessions_searched, result.has_more, result.next]).toEqual([261, false, null]);
   });
 
   it("caps hits per session and pages by hit with offset, never splitting a session over two pages", async () => {
-    await store.append("chatty", Array.from({ length: 6 }, (_unused, index) => rows.userText(`deploy note ${index}`)));
+    await store.append(
+      "chatty",
+      Array.from({ length: 6 }, (_unused, index) => rows.userText(`deploy note ${index}`)),
+    );
     await store.append("brief", [rows.userText("one deploy note")]);
     const history = createStoreHistory({ store });
     const first = (await history.execute({ action: "search", query: "deploy note", limit: 2 })) as SearchSessionsResult;
-    expect(first.results.map((group) => [group.session_id, group.hits.map((hit) => hit.item_id), group.more_hits_in_session])).toEqual([["brief", ["1"], false]]);
+    expect(
+      first.results.map((group) => [
+        group.session_id,
+        group.hits.map((hit) => hit.item_id),
+        group.more_hits_in_session,
+      ]),
+    ).toEqual([["brief", ["1"], false]]);
     expect(first.next).toEqual({ offset: 1 });
-    const second = (await history.execute({ action: "search", query: "deploy note", limit: 2, ...first.next })) as SearchSessionsResult;
-    expect(second.results.map((group) => [group.session_id, group.hits.map((hit) => hit.item_id), group.more_hits_in_session])).toEqual([
-      ["chatty", ["6", "5", "4"], true],
-    ]);
+    const second = (await history.execute({
+      action: "search",
+      query: "deploy note",
+      limit: 2,
+      ...first.next,
+    })) as SearchSessionsResult;
+    expect(
+      second.results.map((group) => [
+        group.session_id,
+        group.hits.map((hit) => hit.item_id),
+        group.more_hits_in_session,
+      ]),
+    ).toEqual([["chatty", ["6", "5", "4"], true]]);
     expect([second.has_more, second.next]).toEqual([false, null]);
   });
 });

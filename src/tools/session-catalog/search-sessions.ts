@@ -8,7 +8,13 @@
  * call, paged with `session_offset`.
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
-import { MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS, STORE_HISTORY_LABEL } from "../../core/history-view/limits.js";
+import {
+  MAX_RESULT_BYTES,
+  MAX_SEARCH_OFFSET,
+  SEARCH_LIMIT,
+  SNIPPET_MAX_CHARS,
+  STORE_HISTORY_LABEL,
+} from "../../core/history-view/limits.js";
 import { renderRowForSearch } from "../../core/row-text.js";
 import { InvalidQueryError } from "../../core/search-query.js";
 import { RecentItems, type HistoryContext } from "../session-history/history-context.js";
@@ -16,7 +22,12 @@ import { checkInput, type SessionHistoryInput } from "../session-history/input-s
 import { searchHistory, searchQueryProblem } from "../session-history/search.js";
 import { searchHitEntry, snippetFinder } from "../session-history/search-hits.js";
 import { MAX_SESSION_OFFSET, fieldPhrase } from "./catalog-input.js";
-import { catalogError, type CatalogErrorResult, type SearchSessionsResult, type SessionHits } from "./catalog-results.js";
+import {
+  catalogError,
+  type CatalogErrorResult,
+  type SearchSessionsResult,
+  type SessionHits,
+} from "./catalog-results.js";
 import type { SessionCatalog, SessionFilter } from "./session-descriptors.js";
 import { HITS_PER_SESSION, MAX_SESSIONS_PER_SEARCH } from "./catalog-limits.js";
 
@@ -42,18 +53,23 @@ export async function searchSessions({
   input: Record<string, unknown>;
   maxSessions?: number;
 }): Promise<SearchSessionsResult | CatalogErrorResult> {
-  const invalid = (code: "invalid_input" | "invalid_query", message: string) => catalogError({ action: "search", code, message });
+  const invalid = (code: "invalid_input" | "invalid_query", message: string) =>
+    catalogError({ action: "search", code, message });
   const checked = checkInput(input);
   if (!checked.ok) return invalid("invalid_input", checked.message);
   const fields = checked.input;
-  const perSession = fields.role != null || fields.tool_name != null || fields.order != null || fields.mode === "hybrid";
-  const scoped = (["window_id", "before_item", ...(perSession ? (["offset"] as const) : [])] as const).filter((field) => fields[field] !== undefined && fields[field] !== null);
+  const perSession =
+    fields.role != null || fields.tool_name != null || fields.order != null || fields.mode === "hybrid";
+  const scoped = (["window_id", "before_item", ...(perSession ? (["offset"] as const) : [])] as const).filter(
+    (field) => fields[field] !== undefined && fields[field] !== null,
+  );
   if (scoped.length > 0) {
     const { names, verb } = fieldPhrase(scoped, { singular: "works", plural: "work" });
     return invalid("invalid_input", `Invalid input: ${names} ${verb} within one session only; give session_id too.`);
   }
   const problem = searchQueryProblem(fields);
-  if (problem !== undefined) return invalid(problem.error.code === "invalid_query" ? "invalid_query" : "invalid_input", problem.error.message);
+  if (problem !== undefined)
+    return invalid(problem.error.code === "invalid_query" ? "invalid_query" : "invalid_input", problem.error.message);
   if (perSession) return searchEachSession({ catalog, filter, offset, input: fields, maxSessions });
 
   const limit = fields.limit ?? SEARCH_LIMIT.default;
@@ -77,7 +93,10 @@ export async function searchSessions({
     if (InvalidQueryError.isInstance(error)) return invalid("invalid_query", error.message);
     throw error;
   }
-  const descriptors = filtered !== undefined ? new Map(filtered.map((descriptor) => [descriptor.sessionId, descriptor])) : await catalog.describeSessions(page.hits.map((hit) => hit.sessionId));
+  const descriptors =
+    filtered !== undefined
+      ? new Map(filtered.map((descriptor) => [descriptor.sessionId, descriptor]))
+      : await catalog.describeSessions(page.hits.map((hit) => hit.sessionId));
   const snippetOf = snippetFinder({ query, mode, maxChars: fields.max_item_chars ?? SNIPPET_MAX_CHARS });
   const more = new Set(page.moreInSession);
   const entries: { hits: number; group: SessionHits }[] = [];
@@ -85,7 +104,10 @@ export async function searchSessions({
     const descriptor = descriptors.get(hit.sessionId);
     if (descriptor === undefined) continue;
     const { text, searchable } = renderRowForSearch(hit.row);
-    const entry = { session_id: hit.sessionId, ...searchHitEntry({ row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text, searchable) }) };
+    const entry = {
+      session_id: hit.sessionId,
+      ...searchHitEntry({ row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text, searchable) }),
+    };
     const last = entries.at(-1);
     if (last !== undefined && last.group.session_id === hit.sessionId) {
       last.group.hits.push(entry);
@@ -94,7 +116,14 @@ export async function searchSessions({
     }
     entries.push({
       hits: 1,
-      group: { session_id: hit.sessionId, source: descriptor.source, title: descriptor.title, project: descriptor.project, hits: [entry], more_hits_in_session: more.has(hit.sessionId) },
+      group: {
+        session_id: hit.sessionId,
+        source: descriptor.source,
+        title: descriptor.title,
+        project: descriptor.project,
+        hits: [entry],
+        more_hits_in_session: more.has(hit.sessionId),
+      },
     });
   }
   // Whole sessions up to `limit` hits (the first one whole in any case): no session is split over two pages.
@@ -148,7 +177,8 @@ async function searchEachSession({
   input: SessionHistoryInput;
   maxSessions: number;
 }): Promise<SearchSessionsResult | CatalogErrorResult> {
-  const invalid = (code: "invalid_input" | "invalid_query", message: string) => catalogError({ action: "search", code, message });
+  const invalid = (code: "invalid_input" | "invalid_query", message: string) =>
+    catalogError({ action: "search", code, message });
   const limit = input.limit ?? SEARCH_LIMIT.default;
   const mode = input.mode ?? "literal";
   const descriptors = await catalog.describe(filter);
@@ -158,9 +188,17 @@ async function searchEachSession({
   for (; position < descriptors.length && position < offset + maxSessions && found < limit; position += 1) {
     const descriptor = descriptors[position]!;
     const { summary } = descriptor;
-    const context: HistoryContext = { store: catalog.store, sessionId: summary.sessionId, floor: summary.floorSeq, lastSeq: summary.lastSeq, recentItems: new RecentItems(), label: STORE_HISTORY_LABEL };
+    const context: HistoryContext = {
+      store: catalog.store,
+      sessionId: summary.sessionId,
+      floor: summary.floorSeq,
+      lastSeq: summary.lastSeq,
+      recentItems: new RecentItems(),
+      label: STORE_HISTORY_LABEL,
+    };
     const result = await searchHistory(context, { ...input, limit: Math.min(HITS_PER_SESSION, limit - found) });
-    if (!result.ok) return invalid(result.error.code === "invalid_query" ? "invalid_query" : "invalid_input", result.error.message);
+    if (!result.ok)
+      return invalid(result.error.code === "invalid_query" ? "invalid_query" : "invalid_input", result.error.message);
     // A session without hits is left out, unless its search stopped at the literal scan bound
     // (ADR 0051): then it is listed with no hits and more_hits_in_session, never passed over silently.
     if (result.hits.length === 0 && (result.note === undefined || result.mode === "hybrid")) continue;

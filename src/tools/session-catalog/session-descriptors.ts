@@ -102,7 +102,9 @@ export class SessionCatalog {
     }
     for (const sessionId of this.cache.keys()) if (!known.has(sessionId)) this.cache.delete(sessionId);
     for (const sessionId of this.titles.keys()) if (!known.has(sessionId)) this.titles.delete(sessionId);
-    return descriptors.sort((left, right) => right.endedAt.localeCompare(left.endedAt) || left.sessionId.localeCompare(right.sessionId));
+    return descriptors.sort(
+      (left, right) => right.endedAt.localeCompare(left.endedAt) || left.sessionId.localeCompare(right.sessionId),
+    );
   }
 
   /**
@@ -132,26 +134,57 @@ export class SessionCatalog {
     const { sessionId } = summary;
     // Metadata only: the header's title is shown only when no reset hides the session's start.
     const first = await this.store.read(sessionId, 1, { includeCleared: true });
-    const last = summary.lastSeq <= 1 ? first : await this.store.read(sessionId, summary.lastSeq, { includeCleared: true });
+    const last =
+      summary.lastSeq <= 1 ? first : await this.store.read(sessionId, summary.lastSeq, { includeCleared: true });
     const header = first?.meta?.type === IMPORTED_SESSION_TYPE && first.synthetic === true ? first.meta : undefined;
     const source = header === undefined ? "ctxwin" : sourceOf(header["source"]);
-    const headerTitle = header !== undefined && summary.floorSeq === 0 && typeof header["title"] === "string" && header["title"] !== "" ? header["title"] : undefined;
-    const title = headerTitle === undefined ? await this.titleAfterFloor(summary) : sliceSafe(headerTitle, 0, MAX_TITLE_CHARS);
+    const headerTitle =
+      header !== undefined && summary.floorSeq === 0 && typeof header["title"] === "string" && header["title"] !== ""
+        ? header["title"]
+        : undefined;
+    const title =
+      headerTitle === undefined ? await this.titleAfterFloor(summary) : sliceSafe(headerTitle, 0, MAX_TITLE_CHARS);
     const headerProject = header === undefined ? undefined : header["project"];
-    const project = typeof headerProject === "string" ? sliceSafe(headerProject, 0, MAX_PROJECT_CHARS) : header === undefined ? (this.projectDirectory ?? null) : null;
+    const project =
+      typeof headerProject === "string"
+        ? sliceSafe(headerProject, 0, MAX_PROJECT_CHARS)
+        : header === undefined
+          ? (this.projectDirectory ?? null)
+          : null;
     const endedAt = last?.createdAt ?? summary.updatedAt;
     const facts = { gitBranch: headerText(header, "gitBranch"), model: headerText(header, "model") };
     if (summary.floorSeq === 0) {
-      return { sessionId, source, title, project, ...facts, startedAt: first?.createdAt ?? summary.createdAt, endedAt, windowCount: summary.windowCount, summary };
+      return {
+        sessionId,
+        source,
+        title,
+        project,
+        ...facts,
+        startedAt: first?.createdAt ?? summary.createdAt,
+        endedAt,
+        windowCount: summary.windowCount,
+        summary,
+      };
     }
     const visible = await this.windowsAfterFloor(sessionId);
-    return { sessionId, source, title, project, ...facts, startedAt: visible.startedAt ?? endedAt, endedAt, windowCount: visible.count, summary };
+    return {
+      sessionId,
+      source,
+      title,
+      project,
+      ...facts,
+      startedAt: visible.startedAt ?? endedAt,
+      endedAt,
+      windowCount: visible.count,
+      summary,
+    };
   }
 
   /** The first line of the first user message after the floor (the store applies it), or null. */
   private async titleAfterFloor(summary: SessionSummary): Promise<string | null> {
     const cached = this.titles.get(summary.sessionId);
-    if (cached !== undefined && cached.incarnation === summary.incarnation && cached.floorSeq === summary.floorSeq) return cached.title;
+    if (cached !== undefined && cached.incarnation === summary.incarnation && cached.floorSeq === summary.floorSeq)
+      return cached.title;
     const text = await firstUserText({ store: this.store, sessionId: summary.sessionId });
     if (text === undefined) {
       this.titles.delete(summary.sessionId);
@@ -169,7 +202,10 @@ export class SessionCatalog {
     let startedAt: string | undefined;
     let beforeWindow: string | undefined;
     for (;;) {
-      const page = await this.store.windows(sessionId, { limit: MAX_PAGE_LIMIT, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+      const page = await this.store.windows(sessionId, {
+        limit: MAX_PAGE_LIMIT,
+        ...(beforeWindow === undefined ? {} : { beforeWindow }),
+      });
       const oldest = page.windows.at(-1);
       count += page.windows.length;
       if (oldest !== undefined) startedAt = oldest.startedAt;

@@ -2,7 +2,14 @@
  * The store-wide session_history tool's description, apart from its code: the MCP server lists
  * its tools before it loads what answers them.
  */
-import { ITEM_CHARS, ITEM_LIMIT, READ_LIMIT_CHARS, SEARCH_LIMIT, SESSION_LIMIT, WINDOW_LIMIT } from "../../core/history-view/limits.js";
+import {
+  ITEM_CHARS,
+  ITEM_LIMIT,
+  READ_LIMIT_CHARS,
+  SEARCH_LIMIT,
+  SESSION_LIMIT,
+  WINDOW_LIMIT,
+} from "../../core/history-view/limits.js";
 import { HITS_PER_SESSION, MAX_SESSIONS_PER_SEARCH } from "./catalog-limits.js";
 
 /**

@@ -12,7 +12,11 @@ import { createStoreHistory } from "./store-history.js";
 async function storeHistory() {
   const store = openStore({ backend: "memory" });
   for (const sessionId of ["alpha", "beta", "gamma"]) {
-    await store.append(sessionId, [text(`${sessionId} asks about the deploy`), reply(`${sessionId} answers: deploy on friday`), text(`${sessionId} thanks`)]);
+    await store.append(sessionId, [
+      text(`${sessionId} asks about the deploy`),
+      reply(`${sessionId} answers: deploy on friday`),
+      text(`${sessionId} thanks`),
+    ]);
   }
   return createStoreHistory({ store, projectDirectory: "/work/app" });
 }
@@ -31,16 +35,30 @@ describe("store-wide session_history", () => {
     expect((across["results"] as unknown[]).length).toBeGreaterThan(0);
     const items = await call({ action: "list_items", session_id: "beta", limit: "2", max_item_chars: "20" });
     expect((items["items"] as unknown[]).length).toBe(2);
-    const page = await call({ action: "read_item", session_id: "beta", item_id: "2", offset_chars: "0", limit_chars: "4" });
+    const page = await call({
+      action: "read_item",
+      session_id: "beta",
+      item_id: "2",
+      offset_chars: "0",
+      limit_chars: "4",
+    });
     expect(page).toMatchObject({ ok: true, text: "beta" });
 
     for (const bad of ["1.5", "1e1", "", " 1", "+1", "01", "-1"]) {
       const offset = await call({ action: "list_sessions", session_offset: bad });
-      expect(offset.error).toEqual({ code: "invalid_input", message: `Invalid input: session_offset must be an integer from 0 to 1000000; got ${JSON.stringify(bad)}.` });
+      expect(offset.error).toEqual({
+        code: "invalid_input",
+        message: `Invalid input: session_offset must be an integer from 0 to 1000000; got ${JSON.stringify(bad)}.`,
+      });
       const limit = await call({ action: "list_sessions", limit: bad });
-      expect(limit.error).toEqual({ code: "invalid_input", message: `Invalid input: limit must be an integer from 1 to 50; got ${JSON.stringify(bad)}.` });
+      expect(limit.error).toEqual({
+        code: "invalid_input",
+        message: `Invalid input: limit must be an integer from 1 to 50; got ${JSON.stringify(bad)}.`,
+      });
     }
-    expect((await call({ action: "list_sessions", limit: "51" })).error?.message).toBe('Invalid input: limit must be an integer from 1 to 50; got "51".');
+    expect((await call({ action: "list_sessions", limit: "51" })).error?.message).toBe(
+      'Invalid input: limit must be an integer from 1 to 50; got "51".',
+    );
   });
 
   it("labels every answer as data from the sessions the store keeps, never as this session's own history", async () => {
@@ -68,21 +86,43 @@ describe("store-wide session_history", () => {
 
   it("says which filters apply where, in one grammatical sentence", async () => {
     const history = await storeHistory();
-    const one = (await history.execute({ action: "list_items", session_id: "alpha", project: "/work" })) as unknown as Answer;
+    const one = (await history.execute({
+      action: "list_items",
+      session_id: "alpha",
+      project: "/work",
+    })) as unknown as Answer;
     expect(one.error?.message).toBe(
       "Invalid input: project applies to list_sessions and to search without session_id; leave it out when session_id is given.",
     );
-    const two = (await history.execute({ action: "search", session_id: "alpha", query: "x", source: "codex", session_offset: 2 })) as unknown as Answer;
+    const two = (await history.execute({
+      action: "search",
+      session_id: "alpha",
+      query: "x",
+      source: "codex",
+      session_offset: 2,
+    })) as unknown as Answer;
     expect(two.error?.message).toBe(
       "Invalid input: source and session_offset apply to list_sessions and to search without session_id; leave them out when session_id is given.",
     );
     const scoped = (await history.execute({ action: "search", query: "x", window_id: "w:0" })) as unknown as Answer;
     expect(scoped.error?.message).toBe("Invalid input: window_id works within one session only; give session_id too.");
     // offset pages cross-session hits (ADR 0089); before_item stays within one session.
-    const both = (await history.execute({ action: "search", query: "x", mode: "ranked", before_item: "3", offset: 2 })) as unknown as Answer;
+    const both = (await history.execute({
+      action: "search",
+      query: "x",
+      mode: "ranked",
+      before_item: "3",
+      offset: 2,
+    })) as unknown as Answer;
     expect(both.error?.message).toBe("Invalid input: before_item works within one session only; give session_id too.");
     // On the per-session path (a role filter) offset stays within one session.
-    const filtered = (await history.execute({ action: "search", query: "x", mode: "ranked", role: "user", offset: 2 })) as unknown as Answer;
+    const filtered = (await history.execute({
+      action: "search",
+      query: "x",
+      mode: "ranked",
+      role: "user",
+      offset: 2,
+    })) as unknown as Answer;
     expect(filtered.error?.message).toBe("Invalid input: offset works within one session only; give session_id too.");
   });
 });

@@ -18,7 +18,6 @@ import { SessionCatalog } from "./session-descriptors.js";
 
 export { STORE_HISTORY_DESCRIPTION } from "./store-history-description.js";
 
-
 export interface StoreHistory {
   readonly catalog: SessionCatalog;
   /** Runs one call; bad input comes back as an error result. */
@@ -30,7 +29,13 @@ export interface StoreHistory {
  * const history = createStoreHistory({ store, projectDirectory: process.cwd() });
  * const result = await history.execute({ action: "search", query: "staging database" });
  */
-export function createStoreHistory({ store, projectDirectory }: { store: HistoryStore; projectDirectory?: string }): StoreHistory {
+export function createStoreHistory({
+  store,
+  projectDirectory,
+}: {
+  store: HistoryStore;
+  projectDirectory?: string;
+}): StoreHistory {
   const catalog = new SessionCatalog({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) });
   const recentBySession = new Map<string, RecentItems>();
 
@@ -65,7 +70,13 @@ export function createStoreHistory({ store, projectDirectory }: { store: History
           return catalogError({ action, code: "session_not_available", message });
         }
         // The caller is not that session's agent: its results do not speak of "this session".
-        return executeSessionHistory({ store, sessionId: request.sessionId, input: request.input, recentItems: recentItemsOf(request.sessionId), label: STORE_HISTORY_LABEL });
+        return executeSessionHistory({
+          store,
+          sessionId: request.sessionId,
+          input: request.input,
+          recentItems: recentItemsOf(request.sessionId),
+          label: STORE_HISTORY_LABEL,
+        });
       }
     }
   }

@@ -19,7 +19,9 @@ describe.each(backends)("session_history with bad queries ($name)", (backend) =>
 
   const seed = async () => {
     // Each filler holds every trigram of "the the the" ("the theme"), none of the queries below.
-    const fillers = Array.from({ length: LITERAL_SCAN_LIMIT + 100 }, (_unused, index) => rows.assistantText(`the theme: routine progress note ${index}`));
+    const fillers = Array.from({ length: LITERAL_SCAN_LIMIT + 100 }, (_unused, index) =>
+      rows.assistantText(`the theme: routine progress note ${index}`),
+    );
     await store.append("s1", [rows.userText("it is what it is ?! ~~ said the user"), ...fillers]);
     return sessionHistoryTool({ store, sessionId: "s1" });
   };
@@ -27,7 +29,10 @@ describe.each(backends)("session_history with bad queries ($name)", (backend) =>
   it("refuses a ranked query of stop words or punctuation only, and a query over the limit in either mode, saying what to send", async () => {
     const historyTool = await seed();
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ query: "what did we do", mode: "ranked" }, /every word .* common English word .*'what', 'did', 'we', 'do'.*literal mode/is],
+      [
+        { query: "what did we do", mode: "ranked" },
+        /every word .* common English word .*'what', 'did', 'we', 'do'.*literal mode/is,
+      ],
       [{ query: "To be, or not to be?", mode: "ranked" }, /common English word.*a name, a file/is],
       [{ query: "?! ~~ ...", mode: "ranked" }, /at least one word of letters or digits; use literal mode/],
       [{ query: "x".repeat(10_000) }, new RegExp(`10000 characters long; the limit is ${MAX_QUERY_CHARS}`)],
@@ -52,8 +57,11 @@ describe.each(backends)("session_history with bad queries ($name)", (backend) =>
     ] as const) {
       const found: string[] = [];
       const pages: SearchResult[] = [];
-      for (let next: Record<string, unknown> | null = {}; next !== null && pages.length < 5; ) {
-        const page: SearchResult = expectOk(await callTool(historyTool, { action: "search", query, ...next }), "search");
+      for (let next: Record<string, unknown> | null = {}; next !== null && pages.length < 5;) {
+        const page: SearchResult = expectOk(
+          await callTool(historyTool, { action: "search", query, ...next }),
+          "search",
+        );
         pages.push(page);
         found.push(...page.hits.map((hit) => hit.item_id));
         next = page.next;
@@ -61,10 +69,14 @@ describe.each(backends)("session_history with bad queries ($name)", (backend) =>
       expect([query, found, pages.at(-1)?.has_more]).toEqual([query, expected, false]);
       // A page that stopped at the bound says so, and what to do.
       for (const page of pages.slice(0, -1)) {
-        if (page.hits.length === 0) expect(page.note).toMatch(new RegExp(`^No match among the ${LITERAL_SCAN_LIMIT.toLocaleString("en")} items this call read.*\`next\``));
+        if (page.hits.length === 0)
+          expect(page.note).toMatch(
+            new RegExp(`^No match among the ${LITERAL_SCAN_LIMIT.toLocaleString("en")} items this call read.*\`next\``),
+          );
       }
       // SQLite reads candidates (rows holding the query's trigrams, or every row for a query without one): the first call stops at the bound.
-      if (backend.name === "sqlite" && ["?!", "~~", "the the the", "#@"].includes(query)) expect([query, pages.length, pages[0]?.hits]).toEqual([query, 2, []]);
+      if (backend.name === "sqlite" && ["?!", "~~", "the the the", "#@"].includes(query))
+        expect([query, pages.length, pages[0]?.hits]).toEqual([query, 2, []]);
     }
   });
 });

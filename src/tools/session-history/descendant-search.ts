@@ -15,7 +15,10 @@ import type { SearchHitEntry, SearchResult, SessionHistoryErrorResult } from "./
 import { searchHistory } from "./search.js";
 
 /** @example await searchWithDescendants(context, { action: "search", query: "codename" }) */
-export async function searchWithDescendants(context: HistoryContext, input: SessionHistoryInput): Promise<SearchResult | SessionHistoryErrorResult> {
+export async function searchWithDescendants(
+  context: HistoryContext,
+  input: SessionHistoryInput,
+): Promise<SearchResult | SessionHistoryErrorResult> {
   const own = await searchHistory(context, input);
   const firstPage = input.before_item == null && (input.offset ?? 0) === 0 && input.window_id == null;
   if (!own.ok || !firstPage) return own;
@@ -24,7 +27,10 @@ export async function searchWithDescendants(context: HistoryContext, input: Sess
   const lists: SearchHitEntry[][] = [own.hits.map((hit) => ({ ...hit, session_id: context.sessionId }))];
   const moreIn: string[] = [];
   for (const { summary } of descendants) {
-    const child = await searchHistory(await loadHistoryContext({ store: context.store, sessionId: summary.sessionId }), input);
+    const child = await searchHistory(
+      await loadHistoryContext({ store: context.store, sessionId: summary.sessionId }),
+      input,
+    );
     if (!child.ok) continue;
     lists.push(child.hits.map((hit) => ({ ...hit, session_id: summary.sessionId })));
     if (child.has_more) moreIn.push(summary.sessionId);
@@ -36,9 +42,24 @@ export async function searchWithDescendants(context: HistoryContext, input: Sess
     const ownKept = kept.filter((hit) => hit.session_id === context.sessionId);
     const ownCut = ownKept.length < own.hits.length;
     const childrenCut = kept.length - ownKept.length < merged.length - own.hits.length;
-    const more = [...new Set([...moreIn, ...(childrenCut ? merged.filter((hit) => !kept.includes(hit) && hit.session_id !== context.sessionId).map((hit) => hit.session_id ?? "") : [])])];
+    const more = [
+      ...new Set([
+        ...moreIn,
+        ...(childrenCut
+          ? merged
+              .filter((hit) => !kept.includes(hit) && hit.session_id !== context.sessionId)
+              .map((hit) => hit.session_id ?? "")
+          : []),
+      ]),
+    ];
     const next = ownCut ? ownNext(own, ownKept) : own.next;
-    return { ...own, hits: kept, has_more: own.has_more || ownCut || more.length > 0, next, ...(more.length === 0 ? {} : { more_in_sessions: more }) };
+    return {
+      ...own,
+      hits: kept,
+      has_more: own.has_more || ownCut || more.length > 0,
+      next,
+      ...(more.length === 0 ? {} : { more_in_sessions: more }),
+    };
   };
   return fitEntries({ entries: merged.slice(0, limit), build, maxBytes: MAX_RESULT_BYTES })?.result ?? build([]);
 }

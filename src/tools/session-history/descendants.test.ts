@@ -10,7 +10,9 @@ import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 const user = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }] });
 const assistant = (text: string): RowInput => ({ role: "assistant", parts: [{ type: "text", text }] });
 const reset = (): RowInput => ({ role: "assistant", parts: [], boundary: { kind: "reset" } });
-const child = (parentSessionId: string, itemId: number) => ({ parent: { sessionId: parentSessionId, itemId: String(itemId) } });
+const child = (parentSessionId: string, itemId: number) => ({
+  parent: { sessionId: parentSessionId, itemId: String(itemId) },
+});
 
 describe.each(backends)("session_history follows sub-agent sessions ($name)", (backend) => {
   let opened: OpenedStore;
@@ -25,8 +27,16 @@ describe.each(backends)("session_history follows sub-agent sessions ($name)", (b
 
   it("search without parameters finds a fact only a sub-agent's transcript holds, naming its session", async () => {
     await store.append("main", [user("Find the staging codename."), assistant("Delegated to the researcher.")]);
-    await store.append("main/researcher-1", [user("Find the codename."), assistant("notes.txt says the codename is HERON-41.")], child("main", 2));
-    await store.append("main/researcher-1/checker-1", [user("Double-check HERON-41 in the deploy log.")], child("main/researcher-1", 2));
+    await store.append(
+      "main/researcher-1",
+      [user("Find the codename."), assistant("notes.txt says the codename is HERON-41.")],
+      child("main", 2),
+    );
+    await store.append(
+      "main/researcher-1/checker-1",
+      [user("Double-check HERON-41 in the deploy log.")],
+      child("main/researcher-1", 2),
+    );
     await store.append("other", [assistant("HERON-41 also appears in an unrelated session.")]);
 
     const result = expectOk(await callTool(tool(), { action: "search", query: "HERON-41" }), "search");
@@ -34,11 +44,22 @@ describe.each(backends)("session_history follows sub-agent sessions ($name)", (b
       ["main/researcher-1/checker-1", "1"],
       ["main/researcher-1", "2"],
     ]);
-    const ranked = expectOk(await callTool(tool(), { action: "search", query: "staging codename", mode: "ranked" }), "search");
+    const ranked = expectOk(
+      await callTool(tool(), { action: "search", query: "staging codename", mode: "ranked" }),
+      "search",
+    );
     expect(new Set(ranked.hits.map((hit) => hit.session_id))).toEqual(new Set(["main", "main/researcher-1"]));
 
     const sessions = expectOk(await callTool(tool(), { action: "list_sessions" }), "list_sessions");
-    expect(sessions.sessions.map((entry) => [entry.session_id, entry.parent_session_id, entry.parent_item_id, entry.depth, entry.last_item])).toEqual([
+    expect(
+      sessions.sessions.map((entry) => [
+        entry.session_id,
+        entry.parent_session_id,
+        entry.parent_item_id,
+        entry.depth,
+        entry.last_item,
+      ]),
+    ).toEqual([
       ["main/researcher-1", "main", "2", 1, "2"],
       ["main/researcher-1/checker-1", "main/researcher-1", "2", 2, "1"],
     ]);
@@ -46,16 +67,29 @@ describe.each(backends)("session_history follows sub-agent sessions ($name)", (b
 
   it("reads into a sub-agent session with session_id, with the same bounds; other sessions stay out of reach", async () => {
     await store.append("main", [user("go"), assistant("delegating")]);
-    await store.append("main/worker-1", [user("task"), assistant(`The answer is ${"x".repeat(20_000)}`)], child("main", 2));
+    await store.append(
+      "main/worker-1",
+      [user("task"), assistant(`The answer is ${"x".repeat(20_000)}`)],
+      child("main", 2),
+    );
     await store.append("other", [user("not yours")]);
 
-    const page = expectOk(await callTool(tool(), { action: "read_item", session_id: "main/worker-1", item_id: "2", limit_chars: 100 }), "read_item");
+    const page = expectOk(
+      await callTool(tool(), { action: "read_item", session_id: "main/worker-1", item_id: "2", limit_chars: 100 }),
+      "read_item",
+    );
     expect(page.text).toBe(`The answer is ${"x".repeat(86)}`);
     expect(page.next).toEqual({ offset_chars: 100 });
     const items = expectOk(await callTool(tool(), { action: "list_items", session_id: "main/worker-1" }), "list_items");
     expect(items.items.map((item) => item.item_id)).toEqual(["1", "2"]);
-    expectError(await callTool(tool(), { action: "read_item", session_id: "other", item_id: "1" }), "session_not_available");
-    expectError(await callTool(tool(), { action: "read_item", session_id: "nobody", item_id: "1" }), "session_not_available");
+    expectError(
+      await callTool(tool(), { action: "read_item", session_id: "other", item_id: "1" }),
+      "session_not_available",
+    );
+    expectError(
+      await callTool(tool(), { action: "read_item", session_id: "nobody", item_id: "1" }),
+      "session_not_available",
+    );
     expectError(await callTool(tool(), { action: "list_sessions", session_id: "main/worker-1" }), "invalid_input");
   });
 
@@ -70,8 +104,14 @@ describe.each(backends)("session_history follows sub-agent sessions ($name)", (b
     expect(search.hits.map((hit) => hit.session_id)).toEqual(["main/late-1"]);
     const sessions = expectOk(await callTool(tool(), { action: "list_sessions" }), "list_sessions");
     expect(sessions.sessions.map((entry) => entry.session_id)).toEqual(["main/late-1"]);
-    expectError(await callTool(tool(), { action: "read_item", session_id: "main/early-1", item_id: "1" }), "session_not_available");
-    expectError(await callTool(tool(), { action: "search", session_id: "main/early-1/deeper-1", query: "PLUM" }), "session_not_available");
+    expectError(
+      await callTool(tool(), { action: "read_item", session_id: "main/early-1", item_id: "1" }),
+      "session_not_available",
+    );
+    expectError(
+      await callTool(tool(), { action: "search", session_id: "main/early-1/deeper-1", query: "PLUM" }),
+      "session_not_available",
+    );
   });
 
   it("agrees with the store-wide rule (ADR 0073) on issue 46's set-up: a child is readable here exactly when visibleSession finds it", async () => {
@@ -81,6 +121,9 @@ describe.each(backends)("session_history follows sub-agent sessions ($name)", (b
       expect(result.ok, sessionId).toBe((await visibleSession({ store, sessionId })) !== undefined);
       expect(JSON.stringify(result)).not.toContain(CHILD_SECRET);
     }
-    expectError(await callTool(tool(), { action: "read_item", session_id: "main/child", item_id: "2" }), "session_not_available");
+    expectError(
+      await callTool(tool(), { action: "read_item", session_id: "main/child", item_id: "2" }),
+      "session_not_available",
+    );
   });
 });

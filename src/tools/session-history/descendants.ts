@@ -19,15 +19,23 @@ export interface Descendant {
 }
 
 /** @example const children = await visibleDescendants(store, "main"); */
-export async function visibleDescendants(store: HistoryStore, sessionId: string, floor?: number): Promise<Descendant[]> {
+export async function visibleDescendants(
+  store: HistoryStore,
+  sessionId: string,
+  floor?: number,
+): Promise<Descendant[]> {
   const found: Descendant[] = [];
   const seen = new Set([sessionId]);
-  let level: Array<{ sessionId: string; floor: number }> = [{ sessionId, floor: floor ?? (await store.privacyFloor(sessionId)) }];
+  let level: Array<{ sessionId: string; floor: number }> = [
+    { sessionId, floor: floor ?? (await store.privacyFloor(sessionId)) },
+  ];
   for (let depth = 1; level.length > 0 && found.length < MAX_DESCENDANTS; depth += 1) {
     const next: typeof level = [];
     for (const parent of level) {
       const children = await store.sessions({ parentSessionId: parent.sessionId });
-      for (const child of children.sort((left, right) => left.createdAt.localeCompare(right.createdAt) || left.sessionId.localeCompare(right.sessionId))) {
+      for (const child of children.sort(
+        (left, right) => left.createdAt.localeCompare(right.createdAt) || left.sessionId.localeCompare(right.sessionId),
+      )) {
         const itemId = child.parent?.itemId ?? "";
         const visible = startedAfterFloor({ itemId, floorSeq: parent.floor });
         if (seen.has(child.sessionId) || !visible || found.length >= MAX_DESCENDANTS) continue;

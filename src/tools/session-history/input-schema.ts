@@ -75,8 +75,14 @@ export const SessionHistoryInputSchema = z.object({
     .describe(
       `list_windows and list_items: at most this many entries (default ${WINDOW_LIMIT.default}, max ${maxListLimit}). search: at most this many hits (default ${SEARCH_LIMIT.default}, max ${SEARCH_LIMIT.max}).`,
     ),
-  before_window: z.string().nullish().describe("list_windows: only windows older than this window id (the `next` of the previous page)."),
-  window_id: z.string().nullish().describe("list_items: the window to list (default: the whole readable history). search: only this window."),
+  before_window: z
+    .string()
+    .nullish()
+    .describe("list_windows: only windows older than this window id (the `next` of the previous page)."),
+  window_id: z
+    .string()
+    .nullish()
+    .describe("list_items: the window to list (default: the whole readable history). search: only this window."),
   after_item: itemId.nullish().describe("list_items: only items after this item id (the `next` of the previous page)."),
   query: z.string().nullish().describe(`search: the text to look for (1 to ${MAX_QUERY_CHARS} characters).`),
   mode: z
@@ -86,41 +92,44 @@ export const SessionHistoryInputSchema = z.object({
       "search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first; " +
         "'hybrid' finds items by meaning as well as by words, most relevant first (when the store has an embedding model).",
     ),
-  before_item: itemId.nullish().describe("search: only items older than this item id (literal paging: the `next` of the previous page)."),
+  before_item: itemId
+    .nullish()
+    .describe("search: only items older than this item id (literal paging: the `next` of the previous page)."),
   offset: integerInput(z.number().int().min(0).max(MAX_SEARCH_OFFSET))
     .nullish()
     .describe(
       "search: skip this many hits (the `next` of the previous page): ranked paging in one session, and the paging of a search across sessions (no session_id), literal or ranked. list_sessions: skip this many sessions.",
     ),
-  role: z
-    .enum(SEARCH_ROLES)
-    .nullish()
-    .describe("search: only items of this role (tool calls are the assistant's)."),
+  role: z.enum(SEARCH_ROLES).nullish().describe("search: only items of this role (tool calls are the assistant's)."),
   tool_name: z
     .string()
     .min(1)
     .max(MAX_TOOL_NAME_CHARS)
     .nullish()
     .describe("search: only items calling this tool (any case)."),
-  order: z
-    .enum(SEARCH_ORDERS)
-    .nullish()
-    .describe("search, ranked only: 'relevance' (default) or 'newest' first."),
+  order: z.enum(SEARCH_ORDERS).nullish().describe("search, ranked only: 'relevance' (default) or 'newest' first."),
   max_item_chars: integerInput(z.number().int().min(ITEM_CHARS.min).max(ITEM_CHARS.max))
     .nullish()
-    .describe(`search: longest snippet (default ${SNIPPET_MAX_CHARS}); list_items: longest preview (default ${ITEM_PREVIEW_CHARS}).`),
+    .describe(
+      `search: longest snippet (default ${SNIPPET_MAX_CHARS}); list_items: longest preview (default ${ITEM_PREVIEW_CHARS}).`,
+    ),
   item_id: itemId.nullish().describe("read_item: the item to read."),
   session_id: z
     .string()
     .min(1)
     .max(200)
     .nullish()
-    .describe("list_windows, list_items, search, read_item: work in this sub-agent session (from list_sessions or a search hit) instead of your own."),
+    .describe(
+      "list_windows, list_items, search, read_item: work in this sub-agent session (from list_sessions or a search hit) instead of your own.",
+    ),
   offset_chars: integerInput(z.number().int().min(0))
-    .nullish().describe("read_item: where the page starts, in characters (default 0)."),
+    .nullish()
+    .describe("read_item: where the page starts, in characters (default 0)."),
   limit_chars: integerInput(z.number().int().min(1).max(READ_LIMIT_CHARS.max))
     .nullish()
-    .describe(`read_item: page length in characters (default ${READ_LIMIT_CHARS.default}, max ${READ_LIMIT_CHARS.max}); a page may be shorter to keep the result within 16 KiB.`),
+    .describe(
+      `read_item: page length in characters (default ${READ_LIMIT_CHARS.default}, max ${READ_LIMIT_CHARS.max}); a page may be shorter to keep the result within 16 KiB.`,
+    ),
 });
 
 export type SessionHistoryInput = z.infer<typeof SessionHistoryInputSchema>;
@@ -138,7 +147,10 @@ const fieldNames = Object.keys(SessionHistoryInputSchema.shape) as (keyof typeof
  * @example
  * tool({ inputSchema: permissiveInputSchema(), execute: async (input) => ... })
  */
-export function permissiveInputSchema({ hybrid = false }: { hybrid?: boolean } = {}): z.ZodType<SessionHistoryRawInput, unknown> {
+export function permissiveInputSchema({ hybrid = false }: { hybrid?: boolean } = {}): z.ZodType<
+  SessionHistoryRawInput,
+  unknown
+> {
   // Built once each: a route handler makes a session (and this tool) per request, and schemas are immutable.
   if (hybrid) return (permissiveWithHybrid ??= buildPermissiveInputSchema(true));
   return (permissive ??= buildPermissiveInputSchema(false));
@@ -148,7 +160,9 @@ export function permissiveInputSchema({ hybrid = false }: { hybrid?: boolean } =
 export const lexicalMode = z
   .enum(["literal", "ranked"])
   .nullish()
-  .describe("search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first.");
+  .describe(
+    "search: 'literal' (default) finds the exact text, case-insensitive, newest first; 'ranked' finds any of the words, most relevant first.",
+  );
 
 let permissive: z.ZodType<SessionHistoryRawInput, unknown> | undefined;
 let permissiveWithHybrid: z.ZodType<SessionHistoryRawInput, unknown> | undefined;
@@ -157,11 +171,15 @@ function buildPermissiveInputSchema(hybrid: boolean): z.ZodType<SessionHistoryRa
   const shape: Record<string, z.ZodType> = {};
   for (const name of fieldNames) {
     const strict = name === "mode" && !hybrid ? lexicalMode : SessionHistoryInputSchema.shape[name];
-    const { $schema: _dialect, ...json } = z.toJSONSchema(strict, { io: "input", target: "draft-7" }) as Record<string, unknown>;
+    const { $schema: _dialect, ...json } = z.toJSONSchema(strict, { io: "input", target: "draft-7" }) as Record<
+      string,
+      unknown
+    >;
     shape[name] = (name === "action" ? z.unknown() : z.unknown().optional()).meta(json);
   }
   return z.preprocess((value) => {
-    const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    const record =
+      typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
     // `action` is required in the JSON Schema; a missing one must still reach execute.
     return { ...record, action: record["action"] ?? null };
   }, z.object(shape)) as unknown as z.ZodType<SessionHistoryRawInput, unknown>;
@@ -204,12 +222,15 @@ export function misplacedFields(input: SessionHistoryInput): string | undefined 
   const problems = Object.entries(ACTION_FIELDS)
     .filter(([field, actions]) => input[field as keyof SessionHistoryInput] != null && !actions.includes(input.action))
     .map(([field, actions]) => `${field} applies to ${actions.join(" and ")} only`);
-  return problems.length === 0 ? undefined : `Invalid input: ${problems.join("; ")}; leave ${problems.length === 1 ? "it" : "them"} out of ${input.action}.`;
+  return problems.length === 0
+    ? undefined
+    : `Invalid input: ${problems.join("; ")}; leave ${problems.length === 1 ? "it" : "them"} out of ${input.action}.`;
 }
 
 /** A short description of a value: small values as JSON, large ones by type and size only. */
 export function describeValue(value: unknown): string {
-  if (typeof value === "string") return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  if (typeof value === "string")
+    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return `an array of ${value.length} element(s)`;
   if (value === null) return "null";

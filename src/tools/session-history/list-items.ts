@@ -10,7 +10,14 @@ import { oneLinePreview } from "../../core/history-view/text-excerpt.js";
 import { renderRowText } from "../../core/row-text.js";
 import { parseWindowId, windowIdFor } from "../../core/windows.js";
 import type { StoredRow } from "../../store/port.js";
-import { isReadable, itemFields, parseItemCursor, windowAt, windowContaining, type HistoryContext } from "./history-context.js";
+import {
+  isReadable,
+  itemFields,
+  parseItemCursor,
+  windowAt,
+  windowContaining,
+  type HistoryContext,
+} from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
 import { errorResult, type ItemEntry, type ListItemsResult, type SessionHistoryErrorResult } from "./results.js";
 
@@ -21,27 +28,46 @@ const MAX_SCAN_PAGE_ROWS = 100;
 /**
  * @example await listItems(context, { action: "list_items", window_id: "w:120", limit: 10 })
  */
-export async function listItems(context: HistoryContext, input: SessionHistoryInput): Promise<ListItemsResult | SessionHistoryErrorResult> {
+export async function listItems(
+  context: HistoryContext,
+  input: SessionHistoryInput,
+): Promise<ListItemsResult | SessionHistoryErrorResult> {
   const limit = input.limit ?? ITEM_LIMIT.default;
   if (limit > ITEM_LIMIT.max) {
-    return errorResult({ action: "list_items", code: "invalid_input", message: `limit must be an integer from 1 to ${ITEM_LIMIT.max}; got ${limit}.` });
+    return errorResult({
+      action: "list_items",
+      code: "invalid_input",
+      message: `limit must be an integer from 1 to ${ITEM_LIMIT.max}; got ${limit}.`,
+    });
   }
   const afterItem = input.after_item ?? undefined;
   const afterSeq = afterItem === undefined ? 0 : parseItemCursor(afterItem);
   if (afterSeq === undefined) {
-    return errorResult({ action: "list_items", code: "invalid_input", message: "after_item must be an item id such as '42', as list_items and search show them." });
+    return errorResult({
+      action: "list_items",
+      code: "invalid_input",
+      message: "after_item must be an item id such as '42', as list_items and search show them.",
+    });
   }
   const windowId = input.window_id ?? undefined;
   let windowSeq: number | undefined;
   if (windowId !== undefined) {
     windowSeq = parseWindowId(windowId);
     if (windowSeq === undefined) {
-      return errorResult({ action: "list_items", code: "invalid_input", message: "window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them." });
+      return errorResult({
+        action: "list_items",
+        code: "invalid_input",
+        message: "window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
+      });
     }
     if ((await windowAt(context, windowSeq)) === undefined) return windowNotAvailable(windowId);
   }
 
-  const { rows, exhausted, scannedTo } = await collectReadable(context, { windowId, afterSeq: Math.max(afterSeq, context.floor), wanted: limit + 1 });
+  const { rows, exhausted, scannedTo } = await collectReadable(context, {
+    windowId,
+    afterSeq: Math.max(afterSeq, context.floor),
+    wanted: limit + 1,
+  });
   const previewChars = input.max_item_chars ?? ITEM_PREVIEW_CHARS;
   const entries: ItemEntry[] = rows.slice(0, limit).map(({ row, windowId: rowWindowId }) => {
     const text = renderRowText(row);
@@ -94,7 +120,11 @@ async function collectReadable(
   let current = windowId;
   let pageRows = wanted;
   for (let step = 0; step < MAX_SCAN_STEPS; step += 1, pageRows = Math.min(MAX_SCAN_PAGE_ROWS, pageRows * 2)) {
-    const page = await context.store.items(context.sessionId, { afterSeq: cursor, limit: pageRows, ...(windowId === undefined ? {} : { windowId }) });
+    const page = await context.store.items(context.sessionId, {
+      afterSeq: cursor,
+      limit: pageRows,
+      ...(windowId === undefined ? {} : { windowId }),
+    });
     for (const row of page.rows) {
       if (classifyBoundary(row) !== undefined) current = windowIdFor(row.seq);
       current ??= (await windowContaining(context, row.seq))?.windowId ?? windowIdFor(0);

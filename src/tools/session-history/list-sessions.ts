@@ -17,18 +17,27 @@ export async function listSessions(context: HistoryContext, input: SessionHistor
   const limit = Math.min(input.limit ?? SESSION_LIST_LIMIT.default, SESSION_LIST_LIMIT.max);
   const skip = input.offset ?? 0;
   const all = await visibleDescendants(context.store, context.sessionId, context.floor);
-  const entries: SessionEntry[] = all.slice(skip, skip + limit).map(({ summary, parentSessionId, parentItemId, depth }) => ({
-    session_id: summary.sessionId,
-    parent_session_id: parentSessionId,
-    parent_item_id: parentItemId,
-    depth,
-    last_item: summary.lastSeq === 0 ? null : String(summary.lastSeq),
-    created_at: summary.createdAt,
-    updated_at: summary.updatedAt,
-  }));
+  const entries: SessionEntry[] = all
+    .slice(skip, skip + limit)
+    .map(({ summary, parentSessionId, parentItemId, depth }) => ({
+      session_id: summary.sessionId,
+      parent_session_id: parentSessionId,
+      parent_item_id: parentItemId,
+      depth,
+      last_item: summary.lastSeq === 0 ? null : String(summary.lastSeq),
+      created_at: summary.createdAt,
+      updated_at: summary.updatedAt,
+    }));
   const build = (kept: SessionEntry[]): ListSessionsResult => {
     const hasMore = skip + kept.length < all.length;
-    return { label: HISTORY_LABEL, ok: true, action: "list_sessions", sessions: kept, has_more: hasMore, next: hasMore ? { offset: skip + kept.length } : null };
+    return {
+      label: HISTORY_LABEL,
+      ok: true,
+      action: "list_sessions",
+      sessions: kept,
+      has_more: hasMore,
+      next: hasMore ? { offset: skip + kept.length } : null,
+    };
   };
   return fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES })?.result ?? build([]);
 }

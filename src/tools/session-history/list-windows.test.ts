@@ -12,7 +12,10 @@ describe.each(backends)("session_history list_windows ($name)", (backend) => {
 
   it("lists the windows after the reset, newest first, across rollover and compaction boundaries", async () => {
     const { seq } = await seedMixedHistory(store, "s1");
-    const result = expectOk(await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "list_windows" }), "list_windows");
+    const result = expectOk(
+      await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "list_windows" }),
+      "list_windows",
+    );
     expect(result.windows.map((window) => [window.window_id, window.kind, window.active])).toEqual([
       ["w:17", "rollover", true],
       ["w:14", "compaction", false],
@@ -21,12 +24,30 @@ describe.each(backends)("session_history list_windows ($name)", (backend) => {
     ]);
     const [active, compacted, rolled, afterReset] = result.windows;
     // Visible items only: no boundary rows, lead-ins, continue or rejected-input rows.
-    expect(active).toMatchObject({ item_count: 1, first_item: String(seq.activeAnswer), last_item: String(seq.activeAnswer), reason: "on-send" });
+    expect(active).toMatchObject({
+      item_count: 1,
+      first_item: String(seq.activeAnswer),
+      last_item: String(seq.activeAnswer),
+      reason: "on-send",
+    });
     expect(active!.preview).toBe("Backfill finished; 1,204 orders updated");
-    expect(compacted).toMatchObject({ item_count: 3, first_item: String(seq.compaction), last_item: String(seq.historyCall) });
+    expect(compacted).toMatchObject({
+      item_count: 3,
+      first_item: String(seq.compaction),
+      last_item: String(seq.historyCall),
+    });
     expect(compacted!.preview).toContain("Summary: migration planned");
-    expect(rolled).toMatchObject({ item_count: 3, first_item: String(seq.secondWindowQuestion), last_item: String(seq.unknownType), reason: "on-send" });
-    expect(afterReset).toMatchObject({ item_count: 2, first_item: String(seq.afterReset), last_item: String(seq.afterResetAnswer) });
+    expect(rolled).toMatchObject({
+      item_count: 3,
+      first_item: String(seq.secondWindowQuestion),
+      last_item: String(seq.unknownType),
+      reason: "on-send",
+    });
+    expect(afterReset).toMatchObject({
+      item_count: 2,
+      first_item: String(seq.afterReset),
+      last_item: String(seq.afterResetAnswer),
+    });
     expect(afterReset).not.toHaveProperty("reason");
     expect(result.has_more).toBe(false);
     expect(result.next).toBeNull();
@@ -40,7 +61,10 @@ describe.each(backends)("session_history list_windows ($name)", (backend) => {
     const first = expectOk(await callTool(historyTool, { action: "list_windows", limit: 2 }), "list_windows");
     expect(first.windows.map((window) => window.window_id)).toEqual(["w:17", "w:14"]);
     expect(first).toMatchObject({ has_more: true, next: { before_window: "w:14" } });
-    const second = expectOk(await callTool(historyTool, { action: "list_windows", limit: 2, ...first.next }), "list_windows");
+    const second = expectOk(
+      await callTool(historyTool, { action: "list_windows", limit: 2, ...first.next }),
+      "list_windows",
+    );
     expect(second.windows.map((window) => window.window_id)).toEqual(["w:8", "w:5"]);
     expect(second).toMatchObject({ has_more: false, next: null });
   });
@@ -48,14 +72,26 @@ describe.each(backends)("session_history list_windows ($name)", (backend) => {
   it("shows legacy-looking rows: a compaction boundary without metadata, unmarked synthetic rows, unknown types", async () => {
     await store.append("s1", [rows.userText("old window one"), rows.legacyMixedRow("legacy assistant text")]);
     await store.append("s1", [
-      { role: "user", parts: [{ type: "text", text: "summary written by an old build" }], boundary: { kind: "compaction" } },
+      {
+        role: "user",
+        parts: [{ type: "text", text: "summary written by an old build" }],
+        boundary: { kind: "compaction" },
+      },
       { role: "user", parts: [{ type: "text", text: "old synthetic nudge" }], synthetic: true },
       rows.unknownTypeRow("newer build checkpoint"),
       rows.userText("after the legacy boundary"),
     ]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const result = expectOk(await callTool(historyTool, { action: "list_windows" }), "list_windows");
-    expect(result.windows.map((window) => [window.window_id, window.kind, window.item_count, window.first_item, window.last_item])).toEqual([
+    expect(
+      result.windows.map((window) => [
+        window.window_id,
+        window.kind,
+        window.item_count,
+        window.first_item,
+        window.last_item,
+      ]),
+    ).toEqual([
       ["w:3", "compaction", 4, "3", "6"],
       ["w:0", "start", 2, "1", "2"],
     ]);
@@ -71,19 +107,28 @@ describe.each(backends)("session_history list_windows ($name)", (backend) => {
 
   it("renders a legacy row without its reasoning, media as placeholders", async () => {
     await store.append("s1", [rows.legacyMixedRow("legacy assistant text")]);
-    const result = expectOk(await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "list_windows" }), "list_windows");
-    expect(result.windows[0]!.preview).toBe('legacy assistant text [source: https://example.com/doc] [image] grep({"pattern":"TODO"}) → (no result)');
+    const result = expectOk(
+      await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "list_windows" }),
+      "list_windows",
+    );
+    expect(result.windows[0]!.preview).toBe(
+      'legacy assistant text [source: https://example.com/doc] [image] grep({"pattern":"TODO"}) → (no result)',
+    );
   });
 
   it("gives an empty page for a session without rows", async () => {
-    const result = expectOk(await callTool(sessionHistoryTool({ store, sessionId: "empty" }), { action: "list_windows" }), "list_windows");
+    const result = expectOk(
+      await callTool(sessionHistoryTool({ store, sessionId: "empty" }), { action: "list_windows" }),
+      "list_windows",
+    );
     expect(result).toMatchObject({ windows: [], has_more: false, next: null });
   });
 
   it("keeps 50 windows with heavy previews inside 16 KiB and pages on from the last one shown", async () => {
-    const heavy = "\u0001字😀\"".repeat(200);
+    const heavy = '\u0001字😀"'.repeat(200);
     await store.append("s1", [rows.userText(heavy)]);
-    for (let index = 1; index <= 60; index += 1) await store.append("s1", [rows.rollover(`r${index}`), rows.leadIn(`r${index}`), rows.userText(heavy)]);
+    for (let index = 1; index <= 60; index += 1)
+      await store.append("s1", [rows.rollover(`r${index}`), rows.leadIn(`r${index}`), rows.userText(heavy)]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const seen: string[] = [];
     let input: Record<string, unknown> = { action: "list_windows", limit: 50 };
@@ -99,7 +144,10 @@ describe.each(backends)("session_history list_windows ($name)", (backend) => {
   });
 
   it("refuses a malformed before_window with an error result", async () => {
-    const result = await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "list_windows", before_window: "window 3" });
+    const result = await callTool(sessionHistoryTool({ store, sessionId: "s1" }), {
+      action: "list_windows",
+      before_window: "window 3",
+    });
     expect(expectError(result, "invalid_input").error.message).toContain("before_window");
   });
 });

@@ -20,10 +20,17 @@ const EDGE_MAX_STEPS = 4;
 /**
  * @example await listWindows(context, { action: "list_windows", limit: 5 })
  */
-export async function listWindows(context: HistoryContext, input: SessionHistoryInput): Promise<ListWindowsResult | SessionHistoryErrorResult> {
+export async function listWindows(
+  context: HistoryContext,
+  input: SessionHistoryInput,
+): Promise<ListWindowsResult | SessionHistoryErrorResult> {
   const limit = input.limit ?? WINDOW_LIMIT.default;
   if (limit > WINDOW_LIMIT.max) {
-    return errorResult({ action: "list_windows", code: "invalid_input", message: `limit must be an integer from 1 to ${WINDOW_LIMIT.max}; got ${limit}.` });
+    return errorResult({
+      action: "list_windows",
+      code: "invalid_input",
+      message: `limit must be an integer from 1 to ${WINDOW_LIMIT.max}; got ${limit}.`,
+    });
   }
   const beforeWindow = input.before_window ?? undefined;
   if (beforeWindow !== undefined && parseWindowId(beforeWindow) === undefined) {
@@ -33,7 +40,10 @@ export async function listWindows(context: HistoryContext, input: SessionHistory
       message: "before_window must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
     });
   }
-  const page = await context.store.windows(context.sessionId, { limit, ...(beforeWindow === undefined ? {} : { beforeWindow }) });
+  const page = await context.store.windows(context.sessionId, {
+    limit,
+    ...(beforeWindow === undefined ? {} : { beforeWindow }),
+  });
   const windows = page.windows.filter((window) => isListable(context, window));
   const entries: WindowEntry[] = [];
   for (const window of windows) entries.push(await windowEntry(context, window));
@@ -65,7 +75,15 @@ async function windowEntry(context: HistoryContext, window: WindowSummary): Prom
  *
  * @example windowEntryOf({ window, first: rows[0], last: rows.at(-1) })
  */
-export function windowEntryOf({ window, first, last }: { window: WindowSummary; first: StoredRow | undefined; last: StoredRow | undefined }): WindowEntry {
+export function windowEntryOf({
+  window,
+  first,
+  last,
+}: {
+  window: WindowSummary;
+  first: StoredRow | undefined;
+  last: StoredRow | undefined;
+}): WindowEntry {
   return {
     window_id: window.windowId,
     kind: window.kind,
@@ -76,12 +94,22 @@ export function windowEntryOf({ window, first, last }: { window: WindowSummary; 
     last_item: last === undefined ? null : String(last.seq),
     started_at: window.startedAt,
     ended_at: window.endedAt,
-    preview: first === undefined ? null : oneLinePreview({ text: renderRowText(first, { maxValueChars: WINDOW_PREVIEW_CHARS }), maxChars: WINDOW_PREVIEW_CHARS }),
+    preview:
+      first === undefined
+        ? null
+        : oneLinePreview({
+            text: renderRowText(first, { maxValueChars: WINDOW_PREVIEW_CHARS }),
+            maxChars: WINDOW_PREVIEW_CHARS,
+          }),
   };
 }
 
 /** The first or last readable row of a window, scanning a few small pages past hidden rows. */
-function edgeVisibleRow(context: HistoryContext, window: WindowSummary, edge: "first" | "last"): Promise<StoredRow | undefined> {
+function edgeVisibleRow(
+  context: HistoryContext,
+  window: WindowSummary,
+  edge: "first" | "last",
+): Promise<StoredRow | undefined> {
   return windowEdgeRow({
     store: context.store,
     sessionId: context.sessionId,

@@ -19,11 +19,17 @@ function namedIds(result: SessionHistoryResult): { items: number[]; windows: str
   switch (result.action) {
     case "list_windows":
       return {
-        items: result.windows.flatMap((window) => [window.first_item, window.last_item]).filter((id): id is string => id !== null).map(Number),
+        items: result.windows
+          .flatMap((window) => [window.first_item, window.last_item])
+          .filter((id): id is string => id !== null)
+          .map(Number),
         windows: result.windows.map((window) => window.window_id),
       };
     case "list_items":
-      return { items: result.items.map((item) => Number(item.item_id)), windows: result.items.map((item) => item.window_id) };
+      return {
+        items: result.items.map((item) => Number(item.item_id)),
+        windows: result.items.map((item) => item.window_id),
+      };
     case "search":
       return { items: result.hits.map((hit) => Number(hit.item_id)), windows: result.hits.map((hit) => hit.window_id) };
     case "read_item":
@@ -44,18 +50,21 @@ function attacks(): Record<string, unknown>[] {
     for (const beforeWindow of windowIds) inputs.push({ action: "list_windows", before_window: beforeWindow, limit });
   }
   for (const windowId of [undefined, null, ...windowIds]) {
-    for (const afterItem of [undefined, null, ...cursors]) inputs.push({ action: "list_items", window_id: windowId, after_item: afterItem, limit: 50 });
+    for (const afterItem of [undefined, null, ...cursors])
+      inputs.push({ action: "list_items", window_id: windowId, after_item: afterItem, limit: 50 });
   }
   for (const mode of ["literal", "ranked"]) {
     for (const query of [CLEARED_SECRET, "kiwi", "password hint", "reset", OTHER_SECRET, "plum", "orders", "e"]) {
       inputs.push({ action: "search", query, mode, limit: 25 });
       for (const beforeItem of cursors) inputs.push({ action: "search", query, mode, before_item: beforeItem });
       for (const windowId of windowIds) inputs.push({ action: "search", query, mode, window_id: windowId });
-      if (mode === "ranked") for (const offset of [0, 1, 5, 1_000]) inputs.push({ action: "search", query, mode, offset });
+      if (mode === "ranked")
+        for (const offset of [0, 1, 5, 1_000]) inputs.push({ action: "search", query, mode, offset });
     }
   }
   for (const itemId of itemIds) {
-    for (const offsetChars of [undefined, 0, 3, 10_000]) inputs.push({ action: "read_item", item_id: itemId, offset_chars: offsetChars, limit_chars: 16_000 });
+    for (const offsetChars of [undefined, 0, 3, 10_000])
+      inputs.push({ action: "read_item", item_id: itemId, offset_chars: offsetChars, limit_chars: 16_000 });
   }
   return inputs;
 }
@@ -68,7 +77,10 @@ describe.each(backends)("session_history privacy floor ($name)", (backend) => {
     const { seq } = await seedMixedHistory(store, "s1");
     const floor = seq.resetBoundary!;
     // Another session with more rows: its ids must not open anything of it.
-    await store.append("other", Array.from({ length: 40 }, (_unused, index) => rows.userText(`${OTHER_SECRET} row ${index} orders`)));
+    await store.append(
+      "other",
+      Array.from({ length: 40 }, (_unused, index) => rows.userText(`${OTHER_SECRET} row ${index} orders`)),
+    );
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     let successes = 0;
     for (const input of attacks()) {
@@ -89,7 +101,10 @@ describe.each(backends)("session_history privacy floor ($name)", (backend) => {
 
   it("answers out-of-floor and foreign ids with the same error as unknown ones", async () => {
     await seedMixedHistory(store, "s1");
-    await store.append("other", Array.from({ length: 40 }, (_unused, index) => rows.userText(`${OTHER_SECRET} ${index}`)));
+    await store.append(
+      "other",
+      Array.from({ length: 40 }, (_unused, index) => rows.userText(`${OTHER_SECRET} ${index}`)),
+    );
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const messages = new Set<string>();
     for (const itemId of ["1", "4", "5", "36"]) {
@@ -115,7 +130,10 @@ describe.each(backends)("session_history privacy floor ($name)", (backend) => {
     const [newReset] = await store.append("s1", [rows.reset(), rows.userText("fresh start")]);
     const after = await callTool(historyTool, { action: "read_item", item_id: String(seq.activeAnswer) });
     expect(after.ok ? "ok" : after.error.code).toBe("item_not_available");
-    const search = expectOk(await callTool(historyTool, { action: "search", query: "orders", mode: "ranked" }), "search");
+    const search = expectOk(
+      await callTool(historyTool, { action: "search", query: "orders", mode: "ranked" }),
+      "search",
+    );
     expect(search.hits).toEqual([]);
     const windows = expectOk(await callTool(historyTool, { action: "list_windows" }), "list_windows");
     expect(windows.windows.map((window) => window.window_id)).toEqual([`w:${newReset!.seq}`]);

@@ -17,7 +17,10 @@ function logOutput(size: number): string {
   const lines: string[] = [];
   let length = 0;
   for (let index = 0; length < size; index += 1) {
-    const line = index % 97 === 0 ? `${index}\t"quoted" \u0001 字字 😀😀 end` : `${index} INFO request handled in ${index % 250} ms path=/api/orders/${index}`;
+    const line =
+      index % 97 === 0
+        ? `${index}\t"quoted" \u0001 字字 😀😀 end`
+        : `${index} INFO request handled in ${index % 250} ms path=/api/orders/${index}`;
     lines.push(line);
     length += line.length + 1;
   }
@@ -25,11 +28,23 @@ function logOutput(size: number): string {
 }
 
 /** Reads an item page after page through `next`, checking each page, and returns the pages. */
-async function readEveryPage(historyTool: ReturnType<typeof sessionHistoryTool>, seq: number, rendered: string): Promise<string[]> {
+async function readEveryPage(
+  historyTool: ReturnType<typeof sessionHistoryTool>,
+  seq: number,
+  rendered: string,
+): Promise<string[]> {
   const pages: string[] = [];
   let offset = 0;
   for (let call = 0; call < 2_000; call += 1) {
-    const page = expectOk(await callTool(historyTool, { action: "read_item", item_id: String(seq), offset_chars: offset, limit_chars: 16_000 }), "read_item");
+    const page = expectOk(
+      await callTool(historyTool, {
+        action: "read_item",
+        item_id: String(seq),
+        offset_chars: offset,
+        limit_chars: 16_000,
+      }),
+      "read_item",
+    );
     expect(page.offset_chars).toBe(offset);
     expect(page.total_chars).toBe(rendered.length);
     expect(page.text.length).toBeGreaterThan(0);
@@ -52,7 +67,9 @@ describe.each(backends)("session_history read_item ($name)", (backend) => {
   storePerTest(backend, (opened) => (store = opened));
 
   it("pages a multi-page tool output so that the pages concatenate to exactly the rendered item", async () => {
-    const [row] = await store.append("s1", [rows.toolCall({ name: "run_tests", input: { filter: "orders" }, output: logOutput(300 * 1024) })]);
+    const [row] = await store.append("s1", [
+      rows.toolCall({ name: "run_tests", input: { filter: "orders" }, output: logOutput(300 * 1024) }),
+    ]);
     const pages = await readEveryPage(sessionHistoryTool({ store, sessionId: "s1" }), row!.seq, renderRowText(row!));
     expect(pages.length).toBeGreaterThan(15);
   });
@@ -60,7 +77,10 @@ describe.each(backends)("session_history read_item ($name)", (backend) => {
   it("reads with default paging and shortens a page to keep the result within 16 KiB", async () => {
     const [row] = await store.append("s1", [rows.assistantText("字".repeat(20_000))]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
-    const defaults = expectOk(await callTool(historyTool, { action: "read_item", item_id: String(row!.seq) }), "read_item");
+    const defaults = expectOk(
+      await callTool(historyTool, { action: "read_item", item_id: String(row!.seq) }),
+      "read_item",
+    );
     // 8000 CJK characters are 24 000 bytes: the page is cut to fit.
     expect(defaults.text.length).toBeLessThan(8_000);
     expect(defaults.text.length).toBeGreaterThan(5_000);
@@ -69,17 +89,32 @@ describe.each(backends)("session_history read_item ($name)", (backend) => {
 
   it("moves an offset that splits a surrogate pair back to the start of the pair", async () => {
     const [row] = await store.append("s1", [rows.userText("a😀b")]);
-    const page = expectOk(await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "read_item", item_id: row!.seq, offset_chars: 2 }), "read_item");
+    const page = expectOk(
+      await callTool(sessionHistoryTool({ store, sessionId: "s1" }), {
+        action: "read_item",
+        item_id: row!.seq,
+        offset_chars: 2,
+      }),
+      "read_item",
+    );
     expect(page).toMatchObject({ offset_chars: 1, text: "😀b", has_more: false });
   });
 
   it("renders tool calls compactly and drops reasoning", async () => {
     const { seq } = await seedMixedHistory(store, "s1");
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
-    const legacy = expectOk(await callTool(historyTool, { action: "read_item", item_id: String(seq.legacyMixed) }), "read_item");
-    expect(legacy.text).toBe('Old-style assistant row about the backfill\n[source: https://example.com/doc]\n[image]\ngrep({"pattern":"TODO"}) → (no result)');
+    const legacy = expectOk(
+      await callTool(historyTool, { action: "read_item", item_id: String(seq.legacyMixed) }),
+      "read_item",
+    );
+    expect(legacy.text).toBe(
+      'Old-style assistant row about the backfill\n[source: https://example.com/doc]\n[image]\ngrep({"pattern":"TODO"}) → (no result)',
+    );
     expect(legacy.window_id).toBe("w:14");
-    const history = expectOk(await callTool(historyTool, { action: "read_item", item_id: String(seq.historyCall) }), "read_item");
+    const history = expectOk(
+      await callTool(historyTool, { action: "read_item", item_id: String(seq.historyCall) }),
+      "read_item",
+    );
     expect(history.text).toBe('session_history({"action":"search","query":"secret"}) → [history result omitted]');
   });
 
@@ -87,7 +122,10 @@ describe.each(backends)("session_history read_item ($name)", (backend) => {
     const { seq } = await seedMixedHistory(store, "s1");
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     for (const itemId of [seq.leadIn1, seq.continue2, seq.rejected, seq.rollover1, seq.rollover2, 999, 10 ** 15]) {
-      const result = expectError(await callTool(historyTool, { action: "read_item", item_id: String(itemId) }), "item_not_available");
+      const result = expectError(
+        await callTool(historyTool, { action: "read_item", item_id: String(itemId) }),
+        "item_not_available",
+      );
       expect(JSON.stringify(result)).not.toMatch(/marker/);
     }
   });
@@ -112,7 +150,10 @@ describe.each(backends)("session_history read_item ($name)", (backend) => {
       [{ action: "read_item", item_id: "1", limit_chars: "8000.0" }, "invalid_input"],
     ];
     for (const [input, code] of cases) expectError(await callTool(historyTool, input), code);
-    const end = expectOk(await callTool(historyTool, { action: "read_item", item_id: String(row!.seq), offset_chars: 10 }), "read_item");
+    const end = expectOk(
+      await callTool(historyTool, { action: "read_item", item_id: String(row!.seq), offset_chars: 10 }),
+      "read_item",
+    );
     expect(end).toMatchObject({ text: "", has_more: false, next: null });
   });
 });
@@ -127,7 +168,9 @@ describe("session_history read_item of a 5 MB item (sqlite, the default backend)
   // The tool instance keeps the rendered item between pages (RecentItems), so the row is read
   // and rendered once; the generous bound is for loaded machines, not a timing assertion.
   it("pages a 5 MB tool output so that the pages concatenate to exactly the rendered item", async () => {
-    const [row] = await opened.store.append("s1", [rows.toolCall({ name: "run_tests", input: { filter: "orders" }, output: logOutput(5 * 1024 * 1024) })]);
+    const [row] = await opened.store.append("s1", [
+      rows.toolCall({ name: "run_tests", input: { filter: "orders" }, output: logOutput(5 * 1024 * 1024) }),
+    ]);
     const rendered = renderRowText(row!);
     expect(rendered.length).toBeGreaterThan(5 * 1024 * 1024);
     const pages = await readEveryPage(sessionHistoryTool({ store: opened.store, sessionId: "s1" }), row!.seq, rendered);
@@ -137,10 +180,16 @@ describe("session_history read_item of a 5 MB item (sqlite, the default backend)
   it("never serves a remembered item after its session was deleted and started again", async () => {
     const tool = sessionHistoryTool({ store: opened.store, sessionId: "s1" });
     await opened.store.append("s1", [rows.userText("first life: the old secret")]);
-    expect(await callTool(tool, { action: "read_item", item_id: "1" })).toMatchObject({ ok: true, text: "first life: the old secret" });
+    expect(await callTool(tool, { action: "read_item", item_id: "1" })).toMatchObject({
+      ok: true,
+      text: "first life: the old secret",
+    });
     await opened.store.deleteSession("s1");
     await opened.store.append("s1", [rows.userText("second life")]);
-    expect(await callTool(tool, { action: "read_item", item_id: "1" })).toMatchObject({ ok: true, text: "second life" });
+    expect(await callTool(tool, { action: "read_item", item_id: "1" })).toMatchObject({
+      ok: true,
+      text: "second life",
+    });
   });
 });
 
@@ -157,10 +206,21 @@ describe("session_history over rows stored by other builds (sqlite)", () => {
   });
 
   it("shows a legacy body without a format version and skips a corrupt one", async () => {
-    await store.append("s1", [rows.userText("first"), rows.userText("to be made legacy"), rows.userText("to be corrupted"), rows.userText("last")]);
+    await store.append("s1", [
+      rows.userText("first"),
+      rows.userText("to be made legacy"),
+      rows.userText("to be corrupted"),
+      rows.userText("last"),
+    ]);
     const db = new Database(path.join(directory, "ctxwin.db"));
     db.prepare("UPDATE ctxwin_rows SET body = ? WHERE seq = 2").run(
-      JSON.stringify({ id: "old-2", role: "user", parts: [{ type: "text", text: "legacy body without v" }], createdAt: "2024-05-01T10:00:00.000Z", oldField: 1 }),
+      JSON.stringify({
+        id: "old-2",
+        role: "user",
+        parts: [{ type: "text", text: "legacy body without v" }],
+        createdAt: "2024-05-01T10:00:00.000Z",
+        oldField: 1,
+      }),
     );
     db.prepare("UPDATE ctxwin_rows SET body = ? WHERE seq = 3").run("{not json");
     db.close();
@@ -172,6 +232,8 @@ describe("session_history over rows stored by other builds (sqlite)", () => {
       ["4", "last"],
     ]);
     expectError(await callTool(historyTool, { action: "read_item", item_id: "3" }), "item_not_available");
-    expect(expectOk(await callTool(historyTool, { action: "read_item", item_id: "2" }), "read_item").text).toBe("legacy body without v");
+    expect(expectOk(await callTool(historyTool, { action: "read_item", item_id: "2" }), "read_item").text).toBe(
+      "legacy body without v",
+    );
   });
 });

@@ -15,14 +15,25 @@ import { errorResult, type ReadItemResult, type SessionHistoryErrorResult } from
 /**
  * @example await readItem(context, { action: "read_item", item_id: "42", offset_chars: 8000 })
  */
-export async function readItem(context: HistoryContext, input: SessionHistoryInput): Promise<ReadItemResult | SessionHistoryErrorResult> {
+export async function readItem(
+  context: HistoryContext,
+  input: SessionHistoryInput,
+): Promise<ReadItemResult | SessionHistoryErrorResult> {
   const requested = input.item_id ?? undefined;
   if (requested === undefined) {
-    return errorResult({ action: "read_item", code: "invalid_input", message: "read_item needs item_id: an item id such as '42', as list_items and search show them." });
+    return errorResult({
+      action: "read_item",
+      code: "invalid_input",
+      message: "read_item needs item_id: an item id such as '42', as list_items and search show them.",
+    });
   }
   const seq = parseItemId(requested);
   if (seq === undefined) {
-    return errorResult({ action: "read_item", code: "invalid_input", message: "item_id must be an item id such as '42' (a positive whole number), as list_items and search show them." });
+    return errorResult({
+      action: "read_item",
+      code: "invalid_input",
+      message: "item_id must be an item id such as '42' (a positive whole number), as list_items and search show them.",
+    });
   }
   const label = String(requested).slice(0, 20);
   const notAvailable = () =>
@@ -70,7 +81,12 @@ export async function readItem(context: HistoryContext, input: SessionHistoryInp
   let result = build(page);
   while (jsonByteLength(result) > MAX_RESULT_BYTES && page.text.length > 1) {
     // Not expected (the frame was measured at its widest), but the bound is a promise: shrink until it holds.
-    page = pageText({ text, offsetChars: page.offsetChars, limitChars: Math.floor(page.text.length / 2), maxBytes: MAX_RESULT_BYTES - frame });
+    page = pageText({
+      text,
+      offsetChars: page.offsetChars,
+      limitChars: Math.floor(page.text.length / 2),
+      maxBytes: MAX_RESULT_BYTES - frame,
+    });
     result = build(page);
   }
   return result;

@@ -113,7 +113,8 @@ export interface ListSessionsResult extends PageFields<{ offset: number }> {
   sessions: SessionEntry[];
 }
 
-export type SessionHistoryResult = SessionHistoryErrorResult | ListWindowsResult | ListItemsResult | SearchResult | ReadItemResult | ListSessionsResult;
+export type SessionHistoryResult =
+  SessionHistoryErrorResult | ListWindowsResult | ListItemsResult | SearchResult | ReadItemResult | ListSessionsResult;
 
 /**
  * @example errorResult({ action: "read_item", code: "item_not_available", message: "Item 9 is not available." })

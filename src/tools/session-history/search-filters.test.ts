@@ -27,7 +27,8 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
   it("keeps only items of one role, or only items calling one tool, in both modes", async () => {
     const historyTool = await seedDeploy();
     for (const mode of ["literal", "ranked"] as const) {
-      const search = async (fields: Record<string, unknown>) => ids(expectOk(await callTool(historyTool, { action: "search", query: "deploy", mode, ...fields }), "search"));
+      const search = async (fields: Record<string, unknown>) =>
+        ids(expectOk(await callTool(historyTool, { action: "search", query: "deploy", mode, ...fields }), "search"));
       expect((await search({ role: "user" })).sort()).toEqual(["1", "5"]);
       expect((await search({ role: "assistant" })).sort()).toEqual(["2", "3", "4"]);
       expect(await search({ tool_name: "Run_Command" })).toEqual(["2"]);
@@ -50,22 +51,35 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
 
   it("cuts every snippet and preview to max_item_chars, so more items fit in 16 KiB", async () => {
     const long = (index: number) => `${"lorem ipsum ".repeat(60)}needle-${index} ${"dolor sit ".repeat(60)}`;
-    await store.append("s1", Array.from({ length: 40 }, (_unused, index) => rows.userText(long(index))));
+    await store.append(
+      "s1",
+      Array.from({ length: 40 }, (_unused, index) => rows.userText(long(index))),
+    );
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const full = expectOk(await callTool(historyTool, { action: "search", query: "needle-", limit: 25 }), "search");
-    const short = expectOk(await callTool(historyTool, { action: "search", query: "needle-", limit: 25, max_item_chars: 40 }), "search");
+    const short = expectOk(
+      await callTool(historyTool, { action: "search", query: "needle-", limit: 25, max_item_chars: 40 }),
+      "search",
+    );
     expect(full.hits.length).toBeLessThan(25);
     expect(short.hits).toHaveLength(25);
     for (const hit of short.hits) {
       expect(hit.snippet.length).toBeLessThanOrEqual(40);
       expect(hit.snippet).toContain("needle-");
     }
-    for (const result of [full, short]) expect(new TextEncoder().encode(JSON.stringify(result)).length).toBeLessThanOrEqual(MAX_RESULT_BYTES);
-    const items = expectOk(await callTool(historyTool, { action: "list_items", limit: 50, max_item_chars: 500 }), "list_items");
+    for (const result of [full, short])
+      expect(new TextEncoder().encode(JSON.stringify(result)).length).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    const items = expectOk(
+      await callTool(historyTool, { action: "list_items", limit: 50, max_item_chars: 500 }),
+      "list_items",
+    );
     expect(items.items[0]!.preview.length).toBeGreaterThan(200);
     expect(items.items.every((item) => item.preview.length <= 500)).toBe(true);
     expect(new TextEncoder().encode(JSON.stringify(items)).length).toBeLessThanOrEqual(MAX_RESULT_BYTES);
-    const tiny = expectOk(await callTool(historyTool, { action: "list_items", limit: 50, max_item_chars: 20 }), "list_items");
+    const tiny = expectOk(
+      await callTool(historyTool, { action: "list_items", limit: 50, max_item_chars: 20 }),
+      "list_items",
+    );
     expect(tiny.items).toHaveLength(40);
     expect(tiny.items.every((item) => item.preview.length <= 20)).toBe(true);
   });
@@ -74,19 +88,29 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
     await seedMixedHistory(store, "s1");
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     for (const fields of [{ role: "user" }, { role: "assistant" }, { tool_name: "read_file" }]) {
-      for (const [mode, query] of [["literal", CLEARED_SECRET], ["ranked", "kiwi"]] as const) {
+      for (const [mode, query] of [
+        ["literal", CLEARED_SECRET],
+        ["ranked", "kiwi"],
+      ] as const) {
         const result = expectOk(await callTool(historyTool, { action: "search", query, mode, ...fields }), "search");
         expect(result.hits, JSON.stringify(fields)).toEqual([]);
       }
     }
-    const hidden = expectOk(await callTool(historyTool, { action: "search", query: "hidden-lead-in-marker", role: "user" }), "search");
+    const hidden = expectOk(
+      await callTool(historyTool, { action: "search", query: "hidden-lead-in-marker", role: "user" }),
+      "search",
+    );
     expect(hidden.hits).toEqual([]);
   });
 
   it("pages a filtered literal search that stopped early with a plain before_item", async () => {
     // Many user rows and many matches, but only the oldest row is both: no index narrows it to one call.
-    const chatter = Array.from({ length: LITERAL_SCAN_LIMIT + 10 }, (_unused, index) => rows.userText(`user chatter ${index}`));
-    const progress = Array.from({ length: LITERAL_SCAN_LIMIT + 50 }, (_unused, index) => rows.assistantText(`progress note ${index}`));
+    const chatter = Array.from({ length: LITERAL_SCAN_LIMIT + 10 }, (_unused, index) =>
+      rows.userText(`user chatter ${index}`),
+    );
+    const progress = Array.from({ length: LITERAL_SCAN_LIMIT + 50 }, (_unused, index) =>
+      rows.assistantText(`progress note ${index}`),
+    );
     await store.append("s1", [rows.userText("progress from the user"), ...chatter, ...progress]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const base = { action: "search", query: "progress", role: "user" };
@@ -110,7 +134,10 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
       [{ action: "search", query: "deploy", max_item_chars: 5 }, "max_item_chars must be an integer from 20 to 500"],
       [{ action: "search", query: "deploy", max_item_chars: 501 }, "max_item_chars must be an integer from 20 to 500"],
       [{ action: "read_item", item_id: "1", role: "user" }, "role applies to search only"],
-      [{ action: "list_items", order: "newest", tool_name: "grep" }, "tool_name applies to search only; order applies to search only"],
+      [
+        { action: "list_items", order: "newest", tool_name: "grep" },
+        "tool_name applies to search only; order applies to search only",
+      ],
       [{ action: "list_windows", max_item_chars: 100 }, "max_item_chars applies to search and list_items only"],
     ];
     for (const [input, hint] of cases) {
@@ -122,7 +149,14 @@ describe.each(backends)("session_history search filters ($name)", (backend) => {
 
 describe("session_history description", () => {
   it("tells the agent when to search literally and when ranked, and names every filter", () => {
-    for (const phrase of ["Use 'literal' for exact text", "'ranked' for a question", "role", "tool_name", "max_item_chars", "order 'newest'"]) {
+    for (const phrase of [
+      "Use 'literal' for exact text",
+      "'ranked' for a question",
+      "role",
+      "tool_name",
+      "max_item_chars",
+      "order 'newest'",
+    ]) {
       expect(SESSION_HISTORY_DESCRIPTION).toContain(phrase);
     }
   });

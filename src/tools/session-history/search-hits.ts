@@ -6,13 +6,25 @@
  * first, ranked ones most relevant first. Each caller shapes its own entries from the hits.
  */
 import { SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
-import { excerptAround, findLiteralMatch, findWordMatch, type Excerpt, type MatchSpan } from "../../core/history-view/text-excerpt.js";
+import {
+  excerptAround,
+  findLiteralMatch,
+  findWordMatch,
+  type Excerpt,
+  type MatchSpan,
+} from "../../core/history-view/text-excerpt.js";
 import { InvalidArgumentError } from "../../core/errors.js";
 import { renderRowForSearch } from "../../core/row-text.js";
 import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import { InvalidQueryError, rankedQueryWords, type SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
-import type { EmbeddingSearchMode, HistoryStore, SearchEmbeddingsNote, SearchHit, StoredRow } from "../../store/port.js";
+import type {
+  EmbeddingSearchMode,
+  HistoryStore,
+  SearchEmbeddingsNote,
+  SearchHit,
+  StoredRow,
+} from "../../store/port.js";
 import { itemFields } from "./history-context.js";
 import type { SearchHitEntry } from "./results.js";
 
@@ -90,7 +102,14 @@ export async function findSnippetHits({
     // A literal search may stop early (ADR 0033, 0051); a person waits for a few more rounds.
     let beforeSeq: number | undefined;
     for (let round = 0; round < MAX_LITERAL_ROUNDS && hits.length < limit; round += 1) {
-      const page = await store.search(sessionId, { query, mode, limit: limit - hits.length, includeCleared, ...narrowing, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
+      const page = await store.search(sessionId, {
+        query,
+        mode,
+        limit: limit - hits.length,
+        includeCleared,
+        ...narrowing,
+        ...(beforeSeq === undefined ? {} : { beforeSeq }),
+      });
       hits.push(...page.hits);
       note = page.embeddings?.message ?? note;
       embeddings = page.embeddings ?? embeddings;
@@ -99,12 +118,18 @@ export async function findSnippetHits({
     }
   } catch (error) {
     // A filter or order the store refuses is the person's to change, like a bad query.
-    if (InvalidQueryError.isInstance(error) || InvalidArgumentError.isInstance(error)) return { status: "invalid-query", message: error.message };
+    if (InvalidQueryError.isInstance(error) || InvalidArgumentError.isInstance(error))
+      return { status: "invalid-query", message: error.message };
     throw error;
   }
   const snippetOf = snippetFinder({ query, mode: mode === "literal" ? "literal" : "ranked", maxChars });
   const shown = hits.filter((hit) => isShownHit({ row: hit.row, sessionId, floor }));
-  return { status: "ok", hits: shown.map((hit) => snippetHit({ hit, snippetOf })), ...(note === undefined ? {} : { note }), ...(embeddings === undefined ? {} : { embeddings }) };
+  return {
+    status: "ok",
+    hits: shown.map((hit) => snippetHit({ hit, snippetOf })),
+    ...(note === undefined ? {} : { note }),
+    ...(embeddings === undefined ? {} : { embeddings }),
+  };
 }
 
 /**
@@ -114,12 +139,23 @@ export async function findSnippetHits({
  *
  * @example snippetFinder({ query: "STATUS", mode: "literal" })("orders.status") // { text: "orders.status", offsetChars: 0 }
  */
-export function snippetFinder({ query, mode, maxChars = SNIPPET_MAX_CHARS }: { query: string; mode: SearchMode; maxChars?: number }): (text: string, searchable?: string) => Excerpt {
+export function snippetFinder({
+  query,
+  mode,
+  maxChars = SNIPPET_MAX_CHARS,
+}: {
+  query: string;
+  mode: SearchMode;
+  maxChars?: number;
+}): (text: string, searchable?: string) => Excerpt {
   const words = mode === "ranked" ? rankedQueryWords(query) : [];
   const cap = Math.min(maxChars, SNIPPET_MAX_CHARS);
   // The match is looked for where search looks (history lookups blanked), the excerpt cut from the text.
   return (text, searchable = text) => {
-    const match = (mode === "literal" ? findLiteralMatch({ text: searchable, query }) : findWordMatch({ text: searchable, words })) ?? NO_MATCH;
+    const match =
+      (mode === "literal"
+        ? findLiteralMatch({ text: searchable, query })
+        : findWordMatch({ text: searchable, words })) ?? NO_MATCH;
     return excerptAround({ text, match, maxChars: cap });
   };
 }
@@ -138,7 +174,13 @@ function isShownHit({ row, sessionId, floor }: { row: StoredRow; sessionId: stri
   return row.sessionId === sessionId && row.seq > floor && isHistoryVisible(row);
 }
 
-function snippetHit({ hit, snippetOf }: { hit: SearchHit; snippetOf: (text: string, searchable?: string) => Excerpt }): SnippetHit {
+function snippetHit({
+  hit,
+  snippetOf,
+}: {
+  hit: SearchHit;
+  snippetOf: (text: string, searchable?: string) => Excerpt;
+}): SnippetHit {
   const { text, searchable } = renderRowForSearch(hit.row);
   return { row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text, searchable) };
 }

@@ -12,23 +12,39 @@ describe.each(backends)("session_history search ($name)", (backend) => {
 
   it("finds literal text case-insensitively, newest first, across rollover and compaction boundaries", async () => {
     const { seq } = await seedMixedHistory(store, "s1");
-    const result = expectOk(await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "search", query: "ORDERS.STATUS" }), "search");
+    const result = expectOk(
+      await callTool(sessionHistoryTool({ store, sessionId: "s1" }), { action: "search", query: "ORDERS.STATUS" }),
+      "search",
+    );
     expect(result.mode).toBe("literal");
     expect(result.hits.map((hit) => [Number(hit.item_id), hit.window_id])).toEqual([
       [seq.compaction, "w:14"],
       [seq.grepCall, "w:8"],
       [seq.secondWindowQuestion, "w:8"],
     ]);
-    expect(result.hits[2]).toMatchObject({ snippet: "Which services write to orders.status?", snippet_offset_chars: 0, role: "user" });
+    expect(result.hits[2]).toMatchObject({
+      snippet: "Which services write to orders.status?",
+      snippet_offset_chars: 0,
+      role: "user",
+    });
     expect(result.hits[0]).toMatchObject({ type: "compaction-summary" });
   });
 
   it("never finds hidden rows, rejected input, reasoning or earlier session_history results", async () => {
     await seedMixedHistory(store, "s1");
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
-    const literal = ["hidden-lead-in-marker", "hidden-continue-marker", "rejected-input-marker", "private reasoning", "secret earlier output"];
+    const literal = [
+      "hidden-lead-in-marker",
+      "hidden-continue-marker",
+      "rejected-input-marker",
+      "private reasoning",
+      "secret earlier output",
+    ];
     const ranked = ["marker", "hidden", "pasted", "reasoning", "earlier"];
-    for (const [mode, queries] of [["literal", literal], ["ranked", ranked]] as const) {
+    for (const [mode, queries] of [
+      ["literal", literal],
+      ["ranked", ranked],
+    ] as const) {
       for (const query of queries) {
         const result = expectOk(await callTool(historyTool, { action: "search", query, mode }), "search");
         expect(result.hits, `${mode} ${query}`).toEqual([]);
@@ -37,11 +53,31 @@ describe.each(backends)("session_history search ($name)", (backend) => {
   });
 
   it("never returns the agent's own lookups, and cuts a row's snippet from its content, not from a lookup in it", async () => {
-    const lookup = (query: string) => ({ type: "dynamic-tool", toolName: "session_history", toolCallId: `h-${query}`, state: "output-available", input: { action: "search", query }, output: "…" });
+    const lookup = (query: string) => ({
+      type: "dynamic-tool",
+      toolName: "session_history",
+      toolCallId: `h-${query}`,
+      state: "output-available",
+      input: { action: "search", query },
+      output: "…",
+    });
     const [, , mixed] = await store.append("s1", [
       rows.userText("The deploy key is KESTREL-3141."),
       { role: "assistant", parts: [lookup("KESTREL-3141")] } as never,
-      { role: "assistant", parts: [lookup(`KESTREL-3141 ${"and more words ".repeat(80)}`), { type: "dynamic-tool", toolName: "grep", toolCallId: "g1", state: "output-available", input: { pattern: "KESTREL" }, output: "deploy.md: KESTREL-3141" }] } as never,
+      {
+        role: "assistant",
+        parts: [
+          lookup(`KESTREL-3141 ${"and more words ".repeat(80)}`),
+          {
+            type: "dynamic-tool",
+            toolName: "grep",
+            toolCallId: "g1",
+            state: "output-available",
+            input: { pattern: "KESTREL" },
+            output: "deploy.md: KESTREL-3141",
+          },
+        ],
+      } as never,
     ]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     for (const mode of ["literal", "ranked"] as const) {
@@ -50,7 +86,15 @@ describe.each(backends)("session_history search ($name)", (backend) => {
       const hit = result.hits.find((entry) => Number(entry.item_id) === mixed!.seq)!;
       // The lookup's input is long: a snippet cut around a match in it would not reach the grep output.
       expect(hit.snippet).toContain("deploy.md: KESTREL-3141");
-      const page = expectOk(await callTool(historyTool, { action: "read_item", item_id: hit.item_id, offset_chars: hit.snippet_offset_chars, limit_chars: hit.snippet.length }), "read_item");
+      const page = expectOk(
+        await callTool(historyTool, {
+          action: "read_item",
+          item_id: hit.item_id,
+          offset_chars: hit.snippet_offset_chars,
+          limit_chars: hit.snippet.length,
+        }),
+        "read_item",
+      );
       expect(page.text).toBe(hit.snippet);
     }
   });
@@ -58,7 +102,9 @@ describe.each(backends)("session_history search ($name)", (backend) => {
   it("cuts a snippet of at most 500 characters around a deep match that read_item finds at the same offset", async () => {
     const before = "😀 filler ".repeat(2_000);
     const after = " tail 字".repeat(2_000);
-    const [row] = await store.append("s1", [rows.toolCall({ name: "read_file", input: { path: "big.log" }, output: `${before}NEEDLE-42${after}` })]);
+    const [row] = await store.append("s1", [
+      rows.toolCall({ name: "read_file", input: { path: "big.log" }, output: `${before}NEEDLE-42${after}` }),
+    ]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const result = expectOk(await callTool(historyTool, { action: "search", query: "needle-42" }), "search");
     const [hit] = result.hits;
@@ -66,7 +112,12 @@ describe.each(backends)("session_history search ($name)", (backend) => {
     expect(hit!.snippet).toContain("NEEDLE-42");
     expect(hit!.snippet).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
     const page = expectOk(
-      await callTool(historyTool, { action: "read_item", item_id: String(row!.seq), offset_chars: hit!.snippet_offset_chars, limit_chars: hit!.snippet.length }),
+      await callTool(historyTool, {
+        action: "read_item",
+        item_id: String(row!.seq),
+        offset_chars: hit!.snippet_offset_chars,
+        limit_chars: hit!.snippet.length,
+      }),
       "read_item",
     );
     expect(page.text).toBe(hit!.snippet);
@@ -81,15 +132,36 @@ describe.each(backends)("session_history search ($name)", (backend) => {
       rows.userText("A note on the café menu"),
     ]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
-    const first = expectOk(await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit: 1 }), "search");
+    const first = expectOk(
+      await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit: 1 }),
+      "search",
+    );
     expect(first.hits.map((hit) => hit.item_id)).toEqual(["3"]);
     expect(first.hits[0]!.snippet).toBe("Migration migration migration: orders orders");
     expect(first).toMatchObject({ has_more: true, next: { offset: 1 } });
-    const second = expectOk(await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit: 1, ...first.next }), "search");
+    const second = expectOk(
+      await callTool(historyTool, {
+        action: "search",
+        query: "orders migration",
+        mode: "ranked",
+        limit: 1,
+        ...first.next,
+      }),
+      "search",
+    );
     expect(second.hits.map((hit) => hit.item_id)).toEqual(["1"]);
     expect(second).toMatchObject({ has_more: true, next: { offset: 2 } });
     // Items 4 and 2 hold neither word: they follow items that do (their context, ADR 0052), and rank last.
-    const rest = expectOk(await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit: 2, ...second.next }), "search");
+    const rest = expectOk(
+      await callTool(historyTool, {
+        action: "search",
+        query: "orders migration",
+        mode: "ranked",
+        limit: 2,
+        ...second.next,
+      }),
+      "search",
+    );
     expect(rest.hits.map((hit) => hit.item_id)).toEqual(["4", "2"]);
     expect(rest.hits[0]!.snippet).toBe("A note on the café menu");
     expect(rest).toMatchObject({ has_more: false, next: null });
@@ -98,8 +170,11 @@ describe.each(backends)("session_history search ($name)", (backend) => {
   });
 
   it("pages literal results with before_item and keeps heavy snippets inside 16 KiB", async () => {
-    const heavy = (index: number) => `${'\u0003"字😀'.repeat(150)} match-here ${index} ${'\u0004字'.repeat(150)}`;
-    await store.append("s1", Array.from({ length: 60 }, (_unused, index) => rows.userText(heavy(index))));
+    const heavy = (index: number) => `${'\u0003"字😀'.repeat(150)} match-here ${index} ${"\u0004字".repeat(150)}`;
+    await store.append(
+      "s1",
+      Array.from({ length: 60 }, (_unused, index) => rows.userText(heavy(index))),
+    );
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
     const seen: string[] = [];
     let input: Record<string, unknown> = { action: "search", query: "match-here", limit: 25 };
@@ -117,9 +192,15 @@ describe.each(backends)("session_history search ($name)", (backend) => {
   it("restricts to one window and refuses a window that is not there", async () => {
     const { seq } = await seedMixedHistory(store, "s1");
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
-    const result = expectOk(await callTool(historyTool, { action: "search", query: "orders", window_id: "w:14" }), "search");
+    const result = expectOk(
+      await callTool(historyTool, { action: "search", query: "orders", window_id: "w:14" }),
+      "search",
+    );
     expect(result.hits.map((hit) => Number(hit.item_id))).toEqual([seq.compaction]);
-    expectError(await callTool(historyTool, { action: "search", query: "orders", window_id: "w:15" }), "window_not_available");
+    expectError(
+      await callTool(historyTool, { action: "search", query: "orders", window_id: "w:15" }),
+      "window_not_available",
+    );
   });
 
   it("answers bad queries and parameters with error results the model can act on", async () => {

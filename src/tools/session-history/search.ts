@@ -6,7 +6,12 @@
  * starts, so `read_item` can continue from there.
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
-import { MAX_RESULT_BYTES, MAX_SEARCH_OFFSET, SEARCH_LIMIT, SNIPPET_MAX_CHARS } from "../../core/history-view/limits.js";
+import {
+  MAX_RESULT_BYTES,
+  MAX_SEARCH_OFFSET,
+  SEARCH_LIMIT,
+  SNIPPET_MAX_CHARS,
+} from "../../core/history-view/limits.js";
 import { renderRowForSearch } from "../../core/row-text.js";
 import { InvalidQueryError, queryProblem, type SearchMode } from "../../core/search-query.js";
 import { parseWindowId } from "../../core/windows.js";
@@ -19,22 +24,29 @@ import { errorResult, type SearchHitEntry, type SearchResult, type SessionHistor
 /**
  * @example await searchHistory(context, { action: "search", query: "migration plan", mode: "ranked" })
  */
-export async function searchHistory(context: HistoryContext, input: SessionHistoryInput): Promise<SearchResult | SessionHistoryErrorResult> {
-  const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") => errorResult({ action: "search", code, message });
+export async function searchHistory(
+  context: HistoryContext,
+  input: SessionHistoryInput,
+): Promise<SearchResult | SessionHistoryErrorResult> {
+  const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") =>
+    errorResult({ action: "search", code, message });
   const problem = searchQueryProblem(input);
   if (problem !== undefined) return problem;
   const query = input.query ?? "";
   const mode = input.mode ?? "literal";
   const limit = input.limit ?? SEARCH_LIMIT.default;
   const offset = input.offset ?? 0;
-  if (mode === "literal" && offset > 0) return invalid("offset pages ranked results only; literal results page with before_item (see `next`).");
+  if (mode === "literal" && offset > 0)
+    return invalid("offset pages ranked results only; literal results page with before_item (see `next`).");
   const beforeItem = input.before_item ?? undefined;
   const beforeSeq = beforeItem === undefined ? undefined : parseItemCursor(beforeItem);
-  if (beforeItem !== undefined && beforeSeq === undefined) return invalid("before_item must be an item id such as '42', as list_items and search show them.");
+  if (beforeItem !== undefined && beforeSeq === undefined)
+    return invalid("before_item must be an item id such as '42', as list_items and search show them.");
   const windowId = input.window_id ?? undefined;
   if (windowId !== undefined) {
     const windowSeq = parseWindowId(windowId);
-    if (windowSeq === undefined) return invalid("window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.");
+    if (windowSeq === undefined)
+      return invalid("window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.");
     if ((await windowAt(context, windowSeq)) === undefined) {
       return errorResult({
         action: "search",
@@ -62,21 +74,38 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
     throw error;
   }
 
-  const snippetOf = snippetFinder({ query, mode: mode === "hybrid" ? "ranked" : mode, maxChars: input.max_item_chars ?? SNIPPET_MAX_CHARS });
+  const snippetOf = snippetFinder({
+    query,
+    mode: mode === "hybrid" ? "ranked" : mode,
+    maxChars: input.max_item_chars ?? SNIPPET_MAX_CHARS,
+  });
   const readable = page.hits.filter((hit) => isReadable(context, hit.row));
   const entries: SearchHitEntry[] = readable.map((hit) => {
     const { text, searchable } = renderRowForSearch(hit.row);
     return searchHitEntry({ row: hit.row, windowId: hit.windowId, text, snippet: snippetOf(text, searchable) });
   });
   // Ranked paging counts the store's hits, including any this call left out.
-  const consumed = (kept: number) => (kept === readable.length ? page.hits.length : page.hits.indexOf(readable[kept] as (typeof page.hits)[number]));
+  const consumed = (kept: number) =>
+    kept === readable.length ? page.hits.length : page.hits.indexOf(readable[kept] as (typeof page.hits)[number]);
 
   const build = (kept: SearchHitEntry[]): SearchResult => {
     const hasMore = page.hasMore || kept.length < entries.length;
     // A filtered literal search that stopped early resumes below the rows it read (ADR 0033).
     const resume = kept.length === entries.length ? page.resumeBeforeSeq : undefined;
-    const next = !hasMore ? null : resume !== undefined ? { before_item: String(resume) } : nextPage({ mode, nextOffset: offset + consumed(kept.length), kept });
-    const result: SearchResult = { label: context.label, ok: true, action: "search", mode, hits: kept, has_more: hasMore, next };
+    const next = !hasMore
+      ? null
+      : resume !== undefined
+        ? { before_item: String(resume) }
+        : nextPage({ mode, nextOffset: offset + consumed(kept.length), kept });
+    const result: SearchResult = {
+      label: context.label,
+      ok: true,
+      action: "search",
+      mode,
+      hits: kept,
+      has_more: hasMore,
+      next,
+    };
     // A hybrid search says when word search answered alone, or rows are not embedded yet (ADR 0063).
     const embeddingNote = page.embeddings?.message;
     if (resume === undefined) return embeddingNote === undefined ? result : { ...result, note: embeddingNote };
@@ -94,18 +123,22 @@ export async function searchHistory(context: HistoryContext, input: SessionHisto
  * @example searchQueryProblem({ action: "search", query: "  " })?.error.code // "invalid_query"
  */
 export function searchQueryProblem(input: SessionHistoryInput): SessionHistoryErrorResult | undefined {
-  const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") => errorResult({ action: "search", code, message });
+  const invalid = (message: string, code: "invalid_input" | "invalid_query" = "invalid_input") =>
+    errorResult({ action: "search", code, message });
   const query = input.query ?? "";
-  if (query.trim().length === 0) return invalid("search needs a query: pass the text to look for in `query`.", "invalid_query");
+  if (query.trim().length === 0)
+    return invalid("search needs a query: pass the text to look for in `query`.", "invalid_query");
   // The store's own rules (too long, NUL, a ranked query without a word or of stop words only, ADR 0051).
   const problem = queryProblem(query, input.mode === "hybrid" ? "literal" : (input.mode ?? "literal"));
   if (problem !== undefined) return invalid(problem, "invalid_query");
   const limit = input.limit ?? SEARCH_LIMIT.default;
-  if (limit > SEARCH_LIMIT.max) return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
+  if (limit > SEARCH_LIMIT.max)
+    return invalid(`search limit must be an integer from 1 to ${SEARCH_LIMIT.max}; got ${limit}.`);
   if ((input.mode ?? "literal") === "literal" && input.order === "relevance") {
     return invalid("order 'relevance' needs mode 'ranked'; literal hits are always newest first.");
   }
-  if (input.tool_name != null && input.tool_name.trim().length === 0) return invalid("tool_name must name a tool, such as 'read_file'; got only spaces.");
+  if (input.tool_name != null && input.tool_name.trim().length === 0)
+    return invalid("tool_name must name a tool, such as 'read_file'; got only spaces.");
   return undefined;
 }
 
@@ -118,7 +151,15 @@ function stoppedEarlyNote(hits: number): string {
   );
 }
 
-function nextPage({ mode, nextOffset, kept }: { mode: SearchMode | "hybrid"; nextOffset: number; kept: readonly SearchHitEntry[] }): SearchResult["next"] {
+function nextPage({
+  mode,
+  nextOffset,
+  kept,
+}: {
+  mode: SearchMode | "hybrid";
+  nextOffset: number;
+  kept: readonly SearchHitEntry[];
+}): SearchResult["next"] {
   if (mode !== "literal") return nextOffset <= MAX_SEARCH_OFFSET && kept.length > 0 ? { offset: nextOffset } : null;
   const oldest = kept.at(-1);
   return oldest === undefined ? null : { before_item: oldest.item_id };

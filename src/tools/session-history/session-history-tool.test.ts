@@ -23,9 +23,19 @@ function scriptedModel(input: string) {
     doGenerate: async () => {
       step += 1;
       if (step === 1) {
-        return { content: [{ type: "tool-call", toolCallId: "call-1", toolName: "session_history", input }], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] };
+        return {
+          content: [{ type: "tool-call", toolCallId: "call-1", toolName: "session_history", input }],
+          finishReason: { unified: "tool-calls", raw: undefined },
+          usage,
+          warnings: [],
+        };
       }
-      return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] };
+      return {
+        content: [{ type: "text", text: "done" }],
+        finishReason: { unified: "stop", raw: undefined },
+        usage,
+        warnings: [],
+      };
     },
   });
 }
@@ -42,8 +52,23 @@ describe("session_history in an AI SDK generateText loop", () => {
   it("executes a valid call and returns its result to the model", async () => {
     const store = openStore({ backend: "memory" });
     await store.append("s1", [rows.userText("the deploy key is in vault/deploy")]);
-    const model = scriptedModel(JSON.stringify({ action: "search", query: "deploy key", mode: null, window_id: null, before_item: null, limit: null, offset: null }));
-    await generateText({ model, tools: { session_history: sessionHistoryTool({ store, sessionId: "s1" }) }, prompt: "find it", stopWhen: stepCountIs(3) });
+    const model = scriptedModel(
+      JSON.stringify({
+        action: "search",
+        query: "deploy key",
+        mode: null,
+        window_id: null,
+        before_item: null,
+        limit: null,
+        offset: null,
+      }),
+    );
+    await generateText({
+      model,
+      tools: { session_history: sessionHistoryTool({ store, sessionId: "s1" }) },
+      prompt: "find it",
+      stopWhen: stepCountIs(3),
+    });
     const output = toolResultSent(model) as { type: string; value: { ok: boolean; hits: { snippet: string }[] } };
     expect(output.type).toBe("json");
     expect(output.value.ok).toBe(true);
@@ -54,8 +79,16 @@ describe("session_history in an AI SDK generateText loop", () => {
     const store = openStore({ backend: "memory" });
     await store.append("s1", [rows.userText("hello")]);
     const model = scriptedModel(JSON.stringify({ action: "read_item", item_id: { seq: 1 }, limit_chars: "lots" }));
-    await generateText({ model, tools: { session_history: sessionHistoryTool({ store, sessionId: "s1" }) }, prompt: "read", stopWhen: stepCountIs(3) });
-    const output = toolResultSent(model) as { type: string; value: { ok: boolean; label: string; error: { code: string; message: string } } };
+    await generateText({
+      model,
+      tools: { session_history: sessionHistoryTool({ store, sessionId: "s1" }) },
+      prompt: "read",
+      stopWhen: stepCountIs(3),
+    });
+    const output = toolResultSent(model) as {
+      type: string;
+      value: { ok: boolean; label: string; error: { code: string; message: string } };
+    };
     expect(output.type).toBe("json");
     expect(output.value).toMatchObject({ ok: false, label: HISTORY_LABEL, error: { code: "invalid_input" } });
     expect(output.value.error.message).toContain("item_id must be an item id");

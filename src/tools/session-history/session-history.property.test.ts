@@ -14,7 +14,10 @@ import { callTool } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 
 type Event =
-  | { kind: "user" | "assistant" | "tool" | "warning" | "rejected" | "unknown" | "legacy" | "continue" | "compaction"; text: string }
+  | {
+      kind: "user" | "assistant" | "tool" | "warning" | "rejected" | "unknown" | "legacy" | "continue" | "compaction";
+      text: string;
+    }
   | { kind: "rollover" | "reset" | "history-call" };
 
 const textUnit = fc.oneof(
@@ -22,12 +25,39 @@ const textUnit = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom("😀", "字", "é", "İ", "\n", "\t", '"', "\\", "\u0001", "\u2028") },
   { weight: 1, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
 );
-const text = fc.oneof({ weight: 8, arbitrary: fc.string({ unit: textUnit, maxLength: 300 }) }, { weight: 1, arbitrary: fc.string({ unit: textUnit, minLength: 5_000, maxLength: 40_000 }) });
+const text = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ unit: textUnit, maxLength: 300 }) },
+  { weight: 1, arbitrary: fc.string({ unit: textUnit, minLength: 5_000, maxLength: 40_000 }) },
+);
 
 const event: fc.Arbitrary<Event> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constantFrom("user", "assistant", "tool") as fc.Arbitrary<"user" | "assistant" | "tool">, text }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom("warning", "rejected", "unknown", "legacy", "continue", "compaction") as fc.Arbitrary<"warning">, text }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom("rollover", "reset", "history-call") as fc.Arbitrary<"rollover" | "reset" | "history-call"> }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("user", "assistant", "tool") as fc.Arbitrary<"user" | "assistant" | "tool">,
+      text,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constantFrom(
+        "warning",
+        "rejected",
+        "unknown",
+        "legacy",
+        "continue",
+        "compaction",
+      ) as fc.Arbitrary<"warning">,
+      text,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constantFrom("rollover", "reset", "history-call") as fc.Arbitrary<"rollover" | "reset" | "history-call">,
+    }),
+  },
 );
 
 /** Rows of a history; every row with content starts with its own marker `mk<n>z`. */
@@ -101,9 +131,11 @@ const anyValue = fc.oneof(
 );
 
 /** Mostly valid values, sometimes garbage: most calls succeed, some must come back as error results. */
-const mostly = <Value>(valid: fc.Arbitrary<Value>) => fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: anyValue });
+const mostly = <Value>(valid: fc.Arbitrary<Value>) =>
+  fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: anyValue });
 /** An optional parameter: usually left out (undefined or the null of strict-mode providers). */
-const sometimes = <Value>(value: fc.Arbitrary<Value>) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(undefined, null) }, { weight: 2, arbitrary: value });
+const sometimes = <Value>(value: fc.Arbitrary<Value>) =>
+  fc.oneof({ weight: 3, arbitrary: fc.constantFrom(undefined, null) }, { weight: 2, arbitrary: value });
 
 function callArbitrary(rowCount: number): fc.Arbitrary<Record<string, unknown>> {
   const seq = fc.integer({ min: 0, max: rowCount + 2 });
@@ -119,8 +151,20 @@ function callArbitrary(rowCount: number): fc.Arbitrary<Record<string, unknown>> 
   const limit = (max: number) => sometimes(mostly(fc.integer({ min: 1, max })));
   return fc.oneof(
     fc.record({ action: fc.constant("list_windows"), limit: limit(50), before_window: sometimes(windowId) }),
-    fc.record({ action: fc.constant("list_items"), window_id: sometimes(windowId), after_item: sometimes(itemId), limit: limit(50) }),
-    fc.record({ action: fc.constant("search"), query, mode: sometimes(mostly(fc.constant("literal"))), window_id: sometimes(windowId), before_item: sometimes(itemId), limit: limit(25) }),
+    fc.record({
+      action: fc.constant("list_items"),
+      window_id: sometimes(windowId),
+      after_item: sometimes(itemId),
+      limit: limit(50),
+    }),
+    fc.record({
+      action: fc.constant("search"),
+      query,
+      mode: sometimes(mostly(fc.constant("literal"))),
+      window_id: sometimes(windowId),
+      before_item: sometimes(itemId),
+      limit: limit(25),
+    }),
     fc.record({
       action: fc.constant("search"),
       mode: mostly(fc.constant("ranked")),
@@ -130,7 +174,12 @@ function callArbitrary(rowCount: number): fc.Arbitrary<Record<string, unknown>> 
       limit: limit(25),
       offset: sometimes(mostly(fc.integer({ min: 0, max: 30 }))),
     }),
-    fc.record({ action: fc.constant("read_item"), item_id: itemId, offset_chars: sometimes(mostly(fc.integer({ min: 0, max: 50_000 }))), limit_chars: sometimes(mostly(fc.integer({ min: 1, max: 16_000 }))) }),
+    fc.record({
+      action: fc.constant("read_item"),
+      item_id: itemId,
+      offset_chars: sometimes(mostly(fc.integer({ min: 0, max: 50_000 }))),
+      limit_chars: sometimes(mostly(fc.integer({ min: 1, max: 16_000 }))),
+    }),
     fc.record({ action: anyValue, limit: anyValue, query: anyValue, item_id: anyValue, window_id: anyValue }),
   );
 }
@@ -139,7 +188,9 @@ function shownItemIds(result: SessionHistoryResult): string[] {
   if (!result.ok) return [];
   switch (result.action) {
     case "list_windows":
-      return result.windows.flatMap((window) => [window.first_item, window.last_item]).filter((id): id is string => id !== null);
+      return result.windows
+        .flatMap((window) => [window.first_item, window.last_item])
+        .filter((id): id is string => id !== null);
     case "list_items":
       return result.items.map((item) => item.item_id);
     case "search":
@@ -169,7 +220,10 @@ describe.each(backends)("session_history property ($name)", (backend) => {
       fc.asyncProperty(
         fc.array(event, { minLength: 1, maxLength: 30 }).chain((events) => {
           const built = buildRows(events);
-          return fc.tuple(fc.constant(built), fc.array(callArbitrary(built.inputs.length), { minLength: 1, maxLength: 12 }));
+          return fc.tuple(
+            fc.constant(built),
+            fc.array(callArbitrary(built.inputs.length), { minLength: 1, maxLength: 12 }),
+          );
         }),
         async ([{ inputs, markers }, calls]) => {
           const { store, close } = backend.open();
@@ -177,8 +231,12 @@ describe.each(backends)("session_history property ($name)", (backend) => {
             const stored = await store.append("s1", inputs);
             await store.append("other", [rows.userText("mk-other-session-z orders")]);
             const floor = await store.privacyFloor("s1");
-            const readable = new Set(stored.filter((row) => row.seq > floor && isHistoryVisible(row)).map((row) => String(row.seq)));
-            const forbidden = stored.flatMap((row, index) => (readable.has(String(row.seq)) || markers[index] === "" ? [] : [markers[index]!]));
+            const readable = new Set(
+              stored.filter((row) => row.seq > floor && isHistoryVisible(row)).map((row) => String(row.seq)),
+            );
+            const forbidden = stored.flatMap((row, index) =>
+              readable.has(String(row.seq)) || markers[index] === "" ? [] : [markers[index]!],
+            );
             forbidden.push("mk-other-session-z", "private reasoning", "secret earlier output");
             const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
             // Each generated call, then up to three pages more through its `next`, as an agent would.
@@ -207,9 +265,11 @@ describe.each(backends)("session_history property ($name)", (backend) => {
                 if (asked.includes(marker)) forbiddenQueried += 1;
                 else expect(json, asked.slice(0, 200)).not.toContain(marker);
               }
-              for (const itemId of shownItemIds(result)) expect(readable.has(itemId), `${itemId} for ${asked.slice(0, 200)}`).toBe(true);
+              for (const itemId of shownItemIds(result))
+                expect(readable.has(itemId), `${itemId} for ${asked.slice(0, 200)}`).toBe(true);
               itemsShown += shownItemIds(result).length;
-              for (const windowId of shownWindowIds(result)) expect(Number(windowId.slice(2))).toBeGreaterThanOrEqual(floor);
+              for (const windowId of shownWindowIds(result))
+                expect(Number(windowId.slice(2))).toBeGreaterThanOrEqual(floor);
             }
           } finally {
             await close();

@@ -14,8 +14,20 @@ export { TEMPORARY_FILE_PREFIX, versionOf, type FileVersion } from "../../store/
  * @example
  * const problem = writeFileAtomic({ file: "/work/src/a.ts", content: "export {};\n", shown: "src/a.ts" });
  */
-export function writeFileAtomic({ file, content, expected, shown }: { file: string; content: string; expected?: FileVersion; shown: string }): Refusal | undefined {
+export function writeFileAtomic({
+  file,
+  content,
+  expected,
+  shown,
+}: {
+  file: string;
+  content: string;
+  expected?: FileVersion;
+  shown: string;
+}): Refusal | undefined {
   const outcome = replaceFile({ file, content, ...(expected === undefined ? {} : { expected }) });
   if (outcome === "written") return undefined;
-  return refusal(`${shown} was changed by someone else while it was being edited; nothing was written. Read it again and retry.`);
+  return refusal(
+    `${shown} was changed by someone else while it was being edited; nothing was written. Read it again and retry.`,
+  );
 }

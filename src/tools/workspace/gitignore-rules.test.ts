@@ -11,7 +11,10 @@ import { walkTree } from "./walk-tree.js";
 import { workspaceTools } from "./workspace-tools.js";
 
 /** The paths of a `list_files` result, without sizes and without the bracketed notes. */
-async function listed(tools: ReturnType<typeof workspaceTools>, input: Record<string, unknown> = {}): Promise<string[]> {
+async function listed(
+  tools: ReturnType<typeof workspaceTools>,
+  input: Record<string, unknown> = {},
+): Promise<string[]> {
   const text = await callTool(tools, "list_files", input);
   return text
     .split("\n")
@@ -30,7 +33,13 @@ function gitAvailable(): boolean {
 
 /** Git with no global or system configuration (no core.excludesFile of the machine running the tests). */
 function git(base: string, cwd: string, args: string[]): string {
-  const env = { ...process.env, HOME: base, XDG_CONFIG_HOME: base, GIT_CONFIG_GLOBAL: path.join(base, "no-gitconfig"), GIT_CONFIG_NOSYSTEM: "1" };
+  const env = {
+    ...process.env,
+    HOME: base,
+    XDG_CONFIG_HOME: base,
+    GIT_CONFIG_GLOBAL: path.join(base, "no-gitconfig"),
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
   return execFileSync("git", args, { cwd, env, encoding: "utf8" });
 }
 
@@ -127,20 +136,32 @@ describe("git ignore rules in list_files and search_text", () => {
     }
   });
 
-  it.skipIf(!gitAvailable())("leaves out exactly the files git leaves out (git ls-files --others --exclude-standard; skipped without git)", async () => {
-    const { base, root } = makeWorkspace(PATTERN_FIXTURE);
-    git(base, root, ["init", "-q"]);
-    fs.writeFileSync(path.join(root, ".git", "info", "exclude"), "excluded-by-info.txt\nsecret.txt\n");
-    const expected = git(base, root, ["ls-files", "-z", "--others", "--exclude-standard"]).split("\0").filter((name) => name !== "");
-    const shown = await listed(workspaceTools({ root }));
-    expect([...shown].sort()).toEqual([...expected].sort());
-    // The fixture exercises both sides: .git/info/exclude hides a file, and .gitignore's "!secret.txt" outranks it.
-    expect(shown).not.toContain("excluded-by-info.txt");
-    expect(shown).toContain("secret.txt");
-  });
+  it.skipIf(!gitAvailable())(
+    "leaves out exactly the files git leaves out (git ls-files --others --exclude-standard; skipped without git)",
+    async () => {
+      const { base, root } = makeWorkspace(PATTERN_FIXTURE);
+      git(base, root, ["init", "-q"]);
+      fs.writeFileSync(path.join(root, ".git", "info", "exclude"), "excluded-by-info.txt\nsecret.txt\n");
+      const expected = git(base, root, ["ls-files", "-z", "--others", "--exclude-standard"])
+        .split("\0")
+        .filter((name) => name !== "");
+      const shown = await listed(workspaceTools({ root }));
+      expect([...shown].sort()).toEqual([...expected].sort());
+      // The fixture exercises both sides: .git/info/exclude hides a file, and .gitignore's "!secret.txt" outranks it.
+      expect(shown).not.toContain("excluded-by-info.txt");
+      expect(shown).toContain("secret.txt");
+    },
+  );
 
   it("does not enter ignored folders, and names the first ignored entries in a note", async () => {
-    const { root } = makeWorkspace({ ".gitignore": "dist/\ncoverage/\n*.log\n", "dist/a/b.js": "", "coverage/lcov.info": "", "a.log": "", "b.log": "", "src/x.ts": "" });
+    const { root } = makeWorkspace({
+      ".gitignore": "dist/\ncoverage/\n*.log\n",
+      "dist/a/b.js": "",
+      "coverage/lcov.info": "",
+      "a.log": "",
+      "b.log": "",
+      "src/x.ts": "",
+    });
     const asked: string[] = [];
     const rules = gitignoreRules({ root });
     const summary = walkTree({
@@ -157,24 +178,46 @@ describe("git ignore rules in list_files and search_text", () => {
     expect(summary.ignored).toBe(4);
     expect(summary.firstIgnored).toEqual(["a.log", "b.log", "coverage/"]);
     const tools = workspaceTools({ root });
-    expect(await callTool(tools, "list_files", {})).toBe([".gitignore (22 B)", "src/x.ts (0 B)", "[4 git-ignored entries not shown: a.log, b.log, coverage/, …; pass one as path to list it]"].join("\n"));
+    expect(await callTool(tools, "list_files", {})).toBe(
+      [
+        ".gitignore (22 B)",
+        "src/x.ts (0 B)",
+        "[4 git-ignored entries not shown: a.log, b.log, coverage/, …; pass one as path to list it]",
+      ].join("\n"),
+    );
     expect(await callTool(tools, "list_files", { path: "src" })).toBe("src/x.ts (0 B)");
   });
 
   it("uses a path that is named even when it is ignored: list_files, search_text and read_file", async () => {
-    const { root } = makeWorkspace({ ".gitignore": "dist/\n*.map\n", "dist/index.js": "const needle = 1;\n", "dist/index.js.map": "needle", "dist/types/a.d.ts": "needle", "src/a.ts": "" });
+    const { root } = makeWorkspace({
+      ".gitignore": "dist/\n*.map\n",
+      "dist/index.js": "const needle = 1;\n",
+      "dist/index.js.map": "needle",
+      "dist/types/a.d.ts": "needle",
+      "src/a.ts": "",
+    });
     const tools = workspaceTools({ root });
     expect(await listed(tools, { path: "dist" })).toEqual(["dist/index.js", "dist/index.js.map", "dist/types/a.d.ts"]);
     expect(await callTool(tools, "list_files", { path: "dist/index.js" })).toBe("dist/index.js (18 B)");
-    expect(await callTool(tools, "read_file", { path: "dist/index.js" })).toBe("File: dist/index.js · lines 1–1 of 1\nconst needle = 1;");
-    expect(await callTool(tools, "search_text", { query: "needle", path: "dist/index.js" })).toBe("dist/index.js:1: const needle = 1;");
-    expect((await callTool(tools, "search_text", { query: "needle", path: "dist" })).split("\n")).toEqual(["dist/index.js:1: const needle = 1;", "dist/index.js.map:1: needle", "dist/types/a.d.ts:1: needle"]);
+    expect(await callTool(tools, "read_file", { path: "dist/index.js" })).toBe(
+      "File: dist/index.js · lines 1–1 of 1\nconst needle = 1;",
+    );
+    expect(await callTool(tools, "search_text", { query: "needle", path: "dist/index.js" })).toBe(
+      "dist/index.js:1: const needle = 1;",
+    );
+    expect((await callTool(tools, "search_text", { query: "needle", path: "dist" })).split("\n")).toEqual([
+      "dist/index.js:1: const needle = 1;",
+      "dist/index.js.map:1: needle",
+      "dist/types/a.d.ts:1: needle",
+    ]);
   });
 
   it("says when a search found nothing but ignored entries were not searched", async () => {
     const { root } = makeWorkspace({ ".gitignore": "dist/\n", "dist/index.js": "needle", "src/a.ts": "haystack\n" });
     const tools = workspaceTools({ root });
-    expect(await callTool(tools, "search_text", { query: "needle" })).toBe('No matches for "needle" in . (2 file(s) searched).\n[1 git-ignored entry not searched: dist/; pass one as path to search it]');
+    expect(await callTool(tools, "search_text", { query: "needle" })).toBe(
+      'No matches for "needle" in . (2 file(s) searched).\n[1 git-ignored entry not searched: dist/; pass one as path to search it]',
+    );
     expect(await callTool(tools, "search_text", { query: "haystack" })).toBe("src/a.ts:1: haystack");
   });
 
@@ -209,14 +252,28 @@ describe("git ignore rules in list_files and search_text", () => {
 
 describe("unusable ignore files", () => {
   it("ignores a .gitignore that is a folder, a link (inside or outside the workspace) or a pipe, and says so", async () => {
-    const { base, root } = makeWorkspace({ "folder/.gitignore/inner": "", "in/x.txt": "", "out/x.txt": "", "pipe/x.txt": "", "rules.txt": "x.txt\n" });
+    const { base, root } = makeWorkspace({
+      "folder/.gitignore/inner": "",
+      "in/x.txt": "",
+      "out/x.txt": "",
+      "pipe/x.txt": "",
+      "rules.txt": "x.txt\n",
+    });
     fs.writeFileSync(path.join(base, "outside-rules"), "*\n");
     fs.symlinkSync(path.join(base, "outside-rules"), path.join(root, "out", ".gitignore"));
     fs.symlinkSync(path.join(root, "rules.txt"), path.join(root, "in", ".gitignore"));
     const fifo = tryMakeFifo(path.join(root, "pipe", ".gitignore"));
     const text = await callTool(workspaceTools({ root }), "list_files", {});
     expect(await listed(workspaceTools({ root }))).toEqual(
-      expect.arrayContaining(["folder/.gitignore/inner", "in/.gitignore", "in/x.txt", "out/.gitignore", "out/x.txt", "pipe/x.txt", "rules.txt"]),
+      expect.arrayContaining([
+        "folder/.gitignore/inner",
+        "in/.gitignore",
+        "in/x.txt",
+        "out/.gitignore",
+        "out/x.txt",
+        "pipe/x.txt",
+        "rules.txt",
+      ]),
     );
     const link = "is a symbolic link (git does not follow it either)";
     const named = `folder/.gitignore is a folder, not a file; in/.gitignore ${link}; out/.gitignore ${link}`;
@@ -226,7 +283,15 @@ describe("unusable ignore files", () => {
   it("ignores a .gitignore over the size or pattern cap, and still uses the others", async () => {
     const huge = `*\n${"#".repeat(MAX_IGNORE_FILE_BYTES + 50 * 1024)}`;
     const many = `${Array.from({ length: MAX_IGNORE_FILE_RULES + 1 }, (_, index) => `pattern-${index}`).join("\n")}\n*\n`;
-    const { root } = makeWorkspace({ "huge/.gitignore": huge, "huge/a.txt": "", "many/.gitignore": many, "many/a.txt": "", "ok/.gitignore": "a.txt\n", "ok/a.txt": "", "ok/b.txt": "" });
+    const { root } = makeWorkspace({
+      "huge/.gitignore": huge,
+      "huge/a.txt": "",
+      "many/.gitignore": many,
+      "many/a.txt": "",
+      "ok/.gitignore": "a.txt\n",
+      "ok/a.txt": "",
+      "ok/b.txt": "",
+    });
     const text = await callTool(workspaceTools({ root }), "search_text", { query: "nothing here" });
     expect(text.split("\n")).toEqual([
       'No matches for "nothing here" in . (6 file(s) searched).',
@@ -237,8 +302,31 @@ describe("unusable ignore files", () => {
 
   it("survives malformed patterns and keeps the well-formed ones", async () => {
     // ("***" would be fine too, but it matches every name, in git as well.)
-    const rules = ["[", "\\", "[z-a]", "a[", "!", "#", "a\\", "(", "{a,b}", "/", "//", "!/", "\u0000", "\uFFFD\uFFFD", "drop.txt", ""].join("\n");
-    const { root } = makeWorkspace({ ".gitignore": Buffer.concat([Buffer.from(rules), Buffer.from([0xff, 0xfe, 0x0a])]), "drop.txt": "", "keep.txt": "", "...": "", "a[b/c.txt": "" });
+    const rules = [
+      "[",
+      "\\",
+      "[z-a]",
+      "a[",
+      "!",
+      "#",
+      "a\\",
+      "(",
+      "{a,b}",
+      "/",
+      "//",
+      "!/",
+      "\u0000",
+      "\uFFFD\uFFFD",
+      "drop.txt",
+      "",
+    ].join("\n");
+    const { root } = makeWorkspace({
+      ".gitignore": Buffer.concat([Buffer.from(rules), Buffer.from([0xff, 0xfe, 0x0a])]),
+      "drop.txt": "",
+      "keep.txt": "",
+      "...": "",
+      "a[b/c.txt": "",
+    });
     const shown = await listed(workspaceTools({ root }));
     expect(shown).toContain("keep.txt");
     expect(shown).toContain("...");
@@ -261,16 +349,23 @@ describe("unusable ignore files", () => {
     fs.rmSync(path.join(root, ".git", "info"));
     fs.mkdirSync(path.join(root, ".git", "info"));
     fs.symlinkSync(path.join(base, "elsewhere", "info", "exclude"), path.join(root, ".git", "info", "exclude"));
-    expect(await callTool(tools, "list_files", {})).toBe("a.txt (0 B)\nb.txt (0 B)\n[ignore rules not used: .git/info/exclude is a symbolic link (git does not follow it either)]");
+    expect(await callTool(tools, "list_files", {})).toBe(
+      "a.txt (0 B)\nb.txt (0 B)\n[ignore rules not used: .git/info/exclude is a symbolic link (git does not follow it either)]",
+    );
   });
 
   // Permissions do not stop root: as root (CI) the call runs in a child process as `nobody`.
-  it.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(`ignores an unreadable .gitignore and says so${UNPRIVILEGED_SKIP_REASON === undefined ? "" : ` (skipped: ${UNPRIVILEGED_SKIP_REASON})`}`, async () => {
-    const { base, root } = makeWorkspace({ ".gitignore": "a.txt\n", "a.txt": "" });
-    fs.chmodSync(path.join(root, ".gitignore"), 0o000);
-    const text = await callToolWithPermissions({ base, root, name: "list_files", input: {} });
-    expect(text).toBe(".gitignore (6 B)\na.txt (0 B)\n[ignore rules not used: .gitignore could not be opened (EACCES)]");
-  });
+  it.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(
+    `ignores an unreadable .gitignore and says so${UNPRIVILEGED_SKIP_REASON === undefined ? "" : ` (skipped: ${UNPRIVILEGED_SKIP_REASON})`}`,
+    async () => {
+      const { base, root } = makeWorkspace({ ".gitignore": "a.txt\n", "a.txt": "" });
+      fs.chmodSync(path.join(root, ".gitignore"), 0o000);
+      const text = await callToolWithPermissions({ base, root, name: "list_files", input: {} });
+      expect(text).toBe(
+        ".gitignore (6 B)\na.txt (0 B)\n[ignore rules not used: .gitignore could not be opened (EACCES)]",
+      );
+    },
+  );
 });
 
 function tryMakeFifo(file: string): boolean {

@@ -94,7 +94,15 @@ export function gitignoreRules({ root }: { root: string }): GitignoreRules {
  * folders is; but the walk is already inside that folder (it was named as the path, or a deeper
  * `.gitignore` re-included it), so such a file has no say about the folder's contents.
  */
-function verdictOf({ source, relative, isDirectory }: { source: RuleSource; relative: string; isDirectory: boolean }): boolean | undefined {
+function verdictOf({
+  source,
+  relative,
+  isDirectory,
+}: {
+  source: RuleSource;
+  relative: string;
+  isDirectory: boolean;
+}): boolean | undefined {
   const inBase = source.base === "" ? relative : relative.slice(source.base.length + 1);
   const slash = inBase.lastIndexOf("/");
   if (slash >= 0 && source.matcher.test(inBase.slice(0, slash + 1)).ignored) return undefined;
@@ -112,24 +120,50 @@ function excludeSources({ root, problems }: { root: string; problems: IgnoreFile
   return matcher === undefined ? [] : [{ base: "", matcher }];
 }
 
-function loadRulesFile({ file, shown, problems }: { file: string; shown: string; problems: IgnoreFileProblem[] }): Ignore | undefined {
+function loadRulesFile({
+  file,
+  shown,
+  problems,
+}: {
+  file: string;
+  shown: string;
+  problems: IgnoreFileProblem[];
+}): Ignore | undefined {
   let descriptor: number;
   try {
     descriptor = fs.openSync(file, OPEN_FLAGS);
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    const reason = code === "ELOOP" || code === "EMLINK" ? "is a symbolic link (git does not follow it either)" : `could not be opened (${code ?? "unknown error"})`;
+    const reason =
+      code === "ELOOP" || code === "EMLINK"
+        ? "is a symbolic link (git does not follow it either)"
+        : `could not be opened (${code ?? "unknown error"})`;
     problems.push({ file: shown, reason });
     return undefined;
   }
   try {
     const stats = fs.fstatSync(descriptor);
-    if (!stats.isFile()) return noted({ problems, file: shown, reason: stats.isDirectory() ? "is a folder, not a file" : "is not a regular file" });
-    if (stats.size > MAX_IGNORE_FILE_BYTES) return noted({ problems, file: shown, reason: `is ${formatSize(stats.size)}, over the ${formatSize(MAX_IGNORE_FILE_BYTES)} limit` });
+    if (!stats.isFile())
+      return noted({
+        problems,
+        file: shown,
+        reason: stats.isDirectory() ? "is a folder, not a file" : "is not a regular file",
+      });
+    if (stats.size > MAX_IGNORE_FILE_BYTES)
+      return noted({
+        problems,
+        file: shown,
+        reason: `is ${formatSize(stats.size)}, over the ${formatSize(MAX_IGNORE_FILE_BYTES)} limit`,
+      });
     const text = new TextDecoder("utf-8").decode(readAll({ descriptor, size: stats.size }));
     const patterns = text.split(/\r?\n/).filter((line) => line.trim() !== "" && !line.startsWith("#"));
-    if (patterns.length > MAX_IGNORE_FILE_RULES) return noted({ problems, file: shown, reason: `has ${patterns.length} patterns, over the ${MAX_IGNORE_FILE_RULES} limit` });
+    if (patterns.length > MAX_IGNORE_FILE_RULES)
+      return noted({
+        problems,
+        file: shown,
+        reason: `has ${patterns.length} patterns, over the ${MAX_IGNORE_FILE_RULES} limit`,
+      });
     if (patterns.length === 0) return undefined;
     // allowRelativePaths: a path the package finds odd is tested, never thrown at.
     return ignore({ ignorecase: IGNORE_CASE, allowRelativePaths: true }).add(text);

@@ -14,7 +14,15 @@ const PROBLEMS_NAMED = 3;
  * ignoredNote({ summary, verb: "shown", hint: "pass one as path to list it" })
  * // "[2 git-ignored entries not shown: coverage/, dist/; pass one as path to list it]"
  */
-export function ignoredNote({ summary, verb, hint }: { summary: Pick<WalkSummary, "ignored" | "firstIgnored">; verb: string; hint: string }): string {
+export function ignoredNote({
+  summary,
+  verb,
+  hint,
+}: {
+  summary: Pick<WalkSummary, "ignored" | "firstIgnored">;
+  verb: string;
+  hint: string;
+}): string {
   const count = summary.ignored === 1 ? "1 git-ignored entry" : `${summary.ignored} git-ignored entries`;
   const more = summary.ignored > summary.firstIgnored.length ? ", …" : "";
   return `[${count} not ${verb}: ${summary.firstIgnored.join(", ")}${more}; ${hint}]`;

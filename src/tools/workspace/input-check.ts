@@ -20,13 +20,17 @@ export function permissiveTwin(strict: z.ZodObject): z.ZodType<RawToolInput, unk
   const required = new Set<string>();
   const shape: Record<string, z.ZodType> = {};
   for (const [name, field] of Object.entries(strict.shape as Record<string, z.ZodType>)) {
-    const { $schema: _dialect, ...json } = z.toJSONSchema(field, { io: "input", target: "draft-7" }) as Record<string, unknown>;
+    const { $schema: _dialect, ...json } = z.toJSONSchema(field, { io: "input", target: "draft-7" }) as Record<
+      string,
+      unknown
+    >;
     const optional = field.safeParse(undefined).success;
     if (!optional) required.add(name);
     shape[name] = (optional ? z.unknown().optional() : z.unknown()).meta(json);
   }
   return z.preprocess((value) => {
-    const record = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    const record =
+      typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
     // Required fields stay required in the JSON Schema; a missing one must still reach execute.
     const filled = { ...record };
     for (const name of required) filled[name] = record[name] ?? null;
@@ -78,7 +82,8 @@ export function checkToolInput<Schema extends z.ZodObject>({
  * describeValue("x".repeat(50)) // "a string of 50 characters"
  */
 export function describeValue(value: unknown): string {
-  if (typeof value === "string") return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  if (typeof value === "string")
+    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return `an array of ${value.length} element(s)`;
   if (value === null) return "null";

@@ -20,27 +20,47 @@ export function workspaceInputSchemas({ maxSearchMatches }: { maxSearchMatches: 
   return {
     read_file: z.object({
       path: pathField.describe('File to read, relative to the workspace root, e.g. "src/index.ts".'),
-      offset: integerInput(z.number().int().min(1)).nullish().describe("1-based line to start at (default 1). Use the offset a truncated result gives to continue."),
-      limit: integerInput(z.number().int().min(1)).nullish().describe("Most lines to return (default: as many as fit in the result)."),
+      offset: integerInput(z.number().int().min(1))
+        .nullish()
+        .describe("1-based line to start at (default 1). Use the offset a truncated result gives to continue."),
+      limit: integerInput(z.number().int().min(1))
+        .nullish()
+        .describe("Most lines to return (default: as many as fit in the result)."),
     }),
     list_files: z.object({
       path: pathField.nullish().describe('Folder to list, relative to the workspace root (default ".", the root).'),
-      recursive: z.boolean().nullish().describe("true (default): every file below the folder; false: only its direct entries, sub-folders shown as name/."),
+      recursive: z
+        .boolean()
+        .nullish()
+        .describe(
+          "true (default): every file below the folder; false: only its direct entries, sub-folders shown as name/.",
+        ),
     }),
     search_text: z.object({
-      query: z.string().min(1).max(MAX_QUERY_CHARS).describe("Text to find: literal (no regular expressions), case-insensitive, within one line."),
-      path: pathField.nullish().describe('Folder or file to search, relative to the workspace root (default ".", everything).'),
+      query: z
+        .string()
+        .min(1)
+        .max(MAX_QUERY_CHARS)
+        .describe("Text to find: literal (no regular expressions), case-insensitive, within one line."),
+      path: pathField
+        .nullish()
+        .describe('Folder or file to search, relative to the workspace root (default ".", everything).'),
       limit: integerInput(z.number().int().min(1).max(maxSearchMatches))
         .nullish()
         .describe(`Most matching lines to return (default and maximum ${maxSearchMatches}).`),
     }),
     write_file: z.object({
-      path: pathField.describe('File to create or replace, relative to the workspace root; missing folders are created.'),
+      path: pathField.describe(
+        "File to create or replace, relative to the workspace root; missing folders are created.",
+      ),
       content: z.string().describe("The whole new content of the file."),
     }),
     edit_file: z.object({
       path: pathField.describe("File to edit, relative to the workspace root."),
-      old_text: z.string().min(1).describe("Exact text to replace (whitespace and line breaks matter); it must occur exactly once in the file."),
+      old_text: z
+        .string()
+        .min(1)
+        .describe("Exact text to replace (whitespace and line breaks matter); it must occur exactly once in the file."),
       new_text: z.string().describe("Replacement text (empty string to delete old_text)."),
     }),
   };

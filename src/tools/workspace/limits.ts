@@ -67,7 +67,8 @@ export function resolveLimits(limits: WorkspaceToolLimits = {}): Required<Worksp
   for (const key of Object.keys(DEFAULT_WORKSPACE_TOOL_LIMITS) as (keyof WorkspaceToolLimits)[]) {
     const value = limits[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) throw new InvalidArgumentError(`workspaceTools: limits.${key} must be a positive integer; got ${String(value)}.`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new InvalidArgumentError(`workspaceTools: limits.${key} must be a positive integer; got ${String(value)}.`);
     resolved[key] = value;
   }
   return resolved;

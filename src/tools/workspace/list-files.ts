@@ -42,7 +42,8 @@ export function listWorkspaceFiles({
   const resolved = resolveWorkspacePath({ workspace, input: input.path ?? "." });
   if (isRefusal(resolved)) return resolved;
   const shown = resolved.shown;
-  if (resolved.kind === "missing") return refusal(`${shown} does not exist; list its parent folder to see what is there.`);
+  if (resolved.kind === "missing")
+    return refusal(`${shown} does not exist; list its parent folder to see what is there.`);
   if (resolved.kind === "file") return `${shown} (${formatSize(resolved.stats?.size ?? 0)})`;
   if (resolved.kind === "other") return refusal(`${shown} is not a file or folder (a device, socket or pipe).`);
 
@@ -75,20 +76,25 @@ export function listWorkspaceFiles({
   if (more > 0 || summary.exhausted) {
     const count = summary.exhausted ? `more than ${more}` : String(more);
     const narrow = largestFolders(perFolder);
-    const oneLevel = recursive ? ', or recursive: false for one level' : "";
-    notes.push(`[… ${count} more entries not shown; list a sub-folder with path${narrow}${oneLevel}, or use search_text]`);
+    const oneLevel = recursive ? ", or recursive: false for one level" : "";
+    notes.push(
+      `[… ${count} more entries not shown; list a sub-folder with path${narrow}${oneLevel}, or use search_text]`,
+    );
   }
   if (summary.unreadableFolders > 0) notes.push(`[${summary.unreadableFolders} folder(s) could not be read]`);
   if (summary.ignored > 0) notes.push(ignoredNote({ summary, verb: "shown", hint: "pass one as path to list it" }));
   if (rules !== undefined && rules.problems.length > 0) notes.push(ignoreProblemsNote(rules.problems));
   if (lines.length === 0 && notes.length === 0) return recursive ? `No files in ${shown}.` : `${shown} is empty.`;
-  if (lines.length === 0) lines.push(recursive ? `No files in ${shown} are shown.` : `No entries of ${shown} are shown.`);
+  if (lines.length === 0)
+    lines.push(recursive ? `No files in ${shown} are shown.` : `No entries of ${shown} are shown.`);
   return [...lines, ...notes].join("\n");
 }
 
 /** ` (largest: "src" 420 entries, "dist" 300)`: the sub-folders holding the most entries, ties by name. */
 function largestFolders(perFolder: Map<string, number>): string {
-  const largest = [...perFolder].sort(([leftName, left], [rightName, right]) => right - left || (leftName < rightName ? -1 : 1)).slice(0, 3);
+  const largest = [...perFolder]
+    .sort(([leftName, left], [rightName, right]) => right - left || (leftName < rightName ? -1 : 1))
+    .slice(0, 3);
   if (largest.length === 0) return "";
   return ` (largest: ${largest.map(([name, count], index) => `"${name}" ${count}${index === 0 ? " entries" : ""}`).join(", ")})`;
 }

@@ -11,7 +11,11 @@ const READ_CALLS = [
   (target: string) => ["search_text", { query: "secret", path: target }] as const,
 ];
 
-async function expectRefusedEverywhere(tools: ReturnType<typeof workspaceTools>, target: string, pattern: RegExp): Promise<void> {
+async function expectRefusedEverywhere(
+  tools: ReturnType<typeof workspaceTools>,
+  target: string,
+  pattern: RegExp,
+): Promise<void> {
   for (const call of READ_CALLS) {
     const [name, input] = call(target);
     const result = await callTool(tools, name, input);
@@ -26,17 +30,27 @@ describe("workspace path safety", () => {
     const { base, root } = makeWorkspace({ "src/a.txt": "inside" });
     fs.writeFileSync(path.join(base, "outside.txt"), "secret!");
     const tools = workspaceTools({ root });
-    for (const target of ["..", "../outside.txt", "src/../../outside.txt", "./../root/src/a.txt"]) await expectRefusedEverywhere(tools, target, /leaves the workspace through "\.\."/);
-    expect(await callTool(tools, "read_file", { path: "src/../src/a.txt" })).toBe("File: src/a.txt · lines 1–1 of 1\ninside");
+    for (const target of ["..", "../outside.txt", "src/../../outside.txt", "./../root/src/a.txt"])
+      await expectRefusedEverywhere(tools, target, /leaves the workspace through "\.\."/);
+    expect(await callTool(tools, "read_file", { path: "src/../src/a.txt" })).toBe(
+      "File: src/a.txt · lines 1–1 of 1\ninside",
+    );
   });
 
   it("reads absolute paths inside the root as root-relative, and refuses every other absolute path", async () => {
     const { base, root } = makeWorkspace({ "src/a.txt": "inside", "etc/passwd": "workspace copy" });
     fs.writeFileSync(path.join(base, "outside.txt"), "secret!");
     const tools = workspaceTools({ root });
-    expect(await callTool(tools, "read_file", { path: path.join(root, "src/a.txt") })).toBe("File: src/a.txt · lines 1–1 of 1\ninside");
+    expect(await callTool(tools, "read_file", { path: path.join(root, "src/a.txt") })).toBe(
+      "File: src/a.txt · lines 1–1 of 1\ninside",
+    );
     expect(await callTool(tools, "list_files", { path: root })).toContain("src/a.txt (6 B)");
-    for (const target of ["/etc/passwd", path.join(base, "outside.txt"), `${root}-other/x`, "/"]) await expectRefusedEverywhere(tools, target, /is outside the workspace\. Paths are relative to the workspace root/);
+    for (const target of ["/etc/passwd", path.join(base, "outside.txt"), `${root}-other/x`, "/"])
+      await expectRefusedEverywhere(
+        tools,
+        target,
+        /is outside the workspace\. Paths are relative to the workspace root/,
+      );
   });
 
   it("refuses symbolic links whose target is outside the root, dangling, or inside a protected folder", async () => {
@@ -51,12 +65,20 @@ describe("workspace path safety", () => {
     fs.symlinkSync(path.join(root, "src", "a.txt"), path.join(root, "inside-link"));
     const tools = workspaceTools({ root });
     await expectRefusedEverywhere(tools, "key-link", /key-link is a symbolic link that points outside the workspace/);
-    await expectRefusedEverywhere(tools, "src/private-dir/key.txt", /src\/private-dir is a symbolic link that points outside the workspace/);
+    await expectRefusedEverywhere(
+      tools,
+      "src/private-dir/key.txt",
+      /src\/private-dir is a symbolic link that points outside the workspace/,
+    );
     await expectRefusedEverywhere(tools, "src/relative-out", /points outside the workspace/);
     await expectRefusedEverywhere(tools, "dangling", /target does not exist/);
     await expectRefusedEverywhere(tools, "git-link/config", /symbolic link into \.git/);
-    expect(await callTool(tools, "read_file", { path: "inside-link" })).toBe("File: inside-link · lines 1–1 of 1\ninside");
-    expect(await callTool(tools, "search_text", { query: "secret" })).toBe('No matches for "secret" in . (1 file(s) searched).');
+    expect(await callTool(tools, "read_file", { path: "inside-link" })).toBe(
+      "File: inside-link · lines 1–1 of 1\ninside",
+    );
+    expect(await callTool(tools, "search_text", { query: "secret" })).toBe(
+      'No matches for "secret" in . (1 file(s) searched).',
+    );
   });
 
   it("resolves a root given through a symbolic link once, and keeps links out of it refused", async () => {
@@ -67,14 +89,28 @@ describe("workspace path safety", () => {
     fs.symlinkSync("../outside.txt", path.join(root, "out"));
     const tools = workspaceTools({ root: linkedRoot });
     expect(await callTool(tools, "read_file", { path: "a.txt" })).toBe("File: a.txt · lines 1–1 of 1\ninside");
-    expect(await callTool(tools, "read_file", { path: path.join(linkedRoot, "a.txt") })).toBe("File: a.txt · lines 1–1 of 1\ninside");
+    expect(await callTool(tools, "read_file", { path: path.join(linkedRoot, "a.txt") })).toBe(
+      "File: a.txt · lines 1–1 of 1\ninside",
+    );
     await expectRefusedEverywhere(tools, "out", /points outside the workspace/);
   });
 
   it("refuses anything inside .git or .ctxwin, at any depth and in any letter case", async () => {
-    const { root } = makeWorkspace({ ".git/config": "secret!", ".ctxwin/memory/notes.md": "secret!", "pkg/.git/HEAD": "secret!" });
+    const { root } = makeWorkspace({
+      ".git/config": "secret!",
+      ".ctxwin/memory/notes.md": "secret!",
+      "pkg/.git/HEAD": "secret!",
+    });
     const tools = workspaceTools({ root });
-    for (const target of [".git", ".git/config", ".ctxwin/memory/notes.md", "pkg/.git/HEAD", ".GIT/config", "./.ctxwin", "pkg/../.git"]) {
+    for (const target of [
+      ".git",
+      ".git/config",
+      ".ctxwin/memory/notes.md",
+      "pkg/.git/HEAD",
+      ".GIT/config",
+      "./.ctxwin",
+      "pkg/../.git",
+    ]) {
       await expectRefusedEverywhere(tools, target, /workspace tools do not read or write .*session_history and memory/);
     }
   });
@@ -95,6 +131,8 @@ describe("workspace path safety", () => {
     } catch (error) {
       expect(WorkspaceRootError.isInstance(error)).toBe(true);
     }
-    expect(() => workspaceTools({ root, limits: { maxReadChars: 0 } })).toThrow(/limits\.maxReadChars must be a positive integer/);
+    expect(() => workspaceTools({ root, limits: { maxReadChars: 0 } })).toThrow(
+      /limits\.maxReadChars must be a positive integer/,
+    );
   });
 });

@@ -5,7 +5,10 @@ import { callTool, makeWorkspace } from "./test-support/workspace-fixture.js";
 import { workspaceTools } from "./workspace-tools.js";
 
 /** Reads a whole file page by page, following the continuation offsets; returns the pages' lines. */
-async function readAllPages(tools: ReturnType<typeof workspaceTools>, file: string): Promise<{ text: string; calls: number }> {
+async function readAllPages(
+  tools: ReturnType<typeof workspaceTools>,
+  file: string,
+): Promise<{ text: string; calls: number }> {
   const pieces: string[] = [];
   let offset = 1;
   let calls = 0;
@@ -28,14 +31,24 @@ describe("read_file", () => {
   it("shows a header and the raw lines of a selection", async () => {
     const { root } = makeWorkspace({ "src/a.ts": "one\n  two\nthree\nfour\n" });
     const tools = workspaceTools({ root });
-    expect(await callTool(tools, "read_file", { path: "src/a.ts" })).toBe("File: src/a.ts · lines 1–4 of 4\none\n  two\nthree\nfour");
-    expect(await callTool(tools, "read_file", { path: "src/a.ts", offset: 2, limit: 2 })).toBe("File: src/a.ts · lines 2–3 of 4\n  two\nthree");
-    expect(await callTool(tools, "read_file", { path: "./src//a.ts", offset: 4, limit: 10 })).toBe("File: src/a.ts · lines 4–4 of 4\nfour");
-    expect(await callTool(tools, "read_file", { path: "src/a.ts", offset: null, limit: null })).toContain("lines 1–4 of 4");
+    expect(await callTool(tools, "read_file", { path: "src/a.ts" })).toBe(
+      "File: src/a.ts · lines 1–4 of 4\none\n  two\nthree\nfour",
+    );
+    expect(await callTool(tools, "read_file", { path: "src/a.ts", offset: 2, limit: 2 })).toBe(
+      "File: src/a.ts · lines 2–3 of 4\n  two\nthree",
+    );
+    expect(await callTool(tools, "read_file", { path: "./src//a.ts", offset: 4, limit: 10 })).toBe(
+      "File: src/a.ts · lines 4–4 of 4\nfour",
+    );
+    expect(await callTool(tools, "read_file", { path: "src/a.ts", offset: null, limit: null })).toContain(
+      "lines 1–4 of 4",
+    );
   });
 
   it("round-trips a file exactly through truncated pages (CRLF, unicode, blank lines, no final newline)", async () => {
-    const lines = Array.from({ length: 401 }, (_, index) => (index % 7 === 0 ? "" : `línea ${index} ${"ü😀".repeat(index % 13)}\r`));
+    const lines = Array.from({ length: 401 }, (_, index) =>
+      index % 7 === 0 ? "" : `línea ${index} ${"ü😀".repeat(index % 13)}\r`,
+    );
     const content = lines.join("\n");
     const { root } = makeWorkspace({ "big.txt": content, "final-newline.txt": `${content}\n` });
     const tools = workspaceTools({ root, limits: { maxReadChars: 500 } });
@@ -53,25 +66,42 @@ describe("read_file", () => {
     const [header, body, note] = result.split("\n");
     expect(header).toBe("File: min.js · lines 1–1 of 2");
     expect(body).toBe("x".repeat(100));
-    expect(note).toBe("[… truncated: line 1 has 5000 characters, only the first 100 are shown; continue with offset=2]");
-    expect(await callTool(tools, "read_file", { path: "min.js", offset: 2 })).toBe("File: min.js · lines 2–2 of 2\nshort");
+    expect(note).toBe(
+      "[… truncated: line 1 has 5000 characters, only the first 100 are shown; continue with offset=2]",
+    );
+    expect(await callTool(tools, "read_file", { path: "min.js", offset: 2 })).toBe(
+      "File: min.js · lines 2–2 of 2\nshort",
+    );
   });
 
   it("reads an empty file and refuses offsets past the end", async () => {
     const { root } = makeWorkspace({ "empty.txt": "", "two.txt": "a\nb\n" });
     const tools = workspaceTools({ root });
-    expect(await callTool(tools, "read_file", { path: "empty.txt" })).toBe("File: empty.txt · lines 0–0 of 0 (empty file)");
-    expect(await callTool(tools, "read_file", { path: "two.txt", offset: 3 })).toBe("Error: offset 3 is past the end of two.txt, which has 2 line(s); use an offset from 1 to 2.");
+    expect(await callTool(tools, "read_file", { path: "empty.txt" })).toBe(
+      "File: empty.txt · lines 0–0 of 0 (empty file)",
+    );
+    expect(await callTool(tools, "read_file", { path: "two.txt", offset: 3 })).toBe(
+      "Error: offset 3 is past the end of two.txt, which has 2 line(s); use an offset from 1 to 2.",
+    );
   });
 
   it("refuses binary files, folders, missing files and FIFOs with what to do instead", async () => {
-    const { root } = makeWorkspace({ "image.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]), "docs/readme.md": "hi" });
+    const { root } = makeWorkspace({
+      "image.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]),
+      "docs/readme.md": "hi",
+    });
     fs.mkdirSync(path.join(root, "empty-folder"));
     const tools = workspaceTools({ root });
     expect(await callTool(tools, "read_file", { path: "image.png" })).toMatch(/^Error: image\.png is a binary file/);
-    expect(await callTool(tools, "read_file", { path: "docs" })).toBe('Error: docs is a folder, not a file; use list_files with path "docs".');
-    expect(await callTool(tools, "read_file", { path: "docs/missing.md" })).toMatch(/^Error: docs\/missing\.md does not exist; use list_files or search_text/);
-    expect(await callTool(tools, "read_file", { path: "docs/readme.md/x" })).toMatch(/^Error: docs\/readme\.md is a file, not a folder/);
+    expect(await callTool(tools, "read_file", { path: "docs" })).toBe(
+      'Error: docs is a folder, not a file; use list_files with path "docs".',
+    );
+    expect(await callTool(tools, "read_file", { path: "docs/missing.md" })).toMatch(
+      /^Error: docs\/missing\.md does not exist; use list_files or search_text/,
+    );
+    expect(await callTool(tools, "read_file", { path: "docs/readme.md/x" })).toMatch(
+      /^Error: docs\/readme\.md is a file, not a folder/,
+    );
     if (process.platform !== "win32") {
       const { execFileSync } = await import("node:child_process");
       execFileSync("mkfifo", [path.join(root, "pipe")]);
@@ -82,13 +112,17 @@ describe("read_file", () => {
   it("reads unicode paths", async () => {
     const { root } = makeWorkspace({ "données/日本語 ü.md": "bonjour\n" });
     const tools = workspaceTools({ root });
-    expect(await callTool(tools, "read_file", { path: "données/日本語 ü.md" })).toBe("File: données/日本語 ü.md · lines 1–1 of 1\nbonjour");
+    expect(await callTool(tools, "read_file", { path: "données/日本語 ü.md" })).toBe(
+      "File: données/日本語 ü.md · lines 1–1 of 1\nbonjour",
+    );
   });
 
   it("answers wrong input types with an error result naming the field", async () => {
     const { root } = makeWorkspace({ "a.txt": "a" });
     const tools = workspaceTools({ root });
-    expect(await callTool(tools, "read_file", { path: 7 })).toMatch(/^Error: Invalid input: path must be a path string .*; got 7\.$/);
+    expect(await callTool(tools, "read_file", { path: 7 })).toMatch(
+      /^Error: Invalid input: path must be a path string .*; got 7\.$/,
+    );
     expect(await callTool(tools, "read_file", {})).toMatch(/^Error: Invalid input: path must be .*; it is missing\.$/);
     expect(await callTool(tools, "read_file", { path: "a.txt", offset: 0, limit: "5 lines" })).toBe(
       'Error: Invalid input: offset must be an integer ≥ 1 (a 1-based line number); got 0; limit must be an integer ≥ 1; got "5 lines".',

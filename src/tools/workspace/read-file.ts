@@ -25,12 +25,22 @@ export interface ReadFileInput {
  * @example
  * const text = readWorkspaceFile({ workspace, input: { path: "src/index.ts", offset: 40, limit: 20 }, maxReadChars: 12_000 });
  */
-export function readWorkspaceFile({ workspace, input, maxReadChars }: { workspace: Workspace; input: ReadFileInput; maxReadChars: number }): string | Refusal {
+export function readWorkspaceFile({
+  workspace,
+  input,
+  maxReadChars,
+}: {
+  workspace: Workspace;
+  input: ReadFileInput;
+  maxReadChars: number;
+}): string | Refusal {
   const resolved = resolveWorkspacePath({ workspace, input: input.path });
   if (isRefusal(resolved)) return resolved;
   const shown = resolved.shown;
-  if (resolved.kind === "missing") return refusal(`${shown} does not exist; use list_files or search_text to find the right path.`);
-  if (resolved.kind === "directory") return refusal(`${shown} is a folder, not a file; use list_files with path "${shown}".`);
+  if (resolved.kind === "missing")
+    return refusal(`${shown} does not exist; use list_files or search_text to find the right path.`);
+  if (resolved.kind === "directory")
+    return refusal(`${shown} is a folder, not a file; use list_files with path "${shown}".`);
   const opened = openRegularFile({
     file: resolved.target,
     shown,
@@ -39,13 +49,31 @@ export function readWorkspaceFile({ workspace, input, maxReadChars }: { workspac
   });
   if (isRefusal(opened)) return opened;
   try {
-    return selectLines({ descriptor: opened.descriptor, shown, offset: input.offset ?? 1, limit: input.limit ?? Number.POSITIVE_INFINITY, maxReadChars });
+    return selectLines({
+      descriptor: opened.descriptor,
+      shown,
+      offset: input.offset ?? 1,
+      limit: input.limit ?? Number.POSITIVE_INFINITY,
+      maxReadChars,
+    });
   } finally {
     fs.closeSync(opened.descriptor);
   }
 }
 
-function selectLines({ descriptor, shown, offset, limit, maxReadChars }: { descriptor: number; shown: string; offset: number; limit: number; maxReadChars: number }): string | Refusal {
+function selectLines({
+  descriptor,
+  shown,
+  offset,
+  limit,
+  maxReadChars,
+}: {
+  descriptor: number;
+  shown: string;
+  offset: number;
+  limit: number;
+  maxReadChars: number;
+}): string | Refusal {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const lastWanted = offset + limit - 1;
   const lines: string[] = [];
@@ -103,12 +131,18 @@ function selectLines({ descriptor, shown, offset, limit, maxReadChars }: { descr
     if (offset > 1) return refusal(`offset ${offset} is past the end of ${shown}, which is empty.`);
     return `File: ${shown} · lines 0–0 of 0 (empty file)`;
   }
-  if (offset > lineCount) return refusal(`offset ${offset} is past the end of ${shown}, which has ${lineCount} line(s); use an offset from 1 to ${lineCount}.`);
+  if (offset > lineCount)
+    return refusal(
+      `offset ${offset} is past the end of ${shown}, which has ${lineCount} line(s); use an offset from 1 to ${lineCount}.`,
+    );
   const lastShown = offset + lines.length - 1;
   const header = `File: ${shown} · lines ${offset}–${lastShown} of ${lineCount}`;
   const body = [header, ...lines].join("\n");
   if (longLine !== undefined) {
-    const next = continueAt !== undefined && continueAt <= lineCount ? `; continue with offset=${continueAt}` : "; it is the last line";
+    const next =
+      continueAt !== undefined && continueAt <= lineCount
+        ? `; continue with offset=${continueAt}`
+        : "; it is the last line";
     return `${body}\n[… truncated: line ${longLine.number} has ${longLine.length} characters, only the first ${maxReadChars} are shown${next}]`;
   }
   if (continueAt === undefined) return body;

@@ -44,9 +44,12 @@ export function formatRefusal(value: Refusal): string {
  */
 export function failureText(error: unknown, shownPath: string | undefined): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const where = shownPath === undefined ? "" : ` (${shownPath.length <= 200 ? shownPath : `${shownPath.slice(0, 197)}...`})`;
-  if (code === "EACCES" || code === "EPERM") return `Error: permission denied${where}; this file or folder cannot be used.`;
-  if (code === "ENOENT" || code === "ENOTDIR") return `Error: the file or folder disappeared while it was being used${where}; list the folder again.`;
+  const where =
+    shownPath === undefined ? "" : ` (${shownPath.length <= 200 ? shownPath : `${shownPath.slice(0, 197)}...`})`;
+  if (code === "EACCES" || code === "EPERM")
+    return `Error: permission denied${where}; this file or folder cannot be used.`;
+  if (code === "ENOENT" || code === "ENOTDIR")
+    return `Error: the file or folder disappeared while it was being used${where}; list the folder again.`;
   if (code === "ELOOP") return `Error: a symbolic link changed while it was being used${where}; refused.`;
   if (code === "ENOSPC" || code === "EDQUOT") return `Error: the disk is full${where}; nothing more can be written.`;
   if (code === "EROFS") return `Error: the file system is read-only${where}.`;

@@ -68,8 +68,12 @@ export function searchWorkspaceText({
 }): string | Refusal {
   const query = input.query;
   if (query.length === 0) return refusal("query is empty; give the text to look for.");
-  if (query.length > MAX_QUERY_CHARS) return refusal(`query is ${query.length} characters long, over the ${MAX_QUERY_CHARS} limit.`);
-  if (/[\r\n]/.test(query)) return refusal("query contains a line break; search_text matches within one line, so search for one line of the text.");
+  if (query.length > MAX_QUERY_CHARS)
+    return refusal(`query is ${query.length} characters long, over the ${MAX_QUERY_CHARS} limit.`);
+  if (/[\r\n]/.test(query))
+    return refusal(
+      "query contains a line break; search_text matches within one line, so search for one line of the text.",
+    );
   const resolved = resolveWorkspacePath({ workspace, input: input.path ?? "." });
   if (isRefusal(resolved)) return resolved;
   const shown = resolved.shown;
@@ -94,7 +98,9 @@ export function searchWorkspaceText({
   if (resolved.kind === "file") {
     const size = resolved.stats?.size ?? 0;
     if (size > limits.maxSearchFileBytes) {
-      return refusal(`${shown} is ${formatSize(size)}, over the ${formatSize(limits.maxSearchFileBytes)} search limit; read it in parts with read_file offset and limit.`);
+      return refusal(
+        `${shown} is ${formatSize(size)}, over the ${formatSize(limits.maxSearchFileBytes)} search limit; read it in parts with read_file offset and limit.`,
+      );
     }
     searchFile({ file: resolved.target, shown, state, limits });
   } else {
@@ -123,7 +129,17 @@ export function searchWorkspaceText({
   return render({ state, query, shown, limits });
 }
 
-function searchFile({ file, shown, state, limits }: { file: string; shown: string; state: SearchState; limits: SearchTextLimits }): void {
+function searchFile({
+  file,
+  shown,
+  state,
+  limits,
+}: {
+  file: string;
+  shown: string;
+  state: SearchState;
+  limits: SearchTextLimits;
+}): void {
   let bytes: Buffer;
   try {
     const opened = openRegularFile({ file, shown, maxBytes: Number.POSITIVE_INFINITY, tooLargeHint: "" });
@@ -155,7 +171,10 @@ function searchFile({ file, shown, state, limits }: { file: string; shown: strin
     const line = lines[index] as string;
     const at = line.toLowerCase().indexOf(state.needle);
     if (at < 0) continue;
-    if (state.lines.length < state.limit) state.lines.push(`${shown}:${index + 1}: ${excerpt({ line, at, length: state.needle.length, maxLineChars: limits.maxLineChars })}`);
+    if (state.lines.length < state.limit)
+      state.lines.push(
+        `${shown}:${index + 1}: ${excerpt({ line, at, length: state.needle.length, maxLineChars: limits.maxLineChars })}`,
+      );
     else state.more += 1;
   }
 }
@@ -167,7 +186,17 @@ function searchFile({ file, shown, state, limits }: { file: string; shown: strin
  * @example
  * excerpt({ line: "x".repeat(500) + "needle", at: 500, length: 6, maxLineChars: 20 }) // "…xxxxxxxneedlexxxxx" style
  */
-export function excerpt({ line, at, length, maxLineChars }: { line: string; at: number; length: number; maxLineChars: number }): string {
+export function excerpt({
+  line,
+  at,
+  length,
+  maxLineChars,
+}: {
+  line: string;
+  at: number;
+  length: number;
+  maxLineChars: number;
+}): string {
   const text = line.trimEnd();
   if (text.length <= maxLineChars) return text;
   const room = Math.max(1, maxLineChars - 2);
@@ -178,7 +207,17 @@ export function excerpt({ line, at, length, maxLineChars }: { line: string; at: 
   return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
 }
 
-function render({ state, query, shown, limits }: { state: SearchState; query: string; shown: string; limits: SearchTextLimits }): string {
+function render({
+  state,
+  query,
+  shown,
+  limits,
+}: {
+  state: SearchState;
+  query: string;
+  shown: string;
+  limits: SearchTextLimits;
+}): string {
   const quoted = JSON.stringify(query.length <= 80 ? query : `${query.slice(0, 77)}...`);
   const skipped: string[] = [];
   if (state.binary > 0) skipped.push(`${state.binary} binary`);
@@ -189,8 +228,15 @@ function render({ state, query, shown, limits }: { state: SearchState; query: st
   const problems = state.ignoreProblems.length > 0 ? [ignoreProblemsNote(state.ignoreProblems)] : [];
   if (state.lines.length === 0) {
     // Only here: "no match" must not read as "not in the workspace" when ignored files were not searched.
-    const ignored = state.ignored > 0 ? [ignoredNote({ summary: state, verb: "searched", hint: "pass one as path to search it" })] : [];
-    return [`No matches for ${quoted} in ${shown} (${state.filesSearched} file(s) searched${skippedText}${stopped}).`, ...ignored, ...problems].join("\n");
+    const ignored =
+      state.ignored > 0
+        ? [ignoredNote({ summary: state, verb: "searched", hint: "pass one as path to search it" })]
+        : [];
+    return [
+      `No matches for ${quoted} in ${shown} (${state.filesSearched} file(s) searched${skippedText}${stopped}).`,
+      ...ignored,
+      ...problems,
+    ].join("\n");
   }
   const lines = [...state.lines];
   if (state.more > 0) {
@@ -198,6 +244,7 @@ function render({ state, query, shown, limits }: { state: SearchState; query: st
     const raise = state.limit < limits.maxSearchMatches ? `, raise limit (up to ${limits.maxSearchMatches})` : "";
     lines.push(`[… ${count} more matches not shown; narrow with path or a longer query${raise}]`);
   }
-  if (skippedText !== "" || stopped !== "") lines.push(`[${state.filesSearched} file(s) searched${skippedText}${stopped}]`);
+  if (skippedText !== "" || stopped !== "")
+    lines.push(`[${state.filesSearched} file(s) searched${skippedText}${stopped}]`);
   return [...lines, ...problems].join("\n");
 }

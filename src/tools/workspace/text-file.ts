@@ -21,13 +21,32 @@ export interface OpenFile {
  * @example
  * const opened = openRegularFile({ file: resolved.target, shown: "a.txt", maxBytes: 1e6, tooLargeHint: "use search_text" });
  */
-export function openRegularFile({ file, shown, maxBytes, tooLargeHint }: { file: string; shown: string; maxBytes: number; tooLargeHint: string }): OpenFile | Refusal {
+export function openRegularFile({
+  file,
+  shown,
+  maxBytes,
+  tooLargeHint,
+}: {
+  file: string;
+  shown: string;
+  maxBytes: number;
+  tooLargeHint: string;
+}): OpenFile | Refusal {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
   const descriptor = fs.openSync(file, flags);
   const stats = fs.fstatSync(descriptor);
-  if (stats.isDirectory()) return closeWith(descriptor, refusal(`${shown} is a folder, not a file; use list_files with path "${shown}".`));
-  if (!stats.isFile()) return closeWith(descriptor, refusal(`${shown} is not a regular file (a device, socket or pipe); it cannot be read.`));
-  if (stats.size > maxBytes) return closeWith(descriptor, refusal(`${shown} is ${formatSize(stats.size)}, over the ${formatSize(maxBytes)} limit; ${tooLargeHint}`));
+  if (stats.isDirectory())
+    return closeWith(descriptor, refusal(`${shown} is a folder, not a file; use list_files with path "${shown}".`));
+  if (!stats.isFile())
+    return closeWith(
+      descriptor,
+      refusal(`${shown} is not a regular file (a device, socket or pipe); it cannot be read.`),
+    );
+  if (stats.size > maxBytes)
+    return closeWith(
+      descriptor,
+      refusal(`${shown} is ${formatSize(stats.size)}, over the ${formatSize(maxBytes)} limit; ${tooLargeHint}`),
+    );
   return { descriptor, stats };
 }
 
@@ -37,7 +56,15 @@ export function openRegularFile({ file, shown, maxBytes, tooLargeHint }: { file:
  * @example
  * forEachChunk({ descriptor, onChunk: (chunk) => { total += chunk.length; return true; } });
  */
-export function forEachChunk({ descriptor, onChunk, chunkBytes = CHUNK_BYTES }: { descriptor: number; onChunk: (chunk: Buffer) => boolean; chunkBytes?: number }): void {
+export function forEachChunk({
+  descriptor,
+  onChunk,
+  chunkBytes = CHUNK_BYTES,
+}: {
+  descriptor: number;
+  onChunk: (chunk: Buffer) => boolean;
+  chunkBytes?: number;
+}): void {
   const buffer = Buffer.alloc(chunkBytes);
   let position = 0;
   for (;;) {

@@ -78,7 +78,8 @@ export function walkTree({
       const childAbsolute = path.join(folder, entry.name);
       if (isIgnored?.(childAbsolute, kind === "directory") === true) {
         summary.ignored += 1;
-        if (summary.firstIgnored.length < IGNORED_EXAMPLES) summary.firstIgnored.push(kind === "directory" ? `${childShown}/` : childShown);
+        if (summary.firstIgnored.length < IGNORED_EXAMPLES)
+          summary.firstIgnored.push(kind === "directory" ? `${childShown}/` : childShown);
         continue;
       }
       visited += 1;

@@ -14,14 +14,23 @@ function snapshot(folder: string): Record<string, string> {
   for (const name of fs.readdirSync(folder, { recursive: true, encoding: "utf8" })) {
     const file = path.join(folder, name);
     const stats = fs.lstatSync(file);
-    files[name] = stats.isSymbolicLink() ? `link:${fs.readlinkSync(file)}` : stats.isFile() ? fs.readFileSync(file, "utf8") : "folder";
+    files[name] = stats.isSymbolicLink()
+      ? `link:${fs.readlinkSync(file)}`
+      : stats.isFile()
+        ? fs.readFileSync(file, "utf8")
+        : "folder";
   }
   return files;
 }
 
 describe("workspace paths (property)", () => {
   it("no input path reads or writes anything outside the root, or inside .git/.ctxwin", async () => {
-    const { base, root } = makeWorkspace({ "src/a.txt": "inside", "src/deep/b.txt": "inside", ".git/config": "secret!", ".ctxwin/memory/n.md": "secret!" });
+    const { base, root } = makeWorkspace({
+      "src/a.txt": "inside",
+      "src/deep/b.txt": "inside",
+      ".git/config": "secret!",
+      ".ctxwin/memory/n.md": "secret!",
+    });
     fs.mkdirSync(path.join(base, "outside"));
     fs.writeFileSync(path.join(base, "outside", "secret.txt"), "secret!");
     fs.writeFileSync(path.join(base, "root-sibling.txt"), "secret!");
@@ -35,7 +44,31 @@ describe("workspace paths (property)", () => {
     const workspace = openWorkspace({ root });
 
     const segment = fc.oneof(
-      fc.constantFrom("..", ".", "", "src", "deep", "a.txt", "b.txt", ".git", ".GIT", ".ctxwin", "link-out", "link-git", "link-in", "file-link-out", "outside", "secret.txt", "root", "config", "new", "\u0000", "~", "\\..", "..."),
+      fc.constantFrom(
+        "..",
+        ".",
+        "",
+        "src",
+        "deep",
+        "a.txt",
+        "b.txt",
+        ".git",
+        ".GIT",
+        ".ctxwin",
+        "link-out",
+        "link-git",
+        "link-in",
+        "file-link-out",
+        "outside",
+        "secret.txt",
+        "root",
+        "config",
+        "new",
+        "\u0000",
+        "~",
+        "\\..",
+        "...",
+      ),
       fc.string({ maxLength: 6 }),
     );
     const relative = fc.array(segment, { minLength: 0, maxLength: 6 }).map((segments) => segments.join("/"));
@@ -51,7 +84,9 @@ describe("workspace paths (property)", () => {
       fc.asyncProperty(anyPath, async (input) => {
         const resolved = resolveWorkspacePath({ workspace, input });
         if (!isRefusal(resolved)) {
-          expect(isInside(resolved.target, workspace.root), `${JSON.stringify(input)} -> ${resolved.target}`).toBe(true);
+          expect(isInside(resolved.target, workspace.root), `${JSON.stringify(input)} -> ${resolved.target}`).toBe(
+            true,
+          );
           const inside = path.relative(workspace.root, resolved.target).split(path.sep);
           expect(inside.map((name) => name.toLowerCase())).not.toContain(".git");
           expect(inside.map((name) => name.toLowerCase())).not.toContain(".ctxwin");

@@ -33,7 +33,13 @@ const HINT = 'Paths are relative to the workspace root, e.g. "src/index.ts"; "."
  * const resolved = resolveWorkspacePath({ workspace, input: "src/index.ts" });
  * if (!isRefusal(resolved) && resolved.kind === "file") fs.readFileSync(resolved.target, "utf8");
  */
-export function resolveWorkspacePath({ workspace, input }: { workspace: Workspace; input: string }): ResolvedPath | Refusal {
+export function resolveWorkspacePath({
+  workspace,
+  input,
+}: {
+  workspace: Workspace;
+  input: string;
+}): ResolvedPath | Refusal {
   const relative = normalizeWorkspacePath({ workspace, input });
   if (typeof relative !== "string") return relative;
   const segments = relative === "." ? [] : relative.split("/");
@@ -46,21 +52,31 @@ export function resolveWorkspacePath({ workspace, input }: { workspace: Workspac
     const entry = path.join(current, name);
     const linkStats = lstatOrUndefined(entry);
     if (linkStats === undefined) {
-      return { shown: relative, target: path.join(entry, ...segments.slice(index + 1)), kind: "missing", stats: undefined };
+      return {
+        shown: relative,
+        target: path.join(entry, ...segments.slice(index + 1)),
+        kind: "missing",
+        stats: undefined,
+      };
     }
     if (linkStats.isSymbolicLink()) {
       const real = realpathOrUndefined(entry);
       if (real === undefined) return refusal(`${shownSoFar} is a symbolic link whose target does not exist; refused.`);
-      if (!isInside(real, workspace.root)) return refusal(`${shownSoFar} is a symbolic link that points outside the workspace; refused.`);
+      if (!isInside(real, workspace.root))
+        return refusal(`${shownSoFar} is a symbolic link that points outside the workspace; refused.`);
       const protectedName = protectedSegment(path.relative(workspace.root, real).split(path.sep));
-      if (protectedName !== undefined) return refusal(`${shownSoFar} is a symbolic link into ${protectedName}, which the workspace tools do not use; refused.`);
+      if (protectedName !== undefined)
+        return refusal(
+          `${shownSoFar} is a symbolic link into ${protectedName}, which the workspace tools do not use; refused.`,
+        );
       current = real;
       stats = fs.statSync(real);
     } else {
       current = entry;
       stats = linkStats;
     }
-    if (index < segments.length - 1 && !stats.isDirectory()) return refusal(`${shownSoFar} is a file, not a folder, so ${relative} cannot exist.`);
+    if (index < segments.length - 1 && !stats.isDirectory())
+      return refusal(`${shownSoFar} is a file, not a folder, so ${relative} cannot exist.`);
   }
   return { shown: relative, target: current, kind: kindOf(stats), stats };
 }
@@ -72,9 +88,16 @@ export function resolveWorkspacePath({ workspace, input }: { workspace: Workspac
  * @example
  * normalizeWorkspacePath({ workspace, input: "./src//a/../b.ts" }) // "src/b.ts"
  */
-export function normalizeWorkspacePath({ workspace, input }: { workspace: Workspace; input: string }): string | Refusal {
+export function normalizeWorkspacePath({
+  workspace,
+  input,
+}: {
+  workspace: Workspace;
+  input: string;
+}): string | Refusal {
   if (input.includes("\u0000")) return refusal(`the path contains a NUL byte; ${HINT}`);
-  if (input.length > MAX_PATH_CHARS) return refusal(`the path is ${input.length} characters long, over the ${MAX_PATH_CHARS} limit.`);
+  if (input.length > MAX_PATH_CHARS)
+    return refusal(`the path is ${input.length} characters long, over the ${MAX_PATH_CHARS} limit.`);
   let relative = input === "" ? "." : input;
   if (path.isAbsolute(relative)) {
     const absolute = path.normalize(relative);
@@ -84,11 +107,14 @@ export function normalizeWorkspacePath({ workspace, input }: { workspace: Worksp
   }
   relative = path.posix.normalize(relative.split(path.sep).join("/"));
   if (relative.length > 1 && relative.endsWith("/")) relative = relative.slice(0, -1);
-  if (relative === ".." || relative.startsWith("../")) return refusal(`${JSON.stringify(shorten(input))} leaves the workspace through "..". ${HINT}`);
+  if (relative === ".." || relative.startsWith("../"))
+    return refusal(`${JSON.stringify(shorten(input))} leaves the workspace through "..". ${HINT}`);
   const segments = relative === "." ? [] : relative.split("/");
   const protectedName = protectedSegment(segments);
   if (protectedName !== undefined) {
-    return refusal(`${relative} is inside ${protectedName}, which the workspace tools do not read or write (the session store and memories have their own tools: session_history and memory).`);
+    return refusal(
+      `${relative} is inside ${protectedName}, which the workspace tools do not read or write (the session store and memories have their own tools: session_history and memory).`,
+    );
   }
   return relative;
 }

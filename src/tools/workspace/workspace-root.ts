@@ -49,8 +49,13 @@ export function openWorkspace({ root }: { root: string }): Workspace {
   try {
     real = fs.realpathSync(givenRoot);
   } catch (error) {
-    throw new WorkspaceRootError(givenRoot, `workspaceTools: the workspace root ${givenRoot} does not exist or cannot be resolved.`, { cause: error });
+    throw new WorkspaceRootError(
+      givenRoot,
+      `workspaceTools: the workspace root ${givenRoot} does not exist or cannot be resolved.`,
+      { cause: error },
+    );
   }
-  if (!fs.statSync(real).isDirectory()) throw new WorkspaceRootError(givenRoot, `workspaceTools: the workspace root ${givenRoot} is not a folder.`);
+  if (!fs.statSync(real).isDirectory())
+    throw new WorkspaceRootError(givenRoot, `workspaceTools: the workspace root ${givenRoot} is not a folder.`);
   return { root: real, givenRoot };
 }

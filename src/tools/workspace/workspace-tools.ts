@@ -41,7 +41,10 @@ const READ_FILE_DESCRIPTION =
   "Read a text file of the workspace. Returns 'File: <path> · lines A–B of N' and then the raw lines. Long files come in parts: a truncated result ends with '[… truncated: continue with offset=K]'; call again with that offset. Use offset and limit to read a known range.";
 
 /** The descriptions of list_files and search_text, which say what the walk skips. */
-function walkDescriptions({ respectGitignore }: { respectGitignore: boolean }): { list_files: string; search_text: string } {
+function walkDescriptions({ respectGitignore }: { respectGitignore: boolean }): {
+  list_files: string;
+  search_text: string;
+} {
   const skipped = respectGitignore
     ? "Skips files and folders ignored by git (.gitignore files, .git/info/exclude; a path you name is used even if ignored), .git, node_modules and .ctxwin."
     : "Skips .git, node_modules and .ctxwin.";
@@ -69,7 +72,12 @@ const WRITE_DESCRIPTIONS = {
  *   prompt: "Where is the retry policy configured?",
  * });
  */
-export function workspaceTools({ root, allowWrite = false, respectGitignore = true, limits }: WorkspaceToolsOptions): ToolSet {
+export function workspaceTools({
+  root,
+  allowWrite = false,
+  respectGitignore = true,
+  limits,
+}: WorkspaceToolsOptions): ToolSet {
   const workspace = openWorkspace({ root });
   const resolved = resolveLimits(limits);
   const schemas = workspaceInputSchemas(resolved);
@@ -86,7 +94,8 @@ export function workspaceTools({ root, allowWrite = false, respectGitignore = tr
       description: descriptions.list_files,
       schema: schemas.list_files,
       expectations,
-      run: (input) => listWorkspaceFiles({ workspace, input, maxListEntries: resolved.maxListEntries, respectGitignore }),
+      run: (input) =>
+        listWorkspaceFiles({ workspace, input, maxListEntries: resolved.maxListEntries, respectGitignore }),
     }),
     search_text: workspaceTool({
       description: descriptions.search_text,

@@ -24,19 +24,30 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * @example
  * writeWorkspaceFile({ workspace, input: { path: "notes/todo.md", content: "- ship it\n" } }) // "Created notes/todo.md (1 line, 10 B)."
  */
-export function writeWorkspaceFile({ workspace, input }: { workspace: Workspace; input: WriteFileInput }): string | Refusal {
+export function writeWorkspaceFile({
+  workspace,
+  input,
+}: {
+  workspace: Workspace;
+  input: WriteFileInput;
+}): string | Refusal {
   const resolved = resolveWorkspacePath({ workspace, input: input.path });
   if (isRefusal(resolved)) return resolved;
   const shown = resolved.shown;
-  if (resolved.kind === "directory") return refusal(`${shown} is a folder; give the path of a file inside it, e.g. "${shown === "." ? "" : `${shown}/`}notes.md".`);
-  if (resolved.kind === "other") return refusal(`${shown} is not a regular file (a device, socket or pipe); it is not replaced.`);
+  if (resolved.kind === "directory")
+    return refusal(
+      `${shown} is a folder; give the path of a file inside it, e.g. "${shown === "." ? "" : `${shown}/`}notes.md".`,
+    );
+  if (resolved.kind === "other")
+    return refusal(`${shown} is not a regular file (a device, socket or pipe); it is not replaced.`);
   const problem = checkWritableText({ text: input.content, shown });
   if (problem !== undefined) return problem;
 
   const folder = path.dirname(resolved.target);
   fs.mkdirSync(folder, { recursive: true });
   // The folders just created are plain folders; check once more that nothing swapped in a link meanwhile.
-  if (!isInside(fs.realpathSync(folder), workspace.root)) return refusal(`the folder of ${shown} now resolves outside the workspace; nothing was written.`);
+  if (!isInside(fs.realpathSync(folder), workspace.root))
+    return refusal(`the folder of ${shown} now resolves outside the workspace; nothing was written.`);
   const failed = writeFileAtomic({ file: resolved.target, content: input.content, shown });
   if (failed !== undefined) return failed;
   const verb = resolved.kind === "missing" ? "Created" : "Replaced";
@@ -50,10 +61,15 @@ export function writeWorkspaceFile({ workspace, input }: { workspace: Workspace;
  * checkWritableText({ text: "a\u0000b", shown: "a.txt" }) // a refusal: text only
  */
 export function checkWritableText({ text, shown }: { text: string; shown: string }): Refusal | undefined {
-  if (text.includes("\u0000")) return refusal(`the new content of ${shown} contains NUL bytes; the workspace tools write text files only.`);
-  if (LONE_SURROGATE.test(text)) return refusal(`the new content of ${shown} contains invalid Unicode (a lone surrogate).`);
+  if (text.includes("\u0000"))
+    return refusal(`the new content of ${shown} contains NUL bytes; the workspace tools write text files only.`);
+  if (LONE_SURROGATE.test(text))
+    return refusal(`the new content of ${shown} contains invalid Unicode (a lone surrogate).`);
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_WRITE_FILE_BYTES) return refusal(`the new content of ${shown} would be ${formatSize(bytes)}, over the ${formatSize(MAX_WRITE_FILE_BYTES)} limit.`);
+  if (bytes > MAX_WRITE_FILE_BYTES)
+    return refusal(
+      `the new content of ${shown} would be ${formatSize(bytes)}, over the ${formatSize(MAX_WRITE_FILE_BYTES)} limit.`,
+    );
   return undefined;
 }
 

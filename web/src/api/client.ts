@@ -4,7 +4,18 @@
  */
 import type { EvalItemsPage, EvalRunView } from "./eval-types";
 import type { TimelineView } from "./timeline-types";
-import type { InfoView, RowsPage, SearchMode, SearchResult, SessionDetail, SessionSummary, SettingsView, Strategy, UsageView, WindowView } from "./types";
+import type {
+  InfoView,
+  RowsPage,
+  SearchMode,
+  SearchResult,
+  SessionDetail,
+  SessionSummary,
+  SettingsView,
+  Strategy,
+  UsageView,
+  WindowView,
+} from "./types";
 
 /** An error answer of the API (or a network failure, status 0). */
 export class ApiError extends Error {
@@ -49,7 +60,10 @@ export interface ApiClient {
    * Forks a session after `atItem` (the last item the fork shares), or just before the user
    * message `beforeItem` to edit it (a new session for the first message); the new session's id.
    */
-  fork(sessionId: string, options: ({ atItem: string } | { beforeItem: string }) & { newSessionId?: string }): Promise<string>;
+  fork(
+    sessionId: string,
+    options: ({ atItem: string } | { beforeItem: string }) & { newSessionId?: string },
+  ): Promise<string>;
   /** The sessions a session's sub-agents ran in, in call order. */
   children(sessionId: string): Promise<SessionSummary[]>;
   session(sessionId: string): Promise<SessionDetail>;
@@ -68,7 +82,11 @@ export interface ApiClient {
   evalRun(): Promise<EvalRunView>;
   /** A page of the run's items: a suite's, optionally one strategy's, from a page's `nextCursor` on. */
   evalItems(query: { suite: string; strategy?: string; limit?: number; cursor?: string }): Promise<EvalItemsPage>;
-  saveSettings(changes: { strategy?: Strategy; threshold?: number; contextLimit?: number | null }): Promise<SettingsView>;
+  saveSettings(changes: {
+    strategy?: Strategy;
+    threshold?: number;
+    contextLimit?: number | null;
+  }): Promise<SettingsView>;
   /** The URL of the session's event stream (EventSource cannot send headers, so the token goes in the query). */
   eventsUrl(sessionId: string): string;
   /** Where `useChat` posts the session's messages, and the headers it sends (ADR 0057). */
@@ -80,15 +98,33 @@ export interface ApiClient {
  * const api = createApiClient({ token });
  * const { sessions } = { sessions: await api.sessions({ query: "demo" }) };
  */
-export function createApiClient({ token, base = "", fetchImplementation = (input: string, init?: RequestInit) => fetch(input, init) }: { token: string; base?: string; fetchImplementation?: (input: string, init?: RequestInit) => Promise<Response> }): ApiClient {
+export function createApiClient({
+  token,
+  base = "",
+  fetchImplementation = (input: string, init?: RequestInit) => fetch(input, init),
+}: {
+  token: string;
+  base?: string;
+  fetchImplementation?: (input: string, init?: RequestInit) => Promise<Response>;
+}): ApiClient {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     let response: Response;
     try {
-      response = await fetchImplementation(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit", cache: "no-store" });
+      response = await fetchImplementation(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: "omit",
+        cache: "no-store",
+      });
     } catch (error) {
-      throw new ApiError({ status: 0, code: "network", message: `The server did not answer (${error instanceof Error ? error.message : String(error)}).` });
+      throw new ApiError({
+        status: 0,
+        code: "network",
+        message: `The server did not answer (${error instanceof Error ? error.message : String(error)}).`,
+      });
     }
     const text = await response.text();
     let parsed: unknown = undefined;
@@ -112,13 +148,22 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
 
   return {
     info: () => call<InfoView>("GET", "/api/info"),
-    sessions: async ({ query = "", limit = 50 } = {}) => (await call<{ sessions: SessionSummary[] }>("GET", `/api/sessions?${new URLSearchParams({ q: query, limit: String(limit) })}`)).sessions,
+    sessions: async ({ query = "", limit = 50 } = {}) =>
+      (
+        await call<{ sessions: SessionSummary[] }>(
+          "GET",
+          `/api/sessions?${new URLSearchParams({ q: query, limit: String(limit) })}`,
+        )
+      ).sessions,
     createSession: async () => (await call<{ sessionId: string }>("POST", "/api/sessions", {})).sessionId,
-    fork: async (sessionId, options) => (await call<{ sessionId: string }>("POST", `${session(sessionId)}/fork`, options)).sessionId,
-    children: async (sessionId) => (await call<{ sessions: SessionSummary[] }>("GET", `${session(sessionId)}/children`)).sessions,
+    fork: async (sessionId, options) =>
+      (await call<{ sessionId: string }>("POST", `${session(sessionId)}/fork`, options)).sessionId,
+    children: async (sessionId) =>
+      (await call<{ sessions: SessionSummary[] }>("GET", `${session(sessionId)}/children`)).sessions,
     session: (sessionId) => call<SessionDetail>("GET", session(sessionId)),
     rows: (sessionId, query = {}) => call<RowsPage>("GET", `${session(sessionId)}/rows?${rowsParameters(query)}`),
-    windows: async (sessionId) => (await call<{ windows: WindowView[] }>("GET", `${session(sessionId)}/windows`)).windows,
+    windows: async (sessionId) =>
+      (await call<{ windows: WindowView[] }>("GET", `${session(sessionId)}/windows`)).windows,
     search: async (sessionId, { query, mode, limit = 20, role, tool, order }) => {
       const parameters = new URLSearchParams({ q: query, mode, limit: String(limit) });
       if (role !== undefined) parameters.set("role", role);
@@ -128,8 +173,12 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     },
     usage: (sessionId) => call<UsageView>("GET", `${session(sessionId)}/usage`),
     timeline: (sessionId, range) =>
-      call<TimelineView>("GET", `${session(sessionId)}/timeline${range === undefined ? "" : `?${new URLSearchParams({ window: range.windowId, count: String(range.count) })}`}`),
-    interrupt: async (sessionId) => (await call<{ interrupted: boolean }>("POST", `${session(sessionId)}/interrupt`, {})).interrupted,
+      call<TimelineView>(
+        "GET",
+        `${session(sessionId)}/timeline${range === undefined ? "" : `?${new URLSearchParams({ window: range.windowId, count: String(range.count) })}`}`,
+      ),
+    interrupt: async (sessionId) =>
+      (await call<{ interrupted: boolean }>("POST", `${session(sessionId)}/interrupt`, {})).interrupted,
     clear: async (sessionId) => (await call<{ windowId: string }>("POST", `${session(sessionId)}/clear`, {})).windowId,
     compact: (sessionId) => call<CompactResult>("POST", `${session(sessionId)}/compact`, {}),
     settings: () => call<SettingsView>("GET", "/api/settings"),
@@ -142,7 +191,10 @@ export function createApiClient({ token, base = "", fetchImplementation = (input
     },
     saveSettings: (changes) => call<SettingsView>("PUT", "/api/settings", changes),
     eventsUrl: (sessionId) => `${base}${session(sessionId)}/events?${new URLSearchParams({ token })}`,
-    chatEndpoint: (sessionId) => ({ url: `${base}${session(sessionId)}/chat`, headers: { Authorization: `Bearer ${token}` } }),
+    chatEndpoint: (sessionId) => ({
+      url: `${base}${session(sessionId)}/chat`,
+      headers: { Authorization: `Bearer ${token}` },
+    }),
   };
 }
 

@@ -3,4 +3,9 @@
  * `ctxwin serve --eval`. One statement of it, on the server's side (types only, erased from the
  * bundle); the web UI names the whole run `EvalRunView`, beside its `EvalView` component.
  */
-export type { EvalItemsPage, EvalItemView, EvalSummaryRow, EvalView as EvalRunView } from "../../../src/server/eval-view-types.js";
+export type {
+  EvalItemsPage,
+  EvalItemView,
+  EvalSummaryRow,
+  EvalView as EvalRunView,
+} from "../../../src/server/eval-view-types.js";

@@ -9,7 +9,11 @@ const STORAGE_KEY = "ctxwin.token";
  * @example
  * const token = takeAccessToken(); // "3f2a…" or "" when the page was opened without one
  */
-export function takeAccessToken({ location = window.location, history = window.history, storage = window.sessionStorage } = {}): string {
+export function takeAccessToken({
+  location = window.location,
+  history = window.history,
+  storage = window.sessionStorage,
+} = {}): string {
   const url = new URL(location.href);
   const fromAddress = url.searchParams.get("token");
   if (fromAddress !== null && fromAddress !== "") {

@@ -7,7 +7,15 @@ export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush
 
 export type RowPart =
   | { type: "text"; text: string }
-  | { type: "tool"; toolName: string; state: string; outcome: CallOutcome; input: string; output: string; /** The sub-agent session this call started. */ childSessionId?: string }
+  | {
+      type: "tool";
+      toolName: string;
+      state: string;
+      outcome: CallOutcome;
+      input: string;
+      output: string;
+      /** The sub-agent session this call started. */ childSessionId?: string;
+    }
   | { type: "file"; mediaType: string; filename?: string }
   | { type: "other"; label: string };
 

@@ -21,12 +21,19 @@ export function BudgetBar({ usage }: { usage: UsageView }) {
           {figures.countdown}
         </span>
         {model === undefined ? null : (
-          <span className={`budget-model${usage.modelSource === "server" ? " budget-model-stand-in" : ""}`} data-testid="budget-model">
+          <span
+            className={`budget-model${usage.modelSource === "server" ? " budget-model-stand-in" : ""}`}
+            data-testid="budget-model"
+          >
             {model}
           </span>
         )}
         {spend === undefined ? null : (
-          <span className="budget-spend" data-testid="budget-spend" title="Input read from the provider's prompt cache, and the estimated cost of this window's requests at public prices">
+          <span
+            className="budget-spend"
+            data-testid="budget-spend"
+            title="Input read from the provider's prompt cache, and the estimated cost of this window's requests at public prices"
+          >
             {spend}
           </span>
         )}
@@ -42,7 +49,13 @@ export function BudgetBar({ usage }: { usage: UsageView }) {
           aria-valuetext={`${figures.summary}; ${figures.countdown}`}
         >
           <div className="budget-fill" style={{ width: `${figures.usedPercent}%` }} />
-          {figures.thresholdPercent === undefined ? null : <div className="budget-threshold" style={{ left: `${figures.thresholdPercent}%` }} title="Rollover threshold" />}
+          {figures.thresholdPercent === undefined ? null : (
+            <div
+              className="budget-threshold"
+              style={{ left: `${figures.thresholdPercent}%` }}
+              title="Rollover threshold"
+            />
+          )}
         </div>
       )}
     </section>

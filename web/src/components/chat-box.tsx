@@ -19,7 +19,8 @@ export interface ChatBoxProps {
   textareaRef?: RefObject<HTMLTextAreaElement | null>;
 }
 
-type Command = { type: "send"; text: string } | { type: "clear" } | { type: "compact" } | { type: "unknown"; text: string };
+type Command =
+  { type: "send"; text: string } | { type: "clear" } | { type: "compact" } | { type: "unknown"; text: string };
 
 /** @example parseCommand("/clear --soft") // { type: "clear" } */
 export function parseCommand(input: string): Command {
@@ -58,7 +59,10 @@ export function ChatBox({ api, sessionId, busy, draft, onDraftChange, onSend, on
       } else if (command.type === "clear") {
         await api.clear(sessionId);
         onDraftChange("");
-        setStatus({ text: "Cleared: a new window starts here, and the agent can no longer look back past this point.", error: false });
+        setStatus({
+          text: "Cleared: a new window starts here, and the agent can no longer look back past this point.",
+          error: false,
+        });
         onChanged();
       } else {
         setStatus({ text: "Compacting…", error: false });
@@ -127,10 +131,20 @@ export function ChatBox({ api, sessionId, busy, draft, onDraftChange, onSend, on
             Send
           </button>
         )}
-        <button type="button" className="secondary" disabled={busy || working} onClick={() => void run({ type: "clear" })}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || working}
+          onClick={() => void run({ type: "clear" })}
+        >
           Soft clear
         </button>
-        <button type="button" className="secondary" disabled={busy || working} onClick={() => void run({ type: "compact" })}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || working}
+          onClick={() => void run({ type: "compact" })}
+        >
           Compact
         </button>
       </div>

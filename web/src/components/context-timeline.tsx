@@ -9,7 +9,18 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ApiClient } from "../api/client";
 import type { TimelineOverviewBar, TimelineView } from "../api/timeline-types";
-import { chartBox, describeItem, describeWindows, scalesFor, shortTokens, shownWindows, timelineItems, type ChartBox, type Scales, type TimelineItem } from "../timeline-layout";
+import {
+  chartBox,
+  describeItem,
+  describeWindows,
+  scalesFor,
+  shortTokens,
+  shownWindows,
+  timelineItems,
+  type ChartBox,
+  type Scales,
+  type TimelineItem,
+} from "../timeline-layout";
 import { downloadText, timelineCsv } from "../timeline-export";
 import { useElementWidth } from "../use-element-width";
 import { TimelineLegend } from "./timeline-legend";
@@ -65,7 +76,14 @@ export function ContextTimeline({ api, sessionId, version, onJump }: ContextTime
 
   const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
     const index = items.findIndex((item) => item.key === focusKey);
-    const moves: Record<string, number | undefined> = { ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1, ArrowUp: index - 1, Home: 0, End: items.length - 1 };
+    const moves: Record<string, number | undefined> = {
+      ArrowRight: index + 1,
+      ArrowDown: index + 1,
+      ArrowLeft: index - 1,
+      ArrowUp: index - 1,
+      Home: 0,
+      End: items.length - 1,
+    };
     const target = moves[event.key];
     if (target !== undefined) {
       event.preventDefault();
@@ -91,16 +109,50 @@ export function ContextTimeline({ api, sessionId, version, onJump }: ContextTime
       <div className="timeline-toolbar">
         <h2 className="timeline-heading">Context timeline</h2>
         <div className="timeline-buttons">
-          <button type="button" aria-label="Earlier window" title="Earlier window" disabled={earlier === undefined} onClick={() => earlier !== undefined && setRange({ windowId: earlier.windowId, count: 1 })}>
+          <button
+            type="button"
+            aria-label="Earlier window"
+            title="Earlier window"
+            disabled={earlier === undefined}
+            onClick={() => earlier !== undefined && setRange({ windowId: earlier.windowId, count: 1 })}
+          >
             ←
           </button>
-          <button type="button" aria-label="Later window" title="Later window" disabled={later === undefined} onClick={() => later !== undefined && setRange({ windowId: later.windowId, count: 1 })}>
+          <button
+            type="button"
+            aria-label="Later window"
+            title="Later window"
+            disabled={later === undefined}
+            onClick={() => later !== undefined && setRange({ windowId: later.windowId, count: 1 })}
+          >
             →
           </button>
-          <button type="button" aria-label="Export CSV" title="Export the timeline as CSV" disabled={view === undefined} onClick={() => view !== undefined && downloadText({ text: timelineCsv(view), fileName: `${sessionId}-timeline.csv`, type: "text/csv" })}>
+          <button
+            type="button"
+            aria-label="Export CSV"
+            title="Export the timeline as CSV"
+            disabled={view === undefined}
+            onClick={() =>
+              view !== undefined &&
+              downloadText({ text: timelineCsv(view), fileName: `${sessionId}-timeline.csv`, type: "text/csv" })
+            }
+          >
             CSV
           </button>
-          <button type="button" aria-label="Export JSON" title="Export the timeline as JSON" disabled={view === undefined} onClick={() => view !== undefined && downloadText({ text: `${JSON.stringify(view, null, 2)}\n`, fileName: `${sessionId}-timeline.json`, type: "application/json" })}>
+          <button
+            type="button"
+            aria-label="Export JSON"
+            title="Export the timeline as JSON"
+            disabled={view === undefined}
+            onClick={() =>
+              view !== undefined &&
+              downloadText({
+                text: `${JSON.stringify(view, null, 2)}\n`,
+                fileName: `${sessionId}-timeline.json`,
+                type: "application/json",
+              })
+            }
+          >
             JSON
           </button>
         </div>
@@ -143,10 +195,16 @@ export function ContextTimeline({ api, sessionId, version, onJump }: ContextTime
           </svg>
         )}
       </div>
-      {view === undefined ? null : <Overview view={view} onChoose={(window) => setRange({ windowId: window.windowId, count: 1 })} />}
+      {view === undefined ? null : (
+        <Overview view={view} onChoose={(window) => setRange({ windowId: window.windowId, count: 1 })} />
+      )}
       <TimelineLegend />
       <p className="timeline-figures" id="timeline-figures" aria-live="polite" data-testid="timeline-figures">
-        {view === undefined ? "Loading the timeline…" : activeItem === undefined ? describeWindows(view) : describeItem(activeItem, view)}
+        {view === undefined
+          ? "Loading the timeline…"
+          : activeItem === undefined
+            ? describeWindows(view)
+            : describeItem(activeItem, view)}
       </p>
     </section>
   );
@@ -163,12 +221,42 @@ function Axes({ view, box, scales }: { view: TimelineView; box: ChartBox; scales
         const lines = window.lines;
         return (
           <g key={window.windowId} data-window={window.windowId}>
-            <rect className={`timeline-span${index % 2 === 1 ? " timeline-span-alternate" : ""}`} x={left} y={box.top} width={Math.max(1, right - left)} height={bottom - box.top} />
+            <rect
+              className={`timeline-span${index % 2 === 1 ? " timeline-span-alternate" : ""}`}
+              x={left}
+              y={box.top}
+              width={Math.max(1, right - left)}
+              height={bottom - box.top}
+            />
             {lines === null || lines.warnAt === null || lines.threshold === null ? null : (
-              <rect className="timeline-warn-band" x={left} y={scales.y(lines.threshold)} width={Math.max(1, right - left)} height={Math.max(0, scales.y(lines.warnAt) - scales.y(lines.threshold))} />
+              <rect
+                className="timeline-warn-band"
+                x={left}
+                y={scales.y(lines.threshold)}
+                width={Math.max(1, right - left)}
+                height={Math.max(0, scales.y(lines.warnAt) - scales.y(lines.threshold))}
+              />
             )}
-            {lines === null || lines.threshold === null ? null : <line className="timeline-threshold" data-line="threshold" x1={left} x2={right} y1={scales.y(lines.threshold)} y2={scales.y(lines.threshold)} />}
-            {lines === null ? null : <line className="timeline-ceiling" data-line="ceiling" x1={left} x2={right} y1={scales.y(lines.hardCeiling)} y2={scales.y(lines.hardCeiling)} />}
+            {lines === null || lines.threshold === null ? null : (
+              <line
+                className="timeline-threshold"
+                data-line="threshold"
+                x1={left}
+                x2={right}
+                y1={scales.y(lines.threshold)}
+                y2={scales.y(lines.threshold)}
+              />
+            )}
+            {lines === null ? null : (
+              <line
+                className="timeline-ceiling"
+                data-line="ceiling"
+                x1={left}
+                x2={right}
+                y1={scales.y(lines.hardCeiling)}
+                y2={scales.y(lines.hardCeiling)}
+              />
+            )}
             <text className="timeline-window-label" x={(left + right) / 2} y={box.height - 6} textAnchor="middle">
               {right - left > 28 ? `W${window.number}` : ""}
             </text>
@@ -237,7 +325,16 @@ function Item({ item, view, box, scales, active, tabbable, register, onActivate,
       <g {...common} data-point={item.point.source}>
         <title>{label}</title>
         {/* The part of the request read from the provider's prompt cache, from the axis up. */}
-        {cached > 0 ? <line className="timeline-cached" x1={x} x2={x} y1={box.height - box.bottom} y2={scales.y(Math.min(cached, item.point.tokens))} data-cached={cached} /> : null}
+        {cached > 0 ? (
+          <line
+            className="timeline-cached"
+            x1={x}
+            x2={x}
+            y1={box.height - box.bottom}
+            y2={scales.y(Math.min(cached, item.point.tokens))}
+            data-cached={cached}
+          />
+        ) : null}
         <circle className="timeline-hit" cx={x} cy={y} r={9} />
         <circle className={`timeline-point timeline-point-${item.point.source}`} cx={x} cy={y} r={active ? 5 : 3.5} />
       </g>
@@ -253,7 +350,13 @@ function Item({ item, view, box, scales, active, tabbable, register, onActivate,
         <title>{label}</title>
         <rect className="timeline-hit" x={left - 5} y={top - 14} width={10} height={bottom - top + 14} />
         <line className={`timeline-boundary timeline-boundary-${kind}`} x1={left} x2={left} y1={top - 10} y2={bottom} />
-        <rect className={`timeline-boundary-flag timeline-boundary-${kind}`} x={left - 4} y={top - 14} width={8} height={8} />
+        <rect
+          className={`timeline-boundary-flag timeline-boundary-${kind}`}
+          x={left - 4}
+          y={top - 14}
+          width={8}
+          height={8}
+        />
       </g>
     );
   }
@@ -263,9 +366,21 @@ function Item({ item, view, box, scales, active, tabbable, register, onActivate,
       <title>{label}</title>
       <rect className="timeline-hit" x={x - 8} y={top - 16} width={16} height={bottom - top + 16} />
       <line className={`timeline-mark-stem timeline-mark-${kind}`} x1={x} x2={x} y1={top - 6} y2={y} />
-      {kind === "warning" ? <path className="timeline-symbol timeline-mark-warning" d={`M ${x} ${top - 15} L ${x + 6} ${top - 4} L ${x - 6} ${top - 4} Z`} /> : null}
-      {kind === "notes" ? <rect className="timeline-symbol timeline-mark-notes" x={x - 4.5} y={top - 14} width={9} height={9} /> : null}
-      {kind === "flush" ? <path className="timeline-symbol timeline-mark-flush" d={`M ${x} ${top - 16} L ${x + 6} ${top - 9.5} L ${x} ${top - 3} L ${x - 6} ${top - 9.5} Z`} /> : null}
+      {kind === "warning" ? (
+        <path
+          className="timeline-symbol timeline-mark-warning"
+          d={`M ${x} ${top - 15} L ${x + 6} ${top - 4} L ${x - 6} ${top - 4} Z`}
+        />
+      ) : null}
+      {kind === "notes" ? (
+        <rect className="timeline-symbol timeline-mark-notes" x={x - 4.5} y={top - 14} width={9} height={9} />
+      ) : null}
+      {kind === "flush" ? (
+        <path
+          className="timeline-symbol timeline-mark-flush"
+          d={`M ${x} ${top - 16} L ${x + 6} ${top - 9.5} L ${x} ${top - 3} L ${x - 6} ${top - 9.5} Z`}
+        />
+      ) : null}
     </g>
   );
 }
@@ -279,7 +394,12 @@ function Overview({ view, onChoose }: { view: TimelineView; onChoose: (bar: Time
   const height = 26;
   const total = Math.max(1, view.overview.length);
   return (
-    <svg className="timeline-overview" viewBox={`0 0 ${total * 10} ${height}`} preserveAspectRatio="none" aria-hidden="true">
+    <svg
+      className="timeline-overview"
+      viewBox={`0 0 ${total * 10} ${height}`}
+      preserveAspectRatio="none"
+      aria-hidden="true"
+    >
       {view.overview.map((window, index) => {
         const figure = window.tokens;
         const share = figure === null || window.limit === null ? 0.15 : Math.min(1, figure / window.limit);

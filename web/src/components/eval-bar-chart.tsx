@@ -18,7 +18,14 @@ export function EvalBarChart({ chart, label }: { chart: EvalChart; label: string
   const focusKey = active ?? 0;
 
   const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
-    const moves: Record<string, number> = { ArrowRight: focusKey + 1, ArrowDown: focusKey + 1, ArrowLeft: focusKey - 1, ArrowUp: focusKey - 1, Home: 0, End: shapes.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowRight: focusKey + 1,
+      ArrowDown: focusKey + 1,
+      ArrowLeft: focusKey - 1,
+      ArrowUp: focusKey - 1,
+      Home: 0,
+      End: shapes.length - 1,
+    };
     const target = moves[event.key];
     if (target === undefined) return;
     event.preventDefault();
@@ -32,7 +39,15 @@ export function EvalBarChart({ chart, label }: { chart: EvalChart; label: string
       <figcaption className="eval-chart-title">{chart.title}</figcaption>
       <div className="timeline-chart" ref={container}>
         {width === 0 ? null : (
-          <svg className="timeline-svg" width={box.width} height={box.height} viewBox={`0 0 ${box.width} ${box.height}`} role="group" aria-label={label} onKeyDown={onKeyDown}>
+          <svg
+            className="timeline-svg"
+            width={box.width}
+            height={box.height}
+            viewBox={`0 0 ${box.width} ${box.height}`}
+            role="group"
+            aria-label={label}
+            onKeyDown={onKeyDown}
+          >
             <g aria-hidden="true">
               {[0, chart.top / 2, chart.top].map((tick) => (
                 <text key={tick} className="timeline-tick" x={box.left - 6} y={y(tick) + 4} textAnchor="end">
@@ -59,9 +74,23 @@ export function EvalBarChart({ chart, label }: { chart: EvalChart; label: string
                   onFocus={() => setActive(index)}
                 >
                   <title>{bar.description}</title>
-                  <rect className="timeline-hit" x={shape.x - 4} y={box.top} width={shape.width + 8} height={bottom - box.top} />
+                  <rect
+                    className="timeline-hit"
+                    x={shape.x - 4}
+                    y={box.top}
+                    width={shape.width + 8}
+                    height={bottom - box.top}
+                  />
                   {shape.rects.map((rect, segment) => (
-                    <rect key={segment} className={`eval-bar-segment${segment > 0 ? " eval-bar-segment-light" : ""}`} x={shape.x} y={rect.y} width={shape.width} height={rect.height} data-segment={segment} />
+                    <rect
+                      key={segment}
+                      className={`eval-bar-segment${segment > 0 ? " eval-bar-segment-light" : ""}`}
+                      x={shape.x}
+                      y={rect.y}
+                      width={shape.width}
+                      height={rect.height}
+                      data-segment={segment}
+                    />
                   ))}
                   <text className="eval-bar-label" x={shape.x + shape.width / 2} y={shape.labelY} textAnchor="middle">
                     {bar.label}

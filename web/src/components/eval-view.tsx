@@ -39,11 +39,15 @@ export function EvalView({ api }: { api: ApiClient }) {
         </p>
       )}
       {view === undefined ? (
-        error === undefined ? <p className="hint">Loading…</p> : null
+        error === undefined ? (
+          <p className="hint">Loading…</p>
+        ) : null
       ) : (
         <>
           <p className="eval-run" data-testid="eval-run">
-            {view.run.model} · context limit {formatTokens(view.run.contextLimit)} · seed {view.run.seed} · started <time dateTime={view.run.startedAt}>{formatTime(view.run.startedAt)}</time> · <span className="eval-file">{view.file}</span>
+            {view.run.model} · context limit {formatTokens(view.run.contextLimit)} · seed {view.run.seed} · started{" "}
+            <time dateTime={view.run.startedAt}>{formatTime(view.run.startedAt)}</time> ·{" "}
+            <span className="eval-file">{view.file}</span>
           </p>
           {view.suites.length === 0 ? <p className="hint">No results in the file yet.</p> : null}
           {view.suites.map((suite) => (
@@ -75,7 +79,9 @@ export const EVAL_ITEMS_PAGE = 50;
 /** The suite's items, a page at a time, of every strategy or one; "Show more items" loads the next page. */
 function ItemPages({ api, suite, strategies }: { api: ApiClient; suite: string; strategies: string[] }) {
   const [strategy, setStrategy] = useState("");
-  const [pages, setPages] = useState<{ items: EvalItemView[]; total: number; nextCursor: string | null } | undefined>(undefined);
+  const [pages, setPages] = useState<{ items: EvalItemView[]; total: number; nextCursor: string | null } | undefined>(
+    undefined,
+  );
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
 
@@ -84,8 +90,17 @@ function ItemPages({ api, suite, strategies }: { api: ApiClient; suite: string; 
       setLoading(true);
       setError(undefined);
       try {
-        const page = await api.evalItems({ suite, limit: EVAL_ITEMS_PAGE, ...(strategy === "" ? {} : { strategy }), ...(cursor === undefined ? {} : { cursor }) });
-        setPages((previous) => ({ items: [...(cursor === undefined ? [] : (previous?.items ?? [])), ...page.items], total: page.total, nextCursor: page.nextCursor }));
+        const page = await api.evalItems({
+          suite,
+          limit: EVAL_ITEMS_PAGE,
+          ...(strategy === "" ? {} : { strategy }),
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        setPages((previous) => ({
+          items: [...(cursor === undefined ? [] : (previous?.items ?? [])), ...page.items],
+          total: page.total,
+          nextCursor: page.nextCursor,
+        }));
       } catch (failure) {
         setError(failure instanceof Error ? failure.message : String(failure));
       } finally {
@@ -105,7 +120,11 @@ function ItemPages({ api, suite, strategies }: { api: ApiClient; suite: string; 
       <div className="eval-items-head">
         <label>
           Items of{" "}
-          <select value={strategy} onChange={(event) => setStrategy(event.target.value)} aria-label={`Items of which strategy, ${suite}`}>
+          <select
+            value={strategy}
+            onChange={(event) => setStrategy(event.target.value)}
+            aria-label={`Items of which strategy, ${suite}`}
+          >
             <option value="">every strategy</option>
             {strategies.map((name) => (
               <option key={name} value={name}>
@@ -127,7 +146,12 @@ function ItemPages({ api, suite, strategies }: { api: ApiClient; suite: string; 
       )}
       <ItemTable suite={suite} items={pages?.items ?? []} />
       {pages?.nextCursor === null || pages === undefined ? null : (
-        <button type="button" className="secondary page-button" disabled={loading} onClick={() => void load(pages.nextCursor ?? undefined)}>
+        <button
+          type="button"
+          className="secondary page-button"
+          disabled={loading}
+          onClick={() => void load(pages.nextCursor ?? undefined)}
+        >
           Show more items
         </button>
       )}
@@ -135,7 +159,21 @@ function ItemPages({ api, suite, strategies }: { api: ApiClient; suite: string; 
   );
 }
 
-const COMPARISON_COLUMNS = ["strategy", "items", "score", "evidence", "failed", "blocked", "input tok", "output tok", "cost", "wall s", "rollovers", "compactions", "history calls"];
+const COMPARISON_COLUMNS = [
+  "strategy",
+  "items",
+  "score",
+  "evidence",
+  "failed",
+  "blocked",
+  "input tok",
+  "output tok",
+  "cost",
+  "wall s",
+  "rollovers",
+  "compactions",
+  "history calls",
+];
 
 function ComparisonTable({ suite, rows }: { suite: string; rows: EvalSummaryRow[] }) {
   return (
@@ -161,13 +199,30 @@ function ComparisonTable({ suite, rows }: { suite: string; rows: EvalSummaryRow[
   );
 }
 
-const ITEM_COLUMNS = ["item", "strategy", "status", "score", "input tok", "output tok", "cost", "rollovers", "compactions", "history calls", "error"];
+const ITEM_COLUMNS = [
+  "item",
+  "strategy",
+  "status",
+  "score",
+  "input tok",
+  "output tok",
+  "cost",
+  "rollovers",
+  "compactions",
+  "history calls",
+  "error",
+];
 
 function ItemTable({ suite, items }: { suite: string; items: EvalItemView[] }) {
   return (
     <EvalTable label={`Items, ${suite}`} caption="Items" columns={ITEM_COLUMNS}>
       {items.map((item) => (
-        <tr key={`${item.itemId}/${item.strategy}`} className={`eval-item-${item.status}`} data-item={item.itemId} data-strategy={item.strategy}>
+        <tr
+          key={`${item.itemId}/${item.strategy}`}
+          className={`eval-item-${item.status}`}
+          data-item={item.itemId}
+          data-strategy={item.strategy}
+        >
           <th scope="row">{item.itemId}</th>
           <td>{item.strategy}</td>
           <td>{item.status}</td>
@@ -186,7 +241,17 @@ function ItemTable({ suite, items }: { suite: string; items: EvalItemView[] }) {
 }
 
 /** The frame both tables share: a labelled table with a caption, one header row of `columns`, and the body rows as children. */
-function EvalTable({ label, caption, columns, children }: { label: string; caption: string; columns: string[]; children: ReactNode }) {
+function EvalTable({
+  label,
+  caption,
+  columns,
+  children,
+}: {
+  label: string;
+  caption: string;
+  columns: string[];
+  children: ReactNode;
+}) {
   return (
     <div className="eval-table">
       <table aria-label={label}>

@@ -8,11 +8,26 @@ import type { ApiClient } from "../api/client";
 import type { SearchEmbeddingsNote, SearchHit, SearchMode } from "../api/types";
 import { markedPieces } from "../format";
 
-const MODE_LABELS: Record<SearchMode, string> = { literal: "exact text", ranked: "ranked words", hybrid: "words + meaning", semantic: "meaning only" };
+const MODE_LABELS: Record<SearchMode, string> = {
+  literal: "exact text",
+  ranked: "ranked words",
+  hybrid: "words + meaning",
+  semantic: "meaning only",
+};
 const ORDERABLE: readonly SearchMode[] = ["ranked", "hybrid", "semantic"];
 
 /** @example <HistorySearch api={api} sessionId={id} modes={info.search.modes} onJump={(seq) => transcript.jumpTo(seq)} /> */
-export function HistorySearch({ api, sessionId, modes = ["literal", "ranked"], onJump }: { api: ApiClient; sessionId: string; modes?: readonly SearchMode[]; onJump: (seq: number) => void }) {
+export function HistorySearch({
+  api,
+  sessionId,
+  modes = ["literal", "ranked"],
+  onJump,
+}: {
+  api: ApiClient;
+  sessionId: string;
+  modes?: readonly SearchMode[];
+  onJump: (seq: number) => void;
+}) {
   const [query, setQuery] = useState("");
   const [mode, setMode] = useState<SearchMode>("literal");
   const [newest, setNewest] = useState(false);
@@ -52,7 +67,13 @@ export function HistorySearch({ api, sessionId, modes = ["literal", "ranked"], o
       <form role="search" onSubmit={(event) => void submit(event)}>
         <label htmlFor={inputId}>Search this session's history</label>
         <div className="search-row">
-          <input id={inputId} type="search" value={query} onChange={(event) => setQuery(event.target.value)} autoComplete="off" />
+          <input
+            id={inputId}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            autoComplete="off"
+          />
           <button type="submit" disabled={searching || query.trim() === ""}>
             Search
           </button>
@@ -61,12 +82,20 @@ export function HistorySearch({ api, sessionId, modes = ["literal", "ranked"], o
           <legend>Match</legend>
           {modes.map((choice) => (
             <label key={choice}>
-              <input type="radio" name="mode" value={choice} checked={mode === choice} onChange={() => setMode(choice)} /> {MODE_LABELS[choice]}
+              <input
+                type="radio"
+                name="mode"
+                value={choice}
+                checked={mode === choice}
+                onChange={() => setMode(choice)}
+              />{" "}
+              {MODE_LABELS[choice]}
             </label>
           ))}
           {ORDERABLE.includes(mode) ? (
             <label>
-              <input type="checkbox" checked={newest} onChange={(event) => setNewest(event.target.checked)} /> newest first
+              <input type="checkbox" checked={newest} onChange={(event) => setNewest(event.target.checked)} /> newest
+              first
             </label>
           ) : null}
         </fieldset>
@@ -81,7 +110,14 @@ export function HistorySearch({ api, sessionId, modes = ["literal", "ranked"], o
           </label>
           <label>
             Tool{" "}
-            <input type="text" value={tool} onChange={(event) => setTool(event.target.value)} placeholder="any" size={10} autoComplete="off" />
+            <input
+              type="text"
+              value={tool}
+              onChange={(event) => setTool(event.target.value)}
+              placeholder="any"
+              size={10}
+              autoComplete="off"
+            />
           </label>
         </div>
       </form>
@@ -111,7 +147,9 @@ export function HistorySearch({ api, sessionId, modes = ["literal", "ranked"], o
                     Window {hit.windowNumber} · {hit.role} · #{hit.itemId}
                   </span>
                   <span className="hit-snippet">
-                    {markedPieces(hit.snippet, hit.matches).map((piece, index) => (piece.marked ? <mark key={index}>{piece.text}</mark> : piece.text))}
+                    {markedPieces(hit.snippet, hit.matches).map((piece, index) =>
+                      piece.marked ? <mark key={index}>{piece.text}</mark> : piece.text,
+                    )}
                   </span>
                 </button>
               </li>

@@ -35,12 +35,18 @@ export function LiveAnswer({ messages, windows }: { messages: ChatMessage[]; win
 function LivePart({ part, numbers }: { part: ChatPart; numbers: Map<string, number> }) {
   if (part.type === "text") return part.text === "" ? null : <div className="text">{part.text}</div>;
   if (part.type === "dynamic-tool") return <LiveTool toolName={part.toolName} part={part} />;
-  if (part.type.startsWith("tool-")) return <LiveTool toolName={part.type.slice("tool-".length)} part={part as ToolPart} />;
+  if (part.type.startsWith("tool-"))
+    return <LiveTool toolName={part.type.slice("tool-".length)} part={part as ToolPart} />;
   switch (part.type) {
     case "data-ctxwin-rollover":
       return <LiveDivider kind="rollover" label={rolloverLabel(part.data, numbers.get(part.data.windowId) ?? 0)} />;
     case "data-ctxwin-compaction":
-      return <LiveDivider kind="compaction" label={dividerLabel({ windowNumber: numbers.get(part.data.windowId) ?? 0, boundary: { kind: "compaction" } })} />;
+      return (
+        <LiveDivider
+          kind="compaction"
+          label={dividerLabel({ windowNumber: numbers.get(part.data.windowId) ?? 0, boundary: { kind: "compaction" } })}
+        />
+      );
     case "data-ctxwin-warning":
       return (
         <details className="row row-warning row-live-warning">
@@ -60,11 +66,25 @@ function LivePart({ part, numbers }: { part: ChatPart; numbers: Map<string, numb
 type ToolPart = { state: string; input?: unknown; output?: unknown; errorText?: string };
 
 function LiveTool({ toolName, part }: { toolName: string; part: ToolPart }) {
-  const output = part.errorText ?? (part.output === undefined ? "" : typeof part.output === "string" ? part.output : JSON.stringify(part.output, null, 2));
+  const output =
+    part.errorText ??
+    (part.output === undefined
+      ? ""
+      : typeof part.output === "string"
+        ? part.output
+        : JSON.stringify(part.output, null, 2));
   // A live part cannot tell a refused call from one that threw: both end in `output-error` (the
   // stored row can, once the page reloads it).
   const outcome = part.state === "output-error" ? "failed" : "finished";
-  return <ToolCall toolName={toolName} state={part.state} outcome={outcome} input={part.input === undefined ? "" : JSON.stringify(part.input)} output={output} />;
+  return (
+    <ToolCall
+      toolName={toolName}
+      state={part.state}
+      outcome={outcome}
+      input={part.input === undefined ? "" : JSON.stringify(part.input)}
+      output={output}
+    />
+  );
 }
 
 function LiveDivider({ kind, label }: { kind: "rollover" | "compaction"; label: string }) {
@@ -79,7 +99,10 @@ function LiveDivider({ kind, label }: { kind: "rollover" | "compaction"; label: 
 
 function rolloverLabel(rollover: LiveRollover, windowNumber: number): string {
   const percent = rollover.maxTokens > 0 ? Math.round((rollover.contextTokens / rollover.maxTokens) * 100) : undefined;
-  return dividerLabel({ windowNumber, boundary: { kind: "rollover", reason: rollover.reason, ...(percent === undefined ? {} : { percent }) } });
+  return dividerLabel({
+    windowNumber,
+    boundary: { kind: "rollover", reason: rollover.reason, ...(percent === undefined ? {} : { percent }) },
+  });
 }
 
 /** The number of each window a live rollover or compaction opens: the one before it, plus one. */

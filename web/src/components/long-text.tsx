@@ -7,7 +7,15 @@ import { useState } from "react";
 export const SHOWN_CHARACTERS = 3_000;
 
 /** @example <LongText text={row.text} className="text" /> */
-export function LongText({ text, className = "text", limit = SHOWN_CHARACTERS }: { text: string; className?: string; limit?: number }) {
+export function LongText({
+  text,
+  className = "text",
+  limit = SHOWN_CHARACTERS,
+}: {
+  text: string;
+  className?: string;
+  limit?: number;
+}) {
   const [whole, setWhole] = useState(false);
   if (text.length <= limit || whole) return <div className={className}>{text}</div>;
   return (

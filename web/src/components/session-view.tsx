@@ -33,7 +33,15 @@ const PANELS: { id: Panel; label: string }[] = [
 ];
 
 /** @example <SessionView api={api} info={info} sessionId="abc" /> */
-export function SessionView({ api, info, sessionId }: { api: ApiClient; info: InfoView | undefined; sessionId: string }) {
+export function SessionView({
+  api,
+  info,
+  sessionId,
+}: {
+  api: ApiClient;
+  info: InfoView | undefined;
+  sessionId: string;
+}) {
   const [internal, setInternal] = useState(false);
   const transcript = useTranscript({ api, sessionId, internal });
   const [detail, setDetail] = useState<SessionDetail | undefined>(undefined);
@@ -42,7 +50,9 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
   const [busy, setBusy] = useState(false);
   const [windows, setWindows] = useState<WindowView[]>([]);
   const [children, setChildren] = useState<SessionSummary[]>([]);
-  const [panel, setPanel] = useState<Panel | undefined>(() => (window.matchMedia("(min-width: 900px)").matches ? "windows" : undefined));
+  const [panel, setPanel] = useState<Panel | undefined>(() =>
+    window.matchMedia("(min-width: 900px)").matches ? "windows" : undefined,
+  );
   const [streamingText, setStreamingText] = useState("");
   const streamed = useRef(0);
   const [highlightSeq, setHighlightSeq] = useState<number | undefined>(undefined);
@@ -55,7 +65,11 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
     onSettled: () => transcript.catchUp(),
     onData: (part) => {
       if (part.type === "data-ctxwin-usage") setUsage((previous) => usageWithLive(previous, part.data));
-      if (part.type === "data-ctxwin-retry") setNotice({ text: `The provider failed mid-answer; asking again (retry ${part.data.retry}): ${part.data.message}`, error: false });
+      if (part.type === "data-ctxwin-retry")
+        setNotice({
+          text: `The provider failed mid-answer; asking again (retry ${part.data.retry}): ${part.data.message}`,
+          error: false,
+        });
     },
   });
   /**
@@ -72,14 +86,19 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
     }
   };
   const liveTurn = ownTurn.current;
-  const liveMessages = liveTurn !== undefined && transcript.rows.some((row) => row.seq > liveTurn.afterSeq) ? [] : chat.messages;
+  const liveMessages =
+    liveTurn !== undefined && transcript.rows.some((row) => row.seq > liveTurn.afterSeq) ? [] : chat.messages;
   /** Bumped when stored rows may have changed, so the timeline reloads. */
   const [rowsVersion, setRowsVersion] = useState(0);
   const rowsChanged = () => setRowsVersion((version) => version + 1);
 
   const refresh = useCallback(async () => {
     try {
-      const [loaded, loadedWindows, loadedChildren] = await Promise.all([api.session(sessionId), api.windows(sessionId), api.children(sessionId)]);
+      const [loaded, loadedWindows, loadedChildren] = await Promise.all([
+        api.session(sessionId),
+        api.windows(sessionId),
+        api.children(sessionId),
+      ]);
       setDetail(loaded);
       setChildren(loadedChildren);
       setUsage(loaded.usage);
@@ -131,14 +150,28 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         return;
       case "usage":
         // While a turn streams the events carry no spend: the window's last known one stays.
-        setUsage((previous) => (event.data.spend === null && previous?.windowId === event.data.windowId ? { ...event.data, spend: previous.spend } : event.data));
+        setUsage((previous) =>
+          event.data.spend === null && previous?.windowId === event.data.windowId
+            ? { ...event.data, spend: previous.spend }
+            : event.data,
+        );
         return;
       case "budget-warning":
-        setNotice({ text: "Budget warning: the agent was asked to write its notes before the window rolls over.", error: false });
+        setNotice({
+          text: "Budget warning: the agent was asked to write its notes before the window rolls over.",
+          error: false,
+        });
         return;
       case "rollover":
-        setNotice({ text: `Rolled over to a new context window${event.data.percent === null ? "" : ` at ${formatPercent(event.data.percent)}`} (${event.data.reason}).`, error: false });
-        void api.windows(sessionId).then(setWindows, (error: unknown) => setNotice({ text: error instanceof Error ? error.message : String(error), error: true }));
+        setNotice({
+          text: `Rolled over to a new context window${event.data.percent === null ? "" : ` at ${formatPercent(event.data.percent)}`} (${event.data.reason}).`,
+          error: false,
+        });
+        void api
+          .windows(sessionId)
+          .then(setWindows, (error: unknown) =>
+            setNotice({ text: error instanceof Error ? error.message : String(error), error: true }),
+          );
         rowsChanged();
         return;
       case "blocked":
@@ -152,7 +185,10 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         const discarded = Math.min(event.data.discardedChars, streamed.current);
         streamed.current -= discarded;
         setStreamingText((text) => text.slice(0, text.length - discarded));
-        setNotice({ text: `The provider failed mid-answer; asking again (retry ${event.data.retry}): ${event.data.message}`, error: false });
+        setNotice({
+          text: `The provider failed mid-answer; asking again (retry ${event.data.retry}): ${event.data.message}`,
+          error: false,
+        });
         return;
       }
       case "turn-end":
@@ -218,7 +254,8 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         </a>
         <h1 className="session-title-heading">{detail?.title ?? sessionId}</h1>
         <label className="toggle">
-          <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.target.checked)} /> Show internal rows
+          <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.target.checked)} /> Show
+          internal rows
         </label>
       </div>
       <SessionOrigin detail={detail} subagents={children} />
@@ -262,15 +299,30 @@ export function SessionView({ api, info, sessionId }: { api: ApiClient; info: In
         <aside className="side-panel" aria-label="Session tools">
           <div className="tabs" role="group" aria-label="Panels">
             {PANELS.map(({ id, label }) => (
-              <button key={id} type="button" className="tab" aria-pressed={panel === id} onClick={() => setPanel(panel === id ? undefined : id)}>
+              <button
+                key={id}
+                type="button"
+                className="tab"
+                aria-pressed={panel === id}
+                onClick={() => setPanel(panel === id ? undefined : id)}
+              >
                 {label}
               </button>
             ))}
           </div>
           {panel === undefined ? null : (
             <div className="panel-content">
-              {panel === "windows" ? <WindowsPanel windows={windows} activeWindowId={usage?.windowId} onJump={jump} /> : null}
-              {panel === "search" ? <HistorySearch api={api} sessionId={sessionId} {...(info?.search === undefined ? {} : { modes: info.search.modes })} onJump={jump} /> : null}
+              {panel === "windows" ? (
+                <WindowsPanel windows={windows} activeWindowId={usage?.windowId} onJump={jump} />
+              ) : null}
+              {panel === "search" ? (
+                <HistorySearch
+                  api={api}
+                  sessionId={sessionId}
+                  {...(info?.search === undefined ? {} : { modes: info.search.modes })}
+                  onJump={jump}
+                />
+              ) : null}
               {panel === "settings" ? <SettingsPanel api={api} /> : null}
             </div>
           )}
@@ -287,12 +339,14 @@ function SessionOrigin({ detail, subagents }: { detail: SessionDetail | undefine
     <p className="session-origin" aria-label="Session lineage">
       {detail.parent === null ? null : (
         <span>
-          Sub-agent session of <a href={sessionHref(detail.parent.sessionId)}>{detail.parent.sessionId}</a> (its task call at item {detail.parent.itemId}).{" "}
+          Sub-agent session of <a href={sessionHref(detail.parent.sessionId)}>{detail.parent.sessionId}</a> (its task
+          call at item {detail.parent.itemId}).{" "}
         </span>
       )}
       {detail.forkOf === null ? null : (
         <span>
-          Fork of <a href={sessionHref(detail.forkOf.sessionId)}>{detail.forkOf.sessionId}</a> after item {detail.forkOf.atItem}.{" "}
+          Fork of <a href={sessionHref(detail.forkOf.sessionId)}>{detail.forkOf.sessionId}</a> after item{" "}
+          {detail.forkOf.atItem}.{" "}
         </span>
       )}
       {subagents.length === 0 ? null : (
@@ -312,5 +366,9 @@ function SessionOrigin({ detail, subagents }: { detail: SessionDetail | undefine
 
 /** How much of the live answer there is (parts and text), so the transcript follows it as it grows. */
 function liveSize(messages: ReturnType<typeof useSessionChat>["messages"]): number {
-  return messages.reduce((size, message) => size + message.parts.reduce((total, part) => total + 1 + (part.type === "text" ? part.text.length : 0), 0), 0);
+  return messages.reduce(
+    (size, message) =>
+      size + message.parts.reduce((total, part) => total + 1 + (part.type === "text" ? part.text.length : 0), 0),
+    0,
+  );
 }

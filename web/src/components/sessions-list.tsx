@@ -56,7 +56,13 @@ export function SessionsList({ api, info }: { api: ApiClient; info: InfoView | u
       </div>
       <div className="field">
         <label htmlFor={inputId}>Find a session by title or id</label>
-        <input id={inputId} type="search" value={query} onChange={(event) => setQuery(event.target.value)} autoComplete="off" />
+        <input
+          id={inputId}
+          type="search"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          autoComplete="off"
+        />
       </div>
       {error === undefined ? null : (
         <p className="error" role="alert">
@@ -68,22 +74,42 @@ export function SessionsList({ api, info }: { api: ApiClient; info: InfoView | u
       ) : sessions.length === 0 ? (
         <p className="hint">{query === "" ? "No sessions in this project yet." : "No session matches."}</p>
       ) : (
-        <SessionEntries nodes={sessionTree(sessions)} titles={new Map(sessions.map((session) => [session.sessionId, session.title]))} nested={false} />
+        <SessionEntries
+          nodes={sessionTree(sessions)}
+          titles={new Map(sessions.map((session) => [session.sessionId, session.title]))}
+          nested={false}
+        />
       )}
     </main>
   );
 }
 
-function SessionEntries({ nodes, titles, nested }: { nodes: SessionNode[]; titles: Map<string, string>; nested: boolean }) {
+function SessionEntries({
+  nodes,
+  titles,
+  nested,
+}: {
+  nodes: SessionNode[];
+  titles: Map<string, string>;
+  nested: boolean;
+}) {
   return (
-    <ul className={nested ? "sessions session-children" : "sessions"} aria-label={nested ? "Sub-agent sessions" : undefined}>
+    <ul
+      className={nested ? "sessions session-children" : "sessions"}
+      aria-label={nested ? "Sub-agent sessions" : undefined}
+    >
       {nodes.map(({ session, children }) => (
         <li key={session.sessionId}>
           <a className="session-entry" href={sessionHref(session.sessionId)}>
             <span className="session-title">{session.title}</span>
             <LineageLabel session={session} titles={titles} nested={nested} />
             <span className="session-detail">
-              {session.lastActivity === null ? "new" : <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time>} · {session.windows} {session.windows === 1 ? "window" : "windows"} · {session.rows}{" "}
+              {session.lastActivity === null ? (
+                "new"
+              ) : (
+                <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time>
+              )}{" "}
+              · {session.windows} {session.windows === 1 ? "window" : "windows"} · {session.rows}{" "}
               {session.rows === 1 ? "row" : "rows"}
               {session.title === session.sessionId ? "" : ` · ${session.sessionId}`}
             </span>
@@ -96,11 +122,25 @@ function SessionEntries({ nodes, titles, nested }: { nodes: SessionNode[]; title
 }
 
 /** Where a session comes from: a sub-agent's parent (when not shown as nesting) or a fork's origin. */
-function LineageLabel({ session, titles, nested }: { session: SessionNode["session"]; titles: Map<string, string>; nested: boolean }) {
+function LineageLabel({
+  session,
+  titles,
+  nested,
+}: {
+  session: SessionNode["session"];
+  titles: Map<string, string>;
+  nested: boolean;
+}) {
   const name = (sessionId: string) => titles.get(sessionId) ?? sessionId;
   const labels: string[] = [];
-  if (session.parent !== null) labels.push(nested ? `sub-agent · task call at item ${session.parent.itemId}` : `sub-agent of ${name(session.parent.sessionId)} (item ${session.parent.itemId})`);
-  if (session.forkOf !== null) labels.push(`fork of ${name(session.forkOf.sessionId)} after item ${session.forkOf.atItem}`);
+  if (session.parent !== null)
+    labels.push(
+      nested
+        ? `sub-agent · task call at item ${session.parent.itemId}`
+        : `sub-agent of ${name(session.parent.sessionId)} (item ${session.parent.itemId})`,
+    );
+  if (session.forkOf !== null)
+    labels.push(`fork of ${name(session.forkOf.sessionId)} after item ${session.forkOf.atItem}`);
   if (labels.length === 0) return null;
   return <span className="session-lineage">{labels.join(" · ")}</span>;
 }

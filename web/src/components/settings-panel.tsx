@@ -26,7 +26,8 @@ export function SettingsPanel({ api }: { api: ApiClient }) {
     let live = true;
     api.settings().then(
       (loaded) => live && show(loaded),
-      (error: unknown) => live && setMessage({ text: error instanceof Error ? error.message : String(error), error: true }),
+      (error: unknown) =>
+        live && setMessage({ text: error instanceof Error ? error.message : String(error), error: true }),
     );
     return () => {
       live = false;
@@ -51,12 +52,22 @@ export function SettingsPanel({ api }: { api: ApiClient }) {
     }
   };
 
-  if (settings === undefined) return message?.error === true ? <p className="error">{message.text}</p> : <p className="hint">Loading settings…</p>;
+  if (settings === undefined)
+    return message?.error === true ? (
+      <p className="error">{message.text}</p>
+    ) : (
+      <p className="hint">Loading settings…</p>
+    );
   return (
     <form className="settings" onSubmit={(event) => void save(event)}>
       <div className="field">
         <label htmlFor={ids.strategy}>Strategy</label>
-        <select id={ids.strategy} value={strategy} onChange={(event) => setStrategy(event.target.value as Strategy)} aria-describedby={`${ids.strategy}-help`}>
+        <select
+          id={ids.strategy}
+          value={strategy}
+          onChange={(event) => setStrategy(event.target.value as Strategy)}
+          aria-describedby={`${ids.strategy}-help`}
+        >
           <option value="rollover">rollover</option>
           <option value="compact">compact</option>
           <option value="off">off</option>
@@ -67,14 +78,34 @@ export function SettingsPanel({ api }: { api: ApiClient }) {
       </div>
       <div className="field">
         <label htmlFor={ids.threshold}>Threshold</label>
-        <input id={ids.threshold} type="number" min={0.1} max={0.95} step={0.05} value={threshold} onChange={(event) => setThreshold(event.target.value)} aria-describedby={`${ids.threshold}-help`} required />
+        <input
+          id={ids.threshold}
+          type="number"
+          min={0.1}
+          max={0.95}
+          step={0.05}
+          value={threshold}
+          onChange={(event) => setThreshold(event.target.value)}
+          aria-describedby={`${ids.threshold}-help`}
+          required
+        />
         <p className="hint" id={`${ids.threshold}-help`}>
           {settings.explanations.threshold}
         </p>
       </div>
       <div className="field">
         <label htmlFor={ids.contextLimit}>Context limit (tokens)</label>
-        <input id={ids.contextLimit} type="number" min={1} step={1} inputMode="numeric" placeholder="model default" value={contextLimit} onChange={(event) => setContextLimit(event.target.value)} aria-describedby={`${ids.contextLimit}-help`} />
+        <input
+          id={ids.contextLimit}
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          placeholder="model default"
+          value={contextLimit}
+          onChange={(event) => setContextLimit(event.target.value)}
+          aria-describedby={`${ids.contextLimit}-help`}
+        />
         <p className="hint" id={`${ids.contextLimit}-help`}>
           {settings.explanations.contextLimit}
         </p>

@@ -29,9 +29,17 @@ export function ToolCall({
   const failed = outcome !== "finished";
   return (
     <div className={`tool-call${failed ? " tool-call-failed" : ""}`}>
-      <button type="button" className="tool-call-toggle" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>
-        <span aria-hidden="true" className="tool-call-arrow">{open ? "▾" : "▸"}</span> <span className="tool-name">{toolName}</span>{" "}
-        <span className="tool-summary">{toolCallSummary(input)}</span>
+      <button
+        type="button"
+        className="tool-call-toggle"
+        aria-expanded={open}
+        aria-controls={detailsId}
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true" className="tool-call-arrow">
+          {open ? "▾" : "▸"}
+        </span>{" "}
+        <span className="tool-name">{toolName}</span> <span className="tool-summary">{toolCallSummary(input)}</span>
         {failed ? <span className="tool-state"> · {outcome === "failed" ? "failed" : "not run"}</span> : null}
       </button>
       {childSessionId === undefined ? null : (

@@ -24,15 +24,24 @@ export interface TranscriptRowProps {
 export function TranscriptRow({ row, highlighted, onEdit, onEditMessage }: TranscriptRowProps) {
   const className = `row row-${row.kind} role-${row.role}${row.hidden ? " row-hidden" : ""}${highlighted ? " row-highlighted" : ""}`;
   const common = { className, "data-seq": row.seq, "data-window": row.windowNumber, id: `row-${row.seq}` };
-  if (row.kind === "boundary" && row.boundary !== undefined) return <Divider row={row} boundary={row.boundary} common={common} />;
-  if (row.kind === "warning") return <Collapsed common={common} label="Budget warning — the agent was asked to write its notes now" row={row} />;
-  if (row.kind === "notes-flush") return <Collapsed common={common} label="Notes flush — one memory-only step before the window rolls over" row={row} />;
+  if (row.kind === "boundary" && row.boundary !== undefined)
+    return <Divider row={row} boundary={row.boundary} common={common} />;
+  if (row.kind === "warning")
+    return <Collapsed common={common} label="Budget warning — the agent was asked to write its notes now" row={row} />;
+  if (row.kind === "notes-flush")
+    return (
+      <Collapsed common={common} label="Notes flush — one memory-only step before the window rolls over" row={row} />
+    );
   if (row.carry !== undefined) return <Continuation common={common} carry={row.carry} row={row} />;
-  if (row.kind === "internal" || row.hidden) return <Collapsed common={common} label={`Internal row${row.role === "" ? "" : ` (${row.role})`}`} row={row} />;
+  if (row.kind === "internal" || row.hidden)
+    return <Collapsed common={common} label={`Internal row${row.role === "" ? "" : ` (${row.role})`}`} row={row} />;
   if (row.kind === "rejected-input") {
     return (
       <article {...common} aria-label={`Not sent, item ${row.itemId}`}>
-        <RowHeader row={row} tag={row.rejected?.reason === undefined ? "Not sent — too large for a fresh window" : "Not sent"} />
+        <RowHeader
+          row={row}
+          tag={row.rejected?.reason === undefined ? "Not sent — too large for a fresh window" : "Not sent"}
+        />
         <Body row={row} />
         {row.rejected === undefined ? null : <RejectedNotes rejected={row.rejected} />}
         {onEdit === undefined ? (
@@ -62,9 +71,12 @@ function RejectedNotes({ rejected }: { rejected: RowRejected }) {
       {reason === undefined ? null : <p className="hint rejected-reason">{reason}</p>}
       {cut === undefined ? null : (
         <p className="hint rejected-cut" role="note">
-          Only the first {formatCount(cut.keptChars)} of {formatCount(cut.totalChars)} characters are stored (the store&apos;s row limit)
-          {cut.droppedFiles === 0 ? "" : `; ${cut.droppedFiles} attached file${cut.droppedFiles === 1 ? " was" : "s were"} replaced by a line naming ${cut.droppedFiles === 1 ? "it" : "them"}`}. An edit starts
-          from what is stored.
+          Only the first {formatCount(cut.keptChars)} of {formatCount(cut.totalChars)} characters are stored (the
+          store&apos;s row limit)
+          {cut.droppedFiles === 0
+            ? ""
+            : `; ${cut.droppedFiles} attached file${cut.droppedFiles === 1 ? " was" : "s were"} replaced by a line naming ${cut.droppedFiles === 1 ? "it" : "them"}`}
+          . An edit starts from what is stored.
         </p>
       )}
     </>
@@ -72,7 +84,13 @@ function RejectedNotes({ rejected }: { rejected: RowRejected }) {
 }
 
 /** A user message with "Edit": the edited text goes to a fork made just before it, never into this session. */
-function EditableBody({ row, onEditMessage }: { row: RowView; onEditMessage: (row: RowView, text: string) => Promise<string | undefined> }) {
+function EditableBody({
+  row,
+  onEditMessage,
+}: {
+  row: RowView;
+  onEditMessage: (row: RowView, text: string) => Promise<string | undefined>;
+}) {
   const [text, setText] = useState<string | undefined>(undefined);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | undefined>(undefined);
@@ -81,7 +99,12 @@ function EditableBody({ row, onEditMessage }: { row: RowView; onEditMessage: (ro
     return (
       <>
         <Body row={row} />
-        <button type="button" className="link-button" onClick={() => setText(row.text)} aria-label={`Edit item ${row.itemId} in a fork`}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => setText(row.text)}
+          aria-label={`Edit item ${row.itemId} in a fork`}
+        >
           Edit
         </button>
       </>
@@ -101,7 +124,8 @@ function EditableBody({ row, onEditMessage }: { row: RowView; onEditMessage: (ro
       }}
     >
       <label htmlFor={fieldId} className="hint">
-        The edited message is sent in a new fork of this session made just before item {row.itemId}; this session stays as it is.
+        The edited message is sent in a new fork of this session made just before item {row.itemId}; this session stays
+        as it is.
       </label>
       <textarea id={fieldId} value={text} onChange={(event) => setText(event.target.value)} disabled={sending} />
       <div className="row-edit-actions">
@@ -128,13 +152,24 @@ function Divider({ row, boundary, common }: { row: RowView; boundary: RowBoundar
   const summaryId = useId();
   const label = dividerLabel({ windowNumber: row.windowNumber, boundary });
   return (
-    <div {...common} className={`${common.className} divider divider-${boundary.kind}`} role="separator" aria-label={label}>
+    <div
+      {...common}
+      className={`${common.className} divider divider-${boundary.kind}`}
+      role="separator"
+      aria-label={label}
+    >
       <div className="divider-line">
         <span className="divider-label">{label}</span>
       </div>
       {boundary.kind === "compaction" && row.text !== "" ? (
         <div className="divider-extra">
-          <button type="button" className="link-button" aria-expanded={open} aria-controls={summaryId} onClick={() => setOpen(!open)}>
+          <button
+            type="button"
+            className="link-button"
+            aria-expanded={open}
+            aria-controls={summaryId}
+            onClick={() => setOpen(!open)}
+          >
             {open ? "Hide the summary" : "Show the summary"}
           </button>
           {open ? (
@@ -153,7 +188,13 @@ function Collapsed({ common, label, row }: { common: Common; label: string; row:
   const textId = useId();
   return (
     <div {...common}>
-      <button type="button" className="collapsed-toggle" aria-expanded={open} aria-controls={textId} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="collapsed-toggle"
+        aria-expanded={open}
+        aria-controls={textId}
+        onClick={() => setOpen(!open)}
+      >
         <span aria-hidden="true">{open ? "▾" : "▸"}</span> {label}
       </button>
       {open ? (
@@ -171,7 +212,13 @@ function Continuation({ common, carry, row }: { common: Common; carry: RowCarry;
   const detailsId = useId();
   return (
     <div {...common}>
-      <button type="button" className="collapsed-toggle" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="collapsed-toggle"
+        aria-expanded={open}
+        aria-controls={detailsId}
+        onClick={() => setOpen(!open)}
+      >
         <span aria-hidden="true">{open ? "▾" : "▸"}</span> {carryLabel(carry)}
       </button>
       {open ? (
@@ -199,7 +246,9 @@ function Continuation({ common, carry, row }: { common: Common; carry: RowCarry;
 
 function carryLabel(carry: RowCarry): string {
   const count = (outcome: string) => carry.calls.filter((call) => call.outcome === outcome).length;
-  const outcomes = [`${count("finished")} finished`, `${count("failed")} failed`, `${count("not-run")} not run`].filter((text) => !text.startsWith("0 "));
+  const outcomes = [`${count("finished")} finished`, `${count("failed")} failed`, `${count("not-run")} not run`].filter(
+    (text) => !text.startsWith("0 "),
+  );
   const calls = carry.calls.length + carry.omittedCalls;
   const input = carry.input === undefined ? "" : ` its input (item ${carry.input.itemId}) and`;
   return `Continuation — carries the stopped turn:${input} ${calls} tool call${calls === 1 ? "" : "s"}${outcomes.length === 0 ? "" : ` (${outcomes.join(", ")})`}`;
@@ -231,7 +280,22 @@ function Body({ row }: { row: RowView }) {
 
 function Part({ part }: { part: RowPart }) {
   if (part.type === "text") return part.text === "" ? null : <LongText text={part.text} />;
-  if (part.type === "tool") return <ToolCall toolName={part.toolName} state={part.state} outcome={part.outcome} input={part.input} output={part.output} childSessionId={part.childSessionId} />;
-  if (part.type === "file") return <div className="attachment">[file{part.filename === undefined ? "" : ` ${part.filename}`} · {part.mediaType}]</div>;
+  if (part.type === "tool")
+    return (
+      <ToolCall
+        toolName={part.toolName}
+        state={part.state}
+        outcome={part.outcome}
+        input={part.input}
+        output={part.output}
+        childSessionId={part.childSessionId}
+      />
+    );
+  if (part.type === "file")
+    return (
+      <div className="attachment">
+        [file{part.filename === undefined ? "" : ` ${part.filename}`} · {part.mediaType}]
+      </div>
+    );
   return <div className="attachment">[{part.label}]</div>;
 }

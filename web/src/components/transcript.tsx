@@ -26,7 +26,16 @@ export interface TranscriptProps {
 }
 
 /** @example <Transcript transcript={transcript} streamingText="" highlightSeq={undefined} onEdit={undefined} /> */
-export function Transcript({ transcript, streamingText, live, liveSize = 0, highlightSeq, showInternal = false, onEdit, onEditMessage }: TranscriptProps) {
+export function Transcript({
+  transcript,
+  streamingText,
+  live,
+  liveSize = 0,
+  highlightSeq,
+  showInternal = false,
+  onEdit,
+  onEditMessage,
+}: TranscriptProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const lastMeasure = useRef({ scrollHeight: 0, scrollTop: 0, following: true });
 
@@ -52,8 +61,10 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
     if (element === null) return;
     const intent = transcript.intent;
     const before = lastMeasure.current;
-    if (intent.type === "bottom" || (intent.type === "bottom-if-following" && before.following)) element.scrollTop = element.scrollHeight;
-    else if (intent.type === "keep-position") element.scrollTop = element.scrollHeight - (before.scrollHeight - before.scrollTop);
+    if (intent.type === "bottom" || (intent.type === "bottom-if-following" && before.following))
+      element.scrollTop = element.scrollHeight;
+    else if (intent.type === "keep-position")
+      element.scrollTop = element.scrollHeight - (before.scrollHeight - before.scrollTop);
     else if (intent.type === "seq") {
       const target = transcript.rows.find((row) => row.seq >= intent.seq);
       const node = target === undefined ? null : element.querySelector<HTMLElement>(`[data-seq="${target.seq}"]`);
@@ -65,7 +76,8 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
 
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (element !== null && (streamingText !== "" || liveSize > 0) && lastMeasure.current.following) element.scrollTop = element.scrollHeight;
+    if (element !== null && (streamingText !== "" || liveSize > 0) && lastMeasure.current.following)
+      element.scrollTop = element.scrollHeight;
     measure();
   }, [streamingText, liveSize]);
 
@@ -90,7 +102,12 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
   return (
     <div className="transcript" ref={scroller} onScroll={onScroll} tabIndex={0} role="region" aria-label="Transcript">
       {transcript.hasMoreBefore ? (
-        <button type="button" className="secondary page-button" disabled={transcript.loading} onClick={() => void transcript.loadOlder()}>
+        <button
+          type="button"
+          className="secondary page-button"
+          disabled={transcript.loading}
+          onClick={() => void transcript.loadOlder()}
+        >
           Load earlier rows
         </button>
       ) : transcript.rows.length > 0 ? (
@@ -101,17 +118,31 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
           {transcript.error}
         </p>
       )}
-      {transcript.rows.length === 0 && !transcript.loading && transcript.error === undefined ? <p className="hint">No rows yet.</p> : null}
+      {transcript.rows.length === 0 && !transcript.loading && transcript.error === undefined ? (
+        <p className="hint">No rows yet.</p>
+      ) : null}
       <ol className="rows">
-        {transcript.rows.filter((row) => showInternal || !isInternal(row)).map((row) => (
-          <li key={row.seq}>
-            <TranscriptRow row={row} highlighted={row.seq === highlightSeq} onEdit={onEdit} onEditMessage={onEditMessage} />
-          </li>
-        ))}
+        {transcript.rows
+          .filter((row) => showInternal || !isInternal(row))
+          .map((row) => (
+            <li key={row.seq}>
+              <TranscriptRow
+                row={row}
+                highlighted={row.seq === highlightSeq}
+                onEdit={onEdit}
+                onEditMessage={onEditMessage}
+              />
+            </li>
+          ))}
       </ol>
       {transcript.hasMoreAfter ? (
         <div className="page-buttons">
-          <button type="button" className="secondary page-button" disabled={transcript.loading} onClick={() => void transcript.loadNewer()}>
+          <button
+            type="button"
+            className="secondary page-button"
+            disabled={transcript.loading}
+            onClick={() => void transcript.loadNewer()}
+          >
             Load later rows
           </button>
           <button type="button" className="secondary page-button" onClick={() => void transcript.loadLatest()}>
@@ -121,7 +152,11 @@ export function Transcript({ transcript, streamingText, live, liveSize = 0, high
       ) : null}
       {live}
       {streamingText === "" ? null : (
-        <article className="row row-message role-assistant row-streaming" aria-live="polite" aria-label="Reply in progress">
+        <article
+          className="row row-message role-assistant row-streaming"
+          aria-live="polite"
+          aria-label="Reply in progress"
+        >
           <header className="row-header">
             <span className="row-role">assistant</span>
             <span className="row-tag">writing…</span>

@@ -47,10 +47,22 @@ export interface ChatProcess {
  * chat.send("hello"); chat.end();
  * const { code, stdout } = await chat.exited;
  */
-export function startChat({ args, cwd, env = {} }: { args: string[]; cwd: string; env?: Record<string, string> }): ChatProcess {
+export function startChat({
+  args,
+  cwd,
+  env = {},
+}: {
+  args: string[];
+  cwd: string;
+  env?: Record<string, string>;
+}): ChatProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of PROVIDER_VARIABLES) delete childEnv[name];
-  const child = spawn(process.execPath, [CTXWIN_BINARY, "chat", ...args], { cwd, env: { ...childEnv, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CTXWIN_BINARY, "chat", ...args], {
+    cwd,
+    env: { ...childEnv, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   const waiters = new Set<() => void>();
@@ -97,7 +109,9 @@ export function startChat({ args, cwd, env = {} }: { args: string[]; cwd: string
             resolve();
           } else if (!running) {
             finish();
-            reject(new Error(`the chat exited before ${stream} matched ${pattern}.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+            reject(
+              new Error(`the chat exited before ${stream} matched ${pattern}.\nstdout:\n${stdout}\nstderr:\n${stderr}`),
+            );
           }
         };
         const timer = setTimeout(() => {

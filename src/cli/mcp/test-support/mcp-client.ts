@@ -12,7 +12,9 @@ export interface McpSession {
   /** Calls a tool and returns its whole answer. */
   call: (name: string, input: unknown) => Promise<CallToolResult>;
   /** Calls session_history and parses its JSON result (the first text item); `note`: a second text item. */
-  history: (input: unknown) => Promise<{ result: Record<string, unknown>; text: string; note: string | undefined; answer: CallToolResult }>;
+  history: (
+    input: unknown,
+  ) => Promise<{ result: Record<string, unknown>; text: string; note: string | undefined; answer: CallToolResult }>;
   /** What the server wrote to stderr so far. */
   stderr: () => string;
   close: () => Promise<void>;
@@ -23,7 +25,15 @@ export interface McpSession {
  * const mcp = await startMcp({ args: ["--dir", folder], cwd: folder });
  * const { result } = await mcp.history({ action: "list_sessions" });
  */
-export async function startMcp({ args, cwd, env = {} }: { args: readonly string[]; cwd: string; env?: Record<string, string> }): Promise<McpSession> {
+export async function startMcp({
+  args,
+  cwd,
+  env = {},
+}: {
+  args: readonly string[];
+  cwd: string;
+  env?: Record<string, string>;
+}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CTXWIN_BINARY, "mcp", ...args],
@@ -35,7 +45,8 @@ export async function startMcp({ args, cwd, env = {} }: { args: readonly string[
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const client = new Client({ name: "ctxwin-test", version: "0.0.0" });
   await client.connect(transport);
-  const call = async (name: string, input: unknown) => (await client.callTool({ name, arguments: input as Record<string, unknown> })) as CallToolResult;
+  const call = async (name: string, input: unknown) =>
+    (await client.callTool({ name, arguments: input as Record<string, unknown> })) as CallToolResult;
   return {
     client,
     call,

@@ -6,7 +6,12 @@ import { spawn } from "node:child_process";
 import { CTXWIN_BINARY } from "../../test-support/run-ctxwin.js";
 
 /** One JSON-RPC message the server wrote to stdout. */
-export type ServerLine = { jsonrpc?: string; id?: string | number | null; result?: unknown; error?: { code: number; message: string } };
+export type ServerLine = {
+  jsonrpc?: string;
+  id?: string | number | null;
+  result?: unknown;
+  error?: { code: number; message: string };
+};
 
 export interface RawMcpProcess {
   /** Writes one line (a string as is, anything else as JSON) followed by a newline. */
@@ -32,7 +37,10 @@ export interface RawMcpProcess {
  * const [answer] = await server.answersTo("not json");
  */
 export async function startRawMcp({ args, cwd }: { args: readonly string[]; cwd: string }): Promise<RawMcpProcess> {
-  const child = spawn(process.execPath, [CTXWIN_BINARY, "mcp", ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [CTXWIN_BINARY, "mcp", ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   let stderr = "";
   let pendingText = "";
   const received: ServerLine[] = [];
@@ -61,7 +69,9 @@ export async function startRawMcp({ args, cwd }: { args: readonly string[]; cwd:
       const found = received.find((line) => line.id === id && line.jsonrpc === "2.0" && !("method" in line));
       if (found !== undefined) return found;
       if (exitCode !== undefined) {
-        throw new Error(`ctxwin mcp exited (code ${String(exitCode)}) before answering ${String(id)}; stderr: ${stderr}`);
+        throw new Error(
+          `ctxwin mcp exited (code ${String(exitCode)}) before answering ${String(id)}; stderr: ${stderr}`,
+        );
       }
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
@@ -75,11 +85,19 @@ export async function startRawMcp({ args, cwd }: { args: readonly string[]; cwd:
     writeLine({ jsonrpc: "2.0", id: pingId, method: "ping" });
     await answerOf(pingId);
     const after = received.slice(before);
-    return after.slice(0, after.findIndex((answer) => answer.id === pingId));
+    return after.slice(
+      0,
+      after.findIndex((answer) => answer.id === pingId),
+    );
   };
 
   const clientInfo = { name: "raw-test", version: "0" };
-  writeLine({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } });
+  writeLine({
+    jsonrpc: "2.0",
+    id: "init",
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo },
+  });
   await answerOf("init");
   writeLine({ jsonrpc: "2.0", method: "notifications/initialized" });
   return {

@@ -18,14 +18,22 @@ export function formatTwoVector(terms: readonly string[]): string | null {
 }
 
 /** @example await downgradeToFormatTwo(admin, "ctxwin_test"); */
-export async function downgradeToFormatTwo(admin: pg.Client, schema: string, { format = 2 }: { format?: 1 | 2 } = {}): Promise<void> {
+export async function downgradeToFormatTwo(
+  admin: pg.Client,
+  schema: string,
+  { format = 2 }: { format?: 1 | 2 } = {},
+): Promise<void> {
   const rows = await admin.query<{ session_id: string; session_key: number; seq: number; body: string }>(
     `SELECT s.session_id, r.session_key, r.seq, r.body FROM ${schema}.ctxwin_rows r JOIN ${schema}.ctxwin_sessions s USING (session_key) WHERE r.visible`,
   );
   for (const row of rows.rows) {
     const decoded = decodeRow(row.session_id, Number(row.seq), row.body);
     const vector = decoded.ok ? formatTwoVector(rankedTerms(indexedTextOf(decoded.row))) : null;
-    await admin.query(`UPDATE ${schema}.ctxwin_rows SET words = $3::tsvector WHERE session_key = $1 AND seq = $2`, [row.session_key, row.seq, vector]);
+    await admin.query(`UPDATE ${schema}.ctxwin_rows SET words = $3::tsvector WHERE session_key = $1 AND seq = $2`, [
+      row.session_key,
+      row.seq,
+      vector,
+    ]);
   }
   await admin.query(`ALTER TABLE ${schema}.ctxwin_rows DROP COLUMN word_count`);
   await admin.query(`ALTER TABLE ${schema}.ctxwin_sessions DROP COLUMN indexed_rows, DROP COLUMN indexed_terms`);

@@ -26,7 +26,10 @@ export interface DatabaseCheck {
  * const { condition, problems } = checkDatabase(db);
  */
 export function checkDatabase(db: Database.Database, { writable }: { writable: boolean }): DatabaseCheck {
-  const problems = [...integrityProblems(db, undefined), ...(writable ? SEARCH_INDEXES.flatMap((name) => searchIndexProblems(db, name)) : [])];
+  const problems = [
+    ...integrityProblems(db, undefined),
+    ...(writable ? SEARCH_INDEXES.flatMap((name) => searchIndexProblems(db, name)) : []),
+  ];
   if (problems.length === 0) return { condition: "healthy", problems };
   const historyIntact = HISTORY_TABLES.every((table) => integrityProblems(db, table).length === 0);
   return { condition: historyIntact ? "search-index-damaged" : "damaged", problems: problems.slice(0, MAX_PROBLEMS) };
@@ -35,9 +38,11 @@ export function checkDatabase(db: Database.Database, { writable }: { writable: b
 /** SQLite's `integrity_check` of the whole file, or of one table and its indexes. */
 function integrityProblems(db: Database.Database, table: string | undefined): string[] {
   try {
-    const lines = (db.pragma(table === undefined ? `integrity_check(${MAX_PROBLEMS})` : `integrity_check(${table})`) as { integrity_check: string }[]).map(
-      (entry) => entry.integrity_check,
-    );
+    const lines = (
+      db.pragma(table === undefined ? `integrity_check(${MAX_PROBLEMS})` : `integrity_check(${table})`) as {
+        integrity_check: string;
+      }[]
+    ).map((entry) => entry.integrity_check);
     return lines.length === 1 && lines[0] === "ok" ? [] : lines;
   } catch (error) {
     if (!isCorruptionFailure(error)) throw error;

@@ -80,6 +80,9 @@ export function doctorDatabase({ path: file, salvage, busyTimeoutMs = 10_000 }: 
 
 function assertCtxwin(db: Database.Database, file: string): void {
   if ((db.pragma("application_id", { simple: true }) as number) !== CTXWIN_APPLICATION_ID) {
-    throw new StoreFormatError(file, `'${file}' is not a ctxwin database (its SQLite application id is not ctxwin's); ctxwin doctor left it untouched.`);
+    throw new StoreFormatError(
+      file,
+      `'${file}' is not a ctxwin database (its SQLite application id is not ctxwin's); ctxwin doctor left it untouched.`,
+    );
   }
 }

@@ -27,14 +27,17 @@ export function rebuildSearchIndexes(connect: () => Database.Database): number {
   const unhook = connect();
   try {
     current = unhook.pragma("user_version", { simple: true }) === STORE_FORMAT_VERSION;
-    if (unhook.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(FILTER_TERMS_TABLE) !== undefined) names.push(FILTER_TERMS_TABLE);
+    if (unhook.prepare("SELECT 1 FROM sqlite_schema WHERE name = ?").get(FILTER_TERMS_TABLE) !== undefined)
+      names.push(FILTER_TERMS_TABLE);
     // Editing the schema table needs SQLite's defensive mode off, which better-sqlite3 ties to unsafe mode.
     unhook.unsafeMode(true);
     unhook.pragma("writable_schema = ON");
     const remove = unhook.prepare("DELETE FROM sqlite_schema WHERE name = ?");
-    unhook.transaction(() => {
-      for (const name of names) remove.run(name);
-    }).immediate();
+    unhook
+      .transaction(() => {
+        for (const name of names) remove.run(name);
+      })
+      .immediate();
     unhook.pragma("writable_schema = OFF");
   } finally {
     unhook.close();

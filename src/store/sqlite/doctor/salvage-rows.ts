@@ -36,9 +36,14 @@ interface RowRecord {
  */
 export function salvageRows(db: Database.Database, write: (line: string) => void): SalvageReport {
   const sessionName = sessionNames(db);
-  const range = db.prepare("SELECT row_key, session_key, seq, body FROM ctxwin_rows WHERE row_key BETWEEN ? AND ? ORDER BY row_key");
+  const range = db.prepare(
+    "SELECT row_key, session_key, seq, body FROM ctxwin_rows WHERE row_key BETWEEN ? AND ? ORDER BY row_key",
+  );
   const single = db.prepare("SELECT row_key, session_key, seq, body FROM ctxwin_rows WHERE row_key = ?");
-  const highest = attempt(() => (db.prepare("SELECT max(row_key) AS highest FROM ctxwin_rows").get() as { highest: number | null }).highest ?? 0);
+  const highest = attempt(
+    () =>
+      (db.prepare("SELECT max(row_key) AS highest FROM ctxwin_rows").get() as { highest: number | null }).highest ?? 0,
+  );
   const report: SalvageReport = { rowsWritten: 0, sessions: 0, rowsUndecodable: 0, keysUnreadable: 0 };
   const seenSessions = new Set<number>();
 
@@ -80,13 +85,21 @@ export function salvageRows(db: Database.Database, write: (line: string) => void
 /** Session ids by key: all at once, or one by one when the table is damaged. */
 function sessionNames(db: Database.Database): (sessionKey: number) => string {
   const names = new Map<number, string>();
-  const all = attempt(() => db.prepare("SELECT session_key, session_id FROM ctxwin_sessions").all() as { session_key: number; session_id: string }[]);
+  const all = attempt(
+    () =>
+      db.prepare("SELECT session_key, session_id FROM ctxwin_sessions").all() as {
+        session_key: number;
+        session_id: string;
+      }[],
+  );
   if (all.ok) for (const entry of all.value) names.set(entry.session_key, entry.session_id);
   const single = db.prepare("SELECT session_id FROM ctxwin_sessions WHERE session_key = ?");
   return (sessionKey) => {
     let name = names.get(sessionKey);
     if (name === undefined) {
-      const found = all.ok ? { ok: true as const, value: undefined } : attempt(() => single.get(sessionKey) as { session_id: string } | undefined);
+      const found = all.ok
+        ? { ok: true as const, value: undefined }
+        : attempt(() => single.get(sessionKey) as { session_id: string } | undefined);
       name = found.ok && found.value !== undefined ? found.value.session_id : `recovered-session-${sessionKey}`;
       names.set(sessionKey, name);
     }

@@ -26,7 +26,8 @@ export function overwritePage(file: string, page: number, pageSize = 4096): void
 export function rootPageOf(file: string, name: string): number {
   const db = new Database(file, { readonly: true });
   try {
-    const entry = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").get(name) as { rootpage: number } | undefined;
+    const entry = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").get(name) as
+      { rootpage: number } | undefined;
     if (entry === undefined || entry.rootpage === 0) throw new Error(`${name} has no root page in ${file}`);
     return entry.rootpage;
   } finally {
@@ -38,9 +39,12 @@ export function rootPageOf(file: string, name: string): number {
 export function middleLeafOf(file: string, table: string): number {
   const db = new Database(file, { readonly: true });
   try {
-    const pages = db.prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY path").all(table) as { pageno: number }[];
+    const pages = db
+      .prepare("SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY path")
+      .all(table) as { pageno: number }[];
     const middle = pages[Math.floor(pages.length / 2)];
-    if (middle === undefined || pages.length < 3) throw new Error(`${table} has ${pages.length} leaf pages; the test needs at least 3`);
+    if (middle === undefined || pages.length < 3)
+      throw new Error(`${table} has ${pages.length} leaf pages; the test needs at least 3`);
     return middle.pageno;
   } finally {
     db.close();

@@ -41,7 +41,9 @@ export async function writeFormatFiveDatabase({
       dropFilterTerms(db);
       db.exec("DROP TABLE ctxwin_search_words;");
       db.exec(SINGLE_COLUMN_WORD_INDEX);
-      const rows = db.prepare("SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1");
+      const rows = db.prepare(
+        "SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1",
+      );
       const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
       for (const record of rows.all() as { row_key: number; seq: number; session_id: string; body: string }[]) {
         const decoded = decodeRow(record.session_id, record.seq, record.body);
@@ -85,7 +87,13 @@ export function wordIndexEntries(file: string): string[] {
  *
  * @example await writeCurrentDatabase({ file, sessions: { s: [[text("a")]] } });
  */
-export async function writeCurrentDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
+export async function writeCurrentDatabase({
+  file,
+  sessions,
+}: {
+  file: string;
+  sessions: Record<string, readonly (readonly RowInput[])[]>;
+}): Promise<void> {
   const store = openStore({ path: file, durability: "normal" });
   try {
     for (const [sessionId, appends] of Object.entries(sessions)) {

@@ -26,7 +26,9 @@ export function downgradeSearchIndexes(db: Database.Database): void {
   db.transaction(() => {
     dropFilterTerms(db);
     db.exec(FORMAT_THREE_INDEXES);
-    const rows = db.prepare("SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1");
+    const rows = db.prepare(
+      "SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1",
+    );
     const literal = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
     const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
     for (const record of rows.all() as { row_key: number; seq: number; session_id: string; body: string }[]) {
@@ -43,7 +45,13 @@ export function downgradeSearchIndexes(db: Database.Database): void {
  * @example
  * await writeFormatThreeDatabase({ file, sessions: { s: [[text("painted a sunrise")]] } });
  */
-export async function writeFormatThreeDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
+export async function writeFormatThreeDatabase({
+  file,
+  sessions,
+}: {
+  file: string;
+  sessions: Record<string, readonly (readonly RowInput[])[]>;
+}): Promise<void> {
   await writeCurrentDatabase({ file, sessions });
   const db = new Database(file);
   try {

@@ -14,11 +14,19 @@ import { downgradeSearchIndexes } from "./format-three-database.js";
  * @example
  * await writeFormatTwoDatabase({ file, sessions: { s: [[text("a"), rolloverRow]] } });
  */
-export async function writeFormatTwoDatabase({ file, sessions }: { file: string; sessions: Record<string, readonly (readonly RowInput[])[]> }): Promise<void> {
+export async function writeFormatTwoDatabase({
+  file,
+  sessions,
+}: {
+  file: string;
+  sessions: Record<string, readonly (readonly RowInput[])[]>;
+}): Promise<void> {
   await writeCurrentDatabase({ file, sessions });
   const db = new Database(file);
   try {
-    db.exec("ALTER TABLE ctxwin_windows DROP COLUMN context_tokens; ALTER TABLE ctxwin_windows DROP COLUMN max_tokens;");
+    db.exec(
+      "ALTER TABLE ctxwin_windows DROP COLUMN context_tokens; ALTER TABLE ctxwin_windows DROP COLUMN max_tokens;",
+    );
     downgradeSearchIndexes(db);
     db.pragma("user_version = 2");
     db.pragma("wal_checkpoint(TRUNCATE)");
@@ -33,6 +41,14 @@ export function rolloverBoundary(rolloverId: string, contextTokens: number, maxT
     role: "assistant",
     parts: [],
     boundary: { kind: "rollover" },
-    meta: { type: "rollover", rolloverId, reason: "on-send", previousWindowId: "w:0", flushOpportunity: true, contextTokens, maxTokens },
+    meta: {
+      type: "rollover",
+      rolloverId,
+      reason: "on-send",
+      previousWindowId: "w:0",
+      flushOpportunity: true,
+      contextTokens,
+      maxTokens,
+    },
   };
 }

@@ -29,7 +29,12 @@ export interface EditorReport {
 }
 
 const config = JSON.parse(process.argv[2] ?? "{}") as EditorConfig;
-const executor = createMemoryExecutor({ root: config.root, sessionId: config.sessionId, lockWaitMs: 60_000, onWarning: (message) => process.stderr.write(`${message}\n`) });
+const executor = createMemoryExecutor({
+  root: config.root,
+  sessionId: config.sessionId,
+  lockWaitMs: 60_000,
+  onWarning: (message) => process.stderr.write(`${message}\n`),
+});
 
 async function run(): Promise<EditorReport> {
   const outcomes: string[] = [];
@@ -45,8 +50,18 @@ async function run(): Promise<EditorReport> {
   for (let index = 0; config.mode === "forever" || index < config.iterations; index += 1) {
     const input =
       config.mode === "race"
-        ? { command: "str_replace", path: `/memories/project/race-${index}.md`, old_str: "state: v0", new_str: `state: ${config.name}` }
-        : { command: "str_replace", path: "/memories/project/shared.md", old_str: "<<END>>", new_str: `${config.name}-${index}\n<<END>>` };
+        ? {
+            command: "str_replace",
+            path: `/memories/project/race-${index}.md`,
+            old_str: "state: v0",
+            new_str: `state: ${config.name}`,
+          }
+        : {
+            command: "str_replace",
+            path: "/memories/project/shared.md",
+            old_str: "<<END>>",
+            new_str: `${config.name}-${index}\n<<END>>`,
+          };
     const result = await executor.execute(input);
     outcomes.push(result.status === "ok" ? "ok" : result.code);
   }

@@ -40,7 +40,11 @@ export const backends: Backend[] = [
     name: "sqlite",
     open: () => {
       const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-history-tool-"));
-      const store = openStore({ path: path.join(directory, "ctxwin.db"), durability: "normal", ...deterministicOptions() });
+      const store = openStore({
+        path: path.join(directory, "ctxwin.db"),
+        durability: "normal",
+        ...deterministicOptions(),
+      });
       return {
         store,
         close: async () => {

@@ -12,13 +12,21 @@ import type { SessionHistoryResult } from "../results.js";
 
 let callCounter = 0;
 
-export async function callTool(historyTool: Tool<SessionHistoryRawInput, SessionHistoryResult>, input: unknown): Promise<SessionHistoryResult> {
+export async function callTool(
+  historyTool: Tool<SessionHistoryRawInput, SessionHistoryResult>,
+  input: unknown,
+): Promise<SessionHistoryResult> {
   const schema = asSchema(historyTool.inputSchema);
   const validation = await schema.validate!(input);
-  if (!validation.success) throw new Error(`the tool's input schema refused ${JSON.stringify(input)}: ${String(validation.error)}`);
+  if (!validation.success)
+    throw new Error(`the tool's input schema refused ${JSON.stringify(input)}: ${String(validation.error)}`);
   const execute = historyTool.execute;
   if (execute === undefined) throw new Error("session_history has no execute");
-  const result = (await execute(validation.value, { toolCallId: `call-${(callCounter += 1)}`, messages: [], context: {} })) as SessionHistoryResult;
+  const result = (await execute(validation.value, {
+    toolCallId: `call-${(callCounter += 1)}`,
+    messages: [],
+    context: {},
+  })) as SessionHistoryResult;
   const json = JSON.stringify(result);
   expect(utf8ByteLength(json)).toBeLessThanOrEqual(MAX_RESULT_BYTES);
   expect(JSON.parse(json)).toEqual(result);
@@ -27,8 +35,12 @@ export async function callTool(historyTool: Tool<SessionHistoryRawInput, Session
 }
 
 /** Narrows a result to a successful one of the given action, failing the test otherwise. */
-export function expectOk<Action extends SessionHistoryResult["action"]>(result: SessionHistoryResult, action: Action): Extract<SessionHistoryResult, { ok: true; action: Action }> {
-  if (!result.ok) throw new Error(`expected ${String(action)} to succeed, got ${result.error.code}: ${result.error.message}`);
+export function expectOk<Action extends SessionHistoryResult["action"]>(
+  result: SessionHistoryResult,
+  action: Action,
+): Extract<SessionHistoryResult, { ok: true; action: Action }> {
+  if (!result.ok)
+    throw new Error(`expected ${String(action)} to succeed, got ${result.error.code}: ${result.error.message}`);
   expect(result.action).toBe(action);
   return result as Extract<SessionHistoryResult, { ok: true; action: Action }>;
 }

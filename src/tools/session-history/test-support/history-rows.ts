@@ -8,19 +8,38 @@ import type { RowInput } from "../../../core/row.js";
 // The boundary rows are the store conformance suite's own.
 export { compaction, reset, rollover } from "../../../store/test-support/conformance-rows.js";
 
-export const userText = (text: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "user", parts: [{ type: "text", text }], ...extra });
+export const userText = (text: string, extra: Partial<RowInput> = {}): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text }],
+  ...extra,
+});
 
-export const assistantText = (text: string, extra: Partial<RowInput> = {}): RowInput => ({ role: "assistant", parts: [{ type: "text", text }], ...extra });
+export const assistantText = (text: string, extra: Partial<RowInput> = {}): RowInput => ({
+  role: "assistant",
+  parts: [{ type: "text", text }],
+  ...extra,
+});
 
 let toolCallCounter = 0;
 
 /** An assistant row with one tool call and its result in the same part. */
 export const toolCall = ({ name, input, output }: { name: string; input: unknown; output: unknown }): RowInput => ({
   role: "assistant",
-  parts: [{ type: `tool-${name}`, toolCallId: `call-${(toolCallCounter += 1)}`, state: "output-available", input, output } as never],
+  parts: [
+    {
+      type: `tool-${name}`,
+      toolCallId: `call-${(toolCallCounter += 1)}`,
+      state: "output-available",
+      input,
+      output,
+    } as never,
+  ],
 });
 
-export const leadIn = (rolloverId: string, text = `New context window after rollover ${rolloverId}; use session_history.`): RowInput => ({
+export const leadIn = (
+  rolloverId: string,
+  text = `New context window after rollover ${rolloverId}; use session_history.`,
+): RowInput => ({
   role: "user",
   parts: [{ type: "text", text }],
   synthetic: true,
@@ -36,12 +55,26 @@ export const continueRow = (text = "continue"): RowInput => ({
   meta: { type: "continue" },
 });
 
-export const budgetWarning = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }], synthetic: true, meta: { type: "budget-warning" } });
+export const budgetWarning = (text: string): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text }],
+  synthetic: true,
+  meta: { type: "budget-warning" },
+});
 
-export const rejectedInput = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }], meta: { type: "rejected-input" } });
+export const rejectedInput = (text: string): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text }],
+  meta: { type: "rejected-input" },
+});
 
 /** A row of a type this build does not know (written by a newer build): shown as a generic synthetic row. */
-export const unknownTypeRow = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }], synthetic: true, meta: { type: "checkpoint-v9" } });
+export const unknownTypeRow = (text: string): RowInput => ({
+  role: "user",
+  parts: [{ type: "text", text }],
+  synthetic: true,
+  meta: { type: "checkpoint-v9" },
+});
 
 /** A boundary written without rollover metadata, as an older build might have: fails closed as a reset. */
 export const legacyBareBoundary = (): RowInput => ({ role: "assistant", parts: [], boundary: { kind: "rollover" } });
@@ -55,11 +88,21 @@ export const legacyMixedRow = (text: string): RowInput => ({
     { type: "text", text },
     { type: "source-url", sourceId: "s1", url: "https://example.com/doc" },
     { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA" },
-    { type: "dynamic-tool", toolName: "grep", toolCallId: "legacy-1", state: "input-available", input: { pattern: "TODO" } },
+    {
+      type: "dynamic-tool",
+      toolName: "grep",
+      toolCallId: "legacy-1",
+      state: "input-available",
+      input: { pattern: "TODO" },
+    },
   ] as never,
   metadata: { legacy: true },
 });
 
 /** An earlier session_history call and its result: rendered as `[history result omitted]`. */
 export const historyToolRow = (): RowInput =>
-  toolCall({ name: "session_history", input: { action: "search", query: "secret" }, output: { hits: [{ snippet: "secret earlier output" }] } });
+  toolCall({
+    name: "session_history",
+    input: { action: "search", query: "secret" },
+    output: { hits: [{ snippet: "secret earlier output" }] },
+  });

@@ -24,7 +24,10 @@ export async function seedMixedHistory(store: HistoryStore, sessionId: string): 
   const named: [string, ReturnType<typeof rows.userText>][] = [
     ["clearedQuestion", rows.userText(`Before the reset: my password hint is ${CLEARED_SECRET}`)],
     ["clearedAnswer", rows.assistantText(`Noted ${CLEARED_SECRET}, I will not repeat it`)],
-    ["clearedTool", rows.toolCall({ name: "read_file", input: { path: "notes.txt" }, output: `${CLEARED_SECRET} inside a file` })],
+    [
+      "clearedTool",
+      rows.toolCall({ name: "read_file", input: { path: "notes.txt" }, output: `${CLEARED_SECRET} inside a file` }),
+    ],
     ["clearedRejected", rows.rejectedInput(`a paste that was too large ${CLEARED_SECRET}`)],
     ["resetBoundary", rows.reset()],
     ["afterReset", rows.userText("Start over: plan the orders table migration")],
@@ -32,7 +35,14 @@ export async function seedMixedHistory(store: HistoryStore, sessionId: string): 
     ["rollover1", rows.rollover("r1", "w:5")],
     ["leadIn1", rows.leadIn("r1", "hidden lead-in text hidden-lead-in-marker")],
     ["secondWindowQuestion", rows.userText("Which services write to orders.status?")],
-    ["grepCall", rows.toolCall({ name: "grep", input: { pattern: "orders.status" }, output: "billing/service.ts:12\nshipping/worker.ts:40" })],
+    [
+      "grepCall",
+      rows.toolCall({
+        name: "grep",
+        input: { pattern: "orders.status" },
+        output: "billing/service.ts:12\nshipping/worker.ts:40",
+      }),
+    ],
     ["unknownType", rows.unknownTypeRow("checkpoint written by a newer build")],
     ["rejected", rows.rejectedInput("rejected-input-marker: pasted 2 MB of logs")],
     ["compaction", rows.compaction("Summary: migration planned; billing and shipping write orders.status")],
@@ -43,7 +53,10 @@ export async function seedMixedHistory(store: HistoryStore, sessionId: string): 
     ["continue2", rows.continueRow("hidden-continue-marker")],
     ["activeAnswer", rows.assistantText("Backfill finished; 1,204 orders updated")],
   ];
-  const stored = await store.append(sessionId, named.map(([, row]) => row));
+  const stored = await store.append(
+    sessionId,
+    named.map(([, row]) => row),
+  );
   const seq: Record<string, number> = {};
   named.forEach(([name], index) => {
     seq[name] = stored[index]!.seq;

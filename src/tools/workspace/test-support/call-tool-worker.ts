@@ -11,6 +11,7 @@ const request = JSON.parse(process.argv[2] ?? "{}") as { root: string; name: str
 const selected = workspaceTools({ root: request.root })[request.name];
 if (selected?.execute === undefined) throw new Error(`no tool ${request.name}`);
 const validation = await asSchema(selected.inputSchema).validate!(request.input);
-if (!validation.success) throw new Error(`the input schema of ${request.name} refused ${JSON.stringify(request.input)}`);
+if (!validation.success)
+  throw new Error(`the input schema of ${request.name} refused ${JSON.stringify(request.input)}`);
 const result: unknown = await selected.execute(validation.value, { toolCallId: "call-1", messages: [], context: {} });
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -15,13 +15,24 @@ export { UNPRIVILEGED_SKIP_REASON };
  * @example
  * const text = await callToolWithPermissions({ base, root, name: "read_file", input: { path: "locked.txt" } });
  */
-export async function callToolWithPermissions({ base, root, name, input }: { base: string; root: string; name: string; input: unknown }): Promise<string> {
+export async function callToolWithPermissions({
+  base,
+  root,
+  name,
+  input,
+}: {
+  base: string;
+  root: string;
+  name: string;
+  input: unknown;
+}): Promise<string> {
   if (!RUNS_AS_OTHER_USER) return callTool(workspaceTools({ root }), name, input);
   // mkdtemp makes the base folder private to its owner.
   fs.chmodSync(base, 0o755);
   fs.chmodSync(root, 0o755);
   const bundle = testWorkerBundle("src/tools/workspace/test-support/call-tool-worker.ts");
   const result = await runUnprivileged(process.execPath, [bundle, JSON.stringify({ root, name, input })]);
-  if (result.status !== 0) throw new Error(`the tool call as an unprivileged user failed (${result.status}): ${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`the tool call as an unprivileged user failed (${result.status}): ${result.stderr}`);
   return JSON.parse(result.stdout) as string;
 }

@@ -35,8 +35,13 @@ export async function callTool(tools: ToolSet, name: string, input: unknown): Pr
   const selected = tools[name];
   if (selected === undefined) throw new Error(`no tool ${name}`);
   const validation = await asSchema(selected.inputSchema).validate!(input);
-  if (!validation.success) throw new Error(`the input schema of ${name} refused ${JSON.stringify(input)}: ${String(validation.error)}`);
-  const result: unknown = await selected.execute!(validation.value, { toolCallId: `call-${(counter += 1)}`, messages: [], context: {} });
+  if (!validation.success)
+    throw new Error(`the input schema of ${name} refused ${JSON.stringify(input)}: ${String(validation.error)}`);
+  const result: unknown = await selected.execute!(validation.value, {
+    toolCallId: `call-${(counter += 1)}`,
+    messages: [],
+    context: {},
+  });
   if (typeof result !== "string") throw new Error(`${name} returned a ${typeof result}, not text`);
   return result;
 }
