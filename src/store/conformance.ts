@@ -16,6 +16,7 @@ import { describeHistoryLookupConformance } from "./test-support/conformance-his
 import { describeHugeRowConformance } from "./test-support/conformance-huge-rows.js";
 import { describeLineageConformance } from "./test-support/conformance-lineage.js";
 import { describeSearchConformance } from "./test-support/conformance-search.js";
+import { describeSearchFilterConformance } from "./test-support/conformance-search-filters.js";
 
 export interface ConformanceContext {
   now: () => Date;
@@ -372,6 +373,12 @@ export function describeStoreConformance(
     });
 
     describeSearchConformance({
+      get store() {
+        return store;
+      },
+      test,
+    });
+    describeSearchFilterConformance({
       get store() {
         return store;
       },

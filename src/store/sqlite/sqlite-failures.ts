@@ -5,6 +5,7 @@
  */
 import { CtxwinError } from "../../core/errors.js";
 import { StoreCorruptError, StoreReadOnlyError } from "../errors.js";
+import type { LineageBackend } from "../lineage/lineage-backend.js";
 
 function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
@@ -38,4 +39,20 @@ export function storeFailure(file: string, error: unknown): unknown {
   if (isReadOnlyFailure(error)) return new StoreReadOnlyError(file, "not-writable", { cause: error });
   if (isCorruptionFailure(error)) return new StoreCorruptError(file, (error as Error).message, { cause: error });
   return error;
+}
+
+/** Every asynchronous call of `store` with SQLite failures turned into the store's typed errors. */
+export function withTypedFailures(store: LineageBackend, translate: (error: unknown) => unknown): LineageBackend {
+  const wrapped: Record<string, unknown> = { ...store };
+  for (const [name, method] of Object.entries(store)) {
+    if (typeof method !== "function" || name === "diagnostics") continue;
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        throw translate(error);
+      }
+    };
+  }
+  return wrapped as unknown as LineageBackend;
 }

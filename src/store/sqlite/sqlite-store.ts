@@ -38,7 +38,6 @@ import type {
   SearchOptions,
   SearchPage,
   SessionParent,
-  SessionSummary,
   SessionsOptions,
   StoreWarning,
   StoredRow,
@@ -52,7 +51,8 @@ import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
 import { searchParts, searchSession } from "./search.js";
 import { createTrigramRarity } from "./trigram-plan.js";
-import { storeFailure } from "./sqlite-failures.js";
+import { storeFailure, withTypedFailures } from "./sqlite-failures.js";
+import { toSessionSummary, type LineageRecord, type SessionSummaryRecord } from "./session-summary-record.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend, SearchPartOptions } from "../lineage/lineage-backend.js";
@@ -556,54 +556,4 @@ export function createSqliteBackend({
     },
   };
   return withTypedFailures(store, failure);
-}
-
-/** Every asynchronous call of `store` with SQLite failures turned into the store's typed errors. */
-function withTypedFailures(store: LineageBackend, translate: (error: unknown) => unknown): LineageBackend {
-  const wrapped: Record<string, unknown> = { ...store };
-  for (const [name, method] of Object.entries(store)) {
-    if (typeof method !== "function" || name === "diagnostics") continue;
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await (method as (...parameters: unknown[]) => Promise<unknown>)(...args);
-      } catch (error) {
-        throw translate(error);
-      }
-    };
-  }
-  return wrapped as unknown as LineageBackend;
-}
-
-interface LineageRecord {
-  parent_session_id: string | null;
-  parent_item_id: string | null;
-  fork_of_session_id: string | null;
-  fork_at_seq: number | null;
-}
-
-type SessionSummaryRecord = SessionRecord & {
-  window_count: number;
-  parent_session_id: string | null;
-  parent_item_id: string | null;
-  fork_of_session_id: string | null;
-  fork_at_seq: number | null;
-  inherited_window_count: number;
-};
-
-function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
-  return {
-    sessionId: record.session_id,
-    incarnation: record.incarnation,
-    lastSeq: record.last_seq,
-    floorSeq: record.floor_seq,
-    windowCount: record.window_count + record.inherited_window_count,
-    createdAt: record.created_at,
-    updatedAt: record.updated_at,
-    ...(record.parent_session_id === null
-      ? {}
-      : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
-    ...(record.fork_of_session_id === null
-      ? {}
-      : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
-  };
 }

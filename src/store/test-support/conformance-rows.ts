@@ -42,3 +42,7 @@ export const compaction = (summary: string): RowInput => ({
 });
 export const textOf = (row: { parts: readonly { type: string }[] }) =>
   row.parts.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
+
+/** `count` short assistant replies that match no search of the cases, numbered from `from`. */
+export const fillers = (count: number, from = 0): RowInput[] =>
+  Array.from({ length: count }, (_, index) => reply(`routine progress note ${from + index}`));
