@@ -7,7 +7,7 @@
  */
 import type { ItemResult } from "./eval-types.js";
 import type { RunHeader } from "./results-file.js";
-import { summarize, type SummaryRow } from "./summary-table.js";
+import { SUMMARY_COLUMNS, summarize, type SummaryRow } from "./summary-table.js";
 
 /** The web UI's colours for the strategies (web/src/styles/base.css). */
 const STRATEGY_COLOURS: Readonly<Record<string, string>> = { rollover: "#1d4ed8", compact: "#6d28d9", off: "#4b5563" };
@@ -110,22 +110,6 @@ function tokenChart(rows: readonly SummaryRow[]): string {
   const top = 2 * niceCeiling((Math.max(1, ...bars.map((bar) => bar.segments[0]! + bar.segments[1]!)) * 1.1) / 2);
   return barChart({ title: "Tokens (input, then output lighter) · cost", bars, top, tick: shortTokens });
 }
-
-const SUMMARY_COLUMNS = [
-  "strategy",
-  "items",
-  "score",
-  "evidence",
-  "failed",
-  "blocked",
-  "input tok",
-  "output tok",
-  "cost",
-  "wall s",
-  "rollovers",
-  "compactions",
-  "history calls",
-];
 
 function summaryTable(rows: readonly SummaryRow[]): string {
   const cells = rows.map((row) => [

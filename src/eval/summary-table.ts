@@ -61,8 +61,8 @@ export function summarize(results: readonly ItemResult[]): SummaryRow[] {
   return rows;
 }
 
-const COLUMNS = [
-  "suite",
+/** The comparison table's columns after the suite (the HTML report and the web view show them too). */
+export const SUMMARY_COLUMNS = [
   "strategy",
   "items",
   "score",
@@ -76,7 +76,8 @@ const COLUMNS = [
   "rollovers",
   "compactions",
   "history calls",
-];
+] as const;
+const COLUMNS = ["suite", ...SUMMARY_COLUMNS];
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
 const percent = (value: number | undefined) => (value === undefined ? "–" : `${(value * 100).toFixed(1)}%`);
 
