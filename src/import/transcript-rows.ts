@@ -100,31 +100,27 @@ export function sessionHeaderRow({
  *
  * @example rawLineRow({ id: "u-7", createdAt, source: "claude-code", lineType: "progress", value })
  */
-export function rawLineRow({
-  id,
-  createdAt,
-  source,
-  lineType,
-  value,
-}: {
+export function rawLineRow(line: KeptLine): SourceRow {
+  return keptLineRow(line, { kept: "kept as written", type: IMPORTED_RAW_LINE_TYPE, uiVisible: true });
+}
+
+/** A source line kept whole, and where it came from. */
+interface KeptLine {
   id: string;
   createdAt: string | undefined;
   source: "claude-code" | "codex";
   lineType: string;
   value: unknown;
-}): SourceRow {
-  const text = `[${source} line of type '${lineType}', kept as written]\n${cutText(JSON.stringify(value))}`;
-  return withTime(
-    {
-      id,
-      role: "system",
-      parts: [{ type: "text", text }],
-      synthetic: true,
-      uiVisible: true,
-      meta: { type: IMPORTED_RAW_LINE_TYPE, source, lineType },
-    },
-    createdAt,
-  );
+}
+
+/** The synthetic system row that keeps `value` as JSON text under a line saying what it was. */
+function keptLineRow(
+  { id, createdAt, source, lineType, value }: KeptLine,
+  { kept, type, uiVisible }: { kept: string; type: string; uiVisible: boolean },
+): SourceRow {
+  const text = `[${source} line of type '${lineType}', ${kept}]\n${cutText(JSON.stringify(value))}`;
+  const meta = { type, source, lineType };
+  return withTime({ id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible, meta }, createdAt);
 }
 
 /**
@@ -140,25 +136,8 @@ export const IMPORTED_METADATA_TYPE = "imported-metadata";
  *
  * @example metadataRow({ id: "u-9", createdAt, source: "claude-code", lineType: "attachment:hook_success", value })
  */
-export function metadataRow({
-  id,
-  createdAt,
-  source,
-  lineType,
-  value,
-}: {
-  id: string;
-  createdAt: string | undefined;
-  source: "claude-code" | "codex";
-  lineType: string;
-  value: unknown;
-}): SourceRow {
-  const text = `[${source} line of type '${lineType}', kept as hidden metadata]\n${cutText(JSON.stringify(value))}`;
-  const meta = { type: IMPORTED_METADATA_TYPE, source, lineType };
-  return withTime(
-    { id, role: "system", parts: [{ type: "text", text }], synthetic: true, uiVisible: false, meta },
-    createdAt,
-  );
+export function metadataRow(line: KeptLine): SourceRow {
+  return keptLineRow(line, { kept: "kept as hidden metadata", type: IMPORTED_METADATA_TYPE, uiVisible: false });
 }
 
 export function compactionRow({
