@@ -11,14 +11,10 @@
  * time): the others stand in the tree as placeholders carrying their name, usage and description,
  * which is all the program's help lists (help-output.test.ts holds the two trees' help equal).
  */
-import { readFileSync } from "node:fs";
 import { Command, Help } from "commander";
 import { configureCommandLine } from "./command-line.js";
+import { packageJson } from "../package-root.js";
 
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-  version: string;
-  description: string;
-};
 
 interface CommandEntry {
   name: string;
@@ -120,11 +116,11 @@ function commandNameOf(argv: readonly string[]): string | undefined {
  * await runCommandLine(program, ["node", "ctxwin", "eval", "--report", "results.jsonl"]);
  */
 export async function createProgram({ argv }: { argv?: readonly string[] } = {}): Promise<Command> {
-  const program = new Command().name("ctxwin").description(packageJson.description).version(packageJson.version);
+  const program = new Command().name("ctxwin").description(packageJson().description).version(packageJson().version);
   const wanted = argv === undefined ? undefined : commandNameOf(argv);
   const placeholders = new Map<Command, CommandEntry>();
   for (const entry of COMMANDS) {
-    if (argv === undefined || entry.name === wanted) await entry.register(program, packageJson.version);
+    if (argv === undefined || entry.name === wanted) await entry.register(program, packageJson().version);
     else placeholders.set(program.command(entry.name).description(entry.description), entry);
   }
   program.configureHelp({

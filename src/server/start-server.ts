@@ -4,7 +4,6 @@
  * front end. Answers are JSON (errors `{ error: { code, message } }`, never a stack trace).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -24,6 +23,7 @@ import { createTitleCache } from "./session-list.js";
 import { createWindowCache } from "./session-windows.js";
 import { createSettingsStore } from "./settings-file.js";
 import { defaultWebRoot, serveStaticFile } from "./static-files.js";
+import { packageJson } from "../package-root.js";
 
 export interface StartServerOptions {
   /** Project directory: the store is `<directory>/.ctxwin/ctxwin.db`, settings `<directory>/.ctxwin/config.json`. */
@@ -177,18 +177,11 @@ export async function startServer({
 }
 
 function readVersion(): string {
-  for (const candidate of ["../../package.json", "../../../package.json"]) {
-    try {
-      const parsed = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as {
-        name?: string;
-        version?: string;
-      };
-      if (parsed.name === "ctxwin" && typeof parsed.version === "string") return parsed.version;
-    } catch {
-      // Not there: try the next place (sources and build sit at different depths).
-    }
+  try {
+    return packageJson().version;
+  } catch {
+    return "unknown";
   }
-  return "unknown";
 }
 
 /**

@@ -4,13 +4,13 @@
  * their content type and the safety headers; `/` is `index.html`. Without a build, `/` says how to
  * make one.
  */
-import { createReadStream, existsSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { notFound } from "./api-error.js";
 import { SECURITY_HEADERS } from "./http-io.js";
+import { packageRoot } from "../package-root.js";
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
@@ -34,15 +34,13 @@ export const MISSING_BUILD_TEXT =
   "The ctxwin web UI is not built. Run `npm run build` in the ctxwin package, then start `ctxwin serve` again.\n";
 
 /**
- * Where the built front end lives: `dist/web/` beside the built server (`dist/server/`). Run from
- * the sources (`src/server/`, in tests), the package's `dist/web/`.
+ * Where the built front end lives: the package's `dist/web/` (also when the server runs from the
+ * sources, in tests).
  *
- * @example defaultWebRoot() // "/…/node_modules/ctxwin/dist/web"
+ * @example defaultWebRoot() // "/…/node_modules/ctxwin/dist/web/"
  */
 export function defaultWebRoot(): string {
-  const beside = fileURLToPath(new URL("../web/", import.meta.url));
-  const fromSources = fileURLToPath(new URL("../../dist/web/", import.meta.url));
-  return existsSync(beside) || !existsSync(fromSources) ? beside : fromSources;
+  return path.join(packageRoot(), "dist", "web") + path.sep;
 }
 
 /**

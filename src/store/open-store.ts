@@ -7,16 +7,17 @@ import type { HistoryStore, StoreWarning } from "./port.js";
 import { createSqliteStore } from "./sqlite/sqlite-store.js";
 import type { Durability } from "./sqlite/durability.js";
 import { StoreOptionsError } from "./errors.js";
-import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
-import { DEFAULT_POSTGRES_SCHEMA, isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
-import { describeServer } from "./postgres/server-errors.js";
+import type { PostgresStoreOptions } from "./postgres/postgres-store.js";
+import { isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
 import { assertKnownStoreOptions, chooseBackend } from "./store-option-keys.js";
 import { checkEmbeddingsOptions, type EmbeddingsOptions } from "./embeddings/embeddings-options.js";
-import { createMemoryVectorIndex } from "./embeddings/memory-vector-index.js";
-import { createSqliteVectorIndex } from "./embeddings/sqlite-vector-index.js";
-import { createPostgresVectorIndex } from "./embeddings/postgres-vector-index.js";
-import { withEmbeddings, withoutEmbeddings } from "./embeddings/with-embeddings.js";
+import { embeddingModelId } from "./embeddings/embed-texts.js";
+import { withoutEmbeddings } from "./embeddings/without-embeddings.js";
+import { lazyStore } from "./lazy-store.js";
 import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "./store-location.js";
+
+/** The PostgreSQL store and the embeddings layer load on a store's first call (ADR 0078). */
+const loadLayers = () => import("./open-layers.js");
 
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH };
 
@@ -98,31 +99,25 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
         `openStore: schema must be a lower-case PostgreSQL name (letters, digits, '_', at most 63, not starting with 'pg_'); got ${JSON.stringify(postgresOptions.schema)}. Nothing was opened.`,
       );
     }
-    const store = createPostgresStore(postgresOptions);
-    if (embeddings === undefined) return withoutEmbeddings(store);
-    const statementTimeoutMs = postgresOptions.statementTimeoutMs ?? 60_000;
-    const index = createPostgresVectorIndex({
-      url: postgresOptions.url,
-      schema: postgresOptions.schema ?? DEFAULT_POSTGRES_SCHEMA,
-      ssl: postgresOptions.ssl,
-      connectTimeoutMs: postgresOptions.connectTimeoutMs ?? 10_000,
-      statementTimeoutMs,
-      queryTimeoutMs: postgresOptions.queryTimeoutMs ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 5_000 : 0),
-      readOnly: postgresOptions.readOnly === true,
-    });
-    return withEmbeddings(store, {
-      ...embeddings,
-      index,
-      readOnly: postgresOptions.readOnly === true,
-      location: describeServer(postgresOptions.url),
+    const embeddingModel = embeddings === undefined ? undefined : embeddingModelId(embeddings.model);
+    return lazyStore({
+      backend: "postgres",
+      load: async () => (await loadLayers()).openPostgres(postgresOptions, embeddings),
+      diagnostics: () => ({ corruptRowsSkipped: 0 }),
+      ...(embeddingModel === undefined ? {} : { embeddingModel }),
     });
   }
   if (options.backend === "memory") {
     const { backend: _backend, embeddings: _embeddings, ...memoryOptions } = options;
     const store = createMemoryStore(memoryOptions);
-    return embeddings === undefined
-      ? withoutEmbeddings(store)
-      : withEmbeddings(store, { ...embeddings, index: createMemoryVectorIndex() });
+    if (embeddings === undefined) return withoutEmbeddings(store);
+    return lazyStore({
+      backend: "memory",
+      load: async () => (await loadLayers()).withMemoryEmbeddings(store, embeddings),
+      diagnostics: () => store.diagnostics(),
+      embeddingModel: embeddingModelId(embeddings.model),
+      closeOnFailure: () => store.close(),
+    });
   }
   const {
     backend: _backend,
@@ -134,21 +129,19 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
   const resolved = path.resolve(file ?? path.join(directory, DEFAULT_STORE_PATH));
   const store = createSqliteStore({ ...sqliteOptions, path: resolved });
   if (embeddings === undefined) return withoutEmbeddings(store);
-  const readOnly = sqliteOptions.readOnly === true;
-  let index;
-  try {
-    index = createSqliteVectorIndex({
-      path: resolved,
-      readOnly,
-      ...(sqliteOptions.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: sqliteOptions.busyTimeoutMs }),
-      useExtension: embeddings.sqliteVec !== false,
-    });
-  } catch (error) {
-    // The SQLite store closes synchronously inside its async wrapper: nothing is left running.
-    void store.close();
-    throw error;
-  }
-  return withEmbeddings(store, { ...embeddings, index, readOnly, location: resolved });
+  const target = {
+    path: resolved,
+    readOnly: sqliteOptions.readOnly === true,
+    busyTimeoutMs: sqliteOptions.busyTimeoutMs,
+  };
+  return lazyStore({
+    backend: "sqlite",
+    // The vector index opens the same file; when it cannot, every call says why and close releases the store.
+    load: async () => (await loadLayers()).withSqliteEmbeddings(store, target, embeddings),
+    diagnostics: () => store.diagnostics(),
+    embeddingModel: embeddingModelId(embeddings.model),
+    closeOnFailure: () => store.close(),
+  });
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { InvalidArgumentError, type Command } from "commander";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { DEMO_MINIMUM_CONTEXT_LIMIT } from "../../agent/demo/demo-tuning.js";
@@ -13,6 +12,7 @@ import { wantsColor } from "../terminal/budget-bar.js";
 import { createDemoDisplay } from "./demo-display.js";
 import { runDemo } from "./run-demo.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag } from "../store-flag.js";
+import { packageRoot } from "../../package-root.js";
 
 interface DemoCommandOptions {
   dir?: string;
@@ -25,8 +25,6 @@ interface DemoCommandOptions {
   subagents?: boolean;
 }
 
-/** The installed package's root (this file is `<root>/dist/cli/demo/demo-command.js`). */
-export const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 export const DEMO_DEFAULTS = { contextLimit: 16_000, files: 32 } as const;
 
@@ -68,7 +66,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
     .action(async (options: DemoCommandOptions) => {
       try {
         const directory = path.resolve(options.dir ?? process.cwd());
-        const folder = path.resolve(options.path ?? PACKAGE_ROOT);
+        const folder = path.resolve(options.path ?? packageRoot());
         if (!existsSync(folder) || !statSync(folder).isDirectory())
           throw new DemoCommandError(`--path ${folder} is not a folder.`);
         const live = options.json !== true && process.stdout.isTTY === true;

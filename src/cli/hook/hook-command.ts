@@ -10,13 +10,13 @@
 import { spawn } from "node:child_process";
 import { writeSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { openStore, type OpenStoreOptions } from "../../store/open-store.js";
 import type { TranscriptFormat } from "../../import/source-files.js";
 import { STORE_FLAG, STORE_FLAG_HELP, storeOptionsOf } from "../store-flag.js";
 import { startBackgroundImport } from "./background-import.js";
 import { DEFAULT_IMPORT_BUDGET_MS, runSessionStartHook } from "./session-start-hook.js";
+import { builtCli } from "../../package-root.js";
 
 interface HookOptions {
   client: string;
@@ -153,7 +153,7 @@ function continueInBackground({
     startBackgroundImport({
       args: ["import", client, transcript, ...store],
       start: (args) => {
-        const worker = spawn(process.execPath, [fileURLToPath(new URL("../main.js", import.meta.url)), ...args], {
+        const worker = spawn(process.execPath, [builtCli(), ...args], {
           detached: true,
           stdio: "ignore",
         });

@@ -6,7 +6,6 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { USAGE_EXIT_CODE } from "../command-line.js";
 import type { TranscriptFormat } from "../../import/source-files.js";
@@ -15,6 +14,7 @@ import { unifiedDiff } from "./line-diff.js";
 import { BACKUP_SUFFIX, withLocks } from "./settings-file.js";
 import type { FileChange } from "./setup-plan.js";
 import { setupTargets, type SetupScope } from "./setup-targets.js";
+import { cliEntry } from "../../package-root.js";
 
 interface SetupOptions {
   scope: string;
@@ -111,8 +111,7 @@ export function registerSetupCommand({
 
 /** This install's command: the node running it and the package's `dist/cli/main.js` (or npx). */
 function thisInstall(): string[] {
-  const script = fileURLToPath(new URL(`../main${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-  return installCommand({ script, node: process.execPath });
+  return installCommand({ script: cliEntry(), node: process.execPath });
 }
 
 function describe(change: FileChange): string {

@@ -32,13 +32,12 @@ import { EmbeddingMismatchError, EmbeddingProviderError, VectorIndexUnavailableE
 import type { EmbeddingsOptions } from "./embeddings-options.js";
 import { createEmbeddingWorker } from "./embedding-worker.js";
 import { fuseRankings } from "./fuse-rankings.js";
+import { isEmbeddingMode } from "./without-embeddings.js";
 import { lineageRanges, nearestInRanges, withOrigins, type SessionRange } from "./lineage-ranges.js";
 import type { NearestQuery, NearestRow, VectorIndex, VectorProgress } from "./vector-index.js";
 
 /** Rows each ranking contributes to the fusion, at least. */
 const MIN_POOL = 30;
-
-const isEmbeddingMode = (mode: unknown): mode is "hybrid" | "semantic" => mode === "hybrid" || mode === "semantic";
 
 export interface WithEmbeddingsOptions extends EmbeddingsOptions {
   index: VectorIndex;
@@ -376,28 +375,6 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
       await worker.close();
       await index.close();
       await inner.close();
-    },
-  };
-}
-
-/** The message a hybrid or semantic search gets from a store opened without an embedding model. */
-export const NO_EMBEDDING_MODEL_MESSAGE =
-  "This store was opened without an embedding model, so these are ranked word-search results. " +
-  "Open it with `embeddings: { model }` (CLI: --embedding-model provider:id) to search by meaning.";
-
-/**
- * A store without an embedding model: hybrid and semantic searches are answered by ranked word
- * search, and the page says so.
- *
- * @example withoutEmbeddings(createMemoryStore())
- */
-export function withoutEmbeddings(inner: HistoryStore): HistoryStore {
-  return {
-    ...inner,
-    async search(sessionId, options) {
-      if (!isEmbeddingMode(options?.mode)) return inner.search(sessionId, options);
-      const page = await inner.search(sessionId, { ...options, mode: "ranked" });
-      return { ...page, embeddings: { status: "unavailable", pendingRows: 0, message: NO_EMBEDDING_MODEL_MESSAGE } };
     },
   };
 }
