@@ -76,7 +76,10 @@ describe("installTomlBlock and removeTomlEntries", () => {
 
   it("work on an empty file, one without a final newline, and a CRLF file (which keeps CRLF)", () => {
     expect(removeTomlEntries(installTomlBlock("", entries), layout)).toBe("");
-    expect(installTomlBlock("a = 1", entries)).toBe(`a = 1\n\n${BLOCK_START}\n${entries.block}\n${BLOCK_END}\n`);
+    expect(installTomlBlock("a = 1", entries)).toBe(`a = 1\n${BLOCK_START}\n${entries.block}\n${BLOCK_END}\n`);
+    expect(removeTomlEntries(installTomlBlock("a = 1", entries), layout)).toBe("a = 1");
+    expect(removeTomlEntries(installTomlBlock("a = 1\n", entries), layout)).toBe("a = 1\n");
+    expect(removeTomlEntries(installTomlBlock('x = 1\r\nmodel = "o3"', entries), layout)).toBe('x = 1\r\nmodel = "o3"');
     const crlf = 'model = "o3"\r\n\r\n[features]\r\nweb_search = true\r\n';
     const installed = installTomlBlock(crlf, entries);
     expect(installed.replaceAll("\r\n", "")).not.toContain("\n");

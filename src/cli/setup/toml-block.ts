@@ -51,7 +51,9 @@ export function installTomlBlock(text: string, { block, layout }: TomlEntries): 
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const kept = deleteCtxwinLines(text, present);
   const wrapped = [BLOCK_START, ...block.trimEnd().split("\n"), BLOCK_END, ""].join(eol);
-  const next = kept === "" ? wrapped : `${/\r?\n$/.test(kept) ? kept : `${kept}${eol}`}${eol}${wrapped}`;
+  // A blank line before the block when the file ended with a newline; none when it did not, so that
+  // --remove knows to take the newline out again (the file comes back byte for byte).
+  const next = kept === "" ? wrapped : `${kept}${eol}${wrapped}`;
   const result = parseToml(next, "ctxwin's tables cannot be added without changing yours");
   if (!sameOutsideCtxwin(result, document, layout) || !holdsExactly(result, layout, expected)) {
     throw new TomlShapeProblem(
@@ -152,6 +154,7 @@ function deleteCtxwinLines(text: string, paths: readonly DocumentPath[]): string
   const lineCount = text.endsWith("\n") ? lines.length - 1 : lines.length;
   const isBlank = (index: number): boolean => index < lineCount && (lines[index] ?? "").trim() === "";
   const dropped = new Set<number>();
+  let endsWithoutNewline = false;
   const statements = scanStatements(lines.slice(0, lineCount));
   statements.forEach((statement, index) => {
     if (!paths.some((path) => startsWithPath(statement.path, path))) return;
@@ -172,8 +175,11 @@ function deleteCtxwinLines(text: string, paths: readonly DocumentPath[]): string
     let whole = true;
     for (let line = index + 1; line < end; line += 1) whole &&= dropped.has(line);
     if (whole && index > 0 && isBlank(index - 1)) dropped.add(index - 1);
+    // Setup put the block straight after a file that had no final newline: that newline goes too.
+    else if (whole && index > 0 && end >= lineCount - 1 && !dropped.has(index - 1)) endsWithoutNewline = true;
   }
   for (let index = 0; index < lineCount; index += 1) if ((lines[index] ?? "").trim() === BLOCK_END) dropped.add(index);
   if (dropped.size === 0) return text;
-  return lines.filter((_line, index) => !dropped.has(index)).join("\n");
+  const kept = lines.filter((_line, index) => !dropped.has(index)).join("\n");
+  return endsWithoutNewline ? kept.replace(/\r?\n$/, "") : kept;
 }
