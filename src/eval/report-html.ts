@@ -29,29 +29,30 @@ const CHART_WIDTH = 360;
 function barChart(chart: StrategyChart): string {
   const { box, y, shapes } = barShapes(chart, CHART_WIDTH);
   const bottom = box.height - box.bottom;
-  const parts = [0, chart.top / 2, chart.top].map(
-    (value) =>
-      `<text class="tick" x="${box.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${escapeHtml(chart.tick(value))}</text>`,
+  const text = (className: string, x: number | string, textY: number, anchor: string, content: string) =>
+    `<text class="${className}" x="${x}" y="${textY.toFixed(1)}" text-anchor="${anchor}">${escapeHtml(content)}</text>`;
+  const parts = [0, chart.top / 2, chart.top].map((value) =>
+    text("tick", box.left - 6, y(value) + 4, "end", chart.tick(value)),
   );
   parts.push(`<line class="axis" x1="${box.left}" x2="${box.width - box.right}" y1="${bottom}" y2="${bottom}"/>`);
   shapes.forEach((shape, index) => {
     const bar = chart.bars[index]!;
     const colour = STRATEGY_COLOURS[shape.strategy] ?? "#374151";
     const middle = (shape.x + shape.width / 2).toFixed(1);
-    const strategy = escapeHtml(shape.strategy);
+    const title = `<title>${escapeHtml(bar.description)}</title>`;
     shape.rects.forEach((rect, segment) => {
-      parts.push(
-        `<rect data-strategy="${strategy}" x="${shape.x.toFixed(1)}" y="${rect.y.toFixed(1)}" width="${shape.width.toFixed(1)}" height="${rect.height.toFixed(1)}" fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}><title>${escapeHtml(bar.description)}</title></rect>`,
-      );
+      const place = `x="${shape.x.toFixed(1)}" y="${rect.y.toFixed(1)}"`;
+      const size = `width="${shape.width.toFixed(1)}" height="${rect.height.toFixed(1)}"`;
+      const fill = `fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}`;
+      parts.push(`<rect data-strategy="${escapeHtml(shape.strategy)}" ${place} ${size} ${fill}>${title}</rect>`);
     });
-    parts.push(
-      `<text class="value" x="${middle}" y="${shape.labelY.toFixed(1)}" text-anchor="middle">${escapeHtml(bar.label)}</text>`,
-    );
-    parts.push(`<text class="tick" x="${middle}" y="${box.height - 6}" text-anchor="middle">${strategy}</text>`);
+    parts.push(text("value", middle, shape.labelY, "middle", bar.label));
+    parts.push(text("tick", middle, box.height - 6, "middle", shape.strategy));
   });
   const description = chart.bars.map((bar) => `${bar.strategy}: ${bar.label}`).join(", ");
   const label = escapeHtml(`${chart.title}: ${description}`);
-  return `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption><svg viewBox="0 0 ${box.width} ${box.height}" role="img" aria-label="${label}">${parts.join("")}</svg></figure>`;
+  const svg = `<svg viewBox="0 0 ${box.width} ${box.height}" role="img" aria-label="${label}">${parts.join("")}</svg>`;
+  return `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption>${svg}</figure>`;
 }
 
 function summaryTable(rows: readonly SummaryRow[]): string {

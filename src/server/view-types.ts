@@ -57,7 +57,10 @@ export interface RejectedView {
   reason?: string;
   estimatedTokens?: number;
   hardCeiling?: number;
-  /** The stored text is a beginning of the input: `keptChars` of `totalChars`; `droppedFiles` file parts became a line naming them. */
+  /**
+   * The stored text is a beginning of the input: `keptChars` of `totalChars`; `droppedFiles` file
+   * parts became a line naming them.
+   */
   cut?: { totalChars: number; keptChars: number; droppedFiles: number };
 }
 
@@ -124,7 +127,10 @@ export interface UsageView {
   percent: number | null;
   thresholdPercent: number | null;
   tokensUntilRollover: number | null;
-  /** What the window's requests spent: input, the part read from the provider's cache, estimated cost (`null` while a turn streams). */
+  /**
+   * What the window's requests spent: input, the part read from the provider's cache, estimated cost
+   * (`null` while a turn streams).
+   */
   spend: Spend | null;
   /** The model whose context limit the figures are measured against, when known (ADR 0080). */
   model: string | null;
@@ -176,7 +182,10 @@ export interface SearchHitView {
   windowNumber: number;
   role: string;
   snippet: string;
-  /** Where the snippet holds what the query matched, in order (the words ranked search counted); none for `semantic`. */
+  /**
+   * Where the snippet holds what the query matched, in order (the words ranked search counted); none
+   * for `semantic`.
+   */
   matches: MatchSpan[];
 }
 

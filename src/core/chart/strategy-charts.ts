@@ -55,9 +55,9 @@ export function scoreText(value: number | null | undefined): string {
 
 const count = (value: number) => Math.round(value).toLocaleString("en-US");
 
-const itemsLine = (figures: StrategyFigures) =>
-  `${figures.items} ${figures.items === 1 ? "item" : "items"}` +
-  `${figures.failed > 0 ? `, ${figures.failed} failed` : ""}${figures.blocked > 0 ? `, ${figures.blocked} blocked` : ""}`;
+const itemsLine = ({ items, failed, blocked }: StrategyFigures) =>
+  `${items} ${items === 1 ? "item" : "items"}${failed > 0 ? `, ${failed} failed` : ""}` +
+  `${blocked > 0 ? `, ${blocked} blocked` : ""}`;
 
 /**
  * Each strategy's mean score, from 0 to 100%.
