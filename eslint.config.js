@@ -1,7 +1,8 @@
 // Lint configuration. The `ctxwin/layer-direction` rule enforces docs/design.md §2:
 // imports only point downward (core < store < tools < session < agent < front ends),
 // and `core/` imports no node built-ins and no I/O packages. `web/` (the React UI, at the root) talks
-// to the library only over HTTP: from `src/` it may import the server's view types, types only.
+// to the library only over HTTP: from `src/` it may import the server's view types, types only, and the
+// pure chart helpers of `src/core/chart/` that it shares with the static eval page (ADR 0102).
 // Folders resolve from this file, so the rule holds from any working directory.
 import { builtinModules } from "node:module";
 import path from "node:path";
@@ -15,6 +16,7 @@ const ioPackages = new Set(["better-sqlite3"]);
 const root = path.dirname(fileURLToPath(import.meta.url));
 const sourceFolder = path.join(root, "src");
 const webFolder = path.join(root, "web");
+const sharedChartFolder = path.join(sourceFolder, "core", "chart");
 
 const inside = (folder, file) => !path.relative(folder, file).startsWith("..") && !path.isAbsolute(path.relative(folder, file));
 
@@ -55,9 +57,9 @@ const layerDirection = {
       if (!source.startsWith(".")) return;
       const resolved = path.resolve(path.dirname(file), source);
       if (layer === "web") {
-        if (!inside(sourceFolder, resolved)) return;
+        if (!inside(sourceFolder, resolved) || inside(sharedChartFolder, resolved)) return;
         if (layerOf(resolved) !== "server" || !typeOnly(node)) {
-          context.report({ node, message: `web/ may import from src/ only the server's view types, type-only ('${source}').` });
+          context.report({ node, message: `web/ may import from src/ only the server's view types, type-only, and src/core/chart/ ('${source}').` });
         }
         return;
       }

@@ -61,6 +61,11 @@ describe("lint rule ctxwin/layer-direction (docs/design.md §2)", () => {
       'export { openStore } from "../../../src/store/open-store.js";',
       "web/ may import from src/ only",
     ],
+    [
+      "web/src/components/example.tsx",
+      'import { formatUsd } from "../../../src/core/budget/cost.js";',
+      "web/ may import from src/ only",
+    ],
   ])("refuses %s: %s", async (file, source, expected) => {
     const errors = await layerErrors(file, source);
     expect(errors).toHaveLength(1);
@@ -84,6 +89,7 @@ describe("lint rule ctxwin/layer-direction (docs/design.md §2)", () => {
     ["web/src/api/example.ts", 'export type { EvalView } from "../../../src/server/eval-view-types.js";'],
     ["web/src/api/example.ts", 'import { type EvalView } from "../../../src/server/eval-view-types.js";'],
     ["web/src/components/example.tsx", 'import { formatPercent } from "../format";'],
+    ["web/src/components/example.tsx", 'import { barShapes } from "../../../src/core/chart/strategy-charts.js";'],
   ])("allows %s: downward and pure imports", async (file, source) => {
     expect(await layerErrors(file, source)).toEqual([]);
   });

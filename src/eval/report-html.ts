@@ -3,8 +3,10 @@
  * each strategy's score and tokens (cost on the bars), the comparison table `ctxwin eval` prints,
  * and every item's result. Static HTML and inline SVG with inline styles: no script, nothing
  * fetched (the page's own Content-Security-Policy forbids it), every result text escaped. The
- * colours and shapes are the web UI's timeline's (ADR 0071).
+ * bars, their box and labels are the web UI's Eval view's (`core/chart/strategy-charts.ts`, ADR 0071,
+ * ADR 0102); only the drawing is this file's.
  */
+import { barShapes, scoreChart, scoreText, tokenChart, type StrategyChart } from "../core/chart/strategy-charts.js";
 import type { ItemResult } from "./eval-types.js";
 import type { RunHeader } from "./results-file.js";
 import { SUMMARY_COLUMNS, summarize, type SummaryRow } from "./summary-table.js";
@@ -18,105 +20,47 @@ export function escapeHtml(text: string): string {
 }
 
 const tokens = (value: number) => Math.round(value).toLocaleString("en-US");
-const percent = (value: number | null | undefined) =>
-  value === undefined || value === null ? "–" : `${(value * 100).toFixed(1)}%`;
 const dollars = (value: number | null | undefined) =>
   value === undefined || value === null ? "–" : `$${value.toFixed(4)}`;
 
-/** `$1.25`, `$0.00400`: as the web UI's figures. */
-const shortDollars = (value: number) =>
-  value >= 0.1 || value === 0 ? `$${value.toFixed(2)}` : `$${value.toPrecision(3)}`;
+/** The chart's width in the page's SVG units (it scales to the page; its text with it). */
+const CHART_WIDTH = 360;
 
-/** `12k`, `1.5M`: short axis labels, as the timeline's. */
-function shortTokens(value: number): string {
-  const trim = (figure: number) => (figure >= 10 ? String(Math.round(figure)) : String(Math.round(figure * 10) / 10));
-  if (value >= 1_000_000) return `${trim(value / 1_000_000)}M`;
-  if (value >= 1_000) return `${trim(value / 1_000)}k`;
-  return String(Math.round(value));
-}
-
-/** A round top for an axis at or above `value`. */
-function niceCeiling(value: number): number {
-  if (value <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (step * magnitude >= value) return step * magnitude;
-  return 10 * magnitude;
-}
-
-interface Bar {
-  strategy: string;
-  /** Stacked from the axis up; the first segment in the strategy's colour, the next lighter. */
-  segments: number[];
-  label: string;
-}
-
-const CHART = { width: 360, height: 200, left: 48, right: 8, top: 18, bottom: 24 };
-
-function barChart({
-  title,
-  bars,
-  top,
-  tick,
-}: {
-  title: string;
-  bars: readonly Bar[];
-  top: number;
-  tick: (value: number) => string;
-}): string {
-  const plotWidth = CHART.width - CHART.left - CHART.right;
-  const plotHeight = CHART.height - CHART.top - CHART.bottom;
-  const y = (value: number) => CHART.top + plotHeight - (Math.max(0, value) / top) * plotHeight;
-  const slot = plotWidth / Math.max(1, bars.length);
-  const barWidth = Math.min(64, slot * 0.6);
-  const parts = [0, top / 2, top].map(
-    (value) =>
-      `<text class="tick" x="${CHART.left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${escapeHtml(tick(value))}</text>`,
+function barChart(chart: StrategyChart): string {
+  const { box, y, shapes } = barShapes(chart, CHART_WIDTH);
+  const bottom = box.height - box.bottom;
+  const text = (className: string, x: number | string, textY: number, anchor: string, content: string) =>
+    `<text class="${className}" x="${x}" y="${textY.toFixed(1)}" text-anchor="${anchor}">${escapeHtml(content)}</text>`;
+  const parts = [0, chart.top / 2, chart.top].map((value) =>
+    text("tick", box.left - 6, y(value) + 4, "end", chart.tick(value)),
   );
-  parts.push(`<line class="axis" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y(0)}" y2="${y(0)}"/>`);
-  bars.forEach((bar, index) => {
-    const x = CHART.left + slot * index + (slot - barWidth) / 2;
-    let base = 0;
-    const colour = STRATEGY_COLOURS[bar.strategy] ?? "#374151";
-    bar.segments.forEach((value, segment) => {
-      const height = y(base) - y(base + value);
-      parts.push(
-        `<rect data-strategy="${escapeHtml(bar.strategy)}" x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}/>`,
-      );
-      base += value;
+  parts.push(`<line class="axis" x1="${box.left}" x2="${box.width - box.right}" y1="${bottom}" y2="${bottom}"/>`);
+  shapes.forEach((shape, index) => {
+    const bar = chart.bars[index]!;
+    const colour = STRATEGY_COLOURS[shape.strategy] ?? "#374151";
+    const middle = (shape.x + shape.width / 2).toFixed(1);
+    const title = `<title>${escapeHtml(bar.description)}</title>`;
+    shape.rects.forEach((rect, segment) => {
+      const place = `x="${shape.x.toFixed(1)}" y="${rect.y.toFixed(1)}"`;
+      const size = `width="${shape.width.toFixed(1)}" height="${rect.height.toFixed(1)}"`;
+      const fill = `fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}`;
+      parts.push(`<rect data-strategy="${escapeHtml(shape.strategy)}" ${place} ${size} ${fill}>${title}</rect>`);
     });
-    parts.push(
-      `<text class="value" x="${(x + barWidth / 2).toFixed(1)}" y="${(y(base) - 4).toFixed(1)}" text-anchor="middle">${escapeHtml(bar.label)}</text>`,
-    );
-    parts.push(
-      `<text class="tick" x="${(x + barWidth / 2).toFixed(1)}" y="${CHART.height - 6}" text-anchor="middle">${escapeHtml(bar.strategy)}</text>`,
-    );
+    parts.push(text("value", middle, shape.labelY, "middle", bar.label));
+    parts.push(text("tick", middle, box.height - 6, "middle", shape.strategy));
   });
-  const description = bars.map((bar) => `${bar.strategy}: ${bar.label}`).join(", ");
-  return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(`${title}: ${description}`)}">${parts.join("")}</svg></figure>`;
-}
-
-function scoreChart(rows: readonly SummaryRow[]): string {
-  const bars = rows.map((row) => ({ strategy: row.strategy, segments: [row.score ?? 0], label: percent(row.score) }));
-  return barChart({ title: "Score", bars, top: 1, tick: (value) => `${Math.round(value * 100)}%` });
-}
-
-function tokenChart(rows: readonly SummaryRow[]): string {
-  const bars = rows.map((row) => ({
-    strategy: row.strategy,
-    segments: [row.inputTokens, row.outputTokens],
-    label: `${shortTokens(row.inputTokens + row.outputTokens)}${row.costUsd === undefined ? "" : ` · ${shortDollars(row.costUsd)}`}`,
-  }));
-  // A round half as well as a round top: the middle tick is labelled too.
-  const top = 2 * niceCeiling((Math.max(1, ...bars.map((bar) => bar.segments[0]! + bar.segments[1]!)) * 1.1) / 2);
-  return barChart({ title: "Tokens (input, then output lighter) · cost", bars, top, tick: shortTokens });
+  const description = chart.bars.map((bar) => `${bar.strategy}: ${bar.label}`).join(", ");
+  const label = escapeHtml(`${chart.title}: ${description}`);
+  const svg = `<svg viewBox="0 0 ${box.width} ${box.height}" role="img" aria-label="${label}">${parts.join("")}</svg>`;
+  return `<figure class="chart"><figcaption>${escapeHtml(chart.title)}</figcaption>${svg}</figure>`;
 }
 
 function summaryTable(rows: readonly SummaryRow[]): string {
   const cells = rows.map((row) => [
     row.strategy,
     String(row.items),
-    percent(row.score),
-    percent(row.evidenceReached),
+    scoreText(row.score),
+    scoreText(row.evidenceReached),
     String(row.failed),
     String(row.blocked),
     tokens(row.inputTokens),
@@ -149,7 +93,7 @@ function itemTable(results: readonly ItemResult[]): string {
     result.itemId,
     result.strategy,
     result.status,
-    result.status === "failed" ? "–" : percent(result.score),
+    result.status === "failed" ? "–" : scoreText(result.score),
     tokens(result.inputTokens),
     tokens(result.outputTokens),
     dollars(result.costUsd),
@@ -231,7 +175,7 @@ export function renderEvalReport({
     const suiteResults = results.filter((result) => result.suite === suite);
     return `<section data-suite="${escapeHtml(suite)}">
 <h2>${escapeHtml(suite)}</h2>
-<div class="charts">${scoreChart(suiteRows)}${tokenChart(suiteRows)}</div>
+<div class="charts">${barChart(scoreChart(suiteRows))}${barChart(tokenChart(suiteRows))}</div>
 ${summaryTable(suiteRows)}
 ${itemTable(suiteResults)}
 </section>`;

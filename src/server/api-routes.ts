@@ -25,6 +25,7 @@ import { windowViews } from "./window-views.js";
 import { MAX_TIMELINE_WINDOWS, timelineView } from "./timeline-view.js";
 import { timelineSettingsOf } from "../core/timeline/timeline-settings.js";
 import { evalItems, evalView, type EvalSource } from "./eval-view.js";
+import type { InfoView, SessionDetail } from "./view-types.js";
 
 export { MAX_MESSAGE_CHARS } from "./chat-sessions.js";
 
@@ -127,7 +128,7 @@ function queryOf(url: URL): Record<string, string> {
 }
 
 /** The search modes the server answers: hybrid and semantic only with an embedding model (ADR 0063). */
-function searchInfo(store: HistoryStore): { modes: string[]; embeddingModel: string | null } {
+function searchInfo(store: HistoryStore): InfoView["search"] {
   const model = store.embeddings?.model;
   return model === undefined
     ? { modes: ["literal", "ranked"], embeddingModel: null }
@@ -161,14 +162,16 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
     {
       method: "GET",
       path: "/api/info",
-      handler: async ({ response }) =>
-        json(response, {
+      handler: async ({ response }) => {
+        const info: InfoView = {
           version: dependencies.version,
           dir: dependencies.directory,
           chat: { available: chats.available, model: chats.label, demo: chats.demo },
           eval: { loaded: dependencies.eval !== undefined, file: dependencies.eval?.file ?? null },
           search: searchInfo(store),
-        }),
+        };
+        json(response, info);
+      },
     },
     {
       method: "GET",
@@ -224,7 +227,7 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
           summary === undefined ? undefined : titles.entryOf(summary),
           chats.usage(sessionId),
         ]);
-        json(response, {
+        const detail: SessionDetail = {
           sessionId,
           title: entry?.title ?? sessionId,
           lastActivity: entry?.lastActivity ?? chats.createdAt(sessionId) ?? null,
@@ -234,7 +237,8 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
           usage,
           busy: chats.isBusy(sessionId),
           ...lineageOf(summary),
-        });
+        };
+        json(response, detail);
       },
     },
     {

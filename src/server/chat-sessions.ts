@@ -15,9 +15,9 @@ import { ApiError } from "./api-error.js";
 import { pipeChatAnswer } from "./chat-answer.js";
 import type { EventHub } from "./event-hub.js";
 import type { ServerChat } from "./server-chat.js";
-import type { SessionListEntry } from "./session-list.js";
 import type { SettingsStore } from "./settings-file.js";
-import { usageFromStore, usageViewOf, type BudgetSettingsForUsage, type UsageView } from "./usage-view.js";
+import { usageFromStore, usageViewOf, type BudgetSettingsForUsage } from "./usage-view.js";
+import type { SessionListEntry, UsageView } from "./view-types.js";
 
 /** Longest chat message accepted (characters). */
 export const MAX_MESSAGE_CHARS = 200_000;

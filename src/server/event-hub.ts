@@ -7,19 +7,7 @@
 import type { ServerResponse } from "node:http";
 import type { HistoryStore } from "../store/port.js";
 import { SECURITY_HEADERS } from "./http-io.js";
-
-export type ServerEventName =
-  | "turn-start"
-  | "text-delta"
-  | "step-end"
-  | "usage"
-  | "budget-warning"
-  | "rollover"
-  | "blocked"
-  | "error"
-  | "retry"
-  | "turn-end"
-  | "rows";
+import type { ServerEventMap, ServerEventName } from "./view-types.js";
 
 export interface EventHubOptions {
   store: HistoryStore;
@@ -58,7 +46,7 @@ export function createEventHub({
     if (!response.writableEnded && !response.destroyed) response.write(chunk);
   };
 
-  const emit = (sessionId: string, name: ServerEventName, data: unknown) => {
+  const emit = <Name extends ServerEventName>(sessionId: string, name: Name, data: ServerEventMap[Name]) => {
     const watch = watches.get(sessionId);
     if (watch === undefined) return;
     const chunk = `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;

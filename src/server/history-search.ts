@@ -10,28 +10,12 @@ import { findLiteralMatch, WORD_RUN_CLASS, type MatchSpan } from "../core/histor
 import type { SearchFilter, SearchOrder } from "../core/search-filter.js";
 import { rankedQueryWords, rankedTerms, type SearchMode } from "../core/search-query.js";
 import { textRuns } from "../core/text-runs.js";
-import type { EmbeddingSearchMode, HistoryStore, SearchEmbeddingsNote } from "../store/port.js";
+import type { EmbeddingSearchMode, HistoryStore } from "../store/port.js";
 import { findSnippetHits, type SnippetHit } from "../tools/session-history/search-hits.js";
 import { badRequest } from "./api-error.js";
 import { displayText } from "./row-view.js";
 import type { SessionWindows } from "./session-windows.js";
-
-export interface SearchHitView {
-  itemId: string;
-  seq: number;
-  windowId: string;
-  windowNumber: number;
-  role: string;
-  snippet: string;
-  /** Where the snippet holds what the query matched, in order (the words ranked search counted); none for `semantic`. */
-  matches: MatchSpan[];
-}
-
-export interface SearchResultView {
-  hits: SearchHitView[];
-  /** Set for `hybrid` and `semantic`: the store's `SearchPage.embeddings`. */
-  embeddings?: SearchEmbeddingsNote;
-}
+import type { SearchHitView, SearchResultView } from "./view-types.js";
 
 /**
  * @example const { hits } = await searchHistory({ store, sessionId: "s1", windows, query: "orders", mode: "literal", limit: 20 });

@@ -16,7 +16,8 @@ import { ApiError, badRequest, notFound } from "./api-error.js";
 import type { ChatSessions } from "./chat-sessions.js";
 import { readJsonBody, sendJson } from "./http-io.js";
 import type { Route } from "./router.js";
-import type { SessionListEntry, TitleCache } from "./session-list.js";
+import type { TitleCache } from "./session-list.js";
+import type { SessionListEntry } from "./view-types.js";
 
 const itemId = z
   .union([z.string().regex(/^[1-9][0-9]{0,15}$/, 'expected an item id such as "12"'), z.number().int().min(1)])

@@ -7,80 +7,17 @@ import stripAnsi from "strip-ansi";
 import { classifyBoundary, rolloverMetaOf } from "../core/boundary.js";
 import { renderRowText, toolNameOf, truncate } from "../core/row-text.js";
 import { readCarry } from "../core/rollover/turn-carry.js";
-import { toolCallOutcome, type CallOutcome } from "../core/rollover/turn-ledger.js";
+import { toolCallOutcome } from "../core/rollover/turn-ledger.js";
 import { hasUnknownType, internalTypeOf, isHidden } from "../core/visibility.js";
 import type { StoredRow } from "../store/port.js";
 import { NO_CHILD_LINKS, type ChildLinks } from "./child-links.js";
 import type { NumberedWindow } from "./session-windows.js";
+import type { BoundaryView, CarryView, PartView, RejectedView, RowKind, RowView } from "./view-types.js";
 
 /** Caps of the strings of a RowView (UTF-16 units). */
 export const ROW_TEXT_MAX_CHARS = 64 * 1024;
 export const TOOL_INPUT_MAX_CHARS = 16 * 1024;
 export const TOOL_OUTPUT_MAX_CHARS = 64 * 1024;
-
-export type RowKind = "message" | "tool" | "boundary" | "warning" | "notes-flush" | "internal" | "rejected-input";
-
-export type PartView =
-  | { type: "text"; text: string }
-  | {
-      type: "tool";
-      toolName: string;
-      state: string;
-      outcome: CallOutcome;
-      input: string;
-      output: string;
-      childSessionId?: string;
-    }
-  | { type: "file"; mediaType: string; filename?: string }
-  | { type: "other"; label: string };
-
-/** What a `continue` row carried into its window (docs/adr/0023, 0050): `meta.carry`, as records. */
-export interface CarryView {
-  /** The stopped turn's user input, by item id (its text is in the row's `text`). */
-  input?: { itemId: string; windowId: string; truncated: boolean };
-  /** Each call of the turn in order; `session_history` calls carry only their action. */
-  calls: Array<{ itemId: string; toolName: string; input: string; outcome: CallOutcome; detail?: string }>;
-  omittedCalls: number;
-}
-
-/**
- * Why a `rejected-input` row was not sent (ADR 0069): the reason as stored, the estimate against
- * the ceiling, and `cut` when the row itself had to be cut to the store's row limit.
- */
-export interface RejectedView {
-  reason?: string;
-  estimatedTokens?: number;
-  hardCeiling?: number;
-  /** The stored text is a beginning of the input: `keptChars` of `totalChars`; `droppedFiles` file parts became a line naming them. */
-  cut?: { totalChars: number; keptChars: number; droppedFiles: number };
-}
-
-export interface BoundaryView {
-  kind: "rollover" | "compaction" | "reset";
-  reason?: string;
-  percent?: number;
-  contextTokens?: number;
-  maxTokens?: number;
-}
-
-export interface RowView {
-  seq: number;
-  itemId: string;
-  windowId: string;
-  windowNumber: number;
-  role: string;
-  createdAt: string;
-  kind: RowKind;
-  hidden: boolean;
-  text: string;
-  truncated: boolean;
-  parts: PartView[];
-  boundary?: BoundaryView;
-  /** A `continue` row that carries a stopped turn. */
-  carry?: CarryView;
-  /** A `rejected-input` row: why it was not sent, and what of it is missing when it was cut. */
-  rejected?: RejectedView;
-}
 
 /**
  * `links` names the child session a call started (a `task` call of a sub-agent, ADR 0060).

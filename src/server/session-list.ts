@@ -12,31 +12,14 @@
  */
 import { InvalidQueryError, foldCase } from "../core/search-query.js";
 import { visibleSessions } from "../store/lineage/session-visibility.js";
-import type { HistoryStore, SessionParent, SessionSummary } from "../store/port.js";
+import type { HistoryStore, SessionSummary } from "../store/port.js";
 import { firstUserText } from "../tools/session-catalog/first-user-text.js";
 import { displayText } from "./row-view.js";
+import type { SessionListEntry } from "./view-types.js";
 
 export const TITLE_MAX_CHARS = 80;
 /** `q` finds at most this many sessions by their items (newest activity first), besides those it finds by id or title. */
 export const MAX_ITEM_SEARCH_SESSIONS = 50;
-
-export interface SessionListEntry {
-  sessionId: string;
-  title: string;
-  lastActivity: string;
-  windows: number;
-  rows: number;
-  /** A sub-agent's session: its parent and the item id of the `task` call that started it (ADR 0060). */
-  parent: SessionParent | null;
-  /** A fork: its origin and the last item it shares with it (ADR 0059). */
-  forkOf: ForkOriginView | null;
-}
-
-/** A fork's origin as the API names it: by item id, like every other position. */
-export interface ForkOriginView {
-  sessionId: string;
-  atItem: string;
-}
 
 /** The lineage fields of an entry. */
 export function lineageOf(summary: SessionSummary | undefined): Pick<SessionListEntry, "parent" | "forkOf"> {

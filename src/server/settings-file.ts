@@ -12,8 +12,7 @@ import { DEFAULT_THRESHOLD } from "../core/budget/step-budget.js";
 import { writeFileAtomic } from "../store/atomic-write.js";
 import { CONFIG_FILE_PATH, parseConfigText, readConfigFile, type CtxwinConfig } from "../store/config-file.js";
 import { ApiError } from "./api-error.js";
-
-export type Strategy = "rollover" | "compact" | "off";
+import type { SettingsView, Strategy } from "./view-types.js";
 
 export const SETTINGS_EXPLANATIONS = {
   strategy:
@@ -22,15 +21,7 @@ export const SETTINGS_EXPLANATIONS = {
     "Share of the context limit at which the next message starts a new window; the agent is warned to save its notes 10 points earlier.",
   contextLimit:
     "Tokens the model accepts in one request, for a model the built-in catalog does not know or to use less of it; empty uses the catalog.",
-} as const;
-
-export interface SettingsView {
-  strategy: Strategy;
-  threshold: number;
-  contextLimit: number | null;
-  path: string;
-  explanations: typeof SETTINGS_EXPLANATIONS;
-}
+} as const satisfies SettingsView["explanations"];
 
 export interface SettingsChange {
   strategy?: Strategy;

@@ -1,7 +1,7 @@
 /**
- * `startServer`: the HTTP server of `ctxwin serve` on plain node:http. Every request passes the
- * Host/Origin checks; `/api/*` also needs the per-start token; everything else is the bundled
- * front end. Answers are JSON (errors `{ error: { code, message } }`, never a stack trace).
+ * `startServer`: the HTTP server of `ctxwin serve` on plain node:http (not Hono: ADR 0101). Every
+ * request passes the Host/Origin checks; `/api/*` also needs the per-start token; everything else is
+ * the bundled front end. Answers are JSON (errors `{ error: { code, message } }`, never a stack trace).
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

@@ -4,11 +4,12 @@
  * default the active one — so the answer costs the same on a 100,000-row session as on a 100-row
  * one (ADR 0044). The UI asks for earlier windows as the person moves back.
  */
-import type { Timeline, TimelineSettings, TimelineWindow } from "../core/timeline/timeline-types.js";
+import type { TimelineSettings, TimelineWindow } from "../core/timeline/timeline-types.js";
 import type { HistoryStore } from "../store/port.js";
 import { readTimeline } from "../store/read-timeline.js";
 import { badRequest } from "./api-error.js";
 import type { SessionWindows } from "./session-windows.js";
+import type { TimelineOverviewBar, TimelineView } from "./view-types.js";
 
 /** Most windows one answer reads row by row. */
 export const MAX_TIMELINE_WINDOWS = 20;
@@ -28,29 +29,6 @@ export interface TimelineViewOptions {
   windowId?: string | undefined;
   /** How many windows to read row by row, ending at `windowId` (default: as many as fit `DEFAULT_TIMELINE_ROWS`). */
   count?: number | undefined;
-}
-
-/** One window as the overview strip draws it: a bar as high as `tokens` against `limit`. */
-export interface TimelineOverviewBar {
-  windowId: string;
-  number: number;
-  kind: TimelineWindow["kind"];
-  limit: number | null;
-  /** The window's largest request when it was read row by row, else the figure it rolled over at. */
-  tokens: number | null;
-}
-
-/**
- * The windows read row by row in full, every window of the session as an overview bar, and which
- * windows were read, for the UI's paging.
- */
-export interface TimelineView extends Timeline {
-  /** Only the windows read row by row (`detailWindowIds`), oldest first. */
-  windows: TimelineWindow[];
-  /** Every window of the session, oldest first. */
-  overview: TimelineOverviewBar[];
-  /** The window ids read row by row, oldest first. */
-  detailWindowIds: string[];
 }
 
 /**

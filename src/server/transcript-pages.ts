@@ -8,18 +8,12 @@
 import { toolNameOf } from "../core/row-text.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
 import { childLinks, NO_CHILD_LINKS } from "./child-links.js";
-import { isInternalRow, rowView, type RowView } from "./row-view.js";
+import { isInternalRow, rowView } from "./row-view.js";
 import type { SessionWindows } from "./session-windows.js";
+import type { TranscriptPage } from "./view-types.js";
 
 export type PagePosition =
   { kind: "newest" } | { kind: "before"; seq: number } | { kind: "after"; seq: number } | { kind: "from"; seq: number };
-
-export interface TranscriptPage {
-  /** Ascending seq. */
-  rows: RowView[];
-  hasMoreBefore: boolean;
-  hasMoreAfter: boolean;
-}
 
 /** Rows read per store call; hidden rows are rare, so one or two calls fill a page. */
 const MIN_READ_ROWS = 50;

@@ -15,26 +15,7 @@ import { deriveWindowPressure } from "../core/rollover/window-pressure.js";
 import { IMPORTED_SESSION_TYPE } from "../import/transcript-rows.js";
 import type { CtxwinConfig } from "../store/config-file.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
-
-export interface UsageView {
-  windowId: string;
-  contextTokens: number;
-  contextLimit: number | null;
-  threshold: number | null;
-  hardCeiling: number | null;
-  percent: number | null;
-  thresholdPercent: number | null;
-  tokensUntilRollover: number | null;
-  /** What the window's requests spent: input, the part read from the provider's cache, estimated cost (`null` while a turn streams). */
-  spend: Spend | null;
-  /** The model whose context limit the figures are measured against, when known. */
-  model: string | null;
-  /**
-   * `session`: the session's own model (its rows name it, or the server's agent runs it);
-   * `server`: the session names no model, so the server's model stands in; `null`: no model known.
-   */
-  modelSource: "session" | "server" | null;
-}
+import type { UsageView } from "./view-types.js";
 
 export type ModelSource = UsageView["modelSource"];
 

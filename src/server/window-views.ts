@@ -6,19 +6,7 @@
 import { rolloverMetaOf } from "../core/boundary.js";
 import type { HistoryStore, WindowSummary } from "../store/port.js";
 import type { SessionWindows } from "./session-windows.js";
-
-export interface WindowView {
-  windowId: string;
-  number: number;
-  kind: "initial" | "rollover" | "compaction" | "reset";
-  firstSeq: number;
-  lastSeq: number;
-  /** Rows stored in the window (boundary, hidden and internal rows included). */
-  items: number;
-  startedAt: string;
-  reason?: string;
-  percent?: number;
-}
+import type { WindowView } from "./view-types.js";
 
 /** Percent of the limit the window's context had reached when it rolled over. */
 function percentOf({ contextTokens, maxTokens }: { contextTokens: number; maxTokens: number }): number | undefined {

@@ -22,6 +22,8 @@ const usage = (fields: Partial<UsageView> = {}): UsageView => ({
   thresholdPercent: 70,
   tokensUntilRollover: 2_000,
   spend: null,
+  model: null,
+  modelSource: null,
   ...fields,
 });
 

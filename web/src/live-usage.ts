@@ -18,6 +18,8 @@ export function usageWithLive(previous: UsageView | undefined, live: LiveUsage):
     return {
       ...previous,
       spend: previous?.spend ?? null,
+      model: previous?.model ?? null,
+      modelSource: previous?.modelSource ?? null,
       windowId: live.windowId,
       contextTokens,
       contextLimit,

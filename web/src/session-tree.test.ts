@@ -5,7 +5,7 @@ import { sessionTree, type SessionNode } from "./session-tree";
 const session = (sessionId: string, fields: Partial<SessionSummary> = {}): SessionSummary => ({
   sessionId,
   title: sessionId,
-  lastActivity: null,
+  lastActivity: "2026-12-01T10:00:00.000Z",
   windows: 1,
   rows: 2,
   parent: null,

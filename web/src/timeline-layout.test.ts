@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { chartBox, shortTokens } from "../../src/core/chart/chart-scale.js";
 import type { TimelineMark, TimelinePoint, TimelineView, TimelineWindow } from "./api/timeline-types";
-import {
-  axisTicks,
-  chartBox,
-  describeItem,
-  describeWindows,
-  niceCeiling,
-  scalesFor,
-  shortTokens,
-  timelineItems,
-} from "./timeline-layout";
+import { describeItem, describeWindows, scalesFor, timelineItems } from "./timeline-layout";
 
 const window = (fields: Partial<TimelineWindow> = {}): TimelineWindow => ({
   windowId: "w:1",
@@ -124,27 +116,6 @@ describe("timeline scales", () => {
     const scales = scalesFor(view(), box);
     expect(scales.x(0.5)).toBe(box.left);
     expect(scales.x(10.5)).toBe(box.width - box.right);
-  });
-});
-
-describe("axisTicks, niceCeiling and shortTokens", () => {
-  it("keeps each label once and no fractional halfway tick", () => {
-    expect(axisTicks(16_000)).toEqual([0, 8_000, 16_000]);
-    expect(axisTicks(3)).toEqual([0, 3]);
-    expect(axisTicks(1.2)).toEqual([0, 1.2]);
-    expect(axisTicks(0)).toEqual([0]);
-  });
-
-  it("rounds an axis top up to a round figure", () => {
-    expect(niceCeiling(1_234)).toBe(1_500);
-    expect(niceCeiling(16_000)).toBe(20_000);
-    expect(niceCeiling(10)).toBe(10);
-  });
-
-  it("writes short axis labels", () => {
-    expect([shortTokens(0), shortTokens(950), shortTokens(1_500), shortTokens(16_000), shortTokens(1_250_000)]).toEqual(
-      ["0", "950", "1.5k", "16k", "1.3M"],
-    );
   });
 });
 

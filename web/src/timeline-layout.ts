@@ -3,23 +3,9 @@
  * things a person can focus and open (requests and marks, in row order). Pure, so the component
  * only draws.
  */
+import { axisTicks, niceCeiling, type ChartBox } from "../../src/core/chart/chart-scale.js";
 import type { TimelineMark, TimelinePoint, TimelineView, TimelineWindow } from "./api/timeline-types";
 import { formatPercent, formatTokens, formatUsd, spendLine } from "./format";
-
-export interface ChartBox {
-  width: number;
-  height: number;
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-}
-
-/** Pixel box of the chart for a container width: shorter on a phone. */
-export function chartBox(width: number): ChartBox {
-  const narrow = width < 600;
-  return { width, height: narrow ? 180 : 230, left: narrow ? 40 : 56, right: 10, top: 22, bottom: 22 };
-}
 
 export interface Scales {
   x: (seq: number) => number;
@@ -57,44 +43,9 @@ export function scalesFor(view: TimelineView, box: ChartBox): Scales {
 /** The smallest top of the y axis: below it the halfway tick would be a fraction of a token. */
 const MIN_AXIS_TOKENS = 10;
 
-/**
- * The y axis labels: 0, halfway and the top, each a distinct label (`shortTokens`) — a top too low
- * to halve in whole tokens (or in the labels' rounding) keeps only 0 and the top.
- *
- * @example axisTicks(16_000) // [0, 8_000, 16_000]
- */
-export function axisTicks(maxTokens: number): number[] {
-  const ticks = maxTokens > 0 ? [0, maxTokens / 2, maxTokens] : [0];
-  const labels = new Set<string>();
-  return ticks.filter((tick) => {
-    const label = shortTokens(tick);
-    if (labels.has(label) || (tick !== maxTokens && !Number.isInteger(tick))) return false;
-    labels.add(label);
-    return true;
-  });
-}
-
 /** The windows drawn in the chart: those read row by row. */
 export function shownWindows(view: TimelineView): TimelineWindow[] {
   return view.windows.filter((window) => window.detailed);
-}
-
-/** `12k`, `1.5M`: short axis labels. */
-export function shortTokens(tokens: number): string {
-  if (tokens >= 1_000_000) return `${trim(tokens / 1_000_000)}M`;
-  if (tokens >= 1_000) return `${trim(tokens / 1_000)}k`;
-  return String(Math.round(tokens));
-}
-
-function trim(value: number): string {
-  return value >= 10 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
-}
-
-/** A round axis top at or above `value`: `1_234` → `1_500`. */
-export function niceCeiling(value: number): number {
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (step * magnitude >= value) return step * magnitude;
-  return 10 * magnitude;
 }
 
 /** Something on the chart a person can focus, read and open. */

@@ -7,17 +7,15 @@
  * SVG, no charting library: ADR 0044.
  */
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { chartBox, shortTokens, type ChartBox } from "../../../src/core/chart/chart-scale.js";
 import type { ApiClient } from "../api/client";
 import type { TimelineOverviewBar, TimelineView } from "../api/timeline-types";
 import {
-  chartBox,
   describeItem,
   describeWindows,
   scalesFor,
-  shortTokens,
   shownWindows,
   timelineItems,
-  type ChartBox,
   type Scales,
   type TimelineItem,
 } from "../timeline-layout";

@@ -4,11 +4,11 @@
  * move between bars.
  */
 import { useRef, useState, type KeyboardEvent } from "react";
-import { barShapes, type EvalChart } from "../eval-layout";
+import { barShapes, type StrategyChart } from "../../../src/core/chart/strategy-charts.js";
 import { useElementWidth } from "../use-element-width";
 
 /** @example <EvalBarChart chart={scoreChart(rows)} label="Score of needle" /> */
-export function EvalBarChart({ chart, label }: { chart: EvalChart; label: string }) {
+export function EvalBarChart({ chart, label }: { chart: StrategyChart; label: string }) {
   const { width, container } = useElementWidth();
   const [active, setActive] = useState<number | undefined>(undefined);
   const bars = useRef(new Map<number, SVGGElement>());

@@ -5,13 +5,12 @@
  * or one), so a run of any size opens at once.
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { scoreChart, scoreText, tokenChart } from "../../../src/core/chart/strategy-charts.js";
 import type { ApiClient } from "../api/client";
 import type { EvalItemView, EvalRunView, EvalSummaryRow } from "../api/eval-types";
-import { scoreChart, tokenChart } from "../eval-layout";
 import { formatTime, formatTokens } from "../format";
 import { EvalBarChart } from "./eval-bar-chart";
 
-const percent = (value: number | null) => (value === null ? "–" : `${(value * 100).toFixed(1)}%`);
 const dollars = (value: number | null) => (value === null ? "–" : `$${value.toFixed(4)}`);
 
 /** @example <EvalView api={api} /> */
@@ -182,8 +181,8 @@ function ComparisonTable({ suite, rows }: { suite: string; rows: EvalSummaryRow[
         <tr key={row.strategy} data-strategy={row.strategy}>
           <th scope="row">{row.strategy}</th>
           <td>{row.items}</td>
-          <td>{percent(row.score)}</td>
-          <td>{percent(row.evidenceReached)}</td>
+          <td>{scoreText(row.score)}</td>
+          <td>{scoreText(row.evidenceReached)}</td>
           <td>{row.failed}</td>
           <td>{row.blocked}</td>
           <td>{formatTokens(row.inputTokens)}</td>
@@ -226,7 +225,7 @@ function ItemTable({ suite, items }: { suite: string; items: EvalItemView[] }) {
           <th scope="row">{item.itemId}</th>
           <td>{item.strategy}</td>
           <td>{item.status}</td>
-          <td>{item.status === "failed" ? "–" : percent(item.score)}</td>
+          <td>{item.status === "failed" ? "–" : scoreText(item.score)}</td>
           <td>{formatTokens(item.inputTokens)}</td>
           <td>{formatTokens(item.outputTokens)}</td>
           <td>{dollars(item.costUsd)}</td>

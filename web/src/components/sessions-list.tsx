@@ -104,13 +104,8 @@ function SessionEntries({
             <span className="session-title">{session.title}</span>
             <LineageLabel session={session} titles={titles} nested={nested} />
             <span className="session-detail">
-              {session.lastActivity === null ? (
-                "new"
-              ) : (
-                <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time>
-              )}{" "}
-              · {session.windows} {session.windows === 1 ? "window" : "windows"} · {session.rows}{" "}
-              {session.rows === 1 ? "row" : "rows"}
+              <time dateTime={session.lastActivity}>{formatTime(session.lastActivity)}</time> · {session.windows}{" "}
+              {session.windows === 1 ? "window" : "windows"} · {session.rows} {session.rows === 1 ? "row" : "rows"}
               {session.title === session.sessionId ? "" : ` · ${session.sessionId}`}
             </span>
           </a>

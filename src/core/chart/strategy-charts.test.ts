@@ -1,26 +1,22 @@
 import { describe, expect, it } from "vitest";
-import type { EvalSummaryRow } from "./api/eval-types";
-import { barShapes, scoreChart, tokenChart } from "./eval-layout";
+import { barShapes, scoreChart, scoreText, tokenChart, type StrategyFigures } from "./strategy-charts.js";
 
-const row = (strategy: string, fields: Partial<EvalSummaryRow> = {}): EvalSummaryRow => ({
-  suite: "needle",
+const row = (strategy: string, fields: Partial<StrategyFigures> = {}): StrategyFigures => ({
   strategy,
   items: 2,
   failed: 0,
   blocked: 0,
   score: 0.5,
-  evidenceReached: null,
   inputTokens: 10_000,
   outputTokens: 2_000,
   costUsd: null,
-  wallSeconds: 3,
   rollovers: 1,
   compactions: 0,
   historyCalls: 2,
   ...fields,
 });
 
-describe("eval charts", () => {
+describe("strategy charts", () => {
   it("draws each strategy's score from 0 to 100% with its figure and what it is the mean of", () => {
     const chart = scoreChart([row("rollover", { score: 0.75 }), row("off", { score: null, failed: 1, blocked: 1 })]);
     expect(chart.top).toBe(1);
@@ -41,6 +37,13 @@ describe("eval charts", () => {
     expect(chart.top).toBeGreaterThanOrEqual(35_000 * 1.1);
     expect(chart.top / 2).toBe(Math.round(chart.top / 2));
     expect(chart.bars[1]?.description).toContain("cost unknown");
+  });
+
+  it("takes the eval's summary rows (undefined where unknown) as the server's (null)", () => {
+    const chart = tokenChart([row("rollover", { costUsd: undefined, score: undefined })]);
+    expect(chart.bars[0]?.label).toBe("12k");
+    expect(scoreChart([row("off", { score: undefined })]).bars[0]?.label).toBe("–");
+    expect([scoreText(0.755), scoreText(null), scoreText(undefined)]).toEqual(["75.5%", "–", "–"]);
   });
 
   it("places the bars side by side in the box, segments stacked from the axis up", () => {
