@@ -80,7 +80,10 @@ function barChart({
     bar.segments.forEach((value, segment) => {
       const height = y(base) - y(base + value);
       parts.push(
-        `<rect data-strategy="${escapeHtml(bar.strategy)}" x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}/>`,
+        `<rect data-strategy="${escapeHtml(bar.strategy)}" x="${x.toFixed(1)}" ` +
+          `y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" ` +
+          `height="${Math.max(0, height).toFixed(1)}" ` +
+          `fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}/>`,
       );
       base += value;
     });
@@ -92,7 +95,11 @@ function barChart({
     );
   });
   const description = bars.map((bar) => `${bar.strategy}: ${bar.label}`).join(", ");
-  return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(`${title}: ${description}`)}">${parts.join("")}</svg></figure>`;
+  return (
+    `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption>` +
+    `<svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(`${title}: ${description}`)}">` +
+    `${parts.join("")}</svg></figure>`
+  );
 }
 
 function scoreChart(rows: readonly SummaryRow[]): string {
@@ -182,7 +189,8 @@ function table({
   const body = cells
     .map(
       (line, index) =>
-        `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>${line.map((cell, column) => `<td${textColumn(column)}>${escapeHtml(cell)}</td>`).join("")}</tr>`,
+        `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>` +
+        `${line.map((cell, column) => `<td${textColumn(column)}>${escapeHtml(cell)}</td>`).join("")}</tr>`,
     )
     .join("\n");
   return `<div class="table"><table><caption>${escapeHtml(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table></div>`;
@@ -236,7 +244,9 @@ ${summaryTable(suiteRows)}
 ${itemTable(suiteResults)}
 </section>`;
   });
-  const run = `${header.model} · context limit ${tokens(header.contextLimit)} · seed ${header.seed} · started ${header.startedAt}${file === undefined ? "" : ` · ${file}`}`;
+  const run =
+    `${header.model} · context limit ${tokens(header.contextLimit)} · seed ${header.seed} · ` +
+    `started ${header.startedAt}${file === undefined ? "" : ` · ${file}`}`;
   return `<!doctype html>
 <html lang="en">
 <head>
