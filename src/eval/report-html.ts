@@ -80,10 +80,7 @@ function barChart({
     bar.segments.forEach((value, segment) => {
       const height = y(base) - y(base + value);
       parts.push(
-        `<rect data-strategy="${escapeHtml(bar.strategy)}" x="${x.toFixed(1)}" ` +
-          `y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" ` +
-          `height="${Math.max(0, height).toFixed(1)}" ` +
-          `fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}/>`,
+        `<rect data-strategy="${escapeHtml(bar.strategy)}" x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${colour}"${segment > 0 ? ' fill-opacity="0.45"' : ""}/>`,
       );
       base += value;
     });
@@ -95,11 +92,7 @@ function barChart({
     );
   });
   const description = bars.map((bar) => `${bar.strategy}: ${bar.label}`).join(", ");
-  return (
-    `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption>` +
-    `<svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(`${title}: ${description}`)}">` +
-    `${parts.join("")}</svg></figure>`
-  );
+  return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><svg viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escapeHtml(`${title}: ${description}`)}">${parts.join("")}</svg></figure>`;
 }
 
 function scoreChart(rows: readonly SummaryRow[]): string {

@@ -52,10 +52,7 @@ export function tokenChart(rows: readonly EvalSummaryRow[]): EvalChart {
       strategy: row.strategy,
       segments: [row.inputTokens, row.outputTokens],
       label: `${shortTokens(row.inputTokens + row.outputTokens)}${cost === undefined ? "" : ` · ${cost}`}`,
-      description:
-        `${row.strategy}: ${formatTokens(row.inputTokens)} input and ${formatTokens(row.outputTokens)} output tokens` +
-        `${cost === undefined ? ", cost unknown" : `, ${cost}`}; ` +
-        `${row.rollovers} rollovers, ${row.compactions} compactions, ${row.historyCalls} history calls`,
+      description: `${row.strategy}: ${formatTokens(row.inputTokens)} input and ${formatTokens(row.outputTokens)} output tokens${cost === undefined ? ", cost unknown" : `, ${cost}`}; ${row.rollovers} rollovers, ${row.compactions} compactions, ${row.historyCalls} history calls`,
     };
   });
   const peak = Math.max(1, ...bars.map((bar) => bar.segments.reduce((sum, value) => sum + value, 0)));
