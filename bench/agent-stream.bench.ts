@@ -131,7 +131,10 @@ async function measure({ label, latencyMs }: Scenario, store: HistoryStore): Pro
   }
   const row = (name: string, bareTiming: Timing, ctxwinTiming: Timing) =>
     console.log(
-      `| ${label} | ${name} | ${formatMs(bareTiming.p50)} | ${formatMs(ctxwinTiming.p50)} | ${formatMs(ctxwinTiming.p50 - bareTiming.p50)} | ${formatRatio(ctxwinTiming.p50 / bareTiming.p50)} | ${formatMs(bareTiming.p95)} / ${formatMs(ctxwinTiming.p95)} |`,
+      `| ${label} | ${name} | ${formatMs(bareTiming.p50)} | ${formatMs(ctxwinTiming.p50)} | ` +
+        `${formatMs(ctxwinTiming.p50 - bareTiming.p50)} | ` +
+        `${formatRatio(ctxwinTiming.p50 / bareTiming.p50)} | ` +
+        `${formatMs(bareTiming.p95)} / ${formatMs(ctxwinTiming.p95)} |`,
     );
   const timings = {
     bareFirst: summarize(samples.bareFirst),

@@ -84,12 +84,15 @@ export async function run(): Promise<void> {
   }
   const requestCount = sessions.reduce((sum, session) => sum + session.requests.length, 0);
   console.log(
-    `${tasks.length} tasks (seed ${seed}; ${tasks.length / LIMITS.length} per limit; configuration "${configuration.name}"), ${requestCount.toLocaleString("en-US")} requests in ` +
+    `${tasks.length} tasks (seed ${seed}; ${tasks.length / LIMITS.length} per limit; ` +
+      `configuration "${configuration.name}"), ${requestCount.toLocaleString("en-US")} requests in ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s; correct ${sessions.filter((session) => session.run.correct).length}/${sessions.length}. ` +
       `Prices: Anthropic rule at ${prices.anthropic.key}, OpenAI rule at ${prices.openai.key} (${prices.anthropic.asOf} / ${prices.openai.asOf}).\n`,
   );
   console.log(
-    "| limit | requests | windows | Anthropic: read after each window's first request | OpenAI: shared prefix after each window's first request | cost / task, Anthropic rule (no cache) | cost / task, OpenAI rule (no cache) |",
+    "| limit | requests | windows | Anthropic: read after each window's first request " +
+      "| OpenAI: shared prefix after each window's first request " +
+      "| cost / task, Anthropic rule (no cache) | cost / task, OpenAI rule (no cache) |",
   );
   console.log("| --- | --- | --- | --- | --- | --- | --- |");
   const perLimit = new Map<number, { anthropic: number; openai: number }>();
@@ -106,8 +109,11 @@ export async function run(): Promise<void> {
       openai: openai.laterReadTokens / Math.max(1, openai.laterInputTokens),
     });
     console.log(
-      `| ${limit / 1000}k | ${anthropic.requests} | ${windows} | ${share(anthropic.laterReadTokens, anthropic.laterInputTokens)} | ${share(openai.laterReadTokens, openai.laterInputTokens)} | ` +
-        `${formatUsd(anthropic.usd / of.length)} (${formatUsd(anthropic.uncachedUsd / of.length)}) | ${formatUsd(openai.usd / of.length)} (${formatUsd(openai.uncachedUsd / of.length)}) |`,
+      `| ${limit / 1000}k | ${anthropic.requests} | ${windows} | ` +
+        `${share(anthropic.laterReadTokens, anthropic.laterInputTokens)} | ` +
+        `${share(openai.laterReadTokens, openai.laterInputTokens)} | ` +
+        `${formatUsd(anthropic.usd / of.length)} (${formatUsd(anthropic.uncachedUsd / of.length)}) ` +
+        `| ${formatUsd(openai.usd / of.length)} (${formatUsd(openai.uncachedUsd / of.length)}) |`,
     );
   }
   console.log("\nWhat each moment of a window does to the reusable prefix (all limits):\n");
@@ -121,7 +127,9 @@ export async function run(): Promise<void> {
     const openai = figures(sessions, "openai", prices.openai, filter);
     if (anthropic.requests === 0) continue;
     console.log(
-      `| ${EVENT_LABELS[event]} | ${anthropic.requests} | ${Math.round(anthropic.inputTokens / anthropic.requests).toLocaleString("en-US")} | ${share(anthropic.readTokens, anthropic.inputTokens)} | ` +
+      `| ${EVENT_LABELS[event]} | ${anthropic.requests} | ` +
+        `${Math.round(anthropic.inputTokens / anthropic.requests).toLocaleString("en-US")} | ` +
+        `${share(anthropic.readTokens, anthropic.inputTokens)} | ` +
         `${share(anthropic.writeTokens, anthropic.inputTokens)} | ${share(openai.readTokens, openai.inputTokens)} |`,
     );
   }
@@ -133,7 +141,9 @@ export async function run(): Promise<void> {
   );
   if (afterNotes.requests > 0) {
     console.log(
-      `\nA notes write costs the next request ${Math.round((afterNotes.inputTokens - afterNotes.readTokens) / afterNotes.requests).toLocaleString("en-US")} tokens not read from the cache (of ${Math.round(afterNotes.inputTokens / afterNotes.requests).toLocaleString("en-US")}).`,
+      `\nA notes write costs the next request ` +
+        `${Math.round((afterNotes.inputTokens - afterNotes.readTokens) / afterNotes.requests).toLocaleString("en-US")} ` +
+        `tokens not read from the cache (of ${Math.round(afterNotes.inputTokens / afterNotes.requests).toLocaleString("en-US")}).`,
     );
   }
   console.log("");

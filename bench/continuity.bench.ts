@@ -185,13 +185,16 @@ function row(label: string, summary: Summary, baseline: Summary): string {
     perRollover(summary.historyCalls, summary.midTurn),
     perRolloverTokens(summary.carryTokens, summary.midTurn),
     perRolloverTokens(summary.stepTokens, summary.midTurn),
-    `${Math.round(summary.totalTokens / Math.max(1, summary.tasks)).toLocaleString("en-US")} (${formatRatio(summary.totalTokens / Math.max(1, baseline.totalTokens))})`,
+    `${Math.round(summary.totalTokens / Math.max(1, summary.tasks)).toLocaleString("en-US")} ` +
+      `(${formatRatio(summary.totalTokens / Math.max(1, baseline.totalTokens))})`,
     `${formatUsd(summary.usd / Math.max(1, summary.tasks))} (${formatUsd(summary.uncachedUsd / Math.max(1, summary.tasks))})`,
   ].join(" | ");
 }
 
 const HEADER = [
-  "| configuration | correct after a mid-turn rollover | correct, all tasks | unfinished | mid-turn rollovers | notes flushes | redundant re-reads / rollover | history calls / rollover | carry tokens / rollover | flush or summary tokens / rollover | tokens / task (vs baseline) | cost / task, cache-aware (no cache) |",
+  "| configuration | correct after a mid-turn rollover | correct, all tasks | unfinished | mid-turn rollovers " +
+    "| notes flushes | redundant re-reads / rollover | history calls / rollover | carry tokens / rollover " +
+    "| flush or summary tokens / rollover | tokens / task (vs baseline) | cost / task, cache-aware (no cache) |",
   "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
 ].join("\n");
 
@@ -271,15 +274,24 @@ export async function run(): Promise<void> {
   const runs = await runPlan(tasks);
   const reads = tasks.reduce((sum, task) => sum + task.readTokens, 0);
   console.log(
-    `${tasks.length} tasks (seed ${plan.seed}; limits ${plan.limits.map((limit) => `${limit / 1000}k`).join(", ")}; ${plan.tasksPerFamily} per family and limit), ` +
-      `${CONFIGURATIONS.length} configurations, ${runs.reduce((sum, run) => sum + run.requests, 0).toLocaleString("en-US")} requests in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+    `${tasks.length} tasks (seed ${plan.seed}; ` +
+      `limits ${plan.limits.map((limit) => `${limit / 1000}k`).join(", ")}; ` +
+      `${plan.tasksPerFamily} per family and limit), ` +
+      `${CONFIGURATIONS.length} configurations, ` +
+      `${runs.reduce((sum, run) => sum + run.requests, 0).toLocaleString("en-US")} requests in ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s; ` +
       `the pages a task must read average ${(reads / tasks.reduce((sum, task) => sum + task.limit, 0)).toFixed(2)}× its limit.\n`,
   );
   if (process.argv.includes("--verbose")) {
     for (const run of runs) {
       const { task } = run;
       console.log(
-        `${task.id} ${run.configuration}: ${run.status}${run.correct ? "" : " (wrong)"}, filler ${task.fillerTokens}, reads ${task.readTokens} tokens in ${task.documents.length} documents; mid-turn ${run.midTurn}, flushes ${run.notesFlushes}, reads ${run.documentReads} (${run.redundantReads} redundant), history ${run.historyCalls}, requests ${run.requests}${run.stopped ? " (stopped)" : ""}${run.error === undefined ? "" : `; ${run.error}`}`,
+        `${task.id} ${run.configuration}: ${run.status}${run.correct ? "" : " (wrong)"}, ` +
+          `filler ${task.fillerTokens}, reads ${task.readTokens} tokens in ` +
+          `${task.documents.length} documents; ` +
+          `mid-turn ${run.midTurn}, flushes ${run.notesFlushes}, ` +
+          `reads ${run.documentReads} (${run.redundantReads} redundant), history ${run.historyCalls}, ` +
+          `requests ${run.requests}${run.stopped ? " (stopped)" : ""}${run.error === undefined ? "" : `; ${run.error}`}`,
       );
     }
     console.log("");

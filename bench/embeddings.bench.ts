@@ -170,8 +170,10 @@ async function measurePostgres(url: string, rows: number, dimensions: number): P
       `semantic p95 ${formatMs(semantic.p95)}; ranked alone p95 ${formatMs(ranked.p95)}`,
   );
   console.log(
-    `  backfill ${progress?.embeddedRows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s (${Math.round((progress?.embeddedRows ?? 0) / seconds).toLocaleString("en")} rows/s); ` +
-      `vector storage ${Math.round(sizes.vectorBytes / rows).toLocaleString("en")} B/row (table and HNSW index; raw floats ${(dimensions * 4).toLocaleString("en")} B); ` +
+    `  backfill ${progress?.embeddedRows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s ` +
+      `(${Math.round((progress?.embeddedRows ?? 0) / seconds).toLocaleString("en")} rows/s); ` +
+      `vector storage ${Math.round(sizes.vectorBytes / rows).toLocaleString("en")} B/row ` +
+      `(table and HNSW index; raw floats ${(dimensions * 4).toLocaleString("en")} B); ` +
       `whole schema ${(sizes.totalBytes / (textBytes + rows * dimensions * 4)).toFixed(2)}× (text + raw vectors)`,
   );
   return hybrid.p95;
@@ -192,7 +194,8 @@ async function settle(url: string, schema: string): Promise<{ vectorBytes: numbe
     for (const { tablename } of tables.rows) await client.query(`VACUUM ANALYZE "${schema}"."${tablename}"`);
     // Every table of the schema with its indexes and TOAST; the vectors are the model's table.
     const sizes = await client.query<{ vector_bytes: string; total_bytes: string }>(
-      `SELECT coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))) FILTER (WHERE tablename LIKE 'ctxwin\\_embeddings\\_%'), 0) AS vector_bytes,
+      `SELECT coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename)))
+                FILTER (WHERE tablename LIKE 'ctxwin\\_embeddings\\_%'), 0) AS vector_bytes,
               coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))), 0) AS total_bytes
        FROM pg_tables WHERE schemaname = $1`,
       [schema],
@@ -251,14 +254,18 @@ async function measure(rows: number, dimensions: number): Promise<number> {
         `semantic p95 ${formatMs(semantic.p95)}; ranked alone p95 ${formatMs(ranked.p95)}`,
     );
     console.log(
-      `  backfill ${progress?.embeddedRows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s (${Math.round((progress?.embeddedRows ?? 0) / seconds).toLocaleString("en")} rows/s); ` +
+      `  backfill ${progress?.embeddedRows.toLocaleString("en")} rows in ${seconds.toFixed(1)} s ` +
+        `(${Math.round((progress?.embeddedRows ?? 0) / seconds).toLocaleString("en")} rows/s); ` +
         `vector storage ${Math.round(vectorBytes / rows).toLocaleString("en")} B/row (raw floats ${(dimensions * 4).toLocaleString("en")} B); ` +
         `whole file ${(total / (textBytes.total + rows * dimensions * 4)).toFixed(2)}× (text + raw vectors)`,
     );
     if (recall !== undefined) {
       console.log(
-        `  candidate stage: top-10 overlap with exact cosine over all rows ${recall.fast} (sign cache), ${recall.vec0 ?? "n/a"} (previous vec0 bit KNN), ${recall.queries} queries; ` +
-          `sign cache ${(recall.cacheBytes / 1024 / 1024).toFixed(1)} MiB (${Math.round(recall.cacheBytes / rows)} B/row), first search loads it in ${formatMs(recall.loadMs)}`,
+        "  candidate stage: top-10 overlap with exact cosine over all rows " +
+          `${recall.fast} (sign cache), ${recall.vec0 ?? "n/a"} (previous vec0 bit KNN), ` +
+          `${recall.queries} queries; ` +
+          `sign cache ${(recall.cacheBytes / 1024 / 1024).toFixed(1)} MiB ` +
+          `(${Math.round(recall.cacheBytes / rows)} B/row), first search loads it in ${formatMs(recall.loadMs)}`,
       );
     }
     return hybrid.p95;

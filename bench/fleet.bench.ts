@@ -88,7 +88,9 @@ async function findInFirstCall(backend: Backend, url: string | undefined, senten
     const ms = performance.now() - started;
     const found = result.ok && result.results.some((group) => group.session_id === "fleet-00000");
     console.log(
-      `${found ? "PASS" : "MISS"}  ${backend}: phrase in the oldest of ${sessions.toLocaleString("en")} sessions found in the first MCP call: ${found} (${formatMs(ms)})`,
+      `${found ? "PASS" : "MISS"}  ${backend}: ` +
+        `phrase in the oldest of ${sessions.toLocaleString("en")} sessions found in the first MCP call: ` +
+        `${found} (${formatMs(ms)})`,
     );
     const single = () => store.search("fleet-00000", { query: "quokka ledger 7781", mode: "literal" });
     const across = () => store.searchSessions({ query: "quokka ledger 7781", mode: "literal" });

@@ -123,7 +123,8 @@ async function ensureBigFixture(sentences: readonly string[]): Promise<Fixture> 
   renameSync(partial, file);
   writeFileSync(stats, JSON.stringify({ rows, textBytes }));
   console.log(
-    `  built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${(statSync(file).size / 1e6).toFixed(0)} MB on disk, ${(textBytes / 1e6).toFixed(0)} MB of text`,
+    `  built in ${((performance.now() - started) / 1000).toFixed(0)} s: ` +
+      `${(statSync(file).size / 1e6).toFixed(0)} MB on disk, ${(textBytes / 1e6).toFixed(0)} MB of text`,
   );
   return { file, rows, textBytes };
 }
@@ -315,7 +316,8 @@ async function benchCalls(big: Target, small: Target): Promise<void> {
     const smallTiming = summarize(samples.get(small)!);
     const ratio = bigTiming.p95 / smallTiming.p95;
     console.log(
-      `| ${kind.name} | ${formatMs(bigTiming.p50)} | ${formatMs(bigTiming.p95)} | ${formatMs(smallTiming.p50)} | ${formatMs(smallTiming.p95)} | ${formatRatio(ratio)} |`,
+      `| ${kind.name} | ${formatMs(bigTiming.p50)} | ${formatMs(bigTiming.p95)} | ` +
+        `${formatMs(smallTiming.p50)} | ${formatMs(smallTiming.p95)} | ${formatRatio(ratio)} |`,
     );
     figures.push({ name: kind.name, p95: bigTiming.p95, ratio });
   }
@@ -336,7 +338,10 @@ export async function run(): Promise<void> {
     const bigStore = openStore({ path: bigFixture.file });
     console.log(
       `machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}. ` +
-        `Big session: ${bigFixture.rows.toLocaleString("en")} rows, ${(bigFixture.textBytes / 1e6).toFixed(0)} MB of text; small: ${(await smallStore.lastSeq(SESSION)).toLocaleString("en")} rows, ${(smallText / 1e6).toFixed(1)} MB.\n`,
+        `Big session: ${bigFixture.rows.toLocaleString("en")} rows, ` +
+        `${(bigFixture.textBytes / 1e6).toFixed(0)} MB of text; ` +
+        `small: ${(await smallStore.lastSeq(SESSION)).toLocaleString("en")} rows, ` +
+        `${(smallText / 1e6).toFixed(1)} MB.\n`,
     );
     const random = createSeededRandom(3);
     const bigTool = sessionHistoryTool({ store: bigStore, sessionId: SESSION });

@@ -87,7 +87,8 @@ export async function run(): Promise<void> {
           ? "guidance"
           : `no guidance (${result.stderr.trim()})`;
     console.log(
-      `transcript: ${LINES.toLocaleString("en")} lines, ${(bytes / 1e6).toFixed(1)} MB; budget ${BUDGET_MS} ms; ${rows.toLocaleString("en")} rows stored at the end`,
+      `transcript: ${LINES.toLocaleString("en")} lines, ${(bytes / 1e6).toFixed(1)} MB; ` +
+        `budget ${BUDGET_MS} ms; ${rows.toLocaleString("en")} rows stored at the end`,
     );
     console.log(`baseline: the hook on empty input p50 ${formatMs(baselineP50)}`);
     console.log(

@@ -162,13 +162,16 @@ async function runSubagents(root: string): Promise<void> {
   ] as const) {
     const ratio = result.subagentMs / result.plainMs;
     console.log(
-      `${count} sub-agent files: ${(result.subagentMs / 1000).toFixed(1)} s (${result.children} child sessions), ${count} plain sessions: ${(result.plainMs / 1000).toFixed(1)} s (${ratio.toFixed(2)}×)`,
+      `${count} sub-agent files: ${(result.subagentMs / 1000).toFixed(1)} s ` +
+        `(${result.children} child sessions), ${count} plain sessions: ` +
+        `${(result.plainMs / 1000).toFixed(1)} s (${ratio.toFixed(2)}×)`,
     );
   }
   const growth = full.subagentMs / half.subagentMs;
   const met = full.subagentMs <= 1.5 * full.plainMs && growth <= 2.5;
   console.log(
-    `sub-agents: ${SUBAGENTS} files take ${growth.toFixed(2)}× the time of ${Math.floor(SUBAGENTS / 2)}; goal ≤ 1.5× plain sessions and ≤ 2.5× the half: ${met ? "met" : "NOT met"}`,
+    `sub-agents: ${SUBAGENTS} files take ${growth.toFixed(2)}× the time of ` +
+      `${Math.floor(SUBAGENTS / 2)}; goal ≤ 1.5× plain sessions and ≤ 2.5× the half: ${met ? "met" : "NOT met"}`,
   );
 }
 
@@ -222,13 +225,16 @@ export async function run(): Promise<void> {
     console.log(`${SESSIONS} sessions, ${rows} rows (${rows / SESSIONS} per session)`);
     console.log(`baseline (append only, rows parsed beforehand): ${(baselineMs / 1000).toFixed(1)} s`);
     console.log(
-      `first import: ${(firstMs / 1000).toFixed(1)} s (${(firstMs / baselineMs).toFixed(2)}× baseline), ${first.rowsAdded} rows added, ${first.sessionsUpdated} sessions`,
+      `first import: ${(firstMs / 1000).toFixed(1)} s ` +
+        `(${(firstMs / baselineMs).toFixed(2)}× baseline), ${first.rowsAdded} rows added, ` +
+        `${first.sessionsUpdated} sessions`,
     );
     console.log(
       `repeat import: ${(againMs / 1000).toFixed(1)} s (${(againMs / firstMs).toFixed(2)}× first), ${again.rowsAdded} rows added`,
     );
     console.log(
-      `goal: first ≤ 3× baseline and < 120 s; repeat ≤ 0.5× first; ${firstMs <= 3 * baselineMs && firstMs < 120_000 && againMs <= 0.5 * firstMs ? "met" : "NOT met"}`,
+      "goal: first ≤ 3× baseline and < 120 s; repeat ≤ 0.5× first; " +
+        `${firstMs <= 3 * baselineMs && firstMs < 120_000 && againMs <= 0.5 * firstMs ? "met" : "NOT met"}`,
     );
     await runSubagents(root);
   } finally {

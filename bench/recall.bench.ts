@@ -361,11 +361,13 @@ export async function run(): Promise<void> {
     );
   } else {
     console.log(
-      `embedded ${turnCount} turns with ${embedding.label} in ${embedSeconds.toFixed(1)} s${pendingAfterBackfill > 0 ? ` (${pendingAfterBackfill} row(s) still pending after the backfill)` : ""}\n`,
+      `embedded ${turnCount} turns with ${embedding.label} in ` +
+        `${embedSeconds.toFixed(1)} s${pendingAfterBackfill > 0 ? ` (${pendingAfterBackfill} row(s) still pending after the backfill)` : ""}\n`,
     );
   }
   console.log(
-    `${conversations.length} conversations, ${turnCount} turns (rows), ${sqlite.questions} questions searched (${unresolvedCount} without a resolvable evidence turn skipped)\n`,
+    `${conversations.length} conversations, ${turnCount} turns (rows), ` +
+      `${sqlite.questions} questions searched (${unresolvedCount} without a resolvable evidence turn skipped)\n`,
   );
   console.log("| ranking | recall@10 | recall@1 | MRR@10 |");
   console.log("| --- | --- | --- | --- |");

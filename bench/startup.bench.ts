@@ -224,11 +224,13 @@ export async function run(): Promise<void> {
       const [cpuValue = Number.NaN, cpuBaseline = Number.NaN] = cpu;
       const cpuText = `${formatMs(cpuValue)} / ${formatMs(cpuBaseline)}`;
       console.log(
-        `| ${what} | ${formatMs(value)} | ${baselineName} ${formatMs(baseline)} | ${formatRatio(value / baseline)} | ${cpuText} | ${formatRatio(cpuValue / cpuBaseline)} | ≤ ${target}× |`,
+        `| ${what} | ${formatMs(value)} | ${baselineName} ${formatMs(baseline)} | ` +
+          `${formatRatio(value / baseline)} | ${cpuText} | ${formatRatio(cpuValue / cpuBaseline)} | ≤ ${target}× |`,
       );
     }
     console.log(
-      `| \`import("ctxwin")\`: peak memory | ${formatMb(peak.value)} | import("ai") ${formatMb(peak.baseline)} | ${formatRatio(peak.value / peak.baseline)} | | | ≤ 1.6× |`,
+      `| \`import("ctxwin")\`: peak memory | ${formatMb(peak.value)} | ` +
+        `import("ai") ${formatMb(peak.baseline)} | ${formatRatio(peak.value / peak.baseline)} | | | ≤ 1.6× |`,
     );
     console.log("");
     for (const { what, value, baseline, target } of figures)

@@ -87,7 +87,8 @@ function buildFile(file: string, targetMib: number): void {
     "INSERT INTO ctxwin_rows (session_key, seq, window_seq, visible, body) VALUES (?, ?, 0, 1, ?)",
   );
   const insertWindow = db.prepare(
-    "INSERT INTO ctxwin_windows (session_key, window_seq, kind, first_seq, last_seq, row_count, visible_count, started_at, ended_at) VALUES (?, 0, 'start', 1, ?, ?, ?, 'then', 'then')",
+    "INSERT INTO ctxwin_windows (session_key, window_seq, kind, first_seq, last_seq, row_count, " +
+      "visible_count, started_at, ended_at) VALUES (?, 0, 'start', 1, ?, ?, ?, 'then', 'then')",
   );
   const insertWords = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
   const perSession = Math.ceil(rows / sessions);

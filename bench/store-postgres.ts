@@ -68,7 +68,9 @@ async function seed(
   });
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `  seeded ${label}: ${spec.rows.toLocaleString("en")} rows, ${(textBytes / 1e6).toFixed(0)} MB of text in ${seconds.toFixed(0)} s (${Math.round(spec.rows / seconds).toLocaleString("en")} rows/s)`,
+    `  seeded ${label}: ${spec.rows.toLocaleString("en")} rows, ` +
+      `${(textBytes / 1e6).toFixed(0)} MB of text in ${seconds.toFixed(0)} s ` +
+      `(${Math.round(spec.rows / seconds).toLocaleString("en")} rows/s)`,
   );
 }
 
@@ -229,7 +231,8 @@ async function measureWriters(
 async function benchWriters(url: string): Promise<void> {
   const totalAppends = 1_600;
   console.log(
-    `\n### append throughput: ${totalAppends.toLocaleString("en")} single-row appends (~500 characters) by 1, 4 and 16 writer processes, each on its own session\n`,
+    `\n### append throughput: ${totalAppends.toLocaleString("en")} single-row appends ` +
+      `(~500 characters) by 1, 4 and 16 writer processes, each on its own session\n`,
   );
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-bench-writers-"));
   try {
@@ -246,7 +249,10 @@ async function benchWriters(url: string): Promise<void> {
         totalAppends,
       );
       table.push(
-        `${String(writers).padStart(2)} writers: SQLite (durability full) ${Math.round(sqlite).toLocaleString("en").padStart(6)} rows/s | PostgreSQL (fsync on) ${Math.round(postgres).toLocaleString("en").padStart(6)} rows/s | PostgreSQL / SQLite ${formatRatio(postgres / sqlite)}`,
+        `${String(writers).padStart(2)} writers: ` +
+          `SQLite (durability full) ${Math.round(sqlite).toLocaleString("en").padStart(6)} rows/s | ` +
+          `PostgreSQL (fsync on) ${Math.round(postgres).toLocaleString("en").padStart(6)} rows/s | ` +
+          `PostgreSQL / SQLite ${formatRatio(postgres / sqlite)}`,
       );
       console.log(table.at(-1));
     }
@@ -259,7 +265,10 @@ async function benchWriters(url: string): Promise<void> {
 
 function benchDriverLoad(): void {
   console.log("\n### loading node-postgres in a fresh process (plain node)\n");
-  const probe = `const kb = () => process.memoryUsage().rss / 1024; const before = kb(); const started = performance.now(); await import("pg"); console.log(JSON.stringify({ ms: performance.now() - started, kb: kb() - before }));`;
+  const probe =
+    "const kb = () => process.memoryUsage().rss / 1024; const before = kb(); " +
+    `const started = performance.now(); await import("pg"); ` +
+    "console.log(JSON.stringify({ ms: performance.now() - started, kb: kb() - before }));";
   const samples = Array.from({ length: 10 }, () => {
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", probe], {
       cwd: repositoryRoot,
@@ -289,7 +298,8 @@ export async function runPostgresStoreBench(): Promise<void> {
     encoding: "utf8",
   }).stdout.trim();
   console.log(
-    `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}; ` +
+    `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ` +
+      `load average ${os.loadavg()[0]?.toFixed(1)}; node ${process.version}; ` +
       `${cluster === undefined ? "server from CTXWIN_BENCH_POSTGRES_URL" : `PostgreSQL ${version} on this machine (fsync on, shared_buffers 256MB)`}`,
   );
   try {

@@ -223,7 +223,9 @@ function grepCount(file: string, phrase: string): { count: number; milliseconds:
 
 async function benchSearch(search: Fixture): Promise<void> {
   console.log(
-    `\n### literal search vs grep -F -i -c: ${megabytes(search.textBytes)} of text in ${search.rows.toLocaleString("en")} rows; JSONL export ${megabytes(statSync(search.jsonl).size)}\n`,
+    `\n### literal search vs grep -F -i -c: ` +
+      `${megabytes(search.textBytes)} of text in ${search.rows.toLocaleString("en")} rows; ` +
+      `JSONL export ${megabytes(statSync(search.jsonl).size)}\n`,
   );
   const store = openStore({ path: search.file });
   for (const phrase of RARE_PHRASES) {
@@ -304,13 +306,15 @@ async function benchAppendThroughput(sentences: readonly string[]): Promise<void
       const rate = (calls * size) / (samples.reduce((sum, value) => sum + value, 0) / 1000);
       rowsPerSecond[`${durability} ${label}`] = rate;
       console.log(
-        `${durability.padEnd(6)} ${label.padEnd(15)} ${Math.round(rate).toLocaleString("en").padStart(8)} rows/s | per append p50 ${formatMs(timing.p50)} p95 ${formatMs(timing.p95)}`,
+        `${durability.padEnd(6)} ${label.padEnd(15)} ${Math.round(rate).toLocaleString("en").padStart(8)} rows/s | ` +
+          `per append p50 ${formatMs(timing.p50)} p95 ${formatMs(timing.p95)}`,
       );
     }
   }
   const rate = (key: string) => rowsPerSecond[key] ?? Number.NaN;
   console.log(
-    `ratios: normal/full single ${formatRatio(rate("normal single rows") / rate("full single rows"))}, batch ${formatRatio(rate("normal 100-row batches") / rate("full 100-row batches"))}; ` +
+    `ratios: normal/full single ${formatRatio(rate("normal single rows") / rate("full single rows"))}, ` +
+      `batch ${formatRatio(rate("normal 100-row batches") / rate("full 100-row batches"))}; ` +
       `batched/single rows per second, full ${formatRatio(rate("full 100-row batches") / rate("full single rows"))}`,
   );
 }
@@ -410,7 +414,8 @@ function benchPeakRss(history: Fixture): void {
   const report = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as RssReport;
   const inMb = (kilobytes: number) => `${(kilobytes / 1024).toFixed(0)} MB`;
   console.log(
-    `plain node on the compiled store: bare ${inMb(report.bareKb)}, modules loaded ${inMb(report.beforeOpenKb)}, peak while opening + searching ${inMb(report.peakKb)}` +
+    `plain node on the compiled store: bare ${inMb(report.bareKb)}, ` +
+      `modules loaded ${inMb(report.beforeOpenKb)}, peak while opening + searching ${inMb(report.peakKb)}` +
       `${report.peakWasReset ? "" : " [VmHWM could not be reset: the peak includes start-up]"}; ${report.hits} rare-phrase hits`,
   );
   console.log(`store's own share (peak − RSS before opening): ${inMb(report.peakKb - report.beforeOpenKb)}`);

@@ -74,13 +74,17 @@ export async function compareWindowTurn({
     const append = summarize(target.append);
     const both = combined(target);
     console.log(
-      `${target.label.padEnd(24)} activeWindow p50 ${formatMs(window.p50)} p95 ${formatMs(window.p95)} | append p50 ${formatMs(append.p50)} p95 ${formatMs(append.p95)} | both p50 ${formatMs(both.p50)} p95 ${formatMs(both.p95)}`,
+      `${target.label.padEnd(24)} activeWindow p50 ${formatMs(window.p50)} p95 ${formatMs(window.p95)} | ` +
+        `append p50 ${formatMs(append.p50)} p95 ${formatMs(append.p95)} | ` +
+        `both p50 ${formatMs(both.p50)} p95 ${formatMs(both.p95)}`,
     );
   }
   const [longSamples, shortSamples] = targets as [Samples, Samples];
   const ratio = (pick: (target: Samples) => Timing) => pick(longSamples).p50 / pick(shortSamples).p50;
   console.log(
-    `ratios (long / short, p50): activeWindow ${formatRatio(ratio((target) => summarize(target.activeWindow)))}, append ${formatRatio(ratio((target) => summarize(target.append)))}`,
+    "ratios (long / short, p50): activeWindow " +
+      `${formatRatio(ratio((target) => summarize(target.activeWindow)))}, ` +
+      `append ${formatRatio(ratio((target) => summarize(target.append)))}`,
   );
   return ratio(combined);
 }

@@ -232,7 +232,6 @@ export type {
   StepUsageSummary,
   ToolPolicy,
   WarningInfo,
-  WindowSpend,
 } from "./session/session-types.js";
 export { cacheHintedModel, type CacheTtl } from "./session/cache-hints.js";
 export type { SessionEventMap, SessionEventName, SessionListener, TurnSink } from "./session/session-events.js";

@@ -20,7 +20,8 @@ describe("test data from CTXWIN_TEST_DATA", () => {
     expect(testData("transcripts", "the import test", { CTXWIN_TEST_DATA: root })).toBeUndefined();
     expect(warn.mock.calls.map(([line]) => line)).toEqual([
       "skipped: the long-session test needs 'haystack' from the test-data folder, and CTXWIN_TEST_DATA is not set (set CTXWIN_TEST_DATA to that folder).",
-      `skipped: the import test needs 'transcripts' from the test-data folder, and ${path.join(root, "transcripts")} does not exist (set CTXWIN_TEST_DATA to that folder).`,
+      "skipped: the import test needs 'transcripts' from the test-data folder, " +
+        `and ${path.join(root, "transcripts")} does not exist (set CTXWIN_TEST_DATA to that folder).`,
     ]);
     warn.mockRestore();
     expect(testDataPath("haystack", {})).toBe("$CTXWIN_TEST_DATA/haystack");

@@ -53,7 +53,9 @@ export function resolveEmbeddingModel({
   const id = reference.slice(separator + 1);
   if ((provider !== "openai" && provider !== "google") || id.length === 0) {
     throw new ModelConfigError(
-      `--embedding-model must be openai:<id> or google:<id> (e.g. openai:text-embedding-3-small, google:gemini-embedding-001), or <id> with --embedding-base-url for an OpenAI-compatible server; got '${reference}'.`,
+      "--embedding-model must be openai:<id> or google:<id> " +
+        "(e.g. openai:text-embedding-3-small, google:gemini-embedding-001), " +
+        `or <id> with --embedding-base-url for an OpenAI-compatible server; got '${reference}'.`,
     );
   }
   const variables = KEYS[provider];

@@ -121,7 +121,10 @@ export interface ResolvedModel {
   contextLimit?: number;
   /** Which package serves the model. */
   provider: ModelProvider | "openai-compatible";
-  /** The server the requests go to, when not the provider's default (`--base-url`, `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GOOGLE_GENERATIVE_AI_BASE_URL`). */
+  /**
+   * The server the requests go to, when not the provider's default (`--base-url`, `OPENAI_BASE_URL`,
+   * `ANTHROPIC_BASE_URL`, `GOOGLE_GENERATIVE_AI_BASE_URL`).
+   */
   baseUrl?: string;
   /** The environment variable the key came from, to name when the provider refuses it. */
   keyVariable?: string;
@@ -147,7 +150,8 @@ export function resolveModel({
   const reference = (model ?? nonEmpty(env["CTXWIN_MODEL"]) ?? "").trim();
   if (reference.length === 0) {
     throw new ModelConfigError(
-      "no model given: pass --model, e.g. --model openai:gpt-4.1-mini, --model anthropic:claude-sonnet-4-5, or --model <id> --base-url <url> for an OpenAI-compatible server.",
+      "no model given: pass --model, e.g. --model openai:gpt-4.1-mini, " +
+        "--model anthropic:claude-sonnet-4-5, or --model <id> --base-url <url> for an OpenAI-compatible server.",
     );
   }
   const url = baseUrl ?? nonEmpty(env["CTXWIN_BASE_URL"]);
@@ -239,7 +243,9 @@ function checkContextLimit(contextLimit: number | undefined, shown: string = Str
     contextLimit > MAXIMUM_CONTEXT_LIMIT
   ) {
     throw new ModelConfigError(
-      `bad --context-limit '${shown}': expected a whole number of tokens from ${MINIMUM_CONTEXT_LIMIT} to ${MAXIMUM_CONTEXT_LIMIT}, e.g. --context-limit 32768 or 128k.`,
+      `bad --context-limit '${shown}': ` +
+        `expected a whole number of tokens from ${MINIMUM_CONTEXT_LIMIT} to ${MAXIMUM_CONTEXT_LIMIT}, ` +
+        "e.g. --context-limit 32768 or 128k.",
     );
   }
 }
@@ -299,7 +305,9 @@ function providerOf(reference: string, catalog: ModelCatalog): { provider: Model
     const id = reference.slice(colon + 1).trim();
     if (!isModelProvider(prefix)) {
       throw new ModelConfigError(
-        `unknown provider '${prefix}' in --model '${reference}': use ${MODEL_PROVIDERS.map((name) => `${name}:<model>`).join(" or ")}, or --base-url <url> for an OpenAI-compatible server (Ollama, llama.cpp, vLLM).`,
+        `unknown provider '${prefix}' in --model '${reference}': ` +
+          `use ${MODEL_PROVIDERS.map((name) => `${name}:<model>`).join(" or ")}, or --base-url <url> for ` +
+          "an OpenAI-compatible server (Ollama, llama.cpp, vLLM).",
       );
     }
     if (id.length === 0)
@@ -312,7 +320,9 @@ function providerOf(reference: string, catalog: ModelCatalog): { provider: Model
   const provider = found.status === "found" ? found.entry.provider : undefined;
   if (provider !== undefined && isModelProvider(provider)) return { provider, id: reference };
   throw new ModelConfigError(
-    `cannot tell the provider of --model '${reference}': write it as ${MODEL_PROVIDERS.map((name) => `${name}:${reference}`).join(" or ")}, or add --base-url <url> for an OpenAI-compatible server.`,
+    `cannot tell the provider of --model '${reference}': ` +
+      `write it as ${MODEL_PROVIDERS.map((name) => `${name}:${reference}`).join(" or ")}, ` +
+      "or add --base-url <url> for an OpenAI-compatible server.",
   );
 }
 

@@ -38,7 +38,10 @@ export function usageLine(text: string, commandPath: string, subcommands: readon
       .split("\n")[0]
       ?.replace(/^error: /, "") ?? "invalid command line";
   if (subcommands.length > 0 && /^unknown option/.test(message)) {
-    return `${commandPath}: ${message}; '${commandPath}' needs a subcommand first (${subcommands.join(", ")}), e.g. '${commandPath} ${subcommands[0] ?? ""} --help'.`;
+    return (
+      `${commandPath}: ${message}; '${commandPath}' needs a subcommand first ` +
+      `(${subcommands.join(", ")}), e.g. '${commandPath} ${subcommands[0] ?? ""} --help'.`
+    );
   }
   return `${commandPath}: ${message}; see '${commandPath} --help'.`;
 }

@@ -13,7 +13,9 @@ import { isValidSchemaName, schemaFromUrl } from "../store/postgres/schema.js";
 import { describeServer } from "../store/postgres/server-errors.js";
 
 export const STORE_FLAG = "--store <url|file>";
-export const STORE_FLAG_HELP = `history store: a postgres://user@host/db URL (?schema=name) or a SQLite file (default: $${DATABASE_URL_VARIABLE}, else <dir>/${DEFAULT_STORE_PATH})`;
+export const STORE_FLAG_HELP =
+  "history store: a postgres://user@host/db URL (?schema=name) or a SQLite file " +
+  `(default: $${DATABASE_URL_VARIABLE}, else <dir>/${DEFAULT_STORE_PATH})`;
 
 const serverUrl = /^postgres(ql)?:\/\//i;
 const anyUrl = /^[a-z][a-z0-9+.-]*:\/\//i;

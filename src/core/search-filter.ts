@@ -106,7 +106,8 @@ export function checkSearchFilter({
     (typeof toolName !== "string" || toolName.trim().length === 0 || toolName.length > MAX_TOOL_NAME_CHARS)
   ) {
     throw new InvalidArgumentError(
-      `toolName must be a tool name of 1 to ${MAX_TOOL_NAME_CHARS} characters; got ${typeof toolName === "string" && toolName.length <= 40 ? JSON.stringify(toolName) : typeof toolName}.`,
+      `toolName must be a tool name of 1 to ${MAX_TOOL_NAME_CHARS} characters; ` +
+        `got ${typeof toolName === "string" && toolName.length <= 40 ? JSON.stringify(toolName) : typeof toolName}.`,
     );
   }
   if (order !== undefined && !(SEARCH_ORDERS as readonly unknown[]).includes(order)) {

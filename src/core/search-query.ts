@@ -59,8 +59,10 @@ export function queryProblem(query: unknown, mode: SearchMode): string | undefin
   if (words.every(isStopWord)) {
     const shown = words.slice(0, 6).map((word) => `'${word}'`);
     return (
-      `Every word of this ranked query is a common English word (${shown.join(", ")}${words.length > shown.length ? ", …" : ""}) that nearly every item holds, ` +
-      "so ranked search cannot rank by it. Add a word that names what you look for (a name, a file, an error, a topic), or use literal mode for this exact phrase."
+      "Every word of this ranked query is a common English word " +
+      `(${shown.join(", ")}${words.length > shown.length ? ", …" : ""}) that nearly every item holds, ` +
+      "so ranked search cannot rank by it. Add a word that names what you look for (a name, a file, " +
+      "an error, a topic), or use literal mode for this exact phrase."
     );
   }
   return undefined;

@@ -126,7 +126,8 @@ function table({
   const body = cells
     .map(
       (line, index) =>
-        `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>${line.map((cell, column) => `<td${textColumn(column)}>${escapeHtml(cell)}</td>`).join("")}</tr>`,
+        `<tr${rowClass(index) === "" ? "" : ` class="${rowClass(index)}"`}>` +
+        `${line.map((cell, column) => `<td${textColumn(column)}>${escapeHtml(cell)}</td>`).join("")}</tr>`,
     )
     .join("\n");
   return `<div class="table"><table><caption>${escapeHtml(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table></div>`;
@@ -180,7 +181,9 @@ ${summaryTable(suiteRows)}
 ${itemTable(suiteResults)}
 </section>`;
   });
-  const run = `${header.model} · context limit ${tokens(header.contextLimit)} · seed ${header.seed} · started ${header.startedAt}${file === undefined ? "" : ` · ${file}`}`;
+  const run =
+    `${header.model} · context limit ${tokens(header.contextLimit)} · seed ${header.seed} · ` +
+    `started ${header.startedAt}${file === undefined ? "" : ` · ${file}`}`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -202,7 +202,7 @@ describe("the line types Claude Code 2.1.197 writes", () => {
     }),
   ];
 
-  it("counts none as unknown: listings and bookkeeping are left out, hooks and turn durations are hidden metadata, a local command's output is a row", async () => {
+  it("counts none as unknown: listings and bookkeeping left out, hooks and turn durations hidden metadata, a local command's output is a row", async () => {
     const store = createMemoryStore();
     const report = await imported(store, write(`${SOURCE_ID}.jsonl`, lines));
     expect(report).toMatchObject({ unknownLines: 0, unknownLineTypes: {}, malformedCount: 0, rowsWaiting: 0 });

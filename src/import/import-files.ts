@@ -237,12 +237,14 @@ async function importSession({
   if (outcome.added > 0) report.sessionsUpdated += 1;
   if (outcome.divergent !== undefined) {
     report.warnings.push(
-      `session '${sessionId}': the store holds ${outcome.divergent.foreignRows} rows that are not in the source (a different history under the same id); nothing was imported into it.`,
+      `session '${sessionId}': the store holds ${outcome.divergent.foreignRows} rows that are not ` +
+        "in the source (a different history under the same id); nothing was imported into it.",
     );
   }
   if (outcome.late > 0) {
     report.warnings.push(
-      `session '${sessionId}': ${outcome.late} rows belong before rows an earlier import stored; they were appended at the end with their own times (marked importedLate).`,
+      `session '${sessionId}': ${outcome.late} rows belong before rows an earlier import stored; ` +
+        "they were appended at the end with their own times (marked importedLate).",
     );
   }
   if (outcome.lateResults > 0)

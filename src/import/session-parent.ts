@@ -55,7 +55,8 @@ export async function parentOf({
   if (summary === undefined) {
     if (!parentSettled) return { kind: "wait" };
     report.warnings.push(
-      `session '${sessionId}' is a sub-agent of '${parentSessionId}', which is not in the store: imported as a session of its own (import the parent's transcript to attach it).`,
+      `session '${sessionId}' is a sub-agent of '${parentSessionId}', which is not in the store: ` +
+        "imported as a session of its own (import the parent's transcript to attach it).",
     );
     return { kind: "alone" };
   }

@@ -89,7 +89,15 @@ describe("claude-code import", () => {
     expect(again.rowsAlreadyPresent).toBe(first.rowsAdded);
 
     const line = (uuid: string, text: string) =>
-      `${JSON.stringify({ type: "user", uuid, parentUuid: null, sessionId: "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37", timestamp: "2026-11-02T10:00:00.000Z", cwd: "/home/dev/shop-api", message: { role: "user", content: text } })}\n`;
+      JSON.stringify({
+        type: "user",
+        uuid,
+        parentUuid: null,
+        sessionId: "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37",
+        timestamp: "2026-11-02T10:00:00.000Z",
+        cwd: "/home/dev/shop-api",
+        message: { role: "user", content: text },
+      }) + "\n";
     appendFileSync(file, line("u-0100", "Use port 6543 in the checklist."));
     const grown = await importFiles({ store, format: "claude-code", paths: [file] });
     expect(grown.rowsAdded).toBe(1);

@@ -123,7 +123,7 @@ describe("POST /api/sessions/:id/chat", () => {
     });
   });
 
-  it("refuses messages that rewrite history, invent a tool result, have unknown parts, 10 MB of text or no new user message: 400, nothing written", async () => {
+  it("refuses messages that rewrite history, invent a tool result, have unknown parts, 10 MB of text or no new user message: 400, nothing stored", async () => {
     await withChat(
       () => ({ text: "ok", inputTokens: 500 }),
       async (fixture, sessionId) => {

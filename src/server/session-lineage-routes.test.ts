@@ -119,7 +119,7 @@ describe("session lineage over HTTP", () => {
     expect((await fixture.api("/api/sessions/nobody/children")).status).toBe(404);
   });
 
-  it("a task call links to the child it started: by the result's session id, or by the call id while it runs; never to a session that is no child", async () => {
+  it("a task call links to the child it started: by the result's session id, or by the call id while it runs; never to one that is no child", async () => {
     const { body } = await fixture.api("/api/sessions/lead/rows");
     const calls = body.rows.find((row: { seq: number }) => row.seq === 2).parts;
     expect(calls.map((part: { childSessionId?: string }) => part.childSessionId ?? null)).toEqual([

@@ -16,7 +16,9 @@ import type { SettingsView, Strategy } from "./view-types.js";
 
 export const SETTINGS_EXPLANATIONS = {
   strategy:
-    "Rollover starts a fresh context window near the budget and keeps every earlier message searchable; compact replaces the window with an LLM summary; off only refuses requests above the hard ceiling.",
+    "Rollover starts a fresh context window near the budget and keeps every earlier message " +
+    "searchable; compact replaces the window with an LLM summary; " +
+    "off only refuses requests above the hard ceiling.",
   threshold:
     "Share of the context limit at which the next message starts a new window; the agent is warned to save its notes 10 points earlier.",
   contextLimit:

@@ -70,7 +70,7 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
     expect(JSON.stringify(server.requests[2]!.messages)).not.toContain("First answer.");
   });
 
-  it("ends a send that fails mid-stream (overloaded_error after output started) with one readable line, never [object Object], and stores what streamed", async () => {
+  it("ends a send failing mid-stream (overloaded_error after output started) with one readable line, never [object Object], stores what streamed", async () => {
     const { session, store } = await anthropicSession([{ text: "Partial answ", midStreamError: overloaded }]);
     const errors: Error[] = [];
     session.on("error", (event) => errors.push(event.error));

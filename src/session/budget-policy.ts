@@ -56,7 +56,10 @@ export interface SessionBudgetPolicy {
   /** Tokens of a text for the model (hot memory selection, the note of a truncated tool output). */
   countTokens(text: string, model: LanguageModel): number;
   hardCeiling(contextLimit: number): number;
-  /** The output limit a request to `model` asks for (none when absent): the output reserve, bounded by what the window has left and the model's catalog maximum. */
+  /**
+   * The output limit a request to `model` asks for (none when absent): the output reserve, bounded by
+   * what the window has left and the model's catalog maximum.
+   */
   outputLimit?(input: { model: LanguageModel; contextLimit: number | undefined; inputTokens: number }): number;
   evaluate(input: BudgetEvaluationInput): BudgetEvaluation;
 }

@@ -95,7 +95,11 @@ export async function planSummary(
     status: "too-large",
     estimatedTokens,
     hardCeiling: ceiling,
-    reason: `The window cannot be summarized with ${modelKey(model)}: even its first message does not fit a summary request under the hard ceiling (the whole window is about ${estimatedTokens.toLocaleString("en-US")} tokens, ceiling ${ceiling.toLocaleString("en-US")}). Clear the session, or use a model with a larger context.`,
+    reason:
+      `The window cannot be summarized with ${modelKey(model)}: ` +
+      "even its first message does not fit a summary request under the hard ceiling " +
+      `(the whole window is about ${estimatedTokens.toLocaleString("en-US")} tokens, ` +
+      `ceiling ${ceiling.toLocaleString("en-US")}). Clear the session, or use a model with a larger context.`,
   };
 }
 

@@ -25,8 +25,10 @@ export class ContextExceededError extends CtxwinError {
     super(
       ContextExceededError.errorName,
       options.afterRollover
-        ? `The provider refused the request to ${model} as too long even in a fresh context window. Shorten the input, lower the system prompt or memory size, or use a model with a larger context.`
-        : `The provider refused the request to ${model} as too long, and the window is already fresh, so a rollover cannot help. Shorten the input or use a model with a larger context.`,
+        ? `The provider refused the request to ${model} as too long even in a fresh context window. ` +
+            "Shorten the input, lower the system prompt or memory size, or use a model with a larger context."
+        : `The provider refused the request to ${model} as too long, and the window is already fresh, ` +
+            "so a rollover cannot help. Shorten the input or use a model with a larger context.",
       { cause: options.cause },
     );
   }

@@ -25,7 +25,8 @@ export function flushStepTools({ tools, runnable }: { tools: ToolSet; runnable: 
 function refuse(name: string, runnable: readonly string[]): () => Promise<never> {
   return async () => {
     throw new Error(
-      `Only ${runnable.join(", ")} runs in this step: the context window rolls over right after it, so update your notes now. Call ${name} again after the rollover.`,
+      `Only ${runnable.join(", ")} runs in this step: the context window rolls over right after it, ` +
+        `so update your notes now. Call ${name} again after the rollover.`,
     );
   };
 }

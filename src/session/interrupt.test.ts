@@ -81,7 +81,7 @@ describe("interrupting a send", () => {
     await expectInvariants(store);
   });
 
-  it("during a tool's execute: the tool sees the abort, its call is dropped with the rest of the step kept, and no orphaned call reaches the provider", async () => {
+  it("during a tool's execute: the tool sees the abort, its call is dropped, the rest of the step kept, no orphaned call reaches the provider", async () => {
     const store = memoryStore();
     const started = createDeferred<void>();
     let toolSawAbort = false;

@@ -97,7 +97,8 @@ export async function applyCallerPrepareStep({
     theirs.model !== undefined
   ) {
     warnOnce(
-      "ctxwin: a prepareStep result's messages, instructions and model are ignored: the request is built from the session's window, checked against the budget of the session's model.",
+      "ctxwin: a prepareStep result's messages, instructions and model are ignored: " +
+        "the request is built from the session's window, checked against the budget of the session's model.",
     );
   }
   const { messages: _messages, system: _system, instructions: _instructions, model: _model, ...allowed } = theirs;

@@ -61,7 +61,8 @@ describe("new_context: the agent asks for a fresh window", () => {
     expect(fresh).not.toContain("AAAA");
     expect(fresh).toMatch(/\[Context window w:4 begins\.\] You asked for a fresh window with new_context/);
     expect(fresh).toContain(
-      "You left yourself this handoff note when you asked for this window (your own words, quoted):\n<handoff_note>\na.txt read; the codeword is PLOVER.\n</handoff_note>",
+      "You left yourself this handoff note when you asked for this window " +
+        "(your own words, quoted):\n<handoff_note>\na.txt read; the codeword is PLOVER.\n</handoff_note>",
     );
     expect(fresh).toContain(`<carried_user_input item="1" window="w:0">\n${TASK}\n</carried_user_input>`);
 

@@ -44,7 +44,9 @@ export function newContextRequester(contextOf: () => SessionContext): NewContext
     return {
       status: "accepted",
       window_id: window.windowId,
-      message: `Window ${window.windowId} ends when this step ends; your task continues in a fresh window${note === undefined ? "" : " that quotes your note"}.`,
+      message:
+        `Window ${window.windowId} ends when this step ends; ` +
+        `your task continues in a fresh window${note === undefined ? "" : " that quotes your note"}.`,
     };
   };
 }

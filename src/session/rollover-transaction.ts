@@ -145,7 +145,11 @@ async function planAndAppend(
     );
     const freshEstimate = freshBase + triggerTokens;
     if (freshEstimate > ceiling && trigger.kind === "user") {
-      const reason = `This message does not fit even a fresh context window of ${modelKey(model)}: about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. Shorten it, remove attachments, or use a model with a larger context.`;
+      const reason =
+        `This message does not fit even a fresh context window of ${modelKey(model)}: ` +
+        `about ${freshEstimate.toLocaleString("en-US")} tokens with the system prompt, ` +
+        `memories and tools, over the ceiling of ${ceiling.toLocaleString("en-US")}. ` +
+        "Shorten it, remove attachments, or use a model with a larger context.";
       return reject(context, request, {
         reason,
         estimatedTokens: freshEstimate,
@@ -176,7 +180,10 @@ async function planAndAppend(
     } else if (context.strategy === "off" || evaluation.decision === "block") {
       // Strategy `off`, or a threshold ≥ 1 (proactive action disabled): only the hard ceiling applies.
       if (projected > ceiling && trigger.kind === "user") {
-        const reason = `The context window is full (about ${projected.toLocaleString("en-US")} tokens, ceiling ${ceiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
+        const reason =
+          `The context window is full (about ${projected.toLocaleString("en-US")} tokens, ` +
+          `ceiling ${ceiling.toLocaleString("en-US")}) and rollovers are off. ` +
+          "Clear or compact the session, or use a model with a larger context.";
         return reject(context, request, {
           reason,
           estimatedTokens: projected,
@@ -217,7 +224,12 @@ async function planAndAppend(
       rollover = undefined;
     }
     if (rollover !== undefined && context.strategy !== "compact" && !context.historyToolAvailable) {
-      const reason = `The context window is at its budget (about ${pressure.contextTokens.toLocaleString("en-US")} of ${limit.toLocaleString("en-US")} tokens), and this session's tool policy does not grant session_history, so a rollover would make earlier context unrecoverable. Grant session_history, compact the session, or clear it.`;
+      const reason =
+        "The context window is at its budget " +
+        `(about ${pressure.contextTokens.toLocaleString("en-US")} of ${limit.toLocaleString("en-US")} tokens), ` +
+        "and this session's tool policy does not grant session_history, " +
+        "so a rollover would make earlier context unrecoverable. " +
+        "Grant session_history, compact the session, or clear it.";
       if (trigger.kind !== "user")
         return { status: "blocked", reason, estimatedTokens: projected, hardCeiling: ceiling };
       return reject(context, request, {
@@ -296,7 +308,10 @@ async function planAndAppend(
     // The user's input fits the window but not the store's row limit: it is kept as a rejected input.
     const overLimit = rowLimitOf(error, withTokens.length - 1);
     if (overLimit !== undefined && trigger.kind === "user") {
-      const reason = `This message is too large to store: its row is over the store's limit of ${overLimit.toLocaleString("en-US")} bytes (maxRowBytes). Shorten it or remove attachments.`;
+      const reason =
+        "This message is too large to store: " +
+        `its row is over the store's limit of ${overLimit.toLocaleString("en-US")} bytes ` +
+        "(maxRowBytes). Shorten it or remove attachments.";
       const ceiling = limit === undefined ? 0 : context.policy.hardCeiling(limit);
       return reject(context, request, {
         reason,

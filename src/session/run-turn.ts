@@ -121,7 +121,9 @@ export async function runTurn(
     text: "",
     steps: [],
     streamedAnything: false,
-    reason: `The request does not fit under the hard ceiling of any model: ${skipped.join("; ")}. Clear or compact the session, or use a model with a larger context.`,
+    reason:
+      `The request does not fit under the hard ceiling of any model: ${skipped.join("; ")}. ` +
+      "Clear or compact the session, or use a model with a larger context.",
   };
 }
 

@@ -217,7 +217,10 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
     } else if (stop.decision === "warn") {
       queue.requestWarning({ windowId: stop.windowId }, owner);
     } else {
-      const reason = `The context window is full (about ${stop.evaluation.projected.toLocaleString("en-US")} tokens, ceiling ${stop.evaluation.hardCeiling.toLocaleString("en-US")}) and rollovers are off. Clear or compact the session, or use a model with a larger context.`;
+      const reason =
+        `The context window is full (about ${stop.evaluation.projected.toLocaleString("en-US")} tokens, ` +
+        `ceiling ${stop.evaluation.hardCeiling.toLocaleString("en-US")}) and rollovers are off. ` +
+        "Clear or compact the session, or use a model with a larger context.";
       context.events.emit("blocked", {
         reason,
         estimatedTokens: stop.evaluation.projected,

@@ -214,8 +214,8 @@ export interface SessionUsage {
   hardCeiling: number | undefined;
   /** `contextTokens / contextLimit × 100`, when the limit is known. */
   percent: number | undefined;
-  /** What the active window's requests cost so far, from the usage stored with each step. */
-  window?: WindowSpend;
+  /** What the active window's requests cost so far (docs/budget.md, Cost), from the usage stored with each step. */
+  window?: Spend;
 }
 
 /** What one provider request spent: its cache figures and its estimated cost. */
@@ -227,6 +227,3 @@ export interface RequestSpend {
   /** USD at the catalog's public prices; `null` when the model has no known price. */
   costUsd: number | null;
 }
-
-/** Tokens and estimated cost of a window's provider requests (docs/budget.md, Cost): `Spend`, by the name the session API gives it. */
-export type WindowSpend = Spend;

@@ -5,11 +5,11 @@
 import type { LanguageModel } from "ai";
 import { deriveWindowPressure } from "../core/rollover/window-pressure.js";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
-import { stepSpend, summarizeSpend } from "../core/budget/step-spend.js";
+import { stepSpend, summarizeSpend, type Spend } from "../core/budget/step-spend.js";
 import type { StoredRow } from "../store/port.js";
 import { overheadTokens, rowRequestTokens } from "./request-assembly.js";
 import { contextLimitFor, requestFrame, toolOutputLimits, type SessionContext } from "./session-context.js";
-import type { RequestSpend, SessionUsage, WindowSpend } from "./session-types.js";
+import type { RequestSpend, SessionUsage } from "./session-types.js";
 
 /**
  * @example
@@ -64,7 +64,7 @@ export async function readSessionUsage(context: SessionContext, model: LanguageM
  *
  * @example windowSpend(window.rows).cachedShare // 0.9
  */
-export function windowSpend(rows: readonly StoredRow[]): WindowSpend {
+export function windowSpend(rows: readonly StoredRow[]): Spend {
   const {
     requests,
     inputTokens,

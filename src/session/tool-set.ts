@@ -56,7 +56,10 @@ export function buildToolSet({
     const needsApproval = (definition as { needsApproval?: unknown }).needsApproval;
     if (needsApproval !== undefined && needsApproval !== false) {
       throw new InvalidArgumentError(
-        `Tool '${name}' needs approval (needsApproval): tool approvals are not supported by ctxwin sessions, since a call waiting for approval would be stored without its result. Remove needsApproval and confirm inside the tool's execute, or leave the tool out.`,
+        `Tool '${name}' needs approval (needsApproval): ` +
+          "tool approvals are not supported by ctxwin sessions, " +
+          "since a call waiting for approval would be stored without its result. " +
+          "Remove needsApproval and confirm inside the tool's execute, or leave the tool out.",
       );
     }
   }

@@ -49,8 +49,8 @@ export interface AppendPlan {
 
 /**
  * The text a stored row's search entries hold: `renderSearchText` (without the agent's own history
- * lookups, values cut at the search cut) when `session_history` may show it, else '' (not indexed). The one place appends, index rebuilds and the context of the next row
- * (ADR 0052) get it from.
+ * lookups, values cut at the search cut) when `session_history` may show it, else '' (not indexed).
+ * The one place appends, index rebuilds and the context of the next row (ADR 0052) get it from.
  *
  * @example indexedTextOf(storedUserRow) // "Deploy the ledger service"
  */

@@ -23,7 +23,8 @@ export class AppendConflictError extends CtxwinError {
   ) {
     super(
       AppendConflictError.errorName,
-      `Append to session '${sessionId}' refused: expected last seq ${expectedLastSeq}, but it is ${actualLastSeq} (another writer got in first). Nothing was written.`,
+      `Append to session '${sessionId}' refused: expected last seq ${expectedLastSeq}, ` +
+        `but it is ${actualLastSeq} (another writer got in first). Nothing was written.`,
     );
   }
 }
@@ -166,7 +167,9 @@ export class StoreCorruptError extends CtxwinError {
   ) {
     super(
       StoreCorruptError.errorName,
-      `The ctxwin history '${path}' is damaged (${detail}); nothing more is written to it. Run 'ctxwin doctor --db ${path}' to check it, rebuild its search indexes, or salvage its readable rows (--salvage rows.jsonl).`,
+      `The ctxwin history '${path}' is damaged (${detail}); nothing more is written to it. ` +
+        `Run 'ctxwin doctor --db ${path}' to check it, rebuild its search indexes, ` +
+        "or salvage its readable rows (--salvage rows.jsonl).",
       options,
     );
   }

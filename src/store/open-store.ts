@@ -96,7 +96,9 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
     }
     if (postgresOptions.schema !== undefined && !isValidSchemaName(postgresOptions.schema)) {
       throw new StoreOptionsError(
-        `openStore: schema must be a lower-case PostgreSQL name (letters, digits, '_', at most 63, not starting with 'pg_'); got ${JSON.stringify(postgresOptions.schema)}. Nothing was opened.`,
+        "openStore: schema must be a lower-case PostgreSQL name " +
+          "(letters, digits, '_', at most 63, not starting with 'pg_'); " +
+          `got ${JSON.stringify(postgresOptions.schema)}. Nothing was opened.`,
       );
     }
     const embeddingModel = embeddings === undefined ? undefined : embeddingModelId(embeddings.model);

@@ -116,7 +116,8 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("the web UI as a new user meets it, in Chro
       await page.evaluate(`(() => {
         const transcript = document.querySelector(".transcript");
         window.__copies = [];
-        const count = () => [...transcript.querySelectorAll("article")].filter((article) => (article.textContent ?? "").includes(${JSON.stringify(HELD)})).length;
+        const count = () => [...transcript.querySelectorAll("article")]
+          .filter((article) => (article.textContent ?? "").includes(${JSON.stringify(HELD)})).length;
         new MutationObserver(() => window.__copies.push(count())).observe(transcript, { childList: true, subtree: true, characterData: true });
       })()`);
       const timelineReloaded = page.waitForResponse((response) => response.url().includes("/timeline"));
@@ -139,7 +140,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("the web UI as a new user meets it, in Chro
       expect(errors).toEqual([]);
     }, 120_000);
 
-    it(`at ${width.width} px: an imported session shows no escape codes and no internal rows until asked; search marks its words; a cut input says what is stored`, async () => {
+    it(`at ${width.width} px: an import shows no escape codes, no internal rows until asked; search marks words; a cut input says what is stored`, async () => {
       const { page, errors } = await open(width, `imported-${width.width}`);
       const transcript = page.getByRole("region", { name: "Transcript" });
       await transcript.locator("article", { hasText: "lantern room" }).waitFor();

@@ -86,7 +86,7 @@ describe.skipIf(!CHROMIUM_AVAILABLE)("session lineage in Chromium", () => {
   const hash = (page: Page) => page.evaluate("decodeURIComponent(window.location.hash)") as Promise<string>;
 
   for (const viewport of VIEWPORTS) {
-    it(`at ${viewport.width}×${viewport.height}: nests children, labels forks, links a task call to its child, and edits an earlier message in a fork`, async () => {
+    it(`at ${viewport.width}×${viewport.height}: nests children, labels forks, links task calls to children, edits an earlier message in a fork`, async () => {
       const lead = `lead-${viewport.width}`;
       const { page, errors } = await open(viewport);
 

@@ -22,7 +22,9 @@ const CSV_HEADER = [
 ];
 
 /**
- * @example timelineCsv(view).split("\n")[0] // "type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,cache_read_tokens,cache_write_tokens,cost_usd,detail"
+ * @example
+ * timelineCsv(view).split("\n")[0]
+ * // "type,kind,seq,window,at,tokens,limit,source,output_tokens,tool_output_tokens,cache_read_tokens,cache_write_tokens,cost_usd,detail"
  */
 export function timelineCsv(view: TimelineView): string {
   const lines = [CSV_HEADER.join(",")];

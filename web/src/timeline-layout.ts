@@ -118,5 +118,8 @@ export function describeWindows(view: TimelineView): string {
   const requests = shown.reduce((sum, window) => sum + (window.requests ?? 0), 0);
   const peak = Math.max(0, ...shown.map((window) => window.peakTokens ?? 0));
   const spend = spendLine(view.spend);
-  return `${range} of ${view.overview.length}: ${requests} ${requests === 1 ? "request" : "requests"}, the largest ${formatTokens(peak)} tokens${spend === undefined ? "" : `; ${spend}`}.`;
+  return (
+    `${range} of ${view.overview.length}: ${requests} ${requests === 1 ? "request" : "requests"}, ` +
+    `the largest ${formatTokens(peak)} tokens${spend === undefined ? "" : `; ${spend}`}.`
+  );
 }

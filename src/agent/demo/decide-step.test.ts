@@ -221,7 +221,9 @@ describe("the demo model with a sub-agent", () => {
     const answer = decideStep(observeRequest(read));
     expect(answer).toEqual({
       kind: "text",
-      text: 'Line 2 of README.md says: "The gauge constant is 7.31."\nIt is not in my context, so I found it with session_history: search, then read_item 4 of session main/explorer-1.',
+      text:
+        'Line 2 of README.md says: "The gauge constant is 7.31."\nIt is not in my context, ' +
+        "so I found it with session_history: search, then read_item 4 of session main/explorer-1.",
     });
   });
 

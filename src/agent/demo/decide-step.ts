@@ -393,7 +393,8 @@ function answerRecall(
     const session = read.input["session_id"];
     const how =
       typeof session === "string"
-        ? `It is not in my context, so I found it with ${SESSION_HISTORY_TOOL_NAME}: search, then read_item ${String(read.input["item_id"])} of session ${session}.`
+        ? `It is not in my context, so I found it with ${SESSION_HISTORY_TOOL_NAME}: search, ` +
+          `then read_item ${String(read.input["item_id"])} of session ${session}.`
         : `It is no longer in my context, so I found it with ${SESSION_HISTORY_TOOL_NAME}: search, then read_item ${String(read.input["item_id"])}.`;
     if (line !== undefined) return { kind: "text", text: quoteAnswer({ file, question, line, how }) };
     return {

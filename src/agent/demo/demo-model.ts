@@ -27,7 +27,14 @@ export interface DemoModelOptions {
 
 /**
  * @example
- * const session = createWorkspaceAgent({ store, sessionId: "demo", model: createDemoModel(), workspaceRoot: ".", memoryRoot: ".ctxwin/memory", contextLimit: 16_000 });
+ * const session = createWorkspaceAgent({
+ *   store,
+ *   sessionId: "demo",
+ *   model: createDemoModel(),
+ *   workspaceRoot: ".",
+ *   memoryRoot: ".ctxwin/memory",
+ *   contextLimit: 16_000,
+ * });
  */
 export function createDemoModel({
   stepDelayMilliseconds = 0,

@@ -5,7 +5,10 @@
 
 /** The task of the exploration turn. */
 export function explorationTask({ folderName, files }: { folderName: string; files: number }): string {
-  return `Explore the folder "${folderName}": list its files, then read up to ${files} of them one by one, most informative first (documentation before code), and keep notes of what each file is for.`;
+  return (
+    `Explore the folder "${folderName}": list its files, then read up to ${files} of them one by ` +
+    "one, most informative first (documentation before code), and keep notes of what each file is for."
+  );
 }
 
 /** The final question: a detail of the first file read, long gone from the context by then. */
@@ -24,7 +27,10 @@ export function delegationTask({ agent, task }: { agent: string; task: string })
 
 /** The question about a file only the sub-agent read: its transcript is the only place that holds it. */
 export function subagentQuestion({ line, file }: { line: number; file: string }): string {
-  return `Question about the sub-agent's work: what exactly does line ${line} of ${file} say? The sub-agent read it, not you: look it up in its session history.`;
+  return (
+    `Question about the sub-agent's work: what exactly does line ${line} of ${file} say? ` +
+    "The sub-agent read it, not you: look it up in its session history."
+  );
 }
 
 export const DELEGATE_PATTERN = /^Delegate to the ([\w-]+) sub-agent with the task tool: ([\s\S]+)$/;

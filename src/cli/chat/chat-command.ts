@@ -201,7 +201,9 @@ export async function runChat({ flags, host }: { flags: ChatFlags; host: ChatPro
     host.streams.stderr.write(
       [
         `ctxwin chat · ${resolved.label} · ${limit}`,
-        `session ${sessionId} (${state}) · workspace ${workspaceRoot} (${flags.allowWrite === true ? "read and write" : "read-only"}) · store ${describeStoreOptions(storeOptions, host.env)}`,
+        `session ${sessionId} (${state}) ` +
+          `· workspace ${workspaceRoot} (${flags.allowWrite === true ? "read and write" : "read-only"}) ` +
+          `· store ${describeStoreOptions(storeOptions, host.env)}`,
         "Type a message. /help lists the commands; Ctrl-C interrupts a turn, or ends the chat at the prompt.",
         "",
       ].join("\n"),

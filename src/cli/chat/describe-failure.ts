@@ -48,7 +48,10 @@ export function describeFailure({
   if (call !== undefined && call.statusCode !== undefined) {
     const detail = providerMessage(call);
     if (call.statusCode === 401 || call.statusCode === 403) {
-      return `the provider refused the API key (${call.statusCode}${detail === "" ? "" : `: ${detail}`})${keyVariable === undefined ? "" : `: check ${keyVariable}`}`;
+      return (
+        `the provider refused the API key (${call.statusCode}${detail === "" ? "" : `: ${detail}`})` +
+        `${keyVariable === undefined ? "" : `: check ${keyVariable}`}`
+      );
     }
     if (call.statusCode === 404)
       return `not found at ${where ?? "the provider"} (404${detail === "" ? "" : `: ${detail}`}): check --model and --base-url`;

@@ -160,7 +160,8 @@ async function compact({ session, output }: SlashContext): Promise<void> {
 async function clear({ session, output }: SlashContext, argument: string): Promise<void> {
   if (argument !== "--soft") {
     return output.problem(
-      "/clear needs --soft: `/clear --soft` starts a fresh window and keeps the transcript (hidden from the agent); `ctxwin history` still shows it with --include-cleared.",
+      "/clear needs --soft: `/clear --soft` starts a fresh window and keeps the transcript " +
+        "(hidden from the agent); `ctxwin history` still shows it with --include-cleared.",
     );
   }
   const { windowId } = await session.clear({ soft: true });

@@ -31,7 +31,7 @@ afterAll(() => {
 });
 
 describe("ctxwin demo", () => {
-  it("with the defaults: ≥ 2 warnings, ≥ 3 rollovers, every request under the ceiling, and the first file's detail recovered through session_history", async () => {
+  it("with the defaults: ≥ 2 warnings, ≥ 3 rollovers, each request under the ceiling, the first file's detail recovered via session_history", async () => {
     const project = scratch("ctxwin-demo-");
     const result = await ctxwin(["demo", "--json"], { cwd: project });
     expect(result.stderr).toBe("");

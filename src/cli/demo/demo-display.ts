@@ -77,7 +77,9 @@ export function createDemoDisplay({
         case "rollover":
           line(
             dividerLine({
-              text: `context window ${event.windowNumber} (${event.windowId}) · rolled over at ${event.percent}% · ${event.reason}${event.flushOpportunity ? "" : " · no chance to save notes"}`,
+              text:
+                `context window ${event.windowNumber} (${event.windowId}) · rolled over at ${event.percent}% ` +
+                `· ${event.reason}${event.flushOpportunity ? "" : " · no chance to save notes"}`,
               color,
             }),
           );
@@ -88,7 +90,8 @@ export function createDemoDisplay({
           break;
         case "carried":
           line(
-            `  ↳ carried into ${event.windowId}: the task (item ${event.carried.itemId}) "${cut(event.carried.input, 90)}" + ${event.carried.calls} tool call(s) with their outcomes`,
+            `  ↳ carried into ${event.windowId}: the task (item ${event.carried.itemId}) ` +
+              `"${cut(event.carried.input, 90)}" + ${event.carried.calls} tool call(s) with their outcomes`,
           );
           break;
         case "re-read":
@@ -104,7 +107,9 @@ export function createDemoDisplay({
           break;
         case "subagent":
           line(
-            `  ⤷ sub-agent session ${event.report.sessionId ?? "(none)"}: ${event.report.windows} window(s), ${event.report.rollovers} rollover(s) of its own, ${event.report.filesRead} files read`,
+            `  ⤷ sub-agent session ${event.report.sessionId ?? "(none)"}: ` +
+              `${event.report.windows} window(s), ${event.report.rollovers} rollover(s) of its own, ` +
+              `${event.report.filesRead} files read`,
           );
           break;
         case "question":
@@ -122,12 +127,21 @@ export function createDemoDisplay({
         "Report",
         `  windows            ${report.windows} (${report.rollovers.length} rollovers, ${report.warnings} warnings, ${report.notesWritten} notes written)`,
         `  rows stored        ${formatTokens(report.rows)} in ${report.database}`,
-        `  files read         ${report.filesRead}, re-read after a rollover: ${report.filesReReadAfterRollover} (${report.notesFlushes} notes flushes before rollovers)`,
+        `  files read         ${report.filesRead}, ` +
+          `re-read after a rollover: ${report.filesReReadAfterRollover} ` +
+          `(${report.notesFlushes} notes flushes before rollovers)`,
         `  tasks carried      ${report.carried.length} of ${report.rollovers.length} rollovers carried the task into the new window`,
-        `  requests           ${report.requests}, the largest ${formatTokens(report.peakEstimatedTokens)} tokens by ctxwin's estimate, ${formatTokens(report.peakRequestTokens)} by the model's count (hard ceiling ${formatTokens(report.hardCeiling ?? 0)}, limit ${formatTokens(report.contextLimit)})`,
-        `  recovered answer   ${check(report.recovered.correct)} ${report.recovered.firstFile === null ? "(no file was read)" : `line ${report.recovered.line} of ${report.recovered.firstFile}, through ${report.recoveries} session_history read(s)`}`,
+        `  requests           ${report.requests}, ` +
+          `the largest ${formatTokens(report.peakEstimatedTokens)} tokens by ctxwin's ` +
+          `estimate, ${formatTokens(report.peakRequestTokens)} by the model's count ` +
+          `(hard ceiling ${formatTokens(report.hardCeiling ?? 0)}, limit ${formatTokens(report.contextLimit)})`,
+        `  recovered answer   ${check(report.recovered.correct)} ` +
+          (report.recovered.firstFile === null
+            ? "(no file was read)"
+            : `line ${report.recovered.line} of ${report.recovered.firstFile}, through ${report.recoveries} session_history read(s)`),
         ...(report.subagent === undefined ? [] : [subagentLine(report.subagent, check)]),
-        `  took               ${(report.durationMilliseconds / 1000).toFixed(1)} s · status ${report.status}${report.problem === undefined ? "" : ` (${report.problem})`}`,
+        `  took               ${(report.durationMilliseconds / 1000).toFixed(1)} s · ` +
+          `status ${report.status}${report.problem === undefined ? "" : ` (${report.problem})`}`,
         "",
         "Inspect the session:",
         ...report.inspect.map((command) => `  ${command}`),
@@ -144,7 +158,10 @@ function subagentLine(subagent: NonNullable<DemoReport["subagent"]>, check: (ok:
     subagent.file === null
       ? "no file to ask about"
       : `line ${subagent.line} of ${subagent.file} quoted from its history${subagent.readChildHistory ? "" : " (its session was not read)"}`;
-  return `  sub-agent          ${check(subagent.correct)} ${subagent.agent} in ${subagent.sessionId ?? "(no session)"}: ${subagent.windows} windows, ${subagent.rollovers} rollovers of its own, ${subagent.filesRead} files read; ${looked}`;
+  return (
+    `  sub-agent          ${check(subagent.correct)} ${subagent.agent} in ${subagent.sessionId ?? "(no session)"}: ` +
+    `${subagent.windows} windows, ${subagent.rollovers} rollovers of its own, ${subagent.filesRead} files read; ${looked}`
+  );
 }
 
 function cut(text: string, length: number): string {

@@ -81,7 +81,9 @@ export function registerDoctorCommand({
       const server = serverOf(flags);
       if (server !== undefined && flags.salvage !== undefined) {
         output.stderr(
-          `ctxwin doctor: --salvage reads SQLite files; ${server.where} is a PostgreSQL server: export its sessions with 'ctxwin history export --store <url>' (or copy it with pg_dump). Nothing was written.\n`,
+          `ctxwin doctor: --salvage reads SQLite files; ${server.where} is a PostgreSQL server: ` +
+            "export its sessions with 'ctxwin history export --store <url>' (or copy it with pg_dump). " +
+            `Nothing was written.\n`,
         );
         process.exitCode = USAGE_EXIT_CODE;
         return;
@@ -143,7 +145,8 @@ async function doctorServer(server: ServerTarget, json: boolean, output: DoctorO
   }
   const lines = [
     `PostgreSQL store at ${server.where} (schema '${server.schema}'): ${sessions} session(s), readable.`,
-    "The server keeps its own consistency: doctor does not check its pages (use pg_amcheck), copy it with pg_dump, export sessions with 'ctxwin history export --store <url>'.",
+    "The server keeps its own consistency: doctor does not check its pages (use pg_amcheck), " +
+      "copy it with pg_dump, export sessions with 'ctxwin history export --store <url>'.",
     ...describeEmbeddings(embeddings),
   ];
   output.stdout(`${lines.join("\n")}\n`);
@@ -217,7 +220,8 @@ function describeReport(report: DoctorReport, salvageFile: string | undefined): 
       break;
     case "repaired":
       lines.push(
-        `The search indexes of ${report.path} were damaged and have been rebuilt (${report.rowsIndexed ?? 0} rows indexed); the history itself was intact. No damage remains.`,
+        `The search indexes of ${report.path} were damaged and have been rebuilt ` +
+          `(${report.rowsIndexed ?? 0} rows indexed); the history itself was intact. No damage remains.`,
       );
       break;
     case "search-index-damaged":
@@ -237,7 +241,9 @@ function describeReport(report: DoctorReport, salvageFile: string | undefined): 
   if (report.salvage !== undefined) {
     const { rowsWritten, sessions, keysUnreadable, rowsUndecodable } = report.salvage;
     lines.push(
-      `Salvaged ${rowsWritten} row(s) of ${sessions} session(s) to ${salvageFile ?? "the salvage file"} (${keysUnreadable} row key(s) on damaged pages, ${rowsUndecodable} row(s) not decodable).`,
+      `Salvaged ${rowsWritten} row(s) of ${sessions} session(s) ` +
+        `to ${salvageFile ?? "the salvage file"} (${keysUnreadable} row key(s) ` +
+        `on damaged pages, ${rowsUndecodable} row(s) not decodable).`,
     );
   }
   if (report.condition === "damaged" || (report.condition === "search-index-damaged" && report.writable)) {

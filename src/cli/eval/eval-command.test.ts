@@ -182,7 +182,15 @@ describe("ctxwin eval", () => {
   it("a corrupt results file for --resume: one line, exit 1, the file untouched", async () => {
     const folder = scratch();
     const file = path.join(folder, "results.jsonl");
-    const content = `${JSON.stringify({ type: "run", version: 1, model: "demo (ctxwin's scripted eval model)", contextLimit: 16_000, seed: 33, startedAt: "x" })}\n{oops\n`;
+    const content =
+      JSON.stringify({
+        type: "run",
+        version: 1,
+        model: "demo (ctxwin's scripted eval model)",
+        contextLimit: 16_000,
+        seed: 33,
+        startedAt: "x",
+      }) + "\n{oops\n";
     fs.writeFileSync(file, content);
     const run = await runCtxwinInProcess(["eval", "--model", "demo", "--out", "results.jsonl", "--resume"], {
       cwd: folder,

@@ -198,7 +198,11 @@ export async function runEvalCommand(
         ? "cost unknown (no price for this model)"
         : `about $${estimate.costUsd.toFixed(2)}`;
     say(
-      `${runs.length} runs (${plan.items.length} items × ${strategies.join(", ")}${done.size > 0 ? `, ${done.size} already done` : ""}) on ${model.label}, context limit ${contextLimit.toLocaleString("en-US")}: about ${estimate.inputTokens.toLocaleString("en-US")} input and ${estimate.outputTokens.toLocaleString("en-US")} output tokens, ${cost}.`,
+      `${runs.length} runs (${plan.items.length} items ` +
+        `× ${strategies.join(", ")}${done.size > 0 ? `, ${done.size} already done` : ""}) ` +
+        `on ${model.label}, context limit ${contextLimit.toLocaleString("en-US")}: ` +
+        `about ${estimate.inputTokens.toLocaleString("en-US")} input ` +
+        `and ${estimate.outputTokens.toLocaleString("en-US")} output tokens, ${cost}.`,
     );
     if (flags.yes !== true && !model.demo && runs.length > 0) {
       if (estimate.costUsd === undefined)

@@ -76,7 +76,8 @@ export function reportResults({
   const given = RUN_FLAGS.filter((key) => flags[key] !== undefined);
   if (given.length > 0)
     throw new EvalSetupError(
-      `--report reads a finished run: ${given.map(flagName).join(", ")} ${given.length === 1 ? "belongs" : "belong"} to a run; leave ${given.length === 1 ? "it" : "them"} out.`,
+      `--report reads a finished run: ${given.map(flagName).join(", ")} ` +
+        `${given.length === 1 ? "belongs" : "belong"} to a run; leave ${given.length === 1 ? "it" : "them"} out.`,
     );
   checkPageTarget({ html: flags.html, results: flags.report });
   const hint = "pass the file ctxwin eval --out wrote";

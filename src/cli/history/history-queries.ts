@@ -238,7 +238,8 @@ export async function resolveWindow(scope: HistoryScope, windowId: string): Prom
   const window = (await allWindows(scope)).find((candidate) => candidate.boundarySeq === boundarySeq);
   if (window === undefined) {
     throw new HistoryCommandError(
-      `Window ${windowId} is not available in session '${scope.sessionId}': it does not exist, or it lies before a manual reset (--include-cleared shows cleared history).`,
+      `Window ${windowId} is not available in session '${scope.sessionId}': it does not exist, ` +
+        "or it lies before a manual reset (--include-cleared shows cleared history).",
     );
   }
   return window;
@@ -352,7 +353,9 @@ export async function readEntry(scope: HistoryScope, itemId: string): Promise<Re
   const row = await scope.store.read(scope.sessionId, seq, { includeCleared: scope.includeCleared });
   if (row === undefined || !isShown(scope, row)) {
     throw new HistoryCommandError(
-      `Item ${seq} is not available in session '${scope.sessionId}': it does not exist, is not part of the readable transcript, or lies at or before a manual reset (--include-cleared shows cleared history).`,
+      `Item ${seq} is not available in session '${scope.sessionId}': it does not exist, ` +
+        "is not part of the readable transcript, or lies at or before a manual reset " +
+        "(--include-cleared shows cleared history).",
     );
   }
   const page = await scope.store.windows(scope.sessionId, {

@@ -45,7 +45,14 @@ describe.skipIf(UNPRIVILEGED_SKIP_REASON !== undefined)(
       await store.close();
       writeFileSync(
         path.join(project, "more.jsonl"),
-        `${JSON.stringify({ sessionId: "s", seq: 3, id: "x3", role: "user", parts: [{ type: "text", text: "imported" }], createdAt: "2026-01-01T00:00:00.000Z" })}\n`,
+        JSON.stringify({
+          sessionId: "s",
+          seq: 3,
+          id: "x3",
+          role: "user",
+          parts: [{ type: "text", text: "imported" }],
+          createdAt: "2026-01-01T00:00:00.000Z",
+        }) + "\n",
       );
       chmodSync(path.join(project, "more.jsonl"), 0o444);
       lock();

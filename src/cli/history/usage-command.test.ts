@@ -75,7 +75,8 @@ describe("ctxwin history usage", () => {
     expect(lines[tableStart + 1]).toMatch(/^w:0\s+start\s+5\s+7,100\s+6,300 #5\s+7,100 #8\s+7\s+\d+\s+0%\s+-$/);
     expect(lines[tableStart + 3]).toMatch(/^w:13\s+compaction\s+1\s+1,200\s+-\s+-\s+2\s+0\s+0%\s+-$/);
     expect(lines.at(-1)).toBe(
-      "Input of 12 requests: 49,000 tokens, 0% read from the cache (0), 0 written to it; 480 output tokens; cost unknown (no public price for a model of these requests: tokens only).",
+      "Input of 12 requests: 49,000 tokens, 0% read from the cache (0), 0 written to it; " +
+        "480 output tokens; cost unknown (no public price for a model of these requests: tokens only).",
     );
   });
 
@@ -87,7 +88,8 @@ describe("ctxwin history usage", () => {
     expect(formatUsd(usd)).toBe("$0.0456");
     expect(lines).toContainEqual(expect.stringMatching(/^w:0\s+start\s+2\s+10,500\s+-\s+-\s+3\s+0\s+48%\s+\$0\.0456$/));
     expect(lines.at(-1)).toBe(
-      "Input of 2 requests: 20,500 tokens, 48% read from the cache (9,900), 10,400 written to it; 200 output tokens; estimated cost $0.0456 ($0.0645 without a cache).",
+      "Input of 2 requests: 20,500 tokens, 48% read from the cache (9,900), 10,400 written to it; " +
+        "200 output tokens; estimated cost $0.0456 ($0.0645 without a cache).",
     );
     const json = JSON.parse((await history(["usage", "cached", "--json"])).stdout) as Timeline;
     expect(json.points.map((point) => [point.cacheReadTokens, point.cacheWriteTokens])).toEqual([

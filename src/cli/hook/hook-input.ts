@@ -38,7 +38,9 @@ export function parseHookInput(text: string): ParsedHookInput {
   const event = fields["hook_event_name"];
   if (event !== undefined && event !== "SessionStart" && event !== "PostCompact") {
     return {
-      problem: `the hook input is for '${String(event)}', not SessionStart: register 'ctxwin hook session-start' only for SessionStart (or Codex's PostCompact)`,
+      problem:
+        `the hook input is for '${String(event)}', not SessionStart: ` +
+        "register 'ctxwin hook session-start' only for SessionStart (or Codex's PostCompact)",
     };
   }
   const sessionId = fields["session_id"];

@@ -40,7 +40,8 @@ describe("import freshener", () => {
     freshener.startNow();
     source.read(120);
     expect(await freshener.beforeCall()).toBe(
-      "Note: ctxwin is still importing claude-code transcripts in the background (the first import): 120 of 5000 files read. Results may miss the newest sessions; ask again later.",
+      "Note: ctxwin is still importing claude-code transcripts in the background " +
+        "(the first import): 120 of 5000 files read. Results may miss the newest sessions; ask again later.",
     );
     expect(source.runs()).toBe(1);
     source.finish();
@@ -88,7 +89,9 @@ describe("import freshener", () => {
     const call = freshener.beforeCall();
     source.fail(new Error("EACCES: permission denied, open '/home/dev/.codex/sessions'"));
     expect(await call).toBe(
-      "Note: the last import of codex transcripts failed (EACCES: permission denied, open '/home/dev/.codex/sessions'); results come from what was imported before.",
+      "Note: the last import of codex transcripts failed " +
+        "(EACCES: permission denied, open '/home/dev/.codex/sessions'); " +
+        "results come from what was imported before.",
     );
     expect(errors).toEqual([
       "importing codex transcripts failed: EACCES: permission denied, open '/home/dev/.codex/sessions'",

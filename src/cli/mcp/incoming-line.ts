@@ -104,7 +104,9 @@ export function readIncomingLine(line: string): IncomingLine {
   if (jsonNestsDeeperThan(line, MAX_ROW_NESTING)) {
     const scanner = createTopLevelIdScanner();
     scanner.feed(Buffer.from(line, "utf8"));
-    const deep = `Invalid Request: the message nests arrays and objects more than ${MAX_ROW_NESTING} levels deep; the limit is ${MAX_ROW_NESTING}, as for stored rows (tool arguments included)`;
+    const deep =
+      `Invalid Request: the message nests arrays and objects more than ${MAX_ROW_NESTING} levels deep; ` +
+      `the limit is ${MAX_ROW_NESTING}, as for stored rows (tool arguments included)`;
     return refused(scanner.id() ?? null, ErrorCode.InvalidRequest, deep);
   }
   let value: unknown;

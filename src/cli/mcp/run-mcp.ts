@@ -97,7 +97,8 @@ export async function runMcpCommand({
   const databasePath = "path" in storeOptions ? storeOptions.path : undefined;
   if (importFormat === undefined && databasePath !== undefined && !existsSync(databasePath)) {
     throw new McpCommandError(
-      `No ctxwin history at ${databasePath}: import transcripts first (ctxwin import claude-code|codex), or pass --dir <project>, --db <file> or --store <url>.`,
+      `No ctxwin history at ${databasePath}: import transcripts first ` +
+        "(ctxwin import claude-code|codex), or pass --dir <project>, --db <file> or --store <url>.",
     );
   }
   // A file named directly (--db, a --store file) belongs to no project folder; a server does when --dir is given.

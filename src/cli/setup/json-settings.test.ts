@@ -92,7 +92,11 @@ describe("installJson and uninstallJson", () => {
   });
 
   it("takes its handler out of a group it shares with the user's, and replaces older hooks of its own", () => {
-    const shared = `{\n  "hooks": {\n    "SessionStart": [\n      {\n        "matcher": "compact",\n        "hooks": [\n          { "type": "command", "command": "echo mine" },\n          { "type": "command", "command": "ctxwin hook session-start --dir /old" }\n        ]\n      }\n    ]\n  }\n}\n`;
+    const shared =
+      `{\n  "hooks": {\n    "SessionStart": [\n      {\n        "matcher": "compact",\n` +
+      `        "hooks": [\n          { "type": "command", "command": "echo mine" },\n` +
+      `          { "type": "command", "command": "ctxwin hook session-start --dir /old" }\n` +
+      "        ]\n      }\n    ]\n  }\n}\n";
     const installed = installJson(shared, first.hooks);
     const parsed = JSON.parse(installed) as {
       hooks: { SessionStart: { matcher: string; hooks: { command: string }[] }[] };

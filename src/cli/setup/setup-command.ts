@@ -130,7 +130,8 @@ function nextSteps(clients: readonly TranscriptFormat[], scope: SetupScope, stor
   const lines = [`The history is kept in ${path.join(storeDirectory, ".ctxwin", "ctxwin.db")}.`];
   if (clients.includes("claude-code")) {
     lines.push(
-      `Claude Code: start a new session (or restart it) to load the server and the hook${scope === "project" ? "; it asks once to approve the project's .mcp.json server" : ""}.`,
+      "Claude Code: start a new session (or restart it) " +
+        `to load the server and the hook${scope === "project" ? "; it asks once to approve the project's .mcp.json server" : ""}.`,
     );
   }
   if (clients.includes("codex"))

@@ -119,12 +119,17 @@ export function renderTimelineTable(timeline: Timeline): string {
  */
 export function renderSpendLine(spend: Spend): string {
   if (spend.requests === 0) return "No request reported its usage yet.";
-  const cache = `${formatShare(spend.cachedShare)} read from the cache (${formatTokens(spend.cacheReadTokens)}), ${formatTokens(spend.cacheWriteTokens)} written to it`;
+  const cache =
+    `${formatShare(spend.cachedShare)} read from the cache ` +
+    `(${formatTokens(spend.cacheReadTokens)}), ${formatTokens(spend.cacheWriteTokens)} written to it`;
   const cost =
     spend.costUsd === null || spend.uncachedCostUsd === null
       ? "cost unknown (no public price for a model of these requests: tokens only)"
       : `estimated cost ${formatUsd(spend.costUsd)} (${formatUsd(spend.uncachedCostUsd)} without a cache)`;
-  return `Input of ${plural(spend.requests, "request")}: ${formatTokens(spend.inputTokens)} tokens, ${cache}; ${formatTokens(spend.outputTokens)} output tokens; ${cost}.`;
+  return (
+    `Input of ${plural(spend.requests, "request")}: ` +
+    `${formatTokens(spend.inputTokens)} tokens, ${cache}; ${formatTokens(spend.outputTokens)} output tokens; ${cost}.`
+  );
 }
 
 function formatShare(share: number): string {
@@ -178,7 +183,10 @@ function headline(timeline: Timeline, separator: string): string {
     detailed === windows
       ? ""
       : ` (the newest ${detailed} of ${windows} windows read request by request; --windows all reads every one)`;
-  return `Context timeline of ${timeline.sessionId}: ${plural(windows, "window")}, ${plural(requests, "request")}${read} ${separator} ${limitText}${bands === "" ? "" : ` (${bands})`}`;
+  return (
+    `Context timeline of ${timeline.sessionId}: ${plural(windows, "window")}, ${plural(requests, "request")}${read} ` +
+    `${separator} ${limitText}${bands === "" ? "" : ` (${bands})`}`
+  );
 }
 
 function windowLabel(window: TimelineWindow): string {

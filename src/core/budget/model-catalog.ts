@@ -314,9 +314,12 @@ function unknown(model: string, readings: readonly ModelReading[]): UnknownModel
         ? first.id
         : `${first.provider}:${first.id}`;
   const needsUserLimit = first?.providerKind === "local";
-  const how = `Set it in code (budget models: { "${key}": { contextLimit: <tokens> } }) or in .ctxwin/config.json under "models"; until then ctxwin makes no rollover decision for it.`;
+  const how =
+    `Set it in code (budget models: { "${key}": { contextLimit: <tokens> } }) ` +
+    `or in .ctxwin/config.json under "models"; until then ctxwin makes no rollover decision for it.`;
   const message = needsUserLimit
-    ? `No context limit is known for "${model}": models served by "${first?.provider}" have whatever window that server was started with, so the limit must come from you. ${how}`
+    ? `No context limit is known for "${model}": models served by "${first?.provider}" have ` +
+      `whatever window that server was started with, so the limit must come from you. ${how}`
     : `No context limit is known for "${model}": it is not in ctxwin's model catalog. ${how}`;
   return { status: "unknown", model, key, needsUserLimit, message };
 }

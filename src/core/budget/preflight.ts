@@ -166,10 +166,13 @@ function judge(
   if (tokens <= hardCeiling)
     return { status: "ok", model, tokens, limit, hardCeiling, headroom: hardCeiling - tokens, estimate };
   const reserved = limit - hardCeiling;
-  const sizes = `about ${format(tokens)} tokens, but ${model} accepts at most ${format(hardCeiling)} (its ${format(limit)}-token limit minus ${format(reserved)} kept for the reply)`;
+  const sizes =
+    `about ${format(tokens)} tokens, but ${model} accepts at most ${format(hardCeiling)} ` +
+    `(its ${format(limit)}-token limit minus ${format(reserved)} kept for the reply)`;
   const message =
     blockedReason === "fresh-window-too-small"
-      ? `This message was not sent: even in a fresh context window it needs ${sizes}. Shorten it, remove attachments, or use a model with a larger context window.`
+      ? `This message was not sent: even in a fresh context window it needs ${sizes}. ` +
+        "Shorten it, remove attachments, or use a model with a larger context window."
       : `This request was not sent: it needs ${sizes}. Shorten the input, remove attachments, or use a model with a larger context window.`;
   return {
     status: "blocked",

@@ -44,7 +44,9 @@ export function budgetWarningText({
 }: BudgetWarningTextOptions): string {
   const percent = maxTokens > 0 ? Math.round((contextTokens / maxTokens) * 100) : 0;
   return [
-    `[Context budget] Window ${windowId} holds about ${formatCount(contextTokens)} of ${formatCount(maxTokens)} tokens (${percent}%); it rolls over to a fresh window at about ${formatCount(rolloverAtTokens)}.`,
+    `[Context budget] Window ${windowId} holds about ${formatCount(contextTokens)} ` +
+      `of ${formatCount(maxTokens)} tokens (${percent}%); ` +
+      `it rolls over to a fresh window at about ${formatCount(rolloverAtTokens)}.`,
     `After the rollover, earlier messages are no longer in your context but stay readable with ${SESSION_HISTORY_TOOL_NAME}.`,
     notesSentence,
     "Then continue the current task without commentary.",

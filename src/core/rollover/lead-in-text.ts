@@ -25,7 +25,8 @@ export interface LeadInTextOptions {
 const reasonSentences: Record<RolloverReason, string> = {
   "on-send": "The previous window was near its token budget, so this message starts a fresh one.",
   "mid-stream":
-    "Your previous turn was stopped at a step boundary because its window reached the token budget; no tool call was cut off, and every call that ran has its result stored.",
+    "Your previous turn was stopped at a step boundary because its window reached the token " +
+    "budget; no tool call was cut off, and every call that ran has its result stored.",
   "context-exceeded":
     "The provider refused the previous request as too long, so the request was sent again in a fresh window.",
   requested:

@@ -40,7 +40,9 @@ export function checkNewContextRequest({
     return {
       ok: false,
       code: "window_fresh",
-      message: `Window ${windowId} is already fresh: no step of yours has finished in it yet. Keep working here; ask again once this window holds work you no longer need in context.`,
+      message:
+        `Window ${windowId} is already fresh: no step of yours has finished in it yet. ` +
+        "Keep working here; ask again once this window holds work you no longer need in context.",
     };
   }
   const opened = rows[0]?.meta;
@@ -48,7 +50,9 @@ export function checkNewContextRequest({
     return {
       ok: false,
       code: "too_recent",
-      message: `Window ${windowId} began at your own request ${steps} step${steps === 1 ? "" : "s"} ago. A new one can be requested after ${MIN_STEPS_AFTER_REQUESTED} steps in this window; keep working here.`,
+      message:
+        `Window ${windowId} began at your own request ${steps} step${steps === 1 ? "" : "s"} ago. ` +
+        `A new one can be requested after ${MIN_STEPS_AFTER_REQUESTED} steps in this window; keep working here.`,
     };
   }
   return { ok: true };
@@ -70,7 +74,9 @@ export function checkHandoffNote(
   if (note.length > HANDOFF_NOTE_MAX_CHARS) {
     return {
       ok: false,
-      message: `note has ${note.length} characters; at most ${HANDOFF_NOTE_MAX_CHARS} are allowed. Shorten it (details belong in your notes file), then call new_context again.`,
+      message:
+        `note has ${note.length} characters; at most ${HANDOFF_NOTE_MAX_CHARS} are allowed. ` +
+        "Shorten it (details belong in your notes file), then call new_context again.",
     };
   }
   return { ok: true, note: note.length === 0 ? undefined : note };

@@ -145,5 +145,8 @@ function unsummarizedNote({ firstItemId, lastItemId, historyToolAvailable }: Uns
   const reach = historyToolAvailable
     ? "read them with session_history read_item if you need them"
     : "this session cannot read them back, so redo that work if you need it";
-  return `[${items} of the compacted window came after what this summary covers (the summary request could not hold them). They are stored in the transcript: ${reach}.]`;
+  return (
+    `[${items} of the compacted window came after what this summary covers (the summary request ` +
+    `could not hold them). They are stored in the transcript: ${reach}.]`
+  );
 }

@@ -132,7 +132,9 @@ export function carriedContinueText({
   const { input } = carry;
   if (input !== undefined) {
     const attributes = `item="${input.itemId}" window="${input.windowId}"${input.truncated ? ` truncated="true"` : ""}`;
-    const lead = `The turn you are continuing began with this user input (item ${input.itemId}, window ${input.windowId}), carried here verbatim${input.truncated ? ", only its beginning" : ""}:`;
+    const lead =
+      `The turn you are continuing began with this user input (item ${input.itemId}, ` +
+      `window ${input.windowId}), carried here verbatim${input.truncated ? ", only its beginning" : ""}:`;
     const lines = [
       lead,
       `<carried_user_input ${attributes}>`,
@@ -142,7 +144,9 @@ export function carriedContinueText({
     if (input.truncated) {
       lines.push(
         historyToolAvailable
-          ? `It is ${input.totalChars.toLocaleString("en-US")} characters long; read the rest with session_history read_item (item_id "${input.itemId}", offset_chars ${input.text.length}).`
+          ? `It is ${input.totalChars.toLocaleString("en-US")} characters long; ` +
+              `read the rest with session_history read_item (item_id "${input.itemId}", ` +
+              `offset_chars ${input.text.length}).`
           : `It is ${input.totalChars.toLocaleString("en-US")} characters long; only this beginning can be carried.`,
       );
     }

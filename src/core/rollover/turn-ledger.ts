@@ -134,8 +134,14 @@ export function renderLedger({
 }): string {
   const lines = [
     historyToolAvailable
-      ? "Tool calls of that turn before the rollover, in order, and what became of each. finished: its result is stored in the item named (not repeated here); read it with session_history read_item and that item id instead of calling the tool again. failed: it ran and ended with the error shown. not run: it never executed; call it again if you still need it."
-      : "Tool calls of that turn before the rollover, in order, and what became of each. finished: its result is stored (not repeated here). failed: it ran and ended with the error shown. not run: it never executed; call it again if you still need it.",
+      ? "Tool calls of that turn before the rollover, in order, and what became of each. " +
+        "finished: its result is stored in the item named (not repeated here); " +
+        "read it with session_history read_item and that item id instead of calling the tool again. " +
+        "failed: it ran and ended with the error shown. not run: it never executed; " +
+        "call it again if you still need it."
+      : "Tool calls of that turn before the rollover, in order, and what became of each. " +
+        "finished: its result is stored (not repeated here). failed: it ran and ended with the error shown. " +
+        "not run: it never executed; call it again if you still need it.",
   ];
   if (omitted > 0) lines.push(`- (${omitted} earlier call${omitted === 1 ? "" : "s"} of the turn left out)`);
   const lookups = entries.filter((entry) => entry.toolName === SESSION_HISTORY_TOOL_NAME);
@@ -198,7 +204,10 @@ function lookupsLine(lookups: readonly LedgerEntry[]): string {
     .filter((text) => text !== "")
     .join(", ");
   const noun = lookups.length === 1 ? "lookup" : "lookups";
-  return `- ${SESSION_HISTORY_TOOL_NAME}: ${lookups.length} ${noun} (${counts}${outcomes === "" ? "" : `; ${outcomes}`}); their queries and results are not repeated here`;
+  return (
+    `- ${SESSION_HISTORY_TOOL_NAME}: ${lookups.length} ${noun} ` +
+    `(${counts}${outcomes === "" ? "" : `; ${outcomes}`}); their queries and results are not repeated here`
+  );
 }
 
 /** `{"action":"search"}`: the one field of a lookup that is carried. */

@@ -49,7 +49,9 @@ function madeUpWord(random: SeededRandom): string {
 function sentence(random: SeededRandom): string {
   const word = () =>
     random.next() < 0.5 ? madeUpWord(random) : PLAIN_WORDS[random.integer(0, PLAIN_WORDS.length - 1)]!;
-  const text = `The ${word()} of ${madeUpWord(random)} was ${random.integer(2, 97)} steps from the ${word()} where the ${madeUpWord(random)} kept its ${word()}.`;
+  const text =
+    `The ${word()} of ${madeUpWord(random)} was ${random.integer(2, 97)} steps from ` +
+    `the ${word()} where the ${madeUpWord(random)} kept its ${word()}.`;
   return text;
 }
 

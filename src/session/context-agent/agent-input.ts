@@ -51,7 +51,9 @@ export function newInputOf({
   const last = list.at(-1)!;
   if (last.role !== "user") {
     throw new AgentInputError(
-      `The last message must be the user's new message; got a '${last.role}' message. ctxwin keeps the conversation in its store and takes only what is new from a call (tool approvals and client-side tool results are not supported).`,
+      `The last message must be the user's new message; got a '${last.role}' message. ` +
+        "ctxwin keeps the conversation in its store and takes only what is new from a call " +
+        "(tool approvals and client-side tool results are not supported).",
     );
   }
   return { input: { parts: checkedParts(userParts(last), maxInputChars) }, earlier: list.slice(0, -1) };
@@ -85,7 +87,9 @@ function checkedParts(parts: RowPart[], maxInputChars: number): RowPart[] {
   );
   if (chars > maxInputChars) {
     throw new AgentInputError(
-      `The new message holds ${chars.toLocaleString("en-US")} characters of text; at most ${maxInputChars.toLocaleString("en-US")} are taken in one message. Attach it as a file or split it.`,
+      `The new message holds ${chars.toLocaleString("en-US")} characters of text; ` +
+        `at most ${maxInputChars.toLocaleString("en-US")} are taken in one message. ` +
+        "Attach it as a file or split it.",
     );
   }
   if (parts.length === 0) throw new AgentInputError("The new message is empty.");

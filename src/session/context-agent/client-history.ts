@@ -61,7 +61,9 @@ export async function checkClientHistory({
         ? "it holds more user messages than the session"
         : `user message ${compared.length - count + differs + 1} of the last ${compared.length} differs`;
     throw new AgentInputError(
-      `The messages before the new one do not match this session's stored conversation (${position}). ctxwin builds every request from its store, never from the client's copy; send the conversation as it was, or only the new message.`,
+      "The messages before the new one do not match this session's stored conversation " +
+        `(${position}). ctxwin builds every request from its store, never from the client's copy; ` +
+        "send the conversation as it was, or only the new message.",
     );
   }
   const unknown = [...clientCalls].filter((id) => !storedCalls.has(id));

@@ -26,7 +26,13 @@ export interface LineageEdit<Opened> {
 
 /**
  * @example
- * const lineage = lineageMethods({ store, sessionId, generateId, open: (id) => createAgentSession({ ...options, sessionId: id }), send: (s, input, o) => s.send(input, o) });
+ * const lineage = lineageMethods({
+ *   store,
+ *   sessionId,
+ *   generateId,
+ *   open: (id) => createAgentSession({ ...options, sessionId: id }),
+ *   send: (s, input, o) => s.send(input, o),
+ * });
  */
 export function lineageMethods<Opened>({
   store,

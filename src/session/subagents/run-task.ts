@@ -41,7 +41,9 @@ export async function runTask(runner: TaskRunnerOptions, request: TaskRequest): 
     return {
       status: "refused",
       code: "depth_limit",
-      message: `This session is a sub-agent ${runner.depth} levels deep, the limit (maxDepth ${settings.maxDepth}): it cannot start another. Do the task yourself.`,
+      message:
+        `This session is a sub-agent ${runner.depth} levels deep, the limit ` +
+        `(maxDepth ${settings.maxDepth}): it cannot start another. Do the task yourself.`,
     };
   }
   const definition = runner.subagents[request.agent] as SubagentDefinition;

@@ -19,7 +19,9 @@ function taskDescription(subagents: Readonly<Record<string, SubagentDefinition>>
     ([name, definition]) => `- ${name}${definition.description === undefined ? "" : `: ${definition.description}`}`,
   );
   return [
-    "Delegate a self-contained task to a sub-agent. It works in a session of its own (its own context windows and notes) and returns its final answer and its session id.",
+    "Delegate a self-contained task to a sub-agent. " +
+      "It works in a session of its own (its own context windows and notes) " +
+      "and returns its final answer and its session id.",
     "Give it everything it needs in the prompt: it does not see this conversation. Several task calls in one step run in parallel.",
     "What it saw and said stays searchable with session_history (your searches cover your sub-agents' sessions).",
     "Agents:",

@@ -83,7 +83,9 @@ export function contextLengthExceeded({
   return {
     error: {
       status: 400,
-      message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${requested} tokens. Please reduce the length of the messages.`,
+      message:
+        `This model's maximum context length is ${limit} tokens. ` +
+        `However, your messages resulted in ${requested} tokens. Please reduce the length of the messages.`,
       type: "invalid_request_error",
       code: "context_length_exceeded",
     },

@@ -140,9 +140,15 @@ function describeIndex({ index, extensionVersion }: EmbeddingStatus): string {
     case "pgvector":
       return `the database has the pgvector extension${extensionVersion === undefined ? "" : ` ${extensionVersion}`} (vector search uses it)`;
     case "pgvector-not-created":
-      return "the server has the pgvector extension but this database does not use it yet: the first embedding write runs CREATE EXTENSION vector, which needs a superuser or the database owner";
+      return (
+        "the server has the pgvector extension but this database does not use it yet: " +
+        "the first embedding write runs CREATE EXTENSION vector, which needs a superuser or the database owner"
+      );
     case "pgvector-missing":
-      return "the server has no pgvector extension: hybrid and semantic searches answer with ranked word search until pgvector is installed on the server (e.g. Debian's postgresql-<major>-pgvector)";
+      return (
+        "the server has no pgvector extension: hybrid and semantic searches answer with ranked word " +
+        "search until pgvector is installed on the server (e.g. Debian's postgresql-<major>-pgvector)"
+      );
   }
 }
 
@@ -150,7 +156,12 @@ function describeModel(model: EmbeddingModelStatus): string[] {
   const size =
     model.dimensions === undefined
       ? "no vectors yet"
-      : `${model.dimensions} dimensions${model.search === undefined ? "" : model.search === "hnsw" ? ", HNSW index" : ", scored exactly (over 2,000 dimensions: no HNSW index)"}`;
+      : `${model.dimensions} dimensions` +
+        (model.search === undefined
+          ? ""
+          : model.search === "hnsw"
+            ? ", HNSW index"
+            : ", scored exactly (over 2,000 dimensions: no HNSW index)");
   const counts =
     `  ${model.model} (${size}): ${model.embeddedRows} row(s) embedded in ${model.vectors} vector(s), ${model.pendingRows} row(s) pending` +
     (model.pendingRows > 0 && model.lastFailure === undefined
@@ -162,6 +173,7 @@ function describeModel(model: EmbeddingModelStatus): string[] {
   return [
     counts,
     `    Last embedding failure (${failure.at}, ${failure.consecutive} failed call(s) in a row): ${failure.message}`,
-    `    Rows stay pending until it embeds again: check the model id, its API key (e.g. OPENAI_API_KEY) or --embedding-base-url, then run 'ctxwin embed --embedding-model <provider:id>'.`,
+    "    Rows stay pending until it embeds again: check the model id, its API key " +
+      "(e.g. OPENAI_API_KEY) or --embedding-base-url, then run 'ctxwin embed --embedding-model <provider:id>'.",
   ];
 }

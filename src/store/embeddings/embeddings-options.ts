@@ -34,7 +34,8 @@ export function checkEmbeddingsOptions(value: unknown): EmbeddingsOptions {
   const unknown = Object.keys(record).filter((key) => record[key] !== undefined && !KNOWN.includes(key));
   if (unknown.length > 0) {
     throw new StoreOptionsError(
-      `openStore: embeddings does not know ${unknown.map((key) => `'${key}'`).join(", ")}; it accepts ${KNOWN.map((key) => `'${key}'`).join(", ")}. Nothing was opened.`,
+      `openStore: embeddings does not know ${unknown.map((key) => `'${key}'`).join(", ")}; ` +
+        `it accepts ${KNOWN.map((key) => `'${key}'`).join(", ")}. Nothing was opened.`,
       unknown,
     );
   }
@@ -47,12 +48,14 @@ export function checkEmbeddingsOptions(value: unknown): EmbeddingsOptions {
     typeof model["modelId"] !== "string"
   ) {
     throw new StoreOptionsError(
-      "openStore: embeddings.model must be an AI SDK embedding model object (e.g. openai.embedding('text-embedding-3-small')), not a string id. Nothing was opened.",
+      "openStore: embeddings.model must be an AI SDK embedding model object " +
+        "(e.g. openai.embedding('text-embedding-3-small')), not a string id. Nothing was opened.",
     );
   }
   if (model["specificationVersion"] !== "v4") {
     throw new StoreOptionsError(
-      `openStore: embeddings.model must implement the v4 embedding model specification (AI SDK 7); got ${String(model["specificationVersion"])}. Nothing was opened.`,
+      "openStore: embeddings.model must implement the v4 embedding model specification (AI SDK 7); " +
+        `got ${String(model["specificationVersion"])}. Nothing was opened.`,
     );
   }
   const batchSize = record["batchSize"];

@@ -24,7 +24,9 @@ interface ModelRow {
 }
 
 /**
- * @example const status = await postgresEmbeddingStatus({ url: "postgres://agent@db/agents", schema: "ctxwin" }); // { vectors: false, index: "pgvector-not-created", models: [] }
+ * @example
+ * const status = await postgresEmbeddingStatus({ url: "postgres://agent@db/agents", schema: "ctxwin" });
+ * // { vectors: false, index: "pgvector-not-created", models: [] }
  */
 export async function postgresEmbeddingStatus({
   url,

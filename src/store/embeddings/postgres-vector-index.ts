@@ -38,7 +38,9 @@ const literalOf = (vector: Float32Array) => `[${Array.from(vector).join(",")}]`;
 function unavailableMessage(where: string, detail: string): string {
   return (
     `Embeddings on PostgreSQL need the pgvector extension, which is not available at ${where} (${detail}). ` +
-    "Install pgvector on the server (e.g. Debian's postgresql-<major>-pgvector, or build it from source), then have a superuser or the database owner run `CREATE EXTENSION vector` in this database. " +
+    "Install pgvector on the server " +
+    "(e.g. Debian's postgresql-<major>-pgvector, or build it from source), " +
+    "then have a superuser or the database owner run `CREATE EXTENSION vector` in this database. " +
     "Appends are unaffected; hybrid and semantic searches answer with ranked word search until then."
   );
 }
@@ -214,7 +216,8 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
           }
           await client.query(
             `INSERT INTO ${progressTable} (model_key, session_id, incarnation, through_seq) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (model_key, session_id) DO UPDATE SET incarnation = excluded.incarnation, through_seq = greatest(${progressTable}.through_seq, excluded.through_seq)`,
+             ON CONFLICT (model_key, session_id) DO UPDATE SET incarnation = excluded.incarnation,
+               through_seq = greatest(${progressTable}.through_seq, excluded.through_seq)`,
             [record.model_key, entry.sessionId, entry.incarnation, entry.throughSeq],
           );
         },

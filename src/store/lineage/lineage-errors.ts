@@ -42,7 +42,9 @@ export class SessionHasForksError extends CtxwinError {
   ) {
     super(
       SessionHasForksError.errorName,
-      `Session '${sessionId}' cannot be deleted: the forks ${forkIds.map((id) => `'${id}'`).join(", ")} share its rows. Delete them first. Nothing was deleted.`,
+      `Session '${sessionId}' cannot be deleted: ` +
+        `the forks ${forkIds.map((id) => `'${id}'`).join(", ")} share its rows. Delete them first. ` +
+        "Nothing was deleted.",
     );
   }
 }

@@ -94,7 +94,8 @@ export async function appendRows(client: pg.PoolClient, t: TableNames, request: 
   );
   for (const window of windowsOf(plan.rows)) {
     await client.query(
-      `INSERT INTO ${t.windows} (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
+      `INSERT INTO ${t.windows} (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens,
+       first_seq, last_seq, row_count, visible_count, started_at, ended_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (session_key, window_seq) DO UPDATE SET
          last_seq = excluded.last_seq, row_count = ${t.windows}.row_count + excluded.row_count,

@@ -64,7 +64,8 @@ export async function initializeSchema(
     if (version > POSTGRES_FORMAT_VERSION) {
       throw new StoreFormatError(
         where,
-        `The schema '${schema}' on ${where} was written by a newer ctxwin (store format ${version}; this build reads up to ${POSTGRES_FORMAT_VERSION}). Upgrade ctxwin to open it; it was left untouched.`,
+        `The schema '${schema}' on ${where} was written by a newer ctxwin (store format ${version}; ` +
+          `this build reads up to ${POSTGRES_FORMAT_VERSION}). Upgrade ctxwin to open it; it was left untouched.`,
       );
     }
   }

@@ -22,7 +22,9 @@ const refusePg = `
 const refuse = (specifier) => {
   if (specifier === "pg") throw new Error("node-postgres was loaded");
 };
-const hooks = "export async function resolve(specifier, context, next) { if (specifier === 'pg') throw new Error('node-postgres was loaded'); return next(specifier, context); }";
+const hooks =
+  "export async function resolve(specifier, context, next) { " +
+  "if (specifier === 'pg') throw new Error('node-postgres was loaded'); return next(specifier, context); }";
 if (typeof module.registerHooks === "function") {
   module.registerHooks({ resolve: (specifier, context, next) => (refuse(specifier), next(specifier, context)) });
 } else {

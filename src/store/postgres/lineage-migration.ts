@@ -135,7 +135,8 @@ export async function insertFork(
 ): Promise<void> {
   const { cursor, window } = record;
   const inserted = await client.query<{ session_key: number }>(
-    `INSERT INTO ${t.sessions} (session_id, incarnation, created_at, updated_at, last_seq, active_window_seq, floor_seq, fork_of_session_id, fork_at_seq, inherited_window_count)
+    `INSERT INTO ${t.sessions} (session_id, incarnation, created_at, updated_at, last_seq, active_window_seq, floor_seq,
+     fork_of_session_id, fork_at_seq, inherited_window_count)
      VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (session_id) DO NOTHING RETURNING session_key`,
     [
       record.sessionId,
@@ -152,7 +153,8 @@ export async function insertFork(
   const key = inserted.rows[0]?.session_key;
   if (key === undefined) throw sessionExists(record.sessionId);
   await client.query(
-    `INSERT INTO ${t.windows} (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
+    `INSERT INTO ${t.windows} (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens,
+     first_seq, last_seq, row_count, visible_count, started_at, ended_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       key,

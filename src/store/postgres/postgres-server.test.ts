@@ -137,7 +137,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
       },
     ]);
     await writer.close();
-    const terms = `SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`;
+    const terms =
+      `SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f ` +
+      `JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`;
     const written = await query(terms);
     expect(written.map((entry) => Object.values(entry).join(" "))).toEqual([
       "s role:assistant 2",

@@ -16,7 +16,8 @@ describe.skipIf(postgresUnavailable !== "")("the tests' PostgreSQL server", () =
     await client.connect();
     try {
       const result = await client.query<{ tables: string; trgm: string }>(
-        "SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = 'public') AS tables, (SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm') AS trgm",
+        "SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = 'public') AS tables, " +
+          "(SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm') AS trgm",
       );
       expect(result.rows[0]).toEqual({ tables: "0", trgm: "1" });
     } finally {

@@ -34,7 +34,8 @@ export function createWordShares({
     if (cached !== undefined && now() - cached.at <= ttlMs) return cached.statistics;
     const result = await client.query<{ words: string[] | null; shares: number[] | null; table_rows: number | null }>(
       `SELECT most_common_elems::text::text[] AS words, most_common_elem_freqs AS shares,
-         (SELECT reltuples::float8 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = 'ctxwin_rows') AS table_rows
+         (SELECT reltuples::float8 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = $1 AND c.relname = 'ctxwin_rows') AS table_rows
        FROM (SELECT 1) one LEFT JOIN pg_stats ON schemaname = $1 AND tablename = 'ctxwin_rows' AND attname = 'words'`,
       [schema],
     );

@@ -39,8 +39,10 @@ export const lineageStatementSql = {
   lineage: "SELECT fork_of_session_id, fork_at_seq, floor_seq FROM ctxwin_sessions WHERE session_id = ?",
   insertFork: `INSERT INTO ctxwin_sessions (session_id, incarnation, created_at, updated_at, last_seq, active_window_seq, floor_seq,
        fork_of_session_id, fork_at_seq, inherited_window_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  insertForkWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
-       VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @context_tokens, @max_tokens, @first_seq, @last_seq, @row_count, @visible_count, @started_at, @ended_at)`,
+  insertForkWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens,
+       first_seq, last_seq, row_count, visible_count, started_at, ended_at)
+       VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @context_tokens, @max_tokens,
+       @first_seq, @last_seq, @row_count, @visible_count, @started_at, @ended_at)`,
   childSessions: `SELECT s.*, (SELECT count(*) FROM ctxwin_windows w WHERE w.session_key = s.session_key) AS window_count
        FROM ctxwin_sessions s WHERE s.parent_session_id = ? ORDER BY s.updated_at DESC, s.session_id`,
   forkSessions: `SELECT s.*, (SELECT count(*) FROM ctxwin_windows w WHERE w.session_key = s.session_key) AS window_count

@@ -188,7 +188,7 @@ describe("store format migration, opener killed with SIGKILL", () => {
     after.close();
   }, 180_000);
 
-  it(`a kill in the middle of the 3 → 4 → 5 → 6 migrations (${KILLS} times) leaves the file at format 3 with its search indexes whole; the next open migrates it`, async () => {
+  it(`a kill amid the 3 → 6 migrations (${KILLS} times) leaves format 3 with its search indexes whole; the next open migrates it`, async () => {
     const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
     const random = createSeededRandom(seed);
     const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));

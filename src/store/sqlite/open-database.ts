@@ -282,7 +282,9 @@ export function assertUsableFile(file: string): void {
     if (existsSync(wal) && statSync(wal).size > 0) return;
     throw new StoreFormatError(
       file,
-      `'${file}' is an empty file (0 bytes), not a ctxwin database; it was left untouched. If it is not needed, delete it and ctxwin creates a new history there; otherwise restore the database from a backup.`,
+      `'${file}' is an empty file (0 bytes), not a ctxwin database; it was left untouched. ` +
+        "If it is not needed, delete it and ctxwin creates a new history there; " +
+        "otherwise restore the database from a backup.",
     );
   }
   const header = Buffer.alloc(16);
@@ -308,7 +310,8 @@ function assertOurs(db: Database.Database, file: string): number {
     if (version > STORE_FORMAT_VERSION) {
       throw new StoreFormatError(
         file,
-        `'${file}' was written by a newer ctxwin (store format ${version}; this build reads up to ${STORE_FORMAT_VERSION}). Upgrade ctxwin to open it; the file was left untouched.`,
+        `'${file}' was written by a newer ctxwin (store format ${version}; ` +
+          `this build reads up to ${STORE_FORMAT_VERSION}). Upgrade ctxwin to open it; the file was left untouched.`,
       );
     }
     return version;

@@ -292,7 +292,9 @@ describe("SQLite store format migrations", () => {
       }),
     );
     const insertWindow = old.prepare(
-      "INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, first_seq, last_seq, row_count, visible_count, started_at, ended_at) VALUES (1, ?, ?, ?, ?, ?, ?, 1, ?, 'then', 'then')",
+      "INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, first_seq, " +
+        "last_seq, row_count, visible_count, started_at, ended_at) VALUES " +
+        "(1, ?, ?, ?, ?, ?, ?, 1, ?, 'then', 'then')",
     );
     insertWindow.run(0, "start", null, null, 1, 1, 1);
     insertWindow.run(2, "rollover", "on-send", "roll", 2, 2, 0);

@@ -43,7 +43,8 @@ export const statementSql = {
   insertLiteral: "INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)",
   insertWords: "INSERT INTO ctxwin_search_words (rowid, text, context) VALUES (?, ?, ?)",
   insertFilterTerm: INSERT_FILTER_TERM,
-  upsertWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens, first_seq, last_seq, row_count, visible_count, started_at, ended_at)
+  upsertWindow: `INSERT INTO ctxwin_windows (session_key, window_seq, kind, reason, rollover_id, context_tokens, max_tokens,
+       first_seq, last_seq, row_count, visible_count, started_at, ended_at)
        VALUES (@session_key, @window_seq, @kind, @reason, @rollover_id, @context_tokens, @max_tokens, @seq, @seq, 1, @visible, @at, @at)
        ON CONFLICT (session_key, window_seq) DO UPDATE SET
          last_seq = excluded.last_seq, row_count = row_count + 1,
@@ -90,7 +91,8 @@ export const statementSql = {
   // for consecutive rows); core orders them (ADR 0031).
   scoreWordsNewest: `SELECT f.rowid AS row_key, f.rowid AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC LIMIT ?`,
-  scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+  scoreSessionWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f
+     CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ${searchFilter} ORDER BY f.rowid DESC LIMIT ?`,
   // Two sessions' ranges in one walk of the index, newest first, read until the caller stops
   // (`searchParts`): a fork's own rows and its origin's, whose scores do not depend on the range.
@@ -98,7 +100,8 @@ export const statementSql = {
   // keys inside them.
   scoreWordsBetweenNewest: `SELECT f.rowid AS row_key, f.rowid AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? ORDER BY f.rowid DESC`,
-  scoreTwoSessionsWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+  scoreTwoSessionsWordsNewest: `SELECT f.rowid AS row_key, r.seq AS position, ${WORD_SCORE} AS score FROM ctxwin_search_words f
+     CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
      WHERE ctxwin_search_words MATCH ? AND f.rowid BETWEEN ? AND ? AND ((${searchFilter}) OR (${searchFilter})) ORDER BY f.rowid DESC`,
   rowByKey: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.row_key = ?`,
   deleteLiteral:

@@ -86,7 +86,8 @@ export function entryPathField(input: CommandInput, name: string, command: strin
     const what = parsed.scope === undefined ? "the memory root" : "a scope directory";
     return refusal(
       "invalid_input",
-      `${parsed.text} is ${what}; ${command} works on files and folders inside a scope, e.g. ${parsed.text === "/memories" ? "/memories/project" : parsed.text}/notes.md.`,
+      `${parsed.text} is ${what}; ${command} works on files and folders inside a scope, ` +
+        `e.g. ${parsed.text === "/memories" ? "/memories/project" : parsed.text}/notes.md.`,
     );
   }
   return parsed;

@@ -117,7 +117,8 @@ export async function strReplaceCommand(
       const lines = matches.map((index) => lineOf(file.text, index));
       return refusal(
         "ambiguous_match",
-        `old_str appears ${matches.length} times in ${virtualPath.text} (at lines ${lines.join(", ")}); include more surrounding text so that it matches exactly once.`,
+        `old_str appears ${matches.length} times in ${virtualPath.text} (at lines ${lines.join(", ")}); ` +
+          "include more surrounding text so that it matches exactly once.",
       );
     }
     const at = matches[0] as number;

@@ -49,7 +49,9 @@ export function resolveHostTarget({
   if (linked !== undefined) {
     return refusal(
       "outside_memory",
-      `/memories/${scope} is stored in ${linked}, which is a symbolic link; scope folders must be real folders inside the memory root (a link could lead anywhere). Replace the link with a folder.`,
+      `/memories/${scope} is stored in ${linked}, which is a symbolic link; ` +
+        "scope folders must be real folders inside the memory root (a link could lead anywhere). " +
+        "Replace the link with a folder.",
     );
   }
   if (createScope) fs.mkdirSync(configured, { recursive: true });

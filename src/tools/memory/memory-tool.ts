@@ -16,7 +16,8 @@ export type MemoryToolOptions = MemoryExecutorOptions;
 const DESCRIPTION = [
   "Your persistent memory: a small tree of text files that survives context-window rollovers and sessions.",
   "Folders: /memories/global (all projects), /memories/project (this project), /memories/workspace (this session only).",
-  `Keep your working notes in ${CONTEXT_NOTES_PATH}: it is preloaded into every request, so write the state worth keeping there (essential facts first, at most 8 KiB).`,
+  `Keep your working notes in ${CONTEXT_NOTES_PATH}: it is preloaded into every request, ` +
+    "so write the state worth keeping there (essential facts first, at most 8 KiB).",
   "Commands: view (list a folder two levels deep, or show a file with line numbers, optionally view_range),",
   "create (new file; overwrite: true replaces an existing one), str_replace (old_str must match exactly once),",
   "insert (insert_text after insert_line; 0 = top), delete (file or folder), rename (old_path to new_path).",

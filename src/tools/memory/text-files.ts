@@ -105,7 +105,8 @@ export function checkTextContent({
   if (bytes > maxBytes) {
     return refusal(
       "file_too_large",
-      `The new content of ${shownPath} would be ${formatBytes(bytes)}, over the ${formatBytes(maxBytes)} limit; make it shorter or split it into several files.`,
+      `The new content of ${shownPath} would be ${formatBytes(bytes)}, ` +
+        `over the ${formatBytes(maxBytes)} limit; make it shorter or split it into several files.`,
     );
   }
   return undefined;

@@ -10,7 +10,9 @@ import { checkHandoffNote, HANDOFF_NOTE_MAX_CHARS } from "../../core/rollover/ne
 
 export const NEW_CONTEXT_DESCRIPTION = [
   "Ask for a fresh context window, e.g. after finishing a sub-task whose details you no longer need in context.",
-  "When the current step ends, work continues in a new window holding the system prompt, your pinned notes, a short lead-in and your current task; earlier windows stay readable with session_history.",
+  "When the current step ends, work continues in a new window holding the system prompt, " +
+    "your pinned notes, a short lead-in and your current task; " +
+    "earlier windows stay readable with session_history.",
   "Update your notes file first if you keep one.",
   `note (optional, at most ${HANDOFF_NOTE_MAX_CHARS} characters): a handoff for yourself, quoted at the start of the new window.`,
   "Refused when the window is already fresh or began at your own request only a few steps ago.",

@@ -34,7 +34,9 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
   action: z
     .enum(CATALOG_ACTIONS)
     .describe(
-      "list_sessions: the sessions of the store, newest activity first. search: find items by text, in one session (session_id) or across sessions (no session_id). list_windows, list_items, read_item: as for one session; they need session_id.",
+      "list_sessions: the sessions of the store, newest activity first. " +
+        "search: find items by text, in one session (session_id) or across sessions (no session_id). " +
+        "list_windows, list_items, read_item: as for one session; they need session_id.",
     ),
   session_id: z
     .string()
@@ -67,7 +69,9 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
   session_offset: integerInput(z.number().int().min(0).max(MAX_SESSION_OFFSET))
     .nullish()
     .describe(
-      "list_sessions: skip this many sessions (the `next` of the previous page). A search across sessions reads every session in one call and pages with offset; session_offset pages it only with role, tool_name or order.",
+      "list_sessions: skip this many sessions (the `next` of the previous page). " +
+        "A search across sessions reads every session in one call and pages with offset; " +
+        "session_offset pages it only with role, tool_name or order.",
     ),
 });
 

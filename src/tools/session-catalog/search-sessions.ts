@@ -158,7 +158,8 @@ export async function searchSessions({
 }
 
 const PARTIAL_NOTE =
-  "The query matches more items than one search reads: these hits come from the newest ones. Add words to narrow it, or search one session (session_id) to page through all of its hits.";
+  "The query matches more items than one search reads: these hits come from the newest ones. " +
+  "Add words to narrow it, or search one session (session_id) to page through all of its hits.";
 
 /**
  * The per-session path: the single-session search, with all its rules, on each matching session in

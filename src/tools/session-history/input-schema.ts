@@ -68,12 +68,17 @@ export const SessionHistoryInputSchema = z.object({
   action: z
     .enum(SESSION_HISTORY_ACTIONS)
     .describe(
-      "list_windows: the context windows of this session, newest first. list_items: the items of one window (or of the whole readable history), oldest first. search: find items by text (also in your sub-agents' sessions). read_item: read one item's text page by page. list_sessions: your sub-agents' sessions.",
+      "list_windows: the context windows of this session, newest first. " +
+        "list_items: the items of one window (or of the whole readable history), oldest first. " +
+        "search: find items by text (also in your sub-agents' sessions). " +
+        "read_item: read one item's text page by page. list_sessions: your sub-agents' sessions.",
     ),
   limit: integerInput(z.number().int().min(1).max(maxListLimit))
     .nullish()
     .describe(
-      `list_windows and list_items: at most this many entries (default ${WINDOW_LIMIT.default}, max ${maxListLimit}). search: at most this many hits (default ${SEARCH_LIMIT.default}, max ${SEARCH_LIMIT.max}).`,
+      "list_windows and list_items: at most this many entries " +
+        `(default ${WINDOW_LIMIT.default}, max ${maxListLimit}). ` +
+        `search: at most this many hits (default ${SEARCH_LIMIT.default}, max ${SEARCH_LIMIT.max}).`,
     ),
   before_window: z
     .string()
@@ -98,7 +103,9 @@ export const SessionHistoryInputSchema = z.object({
   offset: integerInput(z.number().int().min(0).max(MAX_SEARCH_OFFSET))
     .nullish()
     .describe(
-      "search: skip this many hits (the `next` of the previous page): ranked paging in one session, and the paging of a search across sessions (no session_id), literal or ranked. list_sessions: skip this many sessions.",
+      "search: skip this many hits (the `next` of the previous page): ranked paging in one session, " +
+        "and the paging of a search across sessions (no session_id), literal or ranked. " +
+        "list_sessions: skip this many sessions.",
     ),
   role: z.enum(SEARCH_ROLES).nullish().describe("search: only items of this role (tool calls are the assistant's)."),
   tool_name: z
@@ -128,7 +135,9 @@ export const SessionHistoryInputSchema = z.object({
   limit_chars: integerInput(z.number().int().min(1).max(READ_LIMIT_CHARS.max))
     .nullish()
     .describe(
-      `read_item: page length in characters (default ${READ_LIMIT_CHARS.default}, max ${READ_LIMIT_CHARS.max}); a page may be shorter to keep the result within 16 KiB.`,
+      "read_item: page length in characters " +
+        `(default ${READ_LIMIT_CHARS.default}, max ${READ_LIMIT_CHARS.max}); ` +
+        "a page may be shorter to keep the result within 16 KiB.",
     ),
 });
 

@@ -97,7 +97,9 @@ function windowNotAvailable(windowId: string) {
   return errorResult({
     action: "list_items",
     code: "window_not_available",
-    message: `Window ${windowId} is not available: it does not exist in this session, or it lies before a manual reset of the history. Call list_windows for the windows you can read.`,
+    message:
+      `Window ${windowId} is not available: it does not exist in this session, ` +
+      "or it lies before a manual reset of the history. Call list_windows for the windows you can read.",
   });
 }
 

@@ -40,7 +40,10 @@ export async function readItem(
     errorResult({
       action: "read_item",
       code: "item_not_available",
-      message: `Item ${label} is not available: it does not exist in this session, is not part of the readable transcript, or lies at or before a manual reset of the history. Use search or list_items to find readable items.`,
+      message:
+        `Item ${label} is not available: it does not exist in this session, ` +
+        "is not part of the readable transcript, or lies at or before a manual reset of the history. " +
+        "Use search or list_items to find readable items.",
     });
   if (seq <= context.floor || seq > context.lastSeq) return notAvailable();
   let recent = context.recentItems.get(seq);

@@ -51,7 +51,9 @@ export async function searchHistory(
       return errorResult({
         action: "search",
         code: "window_not_available",
-        message: `Window ${windowId} is not available: it does not exist in this session, or it lies before a manual reset of the history. Call list_windows for the windows you can search.`,
+        message:
+          `Window ${windowId} is not available: it does not exist in this session, ` +
+          "or it lies before a manual reset of the history. Call list_windows for the windows you can search.",
       });
     }
   }

@@ -69,7 +69,8 @@ export function editWorkspaceFile({
     const lines = matches.slice(0, MAX_LISTED_MATCHES).map((index) => lineAt(text, index));
     const more = matches.length > MAX_LISTED_MATCHES ? `, and ${matches.length - MAX_LISTED_MATCHES} more` : "";
     return refusal(
-      `old_text occurs ${matches.length} times in ${shown} (at lines ${lines.join(", ")}${more}); include more surrounding text so that it occurs exactly once.`,
+      `old_text occurs ${matches.length} times in ${shown} (at lines ${lines.join(", ")}${more}); ` +
+        "include more surrounding text so that it occurs exactly once.",
     );
   }
   const at = matches[0] as number;

@@ -296,7 +296,9 @@ describe("unusable ignore files", () => {
     expect(text.split("\n")).toEqual([
       'No matches for "nothing here" in . (6 file(s) searched).',
       "[1 git-ignored entry not searched: ok/a.txt; pass one as path to search it]",
-      `[ignore rules not used: huge/.gitignore is ${formatSize(huge.length)}, over the ${formatSize(MAX_IGNORE_FILE_BYTES)} limit; many/.gitignore has ${MAX_IGNORE_FILE_RULES + 2} patterns, over the ${MAX_IGNORE_FILE_RULES} limit]`,
+      `[ignore rules not used: huge/.gitignore is ${formatSize(huge.length)}, ` +
+        `over the ${formatSize(MAX_IGNORE_FILE_BYTES)} limit; ` +
+        `many/.gitignore has ${MAX_IGNORE_FILE_RULES + 2} patterns, over the ${MAX_IGNORE_FILE_RULES} limit]`,
     ]);
   });
 

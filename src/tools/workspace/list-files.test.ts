@@ -68,7 +68,9 @@ describe("list_files", () => {
     expect(lines).toHaveLength(8);
     expect(lines[0]).toBe("dir0/file-00.txt (1 B)");
     expect(lines[7]).toBe(
-      '[… 23 more entries not shown; list a sub-folder with path (largest: "dir0" 10 entries, "dir1" 10, "dir2" 10), or recursive: false for one level, or use search_text]',
+      "[… 23 more entries not shown; " +
+        'list a sub-folder with path (largest: "dir0" 10 entries, "dir1" 10, "dir2" 10), ' +
+        "or recursive: false for one level, or use search_text]",
     );
     const oneLevel = await callTool(tools, "list_files", { recursive: false });
     expect(oneLevel).toBe("dir0/\ndir1/\ndir2/");

@@ -113,7 +113,8 @@ export function normalizeWorkspacePath({
   const protectedName = protectedSegment(segments);
   if (protectedName !== undefined) {
     return refusal(
-      `${relative} is inside ${protectedName}, which the workspace tools do not read or write (the session store and memories have their own tools: session_history and memory).`,
+      `${relative} is inside ${protectedName}, which the workspace tools do not read or write ` +
+        "(the session store and memories have their own tools: session_history and memory).",
     );
   }
   return relative;

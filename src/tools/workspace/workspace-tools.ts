@@ -38,7 +38,11 @@ export interface WorkspaceToolsOptions {
 }
 
 const READ_FILE_DESCRIPTION =
-  "Read a text file of the workspace. Returns 'File: <path> · lines A–B of N' and then the raw lines. Long files come in parts: a truncated result ends with '[… truncated: continue with offset=K]'; call again with that offset. Use offset and limit to read a known range.";
+  "Read a text file of the workspace. " +
+  "Returns 'File: <path> · lines A–B of N' and then the raw lines. " +
+  "Long files come in parts: " +
+  "a truncated result ends with '[… truncated: continue with offset=K]'; call again with that offset. " +
+  "Use offset and limit to read a known range.";
 
 /** The descriptions of list_files and search_text, which say what the walk skips. */
 function walkDescriptions({ respectGitignore }: { respectGitignore: boolean }): {
@@ -49,16 +53,26 @@ function walkDescriptions({ respectGitignore }: { respectGitignore: boolean }): 
     ? "Skips files and folders ignored by git (.gitignore files, .git/info/exclude; a path you name is used even if ignored), .git, node_modules and .ctxwin."
     : "Skips .git, node_modules and .ctxwin.";
   return {
-    list_files: `List the files under a workspace folder, one per line with its size, sorted by name (each folder's contents right after it). ${skipped} Use path to list one folder and recursive: false for a single level.`,
-    search_text: `Search the text files of the workspace for a literal, case-insensitive string. Returns lines 'path:LINE: text'. Skips binary and very large files. ${skipped} Narrow with path (a folder or file).`,
+    list_files:
+      "List the files under a workspace folder, one per line with its size, sorted by name " +
+      `(each folder's contents right after it). ${skipped} ` +
+      "Use path to list one folder and recursive: false for a single level.",
+    search_text:
+      "Search the text files of the workspace for a literal, case-insensitive string. " +
+      "Returns lines 'path:LINE: text'. " +
+      `Skips binary and very large files. ${skipped} Narrow with path (a folder or file).`,
   };
 }
 
 const WRITE_DESCRIPTIONS = {
   write_file:
-    "Create or replace a text file of the workspace with the given content (missing folders are created; the write is atomic). Prefer edit_file for changing part of an existing file.",
+    "Create or replace a text file of the workspace with the given content " +
+    "(missing folders are created; the write is atomic). " +
+    "Prefer edit_file for changing part of an existing file.",
   edit_file:
-    "Change part of a text file: old_text must occur exactly once in the file (copy it exactly from read_file, with enough surrounding lines to be unique); it is replaced by new_text.",
+    "Change part of a text file: old_text must occur exactly once in the file " +
+    "(copy it exactly from read_file, with enough surrounding lines to be unique); " +
+    "it is replaced by new_text.",
 } as const;
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The context timeline above the transcript: a plain SVG chart of the tokens each provider request
- * was sent with (and, below each dot, the part of it read from the provider's prompt cache), the warn band, threshold and hard ceiling of each window, the marks (warnings,
- * notes, flush steps, rollovers, compactions, clears) and the windows as shaded spans. Hover or
+ * was sent with (and, below each dot, the part of it read from the provider's prompt cache), the
+ * warn band, threshold and hard ceiling of each window, the marks (warnings, notes, flush steps,
+ * rollovers, compactions, clears) and the windows as shaded spans. Hover or
  * focus shows an item's figures; a click or Enter jumps the transcript to its row. The arrow keys
  * move between items (one tab stop); the key below names every shape (timeline-legend.tsx). Plain
  * SVG, no charting library: ADR 0044.
@@ -405,7 +406,10 @@ function Overview({ view, onChoose }: { view: TimelineView; onChoose: (bar: Time
         return (
           <rect
             key={window.windowId}
-            className={`timeline-overview-bar${view.detailWindowIds.includes(window.windowId) ? " timeline-overview-shown" : ""} timeline-overview-${window.kind}`}
+            className={
+              `timeline-overview-bar${view.detailWindowIds.includes(window.windowId) ? " timeline-overview-shown" : ""}` +
+              ` timeline-overview-${window.kind}`
+            }
             x={index * 10 + 1}
             y={height - barHeight}
             width={8}

@@ -1,7 +1,7 @@
 /**
  * Search of the session's history, literal or ranked (optionally newest first), or by meaning
- * (hybrid, semantic) when the server has an embedding model, from one role or calling one tool, with the same privacy floor as the agent's `session_history` tool (nothing
- * before your last soft clear). Choosing a hit jumps to it.
+ * (hybrid, semantic) when the server has an embedding model, from one role or calling one tool, with
+ * the same privacy floor as the agent's `session_history` tool (nothing before your last soft clear). Choosing a hit jumps to it.
  */
 import { useId, useState, type FormEvent } from "react";
 import type { ApiClient } from "../api/client";

@@ -75,7 +75,8 @@ function RejectedNotes({ rejected }: { rejected: RowRejected }) {
           store&apos;s row limit)
           {cut.droppedFiles === 0
             ? ""
-            : `; ${cut.droppedFiles} attached file${cut.droppedFiles === 1 ? " was" : "s were"} replaced by a line naming ${cut.droppedFiles === 1 ? "it" : "them"}`}
+            : `; ${cut.droppedFiles} attached file${cut.droppedFiles === 1 ? " was" : "s were"} replaced by ` +
+              `a line naming ${cut.droppedFiles === 1 ? "it" : "them"}`}
           . An edit starts from what is stored.
         </p>
       )}
@@ -251,7 +252,10 @@ function carryLabel(carry: RowCarry): string {
   );
   const calls = carry.calls.length + carry.omittedCalls;
   const input = carry.input === undefined ? "" : ` its input (item ${carry.input.itemId}) and`;
-  return `Continuation — carries the stopped turn:${input} ${calls} tool call${calls === 1 ? "" : "s"}${outcomes.length === 0 ? "" : ` (${outcomes.join(", ")})`}`;
+  return (
+    `Continuation — carries the stopped turn:${input} ` +
+    `${calls} tool call${calls === 1 ? "" : "s"}${outcomes.length === 0 ? "" : ` (${outcomes.join(", ")})`}`
+  );
 }
 
 function RowHeader({ row, tag }: { row: RowView; tag?: string }) {
