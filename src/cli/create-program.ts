@@ -15,7 +15,6 @@ import { Command, Help } from "commander";
 import { configureCommandLine } from "./command-line.js";
 import { packageJson } from "../package-root.js";
 
-
 interface CommandEntry {
   name: string;
   /** How the program's help lists the command: its name, `[options]` and its arguments. */

@@ -25,7 +25,6 @@ interface DemoCommandOptions {
   subagents?: boolean;
 }
 
-
 export const DEMO_DEFAULTS = { contextLimit: 16_000, files: 32 } as const;
 
 /**
