@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { describeEmbeddingConformance } from "../test-support/conformance-embeddings.js";
+import { describeManySessionEmbeddingCase } from "../test-support/conformance-embeddings-sessions.js";
 import { reply, text } from "../test-support/conformance-rows.js";
 import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
@@ -171,6 +172,52 @@ describe.skipIf(pgvectorMissing !== "")(
         await cleanup.query(`DROP ROLE IF EXISTS ${role}`);
         await cleanup.end();
       }
+    });
+
+    describe("many sessions in one vector table, the HNSW index preferred by the planner (ADR 0096)", () => {
+      let crowded: TestDatabase;
+      let admin: pg.Client;
+      const opened: ReturnType<typeof openStore>[] = [];
+      beforeAll(async () => {
+        crowded = await createTestDatabase();
+        admin = new pg.Client({ connectionString: crowded.url });
+        await admin.connect();
+        const name = crowded.url.split("/").pop() as string;
+        // What stale statistics can make the planner do: prefer the HNSW index, which needs no sort.
+        await admin.query(`ALTER DATABASE ${name} SET enable_sort = off`);
+        // The scan stops after its first pass (the default bound, 20,000, is as far below millions of chunks).
+        await admin.query(`ALTER DATABASE ${name} SET hnsw.max_scan_tuples = 1`);
+      });
+      afterAll(async () => {
+        for (const store of opened.splice(0)) await store.close();
+        await admin.end();
+        await crowded.drop();
+      });
+      describeManySessionEmbeddingCase(
+        (embeddings) => {
+          const store = openStore({ url: crowded.url, schema: "crowded", embeddings });
+          opened.push(store);
+          return store;
+        },
+        {
+          sessions: 20,
+          rowsPerSession: 40,
+          // A graph of two links per chunk: its first pass reaches a few hundred of the table's 800 chunks, as
+          // the default graph's reaches ~2,800 of a table of millions.
+          afterEmbedding: async () => {
+            const table = (
+              await admin.query<{ name: string }>(
+                "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'crowded' AND tablename LIKE 'ctxwin\\_embeddings\\_%'",
+              )
+            ).rows[0]?.name;
+            await admin.query(`DROP INDEX crowded.${table}_hnsw`);
+            await admin.query(
+              `CREATE INDEX ${table}_hnsw ON crowded.${table} USING hnsw (embedding vector_cosine_ops) WITH (m = 2, ef_construction = 4)`,
+            );
+          },
+          label: " (PostgreSQL, the planner pushed to a small HNSW graph)",
+        },
+      );
     });
   },
 );
