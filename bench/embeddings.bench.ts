@@ -153,7 +153,7 @@ async function measurePostgres(url: string, rows: number, dimensions: number): P
  * have done by the time a server's session is searched; else it runs (on the HNSW index too)
  * during the measurement, and the planner searches with the statistics of empty tables.
  */
-async function settle(url: string, schema: string): Promise<{ vectorBytes: number; totalBytes: number }> {
+export async function settle(url: string, schema: string): Promise<{ vectorBytes: number; totalBytes: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
