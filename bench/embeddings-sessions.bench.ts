@@ -123,9 +123,10 @@ async function seed(url: string, schema: string, sessions: number): Promise<void
     await client.query(index);
   });
   await settle(url, schema);
+  const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(0);
   console.log(
-    `  ${schema}: ${(sessions * ROWS).toLocaleString("en")} rows appended in ${((appended - started) / 1000).toFixed(0)} s, ` +
-      `embedded in ${((embedded - appended) / 1000).toFixed(0)} s, indexed and analyzed in ${((performance.now() - embedded) / 1000).toFixed(0)} s`,
+    `  ${schema}: ${(sessions * ROWS).toLocaleString("en")} rows appended in ${seconds(started, appended)} s, ` +
+      `embedded in ${seconds(appended, embedded)} s, indexed and analyzed in ${seconds(embedded, performance.now())} s`,
   );
 }
 
@@ -162,8 +163,8 @@ async function hnswAlone(url: string, schema: string, sessions: number): Promise
 /**
  * Searches of the shared table with the planner pushed to the HNSW index for the whole database
  * (`enable_sort = off`, standing for stale statistics), reset afterwards: semantic p50/p95 over 60
- * searches (not hybrid: word search's own plans suffer from the setting too), and for 10 sessions whether the semantic top 10 is the exact one (cosine over the
- * session's stored vectors).
+ * searches (not hybrid: word search's own plans suffer from the setting too), and for 10 sessions
+ * whether the semantic top 10 is the exact one (cosine over the session's stored vectors).
  */
 async function plannerPushed(
   url: string,
@@ -172,7 +173,8 @@ async function plannerPushed(
   queryOf: () => string,
 ): Promise<{ timing: Timing; checked: number; exact: number }> {
   const database = new URL(url).pathname.slice(1);
-  // jit off: the setting's penalty on every sorting plan's cost would otherwise start JIT compilation (~150 ms a query).
+  // jit off: the setting's penalty on every sorting plan's cost would otherwise start JIT
+  // compilation (~150 ms a query).
   await withClient(url, async (client) => {
     await client.query(`ALTER DATABASE "${database}" SET enable_sort = off`);
     await client.query(`ALTER DATABASE "${database}" SET jit = off`);
@@ -254,12 +256,15 @@ export async function run(): Promise<void> {
     const pushed = await plannerPushed(url, many, sessions, queryOf);
     if (manyTiming === undefined || oneTiming === undefined) throw new Error("no timings");
     console.log(
-      `hybrid, one session of ${ROWS} rows among ${sessions.toLocaleString("en")} (${(sessions * ROWS).toLocaleString("en")} rows, ${DIMENSIONS} dims): ` +
-        `p50 ${formatMs(manyTiming.p50)} p95 ${formatMs(manyTiming.p95)}; one-session store: p50 ${formatMs(oneTiming.p50)} p95 ${formatMs(oneTiming.p95)} ` +
+      `hybrid, one session of ${ROWS} rows among ${sessions.toLocaleString("en")} ` +
+        `(${(sessions * ROWS).toLocaleString("en")} rows, ${DIMENSIONS} dims): ` +
+        `p50 ${formatMs(manyTiming.p50)} p95 ${formatMs(manyTiming.p95)}; ` +
+        `one-session store: p50 ${formatMs(oneTiming.p50)} p95 ${formatMs(oneTiming.p95)} ` +
         `(p50 ${formatRatio(manyTiming.p50 / oneTiming.p50)})`,
     );
     console.log(
-      `  the planner pushed to the HNSW index (enable_sort = off and jit = off for the database, standing for stale statistics): semantic p50 ${formatMs(pushed.timing.p50)} ` +
+      "  the planner pushed to the HNSW index (enable_sort = off and jit = off for the database, " +
+        `standing for stale statistics): semantic p50 ${formatMs(pushed.timing.p50)} ` +
         `p95 ${formatMs(pushed.timing.p95)}; semantic top 10 of ${pushed.checked} sessions: ${pushed.exact} exact`,
     );
     console.log(

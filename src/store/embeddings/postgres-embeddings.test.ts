@@ -207,12 +207,14 @@ describe.skipIf(pgvectorMissing !== "")(
           afterEmbedding: async () => {
             const table = (
               await admin.query<{ name: string }>(
-                "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'crowded' AND tablename LIKE 'ctxwin\\_embeddings\\_%'",
+                "SELECT tablename AS name FROM pg_tables " +
+                  "WHERE schemaname = 'crowded' AND tablename LIKE 'ctxwin\\_embeddings\\_%'",
               )
             ).rows[0]?.name;
             await admin.query(`DROP INDEX crowded.${table}_hnsw`);
             await admin.query(
-              `CREATE INDEX ${table}_hnsw ON crowded.${table} USING hnsw (embedding vector_cosine_ops) WITH (m = 2, ef_construction = 4)`,
+              `CREATE INDEX ${table}_hnsw ON crowded.${table}
+               USING hnsw (embedding vector_cosine_ops) WITH (m = 2, ef_construction = 4)`,
             );
           },
           label: " (PostgreSQL, the planner pushed to a small HNSW graph)",

@@ -11,8 +11,9 @@
  * chunk: scored exactly when the bounds hold at most `EXACT_SCAN_ROWS` embedded rows (a table shared
  * by many sessions would make the index walk theirs, ADR 0096), else with pgvector's iterative index
  * scan so that the session and seq filters do not starve the answer. The extension is installed
- * with `CREATE EXTENSION IF NOT EXISTS vector` on the first write; a server without it (or a user who may not install it) gets `VectorIndexUnavailableError`,
- * which the embedder reports and a search turns into ranked word search saying why.
+ * with `CREATE EXTENSION IF NOT EXISTS vector` on the first write; a server without it (or a user
+ * who may not install it) gets `VectorIndexUnavailableError`, which the embedder reports and a
+ * search turns into ranked word search saying why.
  * The index has its own small connection pool to the store's server and schema.
  */
 import type pg from "pg";
