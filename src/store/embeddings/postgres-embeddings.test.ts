@@ -5,10 +5,12 @@ import { describeEmbeddingConformance } from "../test-support/conformance-embedd
 import { describeManySessionEmbeddingCase } from "../test-support/conformance-embeddings-sessions.js";
 import { reply, text } from "../test-support/conformance-rows.js";
 import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { createSeededRandom } from "../test-support/seeded-random.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
 import { describeEmbeddingStatus } from "./embedding-status.js";
 import { postgresEmbeddingStatus } from "./postgres-embedding-status.js";
 import { createPostgresVectorIndex } from "./postgres-vector-index.js";
+import { cosineSimilarity } from "./vector-index.js";
 
 /** Why these tests cannot run here: no server, or a server without pgvector (a failure under CI=true). */
 const pgvectorMissing = await extensionUnavailable("vector");
@@ -220,6 +222,56 @@ describe.skipIf(pgvectorMissing !== "")(
           label: " (PostgreSQL, the planner pushed to a small HNSW graph)",
         },
       );
+
+      it("scores exactly a session of a few thousand rows that is a tenth of the table", async () => {
+        const index = createPostgresVectorIndex({
+          url: crowded.url,
+          schema: "shared",
+          connectTimeoutMs: 10_000,
+          statementTimeoutMs: 60_000,
+          queryTimeoutMs: 65_000,
+        });
+        try {
+          const random = createSeededRandom(51);
+          const dimensions = 8;
+          const vectorOf = () => Float32Array.from({ length: dimensions }, () => random.next() * 2 - 1);
+          const rows = 2_500;
+          const entry = { incarnation: "i", model: "test:random-8", dimensions, throughSeq: rows };
+          const written = async (sessionId: string) => {
+            const vectors = Array.from({ length: rows }, (_, row) => ({ seq: row + 1, chunk: 0, vector: vectorOf() }));
+            await index.write({ ...entry, sessionId, vectors });
+            return vectors;
+          };
+          // The first write creates the table and its index; the graph is built once the rows are in (faster).
+          await index.write({ ...entry, sessionId: "other-0", throughSeq: 0, vectors: [] });
+          await admin.query("DROP INDEX shared.ctxwin_embeddings_1_hnsw");
+          const target = await written("target");
+          for (let other = 0; other < 9; other += 1) await written(`other-${other}`);
+          await admin.query(
+            "CREATE INDEX ctxwin_embeddings_1_hnsw ON shared.ctxwin_embeddings_1 " +
+              "USING hnsw (embedding vector_cosine_ops)",
+          );
+          // The table's size as autovacuum would have recorded it: 25,000 chunks, the target a tenth.
+          await admin.query("ANALYZE shared.ctxwin_embeddings_1");
+          const query = vectorOf();
+          const expected = target
+            .map(({ seq, vector }) => ({ seq, similarity: cosineSimilarity(query, vector) }))
+            .sort((left, right) => right.similarity - left.similarity)
+            .slice(0, 10)
+            .map((row) => row.seq);
+          const found = await index.nearest({
+            sessionId: "target",
+            model: "test:random-8",
+            vector: query,
+            lowSeq: 0,
+            highSeq: Number.MAX_SAFE_INTEGER,
+            limit: 10,
+          });
+          expect(found.map((row) => row.seq)).toEqual(expected);
+        } finally {
+          await index.close();
+        }
+      });
     });
   },
 );
