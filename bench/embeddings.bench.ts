@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { EmbeddingModelV4 } from "@ai-sdk/provider";
+import { createDenseEmbeddingModel, denseVector } from "../src/store/test-support/dense-embedding-model.js";
 import { openStore } from "../src/store/open-store.js";
 import type { RowInput } from "../src/core/row.js";
 import type { HistoryStore } from "../src/store/port.js";
@@ -37,38 +37,9 @@ const WORDS =
     " ",
   );
 
-/** A deterministic dense embedding model: xorshift noise seeded by the text's hash, normalized. */
-export function denseModel(dimensions: number): EmbeddingModelV4 & { calls: number } {
-  const model = {
-    specificationVersion: "v4" as const,
-    provider: "bench",
-    modelId: `dense-${dimensions}`,
-    maxEmbeddingsPerCall: 2_048,
-    supportsParallelCalls: false,
-    calls: 0,
-    async doEmbed({ values }: { values: string[] }) {
-      model.calls += 1;
-      return { embeddings: values.map((value) => vectorOf(value, dimensions)), warnings: [] };
-    },
-  };
-  return model;
-}
-
-export function vectorOf(text: string, dimensions: number): number[] {
-  let seed = 2166136261;
-  for (let index = 0; index < text.length; index += 1) seed = Math.imul(seed ^ text.charCodeAt(index), 16777619);
-  const vector = new Array<number>(dimensions);
-  let norm = 0;
-  for (let index = 0; index < dimensions; index += 1) {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    const value = ((seed >>> 0) / 4294967296) * 2 - 1;
-    vector[index] = value;
-    norm += value * value;
-  }
-  return vector.map((value) => value / Math.sqrt(norm));
-}
+/** The deterministic dense model (`dense-embedding-model.ts`) under the provider name the figures use. */
+export const denseModel = (dimensions: number) => createDenseEmbeddingModel({ dimensions, provider: "bench" });
+export const vectorOf = denseVector;
 
 let sentences: string[] | undefined;
 
@@ -184,7 +155,7 @@ async function measurePostgres(url: string, rows: number, dimensions: number): P
  * have done by the time a server's session is searched; else it runs (on the HNSW index too)
  * during the measurement, and the planner searches with the statistics of empty tables.
  */
-async function settle(url: string, schema: string): Promise<{ vectorBytes: number; totalBytes: number }> {
+export async function settle(url: string, schema: string): Promise<{ vectorBytes: number; totalBytes: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -2,12 +2,15 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { describeEmbeddingConformance } from "../test-support/conformance-embeddings.js";
+import { describeManySessionEmbeddingCase } from "../test-support/conformance-embeddings-sessions.js";
 import { reply, text } from "../test-support/conformance-rows.js";
 import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { createSeededRandom } from "../test-support/seeded-random.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
 import { describeEmbeddingStatus } from "./embedding-status.js";
 import { postgresEmbeddingStatus } from "./postgres-embedding-status.js";
 import { createPostgresVectorIndex } from "./postgres-vector-index.js";
+import { cosineSimilarity } from "./vector-index.js";
 
 /** Why these tests cannot run here: no server, or a server without pgvector (a failure under CI=true). */
 const pgvectorMissing = await extensionUnavailable("vector");
@@ -171,6 +174,104 @@ describe.skipIf(pgvectorMissing !== "")(
         await cleanup.query(`DROP ROLE IF EXISTS ${role}`);
         await cleanup.end();
       }
+    });
+
+    describe("many sessions in one vector table, the HNSW index preferred by the planner (ADR 0096)", () => {
+      let crowded: TestDatabase;
+      let admin: pg.Client;
+      const opened: ReturnType<typeof openStore>[] = [];
+      beforeAll(async () => {
+        crowded = await createTestDatabase();
+        admin = new pg.Client({ connectionString: crowded.url });
+        await admin.connect();
+        const name = crowded.url.split("/").pop() as string;
+        // What stale statistics can make the planner do: prefer the HNSW index, which needs no sort.
+        await admin.query(`ALTER DATABASE ${name} SET enable_sort = off`);
+        // The scan stops after its first pass (the default bound, 20,000, is as far below millions of chunks).
+        await admin.query(`ALTER DATABASE ${name} SET hnsw.max_scan_tuples = 1`);
+      });
+      afterAll(async () => {
+        for (const store of opened.splice(0)) await store.close();
+        await admin.end();
+        await crowded.drop();
+      });
+      describeManySessionEmbeddingCase(
+        (embeddings) => {
+          const store = openStore({ url: crowded.url, schema: "crowded", embeddings });
+          opened.push(store);
+          return store;
+        },
+        {
+          sessions: 20,
+          rowsPerSession: 40,
+          // A graph of two links per chunk: its first pass reaches a few hundred of the table's 800 chunks, as
+          // the default graph's reaches ~2,800 of a table of millions.
+          afterEmbedding: async () => {
+            const table = (
+              await admin.query<{ name: string }>(
+                "SELECT tablename AS name FROM pg_tables " +
+                  "WHERE schemaname = 'crowded' AND tablename LIKE 'ctxwin\\_embeddings\\_%'",
+              )
+            ).rows[0]?.name;
+            await admin.query(`DROP INDEX crowded.${table}_hnsw`);
+            await admin.query(
+              `CREATE INDEX ${table}_hnsw ON crowded.${table}
+               USING hnsw (embedding vector_cosine_ops) WITH (m = 2, ef_construction = 4)`,
+            );
+          },
+          label: " (PostgreSQL, the planner pushed to a small HNSW graph)",
+        },
+      );
+
+      it("scores exactly a session of a few thousand rows that is a tenth of the table", async () => {
+        const index = createPostgresVectorIndex({
+          url: crowded.url,
+          schema: "shared",
+          connectTimeoutMs: 10_000,
+          statementTimeoutMs: 60_000,
+          queryTimeoutMs: 65_000,
+        });
+        try {
+          const random = createSeededRandom(51);
+          const dimensions = 8;
+          const vectorOf = () => Float32Array.from({ length: dimensions }, () => random.next() * 2 - 1);
+          const rows = 2_500;
+          const entry = { incarnation: "i", model: "test:random-8", dimensions, throughSeq: rows };
+          const written = async (sessionId: string) => {
+            const vectors = Array.from({ length: rows }, (_, row) => ({ seq: row + 1, chunk: 0, vector: vectorOf() }));
+            await index.write({ ...entry, sessionId, vectors });
+            return vectors;
+          };
+          // The first write creates the table and its index; the graph is built once the rows are in (faster).
+          await index.write({ ...entry, sessionId: "other-0", throughSeq: 0, vectors: [] });
+          await admin.query("DROP INDEX shared.ctxwin_embeddings_1_hnsw");
+          const target = await written("target");
+          for (let other = 0; other < 9; other += 1) await written(`other-${other}`);
+          await admin.query(
+            "CREATE INDEX ctxwin_embeddings_1_hnsw ON shared.ctxwin_embeddings_1 " +
+              "USING hnsw (embedding vector_cosine_ops)",
+          );
+          // The table's size as autovacuum would have recorded it: 25,000 chunks, the target a tenth.
+          await admin.query("ANALYZE shared.ctxwin_embeddings_1");
+          const query = vectorOf();
+          const expected = target
+            .map(({ seq, vector }) => ({ seq, similarity: cosineSimilarity(query, vector) }))
+            .sort((left, right) => right.similarity - left.similarity)
+            .slice(0, 10)
+            .map((row) => row.seq);
+          const found = await index.nearest({
+            sessionId: "target",
+            model: "test:random-8",
+            vector: query,
+            lowSeq: 0,
+            highSeq: Number.MAX_SAFE_INTEGER,
+            limit: 10,
+          });
+          expect(found.map((row) => row.seq)).toEqual(expected);
+        } finally {
+          await index.close();
+        }
+      });
     });
   },
 );

@@ -9,6 +9,7 @@ import type { HistoryStore } from "../port.js";
 import { reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 import { createSynonymEmbeddingModel, synonymVector } from "./synonym-embedding-model.js";
 import { describeForkEmbeddingConformance } from "./conformance-embeddings-forks.js";
+import { describeManySessionEmbeddingCase } from "./conformance-embeddings-sessions.js";
 import { quiet, transcript } from "./embedding-transcript.js";
 
 export type OpenWithEmbeddings = (embeddings: EmbeddingsOptions | undefined) => HistoryStore;
@@ -284,5 +285,6 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
     });
 
     describeForkEmbeddingConformance(openStore);
+    describeManySessionEmbeddingCase(openStore);
   });
 }
