@@ -11,6 +11,7 @@
  * Hidden rows are never matches (`visible`).
  */
 import type pg from "pg";
+import { foldCase } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { ScopeMatch, ScopeSearchRequest, ScopeSearchResult } from "../cross-search/cross-search.js";
 import { ownersOf, type SearchScope } from "../cross-search/search-scope.js";
@@ -19,6 +20,7 @@ import { rankedScopeMatches } from "./cross-ranked.js";
 import { withPageHits } from "./page-hits.js";
 import { USE_TEXT_INDEX } from "./planner-methods.js";
 import type { ScopeSessions } from "./scope-sessions.js";
+import type { WordShares } from "./word-shares.js";
 import {
   batchEnd,
   batchSize,
@@ -38,6 +40,8 @@ export interface CrossSearchContext {
   /** The schema has pg_trgm's index on `literal_text`. */
   trigramIndex: boolean;
   scopeSessions: (client: pg.PoolClient) => Promise<ScopeSessions>;
+  /** The server's statistics of the word index: which words are common (cost only, never a result). */
+  wordShares: WordShares;
   decode: (sessionId: string, row: EncodedRow) => StoredRow | undefined;
 }
 
@@ -75,13 +79,14 @@ async function literalScopeMatches(
 ): Promise<{ matches: ScopeMatch[]; partial: boolean }> {
   const { order } = walk;
   const pattern = containsPattern(query);
-  const indexServes = context.trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
+  let indexServes = context.trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
   const found = new Map<string, ScopeMatch>();
   const done = () => ({ matches: [...found.values()], partial: false });
   let start = 0;
   let end = batchEnd(order, 0, { owners: wantedSessions });
   let walkedRows = 0;
   let ownersHit = 0;
+  const limit = walkLimit(walk.stored.storeRows);
   for (;;) {
     const rows = await walkSegments(context, {
       order,
@@ -108,14 +113,47 @@ async function literalScopeMatches(
     // The rows still to walk for the page's sessions, at the rate of hits seen so far.
     const projected =
       ownersHit === 0 ? Number.POSITIVE_INFINITY : ((wantedSessions - ownersHit) * walkedRows) / ownersHit;
-    const left = walkLimit(walk.stored.storeRows) - walkedRows;
+    const left = limit - walkedRows;
     const rest = batchSize(order, start, order.length).rows;
     if (projected > left && rest > left) {
-      if (indexServes) return indexedLiteralMatches(context, { pattern, scanLimit }, walk, found);
+      // The index lists every row holding the query's trigrams, each tested: affordable when they are
+      // no more than a walk tests, or than one call reads anyway (`scanLimit`).
+      const affordable = Math.max(limit, scanLimit);
+      if (indexServes && (await indexRowsEstimate(context, query, walk, start, walkedRows)) <= affordable)
+        return indexedLiteralMatches(context, { pattern, scanLimit }, walk, found);
+      indexServes = false;
       if (left <= 0) return { matches: [...found.values()], partial: true };
     }
     end = batchEnd(order, start, { rows: Math.min(left, Math.max(1, Math.ceil(1.25 * projected))), owners: 1 });
   }
+}
+
+/**
+ * How many rows pg_trgm's index would list for `query` (rows holding its trigrams, each then
+ * tested), estimated from the walked rows (`order[0, end)`) holding each of its words: a query of
+ * common words ("we should have") makes it list a large part of the store.
+ */
+async function indexRowsEstimate(
+  { client, tables }: CrossSearchRun,
+  query: string,
+  { order, stored }: ScopeWalk,
+  end: number,
+  walkedRows: number,
+): Promise<number> {
+  const words = foldCase(query).match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+  const walked = order.slice(0, end);
+  const result = await client.query<{ holding: number }>(
+    `SELECT count(*)::int AS holding FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(session_key, low, high)
+     JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq > k.low AND r.seq <= k.high
+     WHERE r.visible AND r.literal_text LIKE ALL ($4::text[])`,
+    [
+      walked.map((segment) => segment.sessionKey),
+      walked.map((segment) => segment.low),
+      walked.map((segment) => segment.high),
+      words.map(containsPattern),
+    ],
+  );
+  return ((result.rows[0]?.holding ?? 0) * stored.storeRows) / Math.max(1, walkedRows);
 }
 
 /** Every matching row of the scope's sessions from pg_trgm's index (at most `scanLimit`), added to those walked. */

@@ -377,7 +377,10 @@ function createPostgresBackend({
     async searchScope(request: ScopeSearchRequest) {
       open();
       return read((client) =>
-        searchScopeRows({ client, tables: t, trigramIndex: pool.schema.trigramIndex, scopeSessions, decode }, request),
+        searchScopeRows(
+          { client, tables: t, trigramIndex: pool.schema.trigramIndex, scopeSessions, wordShares, decode },
+          request,
+        ),
       );
     },
 

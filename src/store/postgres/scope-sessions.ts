@@ -1,10 +1,12 @@
 /**
  * The sessions table as a cross-session search's scope needs it (ADR 0089), read again only when
  * the table changed (ADR 0094). Each call first asks the server for a fingerprint of the table's
- * row versions, in the search's own snapshot: every insert, update or delete of a session (an
- * append, a clear, a fork, a delete) leaves a row version with a new `ctid` and `xmin`, so the
- * fingerprint changes with any change a snapshot can see, whoever made it (another process, an
- * older ctxwin, a transaction that committed out of order), and nothing is added to the write path.
+ * row versions, in the search's own snapshot: the number of rows and an md5 of their `xmin` (the
+ * transaction that wrote each version). Every insert or update of a session (an append, a clear, a
+ * fork) writes a version whose `xmin` no version seen before has (that transaction had not
+ * committed then), and a delete lowers the count, so the fingerprint changes with any change a
+ * later snapshot sees, whoever made it (another process, an older ctxwin, a transaction that
+ * committed out of order), and nothing is added to the write path.
  * An unchanged table hands back the same array, so that the scope built from it is reused
  * (`cross-search.ts`'s scope cache).
  */
@@ -36,12 +38,11 @@ type SessionsRecord = ScopeSessionRecord & { last_seq: string; indexed_rows: str
 export function createScopeSessions(tables: TableNames): (client: pg.PoolClient) => Promise<ScopeSessions> {
   let cached: { fingerprint: string; value: ScopeSessions } | undefined;
   return async (client) => {
-    // One row version's place and writing transaction name it; md5 over all of them, in place order.
+    // The row versions' writing transactions, in the order the table is read (another order only reads again).
     const fingerprint =
       (
         await client.query<{ fingerprint: string | null }>(
-          `SELECT count(*) || ':' || coalesce(md5(string_agg(ctid::text || xmin::text, ',' ORDER BY ctid)), '') AS fingerprint
-           FROM ${tables.sessions}`,
+          `SELECT count(*) || ':' || coalesce(md5(string_agg(xmin::text, ',')), '') AS fingerprint FROM ${tables.sessions}`,
         )
       ).rows[0]?.fingerprint ?? "";
     if (cached?.fingerprint === fingerprint) return cached.value;
