@@ -16,11 +16,15 @@ import { selectRankedWords } from "../../core/ranked-search-plan.js";
 import { rankedQueryWords } from "../../core/search-query.js";
 import type { ScopeMatch, ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { ownersOf } from "../cross-search/search-scope.js";
-import type { CrossSearchRun, ScopeWalk } from "./cross-search.js";
+import type { CrossSearchRun, FoundMatches, ScopeWalk } from "./cross-search.js";
+import type { EncodedRow } from "./search.js";
 import { USE_WORD_INDEX, WALK_ROWS, walkLimit as statisticsWalkLimit, type PlannerMethod } from "./planner-methods.js";
 import type { ScopeSessions } from "./scope-sessions.js";
 import { batchEnd, batchSize, walkLimit, walkSegments, type WalkSegment } from "./scope-walk.js";
 import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
+
+/** Candidates per session of the page up to which their rows are read with their terms. */
+const FEW_CANDIDATES = 4;
 
 interface Candidate {
   storedIn: string;
@@ -30,9 +34,9 @@ interface Candidate {
 
 export async function rankedScopeMatches(
   context: CrossSearchRun,
-  { query, scanLimit }: ScopeSearchRequest,
+  { query, scanLimit, wantedSessions }: ScopeSearchRequest,
   walk: ScopeWalk,
-): Promise<{ matches: ScopeMatch[]; partial: boolean }> {
+): Promise<FoundMatches> {
   const { stored } = walk;
   const words = rankedQueryWords(query);
   const cap = scanLimit + 1;
@@ -49,7 +53,8 @@ export async function rankedScopeMatches(
       ? { candidates: await indexedCandidates(context, wordQuery, cap, walk), walkedRows: undefined }
       : await walkedCandidates(context, wordQuery, cap, walk);
   const candidates = read.candidates.slice(0, scanLimit);
-  const terms = await candidateTerms(context, candidates, kept);
+  // Few candidates come with their rows: the page's need no statement of their own.
+  const terms = await candidateTerms(context, candidates, kept, candidates.length <= FEW_CANDIDATES * wantedSessions);
   // A word counted to the cap weighs by its share of the rows walked (at least the cap).
   const wordRows = new Map(kept.map((word) => [word, counted.get(word) ?? 0]));
   for (const word of kept) {
@@ -63,12 +68,13 @@ export async function rankedScopeMatches(
     terms: stored.indexedTerms,
     wordRows: (word) => wordRows.get(word) ?? 0,
   });
-  const matches = terms.map((candidate): ScopeMatch => ({
-    storedIn: candidate.storedIn,
-    seq: candidate.seq,
-    score: score(candidate),
-  }));
-  return { matches, partial: read.candidates.length > scanLimit };
+  const encoded = new Map<ScopeMatch, EncodedRow>();
+  const matches = terms.map((candidate): ScopeMatch => {
+    const match = { storedIn: candidate.storedIn, seq: candidate.seq, score: score(candidate) };
+    if (candidate.encoded !== undefined) encoded.set(match, candidate.encoded);
+    return match;
+  });
+  return { matches, partial: read.candidates.length > scanLimit, encoded };
 }
 
 /**
@@ -211,7 +217,8 @@ async function candidateTerms(
   { client, tables }: CrossSearchRun,
   candidates: readonly Candidate[],
   words: readonly string[],
-): Promise<(Candidate & { length: number; counts: Map<string, TermCounts> })[]> {
+  bodies: boolean,
+): Promise<(Candidate & { length: number; counts: Map<string, TermCounts>; encoded?: EncodedRow })[]> {
   if (candidates.length === 0) return [];
   // By key: any planner setting serves it from the primary key.
   const result = await client.query<{
@@ -221,25 +228,30 @@ async function candidateTerms(
     lexeme: string;
     own: number;
     context: number;
+    window_seq: string;
+    body: string | null;
   }>(
-    `SELECT r.session_key, r.seq, r.word_count, u.lexeme,
+    `SELECT r.session_key, r.seq, r.word_count, u.lexeme, r.window_seq,
+         ${bodies ? "CASE WHEN u.place = 1 THEN r.body END" : "NULL"} AS body,
          coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
          coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
        FROM unnest($1::bigint[], $2::bigint[]) AS k(session_key, seq)
        JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq = k.seq
-       CROSS JOIN LATERAL unnest(ts_delete(r.words, tsvector_to_array(ts_delete(r.words, $3::text[])))) AS u`,
+       CROSS JOIN LATERAL unnest(ts_delete(r.words, tsvector_to_array(ts_delete(r.words, $3::text[]))))
+         WITH ORDINALITY AS u(lexeme, positions, weights, place)`,
     [candidates.map((candidate) => candidate.sessionKey), candidates.map((candidate) => candidate.seq), words],
   );
   const byRow = new Map(
     candidates.map((candidate) => [
       `${candidate.sessionKey}:${candidate.seq}`,
-      { ...candidate, length: 0, counts: new Map<string, TermCounts>() },
+      { ...candidate, length: 0, counts: new Map<string, TermCounts>(), encoded: undefined as EncodedRow | undefined },
     ]),
   );
   for (const entry of result.rows) {
     const row = byRow.get(`${entry.session_key}:${entry.seq}`);
     if (row === undefined) continue;
     row.length = entry.word_count;
+    if (entry.body !== null) row.encoded = { seq: row.seq, window_seq: Number(entry.window_seq), body: entry.body };
     row.counts.set(entry.lexeme, { own: entry.own, context: entry.context });
   }
   return [...byRow.values()].filter((row) => row.counts.size > 0);

@@ -18,7 +18,7 @@ import { ownersOf, type SearchScope } from "../cross-search/search-scope.js";
 import type { StoredRow } from "../port.js";
 import { rankedScopeMatches } from "./cross-ranked.js";
 import { withPageHits } from "./page-hits.js";
-import { USE_TEXT_INDEX } from "./planner-methods.js";
+import { USE_TEXT_INDEX, WALK_ROWS } from "./planner-methods.js";
 import type { ScopeSessions } from "./scope-sessions.js";
 import type { WordShares } from "./word-shares.js";
 import {
@@ -39,7 +39,7 @@ export interface CrossSearchContext {
   tables: TableNames;
   /** The schema has pg_trgm's index on `literal_text`. */
   trigramIndex: boolean;
-  scopeSessions: (client: pg.PoolClient) => Promise<ScopeSessions>;
+  scopeSessions: (client: pg.PoolClient, alongside?: string) => Promise<ScopeSessions>;
   /** The server's statistics of the word index: which words are common (cost only, never a result). */
   wordShares: WordShares;
   decode: (sessionId: string, row: EncodedRow) => StoredRow | undefined;
@@ -54,7 +54,8 @@ export async function searchScopeRows(
   request: ScopeSearchRequest,
 ): Promise<ScopeSearchResult> {
   const run: CrossSearchRun = { ...context, planAs: transactionPlanner(context.client) };
-  const stored = await context.scopeSessions(context.client);
+  // The walk's planner settings go with the sessions table's fingerprint (one round trip less).
+  const stored = await context.scopeSessions(context.client, run.planAs.alongside(WALK_ROWS));
   const scope = request.scopeOf(stored.sessions);
   const order = walkOrder(scope, stored.stored);
   if (order.length === 0) return { scope, matches: [], partial: false };
@@ -63,7 +64,14 @@ export async function searchScopeRows(
     request.mode === "literal"
       ? await literalScopeMatches(run, request, walk)
       : await rankedScopeMatches(run, request, walk);
-  return { scope, matches: await withPageHits(run, request, walk, found.matches), partial: found.partial };
+  return { scope, matches: await withPageHits(run, request, walk, found), partial: found.partial };
+}
+
+/** A backend's matches; `encoded`: the stored rows of some of them, read with them. */
+export interface FoundMatches {
+  matches: ScopeMatch[];
+  partial: boolean;
+  encoded?: ReadonlyMap<ScopeMatch, EncodedRow>;
 }
 
 export interface ScopeWalk {
@@ -76,7 +84,7 @@ async function literalScopeMatches(
   context: CrossSearchRun,
   { query, hitsPerSession, scanLimit, wantedSessions }: ScopeSearchRequest,
   walk: ScopeWalk,
-): Promise<{ matches: ScopeMatch[]; partial: boolean }> {
+): Promise<FoundMatches> {
   const { order } = walk;
   const pattern = containsPattern(query);
   let indexServes = context.trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
@@ -134,7 +142,7 @@ async function literalScopeMatches(
  * common words ("we should have") makes it list a large part of the store.
  */
 async function indexRowsEstimate(
-  { client, tables }: CrossSearchRun,
+  { client, tables, planAs }: CrossSearchRun,
   query: string,
   { order, stored }: ScopeWalk,
   end: number,
@@ -143,7 +151,8 @@ async function indexRowsEstimate(
   const words = foldCase(query).match(/[\p{L}\p{N}]{3,}/gu) ?? [];
   const walked = order.slice(0, end);
   const result = await client.query<{ holding: number }>(
-    `SELECT count(*)::int AS holding FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(session_key, low, high)
+    // The index's settings go with it: the index is read next when the estimate allows.
+    `SELECT ${planAs.alongside(USE_TEXT_INDEX)}, count(*)::int AS holding FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(session_key, low, high)
      JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq > k.low AND r.seq <= k.high
      WHERE r.visible AND r.literal_text LIKE ALL ($4::text[])`,
     [
@@ -162,7 +171,9 @@ async function indexedLiteralMatches(
   { pattern, scanLimit }: { pattern: string; scanLimit: number },
   { scope, stored }: ScopeWalk,
   found: Map<string, ScopeMatch>,
-): Promise<{ matches: ScopeMatch[]; partial: boolean }> {
+): Promise<FoundMatches> {
+  // Read with the matches (few, when the index is asked): the page's need no statement of their own.
+  const encoded = new Map<ScopeMatch, EncodedRow>();
   const byKey = new Map<number, string>();
   for (const storedIn of scope.segments.keys()) {
     const session = stored.stored.get(storedIn);
@@ -171,8 +182,8 @@ async function indexedLiteralMatches(
   // The sessions out of scope are left out in the query only when there are any.
   const everySession = byKey.size === stored.stored.size;
   const result = await planAs(USE_TEXT_INDEX, () =>
-    client.query<{ session_key: string; seq: string }>(
-      `SELECT session_key, seq FROM ${tables.rows}
+    client.query<{ session_key: string; seq: string; window_seq: string; body: string }>(
+      `SELECT session_key, seq, window_seq, body FROM ${tables.rows}
        WHERE visible AND literal_text LIKE $1 AND ($3 OR session_key = ANY($4::bigint[])) LIMIT $2`,
       [pattern, scanLimit + 1, everySession, everySession ? [] : [...byKey.keys()]],
     ),
@@ -181,8 +192,10 @@ async function indexedLiteralMatches(
     const storedIn = byKey.get(Number(entry.session_key));
     const seq = Number(entry.seq);
     const key = `${storedIn}\u0000${seq}`;
-    if (storedIn !== undefined && !found.has(key) && ownersOf(scope, storedIn, seq).length > 0)
-      found.set(key, { storedIn, seq, score: 0 });
+    if (storedIn === undefined || found.has(key) || ownersOf(scope, storedIn, seq).length === 0) continue;
+    const match = { storedIn, seq, score: 0 };
+    found.set(key, match);
+    encoded.set(match, { seq, window_seq: Number(entry.window_seq), body: entry.body });
   }
-  return { matches: [...found.values()], partial: result.rows.length > scanLimit };
+  return { matches: [...found.values()], partial: result.rows.length > scanLimit, encoded };
 }

@@ -9,7 +9,8 @@
 import { windowIdFor } from "../../core/windows.js";
 import type { ScopeMatch, ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { ownersOf } from "../cross-search/search-scope.js";
-import type { CrossSearchContext, ScopeWalk } from "./cross-search.js";
+import type { CrossSearchContext, FoundMatches, ScopeWalk } from "./cross-search.js";
+import type { EncodedRow } from "./search.js";
 
 /**
  * @example const matches = await withPageHits(context, request, walk, found);
@@ -18,7 +19,7 @@ export async function withPageHits(
   { client, tables, decode }: CrossSearchContext,
   { mode, hitsPerSession, wantedSessions }: ScopeSearchRequest,
   { scope, stored }: ScopeWalk,
-  matches: readonly ScopeMatch[],
+  { matches, encoded }: FoundMatches,
 ): Promise<ScopeMatch[]> {
   const entries = matches.flatMap((match) =>
     ownersOf(scope, match.storedIn, match.seq).map((segment) => ({
@@ -43,11 +44,23 @@ export async function withPageHits(
     kept += 1;
     if (entry.match.hit === undefined) shown.add(entry.match);
   }
+  const read = new Map<ScopeMatch, ScopeMatch>();
+  const withRow = (match: ScopeMatch, row: EncodedRow) => {
+    const decoded = decode(match.storedIn, row);
+    if (decoded !== undefined)
+      read.set(match, { ...match, hit: { row: decoded, windowId: windowIdFor(Number(row.window_seq)) } });
+  };
+  for (const match of shown) {
+    const row = encoded?.get(match);
+    if (row === undefined) continue;
+    withRow(match, row);
+    shown.delete(match);
+  }
   const wanted = [...shown].flatMap((match) => {
     const session = stored.stored.get(match.storedIn);
     return session === undefined ? [] : [{ match, sessionKey: session.sessionKey }];
   });
-  if (wanted.length === 0) return [...matches];
+  if (wanted.length === 0) return matches.map((match) => read.get(match) ?? match);
   // By key: any planner setting serves it from the primary key.
   const result = await client.query<{ entry: string; window_seq: string; body: string }>(
     `SELECT k.entry, r.window_seq, r.body
@@ -55,12 +68,9 @@ export async function withPageHits(
      JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq = k.seq`,
     [wanted.map((entry) => entry.sessionKey), wanted.map((entry) => entry.match.seq)],
   );
-  const read = new Map<ScopeMatch, ScopeMatch>();
   for (const row of result.rows) {
     const { match } = wanted[Number(row.entry) - 1] as (typeof wanted)[number];
-    const decoded = decode(match.storedIn, { seq: match.seq, window_seq: Number(row.window_seq), body: row.body });
-    if (decoded !== undefined)
-      read.set(match, { ...match, hit: { row: decoded, windowId: windowIdFor(Number(row.window_seq)) } });
+    withRow(match, { seq: match.seq, window_seq: Number(row.window_seq), body: row.body });
   }
   return matches.map((match) => read.get(match) ?? match);
 }

@@ -35,14 +35,18 @@ type SessionsRecord = ScopeSessionRecord & { last_seq: string; indexed_rows: str
 /**
  * @example const scopeSessions = createScopeSessions(tables); const { sessions } = await scopeSessions(client);
  */
-export function createScopeSessions(tables: TableNames): (client: pg.PoolClient) => Promise<ScopeSessions> {
+export function createScopeSessions(
+  tables: TableNames,
+): (client: pg.PoolClient, alongside?: string) => Promise<ScopeSessions> {
   let cached: { fingerprint: string; value: ScopeSessions } | undefined;
-  return async (client) => {
+  // `alongside`: a select list run with the fingerprint (the search's first planner settings).
+  return async (client, alongside) => {
     // The row versions' writing transactions, in the order the table is read (another order only reads again).
     const fingerprint =
       (
         await client.query<{ fingerprint: string | null }>(
-          `SELECT count(*) || ':' || coalesce(md5(string_agg(xmin::text, ',')), '') AS fingerprint FROM ${tables.sessions}`,
+          `SELECT ${alongside === undefined ? "" : `${alongside}, `}count(*) || ':' || coalesce(md5(string_agg(xmin::text, ',')), '') AS fingerprint
+           FROM ${tables.sessions}`,
         )
       ).rows[0]?.fingerprint ?? "";
     if (cached?.fingerprint === fingerprint) return cached.value;

@@ -7,7 +7,7 @@
  */
 import type pg from "pg";
 import type { SearchScope } from "../cross-search/search-scope.js";
-import { WALK_ROWS, withPlan, type PlannerMethod } from "./planner-methods.js";
+import { WALK_ROWS, planSettings, withPlan, type PlannerMethod } from "./planner-methods.js";
 import type { ScopeSessions } from "./scope-sessions.js";
 import type { TableNames } from "./schema.js";
 
@@ -20,8 +20,14 @@ const WALK_LIMIT = 10_000;
  */
 export const walkLimit = (storeRows: number) => Math.min(WALK_LIMIT, Math.ceil(storeRows / 20));
 
-/** Runs a statement under a plan (`withPlan`), setting the planner only when the last statement was planned otherwise. */
-export type PlanAs = <T>(plan: readonly PlannerMethod[], work: () => Promise<T>) => Promise<T>;
+/**
+ * Runs a statement under a plan (`withPlan`), setting the planner only when the last statement was
+ * planned otherwise; `alongside` is the select list that sets `plan` within another statement.
+ */
+export interface PlanAs {
+  <T>(plan: readonly PlannerMethod[], work: () => Promise<T>): Promise<T>;
+  alongside(plan: readonly PlannerMethod[]): string;
+}
 
 /**
  * A `PlanAs` for one read transaction (the settings are local to it): a statement planned like the
@@ -31,11 +37,17 @@ export type PlanAs = <T>(plan: readonly PlannerMethod[], work: () => Promise<T>)
  */
 export function transactionPlanner(client: pg.PoolClient): PlanAs {
   let planned: readonly PlannerMethod[] | undefined;
-  return (plan, work) => {
+  const planAs = <T>(plan: readonly PlannerMethod[], work: () => Promise<T>): Promise<T> => {
     if (plan.length === 0 || plan === planned) return work();
     planned = plan;
     return withPlan(client, plan, work);
   };
+  return Object.assign(planAs, {
+    alongside(plan: readonly PlannerMethod[]) {
+      planned = plan;
+      return planSettings(plan);
+    },
+  });
 }
 
 /** Stored rows `low < seq <= high` of `storedIn`, shown under `ownerId`. */
