@@ -152,7 +152,8 @@ async function indexRowsEstimate(
   const walked = order.slice(0, end);
   const result = await client.query<{ holding: number }>(
     // The index's settings go with it: the index is read next when the estimate allows.
-    `SELECT ${planAs.alongside(USE_TEXT_INDEX)}, count(*)::int AS holding FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(session_key, low, high)
+    `SELECT ${planAs.alongside(USE_TEXT_INDEX)}, count(*)::int AS holding
+     FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(session_key, low, high)
      JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq > k.low AND r.seq <= k.high
      WHERE r.visible AND r.literal_text LIKE ALL ($4::text[])`,
     [

@@ -45,7 +45,8 @@ export function createScopeSessions(
     const fingerprint =
       (
         await client.query<{ fingerprint: string | null }>(
-          `SELECT ${alongside === undefined ? "" : `${alongside}, `}count(*) || ':' || coalesce(md5(string_agg(xmin::text, ',')), '') AS fingerprint
+          `SELECT ${alongside === undefined ? "" : `${alongside}, `}
+             count(*) || ':' || coalesce(md5(string_agg(xmin::text, ',')), '') AS fingerprint
            FROM ${tables.sessions}`,
         )
       ).rows[0]?.fingerprint ?? "";

@@ -159,7 +159,8 @@ export async function walkSegments(
     client.query<{ segment: string; seq: string; window_seq: string | null; body: string | null }>(
       `SELECT k.segment, m.seq, m.window_seq, m.body
        FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS k(session_key, low, high, segment)
-       CROSS JOIN LATERAL (SELECT r.seq, ${bodies ? "r.window_seq, r.body" : "NULL AS window_seq, NULL AS body"} FROM ${tables.rows} r
+       CROSS JOIN LATERAL (SELECT r.seq, ${bodies ? "r.window_seq, r.body" : "NULL AS window_seq, NULL AS body"}
+         FROM ${tables.rows} r
          WHERE r.session_key = k.session_key AND r.seq > k.low AND r.seq <= k.high AND ${condition}
          ORDER BY r.seq DESC LIMIT $4) m`,
       [
