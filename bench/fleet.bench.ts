@@ -10,6 +10,8 @@
  * - at 10,000 sessions × 100 rows (1,000,000 rows; CTXWIN_BENCH_SCALE scales the session count),
  *   cross-session literal and ranked p95 ≤ 100 ms (SQLite) / ≤ 150 ms (PostgreSQL), with the
  *   single-session figures of the same store printed beside them.
+ * CTXWIN_BENCH_REUSE_FLEET=1 with CTXWIN_BENCH_POSTGRES_URL keeps the PostgreSQL fleets between runs:
+ * a schema that already holds the fleet is searched as it is (seeding 1,000,000 rows takes ~20 min).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -60,6 +62,15 @@ async function seedFleet(
   console.log(`  seeded ${sessions.toLocaleString("en")} sessions × ${rowsPerSession} rows in ${seconds.toFixed(0)} s`);
 }
 
+/** PostgreSQL with CTXWIN_BENCH_REUSE_FLEET=1: the schema already holds the fleet of an earlier run (same seed). */
+async function reusedFleet(backend: Backend, store: HistoryStore, sessions: number): Promise<boolean> {
+  if (backend !== "postgres" || process.env["CTXWIN_BENCH_REUSE_FLEET"] !== "1") return false;
+  const found = (await store.sessions()).length;
+  if (found === sessions) console.log(`  reused the ${sessions.toLocaleString("en")} sessions of an earlier run`);
+  else if (found > 0) throw new Error(`The schema holds ${found} sessions, not ${sessions}: drop it first.`);
+  return found === sessions;
+}
+
 async function withStore<T>(
   backend: Backend,
   url: string | undefined,
@@ -81,7 +92,8 @@ async function withStore<T>(
 async function findInFirstCall(backend: Backend, url: string | undefined, sentences: readonly string[]): Promise<void> {
   const sessions = backend === "sqlite" ? 5_000 : 1_000;
   await withStore(backend, url, "fleet_find", async (store) => {
-    await seedFleet(store, { sessions, rowsPerSession: 20, sentences });
+    if (!(await reusedFleet(backend, store, sessions)))
+      await seedFleet(store, { sessions, rowsPerSession: 20, sentences });
     const history = createStoreHistory({ store });
     const started = performance.now();
     const result = (await history.execute({ action: "search", query: "quokka ledger 7781" })) as SearchSessionsResult;
@@ -120,7 +132,8 @@ async function atScale(backend: Backend, url: string | undefined, sentences: rea
   const sessions = Math.round(10_000 * Number(process.env["CTXWIN_BENCH_SCALE"] ?? 1));
   const target = backend === "sqlite" ? 100 : 150;
   await withStore(backend, url, "fleet_scale", async (store) => {
-    await seedFleet(store, { sessions, rowsPerSession: 100, sentences });
+    if (!(await reusedFleet(backend, store, sessions)))
+      await seedFleet(store, { sessions, rowsPerSession: 100, sentences });
     const one = `fleet-${String(Math.floor(sessions / 2)).padStart(5, "0")}`;
     for (const [mode, queries] of [
       ["literal", LITERAL_QUERIES],

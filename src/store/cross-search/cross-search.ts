@@ -33,6 +33,12 @@ export interface ScopeSearchRequest {
   hitsPerSession: number;
   /** Read at most this many matching (literal: candidate) rows, then say `partial`. */
   scanLimit: number;
+  /**
+   * Literal: the sessions the page needs hits of (offset + limit + 1). A backend that reads the
+   * sessions newest activity first, each one's hits (and one more) in full, may stop once this many
+   * sessions have hits: the page and `hasMore` are then what a full read gives.
+   */
+  wantedSessions: number;
 }
 
 /** A stored row that matches: literal ones verified (`containsLiteral`), ranked ones with their BM25 score. */
@@ -114,6 +120,7 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     mode: checked.mode,
     hitsPerSession: checked.hitsPerSession,
     scanLimit: checked.mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
+    wantedSessions: checked.offset + checked.limit + 1,
   });
   const found = matches.flatMap((match) =>
     ownersOf(scope, match.storedIn, match.seq).map((segment) => ({

@@ -1,121 +1,202 @@
 /**
- * Cross-session search on the PostgreSQL backend (ADR 0089): one statement over the whole rows
- * table, restricted to the sessions the scope names (the visible sessions' floors and lineage,
- * worked out from the sessions table), each match kept when the scope shows its stored row.
- * - Literal: `literal_text LIKE` the folded query, exactly `containsLiteral`, from pg_trgm's index
- *   when it serves the query; the rows are read for the page only.
- * - Ranked: the words `selectRankedWords` keeps over the whole table, scored with BM25 as FTS5
- *   computes it, with the whole store's weights (every session's indexed rows and terms, and each
- *   word's rows counted up to `WORD_ROWS_CAP`): one BM25 over all sessions.
+ * Cross-session search on the PostgreSQL backend (ADR 0089, 0094): the scope (the visible sessions'
+ * floors and lineage, from the sessions table, read again only when it changed: `scope-sessions.ts`),
+ * then the rows of its segments that match, each kept only when the scope shows its stored row.
+ * - Literal: `literal_text LIKE` the folded query, exactly `containsLiteral`. The sessions are
+ *   walked in the page's order (`scope-walk.ts`): newest activity first, each one's newest matches
+ *   (and one more) from its primary key, until the page's sessions have their hits. When the walk
+ *   shows the matches too sparse to fill the page within `walkLimit` rows, pg_trgm's
+ *   index lists the rest at once (at most `scanLimit` of them, else the page is `partial`).
+ * - Ranked: `cross-ranked.ts`.
  * Hidden rows are never matches (`visible`).
  */
 import type pg from "pg";
-import { bm25Scorer, type TermCounts } from "../../core/bm25.js";
-import { selectRankedWords } from "../../core/ranked-search-plan.js";
-import { rankedQueryWords } from "../../core/search-query.js";
+import { foldCase } from "../../core/search-query.js";
+import { windowIdFor } from "../../core/windows.js";
 import type { ScopeMatch, ScopeSearchRequest, ScopeSearchResult } from "../cross-search/cross-search.js";
+import { ownersOf, type SearchScope } from "../cross-search/search-scope.js";
+import type { StoredRow } from "../port.js";
+import { rankedScopeMatches } from "./cross-ranked.js";
+import { withPageHits } from "./page-hits.js";
+import { USE_TEXT_INDEX, WALK_ROWS } from "./planner-methods.js";
+import type { ScopeSessions } from "./scope-sessions.js";
+import type { WordShares } from "./word-shares.js";
 import {
-  SCOPE_SESSION_COLUMNS,
-  ownersOf,
-  scopeSessionOf,
-  type ScopeSessionRecord,
-} from "../cross-search/search-scope.js";
-import { USE_TEXT_INDEX, USE_WORD_INDEX, withPlan } from "./planner-methods.js";
+  batchEnd,
+  batchSize,
+  transactionPlanner,
+  walkOrder,
+  walkLimit,
+  walkSegments,
+  type PlanAs,
+  type WalkSegment,
+} from "./scope-walk.js";
 import type { TableNames } from "./schema.js";
-import { containsPattern } from "./search.js";
-import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
+import { containsPattern, type EncodedRow } from "./search.js";
 
-/** A word's rows are counted up to this many for its BM25 weight; a word in more rows weighs little either way. */
-const WORD_ROWS_CAP = 20_000;
+export interface CrossSearchContext {
+  client: pg.PoolClient;
+  tables: TableNames;
+  /** The schema has pg_trgm's index on `literal_text`. */
+  trigramIndex: boolean;
+  scopeSessions: (client: pg.PoolClient, alongside?: string) => Promise<ScopeSessions>;
+  /** The server's statistics of the word index: which words are common (cost only, never a result). */
+  wordShares: WordShares;
+  decode: (sessionId: string, row: EncodedRow) => StoredRow | undefined;
+}
 
+/** A search's context with its transaction's planner settings. */
+export type CrossSearchRun = CrossSearchContext & { planAs: PlanAs };
+
+/** The scope's matches, found as a page asks (`ScopeSearchRequest`); runs inside the caller's read transaction. */
 export async function searchScopeRows(
-  { client, tables, trigramIndex }: { client: pg.PoolClient; tables: TableNames; trigramIndex: boolean },
+  context: CrossSearchContext,
   request: ScopeSearchRequest,
 ): Promise<ScopeSearchResult> {
-  const { query, scanLimit } = request;
-  const records = await client.query<ScopeSessionRecord>(`SELECT ${SCOPE_SESSION_COLUMNS} FROM ${tables.sessions}`);
-  const scope = request.scopeOf(records.rows.map(scopeSessionOf));
-  const storedIn = [...scope.segments.keys()];
-  if (storedIn.length === 0) return { scope, matches: [], partial: false };
-  const inScope = (entry: { session_id: string; seq: number | string }) =>
-    ownersOf(scope, entry.session_id, Number(entry.seq)).length > 0;
-  if (request.mode === "literal") {
-    const statement = () =>
-      client.query<{ session_id: string; seq: string }>(
-        `SELECT s.session_id, r.seq FROM ${tables.rows} r JOIN ${tables.sessions} s ON s.session_key = r.session_key
-         WHERE r.visible AND r.literal_text LIKE $1 AND s.session_id = ANY($2::text[]) LIMIT $3`,
-        [containsPattern(query), storedIn, scanLimit + 1],
-      );
-    const serves = trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
-    const result = await (serves ? withPlan(client, USE_TEXT_INDEX, statement) : statement());
-    const matches: ScopeMatch[] = result.rows
-      .slice(0, scanLimit)
-      .filter(inScope)
-      .map((entry) => ({ storedIn: entry.session_id, seq: Number(entry.seq), score: 0 }));
-    return { scope, matches, partial: result.rows.length > scanLimit };
-  }
+  const run: CrossSearchRun = { ...context, planAs: transactionPlanner(context.client) };
+  // The walk's planner settings go with the sessions table's fingerprint (one round trip less).
+  const stored = await context.scopeSessions(context.client, run.planAs.alongside(WALK_ROWS));
+  const scope = request.scopeOf(stored.sessions);
+  const order = walkOrder(scope, stored.stored);
+  if (order.length === 0) return { scope, matches: [], partial: false };
+  const walk = { scope, order, stored };
+  const found =
+    request.mode === "literal"
+      ? await literalScopeMatches(run, request, walk)
+      : await rankedScopeMatches(run, request, walk);
+  return { scope, matches: await withPageHits(run, request, walk, found), partial: found.partial };
+}
 
-  const words = rankedQueryWords(query);
-  // Before the word index's planner settings: with table walks turned off, this read of the
-  // sessions table took 0.5 s.
-  const totals = (
-    await client.query<{ rows: string | null; terms: string | null }>(
-      `SELECT sum(indexed_rows) AS rows, sum(indexed_terms) AS terms FROM ${tables.sessions}`,
-    )
-  ).rows[0];
-  // One statement per word, its query a parameter the planner sees, so that the word index serves it
-  // (a query taken from a join, the planner walked the whole table for it).
-  const wordRows = new Map<string, number>();
-  for (const word of words) {
-    const counted = await withPlan(client, USE_WORD_INDEX, () =>
-      client.query<{ matches: number }>(
-        `SELECT count(*)::int AS matches FROM (SELECT 1 FROM ${tables.rows} WHERE words @@ $1::tsquery LIMIT $2) holding`,
-        [anyWordQuery([word]), WORD_ROWS_CAP],
-      ),
-    );
-    wordRows.set(word, counted.rows[0]?.matches ?? 0);
+/** A backend's matches; `encoded`: the stored rows of some of them, read with them. */
+export interface FoundMatches {
+  matches: ScopeMatch[];
+  partial: boolean;
+  encoded?: ReadonlyMap<ScopeMatch, EncodedRow>;
+}
+
+export interface ScopeWalk {
+  scope: SearchScope;
+  order: readonly WalkSegment[];
+  stored: ScopeSessions;
+}
+
+async function literalScopeMatches(
+  context: CrossSearchRun,
+  { query, hitsPerSession, scanLimit, wantedSessions }: ScopeSearchRequest,
+  walk: ScopeWalk,
+): Promise<FoundMatches> {
+  const { order } = walk;
+  const pattern = containsPattern(query);
+  let indexServes = context.trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
+  const found = new Map<string, ScopeMatch>();
+  const done = () => ({ matches: [...found.values()], partial: false });
+  let start = 0;
+  let end = batchEnd(order, 0, { owners: wantedSessions });
+  let walkedRows = 0;
+  let ownersHit = 0;
+  const limit = walkLimit(walk.stored.storeRows);
+  for (;;) {
+    const rows = await walkSegments(context, {
+      order,
+      start,
+      end,
+      condition: "r.visible AND r.literal_text LIKE $5",
+      parameter: pattern,
+      perSegment: hitsPerSession + 1,
+      bodies: true,
+    });
+    const hitOwners = new Set<string>();
+    for (const { segment, seq, encoded } of rows) {
+      const { storedIn, ownerId } = order[segment] as WalkSegment;
+      hitOwners.add(ownerId);
+      const row = encoded === undefined ? undefined : context.decode(storedIn, { seq, ...encoded });
+      const key = `${storedIn}\u0000${seq}`;
+      if (row !== undefined && !found.has(key))
+        found.set(key, { storedIn, seq, score: 0, hit: { row, windowId: windowIdFor(encoded?.window_seq ?? 0) } });
+    }
+    ownersHit += hitOwners.size;
+    walkedRows += batchSize(order, start, end).rows;
+    start = end;
+    if (ownersHit >= wantedSessions || start >= order.length) return done();
+    // The rows still to walk for the page's sessions, at the rate of hits seen so far.
+    const projected =
+      ownersHit === 0 ? Number.POSITIVE_INFINITY : ((wantedSessions - ownersHit) * walkedRows) / ownersHit;
+    const left = limit - walkedRows;
+    const rest = batchSize(order, start, order.length).rows;
+    if (projected > left && rest > left) {
+      // The index lists every row holding the query's trigrams, each tested: affordable when they are
+      // no more than a walk tests, or than one call reads anyway (`scanLimit`).
+      const affordable = Math.max(limit, scanLimit);
+      if (indexServes && (await indexRowsEstimate(context, query, walk, start, walkedRows)) <= affordable)
+        return indexedLiteralMatches(context, { pattern, scanLimit }, walk, found);
+      indexServes = false;
+      if (left <= 0) return { matches: [...found.values()], partial: true };
+    }
+    end = batchEnd(order, start, { rows: Math.min(left, Math.max(1, Math.ceil(1.25 * projected))), owners: 1 });
   }
-  const kept = selectRankedWords({
-    words,
-    rangeRows: Number(totals?.rows ?? 0),
-    countRows: (word) => wordRows.get(word) ?? 0,
-  });
-  const candidates = await client.query<{
-    session_id: string;
-    seq: string;
-    word_count: number;
-    lexeme: string;
-    own: number;
-    context: number;
-  }>(
-    `SELECT c.session_id, c.seq, c.word_count, u.lexeme,
-       coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
-       coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
-     FROM (SELECT s.session_id, r.seq, r.word_count, r.words FROM ${tables.rows} r JOIN ${tables.sessions} s ON s.session_key = r.session_key
-       WHERE r.words @@ $1::tsquery AND s.session_id = ANY($2::text[]) LIMIT $3) c
-     CROSS JOIN LATERAL unnest(ts_delete(c.words, tsvector_to_array(ts_delete(c.words, $4::text[])))) AS u`,
-    [anyWordQuery(kept), storedIn, scanLimit + 1, kept],
+}
+
+/**
+ * How many rows pg_trgm's index would list for `query` (rows holding its trigrams, each then
+ * tested), estimated from the walked rows (`order[0, end)`) holding each of its words: a query of
+ * common words ("we should have") makes it list a large part of the store.
+ */
+async function indexRowsEstimate(
+  { client, tables, planAs }: CrossSearchRun,
+  query: string,
+  { order, stored }: ScopeWalk,
+  end: number,
+  walkedRows: number,
+): Promise<number> {
+  const words = foldCase(query).match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+  const walked = order.slice(0, end);
+  const result = await client.query<{ holding: number }>(
+    // The index's settings go with it: the index is read next when the estimate allows.
+    `SELECT ${planAs.alongside(USE_TEXT_INDEX)}, count(*)::int AS holding
+     FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS k(session_key, low, high)
+     JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq > k.low AND r.seq <= k.high
+     WHERE r.visible AND r.literal_text LIKE ALL ($4::text[])`,
+    [
+      walked.map((segment) => segment.sessionKey),
+      walked.map((segment) => segment.low),
+      walked.map((segment) => segment.high),
+      words.map(containsPattern),
+    ],
   );
-  const rows = new Map<string, { storedIn: string; seq: number; length: number; counts: Map<string, TermCounts> }>();
-  for (const entry of candidates.rows) {
-    const key = `${entry.session_id}\u0000${entry.seq}`;
-    let row = rows.get(key);
-    if (row === undefined)
-      rows.set(
-        key,
-        (row = { storedIn: entry.session_id, seq: Number(entry.seq), length: entry.word_count, counts: new Map() }),
-      );
-    row.counts.set(entry.lexeme, { own: entry.own, context: entry.context });
+  return ((result.rows[0]?.holding ?? 0) * stored.storeRows) / Math.max(1, walkedRows);
+}
+
+/** Every matching row of the scope's sessions from pg_trgm's index (at most `scanLimit`), added to those walked. */
+async function indexedLiteralMatches(
+  { client, tables, planAs }: CrossSearchRun,
+  { pattern, scanLimit }: { pattern: string; scanLimit: number },
+  { scope, stored }: ScopeWalk,
+  found: Map<string, ScopeMatch>,
+): Promise<FoundMatches> {
+  // Read with the matches (few, when the index is asked): the page's need no statement of their own.
+  const encoded = new Map<ScopeMatch, EncodedRow>();
+  const byKey = new Map<number, string>();
+  for (const storedIn of scope.segments.keys()) {
+    const session = stored.stored.get(storedIn);
+    if (session !== undefined) byKey.set(session.sessionKey, storedIn);
   }
-  const score = bm25Scorer({
-    words: kept,
-    rows: Number(totals?.rows ?? 0),
-    terms: Number(totals?.terms ?? 0),
-    wordRows: (word) => wordRows.get(word) ?? 0,
-  });
-  const scored = [...rows.values()].slice(0, scanLimit);
-  const matches = scored
-    .filter((row) => ownersOf(scope, row.storedIn, row.seq).length > 0)
-    .map((row): ScopeMatch => ({ storedIn: row.storedIn, seq: row.seq, score: score(row) }));
-  return { scope, matches, partial: rows.size > scanLimit };
+  // The sessions out of scope are left out in the query only when there are any.
+  const everySession = byKey.size === stored.stored.size;
+  const result = await planAs(USE_TEXT_INDEX, () =>
+    client.query<{ session_key: string; seq: string; window_seq: string; body: string }>(
+      `SELECT session_key, seq, window_seq, body FROM ${tables.rows}
+       WHERE visible AND literal_text LIKE $1 AND ($3 OR session_key = ANY($4::bigint[])) LIMIT $2`,
+      [pattern, scanLimit + 1, everySession, everySession ? [] : [...byKey.keys()]],
+    ),
+  );
+  for (const entry of result.rows.slice(0, scanLimit)) {
+    const storedIn = byKey.get(Number(entry.session_key));
+    const seq = Number(entry.seq);
+    const key = `${storedIn}\u0000${seq}`;
+    if (storedIn === undefined || found.has(key) || ownersOf(scope, storedIn, seq).length === 0) continue;
+    const match = { storedIn, seq, score: 0 };
+    found.set(key, match);
+    encoded.set(match, { seq, window_seq: Number(entry.window_seq), body: entry.body });
+  }
+  return { matches: [...found.values()], partial: result.rows.length > scanLimit, encoded };
 }

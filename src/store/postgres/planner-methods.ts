@@ -28,10 +28,19 @@ export async function withPlan<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   if (off.length === 0) return work();
-  const methods: PlannerMethod[] = ["enable_seqscan", "enable_indexscan", "enable_bitmapscan"];
-  const settings = methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`);
-  await client.query(`SELECT ${settings.join(", ")}`);
+  await client.query(`SELECT ${planSettings(off)}`);
   return work();
+}
+
+/**
+ * The select list that sets the planner methods as `withPlan` does, for a statement that has
+ * another job too (one round trip less).
+ *
+ * @example await client.query(`SELECT ${planSettings(WALK_ROWS)}, count(*) FROM t`);
+ */
+export function planSettings(off: readonly PlannerMethod[]): string {
+  const methods: PlannerMethod[] = ["enable_seqscan", "enable_indexscan", "enable_bitmapscan"];
+  return methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`).join(", ");
 }
 
 /** Testing one row's words on a walk costs about as much as this many word-index entries (docs/benchmarks.md). */

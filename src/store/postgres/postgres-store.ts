@@ -43,6 +43,7 @@ import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
 import { createConnectionPool } from "./connection-pool.js";
+import { createScopeSessions } from "./scope-sessions.js";
 import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
 import { searchRows, type EncodedRow } from "./search.js";
 import { createWordShares } from "./word-shares.js";
@@ -162,6 +163,7 @@ function createPostgresBackend({
   });
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
+  const scopeSessions = createScopeSessions(t);
   let closed = false;
   let corruptRowsSkipped = 0;
 
@@ -374,7 +376,12 @@ function createPostgresBackend({
 
     async searchScope(request: ScopeSearchRequest) {
       open();
-      return read((client) => searchScopeRows({ client, tables: t, trigramIndex: pool.schema.trigramIndex }, request));
+      return read((client) =>
+        searchScopeRows(
+          { client, tables: t, trigramIndex: pool.schema.trigramIndex, scopeSessions, wordShares, decode },
+          request,
+        ),
+      );
     },
 
     async lastSeq(sessionId: string) {
