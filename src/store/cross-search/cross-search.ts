@@ -3,10 +3,12 @@
  * visible session may show (`search-scope.ts`), the backend finds the matching rows among them in
  * one query over its indexes (`searchScope`), and this module orders them, caps each session's
  * hits and cuts the page. Literal hits come by session, newest activity first, each session's
- * newest first; ranked hits by one BM25 over all sessions.
+ * newest first; ranked hits by one BM25 over all sessions, or in the literal order with
+ * `order: "newest"`. A role or tool filter (ADR 0033) is part of the backend's query (ADR 0093).
  */
 import { InvalidArgumentError } from "../../core/errors.js";
 import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
+import { checkSearchFilter, type SearchFilter, type SearchOrder } from "../../core/search-filter.js";
 import { assertSearchableQuery } from "../../core/search-query.js";
 import type { LineageBackend } from "../lineage/lineage-backend.js";
 import { checkLimit, checkSeq } from "../options.js";
@@ -33,6 +35,11 @@ export interface ScopeSearchRequest {
   hitsPerSession: number;
   /** Read at most this many matching (literal: candidate) rows, then say `partial`. */
   scanLimit: number;
+  /**
+   * Only rows that pass this role and tool filter (ADR 0093): rows that do not pass are no candidates
+   * and do not count towards `scanLimit`. Empty: no filter.
+   */
+  filter: SearchFilter;
 }
 
 /** A stored row that matches: literal ones verified (`containsLiteral`), ranked ones with their BM25 score. */
@@ -59,6 +66,8 @@ interface CheckedCrossSearch {
   offset: number;
   hitsPerSession: number;
   sessionIds: readonly string[] | undefined;
+  filter: SearchFilter;
+  order: SearchOrder;
 }
 
 function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearch {
@@ -73,6 +82,12 @@ function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearc
   ) {
     throw new InvalidArgumentError("sessionIds must be an array of session ids.");
   }
+  const { order, ...filter } = checkSearchFilter({
+    mode,
+    role: options.role,
+    toolName: options.toolName,
+    order: options.order,
+  });
   return {
     query: assertSearchableQuery(options.query, mode),
     mode,
@@ -80,6 +95,8 @@ function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearc
     offset: checkSeq("offset", options.offset) ?? 0,
     hitsPerSession: checkLimit(options.hitsPerSession, 3, MAX_CROSS_SEARCH_LIMIT),
     sessionIds: options.sessionIds,
+    filter,
+    order,
   };
 }
 
@@ -114,6 +131,7 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     mode: checked.mode,
     hitsPerSession: checked.hitsPerSession,
     scanLimit: checked.mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
+    filter: checked.filter,
   });
   const found = matches.flatMap((match) =>
     ownersOf(scope, match.storedIn, match.seq).map((segment) => ({
@@ -123,7 +141,7 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     })),
   );
   found.sort((left, right) =>
-    checked.mode === "ranked"
+    checked.order === "relevance"
       ? right.match.score - left.match.score || left.rank - right.rank || right.match.seq - left.match.seq
       : left.rank - right.rank || right.match.seq - left.match.seq,
   );

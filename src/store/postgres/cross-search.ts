@@ -7,7 +7,8 @@
  * - Ranked: the words `selectRankedWords` keeps over the whole table, scored with BM25 as FTS5
  *   computes it, with the whole store's weights (every session's indexed rows and terms, and each
  *   word's rows counted up to `WORD_ROWS_CAP`): one BM25 over all sessions.
- * Hidden rows are never matches (`visible`).
+ * Hidden rows are never matches (`visible`). A role or tool filter (ADR 0093) is part of each
+ * statement: a row must hold the filter's terms (`holdsFilterTerms`).
  */
 import type pg from "pg";
 import { bm25Scorer, type TermCounts } from "../../core/bm25.js";
@@ -20,6 +21,7 @@ import {
   scopeSessionOf,
   type ScopeSessionRecord,
 } from "../cross-search/search-scope.js";
+import { holdsFilterTerms } from "./filter-terms.js";
 import { USE_TEXT_INDEX, USE_WORD_INDEX, withPlan } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
 import { containsPattern } from "./search.js";
@@ -33,6 +35,8 @@ export async function searchScopeRows(
   request: ScopeSearchRequest,
 ): Promise<ScopeSearchResult> {
   const { query, scanLimit } = request;
+  // A role or tool filter: after each statement's own parameters.
+  const holds = (firstParameter: number) => holdsFilterTerms(tables, request.filter, firstParameter);
   const records = await client.query<ScopeSessionRecord>(`SELECT ${SCOPE_SESSION_COLUMNS} FROM ${tables.sessions}`);
   const scope = request.scopeOf(records.rows.map(scopeSessionOf));
   const storedIn = [...scope.segments.keys()];
@@ -40,11 +44,12 @@ export async function searchScopeRows(
   const inScope = (entry: { session_id: string; seq: number | string }) =>
     ownersOf(scope, entry.session_id, Number(entry.seq)).length > 0;
   if (request.mode === "literal") {
+    const filter = holds(4);
     const statement = () =>
       client.query<{ session_id: string; seq: string }>(
         `SELECT s.session_id, r.seq FROM ${tables.rows} r JOIN ${tables.sessions} s ON s.session_key = r.session_key
-         WHERE r.visible AND r.literal_text LIKE $1 AND s.session_id = ANY($2::text[]) LIMIT $3`,
-        [containsPattern(query), storedIn, scanLimit + 1],
+         WHERE r.visible AND r.literal_text LIKE $1 AND s.session_id = ANY($2::text[])${filter.sql} LIMIT $3`,
+        [containsPattern(query), storedIn, scanLimit + 1, ...filter.parameters],
       );
     const serves = trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
     const result = await (serves ? withPlan(client, USE_TEXT_INDEX, statement) : statement());
@@ -80,6 +85,7 @@ export async function searchScopeRows(
     rangeRows: Number(totals?.rows ?? 0),
     countRows: (word) => wordRows.get(word) ?? 0,
   });
+  const filter = holds(5);
   const candidates = await client.query<{
     session_id: string;
     seq: string;
@@ -92,9 +98,9 @@ export async function searchScopeRows(
        coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
        coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
      FROM (SELECT s.session_id, r.seq, r.word_count, r.words FROM ${tables.rows} r JOIN ${tables.sessions} s ON s.session_key = r.session_key
-       WHERE r.words @@ $1::tsquery AND s.session_id = ANY($2::text[]) LIMIT $3) c
+       WHERE r.words @@ $1::tsquery AND s.session_id = ANY($2::text[])${filter.sql} LIMIT $3) c
      CROSS JOIN LATERAL unnest(ts_delete(c.words, tsvector_to_array(ts_delete(c.words, $4::text[])))) AS u`,
-    [anyWordQuery(kept), storedIn, scanLimit + 1, kept],
+    [anyWordQuery(kept), storedIn, scanLimit + 1, kept, ...filter.parameters],
   );
   const rows = new Map<string, { storedIn: string; seq: number; length: number; counts: Map<string, TermCounts> }>();
   for (const entry of candidates.rows) {

@@ -7,10 +7,13 @@
  *   A row whose every session already has its hits and one more is not read at all.
  * - Ranked: the words `selectRankedWords` keeps over the whole file, scored with FTS5's BM25, whose
  *   weights are the whole file's: one BM25 over all sessions.
- * The indexes hold visible rows only, so hidden rows are never candidates.
+ * The indexes hold visible rows only, so hidden rows are never candidates. A role or tool filter
+ * (ADR 0093) is part of the walk: each candidate must hold the filter's terms (ADR 0051), one
+ * primary-key lookup each, before it is read or counted.
  */
 import type Database from "better-sqlite3";
 import { selectRankedWords } from "../../core/ranked-search-plan.js";
+import { filterTermsRequired } from "../../core/search-filter.js";
 import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
 import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
@@ -29,19 +32,35 @@ import {
   type SearchScope,
 } from "../cross-search/search-scope.js";
 import type { StoredRow } from "../port.js";
+import { FILTER_TERMS_TABLE } from "./filter-terms.js";
 import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
 import { WORD_SCORE } from "./word-index.js";
 
 const candidateColumns = "r.row_key, r.session_key, r.seq, r.window_seq, r.body";
 
+/** The walks of a cross-session search, with `filter` before their order (one filter term a `?` each). */
+const walkSql = {
+  crossLiteral: (filter: string) => `SELECT ${candidateColumns} FROM ctxwin_search_literal f
+     CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid WHERE ctxwin_search_literal MATCH ?${filter} ORDER BY f.rowid DESC`,
+  crossScan: (filter: string) =>
+    `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.visible = 1${filter} ORDER BY r.row_key DESC`,
+  crossScoreWords: (filter: string) => `SELECT f.rowid AS row_key, r.session_key, r.seq, ${WORD_SCORE} AS score
+     FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
+     WHERE ctxwin_search_words MATCH ?${filter} ORDER BY f.rowid DESC`,
+} as const;
+
+type WalkName = keyof typeof walkSql;
+
+/** The condition that the row `r` holds the filter term of the next parameter (ADR 0051). */
+const HOLDS_TERM = ` AND EXISTS (SELECT 1 FROM ${FILTER_TERMS_TABLE} t
+     WHERE t.session_key = r.session_key AND t.term = ? AND t.seq = r.seq)`;
+
 /** The statements of a cross-session search; the FTS5 index drives each (CROSS JOIN), newest first. */
 export const crossSearchSql = {
-  crossLiteral: `SELECT ${candidateColumns} FROM ctxwin_search_literal f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
-     WHERE ctxwin_search_literal MATCH ? ORDER BY f.rowid DESC`,
-  crossScan: `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.visible = 1 ORDER BY r.row_key DESC`,
+  crossLiteral: walkSql.crossLiteral(""),
+  crossScan: walkSql.crossScan(""),
   crossCountWords: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words WHERE ctxwin_search_words MATCH ? LIMIT ?)`,
-  crossScoreWords: `SELECT f.rowid AS row_key, r.session_key, r.seq, ${WORD_SCORE} AS score FROM ctxwin_search_words f
-     CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid WHERE ctxwin_search_words MATCH ? ORDER BY f.rowid DESC`,
+  crossScoreWords: walkSql.crossScoreWords(""),
   topRowKey: "SELECT coalesce(max(row_key), 0) AS top FROM ctxwin_rows",
   scopeSessions: `SELECT ${SCOPE_SESSION_COLUMNS} FROM ctxwin_sessions`,
 } as const;
@@ -50,6 +69,8 @@ export type CrossSearchStatements = Record<keyof typeof crossSearchSql, Database
 
 export interface CrossSearchState {
   sql: CrossSearchStatements;
+  /** A walk for rows holding `terms` more filter terms (prepared on first use; 0 is the plain walk). */
+  walk: (name: WalkName, terms: number) => Database.Statement;
   /** The sessions table's scope rows, read again only when the file changed since the last read. */
   sessions: () => { sessions: readonly ScopeSession[]; keys: ReadonlyMap<string, number> };
 }
@@ -68,6 +89,14 @@ export function prepareCrossSearch(db: Database.Database): () => CrossSearchStat
     ) as CrossSearchStatements;
     const dataVersion = db.prepare("PRAGMA data_version").pluck();
     const totalChanges = db.prepare("SELECT total_changes()").pluck();
+    const walks = new Map<string, Database.Statement>();
+    const walk = (name: WalkName, terms: number) => {
+      if (terms === 0) return sql[name];
+      const key = `${name}:${terms}`;
+      let statement = walks.get(key);
+      if (statement === undefined) walks.set(key, (statement = db.prepare(walkSql[name](HOLDS_TERM.repeat(terms)))));
+      return statement;
+    };
     let cached: { version: string; sessions: ScopeSession[]; keys: Map<string, number> } | undefined;
     const sessions = () => {
       const version = `${String(dataVersion.get())}:${String(totalChanges.get())}`;
@@ -81,7 +110,7 @@ export function prepareCrossSearch(db: Database.Database): () => CrossSearchStat
       }
       return cached;
     };
-    return (state = { sql, sessions });
+    return (state = { sql, walk, sessions });
   };
 }
 
@@ -113,7 +142,8 @@ export function searchScopeRows(
   request: ScopeSearchRequest,
 ): ScopeSearchResult {
   const { query, scanLimit } = request;
-  const { sql } = state;
+  const { sql, walk } = state;
+  const terms = filterTermsRequired(request.filter);
   const { sessions, keys } = state.sessions();
   const scope = request.scopeOf(sessions);
   let storedBy = storedByScope.get(scope);
@@ -135,7 +165,8 @@ export function searchScopeRows(
       rangeRows: topKey,
       countRows: (word, cap) => (sql.crossCountWords.get(phraseOf(word), cap) as { matches: number }).matches,
     });
-    for (const candidate of sql.crossScoreWords.iterate(kept.map(phraseOf).join(" OR ")) as Iterable<{
+    const scored = walk("crossScoreWords", terms.length).iterate(kept.map(phraseOf).join(" OR "), ...terms);
+    for (const candidate of scored as Iterable<{
       session_key: number;
       seq: number;
       score: number;
@@ -149,7 +180,9 @@ export function searchScopeRows(
   }
   const plan = planTrigramQuery({ query, rangeKeys: topKey, rarity: trigramRarity });
   const candidates = (
-    plan === undefined ? sql.crossScan.iterate() : sql.crossLiteral.iterate(plan.match)
+    plan === undefined
+      ? walk("crossScan", terms.length).iterate(...terms)
+      : walk("crossLiteral", terms.length).iterate(plan.match, ...terms)
   ) as Iterable<CrossCandidate>;
   const counter = ownerCounter({ scope, hitsPerSession: request.hitsPerSession });
   for (const candidate of candidates) {
