@@ -8,8 +8,9 @@
  * - Ranked: the words `selectRankedWords` keeps over the whole file, scored with FTS5's BM25, whose
  *   weights are the whole file's: one BM25 over all sessions.
  * The indexes hold visible rows only, so hidden rows are never candidates. A role or tool filter
- * (ADR 0093) is part of the walk: each candidate must hold the filter's terms (ADR 0051), one
- * primary-key lookup each, before it is read or counted.
+ * (ADR 0093) is part of the walk: a candidate must hold the filter's terms (ADR 0051, one
+ * primary-key lookup each) to be verified or counted; at most `CROSS_FILTER_EXAMINE_LIMIT` rows of
+ * the scope are looked at, then the page is `partial`.
  */
 import type Database from "better-sqlite3";
 import { selectRankedWords } from "../../core/ranked-search-plan.js";
@@ -18,6 +19,7 @@ import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
 import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
 import {
+  CROSS_FILTER_EXAMINE_LIMIT,
   ownerCounter,
   type ScopeMatch,
   type ScopeSearchRequest,
@@ -38,29 +40,37 @@ import { WORD_SCORE } from "./word-index.js";
 
 const candidateColumns = "r.row_key, r.session_key, r.seq, r.window_seq, r.body";
 
-/** The walks of a cross-session search, with `filter` before their order (one filter term a `?` each). */
+/**
+ * The walks of a cross-session search; `passes` says whether the row passes the filter. Its filter
+ * terms (a `?` each) come first in the SELECT list, so they are the first parameters.
+ */
 const walkSql = {
-  crossLiteral: (filter: string) => `SELECT ${candidateColumns} FROM ctxwin_search_literal f
-     CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid WHERE ctxwin_search_literal MATCH ?${filter} ORDER BY f.rowid DESC`,
-  crossScan: (filter: string) =>
-    `SELECT ${candidateColumns} FROM ctxwin_rows r WHERE r.visible = 1${filter} ORDER BY r.row_key DESC`,
-  crossScoreWords: (filter: string) => `SELECT f.rowid AS row_key, r.session_key, r.seq, ${WORD_SCORE} AS score
+  crossLiteral: (passes: string) => `SELECT ${candidateColumns}, ${passes} AS passes FROM ctxwin_search_literal f
+     CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid WHERE ctxwin_search_literal MATCH ? ORDER BY f.rowid DESC`,
+  crossScan: (passes: string) =>
+    `SELECT ${candidateColumns}, ${passes} AS passes FROM ctxwin_rows r WHERE r.visible = 1 ORDER BY r.row_key DESC`,
+  crossScoreWords: (passes: string) => `SELECT f.rowid AS row_key, r.session_key, r.seq, ${WORD_SCORE} AS score,
+       ${passes} AS passes
      FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
-     WHERE ctxwin_search_words MATCH ?${filter} ORDER BY f.rowid DESC`,
+     WHERE ctxwin_search_words MATCH ? ORDER BY f.rowid DESC`,
 } as const;
 
 type WalkName = keyof typeof walkSql;
 
-/** The condition that the row `r` holds the filter term of the next parameter (ADR 0051). */
-const HOLDS_TERM = ` AND EXISTS (SELECT 1 FROM ${FILTER_TERMS_TABLE} t
-     WHERE t.session_key = r.session_key AND t.term = ? AND t.seq = r.seq)`;
+/** Whether the row `r` holds `terms` filter terms, the parameters in order (ADR 0051). */
+const holdsTerms = (terms: number) =>
+  Array.from(
+    { length: terms },
+    () =>
+      `EXISTS (SELECT 1 FROM ${FILTER_TERMS_TABLE} t WHERE t.session_key = r.session_key AND t.term = ? AND t.seq = r.seq)`,
+  ).join(" AND ");
 
 /** The statements of a cross-session search; the FTS5 index drives each (CROSS JOIN), newest first. */
 export const crossSearchSql = {
-  crossLiteral: walkSql.crossLiteral(""),
-  crossScan: walkSql.crossScan(""),
+  crossLiteral: walkSql.crossLiteral("1"),
+  crossScan: walkSql.crossScan("1"),
   crossCountWords: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words WHERE ctxwin_search_words MATCH ? LIMIT ?)`,
-  crossScoreWords: walkSql.crossScoreWords(""),
+  crossScoreWords: walkSql.crossScoreWords("1"),
   topRowKey: "SELECT coalesce(max(row_key), 0) AS top FROM ctxwin_rows",
   scopeSessions: `SELECT ${SCOPE_SESSION_COLUMNS} FROM ctxwin_sessions`,
 } as const;
@@ -69,7 +79,7 @@ export type CrossSearchStatements = Record<keyof typeof crossSearchSql, Database
 
 export interface CrossSearchState {
   sql: CrossSearchStatements;
-  /** A walk for rows holding `terms` more filter terms (prepared on first use; 0 is the plain walk). */
+  /** A walk that says whether rows hold `terms` filter terms (prepared on first use; 0 is the plain walk). */
   walk: (name: WalkName, terms: number) => Database.Statement;
   /** The sessions table's scope rows, read again only when the file changed since the last read. */
   sessions: () => { sessions: readonly ScopeSession[]; keys: ReadonlyMap<string, number> };
@@ -94,7 +104,7 @@ export function prepareCrossSearch(db: Database.Database): () => CrossSearchStat
       if (terms === 0) return sql[name];
       const key = `${name}:${terms}`;
       let statement = walks.get(key);
-      if (statement === undefined) walks.set(key, (statement = db.prepare(walkSql[name](HOLDS_TERM.repeat(terms)))));
+      if (statement === undefined) walks.set(key, (statement = db.prepare(walkSql[name](holdsTerms(terms)))));
       return statement;
     };
     let cached: { version: string; sessions: ScopeSession[]; keys: Map<string, number> } | undefined;
@@ -120,6 +130,7 @@ interface CrossCandidate {
   seq: number;
   window_seq: number;
   body: string;
+  passes: number;
 }
 
 /** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
@@ -159,20 +170,26 @@ export function searchScopeRows(
   const topKey = (sql.topRowKey.get() as { top: number }).top;
   const matches: ScopeMatch[] = [];
   let read = 0;
+  // With a filter, the rows of the scope looked at (passing or not) are bounded too.
+  let examined = 0;
+  const examineLimit = terms.length === 0 ? Number.POSITIVE_INFINITY : CROSS_FILTER_EXAMINE_LIMIT;
   if (request.mode === "ranked") {
     const kept = selectRankedWords({
       words: rankedQueryWords(query),
       rangeRows: topKey,
       countRows: (word, cap) => (sql.crossCountWords.get(phraseOf(word), cap) as { matches: number }).matches,
     });
-    const scored = walk("crossScoreWords", terms.length).iterate(kept.map(phraseOf).join(" OR "), ...terms);
+    const scored = walk("crossScoreWords", terms.length).iterate(...terms, kept.map(phraseOf).join(" OR "));
     for (const candidate of scored as Iterable<{
       session_key: number;
       seq: number;
       score: number;
+      passes: number;
     }>) {
       const storedIn = storedBy.get(candidate.session_key);
       if (storedIn === undefined || ownersOf(scope, storedIn, candidate.seq).length === 0) continue;
+      if ((examined += 1) > examineLimit) return { scope, matches, partial: true };
+      if (candidate.passes !== 1) continue;
       if ((read += 1) > scanLimit) return { scope, matches, partial: true };
       matches.push({ storedIn, seq: candidate.seq, score: candidate.score });
     }
@@ -182,12 +199,14 @@ export function searchScopeRows(
   const candidates = (
     plan === undefined
       ? walk("crossScan", terms.length).iterate(...terms)
-      : walk("crossLiteral", terms.length).iterate(plan.match, ...terms)
+      : walk("crossLiteral", terms.length).iterate(...terms, plan.match)
   ) as Iterable<CrossCandidate>;
   const counter = ownerCounter({ scope, hitsPerSession: request.hitsPerSession });
   for (const candidate of candidates) {
     const storedIn = storedBy.get(candidate.session_key);
     if (storedIn === undefined || !counter.wanted(storedIn, candidate.seq)) continue;
+    if ((examined += 1) > examineLimit) return { scope, matches, partial: true };
+    if (candidate.passes !== 1) continue;
     if ((read += 1) > scanLimit) return { scope, matches, partial: true };
     const row = decode(storedIn, candidate);
     if (row === undefined || !containsLiteral(renderSearchText(row), query)) continue;
