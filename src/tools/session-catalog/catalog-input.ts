@@ -67,7 +67,7 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
   session_offset: integerInput(z.number().int().min(0).max(MAX_SESSION_OFFSET))
     .nullish()
     .describe(
-      "list_sessions: skip this many sessions (the `next` of the previous page). A search across sessions reads every session in one call and pages with offset; session_offset pages it only with role, tool_name or order.",
+      "list_sessions: skip this many sessions (the `next` of the previous page). A search across sessions reads every session in one call and pages with offset; session_offset pages it only in hybrid mode.",
     ),
 });
 
