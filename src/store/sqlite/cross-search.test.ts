@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { RowInput } from "../../core/row.js";
 import { CROSS_FILTER_EXAMINE_LIMIT } from "../cross-search/cross-search.js";
 import type { HistoryStore } from "../port.js";
 import { reset, text } from "../test-support/conformance-rows.js";
@@ -38,13 +39,13 @@ describe("SQLite cross-session search with a filter looks at a bounded number of
       durability: "normal",
     });
     try {
-      const grep = {
-        role: "assistant" as const,
+      const grep: RowInput = {
+        role: "assistant",
         parts: [
           {
             type: "tool-Grep",
             toolCallId: "g",
-            state: "output-available" as const,
+            state: "output-available",
             input: { pattern: "n" },
             output: "n",
           },
