@@ -23,7 +23,7 @@ export const CROSS_SEARCH_SCAN_LIMIT = 2_000;
  * With a role or tool filter: the rows of the scope one cross-session search looks at at most,
  * passing the filter or not (SQLite, ADR 0093); past it the page is `partial`.
  */
-export const CROSS_FILTER_EXAMINE_LIMIT = 20_000;
+export const CROSS_FILTER_EXAMINE_LIMIT = 10_000;
 /** Ranked: the newest rows holding a kept word that one cross-session search scores at most (ADR 0016, 0089). */
 export const CROSS_RANKED_CANDIDATE_LIMIT = RANKED_CANDIDATE_LIMIT;
 

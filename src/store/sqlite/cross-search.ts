@@ -38,17 +38,21 @@ import { FILTER_TERMS_TABLE } from "./filter-terms.js";
 import { planTrigramQuery, type TrigramRarity } from "./trigram-plan.js";
 import { WORD_SCORE } from "./word-index.js";
 
-const candidateColumns = "r.row_key, r.session_key, r.seq, r.window_seq, r.body";
+/** A literal walk's columns: with a filter, the body of a row that passes it only (null otherwise). */
+const candidateColumns = (passes: string) =>
+  `r.row_key, r.session_key, r.seq, r.window_seq, ${passes === "1" ? "r.body" : `CASE WHEN ${passes} THEN r.body END AS body`}`;
 
 /**
- * The walks of a cross-session search; `passes` says whether the row passes the filter. Its filter
- * terms (a `?` each) come first in the SELECT list, so they are the first parameters.
+ * The walks of a cross-session search; `passes` is the condition that the row passes the filter
+ * ("1": no filter). Its filter terms (a `?` each) come first in the SELECT list, so they are the
+ * first parameters. A literal walk hands out the bodies of the rows that pass (a row's JSON is the
+ * walk's main cost), a ranked walk says `passes`.
  */
 const walkSql = {
-  crossLiteral: (passes: string) => `SELECT ${candidateColumns}, ${passes} AS passes FROM ctxwin_search_literal f
+  crossLiteral: (passes: string) => `SELECT ${candidateColumns(passes)} FROM ctxwin_search_literal f
      CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid WHERE ctxwin_search_literal MATCH ? ORDER BY f.rowid DESC`,
   crossScan: (passes: string) =>
-    `SELECT ${candidateColumns}, ${passes} AS passes FROM ctxwin_rows r WHERE r.visible = 1 ORDER BY r.row_key DESC`,
+    `SELECT ${candidateColumns(passes)} FROM ctxwin_rows r WHERE r.visible = 1 ORDER BY r.row_key DESC`,
   crossScoreWords: (passes: string) => `SELECT f.rowid AS row_key, r.session_key, r.seq, ${WORD_SCORE} AS score,
        ${passes} AS passes
      FROM ctxwin_search_words f CROSS JOIN ctxwin_rows r ON r.row_key = f.rowid
@@ -129,8 +133,8 @@ interface CrossCandidate {
   session_key: number;
   seq: number;
   window_seq: number;
-  body: string;
-  passes: number;
+  /** Null for a row that does not pass the filter. */
+  body: string | null;
 }
 
 /** Words are letters and digits only (`rankedQueryWords`), so quoting cannot be escaped. */
@@ -147,7 +151,7 @@ export function searchScopeRows(
     trigramRarity,
   }: {
     state: CrossSearchState;
-    decode: (sessionId: string, candidate: CrossCandidate) => StoredRow | undefined;
+    decode: (sessionId: string, candidate: CrossCandidate & { body: string }) => StoredRow | undefined;
     trigramRarity: TrigramRarity;
   },
   request: ScopeSearchRequest,
@@ -206,9 +210,9 @@ export function searchScopeRows(
     const storedIn = storedBy.get(candidate.session_key);
     if (storedIn === undefined || !counter.wanted(storedIn, candidate.seq)) continue;
     if ((examined += 1) > examineLimit) return { scope, matches, partial: true };
-    if (candidate.passes !== 1) continue;
+    if (candidate.body === null) continue;
     if ((read += 1) > scanLimit) return { scope, matches, partial: true };
-    const row = decode(storedIn, candidate);
+    const row = decode(storedIn, candidate as CrossCandidate & { body: string });
     if (row === undefined || !containsLiteral(renderSearchText(row), query)) continue;
     counter.add(storedIn, candidate.seq);
     matches.push({ storedIn, seq: candidate.seq, score: 0, hit: { row, windowId: windowIdFor(candidate.window_seq) } });
