@@ -20,8 +20,9 @@ export const MAX_CROSS_SEARCH_LIMIT = 50;
 /** Matching rows one cross-session search reads at most (ADR 0089); past it the page is `partial`. */
 export const CROSS_SEARCH_SCAN_LIMIT = 2_000;
 /**
- * With a role or tool filter: the rows of the scope one cross-session search looks at at most,
- * passing the filter or not (SQLite, ADR 0093); past it the page is `partial`.
+ * Ranked, with a role or tool filter: the rows of the scope one cross-session search looks at at
+ * most, passing the filter or not (SQLite, ADR 0093); past it the page is `partial`. A literal
+ * search looks at `CROSS_SEARCH_SCAN_LIMIT` candidates at most, with a filter or without.
  */
 export const CROSS_FILTER_EXAMINE_LIMIT = 10_000;
 /** Ranked: the newest rows holding a kept word that one cross-session search scores at most (ADR 0016, 0089). */
@@ -45,6 +46,8 @@ export interface ScopeSearchRequest {
    * and do not count towards `scanLimit`. Empty: no filter.
    */
   filter: SearchFilter;
+  /** With a filter: look at at most this many rows of the scope, passing it or not, then say `partial`. */
+  examineLimit: number;
 }
 
 /** A stored row that matches: literal ones verified (`containsLiteral`), ranked ones with their BM25 score. */
@@ -137,6 +140,7 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     hitsPerSession: checked.hitsPerSession,
     scanLimit: checked.mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
     filter: checked.filter,
+    examineLimit: checked.mode === "ranked" ? CROSS_FILTER_EXAMINE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
   });
   const found = matches.flatMap((match) =>
     ownersOf(scope, match.storedIn, match.seq).map((segment) => ({

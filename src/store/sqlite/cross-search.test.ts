@@ -33,7 +33,7 @@ describe("SQLite cross-session search keeps the sessions rows only while the fil
 });
 
 describe("SQLite cross-session search with a filter looks at a bounded number of rows (ADR 0093)", () => {
-  it("says partial past CROSS_FILTER_EXAMINE_LIMIT rows that do not pass, and finds the row above the bound", async () => {
+  it("says partial past its bound of rows that do not pass (literal 2,000, ranked 10,000), finding the row above it", async () => {
     const store = createSqliteStore({
       path: path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-cross-")), "ctxwin.db"),
       durability: "normal",

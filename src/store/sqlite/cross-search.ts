@@ -9,8 +9,8 @@
  *   weights are the whole file's: one BM25 over all sessions.
  * The indexes hold visible rows only, so hidden rows are never candidates. A role or tool filter
  * (ADR 0093) is part of the walk: a candidate must hold the filter's terms (ADR 0051, one
- * primary-key lookup each) to be verified or counted; at most `CROSS_FILTER_EXAMINE_LIMIT` rows of
- * the scope are looked at, then the page is `partial`.
+ * primary-key lookup each) to be verified or counted; at most `examineLimit` rows of the scope are
+ * looked at, then the page is `partial`.
  */
 import type Database from "better-sqlite3";
 import { selectRankedWords } from "../../core/ranked-search-plan.js";
@@ -19,7 +19,6 @@ import { containsLiteral, rankedQueryWords } from "../../core/search-query.js";
 import { renderSearchText } from "../../core/search-text.js";
 import { windowIdFor } from "../../core/windows.js";
 import {
-  CROSS_FILTER_EXAMINE_LIMIT,
   ownerCounter,
   type ScopeMatch,
   type ScopeSearchRequest,
@@ -176,7 +175,7 @@ export function searchScopeRows(
   let read = 0;
   // With a filter, the rows of the scope looked at (passing or not) are bounded too.
   let examined = 0;
-  const examineLimit = terms.length === 0 ? Number.POSITIVE_INFINITY : CROSS_FILTER_EXAMINE_LIMIT;
+  const examineLimit = terms.length === 0 ? Number.POSITIVE_INFINITY : request.examineLimit;
   if (request.mode === "ranked") {
     const kept = selectRankedWords({
       words: rankedQueryWords(query),
