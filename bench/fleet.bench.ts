@@ -12,7 +12,8 @@
  *   single-session figures of the same store printed beside them;
  * - the same for cross-session searches with a role or tool filter or `order: "newest"` (ADR 0093),
  *   which are part of the one query too: one row in twenty calls the `Grep` tool.
- * `--at-scale-only` skips the first goal's smaller stores. SQLite stores are seeded with `durability: "normal"` (no sync per commit; searches do not write),
+ * `--at-scale-only` skips the first goal's smaller stores. SQLite stores are seeded with
+ * `durability: "normal"` (no sync per commit; searches do not write),
  * one append of a whole session at a time.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -129,7 +130,8 @@ async function findInFirstCall(backend: Backend, url: string | undefined, senten
     })) as SearchSessionsResult;
     const foundFiltered = filtered.ok && filtered.results.some((group) => group.session_id === "fleet-00000");
     console.log(
-      `${foundFiltered ? "PASS" : "MISS"}  ${backend}: the same with role 'assistant', in the first MCP call: ${foundFiltered}`,
+      `${foundFiltered ? "PASS" : "MISS"}  ${backend}: the same with role 'assistant', ` +
+        `in the first MCP call: ${foundFiltered}`,
     );
     const single = () => store.search("fleet-00000", { query: "quokka ledger 7781", mode: "literal" });
     const across = () => store.searchSessions({ query: "quokka ledger 7781", mode: "literal" });
@@ -194,13 +196,16 @@ async function atScale(backend: Backend, url: string | undefined, sentences: rea
       );
       const page = await store.searchSessions({ query, mode, ...filter });
       console.log(
-        `  ${mode} "${query}" ${JSON.stringify(filter)}: single-session p50 ${formatMs(single!.p50)} p95 ${formatMs(single!.p95)}; ` +
-          `cross-session p50 ${formatMs(across!.p50)} p95 ${formatMs(across!.p95)} (${page.hits.length} hits${page.partial === true ? ", partial" : ""})`,
+        `  ${mode} "${query}" ${JSON.stringify(filter)}: ` +
+          `single-session p50 ${formatMs(single!.p50)} p95 ${formatMs(single!.p95)}; ` +
+          `cross-session p50 ${formatMs(across!.p50)} p95 ${formatMs(across!.p95)} ` +
+          `(${page.hits.length} hits${page.partial === true ? ", partial" : ""})`,
       );
       worstFiltered = Math.max(worstFiltered, across!.p95);
     }
     goal(
-      `${backend} cross-session filtered or ordered slowest p95 at ${sessions.toLocaleString("en")} sessions × 100 rows`,
+      `${backend} cross-session filtered or ordered slowest p95 ` +
+        `at ${sessions.toLocaleString("en")} sessions × 100 rows`,
       worstFiltered,
       "<=",
       target,
