@@ -9,9 +9,15 @@
  * - cross-session p50 within 3× a single-session search in the same store (same run, interleaved);
  * - at 10,000 sessions × 100 rows (1,000,000 rows; CTXWIN_BENCH_SCALE scales the session count),
  *   cross-session literal and ranked p95 ≤ 100 ms (SQLite) / ≤ 150 ms (PostgreSQL), with the
- *   single-session figures of the same store printed beside them.
+ *   single-session figures of the same store printed beside them;
+ * - the same for cross-session searches with a role or tool filter or `order: "newest"` (ADR 0093),
+ *   which are part of the one query too: one row in twenty calls the `Grep` tool.
+ * `--at-scale-only` skips the first goal's smaller stores. SQLite stores are seeded with
+ * `durability: "normal"` (no sync per commit; searches do not write),
+ * one append of a whole session at a time.
  * CTXWIN_BENCH_REUSE_FLEET=1 with CTXWIN_BENCH_POSTGRES_URL keeps the PostgreSQL fleets between runs:
  * a schema that already holds the fleet is searched as it is (seeding 1,000,000 rows takes ~20 min).
+ * A fleet seeded before the `Grep` rows were added has none: drop its schema once.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -21,6 +27,7 @@ import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { openStore, type OpenStoreOptions } from "../src/store/open-store.js";
 import type { HistoryStore } from "../src/store/port.js";
 import type { RowInput } from "../src/core/row.js";
+import type { CrossSearchOptions } from "../src/store/port.js";
 import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
 import { createStoreHistory } from "../src/tools/session-catalog/store-history.js";
 import type { SearchSessionsResult } from "../src/tools/session-catalog/catalog-results.js";
@@ -30,6 +37,17 @@ import { formatMs, formatRatio, goal, timeInterleaved } from "./measure.js";
 const PHRASE = "quokka ledger 7781 moved to the lighthouse";
 const LITERAL_QUERIES = ["quokka ledger 7781", "lighthouse", "startup founders", "we should have"];
 const RANKED_QUERIES = ["quokka ledger", "lighthouse bought", "startup founders", "investors funding startup"];
+/** Cross-session searches with a filter or an order (ADR 0093): the query, its mode, and the filter. */
+const FILTERED_SEARCHES: { query: string; mode: "literal" | "ranked"; filter: Partial<CrossSearchOptions> }[] = [
+  { query: "lighthouse", mode: "literal", filter: { role: "user" } },
+  { query: "startup founders", mode: "literal", filter: { toolName: "grep" } },
+  { query: "quokka ledger 7781", mode: "literal", filter: { role: "assistant" } },
+  { query: "investors funding startup", mode: "ranked", filter: { role: "assistant" } },
+  { query: "lighthouse bought", mode: "ranked", filter: { toolName: "grep" } },
+  { query: "startup founders", mode: "ranked", filter: { order: "newest" } },
+];
+/** Every twentieth row (an assistant's) calls this tool besides its text. */
+const TOOL_ROW_EVERY = 20;
 
 type Backend = "sqlite" | "postgres";
 
@@ -54,9 +72,22 @@ async function seedFleet(
         index === 0 && seq === Math.ceil(rowsPerSession / 2)
           ? `${sentence()} ${PHRASE}.`
           : `${sentence()} ${sentence()}`;
-      rows.push({ role: seq % 2 === 1 ? "user" : "assistant", parts: [{ type: "text", text }] });
+      const parts: RowInput["parts"] = [{ type: "text", text }];
+      if (seq % TOOL_ROW_EVERY === 0)
+        parts.push({
+          type: "tool-Grep",
+          toolCallId: `grep-${index}-${seq}`,
+          state: "output-available",
+          input: { pattern: sentence().split(" ").slice(0, 2).join(" ") },
+          output: "3 matches",
+        });
+      rows.push({ role: seq % 2 === 1 ? "user" : "assistant", parts });
     }
     await store.append(`fleet-${String(index).padStart(5, "0")}`, rows);
+    if ((index + 1) % 1_000 === 0 && index + 1 < sessions)
+      console.log(
+        `  … ${(index + 1).toLocaleString("en")} sessions in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(`  seeded ${sessions.toLocaleString("en")} sessions × ${rowsPerSession} rows in ${seconds.toFixed(0)} s`);
@@ -79,7 +110,9 @@ async function withStore<T>(
 ): Promise<T> {
   const directory = backend === "sqlite" ? mkdtempSync(path.join(os.tmpdir(), "ctxwin-fleet-")) : undefined;
   const options: OpenStoreOptions =
-    directory !== undefined ? { path: path.join(directory, "ctxwin.db") } : { url: url as string, schema };
+    directory !== undefined
+      ? { path: path.join(directory, "ctxwin.db"), durability: "normal" }
+      : { url: url as string, schema };
   const store = openStore(options);
   try {
     return await work(store);
@@ -103,6 +136,17 @@ async function findInFirstCall(backend: Backend, url: string | undefined, senten
       `${found ? "PASS" : "MISS"}  ${backend}: ` +
         `phrase in the oldest of ${sessions.toLocaleString("en")} sessions found in the first MCP call: ` +
         `${found} (${formatMs(ms)})`,
+    );
+    // The phrase is in an assistant row (an even seq): with a role filter, the same one call finds it.
+    const filtered = (await history.execute({
+      action: "search",
+      query: "quokka ledger 7781",
+      role: "assistant",
+    })) as SearchSessionsResult;
+    const foundFiltered = filtered.ok && filtered.results.some((group) => group.session_id === "fleet-00000");
+    console.log(
+      `${foundFiltered ? "PASS" : "MISS"}  ${backend}: the same with role 'assistant', ` +
+        `in the first MCP call: ${foundFiltered}`,
     );
     const single = () => store.search("fleet-00000", { query: "quokka ledger 7781", mode: "literal" });
     const across = () => store.searchSessions({ query: "quokka ledger 7781", mode: "literal" });
@@ -160,6 +204,29 @@ async function atScale(backend: Backend, url: string | undefined, sentences: rea
         formatMs,
       );
     }
+    let worstFiltered = 0;
+    for (const { query, mode, filter } of FILTERED_SEARCHES) {
+      const [single, across] = await timeInterleaved(
+        [() => store.search(one, { query, mode, ...filter }), () => store.searchSessions({ query, mode, ...filter })],
+        { iterations: 20, warmup: 2 },
+      );
+      const page = await store.searchSessions({ query, mode, ...filter });
+      console.log(
+        `  ${mode} "${query}" ${JSON.stringify(filter)}: ` +
+          `single-session p50 ${formatMs(single!.p50)} p95 ${formatMs(single!.p95)}; ` +
+          `cross-session p50 ${formatMs(across!.p50)} p95 ${formatMs(across!.p95)} ` +
+          `(${page.hits.length} hits${page.partial === true ? ", partial" : ""})`,
+      );
+      worstFiltered = Math.max(worstFiltered, across!.p95);
+    }
+    goal(
+      `${backend} cross-session filtered or ordered slowest p95 ` +
+        `at ${sessions.toLocaleString("en")} sessions × 100 rows`,
+      worstFiltered,
+      "<=",
+      target,
+      formatMs,
+    );
   });
 }
 
@@ -177,7 +244,8 @@ export async function run(): Promise<void> {
     const url = backend === "postgres" ? (cluster?.url ?? given) : undefined;
     try {
       console.log(`\n### ${backend}`);
-      await findInFirstCall(backend, url, sentences);
+      // `--at-scale-only`: the full-size store alone (its seeding takes the most time).
+      if (!process.argv.includes("--at-scale-only")) await findInFirstCall(backend, url, sentences);
       await atScale(backend, url, sentences);
     } finally {
       cluster?.stop();

@@ -75,6 +75,19 @@ export function filterWalkTerm(filter: SearchFilter): string | undefined {
   return filter.role === undefined ? undefined : `role:${filter.role}`;
 }
 
+/**
+ * Every filter term a row must hold to pass `filter` (ADR 0051): the role's and the tool's. A search
+ * across sessions asks the filter terms for each of them (ADR 0093); none without a filter.
+ *
+ * @example filterTermsRequired({ role: "assistant", toolName: "Bash" }) // ["role:assistant", "tool:bash"]
+ */
+export function filterTermsRequired(filter: SearchFilter): string[] {
+  return [
+    ...(filter.role === undefined ? [] : [`role:${filter.role}`]),
+    ...(filter.toolName === undefined ? [] : [`tool:${filter.toolName.toLowerCase()}`]),
+  ];
+}
+
 export interface CheckedSearchFilter extends SearchFilter {
   order: SearchOrder;
 }

@@ -204,6 +204,15 @@ export interface CrossSearchOptions {
   hitsPerSession?: number;
   /** Only these sessions (a caller's own filter, e.g. by project); without it, every visible session. */
   sessionIds?: readonly string[];
+  /** Only rows of this role (ADR 0033), inside the one query (ADR 0093). */
+  role?: RowRole;
+  /** Only rows holding a call of this tool, compared case-insensitively (ADR 0033, 0093). */
+  toolName?: string;
+  /**
+   * Ranked: `relevance` (default, one BM25 over all sessions) or `newest` (the literal order: sessions
+   * by newest activity, each session's newest first), over the same rows. Literal is always `newest`.
+   */
+  order?: SearchOrder;
 }
 
 /** A hit of a cross-session search: the session it is shown under (a fork shows its origin's rows as its own). */
@@ -213,8 +222,9 @@ export interface CrossSearchHit extends SearchHit {
 
 export interface CrossSearchPage {
   /**
-   * Literal: sessions by newest activity first, each session's hits newest first. Ranked: by BM25
-   * over all sessions, most relevant first. At most `hitsPerSession` hits of one session.
+   * Literal (and ranked with `order: "newest"`): sessions by newest activity first, each session's
+   * hits newest first. Ranked: by BM25 over all sessions, most relevant first. At most
+   * `hitsPerSession` hits of one session.
    */
   hits: CrossSearchHit[];
   /** Sessions with more hits than the page shows of them: search the session itself to see them. */

@@ -182,8 +182,10 @@ export function registerHistoryCommand({
           `choose one of --ranked, --hybrid and --semantic; got ${modes.map((name) => `--${name}`).join(" and ")}.`,
         );
       const mode: SearchMode | EmbeddingSearchMode = modes[0] ?? "literal";
+      if (options.newest === true && mode === "literal")
+        throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
       if (session === undefined) {
-        const scopedFlags = ["hybrid", "semantic", "newest", "role", "tool", "includeCleared"] as const;
+        const scopedFlags = ["hybrid", "semantic", "includeCleared"] as const;
         const unscoped = scopedFlags.filter((name) => options[name] !== undefined && options[name] !== false);
         if (unscoped.length > 0) {
           const flagOf = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
@@ -195,11 +197,11 @@ export function registerHistoryCommand({
           query: text,
           mode: mode === "ranked" ? "ranked" : "literal",
           limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
+          filter: { role: options.role, toolName: options.tool },
+          ...(options.newest === true ? { order: "newest" as const } : {}),
         });
         return options.json === true ? results : formatSessionHits(results);
       }
-      if (options.newest === true && mode === "literal")
-        throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
       const hits = await searchEntries(await scopeOf(store, session, options), {
         query: text,
         mode,

@@ -184,7 +184,7 @@ describe("history sessions and search across sessions (issue 50)", () => {
     expect(human[1]).toMatch(/^claude-code:\S+1 {2}2026-11-03T09:00:01\.000Z – .*“Rotate the SPRUCE-9 staging keys”$/);
   });
 
-  it("history search <text> without a session id searches every session; scoped flags ask for one", async () => {
+  it("history search <text> without a session id searches every session, with --role and --tool; hybrid asks for one", async () => {
     const project = await projectWithTwoSessions();
     const found = await inProject(project, "history", "search", "SPRUCE-9", "--json");
     expect(found.stderr).toBe("");
@@ -194,8 +194,21 @@ describe("history sessions and search across sessions (issue 50)", () => {
     expect(human).toMatch(
       /^═══ claude-code:\S+1 {2}Rotate the SPRUCE-9 staging keys ═══\n── w:0 ──\n#2 {2}user {2}.*staging keys/,
     );
-    const scoped = await inProject(project, "history", "search", "SPRUCE-9", "--role", "user");
-    const refusal = "ctxwin history: --role work within one session: give its id before the text.";
+    // Role and tool filters are part of the one query (ADR 0093); hybrid needs a session.
+    const sessionsOf = (result: { stdout: string }) =>
+      (JSON.parse(result.stdout) as { session_id: string }[]).map((entry) => entry.session_id).sort();
+    expect(sessionsOf(await inProject(project, "history", "search", "SPRUCE-9", "--role", "user", "--json"))).toEqual([
+      OLDER,
+      NEWER,
+    ]);
+    expect(
+      sessionsOf(await inProject(project, "history", "search", "SPRUCE-9", "--role", "assistant", "--json")),
+    ).toEqual([]);
+    expect(sessionsOf(await inProject(project, "history", "search", "SPRUCE-9", "--tool", "Bash", "--json"))).toEqual(
+      [],
+    );
+    const scoped = await inProject(project, "history", "search", "SPRUCE-9", "--hybrid");
+    const refusal = "ctxwin history: --hybrid work within one session: give its id before the text.";
     expect([scoped.status, scoped.stderr.trim()]).toEqual([1, refusal]);
     // With a session id it is the single-session search, as before.
     const one = await inProject(project, "history", "search", NEWER, "SPRUCE-9", "--json");

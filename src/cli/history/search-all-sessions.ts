@@ -1,9 +1,10 @@
 /**
  * `ctxwin history search <text>` without a session id: the search `session_history` runs without
- * `session_id` (the library's `searchSessions`: one store query, the code path MCP uses), paged by
- * hit until `limit` hits or the last one. Each result is one session's hits with its title.
+ * `session_id` (the library's `searchSessions`: one store query, the code path MCP uses, with its
+ * role, tool and order filters), paged by hit until `limit` hits or the last one. Each result is one session's hits with its title.
  */
 import { SEARCH_LIMIT } from "../../core/history-view/limits.js";
+import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
 import type { HistoryStore } from "../../store/port.js";
 import { searchSessions } from "../../tools/session-catalog/catalog-api.js";
 import type { CatalogResult, SessionHits } from "../../tools/session-catalog/catalog-results.js";
@@ -18,11 +19,16 @@ export async function searchAllSessions({
   query,
   mode,
   limit,
+  filter = {},
+  order,
 }: {
   store: HistoryStore;
   query: string;
   mode: "literal" | "ranked";
   limit: number;
+  /** Only items of this role, or calling this tool: inside the same one query (ADR 0093). */
+  filter?: SearchFilter;
+  order?: SearchOrder;
 }): Promise<SessionHits[]> {
   const results: SessionHits[] = [];
   let found = 0;
@@ -34,6 +40,9 @@ export async function searchAllSessions({
       mode,
       limit: Math.min(SEARCH_LIMIT.max, limit - found),
       ...(offset === undefined ? {} : { offset }),
+      ...(filter.role === undefined ? {} : { role: filter.role }),
+      ...(filter.toolName === undefined ? {} : { toolName: filter.toolName }),
+      ...(order === undefined ? {} : { order }),
     });
     if (!isSearchPage(page)) throw new HistoryCommandError(errorMessageOf(page));
     for (const session of page.results) {

@@ -3,10 +3,12 @@
  * visible session may show (`search-scope.ts`), the backend finds the matching rows among them in
  * one query over its indexes (`searchScope`), and this module orders them, caps each session's
  * hits and cuts the page. Literal hits come by session, newest activity first, each session's
- * newest first; ranked hits by one BM25 over all sessions.
+ * newest first; ranked hits by one BM25 over all sessions, or in the literal order with
+ * `order: "newest"`. A role or tool filter (ADR 0033) is part of the backend's query (ADR 0093).
  */
 import { InvalidArgumentError } from "../../core/errors.js";
 import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
+import { checkSearchFilter, type SearchFilter, type SearchOrder } from "../../core/search-filter.js";
 import { assertSearchableQuery } from "../../core/search-query.js";
 import type { LineageBackend } from "../lineage/lineage-backend.js";
 import { checkLimit, checkSeq } from "../options.js";
@@ -17,6 +19,12 @@ import { ownersOf, searchScope, type ScopeSession, type SearchScope } from "./se
 export const MAX_CROSS_SEARCH_LIMIT = 50;
 /** Matching rows one cross-session search reads at most (ADR 0089); past it the page is `partial`. */
 export const CROSS_SEARCH_SCAN_LIMIT = 2_000;
+/**
+ * Ranked, with a role or tool filter: the rows of the scope one cross-session search looks at at
+ * most, passing the filter or not (SQLite, ADR 0093); past it the page is `partial`. A literal
+ * search looks at `CROSS_SEARCH_SCAN_LIMIT` candidates at most, with a filter or without.
+ */
+export const CROSS_FILTER_EXAMINE_LIMIT = 10_000;
 /** Ranked: the newest rows holding a kept word that one cross-session search scores at most (ADR 0016, 0089). */
 export const CROSS_RANKED_CANDIDATE_LIMIT = RANKED_CANDIDATE_LIMIT;
 
@@ -39,6 +47,15 @@ export interface ScopeSearchRequest {
    * sessions have hits: the page and `hasMore` are then what a full read gives.
    */
   wantedSessions: number;
+  /**
+   * Only rows that pass this role and tool filter (ADR 0093): rows that do not pass are no candidates
+   * and do not count towards `scanLimit`. Empty: no filter.
+   */
+  filter: SearchFilter;
+  /** With a filter: look at at most this many rows of the scope, passing it or not, then say `partial`. */
+  examineLimit: number;
+  /** The page's order (`crossSearch` orders the matches): for a backend that reads the page's rows ahead. */
+  order: SearchOrder;
 }
 
 /** A stored row that matches: literal ones verified (`containsLiteral`), ranked ones with their BM25 score. */
@@ -65,6 +82,8 @@ interface CheckedCrossSearch {
   offset: number;
   hitsPerSession: number;
   sessionIds: readonly string[] | undefined;
+  filter: SearchFilter;
+  order: SearchOrder;
 }
 
 function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearch {
@@ -79,6 +98,12 @@ function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearc
   ) {
     throw new InvalidArgumentError("sessionIds must be an array of session ids.");
   }
+  const { order, ...filter } = checkSearchFilter({
+    mode,
+    role: options.role,
+    toolName: options.toolName,
+    order: options.order,
+  });
   return {
     query: assertSearchableQuery(options.query, mode),
     mode,
@@ -86,6 +111,8 @@ function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearc
     offset: checkSeq("offset", options.offset) ?? 0,
     hitsPerSession: checkLimit(options.hitsPerSession, 3, MAX_CROSS_SEARCH_LIMIT),
     sessionIds: options.sessionIds,
+    filter,
+    order,
   };
 }
 
@@ -121,6 +148,9 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     hitsPerSession: checked.hitsPerSession,
     scanLimit: checked.mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
     wantedSessions: checked.offset + checked.limit + 1,
+    filter: checked.filter,
+    examineLimit: checked.mode === "ranked" ? CROSS_FILTER_EXAMINE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
+    order: checked.order,
   });
   const found = matches.flatMap((match) =>
     ownersOf(scope, match.storedIn, match.seq).map((segment) => ({
@@ -130,7 +160,7 @@ export async function crossSearch(raw: LineageBackend, options: CrossSearchOptio
     })),
   );
   found.sort((left, right) =>
-    checked.mode === "ranked"
+    checked.order === "relevance"
       ? right.match.score - left.match.score || left.rank - right.rank || right.match.seq - left.match.seq
       : left.rank - right.rank || right.match.seq - left.match.seq,
   );

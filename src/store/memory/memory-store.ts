@@ -4,7 +4,7 @@
  */
 import { validateRowInputs, type RowInput } from "../../core/row.js";
 import { termCounts, type TermCounts } from "../../core/bm25.js";
-import { filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
+import { filterTermsRequired, filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
@@ -409,7 +409,7 @@ function createMemoryBackend({
       return sessions.get(sessionId)?.cursor.floorSeq ?? 0;
     },
 
-    async searchScope({ scopeOf, query, mode, scanLimit }: ScopeSearchRequest) {
+    async searchScope({ scopeOf, query, mode, scanLimit, filter }: ScopeSearchRequest) {
       open();
       const scope = scopeOf(
         [...sessions.entries()].map(([sessionId, session]) => ({
@@ -421,9 +421,12 @@ function createMemoryBackend({
         })),
       );
       const inScope: { storedIn: string; row: MemoryRow; rank: number }[] = [];
+      // A role or tool filter: the rows holding its terms (ADR 0051, 0093).
+      const required = filterTermsRequired(filter);
       for (const storedIn of scope.segments.keys()) {
         for (const row of sessions.get(storedIn)?.rows ?? []) {
-          const owners = row.visible ? ownersOf(scope, storedIn, row.seq) : [];
+          const passes = row.visible && required.every((term) => row.filterTerms.includes(term));
+          const owners = passes ? ownersOf(scope, storedIn, row.seq) : [];
           if (owners.length > 0) inScope.push({ storedIn, row, rank: Math.min(...owners.map((owner) => owner.rank)) });
         }
       }

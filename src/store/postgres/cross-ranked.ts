@@ -10,13 +10,17 @@
  * - The scores: BM25 as FTS5 computes it, with the whole store's weights (every session's indexed
  *   rows and terms); a word in more rows than were counted weighs by its share of the rows walked
  *   (estimated like a session's common word, `ranked-order.ts`).
+ * A role or tool filter (ADR 0093) is part of the candidates' conditions (`holdsFilterTerms`); the
+ * words are still counted, and the rows weighed, over the whole store.
  */
 import { bm25Scorer, type TermCounts } from "../../core/bm25.js";
 import { selectRankedWords } from "../../core/ranked-search-plan.js";
 import { rankedQueryWords } from "../../core/search-query.js";
+import { filterTermsRequired, type SearchFilter } from "../../core/search-filter.js";
 import type { ScopeMatch, ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { ownersOf } from "../cross-search/search-scope.js";
 import type { CrossSearchRun, FoundMatches, ScopeWalk } from "./cross-search.js";
+import { holdsFilterTerms } from "./filter-terms.js";
 import type { EncodedRow } from "./search.js";
 import { USE_WORD_INDEX, WALK_ROWS, walkLimit as statisticsWalkLimit, type PlannerMethod } from "./planner-methods.js";
 import type { ScopeSessions } from "./scope-sessions.js";
@@ -34,7 +38,7 @@ interface Candidate {
 
 export async function rankedScopeMatches(
   context: CrossSearchRun,
-  { query, scanLimit, wantedSessions }: ScopeSearchRequest,
+  { query, scanLimit, wantedSessions, filter }: ScopeSearchRequest,
   walk: ScopeWalk,
 ): Promise<FoundMatches> {
   const { stored } = walk;
@@ -47,18 +51,20 @@ export async function rankedScopeMatches(
     countRows: (word) => counted.get(word) ?? 0,
   });
   const keptRows = kept.reduce((sum, word) => sum + (counted.get(word) ?? 0), 0);
-  const wordQuery = anyWordQuery(kept);
+  const wanted = { wordQuery: anyWordQuery(kept), filter };
   const read =
     keptRows < cap
-      ? { candidates: await indexedCandidates(context, wordQuery, cap, walk), walkedRows: undefined }
-      : await walkedCandidates(context, wordQuery, cap, walk);
+      ? { candidates: await indexedCandidates(context, wanted, cap, walk), walkedRows: undefined }
+      : await walkedCandidates(context, wanted, cap, walk);
   const candidates = read.candidates.slice(0, scanLimit);
   // Few candidates come with their rows: the page's need no statement of their own.
   const terms = await candidateTerms(context, candidates, kept, candidates.length <= FEW_CANDIDATES * wantedSessions);
-  // A word counted to the cap weighs by its share of the rows walked (at least the cap).
+  // A word counted to the cap weighs by its share of the rows walked (at least the cap). With a filter,
+  // the candidates are no sample of the rows walked: the word weighs as counted.
   const wordRows = new Map(kept.map((word) => [word, counted.get(word) ?? 0]));
+  const sampled = filterTermsRequired(filter).length === 0;
   for (const word of kept) {
-    if ((wordRows.get(word) ?? 0) < cap || read.walkedRows === undefined) continue;
+    if ((wordRows.get(word) ?? 0) < cap || read.walkedRows === undefined || !sampled) continue;
     const holding = terms.filter((candidate) => candidate.counts.has(word)).length;
     wordRows.set(word, Math.max(cap, Math.round((holding * stored.indexedRows) / Math.max(1, read.walkedRows))));
   }
@@ -134,10 +140,19 @@ function newestSessionsKey(stored: ScopeSessions, rows: number): number {
   return 0;
 }
 
-/** Every row of the scope holding a kept word (fewer than `cap` in the store), from the word index. */
+/** What a ranked search's candidates hold: a kept word (`wordQuery`), and `filter`'s terms. */
+interface WantedRows {
+  wordQuery: string;
+  filter: SearchFilter;
+}
+
+/**
+ * Every row of the scope holding a kept word (fewer than `cap` in the store) and passing the filter,
+ * from the word index.
+ */
 async function indexedCandidates(
   { client, tables, planAs }: CrossSearchRun,
-  wordQuery: string,
+  { wordQuery, filter }: WantedRows,
   cap: number,
   { scope, stored }: ScopeWalk,
 ): Promise<Candidate[]> {
@@ -146,10 +161,11 @@ async function indexedCandidates(
     const session = stored.stored.get(storedIn);
     if (session !== undefined) byKey.set(session.sessionKey, storedIn);
   }
+  const holds = holdsFilterTerms(tables, filter, 3);
   const result = await planAs(USE_WORD_INDEX, () =>
     client.query<{ session_key: string; seq: string }>(
-      `SELECT session_key, seq FROM ${tables.rows} WHERE words @@ $1::tsquery LIMIT $2`,
-      [wordQuery, cap],
+      `SELECT r.session_key, r.seq FROM ${tables.rows} r WHERE r.words @@ $1::tsquery${holds.sql} LIMIT $2`,
+      [wordQuery, cap, ...holds.parameters],
     ),
   );
   return result.rows.flatMap((entry) => {
@@ -167,11 +183,13 @@ async function indexedCandidates(
  */
 async function walkedCandidates(
   context: CrossSearchRun,
-  wordQuery: string,
+  wanted: WantedRows,
   cap: number,
   walk: ScopeWalk,
 ): Promise<{ candidates: Candidate[]; walkedRows: number | undefined }> {
   const { order } = walk;
+  // A role or tool filter: its terms after the walk's own parameters ($5 the words).
+  const holds = holdsFilterTerms(context.tables, wanted.filter, 6);
   const found = new Map<string, Candidate>();
   let start = 0;
   let end = batchEnd(order, 0, { rows: 2 * cap });
@@ -181,8 +199,8 @@ async function walkedCandidates(
       order,
       start,
       end,
-      condition: "r.words @@ $5::tsquery",
-      parameter: wordQuery,
+      condition: `r.words @@ $5::tsquery${holds.sql}`,
+      parameters: [wanted.wordQuery, ...holds.parameters],
       perSegment: cap,
       bodies: false,
     });
@@ -202,7 +220,7 @@ async function walkedCandidates(
       found.size === 0 ? Number.POSITIVE_INFINITY : ((cap - found.size) * walkedRows) / Math.max(1, found.size);
     const left = walkLimit(walk.stored.storeRows) - walkedRows;
     if (projected > left && batchSize(order, start, order.length).rows > left) {
-      for (const candidate of await indexedCandidates(context, wordQuery, cap, walk)) {
+      for (const candidate of await indexedCandidates(context, wanted, cap, walk)) {
         if (found.size >= cap) break;
         found.set(`${candidate.storedIn}\u0000${candidate.seq}`, candidate);
       }

@@ -43,7 +43,7 @@ async function seedFleet(store: HistoryStore): Promise<void> {
   await store.append("s01", [reply("alpha beta, later")]);
 }
 
-describe.skipIf(postgresUnavailable !== "")("PostgreSQL cross-session search (ADR 0089, 0094)", () => {
+describe.skipIf(postgresUnavailable !== "")("PostgreSQL cross-session search (ADR 0089, 0093, 0094)", () => {
   let database: TestDatabase;
   const opened: HistoryStore[] = [];
   beforeAll(async () => {
@@ -96,6 +96,14 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL cross-session search (AD
       { query: "note 3.", mode: "literal" },
       { query: "gamma", mode: "ranked" },
       { query: "beta", mode: "ranked", limit: 50, hitsPerSession: 5 },
+      // A role filter (ADR 0093) is part of the walk's condition and of each index's statement.
+      { query: "alpha", mode: "literal", role: "assistant" },
+      { query: "alpha", mode: "literal", role: "user", limit: 7, offset: 14, hitsPerSession: 2 },
+      { query: "beta", mode: "literal", role: "user", limit: 50, hitsPerSession: 5 },
+      { query: "gamma 77", mode: "literal", role: "assistant" },
+      { query: "gamma 77", mode: "literal", role: "user" },
+      { query: "gamma", mode: "ranked", role: "user" },
+      { query: "beta", mode: "ranked", role: "assistant", order: "newest", limit: 50, hitsPerSession: 5 },
     ];
     for (const search of searches) {
       const expected = summary(await memory.searchSessions(search));
@@ -105,5 +113,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL cross-session search (AD
     const ranked = await postgres.searchSessions({ query: "alpha", mode: "ranked", limit: 50 });
     expect(ranked.hits).toHaveLength(50);
     expect(ranked.hits.every((hit) => textOf(hit.row).includes("alpha"))).toBe(true);
+    // Filtered, walked and then listed by the word index: only rows that pass, still a full page.
+    const filtered = await postgres.searchSessions({ query: "alpha", mode: "ranked", role: "user", limit: 50 });
+    expect(filtered.hits).toHaveLength(50);
+    expect(filtered.hits.every((hit) => hit.row.role === "user" && textOf(hit.row).includes("alpha"))).toBe(true);
   });
 });

@@ -8,15 +8,19 @@
  *   shows the matches too sparse to fill the page within `walkLimit` rows, pg_trgm's
  *   index lists the rest at once (at most `scanLimit` of them, else the page is `partial`).
  * - Ranked: `cross-ranked.ts`.
- * Hidden rows are never matches (`visible`).
+ * Hidden rows are never matches (`visible`). A role or tool filter (ADR 0093) is part of each
+ * statement's condition: a row must hold the filter's terms (`holdsFilterTerms`), so the walk's early
+ * stop counts only rows that pass it.
  */
 import type pg from "pg";
+import type { SearchFilter } from "../../core/search-filter.js";
 import { foldCase } from "../../core/search-query.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { ScopeMatch, ScopeSearchRequest, ScopeSearchResult } from "../cross-search/cross-search.js";
 import { ownersOf, type SearchScope } from "../cross-search/search-scope.js";
 import type { StoredRow } from "../port.js";
 import { rankedScopeMatches } from "./cross-ranked.js";
+import { holdsFilterTerms } from "./filter-terms.js";
 import { withPageHits } from "./page-hits.js";
 import { USE_TEXT_INDEX, WALK_ROWS } from "./planner-methods.js";
 import type { ScopeSessions } from "./scope-sessions.js";
@@ -82,11 +86,13 @@ export interface ScopeWalk {
 
 async function literalScopeMatches(
   context: CrossSearchRun,
-  { query, hitsPerSession, scanLimit, wantedSessions }: ScopeSearchRequest,
+  { query, hitsPerSession, scanLimit, wantedSessions, filter }: ScopeSearchRequest,
   walk: ScopeWalk,
 ): Promise<FoundMatches> {
   const { order } = walk;
   const pattern = containsPattern(query);
+  // A role or tool filter: its terms after the walk's own parameters ($5 the pattern).
+  const holds = holdsFilterTerms(context.tables, filter, 6);
   let indexServes = context.trigramIndex && /[\p{L}\p{N}]{3}/u.test(query);
   const found = new Map<string, ScopeMatch>();
   const done = () => ({ matches: [...found.values()], partial: false });
@@ -100,8 +106,8 @@ async function literalScopeMatches(
       order,
       start,
       end,
-      condition: "r.visible AND r.literal_text LIKE $5",
-      parameter: pattern,
+      condition: `r.visible AND r.literal_text LIKE $5${holds.sql}`,
+      parameters: [pattern, ...holds.parameters],
       perSegment: hitsPerSession + 1,
       bodies: true,
     });
@@ -128,7 +134,7 @@ async function literalScopeMatches(
       // no more than a walk tests, or than one call reads anyway (`scanLimit`).
       const affordable = Math.max(limit, scanLimit);
       if (indexServes && (await indexRowsEstimate(context, query, walk, start, walkedRows)) <= affordable)
-        return indexedLiteralMatches(context, { pattern, scanLimit }, walk, found);
+        return indexedLiteralMatches(context, { pattern, scanLimit, filter }, walk, found);
       indexServes = false;
       if (left <= 0) return { matches: [...found.values()], partial: true };
     }
@@ -166,10 +172,13 @@ async function indexRowsEstimate(
   return ((result.rows[0]?.holding ?? 0) * stored.storeRows) / Math.max(1, walkedRows);
 }
 
-/** Every matching row of the scope's sessions from pg_trgm's index (at most `scanLimit`), added to those walked. */
+/**
+ * Every matching row of the scope's sessions that passes `filter` from pg_trgm's index (at most
+ * `scanLimit`), added to those walked.
+ */
 async function indexedLiteralMatches(
   { client, tables, planAs }: CrossSearchRun,
-  { pattern, scanLimit }: { pattern: string; scanLimit: number },
+  { pattern, scanLimit, filter }: { pattern: string; scanLimit: number; filter: SearchFilter },
   { scope, stored }: ScopeWalk,
   found: Map<string, ScopeMatch>,
 ): Promise<FoundMatches> {
@@ -182,11 +191,12 @@ async function indexedLiteralMatches(
   }
   // The sessions out of scope are left out in the query only when there are any.
   const everySession = byKey.size === stored.stored.size;
+  const holds = holdsFilterTerms(tables, filter, 5);
   const result = await planAs(USE_TEXT_INDEX, () =>
     client.query<{ session_key: string; seq: string; window_seq: string; body: string }>(
-      `SELECT session_key, seq, window_seq, body FROM ${tables.rows}
-       WHERE visible AND literal_text LIKE $1 AND ($3 OR session_key = ANY($4::bigint[])) LIMIT $2`,
-      [pattern, scanLimit + 1, everySession, everySession ? [] : [...byKey.keys()]],
+      `SELECT r.session_key, r.seq, r.window_seq, r.body FROM ${tables.rows} r
+       WHERE r.visible AND r.literal_text LIKE $1 AND ($3 OR r.session_key = ANY($4::bigint[]))${holds.sql} LIMIT $2`,
+      [pattern, scanLimit + 1, everySession, everySession ? [] : [...byKey.keys()], ...holds.parameters],
     ),
   );
   for (const entry of result.rows.slice(0, scanLimit)) {

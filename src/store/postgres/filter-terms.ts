@@ -5,7 +5,7 @@
  * pass the filter, and reads only those rows when they are few.
  */
 import type pg from "pg";
-import { filterTermsOf } from "../../core/search-filter.js";
+import { filterTermsOf, filterTermsRequired, type SearchFilter } from "../../core/search-filter.js";
 import { indexedTextOf } from "../append-plan.js";
 import { decodeRow } from "../row-codec.js";
 import type { TableNames } from "./schema.js";
@@ -17,6 +17,27 @@ export function filterTermsTable(t: TableNames): string {
       seq bigint NOT NULL,
       PRIMARY KEY (session_key, term, seq)
     )`;
+}
+
+/**
+ * The condition that the row `r` holds every filter term of `filter` (ADR 0051, 0093), its terms the
+ * parameters from `$firstParameter` on: nothing without a filter.
+ *
+ * @example const holds = holdsFilterTerms(t, { role: "user" }, 4); // sql " AND EXISTS (... $4 ...)", parameters ["role:user"]
+ */
+export function holdsFilterTerms(
+  t: TableNames,
+  filter: SearchFilter,
+  firstParameter: number,
+): { sql: string; parameters: string[] } {
+  const parameters = filterTermsRequired(filter);
+  const sql = parameters
+    .map(
+      (_, index) => ` AND EXISTS (SELECT 1 FROM ${t.filterTerms} ft
+         WHERE ft.session_key = r.session_key AND ft.term = $${firstParameter + index} AND ft.seq = r.seq)`,
+    )
+    .join("");
+  return { sql, parameters };
 }
 
 /** Writes the terms of appended rows: parallel arrays of terms and their rows' seqs. */

@@ -17,7 +17,7 @@ import type { EncodedRow } from "./search.js";
  */
 export async function withPageHits(
   { client, tables, decode }: CrossSearchContext,
-  { mode, hitsPerSession, wantedSessions }: ScopeSearchRequest,
+  { order, hitsPerSession, wantedSessions }: ScopeSearchRequest,
   { scope, stored }: ScopeWalk,
   { matches, encoded }: FoundMatches,
 ): Promise<ScopeMatch[]> {
@@ -29,7 +29,7 @@ export async function withPageHits(
     })),
   );
   entries.sort((left, right) =>
-    mode === "ranked"
+    order === "relevance"
       ? right.match.score - left.match.score || left.rank - right.rank || right.match.seq - left.match.seq
       : left.rank - right.rank || right.match.seq - left.match.seq,
   );

@@ -130,7 +130,7 @@ export interface WalkedRow {
 
 /**
  * The newest `perSegment` rows of each segment of `order[start, end)` for which `condition` holds
- * (SQL over the rows table `r`, its one parameter `$5`), in walk order, with their bodies when `bodies`.
+ * (SQL over the rows table `r`, its `parameters` `$5` on), in walk order, with their bodies when `bodies`.
  */
 export async function walkSegments(
   { client, tables, planAs }: { client: pg.PoolClient; tables: TableNames; planAs: PlanAs },
@@ -139,7 +139,7 @@ export async function walkSegments(
     start,
     end,
     condition,
-    parameter,
+    parameters,
     perSegment,
     bodies,
   }: {
@@ -147,7 +147,7 @@ export async function walkSegments(
     start: number;
     end: number;
     condition: string;
-    parameter: string;
+    parameters: readonly string[];
     perSegment: number;
     bodies: boolean;
   },
@@ -168,7 +168,7 @@ export async function walkSegments(
         batch.map((segment) => segment.low),
         batch.map((segment) => segment.high),
         perSegment,
-        parameter,
+        ...parameters,
       ],
     ),
   );

@@ -5,9 +5,19 @@
  * Test-only.
  */
 import { describe, expect } from "vitest";
-import type { CrossSearchPage } from "../port.js";
+import { InvalidArgumentError } from "../../core/errors.js";
+import type { RowInput } from "../../core/row.js";
+import type { CrossSearchOptions, CrossSearchPage } from "../port.js";
 import type { ConformanceSuite } from "./conformance-search.js";
 import { leadIn, reply, reset, rollover, text, textOf } from "./conformance-rows.js";
+
+/** An assistant row calling `Bash` with `command` (the tool's input is searchable). */
+const bash = (command: string): RowInput => ({
+  role: "assistant",
+  parts: [
+    { type: "tool-Bash", toolCallId: `c-${command}`, state: "output-available", input: { command }, output: "ok" },
+  ],
+});
 
 /** `[session, item, text]` of each hit, in page order. */
 const found = (page: CrossSearchPage) => page.hits.map((hit) => [hit.sessionId, hit.row.seq, textOf(hit.row)]);
@@ -110,6 +120,64 @@ export function describeCrossSearchConformance(suite: ConformanceSuite): void {
         expect(found(page)).toEqual([["main/late", 1, "the secret 0451 once more"]]);
         expect(page.sessionsSearched).toBe(2);
       }
+    });
+
+    test("role and tool filters and order are in the one query; floors, hidden rows, forks, children hold (ADR 0093)", async () => {
+      const { store } = suite;
+      await store.append("cleared", [
+        bash("needle before the clear"),
+        reset(),
+        text("needle after the clear"),
+        bash("needle after the clear"),
+      ]);
+      await store.append("hidden", [text("needle hidden", { synthetic: true, uiVisible: false }), reply("a needle")]);
+      await store.append("origin", [text("needle in origin"), bash("needle shared"), text("later needle in origin")]);
+      await store.fork("origin", { atSeq: 2, newSessionId: "fork" });
+      await store.append("fork", [bash("needle of the fork")]);
+      await store.append("main", [text("start"), reply("delegating")]);
+      await store.append("main/child", [bash("needle of the child")], { parent: { sessionId: "main", itemId: "2" } });
+      await store.append("main", [reset(), reply("delegating again")]);
+      await store.append("main/late", [bash("needle of the late child")], {
+        parent: { sessionId: "main", itemId: "4" },
+      });
+      const keys = (page: CrossSearchPage) => page.hits.map((hit) => `${hit.sessionId}:${hit.row.seq}`).sort();
+      for (const mode of ["literal", "ranked"] as const) {
+        const search = (options: Partial<CrossSearchOptions>) =>
+          store.searchSessions({ query: "needle", mode, hitsPerSession: 5, limit: 50, ...options });
+        expect(keys(await search({ toolName: "BASH" }))).toEqual([
+          "cleared:4",
+          "fork:2",
+          "fork:3",
+          "main/late:1",
+          "origin:2",
+        ]);
+        expect(keys(await search({ role: "user" }))).toEqual(["cleared:3", "fork:1", "origin:1", "origin:3"]);
+        expect(keys(await search({ role: "assistant", toolName: "bash" }))).toEqual(
+          keys(await search({ toolName: "bash" })),
+        );
+        expect(keys(await search({ role: "user", toolName: "bash" }))).toEqual([]);
+        expect(keys(await search({ toolName: "grep" }))).toEqual([]);
+        // Newest first within each session (the literal order), for ranked with `order: "newest"` too.
+        const newest = await search({ role: "user", ...(mode === "ranked" ? { order: "newest" as const } : {}) });
+        expect(newest.hits.filter((hit) => hit.sessionId === "origin").map((hit) => hit.row.seq)).toEqual([3, 1]);
+      }
+      // Pages go by hit with a filter too.
+      const first = await store.searchSessions({ query: "needle", mode: "literal", role: "user", limit: 2 });
+      const second = await store.searchSessions({
+        query: "needle",
+        mode: "literal",
+        role: "user",
+        limit: 2,
+        offset: 2,
+      });
+      expect(first).toMatchObject({ hasMore: true, nextOffset: 2 });
+      expect([...keys(first), ...keys(second)].sort()).toEqual(["cleared:3", "fork:1", "origin:1", "origin:3"]);
+      await expect(
+        store.searchSessions({ query: "needle", mode: "literal", order: "relevance" }),
+      ).rejects.toBeInstanceOf(InvalidArgumentError);
+      await expect(
+        store.searchSessions({ query: "needle", mode: "ranked", role: "tool" as never }),
+      ).rejects.toBeInstanceOf(InvalidArgumentError);
     });
 
     test("hits are capped per session and paged by hit; sessionIds narrows the sessions", async () => {

@@ -3,6 +3,8 @@
  * (list_sessions; search across sessions), for code that wants them without an MCP client. Input
  * is checked as the tool checks it; bad input is an error result, never an exception.
  */
+import type { RowRole } from "../../core/row.js";
+import type { SearchOrder } from "../../core/search-filter.js";
 import type { HistoryStore } from "../../store/port.js";
 import { createStoreHistory } from "./store-history.js";
 import type { CatalogResult } from "./catalog-results.js";
@@ -45,9 +47,10 @@ export async function listSessions({
 
 /**
  * A search across every session of a store (literal or ranked) in one query (ADR 0089); each hit names
- * its session and item. Pages by hit: pass the previous result's `next.offset` as `offset`.
+ * its session and item. Pages by hit: pass the previous result's `next.offset` as `offset`. `role`,
+ * `toolName` and `order` narrow and order it inside the same query (ADR 0093).
  *
- * @example const hits = await searchSessions({ store, query: "staging database", mode: "ranked" });
+ * @example const hits = await searchSessions({ store, query: "staging database", mode: "ranked", role: "user" });
  */
 export async function searchSessions({
   store,
@@ -56,6 +59,9 @@ export async function searchSessions({
   mode,
   limit,
   offset,
+  role,
+  toolName,
+  order,
   ...filter
 }: {
   store: HistoryStore;
@@ -64,6 +70,9 @@ export async function searchSessions({
   mode?: "literal" | "ranked";
   limit?: number;
   offset?: number;
+  role?: RowRole;
+  toolName?: string;
+  order?: SearchOrder;
 } & CatalogFilter): Promise<CatalogResult | SessionHistoryResult> {
   return createStoreHistory({ store, ...(projectDirectory === undefined ? {} : { projectDirectory }) }).execute({
     action: "search",
@@ -71,6 +80,9 @@ export async function searchSessions({
     ...(mode === undefined ? {} : { mode }),
     ...(limit === undefined ? {} : { limit }),
     ...(offset === undefined ? {} : { offset }),
+    ...(role === undefined ? {} : { role }),
+    ...(toolName === undefined ? {} : { tool_name: toolName }),
+    ...(order === undefined ? {} : { order }),
     ...filter,
   });
 }

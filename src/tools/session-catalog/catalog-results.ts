@@ -74,7 +74,7 @@ export interface SearchSessionsResult extends SessionPageFields {
   action: "search";
   scope: "all_sessions";
   mode: "literal" | "ranked" | "hybrid";
-  /** Sessions looked into by this call: all of them, or with a role or tool filter, hybrid or order, from `session_offset` on. */
+  /** Sessions looked into by this call: all of them, or in hybrid mode, from `session_offset` on. */
   sessions_searched: number;
   results: SessionHits[];
   /** The next page: `offset` (hits) across sessions; `session_offset` on the per-session path (ADR 0089). */

@@ -80,6 +80,33 @@ describe("cross-session search as one query (issue 51, ADR 0089)", () => {
     expect([result.sessions_searched, result.has_more, result.next]).toEqual([261, false, null]);
   });
 
+  it("a role or tool filter and order are part of the one query: found in the first call, paged by hit (ADR 0093)", async () => {
+    await store.append("old", [
+      rows.userText("the flamingo ledger was migrated"),
+      rows.toolCall({ name: "Grep", input: { pattern: "flamingo ledger" }, output: "found" }),
+      rows.assistantText("the flamingo ledger is fine"),
+    ]);
+    for (let index = 0; index < 260; index += 1)
+      await store.append(`s${index}`, [rows.userText(`routine session ${index}`), rows.assistantText("ok")]);
+    await store.append("new", [rows.userText("flamingo ledger once more")]);
+    const history = createStoreHistory({ store });
+    const groups = (result: SearchSessionsResult) =>
+      result.results.map((group) => [group.session_id, group.hits.map((hit) => hit.item_id)]);
+    const search = async (input: object) =>
+      (await history.execute({ action: "search", query: "flamingo ledger", ...input })) as SearchSessionsResult;
+    const byRole = await search({ role: "assistant" });
+    expect(groups(byRole)).toEqual([["old", ["3", "2"]]]);
+    expect([byRole.sessions_searched, byRole.has_more, byRole.next]).toEqual([262, false, null]);
+    expect(groups(await search({ tool_name: "grep" }))).toEqual([["old", ["2"]]]);
+    expect(groups(await search({ role: "user", mode: "ranked", order: "newest" }))).toEqual([
+      ["new", ["1"]],
+      ["old", ["1"]],
+    ]);
+    const paged = await search({ role: "user", limit: 1 });
+    expect([groups(paged), paged.next]).toEqual([[["new", ["1"]]], { offset: 1 }]);
+    expect(groups(await search({ role: "user", limit: 1, ...paged.next }))).toEqual([["old", ["1"]]]);
+  });
+
   it("caps hits per session and pages by hit with offset, never splitting a session over two pages", async () => {
     await store.append(
       "chatty",

@@ -3,9 +3,9 @@
  * visible session (`HistoryStore.searchSessions`, ADR 0089), with each session's privacy floor,
  * hidden rows, lineage and sub-agent visibility applied inside it. Hits are grouped by session
  * (at most `HITS_PER_SESSION` each, so one chatty session cannot fill the page) and paged by hit
- * with `offset`. A search with a role or tool filter, a `hybrid` mode or an `order` runs the
- * single-session search on each session in turn instead, at most `MAX_SESSIONS_PER_SEARCH` per
- * call, paged with `session_offset`.
+ * with `offset`; a role or tool filter and `order` are part of that one search (ADR 0093). A `hybrid`
+ * search runs the single-session search on each session in turn instead (the vector index answers
+ * one session at a time), at most `MAX_SESSIONS_PER_SEARCH` per call, paged with `session_offset`.
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
 import {
@@ -58,8 +58,7 @@ export async function searchSessions({
   const checked = checkInput(input);
   if (!checked.ok) return invalid("invalid_input", checked.message);
   const fields = checked.input;
-  const perSession =
-    fields.role != null || fields.tool_name != null || fields.order != null || fields.mode === "hybrid";
+  const perSession = fields.mode === "hybrid";
   const scoped = (["window_id", "before_item", ...(perSession ? (["offset"] as const) : [])] as const).filter(
     (field) => fields[field] !== undefined && fields[field] !== null,
   );
@@ -87,6 +86,9 @@ export async function searchSessions({
       limit: limit + HITS_PER_SESSION,
       offset: hitOffset,
       hitsPerSession: HITS_PER_SESSION,
+      ...(fields.role == null ? {} : { role: fields.role }),
+      ...(fields.tool_name == null ? {} : { toolName: fields.tool_name }),
+      ...(fields.order == null ? {} : { order: fields.order }),
       ...(filtered === undefined ? {} : { sessionIds: filtered.map((descriptor) => descriptor.sessionId) }),
     });
   } catch (error) {

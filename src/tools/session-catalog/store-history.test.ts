@@ -115,12 +115,11 @@ describe("store-wide session_history", () => {
       offset: 2,
     })) as unknown as Answer;
     expect(both.error?.message).toBe("Invalid input: before_item works within one session only; give session_id too.");
-    // On the per-session path (a role filter) offset stays within one session.
+    // On the per-session path (hybrid, ADR 0093) offset stays within one session.
     const filtered = (await history.execute({
       action: "search",
       query: "x",
-      mode: "ranked",
-      role: "user",
+      mode: "hybrid",
       offset: 2,
     })) as unknown as Answer;
     expect(filtered.error?.message).toBe("Invalid input: offset works within one session only; give session_id too.");
