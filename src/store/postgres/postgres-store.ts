@@ -5,39 +5,27 @@
  * applies the privacy floor inside its query, and reads of one call share one snapshot.
  */
 import type { ConnectionOptions } from "node:tls";
-import { InvalidArgumentError } from "../../core/errors.js";
-import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
+import type { RowInput } from "../../core/row.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
-import { StoreClosedError, StoreReadOnlyError } from "../errors.js";
-import {
-  checkItemsOptions,
-  checkOperationId,
-  checkReadHits,
-  checkSearchOptions,
-  checkSeq,
-  checkWindowsOptions,
-} from "../options.js";
+import { StoreReadOnlyError } from "../errors.js";
+import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
 import type {
-  AppendOptions,
   FloorOptions,
   HistoryStore,
   ItemPage,
-  ItemsOptions,
-  SearchOptions,
   SessionParent,
   SessionSummary,
-  SessionsOptions,
   StoreWarning,
   StoredRow,
   WindowPage,
-  WindowsOptions,
 } from "../port.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
-import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import type { CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import type { ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { searchScopeRows } from "./cross-search.js";
 import { withLineage } from "../lineage/with-lineage.js";
+import { withArgumentChecks, type CheckedAppend, type CheckedBackend } from "../with-argument-checks.js";
 import { attachParent, insertFork, lineageOf, setParent } from "./lineage-migration.js";
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
@@ -162,14 +150,9 @@ function createPostgresBackend({
   });
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
-  let closed = false;
   let corruptRowsSkipped = 0;
 
-  const open = () => {
-    if (closed) throw new StoreClosedError();
-  };
-  const writable = () => {
-    open();
+  const assertWritable = () => {
     if (readOnly) throw new StoreReadOnlyError(pool.where, "opened-read-only");
   };
   /** A read-only call: one snapshot for all its statements. */
@@ -199,16 +182,10 @@ function createPostgresBackend({
     return { rows, skipped: encoded.length - rows.length };
   }
 
-  return {
+  const store: CheckedBackend = {
     backend: "postgres",
 
-    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      writable();
-      assertSessionId(sessionId);
-      const operationId = checkOperationId(options.operationId);
-      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
-      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
-      const parent = options.parent === undefined ? undefined : checkParent(options.parent);
+    async append(sessionId: string, valid: RowInput[], { operationId, expectLastSeq, parent }: CheckedAppend) {
       const timestamp = now().toISOString();
       const stored = await pool.transaction(
         async (client) => {
@@ -232,8 +209,6 @@ function createPostgresBackend({
     },
 
     async activeWindow(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { ...emptyWindow, rows: [] };
@@ -254,9 +229,7 @@ function createPostgresBackend({
       });
     },
 
-    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
-      open();
-      const checked = checkWindowsOptions(sessionId, options);
+    async windows(sessionId: string, checked: CheckedWindows): Promise<WindowPage> {
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { windows: [], hasMore: false };
@@ -278,9 +251,7 @@ function createPostgresBackend({
       });
     },
 
-    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
-      open();
-      const checked = checkItemsOptions(sessionId, options);
+    async items(sessionId: string, checked: CheckedItems): Promise<ItemPage> {
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
@@ -303,11 +274,7 @@ function createPostgresBackend({
       });
     },
 
-    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
-      open();
-      assertSessionId(sessionId);
-      if (typeof seq !== "number" || !Number.isSafeInteger(seq))
-        throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+    async read(sessionId: string, seq: number, options: FloorOptions) {
       const includeCleared = options.includeCleared === true;
       const encoded = await read((client) =>
         client.query<EncodedRow>(
@@ -320,9 +287,7 @@ function createPostgresBackend({
       return row === undefined ? undefined : decode(sessionId, row);
     },
 
-    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
-      open();
-      const wanted = checkReadHits(sessionId, seqs);
+    async readHits(sessionId: string, wanted: number[], options: FloorOptions) {
       if (wanted.length === 0) return [];
       const encoded = await read((client) =>
         client.query<EncodedRow>(
@@ -341,9 +306,7 @@ function createPostgresBackend({
       });
     },
 
-    async search(sessionId: string, options: SearchOptions) {
-      open();
-      const checked = checkSearchOptions(sessionId, options);
+    async search(sessionId: string, checked: CheckedSearch) {
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { hits: [], hasMore: false };
@@ -373,25 +336,18 @@ function createPostgresBackend({
     },
 
     async searchScope(request: ScopeSearchRequest) {
-      open();
       return read((client) => searchScopeRows({ client, tables: t, trigramIndex: pool.schema.trigramIndex }, request));
     },
 
     async lastSeq(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return (await read((client) => sessionOf(client, sessionId)))?.last_seq ?? 0;
     },
 
     async privacyFloor(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return (await read((client) => sessionOf(client, sessionId)))?.floor_seq ?? 0;
     },
 
-    async sessions(options: SessionsOptions = {}) {
-      open();
-      const { parentSessionId, forkOfSessionId } = checkSessionsOptions(options);
+    async sessions({ parentSessionId, forkOfSessionId }: CheckedSessionsOptions) {
       const records = await read((client) =>
         client.query<SessionSummaryRecord>(
           `${sessionSummarySql(t)} WHERE ($1::text IS NULL OR s.parent_session_id = $1) AND ($2::text IS NULL OR s.fork_of_session_id = $2)
@@ -403,27 +359,19 @@ function createPostgresBackend({
     },
 
     async attachParent(sessionId: string, parent: SessionParent) {
-      writable();
-      assertSessionId(sessionId);
-      const checked = checkParent(parent);
-      return pool.transaction((client) => attachParent(client, t, sessionId, checked), { writing: true });
+      return pool.transaction((client) => attachParent(client, t, sessionId, parent), { writing: true });
     },
 
     async createFork(record: ForkRecord) {
-      writable();
       const timestamp = now().toISOString();
       await pool.transaction((client) => insertFork(client, t, record, timestamp), { writing: true });
     },
 
     async lineageOf(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return read((client) => lineageOf(client, t, sessionId));
     },
 
     async session(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const records = await read((client) =>
         client.query<SessionSummaryRecord>(`${sessionSummarySql(t)} WHERE s.session_id = $1`, [sessionId]),
       );
@@ -432,8 +380,6 @@ function createPostgresBackend({
     },
 
     async deleteSession(sessionId: string) {
-      writable();
-      assertSessionId(sessionId);
       return pool.transaction(
         async (client) => {
           const locked = await client.query<{ session_key: number }>(
@@ -455,11 +401,10 @@ function createPostgresBackend({
     },
 
     async close() {
-      if (closed) return;
-      closed = true;
       await pool.end();
     },
   };
+  return withArgumentChecks(store, { maxRowBytes, assertWritable });
 }
 
 const sessionSummarySql = (t: ReturnType<typeof tableNames>) =>

@@ -5,44 +5,24 @@
  * unicode61 words for BM25 ranking).
  */
 import type Database from "better-sqlite3";
-import { InvalidArgumentError } from "../../core/errors.js";
-import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
+import type { RowInput } from "../../core/row.js";
 import { rankedTerms } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, indexedTextOf } from "../append-plan.js";
-import {
-  AppendConflictError,
-  DuplicateRolloverError,
-  StoreClosedError,
-  StoreCorruptError,
-  StoreReadOnlyError,
-} from "../errors.js";
-import {
-  checkItemsOptions,
-  checkOperationId,
-  checkReadHits,
-  checkSearchOptions,
-  checkSeq,
-  checkWindowsOptions,
-  type CheckedSearch,
-} from "../options.js";
+import { AppendConflictError, DuplicateRolloverError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
+import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
 import type {
   ActiveWindow,
-  AppendOptions,
   AttachParentResult,
   FloorOptions,
   HistoryStore,
   ItemPage,
-  ItemsOptions,
-  SearchOptions,
   SearchPage,
   SessionParent,
-  SessionsOptions,
   StoreWarning,
   StoredRow,
   WindowPage,
-  WindowsOptions,
 } from "../port.js";
 import { writeDamageMark } from "./damage-mark.js";
 import type { Durability } from "./durability.js";
@@ -55,13 +35,19 @@ import { storeFailure, withTypedFailures } from "./sqlite-failures.js";
 import { toSessionSummary, type LineageRecord, type SessionSummaryRecord } from "./session-summary-record.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 import { sessionExists } from "../lineage/create-fork.js";
-import type { ForkRecord, LineageBackend, SearchPartOptions } from "../lineage/lineage-backend.js";
+import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import { ancestorsOf, decideAttachment, type AttachTarget } from "../lineage/attach-parent.js";
-import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import type { CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import type { ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { prepareCrossSearch, searchScopeRows } from "./cross-search.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import { lineageStatementSql } from "./lineage-migration.js";
+import {
+  withArgumentChecks,
+  type CheckedAppend,
+  type CheckedBackend,
+  type CheckedSearchPart,
+} from "../with-argument-checks.js";
 
 export interface SqliteStoreOptions {
   path: string;
@@ -123,16 +109,11 @@ export function createSqliteBackend({
     throw storeFailure(path, error);
   }
   const trigramRarity = createTrigramRarity({ probe: sql.literalProbe });
-  let closed = false;
   /** Set once any call met damage: from then on every write is refused. */
   let damage: StoreCorruptError | undefined;
   let corruptRowsSkipped = 0;
 
-  const open = () => {
-    if (closed) throw new StoreClosedError();
-  };
-  const writable = () => {
-    open();
+  const assertWritable = () => {
     if (readOnly) throw new StoreReadOnlyError(path, "opened-read-only");
     if (damage !== undefined) throw new StoreCorruptError(path, damage.detail, { cause: damage });
   };
@@ -287,18 +268,16 @@ export function createSqliteBackend({
     searchScopeRows({ state: crossSql(), decode, trigramRarity }, request),
   );
 
-  const searchPartsTransaction = db.transaction(
-    (parts: readonly { sessionId: string; checked: CheckedSearch }[]): SearchPage[] => {
-      const sessions = parts.map((part) => sessionOf(part.sessionId));
-      if (sessions.some((session) => session === undefined))
-        return parts.map((part) => searchTransaction(part.sessionId, part.checked));
-      const found = parts.map((part, index) => {
-        const session = sessions[index] as SessionRecord;
-        return { session, checked: part.checked, floor: floorOf(session, part.checked) };
-      });
-      return searchParts({ sql, decode, trigramRarity }, found);
-    },
-  );
+  const searchPartsTransaction = db.transaction((parts: readonly CheckedSearchPart[]): SearchPage[] => {
+    const sessions = parts.map((part) => sessionOf(part.sessionId));
+    if (sessions.some((session) => session === undefined))
+      return parts.map((part) => searchTransaction(part.sessionId, part.checked));
+    const found = parts.map((part, index) => {
+      const session = sessions[index] as SessionRecord;
+      return { session, checked: part.checked, floor: floorOf(session, part.checked) };
+    });
+    return searchParts({ sql, decode, trigramRarity }, found);
+  });
 
   const deleteTransaction = db.transaction((sessionId: string): boolean => {
     const session = sessionOf(sessionId);
@@ -375,29 +354,19 @@ export function createSqliteBackend({
     });
   });
 
-  const store: LineageBackend = {
+  const store: CheckedBackend = {
     backend: "sqlite",
 
-    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      writable();
-      assertSessionId(sessionId);
-      const operationId = checkOperationId(options.operationId);
-      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
-      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
-      const parent = options.parent === undefined ? undefined : checkParent(options.parent);
+    async append(sessionId: string, valid: RowInput[], { operationId, expectLastSeq, parent }: CheckedAppend) {
       const stored = appendTransaction.immediate(sessionId, valid, operationId, expectLastSeq, parent);
       return stored.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
     },
 
     async activeWindow(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return activeWindowTransaction(sessionId);
     },
 
-    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
-      open();
-      const checked = checkWindowsOptions(sessionId, options);
+    async windows(sessionId: string, checked: CheckedWindows): Promise<WindowPage> {
       const session = sessionOf(sessionId);
       if (session === undefined) return { windows: [], hasMore: false };
       const records = sql.windows.all(
@@ -412,9 +381,7 @@ export function createSqliteBackend({
       };
     },
 
-    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
-      open();
-      const checked = checkItemsOptions(sessionId, options);
+    async items(sessionId: string, checked: CheckedItems): Promise<ItemPage> {
       const session = sessionOf(sessionId);
       if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
       let low = Math.max(floorOf(session, checked), checked.afterSeq ?? 0);
@@ -435,20 +402,14 @@ export function createSqliteBackend({
       return { rows, hasMore, skipped };
     },
 
-    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
-      open();
-      assertSessionId(sessionId);
-      if (typeof seq !== "number" || !Number.isSafeInteger(seq))
-        throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+    async read(sessionId: string, seq: number, options: FloorOptions) {
       const session = sessionOf(sessionId);
       if (session === undefined || seq <= floorOf(session, options)) return undefined;
       const encoded = sql.row.get(session.session_key, seq) as EncodedRow | undefined;
       return encoded === undefined ? undefined : decode(sessionId, encoded);
     },
 
-    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
-      open();
-      const wanted = checkReadHits(sessionId, seqs);
+    async readHits(sessionId: string, wanted: number[], options: FloorOptions) {
       const session = sessionOf(sessionId);
       if (session === undefined) return [];
       const floor = floorOf(session, options);
@@ -461,41 +422,27 @@ export function createSqliteBackend({
       });
     },
 
-    async search(sessionId: string, options: SearchOptions) {
-      open();
-      const checked = checkSearchOptions(sessionId, options);
+    async search(sessionId: string, checked: CheckedSearch) {
       return searchTransaction(sessionId, checked);
     },
 
     async searchScope(request: ScopeSearchRequest) {
-      open();
       return searchScopeTransaction(request);
     },
 
-    async searchParts(parts: readonly SearchPartOptions[]) {
-      open();
-      const checked = parts.map((part) => ({
-        sessionId: part.sessionId,
-        checked: checkSearchOptions(part.sessionId, part.options),
-      }));
-      return searchPartsTransaction(checked);
+    async searchParts(parts: readonly CheckedSearchPart[]) {
+      return searchPartsTransaction(parts);
     },
 
     async lastSeq(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return sessionOf(sessionId)?.last_seq ?? 0;
     },
 
     async privacyFloor(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return sessionOf(sessionId)?.floor_seq ?? 0;
     },
 
-    async sessions(options: SessionsOptions = {}) {
-      open();
-      const { parentSessionId, forkOfSessionId } = checkSessionsOptions(options);
+    async sessions({ parentSessionId, forkOfSessionId }: CheckedSessionsOptions) {
       const records = (
         parentSessionId !== undefined
           ? lineageSql.childSessions.all(parentSessionId)
@@ -509,19 +456,14 @@ export function createSqliteBackend({
     },
 
     async attachParent(sessionId: string, parent: SessionParent) {
-      writable();
-      assertSessionId(sessionId);
-      return attachTransaction.immediate(sessionId, checkParent(parent));
+      return attachTransaction.immediate(sessionId, parent);
     },
 
     async createFork(record: ForkRecord) {
-      writable();
       forkTransaction.immediate(record);
     },
 
     async lineageOf(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const found = lineageSql.lineage.get(sessionId) as
         { fork_of_session_id: string | null; fork_at_seq: number | null; floor_seq: number } | undefined;
       if (found === undefined) return undefined;
@@ -533,15 +475,11 @@ export function createSqliteBackend({
     },
 
     async session(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const record = sql.sessionSummary.get(sessionId) as SessionSummaryRecord | undefined;
       return record === undefined ? undefined : toSessionSummary(record);
     },
 
     async deleteSession(sessionId: string) {
-      writable();
-      assertSessionId(sessionId);
       return deleteTransaction.immediate(sessionId);
     },
 
@@ -550,10 +488,8 @@ export function createSqliteBackend({
     },
 
     async close() {
-      if (closed) return;
-      closed = true;
       db.close();
     },
   };
-  return withTypedFailures(store, failure);
+  return withTypedFailures(withArgumentChecks(store, { maxRowBytes, assertWritable }), failure);
 }
