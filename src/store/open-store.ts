@@ -3,12 +3,11 @@
  */
 import path from "node:path";
 import { createMemoryStore, type MemoryStoreOptions } from "./memory/memory-store.js";
-import type { HistoryStore, StoreWarning } from "./port.js";
-import { createSqliteStore } from "./sqlite/sqlite-store.js";
-import type { Durability } from "./sqlite/durability.js";
+import type { HistoryStore } from "./port.js";
+import { createSqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 import { StoreOptionsError } from "./errors.js";
-import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
-import { DEFAULT_POSTGRES_SCHEMA, isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
+import { connectionOptionsOf, createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
+import { isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
 import { describeServer } from "./postgres/server-errors.js";
 import { assertKnownStoreOptions, chooseBackend } from "./store-option-keys.js";
 import { checkEmbeddingsOptions, type EmbeddingsOptions } from "./embeddings/embeddings-options.js";
@@ -20,7 +19,7 @@ import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "./store-location.js";
 
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH };
 
-export interface SqliteOpenOptions {
+export interface SqliteOpenOptions extends Omit<SqliteStoreOptions, "path" | "fullCheckMaxBytes"> {
   backend?: "sqlite";
   /**
    * An AI SDK embedding model for hybrid and semantic search (ADR 0063): rows are embedded in the
@@ -31,20 +30,6 @@ export interface SqliteOpenOptions {
   path?: string;
   /** Project directory used when `path` is not given; default the current directory. */
   directory?: string;
-  /** `full` (default) survives power loss; `normal` survives process crashes only. */
-  durability?: Durability;
-  /** How long a writer waits for another process's lock (ms, default 10 000). */
-  busyTimeoutMs?: number;
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-  /** Called for rows skipped on read (corrupt JSON, newer format); default: a line on stderr. */
-  onWarning?: (warning: StoreWarning) => void;
-  /**
-   * Open an existing database without ever writing to it (works in a folder this user cannot
-   * write); `append` and `deleteSession` throw `StoreReadOnlyError`. Default `false`.
-   */
-  readOnly?: boolean;
 }
 
 export interface MemoryOpenOptions extends MemoryStoreOptions {
@@ -100,21 +85,13 @@ export function openStore(given: OpenStoreOptions = {}): HistoryStore {
     }
     const store = createPostgresStore(postgresOptions);
     if (embeddings === undefined) return withoutEmbeddings(store);
-    const statementTimeoutMs = postgresOptions.statementTimeoutMs ?? 60_000;
-    const index = createPostgresVectorIndex({
-      url: postgresOptions.url,
-      schema: postgresOptions.schema ?? DEFAULT_POSTGRES_SCHEMA,
-      ssl: postgresOptions.ssl,
-      connectTimeoutMs: postgresOptions.connectTimeoutMs ?? 10_000,
-      statementTimeoutMs,
-      queryTimeoutMs: postgresOptions.queryTimeoutMs ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 5_000 : 0),
-      readOnly: postgresOptions.readOnly === true,
-    });
+    // The index keeps its own small pool: every connection option but the store's pool size.
+    const { maxConnections: _maxConnections, ...connection } = connectionOptionsOf(postgresOptions);
     return withEmbeddings(store, {
       ...embeddings,
-      index,
-      readOnly: postgresOptions.readOnly === true,
-      location: describeServer(postgresOptions.url),
+      index: createPostgresVectorIndex(connection),
+      readOnly: connection.readOnly,
+      location: describeServer(connection.url),
     });
   }
   if (options.backend === "memory") {

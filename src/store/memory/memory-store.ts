@@ -34,6 +34,7 @@ import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import { ancestorsOf, decideAttachment } from "../lineage/attach-parent.js";
 import { matchesLineage, type CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import { withLineage } from "../lineage/with-lineage.js";
+import type { BackendOptions } from "../backend-options.js";
 import { withArgumentChecks, type CheckedAppend, type CheckedBackend } from "../with-argument-checks.js";
 
 interface MemoryRow {
@@ -81,11 +82,7 @@ interface MemorySession {
   inheritedWindowCount: number;
 }
 
-export interface MemoryStoreOptions {
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-}
+export type MemoryStoreOptions = BackendOptions;
 
 /**
  * @example

@@ -16,7 +16,6 @@ import type {
   ItemPage,
   SessionParent,
   SessionSummary,
-  StoreWarning,
   StoredRow,
   WindowPage,
 } from "../port.js";
@@ -30,13 +29,14 @@ import { attachParent, insertFork, lineageOf, setParent } from "./lineage-migrat
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
-import { createConnectionPool } from "./connection-pool.js";
+import { createConnectionPool, type ConnectionPoolOptions } from "./connection-pool.js";
+import type { DatabaseBackendOptions } from "../backend-options.js";
 import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
 import { searchRows, type EncodedRow } from "./search.js";
 import { createWordShares } from "./word-shares.js";
 import type pg from "pg";
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends DatabaseBackendOptions {
   url: string;
   /** PostgreSQL schema holding the store (default `ctxwin`); one per project on a shared server. */
   schema?: string;
@@ -55,15 +55,6 @@ export interface PostgresStoreOptions {
    * server that cannot cancel the statement itself: frozen, overloaded, or cut off.
    */
   queryTimeoutMs?: number;
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-  onWarning?: (warning: StoreWarning) => void;
-  /**
-   * Only read: the schema must exist already (it is never created or migrated), every
-   * transaction runs READ ONLY, and `append` / `deleteSession` throw `StoreReadOnlyError`.
-   */
-  readOnly?: boolean;
 }
 
 /**
@@ -85,10 +76,12 @@ type SessionSummaryRecord = SessionRecord & {
 const emptyWindow = { windowId: "w:0", boundarySeq: 0, kind: "start" as const, rows: [], skipped: 0, lastSeq: 0 };
 
 /**
- * @example
- * const store = createPostgresStore({ url: "postgres://agent@db.internal/ctxwin", schema: "project_a" });
+ * The connection `options` ask for, with the defaults filled in; the store's vector index
+ * connects with the same ones (its own pool size aside).
+ *
+ * @example connectionOptionsOf({ url }).queryTimeoutMs // 65_000
  */
-export function createPostgresStore({
+export function connectionOptionsOf({
   url,
   schema = DEFAULT_POSTGRES_SCHEMA,
   ssl,
@@ -96,58 +89,30 @@ export function createPostgresStore({
   connectTimeoutMs = 10_000,
   statementTimeoutMs = 60_000,
   queryTimeoutMs = statementTimeoutMs > 0 ? statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS : 0,
-  now = () => new Date(),
-  generateId = () => crypto.randomUUID(),
-  maxRowBytes,
-  onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
   readOnly = false,
-}: PostgresStoreOptions): HistoryStore {
-  return withLineage(
-    createPostgresBackend({
-      url,
-      schema,
-      ssl,
-      maxConnections,
-      connectTimeoutMs,
-      statementTimeoutMs,
-      queryTimeoutMs,
-      now,
-      generateId,
-      maxRowBytes,
-      onWarning,
-      readOnly,
-    }),
-  );
+}: PostgresStoreOptions): ConnectionPoolOptions & { readOnly: boolean } {
+  return { url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, readOnly };
 }
 
-type BackendOptions = Required<Omit<PostgresStoreOptions, "ssl" | "maxRowBytes">> &
-  Pick<PostgresStoreOptions, "ssl" | "maxRowBytes">;
+/**
+ * @example
+ * const store = createPostgresStore({ url: "postgres://agent@db.internal/ctxwin", schema: "project_a" });
+ */
+export function createPostgresStore(options: PostgresStoreOptions): HistoryStore {
+  return withLineage(createPostgresBackend(options));
+}
 
 /** The PostgreSQL backend before `withLineage`: a fork's reads see its own rows only. */
-function createPostgresBackend({
-  url,
-  schema,
-  ssl,
-  maxConnections,
-  connectTimeoutMs,
-  statementTimeoutMs,
-  queryTimeoutMs,
-  now,
-  generateId,
-  maxRowBytes,
-  onWarning,
-  readOnly,
-}: BackendOptions): LineageBackend {
-  const pool = createConnectionPool({
-    url,
-    schema,
-    ssl,
-    maxConnections,
-    connectTimeoutMs,
-    statementTimeoutMs,
-    queryTimeoutMs,
-    readOnly,
-  });
+function createPostgresBackend(options: PostgresStoreOptions): LineageBackend {
+  const {
+    now = () => new Date(),
+    generateId = () => crypto.randomUUID(),
+    maxRowBytes,
+    onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
+  } = options;
+  const connection = connectionOptionsOf(options);
+  const { schema, readOnly } = connection;
+  const pool = createConnectionPool(connection);
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
   let corruptRowsSkipped = 0;

@@ -20,12 +20,12 @@ import type {
   ItemPage,
   SearchPage,
   SessionParent,
-  StoreWarning,
   StoredRow,
   WindowPage,
 } from "../port.js";
 import { writeDamageMark } from "./damage-mark.js";
 import type { Durability } from "./durability.js";
+import type { DatabaseBackendOptions } from "../backend-options.js";
 import { openDatabase } from "./open-database.js";
 import { decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
@@ -49,17 +49,13 @@ import {
   type CheckedSearchPart,
 } from "../with-argument-checks.js";
 
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends DatabaseBackendOptions {
+  /** The database file; with `readOnly` it must exist (it then works in a folder this user cannot write). */
   path: string;
   /** `full` (default) survives power loss; `normal` survives process crashes only. */
   durability?: Durability;
+  /** How long a writer waits for another process's lock (ms, default 10 000). */
   busyTimeoutMs?: number;
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-  onWarning?: (warning: StoreWarning) => void;
-  /** Open without ever writing: the file must exist, and `append`/`deleteSession` throw `StoreReadOnlyError`. */
-  readOnly?: boolean;
   /** Files up to this size (with their `-wal`) get SQLite's full `quick_check` on open; default 32 MiB (ADR 0020). */
   fullCheckMaxBytes?: number;
 }
