@@ -10,15 +10,7 @@ import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { StoreReadOnlyError } from "../errors.js";
 import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
-import type {
-  FloorOptions,
-  HistoryStore,
-  ItemPage,
-  SessionParent,
-  SessionSummary,
-  StoredRow,
-  WindowPage,
-} from "../port.js";
+import type { FloorOptions, HistoryStore, ItemPage, SessionParent, WindowPage } from "../port.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import type { CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import type { ScopeSearchRequest } from "../cross-search/cross-search.js";
@@ -26,9 +18,10 @@ import { searchScopeRows } from "./cross-search.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import { withArgumentChecks, type CheckedAppend, type CheckedBackend } from "../with-argument-checks.js";
 import { attachParent, insertFork, lineageOf, setParent } from "./lineage-migration.js";
-import { decodeRow } from "../row-codec.js";
+import { createRowDecoder } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
+import { toSessionSummary, type SessionSummaryRecord } from "../session-record.js";
 import { createConnectionPool, type ConnectionPoolOptions } from "./connection-pool.js";
 import type { DatabaseBackendOptions } from "../backend-options.js";
 import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
@@ -63,15 +56,6 @@ export interface PostgresStoreOptions extends DatabaseBackendOptions {
  * own deadline only ends a wait the server cannot end.
  */
 const QUERY_TIMEOUT_GRACE_MS = 5_000;
-
-type SessionSummaryRecord = SessionRecord & {
-  window_count: number;
-  parent_session_id: string | null;
-  parent_item_id: string | null;
-  fork_of_session_id: string | null;
-  fork_at_seq: number | null;
-  inherited_window_count: number;
-};
 
 const emptyWindow = { windowId: "w:0", boundarySeq: 0, kind: "start" as const, rows: [], skipped: 0, lastSeq: 0 };
 
@@ -115,7 +99,6 @@ function createPostgresBackend(options: PostgresStoreOptions): LineageBackend {
   const pool = createConnectionPool(connection);
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
-  let corruptRowsSkipped = 0;
 
   const assertWritable = () => {
     if (readOnly) throw new StoreReadOnlyError(pool.where, "opened-read-only");
@@ -134,18 +117,8 @@ function createPostgresBackend(options: PostgresStoreOptions): LineageBackend {
   const floorOf = (session: SessionRecord, options: FloorOptions) =>
     options.includeCleared === true ? 0 : session.floor_seq;
 
-  function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
-    const result = decodeRow(sessionId, encoded.seq, encoded.body);
-    if (result.ok) return result.row;
-    corruptRowsSkipped += 1;
-    onWarning(result.warning);
-    return undefined;
-  }
-
-  function decodeAll(sessionId: string, encoded: readonly EncodedRow[]): { rows: StoredRow[]; skipped: number } {
-    const rows = encoded.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
-    return { rows, skipped: encoded.length - rows.length };
-  }
+  const decoder = createRowDecoder(onWarning);
+  const { decode, decodeAll } = decoder;
 
   const store: CheckedBackend = {
     backend: "postgres",
@@ -362,7 +335,7 @@ function createPostgresBackend(options: PostgresStoreOptions): LineageBackend {
     },
 
     diagnostics() {
-      return { corruptRowsSkipped };
+      return { corruptRowsSkipped: decoder.skippedRows() };
     },
 
     async close() {
@@ -374,21 +347,3 @@ function createPostgresBackend(options: PostgresStoreOptions): LineageBackend {
 
 const sessionSummarySql = (t: ReturnType<typeof tableNames>) =>
   `SELECT s.*, (SELECT count(*) FROM ${t.windows} w WHERE w.session_key = s.session_key) AS window_count FROM ${t.sessions} s`;
-
-function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
-  return {
-    sessionId: record.session_id,
-    incarnation: record.incarnation,
-    lastSeq: record.last_seq,
-    floorSeq: record.floor_seq,
-    windowCount: Number(record.window_count) + Number(record.inherited_window_count),
-    createdAt: record.created_at,
-    updatedAt: record.updated_at,
-    ...(record.parent_session_id === null
-      ? {}
-      : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
-    ...(record.fork_of_session_id === null
-      ? {}
-      : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
-  };
-}

@@ -20,19 +20,18 @@ import type {
   ItemPage,
   SearchPage,
   SessionParent,
-  StoredRow,
   WindowPage,
 } from "../port.js";
 import { writeDamageMark } from "./damage-mark.js";
 import type { Durability } from "./durability.js";
 import type { DatabaseBackendOptions } from "../backend-options.js";
 import { openDatabase } from "./open-database.js";
-import { decodeRow } from "../row-codec.js";
+import { createRowDecoder, decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
 import { searchParts, searchSession } from "./search.js";
 import { createTrigramRarity } from "./trigram-plan.js";
 import { storeFailure, withTypedFailures } from "./sqlite-failures.js";
-import { toSessionSummary, type LineageRecord, type SessionSummaryRecord } from "./session-summary-record.js";
+import { lineageOfRecord, toSessionSummary, type LineageRecord, type SessionSummaryRecord } from "../session-record.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
@@ -107,7 +106,6 @@ export function createSqliteBackend({
   const trigramRarity = createTrigramRarity({ probe: sql.literalProbe });
   /** Set once any call met damage: from then on every write is refused. */
   let damage: StoreCorruptError | undefined;
-  let corruptRowsSkipped = 0;
 
   const assertWritable = () => {
     if (readOnly) throw new StoreReadOnlyError(path, "opened-read-only");
@@ -127,22 +125,8 @@ export function createSqliteBackend({
   const floorOf = (session: SessionRecord, options: FloorOptions) =>
     options.includeCleared === true ? 0 : session.floor_seq;
 
-  function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
-    const result = decodeRow(sessionId, encoded.seq, encoded.body);
-    if (result.ok) return result.row;
-    corruptRowsSkipped += 1;
-    onWarning(result.warning);
-    return undefined;
-  }
-
-  function decodeAll(sessionId: string, encoded: EncodedRow[]): { rows: StoredRow[]; skipped: number } {
-    const rows: StoredRow[] = [];
-    for (const entry of encoded) {
-      const row = decode(sessionId, entry);
-      if (row !== undefined) rows.push(row);
-    }
-    return { rows, skipped: encoded.length - rows.length };
-  }
+  const decoder = createRowDecoder(onWarning);
+  const { decode, decodeAll } = decoder;
 
   /** The ranked terms of the session's last stored row, the context of the next one (ADR 0052). */
   function previousTerms(session: SessionRecord): string[] {
@@ -291,15 +275,7 @@ export function createSqliteBackend({
   /** A session's parent and fork origin, as `attachParent` reads them. */
   const lineageRecordOf = (sessionId: string): AttachTarget | undefined => {
     const found = lineageSql.sessionLineage.get(sessionId) as LineageRecord | undefined;
-    if (found === undefined) return undefined;
-    return {
-      ...(found.parent_session_id === null
-        ? {}
-        : { parent: { sessionId: found.parent_session_id, itemId: found.parent_item_id ?? "" } }),
-      ...(found.fork_of_session_id === null
-        ? {}
-        : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } }),
-    };
+    return found === undefined ? undefined : lineageOfRecord(found);
   };
 
   const attachTransaction = db.transaction((sessionId: string, parent: SessionParent): AttachParentResult => {
@@ -355,7 +331,7 @@ export function createSqliteBackend({
 
     async append(sessionId: string, valid: RowInput[], { operationId, expectLastSeq, parent }: CheckedAppend) {
       const stored = appendTransaction.immediate(sessionId, valid, operationId, expectLastSeq, parent);
-      return stored.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
+      return decodeAll(sessionId, stored).rows;
     },
 
     async activeWindow(sessionId: string) {
@@ -480,7 +456,7 @@ export function createSqliteBackend({
     },
 
     diagnostics() {
-      return { corruptRowsSkipped };
+      return { corruptRowsSkipped: decoder.skippedRows() };
     },
 
     async close() {
