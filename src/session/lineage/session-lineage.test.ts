@@ -10,7 +10,14 @@ import { createAgentSession } from "../create-agent-session.js";
 import { createContextAgent } from "../context-agent/create-context-agent.js";
 import { FORCE_AT, WARN_AT, budgetSession } from "../test-support/rollover-setup.js";
 import { scriptedModel } from "../test-support/scripted-model.js";
-import { deterministic, memoryStore, readTool, rowText, sqliteStore } from "../test-support/session-fixture.js";
+import {
+  deterministic,
+  memoryStore,
+  readTool,
+  rowText,
+  sqliteStore,
+  testSession,
+} from "../test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "../test-support/session-invariants.js";
 import { EditRefusedError } from "./edit-refused-error.js";
 
@@ -18,12 +25,9 @@ const lastLine = (text: string) => text.split("\n").at(-1);
 const echo = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
 
 async function conversation(store: HistoryStore, model = echo.model) {
-  const session = createAgentSession({
+  const session = testSession({
     store,
-    sessionId: "s",
     model,
-    budget: { contextLimit: 100_000 },
-    ...deterministic(),
   });
   await session.send("one");
   await session.send("two");
