@@ -15,6 +15,7 @@ import { backgroundImportPidFile } from "./background-import.js";
 import {
   CLAUDE_CODE_FIXTURE as fixture,
   CLAUDE_CODE_SESSION_ID as SESSION,
+  compactionHookInput,
 } from "../../import/test-support/claude-code-fixture.js";
 
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-hook-cli-"));
@@ -38,13 +39,7 @@ function runHook(
 it("prints Claude Code's hookSpecificOutput after a compaction", async () => {
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   copyFileSync(fixture, transcript);
-  const input = {
-    session_id: SESSION,
-    transcript_path: transcript,
-    cwd: folder,
-    hook_event_name: "SessionStart",
-    source: "compact",
-  };
+  const input = compactionHookInput(transcript, folder);
   const result = await runHook(["--client", "claude-code", "--dir", folder], JSON.stringify(input));
   expect(result.stderr).toBe("");
   expect(result.status).toBe(0);
@@ -75,13 +70,7 @@ it.each([
 it("answers when the CLI never closes stdin: the input read so far, or one line saying none came", async () => {
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   copyFileSync(fixture, transcript);
-  const input = {
-    session_id: SESSION,
-    transcript_path: transcript,
-    cwd: folder,
-    hook_event_name: "SessionStart",
-    source: "compact",
-  };
+  const input = compactionHookInput(transcript, folder);
   const answered = await runHook(["--dir", folder], JSON.stringify(input), { keepOpen: true });
   expect(answered.status).toBe(0);
   expect(answered.stderr).toBe("");
@@ -108,13 +97,7 @@ it("an import cut short by the budget is finished by a background import of the 
   try {
     const transcript = path.join(project, `${SESSION}.jsonl`);
     copyFileSync(fixture, transcript);
-    const input = {
-      session_id: SESSION,
-      transcript_path: transcript,
-      cwd: project,
-      hook_event_name: "SessionStart",
-      source: "compact",
-    };
+    const input = compactionHookInput(transcript, project);
     // A budget of 0 ms: the hook's own import stops before its first file.
     const result = await runHook(["--dir", project, "--budget-ms", "0"], JSON.stringify(input));
     expect(result.status).toBe(0);

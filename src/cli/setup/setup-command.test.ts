@@ -29,6 +29,7 @@ import { CTXWIN_BINARY, runProgram, type CtxwinExit } from "../test-support/run-
 import {
   CLAUDE_CODE_FIXTURE as fixture,
   CLAUDE_CODE_SESSION_ID as SESSION,
+  compactionHookInput,
 } from "../../import/test-support/claude-code-fixture.js";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -96,13 +97,7 @@ describe("claude-code", () => {
     const transcript = path.join(home, ".claude", "projects", "-home-dev-shop-api", `${SESSION}.jsonl`);
     mkdirSync(path.dirname(transcript), { recursive: true });
     copyFileSync(fixture, transcript);
-    const input = {
-      session_id: SESSION,
-      transcript_path: transcript,
-      cwd: "/home/dev/shop-api",
-      hook_event_name: "SessionStart",
-      source: "compact",
-    };
+    const input = compactionHookInput(transcript, "/home/dev/shop-api");
     const hook = await run(group!.hooks[0]!.command, [], { stdin: JSON.stringify(input), shell: true });
     expect(hook.stderr).toBe("");
     expect(hook.status).toBe(0);
