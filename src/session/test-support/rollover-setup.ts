@@ -4,7 +4,7 @@
  * way the session counts them in production, by the budget engine: the scripted models' provider
  * (`mock`) is not a known one, so their estimates are the o200k_base count × 1.3.
  */
-import type { LanguageModel, ToolSet } from "ai";
+import { APICallError, type LanguageModel, type ToolSet } from "ai";
 import { countEncodedTokens, tokenizerProfileFor } from "../../core/budget/token-count.js";
 import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession } from "../create-agent-session.js";
@@ -60,5 +60,23 @@ export function budgetSession({
     budget,
     ...deterministic(),
     ...rest,
+  });
+}
+
+/** What an OpenAI-compatible server answers a request over this budget's 20,000-token window. */
+export function tooLong(): APICallError {
+  return new APICallError({
+    message: "Bad Request",
+    url: "http://127.0.0.1:1/v1/chat/completions",
+    requestBodyValues: {},
+    statusCode: 400,
+    responseBody: JSON.stringify({
+      error: {
+        message: "This model's maximum context length is 20000 tokens.",
+        type: "invalid_request_error",
+        code: "context_length_exceeded",
+      },
+    }),
+    isRetryable: false,
   });
 }
