@@ -12,7 +12,7 @@ import { createDeferred } from "./deferred.js";
 import type { SessionEventMap, SessionEventName } from "./session-events.js";
 import type { SendResult } from "./session-types.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
-import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession, readingSession } from "./test-support/rollover-setup.js";
 import { scriptedModel, type RecordedCall } from "./test-support/scripted-model.js";
 import { deterministic, memoryStore, readTool, rowText, testSession } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
@@ -317,12 +317,7 @@ describe("interrupting a send at a budget action", () => {
         { text: "noted", inputTokens: WARN_AT + 700 },
       ],
     });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
-      settings: { warningTurnTokens: 500 },
-    });
+    const session = readingSession({ store, model });
     const controller = new AbortController();
     session.on("step-end", () => controller.abort());
 

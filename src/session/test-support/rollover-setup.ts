@@ -9,7 +9,7 @@ import { countEncodedTokens, tokenizerProfileFor } from "../../core/budget/token
 import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions, SessionBudgetOptions } from "../session-types.js";
-import { deterministic } from "./session-fixture.js";
+import { deterministic, readTool } from "./session-fixture.js";
 
 export const LIMIT = 20_000;
 export const CEILING = 15_000;
@@ -62,6 +62,20 @@ export function budgetSession({
     ...rest,
   });
 }
+
+/**
+ * A budget session whose `read` tool returns a 1,000-character `a.txt`, and whose budget warning
+ * waits for the next input unless the turn has 500 tokens left.
+ *
+ * @example const session = readingSession({ store, model });
+ */
+export const readingSession = ({ store, model }: { store: HistoryStore; model: LanguageModel }) =>
+  budgetSession({
+    store,
+    model,
+    tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
+    settings: { warningTurnTokens: 500 },
+  });
 
 /** What an OpenAI-compatible server answers a request over this budget's 20,000-token window. */
 export function tooLong(): APICallError {
