@@ -26,15 +26,7 @@ import { createChatOutput, type ChatStreams } from "./chat-output.js";
 import { describeFailure } from "./describe-failure.js";
 import { resumeCommand } from "./resume-command.js";
 import { printTurns } from "./turn-printer.js";
-import {
-  WORKSPACE_FLAG,
-  ALLOW_WRITE_FLAG,
-  MAX_RETRIES_FLAG,
-  PROVIDER_STORE_FLAG,
-  PROMPT_CACHE_FLAG,
-  CONTEXT_LIMIT_FLAG,
-  EMBEDDING_BASE_URL_FLAG,
-} from "../agent-flags.js";
+import { AGENT_FLAGS } from "../agent-flags.js";
 
 /** The flags of `ctxwin chat` as commander hands them over. */
 export interface ChatFlags {
@@ -97,22 +89,22 @@ export function registerChatCommand({
       "--base-url <url>",
       "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $CTXWIN_BASE_URL)",
     )
-    .option(...CONTEXT_LIMIT_FLAG)
+    .option(...AGENT_FLAGS.contextLimit)
     .option("--session <id>", "resume this session (or start one with this id); default: a new session")
     .option(
       "--dir <project>",
       "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory",
     )
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
-    .option(...WORKSPACE_FLAG)
-    .option(...ALLOW_WRITE_FLAG)
+    .option(...AGENT_FLAGS.workspace)
+    .option(...AGENT_FLAGS.allowWrite)
     .option(
       "--threshold <fraction>",
       "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)",
     )
-    .option(...MAX_RETRIES_FLAG)
-    .option(...PROVIDER_STORE_FLAG)
-    .option(...PROMPT_CACHE_FLAG)
+    .option(...AGENT_FLAGS.maxRetries)
+    .option(...AGENT_FLAGS.providerStore)
+    .option(...AGENT_FLAGS.promptCache)
     .option(
       "--new-context-tool",
       "give the agent the new_context tool, with which it asks for a fresh window itself (e.g. after finishing a sub-task)",
@@ -121,7 +113,7 @@ export function registerChatCommand({
       "--embedding-model <provider:id>",
       "embed the transcript in the background and give session_history mode 'hybrid' (openai:<id>, google:<id>, or <id> with --embedding-base-url)",
     )
-    .option(...EMBEDDING_BASE_URL_FLAG)
+    .option(...AGENT_FLAGS.embeddingBaseUrl)
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
 }

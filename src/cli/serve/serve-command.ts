@@ -19,15 +19,7 @@ import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
 import { openEvalSource } from "./eval-source.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
-import {
-  WORKSPACE_FLAG,
-  ALLOW_WRITE_FLAG,
-  MAX_RETRIES_FLAG,
-  PROVIDER_STORE_FLAG,
-  PROMPT_CACHE_FLAG,
-  CONTEXT_LIMIT_FLAG,
-  EMBEDDING_BASE_URL_FLAG,
-} from "../agent-flags.js";
+import { AGENT_FLAGS } from "../agent-flags.js";
 
 /** Context limit of the demo model when `--context-limit` is not given (as `ctxwin demo`). */
 export const DEMO_CONTEXT_LIMIT = 16_000;
@@ -114,19 +106,19 @@ export function registerServeCommand({ program, host = processHost }: { program:
       "chat with this model: openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id",
     )
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
-    .option(...CONTEXT_LIMIT_FLAG)
+    .option(...AGENT_FLAGS.contextLimit)
     .option("--demo-model", "chat with the built-in offline scripted model (no network)")
-    .option(...WORKSPACE_FLAG)
-    .option(...ALLOW_WRITE_FLAG)
-    .option(...MAX_RETRIES_FLAG)
-    .option(...PROVIDER_STORE_FLAG)
-    .option(...PROMPT_CACHE_FLAG)
+    .option(...AGENT_FLAGS.workspace)
+    .option(...AGENT_FLAGS.allowWrite)
+    .option(...AGENT_FLAGS.maxRetries)
+    .option(...AGENT_FLAGS.providerStore)
+    .option(...AGENT_FLAGS.promptCache)
     .option("--eval <results>", "also show a ctxwin eval results file (JSON lines) on the page's Eval view")
     .option(
       "--embedding-model <provider:id>",
       "embed the history in the background and offer hybrid and semantic search (openai:<id>, google:<id>, or <id> with --embedding-base-url)",
     )
-    .option(...EMBEDDING_BASE_URL_FLAG)
+    .option(...AGENT_FLAGS.embeddingBaseUrl)
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });
