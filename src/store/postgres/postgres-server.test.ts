@@ -15,6 +15,7 @@ import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../t
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
 import { appendThreeNeedles, expectSecondRowSkipped } from "../test-support/corrupt-row.js";
+import { ledgerRows } from "../test-support/ledger-rows.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const textOf = (row: { parts: readonly unknown[] }) => (row.parts[0] as { text: string }).text;
@@ -106,31 +107,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
   it("migrates a format-2 schema on open: the filter terms are filled in from its rows (ADR 0051)", async () => {
     const schema = newSchema();
     const writer = open({ schema });
-    await writer.append("s", [
-      text("deploy the ledger"),
-      {
-        role: "assistant",
-        parts: [
-          {
-            type: "dynamic-tool",
-            toolName: "Read_File",
-            toolCallId: "c1",
-            state: "output-available",
-            input: { path: "ledger.md" },
-            output: "ledger",
-          },
-        ],
-      },
-      {
-        role: "user",
-        parts: [{ type: "text", text: "hidden ledger" }],
-        synthetic: true,
-        uiVisible: false,
-        meta: { type: "continue" },
-      },
-      { role: "system", parts: [{ type: "text", text: "ledger rules" }] },
-      text("corrupt ledger"),
-    ]);
+    await writer.append("s", ledgerRows("corrupt ledger"));
     await writer.append("t", [
       {
         role: "assistant",
