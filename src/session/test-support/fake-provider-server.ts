@@ -59,3 +59,12 @@ export async function listenLocally(
       ),
   };
 }
+
+/** A port nothing listens on: bound, then closed. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
