@@ -2,8 +2,9 @@
  * A stored session as both database backends keep it (one row of their sessions table), its
  * lineage columns, and the `SessionSummary` the port returns for it.
  */
+import { windowIdFor, type WindowKind } from "../core/windows.js";
 import type { AttachTarget } from "./lineage/attach-parent.js";
-import type { SessionSummary } from "./port.js";
+import type { ActiveWindow, SessionSummary, StoredRow } from "./port.js";
 
 export interface SessionRecord {
   session_key: number;
@@ -59,5 +60,34 @@ export function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
     createdAt: record.created_at,
     updatedAt: record.updated_at,
     ...lineageOfRecord(record),
+  };
+}
+
+/** The active window of a session with no rows yet. */
+export const emptyActiveWindow = (): ActiveWindow => ({
+  windowId: "w:0",
+  boundarySeq: 0,
+  kind: "start",
+  rows: [],
+  skipped: 0,
+  lastSeq: 0,
+});
+
+/**
+ * The port's active window of a stored session: its boundary, the kind of its window record, and
+ * the rows read from the boundary on.
+ */
+export function activeWindowOf(
+  session: SessionRecord,
+  window: { kind: string } | undefined,
+  { rows, skipped }: { rows: StoredRow[]; skipped: number },
+): ActiveWindow {
+  return {
+    windowId: windowIdFor(session.active_window_seq),
+    boundarySeq: session.active_window_seq,
+    kind: (window?.kind ?? "start") as WindowKind,
+    rows,
+    skipped,
+    lastSeq: session.last_seq,
   };
 }

@@ -35,6 +35,7 @@ import { ancestorsOf, decideAttachment } from "../lineage/attach-parent.js";
 import { matchesLineage, type CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import type { BackendOptions } from "../backend-options.js";
+import { emptyActiveWindow } from "../session-record.js";
 import { withArgumentChecks, type CheckedAppend, type CheckedBackend } from "../with-argument-checks.js";
 
 interface MemoryRow {
@@ -230,8 +231,7 @@ function createMemoryBackend({
 
     async activeWindow(sessionId: string): Promise<ActiveWindow> {
       const session = sessions.get(sessionId);
-      if (session === undefined)
-        return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+      if (session === undefined) return emptyActiveWindow();
       const boundarySeq = session.cursor.activeWindowSeq;
       const window = session.windows.get(boundarySeq);
       const rows = session.rows

@@ -6,7 +6,7 @@
  */
 import type { ConnectionOptions } from "node:tls";
 import type { RowInput } from "../../core/row.js";
-import { windowIdFor, type WindowKind } from "../../core/windows.js";
+import { windowIdFor } from "../../core/windows.js";
 import { StoreReadOnlyError } from "../errors.js";
 import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
@@ -21,7 +21,7 @@ import { attachParent, insertFork, lineageOf, setParent } from "./lineage-migrat
 import { createRowDecoder } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
-import { toSessionSummary, type SessionSummaryRecord } from "../session-record.js";
+import { activeWindowOf, emptyActiveWindow, toSessionSummary, type SessionSummaryRecord } from "../session-record.js";
 import { createConnectionPool, type ConnectionPoolOptions } from "./connection-pool.js";
 import type { DatabaseBackendOptions } from "../backend-options.js";
 import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
@@ -56,8 +56,6 @@ export interface PostgresStoreOptions extends DatabaseBackendOptions {
  * own deadline only ends a wait the server cannot end.
  */
 const QUERY_TIMEOUT_GRACE_MS = 5_000;
-
-const emptyWindow = { windowId: "w:0", boundarySeq: 0, kind: "start" as const, rows: [], skipped: 0, lastSeq: 0 };
 
 /**
  * The connection `options` ask for, with the defaults filled in; the store's vector index
@@ -149,21 +147,13 @@ function createPostgresBackend(options: PostgresStoreOptions): LineageBackend {
     async activeWindow(sessionId: string) {
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
-        if (session === undefined) return { ...emptyWindow, rows: [] };
+        if (session === undefined) return emptyActiveWindow();
         const window = await windowOf(client, session.session_key, session.active_window_seq);
         const encoded = await client.query<EncodedRow>(
           `SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq >= $2 ORDER BY seq`,
           [session.session_key, Math.max(1, session.active_window_seq)],
         );
-        const { rows, skipped } = decodeAll(sessionId, encoded.rows);
-        return {
-          windowId: windowIdFor(session.active_window_seq),
-          boundarySeq: session.active_window_seq,
-          kind: (window?.kind ?? "start") as WindowKind,
-          rows,
-          skipped,
-          lastSeq: session.last_seq,
-        };
+        return activeWindowOf(session, window, decodeAll(sessionId, encoded.rows));
       });
     },
 

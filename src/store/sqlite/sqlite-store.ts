@@ -7,7 +7,7 @@
 import type Database from "better-sqlite3";
 import type { RowInput } from "../../core/row.js";
 import { rankedTerms } from "../../core/search-query.js";
-import { windowIdFor, type WindowKind } from "../../core/windows.js";
+import { windowIdFor } from "../../core/windows.js";
 import { planAppend, indexedTextOf } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
 import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
@@ -31,7 +31,14 @@ import { windowSummaryOf } from "../window-record.js";
 import { searchParts, searchSession } from "./search.js";
 import { createTrigramRarity } from "./trigram-plan.js";
 import { storeFailure, withTypedFailures } from "./sqlite-failures.js";
-import { lineageOfRecord, toSessionSummary, type LineageRecord, type SessionSummaryRecord } from "../session-record.js";
+import {
+  activeWindowOf,
+  emptyActiveWindow,
+  lineageOfRecord,
+  toSessionSummary,
+  type LineageRecord,
+  type SessionSummaryRecord,
+} from "../session-record.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
@@ -220,21 +227,10 @@ export function createSqliteBackend({
 
   const activeWindowTransaction = db.transaction((sessionId: string): ActiveWindow => {
     const session = sessionOf(sessionId);
-    if (session === undefined)
-      return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+    if (session === undefined) return emptyActiveWindow();
     const window = sql.window.get(session.session_key, session.active_window_seq) as WindowRecord | undefined;
-    const { rows, skipped } = decodeAll(
-      sessionId,
-      sql.rowsFrom.all(session.session_key, Math.max(1, session.active_window_seq)) as EncodedRow[],
-    );
-    return {
-      windowId: windowIdFor(session.active_window_seq),
-      boundarySeq: session.active_window_seq,
-      kind: (window?.kind ?? "start") as WindowKind,
-      rows,
-      skipped,
-      lastSeq: session.last_seq,
-    };
+    const encoded = sql.rowsFrom.all(session.session_key, Math.max(1, session.active_window_seq)) as EncodedRow[];
+    return activeWindowOf(session, window, decodeAll(sessionId, encoded));
   });
 
   const searchTransaction = db.transaction((sessionId: string, checked: CheckedSearch): SearchPage => {
