@@ -1,9 +1,9 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { describeEmbeddingConformance } from "../test-support/conformance-embeddings.js";
 import { reply, text } from "../test-support/conformance-rows.js";
-import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { withTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
 import { describeEmbeddingStatus } from "./embedding-status.js";
 import { postgresEmbeddingStatus } from "./postgres-embedding-status.js";
@@ -18,12 +18,7 @@ describe.skipIf(pgvectorMissing !== "")(
   () => {
     let database: TestDatabase;
     let schemas = 0;
-    beforeAll(async () => {
-      database = await createTestDatabase();
-    });
-    afterAll(async () => {
-      await database.drop();
-    });
+    withTestDatabase((created) => (database = created));
     const nextSchema = () => `embed_${(schemas += 1)}`;
 
     describeEmbeddingConformance("postgres", (embeddings) =>

@@ -4,9 +4,9 @@
  * gap-free, every append call contiguous, each writer's rows in their own order; and eight
  * processes opening a brand-new schema at once create it once.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openStore } from "../open-store.js";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { withTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { tagOf } from "../test-support/row-tags.js";
 import { batchProblems, readWholeSession, seqProblems } from "../test-support/transcript-checks.js";
 import { startAppendWorker } from "../test-support/worker-process.js";
@@ -24,12 +24,7 @@ const runTogether = workersKilledAfterEach();
 
 describe.skipIf(postgresUnavailable !== "")("postgres store, several processes appending to one session", () => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  withTestDatabase((created) => (database = created));
 
   it(`keeps seq gap-free with ${WORKERS} writer processes, every batch contiguous and every writer's order`, async () => {
     const schema = "writers";
