@@ -8,15 +8,18 @@ export const AGENT_FLAGS = {
   allowWrite: ["--allow-write", "also give the agent write_file and edit_file (inside the workspace only)"],
   maxRetries: [
     "--max-retries <n>",
-    "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)",
+    "retries of a failed model call, with backoff, before the turn fails " +
+      "(default 2; 0 reports an unreachable server at once)",
   ],
   providerStore: [
     "--provider-store",
-    "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained",
+    "let the provider keep requests and responses on its servers (OpenAI Responses store: true); " +
+      "default: every request is self-contained",
   ],
   promptCache: [
     "--prompt-cache <mode>",
-    "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off",
+    "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), " +
+      "1h (Anthropic's 1-hour cache) or off",
   ],
   contextLimit: [
     "--context-limit <tokens>",
