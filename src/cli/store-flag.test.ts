@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openStore } from "../store/open-store.js";
 import { text } from "../store/test-support/conformance-rows.js";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../store/test-support/postgres-database.js";
+import { withTestDatabase, postgresUnavailable, type TestDatabase } from "../store/test-support/postgres-database.js";
 import { seedMixedHistory } from "../tools/session-history/test-support/mixed-history.js";
 import { runServe } from "./serve/serve-command.js";
 import { describeStoreOptions, parseStoreFlag, storeOptionsOf } from "./store-flag.js";
@@ -84,12 +84,7 @@ describe("--store usage errors", () => {
 
 describe.skipIf(postgresUnavailable !== "")("--store on a PostgreSQL server", () => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  withTestDatabase((created) => (database = created));
   /** The test database's URL naming a schema of its own (`?schema=`). */
   const inSchema = (schema: string) => {
     const url = new URL(database.url);

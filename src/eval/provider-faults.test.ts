@@ -3,8 +3,6 @@
  * a model that refuses tools, a server that is not there. Each is a failed result in the run, and
  * a fault that repeats stops the run with its reason — never an exception that loses the results.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveModel } from "../agent/model-flags.js";
@@ -14,6 +12,7 @@ import {
 } from "../session/test-support/openai-compatible-server.js";
 import { runEval } from "./run-eval.js";
 import { needleItems } from "./suites/needle.js";
+import { closedPort } from "../session/test-support/fake-provider-server.js";
 
 const LIMIT = 8_000;
 const servers: OpenAICompatibleServer[] = [];
@@ -27,15 +26,6 @@ function modelAt(baseUrl: string): LanguageModelV4 {
 
 const runsOf = (count: number) =>
   needleItems({ contextLimit: LIMIT, limit: count, seed: 33 }).map((item) => ({ item, strategy: "rollover" as const }));
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("provider faults", () => {
   it("a 429 fails only the item it hit; the next item runs and is scored", async () => {

@@ -62,13 +62,7 @@ export function readResultsFile(
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    const why =
-      (error as NodeJS.ErrnoException).code === "ENOENT"
-        ? "no such file"
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    throw new EvalResultsError(`cannot read the results file ${file}: ${why}.`, { cause: error });
+    throw unreadableResults(file, error);
   }
   const lines = text.split("\n");
   // The last element is "" after a final newline, or a line cut off by a kill: either way, not a result.
@@ -123,4 +117,15 @@ export function openResultsFile({ file, header, resume }: { file: string; header
       fs.appendFileSync(file, `${JSON.stringify({ type: "item", result })}\n`);
     },
   };
+}
+
+/** The error for a results file that cannot be read: missing, or what the system said. */
+export function unreadableResults(file: string, error: unknown): EvalResultsError {
+  const why =
+    (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? "no such file"
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new EvalResultsError(`cannot read the results file ${file}: ${why}.`, { cause: error });
 }

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import type { ItemResult } from "./eval-types.js";
-import { EvalResultsError, isItemLine, resultKey, type RunHeader } from "./results-file.js";
+import { EvalResultsError, isItemLine, resultKey, unreadableResults, type RunHeader } from "./results-file.js";
 
 /** A result without what makes it large (its answers, its error's text), and the line that holds it whole. */
 export interface ResultEntry {
@@ -100,13 +100,7 @@ async function* completeLines(file: string): AsyncGenerator<{ line: number; text
     }
   } catch (error) {
     if (EvalResultsError.isInstance(error)) throw error;
-    const why =
-      (error as NodeJS.ErrnoException).code === "ENOENT"
-        ? "no such file"
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    throw new EvalResultsError(`cannot read the results file ${file}: ${why}.`, { cause: error });
+    throw unreadableResults(file, error);
   } finally {
     await handle?.close();
   }

@@ -7,8 +7,8 @@
  * next import adds it whole: a transcript imported while it grows gives the rows of one import of
  * the finished file.
  */
-import type { BuiltRow, SourceRow } from "./source-format.js";
-import { toolPart } from "./transcript-rows.js";
+import type { BuiltRow, Json, LineNote, SourceRow } from "./source-format.js";
+import { rawLineRow, toolPart } from "./transcript-rows.js";
 
 interface WaitingRow {
   row: SourceRow;
@@ -115,4 +115,19 @@ export class CallPairing {
   get size(): number {
     return this.queue.length;
   }
+}
+
+/**
+ * What an importer does with a line it does not know: counts it in `notes`, and queues it whole
+ * as a raw row (ADR 0066).
+ *
+ * @example
+ * const keepRaw = rawLineKeeper("codex", queue, notes);
+ * keepRaw(id, value, "response_item:web_search_call", { file, line }, createdAt);
+ */
+export function rawLineKeeper(source: "claude-code" | "codex", queue: CallPairing, notes: LineNote[]) {
+  return (id: string, value: Json, lineType: string, at: { file: string; line: number }, createdAt?: string): void => {
+    notes.push({ kind: "unknown", ...at, lineType });
+    queue.push(rawLineRow({ id, createdAt, source, lineType, value }), at);
+  };
 }

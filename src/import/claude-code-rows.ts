@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import type { RowPart } from "../core/row.js";
-import { CallPairing } from "./call-pairing.js";
+import { CallPairing, rawLineKeeper } from "./call-pairing.js";
 import {
   HOOK_ATTACHMENTS,
   LISTING_ATTACHMENTS,
@@ -27,7 +27,6 @@ import {
   type HeaderState,
   isoTime,
   metadataRow,
-  rawLineRow,
   sessionHeaderRow,
   titleOf,
 } from "./transcript-rows.js";
@@ -69,17 +68,7 @@ export function claudeCodeRows({
     pendingCompaction = undefined;
   };
 
-  /** A line the importer does not know: counted, and kept whole as a raw row (ADR 0066). */
-  const keepRaw = (
-    id: string,
-    value: Json,
-    lineType: string,
-    at: { file: string; line: number },
-    createdAt: string | undefined,
-  ) => {
-    notes.push({ kind: "unknown", ...at, lineType });
-    queue.push(rawLineRow({ id, createdAt, source: "claude-code", lineType, value }), at);
-  };
+  const keepRaw = rawLineKeeper("claude-code", queue, notes);
   /** The header goes first once its title is known and an assistant line has shown the model (or the source is settled). */
   const writeHeader = (settledNow: boolean) => {
     if (header === undefined || header.written || header.title === undefined || !(header.replied || settledNow)) return;

@@ -7,7 +7,7 @@
  * comes from the `compacted` line alone, so a session split over files gets the same boundary
  * whichever file arrives first (issue 34).
  */
-import { CallPairing } from "./call-pairing.js";
+import { CallPairing, rawLineKeeper } from "./call-pairing.js";
 import { itemRow } from "./codex-items.js";
 import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
 import {
@@ -15,7 +15,6 @@ import {
   definedFacts,
   type HeaderState,
   isoTime,
-  rawLineRow,
   sessionHeaderRow,
   titleOf,
   toolPart,
@@ -57,17 +56,7 @@ export function codexRows({
   let header: HeaderState | undefined;
   let compactionReply: string | undefined;
 
-  /** A line the importer does not know: counted, and kept whole as a raw row (ADR 0066). */
-  const keepRaw = (
-    id: string,
-    value: Json,
-    lineType: string,
-    at: { file: string; line: number },
-    createdAt: string | undefined,
-  ) => {
-    notes.push({ kind: "unknown", ...at, lineType });
-    queue.push(rawLineRow({ id, createdAt, source: "codex", lineType, value }), at);
-  };
+  const keepRaw = rawLineKeeper("codex", queue, notes);
   /** The header goes first once its title is known and the model is (or an assistant item came, or the source is settled). */
   const writeHeader = (settledNow: boolean) => {
     if (

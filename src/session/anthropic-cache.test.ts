@@ -6,25 +6,19 @@
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { tool } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
-import { createAgentSession } from "./create-agent-session.js";
-import type { SessionEventMap } from "./session-events.js";
 import type { AgentSessionOptions } from "./session-types.js";
 import {
   startAnthropicMessagesServer,
-  type AnthropicMessagesServer,
   type AnthropicRequestBody,
   type AnthropicScriptedResponse,
 } from "./test-support/anthropic-messages-server.js";
-import { deterministic, memoryStore } from "./test-support/session-fixture.js";
+import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
+import type { memoryStore } from "./test-support/session-fixture.js";
 
-let server: AnthropicMessagesServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const closedAfterTest = closeAfterEach();
 
 /** Long enough to pass Claude Sonnet 4.5's minimum cacheable length (1,024 tokens) by itself. */
 const LONG_SYSTEM = `You are a careful assistant. ${"Keep every answer short and exact. ".repeat(130)}`;
@@ -34,23 +28,9 @@ async function anthropicSession(
   options: Partial<AgentSessionOptions> = {},
   modelId = "claude-sonnet-4-5",
 ) {
-  server = await startAnthropicMessagesServer({ script });
+  const server = closedAfterTest(await startAnthropicMessagesServer({ script }));
   const provider = createAnthropic({ baseURL: server.baseURL, apiKey: "test-key" });
-  const store = memoryStore();
-  const warnings: string[] = [];
-  const session = createAgentSession({
-    store,
-    sessionId: "s",
-    model: provider(modelId),
-    system: LONG_SYSTEM,
-    maxRetries: 0,
-    logWarning: (message) => warnings.push(message),
-    ...deterministic(),
-    ...options,
-  });
-  const usage: Array<SessionEventMap["usage"]> = [];
-  session.on("usage", (event) => usage.push(event));
-  return { session, server, store, warnings, usage };
+  return { server, ...providerSession({ model: provider(modelId), system: LONG_SYSTEM, maxRetries: 0, ...options }) };
 }
 
 /** Every `cache_control` in a request body, with where it sits. */

@@ -3,20 +3,15 @@
  * API: what each request asks for (the output limit) and how refusals and mid-stream failures end.
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
-import { afterEach, describe, expect, it } from "vitest";
-import { createAgentSession } from "./create-agent-session.js";
+import { describe, expect, it } from "vitest";
 import {
   startAnthropicMessagesServer,
-  type AnthropicMessagesServer,
   type AnthropicScriptedResponse,
 } from "./test-support/anthropic-messages-server.js";
-import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
+import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
+import { rowText } from "./test-support/session-fixture.js";
 
-let server: AnthropicMessagesServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const closedAfterTest = closeAfterEach();
 
 async function anthropicSession(
   script: readonly AnthropicScriptedResponse[],
@@ -25,18 +20,9 @@ async function anthropicSession(
     maxRetries = 0,
   }: { budget?: { contextLimit?: number; outputReserve?: number }; maxRetries?: number } = {},
 ) {
-  server = await startAnthropicMessagesServer({ script });
+  const server = closedAfterTest(await startAnthropicMessagesServer({ script }));
   const provider = createAnthropic({ baseURL: server.baseURL, apiKey: "test-key" });
-  const store = memoryStore();
-  const session = createAgentSession({
-    store,
-    sessionId: "s",
-    model: provider("claude-sonnet-4-5"),
-    budget,
-    maxRetries,
-    retryDelay: () => 0,
-    ...deterministic(),
-  });
+  const { session, store } = providerSession({ model: provider("claude-sonnet-4-5"), budget, maxRetries });
   return { session, server, store };
 }
 

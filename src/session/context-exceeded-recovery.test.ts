@@ -4,24 +4,7 @@ import { rolloverMetaOf } from "../core/boundary.js";
 import { ContextExceededError } from "./errors.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, rowText } from "./test-support/session-fixture.js";
-import { budgetSession } from "./test-support/rollover-setup.js";
-
-function tooLong(): APICallError {
-  return new APICallError({
-    message: "Bad Request",
-    url: "http://127.0.0.1:1/v1/chat/completions",
-    requestBodyValues: {},
-    statusCode: 400,
-    responseBody: JSON.stringify({
-      error: {
-        message: "This model's maximum context length is 20000 tokens.",
-        type: "invalid_request_error",
-        code: "context_length_exceeded",
-      },
-    }),
-    isRetryable: false,
-  });
-}
+import { budgetSession, tooLong } from "./test-support/rollover-setup.js";
 
 describe("provider context_exceeded", () => {
   it("gets one emergency rollover (no flush opportunity) and one retry with the same input in the fresh window", async () => {

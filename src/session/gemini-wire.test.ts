@@ -5,46 +5,28 @@
  * and a failure after output started is retried.
  */
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { tool } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createAgentSession } from "./create-agent-session.js";
+import { describe, expect, it } from "vitest";
 import {
   startGeminiStreamServer,
   type GeminiRequestBody,
   type GeminiScriptedResponse,
-  type GeminiStreamServer,
 } from "./test-support/gemini-stream-server.js";
-import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
+import { closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
+import { rowText } from "./test-support/session-fixture.js";
 
-let server: GeminiStreamServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const readFile = tool({
-  description: "Reads a file",
-  inputSchema: z.object({ path: z.string() }),
-  execute: async ({ path }) => `contents of ${path}`,
-});
+const closedAfterTest = closeAfterEach();
 
 async function geminiSession(
   script: readonly GeminiScriptedResponse[],
   { maxRetries = 0, modelId = "gemini-2.5-flash" }: { maxRetries?: number; modelId?: string } = {},
 ) {
-  server = await startGeminiStreamServer({ script });
+  const server = closedAfterTest(await startGeminiStreamServer({ script }));
   const google = createGoogleGenerativeAI({ baseURL: server.baseURL, apiKey: "test-key" });
-  const store = memoryStore();
-  const session = createAgentSession({
-    store,
-    sessionId: "s",
+  const { session, store } = providerSession({
     model: google(modelId),
     system: "You are a test agent.",
-    tools: { read_file: readFile },
+    tools: { read_file: readFileTool },
     maxRetries,
-    retryDelay: () => 0,
-    ...deterministic(),
   });
   return { session, server, store };
 }
@@ -85,15 +67,12 @@ describe("session through @ai-sdk/google against a local Gemini API", () => {
   });
 
   it("never asks for more output than the model's catalog maximum (gemini-2.0-flash: 8,192) even with a larger reserve", async () => {
-    server = await startGeminiStreamServer({ script: [{ text: "Short." }] });
+    const server = closedAfterTest(await startGeminiStreamServer({ script: [{ text: "Short." }] }));
     const google = createGoogleGenerativeAI({ baseURL: server.baseURL, apiKey: "test-key" });
-    const session = createAgentSession({
-      store: memoryStore(),
-      sessionId: "s",
+    const { session } = providerSession({
       model: google("gemini-2.0-flash"),
       budget: { outputReserve: 20_000 },
       maxRetries: 0,
-      ...deterministic(),
     });
     await session.send("Hi.");
     expect(server.requests[0]!.body.generationConfig?.maxOutputTokens).toBe(8192);

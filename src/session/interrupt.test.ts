@@ -12,9 +12,9 @@ import { createDeferred } from "./deferred.js";
 import type { SessionEventMap, SessionEventName } from "./session-events.js";
 import type { SendResult } from "./session-types.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
-import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession, readingSession } from "./test-support/rollover-setup.js";
 import { scriptedModel, type RecordedCall } from "./test-support/scripted-model.js";
-import { deterministic, memoryStore, readTool, rowText } from "./test-support/session-fixture.js";
+import { deterministic, memoryStore, readTool, rowText, testSession } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 
 function recordEvents<Name extends SessionEventName>(session: AgentSession, name: Name): SessionEventMap[Name][] {
@@ -42,12 +42,9 @@ describe("interrupting a send", () => {
     const { model, calls } = scriptedModel({
       script: [{ textChunks: ["Hello, ", "wor"], stallUntilAborted: true }, { text: "Fine, go on." }],
     });
-    const session = createAgentSession({
+    const session = testSession({
       store,
-      sessionId: "s",
       model,
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
     });
     const controller = new AbortController();
     const deltas = recordEvents(session, "text-delta");
@@ -166,12 +163,9 @@ describe("interrupting a send", () => {
       script: (call) => ({ text: `answer ${call.index}` }),
       beforeAnswer: async (call) => (call.index === 0 ? gate.promise : undefined),
     });
-    const session = createAgentSession({
+    const session = testSession({
       store,
-      sessionId: "s",
       model,
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
     });
     const turnStarts = recordEvents(session, "turn-start");
     const controller = new AbortController();
@@ -234,12 +228,9 @@ describe("interrupting a send", () => {
   it("with a signal already aborted: stores nothing, calls nothing, emits nothing", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ text: "hello" }] });
-    const session = createAgentSession({
+    const session = testSession({
       store,
-      sessionId: "s",
       model,
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
     });
     const events = [
       recordEvents(session, "turn-start"),
@@ -326,12 +317,7 @@ describe("interrupting a send at a budget action", () => {
         { text: "noted", inputTokens: WARN_AT + 700 },
       ],
     });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
-      settings: { warningTurnTokens: 500 },
-    });
+    const session = readingSession({ store, model });
     const controller = new AbortController();
     session.on("step-end", () => controller.abort());
 

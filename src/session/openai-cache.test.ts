@@ -6,47 +6,28 @@
  */
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { promptCacheKeyFor } from "./cache-hints.js";
 import { createAgentSession } from "./create-agent-session.js";
-import type { SessionEventMap } from "./session-events.js";
-import { startOpenAICompatibleServer, type OpenAICompatibleServer } from "./test-support/openai-compatible-server.js";
+import { startOpenAICompatibleServer } from "./test-support/openai-compatible-server.js";
 import {
   startOpenAIResponsesServer,
-  type OpenAIResponsesServer,
   type ResponsesRequestBody,
   type ResponsesScriptedResponse,
 } from "./test-support/openai-responses-server.js";
+import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
 
-let responses: OpenAIResponsesServer | undefined;
-let compatible: OpenAICompatibleServer | undefined;
-afterEach(async () => {
-  await responses?.close();
-  await compatible?.close();
-  responses = compatible = undefined;
-});
+const closedAfterTest = closeAfterEach();
 
 async function responsesSession(
   script: Parameters<typeof startOpenAIResponsesServer>[0]["script"],
   sessionId = "build-42",
 ) {
-  responses = await startOpenAIResponsesServer({ script });
-  const provider = createOpenAI({ baseURL: responses.baseURL, apiKey: "test-key" });
-  const store = memoryStore();
-  const warnings: string[] = [];
-  const session = createAgentSession({
-    store,
-    sessionId,
-    model: provider("gpt-4.1"),
-    maxRetries: 0,
-    logWarning: (message) => warnings.push(message),
-    ...deterministic(),
-  });
-  const usage: Array<SessionEventMap["usage"]> = [];
-  session.on("usage", (event) => usage.push(event));
-  return { session, server: responses, store, warnings, usage };
+  const server = closedAfterTest(await startOpenAIResponsesServer({ script }));
+  const provider = createOpenAI({ baseURL: server.baseURL, apiKey: "test-key" });
+  return { server, ...providerSession({ sessionId, model: provider("gpt-4.1"), maxRetries: 0 }) };
 }
 
 describe("prompt caching on OpenAI", () => {
@@ -132,7 +113,7 @@ describe("prompt caching on OpenAI", () => {
   });
 
   it("sends no cache option to an OpenAI-compatible server, and shows its usage as tokens only (no known price)", async () => {
-    compatible = await startOpenAICompatibleServer({ script: [{ text: "Hello." }] });
+    const compatible = closedAfterTest(await startOpenAICompatibleServer({ script: [{ text: "Hello." }] }));
     const provider = createOpenAICompatible({ name: "local", baseURL: compatible.baseURL, includeUsage: true });
     const store = memoryStore();
     const session = createAgentSession({

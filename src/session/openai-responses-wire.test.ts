@@ -5,29 +5,16 @@
  * for the budget's output reserve, alternates roles and keeps each tool call with its output.
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import { tool } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createAgentSession } from "./create-agent-session.js";
+import { describe, expect, it } from "vitest";
 import {
   startOpenAIResponsesServer,
-  type OpenAIResponsesServer,
   type ResponsesRequestBody,
   type ResponsesScriptedResponse,
 } from "./test-support/openai-responses-server.js";
-import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
+import { closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
+import { rowText } from "./test-support/session-fixture.js";
 
-let server: OpenAIResponsesServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const readFile = tool({
-  description: "Reads a file",
-  inputSchema: z.object({ path: z.string() }),
-  execute: async ({ path }) => `contents of ${path}`,
-});
+const closedAfterTest = closeAfterEach();
 
 async function responsesSession(
   script: readonly ResponsesScriptedResponse[],
@@ -38,18 +25,14 @@ async function responsesSession(
     retryDelay = () => 0,
   }: { modelId?: string; providerStore?: boolean; maxRetries?: number; retryDelay?: (retry: number) => number } = {},
 ) {
-  server = await startOpenAIResponsesServer({ script });
+  const server = closedAfterTest(await startOpenAIResponsesServer({ script }));
   const provider = createOpenAI({ baseURL: server.baseURL, apiKey: "test-key" });
-  const store = memoryStore();
-  const session = createAgentSession({
-    store,
-    sessionId: "s",
+  const { session, store } = providerSession({
     model: provider(modelId),
-    tools: { read_file: readFile },
+    tools: { read_file: readFileTool },
     maxRetries,
     retryDelay,
     ...(providerStore === undefined ? {} : { providerStore }),
-    ...deterministic(),
   });
   return { session, server, store };
 }

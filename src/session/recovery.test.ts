@@ -15,6 +15,7 @@ import {
   budgetSession,
   systemOfTokens,
   textOfTokens,
+  readingSession,
 } from "./test-support/rollover-setup.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
 
@@ -212,12 +213,7 @@ describe("supersession", () => {
               ? { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }
               : { text: "fine", inputTokens: 400 },
       });
-      const session = budgetSession({
-        store,
-        model,
-        tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
-        settings: { warningTurnTokens: 500 },
-      });
+      const session = readingSession({ store, model });
       const controller = new AbortController();
       const stop = session.on("step-end", () => controller.abort());
       expect(await session.send("read a", { signal: controller.signal })).toMatchObject({

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { createAgentSession } from "./create-agent-session.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
-import { deterministic, memoryStore, readTool } from "./test-support/session-fixture.js";
+import { deterministic, memoryStore, readTool, testSession } from "./test-support/session-fixture.js";
 
 describe("send", () => {
   it("sends system + tools + the window, and stores one assistant row per step with its usage", async () => {
@@ -84,12 +84,9 @@ describe("send", () => {
   it("queues a second send behind the first; each gets its own result", async () => {
     const store = memoryStore();
     const { model } = scriptedModel({ script: (call) => ({ text: `answer ${call.index}` }) });
-    const session = createAgentSession({
+    const session = testSession({
       store,
-      sessionId: "s",
       model,
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
     });
     const [first, second] = await Promise.all([session.send("one"), session.send("two")]);
     expect(first.text).toBe("answer 0");
@@ -106,12 +103,9 @@ describe("send", () => {
   it("accepts text with attachments", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ text: "a cat" }] });
-    const session = createAgentSession({
+    const session = testSession({
       store,
-      sessionId: "s",
       model,
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
     });
     await session.send({
       text: "what is this?",
@@ -125,13 +119,10 @@ describe("send failures", () => {
   it("an unexpected failure while preparing a turn ends the send as failed instead of throwing", async () => {
     const store = memoryStore();
     const { model, calls } = scriptedModel({ script: [{ text: "never" }] });
-    const session = createAgentSession({
+    const session = testSession({
       store,
-      sessionId: "s",
       model,
-      budget: { contextLimit: 100_000 },
       hotMemories: { mode: "read-write", render: async () => Promise.reject(new Error("memory index unreadable")) },
-      ...deterministic(),
     });
     const errors: string[] = [];
     session.on("error", (event) => errors.push(event.error.message));

@@ -65,26 +65,7 @@ export async function readSessionUsage(context: SessionContext, model: LanguageM
  * @example windowSpend(window.rows).cachedShare // 0.9
  */
 export function windowSpend(rows: readonly StoredRow[]): Spend {
-  const {
-    requests,
-    inputTokens,
-    outputTokens,
-    cacheReadTokens,
-    cacheWriteTokens,
-    cachedShare,
-    costUsd,
-    uncachedCostUsd,
-  } = summarizeSpend(rows.flatMap((row) => (row.role === "assistant" ? (readStepMetadata(row) ?? []) : [])));
-  return {
-    requests,
-    inputTokens,
-    outputTokens,
-    cacheReadTokens,
-    cacheWriteTokens,
-    cachedShare,
-    costUsd,
-    uncachedCostUsd,
-  };
+  return summarizeSpend(rows.flatMap((row) => (row.role === "assistant" ? (readStepMetadata(row) ?? []) : [])));
 }
 
 /**

@@ -19,6 +19,9 @@ export function chunkForwarder(context: SessionContext): (chunk: UIMessageChunk,
   const toolNames = new Map<string, string>();
   return (chunk, stepIndex) => {
     const { events } = context;
+    /** A tool's result: the call it answers, and what it came to. */
+    const toolResult = (toolCallId: string, outcome: { output: unknown } | { errorText: string } | { denied: true }) =>
+      events.emit("tool-result", { toolCallId, toolName: toolNames.get(toolCallId) ?? "tool", ...outcome, stepIndex });
     switch (chunk.type) {
       case "start-step":
         events.emit("step-start", { stepIndex });
@@ -36,28 +39,13 @@ export function chunkForwarder(context: SessionContext): (chunk: UIMessageChunk,
         });
         break;
       case "tool-output-available":
-        events.emit("tool-result", {
-          toolCallId: chunk.toolCallId,
-          toolName: toolNames.get(chunk.toolCallId) ?? "tool",
-          output: chunk.output,
-          stepIndex,
-        });
+        toolResult(chunk.toolCallId, { output: chunk.output });
         break;
       case "tool-output-error":
-        events.emit("tool-result", {
-          toolCallId: chunk.toolCallId,
-          toolName: toolNames.get(chunk.toolCallId) ?? "tool",
-          errorText: chunk.errorText,
-          stepIndex,
-        });
+        toolResult(chunk.toolCallId, { errorText: chunk.errorText });
         break;
       case "tool-output-denied":
-        events.emit("tool-result", {
-          toolCallId: chunk.toolCallId,
-          toolName: toolNames.get(chunk.toolCallId) ?? "tool",
-          denied: true,
-          stepIndex,
-        });
+        toolResult(chunk.toolCallId, { denied: true });
         break;
       default:
         break;

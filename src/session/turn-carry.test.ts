@@ -1,4 +1,3 @@
-import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
 import type { StoredRow } from "../store/port.js";
 import { ContextExceededError } from "./errors.js";
@@ -6,7 +5,7 @@ import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-supp
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 import { recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, budgetSession, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
+import { FORCE_AT, budgetSession, systemOfTokens, textOfTokens, tooLong } from "./test-support/rollover-setup.js";
 
 const files = { "answer.txt": "The codeword is PLOVER.", "big.txt": "B".repeat(2_000) };
 const QUESTION = "What is the codeword in answer.txt?";
@@ -40,23 +39,6 @@ function readsAfterRollover(calls: readonly RecordedCall[], steps: ReadonlyArray
       .filter((toolCall) => toolCall.toolName === "read")
       .map((toolCall) => String((toolCall.input as { path: string }).path)),
   );
-}
-
-function tooLong(): APICallError {
-  return new APICallError({
-    message: "Bad Request",
-    url: "http://127.0.0.1:1/v1/chat/completions",
-    requestBodyValues: {},
-    statusCode: 400,
-    responseBody: JSON.stringify({
-      error: {
-        message: "This model's maximum context length is 20000 tokens.",
-        type: "invalid_request_error",
-        code: "context_length_exceeded",
-      },
-    }),
-    isRetryable: false,
-  });
 }
 
 function midStreamSetup({ carry }: { carry: boolean }) {

@@ -370,6 +370,21 @@ export function describeStoreConformance(
           );
         }
       });
+
+      test("refuses a read of a seq that is no integer, and a malformed parent on any append", async () => {
+        for (const seq of [1.5, Number.NaN, "1"] as unknown as number[]) {
+          await expect(store.read("s", seq)).rejects.toSatisfy((error: unknown) =>
+            InvalidArgumentError.isInstance(error),
+          );
+        }
+        const parent = { sessionId: "p", itemId: "" };
+        for (const sessionId of ["s", "new"]) {
+          await expect(store.append(sessionId, [text("two")], { parent })).rejects.toSatisfy((error: unknown) =>
+            InvalidArgumentError.isInstance(error),
+          );
+        }
+        expect([await store.lastSeq("s"), await store.lastSeq("new")]).toEqual([8, 0]);
+      });
     });
 
     describeSearchConformance({
@@ -460,6 +475,20 @@ export function describeStoreConformance(
         await expect(store.append("s", [text("x")])).rejects.toSatisfy((error: unknown) =>
           StoreClosedError.isInstance(error),
         );
+        const calls = [
+          () => store.activeWindow("s"),
+          () => store.windows("s"),
+          () => store.items("s"),
+          () => store.read("s", 1),
+          () => store.readHits("s", [1]),
+          () => store.search("s", { query: "x", mode: "literal" }),
+          () => store.sessions(),
+          () => store.session("s"),
+          () => store.attachParent("s", { sessionId: "p", itemId: "i" }),
+          () => store.deleteSession("s"),
+        ];
+        for (const call of calls)
+          await expect(call()).rejects.toSatisfy((error: unknown) => StoreClosedError.isInstance(error));
       });
     });
   });

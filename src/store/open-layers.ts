@@ -4,8 +4,7 @@
  */
 import type { HistoryStore } from "./port.js";
 import type { EmbeddingsOptions } from "./embeddings/embeddings-options.js";
-import { createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
-import { DEFAULT_POSTGRES_SCHEMA } from "./postgres/schema.js";
+import { connectionOptionsOf, createPostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
 import { describeServer } from "./postgres/server-errors.js";
 import { createMemoryVectorIndex } from "./embeddings/memory-vector-index.js";
 import { createSqliteVectorIndex } from "./embeddings/sqlite-vector-index.js";
@@ -17,21 +16,13 @@ import { withoutEmbeddings } from "./embeddings/without-embeddings.js";
 export function openPostgres(options: PostgresStoreOptions & { url: string }, embeddings?: EmbeddingsOptions) {
   const store = createPostgresStore(options);
   if (embeddings === undefined) return withoutEmbeddings(store);
-  const statementTimeoutMs = options.statementTimeoutMs ?? 60_000;
-  const index = createPostgresVectorIndex({
-    url: options.url,
-    schema: options.schema ?? DEFAULT_POSTGRES_SCHEMA,
-    ssl: options.ssl,
-    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-    statementTimeoutMs,
-    queryTimeoutMs: options.queryTimeoutMs ?? (statementTimeoutMs > 0 ? statementTimeoutMs + 5_000 : 0),
-    readOnly: options.readOnly === true,
-  });
+  // The index keeps its own small pool: every connection option but the store's pool size.
+  const { maxConnections: _maxConnections, ...connection } = connectionOptionsOf(options);
   return withEmbeddings(store, {
     ...embeddings,
-    index,
-    readOnly: options.readOnly === true,
-    location: describeServer(options.url),
+    index: createPostgresVectorIndex(connection),
+    readOnly: connection.readOnly,
+    location: describeServer(connection.url),
   });
 }
 

@@ -3,9 +3,8 @@
  */
 import path from "node:path";
 import { createMemoryStore, type MemoryStoreOptions } from "./memory/memory-store.js";
-import type { HistoryStore, StoreWarning } from "./port.js";
-import { createSqliteStore } from "./sqlite/sqlite-store.js";
-import type { Durability } from "./sqlite/durability.js";
+import type { HistoryStore } from "./port.js";
+import { createSqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 import { StoreOptionsError } from "./errors.js";
 import type { PostgresStoreOptions } from "./postgres/postgres-store.js";
 import { isValidSchemaName, schemaFromUrl } from "./postgres/schema.js";
@@ -21,7 +20,7 @@ const loadLayers = () => import("./open-layers.js");
 
 export { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH };
 
-export interface SqliteOpenOptions {
+export interface SqliteOpenOptions extends Omit<SqliteStoreOptions, "path" | "fullCheckMaxBytes"> {
   backend?: "sqlite";
   /**
    * An AI SDK embedding model for hybrid and semantic search (ADR 0063): rows are embedded in the
@@ -32,20 +31,6 @@ export interface SqliteOpenOptions {
   path?: string;
   /** Project directory used when `path` is not given; default the current directory. */
   directory?: string;
-  /** `full` (default) survives power loss; `normal` survives process crashes only. */
-  durability?: Durability;
-  /** How long a writer waits for another process's lock (ms, default 10 000). */
-  busyTimeoutMs?: number;
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-  /** Called for rows skipped on read (corrupt JSON, newer format); default: a line on stderr. */
-  onWarning?: (warning: StoreWarning) => void;
-  /**
-   * Open an existing database without ever writing to it (works in a folder this user cannot
-   * write); `append` and `deleteSession` throw `StoreReadOnlyError`. Default `false`.
-   */
-  readOnly?: boolean;
 }
 
 export interface MemoryOpenOptions extends MemoryStoreOptions {

@@ -52,6 +52,46 @@ export function decodeRow(sessionId: string, seq: number, body: string): RowDeco
   return { ok: true, row: { sessionId, seq, ...rest } as StoredRow };
 }
 
+/** A stored row as a database backend reads it: its seq and its JSON body. */
+export interface EncodedBody {
+  seq: number;
+  body: string;
+}
+
+/** A backend's reads of stored rows: a skipped row is counted and reported to `onWarning`. */
+export interface RowDecoder {
+  /** The row, or `undefined` for a skipped one. */
+  decode(sessionId: string, encoded: EncodedBody): StoredRow | undefined;
+  /** The rows that decode, in order, and how many were skipped. */
+  decodeAll(sessionId: string, encoded: readonly EncodedBody[]): { rows: StoredRow[]; skipped: number };
+  /** Rows skipped since the store opened (`diagnostics().corruptRowsSkipped`). */
+  skippedRows(): number;
+}
+
+/**
+ * @example
+ * const rows = createRowDecoder((warning) => console.warn(warning.message));
+ * rows.decodeAll("s1", encoded).rows;
+ */
+export function createRowDecoder(onWarning: (warning: StoreWarning) => void): RowDecoder {
+  let skippedRows = 0;
+  const decode = (sessionId: string, encoded: EncodedBody): StoredRow | undefined => {
+    const result = decodeRow(sessionId, encoded.seq, encoded.body);
+    if (result.ok) return result.row;
+    skippedRows += 1;
+    onWarning(result.warning);
+    return undefined;
+  };
+  return {
+    decode,
+    decodeAll(sessionId, encoded) {
+      const rows = encoded.map((entry) => decode(sessionId, entry)).filter((row) => row !== undefined);
+      return { rows, skipped: encoded.length - rows.length };
+    },
+    skippedRows: () => skippedRows,
+  };
+}
+
 /**
  * Whether a stored body may pass a search filter, judged from its JSON alone (no schema check):
  * `false` only when the body parses and its role or tool parts rule it out. A filtered search

@@ -4,27 +4,35 @@
  * e.g. `openStore({ url })` writing to a local SQLite file when the caller meant a server.
  */
 import { StoreOptionsError } from "./errors.js";
+import type { MemoryOpenOptions, PostgresOpenOptions, SqliteOpenOptions } from "./open-store.js";
 
 export type StoreBackendName = "sqlite" | "memory" | "postgres";
 
-const shared = ["backend", "now", "generateId", "maxRowBytes"] as const;
+/** The keys of `T`, each once: a key the type lacks, or one missing here, fails the typecheck. */
+const keysOf = <T>(keys: Record<keyof T, true>): readonly string[] => Object.keys(keys);
+
+const shared = { backend: true, now: true, generateId: true, maxRowBytes: true, embeddings: true } as const;
+const database = { ...shared, onWarning: true, readOnly: true } as const;
 
 export const STORE_OPTION_KEYS: Readonly<Record<StoreBackendName, readonly string[]>> = {
-  sqlite: [...shared, "embeddings", "path", "directory", "durability", "busyTimeoutMs", "onWarning", "readOnly"],
-  memory: [...shared, "embeddings"],
-  postgres: [
-    ...shared,
-    "embeddings",
-    "url",
-    "schema",
-    "ssl",
-    "maxConnections",
-    "connectTimeoutMs",
-    "statementTimeoutMs",
-    "queryTimeoutMs",
-    "onWarning",
-    "readOnly",
-  ],
+  sqlite: keysOf<SqliteOpenOptions>({
+    ...database,
+    path: true,
+    directory: true,
+    durability: true,
+    busyTimeoutMs: true,
+  }),
+  memory: keysOf<MemoryOpenOptions>(shared),
+  postgres: keysOf<PostgresOpenOptions>({
+    ...database,
+    url: true,
+    schema: true,
+    ssl: true,
+    maxConnections: true,
+    connectTimeoutMs: true,
+    statementTimeoutMs: true,
+    queryTimeoutMs: true,
+  }),
 };
 
 /**

@@ -26,6 +26,7 @@ import { createChatOutput, type ChatStreams } from "./chat-output.js";
 import { describeFailure } from "./describe-failure.js";
 import { resumeCommand } from "./resume-command.js";
 import { printTurns } from "./turn-printer.js";
+import { AGENT_FLAGS } from "../agent-flags.js";
 
 /** The flags of `ctxwin chat` as commander hands them over. */
 export interface ChatFlags {
@@ -88,34 +89,22 @@ export function registerChatCommand({
       "--base-url <url>",
       "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama (default: $CTXWIN_BASE_URL)",
     )
-    .option(
-      "--context-limit <tokens>",
-      "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)",
-    )
+    .option(...AGENT_FLAGS.contextLimit)
     .option("--session <id>", "resume this session (or start one with this id); default: a new session")
     .option(
       "--dir <project>",
       "project directory holding .ctxwin/ (store, memory, config.json); default: the current directory",
     )
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
-    .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
-    .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
+    .option(...AGENT_FLAGS.workspace)
+    .option(...AGENT_FLAGS.allowWrite)
     .option(
       "--threshold <fraction>",
       "share of the context limit at which a window rolls over (default 0.7; 1 or more turns rollovers off)",
     )
-    .option(
-      "--max-retries <n>",
-      "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)",
-    )
-    .option(
-      "--provider-store",
-      "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained",
-    )
-    .option(
-      "--prompt-cache <mode>",
-      "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off",
-    )
+    .option(...AGENT_FLAGS.maxRetries)
+    .option(...AGENT_FLAGS.providerStore)
+    .option(...AGENT_FLAGS.promptCache)
     .option(
       "--new-context-tool",
       "give the agent the new_context tool, with which it asks for a fresh window itself (e.g. after finishing a sub-task)",
@@ -124,7 +113,7 @@ export function registerChatCommand({
       "--embedding-model <provider:id>",
       "embed the transcript in the background and give session_history mode 'hybrid' (openai:<id>, google:<id>, or <id> with --embedding-base-url)",
     )
-    .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
+    .option(...AGENT_FLAGS.embeddingBaseUrl)
     .showHelpAfterError(false)
     .action((flags: ChatFlags) => runChat({ flags, host }));
 }

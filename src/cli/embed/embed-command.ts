@@ -12,6 +12,7 @@ import { resolveEmbeddingModel, type EmbeddingFlags } from "../../agent/embeddin
 import { openStore } from "../../store/open-store.js";
 import type { EmbeddingProgress, HistoryStore } from "../../store/port.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
+import { AGENT_FLAGS } from "../agent-flags.js";
 
 export interface EmbedOutput {
   stdout: (chunk: string) => void;
@@ -84,7 +85,7 @@ export function registerEmbedCommand({
       "Embed the rows of a store for hybrid and semantic search (resumable; rows already embedded are skipped)",
     )
     .requiredOption("--embedding-model <provider:id>", "openai:<id>, google:<id>, or <id> with --embedding-base-url")
-    .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
+    .option(...AGENT_FLAGS.embeddingBaseUrl)
     .option("--dir <project>", "project directory holding .ctxwin/ctxwin.db (default: the current directory)")
     .option(STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag)
     .option("--session <id...>", "only these sessions (default: every session)")

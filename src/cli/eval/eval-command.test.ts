@@ -5,14 +5,13 @@
  * the environment unless given.
  */
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { writeLocomoFixture } from "../../eval/test-support/locomo-fixture.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
+import { closedPort } from "../../session/test-support/fake-provider-server.js";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -35,14 +34,6 @@ function scratch(): string {
 
 const lines = (text: string) => text.split("\n").filter((line) => line.length > 0);
 const tableRows = (stdout: string) => lines(stdout).filter((line) => /^(continuity|needle|recall-qa)\s/.test(line));
-
-async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("ctxwin eval", () => {
   it("--model demo --limit 2 runs offline, writes a line per item, prints the table; --resume then runs nothing", async () => {

@@ -3,26 +3,21 @@
  * stdin. Whatever happens, exit code 0 (the status both CLIs treat as "continue") and at most
  * one line on stderr; stdout holds the hook's JSON or nothing.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { importFiles } from "../../import/import-files.js";
 import { openStore } from "../../store/open-store.js";
-import { CTXWIN_BINARY, type CtxwinExit } from "../test-support/run-ctxwin.js";
+import { CTXWIN_BINARY, runProgram, type CtxwinExit } from "../test-support/run-ctxwin.js";
 import { backgroundImportPidFile } from "./background-import.js";
+import {
+  CLAUDE_CODE_FIXTURE as fixture,
+  CLAUDE_CODE_SESSION_ID as SESSION,
+  compactionHookInput,
+} from "../../import/test-support/claude-code-fixture.js";
 
-const fixture = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "import",
-  "fixtures",
-  "claude-code-session.jsonl",
-);
-const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-hook-cli-"));
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -33,32 +28,18 @@ function runHook(
   stdin: string,
   { keepOpen = false }: { keepOpen?: boolean } = {},
 ): Promise<CtxwinExit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CTXWIN_BINARY, "hook", "session-start", ...args], {
-      cwd: folder,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-    if (keepOpen) child.stdin.write(stdin);
-    else child.stdin.end(stdin);
+  return runProgram(process.execPath, [CTXWIN_BINARY, "hook", "session-start", ...args], {
+    cwd: folder,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdin,
+    keepStdinOpen: keepOpen,
   });
 }
 
 it("prints Claude Code's hookSpecificOutput after a compaction", async () => {
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   copyFileSync(fixture, transcript);
-  const input = {
-    session_id: SESSION,
-    transcript_path: transcript,
-    cwd: folder,
-    hook_event_name: "SessionStart",
-    source: "compact",
-  };
+  const input = compactionHookInput(transcript, folder);
   const result = await runHook(["--client", "claude-code", "--dir", folder], JSON.stringify(input));
   expect(result.stderr).toBe("");
   expect(result.status).toBe(0);
@@ -89,13 +70,7 @@ it.each([
 it("answers when the CLI never closes stdin: the input read so far, or one line saying none came", async () => {
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   copyFileSync(fixture, transcript);
-  const input = {
-    session_id: SESSION,
-    transcript_path: transcript,
-    cwd: folder,
-    hook_event_name: "SessionStart",
-    source: "compact",
-  };
+  const input = compactionHookInput(transcript, folder);
   const answered = await runHook(["--dir", folder], JSON.stringify(input), { keepOpen: true });
   expect(answered.status).toBe(0);
   expect(answered.stderr).toBe("");
@@ -122,13 +97,7 @@ it("an import cut short by the budget is finished by a background import of the 
   try {
     const transcript = path.join(project, `${SESSION}.jsonl`);
     copyFileSync(fixture, transcript);
-    const input = {
-      session_id: SESSION,
-      transcript_path: transcript,
-      cwd: project,
-      hook_event_name: "SessionStart",
-      source: "compact",
-    };
+    const input = compactionHookInput(transcript, project);
     // A budget of 0 ms: the hook's own import stops before its first file.
     const result = await runHook(["--dir", project, "--budget-ms", "0"], JSON.stringify(input));
     expect(result.status).toBe(0);

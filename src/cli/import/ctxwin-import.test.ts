@@ -5,7 +5,6 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -20,6 +19,7 @@ import { parseImportArguments } from "./import-command.js";
 import { scratchStores } from "../../import/test-support/scratch-stores.js";
 import { CTXWIN_BINARY } from "../test-support/run-ctxwin.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
+import { CLAUDE_CODE_FIXTURE as fixture } from "../../import/test-support/claude-code-fixture.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -153,7 +153,7 @@ const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 
 function copyClaudeFixture(): string {
   const file = path.join(temporaryDirectory(), "claude-code-session.jsonl");
-  copyFileSync(fileURLToPath(new URL("../../import/fixtures/claude-code-session.jsonl", import.meta.url)), file);
+  copyFileSync(fixture, file);
   return file;
 }
 
@@ -184,17 +184,7 @@ describe("paths that are not files", () => {
     await new Promise<void>((resolve) => server.listen(socketPath, resolve));
     try {
       const transcript = path.join(folder, "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37.jsonl");
-      copyFileSync(
-        path.join(
-          path.dirname(fileURLToPath(import.meta.url)),
-          "..",
-          "..",
-          "import",
-          "fixtures",
-          "claude-code-session.jsonl",
-        ),
-        transcript,
-      );
+      copyFileSync(fixture, transcript);
       const result = await runCtxwinInProcess(
         ["import", "claude-code", fifo, "/dev/null", socketPath, transcript, "--dir", folder],
         { cwd: folder },
@@ -218,14 +208,6 @@ describe("--project", () => {
   it("imports only the project's Claude Code sessions from the home folder; with paths it is a usage error", async () => {
     const home = temporaryDirectory();
     const project = path.join(home, "work", "shop-api");
-    const fixture = path.join(
-      path.dirname(fileURLToPath(import.meta.url)),
-      "..",
-      "..",
-      "import",
-      "fixtures",
-      "claude-code-session.jsonl",
-    );
     for (const [folder, sessionId] of [
       [project, "11111111-1111-4111-8111-111111111111"],
       [`${project}-old`, "22222222-2222-4222-8222-222222222222"],

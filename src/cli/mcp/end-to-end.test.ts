@@ -7,19 +7,11 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
+import { CLAUDE_CODE_FIXTURE as fixture } from "../../import/test-support/claude-code-fixture.js";
 
-const fixture = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "import",
-  "fixtures",
-  "claude-code-session.jsonl",
-);
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-e2e-"));
 let mcp: McpSession | undefined;
 

@@ -6,19 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startRawMcp, type RawMcpProcess, type ServerLine } from "./test-support/raw-mcp-process.js";
+import { CLAUDE_CODE_FIXTURE as fixture } from "../../import/test-support/claude-code-fixture.js";
 
-const fixture = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "import",
-  "fixtures",
-  "claude-code-session.jsonl",
-);
 const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-malformed-"));
 const MEBIBYTE = 1024 * 1024;
 let server: RawMcpProcess;

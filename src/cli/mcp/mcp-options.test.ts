@@ -7,19 +7,11 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
+import { CLAUDE_CODE_FIXTURE as fixture } from "../../import/test-support/claude-code-fixture.js";
 
-const fixture = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "import",
-  "fixtures",
-  "claude-code-session.jsonl",
-);
 const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 const folders: string[] = [];
 const sessions: McpSession[] = [];

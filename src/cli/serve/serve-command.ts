@@ -19,6 +19,7 @@ import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
 import { openEvalSource } from "./eval-source.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
+import { AGENT_FLAGS } from "../agent-flags.js";
 
 /** Context limit of the demo model when `--context-limit` is not given (as `ctxwin demo`). */
 export const DEMO_CONTEXT_LIMIT = 16_000;
@@ -105,31 +106,19 @@ export function registerServeCommand({ program, host = processHost }: { program:
       "chat with this model: openai:<id>, anthropic:<id>, google:<id>, or with --base-url the server's model id",
     )
     .option("--base-url <url>", "an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 for Ollama")
-    .option(
-      "--context-limit <tokens>",
-      "the model's context window, needed when the catalog does not know the model (e.g. 32768 or 32k)",
-    )
+    .option(...AGENT_FLAGS.contextLimit)
     .option("--demo-model", "chat with the built-in offline scripted model (no network)")
-    .option("--workspace <folder>", "folder the agent's file tools see; default: the current directory")
-    .option("--allow-write", "also give the agent write_file and edit_file (inside the workspace only)")
-    .option(
-      "--max-retries <n>",
-      "retries of a failed model call, with backoff, before the turn fails (default 2; 0 reports an unreachable server at once)",
-    )
-    .option(
-      "--provider-store",
-      "let the provider keep requests and responses on its servers (OpenAI Responses store: true); default: every request is self-contained",
-    )
-    .option(
-      "--prompt-cache <mode>",
-      "provider prompt-cache hints: on (default; Anthropic breakpoints, OpenAI prompt_cache_key), 1h (Anthropic's 1-hour cache) or off",
-    )
+    .option(...AGENT_FLAGS.workspace)
+    .option(...AGENT_FLAGS.allowWrite)
+    .option(...AGENT_FLAGS.maxRetries)
+    .option(...AGENT_FLAGS.providerStore)
+    .option(...AGENT_FLAGS.promptCache)
     .option("--eval <results>", "also show a ctxwin eval results file (JSON lines) on the page's Eval view")
     .option(
       "--embedding-model <provider:id>",
       "embed the history in the background and offer hybrid and semantic search (openai:<id>, google:<id>, or <id> with --embedding-base-url)",
     )
-    .option("--embedding-base-url <url>", "an OpenAI-compatible server that embeds (Ollama, LM Studio, vLLM)")
+    .option(...AGENT_FLAGS.embeddingBaseUrl)
     .action(async (flags: ServeFlags) => {
       try {
         const server = await runServe({ flags, host });

@@ -21,24 +21,19 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse as parseToml } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runUnprivileged, UNPRIVILEGED_SKIP_REASON } from "../../../test/unprivileged-user.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { CTXWIN_BINARY, runProgram, type CtxwinExit } from "../test-support/run-ctxwin.js";
+import {
+  CLAUDE_CODE_FIXTURE as fixture,
+  CLAUDE_CODE_SESSION_ID as SESSION,
+  compactionHookInput,
+} from "../../import/test-support/claude-code-fixture.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const fixture = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "import",
-  "fixtures",
-  "claude-code-session.jsonl",
-);
-const SESSION = "5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
 /** Runs ctxwin the way the test's CLIs will: the built binary under this node. */
 const COMMAND = `${process.execPath} ${CTXWIN_BINARY}`;
 
@@ -102,13 +97,7 @@ describe("claude-code", () => {
     const transcript = path.join(home, ".claude", "projects", "-home-dev-shop-api", `${SESSION}.jsonl`);
     mkdirSync(path.dirname(transcript), { recursive: true });
     copyFileSync(fixture, transcript);
-    const input = {
-      session_id: SESSION,
-      transcript_path: transcript,
-      cwd: "/home/dev/shop-api",
-      hook_event_name: "SessionStart",
-      source: "compact",
-    };
+    const input = compactionHookInput(transcript, "/home/dev/shop-api");
     const hook = await run(group!.hooks[0]!.command, [], { stdin: JSON.stringify(input), shell: true });
     expect(hook.stderr).toBe("");
     expect(hook.status).toBe(0);

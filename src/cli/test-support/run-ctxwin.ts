@@ -24,14 +24,21 @@ export function runCtxwin(args: readonly string[], { cwd }: { cwd: string }): Pr
 
 /**
  * Runs any program to its end with its output collected; `stdin` is written and closed (with no
- * `stdin`, the child's input stays open, as `runCtxwin`'s always did).
+ * `stdin`, the child's input stays open, as `runCtxwin`'s always did). `keepStdinOpen`: `stdin` is
+ * written and the pipe never closed, as by a caller that forgets to.
  *
  * @example const { status } = await runProgram(process.execPath, [CTXWIN_BINARY, "hook", "session-start"], { cwd, env, stdin: "{}" });
  */
 export function runProgram(
   program: string,
   args: readonly string[],
-  { cwd, env, stdin, shell = false }: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; shell?: boolean },
+  {
+    cwd,
+    env,
+    stdin,
+    shell = false,
+    keepStdinOpen = false,
+  }: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; shell?: boolean; keepStdinOpen?: boolean },
 ): Promise<CtxwinExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { cwd, env, shell });
@@ -41,6 +48,7 @@ export function runProgram(
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.on("error", reject);
     child.on("close", (status) => resolve({ status, stdout, stderr }));
-    if (stdin !== undefined) child.stdin.end(stdin);
+    if (stdin !== undefined && keepStdinOpen) child.stdin.write(stdin);
+    else if (stdin !== undefined) child.stdin.end(stdin);
   });
 }

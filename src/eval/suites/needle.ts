@@ -6,7 +6,7 @@
  */
 import type { EvalAsk, EvalItem, SuiteOptions } from "../eval-types.js";
 import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.js";
-import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateRun, roughTokens } from "./session-text.js";
+import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateFeedAndAsks } from "./session-text.js";
 
 const SYSTEM =
   "You are a coding assistant working through a long review session. Keep track of what the user tells you.";
@@ -139,11 +139,7 @@ export function needleItems({ contextLimit, limit, seed }: SuiteOptions): EvalIt
       system: SYSTEM,
       feed,
       asks,
-      estimate: estimateRun({
-        messageTokens: feed.map(roughTokens),
-        askTokens: asks.map((ask) => roughTokens(ask.text)),
-        contextLimit,
-      }),
+      estimate: estimateFeedAndAsks({ feed, asks, contextLimit }),
     };
   });
 }

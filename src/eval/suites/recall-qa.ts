@@ -8,7 +8,7 @@ import type { EvalAsk, EvalItem, SuiteOptions } from "../eval-types.js";
 import { locomoAnswerF1 } from "../locomo-f1.js";
 import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.js";
 import type { LocomoConversation, LocomoQuestion } from "./locomo-file.js";
-import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateRun, roughTokens } from "./session-text.js";
+import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateFeedAndAsks } from "./session-text.js";
 
 const SYSTEM =
   "You are an assistant with a long memory of a chat log the user shares with you, part by part. Answer questions about it precisely.";
@@ -93,11 +93,7 @@ export function recallQaItems({
       system: SYSTEM,
       feed,
       asks,
-      estimate: estimateRun({
-        messageTokens: feed.map(roughTokens),
-        askTokens: asks.map((ask) => roughTokens(ask.text)),
-        contextLimit,
-      }),
+      estimate: estimateFeedAndAsks({ feed, asks, contextLimit }),
     };
   });
 }

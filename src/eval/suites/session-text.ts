@@ -19,6 +19,27 @@ export function roughTokens(text: string): number {
 const REQUEST_OVERHEAD_TOKENS = 2_000;
 
 /**
+ * `estimateRun` of an item that feeds `feed` and then asks `asks`.
+ *
+ * @example estimateFeedAndAsks({ feed: ["a long message"], asks: [{ text: "What was it?" }], contextLimit: 16_000 })
+ */
+export function estimateFeedAndAsks({
+  feed,
+  asks,
+  contextLimit,
+}: {
+  feed: readonly string[];
+  asks: readonly { text: string }[];
+  contextLimit: number;
+}): { inputTokens: number; outputTokens: number } {
+  return estimateRun({
+    messageTokens: feed.map(roughTokens),
+    askTokens: asks.map((ask) => roughTokens(ask.text)),
+    contextLimit,
+  });
+}
+
+/**
  * Rough input and output tokens of one run with strategy `rollover`: each send carries the window
  * so far (it restarts after about 80% of the limit), each answer is short.
  *

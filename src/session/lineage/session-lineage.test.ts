@@ -8,9 +8,16 @@ import type { HistoryStore } from "../../store/port.js";
 import { ForkRefusedError } from "../../store/lineage/lineage-errors.js";
 import { createAgentSession } from "../create-agent-session.js";
 import { createContextAgent } from "../context-agent/create-context-agent.js";
-import { FORCE_AT, WARN_AT, budgetSession } from "../test-support/rollover-setup.js";
+import { FORCE_AT, WARN_AT, budgetSession, readingSession } from "../test-support/rollover-setup.js";
 import { scriptedModel } from "../test-support/scripted-model.js";
-import { deterministic, memoryStore, readTool, rowText, sqliteStore } from "../test-support/session-fixture.js";
+import {
+  deterministic,
+  memoryStore,
+  readTool,
+  rowText,
+  sqliteStore,
+  testSession,
+} from "../test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "../test-support/session-invariants.js";
 import { EditRefusedError } from "./edit-refused-error.js";
 
@@ -18,12 +25,9 @@ const lastLine = (text: string) => text.split("\n").at(-1);
 const echo = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
 
 async function conversation(store: HistoryStore, model = echo.model) {
-  const session = createAgentSession({
+  const session = testSession({
     store,
-    sessionId: "s",
     model,
-    budget: { contextLimit: 100_000 },
-    ...deterministic(),
   });
   await session.send("one");
   await session.send("two");
@@ -116,12 +120,7 @@ describe("session.fork", () => {
           ? { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }
           : { text: "noted", inputTokens: 900 },
     });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
-      settings: { warningTurnTokens: 500 },
-    });
+    const session = readingSession({ store, model });
     const controller = new AbortController();
     const stop = session.on("step-end", () => controller.abort());
     expect(await session.send("read a", { signal: controller.signal })).toMatchObject({

@@ -4,8 +4,8 @@
  * from a script, with the event shapes the API sends (message_start, content_block_*, message_delta,
  * message_stop) and its `error` event after output started.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { listenLocally, scriptedAnswer, streamedPieces, type ProviderScript } from "./fake-provider-server.js";
 
 export type AnthropicScriptedResponse =
   | {
@@ -47,85 +47,72 @@ export interface AnthropicMessagesServer {
 export async function startAnthropicMessagesServer({
   script,
 }: {
-  /** Answers in order (the last one repeats), or an answer computed from each request body. */
-  script:
-    readonly AnthropicScriptedResponse[] | ((body: AnthropicRequestBody, index: number) => AnthropicScriptedResponse);
+  script: ProviderScript<AnthropicRequestBody, AnthropicScriptedResponse>;
 }): Promise<AnthropicMessagesServer> {
   const requests: AnthropicRequestBody[] = [];
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      response.destroy(error instanceof Error ? error : new Error(String(error)));
-    });
-  });
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AnthropicRequestBody;
+  const server = await listenLocally("/v1", (_request, text, response) => {
+    const body = JSON.parse(text) as AnthropicRequestBody;
     requests.push(body);
-    const answer =
-      typeof script === "function"
-        ? script(body, requests.length - 1)
-        : script[Math.min(requests.length - 1, script.length - 1)];
-    if (answer === undefined) throw new Error("empty script");
-    if ("status" in answer) {
-      response.writeHead(answer.status, { "content-type": "application/json" });
-      response.end(JSON.stringify({ type: "error", error: answer.error }));
-      return;
-    }
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    const inputTokens = "inputTokens" in answer ? (answer.inputTokens ?? 100) : 100;
-    const cache = {
-      ...("cacheReadTokens" in answer && answer.cacheReadTokens !== undefined
-        ? { cache_read_input_tokens: answer.cacheReadTokens }
-        : {}),
-      ...("cacheWriteTokens" in answer && answer.cacheWriteTokens !== undefined
-        ? { cache_creation_input_tokens: answer.cacheWriteTokens }
-        : {}),
-    };
-    send("message_start", {
-      type: "message_start",
-      message: {
-        id: `msg_${requests.length}`,
-        type: "message",
-        role: "assistant",
-        model: body.model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: inputTokens, output_tokens: 1, ...cache },
-      },
-    });
-    send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-    for (const piece of answer.text.match(/.{1,8}/gs) ?? [])
-      send("content_block_delta", {
-        type: "content_block_delta",
-        index: 0,
-        delta: { type: "text_delta", text: piece },
-      });
-    if ("midStreamError" in answer) {
-      send("error", { type: "error", error: answer.midStreamError });
-      response.end();
-      return;
-    }
-    send("content_block_stop", { type: "content_block_stop", index: 0 });
-    const outputTokens = "outputTokens" in answer ? (answer.outputTokens ?? 10) : 10;
-    send("message_delta", {
-      type: "message_delta",
-      delta: { stop_reason: "end_turn", stop_sequence: null },
-      usage: { output_tokens: outputTokens },
-    });
-    send("message_stop", { type: "message_stop" });
-    response.end();
+    respond(response, body, requests.length, scriptedAnswer(script, body, requests.length - 1));
+  });
+  return { ...server, requests };
+}
+
+/** Answers the `number`th request (from 1) with `answer`. */
+function respond(
+  response: ServerResponse,
+  body: AnthropicRequestBody,
+  number: number,
+  answer: AnthropicScriptedResponse,
+): void {
+  if ("status" in answer) {
+    response.writeHead(answer.status, { "content-type": "application/json" });
+    response.end(JSON.stringify({ type: "error", error: answer.error }));
+    return;
   }
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error) => (error === undefined ? resolve() : reject(error))),
-      ),
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const inputTokens = "inputTokens" in answer ? (answer.inputTokens ?? 100) : 100;
+  const cache = {
+    ...("cacheReadTokens" in answer && answer.cacheReadTokens !== undefined
+      ? { cache_read_input_tokens: answer.cacheReadTokens }
+      : {}),
+    ...("cacheWriteTokens" in answer && answer.cacheWriteTokens !== undefined
+      ? { cache_creation_input_tokens: answer.cacheWriteTokens }
+      : {}),
   };
+  send("message_start", {
+    type: "message_start",
+    message: {
+      id: `msg_${number}`,
+      type: "message",
+      role: "assistant",
+      model: body.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: 1, ...cache },
+    },
+  });
+  send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+  for (const piece of streamedPieces(answer.text))
+    send("content_block_delta", {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: piece },
+    });
+  if ("midStreamError" in answer) {
+    send("error", { type: "error", error: answer.midStreamError });
+    response.end();
+    return;
+  }
+  send("content_block_stop", { type: "content_block_stop", index: 0 });
+  const outputTokens = "outputTokens" in answer ? (answer.outputTokens ?? 10) : 10;
+  send("message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: "end_turn", stop_sequence: null },
+    usage: { output_tokens: outputTokens },
+  });
+  send("message_stop", { type: "message_stop" });
+  response.end();
 }

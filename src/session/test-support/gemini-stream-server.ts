@@ -5,8 +5,8 @@
  * `GenerateContentResponse`: candidates with content parts, `finishReason` and `usageMetadata` on
  * the last one), an `error` chunk after output started, and its HTTP error bodies.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { listenLocally, scriptedAnswer, streamedPieces } from "./fake-provider-server.js";
 
 /** The API's error object: `{ code, message, status }` (e.g. 400 / `INVALID_ARGUMENT`). */
 export interface GeminiError {
@@ -71,14 +71,7 @@ export async function startGeminiStreamServer({
   script: readonly GeminiScriptedResponse[];
 }): Promise<GeminiStreamServer> {
   const requests: GeminiRequest[] = [];
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      response.destroy(error instanceof Error ? error : new Error(String(error)));
-    });
-  });
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
+  const server = await listenLocally("/v1beta", (request, text, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     const model = STREAM_PATH.exec(url.pathname)?.[1];
     if (request.method !== "POST" || model === undefined || url.searchParams.get("alt") !== "sse") {
@@ -90,56 +83,47 @@ export async function startGeminiStreamServer({
       );
       return;
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as GeminiRequestBody;
+    const body = JSON.parse(text) as GeminiRequestBody;
     requests.push({ model, body });
-    const number = requests.length;
-    const answer = script[Math.min(number - 1, script.length - 1)];
-    if (answer === undefined) throw new Error("empty script");
-    if ("error" in answer) {
-      response.writeHead(answer.error.code, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: answer.error }));
-      return;
-    }
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\r\n\r\n`);
-    const responseId = `gemini-response-${number}`;
-    const promptTokens = "promptTokens" in answer ? (answer.promptTokens ?? 100) : 100;
-    if ("functionCall" in answer) {
-      const signature = answer.thoughtSignature === undefined ? {} : { thoughtSignature: answer.thoughtSignature };
-      const parts = [
-        { functionCall: { name: answer.functionCall.name, args: answer.functionCall.args }, ...signature },
-      ];
-      send(chunkOf({ responseId, model, parts, finishReason: "STOP", usage: usageOf(promptTokens, 10) }));
-      response.end();
-      return;
-    }
-    const pieces = answer.text.match(/.{1,8}/gs) ?? [];
-    const last = pieces.length - 1;
-    for (const [index, piece] of pieces.entries()) {
-      const finished = index === last && !("midStreamError" in answer);
-      const outputTokens = "outputTokens" in answer ? (answer.outputTokens ?? 10) : 10;
-      send(
-        chunkOf({
-          responseId,
-          model,
-          parts: [{ text: piece }],
-          ...(finished ? { finishReason: "STOP", usage: usageOf(promptTokens, outputTokens) } : {}),
-        }),
-      );
-    }
-    if ("midStreamError" in answer) send({ error: answer.midStreamError });
-    response.end();
+    respond(response, model, requests.length, scriptedAnswer(script, body, requests.length - 1));
+  });
+  return { ...server, requests };
+}
+
+/** Answers the `number`th request (from 1), for `model`, with `answer`. */
+function respond(response: ServerResponse, model: string, number: number, answer: GeminiScriptedResponse): void {
+  if ("error" in answer) {
+    response.writeHead(answer.error.code, { "content-type": "application/json" });
+    response.end(JSON.stringify({ error: answer.error }));
+    return;
   }
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1beta`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error) => (error === undefined ? resolve() : reject(error))),
-      ),
-  };
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\r\n\r\n`);
+  const responseId = `gemini-response-${number}`;
+  const promptTokens = "promptTokens" in answer ? (answer.promptTokens ?? 100) : 100;
+  if ("functionCall" in answer) {
+    const signature = answer.thoughtSignature === undefined ? {} : { thoughtSignature: answer.thoughtSignature };
+    const parts = [{ functionCall: { name: answer.functionCall.name, args: answer.functionCall.args }, ...signature }];
+    send(chunkOf({ responseId, model, parts, finishReason: "STOP", usage: usageOf(promptTokens, 10) }));
+    response.end();
+    return;
+  }
+  const pieces = streamedPieces(answer.text);
+  const last = pieces.length - 1;
+  for (const [index, piece] of pieces.entries()) {
+    const finished = index === last && !("midStreamError" in answer);
+    const outputTokens = "outputTokens" in answer ? (answer.outputTokens ?? 10) : 10;
+    send(
+      chunkOf({
+        responseId,
+        model,
+        parts: [{ text: piece }],
+        ...(finished ? { finishReason: "STOP", usage: usageOf(promptTokens, outputTokens) } : {}),
+      }),
+    );
+  }
+  if ("midStreamError" in answer) send({ error: answer.midStreamError });
+  response.end();
 }
 
 function chunkOf({

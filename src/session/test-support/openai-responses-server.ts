@@ -5,8 +5,8 @@
  * response.output_text.delta, response.function_call_arguments.delta, reasoning summary events,
  * response.completed), its `response.failed` event after output started, and its HTTP error bodies.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { listenLocally, scriptedAnswer, streamedPieces, type ProviderScript } from "./fake-provider-server.js";
 
 export interface ResponsesScriptedReasoning {
   summary: string;
@@ -60,203 +60,191 @@ export interface OpenAIResponsesServer {
 export async function startOpenAIResponsesServer({
   script,
 }: {
-  /** Answers in order (the last one repeats), or an answer computed from each request body. */
-  script:
-    readonly ResponsesScriptedResponse[] | ((body: ResponsesRequestBody, index: number) => ResponsesScriptedResponse);
+  script: ProviderScript<ResponsesRequestBody, ResponsesScriptedResponse>;
 }): Promise<OpenAIResponsesServer> {
   const requests: ResponsesRequestBody[] = [];
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      response.destroy(error instanceof Error ? error : new Error(String(error)));
-    });
-  });
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ResponsesRequestBody;
+  const server = await listenLocally("/v1", (_request, text, response) => {
+    const body = JSON.parse(text) as ResponsesRequestBody;
     requests.push(body);
-    const number = requests.length;
-    const answer =
-      typeof script === "function" ? script(body, number - 1) : script[Math.min(number - 1, script.length - 1)];
-    if (answer === undefined) throw new Error("empty script");
-    if ("status" in answer) {
-      response.writeHead(answer.status, { "content-type": "application/json" });
-      response.end(JSON.stringify({ error: { param: null, code: null, ...answer.error } }));
-      return;
-    }
-    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    let sequence = 0;
-    const send = (data: Record<string, unknown>) => {
-      response.write(
-        `event: ${String(data["type"])}\ndata: ${JSON.stringify({ ...data, sequence_number: sequence })}\n\n`,
-      );
-      sequence += 1;
+    respond(response, body, requests.length, scriptedAnswer(script, body, requests.length - 1));
+  });
+  return { ...server, requests };
+}
+
+/** Answers the `number`th request (from 1) with `answer`. */
+function respond(
+  response: ServerResponse,
+  body: ResponsesRequestBody,
+  number: number,
+  answer: ResponsesScriptedResponse,
+): void {
+  if ("status" in answer) {
+    response.writeHead(answer.status, { "content-type": "application/json" });
+    response.end(JSON.stringify({ error: { param: null, code: null, ...answer.error } }));
+    return;
+  }
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  let sequence = 0;
+  const send = (data: Record<string, unknown>) => {
+    response.write(
+      `event: ${String(data["type"])}\ndata: ${JSON.stringify({ ...data, sequence_number: sequence })}\n\n`,
+    );
+    sequence += 1;
+  };
+  const responseId = `resp_${number}`;
+  send({
+    type: "response.created",
+    response: {
+      id: responseId,
+      object: "response",
+      created_at: 1_700_000_000,
+      model: body.model,
+      status: "in_progress",
+      output: [],
+    },
+  });
+  let outputIndex = 0;
+  if ("toolCall" in answer) {
+    const item = {
+      type: "function_call",
+      id: `fc_${number}`,
+      call_id: `call_${number}`,
+      name: answer.toolCall.name,
+      arguments: "",
     };
-    const responseId = `resp_${number}`;
+    const argumentsText = JSON.stringify(answer.toolCall.arguments);
+    send({ type: "response.output_item.added", output_index: 0, item });
+    send({ type: "response.function_call_arguments.delta", item_id: item.id, output_index: 0, delta: argumentsText });
     send({
-      type: "response.created",
+      type: "response.function_call_arguments.done",
+      item_id: item.id,
+      output_index: 0,
+      arguments: argumentsText,
+    });
+    send({
+      type: "response.output_item.done",
+      output_index: 0,
+      item: { ...item, arguments: argumentsText, status: "completed" },
+    });
+    send(completed(responseId, answer.inputTokens ?? 100, 10));
+    response.end();
+    return;
+  }
+  if ("reasoning" in answer && answer.reasoning !== undefined) {
+    const item = {
+      type: "reasoning",
+      id: `rs_${number}`,
+      encrypted_content: null as string | null,
+      summary: [] as unknown[],
+    };
+    // The blob is only returned when the request asked for it.
+    const encrypted =
+      body.include?.includes("reasoning.encrypted_content") === true ? answer.reasoning.encryptedContent : null;
+    send({
+      type: "response.output_item.added",
+      output_index: outputIndex,
+      item: { ...item, encrypted_content: encrypted },
+    });
+    send({
+      type: "response.reasoning_summary_part.added",
+      item_id: item.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: { type: "summary_text", text: "" },
+    });
+    send({
+      type: "response.reasoning_summary_text.delta",
+      item_id: item.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      delta: answer.reasoning.summary,
+    });
+    send({
+      type: "response.reasoning_summary_part.done",
+      item_id: item.id,
+      output_index: outputIndex,
+      summary_index: 0,
+      part: { type: "summary_text", text: answer.reasoning.summary },
+    });
+    send({
+      type: "response.output_item.done",
+      output_index: outputIndex,
+      item: {
+        ...item,
+        encrypted_content: encrypted,
+        summary: [{ type: "summary_text", text: answer.reasoning.summary }],
+      },
+    });
+    outputIndex += 1;
+  }
+  const message = {
+    type: "message",
+    id: `msg_${number}`,
+    role: "assistant",
+    status: "in_progress",
+    content: [] as unknown[],
+  };
+  send({ type: "response.output_item.added", output_index: outputIndex, item: message });
+  send({
+    type: "response.content_part.added",
+    item_id: message.id,
+    output_index: outputIndex,
+    content_index: 0,
+    part: { type: "output_text", text: "", annotations: [] },
+  });
+  for (const piece of streamedPieces(answer.text)) {
+    send({
+      type: "response.output_text.delta",
+      item_id: message.id,
+      output_index: outputIndex,
+      content_index: 0,
+      delta: piece,
+      logprobs: [],
+    });
+  }
+  if ("errorEvent" in answer) {
+    send({ type: "error", code: answer.errorEvent.code, message: answer.errorEvent.message, param: null });
+    response.end();
+    return;
+  }
+  if ("failed" in answer) {
+    send({
+      type: "response.failed",
       response: {
         id: responseId,
         object: "response",
         created_at: 1_700_000_000,
         model: body.model,
-        status: "in_progress",
+        status: "failed",
+        error: answer.failed,
         output: [],
       },
     });
-    let outputIndex = 0;
-    if ("toolCall" in answer) {
-      const item = {
-        type: "function_call",
-        id: `fc_${number}`,
-        call_id: `call_${number}`,
-        name: answer.toolCall.name,
-        arguments: "",
-      };
-      const argumentsText = JSON.stringify(answer.toolCall.arguments);
-      send({ type: "response.output_item.added", output_index: 0, item });
-      send({ type: "response.function_call_arguments.delta", item_id: item.id, output_index: 0, delta: argumentsText });
-      send({
-        type: "response.function_call_arguments.done",
-        item_id: item.id,
-        output_index: 0,
-        arguments: argumentsText,
-      });
-      send({
-        type: "response.output_item.done",
-        output_index: 0,
-        item: { ...item, arguments: argumentsText, status: "completed" },
-      });
-      send(completed(responseId, answer.inputTokens ?? 100, 10));
-      response.end();
-      return;
-    }
-    if ("reasoning" in answer && answer.reasoning !== undefined) {
-      const item = {
-        type: "reasoning",
-        id: `rs_${number}`,
-        encrypted_content: null as string | null,
-        summary: [] as unknown[],
-      };
-      // The blob is only returned when the request asked for it.
-      const encrypted =
-        body.include?.includes("reasoning.encrypted_content") === true ? answer.reasoning.encryptedContent : null;
-      send({
-        type: "response.output_item.added",
-        output_index: outputIndex,
-        item: { ...item, encrypted_content: encrypted },
-      });
-      send({
-        type: "response.reasoning_summary_part.added",
-        item_id: item.id,
-        output_index: outputIndex,
-        summary_index: 0,
-        part: { type: "summary_text", text: "" },
-      });
-      send({
-        type: "response.reasoning_summary_text.delta",
-        item_id: item.id,
-        output_index: outputIndex,
-        summary_index: 0,
-        delta: answer.reasoning.summary,
-      });
-      send({
-        type: "response.reasoning_summary_part.done",
-        item_id: item.id,
-        output_index: outputIndex,
-        summary_index: 0,
-        part: { type: "summary_text", text: answer.reasoning.summary },
-      });
-      send({
-        type: "response.output_item.done",
-        output_index: outputIndex,
-        item: {
-          ...item,
-          encrypted_content: encrypted,
-          summary: [{ type: "summary_text", text: answer.reasoning.summary }],
-        },
-      });
-      outputIndex += 1;
-    }
-    const message = {
-      type: "message",
-      id: `msg_${number}`,
-      role: "assistant",
-      status: "in_progress",
-      content: [] as unknown[],
-    };
-    send({ type: "response.output_item.added", output_index: outputIndex, item: message });
-    send({
-      type: "response.content_part.added",
-      item_id: message.id,
-      output_index: outputIndex,
-      content_index: 0,
-      part: { type: "output_text", text: "", annotations: [] },
-    });
-    for (const piece of answer.text.match(/.{1,8}/gs) ?? []) {
-      send({
-        type: "response.output_text.delta",
-        item_id: message.id,
-        output_index: outputIndex,
-        content_index: 0,
-        delta: piece,
-        logprobs: [],
-      });
-    }
-    if ("errorEvent" in answer) {
-      send({ type: "error", code: answer.errorEvent.code, message: answer.errorEvent.message, param: null });
-      response.end();
-      return;
-    }
-    if ("failed" in answer) {
-      send({
-        type: "response.failed",
-        response: {
-          id: responseId,
-          object: "response",
-          created_at: 1_700_000_000,
-          model: body.model,
-          status: "failed",
-          error: answer.failed,
-          output: [],
-        },
-      });
-      response.end();
-      return;
-    }
-    send({
-      type: "response.output_text.done",
-      item_id: message.id,
-      output_index: outputIndex,
-      content_index: 0,
-      text: answer.text,
-      logprobs: [],
-    });
-    send({
-      type: "response.output_item.done",
-      output_index: outputIndex,
-      item: { ...message, status: "completed", content: [{ type: "output_text", text: answer.text, annotations: [] }] },
-    });
-    send(
-      completed(
-        responseId,
-        answer.inputTokens ?? 100,
-        answer.outputTokens ?? 10,
-        "cachedTokens" in answer ? (answer.cachedTokens ?? 0) : 0,
-      ),
-    );
     response.end();
+    return;
   }
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) =>
-        server.close((error) => (error === undefined ? resolve() : reject(error))),
-      ),
-  };
+  send({
+    type: "response.output_text.done",
+    item_id: message.id,
+    output_index: outputIndex,
+    content_index: 0,
+    text: answer.text,
+    logprobs: [],
+  });
+  send({
+    type: "response.output_item.done",
+    output_index: outputIndex,
+    item: { ...message, status: "completed", content: [{ type: "output_text", text: answer.text, annotations: [] }] },
+  });
+  send(
+    completed(
+      responseId,
+      answer.inputTokens ?? 100,
+      answer.outputTokens ?? 10,
+      "cachedTokens" in answer ? (answer.cachedTokens ?? 0) : 0,
+    ),
+  );
+  response.end();
 }
 
 function completed(

@@ -4,12 +4,12 @@
  * way the session counts them in production, by the budget engine: the scripted models' provider
  * (`mock`) is not a known one, so their estimates are the o200k_base count × 1.3.
  */
-import type { LanguageModel, ToolSet } from "ai";
+import { APICallError, type LanguageModel, type ToolSet } from "ai";
 import { countEncodedTokens, tokenizerProfileFor } from "../../core/budget/token-count.js";
 import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions, SessionBudgetOptions } from "../session-types.js";
-import { deterministic } from "./session-fixture.js";
+import { deterministic, readTool } from "./session-fixture.js";
 
 export const LIMIT = 20_000;
 export const CEILING = 15_000;
@@ -60,5 +60,37 @@ export function budgetSession({
     budget,
     ...deterministic(),
     ...rest,
+  });
+}
+
+/**
+ * A budget session whose `read` tool returns a 1,000-character `a.txt`, and whose budget warning
+ * waits for the next input unless the turn has 500 tokens left.
+ *
+ * @example const session = readingSession({ store, model });
+ */
+export const readingSession = ({ store, model }: { store: HistoryStore; model: LanguageModel }) =>
+  budgetSession({
+    store,
+    model,
+    tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
+    settings: { warningTurnTokens: 500 },
+  });
+
+/** What an OpenAI-compatible server answers a request over this budget's 20,000-token window. */
+export function tooLong(): APICallError {
+  return new APICallError({
+    message: "Bad Request",
+    url: "http://127.0.0.1:1/v1/chat/completions",
+    requestBodyValues: {},
+    statusCode: 400,
+    responseBody: JSON.stringify({
+      error: {
+        message: "This model's maximum context length is 20000 tokens.",
+        type: "invalid_request_error",
+        code: "context_length_exceeded",
+      },
+    }),
+    isRetryable: false,
   });
 }

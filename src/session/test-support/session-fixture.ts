@@ -10,6 +10,8 @@ import { z } from "zod";
 import { createMemoryStore } from "../../store/memory/memory-store.js";
 import { createSqliteStore } from "../../store/sqlite/sqlite-store.js";
 import type { HistoryStore } from "../../store/port.js";
+import { createAgentSession } from "../create-agent-session.js";
+import type { AgentSessionOptions } from "../session-types.js";
 
 /** A deterministic clock and id generator. */
 export function deterministic(prefix = "id") {
@@ -38,6 +40,15 @@ export function sqliteStore(): { store: HistoryStore; path: string; cleanup: () 
       fs.rmSync(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A session "s" over `store` with room to spare (a 100,000-token window), a deterministic clock and ids.
+ *
+ * @example const session = testSession({ store: memoryStore(), model });
+ */
+export function testSession(options: Omit<AgentSessionOptions, "sessionId"> & { sessionId?: string }) {
+  return createAgentSession({ sessionId: "s", budget: { contextLimit: 100_000 }, ...deterministic(), ...options });
 }
 
 /**

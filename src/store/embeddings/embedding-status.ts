@@ -8,7 +8,7 @@
  */
 import Database from "better-sqlite3";
 import { openStore } from "../open-store.js";
-import type { EmbeddingFailure, SessionSummary } from "../port.js";
+import type { EmbeddingFailure, HistoryStore, SessionSummary } from "../port.js";
 import { readSqliteFailures } from "./failure-log.js";
 import { loadVectorExtension } from "./sqlite-vector-index.js";
 
@@ -49,8 +49,8 @@ export interface EmbeddingStatus {
 export async function embeddingStatus({ path }: { path: string }): Promise<EmbeddingStatus> {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   let index: EmbeddingStatus["index"];
-  let records: { model_key: number; model_id: string; dimensions: number; rows: number; vectors: number }[] = [];
-  let progress: { model_key: number; session_id: string; incarnation: string; through_seq: number }[] = [];
+  let records: ModelRecord[] = [];
+  let progress: ProgressRecord[] = [];
   let failures = new Map<string, EmbeddingFailure>();
   try {
     failures = readSqliteFailures(db);
@@ -72,37 +72,84 @@ export async function embeddingStatus({ path }: { path: string }): Promise<Embed
     db.close();
   }
   if (records.length === 0 && failures.size === 0) return { vectors: false, index, models: [] };
-  const store = openStore({ path, readOnly: true });
+  const sessions = await sessionsOf(openStore({ path, readOnly: true }));
+  return {
+    vectors: records.some((record) => record.vectors > 0),
+    index,
+    models: modelStatuses({ sessions, records, progress, failures }),
+  };
+}
+
+/** A stored model with its counts, as both backends read it. */
+export interface ModelRecord {
+  model_key: number;
+  model_id: string;
+  dimensions: number;
+  /** Rows with a vector, and the vectors. */
+  rows: number;
+  vectors: number;
+  search?: EmbeddingModelStatus["search"];
+}
+
+/** How far one session is embedded with one model. */
+export interface ProgressRecord {
+  model_key: number;
+  session_id: string;
+  incarnation: string;
+  through_seq: number;
+}
+
+/** Every session of `store`, which is closed after. */
+export async function sessionsOf(store: HistoryStore): Promise<SessionSummary[]> {
   try {
-    const sessions = await store.sessions();
-    const models = records.map((record): EmbeddingModelStatus => {
-      const through = new Map(
-        progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]),
-      );
-      const failure = failures.get(record.model_id);
-      return {
-        model: record.model_id,
-        dimensions: record.dimensions,
-        embeddedRows: record.rows,
-        vectors: record.vectors,
-        pendingRows: pendingRowsOf(sessions, through),
-        ...(failure === undefined ? {} : { lastFailure: failure }),
-      };
-    });
-    for (const [model, failure] of failures) {
-      if (records.some((record) => record.model_id === model)) continue;
-      models.push({
-        model,
-        embeddedRows: 0,
-        vectors: 0,
-        pendingRows: pendingRowsOf(sessions, new Map()),
-        lastFailure: failure,
-      });
-    }
-    return { vectors: records.some((record) => record.vectors > 0), index, models };
+    return await store.sessions();
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The status of each model with vectors, and of each model that failed before it stored any.
+ *
+ * @example modelStatuses({ sessions, records: [], progress: [], failures: new Map() }) // []
+ */
+export function modelStatuses({
+  sessions,
+  records,
+  progress,
+  failures,
+}: {
+  sessions: readonly SessionSummary[];
+  records: readonly ModelRecord[];
+  progress: readonly ProgressRecord[];
+  failures: ReadonlyMap<string, EmbeddingFailure>;
+}): EmbeddingModelStatus[] {
+  const models = records.map((record): EmbeddingModelStatus => {
+    const through = new Map(
+      progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]),
+    );
+    const failure = failures.get(record.model_id);
+    return {
+      model: record.model_id,
+      dimensions: record.dimensions,
+      embeddedRows: record.rows,
+      vectors: record.vectors,
+      pendingRows: pendingRowsOf(sessions, through),
+      ...(record.search === undefined ? {} : { search: record.search }),
+      ...(failure === undefined ? {} : { lastFailure: failure }),
+    };
+  });
+  for (const [model, failure] of failures) {
+    if (records.some((record) => record.model_id === model)) continue;
+    models.push({
+      model,
+      embeddedRows: 0,
+      vectors: 0,
+      pendingRows: pendingRowsOf(sessions, new Map()),
+      lastFailure: failure,
+    });
+  }
+  return models;
 }
 
 /** Rows past each session's mark; a fork's shared rows are its origin's to embed (ADR 0063, "Forks"). */

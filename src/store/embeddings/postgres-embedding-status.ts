@@ -7,7 +7,13 @@
 import type pg from "pg";
 import { openStore } from "../open-store.js";
 import { createConnectionPool } from "../postgres/connection-pool.js";
-import { pendingRowsOf, type EmbeddingModelStatus, type EmbeddingStatus } from "./embedding-status.js";
+import {
+  modelStatuses,
+  sessionsOf,
+  type EmbeddingStatus,
+  type ModelRecord,
+  type ProgressRecord,
+} from "./embedding-status.js";
 import { readPostgresFailures } from "./failure-log.js";
 
 export interface PostgresStatusOptions {
@@ -54,38 +60,12 @@ export async function postgresEmbeddingStatus({
     extension.installed !== undefined ? "pgvector" : extension.available ? "pgvector-not-created" : "pgvector-missing";
   const base = { index, ...(extension.installed === undefined ? {} : { extensionVersion: extension.installed }) };
   if (records.length === 0 && failures.size === 0) return { vectors: false, ...base, models: [] };
-  const store = openStore({ url, schema, readOnly: true, connectTimeoutMs, statementTimeoutMs });
-  try {
-    const sessions = await store.sessions();
-    const models = records.map((record): EmbeddingModelStatus => {
-      const through = new Map(
-        progress.filter((entry) => entry.model_key === record.model_key).map((entry) => [entry.session_id, entry]),
-      );
-      const failure = failures.get(record.model_id);
-      return {
-        model: record.model_id,
-        dimensions: record.dimensions,
-        embeddedRows: record.rows,
-        vectors: record.vectors,
-        pendingRows: pendingRowsOf(sessions, through),
-        search: record.hnsw ? "hnsw" : "exact",
-        ...(failure === undefined ? {} : { lastFailure: failure }),
-      };
-    });
-    for (const [model, failure] of failures) {
-      if (records.some((record) => record.model_id === model)) continue;
-      models.push({
-        model,
-        embeddedRows: 0,
-        vectors: 0,
-        pendingRows: pendingRowsOf(sessions, new Map()),
-        lastFailure: failure,
-      });
-    }
-    return { vectors: records.some((record) => record.vectors > 0), ...base, models };
-  } finally {
-    await store.close();
-  }
+  const sessions = await sessionsOf(openStore({ url, schema, readOnly: true, connectTimeoutMs, statementTimeoutMs }));
+  return {
+    vectors: records.some((record) => record.vectors > 0),
+    ...base,
+    models: modelStatuses({ sessions, records, progress, failures }),
+  };
 }
 
 /** Everything the status needs from the schema, in one snapshot. */
@@ -103,7 +83,7 @@ async function readSchema(client: pg.PoolClient, schema: string) {
   const modelRows = await client.query<ModelRow>(
     `SELECT model_key, model_id, dimensions FROM "${schema}".ctxwin_embedding_models ORDER BY model_key`,
   );
-  const models: (ModelRow & { rows: number; vectors: number; hnsw: boolean })[] = [];
+  const models: ModelRecord[] = [];
   for (const row of modelRows.rows) {
     const table = `ctxwin_embeddings_${row.model_key}`;
     const counted = await client.query<{ rows: number; vectors: number }>(
@@ -117,15 +97,12 @@ async function readSchema(client: pg.PoolClient, schema: string) {
       ...row,
       rows: counted.rows[0]?.rows ?? 0,
       vectors: counted.rows[0]?.vectors ?? 0,
-      hnsw: (hnsw.rowCount ?? 0) > 0,
+      search: (hnsw.rowCount ?? 0) > 0 ? "hnsw" : "exact",
     });
   }
-  const progress = await client.query<{
-    model_key: number;
-    session_id: string;
-    incarnation: string;
-    through_seq: number;
-  }>(`SELECT model_key, session_id, incarnation, through_seq FROM "${schema}".ctxwin_embedding_progress`);
+  const progress = await client.query<ProgressRecord>(
+    `SELECT model_key, session_id, incarnation, through_seq FROM "${schema}".ctxwin_embedding_progress`,
+  );
   return {
     extension,
     models,

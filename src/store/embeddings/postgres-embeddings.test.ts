@@ -4,7 +4,12 @@ import { openStore } from "../open-store.js";
 import { describeEmbeddingConformance } from "../test-support/conformance-embeddings.js";
 import { describeManySessionEmbeddingCase } from "../test-support/conformance-embeddings-sessions.js";
 import { reply, text } from "../test-support/conformance-rows.js";
-import { createTestDatabase, extensionUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import {
+  createTestDatabase,
+  extensionUnavailable,
+  withTestDatabase,
+  type TestDatabase,
+} from "../test-support/postgres-database.js";
 import { createSeededRandom } from "../test-support/seeded-random.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
 import { describeEmbeddingStatus } from "./embedding-status.js";
@@ -21,12 +26,7 @@ describe.skipIf(pgvectorMissing !== "")(
   () => {
     let database: TestDatabase;
     let schemas = 0;
-    beforeAll(async () => {
-      database = await createTestDatabase();
-    });
-    afterAll(async () => {
-      await database.drop();
-    });
+    withTestDatabase((created) => (database = created));
     const nextSchema = () => `embed_${(schemas += 1)}`;
 
     describeEmbeddingConformance("postgres", (embeddings) =>

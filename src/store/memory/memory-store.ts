@@ -2,51 +2,41 @@
  * The `memory` backend: the same contract as SQLite, held in process memory. For tests and
  * ephemeral sessions; rows are kept as JSON so that reads return fresh copies, as a database would.
  */
-import { validateRowInputs, type RowInput } from "../../core/row.js";
+import type { RowInput } from "../../core/row.js";
 import { termCounts, type TermCounts } from "../../core/bm25.js";
 import { filterTermsRequired, filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral } from "../../core/search-query.js";
 import { windowIdFor, type WindowKind } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
-import { AppendConflictError, DuplicateRolloverError, StoreClosedError } from "../errors.js";
+import { AppendConflictError, DuplicateRolloverError } from "../errors.js";
 import { LITERAL_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
-import {
-  checkItemsOptions,
-  checkOperationId,
-  checkReadHits,
-  checkSearchOptions,
-  checkWindowsOptions,
-  checkSeq,
-} from "../options.js";
+import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
 import type {
   ActiveWindow,
-  AppendOptions,
   FloorOptions,
   HistoryStore,
   ItemPage,
-  ItemsOptions,
   SearchHit,
-  SearchOptions,
   SearchPage,
   ForkOrigin,
   SessionParent,
   SessionSummary,
-  SessionsOptions,
   StoredRow,
   WindowPage,
   WindowSummary,
-  WindowsOptions,
 } from "../port.js";
-import { assertSessionId } from "../../core/row.js";
 import { rankRows, scoreAcross } from "./ranked-search.js";
 import type { ScopeMatch, ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { ownersOf } from "../cross-search/search-scope.js";
 import { sessionExists } from "../lineage/create-fork.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import { ancestorsOf, decideAttachment } from "../lineage/attach-parent.js";
-import { checkParent, checkSessionsOptions, matchesLineage } from "../lineage/lineage-options.js";
+import { matchesLineage, type CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import { withLineage } from "../lineage/with-lineage.js";
+import type { BackendOptions } from "../backend-options.js";
+import { emptyActiveWindow } from "../session-record.js";
+import { withArgumentChecks, type CheckedAppend, type CheckedBackend } from "../with-argument-checks.js";
 
 interface MemoryRow {
   seq: number;
@@ -93,11 +83,7 @@ interface MemorySession {
   inheritedWindowCount: number;
 }
 
-export interface MemoryStoreOptions {
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-}
+export type MemoryStoreOptions = BackendOptions;
 
 /**
  * @example
@@ -115,11 +101,7 @@ function createMemoryBackend({
   maxRowBytes,
 }: MemoryStoreOptions = {}): LineageBackend {
   const sessions = new Map<string, MemorySession>();
-  let closed = false;
 
-  const open = () => {
-    if (closed) throw new StoreClosedError();
-  };
   const rowOf = (session: MemorySession, seq: number): MemoryRow | undefined =>
     seq > session.baseSeq ? session.rows[seq - 1 - session.baseSeq] : undefined;
   const parse = (sessionId: string, memoryRow: MemoryRow): StoredRow =>
@@ -188,15 +170,10 @@ function createMemoryBackend({
     ...(session.forkOf === undefined ? {} : { forkOf: { ...session.forkOf } }),
   });
 
-  const store: LineageBackend = {
+  const store: CheckedBackend = {
     backend: "memory",
 
-    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      open();
-      assertSessionId(sessionId);
-      const operationId = checkOperationId(options.operationId);
-      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
-      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
+    async append(sessionId: string, valid: RowInput[], { operationId, expectLastSeq, parent }: CheckedAppend) {
       const existing = sessions.get(sessionId);
       if (existing !== undefined && operationId !== undefined) {
         const seen = existing.operations.get(operationId);
@@ -226,7 +203,7 @@ function createMemoryBackend({
         createdAt: timestamp,
         updatedAt: timestamp,
         baseSeq: 0,
-        parent: options.parent === undefined ? undefined : checkParent(options.parent),
+        parent,
         forkOf: undefined,
         inheritedWindowCount: 0,
       };
@@ -253,11 +230,8 @@ function createMemoryBackend({
     },
 
     async activeWindow(sessionId: string): Promise<ActiveWindow> {
-      open();
-      assertSessionId(sessionId);
       const session = sessions.get(sessionId);
-      if (session === undefined)
-        return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+      if (session === undefined) return emptyActiveWindow();
       const boundarySeq = session.cursor.activeWindowSeq;
       const window = session.windows.get(boundarySeq);
       const rows = session.rows
@@ -273,9 +247,7 @@ function createMemoryBackend({
       };
     },
 
-    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
-      open();
-      const checked = checkWindowsOptions(sessionId, options);
+    async windows(sessionId: string, checked: CheckedWindows): Promise<WindowPage> {
       const session = sessions.get(sessionId);
       if (session === undefined) return { windows: [], hasMore: false };
       const floor = floorOf(session, checked);
@@ -292,9 +264,7 @@ function createMemoryBackend({
       };
     },
 
-    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
-      open();
-      const checked = checkItemsOptions(sessionId, options);
+    async items(sessionId: string, checked: CheckedItems): Promise<ItemPage> {
       const session = sessions.get(sessionId);
       if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
       const floor = floorOf(session, checked);
@@ -310,24 +280,14 @@ function createMemoryBackend({
       return { rows: page.map((row) => parse(sessionId, row)), hasMore: matching.length > checked.limit, skipped: 0 };
     },
 
-    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
-      open();
-      assertSessionId(sessionId);
+    async read(sessionId: string, seq: number, options: FloorOptions) {
       const session = sessions.get(sessionId);
-      if (
-        session === undefined ||
-        typeof seq !== "number" ||
-        !Number.isSafeInteger(seq) ||
-        seq <= floorOf(session, options)
-      )
-        return undefined;
+      if (session === undefined || seq <= floorOf(session, options)) return undefined;
       const row = rowOf(session, seq);
       return row === undefined ? undefined : parse(sessionId, row);
     },
 
-    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
-      open();
-      const wanted = checkReadHits(sessionId, seqs);
+    async readHits(sessionId: string, wanted: number[], options: FloorOptions) {
       const session = sessions.get(sessionId);
       if (session === undefined) return [];
       const floor = floorOf(session, options);
@@ -337,9 +297,7 @@ function createMemoryBackend({
       });
     },
 
-    async search(sessionId: string, options: SearchOptions): Promise<SearchPage> {
-      open();
-      const checked = checkSearchOptions(sessionId, options);
+    async search(sessionId: string, checked: CheckedSearch): Promise<SearchPage> {
       const session = sessions.get(sessionId);
       if (session === undefined) return { hits: [], hasMore: false };
       const floor = floorOf(session, checked);
@@ -398,19 +356,14 @@ function createMemoryBackend({
     },
 
     async lastSeq(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return sessions.get(sessionId)?.cursor.lastSeq ?? 0;
     },
 
     async privacyFloor(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return sessions.get(sessionId)?.cursor.floorSeq ?? 0;
     },
 
     async searchScope({ scopeOf, query, mode, scanLimit, filter }: ScopeSearchRequest) {
-      open();
       const scope = scopeOf(
         [...sessions.entries()].map(([sessionId, session]) => ({
           sessionId,
@@ -455,9 +408,7 @@ function createMemoryBackend({
       return { scope, matches, partial: found.length > scanLimit };
     },
 
-    async sessions(options: SessionsOptions = {}): Promise<SessionSummary[]> {
-      open();
-      const filter = checkSessionsOptions(options);
+    async sessions(filter: CheckedSessionsOptions): Promise<SessionSummary[]> {
       return [...sessions.entries()]
         .filter(([, session]) => matchesLineage(filter, session))
         .map(([sessionId, session]) => summaryOf(sessionId, session))
@@ -468,22 +419,15 @@ function createMemoryBackend({
     },
 
     async session(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const session = sessions.get(sessionId);
       return session === undefined ? undefined : summaryOf(sessionId, session);
     },
 
     async deleteSession(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return sessions.delete(sessionId);
     },
 
-    async attachParent(sessionId: string, parent: SessionParent) {
-      open();
-      assertSessionId(sessionId);
-      const checked = checkParent(parent);
+    async attachParent(sessionId: string, checked: SessionParent) {
       const target = sessions.get(sessionId);
       // No await between the checks and the write: one synchronous step, like a transaction.
       const ancestors = ancestorsOf(checked.sessionId, (id) => sessions.get(id)?.parent?.sessionId);
@@ -500,7 +444,6 @@ function createMemoryBackend({
     },
 
     async createFork(record: ForkRecord) {
-      open();
       if (sessions.has(record.sessionId)) throw sessionExists(record.sessionId);
       const timestamp = now().toISOString();
       const { window } = record;
@@ -531,8 +474,6 @@ function createMemoryBackend({
     },
 
     async lineageOf(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const session = sessions.get(sessionId);
       return session === undefined
         ? undefined
@@ -547,9 +488,8 @@ function createMemoryBackend({
     },
 
     async close() {
-      closed = true;
       sessions.clear();
     },
   };
-  return store;
+  return withArgumentChecks(store, { maxRowBytes });
 }

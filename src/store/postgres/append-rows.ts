@@ -13,18 +13,11 @@ import { decodeRow } from "../row-codec.js";
 import { AppendConflictError, DuplicateRolloverError } from "../errors.js";
 import { insertFilterTerms } from "./filter-terms.js";
 import type { TableNames } from "./schema.js";
+import type { SessionRecord as StoredSession } from "../session-record.js";
 import type { EncodedRow } from "./search.js";
 import { wordVector } from "./word-vector.js";
 
-export interface SessionRecord {
-  session_key: number;
-  session_id: string;
-  incarnation: string;
-  last_seq: number;
-  active_window_seq: number;
-  floor_seq: number;
-  created_at: string;
-  updated_at: string;
+export interface SessionRecord extends StoredSession {
   /** Rows in the ranked index, and their terms (own and context): BM25's corpus (ADR 0052). */
   indexed_rows: number;
   indexed_terms: number;

@@ -7,10 +7,10 @@
  *
  * The moments are random but replayable: set CTXWIN_CRASH_SEED to the seed a failure printed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { killWorkersAfterEach, runCrashLoop } from "../test-support/crash-loop.js";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { withTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { createSeededRandom, seedFromEnvironment } from "../test-support/seeded-random.js";
 
 const KILLS = 30;
@@ -18,12 +18,7 @@ const started = killWorkersAfterEach();
 
 describe.skipIf(postgresUnavailable !== "")("postgres store, client killed with SIGKILL", () => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  withTestDatabase((created) => (database = created));
 
   it(`keeps every batch whole across ${KILLS} kills and one during a huge batch, and accepts appends after each`, async () => {
     const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");

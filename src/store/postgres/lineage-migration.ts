@@ -11,6 +11,7 @@ import type { ForkRecord, SessionLineage } from "../lineage/lineage-backend.js";
 import type { AttachParentResult, SessionParent } from "../port.js";
 import type { PostgresMigration } from "./migrations.js";
 import { tableNames, type TableNames } from "./schema.js";
+import { lineageOfRecord, type LineageRecord } from "../session-record.js";
 
 export const addSessionLineage: PostgresMigration = {
   statements: (schema) => {
@@ -41,13 +42,6 @@ export async function setParent(
 /** Key of the advisory lock that serializes `attachParent` calls, so two cannot close a cycle ("ctpa"). */
 const attachLockKey = 0x63747061;
 
-interface TargetRecord {
-  parent_session_id: string | null;
-  parent_item_id: string | null;
-  fork_of_session_id: string | null;
-  fork_at_seq: string | null;
-}
-
 /**
  * `attachParent` in the caller's writing transaction: the checks of `decideAttachment` over the
  * session and the parent's chain, then an UPDATE that only sets a parent that is still unset.
@@ -60,20 +54,12 @@ export async function attachParent(
 ): Promise<AttachParentResult> {
   await client.query("SELECT pg_advisory_xact_lock($1)", [attachLockKey]);
   const targetOf = async (): Promise<AttachTarget | undefined> => {
-    const found = await client.query<TargetRecord>(
+    const found = await client.query<LineageRecord>(
       `SELECT parent_session_id, parent_item_id, fork_of_session_id, fork_at_seq FROM ${t.sessions} WHERE session_id = $1 FOR UPDATE`,
       [sessionId],
     );
     const record = found.rows[0];
-    if (record === undefined) return undefined;
-    return {
-      ...(record.parent_session_id === null
-        ? {}
-        : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
-      ...(record.fork_of_session_id === null
-        ? {}
-        : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
-    };
+    return record === undefined ? undefined : lineageOfRecord(record);
   };
   const chain = await client.query<{ session_id: string; parent_session_id: string | null }>(
     `WITH RECURSIVE chain (session_id, parent_session_id, depth) AS (

@@ -4,18 +4,13 @@
  * gap-free, every append call contiguous, each writer's rows in their own order; and eight
  * processes opening a brand-new schema at once create it once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openStore } from "../open-store.js";
-import { GO_LINE, parseCommitted } from "../test-support/append-worker-protocol.js";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { withTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { tagOf } from "../test-support/row-tags.js";
-import {
-  batchProblems,
-  readWholeSession,
-  seqProblems,
-  workerOrderProblems,
-} from "../test-support/transcript-checks.js";
-import { startAppendWorker, type WorkerProcess } from "../test-support/worker-process.js";
+import { batchProblems, readWholeSession, seqProblems } from "../test-support/transcript-checks.js";
+import { startAppendWorker } from "../test-support/worker-process.js";
+import { expectInterleavedSession, workersKilledAfterEach } from "../test-support/writer-processes.js";
 
 const WORKERS = 8;
 /** 50 single-row appends and 5 batches of 10 per worker. */
@@ -25,29 +20,11 @@ const ROWS_PER_WORKER = 100;
 // Eight child processes start and connect: slow on a loaded 2-core machine.
 vi.setConfig({ testTimeout: 240_000 });
 
-const started: WorkerProcess[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((worker) => worker.kill()));
-});
-
-async function runTogether(workers: WorkerProcess[]): Promise<void> {
-  started.push(...workers);
-  await Promise.all(workers.map((worker) => worker.waitForLine(/^ready$/)));
-  for (const worker of workers) worker.send(GO_LINE);
-  const exits = await Promise.all(workers.map((worker) => worker.exited));
-  exits.forEach((exit, index) =>
-    expect(exit, `worker ${index} stderr:\n${workers[index]?.stderr()}`).toEqual({ code: 0, signal: null }),
-  );
-}
+const runTogether = workersKilledAfterEach();
 
 describe.skipIf(postgresUnavailable !== "")("postgres store, several processes appending to one session", () => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  withTestDatabase((created) => (database = created));
 
   it(`keeps seq gap-free with ${WORKERS} writer processes, every batch contiguous and every writer's order`, async () => {
     const schema = "writers";
@@ -70,26 +47,7 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, several processes a
 
     const store = openStore({ url: database.url, schema });
     try {
-      const total = WORKERS * ROWS_PER_WORKER;
-      expect(await store.lastSeq("shared")).toBe(total);
-      const rows = await readWholeSession(store, "shared");
-      expect(seqProblems(rows, total)).toEqual([]);
-      expect(batchProblems(rows)).toEqual([]);
-      expect(workerOrderProblems(rows)).toEqual([]);
-      for (let index = 0; index < WORKERS; index += 1) {
-        expect(rows.filter((row) => tagOf(row)?.worker === `w${index}`)).toHaveLength(ROWS_PER_WORKER);
-      }
-      for (const worker of workers) {
-        for (const committed of worker.lines.map(parseCommitted)) {
-          if (committed === undefined) continue;
-          expect(tagOf(rows[committed.firstSeq - 1]!)?.batch).toBe(committed.batch);
-        }
-      }
-      // The writes really overlapped: one worker after the other would change writer exactly WORKERS - 1 times.
-      const writerChanges = rows.filter(
-        (row, position) => position > 0 && tagOf(row)?.worker !== tagOf(rows[position - 1] as typeof row)?.worker,
-      );
-      expect(writerChanges.length).toBeGreaterThan(WORKERS - 1);
+      await expectInterleavedSession(store, "shared", workers, ROWS_PER_WORKER);
       // The search columns agree with the rows.
       const found = await store.search("shared", { query: "(w3:5)", mode: "literal", limit: 50 });
       expect(found.hits.map((hit) => tagOf(hit.row)?.batch)).toEqual(found.hits.map(() => "w3:5"));

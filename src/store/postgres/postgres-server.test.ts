@@ -14,6 +14,8 @@ import type { HistoryStore, StoreWarning } from "../port.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
+import { appendThreeNeedles, expectSecondRowSkipped } from "../test-support/corrupt-row.js";
+import { ledgerRows } from "../test-support/ledger-rows.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const textOf = (row: { parts: readonly unknown[] }) => (row.parts[0] as { text: string }).text;
@@ -105,31 +107,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
   it("migrates a format-2 schema on open: the filter terms are filled in from its rows (ADR 0051)", async () => {
     const schema = newSchema();
     const writer = open({ schema });
-    await writer.append("s", [
-      text("deploy the ledger"),
-      {
-        role: "assistant",
-        parts: [
-          {
-            type: "dynamic-tool",
-            toolName: "Read_File",
-            toolCallId: "c1",
-            state: "output-available",
-            input: { path: "ledger.md" },
-            output: "ledger",
-          },
-        ],
-      },
-      {
-        role: "user",
-        parts: [{ type: "text", text: "hidden ledger" }],
-        synthetic: true,
-        uiVisible: false,
-        meta: { type: "continue" },
-      },
-      { role: "system", parts: [{ type: "text", text: "ledger rules" }] },
-      text("corrupt ledger"),
-    ]);
+    await writer.append("s", ledgerRows("corrupt ledger"));
     await writer.append("t", [
       {
         role: "assistant",
@@ -174,19 +152,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const schema = newSchema();
     const warnings: StoreWarning[] = [];
     const store = open({ schema, onWarning: (warning) => warnings.push(warning) });
-    await store.append("s", [text("first needle"), text("second needle"), text("third needle")]);
+    await appendThreeNeedles(store);
     await query(`UPDATE ${schema}.ctxwin_rows SET body = $1 WHERE seq = 2`, ['{"id": "broken", "role": "us']);
-    const window = await store.activeWindow("s");
-    expect(window.rows.map((row) => row.seq)).toEqual([1, 3]);
-    expect(window.skipped).toBe(1);
-    expect((await store.items("s")).skipped).toBe(1);
-    expect(await store.read("s", 2)).toBeUndefined();
-    expect((await store.search("s", { query: "needle", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([
-      3, 1,
-    ]);
-    expect(
-      (await store.search("s", { query: "needle", mode: "ranked" })).hits.map((hit) => hit.row.seq).sort(),
-    ).toEqual([1, 3]);
+    await expectSecondRowSkipped(store);
     expect(store.diagnostics().corruptRowsSkipped).toBe(5);
     expect(warnings[0]).toMatchObject({ code: "corrupt-row", sessionId: "s", seq: 2 });
   });

@@ -5,51 +5,32 @@
  * applies the privacy floor inside its query, and reads of one call share one snapshot.
  */
 import type { ConnectionOptions } from "node:tls";
-import { InvalidArgumentError } from "../../core/errors.js";
-import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
-import { windowIdFor, type WindowKind } from "../../core/windows.js";
-import { StoreClosedError, StoreReadOnlyError } from "../errors.js";
-import {
-  checkItemsOptions,
-  checkOperationId,
-  checkReadHits,
-  checkSearchOptions,
-  checkSeq,
-  checkWindowsOptions,
-} from "../options.js";
+import type { RowInput } from "../../core/row.js";
+import { windowIdFor } from "../../core/windows.js";
+import { StoreReadOnlyError } from "../errors.js";
+import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
-import type {
-  AppendOptions,
-  FloorOptions,
-  HistoryStore,
-  ItemPage,
-  ItemsOptions,
-  SearchOptions,
-  SessionParent,
-  SessionSummary,
-  SessionsOptions,
-  StoreWarning,
-  StoredRow,
-  WindowPage,
-  WindowsOptions,
-} from "../port.js";
+import type { FloorOptions, HistoryStore, ItemPage, SessionParent, WindowPage } from "../port.js";
 import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
-import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import type { CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import type { ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { searchScopeRows } from "./cross-search.js";
 import { withLineage } from "../lineage/with-lineage.js";
+import { withArgumentChecks, type CheckedAppend, type CheckedBackend } from "../with-argument-checks.js";
 import { attachParent, insertFork, lineageOf, setParent } from "./lineage-migration.js";
-import { decodeRow } from "../row-codec.js";
+import { createRowDecoder } from "../row-codec.js";
 import { windowSummaryOf, type WindowRecord } from "../window-record.js";
 import { appendRows, type SessionRecord } from "./append-rows.js";
-import { createConnectionPool } from "./connection-pool.js";
+import { activeWindowOf, emptyActiveWindow, toSessionSummary, type SessionSummaryRecord } from "../session-record.js";
+import { createConnectionPool, type ConnectionPoolOptions } from "./connection-pool.js";
+import type { DatabaseBackendOptions } from "../backend-options.js";
 import { createScopeSessions } from "./scope-sessions.js";
 import { DEFAULT_POSTGRES_SCHEMA, tableNames } from "./schema.js";
 import { searchRows, type EncodedRow } from "./search.js";
 import { createWordShares } from "./word-shares.js";
 import type pg from "pg";
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends DatabaseBackendOptions {
   url: string;
   /** PostgreSQL schema holding the store (default `ctxwin`); one per project on a shared server. */
   schema?: string;
@@ -68,15 +49,6 @@ export interface PostgresStoreOptions {
    * server that cannot cancel the statement itself: frozen, overloaded, or cut off.
    */
   queryTimeoutMs?: number;
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-  onWarning?: (warning: StoreWarning) => void;
-  /**
-   * Only read: the schema must exist already (it is never created or migrated), every
-   * transaction runs READ ONLY, and `append` / `deleteSession` throw `StoreReadOnlyError`.
-   */
-  readOnly?: boolean;
 }
 
 /**
@@ -86,22 +58,13 @@ export interface PostgresStoreOptions {
  */
 const QUERY_TIMEOUT_GRACE_MS = 5_000;
 
-type SessionSummaryRecord = SessionRecord & {
-  window_count: number;
-  parent_session_id: string | null;
-  parent_item_id: string | null;
-  fork_of_session_id: string | null;
-  fork_at_seq: number | null;
-  inherited_window_count: number;
-};
-
-const emptyWindow = { windowId: "w:0", boundarySeq: 0, kind: "start" as const, rows: [], skipped: 0, lastSeq: 0 };
-
 /**
- * @example
- * const store = createPostgresStore({ url: "postgres://agent@db.internal/ctxwin", schema: "project_a" });
+ * The connection `options` ask for, with the defaults filled in; the store's vector index
+ * connects with the same ones (its own pool size aside).
+ *
+ * @example connectionOptionsOf({ url }).queryTimeoutMs // 65_000
  */
-export function createPostgresStore({
+export function connectionOptionsOf({
   url,
   schema = DEFAULT_POSTGRES_SCHEMA,
   ssl,
@@ -109,69 +72,35 @@ export function createPostgresStore({
   connectTimeoutMs = 10_000,
   statementTimeoutMs = 60_000,
   queryTimeoutMs = statementTimeoutMs > 0 ? statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS : 0,
-  now = () => new Date(),
-  generateId = () => crypto.randomUUID(),
-  maxRowBytes,
-  onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
   readOnly = false,
-}: PostgresStoreOptions): HistoryStore {
-  return withLineage(
-    createPostgresBackend({
-      url,
-      schema,
-      ssl,
-      maxConnections,
-      connectTimeoutMs,
-      statementTimeoutMs,
-      queryTimeoutMs,
-      now,
-      generateId,
-      maxRowBytes,
-      onWarning,
-      readOnly,
-    }),
-  );
+}: PostgresStoreOptions): ConnectionPoolOptions & { readOnly: boolean } {
+  return { url, schema, ssl, maxConnections, connectTimeoutMs, statementTimeoutMs, queryTimeoutMs, readOnly };
 }
 
-type BackendOptions = Required<Omit<PostgresStoreOptions, "ssl" | "maxRowBytes">> &
-  Pick<PostgresStoreOptions, "ssl" | "maxRowBytes">;
+/**
+ * @example
+ * const store = createPostgresStore({ url: "postgres://agent@db.internal/ctxwin", schema: "project_a" });
+ */
+export function createPostgresStore(options: PostgresStoreOptions): HistoryStore {
+  return withLineage(createPostgresBackend(options));
+}
 
 /** The PostgreSQL backend before `withLineage`: a fork's reads see its own rows only. */
-function createPostgresBackend({
-  url,
-  schema,
-  ssl,
-  maxConnections,
-  connectTimeoutMs,
-  statementTimeoutMs,
-  queryTimeoutMs,
-  now,
-  generateId,
-  maxRowBytes,
-  onWarning,
-  readOnly,
-}: BackendOptions): LineageBackend {
-  const pool = createConnectionPool({
-    url,
-    schema,
-    ssl,
-    maxConnections,
-    connectTimeoutMs,
-    statementTimeoutMs,
-    queryTimeoutMs,
-    readOnly,
-  });
+function createPostgresBackend(options: PostgresStoreOptions): LineageBackend {
+  const {
+    now = () => new Date(),
+    generateId = () => crypto.randomUUID(),
+    maxRowBytes,
+    onWarning = (warning) => console.warn(`ctxwin: ${warning.message}`),
+  } = options;
+  const connection = connectionOptionsOf(options);
+  const { schema, readOnly } = connection;
+  const pool = createConnectionPool(connection);
   const t = tableNames(schema);
   const wordShares = createWordShares({ schema });
   const scopeSessions = createScopeSessions(t);
-  let closed = false;
-  let corruptRowsSkipped = 0;
 
-  const open = () => {
-    if (closed) throw new StoreClosedError();
-  };
-  const writable = () => {
-    open();
+  const assertWritable = () => {
     if (readOnly) throw new StoreReadOnlyError(pool.where, "opened-read-only");
   };
   /** A read-only call: one snapshot for all its statements. */
@@ -188,29 +117,13 @@ function createPostgresBackend({
   const floorOf = (session: SessionRecord, options: FloorOptions) =>
     options.includeCleared === true ? 0 : session.floor_seq;
 
-  function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
-    const result = decodeRow(sessionId, encoded.seq, encoded.body);
-    if (result.ok) return result.row;
-    corruptRowsSkipped += 1;
-    onWarning(result.warning);
-    return undefined;
-  }
+  const decoder = createRowDecoder(onWarning);
+  const { decode, decodeAll } = decoder;
 
-  function decodeAll(sessionId: string, encoded: readonly EncodedRow[]): { rows: StoredRow[]; skipped: number } {
-    const rows = encoded.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
-    return { rows, skipped: encoded.length - rows.length };
-  }
-
-  return {
+  const store: CheckedBackend = {
     backend: "postgres",
 
-    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      writable();
-      assertSessionId(sessionId);
-      const operationId = checkOperationId(options.operationId);
-      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
-      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
-      const parent = options.parent === undefined ? undefined : checkParent(options.parent);
+    async append(sessionId: string, valid: RowInput[], { operationId, expectLastSeq, parent }: CheckedAppend) {
       const timestamp = now().toISOString();
       const stored = await pool.transaction(
         async (client) => {
@@ -234,31 +147,19 @@ function createPostgresBackend({
     },
 
     async activeWindow(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
-        if (session === undefined) return { ...emptyWindow, rows: [] };
+        if (session === undefined) return emptyActiveWindow();
         const window = await windowOf(client, session.session_key, session.active_window_seq);
         const encoded = await client.query<EncodedRow>(
           `SELECT seq, window_seq, body FROM ${t.rows} WHERE session_key = $1 AND seq >= $2 ORDER BY seq`,
           [session.session_key, Math.max(1, session.active_window_seq)],
         );
-        const { rows, skipped } = decodeAll(sessionId, encoded.rows);
-        return {
-          windowId: windowIdFor(session.active_window_seq),
-          boundarySeq: session.active_window_seq,
-          kind: (window?.kind ?? "start") as WindowKind,
-          rows,
-          skipped,
-          lastSeq: session.last_seq,
-        };
+        return activeWindowOf(session, window, decodeAll(sessionId, encoded.rows));
       });
     },
 
-    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
-      open();
-      const checked = checkWindowsOptions(sessionId, options);
+    async windows(sessionId: string, checked: CheckedWindows): Promise<WindowPage> {
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { windows: [], hasMore: false };
@@ -280,9 +181,7 @@ function createPostgresBackend({
       });
     },
 
-    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
-      open();
-      const checked = checkItemsOptions(sessionId, options);
+    async items(sessionId: string, checked: CheckedItems): Promise<ItemPage> {
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
@@ -305,11 +204,7 @@ function createPostgresBackend({
       });
     },
 
-    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
-      open();
-      assertSessionId(sessionId);
-      if (typeof seq !== "number" || !Number.isSafeInteger(seq))
-        throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+    async read(sessionId: string, seq: number, options: FloorOptions) {
       const includeCleared = options.includeCleared === true;
       const encoded = await read((client) =>
         client.query<EncodedRow>(
@@ -322,9 +217,7 @@ function createPostgresBackend({
       return row === undefined ? undefined : decode(sessionId, row);
     },
 
-    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
-      open();
-      const wanted = checkReadHits(sessionId, seqs);
+    async readHits(sessionId: string, wanted: number[], options: FloorOptions) {
       if (wanted.length === 0) return [];
       const encoded = await read((client) =>
         client.query<EncodedRow>(
@@ -343,9 +236,7 @@ function createPostgresBackend({
       });
     },
 
-    async search(sessionId: string, options: SearchOptions) {
-      open();
-      const checked = checkSearchOptions(sessionId, options);
+    async search(sessionId: string, checked: CheckedSearch) {
       return read(async (client) => {
         const session = await sessionOf(client, sessionId);
         if (session === undefined) return { hits: [], hasMore: false };
@@ -375,7 +266,6 @@ function createPostgresBackend({
     },
 
     async searchScope(request: ScopeSearchRequest) {
-      open();
       return read((client) =>
         searchScopeRows(
           { client, tables: t, trigramIndex: pool.schema.trigramIndex, scopeSessions, wordShares, decode },
@@ -385,20 +275,14 @@ function createPostgresBackend({
     },
 
     async lastSeq(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return (await read((client) => sessionOf(client, sessionId)))?.last_seq ?? 0;
     },
 
     async privacyFloor(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return (await read((client) => sessionOf(client, sessionId)))?.floor_seq ?? 0;
     },
 
-    async sessions(options: SessionsOptions = {}) {
-      open();
-      const { parentSessionId, forkOfSessionId } = checkSessionsOptions(options);
+    async sessions({ parentSessionId, forkOfSessionId }: CheckedSessionsOptions) {
       const records = await read((client) =>
         client.query<SessionSummaryRecord>(
           `${sessionSummarySql(t)} WHERE ($1::text IS NULL OR s.parent_session_id = $1) AND ($2::text IS NULL OR s.fork_of_session_id = $2)
@@ -410,27 +294,19 @@ function createPostgresBackend({
     },
 
     async attachParent(sessionId: string, parent: SessionParent) {
-      writable();
-      assertSessionId(sessionId);
-      const checked = checkParent(parent);
-      return pool.transaction((client) => attachParent(client, t, sessionId, checked), { writing: true });
+      return pool.transaction((client) => attachParent(client, t, sessionId, parent), { writing: true });
     },
 
     async createFork(record: ForkRecord) {
-      writable();
       const timestamp = now().toISOString();
       await pool.transaction((client) => insertFork(client, t, record, timestamp), { writing: true });
     },
 
     async lineageOf(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return read((client) => lineageOf(client, t, sessionId));
     },
 
     async session(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const records = await read((client) =>
         client.query<SessionSummaryRecord>(`${sessionSummarySql(t)} WHERE s.session_id = $1`, [sessionId]),
       );
@@ -439,8 +315,6 @@ function createPostgresBackend({
     },
 
     async deleteSession(sessionId: string) {
-      writable();
-      assertSessionId(sessionId);
       return pool.transaction(
         async (client) => {
           const locked = await client.query<{ session_key: number }>(
@@ -458,34 +332,15 @@ function createPostgresBackend({
     },
 
     diagnostics() {
-      return { corruptRowsSkipped };
+      return { corruptRowsSkipped: decoder.skippedRows() };
     },
 
     async close() {
-      if (closed) return;
-      closed = true;
       await pool.end();
     },
   };
+  return withArgumentChecks(store, { maxRowBytes, assertWritable });
 }
 
 const sessionSummarySql = (t: ReturnType<typeof tableNames>) =>
   `SELECT s.*, (SELECT count(*) FROM ${t.windows} w WHERE w.session_key = s.session_key) AS window_count FROM ${t.sessions} s`;
-
-function toSessionSummary(record: SessionSummaryRecord): SessionSummary {
-  return {
-    sessionId: record.session_id,
-    incarnation: record.incarnation,
-    lastSeq: record.last_seq,
-    floorSeq: record.floor_seq,
-    windowCount: Number(record.window_count) + Number(record.inherited_window_count),
-    createdAt: record.created_at,
-    updatedAt: record.updated_at,
-    ...(record.parent_session_id === null
-      ? {}
-      : { parent: { sessionId: record.parent_session_id, itemId: record.parent_item_id ?? "" } }),
-    ...(record.fork_of_session_id === null
-      ? {}
-      : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
-  };
-}

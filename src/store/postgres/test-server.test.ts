@@ -1,15 +1,10 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { describe, expect, it } from "vitest";
+import { withTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 
 describe.skipIf(postgresUnavailable !== "")("the tests' PostgreSQL server", () => {
   let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  withTestDatabase((created) => (database = created));
 
   it("answers in a fresh database of this file, with pg_trgm available", async () => {
     const client = new pg.Client({ connectionString: database.url });

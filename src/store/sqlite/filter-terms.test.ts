@@ -8,35 +8,10 @@ import { openStore } from "../open-store.js";
 import type { StoreWarning } from "../port.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
 import { writeFormatFiveDatabase } from "./test-support/format-five-database.js";
-
-const text = (value: string, extra: Partial<RowInput> = {}): RowInput => ({
-  role: "user",
-  parts: [{ type: "text", text: value }],
-  ...extra,
-});
+import { ledgerRows } from "../test-support/ledger-rows.js";
 
 const sessions: Record<string, RowInput[][]> = {
-  s: [
-    [
-      text("deploy the ledger"),
-      {
-        role: "assistant",
-        parts: [
-          {
-            type: "dynamic-tool",
-            toolName: "Read_File",
-            toolCallId: "c1",
-            state: "output-available",
-            input: { path: "ledger.md" },
-            output: "ledger",
-          },
-        ],
-      },
-      text("hidden ledger", { synthetic: true, uiVisible: false, meta: { type: "continue" } }),
-      { role: "system", parts: [{ type: "text", text: "ledger rules" }] },
-      text("broken ledger"),
-    ],
-  ],
+  s: [ledgerRows("broken ledger")],
   t: [
     [
       {

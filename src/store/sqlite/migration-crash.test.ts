@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { spawnTestWorker } from "../../../test/test-workers.js";
 import { openStore } from "../open-store.js";
 import type { WindowSummary } from "../port.js";
-import { createSeededRandom, seedFromEnvironment } from "../test-support/seeded-random.js";
+import { createSeededRandom, seedFromEnvironment, type SeededRandom } from "../test-support/seeded-random.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
@@ -106,6 +106,39 @@ async function waitForWriteLock(file: string, opener: Opener): Promise<void> {
   }
 }
 
+/**
+ * `KILLS` times: an opener killed with SIGKILL at a random moment while its migration holds the
+ * write lock, and the file then as `before` was.
+ */
+async function killWhileMigrating<State>({
+  file,
+  random,
+  seed,
+  maxDelayMs,
+  state,
+  before,
+}: {
+  file: string;
+  random: SeededRandom;
+  seed: number;
+  maxDelayMs: number;
+  state: () => State;
+  before: State;
+}): Promise<void> {
+  for (let kill = 0; kill < KILLS; kill += 1) {
+    const { opener, kill: sendKill } = startOpener(file);
+    await opener.waitForLine("opening");
+    await waitForWriteLock(file, opener);
+    await delay(random.integer(10, maxDelayMs));
+    sendKill();
+    const exit = await opener.exited;
+    const round = `kill ${kill} (seed ${seed})`;
+    expect(exit.signal, `${round}: stderr:\n${opener.stderr()}`).toBe("SIGKILL");
+    expect(opener.lines, round).toEqual(["opening"]);
+    expect(state(), round).toEqual(before);
+  }
+}
+
 /** What a format-2 build reads of the file: its format, integrity and the size of its tables. */
 function formatTwoState(file: string) {
   const db = new Database(file, { readonly: true });
@@ -143,18 +176,7 @@ describe("store format migration, opener killed with SIGKILL", () => {
     expect(before).toMatchObject({ version: 2, integrity: "ok", rows: WINDOWS + 1, windows: WINDOWS + 1 });
     expect(before.windowColumns).not.toContain("context_tokens");
 
-    for (let kill = 0; kill < KILLS; kill += 1) {
-      const { opener, kill: sendKill } = startOpener(file);
-      await opener.waitForLine("opening");
-      await waitForWriteLock(file, opener);
-      await delay(random.integer(10, 150));
-      sendKill();
-      const exit = await opener.exited;
-      const round = `kill ${kill} (seed ${seed})`;
-      expect(exit.signal, `${round}: stderr:\n${opener.stderr()}`).toBe("SIGKILL");
-      expect(opener.lines, round).toEqual(["opening"]);
-      expect(formatTwoState(file), round).toEqual(before);
-    }
+    await killWhileMigrating({ file, random, seed, maxDelayMs: 150, state: () => formatTwoState(file), before });
 
     const store = openStore({ path: file });
     try {
@@ -235,18 +257,7 @@ describe("store format migration, opener killed with SIGKILL", () => {
     expect(before).toMatchObject({ version: 3, integrity: "ok", painted: 200, phrase: 200 });
     expect(before.literalSql).not.toMatch(/detail/);
 
-    for (let kill = 0; kill < KILLS; kill += 1) {
-      const { opener, kill: sendKill } = startOpener(file);
-      await opener.waitForLine("opening");
-      await waitForWriteLock(file, opener);
-      await delay(random.integer(10, 300));
-      sendKill();
-      const exit = await opener.exited;
-      const round = `kill ${kill} (seed ${seed})`;
-      expect(exit.signal, `${round}: stderr:\n${opener.stderr()}`).toBe("SIGKILL");
-      expect(opener.lines, round).toEqual(["opening"]);
-      expect(state(), round).toEqual(before);
-    }
+    await killWhileMigrating({ file, random, seed, maxDelayMs: 300, state: () => state(), before });
 
     const store = openStore({ path: file });
     try {

@@ -12,6 +12,7 @@ import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema
 import { wordIndexEntries, writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
+import { appendThreeNeedles, expectSecondRowSkipped } from "../test-support/corrupt-row.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 /** A call of the history tool: stored and readable, never indexed (ADR 0053). */
@@ -94,21 +95,11 @@ describe("SQLite store files", () => {
   it("skips a row whose stored JSON is corrupt, with a warning and a count, on every read path", async () => {
     const warnings: StoreWarning[] = [];
     const store = open({ onWarning: (warning) => warnings.push(warning) });
-    await store.append("s", [text("first needle"), text("second needle"), text("third needle")]);
+    await appendThreeNeedles(store);
     const db = new Database(file);
     db.prepare("UPDATE ctxwin_rows SET body = ? WHERE seq = 2").run('{"id": "broken", "role": "us');
     db.close();
-    const window = await store.activeWindow("s");
-    expect(window.rows.map((row) => row.seq)).toEqual([1, 3]);
-    expect(window.skipped).toBe(1);
-    expect((await store.items("s")).skipped).toBe(1);
-    expect(await store.read("s", 2)).toBeUndefined();
-    expect((await store.search("s", { query: "needle", mode: "literal" })).hits.map((hit) => hit.row.seq)).toEqual([
-      3, 1,
-    ]);
-    expect(
-      (await store.search("s", { query: "needle", mode: "ranked" })).hits.map((hit) => hit.row.seq).sort(),
-    ).toEqual([1, 3]);
+    await expectSecondRowSkipped(store);
     expect(warnings.length).toBeGreaterThanOrEqual(5);
     expect(warnings[0]).toMatchObject({ code: "corrupt-row", sessionId: "s", seq: 2 });
     expect(store.diagnostics().corruptRowsSkipped).toBe(warnings.length);

@@ -5,75 +5,63 @@
  * unicode61 words for BM25 ranking).
  */
 import type Database from "better-sqlite3";
-import { InvalidArgumentError } from "../../core/errors.js";
-import { assertSessionId, validateRowInputs, type RowInput } from "../../core/row.js";
+import type { RowInput } from "../../core/row.js";
 import { rankedTerms } from "../../core/search-query.js";
-import { windowIdFor, type WindowKind } from "../../core/windows.js";
+import { windowIdFor } from "../../core/windows.js";
 import { planAppend, indexedTextOf } from "../append-plan.js";
-import {
-  AppendConflictError,
-  DuplicateRolloverError,
-  StoreClosedError,
-  StoreCorruptError,
-  StoreReadOnlyError,
-} from "../errors.js";
-import {
-  checkItemsOptions,
-  checkOperationId,
-  checkReadHits,
-  checkSearchOptions,
-  checkSeq,
-  checkWindowsOptions,
-  type CheckedSearch,
-} from "../options.js";
+import { AppendConflictError, DuplicateRolloverError, StoreCorruptError, StoreReadOnlyError } from "../errors.js";
+import type { CheckedItems, CheckedSearch, CheckedWindows } from "../options.js";
 import { hitsInOrder } from "../read-hits.js";
 import type {
   ActiveWindow,
-  AppendOptions,
   AttachParentResult,
   FloorOptions,
   HistoryStore,
   ItemPage,
-  ItemsOptions,
-  SearchOptions,
   SearchPage,
   SessionParent,
-  SessionsOptions,
-  StoreWarning,
-  StoredRow,
   WindowPage,
-  WindowsOptions,
 } from "../port.js";
 import { writeDamageMark } from "./damage-mark.js";
 import type { Durability } from "./durability.js";
+import type { DatabaseBackendOptions } from "../backend-options.js";
 import { openDatabase } from "./open-database.js";
-import { decodeRow } from "../row-codec.js";
+import { createRowDecoder, decodeRow } from "../row-codec.js";
 import { windowSummaryOf } from "../window-record.js";
 import { searchParts, searchSession } from "./search.js";
 import { createTrigramRarity } from "./trigram-plan.js";
 import { storeFailure, withTypedFailures } from "./sqlite-failures.js";
-import { toSessionSummary, type LineageRecord, type SessionSummaryRecord } from "./session-summary-record.js";
+import {
+  activeWindowOf,
+  emptyActiveWindow,
+  lineageOfRecord,
+  toSessionSummary,
+  type LineageRecord,
+  type SessionSummaryRecord,
+} from "../session-record.js";
 import { prepareStatements, type SessionRecord, type WindowRecord } from "./statements.js";
 import { sessionExists } from "../lineage/create-fork.js";
-import type { ForkRecord, LineageBackend, SearchPartOptions } from "../lineage/lineage-backend.js";
+import type { ForkRecord, LineageBackend } from "../lineage/lineage-backend.js";
 import { ancestorsOf, decideAttachment, type AttachTarget } from "../lineage/attach-parent.js";
-import { checkParent, checkSessionsOptions } from "../lineage/lineage-options.js";
+import type { CheckedSessionsOptions } from "../lineage/lineage-options.js";
 import type { ScopeSearchRequest } from "../cross-search/cross-search.js";
 import { prepareCrossSearch, searchScopeRows } from "./cross-search.js";
 import { withLineage } from "../lineage/with-lineage.js";
 import { lineageStatementSql } from "./lineage-migration.js";
+import {
+  withArgumentChecks,
+  type CheckedAppend,
+  type CheckedBackend,
+  type CheckedSearchPart,
+} from "../with-argument-checks.js";
 
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends DatabaseBackendOptions {
+  /** The database file; with `readOnly` it must exist (it then works in a folder this user cannot write). */
   path: string;
   /** `full` (default) survives power loss; `normal` survives process crashes only. */
   durability?: Durability;
+  /** How long a writer waits for another process's lock (ms, default 10 000). */
   busyTimeoutMs?: number;
-  now?: () => Date;
-  generateId?: () => string;
-  maxRowBytes?: number;
-  onWarning?: (warning: StoreWarning) => void;
-  /** Open without ever writing: the file must exist, and `append`/`deleteSession` throw `StoreReadOnlyError`. */
-  readOnly?: boolean;
   /** Files up to this size (with their `-wal`) get SQLite's full `quick_check` on open; default 32 MiB (ADR 0020). */
   fullCheckMaxBytes?: number;
 }
@@ -123,16 +111,10 @@ export function createSqliteBackend({
     throw storeFailure(path, error);
   }
   const trigramRarity = createTrigramRarity({ probe: sql.literalProbe });
-  let closed = false;
   /** Set once any call met damage: from then on every write is refused. */
   let damage: StoreCorruptError | undefined;
-  let corruptRowsSkipped = 0;
 
-  const open = () => {
-    if (closed) throw new StoreClosedError();
-  };
-  const writable = () => {
-    open();
+  const assertWritable = () => {
     if (readOnly) throw new StoreReadOnlyError(path, "opened-read-only");
     if (damage !== undefined) throw new StoreCorruptError(path, damage.detail, { cause: damage });
   };
@@ -150,22 +132,8 @@ export function createSqliteBackend({
   const floorOf = (session: SessionRecord, options: FloorOptions) =>
     options.includeCleared === true ? 0 : session.floor_seq;
 
-  function decode(sessionId: string, encoded: EncodedRow): StoredRow | undefined {
-    const result = decodeRow(sessionId, encoded.seq, encoded.body);
-    if (result.ok) return result.row;
-    corruptRowsSkipped += 1;
-    onWarning(result.warning);
-    return undefined;
-  }
-
-  function decodeAll(sessionId: string, encoded: EncodedRow[]): { rows: StoredRow[]; skipped: number } {
-    const rows: StoredRow[] = [];
-    for (const entry of encoded) {
-      const row = decode(sessionId, entry);
-      if (row !== undefined) rows.push(row);
-    }
-    return { rows, skipped: encoded.length - rows.length };
-  }
+  const decoder = createRowDecoder(onWarning);
+  const { decode, decodeAll } = decoder;
 
   /** The ranked terms of the session's last stored row, the context of the next one (ADR 0052). */
   function previousTerms(session: SessionRecord): string[] {
@@ -259,21 +227,10 @@ export function createSqliteBackend({
 
   const activeWindowTransaction = db.transaction((sessionId: string): ActiveWindow => {
     const session = sessionOf(sessionId);
-    if (session === undefined)
-      return { windowId: "w:0", boundarySeq: 0, kind: "start", rows: [], skipped: 0, lastSeq: 0 };
+    if (session === undefined) return emptyActiveWindow();
     const window = sql.window.get(session.session_key, session.active_window_seq) as WindowRecord | undefined;
-    const { rows, skipped } = decodeAll(
-      sessionId,
-      sql.rowsFrom.all(session.session_key, Math.max(1, session.active_window_seq)) as EncodedRow[],
-    );
-    return {
-      windowId: windowIdFor(session.active_window_seq),
-      boundarySeq: session.active_window_seq,
-      kind: (window?.kind ?? "start") as WindowKind,
-      rows,
-      skipped,
-      lastSeq: session.last_seq,
-    };
+    const encoded = sql.rowsFrom.all(session.session_key, Math.max(1, session.active_window_seq)) as EncodedRow[];
+    return activeWindowOf(session, window, decodeAll(sessionId, encoded));
   });
 
   const searchTransaction = db.transaction((sessionId: string, checked: CheckedSearch): SearchPage => {
@@ -287,18 +244,16 @@ export function createSqliteBackend({
     searchScopeRows({ state: crossSql(), decode, trigramRarity }, request),
   );
 
-  const searchPartsTransaction = db.transaction(
-    (parts: readonly { sessionId: string; checked: CheckedSearch }[]): SearchPage[] => {
-      const sessions = parts.map((part) => sessionOf(part.sessionId));
-      if (sessions.some((session) => session === undefined))
-        return parts.map((part) => searchTransaction(part.sessionId, part.checked));
-      const found = parts.map((part, index) => {
-        const session = sessions[index] as SessionRecord;
-        return { session, checked: part.checked, floor: floorOf(session, part.checked) };
-      });
-      return searchParts({ sql, decode, trigramRarity }, found);
-    },
-  );
+  const searchPartsTransaction = db.transaction((parts: readonly CheckedSearchPart[]): SearchPage[] => {
+    const sessions = parts.map((part) => sessionOf(part.sessionId));
+    if (sessions.some((session) => session === undefined))
+      return parts.map((part) => searchTransaction(part.sessionId, part.checked));
+    const found = parts.map((part, index) => {
+      const session = sessions[index] as SessionRecord;
+      return { session, checked: part.checked, floor: floorOf(session, part.checked) };
+    });
+    return searchParts({ sql, decode, trigramRarity }, found);
+  });
 
   const deleteTransaction = db.transaction((sessionId: string): boolean => {
     const session = sessionOf(sessionId);
@@ -316,15 +271,7 @@ export function createSqliteBackend({
   /** A session's parent and fork origin, as `attachParent` reads them. */
   const lineageRecordOf = (sessionId: string): AttachTarget | undefined => {
     const found = lineageSql.sessionLineage.get(sessionId) as LineageRecord | undefined;
-    if (found === undefined) return undefined;
-    return {
-      ...(found.parent_session_id === null
-        ? {}
-        : { parent: { sessionId: found.parent_session_id, itemId: found.parent_item_id ?? "" } }),
-      ...(found.fork_of_session_id === null
-        ? {}
-        : { forkOf: { sessionId: found.fork_of_session_id, atSeq: Number(found.fork_at_seq) } }),
-    };
+    return found === undefined ? undefined : lineageOfRecord(found);
   };
 
   const attachTransaction = db.transaction((sessionId: string, parent: SessionParent): AttachParentResult => {
@@ -375,29 +322,19 @@ export function createSqliteBackend({
     });
   });
 
-  const store: LineageBackend = {
+  const store: CheckedBackend = {
     backend: "sqlite",
 
-    async append(sessionId: string, inputs: readonly RowInput[], options: AppendOptions = {}) {
-      writable();
-      assertSessionId(sessionId);
-      const operationId = checkOperationId(options.operationId);
-      const expectLastSeq = checkSeq("expectLastSeq", options.expectLastSeq);
-      const valid = validateRowInputs(inputs, maxRowBytes === undefined ? {} : { maxRowBytes });
-      const parent = options.parent === undefined ? undefined : checkParent(options.parent);
+    async append(sessionId: string, valid: RowInput[], { operationId, expectLastSeq, parent }: CheckedAppend) {
       const stored = appendTransaction.immediate(sessionId, valid, operationId, expectLastSeq, parent);
-      return stored.map((entry) => decode(sessionId, entry)).filter((row): row is StoredRow => row !== undefined);
+      return decodeAll(sessionId, stored).rows;
     },
 
     async activeWindow(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return activeWindowTransaction(sessionId);
     },
 
-    async windows(sessionId: string, options: WindowsOptions = {}): Promise<WindowPage> {
-      open();
-      const checked = checkWindowsOptions(sessionId, options);
+    async windows(sessionId: string, checked: CheckedWindows): Promise<WindowPage> {
       const session = sessionOf(sessionId);
       if (session === undefined) return { windows: [], hasMore: false };
       const records = sql.windows.all(
@@ -412,9 +349,7 @@ export function createSqliteBackend({
       };
     },
 
-    async items(sessionId: string, options: ItemsOptions = {}): Promise<ItemPage> {
-      open();
-      const checked = checkItemsOptions(sessionId, options);
+    async items(sessionId: string, checked: CheckedItems): Promise<ItemPage> {
       const session = sessionOf(sessionId);
       if (session === undefined) return { rows: [], hasMore: false, skipped: 0 };
       let low = Math.max(floorOf(session, checked), checked.afterSeq ?? 0);
@@ -435,20 +370,14 @@ export function createSqliteBackend({
       return { rows, hasMore, skipped };
     },
 
-    async read(sessionId: string, seq: number, options: FloorOptions = {}) {
-      open();
-      assertSessionId(sessionId);
-      if (typeof seq !== "number" || !Number.isSafeInteger(seq))
-        throw new InvalidArgumentError(`seq must be an integer; got ${String(seq)}.`);
+    async read(sessionId: string, seq: number, options: FloorOptions) {
       const session = sessionOf(sessionId);
       if (session === undefined || seq <= floorOf(session, options)) return undefined;
       const encoded = sql.row.get(session.session_key, seq) as EncodedRow | undefined;
       return encoded === undefined ? undefined : decode(sessionId, encoded);
     },
 
-    async readHits(sessionId: string, seqs: readonly number[], options: FloorOptions = {}) {
-      open();
-      const wanted = checkReadHits(sessionId, seqs);
+    async readHits(sessionId: string, wanted: number[], options: FloorOptions) {
       const session = sessionOf(sessionId);
       if (session === undefined) return [];
       const floor = floorOf(session, options);
@@ -461,41 +390,27 @@ export function createSqliteBackend({
       });
     },
 
-    async search(sessionId: string, options: SearchOptions) {
-      open();
-      const checked = checkSearchOptions(sessionId, options);
+    async search(sessionId: string, checked: CheckedSearch) {
       return searchTransaction(sessionId, checked);
     },
 
     async searchScope(request: ScopeSearchRequest) {
-      open();
       return searchScopeTransaction(request);
     },
 
-    async searchParts(parts: readonly SearchPartOptions[]) {
-      open();
-      const checked = parts.map((part) => ({
-        sessionId: part.sessionId,
-        checked: checkSearchOptions(part.sessionId, part.options),
-      }));
-      return searchPartsTransaction(checked);
+    async searchParts(parts: readonly CheckedSearchPart[]) {
+      return searchPartsTransaction(parts);
     },
 
     async lastSeq(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return sessionOf(sessionId)?.last_seq ?? 0;
     },
 
     async privacyFloor(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       return sessionOf(sessionId)?.floor_seq ?? 0;
     },
 
-    async sessions(options: SessionsOptions = {}) {
-      open();
-      const { parentSessionId, forkOfSessionId } = checkSessionsOptions(options);
+    async sessions({ parentSessionId, forkOfSessionId }: CheckedSessionsOptions) {
       const records = (
         parentSessionId !== undefined
           ? lineageSql.childSessions.all(parentSessionId)
@@ -509,19 +424,14 @@ export function createSqliteBackend({
     },
 
     async attachParent(sessionId: string, parent: SessionParent) {
-      writable();
-      assertSessionId(sessionId);
-      return attachTransaction.immediate(sessionId, checkParent(parent));
+      return attachTransaction.immediate(sessionId, parent);
     },
 
     async createFork(record: ForkRecord) {
-      writable();
       forkTransaction.immediate(record);
     },
 
     async lineageOf(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const found = lineageSql.lineage.get(sessionId) as
         { fork_of_session_id: string | null; fork_at_seq: number | null; floor_seq: number } | undefined;
       if (found === undefined) return undefined;
@@ -533,27 +443,21 @@ export function createSqliteBackend({
     },
 
     async session(sessionId: string) {
-      open();
-      assertSessionId(sessionId);
       const record = sql.sessionSummary.get(sessionId) as SessionSummaryRecord | undefined;
       return record === undefined ? undefined : toSessionSummary(record);
     },
 
     async deleteSession(sessionId: string) {
-      writable();
-      assertSessionId(sessionId);
       return deleteTransaction.immediate(sessionId);
     },
 
     diagnostics() {
-      return { corruptRowsSkipped };
+      return { corruptRowsSkipped: decoder.skippedRows() };
     },
 
     async close() {
-      if (closed) return;
-      closed = true;
       db.close();
     },
   };
-  return withTypedFailures(store, failure);
+  return withTypedFailures(withArgumentChecks(store, { maxRowBytes, assertWritable }), failure);
 }

@@ -6,17 +6,7 @@ import type Database from "better-sqlite3";
 import { INSERT_FILTER_TERM } from "./filter-terms.js";
 import { WORD_SCORE } from "./word-index.js";
 
-export interface SessionRecord {
-  session_key: number;
-  session_id: string;
-  incarnation: string;
-  last_seq: number;
-  active_window_seq: number;
-  floor_seq: number;
-  created_at: string;
-  updated_at: string;
-}
-
+export type { SessionRecord } from "../session-record.js";
 export type { WindowRecord } from "../window-record.js";
 
 const rowColumns = "seq, window_seq, body";

@@ -9,7 +9,7 @@ import type { EmbeddingsOptions } from "../embeddings/embeddings-options.js";
 import type { HistoryStore } from "../port.js";
 import { reply, reset, text, textOf } from "./conformance-rows.js";
 import { quiet, transcript } from "./embedding-transcript.js";
-import { createSynonymEmbeddingModel } from "./synonym-embedding-model.js";
+import { createSynonymEmbeddingModel, gatedEmbeddingModel } from "./synonym-embedding-model.js";
 
 /** The texts sent to the provider from call `from` on. */
 const embeddedTexts = (model: ReturnType<typeof createSynonymEmbeddingModel>, from: number) =>
@@ -58,14 +58,7 @@ export function describeForkEmbeddingConformance(
     });
 
     it("count the origin's rows not embedded yet as pending, and find them once the origin is embedded", async () => {
-      let release: () => void = () => undefined;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      const model = createSynonymEmbeddingModel();
-      const slow = {
-        ...model,
-        doEmbed: async (options: Parameters<typeof model.doEmbed>[0]) =>
-          options.values.length > 1 ? (await gate, model.doEmbed(options)) : model.doEmbed(options),
-      };
+      const { model: slow, release } = gatedEmbeddingModel();
       const store = openStore({ model: slow, ...quiet });
       await store.append("s", transcript);
       await store.fork("s", { atSeq: 4, newSessionId: "f" });
@@ -77,7 +70,7 @@ export function describeForkEmbeddingConformance(
       expect(late.embeddings?.pendingRows).toBe(0);
       expect(late.hits.map((hit) => hit.row.seq)).toEqual([2]);
       // Each shared row was sent once, for the origin.
-      const sent = model.calls.flatMap((call) => call.values);
+      const sent = slow.calls.flatMap((call) => call.values);
       expect(sent.filter((value) => value === "We'll keep OAuth with PKCE for sign-in.")).toHaveLength(1);
     });
 

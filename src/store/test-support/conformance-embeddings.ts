@@ -7,7 +7,7 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import type { EmbeddingsOptions } from "../embeddings/embeddings-options.js";
 import type { HistoryStore } from "../port.js";
 import { reply, reset, rollover, text, textOf } from "./conformance-rows.js";
-import { createSynonymEmbeddingModel, synonymVector } from "./synonym-embedding-model.js";
+import { createSynonymEmbeddingModel, gatedEmbeddingModel, synonymVector } from "./synonym-embedding-model.js";
 import { describeForkEmbeddingConformance } from "./conformance-embeddings-forks.js";
 import { describeManySessionEmbeddingCase } from "./conformance-embeddings-sessions.js";
 import { quiet, transcript } from "./embedding-transcript.js";
@@ -86,14 +86,7 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
     });
 
     it("says when rows are not embedded yet, and embeds them after they commit", async () => {
-      let release: () => void = () => undefined;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      const model = createSynonymEmbeddingModel();
-      const slow = {
-        ...model,
-        doEmbed: async (options: Parameters<typeof model.doEmbed>[0]) =>
-          options.values.length > 1 ? (await gate, model.doEmbed(options)) : model.doEmbed(options),
-      };
+      const { model: slow, release } = gatedEmbeddingModel();
       const store = openStore({ model: slow, ...quiet });
       const stored = await store.append("s", transcript);
       expect(stored).toHaveLength(6);

@@ -11,7 +11,12 @@ export const reply = (value: string, extra: Partial<RowInput> = {}): RowInput =>
   parts: [{ type: "text", text: value }],
   ...extra,
 });
-export const rollover = (rolloverId: string, previousWindowId = "w:0"): RowInput => ({
+/** A rollover boundary (on-send), with the previous window's tokens and the model's limit. */
+export const rollover = (
+  rolloverId: string,
+  previousWindowId = "w:0",
+  { contextTokens = 900, maxTokens = 1000 }: { contextTokens?: number; maxTokens?: number } = {},
+): RowInput => ({
   role: "assistant",
   parts: [],
   boundary: { kind: "rollover" },
@@ -21,8 +26,8 @@ export const rollover = (rolloverId: string, previousWindowId = "w:0"): RowInput
     reason: "on-send",
     previousWindowId,
     flushOpportunity: true,
-    contextTokens: 900,
-    maxTokens: 1000,
+    contextTokens,
+    maxTokens,
   },
 });
 export const leadIn = (rolloverId: string): RowInput => ({

@@ -68,6 +68,25 @@ export async function extensionUnavailable(extension: string): Promise<string> {
 }
 
 /**
+ * A test database for the tests of the calling `describe`: created before them, given to
+ * `onOpen`, dropped after them.
+ *
+ * @example
+ * let database: TestDatabase;
+ * withTestDatabase((created) => (database = created));
+ */
+export function withTestDatabase(onOpen: (database: TestDatabase) => void): void {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    onOpen(database);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+}
+
+/**
  * A test database and an admin client connected to it, for the tests of the calling `describe`:
  * created before them, given to `onOpen`, closed and dropped after them.
  *

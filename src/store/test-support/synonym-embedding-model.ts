@@ -102,3 +102,21 @@ export function createSynonymEmbeddingModel({
   };
   return model;
 }
+
+/**
+ * A synonym model whose batch calls (the embedder's) wait until `release()`; single-text calls
+ * (a search's query) answer at once.
+ *
+ * @example const { model, release } = gatedEmbeddingModel(); ...; release();
+ */
+export function gatedEmbeddingModel() {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const model = createSynonymEmbeddingModel();
+  const gated = {
+    ...model,
+    doEmbed: async (options: Parameters<typeof model.doEmbed>[0]) =>
+      options.values.length > 1 ? (await gate, model.doEmbed(options)) : model.doEmbed(options),
+  };
+  return { model: gated, release: () => release() };
+}

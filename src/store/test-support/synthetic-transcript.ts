@@ -7,6 +7,7 @@ import { stepMetadata } from "../../core/rollover/step-usage.js";
 import type { RowInput } from "../../core/row.js";
 import { windowIdFor } from "../../core/windows.js";
 import type { HistoryStore, StoredRow } from "../port.js";
+import { rollover } from "./conformance-rows.js";
 import { createSeededRandom, type SeededRandom } from "./seeded-random.js";
 
 /**
@@ -84,20 +85,7 @@ export function contentRow(text: string, random: SeededRandom, seq: number, wind
 /** A rollover boundary and its hidden lead-in, as the session engine writes them. */
 export function rolloverRows(rolloverId: string, previousWindowSeq: number): RowInput[] {
   return [
-    {
-      role: "assistant",
-      parts: [],
-      boundary: { kind: "rollover" },
-      meta: {
-        type: "rollover",
-        rolloverId,
-        reason: "on-send",
-        previousWindowId: windowIdFor(previousWindowSeq),
-        flushOpportunity: true,
-        contextTokens: 90_000,
-        maxTokens: 128_000,
-      },
-    },
+    rollover(rolloverId, windowIdFor(previousWindowSeq), { contextTokens: 90_000, maxTokens: 128_000 }),
     {
       role: "user",
       parts: [{ type: "text", text: `New window after rollover ${rolloverId}.` }],

@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import type { RowInput } from "../../../core/row.js";
 import { writeCurrentDatabase } from "./format-five-database.js";
 import { downgradeSearchIndexes } from "./format-three-database.js";
+import { rollover } from "../../test-support/conformance-rows.js";
 
 /**
  * @example
@@ -37,18 +38,5 @@ export async function writeFormatTwoDatabase({
 
 /** A valid rollover boundary row with the given figures. */
 export function rolloverBoundary(rolloverId: string, contextTokens: number, maxTokens: number): RowInput {
-  return {
-    role: "assistant",
-    parts: [],
-    boundary: { kind: "rollover" },
-    meta: {
-      type: "rollover",
-      rolloverId,
-      reason: "on-send",
-      previousWindowId: "w:0",
-      flushOpportunity: true,
-      contextTokens,
-      maxTokens,
-    },
-  };
+  return rollover(rolloverId, "w:0", { contextTokens, maxTokens });
 }
