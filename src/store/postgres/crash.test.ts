@@ -6,9 +6,13 @@
  * `test-support/crash-loop.ts`, shared with the SQLite crash test.
  *
  * The moments are random but replayable: set CTXWIN_CRASH_SEED to the seed a failure printed.
+ * After each kill the checks wait until the server has ended the worker's sessions: a COMMIT the
+ * worker sent just before it died is still carried out, and must not land after the checks read.
  */
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
+import { workerApplicationName } from "../test-support/append-worker-protocol.js";
 import { killWorkersAfterEach, runCrashLoop } from "../test-support/crash-loop.js";
 import { withTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { createSeededRandom, seedFromEnvironment } from "../test-support/seeded-random.js";
@@ -30,6 +34,7 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, client killed with 
           target: { path: "", url: database.url, schema: "crash" },
           openStore: () => openStore({ url: database.url, schema: "crash" }),
           report: (line) => console.log(`postgres ${line}`),
+          settle: (worker) => serverSessionsEnded(database.url, workerApplicationName(worker)),
         },
         started,
       );
@@ -43,3 +48,24 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, client killed with 
     }
   }, 300_000);
 });
+
+/** Resolves once the server has no session named `applicationName` (polled; fails after 30 s). */
+async function serverSessionsEnded(url: string, applicationName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await expect
+      .poll(
+        async () =>
+          (
+            await client.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", [
+              applicationName,
+            ])
+          ).rows[0]?.count,
+        { timeout: 30_000, interval: 20, message: `the server sessions of ${applicationName} ended` },
+      )
+      .toBe("0");
+  } finally {
+    await client.end();
+  }
+}

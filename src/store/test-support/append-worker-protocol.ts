@@ -82,3 +82,6 @@ export function parseCommitted(line: string): CommittedLine | undefined {
   if (match === null) return undefined;
   return { batch: match[1] as string, firstSeq: Number(match[2]), lastSeq: Number(match[3]) };
 }
+
+/** The PostgreSQL `application_name` of a worker's connections (crash-loop waits for them to end). */
+export const workerApplicationName = (worker: string): string => `ctxwin-test-${worker}`;

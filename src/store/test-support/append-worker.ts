@@ -17,9 +17,17 @@ import {
   formatCommitted,
   type AppendWorkerConfig,
   type RetryResult,
+  workerApplicationName,
 } from "./append-worker-protocol.js";
 import { taggedRows } from "./row-tags.js";
 import { createSeededRandom } from "./seeded-random.js";
+
+/** The url with `application_name` set: the parent finds this worker's server sessions by it. */
+function withApplicationName(url: string, name: string): string {
+  const given = new URL(url);
+  given.searchParams.set("application_name", name);
+  return given.toString();
+}
 
 /** Synchronous, so a line printed before a SIGKILL still reaches the parent. */
 function say(line: string): void {
@@ -32,7 +40,7 @@ const openTheStore = () =>
   openStore({
     ...(config.url === undefined
       ? { path: config.path, durability: config.durability ?? "full" }
-      : { url: config.url, schema: config.schema }),
+      : { url: withApplicationName(config.url, workerApplicationName(config.worker)), schema: config.schema }),
     // The store reads the clock inside its append transaction: the huge mode uses that moment to
     // tell the parent that rows are being written right now.
     now: () => {

@@ -26,6 +26,11 @@ export interface CrashLoopOptions {
   openStore: () => HistoryStore;
   /** Extra checks after each kill (e.g. SQLite's integrity check). */
   afterKill?: (round: string) => void;
+  /**
+   * Waits until nothing of the killed worker can still write: a server may finish a COMMIT the
+   * worker sent just before it died after the kill (PostgreSQL: its server sessions end).
+   */
+  settle?: (worker: string) => Promise<void>;
   /** Says what happened to the huge batch. */
   report?: (line: string) => void;
 }
@@ -71,6 +76,7 @@ export async function runCrashLoop(options: CrashLoopOptions, started: WorkerPro
     // The children never stop on their own, so the kill is what ended them.
     expect(exit.signal, `${child.label} stderr:\n${child.stderr()}`).toBe("SIGKILL");
     const label = `kill ${round} (${child.label})`;
+    await options.settle?.(child.label);
     const { inFlightPresent } = await checkAfterKill(options, state, child, label);
     options.afterKill?.(label);
     if (child.label === "huge") {
