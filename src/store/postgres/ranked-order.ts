@@ -17,7 +17,7 @@ import { rankedQueryWords } from "../../core/search-query.js";
 import type { CheckedSearch } from "../options.js";
 import { USE_WORD_INDEX, WALK_ROWS, indexReach, walkLimit, withPlan, type PlannerMethod } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
-import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
+import { anyWordQuery, CONTEXT_LABEL, KEPT_LABEL } from "./word-vector.js";
 import type { WordShares, WordStatistics } from "./word-shares.js";
 
 export interface RankedOrderContext {
@@ -211,11 +211,24 @@ async function candidateTerms(
   words: readonly string[],
   low: number,
 ): Promise<Candidate[]> {
-  const result = await client.query<{ seq: number; word_count: number; lexeme: string; own: number; context: number }>(
-    `SELECT r.seq, r.word_count, u.lexeme,
-       coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
-       coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
-     FROM ${tables.rows} r CROSS JOIN LATERAL unnest(ts_delete(r.words, tsvector_to_array(ts_delete(r.words, $6::text[])))) AS u
+  // A row's vector holds ~200 lexemes with context (ADR 0052): the kept words are picked out by
+  // relabelling them `KEPT_LABEL` and keeping that label (two passes over the vector), once with
+  // every occurrence and once among the context's (label B) only; cutting away every other lexeme
+  // (`ts_delete` of the row's own lexeme list) cost 2–4× as much (ADR 0095).
+  const kept = (vector: string) =>
+    `unnest(ts_filter(setweight(${vector}, '${KEPT_LABEL}', $6::text[]), '{${KEPT_LABEL}}'))`;
+  const result = await client.query<{
+    seq: number;
+    word_count: number;
+    lexeme: string;
+    occurrences: number;
+    context: boolean;
+  }>(
+    `SELECT r.seq, r.word_count, u.lexeme, u.occurrences, u.context
+     FROM ${tables.rows} r CROSS JOIN LATERAL (
+       SELECT lexeme, cardinality(positions) AS occurrences, false AS context FROM ${kept("r.words")}
+       UNION ALL
+       SELECT lexeme, cardinality(positions), true FROM ${kept(`ts_filter(r.words, '{${CONTEXT_LABEL}}')`)}) u
      WHERE r.session_key = $1 AND r.seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
        WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
        ORDER BY seq DESC LIMIT $5))`,
@@ -226,7 +239,14 @@ async function candidateTerms(
     const seq = Number(entry.seq);
     let candidate = bySeq.get(seq);
     if (candidate === undefined) bySeq.set(seq, (candidate = { seq, length: entry.word_count, counts: new Map() }));
-    candidate.counts.set(entry.lexeme, { own: entry.own, context: entry.context });
+    // The row's own occurrences are every occurrence less the context's.
+    const counts = candidate.counts.get(entry.lexeme) ?? { own: 0, context: 0 };
+    candidate.counts.set(
+      entry.lexeme,
+      entry.context
+        ? { own: counts.own - entry.occurrences, context: counts.context + entry.occurrences }
+        : { own: counts.own + entry.occurrences, context: counts.context },
+    );
   }
   return [...bySeq.values()];
 }

@@ -18,6 +18,8 @@ const maxVectorBytes = 512 * 1024;
 /** Weight labels of a row's own terms and of its context's. */
 export const OWN_LABEL = "A";
 export const CONTEXT_LABEL = "B";
+/** A label no stored row uses: ranked search relabels the query's words with it to pick them out of a vector. */
+export const KEPT_LABEL = "C";
 
 /**
  * A `tsvector` literal (`'word':1A,3A,5B 'other':2A`), or null for a row without terms: own terms
