@@ -17,7 +17,7 @@ import { rankedQueryWords } from "../../core/search-query.js";
 import type { CheckedSearch } from "../options.js";
 import { USE_WORD_INDEX, WALK_ROWS, indexReach, walkLimit, withPlan, type PlannerMethod } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
-import { anyWordQuery, CONTEXT_LABEL, KEPT_LABEL } from "./word-vector.js";
+import { anyWordQuery, CONTEXT_LABEL, KEPT_LABEL, positionCounts } from "./word-vector.js";
 import type { WordShares, WordStatistics } from "./word-shares.js";
 
 export interface RankedOrderContext {
@@ -235,40 +235,27 @@ async function candidateTerms(
 ): Promise<Candidate[]> {
   // A row's vector holds ~200 lexemes with context (ADR 0052): the kept words are picked out by
   // relabelling them `KEPT_LABEL` and keeping that label (two passes over the vector), once with
-  // every occurrence and once among the context's (label B) only; cutting away every other lexeme
-  // (`ts_delete` of the row's own lexeme list) cost 2–4× as much (ADR 0095).
+  // every occurrence and once among the context's (label B) only, and sent as two small vectors
+  // whose positions are counted here. Cutting away every other lexeme (`ts_delete` of the row's
+  // own lexeme list) and listing the rest row by row cost 2–4× as much (ADR 0095).
   const kept = (vector: string) =>
-    `unnest(ts_filter(setweight(${vector}, '${KEPT_LABEL}', $6::text[]), '{${KEPT_LABEL}}'))`;
-  const result = await client.query<{
-    seq: number;
-    word_count: number;
-    lexeme: string;
-    occurrences: number;
-    context: boolean;
-  }>(
-    `SELECT r.seq, r.word_count, u.lexeme, u.occurrences, u.context
-     FROM ${tables.rows} r CROSS JOIN LATERAL (
-       SELECT lexeme, cardinality(positions) AS occurrences, false AS context FROM ${kept("r.words")}
-       UNION ALL
-       SELECT lexeme, cardinality(positions), true FROM ${kept(`ts_filter(r.words, '{${CONTEXT_LABEL}}')`)}) u
-     WHERE r.session_key = $1 AND r.seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
+    `ts_filter(setweight(${vector}, '${KEPT_LABEL}', $6::text[]), '{${KEPT_LABEL}}')::text`;
+  const result = await client.query<{ seq: number; word_count: number; every: string; context: string }>(
+    `SELECT seq, word_count, ${kept("words")} AS every, ${kept(`ts_filter(words, '{${CONTEXT_LABEL}}')`)} AS context
+     FROM ${tables.rows}
+     WHERE session_key = $1 AND seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
        WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
        ORDER BY seq DESC LIMIT $5))`,
     [sessionKey, low, highSeq, anyWordQuery(words), RANKED_CANDIDATE_LIMIT, words],
   );
-  const bySeq = new Map<number, Candidate>();
-  for (const entry of result.rows) {
-    const seq = Number(entry.seq);
-    let candidate = bySeq.get(seq);
-    if (candidate === undefined) bySeq.set(seq, (candidate = { seq, length: entry.word_count, counts: new Map() }));
+  return result.rows.map((row) => {
+    const context = positionCounts(row.context);
+    const counts = new Map<string, TermCounts>();
     // The row's own occurrences are every occurrence less the context's.
-    const counts = candidate.counts.get(entry.lexeme) ?? { own: 0, context: 0 };
-    candidate.counts.set(
-      entry.lexeme,
-      entry.context
-        ? { own: counts.own - entry.occurrences, context: counts.context + entry.occurrences }
-        : { own: counts.own + entry.occurrences, context: counts.context },
-    );
-  }
-  return [...bySeq.values()];
+    for (const [lexeme, every] of positionCounts(row.every)) {
+      const inContext = context.get(lexeme) ?? 0;
+      counts.set(lexeme, { own: every - inContext, context: inContext });
+    }
+    return { seq: Number(row.seq), length: row.word_count, counts };
+  });
 }
