@@ -10,7 +10,7 @@ describe("planner methods", () => {
     expect(walkLimit(["other"], 501, statistics(0.48))).toBeUndefined();
   });
 
-  it("asks the word index about the newest span only when the span holds fewer rows than the table holds matches", () => {
+  it("asks the word index about the newest span only when it is smaller than the table's matches", () => {
     // A quarter of the rows: 26,000 matches to visit against a span of 3,854 keys.
     expect(indexReach(["word"], 501, statistics(0.26))).toBe(3854);
     // 3% of the rows: 2,700 matches against a span of 37,112 keys; the whole list reads less.
