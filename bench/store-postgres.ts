@@ -34,6 +34,11 @@ import { compareWindowTurn } from "./window-turn.js";
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SESSION = "bench";
 const RARE_PHRASES = ["quokka-ledger-7781", "we should have bought the lighthouse"];
+/**
+ * Stores the fixtures are written through: one append of 10,000 long rows can take more than the
+ * default statement timeout (60 s) on a loaded server shared with other work.
+ */
+const SEEDING = { statementTimeoutMs: 0 } as const;
 /** Ranked queries from rare to common words: one, two and three words kept after stop words. */
 const RANKED_QUERIES = [
   "lighthouse bought",
@@ -81,8 +86,8 @@ async function benchTurn(url: string, sentences: readonly string[]): Promise<voi
   console.log(
     `\n### activeWindow + append one row: ${rows.toLocaleString("en")}-row session vs 1,000-row session (PostgreSQL)\n`,
   );
-  const large = openStore({ url, schema: "bench_long" });
-  const small = openStore({ url, schema: "bench_short" });
+  const large = openStore({ url, schema: "bench_long", ...SEEDING });
+  const small = openStore({ url, schema: "bench_short", ...SEEDING });
   await seed(large, { rows, meanChars: 160, windowRows: 500, seed: 11 }, sentences, "long session");
   await seed(small, { rows: 1_000, meanChars: 160, windowRows: 500, seed: 12 }, sentences, "short session");
   // A fresh process opens the store: the first call connects and checks the schema.
@@ -157,7 +162,7 @@ async function benchSearch(url: string, sentences: readonly string[]): Promise<v
   console.log(
     `\n### search p95 on a ${spec.rows.toLocaleString("en")}-row session (~${spec.meanChars} characters a row; limit 10), SQLite alongside\n`,
   );
-  const server = openStore({ url, schema: "bench_search" });
+  const server = openStore({ url, schema: "bench_search", ...SEEDING });
   const scratch = mkdtempSync(path.join(os.tmpdir(), "ctxwin-bench-"));
   const file = openStore({ path: path.join(scratch, "search.db"), durability: "normal" });
   try {

@@ -70,15 +70,24 @@ export function walkLimit(
  * How many of the newest rows to ask the word index about first when the newest `wanted` rows
  * holding any of `words` are wanted in order and `walkLimit` chose the index: twice the rows
  * expected to hold `wanted` of them. An ordered read from the index visits every match in the
- * range before it sorts (a word in a quarter of 100,000 long rows: 26,000 visits, ~130 ms); asked
- * about this span only (its list ANDed with the key's range) it visits about `2 × wanted`. Undefined
- * for words without statistics.
+ * table before it sorts (a word in a quarter of 100,000 long rows: 26,000 visits, ~130 ms); asked
+ * about this span only (its list ANDed with the key's range, which reads an entry of the key for
+ * each row of the span) it visits about `2 × wanted`. Undefined for words without statistics, and
+ * when the span holds more rows than the table holds matches: a word in 3% of 100,000 rows is
+ * listed whole (2,700 visits) faster than its span of 37,000 keys is read (ADR 0095).
  *
  * @example indexReach(["founder"], 501, { shares: new Map([["founder", 0.26]]), tableRows: 100_000 }) // 3854
+ * indexReach(["plan"], 501, { shares: new Map([["plan", 0.027]]), tableRows: 100_000 }) // undefined
  */
-export function indexReach(words: readonly string[], wanted: number, { shares }: WordStatistics): number | undefined {
+export function indexReach(
+  words: readonly string[],
+  wanted: number,
+  { shares, tableRows }: WordStatistics,
+): number | undefined {
   const share = shareOf(words, shares);
-  return share <= 0 ? undefined : Math.ceil((2 * wanted) / share);
+  if (share <= 0) return undefined;
+  const reach = Math.ceil((2 * wanted) / share);
+  return reach < share * tableRows ? reach : undefined;
 }
 
 /** The words' shares of rows summed, at most 1: an upper bound of the share holding any of them (0 without statistics). */

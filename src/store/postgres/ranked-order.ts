@@ -17,7 +17,7 @@ import { rankedQueryWords } from "../../core/search-query.js";
 import type { CheckedSearch } from "../options.js";
 import { USE_WORD_INDEX, WALK_ROWS, indexReach, walkLimit, withPlan, type PlannerMethod } from "./planner-methods.js";
 import type { TableNames } from "./schema.js";
-import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
+import { anyWordQuery, CONTEXT_LABEL, KEPT_LABEL, positionCounts } from "./word-vector.js";
 import type { WordShares, WordStatistics } from "./word-shares.js";
 
 export interface RankedOrderContext {
@@ -32,6 +32,12 @@ export interface RankedOrderContext {
   /** The session's rows in the ranked index and their terms (own and context). */
   indexedRows: number;
   indexedTerms: number;
+}
+
+/** How many of the newest rows hold a word (at most a cap), and with an ordered read, the seq of the oldest of them. */
+interface Newest {
+  matches: number;
+  oldest?: number;
 }
 
 interface Candidate {
@@ -70,7 +76,7 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
     plan: PlannerMethod[],
     oldest = false,
   ) => {
-    const found = new Map<string, { matches: number; oldest: number }>();
+    const found = new Map<string, Newest>();
     if (words.length === 0) return found;
     const newest = oldest
       ? `SELECT count(*)::int AS matches, min(seq) AS oldest FROM (SELECT seq FROM ${tables.rows}
@@ -83,7 +89,8 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
         [sessionKey, low, high, words, words.map((word) => anyWordQuery([word])), cap],
       ),
     );
-    for (const row of result.rows) found.set(row.word, { matches: row.matches, oldest: Number(row.oldest ?? low) });
+    for (const row of result.rows)
+      found.set(row.word, { matches: row.matches, ...(oldest && { oldest: Number(row.oldest ?? low) }) });
     return found;
   };
   /**
@@ -107,16 +114,25 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   // compressed): a common word reaches the cap within a few thousand rows, a rarer one is counted
   // from the word index (walkLimit; docs/benchmarks.md, store, PostgreSQL), all such words in one
   // statement. A walk that ends short of the cap proves nothing about the older rows: the index
-  // counts the whole range then.
-  const newestRows = async (words: readonly string[], cap: number, low: number, high: number, oldest = false) => {
-    const found = new Map<string, { matches: number; oldest: number }>();
+  // counts the whole range then. A walk reads the newest rows first, so with `walksOrdered` it
+  // also says, at no extra cost, how far back its `cap` matches reach (`oldest`).
+  const newestRows = async (
+    words: readonly string[],
+    cap: number,
+    low: number,
+    high: number,
+    oldest = false,
+    walksOrdered = oldest,
+  ) => {
+    const found = new Map<string, Newest>();
     // Rows above the last do not exist: a walk down from an open bound would find none.
     const end = Math.min(high, lastSeq + 1);
     for (const word of words) {
       // A plain count stops at the cap wherever the matches are; an ordered one (`oldest`) is asked about the newest rows first.
       const first = await firstSpan([word], cap, low, end, oldest);
       if (first === undefined) continue;
-      const walked = (await newestOfEach([word], cap, first.low, end, first.plan, oldest)).get(word);
+      const ordered = oldest || (walksOrdered && first.plan === WALK_ROWS);
+      const walked = (await newestOfEach([word], cap, first.low, end, first.plan, ordered)).get(word);
       if (walked !== undefined && walked.matches >= cap) found.set(word, walked);
     }
     const rest = await newestOfEach(
@@ -132,21 +148,27 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   /** How many rows hold each of `words` in (low, high), counting at most `cap`. */
   const countRows = async (words: readonly string[], cap: number, low: number, high: number) =>
     new Map([...(await newestRows(words, cap, low, high))].map(([word, { matches }]) => [word, matches]));
+  /** Rows of the session holding a word whose newest `matches` rows reach back to `oldest` (at most `cap` of them). */
+  const estimate = ({ matches, oldest = 0 }: Newest) =>
+    Math.round((matches * lastSeq) / Math.max(1, lastSeq - oldest + 1));
   /** Rows of the session holding each word whose count reached the cap: estimated from how far back its newest `cap` reach. */
   const estimateRows = async (words: readonly string[], cap: number) =>
     new Map(
-      [...(await newestRows(words, cap, 0, lastSeq + 1, true))].map(([word, { matches, oldest }]) => [
-        word,
-        Math.round((matches * lastSeq) / Math.max(1, lastSeq - oldest + 1)),
-      ]),
+      [...(await newestRows(words, cap, 0, lastSeq + 1, true))].map(([word, newest]) => [word, estimate(newest)]),
     );
 
   const cap = RANKED_CANDIDATE_LIMIT + 1;
   const words = rankedQueryWords(checked.query);
+  const wholeSession = lowSeq <= 0 && top > lastSeq;
   const rangeCounts = new Map<string, number>();
+  /** Words of the whole session whose newest `cap` rows a walk read: their estimate needs no second read. */
+  const walkedToCap = new Map<string, Newest>();
   // selectRankedWords asks for counts synchronously, and only in this case: count first.
   if (words.length > 1 && rangeRows > RANKED_CANDIDATE_LIMIT) {
-    for (const [word, rows] of await countRows(words, cap, lowSeq, highSeq)) rangeCounts.set(word, rows);
+    for (const [word, newest] of await newestRows(words, cap, lowSeq, highSeq, false, wholeSession)) {
+      rangeCounts.set(word, newest.matches);
+      if (wholeSession && newest.oldest !== undefined) walkedToCap.set(word, newest);
+    }
   }
   const kept = selectRankedWords({ words, rangeRows, countRows: (word) => rangeCounts.get(word) ?? 0 });
   const keptRows = kept.reduce((sum, word) => sum + (rangeCounts.get(word) ?? 0), 0);
@@ -171,8 +193,7 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
   }
 
   // Rows holding each kept word in the whole session: the range's count serves when the range is
-  // the whole session and the count is exact.
-  const wholeSession = lowSeq <= 0 && top > lastSeq;
+  // the whole session and the count is exact, or its walk already says how far back the cap reaches.
   const wordRows = new Map<string, number>(
     wholeSession
       ? kept.flatMap((word) => (rangeCounts.has(word) ? [[word, rangeCounts.get(word) ?? 0] as const] : []))
@@ -185,8 +206,9 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
     lastSeq + 1,
   ))
     wordRows.set(word, rows);
+  for (const [word, newest] of walkedToCap) if (kept.includes(word)) wordRows.set(word, estimate(newest));
   for (const [word, rows] of await estimateRows(
-    kept.filter((word) => (wordRows.get(word) ?? 0) >= cap),
+    kept.filter((word) => (wordRows.get(word) ?? 0) >= cap && !walkedToCap.has(word)),
     cap,
   ))
     wordRows.set(word, rows);
@@ -211,22 +233,29 @@ async function candidateTerms(
   words: readonly string[],
   low: number,
 ): Promise<Candidate[]> {
-  const result = await client.query<{ seq: number; word_count: number; lexeme: string; own: number; context: number }>(
-    `SELECT r.seq, r.word_count, u.lexeme,
-       coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
-       coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
-     FROM ${tables.rows} r CROSS JOIN LATERAL unnest(ts_delete(r.words, tsvector_to_array(ts_delete(r.words, $6::text[])))) AS u
-     WHERE r.session_key = $1 AND r.seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
+  // A row's vector holds ~200 lexemes with context (ADR 0052): the kept words are picked out by
+  // relabelling them `KEPT_LABEL` and keeping that label (two passes over the vector), once with
+  // every occurrence and once among the context's (label B) only, and sent as two small vectors
+  // whose positions are counted here. Cutting away every other lexeme (`ts_delete` of the row's
+  // own lexeme list) and listing the rest row by row cost 2–4× as much (ADR 0095).
+  const kept = (vector: string) =>
+    `ts_filter(setweight(${vector}, '${KEPT_LABEL}', $6::text[]), '{${KEPT_LABEL}}')::text`;
+  const result = await client.query<{ seq: number; word_count: number; every: string; context: string }>(
+    `SELECT seq, word_count, ${kept("words")} AS every, ${kept(`ts_filter(words, '{${CONTEXT_LABEL}}')`)} AS context
+     FROM ${tables.rows}
+     WHERE session_key = $1 AND seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
        WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
        ORDER BY seq DESC LIMIT $5))`,
     [sessionKey, low, highSeq, anyWordQuery(words), RANKED_CANDIDATE_LIMIT, words],
   );
-  const bySeq = new Map<number, Candidate>();
-  for (const entry of result.rows) {
-    const seq = Number(entry.seq);
-    let candidate = bySeq.get(seq);
-    if (candidate === undefined) bySeq.set(seq, (candidate = { seq, length: entry.word_count, counts: new Map() }));
-    candidate.counts.set(entry.lexeme, { own: entry.own, context: entry.context });
-  }
-  return [...bySeq.values()];
+  return result.rows.map((row) => {
+    const context = positionCounts(row.context);
+    const counts = new Map<string, TermCounts>();
+    // The row's own occurrences are every occurrence less the context's.
+    for (const [lexeme, every] of positionCounts(row.every)) {
+      const inContext = context.get(lexeme) ?? 0;
+      counts.set(lexeme, { own: every - inContext, context: inContext });
+    }
+    return { seq: Number(row.seq), length: row.word_count, counts };
+  });
 }

@@ -18,6 +18,8 @@ const maxVectorBytes = 512 * 1024;
 /** Weight labels of a row's own terms and of its context's. */
 export const OWN_LABEL = "A";
 export const CONTEXT_LABEL = "B";
+/** A label no stored row uses: ranked search relabels the query's words with it to pick them out of a vector. */
+export const KEPT_LABEL = "C";
 
 /**
  * A `tsvector` literal (`'word':1A,3A,5B 'other':2A`), or null for a row without terms: own terms
@@ -61,4 +63,19 @@ export function wordVector({
  */
 export function anyWordQuery(words: readonly string[]): string {
   return words.map((word) => `'${word}'`).join(" | ");
+}
+
+/**
+ * How many positions each lexeme of a `tsvector` holds, from the server's text form of it
+ * (`'cafe':1A,4A 'lait':3A,5B`); a lexeme stored without positions holds none.
+ *
+ * @example positionCounts("'cafe':1A,4A 'lait':3A,5B") // Map { "cafe" => 2, "lait" => 2 }
+ */
+export function positionCounts(vector: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [, quoted = "", positions] of vector.matchAll(/'((?:[^'\\]|''|\\.)*)'(?::([\dA-D,]+))?/g)) {
+    const lexeme = quoted.replace(/''/g, "'").replace(/\\(.)/g, "$1");
+    counts.set(lexeme, positions === undefined ? 0 : positions.split(",").length);
+  }
+  return counts;
 }
