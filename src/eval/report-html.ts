@@ -9,7 +9,8 @@
 import { barShapes, scoreChart, scoreText, tokenChart, type StrategyChart } from "../core/chart/strategy-charts.js";
 import type { ItemResult } from "./eval-types.js";
 import type { RunHeader } from "./results-file.js";
-import { SUMMARY_COLUMNS, summarize, type SummaryRow } from "./summary-table.js";
+import { summarize, type SummaryRow } from "./summary-table.js";
+import { ITEM_COLUMNS, SUMMARY_COLUMNS } from "../core/chart/eval-columns.js";
 
 /** The web UI's colours for the strategies (web/src/styles/base.css). */
 const STRATEGY_COLOURS: Readonly<Record<string, string>> = { rollover: "#1d4ed8", compact: "#6d28d9", off: "#4b5563" };
@@ -73,20 +74,6 @@ function summaryTable(rows: readonly SummaryRow[]): string {
   ]);
   return table({ caption: "Comparison", columns: SUMMARY_COLUMNS, cells });
 }
-
-const ITEM_COLUMNS = [
-  "item",
-  "strategy",
-  "status",
-  "score",
-  "input tok",
-  "output tok",
-  "cost",
-  "rollovers",
-  "compactions",
-  "history calls",
-  "error",
-];
 
 function itemTable(results: readonly ItemResult[]): string {
   const cells = results.map((result) => [

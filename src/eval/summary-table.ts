@@ -3,6 +3,7 @@
  * results of the whole file (a resumed run included).
  */
 import { STRATEGIES, SUITE_NAMES, type ItemResult } from "./eval-types.js";
+import { SUMMARY_COLUMNS } from "../core/chart/eval-columns.js";
 
 export interface SummaryRow {
   suite: string;
@@ -61,22 +62,6 @@ export function summarize(results: readonly ItemResult[]): SummaryRow[] {
   return rows;
 }
 
-/** The comparison table's columns after the suite (the HTML report and the web view show them too). */
-export const SUMMARY_COLUMNS = [
-  "strategy",
-  "items",
-  "score",
-  "evidence",
-  "failed",
-  "blocked",
-  "input tok",
-  "output tok",
-  "cost",
-  "wall s",
-  "rollovers",
-  "compactions",
-  "history calls",
-] as const;
 const COLUMNS = ["suite", ...SUMMARY_COLUMNS];
 const number = (value: number) => Math.round(value).toLocaleString("en-US");
 const percent = (value: number | undefined) => (value === undefined ? "–" : `${(value * 100).toFixed(1)}%`);

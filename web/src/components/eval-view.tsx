@@ -5,6 +5,7 @@
  * or one), so a run of any size opens at once.
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { ITEM_COLUMNS, SUMMARY_COLUMNS } from "../../../src/core/chart/eval-columns.js";
 import { scoreChart, scoreText, tokenChart } from "../../../src/core/chart/strategy-charts.js";
 import type { ApiClient } from "../api/client";
 import type { EvalItemView, EvalRunView, EvalSummaryRow } from "../api/eval-types";
@@ -158,25 +159,9 @@ function ItemPages({ api, suite, strategies }: { api: ApiClient; suite: string; 
   );
 }
 
-const COMPARISON_COLUMNS = [
-  "strategy",
-  "items",
-  "score",
-  "evidence",
-  "failed",
-  "blocked",
-  "input tok",
-  "output tok",
-  "cost",
-  "wall s",
-  "rollovers",
-  "compactions",
-  "history calls",
-];
-
 function ComparisonTable({ suite, rows }: { suite: string; rows: EvalSummaryRow[] }) {
   return (
-    <EvalTable label={`Comparison, ${suite}`} caption="Comparison" columns={COMPARISON_COLUMNS}>
+    <EvalTable label={`Comparison, ${suite}`} caption="Comparison" columns={SUMMARY_COLUMNS}>
       {rows.map((row) => (
         <tr key={row.strategy} data-strategy={row.strategy}>
           <th scope="row">{row.strategy}</th>
@@ -197,20 +182,6 @@ function ComparisonTable({ suite, rows }: { suite: string; rows: EvalSummaryRow[
     </EvalTable>
   );
 }
-
-const ITEM_COLUMNS = [
-  "item",
-  "strategy",
-  "status",
-  "score",
-  "input tok",
-  "output tok",
-  "cost",
-  "rollovers",
-  "compactions",
-  "history calls",
-  "error",
-];
 
 function ItemTable({ suite, items }: { suite: string; items: EvalItemView[] }) {
   return (
@@ -248,7 +219,7 @@ function EvalTable({
 }: {
   label: string;
   caption: string;
-  columns: string[];
+  columns: readonly string[];
   children: ReactNode;
 }) {
   return (
