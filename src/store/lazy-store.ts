@@ -46,10 +46,12 @@ const FORWARDED = [
  */
 export function lazyStore(options: LazyStoreOptions): HistoryStore {
   const loading = options.load();
-  // A failure is reported by the calls that wait for it; never as an unhandled rejection.
-  loading.catch(() => undefined);
   let loaded: HistoryStore | undefined;
-  void loading.then((store) => (loaded = store)).catch(() => undefined);
+  // A failure is reported by the calls that wait for it; never as an unhandled rejection.
+  loading.then(
+    (store) => (loaded = store),
+    () => undefined,
+  );
 
   const store: Record<string, unknown> = { backend: options.backend };
   for (const name of FORWARDED) {
