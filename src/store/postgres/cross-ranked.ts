@@ -38,7 +38,7 @@ interface Candidate {
 
 export async function rankedScopeMatches(
   context: CrossSearchRun,
-  { query, scanLimit, wantedSessions, filter, examineLimit }: ScopeSearchRequest,
+  { query, scanLimit, wantedSessions, filter }: ScopeSearchRequest,
   walk: ScopeWalk,
 ): Promise<FoundMatches> {
   const { stored } = walk;
@@ -51,10 +51,10 @@ export async function rankedScopeMatches(
     countRows: (word) => counted.get(word) ?? 0,
   });
   const keptRows = kept.reduce((sum, word) => sum + (counted.get(word) ?? 0), 0);
-  const wanted = { wordQuery: anyWordQuery(kept), filter, examineLimit };
+  const wanted = { wordQuery: anyWordQuery(kept), filter };
   const read =
     keptRows < cap
-      ? { ...(await indexedCandidates(context, wanted, cap, walk)), walkedRows: undefined }
+      ? { candidates: await indexedCandidates(context, wanted, cap, walk), walkedRows: undefined }
       : await walkedCandidates(context, wanted, cap, walk);
   const candidates = read.candidates.slice(0, scanLimit);
   // Few candidates come with their rows: the page's need no statement of their own.
@@ -80,7 +80,7 @@ export async function rankedScopeMatches(
     if (candidate.encoded !== undefined) encoded.set(match, candidate.encoded);
     return match;
   });
-  return { matches, partial: read.candidates.length > scanLimit || read.bounded, encoded };
+  return { matches, partial: read.candidates.length > scanLimit, encoded };
 }
 
 /**
@@ -140,64 +140,40 @@ function newestSessionsKey(stored: ScopeSessions, rows: number): number {
   return 0;
 }
 
-/**
- * What a ranked search's candidates hold: a kept word (`wordQuery`), and `filter`'s terms; with a
- * filter, the word index's rows looked at, passing or not, are at most `examineLimit`.
- */
+/** What a ranked search's candidates hold: a kept word (`wordQuery`), and `filter`'s terms. */
 interface WantedRows {
   wordQuery: string;
   filter: SearchFilter;
-  examineLimit: number;
-}
-
-/** Candidates, and whether a filtered listing stopped at `examineLimit` rows looked at (the page is `partial`). */
-interface ReadCandidates {
-  candidates: Candidate[];
-  bounded: boolean;
 }
 
 /**
- * The rows of the scope holding a kept word and passing the filter, from the word index, up to `cap`.
- * With a filter, the index's rows are looked at up to `examineLimit` (a rare filter would otherwise
- * test every row of a common word in the store, ADR 0104); the row at the bound comes back, passing
- * or not, to say the listing stopped there.
+ * Every row of the scope holding a kept word (fewer than `cap` in the store) and passing the filter,
+ * from the word index.
  */
 async function indexedCandidates(
   { client, tables, planAs }: CrossSearchRun,
-  { wordQuery, filter, examineLimit }: WantedRows,
+  { wordQuery, filter }: WantedRows,
   cap: number,
   { scope, stored }: ScopeWalk,
-): Promise<ReadCandidates> {
+): Promise<Candidate[]> {
   const byKey = new Map<number, string>();
   for (const storedIn of scope.segments.keys()) {
     const session = stored.stored.get(storedIn);
     if (session !== undefined) byKey.set(session.sessionKey, storedIn);
   }
-  const holds = holdsFilterTerms(tables, filter, 4);
-  type Listed = { session_key: string; seq: string; passes: boolean; listed: string };
+  const holds = holdsFilterTerms(tables, filter, 3);
   const result = await planAs(USE_WORD_INDEX, () =>
-    holds.parameters.length === 0
-      ? client.query<Listed>(
-          `SELECT session_key, seq, true AS passes, 0 AS listed FROM ${tables.rows} WHERE words @@ $1::tsquery LIMIT $2`,
-          [wordQuery, cap],
-        )
-      : client.query<Listed>(
-          `SELECT session_key, seq, passes, listed FROM (
-             SELECT r.session_key, r.seq, (true${holds.sql}) AS passes, row_number() OVER () AS listed
-             FROM (SELECT session_key, seq FROM ${tables.rows} WHERE words @@ $1::tsquery LIMIT $3) r
-           ) looked WHERE passes OR listed = $3 LIMIT $2`,
-          [wordQuery, cap, examineLimit, ...holds.parameters],
-        ),
+    client.query<{ session_key: string; seq: string }>(
+      `SELECT r.session_key, r.seq FROM ${tables.rows} r WHERE r.words @@ $1::tsquery${holds.sql} LIMIT $2`,
+      [wordQuery, cap, ...holds.parameters],
+    ),
   );
-  const candidates = result.rows.flatMap((entry) => {
+  return result.rows.flatMap((entry) => {
     const sessionKey = Number(entry.session_key);
     const storedIn = byKey.get(sessionKey);
     const seq = Number(entry.seq);
-    return entry.passes && storedIn !== undefined && ownersOf(scope, storedIn, seq).length > 0
-      ? [{ storedIn, sessionKey, seq }]
-      : [];
+    return storedIn !== undefined && ownersOf(scope, storedIn, seq).length > 0 ? [{ storedIn, sessionKey, seq }] : [];
   });
-  return { candidates, bounded: result.rows.some((entry) => Number(entry.listed) === examineLimit) };
 }
 
 /**
@@ -210,7 +186,7 @@ async function walkedCandidates(
   wanted: WantedRows,
   cap: number,
   walk: ScopeWalk,
-): Promise<ReadCandidates & { walkedRows: number | undefined }> {
+): Promise<{ candidates: Candidate[]; walkedRows: number | undefined }> {
   const { order } = walk;
   // A role or tool filter: its terms after the walk's own parameters ($5 the words).
   const holds = holdsFilterTerms(context.tables, wanted.filter, 6);
@@ -234,22 +210,21 @@ async function walkedCandidates(
       if (found.size >= cap) {
         // The walk passed the segments before this one and this one's rows down to `seq`.
         const passed = batchSize(order, start, segment).rows + ((order[segment] as WalkSegment).high - seq + 1);
-        return { candidates: [...found.values()], bounded: false, walkedRows: walkedRows + passed };
+        return { candidates: [...found.values()], walkedRows: walkedRows + passed };
       }
     }
     walkedRows += batchSize(order, start, end).rows;
     start = end;
-    if (start >= order.length) return { candidates: [...found.values()], bounded: false, walkedRows };
+    if (start >= order.length) return { candidates: [...found.values()], walkedRows };
     const projected =
       found.size === 0 ? Number.POSITIVE_INFINITY : ((cap - found.size) * walkedRows) / Math.max(1, found.size);
     const left = walkLimit(walk.stored.storeRows) - walkedRows;
     if (projected > left && batchSize(order, start, order.length).rows > left) {
-      const listed = await indexedCandidates(context, wanted, cap, walk);
-      for (const candidate of listed.candidates) {
+      for (const candidate of await indexedCandidates(context, wanted, cap, walk)) {
         if (found.size >= cap) break;
         found.set(`${candidate.storedIn}\u0000${candidate.seq}`, candidate);
       }
-      return { candidates: [...found.values()], bounded: listed.bounded, walkedRows: undefined };
+      return { candidates: [...found.values()], walkedRows: undefined };
     }
     end = batchEnd(order, start, { rows: Math.min(left, Math.max(1, Math.ceil(1.25 * projected))), owners: 1 });
   }
