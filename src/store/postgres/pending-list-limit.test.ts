@@ -3,6 +3,7 @@
  * existing store's next writable open (its list emptied), left alone by a read-only open and by a
  * role that does not own the indexes.
  */
+import { createHash } from "node:crypto";
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
@@ -10,6 +11,21 @@ import { databaseWithAdmin, postgresUnavailable, type TestDatabase } from "../te
 import { PENDING_LIST_LIMIT_KB } from "./pending-list-limit.js";
 
 const limit = `gin_pending_list_limit=${PENDING_LIST_LIMIT_KB}`;
+interface PlanNode {
+  "Node Type": string;
+  "Shared Hit Blocks"?: number;
+  "Shared Read Blocks"?: number;
+  Plans?: PlanNode[];
+}
+
+/** The first node of `type` in an `EXPLAIN (FORMAT JSON)` plan. */
+const findPlanNode = (node: PlanNode | undefined, type: string): PlanNode | undefined =>
+  node === undefined
+    ? undefined
+    : node["Node Type"] === type
+      ? node
+      : (node.Plans ?? []).map((child) => findPlanNode(child, type)).find((found) => found !== undefined);
+
 const row = (text: string) => ({ role: "user" as const, parts: [{ type: "text" as const, text }] });
 
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL GIN pending lists", () => {
@@ -58,6 +74,45 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL GIN pending lists", () =
     expect((await reopened.search("s", { query: "before the limit", mode: "literal" })).hits).toHaveLength(1);
     await reopened.close();
     expect((await options("existing")).map((index) => index.options)).toEqual([[limit], [limit]]);
+  });
+
+  it("the next writable open moves an existing store's pending entries into its indexes", async () => {
+    const schema = "pending";
+    const writer = openStore({ url: database.url, schema });
+    await writer.append("s", [row("first")]);
+    // As before ADR 0104: the default limit (4 MB), no vacuum; the store stays open (no new open sets the limit).
+    await resetLimits(schema);
+    await admin.query(`ALTER TABLE ${schema}.ctxwin_rows SET (autovacuum_enabled = false)`);
+    // 80 rows of ~2,000 distinct trigrams: ~2 MB of entries, which stay in the pending list.
+    const hex = (seed: number) => createHash("sha256").update(String(seed)).digest("hex");
+    await writer.append(
+      "s",
+      Array.from({ length: 80 }, (_, index) =>
+        row(Array.from({ length: 30 }, (_, part) => hex(index * 30 + part)).join(" ")),
+      ),
+    );
+    await writer.close();
+    /** Buffers that pg_trgm's index reads for a phrase no row holds: its pending list, whole, and its tree. */
+    const indexBuffers = async () => {
+      await admin.query("BEGIN");
+      try {
+        // A table this small is otherwise scanned whole.
+        await admin.query("SET LOCAL enable_seqscan = off");
+        const result = await admin.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+          `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT 1 FROM ${schema}.ctxwin_rows WHERE literal_text LIKE '%zqxjw%'`,
+        );
+        const node = findPlanNode(result.rows[0]?.["QUERY PLAN"][0]?.Plan, "Bitmap Index Scan");
+        return (node?.["Shared Hit Blocks"] ?? 0) + (node?.["Shared Read Blocks"] ?? 0);
+      } finally {
+        await admin.query("COMMIT");
+      }
+    };
+    const before = await indexBuffers();
+    expect(before).toBeGreaterThan(50);
+    const reopened = openStore({ url: database.url, schema });
+    expect((await reopened.search("s", { query: "first", mode: "literal" })).hits).toHaveLength(1);
+    await reopened.close();
+    expect(await indexBuffers()).toBeLessThan(before / 10);
   });
 
   it("a role that does not own the indexes opens the store and leaves them as they are", async () => {
