@@ -25,7 +25,7 @@ import type { EncodedRow } from "./search.js";
 import { USE_WORD_INDEX, WALK_ROWS, walkLimit as statisticsWalkLimit, type PlannerMethod } from "./planner-methods.js";
 import type { ScopeSessions } from "./scope-sessions.js";
 import { batchEnd, batchSize, walkLimit, walkSegments, type WalkSegment } from "./scope-walk.js";
-import { anyWordQuery, CONTEXT_LABEL, OWN_LABEL } from "./word-vector.js";
+import { anyWordQuery, keptTermCounts, keptWordsColumns } from "./word-vector.js";
 
 /** Candidates per session of the page up to which their rows are read with their terms. */
 const FEW_CANDIDATES = 4;
@@ -230,7 +230,10 @@ async function walkedCandidates(
   }
 }
 
-/** Each candidate's term count and each kept word's own (label A) and context (label B) occurrences. */
+/**
+ * Each candidate's term count and each kept word's own (label A) and context (label B) occurrences,
+ * one result row per candidate (the kept words picked out by relabelling: `keptWordsColumns`).
+ */
 async function candidateTerms(
   { client, tables }: CrossSearchRun,
   candidates: readonly Candidate[],
@@ -243,34 +246,25 @@ async function candidateTerms(
     session_key: string;
     seq: string;
     word_count: number;
-    lexeme: string;
-    own: number;
-    context: number;
     window_seq: string;
     body: string | null;
+    every: string;
+    context: string;
   }>(
-    `SELECT r.session_key, r.seq, r.word_count, u.lexeme, r.window_seq,
-         ${bodies ? "CASE WHEN u.place = 1 THEN r.body END" : "NULL"} AS body,
-         coalesce(cardinality(array_positions(u.weights, '${OWN_LABEL}')), 0) AS own,
-         coalesce(cardinality(array_positions(u.weights, '${CONTEXT_LABEL}')), 0) AS context
+    `SELECT r.session_key, r.seq, r.word_count, r.window_seq, ${bodies ? "r.body" : "NULL"} AS body,
+         ${keptWordsColumns("r.words", "$3::text[]")}
        FROM unnest($1::bigint[], $2::bigint[]) AS k(session_key, seq)
-       JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq = k.seq
-       CROSS JOIN LATERAL unnest(ts_delete(r.words, tsvector_to_array(ts_delete(r.words, $3::text[]))))
-         WITH ORDINALITY AS u(lexeme, positions, weights, place)`,
+       JOIN ${tables.rows} r ON r.session_key = k.session_key AND r.seq = k.seq`,
     [candidates.map((candidate) => candidate.sessionKey), candidates.map((candidate) => candidate.seq), words],
   );
-  const byRow = new Map(
-    candidates.map((candidate) => [
-      `${candidate.sessionKey}:${candidate.seq}`,
-      { ...candidate, length: 0, counts: new Map<string, TermCounts>(), encoded: undefined as EncodedRow | undefined },
-    ]),
-  );
-  for (const entry of result.rows) {
-    const row = byRow.get(`${entry.session_key}:${entry.seq}`);
-    if (row === undefined) continue;
-    row.length = entry.word_count;
-    if (entry.body !== null) row.encoded = { seq: row.seq, window_seq: Number(entry.window_seq), body: entry.body };
-    row.counts.set(entry.lexeme, { own: entry.own, context: entry.context });
-  }
-  return [...byRow.values()].filter((row) => row.counts.size > 0);
+  const byRow = new Map(result.rows.map((entry) => [`${entry.session_key}:${entry.seq}`, entry]));
+  return candidates.flatMap((candidate) => {
+    const entry = byRow.get(`${candidate.sessionKey}:${candidate.seq}`);
+    if (entry === undefined) return [];
+    const counts = keptTermCounts(entry.every, entry.context);
+    if (counts.size === 0) return [];
+    const encoded =
+      entry.body === null ? undefined : { seq: candidate.seq, window_seq: Number(entry.window_seq), body: entry.body };
+    return [{ ...candidate, length: entry.word_count, counts, ...(encoded === undefined ? {} : { encoded }) }];
+  });
 }

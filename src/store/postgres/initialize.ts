@@ -7,6 +7,7 @@
 import type pg from "pg";
 import { StoreFormatError } from "../errors.js";
 import { POSTGRES_MIGRATIONS } from "./migrations.js";
+import { limitPendingLists } from "./pending-list-limit.js";
 import { POSTGRES_FORMAT_VERSION, schemaV1, tableNames } from "./schema.js";
 
 /** Key of the advisory lock taken while a store's schema is checked or created ("ctxw"). */
@@ -86,6 +87,8 @@ export async function initializeSchema(
     else for (const statement of migration.statements(schema)) await client.query(statement);
     await client.query(`UPDATE ${t.meta} SET value = $1 WHERE name = 'format'`, [String(version + 1)]);
   }
+  // Not a format change: a storage parameter of the indexes, set where it is missing (ADR 0104).
+  if (!readOnly) await limitPendingLists(client, schema);
   const index = await client.query(
     "SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'ctxwin_rows_literal'",
     [schema],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { positionCounts, wordVector } from "./word-vector.js";
+import { keptTermCounts, positionCounts, wordVector } from "./word-vector.js";
 
 describe("word vectors", () => {
   it("counts each lexeme's positions in a vector's text form, whatever their labels", () => {
@@ -26,5 +26,15 @@ describe("word vectors", () => {
       ]),
     );
     expect(positionCounts("")).toEqual(new Map());
+  });
+
+  it("counts a kept word's own occurrences as every occurrence less the context's", () => {
+    expect(keptTermCounts("'cafe':1C,4C 'lait':3C,5C", "'lait':5C")).toEqual(
+      new Map([
+        ["cafe", { own: 2, context: 0 }],
+        ["lait", { own: 1, context: 1 }],
+      ]),
+    );
+    expect(keptTermCounts("", "")).toEqual(new Map());
   });
 });
