@@ -8,9 +8,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { renderRowText } from "../core/row-text.js";
-import type { HistoryStore, StoredRow } from "../store/port.js";
+import type { StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
+import { allRows } from "./test-support/session-snapshot.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
@@ -22,10 +23,6 @@ function copyFixture(name: string): string {
   const file = path.join(temporaryDirectory(), name);
   copyFileSync(path.join(fixtures, name), file);
   return file;
-}
-
-async function allRows(store: HistoryStore, sessionId: string): Promise<StoredRow[]> {
-  return (await store.items(sessionId, { includeCleared: true, afterSeq: 0, limit: 1000 })).rows;
 }
 
 function toolParts(rows: StoredRow[]): Record<string, unknown>[] {
