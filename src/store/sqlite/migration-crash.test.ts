@@ -139,6 +139,22 @@ async function killWhileMigrating<State>({
   }
 }
 
+/** A run's seed (`CTXWIN_CRASH_SEED` repeats one), its random, and the store file in a fresh directory. */
+function crashRun(): { seed: number; random: SeededRandom; file: string } {
+  const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
+  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
+  directories.push(directory);
+  return { seed, random: createSeededRandom(seed), file: path.join(directory, "ctxwin.db") };
+}
+
+/** The file is at the current format and whole: the open after the kills migrated it. */
+function expectCurrentFormatWhole(file: string): void {
+  const after = new Database(file, { readonly: true });
+  expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
+  expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
+  after.close();
+}
+
 /** What a format-2 build reads of the file: its format, integrity and the size of its tables. */
 function formatTwoState(file: string) {
   const db = new Database(file, { readonly: true });
@@ -159,11 +175,7 @@ function formatTwoState(file: string) {
 
 describe("store format migration, opener killed with SIGKILL", () => {
   it(`a kill in the middle of the 2 → 3 migration (${KILLS} times) leaves the file at format 2, whole; the next open migrates it`, async () => {
-    const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
-    const random = createSeededRandom(seed);
-    const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
-    directories.push(directory);
-    const file = path.join(directory, "ctxwin.db");
+    const { seed, random, file } = crashRun();
     const boundaries = Array.from({ length: WINDOWS }, (_, index) => rolloverBoundary(`m${index}`, index, 200_000));
     await writeFormatTwoDatabase({
       file,
@@ -204,18 +216,11 @@ describe("store format migration, opener killed with SIGKILL", () => {
     } finally {
       await store.close();
     }
-    const after = new Database(file, { readonly: true });
-    expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
-    after.close();
+    expectCurrentFormatWhole(file);
   }, 180_000);
 
   it(`a kill amid the 3 → 6 migrations (${KILLS} times) leaves format 3 with its search indexes whole; the next open migrates it`, async () => {
-    const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
-    const random = createSeededRandom(seed);
-    const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
-    directories.push(directory);
-    const file = path.join(directory, "ctxwin.db");
+    const { seed, random, file } = crashRun();
     // Enough indexed text that the rebuild runs for seconds, far longer than the kill takes to land.
     const line = (index: number) =>
       `note ${index}: ${index % 100 === 0 ? "she painted the sunrise" : "routine progress on the ledger"} ${"and more words about it ".repeat(12)}`;
@@ -273,9 +278,6 @@ describe("store format migration, opener killed with SIGKILL", () => {
     } finally {
       await store.close();
     }
-    const after = new Database(file, { readonly: true });
-    expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
-    after.close();
+    expectCurrentFormatWhole(file);
   }, 300_000);
 });
