@@ -13,6 +13,7 @@ import type { RowInput } from "../../core/row.js";
 import { rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { decodeRow } from "../row-codec.js";
+import { historyLookup, text } from "../test-support/conformance-rows.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
 import { writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 
@@ -21,22 +22,7 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-const rows: RowInput[] = [
-  { role: "user", parts: [{ type: "text", text: "The codename is PELICAN-77." }] },
-  {
-    role: "assistant",
-    parts: [
-      {
-        type: "dynamic-tool",
-        toolName: "session_history",
-        toolCallId: "c1",
-        state: "output-available",
-        input: { action: "search", query: "PELICAN-77" },
-        output: "hit",
-      },
-    ],
-  } as RowInput,
-];
+const rows: RowInput[] = [text("The codename is PELICAN-77."), historyLookup("PELICAN-77", { toolCallId: "c1" })];
 
 describe("SQLite store format 4 → 5", () => {
   it("re-indexes rows holding a history lookup so that search no longer returns them", async () => {

@@ -12,23 +12,10 @@ import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema
 import { wordIndexEntries, writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
+import { historyLookup, text } from "../test-support/conformance-rows.js";
 import { appendThreeNeedles, expectSecondRowSkipped } from "../test-support/corrupt-row.js";
 
-const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
-/** A call of the history tool: stored and readable, never indexed (ADR 0053). */
-const lookup: RowInput = {
-  role: "assistant",
-  parts: [
-    {
-      type: "dynamic-tool",
-      toolName: "session_history",
-      toolCallId: "h1",
-      state: "output-available",
-      input: { action: "search", query: "after" },
-      output: "hit",
-    },
-  ],
-} as RowInput;
+const lookup = historyLookup("after");
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 function catchError(call: () => unknown): unknown {

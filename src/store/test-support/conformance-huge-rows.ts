@@ -11,6 +11,7 @@ import { MAX_SEARCH_VALUE_CHARS } from "../../core/search-text.js";
 import type { SearchMode } from "../../core/search-query.js";
 import type { StoredRow } from "../port.js";
 import type { ConformanceSuite } from "./conformance-search.js";
+import { finishedCall } from "./conformance-rows.js";
 
 const MEGABYTES_5 = 5_000_000;
 
@@ -18,14 +19,7 @@ const MEGABYTES_5 = 5_000_000;
 const longValue = (head: string, length: number, letter = "x") => `${head} ${letter.repeat(length - head.length - 1)}`;
 
 const toolPart = (input: unknown, output: unknown): RowPart =>
-  ({
-    type: "dynamic-tool",
-    toolName: "write_file",
-    toolCallId: "call-1",
-    state: "output-available",
-    input,
-    output,
-  }) as RowPart;
+  finishedCall({ toolName: "write_file", toolCallId: "call-1", input, output });
 
 const assistant = (...parts: RowPart[]): RowInput => ({ role: "assistant", parts });
 
