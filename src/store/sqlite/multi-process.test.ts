@@ -6,12 +6,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, it } from "vitest";
 import { openStore } from "../open-store.js";
-import { tagOf } from "../test-support/row-tags.js";
-import { batchProblems, readWholeSession, seqProblems } from "../test-support/transcript-checks.js";
 import { startAppendWorker } from "../test-support/worker-process.js";
-import { expectInterleavedSession, workersKilledAfterEach } from "../test-support/writer-processes.js";
+import {
+  expectFreshStoreSession,
+  expectInterleavedSession,
+  startFreshStoreWorkers,
+  workersKilledAfterEach,
+} from "../test-support/writer-processes.js";
 
 const WORKERS = 4;
 const ROWS_PER_WORKER = 500 + 50 * 10;
@@ -50,26 +53,13 @@ describe("sqlite store, several processes appending to one session", () => {
 
   it("lets several processes create a brand-new database file at the same moment", async () => {
     const file = temporaryDatabase();
-    const workers = Array.from({ length: WORKERS }, (_unused, index) =>
-      startAppendWorker({
-        mode: "batches",
-        path: file,
-        sessionId: "fresh",
-        worker: `n${index}`,
-        seed: index + 1,
-        maxBatches: 3,
-        openAfterGo: true,
-      }),
-    );
+    const workers = startFreshStoreWorkers(WORKERS, { path: file });
 
     await runTogether(workers);
 
     const store = openStore({ path: file });
     try {
-      const rows = await readWholeSession(store, "fresh");
-      expect(seqProblems(rows, await store.lastSeq("fresh"))).toEqual([]);
-      expect(batchProblems(rows)).toEqual([]);
-      expect(new Set(rows.map((row) => tagOf(row)?.batch)).size).toBe(WORKERS * 3);
+      await expectFreshStoreSession(store, WORKERS);
     } finally {
       await store.close();
     }
