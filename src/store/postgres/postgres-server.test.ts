@@ -15,7 +15,7 @@ import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../t
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
 import { appendThreeNeedles, expectSecondRowSkipped } from "../test-support/corrupt-row.js";
-import { ledgerRows } from "../test-support/ledger-rows.js";
+import { bashRow, LEDGER_FILTER_TERMS, ledgerRows } from "../test-support/ledger-rows.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const textOf = (row: { parts: readonly unknown[] }) => (row.parts[0] as { text: string }).text;
@@ -108,26 +108,13 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const schema = newSchema();
     const writer = open({ schema });
     await writer.append("s", ledgerRows("corrupt ledger"));
-    await writer.append("t", [
-      {
-        role: "assistant",
-        parts: [{ type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } }],
-      },
-    ]);
+    await writer.append("t", [bashRow]);
     await writer.close();
     const terms =
       `SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f ` +
       `JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`;
     const written = await query(terms);
-    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual([
-      "s role:assistant 2",
-      "s role:system 4",
-      "s role:user 1",
-      "s role:user 5",
-      "s tool:read_file 2",
-      "t role:assistant 1",
-      "t tool:bash 1",
-    ]);
+    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual(LEDGER_FILTER_TERMS);
     // What format 2 held: no terms table (nor the words' context); one row's JSON broken since.
     await downgradeToFormatTwo(admin, schema);
     await query(`UPDATE ${schema}.ctxwin_rows SET body = '{"broken' WHERE seq = 5`);
