@@ -7,9 +7,6 @@
  * word index with each row's context and the filter terms (ADR 0052, 0051), in the same transaction.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import Database from "better-sqlite3";
@@ -18,6 +15,7 @@ import { spawnTestWorker } from "../../../test/test-workers.js";
 import { openStore } from "../open-store.js";
 import type { WindowSummary } from "../port.js";
 import { createSeededRandom, seedFromEnvironment, type SeededRandom } from "../test-support/seeded-random.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
@@ -27,13 +25,13 @@ const WINDOWS = 30_000;
 const KILLS = 3;
 
 const workerSource = new URL("./test-support/open-store-worker.ts", import.meta.url);
-const directories: string[] = [];
+// Registered first, so that its folders are removed after the hook below has killed what used them.
+const temporaryDatabase = temporaryDatabases("ctxwin-migration-crash-");
 const children: ChildProcess[] = [];
 
 afterEach(() => {
   for (const child of children.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
 interface Opener {
@@ -142,9 +140,7 @@ async function killWhileMigrating<State>({
 /** A run's seed (`CTXWIN_CRASH_SEED` repeats one), its random, and the store file in a fresh directory. */
 function crashRun(): { seed: number; random: SeededRandom; file: string } {
   const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
-  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
-  directories.push(directory);
-  return { seed, random: createSeededRandom(seed), file: path.join(directory, "ctxwin.db") };
+  return { seed, random: createSeededRandom(seed), file: temporaryDatabase() };
 }
 
 /** The file is at the current format and whole: the open after the kills migrated it. */

@@ -3,10 +3,7 @@
  * (docs/design.md §4, invariant 7): seq stays gap-free, every append call stays contiguous, and
  * each writer's rows keep their own order.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { startAppendWorker } from "../test-support/worker-process.js";
 import {
@@ -15,22 +12,13 @@ import {
   startFreshStoreWorkers,
   workersKilledAfterEach,
 } from "../test-support/writer-processes.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 
 const WORKERS = 4;
 const ROWS_PER_WORKER = 500 + 50 * 10;
 
-const directories: string[] = [];
 const runTogether = workersKilledAfterEach();
-
-function temporaryDatabase(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-multi-process-"));
-  directories.push(directory);
-  return path.join(directory, "ctxwin.db");
-}
-
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+const temporaryDatabase = temporaryDatabases("ctxwin-multi-process-");
 
 describe("sqlite store, several processes appending to one session", () => {
   it("keeps seq gap-free, every batch contiguous and every writer's order", async () => {
