@@ -143,30 +143,36 @@ function crashRun(): { seed: number; random: SeededRandom; file: string } {
   return { seed, random: createSeededRandom(seed), file: temporaryDatabase() };
 }
 
-/** The file is at the current format and whole: the open after the kills migrated it. */
-function expectCurrentFormatWhole(file: string): void {
-  const after = new Database(file, { readonly: true });
-  expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-  expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
-  after.close();
-}
-
-/** What a format-2 build reads of the file: its format, integrity and the size of its tables. */
-function formatTwoState(file: string) {
+/** The file's format and integrity, and what `read` finds in it, through a read-only connection. */
+function stateOf<Found extends object>(file: string, read: (db: Database.Database) => Found) {
   const db = new Database(file, { readonly: true });
   try {
     return {
       version: db.pragma("user_version", { simple: true }),
       integrity: db.pragma("integrity_check", { simple: true }),
-      windowColumns: (
-        db.prepare("SELECT name FROM pragma_table_info('ctxwin_windows')").all() as { name: string }[]
-      ).map((column) => column.name),
-      rows: (db.prepare("SELECT count(*) AS count FROM ctxwin_rows").get() as { count: number }).count,
-      windows: (db.prepare("SELECT count(*) AS count FROM ctxwin_windows").get() as { count: number }).count,
+      ...read(db),
     };
   } finally {
     db.close();
   }
+}
+
+/** The file is at the current format and whole: the open after the kills migrated it. */
+function expectCurrentFormatWhole(file: string): void {
+  expect(stateOf(file, () => ({}))).toEqual({ version: STORE_FORMAT_VERSION, integrity: "ok" });
+}
+
+const countOf = (db: Database.Database, sql: string) => (db.prepare(sql).get() as { count: number }).count;
+
+/** What a format-2 build reads of the file: its format, integrity and the size of its tables. */
+function formatTwoState(file: string) {
+  return stateOf(file, (db) => ({
+    windowColumns: (db.prepare("SELECT name FROM pragma_table_info('ctxwin_windows')").all() as { name: string }[]).map(
+      (column) => column.name,
+    ),
+    rows: countOf(db, "SELECT count(*) AS count FROM ctxwin_rows"),
+    windows: countOf(db, "SELECT count(*) AS count FROM ctxwin_windows"),
+  }));
 }
 
 describe("store format migration, opener killed with SIGKILL", () => {
@@ -227,33 +233,21 @@ describe("store format migration, opener killed with SIGKILL", () => {
       })),
     );
     await writeFormatThreeDatabase({ file, sessions: { big: batches } });
-    const state = () => {
-      const db = new Database(file, { readonly: true });
-      try {
-        return {
-          version: db.pragma("user_version", { simple: true }),
-          integrity: db.pragma("integrity_check", { simple: true }),
-          literalSql: (
-            db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }
-          ).sql,
-          // Format 3's word index holds the words as written: "painted", not "paint".
-          painted: (
-            db
-              .prepare("SELECT count(*) AS count FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'painted'")
-              .get() as { count: number }
-          ).count,
-          phrase: (
-            db
-              .prepare(
-                "SELECT count(*) AS count FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH '\"the sunrise\"'",
-              )
-              .get() as { count: number }
-          ).count,
-        };
-      } finally {
-        db.close();
-      }
-    };
+    const state = () =>
+      stateOf(file, (db) => ({
+        literalSql: (
+          db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }
+        ).sql,
+        // Format 3's word index holds the words as written: "painted", not "paint".
+        painted: countOf(
+          db,
+          "SELECT count(*) AS count FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'painted'",
+        ),
+        phrase: countOf(
+          db,
+          "SELECT count(*) AS count FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH '\"the sunrise\"'",
+        ),
+      }));
     const before = state();
     expect(before).toMatchObject({ version: 3, integrity: "ok", painted: 200, phrase: 200 });
     expect(before.literalSql).not.toMatch(/detail/);
