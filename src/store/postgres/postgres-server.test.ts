@@ -355,12 +355,25 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
   });
 
   describe("a writer blocked by a lock another connection holds", () => {
-    const holdSessionLock = async (schema: string) => {
+    /** A store on a new schema whose session "s" holds one row. */
+    const storeWithOneRow = async (statementTimeoutMs: number) => {
+      const schema = newSchema();
+      const store = open({ schema, statementTimeoutMs });
+      await store.append("s", [text("first")]);
+      return { schema, store };
+    };
+    /** Runs `during` while another connection holds the lock on session "s" of `schema`; then releases it. */
+    const whileSessionLocked = async (schema: string, during: () => Promise<void>) => {
       const holder = new pg.Client({ connectionString: database.url });
       await holder.connect();
       await holder.query("BEGIN");
       await holder.query(`SELECT * FROM ${schema}.ctxwin_sessions WHERE session_id = 's' FOR UPDATE`);
-      return holder;
+      try {
+        await during();
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
     };
     const waitUntilBlocked = async () => {
       for (;;) {
@@ -373,26 +386,17 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     };
 
     it("gets a StoreTimeoutError past the statement timeout, and nothing is written", async () => {
-      const schema = newSchema();
-      const store = open({ schema, statementTimeoutMs: 300 });
-      await store.append("s", [text("first")]);
-      const holder = await holdSessionLock(schema);
-      try {
+      const { schema, store } = await storeWithOneRow(300);
+      await whileSessionLocked(schema, async () => {
         const error = await store.append("s", [text("blocked")]).catch((caught: unknown) => caught);
         expect(StoreTimeoutError.isInstance(error)).toBe(true);
-      } finally {
-        await holder.query("ROLLBACK");
-        await holder.end();
-      }
+      });
       expect(await store.lastSeq("s")).toBe(1);
     });
 
     it("gets a StoreConnectionLostError when its connection dies mid-append; a retry with the operationId writes once", async () => {
-      const schema = newSchema();
-      const store = open({ schema, statementTimeoutMs: 0 });
-      await store.append("s", [text("first")]);
-      const holder = await holdSessionLock(schema);
-      try {
+      const { schema, store } = await storeWithOneRow(0);
+      await whileSessionLocked(schema, async () => {
         const pending = store
           .append("s", [text("a"), text("b")], { operationId: "op-lost" })
           .catch((caught: unknown) => caught);
@@ -403,10 +407,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
         expect((error as Error).message).toMatch(
           /either committed entirely or not at all; retry it with the same operationId/,
         );
-      } finally {
-        await holder.query("ROLLBACK");
-        await holder.end();
-      }
+      });
       const retried = await store.append("s", [text("a"), text("b")], { operationId: "op-lost" });
       expect(retried.map((row) => row.seq)).toEqual([2, 3]);
       expect(await store.append("s", [text("a"), text("b")], { operationId: "op-lost" })).toEqual(retried);
