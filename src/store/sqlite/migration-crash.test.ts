@@ -16,7 +16,7 @@ import { openStore } from "../open-store.js";
 import type { WindowSummary } from "../port.js";
 import { createSeededRandom, seedFromEnvironment, type SeededRandom } from "../test-support/seeded-random.js";
 import { temporaryDatabases } from "../test-support/temporary-database.js";
-import { STORE_FORMAT_VERSION } from "./schema.js";
+import { expectCurrentFormatWhole } from "./test-support/current-format.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
 
@@ -155,11 +155,6 @@ function stateOf<Found extends object>(file: string, read: (db: Database.Databas
   } finally {
     db.close();
   }
-}
-
-/** The file is at the current format and whole: the open after the kills migrated it. */
-function expectCurrentFormatWhole(file: string): void {
-  expect(stateOf(file, () => ({}))).toEqual({ version: STORE_FORMAT_VERSION, integrity: "ok" });
 }
 
 const countOf = (db: Database.Database, sql: string) => (db.prepare(sql).get() as { count: number }).count;
