@@ -45,7 +45,10 @@ function answeringModel(answers: (question: string) => string): LanguageModelV4 
   }).model;
 }
 
-/** Runs `item` with `strategy` at `LIMIT`; the model is the scripted eval model (what `--model demo` runs) unless given. */
+/**
+ * Runs `item` with `strategy` at `LIMIT`; the model is the scripted eval model (what `--model demo`
+ * runs) unless given.
+ */
 function run(item: EvalItem, strategy: EvalStrategy, model: LanguageModelV4 = createScriptedEvalModel()) {
   return runItem({ item, strategy, model, contextLimit: LIMIT });
 }

@@ -93,7 +93,10 @@ export function startFreshStoreWorkers(
   );
 }
 
-/** Expects session "fresh" whole after `startFreshStoreWorkers`: seq gap-free, every batch of every worker there, contiguous. */
+/**
+ * Expects session "fresh" whole after `startFreshStoreWorkers`: seq gap-free, every batch of every
+ * worker there, contiguous.
+ */
 export async function expectFreshStoreSession(store: HistoryStore, workers: number): Promise<void> {
   const rows = await readWholeSession(store, "fresh");
   expect(seqProblems(rows, await store.lastSeq("fresh"))).toEqual([]);
