@@ -33,3 +33,17 @@ export function createSeededRandom(seed: number): SeededRandom {
     integer: (min, max) => min + Math.floor(next() * (max - min + 1)),
   };
 }
+
+/**
+ * A copy of `items` in an order drawn from `random` (Fisher–Yates): the same seed, the same order.
+ *
+ * @example const questions = shuffled(conversation.questions, random).slice(0, 20);
+ */
+export function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = random.integer(0, index);
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
+}

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { afterAll, describe, expect, it } from "vitest";
 import { scriptedModel } from "../session/test-support/scripted-model.js";
-import type { EvalItem } from "./eval-types.js";
+import type { EvalItem, EvalStrategy } from "./eval-types.js";
 import { locomoAnswerF1 } from "./locomo-f1.js";
 import { runEval } from "./run-eval.js";
 import { runItem } from "./run-item.js";
@@ -45,6 +45,14 @@ function answeringModel(answers: (question: string) => string): LanguageModelV4 
   }).model;
 }
 
+/**
+ * Runs `item` with `strategy` at `LIMIT`; the model is the scripted eval model (what `--model demo`
+ * runs) unless given.
+ */
+function run(item: EvalItem, strategy: EvalStrategy, model: LanguageModelV4 = createScriptedEvalModel()) {
+  return runItem({ item, strategy, model, contextLimit: LIMIT });
+}
+
 function recallItem(): { item: EvalItem; questions: ReturnType<typeof locomoFixture>["questions"] } {
   const file = writeLocomoFixture(scratch());
   const [item] = recallQaItems({ conversations: readLocomoFile(file), contextLimit: LIMIT, limit: 1, seed: 33 });
@@ -54,12 +62,7 @@ function recallItem(): { item: EvalItem; questions: ReturnType<typeof locomoFixt
 describe("needle", () => {
   it("rollover: the scripted agent finds planted facts through session_history after rollovers; off is blocked and scores 0", async () => {
     const [item] = needleItems({ contextLimit: LIMIT, limit: 1, seed: 33 });
-    const rollover = await runItem({
-      item: item!,
-      strategy: "rollover",
-      model: createScriptedEvalModel(),
-      contextLimit: LIMIT,
-    });
+    const rollover = await run(item!, "rollover");
     expect(rollover.status).toBe("scored");
     expect(rollover.rollovers).toBeGreaterThanOrEqual(2);
     expect(rollover.historyCalls).toBeGreaterThan(0);
@@ -68,7 +71,7 @@ describe("needle", () => {
     expect(rollover.answers.map((answer) => answer.score)).toEqual(
       rollover.answers.map((answer) => (answer.answer.toLowerCase().includes(answer.expected.toLowerCase()) ? 1 : 0)),
     );
-    const off = await runItem({ item: item!, strategy: "off", model: createScriptedEvalModel(), contextLimit: LIMIT });
+    const off = await run(item!, "off");
     expect(off).toMatchObject({ status: "blocked", score: 0, rollovers: 0, compactions: 0 });
     expect(off.error).toMatch(/rollovers are off|hard ceiling/);
     expect(off.answers).toHaveLength(item!.asks.length);
@@ -76,12 +79,7 @@ describe("needle", () => {
 
   it("compact: the window is summarised instead of rolled over", async () => {
     const [item] = needleItems({ contextLimit: LIMIT, limit: 1, seed: 33 });
-    const result = await runItem({
-      item: item!,
-      strategy: "compact",
-      model: createScriptedEvalModel(),
-      contextLimit: LIMIT,
-    });
+    const result = await run(item!, "compact");
     expect(result.status).toBe("scored");
     expect(result.compactions).toBeGreaterThanOrEqual(2);
     expect(result.rollovers).toBe(0);
@@ -91,22 +89,16 @@ describe("needle", () => {
 describe("continuity", () => {
   it("the scripted agent finishes a lookup task across mid-turn rollovers with exact answers (score 1); a wrong answer scores 0", async () => {
     const [item] = continuityItems({ contextLimit: LIMIT, limit: 1, seed: 33 });
-    const result = await runItem({
-      item: item!,
-      strategy: "rollover",
-      model: createScriptedEvalModel(),
-      contextLimit: LIMIT,
-    });
+    const result = await run(item!, "rollover");
     expect(result).toMatchObject({ status: "scored", score: 1 });
     expect(result.rollovers).toBeGreaterThanOrEqual(1);
     expect(result.measures?.["documentReads"]).toBeGreaterThan(0);
     expect(result.answers[0]!.answer).toBe(result.answers[0]!.expected);
-    const wrong = await runItem({
-      item: item!,
-      strategy: "rollover",
-      model: answeringModel(() => "no idea"),
-      contextLimit: LIMIT,
-    });
+    const wrong = await run(
+      item!,
+      "rollover",
+      answeringModel(() => "no idea"),
+    );
     expect(wrong.answers[0]!.answer).toBe("Noted.");
     expect(wrong).toMatchObject({ status: "scored", score: 0 });
   });
@@ -117,18 +109,17 @@ describe("recall-qa", () => {
     const { item, questions } = recallItem();
     expect(item.asks.every((ask) => !ask.text.includes("never say"))).toBe(true);
     const gold = (text: string) => questions.find((question) => text.includes(question.question))!.answer;
-    const right = await runItem({ item, strategy: "rollover", model: answeringModel(gold), contextLimit: LIMIT });
+    const right = await run(item, "rollover", answeringModel(gold));
     expect(right.status).toBe("scored");
     expect(right.rollovers).toBeGreaterThanOrEqual(1);
     expect(right.score).toBe(1);
     // No history call was needed, so no evidence was reached through it.
     expect(right.evidenceReached).toBe(0);
-    const partial = await runItem({
+    const partial = await run(
       item,
-      strategy: "rollover",
-      model: answeringModel((text) => `maybe ${gold(text)} or golf`),
-      contextLimit: LIMIT,
-    });
+      "rollover",
+      answeringModel((text) => `maybe ${gold(text)} or golf`),
+    );
     expect(partial.score).toBeCloseTo(
       locomoAnswerF1({ prediction: "maybe pottery or golf", goldAnswer: "pottery", category: 4 }),
       10,
@@ -137,7 +128,7 @@ describe("recall-qa", () => {
 
   it("the scripted agent's session_history calls reach the evidence turns of earlier windows", async () => {
     const { item } = recallItem();
-    const result = await runItem({ item, strategy: "rollover", model: createScriptedEvalModel(), contextLimit: LIMIT });
+    const result = await run(item, "rollover");
     expect(result.status).toBe("scored");
     expect(result.historyCalls).toBeGreaterThan(0);
     expect(result.evidenceReached).toBeGreaterThan(0);

@@ -19,11 +19,10 @@ import {
   syntheticReplyOf,
   textOf,
 } from "./claude-code-content.js";
-import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
+import type { BuiltRow, Json, LineNote, RowsInput, SessionRows, SourceRow } from "./source-format.js";
 import {
   compactionRow,
   cutText,
-  definedFacts,
   type HeaderState,
   isoTime,
   metadataRow,
@@ -41,15 +40,7 @@ interface PendingCompaction {
 /**
  * @example const { rows } = claudeCodeRows({ sessionId: "claude-code:abc", lines, settled: true });
  */
-export function claudeCodeRows({
-  sessionId,
-  lines,
-  settled,
-}: {
-  sessionId: string;
-  lines: readonly SourceLine[];
-  settled: boolean;
-}): SessionRows {
+export function claudeCodeRows({ sessionId, lines, settled }: RowsInput): SessionRows {
   const queue = new CallPairing();
   const rows: BuiltRow[] = [];
   const notes: LineNote[] = [];
@@ -73,7 +64,7 @@ export function claudeCodeRows({
   const writeHeader = (settledNow: boolean) => {
     if (header === undefined || header.written || header.title === undefined || !(header.replied || settledNow)) return;
     header.written = true;
-    queue.unshift(headerRow(sessionId, header), header);
+    queue.unshift(sessionHeaderRow({ sessionId, source: "claude-code", header }), header);
   };
 
   for (const { key: uuid, value, file, line } of lines) {
@@ -314,19 +305,4 @@ function noteFacts(header: HeaderState, value: Json): void {
   const model = (value["message"] as Json | undefined)?.["model"];
   if (value["type"] === "assistant" && typeof model === "string" && model !== "" && model !== "<synthetic>")
     header.model ??= model;
-}
-
-function headerRow(sessionId: string, header: HeaderState): SourceRow {
-  return sessionHeaderRow({
-    id: `${sessionId}#session`,
-    createdAt: header.createdAt,
-    meta: {
-      type: "imported-session",
-      source: "claude-code",
-      sourceSessionId: header.sourceSessionId,
-      title: header.title ?? "",
-      ...definedFacts(header),
-      file: header.file,
-    },
-  });
 }

@@ -13,7 +13,7 @@ import { createMemoryStore } from "../store/memory/memory-store.js";
 import type { StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
-import { allRows } from "./test-support/session-snapshot.js";
+import { allRows, importSettled } from "./test-support/session-snapshot.js";
 import { testData } from "../../test/test-data.js";
 
 const { temporaryDirectory } = scratchStores("ctxwin-client-versions-");
@@ -25,13 +25,7 @@ const textOf = (row: StoredRow) => row.parts.map((part) => (part as { text?: str
 
 describe("Claude Code 2.1.197", () => {
   it("keeps attached files, commands and synthetic replies for what they are, and skips bookkeeping on purpose", async () => {
-    const store = createMemoryStore();
-    const report = await importFiles({
-      store,
-      format: "claude-code",
-      paths: [path.join(fixtures, "claude-code-2.1.197")],
-      settleMs: 0,
-    });
+    const { store, report } = await importSettled("claude-code", [path.join(fixtures, "claude-code-2.1.197")]);
     // Only the attachment of a kind the importer has never seen is unknown.
     expect(report).toMatchObject({ unknownLines: 1, malformedCount: 0, rowsWaiting: 0 });
     const rows = await allRows(store, "claude-code:3b9f6e2a-8c41-4d7e-a5f0-1e2d3c4b5a69");
@@ -67,13 +61,7 @@ describe("Claude Code 2.1.197", () => {
 
 describe("Codex 0.171.0", () => {
   it("makes the compaction's own reply the boundary's summary, and skips usage and world-state lines on purpose", async () => {
-    const store = createMemoryStore();
-    const report = await importFiles({
-      store,
-      format: "codex",
-      paths: [path.join(fixtures, "codex-0.171.0")],
-      settleMs: 0,
-    });
+    const { store, report } = await importSettled("codex", [path.join(fixtures, "codex-0.171.0")]);
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
     const rows = await allRows(store, "codex:01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d");
     const boundary = rows.find((row) => row.boundary?.kind === "compaction");
@@ -124,8 +112,7 @@ describe.skipIf(shared === undefined)(
     ] as const)(
       "%s: every line recognised, a compaction boundary, every fact findable",
       async (format, folder, facts) => {
-        const store = createMemoryStore();
-        const report = await importFiles({ store, format, paths: [path.join(shared ?? "", folder)], settleMs: 0 });
+        const { store, report } = await importSettled(format, [path.join(shared ?? "", folder)]);
         expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0, sessionsUpdated: 1 });
         const [session] = await store.sessions();
         const rows = await allRows(store, session!.sessionId);

@@ -9,16 +9,8 @@
  */
 import { CallPairing, rawLineKeeper } from "./call-pairing.js";
 import { itemRow } from "./codex-items.js";
-import type { BuiltRow, Json, LineNote, SessionRows, SourceLine, SourceRow } from "./source-format.js";
-import {
-  compactionRow,
-  definedFacts,
-  type HeaderState,
-  isoTime,
-  sessionHeaderRow,
-  titleOf,
-  toolPart,
-} from "./transcript-rows.js";
+import type { BuiltRow, Json, LineNote, RowsInput, SessionRows, SourceLine } from "./source-format.js";
+import { compactionRow, type HeaderState, isoTime, sessionHeaderRow, titleOf, toolPart } from "./transcript-rows.js";
 
 /**
  * Whether a bookkeeping line tells a reply's fate: an event other than a token count (a finished
@@ -41,15 +33,7 @@ function replyFate(lines: readonly SourceLine[], index: number): "compaction" | 
 /**
  * @example const { rows } = codexRows({ sessionId: "codex:abc", lines, settled: true });
  */
-export function codexRows({
-  sessionId,
-  lines,
-  settled,
-}: {
-  sessionId: string;
-  lines: readonly SourceLine[];
-  settled: boolean;
-}): SessionRows {
+export function codexRows({ sessionId, lines, settled }: RowsInput): SessionRows {
   const queue = new CallPairing();
   const rows: BuiltRow[] = [];
   const notes: LineNote[] = [];
@@ -67,7 +51,7 @@ export function codexRows({
     )
       return;
     header.written = true;
-    queue.unshift(headerRow(sessionId, header), header);
+    queue.unshift(sessionHeaderRow({ sessionId, source: "codex", header }), header);
   };
 
   for (const [index, { key: id, value, file, line }] of lines.entries()) {
@@ -208,19 +192,4 @@ const HANDOVER_PREAMBLE = /^Another language model started to solve this problem
 export function compactedSummary(message: unknown): string | undefined {
   if (typeof message !== "string" || message.trim() === "") return undefined;
   return message.replace(HANDOVER_PREAMBLE, "");
-}
-
-function headerRow(sessionId: string, header: HeaderState): SourceRow {
-  return sessionHeaderRow({
-    id: `${sessionId}#session`,
-    createdAt: header.createdAt,
-    meta: {
-      type: "imported-session",
-      source: "codex",
-      sourceSessionId: header.sourceSessionId,
-      title: header.title ?? "",
-      ...definedFacts(header),
-      file: header.file,
-    },
-  });
 }

@@ -13,12 +13,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { renderRowText } from "../core/row-text.js";
 import { isProviderEligible } from "../core/visibility.js";
-import { createMemoryStore } from "../store/memory/memory-store.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
 import { formatReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
-import { allRows } from "./test-support/session-snapshot.js";
+import { allRows, importSettled } from "./test-support/session-snapshot.js";
 import { writeLines } from "./test-support/transcript-lines.js";
 import { testData } from "../../test/test-data.js";
 
@@ -46,16 +45,21 @@ async function onlySession(store: HistoryStore): Promise<{ sessionId: string; ro
 }
 
 describe.skipIf(shared === undefined)("the transcripts the real programs wrote ($CTXWIN_TEST_DATA/transcripts)", () => {
+  /** Imports one program's folder of transcripts into a fresh store: the report and its one session's rows. */
+  async function importShared(format: "claude-code" | "codex", folder: string) {
+    const { store, report } = await importSettled(format, [path.join(shared ?? "", folder)]);
+    return { report, rows: (await onlySession(store)).rows };
+  }
+
+  /** One call paired with its output, and one compaction boundary: what both programs' transcripts hold. */
+  function expectPairedCallAndCompaction(rows: StoredRow[]): void {
+    expect(toolParts(rows).map((part) => part.state)).toEqual(["output-available"]);
+    expect(rows.filter((row) => row.boundary?.kind === "compaction")).toHaveLength(1);
+  }
+
   it("Claude Code 2.1.197: its own times, folder, git branch, model and version; paired calls; the compaction boundary", async () => {
-    const store = createMemoryStore();
-    const report = await importFiles({
-      store,
-      format: "claude-code",
-      paths: [path.join(shared ?? "", "claude-code-2.1.197")],
-      settleMs: 0,
-    });
+    const { report, rows } = await importShared("claude-code", "claude-code-2.1.197");
     expect(report).toMatchObject({ unknownLines: 0, unknownLineTypes: {}, malformedCount: 0, rowsWaiting: 0 });
-    const { rows } = await onlySession(store);
     expect(rows[0]?.meta).toMatchObject({
       type: "imported-session",
       project: "/home/dev/work/cc-proj",
@@ -67,20 +71,12 @@ describe.skipIf(shared === undefined)("the transcripts the real programs wrote (
     // follows) and its last line, not the time of the import.
     expect(rows[0]?.createdAt).toBe("2026-12-05T06:49:44.043Z");
     expect(rows.at(-1)?.createdAt.startsWith("2026-12-05T06:")).toBe(true);
-    expect(toolParts(rows).map((part) => part.state)).toEqual(["output-available"]);
-    expect(rows.filter((row) => row.boundary?.kind === "compaction")).toHaveLength(1);
+    expectPairedCallAndCompaction(rows);
   });
 
   it("Codex 0.171.0: its own times, folder, model (turn_context) and version; paired calls; the compaction boundary", async () => {
-    const store = createMemoryStore();
-    const report = await importFiles({
-      store,
-      format: "codex",
-      paths: [path.join(shared ?? "", "codex-0.171.0")],
-      settleMs: 0,
-    });
+    const { report, rows } = await importShared("codex", "codex-0.171.0");
     expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
-    const { rows } = await onlySession(store);
     expect(rows[0]?.meta).toMatchObject({
       project: "/home/dev/work/codex-proj",
       model: "gpt-4.1-mini",
@@ -89,8 +85,7 @@ describe.skipIf(shared === undefined)("the transcripts the real programs wrote (
     expect(rows[0]?.meta?.["gitBranch"]).toBeUndefined(); // the folder was not a git checkout
     expect(rows[0]?.createdAt).toBe("2026-12-05T06:49:56.078Z");
     expect(rows.at(-1)?.createdAt.startsWith("2026-12-05T06:50:")).toBe(true);
-    expect(toolParts(rows).map((part) => part.state)).toEqual(["output-available"]);
-    expect(rows.filter((row) => row.boundary?.kind === "compaction")).toHaveLength(1);
+    expectPairedCallAndCompaction(rows);
   });
 });
 
@@ -193,8 +188,7 @@ describe("lines the importer does not know (ADR 0066)", () => {
       ),
       line("event_msg", { type: "task_complete" }, 5),
     ]);
-    const store = createMemoryStore();
-    const report = await importFiles({ store, format: "codex", paths: [file], settleMs: 0 });
+    const { store, report } = await importSettled("codex", [file]);
     expect(report.unknownLineTypes).toEqual({ "response_item:web_search_call": 1, future_state: 1 });
     const { rows } = await onlySession(store);
     expect(rows.filter((row) => row.meta?.type === "imported-raw-line").map((row) => row.meta?.["lineType"])).toEqual([
@@ -215,6 +209,18 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
   const claudeParent = "claude-code:4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f";
   const claudeChild = `${claudeParent}/agent-a7f3c21`;
 
+  /** Checks that the sub-agent's session hangs under the parent's Task call, and returns that call's row. */
+  async function expectChildOfTaskCall(store: HistoryStore): Promise<StoredRow> {
+    const taskRow = (await allRows(store, claudeParent)).find((row) =>
+      toolParts([row]).some((part) => part.toolName === "Task"),
+    )!;
+    expect((await store.session(claudeChild))?.parent).toEqual({
+      sessionId: claudeParent,
+      itemId: String(taskRow.seq),
+    });
+    return taskRow;
+  }
+
   it("Claude Code: the sub-agent's file is a child of the call that started it, from either file, once", async () => {
     const store = openScratchStore();
     const project = path.join(fixtures, "claude-code-2.1.197-subagent", "-home-dev-app");
@@ -222,13 +228,8 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     // Named alone, the sub-agent's file brings its session's file.
     const first = await importFiles({ store, format: "claude-code", paths: [childFile], settleMs: 0 });
     expect(first).toMatchObject({ files: 2, sessionsUpdated: 2, warnings: [] });
-    const parentRows = await allRows(store, claudeParent);
-    const taskRow = parentRows.find((row) => toolParts([row]).some((part) => part.toolName === "Task"))!;
+    const taskRow = await expectChildOfTaskCall(store);
     expect(taskRow.metadata).toMatchObject({ childSessions: [claudeChild] });
-    expect((await store.session(claudeChild))?.parent).toEqual({
-      sessionId: claudeParent,
-      itemId: String(taskRow.seq),
-    });
     const childRows = await allRows(store, claudeChild);
     expect(childRows[0]?.meta).toMatchObject({
       parentSourceSessionId: "4c2e9b1a-6d3f-4e8a-9b7c-0a1b2c3d4e5f",
@@ -268,13 +269,7 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     writeFileSync(parentFile, `${lines.join("\n")}\n`);
     const finished = await importFiles({ store, format: "claude-code", paths: [folder] });
     expect(finished).toMatchObject({ rowsWaiting: 0, warnings: [] });
-    const taskRow = (await allRows(store, claudeParent)).find((row) =>
-      toolParts([row]).some((part) => part.toolName === "Task"),
-    )!;
-    expect((await store.session(claudeChild))?.parent).toEqual({
-      sessionId: claudeParent,
-      itemId: String(taskRow.seq),
-    });
+    await expectChildOfTaskCall(store);
   });
 
   it("Codex: a rollout whose session_meta names a parent thread is the child of its spawn_agent call, even when its file is read first", async () => {
@@ -309,8 +304,7 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     const source = path.join(fixtures, "codex-0.171.0-subagent");
     const childFile = readdirSync(source).find((name) => name.includes("000000000002"))!;
     cpSync(path.join(source, childFile), path.join(folder, childFile));
-    const store = createMemoryStore();
-    const report = await importFiles({ store, format: "codex", paths: [folder], settleMs: 0 });
+    const { store, report } = await importSettled("codex", [folder]);
     expect(report.sessionsUpdated).toBe(1);
     expect(report.warnings.join("\n")).toMatch(
       /sub-agent of 'codex:01c0ffee-0000-7000-8000-000000000001', which is not in the store/,
@@ -378,12 +372,6 @@ describe("sub-agents become child sessions (ADR 0067)", () => {
     settle(parentFile);
     const second = await importFiles({ store, format: "claude-code", paths: [folder], settleMs: 0 });
     expect(second).toMatchObject({ childrenReattached: 1, warnings: [] });
-    const taskRow = (await allRows(store, claudeParent)).find((row) =>
-      toolParts([row]).some((part) => part.toolName === "Task"),
-    )!;
-    expect((await store.session(claudeChild))?.parent).toEqual({
-      sessionId: claudeParent,
-      itemId: String(taskRow.seq),
-    });
+    await expectChildOfTaskCall(store);
   });
 });

@@ -15,7 +15,7 @@ import type { HistoryStore, StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
 import { formatReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
-import { allRows } from "./test-support/session-snapshot.js";
+import { allRows, importSettled } from "./test-support/session-snapshot.js";
 import { writeLines } from "./test-support/transcript-lines.js";
 import { testData } from "../../test/test-data.js";
 
@@ -120,8 +120,7 @@ describe("conversation order (parentUuid, then time)", () => {
   it.skipIf(interactive === undefined)(
     "the real interactive session: /compact, then its compaction, then its output",
     async () => {
-      const store = createMemoryStore();
-      await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
+      const { store } = await importSettled("claude-code", [interactive ?? ""]);
       const rows = await allRows(store, "claude-code:e2907450-ff6e-4a0f-984b-39989f825379");
       const textOf = (row: StoredRow) => (row.boundary?.kind === "compaction" ? "[compaction]" : renderRowText(row));
       const shown = rows.filter(isHistoryVisible).map(textOf);
@@ -246,8 +245,7 @@ describe("the line types Claude Code 2.1.197 writes", () => {
   it.skipIf(interactive === undefined)(
     "the real interactive sessions: no unknown lines, and the hook's guidance is never a search hit",
     async () => {
-      const store = createMemoryStore();
-      const report = await importFiles({ store, format: "claude-code", paths: [interactive ?? ""], settleMs: 0 });
+      const { store, report } = await importSettled("claude-code", [interactive ?? ""]);
       expect(report).toMatchObject({ unknownLines: 0, malformedCount: 0, rowsWaiting: 0 });
       const resumed = path.join(
         interactive ?? "",

@@ -15,7 +15,7 @@ import type { HistoryStore } from "../store/port.js";
 import { importFiles, type ImportFormat } from "./import-files.js";
 import type { ImportReport } from "./import-report.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
-import { sessionSnapshot, storeRowCount } from "./test-support/session-snapshot.js";
+import { importChecked, sessionSnapshot } from "./test-support/session-snapshot.js";
 import {
   CLAUDE_SESSION,
   CODEX_SESSION,
@@ -27,19 +27,16 @@ import {
 const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-import-union-");
 
 /**
- * Imports and checks that the report's rows are exactly the store's change. `live`: the files are
- * still being written (the default, files just written are); otherwise they are settled.
+ * Imports settled files (`live`: files still being written, as files just written are) and checks
+ * that the report's rows are exactly the store's change.
  */
-async function importChecked(
+function importUnion(
   store: HistoryStore,
   format: ImportFormat,
   paths: string[],
   { live = false } = {},
 ): Promise<ImportReport> {
-  const before = await storeRowCount(store);
-  const report = await importFiles({ store, format, paths, ...(live ? {} : { settleMs: 0 }) });
-  expect(report.rowsAdded).toBe((await storeRowCount(store)) - before);
-  return report;
+  return importChecked(store, { format, paths, ...(live ? {} : { settleMs: 0 }) });
 }
 
 async function cleanImport(
@@ -81,14 +78,14 @@ describe("one session in several files", () => {
     writeLines(folder, "good.jsonl", lines);
     const store = openScratchStore();
 
-    const first = await importChecked(store, "claude-code", [folder]);
+    const first = await importUnion(store, "claude-code", [folder]);
     expect(first.warnings).toEqual([]);
     expect(await sessionSnapshot(store, CLAUDE_SESSION)).toEqual(
       await cleanImport("claude-code", lines, CLAUDE_SESSION),
     );
     expect(first.sessionsUpdated).toBe(1);
 
-    const again = await importChecked(store, "claude-code", [folder]);
+    const again = await importUnion(store, "claude-code", [folder]);
     expect(again.rowsAdded).toBe(0);
     expect(again.rowsAlreadyPresent).toBe(first.rowsAdded);
   });
@@ -104,7 +101,7 @@ describe("one session in several files", () => {
       writeLines(folder, short, lines.slice(0, 7));
       writeLines(folder, long, lines);
       const store = openScratchStore();
-      await importChecked(store, "claude-code", [folder]);
+      await importUnion(store, "claude-code", [folder]);
       snapshots.push(await sessionSnapshot(store, CLAUDE_SESSION));
     }
     expect(snapshots[0]).toEqual(snapshots[1]);
@@ -123,9 +120,9 @@ describe("one session in several files", () => {
       [resumed, earlier],
     ]) {
       const store = openScratchStore();
-      for (const file of runs) await importChecked(store, "codex", [file]);
+      for (const file of runs) await importUnion(store, "codex", [file]);
       expect(await sessionSnapshot(store, CODEX_SESSION)).toEqual(expected);
-      expect((await importChecked(store, "codex", [folder])).rowsAdded).toBe(0);
+      expect((await importUnion(store, "codex", [folder])).rowsAdded).toBe(0);
     }
   });
 
@@ -135,7 +132,7 @@ describe("one session in several files", () => {
     const later = writeLines(folder, "a-later.jsonl", lines.slice(10));
     const earlier = writeLines(folder, "b-earlier.jsonl", lines.slice(0, 20));
     const store = openScratchStore();
-    const report = await importChecked(store, "ctxwin", [later, earlier]);
+    const report = await importUnion(store, "ctxwin", [later, earlier]);
     expect(report.rowsAdded).toBe(30);
     expect(await sessionSnapshot(store, CTXWIN_SESSION)).toEqual(await cleanImport("ctxwin", lines, CTXWIN_SESSION));
   });
@@ -149,8 +146,8 @@ describe("one session in several files", () => {
     const tail = writeLines(folder, "a-tail.jsonl", [lines[0]!, ...lines.slice(compacted)]);
     const head = writeLines(folder, "b-head.jsonl", lines.slice(0, compacted + 1));
     const store = openScratchStore();
-    await importChecked(store, "codex", [tail]);
-    await importChecked(store, "codex", [head]);
+    await importUnion(store, "codex", [tail]);
+    await importUnion(store, "codex", [head]);
     const boundaries = (rows: unknown[]) => rows.filter((row) => JSON.stringify(row).includes("compaction-summary"));
     const clean = boundaries(await cleanImport("codex", lines, CODEX_SESSION));
     expect(clean).toHaveLength(1);
@@ -162,7 +159,7 @@ describe("one session in several files", () => {
     await store.append(CTXWIN_SESSION, [
       { id: "local-1", role: "user", parts: [{ type: "text", text: "a local session of the same name" }] },
     ]);
-    const report = await importChecked(store, "ctxwin", [
+    const report = await importUnion(store, "ctxwin", [
       writeLines(temporaryDirectory(), "export.jsonl", ctxwinLines(4)),
     ]);
     expect(report.rowsAdded).toBe(0);
@@ -220,9 +217,9 @@ describe("property: any split of a transcript into overlapping files", () => {
         // Runs of any subset of the files, in any order, then every file, forwards and backwards.
         const live = { live: true };
         for (const run of runs)
-          for (const index of run) if (index < files.length) await importChecked(store, format, [files[index]!], live);
-        await importChecked(store, format, files, live);
-        expect((await importChecked(store, format, [...files].reverse(), live)).rowsAdded).toBe(0);
+          for (const index of run) if (index < files.length) await importUnion(store, format, [files[index]!], live);
+        await importUnion(store, format, files, live);
+        expect((await importUnion(store, format, [...files].reverse(), live)).rowsAdded).toBe(0);
         const clean = await cleanImport(format, all, sessionId, live);
         const imported = (await sessionSnapshot(store, sessionId)).map(stripLateMark);
         // Each line once, none lost. Rows a run stored before their predecessors arrived come later
@@ -232,7 +229,7 @@ describe("property: any split of a transcript into overlapping files", () => {
         expect(imported.filter((row) => !isContent(row))).toHaveLength(clean.filter((row) => !isContent(row)).length);
         // Run once over all the files (each run in any order), the import is exactly the clean one.
         const together = createMemoryStore();
-        await importChecked(together, format, runs.length % 2 === 0 ? files : [...files].reverse(), live);
+        await importUnion(together, format, runs.length % 2 === 0 ? files : [...files].reverse(), live);
         expect(await sessionSnapshot(together, sessionId)).toEqual(clean);
       }),
       { numRuns: 60 },
@@ -294,16 +291,16 @@ describe("property: a parent and its sub-agent arriving in any order and any run
           // Settled for sure: a copy's mtime can be a fraction of a millisecond ahead of Date.now().
           utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
           present.push(file);
-          for (let run = 0; run < importAfter[step]!; run += 1) await importChecked(store, format, present);
+          for (let run = 0; run < importAfter[step]!; run += 1) await importUnion(store, format, present);
           if (step === 0)
             alone =
               (await store.session(tree.child)) !== undefined &&
               (await store.session(tree.child))?.parent === undefined;
         }
-        const last = await importChecked(store, format, present);
+        const last = await importUnion(store, format, present);
         const childFirst = arrival[0] === 1 && importAfter[0]! > 0;
         const clean = createMemoryStore();
-        await importChecked(clean, format, [source]);
+        await importUnion(clean, format, [source]);
         expect(await treeOf(store, tree)).toEqual(await treeOf(clean, tree));
         expect((await store.session(tree.child))?.parent?.sessionId).toBe(tree.parent);
         // The child stored alone is attached by the first import that sees the parent, once.

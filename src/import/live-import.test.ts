@@ -10,11 +10,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { resetBoundaryRow } from "../core/rollover/notice-rows.js";
 import { createMemoryStore } from "../store/memory/memory-store.js";
-import type { HistoryStore } from "../store/port.js";
-import { importFiles, type ImportFilesOptions, type ImportFormat } from "./import-files.js";
-import type { ImportReport } from "./import-report.js";
+import { importFiles, type ImportFormat } from "./import-files.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
-import { allRows, sessionSnapshot, storeRowCount } from "./test-support/session-snapshot.js";
+import { allRows, importChecked, sessionSnapshot } from "./test-support/session-snapshot.js";
 import {
   CLAUDE_SESSION,
   CODEX_SESSION,
@@ -24,14 +22,6 @@ import {
 } from "./test-support/transcript-lines.js";
 
 const { temporaryDirectory, openScratchStore } = scratchStores("ctxwin-live-import-");
-
-/** Imports and checks that the report's rows are exactly the store's change. */
-async function importChecked(store: HistoryStore, options: Omit<ImportFilesOptions, "store">): Promise<ImportReport> {
-  const before = await storeRowCount(store);
-  const report = await importFiles({ store, ...options });
-  expect(report.rowsAdded).toBe((await storeRowCount(store)) - before);
-  return report;
-}
 
 function toolStates(rows: { parts: unknown[] }[]): string[] {
   return rows.flatMap((row) =>

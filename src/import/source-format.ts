@@ -56,6 +56,15 @@ export interface SessionRows {
   waiting: number;
 }
 
+/** What a format builds one session's rows from. */
+export interface RowsInput {
+  sessionId: string;
+  /** The session's lines in transcript order. */
+  lines: readonly SourceLine[];
+  /** The source is no longer being written: calls without results and compactions without summaries are final. */
+  settled: boolean;
+}
+
 export interface SourceFormat {
   name: "ctxwin" | "claude-code" | "codex";
   /** The sessions whose lines a file holds, reading as little of it as the format allows. */
@@ -66,7 +75,7 @@ export interface SourceFormat {
    * The rows of one session from its lines in transcript order. `settled`: the source is no
    * longer being written, so calls without results and compactions without summaries are final.
    */
-  rows(input: { sessionId: string; lines: readonly SourceLine[]; settled: boolean }): SessionRows;
+  rows(input: RowsInput): SessionRows;
   /**
    * A key names one row whatever else its line holds (ctxwin exports: row ids), so lines sharing a
    * key are one line; otherwise a line reusing a key with other content is a row of its own (ADR 0079).

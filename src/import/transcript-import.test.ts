@@ -8,9 +8,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { renderRowText } from "../core/row-text.js";
-import type { HistoryStore, StoredRow } from "../store/port.js";
+import type { StoredRow } from "../store/port.js";
 import { importFiles } from "./import-files.js";
 import { scratchStores } from "./test-support/scratch-stores.js";
+import { allRows } from "./test-support/session-snapshot.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
@@ -24,26 +25,31 @@ function copyFixture(name: string): string {
   return file;
 }
 
-async function allRows(store: HistoryStore, sessionId: string): Promise<StoredRow[]> {
-  return (await store.items(sessionId, { includeCleared: true, afterSeq: 0, limit: 1000 })).rows;
-}
-
 function toolParts(rows: StoredRow[]): Record<string, unknown>[] {
   return rows.flatMap((row) => row.parts.filter((part) => part.type === "dynamic-tool")) as Record<string, unknown>[];
 }
 
+/** Imports a copy of the fixture `name` into a fresh store. */
+async function importFixture(format: "claude-code" | "codex", name: string) {
+  const store = freshStore();
+  const file = copyFixture(name);
+  return { store, file, report: await importFiles({ store, format, paths: [file] }) };
+}
+
+/** The session's hidden first row names its source, its first prompt as the title, and its folder. */
+function expectHeader(rows: StoredRow[], facts: { source: string; title: string; project: string }): void {
+  expect(rows[0]?.meta).toMatchObject({ type: "imported-session", ...facts });
+}
+
 describe("claude-code import", () => {
   it("turns a session into rows with paired tools, reasoning, a sidechain and a compaction boundary", async () => {
-    const store = freshStore();
-    const file = copyFixture("claude-code-session.jsonl");
-    const report = await importFiles({ store, format: "claude-code", paths: [file] });
+    const { store, report } = await importFixture("claude-code", "claude-code-session.jsonl");
     expect(report).toMatchObject({ files: 1, sessionsUpdated: 1, malformedCount: 0 });
     // The informational system line and the future line type; summary/snapshot/queue lines are bookkeeping.
     expect(report.unknownLines).toBe(2);
 
     const rows = await allRows(store, CLAUDE);
-    expect(rows[0]?.meta).toMatchObject({
-      type: "imported-session",
+    expectHeader(rows, {
       source: "claude-code",
       title: "Move the orders service to the new staging database.",
       project: "/home/dev/shop-api",
@@ -118,14 +124,14 @@ describe("claude-code import", () => {
 
 describe("codex import", () => {
   it("turns a rollout into rows with paired calls, errors, reasoning and a compaction boundary", async () => {
-    const store = freshStore();
-    const file = copyFixture("rollout-2026-11-03T14-00-00-0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05.jsonl");
-    const report = await importFiles({ store, format: "codex", paths: [file] });
+    const { store, file, report } = await importFixture(
+      "codex",
+      "rollout-2026-11-03T14-00-00-0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05.jsonl",
+    );
     expect(report.malformed).toEqual([{ file, line: 19, message: expect.stringMatching(/not JSON/) }]);
     expect(report.unknownLines).toBe(1);
     const rows = await allRows(store, CODEX);
-    expect(rows[0]?.meta).toMatchObject({
-      type: "imported-session",
+    expectHeader(rows, {
       source: "codex",
       title: "Find why invoice totals are off by a cent.",
       project: "/home/dev/billing",

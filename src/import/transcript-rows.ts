@@ -71,25 +71,39 @@ export function titleOf(text: string): string {
   return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
 }
 
+/**
+ * The hidden first row of an imported session, from the header facts its transcript gave.
+ *
+ * @example const row = sessionHeaderRow({ sessionId: "codex:abc", source: "codex", header });
+ */
 export function sessionHeaderRow({
-  id,
-  createdAt,
-  meta,
+  sessionId,
+  source,
+  header,
 }: {
-  id: string;
-  createdAt: string | undefined;
-  meta: ImportedSessionMeta;
+  sessionId: string;
+  source: ImportedSessionMeta["source"];
+  header: HeaderState;
 }): SourceRow {
+  const title = header.title ?? "";
+  const meta: ImportedSessionMeta = {
+    type: IMPORTED_SESSION_TYPE,
+    source,
+    sourceSessionId: header.sourceSessionId,
+    title,
+    ...definedFacts(header),
+    file: header.file,
+  };
   return withTime(
     {
-      id,
+      id: `${sessionId}#session`,
       role: "system",
-      parts: [{ type: "text", text: `Imported ${meta.source} session: ${meta.title}` }],
+      parts: [{ type: "text", text: `Imported ${source} session: ${title}` }],
       synthetic: true,
       uiVisible: false,
       meta: { ...meta },
     },
-    createdAt,
+    header.createdAt,
   );
 }
 

@@ -41,33 +41,19 @@ describe("readConfigFile", () => {
   });
 
   it("loads models, budget and strategy, and the models feed the catalog", async () => {
-    const file = writeConfig(
-      JSON.stringify({
-        $schema: "https://example.com/ctxwin-config.json",
-        version: 1,
-        models: {
-          "ollama:qwen3:32b": { contextLimit: 40_960 },
-          "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000, maxOutputTokens: 64_000 },
-        },
-        budget: { threshold: 0.8, outputReserve: 4_096, imageTokens: 1_500, warningTurnTokens: 1_000 },
-        strategy: "compact",
-      }),
-    );
-    const result = await readConfigFile({ directory });
-    expect(result).toEqual({
-      status: "loaded",
-      path: file,
-      warnings: [],
-      config: {
-        version: 1,
-        models: {
-          "ollama:qwen3:32b": { contextLimit: 40_960 },
-          "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000, maxOutputTokens: 64_000 },
-        },
-        budget: { threshold: 0.8, outputReserve: 4_096, imageTokens: 1_500, warningTurnTokens: 1_000 },
-        strategy: "compact",
+    const config = {
+      version: 1,
+      models: {
+        "ollama:qwen3:32b": { contextLimit: 40_960 },
+        "anthropic:claude-sonnet-4-5": { contextLimit: 1_000_000, maxOutputTokens: 64_000 },
       },
-    });
+      budget: { threshold: 0.8, outputReserve: 4_096, imageTokens: 1_500, warningTurnTokens: 1_000 },
+      strategy: "compact",
+    };
+    const file = writeConfig(JSON.stringify({ $schema: "https://example.com/ctxwin-config.json", ...config }));
+    const result = await readConfigFile({ directory });
+    // Every setting as written; the `$schema` key is the editor's, not the config's.
+    expect(result).toEqual({ status: "loaded", path: file, warnings: [], config });
     if (result.status !== "loaded") return;
     const catalog = createModelCatalog({ overrides: result.config.models ?? {} });
     expect(catalog.lookup("ollama:qwen3:32b")).toMatchObject({ status: "found", contextLimit: 40_960 });

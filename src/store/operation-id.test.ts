@@ -4,9 +4,6 @@
  * result and writes nothing new. The in-process case is in the conformance suite; these cases
  * need the SQLite backend and real child processes (the test process is one of the writers).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "./open-store.js";
 import type { HistoryStore } from "./port.js";
@@ -18,24 +15,19 @@ import {
 } from "./test-support/append-worker-protocol.js";
 import { tagOf } from "./test-support/row-tags.js";
 import { readWholeSession, seqProblems } from "./test-support/transcript-checks.js";
+import { temporaryDatabases } from "./test-support/temporary-database.js";
 import { startAppendWorker, type WorkerProcess } from "./test-support/worker-process.js";
 
 const SESSION = "retry";
-const directories: string[] = [];
+// Registered first, so that its folders are removed after the hook below has closed what used them.
+const temporaryDatabase = temporaryDatabases("ctxwin-operation-id-");
 const started: WorkerProcess[] = [];
 const stores: HistoryStore[] = [];
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((worker) => worker.kill()));
   await Promise.all(stores.splice(0).map((store) => store.close()));
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
-
-function temporaryDatabase(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-operation-id-"));
-  directories.push(directory);
-  return path.join(directory, "ctxwin.db");
-}
 
 function open(file: string): HistoryStore {
   const store = openStore({ path: file });

@@ -1,25 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "./open-store.js";
 import type { HistoryStore } from "./port.js";
 import { readTimeline } from "./read-timeline.js";
+import { backendStores } from "./test-support/backend-stores.js";
 import { writeTimelineFixture } from "./test-support/timeline-fixture.js";
 
 const settings = { strategy: "rollover", threshold: 0.7, outputReserve: 8192 } as const;
 
 describe.each(["memory", "sqlite"] as const)("readTimeline (%s)", (backend) => {
-  let store: HistoryStore | undefined;
-  let directory: string | undefined;
-  afterEach(async () => {
-    await store?.close();
-    if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
-  });
+  const openBackendStore = backendStores(backend, "ctxwin-timeline-");
 
   async function fixture(): Promise<HistoryStore> {
-    directory = backend === "sqlite" ? mkdtempSync(path.join(os.tmpdir(), "ctxwin-timeline-")) : undefined;
-    store = directory === undefined ? openStore({ backend: "memory" }) : openStore({ directory });
+    const store = openBackendStore();
     await writeTimelineFixture({ store, sessionId: "t" });
     return store;
   }

@@ -9,45 +9,28 @@ import type { StoreWarning, StoredRow } from "./port.js";
 export type RowDecodeResult = { ok: true; row: StoredRow } | { ok: false; warning: StoreWarning };
 
 export function decodeRow(sessionId: string, seq: number, body: string): RowDecodeResult {
+  const skipped = (code: StoreWarning["code"], reason: string): RowDecodeResult => ({
+    ok: false,
+    warning: { code, sessionId, seq, message: `row ${seq} of session '${sessionId}' ${reason}` },
+  });
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (error) {
-    return {
-      ok: false,
-      warning: {
-        code: "corrupt-row",
-        sessionId,
-        seq,
-        message: `row ${seq} of session '${sessionId}' has corrupt JSON (${(error as Error).message}); skipped`,
-      },
-    };
+    return skipped("corrupt-row", `has corrupt JSON (${(error as Error).message}); skipped`);
   }
   const parsed = StoredRowBodySchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : ` at ${issue.path.join(".") || "(root)"}: ${issue.message}`;
-    return {
-      ok: false,
-      warning: {
-        code: "corrupt-row",
-        sessionId,
-        seq,
-        message: `row ${seq} of session '${sessionId}' does not match the row schema${where}; skipped`,
-      },
-    };
+    return skipped("corrupt-row", `does not match the row schema${where}; skipped`);
   }
   const { v, ...rest } = parsed.data;
   if (v !== undefined && v > ROW_FORMAT_VERSION) {
-    return {
-      ok: false,
-      warning: {
-        code: "newer-row-format",
-        sessionId,
-        seq,
-        message: `row ${seq} of session '${sessionId}' uses row format ${v}, newer than ${ROW_FORMAT_VERSION}; skipped (upgrade ctxwin)`,
-      },
-    };
+    return skipped(
+      "newer-row-format",
+      `uses row format ${v}, newer than ${ROW_FORMAT_VERSION}; skipped (upgrade ctxwin)`,
+    );
   }
   return { ok: true, row: { sessionId, seq, ...rest } as StoredRow };
 }

@@ -9,7 +9,7 @@
  * earlier conversation (filler) in the same window, so rollovers fall at random points mid-turn.
  */
 import { isStopWord } from "../../core/stop-words.js";
-import type { SeededRandom } from "../../core/seeded-random.js";
+import { shuffled, type SeededRandom } from "../../core/seeded-random.js";
 import { pageHits, pagesOf, type Corpus, type CorpusDocument, type DocumentKind } from "./pages.js";
 
 /** Characters per token of the engine's estimate for the scripted model (o200k × 1.3), roughly. */
@@ -63,15 +63,6 @@ function taskText({
       : "the ids of every turn that contains its word (whole word, any case), in order, or (none)";
   const list = documents.map((document) => `${document.id} "${document.word}"`).join("; ");
   return `${TASK_MARKER} ${id}. For each document below, read it page by page with read_document and report ${what}. Documents: ${list}. ${ANSWER_FORMAT}`;
-}
-
-function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
-  const copy = [...items];
-  for (let index = copy.length - 1; index > 0; index -= 1) {
-    const other = random.integer(0, index);
-    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
-  }
-  return copy;
 }
 
 function contentWords(text: string): string[] {

@@ -6,7 +6,7 @@
  */
 import type { EvalAsk, EvalItem, SuiteOptions } from "../eval-types.js";
 import { locomoAnswerF1 } from "../locomo-f1.js";
-import { createSeededRandom, type SeededRandom } from "../../core/seeded-random.js";
+import { createSeededRandom, shuffled } from "../../core/seeded-random.js";
 import type { LocomoConversation, LocomoQuestion } from "./locomo-file.js";
 import { ANSWER_INSTRUCTION, FEED_PREFIX, QUESTION_PREFIX, estimateFeedAndAsks } from "./session-text.js";
 
@@ -32,15 +32,6 @@ function feedOf(conversation: LocomoConversation, contextLimit: number): string[
     if (lines.length > 0) messages.push([header, ...lines].join("\n"));
   }
   return messages;
-}
-
-function shuffled<T>(items: readonly T[], random: SeededRandom): T[] {
-  const copy = [...items];
-  for (let index = copy.length - 1; index > 0; index -= 1) {
-    const other = random.integer(0, index);
-    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
-  }
-  return copy;
 }
 
 /** A small stable hash of a text (FNV-1a). */

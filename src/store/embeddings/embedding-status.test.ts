@@ -2,24 +2,17 @@
  * What `ctxwin doctor` reports of a store's embeddings: nothing stored, then per model the rows
  * embedded and pending, and whether sqlite-vec loads (ADR 0063). Over the offline synonym model.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { reply, text } from "../test-support/conformance-rows.js";
 import { createSynonymEmbeddingModel } from "../test-support/synonym-embedding-model.js";
 import { describeEmbeddingStatus, embeddingStatus } from "./embedding-status.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const temporaryDatabase = temporaryDatabases("ctxwin-embedding-status-");
 
 async function storeFile(): Promise<string> {
-  const folder = mkdtempSync(path.join(tmpdir(), "ctxwin-embedding-status-"));
-  folders.push(folder);
-  const file = path.join(folder, "ctxwin.db");
+  const file = temporaryDatabase();
   const store = openStore({ path: file });
   await store.append("a", [text("Which identity approach?"), reply("OAuth with PKCE for sign-in.")]);
   await store.append("b", [text("The deploy is slow.")]);

@@ -13,21 +13,20 @@ import { MAX_LINEAGE_DEPTH } from "./attach-parent.js";
 /** Summaries already at hand, by session id, so a walk up the tree need not read them again. */
 export type KnownSessions = ReadonlyMap<string, SessionSummary>;
 
+/** A session's summary, and where its ancestors are looked up: among `known` first, then in the store. */
+export interface SessionInTree {
+  store: HistoryStore;
+  summary: SessionSummary;
+  known?: KnownSessions;
+}
+
 /**
  * The session's parent, grandparent, … nearest first, up to the first without a parent (at most
  * `MAX_LINEAGE_DEPTH`); `undefined` stands for a parent the store no longer holds, and ends the list.
  *
  * @example const ancestors = await ancestorsOf({ store, summary: child });
  */
-export async function ancestorsOf({
-  store,
-  summary,
-  known,
-}: {
-  store: HistoryStore;
-  summary: SessionSummary;
-  known?: KnownSessions;
-}): Promise<(SessionSummary | undefined)[]> {
+export async function ancestorsOf({ store, summary, known }: SessionInTree): Promise<(SessionSummary | undefined)[]> {
   const ancestors: (SessionSummary | undefined)[] = [];
   const seen = new Set([summary.sessionId]);
   for (let parent = summary.parent; parent !== undefined;) {
@@ -46,17 +45,9 @@ export async function ancestorsOf({
  *
  * @example if (!(await isVisibleSession({ store, summary }))) return notAvailable();
  */
-export async function isVisibleSession({
-  store,
-  summary,
-  known,
-}: {
-  store: HistoryStore;
-  summary: SessionSummary;
-  known?: KnownSessions;
-}): Promise<boolean> {
-  if (summary.parent === undefined) return true;
-  return isSessionVisible(summary, await ancestorsOf({ store, summary, ...(known === undefined ? {} : { known }) }));
+export async function isVisibleSession(session: SessionInTree): Promise<boolean> {
+  if (session.summary.parent === undefined) return true;
+  return isSessionVisible(session.summary, await ancestorsOf(session));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { RowInput } from "../../core/row.js";
 import { termCounts, type TermCounts } from "../../core/bm25.js";
 import { filterTermsRequired, filterWalkTerm, hasSearchFilter, rowMatchesFilter } from "../../core/search-filter.js";
 import { containsLiteral } from "../../core/search-query.js";
-import { windowIdFor, type WindowKind } from "../../core/windows.js";
+import { windowIdFor } from "../../core/windows.js";
 import { planAppend, type PlannedRow, type SessionCursor } from "../append-plan.js";
 import { AppendConflictError, DuplicateRolloverError } from "../errors.js";
 import { LITERAL_SCAN_LIMIT, filteredScan } from "../filtered-scan.js";
@@ -53,20 +53,8 @@ interface MemoryRow {
   body: string;
 }
 
-interface MemoryWindow {
-  boundarySeq: number;
-  kind: WindowKind;
-  reason: string | undefined;
-  rolloverId: string | undefined;
-  contextTokens: number | undefined;
-  maxTokens: number | undefined;
-  firstSeq: number;
-  lastSeq: number;
-  rowCount: number;
-  visibleCount: number;
-  startedAt: string;
-  endedAt: string;
-}
+/** A window as the memory store keeps it: its summary but the id and the active flag, which follow from the session. */
+type MemoryWindow = Omit<WindowSummary, "windowId" | "active">;
 
 interface MemorySession {
   incarnation: string;
@@ -450,18 +438,7 @@ function createMemoryBackend({
       sessions.set(record.sessionId, {
         incarnation: crypto.randomUUID(),
         rows: [],
-        windows: new Map([
-          [
-            window.boundarySeq,
-            {
-              ...window,
-              reason: window.reason,
-              rolloverId: window.rolloverId,
-              contextTokens: window.contextTokens,
-              maxTokens: window.maxTokens,
-            },
-          ],
-        ]),
+        windows: new Map([[window.boundarySeq, { ...window }]]),
         operations: new Map(),
         cursor: { ...record.cursor },
         createdAt: timestamp,

@@ -9,27 +9,19 @@ import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
 import { StoreFormatError } from "../errors.js";
+import { historyLookup, text } from "../test-support/conformance-rows.js";
 import { openStore } from "../open-store.js";
-import { databaseWithAdmin, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import {
+  databaseWithAdmin,
+  postgresUnavailable,
+  type TestDatabase,
+  writeSchema,
+} from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
 
-const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const reset: RowInput = { role: "assistant", parts: [], boundary: { kind: "reset" } };
-/** A call of the history tool: stored, never indexed (ADR 0053). */
-const lookup: RowInput = {
-  role: "assistant",
-  parts: [
-    {
-      type: "dynamic-tool",
-      toolName: "session_history",
-      toolCallId: "h1",
-      state: "output-available",
-      input: { action: "search", query: "append" },
-      output: "hit",
-    },
-  ],
-} as RowInput;
+const lookup = historyLookup("append");
 const hidden: RowInput = { ...text("hidden"), synthetic: true, uiVisible: false, meta: { type: "continue" } };
 
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format migrations", () => {
@@ -40,14 +32,8 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format migrations"
 
   databaseWithAdmin((opened) => ({ database, admin } = opened));
 
-  async function write(schema: string, appends: readonly [string, RowInput[]][]): Promise<void> {
-    const store = openStore({ url: database.url, schema });
-    try {
-      for (const [sessionId, rows] of appends) await store.append(sessionId, rows);
-    } finally {
-      await store.close();
-    }
-  }
+  const write = (schema: string, appends: readonly [string, RowInput[]][]) =>
+    writeSchema(database.url, schema, appends);
 
   const index = (schema: string) =>
     query<{ entry: string }>(

@@ -9,25 +9,19 @@ import { renderRowText } from "../../core/row-text.js";
 import type { RowInput } from "../../core/row.js";
 import { foldCase, rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
-import { databaseWithAdmin, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import { historyLookup, text } from "../test-support/conformance-rows.js";
+import {
+  databaseWithAdmin,
+  postgresUnavailable,
+  type TestDatabase,
+  writeSchema,
+} from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo, formatTwoVector } from "./test-support/format-two-schema.js";
 
 const rows: RowInput[] = [
-  { role: "user", parts: [{ type: "text", text: "The codename is PELICAN-77." }] },
-  {
-    role: "assistant",
-    parts: [
-      {
-        type: "dynamic-tool",
-        toolName: "mcp__ctxwin__session_history",
-        toolCallId: "c1",
-        state: "output-available",
-        input: { action: "search", query: "PELICAN-77" },
-        output: "hit",
-      },
-    ],
-  } as RowInput,
+  text("The codename is PELICAN-77."),
+  historyLookup("PELICAN-77", { toolName: "mcp__ctxwin__session_history", toolCallId: "c1" }),
 ];
 
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", () => {
@@ -37,9 +31,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 1 → 2", (
 
   it("rewrites the search columns of rows holding a history lookup", async () => {
     const schema = "lookup_migration";
-    const store = openStore({ url: database.url, schema });
-    await store.append("s", rows);
-    await store.close();
+    await writeSchema(database.url, schema, [["s", rows]]);
     // Write the columns as format 1 did: the lookup's call and query included.
     await downgradeToFormatTwo(admin, schema, { format: 1 });
     const oldText = renderRowText(rows[1]!);

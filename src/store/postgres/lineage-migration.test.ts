@@ -5,7 +5,12 @@
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
-import { databaseWithAdmin, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
+import {
+  databaseWithAdmin,
+  postgresUnavailable,
+  type TestDatabase,
+  writeSchema,
+} from "../test-support/postgres-database.js";
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 
 describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 3 → 4", () => {
@@ -15,9 +20,9 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store format 3 → 4", (
 
   it("adds the lineage columns to a schema without them; its sessions read as before and fork", async () => {
     const schema = "lineage_migration";
-    const store = openStore({ url: database.url, schema });
-    await store.append("s", [{ role: "user", parts: [{ type: "text", text: "before lineage" }] }]);
-    await store.close();
+    await writeSchema(database.url, schema, [
+      ["s", [{ role: "user", parts: [{ type: "text", text: "before lineage" }] }]],
+    ]);
     await admin.query(
       `ALTER TABLE ${schema}.ctxwin_sessions DROP COLUMN parent_session_id, DROP COLUMN parent_item_id, DROP COLUMN fork_of_session_id,
        DROP COLUMN fork_at_seq, DROP COLUMN inherited_window_count`,

@@ -8,9 +8,13 @@ import { describe, expect, it, vi } from "vitest";
 import { openStore } from "../open-store.js";
 import { withTestDatabase, postgresUnavailable, type TestDatabase } from "../test-support/postgres-database.js";
 import { tagOf } from "../test-support/row-tags.js";
-import { batchProblems, readWholeSession, seqProblems } from "../test-support/transcript-checks.js";
 import { startAppendWorker } from "../test-support/worker-process.js";
-import { expectInterleavedSession, workersKilledAfterEach } from "../test-support/writer-processes.js";
+import {
+  expectFreshStoreSession,
+  expectInterleavedSession,
+  startFreshStoreWorkers,
+  workersKilledAfterEach,
+} from "../test-support/writer-processes.js";
 
 const WORKERS = 8;
 /** 50 single-row appends and 5 batches of 10 per worker. */
@@ -59,28 +63,13 @@ describe.skipIf(postgresUnavailable !== "")("postgres store, several processes a
 
   it(`lets ${WORKERS} processes create a brand-new schema at the same moment`, async () => {
     const schema = "fresh";
-    const workers = Array.from({ length: WORKERS }, (_unused, index) =>
-      startAppendWorker({
-        mode: "batches",
-        path: "",
-        url: database.url,
-        schema,
-        sessionId: "fresh",
-        worker: `n${index}`,
-        seed: index + 1,
-        maxBatches: 3,
-        openAfterGo: true,
-      }),
-    );
+    const workers = startFreshStoreWorkers(WORKERS, { path: "", url: database.url, schema });
 
     await runTogether(workers);
 
     const store = openStore({ url: database.url, schema });
     try {
-      const rows = await readWholeSession(store, "fresh");
-      expect(seqProblems(rows, await store.lastSeq("fresh"))).toEqual([]);
-      expect(batchProblems(rows)).toEqual([]);
-      expect(new Set(rows.map((row) => tagOf(row)?.batch)).size).toBe(WORKERS * 3);
+      await expectFreshStoreSession(store, WORKERS);
     } finally {
       await store.close();
     }

@@ -15,7 +15,7 @@ import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../t
 import { POSTGRES_FORMAT_VERSION } from "./schema.js";
 import { downgradeToFormatTwo } from "./test-support/format-two-schema.js";
 import { appendThreeNeedles, expectSecondRowSkipped } from "../test-support/corrupt-row.js";
-import { ledgerRows } from "../test-support/ledger-rows.js";
+import { bashRow, LEDGER_FILTER_TERMS, ledgerRows } from "../test-support/ledger-rows.js";
 
 const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
 const textOf = (row: { parts: readonly unknown[] }) => (row.parts[0] as { text: string }).text;
@@ -108,26 +108,13 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     const schema = newSchema();
     const writer = open({ schema });
     await writer.append("s", ledgerRows("corrupt ledger"));
-    await writer.append("t", [
-      {
-        role: "assistant",
-        parts: [{ type: "tool-bash", toolCallId: "c2", state: "input-available", input: { command: "ledger" } }],
-      },
-    ]);
+    await writer.append("t", [bashRow]);
     await writer.close();
     const terms =
       `SELECT s.session_id, f.term, f.seq FROM ${schema}.ctxwin_filter_terms f ` +
       `JOIN ${schema}.ctxwin_sessions s USING (session_key) ORDER BY 1, 2, 3`;
     const written = await query(terms);
-    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual([
-      "s role:assistant 2",
-      "s role:system 4",
-      "s role:user 1",
-      "s role:user 5",
-      "s tool:read_file 2",
-      "t role:assistant 1",
-      "t tool:bash 1",
-    ]);
+    expect(written.map((entry) => Object.values(entry).join(" "))).toEqual(LEDGER_FILTER_TERMS);
     // What format 2 held: no terms table (nor the words' context); one row's JSON broken since.
     await downgradeToFormatTwo(admin, schema);
     await query(`UPDATE ${schema}.ctxwin_rows SET body = '{"broken' WHERE seq = 5`);
@@ -368,12 +355,25 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
   });
 
   describe("a writer blocked by a lock another connection holds", () => {
-    const holdSessionLock = async (schema: string) => {
+    /** A store on a new schema whose session "s" holds one row. */
+    const storeWithOneRow = async (statementTimeoutMs: number) => {
+      const schema = newSchema();
+      const store = open({ schema, statementTimeoutMs });
+      await store.append("s", [text("first")]);
+      return { schema, store };
+    };
+    /** Runs `during` while another connection holds the lock on session "s" of `schema`; then releases it. */
+    const whileSessionLocked = async (schema: string, during: () => Promise<void>) => {
       const holder = new pg.Client({ connectionString: database.url });
       await holder.connect();
       await holder.query("BEGIN");
       await holder.query(`SELECT * FROM ${schema}.ctxwin_sessions WHERE session_id = 's' FOR UPDATE`);
-      return holder;
+      try {
+        await during();
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
     };
     const waitUntilBlocked = async () => {
       for (;;) {
@@ -386,26 +386,17 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
     };
 
     it("gets a StoreTimeoutError past the statement timeout, and nothing is written", async () => {
-      const schema = newSchema();
-      const store = open({ schema, statementTimeoutMs: 300 });
-      await store.append("s", [text("first")]);
-      const holder = await holdSessionLock(schema);
-      try {
+      const { schema, store } = await storeWithOneRow(300);
+      await whileSessionLocked(schema, async () => {
         const error = await store.append("s", [text("blocked")]).catch((caught: unknown) => caught);
         expect(StoreTimeoutError.isInstance(error)).toBe(true);
-      } finally {
-        await holder.query("ROLLBACK");
-        await holder.end();
-      }
+      });
       expect(await store.lastSeq("s")).toBe(1);
     });
 
     it("gets a StoreConnectionLostError when its connection dies mid-append; a retry with the operationId writes once", async () => {
-      const schema = newSchema();
-      const store = open({ schema, statementTimeoutMs: 0 });
-      await store.append("s", [text("first")]);
-      const holder = await holdSessionLock(schema);
-      try {
+      const { schema, store } = await storeWithOneRow(0);
+      await whileSessionLocked(schema, async () => {
         const pending = store
           .append("s", [text("a"), text("b")], { operationId: "op-lost" })
           .catch((caught: unknown) => caught);
@@ -416,10 +407,7 @@ describe.skipIf(postgresUnavailable !== "")("PostgreSQL store on a real server",
         expect((error as Error).message).toMatch(
           /either committed entirely or not at all; retry it with the same operationId/,
         );
-      } finally {
-        await holder.query("ROLLBACK");
-        await holder.end();
-      }
+      });
       const retried = await store.append("s", [text("a"), text("b")], { operationId: "op-lost" });
       expect(retried.map((row) => row.seq)).toEqual([2, 3]);
       expect(await store.append("s", [text("a"), text("b")], { operationId: "op-lost" })).toEqual(retried);

@@ -6,22 +6,17 @@
  *
  * The moments are random but replayable: set CTXWIN_CRASH_SEED to the seed a failure printed.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { killWorkersAfterEach, runCrashLoop } from "../test-support/crash-loop.js";
 import { createSeededRandom, seedFromEnvironment } from "../test-support/seeded-random.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 
 const KILLS = 50;
 
-const directories: string[] = [];
 const started = killWorkersAfterEach();
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+const temporaryDatabase = temporaryDatabases("ctxwin-crash-");
 
 function integrityOf(file: string): string {
   const db = new Database(file);
@@ -35,9 +30,7 @@ function integrityOf(file: string): string {
 describe("sqlite store, writer killed with SIGKILL", () => {
   it(`keeps every batch whole across ${KILLS} kills and one during a huge batch, and accepts appends after each`, async () => {
     const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
-    const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-crash-"));
-    directories.push(directory);
-    const file = path.join(directory, "ctxwin.db");
+    const file = temporaryDatabase();
     try {
       const { markers } = await runCrashLoop(
         {

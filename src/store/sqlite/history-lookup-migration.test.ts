@@ -3,46 +3,25 @@
  * each history lookup's text in both indexes; opening it re-indexes those rows, and search stops
  * returning them while every other row stays found.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderRowText } from "../../core/row-text.js";
 import type { RowInput } from "../../core/row.js";
 import { rankedTerms } from "../../core/search-query.js";
 import { openStore } from "../open-store.js";
 import { decodeRow } from "../row-codec.js";
+import { historyLookup, text } from "../test-support/conformance-rows.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
 import { writeFormatFiveDatabase } from "./test-support/format-five-database.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const temporaryDatabase = temporaryDatabases("ctxwin-lookup-migration-");
 
-const rows: RowInput[] = [
-  { role: "user", parts: [{ type: "text", text: "The codename is PELICAN-77." }] },
-  {
-    role: "assistant",
-    parts: [
-      {
-        type: "dynamic-tool",
-        toolName: "session_history",
-        toolCallId: "c1",
-        state: "output-available",
-        input: { action: "search", query: "PELICAN-77" },
-        output: "hit",
-      },
-    ],
-  } as RowInput,
-];
+const rows: RowInput[] = [text("The codename is PELICAN-77."), historyLookup("PELICAN-77", { toolCallId: "c1" })];
 
 describe("SQLite store format 4 → 5", () => {
   it("re-indexes rows holding a history lookup so that search no longer returns them", async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-lookup-migration-"));
-    folders.push(folder);
-    const file = path.join(folder, "ctxwin.db");
+    const file = temporaryDatabase();
     await writeFormatFiveDatabase({ file, sessions: { s: [rows] }, format: 4 });
     // Write the index as format 4 did: the lookup's call and query included.
     const db = new Database(file);

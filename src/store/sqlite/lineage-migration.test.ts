@@ -2,24 +2,17 @@
  * SQLite store format 6 → 7 (issue 30): a store written before lineage gets the lineage columns
  * on open; its sessions read as before, with no parent and no origin, and can be forked.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { STORE_FORMAT_VERSION } from "./schema.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+const temporaryDatabase = temporaryDatabases("ctxwin-lineage-migration-");
 
 describe("SQLite store format 6 → 7", () => {
   it("adds the lineage columns to a store without them; its sessions read as before and fork", async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-lineage-migration-"));
-    folders.push(folder);
-    const file = path.join(folder, "ctxwin.db");
+    const file = temporaryDatabase();
     const store = openStore({ path: file });
     await store.append("s", [{ role: "user", parts: [{ type: "text", text: "before lineage" }] }]);
     await store.close();

@@ -7,9 +7,6 @@
  * word index with each row's context and the filter terms (ADR 0052, 0051), in the same transaction.
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import Database from "better-sqlite3";
@@ -18,7 +15,8 @@ import { spawnTestWorker } from "../../../test/test-workers.js";
 import { openStore } from "../open-store.js";
 import type { WindowSummary } from "../port.js";
 import { createSeededRandom, seedFromEnvironment, type SeededRandom } from "../test-support/seeded-random.js";
-import { STORE_FORMAT_VERSION } from "./schema.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
+import { expectCurrentFormatWhole } from "./test-support/current-format.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
 
@@ -27,13 +25,13 @@ const WINDOWS = 30_000;
 const KILLS = 3;
 
 const workerSource = new URL("./test-support/open-store-worker.ts", import.meta.url);
-const directories: string[] = [];
+// Registered first, so that its folders are removed after the hook below has killed what used them.
+const temporaryDatabase = temporaryDatabases("ctxwin-migration-crash-");
 const children: ChildProcess[] = [];
 
 afterEach(() => {
   for (const child of children.splice(0))
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
 interface Opener {
@@ -139,31 +137,42 @@ async function killWhileMigrating<State>({
   }
 }
 
-/** What a format-2 build reads of the file: its format, integrity and the size of its tables. */
-function formatTwoState(file: string) {
+/** A run's seed (`CTXWIN_CRASH_SEED` repeats one), its random, and the store file in a fresh directory. */
+function crashRun(): { seed: number; random: SeededRandom; file: string } {
+  const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
+  return { seed, random: createSeededRandom(seed), file: temporaryDatabase() };
+}
+
+/** The file's format and integrity, and what `read` finds in it, through a read-only connection. */
+function stateOf<Found extends object>(file: string, read: (db: Database.Database) => Found) {
   const db = new Database(file, { readonly: true });
   try {
     return {
       version: db.pragma("user_version", { simple: true }),
       integrity: db.pragma("integrity_check", { simple: true }),
-      windowColumns: (
-        db.prepare("SELECT name FROM pragma_table_info('ctxwin_windows')").all() as { name: string }[]
-      ).map((column) => column.name),
-      rows: (db.prepare("SELECT count(*) AS count FROM ctxwin_rows").get() as { count: number }).count,
-      windows: (db.prepare("SELECT count(*) AS count FROM ctxwin_windows").get() as { count: number }).count,
+      ...read(db),
     };
   } finally {
     db.close();
   }
 }
 
+const countOf = (db: Database.Database, sql: string) => (db.prepare(sql).get() as { count: number }).count;
+
+/** What a format-2 build reads of the file: its format, integrity and the size of its tables. */
+function formatTwoState(file: string) {
+  return stateOf(file, (db) => ({
+    windowColumns: (db.prepare("SELECT name FROM pragma_table_info('ctxwin_windows')").all() as { name: string }[]).map(
+      (column) => column.name,
+    ),
+    rows: countOf(db, "SELECT count(*) AS count FROM ctxwin_rows"),
+    windows: countOf(db, "SELECT count(*) AS count FROM ctxwin_windows"),
+  }));
+}
+
 describe("store format migration, opener killed with SIGKILL", () => {
   it(`a kill in the middle of the 2 → 3 migration (${KILLS} times) leaves the file at format 2, whole; the next open migrates it`, async () => {
-    const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
-    const random = createSeededRandom(seed);
-    const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
-    directories.push(directory);
-    const file = path.join(directory, "ctxwin.db");
+    const { seed, random, file } = crashRun();
     const boundaries = Array.from({ length: WINDOWS }, (_, index) => rolloverBoundary(`m${index}`, index, 200_000));
     await writeFormatTwoDatabase({
       file,
@@ -204,18 +213,11 @@ describe("store format migration, opener killed with SIGKILL", () => {
     } finally {
       await store.close();
     }
-    const after = new Database(file, { readonly: true });
-    expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
-    after.close();
+    expectCurrentFormatWhole(file);
   }, 180_000);
 
   it(`a kill amid the 3 → 6 migrations (${KILLS} times) leaves format 3 with its search indexes whole; the next open migrates it`, async () => {
-    const seed = seedFromEnvironment("CTXWIN_CRASH_SEED");
-    const random = createSeededRandom(seed);
-    const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-migration-crash-"));
-    directories.push(directory);
-    const file = path.join(directory, "ctxwin.db");
+    const { seed, random, file } = crashRun();
     // Enough indexed text that the rebuild runs for seconds, far longer than the kill takes to land.
     const line = (index: number) =>
       `note ${index}: ${index % 100 === 0 ? "she painted the sunrise" : "routine progress on the ledger"} ${"and more words about it ".repeat(12)}`;
@@ -226,33 +228,21 @@ describe("store format migration, opener killed with SIGKILL", () => {
       })),
     );
     await writeFormatThreeDatabase({ file, sessions: { big: batches } });
-    const state = () => {
-      const db = new Database(file, { readonly: true });
-      try {
-        return {
-          version: db.pragma("user_version", { simple: true }),
-          integrity: db.pragma("integrity_check", { simple: true }),
-          literalSql: (
-            db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }
-          ).sql,
-          // Format 3's word index holds the words as written: "painted", not "paint".
-          painted: (
-            db
-              .prepare("SELECT count(*) AS count FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'painted'")
-              .get() as { count: number }
-          ).count,
-          phrase: (
-            db
-              .prepare(
-                "SELECT count(*) AS count FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH '\"the sunrise\"'",
-              )
-              .get() as { count: number }
-          ).count,
-        };
-      } finally {
-        db.close();
-      }
-    };
+    const state = () =>
+      stateOf(file, (db) => ({
+        literalSql: (
+          db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'ctxwin_search_literal'").get() as { sql: string }
+        ).sql,
+        // Format 3's word index holds the words as written: "painted", not "paint".
+        painted: countOf(
+          db,
+          "SELECT count(*) AS count FROM ctxwin_search_words WHERE ctxwin_search_words MATCH 'painted'",
+        ),
+        phrase: countOf(
+          db,
+          "SELECT count(*) AS count FROM ctxwin_search_literal WHERE ctxwin_search_literal MATCH '\"the sunrise\"'",
+        ),
+      }));
     const before = state();
     expect(before).toMatchObject({ version: 3, integrity: "ok", painted: 200, phrase: 200 });
     expect(before.literalSql).not.toMatch(/detail/);
@@ -273,9 +263,6 @@ describe("store format migration, opener killed with SIGKILL", () => {
     } finally {
       await store.close();
     }
-    const after = new Database(file, { readonly: true });
-    expect(after.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    expect(after.pragma("integrity_check", { simple: true })).toBe("ok");
-    after.close();
+    expectCurrentFormatWhole(file);
   }, 300_000);
 });

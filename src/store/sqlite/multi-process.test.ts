@@ -3,31 +3,22 @@
  * (docs/design.md §4, invariant 7): seq stays gap-free, every append call stays contiguous, and
  * each writer's rows keep their own order.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { openStore } from "../open-store.js";
-import { tagOf } from "../test-support/row-tags.js";
-import { batchProblems, readWholeSession, seqProblems } from "../test-support/transcript-checks.js";
 import { startAppendWorker } from "../test-support/worker-process.js";
-import { expectInterleavedSession, workersKilledAfterEach } from "../test-support/writer-processes.js";
+import {
+  expectFreshStoreSession,
+  expectInterleavedSession,
+  startFreshStoreWorkers,
+  workersKilledAfterEach,
+} from "../test-support/writer-processes.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 
 const WORKERS = 4;
 const ROWS_PER_WORKER = 500 + 50 * 10;
 
-const directories: string[] = [];
 const runTogether = workersKilledAfterEach();
-
-function temporaryDatabase(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), "ctxwin-multi-process-"));
-  directories.push(directory);
-  return path.join(directory, "ctxwin.db");
-}
-
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+const temporaryDatabase = temporaryDatabases("ctxwin-multi-process-");
 
 describe("sqlite store, several processes appending to one session", () => {
   it("keeps seq gap-free, every batch contiguous and every writer's order", async () => {
@@ -50,26 +41,13 @@ describe("sqlite store, several processes appending to one session", () => {
 
   it("lets several processes create a brand-new database file at the same moment", async () => {
     const file = temporaryDatabase();
-    const workers = Array.from({ length: WORKERS }, (_unused, index) =>
-      startAppendWorker({
-        mode: "batches",
-        path: file,
-        sessionId: "fresh",
-        worker: `n${index}`,
-        seed: index + 1,
-        maxBatches: 3,
-        openAfterGo: true,
-      }),
-    );
+    const workers = startFreshStoreWorkers(WORKERS, { path: file });
 
     await runTogether(workers);
 
     const store = openStore({ path: file });
     try {
-      const rows = await readWholeSession(store, "fresh");
-      expect(seqProblems(rows, await store.lastSeq("fresh"))).toEqual([]);
-      expect(batchProblems(rows)).toEqual([]);
-      expect(new Set(rows.map((row) => tagOf(row)?.batch)).size).toBe(WORKERS * 3);
+      await expectFreshStoreSession(store, WORKERS);
     } finally {
       await store.close();
     }

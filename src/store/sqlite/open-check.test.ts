@@ -7,23 +7,16 @@
  * healthy file damaged. Here the writer's commits are placed exactly between the check's
  * statements, so the case is deterministic.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStore } from "../open-store.js";
 import { findDamage } from "./open-check.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
 
-const directories: string[] = [];
-afterEach(() => {
-  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
-});
+const temporaryDatabase = temporaryDatabases("ctxwin-open-check-");
 
 async function newHistory(): Promise<string> {
-  const directory = mkdtempSync(path.join(tmpdir(), "ctxwin-open-check-"));
-  directories.push(directory);
-  const file = path.join(directory, "ctxwin.db");
+  const file = temporaryDatabase();
   const store = openStore({ path: file });
   for (let index = 0; index < 20; index += 1) {
     await store.append("s", [

@@ -12,23 +12,12 @@ import { CTXWIN_APPLICATION_ID, SCHEMA_V1, STORE_FORMAT_VERSION } from "./schema
 import { wordIndexEntries, writeFormatFiveDatabase } from "./test-support/format-five-database.js";
 import { writeFormatThreeDatabase } from "./test-support/format-three-database.js";
 import { rolloverBoundary, writeFormatTwoDatabase } from "./test-support/format-two-database.js";
+import { historyLookup, text } from "../test-support/conformance-rows.js";
 import { appendThreeNeedles, expectSecondRowSkipped } from "../test-support/corrupt-row.js";
+import { temporaryDatabases } from "../test-support/temporary-database.js";
+import { expectCurrentFormatWhole } from "./test-support/current-format.js";
 
-const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
-/** A call of the history tool: stored and readable, never indexed (ADR 0053). */
-const lookup: RowInput = {
-  role: "assistant",
-  parts: [
-    {
-      type: "dynamic-tool",
-      toolName: "session_history",
-      toolCallId: "h1",
-      state: "output-available",
-      input: { action: "search", query: "after" },
-      output: "hit",
-    },
-  ],
-} as RowInput;
+const lookup = historyLookup("after");
 const digest = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 function catchError(call: () => unknown): unknown {
@@ -240,9 +229,11 @@ describe("SQLite store files", () => {
   });
 });
 
+const temporaryDatabase = temporaryDatabases("ctxwin-migrate-");
+
 describe("SQLite store format migrations", () => {
   it("opens a format-1 database, migrates it once, and keeps its rows", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
+    const file = temporaryDatabase();
     const old = new Database(file);
     old.exec(SCHEMA_V1);
     old.pragma(`application_id = ${CTXWIN_APPLICATION_ID}`);
@@ -310,13 +301,11 @@ describe("SQLite store format migrations", () => {
     const reopened = openStore({ path: file });
     expect((await reopened.session("s"))?.incarnation).toBe(summary?.incarnation);
     await reopened.close();
-    const check = new Database(file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    check.close();
+    expectCurrentFormatWhole(file);
   });
 
   it("a read-only open of an older format upgrades it once (the folder is writable) and then reads", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
+    const file = temporaryDatabase();
     await writeFormatTwoDatabase({
       file,
       sessions: { s: [[text("a"), rolloverBoundary("r1", 1420, 2000), text("b")]] },
@@ -330,13 +319,11 @@ describe("SQLite store format migrations", () => {
       true,
     );
     await store.close();
-    const check = new Database(file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    check.close();
+    expectCurrentFormatWhole(file);
   });
 
   it("opens a format-2 database and fills each rollover window's figures from its boundary row", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "ctxwin-migrate-")), "ctxwin.db");
+    const file = temporaryDatabase();
     const compaction: RowInput = {
       role: "user",
       parts: [{ type: "text", text: "summary" }],
@@ -410,10 +397,7 @@ describe("SQLite store format migrations", () => {
       maxTokens: 40,
     });
     await store.close();
-    const check = new Database(file, { readonly: true });
-    expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-    expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
-    check.close();
+    expectCurrentFormatWhole(file);
   });
 
   it("opens a format-3 database and rebuilds its search indexes: smaller, stemmed, every row still found (ADR 0032)", async () => {
@@ -509,10 +493,7 @@ describe("SQLite store format migrations", () => {
       // The reply is found by the words of the question it answers.
       expect(await seqs("How often do they work out?")).toEqual([1, 2]);
       await store.close();
-      const check = new Database(migrated, { readonly: true });
-      expect(check.pragma("user_version", { simple: true })).toBe(STORE_FORMAT_VERSION);
-      expect(check.pragma("integrity_check", { simple: true })).toBe("ok");
-      check.close();
+      expectCurrentFormatWhole(migrated);
       // The same entries as appends write, but for the damaged row (left out) and the row after it (no context).
       const entries = wordIndexEntries(migrated);
       const damaged = /^s#30[01] /;

@@ -11,6 +11,7 @@ import { MAX_SEARCH_VALUE_CHARS } from "../../core/search-text.js";
 import type { SearchMode } from "../../core/search-query.js";
 import type { StoredRow } from "../port.js";
 import type { ConformanceSuite } from "./conformance-search.js";
+import { finishedCall } from "./conformance-rows.js";
 
 const MEGABYTES_5 = 5_000_000;
 
@@ -18,14 +19,7 @@ const MEGABYTES_5 = 5_000_000;
 const longValue = (head: string, length: number, letter = "x") => `${head} ${letter.repeat(length - head.length - 1)}`;
 
 const toolPart = (input: unknown, output: unknown): RowPart =>
-  ({
-    type: "dynamic-tool",
-    toolName: "write_file",
-    toolCallId: "call-1",
-    state: "output-available",
-    input,
-    output,
-  }) as RowPart;
+  finishedCall({ toolName: "write_file", toolCallId: "call-1", input, output });
 
 const assistant = (...parts: RowPart[]): RowInput => ({ role: "assistant", parts });
 
@@ -53,6 +47,16 @@ export function describeHugeRowConformance(suite: ConformanceSuite): void {
     const seqs = await allSeqsOf(query, mode);
     return mode === "literal" ? seqs : seqs.filter((seq) => !seqs.includes(seq - 1));
   };
+  /** Expects session "s" to hold `rows` from seq 1, each exactly as appended. */
+  const expectStoredAsAppended = async (rows: readonly RowInput[]) => {
+    for (const [index, row] of rows.entries()) expectSameRow(await suite.store.read("s", index + 1), row);
+  };
+  /** Expects, in both search modes, each query to find the rows at its seqs (`[]`: none). */
+  const expectFound = async (seqsByQuery: Record<string, number[]>) => {
+    for (const mode of ["literal", "ranked"] as const)
+      for (const [query, seqs] of Object.entries(seqsByQuery))
+        expect(await seqsOf(query, mode), `${query} (${mode})`).toEqual(seqs);
+  };
 
   describe("huge rows", () => {
     test("stores a 5 MB tool input, a 5 MB tool output, a 5 MB text part and a 20 MiB reasoning part exactly; each is found by its beginning", async () => {
@@ -66,15 +70,15 @@ export function describeHugeRowConformance(suite: ConformanceSuite): void {
         ),
       ];
       for (const row of rows) await suite.store.append("s", [row]);
-      for (const [index, row] of rows.entries()) expectSameRow(await suite.store.read("s", index + 1), row);
-      for (const mode of ["literal", "ranked"] as const) {
-        expect(await seqsOf("inputhead", mode)).toEqual([1]);
-        expect(await seqsOf("outputhead", mode)).toEqual([2]);
-        expect(await seqsOf("texthead", mode)).toEqual([3]);
-        expect(await seqsOf("thought long", mode)).toEqual([4]);
+      await expectStoredAsAppended(rows);
+      await expectFound({
+        inputhead: [1],
+        outputhead: [2],
+        texthead: [3],
+        "thought long": [4],
         // Reasoning is never searched, however large.
-        expect(await seqsOf("reasoninghead", mode)).toEqual([]);
-      }
+        reasoninghead: [],
+      });
     });
 
     test("search holds the first MAX_SEARCH_VALUE_CHARS characters of each text, tool input and tool output", async () => {
@@ -89,16 +93,18 @@ export function describeHugeRowConformance(suite: ConformanceSuite): void {
         assistant(toolPart({ content: cut("earlyobject", "lateobject") }, "ok")),
       ];
       await suite.store.append("s", rows);
-      for (const [index, row] of rows.entries()) expectSameRow(await suite.store.read("s", index + 1), row);
-      for (const mode of ["literal", "ranked"] as const) {
-        expect(await seqsOf("earlytext", mode)).toEqual([1]);
-        expect(await seqsOf("nexttext", mode)).toEqual([1]);
-        expect(await seqsOf("earlyinput", mode)).toEqual([2]);
-        expect(await seqsOf("earlyoutput", mode)).toEqual([2]);
-        expect(await seqsOf("earlyobject", mode)).toEqual([3]);
-        for (const late of ["latetext", "lateinput", "lateoutput", "lateobject"])
-          expect(await seqsOf(late, mode)).toEqual([]);
-      }
+      await expectStoredAsAppended(rows);
+      await expectFound({
+        earlytext: [1],
+        nexttext: [1],
+        earlyinput: [2],
+        earlyoutput: [2],
+        earlyobject: [3],
+        latetext: [],
+        lateinput: [],
+        lateoutput: [],
+        lateobject: [],
+      });
     });
 
     test("refuses a row over maxRowBytes with a typed error naming the limit, and writes nothing", async () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect } from "vitest";
 import { InvalidArgumentError } from "../../core/errors.js";
+import type { HistoryStore } from "../port.js";
 import { MAX_LINEAGE_DEPTH } from "../lineage/attach-parent.js";
 import { AttachParentRefusedError, ForkRefusedError, SessionHasForksError } from "../lineage/lineage-errors.js";
 import type { ConformanceSuite } from "./conformance-search.js";
@@ -12,6 +13,15 @@ import { leadIn, reply, reset, rollover, text, textOf } from "./conformance-rows
 
 const attachRefusedFor = (reason: string) => (error: unknown) =>
   AttachParentRefusedError.isInstance(error) && error.reason === reason;
+/** Expects `attachParent(sessionId, parent)` to be refused for `reason`. */
+async function expectAttachRefused(
+  store: HistoryStore,
+  sessionId: string,
+  parent: { sessionId: string; itemId: string },
+  reason: string,
+): Promise<void> {
+  await expect(store.attachParent(sessionId, parent)).rejects.toSatisfy(attachRefusedFor(reason));
+}
 const refusedFor = (reason: string) => (error: unknown) =>
   ForkRefusedError.isInstance(error) && error.reason === reason;
 
@@ -301,21 +311,11 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       await store.append("child", [text("c")], { parent: { sessionId: "parent", itemId: "1" } });
       await store.append("alone", [text("a")]);
       await store.fork("alone", { atSeq: 1, newSessionId: "fork" });
-      await expect(store.attachParent("child", { sessionId: "other", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("has-other-parent"),
-      );
-      await expect(store.attachParent("child", { sessionId: "parent", itemId: "2" })).rejects.toSatisfy(
-        attachRefusedFor("has-other-parent"),
-      );
-      await expect(store.attachParent("fork", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("is-fork"),
-      );
-      await expect(store.attachParent("nobody", { sessionId: "parent", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("unknown-session"),
-      );
-      await expect(store.attachParent("alone", { sessionId: "nobody", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("unknown-parent"),
-      );
+      await expectAttachRefused(store, "child", { sessionId: "other", itemId: "1" }, "has-other-parent");
+      await expectAttachRefused(store, "child", { sessionId: "parent", itemId: "2" }, "has-other-parent");
+      await expectAttachRefused(store, "fork", { sessionId: "parent", itemId: "1" }, "is-fork");
+      await expectAttachRefused(store, "nobody", { sessionId: "parent", itemId: "1" }, "unknown-session");
+      await expectAttachRefused(store, "alone", { sessionId: "nobody", itemId: "1" }, "unknown-parent");
       await expect(store.attachParent("alone", { sessionId: "parent", itemId: "" })).rejects.toSatisfy(
         (error: unknown) => InvalidArgumentError.isInstance(error),
       );
@@ -329,15 +329,9 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       await store.append("root", [text("r")]);
       await store.append("middle", [text("m")], { parent: { sessionId: "root", itemId: "1" } });
       await store.append("leaf", [text("l")], { parent: { sessionId: "middle", itemId: "1" } });
-      await expect(store.attachParent("root", { sessionId: "root", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("cycle"),
-      );
-      await expect(store.attachParent("root", { sessionId: "leaf", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("cycle"),
-      );
-      await expect(store.attachParent("root", { sessionId: "middle", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("cycle"),
-      );
+      await expectAttachRefused(store, "root", { sessionId: "root", itemId: "1" }, "cycle");
+      await expectAttachRefused(store, "root", { sessionId: "leaf", itemId: "1" }, "cycle");
+      await expectAttachRefused(store, "root", { sessionId: "middle", itemId: "1" }, "cycle");
       expect((await store.session("root"))?.parent).toBeUndefined();
     });
 
@@ -352,9 +346,7 @@ export function describeLineageConformance(suite: ConformanceSuite): void {
       expect(await store.attachParent("deepest", { sessionId: `level-${MAX_LINEAGE_DEPTH - 1}`, itemId: "1" })).toBe(
         "attached",
       );
-      await expect(store.attachParent("too-deep", { sessionId: "deepest", itemId: "1" })).rejects.toSatisfy(
-        attachRefusedFor("too-deep"),
-      );
+      await expectAttachRefused(store, "too-deep", { sessionId: "deepest", itemId: "1" }, "too-deep");
       expect((await store.session("too-deep"))?.parent).toBeUndefined();
     });
 

@@ -1,5 +1,5 @@
 /** Rows the HistoryStore conformance suite appends (test-only). */
-import type { RowInput } from "../../core/row.js";
+import type { RowInput, RowPart } from "../../core/row.js";
 
 export const text = (value: string, extra: Partial<RowInput> = {}): RowInput => ({
   role: "user",
@@ -29,6 +29,29 @@ export const rollover = (
     contextTokens,
     maxTokens,
   },
+});
+/** A tool call that finished: its input and output. */
+export const finishedCall = ({
+  toolName,
+  toolCallId,
+  input,
+  output,
+}: {
+  toolName: string;
+  toolCallId: string;
+  input: unknown;
+  output: unknown;
+}): RowPart => ({ type: "dynamic-tool", toolName, toolCallId, state: "output-available", input, output }) as RowPart;
+/**
+ * The agent's search of its own history, a call of the history tool (as ctxwin names it, or as an
+ * MCP client does): stored and readable, never indexed (ADR 0053).
+ */
+export const historyLookup = (
+  query: string,
+  { toolName = "session_history", toolCallId = "h1" }: { toolName?: string; toolCallId?: string } = {},
+): RowInput => ({
+  role: "assistant",
+  parts: [finishedCall({ toolName, toolCallId, input: { action: "search", query }, output: "hit" })],
 });
 export const leadIn = (rolloverId: string): RowInput => ({
   role: "user",

@@ -5,6 +5,8 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
+import type { RowInput } from "../../core/row.js";
+import { openStore } from "../open-store.js";
 
 /** Why the PostgreSQL tests cannot run here ("" when they can). */
 export const postgresUnavailable = inject("postgresUnavailable");
@@ -108,4 +110,23 @@ export function databaseWithAdmin(onOpen: (opened: { database: TestDatabase; adm
     await opened?.admin.end();
     await opened?.database.drop();
   });
+}
+
+/**
+ * Appends each `[sessionId, rows]` of `appends` in order to `schema` through this build's store,
+ * then closes it: the content a migration test then takes back to an older format.
+ *
+ * @example await writeSchema(database.url, "old", [["s", [text("a")]]]);
+ */
+export async function writeSchema(
+  url: string,
+  schema: string,
+  appends: readonly (readonly [string, readonly RowInput[]])[],
+): Promise<void> {
+  const store = openStore({ url, schema });
+  try {
+    for (const [sessionId, rows] of appends) await store.append(sessionId, [...rows]);
+  } finally {
+    await store.close();
+  }
 }

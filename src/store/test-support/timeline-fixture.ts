@@ -83,6 +83,16 @@ function rollover(
   ];
 }
 
+/** The budget warning of window `windowId` at `contextTokens`. */
+function budgetWarning(windowId: string, contextTokens: number): RowInput {
+  return budgetWarningRow({
+    text: "Context is filling up: update your notes now.",
+    windowId,
+    contextTokens,
+    maxTokens: TIMELINE_FIXTURE_LIMIT,
+  });
+}
+
 /**
  * Writes the fixture session; its seqs are fixed (the tests name them).
  *
@@ -107,12 +117,7 @@ export async function writeTimelineFixture({
       step(2_000, readTool("export function parse() {}\n".repeat(40))),
       step(5_200, text("The parser has three stages.")),
       step(6_300, readTool("const stage = 1;\n".repeat(20))),
-      budgetWarningRow({
-        text: "Context is filling up: update your notes now.",
-        windowId: "w:0",
-        contextTokens: 6_300,
-        maxTokens: TIMELINE_FIXTURE_LIMIT,
-      }),
+      budgetWarning("w:0", 6_300),
       step(6_600, notesWrite()),
       step(7_100, text("Notes updated.")),
     ],
@@ -132,15 +137,7 @@ export async function writeTimelineFixture({
       step(900, text("Listing the tests.")),
       step(6_500, readTool("test('parses', () => {});\n".repeat(30))),
     ],
-    [
-      budgetWarningRow({
-        text: "Context is filling up: update your notes now.",
-        windowId: "w:15",
-        contextTokens: 6_500,
-        maxTokens: TIMELINE_FIXTURE_LIMIT,
-      }),
-      step(6_700, notesWrite(), { meta: { type: "notes-flush" } }),
-    ],
+    [budgetWarning("w:15", 6_500), step(6_700, notesWrite(), { meta: { type: "notes-flush" } })],
     [
       ...rollover("r2", "w:15", "w:21", 6_900, "mid-stream"),
       continueRow({ rolloverId: "r2" }),

@@ -4,10 +4,10 @@
  */
 import { afterEach, expect } from "vitest";
 import type { HistoryStore, StoredRow } from "../port.js";
-import { GO_LINE, parseCommitted } from "./append-worker-protocol.js";
+import { type AppendWorkerConfig, GO_LINE, parseCommitted } from "./append-worker-protocol.js";
 import { tagOf } from "./row-tags.js";
 import { batchProblems, readWholeSession, seqProblems, workerOrderProblems } from "./transcript-checks.js";
-import type { WorkerProcess } from "./worker-process.js";
+import { startAppendWorker, type WorkerProcess } from "./worker-process.js";
 
 /**
  * Registers an `afterEach` that kills the test's workers; returns `runTogether`, which starts
@@ -67,4 +67,39 @@ export async function expectInterleavedSession(
   );
   expect(writerChanges.length).toBeGreaterThan(workers.length - 1);
   return rows;
+}
+
+/** The batches each worker of `startFreshStoreWorkers` appends. */
+const FRESH_STORE_BATCHES = 3;
+
+/**
+ * `count` workers that open a store only after `go` (so that they all create it at once) and
+ * append their batches to session "fresh".
+ */
+export function startFreshStoreWorkers(
+  count: number,
+  store: Pick<AppendWorkerConfig, "path" | "url" | "schema">,
+): WorkerProcess[] {
+  return Array.from({ length: count }, (_unused, index) =>
+    startAppendWorker({
+      mode: "batches",
+      ...store,
+      sessionId: "fresh",
+      worker: `n${index}`,
+      seed: index + 1,
+      maxBatches: FRESH_STORE_BATCHES,
+      openAfterGo: true,
+    }),
+  );
+}
+
+/**
+ * Expects session "fresh" whole after `startFreshStoreWorkers`: seq gap-free, every batch of every
+ * worker there, contiguous.
+ */
+export async function expectFreshStoreSession(store: HistoryStore, workers: number): Promise<void> {
+  const rows = await readWholeSession(store, "fresh");
+  expect(seqProblems(rows, await store.lastSeq("fresh"))).toEqual([]);
+  expect(batchProblems(rows)).toEqual([]);
+  expect(new Set(rows.map((row) => tagOf(row)?.batch)).size).toBe(workers * FRESH_STORE_BATCHES);
 }

@@ -5,13 +5,10 @@
  * Sessions without a reset are described whole; a ctxwin session is titled by its first user
  * message, as an importer titles an imported one.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
-import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
+import { backendStores } from "../../store/test-support/backend-stores.js";
 import { leadIn, reply, reset, rollover, text } from "../../store/test-support/conformance-rows.js";
 import { listSessions } from "./list-sessions.js";
 import { SessionCatalog } from "./session-descriptors.js";
@@ -52,19 +49,7 @@ async function writeCleared(store: HistoryStore, sessionId: string, first: RowIn
 }
 
 describe.each(["sqlite", "memory"] as const)("session descriptors after a reset (%s)", (backend) => {
-  let folder: string | undefined;
-  let store: HistoryStore | undefined;
-
-  afterEach(async () => {
-    await store?.close();
-    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
-  });
-
-  function open(): HistoryStore {
-    if (backend === "memory") return (store = openStore({ backend: "memory" }));
-    folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-catalog-"));
-    return (store = openStore({ directory: folder }));
-  }
+  const open = backendStores(backend, "ctxwin-catalog-");
 
   it("start time and window count describe only the part after the floor", async () => {
     const opened = open();

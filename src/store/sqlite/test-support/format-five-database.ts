@@ -13,6 +13,7 @@ import type { RowInput } from "../../../core/row.js";
 import { rankedTerms } from "../../../core/search-query.js";
 import { indexedTextOf } from "../../append-plan.js";
 import { openStore } from "../../open-store.js";
+import type { StoredRow } from "../../port.js";
 import { decodeRow } from "../../row-codec.js";
 import { SINGLE_COLUMN_WORD_INDEX } from "../search-index.js";
 
@@ -21,40 +22,68 @@ export function dropFilterTerms(db: Database.Database): void {
   db.exec("DROP TABLE IF EXISTS ctxwin_filter_terms");
 }
 
+/** A fixture file and the sessions it holds: for each session id, its appends in order. */
+export interface FixtureFile {
+  file: string;
+  sessions: Record<string, readonly (readonly RowInput[])[]>;
+}
+
 /**
  * @example
  * await writeFormatFiveDatabase({ file, sessions: { s: [[text("painted a sunrise")]] } });
  */
-export async function writeFormatFiveDatabase({
+export function writeFormatFiveDatabase({ format = 5, ...fixture }: FixtureFile & { format?: 4 | 5 }): Promise<void> {
+  return writeOlderDatabase({
+    ...fixture,
+    format,
+    downgrade: (db) =>
+      db.transaction(() => {
+        dropFilterTerms(db);
+        db.exec("DROP TABLE ctxwin_search_words;");
+        db.exec(SINGLE_COLUMN_WORD_INDEX);
+        const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
+        for (const { rowKey, row } of visibleRows(db)) {
+          const text = row === undefined ? "" : indexedTextOf(row);
+          if (text.length > 0) words.run(rowKey, rankedTerms(text).join(" "));
+        }
+      })(),
+  });
+}
+
+/**
+ * A database of an older format: the current format's file holding `sessions`, which `downgrade`
+ * takes apart, labelled `format`.
+ *
+ * @example await writeOlderDatabase({ file, sessions, format: 3, downgrade: downgradeSearchIndexes });
+ */
+export async function writeOlderDatabase({
   file,
   sessions,
-  format = 5,
-}: {
-  file: string;
-  sessions: Record<string, readonly (readonly RowInput[])[]>;
-  format?: 4 | 5;
-}): Promise<void> {
+  format,
+  downgrade,
+}: FixtureFile & { format: number; downgrade: (db: Database.Database) => void }): Promise<void> {
   await writeCurrentDatabase({ file, sessions });
   const db = new Database(file);
   try {
-    db.transaction(() => {
-      dropFilterTerms(db);
-      db.exec("DROP TABLE ctxwin_search_words;");
-      db.exec(SINGLE_COLUMN_WORD_INDEX);
-      const rows = db.prepare(
-        "SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1",
-      );
-      const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
-      for (const record of rows.all() as { row_key: number; seq: number; session_id: string; body: string }[]) {
-        const decoded = decodeRow(record.session_id, record.seq, record.body);
-        const text = decoded.ok ? indexedTextOf(decoded.row) : "";
-        if (text.length > 0) words.run(record.row_key, rankedTerms(text).join(" "));
-      }
-    })();
+    downgrade(db);
     db.pragma(`user_version = ${format}`);
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
     db.close();
+  }
+}
+
+/** Each visible row of a file with its row key; `row` is undefined where the stored body does not decode. */
+export function* visibleRows(db: Database.Database): Generator<{ rowKey: number; row: StoredRow | undefined }> {
+  const records = db
+    .prepare(
+      "SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r " +
+        "JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1",
+    )
+    .all() as { row_key: number; seq: number; session_id: string; body: string }[];
+  for (const record of records) {
+    const decoded = decodeRow(record.session_id, record.seq, record.body);
+    yield { rowKey: record.row_key, row: decoded.ok ? decoded.row : undefined };
   }
 }
 
@@ -87,13 +116,7 @@ export function wordIndexEntries(file: string): string[] {
  *
  * @example await writeCurrentDatabase({ file, sessions: { s: [[text("a")]] } });
  */
-export async function writeCurrentDatabase({
-  file,
-  sessions,
-}: {
-  file: string;
-  sessions: Record<string, readonly (readonly RowInput[])[]>;
-}): Promise<void> {
+export async function writeCurrentDatabase({ file, sessions }: FixtureFile): Promise<void> {
   const store = openStore({ path: file, durability: "normal" });
   try {
     for (const [sessionId, appends] of Object.entries(sessions)) {

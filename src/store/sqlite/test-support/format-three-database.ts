@@ -4,11 +4,9 @@
  * indexes are rebuilt as format 3 had them (trigrams with positions, unstemmed words) and
  * `user_version` is set to 3: what a format-3 build would have written for the same appends.
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { renderRowText } from "../../../core/row-text.js";
-import type { RowInput } from "../../../core/row.js";
-import { decodeRow } from "../../row-codec.js";
-import { dropFilterTerms, writeCurrentDatabase } from "./format-five-database.js";
+import { dropFilterTerms, type FixtureFile, visibleRows, writeOlderDatabase } from "./format-five-database.js";
 
 const FORMAT_THREE_INDEXES = `
 DROP TABLE ctxwin_search_literal;
@@ -26,17 +24,13 @@ export function downgradeSearchIndexes(db: Database.Database): void {
   db.transaction(() => {
     dropFilterTerms(db);
     db.exec(FORMAT_THREE_INDEXES);
-    const rows = db.prepare(
-      "SELECT r.row_key, r.seq, s.session_id, r.body FROM ctxwin_rows r JOIN ctxwin_sessions s USING (session_key) WHERE r.visible = 1",
-    );
     const literal = db.prepare("INSERT INTO ctxwin_search_literal (rowid, text) VALUES (?, ?)");
     const words = db.prepare("INSERT INTO ctxwin_search_words (rowid, text) VALUES (?, ?)");
-    for (const record of rows.all() as { row_key: number; seq: number; session_id: string; body: string }[]) {
-      const decoded = decodeRow(record.session_id, record.seq, record.body);
-      const text = decoded.ok ? renderRowText(decoded.row) : "";
+    for (const { rowKey, row } of visibleRows(db)) {
+      const text = row === undefined ? "" : renderRowText(row);
       if (text.length === 0) continue;
-      literal.run(record.row_key, text);
-      words.run(record.row_key, text);
+      literal.run(rowKey, text);
+      words.run(rowKey, text);
     }
   })();
 }
@@ -45,20 +39,10 @@ export function downgradeSearchIndexes(db: Database.Database): void {
  * @example
  * await writeFormatThreeDatabase({ file, sessions: { s: [[text("painted a sunrise")]] } });
  */
-export async function writeFormatThreeDatabase({
-  file,
-  sessions,
-}: {
-  file: string;
-  sessions: Record<string, readonly (readonly RowInput[])[]>;
-}): Promise<void> {
-  await writeCurrentDatabase({ file, sessions });
-  const db = new Database(file);
-  try {
-    downgradeSearchIndexes(db);
-    db.pragma("user_version = 3");
-    db.pragma("wal_checkpoint(TRUNCATE)");
-  } finally {
-    db.close();
-  }
+export function writeFormatThreeDatabase(fixture: FixtureFile): Promise<void> {
+  return writeOlderDatabase({
+    ...fixture,
+    format: 3,
+    downgrade: downgradeSearchIndexes,
+  });
 }
