@@ -22,6 +22,7 @@ import {
 } from "../../store/embeddings/embedding-status.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
+import { processOutput, type CommandOutput } from "../command-output.js";
 import { describeServer } from "../../store/postgres/server-errors.js";
 import { DEFAULT_POSTGRES_SCHEMA, schemaFromUrl } from "../../store/postgres/schema.js";
 import { postgresEmbeddingStatus } from "../../store/embeddings/postgres-embedding-status.js";
@@ -33,16 +34,6 @@ interface DoctorFlags {
   salvage?: string;
   json?: boolean;
 }
-
-export interface DoctorOutput {
-  stdout: (chunk: string) => void;
-  stderr: (chunk: string) => void;
-}
-
-const processOutput: DoctorOutput = {
-  stdout: (chunk) => process.stdout.write(chunk),
-  stderr: (chunk) => process.stderr.write(chunk),
-};
 
 /** Bytes of salvaged lines collected before one write to the output file. */
 const WRITE_CHUNK = 64 * 1024;
@@ -57,7 +48,7 @@ export function registerDoctorCommand({
   output = processOutput,
 }: {
   program: Command;
-  output?: DoctorOutput;
+  output?: CommandOutput;
 }): Command {
   return program
     .command("doctor")
@@ -128,7 +119,7 @@ interface ServerTarget {
  * A PostgreSQL store: its sessions are read (which checks that the schema is a ctxwin store of a
  * format this version reads) and its embeddings reported; nothing is written.
  */
-async function doctorServer(server: ServerTarget, json: boolean, output: DoctorOutput): Promise<void> {
+async function doctorServer(server: ServerTarget, json: boolean, output: CommandOutput): Promise<void> {
   const store = openStore({ url: server.url, schema: server.schema, readOnly: true });
   let sessions: number;
   try {

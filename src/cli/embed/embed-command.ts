@@ -12,19 +12,13 @@ import { resolveEmbeddingModel, type EmbeddingFlags } from "../../agent/embeddin
 import { openStore } from "../../store/open-store.js";
 import type { EmbeddingProgress, HistoryStore } from "../../store/port.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
+import { processOutput, type CommandOutput } from "../command-output.js";
 import { AGENT_FLAGS } from "../agent-flags.js";
 
-export interface EmbedOutput {
-  stdout: (chunk: string) => void;
-  stderr: (chunk: string) => void;
+export interface EmbedOutput extends CommandOutput {
   /** Draw a progress bar (default: when stderr is a terminal). */
   progressBar?: boolean;
 }
-
-const processOutput: EmbedOutput = {
-  stdout: (chunk) => process.stdout.write(chunk),
-  stderr: (chunk) => process.stderr.write(chunk),
-};
 
 interface EmbedFlags {
   dir?: string;

@@ -15,16 +15,7 @@ import { defaultSourceFolder } from "../../import/source-files.js";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
-
-export interface ImportOutput {
-  stdout: (chunk: string) => void;
-  stderr: (chunk: string) => void;
-}
-
-const processOutput: ImportOutput = {
-  stdout: (chunk) => process.stdout.write(chunk),
-  stderr: (chunk) => process.stderr.write(chunk),
-};
+import { processOutput, type CommandOutput } from "../command-output.js";
 
 /** An expected failure of `ctxwin import`: one line on stderr. */
 export class ImportCommandError extends CtxwinError {
@@ -95,7 +86,7 @@ export function registerImportCommand({
   output = processOutput,
 }: {
   program: Command;
-  output?: ImportOutput;
+  output?: CommandOutput;
 }): Command {
   return program
     .command("import")
