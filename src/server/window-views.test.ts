@@ -3,27 +3,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RowInput } from "../core/row.js";
 import { openStore } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
+import { rollover, text } from "../store/test-support/conformance-rows.js";
 import { createWindowCache } from "./session-windows.js";
 import { windowViews } from "./window-views.js";
 
-const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
-const rollover = (rolloverId: string, contextTokens: number, maxTokens: number): RowInput => ({
-  role: "assistant",
-  parts: [],
-  boundary: { kind: "rollover" },
-  meta: {
-    type: "rollover",
-    rolloverId,
-    reason: "mid-stream",
-    previousWindowId: "w:0",
-    flushOpportunity: true,
-    contextTokens,
-    maxTokens,
-  },
-});
+/** A rollover boundary whose previous window held `contextTokens` of a `maxTokens` limit. */
+const measured = (rolloverId: string, contextTokens: number, maxTokens: number) =>
+  rollover(rolloverId, "w:0", { contextTokens, maxTokens });
 
 /** The store, with a count of the single-row reads made through it. */
 function countingReads(store: HistoryStore): { store: HistoryStore; reads: () => number } {
@@ -54,11 +42,11 @@ describe("windowViews", () => {
     const { store: inner } = openTemporary();
     await inner.append("s", [
       text("a"),
-      rollover("r1", 1420, 2000),
+      measured("r1", 1420, 2000),
       text("b"),
-      rollover("r2", 999, 1000),
+      measured("r2", 999, 1000),
       text("c"),
-      rollover("r3", 5, 0),
+      measured("r3", 5, 0),
     ]);
     const { store, reads } = countingReads(inner);
     const views = await windowViews({
@@ -68,10 +56,10 @@ describe("windowViews", () => {
     });
     expect(views.map(({ windowId, kind, reason, percent }) => ({ windowId, kind, reason, percent }))).toEqual([
       { windowId: "w:0", kind: "initial", reason: undefined, percent: undefined },
-      { windowId: "w:2", kind: "rollover", reason: "mid-stream", percent: 71 },
-      { windowId: "w:4", kind: "rollover", reason: "mid-stream", percent: 100 },
+      { windowId: "w:2", kind: "rollover", reason: "on-send", percent: 71 },
+      { windowId: "w:4", kind: "rollover", reason: "on-send", percent: 100 },
       // A limit of 0 gives no percentage.
-      { windowId: "w:6", kind: "rollover", reason: "mid-stream", percent: undefined },
+      { windowId: "w:6", kind: "rollover", reason: "on-send", percent: undefined },
     ]);
     expect(reads()).toBe(0);
   });
@@ -80,9 +68,9 @@ describe("windowViews", () => {
     const { store: inner, file } = openTemporary();
     await inner.append("fallback", [
       text("a"),
-      rollover("r1", 300, 1000),
+      measured("r1", 300, 1000),
       text("b"),
-      rollover("r2", 600, 1000),
+      measured("r2", 600, 1000),
       text("c"),
     ]);
     const db = new Database(file);

@@ -5,7 +5,7 @@ import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Timeline } from "../../core/timeline/timeline-types.js";
 import { openStore } from "../../store/open-store.js";
-import { writeTimelineFixture } from "../../store/test-support/timeline-fixture.js";
+import { TIMELINE_FIXTURE_MARK_KINDS, writeTimelineFixture } from "../../store/test-support/timeline-fixture.js";
 import { stepMetadata, type StepUsage } from "../../core/rollover/step-usage.js";
 import { formatUsd } from "../../core/budget/cost.js";
 import { renderTimelineChart, wantsUnicode } from "../terminal/timeline-chart.js";
@@ -118,17 +118,7 @@ describe("ctxwin history usage", () => {
   it("prints the whole timeline as JSON with --json, and reads only the newest windows with --windows", async () => {
     const all = JSON.parse((await history(["usage", "timeline", "--json"])).stdout) as Timeline;
     expect(all.points).toHaveLength(12);
-    expect(all.marks.map((mark) => mark.kind)).toEqual([
-      "warning",
-      "notes",
-      "rollover",
-      "compaction",
-      "clear",
-      "warning",
-      "flush",
-      "notes",
-      "rollover",
-    ]);
+    expect(all.marks.map((mark) => mark.kind)).toEqual(TIMELINE_FIXTURE_MARK_KINDS);
     const every = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "all"])).stdout) as Timeline;
     expect(every).toEqual(all);
     const newest = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "2"])).stdout) as Timeline;
