@@ -7,7 +7,7 @@ import type { Timeline } from "../../core/timeline/timeline-types.js";
 import { openStore } from "../../store/open-store.js";
 import { TIMELINE_FIXTURE_MARK_KINDS, writeTimelineFixture } from "../../store/test-support/timeline-fixture.js";
 import { stepMetadata, type StepUsage } from "../../core/rollover/step-usage.js";
-import { formatUsd } from "../../core/budget/cost.js";
+import { formatUsd } from "../../core/chart/format-usd.js";
 import { renderTimelineChart, wantsUnicode } from "../terminal/timeline-chart.js";
 import { registerHistoryCommand } from "./history-command.js";
 
