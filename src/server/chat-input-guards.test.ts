@@ -5,13 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, type RecordedCall } from "../session/test-support/scripted-model.js";
 import { readAllRows } from "../session/test-support/session-invariants.js";
-import {
-  createSession,
-  postChatText,
-  scriptedChat,
-  startFixture,
-  type ServerFixture,
-} from "./test-support/server-fixture.js";
+import { createSession, postChatText } from "./test-support/chat-requests.js";
+import { scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 async function withChat(run: (fixture: ServerFixture, sessionId: string, calls: RecordedCall[]) => Promise<void>) {
   const { model, calls } = scriptedModel({ script: () => ({ text: "ok" }) });

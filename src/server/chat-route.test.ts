@@ -14,13 +14,8 @@ import { readAllRows } from "../session/test-support/session-invariants.js";
 import type { CtxwinUIMessage } from "../session/ui-message-stream.js";
 import type { HistoryStore } from "../store/port.js";
 import { startServer } from "./start-server.js";
-import {
-  createSession,
-  postChatText,
-  scriptedChat,
-  startFixture,
-  type ServerFixture,
-} from "./test-support/server-fixture.js";
+import { createSession, postChatText } from "./test-support/chat-requests.js";
+import { scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
 const readBoth = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "../session/test-support/scripted-model.js";
+import { createSession } from "./test-support/chat-requests.js";
 import {
-  createSession,
   readEvents,
   scriptedChat,
   startFixture,

@@ -12,13 +12,8 @@ import { resetBoundaryRow } from "../core/rollover/notice-rows.js";
 import { scriptedModel, type Script } from "../session/test-support/scripted-model.js";
 import { rowText } from "../session/test-support/session-fixture.js";
 import { readAllRows } from "../session/test-support/session-invariants.js";
-import {
-  createSession,
-  postChatText,
-  scriptedChat,
-  startFixture,
-  type ServerFixture,
-} from "./test-support/server-fixture.js";
+import { createSession, postChatText } from "./test-support/chat-requests.js";
+import { scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 const userText = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }] });
 const assistantText = (text: string): RowInput => ({ role: "assistant", parts: [{ type: "text", text }] });
