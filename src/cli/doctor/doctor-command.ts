@@ -22,7 +22,7 @@ import {
 } from "../../store/embeddings/embedding-status.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
-import { processOutput, type CommandOutput } from "../command-output.js";
+import { failureLine, processOutput, type CommandOutput, type CommandRegistration } from "../command-output.js";
 import { describeServer } from "../../store/postgres/server-errors.js";
 import { DEFAULT_POSTGRES_SCHEMA, schemaFromUrl } from "../../store/postgres/schema.js";
 import { postgresEmbeddingStatus } from "../../store/embeddings/postgres-embedding-status.js";
@@ -43,13 +43,7 @@ const WRITE_CHUNK = 64 * 1024;
  *
  * @example registerDoctorCommand({ program: new Command("ctxwin") });
  */
-export function registerDoctorCommand({
-  program,
-  output = processOutput,
-}: {
-  program: Command;
-  output?: CommandOutput;
-}): Command {
+export function registerDoctorCommand({ program, output = processOutput }: CommandRegistration): Command {
   return program
     .command("doctor")
     .description(
@@ -99,10 +93,7 @@ export function registerDoctorCommand({
           );
         if (report.condition !== "healthy" && report.condition !== "repaired") process.exitCode = FAILURE_EXIT_CODE;
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        output.stderr(
-          `ctxwin doctor: ${CtxwinError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "),
-        );
+        output.stderr(failureLine({ command: "doctor", error, expected: CtxwinError.isInstance(error) }));
         process.exitCode = FAILURE_EXIT_CODE;
       }
     });

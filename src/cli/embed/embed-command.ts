@@ -12,7 +12,7 @@ import { resolveEmbeddingModel, type EmbeddingFlags } from "../../agent/embeddin
 import { openStore } from "../../store/open-store.js";
 import type { EmbeddingProgress, HistoryStore } from "../../store/port.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
-import { processOutput, type CommandOutput } from "../command-output.js";
+import { failureLine, processOutput, type CommandOutput } from "../command-output.js";
 import { AGENT_FLAGS } from "../agent-flags.js";
 
 export interface EmbedOutput extends CommandOutput {
@@ -120,8 +120,7 @@ export function registerEmbedCommand({
                 `${report.dimensions === undefined ? "" : ` (${report.dimensions} dimensions, ${report.index})`}; ${report.providerCalls} provider call(s)\n`,
         );
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        output.stderr(`ctxwin embed: ${message}\n`.replace(/\n(?!$)/g, " "));
+        output.stderr(failureLine({ command: "embed", error, expected: true }));
         process.exitCode =
           error instanceof EmbedCommandError ||
           (CtxwinError.isInstance(error) && error.name === "CtxwinModelConfigError")

@@ -36,7 +36,7 @@ import { timelineSettingsOf } from "../../core/timeline/timeline-settings.js";
 import { readConfigFile } from "../../store/config-file.js";
 import { wantsUnicode } from "../terminal/timeline-chart.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag } from "../store-flag.js";
-import { processOutput, type CommandOutput } from "../command-output.js";
+import { failureLine, processOutput, type CommandOutput, type CommandRegistration } from "../command-output.js";
 
 interface CommonOptions {
   dir?: string;
@@ -66,13 +66,7 @@ const MAX_SEARCH_LIMIT = 1000;
  *
  * @example registerHistoryCommand({ program: new Command("ctxwin") });
  */
-export function registerHistoryCommand({
-  program,
-  output = processOutput,
-}: {
-  program: Command;
-  output?: CommandOutput;
-}): Command {
+export function registerHistoryCommand({ program, output = processOutput }: CommandRegistration): Command {
   // A bad flag is one line (commander's message), not the message plus the whole usage.
   const history = program
     .command("history")
@@ -314,13 +308,7 @@ function runner(output: CommandOutput) {
       if (typeof result === "string") output.stdout(`${result}\n`);
       else if (result !== undefined) output.stdout(`${JSON.stringify(result, null, 2)}\n`);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.stderr(
-        `ctxwin history: ${HistoryCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(
-          /\n(?!$)/g,
-          " ",
-        ),
-      );
+      output.stderr(failureLine({ command: "history", error, expected: HistoryCommandError.isInstance(error) }));
       process.exitCode = 1;
     } finally {
       await store?.close();
