@@ -28,12 +28,14 @@ describe("usageCost", () => {
     expect(cachedShare({ inputTokens: 0, cacheReadTokens: 0 })).toBe(0);
   });
 
-  it("adds usages", () => {
-    expect(addUsage(NO_USAGE, { inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 })).toEqual({
-      inputTokens: 1,
-      outputTokens: 2,
-      cacheReadTokens: 3,
-      cacheWriteTokens: 4,
+  it("adds usages figure by figure, from NO_USAGE", () => {
+    const usage = { inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 };
+    expect(addUsage(NO_USAGE, usage)).toEqual(usage);
+    expect(addUsage(usage, usage)).toEqual({
+      inputTokens: 2,
+      outputTokens: 4,
+      cacheReadTokens: 6,
+      cacheWriteTokens: 8,
     });
   });
 });
