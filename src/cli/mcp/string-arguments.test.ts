@@ -5,29 +5,27 @@
  * say `integer`. Also what such a client is told: every result is labelled as data from the
  * sessions ctxwin keeps, and ctxwin's own sessions carry a title.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STORE_HISTORY_LABEL } from "../../core/history-view/limits.js";
-import { openStore } from "../../store/open-store.js";
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 let folder: string;
 let mcp: McpSession;
 
 beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-strings-"));
-  const store = openStore({ directory: folder });
-  for (const name of ["alpha", "beta", "gamma"]) {
-    await store.append(name, [
-      rows.userText(`${name}: plan the orders migration\nwith details`),
-      rows.assistantText(`${name} answers: migrate on friday`),
-      rows.userText(`${name} thanks`),
-    ]);
-  }
-  await store.close();
+  folder = await seededProject("ctxwin-mcp-strings-", async (store) => {
+    for (const name of ["alpha", "beta", "gamma"]) {
+      await store.append(name, [
+        rows.userText(`${name}: plan the orders migration\nwith details`),
+        rows.assistantText(`${name} answers: migrate on friday`),
+        rows.userText(`${name} thanks`),
+      ]);
+    }
+  });
   mcp = await startMcp({ args: ["--dir", folder, "--memory", path.join(folder, "memory")], cwd: folder });
 });
 
