@@ -31,12 +31,8 @@ describe("usageCost", () => {
   it("adds usages figure by figure, from NO_USAGE", () => {
     const usage = { inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 };
     expect(addUsage(NO_USAGE, usage)).toEqual(usage);
-    expect(addUsage(usage, usage)).toEqual({
-      inputTokens: 2,
-      outputTokens: 4,
-      cacheReadTokens: 6,
-      cacheWriteTokens: 8,
-    });
+    const twice = addUsage(usage, usage);
+    expect(twice).toEqual({ inputTokens: 2, outputTokens: 4, cacheReadTokens: 6, cacheWriteTokens: 8 });
   });
 });
 
