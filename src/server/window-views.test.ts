@@ -3,15 +3,24 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import type { RowInput } from "../core/row.js";
 import { openStore } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
 import { rollover, text } from "../store/test-support/conformance-rows.js";
 import { createWindowCache } from "./session-windows.js";
 import { windowViews } from "./window-views.js";
 
-/** A rollover boundary whose previous window held `contextTokens` of a `maxTokens` limit. */
-const measured = (rolloverId: string, contextTokens: number, maxTokens: number) =>
-  rollover(rolloverId, "w:0", { contextTokens, maxTokens });
+/**
+ * A session of one text row a window, the windows parted by rollovers whose previous window held
+ * `contextTokens` of a `maxTokens` limit, one `[contextTokens, maxTokens]` pair a rollover.
+ */
+const windowsParted = (figures: Array<[contextTokens: number, maxTokens: number]>): RowInput[] => [
+  text("a"),
+  ...figures.flatMap(([contextTokens, maxTokens], index) => [
+    rollover(`r${index + 1}`, "w:0", { contextTokens, maxTokens }),
+    text(`after r${index + 1}`),
+  ]),
+];
 
 /** The store, with a count of the single-row reads made through it. */
 function countingReads(store: HistoryStore): { store: HistoryStore; reads: () => number } {
@@ -40,14 +49,14 @@ describe("windowViews", () => {
 
   it("takes each rollover's percentage from the window summaries, without reading a row", async () => {
     const { store: inner } = openTemporary();
-    await inner.append("s", [
-      text("a"),
-      measured("r1", 1420, 2000),
-      text("b"),
-      measured("r2", 999, 1000),
-      text("c"),
-      measured("r3", 5, 0),
-    ]);
+    await inner.append(
+      "s",
+      windowsParted([
+        [1420, 2000],
+        [999, 1000],
+        [5, 0],
+      ]),
+    );
     const { store, reads } = countingReads(inner);
     const views = await windowViews({
       store,
@@ -66,13 +75,13 @@ describe("windowViews", () => {
 
   it("reads the boundary once for a rollover summary without figures (written by a format-2 process)", async () => {
     const { store: inner, file } = openTemporary();
-    await inner.append("fallback", [
-      text("a"),
-      measured("r1", 300, 1000),
-      text("b"),
-      measured("r2", 600, 1000),
-      text("c"),
-    ]);
+    await inner.append(
+      "fallback",
+      windowsParted([
+        [300, 1000],
+        [600, 1000],
+      ]),
+    );
     const db = new Database(file);
     db.prepare("UPDATE ctxwin_windows SET context_tokens = NULL, max_tokens = NULL WHERE window_seq = 2").run();
     db.close();
