@@ -34,6 +34,9 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
+/** Calls the memory tool on the tests' note, /memories/project/a.md. */
+const onNote = (input: Record<string, unknown>) => mcp.call("memory", { path: "/memories/project/a.md", ...input });
+
 describe("ctxwin mcp with every argument a string", () => {
   it("reads canonical decimal strings as integers in every action", async () => {
     const listed = await mcp.history({ action: "list_sessions", limit: "1", session_offset: "1" });
@@ -72,22 +75,10 @@ describe("ctxwin mcp with every argument a string", () => {
     expect(page.result).toMatchObject({ ok: true, text: "answers", next_offset_chars: 12 });
     expect(page.answer.isError).toBe(false);
 
-    expect(
-      (await mcp.call("memory", { command: "create", path: "/memories/project/a.md", file_text: "one\nthree\n" }))
-        .isError,
-    ).toBe(false);
-    const inserted = await mcp.call("memory", {
-      command: "insert",
-      path: "/memories/project/a.md",
-      insert_line: "1",
-      insert_text: "two",
-    });
+    expect((await onNote({ command: "create", file_text: "one\nthree\n" })).isError).toBe(false);
+    const inserted = await onNote({ command: "insert", insert_line: "1", insert_text: "two" });
     expect(inserted.isError).toBe(false);
-    const viewed = await mcp.call("memory", {
-      command: "view",
-      path: "/memories/project/a.md",
-      view_range: ["2", "-1"],
-    });
+    const viewed = await onNote({ command: "view", view_range: ["2", "-1"] });
     expect(viewed.content).toEqual([
       { type: "text", text: "File /memories/project/a.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree" },
     ]);
@@ -113,12 +104,7 @@ describe("ctxwin mcp with every argument a string", () => {
         },
       });
     }
-    const insert = await mcp.call("memory", {
-      command: "insert",
-      path: "/memories/project/a.md",
-      insert_line: "01",
-      insert_text: "x",
-    });
+    const insert = await onNote({ command: "insert", insert_line: "01", insert_text: "x" });
     expect(insert.isError).toBe(true);
     expect(insert.content).toEqual([
       { type: "text", text: expect.stringMatching(/insert_line must be a whole number/) },
