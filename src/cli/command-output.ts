@@ -17,10 +17,10 @@ export const processOutput: CommandOutput = {
 };
 
 /** What a command's `register…Command` takes: the program to add the command to, and where it writes. */
-export interface CommandRegistration {
+export interface CommandRegistration<Output extends CommandOutput = CommandOutput> {
   program: Command;
   /** Default: `processOutput`. */
-  output?: CommandOutput;
+  output?: Output;
 }
 
 /**

@@ -12,7 +12,7 @@ import { resolveEmbeddingModel, type EmbeddingFlags } from "../../agent/embeddin
 import { openStore } from "../../store/open-store.js";
 import type { EmbeddingProgress, HistoryStore } from "../../store/port.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
-import { failureLine, processOutput, type CommandOutput } from "../command-output.js";
+import { failureLine, processOutput, type CommandOutput, type CommandRegistration } from "../command-output.js";
 import { AGENT_FLAGS } from "../agent-flags.js";
 
 export interface EmbedOutput extends CommandOutput {
@@ -68,9 +68,7 @@ export function registerEmbedCommand({
   program,
   output = processOutput,
   embeddingModelOf = resolveEmbeddingModel,
-}: {
-  program: Command;
-  output?: EmbedOutput;
+}: CommandRegistration<EmbedOutput> & {
   embeddingModelOf?: (flags: EmbeddingFlags) => EmbeddingModelV4 | undefined;
 }): Command {
   return program
