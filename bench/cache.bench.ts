@@ -14,7 +14,7 @@
  *   notes write pays in full.
  */
 import path from "node:path";
-import { formatUsd } from "../src/core/budget/cost.js";
+import { formatUsd } from "../src/core/chart/format-usd.js";
 import { openStore } from "../src/store/open-store.js";
 import { loadCorpus } from "./continuity/corpus.js";
 import { scratchDirectory } from "./continuity/run-task.js";

@@ -19,7 +19,7 @@ import path from "node:path";
 import { openStore } from "../src/store/open-store.js";
 import { createSeededRandom } from "../src/store/test-support/seeded-random.js";
 import { loadCorpus, type Corpus } from "./continuity/corpus.js";
-import { formatUsd } from "../src/core/budget/cost.js";
+import { formatUsd } from "../src/core/chart/format-usd.js";
 import { taskCostMeter } from "./cache/task-cost.js";
 import { runTask, scratchDirectory, type Configuration, type TaskRun } from "./continuity/run-task.js";
 import { makeTask, type LookupTask } from "../src/eval/continuity/lookup-tasks.js";

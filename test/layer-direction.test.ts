@@ -63,7 +63,7 @@ describe("lint rule ctxwin/layer-direction (docs/design.md §2)", () => {
     ],
     [
       "web/src/components/example.tsx",
-      'import { formatUsd } from "../../../src/core/budget/cost.js";',
+      'import { usageCost } from "../../../src/core/budget/cost.js";',
       "web/ may import from src/ only",
     ],
   ])("refuses %s: %s", async (file, source, expected) => {

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import { CtxwinError } from "../core/errors.js";
 import type { ItemResult } from "./eval-types.js";
+import { fileProblem } from "./file-problem.js";
 
 export interface RunHeader {
   type: "run";
@@ -121,11 +122,6 @@ export function openResultsFile({ file, header, resume }: { file: string; header
 
 /** The error for a results file that cannot be read: missing, or what the system said. */
 export function unreadableResults(file: string, error: unknown): EvalResultsError {
-  const why =
-    (error as NodeJS.ErrnoException).code === "ENOENT"
-      ? "no such file"
-      : error instanceof Error
-        ? error.message
-        : String(error);
+  const why = fileProblem(error, "no such file");
   return new EvalResultsError(`cannot read the results file ${file}: ${why}.`, { cause: error });
 }

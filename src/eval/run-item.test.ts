@@ -3,11 +3,8 @@
  * `--model demo` runs) for the real agent path, and scripted models that answer right or fail
  * for each scoring path.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scriptedModel } from "../session/test-support/scripted-model.js";
 import type { EvalItem, EvalStrategy } from "./eval-types.js";
 import { locomoAnswerF1 } from "./locomo-f1.js";
@@ -19,17 +16,9 @@ import { readLocomoFile } from "./suites/locomo-file.js";
 import { needleItems } from "./suites/needle.js";
 import { recallQaItems } from "./suites/recall-qa.js";
 import { locomoFixture, writeLocomoFixture } from "./test-support/locomo-fixture.js";
+import { scratchFolders } from "../../test/scratch-folders.js";
 
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-test-"));
-  folders.push(folder);
-  return folder;
-}
+const scratch = scratchFolders("ctxwin-eval-test-");
 
 const LIMIT = 16_000;
 

@@ -158,6 +158,17 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
 
   const json = (response: ServerResponse, body: unknown, status = 200) => sendJson({ response, status, body });
 
+  /** `POST /api/sessions/:id/<action>` with an empty body, answered with what `act` returns. */
+  const sessionAction = (action: string, act: (sessionId: string) => unknown): Route => ({
+    method: "POST",
+    path: `/api/sessions/:id/${action}`,
+    handler: async ({ request, response, params }) => {
+      const { sessionId } = await knownSession(params["id"]);
+      parse(emptyBody, await readJsonBody({ request }), "body");
+      json(response, await act(sessionId));
+    },
+  });
+
   return [
     {
       method: "GET",
@@ -344,33 +355,9 @@ export function apiRoutes(dependencies: ApiDependencies): Route[] {
         await chats.streamChat(sessionId, { uiMessages: body.messages, response });
       },
     },
-    {
-      method: "POST",
-      path: "/api/sessions/:id/interrupt",
-      handler: async ({ request, response, params }) => {
-        const { sessionId } = await knownSession(params["id"]);
-        parse(emptyBody, await readJsonBody({ request }), "body");
-        json(response, { interrupted: chats.interrupt(sessionId) });
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/sessions/:id/clear",
-      handler: async ({ request, response, params }) => {
-        const { sessionId } = await knownSession(params["id"]);
-        parse(emptyBody, await readJsonBody({ request }), "body");
-        json(response, await chats.clear(sessionId));
-      },
-    },
-    {
-      method: "POST",
-      path: "/api/sessions/:id/compact",
-      handler: async ({ request, response, params }) => {
-        const { sessionId } = await knownSession(params["id"]);
-        parse(emptyBody, await readJsonBody({ request }), "body");
-        json(response, await chats.compact(sessionId));
-      },
-    },
+    sessionAction("interrupt", (sessionId) => ({ interrupted: chats.interrupt(sessionId) })),
+    sessionAction("clear", (sessionId) => chats.clear(sessionId)),
+    sessionAction("compact", (sessionId) => chats.compact(sessionId)),
     {
       method: "GET",
       path: "/api/sessions/:id/events",

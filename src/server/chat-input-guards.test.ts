@@ -5,25 +5,17 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel, type RecordedCall } from "../session/test-support/scripted-model.js";
 import { readAllRows } from "../session/test-support/session-invariants.js";
+import { createSession, postChatText } from "./test-support/chat-requests.js";
 import { scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 async function withChat(run: (fixture: ServerFixture, sessionId: string, calls: RecordedCall[]) => Promise<void>) {
   const { model, calls } = scriptedModel({ script: () => ({ text: "ok" }) });
   const fixture = await startFixture({ chat: () => scriptedChat({ model }) });
   try {
-    const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
-    await run(fixture, sessionId, calls);
+    await run(fixture, await createSession(fixture), calls);
   } finally {
     await fixture.close();
   }
-}
-
-function postChatText(fixture: ServerFixture, sessionId: string, body: string): Promise<Response> {
-  return fetch(`${fixture.server.origin}/api/sessions/${sessionId}/chat`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${fixture.server.token}`, "Content-Type": "application/json" },
-    body,
-  });
 }
 
 describe("POST /api/sessions/:id/chat: input refused before anything is stored", () => {

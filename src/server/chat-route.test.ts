@@ -14,6 +14,7 @@ import { readAllRows } from "../session/test-support/session-invariants.js";
 import type { CtxwinUIMessage } from "../session/ui-message-stream.js";
 import type { HistoryStore } from "../store/port.js";
 import { startServer } from "./start-server.js";
+import { createSession, postChatText } from "./test-support/chat-requests.js";
 import { scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
@@ -35,8 +36,7 @@ async function withChat(
     chat: () => scriptedChat({ model, contextLimit: LIMIT, tools: { read: readTool(files), ...tools } }),
   });
   try {
-    const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
-    await run(fixture, sessionId);
+    await run(fixture, await createSession(fixture));
   } finally {
     await fixture.close();
   }
@@ -44,11 +44,7 @@ async function withChat(
 
 /** Posts a useChat body (as DefaultChatTransport sends it) and returns the response unread. */
 function postChat(fixture: ServerFixture, sessionId: string, body: unknown): Promise<Response> {
-  return fetch(`${fixture.server.origin}/api/sessions/${sessionId}/chat`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${fixture.server.token}`, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  return postChatText(fixture, sessionId, JSON.stringify(body));
 }
 
 /** The assistant message `useChat` builds from a streamed answer. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "../session/test-support/scripted-model.js";
-import { readEvents, scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
+import { createSession } from "./test-support/chat-requests.js";
+import {
+  readEvents,
+  scriptedChat,
+  startFixture,
+  type ServerEvent,
+  type ServerFixture,
+} from "./test-support/server-fixture.js";
 
 async function withChat(
   script: Parameters<typeof scriptedModel>[0]["script"],
@@ -23,6 +30,19 @@ async function waitUntilIdle(fixture: ServerFixture, sessionId: string) {
   throw new Error("the session stayed busy");
 }
 
+/** Posts `text` as a message, which is accepted (202), and reads the session's events until the turn ends. */
+function sendTurn(fixture: ServerFixture, sessionId: string, text: string): Promise<ServerEvent[]> {
+  return readEvents({
+    fixture,
+    sessionId,
+    until: (event) => event.event === "turn-end",
+    start: async () =>
+      expect(
+        await fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text } }),
+      ).toMatchObject({ status: 202, body: { accepted: true } }),
+  });
+}
+
 describe("chat through the API with a scripted model", () => {
   it("creates a session, streams text-delta, usage, rows and turn-end over SSE, and stores the turn", async () => {
     await withChat([{ textChunks: ["Hel", "lo ", "there"] }], async (fixture, calls) => {
@@ -37,15 +57,7 @@ describe("chat through the API with a scripted model", () => {
       ]);
       expect((await fixture.api(`/api/sessions/${sessionId}`)).body).toMatchObject({ sessionId, rows: 0, busy: false });
 
-      const events = await readEvents({
-        fixture,
-        sessionId,
-        until: (event) => event.event === "turn-end",
-        start: async () =>
-          expect(
-            await fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "Say hello" } }),
-          ).toMatchObject({ status: 202, body: { accepted: true } }),
-      });
+      const events = await sendTurn(fixture, sessionId, "Say hello");
       const names = events.map((event) => event.event);
       expect(names[0]).toBe("turn-start");
       expect(names.at(-1)).toBe("turn-end");
@@ -81,7 +93,7 @@ describe("chat through the API with a scripted model", () => {
     await withChat(
       [{ textChunks: ["partial "], stallUntilAborted: true }, { text: "second answer" }],
       async (fixture, calls) => {
-        const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+        const sessionId = await createSession(fixture);
         const events = await readEvents({
           fixture,
           sessionId,
@@ -111,12 +123,7 @@ describe("chat through the API with a scripted model", () => {
           interrupted: false,
         });
 
-        const next = await readEvents({
-          fixture,
-          sessionId,
-          until: (event) => event.event === "turn-end",
-          start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "again" } }),
-        });
+        const next = await sendTurn(fixture, sessionId, "again");
         expect(next.at(-1)?.data).toEqual({ status: "completed", text: "second answer" });
         const texts = (await fixture.api(`/api/sessions/${sessionId}/rows`)).body.rows.map(
           (row: { text: string }) => row.text,
@@ -128,7 +135,7 @@ describe("chat through the API with a scripted model", () => {
 
   it("validates messages: empty, blank, huge, wrong shape", async () => {
     await withChat([], async (fixture) => {
-      const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+      const sessionId = await createSession(fixture);
       for (const body of [
         { text: "" },
         { text: "   \n" },
@@ -151,17 +158,8 @@ describe("chat through the API with a scripted model", () => {
     await withChat(
       [{ text: "An answer about the orders table." }, { text: "Summary: we discussed the orders table." }],
       async (fixture) => {
-        const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
-        await readEvents({
-          fixture,
-          sessionId,
-          until: (event) => event.event === "turn-end",
-          start: () =>
-            fixture.api(`/api/sessions/${sessionId}/messages`, {
-              method: "POST",
-              body: { text: "Tell me about orders" },
-            }),
-        });
+        const sessionId = await createSession(fixture);
+        await sendTurn(fixture, sessionId, "Tell me about orders");
         await waitUntilIdle(fixture, sessionId);
         const compact = await fixture.api(`/api/sessions/${sessionId}/compact`, { method: "POST", body: {} });
         expect(compact).toMatchObject({ status: 200, body: { windowId: "w:3", status: "completed" } });
@@ -178,13 +176,8 @@ describe("chat through the API with a scripted model", () => {
 
   it("settings changes apply to the next turn: a lower threshold shows in usage and the next agent", async () => {
     await withChat([{ text: "one" }, { text: "two" }], async (fixture) => {
-      const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
-      await readEvents({
-        fixture,
-        sessionId,
-        until: (event) => event.event === "turn-end",
-        start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "first" } }),
-      });
+      const sessionId = await createSession(fixture);
+      await sendTurn(fixture, sessionId, "first");
       await waitUntilIdle(fixture, sessionId);
       expect((await fixture.api("/api/settings")).body).toMatchObject({
         strategy: "rollover",
@@ -205,12 +198,7 @@ describe("chat through the API with a scripted model", () => {
         threshold: 10_000,
         thresholdPercent: 50,
       });
-      const events = await readEvents({
-        fixture,
-        sessionId,
-        until: (event) => event.event === "turn-end",
-        start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "second" } }),
-      });
+      const events = await sendTurn(fixture, sessionId, "second");
       expect(events.filter((event) => event.event === "usage").at(-1)?.data).toMatchObject({
         contextLimit: 20_000,
         threshold: 10_000,
@@ -231,21 +219,11 @@ describe("chat through the API with a scripted model", () => {
     await withChat(
       [{ text: "a long answer", inputTokens: 7_600 }, { text: "fresh window answer" }],
       async (fixture) => {
-        const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
-        await readEvents({
-          fixture,
-          sessionId,
-          until: (event) => event.event === "turn-end",
-          start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "first" } }),
-        });
+        const sessionId = await createSession(fixture);
+        await sendTurn(fixture, sessionId, "first");
         await waitUntilIdle(fixture, sessionId);
         expect((await fixture.api(`/api/sessions/${sessionId}/usage`)).body).toMatchObject({ tokensUntilRollover: 0 });
-        const rolled = await readEvents({
-          fixture,
-          sessionId,
-          until: (event) => event.event === "turn-end",
-          start: () => fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "second" } }),
-        });
+        const rolled = await sendTurn(fixture, sessionId, "second");
         const rollover = rolled.find((event) => event.event === "rollover");
         expect(rollover?.data).toEqual({
           windowId: expect.stringMatching(/^w:\d+$/),
@@ -261,16 +239,7 @@ describe("chat through the API with a scripted model", () => {
         ]);
 
         await waitUntilIdle(fixture, sessionId);
-        const blocked = await readEvents({
-          fixture,
-          sessionId,
-          until: (event) => event.event === "turn-end",
-          start: () =>
-            fixture.api(`/api/sessions/${sessionId}/messages`, {
-              method: "POST",
-              body: { text: "word ".repeat(20_000) },
-            }),
-        });
+        const blocked = await sendTurn(fixture, sessionId, "word ".repeat(20_000));
         expect(blocked.find((event) => event.event === "blocked")?.data).toEqual({ reason: expect.any(String) });
         expect(blocked.at(-1)?.data.status).toBe("blocked");
         const last = (await fixture.api(`/api/sessions/${sessionId}/rows?limit=1`)).body.rows[0];
@@ -284,17 +253,8 @@ describe("chat through the API with a scripted model", () => {
     await withChat(
       [{ textChunks: ["Partial ", "answ"], errorMidStream: overloaded }, { textChunks: ["Whole answer."] }],
       async (fixture, calls) => {
-        const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
-        const events = await readEvents({
-          fixture,
-          sessionId,
-          until: (event) => event.event === "turn-end",
-          start: async () =>
-            expect(
-              (await fixture.api(`/api/sessions/${sessionId}/messages`, { method: "POST", body: { text: "Hi" } }))
-                .status,
-            ).toBe(202),
-        });
+        const sessionId = await createSession(fixture);
+        const events = await sendTurn(fixture, sessionId, "Hi");
         const retry = events.find((event) => event.event === "retry");
         expect(retry?.data).toEqual({
           message: expect.stringContaining("Overloaded"),
@@ -317,7 +277,7 @@ describe("chat through the API with a scripted model", () => {
     const { model, calls } = scriptedModel({ script: [{ textChunks: ["half an answer"], stallUntilAborted: true }] });
     const fixture = await startFixture({ chat: () => scriptedChat({ model }) });
     try {
-      const sessionId = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+      const sessionId = await createSession(fixture);
       const events = await readEvents({
         fixture,
         sessionId,

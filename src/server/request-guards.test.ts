@@ -92,20 +92,10 @@ describe("request guards of ctxwin serve (ADR 0012)", () => {
     });
     expect(huge.status).toBe(413);
     expect(JSON.parse(huge.text).error.code).toBe("payload-too-large");
-    const plain = await fixture.raw({
-      method: "PUT",
-      path: "/api/settings",
-      headers: { ...auth(), "Content-Type": "text/plain" },
-      body: '{"threshold":0.5}',
-    });
-    expect(plain.status).toBe(415);
-    const broken = await fixture.raw({
-      method: "PUT",
-      path: "/api/settings",
-      headers: { ...auth(), "Content-Type": "application/json" },
-      body: "{",
-    });
-    expect(broken.status).toBe(400);
+    const putSettings = (contentType: string, body: string) =>
+      fixture.raw({ method: "PUT", path: "/api/settings", headers: { ...auth(), "Content-Type": contentType }, body });
+    expect((await putSettings("text/plain", '{"threshold":0.5}')).status).toBe(415);
+    expect((await putSettings("application/json", "{")).status).toBe(400);
   });
 
   it("refuses a chunked body that grows past 1 MB without a Content-Length", async () => {

@@ -12,6 +12,7 @@ import { resetBoundaryRow } from "../core/rollover/notice-rows.js";
 import { scriptedModel, type Script } from "../session/test-support/scripted-model.js";
 import { rowText } from "../session/test-support/session-fixture.js";
 import { readAllRows } from "../session/test-support/session-invariants.js";
+import { createSession, postChatText } from "./test-support/chat-requests.js";
 import { scriptedChat, startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 const userText = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }] });
@@ -201,15 +202,11 @@ describe("forks and the chat route", () => {
   afterAll(() => fixture.close());
 
   const postChat = (sessionId: string, messages: UIMessage[]) =>
-    fetch(`${fixture.server.origin}/api/sessions/${encodeURIComponent(sessionId)}/chat`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${fixture.server.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ messages }),
-    });
+    postChatText(fixture, sessionId, JSON.stringify({ messages }));
   const texts = async (sessionId: string) => (await readAllRows(fixture.store, sessionId)).map(rowText);
 
   it("an edited message sent in a fork made just before it: the fork answers from the shared history, the origin stays as it was", async () => {
-    const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+    const sessionId = await createSession(fixture);
     await (await postChat(sessionId, [user("u1", "first question")])).text();
     await (await postChat(sessionId, [user("u2", "second question")])).text();
     const origin = await texts(sessionId);
@@ -230,7 +227,7 @@ describe("forks and the chat route", () => {
   });
 
   it("beforeItem forks where an edit of that user message starts (ADR 0068): before it, or a new session for the first one; refusals are 400s", async () => {
-    const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+    const sessionId = await createSession(fixture);
     await (await postChat(sessionId, [user("u1", "first question")])).text();
     await (await postChat(sessionId, [user("u2", "second question")])).text();
     const second = await fixture.api(`/api/sessions/${sessionId}/fork`, { method: "POST", body: { beforeItem: "3" } });
@@ -259,7 +256,7 @@ describe("forks and the chat route", () => {
   });
 
   it("refuses to fork a session while it runs a turn (409 busy)", async () => {
-    const sessionId: string = (await fixture.api("/api/sessions", { method: "POST", body: {} })).body.sessionId;
+    const sessionId = await createSession(fixture);
     await (await postChat(sessionId, [user("u1", "hello")])).text();
     const stalled = await postChat(sessionId, [user("u2", "stall here")]);
     expect(stalled.status).toBe(200);

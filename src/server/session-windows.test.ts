@@ -1,24 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RowInput } from "../core/row.js";
 import { openStore } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
+import { rollover, text } from "../store/test-support/conformance-rows.js";
 import { createWindowCache } from "./session-windows.js";
-
-const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
-const rollover = (rolloverId: string): RowInput => ({
-  role: "assistant",
-  parts: [],
-  boundary: { kind: "rollover" },
-  meta: {
-    type: "rollover",
-    rolloverId,
-    reason: "on-send",
-    previousWindowId: "w:0",
-    flushOpportunity: true,
-    contextTokens: 1,
-    maxTokens: 2,
-  },
-});
 
 /** The store, with a count of `windows` calls and a switch that makes them fail. */
 function instrumented(store: HistoryStore) {

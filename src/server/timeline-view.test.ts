@@ -1,7 +1,7 @@
 import { writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeTimelineFixture } from "../store/test-support/timeline-fixture.js";
+import { TIMELINE_FIXTURE_MARK_KINDS, writeTimelineFixture } from "../store/test-support/timeline-fixture.js";
 import { startFixture, type ServerFixture } from "./test-support/server-fixture.js";
 
 describe("GET /api/sessions/:id/timeline", () => {
@@ -28,17 +28,7 @@ describe("GET /api/sessions/:id/timeline", () => {
     expect(status).toBe(200);
     expect(body.detailWindowIds).toEqual(["w:0", "w:8", "w:13", "w:15", "w:21"]);
     expect(body.points).toHaveLength(12);
-    expect(body.marks.map((mark: { kind: string }) => mark.kind)).toEqual([
-      "warning",
-      "notes",
-      "rollover",
-      "compaction",
-      "clear",
-      "warning",
-      "flush",
-      "notes",
-      "rollover",
-    ]);
+    expect(body.marks.map((mark: { kind: string }) => mark.kind)).toEqual(TIMELINE_FIXTURE_MARK_KINDS);
     expect(body.windows[0]).toMatchObject({
       windowId: "w:0",
       lines: { warnAt: 6000, threshold: 7000, hardCeiling: 7500 },

@@ -262,3 +262,7 @@ export interface ServerEventMap {
 }
 
 export type ServerEventName = keyof ServerEventMap;
+
+// ---- The web chat (`POST /api/sessions/:id/chat`, ADR 0057): ctxwin's data parts of a `useChat` message
+
+export type { CtxwinDataTypes } from "../session/ui-data-parts.js";

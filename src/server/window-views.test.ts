@@ -6,24 +6,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RowInput } from "../core/row.js";
 import { openStore } from "../store/open-store.js";
 import type { HistoryStore } from "../store/port.js";
+import { rollover, text } from "../store/test-support/conformance-rows.js";
 import { createWindowCache } from "./session-windows.js";
 import { windowViews } from "./window-views.js";
 
-const text = (value: string): RowInput => ({ role: "user", parts: [{ type: "text", text: value }] });
-const rollover = (rolloverId: string, contextTokens: number, maxTokens: number): RowInput => ({
-  role: "assistant",
-  parts: [],
-  boundary: { kind: "rollover" },
-  meta: {
-    type: "rollover",
-    rolloverId,
-    reason: "mid-stream",
-    previousWindowId: "w:0",
-    flushOpportunity: true,
-    contextTokens,
-    maxTokens,
-  },
-});
+/**
+ * A session of one text row a window, the windows parted by rollovers whose previous window held
+ * `contextTokens` of a `maxTokens` limit, one `[contextTokens, maxTokens]` pair a rollover.
+ */
+const windowsParted = (figures: Array<[contextTokens: number, maxTokens: number]>): RowInput[] => [
+  text("a"),
+  ...figures.flatMap(([contextTokens, maxTokens], index) => [
+    rollover(`r${index + 1}`, "w:0", { contextTokens, maxTokens }),
+    text(`after r${index + 1}`),
+  ]),
+];
 
 /** The store, with a count of the single-row reads made through it. */
 function countingReads(store: HistoryStore): { store: HistoryStore; reads: () => number } {
@@ -52,14 +49,14 @@ describe("windowViews", () => {
 
   it("takes each rollover's percentage from the window summaries, without reading a row", async () => {
     const { store: inner } = openTemporary();
-    await inner.append("s", [
-      text("a"),
-      rollover("r1", 1420, 2000),
-      text("b"),
-      rollover("r2", 999, 1000),
-      text("c"),
-      rollover("r3", 5, 0),
-    ]);
+    await inner.append(
+      "s",
+      windowsParted([
+        [1420, 2000],
+        [999, 1000],
+        [5, 0],
+      ]),
+    );
     const { store, reads } = countingReads(inner);
     const views = await windowViews({
       store,
@@ -68,23 +65,23 @@ describe("windowViews", () => {
     });
     expect(views.map(({ windowId, kind, reason, percent }) => ({ windowId, kind, reason, percent }))).toEqual([
       { windowId: "w:0", kind: "initial", reason: undefined, percent: undefined },
-      { windowId: "w:2", kind: "rollover", reason: "mid-stream", percent: 71 },
-      { windowId: "w:4", kind: "rollover", reason: "mid-stream", percent: 100 },
+      { windowId: "w:2", kind: "rollover", reason: "on-send", percent: 71 },
+      { windowId: "w:4", kind: "rollover", reason: "on-send", percent: 100 },
       // A limit of 0 gives no percentage.
-      { windowId: "w:6", kind: "rollover", reason: "mid-stream", percent: undefined },
+      { windowId: "w:6", kind: "rollover", reason: "on-send", percent: undefined },
     ]);
     expect(reads()).toBe(0);
   });
 
   it("reads the boundary once for a rollover summary without figures (written by a format-2 process)", async () => {
     const { store: inner, file } = openTemporary();
-    await inner.append("fallback", [
-      text("a"),
-      rollover("r1", 300, 1000),
-      text("b"),
-      rollover("r2", 600, 1000),
-      text("c"),
-    ]);
+    await inner.append(
+      "fallback",
+      windowsParted([
+        [300, 1000],
+        [600, 1000],
+      ]),
+    );
     const db = new Database(file);
     db.prepare("UPDATE ctxwin_windows SET context_tokens = NULL, max_tokens = NULL WHERE window_seq = 2").run();
     db.close();

@@ -6,14 +6,15 @@
  */
 import type { StepResult, ToolSet, UIMessageChunk } from "ai";
 import type { StoredRow } from "../store/port.js";
+import type { SendResult, StepUsageSummary } from "./session-types.js";
 import type {
+  BlockedInfo,
   CompactionInfo,
-  RequestSpend,
+  NotesFlushInfo,
   RolloverInfo,
-  SendResult,
-  StepUsageSummary,
+  UsageInfo,
   WarningInfo,
-} from "./session-types.js";
+} from "./ui-data-parts.js";
 
 export interface SessionEventMap {
   /** A turn begins: the send's input, or a continuation or warning turn it queued. */
@@ -39,19 +40,14 @@ export interface SessionEventMap {
    * the window's context figure, and what the step's request spent (its cache reads and writes,
    * the share of its input read from the cache, its cost at the catalog's prices or `null`).
    */
-  usage: {
-    windowId: string;
-    contextTokens: number;
-    contextLimit: number | undefined;
-    percent: number | undefined;
-  } & RequestSpend;
+  usage: UsageInfo;
   "budget-warning": WarningInfo;
   /** A mid-turn rollover is about to happen: the agent gets one step to update its notes first (ADR 0024). */
-  "notes-flush": { windowId: string; notesPath: string };
+  "notes-flush": NotesFlushInfo;
   rollover: RolloverInfo;
   /** Strategy `compact` replaced the window with a summary (before the input that triggered it is answered). */
   compaction: CompactionInfo;
-  blocked: { reason: string; estimatedTokens?: number; hardCeiling?: number };
+  blocked: BlockedInfo;
   error: { error: Error };
   /**
    * A step failed after its answer began streaming, with a failure worth another try (an

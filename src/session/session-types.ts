@@ -4,14 +4,16 @@
  */
 import type { LanguageModel, Tool, ToolSet } from "ai";
 import type { Spend } from "../core/budget/step-spend.js";
-import type { RolloverReason, RowPart } from "../core/row.js";
+import type { RowPart } from "../core/row.js";
 import type { HistoryStore } from "../store/port.js";
 import type { BudgetSettings, BudgetStrategy, SessionBudgetPolicy } from "./budget-policy.js";
 import type { CacheTtl } from "./cache-breakpoints.js";
 import type { SubagentDefinition, SubagentSettings } from "./subagents/subagent-types.js";
 import type { LoopSettings } from "./loop-settings.js";
+import type { CompactionInfo, RolloverInfo, WarningInfo } from "./ui-data-parts.js";
 
 export type { BudgetStrategy } from "./budget-policy.js";
+export type { CompactionInfo, RequestSpend, RolloverInfo, WarningInfo } from "./ui-data-parts.js";
 
 export interface SessionBudgetOptions extends BudgetSettings {
   /** `rollover` (default): hard rollovers; `compact`: LLM summary boundary; `off`: only the hard ceiling blocks. */
@@ -141,31 +143,6 @@ export type SendInput =
   | { text: string; files?: ReadonlyArray<{ mediaType: string; url: string; filename?: string }> }
   | { parts: RowPart[] };
 
-export interface RolloverInfo {
-  rolloverId: string;
-  reason: RolloverReason;
-  previousWindowId: string;
-  windowId: string;
-  flushOpportunity: boolean;
-  contextTokens: number;
-  maxTokens: number;
-  /** Reason `requested`: the agent's handoff note, quoted by the new window's lead-in. */
-  handoffNote?: string;
-}
-
-export interface CompactionInfo {
-  /** The window the compaction summary opens. */
-  windowId: string;
-  previousWindowId: string;
-}
-
-export interface WarningInfo {
-  windowId: string;
-  contextTokens: number;
-  maxTokens: number;
-  text: string;
-}
-
 export interface StepUsageSummary {
   /** Input tokens, cached reads and writes included once. */
   inputTokens: number;
@@ -216,14 +193,4 @@ export interface SessionUsage {
   percent: number | undefined;
   /** What the active window's requests cost so far (docs/budget.md, Cost), from the usage stored with each step. */
   window?: Spend;
-}
-
-/** What one provider request spent: its cache figures and its estimated cost. */
-export interface RequestSpend {
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** `cacheReadTokens / inputTokens` of the request. */
-  cachedShare: number;
-  /** USD at the catalog's public prices; `null` when the model has no known price. */
-  costUsd: number | null;
 }

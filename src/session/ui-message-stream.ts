@@ -16,20 +16,10 @@ import {
   type UIMessageStreamOnFinishCallback,
 } from "ai";
 import type { SessionEventMap, SessionEventName, TurnSink } from "./session-events.js";
-import type { CompactionInfo, RolloverInfo, SendInput, SendOptions, SendResult, WarningInfo } from "./session-types.js";
+import type { SendInput, SendOptions, SendResult } from "./session-types.js";
+import type { CompactionInfo, CtxwinDataTypes, RolloverInfo, WarningInfo } from "./ui-data-parts.js";
 
-/** The data parts ctxwin adds to an assistant message (`UIMessage<unknown, CtxwinDataTypes>`). */
-export interface CtxwinDataTypes {
-  [name: string]: unknown;
-  "ctxwin-rollover": RolloverInfo;
-  "ctxwin-compaction": CompactionInfo;
-  "ctxwin-warning": WarningInfo;
-  "ctxwin-usage": SessionEventMap["usage"];
-  "ctxwin-notes-flush": SessionEventMap["notes-flush"];
-  "ctxwin-notes": { path: string; toolCallId: string };
-  "ctxwin-blocked": SessionEventMap["blocked"];
-  "ctxwin-retry": { retry: number; message: string; discardedText: string };
-}
+export type { CtxwinDataTypes };
 
 export type CtxwinUIMessage = UIMessage<unknown, CtxwinDataTypes>;
 

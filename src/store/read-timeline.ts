@@ -45,19 +45,21 @@ export async function readTimeline({
   return buildTimeline({ sessionId, windows: summaries, details, settings });
 }
 
-/** Every window summary of a session, oldest first, cleared ones included. */
+/** Every window summary of a session, oldest first, cleared ones included unless `includeCleared` is false. */
 export async function readAllWindows({
   store,
   sessionId,
+  includeCleared = true,
 }: {
   store: HistoryStore;
   sessionId: string;
+  includeCleared?: boolean;
 }): Promise<WindowSummary[]> {
   const collected: WindowSummary[] = [];
   let beforeWindow: string | undefined;
   for (;;) {
     const page = await store.windows(sessionId, {
-      includeCleared: true,
+      includeCleared,
       limit: 1000,
       ...(beforeWindow === undefined ? {} : { beforeWindow }),
     });

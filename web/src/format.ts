@@ -2,7 +2,11 @@
  * Text the UI shows for numbers, times and window events, kept in one place so the dividers, the
  * windows panel and the budget bar say the same thing the same way.
  */
+import { formatUsd } from "../../src/core/chart/format-usd.js";
 import type { RowBoundary, SpendView, UsageView, WindowView } from "./api/types";
+
+/** A dollar figure, as the terminal and the eval charts write it (one function, in src/core/chart/). */
+export { formatUsd };
 
 /** A count as the UI writes it: `12,345`. */
 export function formatCount(count: number): string {
@@ -132,15 +136,6 @@ export function budgetModelLine(usage: Pick<UsageView, "model" | "modelSource">)
   if (usage.modelSource === "server")
     return `limit of ${usage.model} — the server's model: this session does not say which model it ran on`;
   return `limit of ${usage.model}, this session's model`;
-}
-
-/**
- * A dollar figure: two decimals from $0.10, three significant digits below.
- *
- * @example formatUsd(0.0123) // "$0.0123"
- */
-export function formatUsd(usd: number): string {
-  return usd >= 0.1 || usd === 0 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(3)}`;
 }
 
 /**

@@ -336,30 +336,20 @@ describe("ctxwin chat refusals", () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
+  /** A chat on OpenAI (with a key in the environment) and these flags. */
+  const onOpenAI = (...flags: string[]) => ({
+    args: ["--model", "openai:gpt-4.1-mini", ...flags],
+    env: { OPENAI_API_KEY: "sk-test" },
+  });
   const refusals: Array<{ name: string; args: string[]; env?: Record<string, string>; message: RegExp }> = [
-    {
-      name: "an unknown flag",
-      args: ["--model", "openai:gpt-4.1-mini", "--bogus"],
-      env: { OPENAI_API_KEY: "sk-test" },
-      message: /unknown option '--bogus'/,
-    },
+    { name: "an unknown flag", ...onOpenAI("--bogus"), message: /unknown option '--bogus'/ },
     {
       name: "a bad --context-limit",
       args: ["--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--context-limit", "lots"],
       message: /^ctxwin: bad --context-limit 'lots'/,
     },
-    {
-      name: "a bad --threshold",
-      args: ["--model", "openai:gpt-4.1-mini", "--threshold", "high"],
-      env: { OPENAI_API_KEY: "sk-test" },
-      message: /^ctxwin: bad --threshold 'high'/,
-    },
-    {
-      name: "a bad --max-retries",
-      args: ["--model", "openai:gpt-4.1-mini", "--max-retries", "-1"],
-      env: { OPENAI_API_KEY: "sk-test" },
-      message: /^ctxwin: bad --max-retries '-1'/,
-    },
+    { name: "a bad --threshold", ...onOpenAI("--threshold", "high"), message: /^ctxwin: bad --threshold 'high'/ },
+    { name: "a bad --max-retries", ...onOpenAI("--max-retries", "-1"), message: /^ctxwin: bad --max-retries '-1'/ },
     { name: "no model", args: [], message: /^ctxwin: no model given: pass --model/ },
     {
       name: "a missing OPENAI_API_KEY",
@@ -384,8 +374,7 @@ describe("ctxwin chat refusals", () => {
     },
     {
       name: "a missing workspace",
-      args: ["--model", "openai:gpt-4.1-mini", "--workspace", "no-such-folder"],
-      env: { OPENAI_API_KEY: "sk-test" },
+      ...onOpenAI("--workspace", "no-such-folder"),
       message: /^ctxwin: --workspace .*no-such-folder is not a directory\./,
     },
   ];

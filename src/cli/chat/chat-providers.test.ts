@@ -32,6 +32,25 @@ afterEach(async () => {
   rmSync(project, { recursive: true, force: true });
 });
 
+/** What the fake provider answers to `chatTwice`, `chats` times over. */
+function answers(chats = 1): Array<{ text: string }> {
+  return Array.from({ length: chats }, () => [{ text: "First answer." }, { text: "Second answer." }]).flat();
+}
+
+/** A fake OpenAI Responses API answering `chats` runs of `chatTwice`, and the environment that points at it. */
+async function openAI(chats = 1) {
+  const server = await startOpenAIResponsesServer({ script: answers(chats) });
+  servers.push(server);
+  return { server, env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL } };
+}
+
+/** A fake Anthropic Messages API answering `script`, and the environment that points at it. */
+async function anthropic(script: Parameters<typeof startAnthropicMessagesServer>[0]["script"] = answers()) {
+  const server = await startAnthropicMessagesServer({ script });
+  servers.push(server);
+  return { server, env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL } };
+}
+
 async function chatTwice({ args, env }: { args: string[]; env: Record<string, string> }): Promise<void> {
   const chat = startChat({
     args: [...args, "--dir", project, "--workspace", project, "--max-retries", "0"],
@@ -49,14 +68,8 @@ async function chatTwice({ args, env }: { args: string[]; env: Record<string, st
 
 describe("ctxwin chat on hosted provider paths", () => {
   it("openai:<id> sends self-contained Responses requests (store: false, no item references) with the budget's output limit", async () => {
-    const server = await startOpenAIResponsesServer({
-      script: [{ text: "First answer." }, { text: "Second answer." }],
-    });
-    servers.push(server);
-    await chatTwice({
-      args: ["--model", "openai:gpt-4.1"],
-      env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL },
-    });
+    const { server, env } = await openAI();
+    await chatTwice({ args: ["--model", "openai:gpt-4.1"], env });
     expect(server.requests).toHaveLength(2);
     expect(server.requests.map((body) => body.store)).toEqual([false, false]);
     expect(server.requests.map((body) => body.max_output_tokens)).toEqual([8192, 8192]);
@@ -65,28 +78,13 @@ describe("ctxwin chat on hosted provider paths", () => {
   });
 
   it("--provider-store lets OpenAI keep the responses: store: true", async () => {
-    const server = await startOpenAIResponsesServer({
-      script: [{ text: "First answer." }, { text: "Second answer." }],
-    });
-    servers.push(server);
-    await chatTwice({
-      args: ["--model", "openai:gpt-4.1", "--provider-store"],
-      env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL },
-    });
+    const { server, env } = await openAI();
+    await chatTwice({ args: ["--model", "openai:gpt-4.1", "--provider-store"], env });
     expect(server.requests.map((body) => body.store)).toEqual([true, true]);
   });
 
   it("--new-context-tool offers the agent new_context beside session_history; without it the tool is absent", async () => {
-    const server = await startOpenAIResponsesServer({
-      script: [
-        { text: "First answer." },
-        { text: "Second answer." },
-        { text: "First answer." },
-        { text: "Second answer." },
-      ],
-    });
-    servers.push(server);
-    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.baseURL };
+    const { server, env } = await openAI(2);
     await chatTwice({ args: ["--model", "openai:gpt-4.1", "--new-context-tool"], env });
     await chatTwice({ args: ["--model", "openai:gpt-4.1"], env });
     const toolNames = server.requests.map((body) => JSON.stringify(body.tools ?? []));
@@ -97,29 +95,14 @@ describe("ctxwin chat on hosted provider paths", () => {
   });
 
   it("anthropic:<id> asks for the budget's output reserve as max_tokens", async () => {
-    const server = await startAnthropicMessagesServer({
-      script: [{ text: "First answer." }, { text: "Second answer." }],
-    });
-    servers.push(server);
-    await chatTwice({
-      args: ["--model", "anthropic:claude-sonnet-4-5"],
-      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL },
-    });
+    const { server, env } = await anthropic();
+    await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5"], env });
     expect(server.requests.map((body) => body.max_tokens)).toEqual([8192, 8192]);
     expect(server.requests[1]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
   });
 
   it("--prompt-cache 1h asks Anthropic for the hour-long cache; --prompt-cache off sends no cache_control at all", async () => {
-    const server = await startAnthropicMessagesServer({
-      script: [
-        { text: "First answer." },
-        { text: "Second answer." },
-        { text: "First answer." },
-        { text: "Second answer." },
-      ],
-    });
-    servers.push(server);
-    const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL };
+    const { server, env } = await anthropic(answers(2));
     await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5", "--prompt-cache", "1h"], env });
     await chatTwice({ args: ["--model", "anthropic:claude-sonnet-4-5", "--prompt-cache", "off"], env });
     const bodies = server.requests.map((body) => JSON.stringify(body));
@@ -132,15 +115,11 @@ describe("ctxwin chat on hosted provider paths", () => {
   it("anthropic:<id> asks again after an overloaded_error mid-answer and says so; a failure it cannot retry is one line", async () => {
     const overloaded = { type: "overloaded_error", message: "Overloaded" };
     const refusal = { type: "invalid_request_error", message: "messages: text content blocks must be non-empty" };
-    const server = await startAnthropicMessagesServer({
-      script: [
-        { text: "Partial answ", midStreamError: overloaded },
-        { text: "First answer." },
-        { text: "Cut", midStreamError: refusal },
-      ],
-    });
-    servers.push(server);
-    const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: server.baseURL };
+    const { server, env } = await anthropic([
+      { text: "Partial answ", midStreamError: overloaded },
+      { text: "First answer." },
+      { text: "Cut", midStreamError: refusal },
+    ]);
     const chat = startChat({
       args: ["--model", "anthropic:claude-sonnet-4-5", "--dir", project, "--workspace", project, "--max-retries", "1"],
       cwd: project,
@@ -167,7 +146,7 @@ describe("ctxwin chat on hosted provider paths", () => {
   });
 
   it("google:<id> goes through @ai-sdk/google with the budget's output limit as maxOutputTokens", async () => {
-    const server = await startGeminiStreamServer({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    const server = await startGeminiStreamServer({ script: answers() });
     servers.push(server);
     await chatTwice({
       args: ["--model", "google:gemini-2.5-flash"],

@@ -66,42 +66,27 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
  * @example if ((await runSlashCommand(command, context)) === "exit") close();
  */
 export async function runSlashCommand(command: SlashCommand, context: SlashContext): Promise<"exit" | "continue"> {
-  const { output } = context;
-  switch (command.name) {
-    case "exit":
-    case "quit":
-      return "exit";
-    case "help":
-      output.line(SLASH_HELP);
-      break;
-    case "usage":
-      await showUsage(context);
-      break;
-    case "windows":
-      await showWindows(context);
-      break;
-    case "search":
-      await showSearch(context, command.argument);
-      break;
-    case "notes":
-      await showNotes(context);
-      break;
-    case "compact":
-      await compact(context);
-      break;
-    case "clear":
-      await clear(context, command.argument);
-      break;
-    case "fork":
-      await forkChat(context, command.argument);
-      break;
-    default:
-      output.problem(
-        `unknown command /${command.name}: /help lists the commands (start a message with // to send a leading /).`,
-      );
-  }
+  if (command.name === "exit" || command.name === "quit") return "exit";
+  const action = SLASH_ACTIONS.get(command.name);
+  if (command.name === "help") context.output.line(SLASH_HELP);
+  else if (action !== undefined) await action(context, command.argument);
+  else
+    context.output.problem(
+      `unknown command /${command.name}: /help lists the commands (start a message with // to send a leading /).`,
+    );
   return "continue";
 }
+
+/** What each command but /exit, /quit and /help does, given the text after its name. */
+const SLASH_ACTIONS = new Map<string, (context: SlashContext, argument: string) => Promise<void>>([
+  ["usage", showUsage],
+  ["windows", showWindows],
+  ["search", showSearch],
+  ["notes", showNotes],
+  ["compact", compact],
+  ["clear", clear],
+  ["fork", forkChat],
+]);
 
 async function showUsage({ session, output }: SlashContext): Promise<void> {
   const usage = await session.usage();

@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
+import { failureLine } from "../command-output.js";
 import { DEMO_MINIMUM_CONTEXT_LIMIT } from "../../agent/demo/demo-tuning.js";
 import { wantsColor } from "../terminal/budget-bar.js";
 import { createDemoDisplay } from "./demo-display.js";
@@ -87,13 +88,7 @@ export function registerDemoCommand({ program }: { program: Command }): Command 
         else display.finish(report);
         if (report.status !== "completed") process.exitCode = 1;
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        process.stderr.write(
-          `ctxwin demo: ${DemoCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(
-            /\n(?!$)/g,
-            " ",
-          ),
-        );
+        process.stderr.write(failureLine({ command: "demo", error, expected: DemoCommandError.isInstance(error) }));
         process.exitCode = DemoCommandError.isInstance(error) ? USAGE_EXIT_CODE : FAILURE_EXIT_CODE;
       }
     });

@@ -4,26 +4,27 @@
  * from the UI message stream), gives the same report as through `createAgentSession`: the same
  * windows, rollovers, warnings, notes, carried tasks, no re-reads, and the same recovery.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { scratchFolders } from "../../../test/scratch-folders.js";
 import { runDemo, type DemoReport } from "./run-demo.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const directories: string[] = [];
+const scratch = scratchFolders("ctxwin-demo-faces-");
 
 vi.setConfig({ testTimeout: 180_000 });
-afterAll(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
 
 /** The demo with its defaults (this package, 16,000 tokens, 32 files) on one face, in a fresh project directory. */
 async function demoOn(face: "session" | "agent"): Promise<DemoReport> {
-  const directory = mkdtempSync(path.join(os.tmpdir(), `ctxwin-demo-${face}-`));
-  directories.push(directory);
-  return runDemo({ directory, folder: repositoryRoot, contextLimit: 16_000, files: 32, sessionId: "demo-faces", face });
+  return runDemo({
+    directory: scratch(),
+    folder: repositoryRoot,
+    contextLimit: 16_000,
+    files: 32,
+    sessionId: "demo-faces",
+    face,
+  });
 }
 
 const clockKeys = new Set(["at", "startedAt", "endedAt", "createdAt"]);

@@ -22,6 +22,7 @@ import {
 } from "../../store/embeddings/embedding-status.js";
 import { FAILURE_EXIT_CODE, USAGE_EXIT_CODE } from "../command-line.js";
 import { STORE_FLAG, STORE_FLAG_HELP, isServerUrl, parseStoreFlag } from "../store-flag.js";
+import { failureLine, processOutput, type CommandOutput, type CommandRegistration } from "../command-output.js";
 import { describeServer } from "../../store/postgres/server-errors.js";
 import { DEFAULT_POSTGRES_SCHEMA, schemaFromUrl } from "../../store/postgres/schema.js";
 import { postgresEmbeddingStatus } from "../../store/embeddings/postgres-embedding-status.js";
@@ -34,16 +35,6 @@ interface DoctorFlags {
   json?: boolean;
 }
 
-export interface DoctorOutput {
-  stdout: (chunk: string) => void;
-  stderr: (chunk: string) => void;
-}
-
-const processOutput: DoctorOutput = {
-  stdout: (chunk) => process.stdout.write(chunk),
-  stderr: (chunk) => process.stderr.write(chunk),
-};
-
 /** Bytes of salvaged lines collected before one write to the output file. */
 const WRITE_CHUNK = 64 * 1024;
 
@@ -52,13 +43,7 @@ const WRITE_CHUNK = 64 * 1024;
  *
  * @example registerDoctorCommand({ program: new Command("ctxwin") });
  */
-export function registerDoctorCommand({
-  program,
-  output = processOutput,
-}: {
-  program: Command;
-  output?: DoctorOutput;
-}): Command {
+export function registerDoctorCommand({ program, output = processOutput }: CommandRegistration): Command {
   return program
     .command("doctor")
     .description(
@@ -108,10 +93,7 @@ export function registerDoctorCommand({
           );
         if (report.condition !== "healthy" && report.condition !== "repaired") process.exitCode = FAILURE_EXIT_CODE;
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        output.stderr(
-          `ctxwin doctor: ${CtxwinError.isInstance(error) ? message : `error: ${message}`}\n`.replace(/\n(?!$)/g, " "),
-        );
+        output.stderr(failureLine({ command: "doctor", error, expected: CtxwinError.isInstance(error) }));
         process.exitCode = FAILURE_EXIT_CODE;
       }
     });
@@ -128,7 +110,7 @@ interface ServerTarget {
  * A PostgreSQL store: its sessions are read (which checks that the schema is a ctxwin store of a
  * format this version reads) and its embeddings reported; nothing is written.
  */
-async function doctorServer(server: ServerTarget, json: boolean, output: DoctorOutput): Promise<void> {
+async function doctorServer(server: ServerTarget, json: boolean, output: CommandOutput): Promise<void> {
   const store = openStore({ url: server.url, schema: server.schema, readOnly: true });
   let sessions: number;
   try {

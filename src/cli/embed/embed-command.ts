@@ -12,19 +12,13 @@ import { resolveEmbeddingModel, type EmbeddingFlags } from "../../agent/embeddin
 import { openStore } from "../../store/open-store.js";
 import type { EmbeddingProgress, HistoryStore } from "../../store/port.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
+import { failureLine, processOutput, type CommandOutput, type CommandRegistration } from "../command-output.js";
 import { AGENT_FLAGS } from "../agent-flags.js";
 
-export interface EmbedOutput {
-  stdout: (chunk: string) => void;
-  stderr: (chunk: string) => void;
+export interface EmbedOutput extends CommandOutput {
   /** Draw a progress bar (default: when stderr is a terminal). */
   progressBar?: boolean;
 }
-
-const processOutput: EmbedOutput = {
-  stdout: (chunk) => process.stdout.write(chunk),
-  stderr: (chunk) => process.stderr.write(chunk),
-};
 
 interface EmbedFlags {
   dir?: string;
@@ -74,9 +68,7 @@ export function registerEmbedCommand({
   program,
   output = processOutput,
   embeddingModelOf = resolveEmbeddingModel,
-}: {
-  program: Command;
-  output?: EmbedOutput;
+}: CommandRegistration<EmbedOutput> & {
   embeddingModelOf?: (flags: EmbeddingFlags) => EmbeddingModelV4 | undefined;
 }): Command {
   return program
@@ -126,8 +118,7 @@ export function registerEmbedCommand({
                 `${report.dimensions === undefined ? "" : ` (${report.dimensions} dimensions, ${report.index})`}; ${report.providerCalls} provider call(s)\n`,
         );
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        output.stderr(`ctxwin embed: ${message}\n`.replace(/\n(?!$)/g, " "));
+        output.stderr(failureLine({ command: "embed", error, expected: true }));
         process.exitCode =
           error instanceof EmbedCommandError ||
           (CtxwinError.isInstance(error) && error.name === "CtxwinModelConfigError")

@@ -5,29 +5,24 @@
  * the environment unless given.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { writeLocomoFixture } from "../../eval/test-support/locomo-fixture.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { closedPort } from "../../session/test-support/fake-provider-server.js";
+import { scratchFolders } from "../../../test/scratch-folders.js";
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
-});
+const scratchParent = scratchFolders("ctxwin-eval-cli-");
 
 /**
  * A project folder one level inside its own temporary folder: nothing beside it can be taken for
  * a LoCoMo file, whatever the machine's temporary folder holds.
  */
 function scratch(): string {
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-cli-"));
-  folders.push(parent);
-  const folder = path.join(parent, "project");
+  const folder = path.join(scratchParent(), "project");
   fs.mkdirSync(folder);
   return folder;
 }

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { EvalSetupError } from "../../eval/eval-errors.js";
+import { fileProblem } from "../../eval/file-problem.js";
 import { renderEvalReport } from "../../eval/report-html.js";
 import { readResultsFile } from "../../eval/results-file.js";
 import { formatSummaryTable, summarize } from "../../eval/summary-table.js";
@@ -51,12 +52,7 @@ export function writeEvalPage({ results, html }: { results: string; html: string
   try {
     fs.writeFileSync(html, renderEvalReport({ ...run, file: path.basename(results) }));
   } catch (error) {
-    const why =
-      (error as NodeJS.ErrnoException).code === "ENOENT"
-        ? "no such folder"
-        : error instanceof Error
-          ? error.message
-          : String(error);
+    const why = fileProblem(error, "no such folder");
     throw new EvalSetupError(`cannot write the page ${html}: ${why}.`, { cause: error });
   }
 }

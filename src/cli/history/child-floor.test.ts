@@ -4,21 +4,17 @@
  * be read, searched, exported, charted or forked; `--include-cleared` shows them to the person
  * who asks. Runs the command tree in this process (run-ctxwin-in-process.ts).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../store/open-store.js";
 import { CHILD_SECRET, seedClearedChildTree } from "../../store/test-support/cleared-child-tree.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 let project: string;
 
 beforeAll(async () => {
-  project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-history-child-floor-"));
-  const store = openStore({ directory: project });
-  await seedClearedChildTree(store);
-  await store.close();
+  project = await seededProject("ctxwin-history-child-floor-", seedClearedChildTree);
 });
 
 afterAll(() => {

@@ -2,24 +2,21 @@
  * `ctxwin history fork` and the session tree of `ctxwin history sessions`, run in process against
  * a real SQLite store in a temp project.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RowInput } from "../../core/row.js";
-import { openStore } from "../../store/open-store.js";
 import { registerHistoryCommand } from "./history-command.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 const user = (text: string): RowInput => ({ role: "user", parts: [{ type: "text", text }] });
 
 let project: string;
 beforeEach(async () => {
-  project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-fork-cli-"));
-  const store = openStore({ directory: project });
-  await store.append("main", [user("one"), user("two"), user("three")]);
-  await store.append("main/researcher-1", [user("a task")], { parent: { sessionId: "main", itemId: "2" } });
-  await store.close();
+  project = await seededProject("ctxwin-fork-cli-", async (store) => {
+    await store.append("main", [user("one"), user("two"), user("three")]);
+    await store.append("main/researcher-1", [user("a task")], { parent: { sessionId: "main", itemId: "2" } });
+  });
   process.exitCode = undefined;
 });
 afterEach(() => {

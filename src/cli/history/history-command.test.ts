@@ -18,6 +18,7 @@ import {
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { runCtxwinInProcess } from "../test-support/run-ctxwin-in-process.js";
 import { CTXWIN_BINARY, runCtxwin, type CtxwinExit } from "../test-support/run-ctxwin.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 // Each test spawns a few Node processes; leave room for a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -48,11 +49,10 @@ function expectOneLineError(result: { status: number | null; stdout: string; std
 beforeAll(async () => {
   // test/build-once.ts (vitest global setup) built dist/ before any test ran.
   expect(existsSync(CTXWIN_BINARY)).toBe(true);
-  project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-history-cli-"));
-  const store = openStore({ directory: project });
-  history = await seedMixedHistory(store, "s1");
-  await store.append("s2", [rows.userText("a second session about invoices")]);
-  await store.close();
+  project = await seededProject("ctxwin-history-cli-", async (store) => {
+    history = await seedMixedHistory(store, "s1");
+    await store.append("s2", [rows.userText("a second session about invoices")]);
+  });
 }, 120_000);
 
 afterAll(() => {

@@ -36,6 +36,7 @@ import { timelineSettingsOf } from "../../core/timeline/timeline-settings.js";
 import { readConfigFile } from "../../store/config-file.js";
 import { wantsUnicode } from "../terminal/timeline-chart.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag } from "../store-flag.js";
+import { failureLine, processOutput, type CommandOutput, type CommandRegistration } from "../command-output.js";
 
 interface CommonOptions {
   dir?: string;
@@ -56,17 +57,6 @@ interface SearchFlags {
   limit?: number;
 }
 
-/** Where the commands write; the defaults are the process streams. */
-export interface HistoryOutput {
-  stdout: (chunk: string) => void;
-  stderr: (chunk: string) => void;
-}
-
-const processOutput: HistoryOutput = {
-  stdout: (chunk) => process.stdout.write(chunk),
-  stderr: (chunk) => process.stderr.write(chunk),
-};
-
 const DEFAULT_SEARCH_LIMIT = 20;
 /** The store's cap on one search call. */
 const MAX_SEARCH_LIMIT = 1000;
@@ -76,13 +66,7 @@ const MAX_SEARCH_LIMIT = 1000;
  *
  * @example registerHistoryCommand({ program: new Command("ctxwin") });
  */
-export function registerHistoryCommand({
-  program,
-  output = processOutput,
-}: {
-  program: Command;
-  output?: HistoryOutput;
-}): Command {
+export function registerHistoryCommand({ program, output = processOutput }: CommandRegistration): Command {
   // A bad flag is one line (commander's message), not the message plus the whole usage.
   const history = program
     .command("history")
@@ -300,7 +284,7 @@ function scopeOf(store: HistoryStore, sessionId: string, options: CommonOptions)
 }
 
 /** Opens the store, runs one command, prints its result, and turns failures into one stderr line and exit code 1. */
-function runner(output: HistoryOutput) {
+function runner(output: CommandOutput) {
   return async (
     options: CommonOptions & { embeddingModel?: string; embeddingBaseUrl?: string },
     body: (context: { store: HistoryStore }) => Promise<unknown>,
@@ -324,13 +308,7 @@ function runner(output: HistoryOutput) {
       if (typeof result === "string") output.stdout(`${result}\n`);
       else if (result !== undefined) output.stdout(`${JSON.stringify(result, null, 2)}\n`);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      output.stderr(
-        `ctxwin history: ${HistoryCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(
-          /\n(?!$)/g,
-          " ",
-        ),
-      );
+      output.stderr(failureLine({ command: "history", error, expected: HistoryCommandError.isInstance(error) }));
       process.exitCode = 1;
     } finally {
       await store?.close();

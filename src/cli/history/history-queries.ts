@@ -13,6 +13,7 @@ import type { SearchMode } from "../../core/search-query.js";
 import { isHistoryVisible } from "../../core/visibility.js";
 import { parseItemId, parseWindowId, windowIdFor } from "../../core/windows.js";
 import { isVisibleSession } from "../../store/lineage/session-visibility.js";
+import { readAllWindows } from "../../store/read-timeline.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
 import type { EmbeddingSearchMode, HistoryStore, SessionSummary, StoredRow, WindowSummary } from "../../store/port.js";
 import { itemFields } from "../../tools/session-history/history-context.js";
@@ -179,20 +180,9 @@ export function isShown(scope: HistoryScope, row: StoredRow): boolean {
  * @example const windows = await allWindows(scope);
  */
 export async function allWindows(scope: HistoryScope): Promise<WindowSummary[]> {
-  const collected: WindowSummary[] = [];
-  let beforeWindow: string | undefined;
-  for (;;) {
-    const page = await scope.store.windows(scope.sessionId, {
-      includeCleared: scope.includeCleared,
-      limit: 50,
-      ...(beforeWindow === undefined ? {} : { beforeWindow }),
-    });
-    collected.push(...page.windows);
-    const oldest = page.windows.at(-1);
-    if (!page.hasMore || oldest === undefined) break;
-    beforeWindow = oldest.windowId;
-  }
-  return collected.filter((window) => window.boundarySeq >= scope.floor).reverse();
+  const { store, sessionId, includeCleared } = scope;
+  const windows = await readAllWindows({ store, sessionId, includeCleared });
+  return windows.filter((window) => window.boundarySeq >= scope.floor);
 }
 
 /**

@@ -1,34 +1,31 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Timeline } from "../../core/timeline/timeline-types.js";
-import { openStore } from "../../store/open-store.js";
-import { writeTimelineFixture } from "../../store/test-support/timeline-fixture.js";
+import { TIMELINE_FIXTURE_MARK_KINDS, writeTimelineFixture } from "../../store/test-support/timeline-fixture.js";
 import { stepMetadata, type StepUsage } from "../../core/rollover/step-usage.js";
-import { formatUsd } from "../../core/budget/cost.js";
+import { formatUsd } from "../../core/chart/format-usd.js";
 import { renderTimelineChart, wantsUnicode } from "../terminal/timeline-chart.js";
 import { registerHistoryCommand } from "./history-command.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 let project: string;
 
 beforeAll(async () => {
-  project = mkdtempSync(path.join(os.tmpdir(), "ctxwin-usage-cli-"));
-  const store = openStore({ directory: project });
-  await writeTimelineFixture({ store, sessionId: "timeline" });
   // Two requests to a priced model, the second mostly read from the provider's cache.
   const step = (usage: StepUsage) => ({
     role: "assistant" as const,
     parts: [{ type: "text" as const, text: "ok" }],
     metadata: stepMetadata({ usage, model: "anthropic.messages:claude-sonnet-4-5", contextLimit: 200_000 }),
   });
-  await store.append("cached", [
-    { role: "user", parts: [{ type: "text", text: "Read the repository." }] },
-    step({ inputTokens: 10_000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 9_900 }),
-    step({ inputTokens: 10_500, outputTokens: 100, cacheReadTokens: 9_900, cacheWriteTokens: 500 }),
-  ]);
-  await store.close();
+  project = await seededProject("ctxwin-usage-cli-", async (store) => {
+    await writeTimelineFixture({ store, sessionId: "timeline" });
+    await store.append("cached", [
+      { role: "user", parts: [{ type: "text", text: "Read the repository." }] },
+      step({ inputTokens: 10_000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 9_900 }),
+      step({ inputTokens: 10_500, outputTokens: 100, cacheReadTokens: 9_900, cacheWriteTokens: 500 }),
+    ]);
+  });
 });
 
 afterAll(() => {
@@ -118,17 +115,7 @@ describe("ctxwin history usage", () => {
   it("prints the whole timeline as JSON with --json, and reads only the newest windows with --windows", async () => {
     const all = JSON.parse((await history(["usage", "timeline", "--json"])).stdout) as Timeline;
     expect(all.points).toHaveLength(12);
-    expect(all.marks.map((mark) => mark.kind)).toEqual([
-      "warning",
-      "notes",
-      "rollover",
-      "compaction",
-      "clear",
-      "warning",
-      "flush",
-      "notes",
-      "rollover",
-    ]);
+    expect(all.marks.map((mark) => mark.kind)).toEqual(TIMELINE_FIXTURE_MARK_KINDS);
     const every = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "all"])).stdout) as Timeline;
     expect(every).toEqual(all);
     const newest = JSON.parse((await history(["usage", "timeline", "--json", "--windows", "2"])).stdout) as Timeline;

@@ -87,6 +87,25 @@ function claudeTranscript(lines?: number): string {
   return file;
 }
 
+/** Codex's recorded rollout of CODEX_SESSION, copied into the test's folder. */
+function codexRollout(): string {
+  const file = path.join(folder, "rollout.jsonl");
+  copyFileSync(
+    path.join(fixtures, "codex-0.171.0", "rollout-2026-12-01T11-00-00-01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d.jsonl"),
+    file,
+  );
+  return file;
+}
+
+/** Runs the hook as Codex does, on `fields` over what every Codex hook input for CODEX_SESSION carries. */
+function runCodexHook(fields: Record<string, unknown>): Promise<SessionStartHookOutcome> {
+  return runSessionStartHook({
+    stdin: JSON.stringify({ session_id: CODEX_SESSION, cwd: "/home/dev/billing", model: "gpt-5", ...fields }),
+    client: "codex",
+    openStore: opener().open,
+  });
+}
+
 function guidanceOf(outcome: SessionStartHookOutcome): string {
   expect(outcome.stdout).toBeDefined();
   const parsed = JSON.parse(outcome.stdout ?? "") as {
@@ -136,57 +155,24 @@ describe("after a compaction", () => {
   });
 
   it("reads Codex's input (transcript_path may be null) and names the codex session", async () => {
-    const rollout = path.join(folder, "rollout.jsonl");
-    copyFileSync(
-      path.join(fixtures, "codex-0.171.0", "rollout-2026-12-01T11-00-00-01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d.jsonl"),
-      rollout,
-    );
-    const input = {
-      session_id: CODEX_SESSION,
-      transcript_path: rollout,
-      cwd: "/home/dev/billing",
-      hook_event_name: "SessionStart",
-      model: "gpt-5",
-      source: "resume",
-    };
-    const outcome = await runSessionStartHook({
-      stdin: JSON.stringify(input),
-      client: "codex",
-      openStore: opener().open,
-    });
+    const input = { transcript_path: codexRollout(), hook_event_name: "SessionStart", source: "resume" };
+    const outcome = await runCodexHook(input);
     expect(outcome.problems).toEqual([]);
     const guidance = guidanceOf(outcome);
     expect(guidance).toContain(`"codex:${CODEX_SESSION}"`);
     expect(guidance).toContain("This resumed session");
 
-    const withoutTranscript = await runSessionStartHook({
-      stdin: JSON.stringify({ ...input, transcript_path: null }),
-      client: "codex",
-      openStore: opener().open,
-    });
+    const withoutTranscript = await runCodexHook({ ...input, transcript_path: null });
     expect(withoutTranscript.problems).toEqual(["the hook input names no transcript_path; nothing was imported"]);
     expect(guidanceOf(withoutTranscript)).toContain(`"codex:${CODEX_SESSION}"`);
   });
 
   it("on Codex's PostCompact input imports the rollout and prints nothing (that hook cannot add context)", async () => {
-    const rollout = path.join(folder, "rollout.jsonl");
-    copyFileSync(
-      path.join(fixtures, "codex-0.171.0", "rollout-2026-12-01T11-00-00-01b2c3d4-e5f6-7a8b-9c0d-1e2f3a4b5c6d.jsonl"),
-      rollout,
-    );
-    const input = {
-      session_id: CODEX_SESSION,
+    const outcome = await runCodexHook({
       turn_id: "t1",
-      transcript_path: rollout,
-      cwd: "/home/dev/billing",
+      transcript_path: codexRollout(),
       hook_event_name: "PostCompact",
-      model: "gpt-5",
       trigger: "auto",
-    };
-    const outcome = await runSessionStartHook({
-      stdin: JSON.stringify(input),
-      client: "codex",
-      openStore: opener().open,
     });
     expect(outcome.problems).toEqual([]);
     expect(outcome.stdout).toBeUndefined();

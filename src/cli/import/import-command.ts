@@ -15,16 +15,7 @@ import { defaultSourceFolder } from "../../import/source-files.js";
 import { openStore } from "../../store/open-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../store-flag.js";
-
-export interface ImportOutput {
-  stdout: (chunk: string) => void;
-  stderr: (chunk: string) => void;
-}
-
-const processOutput: ImportOutput = {
-  stdout: (chunk) => process.stdout.write(chunk),
-  stderr: (chunk) => process.stderr.write(chunk),
-};
+import { failureLine, processOutput, type CommandRegistration } from "../command-output.js";
 
 /** An expected failure of `ctxwin import`: one line on stderr. */
 export class ImportCommandError extends CtxwinError {
@@ -90,13 +81,7 @@ function terminalProgress(): ImportProgress | undefined {
  *
  * @example registerImportCommand({ program: new Command("ctxwin") });
  */
-export function registerImportCommand({
-  program,
-  output = processOutput,
-}: {
-  program: Command;
-  output?: ImportOutput;
-}): Command {
+export function registerImportCommand({ program, output = processOutput }: CommandRegistration): Command {
   return program
     .command("import")
     .description(
@@ -133,13 +118,7 @@ export function registerImportCommand({
           output.stdout(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
           if (report.malformedCount > 0 || report.warnings.length > 0) process.exitCode = 1;
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          output.stderr(
-            `ctxwin import: ${ImportCommandError.isInstance(error) ? message : `error: ${message}`}\n`.replace(
-              /\n(?!$)/g,
-              " ",
-            ),
-          );
+          output.stderr(failureLine({ command: "import", error, expected: ImportCommandError.isInstance(error) }));
           process.exitCode = ImportCommandError.isInstance(error) ? 2 : 1;
         } finally {
           await store?.close();

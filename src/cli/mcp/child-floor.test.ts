@@ -3,22 +3,17 @@
  * its parent's manual clear, and its own child, are neither listed nor searched nor readable by
  * `session_id`; a child started after the clear is.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "../../store/open-store.js";
 import { CHILD_SECRET, LATE_WORD, seedClearedChildTree } from "../../store/test-support/cleared-child-tree.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 let folder: string;
 let mcp: McpSession;
 
 beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-child-floor-"));
-  const store = openStore({ directory: folder });
-  await seedClearedChildTree(store);
-  await store.close();
+  folder = await seededProject("ctxwin-mcp-child-floor-", seedClearedChildTree);
   mcp = await startMcp({ args: ["--dir", folder], cwd: folder });
 });
 

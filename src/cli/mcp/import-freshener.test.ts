@@ -33,6 +33,14 @@ function scriptedImport(files: number) {
   };
 }
 
+/** A freshener of Codex transcripts over `source` that waits up to a minute for an import. */
+function codexFreshener(
+  source: ReturnType<typeof scriptedImport>,
+  options: Omit<Parameters<typeof createImportFreshener>[0], "label" | "run" | "waitMs">,
+) {
+  return createImportFreshener({ label: "codex", run: source.run, waitMs: 60_000, ...options });
+}
+
 describe("import freshener", () => {
   it("answers without waiting past waitMs and says how far the first import got", async () => {
     const source = scriptedImport(5_000);
@@ -55,13 +63,7 @@ describe("import freshener", () => {
   it("waits for a quick import, then starts the next one only after the interval", async () => {
     let clock = 0;
     const source = scriptedImport(3);
-    const freshener = createImportFreshener({
-      label: "codex",
-      run: source.run,
-      waitMs: 60_000,
-      minIntervalMs: 5_000,
-      now: () => clock,
-    });
+    const freshener = codexFreshener(source, { minIntervalMs: 5_000, now: () => clock });
     const call = freshener.beforeCall();
     source.read(3);
     source.finish();
@@ -79,13 +81,7 @@ describe("import freshener", () => {
   it("reports a failed import in the answer and on stderr, and tries again next time", async () => {
     const errors: string[] = [];
     const source = scriptedImport(1);
-    const freshener = createImportFreshener({
-      label: "codex",
-      run: source.run,
-      waitMs: 60_000,
-      minIntervalMs: 0,
-      onError: (message) => errors.push(message),
-    });
+    const freshener = codexFreshener(source, { minIntervalMs: 0, onError: (message) => errors.push(message) });
     const call = freshener.beforeCall();
     source.fail(new Error("EACCES: permission denied, open '/home/dev/.codex/sessions'"));
     expect(await call).toBe(

@@ -9,11 +9,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_RESULT_BYTES } from "../../core/history-view/limits.js";
-import { openStore } from "../../store/open-store.js";
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { importFiles } from "../../import/import-files.js";
 import { runCtxwin } from "../test-support/run-ctxwin.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "import", "fixtures");
 const CLAUDE = "claude-code:5f0c2a9e-7d3b-4c1e-9a44-2b8e6f1d0c37";
@@ -26,28 +26,27 @@ let folder: string;
 let mcp: McpSession;
 
 beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-"));
-  const store = openStore({ directory: folder });
-  await importFiles({ store, format: "claude-code", paths: [path.join(fixtures, "claude-code-session.jsonl")] });
-  await importFiles({
-    store,
-    format: "codex",
-    paths: [path.join(fixtures, "rollout-2026-11-03T14-00-00-0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05.jsonl")],
-  });
-  await store.append("native", [
-    rows.userText(`the password hint is ${CLEARED}`),
-    rows.assistantText("noted"),
-    rows.reset(),
-    rows.userText("after the reset: lantern"),
-    rows.assistantText(HUGE),
-  ]);
-  for (let index = 0; index < CROWD; index += 1) {
-    await store.append(`crowd-${String(index).padStart(2, "0")}`, [
-      rows.userText(`crowd marker ${index} ${"x".repeat(400)}`),
-      rows.userText(`crowd marker again ${index}`),
+  folder = await seededProject("ctxwin-mcp-", async (store) => {
+    await importFiles({ store, format: "claude-code", paths: [path.join(fixtures, "claude-code-session.jsonl")] });
+    await importFiles({
+      store,
+      format: "codex",
+      paths: [path.join(fixtures, "rollout-2026-11-03T14-00-00-0199f3a2-51c4-7e10-b8d2-4a6c9e2f1b05.jsonl")],
+    });
+    await store.append("native", [
+      rows.userText(`the password hint is ${CLEARED}`),
+      rows.assistantText("noted"),
+      rows.reset(),
+      rows.userText("after the reset: lantern"),
+      rows.assistantText(HUGE),
     ]);
-  }
-  await store.close();
+    for (let index = 0; index < CROWD; index += 1) {
+      await store.append(`crowd-${String(index).padStart(2, "0")}`, [
+        rows.userText(`crowd marker ${index} ${"x".repeat(400)}`),
+        rows.userText(`crowd marker again ${index}`),
+      ]);
+    }
+  });
   mcp = await startMcp({ args: ["--dir", folder], cwd: folder });
 });
 

@@ -5,29 +5,27 @@
  * say `integer`. Also what such a client is told: every result is labelled as data from the
  * sessions ctxwin keeps, and ctxwin's own sessions carry a title.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STORE_HISTORY_LABEL } from "../../core/history-view/limits.js";
-import { openStore } from "../../store/open-store.js";
 import * as rows from "../../tools/session-history/test-support/history-rows.js";
 import { startMcp, type McpSession } from "./test-support/mcp-client.js";
+import { seededProject } from "../test-support/seeded-project.js";
 
 let folder: string;
 let mcp: McpSession;
 
 beforeAll(async () => {
-  folder = mkdtempSync(path.join(os.tmpdir(), "ctxwin-mcp-strings-"));
-  const store = openStore({ directory: folder });
-  for (const name of ["alpha", "beta", "gamma"]) {
-    await store.append(name, [
-      rows.userText(`${name}: plan the orders migration\nwith details`),
-      rows.assistantText(`${name} answers: migrate on friday`),
-      rows.userText(`${name} thanks`),
-    ]);
-  }
-  await store.close();
+  folder = await seededProject("ctxwin-mcp-strings-", async (store) => {
+    for (const name of ["alpha", "beta", "gamma"]) {
+      await store.append(name, [
+        rows.userText(`${name}: plan the orders migration\nwith details`),
+        rows.assistantText(`${name} answers: migrate on friday`),
+        rows.userText(`${name} thanks`),
+      ]);
+    }
+  });
   mcp = await startMcp({ args: ["--dir", folder, "--memory", path.join(folder, "memory")], cwd: folder });
 });
 
@@ -35,6 +33,9 @@ afterAll(async () => {
   await mcp?.close();
   rmSync(folder, { recursive: true, force: true });
 });
+
+/** Calls the memory tool on the tests' note, /memories/project/a.md. */
+const onNote = (input: Record<string, unknown>) => mcp.call("memory", { path: "/memories/project/a.md", ...input });
 
 describe("ctxwin mcp with every argument a string", () => {
   it("reads canonical decimal strings as integers in every action", async () => {
@@ -74,22 +75,10 @@ describe("ctxwin mcp with every argument a string", () => {
     expect(page.result).toMatchObject({ ok: true, text: "answers", next_offset_chars: 12 });
     expect(page.answer.isError).toBe(false);
 
-    expect(
-      (await mcp.call("memory", { command: "create", path: "/memories/project/a.md", file_text: "one\nthree\n" }))
-        .isError,
-    ).toBe(false);
-    const inserted = await mcp.call("memory", {
-      command: "insert",
-      path: "/memories/project/a.md",
-      insert_line: "1",
-      insert_text: "two",
-    });
+    expect((await onNote({ command: "create", file_text: "one\nthree\n" })).isError).toBe(false);
+    const inserted = await onNote({ command: "insert", insert_line: "1", insert_text: "two" });
     expect(inserted.isError).toBe(false);
-    const viewed = await mcp.call("memory", {
-      command: "view",
-      path: "/memories/project/a.md",
-      view_range: ["2", "-1"],
-    });
+    const viewed = await onNote({ command: "view", view_range: ["2", "-1"] });
     expect(viewed.content).toEqual([
       { type: "text", text: "File /memories/project/a.md — lines 2 to 3 of 3:\n     2\ttwo\n     3\tthree" },
     ]);
@@ -115,12 +104,7 @@ describe("ctxwin mcp with every argument a string", () => {
         },
       });
     }
-    const insert = await mcp.call("memory", {
-      command: "insert",
-      path: "/memories/project/a.md",
-      insert_line: "01",
-      insert_text: "x",
-    });
+    const insert = await onNote({ command: "insert", insert_line: "01", insert_text: "x" });
     expect(insert.isError).toBe(true);
     expect(insert.content).toEqual([
       { type: "text", text: expect.stringMatching(/insert_line must be a whole number/) },

@@ -3,7 +3,7 @@
  * sparkline per window, one bar per request scaled to the window's context limit, then a table
  * per window. Unicode block characters, or plain ASCII where the terminal may not show them.
  */
-import { formatUsd } from "../../core/budget/cost.js";
+import { formatUsd } from "../../core/chart/format-usd.js";
 import type { Spend } from "../../core/budget/step-spend.js";
 import type { Timeline, TimelinePoint, TimelineWindow } from "../../core/timeline/timeline-types.js";
 import { formatTokens } from "./budget-bar.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addUsage, cachedShare, formatUsd, NO_USAGE, usageCost } from "./cost.js";
+import { addUsage, cachedShare, NO_USAGE, usageCost } from "./cost.js";
 import { lookupModelPrices, modelPriceEntries } from "./model-prices.js";
 import { defaultModelCatalog } from "./model-catalog.js";
 import { summarizeSpend } from "./step-spend.js";
@@ -28,19 +28,11 @@ describe("usageCost", () => {
     expect(cachedShare({ inputTokens: 0, cacheReadTokens: 0 })).toBe(0);
   });
 
-  it("adds usages and formats dollars for people", () => {
-    expect(addUsage(NO_USAGE, { inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 })).toEqual({
-      inputTokens: 1,
-      outputTokens: 2,
-      cacheReadTokens: 3,
-      cacheWriteTokens: 4,
-    });
-    expect([formatUsd(0), formatUsd(1.234), formatUsd(0.01234), formatUsd(0.000123)]).toEqual([
-      "$0.00",
-      "$1.23",
-      "$0.0123",
-      "$0.000123",
-    ]);
+  it("adds usages figure by figure, from NO_USAGE", () => {
+    const usage = { inputTokens: 1, outputTokens: 2, cacheReadTokens: 3, cacheWriteTokens: 4 };
+    expect(addUsage(NO_USAGE, usage)).toEqual(usage);
+    const twice = addUsage(usage, usage);
+    expect(twice).toEqual({ inputTokens: 2, outputTokens: 4, cacheReadTokens: 6, cacheWriteTokens: 8 });
   });
 });
 

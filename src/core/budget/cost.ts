@@ -69,13 +69,3 @@ export const NO_USAGE: TokenUsage = Object.freeze({
   cacheReadTokens: 0,
   cacheWriteTokens: 0,
 });
-
-/**
- * A dollar figure for people: two decimals from $0.10, three significant digits below.
- *
- * @example formatUsd(0.01234) // "$0.0123"
- */
-export function formatUsd(usd: number): string {
-  if (usd >= 0.1 || usd === 0) return `$${usd.toFixed(2)}`;
-  return `$${usd.toPrecision(3)}`;
-}

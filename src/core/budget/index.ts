@@ -102,6 +102,7 @@ export {
   type UnknownModelNotice,
   type UnknownModelWarner,
 } from "./unknown-model-warnings.js";
-export { addUsage, cachedShare, formatUsd, NO_USAGE, usageCost, type TokenUsage, type UsageCost } from "./cost.js";
+export { addUsage, cachedShare, NO_USAGE, usageCost, type TokenUsage, type UsageCost } from "./cost.js";
+export { formatUsd } from "../chart/format-usd.js";
 export { lookupModelPrices, modelPriceEntries, type ModelPrices } from "./model-prices.js";
 export { stepSpend, summarizeSpend, type Spend } from "./step-spend.js";

@@ -4,8 +4,8 @@
  * `ctxwin eval --html` (SVG text). Both draw these bars, in this box, with these labels; only the
  * drawing differs. Pure, so the web UI bundles it (the layer lint lets web/ import src/core/chart/).
  */
-import { formatUsd } from "../budget/cost.js";
 import { chartBox, niceCeiling, shortTokens, type ChartBox } from "./chart-scale.js";
+import { formatUsd } from "./format-usd.js";
 
 /**
  * A strategy's figures in one suite, as the comparison table holds them: the eval's own summary

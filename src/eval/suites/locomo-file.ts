@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { EvalSetupError } from "../eval-errors.js";
+import { fileProblem } from "../file-problem.js";
 
 export interface LocomoTurn {
   diaId: string;
@@ -76,12 +77,7 @@ export function readLocomoFile(file: string): LocomoConversation[] {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    const why =
-      (error as NodeJS.ErrnoException).code === "ENOENT"
-        ? "no such file"
-        : error instanceof Error
-          ? error.message.split("\n")[0]
-          : String(error);
+    const why = fileProblem(error, "no such file");
     throw new EvalSetupError(`cannot read the recall-qa data ${file}: ${why}.`, { cause: error });
   }
   const conversations = (Array.isArray(parsed) ? parsed : [])

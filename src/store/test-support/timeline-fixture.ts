@@ -11,6 +11,18 @@ import type { RowInput, RowPart } from "../../core/row.js";
 import type { HistoryStore } from "../port.js";
 
 export const TIMELINE_FIXTURE_LIMIT = 10_000;
+/** The kinds of the marks the fixture's timeline shows, oldest first (the store's test names their seqs). */
+export const TIMELINE_FIXTURE_MARK_KINDS = [
+  "warning",
+  "notes",
+  "rollover",
+  "compaction",
+  "clear",
+  "warning",
+  "flush",
+  "notes",
+  "rollover",
+];
 const MODEL = "demo:scripted";
 
 function user(text: string): RowInput {
