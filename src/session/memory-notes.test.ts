@@ -1,21 +1,10 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
+import { temporaryDirectories } from "./test-support/temporary-directories.js";
 import { FORCE_AT, WARN_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
 
-const directories: string[] = [];
-afterEach(() => {
-  while (directories.length > 0) fs.rmSync(directories.pop()!, { recursive: true, force: true });
-});
-
-function memoryRoot(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-session-memory-"));
-  directories.push(directory);
-  return directory;
-}
+const memoryRoot = temporaryDirectories("ctxwin-session-memory-");
 
 const files = { "a.txt": "A".repeat(1_000), "b.txt": "B".repeat(2_000), "c.txt": "C".repeat(2_000) };
 
