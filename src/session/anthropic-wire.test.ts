@@ -8,8 +8,13 @@ import {
   startAnthropicMessagesServer,
   type AnthropicScriptedResponse,
 } from "./test-support/anthropic-messages-server.js";
-import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
-import { rowText } from "./test-support/session-fixture.js";
+import {
+  activeTurns,
+  closeAfterEach,
+  expectRolloverOnRefusal,
+  providerSession,
+  refusedAfterFirstAnswer,
+} from "./test-support/provider-session.js";
 
 const closedAfterTest = closeAfterEach();
 
@@ -43,15 +48,8 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
       message:
         "input length and `max_tokens` exceed context limit: 137360 + 64000 > 200000, decrease input length or `max_tokens` and try again",
     };
-    const { session, server } = await anthropicSession([
-      { text: "First answer." },
-      { status: 400, error: refusal },
-      { text: "After the rollover." },
-    ]);
-    await session.send("First question.");
-    const result = await session.send("Second question.");
-    expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
-    expect(result.rollovers).toHaveLength(1);
+    const { session, server } = await anthropicSession(refusedAfterFirstAnswer({ status: 400, error: refusal }));
+    await expectRolloverOnRefusal(session);
     expect(server.requests).toHaveLength(3);
     expect(JSON.stringify(server.requests[2]!.messages)).not.toContain("First answer.");
   });
@@ -68,11 +66,11 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
     expect(message).not.toContain("\n");
     expect(errors.map((error) => error.message)).toEqual([message]);
     // The interrupt rules: what was shown is stored as a partial step.
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "Partial answ"],
     ]);
+    const rows = (await store.activeWindow("s")).rows;
     expect(rows[1]!.metadata).toMatchObject({ ctxwinStep: { finishReason: "interrupted" } });
   });
 
@@ -97,8 +95,7 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
     // The retry asks exactly what the cut request asked: the partial text is not in it.
     expect(server.requests[1]!.messages).toEqual(server.requests[0]!.messages);
     expect(server.requests[1]!.max_tokens).toBe(8192);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "The whole answer."],
     ]);
@@ -115,8 +112,7 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
     expect(result.error?.message).toContain("Overloaded");
     expect(retries).toEqual([1, 2]);
     expect(server.requests).toHaveLength(3);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "Partial answ"],
     ]);

@@ -11,8 +11,14 @@ import {
   type ResponsesRequestBody,
   type ResponsesScriptedResponse,
 } from "./test-support/openai-responses-server.js";
-import { closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
-import { rowText } from "./test-support/session-fixture.js";
+import {
+  activeTurns,
+  closeAfterEach,
+  expectRolloverOnRefusal,
+  providerSession,
+  readFileTool,
+  refusedAfterFirstAnswer,
+} from "./test-support/provider-session.js";
 
 const closedAfterTest = closeAfterEach();
 
@@ -118,15 +124,8 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
       code: "context_length_exceeded",
       param: "input",
     };
-    const { session, server } = await responsesSession([
-      { text: "First answer." },
-      { status: 400, error: refusal },
-      { text: "After the rollover." },
-    ]);
-    await session.send("First question.");
-    const result = await session.send("Second question.");
-    expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
-    expect(result.rollovers).toHaveLength(1);
+    const { session, server } = await responsesSession(refusedAfterFirstAnswer({ status: 400, error: refusal }));
+    await expectRolloverOnRefusal(session);
     expect(server.requests).toHaveLength(3);
     expect(JSON.stringify(server.requests[2]!.input)).not.toContain("First answer.");
     expect(server.requests[2]!.store).toBe(false);
@@ -157,8 +156,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
     expect(server.requests[2]!.input).toEqual(server.requests[1]!.input);
     expect(itemKinds(server.requests[2]!)).toEqual(["user", "function_call", "function_call_output"]);
     expect(server.requests[2]!.store).toBe(false);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "What is in a.txt?"],
       ["assistant", ""],
       ["assistant", "It says hello."],
@@ -186,8 +184,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
     expect(result.error?.message).not.toContain("[object Object]");
     expect(retries).toEqual([]);
     expect(server.requests).toHaveLength(1);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "Partial"],
     ]);
