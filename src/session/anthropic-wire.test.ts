@@ -8,13 +8,8 @@ import {
   startAnthropicMessagesServer,
   type AnthropicScriptedResponse,
 } from "./test-support/anthropic-messages-server.js";
-import {
-  activeTurns,
-  closeAfterEach,
-  expectRolloverOnRefusal,
-  providerSession,
-  refusedAfterFirstAnswer,
-} from "./test-support/provider-session.js";
+import { activeTurns, closeAfterEach, providerSession } from "./test-support/provider-session.js";
+import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
 const closedAfterTest = closeAfterEach();
 

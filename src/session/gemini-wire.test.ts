@@ -11,14 +11,8 @@ import {
   type GeminiRequestBody,
   type GeminiScriptedResponse,
 } from "./test-support/gemini-stream-server.js";
-import {
-  activeTurns,
-  closeAfterEach,
-  expectRolloverOnRefusal,
-  providerSession,
-  readFileTool,
-  refusedAfterFirstAnswer,
-} from "./test-support/provider-session.js";
+import { activeTurns, closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
+import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
 const closedAfterTest = closeAfterEach();
 

@@ -11,14 +11,8 @@ import {
   type ResponsesRequestBody,
   type ResponsesScriptedResponse,
 } from "./test-support/openai-responses-server.js";
-import {
-  activeTurns,
-  closeAfterEach,
-  expectRolloverOnRefusal,
-  providerSession,
-  readFileTool,
-  refusedAfterFirstAnswer,
-} from "./test-support/provider-session.js";
+import { activeTurns, closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
+import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
 const closedAfterTest = closeAfterEach();
 

@@ -4,10 +4,10 @@
  * deterministic clock and ids whose retries wait no time, its warnings and usage events kept.
  */
 import { tool } from "ai";
-import { afterEach, expect } from "vitest";
+import { afterEach } from "vitest";
 import { z } from "zod";
 import type { HistoryStore } from "../../store/port.js";
-import { createAgentSession, type AgentSession } from "../create-agent-session.js";
+import { createAgentSession } from "../create-agent-session.js";
 import type { SessionEventMap } from "../session-events.js";
 import type { AgentSessionOptions } from "../session-types.js";
 import { deterministic, memoryStore, rowText } from "./session-fixture.js";
@@ -66,25 +66,4 @@ export const readFileTool = tool({
 /** The role and text of each row in the active window of session "s", oldest first. */
 export async function activeTurns(store: HistoryStore): Promise<Array<[string, string]>> {
   return (await store.activeWindow("s")).rows.map((row) => [row.role, rowText(row)]);
-}
-
-/**
- * The script of a context-exceeded test: a first answer, then `refusal` (the provider's "too long" answer to the
- * next request), then the answer after the rollover. {@link expectRolloverOnRefusal} sends over it.
- *
- * @example const { session } = await anthropicSession(refusedAfterFirstAnswer({ status: 400, error: refusal }));
- */
-export function refusedAfterFirstAnswer<Refusal>(refusal: Refusal): Array<Refusal | { text: string }> {
-  return [{ text: "First answer." }, refusal, { text: "After the rollover." }];
-}
-
-/**
- * Sends two questions over a {@link refusedAfterFirstAnswer} script and checks the refusal was taken as
- * context-exceeded: one emergency rollover, then one retry that completes.
- */
-export async function expectRolloverOnRefusal(session: AgentSession): Promise<void> {
-  await session.send("First question.");
-  const result = await session.send("Second question.");
-  expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
-  expect(result.rollovers).toHaveLength(1);
 }
