@@ -8,12 +8,10 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { describe, expect, it } from "vitest";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { promptCacheKeyFor } from "./cache-hints.js";
-import { createAgentSession } from "./create-agent-session.js";
 import { startOpenAICompatibleServer } from "./test-support/openai-compatible-server.js";
 import type { ResponsesRequestBody, ResponsesScriptedResponse } from "./test-support/openai-responses-server.js";
 import { responsesSession } from "./test-support/openai-responses-session.js";
-import { closeAfterEach } from "./test-support/provider-session.js";
-import { deterministic, memoryStore } from "./test-support/session-fixture.js";
+import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
 
 const closedAfterTest = closeAfterEach();
 const buildSession = (script: Parameters<typeof responsesSession>[0]) =>
@@ -104,14 +102,10 @@ describe("prompt caching on OpenAI", () => {
   it("sends no cache option to an OpenAI-compatible server, and shows its usage as tokens only (no known price)", async () => {
     const compatible = closedAfterTest(await startOpenAICompatibleServer({ script: [{ text: "Hello." }] }));
     const provider = createOpenAICompatible({ name: "local", baseURL: compatible.baseURL, includeUsage: true });
-    const store = memoryStore();
-    const session = createAgentSession({
-      store,
-      sessionId: "s",
+    const { session, store } = providerSession({
       model: provider.chatModel("qwen3:8b"),
       budget: { contextLimit: 32_000 },
       maxRetries: 0,
-      ...deterministic(),
     });
     const result = await session.send("Hi.");
     expect(result.status).toBe("completed");
