@@ -8,12 +8,12 @@ import type { HistoryStore } from "../../store/port.js";
 import { ForkRefusedError } from "../../store/lineage/lineage-errors.js";
 import { createAgentSession } from "../create-agent-session.js";
 import { createContextAgent } from "../context-agent/create-context-agent.js";
-import { FORCE_AT, WARN_AT, budgetSession, readingSession } from "../test-support/rollover-setup.js";
+import { FORCE_AT, WARN_AT, readBoth, readingSession, twoFilesSession } from "../test-support/rollover-setup.js";
 import { scriptedModel } from "../test-support/scripted-model.js";
 import {
   deterministic,
+  interruptAfterFirstStep,
   memoryStore,
-  readTool,
   rowText,
   sqliteStore,
   testSession,
@@ -22,7 +22,9 @@ import { readAllRows, sessionProblems } from "../test-support/session-invariants
 import { EditRefusedError } from "./edit-refused-error.js";
 
 const lastLine = (text: string) => text.split("\n").at(-1);
-const echo = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
+/** A model that answers `answer to <the request's last line>`. */
+const echoModel = () => scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
+const echo = echoModel();
 
 async function conversation(store: HistoryStore, model = echo.model) {
   const session = testSession({
@@ -42,7 +44,7 @@ async function snapshot(store: HistoryStore) {
 describe("session.fork", () => {
   it("opens a new session on the shared history up to the item; the original is not changed", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
+    const { model, calls } = echoModel();
     const session = await conversation(store, model);
     const before = await readAllRows(store, "s");
 
@@ -82,27 +84,12 @@ describe("session.fork", () => {
   });
 
   it("a fork starts clean: a rollover latched in the original does not go with it, and the original keeps it", async () => {
-    const store = memoryStore();
-    const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-    const readBoth = {
-      toolCalls: [
-        { toolName: "read", input: { path: "a.txt" } },
-        { toolName: "read", input: { path: "b.txt" } },
-      ],
-    };
-    const { model } = scriptedModel({
-      script: (call) =>
-        call.index === 0
-          ? { ...readBoth, inputTokens: FORCE_AT - 400 }
-          : { text: `answer to ${lastLine(call.text)}`, inputTokens: 800 },
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
-    const controller = new AbortController();
-    const stop = session.on("step-end", () => controller.abort());
-    expect(await session.send("read both files", { signal: controller.signal })).toMatchObject({
-      status: "interrupted",
-    });
-    stop();
+    const { session } = twoFilesSession((call) =>
+      call.index === 0
+        ? { ...readBoth, inputTokens: FORCE_AT - 400 }
+        : { text: `answer to ${lastLine(call.text)}`, inputTokens: 800 },
+    );
+    expect(await interruptAfterFirstStep(session, "read both files")).toMatchObject({ status: "interrupted" });
 
     const fork = await session.fork({ atItem: "1", newSessionId: "s-fork" });
     const forked = await fork.send("what next, in the fork?");
@@ -121,13 +108,7 @@ describe("session.fork", () => {
           : { text: "noted", inputTokens: 900 },
     });
     const session = readingSession({ store, model });
-    const controller = new AbortController();
-    const stop = session.on("step-end", () => controller.abort());
-    expect(await session.send("read a", { signal: controller.signal })).toMatchObject({
-      status: "interrupted",
-      warnings: [],
-    });
-    stop();
+    expect(await interruptAfterFirstStep(session, "read a")).toMatchObject({ status: "interrupted", warnings: [] });
 
     const fork = await session.fork({ atItem: "1", newSessionId: "s-fork" });
     expect(await fork.send("and now, in the fork?")).toMatchObject({ status: "completed", warnings: [] });
@@ -138,7 +119,7 @@ describe("session.fork", () => {
 
   it("a context agent forks into a context agent with its options", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
+    const { model, calls } = echoModel();
     const agent = createContextAgent({
       store,
       sessionId: "s",
@@ -165,7 +146,7 @@ describe("session.fork", () => {
 describe("session.edit", () => {
   it("forks just before the message and sends the edited text as the new turn; the original is not changed", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
+    const { model, calls } = echoModel();
     const session = await conversation(store, model);
     const before = await readAllRows(store, "s");
 

@@ -9,7 +9,8 @@ import { countEncodedTokens, tokenizerProfileFor } from "../../core/budget/token
 import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions, SessionBudgetOptions } from "../session-types.js";
-import { deterministic, readTool } from "./session-fixture.js";
+import { scriptedModel, type Script, type ScriptedStep } from "./scripted-model.js";
+import { deterministic, memoryStore, readTool } from "./session-fixture.js";
 
 export const LIMIT = 20_000;
 export const CEILING = 15_000;
@@ -76,6 +77,48 @@ export const readingSession = ({ store, model }: { store: HistoryStore; model: L
     tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
     settings: { warningTurnTokens: 500 },
   });
+
+/** Two files of 2,000 characters each: read in one step, their results add about 1,000 tokens to the next request. */
+export const twoFiles = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
+
+/** A step that reads both of {@link twoFiles}. */
+export const readBoth = {
+  toolCalls: [
+    { toolName: "read", input: { path: "a.txt" } },
+    { toolName: "read", input: { path: "b.txt" } },
+  ],
+};
+
+/**
+ * The script of a rollover after a settled step: a step just under the force band reads both files, their results
+ * push the next request over it, and `answer` (reported at `answerTokens`) is the reply in the fresh window.
+ *
+ * @example const { session } = twoFilesSession(readBothPastForceBand("finished"));
+ */
+export const readBothPastForceBand = (answer: string, answerTokens = 800): ScriptedStep[] => [
+  { ...readBoth, inputTokens: FORCE_AT - 400 },
+  { text: answer, inputTokens: answerTokens },
+];
+
+/**
+ * A budget session (over a fresh memory store unless `store` is given) whose model plays `script` and whose `read`
+ * tool serves {@link twoFiles}; `calls` records what the model received.
+ *
+ * @example const { store, calls, session } = twoFilesSession(readBothPastForceBand("finished"));
+ */
+export function twoFilesSession(
+  script: Script,
+  {
+    store = memoryStore(),
+    ...options
+  }: Omit<Parameters<typeof budgetSession>[0], "store" | "model" | "tools"> & {
+    store?: HistoryStore;
+  } = {},
+) {
+  const { model, calls } = scriptedModel({ script });
+  const session = budgetSession({ store, model, tools: { read: readTool(twoFiles) }, ...options });
+  return { store, calls, session };
+}
 
 /** What an OpenAI-compatible server answers a request over this budget's 20,000-token window. */
 export function tooLong(): APICallError {

@@ -10,8 +10,8 @@ import { z } from "zod";
 import { createMemoryStore } from "../../store/memory/memory-store.js";
 import { createSqliteStore } from "../../store/sqlite/sqlite-store.js";
 import type { HistoryStore } from "../../store/port.js";
-import { createAgentSession } from "../create-agent-session.js";
-import type { AgentSessionOptions } from "../session-types.js";
+import { createAgentSession, type AgentSession } from "../create-agent-session.js";
+import type { AgentSessionOptions, SendResult } from "../session-types.js";
 
 /** A deterministic clock and id generator. */
 export function deterministic(prefix = "id") {
@@ -49,6 +49,21 @@ export function sqliteStore(): { store: HistoryStore; path: string; cleanup: () 
  */
 export function testSession(options: Omit<AgentSessionOptions, "sessionId"> & { sessionId?: string }) {
   return createAgentSession({ sessionId: "s", budget: { contextLimit: 100_000 }, ...deterministic(), ...options });
+}
+
+/**
+ * Sends `input` and aborts the send as its first step ends: that step is settled and stored, nothing after it runs.
+ *
+ * @example expect(await interruptAfterFirstStep(session, "read a")).toMatchObject({ status: "interrupted" });
+ */
+export async function interruptAfterFirstStep(session: AgentSession, input: string): Promise<SendResult> {
+  const controller = new AbortController();
+  const stop = session.on("step-end", () => controller.abort());
+  try {
+    return await session.send(input, { signal: controller.signal });
+  } finally {
+    stop();
+  }
 }
 
 /**
