@@ -24,17 +24,15 @@ import { EditRefusedError } from "./edit-refused-error.js";
 const lastLine = (text: string) => text.split("\n").at(-1);
 /** A model that answers `answer to <the request's last line>`. */
 const echoModel = () => scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
-const echo = echoModel();
 
-async function conversation(store: HistoryStore, model = echo.model) {
-  const session = testSession({
-    store,
-    model,
-  });
+/** Session "s" over `store` after three turns with an echo model; `calls` are the requests that model received. */
+async function conversation(store: HistoryStore) {
+  const { model, calls } = echoModel();
+  const session = testSession({ store, model });
   await session.send("one");
   await session.send("two");
   await session.send("three");
-  return session;
+  return { session, calls };
 }
 
 async function snapshot(store: HistoryStore) {
@@ -44,8 +42,7 @@ async function snapshot(store: HistoryStore) {
 describe("session.fork", () => {
   it("opens a new session on the shared history up to the item; the original is not changed", async () => {
     const store = memoryStore();
-    const { model, calls } = echoModel();
-    const session = await conversation(store, model);
+    const { session, calls } = await conversation(store);
     const before = await readAllRows(store, "s");
 
     const fork = await session.fork({ atItem: "4", newSessionId: "s-alt" });
@@ -72,7 +69,7 @@ describe("session.fork", () => {
 
   it("forks at the last item by default, with a generated id; an id in use is refused and nothing is written", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     const fork = await session.fork();
     expect(fork.sessionId).toMatch(/^s-fork-/);
     expect((await store.session(fork.sessionId))?.forkOf).toEqual({ sessionId: "s", atSeq: 6 });
@@ -146,8 +143,7 @@ describe("session.fork", () => {
 describe("session.edit", () => {
   it("forks just before the message and sends the edited text as the new turn; the original is not changed", async () => {
     const store = memoryStore();
-    const { model, calls } = echoModel();
-    const session = await conversation(store, model);
+    const { session, calls } = await conversation(store);
     const before = await readAllRows(store, "s");
 
     const edit = await session.edit({ itemId: "3", input: "TWO, edited", newSessionId: "s-edit" });
@@ -169,13 +165,13 @@ describe("session.edit", () => {
   it("on SQLite: the edit's fork reads the shared rows, and a new session object on the same store sees the same", async () => {
     const opened = sqliteStore();
     try {
-      const session = await conversation(opened.store);
+      const { session } = await conversation(opened.store);
       const edit = await session.edit({ itemId: "5", input: "THREE", newSessionId: "s-edit" });
       expect(edit.result.status).toBe("completed");
       const reopened = createAgentSession({
         store: opened.store,
         sessionId: "s-edit",
-        model: echo.model,
+        model: echoModel().model,
         budget: { contextLimit: 100_000 },
         ...deterministic("again"),
       });
@@ -198,7 +194,7 @@ describe("session.edit", () => {
 
   it("editing the first message starts a new session that shares nothing", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     const edit = await session.edit({ itemId: "1", input: "ONE", newSessionId: "s-first" });
     expect(edit.result.status).toBe("completed");
     expect((await store.session("s-first"))?.forkOf).toBeUndefined();
@@ -207,7 +203,7 @@ describe("session.edit", () => {
 
   it("refuses an unknown item, a row that is not the user's message and an item behind the privacy floor, writing nothing", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     await session.clear({ soft: true });
     await session.send("after the clear");
     const before = await snapshot(store);
@@ -243,7 +239,7 @@ describe("session.edit", () => {
 
   it("an id in use is refused before anything is written", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     await session.fork({ newSessionId: "taken" });
     const before = await snapshot(store);
     const error = await session
