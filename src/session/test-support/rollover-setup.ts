@@ -120,6 +120,21 @@ export function twoFilesSession(
   return { store, calls, session };
 }
 
+/**
+ * Hot memories that render nothing until `grow()` is called, then about `tokens` tokens of notes: notes that grow
+ * during a turn, so that a fresh window has less room than the window the turn began in.
+ *
+ * @example const notes = growingHotMemories(2_000); budgetSession({ store, model, hotMemories: notes.hotMemories });
+ */
+export function growingHotMemories(tokens: number) {
+  let grown = false;
+  const hotMemories = {
+    mode: "read-write" as const,
+    render: async () => (grown ? `<hot_memories>${textOfTokens(tokens, "note")}</hot_memories>` : ""),
+  };
+  return { hotMemories, grow: () => void (grown = true) };
+}
+
 /** What an OpenAI-compatible server answers a request over this budget's 20,000-token window. */
 export function tooLong(): APICallError {
   return new APICallError({
