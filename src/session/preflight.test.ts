@@ -4,6 +4,24 @@ import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, rowText } from "./test-support/session-fixture.js";
 import { CEILING, THRESHOLD_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
 
+/**
+ * Two sends over a session with `options` whose requests report past the on-send threshold: both are answered in the
+ * first window, with no warning and no rollover.
+ */
+async function twoSendsPastThreshold(options: Partial<Parameters<typeof budgetSession>[0]>) {
+  const store = memoryStore();
+  const { model, calls } = scriptedModel({
+    script: [
+      { text: "a", inputTokens: THRESHOLD_AT + 500 },
+      { text: "b", inputTokens: THRESHOLD_AT + 600 },
+    ],
+  });
+  const session = budgetSession({ store, model, ...options });
+  await session.send("one");
+  expect(await session.send("two")).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
+  return { store, calls, session };
+}
+
 describe("preflight", () => {
   it("blocks a message that cannot fit even a fresh window: no provider call, the input kept visible as rejected-input", async () => {
     const store = memoryStore();
@@ -43,17 +61,7 @@ describe("preflight", () => {
   });
 
   it("with strategy off: no warning or rollover past the threshold, but the hard ceiling still blocks", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { text: "a", inputTokens: THRESHOLD_AT + 500 },
-        { text: "b", inputTokens: THRESHOLD_AT + 600 },
-      ],
-    });
-    const session = budgetSession({ store, model, settings: { strategy: "off" } });
-    await session.send("one");
-    const second = await session.send("two");
-    expect(second).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
+    const { calls, session } = await twoSendsPastThreshold({ settings: { strategy: "off" } });
     expect(calls[1]!.text).toContain("user: one");
     const third = await session.send("word ".repeat(1_000)); // ~1,250 tokens: over the ceiling now
     expect(third.status).toBe("blocked");
@@ -96,23 +104,11 @@ describe("preflight", () => {
   });
 
   it("with a threshold of 1 or more: no proactive rollover, and the hard ceiling still blocks", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { text: "a", inputTokens: THRESHOLD_AT + 500 },
-        { text: "b", inputTokens: THRESHOLD_AT + 600 },
-      ],
-    });
     // The system prompt leaves room for the tool definitions (session_history's included) under the ceiling.
-    const session = budgetSession({
-      store,
-      model,
+    const { store, calls, session } = await twoSendsPastThreshold({
       system: systemOfTokens(THRESHOLD_AT - 1_000),
       settings: { threshold: 1 },
     });
-    await session.send("one");
-    const second = await session.send("two");
-    expect(second).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
     const third = await session.send("word ".repeat(1_000));
     expect(third.status).toBe("blocked");
     expect(calls).toHaveLength(2);
