@@ -27,6 +27,7 @@ import { scriptedModel, type RecordedCall } from "./test-support/scripted-model.
 import {
   deterministic,
   interruptAfterFirstStep,
+  scriptedSession,
   memoryStore,
   readTool,
   rowText,
@@ -47,14 +48,10 @@ async function expectInvariants(store: HistoryStore): Promise<void> {
 
 describe("interrupting a send", () => {
   it("mid-stream: stores what streamed as an interrupted step, ends `interrupted`, and the next send works on a valid history", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [{ textChunks: ["Hello, ", "wor"], stallUntilAborted: true }, { text: "Fine, go on." }],
-    });
-    const session = testSession({
-      store,
-      model,
-    });
+    const { store, calls, session } = scriptedSession([
+      { textChunks: ["Hello, ", "wor"], stallUntilAborted: true },
+      { text: "Fine, go on." },
+    ]);
     const controller = new AbortController();
     const deltas = recordEvents(session, "text-delta");
     const errors = recordEvents(session, "error");
@@ -136,11 +133,10 @@ describe("interrupting a send", () => {
   });
 
   it("between steps: the settled step with its tool results is kept and no further step runs", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [{ text: "Reading.", ...readBoth }, { text: "never" }, { text: "Later." }],
-    });
-    const session = testSession({ store, model, tools: { read: readTool(twoFiles) } });
+    const { store, calls, session } = scriptedSession(
+      [{ text: "Reading.", ...readBoth }, { text: "never" }, { text: "Later." }],
+      { tools: { read: readTool(twoFiles) } },
+    );
     const controller = new AbortController();
     session.on("step-end", () => controller.abort());
 
@@ -225,12 +221,7 @@ describe("interrupting a send", () => {
   });
 
   it("with a signal already aborted: stores nothing, calls nothing, emits nothing", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "hello" }] });
-    const session = testSession({
-      store,
-      model,
-    });
+    const { store, calls, session } = scriptedSession([{ text: "hello" }]);
     const events = [
       recordEvents(session, "turn-start"),
       recordEvents(session, "error"),
@@ -363,14 +354,13 @@ describe("interrupting a send at a budget action", () => {
 
 describe("streaming events", () => {
   it("text-delta events concatenate, step by step, to the stored text; every turn has a turn-start and a turn-end", async () => {
-    const store = memoryStore();
-    const { model } = scriptedModel({
-      script: [
+    const { store, session } = scriptedSession(
+      [
         { textChunks: ["Let ", "me ", "read."], toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
         { textChunks: ["It ", "says ", "A."] },
       ],
-    });
-    const session = testSession({ store, model, tools: { read: readTool(twoFiles) } });
+      { tools: { read: readTool(twoFiles) } },
+    );
     const order: string[] = [];
     const byStep: string[] = [];
     session.on("turn-start", (event) => order.push(`start ${event.turnId}`));

@@ -12,6 +12,7 @@ import { createSqliteStore } from "../../store/sqlite/sqlite-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession, type AgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions, SendResult } from "../session-types.js";
+import { scriptedModel, type Script } from "./scripted-model.js";
 
 /** A deterministic clock and id generator. */
 export function deterministic(prefix = "id") {
@@ -49,6 +50,21 @@ export function sqliteStore(): { store: HistoryStore; path: string; cleanup: () 
  */
 export function testSession(options: Omit<AgentSessionOptions, "sessionId"> & { sessionId?: string }) {
   return createAgentSession({ sessionId: "s", budget: { contextLimit: 100_000 }, ...deterministic(), ...options });
+}
+
+/**
+ * A {@link testSession} (over a fresh memory store unless `store` is given) whose scripted model plays `script`;
+ * `calls` records every request the model received.
+ *
+ * @example const { store, calls, session } = scriptedSession([{ text: "hello" }]);
+ */
+export function scriptedSession(
+  script: Script,
+  { store = memoryStore(), ...options }: Partial<Omit<AgentSessionOptions, "model">> = {},
+) {
+  const { model, calls } = scriptedModel({ script });
+  const session = testSession({ store, model, ...options });
+  return { store, calls, session };
 }
 
 /**
