@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { HistoryStore } from "../store/port.js";
 import type { WarningInfo } from "./session-types.js";
-import { scriptedModel, type ScriptedStep } from "./test-support/scripted-model.js";
-import { memoryStore, readTool } from "./test-support/session-fixture.js";
-import { FORCE_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
+import type { ScriptedStep } from "./test-support/scripted-model.js";
+import { readTool } from "./test-support/session-fixture.js";
+import { FORCE_AT, WARN_AT, scriptedBudgetSession } from "./test-support/rollover-setup.js";
 
 const files = { "a.txt": "A".repeat(1_000) };
 const readA = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] };
@@ -10,14 +11,10 @@ const readA = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] };
 const settings = { warningTurnTokens: 500 };
 
 /** A budget session over a fresh memory store with `read` over {@link files}, its model playing `script`. */
-function warningSession(script: ScriptedStep[], options: Partial<Parameters<typeof budgetSession>[0]> = {}) {
-  const store = memoryStore();
-  const { model, calls } = scriptedModel({ script });
-  const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings, ...options });
-  return { store, calls, session };
-}
+const warningSession = (script: ScriptedStep[], options: Parameters<typeof scriptedBudgetSession>[1] = {}) =>
+  scriptedBudgetSession(script, { tools: { read: readTool(files) }, settings, ...options });
 
-async function windowRows(store: ReturnType<typeof memoryStore>) {
+async function windowRows(store: HistoryStore) {
   return (await store.activeWindow("s")).rows;
 }
 

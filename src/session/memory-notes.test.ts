@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
 import { temporaryDirectories } from "./test-support/temporary-directories.js";
-import { FORCE_AT, WARN_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
+import {
+  FORCE_AT,
+  WARN_AT,
+  budgetSession,
+  scriptedBudgetSession,
+  systemOfTokens,
+} from "./test-support/rollover-setup.js";
 
 const memoryRoot = temporaryDirectories("ctxwin-session-memory-");
 
@@ -68,20 +74,14 @@ describe("notes across a rollover", () => {
   });
 
   it("a read-only memory gets a warning that says notes cannot be saved", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 },
-        { text: "ok" },
-      ],
-    });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool(files) },
-      memory: { root: memoryRoot(), readOnly: true },
-      system: systemOfTokens(WARN_AT + 100 - 2_600),
-    });
+    const { calls, session } = scriptedBudgetSession(
+      [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }, { text: "ok" }],
+      {
+        tools: { read: readTool(files) },
+        memory: { root: memoryRoot(), readOnly: true },
+        system: systemOfTokens(WARN_AT + 100 - 2_600),
+      },
+    );
     await session.send("go");
     const warning = calls[1]!.text.split("\n").at(-1)!;
     expect(warning).toContain("Memory is read-only in this session");

@@ -101,24 +101,34 @@ export const readBothPastForceBand = (answer: string, answerTokens = 800): Scrip
 ];
 
 /**
- * A budget session (over a fresh memory store unless `store` is given) whose model plays `script` and whose `read`
- * tool serves {@link twoFiles}; `calls` records what the model received.
+ * A budget session (over a fresh memory store unless `store` is given) whose scripted model plays `script`; `calls`
+ * records what the model received.
  *
- * @example const { store, calls, session } = twoFilesSession(readBothPastForceBand("finished"));
+ * @example const { store, calls, session } = scriptedBudgetSession([{ text: "ok" }], { toolPolicy: { allow: [] } });
  */
-export function twoFilesSession(
+export function scriptedBudgetSession(
   script: Script,
   {
     store = memoryStore(),
     ...options
-  }: Omit<Parameters<typeof budgetSession>[0], "store" | "model" | "tools"> & {
+  }: Omit<Parameters<typeof budgetSession>[0], "store" | "model"> & {
     store?: HistoryStore;
   } = {},
 ) {
   const { model, calls } = scriptedModel({ script });
-  const session = budgetSession({ store, model, tools: { read: readTool(twoFiles) }, ...options });
+  const session = budgetSession({ store, model, ...options });
   return { store, calls, session };
 }
+
+/**
+ * A {@link scriptedBudgetSession} whose `read` tool serves {@link twoFiles}.
+ *
+ * @example const { store, calls, session } = twoFilesSession(readBothPastForceBand("finished"));
+ */
+export const twoFilesSession = (
+  script: Script,
+  options: Omit<Parameters<typeof scriptedBudgetSession>[1], "tools"> = {},
+) => scriptedBudgetSession(script, { tools: { read: readTool(twoFiles) }, ...options });
 
 /**
  * Hot memories that render nothing until `grow()` is called, then about `tokens` tokens of notes: notes that grow
