@@ -7,9 +7,8 @@ import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { HistoryStore } from "../store/port.js";
-import { createAgentSession, type AgentSession } from "./create-agent-session.js";
+import { createAgentSession } from "./create-agent-session.js";
 import { createDeferred } from "./deferred.js";
-import type { SessionEventMap, SessionEventName } from "./session-events.js";
 import type { SendResult } from "./session-types.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
 import {
@@ -27,6 +26,7 @@ import { scriptedModel, type RecordedCall } from "./test-support/scripted-model.
 import {
   deterministic,
   interruptAfterFirstStep,
+  recordEvents,
   scriptedSession,
   memoryStore,
   readTool,
@@ -34,12 +34,6 @@ import {
   testSession,
 } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
-
-function recordEvents<Name extends SessionEventName>(session: AgentSession, name: Name): SessionEventMap[Name][] {
-  const received: SessionEventMap[Name][] = [];
-  session.on(name, (event) => received.push(event));
-  return received;
-}
 
 async function expectInvariants(store: HistoryStore): Promise<void> {
   const rows = await readAllRows(store, "s");

@@ -11,6 +11,7 @@ import { createMemoryStore } from "../../store/memory/memory-store.js";
 import { createSqliteStore } from "../../store/sqlite/sqlite-store.js";
 import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession, type AgentSession } from "../create-agent-session.js";
+import type { SessionEventMap, SessionEventName } from "../session-events.js";
 import type { AgentSessionOptions, SendResult } from "../session-types.js";
 import { scriptedModel, type Script } from "./scripted-model.js";
 
@@ -65,6 +66,20 @@ export function scriptedSession(
   const { model, calls } = scriptedModel({ script });
   const session = testSession({ store, model, ...options });
   return { store, calls, session };
+}
+
+/**
+ * Every `name` event the session emits from now on, in order.
+ *
+ * @example const retries = recordEvents(session, "retry");
+ */
+export function recordEvents<Name extends SessionEventName>(
+  session: AgentSession,
+  name: Name,
+): SessionEventMap[Name][] {
+  const received: SessionEventMap[Name][] = [];
+  session.on(name, (event) => received.push(event));
+  return received;
 }
 
 /**
