@@ -12,6 +12,7 @@ import {
   type GeminiScriptedResponse,
 } from "./test-support/gemini-stream-server.js";
 import { activeTurns, closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
+import { recordEvents } from "./test-support/session-fixture.js";
 import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
 const closedAfterTest = closeAfterEach();
@@ -112,12 +113,11 @@ describe("session through @ai-sdk/google against a local Gemini API", () => {
       [{ text: "Partial answ", midStreamError: overloaded }, { text: "The whole answer." }],
       { maxRetries: 1 },
     );
-    const retries: string[] = [];
-    session.on("retry", (event) => retries.push(event.error.message));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("Hi.");
     expect(result).toMatchObject({ status: "completed", text: "The whole answer." });
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toContain("The model is overloaded");
+    expect(retries[0]!.error.message).toContain("The model is overloaded");
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.body.contents).toEqual(server.requests[0]!.body.contents);
     expect(await activeTurns(store)).toEqual([

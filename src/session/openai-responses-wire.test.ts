@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ResponsesRequestBody, ResponsesScriptedResponse } from "./test-support/openai-responses-server.js";
 import { responsesSession } from "./test-support/openai-responses-session.js";
 import { activeTurns, readFileTool } from "./test-support/provider-session.js";
+import { recordEvents } from "./test-support/session-fixture.js";
 import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
 /** A Responses session with a `read_file` tool. */
@@ -116,14 +117,13 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
       ],
       { maxRetries: 2 },
     );
-    const retries: Array<{ message: string; discardedText: string }> = [];
-    session.on("retry", (event) => retries.push({ message: event.error.message, discardedText: event.discardedText }));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("What is in a.txt?");
     expect(result).toMatchObject({ status: "completed", text: "It says hello." });
     expect(retries).toHaveLength(1);
     expect(retries[0]!.discardedText).toBe("It say");
-    expect(retries[0]!.message).toContain("The server had an error");
-    expect(retries[0]!.message).not.toContain("[object Object]");
+    expect(retries[0]!.error.message).toContain("The server had an error");
+    expect(retries[0]!.error.message).not.toContain("[object Object]");
     expect(server.requests).toHaveLength(3);
     // The repeated request is the cut one: the tool call with its output, no partial text.
     expect(server.requests[2]!.input).toEqual(server.requests[1]!.input);
@@ -149,8 +149,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
       ],
       { maxRetries: 2 },
     );
-    const retries: number[] = [];
-    session.on("retry", (event) => retries.push(event.retry));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("Hi.");
     expect(result.status).toBe("failed");
     expect(result.error?.message).toContain("You exceeded your current quota");
@@ -180,12 +179,11 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
         maxRetries: 2,
       },
     );
-    const retries: string[] = [];
-    session.on("retry", (event) => retries.push(event.error.message));
+    const retries = recordEvents(session, "retry");
     expect(await session.send("Hi.")).toMatchObject({ status: "completed", text: "Whole answer." });
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toContain("The server had an error");
-    expect(retries[0]).not.toContain("[object Object]");
+    expect(retries[0]!.error.message).toContain("The server had an error");
+    expect(retries[0]!.error.message).not.toContain("[object Object]");
     expect(server.requests).toHaveLength(2);
   });
 
