@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isProviderEligible } from "../core/visibility.js";
+import { modelKey } from "./budget-policy.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, rowText } from "./test-support/session-fixture.js";
 import { CEILING, THRESHOLD_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
@@ -20,6 +21,18 @@ async function twoSendsPastThreshold(options: Partial<Parameters<typeof budgetSe
   await session.send("one");
   expect(await session.send("two")).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
   return { store, calls, session };
+}
+
+type ScriptedModel = ReturnType<typeof scriptedModel>;
+
+/** A budget session on `primary` that falls back to `fallback`, whose window is `fallbackLimit` tokens. */
+function withFallback(primary: ScriptedModel, fallback: ScriptedModel, fallbackLimit: number) {
+  return budgetSession({
+    store: memoryStore(),
+    model: primary.model,
+    fallbackModels: [fallback.model],
+    settings: { models: { [modelKey(fallback.model)]: { contextLimit: fallbackLimit } } },
+  });
 }
 
 describe("preflight", () => {
@@ -70,18 +83,12 @@ describe("preflight", () => {
   });
 
   it("checks each attempt against its own model's limit: a fallback too small for the request is not called", async () => {
-    const store = memoryStore();
     const failing = scriptedModel({
       script: [{ text: "first" }, { error: new Error("upstream unavailable") }],
       modelId: "primary",
     });
     const small = scriptedModel({ script: [{ text: "from the small model" }], modelId: "small" });
-    const session = budgetSession({
-      store,
-      model: failing.model,
-      fallbackModels: [small.model],
-      settings: { models: { "mock:small": { contextLimit: 1_000 } } },
-    });
+    const session = withFallback(failing, small, 1_000);
     await session.send("x".repeat(6_000)); // 1,500 tokens: fits the primary, not the small fallback
     const result = await session.send("again");
     expect(result.status).toBe("failed");
@@ -89,15 +96,9 @@ describe("preflight", () => {
   });
 
   it("falls back to the next model when the primary fails before anything streamed", async () => {
-    const store = memoryStore();
     const primary = scriptedModel({ script: [{ error: new Error("upstream unavailable") }], modelId: "primary" });
     const fallback = scriptedModel({ script: [{ text: "from the fallback" }], modelId: "fallback" });
-    const session = budgetSession({
-      store,
-      model: primary.model,
-      fallbackModels: [fallback.model],
-      settings: { models: { "mock:fallback": { contextLimit: 20_000 } } },
-    });
+    const session = withFallback(primary, fallback, 20_000);
     const result = await session.send("hello");
     expect(result).toMatchObject({ status: "completed", text: "from the fallback" });
     expect(fallback.calls[0]!.text).toBe(primary.calls[0]!.text);
