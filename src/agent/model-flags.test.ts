@@ -93,22 +93,12 @@ describe("resolveModel", () => {
     expect(plain.label).toBe("qwen3:32b @ http://127.0.0.1:11434/v1");
     expect(plain.contextLimit).toBe(40_960);
 
-    const ollama = modelOf({
-      model: "ollama:mistral:7b",
-      baseUrl: "http://127.0.0.1:11434/v1",
-      contextLimit: 32_768,
-      env: {},
-    });
+    const onOllama = (model: string) =>
+      modelOf({ model, baseUrl: "http://127.0.0.1:11434/v1", contextLimit: 32_768, env: {} });
+    const ollama = onOllama("ollama:mistral:7b");
     expect(ollama.model.modelId).toBe("mistral:7b");
     expect(modelKey(ollama.model)).toBe("ollama:mistral:7b");
-
-    const tagged = modelOf({
-      model: "mistral:7b",
-      baseUrl: "http://127.0.0.1:11434/v1",
-      contextLimit: 32_768,
-      env: {},
-    });
-    expect(tagged.model.modelId).toBe("mistral:7b");
+    expect(onOllama("mistral:7b").model.modelId).toBe("mistral:7b");
   });
 
   it("uses the catalog for a known model behind a proxy named by its provider prefix", () => {

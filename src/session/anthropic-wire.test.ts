@@ -8,8 +8,9 @@ import {
   startAnthropicMessagesServer,
   type AnthropicScriptedResponse,
 } from "./test-support/anthropic-messages-server.js";
-import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
-import { rowText } from "./test-support/session-fixture.js";
+import { activeTurns, closeAfterEach, providerSession } from "./test-support/provider-session.js";
+import { recordEvents } from "./test-support/session-fixture.js";
+import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
 const closedAfterTest = closeAfterEach();
 
@@ -43,15 +44,8 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
       message:
         "input length and `max_tokens` exceed context limit: 137360 + 64000 > 200000, decrease input length or `max_tokens` and try again",
     };
-    const { session, server } = await anthropicSession([
-      { text: "First answer." },
-      { status: 400, error: refusal },
-      { text: "After the rollover." },
-    ]);
-    await session.send("First question.");
-    const result = await session.send("Second question.");
-    expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
-    expect(result.rollovers).toHaveLength(1);
+    const { session, server } = await anthropicSession(refusedAfterFirstAnswer({ status: 400, error: refusal }));
+    await expectRolloverOnRefusal(session);
     expect(server.requests).toHaveLength(3);
     expect(JSON.stringify(server.requests[2]!.messages)).not.toContain("First answer.");
   });
@@ -68,11 +62,11 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
     expect(message).not.toContain("\n");
     expect(errors.map((error) => error.message)).toEqual([message]);
     // The interrupt rules: what was shown is stored as a partial step.
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "Partial answ"],
     ]);
+    const rows = (await store.activeWindow("s")).rows;
     expect(rows[1]!.metadata).toMatchObject({ ctxwinStep: { finishReason: "interrupted" } });
   });
 
@@ -81,24 +75,20 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
       [{ text: "Partial answ", midStreamError: overloaded }, { text: "The whole answer." }],
       { maxRetries: 2 },
     );
-    const retries: Array<{ message: string; retry: number; discardedText: string }> = [];
+    const retries = recordEvents(session, "retry");
     const errors: Error[] = [];
-    session.on("retry", (event) =>
-      retries.push({ message: event.error.message, retry: event.retry, discardedText: event.discardedText }),
-    );
     session.on("error", (event) => errors.push(event.error));
     const result = await session.send("Hi.");
     expect(result).toMatchObject({ status: "completed", text: "The whole answer." });
     expect(errors).toEqual([]);
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ retry: 1, discardedText: "Partial answ" });
-    expect(retries[0]!.message).toContain("Overloaded");
+    expect(retries[0]!.error.message).toContain("Overloaded");
     expect(server.requests).toHaveLength(2);
     // The retry asks exactly what the cut request asked: the partial text is not in it.
     expect(server.requests[1]!.messages).toEqual(server.requests[0]!.messages);
     expect(server.requests[1]!.max_tokens).toBe(8192);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "The whole answer."],
     ]);
@@ -108,15 +98,13 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
     const { session, server, store } = await anthropicSession([{ text: "Partial answ", midStreamError: overloaded }], {
       maxRetries: 2,
     });
-    const retries: number[] = [];
-    session.on("retry", (event) => retries.push(event.retry));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("Hi.");
     expect(result.status).toBe("failed");
     expect(result.error?.message).toContain("Overloaded");
-    expect(retries).toEqual([1, 2]);
+    expect(retries.map((event) => event.retry)).toEqual([1, 2]);
     expect(server.requests).toHaveLength(3);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "Partial answ"],
     ]);
@@ -136,8 +124,7 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
       ],
       { maxRetries: 2 },
     );
-    const retries: number[] = [];
-    session.on("retry", (event) => retries.push(event.retry));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("Hi.");
     expect(result.status).toBe("failed");
     expect(result.error?.message).toContain("text content blocks must be non-empty");
@@ -147,8 +134,7 @@ describe("session through @ai-sdk/anthropic against a local Messages API", () =>
 
   it("leaves a failure before the stream to the SDK's retries: a 529 is asked maxRetries + 1 times, no more", async () => {
     const { session, server } = await anthropicSession([{ status: 529, error: overloaded }], { maxRetries: 1 });
-    const retries: number[] = [];
-    session.on("retry", (event) => retries.push(event.retry));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("Hi.");
     expect(result.status).toBe("failed");
     expect(result.error?.message).toContain("Overloaded");

@@ -1,28 +1,29 @@
 import { describe, expect, it } from "vitest";
+import type { HistoryStore } from "../store/port.js";
 import type { WarningInfo } from "./session-types.js";
-import { scriptedModel } from "./test-support/scripted-model.js";
-import { memoryStore, readTool } from "./test-support/session-fixture.js";
-import { FORCE_AT, WARN_AT, budgetSession } from "./test-support/rollover-setup.js";
+import type { ScriptedStep } from "./test-support/scripted-model.js";
+import { readTool } from "./test-support/session-fixture.js";
+import { FORCE_AT, WARN_AT, scriptedBudgetSession } from "./test-support/rollover-setup.js";
 
 const files = { "a.txt": "A".repeat(1_000) };
 const readA = { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] };
 /** The warning turn itself needs little room in these tests. */
 const settings = { warningTurnTokens: 500 };
 
-async function windowRows(store: ReturnType<typeof memoryStore>) {
+/** A budget session over a fresh memory store with `read` over {@link files}, its model playing `script`. */
+const warningSession = (script: ScriptedStep[], options: Parameters<typeof scriptedBudgetSession>[1] = {}) =>
+  scriptedBudgetSession(script, { tools: { read: readTool(files) }, settings, ...options });
+
+async function windowRows(store: HistoryStore) {
   return (await store.activeWindow("s")).rows;
 }
 
 describe("budget warning", () => {
   it("stops at the step boundary in the warn band and runs the warning turn: visible, once, telling the agent what to save", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readA, inputTokens: WARN_AT + 100 },
-        { text: "noted", inputTokens: WARN_AT + 700 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
+    const { store, calls, session } = warningSession([
+      { ...readA, inputTokens: WARN_AT + 100 },
+      { text: "noted", inputTokens: WARN_AT + 700 },
+    ]);
     const events: WarningInfo[] = [];
     session.on("budget-warning", (event) => events.push(event));
 
@@ -46,13 +47,7 @@ describe("budget warning", () => {
   });
 
   it("names the notes file when memory is writable", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ ...readA, inputTokens: WARN_AT + 100 }, { text: "noted" }] });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool(files) },
-      settings,
+    const { calls, session } = warningSession([{ ...readA, inputTokens: WARN_AT + 100 }, { text: "noted" }], {
       hotMemories: { mode: "read-write", render: async () => "" },
       memory: false,
     });
@@ -61,16 +56,12 @@ describe("budget warning", () => {
   });
 
   it("is given at most once per window", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readA, inputTokens: WARN_AT + 100 },
-        { text: "noted", inputTokens: WARN_AT + 500 },
-        { ...readA, inputTokens: WARN_AT + 900 },
-        { text: "done", inputTokens: WARN_AT + 1_400 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
+    const { store, calls, session } = warningSession([
+      { ...readA, inputTokens: WARN_AT + 100 },
+      { text: "noted", inputTokens: WARN_AT + 500 },
+      { ...readA, inputTokens: WARN_AT + 900 },
+      { text: "done", inputTokens: WARN_AT + 1_400 },
+    ]);
     const first = await session.send("read a");
     const second = await session.send("read a again");
     expect(first.warnings).toHaveLength(1);
@@ -80,14 +71,10 @@ describe("budget warning", () => {
   });
 
   it("rides in front of user input that is already waiting, in the same append", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readA, inputTokens: WARN_AT + 100 },
-        { text: "answer B", inputTokens: WARN_AT + 600 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
+    const { calls, session } = warningSession([
+      { ...readA, inputTokens: WARN_AT + 100 },
+      { text: "answer B", inputTokens: WARN_AT + 600 },
+    ]);
     const [resultA, resultB] = await Promise.all([session.send("A"), session.send("B")]);
     expect(resultA.warnings).toEqual([]);
     expect(resultB.warnings).toHaveLength(1);
@@ -97,24 +84,18 @@ describe("budget warning", () => {
   });
 
   it("gives way to a rollover: a step past the force band rolls over without a warning", async () => {
-    const store = memoryStore();
-    const { model } = scriptedModel({ script: [{ ...readA, inputTokens: FORCE_AT + 10 }, { text: "continuing" }] });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
+    const { session } = warningSession([{ ...readA, inputTokens: FORCE_AT + 10 }, { text: "continuing" }]);
     const result = await session.send("read a");
     expect(result.warnings).toEqual([]);
     expect(result.rollovers).toHaveLength(1);
   });
 
   it("is not given in the window that follows a rollover just because the old one was full", async () => {
-    const store = memoryStore();
-    const { model } = scriptedModel({
-      script: [
-        { ...readA, inputTokens: FORCE_AT + 10 },
-        { text: "continuing", inputTokens: 600 },
-        { text: "ok", inputTokens: 700 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, settings });
+    const { session } = warningSession([
+      { ...readA, inputTokens: FORCE_AT + 10 },
+      { text: "continuing", inputTokens: 600 },
+      { text: "ok", inputTokens: 700 },
+    ]);
     await session.send("read a");
     const next = await session.send("and now?");
     expect(next.warnings).toEqual([]);

@@ -5,7 +5,7 @@ import { COMPACTION_INSTRUCTION } from "./compaction.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
-import { budgetSession, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
+import { budgetSession, growingHotMemories, systemOfTokens, textOfTokens } from "./test-support/rollover-setup.js";
 
 // At a 32k limit the force band (75%) is the hard ceiling (24,000): a window compacted there could
 // never be sent to be summarized. The threshold is 22,400, the warn band starts at 19,200.
@@ -18,6 +18,26 @@ const readFile = tool({
   inputSchema: z.object({ name: z.string() }),
   execute: async ({ name }) => fileText(name),
 }) as Tool;
+
+const TASK = "Read f1 to f8 with read_file, one per step, then answer done.";
+
+/**
+ * A compact-strategy session at {@link LIMIT} with a 13,000-token system prompt, whose model plays {@link script} and
+ * reads the files with `readFileTool`.
+ */
+function compactingSession(readFileTool: Tool, options: Partial<Parameters<typeof budgetSession>[0]> = {}) {
+  const store = memoryStore();
+  const { model, calls } = scriptedModel({ script });
+  const session = budgetSession({
+    store,
+    model,
+    system: systemOfTokens(13_000),
+    tools: { read_file: readFileTool },
+    settings: { contextLimit: LIMIT, strategy: "compact" },
+    ...options,
+  });
+  return { store, calls, session };
+}
 
 const isSummaryRequest = (call: RecordedCall) => call.text.endsWith(`user: ${COMPACTION_INSTRUCTION}`);
 
@@ -41,17 +61,9 @@ function script(call: RecordedCall): ScriptedStep {
 
 describe("strategy compact where the force band is the hard ceiling (issue 27)", () => {
   it("compacts a turn mid-way while the summary request still fits, and the turn finishes", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({
-      store,
-      model,
-      system: systemOfTokens(13_000),
-      tools: { read_file: readFile },
-      settings: { contextLimit: LIMIT, strategy: "compact" },
-    });
+    const { store, calls, session } = compactingSession(readFile);
 
-    const result = await session.send("Read f1 to f8 with read_file, one per step, then answer done.");
+    const result = await session.send(TASK);
 
     expect(result.reason ?? result.error?.message, "the send ends without a reason").toBeUndefined();
     expect(result).toMatchObject({ status: "completed", text: `done: ${FILES.join(" ")}`, rollovers: [] });
@@ -67,23 +79,15 @@ describe("strategy compact where the force band is the hard ceiling (issue 27)",
 
 describe("a window a summary request cannot hold whole", () => {
   it("is summarized from its oldest rows that fit; the summary names the rows it does not cover", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({ script });
     // f5 is large: reading it takes the window from below the threshold to past the hard ceiling in one step.
     const sized = tool({
       description: "Reads a file",
       inputSchema: z.object({ name: z.string() }),
       execute: async ({ name }) => (name === "f5" ? `FILE f5\n${textOfTokens(5_000, "F5")}` : fileText(name)),
     }) as Tool;
-    const session = budgetSession({
-      store,
-      model,
-      system: systemOfTokens(13_000),
-      tools: { read_file: sized },
-      settings: { contextLimit: LIMIT, strategy: "compact" },
-    });
+    const { store, calls, session } = compactingSession(sized);
 
-    const result = await session.send("Read f1 to f8 with read_file, one per step, then answer done.");
+    const result = await session.send(TASK);
 
     expect(result.reason ?? result.error?.message, "the send ends without a reason").toBeUndefined();
     expect(result).toMatchObject({ status: "completed", text: `done: ${FILES.join(" ")}` });
@@ -106,29 +110,16 @@ describe("a window a summary request cannot hold whole", () => {
   });
 
   it("ends the send blocked with the reason when not even its first message fits a summary request", async () => {
-    const store = memoryStore();
     // The notes grow during the turn until the system prompt alone nearly fills the hard ceiling.
-    let grown = false;
-    const hotMemories = {
-      mode: "read-write" as const,
-      render: async () => (grown ? `<hot_memories>${textOfTokens(10_500, "note")}</hot_memories>` : ""),
-    };
+    const notes = growingHotMemories(10_500);
     const growing = tool({
       description: "Reads a file",
       inputSchema: z.object({ name: z.string() }),
-      execute: async ({ name }) => ((grown = true), fileText(name)),
+      execute: async ({ name }) => (notes.grow(), fileText(name)),
     }) as Tool;
-    const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({
-      store,
-      model,
-      system: systemOfTokens(13_000),
-      hotMemories,
-      tools: { read_file: growing },
-      settings: { contextLimit: LIMIT, strategy: "compact" },
-    });
+    const { store, calls, session } = compactingSession(growing, { hotMemories: notes.hotMemories });
 
-    const result = await session.send("Read f1 to f8 with read_file, one per step, then answer done.");
+    const result = await session.send(TASK);
 
     expect(result.status).toBe("blocked");
     expect(result.reason).toMatch(

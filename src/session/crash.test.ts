@@ -12,16 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../store/open-store.js";
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from "../store/test-support/postgres-database.js";
 import { createSeededRandom, seedFromEnvironment } from "../store/test-support/seeded-random.js";
-import { createAgentSession } from "./create-agent-session.js";
-import { scriptedModel } from "./test-support/scripted-model.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
-import {
-  CRASH_LIMIT,
-  CRASH_SESSION,
-  crashReadTool,
-  crashScript,
-  type SessionWorkerStore,
-} from "./test-support/session-worker.js";
+import { CRASH_SESSION, crashSession, type SessionWorkerStore } from "./test-support/session-worker.js";
 import { startSessionWorker, type SessionWorker } from "./test-support/session-worker-process.js";
 import { rowText } from "./test-support/session-fixture.js";
 
@@ -114,15 +106,7 @@ describe.each(backends)("session crash safety on $name", ({ name, kills: KILLS, 
       // After the last kill, a session in this process sends normally from the reopened store.
       const store = openChecked();
       try {
-        const { model, calls } = scriptedModel({ script: crashScript });
-        const session = createAgentSession({
-          store,
-          sessionId: CRASH_SESSION,
-          model,
-          tools: { read: crashReadTool },
-          budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 },
-          logWarning: () => undefined,
-        });
+        const { session, calls } = crashSession(store);
         const result = await session.send("after the crashes: read some files and summarize");
         expect(result.status, `seed ${seed}`).toBe("completed");
         expect(calls.length).toBeGreaterThan(0);

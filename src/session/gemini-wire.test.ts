@@ -11,8 +11,9 @@ import {
   type GeminiRequestBody,
   type GeminiScriptedResponse,
 } from "./test-support/gemini-stream-server.js";
-import { closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
-import { rowText } from "./test-support/session-fixture.js";
+import { activeTurns, closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
+import { recordEvents } from "./test-support/session-fixture.js";
+import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
 const closedAfterTest = closeAfterEach();
 
@@ -96,15 +97,8 @@ describe("session through @ai-sdk/google against a local Gemini API", () => {
   });
 
   it("treats 'The input token count … exceeds the maximum number of tokens allowed' as context-exceeded: one emergency rollover and one retry", async () => {
-    const { session, server } = await geminiSession([
-      { text: "First answer." },
-      { error: TOO_LONG },
-      { text: "After the rollover." },
-    ]);
-    await session.send("First question.");
-    const result = await session.send("Second question.");
-    expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
-    expect(result.rollovers).toHaveLength(1);
+    const { session, server } = await geminiSession(refusedAfterFirstAnswer({ error: TOO_LONG }));
+    await expectRolloverOnRefusal(session);
     expect(server.requests).toHaveLength(3);
     expect(JSON.stringify(server.requests[2]!.body.contents)).not.toContain("First answer.");
   });
@@ -119,16 +113,14 @@ describe("session through @ai-sdk/google against a local Gemini API", () => {
       [{ text: "Partial answ", midStreamError: overloaded }, { text: "The whole answer." }],
       { maxRetries: 1 },
     );
-    const retries: string[] = [];
-    session.on("retry", (event) => retries.push(event.error.message));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("Hi.");
     expect(result).toMatchObject({ status: "completed", text: "The whole answer." });
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toContain("The model is overloaded");
+    expect(retries[0]!.error.message).toContain("The model is overloaded");
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.body.contents).toEqual(server.requests[0]!.body.contents);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "The whole answer."],
     ]);

@@ -7,45 +7,45 @@ import { tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { HistoryStore } from "../store/port.js";
-import { createAgentSession, type AgentSession } from "./create-agent-session.js";
+import { createAgentSession } from "./create-agent-session.js";
 import { createDeferred } from "./deferred.js";
-import type { SessionEventMap, SessionEventName } from "./session-events.js";
 import type { SendResult } from "./session-types.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
-import { FORCE_AT, THRESHOLD_AT, WARN_AT, budgetSession, readingSession } from "./test-support/rollover-setup.js";
+import {
+  FORCE_AT,
+  THRESHOLD_AT,
+  WARN_AT,
+  budgetSession,
+  readBoth,
+  readBothPastForceBand,
+  readingSession,
+  twoFiles,
+  twoFilesSession,
+} from "./test-support/rollover-setup.js";
 import { scriptedModel, type RecordedCall } from "./test-support/scripted-model.js";
-import { deterministic, memoryStore, readTool, rowText, testSession } from "./test-support/session-fixture.js";
+import {
+  deterministic,
+  interruptAfterFirstStep,
+  recordEvents,
+  scriptedSession,
+  memoryStore,
+  readTool,
+  rowText,
+  testSession,
+} from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
-
-function recordEvents<Name extends SessionEventName>(session: AgentSession, name: Name): SessionEventMap[Name][] {
-  const received: SessionEventMap[Name][] = [];
-  session.on(name, (event) => received.push(event));
-  return received;
-}
 
 async function expectInvariants(store: HistoryStore): Promise<void> {
   const rows = await readAllRows(store, "s");
   expect(sessionProblems(rows, (await store.activeWindow("s")).lastSeq)).toEqual([]);
 }
 
-const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = {
-  toolCalls: [
-    { toolName: "read", input: { path: "a.txt" } },
-    { toolName: "read", input: { path: "b.txt" } },
-  ],
-};
-
 describe("interrupting a send", () => {
   it("mid-stream: stores what streamed as an interrupted step, ends `interrupted`, and the next send works on a valid history", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [{ textChunks: ["Hello, ", "wor"], stallUntilAborted: true }, { text: "Fine, go on." }],
-    });
-    const session = testSession({
-      store,
-      model,
-    });
+    const { store, calls, session } = scriptedSession([
+      { textChunks: ["Hello, ", "wor"], stallUntilAborted: true },
+      { text: "Fine, go on." },
+    ]);
     const controller = new AbortController();
     const deltas = recordEvents(session, "text-delta");
     const errors = recordEvents(session, "error");
@@ -127,18 +127,10 @@ describe("interrupting a send", () => {
   });
 
   it("between steps: the settled step with its tool results is kept and no further step runs", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [{ text: "Reading.", ...readBoth }, { text: "never" }, { text: "Later." }],
-    });
-    const session = createAgentSession({
-      store,
-      sessionId: "s",
-      model,
-      tools: { read: readTool(files) },
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
-    });
+    const { store, calls, session } = scriptedSession(
+      [{ text: "Reading.", ...readBoth }, { text: "never" }, { text: "Later." }],
+      { tools: { read: readTool(twoFiles) } },
+    );
     const controller = new AbortController();
     session.on("step-end", () => controller.abort());
 
@@ -188,17 +180,14 @@ describe("interrupting a send", () => {
   });
 
   it("while its continuation runs in another send's loop: that turn stops, the other send goes on", async () => {
-    const store = memoryStore();
     const controllerA = new AbortController();
-    const { model, calls } = scriptedModel({
-      script: (call) =>
-        call.index === 0
-          ? { ...readBoth, inputTokens: FORCE_AT - 400 }
-          : call.index === 1
-            ? { textChunks: ["resum"], stallUntilAborted: true }
-            : { text: "answer B", inputTokens: 900 },
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
+    const { store, calls, session } = twoFilesSession((call) =>
+      call.index === 0
+        ? { ...readBoth, inputTokens: FORCE_AT - 400 }
+        : call.index === 1
+          ? { textChunks: ["resum"], stallUntilAborted: true }
+          : { text: "answer B", inputTokens: 900 },
+    );
     let sendingB: Promise<SendResult> | undefined;
     // B arrives after A's turn latched its rollover and queued A's continue: B's loop, first in line
     // for the lock, runs A's continue.
@@ -226,12 +215,7 @@ describe("interrupting a send", () => {
   });
 
   it("with a signal already aborted: stores nothing, calls nothing, emits nothing", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "hello" }] });
-    const session = testSession({
-      store,
-      model,
-    });
+    const { store, calls, session } = scriptedSession([{ text: "hello" }]);
     const events = [
       recordEvents(session, "turn-start"),
       recordEvents(session, "error"),
@@ -285,18 +269,8 @@ describe("interrupting a send", () => {
 
 describe("interrupting a send at a budget action", () => {
   it("a rollover decided by the last settled step stays latched: the continuation does not run, the next input gets the rollover", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readBoth, inputTokens: FORCE_AT - 400 },
-        { text: "answer in the new window", inputTokens: 800 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
-    const controller = new AbortController();
-    session.on("step-end", () => controller.abort());
-
-    const interrupted = await session.send("read both files", { signal: controller.signal });
+    const { store, calls, session } = twoFilesSession(readBothPastForceBand("answer in the new window"));
+    const interrupted = await interruptAfterFirstStep(session, "read both files");
     expect(interrupted).toMatchObject({ status: "interrupted", rollovers: [] });
     expect(calls).toHaveLength(1);
     expect((await readAllRows(store, "s")).some((row) => row.meta?.type === "continue")).toBe(false);
@@ -318,10 +292,7 @@ describe("interrupting a send at a budget action", () => {
       ],
     });
     const session = readingSession({ store, model });
-    const controller = new AbortController();
-    session.on("step-end", () => controller.abort());
-
-    const interrupted = await session.send("read a", { signal: controller.signal });
+    const interrupted = await interruptAfterFirstStep(session, "read a");
     expect(interrupted).toMatchObject({ status: "interrupted", warnings: [] });
     expect(calls).toHaveLength(1);
 
@@ -377,21 +348,13 @@ describe("interrupting a send at a budget action", () => {
 
 describe("streaming events", () => {
   it("text-delta events concatenate, step by step, to the stored text; every turn has a turn-start and a turn-end", async () => {
-    const store = memoryStore();
-    const { model } = scriptedModel({
-      script: [
+    const { store, session } = scriptedSession(
+      [
         { textChunks: ["Let ", "me ", "read."], toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
         { textChunks: ["It ", "says ", "A."] },
       ],
-    });
-    const session = createAgentSession({
-      store,
-      sessionId: "s",
-      model,
-      tools: { read: readTool(files) },
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
-    });
+      { tools: { read: readTool(twoFiles) } },
+    );
     const order: string[] = [];
     const byStep: string[] = [];
     session.on("turn-start", (event) => order.push(`start ${event.turnId}`));

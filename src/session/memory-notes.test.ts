@@ -1,21 +1,16 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
-import { FORCE_AT, WARN_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
+import { temporaryDirectories } from "./test-support/temporary-directories.js";
+import {
+  FORCE_AT,
+  WARN_AT,
+  budgetSession,
+  scriptedBudgetSession,
+  systemOfTokens,
+} from "./test-support/rollover-setup.js";
 
-const directories: string[] = [];
-afterEach(() => {
-  while (directories.length > 0) fs.rmSync(directories.pop()!, { recursive: true, force: true });
-});
-
-function memoryRoot(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-session-memory-"));
-  directories.push(directory);
-  return directory;
-}
+const memoryRoot = temporaryDirectories("ctxwin-session-memory-");
 
 const files = { "a.txt": "A".repeat(1_000), "b.txt": "B".repeat(2_000), "c.txt": "C".repeat(2_000) };
 
@@ -79,20 +74,14 @@ describe("notes across a rollover", () => {
   });
 
   it("a read-only memory gets a warning that says notes cannot be saved", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 },
-        { text: "ok" },
-      ],
-    });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool(files) },
-      memory: { root: memoryRoot(), readOnly: true },
-      system: systemOfTokens(WARN_AT + 100 - 2_600),
-    });
+    const { calls, session } = scriptedBudgetSession(
+      [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: WARN_AT + 100 }, { text: "ok" }],
+      {
+        tools: { read: readTool(files) },
+        memory: { root: memoryRoot(), readOnly: true },
+        system: systemOfTokens(WARN_AT + 100 - 2_600),
+      },
+    );
     await session.send("go");
     const warning = calls[1]!.text.split("\n").at(-1)!;
     expect(warning).toContain("Memory is read-only in this session");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HANDOFF_NOTE_MAX_CHARS, MIN_STEPS_AFTER_REQUESTED } from "../core/rollover/new-context.js";
-import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
+import type { HistoryStore } from "../store/port.js";
+import { scriptedModel, type RecordedCall, type Script, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 import { recordingStore } from "./test-support/store-wrappers.js";
@@ -31,16 +32,22 @@ function reporter(call: RecordedCall): ScriptedStep {
   return { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] };
 }
 
+/** A budget session over `store` offering `new_context` and a `read` tool over `files`, its model playing `script`. */
+function newContextSession(script: Script, store: HistoryStore = memoryStore()) {
+  const { model, calls } = scriptedModel({ script });
+  const session = budgetSession({
+    store,
+    model,
+    tools: { read: readTool(files) },
+    continuity: { newContextTool: true },
+  });
+  return { calls, session };
+}
+
 describe("new_context: the agent asks for a fresh window", () => {
   it("rolls over at the step boundary with reason `requested`, the lead-in quoting its note, in one append", async () => {
     const { store, appends } = recordingStore(memoryStore());
-    const { model, calls } = scriptedModel({ script: reporter });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool(files) },
-      continuity: { newContextTool: true },
-    });
+    const { calls, session } = newContextSession(reporter, store);
 
     const result = await session.send(TASK);
 
@@ -123,13 +130,7 @@ describe("new_context: the agent asks for a fresh window", () => {
     ];
     for (let index = 0; index < steps; index += 1) script.push(newContext("again"));
     script.push(newContext("second"), { text: "done" });
-    const { model, calls } = scriptedModel({ script });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool(files) },
-      continuity: { newContextTool: true },
-    });
+    const { calls, session } = newContextSession(script, store);
 
     const result = await session.send(TASK);
 
@@ -169,15 +170,11 @@ describe("new_context: the agent asks for a fresh window", () => {
       [42, false],
       [longest, true],
     ] as const) {
-      const { model, calls } = scriptedModel({
-        script: [{ toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] }, newContext(note), { text: "done" }],
-      });
-      const session = budgetSession({
-        store: memoryStore(),
-        model,
-        tools: { read: readTool(files) },
-        continuity: { newContextTool: true },
-      });
+      const { calls, session } = newContextSession([
+        { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
+        newContext(note),
+        { text: "done" },
+      ]);
       const result = await session.send(TASK);
       expect(result.rollovers).toHaveLength(accepted ? 1 : 0);
       if (!accepted) {
@@ -193,8 +190,9 @@ describe("new_context: the agent asks for a fresh window", () => {
   });
 
   it("takes two calls in one step as one request and keeps the first note", async () => {
-    const { model } = scriptedModel({
-      script: [
+    const store = memoryStore();
+    const { session } = newContextSession(
+      [
         { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
         {
           toolCalls: [
@@ -204,14 +202,8 @@ describe("new_context: the agent asks for a fresh window", () => {
         },
         { text: "done" },
       ],
-    });
-    const store = memoryStore();
-    const session = budgetSession({
       store,
-      model,
-      tools: { read: readTool(files) },
-      continuity: { newContextTool: true },
-    });
+    );
     const result = await session.send(TASK);
     expect(result.rollovers.map((rollover) => rollover.handoffNote)).toEqual(["one"]);
     const rows = await readAllRows(store, "s");

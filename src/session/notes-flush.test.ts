@@ -1,24 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { tool } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
+import { temporaryDirectories } from "./test-support/temporary-directories.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 import { budgetSession } from "./test-support/rollover-setup.js";
 
-const directories: string[] = [];
-afterEach(() => {
-  while (directories.length > 0) fs.rmSync(directories.pop()!, { recursive: true, force: true });
-});
-
-function memoryRoot(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-notes-flush-"));
-  directories.push(directory);
-  return directory;
-}
+const memoryRoot = temporaryDirectories("ctxwin-notes-flush-");
 
 // Threshold 0.6: the force band (65%, 13,000 tokens) lies below the hard ceiling (15,000), as with any
 // limit above ~33k tokens; at the default 0.7 and a 20k limit the two coincide and no flush could fit.

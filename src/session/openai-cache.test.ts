@@ -4,35 +4,22 @@
  * cached tokens the API reports as stored and shown, a server that refuses the key, and nothing at
  * all for an OpenAI-compatible server (the real `@ai-sdk/openai-compatible` against a local one).
  */
-import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { describe, expect, it } from "vitest";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { promptCacheKeyFor } from "./cache-hints.js";
-import { createAgentSession } from "./create-agent-session.js";
 import { startOpenAICompatibleServer } from "./test-support/openai-compatible-server.js";
-import {
-  startOpenAIResponsesServer,
-  type ResponsesRequestBody,
-  type ResponsesScriptedResponse,
-} from "./test-support/openai-responses-server.js";
+import type { ResponsesRequestBody, ResponsesScriptedResponse } from "./test-support/openai-responses-server.js";
+import { responsesSession } from "./test-support/openai-responses-session.js";
 import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
-import { deterministic, memoryStore } from "./test-support/session-fixture.js";
 
 const closedAfterTest = closeAfterEach();
-
-async function responsesSession(
-  script: Parameters<typeof startOpenAIResponsesServer>[0]["script"],
-  sessionId = "build-42",
-) {
-  const server = closedAfterTest(await startOpenAIResponsesServer({ script }));
-  const provider = createOpenAI({ baseURL: server.baseURL, apiKey: "test-key" });
-  return { server, ...providerSession({ sessionId, model: provider("gpt-4.1"), maxRetries: 0 }) };
-}
+const buildSession = (script: Parameters<typeof responsesSession>[0]) =>
+  responsesSession(script, { sessionId: "build-42" });
 
 describe("prompt caching on OpenAI", () => {
   it("sends one prompt_cache_key for every request of a window, a new one in the next window, and never the session id itself", async () => {
-    const { session, server } = await responsesSession([{ text: "Done." }]);
+    const { session, server } = await buildSession([{ text: "Done." }]);
     await session.send("First.");
     await session.send("Second.");
     const { windowId } = await session.clear({ soft: true });
@@ -57,7 +44,7 @@ describe("prompt caching on OpenAI", () => {
       { text: "One.", inputTokens: 2_000, outputTokens: 10 },
       { text: "Two.", inputTokens: 2_100, cachedTokens: 1_920, outputTokens: 10 },
     ];
-    const { session, store, usage } = await responsesSession(script);
+    const { session, store, usage } = await buildSession(script);
     await session.send("First.");
     const result = await session.send("Second.");
     const steps = (await store.activeWindow("build-42")).rows
@@ -93,7 +80,7 @@ describe("prompt caching on OpenAI", () => {
         param: "prompt_cache_key",
       },
     };
-    const { session, server, store, warnings } = await responsesSession((body: ResponsesRequestBody) =>
+    const { session, server, store, warnings } = await buildSession((body: ResponsesRequestBody) =>
       body["prompt_cache_key"] === undefined ? { text: "Answered." } : refusal,
     );
     const results = [await session.send("First."), await session.send("Second.")];
@@ -115,14 +102,10 @@ describe("prompt caching on OpenAI", () => {
   it("sends no cache option to an OpenAI-compatible server, and shows its usage as tokens only (no known price)", async () => {
     const compatible = closedAfterTest(await startOpenAICompatibleServer({ script: [{ text: "Hello." }] }));
     const provider = createOpenAICompatible({ name: "local", baseURL: compatible.baseURL, includeUsage: true });
-    const store = memoryStore();
-    const session = createAgentSession({
-      store,
-      sessionId: "s",
+    const { session, store } = providerSession({
       model: provider.chatModel("qwen3:8b"),
       budget: { contextLimit: 32_000 },
       maxRetries: 0,
-      ...deterministic(),
     });
     const result = await session.send("Hi.");
     expect(result.status).toBe("completed");

@@ -4,39 +4,29 @@
  * and the next request the server receives is a valid history holding that partial answer.
  */
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { afterEach, describe, expect, it } from "vitest";
-import { createAgentSession } from "./create-agent-session.js";
-import {
-  startOpenAICompatibleServer,
-  textOf,
-  type OpenAICompatibleServer,
-} from "./test-support/openai-compatible-server.js";
-import { deterministic, memoryStore, rowText } from "./test-support/session-fixture.js";
+import { describe, expect, it } from "vitest";
+import { startOpenAICompatibleServer, textOf } from "./test-support/openai-compatible-server.js";
+import { closeAfterEach, providerSession } from "./test-support/provider-session.js";
+import { rowText } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 
-let server: OpenAICompatibleServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const closedAfterTest = closeAfterEach();
 
 const longAnswer = Array.from({ length: 100 }, (_, index) => `word${index}`).join(" ");
 
 describe("interrupting a send through @ai-sdk/openai-compatible", () => {
   it("aborts the streaming HTTP request, stores the partial answer, and the next request carries it as a valid history", async () => {
-    server = await startOpenAICompatibleServer({
-      script: [{ text: longAnswer }, { text: "Continuing." }],
-      chunkSize: 8,
-      chunkDelayMs: 20,
-    });
+    const server = closedAfterTest(
+      await startOpenAICompatibleServer({
+        script: [{ text: longAnswer }, { text: "Continuing." }],
+        chunkSize: 8,
+        chunkDelayMs: 20,
+      }),
+    );
     const provider = createOpenAICompatible({ name: "local", baseURL: server.baseURL, includeUsage: true });
-    const store = memoryStore();
-    const session = createAgentSession({
-      store,
-      sessionId: "s",
+    const { session, store } = providerSession({
       model: provider.chatModel("test-model"),
       budget: { contextLimit: 100_000 },
-      ...deterministic(),
     });
     const controller = new AbortController();
     let streamed = "";

@@ -12,8 +12,6 @@ import { rolloverMetaOf } from "../core/boundary.js";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import type { HistoryStore, StoredRow } from "../store/port.js";
 import { ContextExceededError } from "./errors.js";
-import type { AgentSession } from "./create-agent-session.js";
-import type { SessionEventMap, SessionEventName } from "./session-events.js";
 import {
   contextLengthExceeded,
   startOpenAICompatibleServer,
@@ -23,7 +21,7 @@ import {
   type ServerScript,
 } from "./test-support/openai-compatible-server.js";
 import { budgetSession } from "./test-support/rollover-setup.js";
-import { memoryStore, rowText, sqliteStore } from "./test-support/session-fixture.js";
+import { memoryStore, recordEvents, rowText, sqliteStore } from "./test-support/session-fixture.js";
 
 let server: OpenAICompatibleServer | undefined;
 const cleanups: Array<() => Promise<void>> = [];
@@ -50,12 +48,6 @@ function sentTexts(body: ChatCompletionRequestBody): string[] {
 
 async function allRows(store: HistoryStore): Promise<StoredRow[]> {
   return (await store.items("s", { limit: 500, includeCleared: true })).rows;
-}
-
-function recordEvents<Name extends SessionEventName>(session: AgentSession, name: Name): SessionEventMap[Name][] {
-  const received: SessionEventMap[Name][] = [];
-  session.on(name, (event) => received.push(event));
-  return received;
 }
 
 describe("session through @ai-sdk/openai-compatible against a local server", () => {

@@ -4,38 +4,18 @@
  * output sent as content, never `item_reference` ids, reasoning carried as encrypted content), asks
  * for the budget's output reserve, alternates roles and keeps each tool call with its output.
  */
-import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
-import {
-  startOpenAIResponsesServer,
-  type ResponsesRequestBody,
-  type ResponsesScriptedResponse,
-} from "./test-support/openai-responses-server.js";
-import { closeAfterEach, providerSession, readFileTool } from "./test-support/provider-session.js";
-import { rowText } from "./test-support/session-fixture.js";
+import type { ResponsesRequestBody, ResponsesScriptedResponse } from "./test-support/openai-responses-server.js";
+import { responsesSession } from "./test-support/openai-responses-session.js";
+import { activeTurns, readFileTool } from "./test-support/provider-session.js";
+import { recordEvents } from "./test-support/session-fixture.js";
+import { expectRolloverOnRefusal, refusedAfterFirstAnswer } from "./test-support/context-refusal.js";
 
-const closedAfterTest = closeAfterEach();
-
-async function responsesSession(
+/** A Responses session with a `read_file` tool. */
+const readFileSession = (
   script: readonly ResponsesScriptedResponse[],
-  {
-    modelId = "gpt-4.1",
-    providerStore,
-    maxRetries = 0,
-    retryDelay = () => 0,
-  }: { modelId?: string; providerStore?: boolean; maxRetries?: number; retryDelay?: (retry: number) => number } = {},
-) {
-  const server = closedAfterTest(await startOpenAIResponsesServer({ script }));
-  const provider = createOpenAI({ baseURL: server.baseURL, apiKey: "test-key" });
-  const { session, store } = providerSession({
-    model: provider(modelId),
-    tools: { read_file: readFileTool },
-    maxRetries,
-    retryDelay,
-    ...(providerStore === undefined ? {} : { providerStore }),
-  });
-  return { session, server, store };
-}
+  options: Omit<Parameters<typeof responsesSession>[1], "tools"> = {},
+) => responsesSession(script, { tools: { read_file: readFileTool }, ...options });
 
 /** The kinds of input items in order: `user`, `assistant` for messages, the item type otherwise. */
 function itemKinds(body: ResponsesRequestBody): string[] {
@@ -44,7 +24,7 @@ function itemKinds(body: ResponsesRequestBody): string[] {
 
 describe("session through @ai-sdk/openai (Responses API) against a local server", () => {
   it("sends store: false and the earlier answer as content, never an item_reference or item id, with the budget's output limit", async () => {
-    const { session, server } = await responsesSession([{ text: "The first answer." }, { text: "The second answer." }]);
+    const { session, server } = await readFileSession([{ text: "The first answer." }, { text: "The second answer." }]);
     expect(await session.send("First question.")).toMatchObject({ status: "completed", text: "The first answer." });
     expect(await session.send("Second question.")).toMatchObject({ status: "completed", text: "The second answer." });
     expect(server.requests).toHaveLength(2);
@@ -62,7 +42,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("keeps a function call and its output together, next to each other, in the following request", async () => {
-    const { session, server } = await responsesSession([
+    const { session, server } = await readFileSession([
       { toolCall: { name: "read_file", arguments: { path: "a.txt" } } },
       { text: "It says hello." },
     ]);
@@ -79,7 +59,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
 
   it("asks a reasoning model for encrypted reasoning and carries it in the next request without server state", async () => {
     const reasoning = { summary: "Thinking about the question.", encryptedContent: "gAAAA-opaque-blob" };
-    const { session, server } = await responsesSession(
+    const { session, server } = await readFileSession(
       [{ text: "Forty-two.", reasoning }, { text: "Still forty-two." }],
       { modelId: "o4-mini" },
     );
@@ -102,7 +82,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("lets a session opt in to server storage (providerStore: true): then earlier output may be referenced", async () => {
-    const { session, server } = await responsesSession([{ text: "Stored answer." }, { text: "Next." }], {
+    const { session, server } = await readFileSession([{ text: "Stored answer." }, { text: "Next." }], {
       providerStore: true,
     });
     await session.send("First.");
@@ -118,22 +98,15 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
       code: "context_length_exceeded",
       param: "input",
     };
-    const { session, server } = await responsesSession([
-      { text: "First answer." },
-      { status: 400, error: refusal },
-      { text: "After the rollover." },
-    ]);
-    await session.send("First question.");
-    const result = await session.send("Second question.");
-    expect(result).toMatchObject({ status: "completed", text: "After the rollover." });
-    expect(result.rollovers).toHaveLength(1);
+    const { session, server } = await readFileSession(refusedAfterFirstAnswer({ status: 400, error: refusal }));
+    await expectRolloverOnRefusal(session);
     expect(server.requests).toHaveLength(3);
     expect(JSON.stringify(server.requests[2]!.input)).not.toContain("First answer.");
     expect(server.requests[2]!.store).toBe(false);
   });
 
   it("retries a response.failed with a retryable code after output began: settled steps kept, the cut step not stored, the request repeated", async () => {
-    const { session, server, store } = await responsesSession(
+    const { session, server, store } = await readFileSession(
       [
         { toolCall: { name: "read_file", arguments: { path: "a.txt" } } },
         {
@@ -144,21 +117,19 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
       ],
       { maxRetries: 2 },
     );
-    const retries: Array<{ message: string; discardedText: string }> = [];
-    session.on("retry", (event) => retries.push({ message: event.error.message, discardedText: event.discardedText }));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("What is in a.txt?");
     expect(result).toMatchObject({ status: "completed", text: "It says hello." });
     expect(retries).toHaveLength(1);
     expect(retries[0]!.discardedText).toBe("It say");
-    expect(retries[0]!.message).toContain("The server had an error");
-    expect(retries[0]!.message).not.toContain("[object Object]");
+    expect(retries[0]!.error.message).toContain("The server had an error");
+    expect(retries[0]!.error.message).not.toContain("[object Object]");
     expect(server.requests).toHaveLength(3);
     // The repeated request is the cut one: the tool call with its output, no partial text.
     expect(server.requests[2]!.input).toEqual(server.requests[1]!.input);
     expect(itemKinds(server.requests[2]!)).toEqual(["user", "function_call", "function_call_output"]);
     expect(server.requests[2]!.store).toBe(false);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "What is in a.txt?"],
       ["assistant", ""],
       ["assistant", "It says hello."],
@@ -166,7 +137,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("fails at once on a response.failed another try cannot fix (insufficient_quota): one readable line, the partial answer stored", async () => {
-    const { session, server, store } = await responsesSession(
+    const { session, server, store } = await readFileSession(
       [
         {
           text: "Partial",
@@ -178,16 +149,14 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
       ],
       { maxRetries: 2 },
     );
-    const retries: number[] = [];
-    session.on("retry", (event) => retries.push(event.retry));
+    const retries = recordEvents(session, "retry");
     const result = await session.send("Hi.");
     expect(result.status).toBe("failed");
     expect(result.error?.message).toContain("You exceeded your current quota");
     expect(result.error?.message).not.toContain("[object Object]");
     expect(retries).toEqual([]);
     expect(server.requests).toHaveLength(1);
-    const rows = (await store.activeWindow("s")).rows;
-    expect(rows.map((row) => [row.role, rowText(row)])).toEqual([
+    expect(await activeTurns(store)).toEqual([
       ["user", "Hi."],
       ["assistant", "Partial"],
     ]);
@@ -198,7 +167,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("retries the generic error event with a transient code after output began, with its own message", async () => {
-    const { session, server } = await responsesSession(
+    const { session, server } = await readFileSession(
       [
         {
           text: "Half",
@@ -210,17 +179,16 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
         maxRetries: 2,
       },
     );
-    const retries: string[] = [];
-    session.on("retry", (event) => retries.push(event.error.message));
+    const retries = recordEvents(session, "retry");
     expect(await session.send("Hi.")).toMatchObject({ status: "completed", text: "Whole answer." });
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toContain("The server had an error");
-    expect(retries[0]).not.toContain("[object Object]");
+    expect(retries[0]!.error.message).toContain("The server had an error");
+    expect(retries[0]!.error.message).not.toContain("[object Object]");
     expect(server.requests).toHaveLength(2);
   });
 
   it("fails at once on a generic error event another try cannot fix, with its message", async () => {
-    const { session, server } = await responsesSession(
+    const { session, server } = await readFileSession(
       [{ text: "Half", errorEvent: { code: "invalid_prompt", message: "Invalid prompt: your prompt was flagged." } }],
       { maxRetries: 2 },
     );
@@ -232,7 +200,7 @@ describe("session through @ai-sdk/openai (Responses API) against a local server"
   });
 
   it("an abort during the backoff ends the send interrupted without another request", async () => {
-    const { session, server, store } = await responsesSession(
+    const { session, server, store } = await readFileSession(
       [
         { text: "Partial", failed: { code: "server_error", message: "The server had an error." } },
         { text: "Never sent." },

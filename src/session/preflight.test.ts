@@ -1,8 +1,39 @@
 import { describe, expect, it } from "vitest";
 import { isProviderEligible } from "../core/visibility.js";
+import { modelKey } from "./budget-policy.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, rowText } from "./test-support/session-fixture.js";
 import { CEILING, THRESHOLD_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
+
+/**
+ * Two sends over a session with `options` whose requests report past the on-send threshold: both are answered in the
+ * first window, with no warning and no rollover.
+ */
+async function twoSendsPastThreshold(options: Partial<Parameters<typeof budgetSession>[0]>) {
+  const store = memoryStore();
+  const { model, calls } = scriptedModel({
+    script: [
+      { text: "a", inputTokens: THRESHOLD_AT + 500 },
+      { text: "b", inputTokens: THRESHOLD_AT + 600 },
+    ],
+  });
+  const session = budgetSession({ store, model, ...options });
+  await session.send("one");
+  expect(await session.send("two")).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
+  return { store, calls, session };
+}
+
+type ScriptedModel = ReturnType<typeof scriptedModel>;
+
+/** A budget session on `primary` that falls back to `fallback`, whose window is `fallbackLimit` tokens. */
+function withFallback(primary: ScriptedModel, fallback: ScriptedModel, fallbackLimit: number) {
+  return budgetSession({
+    store: memoryStore(),
+    model: primary.model,
+    fallbackModels: [fallback.model],
+    settings: { models: { [modelKey(fallback.model)]: { contextLimit: fallbackLimit } } },
+  });
+}
 
 describe("preflight", () => {
   it("blocks a message that cannot fit even a fresh window: no provider call, the input kept visible as rejected-input", async () => {
@@ -43,17 +74,7 @@ describe("preflight", () => {
   });
 
   it("with strategy off: no warning or rollover past the threshold, but the hard ceiling still blocks", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { text: "a", inputTokens: THRESHOLD_AT + 500 },
-        { text: "b", inputTokens: THRESHOLD_AT + 600 },
-      ],
-    });
-    const session = budgetSession({ store, model, settings: { strategy: "off" } });
-    await session.send("one");
-    const second = await session.send("two");
-    expect(second).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
+    const { calls, session } = await twoSendsPastThreshold({ settings: { strategy: "off" } });
     expect(calls[1]!.text).toContain("user: one");
     const third = await session.send("word ".repeat(1_000)); // ~1,250 tokens: over the ceiling now
     expect(third.status).toBe("blocked");
@@ -62,18 +83,12 @@ describe("preflight", () => {
   });
 
   it("checks each attempt against its own model's limit: a fallback too small for the request is not called", async () => {
-    const store = memoryStore();
     const failing = scriptedModel({
       script: [{ text: "first" }, { error: new Error("upstream unavailable") }],
       modelId: "primary",
     });
     const small = scriptedModel({ script: [{ text: "from the small model" }], modelId: "small" });
-    const session = budgetSession({
-      store,
-      model: failing.model,
-      fallbackModels: [small.model],
-      settings: { models: { "mock:small": { contextLimit: 1_000 } } },
-    });
+    const session = withFallback(failing, small, 1_000);
     await session.send("x".repeat(6_000)); // 1,500 tokens: fits the primary, not the small fallback
     const result = await session.send("again");
     expect(result.status).toBe("failed");
@@ -81,38 +96,20 @@ describe("preflight", () => {
   });
 
   it("falls back to the next model when the primary fails before anything streamed", async () => {
-    const store = memoryStore();
     const primary = scriptedModel({ script: [{ error: new Error("upstream unavailable") }], modelId: "primary" });
     const fallback = scriptedModel({ script: [{ text: "from the fallback" }], modelId: "fallback" });
-    const session = budgetSession({
-      store,
-      model: primary.model,
-      fallbackModels: [fallback.model],
-      settings: { models: { "mock:fallback": { contextLimit: 20_000 } } },
-    });
+    const session = withFallback(primary, fallback, 20_000);
     const result = await session.send("hello");
     expect(result).toMatchObject({ status: "completed", text: "from the fallback" });
     expect(fallback.calls[0]!.text).toBe(primary.calls[0]!.text);
   });
 
   it("with a threshold of 1 or more: no proactive rollover, and the hard ceiling still blocks", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { text: "a", inputTokens: THRESHOLD_AT + 500 },
-        { text: "b", inputTokens: THRESHOLD_AT + 600 },
-      ],
-    });
     // The system prompt leaves room for the tool definitions (session_history's included) under the ceiling.
-    const session = budgetSession({
-      store,
-      model,
+    const { store, calls, session } = await twoSendsPastThreshold({
       system: systemOfTokens(THRESHOLD_AT - 1_000),
       settings: { threshold: 1 },
     });
-    await session.send("one");
-    const second = await session.send("two");
-    expect(second).toMatchObject({ status: "completed", rollovers: [], warnings: [] });
     const third = await session.send("word ".repeat(1_000));
     expect(third.status).toBe("blocked");
     expect(calls).toHaveLength(2);

@@ -6,16 +6,25 @@ import { createSqliteStore } from "../store/sqlite/sqlite-store.js";
 import type { HistoryStore } from "../store/port.js";
 import { SessionStoreError } from "./errors.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
-import { memoryStore, readTool, rowText, sqliteStore } from "./test-support/session-fixture.js";
+import {
+  interruptAfterFirstStep,
+  memoryStore,
+  readTool,
+  rowText,
+  sqliteStore,
+} from "./test-support/session-fixture.js";
 import { failingStore, recordingStore } from "./test-support/store-wrappers.js";
 import {
   FORCE_AT,
   THRESHOLD_AT,
   WARN_AT,
   budgetSession,
+  readBoth,
+  readBothPastForceBand,
+  readingSession,
   systemOfTokens,
   textOfTokens,
-  readingSession,
+  twoFilesSession,
 } from "./test-support/rollover-setup.js";
 import { COMPACTION_INSTRUCTION } from "./compaction.js";
 
@@ -24,13 +33,6 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = {
-  toolCalls: [
-    { toolName: "read", input: { path: "a.txt" } },
-    { toolName: "read", input: { path: "b.txt" } },
-  ],
-};
 const hasBoundary = (rows: readonly { boundary?: unknown }[]) => rows.some((row) => row.boundary !== undefined);
 
 describe("restart", () => {
@@ -68,20 +70,16 @@ describe("restart", () => {
   it("nothing queued is resurrected: a latched rollover lost with the process becomes an on-send rollover, and no continue is written", async () => {
     const inner = memoryStore();
     const broken = failingStore(inner, (rows) => rows.some((row) => row.boundary !== undefined));
-    const crashed = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }] });
-    const before = await budgetSession({ store: broken, model: crashed.model, tools: { read: readTool(files) } }).send(
-      "read both",
-    );
+    const crashed = twoFilesSession([{ ...readBoth, inputTokens: FORCE_AT - 400 }], { store: broken });
+    const before = await crashed.session.send("read both");
     expect(before.status).toBe("failed");
 
-    const model = scriptedModel({ script: [{ text: "hello again", inputTokens: 500 }] });
-    const result = await budgetSession({ store: inner, model: model.model, tools: { read: readTool(files) } }).send(
-      "hello",
-    );
+    const restarted = twoFilesSession([{ text: "hello again", inputTokens: 500 }], { store: inner });
+    const result = await restarted.session.send("hello");
     expect(result.rollovers).toEqual([expect.objectContaining({ reason: "on-send" })]);
     const rows = (await inner.items("s", { limit: 100 })).rows;
     expect(rows.some((row) => row.meta?.type === "continue")).toBe(false);
-    expect(model.calls).toHaveLength(1);
+    expect(restarted.calls).toHaveLength(1);
   });
 
   it("a window holding only a boundary, lead-in and continue is already fresh: the next input joins it, no second boundary", async () => {
@@ -134,13 +132,7 @@ describe("fault injection", () => {
     const inner = memoryStore();
     let failures = 1;
     const store = failingStore(inner, (rows) => rows.some((row) => row.boundary !== undefined) && failures-- > 0);
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readBoth, inputTokens: FORCE_AT - 400 },
-        { text: "answer B", inputTokens: 500 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
+    const { calls, session } = twoFilesSession(readBothPastForceBand("answer B", 500), { store });
 
     const failed = await session.send("read both");
     expect(failed.status).toBe("failed");
@@ -166,8 +158,8 @@ describe("fault injection", () => {
   it("a failed step append fails the send visibly; the stored rows stay consistent", async () => {
     const inner = memoryStore();
     const store = failingStore(inner, (rows) => rows.some((row) => row.role === "assistant"));
-    const { model } = scriptedModel({ script: [{ ...readBoth, inputTokens: 500 }, { text: "never" }] });
-    const result = await budgetSession({ store, model, tools: { read: readTool(files) } }).send("read both");
+    const { session } = twoFilesSession([{ ...readBoth, inputTokens: 500 }, { text: "never" }], { store });
+    const result = await session.send("read both");
     expect(result.status).toBe("failed");
     expect(SessionStoreError.isInstance(result.error)).toBe(true);
     const rows = (await inner.items("s", { limit: 100 })).rows;
@@ -178,13 +170,7 @@ describe("fault injection", () => {
 describe("supersession", () => {
   it("a manual clear during a turn drops the pending rollover and the queued continue", async () => {
     const { store, appends } = recordingStore(memoryStore());
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readBoth, inputTokens: FORCE_AT - 400 },
-        { text: "after clear", inputTokens: 100 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
+    const { calls, session } = twoFilesSession(readBothPastForceBand("after clear", 100), { store });
     let cleared: Promise<{ windowId: string }> | undefined;
     session.on("step-end", () => {
       cleared ??= session.clear({ soft: true });
@@ -214,13 +200,7 @@ describe("supersession", () => {
               : { text: "fine", inputTokens: 400 },
       });
       const session = readingSession({ store, model });
-      const controller = new AbortController();
-      const stop = session.on("step-end", () => controller.abort());
-      expect(await session.send("read a", { signal: controller.signal })).toMatchObject({
-        status: "interrupted",
-        warnings: [],
-      });
-      stop();
+      expect(await interruptAfterFirstStep(session, "read a")).toMatchObject({ status: "interrupted", warnings: [] });
 
       if (action === "clear") await session.clear({ soft: true });
       else expect((await session.compact()).status).toBe("completed");
@@ -232,15 +212,11 @@ describe("supersession", () => {
   }
 
   it("a new model drops the pending rollover and the queued continue", async () => {
-    const store = memoryStore();
-    const old = scriptedModel({ script: [{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "never" }] });
-    const next = scriptedModel({ script: [{ text: "new model here", inputTokens: 200 }] });
-    const session = budgetSession({
-      store,
-      model: old.model,
-      tools: { read: readTool(files) },
+    const old = twoFilesSession([{ ...readBoth, inputTokens: FORCE_AT - 400 }, { text: "never" }], {
       settings: { models: { "mock:scripted": { contextLimit: 20_000 } } },
     });
+    const { store, session } = old;
+    const next = scriptedModel({ script: [{ text: "new model here", inputTokens: 200 }] });
     let switched: Promise<void> | undefined;
     session.on("step-end", () => {
       switched ??= session.setModel(next.model);

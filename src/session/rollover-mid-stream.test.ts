@@ -4,15 +4,14 @@ import type { StoredRow } from "../store/port.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, readTool, rowText } from "./test-support/session-fixture.js";
 import { recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, budgetSession, systemOfTokens } from "./test-support/rollover-setup.js";
-
-const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = {
-  toolCalls: [
-    { toolName: "read", input: { path: "a.txt" } },
-    { toolName: "read", input: { path: "b.txt" } },
-  ],
-};
+import {
+  FORCE_AT,
+  budgetSession,
+  readBoth,
+  readBothPastForceBand,
+  systemOfTokens,
+  twoFilesSession,
+} from "./test-support/rollover-setup.js";
 
 async function allRows(store: ReturnType<typeof memoryStore>): Promise<StoredRow[]> {
   return (await store.items("s", { limit: 500, includeCleared: true })).rows;
@@ -22,13 +21,7 @@ describe("rollover after a settled step", () => {
   it("stops at the step boundary with every tool call paired, then continues in a fresh window", async () => {
     const { store, appends } = recordingStore(memoryStore());
     // The step's request was just under the force band; its two tool results push the next one over it.
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readBoth, inputTokens: FORCE_AT - 400 },
-        { text: "finished", inputTokens: 800 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
+    const { calls, session } = twoFilesSession(readBothPastForceBand("finished"), { store });
 
     const result = await session.send("read both files");
 
@@ -72,14 +65,7 @@ describe("rollover after a settled step", () => {
   });
 
   it("gives the rollover to real user input already waiting instead of queueing a continue", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { ...readBoth, inputTokens: FORCE_AT - 400 },
-        { text: "answer to B", inputTokens: 800 },
-      ],
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
+    const { store, calls, session } = twoFilesSession(readBothPastForceBand("answer to B"));
 
     const [resultA, resultB] = await Promise.all([session.send("A: read both files"), session.send("B: what next?")]);
 
@@ -99,22 +85,15 @@ describe("rollover after a settled step", () => {
   });
 
   it("does not stop a step below the force band, even above the on-send threshold", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
+    // The request is about the 14,200 tokens reported: the system prompt leaves room for the tools
+    // (read and session_history, about 1,700 tokens by the session's count), the message and framing.
+    const { calls, session } = twoFilesSession(
+      [
         { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }], inputTokens: 14_200 },
         { text: "done", inputTokens: 14_400 },
       ],
-    });
-    // The request is about the 14,200 tokens reported: the system prompt leaves room for the tools
-    // (read and session_history, about 1,700 tokens by the session's count), the message and framing.
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool(files) },
-      system: systemOfTokens(14_200 - 2_000),
-      settings: { warningTurnTokens: 0 },
-    });
+      { system: systemOfTokens(14_200 - 2_000), settings: { warningTurnTokens: 0 } },
+    );
     const result = await session.send("read a");
     expect(result.rollovers).toEqual([]);
     expect(calls).toHaveLength(2);
@@ -141,12 +120,10 @@ describe("rollover after a settled step", () => {
   });
 
   it("stops queueing continuations after maxTurnsPerSend; the latch waits for the next send", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: (call) =>
-        call.index < 2 ? { ...readBoth, inputTokens: FORCE_AT + 10 } : { text: "resumed", inputTokens: 500 },
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) }, maxTurnsPerSend: 2 });
+    const { calls, session } = twoFilesSession(
+      (call) => (call.index < 2 ? { ...readBoth, inputTokens: FORCE_AT + 10 } : { text: "resumed", inputTokens: 500 }),
+      { maxTurnsPerSend: 2 },
+    );
     const first = await session.send("keep reading");
     expect(first.status).toBe("completed");
     expect(first.rollovers).toHaveLength(1);

@@ -3,13 +3,12 @@ import { describe, expect, it } from "vitest";
 import { readStepMetadata } from "../core/rollover/step-usage.js";
 import { createAgentSession } from "./create-agent-session.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
-import { deterministic, memoryStore, readTool, testSession } from "./test-support/session-fixture.js";
+import { deterministic, memoryStore, readTool, scriptedSession } from "./test-support/session-fixture.js";
 
 describe("send", () => {
   it("sends system + tools + the window, and stores one assistant row per step with its usage", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
+    const { store, calls, session } = scriptedSession(
+      [
         {
           text: "Let me read it.",
           toolCalls: [{ toolName: "read", input: { path: "a.txt" } }],
@@ -18,16 +17,8 @@ describe("send", () => {
         },
         { text: "It says alpha.", inputTokens: 150, outputTokens: 4 },
       ],
-    });
-    const session = createAgentSession({
-      store,
-      sessionId: "s",
-      model,
-      system: "You are terse.",
-      tools: { read: readTool({ "a.txt": "alpha" }) },
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
-    });
+      { system: "You are terse.", tools: { read: readTool({ "a.txt": "alpha" }) } },
+    );
     const steps: number[] = [];
     session.on("step-end", (event) => steps.push(event.stepIndex));
 
@@ -59,22 +50,14 @@ describe("send", () => {
   });
 
   it("applies the window view on every step: the second request is rebuilt from stored rows, not the SDK's memory", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
+    const { calls, session } = scriptedSession(
+      [
         { toolCalls: [{ toolName: "read", input: { path: "a.txt" } }] },
         { toolCalls: [{ toolName: "read", input: { path: "b.txt" } }] },
         { text: "done" },
       ],
-    });
-    const session = createAgentSession({
-      store,
-      sessionId: "s",
-      model,
-      tools: { read: readTool({ "a.txt": "alpha", "b.txt": "beta" }) },
-      budget: { contextLimit: 100_000 },
-      ...deterministic(),
-    });
+      { tools: { read: readTool({ "a.txt": "alpha", "b.txt": "beta" }) } },
+    );
     await session.send("read both");
     expect(calls).toHaveLength(3);
     expect(calls[2]!.text.match(/result read/g)).toHaveLength(2);
@@ -82,12 +65,7 @@ describe("send", () => {
   });
 
   it("queues a second send behind the first; each gets its own result", async () => {
-    const store = memoryStore();
-    const { model } = scriptedModel({ script: (call) => ({ text: `answer ${call.index}` }) });
-    const session = testSession({
-      store,
-      model,
-    });
+    const { store, session } = scriptedSession((call) => ({ text: `answer ${call.index}` }));
     const [first, second] = await Promise.all([session.send("one"), session.send("two")]);
     expect(first.text).toBe("answer 0");
     expect(second.text).toBe("answer 1");
@@ -101,12 +79,7 @@ describe("send", () => {
   });
 
   it("accepts text with attachments", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "a cat" }] });
-    const session = testSession({
-      store,
-      model,
-    });
+    const { calls, session } = scriptedSession([{ text: "a cat" }]);
     await session.send({
       text: "what is this?",
       files: [{ mediaType: "image/png", url: "data:image/png;base64,iVBORw0KGgo=" }],
@@ -117,11 +90,7 @@ describe("send", () => {
 
 describe("send failures", () => {
   it("an unexpected failure while preparing a turn ends the send as failed instead of throwing", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: [{ text: "never" }] });
-    const session = testSession({
-      store,
-      model,
+    const { calls, session } = scriptedSession([{ text: "never" }], {
       hotMemories: { mode: "read-write", render: async () => Promise.reject(new Error("memory index unreadable")) },
     });
     const errors: string[] = [];

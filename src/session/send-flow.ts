@@ -105,12 +105,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
         }),
       );
       if (emergency === undefined) {
-        if (!collector.ended)
-          failWith(
-            collector,
-            entry.owner,
-            new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: false }),
-          );
+        if (!collector.ended) failContextExceeded(collector, entry.owner, run, { afterRollover: false });
         return;
       }
       collector.addTurn(run.steps, run.text);
@@ -122,11 +117,7 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
       });
       if (run.status === "context-exceeded") {
         collector.addTurn(run.steps, run.text);
-        failWith(
-          collector,
-          entry.owner,
-          new ContextExceededError(run.model ?? "the model", { cause: run.error, afterRollover: true }),
-        );
+        failContextExceeded(collector, entry.owner, run, { afterRollover: true });
         return;
       }
     }
@@ -259,6 +250,17 @@ export function createSendFlow({ context, queue, lock, maxTurnsPerSend }: SendFl
   function failWith(collector: SendCollector, owner: TurnOwner, error: Error): void {
     context.events.emit("error", { error });
     endWith(collector, owner, { status: "failed", error });
+  }
+
+  /** Fails the owner's send with the provider's refusal of `refused` as too long, before or after a rollover. */
+  function failContextExceeded(
+    collector: SendCollector,
+    owner: TurnOwner,
+    refused: TurnRun,
+    { afterRollover }: { afterRollover: boolean },
+  ): void {
+    const error = new ContextExceededError(refused.model ?? "the model", { cause: refused.error, afterRollover });
+    failWith(collector, owner, error);
   }
 
   function endWith(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, readTool, rowText } from "./test-support/session-fixture.js";
-import { FORCE_AT, THRESHOLD_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { FORCE_AT, THRESHOLD_AT, budgetSession, scriptedBudgetSession } from "./test-support/rollover-setup.js";
 
 describe("tool policy", () => {
   it("an allowlist that does not grant session_history gets none", async () => {
@@ -47,19 +47,10 @@ describe("tool policy", () => {
   });
 
   it("a step past the force band ends the send blocked rather than continuing in an unrecoverable window", async () => {
-    const store = memoryStore();
-    const { model, calls } = scriptedModel({
-      script: [
-        { toolCalls: [{ toolName: "read", input: { path: "a" } }], inputTokens: FORCE_AT + 10 },
-        { text: "never" },
-      ],
-    });
-    const session = budgetSession({
-      store,
-      model,
-      tools: { read: readTool({ a: "alpha" }) },
-      toolPolicy: { allow: ["read"] },
-    });
+    const { store, calls, session } = scriptedBudgetSession(
+      [{ toolCalls: [{ toolName: "read", input: { path: "a" } }], inputTokens: FORCE_AT + 10 }, { text: "never" }],
+      { tools: { read: readTool({ a: "alpha" }) }, toolPolicy: { allow: ["read"] } },
+    );
     const result = await session.send("read a");
     expect(result.status).toBe("blocked");
     expect(calls).toHaveLength(1);

@@ -5,7 +5,14 @@ import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-supp
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 import { recordingStore } from "./test-support/store-wrappers.js";
-import { FORCE_AT, budgetSession, systemOfTokens, textOfTokens, tooLong } from "./test-support/rollover-setup.js";
+import {
+  FORCE_AT,
+  budgetSession,
+  growingHotMemories,
+  systemOfTokens,
+  textOfTokens,
+  tooLong,
+} from "./test-support/rollover-setup.js";
 
 const files = { "answer.txt": "The codeword is PLOVER.", "big.txt": "B".repeat(2_000) };
 const QUESTION = "What is the codeword in answer.txt?";
@@ -127,11 +134,7 @@ describe("the carry is counted in the preflight", () => {
   it("is cut further when the fresh window could not hold it whole under the hard ceiling", async () => {
     const store = memoryStore();
     // The notes grow during the turn: the fresh window has less room than when the input was sent.
-    let grown = false;
-    const hotMemories = {
-      mode: "read-write" as const,
-      render: async () => (grown ? `<hot_memories>${textOfTokens(2_000, "note")}</hot_memories>` : ""),
-    };
+    const notes = growingHotMemories(2_000);
     const longQuestion = `${QUESTION} ${textOfTokens(2_500, "context")}`;
     const { model, calls } = scriptedModel({
       script: (call) =>
@@ -144,12 +147,12 @@ describe("the carry is counted in the preflight", () => {
       store,
       model,
       system: systemOfTokens(10_000),
-      hotMemories,
+      hotMemories: notes.hotMemories,
       tools: {
         read: {
           ...read,
           execute: async (...args: Parameters<NonNullable<typeof read.execute>>) => (
-            (grown = true),
+            notes.grow(),
             read.execute!(...args)
           ),
         },

@@ -1,24 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { tool, type Tool } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
+import { temporaryDirectories } from "./test-support/temporary-directories.js";
 import { readAllRows, sessionProblems } from "./test-support/session-invariants.js";
 import { FORCE_AT as DEFAULT_FORCE_AT, budgetSession } from "./test-support/rollover-setup.js";
 
-const directories: string[] = [];
-afterEach(() => {
-  while (directories.length > 0) fs.rmSync(directories.pop()!, { recursive: true, force: true });
-});
-
-function memoryRoot(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-turn-ledger-"));
-  directories.push(directory);
-  return directory;
-}
+const memoryRoot = temporaryDirectories("ctxwin-turn-ledger-");
 
 // Threshold 0.6 puts the force band (13,000) below the hard ceiling (15,000): the flush step fits.
 const settings = { threshold: 0.6 };

@@ -7,16 +7,8 @@ import { readUIMessageStream, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { memoryStore, readTool } from "./test-support/session-fixture.js";
-import { FORCE_AT, budgetSession } from "./test-support/rollover-setup.js";
+import { FORCE_AT, budgetSession, readBoth, twoFiles } from "./test-support/rollover-setup.js";
 import type { CtxwinUIMessage } from "./ui-message-stream.js";
-
-const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = {
-  toolCalls: [
-    { toolName: "read", input: { path: "a.txt" } },
-    { toolName: "read", input: { path: "b.txt" } },
-  ],
-};
 
 async function lastMessage(stream: ReadableStream<UIMessageChunk>): Promise<CtxwinUIMessage> {
   let last: CtxwinUIMessage | undefined;
@@ -34,7 +26,7 @@ describe("session.toUIMessageStream", () => {
         { text: "finished", inputTokens: 800 },
       ],
     });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
+    const session = budgetSession({ store, model, tools: { read: readTool(twoFiles) } });
     const events: string[] = [];
     session.on("step-start", ({ stepIndex }) => events.push(`step-start ${stepIndex}`));
     session.on("tool-call", ({ toolName, input }) => events.push(`tool-call ${toolName} ${JSON.stringify(input)}`));

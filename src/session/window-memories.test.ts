@@ -3,26 +3,15 @@
  * a window leaves the system prompt of that window's later requests as it was (the write itself is
  * in the window), and the next window's first request shows the notes as they are now.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgentSession } from "./create-agent-session.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./test-support/scripted-model.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
-
-const directories: string[] = [];
-afterEach(() => {
-  while (directories.length > 0) fs.rmSync(directories.pop()!, { recursive: true, force: true });
-});
+import { temporaryDirectories } from "./test-support/temporary-directories.js";
 
 const NOTES = "/memories/workspace/context-notes.md";
 
-function memoryRoot(): string {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-window-memories-"));
-  directories.push(directory);
-  return directory;
-}
+const memoryRoot = temporaryDirectories("ctxwin-window-memories-");
 
 /** Writes its notes when asked to, and answers anything else. */
 function script(call: RecordedCall): ScriptedStep {

@@ -46,6 +46,14 @@ function toolStep(toolName: string, input: unknown, output: string | object): La
 const task = explorationTask({ folderName: "project", files: 2 });
 const readme = "File: README.md · lines 1–3 of 3\n# Reservoir notes\nThe gauge constant is 7.31.\nEnd.";
 
+/** The task, the folder listed, README.md read, then the budget warning. */
+const readUntilTheWarning = (): LanguageModelV4Message[] => [
+  user(task),
+  ...toolStep("list_files", { path: "." }, "README.md (2.0 KB)\nguide.md (1.0 KB)"),
+  ...toolStep("read_file", { path: "README.md" }, readme),
+  user("[Context budget] Window w:0 holds about 9,000 of 16,000 tokens …"),
+];
+
 describe("the demo model's policy", () => {
   it("lists the folder first, then reads documentation before code", () => {
     expect(decideStep(observeRequest(request("", [user(task)])))).toEqual({
@@ -63,12 +71,7 @@ describe("the demo model's policy", () => {
   });
 
   it("writes notes when the budget warning arrives, and reads them back after a rollover", () => {
-    const messages = [
-      user(task),
-      ...toolStep("list_files", { path: "." }, "README.md (2.0 KB)\nguide.md (1.0 KB)"),
-      ...toolStep("read_file", { path: "README.md" }, readme),
-      user("[Context budget] Window w:0 holds about 9,000 of 16,000 tokens …"),
-    ];
+    const messages = readUntilTheWarning();
     const step = decideStep(observeRequest(request("", messages)));
     expect(step.kind === "tool" && step.call.toolName).toBe("memory");
     const notesText = step.kind === "tool" ? String(step.call.input["file_text"]) : "";
@@ -90,10 +93,7 @@ describe("the demo model's policy", () => {
 
   it("writes the files read since the warning when the notes-flush step arrives, with only the memory tool offered", () => {
     const messages = [
-      user(task),
-      ...toolStep("list_files", { path: "." }, "README.md (2.0 KB)\nguide.md (1.0 KB)"),
-      ...toolStep("read_file", { path: "README.md" }, readme),
-      user("[Context budget] Window w:0 holds about 9,000 of 16,000 tokens …"),
+      ...readUntilTheWarning(),
       ...toolStep("memory", { command: "create" }, "File created."),
       ...toolStep("read_file", { path: "guide.md" }, "File: guide.md · lines 1–2 of 2\n# Guide\nSteps."),
       user(

@@ -17,22 +17,14 @@ import { InvalidArgumentError } from "../../core/errors.js";
 import { createAgentSession } from "../create-agent-session.js";
 import { describe, expect, it } from "vitest";
 import type { HistoryStore } from "../../store/port.js";
-import { scriptedModel } from "../test-support/scripted-model.js";
+import { scriptedModel, type RecordedCall, type ScriptedStep } from "../test-support/scripted-model.js";
 import { deterministic, memoryStore, readTool, rowText } from "../test-support/session-fixture.js";
 import { readAllRows, sessionProblems } from "../test-support/session-invariants.js";
-import { FORCE_AT, LIMIT } from "../test-support/rollover-setup.js";
+import { FORCE_AT, LIMIT, readBoth, twoFiles } from "../test-support/rollover-setup.js";
 import type { CtxwinUIMessage } from "../ui-message-stream.js";
 import { AgentInputError } from "./agent-input.js";
 import { SessionBusyError } from "./session-busy-error.js";
 import { createContextAgent, type ContextAgentOptions } from "./create-context-agent.js";
-
-const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-const readBoth = {
-  toolCalls: [
-    { toolName: "read", input: { path: "a.txt" } },
-    { toolName: "read", input: { path: "b.txt" } },
-  ],
-};
 
 let agents = 0;
 
@@ -43,7 +35,7 @@ function agentOf(store: HistoryStore, model: ContextAgentOptions["model"], extra
     store,
     sessionId: "chat",
     model,
-    tools: { read: readTool(files) },
+    tools: { read: readTool(twoFiles) },
     budget: { contextLimit: LIMIT },
     ...deterministic(`agent${agents}`),
     ...extra,
@@ -72,6 +64,16 @@ async function messageOf(chunks: UIMessageChunk[]): Promise<CtxwinUIMessage> {
 }
 
 const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
+
+/** Answers `answer to <the request's last user text>` in two chunks, so that two answers could interleave. */
+const answerInTwoChunks = (call: RecordedCall): ScriptedStep => ({
+  textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")],
+  inputTokens: 400,
+});
+
+/** Whether the message holds a text part that is exactly `text`. */
+const hasText = (message: CtxwinUIMessage, text: string) =>
+  message.parts.some((part) => part.type === "text" && part.text === text);
 
 describe("createContextAgent", () => {
   it("answers a useChat request through createAgentUIStreamResponse: tool parts, a rollover part, every step stored", async () => {
@@ -168,34 +170,20 @@ describe("createContextAgent", () => {
 
   it("runs two concurrent requests of one chat one after the other, never interleaved", async () => {
     const store = memoryStore();
-    const { model } = scriptedModel({
-      script: (call) => ({
-        textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")],
-        inputTokens: 400,
-      }),
-    });
+    const { model } = scriptedModel({ script: answerInTwoChunks });
     const [left, right] = await Promise.all([
       createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [user("u1", "one")] }).then(chunksOf),
       createAgentUIStreamResponse({ agent: agentOf(store, model), uiMessages: [user("u2", "two")] }).then(chunksOf),
     ]);
-    expect((await messageOf(left)).parts.some((part) => part.type === "text" && part.text === "answer to one")).toBe(
-      true,
-    );
-    expect((await messageOf(right)).parts.some((part) => part.type === "text" && part.text === "answer to two")).toBe(
-      true,
-    );
+    expect(hasText(await messageOf(left), "answer to one")).toBe(true);
+    expect(hasText(await messageOf(right), "answer to two")).toBe(true);
     const texts = (await readAllRows(store, "chat")).map(rowText);
     expect(texts).toEqual(["one", "answer to one", "two", "answer to two"]);
   });
 
   it("with whenBusy 'refuse', refuses a second call of a session while one runs, writing nothing for it", async () => {
     const store = memoryStore();
-    const { model } = scriptedModel({
-      script: (call) => ({
-        textChunks: ["answer to ", call.text.split("\n").at(-1)!.replace("user: ", "")],
-        inputTokens: 400,
-      }),
-    });
+    const { model } = scriptedModel({ script: answerInTwoChunks });
     const first = createAgentUIStreamResponse({
       agent: agentOf(store, model, { whenBusy: "refuse" }),
       uiMessages: [user("u1", "one")],
@@ -210,9 +198,7 @@ describe("createContextAgent", () => {
     );
     expect(SessionBusyError.isInstance(refusal)).toBe(true);
     expect((refusal as Error).message).toMatch(/another call of session 'chat' is running/);
-    expect(
-      (await messageOf(await first)).parts.some((part) => part.type === "text" && part.text === "answer to one"),
-    ).toBe(true);
+    expect(hasText(await messageOf(await first), "answer to one")).toBe(true);
     expect((await readAllRows(store, "chat")).map(rowText)).toEqual(["one", "answer to one"]);
     // Once the first call has finished, the session takes the next one.
     await createAgentUIStreamResponse({

@@ -8,12 +8,12 @@ import type { HistoryStore } from "../../store/port.js";
 import { ForkRefusedError } from "../../store/lineage/lineage-errors.js";
 import { createAgentSession } from "../create-agent-session.js";
 import { createContextAgent } from "../context-agent/create-context-agent.js";
-import { FORCE_AT, WARN_AT, budgetSession, readingSession } from "../test-support/rollover-setup.js";
+import { FORCE_AT, WARN_AT, readBoth, readingSession, twoFilesSession } from "../test-support/rollover-setup.js";
 import { scriptedModel } from "../test-support/scripted-model.js";
 import {
   deterministic,
+  interruptAfterFirstStep,
   memoryStore,
-  readTool,
   rowText,
   sqliteStore,
   testSession,
@@ -22,17 +22,17 @@ import { readAllRows, sessionProblems } from "../test-support/session-invariants
 import { EditRefusedError } from "./edit-refused-error.js";
 
 const lastLine = (text: string) => text.split("\n").at(-1);
-const echo = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
+/** A model that answers `answer to <the request's last line>`. */
+const echoModel = () => scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
 
-async function conversation(store: HistoryStore, model = echo.model) {
-  const session = testSession({
-    store,
-    model,
-  });
+/** Session "s" over `store` after three turns with an echo model; `calls` are the requests that model received. */
+async function conversation(store: HistoryStore) {
+  const { model, calls } = echoModel();
+  const session = testSession({ store, model });
   await session.send("one");
   await session.send("two");
   await session.send("three");
-  return session;
+  return { session, calls };
 }
 
 async function snapshot(store: HistoryStore) {
@@ -42,8 +42,7 @@ async function snapshot(store: HistoryStore) {
 describe("session.fork", () => {
   it("opens a new session on the shared history up to the item; the original is not changed", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
-    const session = await conversation(store, model);
+    const { session, calls } = await conversation(store);
     const before = await readAllRows(store, "s");
 
     const fork = await session.fork({ atItem: "4", newSessionId: "s-alt" });
@@ -70,7 +69,7 @@ describe("session.fork", () => {
 
   it("forks at the last item by default, with a generated id; an id in use is refused and nothing is written", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     const fork = await session.fork();
     expect(fork.sessionId).toMatch(/^s-fork-/);
     expect((await store.session(fork.sessionId))?.forkOf).toEqual({ sessionId: "s", atSeq: 6 });
@@ -82,27 +81,12 @@ describe("session.fork", () => {
   });
 
   it("a fork starts clean: a rollover latched in the original does not go with it, and the original keeps it", async () => {
-    const store = memoryStore();
-    const files = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
-    const readBoth = {
-      toolCalls: [
-        { toolName: "read", input: { path: "a.txt" } },
-        { toolName: "read", input: { path: "b.txt" } },
-      ],
-    };
-    const { model } = scriptedModel({
-      script: (call) =>
-        call.index === 0
-          ? { ...readBoth, inputTokens: FORCE_AT - 400 }
-          : { text: `answer to ${lastLine(call.text)}`, inputTokens: 800 },
-    });
-    const session = budgetSession({ store, model, tools: { read: readTool(files) } });
-    const controller = new AbortController();
-    const stop = session.on("step-end", () => controller.abort());
-    expect(await session.send("read both files", { signal: controller.signal })).toMatchObject({
-      status: "interrupted",
-    });
-    stop();
+    const { session } = twoFilesSession((call) =>
+      call.index === 0
+        ? { ...readBoth, inputTokens: FORCE_AT - 400 }
+        : { text: `answer to ${lastLine(call.text)}`, inputTokens: 800 },
+    );
+    expect(await interruptAfterFirstStep(session, "read both files")).toMatchObject({ status: "interrupted" });
 
     const fork = await session.fork({ atItem: "1", newSessionId: "s-fork" });
     const forked = await fork.send("what next, in the fork?");
@@ -121,13 +105,7 @@ describe("session.fork", () => {
           : { text: "noted", inputTokens: 900 },
     });
     const session = readingSession({ store, model });
-    const controller = new AbortController();
-    const stop = session.on("step-end", () => controller.abort());
-    expect(await session.send("read a", { signal: controller.signal })).toMatchObject({
-      status: "interrupted",
-      warnings: [],
-    });
-    stop();
+    expect(await interruptAfterFirstStep(session, "read a")).toMatchObject({ status: "interrupted", warnings: [] });
 
     const fork = await session.fork({ atItem: "1", newSessionId: "s-fork" });
     expect(await fork.send("and now, in the fork?")).toMatchObject({ status: "completed", warnings: [] });
@@ -138,7 +116,7 @@ describe("session.fork", () => {
 
   it("a context agent forks into a context agent with its options", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
+    const { model, calls } = echoModel();
     const agent = createContextAgent({
       store,
       sessionId: "s",
@@ -165,8 +143,7 @@ describe("session.fork", () => {
 describe("session.edit", () => {
   it("forks just before the message and sends the edited text as the new turn; the original is not changed", async () => {
     const store = memoryStore();
-    const { model, calls } = scriptedModel({ script: (call) => ({ text: `answer to ${lastLine(call.text)}` }) });
-    const session = await conversation(store, model);
+    const { session, calls } = await conversation(store);
     const before = await readAllRows(store, "s");
 
     const edit = await session.edit({ itemId: "3", input: "TWO, edited", newSessionId: "s-edit" });
@@ -188,13 +165,13 @@ describe("session.edit", () => {
   it("on SQLite: the edit's fork reads the shared rows, and a new session object on the same store sees the same", async () => {
     const opened = sqliteStore();
     try {
-      const session = await conversation(opened.store);
+      const { session } = await conversation(opened.store);
       const edit = await session.edit({ itemId: "5", input: "THREE", newSessionId: "s-edit" });
       expect(edit.result.status).toBe("completed");
       const reopened = createAgentSession({
         store: opened.store,
         sessionId: "s-edit",
-        model: echo.model,
+        model: echoModel().model,
         budget: { contextLimit: 100_000 },
         ...deterministic("again"),
       });
@@ -217,7 +194,7 @@ describe("session.edit", () => {
 
   it("editing the first message starts a new session that shares nothing", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     const edit = await session.edit({ itemId: "1", input: "ONE", newSessionId: "s-first" });
     expect(edit.result.status).toBe("completed");
     expect((await store.session("s-first"))?.forkOf).toBeUndefined();
@@ -226,7 +203,7 @@ describe("session.edit", () => {
 
   it("refuses an unknown item, a row that is not the user's message and an item behind the privacy floor, writing nothing", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     await session.clear({ soft: true });
     await session.send("after the clear");
     const before = await snapshot(store);
@@ -262,7 +239,7 @@ describe("session.edit", () => {
 
   it("an id in use is refused before anything is written", async () => {
     const store = memoryStore();
-    const session = await conversation(store);
+    const { session } = await conversation(store);
     await session.fork({ newSessionId: "taken" });
     const before = await snapshot(store);
     const error = await session

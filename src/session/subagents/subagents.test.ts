@@ -3,6 +3,7 @@ import { createAgentSession } from "../create-agent-session.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "../test-support/scripted-model.js";
 import { deterministic, memoryStore, readTool, rowText } from "../test-support/session-fixture.js";
 import type { HistoryStore } from "../../store/port.js";
+import type { AgentSessionOptions } from "../session-types.js";
 
 const files = { "notes.txt": "The staging codename is HERON-41." };
 const budget = { contextLimit: 50_000 };
@@ -31,6 +32,15 @@ function researcher(call: RecordedCall): ScriptedStep {
   return { toolCalls: [{ toolName: "read", input: { path: "notes.txt" } }] };
 }
 
+/** The parent session "main" over `store`, with `model` and the sub-agents of `options`. */
+function mainSession(
+  store: HistoryStore,
+  model: AgentSessionOptions["model"],
+  options: Pick<AgentSessionOptions, "subagents" | "subagentSettings">,
+) {
+  return createAgentSession({ store, sessionId: "main", model, budget, ...deterministic(), ...options });
+}
+
 async function allRows(store: HistoryStore, sessionId: string) {
   return (await store.items(sessionId, { limit: 1_000, includeCleared: true })).rows;
 }
@@ -42,11 +52,7 @@ describe("sub-agents: the task tool runs a child session", () => {
       script: delegator([{ agent: "researcher", prompt: "Find the staging codename in notes.txt." }]),
     });
     const child = scriptedModel({ script: researcher });
-    const session = createAgentSession({
-      store,
-      sessionId: "main",
-      model: parent.model,
-      budget,
+    const session = mainSession(store, parent.model, {
       subagents: {
         researcher: {
           system: "You research.",
@@ -55,7 +61,6 @@ describe("sub-agents: the task tool runs a child session", () => {
           description: "reads files",
         },
       },
-      ...deterministic(),
     });
 
     const result = await session.send("What is the staging codename?");
@@ -87,13 +92,8 @@ describe("sub-agents: the task tool runs a child session", () => {
   it("refuses an unknown agent with a clear result and starts no child", async () => {
     const store = memoryStore();
     const parent = scriptedModel({ script: delegator([{ agent: "nobody", prompt: "x" }]) });
-    const session = createAgentSession({
-      store,
-      sessionId: "main",
-      model: parent.model,
-      budget,
+    const session = mainSession(store, parent.model, {
       subagents: { researcher: { system: "r" } },
-      ...deterministic(),
     });
 
     await session.send("go");
@@ -108,14 +108,9 @@ describe("sub-agents: the task tool runs a child session", () => {
     const store = memoryStore();
     // Every agent delegates to itself once, then reports.
     const recursive = scriptedModel({ script: delegator([{ agent: "again", prompt: "Go one level deeper." }]) });
-    const session = createAgentSession({
-      store,
-      sessionId: "main",
-      model: recursive.model,
-      budget,
+    const session = mainSession(store, recursive.model, {
       subagents: { again: { system: "Delegate again." } },
       subagentSettings: { maxDepth: 2 },
-      ...deterministic(),
     });
 
     const result = await session.send("start");
@@ -147,14 +142,9 @@ describe("sub-agents: the task tool runs a child session", () => {
           : { toolCalls: [{ toolName: "read", input: { path: "notes.txt" } }] };
       },
     });
-    const session = createAgentSession({
-      store,
-      sessionId: "main",
-      model: parent.model,
-      budget,
+    const session = mainSession(store, parent.model, {
       subagents: { worker: { system: "work", model: worker.model, tools: { read: readTool(files) } } },
       subagentSettings: { maxConcurrency: 1 },
-      ...deterministic(),
     });
 
     const result = await session.send("go");
@@ -172,13 +162,8 @@ describe("sub-agents: the task tool runs a child session", () => {
       script: [{ text: "Working on it", stallUntilAborted: true }],
       beforeAnswer: async () => controller.abort(),
     });
-    const session = createAgentSession({
-      store,
-      sessionId: "main",
-      model: parent.model,
-      budget,
+    const session = mainSession(store, parent.model, {
       subagents: { slow: { system: "slow", model: slow.model } },
-      ...deterministic(),
     });
 
     const result = await session.send("go", { signal: controller.signal });

@@ -5,7 +5,7 @@
  * message_stop) and its `error` event after output started.
  */
 import type { ServerResponse } from "node:http";
-import { listenLocally, scriptedAnswer, streamedPieces, type ProviderScript } from "./fake-provider-server.js";
+import { startRecordingServer, streamedPieces, type ProviderScript } from "./fake-provider-server.js";
 
 export type AnthropicScriptedResponse =
   | {
@@ -49,13 +49,7 @@ export async function startAnthropicMessagesServer({
 }: {
   script: ProviderScript<AnthropicRequestBody, AnthropicScriptedResponse>;
 }): Promise<AnthropicMessagesServer> {
-  const requests: AnthropicRequestBody[] = [];
-  const server = await listenLocally("/v1", (_request, text, response) => {
-    const body = JSON.parse(text) as AnthropicRequestBody;
-    requests.push(body);
-    respond(response, body, requests.length, scriptedAnswer(script, body, requests.length - 1));
-  });
-  return { ...server, requests };
+  return startRecordingServer(script, respond);
 }
 
 /** Answers the `number`th request (from 1) with `answer`. */

@@ -60,6 +60,25 @@ export async function listenLocally(
   };
 }
 
+/**
+ * A fake under `/v1` that parses each request body as JSON, records it in `requests`, and answers it with `respond`
+ * given the script's answer and the request's number (from 1).
+ *
+ * @example const server = await startRecordingServer(script, respond); // server.requests: every body received
+ */
+export async function startRecordingServer<Body, Answer>(
+  script: ProviderScript<Body, Answer>,
+  respond: (response: ServerResponse, body: Body, number: number, answer: Answer) => void,
+): Promise<LocalServer & { requests: Body[] }> {
+  const requests: Body[] = [];
+  const server = await listenLocally("/v1", (_request, text, response) => {
+    const body = JSON.parse(text) as Body;
+    requests.push(body);
+    respond(response, body, requests.length, scriptedAnswer(script, body, requests.length - 1));
+  });
+  return { ...server, requests };
+}
+
 /** A port nothing listens on: bound, then closed. */
 export async function closedPort(): Promise<number> {
   const server = createServer();

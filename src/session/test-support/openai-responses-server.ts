@@ -6,7 +6,7 @@
  * response.completed), its `response.failed` event after output started, and its HTTP error bodies.
  */
 import type { ServerResponse } from "node:http";
-import { listenLocally, scriptedAnswer, streamedPieces, type ProviderScript } from "./fake-provider-server.js";
+import { startRecordingServer, streamedPieces, type ProviderScript } from "./fake-provider-server.js";
 
 export interface ResponsesScriptedReasoning {
   summary: string;
@@ -62,13 +62,7 @@ export async function startOpenAIResponsesServer({
 }: {
   script: ProviderScript<ResponsesRequestBody, ResponsesScriptedResponse>;
 }): Promise<OpenAIResponsesServer> {
-  const requests: ResponsesRequestBody[] = [];
-  const server = await listenLocally("/v1", (_request, text, response) => {
-    const body = JSON.parse(text) as ResponsesRequestBody;
-    requests.push(body);
-    respond(response, body, requests.length, scriptedAnswer(script, body, requests.length - 1));
-  });
-  return { ...server, requests };
+  return startRecordingServer(script, respond);
 }
 
 /** Answers the `number`th request (from 1) with `answer`. */

@@ -6,10 +6,11 @@
 import { tool } from "ai";
 import { afterEach } from "vitest";
 import { z } from "zod";
+import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { SessionEventMap } from "../session-events.js";
 import type { AgentSessionOptions } from "../session-types.js";
-import { deterministic, memoryStore } from "./session-fixture.js";
+import { deterministic, memoryStore, rowText } from "./session-fixture.js";
 
 interface Closable {
   close(): Promise<void>;
@@ -61,3 +62,8 @@ export const readFileTool = tool({
   inputSchema: z.object({ path: z.string() }),
   execute: async ({ path }) => `contents of ${path}`,
 });
+
+/** The role and text of each row in the active window of session "s", oldest first. */
+export async function activeTurns(store: HistoryStore): Promise<Array<[string, string]>> {
+  return (await store.activeWindow("s")).rows.map((row) => [row.role, rowText(row)]);
+}

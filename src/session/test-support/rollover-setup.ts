@@ -9,7 +9,8 @@ import { countEncodedTokens, tokenizerProfileFor } from "../../core/budget/token
 import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession } from "../create-agent-session.js";
 import type { AgentSessionOptions, SessionBudgetOptions } from "../session-types.js";
-import { deterministic, readTool } from "./session-fixture.js";
+import { scriptedModel, type Script, type ScriptedStep } from "./scripted-model.js";
+import { deterministic, memoryStore, readTool } from "./session-fixture.js";
 
 export const LIMIT = 20_000;
 export const CEILING = 15_000;
@@ -76,6 +77,73 @@ export const readingSession = ({ store, model }: { store: HistoryStore; model: L
     tools: { read: readTool({ "a.txt": "A".repeat(1_000) }) },
     settings: { warningTurnTokens: 500 },
   });
+
+/** Two files of 2,000 characters each: read in one step, their results add about 1,000 tokens to the next request. */
+export const twoFiles = { "a.txt": "A".repeat(2_000), "b.txt": "B".repeat(2_000) };
+
+/** A step that reads both of {@link twoFiles}. */
+export const readBoth = {
+  toolCalls: [
+    { toolName: "read", input: { path: "a.txt" } },
+    { toolName: "read", input: { path: "b.txt" } },
+  ],
+};
+
+/**
+ * The script of a rollover after a settled step: a step just under the force band reads both files, their results
+ * push the next request over it, and `answer` (reported at `answerTokens`) is the reply in the fresh window.
+ *
+ * @example const { session } = twoFilesSession(readBothPastForceBand("finished"));
+ */
+export const readBothPastForceBand = (answer: string, answerTokens = 800): ScriptedStep[] => [
+  { ...readBoth, inputTokens: FORCE_AT - 400 },
+  { text: answer, inputTokens: answerTokens },
+];
+
+/**
+ * A budget session (over a fresh memory store unless `store` is given) whose scripted model plays `script`; `calls`
+ * records what the model received.
+ *
+ * @example const { store, calls, session } = scriptedBudgetSession([{ text: "ok" }], { toolPolicy: { allow: [] } });
+ */
+export function scriptedBudgetSession(
+  script: Script,
+  {
+    store = memoryStore(),
+    ...options
+  }: Omit<Parameters<typeof budgetSession>[0], "store" | "model"> & {
+    store?: HistoryStore;
+  } = {},
+) {
+  const { model, calls } = scriptedModel({ script });
+  const session = budgetSession({ store, model, ...options });
+  return { store, calls, session };
+}
+
+/**
+ * A {@link scriptedBudgetSession} whose `read` tool serves {@link twoFiles}.
+ *
+ * @example const { store, calls, session } = twoFilesSession(readBothPastForceBand("finished"));
+ */
+export const twoFilesSession = (
+  script: Script,
+  options: Omit<Parameters<typeof scriptedBudgetSession>[1], "tools"> = {},
+) => scriptedBudgetSession(script, { tools: { read: readTool(twoFiles) }, ...options });
+
+/**
+ * Hot memories that render nothing until `grow()` is called, then about `tokens` tokens of notes: notes that grow
+ * during a turn, so that a fresh window has less room than the window the turn began in.
+ *
+ * @example const notes = growingHotMemories(2_000); budgetSession({ store, model, hotMemories: notes.hotMemories });
+ */
+export function growingHotMemories(tokens: number) {
+  let grown = false;
+  const hotMemories = {
+    mode: "read-write" as const,
+    render: async () => (grown ? `<hot_memories>${textOfTokens(tokens, "note")}</hot_memories>` : ""),
+  };
+  return { hotMemories, grow: () => void (grown = true) };
+}
 
 /** What an OpenAI-compatible server answers a request over this budget's 20,000-token window. */
 export function tooLong(): APICallError {

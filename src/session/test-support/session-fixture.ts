@@ -10,8 +10,10 @@ import { z } from "zod";
 import { createMemoryStore } from "../../store/memory/memory-store.js";
 import { createSqliteStore } from "../../store/sqlite/sqlite-store.js";
 import type { HistoryStore } from "../../store/port.js";
-import { createAgentSession } from "../create-agent-session.js";
-import type { AgentSessionOptions } from "../session-types.js";
+import { createAgentSession, type AgentSession } from "../create-agent-session.js";
+import type { SessionEventMap, SessionEventName } from "../session-events.js";
+import type { AgentSessionOptions, SendResult } from "../session-types.js";
+import { scriptedModel, type Script } from "./scripted-model.js";
 
 /** A deterministic clock and id generator. */
 export function deterministic(prefix = "id") {
@@ -49,6 +51,50 @@ export function sqliteStore(): { store: HistoryStore; path: string; cleanup: () 
  */
 export function testSession(options: Omit<AgentSessionOptions, "sessionId"> & { sessionId?: string }) {
   return createAgentSession({ sessionId: "s", budget: { contextLimit: 100_000 }, ...deterministic(), ...options });
+}
+
+/**
+ * A {@link testSession} (over a fresh memory store unless `store` is given) whose scripted model plays `script`;
+ * `calls` records every request the model received.
+ *
+ * @example const { store, calls, session } = scriptedSession([{ text: "hello" }]);
+ */
+export function scriptedSession(
+  script: Script,
+  { store = memoryStore(), ...options }: Partial<Omit<AgentSessionOptions, "model">> = {},
+) {
+  const { model, calls } = scriptedModel({ script });
+  const session = testSession({ store, model, ...options });
+  return { store, calls, session };
+}
+
+/**
+ * Every `name` event the session emits from now on, in order.
+ *
+ * @example const retries = recordEvents(session, "retry");
+ */
+export function recordEvents<Name extends SessionEventName>(
+  session: AgentSession,
+  name: Name,
+): SessionEventMap[Name][] {
+  const received: SessionEventMap[Name][] = [];
+  session.on(name, (event) => received.push(event));
+  return received;
+}
+
+/**
+ * Sends `input` and aborts the send as its first step ends: that step is settled and stored, nothing after it runs.
+ *
+ * @example expect(await interruptAfterFirstStep(session, "read a")).toMatchObject({ status: "interrupted" });
+ */
+export async function interruptAfterFirstStep(session: AgentSession, input: string): Promise<SendResult> {
+  const controller = new AbortController();
+  const stop = session.on("step-end", () => controller.abort());
+  try {
+    return await session.send(input, { signal: controller.signal });
+  } finally {
+    stop();
+  }
 }
 
 /**

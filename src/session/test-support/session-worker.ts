@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { tool } from "ai";
 import { z } from "zod";
 import { openStore } from "../../store/open-store.js";
+import type { HistoryStore } from "../../store/port.js";
 import { createAgentSession } from "../create-agent-session.js";
 import { scriptedModel, type RecordedCall, type ScriptedStep } from "./scripted-model.js";
 
@@ -39,12 +40,9 @@ export const crashReadTool = tool({
   execute: async ({ path }) => `${path}: ${"lorem ipsum dolor sit amet ".repeat(70)}`,
 });
 
-async function main(): Promise<void> {
-  const config = JSON.parse(process.argv[2] ?? "{}") as SessionWorkerConfig;
-  const store = openStore(
-    config.url === undefined ? { path: config.path } : { url: config.url, schema: config.schema },
-  );
-  const { model } = scriptedModel({ script: crashScript });
+/** The crash test's session over `store`: {@link crashScript} reading under the small limit; `calls` are its requests. */
+export function crashSession(store: HistoryStore) {
+  const { model, calls } = scriptedModel({ script: crashScript });
   const session = createAgentSession({
     store,
     sessionId: CRASH_SESSION,
@@ -53,6 +51,15 @@ async function main(): Promise<void> {
     budget: { contextLimit: CRASH_LIMIT, warningTurnTokens: 300 },
     logWarning: () => undefined,
   });
+  return { session, calls };
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? "{}") as SessionWorkerConfig;
+  const store = openStore(
+    config.url === undefined ? { path: config.path } : { url: config.url, schema: config.schema },
+  );
+  const { session } = crashSession(store);
   session.on("step-end", () => console.log("step"));
   session.on("rollover", (event) => console.log(`rollover ${event.rolloverId}`));
   session.on("budget-warning", () => console.log("warning"));
@@ -65,7 +72,7 @@ async function main(): Promise<void> {
   }
 }
 
-// Runs only as the entry point (the crash test itself imports the script and the tool above).
+// Runs only as the entry point (the crash test itself imports the session above).
 if (/session-worker\.(?:ts|mjs)$/.test(process.argv[1] ?? "")) {
   main().catch((error: unknown) => {
     console.error(error);
