@@ -25,6 +25,23 @@ const threw = (id: string, name: string, input: unknown, errorText: string): Par
   input,
   errorText,
 });
+/** A call the step refused before running it, kept with only its raw input (a static tool's part). */
+const refusedStatic = (id: string, name: string, rawInput: unknown, errorText: string): Part => ({
+  type: `tool-${name}`,
+  toolCallId: id,
+  state: "output-error",
+  rawInput,
+  errorText,
+});
+/** A dynamic tool's part that ended in an error: an unknown tool the step refused, or one that threw. */
+const dynamicError = (id: string, name: string, input: unknown, errorText: string): Part => ({
+  type: "dynamic-tool",
+  toolName: name,
+  toolCallId: id,
+  state: "output-error",
+  input,
+  errorText,
+});
 const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
   seq,
   role: "user",
@@ -37,22 +54,13 @@ const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
 describe("toolCallOutcome", () => {
   it("tells a tool that threw from a call the step refused, by the step's record, whatever the part's shape", () => {
     // An unknown tool comes back as a dynamic part with its input, like a dynamic tool that threw.
-    const refused: Part = {
-      type: "dynamic-tool",
-      toolName: "fetch_page",
-      toolCallId: "c1",
-      state: "output-error",
-      input: { url: "u" },
-      errorText: "Model tried to call unavailable tool 'fetch_page'.",
-    };
-    const failing: Part = {
-      type: "dynamic-tool",
-      toolName: "fetch_page",
-      toolCallId: "c2",
-      state: "output-error",
-      input: { url: "v" },
-      errorText: "HTTP 500",
-    };
+    const refused = dynamicError(
+      "c1",
+      "fetch_page",
+      { url: "u" },
+      "Model tried to call unavailable tool 'fetch_page'.",
+    );
+    const failing = dynamicError("c2", "fetch_page", { url: "v" }, "HTTP 500");
     const row = step(4, [refused, failing], ["c1"]);
     expect(toolCallOutcome({ part: refused, row })).toEqual({
       outcome: "not-run",
@@ -62,13 +70,7 @@ describe("toolCallOutcome", () => {
   });
 
   it("reads a step without that record by the part: a refused static call has only its raw input", () => {
-    const refused: Part = {
-      type: "tool-read",
-      toolCallId: "c1",
-      state: "output-error",
-      rawInput: { path: 7 },
-      errorText: "Invalid input for tool read",
-    };
+    const refused = refusedStatic("c1", "read", { path: 7 }, "Invalid input for tool read");
     expect(toolCallOutcome({ part: refused, row: step(2, [refused]) })?.outcome).toBe("not-run");
     expect(toolCallOutcome({ part: threw("c2", "read", { path: "a" }, "ENOENT"), row: step(2, []) })?.outcome).toBe(
       "failed",
@@ -100,13 +102,12 @@ describe("toolCallOutcome", () => {
 
 describe("ledgerEntriesOf", () => {
   it("keeps the real arguments of a call the notes-flush step refused, and says why it did not run", () => {
-    const refused: Part = {
-      type: "tool-fetch_page",
-      toolCallId: "c9",
-      state: "output-error",
-      rawInput: { url: "https://example.com/p2" },
-      errorText: "Model tried to call unavailable tool 'fetch_page'. Available tools: memory.",
-    };
+    const refused = refusedStatic(
+      "c9",
+      "fetch_page",
+      { url: "https://example.com/p2" },
+      "Model tried to call unavailable tool 'fetch_page'. Available tools: memory.",
+    );
     const rows = [
       step(2, [finished("c1", "read", { path: "a" })]),
       flushRow(3, ["memory"]),
@@ -126,13 +127,12 @@ describe("ledgerEntriesOf", () => {
   });
 
   it("keeps the error text of a refused call when the flush row does not name its tools (older rows)", () => {
-    const refused: Part = {
-      type: "tool-fetch_page",
-      toolCallId: "c9",
-      state: "output-error",
-      rawInput: { url: "u" },
-      errorText: "Model tried to call unavailable tool 'fetch_page'.",
-    };
+    const refused = refusedStatic(
+      "c9",
+      "fetch_page",
+      { url: "u" },
+      "Model tried to call unavailable tool 'fetch_page'.",
+    );
     expect(ledgerEntriesOf([flushRow(3), step(4, [refused], ["c9"])])[0]).toMatchObject({
       outcome: "not-run",
       detail: "Model tried to call unavailable tool 'fetch_page'.",
