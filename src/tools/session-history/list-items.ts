@@ -20,7 +20,7 @@ import {
 } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
 import {
-  errorResult,
+  invalidInput,
   limitAboveMaximum,
   windowNotAvailable,
   type ItemEntry,
@@ -45,22 +45,20 @@ export async function listItems(
   const afterItem = input.after_item ?? undefined;
   const afterSeq = afterItem === undefined ? 0 : parseItemCursor(afterItem);
   if (afterSeq === undefined) {
-    return errorResult({
-      action: "list_items",
-      code: "invalid_input",
-      message: "after_item must be an item id such as '42', as list_items and search show them.",
-    });
+    return invalidInput(
+      "list_items",
+      "after_item must be an item id such as '42', as list_items and search show them.",
+    );
   }
   const windowId = input.window_id ?? undefined;
   let windowSeq: number | undefined;
   if (windowId !== undefined) {
     windowSeq = parseWindowId(windowId);
     if (windowSeq === undefined) {
-      return errorResult({
-        action: "list_items",
-        code: "invalid_input",
-        message: "window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
-      });
+      return invalidInput(
+        "list_items",
+        "window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
+      );
     }
     if ((await windowAt(context, windowSeq)) === undefined)
       return windowNotAvailable({ action: "list_items", windowId });

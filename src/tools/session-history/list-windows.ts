@@ -12,7 +12,7 @@ import { windowEdgeRow } from "../../store/window-edges.js";
 import { isListable, isReadable, type HistoryContext } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
 import {
-  errorResult,
+  invalidInput,
   limitAboveMaximum,
   type ListWindowsResult,
   type SessionHistoryErrorResult,
@@ -35,11 +35,10 @@ export async function listWindows(
   if (overLimit !== undefined) return overLimit;
   const beforeWindow = input.before_window ?? undefined;
   if (beforeWindow !== undefined && parseWindowId(beforeWindow) === undefined) {
-    return errorResult({
-      action: "list_windows",
-      code: "invalid_input",
-      message: "before_window must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
-    });
+    return invalidInput(
+      "list_windows",
+      "before_window must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
+    );
   }
   const page = await context.store.windows(context.sessionId, {
     limit,

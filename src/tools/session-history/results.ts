@@ -132,6 +132,15 @@ export function errorResult({
 }
 
 /**
+ * The `invalid_input` result of `action`: the input cannot be used as given; `message` says how to fix it.
+ *
+ * @example invalidInput("list_items", "after_item must be an item id such as '42', as list_items and search show them.")
+ */
+export function invalidInput(action: SessionHistoryAction | null, message: string): SessionHistoryErrorResult {
+  return errorResult({ action, code: "invalid_input", message });
+}
+
+/**
  * The `invalid_input` result for a `limit` above the action's maximum, or `undefined` when it is within.
  *
  * @example limitAboveMaximum({ action: "list_items", limit: 900, max: 200 }) // "limit must be an integer from 1 to 200; got 900."
@@ -146,11 +155,7 @@ export function limitAboveMaximum({
   max: number;
 }): SessionHistoryErrorResult | undefined {
   if (limit <= max) return undefined;
-  return errorResult({
-    action,
-    code: "invalid_input",
-    message: `limit must be an integer from 1 to ${max}; got ${limit}.`,
-  });
+  return invalidInput(action, `limit must be an integer from 1 to ${max}; got ${limit}.`);
 }
 
 /**
