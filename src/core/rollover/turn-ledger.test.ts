@@ -11,36 +11,25 @@ const step = (seq: number, parts: Part[], notRunToolCallIds?: string[]): LedgerR
     ? {}
     : { metadata: stepMetadata({ usage: { inputTokens: 1, outputTokens: 1 }, model: "m:x", notRunToolCallIds }) }),
 });
-const finished = (id: string, name: string, input: unknown): Part => ({
+/** A static tool's part of call `id` in `state`, with the fields that state carries. */
+const toolPart = (id: string, name: string, state: string, fields: Record<string, unknown>): Part => ({
   type: `tool-${name}`,
   toolCallId: id,
-  state: "output-available",
-  input,
-  output: "RESULT",
+  state,
+  ...fields,
 });
-const threw = (id: string, name: string, input: unknown, errorText: string): Part => ({
-  type: `tool-${name}`,
-  toolCallId: id,
-  state: "output-error",
-  input,
-  errorText,
-});
-/** A call the step refused before running it, kept with only its raw input (a static tool's part). */
-const refusedStatic = (id: string, name: string, rawInput: unknown, errorText: string): Part => ({
-  type: `tool-${name}`,
-  toolCallId: id,
-  state: "output-error",
-  rawInput,
-  errorText,
-});
+const finished = (id: string, name: string, input: unknown) =>
+  toolPart(id, name, "output-available", { input, output: "RESULT" });
+const threw = (id: string, name: string, input: unknown, errorText: string) =>
+  toolPart(id, name, "output-error", { input, errorText });
+/** A call the step refused before running it, kept with only its raw input. */
+const refusedStatic = (id: string, name: string, rawInput: unknown, errorText: string) =>
+  toolPart(id, name, "output-error", { rawInput, errorText });
 /** A dynamic tool's part that ended in an error: an unknown tool the step refused, or one that threw. */
 const dynamicError = (id: string, name: string, input: unknown, errorText: string): Part => ({
+  ...threw(id, name, input, errorText),
   type: "dynamic-tool",
   toolName: name,
-  toolCallId: id,
-  state: "output-error",
-  input,
-  errorText,
 });
 const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
   seq,
