@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { thrownBy } from "../core/test-support/thrown-error.js";
 import type { ItemResult } from "./eval-types.js";
 import { EvalResultsError, openResultsFile, readResultsFile, type RunHeader } from "./results-file.js";
-import { thrownBy } from "../core/test-support/thrown-error.js";
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "ctxwin-eval-results-"));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));

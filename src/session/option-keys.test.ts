@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../core/errors.js";
+import { thrownBy } from "../core/test-support/thrown-error.js";
 import { createContextAgent } from "./context-agent/create-context-agent.js";
 import { createAgentSession } from "./create-agent-session.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
-import { thrownBy } from "../core/test-support/thrown-error.js";
 
 describe("option keys of createAgentSession and createContextAgent", () => {
   const base = () => ({
