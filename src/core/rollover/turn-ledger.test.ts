@@ -31,6 +31,8 @@ const dynamicError = (id: string, name: string, input: unknown, errorText: strin
   type: "dynamic-tool",
   toolName: name,
 });
+/** What the AI SDK answers for a call of a tool the step did not offer. */
+const UNAVAILABLE = "Model tried to call unavailable tool 'fetch_page'.";
 const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
   seq,
   role: "user",
@@ -43,18 +45,10 @@ const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
 describe("toolCallOutcome", () => {
   it("tells a tool that threw from a call the step refused, by the step's record, whatever the part's shape", () => {
     // An unknown tool comes back as a dynamic part with its input, like a dynamic tool that threw.
-    const refused = dynamicError(
-      "c1",
-      "fetch_page",
-      { url: "u" },
-      "Model tried to call unavailable tool 'fetch_page'.",
-    );
+    const refused = dynamicError("c1", "fetch_page", { url: "u" }, UNAVAILABLE);
     const failing = dynamicError("c2", "fetch_page", { url: "v" }, "HTTP 500");
     const row = step(4, [refused, failing], ["c1"]);
-    expect(toolCallOutcome({ part: refused, row })).toEqual({
-      outcome: "not-run",
-      detail: "Model tried to call unavailable tool 'fetch_page'.",
-    });
+    expect(toolCallOutcome({ part: refused, row })).toEqual({ outcome: "not-run", detail: UNAVAILABLE });
     expect(toolCallOutcome({ part: failing, row })).toEqual({ outcome: "failed", detail: "HTTP 500" });
   });
 
@@ -68,22 +62,13 @@ describe("toolCallOutcome", () => {
 
   it("counts a denied call and a call without a result as not run, a finished one as finished, text as nothing", () => {
     const row = step(2, []);
-    expect(
-      toolCallOutcome({
-        part: {
-          type: "tool-rm",
-          toolCallId: "c",
-          state: "output-denied",
-          input: {},
-          approval: { id: "a", approved: false, reason: "too risky" },
-        },
-        row,
-      }),
-    ).toEqual({ outcome: "not-run", detail: "denied: too risky" });
-    expect(
-      toolCallOutcome({ part: { type: "tool-rm", toolCallId: "c", state: "input-available", input: {} }, row })
-        ?.outcome,
-    ).toBe("not-run");
+    const denied = toolPart("c", "rm", "output-denied", {
+      input: {},
+      approval: { id: "a", approved: false, reason: "too risky" },
+    });
+    expect(toolCallOutcome({ part: denied, row })).toEqual({ outcome: "not-run", detail: "denied: too risky" });
+    const unanswered = toolPart("c", "rm", "input-available", { input: {} });
+    expect(toolCallOutcome({ part: unanswered, row })?.outcome).toBe("not-run");
     expect(toolCallOutcome({ part: finished("c", "read", {}), row })).toEqual({ outcome: "finished" });
     expect(toolCallOutcome({ part: { type: "text", text: "hi" }, row })).toBeUndefined();
   });
@@ -91,12 +76,8 @@ describe("toolCallOutcome", () => {
 
 describe("ledgerEntriesOf", () => {
   it("keeps the real arguments of a call the notes-flush step refused, and says why it did not run", () => {
-    const refused = refusedStatic(
-      "c9",
-      "fetch_page",
-      { url: "https://example.com/p2" },
-      "Model tried to call unavailable tool 'fetch_page'. Available tools: memory.",
-    );
+    const errorText = `${UNAVAILABLE} Available tools: memory.`;
+    const refused = refusedStatic("c9", "fetch_page", { url: "https://example.com/p2" }, errorText);
     const rows = [
       step(2, [finished("c1", "read", { path: "a" })]),
       flushRow(3, ["memory"]),
@@ -116,15 +97,10 @@ describe("ledgerEntriesOf", () => {
   });
 
   it("keeps the error text of a refused call when the flush row does not name its tools (older rows)", () => {
-    const refused = refusedStatic(
-      "c9",
-      "fetch_page",
-      { url: "u" },
-      "Model tried to call unavailable tool 'fetch_page'.",
-    );
+    const refused = refusedStatic("c9", "fetch_page", { url: "u" }, UNAVAILABLE);
     expect(ledgerEntriesOf([flushRow(3), step(4, [refused], ["c9"])])[0]).toMatchObject({
       outcome: "not-run",
-      detail: "Model tried to call unavailable tool 'fetch_page'.",
+      detail: UNAVAILABLE,
     });
   });
 
