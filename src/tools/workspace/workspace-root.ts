@@ -28,6 +28,12 @@ export interface Workspace {
   readonly givenRoot: string;
 }
 
+/** What a workspace tool's function takes: the opened workspace and the tool's input as checked. */
+export interface WorkspaceToolCall<Input> {
+  workspace: Workspace;
+  input: Input;
+}
+
 /**
  * Resolves the root folder once; throws `WorkspaceRootError` when it is missing or not a folder.
  *
