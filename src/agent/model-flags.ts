@@ -11,7 +11,7 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import { CtxwinError } from "../core/errors.js";
+import { errorClass } from "../core/errors.js";
 import { defaultModelCatalog, lookupModel, type ModelCatalog } from "../core/budget/model-catalog.js";
 
 /** Providers reached through their own package (no `--base-url`). */
@@ -87,17 +87,7 @@ const COMPATIBLE_PROVIDER_NAME = "openai-compatible";
  * @example
  * try { resolveModel({ model: "gpt-9" }) } catch (error) { if (ModelConfigError.isInstance(error)) console.error(`ctxwin: ${error.message}`) }
  */
-export class ModelConfigError extends CtxwinError {
-  static readonly errorName = "CtxwinModelConfigError";
-
-  constructor(message: string) {
-    super(ModelConfigError.errorName, message);
-  }
-
-  static override isInstance(error: unknown): error is ModelConfigError {
-    return CtxwinError.isInstance(error) && error.name === ModelConfigError.errorName;
-  }
-}
+export class ModelConfigError extends errorClass("CtxwinModelConfigError") {}
 
 export interface ModelFlags {
   /** `openai:<id>`, `anthropic:<id>`, `google:<id>`, a catalog id such as `gpt-4.1` or, with `baseUrl`, the server's model id. Default: `CTXWIN_MODEL`. */

@@ -23,13 +23,40 @@ export class CtxwinError extends Error {
 }
 
 /**
- * The `isInstance` of a `CtxwinError` subclass: a ctxwin error (from any copy of the package) with
- * that class's `errorName`.
- *
- * @example static override isInstance = defineIsInstance(FooError.errorName) as (error: unknown) => error is FooError;
+ * The static side of a class made by `errorClass`: a `CtxwinError` named `errorName`, built from a
+ * message and an optional cause, with its own `isInstance`.
  */
-export function defineIsInstance(name: string): (error: unknown) => boolean {
-  return (error: unknown): boolean => CtxwinError.isInstance(error) && error.name === name;
+export interface ErrorClass<Name extends string> {
+  new (message: string, options?: { cause?: unknown }): CtxwinError;
+  readonly errorName: Name;
+  /** True for an error of this class, from any copy of the package (its `name` is `errorName`). */
+  isInstance<T extends CtxwinError>(this: abstract new (...args: never[]) => T, error: unknown): error is T;
+  /** The same check detached from its class (`errors.filter(FooError.isInstance)`): it narrows to `CtxwinError`. */
+  isInstance(this: void, error: unknown): error is CtxwinError;
+}
+
+/**
+ * The base of a `CtxwinError` subclass: it sets `name` to `errorName`, keeps `errorName` as a
+ * static, and gives the subclass an `isInstance` that accepts only errors with that name, from any
+ * copy of the package, even when the check is passed on detached (`toSatisfy(FooError.isInstance)`).
+ * A subclass with more fields takes them in its own constructor and passes the message on.
+ *
+ * @example
+ * export class FooError extends errorClass("CtxwinFooError") {}
+ * if (FooError.isInstance(error)) console.error(error.message)
+ */
+export function errorClass<Name extends string>(errorName: Name): ErrorClass<Name> {
+  return class extends CtxwinError {
+    static readonly errorName = errorName;
+
+    constructor(message: string, options: { cause?: unknown } = {}) {
+      super(errorName, message, options);
+    }
+
+    static override isInstance(error: unknown): error is CtxwinError {
+      return CtxwinError.isInstance(error) && error.name === errorName;
+    }
+  } as ErrorClass<Name>;
 }
 
 /** One problem found while validating a row: where it is and what is wrong. */
@@ -49,23 +76,15 @@ export interface RowIssue {
  * @example
  * if (RowValidationError.isInstance(error)) console.error(error.issues[0]?.path)
  */
-export class RowValidationError extends CtxwinError {
-  static readonly errorName = "CtxwinRowValidationError";
+export class RowValidationError extends errorClass("CtxwinRowValidationError") {
   readonly issues: RowIssue[];
 
   constructor(issues: RowIssue[]) {
     const first = issues[0];
     const where =
       first === undefined ? "" : ` (row ${first.index}${first.path ? `, ${first.path}` : ""}: ${first.message})`;
-    super(
-      RowValidationError.errorName,
-      `Rows refused: ${issues.length} problem(s) found, nothing was written${where}.`,
-    );
+    super(`Rows refused: ${issues.length} problem(s) found, nothing was written${where}.`);
     this.issues = issues;
-  }
-
-  static override isInstance(error: unknown): error is RowValidationError {
-    return CtxwinError.isInstance(error) && error.name === RowValidationError.errorName;
   }
 }
 
@@ -75,14 +94,4 @@ export class RowValidationError extends CtxwinError {
  * @example
  * if (InvalidArgumentError.isInstance(error)) console.error(error.message)
  */
-export class InvalidArgumentError extends CtxwinError {
-  static readonly errorName = "CtxwinInvalidArgumentError";
-
-  constructor(message: string) {
-    super(InvalidArgumentError.errorName, message);
-  }
-
-  static override isInstance(error: unknown): error is InvalidArgumentError {
-    return CtxwinError.isInstance(error) && error.name === InvalidArgumentError.errorName;
-  }
-}
+export class InvalidArgumentError extends errorClass("CtxwinInvalidArgumentError") {}

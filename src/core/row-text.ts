@@ -8,6 +8,7 @@
  * stored row keeps them, what people read and search finds does not.
  */
 import stripAnsi from "strip-ansi";
+import { splitsSurrogatePair } from "./code-units.js";
 
 /** Name of the recovery tool; its own earlier results are never rendered back. */
 export const SESSION_HISTORY_TOOL_NAME = "session_history";
@@ -210,22 +211,7 @@ export function truncate(text: string, maxChars: number, marker = TRUNCATION_MAR
 export function sliceSafe(text: string, start: number, end: number): string {
   let from = Math.max(0, start);
   let to = Math.min(text.length, end);
-  if (
-    from > 0 &&
-    from < text.length &&
-    isLowSurrogate(text.charCodeAt(from)) &&
-    isHighSurrogate(text.charCodeAt(from - 1))
-  )
-    from += 1;
-  if (to > 0 && to < text.length && isLowSurrogate(text.charCodeAt(to)) && isHighSurrogate(text.charCodeAt(to - 1)))
-    to -= 1;
+  if (splitsSurrogatePair(text, from)) from += 1;
+  if (splitsSurrogatePair(text, to)) to -= 1;
   return to > from ? text.slice(from, to) : "";
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -12,21 +12,11 @@ import {
   validateRowInputs,
   type RowPart,
 } from "./row.js";
-
-/** Runs `action` and returns the `RowValidationError` it throws; fails the test if it does not. */
-function refusalOf(action: () => unknown): RowValidationError {
-  try {
-    action();
-  } catch (error) {
-    if (RowValidationError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a RowValidationError, but the call succeeded");
-}
+import { thrownBy } from "./test-support/thrown-error.js";
 
 /** `[index, path]` of every issue, the part of a refusal a caller acts on. */
 function locationsOf(action: () => unknown): [number, string][] {
-  return refusalOf(action).issues.map((issue) => [issue.index, issue.path]);
+  return thrownBy(RowValidationError, action).issues.map((issue) => [issue.index, issue.path]);
 }
 
 function rolloverMeta(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -271,12 +261,16 @@ describe("validateRowInputs: refusals", () => {
   });
 
   it("refuses tokens beyond the safe integer range, on the tokens path only", () => {
-    const issues = refusalOf(() => validateRowInputs([{ role: "user", parts: [], tokens: 2 ** 53 }])).issues;
+    const issues = thrownBy(RowValidationError, () =>
+      validateRowInputs([{ role: "user", parts: [], tokens: 2 ** 53 }]),
+    ).issues;
     expect(new Set(issues.map((issue) => `${issue.index}:${issue.path}`))).toEqual(new Set(["0:tokens"]));
   });
 
   it("refuses unknown top-level fields and names each of them", () => {
-    const { issues } = refusalOf(() => validateRowInputs([{ role: "user", parts: [], sessionId: "s", seq: 4 }]));
+    const { issues } = thrownBy(RowValidationError, () =>
+      validateRowInputs([{ role: "user", parts: [], sessionId: "s", seq: 4 }]),
+    );
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ index: 0, path: "" });
     expect(issues[0]?.message).toContain('"sessionId"');
@@ -288,7 +282,7 @@ describe("validateRowInputs: refusals", () => {
     (field) => {
       const meta = rolloverMeta();
       delete meta[field];
-      const { issues } = refusalOf(() =>
+      const { issues } = thrownBy(RowValidationError, () =>
         validateRowInputs([{ role: "system", parts: [], boundary: { kind: "rollover" }, meta }]),
       );
       expect(issues.map((issue) => [issue.index, issue.path])).toEqual([[0, `meta.${field}`]]);
@@ -332,7 +326,9 @@ describe("validateRowInputs: refusals", () => {
     ["an object", { role: "user", parts: [] }, "rows must be an array"],
     ["undefined", undefined, "rows must be an array"],
   ])("refuses %s as the rows argument", (_label, rows, message) => {
-    expect(refusalOf(() => validateRowInputs(rows)).issues).toEqual([{ index: -1, path: "", message }]);
+    expect(thrownBy(RowValidationError, () => validateRowInputs(rows)).issues).toEqual([
+      { index: -1, path: "", message },
+    ]);
   });
 
   it("reports every issue of every row at once, with the row index", () => {
@@ -342,7 +338,7 @@ describe("validateRowInputs: refusals", () => {
       { role: "assistant", parts: [text("fine too")] },
       { role: "user", parts: [{ type: "text" }], tokens: -4 },
     ];
-    const error = refusalOf(() => validateRowInputs(rows));
+    const error = thrownBy(RowValidationError, () => validateRowInputs(rows));
     expect(error.issues.map((issue) => [issue.index, issue.path])).toEqual([
       [1, "role"],
       [3, "parts.0.text"],
@@ -375,7 +371,7 @@ describe("validateRowInputs: size limit", () => {
     const row = { role: "user", parts: [text("a".repeat(100))] };
     const size = utf8Length(row);
     expect(validateRowInputs([row], { maxRowBytes: size })).toEqual([row]);
-    expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: size - 1 })).issues).toEqual([
+    expect(thrownBy(RowValidationError, () => validateRowInputs([row], { maxRowBytes: size - 1 })).issues).toEqual([
       {
         index: 0,
         path: "",
@@ -391,7 +387,7 @@ describe("validateRowInputs: size limit", () => {
     const bytes = utf8Length(row);
     expect(bytes).toBe(units + 100);
     expect(validateRowInputs([row], { maxRowBytes: bytes })).toEqual([row]);
-    expect(refusalOf(() => validateRowInputs([row], { maxRowBytes: units + 50 })).issues).toEqual([
+    expect(thrownBy(RowValidationError, () => validateRowInputs([row], { maxRowBytes: units + 50 })).issues).toEqual([
       {
         index: 0,
         path: "",
@@ -421,7 +417,7 @@ describe("validateRowInputs: shape", () => {
 
   it(`accepts ${MAX_ROW_NESTING} levels of arrays and objects and refuses one more, naming the part`, () => {
     expect(validateRowInputs([rowNesting(MAX_ROW_NESTING)])).toHaveLength(1);
-    expect(refusalOf(() => validateRowInputs([rowNesting(MAX_ROW_NESTING + 1)])).issues).toEqual([
+    expect(thrownBy(RowValidationError, () => validateRowInputs([rowNesting(MAX_ROW_NESTING + 1)])).issues).toEqual([
       {
         index: 0,
         path: "parts.0",
@@ -431,7 +427,7 @@ describe("validateRowInputs: shape", () => {
   });
 
   it("refuses a value nested deeper than the stack allows with the same typed error", () => {
-    expect(refusalOf(() => validateRowInputs([rowNesting(200_000)])).issues[0]?.message).toContain(
+    expect(thrownBy(RowValidationError, () => validateRowInputs([rowNesting(200_000)])).issues[0]?.message).toContain(
       `more than ${MAX_ROW_NESTING} levels deep`,
     );
   });
@@ -439,11 +435,14 @@ describe("validateRowInputs: shape", () => {
   it("refuses what JSON cannot write: a value that contains itself, a BigInt", () => {
     const loop: Record<string, unknown> = {};
     loop["self"] = loop;
-    expect(refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: loop }])).issues).toEqual([
-      { index: 0, path: "metadata.self", message: "row cannot be stored as JSON: a value contains itself" },
-    ]);
     expect(
-      refusalOf(() => validateRowInputs([{ role: "user", parts: [text("x")], metadata: { count: 10n } }])).issues,
+      thrownBy(RowValidationError, () => validateRowInputs([{ role: "user", parts: [text("x")], metadata: loop }]))
+        .issues,
+    ).toEqual([{ index: 0, path: "metadata.self", message: "row cannot be stored as JSON: a value contains itself" }]);
+    expect(
+      thrownBy(RowValidationError, () =>
+        validateRowInputs([{ role: "user", parts: [text("x")], metadata: { count: 10n } }]),
+      ).issues,
     ).toEqual([{ index: 0, path: "", message: "row cannot be stored as JSON: Do not know how to serialize a BigInt" }]);
   });
 
@@ -451,7 +450,7 @@ describe("validateRowInputs: shape", () => {
     let doubling: unknown[] = [];
     for (let level = 0; level < 60; level += 1) doubling = [doubling, doubling];
     expect(
-      refusalOf(() =>
+      thrownBy(RowValidationError, () =>
         validateRowInputs([{ role: "user", parts: [text("x")], metadata: doubling }], { maxRowBytes: 1_000 }),
       ).issues,
     ).toEqual([

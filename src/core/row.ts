@@ -53,7 +53,9 @@ export interface RolloverMeta {
   reason: RolloverReason;
   previousWindowId: string;
   flushOpportunity: boolean;
+  /** Tokens the previous window held when it rolled over. */
   contextTokens: number;
+  /** The model's context limit. */
   maxTokens: number;
 }
 

@@ -16,17 +16,7 @@ import {
   tokenizeWords,
   type SearchMode,
 } from "./search-query.js";
-
-/** Runs `action` and returns the `InvalidQueryError` it throws; fails the test if it does not. */
-function queryRefusalOf(action: () => unknown): InvalidQueryError {
-  try {
-    action();
-  } catch (error) {
-    if (InvalidQueryError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected an InvalidQueryError, but the call succeeded");
-}
+import { thrownBy } from "./test-support/thrown-error.js";
 
 const emptyMessage = "The search query is empty; pass the text to look for.";
 const noWordsMessage =
@@ -67,7 +57,7 @@ describe("assertSearchableQuery", () => {
       stopWordsMessage("'the', 'a', 'an', 'of', 'in', 'on', …"),
     ],
   ])("refuses %s", (_label, query, mode, message) => {
-    const error = queryRefusalOf(() => assertSearchableQuery(query, mode));
+    const error = thrownBy(InvalidQueryError, () => assertSearchableQuery(query, mode));
     expect([error.name, error.message]).toEqual(["CtxwinInvalidQueryError", message]);
   });
 

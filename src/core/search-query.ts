@@ -6,7 +6,7 @@
  *   (`ranked-score.ts`). Backends index `rankedTerms(text)` and match `rankedQueryWords(query)`.
  */
 import { stemmer } from "stemmer";
-import { CtxwinError } from "./errors.js";
+import { errorClass } from "./errors.js";
 import { isStopWord } from "./stop-words.js";
 import { runTexts, withoutCharacters } from "./text-runs.js";
 
@@ -21,17 +21,7 @@ export const MAX_RANKED_WORDS = 32;
  * @example
  * if (InvalidQueryError.isInstance(error)) return { error: error.message }
  */
-export class InvalidQueryError extends CtxwinError {
-  static readonly errorName = "CtxwinInvalidQueryError";
-
-  constructor(message: string) {
-    super(InvalidQueryError.errorName, message);
-  }
-
-  static override isInstance(error: unknown): error is InvalidQueryError {
-    return CtxwinError.isInstance(error) && error.name === InvalidQueryError.errorName;
-  }
-}
+export class InvalidQueryError extends errorClass("CtxwinInvalidQueryError") {}
 
 /**
  * Why a query cannot be searched in `mode`, as a message that says what to send instead;

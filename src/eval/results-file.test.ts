@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { thrownBy } from "../core/test-support/thrown-error.js";
 import type { ItemResult } from "./eval-types.js";
 import { EvalResultsError, openResultsFile, readResultsFile, type RunHeader } from "./results-file.js";
 
@@ -30,16 +31,6 @@ const result = (itemId: string, status: ItemResult["status"] = "scored"): ItemRe
   compactions: 0,
   historyCalls: 1,
 });
-
-function errorOf(run: () => unknown): EvalResultsError {
-  try {
-    run();
-  } catch (error) {
-    if (EvalResultsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected an EvalResultsError");
-}
 
 describe("results file", () => {
   it("reads back what was appended; the last result of an item wins (a failed item run again)", () => {
@@ -72,19 +63,25 @@ describe("results file", () => {
       corrupt,
       `${JSON.stringify(header)}\nnot json at all\n${JSON.stringify({ type: "item", result: result("needle-1") })}\n`,
     );
-    expect(errorOf(() => readResultsFile(corrupt)).message).toBe(
+    expect(thrownBy(EvalResultsError, () => readResultsFile(corrupt)).message).toBe(
       `the results file ${corrupt} is corrupt: line 2 is not JSON; move it away to start over, or pass another --out.`,
     );
     const wrongShape = path.join(folder, "shape.jsonl");
     fs.writeFileSync(wrongShape, `${JSON.stringify(header)}\n{"type":"item","result":{"suite":"needle"}}\n`);
-    expect(errorOf(() => readResultsFile(wrongShape)).message).toMatch(/line 2 is not an item result/);
+    expect(thrownBy(EvalResultsError, () => readResultsFile(wrongShape)).message).toMatch(
+      /line 2 is not an item result/,
+    );
     const other = path.join(folder, "other.json");
     fs.writeFileSync(other, '{"some": "thing"}\n');
-    expect(errorOf(() => readResultsFile(other)).message).toMatch(/is not a ctxwin eval results file/);
-    expect(errorOf(() => readResultsFile(path.join(folder, "missing.jsonl"))).message).toMatch(
+    expect(thrownBy(EvalResultsError, () => readResultsFile(other)).message).toMatch(
+      /is not a ctxwin eval results file/,
+    );
+    expect(thrownBy(EvalResultsError, () => readResultsFile(path.join(folder, "missing.jsonl"))).message).toMatch(
       /cannot read the results file .*missing\.jsonl: no such file\.$/,
     );
-    for (const message of [corrupt, wrongShape, other].map((file) => errorOf(() => readResultsFile(file)).message))
+    for (const message of [corrupt, wrongShape, other].map(
+      (file) => thrownBy(EvalResultsError, () => readResultsFile(file)).message,
+    ))
       expect(message).not.toContain("\n");
   });
 });

@@ -6,7 +6,7 @@
  * not a result makes the file corrupt (`EvalResultsError`, one line).
  */
 import fs from "node:fs";
-import { CtxwinError } from "../core/errors.js";
+import { errorClass } from "../core/errors.js";
 import type { ItemResult } from "./eval-types.js";
 import { fileProblem } from "./file-problem.js";
 
@@ -20,15 +20,9 @@ export interface RunHeader {
 }
 
 /** A results file `--resume` cannot use; the message is one line. */
-export class EvalResultsError extends CtxwinError {
-  static readonly errorName = "CtxwinEvalResultsError";
-
+export class EvalResultsError extends errorClass("CtxwinEvalResultsError") {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(EvalResultsError.errorName, message, options);
-  }
-
-  static override isInstance(error: unknown): error is EvalResultsError {
-    return CtxwinError.isInstance(error) && error.name === EvalResultsError.errorName;
+    super(message, options);
   }
 }
 

@@ -3,7 +3,7 @@
  * people. Anything else thrown while handling a request becomes a 500 with a generic message (the
  * details go to the server's log, never to the client).
  */
-import { CtxwinError } from "../core/errors.js";
+import { errorClass } from "../core/errors.js";
 
 export type ApiErrorCode =
   | "bad-request"
@@ -24,8 +24,7 @@ export type ApiErrorCode =
 /**
  * @example throw new ApiError({ status: 404, code: "not-found", message: "Unknown session 's9'." });
  */
-export class ApiError extends CtxwinError {
-  static readonly errorName = "CtxwinApiError";
+export class ApiError extends errorClass("CtxwinApiError") {
   readonly status: number;
   readonly code: ApiErrorCode;
 
@@ -40,13 +39,9 @@ export class ApiError extends CtxwinError {
     message: string;
     cause?: unknown;
   }) {
-    super(ApiError.errorName, message, { cause });
+    super(message, { cause });
     this.status = status;
     this.code = code;
-  }
-
-  static override isInstance(error: unknown): error is ApiError {
-    return CtxwinError.isInstance(error) && error.name === ApiError.errorName;
   }
 }
 

@@ -2,7 +2,7 @@
  * Failures of the session engine. Expected outcomes (a budget block) are values in the send
  * result; these classes describe failures, and a failed send carries one in `error`.
  */
-import { CtxwinError, defineIsInstance } from "../core/errors.js";
+import { errorClass } from "../core/errors.js";
 import { providerErrorText } from "./provider-error-text.js";
 
 /**
@@ -12,18 +12,12 @@ import { providerErrorText } from "./provider-error-text.js";
  * @example
  * if (ContextExceededError.isInstance(result.error)) console.error(result.error.message)
  */
-export class ContextExceededError extends CtxwinError {
-  static readonly errorName = "CtxwinContextExceededError";
-  static override isInstance = defineIsInstance(ContextExceededError.errorName) as (
-    error: unknown,
-  ) => error is ContextExceededError;
-
+export class ContextExceededError extends errorClass("CtxwinContextExceededError") {
   constructor(
     readonly model: string,
     options: { cause?: unknown; afterRollover: boolean },
   ) {
     super(
-      ContextExceededError.errorName,
       options.afterRollover
         ? `The provider refused the request to ${model} as too long even in a fresh context window. ` +
             "Shorten the input, lower the system prompt or memory size, or use a model with a larger context."
@@ -40,17 +34,12 @@ export class ContextExceededError extends CtxwinError {
  * @example
  * if (ProviderCallError.isInstance(result.error)) console.error(result.error.cause)
  */
-export class ProviderCallError extends CtxwinError {
-  static readonly errorName = "CtxwinProviderCallError";
-  static override isInstance = defineIsInstance(ProviderCallError.errorName) as (
-    error: unknown,
-  ) => error is ProviderCallError;
-
+export class ProviderCallError extends errorClass("CtxwinProviderCallError") {
   constructor(
     readonly model: string,
     cause: unknown,
   ) {
-    super(ProviderCallError.errorName, `The call to ${model} failed: ${providerErrorText(cause)}`, { cause });
+    super(`The call to ${model} failed: ${providerErrorText(cause)}`, { cause });
   }
 }
 
@@ -60,21 +49,14 @@ export class ProviderCallError extends CtxwinError {
  * @example
  * if (SessionStoreError.isInstance(result.error)) console.error(result.error.cause)
  */
-export class SessionStoreError extends CtxwinError {
-  static readonly errorName = "CtxwinSessionStoreError";
-  static override isInstance = defineIsInstance(SessionStoreError.errorName) as (
-    error: unknown,
-  ) => error is SessionStoreError;
-
+export class SessionStoreError extends errorClass("CtxwinSessionStoreError") {
   constructor(
     readonly operation: string,
     cause: unknown,
   ) {
-    super(
-      SessionStoreError.errorName,
-      `Could not store ${operation}: ${messageOf(cause)}. Nothing of it was written; the next send retries.`,
-      { cause },
-    );
+    super(`Could not store ${operation}: ${messageOf(cause)}. Nothing of it was written; the next send retries.`, {
+      cause,
+    });
   }
 }
 
@@ -89,19 +71,13 @@ function messageOf(error: unknown): string {
  * @example
  * if (RequestOverCeilingError.isInstance(result.error)) console.error(result.error.estimatedTokens)
  */
-export class RequestOverCeilingError extends CtxwinError {
-  static readonly errorName = "CtxwinRequestOverCeilingError";
-  static override isInstance = defineIsInstance(RequestOverCeilingError.errorName) as (
-    error: unknown,
-  ) => error is RequestOverCeilingError;
-
+export class RequestOverCeilingError extends errorClass("CtxwinRequestOverCeilingError") {
   constructor(
     readonly model: string,
     readonly estimatedTokens: number,
     readonly hardCeiling: number,
   ) {
     super(
-      RequestOverCeilingError.errorName,
       `The next request to ${model} is estimated at ${estimatedTokens} tokens, over its hard ceiling of ${hardCeiling}; it was not sent.`,
     );
   }
@@ -113,16 +89,7 @@ export class RequestOverCeilingError extends CtxwinError {
  * @example
  * if (CompactionError.isInstance(result.error)) console.error(result.error.message)
  */
-export class CompactionError extends CtxwinError {
-  static readonly errorName = "CtxwinCompactionError";
-  static override isInstance = defineIsInstance(CompactionError.errorName) as (
-    error: unknown,
-  ) => error is CompactionError;
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(CompactionError.errorName, message, options);
-  }
-}
+export class CompactionError extends errorClass("CtxwinCompactionError") {}
 
 /**
  * A send's signal aborted work that has no partial result to keep (the compaction summary a turn
@@ -131,13 +98,8 @@ export class CompactionError extends CtxwinError {
  * @example
  * if (SendInterruptedError.isInstance(error)) return { status: "interrupted" };
  */
-export class SendInterruptedError extends CtxwinError {
-  static readonly errorName = "CtxwinSendInterruptedError";
-  static override isInstance = defineIsInstance(SendInterruptedError.errorName) as (
-    error: unknown,
-  ) => error is SendInterruptedError;
-
+export class SendInterruptedError extends errorClass("CtxwinSendInterruptedError") {
   constructor(what: string) {
-    super(SendInterruptedError.errorName, `The send was interrupted during ${what}.`);
+    super(`The send was interrupted during ${what}.`);
   }
 }

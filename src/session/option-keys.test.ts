@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { InvalidArgumentError } from "../core/errors.js";
+import { thrownBy } from "../core/test-support/thrown-error.js";
 import { createContextAgent } from "./context-agent/create-context-agent.js";
 import { createAgentSession } from "./create-agent-session.js";
 import { scriptedModel } from "./test-support/scripted-model.js";
 import { deterministic, memoryStore } from "./test-support/session-fixture.js";
-
-function refusal(create: () => unknown): InvalidArgumentError {
-  try {
-    create();
-  } catch (error) {
-    if (InvalidArgumentError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("option keys of createAgentSession and createContextAgent", () => {
   const base = () => ({
@@ -24,23 +15,30 @@ describe("option keys of createAgentSession and createContextAgent", () => {
   });
 
   it("refuses contextLimit at the top level with one line naming budget.contextLimit", () => {
-    const error = refusal(() => createAgentSession({ ...base(), contextLimit: 100_000 } as never));
+    const error = thrownBy(InvalidArgumentError, () =>
+      createAgentSession({ ...base(), contextLimit: 100_000 } as never),
+    );
     expect(error.message).toBe('createAgentSession has no option "contextLimit": it lives at budget.contextLimit.');
-    const agentError = refusal(() => createContextAgent({ ...base(), contextLimit: 100_000 } as never));
+    const agentError = thrownBy(InvalidArgumentError, () =>
+      createContextAgent({ ...base(), contextLimit: 100_000 } as never),
+    );
     expect(agentError.message).toBe(
       'createContextAgent has no option "contextLimit": it lives at budget.contextLimit.',
     );
   });
 
   it("refuses a key that lives nowhere with the list of options, on one line", () => {
-    const error = refusal(() => createAgentSession({ ...base(), contextWindow: 8_000 } as never));
+    const error = thrownBy(InvalidArgumentError, () =>
+      createAgentSession({ ...base(), contextWindow: 8_000 } as never),
+    );
     expect(error.message).toMatch(
       /^createAgentSession has no option "contextWindow"; its options are store, sessionId, model, .*budget/,
     );
     expect(error.message).not.toContain("\n");
-    expect(refusal(() => createContextAgent({ ...base(), whenBusy: "wait", stray: 1 } as never)).message).toMatch(
-      /"stray".*whenBusy/,
-    );
+    expect(
+      thrownBy(InvalidArgumentError, () => createContextAgent({ ...base(), whenBusy: "wait", stray: 1 } as never))
+        .message,
+    ).toMatch(/"stray".*whenBusy/);
   });
 
   it("takes every option it documents, and the context agent's own", () => {

@@ -14,7 +14,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { CtxwinError } from "../core/errors.js";
+import { errorClass } from "../core/errors.js";
 
 /** Where the file lives inside a project directory. */
 export const CONFIG_FILE_PATH = path.join(".ctxwin", "config.json");
@@ -70,8 +70,7 @@ export interface ConfigIssue {
  * const result = await readConfigFile({ directory });
  * if (result.status === "invalid") console.error(result.error.message);
  */
-export class ConfigFileError extends CtxwinError {
-  static readonly errorName = "CtxwinConfigFileError";
+export class ConfigFileError extends errorClass("CtxwinConfigFileError") {
   readonly path: string;
   readonly reason: "unreadable" | "too-large" | "not-json" | "invalid";
   readonly issues: ConfigIssue[];
@@ -88,14 +87,10 @@ export class ConfigFileError extends CtxwinError {
     cause?: unknown;
   }) {
     const details = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ");
-    super(ConfigFileError.errorName, `Configuration file ${filePath} was not used: ${details}.`, { cause });
+    super(`Configuration file ${filePath} was not used: ${details}.`, { cause });
     this.path = filePath;
     this.reason = reason;
     this.issues = issues;
-  }
-
-  static override isInstance(error: unknown): error is ConfigFileError {
-    return CtxwinError.isInstance(error) && error.name === ConfigFileError.errorName;
   }
 }
 

@@ -2,7 +2,7 @@
  * Store failures. Bad input to the store (a conflicting writer, a database that is not ours)
  * gets a typed error with an actionable message; nothing is written when one is thrown.
  */
-import { CtxwinError, defineIsInstance } from "../core/errors.js";
+import { errorClass } from "../core/errors.js";
 
 /**
  * `expectLastSeq` did not match: another writer appended first. Re-read and retry.
@@ -10,19 +10,13 @@ import { CtxwinError, defineIsInstance } from "../core/errors.js";
  * @example
  * if (AppendConflictError.isInstance(error)) await retryFrom(error.actualLastSeq)
  */
-export class AppendConflictError extends CtxwinError {
-  static readonly errorName = "CtxwinAppendConflictError";
-  static override isInstance = defineIsInstance(AppendConflictError.errorName) as (
-    error: unknown,
-  ) => error is AppendConflictError;
-
+export class AppendConflictError extends errorClass("CtxwinAppendConflictError") {
   constructor(
     readonly sessionId: string,
     readonly expectedLastSeq: number,
     readonly actualLastSeq: number,
   ) {
     super(
-      AppendConflictError.errorName,
       `Append to session '${sessionId}' refused: expected last seq ${expectedLastSeq}, ` +
         `but it is ${actualLastSeq} (another writer got in first). Nothing was written.`,
     );
@@ -35,20 +29,12 @@ export class AppendConflictError extends CtxwinError {
  * @example
  * if (DuplicateRolloverError.isInstance(error)) console.warn(error.rolloverId)
  */
-export class DuplicateRolloverError extends CtxwinError {
-  static readonly errorName = "CtxwinDuplicateRolloverError";
-  static override isInstance = defineIsInstance(DuplicateRolloverError.errorName) as (
-    error: unknown,
-  ) => error is DuplicateRolloverError;
-
+export class DuplicateRolloverError extends errorClass("CtxwinDuplicateRolloverError") {
   constructor(
     readonly sessionId: string,
     readonly rolloverId: string,
   ) {
-    super(
-      DuplicateRolloverError.errorName,
-      `Session '${sessionId}' already has a boundary for rollover '${rolloverId}'. Nothing was written.`,
-    );
+    super(`Session '${sessionId}' already has a boundary for rollover '${rolloverId}'. Nothing was written.`);
   }
 }
 
@@ -59,18 +45,13 @@ export class DuplicateRolloverError extends CtxwinError {
  * @example
  * if (StoreFormatError.isInstance(error)) console.error(error.message)
  */
-export class StoreFormatError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreFormatError";
-  static override isInstance = defineIsInstance(StoreFormatError.errorName) as (
-    error: unknown,
-  ) => error is StoreFormatError;
-
+export class StoreFormatError extends errorClass("CtxwinStoreFormatError") {
   constructor(
     readonly path: string,
     message: string,
     options: { cause?: unknown } = {},
   ) {
-    super(StoreFormatError.errorName, message, options);
+    super(message, options);
   }
 }
 
@@ -80,14 +61,9 @@ export class StoreFormatError extends CtxwinError {
  * @example
  * await store.close(); await store.lastSeq("s") // throws StoreClosedError
  */
-export class StoreClosedError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreClosedError";
-  static override isInstance = defineIsInstance(StoreClosedError.errorName) as (
-    error: unknown,
-  ) => error is StoreClosedError;
-
+export class StoreClosedError extends errorClass("CtxwinStoreClosedError") {
   constructor() {
-    super(StoreClosedError.errorName, "The history store is closed; open it again with openStore().");
+    super("The history store is closed; open it again with openStore().");
   }
 }
 
@@ -98,17 +74,12 @@ export class StoreClosedError extends CtxwinError {
  * @example
  * if (StoreOptionsError.isInstance(error)) console.error(error.unknownOptions)
  */
-export class StoreOptionsError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreOptionsError";
-  static override isInstance = defineIsInstance(StoreOptionsError.errorName) as (
-    error: unknown,
-  ) => error is StoreOptionsError;
-
+export class StoreOptionsError extends errorClass("CtxwinStoreOptionsError") {
   constructor(
     message: string,
     readonly unknownOptions: readonly string[] = [],
   ) {
-    super(StoreOptionsError.errorName, message);
+    super(message);
   }
 }
 
@@ -119,12 +90,7 @@ export class StoreOptionsError extends CtxwinError {
  * @example
  * if (StoreReadOnlyError.isInstance(error)) console.error(error.message)
  */
-export class StoreReadOnlyError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreReadOnlyError";
-  static override isInstance = defineIsInstance(StoreReadOnlyError.errorName) as (
-    error: unknown,
-  ) => error is StoreReadOnlyError;
-
+export class StoreReadOnlyError extends errorClass("CtxwinStoreReadOnlyError") {
   constructor(
     readonly path: string,
     readonly reason: "opened-read-only" | "not-writable",
@@ -139,7 +105,6 @@ export class StoreReadOnlyError extends CtxwinError {
         ? "To write, open it without readOnly."
         : "To write, make the folder and the file writable for this user, or use another directory.";
     super(
-      StoreReadOnlyError.errorName,
       `Cannot write to the ctxwin history '${path}': ${why}. Nothing was written; reading still works (e.g. 'ctxwin history'). ${remedy}`,
       options,
     );
@@ -154,19 +119,13 @@ export class StoreReadOnlyError extends CtxwinError {
  * @example
  * if (StoreCorruptError.isInstance(error)) console.error(error.message) // says to run ctxwin doctor
  */
-export class StoreCorruptError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreCorruptError";
-  static override isInstance = defineIsInstance(StoreCorruptError.errorName) as (
-    error: unknown,
-  ) => error is StoreCorruptError;
-
+export class StoreCorruptError extends errorClass("CtxwinStoreCorruptError") {
   constructor(
     readonly path: string,
     readonly detail: string,
     options: { cause?: unknown } = {},
   ) {
     super(
-      StoreCorruptError.errorName,
       `The ctxwin history '${path}' is damaged (${detail}); nothing more is written to it. ` +
         `Run 'ctxwin doctor --db ${path}' to check it, rebuild its search indexes, ` +
         "or salvage its readable rows (--salvage rows.jsonl).",
@@ -182,16 +141,7 @@ export class StoreCorruptError extends CtxwinError {
  * @example
  * if (StoreUnavailableError.isInstance(error)) console.error(error.message) // check the URL and the server
  */
-export class StoreUnavailableError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreUnavailableError";
-  static override isInstance = defineIsInstance(StoreUnavailableError.errorName) as (
-    error: unknown,
-  ) => error is StoreUnavailableError;
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(StoreUnavailableError.errorName, message, options);
-  }
-}
+export class StoreUnavailableError extends errorClass("CtxwinStoreUnavailableError") {}
 
 /**
  * The connection to the database server was lost during a call. An append either committed
@@ -201,16 +151,7 @@ export class StoreUnavailableError extends CtxwinError {
  * @example
  * if (StoreConnectionLostError.isInstance(error)) rows = await store.append(id, input, { operationId })
  */
-export class StoreConnectionLostError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreConnectionLostError";
-  static override isInstance = defineIsInstance(StoreConnectionLostError.errorName) as (
-    error: unknown,
-  ) => error is StoreConnectionLostError;
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(StoreConnectionLostError.errorName, message, options);
-  }
-}
+export class StoreConnectionLostError extends errorClass("CtxwinStoreConnectionLostError") {}
 
 /**
  * A statement ran longer than the store's statement timeout and was cancelled; its transaction
@@ -219,13 +160,4 @@ export class StoreConnectionLostError extends CtxwinError {
  * @example
  * if (StoreTimeoutError.isInstance(error)) console.error(error.message)
  */
-export class StoreTimeoutError extends CtxwinError {
-  static readonly errorName = "CtxwinStoreTimeoutError";
-  static override isInstance = defineIsInstance(StoreTimeoutError.errorName) as (
-    error: unknown,
-  ) => error is StoreTimeoutError;
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(StoreTimeoutError.errorName, message, options);
-  }
-}
+export class StoreTimeoutError extends errorClass("CtxwinStoreTimeoutError") {}

@@ -1,6 +1,7 @@
 // A user's project, compiled by consumer-types.test.ts against the built package: every entry,
-// and the results of a ContextAgent with their `ctxwin` field.
+// the results of a ContextAgent with their `ctxwin` field, and an error class's `isInstance` narrowing.
 import {
+  AppendConflictError,
   createContextAgent,
   openStore,
   sessionHistoryTool,
@@ -37,4 +38,8 @@ export const used = [
   embeddingStatus,
   importTranscripts,
 ];
+const failure: unknown = new Error("not ours");
+export const conflictSeq: number | undefined = AppendConflictError.isInstance(failure)
+  ? failure.actualLastSeq
+  : undefined;
 export const entries = [createCtxwinMcpServer, resolveModel, createPostgresStore, startServer];

@@ -2,19 +2,9 @@
  * The expected failure of `ctxwin chat` before the chat starts (a missing folder, a bad flag value):
  * a message for the person, printed as one line on stderr with exit code 1.
  */
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 
 /**
  * @example throw new ChatCommandError("--workspace /nope is not a directory.");
  */
-export class ChatCommandError extends CtxwinError {
-  static readonly errorName = "CtxwinChatCommandError";
-
-  constructor(message: string) {
-    super(ChatCommandError.errorName, message);
-  }
-
-  static override isInstance(error: unknown): error is ChatCommandError {
-    return CtxwinError.isInstance(error) && error.name === ChatCommandError.errorName;
-  }
-}
+export class ChatCommandError extends errorClass("CtxwinChatCommandError") {}

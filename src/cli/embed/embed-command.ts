@@ -7,7 +7,7 @@
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import type { EmbeddingModelV4 } from "@ai-sdk/provider";
-import { CtxwinError } from "../../core/errors.js";
+import { CtxwinError, errorClass } from "../../core/errors.js";
 import { resolveEmbeddingModel, type EmbeddingFlags } from "../../agent/embedding-flags.js";
 import { openStore } from "../../store/open-store.js";
 import type { EmbeddingProgress, HistoryStore } from "../../store/port.js";
@@ -30,11 +30,7 @@ interface EmbedFlags {
 }
 
 /** An expected failure of `ctxwin embed`: one line on stderr, exit code 2. */
-class EmbedCommandError extends CtxwinError {
-  constructor(message: string) {
-    super("EmbedCommandError", message);
-  }
-}
+class EmbedCommandError extends errorClass("EmbedCommandError") {}
 
 function progressReporter(output: EmbedOutput): ((progress: EmbeddingProgress) => void) | undefined {
   if (!(output.progressBar ?? process.stderr.isTTY === true)) return undefined;

@@ -7,7 +7,7 @@
  */
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 import { IMPORT_FORMATS, importFiles, type ImportFormat, type ImportProgress } from "../../import/import-files.js";
 import { formatReport } from "../../import/import-report.js";
 import { projectSourcePaths } from "../../import/project-sessions.js";
@@ -18,15 +18,7 @@ import { STORE_FLAG, STORE_FLAG_HELP, parseStoreFlag, storeOptionsOf } from "../
 import { failureLine, processOutput, type CommandRegistration } from "../command-output.js";
 
 /** An expected failure of `ctxwin import`: one line on stderr. */
-export class ImportCommandError extends CtxwinError {
-  constructor(message: string) {
-    super("ImportCommandError", message);
-  }
-
-  static override isInstance(error: unknown): error is ImportCommandError {
-    return CtxwinError.isInstance(error) && error.name === "ImportCommandError";
-  }
-}
+export class ImportCommandError extends errorClass("ImportCommandError") {}
 
 /**
  * Splits `[format] <paths…>`: a first argument naming a format is the format, anything else is

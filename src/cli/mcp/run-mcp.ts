@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 import { USAGE_EXIT_CODE } from "../command-line.js";
 import { DATABASE_URL_VARIABLE, DEFAULT_STORE_PATH } from "../../store/store-location.js";
 import type { OpenStoreOptions } from "../../store/open-store.js";
@@ -17,15 +17,7 @@ import type { McpCommandOptions } from "./mcp-command.js";
 import type { ImportFreshener } from "./import-freshener.js";
 
 /** An expected failure of `ctxwin mcp` before it serves: one line on stderr, exit code 1. */
-export class McpCommandError extends CtxwinError {
-  constructor(message: string) {
-    super("McpCommandError", message);
-  }
-
-  static override isInstance(error: unknown): error is McpCommandError {
-    return CtxwinError.isInstance(error) && error.name === "McpCommandError";
-  }
-}
+export class McpCommandError extends errorClass("McpCommandError") {}
 
 /** How long after `initialized` the store starts opening, so that `tools/list` is answered first. */
 const STORE_OPEN_DELAY_MS = 50;

@@ -9,7 +9,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 import { readIncomingLine } from "./incoming-line.js";
 import { createLineSplitter, type LineSplitter, type OversizedLine } from "./line-splitter.js";
 
@@ -17,17 +17,7 @@ import { createLineSplitter, type LineSplitter, type OversizedLine } from "./lin
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 
 /** The client's side of the connection failed (reading stdin); the server stopped serving. */
-export class McpTransportError extends CtxwinError {
-  static readonly errorName = "CtxwinMcpTransportError";
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(McpTransportError.errorName, message, options);
-  }
-
-  static override isInstance(error: unknown): error is McpTransportError {
-    return CtxwinError.isInstance(error) && error.name === McpTransportError.errorName;
-  }
-}
+export class McpTransportError extends errorClass("CtxwinMcpTransportError") {}
 
 export interface StdioLineTransportOptions {
   input?: Readable;

@@ -14,7 +14,7 @@ import { DEMO_MINIMUM_CONTEXT_LIMIT, demoTuning } from "../../agent/demo/demo-tu
 import { resolveEmbeddingModel } from "../../agent/embedding-flags.js";
 import { ModelConfigError, parseContextLimit, parseMaxRetries, parsePromptCache } from "../../agent/model-flags.js";
 import { resolveProjectModel } from "../../agent/project-model.js";
-import { CtxwinError } from "../../core/errors.js";
+import { CtxwinError, errorClass } from "../../core/errors.js";
 import { workspaceChat, type ServerChat } from "../../server/server-chat.js";
 import { startServer, type RunningServer } from "../../server/start-server.js";
 import { openEvalSource } from "./eval-source.js";
@@ -71,17 +71,7 @@ const processHost: ServeHost = {
  *
  * @example throw new ServeCommandError("--dir /nope is not a directory.");
  */
-export class ServeCommandError extends CtxwinError {
-  static readonly errorName = "CtxwinServeCommandError";
-
-  constructor(message: string) {
-    super(ServeCommandError.errorName, message);
-  }
-
-  static override isInstance(error: unknown): error is ServeCommandError {
-    return CtxwinError.isInstance(error) && error.name === ServeCommandError.errorName;
-  }
-}
+export class ServeCommandError extends errorClass("CtxwinServeCommandError") {}
 
 /**
  * Adds `serve` to a commander program.

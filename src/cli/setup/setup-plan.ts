@@ -5,7 +5,7 @@
  * leaves every file as it was.
  */
 import { rmSync } from "node:fs";
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 import { JsonShapeProblem, installJson, uninstallJson } from "./json-settings.js";
 import {
   SettingsFileProblem,
@@ -19,15 +19,7 @@ import type { SetupTarget } from "./setup-targets.js";
 import { TomlShapeProblem, installTomlBlock, removeTomlEntries } from "./toml-block.js";
 
 /** A setup that cannot go ahead: one line on stderr, exit code 1, no file changed. */
-export class SetupCommandError extends CtxwinError {
-  constructor(message: string) {
-    super("SetupCommandError", message);
-  }
-
-  static override isInstance(error: unknown): error is SetupCommandError {
-    return CtxwinError.isInstance(error) && error.name === "SetupCommandError";
-  }
-}
+export class SetupCommandError extends errorClass("SetupCommandError") {}
 
 export interface FileChange {
   file: string;

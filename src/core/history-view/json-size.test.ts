@@ -1,22 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fitJsonPrefix, jsonByteLength, utf8ByteLength } from "./json-size.js";
+import { fitJsonPrefix, jsonByteLength } from "./json-size.js";
 
 const encoder = new TextEncoder();
 /** JSON string content of `text`, without the quotes, as UTF-8 bytes. */
 const escapedBytes = (text: string) => encoder.encode(JSON.stringify(text)).length - 2;
 
-describe("utf8ByteLength", () => {
-  it("counts 1, 2, 3 and 4 byte characters like TextEncoder", () => {
-    expect(utf8ByteLength("a")).toBe(1);
-    expect(utf8ByteLength("é")).toBe(2);
-    expect(utf8ByteLength("€")).toBe(3);
-    expect(utf8ByteLength("😀")).toBe(4);
-    fc.assert(
-      fc.property(fc.string({ unit: "grapheme" }), (text) => utf8ByteLength(text) === encoder.encode(text).length),
-    );
-  });
-
+describe("jsonByteLength", () => {
   it("measures serialized JSON, where lone surrogates are escaped", () => {
     const value = { text: 'a\ud800b\n\u0001"😀' };
     expect(jsonByteLength(value)).toBe(encoder.encode(JSON.stringify(value)).length);

@@ -2,25 +2,7 @@
  * Byte accounting for JSON results: what a string costs once `JSON.stringify` has escaped it and
  * it is encoded as UTF-8. Lets a result be cut to a byte budget without serializing it repeatedly.
  */
-
-/**
- * UTF-8 bytes of well-formed text (a lone surrogate counts as the 3 bytes of U+FFFD).
- *
- * @example utf8ByteLength("a€😀") // 1 + 3 + 4 = 8
- */
-export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (isHighSurrogate(code) && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1))) {
-      bytes += 4;
-      index += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+import { isHighSurrogate, isLowSurrogate, startsSurrogatePair, utf8ByteLength } from "../code-units.js";
 
 /**
  * UTF-8 bytes of `JSON.stringify(value)`.
@@ -54,7 +36,7 @@ export function fitJsonPrefix({
   let index = start;
   while (index < limit) {
     const code = text.charCodeAt(index);
-    const paired = isHighSurrogate(code) && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1));
+    const paired = startsSurrogatePair(text, index);
     const units = paired ? 2 : 1;
     const cost = paired ? 4 : escapedCost(code);
     if (index + units > limit || bytes + cost > maxBytes) break;
@@ -72,12 +54,4 @@ function escapedCost(code: number): number {
   if (code < 0x800) return 2;
   if (isHighSurrogate(code) || isLowSurrogate(code)) return 6;
   return 3;
-}
-
-export function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-export function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -3,7 +3,8 @@
  * pages of an item, read one after the other through `next_offset_chars`, concatenate to exactly
  * the rendered text. A page is also cut short when its JSON would not fit the byte budget.
  */
-import { fitJsonPrefix, isHighSurrogate, isLowSurrogate } from "./json-size.js";
+import { splitsSurrogatePair } from "../code-units.js";
+import { fitJsonPrefix } from "./json-size.js";
 
 export interface TextPage {
   text: string;
@@ -35,13 +36,7 @@ export function pageText({
   maxBytes: number;
 }): TextPage {
   let start = Math.max(0, Math.min(offsetChars, text.length));
-  if (
-    start > 0 &&
-    start < text.length &&
-    isLowSurrogate(text.charCodeAt(start)) &&
-    isHighSurrogate(text.charCodeAt(start - 1))
-  )
-    start -= 1;
+  if (splitsSurrogatePair(text, start)) start -= 1;
   let end = fitJsonPrefix({ text, start, maxChars: limitChars, maxBytes });
   if (end === start && start < text.length && limitChars >= 1) {
     // The limit fell inside the first character: take that one character so paging always advances.

@@ -6,7 +6,7 @@
 import { sliceSafe } from "../row-text.js";
 import { rankedTerms } from "../search-query.js";
 import { textRuns } from "../text-runs.js";
-import { isHighSurrogate, isLowSurrogate } from "./json-size.js";
+import { splitsSurrogatePair, startsSurrogatePair } from "../code-units.js";
 
 /** A stretch of text that starts `offsetChars` UTF-16 units into the rendered item. */
 export interface Excerpt {
@@ -53,13 +53,7 @@ export function excerptAround({
 }): Excerpt {
   const before = Math.floor(Math.max(0, maxChars - match.length) / 3);
   let start = Math.max(0, Math.min(match.start - before, text.length - maxChars));
-  if (
-    start > 0 &&
-    start < text.length &&
-    isLowSurrogate(text.charCodeAt(start)) &&
-    isHighSurrogate(text.charCodeAt(start - 1))
-  )
-    start += 1;
+  if (splitsSurrogatePair(text, start)) start += 1;
   const excerpt = sliceSafe(text, start, start + maxChars);
   return { text: excerpt, offsetChars: start };
 }
@@ -145,14 +139,10 @@ function isWordCharacter(text: string, index: number): boolean {
   if (code < 0x80)
     return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
   // A surrogate half: test the whole code point it belongs to.
-  const start = isLowSurrogate(code) && index > 0 && isHighSurrogate(text.charCodeAt(index - 1)) ? index - 1 : index;
+  const start = splitsSurrogatePair(text, index) ? index - 1 : index;
   return wordCharacter.test(text.slice(start, start + codePointWidth(text, start)));
 }
 
 function codePointWidth(text: string, index: number): number {
-  return isHighSurrogate(text.charCodeAt(index)) &&
-    index + 1 < text.length &&
-    isLowSurrogate(text.charCodeAt(index + 1))
-    ? 2
-    : 1;
+  return startsSurrogatePair(text, index) ? 2 : 1;
 }

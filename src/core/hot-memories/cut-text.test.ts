@@ -1,24 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  boundaryAtOrBefore,
-  longestFittingPrefix,
-  longestPrefixWithin,
-  prefixWithinBytes,
-  utf8ByteLength,
-} from "./cut-text.js";
+import { boundaryAtOrBefore, longestFittingPrefix, longestPrefixWithin, prefixWithinBytes } from "./cut-text.js";
+import { utf8ByteLength } from "../code-units.js";
 
 const encoder = new TextEncoder();
-
-describe("utf8ByteLength", () => {
-  it("agrees with TextEncoder on any string, lone surrogates included", () => {
-    fc.assert(
-      fc.property(fc.string({ unit: "binary" }), (text) => {
-        expect(utf8ByteLength(text)).toBe(encoder.encode(text).length);
-      }),
-    );
-  });
-});
 
 describe("boundaryAtOrBefore", () => {
   it("never lands inside a surrogate pair, a ZWJ emoji or a combining accent", () => {

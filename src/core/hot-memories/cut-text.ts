@@ -2,26 +2,7 @@
  * Byte-aware text cutting that never splits a character: cuts land on grapheme-cluster
  * boundaries, so neither a surrogate pair nor a combined emoji or accent is torn apart.
  */
-
-/**
- * Length of `text` in UTF-8 bytes (a lone surrogate counts as the 3 bytes of U+FFFD).
- *
- * @example
- * utf8ByteLength("é😀") // 6
- */
-export function utf8ByteLength(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
-      bytes += 4;
-      index += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+import { splitsSurrogatePair, startsSurrogatePair } from "../code-units.js";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 /** How far around a cut the grapheme segmentation looks; longer clusters are cut at a code point. */
@@ -50,8 +31,7 @@ export function boundaryAtOrBefore(text: string, index: number): number {
   }
   if (best === start && start > 0) {
     // The cluster is longer than the window: fall back to the nearest code point boundary.
-    const code = text.charCodeAt(index);
-    return isLowSurrogate(code) && isHighSurrogate(text.charCodeAt(index - 1)) ? index - 1 : index;
+    return splitsSurrogatePair(text, index) ? index - 1 : index;
   }
   return best;
 }
@@ -98,7 +78,7 @@ export function prefixWithinBytes(text: string, maxBytes: number): string {
   let index = 0;
   while (index < text.length) {
     const code = text.charCodeAt(index);
-    const pair = code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1));
+    const pair = startsSurrogatePair(text, index);
     const size = code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
     if (bytes + size > maxBytes) break;
     bytes += size;
@@ -153,12 +133,4 @@ export function longestPrefixWithin({
     }
   }
   return text.slice(0, low);
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

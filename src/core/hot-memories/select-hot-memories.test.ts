@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recordAccess, type AccessRecord } from "./access-score.js";
-import { utf8ByteLength } from "./cut-text.js";
+import { utf8ByteLength } from "../code-units.js";
 import { CONTEXT_NOTES_PATH, DEFAULT_HOT_MEMORY_LIMITS, HOT_MEMORY_TRUNCATION_MARKER } from "./limits.js";
 import { HOT_MEMORIES_FOOTER, HOT_MEMORIES_HEADER, renderHotMemoryEntry } from "./render-block.js";
 import { selectHotMemories, type HotMemoryCandidate } from "./select-hot-memories.js";

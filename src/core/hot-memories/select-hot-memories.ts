@@ -10,7 +10,8 @@
  * Pure: the caller reads the files and the access index and passes them in.
  */
 import { decayedScore, type AccessRecord } from "./access-score.js";
-import { longestPrefixWithin, prefixWithinBytes, utf8ByteLength } from "./cut-text.js";
+import { utf8ByteLength } from "../code-units.js";
+import { longestPrefixWithin, prefixWithinBytes } from "./cut-text.js";
 import {
   CONTEXT_NOTES_PATH,
   DEFAULT_HOT_MEMORY_LIMITS,

@@ -4,6 +4,7 @@
  * part that cannot fit is replaced by a line naming it, and `meta.cut` says what is missing. The
  * message is never sent either way; what is kept is the source of an edit.
  */
+import { fitJsonPrefix } from "../history-view/json-size.js";
 import type { RowInput, RowPart } from "../row.js";
 
 /** What `meta.cut` of a cut `rejected-input` row records. */
@@ -84,31 +85,7 @@ export function cutPartsToBytes(
  * @example jsonPrefixLength('a"b', 3) // 2: `a` is 1 byte, `\"` is 2
  */
 export function jsonPrefixLength(text: string, maxBytes: number): number {
-  let used = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    const pair =
-      code >= 0xd800 && code <= 0xdbff && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1));
-    const bytes = pair ? 4 : charBytes(code);
-    if (used + bytes > maxBytes) return index;
-    used += bytes;
-    if (pair) index += 1;
-  }
-  return text.length;
-}
-
-/** Bytes of one UTF-16 code unit in JSON string content (a lone surrogate is written as `\udxxx`). */
-function charBytes(code: number): number {
-  if (code === 0x22 || code === 0x5c) return 2;
-  if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
-  if (code < 0x80) return 1;
-  if (code < 0x800) return 2;
-  if (code >= 0xd800 && code <= 0xdfff) return 6;
-  return 3;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+  return fitJsonPrefix({ text, start: 0, maxChars: text.length, maxBytes });
 }
 
 function jsonBytes(value: unknown): number {

@@ -2,19 +2,12 @@
  * The rows of one rollover transaction (docs/design.md §6): the boundary, the hidden lead-in and the
  * triggering input, all carrying the same `rolloverId`, appended in one atomic call.
  */
-import type { RolloverMeta, RolloverReason, RowInput, RowPart } from "../row.js";
+import type { RolloverMeta, RowInput, RowPart } from "../row.js";
 import { leadInText, type LeadInTextOptions } from "./lead-in-text.js";
 import { carriedContinueText, type TurnCarry } from "./turn-carry.js";
 
-export interface RolloverBoundaryOptions {
-  rolloverId: string;
-  reason: RolloverReason;
-  previousWindowId: string;
-  flushOpportunity: boolean;
-  /** Tokens the previous window held when it rolled over. */
-  contextTokens: number;
-  /** The model's context limit. */
-  maxTokens: number;
+/** The fields of the boundary's `meta` (its tokens are rounded, never negative), and when it was written. */
+export interface RolloverBoundaryOptions extends Omit<RolloverMeta, "type"> {
   createdAt?: string;
 }
 

@@ -11,20 +11,28 @@ const step = (seq: number, parts: Part[], notRunToolCallIds?: string[]): LedgerR
     ? {}
     : { metadata: stepMetadata({ usage: { inputTokens: 1, outputTokens: 1 }, model: "m:x", notRunToolCallIds }) }),
 });
-const finished = (id: string, name: string, input: unknown): Part => ({
+/** A static tool's part of call `id` in `state`, with the fields that state carries. */
+const toolPart = (id: string, name: string, state: string, fields: Record<string, unknown>): Part => ({
   type: `tool-${name}`,
   toolCallId: id,
-  state: "output-available",
-  input,
-  output: "RESULT",
+  state,
+  ...fields,
 });
-const threw = (id: string, name: string, input: unknown, errorText: string): Part => ({
-  type: `tool-${name}`,
-  toolCallId: id,
-  state: "output-error",
-  input,
-  errorText,
+const finished = (id: string, name: string, input: unknown) =>
+  toolPart(id, name, "output-available", { input, output: "RESULT" });
+const threw = (id: string, name: string, input: unknown, errorText: string) =>
+  toolPart(id, name, "output-error", { input, errorText });
+/** A call the step refused before running it, kept with only its raw input. */
+const refusedStatic = (id: string, name: string, rawInput: unknown, errorText: string) =>
+  toolPart(id, name, "output-error", { rawInput, errorText });
+/** A dynamic tool's part that ended in an error: an unknown tool the step refused, or one that threw. */
+const dynamicError = (id: string, name: string, input: unknown, errorText: string): Part => ({
+  ...threw(id, name, input, errorText),
+  type: "dynamic-tool",
+  toolName: name,
 });
+/** What the AI SDK answers for a call of a tool the step did not offer. */
+const UNAVAILABLE = "Model tried to call unavailable tool 'fetch_page'.";
 const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
   seq,
   role: "user",
@@ -37,38 +45,15 @@ const flushRow = (seq: number, activeTools?: string[]): LedgerRow => ({
 describe("toolCallOutcome", () => {
   it("tells a tool that threw from a call the step refused, by the step's record, whatever the part's shape", () => {
     // An unknown tool comes back as a dynamic part with its input, like a dynamic tool that threw.
-    const refused: Part = {
-      type: "dynamic-tool",
-      toolName: "fetch_page",
-      toolCallId: "c1",
-      state: "output-error",
-      input: { url: "u" },
-      errorText: "Model tried to call unavailable tool 'fetch_page'.",
-    };
-    const failing: Part = {
-      type: "dynamic-tool",
-      toolName: "fetch_page",
-      toolCallId: "c2",
-      state: "output-error",
-      input: { url: "v" },
-      errorText: "HTTP 500",
-    };
+    const refused = dynamicError("c1", "fetch_page", { url: "u" }, UNAVAILABLE);
+    const failing = dynamicError("c2", "fetch_page", { url: "v" }, "HTTP 500");
     const row = step(4, [refused, failing], ["c1"]);
-    expect(toolCallOutcome({ part: refused, row })).toEqual({
-      outcome: "not-run",
-      detail: "Model tried to call unavailable tool 'fetch_page'.",
-    });
+    expect(toolCallOutcome({ part: refused, row })).toEqual({ outcome: "not-run", detail: UNAVAILABLE });
     expect(toolCallOutcome({ part: failing, row })).toEqual({ outcome: "failed", detail: "HTTP 500" });
   });
 
   it("reads a step without that record by the part: a refused static call has only its raw input", () => {
-    const refused: Part = {
-      type: "tool-read",
-      toolCallId: "c1",
-      state: "output-error",
-      rawInput: { path: 7 },
-      errorText: "Invalid input for tool read",
-    };
+    const refused = refusedStatic("c1", "read", { path: 7 }, "Invalid input for tool read");
     expect(toolCallOutcome({ part: refused, row: step(2, [refused]) })?.outcome).toBe("not-run");
     expect(toolCallOutcome({ part: threw("c2", "read", { path: "a" }, "ENOENT"), row: step(2, []) })?.outcome).toBe(
       "failed",
@@ -77,22 +62,13 @@ describe("toolCallOutcome", () => {
 
   it("counts a denied call and a call without a result as not run, a finished one as finished, text as nothing", () => {
     const row = step(2, []);
-    expect(
-      toolCallOutcome({
-        part: {
-          type: "tool-rm",
-          toolCallId: "c",
-          state: "output-denied",
-          input: {},
-          approval: { id: "a", approved: false, reason: "too risky" },
-        },
-        row,
-      }),
-    ).toEqual({ outcome: "not-run", detail: "denied: too risky" });
-    expect(
-      toolCallOutcome({ part: { type: "tool-rm", toolCallId: "c", state: "input-available", input: {} }, row })
-        ?.outcome,
-    ).toBe("not-run");
+    const denied = toolPart("c", "rm", "output-denied", {
+      input: {},
+      approval: { id: "a", approved: false, reason: "too risky" },
+    });
+    expect(toolCallOutcome({ part: denied, row })).toEqual({ outcome: "not-run", detail: "denied: too risky" });
+    const unanswered = toolPart("c", "rm", "input-available", { input: {} });
+    expect(toolCallOutcome({ part: unanswered, row })?.outcome).toBe("not-run");
     expect(toolCallOutcome({ part: finished("c", "read", {}), row })).toEqual({ outcome: "finished" });
     expect(toolCallOutcome({ part: { type: "text", text: "hi" }, row })).toBeUndefined();
   });
@@ -100,13 +76,8 @@ describe("toolCallOutcome", () => {
 
 describe("ledgerEntriesOf", () => {
   it("keeps the real arguments of a call the notes-flush step refused, and says why it did not run", () => {
-    const refused: Part = {
-      type: "tool-fetch_page",
-      toolCallId: "c9",
-      state: "output-error",
-      rawInput: { url: "https://example.com/p2" },
-      errorText: "Model tried to call unavailable tool 'fetch_page'. Available tools: memory.",
-    };
+    const errorText = `${UNAVAILABLE} Available tools: memory.`;
+    const refused = refusedStatic("c9", "fetch_page", { url: "https://example.com/p2" }, errorText);
     const rows = [
       step(2, [finished("c1", "read", { path: "a" })]),
       flushRow(3, ["memory"]),
@@ -126,16 +97,10 @@ describe("ledgerEntriesOf", () => {
   });
 
   it("keeps the error text of a refused call when the flush row does not name its tools (older rows)", () => {
-    const refused: Part = {
-      type: "tool-fetch_page",
-      toolCallId: "c9",
-      state: "output-error",
-      rawInput: { url: "u" },
-      errorText: "Model tried to call unavailable tool 'fetch_page'.",
-    };
+    const refused = refusedStatic("c9", "fetch_page", { url: "u" }, UNAVAILABLE);
     expect(ledgerEntriesOf([flushRow(3), step(4, [refused], ["c9"])])[0]).toMatchObject({
       outcome: "not-run",
-      detail: "Model tried to call unavailable tool 'fetch_page'.",
+      detail: UNAVAILABLE,
     });
   });
 

@@ -6,6 +6,7 @@
 import { stepSpend } from "../budget/step-spend.js";
 import { readStepMetadata } from "../rollover/step-usage.js";
 import type { RowPart } from "../row.js";
+import type { TimelinePoint } from "./timeline-types.js";
 
 /** The notes file the budget warning asks the agent to update (docs/design.md §1). */
 export const NOTES_FILE_PATH = "/memories/workspace/context-notes.md";
@@ -24,19 +25,8 @@ export interface TimelineRow {
   metadata?: unknown;
 }
 
-/** What the timeline shows of the request a step row answered. */
-export interface RowRequest {
-  tokens: number;
-  source: "reported" | "estimated";
-  limit: number | null;
-  outputTokens: number | null;
-  /** Input tokens read from / written to the provider's prompt cache, when it reported them. */
-  cacheReadTokens: number | null;
-  cacheWriteTokens: number | null;
-  /** USD at the catalog's public prices; `null` when the model has no known price or no usage was reported. */
-  costUsd: number | null;
-  model: string;
-}
+/** What the timeline shows of the request a step row answered: a point without its place in the timeline. */
+export type RowRequest = Omit<TimelinePoint, "seq" | "windowId" | "at" | "toolOutputTokens">;
 
 /** The request a step row answered, or `undefined` for any other row. */
 export function requestOf(row: TimelineRow): RowRequest | undefined {

@@ -27,7 +27,10 @@ export interface TimelinePoint {
   cacheReadTokens: number | null;
   /** Input tokens the provider wrote to its prompt cache (`null` when it reported none). */
   cacheWriteTokens: number | null;
-  /** The request's cost at the catalog's public prices; `null` when the model has no known price. */
+  /**
+   * The request's cost at the catalog's public prices; `null` when the model has no known price or
+   * no usage was reported.
+   */
   costUsd: number | null;
   /** Tokens of the tool output the step's row holds (a share of the row's stored count). */
   toolOutputTokens: number;

@@ -6,7 +6,7 @@
  * approval, a client-side tool result) is refused, as is an input over the size limit.
  */
 import type { ModelMessage, UserModelMessage } from "ai";
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 import { fileDataProblem } from "../../core/file-data.js";
 import type { RowPart } from "../../core/row.js";
 import type { SendInput } from "../session-types.js";
@@ -15,17 +15,7 @@ import type { SendInput } from "../session-types.js";
 export const MAX_INPUT_CHARS = 1_000_000;
 
 /** A call the agent cannot take as it is; nothing was written. A route answers it with HTTP 400. */
-export class AgentInputError extends CtxwinError {
-  static readonly errorName = "CtxwinAgentInputError";
-
-  constructor(message: string) {
-    super(AgentInputError.errorName, message);
-  }
-
-  static override isInstance(error: unknown): error is AgentInputError {
-    return CtxwinError.isInstance(error) && error.name === AgentInputError.errorName;
-  }
-}
+export class AgentInputError extends errorClass("CtxwinAgentInputError") {}
 
 /**
  * The new input of a call, and the messages before it (for `checkClientHistory`).

@@ -3,7 +3,7 @@
  * background embedder reports them (diagnostics, a warning) and retries; a search falls back to
  * word search and says why, except when a query vector cannot be compared with the stored ones.
  */
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 
 /**
  * The embedding provider failed or answered something unusable (a wrong dimension, NaN, an empty
@@ -12,19 +12,13 @@ import { CtxwinError } from "../../core/errors.js";
  * @example
  * if (EmbeddingProviderError.isInstance(error)) console.error(error.message)
  */
-export class EmbeddingProviderError extends CtxwinError {
-  static readonly errorName = "CtxwinEmbeddingProviderError";
-
+export class EmbeddingProviderError extends errorClass("CtxwinEmbeddingProviderError") {
   constructor(
     readonly model: string,
     message: string,
     options: { cause?: unknown } = {},
   ) {
-    super(EmbeddingProviderError.errorName, message, options);
-  }
-
-  static override isInstance(error: unknown): error is EmbeddingProviderError {
-    return CtxwinError.isInstance(error) && error.name === EmbeddingProviderError.errorName;
+    super(message, options);
   }
 }
 
@@ -35,24 +29,17 @@ export class EmbeddingProviderError extends CtxwinError {
  * @example
  * if (EmbeddingMismatchError.isInstance(error)) console.error(error.message)
  */
-export class EmbeddingMismatchError extends CtxwinError {
-  static readonly errorName = "CtxwinEmbeddingMismatchError";
-
+export class EmbeddingMismatchError extends errorClass("CtxwinEmbeddingMismatchError") {
   constructor(
     readonly model: string,
     readonly storedDimensions: number,
     readonly givenDimensions: number,
   ) {
     super(
-      EmbeddingMismatchError.errorName,
       `The store holds ${model} vectors of ${storedDimensions} dimensions, but this one has ${givenDimensions}: ` +
         "vectors of different models or dimensions cannot be compared. Use the model the store was embedded with, " +
         "or embed under another model id (`ctxwin embed --embedding-model …`). Nothing was written.",
     );
-  }
-
-  static override isInstance(error: unknown): error is EmbeddingMismatchError {
-    return CtxwinError.isInstance(error) && error.name === EmbeddingMismatchError.errorName;
   }
 }
 
@@ -64,14 +51,4 @@ export class EmbeddingMismatchError extends CtxwinError {
  * @example
  * if (VectorIndexUnavailableError.isInstance(error)) console.error(error.message)
  */
-export class VectorIndexUnavailableError extends CtxwinError {
-  static readonly errorName = "CtxwinVectorIndexUnavailableError";
-
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(VectorIndexUnavailableError.errorName, message, options);
-  }
-
-  static override isInstance(error: unknown): error is VectorIndexUnavailableError {
-    return CtxwinError.isInstance(error) && error.name === VectorIndexUnavailableError.errorName;
-  }
-}
+export class VectorIndexUnavailableError extends errorClass("CtxwinVectorIndexUnavailableError") {}

@@ -2,7 +2,7 @@
  * Failures of the lineage operations (ADR 0059): a fork that cannot be made, a session that
  * cannot be deleted while forks share its rows. Nothing is written when one is thrown.
  */
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 
 export type ForkRefusal = "unknown-session" | "unknown-seq" | "behind-floor" | "session-exists";
 
@@ -12,16 +12,12 @@ export type ForkRefusal = "unknown-session" | "unknown-seq" | "behind-floor" | "
  * @example
  * if (ForkRefusedError.isInstance(error) && error.reason === "session-exists") pickAnotherId()
  */
-export class ForkRefusedError extends CtxwinError {
-  static readonly errorName = "CtxwinForkRefusedError";
-  static override isInstance = (error: unknown): error is ForkRefusedError =>
-    CtxwinError.isInstance(error) && error.name === ForkRefusedError.errorName;
-
+export class ForkRefusedError extends errorClass("CtxwinForkRefusedError") {
   constructor(
     readonly reason: ForkRefusal,
     message: string,
   ) {
-    super(ForkRefusedError.errorName, `${message} Nothing was written.`);
+    super(`${message} Nothing was written.`);
   }
 }
 
@@ -31,17 +27,12 @@ export class ForkRefusedError extends CtxwinError {
  * @example
  * if (SessionHasForksError.isInstance(error)) console.error(error.forkIds)
  */
-export class SessionHasForksError extends CtxwinError {
-  static readonly errorName = "CtxwinSessionHasForksError";
-  static override isInstance = (error: unknown): error is SessionHasForksError =>
-    CtxwinError.isInstance(error) && error.name === SessionHasForksError.errorName;
-
+export class SessionHasForksError extends errorClass("CtxwinSessionHasForksError") {
   constructor(
     readonly sessionId: string,
     readonly forkIds: readonly string[],
   ) {
     super(
-      SessionHasForksError.errorName,
       `Session '${sessionId}' cannot be deleted: ` +
         `the forks ${forkIds.map((id) => `'${id}'`).join(", ")} share its rows. Delete them first. ` +
         "Nothing was deleted.",
@@ -58,15 +49,11 @@ export type AttachParentRefusal =
  * @example
  * if (AttachParentRefusedError.isInstance(error) && error.reason === "has-other-parent") keepItAlone()
  */
-export class AttachParentRefusedError extends CtxwinError {
-  static readonly errorName = "CtxwinAttachParentRefusedError";
-  static override isInstance = (error: unknown): error is AttachParentRefusedError =>
-    CtxwinError.isInstance(error) && error.name === AttachParentRefusedError.errorName;
-
+export class AttachParentRefusedError extends errorClass("CtxwinAttachParentRefusedError") {
   constructor(
     readonly reason: AttachParentRefusal,
     message: string,
   ) {
-    super(AttachParentRefusedError.errorName, `${message} Nothing was written.`);
+    super(`${message} Nothing was written.`);
   }
 }

@@ -27,14 +27,19 @@ function start(name: string, mode: "append" | "race" | "hold-lock" | "forever", 
 
 const WELL_FORMED = /^(?:[AB]-\d+\n)*<<END>>\n$/;
 
+/** Creates the file the writers edit, holding only the end marker; returns its host path. */
+async function createSharedFile(): Promise<string> {
+  okText(
+    await fixture
+      .executor()
+      .execute({ command: "create", path: "/memories/project/shared.md", file_text: "<<END>>\n" }),
+  );
+  return fixture.hostPath("project", "shared.md");
+}
+
 describe("concurrent edits from two processes", () => {
   it("apply every edit of both, and readers only ever see whole files", async () => {
-    const shared = fixture.hostPath("project", "shared.md");
-    okText(
-      await fixture
-        .executor()
-        .execute({ command: "create", path: "/memories/project/shared.md", file_text: "<<END>>\n" }),
-    );
+    const shared = await createSharedFile();
     const iterations = 40;
     const [first, second] = [start("A", "append", iterations), start("B", "append", iterations)];
     await Promise.all([first.waitForLine("ready"), second.waitForLine("ready")]);
@@ -113,12 +118,7 @@ describe("a writer killed with SIGKILL", () => {
   });
 
   it("in the middle of a stream of edits leaves a whole file that can still be edited", async () => {
-    const shared = fixture.hostPath("project", "shared.md");
-    okText(
-      await fixture
-        .executor()
-        .execute({ command: "create", path: "/memories/project/shared.md", file_text: "<<END>>\n" }),
-    );
+    const shared = await createSharedFile();
     const writer = start("A", "forever");
     await writer.waitForLine("ready");
     writer.go();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryFixture, okText, type MemoryFixture } from "./test-support/memory-fixture.js";
+import { createMemoryFixture, expectErrorCodes, okText, type MemoryFixture } from "./test-support/memory-fixture.js";
 
 let fixture: MemoryFixture;
 beforeEach(() => {
@@ -142,26 +142,13 @@ describe("str_replace", () => {
   it("fails when the text is not there, and refuses empty or identical strings", async () => {
     const executor = fixture.executor();
     okText(await executor.execute({ command: "create", path: "/memories/project/a.md", file_text: "hello" }));
-    expect(
-      await executor.execute({ command: "str_replace", path: "/memories/project/a.md", old_str: "bye", new_str: "x" }),
-    ).toMatchObject({ code: "no_match" });
-    expect(
-      await executor.execute({ command: "str_replace", path: "/memories/project/a.md", old_str: "", new_str: "x" }),
-    ).toMatchObject({ code: "invalid_input" });
-    expect(
-      await executor.execute({
-        command: "str_replace",
-        path: "/memories/project/a.md",
-        old_str: "hello",
-        new_str: "hello",
-      }),
-    ).toMatchObject({ code: "invalid_input" });
-    expect(
-      await executor.execute({ command: "str_replace", path: "/memories/project/a.md", old_str: "hello" }),
-    ).toMatchObject({ code: "invalid_input" });
-    expect(
-      await executor.execute({ command: "str_replace", path: "/memories/project/none.md", old_str: "a", new_str: "b" }),
-    ).toMatchObject({ code: "not_found" });
+    await expectErrorCodes(executor, [
+      [{ command: "str_replace", path: "/memories/project/a.md", old_str: "bye", new_str: "x" }, "no_match"],
+      [{ command: "str_replace", path: "/memories/project/a.md", old_str: "", new_str: "x" }, "invalid_input"],
+      [{ command: "str_replace", path: "/memories/project/a.md", old_str: "hello", new_str: "hello" }, "invalid_input"],
+      [{ command: "str_replace", path: "/memories/project/a.md", old_str: "hello" }, "invalid_input"],
+      [{ command: "str_replace", path: "/memories/project/none.md", old_str: "a", new_str: "b" }, "not_found"],
+    ]);
   });
 
   it("deletes the matched text when new_str is empty", async () => {

@@ -2,7 +2,7 @@
  * Failures of the memory code that are not answers to the model: a lock held too long, an index
  * written by a newer ctxwin, a bad path given to a library function such as `setMemoryPin`.
  */
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 
 /**
  * Another process held the memory lock for longer than the wait allows.
@@ -10,20 +10,12 @@ import { CtxwinError } from "../../core/errors.js";
  * @example
  * if (MemoryLockTimeoutError.isInstance(error)) console.error(error.lockFile)
  */
-export class MemoryLockTimeoutError extends CtxwinError {
-  static readonly errorName = "CtxwinMemoryLockTimeoutError";
+export class MemoryLockTimeoutError extends errorClass("CtxwinMemoryLockTimeoutError") {
   readonly lockFile: string;
 
   constructor(lockFile: string, waitedMs: number) {
-    super(
-      MemoryLockTimeoutError.errorName,
-      `Memory is busy: the lock ${lockFile} was not released within ${waitedMs} ms.`,
-    );
+    super(`Memory is busy: the lock ${lockFile} was not released within ${waitedMs} ms.`);
     this.lockFile = lockFile;
-  }
-
-  static override isInstance(error: unknown): error is MemoryLockTimeoutError {
-    return CtxwinError.isInstance(error) && error.name === MemoryLockTimeoutError.errorName;
   }
 }
 
@@ -33,18 +25,11 @@ export class MemoryLockTimeoutError extends CtxwinError {
  * @example
  * if (MemoryIndexFormatError.isInstance(error)) console.error(error.message)
  */
-export class MemoryIndexFormatError extends CtxwinError {
-  static readonly errorName = "CtxwinMemoryIndexFormatError";
-
+export class MemoryIndexFormatError extends errorClass("CtxwinMemoryIndexFormatError") {
   constructor(file: string, version: unknown) {
     super(
-      MemoryIndexFormatError.errorName,
       `The memory index ${file} has format version ${String(version)}, newer than this ctxwin understands; it is left untouched.`,
     );
-  }
-
-  static override isInstance(error: unknown): error is MemoryIndexFormatError {
-    return CtxwinError.isInstance(error) && error.name === MemoryIndexFormatError.errorName;
   }
 }
 
@@ -54,16 +39,11 @@ export class MemoryIndexFormatError extends CtxwinError {
  * @example
  * try { await setMemoryPin({ sessionId, path: "/etc/passwd" }) } catch (error) { if (MemoryPathError.isInstance(error)) console.error(error.code) }
  */
-export class MemoryPathError extends CtxwinError {
-  static readonly errorName = "CtxwinMemoryPathError";
+export class MemoryPathError extends errorClass("CtxwinMemoryPathError") {
   readonly code: string;
 
   constructor(code: string, message: string) {
-    super(MemoryPathError.errorName, message);
+    super(message);
     this.code = code;
-  }
-
-  static override isInstance(error: unknown): error is MemoryPathError {
-    return CtxwinError.isInstance(error) && error.name === MemoryPathError.errorName;
   }
 }

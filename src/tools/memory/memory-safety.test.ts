@@ -2,7 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderHotMemories } from "./hot-memories.js";
-import { SENTINEL_SECRET, createMemoryFixture, okText, type MemoryFixture } from "./test-support/memory-fixture.js";
+import {
+  SENTINEL_SECRET,
+  createMemoryFixture,
+  expectErrorCodes,
+  okText,
+  type MemoryFixture,
+} from "./test-support/memory-fixture.js";
 
 let fixture: MemoryFixture;
 let before: Record<string, string>;
@@ -100,41 +106,21 @@ describe("symbolic links", () => {
 describe("content limits", () => {
   it("refuses binary content when writing and binary files when reading", async () => {
     const executor = fixture.executor();
-    expect(
-      await executor.execute({ command: "create", path: "/memories/project/b.md", file_text: "a\u0000b" }),
-    ).toMatchObject({ code: "binary_file" });
-    expect(
-      await executor.execute({ command: "create", path: "/memories/project/b.md", file_text: "lone \ud800 surrogate" }),
-    ).toMatchObject({ code: "invalid_input" });
+    await expectErrorCodes(executor, [
+      [{ command: "create", path: "/memories/project/b.md", file_text: "a\u0000b" }, "binary_file"],
+      [{ command: "create", path: "/memories/project/b.md", file_text: "lone \ud800 surrogate" }, "invalid_input"],
+    ]);
     const project = path.join(fixture.root, "project");
     fs.mkdirSync(project, { recursive: true });
     fs.writeFileSync(path.join(project, "nul.bin"), Buffer.from([0x61, 0x00, 0x62]));
     fs.writeFileSync(path.join(project, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-    expect(await executor.execute({ command: "view", path: "/memories/project/nul.bin" })).toMatchObject({
-      code: "binary_file",
-    });
-    expect(await executor.execute({ command: "view", path: "/memories/project/latin1.txt" })).toMatchObject({
-      code: "binary_file",
-    });
-    expect(
-      await executor.execute({ command: "str_replace", path: "/memories/project/nul.bin", old_str: "a", new_str: "c" }),
-    ).toMatchObject({ code: "binary_file" });
-    expect(
-      await executor.execute({
-        command: "insert",
-        path: "/memories/project/latin1.txt",
-        insert_line: 0,
-        insert_text: "c",
-      }),
-    ).toMatchObject({ code: "binary_file" });
-    expect(
-      await executor.execute({
-        command: "str_replace",
-        path: "/memories/project/nul.bin",
-        old_str: "a",
-        new_str: "\u0000",
-      }),
-    ).toMatchObject({ code: "binary_file" });
+    await expectErrorCodes(executor, [
+      [{ command: "view", path: "/memories/project/nul.bin" }, "binary_file"],
+      [{ command: "view", path: "/memories/project/latin1.txt" }, "binary_file"],
+      [{ command: "str_replace", path: "/memories/project/nul.bin", old_str: "a", new_str: "c" }, "binary_file"],
+      [{ command: "insert", path: "/memories/project/latin1.txt", insert_line: 0, insert_text: "c" }, "binary_file"],
+      [{ command: "str_replace", path: "/memories/project/nul.bin", old_str: "a", new_str: "\u0000" }, "binary_file"],
+    ]);
   });
 
   it("accepts 100 KiB and refuses a byte more, whether created, grown or found on disk", async () => {
@@ -147,38 +133,18 @@ describe("content limits", () => {
         file_text: `start${"x".repeat(limit - 5)}`,
       }),
     );
-    expect(
-      await executor.execute({
-        command: "create",
-        path: "/memories/project/over.md",
-        file_text: "x".repeat(limit + 1),
-      }),
-    ).toMatchObject({ code: "file_too_large" });
-    expect(
-      await executor.execute({
-        command: "create",
-        path: "/memories/project/over.md",
-        file_text: "é".repeat(limit / 2 + 1),
-      }),
-    ).toMatchObject({ code: "file_too_large" });
-    expect(
-      await executor.execute({
-        command: "str_replace",
-        path: "/memories/project/full.md",
-        old_str: "start",
-        new_str: "start!",
-      }),
-    ).toMatchObject({
-      code: "file_too_large",
-    });
-    expect(
-      await executor.execute({
-        command: "insert",
-        path: "/memories/project/full.md",
-        insert_line: 0,
-        insert_text: "y",
-      }),
-    ).toMatchObject({ code: "file_too_large" });
+    await expectErrorCodes(executor, [
+      [{ command: "create", path: "/memories/project/over.md", file_text: "x".repeat(limit + 1) }, "file_too_large"],
+      [
+        { command: "create", path: "/memories/project/over.md", file_text: "é".repeat(limit / 2 + 1) },
+        "file_too_large",
+      ],
+      [
+        { command: "str_replace", path: "/memories/project/full.md", old_str: "start", new_str: "start!" },
+        "file_too_large",
+      ],
+      [{ command: "insert", path: "/memories/project/full.md", insert_line: 0, insert_text: "y" }, "file_too_large"],
+    ]);
     fs.writeFileSync(path.join(fixture.root, "project", "huge.md"), "z".repeat(limit * 2));
     expect(await executor.execute({ command: "view", path: "/memories/project/huge.md" })).toMatchObject({
       code: "file_too_large",

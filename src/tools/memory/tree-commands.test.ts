@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryFixture, okText, type MemoryFixture } from "./test-support/memory-fixture.js";
+import { createMemoryFixture, expectErrorCodes, okText, type MemoryFixture } from "./test-support/memory-fixture.js";
 
 let fixture: MemoryFixture;
 beforeEach(() => {
@@ -80,36 +80,14 @@ describe("rename", () => {
       "/memories/project/b.md": "b",
       "/memories/project/d/x.md": "x",
     });
-    expect(
-      await executor.execute({
-        command: "rename",
-        old_path: "/memories/project/a.md",
-        new_path: "/memories/project/b.md",
-      }),
-    ).toMatchObject({ code: "already_exists" });
-    expect(
-      await executor.execute({
-        command: "rename",
-        old_path: "/memories/project/a.md",
-        new_path: "/memories/project/a.md",
-      }),
-    ).toMatchObject({ code: "invalid_input" });
-    expect(
-      await executor.execute({ command: "rename", old_path: "/memories/project/d", new_path: "/memories/project/d/e" }),
-    ).toMatchObject({ code: "invalid_input" });
-    expect(
-      await executor.execute({ command: "rename", old_path: "/memories/project", new_path: "/memories/global/p" }),
-    ).toMatchObject({ code: "invalid_input" });
-    expect(
-      await executor.execute({
-        command: "rename",
-        old_path: "/memories/project/none.md",
-        new_path: "/memories/project/c.md",
-      }),
-    ).toMatchObject({ code: "not_found" });
-    expect(await executor.execute({ command: "rename", old_path: "/memories/project/a.md" })).toMatchObject({
-      code: "invalid_input",
-    });
+    await expectErrorCodes(executor, [
+      [{ command: "rename", old_path: "/memories/project/a.md", new_path: "/memories/project/b.md" }, "already_exists"],
+      [{ command: "rename", old_path: "/memories/project/a.md", new_path: "/memories/project/a.md" }, "invalid_input"],
+      [{ command: "rename", old_path: "/memories/project/d", new_path: "/memories/project/d/e" }, "invalid_input"],
+      [{ command: "rename", old_path: "/memories/project", new_path: "/memories/global/p" }, "invalid_input"],
+      [{ command: "rename", old_path: "/memories/project/none.md", new_path: "/memories/project/c.md" }, "not_found"],
+      [{ command: "rename", old_path: "/memories/project/a.md" }, "invalid_input"],
+    ]);
     expect(fs.readFileSync(fixture.hostPath("project", "b.md"), "utf8")).toBe("b");
   });
 });

@@ -9,7 +9,8 @@ import { z } from "zod";
 import { SESSION_LIMIT } from "../../core/history-view/limits.js";
 import { integerFromText, integerInput } from "../../core/integer-input.js";
 import { assertSessionId } from "../../core/row.js";
-import { SessionHistoryInputSchema, SESSION_HISTORY_ACTIONS, describeValue } from "../session-history/input-schema.js";
+import { SessionHistoryInputSchema, SESSION_HISTORY_ACTIONS } from "../session-history/input-schema.js";
+import { describeValue } from "../workspace/input-check.js";
 import { SESSION_SOURCES, type SessionFilter, type SessionSource } from "./session-descriptors.js";
 
 export const CATALOG_ACTIONS = [

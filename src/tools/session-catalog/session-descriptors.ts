@@ -153,20 +153,11 @@ export class SessionCatalog {
           : null;
     const endedAt = last?.createdAt ?? summary.updatedAt;
     const facts = { gitBranch: headerText(header, "gitBranch"), model: headerText(header, "model") };
-    if (summary.floorSeq === 0) {
-      return {
-        sessionId,
-        source,
-        title,
-        project,
-        ...facts,
-        startedAt: first?.createdAt ?? summary.createdAt,
-        endedAt,
-        windowCount: summary.windowCount,
-        summary,
-      };
-    }
-    const visible = await this.windowsAfterFloor(sessionId);
+    // Without a reset every window is visible; after one, only the windows after it count.
+    const visible =
+      summary.floorSeq === 0
+        ? { count: summary.windowCount, startedAt: first?.createdAt ?? summary.createdAt }
+        : await this.windowsAfterFloor(sessionId);
     return {
       sessionId,
       source,

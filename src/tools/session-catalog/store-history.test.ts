@@ -86,42 +86,35 @@ describe("store-wide session_history", () => {
 
   it("says which filters apply where, in one grammatical sentence", async () => {
     const history = await storeHistory();
-    const one = (await history.execute({
-      action: "list_items",
-      session_id: "alpha",
-      project: "/work",
-    })) as unknown as Answer;
-    expect(one.error?.message).toBe(
-      "Invalid input: project applies to list_sessions and to search without session_id; leave it out when session_id is given.",
-    );
-    const two = (await history.execute({
-      action: "search",
-      session_id: "alpha",
-      query: "x",
-      source: "codex",
-      session_offset: 2,
-    })) as unknown as Answer;
-    expect(two.error?.message).toBe(
-      "Invalid input: source and session_offset apply to list_sessions and to search without session_id; leave them out when session_id is given.",
-    );
-    const scoped = (await history.execute({ action: "search", query: "x", window_id: "w:0" })) as unknown as Answer;
-    expect(scoped.error?.message).toBe("Invalid input: window_id works within one session only; give session_id too.");
-    // offset pages cross-session hits (ADR 0089); before_item stays within one session.
-    const both = (await history.execute({
-      action: "search",
-      query: "x",
-      mode: "ranked",
-      before_item: "3",
-      offset: 2,
-    })) as unknown as Answer;
-    expect(both.error?.message).toBe("Invalid input: before_item works within one session only; give session_id too.");
-    // On the per-session path (hybrid, ADR 0093) offset stays within one session.
-    const filtered = (await history.execute({
-      action: "search",
-      query: "x",
-      mode: "hybrid",
-      offset: 2,
-    })) as unknown as Answer;
-    expect(filtered.error?.message).toBe("Invalid input: offset works within one session only; give session_id too.");
+    const refusals: [input: Record<string, unknown>, message: string][] = [
+      [
+        { action: "list_items", session_id: "alpha", project: "/work" },
+        "Invalid input: project applies to list_sessions and to search without session_id; " +
+          "leave it out when session_id is given.",
+      ],
+      [
+        { action: "search", session_id: "alpha", query: "x", source: "codex", session_offset: 2 },
+        "Invalid input: source and session_offset apply to list_sessions and to search without session_id; " +
+          "leave them out when session_id is given.",
+      ],
+      [
+        { action: "search", query: "x", window_id: "w:0" },
+        "Invalid input: window_id works within one session only; give session_id too.",
+      ],
+      // offset pages cross-session hits (ADR 0089); before_item stays within one session.
+      [
+        { action: "search", query: "x", mode: "ranked", before_item: "3", offset: 2 },
+        "Invalid input: before_item works within one session only; give session_id too.",
+      ],
+      // On the per-session path (hybrid, ADR 0093) offset stays within one session.
+      [
+        { action: "search", query: "x", mode: "hybrid", offset: 2 },
+        "Invalid input: offset works within one session only; give session_id too.",
+      ],
+    ];
+    for (const [input, message] of refusals) {
+      const answer = (await history.execute(input)) as unknown as Answer;
+      expect(answer.error?.message, JSON.stringify(input)).toBe(message);
+    }
   });
 });

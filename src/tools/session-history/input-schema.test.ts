@@ -1,7 +1,8 @@
 import { asSchema } from "ai";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../store/open-store.js";
-import { SessionHistoryInputSchema, checkInput, describeValue, permissiveInputSchema } from "./input-schema.js";
+import { describeValue } from "../workspace/input-check.js";
+import { SessionHistoryInputSchema, checkInput, permissiveInputSchema } from "./input-schema.js";
 import { SESSION_HISTORY_DESCRIPTION, sessionHistoryTool } from "./session-history-tool.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";

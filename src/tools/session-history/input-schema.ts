@@ -21,6 +21,7 @@ import {
   SNIPPET_MAX_CHARS,
   WINDOW_LIMIT,
 } from "../../core/history-view/limits.js";
+import { checkToolInput, type InputCheck as ToolInputCheck } from "../workspace/input-check.js";
 
 export const SESSION_HISTORY_ACTIONS = ["list_windows", "list_items", "search", "read_item", "list_sessions"] as const;
 export type SessionHistoryAction = (typeof SESSION_HISTORY_ACTIONS)[number];
@@ -194,7 +195,7 @@ function buildPermissiveInputSchema(hybrid: boolean): z.ZodType<SessionHistoryRa
   }, z.object(shape)) as unknown as z.ZodType<SessionHistoryRawInput, unknown>;
 }
 
-export type InputCheck = { ok: true; input: SessionHistoryInput } | { ok: false; message: string };
+export type InputCheck = ToolInputCheck<SessionHistoryInput>;
 
 /**
  * Validates raw tool input against the strict schema; on failure, one message naming each
@@ -203,22 +204,12 @@ export type InputCheck = { ok: true; input: SessionHistoryInput } | { ok: false;
  * @example checkInput({ action: "read_item", item_id: "7" }) // { ok: true, input: { action: "read_item", item_id: "7" } }
  */
 export function checkInput(raw: unknown): InputCheck {
-  const parsed = SessionHistoryInputSchema.safeParse(raw);
-  if (parsed.success) return { ok: true, input: parsed.data };
-  const record = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : {};
-  const problems = new Map<string, string>();
-  for (const issue of parsed.error.issues) {
-    const field = typeof issue.path[0] === "string" ? issue.path[0] : undefined;
-    if (field === undefined) {
-      problems.set("", "the input must be an object with at least an 'action' field");
-      continue;
-    }
-    if (problems.has(field)) continue;
-    const value = record[field];
-    const given = value === undefined || value === null ? "it is missing" : `got ${describeValue(value)}`;
-    problems.set(field, `${field} must be ${expectations[field] ?? "valid"}; ${given}`);
-  }
-  return { ok: false, message: `Invalid input: ${[...problems.values()].join("; ")}.` };
+  return checkToolInput({
+    schema: SessionHistoryInputSchema,
+    raw,
+    expectations,
+    notAnObject: "the input must be an object with at least an 'action' field",
+  });
 }
 
 /**
@@ -234,14 +225,4 @@ export function misplacedFields(input: SessionHistoryInput): string | undefined 
   return problems.length === 0
     ? undefined
     : `Invalid input: ${problems.join("; ")}; leave ${problems.length === 1 ? "it" : "them"} out of ${input.action}.`;
-}
-
-/** A short description of a value: small values as JSON, large ones by type and size only. */
-export function describeValue(value: unknown): string {
-  if (typeof value === "string")
-    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return `an array of ${value.length} element(s)`;
-  if (value === null) return "null";
-  return `a value of type ${typeof value}`;
 }

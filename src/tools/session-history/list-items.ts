@@ -19,7 +19,14 @@ import {
   type HistoryContext,
 } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
-import { errorResult, type ItemEntry, type ListItemsResult, type SessionHistoryErrorResult } from "./results.js";
+import {
+  invalidInput,
+  limitAboveMaximum,
+  windowNotAvailable,
+  type ItemEntry,
+  type ListItemsResult,
+  type SessionHistoryErrorResult,
+} from "./results.js";
 
 /** Store pages read at most per call while skipping hidden rows; pages grow from `limit + 1` up to this. */
 const MAX_SCAN_STEPS = 8;
@@ -33,34 +40,28 @@ export async function listItems(
   input: SessionHistoryInput,
 ): Promise<ListItemsResult | SessionHistoryErrorResult> {
   const limit = input.limit ?? ITEM_LIMIT.default;
-  if (limit > ITEM_LIMIT.max) {
-    return errorResult({
-      action: "list_items",
-      code: "invalid_input",
-      message: `limit must be an integer from 1 to ${ITEM_LIMIT.max}; got ${limit}.`,
-    });
-  }
+  const overLimit = limitAboveMaximum({ action: "list_items", limit, max: ITEM_LIMIT.max });
+  if (overLimit !== undefined) return overLimit;
   const afterItem = input.after_item ?? undefined;
   const afterSeq = afterItem === undefined ? 0 : parseItemCursor(afterItem);
   if (afterSeq === undefined) {
-    return errorResult({
-      action: "list_items",
-      code: "invalid_input",
-      message: "after_item must be an item id such as '42', as list_items and search show them.",
-    });
+    return invalidInput(
+      "list_items",
+      "after_item must be an item id such as '42', as list_items and search show them.",
+    );
   }
   const windowId = input.window_id ?? undefined;
   let windowSeq: number | undefined;
   if (windowId !== undefined) {
     windowSeq = parseWindowId(windowId);
     if (windowSeq === undefined) {
-      return errorResult({
-        action: "list_items",
-        code: "invalid_input",
-        message: "window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
-      });
+      return invalidInput(
+        "list_items",
+        "window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
+      );
     }
-    if ((await windowAt(context, windowSeq)) === undefined) return windowNotAvailable(windowId);
+    if ((await windowAt(context, windowSeq)) === undefined)
+      return windowNotAvailable({ action: "list_items", windowId });
   }
 
   const { rows, exhausted, scannedTo } = await collectReadable(context, {
@@ -91,16 +92,6 @@ export async function listItems(
   };
   const fitted = fitEntries({ entries, build, maxBytes: MAX_RESULT_BYTES });
   return fitted?.result ?? build([]);
-}
-
-function windowNotAvailable(windowId: string) {
-  return errorResult({
-    action: "list_items",
-    code: "window_not_available",
-    message:
-      `Window ${windowId} is not available: it does not exist in this session, ` +
-      "or it lies before a manual reset of the history. Call list_windows for the windows you can read.",
-  });
 }
 
 interface PlacedRow {

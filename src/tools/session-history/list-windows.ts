@@ -11,7 +11,13 @@ import type { StoredRow, WindowSummary } from "../../store/port.js";
 import { windowEdgeRow } from "../../store/window-edges.js";
 import { isListable, isReadable, type HistoryContext } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
-import { errorResult, type ListWindowsResult, type SessionHistoryErrorResult, type WindowEntry } from "./results.js";
+import {
+  invalidInput,
+  limitAboveMaximum,
+  type ListWindowsResult,
+  type SessionHistoryErrorResult,
+  type WindowEntry,
+} from "./results.js";
 
 /** Rows read per step, and steps at most, when looking for a window's first or last visible row. */
 const EDGE_PAGE_ROWS = 4;
@@ -25,20 +31,14 @@ export async function listWindows(
   input: SessionHistoryInput,
 ): Promise<ListWindowsResult | SessionHistoryErrorResult> {
   const limit = input.limit ?? WINDOW_LIMIT.default;
-  if (limit > WINDOW_LIMIT.max) {
-    return errorResult({
-      action: "list_windows",
-      code: "invalid_input",
-      message: `limit must be an integer from 1 to ${WINDOW_LIMIT.max}; got ${limit}.`,
-    });
-  }
+  const overLimit = limitAboveMaximum({ action: "list_windows", limit, max: WINDOW_LIMIT.max });
+  if (overLimit !== undefined) return overLimit;
   const beforeWindow = input.before_window ?? undefined;
   if (beforeWindow !== undefined && parseWindowId(beforeWindow) === undefined) {
-    return errorResult({
-      action: "list_windows",
-      code: "invalid_input",
-      message: "before_window must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
-    });
+    return invalidInput(
+      "list_windows",
+      "before_window must be a window id such as 'w:0' or 'w:120', as list_windows shows them.",
+    );
   }
   const page = await context.store.windows(context.sessionId, {
     limit,

@@ -10,7 +10,7 @@ import { renderRowText } from "../../core/row-text.js";
 import { parseItemId, windowIdFor } from "../../core/windows.js";
 import { isReadable, itemFields, windowContaining, type HistoryContext } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
-import { errorResult, type ReadItemResult, type SessionHistoryErrorResult } from "./results.js";
+import { errorResult, invalidInput, type ReadItemResult, type SessionHistoryErrorResult } from "./results.js";
 
 /**
  * @example await readItem(context, { action: "read_item", item_id: "42", offset_chars: 8000 })
@@ -21,19 +21,17 @@ export async function readItem(
 ): Promise<ReadItemResult | SessionHistoryErrorResult> {
   const requested = input.item_id ?? undefined;
   if (requested === undefined) {
-    return errorResult({
-      action: "read_item",
-      code: "invalid_input",
-      message: "read_item needs item_id: an item id such as '42', as list_items and search show them.",
-    });
+    return invalidInput(
+      "read_item",
+      "read_item needs item_id: an item id such as '42', as list_items and search show them.",
+    );
   }
   const seq = parseItemId(requested);
   if (seq === undefined) {
-    return errorResult({
-      action: "read_item",
-      code: "invalid_input",
-      message: "item_id must be an item id such as '42' (a positive whole number), as list_items and search show them.",
-    });
+    return invalidInput(
+      "read_item",
+      "item_id must be an item id such as '42' (a positive whole number), as list_items and search show them.",
+    );
   }
   const label = String(requested).slice(0, 20);
   const notAvailable = () =>

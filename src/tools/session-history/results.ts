@@ -130,3 +130,52 @@ export function errorResult({
 }): SessionHistoryErrorResult {
   return { label: HISTORY_LABEL, ok: false, action, error: { code, message } };
 }
+
+/**
+ * The `invalid_input` result of `action`: the input cannot be used as given; `message` says how to fix it.
+ *
+ * @example invalidInput("list_items", "after_item must be an item id such as '42', as list_items and search show them.")
+ */
+export function invalidInput(action: SessionHistoryAction | null, message: string): SessionHistoryErrorResult {
+  return errorResult({ action, code: "invalid_input", message });
+}
+
+/**
+ * The `invalid_input` result for a `limit` above the action's maximum, or `undefined` when it is within.
+ *
+ * @example limitAboveMaximum({ action: "list_items", limit: 900, max: 200 }) // "limit must be an integer from 1 to 200; got 900."
+ */
+export function limitAboveMaximum({
+  action,
+  limit,
+  max,
+}: {
+  action: SessionHistoryAction;
+  limit: number;
+  max: number;
+}): SessionHistoryErrorResult | undefined {
+  if (limit <= max) return undefined;
+  return invalidInput(action, `limit must be an integer from 1 to ${max}; got ${limit}.`);
+}
+
+/**
+ * The result for a window that does not exist or lies behind the privacy floor.
+ *
+ * @example windowNotAvailable({ action: "search", windowId: "w:9" })
+ */
+export function windowNotAvailable({
+  action,
+  windowId,
+}: {
+  action: "list_items" | "search";
+  windowId: string;
+}): SessionHistoryErrorResult {
+  return errorResult({
+    action,
+    code: "window_not_available",
+    message:
+      `Window ${windowId} is not available: it does not exist in this session, ` +
+      "or it lies before a manual reset of the history. " +
+      `Call list_windows for the windows you can ${action === "search" ? "search" : "read"}.`,
+  });
+}

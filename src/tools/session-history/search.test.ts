@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryStore } from "../../store/port.js";
+import type { SearchResult } from "./results.js";
 import { sessionHistoryTool } from "./session-history-tool.js";
 import { backends, storePerTest } from "./test-support/backends.js";
 import { callTool, expectError, expectOk } from "./test-support/call-tool.js";
@@ -132,36 +133,20 @@ describe.each(backends)("session_history search ($name)", (backend) => {
       rows.userText("A note on the café menu"),
     ]);
     const historyTool = sessionHistoryTool({ store, sessionId: "s1" });
-    const first = expectOk(
-      await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit: 1 }),
-      "search",
-    );
+    const rankedPage = async (limit: number, next: SearchResult["next"] = null) =>
+      expectOk(
+        await callTool(historyTool, { action: "search", query: "orders migration", mode: "ranked", limit, ...next }),
+        "search",
+      );
+    const first = await rankedPage(1);
     expect(first.hits.map((hit) => hit.item_id)).toEqual(["3"]);
     expect(first.hits[0]!.snippet).toBe("Migration migration migration: orders orders");
     expect(first).toMatchObject({ has_more: true, next: { offset: 1 } });
-    const second = expectOk(
-      await callTool(historyTool, {
-        action: "search",
-        query: "orders migration",
-        mode: "ranked",
-        limit: 1,
-        ...first.next,
-      }),
-      "search",
-    );
+    const second = await rankedPage(1, first.next);
     expect(second.hits.map((hit) => hit.item_id)).toEqual(["1"]);
     expect(second).toMatchObject({ has_more: true, next: { offset: 2 } });
     // Items 4 and 2 hold neither word: they follow items that do (their context, ADR 0052), and rank last.
-    const rest = expectOk(
-      await callTool(historyTool, {
-        action: "search",
-        query: "orders migration",
-        mode: "ranked",
-        limit: 2,
-        ...second.next,
-      }),
-      "search",
-    );
+    const rest = await rankedPage(2, second.next);
     expect(rest.hits.map((hit) => hit.item_id)).toEqual(["4", "2"]);
     expect(rest.hits[0]!.snippet).toBe("A note on the café menu");
     expect(rest).toMatchObject({ has_more: false, next: null });

@@ -19,7 +19,13 @@ import { LITERAL_SCAN_LIMIT } from "../../store/filtered-scan.js";
 import { isReadable, parseItemCursor, windowAt, type HistoryContext } from "./history-context.js";
 import type { SessionHistoryInput } from "./input-schema.js";
 import { searchHitEntry, snippetFinder } from "./search-hits.js";
-import { errorResult, type SearchHitEntry, type SearchResult, type SessionHistoryErrorResult } from "./results.js";
+import {
+  errorResult,
+  windowNotAvailable,
+  type SearchHitEntry,
+  type SearchResult,
+  type SessionHistoryErrorResult,
+} from "./results.js";
 
 /**
  * @example await searchHistory(context, { action: "search", query: "migration plan", mode: "ranked" })
@@ -47,15 +53,7 @@ export async function searchHistory(
     const windowSeq = parseWindowId(windowId);
     if (windowSeq === undefined)
       return invalid("window_id must be a window id such as 'w:0' or 'w:120', as list_windows shows them.");
-    if ((await windowAt(context, windowSeq)) === undefined) {
-      return errorResult({
-        action: "search",
-        code: "window_not_available",
-        message:
-          `Window ${windowId} is not available: it does not exist in this session, ` +
-          "or it lies before a manual reset of the history. Call list_windows for the windows you can search.",
-      });
-    }
+    if ((await windowAt(context, windowSeq)) === undefined) return windowNotAvailable({ action: "search", windowId });
   }
 
   let page;

@@ -30,7 +30,7 @@ import { listSessions } from "./list-sessions.js";
 import { listItems } from "./list-items.js";
 import { listWindows } from "./list-windows.js";
 import { readItem } from "./read-item.js";
-import { errorResult, type SessionHistoryErrorResult, type SessionHistoryResult } from "./results.js";
+import { errorResult, invalidInput, type SessionHistoryErrorResult, type SessionHistoryResult } from "./results.js";
 import { searchHistory } from "./search.js";
 import { HYBRID_SEARCH_DESCRIPTION } from "./hybrid-description.js";
 
@@ -106,10 +106,9 @@ async function dispatch({
   label: string;
 }): Promise<SessionHistoryResult> {
   const checked = checkInput(input);
-  if (!checked.ok) return errorResult({ action: actionOf(input), code: "invalid_input", message: checked.message });
+  if (!checked.ok) return invalidInput(actionOf(input), checked.message);
   const misplaced = misplacedFields(checked.input);
-  if (misplaced !== undefined)
-    return errorResult({ action: checked.input.action, code: "invalid_input", message: misplaced });
+  if (misplaced !== undefined) return invalidInput(checked.input.action, misplaced);
   const target = await targetSession(store, sessionId, checked.input);
   if (typeof target !== "string") return target;
   const context = await loadHistoryContext({

@@ -13,12 +13,19 @@ import { backends } from "./test-support/backends.js";
 import { callTool } from "./test-support/call-tool.js";
 import * as rows from "./test-support/history-rows.js";
 
-type Event =
-  | {
-      kind: "user" | "assistant" | "tool" | "warning" | "rejected" | "unknown" | "legacy" | "continue" | "compaction";
-      text: string;
-    }
-  | { kind: "rollover" | "reset" | "history-call" };
+/** The row of each kind of text event, made from its text (a tool call, which also needs its marker, is built apart). */
+const rowOfText = {
+  user: rows.userText,
+  assistant: rows.assistantText,
+  warning: rows.budgetWarning,
+  rejected: rows.rejectedInput,
+  unknown: rows.unknownTypeRow,
+  legacy: rows.legacyMixedRow,
+  continue: rows.continueRow,
+  compaction: rows.compaction,
+} satisfies Record<string, (text: string) => RowInput>;
+
+type Event = { kind: keyof typeof rowOfText | "tool"; text: string } | { kind: "rollover" | "reset" | "history-call" };
 
 const textUnit = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("a", "b", "orders", " ", "e") },
@@ -72,32 +79,8 @@ function buildRows(events: readonly Event[]): { inputs: RowInput[]; markers: str
   for (const entry of events) {
     const marker = `mk${inputs.length}z`;
     switch (entry.kind) {
-      case "user":
-        push(rows.userText(`${marker} ${entry.text}`), marker);
-        break;
-      case "assistant":
-        push(rows.assistantText(`${marker} ${entry.text}`), marker);
-        break;
       case "tool":
         push(rows.toolCall({ name: "read_file", input: { path: marker }, output: `${marker} ${entry.text}` }), marker);
-        break;
-      case "warning":
-        push(rows.budgetWarning(`${marker} ${entry.text}`), marker);
-        break;
-      case "rejected":
-        push(rows.rejectedInput(`${marker} ${entry.text}`), marker);
-        break;
-      case "unknown":
-        push(rows.unknownTypeRow(`${marker} ${entry.text}`), marker);
-        break;
-      case "legacy":
-        push(rows.legacyMixedRow(`${marker} ${entry.text}`), marker);
-        break;
-      case "continue":
-        push(rows.continueRow(`${marker} ${entry.text}`), marker);
-        break;
-      case "compaction":
-        push(rows.compaction(`${marker} ${entry.text}`), marker);
         break;
       case "rollover": {
         rollovers += 1;
@@ -112,6 +95,8 @@ function buildRows(events: readonly Event[]): { inputs: RowInput[]; markers: str
       case "history-call":
         push(rows.historyToolRow());
         break;
+      default:
+        push(rowOfText[entry.kind](`${marker} ${entry.text}`), marker);
     }
   }
   return { inputs, markers };

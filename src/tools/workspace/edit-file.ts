@@ -8,7 +8,7 @@ import { versionOf, writeFileAtomic } from "./atomic-write.js";
 import { MAX_WRITE_FILE_BYTES } from "./limits.js";
 import { isRefusal, refusal, type Refusal } from "./results.js";
 import { looksBinary, openRegularFile, readAll } from "./text-file.js";
-import type { Workspace } from "./workspace-root.js";
+import type { WorkspaceToolCall } from "./workspace-root.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";
 import { checkWritableText, lineCountOf } from "./write-file.js";
 
@@ -28,13 +28,7 @@ const MAX_LISTED_MATCHES = 20;
  * editWorkspaceFile({ workspace, input: { path: "src/a.ts", old_text: "retries = 3", new_text: "retries = 5" } })
  * // "Edited src/a.ts: old_text was at line 12; replaced it with 1 line. The file now has 40 lines."
  */
-export function editWorkspaceFile({
-  workspace,
-  input,
-}: {
-  workspace: Workspace;
-  input: EditFileInput;
-}): string | Refusal {
+export function editWorkspaceFile({ workspace, input }: WorkspaceToolCall<EditFileInput>): string | Refusal {
   const resolved = resolveWorkspacePath({ workspace, input: input.path });
   if (isRefusal(resolved)) return resolved;
   const shown = resolved.shown;

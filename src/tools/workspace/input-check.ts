@@ -52,10 +52,13 @@ export function checkToolInput<Schema extends z.ZodObject>({
   schema,
   raw,
   expectations,
+  notAnObject = "the input must be an object",
 }: {
   schema: Schema;
   raw: unknown;
   expectations: Record<string, string>;
+  /** The problem reported when the input is not an object at all. */
+  notAnObject?: string;
 }): InputCheck<z.infer<Schema>> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, input: parsed.data };
@@ -65,7 +68,7 @@ export function checkToolInput<Schema extends z.ZodObject>({
     const field = typeof issue.path[0] === "string" ? issue.path[0] : "";
     if (problems.has(field)) continue;
     if (field === "") {
-      problems.set(field, "the input must be an object");
+      problems.set(field, notAnObject);
       continue;
     }
     const value = record[field];

@@ -10,7 +10,7 @@ import { gitignoreRules } from "./gitignore-rules.js";
 import { ignoredNote, ignoreProblemsNote } from "./ignore-notes.js";
 import { isRefusal, refusal, formatSize, type Refusal } from "./results.js";
 import { walkTree, type WalkEntry } from "./walk-tree.js";
-import type { Workspace } from "./workspace-root.js";
+import type { WorkspaceToolCall } from "./workspace-root.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";
 
 export interface ListFilesInput {
@@ -33,9 +33,7 @@ export function listWorkspaceFiles({
   input,
   maxListEntries,
   respectGitignore,
-}: {
-  workspace: Workspace;
-  input: ListFilesInput;
+}: WorkspaceToolCall<ListFilesInput> & {
   maxListEntries: number;
   respectGitignore: boolean;
 }): string | Refusal {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import { MAX_READ_FILE_BYTES } from "./limits.js";
 import { isRefusal, refusal, type Refusal } from "./results.js";
 import { forEachChunk, looksBinary, openRegularFile } from "./text-file.js";
-import type { Workspace } from "./workspace-root.js";
+import type { WorkspaceToolCall } from "./workspace-root.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";
 
 export interface ReadFileInput {
@@ -29,9 +29,7 @@ export function readWorkspaceFile({
   workspace,
   input,
   maxReadChars,
-}: {
-  workspace: Workspace;
-  input: ReadFileInput;
+}: WorkspaceToolCall<ReadFileInput> & {
   maxReadChars: number;
 }): string | Refusal {
   const resolved = resolveWorkspacePath({ workspace, input: input.path });

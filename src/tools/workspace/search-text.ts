@@ -12,7 +12,7 @@ import { MAX_QUERY_CHARS } from "./limits.js";
 import { isRefusal, refusal, formatSize, type Refusal } from "./results.js";
 import { looksBinary, openRegularFile, readAll } from "./text-file.js";
 import { walkTree } from "./walk-tree.js";
-import type { Workspace } from "./workspace-root.js";
+import type { WorkspaceToolCall } from "./workspace-root.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";
 
 export interface SearchTextInput {
@@ -60,9 +60,7 @@ export function searchWorkspaceText({
   input,
   limits,
   respectGitignore,
-}: {
-  workspace: Workspace;
-  input: SearchTextInput;
+}: WorkspaceToolCall<SearchTextInput> & {
   limits: SearchTextLimits;
   respectGitignore: boolean;
 }): string | Refusal {

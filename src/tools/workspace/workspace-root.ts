@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { CtxwinError } from "../../core/errors.js";
+import { errorClass } from "../../core/errors.js";
 
 /**
  * The folder given as the workspace root does not exist or is not a folder.
@@ -12,17 +12,12 @@ import { CtxwinError } from "../../core/errors.js";
  * @example
  * try { workspaceTools({ root: "./missing" }) } catch (error) { if (WorkspaceRootError.isInstance(error)) console.error(error.root) }
  */
-export class WorkspaceRootError extends CtxwinError {
-  static readonly errorName = "CtxwinWorkspaceRootError";
+export class WorkspaceRootError extends errorClass("CtxwinWorkspaceRootError") {
   readonly root: string;
 
   constructor(root: string, message: string, options: { cause?: unknown } = {}) {
-    super(WorkspaceRootError.errorName, message, options);
+    super(message, options);
     this.root = root;
-  }
-
-  static override isInstance(error: unknown): error is WorkspaceRootError {
-    return CtxwinError.isInstance(error) && error.name === WorkspaceRootError.errorName;
   }
 }
 
@@ -31,6 +26,12 @@ export interface Workspace {
   readonly root: string;
   /** The root as given, made absolute (absolute tool paths under it are accepted too). */
   readonly givenRoot: string;
+}
+
+/** What a workspace tool's function takes: the opened workspace and the tool's input as checked. */
+export interface WorkspaceToolCall<Input> {
+  workspace: Workspace;
+  input: Input;
 }
 
 /**

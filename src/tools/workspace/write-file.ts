@@ -8,7 +8,7 @@ import path from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import { MAX_WRITE_FILE_BYTES } from "./limits.js";
 import { formatSize, isRefusal, refusal, type Refusal } from "./results.js";
-import type { Workspace } from "./workspace-root.js";
+import type { WorkspaceToolCall } from "./workspace-root.js";
 import { isInside, resolveWorkspacePath } from "./workspace-paths.js";
 
 export interface WriteFileInput {
@@ -24,13 +24,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * @example
  * writeWorkspaceFile({ workspace, input: { path: "notes/todo.md", content: "- ship it\n" } }) // "Created notes/todo.md (1 line, 10 B)."
  */
-export function writeWorkspaceFile({
-  workspace,
-  input,
-}: {
-  workspace: Workspace;
-  input: WriteFileInput;
-}): string | Refusal {
+export function writeWorkspaceFile({ workspace, input }: WorkspaceToolCall<WriteFileInput>): string | Refusal {
   const resolved = resolveWorkspacePath({ workspace, input: input.path });
   if (isRefusal(resolved)) return resolved;
   const shown = resolved.shown;

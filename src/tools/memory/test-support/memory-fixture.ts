@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { expect } from "vitest";
 import { createMemoryExecutor, type MemoryExecutorOptions } from "../memory-executor.js";
 import type { MemoryCommandResult } from "../results.js";
 
@@ -63,4 +64,19 @@ export function snapshot(directory: string): Record<string, string> {
 export function okText(result: MemoryCommandResult): string {
   if (result.status !== "ok") throw new Error(`expected ok, got ${result.code}: ${result.message}`);
   return result.text;
+}
+
+/**
+ * Runs each input in turn and expects an error result with the code paired with it; a failure
+ * names the input.
+ *
+ * @example await expectErrorCodes(executor, [[{ command: "view", path: "/memories/none.md" }, "not_found"]]);
+ */
+export async function expectErrorCodes(
+  executor: { execute: (input: unknown) => Promise<MemoryCommandResult> },
+  cases: readonly (readonly [input: Record<string, unknown>, code: string])[],
+): Promise<void> {
+  for (const [input, code] of cases) {
+    expect(await executor.execute(input), JSON.stringify(input)).toMatchObject({ code });
+  }
 }

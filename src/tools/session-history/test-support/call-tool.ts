@@ -5,7 +5,7 @@
  */
 import { asSchema, type Tool } from "ai";
 import { expect } from "vitest";
-import { utf8ByteLength } from "../../../core/history-view/json-size.js";
+import { utf8ByteLength } from "../../../core/code-units.js";
 import { HISTORY_LABEL, MAX_RESULT_BYTES } from "../../../core/history-view/limits.js";
 import type { SessionHistoryRawInput } from "../input-schema.js";
 import type { SessionHistoryResult } from "../results.js";

@@ -36,45 +36,24 @@ export const toolCall = ({ name, input, output }: { name: string; input: unknown
   ],
 });
 
+/** The envelope of a row ctxwin writes for the model only: synthetic, and never shown to people. */
+const hidden = { synthetic: true, uiVisible: false } as const;
+
 export const leadIn = (
   rolloverId: string,
   text = `New context window after rollover ${rolloverId}; use session_history.`,
-): RowInput => ({
-  role: "user",
-  parts: [{ type: "text", text }],
-  synthetic: true,
-  uiVisible: false,
-  meta: { type: "lead-in", rolloverId },
-});
+): RowInput => userText(text, { ...hidden, meta: { type: "lead-in", rolloverId } });
 
-export const continueRow = (text = "continue"): RowInput => ({
-  role: "user",
-  parts: [{ type: "text", text }],
-  synthetic: true,
-  uiVisible: false,
-  meta: { type: "continue" },
-});
+export const continueRow = (text = "continue"): RowInput => userText(text, { ...hidden, meta: { type: "continue" } });
 
-export const budgetWarning = (text: string): RowInput => ({
-  role: "user",
-  parts: [{ type: "text", text }],
-  synthetic: true,
-  meta: { type: "budget-warning" },
-});
+export const budgetWarning = (text: string): RowInput =>
+  userText(text, { synthetic: true, meta: { type: "budget-warning" } });
 
-export const rejectedInput = (text: string): RowInput => ({
-  role: "user",
-  parts: [{ type: "text", text }],
-  meta: { type: "rejected-input" },
-});
+export const rejectedInput = (text: string): RowInput => userText(text, { meta: { type: "rejected-input" } });
 
 /** A row of a type this build does not know (written by a newer build): shown as a generic synthetic row. */
-export const unknownTypeRow = (text: string): RowInput => ({
-  role: "user",
-  parts: [{ type: "text", text }],
-  synthetic: true,
-  meta: { type: "checkpoint-v9" },
-});
+export const unknownTypeRow = (text: string): RowInput =>
+  userText(text, { synthetic: true, meta: { type: "checkpoint-v9" } });
 
 /** A boundary written without rollover metadata, as an older build might have: fails closed as a reset. */
 export const legacyBareBoundary = (): RowInput => ({ role: "assistant", parts: [], boundary: { kind: "rollover" } });
