@@ -15,7 +15,7 @@ export interface WordStatistics {
   tableRows: number;
 }
 
-export type WordShares = (client: pg.PoolClient) => Promise<WordStatistics>;
+export type WordShares = (client: pg.ClientBase) => Promise<WordStatistics>;
 
 /**
  * @example const statistics = createWordShares({ schema: "ctxwin" }); (await statistics(client)).shares.get("the") // 0.995
