@@ -75,3 +75,11 @@ export class VectorIndexUnavailableError extends CtxwinError {
     return CtxwinError.isInstance(error) && error.name === VectorIndexUnavailableError.errorName;
   }
 }
+
+/** What a search says when the query's vector has another dimension than the stored ones (it answers with word search). */
+export function searchMismatchMessage({ model, storedDimensions, givenDimensions }: EmbeddingMismatchError): string {
+  return (
+    `The query's vector has ${givenDimensions} dimensions, the store's ${model} vectors ${storedDimensions}: ` +
+    "the model or its dimensions setting changed under the same id (embed under another model id to search by meaning)."
+  );
+}

@@ -214,6 +214,19 @@ export class SessionSigns {
     return found;
   }
 
+  /**
+   * Calls `visit` with the vector id and the Hamming distance to `query` of every row whose seq
+   * `keep` accepts (a search across sessions picks its candidates from several sessions' scans).
+   */
+  scan(query: Uint32Array, keep: (seq: number) => boolean, visit: (vectorId: number, distance: number) => void): void {
+    const { count, seqs, ids } = this;
+    this.bits.fill(0, 0, this.stride);
+    this.bits.set(query.subarray(0, this.words), 0);
+    const distances = this.memory.scan(count);
+    for (let row = 0; row < count; row += 1)
+      if (keep(seqs[row] as number)) visit(ids[row] as number, distances[row] as number);
+  }
+
   /** A row's slot (growing the arrays when full), with its id and seq set. */
   private reserve(vectorId: number, seq: number): number {
     if (this.count === this.ids.length) this.grow(this.count + 1);

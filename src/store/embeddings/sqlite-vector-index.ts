@@ -16,7 +16,17 @@ import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { sqliteFailureLog } from "./failure-log.js";
 import { SIGN_BLOCK_ROWS, deleteSignBlocks, packSignBlocks, readSignBlocks } from "./sign-blocks.js";
 import { type SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
-import { bestRows, cosineSimilarity, type NearestRow, type SyncVectorIndex, type VectorIndex } from "./vector-index.js";
+import { nearestSignsAcross } from "./sqlite-nearest-across.js";
+import {
+  bestRows,
+  bestRowsAcross,
+  cosineSimilarity,
+  inSegments,
+  type NearestAcrossRow,
+  type NearestRow,
+  type SyncVectorIndex,
+  type VectorIndex,
+} from "./vector-index.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ctxwin_embedding_models (
@@ -285,6 +295,15 @@ export function createSqliteVectorIndex({
         .get(record.model_key, sessionId) as { incarnation: string; through_seq: number } | undefined;
       return found === undefined ? undefined : { incarnation: found.incarnation, throughSeq: found.through_seq };
     },
+    progressOfAll(model) {
+      const record = modelRecord(model);
+      if (record === undefined) return new Map();
+      const rows = db
+        .prepare("SELECT session_id, incarnation, through_seq FROM ctxwin_embedding_progress WHERE model_key = ?")
+        .raw()
+        .all(record.model_key) as [string, string, number][];
+      return new Map(rows.map(([sessionId, incarnation, throughSeq]) => [sessionId, { incarnation, throughSeq }]));
+    },
     write(entry) {
       const stale = cache.peek(modelRecord(entry.model)?.model_key ?? -1, entry.sessionId);
       const staleIncarnation = stale === undefined ? undefined : checkedAt.get(stale)?.incarnation;
@@ -341,6 +360,61 @@ export function createSqliteVectorIndex({
       for (const row of rows)
         scored.push({ seq: row.seq, similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)) });
       return bestRows(scored, limit);
+    },
+    nearestAcross({ model, vector, segments, limit }) {
+      const record = modelRecord(model);
+      if (record === undefined) return [];
+      if (record.dimensions !== vector.length)
+        throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+      if (usesBits(record.dimensions)) {
+        const sessions = [...segments].map(
+          ([sessionId, parts]) => [signsOf(record.model_key, record.dimensions, sessionId), parts] as const,
+        );
+        const candidates = nearestSignsAcross({
+          sessions,
+          query: signBitsOf(vector),
+          k: Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_ROW),
+        });
+        const ids = JSON.stringify(candidates);
+        const rows = extension
+          ? (db
+              .prepare(
+                "SELECT session_id AS sessionId, seq, 1 - vec_distance_cosine(vector, ?) AS similarity FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+              )
+              .all(asBlob(vector), ids) as NearestAcrossRow[])
+          : (
+              db
+                .prepare(
+                  "SELECT session_id, seq, vector FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+                )
+                .all(ids) as { session_id: string; seq: number; vector: Buffer }[]
+            ).map((row) => ({
+              sessionId: row.session_id,
+              seq: row.seq,
+              similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)),
+            }));
+        return bestRowsAcross(rows, limit);
+      }
+      const read = db.prepare(
+        "SELECT seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND seq > ? AND seq <= ?",
+      );
+      const scored: NearestAcrossRow[] = [];
+      for (const [sessionId, parts] of segments) {
+        const low = Math.min(...parts.map((part) => part.low));
+        const high = Math.min(Number.MAX_SAFE_INTEGER, Math.max(...parts.map((part) => part.high)));
+        for (const row of read.iterate(record.model_key, sessionId, low, high) as IterableIterator<{
+          seq: number;
+          vector: Buffer;
+        }>) {
+          if (inSegments(parts, row.seq))
+            scored.push({
+              sessionId,
+              seq: row.seq,
+              similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)),
+            });
+        }
+      }
+      return bestRowsAcross(scored, limit);
     },
     models() {
       if (!ready) return [];

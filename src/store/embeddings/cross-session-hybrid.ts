@@ -1,0 +1,110 @@
+/**
+ * A hybrid search across sessions on a store with an embedding model (ADR 0105): the query is
+ * embedded while the store's one cross-session query runs (`searchSessions`, ADR 0089), which asks
+ * the vector index once for the rows nearest to it over the scope it worked out (every visible
+ * session's segments: floors, lineage, sub-agent visibility) and fuses them with its ranked matches.
+ * The page says whether vectors took part and how many rows of the searched sessions are not
+ * embedded yet. A query that cannot be embedded, an index that is unavailable, or a vector of
+ * another dimension gives ranked word search across sessions, saying so, as one session's search does.
+ */
+import { assertSearchableQuery } from "../../core/search-query.js";
+import type {
+  CrossSearchOptions,
+  CrossSearchPage,
+  CrossSearchVectors,
+  HistoryStore,
+  SearchEmbeddingsNote,
+} from "../port.js";
+import {
+  EmbeddingMismatchError,
+  type EmbeddingProviderError,
+  VectorIndexUnavailableError,
+  searchMismatchMessage,
+} from "./embedding-errors.js";
+import type { SeqSegment, VectorIndex } from "./vector-index.js";
+
+export interface CrossSessionHybridContext {
+  inner: HistoryStore;
+  index: VectorIndex;
+  modelId: string;
+  queryVectorOf: (query: string) => Promise<Float32Array | EmbeddingProviderError>;
+  noteOf: (
+    pendingRows: number,
+    status: SearchEmbeddingsNote["status"],
+    reason?: string,
+  ) => Promise<SearchEmbeddingsNote>;
+}
+
+/**
+ * @example const page = await crossSessionHybrid(context, { query: "login flow", mode: "hybrid" });
+ */
+export async function crossSessionHybrid(
+  { inner, index, modelId, queryVectorOf, noteOf }: CrossSessionHybridContext,
+  options: CrossSearchOptions,
+): Promise<CrossSearchPage> {
+  const queryVector = queryVectorOf(assertSearchableQuery(options.query, "ranked"));
+  // A search that fails before it asks for the vectors (bad options) leaves the query's vector unread.
+  queryVector.catch(() => undefined);
+  let reason: string | undefined;
+  let pending: Promise<number> = Promise.resolve(0);
+  const vectors: CrossSearchVectors = {
+    async nearest(segments, limit) {
+      pending = pendingRowsIn(inner, index, modelId, segments);
+      const vector = await queryVector;
+      if (!(vector instanceof Float32Array)) {
+        reason = vector.message;
+        return [];
+      }
+      try {
+        return await index.nearestAcross({ model: modelId, vector, segments, limit });
+      } catch (error) {
+        if (VectorIndexUnavailableError.isInstance(error)) reason = error.message;
+        else if (EmbeddingMismatchError.isInstance(error)) reason = searchMismatchMessage(error);
+        else throw error;
+        return [];
+      }
+    },
+  };
+  const page = await inner.searchSessions(options, vectors);
+  const pendingRows = await pending;
+  const embeddings =
+    reason === undefined
+      ? await noteOf(pendingRows, "used")
+      : await noteOf(pendingRows, "unavailable", `${reason} These are ranked word-search results.`);
+  return { ...page, embeddings };
+}
+
+/**
+ * Rows of the searched segments not embedded yet: each storing session's rows past its progress
+ * mark (of its current incarnation) and up to its last row, each row counted once.
+ */
+async function pendingRowsIn(
+  inner: Pick<HistoryStore, "sessions">,
+  index: VectorIndex,
+  modelId: string,
+  segments: ReadonlyMap<string, readonly SeqSegment[]>,
+): Promise<number> {
+  const [summaries, marks] = await Promise.all([inner.sessions(), index.progressOfAll(modelId)]);
+  let pendingRows = 0;
+  for (const summary of summaries) {
+    const parts = segments.get(summary.sessionId);
+    if (parts === undefined) continue;
+    const mark = marks.get(summary.sessionId);
+    const through = mark !== undefined && mark.incarnation === summary.incarnation ? mark.throughSeq : 0;
+    for (const part of merged(parts))
+      pendingRows += Math.max(0, Math.min(part.high, summary.lastSeq) - Math.max(part.low, through));
+  }
+  return pendingRows;
+}
+
+/** Segments of one session merged where they overlap (an origin's own segment holds its forks' shared ones). */
+function merged(parts: readonly SeqSegment[]): SeqSegment[] {
+  const sorted = [...parts].sort((left, right) => left.low - right.low);
+  const result: SeqSegment[] = [];
+  for (const part of sorted) {
+    const last = result.at(-1);
+    if (last !== undefined && part.low <= last.high) last.high = Math.max(last.high, part.high);
+    else result.push({ low: part.low, high: part.high });
+  }
+  return result;
+}

@@ -1,0 +1,84 @@
+/**
+ * pgvector's half of a hybrid search across sessions (ADR 0105): one statement over the model's
+ * table for every session of the scope. A scope holding few embedded rows (the rule of one
+ * session's search, ADR 0096, `scoredExactly`) is scored exactly, its segments joined in the
+ * statement; a larger one asks the HNSW index with the iterative scan, filtered to the scope's
+ * sessions, and keeps the rows inside their segments (a floor or a fork point cuts few of them).
+ */
+import type pg from "pg";
+import { CHUNKS_PER_ROW, literalOf, scoredExactly } from "./pgvector-scoring.js";
+import { bestRowsAcross, inSegments, type NearestAcrossQuery, type NearestAcrossRow } from "./vector-index.js";
+
+/** Chunks the index is asked for per wanted row when the segments' bounds are applied after it. */
+const INDEX_CHUNKS_PER_ROW = 2 * CHUNKS_PER_ROW;
+
+/**
+ * @example await nearestAcrossIn(client, { table, progressTable, modelKey, installed, vector, segments, limit: 30 })
+ */
+export async function nearestAcrossIn(
+  client: pg.PoolClient,
+  {
+    table,
+    progressTable,
+    modelKey,
+    installed,
+    vector,
+    segments,
+    limit,
+  }: Omit<NearestAcrossQuery, "model"> & { table: string; progressTable: string; modelKey: number; installed: string },
+): Promise<NearestAcrossRow[]> {
+  if (segments.size === 0) return [];
+  const ids = [...segments.keys()];
+  const parts = [...segments].flatMap(([sessionId, list]) => list.map((part) => ({ sessionId, ...part })));
+  const chunks = Math.min(2_000, limit * INDEX_CHUNKS_PER_ROW);
+  // One statement: the HNSW settings of this transaction, how far each session is embedded, the table's chunks.
+  const settings = await client.query<{
+    marks: { session_id: string; through_seq: string }[] | null;
+    table_chunks: number | null;
+  }>(
+    `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
+       (SELECT json_agg(json_build_object('session_id', session_id, 'through_seq', through_seq)) FROM ${progressTable}
+         WHERE model_key = $2 AND session_id = ANY($3::text[])) AS marks,
+       (SELECT reltuples FROM pg_class WHERE oid = $4::regclass) AS table_chunks`,
+    [String(Math.max(40, chunks)), modelKey, ids, table],
+  );
+  const { marks, table_chunks: tableChunks } = settings.rows[0] ?? { marks: null, table_chunks: null };
+  const through = new Map((marks ?? []).map((mark) => [mark.session_id, Number(mark.through_seq)]));
+  // Vectors exist only up to each session's progress mark: at most this many rows are in the scope.
+  const rowsInScope = parts.reduce(
+    (sum, part) => sum + Math.max(0, Math.min(part.high, through.get(part.sessionId) ?? 0) - part.low),
+    0,
+  );
+  const distance = `embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector`;
+  if (scoredExactly(rowsInScope, Number(tableChunks ?? -1))) {
+    const found = await client.query<{ session_id: string; seq: string; similarity: number }>(
+      `SELECT t.session_id, t.seq, 1 - (${distance}) AS similarity
+       FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS s(session_id, low, high)
+       JOIN ${table} t ON t.session_id = s.session_id AND t.seq > s.low AND t.seq <= s.high
+       ORDER BY similarity DESC LIMIT $5`,
+      [
+        literalOf(vector),
+        parts.map((part) => part.sessionId),
+        parts.map((part) => part.low),
+        parts.map((part) => Math.min(part.high, Number.MAX_SAFE_INTEGER)),
+        chunks,
+      ],
+    );
+    return bestRowsAcross(found.rows.map(rowOf), limit);
+  }
+  const found = await client.query<{ session_id: string; seq: string; similarity: number }>(
+    `SELECT session_id, seq, 1 - (${distance}) AS similarity FROM ${table}
+     WHERE session_id = ANY($2::text[]) ORDER BY ${distance} LIMIT $3`,
+    [literalOf(vector), ids, chunks],
+  );
+  return bestRowsAcross(
+    found.rows.map(rowOf).filter((row) => inSegments(segments.get(row.sessionId) ?? [], row.seq)),
+    limit,
+  );
+}
+
+const rowOf = (row: { session_id: string; seq: string; similarity: number }): NearestAcrossRow => ({
+  sessionId: row.session_id,
+  seq: Number(row.seq),
+  similarity: Number(row.similarity),
+});
