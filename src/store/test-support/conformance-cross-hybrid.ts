@@ -10,6 +10,7 @@ import type { CrossSearchOptions, CrossSearchPage, HistoryStore } from "../port.
 import type { EmbeddingsOptions } from "../embeddings/embeddings-options.js";
 import { reply, reset, rollover, leadIn, text, textOf } from "./conformance-rows.js";
 import { quiet, transcript } from "./embedding-transcript.js";
+import { createSeededRandom } from "./seeded-random.js";
 import { createSynonymEmbeddingModel, gatedEmbeddingModel } from "./synonym-embedding-model.js";
 
 /** `session:item` of each hit, in page order. */
@@ -109,6 +110,27 @@ export function describeCrossHybridConformance(openStore: (embeddings: Embedding
       expect(page.hits.length).toBeGreaterThan(0);
       expect(page.hits.every((hit) => hit.row.role === "assistant")).toBe(true);
       expect(keys(page)).toEqual(expect.arrayContaining(["a:2", "b:2"]));
+    });
+
+    it("finds a row by meaning in one session of many (more embedded rows than an exact scan takes)", async () => {
+      const store = openStore({ model: createSynonymEmbeddingModel(), ...quiet });
+      await store.append("target", [
+        text("Which identity approach?"),
+        reply("We'll keep OAuth with PKCE for sign-in."),
+      ]);
+      // 2,200 rows of a dozen words each, of varied words (PostgreSQL: past ADR 0096's 2,000-row exact scan, so
+      // the HNSW index answers; near-identical rows would make its approximate graph a poor one).
+      const random = createSeededRandom(51);
+      const word = () => `w${random.integer(0, 4_999)}`;
+      for (let session = 0; session < 20; session += 1)
+        await store.append(
+          `filler-${session}`,
+          Array.from({ length: 110 }, () => text(Array.from({ length: 12 }, word).join(" "))),
+        );
+      await store.embeddings?.idle();
+      const page = await store.searchSessions({ query: "authentication decision", mode: "hybrid", limit: 3 });
+      expect(keys(page)[0]).toBe("target:2");
+      expect(page.sessionsSearched).toBe(21);
     });
 
     it("counts the rows not embedded yet, and answers with word search's rows meanwhile", async () => {

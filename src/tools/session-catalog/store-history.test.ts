@@ -115,13 +115,14 @@ describe("store-wide session_history", () => {
       offset: 2,
     })) as unknown as Answer;
     expect(both.error?.message).toBe("Invalid input: before_item works within one session only; give session_id too.");
-    // On the per-session path (hybrid, ADR 0093) offset stays within one session.
-    const filtered = (await history.execute({
+    // Hybrid across sessions is the one query too (ADR 0105): it pages by hit, and session_offset is ignored.
+    const hybrid = (await history.execute({
       action: "search",
       query: "x",
       mode: "hybrid",
       offset: 2,
-    })) as unknown as Answer;
-    expect(filtered.error?.message).toBe("Invalid input: offset works within one session only; give session_id too.");
+      session_offset: 5,
+    })) as unknown as Answer & { ok: boolean; mode: string };
+    expect(hybrid).toMatchObject({ ok: true, mode: "hybrid" });
   });
 });
