@@ -23,6 +23,10 @@ import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { denseModel, rowOf, settle, vectorOf } from "./embeddings.bench.js";
 import { cosineSimilarity } from "../src/store/embeddings/vector-index.js";
 import { formatMs, formatRatio, goal, time, timeInterleaved, type Timing } from "./measure.js";
+import { crossSessionHybrid } from "./cross-session-hybrid.js";
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 const DIMENSIONS = 384;
 const ROWS = 100;
@@ -31,6 +35,12 @@ const QUERY_WORDS = "deploy login database budget palette latency schema token w
 function sessionCount(): number {
   const given = Number(process.env["CTXWIN_BENCH_EMBED_SESSIONS"]);
   return Number.isInteger(given) && given > 0 ? given : 1_000;
+}
+
+/** `--backend sqlite`: the cross-session figures on a SQLite file (the sign cache) instead of PostgreSQL. */
+function backendFlag(): string {
+  const flag = process.argv.indexOf("--backend");
+  return flag < 0 ? "postgres" : (process.argv[flag + 1] ?? "postgres");
 }
 
 function storeFlag(): string | undefined {
@@ -229,8 +239,44 @@ async function exactTop(url: string, schema: string, id: string, query: string):
     .map(([seq]) => seq);
 }
 
+/**
+ * The cross-session figures on SQLite: a file of `sessions` × `ROWS` rows in the system's temporary
+ * folder, embedded once and reused by later runs.
+ */
+async function runSqlite(sessions: number, queryOf: () => string): Promise<void> {
+  const folder = path.join(tmpdir(), `ctxwin-bench-embed-sessions-${sessions}x${ROWS}_${DIMENSIONS}`);
+  mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, "ctxwin.db");
+  const embeddings = { model: denseModel(DIMENSIONS), batchSize: 512 };
+  const store = openStore({ path: file, embeddings });
+  try {
+    if ((await store.sessions()).length !== sessions) {
+      const started = performance.now();
+      for (let session = 0; session < sessions; session += 1)
+        await store.append(
+          sessionId(session),
+          Array.from({ length: ROWS }, (_, row) => rowOf(session * ROWS + row)),
+        );
+      await store.embeddings?.idle();
+      await store.embeddings?.backfill();
+      console.log(`  ${file}: seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    } else console.log(`  ${file}: seeded by an earlier run, reused`);
+    await crossSessionHybrid({ label: "SQLite", store, sessions, rows: ROWS, sessionId, queryOf });
+  } finally {
+    await store.close();
+  }
+}
+
 export async function run(): Promise<void> {
   const sessions = sessionCount();
+  if (backendFlag() === "sqlite") {
+    let sqliteRound = 0;
+    return runSqlite(
+      sessions,
+      () =>
+        `${QUERY_WORDS[sqliteRound % QUERY_WORDS.length]} ${QUERY_WORDS[(sqliteRound++ * 5 + 3) % QUERY_WORDS.length]}`,
+    );
+  }
   const given = storeFlag();
   const cluster = given === undefined ? await startPostgresCluster({ durable: true }) : undefined;
   try {
@@ -250,6 +296,17 @@ export async function run(): Promise<void> {
       [() => search(manyStore, sessionId((round++ * 337) % sessions)), () => search(oneStore, sessionId(0))],
       { iterations: 200, warmup: 10 },
     );
+    await crossSessionHybrid({
+      label: "PostgreSQL",
+      store: manyStore,
+      sessions,
+      rows: ROWS,
+      sessionId,
+      queryOf: () => {
+        round += 1;
+        return queryOf();
+      },
+    });
     await manyStore.close();
     await oneStore.close();
     const alone = await hnswAlone(url, many, sessions);

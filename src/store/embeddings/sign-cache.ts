@@ -215,16 +215,14 @@ export class SessionSigns {
   }
 
   /**
-   * Calls `visit` with the vector id and the Hamming distance to `query` of every row whose seq
-   * `keep` accepts (a search across sessions picks its candidates from several sessions' scans).
+   * The Hamming distance of every held row to `query` (a view of the scratch, valid until the next
+   * scan of this session), with the rows' vector ids and seqs at the same positions: a search across
+   * sessions picks its candidates from several sessions' scans (`sqlite-nearest-across.ts`).
    */
-  scan(query: Uint32Array, keep: (seq: number) => boolean, visit: (vectorId: number, distance: number) => void): void {
-    const { count, seqs, ids } = this;
+  distancesTo(query: Uint32Array): { distances: Int32Array; ids: Float64Array; seqs: Float64Array } {
     this.bits.fill(0, 0, this.stride);
     this.bits.set(query.subarray(0, this.words), 0);
-    const distances = this.memory.scan(count);
-    for (let row = 0; row < count; row += 1)
-      if (keep(seqs[row] as number)) visit(ids[row] as number, distances[row] as number);
+    return { distances: this.memory.scan(this.count), ids: this.ids, seqs: this.seqs };
   }
 
   /** A row's slot (growing the arrays when full), with its id and seq set. */

@@ -1,11 +1,11 @@
 /**
  * SQLite's candidate stage of a vector search across sessions (ADR 0105): each session's sign bits
- * are scanned where the sign cache holds them (`SessionSigns.scan`), and the `k` vectors of all
- * sessions nearest by Hamming distance are kept, the newest vectors first on a tie at the cut, as
- * one session's search keeps them. The caller rescores those exactly, as for one session.
+ * are scanned where the sign cache holds them (`SessionSigns.distancesTo`), and the `k` vectors of
+ * all sessions nearest by Hamming distance are kept, the newest vectors first on a tie at the cut,
+ * as one session's search keeps them. The caller rescores those exactly, as for one session.
  */
 import type { SessionSigns } from "./sign-cache.js";
-import { inSegments, type SeqSegment } from "./vector-index.js";
+import type { SeqSegment } from "./vector-index.js";
 
 /**
  * The vector ids of the (at most) `k` signatures nearest to `query` among every session's segments.
@@ -21,22 +21,24 @@ export function nearestSignsAcross({
   query: Uint32Array;
   k: number;
 }): number[] {
-  const ids: number[] = [];
-  const distances: number[] = [];
+  const scanned: { distances: Int32Array; ids: Float64Array }[] = [];
   let histogram = new Int32Array(0);
+  // Pass 1: every session's distances (rows outside its segments marked -1), counted by distance.
   for (const [signs, segments] of sessions) {
     if (histogram.length === 0) histogram = new Int32Array(signs.words * 32 + 2);
-    signs.scan(
-      query,
-      (seq) => inSegments(segments, seq),
-      (id, distance) => {
-        ids.push(id);
-        distances.push(distance);
-        histogram[distance] = (histogram[distance] as number) + 1;
-      },
-    );
+    const { distances, ids, seqs } = signs.distancesTo(query);
+    const single = segments.length === 1 ? segments[0] : undefined;
+    for (let row = 0; row < distances.length; row += 1) {
+      const seq = seqs[row] as number;
+      const inside =
+        single !== undefined
+          ? seq > single.low && seq <= single.high
+          : segments.some((segment) => seq > segment.low && seq <= segment.high);
+      if (!inside) distances[row] = -1;
+      else histogram[distances[row] as number] = (histogram[distances[row] as number] as number) + 1;
+    }
+    scanned.push({ distances, ids });
   }
-  if (ids.length <= k) return ids;
   // The smallest distance `cut` such that at most k rows are strictly nearer; the newest rows at `cut` fill the rest.
   let taken = 0;
   let cut = 0;
@@ -44,13 +46,17 @@ export function nearestSignsAcross({
     taken += histogram[cut] as number;
     cut += 1;
   }
+  // Pass 2: the rows nearer than the cut, and those at it.
   const found: number[] = [];
   const atCut: number[] = [];
-  for (let row = 0; row < ids.length; row += 1) {
-    const distance = distances[row] as number;
-    if (distance < cut) found.push(ids[row] as number);
-    else if (distance === cut) atCut.push(ids[row] as number);
+  for (const { distances, ids } of scanned) {
+    for (let row = 0; row < distances.length; row += 1) {
+      const distance = distances[row] as number;
+      if (distance < 0 || distance > cut) continue;
+      if (distance < cut) found.push(ids[row] as number);
+      else atCut.push(ids[row] as number);
+    }
   }
-  atCut.sort((left, right) => right - left);
+  if (atCut.length > k - taken) atCut.sort((left, right) => right - left);
   return [...found, ...atCut.slice(0, k - taken)];
 }

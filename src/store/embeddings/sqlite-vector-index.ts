@@ -190,9 +190,11 @@ export function createSqliteVectorIndex({
     return { ids, seqs, bits: Buffer.concat(parts) };
   }
 
-  /** The session's signatures, loaded once, caught up with what other connections wrote since. */
-  function signsOf(modelKey: number, dimensions: number, sessionId: string): SessionSigns {
-    const version = dataVersion();
+  /**
+   * The session's signatures, loaded once, caught up with what other connections wrote since
+   * (`version`: `PRAGMA data_version` now, read once by a search of many sessions).
+   */
+  function signsOf(modelKey: number, dimensions: number, sessionId: string, version = dataVersion()): SessionSigns {
     let signs = cache.get(modelKey, sessionId);
     const checked = signs === undefined ? undefined : checkedAt.get(signs);
     if (signs !== undefined && checked !== undefined && checked.version === version) return signs;
@@ -367,8 +369,9 @@ export function createSqliteVectorIndex({
       if (record.dimensions !== vector.length)
         throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
       if (usesBits(record.dimensions)) {
+        const version = dataVersion();
         const sessions = [...segments].map(
-          ([sessionId, parts]) => [signsOf(record.model_key, record.dimensions, sessionId), parts] as const,
+          ([sessionId, parts]) => [signsOf(record.model_key, record.dimensions, sessionId, version), parts] as const,
         );
         const candidates = nearestSignsAcross({
           sessions,
