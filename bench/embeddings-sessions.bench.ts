@@ -11,7 +11,7 @@
  * the essays as in the embeddings benchmark. `CTXWIN_BENCH_EMBED_SESSIONS=200` changes the session
  * count. PostgreSQL: a throwaway durable cluster (test/postgres-cluster.ts, pgvector installed on
  * the server), or `--store <postgres url>`: a database of its own on that server
- * (`ctxwin_bench_embed_sessions`), whose seeded schemas later runs reuse. The HNSW index is
+ * (`ctxwin_bench_embed_sessions`, or `CTXWIN_BENCH_EMBED_DATABASE`), whose seeded schemas later runs reuse. The HNSW index is
  * built after the backfill (dropped after the first write, created again with the same
  * definition): the bulk load a fleet's import is, and minutes faster than inserting into the graph.
  */
@@ -71,9 +71,11 @@ async function vectorTable(client: pg.Client, schema: string): Promise<string> {
   return name;
 }
 
-/** A database of its own on the server of `--store`, created once. */
+/** A database of its own on the server of `--store` (`CTXWIN_BENCH_EMBED_DATABASE` names another), created once. */
 async function benchDatabase(serverUrl: string): Promise<string> {
-  const name = "ctxwin_bench_embed_sessions";
+  const name = process.env["CTXWIN_BENCH_EMBED_DATABASE"] ?? "ctxwin_bench_embed_sessions";
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`CTXWIN_BENCH_EMBED_DATABASE: not a plain database name: ${name}`);
   await withClient(serverUrl, async (client) => {
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);

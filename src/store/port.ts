@@ -254,11 +254,13 @@ export interface CrossSearchPage {
 export interface CrossSearchVectors {
   /**
    * The stored rows nearest to the query among `segments` (by the id of the session storing the
-   * rows: its rows with `low < seq <= high`), most similar first, at most `limit`.
+   * rows: its rows with `low < seq <= high`), most similar first, at most `limit`. `lastSeqs`: each
+   * storing session's last seq in the same snapshot, where the backend read it (for the pending rows).
    */
   nearest(
     segments: ReadonlyMap<string, readonly { low: number; high: number }[]>,
     limit: number,
+    lastSeqs: ReadonlyMap<string, number>,
   ): Promise<readonly { sessionId: string; seq: number }[]>;
 }
 

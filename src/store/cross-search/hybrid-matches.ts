@@ -47,9 +47,9 @@ export async function hybridMatches({
 }): Promise<ScopeMatch[]> {
   if (vectors === undefined) return [...matches];
   const filtered = hasSearchFilter(filter);
-  const nearest = (await vectors.nearest(scope.segments, pool * (filtered ? FILTERED_POOL_FACTOR : 1))).filter(
-    (row) => ownersOf(scope, row.sessionId, row.seq).length > 0,
-  );
+  const nearest = (
+    await vectors.nearest(scope.segments, pool * (filtered ? FILTERED_POOL_FACTOR : 1), scope.lastSeqs)
+  ).filter((row) => ownersOf(scope, row.sessionId, row.seq).length > 0);
   const words = [...matches].sort(
     (left, right) => right.score - left.score || right.seq - left.seq || (left.storedIn < right.storedIn ? -1 : 1),
   );

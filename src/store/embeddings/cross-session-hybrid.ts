@@ -48,8 +48,8 @@ export async function crossSessionHybrid(
   let reason: string | undefined;
   let pending: Promise<number> = Promise.resolve(0);
   const vectors: CrossSearchVectors = {
-    async nearest(segments, limit) {
-      pending = pendingRowsIn(inner, index, modelId, segments);
+    async nearest(segments, limit, lastSeqs) {
+      pending = pendingRowsIn({ inner, index, modelId, segments, lastSeqs });
       const vector = await queryVector;
       if (!(vector instanceof Float32Array)) {
         reason = vector.message;
@@ -76,23 +76,35 @@ export async function crossSessionHybrid(
 
 /**
  * Rows of the searched segments not embedded yet: each storing session's rows past its progress
- * mark (of its current incarnation) and up to its last row, each row counted once.
+ * mark and up to its last row (from the scope's snapshot; read again where the backend did not
+ * give it), each row counted once.
  */
-async function pendingRowsIn(
-  inner: Pick<HistoryStore, "sessions">,
-  index: VectorIndex,
-  modelId: string,
-  segments: ReadonlyMap<string, readonly SeqSegment[]>,
-): Promise<number> {
-  const [summaries, marks] = await Promise.all([inner.sessions(), index.progressOfAll(modelId)]);
+async function pendingRowsIn({
+  inner,
+  index,
+  modelId,
+  segments,
+  lastSeqs,
+}: {
+  inner: Pick<HistoryStore, "sessions">;
+  index: VectorIndex;
+  modelId: string;
+  segments: ReadonlyMap<string, readonly SeqSegment[]>;
+  lastSeqs: ReadonlyMap<string, number>;
+}): Promise<number> {
+  const complete = [...segments.keys()].every((sessionId) => lastSeqs.has(sessionId));
+  const [known, marks] = await Promise.all([
+    complete
+      ? lastSeqs
+      : inner.sessions().then((summaries) => new Map(summaries.map((summary) => [summary.sessionId, summary.lastSeq]))),
+    index.progressOfAll(modelId),
+  ]);
   let pendingRows = 0;
-  for (const summary of summaries) {
-    const parts = segments.get(summary.sessionId);
-    if (parts === undefined) continue;
-    const mark = marks.get(summary.sessionId);
-    const through = mark !== undefined && mark.incarnation === summary.incarnation ? mark.throughSeq : 0;
+  for (const [sessionId, parts] of segments) {
+    const lastSeq = known.get(sessionId) ?? 0;
+    const through = marks.get(sessionId)?.throughSeq ?? 0;
     for (const part of merged(parts))
-      pendingRows += Math.max(0, Math.min(part.high, summary.lastSeq) - Math.max(part.low, through));
+      pendingRows += Math.max(0, Math.min(part.high, lastSeq) - Math.max(part.low, through));
   }
   return pendingRows;
 }

@@ -16,7 +16,7 @@ import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { sqliteFailureLog } from "./failure-log.js";
 import { SIGN_BLOCK_ROWS, deleteSignBlocks, packSignBlocks, readSignBlocks } from "./sign-blocks.js";
 import { type SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
-import { nearestSignsAcross } from "./sqlite-nearest-across.js";
+import { type CombinedSigns, combineSigns, nearestSignsAcross } from "./sqlite-nearest-across.js";
 import {
   bestRows,
   bestRowsAcross,
@@ -114,6 +114,10 @@ export function createSqliteVectorIndex({
   /** `PRAGMA data_version` when each cached session was last checked: it moves when another connection commits. */
   const checkedAt = new WeakMap<SessionSigns, { version: number; incarnation: string | undefined }>();
   const dataVersion = () => db.pragma("data_version", { simple: true }) as number;
+  /** This connection's own writes (`data_version` counts only other connections' commits). */
+  let ownWrites = 0;
+  /** The signatures of the last search across sessions, kept while its key (file, writes, sessions) holds. */
+  let combined: { key: string; signs: CombinedSigns } | undefined;
   const incarnationOf = (modelKey: number, sessionId: string) =>
     (db
       .prepare("SELECT incarnation FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?")
@@ -307,6 +311,7 @@ export function createSqliteVectorIndex({
       return new Map(rows.map(([sessionId, incarnation, throughSeq]) => [sessionId, { incarnation, throughSeq }]));
     },
     write(entry) {
+      ownWrites += 1;
       const stale = cache.peek(modelRecord(entry.model)?.model_key ?? -1, entry.sessionId);
       const staleIncarnation = stale === undefined ? undefined : checkedAt.get(stale)?.incarnation;
       const { modelKey, added } = writeTransaction.immediate(entry);
@@ -370,11 +375,18 @@ export function createSqliteVectorIndex({
         throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
       if (usesBits(record.dimensions)) {
         const version = dataVersion();
-        const sessions = [...segments].map(
-          ([sessionId, parts]) => [signsOf(record.model_key, record.dimensions, sessionId, version), parts] as const,
-        );
+        const key = `${record.model_key}:${version}:${ownWrites}:${[...segments.keys()].join("\n")}`;
+        if (combined?.key !== key) {
+          // Released first: the sessions' own signatures may be loaded while it is rebuilt.
+          combined = undefined;
+          const sessions = [...segments.keys()].map(
+            (sessionId) => [sessionId, signsOf(record.model_key, record.dimensions, sessionId, version)] as const,
+          );
+          combined = { key, signs: combineSigns(sessions, record.dimensions) };
+        }
         const candidates = nearestSignsAcross({
-          sessions,
+          combined: combined.signs,
+          segments: [...segments.values()],
           query: signBitsOf(vector),
           k: Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_ROW),
         });
@@ -445,13 +457,15 @@ export function createSqliteVectorIndex({
     },
     deleteSession(sessionId) {
       if (readOnly || !ready) return;
+      ownWrites += 1;
       db.transaction(() => deleteSessionRows(sessionId)).immediate();
       cache.deleteSession(sessionId);
     },
     ...sqliteFailureLog(db),
-    cacheBytes: () => cache.bytes,
+    cacheBytes: () => cache.bytes + (combined?.signs.bytes ?? 0),
     close() {
       cache.clear();
+      combined = undefined;
       if (db.open) db.close();
     },
   };
