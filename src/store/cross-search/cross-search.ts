@@ -15,6 +15,7 @@ import type { LineageBackend } from "../lineage/lineage-backend.js";
 import { checkLimit, checkSeq } from "../options.js";
 import type { CrossSearchHit, CrossSearchOptions, CrossSearchPage, CrossSearchVectors, StoredRow } from "../port.js";
 import { hybridMatches, hybridPool } from "./hybrid-matches.js";
+import { loadHits } from "./load-hits.js";
 import { ownersOf, searchScope, type ScopeSession, type SearchScope } from "./search-scope.js";
 
 /** Most hits of one cross-session page. */
@@ -236,31 +237,4 @@ function cachedScope(sessions: readonly ScopeSession[], sessionIds: readonly str
     byIds.set(key, (scope = searchScope({ summaries: sessions, sessionIds })));
   }
   return scope;
-}
-
-/** The rows of the page's matches the backend did not read, one `readHits` per stored session. */
-async function loadHits(
-  raw: LineageBackend,
-  matches: readonly ScopeMatch[],
-): Promise<Map<ScopeMatch, { row: StoredRow; windowId: string }>> {
-  const loaded = new Map<ScopeMatch, { row: StoredRow; windowId: string }>();
-  const missing = new Map<string, ScopeMatch[]>();
-  for (const match of matches) {
-    if (match.hit !== undefined) loaded.set(match, match.hit);
-    else missing.set(match.storedIn, [...(missing.get(match.storedIn) ?? []), match]);
-  }
-  for (const [storedIn, list] of missing) {
-    // The scope already applied each session's floor: the stored rows are read as they are.
-    const read = await raw.readHits(
-      storedIn,
-      list.map((match) => match.seq),
-      { includeCleared: true },
-    );
-    const bySeq = new Map(read.map((hit) => [hit.row.seq, hit]));
-    for (const match of list) {
-      const hit = bySeq.get(match.seq);
-      if (hit !== undefined) loaded.set(match, hit);
-    }
-  }
-  return loaded;
 }

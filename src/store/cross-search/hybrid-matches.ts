@@ -10,6 +10,7 @@ import { RRF_K } from "../embeddings/fuse-rankings.js";
 import type { LineageBackend } from "../lineage/lineage-backend.js";
 import type { CrossSearchVectors } from "../port.js";
 import type { ScopeMatch } from "./cross-search.js";
+import { loadHits } from "./load-hits.js";
 import { ownersOf, type SearchScope } from "./search-scope.js";
 
 /** Rows each ranking contributes to the fusion, at least (as one session's hybrid search). */
@@ -73,23 +74,13 @@ async function passingFilter(
   matches: ScopeMatch[],
   filter: SearchFilter,
 ): Promise<Set<ScopeMatch>> {
-  const byStore = new Map<string, ScopeMatch[]>();
-  for (const match of matches) byStore.set(match.storedIn, [...(byStore.get(match.storedIn) ?? []), match]);
+  const loaded = await loadHits(raw, matches);
   const passing = new Set<ScopeMatch>();
-  for (const [storedIn, list] of byStore) {
-    // The scope already applied each session's floor: the stored rows are read as they are.
-    const read = await raw.readHits(
-      storedIn,
-      list.map((match) => match.seq),
-      { includeCleared: true },
-    );
-    const bySeq = new Map(read.map((hit) => [hit.row.seq, hit]));
-    for (const match of list) {
-      const hit = bySeq.get(match.seq);
-      if (hit === undefined || !rowMatchesFilter(hit.row, filter)) continue;
-      match.hit = hit;
-      passing.add(match);
-    }
+  for (const match of matches) {
+    const hit = loaded.get(match);
+    if (hit === undefined || !rowMatchesFilter(hit.row, filter)) continue;
+    match.hit = hit;
+    passing.add(match);
   }
   return passing;
 }

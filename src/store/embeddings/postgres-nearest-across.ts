@@ -34,15 +34,21 @@ export async function nearestAcrossIn(
   // One statement: the HNSW settings of this transaction, how far each session is embedded, the table's chunks.
   const settings = await client.query<{
     marks: { session_id: string; through_seq: string }[] | null;
+    embedded_sessions: string;
     table_chunks: number | null;
   }>(
     `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
        (SELECT json_agg(json_build_object('session_id', session_id, 'through_seq', through_seq)) FROM ${progressTable}
          WHERE model_key = $2 AND session_id = ANY($3::text[])) AS marks,
+       (SELECT count(*) FROM ${progressTable} WHERE model_key = $2) AS embedded_sessions,
        (SELECT reltuples FROM pg_class WHERE oid = $4::regclass) AS table_chunks`,
     [String(Math.max(40, chunks)), modelKey, ids, table],
   );
-  const { marks, table_chunks: tableChunks } = settings.rows[0] ?? { marks: null, table_chunks: null };
+  const {
+    marks,
+    embedded_sessions: embeddedSessions,
+    table_chunks: tableChunks,
+  } = settings.rows[0] ?? { marks: null, embedded_sessions: "0", table_chunks: null };
   const through = new Map((marks ?? []).map((mark) => [mark.session_id, Number(mark.through_seq)]));
   // Vectors exist only up to each session's progress mark: at most this many rows are in the scope.
   const rowsInScope = parts.reduce(
@@ -66,10 +72,13 @@ export async function nearestAcrossIn(
     );
     return bestRowsAcross(found.rows.map(rowOf), limit);
   }
+  // A scope of every embedded session (the common one) needs no filter in the index's walk; the
+  // segments below keep the scope's rows in any case.
+  const everySession = (marks?.length ?? 0) === Number(embeddedSessions);
   const found = await client.query<{ session_id: string; seq: string; similarity: number }>(
     `SELECT session_id, seq, 1 - (${distance}) AS similarity FROM ${table}
-     WHERE session_id = ANY($2::text[]) ORDER BY ${distance} LIMIT $3`,
-    [literalOf(vector), ids, chunks],
+     ${everySession ? "" : "WHERE session_id = ANY($3::text[])"} ORDER BY ${distance} LIMIT $2`,
+    [literalOf(vector), chunks, ...(everySession ? [] : [ids])],
   );
   return bestRowsAcross(
     found.rows.map(rowOf).filter((row) => inSegments(segments.get(row.sessionId) ?? [], row.seq)),

@@ -128,6 +128,22 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
     throw new VectorIndexUnavailableError(unavailableMessage(pool.where, detail));
   }
 
+  /**
+   * What a search of `model`'s vectors needs: pgvector's schema and the model's record (`undefined`:
+   * no vectors yet); `EmbeddingMismatchError` for a query vector of another dimension.
+   */
+  async function searchedModel(
+    client: pg.PoolClient,
+    model: string,
+    vector: Float32Array,
+  ): Promise<{ installed: string; record: ModelRecord } | undefined> {
+    const installed = await installedVector(client);
+    const record = await modelRecord(client, model);
+    if (record === undefined) return undefined;
+    if (record.dimensions !== vector.length) throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+    return { installed, record };
+  }
+
   async function modelRecord(client: pg.PoolClient, model: string): Promise<ModelRecord | undefined> {
     const known = knownModels.get(model);
     if (known !== undefined) return known;
@@ -252,11 +268,9 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
       ),
     nearest: ({ sessionId, model, vector, lowSeq, highSeq, limit }) =>
       transaction(async (client) => {
-        const installed = await installedVector(client);
-        const record = await modelRecord(client, model);
-        if (record === undefined) return [];
-        if (record.dimensions !== vector.length)
-          throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+        const searched = await searchedModel(client, model, vector);
+        if (searched === undefined) return [];
+        const { installed, record } = searched;
         const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
         const table = tableOf(record.model_key);
         // One statement: the HNSW settings of this transaction, how far the session is embedded, and
@@ -285,11 +299,9 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
       }),
     nearestAcross: ({ model, vector, segments, limit }) =>
       transaction(async (client) => {
-        const installed = await installedVector(client);
-        const record = await modelRecord(client, model);
-        if (record === undefined) return [];
-        if (record.dimensions !== vector.length)
-          throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+        const searched = await searchedModel(client, model, vector);
+        if (searched === undefined) return [];
+        const { installed, record } = searched;
         return nearestAcrossIn(client, {
           table: tableOf(record.model_key),
           progressTable,
