@@ -9,9 +9,6 @@ import type pg from "pg";
 import { CHUNKS_PER_ROW, literalOf, scoredExactly } from "./pgvector-scoring.js";
 import { bestRowsAcross, inSegments, type NearestAcrossQuery, type NearestAcrossRow } from "./vector-index.js";
 
-/** Chunks the index is asked for per wanted row when the segments' bounds are applied after it. */
-const INDEX_CHUNKS_PER_ROW = 2 * CHUNKS_PER_ROW;
-
 /**
  * @example await nearestAcrossIn(client, { table, progressTable, modelKey, installed, vector, segments, limit: 30 })
  */
@@ -30,7 +27,9 @@ export async function nearestAcrossIn(
   if (segments.size === 0) return [];
   const ids = [...segments.keys()];
   const parts = [...segments].flatMap(([sessionId, list]) => list.map((part) => ({ sessionId, ...part })));
-  const chunks = Math.min(2_000, limit * INDEX_CHUNKS_PER_ROW);
+  // As one session's search asks: the index's walk grows with `ef_search` (at 100,000 chunks, 60: 2,122
+  // buffers, 120: 3,923), and the segments' bounds after it drop few rows (a floor, a fork point).
+  const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
   // One statement: the HNSW settings of this transaction, how far each session is embedded, the table's chunks.
   const settings = await client.query<{
     marks: { session_id: string; through_seq: string }[] | null;
