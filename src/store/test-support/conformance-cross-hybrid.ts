@@ -119,13 +119,16 @@ export function describeCrossHybridConformance(openStore: (embeddings: Embedding
         reply("We'll keep OAuth with PKCE for sign-in."),
       ]);
       // 2,200 rows of a dozen words each, of varied words (PostgreSQL: past ADR 0096's 2,000-row exact scan, so
-      // the HNSW index answers; near-identical rows would make its approximate graph a poor one).
+      // the HNSW index answers). Near-identical rows, or rows all unrelated to the query, would leave its
+      // approximate graph no way towards the target: every tenth row shares a little of its meaning.
       const random = createSeededRandom(51);
       const word = () => `w${random.integer(0, 4_999)}`;
       for (let session = 0; session < 20; session += 1)
         await store.append(
           `filler-${session}`,
-          Array.from({ length: 110 }, () => text(Array.from({ length: 12 }, word).join(" "))),
+          Array.from({ length: 110 }, (_, row) =>
+            text([...Array.from({ length: 12 }, word), ...(row % 10 === 0 ? ["password"] : [])].join(" ")),
+          ),
         );
       await store.embeddings?.idle();
       const page = await store.searchSessions({ query: "authentication decision", mode: "hybrid", limit: 3 });
