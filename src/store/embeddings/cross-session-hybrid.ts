@@ -21,7 +21,8 @@ import {
   VectorIndexUnavailableError,
   searchMismatchMessage,
 } from "./embedding-errors.js";
-import type { SeqSegment, VectorIndex } from "./vector-index.js";
+import { hybridPool } from "../cross-search/hybrid-matches.js";
+import { inSegments, type NearestAcrossRow, type SeqSegment, type VectorIndex } from "./vector-index.js";
 
 export interface CrossSessionHybridContext {
   inner: HistoryStore;
@@ -45,6 +46,7 @@ export async function crossSessionHybrid(
   const queryVector = queryVectorOf(assertSearchableQuery(options.query, "ranked"));
   // A search that fails before it asks for the vectors (bad options) leaves the query's vector unread.
   queryVector.catch(() => undefined);
+  const early = earlyNearest(index, modelId, options, queryVector);
   let reason: string | undefined;
   let pending: Promise<number> = Promise.resolve(0);
   const vectors: CrossSearchVectors = {
@@ -56,6 +58,10 @@ export async function crossSessionHybrid(
         return [];
       }
       try {
+        if (early?.limit === limit) {
+          const rows = await early.rows;
+          return rows.filter((row) => inSegments(segments.get(row.sessionId) ?? [], row.seq));
+        }
         return await index.nearestAcross({ model: modelId, vector, segments, limit });
       } catch (error) {
         if (VectorIndexUnavailableError.isInstance(error)) reason = error.message;
@@ -72,6 +78,37 @@ export async function crossSessionHybrid(
       ? await noteOf(pendingRows, "used")
       : await noteOf(pendingRows, "unavailable", `${reason} These are ranked word-search results.`);
   return { ...page, embeddings };
+}
+
+/**
+ * The nearest rows of every session, asked at once beside the ranked query when the index runs on
+ * its own connections (pgvector, `nearestEverywhere`) and the search has no filter that would make
+ * the scope a small part of the store (`sessionIds`, a role or tool filter): the scope's segments
+ * are applied to its rows afterwards. `undefined` otherwise (the scope's own query runs).
+ */
+function earlyNearest(
+  index: VectorIndex,
+  modelId: string,
+  options: CrossSearchOptions,
+  queryVector: Promise<Float32Array | EmbeddingProviderError>,
+): { limit: number; rows: Promise<NearestAcrossRow[]> } | undefined {
+  const { limit = 10, offset = 0 } = options;
+  if (
+    index.nearestEverywhere === undefined ||
+    options.sessionIds !== undefined ||
+    options.role !== undefined ||
+    options.toolName !== undefined ||
+    !Number.isSafeInteger(limit) ||
+    !Number.isSafeInteger(offset)
+  )
+    return undefined;
+  const pool = hybridPool(offset + limit);
+  const rows = queryVector.then((vector) =>
+    vector instanceof Float32Array ? (index.nearestEverywhere?.({ model: modelId, vector, limit: pool }) ?? []) : [],
+  );
+  // Read only when the search asks for the vectors (a bad option fails it before).
+  rows.catch(() => undefined);
+  return { limit: pool, rows };
 }
 
 /**

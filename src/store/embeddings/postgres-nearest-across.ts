@@ -85,6 +85,38 @@ export async function nearestAcrossIn(
   );
 }
 
+/**
+ * The nearest rows of the whole table (every session): scored exactly when the table holds few
+ * chunks (`scoredExactly` of its estimated size), else through the HNSW index.
+ *
+ * @example await nearestEverywhereIn(client, { table, installed, vector, limit: 30 })
+ */
+export async function nearestEverywhereIn(
+  client: pg.PoolClient,
+  {
+    table,
+    installed,
+    vector,
+    limit,
+  }: Omit<NearestAcrossQuery, "model" | "segments"> & { table: string; installed: string },
+): Promise<NearestAcrossRow[]> {
+  const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
+  const settings = await client.query<{ table_chunks: number | null }>(
+    `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
+       (SELECT reltuples FROM pg_class WHERE oid = $2::regclass) AS table_chunks`,
+    [String(Math.max(40, chunks)), table],
+  );
+  const tableChunks = Number(settings.rows[0]?.table_chunks ?? -1);
+  const distance = `embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector`;
+  // A table never analyzed (-1) or small is read whole: exact, and no slower than the index there.
+  const order = tableChunks >= 0 && scoredExactly(tableChunks, tableChunks) ? "similarity DESC" : distance;
+  const found = await client.query<{ session_id: string; seq: string; similarity: number }>(
+    `SELECT session_id, seq, 1 - (${distance}) AS similarity FROM ${table} ORDER BY ${order} LIMIT $2`,
+    [literalOf(vector), chunks],
+  );
+  return bestRowsAcross(found.rows.map(rowOf), limit);
+}
+
 const rowOf = (row: { session_id: string; seq: string; similarity: number }): NearestAcrossRow => ({
   sessionId: row.session_id,
   seq: Number(row.seq),

@@ -21,7 +21,7 @@ import type pg from "pg";
 import { createConnectionPool, type ConnectionPoolOptions } from "../postgres/connection-pool.js";
 import { EmbeddingMismatchError, VectorIndexUnavailableError } from "./embedding-errors.js";
 import { postgresFailureLog } from "./failure-log.js";
-import { nearestAcrossIn } from "./postgres-nearest-across.js";
+import { nearestAcrossIn, nearestEverywhereIn } from "./postgres-nearest-across.js";
 import { CHUNKS_PER_ROW, literalOf, scoredExactly } from "./pgvector-scoring.js";
 import { bestRows, type NearestRow, type VectorIndex } from "./vector-index.js";
 
@@ -311,6 +311,13 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
           segments,
           limit,
         });
+      }),
+    nearestEverywhere: ({ model, vector, limit }) =>
+      transaction(async (client) => {
+        const searched = await searchedModel(client, model, vector);
+        if (searched === undefined) return [];
+        const { installed, record } = searched;
+        return nearestEverywhereIn(client, { table: tableOf(record.model_key), installed, vector, limit });
       }),
     models: () =>
       read(async (client) => {

@@ -95,6 +95,12 @@ export interface VectorIndex {
    * pass over the index (ADR 0105). Throws as `nearest` does.
    */
   nearestAcross(query: NearestAcrossQuery): MaybePromise<NearestAcrossRow[]>;
+  /**
+   * The rows of every session nearest to `vector`, for an index whose queries run beside the
+   * store's (pgvector): a hybrid search across all sessions asks it while the ranked query runs and
+   * applies the scope afterwards (ADR 0105). Absent on the embedded backends (nothing to overlap).
+   */
+  nearestEverywhere?(query: Omit<NearestAcrossQuery, "segments">): MaybePromise<NearestAcrossRow[]>;
   /** Models with vectors in the store, other than none. */
   models(): MaybePromise<{ model: string; dimensions: number }[]>;
   /** Rows and vectors stored for `model`. */
