@@ -409,7 +409,8 @@ export function createSqliteVectorIndex({
         const rows = extension
           ? (db
               .prepare(
-                "SELECT session_id AS sessionId, seq, 1 - vec_distance_cosine(vector, ?) AS similarity FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+                "SELECT session_id AS sessionId, seq, 1 - vec_distance_cosine(vector, ?) AS similarity " +
+                  "FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
               )
               .all(asBlob(vector), ids) as NearestAcrossRow[])
           : (
