@@ -134,6 +134,16 @@ export function describeCrossHybridConformance(openStore: (embeddings: Embedding
       const page = await store.searchSessions({ query: "authentication decision", mode: "hybrid", limit: 3 });
       expect(keys(page)[0]).toBe("target:2");
       expect(page.sessionsSearched).toBe(21);
+      // Narrowed to 20 of the 21 sessions (PostgreSQL: still past the exact scan, the index walk filtered by session).
+      const some = ["target", ...Array.from({ length: 19 }, (_, session) => `filler-${session}`)];
+      const narrowed = await store.searchSessions({
+        query: "authentication decision",
+        mode: "hybrid",
+        sessionIds: some,
+      });
+      expect(keys(narrowed)[0]).toBe("target:2");
+      expect(narrowed.sessionsSearched).toBe(20);
+      expect(narrowed.hits.map((hit) => hit.sessionId)).not.toContain("filler-19");
     });
 
     it("counts the rows not embedded yet, and answers with word search's rows meanwhile", async () => {
