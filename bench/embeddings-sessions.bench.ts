@@ -11,7 +11,7 @@
  * the essays as in the embeddings benchmark. `CTXWIN_BENCH_EMBED_SESSIONS=200` changes the session
  * count. PostgreSQL: a throwaway durable cluster (test/postgres-cluster.ts, pgvector installed on
  * the server), or `--store <postgres url>`: a database of its own on that server
- * (`ctxwin_bench_embed_sessions`), whose seeded schemas later runs reuse. The HNSW index is
+ * (`ctxwin_bench_embed_sessions`, or `CTXWIN_BENCH_EMBED_DATABASE`), whose seeded schemas later runs reuse. The HNSW index is
  * built after the backfill (dropped after the first write, created again with the same
  * definition): the bulk load a fleet's import is, and minutes faster than inserting into the graph.
  */
@@ -23,6 +23,10 @@ import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { denseModel, rowOf, settle, vectorOf } from "./embeddings.bench.js";
 import { cosineSimilarity } from "../src/store/embeddings/vector-index.js";
 import { formatMs, formatRatio, goal, time, timeInterleaved, type Timing } from "./measure.js";
+import { crossSessionHybrid } from "./cross-session-hybrid.js";
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 const DIMENSIONS = 384;
 const ROWS = 100;
@@ -31,6 +35,12 @@ const QUERY_WORDS = "deploy login database budget palette latency schema token w
 function sessionCount(): number {
   const given = Number(process.env["CTXWIN_BENCH_EMBED_SESSIONS"]);
   return Number.isInteger(given) && given > 0 ? given : 1_000;
+}
+
+/** `--backend sqlite`: the cross-session figures on a SQLite file (the sign cache) instead of PostgreSQL. */
+function backendFlag(): string {
+  const flag = process.argv.indexOf("--backend");
+  return flag < 0 ? "postgres" : (process.argv[flag + 1] ?? "postgres");
 }
 
 function storeFlag(): string | undefined {
@@ -61,9 +71,11 @@ async function vectorTable(client: pg.Client, schema: string): Promise<string> {
   return name;
 }
 
-/** A database of its own on the server of `--store`, created once. */
+/** A database of its own on the server of `--store` (`CTXWIN_BENCH_EMBED_DATABASE` names another), created once. */
 async function benchDatabase(serverUrl: string): Promise<string> {
-  const name = "ctxwin_bench_embed_sessions";
+  const name = process.env["CTXWIN_BENCH_EMBED_DATABASE"] ?? "ctxwin_bench_embed_sessions";
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`CTXWIN_BENCH_EMBED_DATABASE: not a plain database name: ${name}`);
   await withClient(serverUrl, async (client) => {
     const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
@@ -229,8 +241,44 @@ async function exactTop(url: string, schema: string, id: string, query: string):
     .map(([seq]) => seq);
 }
 
+/**
+ * The cross-session figures on SQLite: a file of `sessions` × `ROWS` rows in the system's temporary
+ * folder, embedded once and reused by later runs.
+ */
+async function runSqlite(sessions: number, queryOf: () => string): Promise<void> {
+  const folder = path.join(tmpdir(), `ctxwin-bench-embed-sessions-${sessions}x${ROWS}_${DIMENSIONS}`);
+  mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, "ctxwin.db");
+  const embeddings = { model: denseModel(DIMENSIONS), batchSize: 512 };
+  const store = openStore({ path: file, embeddings });
+  try {
+    if ((await store.sessions()).length !== sessions) {
+      const started = performance.now();
+      for (let session = 0; session < sessions; session += 1)
+        await store.append(
+          sessionId(session),
+          Array.from({ length: ROWS }, (_, row) => rowOf(session * ROWS + row)),
+        );
+      await store.embeddings?.idle();
+      await store.embeddings?.backfill();
+      console.log(`  ${file}: seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    } else console.log(`  ${file}: seeded by an earlier run, reused`);
+    await crossSessionHybrid({ label: "SQLite", store, sessions, rows: ROWS, sessionId, queryOf });
+  } finally {
+    await store.close();
+  }
+}
+
 export async function run(): Promise<void> {
   const sessions = sessionCount();
+  if (backendFlag() === "sqlite") {
+    let sqliteRound = 0;
+    return runSqlite(
+      sessions,
+      () =>
+        `${QUERY_WORDS[sqliteRound % QUERY_WORDS.length]} ${QUERY_WORDS[(sqliteRound++ * 5 + 3) % QUERY_WORDS.length]}`,
+    );
+  }
   const given = storeFlag();
   const cluster = given === undefined ? await startPostgresCluster({ durable: true }) : undefined;
   try {
@@ -250,6 +298,17 @@ export async function run(): Promise<void> {
       [() => search(manyStore, sessionId((round++ * 337) % sessions)), () => search(oneStore, sessionId(0))],
       { iterations: 200, warmup: 10 },
     );
+    await crossSessionHybrid({
+      label: "PostgreSQL",
+      store: manyStore,
+      sessions,
+      rows: ROWS,
+      sessionId,
+      queryOf: () => {
+        round += 1;
+        return queryOf();
+      },
+    });
     await manyStore.close();
     await oneStore.close();
     const alone = await hnswAlone(url, many, sessions);

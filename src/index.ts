@@ -58,6 +58,7 @@ export type {
   CrossSearchOptions,
   CrossSearchHit,
   CrossSearchPage,
+  CrossSearchVectors,
   SearchEmbeddingsNote,
   EmbeddingSearchMode,
   EmbeddingDiagnostics,

@@ -195,7 +195,11 @@ export interface SearchEmbeddingsNote {
  */
 export interface CrossSearchOptions {
   query: string;
-  mode: SearchMode;
+  /**
+   * `hybrid` (ADR 0105): ranked's one query fused (RRF) with the rows nearest by meaning in the same
+   * scope, on a store opened with an embedding model; ranked word search alone, saying so, without one.
+   */
+  mode: SearchMode | "hybrid";
   /** At most this many hits in all (default 10, at most 50). */
   limit?: number;
   /** Skip this many hits first (the previous page's `nextOffset`): pages go by hit, not by session. */
@@ -239,6 +243,25 @@ export interface CrossSearchPage {
   partial?: boolean;
   /** Sessions the search looked into (visible, and in `sessionIds` when given). */
   sessionsSearched: number;
+  /** Hybrid: whether vectors took part, and the rows of the searched sessions not embedded yet (ADR 0105). */
+  embeddings?: SearchEmbeddingsNote;
+}
+
+/**
+ * The vector half of a hybrid search across sessions (ADR 0105): what the embedding layer hands
+ * the one query, which asks it once, with the scope it worked out (each session's segments).
+ */
+export interface CrossSearchVectors {
+  /**
+   * The stored rows nearest to the query among `segments` (by the id of the session storing the
+   * rows: its rows with `low < seq <= high`), most similar first, at most `limit`. `lastSeqs`: each
+   * storing session's last seq in the same snapshot, where the backend read it (for the pending rows).
+   */
+  nearest(
+    segments: ReadonlyMap<string, readonly { low: number; high: number }[]>,
+    limit: number,
+    lastSeqs: ReadonlyMap<string, number>,
+  ): Promise<readonly { sessionId: string; seq: number }[]>;
 }
 
 export interface SessionSummary {
@@ -290,8 +313,11 @@ export interface HistoryStore {
    */
   readHits(sessionId: string, seqs: readonly number[], options?: FloorOptions): Promise<SearchHit[]>;
   search(sessionId: string, options: SearchOptions): Promise<SearchPage>;
-  /** One search across every visible session (ADR 0089); `searchSessions({ query, mode: "literal" })`. */
-  searchSessions(options: CrossSearchOptions): Promise<CrossSearchPage>;
+  /**
+   * One search across every visible session (ADR 0089); `searchSessions({ query, mode: "literal" })`.
+   * `vectors`: the embedding layer's half of a `hybrid` search (ADR 0105); callers leave it out.
+   */
+  searchSessions(options: CrossSearchOptions, vectors?: CrossSearchVectors): Promise<CrossSearchPage>;
   /** Seq of the session's newest row (0 when it has none). */
   lastSeq(sessionId: string): Promise<number>;
   /** Seq of the newest manual reset boundary (0 when none). */

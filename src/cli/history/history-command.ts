@@ -169,7 +169,7 @@ export function registerHistoryCommand({ program, output = processOutput }: Comm
       if (options.newest === true && mode === "literal")
         throw new HistoryCommandError("--newest orders ranked hits (--ranked); literal hits are always newest first.");
       if (session === undefined) {
-        const scopedFlags = ["hybrid", "semantic", "includeCleared"] as const;
+        const scopedFlags = ["semantic", "includeCleared"] as const;
         const unscoped = scopedFlags.filter((name) => options[name] !== undefined && options[name] !== false);
         if (unscoped.length > 0) {
           const flagOf = (name: string) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
@@ -179,7 +179,8 @@ export function registerHistoryCommand({ program, output = processOutput }: Comm
         const results = await searchAllSessions({
           store,
           query: text,
-          mode: mode === "ranked" ? "ranked" : "literal",
+          mode: mode === "ranked" || mode === "hybrid" ? mode : "literal",
+          onNote: (note) => output.stderr(`ctxwin history: ${note}\n`),
           limit: options.limit ?? DEFAULT_SEARCH_LIMIT,
           filter: { role: options.role, toolName: options.tool },
           ...(options.newest === true ? { order: "newest" as const } : {}),

@@ -173,7 +173,7 @@ describe("history sessions and search across sessions (issue 50)", () => {
     expect(human[1]).toMatch(/^claude-code:\S+1 {2}2026-11-03T09:00:01\.000Z – .*“Rotate the SPRUCE-9 staging keys”$/);
   });
 
-  it("history search <text> without a session id searches every session, with --role and --tool; hybrid asks for one", async () => {
+  it("history search <text> without a session id searches every session, with --role, --tool and --hybrid; semantic asks for one", async () => {
     const project = await projectWithTwoSessions();
     const found = await inProject(project, "history", "search", "SPRUCE-9", "--json");
     expect(found.stderr).toBe("");
@@ -183,7 +183,7 @@ describe("history sessions and search across sessions (issue 50)", () => {
     expect(human).toMatch(
       /^═══ claude-code:\S+1 {2}Rotate the SPRUCE-9 staging keys ═══\n── w:0 ──\n#2 {2}user {2}.*staging keys/,
     );
-    // Role and tool filters are part of the one query (ADR 0093); hybrid needs a session.
+    // Role and tool filters are part of the one query (ADR 0093); semantic needs a session.
     const sessionsOf = (result: { stdout: string }) =>
       (JSON.parse(result.stdout) as { session_id: string }[]).map((entry) => entry.session_id).sort();
     expect(sessionsOf(await inProject(project, "history", "search", "SPRUCE-9", "--role", "user", "--json"))).toEqual([
@@ -196,8 +196,14 @@ describe("history sessions and search across sessions (issue 50)", () => {
     expect(sessionsOf(await inProject(project, "history", "search", "SPRUCE-9", "--tool", "Bash", "--json"))).toEqual(
       [],
     );
-    const scoped = await inProject(project, "history", "search", "SPRUCE-9", "--hybrid");
-    const refusal = "ctxwin history: --hybrid work within one session: give its id before the text.";
+    // Hybrid is one query across sessions too (ADR 0105); without an embedding model it says word search answered.
+    const hybrid = await inProject(project, "history", "search", "SPRUCE-9", "--hybrid", "--json");
+    expect(hybrid.status).toBe(0);
+    // Ranked by relevance, so one session's hits may come in more than one group.
+    expect([...new Set(sessionsOf(hybrid))]).toEqual([OLDER, NEWER].sort());
+    expect(hybrid.stderr).toMatch(/^ctxwin history: This store was opened without an embedding model/);
+    const scoped = await inProject(project, "history", "search", "SPRUCE-9", "--semantic");
+    const refusal = "ctxwin history: --semantic work within one session: give its id before the text.";
     expect([scoped.status, scoped.stderr.trim()]).toEqual([1, refusal]);
     // With a session id it is the single-session search, as before.
     const one = await inProject(project, "history", "search", NEWER, "SPRUCE-9", "--json");

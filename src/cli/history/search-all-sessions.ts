@@ -1,7 +1,8 @@
 /**
  * `ctxwin history search <text>` without a session id: the search `session_history` runs without
  * `session_id` (the library's `searchSessions`: one store query, the code path MCP uses, with its
- * role, tool and order filters), paged by hit until `limit` hits or the last one. Each result is one session's hits with its title.
+ * role, tool and order filters, and hybrid, ADR 0105), paged by hit until `limit` hits or the last one. Each result is
+ * one session's hits with its title; a page's note (word search answered alone, rows not embedded yet) goes to `onNote`.
  */
 import { SEARCH_LIMIT } from "../../core/history-view/limits.js";
 import type { SearchFilter, SearchOrder } from "../../core/search-filter.js";
@@ -21,10 +22,13 @@ export async function searchAllSessions({
   limit,
   filter = {},
   order,
+  onNote = () => undefined,
 }: {
   store: HistoryStore;
   query: string;
-  mode: "literal" | "ranked";
+  mode: "literal" | "ranked" | "hybrid";
+  /** Each distinct note of the pages, once. */
+  onNote?: (note: string) => void;
   limit: number;
   /** Only items of this role, or calling this tool: inside the same one query (ADR 0093). */
   filter?: SearchFilter;
@@ -33,6 +37,7 @@ export async function searchAllSessions({
   const results: SessionHits[] = [];
   let found = 0;
   let offset: number | undefined;
+  const notes = new Set<string>();
   while (found < limit) {
     const page = await searchSessions({
       store,
@@ -45,6 +50,10 @@ export async function searchAllSessions({
       ...(order === undefined ? {} : { order }),
     });
     if (!isSearchPage(page)) throw new HistoryCommandError(errorMessageOf(page));
+    if (page.note !== undefined && !notes.has(page.note)) {
+      notes.add(page.note);
+      onNote(page.note);
+    }
     for (const session of page.results) {
       results.push(session);
       found += session.hits.length;

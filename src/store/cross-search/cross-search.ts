@@ -5,6 +5,7 @@
  * hits and cuts the page. Literal hits come by session, newest activity first, each session's
  * newest first; ranked hits by one BM25 over all sessions, or in the literal order with
  * `order: "newest"`. A role or tool filter (ADR 0033) is part of the backend's query (ADR 0093).
+ * Hybrid (ADR 0105) is the ranked query fused with one nearest-neighbour query over the same scope.
  */
 import { InvalidArgumentError } from "../../core/errors.js";
 import { RANKED_CANDIDATE_LIMIT } from "../../core/ranked-search-plan.js";
@@ -12,7 +13,9 @@ import { checkSearchFilter, type SearchFilter, type SearchOrder } from "../../co
 import { assertSearchableQuery } from "../../core/search-query.js";
 import type { LineageBackend } from "../lineage/lineage-backend.js";
 import { checkLimit, checkSeq } from "../options.js";
-import type { CrossSearchHit, CrossSearchOptions, CrossSearchPage, StoredRow } from "../port.js";
+import type { CrossSearchHit, CrossSearchOptions, CrossSearchPage, CrossSearchVectors, StoredRow } from "../port.js";
+import { hybridMatches, hybridPool } from "./hybrid-matches.js";
+import { loadHits } from "./load-hits.js";
 import { ownersOf, searchScope, type ScopeSession, type SearchScope } from "./search-scope.js";
 
 /** Most hits of one cross-session page. */
@@ -77,7 +80,7 @@ export interface ScopeSearchResult {
 
 interface CheckedCrossSearch {
   query: string;
-  mode: "literal" | "ranked";
+  mode: "literal" | "ranked" | "hybrid";
   limit: number;
   offset: number;
   hitsPerSession: number;
@@ -90,8 +93,10 @@ function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearc
   if (options === null || typeof options !== "object")
     throw new InvalidArgumentError("searchSessions needs { query, mode }.");
   const mode = options.mode;
-  if (mode !== "literal" && mode !== "ranked")
-    throw new InvalidArgumentError(`mode must be 'literal' or 'ranked'; got ${String(mode)}.`);
+  if (mode !== "literal" && mode !== "ranked" && mode !== "hybrid")
+    throw new InvalidArgumentError(`mode must be 'literal', 'ranked' or 'hybrid'; got ${String(mode)}.`);
+  // Hybrid's word half is ranked search: its query and filters are checked as ranked ones.
+  const wordMode = mode === "literal" ? "literal" : "ranked";
   if (
     options.sessionIds !== undefined &&
     (!Array.isArray(options.sessionIds) || options.sessionIds.some((id) => typeof id !== "string"))
@@ -99,13 +104,13 @@ function checkCrossSearchOptions(options: CrossSearchOptions): CheckedCrossSearc
     throw new InvalidArgumentError("sessionIds must be an array of session ids.");
   }
   const { order, ...filter } = checkSearchFilter({
-    mode,
+    mode: wordMode,
     role: options.role,
     toolName: options.toolName,
     order: options.order,
   });
   return {
-    query: assertSearchableQuery(options.query, mode),
+    query: assertSearchableQuery(options.query, wordMode),
     mode,
     limit: checkLimit(options.limit, 10, MAX_CROSS_SEARCH_LIMIT),
     offset: checkSeq("offset", options.offset) ?? 0,
@@ -139,19 +144,39 @@ export function ownerCounter({ scope, hitsPerSession }: { scope: SearchScope; hi
 /**
  * @example const page = await crossSearch(raw, { query: "staging", mode: "literal" });
  */
-export async function crossSearch(raw: LineageBackend, options: CrossSearchOptions): Promise<CrossSearchPage> {
+export async function crossSearch(
+  raw: LineageBackend,
+  options: CrossSearchOptions,
+  vectors?: CrossSearchVectors,
+): Promise<CrossSearchPage> {
   const checked = checkCrossSearchOptions(options);
-  const { scope, matches, partial } = await raw.searchScope({
+  const mode = checked.mode === "literal" ? "literal" : "ranked";
+  const {
+    scope,
+    matches: wordMatches,
+    partial,
+  } = await raw.searchScope({
     scopeOf: (sessions) => cachedScope(sessions, checked.sessionIds),
     query: checked.query,
-    mode: checked.mode,
+    mode,
     hitsPerSession: checked.hitsPerSession,
-    scanLimit: checked.mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
+    scanLimit: mode === "ranked" ? CROSS_RANKED_CANDIDATE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
     wantedSessions: checked.offset + checked.limit + 1,
     filter: checked.filter,
-    examineLimit: checked.mode === "ranked" ? CROSS_FILTER_EXAMINE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
+    examineLimit: mode === "ranked" ? CROSS_FILTER_EXAMINE_LIMIT : CROSS_SEARCH_SCAN_LIMIT,
     order: checked.order,
   });
+  const matches =
+    checked.mode === "hybrid"
+      ? await hybridMatches({
+          raw,
+          scope,
+          matches: wordMatches,
+          vectors,
+          pool: hybridPool(checked.offset + checked.limit),
+          filter: checked.filter,
+        })
+      : wordMatches;
   const found = matches.flatMap((match) =>
     ownersOf(scope, match.storedIn, match.seq).map((segment) => ({
       match,
@@ -212,31 +237,4 @@ function cachedScope(sessions: readonly ScopeSession[], sessionIds: readonly str
     byIds.set(key, (scope = searchScope({ summaries: sessions, sessionIds })));
   }
   return scope;
-}
-
-/** The rows of the page's matches the backend did not read, one `readHits` per stored session. */
-async function loadHits(
-  raw: LineageBackend,
-  matches: readonly ScopeMatch[],
-): Promise<Map<ScopeMatch, { row: StoredRow; windowId: string }>> {
-  const loaded = new Map<ScopeMatch, { row: StoredRow; windowId: string }>();
-  const missing = new Map<string, ScopeMatch[]>();
-  for (const match of matches) {
-    if (match.hit !== undefined) loaded.set(match, match.hit);
-    else missing.set(match.storedIn, [...(missing.get(match.storedIn) ?? []), match]);
-  }
-  for (const [storedIn, list] of missing) {
-    // The scope already applied each session's floor: the stored rows are read as they are.
-    const read = await raw.readHits(
-      storedIn,
-      list.map((match) => match.seq),
-      { includeCleared: true },
-    );
-    const bySeq = new Map(read.map((hit) => [hit.row.seq, hit]));
-    for (const match of list) {
-      const hit = bySeq.get(match.seq);
-      if (hit !== undefined) loaded.set(match, hit);
-    }
-  }
-  return loaded;
 }

@@ -10,8 +10,13 @@ import { isSessionVisible } from "../../core/visibility.js";
 import { MAX_LINEAGE_DEPTH } from "../lineage/attach-parent.js";
 import type { SessionParent, SessionSummary } from "../port.js";
 
-/** What the scope needs of a session: one light row of the sessions table each. */
-export type ScopeSession = Pick<SessionSummary, "sessionId" | "floorSeq" | "updatedAt" | "parent" | "forkOf">;
+/**
+ * What the scope needs of a session: one light row of the sessions table each; with its last seq
+ * where the backend reads it (a hybrid search counts the rows not embedded yet with it, ADR 0105).
+ */
+export type ScopeSession = Pick<SessionSummary, "sessionId" | "floorSeq" | "updatedAt" | "parent" | "forkOf"> & {
+  lastSeq?: number;
+};
 
 /** The stored rows of one session with `low < seq <= high`, found under `ownerId`. */
 export interface ScopeSegment {
@@ -27,6 +32,8 @@ export interface SearchScope {
   segments: ReadonlyMap<string, readonly ScopeSegment[]>;
   /** Sessions searched. */
   owners: number;
+  /** By the id of the session that stores the rows: its last seq, where the backend read it. */
+  lastSeqs: ReadonlyMap<string, number>;
 }
 
 /**
@@ -71,7 +78,12 @@ export function searchScope({
       current = known.get(current.forkOf.sessionId);
     }
   });
-  return { segments, owners: owners.length };
+  const lastSeqs = new Map<string, number>();
+  for (const storedIn of segments.keys()) {
+    const lastSeq = known.get(storedIn)?.lastSeq;
+    if (lastSeq !== undefined) lastSeqs.set(storedIn, lastSeq);
+  }
+  return { segments, owners: owners.length, lastSeqs };
 }
 
 /** The segments of `scope` that hold the stored row `seq` of `storedIn` (none: the row is no hit). */
@@ -109,6 +121,8 @@ export interface ScopeSessionRecord {
   parent_item_id: string | null;
   fork_of_session_id: string | null;
   fork_at_seq: number | string | null;
+  /** Read by the backends that select it beside `SCOPE_SESSION_COLUMNS`. */
+  last_seq?: number | string;
 }
 
 /** One row of the sessions table as a `ScopeSession`. */
@@ -123,5 +137,6 @@ export function scopeSessionOf(record: ScopeSessionRecord): ScopeSession {
     ...(record.fork_of_session_id === null || record.fork_at_seq === null
       ? {}
       : { forkOf: { sessionId: record.fork_of_session_id, atSeq: Number(record.fork_at_seq) } }),
+    ...(record.last_seq === undefined ? {} : { lastSeq: Number(record.last_seq) }),
   };
 }

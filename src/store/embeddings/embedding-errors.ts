@@ -52,3 +52,11 @@ export class EmbeddingMismatchError extends errorClass("CtxwinEmbeddingMismatchE
  * if (VectorIndexUnavailableError.isInstance(error)) console.error(error.message)
  */
 export class VectorIndexUnavailableError extends errorClass("CtxwinVectorIndexUnavailableError") {}
+
+/** What a search says when the query's vector has another dimension than the stored ones (it answers with word search). */
+export function searchMismatchMessage({ model, storedDimensions, givenDimensions }: EmbeddingMismatchError): string {
+  return (
+    `The query's vector has ${givenDimensions} dimensions, the store's ${model} vectors ${storedDimensions}: ` +
+    "the model or its dimensions setting changed under the same id (embed under another model id to search by meaning)."
+  );
+}

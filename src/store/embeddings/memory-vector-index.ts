@@ -5,7 +5,10 @@ import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { memoryFailureLog } from "./failure-log.js";
 import {
   bestRows,
+  bestRowsAcross,
   cosineSimilarity,
+  inSegments,
+  type NearestAcrossRow,
   type NearestRow,
   type StoredVector,
   type SyncVectorIndex,
@@ -27,6 +30,13 @@ export function createMemoryVectorIndex(): SyncVectorIndex {
       const session = models.get(model)?.sessions.get(sessionId);
       return session === undefined ? undefined : { incarnation: session.incarnation, throughSeq: session.throughSeq };
     },
+    progressOfAll: (model) =>
+      new Map(
+        [...(models.get(model)?.sessions ?? [])].map(([sessionId, session]) => [
+          sessionId,
+          { incarnation: session.incarnation, throughSeq: session.throughSeq },
+        ]),
+      ),
     write({ sessionId, incarnation, model, dimensions, throughSeq, vectors }) {
       const known = models.get(model) ?? { dimensions, sessions: new Map<string, SessionVectors>() };
       if (known.dimensions !== dimensions) throw new EmbeddingMismatchError(model, known.dimensions, dimensions);
@@ -55,6 +65,19 @@ export function createMemoryVectorIndex(): SyncVectorIndex {
           scored.push({ seq: entry.seq, similarity: cosineSimilarity(vector, entry.vector) });
       }
       return bestRows(scored, limit);
+    },
+    nearestAcross({ model, vector, segments, limit }) {
+      const known = models.get(model);
+      if (known !== undefined && known.dimensions !== vector.length)
+        throw new EmbeddingMismatchError(model, known.dimensions, vector.length);
+      const scored: NearestAcrossRow[] = [];
+      for (const [sessionId, parts] of segments) {
+        for (const entry of known?.sessions.get(sessionId)?.vectors.values() ?? []) {
+          if (inSegments(parts, entry.seq))
+            scored.push({ sessionId, seq: entry.seq, similarity: cosineSimilarity(vector, entry.vector) });
+        }
+      }
+      return bestRowsAcross(scored, limit);
     },
     models: () => [...models.entries()].map(([model, { dimensions }]) => ({ model, dimensions })),
     count(model) {

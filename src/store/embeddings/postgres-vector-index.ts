@@ -21,40 +21,18 @@ import type pg from "pg";
 import { createConnectionPool, type ConnectionPoolOptions } from "../postgres/connection-pool.js";
 import { EmbeddingMismatchError, VectorIndexUnavailableError } from "./embedding-errors.js";
 import { postgresFailureLog } from "./failure-log.js";
+import { nearestAcrossIn, nearestEverywhereIn } from "./postgres-nearest-across.js";
+import { CHUNKS_PER_ROW, literalOf, scoredExactly } from "./pgvector-scoring.js";
 import { bestRows, type NearestRow, type VectorIndex } from "./vector-index.js";
 
 /** pgvector's largest dimension of an HNSW index on `vector`. */
 const MAX_HNSW_DIMENSIONS = 2_000;
-/**
- * Rows of a session's search range scored exactly instead of through the HNSW index: about as many
- * chunks as the index's first pass visits anyway (~2,800 at `ef_search` 60, measured), so the exact
- * scan costs no more and finds every nearest row (ADR 0096).
- */
-const EXACT_SCAN_ROWS = 2_000;
-/**
- * Up to this many rows, a range that is at most a tenth of the table is scored exactly too: the
- * index would fetch mostly other sessions' rows to filter them out (5,000 rows among 105,000:
- * 250–530 ms through the index, 15–20 ms exactly, measured).
- */
-const EXACT_SCAN_SHARED_ROWS = 10_000;
-
-/** Whether a search range is scored exactly rather than through the HNSW index (ADR 0096). */
-function scoredExactly(rowsInRange: number, tableChunks: number): boolean {
-  if (rowsInRange <= EXACT_SCAN_ROWS) return true;
-  // `reltuples` is -1 for a table never analyzed: then only the first rule holds.
-  return rowsInRange <= EXACT_SCAN_SHARED_ROWS && tableChunks > 0 && rowsInRange * 10 <= tableChunks;
-}
-/** Chunks the index is asked for per wanted row (a row may have several chunks). */
-const CHUNKS_PER_ROW = 2;
-
 export type PostgresVectorIndexOptions = Omit<ConnectionPoolOptions, "maxConnections"> & { maxConnections?: number };
 
 interface ModelRecord {
   model_key: number;
   dimensions: number;
 }
-
-const literalOf = (vector: Float32Array) => `[${Array.from(vector).join(",")}]`;
 
 /** The message of a server without pgvector (or a user who may not install it). */
 function unavailableMessage(where: string, detail: string): string {
@@ -138,6 +116,34 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
     return installed;
   }
 
+  /** pgvector's schema for a search, or `VectorIndexUnavailableError` saying why it is missing. */
+  async function installedVector(client: pg.PoolClient): Promise<string> {
+    const installed = await locateVector(client);
+    if (installed !== undefined) return installed;
+    const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+    const detail =
+      available.rowCount === 0
+        ? "the server has no extension named 'vector'"
+        : "the extension is not installed in this database";
+    throw new VectorIndexUnavailableError(unavailableMessage(pool.where, detail));
+  }
+
+  /**
+   * What a search of `model`'s vectors needs: pgvector's schema and the model's record (`undefined`:
+   * no vectors yet); `EmbeddingMismatchError` for a query vector of another dimension.
+   */
+  async function searchedModel(
+    client: pg.PoolClient,
+    model: string,
+    vector: Float32Array,
+  ): Promise<{ installed: string; record: ModelRecord } | undefined> {
+    const installed = await installedVector(client);
+    const record = await modelRecord(client, model);
+    if (record === undefined) return undefined;
+    if (record.dimensions !== vector.length) throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+    return { installed, record };
+  }
+
   async function modelRecord(client: pg.PoolClient, model: string): Promise<ModelRecord | undefined> {
     const known = knownModels.get(model);
     if (known !== undefined) return known;
@@ -186,6 +192,21 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         );
         const row = found.rows[0];
         return row === undefined ? undefined : { incarnation: row.incarnation, throughSeq: row.through_seq };
+      }),
+    progressOfAll: (model) =>
+      read(async (client) => {
+        const record = await modelRecord(client, model);
+        if (record === undefined) return new Map();
+        const found = await client.query<{ session_id: string; incarnation: string; through_seq: string }>(
+          `SELECT session_id, incarnation, through_seq FROM ${progressTable} WHERE model_key = $1`,
+          [record.model_key],
+        );
+        return new Map(
+          found.rows.map((row) => [
+            row.session_id,
+            { incarnation: row.incarnation, throughSeq: Number(row.through_seq) },
+          ]),
+        );
       }),
     write: (entry) =>
       transaction(
@@ -247,19 +268,9 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
       ),
     nearest: ({ sessionId, model, vector, lowSeq, highSeq, limit }) =>
       transaction(async (client) => {
-        const installed = await locateVector(client);
-        if (installed === undefined) {
-          const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-          const detail =
-            available.rowCount === 0
-              ? "the server has no extension named 'vector'"
-              : "the extension is not installed in this database";
-          throw new VectorIndexUnavailableError(unavailableMessage(pool.where, detail));
-        }
-        const record = await modelRecord(client, model);
-        if (record === undefined) return [];
-        if (record.dimensions !== vector.length)
-          throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+        const searched = await searchedModel(client, model, vector);
+        if (searched === undefined) return [];
+        const { installed, record } = searched;
         const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
         const table = tableOf(record.model_key);
         // One statement: the HNSW settings of this transaction, how far the session is embedded, and
@@ -285,6 +296,28 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
           [literalOf(vector), sessionId, lowSeq, Math.min(highSeq, Number.MAX_SAFE_INTEGER), chunks],
         );
         return bestRows(found.rows, limit);
+      }),
+    nearestAcross: ({ model, vector, segments, limit }) =>
+      transaction(async (client) => {
+        const searched = await searchedModel(client, model, vector);
+        if (searched === undefined) return [];
+        const { installed, record } = searched;
+        return nearestAcrossIn(client, {
+          table: tableOf(record.model_key),
+          progressTable,
+          modelKey: record.model_key,
+          installed,
+          vector,
+          segments,
+          limit,
+        });
+      }),
+    nearestEverywhere: ({ model, vector, limit }) =>
+      transaction(async (client) => {
+        const searched = await searchedModel(client, model, vector);
+        if (searched === undefined) return [];
+        const { installed, record } = searched;
+        return nearestEverywhereIn(client, { table: tableOf(record.model_key), installed, vector, limit });
       }),
     models: () =>
       read(async (client) => {

@@ -214,6 +214,17 @@ export class SessionSigns {
     return found;
   }
 
+  /**
+   * The Hamming distance of every held row to `query` (a view of the scratch, valid until the next
+   * scan of this session), with the rows' vector ids and seqs at the same positions: a search across
+   * sessions picks its candidates from several sessions' scans (`sqlite-nearest-across.ts`).
+   */
+  distancesTo(query: Uint32Array): { distances: Int32Array; ids: Float64Array; seqs: Float64Array } {
+    this.bits.fill(0, 0, this.stride);
+    this.bits.set(query.subarray(0, this.words), 0);
+    return { distances: this.memory.scan(this.count), ids: this.ids, seqs: this.seqs };
+  }
+
   /** A row's slot (growing the arrays when full), with its id and seq set. */
   private reserve(vectorId: number, seq: number): number {
     if (this.count === this.ids.length) this.grow(this.count + 1);

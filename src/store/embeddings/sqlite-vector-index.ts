@@ -16,7 +16,18 @@ import { EmbeddingMismatchError } from "./embedding-errors.js";
 import { sqliteFailureLog } from "./failure-log.js";
 import { SIGN_BLOCK_ROWS, deleteSignBlocks, packSignBlocks, readSignBlocks } from "./sign-blocks.js";
 import { type SessionSigns, SignCache, signBitsOf } from "./sign-cache.js";
-import { bestRows, cosineSimilarity, type NearestRow, type SyncVectorIndex, type VectorIndex } from "./vector-index.js";
+import { type CombinedSigns, combineSigns, nearestSignsAcross } from "./sqlite-nearest-across.js";
+import {
+  bestRows,
+  bestRowsAcross,
+  cosineSimilarity,
+  inSegments,
+  type NearestAcrossRow,
+  type NearestRow,
+  type SyncVectorIndex,
+  type VectorIndex,
+  type VectorProgress,
+} from "./vector-index.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ctxwin_embedding_models (
@@ -40,6 +51,12 @@ export const SIGN_CACHE_BYTES = 128 * 1024 * 1024;
 /** Candidates the bit index proposes per wanted row, before exact rescoring. */
 const CANDIDATES_PER_ROW = 4;
 const MIN_CANDIDATES = 400;
+/**
+ * Across sessions, only `CANDIDATES_PER_ROW` per wanted row: the candidates are random reads of
+ * floats spread over the whole file (400 of them cost ~12 ms at 1,000 sessions × 100 rows on the
+ * loaded machine, where one session's 400 sit together), ADR 0105.
+ */
+const MIN_CANDIDATES_ACROSS = 100;
 
 export interface SqliteVectorIndexOptions {
   path: string;
@@ -104,6 +121,12 @@ export function createSqliteVectorIndex({
   /** `PRAGMA data_version` when each cached session was last checked: it moves when another connection commits. */
   const checkedAt = new WeakMap<SessionSigns, { version: number; incarnation: string | undefined }>();
   const dataVersion = () => db.pragma("data_version", { simple: true }) as number;
+  /** This connection's own writes (`data_version` counts only other connections' commits). */
+  let ownWrites = 0;
+  /** The signatures of the last search across sessions, kept while its key (file, writes, sessions) holds. */
+  let combined: { key: string; signs: CombinedSigns } | undefined;
+  /** Every session's progress, kept while the file and this connection's writes are unchanged. */
+  let marks: { key: string; value: ReadonlyMap<string, VectorProgress> } | undefined;
   const incarnationOf = (modelKey: number, sessionId: string) =>
     (db
       .prepare("SELECT incarnation FROM ctxwin_embedding_progress WHERE model_key = ? AND session_id = ?")
@@ -180,9 +203,11 @@ export function createSqliteVectorIndex({
     return { ids, seqs, bits: Buffer.concat(parts) };
   }
 
-  /** The session's signatures, loaded once, caught up with what other connections wrote since. */
-  function signsOf(modelKey: number, dimensions: number, sessionId: string): SessionSigns {
-    const version = dataVersion();
+  /**
+   * The session's signatures, loaded once, caught up with what other connections wrote since
+   * (`version`: `PRAGMA data_version` now, read once by a search of many sessions).
+   */
+  function signsOf(modelKey: number, dimensions: number, sessionId: string, version = dataVersion()): SessionSigns {
     let signs = cache.get(modelKey, sessionId);
     const checked = signs === undefined ? undefined : checkedAt.get(signs);
     if (signs !== undefined && checked !== undefined && checked.version === version) return signs;
@@ -285,7 +310,23 @@ export function createSqliteVectorIndex({
         .get(record.model_key, sessionId) as { incarnation: string; through_seq: number } | undefined;
       return found === undefined ? undefined : { incarnation: found.incarnation, throughSeq: found.through_seq };
     },
+    progressOfAll(model) {
+      const record = modelRecord(model);
+      if (record === undefined) return new Map();
+      const key = `${record.model_key}:${dataVersion()}:${ownWrites}`;
+      if (marks?.key === key) return marks.value;
+      const rows = db
+        .prepare("SELECT session_id, incarnation, through_seq FROM ctxwin_embedding_progress WHERE model_key = ?")
+        .raw()
+        .all(record.model_key) as [string, string, number][];
+      marks = {
+        key,
+        value: new Map(rows.map(([sessionId, incarnation, throughSeq]) => [sessionId, { incarnation, throughSeq }])),
+      };
+      return marks.value;
+    },
     write(entry) {
+      ownWrites += 1;
       const stale = cache.peek(modelRecord(entry.model)?.model_key ?? -1, entry.sessionId);
       const staleIncarnation = stale === undefined ? undefined : checkedAt.get(stale)?.incarnation;
       const { modelKey, added } = writeTransaction.immediate(entry);
@@ -342,6 +383,70 @@ export function createSqliteVectorIndex({
         scored.push({ seq: row.seq, similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)) });
       return bestRows(scored, limit);
     },
+    nearestAcross({ model, vector, segments, limit }) {
+      const record = modelRecord(model);
+      if (record === undefined) return [];
+      if (record.dimensions !== vector.length)
+        throw new EmbeddingMismatchError(model, record.dimensions, vector.length);
+      if (usesBits(record.dimensions)) {
+        const version = dataVersion();
+        const key = `${record.model_key}:${version}:${ownWrites}:${[...segments.keys()].join("\n")}`;
+        if (combined?.key !== key) {
+          // Released first: the sessions' own signatures may be loaded while it is rebuilt.
+          combined = undefined;
+          const sessions = [...segments.keys()].map(
+            (sessionId) => [sessionId, signsOf(record.model_key, record.dimensions, sessionId, version)] as const,
+          );
+          combined = { key, signs: combineSigns(sessions, record.dimensions) };
+        }
+        const candidates = nearestSignsAcross({
+          combined: combined.signs,
+          segments: [...segments.values()],
+          query: signBitsOf(vector),
+          k: Math.max(MIN_CANDIDATES_ACROSS, limit * CANDIDATES_PER_ROW),
+        });
+        const ids = JSON.stringify(candidates);
+        const rows = extension
+          ? (db
+              .prepare(
+                "SELECT session_id AS sessionId, seq, 1 - vec_distance_cosine(vector, ?) AS similarity " +
+                  "FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+              )
+              .all(asBlob(vector), ids) as NearestAcrossRow[])
+          : (
+              db
+                .prepare(
+                  "SELECT session_id, seq, vector FROM ctxwin_embeddings WHERE vector_id IN (SELECT value FROM json_each(?))",
+                )
+                .all(ids) as { session_id: string; seq: number; vector: Buffer }[]
+            ).map((row) => ({
+              sessionId: row.session_id,
+              seq: row.seq,
+              similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)),
+            }));
+        return bestRowsAcross(rows, limit);
+      }
+      const read = db.prepare(
+        "SELECT seq, vector FROM ctxwin_embeddings WHERE model_key = ? AND session_id = ? AND seq > ? AND seq <= ?",
+      );
+      const scored: NearestAcrossRow[] = [];
+      for (const [sessionId, parts] of segments) {
+        const low = Math.min(...parts.map((part) => part.low));
+        const high = Math.min(Number.MAX_SAFE_INTEGER, Math.max(...parts.map((part) => part.high)));
+        for (const row of read.iterate(record.model_key, sessionId, low, high) as IterableIterator<{
+          seq: number;
+          vector: Buffer;
+        }>) {
+          if (inSegments(parts, row.seq))
+            scored.push({
+              sessionId,
+              seq: row.seq,
+              similarity: cosineSimilarity(vector, asVector(row.vector, record.dimensions)),
+            });
+        }
+      }
+      return bestRowsAcross(scored, limit);
+    },
     models() {
       if (!ready) return [];
       return (
@@ -368,13 +473,15 @@ export function createSqliteVectorIndex({
     },
     deleteSession(sessionId) {
       if (readOnly || !ready) return;
+      ownWrites += 1;
       db.transaction(() => deleteSessionRows(sessionId)).immediate();
       cache.deleteSession(sessionId);
     },
     ...sqliteFailureLog(db),
-    cacheBytes: () => cache.bytes,
+    cacheBytes: () => cache.bytes + (combined?.signs.bytes ?? 0),
     close() {
       cache.clear();
+      combined = undefined;
       if (db.open) db.close();
     },
   };

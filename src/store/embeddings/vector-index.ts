@@ -45,6 +45,27 @@ export interface NearestRow {
   similarity: number;
 }
 
+/** Stored rows of one session with `low < seq <= high` (a segment of a cross-session search's scope, ADR 0089). */
+export interface SeqSegment {
+  low: number;
+  high: number;
+}
+
+/** `nearest` over many sessions at once (a hybrid search across sessions, ADR 0105). */
+export interface NearestAcrossQuery {
+  model: string;
+  vector: Float32Array;
+  /** By the id of the session storing the rows: the parts of it searched. */
+  segments: ReadonlyMap<string, readonly SeqSegment[]>;
+  /** At most this many rows in all. */
+  limit: number;
+}
+
+/** A stored row near the query, with the session that stores it. */
+export interface NearestAcrossRow extends NearestRow {
+  sessionId: string;
+}
+
 export interface VectorProgress {
   incarnation: string;
   throughSeq: number;
@@ -56,6 +77,8 @@ export interface VectorIndex {
   dimensionsOf(model: string): MaybePromise<number | undefined>;
   /** How far `sessionId` is embedded with `model`. */
   progress(sessionId: string, model: string): MaybePromise<VectorProgress | undefined>;
+  /** How far every session is embedded with `model`, in one read (a search across sessions counts pending rows with it). */
+  progressOfAll(model: string): MaybePromise<ReadonlyMap<string, VectorProgress>>;
   /**
    * Stores the vectors and moves the session's progress, in one transaction (idempotent: chunks
    * already stored are kept). Refuses (`EmbeddingMismatchError`, nothing written) a dimension
@@ -67,6 +90,17 @@ export interface VectorIndex {
    * `VectorIndexUnavailableError` when the backend cannot hold vectors here (PostgreSQL without pgvector).
    */
   nearest(query: NearestQuery): MaybePromise<NearestRow[]>;
+  /**
+   * The stored rows nearest to `vector` among every session's segments, most similar first, in one
+   * pass over the index (ADR 0105). Throws as `nearest` does.
+   */
+  nearestAcross(query: NearestAcrossQuery): MaybePromise<NearestAcrossRow[]>;
+  /**
+   * The rows of every session nearest to `vector`, for an index whose queries run beside the
+   * store's (pgvector): a hybrid search across all sessions asks it while the ranked query runs and
+   * applies the scope afterwards (ADR 0105). Absent on the embedded backends (nothing to overlap).
+   */
+  nearestEverywhere?(query: Omit<NearestAcrossQuery, "segments">): MaybePromise<NearestAcrossRow[]>;
   /** Models with vectors in the store, other than none. */
   models(): MaybePromise<{ model: string; dimensions: number }[]>;
   /** Rows and vectors stored for `model`. */
@@ -119,5 +153,27 @@ export function bestRows(scored: Iterable<NearestRow>, limit: number): NearestRo
   return [...best.entries()]
     .map(([seq, similarity]) => ({ seq, similarity }))
     .sort((left, right) => right.similarity - left.similarity || right.seq - left.seq)
+    .slice(0, limit);
+}
+
+/** Whether `seq` lies in one of `segments`. */
+export const inSegments = (segments: readonly SeqSegment[], seq: number): boolean =>
+  segments.some((segment) => seq > segment.low && seq <= segment.high);
+
+/** The best chunk of each stored row across sessions, most similar first, at most `limit` rows. */
+export function bestRowsAcross(scored: Iterable<NearestAcrossRow>, limit: number): NearestAcrossRow[] {
+  const best = new Map<string, NearestAcrossRow>();
+  for (const row of scored) {
+    const key = `${row.seq}:${row.sessionId}`;
+    const known = best.get(key);
+    if (known === undefined || row.similarity > known.similarity) best.set(key, row);
+  }
+  return [...best.values()]
+    .sort(
+      (left, right) =>
+        right.similarity - left.similarity ||
+        right.seq - left.seq ||
+        (left.sessionId < right.sessionId ? -1 : left.sessionId > right.sessionId ? 1 : 0),
+    )
     .slice(0, limit);
 }

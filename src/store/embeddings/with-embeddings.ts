@@ -3,6 +3,7 @@
  * default path reads as if embeddings did not exist:
  * - `append` commits through the store, then names the session to the background embedder;
  * - `search` with `mode: "hybrid"` fuses ranked word search and vector similarity (RRF, k = 60),
+ *   and so does `searchSessions` across sessions, in one query over the scope (ADR 0105);
  *   `"semantic"` uses the vectors alone; both keep the privacy floor, the window, `beforeSeq`, the
  *   role and tool filters and the bounds, and say in `embeddings` how many rows are not embedded
  *   yet. A provider that fails at query time, an index that is unavailable, or a query vector of
@@ -28,7 +29,13 @@ import type {
   WindowSummary,
 } from "../port.js";
 import { embedTexts, embeddingModelId } from "./embed-texts.js";
-import { EmbeddingMismatchError, EmbeddingProviderError, VectorIndexUnavailableError } from "./embedding-errors.js";
+import {
+  EmbeddingMismatchError,
+  EmbeddingProviderError,
+  VectorIndexUnavailableError,
+  searchMismatchMessage,
+} from "./embedding-errors.js";
+import { crossSessionHybrid } from "./cross-session-hybrid.js";
 import type { EmbeddingsOptions } from "./embeddings-options.js";
 import { createEmbeddingWorker } from "./embedding-worker.js";
 import { fuseRankings } from "./fuse-rankings.js";
@@ -162,14 +169,7 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
       return await nearestInRanges(index, ranges, query);
     } catch (error) {
       if (VectorIndexUnavailableError.isInstance(error)) return error;
-      if (EmbeddingMismatchError.isInstance(error)) {
-        const { model: id, storedDimensions, givenDimensions } = error;
-        return {
-          message:
-            `The query's vector has ${givenDimensions} dimensions, the store's ${id} vectors ${storedDimensions}: ` +
-            "the model or its dimensions setting changed under the same id (embed under another model id to search by meaning).",
-        };
-      }
+      if (EmbeddingMismatchError.isInstance(error)) return { message: searchMismatchMessage(error) };
       throw error;
     }
   }
@@ -365,6 +365,10 @@ export function withEmbeddings(inner: HistoryStore, options: WithEmbeddingsOptio
       isEmbeddingMode(searchOptions?.mode)
         ? embeddingSearch(sessionId, searchOptions)
         : inner.search(sessionId, searchOptions),
+    searchSessions: (crossOptions, vectors) =>
+      crossOptions?.mode === "hybrid" && vectors === undefined
+        ? crossSessionHybrid({ inner, index, modelId, queryVectorOf, noteOf }, crossOptions)
+        : inner.searchSessions(crossOptions, vectors),
     async deleteSession(sessionId) {
       const deleted = await inner.deleteSession(sessionId);
       if (deleted && !readOnly) await index.deleteSession(sessionId);

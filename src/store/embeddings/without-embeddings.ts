@@ -13,8 +13,8 @@ export const isEmbeddingMode = (mode: unknown): mode is "hybrid" | "semantic" =>
   mode === "hybrid" || mode === "semantic";
 
 /**
- * A store without an embedding model: hybrid and semantic searches are answered by ranked word
- * search, and the page says so.
+ * A store without an embedding model: hybrid and semantic searches (and hybrid across sessions)
+ * are answered by ranked word search, and the page says so.
  *
  * @example withoutEmbeddings(createMemoryStore())
  */
@@ -24,6 +24,11 @@ export function withoutEmbeddings(inner: HistoryStore): HistoryStore {
     async search(sessionId, options) {
       if (!isEmbeddingMode(options?.mode)) return inner.search(sessionId, options);
       const page = await inner.search(sessionId, { ...options, mode: "ranked" });
+      return { ...page, embeddings: { status: "unavailable", pendingRows: 0, message: NO_EMBEDDING_MODEL_MESSAGE } };
+    },
+    async searchSessions(options, vectors) {
+      const page = await inner.searchSessions(options, vectors);
+      if (options?.mode !== "hybrid") return page;
       return { ...page, embeddings: { status: "unavailable", pendingRows: 0, message: NO_EMBEDDING_MODEL_MESSAGE } };
     },
   };

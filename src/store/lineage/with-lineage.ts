@@ -66,7 +66,7 @@ export function withLineage(raw: LineageBackend): HistoryStore {
       const context = await contextOf(sessionId);
       return context === undefined ? raw.search(sessionId, options) : forkSearch(context, options);
     },
-    searchSessions: (options) => crossSearch(raw, options),
+    searchSessions: (options, vectors) => crossSearch(raw, options, vectors),
     fork: (sessionId, options) => createFork(raw, store, sessionId, options),
     async deleteSession(sessionId: string) {
       const forks = await raw.sessions({ forkOfSessionId: sessionId });

@@ -356,6 +356,7 @@ function createMemoryBackend({
         [...sessions.entries()].map(([sessionId, session]) => ({
           sessionId,
           floorSeq: session.cursor.floorSeq,
+          lastSeq: session.cursor.lastSeq,
           updatedAt: session.updatedAt,
           parent: session.parent,
           forkOf: session.forkOf,

@@ -75,7 +75,7 @@ export const crossSearchSql = {
   crossCountWords: `SELECT count(*) AS matches FROM (SELECT 1 FROM ctxwin_search_words WHERE ctxwin_search_words MATCH ? LIMIT ?)`,
   crossScoreWords: walkSql.crossScoreWords("1"),
   topRowKey: "SELECT coalesce(max(row_key), 0) AS top FROM ctxwin_rows",
-  scopeSessions: `SELECT ${SCOPE_SESSION_COLUMNS} FROM ctxwin_sessions`,
+  scopeSessions: `SELECT ${SCOPE_SESSION_COLUMNS}, last_seq FROM ctxwin_sessions`,
 } as const;
 
 export type CrossSearchStatements = Record<keyof typeof crossSearchSql, Database.Statement>;

@@ -10,6 +10,7 @@ import { reply, reset, rollover, text, textOf } from "./conformance-rows.js";
 import { createSynonymEmbeddingModel, gatedEmbeddingModel, synonymVector } from "./synonym-embedding-model.js";
 import { describeForkEmbeddingConformance } from "./conformance-embeddings-forks.js";
 import { describeManySessionEmbeddingCase } from "./conformance-embeddings-sessions.js";
+import { describeCrossHybridConformance } from "./conformance-cross-hybrid.js";
 import { quiet, transcript } from "./embedding-transcript.js";
 
 export type OpenWithEmbeddings = (embeddings: EmbeddingsOptions | undefined) => HistoryStore;
@@ -278,6 +279,7 @@ export function describeEmbeddingConformance(name: string, open: OpenWithEmbeddi
     });
 
     describeForkEmbeddingConformance(openStore);
+    describeCrossHybridConformance(openStore);
     describeManySessionEmbeddingCase(openStore);
   });
 }

@@ -46,7 +46,7 @@ export async function listSessions({
 }
 
 /**
- * A search across every session of a store (literal or ranked) in one query (ADR 0089); each hit names
+ * A search across every session of a store (literal, ranked or hybrid) in one query (ADR 0089, 0105); each hit names
  * its session and item. Pages by hit: pass the previous result's `next.offset` as `offset`. `role`,
  * `toolName` and `order` narrow and order it inside the same query (ADR 0093).
  *
@@ -67,7 +67,7 @@ export async function searchSessions({
   store: HistoryStore;
   projectDirectory?: string;
   query: string;
-  mode?: "literal" | "ranked";
+  mode?: "literal" | "ranked" | "hybrid";
   limit?: number;
   offset?: number;
   role?: RowRole;

@@ -71,8 +71,7 @@ export const CatalogInputSchema = SessionHistoryInputSchema.extend({
     .nullish()
     .describe(
       "list_sessions: skip this many sessions (the `next` of the previous page). " +
-        "A search across sessions reads every session in one call and pages with offset; " +
-        "only a search whose `next` names session_offset goes session by session.",
+        "A search across sessions reads every session in one call and pages with offset (session_offset is ignored there).",
     ),
 });
 

@@ -2,5 +2,3 @@
 
 /** At most this many hits of one session per call; the entry says when the session has more. */
 export const HITS_PER_SESSION = 3;
-/** At most this many sessions are searched per call by the per-session path (filters, hybrid, order). */
-export const MAX_SESSIONS_PER_SEARCH = 200;

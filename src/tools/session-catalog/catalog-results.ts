@@ -64,8 +64,7 @@ export interface SessionHits {
   project: string | null;
   hits: CrossSessionHit[];
   /**
-   * The session has further hits than the page shows of it, or (per-session path, with no hits) was
-   * searched only partly. Search again with this session_id to page on.
+   * The session has further hits than the page shows of it. Search again with this session_id to page on.
    */
   more_hits_in_session: boolean;
 }
@@ -74,11 +73,11 @@ export interface SearchSessionsResult extends SessionPageFields {
   action: "search";
   scope: "all_sessions";
   mode: "literal" | "ranked" | "hybrid";
-  /** Sessions looked into by this call: all of them, or in hybrid mode, from `session_offset` on. */
+  /** Sessions looked into by this call: every visible session (in the filters' sessions). */
   sessions_searched: number;
   results: SessionHits[];
-  /** The next page: `offset` (hits) across sessions; `session_offset` on the per-session path (ADR 0089). */
-  next: { offset: number } | { session_offset: number } | null;
+  /** The next page: `offset` (hits) across sessions (ADR 0089, 0105). */
+  next: { offset: number } | null;
   /** Set when the query matched more items than one search reads (`partial`, ADR 0089). */
   note?: string;
 }

@@ -3,9 +3,9 @@
  * visible session (`HistoryStore.searchSessions`, ADR 0089), with each session's privacy floor,
  * hidden rows, lineage and sub-agent visibility applied inside it. Hits are grouped by session
  * (at most `HITS_PER_SESSION` each, so one chatty session cannot fill the page) and paged by hit
- * with `offset`; a role or tool filter and `order` are part of that one search (ADR 0093). A `hybrid`
- * search runs the single-session search on each session in turn instead (the vector index answers
- * one session at a time), at most `MAX_SESSIONS_PER_SEARCH` per call, paged with `session_offset`.
+ * with `offset`; a role or tool filter and `order` are part of that one search (ADR 0093), and so is
+ * `hybrid`: the ranked query fused with one nearest-neighbour query over the same sessions (ADR 0105).
+ * `session_offset` is accepted and ignored (it paged the per-session path this replaced).
  */
 import { fitEntries } from "../../core/history-view/bounded-result.js";
 import {
@@ -17,11 +17,10 @@ import {
 } from "../../core/history-view/limits.js";
 import { renderRowForSearch } from "../../core/row-text.js";
 import { InvalidQueryError } from "../../core/search-query.js";
-import { RecentItems, type HistoryContext } from "../session-history/history-context.js";
-import { checkInput, type SessionHistoryInput } from "../session-history/input-schema.js";
-import { searchHistory, searchQueryProblem } from "../session-history/search.js";
+import { checkInput } from "../session-history/input-schema.js";
+import { searchQueryProblem } from "../session-history/search.js";
 import { searchHitEntry, snippetFinder } from "../session-history/search-hits.js";
-import { MAX_SESSION_OFFSET, fieldPhrase } from "./catalog-input.js";
+import { fieldPhrase } from "./catalog-input.js";
 import {
   catalogError,
   type CatalogErrorResult,
@@ -29,9 +28,9 @@ import {
   type SessionHits,
 } from "./catalog-results.js";
 import type { SessionCatalog, SessionFilter } from "./session-descriptors.js";
-import { HITS_PER_SESSION, MAX_SESSIONS_PER_SEARCH } from "./catalog-limits.js";
+import { HITS_PER_SESSION } from "./catalog-limits.js";
 
-export { HITS_PER_SESSION, MAX_SESSIONS_PER_SEARCH };
+export { HITS_PER_SESSION };
 
 const hasFilter = (filter: SessionFilter) => Object.values(filter).some((value) => value !== undefined);
 
@@ -41,25 +40,21 @@ const hasFilter = (filter: SessionFilter) => Object.values(filter).some((value) 
 export async function searchSessions({
   catalog,
   filter,
-  offset,
   input,
-  maxSessions = MAX_SESSIONS_PER_SEARCH,
 }: {
   catalog: SessionCatalog;
   filter: SessionFilter;
-  /** `session_offset`: pages the per-session path; the one-query path pages by hit (`offset`) and ignores it. */
-  offset: number;
+  /** `session_offset`: accepted for compatibility and ignored; pages go by hit (`offset`, ADR 0105). */
+  offset?: number;
   /** The session_history search fields (query, mode, limit, offset). */
   input: Record<string, unknown>;
-  maxSessions?: number;
 }): Promise<SearchSessionsResult | CatalogErrorResult> {
   const invalid = (code: "invalid_input" | "invalid_query", message: string) =>
     catalogError({ action: "search", code, message });
   const checked = checkInput(input);
   if (!checked.ok) return invalid("invalid_input", checked.message);
   const fields = checked.input;
-  const perSession = fields.mode === "hybrid";
-  const scoped = (["window_id", "before_item", ...(perSession ? (["offset"] as const) : [])] as const).filter(
+  const scoped = (["window_id", "before_item"] as const).filter(
     (field) => fields[field] !== undefined && fields[field] !== null,
   );
   if (scoped.length > 0) {
@@ -69,10 +64,9 @@ export async function searchSessions({
   const problem = searchQueryProblem(fields);
   if (problem !== undefined)
     return invalid(problem.error.code === "invalid_query" ? "invalid_query" : "invalid_input", problem.error.message);
-  if (perSession) return searchEachSession({ catalog, filter, offset, input: fields, maxSessions });
 
   const limit = fields.limit ?? SEARCH_LIMIT.default;
-  const mode = fields.mode === "ranked" ? "ranked" : "literal";
+  const mode = fields.mode === "ranked" || fields.mode === "hybrid" ? fields.mode : "literal";
   const hitOffset = fields.offset ?? 0;
   const query = fields.query ?? "";
   // Filters by project, source or date need the sessions described; without them only the hits' sessions are.
@@ -99,7 +93,11 @@ export async function searchSessions({
     filtered !== undefined
       ? new Map(filtered.map((descriptor) => [descriptor.sessionId, descriptor]))
       : await catalog.describeSessions(page.hits.map((hit) => hit.sessionId));
-  const snippetOf = snippetFinder({ query, mode, maxChars: fields.max_item_chars ?? SNIPPET_MAX_CHARS });
+  const snippetOf = snippetFinder({
+    query,
+    mode: mode === "literal" ? "literal" : "ranked",
+    maxChars: fields.max_item_chars ?? SNIPPET_MAX_CHARS,
+  });
   const more = new Set(page.moreInSession);
   const entries: { hits: number; group: SessionHits }[] = [];
   for (const hit of page.hits) {
@@ -138,6 +136,10 @@ export async function searchSessions({
   }
   const onPage = entries.slice(0, pageEntries);
   const storeHasMore = page.hasMore || pageEntries < entries.length;
+  // A hybrid page says when word search answered alone, or rows are not embedded yet (ADR 0063, 0105).
+  const notes = [page.partial === true ? PARTIAL_NOTE : undefined, page.embeddings?.message].filter(
+    (note): note is string => note !== undefined,
+  );
   const build = (kept: { hits: number; group: SessionHits }[]): SearchSessionsResult => {
     const shown = kept.reduce((sum, entry) => sum + entry.hits, 0);
     const hasMore = storeHasMore || kept.length < onPage.length;
@@ -153,7 +155,7 @@ export async function searchSessions({
       results: kept.map((entry) => entry.group),
       has_more: hasMore,
       next: hasMore && nextOffset <= MAX_SEARCH_OFFSET ? { offset: nextOffset } : null,
-      ...(page.partial === true ? { note: PARTIAL_NOTE } : {}),
+      ...(notes.length > 0 ? { note: notes.join(" ") } : {}),
     };
   };
   return fitEntries({ entries: onPage, build, maxBytes: MAX_RESULT_BYTES })?.result ?? build([]);
@@ -162,79 +164,3 @@ export async function searchSessions({
 const PARTIAL_NOTE =
   "The query matches more items than one search reads: these hits come from the newest ones. " +
   "Add words to narrow it, or search one session (session_id) to page through all of its hits.";
-
-/**
- * The per-session path: the single-session search, with all its rules, on each matching session in
- * turn, newest activity first, at most `maxSessions` per call, paged with `session_offset`.
- */
-async function searchEachSession({
-  catalog,
-  filter,
-  offset,
-  input,
-  maxSessions,
-}: {
-  catalog: SessionCatalog;
-  filter: SessionFilter;
-  offset: number;
-  input: SessionHistoryInput;
-  maxSessions: number;
-}): Promise<SearchSessionsResult | CatalogErrorResult> {
-  const invalid = (code: "invalid_input" | "invalid_query", message: string) =>
-    catalogError({ action: "search", code, message });
-  const limit = input.limit ?? SEARCH_LIMIT.default;
-  const mode = input.mode ?? "literal";
-  const descriptors = await catalog.describe(filter);
-  const groups: { position: number; hits: SessionHits }[] = [];
-  let found = 0;
-  let position = offset;
-  for (; position < descriptors.length && position < offset + maxSessions && found < limit; position += 1) {
-    const descriptor = descriptors[position]!;
-    const { summary } = descriptor;
-    const context: HistoryContext = {
-      store: catalog.store,
-      sessionId: summary.sessionId,
-      floor: summary.floorSeq,
-      lastSeq: summary.lastSeq,
-      recentItems: new RecentItems(),
-      label: STORE_HISTORY_LABEL,
-    };
-    const result = await searchHistory(context, { ...input, limit: Math.min(HITS_PER_SESSION, limit - found) });
-    if (!result.ok)
-      return invalid(result.error.code === "invalid_query" ? "invalid_query" : "invalid_input", result.error.message);
-    // A session without hits is left out, unless its search stopped at the literal scan bound
-    // (ADR 0051): then it is listed with no hits and more_hits_in_session, never passed over silently.
-    if (result.hits.length === 0 && (result.note === undefined || result.mode === "hybrid")) continue;
-    found += result.hits.length;
-    groups.push({
-      position,
-      hits: {
-        session_id: summary.sessionId,
-        source: descriptor.source,
-        title: descriptor.title,
-        project: descriptor.project,
-        hits: result.hits.map((hit) => ({ session_id: summary.sessionId, ...hit })),
-        more_hits_in_session: result.has_more,
-      },
-    });
-  }
-
-  const build = (kept: { position: number; hits: SessionHits }[]): SearchSessionsResult => {
-    // Cut groups are searched again on the next page; otherwise it starts after the last session looked into.
-    const nextOffset = kept.length < groups.length ? groups[kept.length]!.position : position;
-    const hasMore = nextOffset < descriptors.length;
-    return {
-      label: STORE_HISTORY_LABEL,
-      ok: true,
-      action: "search",
-      scope: "all_sessions",
-      mode,
-      sessions_total: descriptors.length,
-      sessions_searched: nextOffset - offset,
-      results: kept.map((group) => group.hits),
-      has_more: hasMore,
-      next: hasMore && nextOffset <= MAX_SESSION_OFFSET ? { session_offset: nextOffset } : null,
-    };
-  };
-  return fitEntries({ entries: groups, build, maxBytes: MAX_RESULT_BYTES })?.result ?? build([]);
-}

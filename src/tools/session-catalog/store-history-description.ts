@@ -10,7 +10,7 @@ import {
   SESSION_LIMIT,
   WINDOW_LIMIT,
 } from "../../core/history-view/limits.js";
-import { HITS_PER_SESSION, MAX_SESSIONS_PER_SEARCH } from "./catalog-limits.js";
+import { HITS_PER_SESSION } from "./catalog-limits.js";
 
 /**
  * What an MCP client's model is told about the store-wide tool.
@@ -24,7 +24,7 @@ export const STORE_HISTORY_DESCRIPTION = [
   `list_sessions: sessions newest activity first (limit ≤ ${SESSION_LIMIT.max}), ` +
     "filtered by project (folder), source ('claude-code', 'codex', 'ctxwin'), since and until (ISO dates).",
   "search without session_id: text across sessions (same filters), " +
-    `at most ${HITS_PER_SESSION} hits per session and ${MAX_SESSIONS_PER_SEARCH} sessions per call; ` +
+    `every session in one call, at most ${HITS_PER_SESSION} hits per session; ` +
     "each hit names its session_id and item_id.",
   `With session_id: list_windows (limit ≤ ${WINDOW_LIMIT.max}), ` +
     `list_items (window_id, after_item, limit ≤ ${ITEM_LIMIT.max}), ` +

@@ -106,15 +106,19 @@ describe("store-wide session_history", () => {
         { action: "search", query: "x", mode: "ranked", before_item: "3", offset: 2 },
         "Invalid input: before_item works within one session only; give session_id too.",
       ],
-      // On the per-session path (hybrid, ADR 0093) offset stays within one session.
-      [
-        { action: "search", query: "x", mode: "hybrid", offset: 2 },
-        "Invalid input: offset works within one session only; give session_id too.",
-      ],
     ];
     for (const [input, message] of refusals) {
       const answer = (await history.execute(input)) as unknown as Answer;
       expect(answer.error?.message, JSON.stringify(input)).toBe(message);
     }
+    // Hybrid across sessions is the one query too (ADR 0105): it pages by hit, and session_offset is ignored.
+    const hybrid = (await history.execute({
+      action: "search",
+      query: "x",
+      mode: "hybrid",
+      offset: 2,
+      session_offset: 5,
+    })) as unknown as Answer & { ok: boolean; mode: string };
+    expect(hybrid).toMatchObject({ ok: true, mode: "hybrid" });
   });
 });
