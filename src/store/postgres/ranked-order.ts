@@ -110,8 +110,8 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
       ? { low: walkFloor(reach, low, high), plan: USE_WORD_INDEX }
       : undefined;
   };
-  // Testing a row's words on a walk costs several µs (more when they are stored out of line and
-  // compressed): a common word reaches the cap within a few thousand rows, a rarer one is counted
+  // Testing a row's words on a walk costs a few µs (they are kept in the row, ADR 0103): a common
+  // word reaches the cap within a few thousand rows, a rarer one is counted
   // from the word index (walkLimit; docs/benchmarks.md, store, PostgreSQL), all such words in one
   // statement. A walk that ends short of the cap proves nothing about the older rows: the index
   // counts the whole range then. A walk reads the newest rows first, so with `walksOrdered` it
