@@ -32,7 +32,8 @@ import { formatMs, formatRatio, goal, timeInterleaved, type Timing } from "./mea
 import pg from "pg";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 
-const WORDS =
+/** The words of the ranked queries ("<word> <word> plan"); also the rows' text without the essays. */
+export const ESSAY_QUERY_WORDS =
   "deploy login oauth database migration budget palette latency release schema token window rollover search vector index cache provider session agent".split(
     " ",
   );
@@ -55,7 +56,10 @@ export function rowOf(index: number): RowInput {
   const text =
     sentences.length > 0
       ? [0, 1, 2].map((offset) => sentences?.[(index * 3 + offset) % (sentences?.length ?? 1)] ?? "").join(" ")
-      : Array.from({ length: 40 }, (_, position) => WORDS[(index * 7 + position * 13) % WORDS.length]).join(" ");
+      : Array.from(
+          { length: 40 },
+          (_, position) => ESSAY_QUERY_WORDS[(index * 7 + position * 13) % ESSAY_QUERY_WORDS.length],
+        ).join(" ");
   return { role: index % 2 === 0 ? "user" : "assistant", parts: [{ type: "text", text: `${text} (${index})` }] };
 }
 
@@ -101,7 +105,8 @@ export async function run(): Promise<void> {
 /** Searches timed per mode: interleaved, so the shared machine's noise hits the three alike; 120 each, so one stall is not the p95. */
 async function timeModes(store: HistoryStore): Promise<{ hybrid: Timing; semantic: Timing; ranked: Timing }> {
   let query = 0;
-  const queries = () => `${WORDS[query++ % WORDS.length]} ${WORDS[(query * 3) % WORDS.length]} plan`;
+  const queries = () =>
+    `${ESSAY_QUERY_WORDS[query++ % ESSAY_QUERY_WORDS.length]} ${ESSAY_QUERY_WORDS[(query * 3) % ESSAY_QUERY_WORDS.length]} plan`;
   const [hybrid, semantic, ranked] = (await timeInterleaved(
     (["hybrid", "semantic", "ranked"] as const).map(
       (mode) => () => store.search("s", { query: queries(), mode, limit: 10 }),
@@ -255,7 +260,12 @@ function candidateRecall(
   dimensions: number,
 ): { fast: string; vec0: string | undefined; queries: number; cacheBytes: number; loadMs: number } {
   const queries = Array.from({ length: 10 }, (_, index) =>
-    Float32Array.from(vectorOf(`${WORDS[index]} ${WORDS[(index * 7) % WORDS.length]} recall`, dimensions)),
+    Float32Array.from(
+      vectorOf(
+        `${ESSAY_QUERY_WORDS[index]} ${ESSAY_QUERY_WORDS[(index * 7) % ESSAY_QUERY_WORDS.length]} recall`,
+        dimensions,
+      ),
+    ),
   );
   const model = `bench:dense-${dimensions}`;
   const index = createSqliteVectorIndex({ path: file });

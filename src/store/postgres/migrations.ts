@@ -7,6 +7,7 @@ import { addSessionLineage } from "./lineage-migration.js";
 import { reindexHistoryLookups } from "./reindex-history-lookups.js";
 import { tableNames } from "./schema.js";
 import { addContextToWordIndex } from "./word-index-migration.js";
+import { keepWordsInRows } from "./words-in-row-migration.js";
 
 /**
  * `MIGRATIONS[n]` turns format n into n + 1, in the same transaction and under the same lock as
@@ -29,4 +30,6 @@ export const POSTGRES_MIGRATIONS: Readonly<Record<number, PostgresMigration>> = 
   },
   // 3 → 4: sessions record their parent and fork origin (issue 30, ADR 0059).
   3: addSessionLineage,
+  // 4 → 5: each row's words are kept in the row, not out of line (issue 51, ADR 0103).
+  4: keepWordsInRows,
 };

@@ -43,8 +43,12 @@ export function planSettings(off: readonly PlannerMethod[]): string {
   return methods.map((method) => `set_config('${method}', '${off.includes(method) ? "off" : "on"}', true)`).join(", ");
 }
 
-/** Testing one row's words on a walk costs about as much as this many word-index entries (docs/benchmarks.md). */
-const WALK_ROW_IN_INDEX_ENTRIES = 16;
+/**
+ * Testing one row's words on a walk costs about as much as this many word-index entries: 4–7 since
+ * the words are kept in the row (format 5, ADR 0103: 2–4 µs a row against 0.5–0.9 µs an entry);
+ * 15–49 when they were out of line (ADR 0095).
+ */
+const WALK_ROW_IN_INDEX_ENTRIES = 5;
 
 /**
  * How many of the newest rows to walk to find `wanted` rows holding any of `words`, or undefined
@@ -55,6 +59,7 @@ const WALK_ROW_IN_INDEX_ENTRIES = 16;
  * lower (the index then takes over). A word without statistics counts as rare.
  *
  * @example walkLimit(["the"], 500, { shares: new Map([["the", 0.99]]), tableRows: 100_000 }) // 2021
+ * walkLimit(["founder"], 501, { shares: new Map([["founder", 0.26]]), tableRows: 100_000 }) // 7708
  */
 export function walkLimit(
   words: readonly string[],

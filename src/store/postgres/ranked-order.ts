@@ -110,8 +110,8 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
       ? { low: walkFloor(reach, low, high), plan: USE_WORD_INDEX }
       : undefined;
   };
-  // Testing a row's words on a walk costs several µs (more when they are stored out of line and
-  // compressed): a common word reaches the cap within a few thousand rows, a rarer one is counted
+  // Testing a row's words on a walk costs a few µs (they are kept in the row, ADR 0103): a common
+  // word reaches the cap within a few thousand rows, a rarer one is counted
   // from the word index (walkLimit; docs/benchmarks.md, store, PostgreSQL), all such words in one
   // statement. A walk that ends short of the cap proves nothing about the older rows: the index
   // counts the whole range then. A walk reads the newest rows first, so with `walksOrdered` it
@@ -191,6 +191,15 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
     const walkedEnough = walked.length >= RANKED_CANDIDATE_LIMIT || first?.low === lowSeq;
     candidates = walkedEnough ? walked : await read(lowSeq, USE_WORD_INDEX);
   }
+  // The read lists one row more than it scores: with a single kept word and the whole session
+  // searched, that row is the oldest of the word's newest `cap`, all its estimate needs (ADR 0103).
+  if (candidates.length > RANKED_CANDIDATE_LIMIT) {
+    candidates.sort((first, second) => second.seq - first.seq);
+    const oldest = candidates.pop() as Candidate;
+    const [word] = kept;
+    if (wholeSession && kept.length === 1 && word !== undefined)
+      walkedToCap.set(word, { matches: cap, oldest: oldest.seq });
+  }
 
   // Rows holding each kept word in the whole session: the range's count serves when the range is
   // the whole session and the count is exact, or its walk already says how far back the cap reaches.
@@ -200,7 +209,7 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
       : [],
   );
   for (const [word, rows] of await countRows(
-    kept.filter((word) => !wordRows.has(word)),
+    kept.filter((word) => !wordRows.has(word) && !walkedToCap.has(word)),
     cap,
     0,
     lastSeq + 1,
@@ -225,8 +234,9 @@ export async function rankedOrder(context: RankedOrderContext, checked: CheckedS
 }
 
 /**
- * The newest `RANKED_CANDIDATE_LIMIT` rows above `low` holding any of `words`, each with its
- * term count and each word's own (label A) and context (label B) occurrences.
+ * The newest `RANKED_CANDIDATE_LIMIT` + 1 rows above `low` holding any of `words` (the caller
+ * scores the newest `RANKED_CANDIDATE_LIMIT`), each with its term count and each word's own
+ * (label A) and context (label B) occurrences.
  */
 async function candidateTerms(
   { client, tables, sessionKey, highSeq }: RankedOrderContext,
@@ -246,7 +256,7 @@ async function candidateTerms(
      WHERE session_key = $1 AND seq = ANY (ARRAY(SELECT seq FROM ${tables.rows}
        WHERE session_key = $1 AND seq > $2 AND seq < $3 AND words @@ $4::tsquery
        ORDER BY seq DESC LIMIT $5))`,
-    [sessionKey, low, highSeq, anyWordQuery(words), RANKED_CANDIDATE_LIMIT, words],
+    [sessionKey, low, highSeq, anyWordQuery(words), RANKED_CANDIDATE_LIMIT + 1, words],
   );
   return result.rows.map((row) => {
     const context = positionCounts(row.context);

@@ -14,12 +14,16 @@
  * before it) B, `word_count` holds how many terms it has in all, and each session counts its
  * indexed rows and their terms (`indexed_rows`, `indexed_terms`): what BM25 needs, so that
  * PostgreSQL ranks as SQLite's FTS5 does (ADR 0052); `ctxwin_filter_terms` lists each searchable
- * row's role and tools (ADR 0051). A new schema is created as format 1 and migrated up
+ * row's role and tools (ADR 0051).
+ * Format 4: sessions record their parent and fork origin (ADR 0059).
+ * Format 5: `words` is kept in the row (`STORAGE MAIN`), not out of line: a walk testing each
+ * row's words reads the row's page alone (ADR 0103); long text columns go out of line instead.
+ * A new schema is created as format 1 and migrated up
  * (`migrations.ts`), so every store ends in the same schema.
  */
 
 /** Format version written by this build (`migrations.ts` turns older ones into it). */
-export const POSTGRES_FORMAT_VERSION = 4;
+export const POSTGRES_FORMAT_VERSION = 5;
 
 export const DEFAULT_POSTGRES_SCHEMA = "ctxwin";
 
