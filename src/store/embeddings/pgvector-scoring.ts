@@ -27,4 +27,21 @@ export function scoredExactly(rowsInRange: number, tableChunks: number): boolean
   return rowsInRange <= EXACT_SCAN_SHARED_ROWS && tableChunks > 0 && rowsInRange * 10 <= tableChunks;
 }
 /** Chunks the index is asked for per wanted row (a row may have several chunks). */
-export const CHUNKS_PER_ROW = 2;
+const CHUNKS_PER_ROW = 2;
+
+/** Chunks a search asks the table for to find `limit` rows (at most 1,000). */
+export const chunksFor = (limit: number): number => Math.min(1_000, limit * CHUNKS_PER_ROW);
+
+/**
+ * Select-list items setting this transaction's HNSW walk, `$1` its `ef_search` (`efSearchOf`): with
+ * the iterative scan the index keeps walking until enough chunks pass the statement's filters.
+ */
+export const HNSW_SETTINGS =
+  "set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)";
+
+/** The `ef_search` for a search asking for `chunks` (pgvector's default, 40, at least). */
+export const efSearchOf = (chunks: number): string => String(Math.max(40, chunks));
+
+/** Each chunk's cosine distance to the vector `$1`, with the operator of pgvector's schema `installed`. */
+export const distanceTo = (installed: string): string =>
+  `embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector`;

@@ -6,7 +6,7 @@
  * sessions, and keeps the rows inside their segments (a floor or a fork point cuts few of them).
  */
 import type pg from "pg";
-import { CHUNKS_PER_ROW, literalOf, scoredExactly } from "./pgvector-scoring.js";
+import { HNSW_SETTINGS, chunksFor, distanceTo, efSearchOf, literalOf, scoredExactly } from "./pgvector-scoring.js";
 import { bestRowsAcross, inSegments, type NearestAcrossQuery, type NearestAcrossRow } from "./vector-index.js";
 
 /**
@@ -29,19 +29,19 @@ export async function nearestAcrossIn(
   const parts = [...segments].flatMap(([sessionId, list]) => list.map((part) => ({ sessionId, ...part })));
   // As one session's search asks: the index's walk grows with `ef_search` (at 100,000 chunks, 60: 2,122
   // buffers, 120: 3,923), and the segments' bounds after it drop few rows (a floor, a fork point).
-  const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
+  const chunks = chunksFor(limit);
   // One statement: the HNSW settings of this transaction, how far each session is embedded, the table's chunks.
   const settings = await client.query<{
     marks: { session_id: string; through_seq: string }[] | null;
     embedded_sessions: string;
     table_chunks: number | null;
   }>(
-    `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
+    `SELECT ${HNSW_SETTINGS},
        (SELECT json_agg(json_build_object('session_id', session_id, 'through_seq', through_seq)) FROM ${progressTable}
          WHERE model_key = $2 AND session_id = ANY($3::text[])) AS marks,
        (SELECT count(*) FROM ${progressTable} WHERE model_key = $2) AS embedded_sessions,
        (SELECT reltuples FROM pg_class WHERE oid = $4::regclass) AS table_chunks`,
-    [String(Math.max(40, chunks)), modelKey, ids, table],
+    [efSearchOf(chunks), modelKey, ids, table],
   );
   const {
     marks,
@@ -54,7 +54,7 @@ export async function nearestAcrossIn(
     (sum, part) => sum + Math.max(0, Math.min(part.high, through.get(part.sessionId) ?? 0) - part.low),
     0,
   );
-  const distance = `embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector`;
+  const distance = distanceTo(installed);
   if (scoredExactly(rowsInScope, Number(tableChunks ?? -1))) {
     const found = await client.query<{ session_id: string; seq: string; similarity: number }>(
       `SELECT t.session_id, t.seq, 1 - (${distance}) AS similarity
@@ -100,14 +100,14 @@ export async function nearestEverywhereIn(
     limit,
   }: Omit<NearestAcrossQuery, "model" | "segments"> & { table: string; installed: string },
 ): Promise<NearestAcrossRow[]> {
-  const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
+  const chunks = chunksFor(limit);
   const settings = await client.query<{ table_chunks: number | null }>(
-    `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
+    `SELECT ${HNSW_SETTINGS},
        (SELECT reltuples FROM pg_class WHERE oid = $2::regclass) AS table_chunks`,
-    [String(Math.max(40, chunks)), table],
+    [efSearchOf(chunks), table],
   );
   const tableChunks = Number(settings.rows[0]?.table_chunks ?? -1);
-  const distance = `embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector`;
+  const distance = distanceTo(installed);
   // A table never analyzed (-1) or small is read whole: exact, and no slower than the index there.
   const order = tableChunks >= 0 && scoredExactly(tableChunks, tableChunks) ? "similarity DESC" : distance;
   const found = await client.query<{ session_id: string; seq: string; similarity: number }>(

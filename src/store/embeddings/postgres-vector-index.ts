@@ -22,7 +22,7 @@ import { createConnectionPool, type ConnectionPoolOptions } from "../postgres/co
 import { EmbeddingMismatchError, VectorIndexUnavailableError } from "./embedding-errors.js";
 import { postgresFailureLog } from "./failure-log.js";
 import { nearestAcrossIn, nearestEverywhereIn } from "./postgres-nearest-across.js";
-import { CHUNKS_PER_ROW, literalOf, scoredExactly } from "./pgvector-scoring.js";
+import { HNSW_SETTINGS, chunksFor, distanceTo, efSearchOf, literalOf, scoredExactly } from "./pgvector-scoring.js";
 import { bestRows, type NearestRow, type VectorIndex } from "./vector-index.js";
 
 /** pgvector's largest dimension of an HNSW index on `vector`. */
@@ -271,21 +271,21 @@ export function createPostgresVectorIndex(options: PostgresVectorIndexOptions): 
         const searched = await searchedModel(client, model, vector);
         if (searched === undefined) return [];
         const { installed, record } = searched;
-        const chunks = Math.min(1_000, limit * CHUNKS_PER_ROW);
+        const chunks = chunksFor(limit);
         const table = tableOf(record.model_key);
         // One statement: the HNSW settings of this transaction, how far the session is embedded, and
         // the table's estimated chunks. With the iterative scan, the index keeps walking until enough
         // chunks pass the session and seq filters.
         const settings = await client.query<{ through_seq: string | null; table_chunks: number | null }>(
-          `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true),
+          `SELECT ${HNSW_SETTINGS},
              (SELECT through_seq FROM ${progressTable} WHERE model_key = $2 AND session_id = $3) AS through_seq,
              (SELECT reltuples FROM pg_class WHERE oid = $4::regclass) AS table_chunks`,
-          [String(Math.max(40, chunks)), record.model_key, sessionId, table],
+          [efSearchOf(chunks), record.model_key, sessionId, table],
         );
         const { through_seq: throughSeq, table_chunks: tableChunks } = settings.rows[0] ?? {};
         // Vectors exist only up to the session's progress mark: at most this many rows are inside the bounds.
         const rowsInRange = Math.max(0, Math.min(highSeq - 1, Number(throughSeq ?? 0)) - lowSeq);
-        const distance = `embedding OPERATOR("${installed}".<=>) $1::"${installed}".vector`;
+        const distance = distanceTo(installed);
         // A few rows are scored exactly through the primary key: ordering by the similarity, not by the
         // distance operator, keeps the planner off the HNSW index, which in a table of many sessions walks
         // other sessions' chunks first (ADR 0096).
