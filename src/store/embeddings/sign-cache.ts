@@ -88,6 +88,23 @@ export interface SessionSignsOptions {
   useKernel?: boolean;
 }
 
+/**
+ * Of the rows counted by distance in `histogram`, the smallest distance `cut` such that at most `k`
+ * rows are strictly nearer, and how many rows those are (`taken`): a nearest-`k` pick takes them
+ * and fills the rest with rows at `cut`.
+ *
+ * @example const { cut, taken } = distanceCut(histogram, 400);
+ */
+export function distanceCut(histogram: Int32Array, k: number): { cut: number; taken: number } {
+  let taken = 0;
+  let cut = 0;
+  while (cut < histogram.length && taken + (histogram[cut] as number) <= k) {
+    taken += histogram[cut] as number;
+    cut += 1;
+  }
+  return { cut, taken };
+}
+
 /** One session's signatures under one model: parallel growable arrays, the bits where the scan kernel reads them. */
 export class SessionSigns {
   /** 32-bit words of sign bits per vector. */
@@ -193,13 +210,8 @@ export class SessionSigns {
         histogram[distance] = (histogram[distance] as number) + 1;
       }
     }
-    // The smallest distance `cut` such that at most k rows are strictly nearer; rows at `cut` fill the rest.
-    let taken = 0;
-    let cut = 0;
-    while (cut < histogram.length && taken + (histogram[cut] as number) <= k) {
-      taken += histogram[cut] as number;
-      cut += 1;
-    }
+    // Rows nearer than `cut` are taken; rows at `cut` fill the rest.
+    const { cut, taken } = distanceCut(histogram, k);
     let atCut = k - taken;
     const found: number[] = [];
     for (let row = count - 1; row >= 0; row -= 1) {

@@ -7,7 +7,7 @@
  * pass. The `k` vectors nearest by Hamming distance are kept, the newest vectors first on a tie at
  * the cut, as one session's search keeps them; the caller rescores those exactly.
  */
-import { SessionSigns } from "./sign-cache.js";
+import { SessionSigns, distanceCut } from "./sign-cache.js";
 import type { SeqSegment } from "./vector-index.js";
 
 /** Several sessions' signatures side by side, each row with the position of its session. */
@@ -75,13 +75,8 @@ export function nearestSignsAcross({
     if (!inside) distances[row] = -1;
     else histogram[distances[row] as number] = (histogram[distances[row] as number] as number) + 1;
   }
-  // The smallest distance `cut` such that at most k rows are strictly nearer; the newest rows at `cut` fill the rest.
-  let taken = 0;
-  let cut = 0;
-  while (cut < histogram.length && taken + (histogram[cut] as number) <= k) {
-    taken += histogram[cut] as number;
-    cut += 1;
-  }
+  // Rows nearer than `cut` are taken; the newest rows at `cut` fill the rest.
+  const { cut, taken } = distanceCut(histogram, k);
   const found: number[] = [];
   const atCut: number[] = [];
   for (let row = 0; row < distances.length; row += 1) {
